@@ -1,0 +1,79 @@
+"""The ``cws-bench`` command line: parses arguments, calls the library, prints.
+
+Commands live in one module per family (``cws_bench/cli/<family>.py``) and
+are imported lazily from the table below, so ``cws-bench score`` does not
+pay for importing pandas or the segmenters. All logic lives in the library;
+the Python API and the CLI give the same numbers because they run the same
+functions.
+
+Every error the user can cause is a :class:`~cws_bench.errors.CwsBenchError`;
+it is caught here, in one place, and printed as one message on stderr with
+exit code 2.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Any
+
+import click
+
+from cws_bench import __version__
+from cws_bench.errors import CwsBenchError
+
+__all__ = ["COMMANDS", "main"]
+
+# name -> "module:attribute" of a click command; the single list of commands.
+COMMANDS: dict[str, str] = {
+    "score": "cws_bench.cli.score:score",
+}
+
+
+class UserError(click.ClickException):
+    """A CwsBenchError shown to the user: one message, exit code 2."""
+
+    exit_code = 2
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"error: {self.format_message()}", err=True)
+
+
+class LazyGroup(click.Group):
+    """A group that imports each command only when it is run or listed."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = COMMANDS.get(cmd_name)
+        if target is None:
+            return None
+        module, _, attribute = target.partition(":")
+        return getattr(importlib.import_module(module), attribute)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except CwsBenchError as e:
+            raise UserError(str(e)) from e
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="cws-bench")
+def cli() -> None:
+    """cws-bench: score Chinese word segmenters exactly, on real corpora.
+
+    \b
+    Example:
+        cws-bench score gold.txt pred.txt --dict words.txt
+    """
+
+
+def main() -> None:
+    """Entry point of the ``cws-bench`` console script."""
+    try:
+        cli(prog_name="cws-bench")
+    except BrokenPipeError:  # e.g. `cws-bench ... | head`
+        sys.stderr.close()
+        sys.exit(0)

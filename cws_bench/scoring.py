@@ -1,0 +1,907 @@
+"""Segmentation counts and scores: P/R/F, OOV and IV recall, boundaries, error kinds.
+
+Data flows one way: sentences -> :class:`SegCounts` (plain integers that add
+up over sentences, files and shards) -> scores, computed from the summed
+counts by pure functions (P/R/F through :mod:`cws_bench.metrics.classification`).
+
+A predicted word is correct iff its ``[start, end)`` character interval is
+the interval of a gold word (the standard of the CWS literature). Gold lines
+that are empty are skipped, as the SIGHAN bakeoff scorer does.
+
+The worked example of the literature:
+
+>>> gold = "结婚 的 和 尚未 结婚 的 都 应该 好好 考虑 一下 人生 大事".split()
+>>> pred = "结婚 的 和尚 未结婚 的 都 应该 好好考虑 一下 人生大事".split()
+>>> words = {"结婚", "尚未", "的", "和", "青年", "都", "应该", "好好考虑", "自己", "人生", "大事"}
+>>> r = score_sentences([gold], [pred], dictionary=words)
+>>> [round(100 * x, 2) for x in (r.precision, r.recall, r.f1, r.oov_recall, r.iv_recall)]
+[60.0, 46.15, 52.17, 33.33, 50.0]
+"""
+
+from __future__ import annotations
+
+import codecs
+import hashlib
+import logging
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any, Literal
+
+from cws_bench.dictionary import Dictionary, as_dictionary
+from cws_bench.errors import CwsBenchError, LineCountMismatchError, TextMismatchError
+from cws_bench.io import (
+    BLOCK_SIZE,
+    PathLike,
+    decoding_error,
+    display_name,
+    iter_line_blocks,
+    normalize_encoding,
+    open_binary,
+)
+from cws_bench.metrics.classification import precision_recall_fscore_from_counts
+from cws_bench.signature import Signature
+from cws_bench.spans import align_chars, project_spans, to_spans
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from cws_bench.sighan import SighanCounts
+
+try:
+    from cws_bench import _kernel
+except ImportError:  # pragma: no cover - the package was installed without a compiler
+    _kernel = None
+
+__all__ = [
+    "LineMismatch",
+    "ScoreResult",
+    "SegCounts",
+    "count_sentence",
+    "score_counts",
+    "score_files",
+    "score_sentences",
+]
+
+log = logging.getLogger(__name__)
+
+Method = Literal["interval", "sighan"]
+METHODS: tuple[str, ...] = ("interval", "sighan")
+MAX_EXAMPLES = 5
+
+
+@dataclass(frozen=True, slots=True)
+class SegCounts:
+    """Additive counts of a segmentation against its gold standard.
+
+    ``sum(per_sentence, SegCounts())`` totals a file, a shard or a cluster.
+    Counts never hold derived values; scores come from :func:`score_counts`.
+
+    Attributes:
+        sentences: gold lines scored (empty gold lines are skipped).
+        characters: gold characters in the scored lines.
+        gold, pred, correct: gold words, predicted words, predicted words
+            whose interval is a gold word's.
+        oov_gold, oov_correct: gold words not in the dictionary, and how many
+            of them were found (zero when there is no dictionary).
+        gold_boundaries, pred_boundaries, correct_boundaries: word boundaries
+            strictly inside a sentence (a decision between two characters).
+        split_gold, split_pred: gold words predicted as several words, and the
+            predicted pieces they became.
+        merge_gold, merge_pred: gold words predicted inside one longer word,
+            and the predicted words that merged them.
+        cross_gold, cross_pred, cross_regions: words in regions where the two
+            segmentations cross (neither nests in the other), and the regions.
+        mismatched_lines: lines whose gold and predicted characters differ,
+            scored through a character alignment (not in the error kinds).
+        skipped_lines: empty gold lines.
+    """
+
+    sentences: int = 0
+    characters: int = 0
+    gold: int = 0
+    pred: int = 0
+    correct: int = 0
+    oov_gold: int = 0
+    oov_correct: int = 0
+    gold_boundaries: int = 0
+    pred_boundaries: int = 0
+    correct_boundaries: int = 0
+    split_gold: int = 0
+    split_pred: int = 0
+    merge_gold: int = 0
+    merge_pred: int = 0
+    cross_gold: int = 0
+    cross_pred: int = 0
+    cross_regions: int = 0
+    mismatched_lines: int = 0
+    skipped_lines: int = 0
+
+    def __add__(self, other: SegCounts) -> SegCounts:
+        if not isinstance(other, SegCounts):
+            return NotImplemented
+        return SegCounts(*map(int.__add__, self.astuple(), other.astuple()))
+
+    def astuple(self) -> tuple[int, ...]:
+        """The counts in field order."""
+        return tuple(getattr(self, name) for name in COUNT_FIELDS)
+
+    def to_dict(self) -> dict[str, int]:
+        """The counts as a dict in field order."""
+        return dict(zip(COUNT_FIELDS, self.astuple()))
+
+
+COUNT_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(SegCounts))
+
+if _kernel is not None and len(COUNT_FIELDS) != _kernel.FIELD_COUNT:  # pragma: no cover
+    raise ImportError("cws_bench._kernel is out of date: rebuild it (make clean && make test)")
+
+
+@dataclass(frozen=True, slots=True)
+class SegScores:
+    """Scores of one set of counts, as fractions in [0, 1].
+
+    OOV figures are None when no dictionary was given (absent, not zero).
+    """
+
+    precision: float
+    recall: float
+    f1: float
+    fbeta: float
+    beta: float
+    oov_rate: float | None
+    oov_recall: float | None
+    iv_recall: float | None
+    boundary_precision: float
+    boundary_recall: float
+    boundary_f1: float
+
+
+def _ratio(numerator: int, denominator: int) -> float:
+    return numerator / denominator if denominator else 0.0
+
+
+def score_counts(counts: SegCounts, *, has_dictionary: bool, beta: float = 1.0) -> SegScores:
+    """Compute scores from counts; a zero denominator gives 0.0, never an error.
+
+    >>> s = score_counts(SegCounts(gold=4, pred=5, correct=3), has_dictionary=False)
+    >>> s.precision, s.recall, s.f1, s.oov_recall
+    (0.6, 0.75, 0.6666666666666666, None)
+    """
+    words = precision_recall_fscore_from_counts(
+        counts.correct, counts.pred, counts.gold, zero_division=0.0
+    )
+    fbeta = (
+        words.fscore
+        if beta == 1.0
+        else precision_recall_fscore_from_counts(
+            counts.correct, counts.pred, counts.gold, beta=beta, zero_division=0.0
+        ).fscore
+    )
+    bounds = precision_recall_fscore_from_counts(
+        counts.correct_boundaries,
+        counts.pred_boundaries,
+        counts.gold_boundaries,
+        zero_division=0.0,
+    )
+    if has_dictionary:
+        iv_gold = counts.gold - counts.oov_gold
+        oov_rate = _ratio(counts.oov_gold, counts.gold)
+        oov_recall = _ratio(counts.oov_correct, counts.oov_gold)
+        iv_recall = _ratio(counts.correct - counts.oov_correct, iv_gold)
+    else:
+        oov_rate = oov_recall = iv_recall = None
+    return SegScores(
+        precision=words.precision,
+        recall=words.recall,
+        f1=words.fscore,
+        fbeta=fbeta,
+        beta=beta,
+        oov_rate=oov_rate,
+        oov_recall=oov_recall,
+        iv_recall=iv_recall,
+        boundary_precision=bounds.precision,
+        boundary_recall=bounds.recall,
+        boundary_f1=bounds.fscore,
+    )
+
+
+def _classify_blocks(gold_ends: set[int], pred_ends: set[int]) -> dict[str, int]:
+    """Error kinds from the blocks between boundaries both sides share."""
+    kinds = dict.fromkeys(
+        (
+            "split_gold",
+            "split_pred",
+            "merge_gold",
+            "merge_pred",
+            "cross_gold",
+            "cross_pred",
+            "cross_regions",
+        ),
+        0,
+    )
+    in_gold = in_pred = 0
+    for end in sorted(gold_ends | pred_ends):
+        in_gold += end in gold_ends
+        in_pred += end in pred_ends
+        if end in gold_ends and end in pred_ends:
+            if in_gold == 1 and in_pred > 1:
+                kinds["split_gold"] += 1
+                kinds["split_pred"] += in_pred
+            elif in_pred == 1 and in_gold > 1:
+                kinds["merge_gold"] += in_gold
+                kinds["merge_pred"] += 1
+            elif in_gold > 1:
+                kinds["cross_gold"] += in_gold
+                kinds["cross_pred"] += in_pred
+                kinds["cross_regions"] += 1
+            in_gold = in_pred = 0
+    return kinds
+
+
+def count_sentence(
+    gold_words: Sequence[str],
+    pred_words: Sequence[str],
+    dictionary: Dictionary | Iterable[str] | None = None,
+) -> SegCounts:
+    """Count one sentence: the reference implementation, on interval sets.
+
+    When the two texts differ, predicted words are mapped onto the gold
+    characters through a minimal edit alignment and only words whose aligned
+    intervals agree are correct; such a line adds to ``mismatched_lines`` and
+    not to the error kinds.
+
+    >>> count_sentence(["我们", "是"], ["我", "们", "是"]).split_gold
+    1
+    >>> c = count_sentence(["“", "远望号", "”"], ["远望号", "”"])
+    >>> (c.gold, c.pred, c.correct, c.mismatched_lines)
+    (3, 2, 2, 1)
+    """
+    gold_words = [w for w in gold_words if w]
+    pred_words = [w for w in pred_words if w]
+    if not gold_words:
+        return SegCounts(skipped_lines=1)
+    gold_spans = to_spans(gold_words)
+    pred_spans = to_spans(pred_words)
+    gold_text = "".join(gold_words)
+    pred_text = "".join(pred_words)
+    same_text = gold_text == pred_text
+    pred_internal = {end for _, end in pred_spans[:-1]}
+    if not same_text:
+        alignment = align_chars(gold_text, pred_text)
+        pred_spans = project_spans(pred_words, alignment)
+        pred_internal = {alignment.map_boundary(end) for end in pred_internal}
+    pred_set = set(pred_spans)
+    correct_flags = [span in pred_set for span in gold_spans]
+    oov_gold = oov_correct = 0
+    if dictionary is not None:
+        for word, found in zip(gold_words, correct_flags):
+            if word not in dictionary:
+                oov_gold += 1
+                oov_correct += found
+    gold_ends = {end for _, end in gold_spans}
+    gold_internal = gold_ends - {len(gold_text)}
+    kinds = {}
+    if same_text:
+        kinds = _classify_blocks(gold_ends, {end for _, end in pred_spans})
+    return SegCounts(
+        sentences=1,
+        characters=len(gold_text),
+        gold=len(gold_words),
+        pred=len(pred_words),
+        correct=sum(correct_flags),
+        oov_gold=oov_gold,
+        oov_correct=oov_correct,
+        gold_boundaries=len(gold_internal),
+        pred_boundaries=max(len(pred_words) - 1, 0),
+        correct_boundaries=len(gold_internal & pred_internal),
+        mismatched_lines=0 if same_text else 1,
+        **kinds,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class LineMismatch:
+    """A line whose gold and predicted characters differ (1-based line number)."""
+
+    line: int
+    gold: str
+    pred: str
+
+
+@dataclass(frozen=True)
+class ScoreResult:
+    """The scores of a prediction against a gold standard, with what produced them.
+
+    Every score is computed from ``counts`` (or, with the ``sighan`` method,
+    from ``sighan``) when asked for. Values are fractions in [0, 1]; OOV
+    figures are None when no dictionary was given.
+    """
+
+    counts: SegCounts
+    has_dictionary: bool
+    signature: Signature
+    method: str = "interval"
+    beta: float = 1.0
+    sighan: SighanCounts | None = None
+    mismatches: tuple[LineMismatch, ...] = ()
+    warnings: tuple[str, ...] = ()
+    lines: tuple[tuple[int, SegCounts], ...] | None = field(default=None, repr=False)
+
+    @property
+    def scores(self) -> SegScores:
+        """Scores of the method's counts (boundary figures always by interval)."""
+        interval = score_counts(self.counts, has_dictionary=self.has_dictionary, beta=self.beta)
+        if self.sighan is None:
+            return interval
+        from dataclasses import replace
+
+        words = self.sighan.scores(has_dictionary=self.has_dictionary, beta=self.beta)
+        return replace(
+            words,
+            boundary_precision=interval.boundary_precision,
+            boundary_recall=interval.boundary_recall,
+            boundary_f1=interval.boundary_f1,
+        )
+
+    def __getattr__(self, name: str) -> Any:
+        # precision, recall, f1, ... read through to the scores.
+        if name in SegScores.__dataclass_fields__:
+            return getattr(self.scores, name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    @property
+    def gold_words(self) -> int:
+        return self.sighan.truth_words if self.sighan else self.counts.gold
+
+    @property
+    def pred_words(self) -> int:
+        return self.sighan.test_words if self.sighan else self.counts.pred
+
+    @property
+    def correct_words(self) -> int:
+        return self.sighan.matched if self.sighan else self.counts.correct
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe dict with a stable key order: scores, counts, settings."""
+        scores = self.scores
+        out: dict[str, Any] = {
+            "precision": scores.precision,
+            "recall": scores.recall,
+            "f1": scores.f1,
+        }
+        if self.beta != 1.0:
+            out["fbeta"] = scores.fbeta
+            out["beta"] = self.beta
+        out.update(
+            gold_words=self.gold_words,
+            pred_words=self.pred_words,
+            correct_words=self.correct_words,
+            oov_rate=scores.oov_rate,
+            oov_recall=scores.oov_recall,
+            iv_recall=scores.iv_recall,
+            boundary_precision=scores.boundary_precision,
+            boundary_recall=scores.boundary_recall,
+            boundary_f1=scores.boundary_f1,
+        )
+        if self.sighan is not None:
+            out.update(
+                insertions=self.sighan.insertions,
+                deletions=self.sighan.deletions,
+                substitutions=self.sighan.substitutions,
+            )
+        counts = self.counts
+        out.update(
+            sentences=counts.sentences,
+            characters=counts.characters,
+            split_gold=counts.split_gold,
+            split_pred=counts.split_pred,
+            merge_gold=counts.merge_gold,
+            merge_pred=counts.merge_pred,
+            cross_gold=counts.cross_gold,
+            cross_pred=counts.cross_pred,
+            cross_regions=counts.cross_regions,
+            mismatched_lines=counts.mismatched_lines,
+            skipped_lines=counts.skipped_lines,
+            method=self.method,
+            signature=self.signature.format(),
+        )
+        return out
+
+    def to_series(self) -> pd.Series:
+        """The result as one pandas row (a Series indexed like :meth:`to_dict`)."""
+        import pandas as pd
+
+        return pd.Series(self.to_dict())
+
+    def to_frame(self) -> pd.DataFrame:
+        """The result as a one-row pandas DataFrame."""
+        import pandas as pd
+
+        return pd.DataFrame([self.to_dict()])
+
+
+# ---------------------------------------------------------------------------
+# Counting many lines
+#
+# Two paths give the same counts. The fast one hands raw UTF-8 buffers to the
+# compiled kernel (cws_bench/_kernel.pyx), which validates, splits and counts
+# without creating Python strings. The other goes through decoded lines and
+# count_sentence; it serves the sighan method, score_sentences and installs
+# without the kernel. Lines whose characters differ always go through
+# count_sentence's alignment.
+
+
+@dataclass(slots=True)
+class _Accumulator:
+    """Mutable running totals of one scoring pass (kept private)."""
+
+    totals: list[int]
+    sighan: SighanCounts | None
+    mismatches: list[LineMismatch]
+    mismatch_count: int = 0
+    empty_gold_lines: list[int] = field(default_factory=list)
+    lines: list[tuple[int, SegCounts]] | None = None
+
+
+class _Scorer:
+    """One pass over paired lines; the logic shared by score_files and score_sentences."""
+
+    def __init__(
+        self,
+        dictionary: Dictionary | None,
+        *,
+        method: str,
+        strict: bool,
+        per_line: bool,
+        max_examples: int,
+    ) -> None:
+        if method not in METHODS:
+            raise CwsBenchError(
+                f"unknown scoring method {method!r}", f"use one of: {', '.join(METHODS)}"
+            )
+        self.dictionary = dictionary
+        self.words = dictionary.words if dictionary is not None else None
+        # The kernel looks words up in its own hash set, by their bytes.
+        self.word_set = None
+        if _kernel is not None and self.words is not None:
+            self.word_set = _kernel.WordSet(self.words)
+        self.method = method
+        self.strict = strict
+        self.max_examples = max_examples
+        sighan = None
+        if method == "sighan":
+            from cws_bench.sighan import SighanCounts
+
+            sighan = SighanCounts()
+        self.acc = _Accumulator(
+            totals=[0] * len(COUNT_FIELDS),
+            sighan=sighan,
+            mismatches=[],
+            lines=[] if per_line else None,
+        )
+        self.line_no = 0
+
+    @property
+    def per_line(self) -> bool:
+        return self.acc.lines is not None
+
+    def _merge(
+        self,
+        totals: Sequence[int],
+        count: int,
+        differ: Iterable[tuple[int, str, str]],
+        empty_with_pred: Iterable[int],
+        rows: list[tuple[int, ...] | None] | None,
+    ) -> None:
+        """Add a counted batch of ``count`` lines; lines that differ are counted here."""
+        acc = self.acc
+        acc.totals = list(map(int.__add__, acc.totals, totals))
+        first = self.line_no + 1
+        acc.empty_gold_lines.extend(first + index for index in empty_with_pred)
+        for index, gold_line, pred_line in differ:
+            acc.mismatch_count += 1
+            if len(acc.mismatches) < self.max_examples:
+                acc.mismatches.append(LineMismatch(first + index, gold_line, pred_line))
+            counts = count_sentence(gold_line.split(), pred_line.split(), self.words)
+            acc.totals = list(map(int.__add__, acc.totals, counts.astuple()))
+            if rows is not None:
+                rows[index] = counts.astuple()
+        if rows is not None and acc.lines is not None:
+            acc.lines.extend(
+                (first + index, SegCounts(*row))  # type: ignore[misc]
+                for index, row in enumerate(rows)
+            )
+        self.line_no += count
+
+    def add_lines(self, gold_lines: list[str], pred_lines: list[str]) -> None:
+        """Count decoded line pairs (lines without their line end)."""
+        if _kernel is not None:
+            gold = "\n".join(gold_lines).encode("utf-8", "surrogatepass")
+            pred = "\n".join(pred_lines).encode("utf-8", "surrogatepass")
+            totals, count, _, _, differ, empty, rows, bad = _kernel.count_buffers(
+                gold, 0, True, pred, 0, True, self.word_set, self.per_line
+            )
+            if bad is not None or count != len(gold_lines):  # pragma: no cover - lone surrogates
+                totals, differ, empty, rows = self._count_lines_python(gold_lines, pred_lines)
+            else:
+                differ = [(i, gold_lines[i], pred_lines[i]) for i, *_ in differ]
+        else:
+            totals, differ, empty, rows = self._count_lines_python(gold_lines, pred_lines)
+        self._merge(totals, len(gold_lines), differ, empty, rows)
+        if self.acc.sighan is not None:
+            from cws_bench.sighan import count_sighan_line
+
+            for gold_line, pred_line in zip(gold_lines, pred_lines):
+                self.acc.sighan += count_sighan_line(gold_line, pred_line, self.words)
+
+    def _count_lines_python(
+        self, gold_lines: list[str], pred_lines: list[str]
+    ) -> tuple[list[int], list[tuple[int, str, str]], list[int], list | None]:
+        """The pure-Python twin of the kernel's batch count."""
+        totals = SegCounts()
+        differ: list[tuple[int, str, str]] = []
+        empty_with_pred: list[int] = []
+        rows: list[tuple[int, ...] | None] | None = [] if self.per_line else None
+        for index, (gold_line, pred_line) in enumerate(zip(gold_lines, pred_lines)):
+            gold_words, pred_words = gold_line.split(), pred_line.split()
+            if gold_words and "".join(gold_words) != "".join(pred_words):
+                differ.append((index, gold_line, pred_line))
+                if rows is not None:
+                    rows.append(None)
+                continue
+            counts = count_sentence(gold_words, pred_words, self.words)
+            if not gold_words and pred_words:
+                empty_with_pred.append(index)
+            totals += counts
+            if rows is not None:
+                rows.append(counts.astuple())
+        return list(totals.astuple()), differ, empty_with_pred, rows
+
+    def add_files(
+        self,
+        gold: PathLike,
+        pred: PathLike,
+        gold_encoding: str,
+        pred_encoding: str,
+        hasher: Any,
+    ) -> tuple[list[str], list[str]]:
+        """Count two files through the kernel's byte buffers.
+
+        Returns the lines left over in the longer file, decoded.
+        """
+        sides = (_ByteSource(gold, gold_encoding, hasher), _ByteSource(pred, pred_encoding))
+        gold_side, pred_side = sides
+        while True:
+            for side in sides:
+                side.top_up()
+            totals, count, gold_end, pred_end, differ, empty, rows, bad = _kernel.count_buffers(
+                gold_side.buffer,
+                0,
+                gold_side.eof,
+                pred_side.buffer,
+                0,
+                pred_side.eof,
+                self.word_set,
+                self.per_line,
+            )
+            if bad is not None:
+                side_index, offset = bad
+                sides[side_index].raise_decoding_error(offset)
+            decoded = [
+                (index, gold_side.decode(g_from, g_to), pred_side.decode(p_from, p_to))
+                for index, g_from, g_to, p_from, p_to in differ
+            ]
+            self._merge(totals, count, decoded, empty, rows)
+            gold_side.consume(gold_end, count)
+            pred_side.consume(pred_end, count)
+            if count == 0:
+                if gold_side.eof and pred_side.eof:
+                    break
+                for side in sides:  # a line longer than the buffer: read more
+                    side.top_up(force=True)
+        return gold_side.rest_lines(), pred_side.rest_lines()
+
+    def check_strict(self, gold_name: str, pred_name: str) -> None:
+        acc = self.acc
+        if self.strict and acc.mismatch_count:
+            shown = "; ".join(f"line {m.line}" for m in acc.mismatches)
+            raise TextMismatchError(
+                f"{gold_name} and {pred_name}: {acc.mismatch_count} line(s) hold different "
+                f"characters ({shown})",
+                "the prediction must segment exactly the gold text; leave out --strict "
+                "to score through a character alignment",
+            )
+
+    def result(self, signature: Signature, warnings: list[str]) -> ScoreResult:
+        acc = self.acc
+        if acc.mismatch_count:
+            warnings.append(
+                f"{acc.mismatch_count} line(s) hold different characters in gold and "
+                f"prediction; scored through a character alignment"
+            )
+        if acc.empty_gold_lines:
+            shown = ", ".join(map(str, acc.empty_gold_lines[: self.max_examples]))
+            more = "" if len(acc.empty_gold_lines) <= self.max_examples else ", ..."
+            warnings.append(
+                f"{len(acc.empty_gold_lines)} empty gold line(s) where the prediction has "
+                f"words, skipped (line {shown}{more})"
+            )
+        return ScoreResult(
+            counts=SegCounts(*acc.totals),
+            has_dictionary=self.dictionary is not None,
+            signature=signature,
+            method=self.method,
+            beta=signature.beta,
+            sighan=acc.sighan,
+            mismatches=tuple(acc.mismatches),
+            warnings=tuple(warnings),
+            lines=tuple(acc.lines) if acc.lines is not None else None,
+        )
+
+
+class _ByteSource:
+    """A file read as UTF-8 byte blocks for the kernel, with its position for messages.
+
+    UTF-8 files are read raw (the kernel validates them); other encodings are
+    decoded line by line, which validates them, and re-encoded.
+    """
+
+    def __init__(self, source: PathLike, encoding: str, hasher: Any = None) -> None:
+        self.source = source
+        self.encoding = normalize_encoding(encoding)
+        self.buffer = b""
+        self.eof = False
+        self.offset = 0  # file offset of buffer[0] (raw UTF-8 files)
+        self.line = 0  # lines before buffer[0]
+        self._blocks = self._read(hasher)
+
+    def _read(self, hasher: Any) -> Iterator[bytes]:
+        if self.encoding != "utf-8":
+            for lines in iter_line_blocks(self.source, encoding=self.encoding, hasher=hasher):
+                yield ("\n".join(lines) + "\n").encode("utf-8")
+            return
+        with open_binary(self.source) as f:
+            first = True
+            while block := f.read(BLOCK_SIZE):
+                if hasher is not None:
+                    hasher.update(block)
+                if first:
+                    first = False
+                    if block.startswith(codecs.BOM_UTF8):
+                        block = block[len(codecs.BOM_UTF8) :]
+                        self.offset = len(codecs.BOM_UTF8)
+                yield block
+
+    def top_up(self, *, force: bool = False) -> None:
+        """Read a block if the buffer is short (or always, with force), unless at EOF."""
+        if self.eof or (len(self.buffer) >= BLOCK_SIZE and not force):
+            return
+        block = next(self._blocks, None)
+        if block is None:
+            self.eof = True
+        else:
+            self.buffer = self.buffer + block if self.buffer else block
+
+    def consume(self, end: int, lines: int) -> None:
+        self.buffer = self.buffer[end:]
+        self.offset += end
+        self.line += lines
+
+    def decode(self, start: int, end: int) -> str:
+        try:
+            return self.buffer[start:end].decode("utf-8")
+        except UnicodeDecodeError as e:
+            self.raise_decoding_error(start + e.start)
+            raise  # pragma: no cover - raise_decoding_error raises
+
+    def raise_decoding_error(self, position: int) -> None:
+        line = self.line + self.buffer.count(b"\n", 0, position) + 1
+        raise decoding_error(self.source, "utf-8", line, self.offset + position)
+
+    def rest_lines(self) -> list[str]:
+        """The lines left in the buffer (the file is at its end), decoded."""
+        if not self.buffer:
+            return []
+        text = self.decode(0, len(self.buffer))
+        lines = text.split("\n")
+        if text.endswith("\n"):
+            lines.pop()
+        return lines
+
+
+def _paired_batches(
+    gold_blocks: Iterator[list[str]], pred_blocks: Iterator[list[str]]
+) -> Iterator[tuple[list[str], list[str], list[str], list[str]]]:
+    """Re-cut two streams of line blocks into pairs of equal length.
+
+    Yields (gold, pred, gold_rest, pred_rest): the last pair has the lines left
+    over in the longer stream, with the shorter side empty.
+    """
+    gold_buf: list[str] | None = []
+    pred_buf: list[str] | None = []
+    while True:
+        if not gold_buf:
+            gold_buf = next(gold_blocks, None)
+        if not pred_buf:
+            pred_buf = next(pred_blocks, None)
+        if gold_buf is None or pred_buf is None:
+            break
+        n = min(len(gold_buf), len(pred_buf))
+        yield gold_buf[:n], pred_buf[:n], [], []
+        gold_buf, pred_buf = gold_buf[n:], pred_buf[n:]
+    gold_rest = (gold_buf or []) + [line for block in gold_blocks for line in block]
+    pred_rest = (pred_buf or []) + [line for block in pred_blocks for line in block]
+    if gold_rest or pred_rest:
+        yield [], [], gold_rest, pred_rest
+
+
+def _trim_blank_tail(lines: list[str]) -> list[str]:
+    end = len(lines)
+    while end and not lines[end - 1].strip():
+        end -= 1
+    return lines[:end]
+
+
+def score_files(
+    gold: PathLike,
+    pred: PathLike,
+    *,
+    dictionary: Dictionary | Iterable[str] | PathLike | None = None,
+    encoding: str = "utf-8",
+    pred_encoding: str | None = None,
+    method: Method = "interval",
+    beta: float = 1.0,
+    strict: bool = False,
+    allow_line_mismatch: bool = False,
+    per_line: bool = False,
+    max_examples: int = MAX_EXAMPLES,
+) -> ScoreResult:
+    """Score a segmented prediction file against a segmented gold file.
+
+    Both files hold one sentence a line, words separated by whitespace. The
+    files are streamed: memory does not grow with their length (unless
+    ``per_line`` keeps each line's counts).
+
+    Args:
+        gold: gold segmentation file.
+        pred: predicted segmentation file, or ``-`` for standard input.
+        dictionary: for OOV/IV figures: a Dictionary, a dictionary file, an
+            iterable of words, or None (OOV figures are then None).
+        encoding: encoding of the gold file (and of the prediction, unless
+            ``pred_encoding`` is given).
+        method: ``interval`` (a word is correct iff its character interval is
+            a gold word's) or ``sighan`` (the official bakeoff script's
+            word-sequence diff).
+        beta: F-beta weight, reported as ``fbeta`` beside F1.
+        strict: raise instead of aligning lines whose characters differ.
+        allow_line_mismatch: score files with different numbers of lines
+            (missing predictions count as empty lines, extra ones are ignored).
+        per_line: keep each line's counts in ``result.lines``.
+        max_examples: how many differing lines to keep as examples.
+
+    Raises:
+        CwsBenchError: a file is missing or undecodable, the line counts
+            differ, or (``strict``) texts differ.
+    """
+    dictionary = as_dictionary(dictionary)
+    gold_name, pred_name = display_name(gold), display_name(pred)
+    pred_encoding = pred_encoding or encoding
+    hasher = hashlib.blake2b(digest_size=8)
+    scorer = _Scorer(
+        dictionary, method=method, strict=strict, per_line=per_line, max_examples=max_examples
+    )
+    if _kernel is not None and method == "interval":
+        gold_rest, pred_rest = scorer.add_files(gold, pred, encoding, pred_encoding, hasher)
+    else:
+        gold_rest, pred_rest = [], []
+        batches = _paired_batches(
+            iter_line_blocks(gold, encoding=encoding, hasher=hasher),
+            iter_line_blocks(pred, encoding=pred_encoding),
+        )
+        for gold_lines, pred_lines, gold_left, pred_left in batches:
+            if gold_lines:
+                scorer.add_lines(gold_lines, pred_lines)
+            gold_rest, pred_rest = gold_left or gold_rest, pred_left or pred_rest
+    warnings: list[str] = []
+    gold_rest, pred_rest = _trim_blank_tail(gold_rest), _trim_blank_tail(pred_rest)
+    if gold_rest or pred_rest:
+        total_gold = scorer.line_no + len(gold_rest)
+        total_pred = scorer.line_no + len(pred_rest)
+        if not allow_line_mismatch:
+            raise LineCountMismatchError(gold_name, total_gold, pred_name, total_pred)
+        warnings.append(
+            f"{gold_name} has {total_gold} lines but {pred_name} has {total_pred}: "
+            + (
+                "missing predictions scored as empty lines"
+                if gold_rest
+                else "extra prediction lines ignored"
+            )
+        )
+        if gold_rest:
+            scorer.add_lines(gold_rest, [""] * len(gold_rest))
+    scorer.check_strict(gold_name, pred_name)
+    signature = Signature(
+        method=method,
+        gold=hasher.hexdigest(),
+        dictionary=dictionary.checksum if dictionary is not None else None,
+        beta=beta,
+    )
+    return scorer.result(signature, warnings)
+
+
+def score_sentences(
+    gold: Iterable[Sequence[str]],
+    pred: Iterable[Sequence[str]],
+    dictionary: Dictionary | Iterable[str] | PathLike | None = None,
+    *,
+    method: Method = "interval",
+    beta: float = 1.0,
+    strict: bool = False,
+    per_line: bool = False,
+) -> ScoreResult:
+    """Score predicted sentences (lists of words) against gold sentences.
+
+    Same counting and result as :func:`score_files`; sentences pair up in
+    order and must be as many on both sides.
+
+    >>> score_sentences([["我们", "是"]], [["我", "们", "是"]]).to_dict()["recall"]
+    0.5
+    """
+    dictionary = as_dictionary(dictionary)
+    gold_lines = [" ".join(words) for words in gold]
+    pred_lines = [" ".join(words) for words in pred]
+    if len(gold_lines) != len(pred_lines):
+        raise LineCountMismatchError("gold", len(gold_lines), "prediction", len(pred_lines))
+    scorer = _Scorer(
+        dictionary, method=method, strict=strict, per_line=per_line, max_examples=MAX_EXAMPLES
+    )
+    for start in range(0, len(gold_lines), 4096):
+        scorer.add_lines(gold_lines[start : start + 4096], pred_lines[start : start + 4096])
+    scorer.check_strict("gold", "prediction")
+    digest = hashlib.blake2b(digest_size=8)
+    for line in gold_lines:
+        digest.update(line.encode("utf-8"))
+        digest.update(b"\n")
+    signature = Signature(
+        method=method,
+        gold=digest.hexdigest(),
+        dictionary=dictionary.checksum if dictionary is not None else None,
+        beta=beta,
+    )
+    return scorer.result(signature, [])
+
+
+def write_details(result: ScoreResult, target: PathLike) -> None:
+    """Write one CSV row per line: line number, counts, P/R/F (and OOV when known).
+
+    Raises:
+        CwsBenchError: the result was computed without ``per_line=True``.
+    """
+    import csv
+
+    from cws_bench.io import atomic_write
+
+    if result.lines is None:
+        raise CwsBenchError("no per-line counts in this result", "score with per_line=True")
+    header = ["line", "gold_words", "pred_words", "correct_words", "precision", "recall", "f1"]
+    if result.has_dictionary:
+        header += ["oov_words", "oov_correct"]
+    header += ["mismatched", "skipped"]
+    with atomic_write(target) as f:
+        writer = csv.writer(f, lineterminator="\n")
+        writer.writerow(header)
+        for line, counts in result.lines:
+            s = score_counts(counts, has_dictionary=False)
+            row: list[object] = [
+                line,
+                counts.gold,
+                counts.pred,
+                counts.correct,
+                f"{s.precision:.6f}",
+                f"{s.recall:.6f}",
+                f"{s.f1:.6f}",
+            ]
+            if result.has_dictionary:
+                row += [counts.oov_gold, counts.oov_correct]
+            row += [counts.mismatched_lines, counts.skipped_lines]
+            writer.writerow(row)

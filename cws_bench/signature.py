@@ -1,0 +1,82 @@
+"""Signatures: every setting that can change a number, printed beside it.
+
+Modelled on sacrebleu's ``Signature.format()``: ``key:value`` pairs joined
+by ``|``, e.g. ``cws-bench:0.1.0|method:interval|norm:none|gold:3f2a…|dict:none``.
+Two results with equal signatures were computed the same way on the same data.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+from cws_bench import __version__
+
+__all__ = ["Signature", "short_hash"]
+
+
+def short_hash(data: bytes | str) -> str:
+    """A 16-hex-digit BLAKE2b digest, as signatures show checksums.
+
+    >>> short_hash("结婚")
+    'dd31c55b7d9d4b96'
+    """
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    return hashlib.blake2b(data, digest_size=8).hexdigest()
+
+
+@dataclass(frozen=True)
+class Signature:
+    """What produced a score.
+
+    Args:
+        method: how words are counted (``interval`` or ``sighan``).
+        gold: checksum of the gold data.
+        dictionary: checksum of the OOV dictionary, or None.
+        normalization: text normalisation applied to both sides.
+        beta: the F-beta weight.
+        seed: the resampling seed, when a number depends on one.
+        extra: further settings, as ``(key, value)`` pairs in order.
+        version: cws-bench version.
+    """
+
+    method: str = "interval"
+    gold: str | None = None
+    dictionary: str | None = None
+    normalization: str = "none"
+    beta: float = 1.0
+    seed: int | None = None
+    extra: tuple[tuple[str, str], ...] = field(default=())
+    version: str = __version__
+
+    def items(self) -> list[tuple[str, str]]:
+        """The signature's ``(key, value)`` pairs in print order."""
+        pairs = [
+            ("cws-bench", self.version),
+            ("method", self.method),
+            ("norm", self.normalization),
+            ("gold", self.gold or "none"),
+            ("dict", self.dictionary or "none"),
+        ]
+        if self.beta != 1.0:
+            pairs.append(("beta", f"{self.beta:g}"))
+        if self.seed is not None:
+            pairs.append(("seed", str(self.seed)))
+        pairs.extend(self.extra)
+        return pairs
+
+    def format(self) -> str:
+        """The signature as one line.
+
+        >>> Signature(gold="ab12", dictionary=None).format()
+        'cws-bench:0.1.0|method:interval|norm:none|gold:ab12|dict:none'
+        """
+        return "|".join(f"{key}:{value}" for key, value in self.items())
+
+    def to_dict(self) -> dict[str, str]:
+        """The signature as a JSON-safe dict in print order."""
+        return dict(self.items())
+
+    def __str__(self) -> str:
+        return self.format()
