@@ -12,6 +12,7 @@ import os
 
 __all__ = [
     "CorpusFormatError",
+    "CorpusUnavailableError",
     "CwsBenchError",
     "DecodingError",
     "LineCountMismatchError",
@@ -60,6 +61,10 @@ class CorpusFormatError(CwsBenchError):
         super().__init__(f"{_where(path, line)}: {message}", hint)
         self.path = os.fspath(path)
         self.line = line
+
+
+class CorpusUnavailableError(CwsBenchError):
+    """A named corpus (or one of its splits) is not on this machine; the hint says how to get it."""
 
 
 class DecodingError(CorpusFormatError):

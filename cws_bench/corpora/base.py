@@ -1,0 +1,205 @@
+"""What a named corpus is: splits of gold sentences, raw input, a standard dictionary, a card.
+
+A :class:`Corpus` subclass says where its files are and how to read them;
+everything else (checksums, word-type dictionaries, statistics) is written
+once here, over :meth:`Corpus.sentences`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from cws_bench.dictionary import Dictionary
+from cws_bench.errors import CorpusUnavailableError, CwsBenchError
+
+__all__ = ["Availability", "Corpus", "sentences_checksum", "word_types"]
+
+
+@dataclass(frozen=True)
+class Availability:
+    """Whether a corpus can be read here, and from where or how to get it.
+
+    Attributes:
+        available: the corpus (at least one split) can be read.
+        location: where it is read from (a folder, a package), or None.
+        how_to_get: what to do when it is not available (or to get missing splits).
+        splits: the splits that can be read here.
+    """
+
+    available: bool
+    location: str | None = None
+    how_to_get: str | None = None
+    splits: tuple[str, ...] = field(default=())
+
+
+def sentences_checksum(sentences: Iterator[list[str]]) -> str:
+    """A 16-hex-digit BLAKE2b digest of sentences, independent of file layout and encoding.
+
+    Each sentence is hashed as its words joined by one space plus a newline,
+    the same bytes :func:`cws_bench.scoring.score_sentences` hashes for its
+    signature, so the signature of scores on a corpus split names the split.
+
+    >>> from cws_bench.scoring import score_sentences
+    >>> gold = [["结婚", "的"], ["和", "尚未"]]
+    >>> sentences_checksum(iter(gold)) == score_sentences(gold, gold).signature.gold
+    True
+    """
+    digest = hashlib.blake2b(digest_size=8)
+    for words in sentences:
+        digest.update(" ".join(words).encode("utf-8"))
+        digest.update(b"\n")
+    return digest.hexdigest()
+
+
+def word_types(sentences: Iterator[list[str]], name: str) -> Dictionary:
+    """The dictionary of the word types of some sentences.
+
+    >>> sorted(word_types(iter([["我们", "是"], ["我们"]]), "demo").words)
+    ['我们', '是']
+    """
+    words: set[str] = set()
+    for sentence in sentences:
+        words.update(sentence)
+    return Dictionary(frozenset(words), name)
+
+
+class Corpus(ABC):
+    """A named gold corpus.
+
+    Subclasses set the class attributes and implement :meth:`_sentences`
+    (and :meth:`_raw` when the corpus has its own raw input files) and
+    :meth:`availability`.
+
+    Attributes:
+        name: the registry name (``sighan2005-pku``).
+        title: a human title.
+        splits: every split the corpus defines, available here or not.
+        script: ``Simplified`` or ``Traditional``.
+        licence: its licence, briefly.
+        source: where it comes from (an address or a package).
+        note: anything a user must know (conventions, contamination).
+        dictionary_split: the split whose word types are the standard
+            dictionary, or None when the corpus ships a word list.
+    """
+
+    name: str = ""
+    title: str = ""
+    splits: tuple[str, ...] = ()
+    script: str = "Simplified"
+    licence: str = ""
+    source: str = ""
+    note: str = ""
+    dictionary_split: str | None = "train"
+
+    # -- to implement ---------------------------------------------------------
+
+    @abstractmethod
+    def availability(self) -> Availability:
+        """Whether the corpus can be read here, from where, and how to get it."""
+
+    @abstractmethod
+    def _sentences(self, split: str) -> Iterator[list[str]]:
+        """The gold sentences of an existing, available split."""
+
+    def _raw(self, split: str) -> Iterator[str]:
+        for words in self._sentences(split):
+            yield "".join(words)
+
+    def _word_list(self) -> Dictionary:
+        """The corpus' own word list, for corpora with ``dictionary_split = None``."""
+        raise NotImplementedError
+
+    # -- the API --------------------------------------------------------------
+
+    @property
+    def available_splits(self) -> tuple[str, ...]:
+        """The splits that can be read here."""
+        return self.availability().splits
+
+    def check_split(self, split: str) -> str:
+        """Return ``split`` if it can be read here; raise a helpful error otherwise.
+
+        Raises:
+            CwsBenchError: the corpus has no such split.
+            CorpusUnavailableError: the split exists but is not on this machine.
+        """
+        if split not in self.splits:
+            raise CwsBenchError(
+                f"corpus {self.name} has no split {split!r}",
+                f"its splits are: {', '.join(self.splits)}",
+            )
+        availability = self.availability()
+        if split not in availability.splits:
+            where = f" (looked in {availability.location})" if availability.location else ""
+            raise CorpusUnavailableError(
+                f"corpus {self.name}: split {split!r} is not available here{where}",
+                availability.how_to_get,
+            )
+        return split
+
+    def sentences(self, split: str) -> Iterator[list[str]]:
+        """Yield the gold sentences of a split, each a list of words.
+
+        Sentences are lines (or CoNLL-U blocks) in file order; an empty line
+        of a line-based file is an empty list, so sentence n is line n of the
+        raw input.
+
+        Raises:
+            CwsBenchError: no such split.
+            CorpusUnavailableError: the split is not here (the hint says how to get it).
+            CorpusFormatError: a malformed line.
+        """
+        return self._sentences(self.check_split(split))
+
+    def raw(self, split: str) -> Iterator[str]:
+        """Yield the raw, unsegmented input lines of a split, aligned with :meth:`sentences`.
+
+        For the SIGHAN corpora this is the official raw test input; otherwise
+        the gold words joined (CoNLL-U: the ``# text`` of each sentence).
+        """
+        return self._raw(self.check_split(split))
+
+    def dictionary(self) -> Dictionary:
+        """The corpus' standard dictionary: what counts as in-vocabulary on its test split.
+
+        The SIGHAN corpora ship the word types of their training sets as a
+        word list; for the others it is the word types of the training split.
+
+        Raises:
+            CorpusUnavailableError: the data it is built from is not here.
+        """
+        if self.dictionary_split is None:
+            return self._word_list()
+        return self.split_dictionary(self.dictionary_split)
+
+    def split_dictionary(self, split: str) -> Dictionary:
+        """The word types of one split, named ``NAME:SPLIT``."""
+        return word_types(self.sentences(split), f"{self.name}:{split}")
+
+    def checksum(self, split: str) -> str:
+        """A short hash of a split's gold sentences (see :func:`sentences_checksum`)."""
+        return sentences_checksum(self.sentences(split))
+
+    def metadata(self) -> dict[str, Any]:
+        """The corpus card: name, title, script, licence, source, note, splits, availability."""
+        availability = self.availability()
+        return {
+            "name": self.name,
+            "title": self.title,
+            "script": self.script,
+            "licence": self.licence,
+            "source": self.source,
+            "note": self.note,
+            "splits": list(self.splits),
+            "available": availability.available,
+            "available_splits": list(availability.splits),
+            "location": availability.location,
+            "how_to_get": availability.how_to_get,
+        }
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"

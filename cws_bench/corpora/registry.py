@@ -1,0 +1,72 @@
+"""The named corpora: one name -> ``"module:factory"`` table, imported lazily.
+
+The ``cws-bench corpora`` commands, :func:`get_corpus` and the registry-wide
+tests all read :data:`CORPORA`, so a corpus added here is listed, loadable
+and tested everywhere. Third-party packages add corpora through the entry
+point group ``cws_bench.corpora`` (``name = "package.module:factory"``).
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+from importlib.metadata import entry_points
+from typing import Any
+
+from cws_bench.corpora.base import Corpus
+from cws_bench.errors import CwsBenchError
+from cws_bench.io import PathLike
+
+__all__ = ["CORPORA", "ENTRY_POINT_GROUP", "corpus_names", "get_corpus"]
+
+ENTRY_POINT_GROUP = "cws_bench.corpora"
+
+# name -> "module:factory"; a factory takes (data_dir=None, **options) and returns a Corpus.
+CORPORA: dict[str, str] = {
+    "sample": "cws_bench.corpora.sample:SampleCorpus",
+    "pd1998": "cws_bench.corpora.peoples_daily:PeoplesDaily1998",
+}
+
+
+def _table() -> dict[str, str]:
+    """The built-in corpora plus those registered through entry points."""
+    table = dict(CORPORA)
+    for entry in entry_points(group=ENTRY_POINT_GROUP):
+        table.setdefault(entry.name, entry.value)
+    return table
+
+
+def corpus_names() -> list[str]:
+    """The names of all known corpora, built-in first, in registry order."""
+    return list(_table())
+
+
+def get_corpus(name: str, *, data_dir: PathLike | None = None, **options: Any) -> Corpus:
+    """The named corpus.
+
+    >>> get_corpus("sample").splits
+    ('test',)
+
+    Args:
+        name: a registry name (see :func:`corpus_names`).
+        data_dir: where the corpus' files are, for corpora that are not
+            shipped (a folder, or for SIGHAN 2005 also the released zip);
+            each corpus also reads an environment variable (see its docs).
+        **options: corpus options, e.g. ``compounds="join"`` for ``pd1998``,
+            ``download=True`` for the SIGHAN corpora.
+
+    Raises:
+        CwsBenchError: unknown name or option.
+    """
+    table = _table()
+    target = table.get(name)
+    if target is None:
+        close = difflib.get_close_matches(name, table, n=3)
+        hint = f"did you mean {' or '.join(close)}?" if close else None
+        raise CwsBenchError(f"unknown corpus {name!r}; known corpora: {', '.join(table)}", hint)
+    module, _, attribute = target.partition(":")
+    factory = getattr(importlib.import_module(module), attribute)
+    try:
+        return factory(data_dir=data_dir, **options)
+    except TypeError as e:
+        raise CwsBenchError(f"corpus {name}: {e}") from e
