@@ -16,6 +16,8 @@ __all__ = [
     "CwsBenchError",
     "DecodingError",
     "LineCountMismatchError",
+    "SegmenterError",
+    "SegmenterUnavailableError",
     "TextMismatchError",
 ]
 
@@ -98,3 +100,23 @@ class LineCountMismatchError(CwsBenchError):
 
 class TextMismatchError(CwsBenchError):
     """Gold and prediction hold different characters on some lines (``--strict``)."""
+
+
+class SegmenterError(CwsBenchError):
+    """A segmenter cannot be built, failed, or broke its contract on some input.
+
+    >>> str(SegmenterError("jieba", "line 3: returned 2 lines for 1"))
+    'segmenter jieba: line 3: returned 2 lines for 1'
+    """
+
+    def __init__(self, segmenter: str, message: str, hint: str | None = None) -> None:
+        super().__init__(f"segmenter {segmenter}: {message}", hint)
+        self.segmenter = segmenter
+
+
+class SegmenterUnavailableError(SegmenterError):
+    """A segmenter's library is not installed here; ``install`` is the command that installs it."""
+
+    def __init__(self, segmenter: str, reason: str, install: str) -> None:
+        super().__init__(segmenter, f"not available ({reason})", f"install it with: {install}")
+        self.install = install
