@@ -516,8 +516,9 @@ class _Scorer:
     def add_lines(self, gold_lines: list[str], pred_lines: list[str]) -> None:
         """Count decoded line pairs (lines without their line end)."""
         if _kernel is not None:
-            gold = "\n".join(gold_lines).encode("utf-8", "surrogatepass")
-            pred = "\n".join(pred_lines).encode("utf-8", "surrogatepass")
+            # Each line ends in "\n", so an empty last line is still a line.
+            gold = "".join(line + "\n" for line in gold_lines).encode("utf-8", "surrogatepass")
+            pred = "".join(line + "\n" for line in pred_lines).encode("utf-8", "surrogatepass")
             totals, count, _, _, differ, empty, rows, bad = _kernel.count_buffers(
                 gold, 0, True, pred, 0, True, self.word_set, self.per_line
             )
@@ -660,16 +661,21 @@ class _ByteSource:
             for lines in iter_line_blocks(self.source, encoding=self.encoding, hasher=hasher):
                 yield ("\n".join(lines) + "\n").encode("utf-8")
             return
+        bom = codecs.BOM_UTF8
         with open_binary(self.source) as f:
-            first = True
+            head = b""
+            while len(head) < len(bom) and (block := f.read(BLOCK_SIZE)):
+                head += block
+            if hasher is not None:
+                hasher.update(head)
+            if head.startswith(bom):
+                head = head[len(bom) :]
+                self.offset = len(bom)
+            if head:
+                yield head
             while block := f.read(BLOCK_SIZE):
                 if hasher is not None:
                     hasher.update(block)
-                if first:
-                    first = False
-                    if block.startswith(codecs.BOM_UTF8):
-                        block = block[len(codecs.BOM_UTF8) :]
-                        self.offset = len(codecs.BOM_UTF8)
                 yield block
 
     def top_up(self, *, force: bool = False) -> None:

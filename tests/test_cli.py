@@ -1,0 +1,200 @@
+"""Tests of the command line as a whole, and of ``cws-bench score``."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from cws_bench import score_files
+from cws_bench.cli import COMMANDS, cli
+
+GOLD = "结婚 的 和 尚未 结婚 的 都 应该 好好 考虑 一下 人生 大事\n"
+PRED = "结婚 的 和尚 未结婚 的 都 应该 好好考虑 一下 人生大事\n"
+WORDS = "结婚\n尚未\n的\n和\n青年\n都\n应该\n好好考虑\n自己\n人生\n大事\n"
+
+
+def invoke(*args, input=None):
+    return CliRunner().invoke(cli, [str(a) for a in args], input=input, catch_exceptions=False)
+
+
+def all_commands(group: click.Group, ctx: click.Context, prefix=()):
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
+        yield (*prefix, name), command
+        if isinstance(command, click.Group):
+            yield from all_commands(command, ctx, (*prefix, name))
+
+
+def test_every_command_has_help_with_an_example():
+    ctx = click.Context(cli)
+    seen = list(all_commands(cli, ctx))
+    assert {path[0] for path, _ in seen} == set(COMMANDS)
+    for path, command in seen:
+        result = invoke(*path, "--help")
+        assert result.exit_code == 0, path
+        if not isinstance(command, click.Group):
+            assert "Example:" in (command.help or ""), f"{' '.join(path)} has no Example"
+
+
+def test_unknown_command_is_a_usage_error():
+    result = CliRunner().invoke(cli, ["nope"])
+    assert result.exit_code == 2
+
+
+@pytest.fixture
+def files(write):
+    return write("gold.txt", GOLD), write("pred.txt", PRED), write("words.txt", WORDS)
+
+
+def test_score_text(files):
+    gold, pred, words = files
+    result = invoke("score", gold, pred, "--dict", words)
+    assert result.exit_code == 0
+    out = result.output
+    for label, value in [
+        ("precision", "60.00"),
+        ("recall", "46.15"),
+        ("F1", "52.17"),
+        ("OOV recall", "33.33"),
+        ("IV recall", "50.00"),
+    ]:
+        assert any(line.split()[-1:] == [value] and label in line for line in out.splitlines())
+    assert "signature: cws-bench:" in out
+
+
+def test_score_json_matches_the_python_api(files):
+    gold, pred, words = files
+    data = json.loads(invoke("score", gold, pred, "--dict", words, "--format", "json").output)
+    api = score_files(gold, pred, dictionary=words).to_dict()
+    assert {k: data[k] for k in api} == api
+    for key in (
+        "precision",
+        "recall",
+        "f1",
+        "gold_words",
+        "pred_words",
+        "correct_words",
+        "oov_rate",
+        "oov_recall",
+        "iv_recall",
+        "boundary_f1",
+        "mismatched_lines",
+    ):
+        assert key in data
+
+
+def test_score_csv(files):
+    gold, pred, _ = files
+    rows = list(csv.DictReader(io.StringIO(invoke("score", gold, pred, "--format", "csv").output)))
+    assert len(rows) == 1
+    assert float(rows[0]["f1"]) == pytest.approx(0.5217391304347826)
+    assert rows[0]["oov_recall"] == ""  # absent without a dictionary
+
+
+def test_score_reads_prediction_from_stdin(files):
+    gold, _, _ = files
+    result = invoke("score", gold, "-", "--format", "json", input=PRED)
+    assert json.loads(result.output)["correct_words"] == 6
+
+
+def test_score_details(files, tmp_path):
+    gold, pred, _ = files
+    details = tmp_path / "details.csv"
+    assert invoke("score", gold, pred, "--details", details).exit_code == 0
+    rows = list(csv.DictReader(details.open(encoding="utf-8")))
+    assert rows == [
+        {
+            "line": "1",
+            "gold_words": "13",
+            "pred_words": "10",
+            "correct_words": "6",
+            "precision": "0.600000",
+            "recall": "0.461538",
+            "f1": "0.521739",
+            "mismatched": "0",
+            "skipped": "0",
+        }
+    ]
+
+
+@pytest.mark.parametrize(
+    ("setup", "args", "message"),
+    [
+        ("missing", [], "does not exist"),
+        ("gb", [], "not valid utf-8"),
+        ("lines", [], "has 2 lines"),
+        ("differs", ["--strict"], "different characters"),
+        ("empty_dict", ["--dict", "EMPTY"], "holds no word"),
+    ],
+)
+def test_user_errors_exit_2_with_one_message(write, tmp_path, setup, args, message):
+    gold = write("gold.txt", "我们 是\n学生\n")
+    pred = {
+        "missing": lambda: tmp_path / "missing.txt",
+        "gb": lambda: write("pred.txt", "我们 是\n学生\n", "gb18030"),
+        "lines": lambda: write("pred.txt", "我们 是\n学生\n多\n"),
+        "differs": lambda: write("pred.txt", "我们 事\n学生\n"),
+        "empty_dict": lambda: write("pred.txt", "我们 是\n学生\n"),
+    }[setup]()
+    args = [str(write("empty.txt", "\n \n")) if a == "EMPTY" else a for a in args]
+    result = CliRunner().invoke(cli, ["score", str(gold), str(pred), *args])
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_format_sighan_with_method_interval_is_a_usage_error(files):
+    gold, pred, _ = files
+    result = CliRunner().invoke(
+        cli, ["score", str(gold), str(pred), "--format", "sighan", "--method", "interval"]
+    )
+    assert result.exit_code == 2
+    assert "--format sighan needs --method sighan" in result.output
+
+
+def test_console_script_error_goes_to_stderr(write, tmp_path):
+    gold = write("gold.txt", "我们\n")
+    pred = write("pred.txt", "我们\n多\n")
+    proc = subprocess.run(
+        [sys.executable, "-c", "from cws_bench.cli import main; main()", "score", gold, pred],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert proc.stderr.startswith("error: ")
+    assert "has 1 lines" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 2  # the message and its hint
+
+
+def test_warnings_go_to_stderr_not_into_json(write):
+    gold = write("gold.txt", "我们 是\n")
+    pred = write("pred.txt", "我们 事\n")
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from cws_bench.cli import main; main()",
+            "score",
+            gold,
+            pred,
+            "--format",
+            "json",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0
+    data = json.loads(proc.stdout)
+    assert data["mismatched_lines"] == 1
+    assert data["mismatch_examples"] == [{"line": 1, "gold": "我们 是", "pred": "我们 事"}]
+    assert "warning: 1 line(s) hold different characters" in proc.stderr
