@@ -25,6 +25,12 @@ ENTRY_POINT_GROUP = "cws_bench.corpora"
 CORPORA: dict[str, str] = {
     "sample": "cws_bench.corpora.sample:SampleCorpus",
     "pd1998": "cws_bench.corpora.peoples_daily:PeoplesDaily1998",
+    "sighan2005-pku": "cws_bench.corpora.sighan:pku",
+    "sighan2005-msr": "cws_bench.corpora.sighan:msr",
+    "sighan2005-cityu": "cws_bench.corpora.sighan:cityu",
+    "sighan2005-as": "cws_bench.corpora.sighan:as_",
+    "ud-zh-gsdsimp": "cws_bench.corpora.ud:gsdsimp",
+    "ud-zh-gsd": "cws_bench.corpora.ud:gsd",
 }
 
 
