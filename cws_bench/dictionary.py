@@ -2,26 +2,48 @@
 
 A gold word is OOV when it is not in the dictionary. The SIGHAN bakeoffs use
 the word types of a corpus' training set (``*_training_words.utf8``).
+
+Dictionaries come from files (one word a line, or jieba's ``word freq tag``),
+from the word types of sentences, from the dictionary bundled with jieba, and
+by union and difference. :func:`resolve_dictionary` turns the one-string
+specification of the command line (``--dict``) into a dictionary: a path,
+``jieba``, or a corpus reference ``corpus:NAME[:SPLIT]``.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 from cws_bench.errors import CorpusFormatError, CwsBenchError
 from cws_bench.io import PathLike, display_name, iter_line_blocks
 
-__all__ = ["Dictionary", "as_dictionary", "load_dictionary", "parse_dictionary_line"]
+__all__ = [
+    "Dictionary",
+    "as_dictionary",
+    "difference",
+    "jieba_dictionary",
+    "jieba_dictionary_path",
+    "load_dictionary",
+    "parse_dictionary_line",
+    "resolve_dictionary",
+    "union",
+]
 
 # jieba's dictionary and user-dictionary line: word, optional frequency,
 # optional lowercase POS tag (jieba/__init__.py, re_userdict), here with any
 # run of spaces or tabs between the fields.
 _JIEBA_LINE = re.compile(r"^(.+?)(?:[ \t]+([0-9]+))?(?:[ \t]+([a-z]+))?$")
+
+
+# A whole block of "word freq tag" lines, each word without whitespace.
+_JIEBA_BLOCK = re.compile(r"^(\S+) [0-9]+ [a-z]+$", re.MULTILINE)
 
 
 def parse_dictionary_line(line: str) -> str | None:
@@ -44,6 +66,26 @@ def parse_dictionary_line(line: str) -> str | None:
         return None
     match = _JIEBA_LINE.match(line)
     return match.group(1).strip() if match else line
+
+
+def _word_of_stripped_line(line: str) -> str | None:
+    """:func:`parse_dictionary_line` for a stripped line, fast for ``word freq tag``.
+
+    A line of three fields separated by single spaces, an ASCII number and a
+    lowercase ASCII tag (all of jieba's dict.txt) has its first field as the
+    word, as the regular expression would find; any other line goes through it.
+    """
+    parts = line.split(" ")
+    if (
+        len(parts) == 3
+        and parts[1].isascii()
+        and parts[1].isdigit()
+        and parts[2].isascii()
+        and parts[2].isalpha()
+        and parts[2].islower()
+    ):
+        return parts[0].strip() or None
+    return parse_dictionary_line(line)
 
 
 _FNV_OFFSET = 14695981039346656037
@@ -87,6 +129,19 @@ class Dictionary:
         """Build a dictionary from any iterable of words (blank ones dropped)."""
         return cls(frozenset(w for w in words if w), name)
 
+    @classmethod
+    def from_sentences(cls, sentences: Iterable[Iterable[str]], name: str) -> Dictionary:
+        """The word types of some sentences (lists of words), e.g. a training corpus.
+
+        >>> sorted(Dictionary.from_sentences([["我们", "是"], ["我们"]], "demo"))
+        ['我们', '是']
+        """
+        words: set[str] = set()
+        for sentence in sentences:
+            words.update(sentence)
+        words.discard("")
+        return cls(frozenset(words), name)
+
     def __contains__(self, word: object) -> bool:
         return word in self.words
 
@@ -109,9 +164,23 @@ class Dictionary:
         >>> Dictionary.from_words(["a"]).checksum == Dictionary.from_words(["a", "b"]).checksum
         False
         """
-        size, key_sum, key_xor = _checksum_parts(self.words)
+        table = self.lookup_table
+        parts = table.checksum_parts if table is not None else _checksum_parts(self.words)
+        size, key_sum, key_xor = parts
         summary = f"{size}:{key_sum}:{key_xor}".encode("ascii")
         return hashlib.blake2b(summary, digest_size=8).hexdigest()
+
+    @cached_property
+    def lookup_table(self) -> Any:
+        """The words as the scoring kernel's compiled hash set (None without the kernel).
+
+        Built once per dictionary and shared by every scoring pass.
+        """
+        try:
+            from cws_bench._kernel import WordSet
+        except ImportError:  # pragma: no cover - installed without the compiled kernel
+            return None
+        return WordSet(self.words)
 
     def __or__(self, other: Dictionary) -> Dictionary:
         return Dictionary(self.words | other.words, f"{self.name}|{other.name}")
@@ -132,11 +201,18 @@ def load_dictionary(path: PathLike, *, encoding: str = "utf-8") -> Dictionary:
     for block in iter_line_blocks(path, encoding=encoding):
         stripped = [word for word in map(str.strip, block) if word]
         # Most files hold one bare word a line: then splitting their joined text
-        # gives each line back whole, and no line needs parsing.
-        if len("\n".join(stripped).split()) == len(stripped):
+        # gives each line back whole, and no line needs parsing. jieba's own
+        # dict.txt is all "word freq tag" lines: one regular-expression pass
+        # over the block finds every word when every line has that shape.
+        joined = "\n".join(stripped)
+        if len(joined.split()) == len(stripped):
             words.update(stripped)
+            continue
+        found = _JIEBA_BLOCK.findall(joined)
+        if len(found) == len(stripped):
+            words.update(found)
         else:
-            words.update(filter(None, map(parse_dictionary_line, stripped)))
+            words.update(filter(None, map(_word_of_stripped_line, stripped)))
     if not words:
         raise CorpusFormatError(
             display_name(path),
@@ -157,3 +233,118 @@ def as_dictionary(value: Dictionary | Iterable[str] | PathLike | None) -> Dictio
         return Dictionary.from_words(value)
     except TypeError as e:
         raise CwsBenchError(f"cannot use {type(value).__name__} as a dictionary") from e
+
+
+def union(*dictionaries: Dictionary, name: str | None = None) -> Dictionary:
+    """The words in any of the dictionaries.
+
+    >>> a, b = Dictionary.from_words(["我们"], "a"), Dictionary.from_words(["是"], "b")
+    >>> d = union(a, b)
+    >>> sorted(d), d.name
+    (['我们', '是'], 'a|b')
+
+    Raises:
+        CwsBenchError: no dictionary given.
+    """
+    if not dictionaries:
+        raise CwsBenchError("union() needs at least one dictionary")
+    words = frozenset().union(*(d.words for d in dictionaries))
+    return Dictionary(words, name or "|".join(d.name for d in dictionaries))
+
+
+def difference(base: Dictionary, *removed: Dictionary, name: str | None = None) -> Dictionary:
+    """The words of ``base`` that are in none of ``removed``.
+
+    >>> a = Dictionary.from_words(["我们", "是"], "a")
+    >>> d = difference(a, Dictionary.from_words(["是"], "b"))
+    >>> sorted(d), d.name
+    (['我们'], 'a-b')
+    """
+    words = base.words.difference(*(d.words for d in removed))
+    return Dictionary(words, name or "-".join([base.name, *(d.name for d in removed)]))
+
+
+def jieba_dictionary_path() -> str:
+    """Where the installed jieba keeps its main dictionary (``jieba/dict.txt``).
+
+    Found through the import system without importing jieba.
+
+    Raises:
+        CwsBenchError: jieba is not installed.
+    """
+    spec = importlib.util.find_spec("jieba")
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        path = os.path.join(folder, "dict.txt")
+        if os.path.isfile(path):
+            return path
+    raise CwsBenchError(
+        "jieba's dictionary is not available: jieba is not installed", "pip install jieba"
+    )
+
+
+def jieba_dictionary() -> Dictionary:
+    """The dictionary bundled with jieba (``dict.txt``: 349,045 words in jieba 0.42.1).
+
+    Its name records jieba's version, e.g. ``jieba-0.42.1``.
+    """
+    from importlib.metadata import PackageNotFoundError, version
+
+    dictionary = load_dictionary(jieba_dictionary_path())
+    try:
+        name = f"jieba-{version('jieba')}"
+    except PackageNotFoundError:  # pragma: no cover - jieba found but without metadata
+        name = "jieba"
+    return Dictionary(dictionary.words, name)
+
+
+CORPUS_PREFIX = "corpus:"
+FILE_PREFIX = "file:"
+
+
+def resolve_dictionary(
+    spec: str | os.PathLike[str], *, data_dir: PathLike | None = None, encoding: str = "utf-8"
+) -> Dictionary:
+    """The dictionary a one-string specification names (what ``--dict`` accepts).
+
+    ``jieba``
+        the dictionary bundled with the installed jieba.
+    ``corpus:NAME``
+        the standard dictionary of a named corpus (``corpus:sighan2005-pku``:
+        the bakeoff's training word list; ``corpus:pd1998``: the word types
+        of its training split).
+    ``corpus:NAME:SPLIT``
+        the word types of one split (``corpus:pd1998:train``).
+    ``file:PATH`` or ``PATH``
+        a dictionary file (one word a line, or ``word freq tag``). A file
+        called ``jieba`` is read as ``./jieba`` or ``file:jieba``.
+
+    >>> len(resolve_dictionary("corpus:sample"))
+    251
+
+    Args:
+        spec: the specification.
+        data_dir: where a corpus' data is (as ``get_corpus`` takes it).
+        encoding: the encoding of a dictionary file.
+
+    Raises:
+        CwsBenchError: unknown corpus or split, missing file or package.
+    """
+    if isinstance(spec, os.PathLike):
+        return load_dictionary(spec, encoding=encoding)
+    if spec == "jieba":
+        return jieba_dictionary()
+    if spec.startswith(CORPUS_PREFIX):
+        name, _, split = spec[len(CORPUS_PREFIX) :].partition(":")
+        if not name:
+            raise CwsBenchError(
+                f"dictionary {spec!r}: no corpus name", "write corpus:NAME or corpus:NAME:SPLIT"
+            )
+        # The corpora come after dictionaries in the data flow; imported here
+        # so that scoring (which needs only Dictionary) never loads them.
+        from cws_bench.corpora import get_corpus
+
+        corpus = get_corpus(name, data_dir=data_dir)
+        return corpus.split_dictionary(split) if split else corpus.dictionary()
+    if spec.startswith(FILE_PREFIX):
+        spec = spec[len(FILE_PREFIX) :]
+    return load_dictionary(spec, encoding=encoding)

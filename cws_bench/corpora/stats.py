@@ -1,0 +1,144 @@
+"""Statistics of a segmented corpus: sizes, types, average word length, OOV rate.
+
+The OOV rate is the share of gold word tokens not in a dictionary (for a
+named corpus: its standard dictionary), the figure the bakeoff tables give
+beside each test set (PKU test: 0.058 against its training word list).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from cws_bench.corpora.base import Corpus
+from cws_bench.dictionary import Dictionary
+from cws_bench.errors import CorpusUnavailableError
+
+__all__ = ["CorpusStatistics", "corpus_statistics", "sentence_statistics"]
+
+
+@dataclass(frozen=True)
+class CorpusStatistics:
+    """Sizes of a set of segmented sentences.
+
+    Attributes:
+        sentences: non-empty sentences.
+        empty_lines: empty sentences (empty lines of a line-based file).
+        words, characters: word tokens and characters (whitespace excluded).
+        word_types, character_types: distinct words and characters.
+        average_word_length: characters per word token.
+        dictionary: the dictionary's name, or None.
+        dictionary_words: its size, or None.
+        oov_words: word tokens not in the dictionary (None without one).
+        oov_types: distinct words not in the dictionary (None without one).
+        oov_rate: ``oov_words / words`` (None without a dictionary).
+        corpus, split, checksum: what was counted, when it is a named corpus.
+        note: why a figure is absent (e.g. no dictionary available).
+    """
+
+    sentences: int
+    empty_lines: int
+    words: int
+    characters: int
+    word_types: int
+    character_types: int
+    average_word_length: float
+    dictionary: str | None = None
+    dictionary_words: int | None = None
+    oov_words: int | None = None
+    oov_types: int | None = None
+    oov_rate: float | None = None
+    corpus: str | None = None
+    split: str | None = None
+    checksum: str | None = None
+    note: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe dict in field order."""
+        return asdict(self)
+
+
+def sentence_statistics(
+    sentences: Iterable[list[str]], dictionary: Dictionary | None = None, **extra: Any
+) -> CorpusStatistics:
+    """Count sentences, words, characters and types; OOV figures against ``dictionary``.
+
+    >>> s = sentence_statistics([["我们", "是", "学生"], []], Dictionary.from_words(["是"]))
+    >>> (s.sentences, s.empty_lines, s.words, s.characters, s.word_types, s.character_types)
+    (1, 1, 3, 5, 3, 5)
+    >>> round(s.average_word_length, 4), s.oov_words, s.oov_types, round(s.oov_rate, 4)
+    (1.6667, 2, 2, 0.6667)
+
+    Args:
+        sentences: lists of words.
+        dictionary: the dictionary for OOV figures, or None.
+        **extra: further fields (``corpus``, ``split``, ``note``).
+
+    The ``checksum`` field is :func:`~cws_bench.corpora.base.sentences_checksum`
+    of the sentences, computed in the same pass.
+    """
+    counts: dict[str, int] = {}
+    nonempty = empty = words = characters = 0
+    digest = hashlib.blake2b(digest_size=8)  # as sentences_checksum
+    for sentence in sentences:
+        digest.update(" ".join(sentence).encode("utf-8"))
+        digest.update(b"\n")
+        if not sentence:
+            empty += 1
+            continue
+        nonempty += 1
+        words += len(sentence)
+        for word in sentence:
+            characters += len(word)
+            counts[word] = counts.get(word, 0) + 1
+    character_types = len(set().union(*counts)) if counts else 0
+    oov: dict[str, Any] = {}
+    if dictionary is not None:
+        oov_types = [word for word in counts if word not in dictionary]
+        oov_words = sum(counts[word] for word in oov_types)
+        oov = {
+            "dictionary": dictionary.name,
+            "dictionary_words": len(dictionary),
+            "oov_words": oov_words,
+            "oov_types": len(oov_types),
+            "oov_rate": oov_words / words if words else 0.0,
+        }
+    return CorpusStatistics(
+        sentences=nonempty,
+        empty_lines=empty,
+        words=words,
+        characters=characters,
+        word_types=len(counts),
+        character_types=character_types,
+        average_word_length=characters / words if words else 0.0,
+        checksum=digest.hexdigest(),
+        **oov,
+        **extra,
+    )
+
+
+def corpus_statistics(
+    corpus: Corpus, split: str, *, dictionary: Dictionary | None = None
+) -> CorpusStatistics:
+    """Statistics of a split of a named corpus, OOV against its standard dictionary.
+
+    Args:
+        corpus: the corpus.
+        split: the split to count.
+        dictionary: a dictionary to use instead of the corpus' standard one.
+
+    Raises:
+        CorpusUnavailableError: the split is not here.
+    """
+    corpus.check_split(split)
+    note = None
+    if dictionary is None:
+        try:
+            dictionary = corpus.dictionary()
+        except CorpusUnavailableError as e:
+            note = f"no OOV figures: {e.message}"
+    return sentence_statistics(
+        corpus.sentences(split), dictionary, corpus=corpus.name, split=split, note=note
+    )

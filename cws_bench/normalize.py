@@ -1,0 +1,161 @@
+"""Text normalisation applied identically to gold and prediction: width, Traditional/Simplified.
+
+Scores compare word intervals, so a normaliser must map text character by
+character: the output has exactly as many characters as the input, and each
+output character depends on its input character alone. Otherwise a word
+boundary would move, or gold and prediction (the same characters with spaces
+in different places) would normalise differently.
+
+``width``
+    Full-width ASCII variants (U+FF01..U+FF5E: ``ＡＢＣ１２３！，``) to
+    ASCII, and the ideographic space U+3000 to a space. Nothing else
+    changes: CJK punctuation outside that block (``。``, ``、``, ``「``) has
+    no ASCII form and is kept (NFKC would change more, and can change lengths).
+``t2s``, ``s2t``, ``tw2s``, ``hk2s``, ``s2tw``, ``s2hk``, ``t2tw``, ``t2hk``, ``tw2t``, ``hk2t``
+    Traditional/Simplified conversion by OpenCC (``pip install opencc``),
+    one character at a time. OpenCC's phrase tables convert by context (头发
+    becomes 頭髮 but 头 发 becomes 頭 發), which would make gold and
+    prediction differ wherever their spaces differ; converting each character
+    alone (OpenCC's own mapping of that character) cannot. A character OpenCC
+    would map to several characters is kept as it is.
+
+Specifications join steps with ``+`` (``width+t2s``); ``none`` is the identity.
+:func:`get_normalizer` returns a :class:`Normalizer` whose ``name`` goes into
+the signature of every result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from cws_bench.errors import CwsBenchError
+
+__all__ = ["NORMALIZERS", "OPENCC_CONVERSIONS", "Normalizer", "get_normalizer", "width_table"]
+
+# OpenCC conversions offered; the phrase variants (s2twp, tw2sp, ...) replace
+# words by other words and have no character-level meaning.
+OPENCC_CONVERSIONS: tuple[str, ...] = (
+    "t2s",
+    "s2t",
+    "tw2s",
+    "hk2s",
+    "s2tw",
+    "s2hk",
+    "t2tw",
+    "t2hk",
+    "tw2t",
+    "hk2t",
+)
+
+# the single list of normalisation steps (the CLI's help reads it)
+NORMALIZERS: tuple[str, ...] = ("none", "width", *OPENCC_CONVERSIONS)
+
+
+def width_table() -> dict[int, str]:
+    """The ``str.translate`` table of the ``width`` step.
+
+    >>> "ＡＢＣ１２３！　，。".translate(width_table())
+    'ABC123! ,。'
+    """
+    table = {code: chr(code - 0xFEE0) for code in range(0xFF01, 0xFF5F)}
+    table[0x3000] = " "
+    return table
+
+
+class _OpenCCTable(dict):
+    """A lazily filled ``str.translate`` table: each character converted alone by OpenCC."""
+
+    def __init__(self, convert: Callable[[str], str]) -> None:
+        super().__init__()
+        self._convert = convert
+
+    def __missing__(self, code: int) -> str:
+        char = chr(code)
+        converted = self._convert(char)
+        value = converted if len(converted) == 1 else char
+        self[code] = value
+        return value
+
+
+def _opencc_converter(conversion: str) -> Callable[[str], str]:
+    try:
+        import opencc
+    except ImportError as e:
+        raise CwsBenchError(
+            f"normalisation {conversion!r} needs OpenCC, which is not installed",
+            "pip install opencc (or pip install 'cws-bench[opencc]')",
+        ) from e
+    return opencc.OpenCC(f"{conversion}.json").convert
+
+
+class Normalizer:
+    """A character-by-character text normaliser.
+
+    Build one with :func:`get_normalizer`. Calling it maps a string to one of
+    the same length; it may be called on whole lines (with spaces) or on
+    words, with the same result.
+
+    Attributes:
+        name: the canonical specification, for signatures (``none``, ``width+t2s``).
+        steps: the steps in order.
+    """
+
+    def __init__(self, steps: Sequence[str]) -> None:
+        self.steps = tuple(steps)
+        self.name = "+".join(self.steps) if self.steps else "none"
+        self._tables: list[Any] = []
+        for step in self.steps:
+            if step == "width":
+                self._tables.append(width_table())
+            else:
+                self._tables.append(_OpenCCTable(_opencc_converter(step)))
+
+    def __call__(self, text: str) -> str:
+        for table in self._tables:
+            text = text.translate(table)
+        return text
+
+    def words(self, words: Sequence[str]) -> list[str]:
+        """Normalise each word of a sentence.
+
+        >>> get_normalizer("width").words(["ＩＢＭ", "公司"])
+        ['IBM', '公司']
+        """
+        return [self(word) for word in words] if self._tables else list(words)
+
+    @property
+    def identity(self) -> bool:
+        """True for ``none``: nothing changes."""
+        return not self.steps
+
+    def __repr__(self) -> str:
+        return f"Normalizer({self.name!r})"
+
+
+def get_normalizer(spec: str) -> Normalizer:
+    """The normaliser a specification names: steps joined by ``+``.
+
+    >>> normalize = get_normalizer("width+t2s")
+    >>> normalize.name, normalize("ＵＳＢ接頭")
+    ('width+t2s', 'USB接头')
+    >>> get_normalizer("none")("ＡＢ")
+    'ＡＢ'
+
+    Raises:
+        CwsBenchError: an unknown step, or OpenCC missing for a conversion step.
+    """
+    steps = [step.strip().lower() for step in spec.split("+") if step.strip()]
+    unknown = [step for step in steps if step not in NORMALIZERS]
+    if unknown or not steps:
+        raise CwsBenchError(
+            f"unknown normalisation {spec!r}",
+            f"use steps joined by '+', from: {', '.join(NORMALIZERS)} (e.g. width+t2s)",
+        )
+    if "none" in steps:
+        if len(steps) > 1:
+            raise CwsBenchError(f"normalisation {spec!r}: 'none' cannot be combined")
+        steps = []
+    if len(set(steps)) < len(steps):
+        raise CwsBenchError(f"normalisation {spec!r} repeats a step")
+    return Normalizer(steps)
