@@ -16,10 +16,14 @@ BIN = Path(PYTHON).parent
 
 
 def run_process(argv: Sequence[str | os.PathLike[str]], repeat: int) -> dict[str, float]:
-    """Run a command ``repeat`` times; wall seconds (min and median) and peak RSS in MiB."""
+    """Run a command ``repeat`` times: wall seconds (min, median) and CPU seconds (median).
+
+    CPU time is the user + system time of the process, from getrusage.
+    """
     times = []
-    peak = 0.0
+    cpu = []
     for _ in range(repeat):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
         proc = subprocess.run(
             [os.fspath(a) for a in argv],
@@ -28,10 +32,15 @@ def run_process(argv: Sequence[str | os.PathLike[str]], repeat: int) -> dict[str
             check=False,
         )
         times.append(time.perf_counter() - started)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
         if proc.returncode != 0:
             raise RuntimeError(f"{argv} failed: {proc.stderr.decode()[-500:]}")
-        peak = max(peak, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024)
-    return {"min_s": min(times), "median_s": statistics.median(times), "peak_mib": peak}
+    return {
+        "min_s": min(times),
+        "median_s": statistics.median(times),
+        "cpu_s": statistics.median(cpu),
+    }
 
 
 def peak_rss_of(argv: Sequence[str | os.PathLike[str]]) -> float:

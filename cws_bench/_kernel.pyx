@@ -148,13 +148,14 @@ cdef class WordSet:
     cdef unsigned char *data
     cdef Py_ssize_t mask
     cdef readonly Py_ssize_t size
+    cdef readonly tuple checksum_parts
 
     def __cinit__(self, words):
         cdef list encoded = [w.encode("utf-8") for w in
                              (words if isinstance(words, (set, frozenset)) else set(words))]
         cdef Py_ssize_t total = 0, slots = 8, n = len(encoded), slot, pos = 0, length
         cdef bytes word
-        cdef uint64_t h
+        cdef uint64_t h, key_sum = 0, key_xor = 0
         for word in encoded:
             total += PyBytes_GET_SIZE(word)
         while slots < 2 * n:
@@ -171,6 +172,8 @@ cdef class WordSet:
             length = PyBytes_GET_SIZE(word)
             memcpy(self.data + pos, PyBytes_AS_STRING(word), length)
             h = _fnv(FNV_OFFSET, self.data, pos, pos + length)
+            key_sum += h
+            key_xor ^= h
             slot = <Py_ssize_t> (h & <uint64_t> self.mask)
             while self.slots[slot].length >= 0:
                 slot = (slot + 1) & self.mask
@@ -178,6 +181,8 @@ cdef class WordSet:
             self.slots[slot].start = pos
             self.slots[slot].length = length
             pos += length
+        # The same order-independent summary as checksum_parts(words).
+        self.checksum_parts = (n, key_sum, key_xor)
 
     def __dealloc__(self):
         PyMem_Free(self.slots)

@@ -16,9 +16,7 @@ import codecs
 import contextlib
 import os
 import sys
-import tempfile
 from collections.abc import Iterable, Iterator
-from pathlib import Path
 from typing import IO, BinaryIO, Protocol
 
 from cws_bench.errors import CwsBenchError, DecodingError
@@ -125,9 +123,9 @@ def open_binary(source: PathLike) -> Iterator[BinaryIO]:
     if os.fspath(source) == STDIN:
         yield sys.stdin.buffer
         return
-    path = Path(source)
+    path = os.fspath(source)
     try:
-        f = path.open("rb")
+        f = open(path, "rb")  # noqa: SIM115 - closed by the with below
     except FileNotFoundError as e:
         raise CwsBenchError(f"{path}: no such file", "check the path") from e
     except IsADirectoryError as e:
@@ -272,11 +270,14 @@ def atomic_write(
             yield sys.stdout
         sys.stdout.flush()
         return
-    path = Path(target)
-    directory = path.parent
-    if not directory.is_dir():
+    import tempfile
+
+    path = os.fspath(target)
+    directory = os.path.dirname(path) or "."
+    if not os.path.isdir(directory):
         raise CwsBenchError(f"{path}: folder {directory} does not exist", "create it first")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    name = os.path.basename(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=directory)
     try:
         mode = "wb" if encoding is None else "w"
         kwargs = {} if encoding is None else {"encoding": encoding, "newline": newline}

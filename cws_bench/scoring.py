@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import codecs
 import hashlib
-import logging
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Literal
@@ -61,8 +60,6 @@ __all__ = [
     "score_files",
     "score_sentences",
 ]
-
-log = logging.getLogger(__name__)
 
 Method = Literal["interval", "sighan"]
 METHODS: tuple[str, ...] = ("interval", "sighan")
@@ -463,8 +460,8 @@ class _Scorer:
         self.words = dictionary.words if dictionary is not None else None
         # The kernel looks words up in its own hash set, by their bytes.
         self.word_set = None
-        if _kernel is not None and self.words is not None:
-            self.word_set = _kernel.WordSet(self.words)
+        if _kernel is not None and dictionary is not None:
+            self.word_set = dictionary.lookup_table
         self.method = method
         self.strict = strict
         self.max_examples = max_examples

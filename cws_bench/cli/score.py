@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from cws_bench.cli.options import encoding_option, print_warnings
@@ -79,6 +77,8 @@ def render_csv(result: ScoreResult) -> str:
 
 
 def render_json(result: ScoreResult) -> str:
+    import json
+
     data = result.to_dict()
     data["mismatch_examples"] = [
         {"line": m.line, "gold": m.gold, "pred": m.pred} for m in result.mismatches
