@@ -44,6 +44,7 @@ from cws_bench.spans import align_chars, project_spans, to_spans
 if TYPE_CHECKING:
     import pandas as pd
 
+    from cws_bench.normalize import Normalizer
     from cws_bench.sighan import SighanCounts
 
 try:
@@ -451,6 +452,7 @@ class _Scorer:
         strict: bool,
         per_line: bool,
         max_examples: int,
+        normalizer: Normalizer | None = None,
     ) -> None:
         if method not in METHODS:
             raise CwsBenchError(
@@ -465,6 +467,7 @@ class _Scorer:
         self.method = method
         self.strict = strict
         self.max_examples = max_examples
+        self.normalizer = normalizer
         sighan = None
         if method == "sighan":
             from cws_bench.sighan import SighanCounts
@@ -512,6 +515,9 @@ class _Scorer:
 
     def add_lines(self, gold_lines: list[str], pred_lines: list[str]) -> None:
         """Count decoded line pairs (lines without their line end)."""
+        if self.normalizer is not None:
+            gold_lines = list(map(self.normalizer, gold_lines))
+            pred_lines = list(map(self.normalizer, pred_lines))
         if _kernel is not None:
             # Each line ends in "\n", so an empty last line is still a line.
             gold = "".join(line + "\n" for line in gold_lines).encode("utf-8", "surrogatepass")
@@ -745,11 +751,33 @@ def _trim_blank_tail(lines: list[str]) -> list[str]:
     return lines[:end]
 
 
+def _as_normalizer(normalize: str | Normalizer | None) -> Normalizer | None:
+    """The normaliser to apply, or None when nothing changes."""
+    if normalize is None:
+        return None
+    from cws_bench.normalize import Normalizer, get_normalizer
+
+    normalizer = normalize if isinstance(normalize, Normalizer) else get_normalizer(normalize)
+    return None if normalizer.identity else normalizer
+
+
+def _normalize_dictionary(
+    dictionary: Dictionary | None, normalizer: Normalizer | None
+) -> Dictionary | None:
+    """The dictionary as the normalised text sees it."""
+    if dictionary is None or normalizer is None:
+        return dictionary
+    return Dictionary.from_words(
+        map(normalizer, dictionary.words), f"{dictionary.name}|{normalizer.name}"
+    )
+
+
 def score_files(
     gold: PathLike,
     pred: PathLike,
     *,
     dictionary: Dictionary | Iterable[str] | PathLike | None = None,
+    normalize: str | Normalizer | None = None,
     encoding: str = "utf-8",
     pred_encoding: str | None = None,
     method: Method = "interval",
@@ -770,6 +798,9 @@ def score_files(
         pred: predicted segmentation file, or ``-`` for standard input.
         dictionary: for OOV/IV figures: a Dictionary, a dictionary file, an
             iterable of words, or None (OOV figures are then None).
+        normalize: a normalisation applied alike to gold, prediction and
+            dictionary before scoring (a spec such as ``width+t2s`` or a
+            :class:`~cws_bench.normalize.Normalizer`); recorded in the signature.
         encoding: encoding of the gold file (and of the prediction, unless
             ``pred_encoding`` is given).
         method: ``interval`` (a word is correct iff its character interval is
@@ -786,14 +817,20 @@ def score_files(
         CwsBenchError: a file is missing or undecodable, the line counts
             differ, or (``strict``) texts differ.
     """
-    dictionary = as_dictionary(dictionary)
+    normalizer = _as_normalizer(normalize)
+    dictionary = _normalize_dictionary(as_dictionary(dictionary), normalizer)
     gold_name, pred_name = display_name(gold), display_name(pred)
     pred_encoding = pred_encoding or encoding
     hasher = hashlib.blake2b(digest_size=8)
     scorer = _Scorer(
-        dictionary, method=method, strict=strict, per_line=per_line, max_examples=max_examples
+        dictionary,
+        method=method,
+        strict=strict,
+        per_line=per_line,
+        max_examples=max_examples,
+        normalizer=normalizer,
     )
-    if _kernel is not None and method == "interval":
+    if _kernel is not None and method == "interval" and normalizer is None:
         gold_rest, pred_rest = scorer.add_files(gold, pred, encoding, pred_encoding, hasher)
     else:
         gold_rest, pred_rest = [], []
@@ -827,6 +864,7 @@ def score_files(
         method=method,
         gold=hasher.hexdigest(),
         dictionary=dictionary.checksum if dictionary is not None else None,
+        normalization=normalizer.name if normalizer is not None else "none",
         beta=beta,
     )
     return scorer.result(signature, warnings)
@@ -838,6 +876,7 @@ def score_sentences(
     dictionary: Dictionary | Iterable[str] | PathLike | None = None,
     *,
     method: Method = "interval",
+    normalize: str | Normalizer | None = None,
     beta: float = 1.0,
     strict: bool = False,
     per_line: bool = False,
@@ -850,13 +889,19 @@ def score_sentences(
     >>> score_sentences([["我们", "是"]], [["我", "们", "是"]]).to_dict()["recall"]
     0.5
     """
-    dictionary = as_dictionary(dictionary)
+    normalizer = _as_normalizer(normalize)
+    dictionary = _normalize_dictionary(as_dictionary(dictionary), normalizer)
     gold_lines = [" ".join(words) for words in gold]
     pred_lines = [" ".join(words) for words in pred]
     if len(gold_lines) != len(pred_lines):
         raise LineCountMismatchError("gold", len(gold_lines), "prediction", len(pred_lines))
     scorer = _Scorer(
-        dictionary, method=method, strict=strict, per_line=per_line, max_examples=MAX_EXAMPLES
+        dictionary,
+        method=method,
+        strict=strict,
+        per_line=per_line,
+        max_examples=MAX_EXAMPLES,
+        normalizer=normalizer,
     )
     for start in range(0, len(gold_lines), 4096):
         scorer.add_lines(gold_lines[start : start + 4096], pred_lines[start : start + 4096])
@@ -869,6 +914,7 @@ def score_sentences(
         method=method,
         gold=digest.hexdigest(),
         dictionary=dictionary.checksum if dictionary is not None else None,
+        normalization=normalizer.name if normalizer is not None else "none",
         beta=beta,
     )
     return scorer.result(signature, [])

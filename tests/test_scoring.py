@@ -411,3 +411,27 @@ def test_dictionary_from_words_and_file_agree(write):
     a = score_sentences([GOLD], [PRED], dictionary=path)
     b = score_sentences([GOLD], [PRED], dictionary=Dictionary.from_words(WORDS))
     assert a.to_dict() == b.to_dict()
+
+
+# ---------------------------------------------------------------------------
+# Normalisation
+
+
+def test_normalisation_applies_to_gold_prediction_and_dictionary(write):
+    gold = write("gold.txt", "ＩＢＭ 公司 在 臺灣\n")
+    pred = write("pred.txt", "IBM 公司 在台湾\n")
+    plain = score_files(gold, pred, dictionary=["IBM", "台湾"])
+    assert plain.counts.mismatched_lines == 1
+    normalized = score_files(gold, pred, dictionary=["ＩＢＭ", "臺灣"], normalize="width+t2s")
+    assert normalized.counts.mismatched_lines == 0
+    assert (normalized.gold_words, normalized.correct_words) == (4, 2)
+    # the dictionary was normalised too: ＩＢＭ and 臺灣 became IBM and 台湾 (IV)
+    assert (normalized.counts.oov_gold, normalized.counts.oov_correct) == (2, 1)
+    assert "norm:width+t2s" in normalized.signature.format()
+    same = score_sentences(
+        [["ＩＢＭ", "公司", "在", "臺灣"]],
+        [["IBM", "公司", "在台湾"]],
+        ["ＩＢＭ", "臺灣"],
+        normalize="width+t2s",
+    )
+    assert same.counts == normalized.counts

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from cws_bench.cli.options import encoding_option, print_warnings
+from cws_bench.dictionary import resolve_dictionary
 from cws_bench.scoring import METHODS, ScoreResult, score_files, write_details
 
 FORMATS = ("text", "json", "csv", "sighan")
@@ -93,8 +94,19 @@ def render_json(result: ScoreResult) -> str:
 @click.option(
     "--dict",
     "dictionary",
-    type=click.Path(exists=True, dir_okay=False),
-    help="Dictionary for OOV/IV figures: one word a line, or jieba's 'word freq tag'.",
+    metavar="DICT",
+    help="Dictionary for OOV/IV figures: a file (one word a line, or jieba's 'word freq "
+    "tag'), 'jieba' (jieba's bundled dictionary), or 'corpus:NAME[:SPLIT]' (a corpus' "
+    "standard dictionary, or the word types of one split).",
+)
+@click.option(
+    "--normalize",
+    default="none",
+    show_default=True,
+    metavar="STEPS",
+    help="Normalise gold, prediction and dictionary alike before scoring: 'width' "
+    "(full-width ASCII to half-width), an OpenCC conversion such as 't2s' or 's2t', "
+    "or steps joined by '+' (width+t2s).",
 )
 @click.option(
     "--method",
@@ -141,6 +153,7 @@ def score(
     gold: str,
     pred: str,
     dictionary: str | None,
+    normalize: str,
     method: str | None,
     fmt: str,
     details: str | None,
@@ -160,6 +173,7 @@ def score(
     Example:
         cws-bench score pku_test_gold.utf8 out.txt --dict pku_training_words.utf8
         cws-bench score gold.txt out.txt --format sighan --dict words.txt
+        cws-bench score gold.txt out.txt --dict jieba --normalize width
     """
     if fmt == "sighan":
         if method == "interval":
@@ -168,7 +182,8 @@ def score(
     result = score_files(
         gold,
         pred,
-        dictionary=dictionary,
+        dictionary=resolve_dictionary(dictionary) if dictionary else None,
+        normalize=normalize,
         encoding=encoding,
         pred_encoding=pred_encoding,
         method=method or "interval",
