@@ -1,0 +1,88 @@
+"""Tests of cws_bench/analysis.py: error patterns agree with the scorer's counts."""
+
+from __future__ import annotations
+
+import itertools
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cws_bench.analysis import ErrorAnalysis, analyse_errors
+from cws_bench.scoring import SegCounts, count_sentence
+
+GOLD = "结婚 的 和 尚未 结婚 的 都 应该 好好 考虑 一下 人生 大事".split()  # noqa: SIM905
+PRED = "结婚 的 和尚 未结婚 的 都 应该 好好考虑 一下 人生大事".split()  # noqa: SIM905
+WORDS = {"结婚", "尚未", "的", "和", "青年", "都", "应该", "好好考虑", "自己", "人生", "大事"}
+
+
+def test_worked_example_patterns():
+    a = analyse_errors([GOLD], [PRED], WORDS)
+    assert [(p.gold, p.pred) for p in a.merges] == [
+        (("人生", "大事"), ("人生大事",)),
+        (("好好", "考虑"), ("好好考虑",)),
+    ]
+    assert [(p.gold, p.pred) for p in a.crossings] == [(("和", "尚未", "结婚"), ("和尚", "未结婚"))]
+    assert a.splits == ()
+    assert [(m.word, m.missed, m.occurrences) for m in a.missed_oov] == [
+        ("好好", 1, 1),
+        ("考虑", 1, 1),
+    ]
+    by_length = {r.length: (r.gold, r.correct) for r in a.recall_by_length}
+    # one-character gold words: 的 和 的 都 (和 lost in the crossing); two: nine, three found
+    assert by_length == {1: (4, 3), 2: (9, 3)}
+
+
+def test_counts_and_examples_across_lines():
+    gold = [["我们", "是"], ["学生", "们"], ["我们", "是"]]
+    pred = [["我", "们", "是"], ["学生们"], ["我", "们", "是"]]
+    a = analyse_errors(gold, pred)
+    assert [(p.gold, p.pred, p.count, p.line, p.sentence) for p in a.splits] == [
+        (("我们",), ("我", "们"), 2, 1, "我们 是")
+    ]
+    assert [(p.gold, p.pred, p.count, p.line) for p in a.merges] == [
+        (("学生", "们"), ("学生们",), 1, 2)
+    ]
+    assert a.missed_oov == ()  # no dictionary
+
+
+def test_lines_whose_text_differs_are_left_out():
+    a = analyse_errors([["我们", "是"]], [["我", "们", "事"]])
+    assert a.splits == () and a.recall_by_length == ()
+
+
+def test_top_keeps_the_most_frequent_and_round_trips():
+    gold = [["一二"], ["三四"], ["三四"]]
+    pred = [["一", "二"], ["三", "四"], ["三", "四"]]
+    a = analyse_errors(gold, pred, top=1)
+    assert [(p.gold, p.count) for p in a.splits] == [(("三四",), 2)]
+    assert a.distinct == {"split": 2, "merge": 0, "cross": 0}
+    assert ErrorAnalysis.from_dict(a.to_dict()) == a
+
+
+@st.composite
+def pair(draw):
+    text = draw(st.text(alphabet=st.sampled_from("我们是学生的和尚"), min_size=1, max_size=12))
+
+    def cut():
+        cuts = sorted(draw(st.sets(st.integers(1, max(len(text) - 1, 1)))))
+        bounds = [0, *[c for c in cuts if c < len(text)], len(text)]
+        return [text[a:b] for a, b in itertools.pairwise(bounds) if b > a]
+
+    return cut(), cut()
+
+
+@settings(max_examples=200)
+@given(st.lists(pair(), min_size=1, max_size=5))
+def test_patterns_add_up_to_the_scorer_counts(pairs):
+    golds, preds = [g for g, _ in pairs], [p for _, p in pairs]
+    words = {"我们", "学生"}
+    a = analyse_errors(golds, preds, words, top=10_000)
+    c = sum((count_sentence(g, p, words) for g, p in pairs), SegCounts())
+    assert sum(p.count for p in a.splits) == c.split_gold
+    assert sum(p.count * len(p.pred) for p in a.splits) == c.split_pred
+    assert sum(p.count for p in a.merges) == c.merge_pred
+    assert sum(p.count * len(p.gold) for p in a.merges) == c.merge_gold
+    assert sum(p.count for p in a.crossings) == c.cross_regions
+    assert sum(r.correct for r in a.recall_by_length) == c.correct
+    assert sum(r.gold for r in a.recall_by_length) == c.gold
+    assert sum(m.missed for m in a.missed_oov) == c.oov_gold - c.oov_correct
