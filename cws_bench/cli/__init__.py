@@ -26,6 +26,7 @@ __all__ = ["COMMANDS", "main"]
 
 # name -> "module:attribute" of a click command; the single list of commands.
 COMMANDS: dict[str, str] = {
+    "corpora": "cws_bench.cli.corpora:corpora",
     "score": "cws_bench.cli.score:score",
 }
 

