@@ -50,8 +50,8 @@ class PairResult:
             (``precision``, ``recall``, ``f1``).
         sighan_intervals: the SIGHAN bakeoff half-widths ±2·sqrt(p(1−p)/n) by
             metric name (``precision``, ``recall``).
-        timing: ``load_s`` (creating the segmenter, loading its model),
-            ``train_s``, ``segment_s``, ``characters``, ``sentences``,
+        timing: ``load_s`` (building the segmenter: loading its model, or
+            training it), ``segment_s``, ``characters``, ``sentences``,
             ``chars_per_s``, ``words_per_s``.
         peak_memory_mib: peak resident memory of the worker process.
         warnings: things a reader must know (differing lines, evaluation on
@@ -239,7 +239,7 @@ class BakeoffResult:
                 row[f"{metric}_high"] = interval.high if interval else None
             for metric in ("precision", "recall"):
                 row[f"{metric}_sighan_halfwidth"] = p.sighan_intervals.get(metric)
-            for key in ("chars_per_s", "words_per_s", "segment_s", "load_s", "train_s"):
+            for key in ("chars_per_s", "words_per_s", "segment_s", "load_s"):
                 row[key] = p.timing.get(key)
             row["peak_memory_mib"] = p.peak_memory_mib
             row["warnings"] = " | ".join(p.warnings)

@@ -26,8 +26,12 @@ __all__ = ["COMMANDS", "main"]
 
 # name -> "module:attribute" of a click command; the single list of commands.
 COMMANDS: dict[str, str] = {
+    "bakeoff": "cws_bench.cli.bakeoff:bakeoff",
     "corpora": "cws_bench.cli.corpora:corpora",
     "score": "cws_bench.cli.score:score",
+    "segment": "cws_bench.cli.segment:segment",
+    "segmenters": "cws_bench.cli.segment:segmenters",
+    "train": "cws_bench.cli.segment:train",
 }
 
 

@@ -1,0 +1,913 @@
+"""The bake-off: several segmenters over several gold corpora, one worker process per pair.
+
+A bake-off is a TOML file (see ``cws_bench/configs/default.toml``)::
+
+    name = "default"           # reports go to reports/<name>/
+    seed = 2005                # resampling seed
+    resamples = 1000           # bootstrap resamples
+    timeout = 900              # seconds a pair may take
+    batch_size = 500           # lines per segment() call
+
+    [[corpora]]
+    name = "pd1998"            # a registered corpus ...
+    split = "test"
+    dictionary = "corpus:pd1998"   # OOV dictionary (default: the corpus' standard one)
+    normalize = "none"
+
+    [[corpora]]
+    label = "mine"             # ... or files of your own
+    gold = "gold.txt"          # segmented, any format read_corpus reads
+    raw = "raw.txt"            # optional: the raw input (else the gold words joined)
+    dictionary = "words.txt"
+
+    [[segmenters]]
+    name = "hmm"               # a registered adapter
+    label = "hmm"              # the row name (default: the name)
+    track = "closed"           # closed: only the corpus' training data; open: anything
+    options = { corpus = "pd1998", split = "train" }
+    optional = false           # true: skip when the adapter is not installed
+
+Option values may say ``{corpus}``: it becomes the registered name of the
+corpus being scored (closed tracks train on each corpus' own training data).
+
+Each (segmenter, corpus) pair runs in its own worker process (``jobs`` at a
+time) with a timeout; a crash or a timeout becomes a failed row and the rest go
+on. Each finished pair is written to the run cache at once (a temporary file,
+then a rename), keyed by everything that can change its numbers, so a rerun
+after an interruption redoes only what is missing.
+
+Statistics (cws_bench/metrics/significance.py): percentile bootstrap
+intervals of P, R and F1 over sentences (``resamples`` resamples, ``seed``),
+the SIGHAN bakeoff's ±2·sqrt(p(1−p)/n) (Emerson 2005; n: gold words for
+recall, predicted words for precision), and a paired bootstrap test of F1 for
+every two segmenters on a corpus (Koehn 2004).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import multiprocessing
+import multiprocessing.connection
+import os
+import platform
+import sys
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from cws_bench import __version__
+from cws_bench.errors import CwsBenchError
+from cws_bench.io import PathLike, atomic_write
+from cws_bench.results import BakeoffResult, Comparison, Interval, PairResult
+
+__all__ = [
+    "BUNDLED_CONFIGS",
+    "BakeoffConfig",
+    "CorpusSpec",
+    "SegmenterSpec",
+    "load_config",
+    "run_bakeoff",
+]
+
+TRACKS = ("closed", "open")
+BUNDLED_CONFIGS = ("default", "sighan2005")
+CACHE_VERSION = 1
+CONFIDENCE = 0.95
+ALPHA = 0.05
+
+
+# ---------------------------------------------------------------------------
+# Configuration
+
+
+@dataclass(frozen=True)
+class CorpusSpec:
+    """A corpus of the bake-off: a registered one, or files of the user's.
+
+    Attributes:
+        label: the name in reports.
+        name: the registered corpus name, or None for files.
+        split: the split scored (registered corpora).
+        gold: the gold file (files only).
+        raw: the raw input file, or None to join the gold words.
+        format: the gold file's format (``auto``, ``plain``, ``conllu``, ``pd``, ``bmes``).
+        encoding: the files' encoding.
+        dictionary: the OOV dictionary (a ``--dict`` specification), or None:
+            the corpus' standard dictionary for a registered corpus, none for files.
+        normalize: the normalisation applied before scoring.
+    """
+
+    label: str
+    name: str | None = None
+    split: str = "test"
+    gold: str | None = None
+    raw: str | None = None
+    format: str = "auto"
+    encoding: str = "utf-8"
+    dictionary: str | None = None
+    normalize: str = "none"
+
+
+@dataclass(frozen=True)
+class SegmenterSpec:
+    """A segmenter of the bake-off.
+
+    Attributes:
+        label: the row name in reports.
+        name: the registered adapter name.
+        track: ``closed`` or ``open``.
+        options: keyword options of ``get_segmenter`` (``{corpus}`` placeholders allowed).
+        optional: skip the segmenter when its library is not installed.
+    """
+
+    label: str
+    name: str
+    track: str = "open"
+    options: dict[str, Any] = field(default_factory=dict)
+    optional: bool = False
+
+    def options_for(self, corpus: CorpusSpec) -> dict[str, Any]:
+        """The options with ``{corpus}`` replaced by the corpus' registered name."""
+        target = corpus.name or corpus.label
+
+        def fill(value: Any) -> Any:
+            if isinstance(value, str):
+                return value.replace("{corpus}", target)
+            if isinstance(value, list):
+                return [fill(v) for v in value]
+            if isinstance(value, dict):
+                return {k: fill(v) for k, v in value.items()}
+            return value
+
+        return fill(self.options)
+
+
+@dataclass(frozen=True)
+class BakeoffConfig:
+    """A whole bake-off: corpora, segmenters and settings."""
+
+    name: str
+    corpora: tuple[CorpusSpec, ...]
+    segmenters: tuple[SegmenterSpec, ...]
+    seed: int = 2005
+    resamples: int = 1000
+    timeout: float = 900.0
+    batch_size: int = 500
+    description: str = ""
+    source: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The configuration as plain data (what results.json records)."""
+        return {
+            "name": self.name,
+            "description": self.description,
+            "source": self.source,
+            "seed": self.seed,
+            "resamples": self.resamples,
+            "timeout": self.timeout,
+            "batch_size": self.batch_size,
+            "corpora": [vars_of(c) for c in self.corpora],
+            "segmenters": [vars_of(s) for s in self.segmenters],
+        }
+
+
+def vars_of(obj: Any) -> dict[str, Any]:
+    return {key: getattr(obj, key) for key in obj.__dataclass_fields__}
+
+
+_CORPUS_KEYS = set(CorpusSpec.__dataclass_fields__)
+_SEGMENTER_KEYS = set(SegmenterSpec.__dataclass_fields__)
+_TOP_KEYS = {
+    "name",
+    "description",
+    "seed",
+    "resamples",
+    "timeout",
+    "batch_size",
+    "corpora",
+    "segmenters",
+}
+
+
+def _check_keys(where: str, table: dict[str, Any], allowed: set[str]) -> None:
+    unknown = sorted(set(table) - allowed)
+    if unknown:
+        raise CwsBenchError(
+            f"{where}: unknown key(s) {', '.join(unknown)}",
+            f"allowed keys: {', '.join(sorted(allowed))}",
+        )
+
+
+def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffConfig:
+    """Build a BakeoffConfig from parsed TOML, checking every key and value.
+
+    Relative file paths are taken relative to the configuration file's folder.
+
+    Raises:
+        CwsBenchError: a missing or unknown key, or a value of the wrong kind.
+    """
+    _check_keys(source, data, _TOP_KEYS)
+    base = Path(source).parent if source and not source.startswith("<") else Path.cwd()
+    corpora = []
+    for index, table in enumerate(data.get("corpora", []), start=1):
+        where = f"{source}: [[corpora]] #{index}"
+        if not isinstance(table, dict):
+            raise CwsBenchError(f"{where}: expected a table")
+        _check_keys(where, table, _CORPUS_KEYS)
+        if bool(table.get("name")) == bool(table.get("gold")):
+            raise CwsBenchError(f"{where}: give either name (a registered corpus) or gold (a file)")
+        spec = dict(table)
+        for key in ("gold", "raw"):
+            if spec.get(key):
+                spec[key] = os.fspath(base / spec[key])
+        if spec.get("dictionary") and not str(spec["dictionary"]).startswith(("corpus:", "jieba")):
+            path = base / spec["dictionary"]
+            spec["dictionary"] = os.fspath(path if path.exists() else spec["dictionary"])
+        spec.setdefault("label", spec.get("name") or Path(spec["gold"]).stem)
+        corpora.append(CorpusSpec(**spec))
+    segmenters = []
+    for index, table in enumerate(data.get("segmenters", []), start=1):
+        where = f"{source}: [[segmenters]] #{index}"
+        if not isinstance(table, dict):
+            raise CwsBenchError(f"{where}: expected a table")
+        _check_keys(where, table, _SEGMENTER_KEYS)
+        if not table.get("name"):
+            raise CwsBenchError(
+                f"{where}: missing name (a registered segmenter)", "see `cws-bench segmenters`"
+            )
+        spec = dict(table)
+        spec.setdefault("label", spec["name"])
+        if spec.get("track", "open") not in TRACKS:
+            raise CwsBenchError(f"{where}: track must be closed or open, not {spec['track']!r}")
+        if not isinstance(spec.get("options", {}), dict):
+            raise CwsBenchError(f"{where}: options must be a table")
+        segmenters.append(SegmenterSpec(**spec))
+    if not corpora or not segmenters:
+        raise CwsBenchError(f"{source}: a bake-off needs at least one corpus and one segmenter")
+    for kind, labels in (
+        ("corpus", [c.label for c in corpora]),
+        ("segmenter", [s.label for s in segmenters]),
+    ):
+        duplicates = sorted({label for label in labels if labels.count(label) > 1})
+        if duplicates:
+            raise CwsBenchError(
+                f"{source}: {kind} label(s) used twice: {', '.join(duplicates)}",
+                "give each a distinct label",
+            )
+    try:
+        config = BakeoffConfig(
+            name=str(data.get("name") or Path(source).stem),
+            corpora=tuple(corpora),
+            segmenters=tuple(segmenters),
+            seed=int(data.get("seed", 2005)),
+            resamples=int(data.get("resamples", 1000)),
+            timeout=float(data.get("timeout", 900)),
+            batch_size=int(data.get("batch_size", 500)),
+            description=str(data.get("description", "")),
+            source=source,
+        )
+    except (TypeError, ValueError) as e:
+        raise CwsBenchError(f"{source}: {e}") from e
+    return config
+
+
+def load_config(config: PathLike | None = None) -> BakeoffConfig:
+    """Read a bake-off configuration: a TOML file, or a bundled name (``default``, ``sighan2005``).
+
+    Raises:
+        CwsBenchError: the file is missing or not valid TOML (naming line and
+            column), or its content is not a bake-off.
+    """
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+
+    name = "default" if config is None else os.fspath(config)
+    if name in BUNDLED_CONFIGS and not Path(name).exists():
+        text = resources.files("cws_bench.configs").joinpath(f"{name}.toml").read_text("utf-8")
+        source = f"<bundled {name}>"
+    else:
+        path = Path(name)
+        if not path.is_file():
+            raise CwsBenchError(
+                f"{name}: no such bake-off configuration",
+                f"give a TOML file, or one of the bundled ones: {', '.join(BUNDLED_CONFIGS)}",
+            )
+        text = path.read_text(encoding="utf-8-sig")
+        source = os.fspath(path)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise CwsBenchError(
+            f"{source}: not valid TOML: {e}", "see https://toml.io for the syntax"
+        ) from e
+    return parse_config(data, source=source)
+
+
+# ---------------------------------------------------------------------------
+# Tasks and the worker
+
+
+@dataclass(frozen=True)
+class _Task:
+    """Everything a worker needs for one pair (picklable)."""
+
+    corpus: CorpusSpec
+    segmenter: SegmenterSpec
+    options: dict[str, Any]
+    key: str
+    batch_size: int
+    data_dir: str | None
+
+
+def _gold_and_raw(corpus: CorpusSpec, data_dir: str | None) -> tuple[list[list[str]], list[str]]:
+    """The gold sentences and the raw lines a segmenter gets."""
+    if corpus.name is not None:
+        from cws_bench.corpora import get_corpus
+
+        named = get_corpus(corpus.name, data_dir=data_dir)
+        return list(named.sentences(corpus.split)), list(named.raw(corpus.split))
+    from cws_bench.corpora import read_corpus
+    from cws_bench.io import iter_lines
+
+    gold = list(read_corpus(corpus.gold, format=corpus.format, encoding=corpus.encoding))
+    if corpus.raw:
+        raw = list(iter_lines(corpus.raw, encoding=corpus.encoding))
+    else:
+        raw = ["".join(words) for words in gold]
+    if len(raw) != len(gold):
+        from cws_bench.errors import LineCountMismatchError
+
+        raise LineCountMismatchError(
+            corpus.gold or "gold", len(gold), corpus.raw or "raw", len(raw)
+        )
+    return gold, raw
+
+
+def _dictionary(corpus: CorpusSpec, data_dir: str | None) -> Any:
+    """The OOV dictionary of a corpus spec, or None."""
+    if corpus.dictionary:
+        from cws_bench.dictionary import resolve_dictionary
+
+        return resolve_dictionary(corpus.dictionary, data_dir=data_dir)
+    if corpus.name is not None:
+        from cws_bench.corpora import get_corpus
+
+        return get_corpus(corpus.name, data_dir=data_dir).dictionary()
+    return None
+
+
+def _peak_memory_mib() -> float:
+    import resource
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    # Linux reports KiB, macOS bytes.
+    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
+
+
+def run_pair(task: _Task, report: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """Run one segmenter on one corpus and score it (what a worker process does).
+
+    Returns the cache record of the pair: scores, per-sentence counts, error
+    analysis, timing, memory and warnings.
+    """
+    from cws_bench.analysis import analyse_errors
+    from cws_bench.scoring import score_sentences
+    from cws_bench.segmenters import get_segmenter
+
+    corpus = task.corpus
+    gold, raw = _gold_and_raw(corpus, task.data_dir)
+    dictionary = _dictionary(corpus, task.data_dir)
+
+    started = time.perf_counter()
+    segmenter = get_segmenter(task.segmenter.name, **task.options)
+    load_s = time.perf_counter() - started  # loading its model, or training it
+    info = segmenter.metadata()
+
+    pred: list[list[str]] = []
+    segment_s = 0.0
+    for start in range(0, len(raw), task.batch_size):
+        batch = raw[start : start + task.batch_size]
+        began = time.perf_counter()
+        pred.extend(segmenter.segment(batch))
+        segment_s += time.perf_counter() - began
+        if report is not None:
+            report(sum(map(len, batch)))
+
+    result = score_sentences(gold, pred, dictionary, normalize=corpus.normalize, per_line=True)
+    normalizer = None if corpus.normalize == "none" else corpus.normalize
+    analysis = analyse_errors(
+        gold, pred, None if dictionary is None else _normalized(dictionary, normalizer)
+    )
+    characters = sum(map(len, raw))
+    warnings = list(result.warnings)
+    trained_on = segmenter.trained_on
+    if (
+        trained_on is not None
+        and corpus.name is not None
+        and trained_on.overlaps(corpus.name, corpus.split, result.signature.gold)
+    ):
+        warnings.append(
+            f"{task.segmenter.label} was trained on {trained_on.description}: it is scored on "
+            f"data it has seen ({corpus.name}:{corpus.split})"
+        )
+    counts = [[c.correct, c.gold, c.pred] for _, c in (result.lines or ())]
+    return {
+        "version": CACHE_VERSION,
+        "scores": result.to_dict(),
+        "sentence_counts": counts,
+        "analysis": analysis.to_dict(),
+        "timing": {
+            "load_s": load_s,
+            "segment_s": segment_s,
+            "characters": characters,
+            "sentences": len(raw),
+            "chars_per_s": characters / segment_s if segment_s else None,
+            "words_per_s": result.pred_words / segment_s if segment_s else None,
+        },
+        "peak_memory_mib": _peak_memory_mib(),
+        "warnings": warnings,
+        "segmenter_info": info,
+    }
+
+
+def _normalized(dictionary: Any, normalize: str | None) -> Any:
+    if normalize is None:
+        return dictionary
+    from cws_bench.normalize import get_normalizer
+
+    normalizer = get_normalizer(normalize)
+    return {normalizer(word) for word in dictionary.words}
+
+
+def _worker(task: _Task, connection: Any) -> None:
+    """Entry point of a worker process: run the pair, send back a record or an error."""
+
+    def report(characters: int) -> None:
+        connection.send(("progress", characters))
+
+    try:
+        record = run_pair(task, report)
+    except CwsBenchError as e:
+        connection.send(("failed", str(e)))
+    except Exception as e:  # a segmenter's own bug: report it, the run goes on
+        tail = traceback.format_exc().strip().splitlines()[-3:]
+        connection.send(("failed", f"{type(e).__name__}: {e} ({' / '.join(tail)})"))
+    else:
+        connection.send(("done", record))
+    finally:
+        connection.close()
+
+
+# ---------------------------------------------------------------------------
+# Scheduling
+
+
+def _cache_key(
+    corpus: CorpusSpec,
+    segmenter: SegmenterSpec,
+    options: dict[str, Any],
+    corpus_checksum: str,
+    dictionary_checksum: str | None,
+    segmenter_version: str | None,
+) -> str:
+    material = json.dumps(
+        {
+            "cache": CACHE_VERSION,
+            "cws_bench": __version__,
+            "segmenter": segmenter.name,
+            "segmenter_version": segmenter_version,
+            "options": options,
+            "corpus": corpus.name or corpus.gold,
+            "split": corpus.split,
+            "corpus_checksum": corpus_checksum,
+            "raw": corpus.raw,
+            "dictionary": dictionary_checksum,
+            "normalize": corpus.normalize,
+        },
+        sort_keys=True,
+        ensure_ascii=False,
+    )
+    return hashlib.blake2b(material.encode("utf-8"), digest_size=10).hexdigest()
+
+
+class _Cache:
+    """Finished pairs as JSON files in a folder, written atomically."""
+
+    def __init__(self, folder: Path | None) -> None:
+        self.folder = folder
+        if folder is not None:
+            folder.mkdir(parents=True, exist_ok=True)
+
+    def path(self, key: str) -> Path | None:
+        return None if self.folder is None else self.folder / f"{key}.json"
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        path = self.path(key)
+        if path is None or not path.exists():
+            return None
+        try:
+            record = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None  # unreadable: run the pair again
+        return record if record.get("version") == CACHE_VERSION else None
+
+    def put(self, key: str, record: dict[str, Any]) -> None:
+        path = self.path(key)
+        if path is None:
+            return
+        with atomic_write(path) as f:
+            json.dump(record, f, ensure_ascii=False)
+
+
+@dataclass
+class _Running:
+    task: _Task
+    process: Any
+    connection: Any
+    started: float
+
+
+def _run_tasks(
+    tasks: Sequence[_Task],
+    *,
+    jobs: int,
+    timeout: float,
+    on_done: Callable[[_Task, str, Any], None],
+    on_progress: Callable[[int], None] | None,
+) -> None:
+    """Run tasks in worker processes, ``jobs`` at a time, each with a timeout."""
+    context = multiprocessing.get_context("spawn")
+    pending = list(tasks)
+    running: list[_Running] = []
+    try:
+        while pending or running:
+            while pending and len(running) < jobs:
+                task = pending.pop(0)
+                parent, child = context.Pipe(duplex=False)
+                process = context.Process(target=_worker, args=(task, child), daemon=True)
+                process.start()
+                child.close()
+                running.append(_Running(task, process, parent, time.monotonic()))
+            for item in list(running):
+                finished = _poll(item, on_done, on_progress)
+                if not finished and time.monotonic() - item.started > timeout:
+                    item.process.kill()
+                    item.process.join()
+                    on_done(
+                        item.task,
+                        "timeout",
+                        f"timed out after {timeout:g} s (raise `timeout` in the config)",
+                    )
+                    finished = True
+                if finished:
+                    running.remove(item)
+            if running:
+                multiprocessing.connection.wait(
+                    [r.connection for r in running] + [r.process.sentinel for r in running],
+                    timeout=0.5,
+                )
+    finally:
+        for item in running:  # interrupted (Ctrl-C): stop the workers, keep the cache
+            item.process.kill()
+            item.process.join()
+
+
+def _poll(
+    item: _Running,
+    on_done: Callable[[_Task, str, Any], None],
+    on_progress: Callable[[int], None] | None,
+) -> bool:
+    """Read what a worker sent; True when it has finished (well or not)."""
+    try:
+        while item.connection.poll():
+            kind, payload = item.connection.recv()
+            if kind == "progress":
+                if on_progress is not None:
+                    on_progress(payload)
+                continue
+            item.process.join()
+            on_done(item.task, "ok" if kind == "done" else "failed", payload)
+            return True
+    except (EOFError, OSError):
+        pass
+    if not item.process.is_alive():
+        item.process.join()
+        code = item.process.exitcode
+        reason = f"killed by signal {-code}" if code and code < 0 else f"exit code {code}"
+        on_done(item.task, "failed", f"the worker process died ({reason})")
+        return True
+    return False
+
+
+# ---------------------------------------------------------------------------
+# Statistics
+
+
+def _sighan_halfwidths(scores: dict[str, Any]) -> dict[str, float]:
+    """±2·sqrt(p(1−p)/n) of the SIGHAN bakeoffs (Emerson 2005)."""
+    out = {}
+    for metric, n in (("recall", scores["gold_words"]), ("precision", scores["pred_words"])):
+        p = scores[metric]
+        out[metric] = 2 * (p * (1 - p) / n) ** 0.5 if n else 0.0
+    return out
+
+
+def _statistics(
+    records: dict[tuple[str, str], dict[str, Any]], config: BakeoffConfig
+) -> tuple[dict[tuple[str, str], dict[str, Interval]], list[Comparison]]:
+    """Bootstrap intervals per pair and paired comparisons per corpus."""
+    import numpy as np
+
+    from cws_bench.metrics import significance
+
+    def f1(sums: Any) -> Any:
+        correct, gold, pred = sums[..., 0], sums[..., 1], sums[..., 2]
+        total = gold + pred
+        return np.divide(2 * correct, total, out=np.zeros_like(total, dtype=float), where=total > 0)
+
+    def precision(sums: Any) -> Any:
+        correct, pred = sums[..., 0], sums[..., 2]
+        return np.divide(correct, pred, out=np.zeros_like(pred, dtype=float), where=pred > 0)
+
+    def recall(sums: Any) -> Any:
+        correct, gold = sums[..., 0], sums[..., 1]
+        return np.divide(correct, gold, out=np.zeros_like(gold, dtype=float), where=gold > 0)
+
+    metrics = {"precision": precision, "recall": recall, "f1": f1}
+    intervals: dict[tuple[str, str], dict[str, Interval]] = {}
+    for key, record in records.items():
+        counts = np.asarray(record["sentence_counts"], dtype=np.int64).reshape(-1, 3)
+        intervals[key] = {}
+        for name, statistic in metrics.items():
+            ci = significance.bootstrap_ci(
+                counts,
+                statistic,
+                n_resamples=config.resamples,
+                confidence=CONFIDENCE,
+                seed=config.seed,
+            )
+            intervals[key][name] = Interval(float(ci.low), float(ci.high))
+    comparisons = []
+    for corpus in config.corpora:
+        labels = [s.label for s in config.segmenters if (corpus.label, s.label) in records]
+        for i, a in enumerate(labels):
+            for b in labels[i + 1 :]:
+                counts_a = np.asarray(
+                    records[corpus.label, a]["sentence_counts"], dtype=np.int64
+                ).reshape(-1, 3)
+                counts_b = np.asarray(
+                    records[corpus.label, b]["sentence_counts"], dtype=np.int64
+                ).reshape(-1, 3)
+                if counts_a.shape != counts_b.shape:
+                    continue
+                test = significance.paired_bootstrap(
+                    counts_a,
+                    counts_b,
+                    f1,
+                    n_resamples=config.resamples,
+                    confidence=CONFIDENCE,
+                    seed=config.seed,
+                )
+                comparisons.append(
+                    Comparison(
+                        corpus=corpus.label,
+                        a=a,
+                        b=b,
+                        metric="f1",
+                        difference=float(test.difference),
+                        interval=Interval(float(test.low), float(test.high)),
+                        p_value=float(test.p_value),
+                        significant=bool(test.p_value < ALPHA),
+                    )
+                )
+    return intervals, comparisons
+
+
+# ---------------------------------------------------------------------------
+# The run
+
+
+def run_bakeoff(
+    config: BakeoffConfig | PathLike | None = None,
+    *,
+    output_dir: PathLike | None = None,
+    jobs: int | None = None,
+    data_dir: PathLike | None = None,
+    use_cache: bool = True,
+    progress: bool = False,
+    write: bool = True,
+) -> BakeoffResult:
+    """Run a bake-off and write its reports.
+
+    Args:
+        config: a BakeoffConfig, a TOML file, a bundled name, or None (the default bake-off).
+        output_dir: where reports and the run cache go (default ``reports/<name>``).
+        jobs: worker processes at a time (default: the CPU count).
+        data_dir: where corpora that need one are (e.g. the SIGHAN 2005 data).
+        use_cache: reuse finished pairs from the run cache.
+        progress: show progress bars on stderr.
+        write: write the reports (results.json, results.csv, leaderboard.md, report.html).
+
+    Returns:
+        The BakeoffResult (``.to_frame()`` gives a pandas DataFrame).
+
+    Raises:
+        CwsBenchError: a bad configuration, a corpus or segmenter that is not
+            available (and not optional), or a report that cannot be written.
+    """
+    from cws_bench.segmenters import list_segmenters
+
+    if not isinstance(config, BakeoffConfig):
+        config = load_config(config)
+    started = time.perf_counter()
+    output = Path(output_dir) if output_dir is not None else Path("reports") / config.name
+    cache = _Cache(output / "cache" if use_cache or write else None)
+    data = os.fspath(data_dir) if data_dir is not None else None
+    jobs = max(1, jobs or os.cpu_count() or 1)
+
+    available = {info.name: info for info in list_segmenters()}
+    notes: list[str] = []
+    segmenters = []
+    for spec in config.segmenters:
+        info = available.get(spec.name)
+        if info is None:
+            raise CwsBenchError(
+                f"{config.source}: unknown segmenter {spec.name!r}",
+                "see `cws-bench segmenters` for the names",
+            )
+        if not info.available:
+            if spec.optional:
+                notes.append(f"skipped {spec.label}: not installed ({info.install})")
+                continue
+            raise CwsBenchError(
+                f"segmenter {spec.name!r} is not installed",
+                f"install it with: {info.install}, or mark it optional",
+            )
+        segmenters.append((spec, info))
+
+    tasks: list[_Task] = []
+    records: dict[tuple[str, str], dict[str, Any]] = {}
+    statuses: dict[tuple[str, str], tuple[str, str | None]] = {}
+    cached: set[tuple[str, str]] = set()
+    for corpus in config.corpora:
+        checksum, dictionary_checksum = _corpus_identity(corpus, data)
+        for spec, info in segmenters:
+            options = spec.options_for(corpus)
+            key = _cache_key(corpus, spec, options, checksum, dictionary_checksum, info.version)
+            task = _Task(corpus, spec, options, key, config.batch_size, data)
+            record = cache.get(key) if use_cache else None
+            if record is not None:
+                records[corpus.label, spec.label] = record
+                statuses[corpus.label, spec.label] = ("ok", None)
+                cached.add((corpus.label, spec.label))
+            else:
+                tasks.append(task)
+
+    bar = chars_bar = None
+    if progress and tasks:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(tasks), desc="pairs", unit="pair", file=sys.stderr)
+        chars_bar = tqdm(desc="segmenting", unit="char", unit_scale=True, file=sys.stderr)
+
+    def on_done(task: _Task, status: str, payload: Any) -> None:
+        pair = (task.corpus.label, task.segmenter.label)
+        if status == "ok":
+            records[pair] = payload
+            cache.put(task.key, payload)
+            statuses[pair] = ("ok", None)
+        else:
+            statuses[pair] = (status, str(payload))
+        if bar is not None:
+            bar.update(1)
+            bar.set_postfix_str(f"{task.segmenter.label} on {task.corpus.label}: {status}")
+
+    def on_progress(characters: int) -> None:
+        if chars_bar is not None:
+            chars_bar.update(characters)
+
+    try:
+        _run_tasks(
+            tasks, jobs=jobs, timeout=config.timeout, on_done=on_done, on_progress=on_progress
+        )
+    finally:
+        if bar is not None:
+            bar.close()
+            chars_bar.close()
+
+    intervals, comparisons = _statistics(records, config)
+    pairs = []
+    for corpus in config.corpora:
+        for spec, info in segmenters:
+            pair = (corpus.label, spec.label)
+            status, error = statuses.get(pair, ("failed", "not run"))
+            record = records.get(pair)
+            if record is None:
+                pairs.append(
+                    PairResult(
+                        corpus=corpus.label,
+                        segmenter=spec.label,
+                        adapter=spec.name,
+                        track=spec.track,
+                        status=status,
+                        error=error,
+                        segmenter_info={
+                            "name": spec.name,
+                            "version": info.version,
+                            "options": spec.options_for(corpus),
+                        },
+                    )
+                )
+                continue
+            pairs.append(
+                PairResult(
+                    corpus=corpus.label,
+                    segmenter=spec.label,
+                    adapter=spec.name,
+                    track=spec.track,
+                    status="ok",
+                    scores=record["scores"],
+                    intervals=intervals.get(pair, {}),
+                    sighan_intervals=_sighan_halfwidths(record["scores"]),
+                    timing=record["timing"],
+                    peak_memory_mib=record["peak_memory_mib"],
+                    warnings=tuple(record["warnings"]),
+                    segmenter_info=record["segmenter_info"],
+                    signature=_pair_signature(record, config, spec),
+                    analysis=record["analysis"],
+                    cached=pair in cached,
+                )
+            )
+    result = BakeoffResult(
+        name=config.name,
+        config=config.to_dict(),
+        pairs=tuple(pairs),
+        comparisons=tuple(comparisons),
+        settings={
+            "seed": config.seed,
+            "resamples": config.resamples,
+            "confidence": CONFIDENCE,
+            "alpha": ALPHA,
+            "jobs": jobs,
+            "notes": notes,
+        },
+        environment=_environment(),
+        created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        duration_s=time.perf_counter() - started,
+    )
+    if write:
+        from cws_bench.reports import write_reports
+
+        write_reports(result, output)
+    return result
+
+
+def _corpus_identity(corpus: CorpusSpec, data_dir: str | None) -> tuple[str, str | None]:
+    """Checksums of a corpus' gold and of its dictionary (for cache keys)."""
+    from cws_bench.corpora import sentences_checksum
+
+    if corpus.name is not None:
+        from cws_bench.corpora import get_corpus
+
+        checksum = get_corpus(corpus.name, data_dir=data_dir).checksum(corpus.split)
+    else:
+        from cws_bench.corpora import read_corpus
+
+        checksum = sentences_checksum(
+            read_corpus(corpus.gold, format=corpus.format, encoding=corpus.encoding)
+        )
+    dictionary = _dictionary(corpus, data_dir)
+    return checksum, None if dictionary is None else dictionary.checksum
+
+
+def _pair_signature(record: dict[str, Any], config: BakeoffConfig, spec: SegmenterSpec) -> str:
+    info = record["segmenter_info"]
+    options = json.dumps(info.get("options", {}), sort_keys=True, ensure_ascii=False)
+    digest = hashlib.blake2b(options.encode("utf-8"), digest_size=4).hexdigest()
+    return "|".join(
+        [
+            record["scores"]["signature"],
+            f"seg:{spec.name}",
+            f"segver:{info.get('version')}",
+            f"opts:{digest}",
+            f"seed:{config.seed}",
+            f"resamples:{config.resamples}",
+        ]
+    )
+
+
+def _environment() -> dict[str, Any]:
+    return {
+        "cws_bench": __version__,
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "cpus": os.cpu_count(),
+    }

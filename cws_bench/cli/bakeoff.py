@@ -1,0 +1,86 @@
+"""``cws-bench bakeoff``: run several segmenters over several corpora and write the reports."""
+
+from __future__ import annotations
+
+import click
+
+from cws_bench.cli.options import print_warnings
+
+
+@click.command()
+@click.argument("config", required=False, metavar="[CONFIG]")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Folder for the reports and the run cache [default: reports/<run name>].",
+)
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes at a time [default: the CPU count].",
+)
+@click.option(
+    "--data-dir",
+    type=click.Path(exists=True),
+    default=None,
+    help="Where corpora that need local data are (e.g. the SIGHAN 2005 icwb2-data folder or zip).",
+)
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Run every pair again instead of reusing finished ones from the run cache.",
+)
+@click.option("--quiet", is_flag=True, help="No progress bars.")
+def bakeoff(
+    config: str | None,
+    output: str | None,
+    jobs: int | None,
+    data_dir: str | None,
+    no_cache: bool,
+    quiet: bool,
+) -> None:
+    """Run a bake-off: CONFIG is a TOML file or a bundled name (default, sighan2005).
+
+    Without CONFIG the default bake-off runs: People's Daily 1998 (test
+    split) and the project's sample corpus, with maximum matching and an HMM
+    trained on the People's Daily training split (closed track) and the
+    installed off-the-shelf segmenters (open track). Each (segmenter, corpus)
+    pair runs in its own worker process; finished pairs are cached, so an
+    interrupted run picks up where it stopped. Writes results.json,
+    results.csv, leaderboard.md and report.html, and prints the leaderboard.
+
+    \b
+    Example:
+        cws-bench bakeoff
+        cws-bench bakeoff sighan2005 --data-dir ~/data/icwb2-data -o reports/sighan
+        cws-bench bakeoff my-bakeoff.toml --jobs 4
+    """
+    from pathlib import Path
+
+    from cws_bench.bakeoff import load_config, run_bakeoff
+    from cws_bench.reports import render_leaderboard
+
+    loaded = load_config(config)
+    result = run_bakeoff(
+        loaded,
+        output_dir=output,
+        jobs=jobs,
+        data_dir=data_dir,
+        use_cache=not no_cache,
+        progress=not quiet,
+    )
+    for note in result.settings.get("notes", []):
+        click.echo(f"note: {note}", err=True)
+    print_warnings(f"{p.segmenter} on {p.corpus}: {w}" for p in result.pairs for w in p.warnings)
+    for pair in result.pairs:
+        if not pair.ok:
+            click.echo(f"failed: {pair.segmenter} on {pair.corpus}: {pair.error}", err=True)
+    click.echo(render_leaderboard(result))
+    folder = Path(output) if output else Path("reports") / result.name
+    click.echo(
+        f"reports in {folder}/: results.json results.csv leaderboard.md report.html", err=True
+    )

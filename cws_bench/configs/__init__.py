@@ -1,0 +1,1 @@
+"""Bake-off configurations bundled with cws-bench (``default``, ``sighan2005``)."""
