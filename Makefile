@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: run test bench lint clean
 
-$(STAMP): pyproject.toml setup.py cws_bench/_kernel.pyx
+$(STAMP): pyproject.toml setup.py cws_bench/_kernel.pyx cws_bench/segmenters/_decode.pyx
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	# pkuseg's setup.py imports numpy and cythonizes: build tools first, no isolation.
@@ -34,4 +34,4 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check cws_bench tests benchmarks
 
 clean:
-	rm -rf $(VENV) build *.egg-info cws_bench/_kernel.c cws_bench/*.so
+	rm -rf $(VENV) build *.egg-info cws_bench/_kernel.c cws_bench/*.so cws_bench/segmenters/_decode.c cws_bench/segmenters/*.so

@@ -12,7 +12,7 @@ except ImportError:  # pragma: no cover - depends on the build machine
     ext_modules = []
 else:
     ext_modules = cythonize(
-        ["cws_bench/_kernel.pyx"],
+        ["cws_bench/_kernel.pyx", "cws_bench/segmenters/_decode.pyx"],
         compiler_directives={"language_level": "3", "boundscheck": False, "wraparound": False},
         quiet=True,
     )

@@ -1,0 +1,426 @@
+"""The segmenter protocol: one small class that every adapter subclasses.
+
+A :class:`Segmenter` has a ``name``, a ``version``, metadata (``kind``,
+``trained_on``, ``options``) and one method callers use,
+:meth:`Segmenter.segment`, which takes a batch of raw sentences and returns
+one list of words per sentence. Adapters implement :meth:`Segmenter._segment`;
+``segment`` wraps it with the one check every adapter must pass, so no
+adapter can skip it.
+
+The lossless-join guarantee
+---------------------------
+For every input line ``line`` and its output words ``words``:
+
+1. there is exactly one word list per input line;
+2. tokens that are empty or whitespace only (jieba returns ``" "`` for a
+   space) are dropped;
+3. no remaining word contains whitespace (any character for which
+   ``str.isspace()`` is true, so the ideographic space U+3000 too);
+4. the words joined equal the line with its whitespace removed:
+   ``"".join(words) == "".join(line.split())``.
+
+Whitespace in the input is never part of a word; it is a boundary the
+segmenter may respect or not, and it is dropped from the output, exactly as
+a segmented file (words separated by whitespace) drops it. So an English
+name in a Chinese sentence, ``他说 Hello World 了``, may come back as
+``他 说 Hello World 了`` but never as ``他说Hello`` joined across the space
+(3 fails) nor with ``World`` normalised to ``world`` (4 fails). Blank lines
+are not sent to the adapter at all: their segmentation is ``[]``.
+
+A line that breaks the guarantee raises :class:`SegmenterOutputError`,
+naming the segmenter, the line and the first character that differs.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import importlib.util
+import logging
+import os
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import PurePath
+from typing import Any, ClassVar, Literal
+
+from cws_bench import __version__
+from cws_bench.errors import CwsBenchError, SegmenterError
+
+__all__ = [
+    "KINDS",
+    "Kind",
+    "Segmenter",
+    "SegmenterOutputError",
+    "TrainingData",
+    "check_segmentation",
+    "plain_options",
+]
+
+Kind = Literal["dictionary", "statistical", "pretrained"]
+KINDS: tuple[str, ...] = ("dictionary", "statistical", "pretrained")
+"""What a segmenter is: built from a word list, trained by cws-bench, or shipped trained."""
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class TrainingData:
+    """What a segmenter learned from, so a report can warn when it is scored on it.
+
+    Attributes:
+        description: for people, e.g. ``pd1998:train`` or ``pku_training_words.utf8``.
+        corpus: the registry name of the corpus, when it is a registered one.
+        split: the corpus split, when known.
+        checksum: :func:`cws_bench.corpora.sentences_checksum` of the training
+            sentences, or the :attr:`~cws_bench.dictionary.Dictionary.checksum`
+            of a word list; None when unknown.
+        sentences: how many training sentences (0 for a word list).
+    """
+
+    description: str
+    corpus: str | None = None
+    split: str | None = None
+    checksum: str | None = None
+    sentences: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-safe dict in field order."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TrainingData:
+        """The inverse of :meth:`to_dict` (unknown keys are ignored)."""
+        known = {key: data[key] for key in cls.__dataclass_fields__ if key in data}
+        return cls(**known)
+
+    def overlaps(self, corpus: str, split: str | None = None, checksum: str | None = None) -> bool:
+        """Whether scoring on ``corpus``/``split`` (or data with ``checksum``) scores on this data.
+
+        >>> TrainingData("pd1998:train", "pd1998", "train").overlaps("pd1998", "train")
+        True
+        >>> TrainingData("pd1998:train", "pd1998", "train").overlaps("pd1998", "test")
+        False
+        >>> TrainingData("snownlp's model", "pd1998").overlaps("pd1998", "test")
+        True
+        """
+        if checksum is not None and checksum == self.checksum:
+            return True
+        if self.corpus is None or corpus != self.corpus:
+            return False
+        return self.split is None or split is None or split == self.split
+
+
+def plain_options(options: dict[str, Any]) -> dict[str, Any]:
+    """Options as JSON/TOML-able values: paths become strings, None values are dropped.
+
+    >>> from pathlib import Path
+    >>> plain_options({"dictionary": Path("words.txt"), "corpus": None, "keep_runs": True})
+    {'dictionary': 'words.txt', 'keep_runs': True}
+    """
+    plain = {}
+    for key, value in options.items():
+        if value is None:
+            continue
+        if isinstance(value, PurePath):
+            value = os.fspath(value)
+        elif isinstance(value, tuple):
+            value = list(value)
+        plain[key] = value
+    return plain
+
+
+class SegmenterOutputError(SegmenterError):
+    """An adapter's output broke the lossless-join guarantee on one line.
+
+    Attributes:
+        index: the 0-based index of the line in its batch.
+        detail: what is wrong, without the location.
+    """
+
+    def __init__(self, segmenter: str, index: int, detail: str, where: str | None = None) -> None:
+        location = where or f"line {index + 1} of the batch"
+        super().__init__(
+            segmenter,
+            f"{location}: {detail}",
+            "an adapter must return, for each input line, words that joined give back the "
+            "line without its whitespace (see cws_bench/segmenters/base.py)",
+        )
+        self.index = index
+        self.detail = detail
+
+    def relocate(self, source: str, first_line: int) -> SegmenterOutputError:
+        """The same error located in a file whose batch started at line ``first_line``."""
+        return SegmenterOutputError(
+            self.segmenter,
+            self.index,
+            self.detail,
+            f"{source}:{first_line + self.index}",
+        )
+
+
+def _clip(text: str, position: int, width: int = 12) -> str:
+    start = max(position - width, 0)
+    prefix = "…" if start else ""
+    suffix = "…" if position + width < len(text) else ""
+    return prefix + text[start : position + width] + suffix
+
+
+def _first_difference(left: str, right: str) -> int:
+    for position, (a, b) in enumerate(zip(left, right)):
+        if a != b:
+            return position
+    return min(len(left), len(right))
+
+
+def _line_error(name: str, index: int, line: str, words: list[str]) -> SegmenterOutputError:
+    for word in words:
+        if not isinstance(word, str):
+            return SegmenterOutputError(
+                name, index, f"returned a {type(word).__name__} where a word (str) was expected"
+            )
+    for word in words:
+        if not word.isspace() and any(character.isspace() for character in word):
+            return SegmenterOutputError(name, index, f"word {word!r} contains whitespace")
+    expected = "".join(line.split())
+    joined = "".join(word for word in words if not word.isspace())
+    position = _first_difference(expected, joined)
+    return SegmenterOutputError(
+        name,
+        index,
+        f"the words joined are not the input line: at character {position + 1}, "
+        f"input {_clip(expected, position)!r}, words give {_clip(joined, position)!r}",
+    )
+
+
+def check_segmentation(
+    name: str, lines: Sequence[str], output: Sequence[Iterable[str]]
+) -> list[list[str]]:
+    """Check an adapter's output against the lossless-join guarantee; return it cleaned.
+
+    Whitespace-only and empty tokens are dropped; everything else must join
+    back to the line without its whitespace.
+
+    >>> check_segmentation("demo", ["他说 OK 了"], [["他", "说", " ", "OK", "了"]])
+    [['他', '说', 'OK', '了']]
+    >>> try:
+    ...     check_segmentation("demo", ["他说了"], [["他", "说"]])
+    ... except SegmenterOutputError as e:
+    ...     print(e.detail)
+    the words joined are not the input line: at character 3, input '他说了', words give '他说'
+
+    Args:
+        name: the segmenter's name, for messages.
+        lines: the input batch.
+        output: the adapter's output, one iterable of words per line.
+
+    Raises:
+        SegmenterError: a different number of output lines.
+        SegmenterOutputError: a line whose words break the guarantee.
+    """
+    if len(output) != len(lines):
+        raise SegmenterError(
+            name,
+            f"returned {len(output)} segmented lines for a batch of {len(lines)}",
+            "an adapter must return exactly one list of words per input line",
+        )
+    checked: list[list[str]] = []
+    for index, (line, words) in enumerate(zip(lines, output)):
+        if not isinstance(words, list):
+            if isinstance(words, str):
+                raise SegmenterOutputError(
+                    name, index, "returned a string where a list of words was expected"
+                )
+            words = list(words)
+        try:
+            joined = "".join(words)
+        except TypeError:
+            raise _line_error(name, index, line, words) from None
+        # Fast path: C-level join and compare. Equality with the line without
+        # its whitespace also proves that no word holds whitespace.
+        if joined != "".join(line.split()):
+            words = [word for word in words if not word.isspace()]
+            if "".join(words) != "".join(line.split()):
+                raise _line_error(name, index, line, words)
+        if "" in words:
+            words = [word for word in words if word]
+        checked.append(words)
+    return checked
+
+
+def _blank(line: str) -> bool:
+    return not line or line.isspace()
+
+
+class Segmenter(ABC):
+    """A word segmenter: the one interface every adapter, built in or third party, offers.
+
+    Subclasses set the class attributes and implement :meth:`_segment`; the
+    trainable ones also implement :meth:`train`, :meth:`save` and
+    :meth:`load`. They import their third-party library inside ``__init__``
+    (never at module import), so listing adapters stays cheap.
+
+    Class attributes:
+        name: the default registry name (``get_segmenter`` sets the one it
+            was asked for, e.g. ``jieba-nohmm``).
+        kind: ``dictionary``, ``statistical`` or ``pretrained``.
+        description: one line for ``cws-bench segmenters``.
+        requires: top-level modules the adapter imports; it is available when
+            all can be found.
+        distribution: the PyPI distribution whose version is the adapter's
+            version (None: cws-bench's own version).
+        install: the exact command that installs what is missing.
+
+    Instance attributes:
+        options: the options it was built with, as JSON/TOML-able values;
+            ``get_segmenter(name, **options)`` builds an equal segmenter.
+        trained_on: what it learned from, or None.
+    """
+
+    name: ClassVar[str] = "segmenter"
+    kind: ClassVar[Kind] = "statistical"
+    description: ClassVar[str] = ""
+    requires: ClassVar[tuple[str, ...]] = ()
+    distribution: ClassVar[str | None] = None
+    install: ClassVar[str | None] = None
+
+    def __init__(self, **options: Any) -> None:
+        self.options: dict[str, Any] = plain_options(options)
+        self.trained_on: TrainingData | None = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "segment" in cls.__dict__:
+            raise TypeError(
+                f"{cls.__name__} overrides segment(); implement _segment() instead so that "
+                "the lossless-join check runs"
+            )
+
+    # -- what callers use -----------------------------------------------------
+
+    def segment(self, lines: Sequence[str]) -> list[list[str]]:
+        """Segment a batch of raw sentences.
+
+        Args:
+            lines: raw sentences, one a string (no line end needed).
+
+        Returns:
+            One list of words per line; a blank line gives ``[]``.
+
+        Raises:
+            SegmenterError: the adapter failed, or returned a different
+                number of lines.
+            SegmenterOutputError: a line's words do not give back the line
+                (see the module docstring).
+        """
+        if isinstance(lines, str):
+            raise TypeError("segment() takes a list of lines, not a str")
+        lines = list(lines)
+        todo = [index for index, line in enumerate(lines) if not _blank(line)]
+        if len(todo) == len(lines):
+            return check_segmentation(self.name, lines, self._run(lines))
+        batch = [lines[index] for index in todo]
+        try:
+            words = check_segmentation(self.name, batch, self._run(batch) if batch else [])
+        except SegmenterOutputError as e:
+            raise SegmenterOutputError(self.name, todo[e.index], e.detail) from None
+        result: list[list[str]] = [[] for _ in lines]
+        for index, sentence in zip(todo, words):
+            result[index] = sentence
+        return result
+
+    def _run(self, lines: list[str]) -> list[list[str]]:
+        try:
+            return self._segment(lines)
+        except SegmenterOutputError as e:
+            if e.segmenter != self.name:
+                raise SegmenterOutputError(self.name, e.index, e.detail) from e
+            raise
+        except CwsBenchError:
+            raise
+        except Exception as e:  # a library that crashes on some input is a user-facing error
+            log.debug("segmenter %s failed", self.name, exc_info=True)
+            raise SegmenterError(
+                self.name,
+                f"failed on a batch of {len(lines)} lines: {type(e).__name__}: {e}",
+                "segment smaller batches (--batch-size) to find the line that breaks it",
+            ) from e
+
+    @property
+    def version(self) -> str:
+        """The version of the code that segments: the library's, or cws-bench's."""
+        if self.distribution is None:
+            return __version__
+        try:
+            return importlib.metadata.version(self.distribution)
+        except importlib.metadata.PackageNotFoundError:
+            return "unknown"
+
+    def check_ready(self) -> None:
+        """Raise :class:`SegmenterError` when the segmenter cannot segment yet.
+
+        Trainable adapters built without a model override this; runners call
+        it before reading any input, so an untrained segmenter fails first.
+        """
+
+    @property
+    def trainable(self) -> bool:
+        """Whether this adapter implements :meth:`train`."""
+        return type(self).train is not Segmenter.train
+
+    def metadata(self) -> dict[str, Any]:
+        """Name, version, kind, description, training data and options (JSON-safe)."""
+        return {
+            "name": self.name,
+            "version": self.version,
+            "kind": self.kind,
+            "description": self.description,
+            "trained_on": self.trained_on.to_dict() if self.trained_on else None,
+            "options": dict(self.options),
+        }
+
+    def __repr__(self) -> str:
+        options = ", ".join(f"{key}={value!r}" for key, value in self.options.items())
+        return f"<{type(self).__name__} {self.name}({options})>"
+
+    # -- what adapters implement ----------------------------------------------
+
+    @abstractmethod
+    def _segment(self, lines: list[str]) -> list[list[str]]:
+        """Segment non-blank lines; the result is checked by :meth:`segment`."""
+
+    def train(self, sentences: Iterable[Sequence[str]], source: TrainingData | None = None) -> None:
+        """Learn from gold sentences (lists of words).
+
+        Args:
+            sentences: gold segmented sentences.
+            source: what they are, recorded as :attr:`trained_on`.
+
+        Raises:
+            SegmenterError: this segmenter cannot be trained.
+        """
+        raise SegmenterError(self.name, "cannot be trained", "train the 'hmm' segmenter instead")
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the trained model to ``path`` (atomically)."""
+        raise SegmenterError(self.name, "has no model to save")
+
+    def load(self, path: str | os.PathLike[str]) -> Segmenter:
+        """Replace the model with the one saved at ``path``; returns self."""
+        raise SegmenterError(self.name, "has no model to load")
+
+    # -- availability ---------------------------------------------------------
+
+    @classmethod
+    def missing(cls) -> list[str]:
+        """The modules in :attr:`requires` that cannot be found here."""
+        return [module for module in cls.requires if importlib.util.find_spec(module) is None]
+
+    @classmethod
+    def library_version(cls) -> str | None:
+        """The installed version of :attr:`distribution` (cws-bench's when None), or None."""
+        if cls.distribution is None:
+            return __version__
+        try:
+            return importlib.metadata.version(cls.distribution)
+        except importlib.metadata.PackageNotFoundError:
+            return None

@@ -1,0 +1,273 @@
+"""Segmenters from outside Python: any command, or a file segmented elsewhere.
+
+``command`` runs a program that reads raw lines on standard input and
+writes one line of space-separated words per input line on standard output
+(UTF-8 by default), once per batch, with a timeout. Any tokenizer in any
+language can be benchmarked this way::
+
+    cws-bench segment -s command -O command="java -jar seg.jar --stdin" input.txt
+
+Each line is sent with its whitespace runs turned into one space, so a tab
+or a U+2028 inside a line can never split it in two on the other side. A
+program that crashes (non-zero exit), hangs (no answer within the timeout;
+it is killed), writes invalid text or a different number of lines raises a
+:class:`~cws_bench.errors.SegmenterError` naming the command, the batch's
+lines and the tail of its standard error.
+
+``file`` serves outputs produced elsewhere: a segmented file whose lines are
+the segmentations of the input lines. Each input line is looked up by its
+characters (whitespace removed) among the file's lines, in file order, so a
+file for a different input is caught at its first line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shlex
+import subprocess
+from collections import defaultdict, deque
+from pathlib import Path
+
+from cws_bench.errors import SegmenterError
+from cws_bench.io import iter_lines, normalize_encoding
+from cws_bench.segmenters.base import KINDS, Kind, Segmenter, SegmenterOutputError, TrainingData
+
+__all__ = ["CommandSegmenter", "FileSegmenter"]
+
+DEFAULT_TIMEOUT = 600.0
+STDERR_TAIL = 800
+
+
+def _tail(stderr: bytes | None, encoding: str) -> str:
+    text = (stderr or b"").decode(encoding, errors="replace").strip()
+    if not text:
+        return "(nothing on stderr)"
+    if len(text) > STDERR_TAIL:
+        text = "…" + text[-STDERR_TAIL:]
+    return "stderr: " + text.replace("\n", "\n    ")
+
+
+def _check_kind(name: str, kind: str) -> Kind:
+    if kind not in KINDS:
+        raise SegmenterError(name, f"unknown kind {kind!r}", f"use one of: {', '.join(KINDS)}")
+    return kind  # type: ignore[return-value]
+
+
+class CommandSegmenter(Segmenter):
+    """Any program that segments standard input, one line in, one line of words out.
+
+    Args:
+        command: the program and its arguments, as a list or as one string
+            split like a shell would (no shell runs: write ``sh -c '...'``
+            for pipes).
+        timeout: seconds one batch may take before the program is killed.
+        batch_size: at most this many lines per run of the program (None:
+            each ``segment()`` batch in one run).
+        encoding: of the program's input and output.
+        cwd: the folder to run it in.
+        kind: what the program is: ``dictionary``, ``statistical`` or
+            ``pretrained`` (the default).
+        version: a version string to report (default ``unknown``).
+        trained_on: what the program was trained on, for contamination
+            warnings (a registered corpus name, or a description).
+    """
+
+    name = "command"
+    kind: Kind = "pretrained"  # type: ignore[misc]
+    description = "any program: raw lines on stdin, space-separated words on stdout"
+
+    def __init__(
+        self,
+        *,
+        command: str | list[str] | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        batch_size: int | None = None,
+        encoding: str = "utf-8",
+        cwd: str | os.PathLike[str] | None = None,
+        kind: str = "pretrained",
+        version: str | None = None,
+        trained_on: str | None = None,
+    ) -> None:
+        super().__init__(
+            command=command,
+            timeout=timeout,
+            batch_size=batch_size,
+            encoding=encoding if encoding != "utf-8" else None,
+            cwd=cwd,
+            kind=kind if kind != "pretrained" else None,
+            version=version,
+            trained_on=trained_on,
+        )
+        if not command:
+            raise SegmenterError(
+                self.name,
+                "needs the command to run",
+                "pass -O command='PROGRAM ARGS' (it reads lines on stdin, writes words on stdout)",
+            )
+        self.argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
+        self.display = command if isinstance(command, str) else shlex.join(self.argv)
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
+            raise SegmenterError(self.name, f"timeout must be a positive number, not {timeout!r}")
+        if batch_size is not None and (not isinstance(batch_size, int) or batch_size < 1):
+            raise SegmenterError(
+                self.name, f"batch_size must be a positive integer, not {batch_size!r}"
+            )
+        if cwd is not None and not os.path.isdir(cwd):
+            raise SegmenterError(self.name, f"cwd {os.fspath(cwd)}: no such folder")
+        self.timeout = float(timeout)
+        self.batch_size = batch_size
+        self.encoding = normalize_encoding(encoding)
+        self.cwd = cwd
+        self.kind = _check_kind(self.name, kind)  # type: ignore[misc]
+        self._version = version or "unknown"
+        if trained_on:
+            from cws_bench.corpora import corpus_names
+
+            registered = trained_on if trained_on in corpus_names() else None
+            self.trained_on = TrainingData(trained_on, corpus=registered)
+
+    @property
+    def version(self) -> str:
+        return self._version
+
+    def _segment(self, lines: list[str]) -> list[list[str]]:
+        size = self.batch_size or len(lines)
+        out: list[list[str]] = []
+        for first in range(0, len(lines), size):
+            out.extend(self._run(lines[first : first + size], first))
+        return out
+
+    def _fail(self, message: str, first: int, count: int, stderr: bytes | None) -> SegmenterError:
+        return SegmenterError(
+            self.name,
+            f"command {self.display!r} {message} on lines {first + 1}-{first + count} "
+            f"of the batch\n    {_tail(stderr, self.encoding)}",
+            "run the command by hand on those lines to see what goes wrong",
+        )
+
+    def _run(self, lines: list[str], first: int) -> list[list[str]]:
+        payload = "".join(" ".join(line.split()) + "\n" for line in lines)
+        try:
+            data = payload.encode(self.encoding)
+        except UnicodeEncodeError as e:
+            raise SegmenterError(
+                self.name, f"a line cannot be written as {self.encoding}: {e.reason}"
+            ) from e
+        try:
+            proc = subprocess.run(
+                self.argv,
+                input=data,
+                capture_output=True,
+                timeout=self.timeout,
+                cwd=self.cwd,
+                check=False,
+            )
+        except FileNotFoundError as e:
+            raise SegmenterError(
+                self.name,
+                f"command {self.display!r}: program {self.argv[0]!r} not found",
+                "check the program name and that it is on PATH",
+            ) from e
+        except PermissionError as e:
+            raise SegmenterError(
+                self.name, f"command {self.display!r}: {self.argv[0]!r} is not executable"
+            ) from e
+        except subprocess.TimeoutExpired as e:
+            raise self._fail(
+                f"did not finish within {self.timeout:g} s (killed)", first, len(lines), e.stderr
+            ) from None
+        if proc.returncode != 0:
+            raise self._fail(f"exited with code {proc.returncode}", first, len(lines), proc.stderr)
+        try:
+            text = proc.stdout.decode(self.encoding)
+        except UnicodeDecodeError as e:
+            raise self._fail(
+                f"wrote bytes that are not {self.encoding} (byte offset {e.start})",
+                first,
+                len(lines),
+                proc.stderr,
+            ) from None
+        if text.startswith("\ufeff"):
+            text = text[1:]
+        outputs = text.replace("\r\n", "\n").split("\n")
+        if outputs and outputs[-1] == "":
+            outputs.pop()
+        if len(outputs) != len(lines):
+            raise self._fail(
+                f"wrote {len(outputs)} lines for {len(lines)} input lines",
+                first,
+                len(lines),
+                proc.stderr,
+            )
+        return [output.split() for output in outputs]
+
+
+class FileSegmenter(Segmenter):
+    """Segmentations produced elsewhere, served from a segmented file.
+
+    Args:
+        path: the segmented file: one sentence a line, words separated by whitespace.
+        encoding: its encoding.
+        kind: what produced it (``pretrained`` by default).
+        trained_on: what that segmenter was trained on, for contamination
+            warnings (a registered corpus name, or a description).
+    """
+
+    name = "file"
+    kind: Kind = "pretrained"  # type: ignore[misc]
+    description = "segmentations produced elsewhere, read from a file"
+
+    def __init__(
+        self,
+        *,
+        path: str | os.PathLike[str] | None = None,
+        encoding: str = "utf-8",
+        kind: str = "pretrained",
+        trained_on: str | None = None,
+    ) -> None:
+        super().__init__(
+            path=path,
+            encoding=encoding if encoding != "utf-8" else None,
+            kind=kind if kind != "pretrained" else None,
+            trained_on=trained_on,
+        )
+        if path is None:
+            raise SegmenterError(self.name, "needs the segmented file", "pass -O path=FILE")
+        if not Path(path).is_file():
+            raise SegmenterError(self.name, f"{os.fspath(path)}: no such file", "check the path")
+        self.path = os.fspath(path)
+        self.kind = _check_kind(self.name, kind)  # type: ignore[misc]
+        digest = hashlib.blake2b(digest_size=8)
+        self._lines: defaultdict[str, deque[tuple[int, list[str]]]] = defaultdict(deque)
+        for number, line in enumerate(iter_lines(path, encoding=encoding), 1):
+            words = line.split()
+            digest.update(" ".join(words).encode("utf-8") + b"\n")
+            if words:
+                self._lines["".join(words)].append((number, words))
+        self._version = f"file:{digest.hexdigest()}"
+        if trained_on:
+            from cws_bench.corpora import corpus_names
+
+            registered = trained_on if trained_on in corpus_names() else None
+            self.trained_on = TrainingData(trained_on, corpus=registered)
+
+    @property
+    def version(self) -> str:
+        """``file:`` and a short hash of the file's segmentations."""
+        return self._version
+
+    def _segment(self, lines: list[str]) -> list[list[str]]:
+        out = []
+        for index, line in enumerate(lines):
+            queue = self._lines.get("".join(line.split()))
+            if not queue:
+                raise SegmenterOutputError(
+                    self.name,
+                    index,
+                    f"no line of {self.path} segments this input line ({line.strip()[:40]!r}); "
+                    "the file's lines must be the segmentations of the input lines: was it "
+                    "produced from this input?",
+                )
+            out.append(queue.popleft()[1])
+        return out

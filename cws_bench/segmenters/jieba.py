@@ -1,0 +1,160 @@
+"""jieba (https://github.com/fxsjy/jieba): default mode, HMM off, and search mode.
+
+Each adapter owns its ``jieba.Tokenizer()``: nothing touches jieba's global
+tokenizer, and building one does not log to stderr (jieba logs its
+dictionary loading at DEBUG level through its own stderr handler; the
+adapter raises that logger's level while it loads, then restores it).
+
+Search mode
+-----------
+``jieba.cut_for_search`` yields, for each default-mode word longer than two
+characters, the 2- and 3-character dictionary words inside it, then the
+word itself: overlapping words that cannot be scored as a segmentation.
+``jieba-search`` turns them into one: each default-mode word is replaced by
+the fewest of its search-mode sub-words that cover it exactly (the longest
+first on ties), and stays whole when they cannot cover it. So
+``中华人民共和国`` (sub-words 中华 华人 人民 共和 共和国) becomes
+``中华 人民 共和国``, while ``共和国`` (sub-word 共和 only) stays whole.
+Every word is one search mode returns, and a default-mode word is only
+ever split, never merged, so the result is finer than default mode.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Literal
+
+from cws_bench.errors import CwsBenchError, SegmenterError
+from cws_bench.segmenters.base import Segmenter, TrainingData
+
+__all__ = ["JiebaSegmenter", "quiet_jieba", "tile"]
+
+Mode = Literal["default", "search"]
+MODES: tuple[str, ...] = ("default", "search")
+
+
+@contextmanager
+def quiet_jieba() -> Iterator[Any]:
+    """Import jieba and keep its loader quiet inside the block; yields the module."""
+    import jieba
+
+    logger = logging.getLogger("jieba")
+    level = logger.level
+    logger.setLevel(logging.WARNING)
+    try:
+        yield jieba
+    finally:
+        logger.setLevel(level)
+
+
+def tile(word: str, pieces: set[str]) -> list[str]:
+    """Cover ``word`` exactly with the fewest of ``pieces`` (longest first on ties), or keep it.
+
+    >>> tile("中华人民共和国", {"中华", "华人", "人民", "共和", "共和国"})
+    ['中华', '人民', '共和国']
+    >>> tile("共和国", {"共和"})
+    ['共和国']
+    """
+    n = len(word)
+    # fewest[i]: fewest pieces covering word[i:], or None when none can.
+    fewest: list[int | None] = [None] * n + [0]
+    choice = [0] * n
+    for i in range(n - 1, -1, -1):
+        for end in range(n, i, -1):
+            rest = fewest[end]
+            if rest is None or word[i:end] not in pieces:
+                continue
+            if fewest[i] is None or rest + 1 < fewest[i]:
+                fewest[i] = rest + 1
+                choice[i] = end
+    if fewest[0] is None:
+        return [word]
+    out = []
+    i = 0
+    while i < n:
+        out.append(word[i : choice[i]])
+        i = choice[i]
+    return out
+
+
+def _check_file(name: str, path: str | os.PathLike[str], what: str) -> str:
+    if not Path(path).is_file():
+        raise SegmenterError(name, f"{what} {os.fspath(path)}: no such file", "check the path")
+    return os.fspath(path)
+
+
+class JiebaSegmenter(Segmenter):
+    """jieba's segmentation, in default or search mode, with or without its HMM.
+
+    Args:
+        mode: ``default`` (jieba's accurate mode) or ``search`` (see the module docstring).
+        hmm: let jieba's HMM join characters its dictionary does not know.
+        user_dict: a user dictionary (``word [freq] [tag]`` a line, UTF-8),
+            loaded with ``Tokenizer.load_userdict``.
+        dictionary: a main dictionary replacing jieba's own (``word freq [tag]``).
+    """
+
+    name = "jieba"
+    kind = "pretrained"
+    description = "jieba"
+    requires = ("jieba",)
+    distribution = "jieba"
+    install = "pip install jieba"
+
+    def __init__(
+        self,
+        *,
+        mode: Mode = "default",
+        hmm: bool = True,
+        user_dict: str | os.PathLike[str] | None = None,
+        dictionary: str | os.PathLike[str] | None = None,
+    ) -> None:
+        super().__init__(mode=mode, hmm=hmm, user_dict=user_dict, dictionary=dictionary)
+        if mode not in MODES:
+            raise SegmenterError(
+                self.name, f"unknown mode {mode!r}", f"use one of: {', '.join(MODES)}"
+            )
+        self.mode = mode
+        self.hmm = bool(hmm)
+        with quiet_jieba() as jieba:
+            if dictionary is None:
+                self.tokenizer = jieba.Tokenizer()
+            else:
+                self.tokenizer = jieba.Tokenizer(_check_file(self.name, dictionary, "dictionary"))
+            try:
+                self.tokenizer.initialize()
+                if user_dict is not None:
+                    path = _check_file(self.name, user_dict, "user dictionary")
+                    self.tokenizer.load_userdict(path)
+            except (ValueError, UnicodeDecodeError) as e:
+                raise CwsBenchError(f"jieba could not read a dictionary: {e}") from e
+        self.trained_on = TrainingData(
+            "jieba's bundled dictionary" if dictionary is None else os.path.basename(dictionary)
+        )
+
+    def _segment(self, lines: list[str]) -> list[list[str]]:
+        cut = self.tokenizer.lcut
+        hmm = self.hmm
+        if self.mode == "default":
+            return [cut(line, HMM=hmm) for line in lines]
+        return [self._search(line) for line in lines]
+
+    def _search(self, line: str) -> list[str]:
+        freq = self.tokenizer.FREQ
+        out: list[str] = []
+        for word in self.tokenizer.cut(line, HMM=self.hmm):
+            if len(word) <= 2:
+                out.append(word)
+                continue
+            # The sub-words jieba's cut_for_search yields inside this word.
+            pieces = {word[i : i + 2] for i in range(len(word) - 1) if freq.get(word[i : i + 2])}
+            if len(word) > 3:
+                pieces |= {
+                    word[i : i + 3] for i in range(len(word) - 2) if freq.get(word[i : i + 3])
+                }
+            out.extend(tile(word, pieces))
+        return out

@@ -1,0 +1,315 @@
+"""The segmenters by name: one table of built-ins, plus entry points, imported lazily.
+
+:data:`SEGMENTERS` maps each built-in name to the adapter class that serves
+it (``"module:Class"``) and the preset options of that named configuration,
+so ``jieba``, ``jieba-nohmm`` and ``jieba-search`` are one class with three
+presets. Third-party packages add segmenters through the entry point group
+``cws_bench.segmenters``::
+
+    # pyproject.toml of a third-party package
+    [project.entry-points."cws_bench.segmenters"]
+    mytok = "mytok.cws:MyTokSegmenter"      # a cws_bench.segmenters.Segmenter subclass
+
+Built-in names win over entry points of the same name. ``cws-bench
+segmenters``, ``cws-bench segment -s NAME``, :func:`get_segmenter` and the
+registry-wide tests all read this one table.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import inspect
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from importlib.metadata import EntryPoint, entry_points
+from typing import Any
+
+from cws_bench.errors import SegmenterError, SegmenterUnavailableError
+from cws_bench.segmenters.base import Segmenter, plain_options
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "SEGMENTERS",
+    "Registered",
+    "SegmenterInfo",
+    "get_segmenter",
+    "list_segmenters",
+    "segmenter_names",
+]
+
+log = logging.getLogger(__name__)
+
+ENTRY_POINT_GROUP = "cws_bench.segmenters"
+
+
+@dataclass(frozen=True)
+class Registered:
+    """One registered name: the adapter class and the preset options of this configuration.
+
+    Attributes:
+        target: ``"module:Class"`` of a :class:`Segmenter` subclass.
+        options: preset options (the caller's options override them).
+        description: what this configuration is; the class' description when None.
+        source: ``built-in``, or the distribution that registered it.
+    """
+
+    target: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+    description: str | None = None
+    source: str = "built-in"
+
+
+_MAXMATCH = "cws_bench.segmenters.maxmatch:MaximumMatching"
+_JIEBA = "cws_bench.segmenters.jieba:JiebaSegmenter"
+
+SEGMENTERS: dict[str, Registered] = {
+    "fmm": Registered(
+        _MAXMATCH,
+        {"direction": "forward"},
+        "forward maximum matching over a dictionary (the SIGHAN baseline)",
+    ),
+    "bmm": Registered(
+        _MAXMATCH, {"direction": "backward"}, "backward maximum matching over a dictionary"
+    ),
+    "bimm": Registered(
+        _MAXMATCH,
+        {"direction": "bidirectional"},
+        "bidirectional maximum matching: FMM or BMM, fewer words, then fewer "
+        "single-character words, then BMM",
+    ),
+    "hmm": Registered("cws_bench.segmenters.hmm:HMMSegmenter"),
+    "jieba": Registered(_JIEBA, {"mode": "default", "hmm": True}, "jieba, default mode"),
+    "jieba-nohmm": Registered(
+        _JIEBA, {"mode": "default", "hmm": False}, "jieba, default mode with its HMM off"
+    ),
+    "jieba-search": Registered(
+        _JIEBA,
+        {"mode": "search", "hmm": True},
+        "jieba's search mode: each word split into its search-mode sub-words when they cover it",
+    ),
+    "rjieba": Registered("cws_bench.segmenters.rjieba:RJiebaSegmenter"),
+    "pkuseg": Registered("cws_bench.segmenters.pkuseg:PkusegSegmenter"),
+    "thulac": Registered("cws_bench.segmenters.thulac:ThulacSegmenter"),
+    "snownlp": Registered("cws_bench.segmenters.snownlp:SnowNLPSegmenter"),
+    "command": Registered("cws_bench.segmenters.external:CommandSegmenter"),
+    "file": Registered("cws_bench.segmenters.external:FileSegmenter"),
+}
+
+
+@dataclass(frozen=True)
+class SegmenterInfo:
+    """A registered segmenter as ``cws-bench segmenters`` lists it.
+
+    Attributes:
+        name: the registry name.
+        kind: ``dictionary``, ``statistical`` or ``pretrained`` (None if it failed to load).
+        description: what it is.
+        available: whether it can be built here.
+        version: the installed version of its library, or None.
+        install: the exact command that installs it, or None when nothing is needed.
+        reason: why it is unavailable, or None.
+        options: the preset options of this configuration.
+        source: ``built-in``, or the distribution that registered it.
+        trainable: whether it can be trained.
+    """
+
+    name: str
+    kind: str | None
+    description: str
+    available: bool
+    version: str | None
+    install: str | None
+    reason: str | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+    source: str = "built-in"
+    trainable: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-safe dict in field order."""
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "description": self.description,
+            "available": self.available,
+            "version": self.version,
+            "install": self.install,
+            "reason": self.reason,
+            "options": dict(self.options),
+            "source": self.source,
+            "trainable": self.trainable,
+        }
+
+
+def _distribution_name(entry: EntryPoint) -> str:
+    dist = getattr(entry, "dist", None)
+    return dist.name if dist is not None else entry.value.partition(":")[0].partition(".")[0]
+
+
+def _table() -> dict[str, Registered]:
+    """The built-ins, then every entry point whose name is not taken."""
+    table = dict(SEGMENTERS)
+    for entry in entry_points(group=ENTRY_POINT_GROUP):
+        if entry.name in table:
+            log.warning(
+                "ignoring segmenter %r registered by %s: the name is taken",
+                entry.name,
+                _distribution_name(entry),
+            )
+            continue
+        table[entry.name] = Registered(entry.value, source=_distribution_name(entry))
+    return table
+
+
+def segmenter_names() -> list[str]:
+    """Every registered name: built-ins in table order, then entry points.
+
+    >>> segmenter_names()[:3]
+    ['fmm', 'bmm', 'bimm']
+    """
+    return list(_table())
+
+
+def _load_class(name: str, registered: Registered) -> type[Segmenter]:
+    module_name, _, attribute = registered.target.partition(":")
+    if registered.source == "built-in":
+        module = importlib.import_module(module_name)
+    else:
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as e:
+            raise SegmenterUnavailableError(
+                name, f"cannot import {module_name}: {e}", f"pip install {registered.source}"
+            ) from e
+    cls = getattr(module, attribute, None)
+    if not (inspect.isclass(cls) and issubclass(cls, Segmenter)):
+        raise SegmenterError(
+            name,
+            f"{registered.target} (registered by {registered.source}) is not a "
+            "cws_bench.segmenters.Segmenter subclass",
+            "an entry point of the group cws_bench.segmenters must name a Segmenter subclass",
+        )
+    return cls
+
+
+def _lookup(name: str) -> tuple[Registered, type[Segmenter]]:
+    table = _table()
+    registered = table.get(name)
+    if registered is None:
+        close = difflib.get_close_matches(name, table, n=3)
+        hint = f"did you mean {' or '.join(close)}?" if close else "see `cws-bench segmenters`"
+        raise SegmenterError(name, f"unknown; known segmenters: {', '.join(table)}", hint)
+    return registered, _load_class(name, registered)
+
+
+def _install_command(name: str, cls: type[Segmenter], registered: Registered) -> str:
+    if cls.install:
+        return cls.install
+    if registered.source != "built-in":
+        return f"pip install {registered.source}"
+    return f"pip install {' '.join(cls.requires)}"
+
+
+def _check_options(name: str, cls: type[Segmenter], options: Mapping[str, Any]) -> None:
+    parameters = inspect.signature(cls.__init__).parameters
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
+        return
+    accepted = [p for p in parameters if p != "self"]
+    unknown = [key for key in options if key not in accepted]
+    if unknown:
+        close = difflib.get_close_matches(unknown[0], accepted, n=1)
+        hint = f"did you mean {close[0]}? " if close else ""
+        raise SegmenterError(
+            name,
+            f"no option {unknown[0]!r}",
+            f"{hint}its options are: {', '.join(accepted) or '(none)'}",
+        )
+
+
+def get_segmenter(name: str, **options: Any) -> Segmenter:
+    """Build a ready-to-use segmenter from its registered name and plain options.
+
+    Options are JSON/TOML-able values (strings, numbers, booleans, paths), so
+    a configuration file or a worker process can build the same segmenter:
+    ``get_segmenter("fmm", dictionary="words.txt")``,
+    ``get_segmenter("fmm", corpus="pd1998", split="train")`` (the word types of
+    a corpus split), ``get_segmenter("hmm", corpus="pd1998")`` (trained on it),
+    ``get_segmenter("hmm", model="pd1998.hmm.json")``.
+
+    >>> get_segmenter("fmm", words=["结婚", "尚未", "和尚"]).segment(["结婚的和尚未结婚的"])
+    [['结婚', '的', '和尚', '未', '结婚', '的']]
+
+    Args:
+        name: a registered name (see :func:`list_segmenters`).
+        **options: the adapter's options; they override the preset options
+            of the named configuration.
+
+    Raises:
+        SegmenterError: unknown name, unknown option, or the adapter failed to start.
+        SegmenterUnavailableError: its library is not installed (the hint is
+            the command that installs it).
+    """
+    registered, cls = _lookup(name)
+    merged = {**registered.options, **options}
+    _check_options(name, cls, merged)
+    missing = cls.missing()
+    if missing:
+        raise SegmenterUnavailableError(
+            name,
+            f"no module named {missing[0]!r}",
+            _install_command(name, cls, registered),
+        )
+    try:
+        segmenter = cls(**merged)
+    except ImportError as e:
+        raise SegmenterUnavailableError(
+            name, f"{e}", _install_command(name, cls, registered)
+        ) from e
+    segmenter.name = name  # type: ignore[misc]
+    # Keep the preset options visible, so the options rebuild this configuration.
+    segmenter.options = {**plain_options(dict(registered.options)), **segmenter.options}
+    return segmenter
+
+
+def list_segmenters() -> list[SegmenterInfo]:
+    """Every registered segmenter, whether it is available here, its version and how to install it.
+
+    Nothing heavy is imported: availability is whether the adapter's modules
+    can be found, and the version is the installed distribution's.
+    """
+    infos = []
+    for name, registered in _table().items():
+        try:
+            cls = _load_class(name, registered)
+        except SegmenterUnavailableError as e:
+            infos.append(
+                SegmenterInfo(
+                    name=name,
+                    kind=None,
+                    description=f"registered by {registered.source}",
+                    available=False,
+                    version=None,
+                    install=e.install,
+                    reason=e.message.partition(": ")[2],
+                    options=dict(registered.options),
+                    source=registered.source,
+                )
+            )
+            continue
+        missing = cls.missing()
+        infos.append(
+            SegmenterInfo(
+                name=name,
+                kind=cls.kind,
+                description=registered.description or cls.description,
+                available=not missing,
+                version=None if missing else cls.library_version(),
+                install=_install_command(name, cls, registered) if cls.requires else None,
+                reason=f"no module named {missing[0]!r}" if missing else None,
+                options=dict(registered.options),
+                source=registered.source,
+                trainable=cls.train is not Segmenter.train,
+            )
+        )
+    return infos

@@ -1,0 +1,257 @@
+"""What segmenters learn from: a registered corpus split or a segmented file, by plain name.
+
+A ``corpus`` option is a registered corpus name (``pd1998``, see
+``cws-bench corpora``) or the path of a segmented file in any format
+:func:`cws_bench.corpora.read_corpus` reads (plain, People's Daily, CoNLL-U,
+BMES). A registered name wins over a file of the same name; write
+``./pd1998`` to mean the file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cws_bench.dictionary import CORPUS_PREFIX, Dictionary, resolve_dictionary
+from cws_bench.errors import CwsBenchError, SegmenterError
+from cws_bench.io import PathLike
+from cws_bench.segmenters.base import TrainingData
+
+if TYPE_CHECKING:
+    from cws_bench.segmenters.base import Segmenter
+
+__all__ = ["TrainingCorpus", "load_word_source", "train_segmenter", "training_data"]
+
+DEFAULT_SPLIT = "train"
+
+
+def _registered(name: str) -> bool:
+    from cws_bench.corpora import corpus_names
+
+    return name in corpus_names()
+
+
+class TrainingCorpus:
+    """Gold sentences to learn from, hashed as they are read.
+
+    Iterating yields the non-empty sentences; afterwards :attr:`data`
+    describes what was read, with the same checksum as
+    :meth:`cws_bench.corpora.Corpus.checksum` (every sentence, empty ones
+    included, words joined by a space plus a newline).
+
+    Args:
+        corpus: a registered corpus name, or a segmented file.
+        split: the split of a registered corpus (default ``train``); must be
+            None for a file.
+        format: the file's format (``auto`` sniffs it).
+        encoding: the file's encoding.
+
+    Raises:
+        CwsBenchError: neither a registered corpus nor a file, or an unknown split.
+    """
+
+    def __init__(
+        self,
+        corpus: str | os.PathLike[str],
+        split: str | None = None,
+        *,
+        format: str = "auto",
+        encoding: str = "utf-8",
+    ) -> None:
+        self.corpus = os.fspath(corpus)
+        self.format = format
+        self.encoding = encoding
+        self.registered = _registered(self.corpus)
+        if self.registered:
+            from cws_bench.corpora import get_corpus
+
+            self.split = split or DEFAULT_SPLIT
+            get_corpus(self.corpus).check_split(self.split)
+        else:
+            if not Path(self.corpus).is_file():
+                from cws_bench.corpora import corpus_names
+
+                raise CwsBenchError(
+                    f"{self.corpus!r} is neither a registered corpus nor a file",
+                    f"registered corpora: {', '.join(corpus_names())}; or give the path of a "
+                    "segmented file (plain, People's Daily, CoNLL-U or BMES)",
+                )
+            if split is not None:
+                raise CwsBenchError(
+                    f"{self.corpus}: a split ({split!r}) only applies to a registered corpus",
+                    "leave out the split, or name a registered corpus",
+                )
+            self.split = None
+        self.data: TrainingData | None = None
+
+    @property
+    def description(self) -> str:
+        """``NAME:SPLIT`` for a registered corpus, the file name for a file."""
+        if self.registered:
+            return f"{self.corpus}:{self.split}"
+        return os.path.basename(self.corpus)
+
+    def _read(self) -> Iterator[list[str]]:
+        if self.registered:
+            from cws_bench.corpora import get_corpus
+
+            assert self.split is not None
+            return get_corpus(self.corpus).sentences(self.split)
+        from cws_bench.corpora import read_corpus
+
+        return read_corpus(self.corpus, format=self.format, encoding=self.encoding)
+
+    def __iter__(self) -> Iterator[list[str]]:
+        digest = hashlib.blake2b(digest_size=8)
+        count = 0
+        for words in self._read():
+            digest.update(" ".join(words).encode("utf-8"))
+            digest.update(b"\n")
+            if words:
+                count += 1
+                yield words
+        self.data = TrainingData(
+            description=self.description,
+            corpus=self.corpus if self.registered else None,
+            split=self.split,
+            checksum=digest.hexdigest(),
+            sentences=count,
+        )
+
+
+def load_word_source(
+    *,
+    dictionary: PathLike | None = None,
+    corpus: str | os.PathLike[str] | None = None,
+    split: str | None = None,
+    words: list[str] | None = None,
+    encoding: str = "utf-8",
+) -> tuple[Dictionary, TrainingData]:
+    """The word list of a dictionary-based segmenter, from exactly one source.
+
+    Args:
+        dictionary: what ``--dict`` names (:func:`cws_bench.dictionary.resolve_dictionary`):
+            a dictionary file (one word a line, or jieba's ``word freq tag``),
+            ``jieba`` (jieba's bundled dictionary), or ``corpus:NAME[:SPLIT]``
+            (the same as ``corpus=NAME, split=SPLIT``).
+        corpus: a registered corpus (its standard dictionary, or with ``split``
+            the word types of that split) or a segmented file (its word types).
+        split: the split whose word types to take, for a registered corpus.
+        words: the words themselves.
+        encoding: the encoding of ``dictionary`` or of a corpus file.
+
+    Returns:
+        The dictionary and what it came from.
+
+    Raises:
+        CwsBenchError: no source or more than one, or a source that cannot be read.
+    """
+    given = [
+        name
+        for name, value in (("dictionary", dictionary), ("corpus", corpus), ("words", words))
+        if value is not None
+    ]
+    if len(given) != 1:
+        raise CwsBenchError(
+            "a dictionary-based segmenter needs exactly one word source"
+            + (f", got {' and '.join(given)}" if given else ""),
+            "pass --dict FILE (one word a line), or --corpus NAME_OR_FILE to use the words "
+            "of a corpus (e.g. --corpus pd1998 --split train)",
+        )
+    if isinstance(dictionary, str) and dictionary.startswith(CORPUS_PREFIX):
+        corpus, _, reference_split = dictionary[len(CORPUS_PREFIX) :].partition(":")
+        if not corpus:
+            raise CwsBenchError(
+                f"dictionary {dictionary!r}: no corpus name",
+                "write corpus:NAME or corpus:NAME:SPLIT",
+            )
+        split = reference_split or split
+        dictionary = None
+    if dictionary is not None:
+        loaded = resolve_dictionary(dictionary, encoding=encoding)
+        return loaded, TrainingData(loaded.name, checksum=loaded.checksum)
+    if words is not None:
+        if isinstance(words, str):
+            raise CwsBenchError("words must be a list of words, not one string")
+        loaded = Dictionary.from_words(words)
+        if not loaded.words:
+            raise CwsBenchError("the word list is empty")
+        return loaded, TrainingData("<words>", checksum=loaded.checksum)
+    assert corpus is not None
+    name = os.fspath(corpus)
+    if _registered(name) and split is None:
+        from cws_bench.corpora import get_corpus
+
+        registered = get_corpus(name)
+        loaded = registered.dictionary()
+        data = TrainingData(
+            f"{name} dictionary",
+            corpus=name,
+            # The SIGHAN word lists are the word types of the training split.
+            split=registered.dictionary_split or DEFAULT_SPLIT,
+            checksum=loaded.checksum,
+        )
+        return loaded, data
+    source = TrainingCorpus(name, split, encoding=encoding)
+    found: set[str] = set()
+    for sentence in source:
+        found.update(sentence)
+    assert source.data is not None
+    if not found:
+        raise CwsBenchError(f"{source.description}: no words to build a dictionary from")
+    return Dictionary(frozenset(found), source.description), source.data
+
+
+def training_data(
+    sentences: Iterable[Sequence[str]], source: TrainingData | None, fallback: str
+) -> TrainingData | None:
+    """What a segmenter was trained on: ``source``, else what a TrainingCorpus recorded.
+
+    Call it after iterating ``sentences``.
+    """
+    if source is not None:
+        return source
+    if isinstance(sentences, TrainingCorpus):
+        return sentences.data
+    return TrainingData(fallback)
+
+
+def train_segmenter(
+    name: str,
+    corpus: str | os.PathLike[str],
+    *,
+    split: str | None = None,
+    format: str = "auto",
+    encoding: str = "utf-8",
+    **options: Any,
+) -> Segmenter:
+    """Build a segmenter and train it on a registered corpus or a segmented file.
+
+    >>> hmm = train_segmenter("hmm", "sample", split="test")
+    >>> hmm.trained_on.description, hmm.trained_on.corpus
+    ('sample:test', 'sample')
+
+    Args:
+        name: a trainable segmenter (``hmm``; ``fmm``/``bmm``/``bimm`` learn a word list).
+        corpus: a registered corpus name or a segmented file.
+        split: the split of a registered corpus (default ``train``).
+        format: the file's format (``auto`` sniffs it).
+        encoding: the file's encoding.
+        **options: the segmenter's other options.
+
+    Raises:
+        SegmenterError: the segmenter cannot be trained, or an unknown option.
+        CwsBenchError: the corpus cannot be read.
+    """
+    from cws_bench.segmenters.registry import get_segmenter
+
+    segmenter = get_segmenter(name, **options)
+    if not segmenter.trainable:
+        raise SegmenterError(
+            name, "cannot be trained", "trainable segmenters: hmm, and fmm/bmm/bimm (a word list)"
+        )
+    segmenter.train(TrainingCorpus(corpus, split, format=format, encoding=encoding))
+    return segmenter
