@@ -1,0 +1,1093 @@
+"""Generation metrics: exact match, token P/R/F1, n-gram precision, BLEU, ROUGE, perplexity.
+
+Every metric works on tokens: a prediction is a list of tokens, and
+``references`` is a list of reference token lists (several references are
+allowed everywhere; wrap a single one: ``[reference]``). How text becomes
+tokens is a parameter of :func:`generation_scores`: ``"char"`` (every
+non-space character), ``"space"`` (whitespace-separated words), any
+cws-bench segmenter by name (``"jieba"``, ``"pkuseg"``, ...), or a callable.
+That is where this module meets the rest of the suite: Chinese answers have
+no spaces, so the segmenter changes token F1 and BLEU, and
+:func:`compare_tokenizers` shows by how much.
+
+Sources of the definitions:
+
+- Token F1 and exact match: the SQuAD evaluation script (Rajpurkar et al.
+  2016), with the maximum over references and clipped counts (the multiset
+  intersection); the empty-answer cases follow SQuAD 2.0 (Rajpurkar et al.
+  2018): an empty answer is right exactly when the reference is empty.
+- BLEU: Papineni et al. (2002), computed as sacrebleu does (Post 2018):
+  clipped n-gram precisions up to 4, the closest reference length for the
+  brevity penalty (the shorter on ties), corpus level by summing numerators
+  and denominators; smoothing methods of Chen & Cherry (2014).
+- ROUGE-N and ROUGE-L: Lin (2004), computed as Google's rouge-score package
+  does; several references take the one with the best F.
+- Perplexity: ``base ** (-mean log-probability)``.
+
+Scores are fractions in [0, 1] (sacrebleu prints BLEU times 100).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from cws_bench.metrics._undefined import ZeroDivision, check_zero_division
+from cws_bench.metrics.classification import precision_recall_fscore_from_counts
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = [
+    "BUILTIN_TOKENIZERS",
+    "METRICS",
+    "SMOOTH_METHODS",
+    "BleuScore",
+    "BleuStatistics",
+    "GenerationScores",
+    "RougeScore",
+    "TokenScores",
+    "Tokenizer",
+    "TokenizerComparison",
+    "available_tokenizers",
+    "bleu_from_statistics",
+    "bleu_statistics",
+    "compare_tokenizers",
+    "corpus_bleu",
+    "exact_match",
+    "generation_scores",
+    "generation_scores_from_tokens",
+    "get_tokenizer",
+    "ngram_precision",
+    "perplexity",
+    "rouge_l",
+    "rouge_n",
+    "sentence_bleu",
+    "token_f1_score",
+    "token_precision_recall_f1",
+    "token_precision_score",
+    "token_recall_score",
+    "tokenize_characters",
+    "tokenize_whitespace",
+    "weighted_token_precision",
+]
+
+Tokens = Sequence[str]
+
+
+def _tokens(tokens: Tokens, name: str = "prediction") -> list[str]:
+    if isinstance(tokens, str):
+        raise ValueError(
+            f"{name} must be a list of tokens, not a string; tokenize it first "
+            "(e.g. tokenize_characters or tokenize_whitespace)"
+        )
+    return list(tokens)
+
+
+def _references(references: Sequence[Tokens]) -> list[list[str]]:
+    if isinstance(references, str):
+        raise ValueError("references must be a list of token lists, not a string")
+    refs = list(references)
+    if not refs:
+        raise ValueError("at least one reference is needed")
+    for ref in refs:
+        if isinstance(ref, str):
+            raise ValueError(
+                "references must be a list of token lists; wrap a single reference "
+                "in a list: [reference]"
+            )
+    return [list(ref) for ref in refs]
+
+
+def _ngrams(tokens: list[str], n: int) -> Counter[tuple[str, ...]]:
+    return Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
+
+
+def _check_order(n: int, name: str = "n") -> None:
+    if not isinstance(n, int) or n < 1:
+        raise ValueError(f"{name} must be a positive integer, got {n!r}")
+
+
+def _best(scores: list[NamedTuple], key: str) -> Any:
+    """The first score whose ``key`` is largest, nan counting as lowest."""
+    best = scores[0]
+    for score in scores[1:]:
+        value, current = getattr(score, key), getattr(best, key)
+        if not math.isnan(value) and (math.isnan(current) or value > current):
+            best = score
+    return best
+
+
+# ---------------------------------------------------------------------------
+# Exact match and token overlap
+
+
+def exact_match(prediction: Tokens, references: Sequence[Tokens]) -> float:
+    """1.0 if the prediction's tokens equal some reference's, else 0.0.
+
+    Example:
+        >>> exact_match(["猫", "吃", "鱼"], [["猫", "吃", "鱼"], ["猫", "吃"]])
+        1.0
+    """
+    pred = _tokens(prediction)
+    return float(any(pred == ref for ref in _references(references)))
+
+
+class TokenScores(NamedTuple):
+    """Token-level precision, recall and F1 of a prediction against its best reference."""
+
+    precision: float
+    recall: float
+    f1: float
+
+    def to_dict(self) -> dict[str, float]:
+        """The three scores by name."""
+        return self._asdict()
+
+
+def _token_scores(
+    prediction: list[str], references: list[list[str]], zero_division: ZeroDivision
+) -> list[TokenScores]:
+    counts = Counter(prediction)
+    scores = []
+    for ref in references:
+        overlap = sum((counts & Counter(ref)).values())
+        scores.append(
+            TokenScores(
+                *precision_recall_fscore_from_counts(
+                    overlap, len(prediction), len(ref), zero_division=zero_division
+                )
+            )
+        )
+    return scores
+
+
+def token_precision_recall_f1(
+    prediction: Tokens, references: Sequence[Tokens], *, zero_division: ZeroDivision = 1.0
+) -> TokenScores:
+    """Token precision, recall and F1 against the reference that gives the best F1.
+
+    The overlap is clipped: a token counts as often as it occurs in both
+    (the multiset intersection). ``precision = overlap / len(prediction)``,
+    ``recall = overlap / len(reference)``, ``F1 = 2·overlap / (len(prediction)
+    + len(reference))``. Ties go to the first reference.
+
+    Args:
+        prediction: the predicted tokens.
+        references: one or more reference token lists.
+        zero_division: the value of a metric whose denominator is zero, as in
+            scikit-learn. The default 1.0 gives SQuAD 2.0's empty-answer
+            rule: an empty prediction against an empty reference scores 1
+            (P, R and F1); against a non-empty one F1 is 0 (and so is
+            recall; precision, with nothing predicted, is 1).
+
+    Example:
+        >>> answer = ["Python", "是", "一种", "高级", "编程语言", "，", "由", "Guido", "van",
+        ...           "Rossum", "创建"]
+        >>> scores = token_precision_recall_f1(answer, [["Python", "是", "一种", "编程语言"]])
+        >>> scores.precision == 4 / 11, scores.recall, round(scores.f1, 4)
+        (True, 1.0, 0.5333)
+    """
+    scores = _token_scores(_tokens(prediction), _references(references), zero_division)
+    return _best(scores, "f1")
+
+
+def token_precision_score(
+    prediction: Tokens, references: Sequence[Tokens], *, zero_division: ZeroDivision = 1.0
+) -> float:
+    """The best token precision over the references (see :func:`token_precision_recall_f1`).
+
+    Example:
+        >>> answer = ["Python", "是", "一种", "动态", "类型", "编程语言"]
+        >>> refs = [["Python", "是", "一种", "高级", "编程语言"], ["Python", "是", "编程语言"]]
+        >>> token_precision_score(answer, refs) == 4 / 6
+        True
+    """
+    scores = _token_scores(_tokens(prediction), _references(references), zero_division)
+    return _best(scores, "precision").precision
+
+
+def token_recall_score(
+    prediction: Tokens, references: Sequence[Tokens], *, zero_division: ZeroDivision = 1.0
+) -> float:
+    """The best token recall over the references (see :func:`token_precision_recall_f1`).
+
+    Example:
+        >>> token_recall_score(["猫", "吃"], [["猫", "吃", "鱼"], ["猫"]])
+        1.0
+    """
+    scores = _token_scores(_tokens(prediction), _references(references), zero_division)
+    return _best(scores, "recall").recall
+
+
+def token_f1_score(
+    prediction: Tokens, references: Sequence[Tokens], *, zero_division: ZeroDivision = 1.0
+) -> float:
+    """The best token F1 over the references (SQuAD's F1; see :func:`token_precision_recall_f1`).
+
+    Example:
+        >>> answer = ["Python", "是", "动态", "类型", "编程语言"]
+        >>> refs = [["Python", "是", "一种", "高级", "编程语言"], ["Python", "是", "编程语言"]]
+        >>> token_f1_score(answer, refs)
+        0.75
+        >>> token_f1_score([], [[]]), token_f1_score([], [["猫"]])
+        (1.0, 0.0)
+    """
+    scores = _token_scores(_tokens(prediction), _references(references), zero_division)
+    return _best(scores, "f1").f1
+
+
+def weighted_token_precision(
+    prediction: Tokens,
+    references: Sequence[Tokens],
+    *,
+    weights: Mapping[str, float] | Callable[[str], float],
+    default_weight: float = 1.0,
+    zero_division: ZeroDivision = 1.0,
+) -> float:
+    """Token precision where each token counts with its weight (e.g. IDF), best over references.
+
+    ``sum_t w(t)·min(c_pred(t), c_ref(t)) / sum_t w(t)·c_pred(t)`` over token
+    types ``t``, with the clipped counts of :func:`token_precision_recall_f1`.
+    With every weight 1 this is token precision.
+
+    Args:
+        prediction: the predicted tokens.
+        references: one or more reference token lists.
+        weights: a token's weight, as a mapping or a function; >= 0.
+        default_weight: the weight of a token the mapping lacks.
+        zero_division: the value when the prediction's total weight is zero.
+
+    Raises:
+        ValueError: a negative weight.
+
+    Example:
+        >>> weighted_token_precision(["的", "猫"], [["猫"]], weights={"的": 0.1, "猫": 2.0})
+        0.9523809523809523
+    """
+    pred = _tokens(prediction)
+    refs = _references(references)
+
+    def weight(token: str) -> float:
+        value = weights(token) if callable(weights) else weights.get(token, default_weight)
+        if not value >= 0:
+            raise ValueError(f"weights must be >= 0, got {value!r} for {token!r}")
+        return float(value)
+
+    counts = Counter(pred)
+    token_weights = {token: weight(token) for token in counts}
+    total = sum(token_weights[t] * c for t, c in counts.items())
+    if total == 0:
+        return check_zero_division(zero_division)
+    best = 0.0
+    for ref in refs:
+        overlap = counts & Counter(ref)
+        best = max(best, sum(token_weights[t] * c for t, c in overlap.items()) / total)
+    return best
+
+
+def ngram_precision(
+    prediction: Tokens,
+    references: Sequence[Tokens],
+    *,
+    n: int = 1,
+    clipped: bool = True,
+    zero_division: ZeroDivision = "warn",
+) -> float:
+    """Fraction of the prediction's n-grams found in the references.
+
+    Clipped (BLEU's modified precision, Papineni et al. 2002): an n-gram
+    counts at most as often as it occurs in the reference where it is most
+    frequent. Unclipped: every occurrence of an n-gram that occurs in some
+    reference counts.
+
+    Example:
+        >>> candidate, references = ["the", "the", "the"], [["the", "dog"]]
+        >>> ngram_precision(candidate, references, clipped=False)
+        1.0
+        >>> ngram_precision(candidate, references) == 1 / 3
+        True
+    """
+    _check_order(n)
+    pred = _ngrams(_tokens(prediction), n)
+    total = sum(pred.values())
+    refs = [_ngrams(ref, n) for ref in _references(references)]
+    if clipped:
+        most: Counter[tuple[str, ...]] = Counter()
+        for ref in refs:
+            most |= ref
+        matched = sum((pred & most).values())
+    else:
+        matched = sum(c for g, c in pred.items() if any(g in ref for ref in refs))
+    return precision_recall_fscore_from_counts(
+        matched, total, total, zero_division=zero_division
+    ).precision
+
+
+# ---------------------------------------------------------------------------
+# BLEU
+
+SMOOTH_METHODS: dict[str, float | None] = {
+    # Chen & Cherry (2014), "A Systematic Comparison of Smoothing Techniques
+    # for Sentence-Level BLEU": floor = method 1 (0.1), add-k = method 2
+    # (k = 1, Lin & Och 2004), exp = method 3 (NIST, mteval-v13a.pl).
+    "none": None,
+    "floor": 0.1,
+    "add-k": 1.0,
+    "exp": None,
+}
+"""BLEU smoothing methods and their default values, as sacrebleu names them."""
+
+
+@dataclass(frozen=True, slots=True)
+class BleuStatistics:
+    """BLEU's sufficient statistics; they add up over sentences.
+
+    Attributes:
+        prediction_length: tokens predicted.
+        reference_length: the closest reference length (the shorter on ties).
+        matches: clipped n-gram matches for n = 1..max order.
+        totals: the prediction's n-grams for n = 1..max order.
+    """
+
+    prediction_length: int = 0
+    reference_length: int = 0
+    matches: tuple[int, ...] = (0, 0, 0, 0)
+    totals: tuple[int, ...] = (0, 0, 0, 0)
+
+    def __add__(self, other: BleuStatistics) -> BleuStatistics:
+        if not isinstance(other, BleuStatistics):
+            return NotImplemented
+        if len(self.matches) != len(other.matches):
+            raise ValueError("cannot add BLEU statistics of different maximum orders")
+        return BleuStatistics(
+            self.prediction_length + other.prediction_length,
+            self.reference_length + other.reference_length,
+            tuple(a + b for a, b in zip(self.matches, other.matches)),
+            tuple(a + b for a, b in zip(self.totals, other.totals)),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe dict in field order."""
+        return {
+            "prediction_length": self.prediction_length,
+            "reference_length": self.reference_length,
+            "matches": list(self.matches),
+            "totals": list(self.totals),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class BleuScore:
+    """A BLEU score with its parts.
+
+    Attributes:
+        score: BLEU in [0, 1].
+        precisions: the (smoothed) n-gram precisions in [0, 1].
+        brevity_penalty: ``exp(1 - r/c)`` when the prediction is shorter, else 1.
+        statistics: the summed sufficient statistics.
+        smooth_method: the smoothing method.
+        smooth_value: its value (None for none and exp).
+        effective_order: whether orders with no n-gram were left out.
+    """
+
+    score: float
+    precisions: tuple[float, ...]
+    brevity_penalty: float
+    statistics: BleuStatistics
+    smooth_method: str = "exp"
+    smooth_value: float | None = None
+    effective_order: bool = False
+
+    @property
+    def length_ratio(self) -> float:
+        """Prediction length over reference length (0 when there is no reference token)."""
+        s = self.statistics
+        return s.prediction_length / s.reference_length if s.reference_length else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe dict: score, precisions, brevity penalty, lengths, settings."""
+        return {
+            "score": self.score,
+            "precisions": list(self.precisions),
+            "brevity_penalty": self.brevity_penalty,
+            "length_ratio": self.length_ratio,
+            **self.statistics.to_dict(),
+            "smooth_method": self.smooth_method,
+            "smooth_value": self.smooth_value,
+            "effective_order": self.effective_order,
+        }
+
+
+def bleu_statistics(
+    prediction: Tokens, references: Sequence[Tokens], *, max_order: int = 4
+) -> BleuStatistics:
+    """BLEU's sufficient statistics of one prediction against its references.
+
+    Example:
+        >>> bleu_statistics(["the", "the", "the"], [["the", "dog"]], max_order=2)
+        BleuStatistics(prediction_length=3, reference_length=2, matches=(1, 0), totals=(3, 2))
+    """
+    _check_order(max_order, "max_order")
+    pred = _tokens(prediction)
+    refs = _references(references)
+    length = len(pred)
+    # the closest reference length; the shorter one on ties (sacrebleu, mteval)
+    reference_length = min((abs(len(ref) - length), len(ref)) for ref in refs)[1]
+    matches = []
+    totals = []
+    for n in range(1, max_order + 1):
+        pred_ngrams = _ngrams(pred, n)
+        most: Counter[tuple[str, ...]] = Counter()
+        for ref in refs:
+            most |= _ngrams(ref, n)
+        matches.append(sum((pred_ngrams & most).values()))
+        totals.append(max(length - n + 1, 0))
+    return BleuStatistics(length, reference_length, tuple(matches), tuple(totals))
+
+
+def _check_smoothing(smooth_method: str, smooth_value: float | None) -> float | None:
+    if smooth_method not in SMOOTH_METHODS:
+        raise ValueError(
+            f"smooth_method must be one of {', '.join(SMOOTH_METHODS)}, got {smooth_method!r}"
+        )
+    return SMOOTH_METHODS[smooth_method] if smooth_value is None else float(smooth_value)
+
+
+def bleu_from_statistics(
+    statistics: BleuStatistics,
+    *,
+    smooth_method: str = "exp",
+    smooth_value: float | None = None,
+    effective_order: bool = False,
+) -> BleuScore:
+    """BLEU from summed statistics: ``BP · exp(mean over n of log p_n)``.
+
+    ``BP = exp(1 - r/c)`` if the prediction length ``c`` is below the
+    reference length ``r`` (0 if ``c = 0``), else 1. With no match at all the
+    score is 0. An order with no n-gram stops the loop; with
+    ``effective_order`` the mean runs over the orders seen so far, otherwise
+    the missing orders make the score 0. Smoothing of an order with no match
+    (Chen & Cherry 2014): ``floor`` uses ``value / total``, ``exp`` uses
+    ``1 / (2^k · total)`` for the k-th such order, ``add-k`` adds k to the
+    matches and totals of orders 2 and up.
+
+    Example:
+        >>> stats = bleu_statistics(["猫", "吃", "鱼", "了"], [["猫", "吃", "鱼", "了"]])
+        >>> bleu_from_statistics(stats).score
+        1.0
+    """
+    value = _check_smoothing(smooth_method, smooth_value)
+    correct = [float(x) for x in statistics.matches]
+    total = [float(x) for x in statistics.totals]
+    max_order = len(correct)
+    system, reference = statistics.prediction_length, statistics.reference_length
+    brevity_penalty = 1.0
+    if system < reference:
+        brevity_penalty = math.exp(1 - reference / system) if system > 0 else 0.0
+    precisions = [0.0] * max_order
+
+    def result(score: float) -> BleuScore:
+        return BleuScore(
+            score,
+            tuple(precisions),
+            brevity_penalty,
+            statistics,
+            smooth_method,
+            value,
+            effective_order,
+        )
+
+    # Early stop if there are no matches (sacrebleu #141).
+    if not any(correct):
+        return result(0.0)
+    smooth_mteval = 1.0
+    order = max_order
+    for n in range(1, max_order + 1):
+        if smooth_method == "add-k" and n > 1:
+            assert value is not None
+            correct[n - 1] += value
+            total[n - 1] += value
+        if total[n - 1] == 0:
+            break
+        if effective_order:
+            order = n
+        if correct[n - 1] == 0:
+            if smooth_method == "exp":
+                smooth_mteval *= 2
+                precisions[n - 1] = 1.0 / (smooth_mteval * total[n - 1])
+            elif smooth_method == "floor":
+                assert value is not None
+                precisions[n - 1] = value / total[n - 1]
+        else:
+            precisions[n - 1] = correct[n - 1] / total[n - 1]
+    used = precisions[:order]
+    if any(p == 0.0 for p in used):
+        return result(0.0)
+    return result(brevity_penalty * math.exp(sum(math.log(p) for p in used) / order))
+
+
+def sentence_bleu(
+    prediction: Tokens,
+    references: Sequence[Tokens],
+    *,
+    max_order: int = 4,
+    smooth_method: str = "exp",
+    smooth_value: float | None = None,
+    effective_order: bool = True,
+) -> BleuScore:
+    """BLEU of one prediction, with sacrebleu's ``sentence_bleu`` defaults.
+
+    Those are exp smoothing and the effective order; arguments as in :func:`corpus_bleu`.
+
+    Example:
+        >>> round(sentence_bleu(["猫", "吃", "鱼"], [["猫", "吃", "了", "鱼"]]).score, 4)
+        0.4514
+    """
+    return bleu_from_statistics(
+        bleu_statistics(prediction, references, max_order=max_order),
+        smooth_method=smooth_method,
+        smooth_value=smooth_value,
+        effective_order=effective_order,
+    )
+
+
+def corpus_bleu(
+    predictions: Sequence[Tokens],
+    references: Sequence[Sequence[Tokens]],
+    *,
+    max_order: int = 4,
+    smooth_method: str = "exp",
+    smooth_value: float | None = None,
+    effective_order: bool = False,
+) -> BleuScore:
+    """Corpus BLEU: the statistics of every sentence summed, then one formula.
+
+    Args:
+        predictions: one token list per item.
+        references: per item, its reference token lists (``references[i]``
+            belongs to ``predictions[i]``; sacrebleu's reference *streams*
+            are the transpose).
+        max_order: the largest n-gram order.
+        smooth_method: ``none``, ``floor``, ``add-k`` or ``exp`` (sacrebleu's default).
+        smooth_value: the value for ``floor`` (0.1) or ``add-k`` (1).
+        effective_order: leave out orders with no n-gram.
+
+    Raises:
+        ValueError: different numbers of predictions and reference lists.
+
+    Example:
+        >>> preds = [["猫", "吃", "鱼"], ["狗", "叫", "了"]]
+        >>> refs = [[["猫", "吃", "鱼"]], [["狗", "叫", "了"]]]
+        >>> corpus_bleu(preds, refs).score
+        0.0
+        >>> corpus_bleu(preds, refs, max_order=2).score
+        1.0
+    """
+    if isinstance(predictions, str) or len(predictions) != len(references):
+        raise ValueError(f"{len(predictions)} predictions but {len(references)} reference lists")
+    _check_smoothing(smooth_method, smooth_value)
+    total = BleuStatistics(matches=(0,) * max_order, totals=(0,) * max_order)
+    for prediction, refs in zip(predictions, references):
+        total = total + bleu_statistics(prediction, refs, max_order=max_order)
+    return bleu_from_statistics(
+        total,
+        smooth_method=smooth_method,
+        smooth_value=smooth_value,
+        effective_order=effective_order,
+    )
+
+
+# ---------------------------------------------------------------------------
+# ROUGE
+
+
+class RougeScore(NamedTuple):
+    """ROUGE precision, recall and F-beta against the best reference."""
+
+    precision: float
+    recall: float
+    fscore: float
+
+    def to_dict(self) -> dict[str, float]:
+        """The three scores by name."""
+        return self._asdict()
+
+
+def _rouge(
+    overlaps: list[tuple[int, int, int]], beta: float, zero_division: ZeroDivision
+) -> RougeScore:
+    scores = [
+        RougeScore(
+            *precision_recall_fscore_from_counts(
+                overlap, predicted, actual, beta=beta, zero_division=zero_division
+            )
+        )
+        for overlap, predicted, actual in overlaps
+    ]
+    return _best(scores, "fscore")
+
+
+def rouge_n(
+    prediction: Tokens,
+    references: Sequence[Tokens],
+    *,
+    n: int = 1,
+    beta: float = 1.0,
+    zero_division: ZeroDivision = 0.0,
+) -> RougeScore:
+    """ROUGE-N (Lin 2004): clipped n-gram overlap over the prediction's and the reference's n-grams.
+
+    ``precision = overlap / n-grams predicted``, ``recall = overlap /
+    n-grams in the reference``, F-beta from the same counts. With several
+    references, the one with the best F-beta (the first on ties), as
+    rouge-score's ``score_multi``. The default ``zero_division=0.0`` gives
+    rouge-score's 0 for a text shorter than n.
+
+    Example:
+        >>> rouge_n(["猫", "吃", "鱼"], [["猫", "吃", "了", "鱼"]], n=2)
+        RougeScore(precision=0.5, recall=0.3333333333333333, fscore=0.4)
+    """
+    _check_order(n)
+    pred = _ngrams(_tokens(prediction), n)
+    predicted = sum(pred.values())
+    overlaps = []
+    for ref in _references(references):
+        ref_ngrams = _ngrams(ref, n)
+        overlaps.append((sum((pred & ref_ngrams).values()), predicted, sum(ref_ngrams.values())))
+    return _rouge(overlaps, beta, zero_division)
+
+
+def _lcs_length(a: list[str], b: list[str]) -> int:
+    """Length of the longest common subsequence (not substring) of two token lists."""
+    if not a or not b:
+        return 0
+    from rapidfuzz.distance import LCSseq
+
+    return int(LCSseq.similarity(a, b))
+
+
+def rouge_l(
+    prediction: Tokens,
+    references: Sequence[Tokens],
+    *,
+    beta: float = 1.0,
+    zero_division: ZeroDivision = 0.0,
+) -> RougeScore:
+    """ROUGE-L (Lin 2004): the longest common subsequence of prediction and reference.
+
+    ``precision = LCS / len(prediction)``, ``recall = LCS / len(reference)``,
+    F-beta from the same counts; several references as in :func:`rouge_n`.
+
+    Example:
+        >>> rouge_l(["猫", "在", "吃", "鱼"], [["猫", "吃", "鱼"]])
+        RougeScore(precision=0.75, recall=1.0, fscore=0.8571428571428571)
+    """
+    pred = _tokens(prediction)
+    overlaps = [(_lcs_length(pred, ref), len(pred), len(ref)) for ref in _references(references)]
+    return _rouge(overlaps, beta, zero_division)
+
+
+# ---------------------------------------------------------------------------
+# Perplexity
+
+
+def perplexity(log_probabilities: ArrayLike, *, base: float = math.e) -> float:
+    """Perplexity ``base ** (-mean log-probability)`` of the tokens' log-probabilities.
+
+    For a corpus, pass every token's log-probability (the mean runs over
+    tokens, not sentences).
+
+    Args:
+        log_probabilities: one log-probability per token, each <= 0.
+        base: the base of the logarithms: ``math.e`` (natural log) or 2 (bits).
+
+    Raises:
+        ValueError: no tokens, a positive log-probability, nan, or a base <= 1.
+
+    Example:
+        >>> round(perplexity([math.log(0.25)] * 4), 12)
+        4.0
+        >>> perplexity([-1.0, -3.0], base=2)
+        4.0
+    """
+    values = np.asarray(log_probabilities, dtype=np.float64).ravel()
+    if values.size == 0:
+        raise ValueError("perplexity of no tokens is undefined")
+    if np.isnan(values).any() or (values > 0).any():
+        raise ValueError("log-probabilities must be <= 0 (log of a probability)")
+    if not base > 1:
+        raise ValueError(f"base must be > 1, got {base!r}")
+    return float(base ** (-values.mean()))
+
+
+# ---------------------------------------------------------------------------
+# Tokenizers: the seam to the segmenters
+
+
+def tokenize_characters(text: str) -> list[str]:
+    """Every character but whitespace is a token.
+
+    >>> tokenize_characters("猫猫 吃鱼")
+    ['猫', '猫', '吃', '鱼']
+    """
+    return [c for c in text if not c.isspace()]
+
+
+def tokenize_whitespace(text: str) -> list[str]:
+    """Runs of non-whitespace are tokens (U+3000 counts as whitespace).
+
+    >>> tokenize_whitespace("猫 吃\\u3000鱼")
+    ['猫', '吃', '鱼']
+    """
+    return text.split()
+
+
+BUILTIN_TOKENIZERS: dict[str, Callable[[str], list[str]]] = {
+    "char": tokenize_characters,
+    "space": tokenize_whitespace,
+}
+"""Tokenizers that need no segmenter; every other name is a cws-bench segmenter."""
+
+
+@runtime_checkable
+class SegmenterLike(Protocol):
+    """Anything with a name and ``segment(lines) -> list[list[str]]`` (a cws-bench segmenter)."""
+
+    name: str
+
+    def segment(self, lines: Sequence[str]) -> list[list[str]]: ...
+
+
+@dataclass(frozen=True)
+class Tokenizer:
+    """A named batch tokenizer: ``tokenizer(lines) -> one token list per line``.
+
+    Attributes:
+        name: ``char``, ``space``, a segmenter's name, or a callable's name.
+        version: the segmenter's version, or None.
+    """
+
+    name: str
+    tokenize_batch: Callable[[Sequence[str]], list[list[str]]] = field(repr=False)
+    version: str | None = None
+
+    def __call__(self, lines: Sequence[str]) -> list[list[str]]:
+        if isinstance(lines, str):
+            raise ValueError("a tokenizer takes a list of lines, not one string")
+        return self.tokenize_batch(list(lines))
+
+    @property
+    def signature(self) -> str:
+        """``name`` or ``name-version``, for reports."""
+        return self.name if self.version is None else f"{self.name}-{self.version}"
+
+
+def _per_line(
+    function: Callable[[str], Iterable[str]],
+) -> Callable[[Sequence[str]], list[list[str]]]:
+    def batch(lines: Sequence[str]) -> list[list[str]]:
+        return [list(function(line)) for line in lines]
+
+    return batch
+
+
+def _from_segmenter(segmenter: SegmenterLike) -> Callable[[Sequence[str]], list[list[str]]]:
+    def batch(lines: Sequence[str]) -> list[list[str]]:
+        # Segmenters see raw lines; whitespace between words is not a token.
+        return [
+            [word for word in (w.strip() for w in words) if word]
+            for words in segmenter.segment(lines)
+        ]
+
+    return batch
+
+
+def get_tokenizer(
+    tokenizer: str | Callable[[str], Iterable[str]] | SegmenterLike, **options: Any
+) -> Tokenizer:
+    """Resolve a tokenizer: ``"char"``, ``"space"``, a segmenter name, a segmenter or a callable.
+
+    A name other than ``char`` and ``space`` is looked up in the cws-bench
+    segmenter registry (imported only then, so the metrics never pay for
+    it); ``options`` go to the segmenter. A callable takes one string and
+    returns its tokens; an object with ``segment(lines)`` is used as a
+    batch segmenter.
+
+    Raises:
+        CwsBenchError: the segmenter is unknown or not installed (the hint
+            says how to install it).
+
+    Example:
+        >>> get_tokenizer("char")(["猫吃鱼", "狗"])
+        [['猫', '吃', '鱼'], ['狗']]
+    """
+    if isinstance(tokenizer, SegmenterLike):
+        return Tokenizer(
+            str(tokenizer.name), _from_segmenter(tokenizer), getattr(tokenizer, "version", None)
+        )
+    if callable(tokenizer):
+        name = getattr(tokenizer, "__name__", type(tokenizer).__name__)
+        return Tokenizer(name, _per_line(tokenizer))
+    if not isinstance(tokenizer, str):
+        raise TypeError(f"tokenizer must be a name or a callable, got {type(tokenizer).__name__}")
+    if tokenizer in BUILTIN_TOKENIZERS:
+        if options:
+            raise ValueError(f"the {tokenizer!r} tokenizer takes no options")
+        return Tokenizer(tokenizer, _per_line(BUILTIN_TOKENIZERS[tokenizer]))
+    from cws_bench.segmenters import get_segmenter
+
+    segmenter = get_segmenter(tokenizer, **options)
+    return Tokenizer(segmenter.name, _from_segmenter(segmenter), segmenter.version)
+
+
+def _buildable_tokenizers() -> tuple[list[Tokenizer], dict[str, str]]:
+    from cws_bench.errors import CwsBenchError
+    from cws_bench.segmenters import get_segmenter, list_segmenters
+
+    built = [get_tokenizer(name) for name in BUILTIN_TOKENIZERS]
+    skipped: dict[str, str] = {}
+    for info in list_segmenters():
+        if not info.available:
+            skipped[info.name] = f"not installed ({info.install or info.reason})"
+            continue
+        try:
+            segmenter = get_segmenter(info.name)
+            # some build without options but cannot segment (fmm without a word list)
+            segmenter.segment(["中文分词"])
+        except CwsBenchError as e:
+            skipped[info.name] = e.message
+            continue
+        built.append(get_tokenizer(segmenter))
+    return built, skipped
+
+
+def available_tokenizers() -> tuple[list[str], dict[str, str]]:
+    """The tokenizer names usable here, and the segmenters skipped with the reason.
+
+    ``char`` and ``space`` first, then every registered segmenter that is
+    installed and can be built without options (a dictionary segmenter that
+    needs a word list, or the ``command`` and ``file`` adapters, are skipped).
+    """
+    built, skipped = _buildable_tokenizers()
+    return [tokenizer.name for tokenizer in built], skipped
+
+
+# ---------------------------------------------------------------------------
+# Corpus level
+
+METRICS: dict[str, tuple[str, ...]] = {
+    "em": ("exact_match",),
+    "f1": ("precision", "recall", "f1"),
+    "bleu": ("bleu",),
+    "rouge": ("rouge1", "rouge2", "rougeL"),
+}
+"""Metric groups of :func:`generation_scores` and the score fields each fills."""
+
+
+@dataclass(frozen=True, slots=True)
+class GenerationScores:
+    """Corpus-level generation scores under one tokenizer.
+
+    Exact match, token precision/recall/F1 and ROUGE F1 are means over
+    items (each item against its best reference); BLEU is corpus BLEU.
+    A metric not asked for is None.
+    """
+
+    tokenizer: str
+    items: int
+    references: int
+    exact_match: float | None = None
+    precision: float | None = None
+    recall: float | None = None
+    f1: float | None = None
+    bleu: float | None = None
+    rouge1: float | None = None
+    rouge2: float | None = None
+    rougeL: float | None = None  # the name everyone uses
+    bleu_details: BleuScore | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe dict in field order; BLEU's parts under ``bleu_details``."""
+        data = {
+            "tokenizer": self.tokenizer,
+            "items": self.items,
+            "references": self.references,
+        }
+        for group in METRICS.values():
+            for name in group:
+                data[name] = getattr(self, name)
+        data["bleu_details"] = None if self.bleu_details is None else self.bleu_details.to_dict()
+        return data
+
+
+def _check_metrics(metrics: Iterable[str]) -> list[str]:
+    chosen = list(dict.fromkeys(metrics))
+    unknown = [m for m in chosen if m not in METRICS]
+    if unknown or not chosen:
+        raise ValueError(
+            f"unknown metric {unknown[0]!r}; choose from {', '.join(METRICS)}"
+            if unknown
+            else "no metric chosen"
+        )
+    return chosen
+
+
+def _mean(values: list[float]) -> float:
+    return math.fsum(values) / len(values) if values else math.nan
+
+
+def generation_scores_from_tokens(
+    predictions: Sequence[Tokens],
+    references: Sequence[Sequence[Tokens]],
+    *,
+    metrics: Iterable[str] = tuple(METRICS),
+    tokenizer: str = "given",
+) -> GenerationScores:
+    """Corpus-level scores of tokenized predictions; see :func:`generation_scores`."""
+    chosen = _check_metrics(metrics)
+    if len(predictions) != len(references):
+        raise ValueError(f"{len(predictions)} predictions but {len(references)} reference lists")
+    preds = [_tokens(p) for p in predictions]
+    refs = [_references(r) for r in references]
+    fields: dict[str, Any] = {}
+    if "em" in chosen:
+        fields["exact_match"] = _mean([exact_match(p, r) for p, r in zip(preds, refs)])
+    if "f1" in chosen:
+        scores = [token_precision_recall_f1(p, r) for p, r in zip(preds, refs)]
+        fields["precision"] = _mean([s.precision for s in scores])
+        fields["recall"] = _mean([s.recall for s in scores])
+        fields["f1"] = _mean([s.f1 for s in scores])
+    if "bleu" in chosen:
+        bleu = corpus_bleu(preds, refs)
+        fields["bleu"] = bleu.score
+        fields["bleu_details"] = bleu
+    if "rouge" in chosen:
+        fields["rouge1"] = _mean([rouge_n(p, r, n=1).fscore for p, r in zip(preds, refs)])
+        fields["rouge2"] = _mean([rouge_n(p, r, n=2).fscore for p, r in zip(preds, refs)])
+        fields["rougeL"] = _mean([rouge_l(p, r).fscore for p, r in zip(preds, refs)])
+    return GenerationScores(
+        tokenizer=tokenizer,
+        items=len(preds),
+        references=max((len(r) for r in refs), default=0),
+        **fields,
+    )
+
+
+def generation_scores(
+    predictions: Sequence[str],
+    references: Sequence[Sequence[str]],
+    *,
+    tokenizer: str | Callable[[str], Iterable[str]] | SegmenterLike | Tokenizer = "char",
+    metrics: Iterable[str] = tuple(METRICS),
+) -> GenerationScores:
+    """Corpus-level scores of raw predictions against raw references under one tokenizer.
+
+    Args:
+        predictions: one text per item.
+        references: per item, its reference texts.
+        tokenizer: ``"char"``, ``"space"``, a segmenter name, a segmenter, a
+            callable (one string to tokens) or a :class:`Tokenizer`.
+        metrics: any of ``em``, ``f1``, ``bleu``, ``rouge``.
+
+    Raises:
+        ValueError: different numbers of predictions and reference lists, or
+            an unknown metric.
+        CwsBenchError: the segmenter is unknown or not installed.
+
+    Example:
+        >>> scores = generation_scores(["猫猫猫吃鱼鱼鱼"], [["猫吃鱼"]], metrics=["em", "f1"])
+        >>> scores.exact_match, scores.precision == 3 / 7, scores.recall, scores.f1
+        (0.0, True, 1.0, 0.6)
+    """
+    if isinstance(predictions, str) or len(predictions) != len(references):
+        raise ValueError(f"{len(predictions)} predictions but {len(references)} reference lists")
+    resolved = tokenizer if isinstance(tokenizer, Tokenizer) else get_tokenizer(tokenizer)
+    texts = []
+    for refs in references:
+        if isinstance(refs, str):
+            raise ValueError(
+                "references must hold a list of reference texts per item; wrap a single "
+                "reference in a list: [[reference] for reference in references]"
+            )
+        texts.append(list(refs))
+        if not texts[-1]:
+            raise ValueError("every item needs at least one reference")
+    counts = [len(refs) for refs in texts]
+    flat = [text for refs in texts for text in refs]
+    tokens = resolved([*predictions, *flat])
+    pred_tokens = tokens[: len(predictions)]
+    ref_tokens = []
+    start = len(predictions)
+    for count in counts:
+        ref_tokens.append(tokens[start : start + count])
+        start += count
+    return generation_scores_from_tokens(
+        pred_tokens, ref_tokens, metrics=metrics, tokenizer=resolved.signature
+    )
+
+
+@dataclass(frozen=True)
+class TokenizerComparison:
+    """The same corpus scored under several tokenizers, and the segmenters that were skipped."""
+
+    rows: tuple[GenerationScores, ...]
+    skipped: Mapping[str, str] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe: one dict per tokenizer and the skipped segmenters with the reason."""
+        return {"rows": [row.to_dict() for row in self.rows], "skipped": dict(self.skipped)}
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per tokenizer, one column per score (BLEU's parts left out)."""
+        import pandas as pd
+
+        records = []
+        for row in self.rows:
+            record = row.to_dict()
+            del record["bleu_details"]
+            records.append(record)
+        return pd.DataFrame(records).set_index("tokenizer")
+
+
+def compare_tokenizers(
+    predictions: Sequence[str],
+    references: Sequence[Sequence[str]],
+    *,
+    tokenizers: Iterable[str | Callable[[str], Iterable[str]] | SegmenterLike] | None = None,
+    metrics: Iterable[str] = tuple(METRICS),
+) -> TokenizerComparison:
+    """The same scores under several tokenizers, to see how much the segmenter alone moves them.
+
+    Args:
+        predictions: one text per item.
+        references: per item, its reference texts.
+        tokenizers: the tokenizers; default ``char``, ``space`` and every
+            segmenter that is installed and needs no options.
+        metrics: any of ``em``, ``f1``, ``bleu``, ``rouge``.
+
+    Returns:
+        TokenizerComparison: one GenerationScores per tokenizer, in order.
+
+    Example:
+        >>> table = compare_tokenizers(["猫 吃鱼"], [["猫 吃 鱼"]], tokenizers=["char", "space"],
+        ...                            metrics=["f1"])
+        >>> [(row.tokenizer, round(row.f1, 2)) for row in table.rows]
+        [('char', 1.0), ('space', 0.4)]
+    """
+    metrics = _check_metrics(metrics)
+    if tokenizers is None:
+        built, skipped = _buildable_tokenizers()
+    else:
+        built, skipped = [get_tokenizer(t) for t in tokenizers], {}
+    rows = tuple(
+        generation_scores(predictions, references, tokenizer=tokenizer, metrics=metrics)
+        for tokenizer in built
+    )
+    return TokenizerComparison(rows, skipped)
