@@ -316,6 +316,8 @@ _SPACES_AFTER = {"\\s": " ", "\\t": "\t", "\\n": "\n", "\\\\": "\\"}
 
 def _space_after(misc: str) -> str:
     """The whitespace after a token according to its MISC column (UD guidelines)."""
+    if "SpaceAfter" not in misc and "SpacesAfter" not in misc:
+        return " "
     for item in misc.split("|"):
         if item == "SpaceAfter=No":
             return ""
@@ -367,12 +369,21 @@ class _ConlluBuilder:
                 f"{len(fields)} tab-separated fields, expected 10",
                 "CoNLL-U token lines have ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC",
             )
-        word_id, form, upos, misc = fields[0], fields[1], fields[3], fields[9]
+        word_id = fields[0]
+        form = fields[1]
         if not form:
             raise self.error(number, f"token {word_id}: empty FORM")
-        if "." in word_id:  # an empty node (enhanced dependencies): not in the text
-            return
-        if "-" in word_id:  # a multi-word token: its surface form spans words start..end
+        if word_id.isdigit():  # a word: the common case first
+            if int(word_id) != self.next_id:
+                raise self.error(number, f"word id {word_id!r}, expected {self.next_id}")
+            inside = self.next_id <= self.range_end
+            self.next_id += 1
+            if not inside:
+                self.surface.append(form + _space_after(fields[9]))
+            if not inside or self.multiword == "words":
+                self.words.append(form)
+                self.tags.append(fields[3])
+        elif "-" in word_id:  # a multi-word token: its surface form spans words start..end
             start, _, end = word_id.partition("-")
             if not (start.isdigit() and end.isdigit()) or int(start) != self.next_id:
                 raise self.error(
@@ -381,20 +392,16 @@ class _ConlluBuilder:
             if int(end) < int(start):
                 raise self.error(number, f"multi-word token range {word_id!r} runs backwards")
             self.range_end = int(end)
-            self.surface.append(form + _space_after(misc))
+            self.surface.append(form + _space_after(fields[9]))
             if self.multiword == "token":
                 self.words.append(form)
                 self.tags.append("_")
-            return
-        if not word_id.isdigit() or int(word_id) != self.next_id:
+        elif "." in word_id:  # an empty node (enhanced dependencies): not in the text
+            head, _, tail = word_id.partition(".")
+            if not (head.isdigit() and tail.isdigit()):
+                raise self.error(number, f"empty node id {word_id!r}, expected N.M")
+        else:
             raise self.error(number, f"word id {word_id!r}, expected {self.next_id}")
-        self.next_id += 1
-        inside = int(word_id) <= self.range_end
-        if not inside:
-            self.surface.append(form + _space_after(misc))
-        if not inside or self.multiword == "words":
-            self.words.append(form)
-            self.tags.append(upos)
 
     def finish(self, check_text: bool) -> ConlluSentence | None:
         if self.first_line is None:
@@ -443,17 +450,23 @@ def iter_conllu(
     if multiword not in ("token", "words"):
         raise CwsBenchError(f"multiword={multiword!r}: expected 'token' or 'words'")
     builder = _ConlluBuilder(path, multiword)
-    for number, line in _numbered_lines(path, encoding):
-        if not line.strip():
-            sentence = builder.finish(check_text)
-            if sentence is not None:
-                yield sentence
-        elif line.startswith("#"):
-            if builder.words or builder.surface:
-                raise builder.error(number, "a comment line inside a sentence's token lines")
-            builder.comment(number, line)
-        else:
-            builder.token(number, line)
+    token = builder.token
+    number = 0
+    for block in iter_line_blocks(path, encoding=encoding):
+        for line in block:
+            number += 1
+            if line[:1].isdigit():
+                token(number, line)
+            elif not line.strip():
+                sentence = builder.finish(check_text)
+                if sentence is not None:
+                    yield sentence
+            elif line.startswith("#"):
+                if builder.words or builder.surface:
+                    raise builder.error(number, "a comment line inside a sentence's token lines")
+                builder.comment(number, line)
+            else:
+                token(number, line)
     sentence = builder.finish(check_text)
     if sentence is not None:
         yield sentence

@@ -314,3 +314,20 @@ def test_every_format_streams(write):
     for name in FORMATS:
         sentences = read_corpus(write(f"{name}.txt", ""), format=name)
         assert list(sentences) == []
+
+
+@pytest.mark.parametrize(
+    ("word_id", "message"),
+    [
+        ("1.x", "empty node id '1.x'"),
+        ("one", "word id 'one', expected 2"),
+        ("2-1", "runs backwards"),
+        ("3-4", "expected 2-N"),
+    ],
+)
+def test_conllu_bad_ids(write, word_id, message):
+    first = "1\t我们\t_\t_\t_\t_\t_\t_\t_\tSpaceAfter=No"
+    path = write("t.conllu", f"{first}\n{word_id}\t是\t_\t_\t_\t_\t_\t_\t_\t_\n\n")
+    error = error_of(read_conllu, path, check_text=False)
+    assert error.line == 2
+    assert message in str(error)
