@@ -1,0 +1,691 @@
+"""The official SIGHAN bakeoff scorer's counting, and its summary block.
+
+The ``score`` script of the SIGHAN bakeoffs (Richard Sproat and Tom Emerson,
+shipped with icwb2-data) scores a segmentation line by line: it writes the
+gold ("truth") words one a line to a file, the predicted ("test") words to
+another, runs GNU ``diff -y`` on the two files and reads diff's side-by-side
+output. A line marked ``|`` is a substitution, ``>`` an insertion, ``<`` a
+deletion; a gold word on a marked line is missed (recall), a predicted word
+on a marked line is wrong (precision). A word counts as correct when diff
+leaves it unchanged, wherever it is in the line, so this is not interval
+counting: gold ``哈 哈哈`` against ``哈哈 哈`` shares the word ``哈哈``, which
+the script counts as correct although no predicted word covers a gold word's
+characters.
+
+Which words diff leaves unchanged depends on GNU diff's own choices among
+the minimal (and, after its pre-pass, sometimes not quite minimal) edit
+scripts, so :func:`diff_words` reimplements GNU diffutils' algorithm line for
+line rather than computing just any longest common subsequence:
+
+1. The longest common prefix and then the longest common suffix of the two
+   word lists are set aside as unchanged (``find_identical_ends``).
+2. In the rest, a word that occurs nowhere in the other list is "discarded"
+   (changed outright), and a word with more than ``5·2^k`` matches in the
+   other list (``k`` grows with the square root of the list length) is
+   provisionally discarded when it sits inside a run of discarded words
+   (``discard_confusing_lines``).
+3. The remaining words are compared by Myers' O(ND) algorithm with the
+   middle-snake split of GNU's ``diag`` and ``compareseq`` (gnulib
+   ``diffseq.h``), forward and backward searches taking diagonals from the
+   highest down, without the ``--speed-large-files`` heuristic and with the
+   ``TOO_EXPENSIVE`` cut-off at 4096 edit steps.
+4. Runs of changes are slid over equal words to merge with neighbouring runs
+   (``shift_boundaries``).
+5. Each maximal run between two unchanged pairs is a hunk of ``d`` deleted
+   and ``i`` inserted words; ``diff -y`` prints ``min(d, i)`` lines with
+   ``|`` and the rest with ``<`` or ``>``.
+
+``tests/test_sighan.py`` checks this against the real ``/usr/bin/diff -y``
+on random word lists and on realistic predictions for the four SIGHAN 2005
+test sets.
+
+Where the script's reading of diff's output misreads its own data, cws-bench
+counts what diff computed instead. None of these occurs in the SIGHAN 2005
+test sets:
+
+- A word that is exactly ``|``, ``<`` or ``>`` is taken by the script for
+  diff's marker: left unchanged, it counts as a substitution, insertion or
+  deletion and its gold word as missed (precision is not affected).
+- A line that starts with U+3000 gets a phantom empty first word in the
+  script's split (it trims ASCII whitespace before turning U+3000 into a
+  space); cws-bench drops empty words.
+- The script looks a gold word up in the dictionary as diff printed it,
+  which is cut at 61 columns (in a UTF-8 locale a CJK character takes two);
+  cws-bench looks up the whole word.
+- A byte-order mark stays glued to the first word of a file in the script;
+  cws-bench's file readers drop it. (cityu_test_gold.utf8 starts with one, so
+  against a prediction without it the script counts one more substitution.)
+  :func:`count_sighan_line` itself keeps a U+FEFF it is given inside the
+  word, as the script does.
+- The script replaces only the UTF-8 and Big5 bytes of U+3000; cws-bench
+  decodes first, so U+3000 separates words in every encoding (GB18030
+  included).
+
+Without a dictionary the script would count every gold word as OOV against
+an empty word list; cws-bench reports the OOV figures as absent (``--``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Collection, Hashable, Sequence
+from dataclasses import dataclass, fields
+from typing import NamedTuple
+
+from cws_bench.metrics.classification import precision_recall_fscore_from_counts
+from cws_bench.scoring import SegScores
+
+__all__ = [
+    "Hunk",
+    "SighanCounts",
+    "count_sighan_line",
+    "count_words",
+    "diff_words",
+    "format_sighan_summary",
+    "split_sighan_line",
+]
+
+# Perl's \s on the script's byte strings: ASCII whitespace only (U+00A0, U+2003,
+# ... stay inside words). The script turns U+3000 (UTF-8 E3 80 80, Big5 A1 40)
+# into a space and deletes carriage returns before splitting.
+_SEPARATORS = re.compile(r"[ \t\n\x0b\f\r]+")
+
+
+def split_sighan_line(line: str) -> list[str]:
+    """Split one decoded line into words the way the SIGHAN script does.
+
+    Words are separated by runs of ASCII whitespace or U+3000; a carriage
+    return inside a word is deleted (the script removes every CR), and other
+    Unicode spaces are part of a word.
+
+    >>> split_sighan_line("  结婚\\u3000的 和\\r\\n")
+    ['结婚', '的', '和']
+    >>> split_sighan_line("a\\u00a0b c\\rd")
+    ['a\\xa0b', 'cd']
+    """
+    return [
+        word for word in _SEPARATORS.split(line.replace("\u3000", " ").replace("\r", "")) if word
+    ]
+
+
+# ---------------------------------------------------------------------------
+# GNU diff's comparison of two sequences (diffutils src/analyze.c, src/io.c,
+# gnulib lib/diffseq.h), on sequences of equivalence-class numbers.
+
+_OFFSET_MAX = 1 << 62
+_MIN_TOO_EXPENSIVE = 4096  # analyze.c: bounded below by 4096 (Bug#16848, Bug#24715)
+
+
+class Hunk(NamedTuple):
+    """One run of changes: gold words ``[gold_start, gold_end)`` were replaced by
+    predicted words ``[pred_start, pred_end)`` (either range may be empty)."""
+
+    gold_start: int
+    gold_end: int
+    pred_start: int
+    pred_end: int
+
+
+def _floor_log2(n: int) -> int:
+    return n.bit_length() - 1
+
+
+def _discard_confusing_lines(
+    xs: Sequence[int], ys: Sequence[int], classes: int
+) -> tuple[list[int], list[int]]:
+    """GNU diff's discard pass: 0 keep, nonzero discard, for each element of xs and ys."""
+    counts = ([0] * classes, [0] * classes)
+    for vector, count in ((xs, counts[0]), (ys, counts[1])):
+        for value in vector:
+            count[value] += 1
+    result = []
+    for f, vector in enumerate((xs, ys)):
+        other = counts[1 - f]
+        end = len(vector)
+        many = 5 << (0 if end < 64 else (_floor_log2(end) >> 1) - 3)
+        discards = [0] * end
+        for i, value in enumerate(vector):
+            matches = other[value]
+            if matches == 0:
+                discards[i] = 1
+            elif matches > many:
+                discards[i] = 2
+        _settle_provisional(discards)
+        result.append(discards)
+    return result[0], result[1]
+
+
+def _settle_provisional(discards: list[int]) -> None:
+    """Keep provisional discards (2) only inside runs of real ones (1), as GNU diff does."""
+    end = len(discards)
+    i = 0
+    while i < end:
+        if discards[i] == 2:
+            discards[i] = 0
+        elif discards[i] != 0:
+            provisional = 0
+            j = i
+            while j < end and discards[j] != 0:
+                provisional += discards[j] == 2
+                j += 1
+            while j > i and discards[j - 1] == 2:
+                j -= 1
+                discards[j] = 0
+                provisional -= 1
+            length = j - i
+            if length >> 2 < provisional:
+                # A quarter of the run is provisional: keep all of those lines.
+                while j > i:
+                    j -= 1
+                    if discards[j] == 2:
+                        discards[j] = 0
+            else:
+                minimum = 2 if length < 4 else (1 << ((_floor_log2(length) >> 1) - 1)) + 1
+                # Cancel any subrun of MINIMUM or more provisionals in the run.
+                consec = 0
+                j = 0
+                while j < length:
+                    if discards[i + j] != 2:
+                        consec = 0
+                    else:
+                        consec += 1
+                        if consec == minimum:
+                            j -= consec  # back up to the start of the subrun
+                        elif consec > minimum:
+                            discards[i + j] = 0
+                    j += 1
+                # From each end, cancel provisionals until three real discards
+                # in a row, or a real one at least 8 lines in.
+                for step, first in ((1, i), (-1, i + length - 1)):
+                    consec = 0
+                    for j in range(length):
+                        at = first + step * j
+                        if j >= 8 and discards[at] == 1:
+                            break
+                        if discards[at] == 2:
+                            consec = 0
+                            discards[at] = 0
+                        elif discards[at] == 0:
+                            consec = 0
+                        else:
+                            consec += 1
+                        if consec == 3:
+                            break
+                i += length - 1
+        i += 1
+
+
+class _Search:
+    """The forward and backward diagonal vectors of one comparison (diffseq.h)."""
+
+    def __init__(self, xv: Sequence[int], yv: Sequence[int]) -> None:
+        self.xv = xv
+        self.yv = yv
+        size = len(xv) + len(yv) + 3
+        self.offset = len(yv) + 1  # diagonals run from -len(yv) - 1 to len(xv) + 1
+        self.fd = [0] * size
+        self.bd = [0] * size
+        diags = size
+        self.too_expensive = max(_MIN_TOO_EXPENSIVE, 1 << ((_floor_log2(diags) >> 1) + 1))
+
+    def diag(
+        self, xoff: int, xlim: int, yoff: int, ylim: int, find_minimal: bool
+    ) -> tuple[int, int, bool, bool]:
+        """The midpoint of a shortest edit script of xv[xoff:xlim] and yv[yoff:ylim].
+
+        Returns (xmid, ymid, lo_minimal, hi_minimal), as gnulib's ``diag``.
+        """
+        xv, yv, fd, bd, k = self.xv, self.yv, self.fd, self.bd, self.offset
+        dmin, dmax = xoff - ylim, xlim - yoff
+        fmid, bmid = xoff - yoff, xlim - ylim
+        fmin = fmax = fmid
+        bmin = bmax = bmid
+        odd = (fmid - bmid) & 1
+        fd[fmid + k] = xoff
+        bd[bmid + k] = xlim
+        cost = 1
+        while True:
+            # Extend the top-down search by an edit step in each diagonal.
+            if fmin > dmin:
+                fmin -= 1
+                fd[fmin - 1 + k] = -1
+            else:
+                fmin += 1
+            if fmax < dmax:
+                fmax += 1
+                fd[fmax + 1 + k] = -1
+            else:
+                fmax -= 1
+            for d in range(fmax, fmin - 1, -2):
+                low, high = fd[d - 1 + k], fd[d + 1 + k]
+                x = high if low < high else low + 1
+                y = x - d
+                while x < xlim and y < ylim and xv[x] == yv[y]:
+                    x += 1
+                    y += 1
+                fd[d + k] = x
+                if odd and bmin <= d <= bmax and bd[d + k] <= x:
+                    return x, y, True, True
+            # Similarly extend the bottom-up search.
+            if bmin > dmin:
+                bmin -= 1
+                bd[bmin - 1 + k] = _OFFSET_MAX
+            else:
+                bmin += 1
+            if bmax < dmax:
+                bmax += 1
+                bd[bmax + 1 + k] = _OFFSET_MAX
+            else:
+                bmax -= 1
+            for d in range(bmax, bmin - 1, -2):
+                low, high = bd[d - 1 + k], bd[d + 1 + k]
+                x = low if low < high else high - 1
+                y = x - d
+                while xoff < x and yoff < y and xv[x - 1] == yv[y - 1]:
+                    x -= 1
+                    y -= 1
+                bd[d + k] = x
+                if not odd and fmin <= d <= fmax and x <= fd[d + k]:
+                    return x, y, True, True
+            if not find_minimal and cost >= self.too_expensive:
+                return self._give_up(xoff, xlim, yoff, ylim, fmin, fmax, bmin, bmax)
+            cost += 1
+
+    def _give_up(
+        self, xoff: int, xlim: int, yoff: int, ylim: int, fmin: int, fmax: int, bmin: int, bmax: int
+    ) -> tuple[int, int, bool, bool]:
+        """The TOO_EXPENSIVE heuristic: halfway between the best results so far."""
+        fd, bd, k = self.fd, self.bd, self.offset
+        fxybest, fxbest = -1, 0
+        for d in range(fmax, fmin - 1, -2):
+            x = min(fd[d + k], xlim)
+            y = x - d
+            if ylim < y:
+                x, y = ylim + d, ylim
+            if fxybest < x + y:
+                fxybest, fxbest = x + y, x
+        bxybest, bxbest = _OFFSET_MAX, 0
+        for d in range(bmax, bmin - 1, -2):
+            x = max(xoff, bd[d + k])
+            y = x - d
+            if y < yoff:
+                x, y = yoff + d, yoff
+            if x + y < bxybest:
+                bxybest, bxbest = x + y, x
+        if (xlim + ylim) - bxybest < fxybest - (xoff + yoff):
+            return fxbest, fxybest - fxbest, True, False
+        return bxbest, bxybest - bxbest, False, True
+
+    def compare(self) -> tuple[list[bool], list[bool]]:
+        """Which elements of xv and yv are deleted / inserted (``compareseq``)."""
+        xv, yv = self.xv, self.yv
+        deleted = [False] * len(xv)
+        inserted = [False] * len(yv)
+        # Depth first, low half before high half, as the recursive original.
+        stack = [(0, len(xv), 0, len(yv), False)]
+        while stack:
+            xoff, xlim, yoff, ylim, find_minimal = stack.pop()
+            while xoff < xlim and yoff < ylim and xv[xoff] == yv[yoff]:
+                xoff += 1
+                yoff += 1
+            while xoff < xlim and yoff < ylim and xv[xlim - 1] == yv[ylim - 1]:
+                xlim -= 1
+                ylim -= 1
+            if xoff == xlim:
+                inserted[yoff:ylim] = [True] * (ylim - yoff)
+            elif yoff == ylim:
+                deleted[xoff:xlim] = [True] * (xlim - xoff)
+            else:
+                xmid, ymid, lo_minimal, hi_minimal = self.diag(xoff, xlim, yoff, ylim, find_minimal)
+                stack.append((xmid, xlim, ymid, ylim, hi_minimal))
+                stack.append((xoff, xmid, yoff, ymid, lo_minimal))
+        return deleted, inserted
+
+
+def _shift_boundaries(
+    changed: tuple[list[bool], list[bool]], equivs: tuple[Sequence[int], Sequence[int]]
+) -> None:
+    """Slide runs of changes over equal elements to merge them (analyze.c).
+
+    ``changed`` holds each side's flags padded with one False before and
+    after (so index ``i`` of the C code is ``i + 1`` here).
+    """
+    for f in (0, 1):
+        flags, other, classes = changed[f], changed[1 - f], equivs[f]
+        i_end = len(classes)
+        i = j = 0
+        while True:
+            # Scan forwards to the next run of changes, tracking the other side.
+            while i < i_end and not flags[i + 1]:
+                while other[j + 1]:
+                    j += 1
+                j += 1
+                i += 1
+            if i == i_end:
+                break
+            start = i
+            i += 1
+            while flags[i + 1]:
+                i += 1
+            while other[j + 1]:
+                j += 1
+            while True:
+                runlength = i - start
+                # Move the run back while the previous unchanged element
+                # equals its last one: this merges with earlier runs.
+                while start and classes[start - 1] == classes[i - 1]:
+                    start -= 1
+                    flags[start + 1] = True
+                    i -= 1
+                    flags[i + 1] = False
+                    while flags[start]:
+                        start -= 1
+                    j -= 1
+                    while other[j + 1]:
+                        j -= 1
+                # The end of the run where it last lines up with a run of
+                # changes in the other side (i_end: nowhere).
+                corresponding = i if other[j] else i_end
+                # Move the run forward while its first element equals the next
+                # unchanged one: this merges with later runs.
+                while i != i_end and classes[start] == classes[i]:
+                    flags[start + 1] = False
+                    start += 1
+                    flags[i + 1] = True
+                    i += 1
+                    while flags[i + 1]:
+                        i += 1
+                    j += 1
+                    while other[j + 1]:
+                        corresponding = i
+                        j += 1
+                if runlength == i - start:
+                    break
+            # Move the fully merged run back to line up with the other side's.
+            while corresponding < i:
+                start -= 1
+                flags[start + 1] = True
+                i -= 1
+                flags[i + 1] = False
+                j -= 1
+                while other[j + 1]:
+                    j -= 1
+
+
+def diff_words(gold: Sequence[Hashable], pred: Sequence[Hashable]) -> tuple[Hunk, ...]:
+    """The hunks GNU ``diff`` finds between two files holding these lines.
+
+    Reproduces GNU diffutils' choices (see the module docstring), so that
+    among several equally short edit scripts the same one is found, and
+    where diff's pre-pass makes it give up minimality, it gives it up
+    the same way.
+
+    >>> [tuple(hunk) for hunk in diff_words(["哈", "哈哈"], ["哈哈", "哈"])]
+    [(0, 1, 0, 0), (2, 2, 1, 2)]
+    >>> diff_words(["a", "b", "c"], ["a", "x", "c"])
+    (Hunk(gold_start=1, gold_end=2, pred_start=1, pred_end=2),)
+    """
+    n0, n1 = len(gold), len(pred)
+    # find_identical_ends: the common prefix, then the common suffix of the rest.
+    prefix = 0
+    while prefix < n0 and prefix < n1 and gold[prefix] == pred[prefix]:
+        prefix += 1
+    suffix = 0
+    while (
+        suffix < n0 - prefix
+        and suffix < n1 - prefix
+        and gold[n0 - 1 - suffix] == pred[n1 - 1 - suffix]
+    ):
+        suffix += 1
+    if prefix + suffix == n0 == n1:
+        return ()
+    # Equivalence classes of the remaining lines, numbered from 0.
+    numbers: dict[Hashable, int] = {}
+    xs = [numbers.setdefault(w, len(numbers)) for w in gold[prefix : n0 - suffix]]
+    ys = [numbers.setdefault(w, len(numbers)) for w in pred[prefix : n1 - suffix]]
+    discards = _discard_confusing_lines(xs, ys, len(numbers))
+    kept = tuple([i for i, flag in enumerate(d) if not flag] for d in discards)
+    search = _Search([xs[i] for i in kept[0]], [ys[i] for i in kept[1]])
+    deleted, inserted = search.compare()
+    changed = (
+        [False, *(flag != 0 for flag in discards[0]), False],
+        [False, *(flag != 0 for flag in discards[1]), False],
+    )
+    for flags, real, marks in ((changed[0], kept[0], deleted), (changed[1], kept[1], inserted)):
+        for index, mark in zip(real, marks):
+            if mark:
+                flags[index + 1] = True
+    _shift_boundaries(changed, (xs, ys))
+    # build_script: maximal runs of changes between unchanged pairs.
+    hunks = []
+    flags0, flags1 = changed
+    i0 = i1 = 0
+    len0, len1 = len(xs), len(ys)
+    while i0 < len0 or i1 < len1:
+        if flags0[i0 + 1] or flags1[i1 + 1]:
+            start0, start1 = i0, i1
+            while flags0[i0 + 1]:
+                i0 += 1
+            while flags1[i1 + 1]:
+                i1 += 1
+            hunks.append(Hunk(prefix + start0, prefix + i0, prefix + start1, prefix + i1))
+        i0 += 1
+        i1 += 1
+    return tuple(hunks)
+
+
+# ---------------------------------------------------------------------------
+# Counts and scores
+
+
+@dataclass(frozen=True, slots=True)
+class SighanCounts:
+    """Additive counts of the SIGHAN script: ``sum(per_line, SighanCounts())``.
+
+    Attributes:
+        truth_words, test_words: gold and predicted words (TRUE / TEST WORD COUNT).
+        matched: words diff leaves unchanged (the numerator of recall and precision).
+        insertions, deletions, substitutions: lines diff marks ``>``, ``<``, ``|``.
+        oov: gold words not in the dictionary (0 without one).
+        oov_missed, iv_missed: gold words on a changed line, out of / in the dictionary.
+    """
+
+    truth_words: int = 0
+    test_words: int = 0
+    matched: int = 0
+    insertions: int = 0
+    deletions: int = 0
+    substitutions: int = 0
+    oov: int = 0
+    oov_missed: int = 0
+    iv_missed: int = 0
+
+    def __add__(self, other: SighanCounts) -> SighanCounts:
+        if not isinstance(other, SighanCounts):
+            return NotImplemented
+        return SighanCounts(*map(int.__add__, self.astuple(), other.astuple()))
+
+    def astuple(self) -> tuple[int, ...]:
+        """The counts in field order."""
+        return tuple(getattr(self, name) for name in SIGHAN_FIELDS)
+
+    def to_dict(self) -> dict[str, int]:
+        """The counts as a dict in field order."""
+        return dict(zip(SIGHAN_FIELDS, self.astuple()))
+
+    @property
+    def changes(self) -> int:
+        """Insertions + deletions + substitutions (the script's NCHANGE)."""
+        return self.insertions + self.deletions + self.substitutions
+
+    def scores(self, *, has_dictionary: bool, beta: float = 1.0) -> SegScores:
+        """Scores as fractions in [0, 1]; OOV figures None without a dictionary.
+
+        A zero denominator gives 0.0. Boundary figures are 0.0: the script has
+        none (``ScoreResult`` fills them in from interval counts).
+
+        >>> s = SighanCounts(truth_words=4, test_words=5, matched=3).scores(has_dictionary=False)
+        >>> s.recall, s.precision, s.f1
+        (0.75, 0.6, 0.6666666666666666)
+        """
+        words = precision_recall_fscore_from_counts(
+            self.matched, self.test_words, self.truth_words, zero_division=0.0
+        )
+        fbeta = precision_recall_fscore_from_counts(
+            self.matched, self.test_words, self.truth_words, beta=beta, zero_division=0.0
+        ).fscore
+        oov_rate = oov_recall = iv_recall = None
+        if has_dictionary:
+            iv = self.truth_words - self.oov
+            oov_rate = self.oov / self.truth_words if self.truth_words else 0.0
+            oov_recall = 1 - self.oov_missed / self.oov if self.oov else 0.0
+            iv_recall = 1 - self.iv_missed / iv if iv else 0.0
+        return SegScores(
+            precision=words.precision,
+            recall=words.recall,
+            f1=words.fscore,
+            fbeta=fbeta,
+            beta=beta,
+            oov_rate=oov_rate,
+            oov_recall=oov_recall,
+            iv_recall=iv_recall,
+            boundary_precision=0.0,
+            boundary_recall=0.0,
+            boundary_f1=0.0,
+        )
+
+
+SIGHAN_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(SighanCounts))
+
+
+def count_words(
+    truth: Sequence[str], test: Sequence[str], words: Collection[str] | None = None
+) -> SighanCounts:
+    """Count one line's gold (truth) and predicted (test) words as the script does.
+
+    Args:
+        truth: gold words of the line.
+        test: predicted words of the line.
+        words: the dictionary for OOV/IV counts, or None.
+
+    >>> c = count_words(["结婚", "的", "和", "尚未"], ["结婚", "的", "和尚", "未"], {"的", "和"})
+    >>> (c.matched, c.substitutions, c.insertions, c.deletions, c.oov, c.oov_missed, c.iv_missed)
+    (2, 2, 0, 0, 2, 1, 1)
+    """
+    if not truth:
+        return SighanCounts()
+    hunks = diff_words(truth, test)
+    insertions = deletions = substitutions = 0
+    missed = [False] * len(truth)
+    for hunk in hunks:
+        deleted = hunk.gold_end - hunk.gold_start
+        inserted = hunk.pred_end - hunk.pred_start
+        substituted = min(deleted, inserted)
+        substitutions += substituted
+        deletions += deleted - substituted
+        insertions += inserted - substituted
+        missed[hunk.gold_start : hunk.gold_end] = [True] * deleted
+    oov = oov_missed = iv_missed = 0
+    if words is not None:
+        for word, lost in zip(truth, missed):
+            if word in words:
+                iv_missed += lost
+            else:
+                oov += 1
+                oov_missed += lost
+    return SighanCounts(
+        truth_words=len(truth),
+        test_words=len(test),
+        matched=len(truth) - sum(missed),
+        insertions=insertions,
+        deletions=deletions,
+        substitutions=substitutions,
+        oov=oov,
+        oov_missed=oov_missed,
+        iv_missed=iv_missed,
+    )
+
+
+def count_sighan_line(
+    gold_line: str, pred_line: str, words: Collection[str] | None = None
+) -> SighanCounts:
+    """Count one pair of raw lines (gold, prediction) as the SIGHAN script does.
+
+    Lines are split by :func:`split_sighan_line`; an empty gold line counts
+    nothing (the script skips it).
+
+    >>> count_sighan_line("哈 哈哈\\r", "哈哈\\u3000哈").matched
+    1
+    """
+    return count_words(split_sighan_line(gold_line), split_sighan_line(pred_line), words)
+
+
+# ---------------------------------------------------------------------------
+# The summary block
+
+
+def _fixed(value: float | None) -> str:
+    # The script prints with "%2.3f" and "--" where a rate is undefined.
+    return "--" if value is None else f"{value:2.3f}"
+
+
+def format_sighan_summary(counts: SighanCounts, pred_name: str, *, has_dictionary: bool) -> str:
+    """The summary block the SIGHAN script prints at its end (without a final newline).
+
+    ``pred_name`` is shown on the ``###`` line as the script shows its third
+    argument: an absolute path loses its folders (``s=^/.*/==``), a relative
+    one is kept as given. F is computed from the unrounded P and R. Rates
+    whose denominator is zero, and the OOV figures without a dictionary,
+    print as ``--``.
+
+    >>> counts = SighanCounts(truth_words=13, test_words=10, matched=6, insertions=0,
+    ...                       deletions=3, substitutions=4, oov=3, oov_missed=2, iv_missed=5)
+    >>> print(format_sighan_summary(counts, "/tmp/out/pred.txt", has_dictionary=True))
+    ... # doctest: +NORMALIZE_WHITESPACE, +ELLIPSIS
+    === SUMMARY:
+    === TOTAL INSERTIONS:    0
+    === TOTAL DELETIONS:    3
+    === TOTAL SUBSTITUTIONS:    4
+    === TOTAL NCHANGE:    7
+    === TOTAL TRUE WORD COUNT:    13
+    === TOTAL TEST WORD COUNT:    10
+    === TOTAL TRUE WORDS RECALL:    0.462
+    === TOTAL TEST WORDS PRECISION:    0.600
+    === F MEASURE:    0.522
+    === OOV Rate:    0.231
+    === OOV Recall Rate:    0.333
+    === IV Recall Rate:    0.500
+    ###    pred.txt    0    3    4    7    13    10    0.462    0.600    0.522    0.231 ...
+    """
+    name = re.sub(r"^/.*/", "", os.fspath(pred_name))
+    recall = counts.matched / counts.truth_words if counts.truth_words else None
+    precision = counts.matched / counts.test_words if counts.test_words else None
+    fmeasure = None
+    if recall is not None and precision is not None:
+        # (1 + beta)·P·R / (beta·P + R) with beta = 1, from the unrounded P and R.
+        fmeasure = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    oov_rate = oov_recall = iv_recall = None
+    if has_dictionary:
+        iv = counts.truth_words - counts.oov
+        oov_rate = counts.oov / counts.truth_words if counts.truth_words else None
+        oov_recall = 1 - counts.oov_missed / counts.oov if counts.oov else None
+        iv_recall = 1 - counts.iv_missed / iv if iv else None
+    numbers = [
+        ("TOTAL INSERTIONS", str(counts.insertions)),
+        ("TOTAL DELETIONS", str(counts.deletions)),
+        ("TOTAL SUBSTITUTIONS", str(counts.substitutions)),
+        ("TOTAL NCHANGE", str(counts.changes)),
+        ("TOTAL TRUE WORD COUNT", str(counts.truth_words)),
+        ("TOTAL TEST WORD COUNT", str(counts.test_words)),
+        ("TOTAL TRUE WORDS RECALL", _fixed(recall)),
+        ("TOTAL TEST WORDS PRECISION", _fixed(precision)),
+        ("F MEASURE", _fixed(fmeasure)),
+        ("OOV Rate", _fixed(oov_rate)),
+        ("OOV Recall Rate", _fixed(oov_recall)),
+        ("IV Recall Rate", _fixed(iv_recall)),
+    ]
+    lines = ["=== SUMMARY:"]
+    lines += [f"=== {label}:\t{value}" for label, value in numbers]
+    lines.append("\t".join(["###", name, *(value for _, value in numbers)]))
+    return "\n".join(lines)

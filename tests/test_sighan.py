@@ -1,0 +1,512 @@
+"""Tests of cws_bench/sighan.py: hand-checked diffs, GNU diff as an oracle, real corpora.
+
+The oracle runs the real GNU ``diff -y`` on one-word-per-line files exactly as
+the SIGHAN ``score`` script does, and reads its output with the script's own
+regular expressions (on bytes, as Perl does), in the C locale.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cws_bench.dictionary import load_dictionary
+from cws_bench.io import iter_lines
+from cws_bench.scoring import score_files, score_sentences
+from cws_bench.sighan import (
+    Hunk,
+    SighanCounts,
+    count_sighan_line,
+    count_words,
+    diff_words,
+    format_sighan_summary,
+    split_sighan_line,
+)
+
+# ---------------------------------------------------------------------------
+# Hand-checked examples
+
+COUNTED = ("substitutions", "insertions", "deletions", "matched")
+
+
+@pytest.mark.parametrize(
+    ("truth", "test", "expected"),
+    [
+        # identical
+        ("我们 是 学生", "我们 是 学生", (0, 0, 0, 3)),
+        # one substitution: 是 | 不是
+        ("我们 是 学生", "我们 不是 学生", (1, 0, 0, 2)),
+        # one insertion and one deletion
+        ("我们 学生", "我们 是 学生", (0, 1, 0, 2)),
+        ("我们 是 学生", "我们 学生", (0, 0, 1, 2)),
+        # a merge: two gold words against one predicted word is one
+        # substitution and one deletion
+        ("结婚 的 和 尚未 结婚", "结婚 的 和尚未 结婚", (1, 0, 1, 3)),
+        # nothing predicted: every gold word deleted
+        ("我们 是", "", (0, 0, 2, 0)),
+        # all wrong, more predicted words than gold ones
+        ("我们 学生", "我 们 学 生", (2, 2, 0, 0)),
+        # repeated words: diff sets the common suffix 说 aside first, so 他 | 说
+        # is a substitution (a textbook LCS matching the first 说 would give
+        # one deletion and one insertion instead)
+        ("他 说", "说 说", (1, 0, 0, 1)),
+        # the README's example: 哈哈 is left unchanged, 哈 deleted before it
+        # and inserted after it
+        ("哈 哈哈", "哈哈 哈", (0, 1, 1, 1)),
+    ],
+)
+def test_hand_checked_counts(truth, test, expected):
+    counts = count_sighan_line(truth, test, None)
+    assert tuple(getattr(counts, name) for name in COUNTED) == expected
+    assert counts.truth_words == len(truth.split())
+    assert counts.test_words == len(test.split())
+
+
+def test_hunks_of_the_readme_example():
+    assert diff_words(["哈", "哈哈"], ["哈哈", "哈"]) == (Hunk(0, 1, 0, 0), Hunk(2, 2, 1, 2))
+    assert diff_words(["a", "b"], ["a", "b"]) == ()
+    assert diff_words([], ["a"]) == (Hunk(0, 0, 0, 1),)
+
+
+def test_readme_example_interval_zero_sighan_one():
+    gold, pred = [["哈", "哈哈"]], [["哈哈", "哈"]]
+    assert score_sentences(gold, pred).correct_words == 0
+    sighan = score_sentences(gold, pred, method="sighan")
+    assert sighan.correct_words == 1
+    assert (sighan.recall, sighan.precision) == (0.5, 0.5)
+    assert (sighan.sighan.insertions, sighan.sighan.deletions) == (1, 1)
+
+
+def test_which_word_diff_leaves_unchanged_decides_oov_recall():
+    # Either 哈 or 哈哈 could be the common word; GNU diff keeps 哈哈, so the
+    # missed gold word is 哈, which is in the dictionary.
+    counts = count_sighan_line("哈 哈哈", "哈哈 哈", {"哈"})
+    assert (counts.oov, counts.oov_missed, counts.iv_missed) == (1, 0, 1)
+    scores = counts.scores(has_dictionary=True)
+    assert (scores.oov_rate, scores.oov_recall, scores.iv_recall) == (0.5, 1.0, 0.0)
+
+
+def test_worked_example_of_the_literature():
+    gold = "结婚 的 和 尚未 结婚 的 都 应该 好好 考虑 一下 人生 大事"
+    pred = "结婚 的 和尚 未结婚 的 都 应该 好好考虑 一下 人生大事"
+    words = {"结婚", "尚未", "的", "和", "青年", "都", "应该", "好好考虑", "自己", "人生", "大事"}
+    counts = count_sighan_line(gold, pred, words)
+    # Hunks: 和 尚未 结婚 | 和尚 未结婚 (2 S, 1 D), 好好 考虑 | 好好考虑 (1 S, 1 D),
+    # 人生 大事 | 人生大事 (1 S, 1 D); the same 6 words as by interval counting.
+    assert (counts.substitutions, counts.insertions, counts.deletions) == (4, 0, 3)
+    assert (counts.truth_words, counts.test_words, counts.matched) == (13, 10, 6)
+    # OOV: 好好, 考虑, 一下; 一下 is found.
+    assert (counts.oov, counts.oov_missed, counts.iv_missed) == (3, 2, 5)
+
+
+def test_a_byte_order_mark_stays_in_the_first_word_as_in_the_script():
+    # The script reads bytes: a BOM is part of the first word, which then
+    # differs from the same word without it.
+    counts = count_sighan_line("\ufeff我们 是", "我们 是", {"我们", "是"})
+    assert (counts.substitutions, counts.matched, counts.oov, counts.oov_missed) == (1, 1, 1, 1)
+
+
+def test_empty_gold_line_counts_nothing():
+    assert count_sighan_line("  \r", "我们 是", None) == SighanCounts()
+    assert count_words([], ["我们"]) == SighanCounts()
+
+
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        ("结婚  的\u3000和 尚未\t结婚\r", ["结婚", "的", "和", "尚未", "结婚"]),
+        ("\u3000\u3000开头", ["开头"]),
+        # the script deletes every carriage return, inside words too
+        ("结\r婚 的", ["结婚", "的"]),
+        # Perl's \s is ASCII: other Unicode spaces stay inside a word
+        ("a\u00a0b c\u2003d", ["a\u00a0b", "c\u2003d"]),
+        ("", []),
+    ],
+)
+def test_split_like_the_script(line, words):
+    assert split_sighan_line(line) == words
+
+
+# ---------------------------------------------------------------------------
+# Counts, scores and the summary block
+
+
+def test_counts_add_up():
+    a = SighanCounts(1, 2, 3, 4, 5, 6, 7, 8, 9)
+    b = SighanCounts(10, 20, 30, 40, 50, 60, 70, 80, 90)
+    assert a + b == SighanCounts(11, 22, 33, 44, 55, 66, 77, 88, 99)
+    assert sum([a, b], SighanCounts()) == a + b
+    assert (a + b).changes == 44 + 55 + 66
+
+
+def test_scores_from_counts():
+    counts = SighanCounts(truth_words=4, test_words=5, matched=3, oov=2, oov_missed=1)
+    scores = counts.scores(has_dictionary=True, beta=2.0)
+    assert (scores.recall, scores.precision, scores.f1) == (0.75, 0.6, 6 / 9)
+    assert scores.fbeta == pytest.approx(5 * 3 / (4 * 4 + 5))
+    assert (scores.oov_rate, scores.oov_recall, scores.iv_recall) == (0.5, 0.5, 1.0)
+    plain = counts.scores(has_dictionary=False)
+    assert (plain.oov_rate, plain.oov_recall, plain.iv_recall) == (None, None, None)
+    assert SighanCounts().scores(has_dictionary=True).f1 == 0.0
+
+
+@settings(max_examples=50)
+@given(st.lists(st.tuples(st.text("甲乙丙 ", max_size=12), st.text("甲乙丙 ", max_size=12))))
+def test_score_sentences_sums_the_lines(pairs):
+    gold = [g.split() for g, _ in pairs]
+    pred = [p.split() for _, p in pairs]
+    result = score_sentences(gold, pred, {"甲"}, method="sighan")
+    expected = sum((count_words(g, p, {"甲"}) for g, p in zip(gold, pred)), SighanCounts())
+    assert result.sighan == expected
+
+
+SUMMARY = """\
+=== SUMMARY:
+=== TOTAL INSERTIONS:	0
+=== TOTAL DELETIONS:	3
+=== TOTAL SUBSTITUTIONS:	4
+=== TOTAL NCHANGE:	7
+=== TOTAL TRUE WORD COUNT:	13
+=== TOTAL TEST WORD COUNT:	10
+=== TOTAL TRUE WORDS RECALL:	0.462
+=== TOTAL TEST WORDS PRECISION:	0.600
+=== F MEASURE:	0.522
+=== OOV Rate:	0.231
+=== OOV Recall Rate:	0.333
+=== IV Recall Rate:	0.500
+###	pred.txt	0	3	4	7	13	10	0.462	0.600	0.522	0.231	0.333	0.500"""
+
+WORKED = SighanCounts(13, 10, 6, 0, 3, 4, 3, 2, 5)
+
+
+def test_summary_block():
+    assert format_sighan_summary(WORKED, "/data/run 1/pred.txt", has_dictionary=True) == SUMMARY
+
+
+def test_summary_name_is_cut_only_for_absolute_paths():
+    # The script's s=^/.*/== only matches a path that starts with "/".
+    last = format_sighan_summary(WORKED, "out/pred.txt", has_dictionary=True).splitlines()[-1]
+    assert last.split("\t")[1] == "out/pred.txt"
+
+
+def test_summary_without_dictionary_or_words():
+    lines = format_sighan_summary(WORKED, "p", has_dictionary=False).splitlines()
+    assert lines[-4:-1] == [
+        "=== OOV Rate:\t--",
+        "=== OOV Recall Rate:\t--",
+        "=== IV Recall Rate:\t--",
+    ]
+    assert lines[-1].endswith("\t0.522\t--\t--\t--")
+    # no OOV word: the OOV rate is 0, OOV recall undefined (as the script prints)
+    no_oov = SighanCounts(truth_words=2, test_words=2, matched=2)
+    assert (
+        format_sighan_summary(no_oov, "p", has_dictionary=True)
+        .splitlines()[-1]
+        .endswith("\t1.000\t1.000\t1.000\t0.000\t--\t1.000")
+    )
+    # nothing found at all: F is 0 (the script would divide by zero)
+    missed = SighanCounts(truth_words=2, test_words=1, matched=0, substitutions=1, deletions=1)
+    assert "=== F MEASURE:\t0.000" in format_sighan_summary(missed, "p", has_dictionary=False)
+    empty = format_sighan_summary(SighanCounts(), "p", has_dictionary=True)
+    assert "=== TOTAL TRUE WORDS RECALL:\t--" in empty
+    assert "=== F MEASURE:\t--" in empty
+
+
+def test_f_measure_is_computed_from_unrounded_precision_and_recall():
+    # P = 2/3, R = 1/2: F = 0.5714..., not 2·0.667·0.5/(0.667+0.5) = 0.5716...
+    counts = SighanCounts(truth_words=4, test_words=3, matched=2)
+    assert "=== F MEASURE:\t0.571" in format_sighan_summary(counts, "p", has_dictionary=False)
+
+
+# ---------------------------------------------------------------------------
+# GNU diff as the oracle
+
+DIFF = "/usr/bin/diff"
+SPACE = rb"[ \t\n\x0b\f\r]"  # Perl's \s on bytes
+WORD = rb"[^ \t\n\x0b\f\r]"
+
+
+@pytest.fixture(scope="module")
+def gnu_diff() -> str:
+    """The real GNU diff, or skip."""
+    if not os.access(DIFF, os.X_OK):
+        pytest.skip(f"{DIFF} not found: the GNU diff oracle needs GNU diffutils")
+    version = subprocess.run([DIFF, "--version"], capture_output=True, text=True).stdout
+    if "GNU diffutils" not in version:
+        pytest.skip(f"{DIFF} is not GNU diff: {version.splitlines()[:1]}")
+    if shutil.which("bash") is None:
+        pytest.skip("bash not found: the oracle runs diff from a bash loop")
+    return DIFF
+
+
+def read_diff_output(output: bytes, truth_words: int, test_words: int, words) -> dict[str, int]:
+    """Count one line's ``diff -y`` output with the SIGHAN script's regular expressions."""
+    counts = dict.fromkeys(("insertions", "deletions", "substitutions"), 0)
+    missed = wrong = oov = oov_missed = iv_missed = 0
+    for line in output.splitlines(keepends=True):
+        if re.search(SPACE + rb"\|" + SPACE, line):
+            counts["substitutions"] += 1
+        elif re.search(SPACE + rb">" + SPACE, line):
+            counts["insertions"] += 1
+        elif re.search(SPACE + rb"<" + SPACE, line):
+            counts["deletions"] += 1
+        first = re.match(rb"^(" + WORD + rb"+)" + SPACE, line)
+        if first:
+            known = words is not None and first.group(1).decode("utf-8") in words
+            oov += not known
+            if re.match(rb"^" + WORD + rb"+" + SPACE + rb".*" + SPACE + rb"[|><]" + SPACE, line):
+                missed += 1
+                oov_missed += not known
+                iv_missed += known
+        if re.search(SPACE + rb"[|><]" + SPACE + rb".*" + WORD + rb"$", line):
+            wrong += 1
+    counts["recall_hits"] = truth_words - missed
+    counts["precision_hits"] = test_words - wrong
+    if words is not None:
+        counts.update(oov=oov, oov_missed=oov_missed, iv_missed=iv_missed)
+    return counts
+
+
+def gnu_diff_counts(
+    diff: str,
+    folder: Path,
+    pairs: Sequence[tuple[Sequence[str], Sequence[str]]],
+    words=None,
+) -> dict[str, int]:
+    """Totals of the script's counting over word-list pairs, by the real ``diff -y``.
+
+    Each pair is written as two one-word-per-line files; one bash loop runs
+    diff on all of them (in the C locale) and the outputs are read back.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    for index, (truth, test) in enumerate(pairs):
+        (folder / f"t{index}").write_bytes(b"".join(w.encode() + b"\n" for w in truth))
+        (folder / f"p{index}").write_bytes(b"".join(w.encode() + b"\n" for w in test))
+    script = (
+        f'for ((i = 0; i < {len(pairs)}; i++)); do "$0" -y t$i p$i > o$i; '
+        "[ $? -le 1 ] || exit 2; done"
+    )
+    env = {"LC_ALL": "C", "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    subprocess.run(["bash", "-c", script, diff], cwd=folder, env=env, check=True)
+    totals: dict[str, int] = {}
+    for index, (truth, test) in enumerate(pairs):
+        output = (folder / f"o{index}").read_bytes()
+        for key, value in read_diff_output(output, len(truth), len(test), words).items():
+            totals[key] = totals.get(key, 0) + value
+    return totals
+
+
+def our_counts(pairs, words=None) -> dict[str, int]:
+    """Our totals, in the oracle's keys."""
+    total = sum((count_words(t, p, words) for t, p in pairs), SighanCounts())
+    out = {
+        "insertions": total.insertions,
+        "deletions": total.deletions,
+        "substitutions": total.substitutions,
+        "recall_hits": total.matched,
+        "precision_hits": total.matched,
+    }
+    if words is not None:
+        out.update(oov=total.oov, oov_missed=total.oov_missed, iv_missed=total.iv_missed)
+    return out
+
+
+# Small alphabets, so that words repeat and diff has choices to make; words
+# contain no whitespace and none is one of diff's markers | < > (see below).
+WORDS = st.sampled_from(["甲", "乙", "丙", "甲乙", "乙丙", "的", "x", "ab"])
+LINES = st.lists(WORDS, min_size=1, max_size=40)
+
+
+@settings(max_examples=300, deadline=None)
+@given(LINES, st.lists(WORDS, max_size=40))
+def test_counts_match_gnu_diff(gnu_diff, tmp_path_factory, truth, test):
+    folder = tmp_path_factory.mktemp("diff")
+    words = {"甲", "乙丙", "x"}
+    assert our_counts([(truth, test)], words) == gnu_diff_counts(
+        gnu_diff, folder, [(truth, test)], words
+    )
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.sampled_from("ab"), min_size=60, max_size=300),
+    st.lists(st.sampled_from("abcdefghijklmnop"), min_size=60, max_size=300),
+)
+def test_long_lines_with_frequent_and_unmatched_words_match_gnu_diff(
+    gnu_diff, tmp_path_factory, frequent, rare
+):
+    # Words with many matches and words with none exercise diff's discard
+    # pass (provisional discards inside runs of unmatched lines).
+    rng = random.Random(len(frequent) * 1000 + len(rare))
+    truth = frequent + rare
+    rng.shuffle(truth)
+    test = [w.upper() if rng.random() < 0.3 else w for w in truth if rng.random() < 0.8]
+    pairs = [(truth, test), (test, truth)]
+    folder = tmp_path_factory.mktemp("diff")
+    assert our_counts(pairs, {"a"}) == gnu_diff_counts(gnu_diff, folder, pairs, {"a"})
+
+
+def test_marker_words_are_counted_as_diff_aligned_them(gnu_diff, tmp_path):
+    # A word that is exactly "|" is read by the script as diff's marker: left
+    # unchanged, it still counts as a substitution and as missed. cws-bench
+    # counts what diff computed (documented in cws_bench/sighan.py).
+    pair = (["我", "|", "你"], ["我", "|", "你"])
+    script = gnu_diff_counts(gnu_diff, tmp_path, [pair])
+    assert (script["substitutions"], script["recall_hits"], script["precision_hits"]) == (1, 2, 3)
+    ours = count_words(*pair)
+    assert (ours.substitutions, ours.matched) == (0, 3)
+
+
+# ---------------------------------------------------------------------------
+# Real corpora: realistic predictions, GNU diff on a sample of their lines
+
+CORPORA = [
+    ("pku", "pku_test_gold.utf8"),
+    ("msr", "msr_test_gold.utf8"),
+    ("cityu", "cityu_test_gold.utf8"),
+    ("as", "as_testing_gold.utf8"),
+]
+ORACLE_LINES = 600  # lines per corpus and prediction run through GNU diff
+
+
+def forward_maximum_matching(text: str, words: frozenset[str], prefixes: set[str]) -> list[str]:
+    """Greedy longest dictionary match from the left; one character when none matches."""
+    out, start = [], 0
+    while start < len(text):
+        best = end = start + 1
+        while end <= len(text) and text[start:end] in prefixes:
+            if text[start:end] in words:
+                best = end
+            end += 1
+        out.append(text[start:best])
+        start = best
+    return out
+
+
+def fmm_segment_file(raw: Path, dictionary: Path) -> list[str]:
+    words = load_dictionary(dictionary).words
+    prefixes = {word[:k] for word in words for k in range(1, len(word) + 1)}
+    return [" ".join(forward_maximum_matching(line, words, prefixes)) for line in iter_lines(raw)]
+
+
+def perturb(words: list[str], rng: random.Random) -> list[str]:
+    """Merge, split, drop and repeat words at random: a noisy segmenter."""
+    out: list[str] = []
+    index = 0
+    while index < len(words):
+        word, roll = words[index], rng.random()
+        if roll < 0.08 and index + 1 < len(words):
+            out.append(word + words[index + 1])
+            index += 1
+        elif roll < 0.16 and len(word) > 1:
+            cut = rng.randint(1, len(word) - 1)
+            out += [word[:cut], word[cut:]]
+        elif roll < 0.18:
+            pass
+        elif roll < 0.20:
+            out += [word, word]
+        else:
+            out.append(word)
+        index += 1
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("corpus", "gold_name"), CORPORA)
+def test_real_corpora_match_gnu_diff(icwb2, gnu_diff, tmp_path, corpus, gold_name):
+    gold_path = icwb2 / "gold" / gold_name
+    dictionary = icwb2 / "gold" / f"{corpus}_training_words.utf8"
+    words = load_dictionary(dictionary).words
+    gold_lines = list(iter_lines(gold_path))
+    fmm = fmm_segment_file(icwb2 / "testing" / f"{corpus}_test.utf8", dictionary)
+    rng = random.Random(f"sighan-{corpus}")
+    noisy = [" ".join(perturb(split_sighan_line(line), rng)) for line in gold_lines]
+    for name, pred_lines in (("fmm", fmm), ("noisy", noisy)):
+        assert len(pred_lines) == len(gold_lines)
+        pairs = [
+            (split_sighan_line(g), split_sighan_line(p)) for g, p in zip(gold_lines, pred_lines)
+        ]
+        pairs = [(t, p) for t, p in pairs if t]
+        # All lines through cws-bench (and through score_files, the CLI's path) ...
+        pred_path = tmp_path / f"{name}.txt"
+        pred_path.write_text("\n".join(pred_lines) + "\n", encoding="utf-8")
+        result = score_files(gold_path, pred_path, dictionary=words, method="sighan")
+        assert result.sighan == sum((count_words(t, p, words) for t, p in pairs), SighanCounts())
+        # ... and a deterministic sample of the lines diff changes through GNU diff.
+        changed = [pair for pair in pairs if pair[0] != pair[1]]
+        sample = random.Random(f"sample-{corpus}-{name}").sample(
+            changed, min(ORACLE_LINES, len(changed))
+        )
+        expected = gnu_diff_counts(gnu_diff, tmp_path / name, sample, words)
+        assert our_counts(sample, words) == expected, (corpus, name)
+
+
+# ---------------------------------------------------------------------------
+# The command line
+
+
+def run_cli(*args: str):
+    from cws_bench.cli import cli
+
+    return CliRunner().invoke(cli, ["score", *map(str, args)], catch_exceptions=False)
+
+
+def test_cli_prints_the_summary_block(write):
+    gold = write("gold.txt", "结婚 的 和 尚未 结婚 的 都 应该 好好 考虑 一下 人生 大事\n")
+    pred = write("pred.txt", "结婚 的 和尚 未结婚 的 都 应该 好好考虑 一下 人生大事\n")
+    words = write("words.txt", "结婚\n尚未\n的\n和\n青年\n都\n应该\n好好考虑\n自己\n人生\n大事\n")
+    result = run_cli(gold, pred, "--format", "sighan", "--dict", words)
+    assert result.exit_code == 0, result.output
+    assert result.stdout == SUMMARY + "\n"
+
+
+def test_cli_json_has_the_edit_counts(write):
+    gold = write("gold.txt", "哈 哈哈\n我们 是 学生\n")
+    pred = write("pred.txt", "哈哈 哈\n我们 不是 学生\n")
+    result = run_cli(gold, pred, "--method", "sighan", "--format", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["insertions"], data["deletions"], data["substitutions"]) == (1, 1, 1)
+    assert (data["gold_words"], data["pred_words"], data["correct_words"]) == (5, 5, 3)
+    assert data["method"] == "sighan"
+
+
+@pytest.mark.slow
+def test_official_pku_baseline(icwb2, tmp_path):
+    # The bakeoff's baseline, forward maximum matching with the training word
+    # list, scores R 0.907, P 0.843, F 0.874, OOV rate 0.058, OOV recall 0.069,
+    # IV recall 0.958 by the official script. The counts on the ### line were
+    # produced by the official script (with GNU diff 3.8) on this same file.
+    dictionary = icwb2 / "gold" / "pku_training_words.utf8"
+    pred = tmp_path / "pku_fmm.txt"
+    pred.write_text(
+        "\n".join(fmm_segment_file(icwb2 / "testing" / "pku_test.utf8", dictionary)) + "\n",
+        encoding="utf-8",
+    )
+    result = run_cli(icwb2 / "gold" / "pku_test_gold.utf8", pred, "--format", "sighan",
+                     "--dict", dictionary)  # fmt: skip
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[7:13] == [
+        "=== TOTAL TRUE WORDS RECALL:\t0.907",
+        "=== TOTAL TEST WORDS PRECISION:\t0.843",
+        "=== F MEASURE:\t0.874",
+        "=== OOV Rate:\t0.058",
+        "=== OOV Recall Rate:\t0.069",
+        "=== IV Recall Rate:\t0.958",
+    ]
+    assert lines[13] == (
+        "###\tpku_fmm.txt\t9274\t1365\t8375\t19014\t104372\t112281"
+        "\t0.907\t0.843\t0.874\t0.058\t0.069\t0.958"
+    )
