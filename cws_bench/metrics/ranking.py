@@ -1,0 +1,481 @@
+"""Ranking metrics for retrieval runs: AP and MAP, RR and MRR, hit rate, P@k, R@k, DCG and NDCG.
+
+Per query, ``judgements`` maps each judged document to its relevance grade
+(an integer; the qrels of one query) and ``ranking`` is the run for that
+query: either the documents in rank order, or a mapping of document to
+score, ranked as trec_eval ranks them (score descending, ties broken by
+document id descending). A document is relevant when its grade is at least
+``relevance_level`` (default 1); unjudged documents are not relevant.
+``k`` cuts the ranking after ``k`` documents (None: the whole ranking).
+
+Over a run, :func:`evaluate_run` averages each metric over the queries of
+the qrels; a query of the qrels that the run lacks scores 0 (trec_eval's
+``-c``), a query of the run that the qrels lack is left out and reported.
+
+The definitions are trec_eval's and ranx's (``tests/metrics/test_ranking.py``
+compares with ranx on random runs):
+
+- ``precision@k = relevant in the top k / k``; ``recall@k = relevant in the
+  top k / R``, with ``R`` the number of relevant documents of the query;
+- average precision ``AP@k = (1/R) · sum over relevant ranks i <= k of
+  precision@i`` (Buckley & Voorhees; trec_eval's ``map_cut``);
+- reciprocal rank ``1 / rank of the first relevant document`` (0 if none in
+  the top k); hit rate 1 if some relevant document is in the top k;
+- ``DCG@k = sum over i <= k of gain(grade_i) / log2(i + 1)`` with gain
+  ``2^grade - 1`` (Burges et al. 2005, the default) or ``grade``
+  (Järvelin & Kekäläinen 2002, ``gain="linear"``); ``NDCG@k = DCG@k /
+  IDCG@k``, the ideal DCG of the judged grades sorted descending.
+
+Undefined values: recall, AP and NDCG of a query with no relevant document
+divide by zero and take ``zero_division`` ("warn": 0.0 with an
+UndefinedMetricWarning, as ranx's and trec_eval's 0).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from cws_bench.metrics._undefined import ZeroDivision, check_zero_division, warn_undefined
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = [
+    "DEFAULT_METRICS",
+    "RANKING_METRICS",
+    "RankingReport",
+    "average_precision",
+    "dcg",
+    "evaluate_run",
+    "hit_rate",
+    "mean_average_precision",
+    "mean_reciprocal_rank",
+    "ndcg",
+    "parse_metric",
+    "precision_at_k",
+    "rank_documents",
+    "recall_at_k",
+    "reciprocal_rank",
+]
+
+Judgements = Mapping[str, int]
+Ranking = Sequence[str] | Mapping[str, float]
+Gain = Literal["exponential", "linear"]
+
+
+def rank_documents(scores: Mapping[str, float]) -> list[str]:
+    """Documents by score descending, ties by document id descending (trec_eval's order).
+
+    Example:
+        >>> rank_documents({"d1": 0.5, "d2": 0.9, "d3": 0.5})
+        ['d2', 'd3', 'd1']
+    """
+    return [
+        doc for doc, _ in sorted(scores.items(), key=lambda item: (item[1], item[0]), reverse=True)
+    ]
+
+
+def _ranked(ranking: Ranking) -> list[str]:
+    if isinstance(ranking, str):
+        raise ValueError("ranking must be a list of document ids or a mapping of id to score")
+    if isinstance(ranking, Mapping):
+        return rank_documents(ranking)
+    documents = list(ranking)
+    if len(set(documents)) != len(documents):
+        seen: set[str] = set()
+        for doc in documents:
+            if doc in seen:
+                raise ValueError(f"document {doc!r} is ranked twice")
+            seen.add(doc)
+    return documents
+
+
+def _cut(documents: list[str], k: int | None) -> list[str]:
+    if k is None:
+        return documents
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        raise ValueError(f"k must be a positive integer or None, got {k!r}")
+    return documents[:k]
+
+
+def _relevant(judgements: Judgements, relevance_level: int) -> set[str]:
+    return {doc for doc, grade in judgements.items() if grade >= relevance_level}
+
+
+def _undefined(zero_division: ZeroDivision, what: str) -> float:
+    value = check_zero_division(zero_division)
+    if zero_division == "warn":
+        warn_undefined(
+            f"{what} is ill-defined for a query with no relevant document; set to 0.0", stacklevel=4
+        )
+    return value
+
+
+def precision_at_k(
+    judgements: Judgements, ranking: Ranking, *, k: int, relevance_level: int = 1
+) -> float:
+    """Relevant documents in the top ``k``, over ``k`` (a short ranking still divides by ``k``).
+
+    Example:
+        >>> precision_at_k({"d1": 1, "d3": 2}, ["d1", "d2", "d3"], k=2)
+        0.5
+    """
+    top = _cut(_ranked(ranking), k)
+    relevant = _relevant(judgements, relevance_level)
+    return sum(doc in relevant for doc in top) / k
+
+
+def recall_at_k(
+    judgements: Judgements,
+    ranking: Ranking,
+    *,
+    k: int | None = None,
+    relevance_level: int = 1,
+    zero_division: ZeroDivision = "warn",
+) -> float:
+    """Relevant documents in the top ``k``, over all relevant documents of the query.
+
+    Example:
+        >>> recall_at_k({"d1": 1, "d3": 2, "d9": 1}, ["d1", "d2", "d3"], k=2)
+        0.3333333333333333
+    """
+    check_zero_division(zero_division)
+    top = _cut(_ranked(ranking), k)
+    relevant = _relevant(judgements, relevance_level)
+    if not relevant:
+        return _undefined(zero_division, "recall")
+    return sum(doc in relevant for doc in top) / len(relevant)
+
+
+def hit_rate(
+    judgements: Judgements, ranking: Ranking, *, k: int | None = None, relevance_level: int = 1
+) -> float:
+    """1.0 if a relevant document is in the top ``k``, else 0.0.
+
+    Example:
+        >>> ranking = ["d1", "d2", "d3"]
+        >>> hit_rate({"d3": 1}, ranking, k=2), hit_rate({"d3": 1}, ranking, k=3)
+        (0.0, 1.0)
+    """
+    relevant = _relevant(judgements, relevance_level)
+    return float(any(doc in relevant for doc in _cut(_ranked(ranking), k)))
+
+
+def reciprocal_rank(
+    judgements: Judgements, ranking: Ranking, *, k: int | None = None, relevance_level: int = 1
+) -> float:
+    """1 / the rank of the first relevant document in the top ``k``; 0.0 if there is none.
+
+    Example:
+        >>> reciprocal_rank({"d3": 1}, ["d1", "d2", "d3"])
+        0.3333333333333333
+    """
+    relevant = _relevant(judgements, relevance_level)
+    for rank, doc in enumerate(_cut(_ranked(ranking), k), start=1):
+        if doc in relevant:
+            return 1 / rank
+    return 0.0
+
+
+def average_precision(
+    judgements: Judgements,
+    ranking: Ranking,
+    *,
+    k: int | None = None,
+    relevance_level: int = 1,
+    zero_division: ZeroDivision = "warn",
+) -> float:
+    """Average precision: precision at each relevant rank in the top ``k``, summed, over ``R``.
+
+    Relevant documents the ranking misses add 0, so ``R`` counts every
+    relevant document of the query.
+
+    Example:
+        >>> average_precision({"d1": 1, "d3": 1}, ["d1", "d2", "d3"])  # (1/1 + 2/3) / 2
+        0.8333333333333333
+    """
+    check_zero_division(zero_division)
+    relevant = _relevant(judgements, relevance_level)
+    if not relevant:
+        return _undefined(zero_division, "average precision")
+    hits = 0
+    total = 0.0
+    for rank, doc in enumerate(_cut(_ranked(ranking), k), start=1):
+        if doc in relevant:
+            hits += 1
+            total += hits / rank
+    return total / len(relevant)
+
+
+def _gain(grade: int, gain: Gain) -> float:
+    if gain == "exponential":
+        return 2.0**grade - 1
+    if gain == "linear":
+        return float(grade)
+    raise ValueError(f"gain must be 'exponential' or 'linear', got {gain!r}")
+
+
+def _dcg(grades: Iterable[int], gain: Gain) -> float:
+    return sum(
+        _gain(grade, gain) / math.log2(rank + 1) for rank, grade in enumerate(grades, start=1)
+    )
+
+
+def dcg(
+    judgements: Judgements,
+    ranking: Ranking,
+    *,
+    k: int | None = None,
+    relevance_level: int = 1,
+    gain: Gain = "exponential",
+) -> float:
+    """Discounted cumulative gain: ``sum over ranks i <= k of gain(grade_i) / log2(i + 1)``.
+
+    A document below ``relevance_level`` (or unjudged) has gain 0.
+
+    Example:
+        >>> dcg({"d1": 3, "d2": 1}, ["d1", "d2"])  # 7/1 + 1/log2(3)
+        7.630929753571458
+    """
+    grades = [judgements.get(doc, 0) for doc in _cut(_ranked(ranking), k)]
+    return _dcg((g if g >= relevance_level else 0 for g in grades), gain)
+
+
+def ndcg(
+    judgements: Judgements,
+    ranking: Ranking,
+    *,
+    k: int | None = None,
+    relevance_level: int = 1,
+    gain: Gain = "exponential",
+    zero_division: ZeroDivision = "warn",
+) -> float:
+    """Normalised DCG: DCG@k over the DCG@k of the ideal ranking of the judged documents.
+
+    Example:
+        >>> round(ndcg({"d1": 3, "d2": 1, "d3": 2}, ["d2", "d1", "d3"], k=2), 4)
+        0.6091
+    """
+    check_zero_division(zero_division)
+    ideal_grades = sorted((g for g in judgements.values() if g >= relevance_level), reverse=True)
+    if not ideal_grades:
+        return _undefined(zero_division, "NDCG")
+    ideal = _dcg(ideal_grades[:k] if k is not None else ideal_grades, gain)
+    actual = dcg(judgements, ranking, k=k, relevance_level=relevance_level, gain=gain)
+    if ideal == 0:  # linear gain of grade-0 documents with relevance_level <= 0
+        return _undefined(zero_division, "NDCG")
+    return actual / ideal
+
+
+# ---------------------------------------------------------------------------
+# Over a run
+
+RANKING_METRICS: dict[str, Callable[..., float]] = {
+    "map": average_precision,
+    "mrr": reciprocal_rank,
+    "hit_rate": hit_rate,
+    "precision": precision_at_k,
+    "recall": recall_at_k,
+    "dcg": dcg,
+    "ndcg": ndcg,
+}
+"""Metric names for :func:`evaluate_run` (``name`` or ``name@k``) and the per-query function."""
+
+DEFAULT_METRICS = ("map", "mrr", "ndcg@10", "hit_rate@10", "precision@10", "recall@100")
+"""What :func:`evaluate_run` computes when not told."""
+
+_METRIC = re.compile(r"^([a-z_]+)(?:@(\d+))?$")
+_NEEDS_K = {"precision"}
+_TAKES_ZERO_DIVISION = {"map", "recall", "ndcg"}
+
+
+def parse_metric(name: str) -> tuple[str, int | None]:
+    """Split ``"ndcg@10"`` into ``("ndcg", 10)``; ``"map"`` into ``("map", None)``.
+
+    Raises:
+        ValueError: an unknown metric, a bad ``@k``, or precision without ``@k``.
+
+    Example:
+        >>> parse_metric("ndcg@10"), parse_metric("mrr")
+        (('ndcg', 10), ('mrr', None))
+    """
+    match = _METRIC.match(name.strip())
+    if match is None or match.group(1) not in RANKING_METRICS:
+        raise ValueError(
+            f"unknown ranking metric {name!r}; use one of {', '.join(RANKING_METRICS)}, "
+            "optionally with @k (e.g. ndcg@10)"
+        )
+    base, k = match.group(1), match.group(2)
+    cut = int(k) if k is not None else None
+    if cut == 0:
+        raise ValueError(f"{name}: k must be at least 1")
+    if base in _NEEDS_K and cut is None:
+        raise ValueError(f"{base} needs a cut-off, e.g. {base}@10")
+    return base, cut
+
+
+@dataclass(frozen=True)
+class RankingReport:
+    """Per-query and mean scores of a run.
+
+    Attributes:
+        metrics: the metric names, in order.
+        means: metric -> mean over the evaluated queries.
+        per_query: query -> metric -> score, queries in qrels order.
+        missing_queries: queries of the qrels with no ranking (scored as empty rankings).
+        unjudged_queries: queries of the run with no judgements (left out).
+        relevance_level: the lowest relevant grade.
+        gain: the DCG gain.
+    """
+
+    metrics: tuple[str, ...]
+    means: Mapping[str, float]
+    per_query: Mapping[str, Mapping[str, float]] = field(repr=False)
+    missing_queries: tuple[str, ...] = ()
+    unjudged_queries: tuple[str, ...] = ()
+    relevance_level: int = 1
+    gain: str = "exponential"
+
+    @property
+    def queries(self) -> int:
+        """The number of queries averaged over."""
+        return len(self.per_query)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe dict: settings, means, counts, per-query scores."""
+        return {
+            "metrics": list(self.metrics),
+            "means": dict(self.means),
+            "queries": self.queries,
+            "missing_queries": list(self.missing_queries),
+            "unjudged_queries": list(self.unjudged_queries),
+            "relevance_level": self.relevance_level,
+            "gain": self.gain,
+            "per_query": {q: dict(scores) for q, scores in self.per_query.items()},
+        }
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per query, one column per metric."""
+        import pandas as pd
+
+        return pd.DataFrame.from_dict(
+            {q: dict(s) for q, s in self.per_query.items()},
+            orient="index",
+            columns=list(self.metrics),
+        ).rename_axis("query")
+
+
+def _check_qrels(qrels: Mapping[str, Judgements]) -> None:
+    if not isinstance(qrels, Mapping):
+        raise ValueError("qrels must map each query id to {document id: grade}")
+    for query, judgements in qrels.items():
+        if not isinstance(judgements, Mapping):
+            raise ValueError(f"qrels[{query!r}] must map document ids to grades")
+
+
+def evaluate_run(
+    qrels: Mapping[str, Judgements],
+    run: Mapping[str, Ranking],
+    *,
+    metrics: Iterable[str] = DEFAULT_METRICS,
+    relevance_level: int = 1,
+    gain: Gain = "exponential",
+    zero_division: ZeroDivision = "warn",
+) -> RankingReport:
+    """Every metric for every query of the qrels, and their means.
+
+    Args:
+        qrels: query -> document -> grade.
+        run: query -> ranking (documents in order, or document -> score).
+        metrics: names such as ``map``, ``mrr@10``, ``ndcg@10``,
+            ``hit_rate@5``, ``precision@10``, ``recall@100``, ``dcg@5``.
+        relevance_level: the lowest grade that counts as relevant.
+        gain: DCG gain, ``exponential`` (2^grade - 1) or ``linear``.
+        zero_division: recall, AP and NDCG of a query with no relevant document.
+
+    Raises:
+        ValueError: an unknown metric name, malformed qrels, or no query to evaluate.
+
+    Example:
+        >>> qrels = {"q1": {"d1": 1, "d3": 2}, "q2": {"d2": 1}}
+        >>> run = {"q1": {"d1": 0.9, "d2": 0.8, "d3": 0.1}, "q2": ["d1", "d2"]}
+        >>> report = evaluate_run(qrels, run, metrics=["map", "mrr"])
+        >>> report.means
+        {'map': 0.6666666666666666, 'mrr': 0.75}
+    """
+    check_zero_division(zero_division)
+    _check_qrels(qrels)
+    names = list(dict.fromkeys(m.strip() for m in metrics))
+    if not names:
+        raise ValueError("no metric chosen")
+    parsed = {name: parse_metric(name) for name in names}
+    if not qrels:
+        raise ValueError("the qrels hold no query")
+    per_query: dict[str, dict[str, float]] = {}
+    missing = []
+    for query, judgements in qrels.items():
+        ranking = run.get(query)
+        if ranking is None:
+            missing.append(query)
+            ranking = []
+        documents = _ranked(ranking)
+        scores = {}
+        for name, (base, k) in parsed.items():
+            options: dict[str, Any] = {"k": k, "relevance_level": relevance_level}
+            if base in _TAKES_ZERO_DIVISION:
+                options["zero_division"] = zero_division
+            if base in ("dcg", "ndcg"):
+                options["gain"] = gain
+            scores[name] = RANKING_METRICS[base](judgements, documents, **options)
+        per_query[query] = scores
+    means = {
+        name: math.fsum(s[name] for s in per_query.values()) / len(per_query) for name in names
+    }
+    unjudged = tuple(q for q in run if q not in qrels)
+    return RankingReport(
+        tuple(names), means, per_query, tuple(missing), unjudged, relevance_level, gain
+    )
+
+
+def mean_average_precision(
+    qrels: Mapping[str, Judgements],
+    run: Mapping[str, Ranking],
+    *,
+    k: int | None = None,
+    relevance_level: int = 1,
+    zero_division: ZeroDivision = "warn",
+) -> float:
+    """MAP: average precision averaged over the queries of the qrels (see :func:`evaluate_run`).
+
+    Example:
+        >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}}
+        >>> mean_average_precision(qrels, {"q1": ["d1"], "q2": ["d1", "d2"]})
+        0.75
+    """
+    name = "map" if k is None else f"map@{k}"
+    report = evaluate_run(
+        qrels, run, metrics=[name], relevance_level=relevance_level, zero_division=zero_division
+    )
+    return report.means[name]
+
+
+def mean_reciprocal_rank(
+    qrels: Mapping[str, Judgements],
+    run: Mapping[str, Ranking],
+    *,
+    k: int | None = None,
+    relevance_level: int = 1,
+) -> float:
+    """MRR: reciprocal rank averaged over the queries of the qrels (see :func:`evaluate_run`).
+
+    Example:
+        >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}}
+        >>> mean_reciprocal_rank(qrels, {"q1": ["d1"], "q2": ["d1", "d2"]})
+        0.75
+    """
+    name = "mrr" if k is None else f"mrr@{k}"
+    return evaluate_run(qrels, run, metrics=[name], relevance_level=relevance_level).means[name]
