@@ -217,7 +217,11 @@ def _settle_provisional(discards: list[int]) -> None:
 
 
 class _Search:
-    """The forward and backward diagonal vectors of one comparison (diffseq.h)."""
+    """The forward and backward diagonal vectors of one comparison (diffseq.h).
+
+    Names follow diffseq.h (``xv``, ``fd``, ``bd``, ``xoff``, ...) so that the
+    two can be read side by side.
+    """
 
     def __init__(self, xv: Sequence[int], yv: Sequence[int]) -> None:
         self.xv = xv

@@ -138,6 +138,19 @@ def test_split_like_the_script(line, words):
     assert split_sighan_line(line) == words
 
 
+def test_ideographic_space_separates_words_in_every_encoding(write):
+    # U+3000 is E3 80 80 in UTF-8, A1 40 in Big5 and A1 A1 in GB18030; the
+    # script replaces only the first two, cws-bench decodes first.
+    text = "我們\u3000是 學生\r\n"
+    assert "\u3000".encode("big5hkscs") == b"\xa1\x40"
+    pred = write("pred.txt", "我們 是學生\n")
+    for encoding in ("utf-8", "big5hkscs", "gb18030"):
+        gold = write(f"gold.{encoding}", text, encoding)
+        result = score_files(gold, pred, encoding=encoding, pred_encoding="utf-8", method="sighan")
+        assert (result.sighan.truth_words, result.sighan.matched) == (3, 1), encoding
+        assert (result.sighan.substitutions, result.sighan.deletions) == (1, 1), encoding
+
+
 # ---------------------------------------------------------------------------
 # Counts, scores and the summary block
 
@@ -450,6 +463,47 @@ def test_real_corpora_match_gnu_diff(icwb2, gnu_diff, tmp_path, corpus, gold_nam
         )
         expected = gnu_diff_counts(gnu_diff, tmp_path / name, sample, words)
         assert our_counts(sample, words) == expected, (corpus, name)
+
+
+@pytest.mark.parametrize(
+    ("gold_utf8", "gold_legacy", "encoding", "differing"),
+    [
+        ("pku_test_gold.utf8", "pku_test_gold.txt", "gb18030", []),
+        # line 476 holds U+2027 in the UTF-8 release, U+2022 decoded from Big5
+        ("cityu_test_gold.utf8", "cityu_test_gold.txt", "big5hkscs", [476]),
+    ],
+)
+def test_real_legacy_encodings_split_like_utf8(
+    icwb2, tmp_path, gold_utf8, gold_legacy, encoding, differing
+):
+    # The GB and Big5 releases split into the words of the UTF-8 ones.
+    utf8_lines = list(iter_lines(icwb2 / "gold" / gold_utf8))
+    legacy_lines = list(iter_lines(icwb2 / "gold" / gold_legacy, encoding=encoding))
+    assert len(utf8_lines) == len(legacy_lines)
+    differ = [
+        number
+        for number, (a, b) in enumerate(zip(utf8_lines, legacy_lines), start=1)
+        if split_sighan_line(a) != split_sighan_line(b)
+    ]
+    assert differ == differing
+    rng = random.Random(gold_utf8)
+    pred_lines = [" ".join(perturb(split_sighan_line(line), rng)) for line in utf8_lines]
+    pred = tmp_path / "pred.txt"
+    pred.write_text("\n".join(pred_lines) + "\n", encoding="utf-8")
+    legacy = score_files(
+        icwb2 / "gold" / gold_legacy,
+        pred,
+        encoding=encoding,
+        pred_encoding="utf-8",
+        method="sighan",
+    )
+    utf8 = score_files(icwb2 / "gold" / gold_utf8, pred, method="sighan")
+    assert legacy.sighan.truth_words == utf8.sighan.truth_words
+    assert legacy.sighan == sum(
+        (count_sighan_line(g, p) for g, p in zip(legacy_lines, pred_lines)), SighanCounts()
+    )
+    if not differing:
+        assert legacy.sighan == utf8.sighan
 
 
 # ---------------------------------------------------------------------------
