@@ -19,13 +19,15 @@ For every input line ``line`` and its output words ``words``:
 4. the words joined equal the line with its whitespace removed:
    ``"".join(words) == "".join(line.split())``.
 
-Whitespace in the input is never part of a word; it is a boundary the
-segmenter may respect or not, and it is dropped from the output, exactly as
-a segmented file (words separated by whitespace) drops it. So an English
-name in a Chinese sentence, ``他说 Hello World 了``, may come back as
-``他 说 Hello World 了`` but never as ``他说Hello`` joined across the space
-(3 fails) nor with ``World`` normalised to ``world`` (4 fails). Blank lines
-are not sent to the adapter at all: their segmentation is ``[]``.
+Whitespace in the input is never part of a word, and it is dropped from
+the output exactly as a segmented file (words separated by whitespace)
+drops it. So an English name in a Chinese sentence, ``他说 Hello World 了``,
+comes back as ``他 说 Hello World 了`` from most segmenters; never with a
+word holding the space, ``Hello World`` (3 fails), nor with ``World``
+normalised to ``world`` (4 fails). A segmenter that ignores the space and
+returns ``HelloWorld`` passes the check (the words join back to the line
+without whitespace), and scoring counts that word as it is. Blank lines are
+not sent to the adapter at all: their segmentation is ``[]``.
 
 A line that breaks the guarantee raises :class:`SegmenterOutputError`,
 naming the segmenter, the line and the first character that differs.
@@ -317,10 +319,10 @@ class Segmenter(ABC):
         lines = list(lines)
         todo = [index for index, line in enumerate(lines) if not _blank(line)]
         if len(todo) == len(lines):
-            return check_segmentation(self.name, lines, self._run(lines))
+            return check_segmentation(self.name, lines, self.__run(lines))
         batch = [lines[index] for index in todo]
         try:
-            words = check_segmentation(self.name, batch, self._run(batch) if batch else [])
+            words = check_segmentation(self.name, batch, self.__run(batch) if batch else [])
         except SegmenterOutputError as e:
             raise SegmenterOutputError(self.name, todo[e.index], e.detail) from None
         result: list[list[str]] = [[] for _ in lines]
@@ -328,7 +330,8 @@ class Segmenter(ABC):
             result[index] = sentence
         return result
 
-    def _run(self, lines: list[str]) -> list[list[str]]:
+    def __run(self, lines: list[str]) -> list[list[str]]:
+        # Name-mangled, so that an adapter's own _run() cannot shadow it.
         try:
             return self._segment(lines)
         except SegmenterOutputError as e:
@@ -361,6 +364,7 @@ class Segmenter(ABC):
         Trainable adapters built without a model override this; runners call
         it before reading any input, so an untrained segmenter fails first.
         """
+        return None
 
     @property
     def trainable(self) -> bool:

@@ -435,6 +435,7 @@ class HMMSegmenter(Segmenter):
         fold_width: count full-width ASCII forms as ASCII (when training).
         format: the corpus file's format (``auto`` sniffs it).
         encoding: the corpus file's encoding.
+        data_dir: where a registered corpus' data is (as ``get_corpus`` takes it).
         compiled: use the compiled decoder when it is built (False: the
             pure-Python Viterbi, for tests and the benchmark baseline).
     """
@@ -453,9 +454,10 @@ class HMMSegmenter(Segmenter):
         fold_width: bool = True,
         format: str = "auto",
         encoding: str = "utf-8",
+        data_dir: str | os.PathLike[str] | None = None,
         compiled: bool = True,
     ) -> None:
-        super().__init__(model=model, corpus=corpus, split=split, alpha=alpha)
+        super().__init__(model=model, corpus=corpus, split=split, alpha=alpha, data_dir=data_dir)
         if not fold_width:
             self.options["fold_width"] = False
         if alpha is not None and (
@@ -471,7 +473,9 @@ class HMMSegmenter(Segmenter):
         if model is not None:
             self._use(HMMModel.load(model))
         elif corpus is not None:
-            self.train(TrainingCorpus(corpus, split, format=format, encoding=encoding))
+            self.train(
+                TrainingCorpus(corpus, split, format=format, encoding=encoding, data_dir=data_dir)
+            )
         elif split is not None:
             raise SegmenterError(self.name, "split needs a corpus", "pass corpus=NAME too")
 

@@ -198,7 +198,8 @@ class MaximumMatching(Segmenter):
 
     Args:
         direction: ``forward``, ``backward`` or ``bidirectional``.
-        dictionary: a dictionary file, one word a line (or jieba's ``word freq tag``).
+        dictionary: a dictionary file, one word a line (or jieba's ``word freq
+            tag``); or, as ``--dict`` takes it, ``jieba`` or ``corpus:NAME[:SPLIT]``.
         corpus: a registered corpus name or a segmented file. A registered
             corpus without ``split`` gives its standard dictionary (the SIGHAN
             training word list, or the word types of its training split).
@@ -208,6 +209,7 @@ class MaximumMatching(Segmenter):
             the longest dictionary word, as the SIGHAN baseline does).
         keep_runs: never cut inside a run of Latin letters and digits.
         encoding: the encoding of ``dictionary`` or of a corpus file.
+        data_dir: where a registered corpus' data is (as ``get_corpus`` takes it).
     """
 
     name = "fmm"
@@ -225,6 +227,7 @@ class MaximumMatching(Segmenter):
         max_word_length: int | None = None,
         keep_runs: bool = True,
         encoding: str = "utf-8",
+        data_dir: str | os.PathLike[str] | None = None,
     ) -> None:
         super().__init__(
             direction=direction,
@@ -234,6 +237,7 @@ class MaximumMatching(Segmenter):
             words=words,
             max_word_length=max_word_length,
             keep_runs=keep_runs,
+            data_dir=data_dir,
         )
         if direction not in DIRECTIONS:
             raise SegmenterError(
@@ -257,7 +261,12 @@ class MaximumMatching(Segmenter):
         self.dictionary: Dictionary | None = None
         if dictionary is not None or corpus is not None or words is not None:
             found, source = load_word_source(
-                dictionary=dictionary, corpus=corpus, split=split, words=words, encoding=encoding
+                dictionary=dictionary,
+                corpus=corpus,
+                split=split,
+                words=words,
+                encoding=encoding,
+                data_dir=data_dir,
             )
             self._use(found, source)
         elif split is not None:

@@ -282,7 +282,7 @@ def list_segmenters() -> list[SegmenterInfo]:
     for name, registered in _table().items():
         try:
             cls = _load_class(name, registered)
-        except SegmenterUnavailableError as e:
+        except SegmenterError as e:
             infos.append(
                 SegmenterInfo(
                     name=name,
@@ -290,8 +290,8 @@ def list_segmenters() -> list[SegmenterInfo]:
                     description=f"registered by {registered.source}",
                     available=False,
                     version=None,
-                    install=e.install,
-                    reason=e.message.partition(": ")[2],
+                    install=getattr(e, "install", None),
+                    reason=e.message.removeprefix(f"segmenter {name}: "),
                     options=dict(registered.options),
                     source=registered.source,
                 )

@@ -48,6 +48,7 @@ class TrainingCorpus:
             None for a file.
         format: the file's format (``auto`` sniffs it).
         encoding: the file's encoding.
+        data_dir: where a registered corpus' data is (as ``get_corpus`` takes it).
 
     Raises:
         CwsBenchError: neither a registered corpus nor a file, or an unknown split.
@@ -60,8 +61,10 @@ class TrainingCorpus:
         *,
         format: str = "auto",
         encoding: str = "utf-8",
+        data_dir: PathLike | None = None,
     ) -> None:
         self.corpus = os.fspath(corpus)
+        self.data_dir = data_dir
         self.format = format
         self.encoding = encoding
         self.registered = _registered(self.corpus)
@@ -69,7 +72,7 @@ class TrainingCorpus:
             from cws_bench.corpora import get_corpus
 
             self.split = split or DEFAULT_SPLIT
-            get_corpus(self.corpus).check_split(self.split)
+            get_corpus(self.corpus, data_dir=data_dir).check_split(self.split)
         else:
             if not Path(self.corpus).is_file():
                 from cws_bench.corpora import corpus_names
@@ -99,7 +102,7 @@ class TrainingCorpus:
             from cws_bench.corpora import get_corpus
 
             assert self.split is not None
-            return get_corpus(self.corpus).sentences(self.split)
+            return get_corpus(self.corpus, data_dir=self.data_dir).sentences(self.split)
         from cws_bench.corpora import read_corpus
 
         return read_corpus(self.corpus, format=self.format, encoding=self.encoding)
@@ -129,6 +132,7 @@ def load_word_source(
     split: str | None = None,
     words: list[str] | None = None,
     encoding: str = "utf-8",
+    data_dir: PathLike | None = None,
 ) -> tuple[Dictionary, TrainingData]:
     """The word list of a dictionary-based segmenter, from exactly one source.
 
@@ -142,6 +146,7 @@ def load_word_source(
         split: the split whose word types to take, for a registered corpus.
         words: the words themselves.
         encoding: the encoding of ``dictionary`` or of a corpus file.
+        data_dir: where a registered corpus' data is (as ``get_corpus`` takes it).
 
     Returns:
         The dictionary and what it came from.
@@ -185,7 +190,7 @@ def load_word_source(
     if _registered(name) and split is None:
         from cws_bench.corpora import get_corpus
 
-        registered = get_corpus(name)
+        registered = get_corpus(name, data_dir=data_dir)
         loaded = registered.dictionary()
         data = TrainingData(
             f"{name} dictionary",
@@ -195,7 +200,7 @@ def load_word_source(
             checksum=loaded.checksum,
         )
         return loaded, data
-    source = TrainingCorpus(name, split, encoding=encoding)
+    source = TrainingCorpus(name, split, encoding=encoding, data_dir=data_dir)
     found: set[str] = set()
     for sentence in source:
         found.update(sentence)
@@ -226,6 +231,7 @@ def train_segmenter(
     split: str | None = None,
     format: str = "auto",
     encoding: str = "utf-8",
+    data_dir: PathLike | None = None,
     **options: Any,
 ) -> Segmenter:
     """Build a segmenter and train it on a registered corpus or a segmented file.
@@ -240,6 +246,7 @@ def train_segmenter(
         split: the split of a registered corpus (default ``train``).
         format: the file's format (``auto`` sniffs it).
         encoding: the file's encoding.
+        data_dir: where a registered corpus' data is.
         **options: the segmenter's other options.
 
     Raises:
@@ -253,5 +260,7 @@ def train_segmenter(
         raise SegmenterError(
             name, "cannot be trained", "trainable segmenters: hmm, and fmm/bmm/bimm (a word list)"
         )
-    segmenter.train(TrainingCorpus(corpus, split, format=format, encoding=encoding))
+    segmenter.train(
+        TrainingCorpus(corpus, split, format=format, encoding=encoding, data_dir=data_dir)
+    )
     return segmenter

@@ -4,7 +4,9 @@ An optional extra (its models are large): ``pip install 'cws-bench[thulac]'``.
 THULAC prints "Model loaded succeed" while loading; the adapter keeps that
 off standard output. THULAC treats only the space and U+3000 as word
 separators (a tab would end up inside a word), so every run of whitespace
-is handed to it as one space.
+is handed to it as one space. THULAC can still return a word holding a
+space (``El Pas`` + ``o`` for ``El Paso`` in the CityU test set); as
+whitespace is never part of a word, such a word is split at its spaces.
 """
 
 from __future__ import annotations
@@ -64,4 +66,7 @@ class ThulacSegmenter(Segmenter):
 
     def _segment(self, lines: list[str]) -> list[list[str]]:
         cut = self.tokenizer.cut
-        return [[word for word, _ in cut(" ".join(line.split()))] for line in lines]
+        return [
+            [piece for word, _ in cut(" ".join(line.split())) for piece in word.split()]
+            for line in lines
+        ]

@@ -1,0 +1,294 @@
+"""Tests of cws_bench/segmenters/registry.py: names, availability, entry points, every built-in."""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+from importlib.metadata import EntryPoint
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cws_bench.cli import cli
+from cws_bench.errors import SegmenterError, SegmenterUnavailableError
+from cws_bench.segmenters import (
+    ENTRY_POINT_GROUP,
+    KINDS,
+    SEGMENTERS,
+    get_segmenter,
+    list_segmenters,
+    registry,
+    segmenter_names,
+)
+from cws_bench.segmenters.pkuseg import PkusegSegmenter
+from cws_bench.segmenters.thulac import ThulacSegmenter
+
+HERE = Path(__file__).resolve().parent
+
+
+def test_names_and_listing_cover_every_builtin():
+    names = segmenter_names()
+    assert names[: len(SEGMENTERS)] == list(SEGMENTERS)
+    infos = {info.name: info for info in list_segmenters()}
+    assert set(SEGMENTERS) <= set(infos)
+    for name in SEGMENTERS:
+        info = infos[name]
+        assert info.kind in KINDS
+        assert info.description
+        assert info.source == "built-in"
+        if not info.available:
+            assert info.install and info.reason
+        json.dumps(info.to_dict())
+    assert infos["hmm"].trainable and infos["fmm"].trainable and not infos["jieba"].trainable
+    assert infos["fmm"].options == {"direction": "forward"}
+    assert infos["jieba-nohmm"].options == {"mode": "default", "hmm": False}
+
+
+def test_install_commands():
+    assert PkusegSegmenter.install == (
+        "pip install numpy Cython && pip install --no-build-isolation pkuseg"
+    )
+    assert ThulacSegmenter.install == "pip install 'cws-bench[thulac]'"
+
+
+@pytest.fixture
+def thulac_missing(monkeypatch):
+    """Make THULAC's module look absent, as on a machine without the extra."""
+    monkeypatch.setattr(ThulacSegmenter, "requires", ("thulac_is_not_installed",))
+
+
+def test_unavailable_adapter_is_listed_with_its_install_command(thulac_missing):
+    info = next(info for info in list_segmenters() if info.name == "thulac")
+    assert not info.available
+    assert info.version is None
+    assert info.install == "pip install 'cws-bench[thulac]'"
+    assert "thulac_is_not_installed" in info.reason
+
+
+def test_asking_for_an_unavailable_adapter_raises_with_the_command(thulac_missing):
+    with pytest.raises(SegmenterUnavailableError) as caught:
+        get_segmenter("thulac")
+    assert caught.value.install == "pip install 'cws-bench[thulac]'"
+    assert str(caught.value) == (
+        "segmenter thulac: not available (no module named 'thulac_is_not_installed')\n"
+        "  hint: install it with: pip install 'cws-bench[thulac]'"
+    )
+
+
+def test_cli_unavailable_adapter_exits_2_with_the_command(thulac_missing, tmp_path):
+    source = tmp_path / "in.txt"
+    source.write_text("我们是学生\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["segment", "-s", "thulac", str(source)])
+    assert result.exit_code == 2
+    assert "pip install 'cws-bench[thulac]'" in result.output
+    assert "Traceback" not in result.output
+    listing = CliRunner().invoke(cli, ["segmenters"])
+    assert listing.exit_code == 0
+    line = next(row for row in listing.output.splitlines() if row.startswith("thulac "))
+    assert " no " in line and "install: pip install 'cws-bench[thulac]'" in line
+
+
+def test_import_error_while_building_is_an_unavailable_error(monkeypatch):
+    def broken(self, **options):
+        raise ImportError("libthulac.so: cannot open shared object file")
+
+    monkeypatch.setattr(ThulacSegmenter, "requires", ())
+    monkeypatch.setattr(ThulacSegmenter, "__init__", broken)
+    with pytest.raises(SegmenterUnavailableError, match="cannot open shared object") as caught:
+        get_segmenter("thulac")
+    assert caught.value.install == "pip install 'cws-bench[thulac]'"
+
+
+def test_unknown_name_and_option():
+    with pytest.raises(SegmenterError, match="unknown; known segmenters: fmm, bmm") as caught:
+        get_segmenter("jeiba")
+    assert "did you mean jieba" in str(caught.value)
+    with pytest.raises(SegmenterError, match="no option 'dictonary'") as caught:
+        get_segmenter("fmm", dictonary="x")
+    assert "did you mean dictionary" in str(caught.value)
+
+
+def test_caller_options_override_presets():
+    fmm = get_segmenter(
+        "fmm", words=["南京", "市长", "长江", "大桥", "南京市"], direction="backward"
+    )
+    assert fmm.segment(["南京市长江大桥"]) == [["南京市", "长江", "大桥"]]
+    assert fmm.options["direction"] == "backward"
+
+
+# ---------------------------------------------------------------------------
+# third-party adapters through the entry point group
+
+
+TOY_MODULE = textwrap.dedent(
+    '''
+    from cws_bench.segmenters import Segmenter
+
+    class ToySegmenter(Segmenter):
+        """Splits every line into characters."""
+
+        name = "toy"
+        kind = "statistical"
+        description = "one character a word"
+        distribution = "toyseg"
+
+        def __init__(self, *, upper=False):
+            super().__init__(upper=upper)
+
+        def _segment(self, lines):
+            return [list(line.replace(" ", "")) for line in lines]
+
+    class NotASegmenter:
+        pass
+    '''
+)
+
+
+@pytest.fixture
+def toy_distribution(tmp_path, monkeypatch):
+    """A fake installed distribution 'toyseg' registering segmenters, put on sys.path."""
+    (tmp_path / "toyseg.py").write_text(TOY_MODULE, encoding="utf-8")
+    info = tmp_path / "toyseg-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: toyseg\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(
+        f"[{ENTRY_POINT_GROUP}]\n"
+        "toy = toyseg:ToySegmenter\n"
+        "toy-broken = toyseg_missing_module:ToySegmenter\n"
+        "toy-wrong = toyseg:NotASegmenter\n"
+        "fmm = toyseg:ToySegmenter\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield
+    sys.modules.pop("toyseg", None)
+
+
+def test_entry_point_adapter_is_listed_and_built(toy_distribution):
+    names = segmenter_names()
+    assert "toy" in names and names.count("fmm") == 1
+    infos = {info.name: info for info in list_segmenters()}
+    toy = infos["toy"]
+    assert (toy.available, toy.version, toy.source, toy.kind) == (
+        True,
+        "1.0",
+        "toyseg",
+        "statistical",
+    )
+    segmenter = get_segmenter("toy")
+    assert segmenter.segment(["我们 是"]) == [["我", "们", "是"]]
+    assert segmenter.version == "1.0"
+    # a third-party adapter passes through the same check
+    assert get_segmenter("toy", upper=True).options == {"upper": True}
+
+
+def test_builtin_names_win_over_entry_points(toy_distribution):
+    assert registry._table()["fmm"].source == "built-in"
+    assert get_segmenter("fmm", words=["我们"]).segment(["我们是"]) == [["我们", "是"]]
+
+
+def test_broken_entry_points(toy_distribution):
+    infos = {info.name: info for info in list_segmenters()}
+    broken = infos["toy-broken"]
+    assert not broken.available
+    assert broken.install == "pip install toyseg"
+    assert "toyseg_missing_module" in broken.reason
+    with pytest.raises(SegmenterUnavailableError, match="pip install toyseg"):
+        get_segmenter("toy-broken")
+    assert not infos["toy-wrong"].available
+    with pytest.raises(SegmenterError, match=r"not a cws_bench\.segmenters\.Segmenter subclass"):
+        get_segmenter("toy-wrong")
+
+
+def test_entry_points_are_read_through_importlib_metadata(monkeypatch):
+    seen = []
+
+    def fake_entry_points(*, group):
+        seen.append(group)
+        return [EntryPoint("echo", "cws_bench.segmenters.maxmatch:MaximumMatching", group)]
+
+    monkeypatch.setattr(registry, "entry_points", fake_entry_points)
+    assert "echo" in segmenter_names()
+    assert seen == [ENTRY_POINT_GROUP]
+    assert get_segmenter("echo", words=["我们"]).segment(["我们是"]) == [["我们", "是"]]
+
+
+# ---------------------------------------------------------------------------
+# registry-wide: every built-in, built from plain options, rebuilds from its options
+
+
+SEG_SCRIPT = HERE / "characters.py"
+
+
+def minimal_options(name: str, pku_words: Path, tmp_path: Path) -> dict:
+    """Plain options that make each built-in usable; a new built-in must be added here."""
+    segmented = tmp_path / "segmented.txt"
+    segmented.write_text("我们 是 学生\n", encoding="utf-8")
+    return {
+        "fmm": {"dictionary": str(pku_words)},
+        "bmm": {"dictionary": str(pku_words)},
+        "bimm": {"dictionary": str(pku_words)},
+        "hmm": {"corpus": "sample", "split": "test"},
+        "jieba": {},
+        "jieba-nohmm": {},
+        "jieba-search": {},
+        "rjieba": {},
+        "pkuseg": {},
+        "thulac": {},
+        "snownlp": {},
+        "command": {"command": [sys.executable, str(SEG_SCRIPT)]},
+        "file": {"path": str(segmented)},
+    }[name]
+
+
+@pytest.mark.parametrize("name", list(SEGMENTERS))
+def test_every_builtin_is_json_configurable_and_rebuilds_from_its_options(
+    name, pku_words, tmp_path, build
+):
+    options = minimal_options(name, pku_words, tmp_path)
+    json.dumps(options)
+    segmenter = build(name, **options)
+    assert segmenter.name == name
+    assert isinstance(segmenter.version, str) and segmenter.version
+    json.dumps(segmenter.metadata())
+    lines = ["我们是学生", "", "他说 Hello World 了"] if name != "file" else ["我们是学生"]
+    assert segmenter.options == {**SEGMENTERS[name].options, **options}
+    if options:  # a pretrained adapter without options rebuilds trivially (and slowly)
+        again = get_segmenter(name, **json.loads(json.dumps(segmenter.options)))
+        assert again.segment(lines) == segmenter.segment(lines)
+    else:
+        assert segmenter.segment(lines)
+
+
+# Every how many lines of each test set an adapter segments in the check below:
+# the compiled ones take all, the slow pure-Python ones a sample.
+SAMPLE_STEP = {
+    "jieba": 10,
+    "jieba-nohmm": 10,
+    "jieba-search": 10,
+    "pkuseg": 20,
+    "thulac": 10,
+    "snownlp": 40,
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(SEGMENTERS))
+def test_every_builtin_keeps_the_lossless_join_on_the_real_test_inputs(
+    name, pku_words, tmp_path, build, test_inputs
+):
+    step = SAMPLE_STEP.get(name, 1)
+    lines = [line for corpus in test_inputs.values() for line in corpus[::step]]
+    options = minimal_options(name, pku_words, tmp_path)
+    if name == "hmm":
+        options = {"corpus": "pd1998"}
+    if name == "file":
+        path = tmp_path / "characters.txt"
+        path.write_text("".join(" ".join("".join(line.split())) + "\n" for line in lines))
+        options = {"path": str(path)}
+    segmenter = build(name, **options)
+    # segment() raises on any line whose words do not join back to it.
+    output = segmenter.segment(lines)
+    assert len(output) == len(lines)
+    assert sum(map(len, output)) >= sum(bool(line.strip()) for line in lines)
