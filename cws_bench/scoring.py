@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import codecs
 import hashlib
+import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Literal
@@ -468,6 +469,8 @@ class _Scorer:
         self.strict = strict
         self.max_examples = max_examples
         self.normalizer = normalizer
+        # Byte-order marks the readers dropped from (gold, prediction), for the sighan method.
+        self.byte_order_marks = ("", "")
         sighan = None
         if method == "sighan":
             from cws_bench.sighan import SighanCounts
@@ -515,6 +518,7 @@ class _Scorer:
 
     def add_lines(self, gold_lines: list[str], pred_lines: list[str]) -> None:
         """Count decoded line pairs (lines without their line end)."""
+        first_batch = self.line_no == 0
         if self.normalizer is not None:
             gold_lines = list(map(self.normalizer, gold_lines))
             pred_lines = list(map(self.normalizer, pred_lines))
@@ -535,6 +539,11 @@ class _Scorer:
         if self.acc.sighan is not None:
             from cws_bench.sighan import count_sighan_line
 
+            if first_batch and gold_lines:
+                # The bakeoff script reads bytes: a byte-order mark stays glued to
+                # the first word of the file (and makes it a different word).
+                gold_lines = [self.byte_order_marks[0] + gold_lines[0], *gold_lines[1:]]
+                pred_lines = [self.byte_order_marks[1] + pred_lines[0], *pred_lines[1:]]
             for gold_line, pred_line in zip(gold_lines, pred_lines):
                 self.acc.sighan += count_sighan_line(gold_line, pred_line, self.words)
 
@@ -751,6 +760,14 @@ def _trim_blank_tail(lines: list[str]) -> list[str]:
     return lines[:end]
 
 
+def _byte_order_mark(source: PathLike, encoding: str) -> str:
+    """``"\ufeff"`` if a UTF-8 file starts with a byte-order mark, else ``""``."""
+    if os.fspath(source) == "-" or normalize_encoding(encoding) != "utf-8":
+        return ""
+    with open_binary(source) as f:
+        return "\ufeff" if f.read(len(codecs.BOM_UTF8)) == codecs.BOM_UTF8 else ""
+
+
 def _as_normalizer(normalize: str | Normalizer | None) -> Normalizer | None:
     """The normaliser to apply, or None when nothing changes."""
     if normalize is None:
@@ -833,6 +850,11 @@ def score_files(
     if _kernel is not None and method == "interval" and normalizer is None:
         gold_rest, pred_rest = scorer.add_files(gold, pred, encoding, pred_encoding, hasher)
     else:
+        if method == "sighan":
+            scorer.byte_order_marks = (
+                _byte_order_mark(gold, encoding),
+                _byte_order_mark(pred, pred_encoding),
+            )
         gold_rest, pred_rest = [], []
         batches = _paired_batches(
             iter_line_blocks(gold, encoding=encoding, hasher=hasher),

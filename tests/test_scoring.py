@@ -435,3 +435,13 @@ def test_normalisation_applies_to_gold_prediction_and_dictionary(write):
         normalize="width+t2s",
     )
     assert same.counts == normalized.counts
+
+
+def test_sighan_method_keeps_the_byte_order_mark_like_the_script(write):
+    # The bakeoff script reads bytes, so a BOM stays glued to the first gold word
+    # (cityu_test_gold.utf8 has one); interval counting drops it.
+    gold = write("gold.txt", "\ufeff结婚 的\n和 尚未\n")
+    pred = write("pred.txt", "结婚 的\n和 尚未\n")
+    sighan = score_files(gold, pred, method="sighan")
+    assert (sighan.sighan.matched, sighan.sighan.substitutions) == (3, 1)
+    assert score_files(gold, pred).correct_words == 4
