@@ -1,0 +1,231 @@
+"""Tests of cws_bench/metrics/significance.py: scipy's bootstrap and brute-force loops."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cws_bench.metrics import significance
+from cws_bench.metrics.significance import (
+    DEFAULT_RESAMPLES,
+    approximate_randomization_test,
+    bootstrap_confidence_interval,
+    fscore_statistic,
+    paired_bootstrap_test,
+    ratio_statistic,
+)
+
+TOLERANCE = 1e-9
+ORACLE = settings(deadline=None, max_examples=60)
+
+
+@st.composite
+def segmentation_counts(draw, min_items: int = 2, max_items: int = 40):
+    """Per-sentence (correct, predicted, gold) counts of two systems on the same sentences."""
+    n = draw(st.integers(min_items, max_items))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    gold = rng.integers(1, 30, n)
+    pred_a = np.maximum(gold + rng.integers(-3, 4, n), 1)
+    pred_b = np.maximum(gold + rng.integers(-3, 4, n), 1)
+    correct_a = np.maximum(np.minimum(gold, pred_a) - rng.integers(0, 5, n), 0)
+    correct_b = np.maximum(np.minimum(gold, pred_b) - rng.integers(0, 5, n), 0)
+    a = np.stack([correct_a, pred_a, gold], axis=1)
+    b = np.stack([correct_b, pred_b, gold], axis=1)
+    return a, b
+
+
+def scipy_f1(correct, predicted, gold, axis):
+    return 2 * correct.sum(axis=axis) / (predicted.sum(axis=axis) + gold.sum(axis=axis))
+
+
+@ORACLE
+@given(
+    data=segmentation_counts(),
+    method=st.sampled_from(["percentile", "basic", "bca"]),
+    confidence=st.sampled_from([0.9, 0.95, 0.99]),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_bootstrap_interval_equals_scipy(data, method, confidence, seed):
+    scipy_stats = pytest.importorskip("scipy.stats", reason="scipy's bootstrap is the oracle")
+    counts, _ = data
+    n_resamples = 200
+    expected = scipy_stats.bootstrap(
+        tuple(counts.T),
+        scipy_f1,
+        n_resamples=n_resamples,
+        vectorized=True,
+        paired=True,
+        confidence_level=confidence,
+        method=method,
+        rng=np.random.default_rng(seed),
+    )
+    got = bootstrap_confidence_interval(
+        counts,
+        fscore_statistic(),
+        n_resamples=n_resamples,
+        confidence=confidence,
+        method=method,
+        seed=seed,
+    )
+    low, high = expected.confidence_interval
+    if math.isnan(low):  # a degenerate distribution: both give up
+        assert math.isnan(got.low)
+        return
+    assert got.low == pytest.approx(low, abs=TOLERANCE)
+    assert got.high == pytest.approx(high, abs=TOLERANCE)
+    assert got.standard_error == pytest.approx(expected.standard_error, abs=TOLERANCE)
+    assert got.estimate == scipy_f1(*counts.T, axis=0)
+
+
+def brute_force_bootstrap(a, b, statistic, n_resamples, seed):
+    """One resample at a time, by indexing: the textbook loop."""
+    rng = np.random.default_rng(seed)
+    indices = rng.integers(0, a.shape[0], (n_resamples, a.shape[0]))
+    deltas = []
+    for row in indices:
+        deltas.append(
+            statistic(a[row].sum(axis=0)[None, :])[0] - statistic(b[row].sum(axis=0)[None, :])[0]
+        )
+    return np.array(deltas)
+
+
+@ORACLE
+@given(data=segmentation_counts(), seed=st.integers(0, 2**32 - 1))
+def test_paired_bootstrap_against_a_loop(data, seed):
+    a, b = data
+    statistic = fscore_statistic()
+    result = paired_bootstrap_test(a, b, statistic, n_resamples=300, seed=seed)
+    deltas = brute_force_bootstrap(a, b, statistic, 300, seed)
+    observed = statistic(a.sum(axis=0)[None, :])[0] - statistic(b.sum(axis=0)[None, :])[0]
+    assert result.difference == observed
+    extreme = np.sum(np.abs(deltas - observed) >= abs(observed) - 1e-12)
+    assert result.p_value == (extreme + 1) / 301
+    assert result.wins == np.mean(deltas > 0)
+    low, high = np.quantile(deltas, [0.025, 0.975])
+    assert result.low == pytest.approx(low, abs=TOLERANCE)
+    assert result.high == pytest.approx(high, abs=TOLERANCE)
+    greater = paired_bootstrap_test(
+        a, b, statistic, n_resamples=300, seed=seed, alternative="greater"
+    )
+    assert greater.p_value == (np.sum(deltas - observed >= observed - 1e-12) + 1) / 301
+
+
+@ORACLE
+@given(data=segmentation_counts(), seed=st.integers(0, 2**32 - 1))
+def test_approximate_randomization_against_a_loop(data, seed):
+    a, b = data
+    statistic = fscore_statistic()
+    result = approximate_randomization_test(a, b, statistic, n_resamples=300, seed=seed)
+    rng = np.random.default_rng(seed)
+    swaps = rng.random((300, a.shape[0])) < 0.5
+    observed = statistic(a.sum(axis=0)[None, :])[0] - statistic(b.sum(axis=0)[None, :])[0]
+    extreme = 0
+    for swap in swaps:
+        shuffled_a = np.where(swap[:, None], b, a).sum(axis=0)
+        shuffled_b = np.where(swap[:, None], a, b).sum(axis=0)
+        delta = statistic(shuffled_a[None, :])[0] - statistic(shuffled_b[None, :])[0]
+        extreme += abs(delta) >= abs(observed) - 1e-12
+    assert result.p_value == (extreme + 1) / 301
+    assert (result.estimate_a, result.estimate_b) == (
+        statistic(a.sum(axis=0)[None, :])[0],
+        statistic(b.sum(axis=0)[None, :])[0],
+    )
+
+
+def test_results_do_not_depend_on_the_chunk_size(monkeypatch):
+    rng = np.random.default_rng(7)
+    a = rng.integers(0, 20, (501, 3))
+    b = rng.integers(0, 20, (501, 3))
+    statistic = ratio_statistic(0, 1)
+    whole = (
+        bootstrap_confidence_interval(a, statistic, method="bca"),
+        paired_bootstrap_test(a, b, statistic),
+        approximate_randomization_test(a, b, statistic),
+    )
+    monkeypatch.setattr(significance, "_CHUNK_CELLS", 3 * 501 + 7)
+    chunked = (
+        bootstrap_confidence_interval(a, statistic, method="bca"),
+        paired_bootstrap_test(a, b, statistic),
+        approximate_randomization_test(a, b, statistic),
+    )
+    assert whole == chunked
+
+
+def test_seeded_and_reproducible():
+    rng = np.random.default_rng(3)
+    a = rng.integers(0, 20, (100, 3))
+    b = rng.integers(0, 20, (100, 3))
+    f1 = fscore_statistic()
+    first = paired_bootstrap_test(a, b, f1, seed=42)
+    assert paired_bootstrap_test(a, b, f1, seed=42) == first
+    assert paired_bootstrap_test(a, b, f1, seed=43).low != first.low
+    assert first.seed == 42
+    assert first.n_resamples == DEFAULT_RESAMPLES
+    assert bootstrap_confidence_interval(a, f1).seed == significance.DEFAULT_SEED
+    assert set(first.to_dict()) >= {"p_value", "low", "high", "wins", "seed", "n_resamples"}
+
+
+def test_identical_systems_are_not_different():
+    counts = np.random.default_rng(5).integers(0, 20, (80, 3))
+    f1 = fscore_statistic()
+    assert paired_bootstrap_test(counts, counts, f1).p_value == 1.0
+    assert approximate_randomization_test(counts, counts, f1).p_value == 1.0
+    assert not approximate_randomization_test(counts, counts, f1).significant()
+
+
+def test_a_clearly_better_system_is_significant():
+    rng = np.random.default_rng(11)
+    gold = rng.integers(5, 30, 400)
+    better = np.stack([gold - rng.integers(0, 2, 400), gold, gold], axis=1)
+    worse = np.stack([gold - rng.integers(1, 5, 400), gold, gold], axis=1)
+    f1 = fscore_statistic()
+    bootstrap = paired_bootstrap_test(better, worse, f1, alternative="greater")
+    randomization = approximate_randomization_test(better, worse, f1)
+    assert bootstrap.p_value == randomization.p_value == 1 / 1001
+    assert bootstrap.wins == 1.0
+    assert bootstrap.low > 0
+    assert approximate_randomization_test(better, worse, f1, alternative="less").p_value == 1.0
+
+
+def test_interval_covers_the_estimate():
+    counts = np.random.default_rng(2).integers(0, 30, (200, 2))
+    interval = bootstrap_confidence_interval(counts, ratio_statistic(0, 1))
+    assert interval.low < interval.estimate < interval.high
+    assert interval.items == 200
+    assert interval.to_dict()["method"] == "percentile"
+
+
+def test_statistics():
+    sums = np.array([[3, 5, 4], [0, 0, 0]])
+    assert fscore_statistic()(sums).tolist() == [6 / 9, 0.0]
+    assert fscore_statistic(beta=2.0, zero_division=1.0)(sums).tolist() == [15 / 21, 1.0]
+    assert ratio_statistic(0, 2)(sums).tolist() == [0.75, 0.0]
+
+
+def test_bad_input():
+    f1 = fscore_statistic()
+    with pytest.raises(ValueError, match="same items"):
+        paired_bootstrap_test(np.ones((3, 3)), np.ones((4, 3)), f1)
+    with pytest.raises(ValueError, match="no item"):
+        bootstrap_confidence_interval(np.ones((0, 3)), f1)
+    with pytest.raises(ValueError, match="shape"):
+        bootstrap_confidence_interval(np.ones((3, 3)), lambda sums: sums)
+    with pytest.raises(ValueError, match="n_resamples"):
+        bootstrap_confidence_interval(np.ones((3, 3)), f1, n_resamples=0)
+    with pytest.raises(ValueError, match="confidence"):
+        bootstrap_confidence_interval(np.ones((3, 3)), f1, confidence=95)
+    with pytest.raises(ValueError, match="alternative"):
+        approximate_randomization_test(np.ones((3, 3)), np.ones((3, 3)), f1, alternative="up")
+    with pytest.raises(ValueError, match="nan"):
+        bootstrap_confidence_interval([[1.0, math.nan, 2.0]], f1)
+
+
+def test_bca_of_a_degenerate_distribution_warns():
+    counts = np.tile([[5, 10, 10]], (20, 1))
+    with pytest.warns(RuntimeWarning, match="degenerate"):
+        interval = bootstrap_confidence_interval(counts, fscore_statistic(), method="bca")
+    assert math.isnan(interval.low) and interval.estimate == 0.5
