@@ -29,9 +29,6 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
-import numpy as np
-from numpy.typing import ArrayLike
-
 from cws_bench.metrics._undefined import (
     UndefinedMetricWarning,
     ZeroDivision,
@@ -40,8 +37,10 @@ from cws_bench.metrics._undefined import (
 )
 
 if TYPE_CHECKING:
+    import numpy as np
     import pandas as pd
     from matplotlib.axes import Axes
+    from numpy.typing import ArrayLike
 
 __all__ = [
     "AVERAGES",
@@ -165,6 +164,8 @@ def precision_recall_fscore_from_counts(
 
 
 def _as_list(values: ArrayLike | Iterable[Hashable], name: str) -> list[Any]:
+    import numpy as np
+
     if isinstance(values, (str, bytes)):
         raise ValueError(f"{name} must be a sequence of labels, not one string")
     if isinstance(values, np.ndarray):
@@ -201,6 +202,8 @@ def _check_targets(
 
 def _encode(values: list[Any], index: dict[Any, int]) -> np.ndarray:
     """Indices of ``values`` in ``index``; -1 for a value not in it."""
+    import numpy as np
+
     get = index.get
     return np.fromiter((get(v, -1) for v in values), dtype=np.intp, count=len(values))
 
@@ -209,6 +212,8 @@ def _label_counts(
     true: list[Any], pred: list[Any], labels: Sequence[Any]
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """True positives, predicted and actual counts of each label in ``labels``."""
+    import numpy as np
+
     index = {label: i for i, label in enumerate(dict.fromkeys(labels))}
     k = len(index)
     t = _encode(true, index)
@@ -256,6 +261,8 @@ def confusion_matrix(
         >>> confusion_matrix(y_true, y_pred).tolist()
         [[20, 5], [18, 57]]
     """
+    import numpy as np
+
     true, pred, present = _check_targets(y_true, y_pred)
     if labels is None:
         labels = present
@@ -332,6 +339,8 @@ def _divide(
     warn: bool,
     message: str,
 ) -> np.ndarray:
+    import numpy as np
+
     mask = denominator == 0
     safe = np.where(mask, 1, denominator).astype(np.float64)
     result = np.asarray(numerator, dtype=np.float64) / safe
@@ -350,6 +359,8 @@ def _divide(
 
 def _nanaverage(values: np.ndarray, weights: np.ndarray | None = None) -> float:
     """Average ignoring nan; an all-zero weight vector gives the plain mean (as scikit-learn)."""
+    import numpy as np
+
     if values.shape[0] == 0:
         return math.nan
     mask = np.isnan(values)
@@ -409,6 +420,8 @@ def _precision_recall_fscore(
     zero_division: ZeroDivision,
     warn_for: tuple[str, ...],
 ) -> PrecisionRecallFSupport:
+    import numpy as np
+
     check_zero_division(zero_division)
     if not beta >= 0:
         raise ValueError(f"beta must be >= 0, got {beta!r}")
@@ -819,6 +832,8 @@ def classification_report(
 
 
 def _scores_1d(y_score: ArrayLike, n: int) -> np.ndarray:
+    import numpy as np
+
     score = np.asarray(y_score, dtype=np.float64)
     if score.ndim != 1:
         raise ValueError(f"y_score must be one-dimensional here, got shape {score.shape}")
@@ -831,6 +846,8 @@ def _scores_1d(y_score: ArrayLike, n: int) -> np.ndarray:
 
 def _positive_mask(true: list[Any], pos_label: Hashable | None) -> np.ndarray:
     """The items whose label is the positive one (scikit-learn's pos_label rules)."""
+    import numpy as np
+
     classes = _sorted(set(true))
     if pos_label is None:
         if len(classes) > 2:
@@ -852,6 +869,8 @@ def _binary_counts(
     positive: np.ndarray, score: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """False and true positives when predicting positive at each distinct score (descending)."""
+    import numpy as np
+
     if positive.shape[0] == 0:
         raise ValueError("y_true is empty")
     order = np.argsort(-score, kind="stable")
@@ -926,6 +945,8 @@ def auc(x: ArrayLike, y: ArrayLike) -> float:
         >>> auc([0.0, 0.5, 1.0], [0.0, 1.0, 1.0])
         0.75
     """
+    import numpy as np
+
     x = np.asarray(x, dtype=np.float64).ravel()
     y = np.asarray(y, dtype=np.float64).ravel()
     if x.shape != y.shape:
@@ -973,6 +994,8 @@ def roc_curve(
         >>> curve.area
         0.75
     """
+    import numpy as np
+
     true = _as_list(y_true, "y_true")
     score = _scores_1d(y_score, len(true))
     fps, tps, thresholds = _binary_counts(_positive_mask(true, pos_label), score)
@@ -1009,6 +1032,8 @@ class PrecisionRecallCurve(NamedTuple):
     @property
     def average_precision(self) -> float:
         """Average precision: the step-function integral ``sum((R_n - R_{n-1}) * P_n)``."""
+        import numpy as np
+
         return max(0.0, float(-np.sum(np.diff(self.recall) * self.precision[:-1])))
 
     def to_dict(self) -> dict[str, Any]:
@@ -1064,6 +1089,8 @@ def precision_recall_curve(
         >>> curve.recall.tolist(), curve.thresholds.tolist()
         ([1.0, 1.0, 0.5, 0.5, 0.0], [0.1, 0.35, 0.4, 0.8])
     """
+    import numpy as np
+
     true = _as_list(y_true, "y_true")
     score = _scores_1d(y_score, len(true))
     fps, tps, thresholds = _binary_counts(_positive_mask(true, pos_label), score)
@@ -1087,6 +1114,8 @@ def precision_recall_curve(
 
 
 def _binary_roc_auc(positive: np.ndarray, score: np.ndarray) -> float:
+    import numpy as np
+
     if positive.all() or not positive.any():
         warn_undefined(
             "Only one class is present in y_true. ROC AUC score is not defined in that case.",
@@ -1101,6 +1130,8 @@ def _binary_roc_auc(positive: np.ndarray, score: np.ndarray) -> float:
 
 
 def _binary_average_precision(positive: np.ndarray, score: np.ndarray) -> float:
+    import numpy as np
+
     fps, tps, _ = _binary_counts(positive, score)
     predicted = tps + fps
     precision = np.divide(tps, predicted, out=np.zeros_like(tps), where=predicted != 0)
@@ -1122,6 +1153,8 @@ def _one_vs_rest(
     true: list[Any], y_score: ArrayLike, labels: Sequence[Hashable] | None
 ) -> tuple[list[Any], np.ndarray, np.ndarray]:
     """Labels, indicator matrix (n_items, n_labels) and score matrix of a multiclass problem."""
+    import numpy as np
+
     score = np.asarray(y_score, dtype=np.float64)
     if score.ndim != 2:
         raise ValueError(f"y_score must have shape (n_items, n_labels), got {score.shape}")
@@ -1156,6 +1189,8 @@ def _one_vs_rest(
 def _average_over_labels(
     binary_metric: Any, indicator: np.ndarray, score: np.ndarray, average: str | None
 ) -> np.ndarray | float:
+    import numpy as np
+
     if average not in _CURVE_AVERAGES:
         raise ValueError(f"average must be 'micro', 'macro', 'weighted' or None, got {average!r}")
     if average == "micro":
@@ -1204,6 +1239,8 @@ def roc_auc_score(
         ...                                      [0.2, 0.2, 0.6], [0.4, 0.5, 0.1]])
         1.0
     """
+    import numpy as np
+
     true = _as_list(y_true, "y_true")
     if np.ndim(y_score) == 1:
         classes = _sorted(set(true))
@@ -1252,6 +1289,8 @@ def average_precision_score(
         >>> round(average_precision_score([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), 4)
         0.8333
     """
+    import numpy as np
+
     true = _as_list(y_true, "y_true")
     if np.ndim(y_score) == 1:
         present = _sorted(set(true))
@@ -1354,6 +1393,8 @@ def roc_curves(
         >>> curves.labels, [c.area for c in curves.per_class], curves.macro_area
         (('a', 'b', 'c'), [1.0, 1.0, 1.0], 1.0)
     """
+    import numpy as np
+
     true = _as_list(y_true, "y_true")
     classes, indicator, score = _one_vs_rest(true, y_score, labels)
     per_class = tuple(
