@@ -1,0 +1,90 @@
+"""Reports of a bake-off: the same result rendered as data, Markdown and HTML.
+
+:func:`write_reports` is what the runner calls; it writes four files to a folder:
+
+- ``results.json``: :meth:`~cws_bench.results.BakeoffResult.to_dict`, the
+  source of every number in the other three;
+- ``results.csv``: one row per (segmenter, corpus) pair, with its signature;
+- ``leaderboard.md``: per corpus, the SIGHAN bakeoff's columns with
+  confidence intervals, speed and significance letters, best F first;
+- ``report.html``: one self-contained page with the tables, charts and the
+  error analysis.
+
+The renderers only format; :mod:`cws_bench.reports.tables` decides once what
+the tables hold, so the Markdown and HTML always agree.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from cws_bench.errors import CwsBenchError
+from cws_bench.io import atomic_write
+from cws_bench.reports.data import render_csv, render_json
+from cws_bench.reports.html import render_html
+from cws_bench.reports.markdown import render_markdown
+from cws_bench.results import BakeoffResult
+
+__all__ = [
+    "REPORT_FILES",
+    "render_csv",
+    "render_html",
+    "render_json",
+    "render_markdown",
+    "write_reports",
+]
+
+REPORT_FILES = {
+    "json": "results.json",
+    "csv": "results.csv",
+    "markdown": "leaderboard.md",
+    "html": "report.html",
+}
+"""Report kind -> file name in the output folder."""
+
+
+def write_reports(result: BakeoffResult, output_dir: str | os.PathLike[str]) -> dict[str, Path]:
+    """Write results.json, results.csv, leaderboard.md and report.html into a folder.
+
+    Every report is rendered before any file is written, and each file goes
+    through a temporary file and a rename: a failure leaves the folder's old
+    reports whole and no temporary file behind.
+
+    Args:
+        result: the bake-off result.
+        output_dir: the folder; created (with its parents) when missing.
+
+    Returns:
+        Report kind (``json``, ``csv``, ``markdown``, ``html``) -> path written.
+
+    Raises:
+        CwsBenchError: the folder cannot be created or written.
+    """
+    contents = {
+        "json": render_json(result),
+        "csv": render_csv(result),
+        "markdown": render_markdown(result),
+        "html": render_html(result),
+    }
+    folder = Path(output_dir)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise CwsBenchError(
+            f"{folder}: cannot create the report folder ({e.strerror})",
+            "pass another folder with -o/--output",
+        ) from e
+    written: dict[str, Path] = {}
+    for kind, text in contents.items():
+        path = folder / REPORT_FILES[kind]
+        try:
+            with atomic_write(path) as f:
+                f.write(text)
+        except OSError as e:
+            raise CwsBenchError(
+                f"{path}: cannot write the report ({e.strerror})",
+                "check the folder's permissions and free space, or pass another -o/--output",
+            ) from e
+        written[kind] = path
+    return written

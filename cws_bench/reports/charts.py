@@ -1,0 +1,369 @@
+"""The charts of report.html, drawn by matplotlib as SVG to inline in the page.
+
+Every chart is its own :class:`matplotlib.figure.Figure` printed by the SVG
+canvas, with its settings in a :func:`matplotlib.rc_context`: nothing goes
+through pyplot's global figure manager and no rcParams leak out. Text stays
+text (``svg.fonttype: none``), so a reader can select and search the labels,
+and each chart salts its element ids with its own name, so many charts share
+one page without id clashes and the same result draws the same bytes.
+
+Charts hold ASCII labels only (segmenter and corpus names, axis titles):
+Chinese error examples are HTML text, which needs no font on the machine
+that draws the chart.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import math
+import re
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+from cws_bench.reports.tables import Board, BoardRow
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+__all__ = [
+    "PALETTE",
+    "colors_for",
+    "f1_chart",
+    "length_recall_chart",
+    "oov_iv_chart",
+    "precision_recall_chart",
+    "speed_f1_chart",
+]
+
+# Okabe & Ito (2008), "Color universal design": eight colours that colour-blind
+# readers can tell apart, then matplotlib's tab10 for larger bake-offs.
+PALETTE = (
+    "#0072B2",
+    "#D55E00",
+    "#009E73",
+    "#CC79A7",
+    "#E69F00",
+    "#56B4E9",
+    "#000000",
+    "#F0E442",
+    "#1f77b4",
+    "#ff7f0e",
+    "#2ca02c",
+    "#d62728",
+    "#9467bd",
+    "#8c564b",
+    "#e377c2",
+    "#7f7f7f",
+    "#bcbd22",
+    "#17becf",
+)
+GRID = "#e3e3e3"
+STYLE = {
+    "svg.fonttype": "none",
+    "font.family": ["DejaVu Sans", "sans-serif"],
+    "font.size": 8.5,
+    "axes.titlesize": 9.5,
+    "axes.labelsize": 8.5,
+    "axes.edgecolor": "#888888",
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "xtick.color": "#444444",
+    "ytick.color": "#444444",
+    "xtick.labelsize": 8,
+    "ytick.labelsize": 8,
+    "legend.fontsize": 8,
+    "legend.frameon": False,
+}
+
+
+def colors_for(segmenters: Sequence[str]) -> dict[str, str]:
+    """One colour per segmenter label, the same in every chart and table of a report.
+
+    >>> colors_for(["fmm", "bmm"])
+    {'fmm': '#0072B2', 'bmm': '#D55E00'}
+    """
+    return {name: PALETTE[i % len(PALETTE)] for i, name in enumerate(segmenters)}
+
+
+@contextlib.contextmanager
+def _chart(name: str, width: float, height: float) -> Iterator[Figure]:
+    """A fresh figure under the report's style; ``name`` salts the SVG ids."""
+    import matplotlib
+    from matplotlib.figure import Figure
+
+    with matplotlib.rc_context({**STYLE, "svg.hashsalt": name}):
+        yield Figure(figsize=(width, height), layout="constrained")
+
+
+_ROOT = re.compile(r'<svg ([^>]*?)width="([\d.]+)pt" height="([\d.]+)pt"')
+
+
+def _to_svg(figure: Figure, name: str, label: str) -> str:
+    """Print a figure as an SVG element ready to inline in HTML (must run inside ``_chart``).
+
+    Every id gets a prefix of its own to the chart (and every reference to it),
+    so the structural ids matplotlib repeats in each drawing (``figure_1``,
+    ``axes_1``, ...) stay unique on a page of many charts.
+    """
+    from markupsafe import escape
+    from matplotlib.backends.backend_svg import FigureCanvasSVG
+
+    from cws_bench.signature import short_hash
+
+    buffer = io.StringIO()
+    FigureCanvasSVG(figure).print_svg(
+        buffer, metadata={"Date": None, "Creator": None, "Format": None, "Type": None}
+    )
+    svg = buffer.getvalue()
+    svg = svg[svg.index("<svg") :]
+    svg = re.sub(r"\s*<metadata>.*?</metadata>", "", svg, count=1, flags=re.DOTALL)
+    prefix = f"c{short_hash(name)[:8]}-"
+    svg = re.sub(r'\bid="', f'id="{prefix}', svg)
+    svg = re.sub(r"url\(#", f"url(#{prefix}", svg)
+    svg = re.sub(r'href="#', f'href="#{prefix}', svg)
+    # Scale with the page, never beyond the drawn size.
+    return _ROOT.sub(
+        lambda m: (
+            f'<svg {m.group(1)}width="100%" role="img" aria-label="{escape(label)}" '
+            f'style="max-width:{m.group(2)}pt;height:auto"'
+        ),
+        svg,
+        count=1,
+    )
+
+
+def _grid(axes: Axes) -> None:
+    axes.grid(True, color=GRID, linewidth=0.6)
+    axes.set_axisbelow(True)
+
+
+def _label_points(axes: Axes, rows: Sequence[tuple[float, float, str, str]]) -> None:
+    """Write each point's name beside it, moving a name down while it would cover another."""
+    scale = 72 / axes.figure.dpi  # display pixels to points
+    placed: list[tuple[float, float, float]] = []  # x, y, width of each name, in points
+    for x, y, name, color in sorted(rows, key=lambda r: (-r[1], r[0])):
+        px, py = (value * scale for value in axes.transData.transform((x, y)))
+        width = 4.4 * len(name)
+        dy = 3.0
+        while any(
+            abs(px - qx) < max(width, qwidth) and abs(py + dy - qy) < 9 for qx, qy, qwidth in placed
+        ):
+            dy -= 9
+        placed.append((px, py + dy, width))
+        axes.annotate(
+            name,
+            (x, y),
+            xytext=(5, dy),
+            textcoords="offset points",
+            fontsize=7.5,
+            color=color,
+        )
+
+
+def _error(value: float, interval: Any) -> list[list[float]] | None:
+    """Error bar lengths below and above ``value`` for an Interval, or None."""
+    if interval is None:
+        return None
+    return [[max(value - interval.low, 0.0)], [max(interval.high - value, 0.0)]]
+
+
+def f1_chart(board: Board, colors: dict[str, str]) -> str | None:
+    """F1 of each scored segmenter of a corpus with its bootstrap interval, best on top.
+
+    The page gives each chart its title (as HTML, in ``figcaption``).
+    """
+    rows = [r for r in board.rows if r.pair.scores.get("f1") is not None]
+    if not rows:
+        return None
+    name = f"f1-{board.corpus}"
+    with _chart(name, 4.6, 0.9 + 0.32 * len(rows)) as figure:
+        axes = figure.add_subplot()
+        for position, row in enumerate(reversed(rows)):
+            f1 = row.pair.scores["f1"]
+            color = colors.get(row.pair.segmenter, PALETTE[0])
+            axes.errorbar(
+                [f1],
+                [position],
+                xerr=_error(f1, row.pair.intervals.get("f1")),
+                fmt="o",
+                color=color,
+                ecolor=color,
+                elinewidth=1.6,
+                capsize=3,
+                markersize=5,
+            )
+        axes.set_yticks(range(len(rows)), [row.pair.segmenter for row in reversed(rows)])
+        axes.set_ylim(-0.6, len(rows) - 0.4)
+        axes.set_xlabel("F1")
+        _grid(axes)
+        axes.grid(False, axis="y")
+        return _to_svg(figure, name, f"F1 with confidence intervals on {board.corpus}")
+
+
+def _square_limits(values: Sequence[float]) -> tuple[float, float]:
+    low, high = min(values), max(values)
+    pad = max((high - low) * 0.12, 0.01)
+    return max(low - pad, 0.0), min(high + pad, 1.0)
+
+
+def precision_recall_chart(board: Board, colors: dict[str, str]) -> str | None:
+    """Precision against recall, with curves of equal F1."""
+    rows = [r for r in board.rows if r.pair.scores.get("precision") is not None]
+    if not rows:
+        return None
+    name = f"pr-{board.corpus}"
+    with _chart(name, 4.6, 3.6) as figure:
+        axes = figure.add_subplot()
+        values = [r.pair.scores[k] for r in rows for k in ("precision", "recall")]
+        for row in rows:
+            for key in ("precision", "recall"):
+                interval = row.pair.intervals.get(key)
+                if interval is not None:
+                    values += [interval.low, interval.high]
+        low, high = _square_limits(values)
+        _iso_f1(axes, low, high)
+        labels = []
+        for row in rows:
+            recall, precision = row.pair.scores["recall"], row.pair.scores["precision"]
+            color = colors.get(row.pair.segmenter, PALETTE[0])
+            axes.errorbar(
+                [recall],
+                [precision],
+                xerr=_error(recall, row.pair.intervals.get("recall")),
+                yerr=_error(precision, row.pair.intervals.get("precision")),
+                fmt="o",
+                color=color,
+                ecolor=color,
+                elinewidth=1,
+                markersize=5,
+            )
+            labels.append((recall, precision, row.pair.segmenter, color))
+        axes.set_xlim(low, high)
+        axes.set_ylim(low, high)
+        axes.set_aspect("equal", adjustable="box")
+        axes.set_xlabel("Recall")
+        axes.set_ylabel("Precision")
+        _grid(axes)
+        _label_points(axes, labels)
+        return _to_svg(figure, name, f"Precision against recall on {board.corpus}")
+
+
+def _iso_f1(axes: Axes, low: float, high: float) -> None:
+    """Grey curves of equal F1 (P = F·R / (2R − F)) at round levels within the view."""
+    import numpy as np
+
+    span = high - low
+    step = next(s for s in (0.01, 0.02, 0.05, 0.1, 0.2) if span / s <= 8)
+    level = math.ceil(low / step) * step
+    while level < high:
+        recall = np.linspace(max(level / 2 + 1e-9, low), high, 200)
+        precision = level * recall / (2 * recall - level)
+        keep = (precision >= low) & (precision <= high)
+        if keep.sum() > 1:
+            axes.plot(recall[keep], precision[keep], color="#bbbbbb", linewidth=0.7, zorder=0)
+            # Name the curves that leave through the right edge, where the names line up.
+            if recall[keep][-1] >= high - 1e-9:
+                axes.annotate(
+                    f"F1={level:.2f}",
+                    (recall[keep][-1], precision[keep][-1]),
+                    fontsize=6.5,
+                    color="#999999",
+                    xytext=(-2, 2),
+                    textcoords="offset points",
+                    ha="right",
+                )
+        level += step
+
+
+def speed_f1_chart(board: Board, colors: dict[str, str]) -> str | None:
+    """F1 against segmentation speed (characters per second, log scale)."""
+    rows = [
+        r
+        for r in board.rows
+        if r.pair.scores.get("f1") is not None and (r.pair.timing.get("chars_per_s") or 0) > 0
+    ]
+    if not rows:
+        return None
+    name = f"speed-{board.corpus}"
+    with _chart(name, 4.6, 3.6) as figure:
+        axes = figure.add_subplot()
+        labels = []
+        for row in rows:
+            speed, f1 = row.pair.timing["chars_per_s"], row.pair.scores["f1"]
+            color = colors.get(row.pair.segmenter, PALETTE[0])
+            axes.errorbar(
+                [speed],
+                [f1],
+                yerr=_error(f1, row.pair.intervals.get("f1")),
+                fmt="o",
+                color=color,
+                ecolor=color,
+                elinewidth=1,
+                markersize=5,
+            )
+            labels.append((speed, f1, row.pair.segmenter, color))
+        axes.set_xscale("log")
+        speeds = [r[0] for r in labels]
+        axes.set_xlim(min(speeds) / 2, max(speeds) * 3)
+        axes.set_xlabel("Characters per second (log scale)")
+        axes.set_ylabel("F1")
+        _grid(axes)
+        _label_points(axes, labels)
+        return _to_svg(figure, name, f"F1 against speed on {board.corpus}")
+
+
+def oov_iv_chart(board: Board, colors: dict[str, str]) -> str | None:
+    """Recall of out-of-vocabulary words against recall of in-vocabulary words."""
+    rows = [
+        r
+        for r in board.rows
+        if r.pair.scores.get("oov_recall") is not None
+        and r.pair.scores.get("iv_recall") is not None
+    ]
+    if not rows:
+        return None
+    name = f"oov-{board.corpus}"
+    with _chart(name, 4.6, 3.6) as figure:
+        axes = figure.add_subplot()
+        labels = []
+        for row in rows:
+            iv, oov = row.pair.scores["iv_recall"], row.pair.scores["oov_recall"]
+            color = colors.get(row.pair.segmenter, PALETTE[0])
+            axes.plot([iv], [oov], "o", color=color, markersize=5)
+            labels.append((iv, oov, row.pair.segmenter, color))
+        for values, setter in (
+            ([r[0] for r in labels], axes.set_xlim),
+            ([r[1] for r in labels], axes.set_ylim),
+        ):
+            low, high = _square_limits(values)
+            setter(low, high)
+        axes.set_xlabel("IV recall (R_iv)")
+        axes.set_ylabel("OOV recall (R_oov)")
+        _grid(axes)
+        _label_points(axes, labels)
+        return _to_svg(figure, name, f"OOV recall against IV recall on {board.corpus}")
+
+
+def length_recall_chart(row: BoardRow, corpus: str, colors: dict[str, str]) -> str | None:
+    """Recall of gold words by their length in characters (a small bar chart)."""
+    lengths = row.pair.analysis.get("recall_by_length") or []
+    if not lengths:
+        return None
+    segmenter = row.pair.segmenter
+    name = f"length-{corpus}-{segmenter}"
+    with _chart(name, 3.4, 1.9) as figure:
+        axes = figure.add_subplot()
+        axes.bar(
+            [str(item["length"]) for item in lengths],
+            [item["recall"] for item in lengths],
+            color=colors.get(segmenter, PALETTE[0]),
+            width=0.7,
+        )
+        axes.set_ylim(0, 1)
+        axes.set_xlabel("Gold word length (characters)")
+        axes.set_ylabel("Recall")
+        _grid(axes)
+        axes.grid(False, axis="x")
+        return _to_svg(figure, name, f"Recall by word length of {segmenter} on {corpus}")

@@ -1,0 +1,206 @@
+"""``report.html``: one self-contained page with the tables, charts and error analysis.
+
+The page is rendered by Jinja2 (autoescaped) from the templates shipped in
+``cws_bench/reports/templates``; its CSS is inline and its charts are inline
+SVG drawn by :mod:`cws_bench.reports.charts`, so it opens from a file or an
+e-mail attachment with no network. Tables and markers come from the same
+:class:`~cws_bench.reports.tables.Board` objects as ``leaderboard.md``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from cws_bench.reports import charts
+from cws_bench.reports import tables as fmt
+from cws_bench.reports.tables import Board, BoardRow, build_boards
+from cws_bench.results import BakeoffResult
+
+__all__ = ["example_parts", "render_html"]
+
+EXAMPLE_WINDOW = 12
+"""Gold words shown on each side of an error in an example sentence."""
+
+SHOWN_PATTERNS = 10
+"""Error patterns of each kind shown per pair (results.json keeps all the analysis kept)."""
+
+PATTERN_KINDS = (
+    ("splits", "split", "Split: a gold word cut into pieces"),
+    ("merges", "merge", "Merged: gold words joined into one"),
+    ("crossings", "cross", "Crossing: boundaries in different places"),
+)
+"""Analysis key, ``distinct`` key and heading of each error kind."""
+
+
+def example_parts(
+    sentence: str, gold: list[str], *, window: int = EXAMPLE_WINDOW
+) -> list[tuple[str, bool]]:
+    """Cut an example sentence into text and the highlighted error, for display.
+
+    The sentence is the gold words joined by spaces (as
+    :class:`~cws_bench.analysis.ErrorPattern` stores it); the error is the
+    first place its gold words occur, at word boundaries. Long sentences are
+    clipped to ``window`` words either side, with ``…``.
+
+    >>> example_parts("结婚 的 和 尚未 结婚 的", ["和", "尚未"])
+    [('结婚 的 ', False), ('和 尚未', True), (' 结婚 的', False)]
+    """
+    words = sentence.split(" ")
+    size = len(gold)
+    start = next((i for i in range(len(words) - size + 1) if words[i : i + size] == gold), None)
+    if start is None or size == 0:
+        return [(sentence, False)]
+    low, high = max(0, start - window), min(len(words), start + size + window)
+    before = ("… " if low > 0 else "") + " ".join(words[low:start])
+    after = " ".join(words[start + size : high]) + (" …" if high < len(words) else "")
+    parts = [
+        (before + " " if before else "", False),
+        (" ".join(gold), True),
+        (" " + after if after else "", False),
+    ]
+    return [part for part in parts if part[0]]
+
+
+def anchor(text: str, index: int) -> str:
+    """An HTML id for the ``index``-th item named ``text`` (unique even when names clash).
+
+    >>> anchor("pd1998", 0), anchor("人民日报", 1)
+    ('pd1998-0', 'x-1')
+    """
+    slug = re.sub(r"[^A-Za-z0-9_-]+", "-", text).strip("-")
+    return f"{slug or 'x'}-{index}"
+
+
+@dataclass
+class RowAnalysis:
+    """The error analysis of one pair, ready for the template."""
+
+    row: BoardRow
+    anchor: str
+    patterns: list[dict[str, Any]]
+    missed_oov: list[dict[str, Any]]
+    recall_by_length: list[dict[str, Any]]
+    length_chart: str | None
+
+
+@dataclass
+class CorpusView:
+    """One corpus' section: its board, charts and analyses."""
+
+    board: Board
+    anchor: str
+    charts: list[tuple[str, str]] = field(default_factory=list)
+    analyses: list[RowAnalysis] = field(default_factory=list)
+
+
+def _patterns(analysis: dict[str, Any]) -> list[dict[str, Any]]:
+    """The shown patterns of each error kind, with their example sentences cut for display."""
+    distinct = analysis.get("distinct") or {}
+    kinds = []
+    for key, kind, title in PATTERN_KINDS:
+        shown = [
+            {**item, "parts": example_parts(item["sentence"], list(item["gold"]))}
+            for item in (analysis.get(key) or [])[:SHOWN_PATTERNS]
+        ]
+        kinds.append({"key": key, "title": title, "shown": shown, "distinct": distinct.get(kind)})
+    return kinds
+
+
+def _corpus_view(board: Board, index: int, colors: dict[str, str], confidence: str) -> CorpusView:
+    """Draw a corpus' charts and prepare its error analyses."""
+    from markupsafe import Markup
+
+    view = CorpusView(board=board, anchor=anchor(board.corpus, index))
+    drawn = [
+        (
+            f"F1 with its {confidence} bootstrap interval",
+            charts.f1_chart(board, colors),
+        ),
+        (
+            "Precision against recall (grey curves: equal F1)",
+            charts.precision_recall_chart(board, colors),
+        ),
+        (
+            "F1 against speed (characters per second, log scale)",
+            charts.speed_f1_chart(board, colors),
+        ),
+        (
+            "Unknown words against known words: OOV recall against IV recall",
+            charts.oov_iv_chart(board, colors),
+        ),
+    ]
+    # The charts are SVG drawn by matplotlib, which escapes its text: safe to inline.
+    view.charts = [(title, Markup(svg)) for title, svg in drawn if svg is not None]
+    for position, row in enumerate(board.rows):
+        analysis = row.pair.analysis or {}
+        length_chart = charts.length_recall_chart(row, board.corpus, colors)
+        view.analyses.append(
+            RowAnalysis(
+                row=row,
+                anchor=f"errors-{view.anchor}-{anchor(row.pair.segmenter, position)}",
+                patterns=_patterns(analysis),
+                missed_oov=list(analysis.get("missed_oov") or [])[:SHOWN_PATTERNS],
+                recall_by_length=list(analysis.get("recall_by_length") or []),
+                length_chart=Markup(length_chart) if length_chart is not None else None,
+            )
+        )
+    return view
+
+
+def _environment() -> Any:
+    """A Jinja2 environment over the packaged templates, with the tables' number formats."""
+    from jinja2 import Environment, PackageLoader, StrictUndefined
+
+    environment = Environment(
+        loader=PackageLoader("cws_bench.reports", "templates"),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    environment.filters.update(
+        score=fmt.format_score,
+        interval=fmt.format_interval,
+        halfwidth=fmt.format_halfwidth,
+        speed=fmt.format_speed,
+        count=fmt.format_count,
+        seconds=fmt.format_seconds,
+        memory=fmt.format_memory,
+        p_value=fmt.format_p_value,
+        difference=fmt.format_difference,
+        as_json=lambda value: json.dumps(value, ensure_ascii=False, indent=2, sort_keys=False),
+    )
+    return environment
+
+
+def render_html(result: BakeoffResult) -> str:
+    """The bake-off as one self-contained HTML page.
+
+    Args:
+        result: the bake-off result.
+
+    Returns:
+        The page (UTF-8 text, inline CSS and SVG, no external references).
+    """
+    from cws_bench import __version__
+
+    environment = _environment()
+    boards = build_boards(result)
+    colors = charts.colors_for(result.segmenters())
+    confidence = fmt.confidence_label(result.settings)
+    views = [_corpus_view(board, index, colors, confidence) for index, board in enumerate(boards)]
+    template = environment.get_template("report.html.j2")
+    return template.render(
+        result=result,
+        views=views,
+        colors=colors,
+        confidence=confidence,
+        alpha=result.settings.get("alpha"),
+        missing=fmt.MISSING,
+        version=__version__,
+        shown_patterns=SHOWN_PATTERNS,
+    )

@@ -1,0 +1,294 @@
+"""``leaderboard.md``: the bake-off as GitHub-flavoured Markdown tables.
+
+One table per corpus in the SIGHAN bakeoff's columns (R, P, F, OOV rate,
+R_oov, R_iv), with the bootstrap interval of F, speed and ranx-style
+significance letters, best F first; failed pairs, warnings, the run's
+settings and every pair's signature follow. The page reads well on GitHub
+and as plain text, so a run's leaderboard can be pasted into a README.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from cws_bench.reports.tables import (
+    MISSING,
+    Board,
+    BoardRow,
+    build_boards,
+    confidence_label,
+    format_count,
+    format_halfwidth,
+    format_interval,
+    format_memory,
+    format_score,
+    format_seconds,
+    format_speed,
+)
+from cws_bench.results import BakeoffResult
+
+__all__ = ["escape_markdown", "render_markdown"]
+
+_SPECIAL = re.compile(r"([\\`*_\[\]<>|#])")
+
+
+def escape_markdown(text: str) -> str:
+    r"""Escape text for Markdown: literal characters, one line.
+
+    >>> escape_markdown("a|b *c*")
+    'a\\|b \\*c\\*'
+    """
+    return _SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
+
+
+def _table(header: Sequence[str], align: str, rows: Sequence[Sequence[str]]) -> list[str]:
+    """A Markdown table; ``align`` has one of ``l``, ``c``, ``r`` per column."""
+    rule = {"l": ":--", "c": ":-:", "r": "--:"}
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(rule[a] for a in align) + "|"]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return lines
+
+
+def _name(row: BoardRow) -> str:
+    marks = "".join(f"<sup>†{n}</sup>" for n in row.notes)
+    return f"{escape_markdown(row.pair.segmenter)}{marks}"
+
+
+def _main_table(board: Board, confidence: str) -> list[str]:
+    header = [
+        "#",
+        "Segmenter",
+        "Track",
+        "R",
+        "P",
+        "F",
+        f"F {confidence} CI",
+        "OOV rate",
+        "R_oov",
+        "R_iv",
+        "chars/s",
+        "Better than",
+    ]
+    rows = []
+    for row in board.rows:
+        scores = row.pair.scores
+        f1 = format_score(scores.get("f1"))
+        rows.append(
+            [
+                row.letter,
+                _name(row),
+                escape_markdown(row.pair.track),
+                format_score(scores.get("recall")),
+                format_score(scores.get("precision")),
+                f"**{f1}**" if row is board.best else f1,
+                format_interval(row.pair.intervals.get("f1")),
+                format_score(scores.get("oov_rate")),
+                format_score(scores.get("oov_recall")),
+                format_score(scores.get("iv_recall")),
+                format_speed(row.pair.timing.get("chars_per_s")),
+                " ".join(row.beats) if board.tested else MISSING,
+            ]
+        )
+    for pair in board.failed:
+        rows.append(
+            [
+                "",
+                f"{escape_markdown(pair.segmenter)} *({escape_markdown(pair.status)})*",
+                escape_markdown(pair.track),
+                *[MISSING] * 8,
+                "",
+            ]
+        )
+    return _table(header, "clcrrrrrrrrl", rows)
+
+
+def _details_table(board: Board, confidence: str) -> list[str]:
+    header = [
+        "#",
+        "Segmenter",
+        f"R {confidence} CI",
+        "C_r",
+        f"P {confidence} CI",
+        "C_p",
+        "Boundary F",
+        "words/s",
+        "load s",
+        "train s",
+        "segment s",
+        "peak MiB",
+    ]
+    rows = []
+    for row in board.rows:
+        pair = row.pair
+        rows.append(
+            [
+                row.letter,
+                escape_markdown(pair.segmenter),
+                format_interval(pair.intervals.get("recall")),
+                format_halfwidth(pair.sighan_intervals.get("recall")),
+                format_interval(pair.intervals.get("precision")),
+                format_halfwidth(pair.sighan_intervals.get("precision")),
+                format_score(pair.scores.get("boundary_f1")),
+                format_speed(pair.timing.get("words_per_s")),
+                format_seconds(pair.timing.get("load_s")),
+                format_seconds(pair.timing.get("train_s")),
+                format_seconds(pair.timing.get("segment_s")),
+                format_memory(pair.peak_memory_mib),
+            ]
+        )
+    return _table(header, "clrrrrrrrrrr", rows)
+
+
+def _verdict(board: Board) -> str:
+    best = board.best
+    if best is None:
+        return "No segmenter was scored on this corpus."
+    name = escape_markdown(best.pair.segmenter)
+    text = f"Best F: **{name}** ({format_score(best.pair.scores.get('f1'))})"
+    if not board.tested:
+        return text + "; the run made no significance tests."
+    if len(board.rows) == 1:
+        return text + ", the only segmenter scored."
+    ties = board.ties()
+    if not ties:
+        return text + ", significantly better than every other segmenter."
+    others = ", ".join(f"{escape_markdown(r.pair.segmenter)} ({r.letter})" for r in ties)
+    return text + f"; not significantly better than {others}."
+
+
+def _size(board: Board) -> str:
+    size = board.corpus_size()
+    parts = [
+        f"{format_count(size[key])} {label}"
+        for key, label in (
+            ("sentences", "sentences"),
+            ("characters", "characters"),
+            ("gold_words", "gold words"),
+        )
+        if size.get(key) is not None
+    ]
+    return " · ".join(parts)
+
+
+def _corpus_section(board: Board, result: BakeoffResult, level: str) -> list[str]:
+    confidence = confidence_label(result.settings)
+    lines = [f"{level}# {escape_markdown(board.corpus)}", ""]
+    size = _size(board)
+    if size:
+        lines += [size + ". " + _verdict(board), ""]
+    else:
+        lines += [_verdict(board), ""]
+    lines += _main_table(board, confidence)
+    lines.append("")
+    if board.notes:
+        lines.append("Notes:")
+        lines.append("")
+        lines += [
+            f"{number}. {escape_markdown(segmenter)}: {escape_markdown(warning)}"
+            for number, (segmenter, warning) in enumerate(board.notes, start=1)
+        ]
+        lines.append("")
+    if board.failed:
+        lines.append("Not scored:")
+        lines.append("")
+        lines += [
+            f"- **{escape_markdown(p.segmenter)}** ({escape_markdown(p.status)}): "
+            f"{escape_markdown(p.error or 'no error message recorded')}"
+            for p in board.failed
+        ]
+        lines.append("")
+    if board.rows:
+        lines += [
+            "<details><summary>Confidence intervals, boundaries, speed and memory</summary>",
+            "",
+            *_details_table(board, confidence),
+            "",
+            "</details>",
+            "",
+        ]
+    return lines
+
+
+def _legend(result: BakeoffResult) -> list[str]:
+    confidence = confidence_label(result.settings)
+    settings = result.settings
+    resampling = ", ".join(
+        f"{label} {escape_markdown(str(settings[key]))}"
+        for key, label in (("resamples", "resamples"), ("seed", "seed"), ("alpha", "alpha"))
+        if key in settings
+    )
+    resampling = f" ({resampling})" if resampling else ""
+    return [
+        "Legend:",
+        "",
+        "- Scores are fractions from 0 to 1 with three decimals, as the SIGHAN bakeoff "
+        "tables print them. R, P, F: word recall, precision and F1 (a word is correct when "
+        "its character span is a gold word's).",
+        "- OOV rate: share of gold words missing from the corpus' dictionary; R_oov, R_iv: "
+        f"recall of out-of-vocabulary and in-vocabulary gold words ({MISSING} without a "
+        "dictionary).",
+        f"- F {confidence} CI: bootstrap confidence interval over sentences{resampling}. "
+        "C_r, C_p: the SIGHAN bakeoff's ±2·sqrt(p(1−p)/n).",
+        "- \\#: the row's letter. Better than: the letters of the segmenters whose F this one "
+        "beats in a paired bootstrap test over sentences; rows are sorted by F, best first, "
+        "and the best F is bold.",
+        "- chars/s, words/s: segmentation speed (loading and training excluded: see load s, "
+        "train s). Peak MiB: the worker's peak resident memory.",
+        "- †n: see note n under the table. Failed and timed-out pairs are listed last, "
+        "with their error.",
+        "",
+    ]
+
+
+def _run_section(result: BakeoffResult, level: str) -> list[str]:
+    lines = [f"{level}# Run", ""]
+    facts: list[tuple[str, Any]] = [("name", result.name)]
+    if result.created:
+        facts.append(("finished", result.created))
+    facts.append(("wall time", f"{format_seconds(result.duration_s)} s"))
+    facts += [(str(key), value) for key, value in result.settings.items()]
+    facts += [(str(key), value) for key, value in result.environment.items()]
+    lines += [f"- {escape_markdown(key)}: {escape_markdown(str(value))}" for key, value in facts]
+    lines.append("")
+    signed = [p for p in result.pairs if p.signature or p.scores.get("signature")]
+    if signed:
+        rows = [
+            [
+                escape_markdown(p.corpus),
+                escape_markdown(p.segmenter),
+                # GitHub splits table cells on "|" even inside code spans.
+                "`" + (p.signature or p.scores.get("signature")).replace("|", "\\|") + "`",
+            ]
+            for p in signed
+        ]
+        lines += [
+            "<details><summary>Signatures (every setting that can change a number)</summary>",
+            "",
+            *_table(["Corpus", "Segmenter", "Signature"], "lll", rows),
+            "",
+            "</details>",
+            "",
+        ]
+    return lines
+
+
+def render_markdown(result: BakeoffResult, *, heading_level: int = 1) -> str:
+    """The leaderboard of a bake-off as GitHub-flavoured Markdown.
+
+    Args:
+        result: the bake-off result.
+        heading_level: the level of the page's title (corpora one below), so
+            the leaderboard can be pasted under a README section.
+
+    Returns:
+        The page, ending in a newline.
+    """
+    top = "#" * heading_level
+    lines = [f"{top} Leaderboard: {escape_markdown(result.name)}", ""]
+    for board in build_boards(result):
+        lines += _corpus_section(board, result, top)
+    lines += _legend(result)
+    lines += _run_section(result, top)
+    return "\n".join(lines).rstrip("\n") + "\n"

