@@ -225,30 +225,37 @@ def read_peoples_daily(
 _TAGS = frozenset("BMES")
 
 
+_WORD_TAGS = re.compile(r"S|BM*E")
+_TAG_SEQUENCE = re.compile(r"(?:S|BM*E)*")
+_END_MARKS = str.maketrans({"B": "\1", "M": "\1", "E": "\0", "S": "\0"})
+
+
 def words_from_tags(chars: str, tags: str) -> list[str]:
     """Join characters into words by their B/M/E/S tags (raises ValueError if invalid).
 
     >>> words_from_tags("我们是学生", "BESBE")
     ['我们', '是', '学生']
     """
-    words: list[str] = []
-    start = None
+    if not _TAG_SEQUENCE.fullmatch(tags):
+        raise ValueError(_tag_error(chars, tags))
+    if "\0" not in chars and "\1" not in chars:
+        # each character followed by \0 (a word ends) or \1 (it goes on), then split
+        marks = tags.translate(_END_MARKS)
+        return "".join(map(str.__add__, chars, marks)).replace("\1", "").split("\0")[:-1]
+    ends = list(itertools.accumulate(map(len, _WORD_TAGS.findall(tags))))
+    return list(map(chars.__getitem__, map(slice, [0, *ends[:-1]], ends)))
+
+
+def _tag_error(chars: str, tags: str) -> str:
+    """Where and why a tag sequence is not a sequence of words."""
+    inside = False
     for index, (char, tag) in enumerate(zip(chars, tags)):
-        if tag == "S" and start is None:
-            words.append(char)
-        elif tag == "B" and start is None:
-            start = index
-        elif tag == "M" and start is not None:
-            continue
-        elif tag == "E" and start is not None:
-            words.append(chars[start : index + 1])
-            start = None
-        else:
+        valid = (tag in "SB") if not inside else (tag in "ME")
+        if not valid:
             before = tags[index - 1] if index else "start of line"
-            raise ValueError(f"tag {tag} of {char!r} (character {index + 1}) after {before}")
-    if start is not None:
-        raise ValueError(f"the line ends inside a word (tag {tags[-1]} without E)")
-    return words
+            return f"tag {tag} of {char!r} (character {index + 1}) after {before}"
+        inside = tag in "BM"
+    return f"the line ends inside a word (tag {tags[-1]} without E)"
 
 
 def read_bmes(
@@ -264,27 +271,37 @@ def read_bmes(
             impossible tag sequence (``M`` after ``S``, a line ending after ``B``).
     """
     for number, line in _numbered_lines(path, encoding):
-        chars: list[str] = []
-        tags: list[str] = []
-        for token in line.split():
-            char, slash, tag = token.rpartition("/")
-            tag = tag.upper()
-            if not slash or len(char) != 1 or tag not in _TAGS:
-                raise CorpusFormatError(
-                    display_name(path),
-                    number,
-                    f"token {token!r}: expected one character, '/' and a tag B, M, E or S",
-                )
-            chars.append(char)
-            tags.append(tag)
-        if not chars:
+        tokens = line.split()
+        if not tokens:
             if not skip_empty:
                 yield []
             continue
+        # every token is "c/t" (three characters) in a well-formed file
+        chars = "".join([token[0] for token in tokens])
+        tags = "".join([token[-1] for token in tokens]).upper()
+        if (
+            len(chars) * 3 != sum(map(len, tokens))
+            or "".join([token[1:2] for token in tokens]) != "/" * len(tokens)
+            or tags.strip("BMES")
+        ):
+            raise _bad_bmes_token(path, number, tokens)
         try:
-            yield words_from_tags("".join(chars), "".join(tags))
+            yield words_from_tags(chars, tags)
         except ValueError as e:
             raise CorpusFormatError(display_name(path), number, str(e)) from None
+
+
+def _bad_bmes_token(path: PathLike, number: int, tokens: list[str]) -> CorpusFormatError:
+    bad = next(
+        token
+        for token in tokens
+        if len(token) != 3 or token[1] != "/" or token[2].upper() not in _TAGS
+    )
+    return CorpusFormatError(
+        display_name(path),
+        number,
+        f"token {bad!r}: expected one character, '/' and a tag B, M, E or S",
+    )
 
 
 # ---------------------------------------------------------------------------

@@ -331,3 +331,20 @@ def test_conllu_bad_ids(write, word_id, message):
     error = error_of(read_conllu, path, check_text=False)
     assert error.line == 2
     assert message in str(error)
+
+
+@given(st.text(alphabet="BMES", max_size=12))
+def test_tag_validation_matches_the_word_grammar(tags):
+    import re
+
+    chars = "字" * len(tags)
+    if re.fullmatch(r"(S|BM*E)*", tags):
+        assert "".join(words_from_tags(chars, tags)) == chars
+    else:
+        with pytest.raises(ValueError, match=r"tag [BMES] of|ends inside a word"):
+            words_from_tags(chars, tags)
+
+
+def test_tags_with_control_characters():
+    assert words_from_tags("\0a\1b", "BESS") == ["\0a", "\1", "b"]
+    assert words_from_tags("", "") == []
