@@ -276,14 +276,11 @@ def read_bmes(
             if not skip_empty:
                 yield []
             continue
-        # every token is "c/t" (three characters) in a well-formed file
-        chars = "".join([token[0] for token in tokens])
-        tags = "".join([token[-1] for token in tokens]).upper()
-        if (
-            len(chars) * 3 != sum(map(len, tokens))
-            or "".join([token[1:2] for token in tokens]) != "/" * len(tokens)
-            or tags.strip("BMES")
-        ):
+        # every token is "c/t" (three characters): slice the joined tokens
+        joined = "".join(tokens)
+        chars = joined[0::3]
+        tags = joined[2::3].upper()
+        if set(map(len, tokens)) != {3} or joined[1::3].strip("/") or tags.strip("BMES"):
             raise _bad_bmes_token(path, number, tokens)
         try:
             yield words_from_tags(chars, tags)
