@@ -3,7 +3,7 @@
 
 Both compute exactly what their pure-Python twins compute
 (``cws_bench.segmenters.maxmatch`` and ``cws_bench.segmenters.hmm``);
-``tests/segmenters/test_decode.py`` checks them against each other on random
+``tests/segmenters/test_maxmatch.py`` and ``test_hmm.py`` check them against each other on random
 input and on the real corpora. They read each line's characters in place
 (no copy, no per-character objects) and create one str per output word.
 

@@ -333,6 +333,7 @@ class HMMModel:
             CorpusFormatError: it is not a valid model.
         """
         name = display_name(path)
+        hint = "give a model written by `cws-bench train hmm CORPUS -o MODEL`"
         try:
             with open(path, encoding="utf-8") as f:
                 data = json.load(f)
@@ -343,10 +344,12 @@ class HMMModel:
         except IsADirectoryError as e:
             raise CwsBenchError(f"{name}: is a directory, expected a model file") from e
         except UnicodeDecodeError as e:
-            raise CorpusFormatError(name, None, "not UTF-8 text: not a cws-bench HMM model") from e
+            raise CorpusFormatError(
+                name, None, "not UTF-8 text: not a cws-bench HMM model", hint
+            ) from e
         except json.JSONDecodeError as e:
             raise CorpusFormatError(
-                name, e.lineno, f"not valid JSON ({e.msg}): not a cws-bench HMM model"
+                name, e.lineno, f"not valid JSON ({e.msg}): not a cws-bench HMM model", hint
             ) from e
         return cls.from_dict(data, name)
 

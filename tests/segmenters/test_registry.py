@@ -253,7 +253,8 @@ def test_every_builtin_is_json_configurable_and_rebuilds_from_its_options(
     assert isinstance(segmenter.version, str) and segmenter.version
     json.dumps(segmenter.metadata())
     lines = ["我们是学生", "", "他说 Hello World 了"] if name != "file" else ["我们是学生"]
-    assert segmenter.options == {**SEGMENTERS[name].options, **options}
+    for key, value in {**SEGMENTERS[name].options, **options}.items():
+        assert segmenter.options[key] == value
     if options:  # a pretrained adapter without options rebuilds trivially (and slowly)
         again = get_segmenter(name, **json.loads(json.dumps(segmenter.options)))
         assert again.segment(lines) == segmenter.segment(lines)

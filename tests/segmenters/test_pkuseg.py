@@ -1,0 +1,36 @@
+"""Tests of cws_bench/segmenters/pkuseg.py: the adapter gives what pkuseg gives."""
+
+from __future__ import annotations
+
+import pytest
+
+from cws_bench.errors import SegmenterError
+from cws_bench.segmenters import get_segmenter
+
+pkuseg = pytest.importorskip(
+    "pkuseg",
+    reason="pkuseg is not installed "
+    "(pip install numpy Cython && pip install --no-build-isolation pkuseg)",
+)
+
+
+@pytest.fixture(scope="module")
+def direct():
+    return pkuseg.pkuseg()
+
+
+def test_equals_calling_pkuseg_directly(test_inputs, build, direct):
+    lines = test_inputs["pku"][::25] + test_inputs["msr"][::100] + ["他说 Hello World 了\t好"]
+    assert build("pkuseg").segment(lines) == [direct.cut(line) for line in lines]
+
+
+def test_user_dictionary(tmp_path, build):
+    line = "云计算服务平台正式上线"
+    path = tmp_path / "user.txt"
+    path.write_text("云计算服务平台\n", encoding="utf-8")
+    with_words = get_segmenter("pkuseg", user_dict=str(path))
+    assert with_words.segment([line])[0][0] == "云计算服务平台"
+    assert build("pkuseg").segment([line])[0][0] != "云计算服务平台"
+    assert with_words.segment([line])[0] == pkuseg.pkuseg(user_dict=["云计算服务平台"]).cut(line)
+    with pytest.raises(SegmenterError, match="no such file"):
+        get_segmenter("pkuseg", user_dict=str(tmp_path / "none.txt"))
