@@ -28,6 +28,7 @@ __all__ = ["COMMANDS", "main"]
 COMMANDS: dict[str, str] = {
     "bakeoff": "cws_bench.cli.bakeoff:bakeoff",
     "corpora": "cws_bench.cli.corpora:corpora",
+    "metrics": "cws_bench.cli.metrics:metrics",
     "score": "cws_bench.cli.score:score",
     "segment": "cws_bench.cli.segment:segment",
     "segmenters": "cws_bench.cli.segment:segmenters",

@@ -1,0 +1,444 @@
+"""``cws-bench metrics``: the general metrics on your own files (classify, generation, ranking)."""
+
+from __future__ import annotations
+
+import json
+import math
+import warnings
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+import click
+
+from cws_bench.cli.options import encoding_option, print_warnings
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+FORMATS = ("text", "json", "csv")
+
+
+def format_option(function: F) -> F:
+    """``--format text|json|csv``."""
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(FORMATS),
+        default="text",
+        show_default=True,
+        help="Output: a table (scores in %), or JSON / CSV with fractions in [0, 1].",
+    )(function)
+
+
+@contextmanager
+def collected_warnings() -> Iterator[None]:
+    """Print the library's warnings (undefined metrics, ...) once each on stderr."""
+    with warnings.catch_warnings(record=True) as caught:
+        # ours are UserWarnings; others (a library's ResourceWarning) keep Python's filters
+        warnings.simplefilter("always", UserWarning)
+        yield
+    print_warnings(dict.fromkeys(str(w.message) for w in caught))
+
+
+def _split_list(value: str) -> list[str]:
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def _percent(value: float | None) -> str:
+    if value is None:
+        return "--"
+    if math.isnan(value):
+        return "nan"
+    return f"{100 * value:.2f}"
+
+
+def _queries(count: int) -> str:
+    return f"{count:,} query" if count == 1 else f"{count:,} queries"
+
+
+def _zero_division(value: str) -> str | float:
+    return "warn" if value == "warn" else float(value)
+
+
+@click.group()
+def metrics() -> None:
+    """General metrics on your own files: classification, generation, ranking.
+
+    \b
+    Example:
+        cws-bench metrics classify true.txt pred.txt
+        cws-bench metrics generation answers.txt refs.txt --tokenizer all
+        cws-bench metrics ranking run.trec qrels.trec --metric map,ndcg@10
+    """
+
+
+# ---------------------------------------------------------------------------
+# classify
+
+
+@metrics.command()
+@click.argument("true", type=click.Path(exists=True, dir_okay=False))
+@click.argument("pred", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@format_option
+@click.option(
+    "--digits",
+    type=click.IntRange(1, 10),
+    default=2,
+    show_default=True,
+    help="Decimals in the text report.",
+)
+@click.option(
+    "--labels",
+    "labels_text",
+    default=None,
+    help="Comma-separated labels to report, in this order (default: all, sorted).",
+)
+@click.option(
+    "--beta",
+    type=click.FloatRange(min=0.0),
+    default=1.0,
+    show_default=True,
+    help="Report F-beta instead of F1.",
+)
+@click.option(
+    "--zero-division",
+    "zero_division",
+    type=click.Choice(["warn", "0", "1", "nan"]),
+    default="warn",
+    show_default=True,
+    help="Value of an undefined precision/recall/F (scikit-learn's meaning).",
+)
+@click.option("--confusion", is_flag=True, help="Also print the confusion matrix.")
+@encoding_option
+def classify(
+    true: str,
+    pred: str,
+    fmt: str,
+    digits: int,
+    labels_text: str | None,
+    beta: float,
+    zero_division: str,
+    confusion: bool,
+    encoding: str,
+) -> None:
+    """Classification report of PRED against TRUE, one label per line.
+
+    Per label: precision, recall, F1 and support; then accuracy and the
+    macro and weighted averages (scikit-learn's report, to the character).
+
+    \b
+    Example:
+        cws-bench metrics classify true.txt pred.txt
+        cws-bench metrics classify true.txt pred.txt --format json --confusion
+    """
+    from cws_bench.metric_files import read_label_files
+    from cws_bench.metrics.classification import classification_report, confusion_matrix
+
+    y_true, y_pred = read_label_files(true, pred, encoding=encoding)
+    labels = _split_list(labels_text) if labels_text else None
+    try:
+        with collected_warnings():
+            report = classification_report(
+                y_true,
+                y_pred,
+                labels=labels,
+                beta=beta,
+                zero_division=_zero_division(zero_division),
+            )
+            matrix = confusion_matrix(y_true, y_pred, labels=labels) if confusion else None
+    except ValueError as e:
+        raise click.UsageError(str(e)) from e
+    names = labels or sorted(set(y_true) | set(y_pred))
+    if fmt == "json":
+        data: dict[str, Any] = report.to_dict()
+        if matrix is not None:
+            data["confusion_matrix"] = {"labels": names, "matrix": matrix.tolist()}
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    elif fmt == "csv":
+        click.echo(report.to_frame().to_csv(lineterminator="\n").rstrip("\n"))
+    else:
+        click.echo(report.to_text(digits=digits).rstrip("\n"))
+        if matrix is not None:
+            click.echo("")
+            click.echo(_render_confusion(names, matrix.tolist()))
+
+
+def _render_confusion(labels: list[str], matrix: list[list[int]]) -> str:
+    """Rows are true labels, columns predicted ones."""
+    corner = "true \\ pred"
+    first = max(len(corner), *(len(label) for label in labels))
+    width = max(*(len(f"{x:,}") for row in matrix for x in row), *(len(x) for x in labels))
+    lines = [f"{corner:<{first}}" + "".join(f"  {label:>{width}}" for label in labels)]
+    for label, row in zip(labels, matrix):
+        lines.append(f"{label:<{first}}" + "".join(f"  {x:>{width},}" for x in row))
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------
+# generation
+
+_GENERATION_COLUMNS = [
+    ("exact_match", "EM"),
+    ("precision", "P"),
+    ("recall", "R"),
+    ("f1", "F1"),
+    ("bleu", "BLEU"),
+    ("rouge1", "ROUGE-1"),
+    ("rouge2", "ROUGE-2"),
+    ("rougeL", "ROUGE-L"),
+]
+
+
+def _check_generation_metrics(ctx: click.Context, param: click.Parameter, value: str) -> list[str]:
+    from cws_bench.metrics.generation import METRICS
+
+    chosen = _split_list(value)
+    unknown = [m for m in chosen if m not in METRICS]
+    if unknown or not chosen:
+        raise click.BadParameter(
+            f"unknown metric {unknown[0]!r}; choose from {', '.join(METRICS)}"
+            if unknown
+            else "no metric given"
+        )
+    return chosen
+
+
+@metrics.command()
+@click.argument("pred", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.argument("refs", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option(
+    "--tokenizer",
+    "-t",
+    default="char",
+    show_default=True,
+    help="char, space, a segmenter name (see `cws-bench segmenters`), or all: "
+    "char, space and every installed segmenter, one row each.",
+)
+@click.option(
+    "--metric",
+    "-m",
+    "metric_names",
+    default="em,f1,bleu,rouge",
+    show_default=True,
+    callback=_check_generation_metrics,
+    help="Comma-separated: em (exact match), f1 (token P/R/F1), bleu, rouge.",
+)
+@format_option
+@encoding_option
+def generation(
+    pred: str,
+    refs: tuple[str, ...],
+    tokenizer: str,
+    metric_names: list[str],
+    fmt: str,
+    encoding: str,
+) -> None:
+    """Corpus-level generation scores of PRED against one or more REF files.
+
+    One text per line; line i of each REF file is a reference for line i of
+    PRED. EM, token P/R/F1 and ROUGE (F1) are means over lines, each line
+    against its best reference; BLEU is corpus BLEU (sacrebleu's numbers on
+    the same tokens). Chinese text has no spaces, so the tokenizer decides
+    what a token is: --tokenizer all shows how much the segmenter alone moves
+    the scores.
+
+    \b
+    Example:
+        cws-bench metrics generation answers.txt refs.txt
+        cws-bench metrics generation answers.txt refs1.txt refs2.txt --tokenizer all -m f1,bleu
+    """
+    from cws_bench.metric_files import read_generation_files
+    from cws_bench.metrics.generation import compare_tokenizers, generation_scores
+
+    predictions, references = read_generation_files(pred, refs, encoding=encoding)
+    with collected_warnings():
+        if tokenizer == "all":
+            table = compare_tokenizers(predictions, references, metrics=metric_names)
+            rows, skipped = list(table.rows), dict(table.skipped)
+        else:
+            rows = [
+                generation_scores(
+                    predictions, references, tokenizer=tokenizer, metrics=metric_names
+                )
+            ]
+            skipped = {}
+    print_warnings(f"tokenizer {name} skipped: {reason}" for name, reason in skipped.items())
+    if fmt == "json":
+        click.echo(
+            json.dumps(
+                {"rows": [r.to_dict() for r in rows], "skipped": skipped},
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
+        return
+    columns = [
+        (field, title)
+        for field, title in _GENERATION_COLUMNS
+        if any(getattr(row, field) is not None for row in rows)
+    ]
+    if fmt == "csv":
+        import csv
+        import io
+
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["tokenizer", "items", "references", *(field for field, _ in columns)])
+        for row in rows:
+            writer.writerow(
+                [
+                    row.tokenizer,
+                    row.items,
+                    row.references,
+                    *(getattr(row, field) for field, _ in columns),
+                ]
+            )
+        click.echo(out.getvalue().rstrip("\n"))
+        return
+    header = ["tokenizer", *(title for _, title in columns)]
+    body = [
+        [row.tokenizer, *(_percent(getattr(row, field)) for field, _ in columns)] for row in rows
+    ]
+    widths = [max(len(line[i]) for line in [header, *body]) for i in range(len(header))]
+    click.echo(
+        f"{pred}: {rows[0].items:,} lines against {len(refs)} reference file(s) (scores in %)"
+    )
+    for line in [header, *body]:
+        click.echo(
+            "  "
+            + line[0].ljust(widths[0])
+            + "".join(f"  {cell:>{width}}" for cell, width in zip(line[1:], widths[1:]))
+        )
+
+
+# ---------------------------------------------------------------------------
+# ranking
+
+
+def _check_ranking_metrics(ctx: click.Context, param: click.Parameter, value: str) -> list[str]:
+    from cws_bench.metrics.ranking import parse_metric
+
+    chosen = _split_list(value)
+    if not chosen:
+        raise click.BadParameter("no metric given")
+    for name in chosen:
+        try:
+            parse_metric(name)
+        except ValueError as e:
+            raise click.BadParameter(str(e)) from e
+    return chosen
+
+
+@metrics.command()
+@click.argument("run", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.argument("qrels", type=click.Path(exists=True, dir_okay=False))
+@click.option(
+    "--metric",
+    "-m",
+    "metric_names",
+    default="map,mrr,ndcg@10,hit_rate@10,precision@10,recall@100",
+    show_default=True,
+    callback=_check_ranking_metrics,
+    help="Comma-separated: map, mrr, ndcg, dcg, hit_rate, recall (each optionally "
+    "@k), precision@k.",
+)
+@click.option(
+    "--relevance-level",
+    type=int,
+    default=1,
+    show_default=True,
+    help="The lowest grade that counts as relevant.",
+)
+@click.option(
+    "--gain",
+    type=click.Choice(["exponential", "linear"]),
+    default="exponential",
+    show_default=True,
+    help="DCG gain: 2^grade - 1, or the grade itself.",
+)
+@click.option("--per-query", is_flag=True, help="Also print every query's scores.")
+@format_option
+@encoding_option
+def ranking(
+    run: str,
+    qrels: str,
+    metric_names: list[str],
+    relevance_level: int,
+    gain: str,
+    per_query: bool,
+    fmt: str,
+    encoding: str,
+) -> None:
+    """Ranking scores of a TREC run file RUN against the judgements QRELS.
+
+    RUN lines are `query Q0 document rank score tag` (documents are ranked by
+    score, ties by document id descending, as trec_eval); QRELS lines are
+    `query iteration document grade`. Scores are means over the queries of
+    QRELS; a query the run lacks scores 0.
+
+    \b
+    Example:
+        cws-bench metrics ranking run.trec qrels.trec
+        cws-bench metrics ranking run.trec qrels.trec -m map@100,ndcg@10 --per-query
+    """
+    from cws_bench.metric_files import read_trec_qrels, read_trec_run
+    from cws_bench.metrics.ranking import evaluate_run
+
+    judgements = read_trec_qrels(qrels, encoding=encoding)
+    scores = read_trec_run(run, encoding=encoding)
+    with collected_warnings():
+        report = evaluate_run(
+            judgements, scores, metrics=metric_names, relevance_level=relevance_level, gain=gain
+        )  # type: ignore[arg-type]
+    notes = []
+    if report.missing_queries:
+        missing = report.missing_queries
+        notes.append(
+            f"{_queries(len(missing))} of {qrels} {'has' if len(missing) == 1 else 'have'} no "
+            f"ranking in {run} and score 0 (first: {missing[0]})"
+        )
+    if report.unjudged_queries:
+        unjudged = report.unjudged_queries
+        notes.append(
+            f"{_queries(len(unjudged))} of {run} {'has' if len(unjudged) == 1 else 'have'} no "
+            f"judgements in {qrels} and {'is' if len(unjudged) == 1 else 'are'} left out "
+            f"(first: {unjudged[0]})"
+        )
+    print_warnings(notes)
+    if fmt == "json":
+        data = report.to_dict()
+        if not per_query:
+            del data["per_query"]
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        return
+    if fmt == "csv":
+        import csv
+        import io
+
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["query", *report.metrics])
+        writer.writerow(["mean", *(report.means[name] for name in report.metrics)])
+        if per_query:
+            for query, values in report.per_query.items():
+                writer.writerow([query, *(values[name] for name in report.metrics)])
+        click.echo(out.getvalue().rstrip("\n"))
+        return
+    width = max(len(name) for name in report.metrics)
+    click.echo(f"{run} against {qrels}: {report.queries:,} queries (scores in %)")
+    for name in report.metrics:
+        click.echo(f"  {name:<{width}}  {_percent(report.means[name]):>7}")
+    if per_query:
+        header = ["query", *report.metrics]
+        body = [
+            [query, *(_percent(s[name]) for name in report.metrics)]
+            for query, s in report.per_query.items()
+        ]
+        widths = [max(len(line[i]) for line in [header, *body]) for i in range(len(header))]
+        click.echo("")
+        for line in [header, *body]:
+            click.echo(
+                "  "
+                + line[0].ljust(widths[0])
+                + "".join(f"  {cell:>{w}}" for cell, w in zip(line[1:], widths[1:]))
+            )
