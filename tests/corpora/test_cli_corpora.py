@@ -135,3 +135,15 @@ def test_errors_exit_2_with_one_message(args, message, monkeypatch, tmp_path):
     assert result.exit_code == 2
     assert message in result.stderr
     assert "Traceback" not in result.output
+
+
+def test_malformed_file_names_file_and_line():
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "data" / "corpora" / "pd_unclosed.txt"
+    result = invoke("corpora", "info", path, "--input-format", "peoples-daily")
+    assert result.exit_code == 2
+    assert f"{path}:2: a bracketed compound is not closed" in result.stderr
+    auto = invoke("corpora", "info", path.with_name("bmes_bad_sequence.txt"))
+    assert auto.exit_code == 2
+    assert "bmes_bad_sequence.txt:2: tag S" in auto.stderr
