@@ -330,6 +330,14 @@ class PrecisionRecallFSupport(NamedTuple):
     fscore: np.ndarray | float
     support: np.ndarray | None
 
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe: lists per label, or floats (and support None) when averaged."""
+
+        def plain(value: Any) -> Any:
+            return value.tolist() if hasattr(value, "tolist") else value
+
+        return {name: plain(getattr(self, name)) for name in self._fields}
+
 
 def _divide(
     numerator: np.ndarray,
@@ -650,6 +658,10 @@ class ClassScores:
     recall: float
     fscore: float
     support: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe dict in field order."""
+        return {name: getattr(self, name) for name in self.__slots__}
 
 
 @dataclass(frozen=True, slots=True)

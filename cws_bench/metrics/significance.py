@@ -103,10 +103,10 @@ def ratio_statistic(numerator: int, denominator: int, *, zero_division: float = 
 
 
 def fscore_statistic(
+    *,
     true_positives: int = 0,
     predicted_positives: int = 1,
     actual_positives: int = 2,
-    *,
     beta: float = 1.0,
     zero_division: float = 0.0,
 ) -> Statistic:

@@ -114,7 +114,7 @@ def test_labels_are_read_with_bom_crlf_and_other_encodings(write):
     true = write("t.txt", "\ufeff猫\r\n狗\r\n")
     pred = write("p.txt", "中文\n中文", encoding="gb18030")
     assert read_label_files(true, true)[0] == ["猫", "狗"]
-    with pytest.raises(CwsBenchError, match="p.txt:1: byte offset 0: not valid utf-8"):
+    with pytest.raises(CwsBenchError, match=r"p\.txt:1: byte offset 0: not valid utf-8"):
         read_label_files(true, pred)
     result = invoke("metrics", "classify", pred, pred, "--encoding", "gb18030")
     assert result.exit_code == 0 and "中文" in result.stdout
