@@ -19,10 +19,20 @@ _EXPORTS = {
     "CwsBenchError": "cws_bench.errors",
     "Dictionary": "cws_bench.dictionary",
     "load_dictionary": "cws_bench.dictionary",
+    "resolve_dictionary": "cws_bench.dictionary",
     "SegCounts": "cws_bench.scoring",
     "ScoreResult": "cws_bench.scoring",
     "score_files": "cws_bench.scoring",
     "score_sentences": "cws_bench.scoring",
+    "analyse_errors": "cws_bench.analysis",
+    "get_corpus": "cws_bench.corpora",
+    "read_corpus": "cws_bench.corpora",
+    "get_normalizer": "cws_bench.normalize",
+    "get_segmenter": "cws_bench.segmenters",
+    "list_segmenters": "cws_bench.segmenters",
+    "BakeoffResult": "cws_bench.results",
+    "load_config": "cws_bench.bakeoff",
+    "run_bakeoff": "cws_bench.bakeoff",
 }
 
 __all__ = ["__version__", *_EXPORTS]
