@@ -100,6 +100,12 @@ def render_json(result: ScoreResult) -> str:
     "standard dictionary, or the word types of one split).",
 )
 @click.option(
+    "--data-dir",
+    type=click.Path(exists=True),
+    default=None,
+    help="Where a corpus named in --dict corpus:NAME keeps its data (e.g. icwb2-data).",
+)
+@click.option(
     "--normalize",
     default="none",
     show_default=True,
@@ -153,6 +159,7 @@ def score(
     gold: str,
     pred: str,
     dictionary: str | None,
+    data_dir: str | None,
     normalize: str,
     method: str | None,
     fmt: str,
@@ -182,7 +189,7 @@ def score(
     result = score_files(
         gold,
         pred,
-        dictionary=resolve_dictionary(dictionary) if dictionary else None,
+        dictionary=resolve_dictionary(dictionary, data_dir=data_dir) if dictionary else None,
         normalize=normalize,
         encoding=encoding,
         pred_encoding=pred_encoding,
