@@ -10,8 +10,9 @@
 - ``report.html``: one self-contained page with the tables, charts and the
   error analysis.
 
+:func:`render_leaderboard` gives the same tables as plain text for a terminal.
 The renderers only format; :mod:`cws_bench.reports.tables` decides once what
-the tables hold, so the Markdown and HTML always agree.
+the tables hold, so the Markdown, HTML and text always agree.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from cws_bench.io import atomic_write
 from cws_bench.reports.data import render_csv, render_json
 from cws_bench.reports.html import render_html
 from cws_bench.reports.markdown import render_markdown
+from cws_bench.reports.text import render_leaderboard
 from cws_bench.results import BakeoffResult
 
 __all__ = [
@@ -31,6 +33,7 @@ __all__ = [
     "render_csv",
     "render_html",
     "render_json",
+    "render_leaderboard",
     "render_markdown",
     "write_reports",
 ]

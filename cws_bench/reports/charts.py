@@ -37,8 +37,9 @@ __all__ = [
     "speed_f1_chart",
 ]
 
-# Okabe & Ito (2008), "Color universal design": eight colours that colour-blind
-# readers can tell apart, then matplotlib's tab10 for larger bake-offs.
+# Okabe & Ito (2008), "Color universal design": colours that colour-blind
+# readers can tell apart (without their yellow and black, which read badly as
+# points among text), then matplotlib's tab10 ones for larger bake-offs.
 PALETTE = (
     "#0072B2",
     "#D55E00",
@@ -46,18 +47,14 @@ PALETTE = (
     "#CC79A7",
     "#E69F00",
     "#56B4E9",
-    "#000000",
-    "#F0E442",
-    "#1f77b4",
-    "#ff7f0e",
-    "#2ca02c",
-    "#d62728",
-    "#9467bd",
     "#8c564b",
-    "#e377c2",
     "#7f7f7f",
     "#bcbd22",
     "#17becf",
+    "#d62728",
+    "#9467bd",
+    "#1f77b4",
+    "#2ca02c",
 )
 GRID = "#e3e3e3"
 STYLE = {
@@ -91,10 +88,13 @@ def colors_for(segmenters: Sequence[str]) -> dict[str, str]:
 def _chart(name: str, width: float, height: float) -> Iterator[Figure]:
     """A fresh figure under the report's style; ``name`` salts the SVG ids."""
     import matplotlib
+    from matplotlib.backends.backend_svg import FigureCanvasSVG
     from matplotlib.figure import Figure
 
     with matplotlib.rc_context({**STYLE, "svg.hashsalt": name}):
-        yield Figure(figsize=(width, height), layout="constrained")
+        figure = Figure(figsize=(width, height), layout="constrained")
+        FigureCanvasSVG(figure)  # the figure draws through the SVG canvas only
+        yield figure
 
 
 _ROOT = re.compile(r'<svg ([^>]*?)width="([\d.]+)pt" height="([\d.]+)pt"')
@@ -108,12 +108,11 @@ def _to_svg(figure: Figure, name: str, label: str) -> str:
     ``axes_1``, ...) stay unique on a page of many charts.
     """
     from markupsafe import escape
-    from matplotlib.backends.backend_svg import FigureCanvasSVG
 
     from cws_bench.signature import short_hash
 
     buffer = io.StringIO()
-    FigureCanvasSVG(figure).print_svg(
+    figure.canvas.print_svg(
         buffer, metadata={"Date": None, "Creator": None, "Format": None, "Type": None}
     )
     svg = buffer.getvalue()
@@ -139,27 +138,88 @@ def _grid(axes: Axes) -> None:
     axes.set_axisbelow(True)
 
 
+LABEL_SIZE = 7.5
+"""Font size (points) of the names beside the points of a scatter chart."""
+
+
+def _ink(color: str) -> str:
+    """A darker shade of a colour, for text that must stay legible on white.
+
+    >>> _ink("#E69F00")
+    '#a16f00'
+    """
+    from matplotlib.colors import to_hex, to_rgb
+
+    return to_hex(tuple(0.7 * channel for channel in to_rgb(color)))
+
+
+Box = tuple[float, float, float, float]
+"""A rectangle as (left, bottom, right, top), in points."""
+
+
+def _label_box(x: float, y: float, width: float, height: float, side: int, dy: float) -> Box:
+    """Where a name of ``width`` lands, right (side 1) or left (-1) of a point, ``dy`` above it."""
+    left = x + 5 if side > 0 else x - 5 - width
+    bottom = y + dy - height / 2
+    return left, bottom, left + width, bottom + height
+
+
+def _inside(box: Box, frame: Box) -> bool:
+    return frame[0] <= box[0] and box[2] <= frame[2] and frame[1] <= box[1] and box[3] <= frame[3]
+
+
+def _covers(box: Box, taken: Sequence[Box]) -> bool:
+    return any(box[0] < t[2] and t[0] < box[2] and box[1] < t[3] and t[1] < box[3] for t in taken)
+
+
 def _label_points(axes: Axes, rows: Sequence[tuple[float, float, str, str]]) -> None:
-    """Write each point's name beside it, moving a name down while it would cover another."""
-    scale = 72 / axes.figure.dpi  # display pixels to points
-    placed: list[tuple[float, float, float]] = []  # x, y, width of each name, in points
-    for x, y, name, color in sorted(rows, key=lambda r: (-r[1], r[0])):
-        px, py = (value * scale for value in axes.transData.transform((x, y)))
-        width = 4.4 * len(name)
-        dy = 3.0
-        while any(
-            abs(px - qx) < max(width, qwidth) and abs(py + dy - qy) < 9 for qx, qy, qwidth in placed
-        ):
-            dy -= 9
-        placed.append((px, py + dy, width))
-        axes.annotate(
+    """Write each point's name beside it, where it covers no other name or point.
+
+    Names are placed greedily, highest point first: right of the point, then
+    left, then stepping up and down a line at a time (with a thin leader line
+    back to the point). Sizes are estimated from the font size; the layout is
+    settled first so that positions are final.
+    """
+    figure = axes.figure
+    figure.draw_without_rendering()
+    scale = 72 / figure.dpi  # display pixels to points
+    points = [
+        tuple(value * scale for value in axes.transData.transform((x, y))) for x, y, _, _ in rows
+    ]
+    frame = tuple(value * scale for value in axes.bbox.extents)
+    taken = [(px - 3.5, py - 3.5, px + 3.5, py + 3.5) for px, py in points]
+    height = LABEL_SIZE * 1.3
+    candidates = [
+        (side, step * sign * height)
+        for step in range(9)
+        for sign in ((1,) if step == 0 else (1, -1))
+        for side in (1, -1)
+    ]
+    for index in sorted(range(len(rows)), key=lambda i: (-rows[i][1], rows[i][0])):
+        x, y, name, color = rows[index]
+        px, py = points[index]
+        width = 0.62 * LABEL_SIZE * len(name)
+        boxes = [(side, dy, _label_box(px, py, width, height, side, dy)) for side, dy in candidates]
+        side, dy, chosen = next(
+            (b for b in boxes if _inside(b[2], frame) and not _covers(b[2], taken)), boxes[0]
+        )
+        taken.append(chosen)
+        label = axes.annotate(
             name,
             (x, y),
-            xytext=(5, dy),
+            xytext=(5 * side, dy),
             textcoords="offset points",
-            fontsize=7.5,
-            color=color,
+            ha="left" if side > 0 else "right",
+            va="center",
+            fontsize=LABEL_SIZE,
+            color=_ink(color),
+            arrowprops=(
+                {"arrowstyle": "-", "color": color, "linewidth": 0.5, "shrinkA": 0, "shrinkB": 3}
+                if abs(dy) >= height
+                else None
+            ),
         )
+        label.set_in_layout(False)
 
 
 def _error(value: float, interval: Any) -> list[list[float]] | None:

@@ -203,4 +203,5 @@ def render_html(result: BakeoffResult) -> str:
         missing=fmt.MISSING,
         version=__version__,
         shown_patterns=SHOWN_PATTERNS,
+        run_notes=fmt.run_notes(result.settings),
     )

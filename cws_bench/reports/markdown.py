@@ -26,6 +26,7 @@ from cws_bench.reports.tables import (
     format_score,
     format_seconds,
     format_speed,
+    run_notes,
 )
 from cws_bench.results import BakeoffResult
 
@@ -145,8 +146,9 @@ def _verdict(board: Board) -> str:
     best = board.best
     if best is None:
         return "No segmenter was scored on this corpus."
+    marks = "".join(f"<sup>†{n}</sup>" for n in best.notes)
     name = escape_markdown(best.pair.segmenter)
-    text = f"Best F: **{name}** ({format_score(best.pair.scores.get('f1'))})"
+    text = f"Best F: **{name}**{marks} ({format_score(best.pair.scores.get('f1'))})"
     if not board.tested:
         return text + "; the run made no significance tests."
     if len(board.rows) == 1:
@@ -248,9 +250,15 @@ def _run_section(result: BakeoffResult, level: str) -> list[str]:
     if result.created:
         facts.append(("finished", result.created))
     facts.append(("wall time", f"{format_seconds(result.duration_s)} s"))
-    facts += [(str(key), value) for key, value in result.settings.items()]
+    facts += [(str(key), value) for key, value in result.settings.items() if key != "notes"]
     facts += [(str(key), value) for key, value in result.environment.items()]
-    lines += [f"- {escape_markdown(key)}: {escape_markdown(str(value))}" for key, value in facts]
+    for key, value in facts:
+        if isinstance(value, list | tuple):
+            # a list setting: one item a line
+            lines.append(f"- {escape_markdown(key)}:{'' if value else ' none'}")
+            lines += [f"  - {escape_markdown(str(item))}" for item in value]
+        else:
+            lines.append(f"- {escape_markdown(key)}: {escape_markdown(str(value))}")
     lines.append("")
     signed = [p for p in result.pairs if p.signature or p.scores.get("signature")]
     if signed:
@@ -287,6 +295,9 @@ def render_markdown(result: BakeoffResult, *, heading_level: int = 1) -> str:
     """
     top = "#" * heading_level
     lines = [f"{top} Leaderboard: {escape_markdown(result.name)}", ""]
+    notes = run_notes(result.settings)
+    if notes:
+        lines += ["Run notes:", "", *(f"- {escape_markdown(note)}" for note in notes), ""]
     for board in build_boards(result):
         lines += _corpus_section(board, result, top)
     lines += _legend(result)

@@ -34,6 +34,7 @@ __all__ = [
     "format_seconds",
     "format_speed",
     "letters",
+    "run_notes",
     "significantly_better",
 ]
 
@@ -135,6 +136,16 @@ def confidence_label(settings: dict[str, Any]) -> str:
     """
     level = settings.get("confidence")
     return f"{level * 100:g}%" if isinstance(level, int | float) else "95%"
+
+
+def run_notes(settings: dict[str, Any]) -> list[str]:
+    """The run's own notes (e.g. segmenters skipped as not installed), from ``settings["notes"]``.
+
+    >>> run_notes({"notes": ["skipped thulac: not installed"]}), run_notes({})
+    (['skipped thulac: not installed'], [])
+    """
+    notes = settings.get("notes")
+    return [str(note) for note in notes] if isinstance(notes, list | tuple) else []
 
 
 def letters(count: int) -> list[str]:

@@ -321,7 +321,13 @@ def build_result() -> BakeoffResult:
         },
         pairs=tuple(pairs),
         comparisons=tuple(comparisons),
-        settings={"seed": SEED, "resamples": RESAMPLES, "confidence": 0.95, "alpha": ALPHA},
+        settings={
+            "seed": SEED,
+            "resamples": RESAMPLES,
+            "confidence": 0.95,
+            "alpha": ALPHA,
+            "notes": ["skipped rjieba: not installed (pip install rjieba)"],
+        },
         environment={
             "cws-bench": cws_bench.__version__,
             "python": sys.version.split()[0],

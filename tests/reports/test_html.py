@@ -115,6 +115,13 @@ def test_every_number_in_a_table_is_in_results_json(reports):
         assert reports.untraceable(figure.text()) == [], figure.text()
 
 
+def test_run_notes_and_warnings_are_shown(reports):
+    (notes,) = reports.page.root.find_all("ul", "run-notes")
+    assert notes.text().strip() == "skipped rjieba: not installed (pip install rjieba)"
+    warnings = [w.text() for w in reports.page.root.find_all("ol", "notes")]
+    assert len(warnings) == 1 and "built partly from People's Daily text" in warnings[0]
+
+
 def test_failed_pairs_show_their_escaped_error(reports):
     failed = [
         row for _, rows in leaderboard_rows(reports) for row in rows if "failed" in row.classes()

@@ -129,7 +129,11 @@ def test_tables_are_valid_github_markdown(reports):
 
 def test_settings_and_signatures_are_shown(reports, bakeoff):
     for key, value in bakeoff.settings.items():
-        assert f"- {key}: {value}" in reports.markdown
+        if key != "notes":
+            assert f"- {key}: {value}" in reports.markdown
+    # The run's notes come first, under the title.
+    head = reports.markdown.split("\n## ")[0]
+    assert "- skipped rjieba: not installed (pip install rjieba)" in head
     signatures = {t.heading: t for t in reports.tables}["Run"].column("Signature")
     assert [s.strip("`").replace("\\|", "|") for s in signatures] == [
         p.signature for p in bakeoff.pairs if p.signature

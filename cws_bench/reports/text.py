@@ -1,0 +1,110 @@
+"""The leaderboard as plain text for a terminal: what ``cws-bench bakeoff`` prints.
+
+The same :class:`~cws_bench.reports.tables.Board` objects as
+``leaderboard.md``, drawn as aligned columns with no Markdown syntax.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+
+from cws_bench.reports.tables import (
+    MISSING,
+    Board,
+    build_boards,
+    confidence_label,
+    format_interval,
+    format_score,
+    format_speed,
+)
+from cws_bench.results import BakeoffResult
+
+__all__ = ["render_leaderboard"]
+
+
+def _width(text: str) -> int:
+    """Columns a string takes in a terminal (wide East Asian characters take two)."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _columns(
+    header: Sequence[str], rows: Sequence[Sequence[str]], right: Sequence[bool]
+) -> list[str]:
+    widths = [max(_width(row[i]) for row in [header, *rows]) for i in range(len(header))]
+
+    def line(cells: Sequence[str]) -> str:
+        padded = [
+            " " * (width - _width(cell)) + cell if align else cell + " " * (width - _width(cell))
+            for cell, width, align in zip(cells, widths, right)
+        ]
+        return "  ".join(padded).rstrip()
+
+    return [line(header), "  ".join("-" * w for w in widths), *(line(row) for row in rows)]
+
+
+def _board_lines(board: Board, confidence: str) -> list[str]:
+    header = [
+        "#",
+        "segmenter",
+        "track",
+        "R",
+        "P",
+        "F",
+        f"F {confidence} CI",
+        "OOV",
+        "R_oov",
+        "R_iv",
+    ]
+    header += ["chars/s", "better than"]
+    rows = []
+    for row in board.rows:
+        pair = row.pair
+        scores = pair.scores
+        marks = "".join(f" [{n}]" for n in row.notes)
+        rows.append(
+            [
+                row.letter,
+                pair.segmenter + marks,
+                pair.track,
+                format_score(scores.get("recall")),
+                format_score(scores.get("precision")),
+                format_score(scores.get("f1")),
+                format_interval(pair.intervals.get("f1")),
+                format_score(scores.get("oov_rate")),
+                format_score(scores.get("oov_recall")),
+                format_score(scores.get("iv_recall")),
+                format_speed(pair.timing.get("chars_per_s")),
+                " ".join(row.beats) if board.tested else MISSING,
+            ]
+        )
+    for pair in board.failed:
+        rows.append(["", pair.segmenter, pair.track, pair.status, *[""] * 8])
+    right = [False, False, False, *[True] * 8, False]
+    lines = [board.corpus, *_columns(header, rows, right)]
+    lines += [
+        f"  [{n}] {segmenter}: {warning}" for n, (segmenter, warning) in enumerate(board.notes, 1)
+    ]
+    lines += [
+        f"  {pair.segmenter} {pair.status}: {' '.join((pair.error or 'no error message').split())}"
+        for pair in board.failed
+    ]
+    return lines
+
+
+def render_leaderboard(result: BakeoffResult) -> str:
+    """Every corpus' leaderboard as aligned plain text, best F first.
+
+    Args:
+        result: the bake-off result.
+
+    Returns:
+        The tables, a blank line between corpora, and a one-line key.
+    """
+    confidence = confidence_label(result.settings)
+    blocks = ["\n".join(_board_lines(board, confidence)) for board in build_boards(result)]
+    key = (
+        "Scores are fractions with three decimals; better than: letters of the segmenters "
+        "beaten in a paired bootstrap test of F; [n]: warning n under the table."
+    )
+    return "\n\n".join([*blocks, key]) + "\n"
