@@ -5,8 +5,9 @@ baseline and a perturbation of jieba's output, on the project's sample corpus
 and on People's Daily 1998's test split. They are scored by
 :func:`cws_bench.scoring.score_sentences` and analysed by
 :func:`cws_bench.analysis.analyse_errors`; the confidence intervals and the
-paired comparisons come from a small seeded bootstrap over the per-line
-counts. A failed and a timed-out pair complete the table.
+paired comparisons come from :mod:`cws_bench.metrics.significance` over the
+per-sentence counts, as the runner's do. A failed and a timed-out pair
+complete the table.
 
 Below those, readers of what the reports print: Markdown tables, an HTML
 element tree that notices tags closed out of order, and the check that a
@@ -38,13 +39,14 @@ from cws_bench.analysis import analyse_errors
 from cws_bench.dictionary import Dictionary, load_dictionary
 from cws_bench.errors import SegmenterUnavailableError
 from cws_bench.io import read_segmented
+from cws_bench.metrics import significance
 from cws_bench.results import BakeoffResult, Comparison, Interval, PairResult
 from cws_bench.scoring import score_sentences
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "corpora" / "sample"
 SEED = 20240611
-RESAMPLES = 200
+RESAMPLES = 1000
 ALPHA = 0.05
 
 Segment = Callable[[list[str]], list[list[str]]]
@@ -69,15 +71,10 @@ def merge_single_characters(sentence: list[str]) -> list[str]:
 
 @dataclass
 class Scored:
-    """A scored pair and its per-line counts (correct, gold, pred), for the bootstrap."""
+    """A scored pair and its per-sentence counts (correct, predicted, gold), for the tests."""
 
     pair: PairResult
     lines: np.ndarray
-
-
-def _f1(sums: np.ndarray) -> np.ndarray:
-    correct, gold, pred = sums[..., 0], sums[..., 1], sums[..., 2]
-    return 2 * correct / np.maximum(gold + pred, 1)
 
 
 def _jieba() -> tuple[Callable[[bool], Segment], float, str]:
@@ -105,25 +102,25 @@ def score_pair(
     load: float,
     info: dict,
     warnings: Sequence[str] = (),
-    rng: np.random.Generator,
 ) -> Scored:
     """Score and analyse one segmentation, with bootstrap intervals over its lines."""
     result = score_sentences(gold, pred, dictionary, per_line=True)
     scores = result.to_dict()
+    # One row per sentence: correct, predicted and gold words (fscore_statistic's columns).
     counts = np.array(
-        [(c.correct, c.gold, c.pred) for _, c in result.lines or ()], dtype=np.int64
+        [(c.correct, c.pred, c.gold) for _, c in result.lines or ()], dtype=np.int64
     ).reshape(-1, 3)
-    samples = rng.integers(0, len(counts), size=(RESAMPLES, len(counts)))
-    sums = counts[samples].sum(axis=1)
-    resampled = {
-        "precision": sums[:, 0] / np.maximum(sums[:, 2], 1),
-        "recall": sums[:, 0] / np.maximum(sums[:, 1], 1),
-        "f1": _f1(sums),
+    statistics = {
+        "precision": significance.ratio_statistic(0, 1),
+        "recall": significance.ratio_statistic(0, 2),
+        "f1": significance.fscore_statistic(),
     }
-    intervals = {
-        metric: Interval(float(np.quantile(v, 0.025)), float(np.quantile(v, 0.975)))
-        for metric, v in resampled.items()
-    }
+    intervals = {}
+    for metric, statistic in statistics.items():
+        interval = significance.bootstrap_confidence_interval(
+            counts, statistic, n_resamples=RESAMPLES, seed=SEED
+        )
+        intervals[metric] = Interval(interval.low, interval.high)
     sighan = {
         "precision": 2
         * math.sqrt(scores["precision"] * (1 - scores["precision"]) / scores["pred_words"]),
@@ -163,26 +160,20 @@ def score_pair(
     return Scored(pair, counts)
 
 
-def compare(corpus: str, first: Scored, second: Scored, rng: np.random.Generator) -> Comparison:
-    """A two-sided paired bootstrap test of F1 over the same resampled lines."""
-    n = len(first.lines)
-    samples = rng.integers(0, n, size=(RESAMPLES, n))
-    ours = _f1(first.lines[samples].sum(axis=1))
-    theirs = _f1(second.lines[samples].sum(axis=1))
-    differences = ours - theirs
-    observed = first.pair.scores["f1"] - second.pair.scores["f1"]
-    p_value = min(1.0, 2 * min(np.mean(differences <= 0), np.mean(differences >= 0)))
+def compare(corpus: str, first: Scored, second: Scored) -> Comparison:
+    """The two-sided paired bootstrap test of two segmenters' F1 on the same sentences."""
+    test = significance.paired_bootstrap_test(
+        first.lines, second.lines, significance.fscore_statistic(), n_resamples=RESAMPLES, seed=SEED
+    )
     return Comparison(
         corpus=corpus,
         a=first.pair.segmenter,
         b=second.pair.segmenter,
         metric="f1",
-        difference=observed,
-        interval=Interval(
-            float(np.quantile(differences, 0.025)), float(np.quantile(differences, 0.975))
-        ),
-        p_value=float(p_value),
-        significant=bool(p_value < ALPHA),
+        difference=test.difference,
+        interval=Interval(test.low, test.high),
+        p_value=test.p_value,
+        significant=test.significant(ALPHA),
     )
 
 
@@ -191,7 +182,6 @@ def run_corpus(
     gold: list[list[str]],
     dictionary: Dictionary | None,
     segmenters: dict[str, tuple[Segment, float, dict]],
-    rng: np.random.Generator,
     *,
     fixed: dict[str, list[list[str]]] | None = None,
     warnings: dict[str, list[str]] | None = None,
@@ -216,7 +206,6 @@ def run_corpus(
                 load=load,
                 info=info,
                 warnings=(warnings or {}).get(name, ()),
-                rng=rng,
             )
         )
     return scored
@@ -226,7 +215,6 @@ def build_result() -> BakeoffResult:
     """Two corpora, four segmenters each, plus a failed and a timed-out pair."""
     from cws_bench.corpora import get_corpus
 
-    rng = np.random.default_rng(SEED)
     jieba_segmenter, jieba_load, jieba_version = _jieba()
 
     def info(name: str, kind: str, options: dict) -> dict:
@@ -265,7 +253,6 @@ def build_result() -> BakeoffResult:
         sample_gold,
         load_dictionary(ROOT / "dictionaries" / "sample.txt"),
         segmenters,
-        rng,
         fixed={"jieba": sample_pred},
     )
     pd = get_corpus("pd1998")
@@ -276,7 +263,6 @@ def build_result() -> BakeoffResult:
         list(pd.sentences("test")),
         pd.dictionary(),
         segmenters,
-        rng,
         warnings={
             "jieba": ["jieba's dictionary was built partly from People's Daily text"],
             "jieba-merged": ["jieba's dictionary was built partly from People's Daily text"],
@@ -287,7 +273,7 @@ def build_result() -> BakeoffResult:
         runs = [s for s in scored if s.pair.corpus == corpus]
         for i, first in enumerate(runs):
             for second in runs[i + 1 :]:
-                comparisons.append(compare(corpus, first, second, rng))
+                comparisons.append(compare(corpus, first, second))
     unavailable = SegmenterUnavailableError(
         "thulac", "no module named 'thulac'", "pip install thulac"
     )
