@@ -109,6 +109,15 @@ def _ngrams(tokens: list[str], n: int) -> Counter[tuple[str, ...]]:
     return Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
 
 
+def _all_ngrams(tokens: list[str], max_order: int) -> Counter[tuple[str, ...]]:
+    """Every n-gram of orders 1..max_order, counted."""
+    return Counter(
+        tuple(tokens[i : i + n])
+        for n in range(1, max_order + 1)
+        for i in range(len(tokens) - n + 1)
+    )
+
+
 def _check_order(n: int, name: str = "n") -> None:
     if not isinstance(n, int) or n < 1:
         raise ValueError(f"{name} must be a positive integer, got {n!r}")
@@ -440,15 +449,18 @@ def bleu_statistics(
     length = len(pred)
     # the closest reference length; the shorter one on ties (sacrebleu, mteval)
     reference_length = min((abs(len(ref) - length), len(ref)) for ref in refs)[1]
-    matches = []
-    totals = []
-    for n in range(1, max_order + 1):
-        pred_ngrams = _ngrams(pred, n)
-        most: Counter[tuple[str, ...]] = Counter()
-        for ref in refs:
-            most |= _ngrams(ref, n)
-        matches.append(sum((pred_ngrams & most).values()))
-        totals.append(max(length - n + 1, 0))
+    # an n-gram matches at most as often as in the reference where it is most frequent
+    most = _all_ngrams(refs[0], max_order)
+    for ref in refs[1:]:
+        for ngram, count in _all_ngrams(ref, max_order).items():
+            if count > most[ngram]:
+                most[ngram] = count
+    matches = [0] * max_order
+    for ngram, count in _all_ngrams(pred, max_order).items():
+        available = most.get(ngram)
+        if available:
+            matches[len(ngram) - 1] += min(count, available)
+    totals = [max(length - n + 1, 0) for n in range(1, max_order + 1)]
     return BleuStatistics(length, reference_length, tuple(matches), tuple(totals))
 
 
@@ -593,9 +605,16 @@ def corpus_bleu(
     if isinstance(predictions, str) or len(predictions) != len(references):
         raise ValueError(f"{len(predictions)} predictions but {len(references)} reference lists")
     _check_smoothing(smooth_method, smooth_value)
-    total = BleuStatistics(matches=(0,) * max_order, totals=(0,) * max_order)
+    sums = [0] * (2 + 2 * max_order)
     for prediction, refs in zip(predictions, references):
-        total = total + bleu_statistics(prediction, refs, max_order=max_order)
+        stats = bleu_statistics(prediction, refs, max_order=max_order)
+        for i, value in enumerate(
+            (stats.prediction_length, stats.reference_length, *stats.matches, *stats.totals)
+        ):
+            sums[i] += value
+    total = BleuStatistics(
+        sums[0], sums[1], tuple(sums[2 : 2 + max_order]), tuple(sums[2 + max_order :])
+    )
     return bleu_from_statistics(
         total,
         smooth_method=smooth_method,
