@@ -155,6 +155,18 @@ def test_from_counts_matches_sklearn(tp, fp, fn, beta, zero_division):
     assert close(got, expected)
 
 
+def test_the_segmentation_scorer_uses_this_module():
+    from cws_bench import scoring
+
+    assert scoring.precision_recall_fscore_from_counts is precision_recall_fscore_from_counts
+    scores = scoring.score_counts(
+        scoring.SegCounts(gold=4, pred=5, correct=3), has_dictionary=False
+    )
+    assert (scores.precision, scores.recall, scores.f1) == tuple(
+        precision_recall_fscore_from_counts(3, 5, 4)
+    )
+
+
 def test_from_counts_rejects_bad_input():
     with pytest.raises(ValueError, match="inconsistent"):
         precision_recall_fscore_from_counts(5, 4, 6)
