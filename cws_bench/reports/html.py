@@ -21,6 +21,22 @@ from cws_bench.results import BakeoffResult
 
 __all__ = ["example_parts", "render_html"]
 
+DETAILS = (
+    "sighan_recall",
+    "sighan_precision",
+    "boundary_precision",
+    "boundary_recall",
+    "gold_words",
+    "pred_words",
+    "correct_words",
+    "words_per_s",
+    "load_s",
+    "train_s",
+    "segment_s",
+    "peak_memory_mib",
+)
+"""The columns of each corpus' "More figures" table (R, P, F intervals are in the leaderboard)."""
+
 EXAMPLE_WINDOW = 12
 """Gold words shown on each side of an error in an example sentence."""
 
@@ -92,6 +108,7 @@ class CorpusView:
 
     board: Board
     anchor: str
+    details: list[fmt.Column] = field(default_factory=list)
     charts: list[tuple[str, str]] = field(default_factory=list)
     analyses: list[RowAnalysis] = field(default_factory=list)
 
@@ -113,7 +130,11 @@ def _corpus_view(board: Board, index: int, colors: dict[str, str], confidence: s
     """Draw a corpus' charts and prepare its error analyses."""
     from markupsafe import Markup
 
-    view = CorpusView(board=board, anchor=anchor(board.corpus, index))
+    view = CorpusView(
+        board=board,
+        anchor=anchor(board.corpus, index),
+        details=fmt.detail_columns(board, DETAILS, confidence),
+    )
     drawn = [
         (
             f"F1 with its {confidence} bootstrap interval",

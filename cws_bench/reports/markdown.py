@@ -19,10 +19,9 @@ from cws_bench.reports.tables import (
     BoardRow,
     build_boards,
     confidence_label,
+    detail_columns,
     format_count,
-    format_halfwidth,
     format_interval,
-    format_memory,
     format_score,
     format_seconds,
     format_speed,
@@ -105,41 +104,29 @@ def _main_table(board: Board, confidence: str) -> list[str]:
     return _table(header, "clcrrrrrrrrl", rows)
 
 
+DETAILS = (
+    "recall_ci",
+    "sighan_recall",
+    "precision_ci",
+    "sighan_precision",
+    "boundary_f1",
+    "words_per_s",
+    "load_s",
+    "train_s",
+    "segment_s",
+    "peak_memory_mib",
+)
+"""The columns of the collapsed table under each leaderboard."""
+
+
 def _details_table(board: Board, confidence: str) -> list[str]:
-    header = [
-        "#",
-        "Segmenter",
-        f"R {confidence} CI",
-        "C_r",
-        f"P {confidence} CI",
-        "C_p",
-        "Boundary F",
-        "words/s",
-        "load s",
-        "train s",
-        "segment s",
-        "peak MiB",
+    columns = detail_columns(board, DETAILS, confidence)
+    header = ["#", "Segmenter", *(column.header for column in columns)]
+    rows = [
+        [row.letter, escape_markdown(row.pair.segmenter), *(c.cell(row.pair) for c in columns)]
+        for row in board.rows
     ]
-    rows = []
-    for row in board.rows:
-        pair = row.pair
-        rows.append(
-            [
-                row.letter,
-                escape_markdown(pair.segmenter),
-                format_interval(pair.intervals.get("recall")),
-                format_halfwidth(pair.sighan_intervals.get("recall")),
-                format_interval(pair.intervals.get("precision")),
-                format_halfwidth(pair.sighan_intervals.get("precision")),
-                format_score(pair.scores.get("boundary_f1")),
-                format_speed(pair.timing.get("words_per_s")),
-                format_seconds(pair.timing.get("load_s")),
-                format_seconds(pair.timing.get("train_s")),
-                format_seconds(pair.timing.get("segment_s")),
-                format_memory(pair.peak_memory_mib),
-            ]
-        )
-    return _table(header, "clrrrrrrrrrr", rows)
+    return _table(header, "cl" + "r" * len(columns), rows)
 
 
 def _verdict(board: Board) -> str:

@@ -15,18 +15,21 @@ of the segmenters it beats significantly in the paired bootstrap of
 from __future__ import annotations
 
 import string
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from cws_bench.results import BakeoffResult, Comparison, Interval, PairResult
 
 __all__ = [
+    "DETAILS",
     "MISSING",
     "Board",
     "BoardRow",
+    "Column",
     "build_boards",
     "confidence_label",
+    "detail_columns",
     "format_count",
     "format_interval",
     "format_p_value",
@@ -295,3 +298,53 @@ def build_boards(result: BakeoffResult, *, metric: str = "f1") -> list[Board]:
         One :class:`Board` per corpus.
     """
     return [_board(result, corpus, metric) for corpus in result.corpora()]
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column of a pair's secondary figures: its header and how a pair fills its cell."""
+
+    header: str
+    cell: Callable[[PairResult], str]
+
+
+DETAILS: dict[str, Column] = {
+    "recall_ci": Column("R {confidence} CI", lambda p: format_interval(p.intervals.get("recall"))),
+    "sighan_recall": Column("C_r", lambda p: format_halfwidth(p.sighan_intervals.get("recall"))),
+    "precision_ci": Column(
+        "P {confidence} CI", lambda p: format_interval(p.intervals.get("precision"))
+    ),
+    "sighan_precision": Column(
+        "C_p", lambda p: format_halfwidth(p.sighan_intervals.get("precision"))
+    ),
+    "boundary_precision": Column(
+        "Boundary P", lambda p: format_score(p.scores.get("boundary_precision"))
+    ),
+    "boundary_recall": Column(
+        "Boundary R", lambda p: format_score(p.scores.get("boundary_recall"))
+    ),
+    "boundary_f1": Column("Boundary F", lambda p: format_score(p.scores.get("boundary_f1"))),
+    "gold_words": Column("Gold words", lambda p: format_count(p.scores.get("gold_words"))),
+    "pred_words": Column("Predicted", lambda p: format_count(p.scores.get("pred_words"))),
+    "correct_words": Column("Correct", lambda p: format_count(p.scores.get("correct_words"))),
+    "words_per_s": Column("words/s", lambda p: format_speed(p.timing.get("words_per_s"))),
+    "load_s": Column("load s", lambda p: format_seconds(p.timing.get("load_s"))),
+    "train_s": Column("train s", lambda p: format_seconds(p.timing.get("train_s"))),
+    "segment_s": Column("segment s", lambda p: format_seconds(p.timing.get("segment_s"))),
+    "peak_memory_mib": Column("peak MiB", lambda p: format_memory(p.peak_memory_mib)),
+}
+"""The secondary figures of a pair that the reports may show, by name."""
+
+
+def detail_columns(board: Board, names: Sequence[str], confidence: str) -> list[Column]:
+    """The named detail columns that hold a value for some scored row of a board.
+
+    A column the run did not fill for anyone (e.g. ``train s`` when nothing
+    was trained) is left out rather than shown as a column of dashes.
+    """
+    columns = []
+    for name in names:
+        column = DETAILS[name]
+        if any(column.cell(row.pair) != MISSING for row in board.rows):
+            columns.append(Column(column.header.format(confidence=confidence), column.cell))
+    return columns

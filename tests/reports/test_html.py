@@ -108,6 +108,11 @@ def test_every_number_in_a_table_is_in_results_json(reports):
     for cell in cells:
         for part in [first_text(cell), *(s.text() for s in cell.find_all("small"))]:
             assert reports.untraceable(part) == [], part
+    # Corpus sizes under each corpus heading.
+    sizes = [p.text() for p in reports.page.root.find_all("p", "meta")][1:]
+    assert len(sizes) == 2 and all("sentences" in text for text in sizes)
+    for text in sizes:
+        assert reports.untraceable(text.split("best F1")[0]) == [], text
     # The winners' F1 and interval on the summary cards.
     figures = reports.page.root.find_all("div", "figure")
     assert len(figures) == 2

@@ -9,6 +9,7 @@ import pytest
 
 from cws_bench.reports.tables import (
     build_boards,
+    detail_columns,
     format_interval,
     format_p_value,
     format_score,
@@ -134,3 +135,14 @@ def test_warnings_of_failed_pairs_become_notes():
     failed = replace(pair("x", 0.0, status="failed"), warnings=("out of memory twice",))
     (board,) = build_boards(BakeoffResult("t", {}, (pair("y", 0.7), failed)))
     assert board.notes == (("x", "out of memory twice"),)
+
+
+def test_detail_columns_leave_out_what_nobody_has():
+    timed = replace(pair("x", 0.9), timing={"load_s": 1.5, "segment_s": 2.0})
+    (board,) = build_boards(BakeoffResult("t", {}, (timed, pair("y", 0.8))))
+    columns = detail_columns(board, ["load_s", "train_s", "recall_ci"], "90%")
+    assert [c.header for c in columns] == ["load s"]
+    assert [columns[0].cell(row.pair) for row in board.rows] == ["1.50", "—"]
+    with_intervals = replace(timed, intervals={"recall": Interval(0.5, 0.75)})
+    (board,) = build_boards(BakeoffResult("t", {}, (with_intervals,)))
+    assert [c.header for c in detail_columns(board, ["recall_ci"], "90%")] == ["R 90% CI"]
