@@ -77,7 +77,7 @@ __all__ = [
 
 TRACKS = ("closed", "open")
 BUNDLED_CONFIGS = ("default", "sighan2005")
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 CONFIDENCE = 0.95
 ALPHA = 0.05
 
@@ -415,10 +415,10 @@ def run_pair(task: _Task, report: Callable[[int], None] | None = None) -> dict[s
         and trained_on.overlaps(corpus.name, corpus.split, result.signature.gold)
     ):
         warnings.append(
-            f"{task.segmenter.label} was trained on {trained_on.description}: it is scored on "
-            f"data it has seen ({corpus.name}:{corpus.split})"
+            f"trained on {trained_on.description}, which includes {corpus.name}:{corpus.split}: "
+            f"these scores are on data it has seen"
         )
-    counts = [[c.correct, c.gold, c.pred] for _, c in (result.lines or ())]
+    counts = [[c.correct, c.pred, c.gold] for _, c in (result.lines or ())]
     return {
         "version": CACHE_VERSION,
         "scores": result.to_dict(),
@@ -623,31 +623,32 @@ def _sighan_halfwidths(scores: dict[str, Any]) -> dict[str, float]:
 def _statistics(
     records: dict[tuple[str, str], dict[str, Any]], config: BakeoffConfig
 ) -> tuple[dict[tuple[str, str], dict[str, Interval]], list[Comparison]]:
-    """Bootstrap intervals per pair and paired comparisons per corpus."""
+    """Bootstrap intervals per pair and paired comparisons per corpus.
+
+    Per-sentence counts are rows of (correct, predicted, gold) words, the
+    column order of the statistics of cws_bench.metrics.significance.
+    """
     import numpy as np
 
     from cws_bench.metrics import significance
 
-    def f1(sums: Any) -> Any:
-        correct, gold, pred = sums[..., 0], sums[..., 1], sums[..., 2]
-        total = gold + pred
-        return np.divide(2 * correct, total, out=np.zeros_like(total, dtype=float), where=total > 0)
+    statistics = {
+        "precision": significance.ratio_statistic(0, 1),
+        "recall": significance.ratio_statistic(0, 2),
+        "f1": significance.fscore_statistic(),
+    }
 
-    def precision(sums: Any) -> Any:
-        correct, pred = sums[..., 0], sums[..., 2]
-        return np.divide(correct, pred, out=np.zeros_like(pred, dtype=float), where=pred > 0)
+    def counts_of(key: tuple[str, str]) -> Any:
+        return np.asarray(records[key]["sentence_counts"], dtype=np.int64).reshape(-1, 3)
 
-    def recall(sums: Any) -> Any:
-        correct, gold = sums[..., 0], sums[..., 1]
-        return np.divide(correct, gold, out=np.zeros_like(gold, dtype=float), where=gold > 0)
-
-    metrics = {"precision": precision, "recall": recall, "f1": f1}
     intervals: dict[tuple[str, str], dict[str, Interval]] = {}
-    for key, record in records.items():
-        counts = np.asarray(record["sentence_counts"], dtype=np.int64).reshape(-1, 3)
+    for key in records:
+        counts = counts_of(key)
         intervals[key] = {}
-        for name, statistic in metrics.items():
-            ci = significance.bootstrap_ci(
+        if not len(counts):
+            continue
+        for name, statistic in statistics.items():
+            ci = significance.bootstrap_confidence_interval(
                 counts,
                 statistic,
                 n_resamples=config.resamples,
@@ -660,18 +661,13 @@ def _statistics(
         labels = [s.label for s in config.segmenters if (corpus.label, s.label) in records]
         for i, a in enumerate(labels):
             for b in labels[i + 1 :]:
-                counts_a = np.asarray(
-                    records[corpus.label, a]["sentence_counts"], dtype=np.int64
-                ).reshape(-1, 3)
-                counts_b = np.asarray(
-                    records[corpus.label, b]["sentence_counts"], dtype=np.int64
-                ).reshape(-1, 3)
-                if counts_a.shape != counts_b.shape:
+                counts_a, counts_b = counts_of((corpus.label, a)), counts_of((corpus.label, b))
+                if counts_a.shape != counts_b.shape or not len(counts_a):
                     continue
-                test = significance.paired_bootstrap(
+                test = significance.paired_bootstrap_test(
                     counts_a,
                     counts_b,
-                    f1,
+                    statistics["f1"],
                     n_resamples=config.resamples,
                     confidence=CONFIDENCE,
                     seed=config.seed,
@@ -757,8 +753,9 @@ def run_bakeoff(
     records: dict[tuple[str, str], dict[str, Any]] = {}
     statuses: dict[tuple[str, str], tuple[str, str | None]] = {}
     cached: set[tuple[str, str]] = set()
+    sizes: dict[str, int] = {}
     for corpus in config.corpora:
-        checksum, dictionary_checksum = _corpus_identity(corpus, data)
+        checksum, dictionary_checksum, sizes[corpus.label] = _corpus_identity(corpus, data)
         for spec, info in segmenters:
             options = spec.options_for(corpus)
             key = _cache_key(corpus, spec, options, checksum, dictionary_checksum, info.version)
@@ -771,6 +768,10 @@ def run_bakeoff(
             else:
                 tasks.append(task)
 
+    kinds = {spec.label: info.kind for spec, info in segmenters}
+    tasks.sort(
+        key=lambda t: (-sizes[t.corpus.label], _KIND_ORDER.get(kinds[t.segmenter.label] or "", 3))
+    )
     bar = chars_bar = None
     if progress and tasks:
         from tqdm import tqdm
@@ -870,22 +871,34 @@ def run_bakeoff(
     return result
 
 
-def _corpus_identity(corpus: CorpusSpec, data_dir: str | None) -> tuple[str, str | None]:
-    """Checksums of a corpus' gold and of its dictionary (for cache keys)."""
+def _corpus_identity(corpus: CorpusSpec, data_dir: str | None) -> tuple[str, str | None, int]:
+    """Checksums of a corpus' gold and of its dictionary (for cache keys), and its size."""
     from cws_bench.corpora import sentences_checksum
 
     if corpus.name is not None:
         from cws_bench.corpora import get_corpus
 
-        checksum = get_corpus(corpus.name, data_dir=data_dir).checksum(corpus.split)
+        sentences = get_corpus(corpus.name, data_dir=data_dir).sentences(corpus.split)
     else:
         from cws_bench.corpora import read_corpus
 
-        checksum = sentences_checksum(
-            read_corpus(corpus.gold, format=corpus.format, encoding=corpus.encoding)
-        )
+        sentences = read_corpus(corpus.gold, format=corpus.format, encoding=corpus.encoding)
+    characters = 0
+
+    def counted() -> Any:
+        nonlocal characters
+        for words in sentences:
+            characters += sum(map(len, words))
+            yield words
+
+    checksum = sentences_checksum(counted())
     dictionary = _dictionary(corpus, data_dir)
-    return checksum, None if dictionary is None else dictionary.checksum
+    return checksum, None if dictionary is None else dictionary.checksum, characters
+
+
+# Adapters that ship a trained model are usually the slowest to run: start them first,
+# so that a long pair does not begin last and keep the others waiting.
+_KIND_ORDER = {"pretrained": 0, "statistical": 1, "dictionary": 2}
 
 
 def _pair_signature(record: dict[str, Any], config: BakeoffConfig, spec: SegmenterSpec) -> str:
