@@ -442,6 +442,9 @@ def test_real_corpora_match_gnu_diff(icwb2, gnu_diff, tmp_path, corpus, gold_nam
     dictionary = icwb2 / "gold" / f"{corpus}_training_words.utf8"
     words = load_dictionary(dictionary).words
     gold_lines = list(iter_lines(gold_path))
+    if gold_path.read_bytes().startswith(b"\xef\xbb\xbf"):
+        # The script reads bytes: CityU's byte-order mark stays on its first word.
+        gold_lines[0] = "\ufeff" + gold_lines[0]
     fmm = fmm_segment_file(icwb2 / "testing" / f"{corpus}_test.utf8", dictionary)
     rng = random.Random(f"sighan-{corpus}")
     noisy = [" ".join(perturb(split_sighan_line(line), rng)) for line in gold_lines]
