@@ -237,6 +237,7 @@ class MaximumMatching(Segmenter):
             words=words,
             max_word_length=max_word_length,
             keep_runs=keep_runs,
+            encoding=None if encoding == "utf-8" else encoding,
             data_dir=data_dir,
         )
         if direction not in DIRECTIONS:
