@@ -132,20 +132,32 @@ class SegmenterSpec:
     options: dict[str, Any] = field(default_factory=dict)
     optional: bool = False
 
-    def options_for(self, corpus: CorpusSpec) -> dict[str, Any]:
-        """The options with ``{corpus}`` replaced by the corpus' registered name."""
+    def options_for(self, corpus: CorpusSpec, data_dir: str | None = None) -> dict[str, Any]:
+        """The options with their placeholders filled.
+
+        ``{corpus}`` becomes the corpus' registered name (or its label);
+        ``{data_dir}`` the run's ``--data-dir``: an option whose whole value is
+        ``{data_dir}`` is left out when the run has none.
+        """
         target = corpus.name or corpus.label
 
         def fill(value: Any) -> Any:
             if isinstance(value, str):
-                return value.replace("{corpus}", target)
+                value = value.replace("{corpus}", target)
+                if "{data_dir}" in value and data_dir is not None:
+                    value = value.replace("{data_dir}", data_dir)
+                return value
             if isinstance(value, list):
                 return [fill(v) for v in value]
             if isinstance(value, dict):
                 return {k: fill(v) for k, v in value.items()}
             return value
 
-        return fill(self.options)
+        return {
+            key: fill(value)
+            for key, value in self.options.items()
+            if not (value == "{data_dir}" and data_dir is None)
+        }
 
 
 @dataclass(frozen=True)
@@ -757,7 +769,7 @@ def run_bakeoff(
     for corpus in config.corpora:
         checksum, dictionary_checksum, sizes[corpus.label] = _corpus_identity(corpus, data)
         for spec, info in segmenters:
-            options = spec.options_for(corpus)
+            options = spec.options_for(corpus, data)
             key = _cache_key(corpus, spec, options, checksum, dictionary_checksum, info.version)
             task = _Task(corpus, spec, options, key, config.batch_size, data)
             record = cache.get(key) if use_cache else None
@@ -823,7 +835,7 @@ def run_bakeoff(
                         segmenter_info={
                             "name": spec.name,
                             "version": info.version,
-                            "options": spec.options_for(corpus),
+                            "options": spec.options_for(corpus, data),
                         },
                     )
                 )

@@ -249,6 +249,12 @@ def read_segmented(source: PathLike, *, encoding: str = "utf-8") -> Iterator[lis
             yield line.split()
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 @contextlib.contextmanager
 def atomic_write(
     target: PathLike, *, encoding: str | None = "utf-8", newline: str | None = "\n"
@@ -279,6 +285,8 @@ def atomic_write(
     name = os.path.basename(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=directory)
     try:
+        # mkstemp makes the file private (0600); give it the mode open() would.
+        os.chmod(tmp, 0o666 & ~_umask())
         mode = "wb" if encoding is None else "w"
         kwargs = {} if encoding is None else {"encoding": encoding, "newline": newline}
         with os.fdopen(fd, mode, **kwargs) as f:

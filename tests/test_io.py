@@ -148,3 +148,14 @@ def test_real_legacy_file_read_as_utf8_suggests_its_encoding(icwb2):
         list(io.iter_lines(icwb2 / "gold" / "pku_test_gold.txt"))
     with pytest.raises(DecodingError, match="big5"):
         list(io.iter_lines(icwb2 / "gold" / "cityu_test_gold.txt"))
+
+
+def test_atomic_write_gives_the_usual_file_mode(tmp_path):
+    import os
+
+    mask = os.umask(0o022)
+    try:
+        io.write_segmented(tmp_path / "out.txt", [["我们"]])
+    finally:
+        os.umask(mask)
+    assert (tmp_path / "out.txt").stat().st_mode & 0o777 == 0o644
