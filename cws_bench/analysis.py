@@ -20,12 +20,20 @@ scorer reports them).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 from typing import Any
 
-__all__ = ["ErrorAnalysis", "ErrorPattern", "LengthRecall", "MissedWord", "analyse_errors"]
+__all__ = [
+    "ErrorAnalysis",
+    "ErrorPattern",
+    "LengthRecall",
+    "MissedWord",
+    "analyse_errors",
+    "block_kind",
+    "shared_blocks",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,8 +151,16 @@ class ErrorAnalysis:
         )
 
 
-def _blocks(gold: Sequence[str], pred: Sequence[str]):
-    """Yield (gold words, predicted words) of each block between shared boundaries."""
+def shared_blocks(
+    gold: Sequence[str], pred: Sequence[str]
+) -> Iterator[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """Yield (gold words, predicted words) of each block between shared boundaries.
+
+    The two segmentations must cover the same characters.
+
+    >>> list(shared_blocks(["结婚", "的", "和", "尚未"], ["结婚", "的", "和尚", "未"]))
+    [(('结婚',), ('结婚',)), (('的',), ('的',)), (('和', '尚未'), ('和尚', '未'))]
+    """
     gold_ends = list(accumulate(map(len, gold)))
     pred_ends = list(accumulate(map(len, pred)))
     i = j = 0
@@ -159,6 +175,17 @@ def _blocks(gold: Sequence[str], pred: Sequence[str]):
             i += 1
         else:
             j += 1
+
+
+def block_kind(gold: Sequence[str], pred: Sequence[str]) -> str | None:
+    """The kind of a block: ``split``, ``merge``, ``cross``, or None for a correct word.
+
+    >>> block_kind(["尚未"], ["尚", "未"]), block_kind(["和", "尚未"], ["和尚", "未"])
+    ('split', 'cross')
+    """
+    if len(gold) == 1:
+        return None if len(pred) == 1 else "split"
+    return "merge" if len(pred) == 1 else "cross"
 
 
 def analyse_errors(
@@ -195,17 +222,17 @@ def analyse_errors(
         pred_words = [w for w in pred_words if w]
         if not gold_words or "".join(gold_words) != "".join(pred_words):
             continue
-        for gold_block, pred_block in _blocks(gold_words, pred_words):
-            correct = len(gold_block) == 1 and len(pred_block) == 1
+        for gold_block, pred_block in shared_blocks(gold_words, pred_words):
+            kind = block_kind(gold_block, pred_block)
+            correct = kind is None
             for word in gold_block:
                 by_length_gold[len(word)] += 1
                 by_length_correct[len(word)] += correct
                 if dictionary is not None and word not in dictionary:
                     oov_seen[word] += 1
                     oov_missed[word] += not correct
-            if correct:
+            if kind is None:
                 continue
-            kind = "split" if len(gold_block) == 1 else "merge" if len(pred_block) == 1 else "cross"
             found[kind][gold_block, pred_block] += 1
             first.setdefault((kind, gold_block, pred_block), (line, " ".join(gold_words)))
 
