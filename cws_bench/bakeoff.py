@@ -225,7 +225,7 @@ def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffCo
         CwsBenchError: a missing or unknown key, or a value of the wrong kind.
     """
     _check_keys(source, data, _TOP_KEYS)
-    base = Path(source).parent if source and not source.startswith("<") else Path.cwd()
+    base = Path(source).resolve().parent if source and not source.startswith("<") else Path.cwd()
     corpora = []
     for index, table in enumerate(data.get("corpora", []), start=1):
         where = f"{source}: [[corpora]] #{index}"
@@ -339,7 +339,7 @@ class _Task:
     data_dir: str | None
 
 
-def _gold_and_raw(corpus: CorpusSpec, data_dir: str | None) -> tuple[list[list[str]], list[str]]:
+def gold_and_raw(corpus: CorpusSpec, data_dir: str | None) -> tuple[list[list[str]], list[str]]:
     """The gold sentences and the raw lines a segmenter gets."""
     if corpus.name is not None:
         from cws_bench.corpora import get_corpus
@@ -363,7 +363,7 @@ def _gold_and_raw(corpus: CorpusSpec, data_dir: str | None) -> tuple[list[list[s
     return gold, raw
 
 
-def _dictionary(corpus: CorpusSpec, data_dir: str | None) -> Any:
+def corpus_dictionary(corpus: CorpusSpec, data_dir: str | None) -> Any:
     """The OOV dictionary of a corpus spec, or None."""
     if corpus.dictionary:
         from cws_bench.dictionary import resolve_dictionary
@@ -395,8 +395,8 @@ def run_pair(task: _Task, report: Callable[[int], None] | None = None) -> dict[s
     from cws_bench.segmenters import get_segmenter
 
     corpus = task.corpus
-    gold, raw = _gold_and_raw(corpus, task.data_dir)
-    dictionary = _dictionary(corpus, task.data_dir)
+    gold, raw = gold_and_raw(corpus, task.data_dir)
+    dictionary = corpus_dictionary(corpus, task.data_dir)
 
     started = time.perf_counter()
     segmenter = get_segmenter(task.segmenter.name, **task.options)
@@ -482,7 +482,7 @@ def _worker(task: _Task, connection: Any) -> None:
 # Scheduling
 
 
-def _cache_key(
+def cache_key(
     corpus: CorpusSpec,
     segmenter: SegmenterSpec,
     options: dict[str, Any],
@@ -770,7 +770,7 @@ def run_bakeoff(
         checksum, dictionary_checksum, sizes[corpus.label] = _corpus_identity(corpus, data)
         for spec, info in segmenters:
             options = spec.options_for(corpus, data)
-            key = _cache_key(corpus, spec, options, checksum, dictionary_checksum, info.version)
+            key = cache_key(corpus, spec, options, checksum, dictionary_checksum, info.version)
             task = _Task(corpus, spec, options, key, config.batch_size, data)
             record = cache.get(key) if use_cache else None
             if record is not None:
@@ -854,7 +854,7 @@ def run_bakeoff(
                     peak_memory_mib=record["peak_memory_mib"],
                     warnings=tuple(record["warnings"]),
                     segmenter_info=record["segmenter_info"],
-                    signature=_pair_signature(record, config, spec),
+                    signature=pair_signature(record, config, spec),
                     analysis=record["analysis"],
                     cached=pair in cached,
                 )
@@ -872,7 +872,7 @@ def run_bakeoff(
             "jobs": jobs,
             "notes": notes,
         },
-        environment=_environment(),
+        environment=environment(),
         created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
         duration_s=time.perf_counter() - started,
     )
@@ -904,7 +904,7 @@ def _corpus_identity(corpus: CorpusSpec, data_dir: str | None) -> tuple[str, str
             yield words
 
     checksum = sentences_checksum(counted())
-    dictionary = _dictionary(corpus, data_dir)
+    dictionary = corpus_dictionary(corpus, data_dir)
     return checksum, None if dictionary is None else dictionary.checksum, characters
 
 
@@ -913,7 +913,7 @@ def _corpus_identity(corpus: CorpusSpec, data_dir: str | None) -> tuple[str, str
 _KIND_ORDER = {"pretrained": 0, "statistical": 1, "dictionary": 2}
 
 
-def _pair_signature(record: dict[str, Any], config: BakeoffConfig, spec: SegmenterSpec) -> str:
+def pair_signature(record: dict[str, Any], config: BakeoffConfig, spec: SegmenterSpec) -> str:
     info = record["segmenter_info"]
     options = json.dumps(info.get("options", {}), sort_keys=True, ensure_ascii=False)
     digest = hashlib.blake2b(options.encode("utf-8"), digest_size=4).hexdigest()
@@ -929,7 +929,7 @@ def _pair_signature(record: dict[str, Any], config: BakeoffConfig, spec: Segment
     )
 
 
-def _environment() -> dict[str, Any]:
+def environment() -> dict[str, Any]:
     return {
         "cws_bench": __version__,
         "python": platform.python_version(),
