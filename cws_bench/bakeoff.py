@@ -71,7 +71,12 @@ __all__ = [
     "BakeoffConfig",
     "CorpusSpec",
     "SegmenterSpec",
+    "cache_key",
+    "corpus_dictionary",
+    "environment",
+    "gold_and_raw",
     "load_config",
+    "pair_signature",
     "run_bakeoff",
 ]
 
