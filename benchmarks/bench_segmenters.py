@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from common import table
+from common import best_of, table
 
 from cws_bench.errors import SegmenterUnavailableError
 from cws_bench.io import iter_lines
@@ -36,16 +36,6 @@ from cws_bench.segmenters.maxmatch import maximum_matching_python
 COPIES = 10
 FMM_TARGET = 1_000_000
 HMM_TARGET = 4.0
-
-
-def best_of(function: Callable[[], object], repeat: int) -> tuple[float, object]:
-    times = []
-    result = None
-    for _ in range(repeat):
-        started = time.perf_counter()
-        result = function()
-        times.append(time.perf_counter() - started)
-    return min(times), result
 
 
 def timed(build: Callable[[], object]) -> tuple[float, object]:

@@ -8,7 +8,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 PYTHON = sys.executable
@@ -41,6 +41,17 @@ def run_process(argv: Sequence[str | os.PathLike[str]], repeat: int) -> dict[str
         "median_s": statistics.median(times),
         "cpu_s": statistics.median(cpu),
     }
+
+
+def best_of(function: Callable[[], object], repeat: int) -> tuple[float, object]:
+    """Call ``function`` ``repeat`` times in this process: the best time and the last result."""
+    times = []
+    result = None
+    for _ in range(repeat):
+        started = time.perf_counter()
+        result = function()
+        times.append(time.perf_counter() - started)
+    return min(times), result
 
 
 def peak_rss_of(argv: Sequence[str | os.PathLike[str]]) -> float:

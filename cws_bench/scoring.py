@@ -24,9 +24,10 @@ import codecs
 import hashlib
 import os
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from cws_bench.counts import AdditiveCounts
 from cws_bench.dictionary import Dictionary, as_dictionary
 from cws_bench.errors import CwsBenchError, LineCountMismatchError, TextMismatchError
 from cws_bench.io import (
@@ -69,7 +70,7 @@ MAX_EXAMPLES = 5
 
 
 @dataclass(frozen=True, slots=True)
-class SegCounts:
+class SegCounts(AdditiveCounts):
     """Additive counts of a segmentation against its gold standard.
 
     ``sum(per_sentence, SegCounts())`` totals a file, a shard or a cluster.
@@ -115,21 +116,9 @@ class SegCounts:
     mismatched_lines: int = 0
     skipped_lines: int = 0
 
-    def __add__(self, other: SegCounts) -> SegCounts:
-        if not isinstance(other, SegCounts):
-            return NotImplemented
-        return SegCounts(*map(int.__add__, self.astuple(), other.astuple()))
-
-    def astuple(self) -> tuple[int, ...]:
-        """The counts in field order."""
-        return tuple(getattr(self, name) for name in COUNT_FIELDS)
-
-    def to_dict(self) -> dict[str, int]:
-        """The counts as a dict in field order."""
-        return dict(zip(COUNT_FIELDS, self.astuple()))
 
 
-COUNT_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(SegCounts))
+COUNT_FIELDS: tuple[str, ...] = SegCounts.field_names()
 
 if _kernel is not None and len(COUNT_FIELDS) != _kernel.FIELD_COUNT:  # pragma: no cover
     raise ImportError("cws_bench._kernel is out of date: rebuild it (make clean && make test)")

@@ -70,9 +70,10 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Collection, Hashable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import NamedTuple
 
+from cws_bench.counts import AdditiveCounts
 from cws_bench.metrics.classification import precision_recall_fscore_from_counts
 from cws_bench.scoring import SegScores
 
@@ -484,7 +485,7 @@ def diff_words(gold: Sequence[Hashable], pred: Sequence[Hashable]) -> tuple[Hunk
 
 
 @dataclass(frozen=True, slots=True)
-class SighanCounts:
+class SighanCounts(AdditiveCounts):
     """Additive counts of the SIGHAN script: ``sum(per_line, SighanCounts())``.
 
     Attributes:
@@ -504,19 +505,6 @@ class SighanCounts:
     oov: int = 0
     oov_missed: int = 0
     iv_missed: int = 0
-
-    def __add__(self, other: SighanCounts) -> SighanCounts:
-        if not isinstance(other, SighanCounts):
-            return NotImplemented
-        return SighanCounts(*map(int.__add__, self.astuple(), other.astuple()))
-
-    def astuple(self) -> tuple[int, ...]:
-        """The counts in field order."""
-        return tuple(getattr(self, name) for name in SIGHAN_FIELDS)
-
-    def to_dict(self) -> dict[str, int]:
-        """The counts as a dict in field order."""
-        return dict(zip(SIGHAN_FIELDS, self.astuple()))
 
     @property
     def changes(self) -> int:
@@ -560,7 +548,6 @@ class SighanCounts:
         )
 
 
-SIGHAN_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(SighanCounts))
 
 
 def count_words(
