@@ -21,6 +21,8 @@ $(STAMP): pyproject.toml setup.py cws_bench/_kernel.pyx cws_bench/segmenters/_de
 	# compat mode: a path entry instead of an import hook, which saves start-up time.
 	$(BIN)/python -m pip install --quiet --no-build-isolation -e ".[$(EXTRAS)]" \
 		--config-settings editable_mode=compat
+	# Byte-compile as pip does for a normal install (PYTHONDONTWRITEBYTECODE may be set).
+	$(BIN)/python -m compileall -q cws_bench
 	touch $(STAMP)
 
 run: $(STAMP)

@@ -265,7 +265,8 @@ cdef int _count_line(Bytes g, Py_ssize_t gi, Py_ssize_t ng, Bytes p, Py_ssize_t 
     cdef long long m = 0, k = 0
     cdef bint gold_end, pred_end, last_oov = False
     cdef bint lookup = words is not None
-    cdef Py_UCS4 gc, pc
+    cdef Py_UCS4 gc
+    cdef Py_ssize_t width, b
     i = _skip_space(g, gi, ng, bad)
     if i < 0:
         bad_side[0] = 0
@@ -283,15 +284,17 @@ cdef int _count_line(Bytes g, Py_ssize_t gi, Py_ssize_t ng, Bytes p, Py_ssize_t 
             bad[0] = i
             bad_side[0] = 0
             return LINE_BAD_UTF8
-        pnext = _decode(p, j, npred, &pc)
-        if pnext < 0:
-            bad[0] = j
-            bad_side[0] = 1
-            return LINE_BAD_UTF8
-        if gc != pc:
+        # Both sides are UTF-8: the same character is the same bytes. Bytes that
+        # differ are another character or invalid UTF-8; either way the line is
+        # left to Python, which decodes it strictly.
+        width = gnext - i
+        if j + width > npred:
             return LINE_DIFFERS
+        for b in range(width):
+            if g[i + b] != p[j + b]:
+                return LINE_DIFFERS
         i = gnext
-        j = pnext
+        j = j + width
         chars += 1
         # A word ends where whitespace or the line end follows.
         gnext = _skip_space(g, i, ng, bad)

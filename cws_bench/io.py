@@ -17,12 +17,13 @@ import contextlib
 import os
 import sys
 from collections.abc import Iterable, Iterator
-from typing import IO, BinaryIO, Protocol
+from typing import IO, Any, BinaryIO, Protocol
 
 from cws_bench.errors import CwsBenchError, DecodingError
 
 __all__ = [
     "STDIN",
+    "BackgroundHasher",
     "atomic_write",
     "decoding_error",
     "display_name",
@@ -51,6 +52,45 @@ class Hasher(Protocol):
     """Anything with ``update(bytes)``, such as a :mod:`hashlib` object."""
 
     def update(self, data: bytes, /) -> None: ...
+
+
+class BackgroundHasher:
+    """Feeds a hashlib object from a thread of its own.
+
+    hashlib releases the GIL while it hashes a large buffer, so a file's
+    checksum is computed on another core while the caller goes on reading and
+    scoring it. :meth:`hexdigest` waits for the thread.
+
+    >>> import hashlib
+    >>> h = BackgroundHasher(hashlib.sha256())
+    >>> h.update(b"abc")
+    >>> h.hexdigest() == hashlib.sha256(b"abc").hexdigest()
+    True
+    """
+
+    def __init__(self, hasher: Any) -> None:
+        import queue
+        import threading
+
+        self._hasher = hasher
+        self._queue: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="hasher", daemon=True)
+        self._thread.start()
+        self._digest: str | None = None
+
+    def _run(self) -> None:
+        while (data := self._queue.get()) is not None:
+            self._hasher.update(data)
+
+    def update(self, data: bytes) -> None:
+        self._queue.put(data)
+
+    def hexdigest(self) -> str:
+        if self._digest is None:
+            self._queue.put(None)
+            self._thread.join()
+            self._digest = self._hasher.hexdigest()
+        return self._digest
 
 
 def display_name(source: PathLike) -> str:

@@ -28,10 +28,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from cws_bench.counts import AdditiveCounts
-from cws_bench.dictionary import Dictionary, as_dictionary
 from cws_bench.errors import CwsBenchError, LineCountMismatchError, TextMismatchError
 from cws_bench.io import (
     BLOCK_SIZE,
+    BackgroundHasher,
     PathLike,
     decoding_error,
     display_name,
@@ -39,13 +39,14 @@ from cws_bench.io import (
     normalize_encoding,
     open_binary,
 )
-from cws_bench.metrics.classification import precision_recall_fscore_from_counts
+from cws_bench.metrics.counts import precision_recall_fscore_from_counts
 from cws_bench.signature import Signature
 from cws_bench.spans import align_chars, project_spans, to_spans
 
 if TYPE_CHECKING:
     import pandas as pd
 
+    from cws_bench.dictionary import Dictionary
     from cws_bench.normalize import Normalizer
     from cws_bench.sighan import SighanCounts
 
@@ -115,7 +116,6 @@ class SegCounts(AdditiveCounts):
     cross_regions: int = 0
     mismatched_lines: int = 0
     skipped_lines: int = 0
-
 
 
 COUNT_FIELDS: tuple[str, ...] = SegCounts.field_names()
@@ -757,6 +757,15 @@ def _byte_order_mark(source: PathLike, encoding: str) -> str:
         return "\ufeff" if f.read(len(codecs.BOM_UTF8)) == codecs.BOM_UTF8 else ""
 
 
+def _as_dictionary(value: Any) -> Dictionary | None:
+    """A Dictionary from what the caller gave (dictionary.py loads only when needed)."""
+    if value is None:
+        return None
+    from cws_bench.dictionary import as_dictionary
+
+    return as_dictionary(value)
+
+
 def _as_normalizer(normalize: str | Normalizer | None) -> Normalizer | None:
     """The normaliser to apply, or None when nothing changes."""
     if normalize is None:
@@ -773,6 +782,8 @@ def _normalize_dictionary(
     """The dictionary as the normalised text sees it."""
     if dictionary is None or normalizer is None:
         return dictionary
+    from cws_bench.dictionary import Dictionary
+
     return Dictionary.from_words(
         map(normalizer, dictionary.words), f"{dictionary.name}|{normalizer.name}"
     )
@@ -824,10 +835,12 @@ def score_files(
             differ, or (``strict``) texts differ.
     """
     normalizer = _as_normalizer(normalize)
-    dictionary = _normalize_dictionary(as_dictionary(dictionary), normalizer)
+    dictionary = _normalize_dictionary(_as_dictionary(dictionary), normalizer)
     gold_name, pred_name = display_name(gold), display_name(pred)
     pred_encoding = pred_encoding or encoding
-    hasher = hashlib.blake2b(digest_size=8)
+    # SHA-256 of the gold file's bytes (hardware-accelerated, about twice as
+    # fast as BLAKE2b here), shortened to 16 hex digits like every checksum.
+    hasher = BackgroundHasher(hashlib.sha256())
     scorer = _Scorer(
         dictionary,
         method=method,
@@ -873,7 +886,7 @@ def score_files(
     scorer.check_strict(gold_name, pred_name)
     signature = Signature(
         method=method,
-        gold=hasher.hexdigest(),
+        gold=hasher.hexdigest()[:16],
         dictionary=dictionary.checksum if dictionary is not None else None,
         normalization=normalizer.name if normalizer is not None else "none",
         beta=beta,
@@ -901,7 +914,7 @@ def score_sentences(
     0.5
     """
     normalizer = _as_normalizer(normalize)
-    dictionary = _normalize_dictionary(as_dictionary(dictionary), normalizer)
+    dictionary = _normalize_dictionary(_as_dictionary(dictionary), normalizer)
     gold_lines = [" ".join(words) for words in gold]
     pred_lines = [" ".join(words) for words in pred]
     if len(gold_lines) != len(pred_lines):

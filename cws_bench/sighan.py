@@ -74,7 +74,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from cws_bench.counts import AdditiveCounts
-from cws_bench.metrics.classification import precision_recall_fscore_from_counts
+from cws_bench.metrics.counts import precision_recall_fscore_from_counts
 from cws_bench.scoring import SegScores
 
 __all__ = [

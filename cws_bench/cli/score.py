@@ -5,7 +5,6 @@ from __future__ import annotations
 import click
 
 from cws_bench.cli.options import encoding_option, print_warnings
-from cws_bench.dictionary import resolve_dictionary
 from cws_bench.scoring import METHODS, ScoreResult, score_files, write_details
 
 FORMATS = ("text", "json", "csv", "sighan")
@@ -186,10 +185,14 @@ def score(
         if method == "interval":
             raise click.UsageError("--format sighan needs --method sighan")
         method = "sighan"
+    if dictionary:
+        from cws_bench.dictionary import resolve_dictionary
+
+        dictionary = resolve_dictionary(dictionary, data_dir=data_dir)
     result = score_files(
         gold,
         pred,
-        dictionary=resolve_dictionary(dictionary, data_dir=data_dir) if dictionary else None,
+        dictionary=dictionary,
         normalize=normalize,
         encoding=encoding,
         pred_encoding=pred_encoding,

@@ -3,6 +3,8 @@
 One module per family, each agreeing with the reference implementation
 people already trust (the tests compare them on random inputs):
 
+- :mod:`~cws_bench.metrics.counts`: precision, recall and F-beta from counts
+  (the segmentation scorer's), re-exported by classification.
 - :mod:`~cws_bench.metrics.classification`: confusion matrix, precision,
   recall, F-beta (binary, micro, macro, weighted), accuracy, the
   classification report, ROC and precision-recall curves, AUC and average
@@ -26,5 +28,5 @@ keyword-only, and option names are the same in every metric
 one module does not pay for the others (or for numpy and pandas).
 """
 
-MODULES = ("classification", "generation", "ranking", "impurity", "significance")
+MODULES = ("counts", "classification", "generation", "ranking", "impurity", "significance")
 """The metric modules, for registry-wide tests and documentation."""
