@@ -27,7 +27,10 @@ __all__ = ["COMMANDS", "main"]
 # name -> "module:attribute" of a click command; the single list of commands.
 COMMANDS: dict[str, str] = {
     "bakeoff": "cws_bench.cli.bakeoff:bakeoff",
+    "baseline": "cws_bench.cli.regression:baseline",
+    "check": "cws_bench.cli.regression:check",
     "corpora": "cws_bench.cli.corpora:corpora",
+    "diff": "cws_bench.cli.regression:diff",
     "metrics": "cws_bench.cli.metrics:metrics",
     "score": "cws_bench.cli.score:score",
     "segment": "cws_bench.cli.segment:segment",

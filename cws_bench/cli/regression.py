@@ -1,0 +1,558 @@
+"""``cws-bench diff``, ``baseline save/update/show`` and ``check``: regression-test a tokenizer.
+
+``check`` exits 0 when every bound holds, 1 when a bound is broken (or, with
+``--fail-on-change``, the experiment changed), and 2 on a usage or input
+error (the group's one error path, cws_bench/cli/__init__.py).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from cws_bench.cli.options import encoding_option, print_warnings
+from cws_bench.cli.segment import parse_option
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+DIFF_FORMATS = ("text", "json", "html")
+CHECK_FORMATS = ("text", "json", "junit")
+
+
+def _write_or_echo(text: str, output: str | None, what: str) -> None:
+    """``text`` to the file ``output`` (atomically) or, without one, to standard output."""
+    if output is None or output == "-":
+        click.echo(text.rstrip("\n"))
+        return
+    from cws_bench.io import atomic_write
+
+    with atomic_write(output) as f:
+        f.write(text if text.endswith("\n") else text + "\n")
+    click.echo(f"{what} written to {output}", err=True)
+
+
+def _max_drop(text: str) -> tuple[str, float]:
+    """``METRIC=POINTS`` -> (metric, points).
+
+    >>> _max_drop("iv_recall=0.5")
+    ('iv_recall', 0.5)
+    """
+    metric, _, value = text.partition("=")
+    try:
+        return metric.strip(), float(value)
+    except ValueError:
+        raise click.BadParameter(
+            f"{text!r}: expected METRIC=POINTS, e.g. recall=0.5", param_hint="--max-drop"
+        ) from None
+
+
+def bound_options(function: F) -> F:
+    """The bounds of a check: ``--max-f1-drop``, ``--max-oov-recall-drop``, ``--max-speed-drop``,
+    ``--max-drop``."""
+    decorators = [
+        click.option(
+            "--max-f1-drop",
+            type=click.FloatRange(min=0),
+            default=None,
+            metavar="POINTS",
+            help="Fail when F1 drops by more than this many percentage points (0.5: from "
+            "80.76 to below 80.26) [baseline's bound, else 0: any drop fails].",
+        ),
+        click.option(
+            "--max-oov-recall-drop",
+            type=click.FloatRange(min=0),
+            default=None,
+            metavar="POINTS",
+            help="Fail when OOV recall drops by more than this many percentage points.",
+        ),
+        click.option(
+            "--max-speed-drop",
+            type=click.FloatRange(min=0, max=100),
+            default=None,
+            metavar="PCT",
+            help="Fail when the median speed (characters/s) drops by more than PCT percent. "
+            "Speed is noisy (10-30%% between runs is common): bound it loosely, on the "
+            "machine that made the baseline.",
+        ),
+        click.option(
+            "--max-drop",
+            multiple=True,
+            metavar="METRIC=POINTS",
+            help="A bound on any score (repeatable): precision, recall, f1, oov_recall, "
+            "iv_recall, boundary_precision, boundary_recall, boundary_f1.",
+        ),
+    ]
+    for decorator in reversed(decorators):
+        function = decorator(function)
+    return function
+
+
+def _bounds(
+    max_f1_drop: float | None,
+    max_oov_recall_drop: float | None,
+    max_drop: tuple[str, ...],
+) -> dict[str, float]:
+    drops = dict(_max_drop(item) for item in max_drop)
+    if max_f1_drop is not None:
+        drops["f1"] = max_f1_drop
+    if max_oov_recall_drop is not None:
+        drops["oov_recall"] = max_oov_recall_drop
+    return drops
+
+
+def _options(option: tuple[str, ...], user_dict: str | None, model: str | None) -> dict[str, Any]:
+    options = dict(parse_option(item) for item in option)
+    if user_dict is not None:
+        options["user_dict"] = user_dict
+    if model is not None:
+        options["model"] = model
+    return {
+        key: os.path.abspath(value)
+        if isinstance(value, str)
+        and key in ("user_dict", "model", "dictionary", "path")
+        and os.path.exists(value)
+        else value
+        for key, value in options.items()
+    }
+
+
+def segmenter_options(function: F) -> F:
+    """``-O KEY=VALUE``, ``--user-dict`` and ``--model``: the options of the segmenter."""
+    decorators = [
+        click.option(
+            "-O",
+            "--option",
+            multiple=True,
+            metavar="KEY=VALUE",
+            help="Any option of the segmenter (repeatable); VALUE is read as JSON when it is "
+            "JSON: -O keep_runs=false -O command='my-seg --stdin'.",
+        ),
+        click.option(
+            "--user-dict",
+            type=click.Path(exists=True, dir_okay=False),
+            help="User dictionary of jieba, rjieba, pkuseg or thulac (its content is part "
+            "of the signature).",
+        ),
+        click.option(
+            "--model",
+            type=click.Path(exists=True),
+            help="A trained model: for hmm, a file written by `cws-bench train hmm`.",
+        ),
+    ]
+    for decorator in reversed(decorators):
+        function = decorator(function)
+    return function
+
+
+def _data_dir_option(function: F) -> F:
+    return click.option(
+        "--data-dir",
+        type=click.Path(exists=True),
+        default=None,
+        help="Where corpora that need local data keep it (e.g. the SIGHAN 2005 icwb2-data).",
+    )(function)
+
+
+def _speed_runs_option(default: int | None) -> Callable[[F], F]:
+    return click.option(
+        "--speed-runs",
+        type=click.IntRange(min=1),
+        default=default,
+        show_default=default is not None,
+        help="Timed runs over each corpus; speed is their median (each run lasts at least "
+        "0.2 s, repeating a small corpus).",
+    )
+
+
+# ---------------------------------------------------------------------------
+# diff
+
+
+@click.command()
+@click.argument("a", type=click.Path(exists=True, dir_okay=False))
+@click.argument("b", type=click.Path(exists=True, dir_okay=False))
+@click.option(
+    "--gold",
+    type=click.Path(exists=True, dir_okay=False),
+    help="A gold segmentation of the same text: says which changes fixed or broke agreement "
+    "with it, and tests ΔP/ΔR/ΔF1.",
+)
+@click.option(
+    "--dict",
+    "dictionary",
+    metavar="DICT",
+    help="Dictionary for OOV figures: a file, 'jieba', or 'corpus:NAME[:SPLIT]'.",
+)
+@_data_dir_option
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(DIFF_FORMATS),
+    default="text",
+    show_default=True,
+    help="text for the terminal, json for machines, html: one self-contained page with "
+    "the changed sentences side by side.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, writable=True, allow_dash=True),
+    help="Write the output to this file [default: standard output].",
+)
+@click.option(
+    "--top",
+    type=click.IntRange(min=1),
+    default=20,
+    show_default=True,
+    help="Patterns of change kept, most frequent first (text shows the first 10).",
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=12345,
+    show_default=True,
+    help="Seed of the paired bootstrap test (with --gold).",
+)
+@click.option(
+    "--resamples",
+    type=click.IntRange(min=1),
+    default=1000,
+    show_default=True,
+    help="Resamples of the paired bootstrap test (with --gold).",
+)
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Exit 2 when a line holds different characters in A and B, instead of matching "
+    "their words through a character alignment.",
+)
+@encoding_option
+def diff(
+    a: str,
+    b: str,
+    gold: str | None,
+    dictionary: str | None,
+    data_dir: str | None,
+    fmt: str,
+    output: str | None,
+    top: int,
+    seed: int,
+    resamples: int,
+    strict: bool,
+    encoding: str,
+) -> None:
+    """Show what changed from segmentation A to segmentation B of the same text.
+
+    A and B hold one sentence a line, words separated by whitespace (for
+    example the output of tokenizer v1 and of v2). Reports the lines and
+    words that changed and the kinds of change: a word split, words merged,
+    a boundary moved, with the most frequent changes, their counts and an
+    example line each. With --gold: whether each change fixed or broke
+    agreement with the gold, the net change in correct words, and ΔP, ΔR,
+    ΔF1 with a paired bootstrap p-value.
+
+    \b
+    Example:
+        cws-bench diff before.txt after.txt
+        cws-bench diff before.txt after.txt --gold gold.txt --dict words.txt
+        cws-bench diff before.txt after.txt --gold gold.txt --format html -o diff.html
+    """
+    from cws_bench.dictionary import resolve_dictionary
+    from cws_bench.regression.diff import diff_files
+    from cws_bench.regression.render import render_diff_html, render_diff_json, render_diff_text
+
+    words = resolve_dictionary(dictionary, data_dir=data_dir) if dictionary else None
+    result = diff_files(
+        a,
+        b,
+        gold,
+        dictionary=words,
+        encoding=encoding,
+        top=top,
+        seed=seed,
+        resamples=resamples,
+        strict=strict,
+    )
+    renderers = {"text": render_diff_text, "json": render_diff_json, "html": render_diff_html}
+    _write_or_echo(renderers[fmt](result), output, "diff")
+
+
+# ---------------------------------------------------------------------------
+# baseline
+
+
+@click.group()
+def baseline() -> None:
+    """Record a segmenter's scores and speed on corpora as a baseline file, or update one.
+
+    \b
+    Example:
+        cws-bench baseline save -s jieba --corpus sample -o baseline.json
+        cws-bench baseline update baseline.json
+    """
+
+
+def _summary(saved: Any, path: str) -> str:
+    from cws_bench.regression.render import format_percent
+
+    lines = [f"baseline of {saved.segmenter.name} {saved.segmenter.version or ''} in {path}:"]
+    for record in saved.records:
+        scores = record.scores
+        lines.append(
+            f"  {record.label}: F1 {format_percent(scores['f1'])}, P "
+            f"{format_percent(scores['precision'])}, R {format_percent(scores['recall'])}, "
+            f"OOV recall {format_percent(scores.get('oov_recall'))}, "
+            f"{record.speed.chars_per_s:,.0f} characters/s (median of "
+            f"{len(record.speed.runs)}, spread {100 * record.speed.spread:.0f}%)"
+        )
+        lines.append(f"    signature: {record.identity['signature']}")
+    bounds = saved.bounds
+    drops = ", ".join(f"{metric} {points:g} points" for metric, points in bounds.drops.items())
+    speed = "not checked" if bounds.speed is None else f"{bounds.speed:g}%"
+    lines.append(f"  bounds: largest drops {drops}; speed {speed}")
+    return "\n".join(lines)
+
+
+@baseline.command("save")
+@click.option(
+    "-s",
+    "--segmenter",
+    "name",
+    required=True,
+    metavar="NAME",
+    help="The segmenter (see `cws-bench segmenters`); `command` runs any program.",
+)
+@segmenter_options
+@click.option(
+    "--corpus",
+    "corpora",
+    multiple=True,
+    required=True,
+    metavar="NAME_OR_FILE",
+    help="A registered corpus (NAME or NAME:SPLIT; default split test) or a segmented gold "
+    "file (repeatable).",
+)
+@click.option(
+    "--oov-dict",
+    metavar="DICT",
+    help="OOV dictionary for every corpus: a file, 'jieba', or 'corpus:NAME[:SPLIT]' "
+    "[default: a registered corpus' standard dictionary; none for a file].",
+)
+@click.option(
+    "-o",
+    "--output",
+    required=True,
+    type=click.Path(dir_okay=False, writable=True),
+    help="The baseline file to write (JSON; paths inside are relative to its folder).",
+)
+@bound_options
+@_speed_runs_option(3)
+@click.option(
+    "--batch-size",
+    type=click.IntRange(min=1),
+    default=500,
+    show_default=True,
+    help="Lines handed to the segmenter at a time.",
+)
+@click.option(
+    "--no-segmentation",
+    is_flag=True,
+    help="Leave the segmentation out of the file (a check then cannot say what changed).",
+)
+@_data_dir_option
+def save(
+    name: str,
+    option: tuple[str, ...],
+    user_dict: str | None,
+    model: str | None,
+    corpora: tuple[str, ...],
+    oov_dict: str | None,
+    output: str,
+    max_f1_drop: float | None,
+    max_oov_recall_drop: float | None,
+    max_speed_drop: float | None,
+    max_drop: tuple[str, ...],
+    speed_runs: int,
+    batch_size: int,
+    no_segmentation: bool,
+    data_dir: str | None,
+) -> None:
+    """Run a segmenter on corpora and save its scores, speed and signature as a baseline.
+
+    The file records per corpus P, R, F1, OOV and IV recall, boundary
+    scores and error kinds, the speed (the median of --speed-runs timed
+    runs), the per-sentence counts, the segmentation, and the signature of
+    the experiment (segmenter name, version and options, the content of
+    files the options name, corpus and dictionary checksums, cws-bench
+    version). Bounds given here are stored and used by `cws-bench check`
+    unless it is given others.
+
+    \b
+    Example:
+        cws-bench baseline save -s jieba --corpus sample -o baseline.json
+        cws-bench baseline save -s jieba --user-dict words.txt --corpus sample -o base.json
+        cws-bench baseline save -s hmm --model pd.hmm.json --corpus pd1998 --max-f1-drop 0.5 \\
+            -o base.json
+        cws-bench baseline save -s command -O command='python seg.py' -O version=2.1 \\
+            --corpus gold.txt -o base.json
+    """
+    from cws_bench.regression.baseline import Bounds, record_baseline, save_baseline
+
+    bounds = Bounds().merged(_bounds(max_f1_drop, max_oov_recall_drop, max_drop), max_speed_drop)
+    recorded = record_baseline(
+        name,
+        list(corpora),
+        options=_options(option, user_dict, model),
+        dictionary=oov_dict,
+        bounds=bounds,
+        data_dir=data_dir,
+        speed_runs=speed_runs,
+        batch_size=batch_size,
+        keep_segmentation=not no_segmentation,
+    )
+    print_warnings(f"{r.label}: {w}" for r in recorded.records for w in r.warnings)
+    save_baseline(recorded, output)
+    click.echo(_summary(recorded, output))
+
+
+@baseline.command("update")
+@click.argument("path", metavar="BASELINE", type=click.Path(exists=True, dir_okay=False))
+@_speed_runs_option(None)
+@_data_dir_option
+def update(path: str, speed_runs: int | None, data_dir: str | None) -> None:
+    """Run BASELINE's configuration again and make the result the new baseline.
+
+    This accepts a change: the same segmenter, options, corpora, settings
+    and bounds, with today's scores, speed, versions and file checksums.
+
+    \b
+    Example:
+        cws-bench baseline update baseline.json
+    """
+    from cws_bench.regression.baseline import load_baseline, rerun_baseline, save_baseline
+
+    old = load_baseline(path)
+    new = rerun_baseline(old, data_dir=data_dir, speed_runs=speed_runs)
+    print_warnings(f"{r.label}: {w}" for r in new.records for w in r.warnings)
+    save_baseline(new, path)
+    click.echo(_summary(new, path))
+
+
+@baseline.command("show")
+@click.argument("path", metavar="BASELINE", type=click.Path(exists=True, dir_okay=False))
+def show(path: str) -> None:
+    """Print what BASELINE holds: segmenter, scores, speed, signature and bounds.
+
+    \b
+    Example:
+        cws-bench baseline show baseline.json
+    """
+    from cws_bench.regression.baseline import load_baseline
+
+    click.echo(_summary(load_baseline(path), path))
+
+
+# ---------------------------------------------------------------------------
+# check
+
+
+@click.command()
+@click.option(
+    "--baseline",
+    "path",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="The baseline file (`cws-bench baseline save`).",
+)
+@bound_options
+@click.option(
+    "--fail-on-change",
+    is_flag=True,
+    help="Also fail when the experiment changed since the baseline: corpus or OOV "
+    "dictionary checksum, segmenter version or options, files the options name, "
+    "cws-bench version.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(CHECK_FORMATS),
+    default="text",
+    show_default=True,
+    help="text for the terminal, json for machines, junit: JUnit XML (one test case per "
+    "corpus and bound) for CI systems.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, writable=True, allow_dash=True),
+    help="Write the report in --format to this file; the text summary still goes to "
+    "standard output.",
+)
+@click.option(
+    "-O",
+    "--option",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Run with this segmenter option instead of the recorded one (repeatable).",
+)
+@_speed_runs_option(None)
+@_data_dir_option
+def check(
+    path: str,
+    max_f1_drop: float | None,
+    max_oov_recall_drop: float | None,
+    max_speed_drop: float | None,
+    max_drop: tuple[str, ...],
+    fail_on_change: bool,
+    fmt: str,
+    output: str | None,
+    option: tuple[str, ...],
+    speed_runs: int | None,
+    data_dir: str | None,
+) -> None:
+    """Rerun a baseline's configuration and compare: exit 1 when a bound is broken.
+
+    Reruns the segmenter with the recorded options on the recorded corpora
+    and checks each bound on each corpus: exit code 0 when all hold, 1 when
+    one is broken (each listed with its old, new and allowed value), 2 on
+    a usage or input error. Says so when the experiment itself changed
+    (corpus checksum, segmenter version, a user dictionary, ...), and, when
+    the baseline kept its segmentation, what changed in the output.
+
+    \b
+    Example:
+        cws-bench check --baseline baseline.json
+        cws-bench check --baseline baseline.json --max-f1-drop 0.5 --max-oov-recall-drop 2
+        cws-bench check --baseline baseline.json --max-speed-drop 30 --format junit -o check.xml
+    """
+    from cws_bench.regression.baseline import load_baseline, rerun_baseline
+    from cws_bench.regression.check import check_baseline
+    from cws_bench.regression.junit import render_junit
+    from cws_bench.regression.render import render_check_json, render_check_text
+
+    stored = load_baseline(path)
+    current = rerun_baseline(
+        stored, options=_options(option, None, None), data_dir=data_dir, speed_runs=speed_runs
+    )
+    print_warnings(f"{r.label}: {w}" for r in current.records for w in r.warnings)
+    bounds = stored.bounds.merged(
+        _bounds(max_f1_drop, max_oov_recall_drop, max_drop), max_speed_drop
+    )
+    result = check_baseline(stored, current, bounds, fail_on_change=fail_on_change)
+    text = render_check_text(result, baseline=path, accept=f"cws-bench baseline update {path}")
+    renderers = {
+        "text": lambda: text,
+        "json": lambda: render_check_json(result),
+        "junit": lambda: render_junit(result, baseline=path),
+    }
+    rendered = renderers[fmt]()
+    if output is None or output == "-":
+        click.echo(rendered.rstrip("\n"))
+    else:
+        _write_or_echo(rendered, output, "check report")
+        click.echo(text)
+    if not result.passed:
+        raise click.exceptions.Exit(1)

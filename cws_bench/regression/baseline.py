@@ -1,0 +1,932 @@
+"""Baselines: the scores and speed of one segmenter configuration on some corpora, on file.
+
+A :class:`Baseline` records, per corpus, every score of
+:meth:`cws_bench.scoring.ScoreResult.to_dict` (P/R/F1, OOV and IV recall,
+boundary figures, error kinds), the speed, the per-sentence counts (for a
+paired bootstrap test of a later run against it), optionally the
+segmentation itself (so a later run can say *what* changed), and the
+reproducibility signature of the bake-off results
+(:func:`cws_bench.bakeoff.pair_signature`, :func:`cws_bench.bakeoff.cache_key`):
+segmenter name, version and options, corpus checksum, dictionary checksum,
+cws-bench version. Files named by options (a jieba user dictionary, an HMM
+model) enter the signature by their content (``file:<checksum>``), not by
+their path, so a baseline made on one machine is the same experiment on
+another, and an edited user dictionary is a changed experiment.
+
+The JSON file stores paths relative to the baseline's folder and is written
+atomically (:func:`cws_bench.io.atomic_write`).
+
+Speed
+-----
+Speed is measured the way ``timeit`` measures: one *run* segments the whole
+corpus, again and again until at least :data:`MIN_RUN_SECONDS` have passed
+(a 40-sentence corpus takes milliseconds, far below the clock's noise), and
+counts characters per second of time spent inside ``segment()``. A baseline
+takes the median of ``speed_runs`` runs (default :data:`DEFAULT_SPEED_RUNS`)
+and keeps every run, so the spread is on record. Speed is still noisy:
+other load on the machine, CPU frequency scaling and thermal throttling
+move it by 10-30 % between two runs of the same code, and a different
+machine makes it incomparable. Bound it loosely (``--max-speed-drop 30``),
+and only on the machine that made the baseline (a check says when the
+machine differs).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import statistics
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cws_bench import __version__
+from cws_bench.bakeoff import (
+    BakeoffConfig,
+    CorpusSpec,
+    SegmenterSpec,
+    cache_key,
+    corpus_dictionary,
+    environment,
+    gold_and_raw,
+    pair_signature,
+)
+from cws_bench.errors import CorpusFormatError, CwsBenchError
+from cws_bench.io import PathLike, atomic_write
+
+if TYPE_CHECKING:
+    from cws_bench.segmenters import Segmenter
+
+__all__ = [
+    "DEFAULT_BATCH_SIZE",
+    "DEFAULT_SPEED_RUNS",
+    "FORMAT",
+    "FORMAT_VERSION",
+    "MIN_RUN_SECONDS",
+    "Baseline",
+    "Bounds",
+    "CorpusRecord",
+    "SegmenterConfig",
+    "Speed",
+    "as_corpus_spec",
+    "file_checksum",
+    "load_baseline",
+    "measure_speed",
+    "record_baseline",
+    "rerun_baseline",
+    "save_baseline",
+]
+
+FORMAT = "cws-bench baseline"
+FORMAT_VERSION = 1
+DEFAULT_SPEED_RUNS = 3
+DEFAULT_BATCH_SIZE = 500
+MIN_RUN_SECONDS = 0.2
+"""The shortest timed run: a run repeats the corpus until it has lasted this long."""
+
+Segment = Callable[[list[str]], list[list[str]]]
+"""A batch segmenter: raw lines in, one list of words per line out."""
+
+
+def file_checksum(path: PathLike) -> str:
+    """A 16-hex-digit BLAKE2b digest of a file's bytes, as :func:`~cws_bench.signature.short_hash`.
+
+    >>> import tempfile, os
+    >>> from cws_bench.signature import short_hash
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = os.path.join(d, "words.txt")
+    ...     _ = open(p, "w", encoding="utf-8").write("结婚\\n")
+    ...     file_checksum(p), file_checksum(p) == short_hash("结婚\\n")
+    ('f1a4b62333732ad9', True)
+    """
+    digest = hashlib.blake2b(digest_size=8)
+    with open(path, "rb") as f:
+        while block := f.read(1 << 20):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+PATH_OPTIONS = frozenset({"user_dict", "dictionary", "model", "path", "cwd", "gold", "raw"})
+"""Option names whose value is a path when it names an existing file or folder."""
+
+
+def _is_path(key: str, value: Any) -> bool:
+    """Whether an option value names an existing file or folder.
+
+    A value counts when the option is one of :data:`PATH_OPTIONS`, or when
+    it looks like a path (a folder separator or a file extension), so that
+    ``mode=default`` is never taken for a file called ``default``; specs
+    such as ``corpus:pd1998`` or ``jieba`` are not paths.
+    """
+    if not isinstance(value, str) or not value or value.startswith("corpus:"):
+        return False
+    looks_like_path = "/" in value or os.sep in value or "." in os.path.basename(value)
+    return (key in PATH_OPTIONS or looks_like_path) and os.path.exists(value)
+
+
+def _identity(key: str, value: Any) -> Any:
+    """An option value as the signature sees it: a file by its content, a folder by its name."""
+    if _is_path(key, value):
+        if os.path.isfile(value):
+            return f"file:{file_checksum(value)}"
+        return f"dir:{os.path.basename(os.path.normpath(value))}"
+    return value
+
+
+# ---------------------------------------------------------------------------
+# The model
+
+
+@dataclass(frozen=True)
+class Speed:
+    """Characters per second of one segmenter on one corpus.
+
+    Attributes:
+        chars_per_s: the median of ``runs``.
+        runs: characters per second of each timed run.
+        characters: characters of the corpus (one pass).
+        passes: passes over the corpus in each run.
+        load_s: seconds it took to build the segmenter, or None.
+    """
+
+    chars_per_s: float
+    runs: tuple[float, ...]
+    characters: int
+    passes: int
+    load_s: float | None = None
+
+    @property
+    def spread(self) -> float:
+        """(fastest - slowest run) / median: how noisy the measurement was.
+
+        >>> Speed(100.0, (90.0, 100.0, 110.0), 50, 1).spread
+        0.2
+        """
+        return (max(self.runs) - min(self.runs)) / self.chars_per_s if self.chars_per_s else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "chars_per_s": self.chars_per_s,
+            "runs": list(self.runs),
+            "characters": self.characters,
+            "passes": self.passes,
+            "load_s": self.load_s,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Speed:
+        return cls(
+            float(data["chars_per_s"]),
+            tuple(float(run) for run in data["runs"]),
+            int(data["characters"]),
+            int(data["passes"]),
+            None if data.get("load_s") is None else float(data["load_s"]),
+        )
+
+
+@dataclass(frozen=True)
+class SegmenterConfig:
+    """What segments: a registered segmenter and its options, or a Python callable.
+
+    Attributes:
+        name: the registered name (``jieba``), or the callable's name.
+        options: the options given (``get_segmenter(name, **options)`` rebuilds it),
+            paths absolute in memory.
+        registered: whether ``name`` is a registered segmenter (a callable
+            cannot be rebuilt from the baseline: the pytest plugin passes it again).
+        version: for a callable, the version its owner gives (else the segmenter's own).
+    """
+
+    name: str
+    options: dict[str, Any] = field(default_factory=dict)
+    registered: bool = True
+    version: str | None = None
+
+
+@dataclass(frozen=True)
+class CorpusRecord:
+    """One corpus of a baseline: scores, speed, signature, per-sentence counts.
+
+    Attributes:
+        corpus: the corpus (a registered one, or a file), paths absolute in memory.
+        scores: :meth:`cws_bench.scoring.ScoreResult.to_dict` (fractions in [0, 1]).
+        speed: the speed measurement.
+        segmenter: name, version, kind, options as the signature sees them
+            (files by checksum) and training data of the segmenter as it ran.
+        identity: ``corpus_checksum``, ``dictionary_checksum``, ``key`` (the
+            bake-off's cache key of the pair) and ``signature`` (the bake-off's
+            signature of the pair).
+        sentence_counts: (correct, predicted, gold) words per scored sentence.
+        segmentation: the predicted sentences (words joined by spaces), or None.
+        warnings: what a reader must know (contamination, nondeterminism, ...).
+        gold: the gold sentences, kept in memory for a diff (never saved).
+    """
+
+    corpus: CorpusSpec
+    scores: dict[str, Any]
+    speed: Speed
+    segmenter: dict[str, Any]
+    identity: dict[str, Any]
+    sentence_counts: tuple[tuple[int, int, int], ...]
+    segmentation: tuple[str, ...] | None = None
+    warnings: tuple[str, ...] = ()
+    gold: tuple[tuple[str, ...], ...] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def label(self) -> str:
+        return self.corpus.label
+
+
+METRICS = (
+    "precision",
+    "recall",
+    "f1",
+    "oov_recall",
+    "iv_recall",
+    "boundary_precision",
+    "boundary_recall",
+    "boundary_f1",
+)
+"""Scores a bound may be put on (``Bounds.drops`` keys), besides ``speed``."""
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """How far a rerun may fall behind its baseline before the check fails.
+
+    Attributes:
+        drops: score name -> the largest allowed drop in percentage points
+            (``{"f1": 0.5}``: F1 may fall from 80.76 to 80.26, not lower).
+        speed: the largest allowed drop of the median speed, in percent, or
+            None (speed not checked).
+
+    >>> Bounds().drops, Bounds().speed
+    ({'f1': 0.0}, None)
+    """
+
+    drops: Mapping[str, float] = field(default_factory=lambda: {"f1": 0.0})
+    speed: float | None = None
+
+    def __post_init__(self) -> None:
+        for metric, value in self.drops.items():
+            if metric not in METRICS:
+                raise CwsBenchError(
+                    f"no score {metric!r} to bound", f"use one of: {', '.join(METRICS)}"
+                )
+            if not value >= 0:
+                raise CwsBenchError(f"the allowed drop of {metric} must be >= 0, not {value}")
+        if self.speed is not None and not 0 <= self.speed <= 100:
+            raise CwsBenchError(
+                f"the allowed speed drop is a percentage in [0, 100], not {self.speed}"
+            )
+
+    def merged(
+        self, drops: Mapping[str, float] | None = None, speed: float | None = None
+    ) -> Bounds:
+        """These bounds with some replaced (e.g. by command-line options)."""
+        return Bounds({**self.drops, **(drops or {})}, self.speed if speed is None else speed)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"drops": dict(self.drops), "speed": self.speed}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Bounds:
+        speed = data.get("speed")
+        return cls(
+            {str(k): float(v) for k, v in data.get("drops", {}).items()},
+            None if speed is None else float(speed),
+        )
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """A segmenter configuration's scores and speed on some corpora, and the bounds to check.
+
+    Attributes:
+        segmenter: what segments.
+        records: one per corpus, in order.
+        bounds: the bounds a check applies unless told others.
+        settings: ``speed_runs``, ``batch_size``, ``min_run_seconds``,
+            ``keep_segmentation``, ``seed`` and ``resamples`` (of the paired
+            bootstrap test a check runs).
+        environment: cws-bench and Python versions, platform, CPUs.
+        created: when it was made (UTC, ISO 8601).
+    """
+
+    segmenter: SegmenterConfig
+    records: tuple[CorpusRecord, ...]
+    bounds: Bounds = field(default_factory=Bounds)
+    settings: dict[str, Any] = field(default_factory=dict)
+    environment: dict[str, Any] = field(default_factory=dict)
+    created: str = ""
+
+    def record(self, label: str) -> CorpusRecord | None:
+        """The record of a corpus label, or None."""
+        return next((r for r in self.records if r.label == label), None)
+
+    def to_dict(self, folder: PathLike = ".") -> dict[str, Any]:
+        """JSON-safe dict; paths relative to ``folder`` (where the file goes)."""
+        options, option_paths = _portable(self.segmenter.options, folder)
+        records = []
+        for record in self.records:
+            corpus, corpus_paths = _portable(_corpus_fields(record.corpus), folder, CORPUS_PATHS)
+            records.append(
+                {
+                    "corpus": corpus,
+                    "paths": corpus_paths,
+                    "identity": dict(record.identity),
+                    "segmenter": record.segmenter,
+                    "scores": record.scores,
+                    "speed": record.speed.to_dict(),
+                    "warnings": list(record.warnings),
+                    "sentence_counts": [list(row) for row in record.sentence_counts],
+                    "segmentation": (
+                        None if record.segmentation is None else list(record.segmentation)
+                    ),
+                }
+            )
+        return {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "created": self.created,
+            "segmenter": {
+                "name": self.segmenter.name,
+                "registered": self.segmenter.registered,
+                "version": self.segmenter.version,
+                "options": options,
+                "paths": option_paths,
+            },
+            "bounds": self.bounds.to_dict(),
+            "settings": dict(self.settings),
+            "environment": dict(self.environment),
+            "corpora": records,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], folder: PathLike = ".") -> Baseline:
+        """Rebuild a baseline from :meth:`to_dict` output, relative paths against ``folder``.
+
+        Raises:
+            KeyError, TypeError, ValueError: a malformed dict (:func:`load_baseline`
+                turns them into a message naming the file).
+        """
+        seg = data["segmenter"]
+        records = []
+        for item in data["corpora"]:
+            fields = _absolute(item["corpus"], item.get("paths", []), folder)
+            records.append(
+                CorpusRecord(
+                    corpus=CorpusSpec(**fields),
+                    scores=dict(item["scores"]),
+                    speed=Speed.from_dict(item["speed"]),
+                    segmenter=dict(item["segmenter"]),
+                    identity=dict(item["identity"]),
+                    sentence_counts=tuple(
+                        (int(c), int(p), int(g)) for c, p, g in item["sentence_counts"]
+                    ),
+                    segmentation=(
+                        None if item.get("segmentation") is None else tuple(item["segmentation"])
+                    ),
+                    warnings=tuple(item.get("warnings", ())),
+                )
+            )
+        return cls(
+            segmenter=SegmenterConfig(
+                name=str(seg["name"]),
+                options=_absolute(seg.get("options", {}), seg.get("paths", []), folder),
+                registered=bool(seg.get("registered", True)),
+                version=seg.get("version"),
+            ),
+            records=tuple(records),
+            bounds=Bounds.from_dict(data.get("bounds", {})),
+            settings=dict(data.get("settings", {})),
+            environment=dict(data.get("environment", {})),
+            created=str(data.get("created", "")),
+        )
+
+
+def _corpus_fields(corpus: CorpusSpec) -> dict[str, Any]:
+    return {key: getattr(corpus, key) for key in CorpusSpec.__dataclass_fields__}
+
+
+CORPUS_PATHS = frozenset({"gold", "raw", "dictionary"})
+"""The fields of a CorpusSpec that may hold paths."""
+
+
+def _portable(
+    values: Mapping[str, Any], folder: PathLike, keys: frozenset[str] | None = None
+) -> tuple[dict[str, Any], list[str]]:
+    """Values with existing paths made relative to ``folder``, and the keys that are paths.
+
+    Only ``keys`` may hold paths when given.
+    """
+    out: dict[str, Any] = {}
+    paths: list[str] = []
+    base = os.path.abspath(folder)
+    for key, value in values.items():
+        if (keys is None or key in keys) and _is_path(key, value):
+            paths.append(key)
+            value = Path(os.path.relpath(os.path.abspath(value), base)).as_posix()
+        out[key] = value
+    return out, paths
+
+
+def _absolute(values: Mapping[str, Any], paths: Iterable[str], folder: PathLike) -> dict[str, Any]:
+    """The inverse of :func:`_portable`: the keys in ``paths`` resolved against ``folder``."""
+    out = dict(values)
+    for key in paths:
+        if out.get(key) is not None:
+            out[key] = os.path.normpath(os.path.join(os.path.abspath(folder), out[key]))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Running
+
+
+def as_corpus_spec(corpus: str | CorpusSpec, *, dictionary: str | None = None) -> CorpusSpec:
+    """A corpus to run on: a registered name (``sample``, ``pd1998:train``) or a gold file.
+
+    A file is any segmented file :func:`cws_bench.corpora.read_corpus` reads;
+    its raw input is the gold words joined.
+
+    >>> spec = as_corpus_spec("sample")
+    >>> spec.label, spec.name, spec.split, spec.gold
+    ('sample', 'sample', 'test', None)
+    >>> as_corpus_spec("pd1998:train").label
+    'pd1998:train'
+
+    Raises:
+        CwsBenchError: neither a registered corpus nor an existing file.
+    """
+    if isinstance(corpus, CorpusSpec):
+        return corpus if dictionary is None else replace(corpus, dictionary=dictionary)
+    from cws_bench.corpora import corpus_names
+
+    name, _, split = corpus.partition(":")
+    if name in corpus_names() and not os.path.isfile(corpus):
+        label = corpus if split else name
+        return CorpusSpec(label=label, name=name, split=split or "test", dictionary=dictionary)
+    if os.path.isfile(corpus):
+        return CorpusSpec(
+            label=Path(corpus).stem, gold=os.path.abspath(corpus), dictionary=dictionary
+        )
+    raise CwsBenchError(
+        f"{corpus}: neither a registered corpus nor a file",
+        f"give a corpus name ({', '.join(corpus_names())}), NAME:SPLIT, or a segmented gold file",
+    )
+
+
+def measure_speed(
+    segment: Segment,
+    lines: Sequence[str],
+    *,
+    runs: int = DEFAULT_SPEED_RUNS,
+    batch_size: int = DEFAULT_BATCH_SIZE,
+    min_run_seconds: float = MIN_RUN_SECONDS,
+    clock: Callable[[], float] = time.perf_counter,
+) -> tuple[Speed, list[list[str]], int]:
+    """Time ``segment`` over ``lines``: the median of ``runs`` runs of at least ``min_run_seconds``.
+
+    The first pass of the first run is the segmentation returned; every
+    later pass is compared with it.
+
+    Args:
+        segment: the batch segmenter.
+        lines: the raw lines.
+        runs: timed runs (at least 1).
+        batch_size: lines per ``segment`` call.
+        min_run_seconds: a run repeats the corpus until it has lasted this long.
+        clock: the timer (``time.perf_counter``; tests pass a fake one).
+
+    Returns:
+        The Speed, the segmentation, and how many later passes gave a different one.
+    """
+    runs = max(1, runs)
+    characters = sum(map(len, lines))
+    first: list[list[str]] | None = None
+    differing = 0
+    speeds: list[float] = []
+    passes = 1
+    for run in range(runs):
+        elapsed = 0.0
+        done = 0
+        while done < passes or (run == 0 and elapsed < min_run_seconds):
+            output: list[list[str]] = []
+            for start in range(0, len(lines), batch_size):
+                batch = list(lines[start : start + batch_size])
+                began = clock()
+                output.extend(segment(batch))
+                elapsed += clock() - began
+            if first is None:
+                first = output
+            elif output != first:
+                differing += 1
+            done += 1
+            if not characters:
+                break
+        if run == 0:
+            passes = done  # later runs repeat the corpus as often as the first needed
+        speeds.append(characters * done / elapsed if elapsed > 0 else float("inf"))
+    speed = Speed(
+        chars_per_s=statistics.median(speeds),
+        runs=tuple(speeds),
+        characters=characters,
+        passes=passes,
+    )
+    return speed, first or [], differing
+
+
+def _contamination(trained_on: Any, corpus: CorpusSpec, checksum: str) -> list[str]:
+    """The bake-off's warning when a segmenter is scored on its own training data."""
+    if (
+        trained_on is not None
+        and corpus.name is not None
+        and trained_on.overlaps(corpus.name, corpus.split, checksum)
+    ):
+        return [
+            f"trained on {trained_on.description}, which includes {corpus.name}:{corpus.split}: "
+            "these scores are on data it has seen"
+        ]
+    return []
+
+
+@dataclass
+class _Runner:
+    """One segmenter, ready to run on corpora (kept private)."""
+
+    config: SegmenterConfig
+    segment: Segment
+    info: dict[str, Any]
+    trained_on: Any = None
+    load_s: float | None = None
+
+
+def _runner(
+    segmenter: str | Segmenter | Callable[..., Any],
+    *,
+    options: Mapping[str, Any] | None,
+    name: str | None,
+    version: str | None,
+    batch: bool,
+) -> _Runner:
+    """Build (or wrap) the segmenter; describe it as the signature sees it."""
+    from cws_bench.segmenters import Segmenter, check_segmentation, get_segmenter
+
+    options = dict(options or {})
+    if isinstance(segmenter, str):
+        began = time.perf_counter()
+        built = get_segmenter(segmenter, **options)
+        load_s = time.perf_counter() - began
+        config = SegmenterConfig(segmenter, options, registered=True)
+        return _Runner(config, built.segment, _info(built.metadata()), built.trained_on, load_s)
+    if isinstance(segmenter, Segmenter):
+        config = SegmenterConfig(name or segmenter.name, dict(segmenter.options), registered=False)
+        return _Runner(config, segmenter.segment, _info(segmenter.metadata()), segmenter.trained_on)
+    if not callable(segmenter):
+        raise CwsBenchError(
+            f"cannot segment with {segmenter!r}",
+            "give a segmenter name, a Segmenter, or a callable (str -> list of words)",
+        )
+    label = name or getattr(segmenter, "__qualname__", None) or type(segmenter).__name__
+    function = segmenter
+
+    def segment(lines: list[str]) -> list[list[str]]:
+        if batch:
+            output = function(lines)
+        else:
+            output = [function(line) if line.strip() else [] for line in lines]
+        return check_segmentation(label, lines, output)
+
+    config = SegmenterConfig(label, {}, registered=False, version=version)
+    info = {
+        "name": label,
+        "version": version,
+        "kind": None,
+        "description": "a Python callable",
+        "trained_on": None,
+        "options": {},
+    }
+    return _Runner(config, segment, info)
+
+
+def _info(metadata: Mapping[str, Any]) -> dict[str, Any]:
+    """Segmenter metadata as the signature sees it: files named by options go by their content."""
+    info = dict(metadata)
+    info["options"] = {key: _identity(key, value) for key, value in metadata["options"].items()}
+    return info
+
+
+def _run_corpus(
+    runner: _Runner,
+    corpus: CorpusSpec,
+    *,
+    data_dir: str | None,
+    speed_runs: int,
+    batch_size: int,
+    min_run_seconds: float,
+    keep_segmentation: bool,
+    seed: int,
+    resamples: int,
+) -> CorpusRecord:
+    """Segment one corpus (timed), score it and sign the record."""
+    from cws_bench.corpora import sentences_checksum
+    from cws_bench.scoring import score_sentences
+
+    gold, raw = gold_and_raw(corpus, data_dir)
+    if not any(gold):
+        raise CwsBenchError(
+            f"corpus {corpus.label}: no words to segment", "give a corpus with some text"
+        )
+    dictionary = corpus_dictionary(corpus, data_dir)
+    speed, pred, differing = measure_speed(
+        runner.segment,
+        raw,
+        runs=speed_runs,
+        batch_size=batch_size,
+        min_run_seconds=min_run_seconds,
+    )
+    speed = replace(speed, load_s=runner.load_s)
+    result = score_sentences(gold, pred, dictionary, normalize=corpus.normalize, per_line=True)
+    checksum = sentences_checksum(iter(gold))
+    dictionary_checksum = None if dictionary is None else dictionary.checksum
+    warnings = list(result.warnings)
+    warnings += _contamination(runner.trained_on, corpus, checksum)
+    if differing:
+        warnings.append(
+            f"not deterministic: {differing} of the timed passes gave a different segmentation "
+            "than the first (the scores are the first pass')"
+        )
+    version = runner.info.get("version")
+    spec = SegmenterSpec(
+        label=runner.config.name, name=runner.config.name, options=runner.info["options"]
+    )
+    signed_corpus = replace(
+        corpus,
+        gold=None if corpus.gold is None else f"file:{checksum}",
+        raw=None if corpus.raw is None else f"file:{file_checksum(corpus.raw)}",
+        dictionary=_identity("dictionary", corpus.dictionary),
+    )
+    scores = result.to_dict()
+    key = cache_key(signed_corpus, spec, spec.options, checksum, dictionary_checksum, version)
+    config = BakeoffConfig(
+        name="baseline", corpora=(corpus,), segmenters=(spec,), seed=seed, resamples=resamples
+    )
+    signature = pair_signature({"scores": scores, "segmenter_info": runner.info}, config, spec)
+    return CorpusRecord(
+        corpus=corpus,
+        scores=scores,
+        speed=speed,
+        segmenter=dict(runner.info),
+        identity={
+            "corpus_checksum": checksum,
+            "dictionary_checksum": dictionary_checksum,
+            "key": key,
+            "signature": signature,
+        },
+        sentence_counts=tuple(
+            (c.correct, c.pred, c.gold) for _, c in result.lines or () if c.sentences
+        ),
+        segmentation=tuple(" ".join(words) for words in pred) if keep_segmentation else None,
+        warnings=tuple(warnings),
+        gold=tuple(tuple(words) for words in gold),
+    )
+
+
+def record_baseline(
+    segmenter: str | Segmenter | Callable[..., Any],
+    corpora: Sequence[str | CorpusSpec],
+    *,
+    options: Mapping[str, Any] | None = None,
+    name: str | None = None,
+    version: str | None = None,
+    batch: bool = False,
+    dictionary: str | None = None,
+    bounds: Bounds | None = None,
+    data_dir: PathLike | None = None,
+    speed_runs: int = DEFAULT_SPEED_RUNS,
+    batch_size: int = DEFAULT_BATCH_SIZE,
+    min_run_seconds: float = MIN_RUN_SECONDS,
+    keep_segmentation: bool = True,
+    seed: int | None = None,
+    resamples: int | None = None,
+) -> Baseline:
+    """Run a segmenter on corpora and record its scores, speed and signature.
+
+    Args:
+        segmenter: a registered name (built with ``options``), a
+            :class:`~cws_bench.segmenters.Segmenter`, or a callable: ``str ->
+            list[str]``, or with ``batch=True`` ``list[str] -> list[list[str]]``.
+        corpora: registered corpus names (``NAME`` or ``NAME:SPLIT``), gold
+            files, or CorpusSpecs.
+        options: options of a registered segmenter.
+        name: the name of a callable (default: its ``__qualname__``).
+        version: the version of a callable, recorded in the signature.
+        batch: the callable takes a batch of lines.
+        dictionary: the OOV dictionary (a ``--dict`` spec) for every corpus
+            (default: a registered corpus' standard one; none for files).
+        bounds: the bounds a check applies (default: F1 may not drop).
+        data_dir: where corpora that need one keep their data.
+        speed_runs: timed runs; speed is their median.
+        batch_size: lines per ``segment`` call.
+        min_run_seconds: the shortest timed run.
+        keep_segmentation: store the segmentation, so a check can say what changed.
+        seed: the seed of a check's paired bootstrap test (default
+            :data:`~cws_bench.metrics.significance.DEFAULT_SEED`).
+        resamples: its resamples (default 1000).
+
+    Raises:
+        CwsBenchError: an unknown or unavailable segmenter or corpus, bad
+            options, or a segmenter that breaks the lossless-join guarantee.
+    """
+    from cws_bench.metrics.significance import DEFAULT_RESAMPLES, DEFAULT_SEED
+
+    if not corpora:
+        raise CwsBenchError("no corpus to record a baseline on", "give at least one --corpus")
+    specs = [as_corpus_spec(corpus, dictionary=dictionary) for corpus in corpora]
+    labels = [spec.label for spec in specs]
+    duplicates = sorted({label for label in labels if labels.count(label) > 1})
+    if duplicates:
+        raise CwsBenchError(f"corpus given twice: {', '.join(duplicates)}", "give each corpus once")
+    runner = _runner(segmenter, options=options, name=name, version=version, batch=batch)
+    settings = {
+        "speed_runs": speed_runs,
+        "batch_size": batch_size,
+        "min_run_seconds": min_run_seconds,
+        "keep_segmentation": keep_segmentation,
+        "seed": DEFAULT_SEED if seed is None else seed,
+        "resamples": DEFAULT_RESAMPLES if resamples is None else resamples,
+    }
+    return _record(runner, specs, bounds or Bounds(), settings, data_dir)
+
+
+def _record(
+    runner: _Runner,
+    specs: Sequence[CorpusSpec],
+    bounds: Bounds,
+    settings: dict[str, Any],
+    data_dir: PathLike | None,
+) -> Baseline:
+    data = None if data_dir is None else os.fspath(data_dir)
+    records = tuple(
+        _run_corpus(
+            runner,
+            spec,
+            data_dir=data,
+            speed_runs=settings["speed_runs"],
+            batch_size=settings["batch_size"],
+            min_run_seconds=settings["min_run_seconds"],
+            keep_segmentation=settings["keep_segmentation"],
+            seed=settings["seed"],
+            resamples=settings["resamples"],
+        )
+        for spec in specs
+    )
+    config = runner.config
+    if config.version is None:
+        config = replace(config, version=runner.info.get("version"))
+    return Baseline(
+        segmenter=config,
+        records=records,
+        bounds=bounds,
+        settings=settings,
+        environment=environment(),
+        created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    )
+
+
+def rerun_baseline(
+    baseline: Baseline,
+    segmenter: Segmenter | Callable[..., Any] | None = None,
+    *,
+    options: Mapping[str, Any] | None = None,
+    version: str | None = None,
+    batch: bool = False,
+    data_dir: PathLike | None = None,
+    speed_runs: int | None = None,
+) -> Baseline:
+    """Run the baseline's configuration again: same segmenter, options, corpora and settings.
+
+    Args:
+        baseline: the baseline.
+        segmenter: the segmenter to run, for a baseline of a callable or a
+            Segmenter object (a registered one is rebuilt from its name and options).
+        options: options that replace the recorded ones (a registered segmenter).
+        version: the version of a callable.
+        batch: the callable takes a batch of lines.
+        data_dir: where corpora that need one keep their data.
+        speed_runs: timed runs (default: as recorded).
+
+    Returns:
+        A Baseline of the new run, with the old one's bounds.
+
+    Raises:
+        CwsBenchError: the baseline is of a callable and none is given, or the
+            run fails.
+    """
+    from cws_bench.metrics.significance import DEFAULT_RESAMPLES, DEFAULT_SEED
+
+    config = baseline.segmenter
+    if segmenter is None:
+        if not config.registered:
+            raise CwsBenchError(
+                f"the baseline was recorded with a Python callable ({config.name}), which "
+                "cannot be rebuilt from the file",
+                "run it through the pytest plugin (cws_regression), or pass it to rerun_baseline",
+            )
+        runner = _runner(
+            config.name,
+            options={**config.options, **(options or {})},
+            name=None,
+            version=None,
+            batch=False,
+        )
+    else:
+        runner = _runner(
+            segmenter,
+            options=None,
+            name=config.name,
+            version=version,
+            batch=batch,
+        )
+    settings = dict(baseline.settings)
+    settings.setdefault("speed_runs", DEFAULT_SPEED_RUNS)
+    settings.setdefault("batch_size", DEFAULT_BATCH_SIZE)
+    settings.setdefault("min_run_seconds", MIN_RUN_SECONDS)
+    settings.setdefault("keep_segmentation", True)
+    settings.setdefault("seed", DEFAULT_SEED)
+    settings.setdefault("resamples", DEFAULT_RESAMPLES)
+    if speed_runs is not None:
+        settings["speed_runs"] = speed_runs
+    return _record(
+        runner, [record.corpus for record in baseline.records], baseline.bounds, settings, data_dir
+    )
+
+
+# ---------------------------------------------------------------------------
+# Files
+
+
+def save_baseline(baseline: Baseline, path: PathLike) -> None:
+    """Write a baseline to a JSON file, atomically; paths are stored relative to its folder."""
+    folder = os.path.dirname(os.path.abspath(os.fspath(path)))
+    text = json.dumps(baseline.to_dict(folder), ensure_ascii=False, indent=1)
+    # One sentence's (correct, predicted, gold) counts a line, not one number a line.
+    text = _COUNT_ROW.sub(r"[\1, \2, \3]", text)
+    with atomic_write(path) as f:
+        f.write(text + "\n")
+
+
+_COUNT_ROW = re.compile(r"\[\s*(\d+),\s*(\d+),\s*(\d+)\s*\]")
+
+
+def load_baseline(path: PathLike) -> Baseline:
+    """Read a baseline file written by :func:`save_baseline`.
+
+    Raises:
+        CwsBenchError: the file is missing, not JSON (line and column named),
+            not a cws-bench baseline, or of a format version this cws-bench
+            does not read.
+    """
+    name = os.fspath(path)
+    try:
+        text = Path(name).read_text(encoding="utf-8")
+    except FileNotFoundError as e:
+        raise CwsBenchError(
+            f"{name}: no such baseline file", "make one with `cws-bench baseline save`"
+        ) from e
+    except (OSError, UnicodeDecodeError) as e:
+        raise CwsBenchError(f"{name}: cannot read the baseline: {e}") from e
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise CorpusFormatError(
+            name,
+            e.lineno,
+            f"column {e.colno}: not valid JSON: {e.msg}",
+            "restore the file, or record the baseline again",
+        ) from e
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise CwsBenchError(
+            f'{name}: not a cws-bench baseline (no "format": "{FORMAT}")',
+            "make one with `cws-bench baseline save`",
+        )
+    if data.get("format_version") != FORMAT_VERSION:
+        raise CwsBenchError(
+            f"{name}: baseline format version {data.get('format_version')!r}; this cws-bench "
+            f"({__version__}) reads version {FORMAT_VERSION}",
+            "record the baseline again with this version (`cws-bench baseline save`)",
+        )
+    folder = os.path.dirname(os.path.abspath(name))
+    try:
+        return Baseline.from_dict(data, folder)
+    except (KeyError, TypeError, ValueError) as e:
+        detail = f"missing key {e}" if isinstance(e, KeyError) else str(e)
+        raise CwsBenchError(
+            f"{name}: a malformed baseline ({detail})", "record the baseline again"
+        ) from e

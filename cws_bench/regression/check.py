@@ -1,0 +1,456 @@
+"""The gate: a rerun compared with its baseline, bound by bound.
+
+:func:`check_baseline` takes a baseline and a rerun of the same
+configuration (:func:`~cws_bench.regression.baseline.rerun_baseline`) and
+checks each bound on each corpus: a score may drop by at most so many
+percentage points (``{"f1": 0.5}``), the median speed by at most so many
+percent. Each check says the old value, the new one and the lowest value
+allowed; a paired bootstrap test over sentences says whether a score change
+is more than chance when both runs scored the same sentences.
+
+The check also says when the experiment itself changed since the baseline:
+a different corpus checksum (the gold data changed: scores are not
+comparable), OOV dictionary, segmenter version, options or files named by
+options (a jieba user dictionary), cws-bench version, or machine (speed).
+That is a changed experiment, not only a regression; ``fail_on_change``
+makes it a failure too.
+
+>>> from cws_bench.bakeoff import CorpusSpec
+>>> from cws_bench.regression.baseline import CorpusRecord, SegmenterConfig, Speed
+>>> def run(f1, speed):
+...     speed = Speed(speed, (speed,), characters=10, passes=1)
+...     record = CorpusRecord(CorpusSpec("demo", name="demo"), {"f1": f1}, speed, {}, {}, ())
+...     return Baseline(SegmenterConfig("demo"), (record,))
+>>> result = check_baseline(run(0.80, 1000.0), run(0.79, 990.0), Bounds({"f1": 0.5}, speed=5))
+>>> [(c.metric, c.status) for c in result.checks], result.passed
+([('f1', 'failed'), ('speed', 'ok')], False)
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from cws_bench.regression.baseline import Baseline, Bounds, CorpusRecord
+
+if TYPE_CHECKING:
+    from cws_bench.regression.diff import SegmentationDiff
+
+__all__ = ["STATUSES", "BoundCheck", "CheckResult", "ExperimentChange", "check_baseline"]
+
+STATUSES = ("ok", "failed", "skipped")
+
+# Score differences below this are rounding, not a drop (scores are ratios of integers).
+_TOLERANCE = 1e-12
+
+LABELS = {
+    "precision": "precision",
+    "recall": "recall",
+    "f1": "F1",
+    "oov_recall": "OOV recall",
+    "iv_recall": "IV recall",
+    "boundary_precision": "boundary precision",
+    "boundary_recall": "boundary recall",
+    "boundary_f1": "boundary F1",
+    "speed": "speed",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class BoundCheck:
+    """One bound on one corpus.
+
+    Attributes:
+        corpus: the corpus label.
+        metric: the score name (``f1``, ``oov_recall``, ...) or ``speed``.
+        status: ``ok``, ``failed`` or ``skipped`` (with ``message`` saying why).
+        old: the baseline's value (scores as fractions, speed in characters per second).
+        new: the rerun's value.
+        allowed: the lowest value that passes.
+        bound: the allowed drop (percentage points for scores, percent for speed).
+        p_value: a paired bootstrap p-value of the score difference, when both
+            runs scored the same sentences (None otherwise, and for speed).
+        message: one line for people.
+    """
+
+    corpus: str
+    metric: str
+    status: str
+    old: float | None
+    new: float | None
+    allowed: float | None
+    bound: float | None
+    p_value: float | None
+    message: str
+
+    @property
+    def label(self) -> str:
+        return LABELS.get(self.metric, self.metric)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "corpus": self.corpus,
+            "metric": self.metric,
+            "status": self.status,
+            "old": self.old,
+            "new": self.new,
+            "allowed": self.allowed,
+            "bound": self.bound,
+            "unit": "percent" if self.metric == "speed" else "points",
+            "p_value": self.p_value,
+            "message": self.message,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ExperimentChange:
+    """Something that differs between the baseline's experiment and the rerun's.
+
+    Attributes:
+        corpus: the corpus label, or None when it concerns every corpus.
+        what: ``corpus``, ``dictionary``, ``normalize``, ``segmenter version``,
+            ``option``, ``cws-bench version`` or ``machine``.
+        old: the baseline's value.
+        new: the rerun's value.
+        message: one line for people.
+        comparable: False when the scores cannot be compared (the gold changed).
+    """
+
+    corpus: str | None
+    what: str
+    old: Any
+    new: Any
+    message: str
+    comparable: bool = True
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "corpus": self.corpus,
+            "what": self.what,
+            "old": self.old,
+            "new": self.new,
+            "message": self.message,
+            "comparable": self.comparable,
+        }
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """Every bound on every corpus, what changed in the experiment, and what changed in the output.
+
+    Attributes:
+        segmenter: the segmenter's name.
+        checks: one per corpus and bound, corpora in the baseline's order.
+        changes: differences between the two experiments.
+        diffs: per corpus label, the diff of the baseline's segmentation
+            against the rerun's (with the gold), when the baseline kept it.
+        bounds: the bounds applied.
+        fail_on_change: whether a changed experiment fails the check.
+        current: the rerun, as a Baseline (saving it accepts the change).
+    """
+
+    segmenter: str
+    checks: tuple[BoundCheck, ...]
+    changes: tuple[ExperimentChange, ...]
+    diffs: Mapping[str, SegmentationDiff]
+    bounds: Bounds
+    fail_on_change: bool = False
+    current: Baseline | None = field(default=None, repr=False)
+
+    @property
+    def failures(self) -> tuple[BoundCheck, ...]:
+        return tuple(check for check in self.checks if check.status == "failed")
+
+    @property
+    def changed_experiment(self) -> bool:
+        """Whether the data, the segmenter version or its configuration changed."""
+        return any(change.what != "machine" for change in self.changes)
+
+    @property
+    def passed(self) -> bool:
+        """No bound broken (and, with ``fail_on_change``, the same experiment)."""
+        return not self.failures and not (self.fail_on_change and self.changed_experiment)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe dict: scores as fractions, speed in characters per second."""
+        return {
+            "segmenter": self.segmenter,
+            "passed": self.passed,
+            "failures": len(self.failures),
+            "bounds": self.bounds.to_dict(),
+            "fail_on_change": self.fail_on_change,
+            "checks": [check.to_dict() for check in self.checks],
+            "changes": [change.to_dict() for change in self.changes],
+            "diffs": {label: _diff_summary(diff) for label, diff in self.diffs.items()},
+        }
+
+
+def _diff_summary(diff: SegmentationDiff) -> dict[str, Any]:
+    data = diff.to_dict()
+    data.pop("line_diffs")
+    data.pop("against_gold")
+    if diff.gold is not None:
+        data["outcomes"] = dict(diff.gold.outcomes)
+    return data
+
+
+def _percent(value: float | None) -> str:
+    return "--" if value is None else f"{100 * value:.2f}"
+
+
+def _score_check(
+    label: str,
+    metric: str,
+    drop: float,
+    old: CorpusRecord,
+    new: CorpusRecord,
+    p_value: float | None,
+) -> BoundCheck:
+    name = LABELS.get(metric, metric)
+    before, after = old.scores.get(metric), new.scores.get(metric)
+    if before is None or after is None:
+        reason = "no OOV dictionary" if metric in ("oov_recall", "iv_recall") else "not recorded"
+        return BoundCheck(
+            label, metric, "skipped", before, after, None, drop, None, f"{name}: skipped ({reason})"
+        )
+    allowed = before - drop / 100
+    failed = after < allowed - _TOLERANCE
+    change = 100 * (after - before)
+    verb = "dropped" if change < 0 else "rose" if change > 0 else "stayed"
+    message = (
+        f"{name} {verb} {_percent(before)} → {_percent(after)} ({change:+.2f} points); "
+        f"allowed drop {drop:g} points: at least {_percent(allowed)}"
+    )
+    if p_value is not None and change:
+        message += f"; paired bootstrap p = {p_value:.3f}"
+    return BoundCheck(
+        label,
+        metric,
+        "failed" if failed else "ok",
+        before,
+        after,
+        allowed,
+        drop,
+        p_value,
+        message,
+    )
+
+
+def _speed_check(label: str, drop: float, old: CorpusRecord, new: CorpusRecord) -> BoundCheck:
+    before, after = old.speed.chars_per_s, new.speed.chars_per_s
+    allowed = before * (1 - drop / 100)
+    failed = after < allowed
+    change = 100 * (after - before) / before if before else 0.0
+    message = (
+        f"speed {before:,.0f} → {after:,.0f} characters/s ({change:+.1f}%, median of "
+        f"{len(new.speed.runs)} run(s)); allowed drop {drop:g}%: at least {allowed:,.0f}"
+    )
+    return BoundCheck(
+        label, "speed", "failed" if failed else "ok", before, after, allowed, drop, None, message
+    )
+
+
+def _p_values(
+    old: CorpusRecord, new: CorpusRecord, metrics: list[str], *, seed: int, resamples: int
+) -> dict[str, float]:
+    """Paired bootstrap p-values of new against old, when both scored the same sentences."""
+    if (
+        not old.sentence_counts
+        or len(old.sentence_counts) != len(new.sentence_counts)
+        or old.identity.get("corpus_checksum") != new.identity.get("corpus_checksum")
+    ):
+        return {}
+    from cws_bench.metrics import significance
+
+    statistics = {
+        "precision": significance.ratio_statistic(0, 1),
+        "recall": significance.ratio_statistic(0, 2),
+        "f1": significance.fscore_statistic(),
+    }
+    return {
+        metric: significance.paired_bootstrap_test(
+            new.sentence_counts,
+            old.sentence_counts,
+            statistics[metric],
+            n_resamples=resamples,
+            seed=seed,
+        ).p_value
+        for metric in metrics
+        if metric in statistics
+    }
+
+
+def _changes(old: Baseline, new: Baseline) -> list[ExperimentChange]:
+    """What differs between the two experiments, corpus by corpus."""
+    changes: list[ExperimentChange] = []
+    old_version, new_version = old.segmenter.version, new.segmenter.version
+    if old_version != new_version:
+        changes.append(
+            ExperimentChange(
+                None,
+                "segmenter version",
+                old_version,
+                new_version,
+                f"segmenter {new.segmenter.name} version changed {old_version} → {new_version}: "
+                "a difference may come from the new version",
+            )
+        )
+    old_cws, new_cws = old.environment.get("cws_bench"), new.environment.get("cws_bench")
+    if old_cws != new_cws:
+        changes.append(
+            ExperimentChange(
+                None,
+                "cws-bench version",
+                old_cws,
+                new_cws,
+                f"the baseline was scored by cws-bench {old_cws}, this run by {new_cws}",
+            )
+        )
+    machine = ("platform", "cpus", "python")
+    if any(old.environment.get(key) != new.environment.get(key) for key in machine):
+        describe = ", ".join
+        changes.append(
+            ExperimentChange(
+                None,
+                "machine",
+                describe(str(old.environment.get(key)) for key in machine),
+                describe(str(new.environment.get(key)) for key in machine),
+                "speeds were measured on a different machine or Python: they compare poorly",
+            )
+        )
+    reported_options = False
+    for before in old.records:
+        after = new.record(before.label)
+        if after is None:
+            continue
+        label = before.label
+        old_id, new_id = before.identity, after.identity
+        if old_id.get("corpus_checksum") != new_id.get("corpus_checksum"):
+            changes.append(
+                ExperimentChange(
+                    label,
+                    "corpus",
+                    old_id.get("corpus_checksum"),
+                    new_id.get("corpus_checksum"),
+                    f"{label}: the gold data changed (checksum {old_id.get('corpus_checksum')} → "
+                    f"{new_id.get('corpus_checksum')}): the scores are not comparable; record "
+                    "the baseline again",
+                    comparable=False,
+                )
+            )
+        if old_id.get("dictionary_checksum") != new_id.get("dictionary_checksum"):
+            changes.append(
+                ExperimentChange(
+                    label,
+                    "dictionary",
+                    old_id.get("dictionary_checksum"),
+                    new_id.get("dictionary_checksum"),
+                    f"{label}: the OOV dictionary changed (checksum "
+                    f"{old_id.get('dictionary_checksum')} → {new_id.get('dictionary_checksum')}):"
+                    " OOV and IV recall are not comparable",
+                )
+            )
+        if before.corpus.normalize != after.corpus.normalize:
+            changes.append(
+                ExperimentChange(
+                    label,
+                    "normalize",
+                    before.corpus.normalize,
+                    after.corpus.normalize,
+                    f"{label}: normalisation {before.corpus.normalize} → {after.corpus.normalize}",
+                    comparable=False,
+                )
+            )
+        if not reported_options:
+            reported_options = True
+            old_options = before.segmenter.get("options", {})
+            new_options = after.segmenter.get("options", {})
+            for key in sorted(set(old_options) | set(new_options)):
+                was, now = old_options.get(key), new_options.get(key)
+                if was == now:
+                    continue
+                if str(was).startswith("file:") and str(now).startswith("file:"):
+                    path = new.segmenter.options.get(key, old.segmenter.options.get(key))
+                    name = os.path.basename(str(path)) if path else "the file"
+                    what = (
+                        f"option {key}: {name} changed since the baseline (checksum "
+                        f"{str(was).removeprefix('file:')} → {str(now).removeprefix('file:')})"
+                    )
+                else:
+                    what = f"option {key} changed: {was!r} → {now!r}"
+                changes.append(ExperimentChange(None, "option", was, now, what))
+    return changes
+
+
+def check_baseline(
+    baseline: Baseline,
+    current: Baseline,
+    bounds: Bounds | None = None,
+    *,
+    fail_on_change: bool = False,
+    diff: bool = True,
+) -> CheckResult:
+    """Compare a rerun with its baseline.
+
+    Args:
+        baseline: the stored baseline.
+        current: the rerun (:func:`~cws_bench.regression.baseline.rerun_baseline`).
+        bounds: the bounds to apply (default: the baseline's).
+        fail_on_change: fail when the experiment changed (corpus, OOV
+            dictionary, segmenter version or configuration, cws-bench version),
+            not only when a bound is broken.
+        diff: diff the baseline's segmentation against the rerun's, when kept.
+
+    Returns:
+        The CheckResult; ``passed`` says whether the gate passes.
+    """
+    from cws_bench.metrics.significance import DEFAULT_RESAMPLES, DEFAULT_SEED
+    from cws_bench.regression.diff import diff_segmentations
+
+    bounds = bounds or baseline.bounds
+    seed = int(baseline.settings.get("seed", DEFAULT_SEED))
+    resamples = int(baseline.settings.get("resamples", DEFAULT_RESAMPLES))
+    checks: list[BoundCheck] = []
+    diffs: dict[str, SegmentationDiff] = {}
+    for old in baseline.records:
+        new = current.record(old.label)
+        if new is None:
+            continue
+        metrics = list(bounds.drops)
+        p_values = _p_values(old, new, metrics, seed=seed, resamples=resamples)
+        for metric, drop in bounds.drops.items():
+            checks.append(_score_check(old.label, metric, drop, old, new, p_values.get(metric)))
+        if bounds.speed is not None:
+            checks.append(_speed_check(old.label, bounds.speed, old, new))
+        if (
+            diff
+            and old.segmentation is not None
+            and new.segmentation is not None
+            and len(old.segmentation) == len(new.segmentation)
+            and old.segmentation != new.segmentation
+        ):
+            gold = (
+                new.gold
+                if new.gold is not None
+                and old.identity.get("corpus_checksum") == new.identity.get("corpus_checksum")
+                else None
+            )
+            diffs[old.label] = diff_segmentations(
+                [line.split() for line in old.segmentation],
+                [line.split() for line in new.segmentation],
+                gold,
+                names=("baseline", "now", old.label),
+                seed=seed,
+                resamples=resamples,
+            )
+    return CheckResult(
+        segmenter=current.segmenter.name,
+        checks=tuple(checks),
+        changes=tuple(_changes(baseline, current)),
+        diffs=diffs,
+        bounds=bounds,
+        fail_on_change=fail_on_change,
+        current=current,
+    )

@@ -1,0 +1,649 @@
+"""What changed between two segmentations of the same text (tokenizer v1 against v2).
+
+A diff is the block analysis of :mod:`cws_bench.analysis` with A in the
+role of gold: between two consecutive boundaries that A and B share, A has
+``m`` words and B ``n``. ``m = n = 1`` is an unchanged word; ``m = 1 < n``
+a word of A **split** in B; ``n = 1 < m`` words of A **merged** in B;
+``m, n > 1`` a **boundary moved** (the two cross). Each such block is one
+change; changes are counted by kind and by pattern (the words of A, the
+words of B), with the first line where each pattern occurs.
+
+With a gold segmentation each change also says whether it *fixed* agreement
+with the gold (B has more gold words in the block than A), *broke* it (fewer)
+or neither (as many: both wrong, differently), and A and B are both scored
+against the gold: ΔP, ΔR and ΔF1 with a paired bootstrap test over sentences
+(:func:`cws_bench.metrics.significance.paired_bootstrap_test`, seeded).
+
+Lines whose characters differ between A and B are handled as the scorer
+handles such lines (cws_bench/scoring.py): they are reported (how many, the
+first ones with their line numbers), their words are matched through a
+minimal edit alignment of the two texts (:func:`cws_bench.spans.align_chars`),
+and they are left out of the kinds of change.
+
+>>> d = diff_segmentations([["结婚", "的", "和", "尚未"]], [["结婚", "的", "和尚", "未"]])
+>>> d.changed_lines, [(c.kind, c.a, c.b) for c in d.line_diffs[0].changes]
+(1, [('cross', ('和', '尚未'), ('和尚', '未'))])
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from cws_bench.analysis import block_kind, shared_blocks
+from cws_bench.errors import CwsBenchError, TextMismatchError
+from cws_bench.io import PathLike, display_name, read_segmented
+from cws_bench.spans import align_chars, project_spans, to_spans
+
+if TYPE_CHECKING:
+    from cws_bench.dictionary import Dictionary
+    from cws_bench.metrics.significance import PairedTestResult
+
+__all__ = [
+    "KINDS",
+    "OUTCOMES",
+    "Change",
+    "ChangePattern",
+    "GoldComparison",
+    "LineDiff",
+    "SegmentationDiff",
+    "TextDifference",
+    "diff_files",
+    "diff_segmentations",
+]
+
+KINDS: dict[str, str] = {
+    "split": "a word split",
+    "merge": "words merged",
+    "cross": "a boundary moved",
+}
+"""Kind of change -> what it means (the keys are :func:`cws_bench.analysis.block_kind`'s)."""
+
+OUTCOMES = ("fixed", "broke", "neither")
+"""What a change did to agreement with the gold: more, fewer or as many gold words."""
+
+TESTED_METRICS = ("precision", "recall", "f1")
+"""The scores compared by a paired bootstrap test (the others are reported without one)."""
+
+COMPARED_METRICS = ("precision", "recall", "f1", "oov_recall", "iv_recall", "boundary_f1")
+"""The scores of A and B shown side by side against a gold segmentation."""
+
+MAX_EXAMPLES = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One changed block of a line whose text A and B share.
+
+    Attributes:
+        line: the 1-based line number.
+        kind: ``split``, ``merge`` or ``cross`` (see :data:`KINDS`).
+        a: A's words in the block.
+        b: B's words in the block.
+        a_index: index of the block's first word among A's words of the line.
+        b_index: index of the block's first word among B's words.
+        start: offset of the block's first character in the line (words joined).
+        delta: gold words B has in the block minus those A has (0 without gold).
+        outcome: ``fixed``, ``broke`` or ``neither`` against the gold; None without gold.
+    """
+
+    line: int
+    kind: str
+    a: tuple[str, ...]
+    b: tuple[str, ...]
+    a_index: int
+    b_index: int
+    start: int
+    delta: int = 0
+    outcome: str | None = None
+
+    @property
+    def end(self) -> int:
+        """Offset one past the block's last character."""
+        return self.start + sum(map(len, self.a))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "line": self.line,
+            "kind": self.kind,
+            "a": list(self.a),
+            "b": list(self.b),
+            "a_index": self.a_index,
+            "b_index": self.b_index,
+            "start": self.start,
+            "end": self.end,
+            "delta": self.delta,
+            "outcome": self.outcome,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class LineDiff:
+    """A line where A and B differ.
+
+    Attributes:
+        line: the 1-based line number.
+        a: A's words.
+        b: B's words.
+        gold: the gold words, or None without gold.
+        changes: the changed blocks (empty when the texts differ).
+        text_differs: A and B hold different characters on this line.
+        a_changed: for each word of A, whether it is not a word of B (same interval).
+        b_changed: for each word of B, whether it is not a word of A.
+    """
+
+    line: int
+    a: tuple[str, ...]
+    b: tuple[str, ...]
+    gold: tuple[str, ...] | None
+    changes: tuple[Change, ...]
+    text_differs: bool
+    a_changed: tuple[bool, ...]
+    b_changed: tuple[bool, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "line": self.line,
+            "a": list(self.a),
+            "b": list(self.b),
+            "gold": None if self.gold is None else list(self.gold),
+            "text_differs": self.text_differs,
+            "a_changed": list(self.a_changed),
+            "b_changed": list(self.b_changed),
+            "changes": [change.to_dict() for change in self.changes],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ChangePattern:
+    """One pattern of change (these words of A became those of B) and how often it occurs.
+
+    Attributes:
+        kind: ``split``, ``merge`` or ``cross``.
+        a: A's words.
+        b: B's words.
+        count: occurrences.
+        fixed, broke, neither: occurrences by outcome against the gold (0 without gold).
+        line: the 1-based line of the first occurrence.
+        sentence: that line's words in A, joined by spaces.
+    """
+
+    kind: str
+    a: tuple[str, ...]
+    b: tuple[str, ...]
+    count: int
+    fixed: int
+    broke: int
+    neither: int
+    line: int
+    sentence: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "a": list(self.a),
+            "b": list(self.b),
+            "count": self.count,
+            "fixed": self.fixed,
+            "broke": self.broke,
+            "neither": self.neither,
+            "line": self.line,
+            "sentence": self.sentence,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class TextDifference:
+    """A line whose characters differ between A and B (1-based line number)."""
+
+    line: int
+    a: str
+    b: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"line": self.line, "a": self.a, "b": self.b}
+
+
+@dataclass(frozen=True)
+class GoldComparison:
+    """A and B scored against a gold segmentation.
+
+    Attributes:
+        a_scores: :meth:`cws_bench.scoring.ScoreResult.to_dict` of A.
+        b_scores: the same for B.
+        tests: paired bootstrap test of B against A per metric of
+            :data:`TESTED_METRICS` (``difference`` is B's score minus A's);
+            empty when no sentence was scored.
+        outcomes: changes by outcome (``fixed``, ``broke``, ``neither``).
+    """
+
+    a_scores: dict[str, Any]
+    b_scores: dict[str, Any]
+    tests: dict[str, PairedTestResult]
+    outcomes: dict[str, int]
+
+    @property
+    def correct_change(self) -> int:
+        """The net change in correct words, B's minus A's."""
+        return self.b_scores["correct_words"] - self.a_scores["correct_words"]
+
+    def difference(self, metric: str) -> float | None:
+        """B's score minus A's (None when undefined: OOV recall without a dictionary)."""
+        a, b = self.a_scores.get(metric), self.b_scores.get(metric)
+        return None if a is None or b is None else b - a
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "outcomes": dict(self.outcomes),
+            "correct_words": {
+                "a": self.a_scores["correct_words"],
+                "b": self.b_scores["correct_words"],
+                "change": self.correct_change,
+            },
+            "scores": {
+                metric: {
+                    "a": self.a_scores.get(metric),
+                    "b": self.b_scores.get(metric),
+                    "difference": self.difference(metric),
+                    "p_value": self.tests[metric].p_value if metric in self.tests else None,
+                }
+                for metric in COMPARED_METRICS
+            },
+            "tests": {metric: test.to_dict() for metric, test in self.tests.items()},
+            "a": self.a_scores,
+            "b": self.b_scores,
+        }
+
+
+@dataclass(frozen=True)
+class SegmentationDiff:
+    """What changed from segmentation A to segmentation B.
+
+    Attributes:
+        a_name, b_name: names of A and B (file names) for reports.
+        gold_name: name of the gold segmentation, or None.
+        lines: lines compared.
+        changed_lines: lines where A and B differ (text differences included).
+        a_words, b_words: words of A and of B.
+        changed_a_words: words of A that are not words of B (by interval).
+        changed_b_words: words of B that are not words of A.
+        kinds: per kind, ``changes`` (blocks), ``a_words`` and ``b_words`` in them.
+        patterns: the most frequent patterns of change, most frequent first.
+        distinct_patterns: how many distinct patterns there are.
+        line_diffs: every line where A and B differ, in order.
+        text_differences: how many lines hold different characters in A and B.
+        text_examples: the first of them.
+        gold: A and B against the gold, or None.
+        oov_words: words of A and of B not in the dictionary (``{"a": n, "b": n}``), or None.
+        settings: ``top``, ``seed``, ``resamples`` (the bootstrap's), ``dictionary``.
+        warnings: what a reader must know.
+    """
+
+    a_name: str
+    b_name: str
+    gold_name: str | None
+    lines: int
+    changed_lines: int
+    a_words: int
+    b_words: int
+    changed_a_words: int
+    changed_b_words: int
+    kinds: dict[str, dict[str, int]]
+    patterns: tuple[ChangePattern, ...]
+    distinct_patterns: int
+    line_diffs: tuple[LineDiff, ...]
+    text_differences: int
+    text_examples: tuple[TextDifference, ...]
+    gold: GoldComparison | None = None
+    oov_words: dict[str, int] | None = None
+    settings: dict[str, Any] = field(default_factory=dict)
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def changes(self) -> int:
+        """Changed blocks of every kind."""
+        return sum(kind["changes"] for kind in self.kinds.values())
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe dict with a stable key order."""
+        return {
+            "a": self.a_name,
+            "b": self.b_name,
+            "gold": self.gold_name,
+            "lines": self.lines,
+            "changed_lines": self.changed_lines,
+            "a_words": self.a_words,
+            "b_words": self.b_words,
+            "changed_a_words": self.changed_a_words,
+            "changed_b_words": self.changed_b_words,
+            "changes": self.changes,
+            "kinds": {kind: dict(counts) for kind, counts in self.kinds.items()},
+            "distinct_patterns": self.distinct_patterns,
+            "patterns": [pattern.to_dict() for pattern in self.patterns],
+            "text_differences": self.text_differences,
+            "text_examples": [example.to_dict() for example in self.text_examples],
+            "against_gold": None if self.gold is None else self.gold.to_dict(),
+            "oov_words": self.oov_words,
+            "settings": dict(self.settings),
+            "warnings": list(self.warnings),
+            "line_diffs": [line.to_dict() for line in self.line_diffs],
+        }
+
+
+def _gold_spans(a_words: Sequence[str], gold_words: Sequence[str]) -> set[tuple[int, int]]:
+    """The gold words' intervals on A's characters (aligned, as the scorer does, if they differ)."""
+    a_text, gold_text = "".join(a_words), "".join(gold_words)
+    if a_text == gold_text:
+        return set(to_spans(gold_words))
+    return set(project_spans(gold_words, align_chars(a_text, gold_text)))
+
+
+def _found(words: Sequence[str], start: int, spans: set[tuple[int, int]]) -> int:
+    """How many of ``words``, placed from offset ``start``, are among ``spans``."""
+    return sum((start + s, start + e) in spans for s, e in to_spans(words))
+
+
+def _outcome(delta: int) -> str:
+    return "fixed" if delta > 0 else "broke" if delta < 0 else "neither"
+
+
+def _same_text_line(
+    number: int, a: list[str], b: list[str], gold: list[str] | None
+) -> tuple[LineDiff, list[Change]]:
+    """The changed blocks of a line whose text A and B share."""
+    gold_spans = _gold_spans(a, gold) if gold else None
+    changes: list[Change] = []
+    a_changed: list[bool] = []
+    b_changed: list[bool] = []
+    start = a_index = b_index = 0
+    for a_block, b_block in shared_blocks(a, b):
+        kind = block_kind(a_block, b_block)
+        width = sum(map(len, a_block))
+        a_changed.extend([kind is not None] * len(a_block))
+        b_changed.extend([kind is not None] * len(b_block))
+        if kind is not None:
+            delta = 0
+            outcome = None
+            if gold_spans is not None:
+                delta = _found(b_block, start, gold_spans) - _found(a_block, start, gold_spans)
+                outcome = _outcome(delta)
+            changes.append(
+                Change(number, kind, a_block, b_block, a_index, b_index, start, delta, outcome)
+            )
+        start += width
+        a_index += len(a_block)
+        b_index += len(b_block)
+    line = LineDiff(
+        number,
+        tuple(a),
+        tuple(b),
+        None if gold is None else tuple(gold),
+        tuple(changes),
+        False,
+        tuple(a_changed),
+        tuple(b_changed),
+    )
+    return line, changes
+
+
+def _text_differs_line(number: int, a: list[str], b: list[str], gold: list[str] | None) -> LineDiff:
+    """A line whose characters differ: B's words matched to A's through a character alignment."""
+    alignment = align_chars("".join(a), "".join(b))
+    a_spans = to_spans(a)
+    b_mapped = [alignment.map_span(start, end) for start, end in to_spans(b)]
+    a_set = set(a_spans)
+    b_set = {span for span in b_mapped if span is not None}
+    return LineDiff(
+        number,
+        tuple(a),
+        tuple(b),
+        None if gold is None else tuple(gold),
+        (),
+        True,
+        tuple(span not in b_set for span in a_spans),
+        tuple(span is None or span not in a_set for span in b_mapped),
+    )
+
+
+def _paired_tests(
+    a_rows: list[tuple[int, int, int]],
+    b_rows: list[tuple[int, int, int]],
+    *,
+    seed: int,
+    resamples: int,
+) -> dict[str, PairedTestResult]:
+    """Paired bootstrap tests of B against A over sentences: precision, recall, F1."""
+    if not a_rows:
+        return {}
+    from cws_bench.metrics import significance
+
+    statistics = {
+        "precision": significance.ratio_statistic(0, 1),
+        "recall": significance.ratio_statistic(0, 2),
+        "f1": significance.fscore_statistic(),
+    }
+    return {
+        metric: significance.paired_bootstrap_test(
+            b_rows, a_rows, statistic, n_resamples=resamples, seed=seed
+        )
+        for metric, statistic in statistics.items()
+    }
+
+
+def diff_segmentations(
+    a: Iterable[Sequence[str]],
+    b: Iterable[Sequence[str]],
+    gold: Iterable[Sequence[str]] | None = None,
+    *,
+    dictionary: Dictionary | Iterable[str] | PathLike | None = None,
+    names: tuple[str, str, str] = ("A", "B", "gold"),
+    top: int = 20,
+    seed: int | None = None,
+    resamples: int | None = None,
+    strict: bool = False,
+    max_examples: int = MAX_EXAMPLES,
+) -> SegmentationDiff:
+    """Compare two segmentations of the same text, sentence by sentence.
+
+    Args:
+        a: the first segmentation (e.g. tokenizer v1), sentences of words.
+        b: the second (v2), paired with ``a`` in order.
+        gold: a gold segmentation of the same text, or None.
+        dictionary: for OOV figures: a Dictionary, a file, an iterable of words, or None.
+        names: the names of A, B and the gold in messages and reports.
+        top: how many of the most frequent patterns of change to keep.
+        seed: the bootstrap seed (default :data:`~cws_bench.metrics.significance.DEFAULT_SEED`).
+        resamples: bootstrap resamples (default
+            :data:`~cws_bench.metrics.significance.DEFAULT_RESAMPLES`, 1000).
+        strict: raise instead of aligning lines whose characters differ.
+        max_examples: how many lines with differing characters to keep as examples.
+
+    Returns:
+        The SegmentationDiff.
+
+    Raises:
+        CwsBenchError: A, B (and the gold) have different numbers of sentences.
+        TextMismatchError: ``strict`` and some line holds different characters in A and B.
+
+    >>> d = diff_segmentations(
+    ...     [["人工", "智能", "技术"]], [["人工智能", "技术"]], [["人工", "智能", "技术"]]
+    ... )
+    >>> d.patterns[0].kind, d.gold.outcomes["broke"], d.gold.correct_change
+    ('merge', 1, -2)
+    """
+    from cws_bench.dictionary import as_dictionary
+    from cws_bench.metrics.significance import DEFAULT_RESAMPLES, DEFAULT_SEED
+
+    a_name, b_name, gold_name = names
+    seed = DEFAULT_SEED if seed is None else seed
+    resamples = DEFAULT_RESAMPLES if resamples is None else resamples
+    a_lines = [[w for w in words if w] for words in a]
+    b_lines = [[w for w in words if w] for words in b]
+    gold_lines = None if gold is None else [[w for w in words if w] for words in gold]
+    if len(a_lines) != len(b_lines):
+        raise CwsBenchError(
+            f"{a_name} has {len(a_lines)} lines but {b_name} has {len(b_lines)}",
+            "a diff compares two segmentations of the same text, line by line",
+        )
+    if gold_lines is not None and len(gold_lines) != len(a_lines):
+        raise CwsBenchError(
+            f"{gold_name} has {len(gold_lines)} lines but {a_name} and {b_name} have "
+            f"{len(a_lines)}",
+            "the gold must segment the same text, line by line",
+        )
+    words = as_dictionary(dictionary)
+
+    line_diffs: list[LineDiff] = []
+    kinds = {kind: {"changes": 0, "a_words": 0, "b_words": 0} for kind in KINDS}
+    patterns: Counter[tuple[str, tuple[str, ...], tuple[str, ...]]] = Counter()
+    by_outcome: dict[tuple[str, tuple[str, ...], tuple[str, ...]], Counter[str]] = {}
+    first: dict[tuple[str, tuple[str, ...], tuple[str, ...]], tuple[int, str]] = {}
+    text_examples: list[TextDifference] = []
+    text_differences = 0
+    changed_a = changed_b = 0
+    for index, (a_words, b_words) in enumerate(zip(a_lines, b_lines)):
+        if a_words == b_words:
+            continue
+        number = index + 1
+        gold_words = None if gold_lines is None else gold_lines[index]
+        if "".join(a_words) != "".join(b_words):
+            text_differences += 1
+            if len(text_examples) < max_examples:
+                text_examples.append(TextDifference(number, " ".join(a_words), " ".join(b_words)))
+            line = _text_differs_line(number, a_words, b_words, gold_words)
+        else:
+            line, changes = _same_text_line(number, a_words, b_words, gold_words)
+            for change in changes:
+                key = (change.kind, change.a, change.b)
+                kinds[change.kind]["changes"] += 1
+                kinds[change.kind]["a_words"] += len(change.a)
+                kinds[change.kind]["b_words"] += len(change.b)
+                patterns[key] += 1
+                by_outcome.setdefault(key, Counter())[change.outcome or ""] += 1
+                first.setdefault(key, (number, " ".join(a_words)))
+        line_diffs.append(line)
+        changed_a += sum(line.a_changed)
+        changed_b += sum(line.b_changed)
+
+    if strict and text_differences:
+        shown = "; ".join(f"line {example.line}" for example in text_examples)
+        raise TextMismatchError(
+            f"{a_name} and {b_name}: {text_differences} line(s) hold different characters "
+            f"({shown})",
+            "both must segment exactly the same text; leave out --strict to compare them "
+            "through a character alignment",
+        )
+    warnings = []
+    if text_differences:
+        warnings.append(
+            f"{text_differences} line(s) hold different characters in {a_name} and {b_name}; "
+            "their words were matched through a character alignment (not in the kinds of change)"
+        )
+
+    # Ties broken by the words, so the report does not depend on input order.
+    ranked = sorted(patterns.items(), key=lambda item: (-item[1], item[0]))
+    kept = tuple(
+        ChangePattern(
+            kind,
+            a_block,
+            b_block,
+            count,
+            by_outcome[kind, a_block, b_block]["fixed"],
+            by_outcome[kind, a_block, b_block]["broke"],
+            by_outcome[kind, a_block, b_block]["neither"],
+            *first[kind, a_block, b_block],
+        )
+        for (kind, a_block, b_block), count in ranked[:top]
+    )
+
+    comparison = None
+    if gold_lines is not None:
+        from cws_bench.scoring import score_sentences
+
+        a_result = score_sentences(gold_lines, a_lines, words, per_line=True)
+        b_result = score_sentences(gold_lines, b_lines, words, per_line=True)
+        warnings.extend(f"{a_name}: {warning}" for warning in a_result.warnings)
+        warnings.extend(f"{b_name}: {warning}" for warning in b_result.warnings)
+
+        def rows(result: Any) -> list[tuple[int, int, int]]:
+            return [(c.correct, c.pred, c.gold) for _, c in result.lines or () if c.sentences]
+
+        outcomes = Counter(
+            change.outcome for line in line_diffs for change in line.changes if change.outcome
+        )
+        comparison = GoldComparison(
+            a_scores=a_result.to_dict(),
+            b_scores=b_result.to_dict(),
+            tests=_paired_tests(rows(a_result), rows(b_result), seed=seed, resamples=resamples),
+            outcomes={outcome: outcomes[outcome] for outcome in OUTCOMES},
+        )
+
+    oov_words = None
+    if words is not None:
+        oov_words = {
+            "a": sum(word not in words for sentence in a_lines for word in sentence),
+            "b": sum(word not in words for sentence in b_lines for word in sentence),
+        }
+    return SegmentationDiff(
+        a_name=a_name,
+        b_name=b_name,
+        gold_name=gold_name if gold_lines is not None else None,
+        lines=len(a_lines),
+        changed_lines=len(line_diffs),
+        a_words=sum(map(len, a_lines)),
+        b_words=sum(map(len, b_lines)),
+        changed_a_words=changed_a,
+        changed_b_words=changed_b,
+        kinds=kinds,
+        patterns=kept,
+        distinct_patterns=len(patterns),
+        line_diffs=tuple(line_diffs),
+        text_differences=text_differences,
+        text_examples=tuple(text_examples),
+        gold=comparison,
+        oov_words=oov_words,
+        settings={
+            "top": top,
+            "seed": seed,
+            "resamples": resamples,
+            "dictionary": None if words is None else words.name,
+            "dictionary_checksum": None if words is None else words.checksum,
+        },
+        warnings=tuple(warnings),
+    )
+
+
+def diff_files(
+    a: PathLike,
+    b: PathLike,
+    gold: PathLike | None = None,
+    *,
+    dictionary: Dictionary | Iterable[str] | PathLike | None = None,
+    encoding: str = "utf-8",
+    top: int = 20,
+    seed: int | None = None,
+    resamples: int | None = None,
+    strict: bool = False,
+) -> SegmentationDiff:
+    """Compare two segmentation files (one sentence a line, words separated by whitespace).
+
+    See :func:`diff_segmentations`; files are named in messages and reports.
+
+    Raises:
+        CwsBenchError: a file is missing or not in ``encoding`` (file, line and
+            byte offset named), or the files have different numbers of lines.
+    """
+    names = (display_name(a), display_name(b), display_name(gold) if gold is not None else "gold")
+    return diff_segmentations(
+        read_segmented(a, encoding=encoding),
+        read_segmented(b, encoding=encoding),
+        None if gold is None else read_segmented(gold, encoding=encoding),
+        dictionary=dictionary,
+        names=names,
+        top=top,
+        seed=seed,
+        resamples=resamples,
+        strict=strict,
+    )

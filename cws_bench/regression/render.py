@@ -1,0 +1,325 @@
+"""Renderings of a diff: plain text for the terminal, JSON for machines, one HTML page.
+
+The renderers never compute: every number comes from the
+:class:`~cws_bench.regression.diff.SegmentationDiff` (``to_dict()`` is the
+JSON). Scores are shown as percentages with two decimals, as ``cws-bench
+score`` prints them, so a difference reads in points of F1.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from cws_bench.regression.check import CheckResult
+from cws_bench.regression.diff import (
+    COMPARED_METRICS,
+    KINDS,
+    ChangePattern,
+    LineDiff,
+    SegmentationDiff,
+)
+
+__all__ = [
+    "HTML_LINES",
+    "format_percent",
+    "format_points",
+    "line_pieces",
+    "render_check_json",
+    "render_check_text",
+    "render_diff_html",
+    "render_diff_json",
+    "render_diff_text",
+]
+
+SHOWN_PATTERNS = 10
+"""Patterns of change the text format lists (JSON and HTML keep all that the diff kept)."""
+
+HTML_LINES = 2000
+"""Changed lines the HTML page shows side by side (the first ones, in order)."""
+
+LABELS = {
+    "precision": "precision",
+    "recall": "recall",
+    "f1": "F1",
+    "oov_recall": "OOV recall",
+    "iv_recall": "IV recall",
+    "boundary_f1": "boundary F1",
+}
+KIND_LABELS = {"split": "split", "merge": "merged", "cross": "boundary moved"}
+
+
+def format_percent(value: float | None) -> str:
+    """A fraction as a percentage with two decimals (``--`` when undefined).
+
+    >>> format_percent(0.807643), format_percent(None)
+    ('80.76', '--')
+    """
+    return "--" if value is None else f"{100 * value:.2f}"
+
+
+def format_points(value: float | None) -> str:
+    """A difference of fractions in signed percentage points.
+
+    >>> format_points(-0.004071), format_points(0.0)
+    ('-0.41', '+0.00')
+    """
+    return "--" if value is None else f"{100 * value:+.2f}"
+
+
+def _p_value(value: float | None) -> str:
+    if value is None:
+        return ""
+    return "< 0.001" if value < 0.001 else f"{value:.3f}"
+
+
+def _share(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f}%" if whole else "0.0%"
+
+
+def _pattern_line(pattern: ChangePattern, gold: bool) -> str:
+    text = f"{' '.join(pattern.a)} → {' '.join(pattern.b)}"
+    outcome = ""
+    if gold:
+        parts = [
+            f"{name} {count}"
+            for name, count in (
+                ("fixed", pattern.fixed),
+                ("broke", pattern.broke),
+                ("neither", pattern.neither),
+            )
+            if count
+        ]
+        outcome = f"  ({', '.join(parts)})"
+    return (
+        f"  {pattern.count:>5}×  {KIND_LABELS[pattern.kind]:<14} {text}{outcome}\n"
+        f"          line {pattern.line}: {pattern.sentence}"
+    )
+
+
+def render_diff_text(diff: SegmentationDiff, *, shown: int = SHOWN_PATTERNS) -> str:
+    """The diff as plain text for the terminal.
+
+    Args:
+        diff: the diff.
+        shown: how many of the most frequent patterns of change to list.
+    """
+    a, b = diff.a_name, diff.b_name
+    out = [
+        f"{a} → {b}: {diff.lines:,} lines, {diff.changed_lines:,} changed "
+        f"({_share(diff.changed_lines, diff.lines)})"
+    ]
+    out.append(
+        f"  words: {diff.a_words:,} → {diff.b_words:,}; {diff.changed_a_words:,} of A's words "
+        f"are not words of B, {diff.changed_b_words:,} of B's are new"
+    )
+    kinds = ", ".join(
+        f"{counts['changes']:,} {KIND_LABELS[kind]}" for kind, counts in diff.kinds.items()
+    )
+    out.append(f"  changes: {diff.changes:,} ({kinds})")
+    if diff.text_differences:
+        out.append(
+            f"  {diff.text_differences:,} line(s) hold different characters in A and B "
+            "(words matched through a character alignment, not in the kinds of change):"
+        )
+        for example in diff.text_examples:
+            out.append(f"    line {example.line}: A {example.a[:60]!r}")
+            out.append(f"    {' ' * len(str(example.line))}       B {example.b[:60]!r}")
+    if diff.oov_words is not None:
+        out.append(
+            f"  words not in {diff.settings.get('dictionary')}: {diff.oov_words['a']:,} in A, "
+            f"{diff.oov_words['b']:,} in B"
+        )
+    gold = diff.gold
+    if gold is not None:
+        outcomes = gold.outcomes
+        out.append(
+            f"against {diff.gold_name}: {outcomes['fixed']:,} change(s) fixed agreement, "
+            f"{outcomes['broke']:,} broke it, {outcomes['neither']:,} neither; correct words "
+            f"{gold.a_scores['correct_words']:,} → {gold.b_scores['correct_words']:,} "
+            f"({gold.correct_change:+,})"
+        )
+        out.append(f"  {'':<12} {'A':>7} {'B':>7} {'Δ':>7}  {'p-value':>7}")
+        for metric in COMPARED_METRICS:
+            if gold.a_scores.get(metric) is None:
+                continue
+            test = gold.tests.get(metric)
+            out.append(
+                f"  {LABELS[metric]:<12} {format_percent(gold.a_scores[metric]):>7} "
+                f"{format_percent(gold.b_scores[metric]):>7} "
+                f"{format_points(gold.difference(metric)):>7}  "
+                f"{_p_value(test.p_value if test else None):>7}"
+            )
+        if gold.tests:
+            test = gold.tests["f1"]
+            out.append(
+                f"  scores in %; p: two-sided paired bootstrap over {test.items:,} sentences, "
+                f"{test.n_resamples:,} resamples, seed {test.seed}"
+            )
+    if diff.patterns:
+        listed = min(shown, len(diff.patterns))
+        out.append(
+            f"most frequent changes ({listed} of {diff.distinct_patterns:,} distinct; A → B):"
+        )
+        out.extend(_pattern_line(p, gold is not None) for p in diff.patterns[:shown])
+    for warning in diff.warnings:
+        out.append(f"warning: {warning}")
+    return "\n".join(line.rstrip() for line in out)
+
+
+def render_diff_json(diff: SegmentationDiff) -> str:
+    """The diff as JSON (:meth:`SegmentationDiff.to_dict`: fractions in [0, 1])."""
+    return json.dumps(diff.to_dict(), ensure_ascii=False, indent=2)
+
+
+def line_pieces(line: LineDiff, side: str) -> list[tuple[str, str | None]]:
+    """One side of a changed line cut into pieces to show: (text, highlight class or None).
+
+    A changed block is one piece whose class is its outcome against the gold
+    (``fixed``, ``broke``, ``neither``) or ``changed`` without gold; words of
+    a line whose text differs are marked ``differs`` one by one.
+
+    >>> from cws_bench.regression.diff import diff_segmentations
+    >>> d = diff_segmentations([["结婚", "的", "和", "尚未"]], [["结婚", "的", "和尚", "未"]])
+    >>> line_pieces(d.line_diffs[0], "b")
+    [('结婚', None), ('的', None), ('和尚 未', 'changed')]
+    """
+    words = line.a if side == "a" else line.b
+    if line.text_differs:
+        flags = line.a_changed if side == "a" else line.b_changed
+        return [(word, "differs" if flag else None) for word, flag in zip(words, flags)]
+    starts = {}
+    for change in line.changes:
+        index = change.a_index if side == "a" else change.b_index
+        block = change.a if side == "a" else change.b
+        starts[index] = (len(block), change.outcome or "changed")
+    pieces: list[tuple[str, str | None]] = []
+    index = 0
+    while index < len(words):
+        if index in starts:
+            size, css = starts[index]
+            pieces.append((" ".join(words[index : index + size]), css))
+            index += size
+        else:
+            pieces.append((words[index], None))
+            index += 1
+    return pieces
+
+
+def _environment() -> Any:
+    from jinja2 import Environment, PackageLoader, StrictUndefined
+
+    environment = Environment(
+        loader=PackageLoader("cws_bench.reports", "templates"),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    environment.filters.update(
+        percent=format_percent, points=format_points, p_value=_p_value, share=_share
+    )
+    return environment
+
+
+def render_diff_html(diff: SegmentationDiff, *, max_lines: int = HTML_LINES) -> str:
+    """The diff as one self-contained HTML page: summary, patterns, changed lines side by side.
+
+    Args:
+        diff: the diff.
+        max_lines: how many changed lines to show (the first ones).
+    """
+    from cws_bench import __version__
+
+    shown = diff.line_diffs[:max_lines]
+    rows = [
+        {
+            "line": line,
+            "a": line_pieces(line, "a"),
+            "b": line_pieces(line, "b"),
+            "gold": None if line.gold is None else " ".join(line.gold),
+        }
+        for line in shown
+    ]
+    metrics = []
+    if diff.gold is not None:
+        metrics = [
+            {
+                "label": LABELS[metric],
+                "a": diff.gold.a_scores.get(metric),
+                "b": diff.gold.b_scores.get(metric),
+                "difference": diff.gold.difference(metric),
+                "test": diff.gold.tests.get(metric),
+            }
+            for metric in COMPARED_METRICS
+            if diff.gold.a_scores.get(metric) is not None
+        ]
+    template = _environment().get_template("diff.html.j2")
+    return template.render(
+        diff=diff,
+        rows=rows,
+        metrics=metrics,
+        kinds=[(kind, KINDS[kind], KIND_LABELS[kind], diff.kinds[kind]) for kind in KINDS],
+        kind_labels=KIND_LABELS,
+        version=__version__,
+        hidden=len(diff.line_diffs) - len(shown),
+    )
+
+
+def render_check_text(
+    result: CheckResult,
+    *,
+    baseline: str = "the baseline",
+    accept: str | None = None,
+    shown: int = 5,
+) -> str:
+    """A check as plain text: the verdict, each bound, what changed in the experiment and output.
+
+    Args:
+        result: the check.
+        baseline: how to name the baseline (its file).
+        accept: how to accept the change (a command), shown when the check fails.
+        shown: patterns of change listed per corpus.
+    """
+    failures = len(result.failures)
+    if result.passed:
+        verdict = f"passed ({len(result.checks)} bound(s) held)"
+    elif failures:
+        verdict = f"FAILED ({failures} of {len(result.checks)} bound(s) broken)"
+    else:
+        verdict = "FAILED (the experiment changed since the baseline)"
+    out = [f"cws-bench check: {result.segmenter} against {baseline}: {verdict}"]
+    marks = {"ok": "ok  ", "failed": "FAIL", "skipped": "skip"}
+    width = max((len(check.corpus) for check in result.checks), default=0)
+    for check in result.checks:
+        out.append(f"  {marks[check.status]}  {check.corpus:<{width}}  {check.message}")
+    if result.changes:
+        header = (
+            "changed since the baseline (a changed experiment, not only a regression):"
+            if result.changed_experiment
+            else "note:"
+        )
+        out.append(header)
+        out.extend(f"  - {change.message}" for change in result.changes)
+    for label, diff in result.diffs.items():
+        line = (
+            f"what changed on {label} (baseline → now): {diff.changed_lines:,} of "
+            f"{diff.lines:,} lines, {diff.changes:,} change(s)"
+        )
+        if diff.gold is not None:
+            outcomes = diff.gold.outcomes
+            line += (
+                f": {outcomes['fixed']:,} fixed agreement with the gold, {outcomes['broke']:,} "
+                f"broke it, {outcomes['neither']:,} neither"
+            )
+        out.append(line)
+        out.extend(_pattern_line(p, diff.gold is not None) for p in diff.patterns[:shown])
+    if not result.passed and accept:
+        out.append(f"to accept the change as the new baseline: {accept}")
+    return "\n".join(text.rstrip() for text in out)
+
+
+def render_check_json(result: CheckResult) -> str:
+    """A check as JSON (:meth:`CheckResult.to_dict`)."""
+    return json.dumps(result.to_dict(), ensure_ascii=False, indent=2)
