@@ -802,7 +802,7 @@ def _record(
 
 def rerun_baseline(
     baseline: Baseline,
-    segmenter: Segmenter | Callable[..., Any] | None = None,
+    segmenter: str | Segmenter | Callable[..., Any] | None = None,
     *,
     options: Mapping[str, Any] | None = None,
     version: str | None = None,
@@ -814,9 +814,11 @@ def rerun_baseline(
 
     Args:
         baseline: the baseline.
-        segmenter: the segmenter to run, for a baseline of a callable or a
-            Segmenter object (a registered one is rebuilt from its name and options).
-        options: options that replace the recorded ones (a registered segmenter).
+        segmenter: the segmenter to run: a registered name (built with
+            ``options``), a Segmenter, or a callable; None rebuilds the recorded
+            registered segmenter from its name and options.
+        options: options of a registered segmenter; with ``segmenter=None`` they
+            replace the recorded ones.
         version: the version of a callable.
         batch: the callable takes a batch of lines.
         data_dir: where corpora that need one keep their data.
@@ -846,14 +848,10 @@ def rerun_baseline(
             version=None,
             batch=False,
         )
+    elif isinstance(segmenter, str):
+        runner = _runner(segmenter, options=options, name=None, version=None, batch=False)
     else:
-        runner = _runner(
-            segmenter,
-            options=None,
-            name=config.name,
-            version=version,
-            batch=batch,
-        )
+        runner = _runner(segmenter, options=None, name=config.name, version=version, batch=batch)
     settings = dict(baseline.settings)
     settings.setdefault("speed_runs", DEFAULT_SPEED_RUNS)
     settings.setdefault("batch_size", DEFAULT_BATCH_SIZE)
