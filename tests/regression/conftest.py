@@ -41,3 +41,9 @@ class Experiment:
 @pytest.fixture
 def experiment(tmp_path: Path) -> Experiment:
     return Experiment(tmp_path)
+
+
+@pytest.fixture
+def experiment_texts() -> dict[str, str]:
+    """The experiment's files as text: gold, words, and the words with 研究人员 added."""
+    return {"gold": GOLD, "words": WORDS, "more_words": MORE_WORDS}
