@@ -55,9 +55,9 @@ __all__ = [
 ]
 
 KINDS: dict[str, str] = {
-    "split": "a word split",
-    "merge": "words merged",
-    "cross": "a boundary moved",
+    "split": "a word of A split into several in B",
+    "merge": "words of A merged into one in B",
+    "cross": "a boundary moved: A and B cross",
 }
 """Kind of change -> what it means (the keys are :func:`cws_bench.analysis.block_kind`'s)."""
 
