@@ -236,3 +236,41 @@ def test_changes_account_for_every_difference(lines):
     )
     assert gained == scorer == diff.gold.correct_change
     assert sum(diff.gold.outcomes.values()) == len(changes) == diff.changes
+
+
+def test_html_page_in_a_browser(tmp_path):
+    """Headless chromium builds the page with no network (skipped when it is not installed)."""
+    import os
+    import shutil
+    import subprocess
+
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        pytest.skip("chromium is not installed (Debian: apt-get install chromium)")
+    page = tmp_path / "diff.html"
+    diff = diff_segmentations(sentences(A), sentences(B), sentences(GOLD))
+    page.write_text(render_diff_html(diff), encoding="utf-8")
+    profile = tmp_path / "profile"
+    done = subprocess.run(
+        [
+            chromium,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--proxy-server=http://127.0.0.1:9",  # any request leaving the machine fails
+            f"--user-data-dir={profile}",
+            "--dump-dom",
+            page.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env={**os.environ, "HOME": str(profile)},
+        check=False,
+    )
+    dom = done.stdout
+    assert "</html>" in dom, done.stderr[-2000:]
+    assert dom.count('<tr id="line-') == 2
+    assert dom.count('<mark class="broke">') == 2 * 2 + 2  # two changes, both sides; two legends
+    assert '<mark class="fixed">今天 上午</mark>' in dom
