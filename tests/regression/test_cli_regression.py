@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -245,3 +246,31 @@ def test_readme_walkthrough_works_as_shown(pytester):
     assert commands >= 12
     assert (pytester.path / "cws_baselines" / "test_tokenizer_does_not_regress.json").is_file()
     assert ET.parse(pytester.path / "check.xml").getroot().get("failures") == "0"
+
+
+def test_an_external_command_with_a_version(tmp_path, experiment_texts):
+    script = tmp_path / "seg.py"
+    script.write_text(
+        "import sys\nfor line in sys.stdin:\n    print(' '.join(line.split()[0]) if line.strip() "
+        "else '')\n",
+        encoding="utf-8",
+    )
+    gold = tmp_path / "gold.txt"
+    gold.write_text(experiment_texts["gold"], encoding="utf-8")
+    path = tmp_path / "baseline.json"
+    command = f"command={sys.executable} {script}"
+    saved = invoke(
+        "baseline", "save", "-s", "command", "-O", command, "-O", "version=1.0",
+        "--corpus", gold, "-o", path, "--speed-runs", "1",
+    )  # fmt: skip
+    assert saved.exit_code == 0, saved.output
+    # The script makes every character a word, and no gold word has one character: F1 0.
+    assert "gold: F1 0.00" in saved.stdout
+    assert "|seg:command|segver:1.0|" in saved.stdout
+    assert invoke("check", "--baseline", path).exit_code == 0
+    newer = invoke("check", "--baseline", path, "-O", "version=1.1")
+    assert newer.exit_code == 0
+    assert "segmenter command version changed 1.0 → 1.1" in newer.stdout
+    assert (
+        invoke("check", "--baseline", path, "-O", "version=1.1", "--fail-on-change").exit_code == 1
+    )
