@@ -74,7 +74,7 @@ def bound_options(function: F) -> F:
             default=None,
             metavar="PCT",
             help="Fail when the median speed (characters/s) drops by more than PCT percent. "
-            "Speed is noisy (10-30%% between runs is common): bound it loosely, on the "
+            "Speed is noisy (runs differ by 10-50%): bound it loosely, on the "
             "machine that made the baseline.",
         ),
         click.option(
