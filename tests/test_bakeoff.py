@@ -69,7 +69,7 @@ def test_bundled_configurations_load():
 
 def test_placeholders_are_filled_per_corpus():
     config = load_config("sighan2005")
-    fmm = next(s for s in config.segmenters if s.name == "fmm")
+    fmm = next(s for s in config.segmenters if s.label == "fmm")
     assert fmm.options_for(config.corpora[1], "/data") == {
         "corpus": "sighan2005-msr",
         "data_dir": "/data",
