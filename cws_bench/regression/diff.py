@@ -168,6 +168,7 @@ class ChangePattern:
         fixed, broke, neither: occurrences by outcome against the gold (0 without gold).
         line: the 1-based line of the first occurrence.
         sentence: that line's words in A, joined by spaces.
+        index: the index of the occurrence's first word among them.
     """
 
     kind: str
@@ -179,6 +180,7 @@ class ChangePattern:
     neither: int
     line: int
     sentence: str
+    index: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -191,6 +193,7 @@ class ChangePattern:
             "neither": self.neither,
             "line": self.line,
             "sentence": self.sentence,
+            "index": self.index,
         }
 
 
@@ -499,7 +502,7 @@ def diff_segmentations(
     kinds = {kind: {"changes": 0, "a_words": 0, "b_words": 0} for kind in KINDS}
     patterns: Counter[tuple[str, tuple[str, ...], tuple[str, ...]]] = Counter()
     by_outcome: dict[tuple[str, tuple[str, ...], tuple[str, ...]], Counter[str]] = {}
-    first: dict[tuple[str, tuple[str, ...], tuple[str, ...]], tuple[int, str]] = {}
+    first: dict[tuple[str, tuple[str, ...], tuple[str, ...]], tuple[int, str, int]] = {}
     text_examples: list[TextDifference] = []
     text_differences = 0
     changed_a = changed_b = 0
@@ -522,7 +525,7 @@ def diff_segmentations(
                 kinds[change.kind]["b_words"] += len(change.b)
                 patterns[key] += 1
                 by_outcome.setdefault(key, Counter())[change.outcome or ""] += 1
-                first.setdefault(key, (number, " ".join(a_words)))
+                first.setdefault(key, (number, " ".join(a_words), change.a_index))
         line_diffs.append(line)
         changed_a += sum(line.a_changed)
         changed_b += sum(line.b_changed)

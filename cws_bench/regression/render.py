@@ -22,6 +22,7 @@ from cws_bench.regression.diff import (
 
 __all__ = [
     "HTML_LINES",
+    "example_parts",
     "format_percent",
     "format_points",
     "line_pieces",
@@ -77,6 +78,33 @@ def _share(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f}%" if whole else "0.0%"
 
 
+EXAMPLE_WINDOW = 8
+"""Words of the example sentence shown on each side of a change."""
+
+
+def example_parts(
+    pattern: ChangePattern, *, window: int = EXAMPLE_WINDOW
+) -> list[tuple[str, bool]]:
+    """A pattern's example sentence around its first occurrence: (text, is the change) parts.
+
+    >>> from cws_bench.regression.diff import diff_segmentations
+    >>> a, b = ["他", "说", "研究", "人员", "说"], ["他", "说", "研究人员", "说"]
+    >>> example_parts(diff_segmentations([a], [b]).patterns[0], window=1)
+    [('… 说 ', False), ('研究 人员', True), (' 说', False)]
+    """
+    words = pattern.sentence.split(" ")
+    start, end = pattern.index, pattern.index + len(pattern.a)
+    low, high = max(0, start - window), min(len(words), end + window)
+    before = ("… " if low > 0 else "") + " ".join(words[low:start])
+    after = " ".join(words[end:high]) + (" …" if high < len(words) else "")
+    parts = [
+        (before + " " if before else "", False),
+        (" ".join(words[start:end]), True),
+        (" " + after if after else "", False),
+    ]
+    return [part for part in parts if part[0]]
+
+
 def _pattern_line(pattern: ChangePattern, gold: bool) -> str:
     text = f"{' '.join(pattern.a)} → {' '.join(pattern.b)}"
     outcome = ""
@@ -91,9 +119,10 @@ def _pattern_line(pattern: ChangePattern, gold: bool) -> str:
             if count
         ]
         outcome = f"  ({', '.join(parts)})"
+    example = "".join(f"[{part}]" if marked else part for part, marked in example_parts(pattern))
     return (
         f"  {pattern.count:>5}×  {KIND_LABELS[pattern.kind]:<14} {text}{outcome}\n"
-        f"          line {pattern.line}: {pattern.sentence}"
+        f"          line {pattern.line}: {example}"
     )
 
 
@@ -255,9 +284,11 @@ def render_diff_html(diff: SegmentationDiff, *, max_lines: int = HTML_LINES) -> 
             for metric in COMPARED_METRICS
             if diff.gold.a_scores.get(metric) is not None
         ]
+    examples = [example_parts(pattern) for pattern in diff.patterns]
     template = _environment().get_template("diff.html.j2")
     return template.render(
         diff=diff,
+        examples=examples,
         rows=rows,
         metrics=metrics,
         kinds=[(kind, KINDS[kind], KIND_LABELS[kind], diff.kinds[kind]) for kind in KINDS],

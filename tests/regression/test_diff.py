@@ -12,6 +12,7 @@ from cws_bench.errors import CwsBenchError, TextMismatchError
 from cws_bench.metrics.significance import fscore_statistic, paired_bootstrap_test
 from cws_bench.regression.diff import diff_files, diff_segmentations
 from cws_bench.regression.render import (
+    example_parts,
     line_pieces,
     render_diff_html,
     render_diff_json,
@@ -274,3 +275,18 @@ def test_html_page_in_a_browser(tmp_path):
     assert dom.count('<tr id="line-') == 2
     assert dom.count('<mark class="broke">') == 2 * 2 + 2  # two changes, both sides; two legends
     assert '<mark class="fixed">今天 上午</mark>' in dom
+
+
+def test_examples_mark_the_occurrence_that_changed():
+    a = [["研究", "人员", "说", "一", "二", "三", "研究", "人员", "四"]]
+    b = [["研究", "人员", "说", "一", "二", "三", "研究人员", "四"]]
+    (pattern,) = diff_segmentations(a, b).patterns
+    assert (pattern.line, pattern.index) == (1, 6)
+    assert example_parts(pattern, window=2) == [
+        ("… 二 三 ", False),
+        ("研究 人员", True),
+        (" 四", False),
+    ]
+    assert "line 1: 研究 人员 说 一 二 三 [研究 人员] 四" in render_diff_text(
+        diff_segmentations(a, b)
+    )
