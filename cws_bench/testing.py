@@ -83,7 +83,7 @@ class RegressionFixture:
         self.update = bool(request.config.getoption(UPDATE_OPTION))
 
     def baseline_path(self, baseline: str | os.PathLike[str] | None) -> Path:
-        """Where the baseline is: ``baseline`` relative to the test module's folder, or the default."""
+        """The baseline file: ``baseline`` relative to the test module's folder, or the default."""
         folder = Path(self.request.path).parent
         if baseline is None:
             return folder / BASELINE_FOLDER / _file_name(self.request.node.name)
@@ -109,7 +109,7 @@ class RegressionFixture:
         speed_runs: int = 1,
         data_dir: str | os.PathLike[str] | None = None,
     ) -> CheckResult | None:
-        """Score ``tokenizer`` on ``corpus`` and compare with the baseline; fail the test on a regression.
+        """Score ``tokenizer`` on ``corpus`` and compare with the baseline; fail on a regression.
 
         Args:
             tokenizer: ``str -> list[str]``, a batch callable (``batch=True``),
@@ -139,6 +139,7 @@ class RegressionFixture:
         """
         from cws_bench.regression.baseline import (
             Bounds,
+            as_corpus_spec,
             load_baseline,
             record_baseline,
             rerun_baseline,
@@ -181,8 +182,6 @@ class RegressionFixture:
                 pytrace=False,
             )
         stored = load_baseline(path)
-        from cws_bench.regression.baseline import as_corpus_spec
-
         wanted = as_corpus_spec(target, dictionary=dictionary).label
         recorded_on = [record.label for record in stored.records]
         if recorded_on != [wanted]:
