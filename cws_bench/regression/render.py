@@ -9,7 +9,6 @@ score`` prints them, so a difference reads in points of F1.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from cws_bench.regression.check import CheckResult
 from cws_bench.regression.diff import (
@@ -235,23 +234,6 @@ def line_pieces(line: LineDiff, side: str) -> list[tuple[str, str | None]]:
     return pieces
 
 
-def _environment() -> Any:
-    from jinja2 import Environment, PackageLoader, StrictUndefined
-
-    environment = Environment(
-        loader=PackageLoader("cws_bench.reports", "templates"),
-        autoescape=True,
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
-    environment.filters.update(
-        percent=format_percent, points=format_points, p_value=_p_value, share=_share
-    )
-    return environment
-
-
 def render_diff_html(diff: SegmentationDiff, *, max_lines: int = HTML_LINES) -> str:
     """The diff as one self-contained HTML page: summary, patterns, changed lines side by side.
 
@@ -285,7 +267,12 @@ def render_diff_html(diff: SegmentationDiff, *, max_lines: int = HTML_LINES) -> 
             if diff.gold.a_scores.get(metric) is not None
         ]
     examples = [example_parts(pattern) for pattern in diff.patterns]
-    template = _environment().get_template("diff.html.j2")
+    from cws_bench.reports.html import template_environment
+
+    environment = template_environment(
+        percent=format_percent, points=format_points, p_value=_p_value, share=_share
+    )
+    template = environment.get_template("diff.html.j2")
     return template.render(
         diff=diff,
         examples=examples,

@@ -171,8 +171,12 @@ def _corpus_view(board: Board, index: int, colors: dict[str, str], confidence: s
     return view
 
 
-def _environment() -> Any:
-    """A Jinja2 environment over the packaged templates, with the tables' number formats."""
+def template_environment(**filters: Any) -> Any:
+    """A Jinja2 environment over the packaged templates (autoescaped, strict).
+
+    It has the tables' number formats as filters, plus any ``filters`` given
+    (the regression diff page adds its own).
+    """
     from jinja2 import Environment, PackageLoader, StrictUndefined
 
     environment = Environment(
@@ -195,6 +199,7 @@ def _environment() -> Any:
         difference=fmt.format_difference,
         as_json=lambda value: json.dumps(value, ensure_ascii=False, indent=2, sort_keys=False),
     )
+    environment.filters.update(filters)
     return environment
 
 
@@ -209,7 +214,7 @@ def render_html(result: BakeoffResult) -> str:
     """
     from cws_bench import __version__
 
-    environment = _environment()
+    environment = template_environment()
     boards = build_boards(result)
     colors = charts.colors_for(result.segmenters())
     confidence = fmt.confidence_label(result.settings)
