@@ -72,6 +72,7 @@ __all__ = [
     "CorpusSpec",
     "SegmenterSpec",
     "cache_key",
+    "contamination_warnings",
     "corpus_dictionary",
     "environment",
     "gold_and_raw",
@@ -425,16 +426,7 @@ def run_pair(task: _Task, report: Callable[[int], None] | None = None) -> dict[s
     )
     characters = sum(map(len, raw))
     warnings = list(result.warnings)
-    trained_on = segmenter.trained_on
-    if (
-        trained_on is not None
-        and corpus.name is not None
-        and trained_on.overlaps(corpus.name, corpus.split, result.signature.gold)
-    ):
-        warnings.append(
-            f"trained on {trained_on.description}, which includes {corpus.name}:{corpus.split}: "
-            f"these scores are on data it has seen"
-        )
+    warnings += contamination_warnings(segmenter.trained_on, corpus, result.signature.gold)
     counts = [[c.correct, c.pred, c.gold] for _, c in (result.lines or ())]
     return {
         "version": CACHE_VERSION,
@@ -453,6 +445,27 @@ def run_pair(task: _Task, report: Callable[[int], None] | None = None) -> dict[s
         "warnings": warnings,
         "segmenter_info": info,
     }
+
+
+def contamination_warnings(trained_on: Any, corpus: CorpusSpec, checksum: str | None) -> list[str]:
+    """The warning when a segmenter is scored on data it was trained on (or none).
+
+    Args:
+        trained_on: the segmenter's ``trained_on`` (a TrainingData, or None).
+        corpus: the corpus scored.
+        checksum: the sentence checksum of the scored gold, which also catches
+            the same text under another name.
+    """
+    if trained_on is None or not (
+        (corpus.name is not None and trained_on.overlaps(corpus.name, corpus.split, checksum))
+        or (checksum is not None and checksum == trained_on.checksum)
+    ):
+        return []
+    scored = f"{corpus.name}:{corpus.split}" if corpus.name else corpus.label
+    return [
+        f"trained on {trained_on.description}, which includes {scored}: "
+        "these scores are on data it has seen"
+    ]
 
 
 def _normalized(dictionary: Any, normalize: str | None) -> Any:

@@ -53,6 +53,7 @@ from cws_bench.bakeoff import (
     CorpusSpec,
     SegmenterSpec,
     cache_key,
+    contamination_warnings,
     corpus_dictionary,
     environment,
     gold_and_raw,
@@ -544,20 +545,6 @@ def measure_speed(
     return speed, first or [], differing
 
 
-def _contamination(trained_on: Any, corpus: CorpusSpec, checksum: str) -> list[str]:
-    """The bake-off's warning when a segmenter is scored on its own training data."""
-    if (
-        trained_on is not None
-        and corpus.name is not None
-        and trained_on.overlaps(corpus.name, corpus.split, checksum)
-    ):
-        return [
-            f"trained on {trained_on.description}, which includes {corpus.name}:{corpus.split}: "
-            "these scores are on data it has seen"
-        ]
-    return []
-
-
 @dataclass
 class _Runner:
     """One segmenter, ready to run on corpora (kept private)."""
@@ -658,7 +645,7 @@ def _run_corpus(
     checksum = sentences_checksum(iter(gold))
     dictionary_checksum = None if dictionary is None else dictionary.checksum
     warnings = list(result.warnings)
-    warnings += _contamination(runner.trained_on, corpus, checksum)
+    warnings += contamination_warnings(runner.trained_on, corpus, checksum)
     if differing:
         warnings.append(
             f"not deterministic: {differing} of the timed passes gave a different segmentation "
