@@ -548,8 +548,6 @@ class SighanCounts(AdditiveCounts):
         )
 
 
-
-
 def count_words(
     truth: Sequence[str], test: Sequence[str], words: Collection[str] | None = None
 ) -> SighanCounts:
