@@ -24,7 +24,7 @@ import codecs
 import hashlib
 import os
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from cws_bench.counts import AdditiveCounts
@@ -321,8 +321,6 @@ class ScoreResult:
         interval = score_counts(self.counts, has_dictionary=self.has_dictionary, beta=self.beta)
         if self.sighan is None:
             return interval
-        from dataclasses import replace
-
         words = self.sighan.scores(has_dictionary=self.has_dictionary, beta=self.beta)
         return replace(
             words,
