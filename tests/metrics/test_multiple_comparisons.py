@@ -1,4 +1,4 @@
-"""Tests of ``adjust_p_values`` (cws_bench/metrics/significance.py): hand-checked and statsmodels."""
+"""Tests of ``adjust_p_values`` (metrics/significance.py): by hand and against statsmodels."""
 
 from __future__ import annotations
 
