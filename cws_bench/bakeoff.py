@@ -769,7 +769,8 @@ def run_bakeoff(
         jobs: worker processes at a time (default: the CPU count).
         data_dir: where corpora that need one are (e.g. the SIGHAN 2005 data).
         use_cache: reuse finished pairs from the run cache.
-        progress: show progress bars on stderr.
+        progress: show progress on stderr: bars on a terminal, one line per
+            finished pair otherwise (a CI log gets no carriage returns).
         write: write the reports (results.json, results.csv, leaderboard.md, report.html).
 
     Returns:
@@ -833,7 +834,8 @@ def run_bakeoff(
         key=lambda t: (-sizes[t.corpus.label], _KIND_ORDER.get(kinds[t.segmenter.label] or "", 3))
     )
     bar = chars_bar = None
-    if progress and tasks:
+    lines = _PairLines(len(tasks)) if progress and tasks and not _interactive() else None
+    if progress and tasks and lines is None:
         from tqdm import tqdm
 
         bar = tqdm(total=len(tasks), desc="pairs", unit="pair", file=sys.stderr)
@@ -850,6 +852,8 @@ def run_bakeoff(
         if bar is not None:
             bar.update(1)
             bar.set_postfix_str(f"{task.segmenter.label} on {task.corpus.label}: {status}")
+        if lines is not None:
+            lines.done(task.segmenter.label, task.corpus.label, status)
 
     def on_progress(characters: int) -> None:
         if chars_bar is not None:
@@ -958,6 +962,33 @@ def _corpus_identity(corpus: CorpusSpec, data_dir: str | None) -> tuple[str, str
     checksum = sentences_checksum(counted())
     dictionary = corpus_dictionary(corpus, data_dir)
     return checksum, None if dictionary is None else dictionary.checksum, characters
+
+
+def _interactive() -> bool:
+    """Whether stderr is a terminal (progress bars), or a log (one line per pair)."""
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+class _PairLines:
+    """Progress off a terminal: one plain line per finished pair, no carriage returns."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.finished = 0
+        self.started = time.monotonic()
+
+    def done(self, segmenter: str, corpus: str, status: str) -> None:
+        self.finished += 1
+        elapsed = time.monotonic() - self.started
+        # written as tqdm writes its bars: only when the caller asked for progress
+        sys.stderr.write(
+            f"[{self.finished}/{self.total}] {segmenter} on {corpus}: {status} "
+            f"({elapsed:.1f} s since the start)\n"
+        )
+        sys.stderr.flush()
 
 
 # Adapters that ship a trained model are usually the slowest to run: start them first,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any, TypeGuard
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeGuard
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -22,8 +22,10 @@ __all__ = [
     "BakeoffResult",
     "Comparison",
     "Interval",
+    "Note",
     "PairResult",
     "Verdict",
+    "group_warnings",
     "judge_comparisons",
 ]
 
@@ -249,6 +251,42 @@ class Verdict:
         }
 
 
+class Note(NamedTuple):
+    """A warning given to one or more segmenters of a corpus."""
+
+    segmenters: tuple[str, ...]
+    text: str
+    everyone: bool
+
+    @property
+    def who(self) -> str:
+        """``every segmenter (n)`` for a note about the corpus, else the segmenters' names."""
+        if self.everyone:
+            return f"every segmenter ({len(self.segmenters)})"
+        return ", ".join(self.segmenters)
+
+
+def group_warnings(pairs: Sequence[PairResult]) -> list[Note]:
+    """The warnings of a corpus' pairs, each text once with the segmenters that got it.
+
+    >>> a = PairResult("c", "a", "a", "open", "ok", warnings=("lines differ", "own"))
+    >>> b = PairResult("c", "b", "b", "open", "ok", warnings=("lines differ",))
+    >>> [(n.who, n.text) for n in group_warnings([a, b])]
+    [('every segmenter (2)', 'lines differ'), ('a', 'own')]
+    """
+    grouped: dict[str, list[str]] = {}
+    for p in pairs:
+        for warning in p.warnings:
+            names = grouped.setdefault(warning, [])
+            if p.segmenter not in names:
+                names.append(p.segmenter)
+    everyone = {p.segmenter for p in pairs}
+    return [
+        Note(tuple(names), warning, len(names) > 1 and set(names) == everyone)
+        for warning, names in grouped.items()
+    ]
+
+
 def _track_rank(track: str) -> tuple[int, str]:
     return (TRACKS.index(track), "") if track in TRACKS else (len(TRACKS), track)
 
@@ -346,6 +384,18 @@ class BakeoffResult:
                 f"its corpora: {', '.join(self.corpora()) or 'none'}"
             )
         return rows
+
+    def warnings(self, corpus: str) -> list[Note]:
+        """The warnings of a corpus' pairs, each text once with the segmenters that got it.
+
+        A warning about the corpus itself (e.g. lines of its gold and raw
+        input that differ) reaches every segmenter alike: it becomes one
+        note whose ``everyone`` is True. Notes come in configuration order.
+
+        Raises:
+            KeyError: the run has no such corpus (the message names its corpora).
+        """
+        return group_warnings(self._pairs_of(corpus))
 
     def tracks(self, corpus: str) -> list[str]:
         """The tracks of a corpus' pairs, closed before open.

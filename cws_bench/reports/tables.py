@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cws_bench.results import BakeoffResult, Comparison, Interval, PairResult
+from cws_bench.results import BakeoffResult, Comparison, Interval, PairResult, group_warnings
 
 __all__ = [
     "DETAILS",
@@ -41,7 +41,6 @@ __all__ = [
     "format_score",
     "format_seconds",
     "format_speed",
-    "group_warnings",
     "letters",
     "letters_corrected",
     "run_notes",
@@ -294,32 +293,6 @@ class Board:
         return sizes
 
 
-def group_warnings(pairs: Sequence[PairResult]) -> list[tuple[tuple[str, ...], str]]:
-    """The warnings of a corpus' pairs, each text once with the segmenters that got it.
-
-    A warning about the corpus itself (e.g. lines of its gold and raw input
-    that differ) reaches every segmenter alike: it becomes one entry.
-
-    >>> a = PairResult("c", "a", "a", "open", "ok", warnings=("lines differ", "own"))
-    >>> b = PairResult("c", "b", "b", "open", "ok", warnings=("lines differ",))
-    >>> group_warnings([a, b])
-    [(('a', 'b'), 'lines differ'), (('a',), 'own')]
-    """
-    grouped: dict[str, list[str]] = {}
-    for p in pairs:
-        for warning in p.warnings:
-            names = grouped.setdefault(warning, [])
-            if p.segmenter not in names:
-                names.append(p.segmenter)
-    return [(tuple(names), warning) for warning, names in grouped.items()]
-
-
-def _who(names: Sequence[str], everyone: bool) -> str:
-    if everyone and len(names) > 1:
-        return f"every segmenter ({len(names)})"
-    return ", ".join(names)
-
-
 def _board(result: BakeoffResult, corpus: str, metric: str) -> Board:
     ranked = result.leaderboard(corpus)
     scored = [p for p in ranked if p.ok]
@@ -328,13 +301,11 @@ def _board(result: BakeoffResult, corpus: str, metric: str) -> Board:
     letter_of = {p.segmenter: name for p, name in zip(scored, names)}
     notes: list[tuple[str, str]] = []
     note_numbers: dict[str, list[int]] = {}
-    everyone = {p.segmenter for p in [*scored, *failed]}
-    for segmenters, warning in group_warnings([*scored, *failed]):
-        shared = set(segmenters) == everyone
-        notes.append((_who(segmenters, shared), warning))
-        if shared and len(segmenters) > 1:
+    for note in group_warnings([*scored, *failed]):
+        notes.append((note.who, note.text))
+        if note.everyone:
             continue  # about the corpus: one note, no mark on every row
-        for segmenter in segmenters:
+        for segmenter in note.segmenters:
             note_numbers.setdefault(segmenter, []).append(len(notes))
     comparisons = [c for c in result.comparisons if c.corpus == corpus and c.metric == metric]
     rows = tuple(

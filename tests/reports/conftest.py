@@ -341,9 +341,7 @@ def build_result() -> BakeoffResult:
     pairs = [s.pair for s in scored]
     # Configuration order: sample pairs, the failure, then pd1998's.
     pairs = [*pairs[:4], failed[0], *pairs[4:], failed[1], timeout]
-    comparisons = list(
-        judge_comparisons(pairs, comparisons, alpha=ALPHA, correction=CORRECTION)
-    )
+    comparisons = list(judge_comparisons(pairs, comparisons, alpha=ALPHA, correction=CORRECTION))
     return BakeoffResult(
         name="report-test",
         config={

@@ -20,9 +20,7 @@ from cws_bench.reports.tables import (
 from cws_bench.results import BakeoffResult, Comparison, Interval, PairResult
 
 
-def pair(
-    segmenter: str, f1: float, corpus: str = "c", status: str = "ok", **changes
-) -> PairResult:
+def pair(segmenter: str, f1: float, corpus: str = "c", status: str = "ok", **changes) -> PairResult:
     scores = {"f1": f1, "precision": f1, "recall": f1} if status == "ok" else {}
     return PairResult(corpus, segmenter, segmenter, "open", status, scores=scores, **changes)
 
