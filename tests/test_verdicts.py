@@ -216,3 +216,37 @@ def test_progress_off_a_terminal_is_one_line_per_pair(tmp_path):
     lines = [line for line in result.stderr.splitlines() if line.startswith("[")]
     assert sorted(line.split("]")[0] for line in lines) == ["[1/2", "[2/2"]
     assert any(line.endswith(")") and "crashes on sample: failed" in line for line in lines)
+
+
+def test_a_warning_about_the_corpus_is_printed_once(tmp_path):
+    """Every segmenter gets the gold/raw difference of the corpus: one line, not one each."""
+    raw = (SAMPLE / "raw.txt").read_text("utf-8").splitlines()
+    raw[2] = "X" + raw[2][1:]  # the raw input differs from the gold text on line 3
+    (tmp_path / "raw.txt").write_text("\n".join(raw) + "\n", encoding="utf-8")
+    body = f"""
+        name = "differs"
+        resamples = 50
+
+        [[corpora]]
+        label = "mine"
+        gold = "{SAMPLE / "gold.txt"}"
+        raw = "raw.txt"
+
+        [[segmenters]]
+        name = "fmm"
+        options = {{ dictionary = "{SAMPLE_DICT}" }}
+
+        [[segmenters]]
+        name = "bmm"
+        options = {{ dictionary = "{SAMPLE_DICT}" }}
+    """
+    path = write(tmp_path, body)
+    result = CliRunner().invoke(cli, ["bakeoff", str(path), "-o", str(tmp_path / "out"), "--quiet"])
+    assert result.exit_code == 0, result.output
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
+    assert warnings == [
+        "warning: every segmenter (2) on mine: 1 line(s) hold different characters in gold "
+        "and prediction; scored through a character alignment"
+    ]
+    markdown = (tmp_path / "out" / "leaderboard.md").read_text("utf-8")
+    assert markdown.count("hold different characters") == 1
