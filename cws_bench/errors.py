@@ -79,10 +79,12 @@ class DecodingError(CorpusFormatError):
         offset: int,
         encoding: str,
         hint: str | None = None,
+        suggestion: str | None = None,
     ) -> None:
         super().__init__(path, line, f"byte offset {offset}: not valid {encoding}", hint)
         self.offset = offset
         self.encoding = encoding
+        self.suggestion = suggestion  # the encoding the file seems to be in, if one fits
 
 
 class LineCountMismatchError(CwsBenchError):

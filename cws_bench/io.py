@@ -189,7 +189,7 @@ def decoding_error(source: PathLike, encoding: str, line: int, offset: int) -> D
         hint = f"the file looks like {suggestion}: pass --encoding {suggestion}"
     else:
         hint = "pass the file's encoding with --encoding (e.g. gb18030 or big5hkscs)"
-    return DecodingError(display_name(source), line, offset, encoding, hint)
+    return DecodingError(display_name(source), line, offset, encoding, hint, suggestion)
 
 
 def iter_line_blocks(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from cws_bench.cli.options import encoding_option, print_warnings
+from cws_bench.errors import DecodingError
 from cws_bench.scoring import METHODS, ScoreResult, score_files, write_details
 
 FORMATS = ("text", "json", "csv", "sighan")
@@ -85,6 +86,35 @@ def render_json(result: ScoreResult) -> str:
     ]
     data["warnings"] = list(result.warnings)
     return json.dumps(data, ensure_ascii=False, indent=2)
+
+
+def encoding_hint(error: DecodingError, gold: str, pred: str, encoding: str) -> DecodingError:
+    """The decoding error with a hint naming the option of the file that failed.
+
+    ``--encoding`` is the gold's encoding (and the prediction's, unless
+    ``--pred-encoding`` is given), so a prediction in another encoding needs
+    ``--pred-encoding``: telling it to pass ``--encoding`` would break the gold.
+    """
+    from cws_bench.io import display_name
+
+    found = error.suggestion
+    if error.path == display_name(pred) and error.path != display_name(gold):
+        hint = (
+            f"the prediction looks like {found}: pass --pred-encoding {found}"
+            if found
+            else "pass the prediction's encoding with --pred-encoding (e.g. gb18030 or big5hkscs)"
+        )
+        hint += f" (--encoding {encoding} stays the gold's)"
+    elif found:
+        hint = (
+            f"the gold looks like {found}: pass --encoding {found}, which the prediction "
+            f"shares unless you add --pred-encoding (e.g. --pred-encoding {encoding})"
+        )
+    else:
+        return error
+    return DecodingError(
+        error.path, error.line or 0, error.offset, error.encoding, hint, error.suggestion
+    )
 
 
 @click.command()
@@ -189,19 +219,22 @@ def score(
         from cws_bench.dictionary import resolve_dictionary
 
         dictionary = resolve_dictionary(dictionary, data_dir=data_dir)
-    result = score_files(
-        gold,
-        pred,
-        dictionary=dictionary,
-        normalize=normalize,
-        encoding=encoding,
-        pred_encoding=pred_encoding,
-        method=method or "interval",
-        beta=beta,
-        strict=strict,
-        allow_line_mismatch=allow_line_mismatch,
-        per_line=details is not None,
-    )
+    try:
+        result = score_files(
+            gold,
+            pred,
+            dictionary=dictionary,
+            normalize=normalize,
+            encoding=encoding,
+            pred_encoding=pred_encoding,
+            method=method or "interval",
+            beta=beta,
+            strict=strict,
+            allow_line_mismatch=allow_line_mismatch,
+            per_line=details is not None,
+        )
+    except DecodingError as e:
+        raise encoding_hint(e, gold, pred, encoding) from e
     print_warnings(result.warnings)
     if details is not None:
         write_details(result, details)
