@@ -198,3 +198,62 @@ def test_warnings_go_to_stderr_not_into_json(write):
     assert data["mismatched_lines"] == 1
     assert data["mismatch_examples"] == [{"line": 1, "gold": "我们 是", "pred": "我们 事"}]
     assert "warning: 1 line(s) hold different characters" in proc.stderr
+
+
+# ---------------------------------------------------------------------------
+# Issue 19: fidelity details
+
+
+def test_dict_is_read_in_the_gold_encoding_and_hints_name_the_file(write):
+    # GB18030 gold, prediction and word list: --encoding gb18030 used to read
+    # the word list as UTF-8 and exit 2 with "pass --encoding gb18030".
+    gold = write("gold.gb", "我们 的 新 世纪\n", "gb18030")
+    words = write("words.gb", "的\n新\n", "gb18030")
+    result = invoke("score", gold, gold, "--encoding", "gb18030", "--dict", words,
+                    "--format", "json")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["oov_rate"] == 0.5
+    utf8_words = write("words.txt", "的\n新\n")  # "的" in UTF-8 is not valid GB18030
+    result = CliRunner().invoke(
+        cli, ["score", str(gold), str(gold), "--encoding", "gb18030", "--dict", str(utf8_words)]
+    )
+    assert result.exit_code == 2
+    assert f"hint: {utf8_words} looks like utf-8: pass --dict-encoding utf-8" in result.output
+    result = invoke("score", gold, gold, "--encoding", "gb18030", "--dict", utf8_words,
+                    "--dict-encoding", "utf-8", "--format", "json")  # fmt: skip
+    assert json.loads(result.stdout)["oov_rate"] == 0.5
+    # A prediction in another encoding: the hint names it and --pred-encoding.
+    pred = write("pred.txt", "我们 的 新 世纪\n")
+    result = CliRunner().invoke(cli, ["score", str(gold), str(pred), "--encoding", "gb18030"])
+    assert result.exit_code == 2
+    assert f"hint: {pred} looks like utf-8: pass --pred-encoding utf-8" in result.output
+
+
+def test_undefined_oov_recall_prints_as_in_the_script(write):
+    gold = write("gold.txt", "我们 是\n")
+    words = write("words.txt", "我们\n是\n")
+    text = invoke("score", gold, gold, "--dict", words).stdout
+    assert "OOV recall" in text
+    assert [line.split()[-1] for line in text.splitlines() if "OOV recall" in line] == ["--"]
+    assert (
+        json.loads(invoke("score", gold, gold, "--dict", words, "--format", "json").stdout)[
+            "oov_recall"
+        ]
+        is None
+    )
+    block = invoke("score", gold, gold, "--dict", words, "--format", "sighan").stdout
+    assert "=== OOV Recall Rate:\t--" in block.splitlines()
+
+
+def test_a_conllu_gold_is_refused_with_how_to_convert_it(write):
+    gold = write(
+        "gold.txt",
+        "# text = 我们是\n1\t我们\t_\t_\t_\t_\t0\troot\t_\t_\n2\t是\t_\t_\t_\t_\t1\tdep\t_\t_\n\n",
+    )
+    pred = write("pred.txt", "我们 是\n")
+    for extra in ((), ("--allow-line-mismatch",)):
+        result = CliRunner().invoke(cli, ["score", str(gold), str(pred), *extra])
+        assert result.exit_code == 2
+        assert "looks like CoNLL-U" in result.output
+        assert "cws-bench corpora export" in result.output
+        assert "--allow-line-mismatch" not in result.output

@@ -5,6 +5,8 @@ from __future__ import annotations
 import click
 
 from cws_bench.cli.options import encoding_option, print_warnings
+from cws_bench.errors import DecodingError
+from cws_bench.io import decoding_hint, display_name
 from cws_bench.scoring import METHODS, ScoreResult, score_files, write_details
 
 FORMATS = ("text", "json", "csv", "sighan")
@@ -137,6 +139,11 @@ def render_json(result: ScoreResult) -> str:
 @encoding_option
 @click.option("--pred-encoding", default=None, help="Encoding of PRED if not that of GOLD.")
 @click.option(
+    "--dict-encoding",
+    default=None,
+    help="Encoding of a --dict file if not that of GOLD.",
+)
+@click.option(
     "--beta",
     type=click.FloatRange(min=0.0),
     default=1.0,
@@ -152,7 +159,9 @@ def render_json(result: ScoreResult) -> str:
 @click.option(
     "--allow-line-mismatch",
     is_flag=True,
-    help="Score files with different numbers of lines (missing predictions count as empty).",
+    help="Score files with different numbers of lines: missing predictions count as "
+    "empty; with --method sighan only the lines both files have are scored, as the "
+    "script does.",
 )
 def score(
     gold: str,
@@ -165,6 +174,7 @@ def score(
     details: str | None,
     encoding: str,
     pred_encoding: str | None,
+    dict_encoding: str | None,
     beta: float,
     strict: bool,
     allow_line_mismatch: bool,
@@ -180,28 +190,40 @@ def score(
         cws-bench score pku_test_gold.utf8 out.txt --dict pku_training_words.utf8
         cws-bench score gold.txt out.txt --format sighan --dict words.txt
         cws-bench score gold.txt out.txt --dict jieba --normalize width
+        cws-bench score gold.gb out.gb --encoding gb18030 --dict words.gb
     """
     if fmt == "sighan":
         if method == "interval":
             raise click.UsageError("--format sighan needs --method sighan")
         method = "sighan"
-    if dictionary:
-        from cws_bench.dictionary import resolve_dictionary
+    options = {display_name(pred): "--pred-encoding", gold: "--encoding"}
+    try:
+        words = None
+        if dictionary:
+            from cws_bench.dictionary import resolve_dictionary
 
-        dictionary = resolve_dictionary(dictionary, data_dir=data_dir)
-    result = score_files(
-        gold,
-        pred,
-        dictionary=dictionary,
-        normalize=normalize,
-        encoding=encoding,
-        pred_encoding=pred_encoding,
-        method=method or "interval",
-        beta=beta,
-        strict=strict,
-        allow_line_mismatch=allow_line_mismatch,
-        per_line=details is not None,
-    )
+            options.setdefault(dictionary.removeprefix("file:"), "--dict-encoding")
+            words = resolve_dictionary(
+                dictionary, data_dir=data_dir, encoding=dict_encoding or encoding
+            )
+        result = score_files(
+            gold,
+            pred,
+            dictionary=words,
+            normalize=normalize,
+            encoding=encoding,
+            pred_encoding=pred_encoding,
+            method=method or "interval",
+            beta=beta,
+            strict=strict,
+            allow_line_mismatch=allow_line_mismatch,
+            per_line=details is not None,
+        )
+    except DecodingError as e:
+        # The hint names the option that sets the encoding of the file at fault.
+        option = options.get(e.path, "--encoding")
+        e.hint = decoding_hint(e.path, e.suggestion, option)
+        raise
     print_warnings(result.warnings)
     if details is not None:
         write_details(result, details)
