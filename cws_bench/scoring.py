@@ -53,6 +53,7 @@ from cws_bench.spans import align_chars, project_spans, to_spans
 if TYPE_CHECKING:
     import pandas as pd
 
+    from cws_bench.corpora import Corpus
     from cws_bench.dictionary import Dictionary
     from cws_bench.normalize import Normalizer
     from cws_bench.sighan import SighanCounts
@@ -68,6 +69,7 @@ __all__ = [
     "SegCounts",
     "check_plain",
     "count_sentence",
+    "gold_corpus",
     "score_counts",
     "score_files",
     "score_sentences",
@@ -824,9 +826,9 @@ def check_plain(source: PathLike, *, encoding: str = "utf-8", role: str = "gold"
     name = display_name(source)
     if role == "gold":
         hint = (
-            f"convert it to one sentence a line first: `cws-bench corpora export {name} "
-            f"--input-format {fmt} --as gold -o gold.txt` (and `--as raw` for the text "
-            "to segment)"
+            f"read it as what it is with --gold-format {fmt} (or auto, the default), or "
+            f"convert it: `cws-bench corpora export {name} --input-format {fmt} --as gold "
+            "-o gold.txt` (and `--as raw` for the text to segment)"
         )
     else:
         hint = "write the prediction as one sentence a line, words separated by spaces"
@@ -862,6 +864,95 @@ def _normalize_dictionary(
     )
 
 
+GOLD_FORMATS: tuple[str, ...] = ("auto", "plain", "conllu", "peoples-daily", "bmes")
+"""What ``gold_format`` takes: ``auto`` (detected) or a format of cws_bench.corpora.readers."""
+
+
+def gold_corpus(gold: PathLike, *, data_dir: PathLike | None = None) -> tuple[Corpus, str] | None:
+    """The registered corpus and split that GOLD names (``NAME[:SPLIT]``), or None.
+
+    A GOLD that is an existing file (or ``-``) is a file, whatever its name;
+    otherwise ``NAME`` must be a registered corpus (``cws-bench corpora``) and
+    the split defaults to ``test``.
+
+    >>> corpus, split = gold_corpus("sample")
+    >>> corpus.name, split
+    ('sample', 'test')
+    >>> gold_corpus("no-such-file.txt") is None
+    True
+    """
+    if not isinstance(gold, str) or gold == STDIN or os.path.exists(gold):
+        return None
+    from cws_bench.corpora import corpus_names, get_corpus
+
+    name, _, split = gold.partition(":")
+    if name not in corpus_names():
+        return None
+    return get_corpus(name, data_dir=data_dir), split or "test"
+
+
+def _gold_sentences(
+    gold: PathLike, gold_format: str, encoding: str, data_dir: PathLike | None
+) -> Iterator[list[str]] | None:
+    """The gold as sentences when it is a corpus or a file not in the plain format.
+
+    None means a plain file, which the scorer streams itself (and the kernel
+    reads as raw bytes).
+    """
+    if gold_format not in GOLD_FORMATS:
+        raise CwsBenchError(
+            f"unknown gold format {gold_format!r}", f"use one of: {', '.join(GOLD_FORMATS)}"
+        )
+    reference = gold_corpus(gold, data_dir=data_dir)
+    if reference is not None:
+        if gold_format not in ("auto", "plain"):
+            raise CwsBenchError(
+                f"{gold} is a registered corpus, read in its own format: a gold format "
+                f"({gold_format}) applies to files",
+                "leave out --gold-format",
+            )
+        corpus, split = reference
+        return corpus.sentences(split)
+    if os.fspath(gold) == STDIN:
+        return None
+    if not os.path.exists(gold):
+        raise CwsBenchError(
+            f"{display_name(gold)}: no such file, nor a registered corpus NAME[:SPLIT]",
+            "check the path, or see `cws-bench corpora` for the corpus names",
+        )
+    if gold_format == "plain":
+        check_plain(gold, encoding=encoding, role="gold")
+        return None
+    from cws_bench.corpora.readers import read_corpus, sniff_format
+
+    if gold_format == "auto":
+        gold_format = sniff_format(gold, encoding=encoding)
+        if gold_format == "plain":
+            return None
+    return read_corpus(gold, format=gold_format, encoding=encoding)
+
+
+def _sentence_blocks(
+    sentences: Iterable[Sequence[str]], digest: Any, size: int = 4096
+) -> Iterator[list[str]]:
+    """Sentences as blocks of lines (words joined by a space), hashed into ``digest``.
+
+    The digest is that of :func:`cws_bench.corpora.base.sentences_checksum`
+    and of :func:`score_sentences`' signature.
+    """
+    block: list[str] = []
+    for words in sentences:
+        line = " ".join(words)
+        digest.update(line.encode("utf-8"))
+        digest.update(b"\n")
+        block.append(line)
+        if len(block) >= size:
+            yield block
+            block = []
+    if block:
+        yield block
+
+
 def score_files(
     gold: PathLike,
     pred: PathLike,
@@ -877,12 +968,19 @@ def score_files(
     per_line: bool = False,
     max_examples: int = MAX_EXAMPLES,
     dictionary_encoding: str | None = None,
+    gold_format: str = "auto",
+    data_dir: PathLike | None = None,
 ) -> ScoreResult:
-    """Score a segmented prediction file against a segmented gold file.
+    """Score a segmented prediction file against a gold standard.
 
-    Both files hold one sentence a line, words separated by whitespace. The
-    files are streamed: memory does not grow with their length (unless
-    ``per_line`` keeps each line's counts).
+    The prediction holds one sentence a line, words separated by whitespace.
+    The gold is a file in any gold format (plain segmented text like the
+    prediction, CoNLL-U, People's Daily ``word/POS``, BMES tags; detected
+    unless ``gold_format`` says which), or a registered corpus named
+    ``NAME[:SPLIT]`` (``sighan2005-pku:test``). Sentence n of the gold
+    (line n, or the n-th CoNLL-U sentence) pairs with line n of the
+    prediction. Files are streamed: memory does not grow with their length
+    (unless ``per_line`` keeps each line's counts).
 
     Line counts: a file has as many lines as ``wc -l`` counts, plus one for a
     last line without its newline; empty lines count, at the end too, but
@@ -890,7 +988,8 @@ def score_files(
     differ only by them have the same number of lines to score.
 
     Args:
-        gold: gold segmentation file.
+        gold: gold segmentation file, or a registered corpus ``NAME[:SPLIT]``
+            (split ``test`` by default) when no file has that name.
         pred: predicted segmentation file, or ``-`` for standard input.
         dictionary: for OOV/IV figures: a Dictionary, a dictionary file (read
             in ``dictionary_encoding``), an iterable of words, or None (OOV
@@ -914,6 +1013,10 @@ def score_files(
         max_examples: how many differing lines to keep as examples.
         dictionary_encoding: encoding of a dictionary file (default: that of
             the gold file).
+        gold_format: ``auto`` (detected by
+            :func:`cws_bench.corpora.readers.sniff_format`), ``plain``,
+            ``conllu``, ``peoples-daily`` or ``bmes``.
+        data_dir: where a registered corpus' data is (as ``get_corpus`` takes it).
 
     Raises:
         CwsBenchError: a file is missing or undecodable, the line counts
@@ -921,7 +1024,7 @@ def score_files(
         CorpusFormatError: a file is in another gold format (CoNLL-U, ...).
     """
     pred_encoding = pred_encoding or encoding
-    check_plain(gold, encoding=encoding, role="gold")
+    gold_sentences = _gold_sentences(gold, gold_format, encoding, data_dir)
     check_plain(pred, encoding=pred_encoding, role="prediction")
     normalizer = _as_normalizer(normalize)
     dictionary = _normalize_dictionary(
@@ -930,7 +1033,7 @@ def score_files(
     gold_name, pred_name = display_name(gold), display_name(pred)
     # SHA-256 of the gold file's bytes (hardware-accelerated, about twice as
     # fast as BLAKE2b here), shortened to 16 hex digits like every checksum.
-    hasher = BackgroundHasher(hashlib.sha256())
+    hasher = BackgroundHasher(hashlib.sha256()) if gold_sentences is None else None
     scorer = _Scorer(
         dictionary,
         method=method,
@@ -939,17 +1042,21 @@ def score_files(
         max_examples=max_examples,
         normalizer=normalizer,
     )
-    if _kernel is not None and method == "interval" and normalizer is None:
+    # A gold read as sentences (a corpus, another format) is hashed as sentences.
+    sentence_digest = hashlib.blake2b(digest_size=8)
+    if _kernel is not None and method == "interval" and normalizer is None and hasher is not None:
         gold_rest, pred_rest = scorer.add_files(gold, pred, encoding, pred_encoding, hasher)
     else:
         if method == "sighan":
             scorer.byte_order_marks = (
-                _byte_order_mark(gold, encoding),
+                "" if gold_sentences is not None else _byte_order_mark(gold, encoding),
                 _byte_order_mark(pred, pred_encoding),
             )
         gold_rest, pred_rest = [], []
         batches = _paired_batches(
-            iter_line_blocks(gold, encoding=encoding, hasher=hasher),
+            iter_line_blocks(gold, encoding=encoding, hasher=hasher)
+            if gold_sentences is None
+            else _sentence_blocks(gold_sentences, sentence_digest),
             iter_line_blocks(pred, encoding=pred_encoding),
         )
         for gold_lines, pred_lines, gold_left, pred_left in batches:
@@ -982,7 +1089,7 @@ def score_files(
     scorer.check_strict(gold_name, pred_name)
     signature = Signature(
         method=method,
-        gold=hasher.hexdigest()[:16],
+        gold=hasher.hexdigest()[:16] if hasher is not None else sentence_digest.hexdigest(),
         dictionary=dictionary.checksum if dictionary is not None else None,
         normalization=normalizer.name if normalizer is not None else "none",
         beta=beta,

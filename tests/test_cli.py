@@ -245,15 +245,40 @@ def test_undefined_oov_recall_prints_as_in_the_script(write):
     assert "=== OOV Recall Rate:\t--" in block.splitlines()
 
 
-def test_a_conllu_gold_is_refused_with_how_to_convert_it(write):
+def test_a_conllu_gold_is_read_as_conllu_or_refused_as_plain(write):
+    # Read line by line, a CoNLL-U gold gave "different line counts", and the
+    # hint --allow-line-mismatch led to F1 2.40% for a perfect prediction.
     gold = write(
         "gold.txt",
-        "# text = 我们是\n1\t我们\t_\t_\t_\t_\t0\troot\t_\t_\n2\t是\t_\t_\t_\t_\t1\tdep\t_\t_\n\n",
+        "# text = 我们是\n1\t我们\t_\t_\t_\t_\t0\troot\t_\tSpaceAfter=No\n"
+        "2\t是\t_\t_\t_\t_\t1\tdep\t_\t_\n\n",
     )
     pred = write("pred.txt", "我们 是\n")
+    for extra in ((), ("--gold-format", "conllu")):
+        result = invoke("score", gold, pred, "--format", "json", *extra)
+        assert json.loads(result.stdout)["f1"] == 1.0
     for extra in ((), ("--allow-line-mismatch",)):
-        result = CliRunner().invoke(cli, ["score", str(gold), str(pred), *extra])
+        result = CliRunner().invoke(
+            cli, ["score", str(gold), str(pred), "--gold-format", "plain", *extra]
+        )
         assert result.exit_code == 2
         assert "looks like CoNLL-U" in result.output
-        assert "cws-bench corpora export" in result.output
+        assert "--gold-format conllu" in result.output
         assert "--allow-line-mismatch" not in result.output
+
+
+def test_a_registered_corpus_as_gold_with_its_standard_dictionary(write):
+    from cws_bench.corpora import get_corpus
+
+    corpus = get_corpus("sample")
+    pred = write("pred.txt", "".join(" ".join(w) + "\n" for w in corpus.sentences("test")))
+    data = json.loads(invoke("score", "sample:test", pred, "--format", "json").stdout)
+    expected = score_files("sample", pred, dictionary=corpus.dictionary()).to_dict()
+    assert data == {**expected, "mismatch_examples": [], "warnings": []}
+    assert data["oov_rate"] is not None  # the standard dictionary, by default
+    words = write("words.txt", "今天\n")
+    data = json.loads(invoke("score", "sample", pred, "--dict", words, "--format", "json").stdout)
+    assert data["oov_rate"] > 0.9
+    result = CliRunner().invoke(cli, ["score", "no-such-corpus", str(pred)])
+    assert result.exit_code == 2
+    assert "no such file, nor a registered corpus" in result.output

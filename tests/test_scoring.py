@@ -14,6 +14,7 @@ from cws_bench import scoring
 from cws_bench.dictionary import Dictionary
 from cws_bench.errors import (
     CorpusFormatError,
+    CwsBenchError,
     DecodingError,
     LineCountMismatchError,
     TextMismatchError,
@@ -21,6 +22,7 @@ from cws_bench.errors import (
 from cws_bench.scoring import (
     SegCounts,
     count_sentence,
+    gold_corpus,
     score_counts,
     score_files,
     score_sentences,
@@ -523,29 +525,63 @@ def test_line_mismatch_under_sighan_scores_only_the_lines_both_have(write):
         assert (result.gold_words, result.pred_words) == (2, 2)
 
 
-@pytest.mark.parametrize(
-    ("content", "name", "title"),
-    [
-        (
-            "# sent_id = 1\n# text = 我们是\n1\t我们\t我们\tPRON\t_\t_\t2\tnsubj\t_\t_\n"
-            "2\t是\t是\tVERB\t_\t_\t0\troot\t_\t_\n\n",
-            "gold.txt",
-            "CoNLL-U",
-        ),
-        ("我们 是\n", "gold.conllu", "CoNLL-U"),
-        ("迈向/v 充满/v 希望/n 的/u 新/a 世纪/n\n", "gold.txt", "People's Daily"),
-        ("迈/B 向/E 新/S\n", "gold.txt", "BMES"),
-    ],
-)
-def test_a_gold_in_another_format_is_refused_with_the_way_to_convert_it(
-    write, content, name, title
-):
+NON_PLAIN_GOLDS = [
+    (
+        "# sent_id = 1\n# text = 我们是\n1\t我们\t我们\tPRON\t_\t_\t2\tnsubj\t_\tSpaceAfter=No\n"
+        "2\t是\t是\tVERB\t_\t_\t0\troot\t_\t_\n\n",
+        "gold.txt",
+        "CoNLL-U",
+        "conllu",
+    ),
+    (
+        "# text = 我们是\n1\t我们\t_\t_\t_\t_\t0\troot\t_\tSpaceAfter=No\n"
+        "2\t是\t_\t_\t_\t_\t1\tdep\t_\t_\n\n",
+        "gold.conllu",
+        "CoNLL-U",
+        "conllu",
+    ),
+    ("我们/r 是/v\n", "gold.txt", "People's Daily", "peoples-daily"),
+    ("我/B 们/E 是/S\n", "gold.txt", "BMES", "bmes"),
+]
+
+
+@pytest.mark.parametrize(("content", "name", "title", "fmt"), NON_PLAIN_GOLDS)
+def test_a_gold_in_another_format_is_read_in_it_not_line_by_line(write, content, name, title, fmt):
     # Read line by line, a CoNLL-U gold gave "different line counts" and, with
-    # --allow-line-mismatch, F1 2.40% for a perfect prediction.
+    # --allow-line-mismatch, F1 2.40% for a perfect prediction (issue 19).
     gold = write(name, content)
     pred = write("pred.txt", "我们 是\n")
+    for gold_format in ("auto", fmt):
+        result = score_files(gold, pred, gold_format=gold_format)
+        assert (result.gold_words, result.correct_words, result.f1) == (2, 2, 1.0)
+        # The signature's gold checksum is that of the sentences, as score_sentences'.
+        assert result.signature.gold == score_sentences([["我们", "是"]], [[]]).signature.gold
+    # Forced to plain, it is refused with how to read it, never scored as nonsense.
     with pytest.raises(CorpusFormatError, match=f"looks like {title}") as caught:
-        score_files(gold, pred, allow_line_mismatch=True)
+        score_files(gold, pred, gold_format="plain", allow_line_mismatch=True)
+    assert f"--gold-format {fmt}" in caught.value.hint
     assert "cws-bench corpora export" in caught.value.hint
+    # A prediction in such a format is refused too.
     with pytest.raises(CorpusFormatError, match="prediction file looks like"):
         score_files(pred, gold, allow_line_mismatch=True)
+
+
+def test_a_registered_corpus_as_gold(write):
+    from cws_bench.corpora import get_corpus
+
+    corpus = get_corpus("sample")
+    sentences = list(corpus.sentences("test"))
+    pred = write("pred.txt", "".join(" ".join(words) + "\n" for words in sentences))
+    for gold in ("sample", "sample:test"):
+        result = score_files(gold, pred, dictionary=corpus.dictionary())
+        expected = score_sentences(sentences, sentences, corpus.dictionary())
+        assert result.counts == expected.counts
+        assert result.signature == expected.signature
+        assert result.signature.gold == corpus.checksum("test")
+    # A file of that name wins over the corpus.
+    local = write("sample", "我们 是\n")
+    assert gold_corpus(str(local)) is None
+    with pytest.raises(CwsBenchError, match="no such file, nor a registered corpus"):
+        score_files("no-such-corpus:test", pred)
+    with pytest.raises(CwsBenchError, match="applies to files"):
+        score_files("sample", pred, gold_format="conllu")

@@ -7,7 +7,14 @@ import click
 from cws_bench.cli.options import encoding_option, print_warnings
 from cws_bench.errors import DecodingError
 from cws_bench.io import decoding_hint, display_name
-from cws_bench.scoring import METHODS, ScoreResult, score_files, write_details
+from cws_bench.scoring import (
+    GOLD_FORMATS,
+    METHODS,
+    ScoreResult,
+    gold_corpus,
+    score_files,
+    write_details,
+)
 
 FORMATS = ("text", "json", "csv", "sighan")
 
@@ -90,7 +97,7 @@ def render_json(result: ScoreResult) -> str:
 
 
 @click.command()
-@click.argument("gold", type=click.Path(exists=True, dir_okay=False, allow_dash=False))
+@click.argument("gold")
 @click.argument("pred", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @click.option(
     "--dict",
@@ -98,13 +105,22 @@ def render_json(result: ScoreResult) -> str:
     metavar="DICT",
     help="Dictionary for OOV/IV figures: a file (one word a line, or jieba's 'word freq "
     "tag'), 'jieba' (jieba's bundled dictionary), or 'corpus:NAME[:SPLIT]' (a corpus' "
-    "standard dictionary, or the word types of one split).",
+    "standard dictionary, or the word types of one split). Default: none, or the "
+    "standard dictionary of a corpus named as GOLD.",
+)
+@click.option(
+    "--gold-format",
+    type=click.Choice(GOLD_FORMATS),
+    default="auto",
+    show_default=True,
+    help="Format of a GOLD file: auto (detected), plain (one sentence a line), conllu, "
+    "peoples-daily (word/POS) or bmes (char/TAG).",
 )
 @click.option(
     "--data-dir",
     type=click.Path(exists=True),
     default=None,
-    help="Where a corpus named in --dict corpus:NAME keeps its data (e.g. icwb2-data).",
+    help="Where a corpus named as GOLD or in --dict corpus:NAME keeps its data (e.g. icwb2-data).",
 )
 @click.option(
     "--normalize",
@@ -167,6 +183,7 @@ def score(
     gold: str,
     pred: str,
     dictionary: str | None,
+    gold_format: str,
     data_dir: str | None,
     normalize: str,
     method: str | None,
@@ -181,12 +198,17 @@ def score(
 ) -> None:
     """Score a segmentation PRED (or - for stdin) against the gold segmentation GOLD.
 
-    Both files hold one sentence a line, words separated by whitespace
-    (U+3000 included). Scores are printed as percentages in the text format
-    and as fractions in [0, 1] in JSON and CSV.
+    PRED holds one sentence a line, words separated by whitespace (U+3000
+    included). GOLD is a file in the same form or in another gold format
+    (CoNLL-U, People's Daily, BMES; see --gold-format), or a registered
+    corpus NAME[:SPLIT] (`cws-bench corpora`; split test by default), scored
+    with its standard dictionary unless --dict says otherwise. Scores are
+    printed as percentages in the text format and as fractions in [0, 1] in
+    JSON and CSV.
 
     \b
     Example:
+        cws-bench score sighan2005-pku:test out.txt --data-dir icwb2-data
         cws-bench score pku_test_gold.utf8 out.txt --dict pku_training_words.utf8
         cws-bench score gold.txt out.txt --format sighan --dict words.txt
         cws-bench score gold.txt out.txt --dict jieba --normalize width
@@ -199,6 +221,9 @@ def score(
     options = {display_name(pred): "--pred-encoding", gold: "--encoding"}
     try:
         words = None
+        reference = gold_corpus(gold, data_dir=data_dir)
+        if reference is not None and not dictionary:
+            words = reference[0].dictionary()
         if dictionary:
             from cws_bench.dictionary import resolve_dictionary
 
@@ -218,6 +243,8 @@ def score(
             strict=strict,
             allow_line_mismatch=allow_line_mismatch,
             per_line=details is not None,
+            gold_format=gold_format,
+            data_dir=data_dir,
         )
     except DecodingError as e:
         # The hint names the option that sets the encoding of the file at fault.
