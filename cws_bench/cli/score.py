@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from cws_bench.cli.options import encoding_option, print_warnings
+from cws_bench.comparison import DEFAULT_RESAMPLES, DEFAULT_SEED
 from cws_bench.errors import DecodingError
 from cws_bench.io import decoding_hint, display_name
 from cws_bench.scoring import (
@@ -16,7 +17,7 @@ from cws_bench.scoring import (
     write_details,
 )
 
-FORMATS = ("text", "json", "csv", "sighan")
+FORMATS = ("text", "json", "csv", "sighan", "markdown", "latex")
 
 
 def _percent(value: float | None) -> str:
@@ -98,7 +99,13 @@ def render_json(result: ScoreResult) -> str:
 
 @click.command()
 @click.argument("gold")
-@click.argument("pred", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.argument(
+    "preds",
+    metavar="PRED...",
+    nargs=-1,
+    required=True,
+    type=click.Path(exists=True, dir_okay=False, allow_dash=True),
+)
 @click.option(
     "--dict",
     "dictionary",
@@ -145,7 +152,38 @@ def render_json(result: ScoreResult) -> str:
     default="text",
     show_default=True,
     help="Output format; 'sighan' prints the bakeoff script's summary block "
-    "(and implies --method sighan).",
+    "(and implies --method sighan); markdown and latex print the table of systems.",
+)
+@click.option(
+    "--confidence",
+    is_flag=True,
+    help="Bootstrap 95% intervals of P, R and F1 per system, as the bake-off computes them.",
+)
+@click.option(
+    "--paired",
+    is_flag=True,
+    help="Paired bootstrap tests of F1 between every two systems (letters of the "
+    "systems each one beats significantly).",
+)
+@click.option(
+    "--baseline",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="Test every system against this prediction only (implies --paired).",
+)
+@click.option(
+    "--resamples",
+    type=click.IntRange(min=1),
+    default=DEFAULT_RESAMPLES,
+    show_default=True,
+    help="Bootstrap resamples.",
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=DEFAULT_SEED,
+    show_default=True,
+    help="Resampling seed (the bake-off's default).",
 )
 @click.option(
     "--details",
@@ -181,13 +219,18 @@ def render_json(result: ScoreResult) -> str:
 )
 def score(
     gold: str,
-    pred: str,
+    preds: tuple[str, ...],
     dictionary: str | None,
     gold_format: str,
     data_dir: str | None,
     normalize: str,
     method: str | None,
     fmt: str,
+    confidence: bool,
+    paired: bool,
+    baseline: str | None,
+    resamples: int,
+    seed: int,
     details: str | None,
     encoding: str,
     pred_encoding: str | None,
@@ -196,10 +239,13 @@ def score(
     strict: bool,
     allow_line_mismatch: bool,
 ) -> None:
-    """Score a segmentation PRED (or - for stdin) against the gold segmentation GOLD.
+    """Score a segmentation PRED (or - for stdin), or several, against the gold GOLD.
 
     PRED holds one sentence a line, words separated by whitespace (U+3000
-    included). GOLD is a file in the same form or in another gold format
+    included). With several PREDs (or --confidence, --paired, --baseline)
+    it prints one row per system, best F1 first, with bootstrap intervals and
+    paired significance tests computed as a bake-off does (same seed, same
+    numbers). GOLD is a file in the same form or in another gold format
     (CoNLL-U, People's Daily, BMES; see --gold-format), or a registered
     corpus NAME[:SPLIT] (`cws-bench corpora`; split test by default), scored
     with its standard dictionary unless --dict says otherwise. Scores are
@@ -213,12 +259,27 @@ def score(
         cws-bench score gold.txt out.txt --format sighan --dict words.txt
         cws-bench score gold.txt out.txt --dict jieba --normalize width
         cws-bench score gold.gb out.gb --encoding gb18030 --dict words.gb
+        cws-bench score gold.txt a.txt b.txt c.txt --confidence --paired
+        cws-bench score gold.txt a.txt b.txt --baseline base.txt --format latex
     """
-    if fmt == "sighan":
+    if baseline is not None and baseline not in preds:
+        preds = (*preds, baseline)
+    many = len(preds) > 1 or confidence or paired or baseline is not None
+    if many or fmt in ("markdown", "latex"):
+        if fmt == "sighan":
+            raise click.UsageError("--format sighan prints the block of one prediction")
+        if details is not None:
+            raise click.UsageError("--details writes the lines of one prediction")
+        if strict or allow_line_mismatch or beta != 1.0:
+            raise click.UsageError(
+                "--strict, --allow-line-mismatch and --beta apply to one prediction"
+            )
+    elif fmt == "sighan":
         if method == "interval":
             raise click.UsageError("--format sighan needs --method sighan")
         method = "sighan"
-    options = {display_name(pred): "--pred-encoding", gold: "--encoding"}
+    options = {display_name(pred): "--pred-encoding" for pred in preds}
+    options[gold] = "--encoding"
     try:
         words = None
         reference = gold_corpus(gold, data_dir=data_dir)
@@ -231,6 +292,34 @@ def score(
             words = resolve_dictionary(
                 dictionary, data_dir=data_dir, encoding=dict_encoding or encoding
             )
+        if many or fmt in ("markdown", "latex"):
+            from cws_bench.comparison import compare
+
+            report = compare(
+                gold,
+                list(preds),
+                dictionary=words,
+                method=method or "interval",
+                normalize=normalize,
+                encoding=encoding,
+                pred_encoding=pred_encoding,
+                gold_format=gold_format,
+                data_dir=data_dir,
+                confidence=confidence,
+                paired=paired,
+                baseline=baseline,
+                resamples=resamples,
+                seed=seed,
+            )
+            if fmt != "text":  # the text table shows them as notes
+                print_warnings(
+                    f"{row.name}: {warning}"
+                    for row in report.rows
+                    for warning in row.result.warnings
+                )
+            click.echo(report.render(fmt))
+            return
+        (pred,) = preds
         result = score_files(
             gold,
             pred,
