@@ -26,6 +26,7 @@ _EXPORTS = {
     "score_sentences": "cws_bench.scoring",
     "compare": "cws_bench.comparison",
     "ComparisonReport": "cws_bench.comparison",
+    "SegmentationMetric": "cws_bench.streaming",
     "analyse_errors": "cws_bench.analysis",
     "get_corpus": "cws_bench.corpora",
     "read_corpus": "cws_bench.corpora",
