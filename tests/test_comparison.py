@@ -231,3 +231,19 @@ def test_a_single_prediction_still_scores_as_before(write):
     pred = write("pred.txt", "我们 是学生\n")
     data = json.loads(invoke("score", gold, pred, "--format", "json").stdout)
     assert data["f1"] == score_files(gold, pred).f1
+
+
+def test_output_file_is_written_atomically_with_what_stdout_shows(write, tmp_path):
+    gold = write("gold.txt", "我们 是 学生\n")
+    pred = write("pred.txt", "我们 是学生\n")
+    for args in ((pred,), (pred, gold, "--format", "latex")):
+        shown = invoke("score", gold, *args).stdout
+        target = tmp_path / "out.txt"
+        result = invoke("score", gold, *args, "-o", target)
+        assert result.exit_code == 0, result.output
+        assert result.stdout == ""
+        assert target.read_text("utf-8") == shown
+    result = invoke("score", gold, pred, "-o", tmp_path / "no" / "such" / "out.txt")
+    assert result.exit_code == 2
+    assert "does not exist" in result.output
+    assert not list((tmp_path).glob(".out.txt.*"))

@@ -190,6 +190,14 @@ def render_json(result: ScoreResult) -> str:
     type=click.Path(dir_okay=False, writable=True),
     help="Also write one CSV row per line (line, counts, P/R/F) to this file.",
 )
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    default="-",
+    show_default=True,
+    help="Write the output to this file (atomically) instead of standard output.",
+)
 @encoding_option
 @click.option("--pred-encoding", default=None, help="Encoding of PRED if not that of GOLD.")
 @click.option(
@@ -232,6 +240,7 @@ def score(
     resamples: int,
     seed: int,
     details: str | None,
+    output: str,
     encoding: str,
     pred_encoding: str | None,
     dict_encoding: str | None,
@@ -260,7 +269,7 @@ def score(
         cws-bench score gold.txt out.txt --dict jieba --normalize width
         cws-bench score gold.gb out.gb --encoding gb18030 --dict words.gb
         cws-bench score gold.txt a.txt b.txt c.txt --confidence --paired
-        cws-bench score gold.txt a.txt b.txt --baseline base.txt --format latex
+        cws-bench score gold.txt a.txt b.txt --baseline base.txt --format latex -o table.tex
     """
     if baseline is not None and baseline not in preds:
         preds = (*preds, baseline)
@@ -317,7 +326,7 @@ def score(
                     for row in report.rows
                     for warning in row.result.warnings
                 )
-            click.echo(report.render(fmt))
+            _emit(report.render(fmt), output)
             return
         (pred,) = preds
         result = score_files(
@@ -344,12 +353,26 @@ def score(
     if details is not None:
         write_details(result, details)
     if fmt == "json":
-        click.echo(render_json(result))
+        _emit(render_json(result), output)
     elif fmt == "csv":
-        click.echo(render_csv(result))
+        _emit(render_csv(result), output)
     elif fmt == "sighan":
         from cws_bench.sighan import format_sighan_summary
 
-        click.echo(format_sighan_summary(result.sighan, pred, has_dictionary=result.has_dictionary))
+        _emit(
+            format_sighan_summary(result.sighan, pred, has_dictionary=result.has_dictionary),
+            output,
+        )
     else:
-        click.echo(render_text(result, gold, pred))
+        _emit(render_text(result, gold, pred), output)
+
+
+def _emit(text: str, output: str) -> None:
+    """Print the output, or write it to a file through a temporary file."""
+    if output == "-":
+        click.echo(text)
+        return
+    from cws_bench.io import atomic_write
+
+    with atomic_write(output) as f:
+        f.write(text + "\n")
