@@ -40,7 +40,6 @@ def test_a_gb18030_gold_is_told_to_pass_encoding(tmp_path):
     result = invoke("score", str(gold), str(SAMPLE / "pred.txt"))
     assert result.exit_code == 2
     assert "pass --encoding gb18030" in result.stderr
-    assert "--pred-encoding utf-8" in result.stderr
     fixed = invoke(
         "score", str(gold), str(SAMPLE / "pred.txt"), "--encoding", "gb18030",
         "--pred-encoding", "utf-8",
