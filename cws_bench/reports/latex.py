@@ -25,10 +25,10 @@ from cws_bench.reports.tables import (
     BoardRow,
     build_boards,
     confidence_label,
-    format_count,
     format_interval,
     format_score,
     format_speed,
+    plural,
     run_notes,
     significance_method,
 )
@@ -174,8 +174,8 @@ def _caption(board: Board, result: BakeoffResult) -> str:
     settings = result.settings
     size = board.corpus_size()
     facts = [
-        f"{format_count(size[key])} {label}"
-        for key, label in (("sentences", "sentences"), ("gold_words", "gold words"))
+        plural(size[key], label)
+        for key, label in (("sentences", "sentence"), ("gold_words", "gold word"))
         if size.get(key) is not None
     ]
     text = f"Word segmentation on {escape_latex(board.corpus)}"
