@@ -397,6 +397,7 @@ def run_pair(task: _Task, report: Callable[[int], None] | None = None) -> dict[s
     analysis, timing, memory and warnings.
     """
     from cws_bench.analysis import analyse_errors
+    from cws_bench.metrics.throughput import rate
     from cws_bench.scoring import score_sentences
     from cws_bench.segmenters import get_segmenter
 
@@ -438,8 +439,8 @@ def run_pair(task: _Task, report: Callable[[int], None] | None = None) -> dict[s
             "segment_s": segment_s,
             "characters": characters,
             "sentences": len(raw),
-            "chars_per_s": characters / segment_s if segment_s else None,
-            "words_per_s": result.pred_words / segment_s if segment_s else None,
+            "chars_per_s": rate(characters, segment_s),
+            "words_per_s": rate(result.pred_words, segment_s),
         },
         "peak_memory_mib": _peak_memory_mib(),
         "warnings": warnings,
