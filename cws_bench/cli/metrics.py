@@ -401,6 +401,16 @@ def _check_ranking_metrics(ctx: click.Context, param: click.Parameter, value: st
     return chosen
 
 
+_GAIN_SUMS = {"cg", "dcg", "dcg_burges"}
+"""Ranking metrics that are sums of gains, not fractions: shown as they are, not in %."""
+
+
+def _ranking_value(name: str, value: float) -> str:
+    if name.split("@")[0] in _GAIN_SUMS:
+        return "nan" if math.isnan(value) else f"{value:.4f}"
+    return _percent(value)
+
+
 @metrics.command()
 @click.argument("run", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @click.argument("qrels", type=click.Path(exists=True, dir_okay=False))
@@ -411,8 +421,9 @@ def _check_ranking_metrics(ctx: click.Context, param: click.Parameter, value: st
     default="map,mrr,ndcg@10,hit_rate@10,precision@10,recall@100",
     show_default=True,
     callback=_check_ranking_metrics,
-    help="Comma-separated: map, mrr, ndcg, dcg, hit_rate, recall (each optionally "
-    "@k), precision@k.",
+    help="Comma-separated: map, mrr, ndcg, ndcg_burges, cg, dcg, dcg_burges, hit_rate, "
+    "recall (each optionally @k), precision@k. ndcg and dcg have linear gain (the grade, "
+    "as ranx and trec_eval), the _burges ones 2^grade - 1.",
 )
 @click.option(
     "--relevance-level",
@@ -420,13 +431,6 @@ def _check_ranking_metrics(ctx: click.Context, param: click.Parameter, value: st
     default=1,
     show_default=True,
     help="The lowest grade that counts as relevant.",
-)
-@click.option(
-    "--gain",
-    type=click.Choice(["exponential", "linear"]),
-    default="exponential",
-    show_default=True,
-    help="DCG gain: 2^grade - 1, or the grade itself.",
 )
 @click.option("--per-query", is_flag=True, help="Also print every query's scores.")
 @format_option
@@ -436,7 +440,6 @@ def ranking(
     qrels: str,
     metric_names: list[str],
     relevance_level: int,
-    gain: str,
     per_query: bool,
     fmt: str,
     encoding: str,
@@ -460,8 +463,8 @@ def ranking(
     scores = read_trec_run(run, encoding=encoding)
     with collected_warnings():
         report = evaluate_run(
-            judgements, scores, metrics=metric_names, relevance_level=relevance_level, gain=gain
-        )  # type: ignore[arg-type]
+            judgements, scores, metrics=metric_names, relevance_level=relevance_level
+        )
     notes = []
     if report.missing_queries:
         missing = report.missing_queries
@@ -497,13 +500,15 @@ def ranking(
         click.echo(out.getvalue().rstrip("\n"))
         return
     width = max(len(name) for name in report.metrics)
-    click.echo(f"{run} against {qrels}: {report.queries:,} queries (scores in %)")
+    raw = [name for name in report.metrics if name.split("@")[0] in _GAIN_SUMS]
+    note = f"; {', '.join(raw)} as sums of gains" if raw else ""
+    click.echo(f"{run} against {qrels}: {report.queries:,} queries (scores in %{note})")
     for name in report.metrics:
-        click.echo(f"  {name:<{width}}  {_percent(report.means[name]):>7}")
+        click.echo(f"  {name:<{width}}  {_ranking_value(name, report.means[name]):>7}")
     if per_query:
         header = ["query", *report.metrics]
         body = [
-            [query, *(_percent(s[name]) for name in report.metrics)]
+            [query, *(_ranking_value(name, s[name]) for name in report.metrics)]
             for query, s in report.per_query.items()
         ]
         widths = [max(len(line[i]) for line in [header, *body]) for i in range(len(header))]
