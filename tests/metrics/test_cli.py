@@ -18,8 +18,8 @@ from cws_bench.metric_files import (
     read_trec_run,
 )
 from cws_bench.metrics.classification import classification_report
-from cws_bench.metrics.generation import generation_scores
 from cws_bench.metrics.ranking import evaluate_run
+from cws_bench.tokenizers import generation_scores
 
 TRUE = ["cat"] * 25 + ["dog"] * 75
 PRED = ["cat"] * 20 + ["dog"] * 5 + ["cat"] * 18 + ["dog"] * 57
