@@ -51,6 +51,7 @@ __all__ = [
     "read_labels",
     "read_request_log",
     "read_table",
+    "read_token_weights",
     "read_trec_qrels",
     "read_trec_run",
 ]
@@ -486,3 +487,35 @@ def read_table(path: PathLike, *, encoding: str = "utf-8") -> pd.DataFrame:
         return pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
     except (pd.errors.ParserError, pd.errors.EmptyDataError) as e:
         raise CwsBenchError(f"{name}: not a CSV table: {e}", "write a header line") from None
+
+
+def read_token_weights(path: PathLike, *, encoding: str = "utf-8") -> dict[str, float]:
+    """Token weights (IDF, say): ``token<TAB>weight`` a line; blank lines are skipped.
+
+    Raises:
+        CorpusFormatError: a line without exactly two tab-separated fields, a
+            weight that is not a finite number >= 0, or a token listed twice.
+    """
+    weights: dict[str, float] = {}
+    for number, line in enumerate(iter_lines(path, encoding=encoding), start=1):
+        if not line.strip():
+            continue
+        fields = line.split("\t")
+        hint = "each line is: token<TAB>weight"
+        if len(fields) != 2 or not fields[0]:
+            raise CorpusFormatError(display_name(path), number, f"{len(fields)} field(s)", hint)
+        token, text = fields
+        try:
+            weight = float(text)
+        except ValueError:
+            weight = math.nan
+        if not (math.isfinite(weight) and weight >= 0):
+            raise CorpusFormatError(
+                display_name(path), number, f"weight {text!r} is not a number >= 0", hint
+            )
+        if token in weights:
+            raise CorpusFormatError(
+                display_name(path), number, f"token {token!r} is listed twice", hint
+            )
+        weights[token] = weight
+    return weights

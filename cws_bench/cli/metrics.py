@@ -196,7 +196,9 @@ def classify(
     """Classification report of PRED against TRUE, one label per line.
 
     Per label: precision, recall, F1 and support; then accuracy and the
-    macro and weighted averages (scikit-learn's report, to the character).
+    macro and weighted averages: scikit-learn's report to the character,
+    except that when no label has a true positive scikit-learn prints
+    supports as floats (2.0) and this prints them as counts (2).
 
     \b
     Example:
@@ -258,6 +260,13 @@ _GENERATION_COLUMNS = [
     ("rouge1", "ROUGE-1"),
     ("rouge2", "ROUGE-2"),
     ("rougeL", "ROUGE-L"),
+    ("rougeW", "ROUGE-W"),
+    ("rougeS", "ROUGE-S4"),
+    ("rougeSU", "ROUGE-SU4"),
+    ("rougeLsum", "ROUGE-Lsum"),
+    ("weighted_precision", "wP"),
+    ("weighted_recall", "wR"),
+    ("weighted_f1", "wF1"),
 ]
 
 
@@ -293,7 +302,31 @@ def _check_generation_metrics(ctx: click.Context, param: click.Parameter, value:
     default="em,f1,bleu,rouge",
     show_default=True,
     callback=_check_generation_metrics,
-    help="Comma-separated: em (exact match), f1 (token P/R/F1), bleu, rouge.",
+    help="Comma-separated: em (exact match), f1 (token P/R/F1), bleu, rouge (ROUGE-1/2/L), "
+    "rouge-w, rouge-s, rouge-su (gap 4), rouge-lsum, weighted (weighted token P/R/F1: "
+    "needs --weights).",
+)
+@click.option(
+    "--multi-reference",
+    type=click.Choice(["best", "pooled"]),
+    default="best",
+    show_default=True,
+    help="ROUGE-1/2/S/SU with several references: the best one, or matches pooled over "
+    "all of them (Lin 2004, eq. 1).",
+)
+@click.option(
+    "--weights",
+    "weights_path",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="Token weights for -m weighted: a file of `token<TAB>weight` lines (an unlisted "
+    "token weighs 1).",
+)
+@click.option(
+    "--unclipped",
+    is_flag=True,
+    help="Weighted scores in the membership form: a token counts whenever the other side "
+    "has it (default: clipped counts).",
 )
 @format_option
 @encoding_option
@@ -302,6 +335,9 @@ def generation(
     refs: tuple[str, ...],
     tokenizer: str,
     metric_names: list[str],
+    multi_reference: str,
+    weights_path: str | None,
+    unclipped: bool,
     fmt: str,
     encoding: str,
 ) -> None:
@@ -323,14 +359,25 @@ def generation(
     from cws_bench.tokenizers import compare_tokenizers, generation_scores
 
     predictions, references = read_generation_files(pred, refs, encoding=encoding)
+    if "weighted" in metric_names and weights_path is None:
+        raise click.UsageError("-m weighted needs --weights FILE (token<TAB>weight lines)")
+    options: dict[str, Any] = {
+        "multi_reference": multi_reference,
+        "weights": None,
+        "clipped": not unclipped,
+    }
+    if weights_path is not None:
+        from cws_bench.metric_files import read_token_weights
+
+        options["weights"] = read_token_weights(weights_path, encoding=encoding)
     with collected_warnings():
         if tokenizer == "all":
-            table = compare_tokenizers(predictions, references, metrics=metric_names)
+            table = compare_tokenizers(predictions, references, metrics=metric_names, **options)
             rows, skipped = list(table.rows), dict(table.skipped)
         else:
             rows = [
                 generation_scores(
-                    predictions, references, tokenizer=tokenizer, metrics=metric_names
+                    predictions, references, tokenizer=tokenizer, metrics=metric_names, **options
                 )
             ]
             skipped = {}

@@ -44,7 +44,7 @@ ORACLE = settings(deadline=None, max_examples=150)
 
 
 def integer_support(report: str) -> str:
-    """scikit-learn prints support as ``1.0`` when some metric was undefined; print ``1``."""
+    """scikit-learn prints support as ``1.0`` when no reported label has a true positive; ``1``."""
     lines = []
     for line in report.split("\n"):
         field = line[-9:]
@@ -305,7 +305,7 @@ def test_confusion_matrix_and_accuracy_match_sklearn(data, normalize, choose_lab
     )
 
 
-@ORACLE
+@settings(ORACLE, max_examples=1000)
 @given(
     data=label_pairs(min_size=1),
     digits=st.integers(1, 5),
@@ -328,7 +328,12 @@ def test_classification_report_matches_sklearn(data, digits, zero_division, choo
         sklearn_metrics.classification_report, y_true, y_pred, output_dict=True, **options
     )
     report = quiet(classification_report, y_true, y_pred, **options)
-    assert report.to_text(digits=digits) == integer_support(expected_text)
+    normalised = integer_support(expected_text)
+    if normalised != expected_text:
+        # the one stated exception (issue 21): only where no reported label has a true positive
+        reported = labels if labels is not None else set(y_true) | set(y_pred)
+        assert not any(t == p and t in reported for t, p in zip(y_true, y_pred))
+    assert report.to_text(digits=digits) == normalised
     got_dict = report.to_dict()
     assert list(got_dict) == list(expected_dict)
     for key, value in expected_dict.items():
