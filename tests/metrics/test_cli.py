@@ -370,7 +370,7 @@ def test_readme_examples_work_as_shown(tmp_path, monkeypatch):
         for line in body.splitlines():
             written = re.match(r"printf '(.*)' > (\S+)$", line)
             if written:
-                content = written.group(1).replace("\\n", "\n")
+                content = written.group(1).replace("\\n", "\n").replace("\\t", "\t")
                 Path(written.group(2)).write_text(content, encoding="utf-8")
             elif line.startswith("cws-bench "):
                 last = CliRunner().invoke(cli, shlex.split(line)[1:])
