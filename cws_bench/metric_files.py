@@ -307,37 +307,45 @@ def _text_lines(path: PathLike, encoding: str) -> tuple[str, np.ndarray]:
     return "\n".join(body), np.asarray(numbers, dtype=np.int64)
 
 
-def _parse_jsonl(path: PathLike, body: str, numbers: np.ndarray) -> pd.DataFrame:
+def _parse_jsonl(
+    path: PathLike, body: str, numbers: np.ndarray, wanted: Sequence[str]
+) -> pd.DataFrame:
+    """The ``wanted`` columns of JSON lines (a key a line lacks is a missing value).
+
+    One ``json.loads`` of the whole file as an array, then a list per wanted
+    key: several times faster than ``pandas.read_json`` on a million lines.
+    """
     import json
 
     import pandas as pd
 
     try:
-        frame = pd.read_json(
-            io.StringIO(body),
-            lines=True,
-            dtype=False,
-            # pandas 3 converts no dates with dtype=False (and deprecates the keywords)
-            **({} if int(pd.__version__.split(".")[0]) >= 3 else {"convert_dates": False}),
-        )
-    except (ValueError, TypeError):  # not JSON, or a line that is not an object
-        frame = None
-    if frame is None or len(frame) != len(numbers):
+        records = json.loads("[" + body.replace("\n", ",") + "]")
+    except json.JSONDecodeError:
+        records = None
+    if records is None or len(records) != len(numbers):
         for text, number in zip(body.split("\n"), numbers.tolist()):
             try:
-                record = json.loads(text)
+                json.loads(text)
             except json.JSONDecodeError as e:
                 raise CorpusFormatError(
                     display_name(path), number, f"not JSON: {e.msg}", "write one JSON object a line"
                 ) from None
-            if not isinstance(record, dict):
-                raise CorpusFormatError(
-                    display_name(path),
-                    number,
-                    f"a JSON {type(record).__name__}, expected an object",
-                    "write one JSON object a line",
-                )
         raise CwsBenchError(f"{display_name(path)}: cannot read the JSON lines")
+    for record, number in zip(records, numbers.tolist()):
+        if not isinstance(record, dict):
+            raise CorpusFormatError(
+                display_name(path),
+                number,
+                f"a JSON {type(record).__name__}, expected an object",
+                "write one JSON object a line",
+            )
+    present = [
+        key for key in dict.fromkeys(wanted) if key in records[0] or any(key in r for r in records)
+    ]
+    frame = pd.DataFrame({key: [r.get(key) for r in records] for key in present})
+    # the error for a missing column lists the keys of the first line
+    frame.attrs["keys"] = [str(key) for key in records[0]] if records else []
     return frame
 
 
@@ -416,7 +424,7 @@ def read_request_log(
     if fmt not in _LOG_FORMATS:
         raise ValueError(f"log_format must be one of {', '.join(_LOG_FORMATS)}, got {fmt!r}")
     if fmt == "jsonl":
-        frame = _parse_jsonl(path, body, numbers)
+        frame = _parse_jsonl(path, body, numbers, list(mapping.values()))
         lines: np.ndarray | None = numbers
     else:
         try:
@@ -430,7 +438,7 @@ def read_request_log(
             option = "--" + field_name.replace("_", "-")
             raise CwsBenchError(
                 f"{name}: no column {column!r} (the {field_name} of each request); "
-                f"the columns are {', '.join(frame.columns)}",
+                f"the columns are {', '.join(frame.attrs.get('keys', frame.columns))}",
                 f"name the column that holds it ({option} COLUMN, or "
                 f"columns={{{field_name!r}: COLUMN}} in Python)",
             )
