@@ -151,7 +151,7 @@ def metrics() -> None:
 @metrics.command("classification")
 @click.argument("true", type=click.Path(exists=True, dir_okay=False))
 @click.argument("pred", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
-@format_option
+@table_format_option
 @click.option(
     "--digits",
     type=click.IntRange(1, 10),
@@ -230,6 +230,26 @@ def classify(
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
     elif fmt == "csv":
         click.echo(report.to_frame().to_csv(lineterminator="\n").rstrip("\n"))
+    elif fmt == "markdown":
+        frame = report.to_frame()
+        header = ["label", *(str(c) for c in frame.columns)]
+        body = [
+            [
+                str(label),
+                *("" if v != v else f"{v:.{digits}f}" for v in row[:-1]),
+                f"{int(row[-1]):,}",
+            ]
+            for label, row in zip(frame.index, frame.itertuples(index=False))
+        ]
+        click.echo(_markdown_table(header, body))
+        if matrix is not None:
+            click.echo("")
+            click.echo(
+                _markdown_table(
+                    ["true \\ pred", *names],
+                    [[n, *(f"{x:,}" for x in r)] for n, r in zip(names, matrix.tolist())],
+                )
+            )
     else:
         click.echo(report.to_text(digits=digits).rstrip("\n"))
         if matrix is not None:
@@ -328,7 +348,7 @@ def _check_generation_metrics(ctx: click.Context, param: click.Parameter, value:
     help="Weighted scores in the membership form: a token counts whenever the other side "
     "has it (default: clipped counts).",
 )
-@format_option
+@table_format_option
 @encoding_option
 def generation(
     pred: str,
@@ -418,6 +438,9 @@ def generation(
     body = [
         [row.tokenizer, *(_percent(getattr(row, field)) for field, _ in columns)] for row in rows
     ]
+    if fmt == "markdown":
+        click.echo(_markdown_table(header, body))
+        return
     widths = [max(len(line[i]) for line in [header, *body]) for i in range(len(header))]
     click.echo(
         f"{pred}: {rows[0].items:,} lines against {len(refs)} reference file(s) (scores in %)"
@@ -480,7 +503,7 @@ def _ranking_value(name: str, value: float) -> str:
     help="The lowest grade that counts as relevant.",
 )
 @click.option("--per-query", is_flag=True, help="Also print every query's scores.")
-@format_option
+@table_format_option
 @encoding_option
 def ranking(
     run: str,
@@ -545,6 +568,15 @@ def ranking(
             for query, values in report.per_query.items():
                 writer.writerow([query, *(values[name] for name in report.metrics)])
         click.echo(out.getvalue().rstrip("\n"))
+        return
+    if fmt == "markdown":
+        rows = [["mean", *(_ranking_value(n, report.means[n]) for n in report.metrics)]]
+        if per_query:
+            rows += [
+                [query, *(_ranking_value(n, s[n]) for n in report.metrics)]
+                for query, s in report.per_query.items()
+            ]
+        click.echo(_markdown_table(["query", *report.metrics], rows))
         return
     width = max(len(name) for name in report.metrics)
     raw = [name for name in report.metrics if name.split("@")[0] in _GAIN_SUMS]

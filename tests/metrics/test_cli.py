@@ -377,3 +377,20 @@ def test_readme_examples_work_as_shown(tmp_path, monkeypatch):
                 assert last.exit_code == 0, (line, last.output)
             else:
                 assert not line.strip(), f"unexpected line in README: {line}"
+
+
+def test_every_metrics_command_writes_markdown(labels, write):
+    """Issue 21: text, JSON, CSV and Markdown for every metric command."""
+    true, pred = labels
+    table = invoke("metrics", "classification", true, pred, "--format", "markdown").stdout
+    assert table.splitlines()[:2] == [
+        "| label | precision | recall | f1-score | support |",
+        "| :-- | --: | --: | --: | --: |",
+    ]
+    assert "| cat | 0.53 | 0.80 | 0.63 | 25 |" in table
+    run, qrels = write("run.trec", RUN), write("qrels.trec", QRELS)
+    ranking = invoke("metrics", "ranking", run, qrels, "-m", "map,cg@2", "--format", "markdown")
+    assert ranking.stdout.splitlines()[0] == "| query | map | cg@2 |"
+    answers, refs = write("a.txt", "猫吃鱼\n"), write("r.txt", "猫吃了鱼\n")
+    generation = invoke("metrics", "generation", answers, refs, "-m", "f1", "--format", "markdown")
+    assert generation.stdout.splitlines()[2] == "| char | 75.00 | 100.00 | 85.71 |"
