@@ -393,4 +393,4 @@ def test_every_metrics_command_writes_markdown(labels, write):
     assert ranking.stdout.splitlines()[0] == "| query | map | cg@2 |"
     answers, refs = write("a.txt", "猫吃鱼\n"), write("r.txt", "猫吃了鱼\n")
     generation = invoke("metrics", "generation", answers, refs, "-m", "f1", "--format", "markdown")
-    assert generation.stdout.splitlines()[2] == "| char | 75.00 | 100.00 | 85.71 |"
+    assert generation.stdout.splitlines()[2] == "| char | 100.00 | 75.00 | 85.71 |"
