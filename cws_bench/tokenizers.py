@@ -74,7 +74,8 @@ BUILTIN_TOKENIZERS: dict[str, Callable[[str], list[str]]] = {
 class SegmenterLike(Protocol):
     """Anything with a name and ``segment(lines) -> list[list[str]]`` (a cws-bench segmenter)."""
 
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def segment(self, lines: Sequence[str]) -> list[list[str]]: ...
 

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 import click
 
 from cws_bench.cli.options import encoding_option, print_warnings
+from cws_bench.metrics._undefined import ZeroDivision
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -111,7 +112,7 @@ def _queries(count: int) -> str:
     return f"{count:,} query" if count == 1 else f"{count:,} queries"
 
 
-def _zero_division(value: str) -> str | float:
+def _zero_division(value: str) -> ZeroDivision:
     return "warn" if value == "warn" else float(value)
 
 

@@ -37,7 +37,7 @@ import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -126,7 +126,10 @@ def _check_order(n: int, name: str = "n") -> None:
         raise ValueError(f"{name} must be a positive integer, got {n!r}")
 
 
-def _best(scores: list[NamedTuple], key: str) -> Any:
+_Score = TypeVar("_Score", bound="tuple[Any, ...]")
+
+
+def _best(scores: Sequence[_Score], key: str) -> _Score:
     """The first score whose ``key`` is largest, nan counting as lowest."""
     best = scores[0]
     for score in scores[1:]:
@@ -1275,18 +1278,22 @@ def generation_scores_from_tokens(
         bleu = corpus_bleu(preds, refs)
         fields["bleu"] = bleu.score
         fields["bleu_details"] = bleu
-    pooled = {"multi_reference": multi_reference}
+    pool = multi_reference
     pairs = list(zip(preds, refs))
     if "rouge" in chosen:
-        fields["rouge1"] = _mean([rouge_n(p, r, n=1, **pooled).fscore for p, r in pairs])
-        fields["rouge2"] = _mean([rouge_n(p, r, n=2, **pooled).fscore for p, r in pairs])
+        fields["rouge1"] = _mean(
+            [rouge_n(p, r, n=1, multi_reference=pool).fscore for p, r in pairs]
+        )
+        fields["rouge2"] = _mean(
+            [rouge_n(p, r, n=2, multi_reference=pool).fscore for p, r in pairs]
+        )
         fields["rougeL"] = _mean([rouge_l(p, r).fscore for p, r in pairs])
     if "rouge-w" in chosen:
         fields["rougeW"] = _mean([rouge_w(p, r).fscore for p, r in pairs])
     if "rouge-s" in chosen:
-        fields["rougeS"] = _mean([rouge_s(p, r, **pooled).fscore for p, r in pairs])
+        fields["rougeS"] = _mean([rouge_s(p, r, multi_reference=pool).fscore for p, r in pairs])
     if "rouge-su" in chosen:
-        fields["rougeSU"] = _mean([rouge_su(p, r, **pooled).fscore for p, r in pairs])
+        fields["rougeSU"] = _mean([rouge_su(p, r, multi_reference=pool).fscore for p, r in pairs])
     if "rouge-lsum" in chosen:
         fields["rougeLsum"] = _mean(
             [
