@@ -414,6 +414,7 @@ def run_pair(task: _Task, report: Callable[[int], None] | None = None) -> dict[s
     """
     from cws_bench.analysis import analyse_errors
     from cws_bench.memory import peak_memory_mib
+    from cws_bench.metrics.throughput import rate
     from cws_bench.scoring import score_sentences
     from cws_bench.segmenters import get_segmenter
 
@@ -457,8 +458,8 @@ def run_pair(task: _Task, report: Callable[[int], None] | None = None) -> dict[s
             "segment_s": segment_s,
             "characters": characters,
             "sentences": len(raw),
-            "chars_per_s": characters / segment_s if timed else None,
-            "words_per_s": result.pred_words / segment_s if timed else None,
+            "chars_per_s": rate(characters, segment_s) if timed else None,
+            "words_per_s": rate(result.pred_words, segment_s) if timed else None,
         },
         "peak_memory_mib": peak_memory_mib(),
         "warnings": warnings,
