@@ -126,12 +126,12 @@ def _differences(results: Sequence[BakeoffResult], names: Sequence[str]) -> list
     seen: dict[tuple[str, str], str] = {}
     for result, name in zip(results, names):
         for pair in result.pairs:
-            key = (pair.corpus, pair.segmenter)
-            if key in seen:
+            where = (pair.corpus, pair.segmenter)
+            if where in seen:
                 problems.append(
-                    f"segmenter {pair.segmenter} on {pair.corpus} is in both {seen[key]} and {name}"
+                    f"segmenter {pair.segmenter} on {pair.corpus} is in both {seen[where]} and {name}"
                 )
-            seen.setdefault(key, name)
+            seen.setdefault(where, name)
     return problems
 
 
