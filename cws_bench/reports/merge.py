@@ -129,7 +129,8 @@ def _differences(results: Sequence[BakeoffResult], names: Sequence[str]) -> list
             where = (pair.corpus, pair.segmenter)
             if where in seen:
                 problems.append(
-                    f"segmenter {pair.segmenter} on {pair.corpus} is in both {seen[where]} and {name}"
+                    f"segmenter {pair.segmenter} on {pair.corpus} is in both {seen[where]} "
+                    f"and {name}"
                 )
             seen.setdefault(where, name)
     return problems
