@@ -150,7 +150,7 @@ def segment_sharded(
     encoding: str = "utf-8",
     batch_size: int = 1000,
     shard_chars: int = DEFAULT_SHARD_CHARS,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[int, int], None] | None = None,
     plan: ShardPlan | None = None,
 ) -> ShardedSegmentStats:
     """Segment a raw file shard by shard on ``executor``; the output equals ``segment_file``'s.
@@ -160,7 +160,8 @@ def segment_sharded(
         source: the raw input file (not standard input).
         target: the output file (``-``: standard output), written atomically.
         executor: a :class:`~cws_bench.executors.LocalExecutor` or ``DaskExecutor``.
-        progress: called with the characters of each shard as it finishes.
+        progress: called with (characters of a shard, characters in all) as each
+            shard finishes.
         plan: shards already planned over ``source`` (default: planned here).
 
     Raises:
@@ -184,7 +185,7 @@ def segment_sharded(
 
     def done(index: int, result: SegmentShardResult) -> None:
         if progress is not None:
-            progress(plan.shards[index].characters)
+            progress(plan.shards[index].characters, plan.characters)
 
     with atomic_write(target) as f:
         for result in executor.map(
@@ -301,7 +302,7 @@ def score_sharded(
     dictionary_encoding: str | None = None,
     gold_format: str = "auto",
     shard_chars: int = DEFAULT_SHARD_CHARS,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Any:
     """``score_files`` run shard by shard on ``executor``: the same ScoreResult, digit for digit.
 
@@ -312,7 +313,7 @@ def score_sharded(
     Args:
         executor: where the shards run.
         shard_chars: gold characters per shard.
-        progress: called with the gold characters of each shard as it finishes.
+        progress: called with (gold characters of a shard, in all) as each shard finishes.
         the rest: as :func:`cws_bench.scoring.score_files`.
 
     Raises:
@@ -362,7 +363,7 @@ def score_sharded(
 
     def done(index: int, result: ScoreShardResult) -> None:
         if progress is not None:
-            progress(plan.shards[index].characters)
+            progress(plan.shards[index].characters, plan.characters)
 
     for result in executor.map(
         score_shard, context, plan.shards, done=done, describe=_describer(os.fspath(gold))
