@@ -170,13 +170,50 @@ def _ordered(
         raise RuntimeError(f"{count - next_index} items were not run")
 
 
+def _rebuild_error(cls: type[BaseException], args: tuple, state: dict[str, Any]) -> BaseException:
+    error = cls.__new__(cls)
+    error.args = args
+    error.__dict__.update(state)
+    return error
+
+
+def _reduce_error(error: BaseException) -> tuple[Any, ...]:
+    return _rebuild_error, (type(error), error.args, dict(error.__dict__))
+
+
+def portable(error: BaseException) -> BaseException:
+    """``error``, made to pickle whatever its ``__init__`` takes (CwsBenchError and kin).
+
+    An exception pickles as ``cls(*args)``, which fails for classes whose
+    ``__init__`` takes other arguments than ``args``; this registers a reducer
+    that rebuilds it from its attributes instead. Unpicklable attributes turn
+    it into a RuntimeError with the same text.
+    """
+    import copyreg
+
+    copyreg.pickle(type(error), _reduce_error)
+    try:
+        pickle.loads(pickle.dumps(error))
+    except Exception:
+        text = "".join(traceback.format_exception_only(type(error), error)).strip()
+        return RuntimeError(text)
+    return error
+
+
 # ---------------------------------------------------------------- local processes
 
 
-def _worker_main(connection: Connection, task: Callable[[Any, Any], Any], context: Any) -> None:
-    """A local worker: run items sent over ``connection`` until told to stop."""
+def _worker_main(connection: Connection) -> None:
+    """A local worker: run the items sent over ``connection`` until told to stop.
+
+    Messages: ``("task", task, context)`` sets what the next items run;
+    ``("item", index, item)`` runs one; ``None`` stops. The worker lives on
+    from one ``map`` to the next, keeping what :func:`cached` loaded.
+    """
     # Ctrl-C reaches the whole process group: the parent decides, the worker waits.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    task: Callable[[Any, Any], Any] | None = None
+    context: Any = None
     while True:
         try:
             message = connection.recv()
@@ -184,15 +221,15 @@ def _worker_main(connection: Connection, task: Callable[[Any, Any], Any], contex
             return
         if message is None:
             return
-        index, item = message
+        if message[0] == "task":
+            _, task, context = message
+            continue
+        _, index, item = message
         try:
+            assert task is not None
             reply = ("ok", index, task(context, item))
-        except BaseException as e:
-            try:
-                reply = ("error", index, pickle.dumps(e))
-            except Exception:
-                text = "".join(traceback.format_exception_only(type(e), e)).strip()
-                reply = ("error", index, pickle.dumps(RuntimeError(text)))
+        except Exception as e:
+            reply = ("error", index, pickle.dumps(portable(e)))
         connection.send(reply)
 
 
@@ -206,6 +243,9 @@ class _Slot:
 
 class LocalExecutor(Executor):
     """``jobs`` worker processes (spawn context) on this machine; see the module.
+
+    The workers start on the first :meth:`map` and serve the next ones (a
+    segmenter they loaded stays loaded) until :meth:`close`.
 
     Args:
         jobs: worker processes (default: the CPU count).
@@ -230,11 +270,9 @@ class LocalExecutor(Executor):
         """Process ids of the running workers."""
         return [slot.process.pid for slot in self._slots]
 
-    def _start(self, task: Callable[[Any, Any], Any], context: Any) -> _Slot:
+    def _start(self) -> _Slot:
         parent, child = self._context.Pipe()
-        process = self._context.Process(
-            target=_worker_main, args=(child, task, context), daemon=True
-        )
+        process = self._context.Process(target=_worker_main, args=(child,), daemon=True)
         process.start()
         child.close()
         return _Slot(process, parent)
@@ -272,14 +310,20 @@ class LocalExecutor(Executor):
         queue = deque(range(len(items)))
         failures = [0] * len(items)
         remaining = len(items)
+        if not remaining:
+            return
+        setup = ("task", task, context)
         try:
-            self._slots = [self._start(task, context) for _ in range(min(self.jobs, remaining))]
+            while len(self._slots) < min(self.jobs, remaining):
+                self._slots.append(self._start())
+            for slot in self._slots:
+                slot.connection.send(setup)
             while remaining:
                 for slot in self._slots:
                     if slot.index is None and queue:
                         slot.index = queue.popleft()
                         slot.started = time.monotonic()
-                        slot.connection.send((slot.index, items[slot.index]))
+                        slot.connection.send(("item", slot.index, items[slot.index]))
                 busy = [slot for slot in self._slots if slot.index is not None]
                 wait_for = None
                 if self.timeout is not None:
@@ -315,6 +359,8 @@ class LocalExecutor(Executor):
                     index = slot.index
                     failures[index] += 1
                     self._stop(slot, kill=True)
+                    self._slots[i] = self._start()
+                    self._slots[i].connection.send(setup)
                     if failures[index] > self.retries:
                         raise ShardFailedError(
                             f"{describe(items[index])}: failed {failures[index]} times: {reason}",
@@ -322,9 +368,12 @@ class LocalExecutor(Executor):
                             "(memory, a crash); --shard-timeout and --retries set the limits",
                         )
                     queue.appendleft(index)
-                    self._slots[i] = self._start(task, context)
         finally:
-            self.close()
+            # Workers still busy (the run failed or was abandoned) are killed; idle ones stay.
+            busy = [slot for slot in self._slots if slot.index is not None]
+            self._slots = [slot for slot in self._slots if slot.index is None]
+            for slot in busy:
+                self._stop(slot, kill=True)
 
     def close(self) -> None:
         slots, self._slots = self._slots, []
@@ -343,15 +392,18 @@ def _dask_run(
     task: Callable[[Any, Any], Any], context: Any, item: Any, timeout: float | None
 ) -> Any:
     """Run one item on a Dask worker; past the timeout the worker process kills itself."""
-    if timeout is None:
-        return task(context, item)
-    timer = threading.Timer(timeout, os.kill, args=(os.getpid(), signal.SIGKILL))
-    timer.daemon = True
-    timer.start()
+    timer = None
+    if timeout is not None:
+        timer = threading.Timer(timeout, os.kill, args=(os.getpid(), signal.SIGKILL))
+        timer.daemon = True
+        timer.start()
     try:
         return task(context, item)
+    except Exception as e:
+        raise portable(e) from None
     finally:
-        timer.cancel()
+        if timer is not None:
+            timer.cancel()
 
 
 class DaskExecutor(Executor):

@@ -20,11 +20,12 @@ and the results carry the loads made for them (:class:`~cws_bench.executors.Load
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from cws_bench.errors import CwsBenchError, LineCountMismatchError
@@ -222,7 +223,7 @@ class ScoreContext:
 
     gold: str
     pred: str
-    dictionary: Any
+    dictionary: tuple[str, frozenset[str], str] | None  # (checksum, words, name)
     method: str = "interval"
     normalizer: Any = None
     gold_encoding: str = "utf-8"
@@ -241,11 +242,21 @@ class ScoreShardResult:
     loads: tuple[LoadReport, ...] = field(default_factory=tuple)
 
 
-def _scorer(context: ScoreContext, first_line: int) -> Any:
+def _dictionary(context: ScoreContext) -> Any:
+    """The context's dictionary, built once per worker (its compiled table does not pickle)."""
+    if context.dictionary is None:
+        return None
+    from cws_bench.dictionary import Dictionary
+
+    checksum, words, name = context.dictionary
+    return cached(f"dictionary {checksum}", lambda: Dictionary(words, name))
+
+
+def _scorer(context: ScoreContext, first_line: int, dictionary: Any = None) -> Any:
     from cws_bench.scoring import _Scorer
 
     scorer = _Scorer(
-        context.dictionary,
+        dictionary if dictionary is not None else _dictionary(context),
         method=context.method,
         strict=False,
         per_line=context.per_line,
@@ -256,9 +267,65 @@ def _scorer(context: ScoreContext, first_line: int) -> Any:
     return scorer
 
 
+def _shard_bytes(
+    path: str, byte_range: tuple[int, int], first_line: int, encoding: str
+) -> tuple[bytes, int]:
+    """A shard's lines as the kernel reads a file: UTF-8 bytes, and the file offset of byte 0.
+
+    A UTF-8 file is read raw (a byte-order mark dropped); another encoding is
+    decoded line by line and re-encoded, as ``score_files`` does.
+    """
+    start, end = byte_range
+    if encoding != "utf-8":
+        lines = read_shard_lines(path, byte_range, first_line, encoding=encoding)
+        return ("\n".join(lines) + "\n").encode("utf-8") if lines else b"", start
+    with open(path, "rb") as f:
+        f.seek(start)
+        data = f.read(end - start)
+    if start == 0 and data.startswith(codecs.BOM_UTF8):
+        return data[len(codecs.BOM_UTF8) :], len(codecs.BOM_UTF8)
+    return data, start
+
+
+def _count_bytes(scorer: Any, context: ScoreContext, shard: Shard) -> int:
+    """Count a shard through the kernel's byte buffers, as ``score_files`` counts a file."""
+    from cws_bench import scoring
+    from cws_bench.io import decoding_error
+
+    sides = (
+        (
+            context.gold,
+            *_shard_bytes(context.gold, shard.ranges[0], shard.first_line, context.gold_encoding),
+        ),
+        (
+            context.pred,
+            *_shard_bytes(context.pred, shard.ranges[1], shard.first_line, context.pred_encoding),
+        ),
+    )
+    (_, gold, _), (_, pred, _) = sides
+    totals, count, _, _, differ, empty, rows, bad = scoring._kernel.count_buffers(
+        gold, 0, True, pred, 0, True, scorer.word_set, scorer.per_line
+    )
+    if bad is not None:
+        path, data, offset = sides[bad[0]]
+        line = shard.first_line + data.count(b"\n", 0, bad[1]) + 1
+        raise decoding_error(path, "utf-8", line, offset + bad[1])
+    decoded = [
+        (index, gold[g_from:g_to].decode("utf-8"), pred[p_from:p_to].decode("utf-8"))
+        for index, g_from, g_to, p_from, p_to in differ
+    ]
+    scorer._merge(totals, count, decoded, empty, rows)
+    return count
+
+
 def score_shard(context: ScoreContext, shard: Shard) -> ScoreShardResult:
     """Count one shard of a gold/prediction pair, as ``score_files`` counts those lines."""
+    from cws_bench import scoring
+
     scorer = _scorer(context, shard.first_line)
+    if scoring._kernel is not None and context.method == "interval" and context.normalizer is None:
+        lines = _count_bytes(scorer, context, shard)
+        return ScoreShardResult(scorer.acc, lines, take_load_reports())
     gold_lines = read_shard_lines(
         context.gold, shard.ranges[0], shard.first_line, encoding=context.gold_encoding
     )
@@ -349,8 +416,7 @@ def score_sharded(
     context = ScoreContext(
         os.fspath(gold),
         os.fspath(pred),
-        # a copy without its compiled lookup table, which does not pickle (built again)
-        replace(words) if words is not None else None,
+        (words.checksum, words.words, words.name) if words is not None else None,
         method,
         normalizer,
         normalize_encoding(encoding),
@@ -359,7 +425,7 @@ def score_sharded(
         max_examples,
         marks,
     )
-    scorer = _scorer(replace(context, dictionary=words), 0)
+    scorer = _scorer(context, 0, words)
 
     def done(index: int, result: ScoreShardResult) -> None:
         if progress is not None:
