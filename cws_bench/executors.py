@@ -451,7 +451,15 @@ class DaskExecutor(Executor):
         else:
             import logging
 
-            with dask.config.set({"distributed.scheduler.allowed-failures": retries}):
+            import warnings
+
+            # Its HTTP server (health checks) listens on 127.0.0.1 too, on 8787 or,
+            # if taken, any free port: that is no news to the user.
+            with (
+                dask.config.set({"distributed.scheduler.allowed-failures": retries}),
+                warnings.catch_warnings(),
+            ):
+                warnings.filterwarnings("ignore", message="Port .* is already in use")
                 self.cluster = distributed.LocalCluster(
                     n_workers=max(1, jobs or os.cpu_count() or 1),
                     threads_per_worker=1,
