@@ -450,7 +450,6 @@ class DaskExecutor(Executor):
                 ) from e
         else:
             import logging
-
             import warnings
 
             # Its HTTP server (health checks) listens on 127.0.0.1 too, on 8787 or,
