@@ -316,3 +316,23 @@ def test_cli_segment_and_score_with_executors(tmp_path: Path) -> None:
     refused = runner.invoke(cli, ["score", "sample", serial, "--executor", "local"])
     assert refused.exit_code == 2
     assert "only a plain gold file" in refused.output
+
+
+def test_an_interrupted_run_leaves_no_worker_behind() -> None:
+    pids: list[int] = []
+    executor = LocalExecutor(2)
+
+    def interrupt(index: int, result: int) -> None:
+        pids.extend(executor.worker_pids())
+        raise KeyboardInterrupt  # what Ctrl-C raises in the driver
+
+    def run() -> None:
+        with executor:
+            list(executor.map(pow, 2, list(range(20)), done=interrupt))
+
+    with pytest.raises(KeyboardInterrupt):
+        run()
+    assert len(pids) == 2
+    for pid in pids:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
