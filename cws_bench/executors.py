@@ -548,8 +548,9 @@ class DaskExecutor(Executor):
             shared.cancel()
 
     def close(self) -> None:
-        client, self.client = getattr(self, "client", None), None
+        client = getattr(self, "client", None)
         if client is not None:
+            self.client = None  # type: ignore[assignment]
             client.close()
         if self.cluster is not None:
             self.cluster.close()
