@@ -480,18 +480,27 @@ def _normalized(dictionary: Any, normalize: str | None) -> Any:
 def _worker(task: _Task, connection: Any) -> None:
     """Entry point of a worker process: run the pair, send back a record or an error."""
 
+    from cws_bench.workers import worker_started
+
+    worker_started()
+
     def report(characters: int) -> None:
         connection.send(("progress", characters))
 
     try:
-        record = run_pair(task, report)
-    except CwsBenchError as e:
-        connection.send(("failed", str(e)))
-    except Exception as e:  # a segmenter's own bug: report it, the run goes on
-        tail = traceback.format_exc().strip().splitlines()[-3:]
-        connection.send(("failed", f"{type(e).__name__}: {e} ({' / '.join(tail)})"))
-    else:
-        connection.send(("done", record))
+        try:
+            record = run_pair(task, report)
+        except (BrokenPipeError, ConnectionError):
+            raise
+        except CwsBenchError as e:
+            connection.send(("failed", str(e)))
+        except Exception as e:  # a segmenter's own bug: report it, the run goes on
+            tail = traceback.format_exc().strip().splitlines()[-3:]
+            connection.send(("failed", f"{type(e).__name__}: {e} ({' / '.join(tail)})"))
+        else:
+            connection.send(("done", record))
+    except (BrokenPipeError, ConnectionError):
+        pass  # the main process is gone: nobody to tell
     finally:
         connection.close()
 
@@ -574,6 +583,8 @@ def _run_tasks(
     on_progress: Callable[[int], None] | None,
 ) -> None:
     """Run tasks in worker processes, ``jobs`` at a time, each with a timeout."""
+    from cws_bench.workers import signals_ignored, stop_worker
+
     context = multiprocessing.get_context("spawn")
     pending = list(tasks)
     running: list[_Running] = []
@@ -589,8 +600,7 @@ def _run_tasks(
             for item in list(running):
                 finished = _poll(item, on_done, on_progress)
                 if not finished and time.monotonic() - item.started > timeout:
-                    item.process.kill()
-                    item.process.join()
+                    stop_worker(item.process)
                     on_done(
                         item.task,
                         "timeout",
@@ -605,9 +615,9 @@ def _run_tasks(
                     timeout=0.5,
                 )
     finally:
-        for item in running:  # interrupted (Ctrl-C): stop the workers, keep the cache
-            item.process.kill()
-            item.process.join()
+        with signals_ignored():  # interrupted: stop the workers and what they started
+            for item in running:
+                stop_worker(item.process)
 
 
 def _poll(
@@ -825,10 +835,20 @@ def run_bakeoff(
         if chars_bar is not None:
             chars_bar.update(characters)
 
+    from cws_bench.workers import Interrupted, signals_raise
+
     try:
-        _run_tasks(
-            tasks, jobs=jobs, timeout=config.timeout, on_done=on_done, on_progress=on_progress
-        )
+        with signals_raise():
+            _run_tasks(
+                tasks, jobs=jobs, timeout=config.timeout, on_done=on_done, on_progress=on_progress
+            )
+    except Interrupted as e:
+        kept = f"; finished pairs are kept in {cache.folder}" if cache.folder else ""
+        raise Interrupted(
+            e.signum,
+            f"{e.message}: {len(records)} of {len(config.corpora) * len(segmenters)} pairs "
+            f"done{kept}; run the same command again to resume",
+        ) from None
     finally:
         if bar is not None:
             bar.close()
