@@ -63,7 +63,7 @@ from typing import Any
 
 from cws_bench import __version__
 from cws_bench.errors import CwsBenchError
-from cws_bench.io import PathLike, atomic_write
+from cws_bench.io import PathLike
 from cws_bench.results import BakeoffResult, Comparison, Interval, PairResult
 
 __all__ = [
@@ -542,6 +542,7 @@ class _Cache:
 
     def __init__(self, folder: Path | None) -> None:
         self.folder = folder
+        self.warnings: list[str] = []  # invalid records found (each pair runs again)
         if folder is not None:
             folder.mkdir(parents=True, exist_ok=True)
 
@@ -549,21 +550,23 @@ class _Cache:
         return None if self.folder is None else self.folder / f"{key}.json"
 
     def get(self, key: str) -> dict[str, Any] | None:
-        path = self.path(key)
-        if path is None or not path.exists():
-            return None
-        try:
-            record = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return None  # unreadable: run the pair again
-        return record if record.get("version") == CACHE_VERSION else None
+        """The valid record of ``key``, or None (an invalid one adds a warning)."""
+        from cws_bench.records import load_record
 
-    def put(self, key: str, record: dict[str, Any]) -> None:
         path = self.path(key)
         if path is None:
-            return
-        with atomic_write(path) as f:
-            json.dump(record, f, ensure_ascii=False)
+            return None
+        record, warning = load_record(path, version=CACHE_VERSION)
+        if warning is not None:
+            self.warnings.append(warning)
+        return record
+
+    def put(self, key: str, record: dict[str, Any]) -> None:
+        from cws_bench.records import store_record
+
+        path = self.path(key)
+        if path is not None:
+            store_record(path, record)
 
 
 @dataclass
@@ -808,6 +811,7 @@ def run_bakeoff(
             else:
                 tasks.append(task)
 
+    notes.extend(cache.warnings)
     kinds = {spec.label: info.kind for spec, info in segmenters}
     tasks.sort(
         key=lambda t: (-sizes[t.corpus.label], _KIND_ORDER.get(kinds[t.segmenter.label] or "", 3))
