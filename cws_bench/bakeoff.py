@@ -63,7 +63,7 @@ from typing import Any
 
 from cws_bench import __version__
 from cws_bench.errors import CwsBenchError
-from cws_bench.io import PathLike
+from cws_bench.io import PathLike, make_folder
 from cws_bench.results import BakeoffResult, Comparison, Interval, PairResult
 
 __all__ = [
@@ -544,7 +544,7 @@ class _Cache:
         self.folder = folder
         self.warnings: list[str] = []  # invalid records found (each pair runs again)
         if folder is not None:
-            folder.mkdir(parents=True, exist_ok=True)
+            make_folder(folder)
 
     def path(self, key: str) -> Path | None:
         return None if self.folder is None else self.folder / f"{key}.json"
