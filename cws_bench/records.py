@@ -45,6 +45,8 @@ __all__ = [
     "load_record",
     "record_checksum",
     "record_problems",
+    "schema_problem",
+    "score_problems",
     "store_record",
 ]
 
@@ -144,14 +146,15 @@ def record_checksum(record: dict[str, Any]) -> str:
     return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
 
 
-def _shape_problem(record: Any) -> str | None:
+def schema_problem(data: Any, schema: dict[str, Any], *, whole: str = "the record") -> str | None:
+    """The most relevant way ``data`` breaks a JSON Schema, as ``where: what``, or None."""
     import jsonschema
 
-    validator = jsonschema.Draft202012Validator(RECORD_SCHEMA)
-    error = jsonschema.exceptions.best_match(validator.iter_errors(record))
+    validator = jsonschema.Draft202012Validator(schema)
+    error = jsonschema.exceptions.best_match(validator.iter_errors(data))
     if error is None:
         return None
-    where = ".".join(str(part) for part in error.absolute_path) or "the record"
+    where = ".".join(str(part) for part in error.absolute_path) or whole
     return f"{where}: {error.message}"
 
 
@@ -159,16 +162,18 @@ def _fraction(numerator: int, denominator: int) -> float:
     return numerator / denominator if denominator else 0.0
 
 
-def record_problems(record: Any) -> list[str]:
-    """What is wrong with a record: its shape, then its scores against its counts.
+def score_problems(scores: dict[str, Any], sentence_counts: list[Any]) -> list[str]:
+    """Whether stored scores are those of their counts (a record's, or a baseline corpus').
 
-    Returns:
-        One line per problem; empty when the record can be used.
+    Checks that precision, recall, F1 (and F-beta) are the ratios of the
+    stored word counts, and that the per-sentence (correct, predicted, gold)
+    rows sum to them: a changed digit or rows cut short are caught. The
+    values must already have the right types (see :data:`RECORD_SCHEMA`).
+
+    >>> score_problems({"precision": 0.6, "recall": 0.75, "f1": 2 * 3 / 9,
+    ...     "gold_words": 4, "pred_words": 5, "correct_words": 3}, [[3, 5, 4]])
+    []
     """
-    problem = _shape_problem(record)
-    if problem is not None:
-        return [problem]
-    scores = record["scores"]
     correct, pred, gold = scores["correct_words"], scores["pred_words"], scores["gold_words"]
     if correct > min(pred, gold):
         return [f"scores: {correct} correct words of {pred} predicted and {gold} gold"]
@@ -188,14 +193,26 @@ def record_problems(record: Any) -> list[str]:
         for name, value in expected.items()
         if not math.isclose(scores[name], value, rel_tol=0, abs_tol=_TOLERANCE)
     ]
-    rows = record["sentence_counts"]
-    if rows or gold or pred:
-        totals = [sum(column) for column in zip(*rows)] if rows else [0, 0, 0]
+    if sentence_counts or gold or pred:
+        totals = [sum(column) for column in zip(*sentence_counts)] or [0, 0, 0]
         if totals != [correct, pred, gold]:
             problems.append(
                 f"sentence_counts sum to {totals[0]} correct, {totals[1]} predicted, "
                 f"{totals[2]} gold words, the scores say {correct}, {pred}, {gold}"
             )
+    return problems
+
+
+def record_problems(record: Any) -> list[str]:
+    """What is wrong with a record: its shape, then its scores against its counts.
+
+    Returns:
+        One line per problem; empty when the record can be used.
+    """
+    problem = schema_problem(record, RECORD_SCHEMA)
+    if problem is not None:
+        return [problem]
+    problems = score_problems(record["scores"], record["sentence_counts"])
     checksum = record.get("checksum")
     if checksum is not None and checksum != record_checksum(record):
         problems.append("the checksum does not match the content (the file was edited)")

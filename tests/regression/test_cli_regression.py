@@ -196,6 +196,59 @@ def test_check_input_errors_exit_2(tmp_path, experiment, saved):
     assert not (tmp_path / "x.json").exists()
 
 
+def _corrupt(data, where, value):
+    """Set data[where...] = value (``None`` deletes the key, ``...`` cuts a list by one)."""
+    *path, last = where
+    target = data
+    for key in path:
+        target = target[key]
+    if value is ...:
+        target[last] = target[last][:-1]
+    elif value is None and last != "f1":
+        del target[last]
+    else:
+        target[last] = value
+
+
+MALFORMED = {
+    "bounds-list": (("bounds",), [], "bounds: [] is not of type 'object'"),
+    "f1-text": (("corpora", 0, "scores", "f1"), "high", "'high' is not of type 'number'"),
+    "f1-null": (("corpora", 0, "scores", "f1"), None, "None is not of type 'number'"),
+    "f1-digit": (("corpora", 0, "scores", "f1"), 0.908, "scores.f1 is 0.908 but its counts"),
+    "speed-runs-text": (("settings", "speed_runs"), "three", "'three' is not of type 'integer'"),
+    "resamples-zero": (("settings", "resamples"), 0, "resamples: 0 is less than the minimum"),
+    "no-corpora": (("corpora",), [], "corpora: [] should be non-empty"),
+    "cut-counts": (("corpora", 0, "sentence_counts"), ..., "sentence_counts sum to"),
+    "cut-segmentation": (("corpora", 0, "segmentation"), ..., "segmentation holds 4 words"),
+}
+
+
+@pytest.mark.parametrize("case", list(MALFORMED))
+def test_a_malformed_baseline_exits_2_with_one_message(saved, case):
+    where, value, message = MALFORMED[case]
+    data = json.loads(saved.read_text(encoding="utf-8"))
+    _corrupt(data, where, value)
+    saved.write_text(json.dumps(data), encoding="utf-8")
+    for command in (["check", "--baseline", saved], ["baseline", "show", saved]):
+        result = invoke(*command)
+        assert result.exit_code == 2, result.output
+        assert "Traceback" not in result.output
+        assert "a malformed baseline" in result.stderr and message in result.stderr
+
+
+def test_a_bound_that_cannot_be_checked_fails_closed(saved):
+    # No OOV dictionary: the OOV recall bound cannot be checked; that is no pass.
+    result = invoke("check", "--baseline", saved, "--max-oov-recall-drop", "1")
+    assert result.exit_code == 2, result.output
+    assert "1 bound(s) cannot be checked, so the check cannot pass" in result.stderr
+    assert "oov" in result.stderr.lower()
+    data = json.loads(saved.read_text(encoding="utf-8"))
+    data["bounds"] = {"drops": {}, "speed": None}
+    saved.write_text(json.dumps(data), encoding="utf-8")
+    nothing = invoke("check", "--baseline", saved)
+    assert nothing.exit_code == 2 and "nothing to check" in nothing.stderr
+
+
 # ---------------------------------------------------------------------------
 # README
 
