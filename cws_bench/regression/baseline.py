@@ -134,8 +134,52 @@ def _is_path(key: str, value: Any) -> bool:
     return (key in PATH_OPTIONS or looks_like_path) and os.path.exists(value)
 
 
+def _command_argv(value: Any) -> list[str] | None:
+    """The arguments of a ``command`` option (a string split like a shell would, or a list)."""
+    import shlex
+
+    if isinstance(value, list) and all(isinstance(arg, str) for arg in value):
+        return list(value)
+    if isinstance(value, str):
+        try:
+            return shlex.split(value)
+        except ValueError:
+            return None
+    return None
+
+
+def _command_files(argv: Sequence[str]) -> list[int]:
+    """Indices of the arguments of a command that are files of the experiment (its script).
+
+    A file named by a relative path (``seg.py``, ``./seg.sh``) or any file after the
+    program (``/opt/seg/model.bin``) counts; the program given by an absolute path
+    (the Python interpreter) does not.
+    """
+    return [
+        index
+        for index, arg in enumerate(argv)
+        if arg
+        and os.path.isfile(arg)
+        and not (index == 0 and os.path.isabs(arg))
+        and not (index == 0 and os.sep not in arg and "/" not in arg)
+    ]
+
+
 def _identity(key: str, value: Any) -> Any:
-    """An option value as the signature sees it: a file by its content, a folder by its name."""
+    """An option value as the signature sees it: a file by its content, a folder by its name.
+
+    The files of a ``command`` (its script) go by their content too, so an edit to the
+    script shows as a changed experiment.
+    """
+    if key == "command":
+        argv = _command_argv(value)
+        if argv is not None and _command_files(argv):
+            files = set(_command_files(argv))
+            return [
+                f"file:{file_checksum(arg)}" if index in files else arg
+                for index, arg in enumerate(argv)
+            ]
+        return value
     if _is_path(key, value):
         if os.path.isfile(value):
             return f"file:{file_checksum(value)}"
@@ -434,6 +478,15 @@ def _portable(
     paths: list[str] = []
     base = os.path.abspath(folder)
     for key, value in values.items():
+        argv = _command_argv(value) if key == "command" and keys is None else None
+        if argv is not None and _command_files(argv):
+            # The script of a command, relative to the baseline's folder (like any path).
+            for index in _command_files(argv):
+                paths.append(f"command:{index}")
+                relative = os.path.relpath(os.path.abspath(argv[index]), base)
+                argv[index] = Path(relative).as_posix()
+            out[key] = argv
+            continue
         if (keys is None or key in keys) and _is_path(key, value):
             paths.append(key)
             value = Path(os.path.relpath(os.path.abspath(value), base)).as_posix()
@@ -445,6 +498,13 @@ def _absolute(values: Mapping[str, Any], paths: Iterable[str], folder: PathLike)
     """The inverse of :func:`_portable`: the keys in ``paths`` resolved against ``folder``."""
     out = dict(values)
     for key in paths:
+        if key.startswith("command:"):
+            index = int(key.removeprefix("command:"))
+            argv = list(out.get("command") or [])
+            if index < len(argv):
+                argv[index] = os.path.normpath(os.path.join(os.path.abspath(folder), argv[index]))
+                out["command"] = argv
+            continue
         if out.get(key) is not None:
             out[key] = os.path.normpath(os.path.join(os.path.abspath(folder), out[key]))
     return out

@@ -327,3 +327,36 @@ def test_an_external_command_with_a_version(tmp_path, experiment_texts):
     assert (
         invoke("check", "--baseline", path, "-O", "version=1.1", "--fail-on-change").exit_code == 1
     )
+
+
+def test_a_command_baseline_finds_its_script_from_any_folder_and_sees_it_change(
+    tmp_path, experiment_texts, monkeypatch
+):
+    project = tmp_path / "project"
+    project.mkdir()
+    script = project / "seg.py"
+    script.write_text(
+        "import sys\nfor line in sys.stdin:\n    print(' '.join(line.split()))\n", encoding="utf-8"
+    )
+    (project / "gold.txt").write_text(experiment_texts["gold"], encoding="utf-8")
+    monkeypatch.chdir(project)
+    saved = invoke(
+        "baseline", "save", "-s", "command", "-O", f"command={sys.executable} seg.py",
+        "--corpus", "gold.txt", "-o", "baseline.json", "--speed-runs", "1",
+    )  # fmt: skip
+    assert saved.exit_code == 0, saved.output
+    stored = json.loads((project / "baseline.json").read_text(encoding="utf-8"))
+    assert stored["segmenter"]["options"]["command"] == [sys.executable, "seg.py"]
+    (segmenter,) = {json.dumps(c["segmenter"]["options"]["command"]) for c in stored["corpora"]}
+    assert "file:" in segmenter  # the script by its checksum
+    # From another folder, the script is the one beside the baseline (else: not found).
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    same = invoke("check", "--baseline", project / "baseline.json", "--fail-on-change")
+    assert same.exit_code == 0, same.output
+    # An edit to the script is a changed experiment.
+    script.write_text(script.read_text(encoding="utf-8") + "# tuned\n", encoding="utf-8")
+    edited = invoke("check", "--baseline", project / "baseline.json", "--fail-on-change")
+    assert edited.exit_code == 1, edited.output
+    assert "option command changed" in edited.stdout
