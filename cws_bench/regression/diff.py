@@ -335,6 +335,14 @@ class SegmentationDiff:
         }
 
 
+def _example(number: int, words: Sequence[str], index: int, size: int) -> tuple[int, str, int]:
+    """(line, sentence, index) of a change's example, the sentence clipped around the change."""
+    from cws_bench.analysis import EXAMPLE_WORDS, clip_words
+
+    low = max(0, index - EXAMPLE_WORDS)
+    return number, clip_words(words, index, index + size), index - low + (low > 0)
+
+
 def _gold_spans(a_words: Sequence[str], gold_words: Sequence[str]) -> set[tuple[int, int]]:
     """The gold words' intervals on A's characters (aligned, as the scorer does, if they differ)."""
     a_text, gold_text = "".join(a_words), "".join(gold_words)
@@ -525,7 +533,8 @@ def diff_segmentations(
                 kinds[change.kind]["b_words"] += len(change.b)
                 patterns[key] += 1
                 by_outcome.setdefault(key, Counter())[change.outcome or ""] += 1
-                first.setdefault(key, (number, " ".join(a_words), change.a_index))
+                if key not in first:  # a window of the line, not a copy of it (see analysis)
+                    first[key] = _example(number, a_words, change.a_index, len(change.a))
         line_diffs.append(line)
         changed_a += sum(line.a_changed)
         changed_b += sum(line.b_changed)
