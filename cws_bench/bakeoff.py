@@ -51,6 +51,7 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import platform
+import re
 import sys
 import time
 import traceback
@@ -82,6 +83,8 @@ __all__ = [
 ]
 
 TRACKS = ("closed", "open")
+SAFE_NAME = re.compile(r"[\w.+ -]{1,100}")
+"""A bake-off name: a plain file name (Unicode letters allowed), the folder of its reports."""
 BUNDLED_CONFIGS = ("default", "sighan2005")
 CACHE_VERSION = 2
 CONFIDENCE = 0.95
@@ -278,9 +281,17 @@ def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffCo
                 f"{source}: {kind} label(s) used twice: {', '.join(duplicates)}",
                 "give each a distinct label",
             )
+    name = str(data.get("name") or Path(source).stem)
+    if not SAFE_NAME.fullmatch(name) or name.startswith("."):
+        # The name is a folder under reports/: "../x" or "/tmp/x" would write elsewhere.
+        raise CwsBenchError(
+            f"{source}: name {name!r} is not a plain file name",
+            "use letters, digits, spaces and - _ . + (reports go to reports/<name>/; "
+            "pass -o to write them elsewhere)",
+        )
     try:
         config = BakeoffConfig(
-            name=str(data.get("name") or Path(source).stem),
+            name=name,
             corpora=tuple(corpora),
             segmenters=tuple(segmenters),
             seed=int(data.get("seed", 2005)),
