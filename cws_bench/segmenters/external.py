@@ -14,6 +14,13 @@ it is killed), writes invalid text or a different number of lines raises a
 :class:`~cws_bench.errors.SegmenterError` naming the command, the batch's
 lines and the tail of its standard error.
 
+The program runs in a session (process group) of its own: when it exits,
+times out or fails, or when the bake-off stops its worker, the whole group
+is killed, so a ``sh -c '...'`` wrapper's children do not outlive it. Its
+output is streamed, not kept whole: past :func:`output_limit` bytes (a
+multiple of the input's) it is stopped with an error, so a program that
+writes without end cannot fill the memory.
+
 ``file`` serves outputs produced elsewhere: a segmented file whose lines are
 the segmentations of the input lines. Each input line is looked up by its
 characters (whitespace removed) among the file's lines, in file order, so a
