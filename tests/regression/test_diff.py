@@ -339,3 +339,43 @@ def test_the_example_of_a_change_is_clipped_around_it():
     assert words[0] == words[-1] == "…"
     assert words[pattern.index] == a[50]
     assert len(words) == 2 + 2 * EXAMPLE_WORDS + 1
+
+
+FILES_MEMORY_SCRIPT = """
+import os, random, resource, sys
+from cws_bench.regression.diff import diff_files, diff_segmentations
+
+folder, n = sys.argv[1], int(sys.argv[2])
+random.seed(3)
+chars = [chr(c) for c in range(0x4E00, 0x4E00 + 3000)]
+paths = [os.path.join(folder, name) for name in ("a.txt", "b.txt", "gold.txt")]
+with open(paths[0], "w") as fa, open(paths[1], "w") as fb, open(paths[2], "w") as fg:
+    for i in range(n):
+        words = ["".join(random.choices(chars, k=random.choice((1, 2, 2, 3)))) for _ in range(25)]
+        fg.write(" ".join(words) + "\\n")
+        fa.write(" ".join(words) + "\\n")
+        if i % 10 == 0:  # one line in ten: two words merged
+            words = words[:5] + [words[5] + words[6]] + words[7:]
+        fb.write(" ".join(words) + "\\n")
+size = sum(os.path.getsize(path) for path in paths)
+diff_segmentations([["甲乙"]], [["甲", "乙"]], [["甲乙"]], resamples=10)  # warm up
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+result = diff_files(*paths, resamples=10)
+after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+assert result.changed_lines == n // 10
+print(size, (after - before) * 1024)
+"""
+
+
+def test_a_diff_of_large_files_takes_a_few_times_their_size(tmp_path):
+    # Lines were kept as lists of word objects: about 16 times the files (a 105 MB
+    # pair took 1.7 GB); as one string each, about 5 times.
+    proc = subprocess.run(
+        [sys.executable, "-c", FILES_MEMORY_SCRIPT, str(tmp_path), "10000"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    )
+    size, peak = map(int, proc.stdout.split())
+    assert peak < 9 * size
