@@ -80,6 +80,8 @@ class LazyGroup(click.Group):
             if isinstance(e, Interrupted):
                 raise Stopped(str(e), e.exit_code) from e
             raise UserError(str(e)) from e
+        except KeyboardInterrupt:  # Ctrl-C outside a bake-off's workers: no traceback
+            raise Stopped("interrupted", 128 + 2) from None
         except BrokenPipeError:
             raise
         except OSError as e:
