@@ -54,7 +54,8 @@ class Stopped(click.ClickException):
 
     def __init__(self, message: str, exit_code: int) -> None:
         super().__init__(message)
-        self.exit_code = exit_code
+        # click declares exit_code on the class; this instance carries its signal's code.
+        object.__setattr__(self, "exit_code", exit_code)
 
     def show(self, file: Any = None) -> None:
         click.echo(self.format_message(), err=True)

@@ -195,9 +195,9 @@ def run_process(
             raise ProcessTimeout(bytes(stderr)) from None
     finally:
         kill_group(proc.pid)
-        for pipe in (proc.stdin, proc.stdout, proc.stderr):
-            if pipe is not None and not pipe.closed:
-                pipe.close()
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            if stream is not None and not stream.closed:
+                stream.close()
         proc.kill()
         proc.wait()
     return subprocess.CompletedProcess(argv, returncode, bytes(stdout), bytes(stderr))
