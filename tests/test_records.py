@@ -155,3 +155,24 @@ def _minimal():
         "warnings": [],
         "segmenter_info": {},
     }
+
+
+def test_runs_of_empty_lines_are_packed_on_file(tmp_path):
+    record = _minimal()
+    record["sentence_counts"] = [[0, 0, 0]] * 1000 + [[3, 5, 4]] + [[0, 0, 0]] * 999
+    record["timing"] = {"sentences": 2000}
+    path = tmp_path / "r.json"
+    store_record(path, record)
+    assert json.loads(path.read_text(encoding="utf-8"))["sentence_counts"] == [1000, [3, 5, 4], 999]
+    assert path.stat().st_size < 1000
+    loaded, warning = load_record(path, version=CACHE_VERSION)
+    assert warning is None
+    assert loaded == record
+    # One empty row fewer: the sums agree, the number of sentences does not.
+    stored = json.loads(path.read_text(encoding="utf-8"))
+    stored["sentence_counts"][-1] = 998
+    stored.pop("checksum")
+    path.write_text(json.dumps(stored), encoding="utf-8")
+    loaded, warning = load_record(path, version=CACHE_VERSION)
+    assert loaded is None
+    assert "sentence_counts has 1999 rows for 2000 sentences" in warning
