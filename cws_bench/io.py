@@ -25,6 +25,7 @@ __all__ = [
     "STDIN",
     "BackgroundHasher",
     "atomic_write",
+    "check_writable",
     "decoding_error",
     "decoding_hint",
     "display_name",
@@ -369,6 +370,29 @@ def atomic_write(
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def check_writable(target: PathLike) -> None:
+    """Raise a CwsBenchError now if ``target`` cannot be written later.
+
+    For a check before a long run whose result would be lost: the folder is
+    missing, is a file, or cannot be written, or ``target`` is a folder.
+    """
+    path = os.fspath(target)
+    if path == STDIN:
+        return
+    directory = os.path.dirname(path) or "."
+    if os.path.exists(directory) and not os.path.isdir(directory):
+        raise CwsBenchError(f"{path}: {directory} is a file, not a folder", "give another path")
+    if not os.path.isdir(directory):
+        raise CwsBenchError(f"{path}: folder {directory} does not exist", "create it first")
+    if os.path.isdir(path):
+        raise CwsBenchError(f"{path}: is a folder", "give a file name")
+    if not os.access(directory, os.W_OK):
+        raise CwsBenchError(
+            f"{path}: cannot write in folder {directory} (permission denied)",
+            "choose a folder you can write to",
+        )
 
 
 def make_folder(folder: PathLike) -> None:
