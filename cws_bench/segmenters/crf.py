@@ -1,0 +1,636 @@
+"""``crf``: a discriminative character tagger, trained on any segmented corpus (closed track).
+
+Each character gets a tag (``B``/``M``/``E``/``S``, or ``B``/``I`` with
+``tags="bi"``) and the best tag sequence of each whitespace-free chunk is
+found by first-order Viterbi over a linear score: the weights of the
+position's features for the tag, plus a weight per tag transition. Forbidden
+B/M/E/S transitions (``B->B``, ``S->E``…) are -inf; a chunk starts with B or S
+and ends with E or S.
+
+Features of position 0 (the templates, in :data:`TEMPLATES`):
+
+- character unigrams ``c-2 .. c+2`` and bigrams ``c-2c-1, c-1c0, c0c+1, c+1c+2``
+  and ``c-1c+1``, in a window of ±2 (a chunk's edges are padded);
+- the character class of ``c0`` and the class trigram ``k-1 k0 k+1``
+  (:data:`CLASSES`: digit, Latin letter, punctuation or symbol, Chinese
+  numeral, other; pad);
+- a bias (one weight per tag).
+
+Full-width ASCII forms are read as their ASCII twins (``fold_width``), so a
+model trained on People's Daily (full-width digits) knows the ASCII digits
+of the SIGHAN test sets.
+
+Two learners, chosen with ``learner``:
+
+- ``perceptron`` (the default): the averaged structured perceptron
+  (Collins 2002), ``epochs`` passes in an order shuffled by ``seed``, in
+  compiled code;
+- ``crfsuite``: a linear-chain CRF trained by L-BFGS in python-crfsuite
+  (``c2`` L2 regularisation, ``iterations``); its weights are read back into
+  the same table, so both decode alike.
+
+docs/BENCHMARKS.md (section "crf") gives the measurements behind the
+default: on pd1998 → PKU the perceptron is as accurate as the CRF and
+trains many times faster.
+
+Model file (NumPy ``.npz``, written atomically): ``meta`` (JSON: ``format``
+``cws-bench-crf``, ``version``, tags, templates, options, ``trained_on``),
+``keys`` (sorted int64 feature keys: template << 42 | a << 21 | b, with a
+and b code points or classes), ``weights`` (float32, one row per key and a
+column per tag), ``transitions`` (float64, previous tag x tag). Saving and
+loading is exact (the same output).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from cws_bench.errors import CorpusFormatError, CwsBenchError, SegmenterError
+from cws_bench.io import atomic_write, display_name
+from cws_bench.segmenters.base import Segmenter, TrainingData
+from cws_bench.segmenters.sources import TrainingCorpus, training_data
+
+try:
+    from cws_bench.segmenters import _crf
+except ImportError:  # pragma: no cover - installed without a C compiler
+    _crf = None
+
+__all__ = [
+    "CLASSES",
+    "FORMAT",
+    "FORMAT_VERSION",
+    "TAG_SETS",
+    "TEMPLATES",
+    "CRFModel",
+    "CRFSegmenter",
+    "feature_names",
+    "features",
+    "gold_tags",
+]
+
+FORMAT = "cws-bench-crf"
+FORMAT_VERSION = 1
+PAD = 0x110000
+SHIFT = 21
+TEMPLATE_SHIFT = 42
+
+TEMPLATES: tuple[str, ...] = (
+    "c-2",
+    "c-1",
+    "c0",
+    "c+1",
+    "c+2",
+    "c-2c-1",
+    "c-1c0",
+    "c0c+1",
+    "c+1c+2",
+    "c-1c+1",
+    "k0",
+    "k-1k0k+1",
+    "bias",
+)
+CLASSES: tuple[str, ...] = ("pad", "digit", "latin", "punct", "cnum", "other")
+"""Character classes: code 0 is the pad beyond a chunk's edge."""
+CHINESE_NUMERALS = "〇零一二三四五六七八九十百千万亿两"
+
+TAG_SETS: dict[str, tuple[str, ...]] = {"bmes": ("B", "M", "E", "S"), "bi": ("B", "I")}
+LEARNERS = ("perceptron", "crfsuite")
+DEFAULTS: dict[str, Any] = {
+    "tags": "bmes",
+    "learner": "perceptron",
+    "epochs": 10,
+    "seed": 17,
+    "min_count": 1,
+    "c2": 1.0,
+    "iterations": 100,
+    "fold_width": True,
+}
+
+
+def _constraints(tags: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(allowed transitions, allowed first tags, allowed last tags) as uint8 arrays."""
+    if tags == "bmes":
+        allowed = np.array([[0, 1, 1, 0], [0, 1, 1, 0], [1, 0, 0, 1], [1, 0, 0, 1]], dtype=np.uint8)
+        return allowed, np.array([1, 0, 0, 1], np.uint8), np.array([0, 0, 1, 1], np.uint8)
+    return np.ones((2, 2), np.uint8), np.array([1, 0], np.uint8), np.array([1, 1], np.uint8)
+
+
+_CLASS_TABLE: np.ndarray | None = None
+
+
+def _class_table() -> np.ndarray:
+    """Class codes of the Basic Multilingual Plane, plus one cell for the pad."""
+    global _CLASS_TABLE
+    if _CLASS_TABLE is None:
+        table = np.full(0x10000 + 1, CLASSES.index("other"), dtype=np.int64)
+        for code in range(0x10000):
+            category = unicodedata.category(chr(code))
+            if category == "Nd":
+                table[code] = CLASSES.index("digit")
+            elif category[0] == "L" and code < 0x3000:
+                table[code] = CLASSES.index("latin")
+            elif category[0] in "PSZ":
+                table[code] = CLASSES.index("punct")
+        for character in CHINESE_NUMERALS:
+            table[ord(character)] = CLASSES.index("cnum")
+        table[0x10000] = CLASSES.index("pad")
+        _CLASS_TABLE = table
+    return _CLASS_TABLE
+
+
+def _classes(codes: np.ndarray) -> np.ndarray:
+    """Class codes of code points (astral ones: symbols for emoji, else other)."""
+    table = _class_table()
+    classes = table[np.minimum(codes, 0xFFFF)]
+    astral = codes > 0xFFFF
+    if astral.any():
+        emoji = (codes >= 0x1F000) & (codes <= 0x1FAFF)
+        classes = np.where(astral, CLASSES.index("other"), classes)
+        classes[emoji] = CLASSES.index("punct")
+        classes[codes == PAD] = CLASSES.index("pad")
+    return classes
+
+
+def _keys(padded: np.ndarray, templates: Sequence[str]) -> np.ndarray:
+    """Feature keys of every non-pad cell: shape (characters, templates), int64."""
+    positions = np.flatnonzero(padded != PAD)
+    window = {k: padded[positions + k] for k in (-2, -1, 0, 1, 2)}
+    classes = {k: _classes(window[k]) for k in (-1, 0, 1)}
+    columns = []
+    for number, name in enumerate(TEMPLATES):
+        if name not in templates:
+            continue
+        if name == "bias":
+            a = np.zeros_like(positions)
+            b = a
+        elif name == "k0":
+            a, b = classes[0], np.zeros_like(positions)
+        elif name == "k-1k0k+1":
+            a, b = (classes[-1] * 8 + classes[0]) * 8 + classes[1], np.zeros_like(positions)
+        else:
+            offsets = [int(part) for part in name.replace("c", " ").split()]
+            a = window[offsets[0]]
+            b = window[offsets[1]] if len(offsets) > 1 else np.zeros_like(positions)
+        columns.append((np.int64(number) << TEMPLATE_SHIFT) | (a << SHIFT) | b)
+    return np.stack(columns, axis=1) if columns else np.zeros((len(positions), 0), np.int64)
+
+
+def feature_names(key: int) -> str:
+    """A feature key for people: ``c0c+1=中国``, ``k-1k0k+1=other,digit,digit``.
+
+    >>> feature_names((7 << 42) | (ord("中") << 21) | ord("国"))
+    'c0c+1=中国'
+    """
+    template = TEMPLATES[key >> TEMPLATE_SHIFT]
+    a = (key >> SHIFT) & ((1 << SHIFT) - 1)
+    b = key & ((1 << SHIFT) - 1)
+
+    def char(code: int) -> str:
+        return "<pad>" if code == PAD else chr(code)
+
+    if template == "bias":
+        return "bias"
+    if template == "k0":
+        return f"k0={CLASSES[a]}"
+    if template == "k-1k0k+1":
+        return f"k-1k0k+1={CLASSES[a >> 6]},{CLASSES[(a >> 3) & 7]},{CLASSES[a & 7]}"
+    if template.count("c") == 2:
+        return f"{template}={char(a)}{char(b)}"
+    return f"{template}={char(a)}"
+
+
+def features(text: str, fold_width: bool = True) -> list[list[str]]:
+    """The features of each character of one whitespace-free chunk, for people.
+
+    >>> features("中国")[1][:3]
+    ['c-2=<pad>', 'c-1=中', 'c0=国']
+    """
+    padded, _ = _crf.encode([text], fold_width)
+    return [[feature_names(int(key)) for key in row] for row in _keys(padded, TEMPLATES)]
+
+
+def gold_tags(lengths: np.ndarray, tags: str) -> np.ndarray:
+    """The tags (indices into ``TAG_SETS[tags]``) of words of the given lengths.
+
+    >>> gold_tags(np.array([2, 1, 3]), "bmes").tolist(), gold_tags(np.array([2, 1]), "bi").tolist()
+    ([0, 2, 3, 0, 1, 2], [0, 1, 0])
+    """
+    lengths = np.asarray(lengths, dtype=np.int64)
+    per_char = np.repeat(lengths, lengths)
+    starts = np.cumsum(lengths) - lengths
+    inside = np.arange(per_char.shape[0]) - np.repeat(starts, lengths)
+    if tags == "bi":
+        return np.where(inside == 0, 0, 1).astype(np.uint8)
+    out = np.full(per_char.shape[0], 1, dtype=np.uint8)  # M
+    out[inside == 0] = 0  # B
+    out[inside == per_char - 1] = 2  # E
+    out[per_char == 1] = 3  # S
+    return out
+
+
+@dataclass
+class CRFModel:
+    """A trained tagger: feature keys, their weights per tag, and transition weights."""
+
+    tags: str
+    templates: tuple[str, ...]
+    keys: np.ndarray
+    weights: np.ndarray
+    transitions: np.ndarray
+    fold_width: bool = True
+    options: dict[str, Any] = field(default_factory=dict)
+    trained_on: TrainingData | None = None
+
+    def __post_init__(self) -> None:
+        self._table: Any = None
+
+    # -- training ---------------------------------------------------------------
+
+    @classmethod
+    def train(cls, sentences: Iterable[Sequence[str]], **options: Any) -> CRFModel:
+        """Learn a model from gold sentences (lists of words); see the module docstring."""
+        if _crf is None:  # pragma: no cover - installed without a C compiler
+            raise CwsBenchError(
+                "the crf segmenter needs its compiled part (cws_bench.segmenters._crf)",
+                "reinstall cws-bench with a C compiler and Cython available",
+            )
+        settings = {**DEFAULTS, **{k: v for k, v in options.items() if v is not None}}
+        tags = settings["tags"]
+        lines: list[str] = []
+        lengths: list[int] = []
+        for sentence in sentences:
+            words = [word for token in sentence for word in token.split()]
+            if not words:
+                continue
+            lines.append("".join(words))
+            lengths.extend(len(word) for word in words)
+        if not lines:
+            raise CwsBenchError("no words to train the crf tagger on", "check the training corpus")
+        fold = bool(settings["fold_width"])
+        padded, offsets = _crf.encode(lines, fold)
+        gold = gold_tags(np.array(lengths), tags)
+        templates = TEMPLATES
+        keys = _keys(padded, templates)
+        flat, inverse, counts = np.unique(keys.ravel(), return_inverse=True, return_counts=True)
+        rows = inverse.reshape(keys.shape).astype(np.int32)
+        if settings["min_count"] > 1:
+            keep = counts >= settings["min_count"]
+            renumber = np.cumsum(keep) - 1
+            rows = np.where(keep[rows], renumber[rows], -1).astype(np.int32)
+            flat = flat[keep]
+        rows = np.ascontiguousarray(rows)
+        del keys, inverse
+        if settings["learner"] == "crfsuite":
+            weights, transitions = _learn_crfsuite(rows, gold, offsets, len(flat), settings)
+        else:
+            weights, transitions = _learn_perceptron(rows, gold, offsets, len(flat), settings)
+        used = np.any(weights != 0, axis=1)
+        return cls(
+            tags=tags,
+            templates=templates,
+            keys=flat[used],
+            weights=np.ascontiguousarray(weights[used], dtype=np.float32),
+            transitions=transitions,
+            fold_width=fold,
+            options={k: settings[k] for k in sorted(settings)},
+        )
+
+    # -- decoding ---------------------------------------------------------------
+
+    def rows(self, padded: np.ndarray) -> np.ndarray:
+        """Feature rows (into :attr:`weights`) of every non-pad cell of ``padded``."""
+        if self._table is None:
+            self._table = _crf.KeyTable(self.keys)
+        return self._table.lookup(_keys(padded, self.templates))
+
+    def tag(self, lines: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """(tags of every non-whitespace character, chunk offsets) of ``lines``."""
+        padded, offsets = _crf.encode(lines, self.fold_width)
+        allowed, first, last = _constraints(self.tags)
+        transitions = np.where(allowed == 1, self.transitions, -np.inf)
+        tags = _crf.tag(self.rows(padded), offsets, self.weights, transitions, first, last)
+        return tags, offsets
+
+    def segment(self, lines: list[str]) -> list[list[str]]:
+        """One list of words per line (whitespace never inside a word)."""
+        tags, _ = self.tag(lines)
+        # A word ends at E or S (bmes), or before the next B (bi).
+        bi = self.tags == "bi"
+        ends = np.append(tags[1:] == 0, True) if bi else (tags == 2) | (tags == 3)
+        return _crf.words(lines, np.ascontiguousarray(ends, dtype=np.uint8))
+
+    # -- the file format --------------------------------------------------------
+
+    def meta(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "version": FORMAT_VERSION,
+            "tags": self.tags,
+            "templates": list(self.templates),
+            "fold_width": self.fold_width,
+            "options": self.options,
+            "trained_on": self.trained_on.to_dict() if self.trained_on else None,
+        }
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the model (``.npz``), atomically."""
+        arrays = {
+            "meta": np.array(json.dumps(self.meta(), ensure_ascii=False, sort_keys=True)),
+            "keys": self.keys,
+            "weights": self.weights,
+            "transitions": self.transitions,
+        }
+        with atomic_write(path, encoding=None) as f:
+            np.savez_compressed(f, **arrays)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> CRFModel:
+        """Read a model file.
+
+        Raises:
+            CwsBenchError: the file is missing.
+            CorpusFormatError: it is not a cws-bench crf model.
+        """
+        name = display_name(path)
+        hint = "give a model written by `cws-bench train crf CORPUS -o MODEL`"
+
+        def fail(message: str) -> CorpusFormatError:
+            return CorpusFormatError(name, None, message, hint)
+
+        if os.path.isdir(path):
+            raise CwsBenchError(f"{name}: is a directory, expected a model file")
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                arrays = {key: data[key] for key in data.files}
+        except FileNotFoundError as e:
+            raise CwsBenchError(
+                f"{name}: no such model file", "train one: cws-bench train crf CORPUS -o MODEL"
+            ) from e
+        except (OSError, ValueError) as e:
+            raise fail(f"not a cws-bench crf model ({e})") from e
+        missing = {"meta", "keys", "weights", "transitions"} - set(arrays)
+        if missing:
+            raise fail(f"not a cws-bench crf model (no {', '.join(sorted(missing))})")
+        try:
+            meta = json.loads(str(arrays["meta"]))
+        except json.JSONDecodeError as e:
+            raise fail(f"meta is not JSON ({e.msg})") from e
+        if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+            raise fail(f'not a cws-bench crf model (no "format": "{FORMAT}")')
+        if meta.get("version") != FORMAT_VERSION:
+            raise fail(
+                f"model format version {meta.get('version')!r}; this cws-bench reads "
+                f"version {FORMAT_VERSION}"
+            )
+        tags = meta.get("tags")
+        templates = meta.get("templates")
+        if tags not in TAG_SETS:
+            raise fail(f"unknown tag set {tags!r}")
+        if not isinstance(templates, list) or not set(templates) <= set(TEMPLATES):
+            raise fail(f"unknown feature templates {templates!r}")
+        keys, weights, transitions = arrays["keys"], arrays["weights"], arrays["transitions"]
+        size = len(TAG_SETS[tags])
+        if (
+            keys.dtype != np.int64
+            or keys.ndim != 1
+            or weights.dtype != np.float32
+            or weights.shape != (keys.shape[0], size)
+            or transitions.shape != (size, size)
+            or np.any(np.diff(keys) <= 0)
+        ):
+            raise fail("inconsistent arrays (keys sorted int64, weights keys x tags float32)")
+        trained_on = meta.get("trained_on")
+        return cls(
+            tags=tags,
+            templates=tuple(templates),
+            keys=keys,
+            weights=np.ascontiguousarray(weights),
+            transitions=np.ascontiguousarray(transitions, dtype=np.float64),
+            fold_width=bool(meta.get("fold_width", True)),
+            options=dict(meta.get("options") or {}),
+            trained_on=TrainingData.from_dict(trained_on) if isinstance(trained_on, dict) else None,
+        )
+
+
+def _learn_perceptron(
+    rows: np.ndarray, gold: np.ndarray, offsets: np.ndarray, features: int, settings: dict
+) -> tuple[np.ndarray, np.ndarray]:
+    tags = settings["tags"]
+    size = len(TAG_SETS[tags])
+    allowed, first, last = _constraints(tags)
+    weights = np.zeros((features, size), dtype=np.float32)
+    totals = np.zeros((features, size), dtype=np.float64)
+    transitions = np.zeros((size, size), dtype=np.float64)
+    transition_totals = np.zeros((size, size), dtype=np.float64)
+    random = np.random.default_rng(int(settings["seed"]))
+    chunks = offsets.shape[0] - 1
+    step = 1
+    for _ in range(int(settings["epochs"])):
+        order = random.permutation(chunks).astype(np.int64)
+        step, _wrong = _crf.perceptron_epoch(
+            rows,
+            gold,
+            offsets,
+            order,
+            weights,
+            totals,
+            transitions,
+            transition_totals,
+            allowed,
+            first,
+            last,
+            step,
+        )
+    averaged = (weights - totals / step).astype(np.float32)
+    averaged_transitions = transitions - transition_totals / step
+    return averaged, averaged_transitions
+
+
+def _learn_crfsuite(
+    rows: np.ndarray, gold: np.ndarray, offsets: np.ndarray, features: int, settings: dict
+) -> tuple[np.ndarray, np.ndarray]:
+    try:
+        import pycrfsuite
+    except ImportError as e:
+        raise CwsBenchError(
+            "learner=crfsuite needs python-crfsuite", "pip install python-crfsuite"
+        ) from e
+    import tempfile
+
+    size = len(TAG_SETS[settings["tags"]])
+    trainer = pycrfsuite.Trainer(verbose=False)
+    labels = [str(t) for t in range(size)]
+    names = rows.astype("U8")
+    for k in range(offsets.shape[0] - 1):
+        start, end = int(offsets[k]), int(offsets[k + 1])
+        xseq = [
+            [name for name, row in zip(names[i], rows[i]) if row >= 0] for i in range(start, end)
+        ]
+        trainer.append(xseq, [labels[t] for t in gold[start:end]])
+    trainer.set_params(
+        {
+            "c1": 0.0,
+            "c2": float(settings["c2"]),
+            "max_iterations": int(settings["iterations"]),
+            "feature.possible_transitions": True,
+        }
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "model.crfsuite")
+        trainer.train(path)
+        tagger = pycrfsuite.Tagger()
+        tagger.open(path)
+        info = tagger.info()
+        tagger.close()
+    weights = np.zeros((features, size), dtype=np.float32)
+    for (attribute, label), weight in info.state_features.items():
+        weights[int(attribute), int(label)] = weight
+    transitions = np.zeros((size, size), dtype=np.float64)
+    for (previous, label), weight in info.transitions.items():
+        transitions[int(previous), int(label)] = weight
+    return weights, transitions
+
+
+class CRFSegmenter(Segmenter):
+    """A B/M/E/S (or B/I) character tagger with a linear model, trained by cws-bench.
+
+    Give a saved ``model``, or a ``corpus`` to train on at construction;
+    without either, call :meth:`train` or :meth:`load` before segmenting.
+
+    Args:
+        model: a model file written by :meth:`save` (``cws-bench train crf``).
+        corpus: a registered corpus name or a segmented file to train on.
+        split: the split of a registered corpus (default ``train``).
+        tags: ``bmes`` or ``bi``.
+        learner: ``perceptron`` or ``crfsuite``.
+        epochs: perceptron passes.
+        seed: shuffles the perceptron's order.
+        min_count: drop features seen fewer times in training.
+        c2, iterations: crfsuite's L2 regularisation and L-BFGS iterations.
+        fold_width: read full-width ASCII forms as ASCII.
+        format, encoding: of a corpus file.
+        data_dir: where a registered corpus' data is.
+    """
+
+    name = "crf"
+    kind = "statistical"
+    description = "character tagger (averaged perceptron or CRF), trained on any segmented corpus"
+
+    def __init__(
+        self,
+        *,
+        model: str | os.PathLike[str] | None = None,
+        corpus: str | None = None,
+        split: str | None = None,
+        tags: str | None = None,
+        learner: str | None = None,
+        epochs: int | None = None,
+        seed: int | None = None,
+        min_count: int | None = None,
+        c2: float | None = None,
+        iterations: int | None = None,
+        fold_width: bool | None = None,
+        format: str = "auto",
+        encoding: str = "utf-8",
+        data_dir: str | os.PathLike[str] | None = None,
+    ) -> None:
+        settings = {
+            "tags": tags,
+            "learner": learner,
+            "epochs": epochs,
+            "seed": seed,
+            "min_count": min_count,
+            "c2": c2,
+            "iterations": iterations,
+            "fold_width": fold_width,
+        }
+        super().__init__(
+            model=model,
+            corpus=corpus,
+            split=split,
+            **settings,
+            format=None if format == "auto" else format,
+            encoding=None if encoding == "utf-8" else encoding,
+            data_dir=data_dir,
+        )
+        self._check_settings(settings)
+        self.settings = {k: v for k, v in settings.items() if v is not None}
+        self.model: CRFModel | None = None
+        if model is not None and corpus is not None:
+            raise SegmenterError(self.name, "give a model or a corpus to train on, not both")
+        if model is not None:
+            self.model = CRFModel.load(model)
+            self.trained_on = self.model.trained_on
+        elif corpus is not None:
+            self.train(
+                TrainingCorpus(corpus, split, format=format, encoding=encoding, data_dir=data_dir)
+            )
+        elif split is not None:
+            raise SegmenterError(self.name, "split needs a corpus", "pass corpus=NAME too")
+
+    def _check_settings(self, settings: dict[str, Any]) -> None:
+        def fail(message: str) -> SegmenterError:
+            return SegmenterError(self.name, message)
+
+        if settings["tags"] is not None and settings["tags"] not in TAG_SETS:
+            raise fail(f"tags must be one of {', '.join(TAG_SETS)}, not {settings['tags']!r}")
+        if settings["learner"] is not None and settings["learner"] not in LEARNERS:
+            raise fail(f"learner must be one of {', '.join(LEARNERS)}, not {settings['learner']!r}")
+        for key in ("epochs", "min_count", "iterations"):
+            value = settings[key]
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, int) or value < 1
+            ):
+                raise fail(f"{key} must be a positive integer, not {value!r}")
+        seed = settings["seed"]
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+            raise fail(f"seed must be a non-negative integer, not {seed!r}")
+        c2 = settings["c2"]
+        if c2 is not None and (isinstance(c2, bool) or not isinstance(c2, (int, float)) or c2 < 0):
+            raise fail(f"c2 must be a non-negative number, not {c2!r}")
+        for key in ("fold_width",):
+            if settings[key] is not None and not isinstance(settings[key], bool):
+                raise fail(f"{key} must be true or false, not {settings[key]!r}")
+
+    def train(self, sentences: Iterable[Sequence[str]], source: TrainingData | None = None) -> None:
+        """Learn a new model from gold sentences (lists of words)."""
+        model = CRFModel.train(sentences, **self.settings)
+        model.trained_on = training_data(sentences, source, "<sentences>")
+        self.model = model
+        self.trained_on = model.trained_on
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the model file (see the module docstring for its format)."""
+        if self.model is None:
+            raise SegmenterError(self.name, "has no model to save", "train it first")
+        self.model.save(path)
+
+    def load(self, path: str | os.PathLike[str]) -> CRFSegmenter:
+        """Use the model saved at ``path``."""
+        self.model = CRFModel.load(path)
+        self.trained_on = self.model.trained_on
+        for key in ("corpus", "split"):
+            self.options.pop(key, None)
+        self.options["model"] = os.fspath(path)
+        return self
+
+    def check_ready(self) -> None:
+        if self.model is None:
+            raise SegmenterError(
+                self.name,
+                "is not trained",
+                "train it (cws-bench train crf CORPUS -o MODEL) and pass --model MODEL, "
+                "or pass --corpus NAME_OR_FILE",
+            )
+
+    def _segment(self, lines: list[str]) -> list[list[str]]:
+        self.check_ready()
+        assert self.model is not None
+        return self.model.segment(lines)

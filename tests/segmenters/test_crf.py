@@ -1,0 +1,218 @@
+"""Tests of cws_bench/segmenters/crf.py: features by hand, tags, reproducible training,
+the model file, lossless output on odd input, both learners, and the CLI."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from cws_bench.cli import cli
+from cws_bench.corpora import get_corpus, read_corpus
+from cws_bench.errors import CorpusFormatError, CwsBenchError, SegmenterError
+from cws_bench.scoring import score_sentences
+from cws_bench.segmenters import get_segmenter
+from cws_bench.segmenters.crf import TEMPLATES, CRFModel, CRFSegmenter, features, gold_tags
+from cws_bench.segmenters.sources import train_segmenter
+
+SAMPLE = list(get_corpus("sample").sentences("test"))
+
+
+@pytest.fixture(scope="module")
+def sample_model() -> CRFModel:
+    return CRFModel.train(SAMPLE, epochs=3, seed=1)
+
+
+def test_features_of_a_short_sentence_by_hand():
+    # 中国１。: the full-width digit is read as "1"; the chunk is padded on both sides.
+    rows = features("中国１。")
+    assert len(rows) == 4
+    assert len(rows[0]) == len(TEMPLATES)
+    assert rows[1] == [
+        "c-2=<pad>",
+        "c-1=中",
+        "c0=国",
+        "c+1=1",
+        "c+2=。",
+        "c-2c-1=<pad>中",
+        "c-1c0=中国",
+        "c0c+1=国1",
+        "c+1c+2=1。",
+        "c-1c+1=中1",
+        "k0=other",
+        "k-1k0k+1=other,other,digit",
+        "bias",
+    ]
+    assert rows[3][:5] == ["c-2=国", "c-1=1", "c0=。", "c+1=<pad>", "c+2=<pad>"]
+    assert rows[3][10:12] == ["k0=punct", "k-1k0k+1=digit,punct,pad"]
+    assert features("二A")[0][10:12] == ["k0=cnum", "k-1k0k+1=pad,cnum,latin"]
+    # without width folding the full-width digit stays itself
+    assert features("国１", fold_width=False)[0][3] == "c+1=１"
+
+
+def test_gold_tags():
+    assert gold_tags(np.array([4, 1, 2]), "bmes").tolist() == [0, 1, 1, 2, 3, 0, 2]
+    assert gold_tags(np.array([4, 1, 2]), "bi").tolist() == [0, 1, 1, 1, 0, 0, 1]
+
+
+def test_same_seed_same_model_other_seed_other_order(sample_model):
+    again = CRFModel.train(SAMPLE, epochs=3, seed=1)
+    assert np.array_equal(again.keys, sample_model.keys)
+    assert np.array_equal(again.weights, sample_model.weights)
+    assert np.array_equal(again.transitions, sample_model.transitions)
+    other = CRFModel.train(SAMPLE, epochs=3, seed=2)
+    assert not (
+        np.array_equal(other.weights, sample_model.weights)
+        and np.array_equal(other.transitions, sample_model.transitions)
+    )
+
+
+def test_it_learns_the_sample(sample_model):
+    lines = ["".join(words) for words in SAMPLE]
+    result = score_sentences(SAMPLE, sample_model.segment(lines))
+    assert result.f1 > 0.95  # its own training data
+
+
+def test_save_load_round_trip(tmp_path, sample_model):
+    path = tmp_path / "sample.crf.npz"
+    segmenter = CRFSegmenter()
+    segmenter.model = sample_model
+    segmenter.save(path)
+    loaded = CRFSegmenter(model=str(path))
+    lines = ["".join(words) for words in SAMPLE] + ["他说：“２００５年 Hello World 了。”"]
+    assert loaded.segment(lines) == segmenter.segment(lines)
+    assert np.array_equal(loaded.model.weights, sample_model.weights)
+    assert np.array_equal(loaded.model.keys, sample_model.keys)
+    assert loaded.model.options == sample_model.options
+
+
+def test_trained_on_records_the_training_checksum():
+    segmenter = get_segmenter("crf", corpus="sample", split="test", epochs=2)
+    data = segmenter.trained_on
+    assert data.description == "sample:test"
+    assert data.checksum == get_corpus("sample").checksum("test")
+    assert data.overlaps("sample", "test")
+
+
+ODD = [
+    "２００５年3月，GDP增长了9.8%。",
+    "emoji 😀😀 在句中😀，还有\U00020000字",
+    "中文\u3000全角空格\u3000分隔",
+    "  前后有空格\t和制表符  ",
+    "   ",
+    "",
+    "A",
+    "𠀀",
+    "ＡＢＣ１２３ａｂｃ！",
+    "a b\u00a0c\u2028d",
+]
+
+
+def test_lossless_join_on_odd_input(sample_model):
+    segmenter = CRFSegmenter()
+    segmenter.model = sample_model
+    out = segmenter.segment(ODD)  # segment() checks the lossless-join guarantee itself
+    assert len(out) == len(ODD)
+    for line, words in zip(ODD, out):
+        assert "".join(words) == "".join(line.split())
+        assert all(word and not any(c.isspace() for c in word) for word in words)
+    # every chunk is decoded on its own: a word never spans whitespace
+    assert out[2][0] in ("中文", "中", "文") and "中文全角" not in out[2]
+
+
+def test_bi_tags_are_lossless_too():
+    model = CRFModel.train(SAMPLE, epochs=2, tags="bi")
+    segmenter = CRFSegmenter()
+    segmenter.model = model
+    segmenter.segment(ODD)
+
+
+def test_bad_options_and_untrained():
+    with pytest.raises(SegmenterError, match="tags must be one of"):
+        get_segmenter("crf", tags="bio")
+    with pytest.raises(SegmenterError, match="epochs must be a positive integer"):
+        get_segmenter("crf", epochs=0)
+    with pytest.raises(SegmenterError, match="not trained"):
+        get_segmenter("crf").segment(["中国"])
+    with pytest.raises(SegmenterError, match="not both"):
+        get_segmenter("crf", corpus="sample", model="x.npz")
+
+
+def test_bad_model_files(tmp_path):
+    with pytest.raises(CwsBenchError, match="no such model file"):
+        CRFModel.load(tmp_path / "missing.npz")
+    text = tmp_path / "text.npz"
+    text.write_text("not a model", encoding="utf-8")
+    with pytest.raises(CorpusFormatError, match="not a cws-bench crf model"):
+        CRFModel.load(text)
+    other = tmp_path / "other.npz"
+    with open(other, "wb") as f:
+        np.savez(f, meta=np.array('{"format": "something-else"}'), keys=np.zeros(0, np.int64),
+                 weights=np.zeros((0, 4), np.float32), transitions=np.zeros((4, 4)))  # fmt: skip
+    with pytest.raises(CorpusFormatError, match='no "format"'):
+        CRFModel.load(other)
+
+
+def test_cli_train_and_segment(tmp_path):
+    model = tmp_path / "sample.crf.npz"
+    runner = CliRunner()
+    result = runner.invoke(
+        cli, ["train", "crf", "sample", "--split", "test", "-o", str(model), "-O", "epochs=2"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "trained crf on sample:test" in result.output
+    raw = tmp_path / "raw.txt"
+    lines = ["".join(words) for words in SAMPLE[:5]]
+    raw.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "out.txt"
+    result = runner.invoke(cli, ["segment", "-s", "crf", "--model", str(model), str(raw), "-o",
+                                 str(out)])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    from_model = out.read_text(encoding="utf-8")
+    result = runner.invoke(
+        cli,
+        ["segment", "-s", "crf", "--corpus", "sample", "--split", "test", "-O", "epochs=2",
+         str(raw), "-o", str(out)],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert out.read_text(encoding="utf-8") == from_model
+    assert [line.replace(" ", "") for line in from_model.splitlines()] == lines
+
+
+def test_train_segmenter_api():
+    segmenter = train_segmenter("crf", "sample", split="test", epochs=2)
+    assert segmenter.trained_on.corpus == "sample"
+
+
+# -- real training data (skipped without ../shared/corpora) ---------------------------
+
+
+@pytest.fixture(scope="module")
+def sxu_slice(shared_corpora):
+    folder = shared_corpora / "mccws" / "sxu"
+    train = list(itertools.islice(read_corpus(folder / "train.txt"), 2000))
+    test = list(itertools.islice(read_corpus(folder / "test.txt"), 300))
+    return train, test
+
+
+def test_a_slice_of_sxu(sxu_slice):
+    train, test = sxu_slice
+    model = CRFModel.train(train, epochs=5, seed=3)
+    again = CRFModel.train(train, epochs=5, seed=3)
+    assert np.array_equal(model.weights, again.weights)
+    pred = model.segment(["".join(words) for words in test])
+    result = score_sentences(test, pred, method="sighan")
+    # 2,000 sentences already beat maximum matching with the full SXU word list
+    assert result.f1 > 0.88, result.f1
+
+
+def test_crfsuite_learner_on_a_slice(sxu_slice):
+    pytest.importorskip("pycrfsuite")
+    train, test = sxu_slice
+    model = CRFModel.train(train[:500], learner="crfsuite", iterations=30)
+    again = CRFModel.train(train[:500], learner="crfsuite", iterations=30)
+    assert np.array_equal(model.weights, again.weights)
+    pred = model.segment(["".join(words) for words in test])
+    assert score_sentences(test, pred, method="sighan").f1 > 0.8
