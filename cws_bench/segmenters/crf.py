@@ -43,16 +43,23 @@ loading is exact (the same output).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from cws_bench.errors import CorpusFormatError, CwsBenchError, SegmenterError
+from cws_bench.errors import (
+    CorpusFormatError,
+    CorpusUnavailableError,
+    CwsBenchError,
+    SegmenterError,
+)
 from cws_bench.io import atomic_write, display_name
 from cws_bench.segmenters.base import Segmenter, TrainingData
 from cws_bench.segmenters.sources import TrainingCorpus, training_data
@@ -498,6 +505,56 @@ def _learn_crfsuite(
     return weights, transitions
 
 
+def _training_sources(
+    corpus: str,
+    split: str | None,
+    fallback: str | dict[str, str] | None,
+    **options: Any,
+) -> tuple[list[TrainingCorpus], str | None]:
+    """What to train on: ``corpus``/``split``, or the fallback when that is not here."""
+    try:
+        return [TrainingCorpus(corpus, split, **options)], None
+    except CorpusUnavailableError as e:
+        target = fallback.get(corpus) if isinstance(fallback, dict) else fallback
+        if not target:
+            raise CorpusUnavailableError(
+                f"crf has no training data for {corpus}: {e.message}",
+                f"{e.hint}; or name data to train on instead with the fallback option",
+            ) from e
+    name, _, splits = target.partition(":")
+    # data_dir is where ``corpus`` is, not the fallback
+    sources = [TrainingCorpus(name, part or None) for part in splits.split("+")]
+    described = f"{name}:{splits}" if splits else sources[0].description
+    absent = f"{corpus}:{split or 'train'}"
+    return sources, f"{described}, in place of {absent} (not available here)"
+
+
+def _combined(sources: list[TrainingCorpus], note: str | None) -> TrainingData:
+    """One TrainingData for sentences read from one or more sources (after reading them)."""
+    datas = [source.data for source in sources]
+    assert all(data is not None for data in datas)
+    if len(datas) == 1 and note is None:
+        assert datas[0] is not None
+        return datas[0]
+    first = datas[0]
+    assert first is not None
+    same_corpus = all(d is not None and d.corpus == first.corpus for d in datas)
+    checksum = (
+        datas[0].checksum
+        if len(datas) == 1 and datas[0] is not None
+        else hashlib.blake2b(
+            "+".join(d.checksum or "" for d in datas if d is not None).encode(), digest_size=8
+        ).hexdigest()
+    )
+    return TrainingData(
+        description=note or "+".join(d.description for d in datas if d is not None),
+        corpus=first.corpus if same_corpus else None,
+        split=first.split if len(datas) == 1 else None,
+        checksum=checksum,
+        sentences=sum(d.sentences for d in datas if d is not None),
+    )
+
+
 class CRFSegmenter(Segmenter):
     """A B/M/E/S (or B/I) character tagger with a linear model, trained by cws-bench.
 
@@ -515,6 +572,13 @@ class CRFSegmenter(Segmenter):
         min_count: drop features seen fewer times in training.
         c2, iterations: crfsuite's L2 regularisation and L-BFGS iterations.
         fold_width: read full-width ASCII forms as ASCII.
+        fallback: what to train on when ``corpus``'s training split is not on
+            this machine: ``NAME[:SPLIT[+SPLIT...]]``, or a table of such by
+            corpus name (``{"sighan2005-pku": "pd1998:train+test"}``); the
+            model's ``trained_on`` says that it stood in.
+        cache: keep the trained model in a folder (True: the user's cache
+            folder, ``models/``), keyed by the training data's checksum and the
+            settings, and load it instead of training again.
         format, encoding: of a corpus file.
         data_dir: where a registered corpus' data is.
     """
@@ -537,6 +601,8 @@ class CRFSegmenter(Segmenter):
         c2: float | None = None,
         iterations: int | None = None,
         fold_width: bool | None = None,
+        fallback: str | dict[str, str] | None = None,
+        cache: bool | str | None = None,
         format: str = "auto",
         encoding: str = "utf-8",
         data_dir: str | os.PathLike[str] | None = None,
@@ -556,6 +622,8 @@ class CRFSegmenter(Segmenter):
             corpus=corpus,
             split=split,
             **settings,
+            fallback=fallback,
+            cache=cache,
             format=None if format == "auto" else format,
             encoding=None if encoding == "utf-8" else encoding,
             data_dir=data_dir,
@@ -569,11 +637,44 @@ class CRFSegmenter(Segmenter):
             self.model = CRFModel.load(model)
             self.trained_on = self.model.trained_on
         elif corpus is not None:
-            self.train(
-                TrainingCorpus(corpus, split, format=format, encoding=encoding, data_dir=data_dir)
+            sources, note = _training_sources(
+                corpus, split, fallback, format=format, encoding=encoding, data_dir=data_dir
             )
+            self._train_cached(sources, note, cache)
         elif split is not None:
             raise SegmenterError(self.name, "split needs a corpus", "pass corpus=NAME too")
+
+    def _train_cached(
+        self, sources: list[TrainingCorpus], note: str | None, cache: bool | str | None
+    ) -> None:
+        """Train on ``sources``, or load the model cached for the same data and settings."""
+        sentences = [sentence for source in sources for sentence in source]
+        data = _combined(sources, note)
+        path = None
+        if cache:
+            from cws_bench.corpora.download import cache_dir
+
+            folder = cache_dir() / "models" if cache is True else Path(os.fspath(cache))
+            key = hashlib.blake2b(
+                json.dumps(
+                    [FORMAT_VERSION, data.checksum, data.description, self.settings],
+                    sort_keys=True,
+                ).encode("utf-8"),
+                digest_size=10,
+            ).hexdigest()
+            path = folder / f"crf-{key}.npz"
+            if path.is_file():
+                try:
+                    self.model = CRFModel.load(path)
+                except CwsBenchError:
+                    pass  # unreadable: train again and overwrite it
+                else:
+                    self.trained_on = self.model.trained_on
+                    return
+        self.train(sentences, data)
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self.save(path)
 
     def _check_settings(self, settings: dict[str, Any]) -> None:
         def fail(message: str) -> SegmenterError:

@@ -4,14 +4,21 @@ the model file, lossless output on odd input, both learners, and the CLI."""
 from __future__ import annotations
 
 import itertools
+import zipfile
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from cws_bench.bakeoff import load_config, parse_config, run_bakeoff
 from cws_bench.cli import cli
 from cws_bench.corpora import get_corpus, read_corpus
-from cws_bench.errors import CorpusFormatError, CwsBenchError, SegmenterError
+from cws_bench.errors import (
+    CorpusFormatError,
+    CorpusUnavailableError,
+    CwsBenchError,
+    SegmenterError,
+)
 from cws_bench.scoring import score_sentences
 from cws_bench.segmenters import get_segmenter
 from cws_bench.segmenters.crf import TEMPLATES, CRFModel, CRFSegmenter, features, gold_tags
@@ -216,3 +223,97 @@ def test_crfsuite_learner_on_a_slice(sxu_slice):
     assert np.array_equal(model.weights, again.weights)
     pred = model.segment(["".join(words) for words in test])
     assert score_sentences(test, pred, method="sighan").f1 > 0.8
+
+
+# -- training data of a SIGHAN corpus, the fallback, the model cache, the bake-off ----
+
+
+def _icwb2_zip(tmp_path, members: dict[str, str]):
+    path = tmp_path / "icwb2-data.zip"
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, text in members.items():
+            archive.writestr(f"icwb2-data/{name}", text.encode("utf-8"))
+    return path
+
+
+def test_trains_on_the_training_file_in_a_sighan_zip(tmp_path):
+    archive = _icwb2_zip(
+        tmp_path, {"training/msr_training.utf8": "我们  是  学生  。\r\n他  说  ：  好  。\r\n"}
+    )
+    segmenter = get_segmenter("crf", corpus="sighan2005-msr", data_dir=str(archive), epochs=2)
+    data = segmenter.trained_on
+    assert (data.corpus, data.split, data.sentences) == ("sighan2005-msr", "train", 2)
+    assert data.overlaps("sighan2005-msr", "train")
+    assert not data.overlaps("sighan2005-msr", "test")
+
+
+def test_absent_training_data_is_said_clearly_and_the_fallback_stands_in(tmp_path):
+    archive = _icwb2_zip(tmp_path, {"training/msr_training.utf8": "我们  是\n"})
+    with pytest.raises(CorpusUnavailableError, match="crf has no training data for sighan2005-pku"):
+        get_segmenter("crf", corpus="sighan2005-pku", data_dir=str(archive))
+    segmenter = get_segmenter(
+        "crf",
+        corpus="sighan2005-pku",
+        data_dir=str(archive),
+        fallback={"sighan2005-pku": "sample:test"},
+        epochs=2,
+    )
+    data = segmenter.trained_on
+    assert data.description == "sample:test, in place of sighan2005-pku:train (not available here)"
+    assert data.checksum == get_corpus("sample").checksum("test")
+    assert data.overlaps("sample", "test")
+
+
+def test_splits_joined_with_plus_are_all_read(tmp_path):
+    archive = _icwb2_zip(tmp_path, {"training/msr_training.utf8": "我们  是\n"})
+    segmenter = get_segmenter(
+        "crf", corpus="sighan2005-pku", data_dir=str(archive), fallback="sample:test+test", epochs=1
+    )
+    assert segmenter.trained_on.sentences == 2 * len(SAMPLE)
+    assert segmenter.trained_on.split is None  # several splits: overlaps any split of sample
+    assert segmenter.trained_on.overlaps("sample", "train")
+
+
+def test_the_model_cache_trains_once(tmp_path, monkeypatch):
+    cache = tmp_path / "models"
+    first = get_segmenter("crf", corpus="sample", split="test", epochs=2, cache=str(cache))
+    assert len(list(cache.glob("crf-*.npz"))) == 1
+
+    def no_training(*args, **kwargs):
+        raise AssertionError("trained again")
+
+    monkeypatch.setattr(CRFModel, "train", no_training)
+    second = get_segmenter("crf", corpus="sample", split="test", epochs=2, cache=str(cache))
+    lines = ["".join(words) for words in SAMPLE]
+    assert second.segment(lines) == first.segment(lines)
+    assert second.trained_on == first.trained_on
+    # other options: another model
+    with pytest.raises(AssertionError, match="trained again"):
+        get_segmenter("crf", corpus="sample", split="test", epochs=3, cache=str(cache))
+
+
+def test_sighan2005_has_a_closed_crf_row_with_pd1998_for_pku():
+    config = load_config("sighan2005")
+    crf = next(s for s in config.segmenters if s.name == "crf")
+    assert crf.track == "closed"
+    options = crf.options_for(config.corpora[0], "/data")
+    assert options["corpus"] == "sighan2005-pku" and options["data_dir"] == "/data"
+    assert options["fallback"] == {"sighan2005-pku": "pd1998:train+test"}
+    assert options["cache"] is True
+
+
+def test_in_a_bakeoff_it_warns_when_scored_on_its_training_data(tmp_path):
+    config = parse_config(
+        {
+            "corpora": [{"name": "sample", "split": "test"}],
+            "segmenters": [
+                {"name": "crf", "track": "closed", "options": {"corpus": "sample",
+                                                               "split": "test", "epochs": 2}}
+            ],
+        },
+        source=str(tmp_path / "b.toml"),
+    )  # fmt: skip
+    result = run_bakeoff(config, output_dir=tmp_path / "out", jobs=1, write=False)
+    (pair,) = result.pairs
+    assert pair.ok and pair.track == "closed"
+    assert any("trained on sample:test" in warning for warning in pair.warnings)
