@@ -62,6 +62,7 @@ from pathlib import Path
 from typing import Any
 
 from cws_bench import __version__
+from cws_bench.dictionary_checks import segmenter_leak_warnings
 from cws_bench.errors import CwsBenchError
 from cws_bench.io import PathLike, atomic_write
 from cws_bench.results import BakeoffResult, Comparison, Interval, PairResult
@@ -427,6 +428,7 @@ def run_pair(task: _Task, report: Callable[[int], None] | None = None) -> dict[s
     characters = sum(map(len, raw))
     warnings = list(result.warnings)
     warnings += contamination_warnings(segmenter.trained_on, corpus, result.signature.gold)
+    warnings += segmenter_leak_warnings(segmenter, task.segmenter.track, gold, dictionary)
     counts = [[c.correct, c.pred, c.gold] for _, c in (result.lines or ())]
     return {
         "version": CACHE_VERSION,
