@@ -429,6 +429,7 @@ def run_pair(task: _Task, report: Callable[[int], None] | None = None) -> dict[s
     warnings = list(result.warnings)
     warnings += contamination_warnings(segmenter.trained_on, corpus, result.signature.gold)
     warnings += segmenter_leak_warnings(segmenter, task.segmenter.track, gold, dictionary)
+    warnings += getattr(segmenter, "notes", [])  # e.g. crf: what stood in for absent training data
     counts = [[c.correct, c.pred, c.gold] for _, c in (result.lines or ())]
     return {
         "version": CACHE_VERSION,

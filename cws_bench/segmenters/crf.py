@@ -631,6 +631,7 @@ class CRFSegmenter(Segmenter):
         self._check_settings(settings)
         self.settings = {k: v for k, v in settings.items() if v is not None}
         self.model: CRFModel | None = None
+        self.notes: list[str] = []  # shown with the bake-off's warnings
         if model is not None and corpus is not None:
             raise SegmenterError(self.name, "give a model or a corpus to train on, not both")
         if model is not None:
@@ -641,6 +642,8 @@ class CRFSegmenter(Segmenter):
                 corpus, split, fallback, format=format, encoding=encoding, data_dir=data_dir
             )
             self._train_cached(sources, note, cache)
+            if note is not None:
+                self.notes.append(f"trained on {note}")
         elif split is not None:
             raise SegmenterError(self.name, "split needs a corpus", "pass corpus=NAME too")
 

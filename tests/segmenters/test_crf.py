@@ -260,6 +260,7 @@ def test_absent_training_data_is_said_clearly_and_the_fallback_stands_in(tmp_pat
     )
     data = segmenter.trained_on
     assert data.description == "sample:test, in place of sighan2005-pku:train (not available here)"
+    assert segmenter.notes == [f"trained on {data.description}"]
     assert data.checksum == get_corpus("sample").checksum("test")
     assert data.overlaps("sample", "test")
 
@@ -317,3 +318,27 @@ def test_in_a_bakeoff_it_warns_when_scored_on_its_training_data(tmp_path):
     (pair,) = result.pairs
     assert pair.ok and pair.track == "closed"
     assert any("trained on sample:test" in warning for warning in pair.warnings)
+
+
+def test_the_bakeoff_report_says_what_stood_in(tmp_path):
+    archive = _icwb2_zip(tmp_path, {"training/msr_training.utf8": "我们  是\n"})
+    options = {
+        "corpus": "sighan2005-pku",
+        "data_dir": str(archive),
+        "fallback": {"sighan2005-pku": "sample:test"},
+        "epochs": 2,
+    }
+    config = parse_config(
+        {
+            "corpora": [{"name": "sample", "split": "test"}],
+            "segmenters": [{"name": "crf", "track": "closed", "options": options}],
+        },
+        source=str(tmp_path / "b.toml"),
+    )
+    result = run_bakeoff(config, output_dir=tmp_path / "out", jobs=1)
+    (pair,) = result.pairs
+    assert "trained on sample:test, in place of sighan2005-pku:train (not available here)" in (
+        pair.warnings
+    )
+    board = (tmp_path / "out" / "leaderboard.md").read_text(encoding="utf-8")
+    assert "in place of sighan2005-pku:train" in board
