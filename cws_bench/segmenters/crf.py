@@ -348,14 +348,11 @@ class CRFModel:
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the model (``.npz``), atomically."""
-        arrays = {
-            "meta": np.array(json.dumps(self.meta(), ensure_ascii=False, sort_keys=True)),
-            "keys": self.keys,
-            "weights": self.weights,
-            "transitions": self.transitions,
-        }
+        meta = np.array(json.dumps(self.meta(), ensure_ascii=False, sort_keys=True))
         with atomic_write(path, encoding=None) as f:
-            np.savez_compressed(f, **arrays)
+            np.savez_compressed(
+                f, meta=meta, keys=self.keys, weights=self.weights, transitions=self.transitions
+            )
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> CRFModel:
@@ -464,7 +461,7 @@ def _learn_crfsuite(
     rows: np.ndarray, gold: np.ndarray, offsets: np.ndarray, features: int, settings: dict
 ) -> tuple[np.ndarray, np.ndarray]:
     try:
-        import pycrfsuite
+        import pycrfsuite  # type: ignore[import-untyped]
     except ImportError as e:
         raise CwsBenchError(
             "learner=crfsuite needs python-crfsuite", "pip install python-crfsuite"
