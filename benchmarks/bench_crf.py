@@ -1,7 +1,8 @@
 """The ``crf`` character tagger: accuracy per corpus, training time, decoding speed.
 
 Set-ups (official SIGHAN counting, ``method="sighan"``; each trains the
-default model: averaged perceptron, B/M/E/S, 10 epochs, seed 17):
+default model: averaged perceptron, B/M/E/S, word-list features from the
+training words (jackknifed in 10 folds), 10 epochs, seed 17):
 
 - pd1998 (train + test splits, all of January 1998) -> SIGHAN 2005 PKU test
   gold; target F1 >= 0.935, training <= 300 s;
@@ -9,7 +10,8 @@ default model: averaged perceptron, B/M/E/S, 10 epochs, seed 17):
 - ZX, WTB, UDC: train -> test of the same corpus (reported, no target).
   ZX's ``word_POS`` tokens are read with the POS cut off.
 
-Variants on SXU: B/I tags instead of B/M/E/S, and (with CWS_BENCH_CRFSUITE=1:
+Variants: without the word-list features (pd1998 -> PKU and SXU); on SXU,
+B/I tags instead of B/M/E/S, and (with CWS_BENCH_CRFSUITE=1:
 slow) python-crfsuite's L-BFGS CRF over the same
 features on the first 5,000 training sentences, against the perceptron on
 the same slice.
@@ -112,6 +114,8 @@ def run(args) -> list[dict]:
         print(f"   {row['set-up']}: F1 {row['F1']:.4f} ({row['train_s']} s)", file=sys.stderr)
     sxu_train, sxu_test = data["SXU"]
     rows.append(train_and_score("SXU", sxu_train, sxu_test, tags="bi"))
+    for label in ("pd1998 -> PKU", "SXU"):
+        rows.append(train_and_score(label, *data[label], word_features=False))
     if os.environ.get("CWS_BENCH_CRFSUITE"):
         part = sxu_train[:CRFSUITE_SLICE]
         label = f"SXU first {CRFSUITE_SLICE:,}"

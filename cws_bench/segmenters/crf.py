@@ -75,8 +75,10 @@ __all__ = [
     "FORMAT_VERSION",
     "TAG_SETS",
     "TEMPLATES",
+    "WORD_TEMPLATES",
     "CRFModel",
     "CRFSegmenter",
+    "WordIndex",
     "feature_names",
     "features",
     "gold_tags",
@@ -103,6 +105,11 @@ TEMPLATES: tuple[str, ...] = (
     "k-1k0k+1",
     "bias",
 )
+WORD_TEMPLATES: tuple[str, ...] = ("wB", "wE", "wC")
+"""Templates of the word-list features (``word_features``)."""
+ALL_TEMPLATES: tuple[str, ...] = TEMPLATES + WORD_TEMPLATES
+MAX_WORD = 6
+"""The longest listed word the word-list features look for."""
 CLASSES: tuple[str, ...] = ("pad", "digit", "latin", "punct", "cnum", "other")
 """Character classes: code 0 is the pad beyond a chunk's edge."""
 CHINESE_NUMERALS = "〇零一二三四五六七八九十百千万亿两"
@@ -118,6 +125,8 @@ DEFAULTS: dict[str, Any] = {
     "c2": 1.0,
     "iterations": 100,
     "fold_width": True,
+    "word_features": True,
+    "folds": 10,
 }
 
 
@@ -165,16 +174,71 @@ def _classes(codes: np.ndarray) -> np.ndarray:
     return classes
 
 
-def _keys(padded: np.ndarray, templates: Sequence[str]) -> np.ndarray:
+def _substring_hashes(padded: np.ndarray, length: int) -> np.ndarray:
+    """A non-negative 63-bit hash (FNV-style) of the ``length`` cells starting at each cell."""
+    n = max(padded.shape[0] - length + 1, 0)
+    value = np.zeros(n, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for k in range(length):
+            value = value * np.uint64(0x100000001B3) + padded[k : k + n].astype(np.uint64)
+    return (value >> np.uint64(1)).astype(np.int64)
+
+
+class WordIndex:
+    """The words of 2..MAX_WORD characters of a word list, found in padded text by hashing."""
+
+    def __init__(self, words: Iterable[str], fold: bool = True) -> None:
+        by_length: dict[int, list[str]] = {}
+        for word in words:
+            if 2 <= len(word) <= MAX_WORD and not any(c.isspace() for c in word):
+                by_length.setdefault(len(word), []).append(word)
+        self.tables: dict[int, Any] = {}
+        for length, group in sorted(by_length.items()):
+            padded, _ = _crf.encode(["  ".join(group)], fold)
+            starts = np.arange(len(group)) * (length + 2) + 2
+            hashes = np.unique(_substring_hashes(padded, length)[starts])
+            self.tables[length] = _crf.KeyTable(hashes)
+
+    def lengths(self, padded: np.ndarray, positions: np.ndarray) -> tuple[np.ndarray, ...]:
+        """Per position: the longest listed word starting there, ending there, covering it."""
+        size = padded.shape[0]
+        begin = np.zeros(size, dtype=np.int64)
+        end = np.zeros(size, dtype=np.int64)
+        cover = np.zeros(size, dtype=np.int64)
+        for length, table in self.tables.items():
+            hashes = _substring_hashes(padded, length)
+            found = np.flatnonzero(table.lookup(hashes.reshape(-1, 1))[:, 0] >= 0)
+            begin[found] = length
+            end[found + length - 1] = length
+            for k in range(length):
+                cover[found + k] = length
+        return begin[positions], end[positions], cover[positions]
+
+
+def _keys(
+    padded: np.ndarray, templates: Sequence[str], words: WordIndex | None = None
+) -> np.ndarray:
     """Feature keys of every non-pad cell: shape (characters, templates), int64."""
     positions = np.flatnonzero(padded != PAD)
     window = {k: padded[positions + k] for k in (-2, -1, 0, 1, 2)}
     classes = {k: _classes(window[k]) for k in (-1, 0, 1)}
+    listed = None
+    if words is not None and any(name in WORD_TEMPLATES for name in templates):
+        listed = words.lengths(padded, positions)
+    zeros = np.zeros_like(positions)
     columns = []
-    for number, name in enumerate(TEMPLATES):
+    for number, name in enumerate(ALL_TEMPLATES):
         if name not in templates:
             continue
-        if name == "bias":
+        if name in WORD_TEMPLATES:
+            begin, end, cover = listed if listed is not None else (zeros, zeros, zeros)
+            if name == "wB":
+                a, b = begin, zeros
+            elif name == "wE":
+                a, b = end, zeros
+            else:  # covered by a listed word, and whether one starts / ends here
+                a, b = cover, (begin > 0) * 2 + (end > 0)
+        elif name == "bias":
             a = np.zeros_like(positions)
             b = a
         elif name == "k0":
@@ -195,7 +259,7 @@ def feature_names(key: int) -> str:
     >>> feature_names((7 << 42) | (ord("中") << 21) | ord("国"))
     'c0c+1=中国'
     """
-    template = TEMPLATES[key >> TEMPLATE_SHIFT]
+    template = ALL_TEMPLATES[key >> TEMPLATE_SHIFT]
     a = (key >> SHIFT) & ((1 << SHIFT) - 1)
     b = key & ((1 << SHIFT) - 1)
 
@@ -204,6 +268,10 @@ def feature_names(key: int) -> str:
 
     if template == "bias":
         return "bias"
+    if template == "wC":
+        return f"wC={a}{'B' if b & 2 else ''}{'E' if b & 1 else ''}"
+    if template in WORD_TEMPLATES:
+        return f"{template}={a}"
     if template == "k0":
         return f"k0={CLASSES[a]}"
     if template == "k-1k0k+1":
@@ -213,14 +281,24 @@ def feature_names(key: int) -> str:
     return f"{template}={char(a)}"
 
 
-def features(text: str, fold_width: bool = True) -> list[list[str]]:
+def features(
+    text: str, fold_width: bool = True, words: Iterable[str] | None = None
+) -> list[list[str]]:
     """The features of each character of one whitespace-free chunk, for people.
+
+    With ``words``, the word-list features from those words follow.
 
     >>> features("中国")[1][:3]
     ['c-2=<pad>', 'c-1=中', 'c0=国']
+    >>> features("中国人", words=["中国", "中国人"])[0][-3:]
+    ['wB=3', 'wE=0', 'wC=3B']
     """
     padded, _ = _crf.encode([text], fold_width)
-    return [[feature_names(int(key)) for key in row] for row in _keys(padded, TEMPLATES)]
+    if words is None:
+        return [[feature_names(int(key)) for key in row] for row in _keys(padded, TEMPLATES)]
+    index = WordIndex(words, fold_width)
+    keys = _keys(padded, ALL_TEMPLATES, index)
+    return [[feature_names(int(key)) for key in row] for row in keys]
 
 
 def gold_tags(lengths: np.ndarray, tags: str) -> np.ndarray:
@@ -252,11 +330,13 @@ class CRFModel:
     weights: np.ndarray
     transitions: np.ndarray
     fold_width: bool = True
+    words: list[str] = field(default_factory=list)
     options: dict[str, Any] = field(default_factory=dict)
     trained_on: TrainingData | None = None
 
     def __post_init__(self) -> None:
         self._table: Any = None
+        self._index: WordIndex | None = None
 
     # -- training ---------------------------------------------------------------
 
@@ -270,21 +350,25 @@ class CRFModel:
             )
         settings = {**DEFAULTS, **{k: v for k, v in options.items() if v is not None}}
         tags = settings["tags"]
-        lines: list[str] = []
-        lengths: list[int] = []
+        kept: list[list[str]] = []
         for sentence in sentences:
             words = [word for token in sentence for word in token.split()]
-            if not words:
-                continue
-            lines.append("".join(words))
-            lengths.extend(len(word) for word in words)
-        if not lines:
+            if words:
+                kept.append(words)
+        if not kept:
             raise CwsBenchError("no words to train the crf tagger on", "check the training corpus")
         fold = bool(settings["fold_width"])
-        padded, offsets = _crf.encode(lines, fold)
-        gold = gold_tags(np.array(lengths), tags)
-        templates = TEMPLATES
-        keys = _keys(padded, templates)
+        vocabulary: list[str] = []
+        if settings["word_features"]:
+            templates = ALL_TEMPLATES
+            vocabulary = sorted({word for words in kept for word in words})
+            kept, keys = _jackknifed(kept, fold, int(settings["folds"]))
+            _, offsets = _crf.encode(["".join(words) for words in kept], fold)
+        else:
+            templates = TEMPLATES
+            padded, offsets = _crf.encode(["".join(words) for words in kept], fold)
+            keys = _keys(padded, templates)
+        gold = gold_tags(np.array([len(word) for words in kept for word in words]), tags)
         flat, inverse, counts = np.unique(keys.ravel(), return_inverse=True, return_counts=True)
         rows = inverse.reshape(keys.shape).astype(np.int32)
         if settings["min_count"] > 1:
@@ -306,6 +390,7 @@ class CRFModel:
             weights=np.ascontiguousarray(weights[used], dtype=np.float32),
             transitions=transitions,
             fold_width=fold,
+            words=vocabulary,
             options={k: settings[k] for k in sorted(settings)},
         )
 
@@ -315,7 +400,9 @@ class CRFModel:
         """Feature rows (into :attr:`weights`) of every non-pad cell of ``padded``."""
         if self._table is None:
             self._table = _crf.KeyTable(self.keys)
-        return self._table.lookup(_keys(padded, self.templates))
+        if self.words and self._index is None:
+            self._index = WordIndex(self.words, self.fold_width)
+        return self._table.lookup(_keys(padded, self.templates, self._index))
 
     def tag(self, lines: list[str]) -> tuple[np.ndarray, np.ndarray]:
         """(tags of every non-whitespace character, chunk offsets) of ``lines``."""
@@ -351,7 +438,12 @@ class CRFModel:
         meta = np.array(json.dumps(self.meta(), ensure_ascii=False, sort_keys=True))
         with atomic_write(path, encoding=None) as f:
             np.savez_compressed(
-                f, meta=meta, keys=self.keys, weights=self.weights, transitions=self.transitions
+                f,
+                meta=meta,
+                keys=self.keys,
+                weights=self.weights,
+                transitions=self.transitions,
+                words=np.array("\n".join(self.words)),
             )
 
     @classmethod
@@ -397,7 +489,7 @@ class CRFModel:
         templates = meta.get("templates")
         if tags not in TAG_SETS:
             raise fail(f"unknown tag set {tags!r}")
-        if not isinstance(templates, list) or not set(templates) <= set(TEMPLATES):
+        if not isinstance(templates, list) or not set(templates) <= set(ALL_TEMPLATES):
             raise fail(f"unknown feature templates {templates!r}")
         keys, weights, transitions = arrays["keys"], arrays["weights"], arrays["transitions"]
         size = len(TAG_SETS[tags])
@@ -418,9 +510,41 @@ class CRFModel:
             weights=np.ascontiguousarray(weights),
             transitions=np.ascontiguousarray(transitions, dtype=np.float64),
             fold_width=bool(meta.get("fold_width", True)),
+            words=str(arrays["words"]).split("\n") if "words" in arrays else [],
             options=dict(meta.get("options") or {}),
             trained_on=TrainingData.from_dict(trained_on) if isinstance(trained_on, dict) else None,
         )
+
+
+def _jackknifed(
+    sentences: list[list[str]], fold: bool, folds: int
+) -> tuple[list[list[str]], np.ndarray]:
+    """Feature keys of the training sentences, each fold's word features from the other folds.
+
+    Inside its own training data every word is listed, so a learner shown the
+    full list would trust it blindly; sentence ``i`` is in fold ``i % folds``
+    and sees the words of the other folds only (ten-fold jackknifing).
+
+    Returns:
+        The sentences in fold order, and their keys in the same order.
+    """
+    ordered: list[list[str]] = []
+    parts = []
+    for part in range(folds):
+        own = sentences[part::folds]
+        if not own:
+            continue
+        others = {
+            word
+            for other in range(folds)
+            if other != part
+            for words in sentences[other::folds]
+            for word in words
+        }
+        padded, _ = _crf.encode(["".join(words) for words in own], fold)
+        parts.append(_keys(padded, ALL_TEMPLATES, WordIndex(others, fold)))
+        ordered.extend(own)
+    return ordered, np.concatenate(parts, axis=0)
 
 
 def _learn_perceptron(
@@ -569,6 +693,8 @@ class CRFSegmenter(Segmenter):
         min_count: drop features seen fewer times in training.
         c2, iterations: crfsuite's L2 regularisation and L-BFGS iterations.
         fold_width: read full-width ASCII forms as ASCII.
+        word_features: add the word-list features (default on); ``folds``
+            is the jackknife's number of folds (default 10).
         fallback: what to train on when ``corpus``'s training split is not on
             this machine: ``NAME[:SPLIT[+SPLIT...]]``, or a table of such by
             corpus name (``{"sighan2005-pku": "pd1998:train+test"}``); the
@@ -598,6 +724,8 @@ class CRFSegmenter(Segmenter):
         c2: float | None = None,
         iterations: int | None = None,
         fold_width: bool | None = None,
+        word_features: bool | None = None,
+        folds: int | None = None,
         fallback: str | dict[str, str] | None = None,
         cache: bool | str | None = None,
         format: str = "auto",
@@ -613,6 +741,8 @@ class CRFSegmenter(Segmenter):
             "c2": c2,
             "iterations": iterations,
             "fold_width": fold_width,
+            "word_features": word_features,
+            "folds": folds,
         }
         super().__init__(
             model=model,
@@ -684,7 +814,7 @@ class CRFSegmenter(Segmenter):
             raise fail(f"tags must be one of {', '.join(TAG_SETS)}, not {settings['tags']!r}")
         if settings["learner"] is not None and settings["learner"] not in LEARNERS:
             raise fail(f"learner must be one of {', '.join(LEARNERS)}, not {settings['learner']!r}")
-        for key in ("epochs", "min_count", "iterations"):
+        for key in ("epochs", "min_count", "iterations", "folds"):
             value = settings[key]
             if value is not None and (
                 isinstance(value, bool) or not isinstance(value, int) or value < 1
@@ -696,7 +826,7 @@ class CRFSegmenter(Segmenter):
         c2 = settings["c2"]
         if c2 is not None and (isinstance(c2, bool) or not isinstance(c2, (int, float)) or c2 < 0):
             raise fail(f"c2 must be a non-negative number, not {c2!r}")
-        for key in ("fold_width",):
+        for key in ("fold_width", "word_features"):
             if settings[key] is not None and not isinstance(settings[key], bool):
                 raise fail(f"{key} must be true or false, not {settings[key]!r}")
 

@@ -21,7 +21,16 @@ from cws_bench.errors import (
 )
 from cws_bench.scoring import score_sentences
 from cws_bench.segmenters import get_segmenter
-from cws_bench.segmenters.crf import TEMPLATES, CRFModel, CRFSegmenter, features, gold_tags
+from cws_bench.segmenters.crf import (
+    ALL_TEMPLATES,
+    TEMPLATES,
+    CRFModel,
+    CRFSegmenter,
+    _jackknifed,
+    feature_names,
+    features,
+    gold_tags,
+)
 from cws_bench.segmenters.sources import train_segmenter
 
 SAMPLE = list(get_corpus("sample").sentences("test"))
@@ -93,6 +102,44 @@ def test_save_load_round_trip(tmp_path, sample_model):
     assert np.array_equal(loaded.model.weights, sample_model.weights)
     assert np.array_equal(loaded.model.keys, sample_model.keys)
     assert loaded.model.options == sample_model.options
+    assert loaded.model.words == sample_model.words and "人民" in sample_model.words
+
+
+def test_round_trip_without_word_features(tmp_path):
+    model = CRFModel.train(SAMPLE, epochs=2, word_features=False)
+    assert model.words == [] and model.templates == TEMPLATES
+    model.save(tmp_path / "plain.npz")
+    loaded = CRFModel.load(tmp_path / "plain.npz")
+    lines = ["".join(words) for words in SAMPLE]
+    assert loaded.segment(lines) == model.segment(lines)
+
+
+def test_word_features_of_a_short_sentence_by_hand():
+    rows = features("中国人民", words=["中国", "中国人", "人民", "的"])
+    assert [row[-3:] for row in rows] == [
+        ["wB=3", "wE=0", "wC=3B"],  # 中: 中国人 starts here
+        ["wB=0", "wE=2", "wC=3E"],  # 国: 中国 ends here, inside 中国人
+        ["wB=2", "wE=3", "wC=3BE"],  # 人: 人民 starts, 中国人 ends
+        ["wB=0", "wE=2", "wC=2E"],  # 民: 人民 ends
+    ]
+    # full-width forms are found as their ASCII twins
+    assert features("ＡＢ", words=["AB"])[0][-3:] == ["wB=2", "wE=0", "wC=2B"]
+
+
+def test_jackknifing_hides_a_sentence_own_words():
+    sentences = [["甲乙", "了"], ["丙丁", "了"], ["甲乙", "了"], ["戊己", "了"]]
+    ordered, keys = _jackknifed(sentences, True, 2)
+    # fold 0: sentences 0 and 2; fold 1: sentences 1 and 3
+    assert ordered == [sentences[0], sentences[2], sentences[1], sentences[3]]
+    names = [[feature_names(int(k)) for k in row] for row in keys]
+    begin = ALL_TEMPLATES.index("wB")
+    # 甲乙 is in fold 0 only: its sentences see no listed word
+    assert names[0][begin] == "wB=0" and names[3][begin] == "wB=0"
+    # 丙丁 (fold 1) is unseen by fold 1's word list (fold 0's words) too
+    assert names[6][begin] == "wB=0"
+    # a word list of the other fold: 甲乙 is listed for fold 1's sentences
+    _, keys = _jackknifed([["甲乙"], ["甲乙", "丙"]], True, 2)
+    assert feature_names(int(keys[0][begin])) == "wB=2"
 
 
 def test_trained_on_records_the_training_checksum():
