@@ -14,7 +14,15 @@ Features of position 0 (the templates, in :data:`TEMPLATES`):
 - the character class of ``c0`` and the class trigram ``k-1 k0 k+1``
   (:data:`CLASSES`: digit, Latin letter, punctuation or symbol, Chinese
   numeral, other; pad);
-- a bias (one weight per tag).
+- a bias (one weight per tag);
+- with ``word_features`` (the default; :data:`WORD_TEMPLATES`), from the
+  training data's word list (allowed in the closed track): the length of the
+  longest listed word of 2-6 characters that starts at ``c0`` (``wB``), that
+  ends at it (``wE``), and that covers it, with whether one starts or ends
+  there (``wC``). Inside its own training data every word is listed, so a
+  learner shown the full list would trust it blindly; training sentence
+  ``i`` sees only the words of the other folds (``i % folds``, 10 by
+  default: jackknifing), the test text the whole list.
 
 Full-width ASCII forms are read as their ASCII twins (``fold_width``), so a
 model trained on People's Daily (full-width digits) knows the ASCII digits
@@ -30,15 +38,17 @@ Two learners, chosen with ``learner``:
   the same table, so both decode alike.
 
 docs/BENCHMARKS.md (section "crf") gives the measurements behind the
-default: on pd1998 → PKU the perceptron is as accurate as the CRF and
-trains many times faster.
+defaults: the perceptron was more accurate than the CRF at 100 L-BFGS
+iterations and trained 40x faster; B/M/E/S beat B/I; the word-list
+features add about a point of F1.
 
 Model file (NumPy ``.npz``, written atomically): ``meta`` (JSON: ``format``
 ``cws-bench-crf``, ``version``, tags, templates, options, ``trained_on``),
 ``keys`` (sorted int64 feature keys: template << 42 | a << 21 | b, with a
 and b code points or classes), ``weights`` (float32, one row per key and a
-column per tag), ``transitions`` (float64, previous tag x tag). Saving and
-loading is exact (the same output).
+column per tag), ``transitions`` (float64, previous tag x tag) and ``words``
+(the training word list, one string joined by newlines; empty without word
+features). Saving and loading is exact (the same output).
 """
 
 from __future__ import annotations
