@@ -795,10 +795,11 @@ class CRFSegmenter(Segmenter):
             from cws_bench.corpora.download import cache_dir
 
             folder = cache_dir() / "models" if cache is True else Path(os.fspath(cache))
+            # the effective settings: a change of a default trains a new model
+            settings = {**DEFAULTS, **self.settings}
             key = hashlib.blake2b(
                 json.dumps(
-                    [FORMAT_VERSION, data.checksum, data.description, self.settings],
-                    sort_keys=True,
+                    [FORMAT_VERSION, data.checksum, data.description, settings], sort_keys=True
                 ).encode("utf-8"),
                 digest_size=10,
             ).hexdigest()

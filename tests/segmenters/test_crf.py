@@ -338,6 +338,11 @@ def test_the_model_cache_trains_once(tmp_path, monkeypatch):
     # other options: another model
     with pytest.raises(AssertionError, match="trained again"):
         get_segmenter("crf", corpus="sample", split="test", epochs=3, cache=str(cache))
+    # the key holds the effective settings: a default given explicitly is the same model
+    monkeypatch.undo()
+    get_segmenter("crf", corpus="sample", split="test", cache=str(cache))
+    monkeypatch.setattr(CRFModel, "train", no_training)
+    get_segmenter("crf", corpus="sample", split="test", epochs=10, seed=17, cache=str(cache))
 
 
 def test_sighan2005_has_a_closed_crf_row_with_pd1998_for_pku():
