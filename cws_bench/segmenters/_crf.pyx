@@ -309,24 +309,62 @@ cdef class KeyTable:
             self._keys[slot] = keys[i]
             self._rows[slot] = <int32_t> i
 
+    cdef inline int32_t find(self, int64_t key) noexcept nogil:
+        cdef uint64_t slot = (<uint64_t> key * 11400714819323198485ULL) >> self._shift
+        while True:
+            if self._keys[slot] == key:
+                return self._rows[slot]
+            if self._keys[slot] == -1:
+                return -1
+            slot = (slot + 1) & self._mask
+
     def lookup(self, const int64_t[:, ::1] keys):
         """Row of every key (-1: not in the table), same shape, int32."""
         out_array = np.empty((keys.shape[0], keys.shape[1]), dtype=np.int32)
         cdef int32_t[:, ::1] out = out_array
         cdef Py_ssize_t i, j
-        cdef uint64_t slot
-        cdef int64_t key
         with nogil:
             for i in range(keys.shape[0]):
                 for j in range(keys.shape[1]):
-                    key = keys[i, j]
-                    slot = (<uint64_t> key * 11400714819323198485ULL) >> self._shift
-                    while True:
-                        if self._keys[slot] == key:
-                            out[i, j] = self._rows[slot]
-                            break
-                        if self._keys[slot] == -1:
-                            out[i, j] = -1
-                            break
-                        slot = (slot + 1) & self._mask
+                    out[i, j] = self.find(keys[i, j])
         return out_array
+
+
+def listed_lengths(const int64_t[::1] padded, KeyTable table, int longest):
+    """Per cell of ``padded``: the longest listed word starting there, ending there, covering it.
+
+    A word of 2..``longest`` cells is listed when the hash ``_substring_hashes``
+    gives it (h = h * 0x100000001B3 + code, wrapping at 64 bits, top bit
+    cleared) is in ``table``. Pad cells are never part of a word.
+
+    Returns:
+        Three int64 arrays as long as ``padded`` (0: no listed word).
+    """
+    cdef Py_ssize_t n = padded.shape[0], i, j, k
+    cdef int length
+    cdef uint64_t h
+    begin_array = np.zeros(n, dtype=np.int64)
+    end_array = np.zeros(n, dtype=np.int64)
+    cover_array = np.zeros(n, dtype=np.int64)
+    cdef int64_t[::1] begin = begin_array
+    cdef int64_t[::1] end = end_array
+    cdef int64_t[::1] cover = cover_array
+    with nogil:
+        for i in range(n):
+            if padded[i] == 0x110000:
+                continue
+            h = 0
+            for length in range(1, longest + 1):
+                j = i + length - 1
+                if j >= n or padded[j] == 0x110000:
+                    break
+                h = h * 0x100000001B3ULL + <uint64_t> padded[j]
+                if length < 2 or table.find(<int64_t> (h & 0x7FFFFFFFFFFFFFFFULL)) < 0:
+                    continue
+                begin[i] = length
+                if end[j] < length:
+                    end[j] = length
+                for k in range(i, j + 1):
+                    if cover[k] < length:
+                        cover[k] = length
+    return begin_array, end_array, cover_array

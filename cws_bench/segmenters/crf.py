@@ -191,7 +191,7 @@ def _substring_hashes(padded: np.ndarray, length: int) -> np.ndarray:
     with np.errstate(over="ignore"):
         for k in range(length):
             value = value * np.uint64(0x100000001B3) + padded[k : k + n].astype(np.uint64)
-    return (value >> np.uint64(1)).astype(np.int64)
+    return (value & np.uint64(0x7FFFFFFFFFFFFFFF)).astype(np.int64)
 
 
 class WordIndex:
@@ -202,26 +202,16 @@ class WordIndex:
         for word in words:
             if 2 <= len(word) <= MAX_WORD and not any(c.isspace() for c in word):
                 by_length.setdefault(len(word), []).append(word)
-        self.tables: dict[int, Any] = {}
+        hashes = [np.zeros(0, dtype=np.int64)]
         for length, group in sorted(by_length.items()):
             padded, _ = _crf.encode(["  ".join(group)], fold)
             starts = np.arange(len(group)) * (length + 2) + 2
-            hashes = np.unique(_substring_hashes(padded, length)[starts])
-            self.tables[length] = _crf.KeyTable(hashes)
+            hashes.append(_substring_hashes(padded, length)[starts])
+        self.table = _crf.KeyTable(np.unique(np.concatenate(hashes)))
 
     def lengths(self, padded: np.ndarray, positions: np.ndarray) -> tuple[np.ndarray, ...]:
         """Per position: the longest listed word starting there, ending there, covering it."""
-        size = padded.shape[0]
-        begin = np.zeros(size, dtype=np.int64)
-        end = np.zeros(size, dtype=np.int64)
-        cover = np.zeros(size, dtype=np.int64)
-        for length, table in self.tables.items():
-            hashes = _substring_hashes(padded, length)
-            found = np.flatnonzero(table.lookup(hashes.reshape(-1, 1))[:, 0] >= 0)
-            begin[found] = length
-            end[found + length - 1] = length
-            for k in range(length):
-                cover[found + k] = length
+        begin, end, cover = _crf.listed_lengths(padded, self.table, MAX_WORD)
         return begin[positions], end[positions], cover[positions]
 
 

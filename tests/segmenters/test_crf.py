@@ -394,3 +394,39 @@ def test_the_bakeoff_report_says_what_stood_in(tmp_path):
     )
     board = (tmp_path / "out" / "leaderboard.md").read_text(encoding="utf-8")
     assert "in place of sighan2005-pku:train" in board
+
+
+def test_listed_word_lengths_against_brute_force():
+    import random
+
+    from cws_bench.segmenters.crf import MAX_WORD, WordIndex, _crf
+
+    rng = random.Random(5)
+    alphabet = "甲乙丙丁戊己12ＡA"
+    words = {"".join(rng.choice(alphabet) for _ in range(rng.randint(2, 7))) for _ in range(60)}
+    lines = [
+        "".join(rng.choice(alphabet + " ") for _ in range(rng.randint(0, 30))) for _ in range(50)
+    ]
+    index = WordIndex(words, fold=False)
+    padded, _ = _crf.encode(lines, False)
+    positions = np.flatnonzero(padded != _crf.PAD)
+    begin, end, cover = index.lengths(padded, positions)
+    chars = [chr(c) for c in padded[positions]]
+    chunk = np.cumsum(padded == _crf.PAD)[positions]  # chunk identity of each character
+    listed = {w for w in words if len(w) <= MAX_WORD}
+    expected_begin, expected_end, expected_cover = (
+        [0] * len(chars),
+        [0] * len(chars),
+        [0] * len(chars),
+    )
+    for i in range(len(chars)):
+        for length in range(2, MAX_WORD + 1):
+            j = i + length - 1
+            if j < len(chars) and chunk[j] == chunk[i] and "".join(chars[i : j + 1]) in listed:
+                expected_begin[i] = length
+                expected_end[j] = max(expected_end[j], length)
+                for k in range(i, j + 1):
+                    expected_cover[k] = max(expected_cover[k], length)
+    assert begin.tolist() == expected_begin
+    assert end.tolist() == expected_end
+    assert cover.tolist() == expected_cover
