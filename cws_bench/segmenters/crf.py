@@ -396,12 +396,18 @@ class CRFModel:
 
     # -- decoding ---------------------------------------------------------------
 
-    def rows(self, padded: np.ndarray) -> np.ndarray:
-        """Feature rows (into :attr:`weights`) of every non-pad cell of ``padded``."""
+    def prepare(self) -> CRFModel:
+        """Build the lookup tables decoding needs (else the first batch builds them)."""
         if self._table is None:
             self._table = _crf.KeyTable(self.keys)
         if self.words and self._index is None:
             self._index = WordIndex(self.words, self.fold_width)
+        _class_table()
+        return self
+
+    def rows(self, padded: np.ndarray) -> np.ndarray:
+        """Feature rows (into :attr:`weights`) of every non-pad cell of ``padded``."""
+        self.prepare()
         return self._table.lookup(_keys(padded, self.templates, self._index))
 
     def tag(self, lines: list[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -762,7 +768,7 @@ class CRFSegmenter(Segmenter):
         if model is not None and corpus is not None:
             raise SegmenterError(self.name, "give a model or a corpus to train on, not both")
         if model is not None:
-            self.model = CRFModel.load(model)
+            self.model = CRFModel.load(model).prepare()
             self.trained_on = self.model.trained_on
         elif corpus is not None:
             sources, note = _training_sources(
@@ -796,7 +802,7 @@ class CRFSegmenter(Segmenter):
             path = folder / f"crf-{key}.npz"
             if path.is_file():
                 try:
-                    self.model = CRFModel.load(path)
+                    self.model = CRFModel.load(path).prepare()
                 except CwsBenchError:
                     pass  # unreadable: train again and overwrite it
                 else:
@@ -835,7 +841,7 @@ class CRFSegmenter(Segmenter):
         """Learn a new model from gold sentences (lists of words)."""
         model = CRFModel.train(sentences, **self.settings)
         model.trained_on = training_data(sentences, source, "<sentences>")
-        self.model = model
+        self.model = model.prepare()
         self.trained_on = model.trained_on
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -846,7 +852,7 @@ class CRFSegmenter(Segmenter):
 
     def load(self, path: str | os.PathLike[str]) -> CRFSegmenter:
         """Use the model saved at ``path``."""
-        self.model = CRFModel.load(path)
+        self.model = CRFModel.load(path).prepare()
         self.trained_on = self.model.trained_on
         for key in ("corpus", "split"):
             self.options.pop(key, None)
