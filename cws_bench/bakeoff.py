@@ -68,6 +68,7 @@ from pathlib import Path
 from typing import Any
 
 from cws_bench import __version__
+from cws_bench.dictionary_checks import segmenter_leak_warnings
 from cws_bench.errors import CwsBenchError
 from cws_bench.io import PathLike, make_folder
 from cws_bench.results import (
@@ -457,6 +458,8 @@ def run_pair(task: _Task, report: Callable[[int], None] | None = None) -> dict[s
     warnings = list(result.warnings)
     contamination = contamination_warnings(segmenter.trained_on, corpus, result.signature.gold)
     warnings += contamination
+    warnings += segmenter_leak_warnings(segmenter, task.segmenter.track, gold, dictionary)
+    warnings += getattr(segmenter, "notes", [])  # e.g. crf: what stood in for absent training data
     timed = segmenter.has_speed and segment_s > 0  # a file read is no segmenting speed
     counts = [[c.correct, c.pred, c.gold] for _, c in (result.lines or ())]
     return {

@@ -154,12 +154,12 @@ def segmenters(fmt: str) -> None:
 @click.option(
     "--model",
     type=click.Path(exists=True),
-    help="A trained model: for hmm, a file written by `cws-bench train hmm`.",
+    help="A trained model: for hmm or crf, a file written by `cws-bench train hmm|crf`.",
 )
 @click.option(
     "--corpus",
     help="Learn from this corpus first: a registered corpus name or a segmented file "
-    "(hmm trains on it; fmm/bmm/bimm use its words).",
+    "(hmm and crf train on it; fmm/bmm/bimm use its words).",
 )
 @click.option("--split", help="The split of a registered --corpus (default: train).")
 @click.option(
@@ -296,7 +296,7 @@ def segment(
     "--output",
     required=True,
     type=click.Path(dir_okay=False, writable=True),
-    help="The model file to write (hmm: JSON; fmm/bmm/bimm: a word list).",
+    help="The model file to write (hmm: JSON; crf: .npz; fmm/bmm/bimm: a word list).",
 )
 @click.option("--split", help="The split of a registered CORPUS (default: train).")
 @click.option(
@@ -318,7 +318,8 @@ def segment(
     "--option",
     multiple=True,
     metavar="KEY=VALUE",
-    help="An option of the segmenter (repeatable), e.g. -O alpha=0.5 for hmm.",
+    help="An option of the segmenter (repeatable), e.g. -O alpha=0.5 for hmm, "
+    "-O epochs=5 -O seed=1 for crf.",
 )
 @encoding_option
 def train(
@@ -331,7 +332,7 @@ def train(
     option: tuple[str, ...],
     encoding: str,
 ) -> None:
-    """Train SEGMENTER (hmm, or the word list of fmm/bmm/bimm) on CORPUS and save it.
+    """Train SEGMENTER (hmm, crf, or the word list of fmm/bmm/bimm) on CORPUS and save it.
 
     CORPUS is a registered corpus name (see `cws-bench corpora`) or a
     segmented file in any supported format (plain, People's Daily, CoNLL-U,
@@ -341,6 +342,7 @@ def train(
     Example:
         cws-bench train hmm pd1998 -o pd1998.hmm.json
         cws-bench train hmm my_gold.txt --format plain -o my.hmm.json
+        cws-bench train crf pd1998 -o pd1998.crf.npz
         cws-bench train hmm sighan2005-pku --data-dir icwb2-data -o pku.hmm.json
         cws-bench segment -s hmm --model pd1998.hmm.json pku_test.utf8
     """
