@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from cws_bench.cli.executor_options import character_bar, executor_options, open_executor
 from cws_bench.cli.options import encoding_option
 
 FORMATS = ("text", "json")
@@ -195,6 +196,7 @@ def segmenters(fmt: str) -> None:
     is_flag=True,
     help="Print on stderr how long loading and segmenting took, and the speed.",
 )
+@executor_options
 def segment(
     name: str,
     source: str,
@@ -210,6 +212,7 @@ def segment(
     batch_size: int,
     encoding: str,
     timing: bool,
+    sharding: dict[str, Any] | None,
 ) -> None:
     """Segment INPUT (one raw sentence a line; - for stdin) with a segmenter.
 
@@ -224,6 +227,8 @@ def segment(
         cws-bench segment -s hmm --model pd1998.hmm.json - < input.txt
         cws-bench segment -s hmm --corpus sighan2005-pku --data-dir icwb2-data in.txt
         cws-bench segment -s command -O command='python my_seg.py' input.txt
+        cws-bench segment -s pkuseg big.txt -o out.txt --executor local --jobs 4
+        cws-bench segment -s pkuseg big.txt -o out.txt --scheduler tcp://10.0.0.5:8786
     """
     from cws_bench.segmenters import get_segmenter, segment_file
 
@@ -231,6 +236,32 @@ def segment(
     options = _options(option, dictionary, user_dict, model, corpus, split)
     if data_dir is not None:
         options["data_dir"] = data_dir
+    if sharding is not None:
+        from cws_bench.sharded import segment_sharded
+
+        with open_executor(sharding) as executor, character_bar(name) as bar:
+            result = segment_sharded(
+                name,
+                source,
+                output,
+                executor=executor,
+                options=options,
+                separator=separator,
+                encoding=encoding,
+                batch_size=batch_size,
+                shard_chars=sharding["shard_chars"],
+                progress=bar,
+            )
+        if timing:
+            for load in result.loads:
+                click.echo(f"{load.worker}: loaded {name} in {load.seconds:.2f} s", err=True)
+            click.echo(
+                f"{name}: segmented {result.lines:,} lines ({result.characters:,} characters) "
+                f"in {result.shards:,} shards on {executor.jobs} workers in {result.wall:.2f} s, "
+                f"{result.characters_per_second:,.0f} characters/s",
+                err=True,
+            )
+        return
     started = time.perf_counter()
     segmenter = get_segmenter(name, **options)
     loaded = time.perf_counter() - started
