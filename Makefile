@@ -7,12 +7,12 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 # Extras installed by the set-up: everything but the 500 MB THULAC model.
-EXTRAS := test,pkuseg,snownlp,rjieba,opencc
+EXTRAS := test,pkuseg,snownlp,rjieba,opencc,crfsuite,dask
 STAMP  := $(VENV)/.installed
 
 .PHONY: run test bench lint clean
 
-$(STAMP): pyproject.toml setup.py cws_bench/_kernel.pyx cws_bench/segmenters/_decode.pyx
+$(STAMP): pyproject.toml setup.py cws_bench/_kernel.pyx cws_bench/segmenters/_decode.pyx cws_bench/segmenters/_crf.pyx
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	# pkuseg's setup.py imports numpy and cythonizes: build tools first, no isolation.

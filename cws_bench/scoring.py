@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from cws_bench.counts import AdditiveCounts
+from cws_bench.dictionary_checks import coverage_warnings
 from cws_bench.errors import (
     CorpusFormatError,
     CwsBenchError,
@@ -649,8 +650,11 @@ class _Scorer:
                 f"{len(acc.empty_gold_lines)} empty gold line(s) where the prediction has "
                 f"words, skipped (line {shown}{more})"
             )
+        counts = SegCounts(*acc.totals)
+        if self.dictionary is not None:
+            warnings += coverage_warnings(counts.gold, counts.oov_gold, self.dictionary.name)
         return ScoreResult(
-            counts=SegCounts(*acc.totals),
+            counts=counts,
             has_dictionary=self.dictionary is not None,
             signature=signature,
             method=self.method,

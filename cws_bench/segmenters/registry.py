@@ -80,6 +80,7 @@ SEGMENTERS: dict[str, Registered] = {
         "single-character words, then BMM",
     ),
     "hmm": Registered("cws_bench.segmenters.hmm:HMMSegmenter"),
+    "crf": Registered("cws_bench.segmenters.crf:CRFSegmenter"),
     "jieba": Registered(_JIEBA, {"mode": "default", "hmm": True}, "jieba, default mode"),
     "jieba-nohmm": Registered(
         _JIEBA, {"mode": "default", "hmm": False}, "jieba, default mode with its HMM off"
