@@ -269,8 +269,9 @@ def diff(
     example line each. With --gold: whether each change fixed or broke
     agreement with the gold, the net change in correct words, and ΔP, ΔR,
     ΔF1 with a paired bootstrap p-value. The gold may be in any format score
-    reads (CoNLL-U, People's Daily, BMES: detected) or a corpus name; --dict
-    is read in --encoding unless --dict-encoding says otherwise.
+    reads (CoNLL-U, People's Daily, BMES: detected) or a corpus NAME[:SPLIT],
+    whose standard dictionary is the default --dict; --dict is read in
+    --encoding unless --dict-encoding says otherwise.
 
     \b
     Example:
@@ -282,12 +283,16 @@ def diff(
     from cws_bench.dictionary import resolve_dictionary
     from cws_bench.regression.diff import diff_files
     from cws_bench.regression.render import render_diff_html, render_diff_json, render_diff_text
+    from cws_bench.scoring import gold_corpus
 
     words = (
         resolve_dictionary(dictionary, data_dir=data_dir, encoding=dict_encoding or encoding)
         if dictionary
         else None
     )
+    reference = gold_corpus(gold, data_dir=data_dir) if gold is not None else None
+    if reference is not None and words is None:
+        words = reference[0].dictionary()  # a corpus gold brings its standard word list
     result = diff_files(
         a,
         b,

@@ -126,6 +126,11 @@ def test_a_corpus_name_is_a_gold(tmp_path):
     assert done.exit_code == 0, done.output
     data = json.loads(done.stdout)
     assert data["against_gold"]["a"]["f1"] == 1.0 and data["gold"] == "sample:test"
+    # The corpus' standard word list is the dictionary unless --dict names another.
+    words = get_corpus("sample").dictionary()
+    oov = sum(w not in words for s in gold for w in s)
+    assert data["oov_words"]["a"] == oov > 0
+    assert data["settings"]["dictionary"] == words.name
     missing = run("diff", tmp_path / "a.txt", tmp_path / "b.txt", "--gold", "no-such-gold")
     assert missing.exit_code == 2 and "no such file, nor a registered corpus" in missing.output
 
