@@ -230,6 +230,7 @@ def minimal_options(name: str, pku_words: Path, tmp_path: Path) -> dict:
         "bmm": {"dictionary": str(pku_words)},
         "bimm": {"dictionary": str(pku_words)},
         "hmm": {"corpus": "sample", "split": "test"},
+        "crf": {"corpus": "sample", "split": "test", "epochs": 2},
         "jieba": {},
         "jieba-nohmm": {},
         "jieba-search": {},
