@@ -93,6 +93,7 @@ SEGMENTERS: dict[str, Registered] = {
     "pkuseg": Registered("cws_bench.segmenters.pkuseg:PkusegSegmenter"),
     "thulac": Registered("cws_bench.segmenters.thulac:ThulacSegmenter"),
     "snownlp": Registered("cws_bench.segmenters.snownlp:SnowNLPSegmenter"),
+    "transformers": Registered("cws_bench.segmenters.transformers:TransformersSegmenter"),
     "command": Registered("cws_bench.segmenters.external:CommandSegmenter"),
     "file": Registered("cws_bench.segmenters.external:FileSegmenter"),
 }
