@@ -220,3 +220,17 @@ def library_versions(*distributions: str) -> dict[str, str]:
         except importlib.metadata.PackageNotFoundError:
             continue
     return versions
+
+
+def pieces(words: Iterable[str]) -> list[str]:
+    """Words with the whitespace inside them cut out (whitespace is never part of a word).
+
+    >>> pieces(["他说 ", "H", "o W", "了"])
+    ['他说', 'H', 'o', 'W', '了']
+    """
+    return [piece for word in words for piece in word.split()]
+
+
+def missing_model(name: str, what: str, path: str, fetch: str) -> SegmenterError:
+    """The error of a model that is not where the options say, with how to get one."""
+    return SegmenterError(name, f"{what} {path}: not found", fetch)

@@ -116,7 +116,7 @@ class TransformersSegmenter(Segmenter):
     description = "a Hugging Face character-tagging model (BERT-style, e.g. ckiplab's)"
     requires = ("transformers", "torch")
     distribution = "transformers"
-    install = "pip install 'cws-bench[transformers]'  # pulls torch: pin a CPU or CUDA build first"
+    install = "pip install 'cws-bench[transformers]'"
     neural = True
 
     def __init__(
