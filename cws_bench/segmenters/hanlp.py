@@ -56,6 +56,9 @@ class HanlpSegmenter(Segmenter):
             else ``tok/coarse``).
         device: ``auto``, ``cpu`` or ``cuda:N``.
         batch_size: lines per call.
+        download: let HanLP download an identifier missing from its cache
+            ($HANLP_HOME, default ~/.hanlp); without it such an identifier
+            is an error that says where HanLP looked.
     """
 
     name = "hanlp"
@@ -73,8 +76,11 @@ class HanlpSegmenter(Segmenter):
         task: str | None = None,
         device: str = "auto",
         batch_size: int = 32,
+        download: bool = False,
     ) -> None:
-        super().__init__(model=model, task=task, device=device, batch_size=batch_size)
+        super().__init__(
+            model=model, task=task, device=device, batch_size=batch_size, download=download or None
+        )
         if int(batch_size) < 1:
             raise SegmenterError(self.name, f"batch_size must be at least 1, not {batch_size}")
         self.batch_size = int(batch_size)
@@ -87,6 +93,17 @@ class HanlpSegmenter(Segmenter):
         import hanlp
 
         identifier = getattr(hanlp.pretrained.tok, where, where) if not local else where
+        if not local and not download:
+            from hanlp.utils.io_util import path_from_url
+
+            cached = path_from_url(identifier)
+            if not (os.path.exists(cached) or os.path.exists(cached.removesuffix(".zip"))):
+                raise SegmenterError(
+                    self.name,
+                    f"model {where!r} is not in HanLP's cache ({cached.removesuffix('.zip')})",
+                    "set download = true to let HanLP fetch it, or pass the folder of a saved "
+                    "HanLP component (model = '/path/to/folder')",
+                )
         devices = -1 if self.device == "cpu" else int(self.device.partition(":")[2] or 0)
         try:
             self.component = hanlp.load(identifier, devices=devices)
@@ -94,9 +111,8 @@ class HanlpSegmenter(Segmenter):
             raise SegmenterError(
                 self.name,
                 f"cannot load model {where!r}: {type(e).__name__}: {str(e).splitlines()[0]}",
-                "pass the folder of a saved HanLP component (model = '/path/to/folder'), or "
-                'load it once on a machine with network (python -c "import hanlp; '
-                f'hanlp.load(hanlp.pretrained.tok.{where})") and copy ~/.hanlp over',
+                "pass the folder of a saved HanLP component (model = '/path/to/folder', the "
+                "one holding its config.json)",
             ) from e
         self.identity = {
             "model": os.path.abspath(where) if local else str(identifier),

@@ -35,7 +35,7 @@ class JiaguSegmenter(Segmenter):
 
     Args:
         mode: ``default``, ``probe`` or ``model``.
-        user_dict: a user dictionary (``word [freq]`` a line, UTF-8), for the
+        user_dict: a user dictionary (``word<TAB>freq`` or ``word`` a line, UTF-8), for the
             ``default`` and ``probe`` modes.
     """
 

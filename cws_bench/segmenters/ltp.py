@@ -45,9 +45,7 @@ def words_of(output: Any) -> list[list[str]]:
     """
     cws = output[0] if isinstance(output, tuple) else output["cws"]
     if not all(isinstance(words, list) for words in cws):
-        raise TypeError(
-            f"LTP returned words for {len(cws)} lines where a batch of lines was expected"
-        )
+        raise TypeError("LTP returned something else than one list of words per line")
     return [pieces(words) for words in cws]
 
 
