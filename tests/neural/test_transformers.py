@@ -226,3 +226,18 @@ def test_missing_model(tmp_path):
         SegmenterError, match=r"(?s)cannot load model .nobody/no-such-model.*hf download"
     ):
         get_segmenter("transformers", model="nobody/no-such-model")
+
+
+def test_segmenters_listing_shows_the_device():
+    from click.testing import CliRunner
+
+    from cws_bench.cli import cli
+    from cws_bench.segmenters import list_segmenters
+
+    expected = "cuda:0" if torch.cuda.is_available() else "cpu"
+    infos = {info.name: info for info in list_segmenters()}
+    assert infos["transformers"].available and infos["transformers"].device == expected
+    assert infos["jieba"].device is None  # not a neural adapter
+    result = CliRunner().invoke(cli, ["segmenters"])
+    row = next(line for line in result.output.splitlines() if line.startswith("transformers "))
+    assert row.endswith(f"[device: {expected}]")
