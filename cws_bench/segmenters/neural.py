@@ -98,7 +98,7 @@ def label_roles(
         roles.append(role or "?")
     if unreadable:
         all_labels = ", ".join(repr(label) for label in labels)
-        example = ", ".join(f'"{label}" = "B"' for label in unreadable[:2])
+        example = ", ".join(f'"{label}" = "{"BIES"[i]}"' for i, label in enumerate(unreadable[:4]))
         raise SegmenterError(
             name,
             f"cannot read the label(s) {', '.join(map(repr, unreadable))} as word boundaries "
