@@ -226,16 +226,27 @@ SEG_SCRIPT = HERE / "characters.py"
 NEEDS_A_MODEL = {
     "transformers": "tests/neural/test_transformers.py",
     "ltp": "tests/neural/test_ltp.py",
-    "hanlp": "tests/neural/test_hanlp.py",
-    "stanza": "tests/neural/test_stanza.py",
-    "stanza-hant": "tests/neural/test_stanza.py",
+    "hanlp": "tests/neural/test_hanlp_stanza.py",
+    "stanza": "tests/neural/test_hanlp_stanza.py",
+    "stanza-hant": "tests/neural/test_hanlp_stanza.py",
 }
+
+
+def pkuseg_model_folder() -> str:
+    """The model folder the pkuseg package ships (spaCy's pkuseg segmenter reads it)."""
+    try:
+        import pkuseg
+    except ImportError:
+        pytest.skip("spacy-pkuseg needs pkuseg's model folder: pkuseg is not installed")
+    return str(Path(pkuseg.__file__).parent / "models" / "default")
 
 
 def minimal_options(name: str, pku_words: Path, tmp_path: Path) -> dict:
     """Plain options that make each built-in usable; a new built-in must be added here."""
     if name in NEEDS_A_MODEL:
         pytest.skip(f"{name} needs a model folder: see {NEEDS_A_MODEL[name]}")
+    if name == "spacy-pkuseg":
+        return {"pkuseg_model": pkuseg_model_folder()}
     segmented = tmp_path / "segmented.txt"
     segmented.write_text("我们 是 学生\n", encoding="utf-8")
     return {
@@ -254,7 +265,6 @@ def minimal_options(name: str, pku_words: Path, tmp_path: Path) -> dict:
         "file": {"path": str(segmented)},
         "spacy": {},
         "spacy-jieba": {},
-        "spacy-pkuseg": {},
         "jiagu": {},
         "jiagu-probe": {},
         "jiagu-model": {},
