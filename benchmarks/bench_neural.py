@@ -1,6 +1,6 @@
 """The transformers adapter on the CPU: its overhead over the bare model, and batching.
 
-Input: the SIGHAN 2005 PKU raw test input (1,945 lines, about 170,000
+Input: the SIGHAN 2005 PKU raw test input (1,945 lines, 172,733
 characters), in memory. Model: a small randomly initialised BERT tagger
 (hidden size 128, 2 layers, 4 heads, 512 positions, B/M/E/S labels) with a
 vocabulary of the input's characters, saved with ``save_pretrained`` and
