@@ -7,6 +7,7 @@ A bake-off is a TOML file (see ``cws_bench/configs/default.toml``)::
     resamples = 1000           # bootstrap resamples
     timeout = 900              # seconds a pair may take
     batch_size = 500           # lines per segment() call
+    correction = "holm"        # multiple comparisons: holm, bonferroni, fdr_bh or none
 
     [[corpora]]
     name = "pd1998"            # a registered corpus ...
@@ -40,7 +41,11 @@ Statistics (cws_bench/metrics/significance.py): percentile bootstrap
 intervals of P, R and F1 over sentences (``resamples`` resamples, ``seed``),
 the SIGHAN bakeoff's ±2·sqrt(p(1−p)/n) (Emerson 2005; n: gold words for
 recall, predicted words for precision), and a paired bootstrap test of F1 for
-every two segmenters on a corpus (Koehn 2004).
+every two segmenters of the same track on a corpus (Koehn 2004), its
+p-values corrected within each track for multiple comparisons
+(``correction``, Holm-Bonferroni by default) by
+:func:`cws_bench.results.judge_comparisons`. A segmenter scored on its own
+training data is in no family and never wins.
 """
 
 from __future__ import annotations
@@ -51,6 +56,7 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import platform
+import re
 import sys
 import time
 import traceback
@@ -63,8 +69,14 @@ from typing import Any
 
 from cws_bench import __version__
 from cws_bench.errors import CwsBenchError
-from cws_bench.io import PathLike, atomic_write
-from cws_bench.results import BakeoffResult, Comparison, Interval, PairResult
+from cws_bench.io import PathLike, make_folder
+from cws_bench.results import (
+    BakeoffResult,
+    Comparison,
+    Interval,
+    PairResult,
+    judge_comparisons,
+)
 
 __all__ = [
     "BUNDLED_CONFIGS",
@@ -82,10 +94,13 @@ __all__ = [
 ]
 
 TRACKS = ("closed", "open")
+SAFE_NAME = re.compile(r"[\w.+ -]{1,100}")
+"""A bake-off name: a plain file name (Unicode letters allowed), the folder of its reports."""
 BUNDLED_CONFIGS = ("default", "sighan2005", "neural")
-CACHE_VERSION = 2
+CACHE_VERSION = 3  # 3: records say whether the pair is contaminated and if it has a speed
 CONFIDENCE = 0.95
 ALPHA = 0.05
+CORRECTION = "holm"  # multiple comparisons within a track: Holm-Bonferroni unless told
 
 
 # ---------------------------------------------------------------------------
@@ -179,6 +194,7 @@ class BakeoffConfig:
     batch_size: int = 500
     description: str = ""
     source: str | None = None
+    correction: str = CORRECTION
 
     def to_dict(self) -> dict[str, Any]:
         """The configuration as plain data (what results.json records)."""
@@ -190,6 +206,7 @@ class BakeoffConfig:
             "resamples": self.resamples,
             "timeout": self.timeout,
             "batch_size": self.batch_size,
+            "correction": self.correction,
             "corpora": [vars_of(c) for c in self.corpora],
             "segmenters": [vars_of(s) for s in self.segmenters],
         }
@@ -208,6 +225,7 @@ _TOP_KEYS = {
     "resamples",
     "timeout",
     "batch_size",
+    "correction",
     "corpora",
     "segmenters",
 }
@@ -278,9 +296,17 @@ def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffCo
                 f"{source}: {kind} label(s) used twice: {', '.join(duplicates)}",
                 "give each a distinct label",
             )
+    name = str(data.get("name") or Path(source).stem)
+    if not SAFE_NAME.fullmatch(name) or name.startswith("."):
+        # The name is a folder under reports/: "../x" or "/tmp/x" would write elsewhere.
+        raise CwsBenchError(
+            f"{source}: name {name!r} is not a plain file name",
+            "use letters, digits, spaces and - _ . + (reports go to reports/<name>/; "
+            "pass -o to write them elsewhere)",
+        )
     try:
         config = BakeoffConfig(
-            name=str(data.get("name") or Path(source).stem),
+            name=name,
             corpora=tuple(corpora),
             segmenters=tuple(segmenters),
             seed=int(data.get("seed", 2005)),
@@ -289,9 +315,18 @@ def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffCo
             batch_size=int(data.get("batch_size", 500)),
             description=str(data.get("description", "")),
             source=source,
+            correction=str(data.get("correction", CORRECTION)),
         )
     except (TypeError, ValueError) as e:
         raise CwsBenchError(f"{source}: {e}") from e
+    from cws_bench.metrics.significance import CORRECTIONS
+
+    if config.correction not in CORRECTIONS:
+        raise CwsBenchError(
+            f"{source}: correction must be one of {', '.join(CORRECTIONS)}, "
+            f"not {config.correction!r}",
+            "holm (Holm-Bonferroni) is the default; none leaves the p-values uncorrected",
+        )
     return config
 
 
@@ -390,6 +425,7 @@ def run_pair(task: _Task, report: Callable[[int], None] | None = None) -> dict[s
     """
     from cws_bench.analysis import analyse_errors
     from cws_bench.memory import peak_memory_mib
+    from cws_bench.metrics.throughput import rate
     from cws_bench.scoring import score_sentences
     from cws_bench.segmenters import get_segmenter
 
@@ -419,7 +455,9 @@ def run_pair(task: _Task, report: Callable[[int], None] | None = None) -> dict[s
     )
     characters = sum(map(len, raw))
     warnings = list(result.warnings)
-    warnings += contamination_warnings(segmenter.trained_on, corpus, result.signature.gold)
+    contamination = contamination_warnings(segmenter.trained_on, corpus, result.signature.gold)
+    warnings += contamination
+    timed = segmenter.has_speed and segment_s > 0  # a file read is no segmenting speed
     counts = [[c.correct, c.pred, c.gold] for _, c in (result.lines or ())]
     return {
         "version": CACHE_VERSION,
@@ -431,11 +469,12 @@ def run_pair(task: _Task, report: Callable[[int], None] | None = None) -> dict[s
             "segment_s": segment_s,
             "characters": characters,
             "sentences": len(raw),
-            "chars_per_s": characters / segment_s if segment_s else None,
-            "words_per_s": result.pred_words / segment_s if segment_s else None,
+            "chars_per_s": rate(characters, segment_s) if timed else None,
+            "words_per_s": rate(result.pred_words, segment_s) if timed else None,
         },
         "peak_memory_mib": peak_memory_mib(),
         "warnings": warnings,
+        "contaminated": bool(contamination),
         "segmenter_info": info,
     }
 
@@ -473,18 +512,27 @@ def _normalized(dictionary: Any, normalize: str | None) -> Any:
 def _worker(task: _Task, connection: Any) -> None:
     """Entry point of a worker process: run the pair, send back a record or an error."""
 
+    from cws_bench.workers import worker_started
+
+    worker_started()
+
     def report(characters: int) -> None:
         connection.send(("progress", characters))
 
     try:
-        record = run_pair(task, report)
-    except CwsBenchError as e:
-        connection.send(("failed", str(e)))
-    except Exception as e:  # a segmenter's own bug: report it, the run goes on
-        tail = traceback.format_exc().strip().splitlines()[-3:]
-        connection.send(("failed", f"{type(e).__name__}: {e} ({' / '.join(tail)})"))
-    else:
-        connection.send(("done", record))
+        try:
+            record = run_pair(task, report)
+        except (BrokenPipeError, ConnectionError):
+            raise
+        except CwsBenchError as e:
+            connection.send(("failed", str(e)))
+        except Exception as e:  # a segmenter's own bug: report it, the run goes on
+            tail = traceback.format_exc().strip().splitlines()[-3:]
+            connection.send(("failed", f"{type(e).__name__}: {e} ({' / '.join(tail)})"))
+        else:
+            connection.send(("done", record))
+    except (BrokenPipeError, ConnectionError):
+        pass  # the main process is gone: nobody to tell
     finally:
         connection.close()
 
@@ -526,28 +574,31 @@ class _Cache:
 
     def __init__(self, folder: Path | None) -> None:
         self.folder = folder
+        self.warnings: list[str] = []  # invalid records found (each pair runs again)
         if folder is not None:
-            folder.mkdir(parents=True, exist_ok=True)
+            make_folder(folder)
 
     def path(self, key: str) -> Path | None:
         return None if self.folder is None else self.folder / f"{key}.json"
 
     def get(self, key: str) -> dict[str, Any] | None:
-        path = self.path(key)
-        if path is None or not path.exists():
-            return None
-        try:
-            record = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return None  # unreadable: run the pair again
-        return record if record.get("version") == CACHE_VERSION else None
+        """The valid record of ``key``, or None (an invalid one adds a warning)."""
+        from cws_bench.records import load_record
 
-    def put(self, key: str, record: dict[str, Any]) -> None:
         path = self.path(key)
         if path is None:
-            return
-        with atomic_write(path) as f:
-            json.dump(record, f, ensure_ascii=False)
+            return None
+        record, warning = load_record(path, version=CACHE_VERSION)
+        if warning is not None:
+            self.warnings.append(warning)
+        return record
+
+    def put(self, key: str, record: dict[str, Any]) -> None:
+        from cws_bench.records import store_record
+
+        path = self.path(key)
+        if path is not None:
+            store_record(path, record)
 
 
 @dataclass
@@ -567,6 +618,8 @@ def _run_tasks(
     on_progress: Callable[[int], None] | None,
 ) -> None:
     """Run tasks in worker processes, ``jobs`` at a time, each with a timeout."""
+    from cws_bench.workers import signals_ignored, stop_worker
+
     context = multiprocessing.get_context("spawn")
     pending = list(tasks)
     running: list[_Running] = []
@@ -582,8 +635,7 @@ def _run_tasks(
             for item in list(running):
                 finished = _poll(item, on_done, on_progress)
                 if not finished and time.monotonic() - item.started > timeout:
-                    item.process.kill()
-                    item.process.join()
+                    stop_worker(item.process)
                     on_done(
                         item.task,
                         "timeout",
@@ -598,9 +650,9 @@ def _run_tasks(
                     timeout=0.5,
                 )
     finally:
-        for item in running:  # interrupted (Ctrl-C): stop the workers, keep the cache
-            item.process.kill()
-            item.process.join()
+        with signals_ignored():  # interrupted: stop the workers and what they started
+            for item in running:
+                stop_worker(item.process)
 
 
 def _poll(
@@ -680,10 +732,13 @@ def _statistics(
             )
             intervals[key][name] = Interval(float(ci.low), float(ci.high))
     comparisons = []
+    track_of = {s.label: s.track for s in config.segmenters}
     for corpus in config.corpora:
         labels = [s.label for s in config.segmenters if (corpus.label, s.label) in records]
         for i, a in enumerate(labels):
             for b in labels[i + 1 :]:
+                if track_of[a] != track_of[b]:
+                    continue  # tracks are ranked apart
                 counts_a, counts_b = counts_of((corpus.label, a)), counts_of((corpus.label, b))
                 if counts_a.shape != counts_b.shape or not len(counts_a):
                     continue
@@ -732,7 +787,8 @@ def run_bakeoff(
         jobs: worker processes at a time (default: the CPU count).
         data_dir: where corpora that need one are (e.g. the SIGHAN 2005 data).
         use_cache: reuse finished pairs from the run cache.
-        progress: show progress bars on stderr.
+        progress: show progress on stderr: bars on a terminal, one line per
+            finished pair otherwise (a CI log gets no carriage returns).
         write: write the reports (results.json, results.csv, leaderboard.md, report.html).
 
     Returns:
@@ -791,12 +847,14 @@ def run_bakeoff(
             else:
                 tasks.append(task)
 
+    notes.extend(cache.warnings)
     kinds = {spec.label: info.kind for spec, info in segmenters}
     tasks.sort(
         key=lambda t: (-sizes[t.corpus.label], _KIND_ORDER.get(kinds[t.segmenter.label] or "", 3))
     )
     bar = chars_bar = None
-    if progress and tasks:
+    lines = _PairLines(len(tasks)) if progress and tasks and not _interactive() else None
+    if progress and tasks and lines is None:
         from tqdm import tqdm
 
         bar = tqdm(total=len(tasks), desc="pairs", unit="pair", file=sys.stderr)
@@ -813,15 +871,27 @@ def run_bakeoff(
         if bar is not None:
             bar.update(1)
             bar.set_postfix_str(f"{task.segmenter.label} on {task.corpus.label}: {status}")
+        if lines is not None:
+            lines.done(task.segmenter.label, task.corpus.label, status)
 
     def on_progress(characters: int) -> None:
         if chars_bar is not None:
             chars_bar.update(characters)
 
+    from cws_bench.workers import Interrupted, signals_raise
+
     try:
-        _run_tasks(
-            tasks, jobs=jobs, timeout=config.timeout, on_done=on_done, on_progress=on_progress
-        )
+        with signals_raise():
+            _run_tasks(
+                tasks, jobs=jobs, timeout=config.timeout, on_done=on_done, on_progress=on_progress
+            )
+    except Interrupted as e:
+        kept = f"; finished pairs are kept in {cache.folder}" if cache.folder else ""
+        raise Interrupted(
+            e.signum,
+            f"{e.message}: {len(records)} of {len(config.corpora) * len(segmenters)} pairs "
+            f"done{kept}; run the same command again to resume",
+        ) from None
     finally:
         if bar is not None:
             bar.close()
@@ -868,18 +938,22 @@ def run_bakeoff(
                     signature=pair_signature(record, config, spec),
                     analysis=record["analysis"],
                     cached=pair in cached,
+                    contaminated=bool(record.get("contaminated")),
                 )
             )
     result = BakeoffResult(
         name=config.name,
         config=config.to_dict(),
         pairs=tuple(pairs),
-        comparisons=tuple(comparisons),
+        comparisons=judge_comparisons(
+            pairs, comparisons, alpha=ALPHA, correction=config.correction
+        ),
         settings={
             "seed": config.seed,
             "resamples": config.resamples,
             "confidence": CONFIDENCE,
             "alpha": ALPHA,
+            "correction": config.correction,
             "jobs": jobs,
             "notes": notes,
         },
@@ -917,6 +991,33 @@ def _corpus_identity(corpus: CorpusSpec, data_dir: str | None) -> tuple[str, str
     checksum = sentences_checksum(counted())
     dictionary = corpus_dictionary(corpus, data_dir)
     return checksum, None if dictionary is None else dictionary.checksum, characters
+
+
+def _interactive() -> bool:
+    """Whether stderr is a terminal (progress bars), or a log (one line per pair)."""
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+class _PairLines:
+    """Progress off a terminal: one plain line per finished pair, no carriage returns."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.finished = 0
+        self.started = time.monotonic()
+
+    def done(self, segmenter: str, corpus: str, status: str) -> None:
+        self.finished += 1
+        elapsed = time.monotonic() - self.started
+        # written as tqdm writes its bars: only when the caller asked for progress
+        sys.stderr.write(
+            f"[{self.finished}/{self.total}] {segmenter} on {corpus}: {status} "
+            f"({elapsed:.1f} s since the start)\n"
+        )
+        sys.stderr.flush()
 
 
 # Adapters that ship a trained model are usually the slowest to run: start them first,
