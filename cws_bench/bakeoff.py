@@ -97,7 +97,7 @@ __all__ = [
 TRACKS = ("closed", "open")
 SAFE_NAME = re.compile(r"[\w.+ -]{1,100}")
 """A bake-off name: a plain file name (Unicode letters allowed), the folder of its reports."""
-BUNDLED_CONFIGS = ("default", "sighan2005")
+BUNDLED_CONFIGS = ("default", "sighan2005", "neural")
 CACHE_VERSION = 3  # 3: records say whether the pair is contaminated and if it has a speed
 CONFIDENCE = 0.95
 ALPHA = 0.05
@@ -960,7 +960,7 @@ def run_bakeoff(
             "jobs": jobs,
             "notes": notes,
         },
-        environment=environment(),
+        environment={**environment(), **model_devices(records)},
         created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
         duration_s=time.perf_counter() - started,
     )
@@ -1031,6 +1031,8 @@ _KIND_ORDER = {"pretrained": 0, "statistical": 1, "dictionary": 2}
 def pair_signature(record: dict[str, Any], config: BakeoffConfig, spec: SegmenterSpec) -> str:
     info = record["segmenter_info"]
     options = json.dumps(info.get("options", {}), sort_keys=True, ensure_ascii=False)
+    if info.get("model"):  # a neural adapter's model, checksum, device, dtype (neural.py)
+        options += json.dumps(info["model"], sort_keys=True, ensure_ascii=False)
     digest = hashlib.blake2b(options.encode("utf-8"), digest_size=4).hexdigest()
     return "|".join(
         [
@@ -1042,6 +1044,19 @@ def pair_signature(record: dict[str, Any], config: BakeoffConfig, spec: Segmente
             f"resamples:{config.resamples}",
         ]
     )
+
+
+def model_devices(records: dict[tuple[str, str], dict[str, Any]]) -> dict[str, Any]:
+    """``{"models": {segmenter: its model, device, dtype, GPU}}`` of the neural adapters run.
+
+    Empty when no segmenter recorded a ``model`` in its metadata.
+    """
+    models = {
+        label: record["segmenter_info"]["model"]
+        for (_, label), record in sorted(records.items())
+        if record.get("segmenter_info", {}).get("model")
+    }
+    return {"models": models} if models else {}
 
 
 def environment() -> dict[str, Any]:

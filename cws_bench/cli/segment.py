@@ -111,6 +111,8 @@ def segmenters(fmt: str) -> None:
     for info in infos:
         if info.available:
             note = info.description
+            if info.device:  # a neural adapter: where device="auto" would run it
+                note += f" [device: {info.device}]"
         else:
             note = f"install: {info.install}" if info.install else f"unavailable: {info.reason}"
         rows.append(
