@@ -21,12 +21,12 @@ The worked example of the literature:
 from __future__ import annotations
 
 import codecs
-import hashlib
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
+from cws_bench.checksums import LineDigest, SentenceDigest
 from cws_bench.counts import AdditiveCounts
 from cws_bench.errors import CwsBenchError, LineCountMismatchError, TextMismatchError
 from cws_bench.io import (
@@ -657,19 +657,22 @@ class _ByteSource:
 
     def _read(self, hasher: Any) -> Iterator[bytes]:
         if self.encoding != "utf-8":
-            for lines in iter_line_blocks(self.source, encoding=self.encoding, hasher=hasher):
-                yield ("\n".join(lines) + "\n").encode("utf-8")
+            for lines in iter_line_blocks(self.source, encoding=self.encoding):
+                block = ("\n".join(lines) + "\n").encode("utf-8")
+                if hasher is not None:
+                    hasher.update(block)
+                yield block
             return
         bom = codecs.BOM_UTF8
         with open_binary(self.source) as f:
             head = b""
             while len(head) < len(bom) and (block := f.read(BLOCK_SIZE)):
                 head += block
-            if hasher is not None:
-                hasher.update(head)
             if head.startswith(bom):
                 head = head[len(bom) :]
                 self.offset = len(bom)
+            if hasher is not None:
+                hasher.update(head)
             if head:
                 yield head
             while block := f.read(BLOCK_SIZE):
@@ -836,9 +839,9 @@ def score_files(
     dictionary = _normalize_dictionary(_as_dictionary(dictionary), normalizer)
     gold_name, pred_name = display_name(gold), display_name(pred)
     pred_encoding = pred_encoding or encoding
-    # SHA-256 of the gold file's bytes (hardware-accelerated, about twice as
-    # fast as BLAKE2b here), shortened to 16 hex digits like every checksum.
-    hasher = BackgroundHasher(hashlib.sha256())
+    # The sentence checksum of the gold lines (as score_sentences and Corpus.checksum),
+    # computed from the UTF-8 bytes the kernel reads, on another core.
+    hasher = BackgroundHasher(LineDigest())
     scorer = _Scorer(
         dictionary,
         method=method,
@@ -857,7 +860,7 @@ def score_files(
             )
         gold_rest, pred_rest = [], []
         batches = _paired_batches(
-            iter_line_blocks(gold, encoding=encoding, hasher=hasher),
+            _hashed(iter_line_blocks(gold, encoding=encoding), hasher),
             iter_line_blocks(pred, encoding=pred_encoding),
         )
         for gold_lines, pred_lines, gold_left, pred_left in batches:
@@ -884,7 +887,7 @@ def score_files(
     scorer.check_strict(gold_name, pred_name)
     signature = Signature(
         method=method,
-        gold=hasher.hexdigest()[:16],
+        gold=hasher.hexdigest(),
         dictionary=dictionary.checksum if dictionary is not None else None,
         normalization=normalizer.name if normalizer is not None else "none",
         beta=beta,
@@ -928,10 +931,9 @@ def score_sentences(
     for start in range(0, len(gold_lines), 4096):
         scorer.add_lines(gold_lines[start : start + 4096], pred_lines[start : start + 4096])
     scorer.check_strict("gold", "prediction")
-    digest = hashlib.blake2b(digest_size=8)
+    digest = SentenceDigest()
     for line in gold_lines:
-        digest.update(line.encode("utf-8"))
-        digest.update(b"\n")
+        digest.add_line(line)
     signature = Signature(
         method=method,
         gold=digest.hexdigest(),
@@ -940,6 +942,14 @@ def score_sentences(
         beta=beta,
     )
     return scorer.result(signature, [])
+
+
+def _hashed(blocks: Iterable[list[str]], digest: Any) -> Iterator[list[str]]:
+    """Blocks of lines, each line added to a sentence digest as it passes."""
+    for lines in blocks:
+        block = "\n".join(lines) + "\n" if lines else ""
+        digest.update(block.encode("utf-8", "surrogateescape"))
+        yield lines
 
 
 def write_details(result: ScoreResult, target: PathLike) -> None:

@@ -35,7 +35,6 @@ machine differs).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -59,6 +58,7 @@ from cws_bench.bakeoff import (
     gold_and_raw,
     pair_signature,
 )
+from cws_bench.checksums import file_checksum
 from cws_bench.errors import CorpusFormatError, CwsBenchError
 from cws_bench.io import PathLike, atomic_write
 
@@ -94,24 +94,6 @@ MIN_RUN_SECONDS = 0.2
 
 Segment = Callable[[list[str]], list[list[str]]]
 """A batch segmenter: raw lines in, one list of words per line out."""
-
-
-def file_checksum(path: PathLike) -> str:
-    """A 16-hex-digit BLAKE2b digest of a file's bytes, as :func:`~cws_bench.signature.short_hash`.
-
-    >>> import tempfile, os
-    >>> from cws_bench.signature import short_hash
-    >>> with tempfile.TemporaryDirectory() as d:
-    ...     p = os.path.join(d, "words.txt")
-    ...     _ = open(p, "w", encoding="utf-8").write("结婚\\n")
-    ...     file_checksum(p), file_checksum(p) == short_hash("结婚\\n")
-    ('f1a4b62333732ad9', True)
-    """
-    digest = hashlib.blake2b(digest_size=8)
-    with open(path, "rb") as f:
-        while block := f.read(1 << 20):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 PATH_OPTIONS = frozenset({"user_dict", "dictionary", "model", "path", "cwd", "gold", "raw"})

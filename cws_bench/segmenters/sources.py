@@ -9,12 +9,12 @@ BMES). A registered name wins over a file of the same name; write
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cws_bench.checksums import SentenceDigest
 from cws_bench.dictionary import CORPUS_PREFIX, Dictionary, resolve_dictionary
 from cws_bench.errors import CwsBenchError, SegmenterError
 from cws_bench.io import PathLike
@@ -108,11 +108,10 @@ class TrainingCorpus:
         return read_corpus(self.corpus, format=self.format, encoding=self.encoding)
 
     def __iter__(self) -> Iterator[list[str]]:
-        digest = hashlib.blake2b(digest_size=8)
+        digest = SentenceDigest()
         count = 0
         for words in self._read():
-            digest.update(" ".join(words).encode("utf-8"))
-            digest.update(b"\n")
+            digest.add(words)
             if words:
                 count += 1
                 yield words
