@@ -372,7 +372,7 @@ def gold_and_raw(corpus: CorpusSpec, data_dir: str | None) -> tuple[list[list[st
 def corpus_dictionary(corpus: CorpusSpec, data_dir: str | None) -> Any:
     """The OOV dictionary of a corpus spec, or None."""
     if corpus.dictionary:
-        from cws_bench.dictionary import resolve_dictionary
+        from cws_bench.words import resolve_dictionary
 
         return resolve_dictionary(corpus.dictionary, data_dir=data_dir)
     if corpus.name is not None:

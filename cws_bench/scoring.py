@@ -759,10 +759,10 @@ def _byte_order_mark(source: PathLike, encoding: str) -> str:
 
 
 def _as_dictionary(value: Any) -> Dictionary | None:
-    """A Dictionary from what the caller gave (dictionary.py loads only when needed)."""
+    """A Dictionary from any word source (``jieba``, ``corpus:NAME[:SPLIT]``, a path, words)."""
     if value is None:
         return None
-    from cws_bench.dictionary import as_dictionary
+    from cws_bench.words import as_dictionary
 
     return as_dictionary(value)
 

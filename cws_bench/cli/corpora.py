@@ -158,7 +158,7 @@ def info(
     """
     from pathlib import Path
 
-    from cws_bench.dictionary import resolve_dictionary
+    from cws_bench.words import resolve_dictionary
 
     given = resolve_dictionary(dictionary, data_dir=data_dir) if dictionary else None
     if name not in corpus_names() and Path(name).is_file():

@@ -260,9 +260,9 @@ def diff(
         cws-bench diff before.txt after.txt --gold gold.txt --dict words.txt
         cws-bench diff before.txt after.txt --gold gold.txt --format html -o diff.html
     """
-    from cws_bench.dictionary import resolve_dictionary
     from cws_bench.regression.diff import diff_files
     from cws_bench.regression.render import render_diff_html, render_diff_json, render_diff_text
+    from cws_bench.words import resolve_dictionary
 
     words = resolve_dictionary(dictionary, data_dir=data_dir) if dictionary else None
     result = diff_files(

@@ -186,7 +186,7 @@ def score(
             raise click.UsageError("--format sighan needs --method sighan")
         method = "sighan"
     if dictionary:
-        from cws_bench.dictionary import resolve_dictionary
+        from cws_bench.words import resolve_dictionary
 
         dictionary = resolve_dictionary(dictionary, data_dir=data_dir)
     result = score_files(

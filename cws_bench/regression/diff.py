@@ -476,8 +476,8 @@ def diff_segmentations(
     >>> d.patterns[0].kind, d.gold.outcomes["broke"], d.gold.correct_change
     ('merge', 1, -2)
     """
-    from cws_bench.dictionary import as_dictionary
     from cws_bench.metrics.significance import DEFAULT_RESAMPLES, DEFAULT_SEED
+    from cws_bench.words import as_dictionary
 
     a_name, b_name, gold_name = names
     seed = DEFAULT_SEED if seed is None else seed

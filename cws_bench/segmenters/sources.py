@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cws_bench.checksums import SentenceDigest
-from cws_bench.dictionary import CORPUS_PREFIX, Dictionary, resolve_dictionary
+from cws_bench.dictionary import Dictionary
 from cws_bench.errors import CwsBenchError, SegmenterError
 from cws_bench.io import PathLike
 from cws_bench.segmenters.base import TrainingData
+from cws_bench.words import CORPUS_PREFIX, resolve_words
 
 if TYPE_CHECKING:
     from cws_bench.segmenters.base import Segmenter
@@ -136,7 +137,7 @@ def load_word_source(
     """The word list of a dictionary-based segmenter, from exactly one source.
 
     Args:
-        dictionary: what ``--dict`` names (:func:`cws_bench.dictionary.resolve_dictionary`):
+        dictionary: what ``--dict`` names (:func:`cws_bench.words.resolve_words`):
             a dictionary file (one word a line, or jieba's ``word freq tag``),
             ``jieba`` (jieba's bundled dictionary), or ``corpus:NAME[:SPLIT]``
             (the same as ``corpus=NAME, split=SPLIT``).
@@ -165,41 +166,30 @@ def load_word_source(
             "pass --dict FILE (one word a line), or --corpus NAME_OR_FILE to use the words "
             "of a corpus (e.g. --corpus pd1998 --split train)",
         )
-    if isinstance(dictionary, str) and dictionary.startswith(CORPUS_PREFIX):
-        corpus, _, reference_split = dictionary[len(CORPUS_PREFIX) :].partition(":")
-        if not corpus:
-            raise CwsBenchError(
-                f"dictionary {dictionary!r}: no corpus name",
-                "write corpus:NAME or corpus:NAME:SPLIT",
-            )
-        split = reference_split or split
-        dictionary = None
-    if dictionary is not None:
-        loaded = resolve_dictionary(dictionary, encoding=encoding)
-        return loaded, TrainingData(loaded.name, checksum=loaded.checksum)
     if words is not None:
         if isinstance(words, str):
             raise CwsBenchError("words must be a list of words, not one string")
-        loaded = Dictionary.from_words(words)
-        if not loaded.words:
+        found = resolve_words(words)
+        if not found.dictionary.words:
             raise CwsBenchError("the word list is empty")
-        return loaded, TrainingData("<words>", checksum=loaded.checksum)
-    assert corpus is not None
-    name = os.fspath(corpus)
-    if _registered(name) and split is None:
-        from cws_bench.corpora import get_corpus
-
-        registered = get_corpus(name, data_dir=data_dir)
-        loaded = registered.dictionary()
+    elif dictionary is not None:
+        found = resolve_words(dictionary, split=split, data_dir=data_dir, encoding=encoding)
+    elif corpus is not None and _registered(os.fspath(corpus)):
+        spec = f"{CORPUS_PREFIX}{os.fspath(corpus)}"
+        found = resolve_words(spec, split=split, data_dir=data_dir)
+    else:
+        found = None
+    if found is not None:
         data = TrainingData(
-            f"{name} dictionary",
-            corpus=name,
-            # The SIGHAN word lists are the word types of the training split.
-            split=registered.dictionary_split or DEFAULT_SPLIT,
-            checksum=loaded.checksum,
+            found.description,
+            corpus=found.corpus,
+            split=found.split,
+            checksum=found.checksum,
+            sentences=found.sentences,
         )
-        return loaded, data
-    source = TrainingCorpus(name, split, encoding=encoding, data_dir=data_dir)
+        return found.dictionary, data
+    assert corpus is not None
+    source = TrainingCorpus(os.fspath(corpus), split, encoding=encoding, data_dir=data_dir)
     found: set[str] = set()
     for sentence in source:
         found.update(sentence)
