@@ -399,6 +399,7 @@ def run_pair(task: _Task, report: Callable[[int], None] | None = None) -> dict[s
     from cws_bench.analysis import analyse_errors
     from cws_bench.scoring import score_sentences
     from cws_bench.segmenters import get_segmenter
+    from cws_bench.sentence_counts import sentence_rows
 
     corpus = task.corpus
     gold, raw = gold_and_raw(corpus, task.data_dir)
@@ -427,7 +428,7 @@ def run_pair(task: _Task, report: Callable[[int], None] | None = None) -> dict[s
     characters = sum(map(len, raw))
     warnings = list(result.warnings)
     warnings += contamination_warnings(segmenter.trained_on, corpus, result.signature.gold)
-    counts = [[c.correct, c.pred, c.gold] for _, c in (result.lines or ())]
+    counts = [list(row) for row in sentence_rows(result)]
     return {
         "version": CACHE_VERSION,
         "scores": result.to_dict(),
@@ -655,21 +656,19 @@ def _statistics(
 ) -> tuple[dict[tuple[str, str], dict[str, Interval]], list[Comparison]]:
     """Bootstrap intervals per pair and paired comparisons per corpus.
 
-    Per-sentence counts are rows of (correct, predicted, gold) words, the
-    column order of the statistics of cws_bench.metrics.significance.
+    Per-sentence counts are the rows of cws_bench.sentence_counts.
     """
     import numpy as np
 
     from cws_bench.metrics import significance
+    from cws_bench.sentence_counts import COLUMNS
+    from cws_bench.sentence_counts import statistics as sentence_statistics
 
-    statistics = {
-        "precision": significance.ratio_statistic(0, 1),
-        "recall": significance.ratio_statistic(0, 2),
-        "f1": significance.fscore_statistic(),
-    }
+    statistics = sentence_statistics()
 
     def counts_of(key: tuple[str, str]) -> Any:
-        return np.asarray(records[key]["sentence_counts"], dtype=np.int64).reshape(-1, 3)
+        rows = records[key]["sentence_counts"]
+        return np.asarray(rows, dtype=np.int64).reshape(-1, len(COLUMNS))
 
     intervals: dict[tuple[str, str], dict[str, Interval]] = {}
     for key in records:

@@ -61,6 +61,7 @@ from cws_bench.bakeoff import (
 from cws_bench.checksums import file_checksum
 from cws_bench.errors import CorpusFormatError, CwsBenchError
 from cws_bench.io import PathLike, atomic_write
+from cws_bench.sentence_counts import sentence_rows
 
 if TYPE_CHECKING:
     from cws_bench.segmenters import Segmenter
@@ -660,9 +661,7 @@ def _run_corpus(
             "key": key,
             "signature": signature,
         },
-        sentence_counts=tuple(
-            (c.correct, c.pred, c.gold) for _, c in result.lines or () if c.sentences
-        ),
+        sentence_counts=tuple(sentence_rows(result)),
         segmentation=tuple(" ".join(words) for words in pred) if keep_segmentation else None,
         warnings=tuple(warnings),
         gold=tuple(tuple(words) for words in gold),

@@ -421,17 +421,13 @@ def _paired_tests(
     if not a_rows:
         return {}
     from cws_bench.metrics import significance
+    from cws_bench.sentence_counts import statistics
 
-    statistics = {
-        "precision": significance.ratio_statistic(0, 1),
-        "recall": significance.ratio_statistic(0, 2),
-        "f1": significance.fscore_statistic(),
-    }
     return {
         metric: significance.paired_bootstrap_test(
             b_rows, a_rows, statistic, n_resamples=resamples, seed=seed
         )
-        for metric, statistic in statistics.items()
+        for metric, statistic in statistics().items()
     }
 
 
@@ -564,14 +560,14 @@ def diff_segmentations(
     comparison = None
     if gold_lines is not None:
         from cws_bench.scoring import score_sentences
+        from cws_bench.sentence_counts import sentence_rows
 
         a_result = score_sentences(gold_lines, a_lines, words, per_line=True)
         b_result = score_sentences(gold_lines, b_lines, words, per_line=True)
         warnings.extend(f"{a_name}: {warning}" for warning in a_result.warnings)
         warnings.extend(f"{b_name}: {warning}" for warning in b_result.warnings)
 
-        def rows(result: Any) -> list[tuple[int, int, int]]:
-            return [(c.correct, c.pred, c.gold) for _, c in result.lines or () if c.sentences]
+        rows = sentence_rows
 
         outcomes = Counter(
             change.outcome for line in line_diffs for change in line.changes if change.outcome
