@@ -45,24 +45,36 @@ every two segmenters on a corpus (Koehn 2004).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import multiprocessing
 import multiprocessing.connection
 import os
-import platform
 import sys
 import time
 import traceback
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from cws_bench import __version__
 from cws_bench.errors import CwsBenchError
+from cws_bench.experiment import (
+    CACHE_VERSION,
+    CorpusSpec,
+    PairRecord,
+    PairTask,
+    SegmenterSpec,
+    cache_key,
+    contamination_warnings,
+    corpus_dictionary,
+    corpus_identity,
+    environment,
+    gold_and_raw,
+    pair_signature,
+    run_pair,
+)
 from cws_bench.io import PathLike, atomic_write
 from cws_bench.results import BakeoffResult, Comparison, Interval, PairResult
 
@@ -83,87 +95,16 @@ __all__ = [
 
 TRACKS = ("closed", "open")
 BUNDLED_CONFIGS = ("default", "sighan2005")
-CACHE_VERSION = 2
 CONFIDENCE = 0.95
 ALPHA = 0.05
+
+# The pair's experiment (specs, corpus resolution, identity, the worker's run) is
+# cws_bench/experiment.py; these names stay importable from here.
+_Task = PairTask
 
 
 # ---------------------------------------------------------------------------
 # Configuration
-
-
-@dataclass(frozen=True)
-class CorpusSpec:
-    """A corpus of the bake-off: a registered one, or files of the user's.
-
-    Attributes:
-        label: the name in reports.
-        name: the registered corpus name, or None for files.
-        split: the split scored (registered corpora).
-        gold: the gold file (files only).
-        raw: the raw input file, or None to join the gold words.
-        format: the gold file's format (``auto``, ``plain``, ``conllu``, ``pd``, ``bmes``).
-        encoding: the files' encoding.
-        dictionary: the OOV dictionary (a ``--dict`` specification), or None:
-            the corpus' standard dictionary for a registered corpus, none for files.
-        normalize: the normalisation applied before scoring.
-    """
-
-    label: str
-    name: str | None = None
-    split: str = "test"
-    gold: str | None = None
-    raw: str | None = None
-    format: str = "auto"
-    encoding: str = "utf-8"
-    dictionary: str | None = None
-    normalize: str = "none"
-
-
-@dataclass(frozen=True)
-class SegmenterSpec:
-    """A segmenter of the bake-off.
-
-    Attributes:
-        label: the row name in reports.
-        name: the registered adapter name.
-        track: ``closed`` or ``open``.
-        options: keyword options of ``get_segmenter`` (``{corpus}`` placeholders allowed).
-        optional: skip the segmenter when its library is not installed.
-    """
-
-    label: str
-    name: str
-    track: str = "open"
-    options: dict[str, Any] = field(default_factory=dict)
-    optional: bool = False
-
-    def options_for(self, corpus: CorpusSpec, data_dir: str | None = None) -> dict[str, Any]:
-        """The options with their placeholders filled.
-
-        ``{corpus}`` becomes the corpus' registered name (or its label);
-        ``{data_dir}`` the run's ``--data-dir``: an option whose whole value is
-        ``{data_dir}`` is left out when the run has none.
-        """
-        target = corpus.name or corpus.label
-
-        def fill(value: Any) -> Any:
-            if isinstance(value, str):
-                value = value.replace("{corpus}", target)
-                if "{data_dir}" in value and data_dir is not None:
-                    value = value.replace("{data_dir}", data_dir)
-                return value
-            if isinstance(value, list):
-                return [fill(v) for v in value]
-            if isinstance(value, dict):
-                return {k: fill(v) for k, v in value.items()}
-            return value
-
-        return {
-            key: fill(value)
-            for key, value in self.options.items()
-            if not (value == "{data_dir}" and data_dir is None)
-        }
 
 
 @dataclass(frozen=True)
@@ -333,152 +274,7 @@ def load_config(config: PathLike | None = None) -> BakeoffConfig:
 # Tasks and the worker
 
 
-@dataclass(frozen=True)
-class _Task:
-    """Everything a worker needs for one pair (picklable)."""
-
-    corpus: CorpusSpec
-    segmenter: SegmenterSpec
-    options: dict[str, Any]
-    key: str
-    batch_size: int
-    data_dir: str | None
-
-
-def gold_and_raw(corpus: CorpusSpec, data_dir: str | None) -> tuple[list[list[str]], list[str]]:
-    """The gold sentences and the raw lines a segmenter gets."""
-    if corpus.name is not None:
-        from cws_bench.corpora import get_corpus
-
-        named = get_corpus(corpus.name, data_dir=data_dir)
-        return list(named.sentences(corpus.split)), list(named.raw(corpus.split))
-    from cws_bench.corpora import read_corpus
-    from cws_bench.io import iter_lines
-
-    gold = list(read_corpus(corpus.gold, format=corpus.format, encoding=corpus.encoding))
-    if corpus.raw:
-        raw = list(iter_lines(corpus.raw, encoding=corpus.encoding))
-    else:
-        raw = ["".join(words) for words in gold]
-    if len(raw) != len(gold):
-        from cws_bench.errors import LineCountMismatchError
-
-        raise LineCountMismatchError(
-            corpus.gold or "gold", len(gold), corpus.raw or "raw", len(raw)
-        )
-    return gold, raw
-
-
-def corpus_dictionary(corpus: CorpusSpec, data_dir: str | None) -> Any:
-    """The OOV dictionary of a corpus spec, or None."""
-    if corpus.dictionary:
-        from cws_bench.words import resolve_dictionary
-
-        return resolve_dictionary(corpus.dictionary, data_dir=data_dir)
-    if corpus.name is not None:
-        from cws_bench.corpora import get_corpus
-
-        return get_corpus(corpus.name, data_dir=data_dir).dictionary()
-    return None
-
-
-def _peak_memory_mib() -> float:
-    import resource
-
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    # Linux reports KiB, macOS bytes.
-    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
-
-
-def run_pair(task: _Task, report: Callable[[int], None] | None = None) -> dict[str, Any]:
-    """Run one segmenter on one corpus and score it (what a worker process does).
-
-    Returns the cache record of the pair: scores, per-sentence counts, error
-    analysis, timing, memory and warnings.
-    """
-    from cws_bench.analysis import analyse_errors
-    from cws_bench.scoring import score_sentences
-    from cws_bench.segmenters import get_segmenter
-    from cws_bench.sentence_counts import sentence_rows
-
-    corpus = task.corpus
-    gold, raw = gold_and_raw(corpus, task.data_dir)
-    dictionary = corpus_dictionary(corpus, task.data_dir)
-
-    started = time.perf_counter()
-    segmenter = get_segmenter(task.segmenter.name, **task.options)
-    load_s = time.perf_counter() - started  # loading its model, or training it
-    info = segmenter.metadata()
-
-    pred: list[list[str]] = []
-    segment_s = 0.0
-    for start in range(0, len(raw), task.batch_size):
-        batch = raw[start : start + task.batch_size]
-        began = time.perf_counter()
-        pred.extend(segmenter.segment(batch))
-        segment_s += time.perf_counter() - began
-        if report is not None:
-            report(sum(map(len, batch)))
-
-    result = score_sentences(gold, pred, dictionary, normalize=corpus.normalize, per_line=True)
-    normalizer = None if corpus.normalize == "none" else corpus.normalize
-    analysis = analyse_errors(
-        gold, pred, None if dictionary is None else _normalized(dictionary, normalizer)
-    )
-    characters = sum(map(len, raw))
-    warnings = list(result.warnings)
-    warnings += contamination_warnings(segmenter.trained_on, corpus, result.signature.gold)
-    counts = [list(row) for row in sentence_rows(result)]
-    return {
-        "version": CACHE_VERSION,
-        "scores": result.to_dict(),
-        "sentence_counts": counts,
-        "analysis": analysis.to_dict(),
-        "timing": {
-            "load_s": load_s,
-            "segment_s": segment_s,
-            "characters": characters,
-            "sentences": len(raw),
-            "chars_per_s": characters / segment_s if segment_s else None,
-            "words_per_s": result.pred_words / segment_s if segment_s else None,
-        },
-        "peak_memory_mib": _peak_memory_mib(),
-        "warnings": warnings,
-        "segmenter_info": info,
-    }
-
-
-def contamination_warnings(trained_on: Any, corpus: CorpusSpec, checksum: str | None) -> list[str]:
-    """The warning when a segmenter is scored on data it was trained on (or none).
-
-    Args:
-        trained_on: the segmenter's ``trained_on`` (a TrainingData, or None).
-        corpus: the corpus scored.
-        checksum: the sentence checksum of the scored gold, which also catches
-            the same text under another name.
-    """
-    if trained_on is None or not (
-        (corpus.name is not None and trained_on.overlaps(corpus.name, corpus.split, checksum))
-        or (checksum is not None and checksum == trained_on.checksum)
-    ):
-        return []
-    scored = f"{corpus.name}:{corpus.split}" if corpus.name else corpus.label
-    return [
-        f"trained on {trained_on.description}, which includes {scored}: "
-        "these scores are on data it has seen"
-    ]
-
-
-def _normalized(dictionary: Any, normalize: str | None) -> Any:
-    if normalize is None:
-        return dictionary
-    from cws_bench.normalize import get_normalizer
-
-    normalizer = get_normalizer(normalize)
-    return {normalizer(word) for word in dictionary.words}
-
-
-def _worker(task: _Task, connection: Any) -> None:
+def _worker(task: PairTask, connection: Any) -> None:
     """Entry point of a worker process: run the pair, send back a record or an error."""
 
     def report(characters: int) -> None:
@@ -492,41 +288,13 @@ def _worker(task: _Task, connection: Any) -> None:
         tail = traceback.format_exc().strip().splitlines()[-3:]
         connection.send(("failed", f"{type(e).__name__}: {e} ({' / '.join(tail)})"))
     else:
-        connection.send(("done", record))
+        connection.send(("done", record.to_dict()))
     finally:
         connection.close()
 
 
 # ---------------------------------------------------------------------------
 # Scheduling
-
-
-def cache_key(
-    corpus: CorpusSpec,
-    segmenter: SegmenterSpec,
-    options: dict[str, Any],
-    corpus_checksum: str,
-    dictionary_checksum: str | None,
-    segmenter_version: str | None,
-) -> str:
-    material = json.dumps(
-        {
-            "cache": CACHE_VERSION,
-            "cws_bench": __version__,
-            "segmenter": segmenter.name,
-            "segmenter_version": segmenter_version,
-            "options": options,
-            "corpus": corpus.name or corpus.gold,
-            "split": corpus.split,
-            "corpus_checksum": corpus_checksum,
-            "raw": corpus.raw,
-            "dictionary": dictionary_checksum,
-            "normalize": corpus.normalize,
-        },
-        sort_keys=True,
-        ensure_ascii=False,
-    )
-    return hashlib.blake2b(material.encode("utf-8"), digest_size=10).hexdigest()
 
 
 class _Cache:
@@ -558,20 +326,31 @@ class _Cache:
             json.dump(record, f, ensure_ascii=False)
 
 
+def _cached_record(cache: _Cache, key: str) -> PairRecord | None:
+    """The cached record of a pair, or None when there is none or it cannot be read."""
+    data = cache.get(key)
+    if data is None:
+        return None
+    try:
+        return PairRecord.from_dict(data)
+    except (KeyError, TypeError, ValueError):
+        return None  # not a record: run the pair again
+
+
 @dataclass
 class _Running:
-    task: _Task
+    task: PairTask
     process: Any
     connection: Any
     started: float
 
 
 def _run_tasks(
-    tasks: Sequence[_Task],
+    tasks: Sequence[PairTask],
     *,
     jobs: int,
     timeout: float,
-    on_done: Callable[[_Task, str, Any], None],
+    on_done: Callable[[PairTask, str, Any], None],
     on_progress: Callable[[int], None] | None,
 ) -> None:
     """Run tasks in worker processes, ``jobs`` at a time, each with a timeout."""
@@ -613,7 +392,7 @@ def _run_tasks(
 
 def _poll(
     item: _Running,
-    on_done: Callable[[_Task, str, Any], None],
+    on_done: Callable[[PairTask, str, Any], None],
     on_progress: Callable[[int], None] | None,
 ) -> bool:
     """Read what a worker sent; True when it has finished (well or not)."""
@@ -652,7 +431,7 @@ def _sighan_halfwidths(scores: dict[str, Any]) -> dict[str, float]:
 
 
 def _statistics(
-    records: dict[tuple[str, str], dict[str, Any]], config: BakeoffConfig
+    records: dict[tuple[str, str], PairRecord], config: BakeoffConfig
 ) -> tuple[dict[tuple[str, str], dict[str, Interval]], list[Comparison]]:
     """Bootstrap intervals per pair and paired comparisons per corpus.
 
@@ -667,7 +446,7 @@ def _statistics(
     statistics = sentence_statistics()
 
     def counts_of(key: tuple[str, str]) -> Any:
-        rows = records[key]["sentence_counts"]
+        rows = records[key].sentence_counts
         return np.asarray(rows, dtype=np.int64).reshape(-1, len(COLUMNS))
 
     intervals: dict[tuple[str, str], dict[str, Interval]] = {}
@@ -748,8 +527,10 @@ def run_bakeoff(
         CwsBenchError: a bad configuration, a corpus or segmenter that is not
             available (and not optional), or a report that cannot be written.
     """
+    from cws_bench.identity import forget
     from cws_bench.segmenters import list_segmenters
 
+    forget()  # files may have changed since an earlier run in this process
     if not isinstance(config, BakeoffConfig):
         config = load_config(config)
     started = time.perf_counter()
@@ -778,18 +559,19 @@ def run_bakeoff(
             )
         segmenters.append((spec, info))
 
-    tasks: list[_Task] = []
-    records: dict[tuple[str, str], dict[str, Any]] = {}
+    tasks: list[PairTask] = []
+    records: dict[tuple[str, str], PairRecord] = {}
     statuses: dict[tuple[str, str], tuple[str, str | None]] = {}
     cached: set[tuple[str, str]] = set()
     sizes: dict[str, int] = {}
     for corpus in config.corpora:
-        checksum, dictionary_checksum, sizes[corpus.label] = _corpus_identity(corpus, data)
+        identity = corpus_identity(corpus, data)
+        sizes[corpus.label] = identity.characters
         for spec, info in segmenters:
             options = spec.options_for(corpus, data)
-            key = cache_key(corpus, spec, options, checksum, dictionary_checksum, info.version)
-            task = _Task(corpus, spec, options, key, config.batch_size, data)
-            record = cache.get(key) if use_cache else None
+            key = cache_key(corpus, spec.name, options, identity, info.version, data_dir=data)
+            task = PairTask(corpus, spec, options, key, config.batch_size, data)
+            record = _cached_record(cache, key) if use_cache else None
             if record is not None:
                 records[corpus.label, spec.label] = record
                 statuses[corpus.label, spec.label] = ("ok", None)
@@ -808,10 +590,10 @@ def run_bakeoff(
         bar = tqdm(total=len(tasks), desc="pairs", unit="pair", file=sys.stderr)
         chars_bar = tqdm(desc="segmenting", unit="char", unit_scale=True, file=sys.stderr)
 
-    def on_done(task: _Task, status: str, payload: Any) -> None:
+    def on_done(task: PairTask, status: str, payload: Any) -> None:
         pair = (task.corpus.label, task.segmenter.label)
         if status == "ok":
-            records[pair] = payload
+            records[pair] = PairRecord.from_dict(payload)
             cache.put(task.key, payload)
             statuses[pair] = ("ok", None)
         else:
@@ -864,15 +646,17 @@ def run_bakeoff(
                     adapter=spec.name,
                     track=spec.track,
                     status="ok",
-                    scores=record["scores"],
+                    scores=record.scores,
                     intervals=intervals.get(pair, {}),
-                    sighan_intervals=_sighan_halfwidths(record["scores"]),
-                    timing=record["timing"],
-                    peak_memory_mib=record["peak_memory_mib"],
-                    warnings=tuple(record["warnings"]),
-                    segmenter_info=record["segmenter_info"],
-                    signature=pair_signature(record, config, spec),
-                    analysis=record["analysis"],
+                    sighan_intervals=_sighan_halfwidths(record.scores),
+                    timing=record.timing,
+                    peak_memory_mib=record.peak_memory_mib,
+                    warnings=record.warnings,
+                    segmenter_info=record.segmenter_info,
+                    signature=record.signature(
+                        spec.name, seed=config.seed, resamples=config.resamples
+                    ),
+                    analysis=record.analysis,
                     cached=pair in cached,
                 )
             )
@@ -900,56 +684,6 @@ def run_bakeoff(
     return result
 
 
-def _corpus_identity(corpus: CorpusSpec, data_dir: str | None) -> tuple[str, str | None, int]:
-    """Checksums of a corpus' gold and of its dictionary (for cache keys), and its size."""
-    from cws_bench.corpora import sentences_checksum
-
-    if corpus.name is not None:
-        from cws_bench.corpora import get_corpus
-
-        sentences = get_corpus(corpus.name, data_dir=data_dir).sentences(corpus.split)
-    else:
-        from cws_bench.corpora import read_corpus
-
-        sentences = read_corpus(corpus.gold, format=corpus.format, encoding=corpus.encoding)
-    characters = 0
-
-    def counted() -> Any:
-        nonlocal characters
-        for words in sentences:
-            characters += sum(map(len, words))
-            yield words
-
-    checksum = sentences_checksum(counted())
-    dictionary = corpus_dictionary(corpus, data_dir)
-    return checksum, None if dictionary is None else dictionary.checksum, characters
-
-
 # Adapters that ship a trained model are usually the slowest to run: start them first,
 # so that a long pair does not begin last and keep the others waiting.
 _KIND_ORDER = {"pretrained": 0, "statistical": 1, "dictionary": 2}
-
-
-def pair_signature(record: dict[str, Any], config: BakeoffConfig, spec: SegmenterSpec) -> str:
-    info = record["segmenter_info"]
-    options = json.dumps(info.get("options", {}), sort_keys=True, ensure_ascii=False)
-    digest = hashlib.blake2b(options.encode("utf-8"), digest_size=4).hexdigest()
-    return "|".join(
-        [
-            record["scores"]["signature"],
-            f"seg:{spec.name}",
-            f"segver:{info.get('version')}",
-            f"opts:{digest}",
-            f"seed:{config.seed}",
-            f"resamples:{config.resamples}",
-        ]
-    )
-
-
-def environment() -> dict[str, Any]:
-    return {
-        "cws_bench": __version__,
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "cpus": os.cpu_count(),
-    }

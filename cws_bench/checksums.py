@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 __all__ = [
@@ -153,12 +153,14 @@ def file_checksum(path: str | os.PathLike[str]) -> str:
     return digest.hexdigest()
 
 
-def path_checksum(path: str | os.PathLike[str]) -> str:
+def path_checksum(
+    path: str | os.PathLike[str], *, file_hash: Callable[[str], str] = file_checksum
+) -> str:
     """The content of a file or of a folder's files, as one checksum.
 
     A folder hashes each regular file below it (names relative to the folder,
-    sorted, then their :func:`file_checksum`), so a model folder whose files
-    change gets a new checksum.
+    sorted, then their ``file_hash``, by default :func:`file_checksum`), so a
+    model folder whose files change gets a new checksum.
 
     >>> import tempfile, os
     >>> with tempfile.TemporaryDirectory() as d:
@@ -169,12 +171,12 @@ def path_checksum(path: str | os.PathLike[str]) -> str:
     True
     """
     if not os.path.isdir(path):
-        return file_checksum(path)
+        return file_hash(os.fspath(path))
     entries: list[Any] = []
     for root, dirs, files in os.walk(path):
         dirs.sort()
         for name in sorted(files):
             full = os.path.join(root, name)
             if os.path.isfile(full):
-                entries.append([os.path.relpath(full, path), file_checksum(full)])
+                entries.append([os.path.relpath(full, path), file_hash(full)])
     return short_hash(repr(entries))

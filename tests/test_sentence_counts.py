@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cws_bench.bakeoff import CorpusSpec, SegmenterSpec, _Task, run_pair
+from cws_bench.experiment import CorpusSpec, PairTask, SegmenterSpec, run_pair
 from cws_bench.regression.baseline import record_baseline
 from cws_bench.scoring import score_sentences
 from cws_bench.sentence_counts import COLUMNS, column, sentence_rows, statistics
@@ -42,8 +42,8 @@ def test_bakeoff_and_baseline_keep_the_same_rows_for_empty_gold_lines(tmp_path: 
     words.write_text(WORDS, encoding="utf-8")
     corpus = CorpusSpec(label="gold", gold=str(gold))
     options = {"dictionary": str(words)}
-    task = _Task(corpus, SegmenterSpec("fmm", "fmm"), options, "key", 100, None)
-    bakeoff_rows = [tuple(row) for row in run_pair(task)["sentence_counts"]]
+    task = PairTask(corpus, SegmenterSpec("fmm", "fmm"), options, "key", 100, None)
+    bakeoff_rows = [tuple(row) for row in run_pair(task).sentence_counts]
     baseline = record_baseline(
         "fmm", [str(gold)], options=options, speed_runs=1, min_run_seconds=0.0
     )

@@ -6,7 +6,7 @@ boundary figures, error kinds), the speed, the per-sentence counts (for a
 paired bootstrap test of a later run against it), optionally the
 segmentation itself (so a later run can say *what* changed), and the
 reproducibility signature of the bake-off results
-(:func:`cws_bench.bakeoff.pair_signature`, :func:`cws_bench.bakeoff.cache_key`):
+(:func:`cws_bench.experiment.pair_signature`, :func:`cws_bench.experiment.cache_key`):
 segmenter name, version and options, corpus checksum, dictionary checksum,
 cws-bench version. Files named by options (a jieba user dictionary, an HMM
 model) enter the signature by their content (``file:<checksum>``), not by
@@ -47,19 +47,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cws_bench import __version__
-from cws_bench.bakeoff import (
-    BakeoffConfig,
+from cws_bench.checksums import file_checksum, sentences_checksum
+from cws_bench.errors import CorpusFormatError, CwsBenchError
+from cws_bench.experiment import (
     CorpusSpec,
-    SegmenterSpec,
     cache_key,
     contamination_warnings,
     corpus_dictionary,
     environment,
     gold_and_raw,
+    identity_of,
     pair_signature,
 )
-from cws_bench.checksums import file_checksum
-from cws_bench.errors import CorpusFormatError, CwsBenchError
+from cws_bench.identity import forget, is_path, options_identity
 from cws_bench.io import PathLike, atomic_write
 from cws_bench.sentence_counts import sentence_rows
 
@@ -95,33 +95,6 @@ MIN_RUN_SECONDS = 0.2
 
 Segment = Callable[[list[str]], list[list[str]]]
 """A batch segmenter: raw lines in, one list of words per line out."""
-
-
-PATH_OPTIONS = frozenset({"user_dict", "dictionary", "model", "path", "cwd", "gold", "raw"})
-"""Option names whose value is a path when it names an existing file or folder."""
-
-
-def _is_path(key: str, value: Any) -> bool:
-    """Whether an option value names an existing file or folder.
-
-    A value counts when the option is one of :data:`PATH_OPTIONS`, or when
-    it looks like a path (a folder separator or a file extension), so that
-    ``mode=default`` is never taken for a file called ``default``; specs
-    such as ``corpus:pd1998`` or ``jieba`` are not paths.
-    """
-    if not isinstance(value, str) or not value or value.startswith("corpus:"):
-        return False
-    looks_like_path = "/" in value or os.sep in value or "." in os.path.basename(value)
-    return (key in PATH_OPTIONS or looks_like_path) and os.path.exists(value)
-
-
-def _identity(key: str, value: Any) -> Any:
-    """An option value as the signature sees it: a file by its content, a folder by its name."""
-    if _is_path(key, value):
-        if os.path.isfile(value):
-            return f"file:{file_checksum(value)}"
-        return f"dir:{os.path.basename(os.path.normpath(value))}"
-    return value
 
 
 # ---------------------------------------------------------------------------
@@ -415,7 +388,7 @@ def _portable(
     paths: list[str] = []
     base = os.path.abspath(folder)
     for key, value in values.items():
-        if (keys is None or key in keys) and _is_path(key, value):
+        if (keys is None or key in keys) and is_path(key, value):
             paths.append(key)
             value = Path(os.path.relpath(os.path.abspath(value), base)).as_posix()
         out[key] = value
@@ -590,7 +563,7 @@ def _runner(
 def _info(metadata: Mapping[str, Any]) -> dict[str, Any]:
     """Segmenter metadata as the signature sees it: files named by options go by their content."""
     info = dict(metadata)
-    info["options"] = {key: _identity(key, value) for key, value in metadata["options"].items()}
+    info["options"] = options_identity(metadata["options"])
     return info
 
 
@@ -607,7 +580,6 @@ def _run_corpus(
     resamples: int,
 ) -> CorpusRecord:
     """Segment one corpus (timed), score it and sign the record."""
-    from cws_bench.corpora import sentences_checksum
     from cws_bench.scoring import score_sentences
 
     gold, raw = gold_and_raw(corpus, data_dir)
@@ -634,22 +606,20 @@ def _run_corpus(
             f"not deterministic: {differing} of the timed passes gave a different segmentation "
             "than the first (the scores are the first pass')"
         )
-    version = runner.info.get("version")
-    spec = SegmenterSpec(
-        label=runner.config.name, name=runner.config.name, options=runner.info["options"]
-    )
-    signed_corpus = replace(
-        corpus,
-        gold=None if corpus.gold is None else f"file:{checksum}",
-        raw=None if corpus.raw is None else f"file:{file_checksum(corpus.raw)}",
-        dictionary=_identity("dictionary", corpus.dictionary),
-    )
+    name = runner.config.name
     scores = result.to_dict()
-    key = cache_key(signed_corpus, spec, spec.options, checksum, dictionary_checksum, version)
-    config = BakeoffConfig(
-        name="baseline", corpora=(corpus,), segmenters=(spec,), seed=seed, resamples=resamples
+    key = cache_key(
+        corpus,
+        name,
+        runner.info["options"],
+        identity_of(gold, raw, dictionary),
+        runner.info.get("version"),
+        data_dir=data_dir,
+        libraries=None if runner.config.registered else {},
     )
-    signature = pair_signature({"scores": scores, "segmenter_info": runner.info}, config, spec)
+    signature = pair_signature(
+        scores["signature"], name, runner.info, seed=seed, resamples=resamples
+    )
     return CorpusRecord(
         corpus=corpus,
         scores=scores,
@@ -723,6 +693,7 @@ def record_baseline(
     duplicates = sorted({label for label in labels if labels.count(label) > 1})
     if duplicates:
         raise CwsBenchError(f"corpus given twice: {', '.join(duplicates)}", "give each corpus once")
+    forget()  # files may have changed since an earlier run in this process
     runner = _runner(segmenter, options=options, name=name, version=version, batch=batch)
     settings = {
         "speed_runs": speed_runs,
