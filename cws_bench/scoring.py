@@ -40,6 +40,7 @@ from cws_bench.io import (
     open_binary,
 )
 from cws_bench.metrics.counts import precision_recall_fscore_from_counts
+from cws_bench.scores import SegScores
 from cws_bench.signature import Signature
 from cws_bench.spans import align_chars, project_spans, to_spans
 
@@ -122,26 +123,6 @@ COUNT_FIELDS: tuple[str, ...] = SegCounts.field_names()
 
 if _kernel is not None and len(COUNT_FIELDS) != _kernel.FIELD_COUNT:  # pragma: no cover
     raise ImportError("cws_bench._kernel is out of date: rebuild it (make clean && make test)")
-
-
-@dataclass(frozen=True, slots=True)
-class SegScores:
-    """Scores of one set of counts, as fractions in [0, 1].
-
-    OOV figures are None when no dictionary was given (absent, not zero).
-    """
-
-    precision: float
-    recall: float
-    f1: float
-    fbeta: float
-    beta: float
-    oov_rate: float | None
-    oov_recall: float | None
-    iv_recall: float | None
-    boundary_precision: float
-    boundary_recall: float
-    boundary_f1: float
 
 
 def _ratio(numerator: int, denominator: int) -> float:
