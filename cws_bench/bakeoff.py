@@ -480,6 +480,8 @@ def _statistics(
                     confidence=CONFIDENCE,
                     seed=config.seed,
                 )
+                assert test.low is not None  # a bootstrap test has an interval
+                assert test.high is not None
                 comparisons.append(
                     Comparison(
                         corpus=corpus.label,
@@ -611,9 +613,9 @@ def run_bakeoff(
             tasks, jobs=jobs, timeout=config.timeout, on_done=on_done, on_progress=on_progress
         )
     finally:
-        if bar is not None:
-            bar.close()
-            chars_bar.close()
+        for progress_bar in (bar, chars_bar):
+            if progress_bar is not None:
+                progress_bar.close()
 
     intervals, comparisons = _statistics(records, config)
     pairs = []

@@ -138,6 +138,7 @@ def _gold(corpus: CorpusSpec, data_dir: str | None) -> list[list[str]]:
         return list(get_corpus(corpus.name, data_dir=data_dir).sentences(corpus.split))
     from cws_bench.corpora import read_corpus
 
+    assert corpus.gold is not None  # a spec names either a corpus or a gold file
     return list(read_corpus(corpus.gold, format=corpus.format, encoding=corpus.encoding))
 
 

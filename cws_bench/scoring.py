@@ -152,6 +152,9 @@ def score_counts(counts: SegCounts, *, has_dictionary: bool, beta: float = 1.0) 
         counts.gold_boundaries,
         zero_division=0.0,
     )
+    oov_rate: float | None
+    oov_recall: float | None
+    iv_recall: float | None
     if has_dictionary:
         iv_gold = counts.gold - counts.oov_gold
         oov_rate = _ratio(counts.oov_gold, counts.gold)

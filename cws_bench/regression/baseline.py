@@ -549,7 +549,7 @@ def _runner(
         return check_segmentation(label, lines, output)
 
     config = SegmenterConfig(label, {}, registered=False, version=version)
-    info = {
+    info: dict[str, Any] = {
         "name": label,
         "version": version,
         "kind": None,

@@ -72,7 +72,7 @@ class TrainingCorpus:
         if self.registered:
             from cws_bench.corpora import get_corpus
 
-            self.split = split or DEFAULT_SPLIT
+            self.split: str | None = split or DEFAULT_SPLIT
             get_corpus(self.corpus, data_dir=data_dir).check_split(self.split)
         else:
             if not Path(self.corpus).is_file():
@@ -178,25 +178,28 @@ def load_word_source(
         spec = f"{CORPUS_PREFIX}{os.fspath(corpus)}"
         found = resolve_words(spec, split=split, data_dir=data_dir)
     else:
-        found = None
-    if found is not None:
-        data = TrainingData(
-            found.description,
-            corpus=found.corpus,
-            split=found.split,
-            checksum=found.checksum,
-            sentences=found.sentences,
-        )
-        return found.dictionary, data
-    assert corpus is not None
-    source = TrainingCorpus(os.fspath(corpus), split, encoding=encoding, data_dir=data_dir)
-    found: set[str] = set()
+        assert corpus is not None
+        return _file_words(os.fspath(corpus), split, encoding)
+    data = TrainingData(
+        found.description,
+        corpus=found.corpus,
+        split=found.split,
+        checksum=found.checksum,
+        sentences=found.sentences,
+    )
+    return found.dictionary, data
+
+
+def _file_words(path: str, split: str | None, encoding: str) -> tuple[Dictionary, TrainingData]:
+    """The word types of a segmented file, and what they came from."""
+    source = TrainingCorpus(path, split, encoding=encoding)
+    words: set[str] = set()
     for sentence in source:
-        found.update(sentence)
+        words.update(sentence)
     assert source.data is not None
-    if not found:
+    if not words:
         raise CwsBenchError(f"{source.description}: no words to build a dictionary from")
-    return Dictionary(frozenset(found), source.description), source.data
+    return Dictionary(frozenset(words), source.description), source.data
 
 
 def training_data(
