@@ -153,11 +153,16 @@ class RegressionFixture:
         target = corpus
         if not os.path.isabs(corpus) and (folder / corpus).is_file():
             target = os.fspath(folder / corpus)
-        drops = dict(max_drop or {})
-        if max_f1_drop is not None:
-            drops["f1"] = max_f1_drop
-        if max_oov_recall_drop is not None:
-            drops["oov_recall"] = max_oov_recall_drop
+
+        def bounds(base: Bounds | None = None) -> Bounds:
+            return Bounds.from_limits(
+                max_f1_drop=max_f1_drop,
+                max_oov_recall_drop=max_oov_recall_drop,
+                max_speed_drop=max_speed_drop,
+                max_drop=max_drop,
+                base=base,
+            )
+
         shown = os.path.relpath(path, self.request.config.rootpath)
         if self.update:
             recorded = record_baseline(
@@ -168,7 +173,7 @@ class RegressionFixture:
                 version=version,
                 batch=batch,
                 dictionary=dictionary,
-                bounds=Bounds().merged(drops, max_speed_drop),
+                bounds=bounds(),
                 data_dir=data_dir,
                 speed_runs=speed_runs,
             )
@@ -202,7 +207,7 @@ class RegressionFixture:
         result = check_baseline(
             stored,
             current,
-            stored.bounds.merged(drops, max_speed_drop),
+            bounds(stored.bounds),
             fail_on_change=fail_on_change,
         )
         if not result.passed:

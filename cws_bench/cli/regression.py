@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from cws_bench.cli.options import encoding_option, print_warnings
 from cws_bench.cli.segment import parse_option
+
+if TYPE_CHECKING:
+    from cws_bench.regression.baseline import Bounds
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -94,13 +97,19 @@ def _bounds(
     max_f1_drop: float | None,
     max_oov_recall_drop: float | None,
     max_drop: tuple[str, ...],
-) -> dict[str, float]:
-    drops = dict(_max_drop(item) for item in max_drop)
-    if max_f1_drop is not None:
-        drops["f1"] = max_f1_drop
-    if max_oov_recall_drop is not None:
-        drops["oov_recall"] = max_oov_recall_drop
-    return drops
+    max_speed_drop: float | None,
+    base: Bounds | None = None,
+) -> Bounds:
+    """The bound options as :meth:`Bounds.from_limits` takes them (the library decides)."""
+    from cws_bench.regression.baseline import Bounds
+
+    return Bounds.from_limits(
+        max_f1_drop=max_f1_drop,
+        max_oov_recall_drop=max_oov_recall_drop,
+        max_speed_drop=max_speed_drop,
+        max_drop=dict(_max_drop(item) for item in max_drop),
+        base=base,
+    )
 
 
 def _options(option: tuple[str, ...], user_dict: str | None, model: str | None) -> dict[str, Any]:
@@ -399,9 +408,9 @@ def save(
         cws-bench baseline save -s command -O command='python seg.py' -O version=2.1 \\
             --corpus gold.txt -o base.json
     """
-    from cws_bench.regression.baseline import Bounds, record_baseline, save_baseline
+    from cws_bench.regression.baseline import record_baseline, save_baseline
 
-    bounds = Bounds().merged(_bounds(max_f1_drop, max_oov_recall_drop, max_drop), max_speed_drop)
+    bounds = _bounds(max_f1_drop, max_oov_recall_drop, max_drop, max_speed_drop)
     recorded = record_baseline(
         name,
         list(corpora),
@@ -538,9 +547,7 @@ def check(
         stored, options=_options(option, None, None), data_dir=data_dir, speed_runs=speed_runs
     )
     print_warnings(f"{r.label}: {w}" for r in current.records for w in r.warnings)
-    bounds = stored.bounds.merged(
-        _bounds(max_f1_drop, max_oov_recall_drop, max_drop), max_speed_drop
-    )
+    bounds = _bounds(max_f1_drop, max_oov_recall_drop, max_drop, max_speed_drop, stored.bounds)
     result = check_baseline(stored, current, bounds, fail_on_change=fail_on_change)
     text = render_check_text(result, baseline=path, accept=f"cws-bench baseline update {path}")
     renderers = {

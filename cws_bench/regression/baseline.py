@@ -250,6 +250,35 @@ class Bounds:
         """These bounds with some replaced (e.g. by command-line options)."""
         return Bounds({**self.drops, **(drops or {})}, self.speed if speed is None else speed)
 
+    @classmethod
+    def from_limits(
+        cls,
+        *,
+        max_f1_drop: float | None = None,
+        max_oov_recall_drop: float | None = None,
+        max_speed_drop: float | None = None,
+        max_drop: Mapping[str, float] | None = None,
+        base: Bounds | None = None,
+    ) -> Bounds:
+        """``base`` (default: F1 may not drop) with the limits a caller gives; None keeps one.
+
+        What the ``check``/``baseline`` commands and the pytest plugin's
+        ``cws_regression`` both take: ``max_f1_drop`` and ``max_oov_recall_drop``
+        in points win over the same scores in ``max_drop``.
+
+        >>> b = Bounds.from_limits(max_f1_drop=0.5, max_drop={"recall": 1.0, "f1": 2.0})
+        >>> dict(b.drops), b.speed
+        ({'f1': 0.5, 'recall': 1.0}, None)
+        >>> Bounds.from_limits(max_speed_drop=30, base=b).speed
+        30
+        """
+        drops = dict(max_drop or {})
+        if max_f1_drop is not None:
+            drops["f1"] = max_f1_drop
+        if max_oov_recall_drop is not None:
+            drops["oov_recall"] = max_oov_recall_drop
+        return (base if base is not None else cls()).merged(drops, max_speed_drop)
+
     def to_dict(self) -> dict[str, Any]:
         return {"drops": dict(self.drops), "speed": self.speed}
 
