@@ -13,7 +13,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from cws_bench.cli.options import encoding_option, print_warnings
+from cws_bench.cli.options import (
+    data_dir_option,
+    dictionary_option,
+    encoding_option,
+    print_warnings,
+)
 from cws_bench.cli.segment import parse_option
 
 if TYPE_CHECKING:
@@ -156,13 +161,9 @@ def segmenter_options(function: F) -> F:
     return function
 
 
-def _data_dir_option(function: F) -> F:
-    return click.option(
-        "--data-dir",
-        type=click.Path(exists=True),
-        default=None,
-        help="Where corpora that need local data keep it (e.g. the SIGHAN 2005 icwb2-data).",
-    )(function)
+_data_dir_option = data_dir_option(
+    "Where corpora that need local data keep it (e.g. the SIGHAN 2005 icwb2-data)."
+)
 
 
 def _speed_runs_option(default: int | None) -> Callable[[F], F]:
@@ -189,11 +190,9 @@ def _speed_runs_option(default: int | None) -> Callable[[F], F]:
     help="A gold segmentation of the same text: says which changes fixed or broke agreement "
     "with it, and tests ΔP/ΔR/ΔF1.",
 )
-@click.option(
-    "--dict",
-    "dictionary",
-    metavar="DICT",
+@dictionary_option(
     help="Dictionary for OOV figures: a file, 'jieba', or 'corpus:NAME[:SPLIT]'.",
+    metavar="DICT",
 )
 @_data_dir_option
 @click.option(

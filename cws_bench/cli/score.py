@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import click
 
-from cws_bench.cli.options import encoding_option, print_warnings
+from cws_bench.cli.options import (
+    data_dir_option,
+    dictionary_option,
+    encoding_option,
+    print_warnings,
+)
 from cws_bench.scoring import METHODS, ScoreResult, score_files, write_details
 
 FORMATS = ("text", "json", "csv", "sighan")
@@ -90,19 +95,14 @@ def render_json(result: ScoreResult) -> str:
 @click.command()
 @click.argument("gold", type=click.Path(exists=True, dir_okay=False, allow_dash=False))
 @click.argument("pred", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
-@click.option(
-    "--dict",
-    "dictionary",
-    metavar="DICT",
+@dictionary_option(
     help="Dictionary for OOV/IV figures: a file (one word a line, or jieba's 'word freq "
     "tag'), 'jieba' (jieba's bundled dictionary), or 'corpus:NAME[:SPLIT]' (a corpus' "
     "standard dictionary, or the word types of one split).",
+    metavar="DICT",
 )
-@click.option(
-    "--data-dir",
-    type=click.Path(exists=True),
-    default=None,
-    help="Where a corpus named in --dict corpus:NAME keeps its data (e.g. icwb2-data).",
+@data_dir_option(
+    help="Where a corpus named in --dict corpus:NAME keeps its data (e.g. icwb2-data)."
 )
 @click.option(
     "--normalize",
