@@ -23,7 +23,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -412,14 +411,6 @@ class PairTask:
     data_dir: str | None
 
 
-def _peak_memory_mib() -> float:
-    import resource
-
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    # Linux reports KiB, macOS bytes.
-    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
-
-
 def _normalized(dictionary: Any, normalize: str | None) -> Any:
     if normalize is None:
         return dictionary
@@ -437,6 +428,7 @@ def run_pair(task: PairTask, report: Callable[[int], None] | None = None) -> Pai
         report: called with the characters of each batch segmented (progress).
     """
     from cws_bench.analysis import analyse_errors
+    from cws_bench.memory import peak_memory_mib
     from cws_bench.scoring import score_sentences
     from cws_bench.segmenters import get_segmenter
     from cws_bench.sentence_counts import sentence_rows
@@ -480,7 +472,7 @@ def run_pair(task: PairTask, report: Callable[[int], None] | None = None) -> Pai
             "chars_per_s": characters / segment_s if segment_s else None,
             "words_per_s": result.pred_words / segment_s if segment_s else None,
         },
-        peak_memory_mib=_peak_memory_mib(),
+        peak_memory_mib=peak_memory_mib(),
         warnings=tuple(warnings),
         segmenter_info=info,
     )

@@ -206,8 +206,13 @@ def resolve_dictionary(
     return resolve_words(spec, data_dir=data_dir, encoding=encoding).dictionary
 
 
-def as_dictionary(value: Any, *, data_dir: PathLike | None = None) -> Dictionary | None:
-    """None, or the dictionary any word source names (what the scoring API accepts)."""
+def as_dictionary(
+    value: Any, *, data_dir: PathLike | None = None, encoding: str = "utf-8"
+) -> Dictionary | None:
+    """None, or the dictionary any word source names (what the scoring API accepts).
+
+    A dictionary file is read in ``encoding``.
+    """
     if value is None:
         return None
-    return resolve_words(value, data_dir=data_dir).dictionary
+    return resolve_words(value, data_dir=data_dir, encoding=encoding).dictionary
