@@ -53,7 +53,7 @@ import sys
 import time
 import traceback
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from importlib import resources
 from pathlib import Path
@@ -530,7 +530,6 @@ def run_bakeoff(
             available (and not optional), or a report that cannot be written.
     """
     from cws_bench.identity import forget
-    from cws_bench.segmenters import list_segmenters
 
     forget()  # files may have changed since an earlier run in this process
     if not isinstance(config, BakeoffConfig):
@@ -541,25 +540,8 @@ def run_bakeoff(
     data = os.fspath(data_dir) if data_dir is not None else None
     jobs = max(1, jobs or os.cpu_count() or 1)
 
-    available = {info.name: info for info in list_segmenters()}
     notes: list[str] = []
-    segmenters = []
-    for spec in config.segmenters:
-        info = available.get(spec.name)
-        if info is None:
-            raise CwsBenchError(
-                f"{config.source}: unknown segmenter {spec.name!r}",
-                "see `cws-bench segmenters` for the names",
-            )
-        if not info.available:
-            if spec.optional:
-                notes.append(f"skipped {spec.label}: not installed ({info.install})")
-                continue
-            raise CwsBenchError(
-                f"segmenter {spec.name!r} is not installed",
-                f"install it with: {info.install}, or mark it optional",
-            )
-        segmenters.append((spec, info))
+    segmenters = _installed_segmenters(config, notes)
 
     tasks: list[PairTask] = []
     records: dict[tuple[str, str], PairRecord] = {}
@@ -622,46 +604,13 @@ def run_bakeoff(
     for corpus in config.corpora:
         for spec, info in segmenters:
             pair = (corpus.label, spec.label)
-            status, error = statuses.get(pair, ("failed", "not run"))
             record = records.get(pair)
             if record is None:
-                pairs.append(
-                    PairResult(
-                        corpus=corpus.label,
-                        segmenter=spec.label,
-                        adapter=spec.name,
-                        track=spec.track,
-                        status=status,
-                        error=error,
-                        segmenter_info={
-                            "name": spec.name,
-                            "version": info.version,
-                            "options": spec.options_for(corpus, data),
-                        },
-                    )
-                )
-                continue
-            pairs.append(
-                PairResult(
-                    corpus=corpus.label,
-                    segmenter=spec.label,
-                    adapter=spec.name,
-                    track=spec.track,
-                    status="ok",
-                    scores=record.scores,
-                    intervals=intervals.get(pair, {}),
-                    sighan_intervals=_sighan_halfwidths(record.scores),
-                    timing=record.timing,
-                    peak_memory_mib=record.peak_memory_mib,
-                    warnings=record.warnings,
-                    segmenter_info=record.segmenter_info,
-                    signature=record.signature(
-                        spec.name, seed=config.seed, resamples=config.resamples
-                    ),
-                    analysis=record.analysis,
-                    cached=pair in cached,
-                )
-            )
+                status, error = statuses.get(pair, ("failed", "not run"))
+                pairs.append(_failed_pair(corpus, spec, info, status, error, data))
+            else:
+                scored = _scored_pair(corpus, spec, record, intervals.get(pair, {}), config)
+                pairs.append(replace(scored, cached=pair in cached))
     result = BakeoffResult(
         name=config.name,
         config=config.to_dict(),
@@ -684,6 +633,85 @@ def run_bakeoff(
 
         write_reports(result, output)
     return result
+
+
+def _installed_segmenters(config: BakeoffConfig, notes: list[str]) -> list[tuple[Any, Any]]:
+    """The configuration's segmenters with their registry info; optional missing ones noted.
+
+    Raises:
+        CwsBenchError: an unknown segmenter, or one that is not installed and not optional.
+    """
+    from cws_bench.segmenters import list_segmenters
+
+    available = {info.name: info for info in list_segmenters()}
+    segmenters = []
+    for spec in config.segmenters:
+        info = available.get(spec.name)
+        if info is None:
+            raise CwsBenchError(
+                f"{config.source}: unknown segmenter {spec.name!r}",
+                "see `cws-bench segmenters` for the names",
+            )
+        if not info.available:
+            if spec.optional:
+                notes.append(f"skipped {spec.label}: not installed ({info.install})")
+                continue
+            raise CwsBenchError(
+                f"segmenter {spec.name!r} is not installed",
+                f"install it with: {info.install}, or mark it optional",
+            )
+        segmenters.append((spec, info))
+    return segmenters
+
+
+def _failed_pair(
+    corpus: CorpusSpec,
+    spec: SegmenterSpec,
+    info: Any,
+    status: str,
+    error: str | None,
+    data_dir: str | None,
+) -> PairResult:
+    """The row of a pair that failed, timed out or did not run."""
+    return PairResult(
+        corpus=corpus.label,
+        segmenter=spec.label,
+        adapter=spec.name,
+        track=spec.track,
+        status=status,
+        error=error,
+        segmenter_info={
+            "name": spec.name,
+            "version": info.version,
+            "options": spec.options_for(corpus, data_dir),
+        },
+    )
+
+
+def _scored_pair(
+    corpus: CorpusSpec,
+    spec: SegmenterSpec,
+    record: PairRecord,
+    intervals: dict[str, Interval],
+    config: BakeoffConfig,
+) -> PairResult:
+    """The row of a scored pair, from its record and its bootstrap intervals."""
+    return PairResult(
+        corpus=corpus.label,
+        segmenter=spec.label,
+        adapter=spec.name,
+        track=spec.track,
+        status="ok",
+        scores=record.scores,
+        intervals=intervals,
+        sighan_intervals=_sighan_halfwidths(record.scores),
+        timing=record.timing,
+        peak_memory_mib=record.peak_memory_mib,
+        warnings=record.warnings,
+        segmenter_info=record.segmenter_info,
+        signature=record.signature(spec.name, seed=config.seed, resamples=config.resamples),
+        analysis=record.analysis,
+    )
 
 
 # Adapters that ship a trained model are usually the slowest to run: start them first,
