@@ -43,10 +43,11 @@ __all__ = [
     "training_identity",
 ]
 
-PATH_OPTIONS = frozenset(
-    {"user_dict", "dictionary", "model", "path", "cwd", "gold", "raw", "corpus"}
-)
-"""Option names whose value is a path when it names an existing file or folder."""
+PATH_OPTIONS = frozenset({"user_dict", "dictionary", "model", "path", "cwd", "gold", "raw"})
+"""Option names whose value is a path when it names an existing file or folder.
+
+Other options (``corpus=train.txt``) count as paths when they look like one: a
+``corpus`` that is a registered name is never taken for a folder of that name."""
 
 BY_NAME_OPTIONS = frozenset({"data_dir", "cwd"})
 """Folders named by their name only: what is read from them is identified on its own

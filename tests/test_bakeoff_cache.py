@@ -187,3 +187,11 @@ def test_the_report_says_which_pairs_came_from_the_cache():
     assert "- from the run cache:\n  - jieba on pku\n" in text
     assert "fmm on pku" not in text
     assert cached.to_dict()["pairs"][0]["cached"] is True
+
+
+def test_a_registered_corpus_name_is_never_a_folder(tmp_path: Path, monkeypatch):
+    (tmp_path / "sample").mkdir()
+    (tmp_path / "train.txt").write_text(GOLD, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert option_identity("corpus", "sample") == "sample"
+    assert option_identity("corpus", "train.txt").startswith("file:")
