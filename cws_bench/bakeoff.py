@@ -7,6 +7,7 @@ A bake-off is a TOML file (see ``cws_bench/configs/default.toml``)::
     resamples = 1000           # bootstrap resamples
     timeout = 900              # seconds a pair may take
     batch_size = 500           # lines per segment() call
+    correction = "holm"        # multiple comparisons: holm, bonferroni, fdr_bh or none
 
     [[corpora]]
     name = "pd1998"            # a registered corpus ...
@@ -40,7 +41,11 @@ Statistics (cws_bench/metrics/significance.py): percentile bootstrap
 intervals of P, R and F1 over sentences (``resamples`` resamples, ``seed``),
 the SIGHAN bakeoff's ±2·sqrt(p(1−p)/n) (Emerson 2005; n: gold words for
 recall, predicted words for precision), and a paired bootstrap test of F1 for
-every two segmenters on a corpus (Koehn 2004).
+every two segmenters of the same track on a corpus (Koehn 2004), its
+p-values corrected within each track for multiple comparisons
+(``correction``, Holm-Bonferroni by default) by
+:func:`cws_bench.results.judge_comparisons`. A segmenter scored on its own
+training data is in no family and never wins.
 """
 
 from __future__ import annotations
@@ -76,7 +81,13 @@ from cws_bench.experiment import (
     run_pair,
 )
 from cws_bench.io import PathLike, atomic_write
-from cws_bench.results import BakeoffResult, Comparison, Interval, PairResult
+from cws_bench.results import (
+    BakeoffResult,
+    Comparison,
+    Interval,
+    PairResult,
+    judge_comparisons,
+)
 
 __all__ = [
     "BUNDLED_CONFIGS",
@@ -97,6 +108,7 @@ TRACKS = ("closed", "open")
 BUNDLED_CONFIGS = ("default", "sighan2005")
 CONFIDENCE = 0.95
 ALPHA = 0.05
+CORRECTION = "holm"  # multiple comparisons within a track: Holm-Bonferroni unless told
 
 # The pair's experiment (specs, corpus resolution, identity, the worker's run) is
 # cws_bench/experiment.py; these names stay importable from here.
@@ -120,6 +132,7 @@ class BakeoffConfig:
     batch_size: int = 500
     description: str = ""
     source: str | None = None
+    correction: str = CORRECTION
 
     def to_dict(self) -> dict[str, Any]:
         """The configuration as plain data (what results.json records)."""
@@ -131,6 +144,7 @@ class BakeoffConfig:
             "resamples": self.resamples,
             "timeout": self.timeout,
             "batch_size": self.batch_size,
+            "correction": self.correction,
             "corpora": [vars_of(c) for c in self.corpora],
             "segmenters": [vars_of(s) for s in self.segmenters],
         }
@@ -149,6 +163,7 @@ _TOP_KEYS = {
     "resamples",
     "timeout",
     "batch_size",
+    "correction",
     "corpora",
     "segmenters",
 }
@@ -230,9 +245,18 @@ def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffCo
             batch_size=int(data.get("batch_size", 500)),
             description=str(data.get("description", "")),
             source=source,
+            correction=str(data.get("correction", CORRECTION)),
         )
     except (TypeError, ValueError) as e:
         raise CwsBenchError(f"{source}: {e}") from e
+    from cws_bench.metrics.significance import CORRECTIONS
+
+    if config.correction not in CORRECTIONS:
+        raise CwsBenchError(
+            f"{source}: correction must be one of {', '.join(CORRECTIONS)}, "
+            f"not {config.correction!r}",
+            "holm (Holm-Bonferroni) is the default; none leaves the p-values uncorrected",
+        )
     return config
 
 
@@ -465,10 +489,13 @@ def _statistics(
             )
             intervals[key][name] = Interval(float(ci.low), float(ci.high))
     comparisons = []
+    track_of = {s.label: s.track for s in config.segmenters}
     for corpus in config.corpora:
         labels = [s.label for s in config.segmenters if (corpus.label, s.label) in records]
         for i, a in enumerate(labels):
             for b in labels[i + 1 :]:
+                if track_of[a] != track_of[b]:
+                    continue  # tracks are ranked apart
                 counts_a, counts_b = counts_of((corpus.label, a)), counts_of((corpus.label, b))
                 if counts_a.shape != counts_b.shape or not len(counts_a):
                     continue
@@ -519,7 +546,8 @@ def run_bakeoff(
         jobs: worker processes at a time (default: the CPU count).
         data_dir: where corpora that need one are (e.g. the SIGHAN 2005 data).
         use_cache: reuse finished pairs from the run cache.
-        progress: show progress bars on stderr.
+        progress: show progress on stderr: bars on a terminal, one line per
+            finished pair otherwise (a CI log gets no carriage returns).
         write: write the reports (results.json, results.csv, leaderboard.md, report.html).
 
     Returns:
@@ -568,7 +596,8 @@ def run_bakeoff(
         key=lambda t: (-sizes[t.corpus.label], _KIND_ORDER.get(kinds[t.segmenter.label] or "", 3))
     )
     bar = chars_bar = None
-    if progress and tasks:
+    lines = _PairLines(len(tasks)) if progress and tasks and not _interactive() else None
+    if progress and tasks and lines is None:
         from tqdm import tqdm
 
         bar = tqdm(total=len(tasks), desc="pairs", unit="pair", file=sys.stderr)
@@ -585,6 +614,8 @@ def run_bakeoff(
         if bar is not None:
             bar.update(1)
             bar.set_postfix_str(f"{task.segmenter.label} on {task.corpus.label}: {status}")
+        if lines is not None:
+            lines.done(task.segmenter.label, task.corpus.label, status)
 
     def on_progress(characters: int) -> None:
         if chars_bar is not None:
@@ -615,12 +646,15 @@ def run_bakeoff(
         name=config.name,
         config=config.to_dict(),
         pairs=tuple(pairs),
-        comparisons=tuple(comparisons),
+        comparisons=judge_comparisons(
+            pairs, comparisons, alpha=ALPHA, correction=config.correction
+        ),
         settings={
             "seed": config.seed,
             "resamples": config.resamples,
             "confidence": CONFIDENCE,
             "alpha": ALPHA,
+            "correction": config.correction,
             "jobs": jobs,
             "notes": notes,
         },
@@ -711,7 +745,35 @@ def _scored_pair(
         segmenter_info=record.segmenter_info,
         signature=record.signature(spec.name, seed=config.seed, resamples=config.resamples),
         analysis=record.analysis,
+        contaminated=record.contaminated,
     )
+
+
+def _interactive() -> bool:
+    """Whether stderr is a terminal (progress bars), or a log (one line per pair)."""
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+class _PairLines:
+    """Progress off a terminal: one plain line per finished pair, no carriage returns."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.finished = 0
+        self.started = time.monotonic()
+
+    def done(self, segmenter: str, corpus: str, status: str) -> None:
+        self.finished += 1
+        elapsed = time.monotonic() - self.started
+        # written as tqdm writes its bars: only when the caller asked for progress
+        sys.stderr.write(
+            f"[{self.finished}/{self.total}] {segmenter} on {corpus}: {status} "
+            f"({elapsed:.1f} s since the start)\n"
+        )
+        sys.stderr.flush()
 
 
 # Adapters that ship a trained model are usually the slowest to run: start them first,

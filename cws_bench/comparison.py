@@ -11,7 +11,9 @@ same seed, so the numbers equal a bake-off's on the same outputs:
 - a paired bootstrap test of F1 (Koehn 2004) for every two systems, in the
   order given, or for every system against one ``baseline``;
 - a letter per system (``a`` for the best F1), and for each the letters of
-  the systems it beats significantly (p < 0.05), as the bake-off's tables.
+  the systems it beats significantly (p < 0.05 after the same correction for
+  multiple comparisons as the bake-off's, Holm–Bonferroni unless told), as
+  the bake-off's tables.
 
 The :class:`ComparisonReport` renders itself as text, JSON, CSV, Markdown and
 LaTeX (booktabs), and as a pandas DataFrame.
@@ -21,7 +23,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from cws_bench.errors import CwsBenchError
@@ -91,6 +93,8 @@ class ComparisonReport:
         confidence: the confidence level of the intervals.
         resamples: bootstrap resamples.
         seed: the resampling seed.
+        correction: the multiple-comparison correction of the paired tests
+            (``Comparison.adjusted_p_value``; ``none``: uncorrected).
     """
 
     gold: str
@@ -101,6 +105,7 @@ class ComparisonReport:
     confidence: float = CONFIDENCE
     resamples: int = DEFAULT_RESAMPLES
     seed: int = DEFAULT_SEED
+    correction: str = "holm"
 
     @property
     def has_intervals(self) -> bool:
@@ -126,7 +131,14 @@ class ComparisonReport:
                 f"{self.confidence:.0%} intervals"
             )
         if self.comparisons:
-            parts.append(f"paired tests of F1 at p < {ALPHA:g}")
+            from cws_bench.reports.tables import significance_method
+
+            parts.append(
+                "paired tests of F1 at "
+                + significance_method({"alpha": ALPHA, "correction": self.correction}).replace(
+                    " over the tests of each track", ""
+                )
+            )
         return "; ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
@@ -138,6 +150,7 @@ class ComparisonReport:
             "resamples": self.resamples,
             "seed": self.seed,
             "alpha": ALPHA,
+            "correction": self.correction,
             "baseline": self.baseline,
             "systems": [row.to_dict() for row in self.rows],
             "comparisons": [c.to_dict() for c in self.comparisons],
@@ -414,6 +427,7 @@ def compare(
     baseline: str | None = None,
     resamples: int = DEFAULT_RESAMPLES,
     seed: int = DEFAULT_SEED,
+    correction: str = "holm",
 ) -> ComparisonReport:
     """Score several systems against one gold, with intervals and paired tests.
 
@@ -440,6 +454,8 @@ def compare(
             (instead of every pair).
         resamples: bootstrap resamples.
         seed: the resampling seed (the bake-off's default, 2005).
+        correction: the multiple-comparison correction of the paired tests, as
+            the bake-off's (``holm``, ``bonferroni``, ``fdr_bh`` or ``none``).
 
     Returns:
         A :class:`ComparisonReport`.
@@ -492,6 +508,14 @@ def compare(
             else [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
         )
         comparisons = _paired_tests(gold_name, counts, pairs, resamples=resamples, seed=seed)
+        # One family, as one track of a bake-off: corrected together.
+        from cws_bench.metrics.significance import adjust_p_values
+
+        adjusted = adjust_p_values([c.p_value for c in comparisons], method=correction)
+        comparisons = [
+            replace(c, adjusted_p_value=float(p), significant=bool(p < ALPHA))
+            for c, p in zip(comparisons, adjusted)
+        ]
     ranked = sorted(results, key=lambda name: -results[name].f1)
     letter_of = dict(zip(ranked, _letters(len(ranked))))
     from cws_bench.reports.tables import significantly_better
@@ -519,6 +543,7 @@ def compare(
         confidence=CONFIDENCE,
         resamples=resamples,
         seed=seed,
+        correction=correction,
     )
 
 

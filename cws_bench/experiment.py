@@ -48,8 +48,9 @@ __all__ = [
     "run_pair",
 ]
 
-CACHE_VERSION = 3
-"""The version of :class:`PairRecord` and of the cache key's material."""
+CACHE_VERSION = 4
+"""The version of :class:`PairRecord` and of the cache key's material (4: content keys,
+records that say whether the pair is contaminated and whether it has a speed)."""
 
 
 @dataclass(frozen=True)
@@ -347,6 +348,7 @@ class PairRecord:
         peak_memory_mib: the worker's peak resident memory.
         warnings: the scorer's warnings and contamination warnings.
         segmenter_info: the segmenter's metadata (name, version, options, ...).
+        contaminated: scored on data it was trained on (see :func:`contamination_warnings`).
         version: :data:`CACHE_VERSION` of the record.
     """
 
@@ -357,6 +359,7 @@ class PairRecord:
     peak_memory_mib: float
     warnings: tuple[str, ...]
     segmenter_info: dict[str, Any]
+    contaminated: bool = False
     version: int = CACHE_VERSION
 
     def to_dict(self) -> dict[str, Any]:
@@ -369,6 +372,7 @@ class PairRecord:
             "timing": self.timing,
             "peak_memory_mib": self.peak_memory_mib,
             "warnings": list(self.warnings),
+            "contaminated": self.contaminated,
             "segmenter_info": self.segmenter_info,
         }
 
@@ -389,6 +393,7 @@ class PairRecord:
             peak_memory_mib=float(data["peak_memory_mib"]),
             warnings=tuple(str(w) for w in data["warnings"]),
             segmenter_info=dict(data["segmenter_info"]),
+            contaminated=bool(data.get("contaminated", False)),
             version=int(data["version"]),
         )
 
@@ -459,7 +464,9 @@ def run_pair(task: PairTask, report: Callable[[int], None] | None = None) -> Pai
     )
     characters = sum(map(len, raw))
     warnings = list(result.warnings)
-    warnings += contamination_warnings(segmenter.trained_on, corpus, result.signature.gold)
+    contamination = contamination_warnings(segmenter.trained_on, corpus, result.signature.gold)
+    warnings += contamination
+    timed = segmenter.has_speed and segment_s > 0  # a file read is no segmenting speed
     return PairRecord(
         scores=result.to_dict(),
         sentence_counts=tuple(sentence_rows(result)),
@@ -469,10 +476,11 @@ def run_pair(task: PairTask, report: Callable[[int], None] | None = None) -> Pai
             "segment_s": segment_s,
             "characters": characters,
             "sentences": len(raw),
-            "chars_per_s": characters / segment_s if segment_s else None,
-            "words_per_s": result.pred_words / segment_s if segment_s else None,
+            "chars_per_s": characters / segment_s if timed else None,
+            "words_per_s": result.pred_words / segment_s if timed else None,
         },
         peak_memory_mib=peak_memory_mib(),
         warnings=tuple(warnings),
         segmenter_info=info,
+        contaminated=bool(contamination),
     )

@@ -1079,6 +1079,25 @@ def score_files(
     return scorer.result(signature, warnings)
 
 
+def _joined_sentences(sentences: Iterable[Sequence[str]], side: str) -> list[str]:
+    """Each sentence's words joined by a space; a sentence that is a str is a TypeError."""
+    if isinstance(sentences, str):
+        raise TypeError(
+            f"score_sentences() takes {side} as a list of sentences (lists of words), not a str"
+        )
+    lines = []
+    for number, words in enumerate(sentences, start=1):
+        if isinstance(words, str):
+            shown = words if len(words) <= 30 else words[:29] + "…"
+            raise TypeError(
+                f"score_sentences() takes sentences as lists of words, but {side} sentence "
+                f"{number} is a str ({shown!r}): split it first, e.g. "
+                "[line.split() for line in lines]"
+            )
+        lines.append(" ".join(words))
+    return lines
+
+
 def score_sentences(
     gold: Iterable[Sequence[str]],
     pred: Iterable[Sequence[str]],
@@ -1095,13 +1114,27 @@ def score_sentences(
     Same counting and result as :func:`score_files`; sentences pair up in
     order and must be as many on both sides.
 
+    Each sentence is a list (or tuple) of words. A sentence given as a string
+    is refused with a ``TypeError``, as :meth:`Segmenter.segment
+    <cws_bench.segmenters.base.Segmenter.segment>` refuses one, rather than
+    read character by character (which would score every string as a
+    segmentation into single characters): split segmented lines first,
+    ``[line.split() for line in lines]``.
+
     >>> score_sentences([["我们", "是"]], [["我", "们", "是"]]).to_dict()["recall"]
     0.5
-    """
+    >>> score_sentences(["结婚 的"], ["结 婚 的"])
+    Traceback (most recent call last):
+    ...
+    TypeError: score_sentences() takes sentences as lists of words, but gold sentence 1 is a str ('结婚 的'): split it first, e.g. [line.split() for line in lines]
+
+    Raises:
+        TypeError: a sentence (or the whole of gold or pred) is a string.
+    """  # noqa: E501
     normalizer = _as_normalizer(normalize)
     dictionary = _normalize_dictionary(_as_dictionary(dictionary), normalizer)
-    gold_lines = [" ".join(words) for words in gold]
-    pred_lines = [" ".join(words) for words in pred]
+    gold_lines = _joined_sentences(gold, "gold")
+    pred_lines = _joined_sentences(pred, "pred")
     if len(gold_lines) != len(pred_lines):
         raise LineCountMismatchError("gold", len(gold_lines), "prediction", len(pred_lines))
     scorer = _Scorer(

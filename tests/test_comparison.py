@@ -247,3 +247,17 @@ def test_output_file_is_written_atomically_with_what_stdout_shows(write, tmp_pat
     assert result.exit_code == 2
     assert "does not exist" in result.output
     assert not list((tmp_path).glob(".out.txt.*"))
+
+
+def test_paired_tests_are_holm_corrected_as_the_bakeoffs():
+    """Issue 12: every two of several systems is many tests; letters use corrected p-values."""
+    from cws_bench.metrics.significance import adjust_p_values
+
+    report = compare(GOLD, SYSTEMS_FOR_LATEX, resamples=200)
+    raw = [c.p_value for c in report.comparisons]
+    assert [c.adjusted_p_value for c in report.comparisons] == list(adjust_p_values(raw))
+    assert all(c.significant == (c.adjusted_p_value < 0.05) for c in report.comparisons)
+    assert "after Holm–Bonferroni correction" in report.settings()
+    plain = compare(GOLD, SYSTEMS_FOR_LATEX, resamples=200, correction="none")
+    assert [c.adjusted_p_value for c in plain.comparisons] == raw
+    assert "not corrected" in plain.settings()
