@@ -434,6 +434,7 @@ def run_pair(task: PairTask, report: Callable[[int], None] | None = None) -> Pai
     """
     from cws_bench.analysis import analyse_errors
     from cws_bench.memory import peak_memory_mib
+    from cws_bench.metrics.throughput import rate
     from cws_bench.scoring import score_sentences
     from cws_bench.segmenters import get_segmenter
     from cws_bench.sentence_counts import sentence_rows
@@ -476,8 +477,8 @@ def run_pair(task: PairTask, report: Callable[[int], None] | None = None) -> Pai
             "segment_s": segment_s,
             "characters": characters,
             "sentences": len(raw),
-            "chars_per_s": characters / segment_s if timed else None,
-            "words_per_s": result.pred_words / segment_s if timed else None,
+            "chars_per_s": rate(characters, segment_s) if timed else None,
+            "words_per_s": rate(result.pred_words, segment_s) if timed else None,
         },
         peak_memory_mib=peak_memory_mib(),
         warnings=tuple(warnings),

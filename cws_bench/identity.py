@@ -7,8 +7,8 @@ same question of every option a segmenter gets, and both ask it here:
 - :func:`option_identity`: an option value as content. A file (a user
   dictionary, a model, the output a ``file`` segmenter reads, a dictionary)
   is its :func:`~cws_bench.checksums.file_checksum`; a folder (a model
-  folder) the checksum of its files; a ``command`` keeps its text and adds
-  the checksum of each of its words that names a file (the script it runs).
+  folder) the checksum of its files; a ``command`` is its arguments with each
+  file among them (its script: :func:`command_files`) replaced by its checksum.
 - :func:`training_identity`: the content of the training data that ``corpus=``
   (with ``split=`` and ``data_dir=``) or ``dictionary="corpus:..."`` name:
   the sentence checksum of the split, the corpus' dictionary checksum.
@@ -36,6 +36,8 @@ from cws_bench.io import PathLike
 __all__ = [
     "BY_NAME_OPTIONS",
     "PATH_OPTIONS",
+    "command_argv",
+    "command_files",
     "forget",
     "library_versions",
     "option_identity",
@@ -92,6 +94,40 @@ def content_checksum(path: PathLike) -> str:
     return f"file:{_memoised_file_checksum(name)}"
 
 
+def command_argv(value: Any) -> list[str] | None:
+    """The arguments of a ``command`` option (a string split like a shell would, or a list)."""
+    if isinstance(value, list) and all(isinstance(arg, str) for arg in value):
+        return list(value)
+    if isinstance(value, str):
+        try:
+            return shlex.split(value)
+        except ValueError:
+            return None
+    return None
+
+
+def command_files(argv: list[str], cwd: PathLike | None = None) -> list[int]:
+    """Indices of the arguments of a command that are files of the experiment (its script).
+
+    A file named by a relative path (``seg.py``, ``./seg.sh``, looked up in ``cwd``
+    when given) or any file after the program (``/opt/seg/model.bin``) counts; the
+    program given by an absolute path or found on the PATH (the Python interpreter)
+    does not.
+    """
+
+    def where(arg: str) -> str:
+        return os.path.join(os.fspath(cwd), arg) if cwd is not None else arg
+
+    return [
+        index
+        for index, arg in enumerate(argv)
+        if arg
+        and os.path.isfile(where(arg))
+        and not (index == 0 and os.path.isabs(arg))
+        and not (index == 0 and os.sep not in arg and "/" not in arg)
+    ]
+
+
 def option_identity(key: str, value: Any, *, cwd: PathLike | None = None) -> Any:
     """An option value as an experiment's identity sees it: files by their content.
 
@@ -103,14 +139,17 @@ def option_identity(key: str, value: Any, *, cwd: PathLike | None = None) -> Any
         value: its value.
         cwd: the folder a ``command`` runs in (its relative file names are read there).
     """
-    if key == "command" and isinstance(value, (str, list)) and value:
-        argv = shlex.split(value) if isinstance(value, str) else [str(a) for a in value]
-        files = {}
-        for word in argv:
-            path = os.path.join(os.fspath(cwd), word) if cwd is not None else word
-            if os.path.isfile(path):
-                files[word] = content_checksum(path)
-        return {"command": value, "files": files} if files else value
+    if key == "command":
+        argv = command_argv(value)
+        files = set(command_files(argv, cwd)) if argv is not None else set()
+        if not files or argv is None:
+            return value
+        return [
+            content_checksum(os.path.join(os.fspath(cwd), arg) if cwd is not None else arg)
+            if index in files
+            else arg
+            for index, arg in enumerate(argv)
+        ]
     if isinstance(value, list):
         return [option_identity(key, item, cwd=cwd) for item in value]
     if is_path(key, value):
