@@ -54,6 +54,7 @@ bench: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check cws_bench tests benchmarks
 	$(BIN)/ruff format --check cws_bench tests benchmarks
+	$(BIN)/python -m mypy
 
 clean:
 	rm -rf $(VENV) build *.egg-info cws_bench/_kernel.c cws_bench/*.so cws_bench/segmenters/_decode.c cws_bench/segmenters/*.so

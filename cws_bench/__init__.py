@@ -19,7 +19,7 @@ _EXPORTS = {
     "CwsBenchError": "cws_bench.errors",
     "Dictionary": "cws_bench.dictionary",
     "load_dictionary": "cws_bench.dictionary",
-    "resolve_dictionary": "cws_bench.dictionary",
+    "resolve_dictionary": "cws_bench.words",
     "SegCounts": "cws_bench.scoring",
     "ScoreResult": "cws_bench.scoring",
     "score_files": "cws_bench.scoring",

@@ -468,3 +468,62 @@ def checksum_parts(words):
         key_xor ^= h
         n += 1
     return (n, key_sum, key_xor)
+
+
+def single_spaced(bytes text):
+    """Whole UTF-8 lines with each run of whitespace made one space and none at either end.
+
+    What ``" ".join(line.split())`` gives for each line, on the bytes: the form
+    the sentence checksum hashes (``cws_bench.checksums.LineDigest``). ``text``
+    holds whole lines, each ending in ``\\n``. Invalid UTF-8 inside a run of
+    whitespace ends the run; other bytes are copied as they are.
+    """
+    cdef Bytes s = <Bytes>PyBytes_AS_STRING(text)
+    cdef Py_ssize_t n = PyBytes_GET_SIZE(text), i = 0, o = 0, nxt
+    cdef unsigned char *d = <unsigned char *>PyMem_Malloc(n + 1)
+    cdef unsigned char b
+    cdef Py_UCS4 c
+    cdef bint gap = False, line_start = True
+    if d == NULL:
+        raise MemoryError()
+    try:
+        with nogil:
+            while i < n:
+                b = s[i]
+                if b == 0x0A:
+                    d[o] = b
+                    o += 1
+                    i += 1
+                    gap = False
+                    line_start = True
+                    continue
+                if b <= 0x20 or (0x1C <= b <= 0x1F) or b == 0xC2 or 0xE1 <= b <= 0xE3:
+                    nxt = _decode(s, i, n, &c)
+                    if nxt < 0:
+                        nxt = i + 1
+                    elif _is_space(c):
+                        gap = True
+                        i = nxt
+                        continue
+                else:
+                    nxt = i + 1
+                if gap and not line_start:
+                    d[o] = 0x20
+                    o += 1
+                gap = False
+                line_start = False
+                while i < nxt:
+                    d[o] = s[i]
+                    o += 1
+                    i += 1
+                # A run of bytes that cannot start whitespace or a line end, copied as is.
+                while i < n:
+                    b = s[i]
+                    if b <= 0x20 or b == 0xC2 or 0xE1 <= b <= 0xE3:
+                        break
+                    d[o] = b
+                    o += 1
+                    i += 1
+        return d[:o]
+    finally:
+        PyMem_Free(d)

@@ -50,26 +50,36 @@ training data is in no family and never wins.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import multiprocessing
 import multiprocessing.connection
 import os
-import platform
 import re
 import sys
 import time
 import traceback
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from cws_bench import __version__
-from cws_bench.dictionary_checks import segmenter_leak_warnings
 from cws_bench.errors import CwsBenchError
+from cws_bench.experiment import (
+    CACHE_VERSION,
+    CorpusSpec,
+    PairRecord,
+    PairTask,
+    SegmenterSpec,
+    cache_key,
+    contamination_warnings,
+    corpus_dictionary,
+    corpus_identity,
+    environment,
+    gold_and_raw,
+    pair_signature,
+    run_pair,
+)
 from cws_bench.io import PathLike, make_folder
 from cws_bench.results import (
     BakeoffResult,
@@ -98,88 +108,17 @@ TRACKS = ("closed", "open")
 SAFE_NAME = re.compile(r"[\w.+ -]{1,100}")
 """A bake-off name: a plain file name (Unicode letters allowed), the folder of its reports."""
 BUNDLED_CONFIGS = ("default", "sighan2005", "neural")
-CACHE_VERSION = 3  # 3: records say whether the pair is contaminated and if it has a speed
 CONFIDENCE = 0.95
 ALPHA = 0.05
 CORRECTION = "holm"  # multiple comparisons within a track: Holm-Bonferroni unless told
 
+# The pair's experiment (specs, corpus resolution, identity, the worker's run) is
+# cws_bench/experiment.py; these names stay importable from here.
+_Task = PairTask
+
 
 # ---------------------------------------------------------------------------
 # Configuration
-
-
-@dataclass(frozen=True)
-class CorpusSpec:
-    """A corpus of the bake-off: a registered one, or files of the user's.
-
-    Attributes:
-        label: the name in reports.
-        name: the registered corpus name, or None for files.
-        split: the split scored (registered corpora).
-        gold: the gold file (files only).
-        raw: the raw input file, or None to join the gold words.
-        format: the gold file's format (``auto``, ``plain``, ``conllu``, ``pd``, ``bmes``).
-        encoding: the files' encoding.
-        dictionary: the OOV dictionary (a ``--dict`` specification), or None:
-            the corpus' standard dictionary for a registered corpus, none for files.
-        normalize: the normalisation applied before scoring.
-    """
-
-    label: str
-    name: str | None = None
-    split: str = "test"
-    gold: str | None = None
-    raw: str | None = None
-    format: str = "auto"
-    encoding: str = "utf-8"
-    dictionary: str | None = None
-    normalize: str = "none"
-
-
-@dataclass(frozen=True)
-class SegmenterSpec:
-    """A segmenter of the bake-off.
-
-    Attributes:
-        label: the row name in reports.
-        name: the registered adapter name.
-        track: ``closed`` or ``open``.
-        options: keyword options of ``get_segmenter`` (``{corpus}`` placeholders allowed).
-        optional: skip the segmenter when its library is not installed.
-    """
-
-    label: str
-    name: str
-    track: str = "open"
-    options: dict[str, Any] = field(default_factory=dict)
-    optional: bool = False
-
-    def options_for(self, corpus: CorpusSpec, data_dir: str | None = None) -> dict[str, Any]:
-        """The options with their placeholders filled.
-
-        ``{corpus}`` becomes the corpus' registered name (or its label);
-        ``{data_dir}`` the run's ``--data-dir``: an option whose whole value is
-        ``{data_dir}`` is left out when the run has none.
-        """
-        target = corpus.name or corpus.label
-
-        def fill(value: Any) -> Any:
-            if isinstance(value, str):
-                value = value.replace("{corpus}", target)
-                if "{data_dir}" in value and data_dir is not None:
-                    value = value.replace("{data_dir}", data_dir)
-                return value
-            if isinstance(value, list):
-                return [fill(v) for v in value]
-            if isinstance(value, dict):
-                return {k: fill(v) for k, v in value.items()}
-            return value
-
-        return {
-            key: fill(value)
-            for key, value in self.options.items()
-            if not (value == "{data_dir}" and data_dir is None)
-        }
 
 
 @dataclass(frozen=True)
@@ -369,150 +308,7 @@ def load_config(config: PathLike | None = None) -> BakeoffConfig:
 # Tasks and the worker
 
 
-@dataclass(frozen=True)
-class _Task:
-    """Everything a worker needs for one pair (picklable)."""
-
-    corpus: CorpusSpec
-    segmenter: SegmenterSpec
-    options: dict[str, Any]
-    key: str
-    batch_size: int
-    data_dir: str | None
-
-
-def gold_and_raw(corpus: CorpusSpec, data_dir: str | None) -> tuple[list[list[str]], list[str]]:
-    """The gold sentences and the raw lines a segmenter gets."""
-    if corpus.name is not None:
-        from cws_bench.corpora import get_corpus
-
-        named = get_corpus(corpus.name, data_dir=data_dir)
-        return list(named.sentences(corpus.split)), list(named.raw(corpus.split))
-    from cws_bench.corpora import read_corpus
-    from cws_bench.io import iter_lines
-
-    gold = list(read_corpus(corpus.gold, format=corpus.format, encoding=corpus.encoding))
-    if corpus.raw:
-        raw = list(iter_lines(corpus.raw, encoding=corpus.encoding))
-    else:
-        raw = ["".join(words) for words in gold]
-    if len(raw) != len(gold):
-        from cws_bench.errors import LineCountMismatchError
-
-        raise LineCountMismatchError(
-            corpus.gold or "gold", len(gold), corpus.raw or "raw", len(raw)
-        )
-    return gold, raw
-
-
-def corpus_dictionary(corpus: CorpusSpec, data_dir: str | None) -> Any:
-    """The OOV dictionary of a corpus spec, or None."""
-    if corpus.dictionary:
-        from cws_bench.dictionary import resolve_dictionary
-
-        return resolve_dictionary(corpus.dictionary, data_dir=data_dir)
-    if corpus.name is not None:
-        from cws_bench.corpora import get_corpus
-
-        return get_corpus(corpus.name, data_dir=data_dir).dictionary()
-    return None
-
-
-def run_pair(task: _Task, report: Callable[[int], None] | None = None) -> dict[str, Any]:
-    """Run one segmenter on one corpus and score it (what a worker process does).
-
-    Returns the cache record of the pair: scores, per-sentence counts, error
-    analysis, timing, memory and warnings.
-    """
-    from cws_bench.analysis import analyse_errors
-    from cws_bench.memory import peak_memory_mib
-    from cws_bench.metrics.throughput import rate
-    from cws_bench.scoring import score_sentences
-    from cws_bench.segmenters import get_segmenter
-
-    corpus = task.corpus
-    gold, raw = gold_and_raw(corpus, task.data_dir)
-    dictionary = corpus_dictionary(corpus, task.data_dir)
-
-    started = time.perf_counter()
-    segmenter = get_segmenter(task.segmenter.name, **task.options)
-    load_s = time.perf_counter() - started  # loading its model, or training it
-    info = segmenter.metadata()
-
-    pred: list[list[str]] = []
-    segment_s = 0.0
-    for start in range(0, len(raw), task.batch_size):
-        batch = raw[start : start + task.batch_size]
-        began = time.perf_counter()
-        pred.extend(segmenter.segment(batch))
-        segment_s += time.perf_counter() - began
-        if report is not None:
-            report(sum(map(len, batch)))
-
-    result = score_sentences(gold, pred, dictionary, normalize=corpus.normalize, per_line=True)
-    normalizer = None if corpus.normalize == "none" else corpus.normalize
-    analysis = analyse_errors(
-        gold, pred, None if dictionary is None else _normalized(dictionary, normalizer)
-    )
-    characters = sum(map(len, raw))
-    warnings = list(result.warnings)
-    contamination = contamination_warnings(segmenter.trained_on, corpus, result.signature.gold)
-    warnings += contamination
-    warnings += segmenter_leak_warnings(segmenter, task.segmenter.track, gold, dictionary)
-    warnings += getattr(segmenter, "notes", [])  # e.g. crf: what stood in for absent training data
-    timed = segmenter.has_speed and segment_s > 0  # a file read is no segmenting speed
-    counts = [[c.correct, c.pred, c.gold] for _, c in (result.lines or ())]
-    return {
-        "version": CACHE_VERSION,
-        "scores": result.to_dict(),
-        "sentence_counts": counts,
-        "analysis": analysis.to_dict(),
-        "timing": {
-            "load_s": load_s,
-            "segment_s": segment_s,
-            "characters": characters,
-            "sentences": len(raw),
-            "chars_per_s": rate(characters, segment_s) if timed else None,
-            "words_per_s": rate(result.pred_words, segment_s) if timed else None,
-        },
-        "peak_memory_mib": peak_memory_mib(),
-        "warnings": warnings,
-        "contaminated": bool(contamination),
-        "segmenter_info": info,
-    }
-
-
-def contamination_warnings(trained_on: Any, corpus: CorpusSpec, checksum: str | None) -> list[str]:
-    """The warning when a segmenter is scored on data it was trained on (or none).
-
-    Args:
-        trained_on: the segmenter's ``trained_on`` (a TrainingData, or None).
-        corpus: the corpus scored.
-        checksum: the sentence checksum of the scored gold, which also catches
-            the same text under another name.
-    """
-    if trained_on is None or not (
-        (corpus.name is not None and trained_on.overlaps(corpus.name, corpus.split, checksum))
-        or (checksum is not None and checksum == trained_on.checksum)
-    ):
-        return []
-    scored = f"{corpus.name}:{corpus.split}" if corpus.name else corpus.label
-    return [
-        f"trained on {trained_on.description}, which includes {scored}: "
-        "these scores are on data it has seen"
-    ]
-
-
-def _normalized(dictionary: Any, normalize: str | None) -> Any:
-    if normalize is None:
-        return dictionary
-    from cws_bench.normalize import get_normalizer
-
-    normalizer = get_normalizer(normalize)
-    return {normalizer(word) for word in dictionary.words}
-
-
-def _worker(task: _Task, connection: Any) -> None:
+def _worker(task: PairTask, connection: Any) -> None:
     """Entry point of a worker process: run the pair, send back a record or an error."""
 
     from cws_bench.workers import worker_started
@@ -533,7 +329,7 @@ def _worker(task: _Task, connection: Any) -> None:
             tail = traceback.format_exc().strip().splitlines()[-3:]
             connection.send(("failed", f"{type(e).__name__}: {e} ({' / '.join(tail)})"))
         else:
-            connection.send(("done", record))
+            connection.send(("done", record.to_dict()))
     except (BrokenPipeError, ConnectionError):
         pass  # the main process is gone: nobody to tell
     finally:
@@ -542,34 +338,6 @@ def _worker(task: _Task, connection: Any) -> None:
 
 # ---------------------------------------------------------------------------
 # Scheduling
-
-
-def cache_key(
-    corpus: CorpusSpec,
-    segmenter: SegmenterSpec,
-    options: dict[str, Any],
-    corpus_checksum: str,
-    dictionary_checksum: str | None,
-    segmenter_version: str | None,
-) -> str:
-    material = json.dumps(
-        {
-            "cache": CACHE_VERSION,
-            "cws_bench": __version__,
-            "segmenter": segmenter.name,
-            "segmenter_version": segmenter_version,
-            "options": options,
-            "corpus": corpus.name or corpus.gold,
-            "split": corpus.split,
-            "corpus_checksum": corpus_checksum,
-            "raw": corpus.raw,
-            "dictionary": dictionary_checksum,
-            "normalize": corpus.normalize,
-        },
-        sort_keys=True,
-        ensure_ascii=False,
-    )
-    return hashlib.blake2b(material.encode("utf-8"), digest_size=10).hexdigest()
 
 
 class _Cache:
@@ -604,20 +372,31 @@ class _Cache:
             store_record(path, record)
 
 
+def _cached_record(cache: _Cache, key: str) -> PairRecord | None:
+    """The cached record of a pair, or None when there is none or it cannot be read."""
+    data = cache.get(key)
+    if data is None:
+        return None
+    try:
+        return PairRecord.from_dict(data)
+    except (KeyError, TypeError, ValueError):
+        return None  # not a record: run the pair again
+
+
 @dataclass
 class _Running:
-    task: _Task
+    task: PairTask
     process: Any
     connection: Any
     started: float
 
 
 def _run_tasks(
-    tasks: Sequence[_Task],
+    tasks: Sequence[PairTask],
     *,
     jobs: int,
     timeout: float,
-    on_done: Callable[[_Task, str, Any], None],
+    on_done: Callable[[PairTask, str, Any], None],
     on_progress: Callable[[int], None] | None,
 ) -> None:
     """Run tasks in worker processes, ``jobs`` at a time, each with a timeout."""
@@ -660,7 +439,7 @@ def _run_tasks(
 
 def _poll(
     item: _Running,
-    on_done: Callable[[_Task, str, Any], None],
+    on_done: Callable[[PairTask, str, Any], None],
     on_progress: Callable[[int], None] | None,
 ) -> bool:
     """Read what a worker sent; True when it has finished (well or not)."""
@@ -699,25 +478,23 @@ def _sighan_halfwidths(scores: dict[str, Any]) -> dict[str, float]:
 
 
 def _statistics(
-    records: dict[tuple[str, str], dict[str, Any]], config: BakeoffConfig
+    records: dict[tuple[str, str], PairRecord], config: BakeoffConfig
 ) -> tuple[dict[tuple[str, str], dict[str, Interval]], list[Comparison]]:
     """Bootstrap intervals per pair and paired comparisons per corpus.
 
-    Per-sentence counts are rows of (correct, predicted, gold) words, the
-    column order of the statistics of cws_bench.metrics.significance.
+    Per-sentence counts are the rows of cws_bench.sentence_counts.
     """
     import numpy as np
 
     from cws_bench.metrics import significance
+    from cws_bench.sentence_counts import COLUMNS
+    from cws_bench.sentence_counts import statistics as sentence_statistics
 
-    statistics = {
-        "precision": significance.ratio_statistic(0, 1),
-        "recall": significance.ratio_statistic(0, 2),
-        "f1": significance.fscore_statistic(),
-    }
+    statistics = sentence_statistics()
 
     def counts_of(key: tuple[str, str]) -> Any:
-        return np.asarray(records[key]["sentence_counts"], dtype=np.int64).reshape(-1, 3)
+        rows = records[key].sentence_counts
+        return np.asarray(rows, dtype=np.int64).reshape(-1, len(COLUMNS))
 
     intervals: dict[tuple[str, str], dict[str, Interval]] = {}
     for key in records:
@@ -753,6 +530,8 @@ def _statistics(
                     confidence=CONFIDENCE,
                     seed=config.seed,
                 )
+                assert test.low is not None  # a bootstrap test has an interval
+                assert test.high is not None
                 comparisons.append(
                     Comparison(
                         corpus=corpus.label,
@@ -801,8 +580,9 @@ def run_bakeoff(
         CwsBenchError: a bad configuration, a corpus or segmenter that is not
             available (and not optional), or a report that cannot be written.
     """
-    from cws_bench.segmenters import list_segmenters
+    from cws_bench.identity import forget
 
+    forget()  # files may have changed since an earlier run in this process
     if not isinstance(config, BakeoffConfig):
         config = load_config(config)
     started = time.perf_counter()
@@ -811,38 +591,22 @@ def run_bakeoff(
     data = os.fspath(data_dir) if data_dir is not None else None
     jobs = max(1, jobs or os.cpu_count() or 1)
 
-    available = {info.name: info for info in list_segmenters()}
     notes: list[str] = []
-    segmenters = []
-    for spec in config.segmenters:
-        info = available.get(spec.name)
-        if info is None:
-            raise CwsBenchError(
-                f"{config.source}: unknown segmenter {spec.name!r}",
-                "see `cws-bench segmenters` for the names",
-            )
-        if not info.available:
-            if spec.optional:
-                notes.append(f"skipped {spec.label}: not installed ({info.install})")
-                continue
-            raise CwsBenchError(
-                f"segmenter {spec.name!r} is not installed",
-                f"install it with: {info.install}, or mark it optional",
-            )
-        segmenters.append((spec, info))
+    segmenters = _installed_segmenters(config, notes)
 
-    tasks: list[_Task] = []
-    records: dict[tuple[str, str], dict[str, Any]] = {}
+    tasks: list[PairTask] = []
+    records: dict[tuple[str, str], PairRecord] = {}
     statuses: dict[tuple[str, str], tuple[str, str | None]] = {}
     cached: set[tuple[str, str]] = set()
     sizes: dict[str, int] = {}
     for corpus in config.corpora:
-        checksum, dictionary_checksum, sizes[corpus.label] = _corpus_identity(corpus, data)
+        identity = corpus_identity(corpus, data)
+        sizes[corpus.label] = identity.characters
         for spec, info in segmenters:
             options = spec.options_for(corpus, data)
-            key = cache_key(corpus, spec, options, checksum, dictionary_checksum, info.version)
-            task = _Task(corpus, spec, options, key, config.batch_size, data)
-            record = cache.get(key) if use_cache else None
+            key = cache_key(corpus, spec.name, options, identity, info.version, data_dir=data)
+            task = PairTask(corpus, spec, options, key, config.batch_size, data)
+            record = _cached_record(cache, key) if use_cache else None
             if record is not None:
                 records[corpus.label, spec.label] = record
                 statuses[corpus.label, spec.label] = ("ok", None)
@@ -863,10 +627,10 @@ def run_bakeoff(
         bar = tqdm(total=len(tasks), desc="pairs", unit="pair", file=sys.stderr)
         chars_bar = tqdm(desc="segmenting", unit="char", unit_scale=True, file=sys.stderr)
 
-    def on_done(task: _Task, status: str, payload: Any) -> None:
+    def on_done(task: PairTask, status: str, payload: Any) -> None:
         pair = (task.corpus.label, task.segmenter.label)
         if status == "ok":
-            records[pair] = payload
+            records[pair] = PairRecord.from_dict(payload)
             cache.put(task.key, payload)
             statuses[pair] = ("ok", None)
         else:
@@ -896,54 +660,22 @@ def run_bakeoff(
             f"done{kept}; run the same command again to resume",
         ) from None
     finally:
-        if bar is not None:
-            bar.close()
-            chars_bar.close()
+        for progress_bar in (bar, chars_bar):
+            if progress_bar is not None:
+                progress_bar.close()
 
     intervals, comparisons = _statistics(records, config)
     pairs = []
     for corpus in config.corpora:
         for spec, info in segmenters:
             pair = (corpus.label, spec.label)
-            status, error = statuses.get(pair, ("failed", "not run"))
             record = records.get(pair)
             if record is None:
-                pairs.append(
-                    PairResult(
-                        corpus=corpus.label,
-                        segmenter=spec.label,
-                        adapter=spec.name,
-                        track=spec.track,
-                        status=status,
-                        error=error,
-                        segmenter_info={
-                            "name": spec.name,
-                            "version": info.version,
-                            "options": spec.options_for(corpus, data),
-                        },
-                    )
-                )
-                continue
-            pairs.append(
-                PairResult(
-                    corpus=corpus.label,
-                    segmenter=spec.label,
-                    adapter=spec.name,
-                    track=spec.track,
-                    status="ok",
-                    scores=record["scores"],
-                    intervals=intervals.get(pair, {}),
-                    sighan_intervals=_sighan_halfwidths(record["scores"]),
-                    timing=record["timing"],
-                    peak_memory_mib=record["peak_memory_mib"],
-                    warnings=tuple(record["warnings"]),
-                    segmenter_info=record["segmenter_info"],
-                    signature=pair_signature(record, config, spec),
-                    analysis=record["analysis"],
-                    cached=pair in cached,
-                    contaminated=bool(record.get("contaminated")),
-                )
-            )
+                status, error = statuses.get(pair, ("failed", "not run"))
+                pairs.append(_failed_pair(corpus, spec, info, status, error, data))
+            else:
+                scored = _scored_pair(corpus, spec, record, intervals.get(pair, {}), config)
+                pairs.append(replace(scored, cached=pair in cached))
     result = BakeoffResult(
         name=config.name,
         config=config.to_dict(),
@@ -971,29 +703,84 @@ def run_bakeoff(
     return result
 
 
-def _corpus_identity(corpus: CorpusSpec, data_dir: str | None) -> tuple[str, str | None, int]:
-    """Checksums of a corpus' gold and of its dictionary (for cache keys), and its size."""
-    from cws_bench.corpora import sentences_checksum
+def _installed_segmenters(config: BakeoffConfig, notes: list[str]) -> list[tuple[Any, Any]]:
+    """The configuration's segmenters with their registry info; optional missing ones noted.
 
-    if corpus.name is not None:
-        from cws_bench.corpora import get_corpus
+    Raises:
+        CwsBenchError: an unknown segmenter, or one that is not installed and not optional.
+    """
+    from cws_bench.segmenters import list_segmenters
 
-        sentences = get_corpus(corpus.name, data_dir=data_dir).sentences(corpus.split)
-    else:
-        from cws_bench.corpora import read_corpus
+    available = {info.name: info for info in list_segmenters()}
+    segmenters = []
+    for spec in config.segmenters:
+        info = available.get(spec.name)
+        if info is None:
+            raise CwsBenchError(
+                f"{config.source}: unknown segmenter {spec.name!r}",
+                "see `cws-bench segmenters` for the names",
+            )
+        if not info.available:
+            if spec.optional:
+                notes.append(f"skipped {spec.label}: not installed ({info.install})")
+                continue
+            raise CwsBenchError(
+                f"segmenter {spec.name!r} is not installed",
+                f"install it with: {info.install}, or mark it optional",
+            )
+        segmenters.append((spec, info))
+    return segmenters
 
-        sentences = read_corpus(corpus.gold, format=corpus.format, encoding=corpus.encoding)
-    characters = 0
 
-    def counted() -> Any:
-        nonlocal characters
-        for words in sentences:
-            characters += sum(map(len, words))
-            yield words
+def _failed_pair(
+    corpus: CorpusSpec,
+    spec: SegmenterSpec,
+    info: Any,
+    status: str,
+    error: str | None,
+    data_dir: str | None,
+) -> PairResult:
+    """The row of a pair that failed, timed out or did not run."""
+    return PairResult(
+        corpus=corpus.label,
+        segmenter=spec.label,
+        adapter=spec.name,
+        track=spec.track,
+        status=status,
+        error=error,
+        segmenter_info={
+            "name": spec.name,
+            "version": info.version,
+            "options": spec.options_for(corpus, data_dir),
+        },
+    )
 
-    checksum = sentences_checksum(counted())
-    dictionary = corpus_dictionary(corpus, data_dir)
-    return checksum, None if dictionary is None else dictionary.checksum, characters
+
+def _scored_pair(
+    corpus: CorpusSpec,
+    spec: SegmenterSpec,
+    record: PairRecord,
+    intervals: dict[str, Interval],
+    config: BakeoffConfig,
+) -> PairResult:
+    """The row of a scored pair, from its record and its bootstrap intervals."""
+    return PairResult(
+        corpus=corpus.label,
+        segmenter=spec.label,
+        adapter=spec.name,
+        track=spec.track,
+        status="ok",
+        scores=record.scores,
+        intervals=intervals,
+        sighan_intervals=_sighan_halfwidths(record.scores),
+        timing=record.timing,
+        peak_memory_mib=record.peak_memory_mib,
+        warnings=record.warnings,
+        segmenter_info=record.segmenter_info,
+        signature=record.signature(spec.name, seed=config.seed, resamples=config.resamples),
+        analysis=record.analysis,
+        contaminated=record.contaminated,
+    )
 
 
 def _interactive() -> bool:
@@ -1028,41 +815,14 @@ class _PairLines:
 _KIND_ORDER = {"pretrained": 0, "statistical": 1, "dictionary": 2}
 
 
-def pair_signature(record: dict[str, Any], config: BakeoffConfig, spec: SegmenterSpec) -> str:
-    info = record["segmenter_info"]
-    options = json.dumps(info.get("options", {}), sort_keys=True, ensure_ascii=False)
-    if info.get("model"):  # a neural adapter's model, checksum, device, dtype (neural.py)
-        options += json.dumps(info["model"], sort_keys=True, ensure_ascii=False)
-    digest = hashlib.blake2b(options.encode("utf-8"), digest_size=4).hexdigest()
-    return "|".join(
-        [
-            record["scores"]["signature"],
-            f"seg:{spec.name}",
-            f"segver:{info.get('version')}",
-            f"opts:{digest}",
-            f"seed:{config.seed}",
-            f"resamples:{config.resamples}",
-        ]
-    )
-
-
-def model_devices(records: dict[tuple[str, str], dict[str, Any]]) -> dict[str, Any]:
+def model_devices(records: dict[tuple[str, str], PairRecord]) -> dict[str, Any]:
     """``{"models": {segmenter: its model, device, dtype, GPU}}`` of the neural adapters run.
 
     Empty when no segmenter recorded a ``model`` in its metadata.
     """
     models = {
-        label: record["segmenter_info"]["model"]
-        for (_, label), record in sorted(records.items())
-        if record.get("segmenter_info", {}).get("model")
+        label: record.segmenter_info["model"]
+        for (_, label), record in sorted(records.items(), key=lambda item: item[0])
+        if record.segmenter_info.get("model")
     }
     return {"models": models} if models else {}
-
-
-def environment() -> dict[str, Any]:
-    return {
-        "cws_bench": __version__,
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "cpus": os.cpu_count(),
-    }

@@ -371,11 +371,13 @@ def _latex_escape(text: str) -> str:
 
 
 def _sentence_counts(result: ScoreResult) -> Any:
-    """Per-sentence (correct, predicted, gold) rows, as the bake-off resamples them."""
+    """Per-sentence rows (cws_bench.sentence_counts), as the bake-off resamples them."""
     import numpy as np
 
-    rows = [[c.correct, c.pred, c.gold] for _, c in (result.lines or ())]
-    return np.asarray(rows, dtype=np.int64).reshape(-1, 3)
+    from cws_bench.sentence_counts import COLUMNS, sentence_rows
+
+    rows = sentence_rows(result)
+    return np.asarray(rows, dtype=np.int64).reshape(-1, len(COLUMNS))
 
 
 def _letters(count: int) -> list[str]:
@@ -605,12 +607,9 @@ def _intervals(
 ) -> dict[str, dict[str, Interval]]:
     """Percentile bootstrap intervals of P, R and F1, as the bake-off computes them."""
     from cws_bench.metrics import significance
+    from cws_bench.sentence_counts import statistics as sentence_statistics
 
-    statistics = {
-        "precision": significance.ratio_statistic(0, 1),
-        "recall": significance.ratio_statistic(0, 2),
-        "f1": significance.fscore_statistic(),
-    }
+    statistics = sentence_statistics()
     out: dict[str, dict[str, Interval]] = {}
     for name, rows in counts.items():
         out[name] = {}
@@ -634,8 +633,9 @@ def _paired_tests(
 ) -> list[Comparison]:
     """Paired bootstrap tests of F1 for the given (a, b) pairs, as the bake-off runs them."""
     from cws_bench.metrics import significance
+    from cws_bench.sentence_counts import statistics
 
-    f1 = significance.fscore_statistic()
+    f1 = statistics()["f1"]
     out = []
     for a, b in pairs:
         if counts[a].shape != counts[b].shape or not len(counts[a]):

@@ -5,9 +5,9 @@ the word types of a corpus' training set (``*_training_words.utf8``).
 
 Dictionaries come from files (one word a line, or jieba's ``word freq tag``),
 from the word types of sentences, from the dictionary bundled with jieba, and
-by union and difference. :func:`resolve_dictionary` turns the one-string
-specification of the command line (``--dict``) into a dictionary: a path,
-``jieba``, or a corpus reference ``corpus:NAME[:SPLIT]``.
+by union and difference. :func:`cws_bench.words.resolve_words` turns the
+one-string specification of the command line (``--dict``) into a dictionary:
+a path, ``jieba``, or a corpus reference ``corpus:NAME[:SPLIT]``.
 """
 
 from __future__ import annotations
@@ -27,13 +27,11 @@ from cws_bench.io import PathLike, display_name, iter_line_blocks
 
 __all__ = [
     "Dictionary",
-    "as_dictionary",
     "difference",
     "jieba_dictionary",
     "jieba_dictionary_path",
     "load_dictionary",
     "parse_dictionary_line",
-    "resolve_dictionary",
     "union",
 ]
 
@@ -229,18 +227,6 @@ def load_dictionary(path: PathLike, *, encoding: str = "utf-8") -> Dictionary:
     return Dictionary(words, os.path.basename(os.fspath(path)))
 
 
-def as_dictionary(value: Dictionary | Iterable[str] | PathLike | None) -> Dictionary | None:
-    """Accept a Dictionary, a path to a dictionary file, an iterable of words, or None."""
-    if value is None or isinstance(value, Dictionary):
-        return value
-    if isinstance(value, (str, os.PathLike)):
-        return load_dictionary(value)
-    try:
-        return Dictionary.from_words(value)
-    except TypeError as e:
-        raise CwsBenchError(f"cannot use {type(value).__name__} as a dictionary") from e
-
-
 def union(*dictionaries: Dictionary, name: str | None = None) -> Dictionary:
     """The words in any of the dictionaries.
 
@@ -301,56 +287,3 @@ def jieba_dictionary() -> Dictionary:
     except PackageNotFoundError:  # pragma: no cover - jieba found but without metadata
         name = "jieba"
     return Dictionary(dictionary.words, name)
-
-
-CORPUS_PREFIX = "corpus:"
-FILE_PREFIX = "file:"
-
-
-def resolve_dictionary(
-    spec: str | os.PathLike[str], *, data_dir: PathLike | None = None, encoding: str = "utf-8"
-) -> Dictionary:
-    """The dictionary a one-string specification names (what ``--dict`` accepts).
-
-    ``jieba``
-        the dictionary bundled with the installed jieba.
-    ``corpus:NAME``
-        the standard dictionary of a named corpus (``corpus:sighan2005-pku``:
-        the bakeoff's training word list; ``corpus:pd1998``: the word types
-        of its training split).
-    ``corpus:NAME:SPLIT``
-        the word types of one split (``corpus:pd1998:train``).
-    ``file:PATH`` or ``PATH``
-        a dictionary file (one word a line, or ``word freq tag``). A file
-        called ``jieba`` is read as ``./jieba`` or ``file:jieba``.
-
-    >>> len(resolve_dictionary("corpus:sample"))
-    251
-
-    Args:
-        spec: the specification.
-        data_dir: where a corpus' data is (as ``get_corpus`` takes it).
-        encoding: the encoding of a dictionary file.
-
-    Raises:
-        CwsBenchError: unknown corpus or split, missing file or package.
-    """
-    if isinstance(spec, os.PathLike):
-        return load_dictionary(spec, encoding=encoding)
-    if spec == "jieba":
-        return jieba_dictionary()
-    if spec.startswith(CORPUS_PREFIX):
-        name, _, split = spec[len(CORPUS_PREFIX) :].partition(":")
-        if not name:
-            raise CwsBenchError(
-                f"dictionary {spec!r}: no corpus name", "write corpus:NAME or corpus:NAME:SPLIT"
-            )
-        # The corpora come after dictionaries in the data flow; imported here
-        # so that scoring (which needs only Dictionary) never loads them.
-        from cws_bench.corpora import get_corpus
-
-        corpus = get_corpus(name, data_dir=data_dir)
-        return corpus.split_dictionary(split) if split else corpus.dictionary()
-    if spec.startswith(FILE_PREFIX):
-        spec = spec[len(FILE_PREFIX) :]
-    return load_dictionary(spec, encoding=encoding)

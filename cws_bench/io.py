@@ -360,7 +360,9 @@ def atomic_write(
         # mkstemp makes the file private (0600); give it the mode open() would.
         os.chmod(tmp, 0o666 & ~_umask())
         mode = "wb" if encoding is None else "w"
-        kwargs = {} if encoding is None else {"encoding": encoding, "newline": newline}
+        kwargs: dict[str, Any] = {}
+        if encoding is not None:
+            kwargs = {"encoding": encoding, "newline": newline}
         with os.fdopen(fd, mode, **kwargs) as f:
             yield f
             f.flush()

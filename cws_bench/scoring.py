@@ -21,12 +21,12 @@ The worked example of the literature:
 from __future__ import annotations
 
 import codecs
-import hashlib
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
+from cws_bench.checksums import LineDigest, SentenceDigest
 from cws_bench.counts import AdditiveCounts
 from cws_bench.dictionary_checks import coverage_warnings
 from cws_bench.errors import (
@@ -49,6 +49,7 @@ from cws_bench.io import (
     split_words,
 )
 from cws_bench.metrics.counts import precision_recall_fscore_from_counts
+from cws_bench.scores import SegScores
 from cws_bench.signature import Signature
 from cws_bench.spans import align_chars, project_spans, to_spans
 
@@ -137,27 +138,6 @@ if _kernel is not None and len(COUNT_FIELDS) != _kernel.FIELD_COUNT:  # pragma: 
     raise ImportError("cws_bench._kernel is out of date: rebuild it (make clean && make test)")
 
 
-@dataclass(frozen=True, slots=True)
-class SegScores:
-    """Scores of one set of counts, as fractions in [0, 1].
-
-    OOV figures are None when no dictionary was given (absent, not zero), and
-    when they are undefined (OOV recall of a gold without OOV words).
-    """
-
-    precision: float
-    recall: float
-    f1: float
-    fbeta: float
-    beta: float
-    oov_rate: float | None
-    oov_recall: float | None
-    iv_recall: float | None
-    boundary_precision: float
-    boundary_recall: float
-    boundary_f1: float
-
-
 def _ratio(numerator: int, denominator: int) -> float | None:
     return numerator / denominator if denominator else None
 
@@ -193,6 +173,9 @@ def score_counts(counts: SegCounts, *, has_dictionary: bool, beta: float = 1.0) 
         counts.gold_boundaries,
         zero_division=0.0,
     )
+    oov_rate: float | None
+    oov_recall: float | None
+    iv_recall: float | None
     if has_dictionary:
         # A rate with nothing to count is undefined (None), not 0: the SIGHAN
         # script prints "--" when the gold has no OOV (or no IV) word.
@@ -684,19 +667,22 @@ class _ByteSource:
 
     def _read(self, hasher: Any) -> Iterator[bytes]:
         if self.encoding != "utf-8":
-            for lines in iter_line_blocks(self.source, encoding=self.encoding, hasher=hasher):
-                yield ("\n".join(lines) + "\n").encode("utf-8")
+            for lines in iter_line_blocks(self.source, encoding=self.encoding):
+                block = ("\n".join(lines) + "\n").encode("utf-8")
+                if hasher is not None:
+                    hasher.update(block)
+                yield block
             return
         bom = codecs.BOM_UTF8
         with open_binary(self.source) as f:
             head = b""
             while len(head) < len(bom) and (block := f.read(BLOCK_SIZE)):
                 head += block
-            if hasher is not None:
-                hasher.update(head)
             if head.startswith(bom):
                 head = head[len(bom) :]
                 self.offset = len(bom)
+            if hasher is not None:
+                hasher.update(head)
             if head:
                 yield head
             while block := f.read(BLOCK_SIZE):
@@ -783,19 +769,15 @@ def _byte_order_mark(source: PathLike, encoding: str) -> str:
 
 
 def _as_dictionary(value: Any, encoding: str = "utf-8") -> Dictionary | None:
-    """A Dictionary from what the caller gave (dictionary.py loads only when needed).
+    """A Dictionary from any word source (``jieba``, ``corpus:NAME[:SPLIT]``, a path, words).
 
-    A path is read in ``encoding``.
+    A dictionary file is read in ``encoding``.
     """
     if value is None:
         return None
-    if isinstance(value, (str, os.PathLike)):
-        from cws_bench.dictionary import load_dictionary
+    from cws_bench.words import as_dictionary
 
-        return load_dictionary(value, encoding=encoding)
-    from cws_bench.dictionary import as_dictionary
-
-    return as_dictionary(value)
+    return as_dictionary(value, encoding=encoding)
 
 
 # What score_files reads is one sentence a line; a file in another gold format
@@ -1061,9 +1043,9 @@ def score_files(
         _as_dictionary(dictionary, dictionary_encoding or encoding), normalizer
     )
     gold_name, pred_name = display_name(gold), display_name(pred)
-    # SHA-256 of the gold file's bytes (hardware-accelerated, about twice as
-    # fast as BLAKE2b here), shortened to 16 hex digits like every checksum.
-    hasher = BackgroundHasher(hashlib.sha256()) if gold_sentences is None else None
+    # The sentence checksum of the gold lines (as score_sentences and Corpus.checksum),
+    # computed from the UTF-8 bytes the kernel reads, on another core.
+    hasher = BackgroundHasher(LineDigest()) if gold_sentences is None else None
     scorer = _Scorer(
         dictionary,
         method=method,
@@ -1073,7 +1055,7 @@ def score_files(
         normalizer=normalizer,
     )
     # A gold read as sentences (a corpus, another format) is hashed as sentences.
-    sentence_digest = hashlib.blake2b(digest_size=8)
+    sentence_digest = LineDigest()
     if _kernel is not None and method == "interval" and normalizer is None and hasher is not None:
         gold_rest, pred_rest = scorer.add_files(gold, pred, encoding, pred_encoding, hasher)
     else:
@@ -1084,9 +1066,9 @@ def score_files(
             )
         gold_rest, pred_rest = [], []
         batches = _paired_batches(
-            iter_line_blocks(gold, encoding=encoding, hasher=hasher)
-            if gold_sentences is None
-            else _sentence_blocks(gold_sentences, sentence_digest),
+            _hashed(iter_line_blocks(gold, encoding=encoding), hasher)
+            if hasher is not None
+            else _sentence_blocks(gold_sentences or (), sentence_digest),
             iter_line_blocks(pred, encoding=pred_encoding),
         )
         for gold_lines, pred_lines, gold_left, pred_left in batches:
@@ -1119,7 +1101,7 @@ def score_files(
     scorer.check_strict(gold_name, pred_name)
     signature = Signature(
         method=method,
-        gold=hasher.hexdigest()[:16] if hasher is not None else sentence_digest.hexdigest(),
+        gold=hasher.hexdigest() if hasher is not None else sentence_digest.hexdigest(),
         dictionary=dictionary.checksum if dictionary is not None else None,
         normalization=normalizer.name if normalizer is not None else "none",
         beta=beta,
@@ -1196,10 +1178,9 @@ def score_sentences(
     for start in range(0, len(gold_lines), 4096):
         scorer.add_lines(gold_lines[start : start + 4096], pred_lines[start : start + 4096])
     scorer.check_strict("gold", "prediction")
-    digest = hashlib.blake2b(digest_size=8)
+    digest = SentenceDigest()
     for line in gold_lines:
-        digest.update(line.encode("utf-8"))
-        digest.update(b"\n")
+        digest.add_line(line)
     signature = Signature(
         method=method,
         gold=digest.hexdigest(),
@@ -1208,6 +1189,14 @@ def score_sentences(
         beta=beta,
     )
     return scorer.result(signature, [])
+
+
+def _hashed(blocks: Iterable[list[str]], digest: Any) -> Iterator[list[str]]:
+    """Blocks of lines, each line added to a sentence digest as it passes."""
+    for lines in blocks:
+        block = "\n".join(lines) + "\n" if lines else ""
+        digest.update(block.encode("utf-8", "surrogateescape"))
+        yield lines
 
 
 def write_details(result: ScoreResult, target: PathLike) -> None:

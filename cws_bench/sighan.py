@@ -101,7 +101,7 @@ from typing import NamedTuple
 
 from cws_bench.counts import AdditiveCounts
 from cws_bench.metrics.counts import precision_recall_fscore_from_counts
-from cws_bench.scoring import SegScores
+from cws_bench.scores import SegScores
 
 __all__ = [
     "Hunk",

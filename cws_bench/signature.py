@@ -7,23 +7,12 @@ Two results with equal signatures were computed the same way on the same data.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 
 from cws_bench import __version__
+from cws_bench.checksums import short_hash
 
 __all__ = ["Signature", "short_hash"]
-
-
-def short_hash(data: bytes | str) -> str:
-    """A 16-hex-digit BLAKE2b digest, as signatures show checksums.
-
-    >>> short_hash("结婚")
-    'b986e2feeb8f3f53'
-    """
-    if isinstance(data, str):
-        data = data.encode("utf-8")
-    return hashlib.blake2b(data, digest_size=8).hexdigest()
 
 
 @dataclass(frozen=True)

@@ -25,10 +25,10 @@ line of a file). A batch itself must be a sequence of those, never one string:
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from cws_bench.checksums import SentenceDigest
 from cws_bench.errors import CwsBenchError, LineCountMismatchError
 from cws_bench.scoring import (
     MAX_EXAMPLES,
@@ -127,7 +127,7 @@ class SegmentationMetric:
             max_examples=MAX_EXAMPLES,
             normalizer=self._normalizer,
         )
-        self._gold_digest: Any = hashlib.blake2b(digest_size=8)
+        self._gold_digest = SentenceDigest()
         self._merged = False
 
     @property
@@ -159,8 +159,7 @@ class SegmentationMetric:
                 "references", len(gold_lines), "predictions", len(pred_lines)
             )
         for line in gold_lines:
-            self._gold_digest.update(line.encode("utf-8"))
-            self._gold_digest.update(b"\n")
+            self._gold_digest.add_line(line)
         for start in range(0, len(gold_lines), _CHUNK):
             self._scorer.add_lines(
                 gold_lines[start : start + _CHUNK], pred_lines[start : start + _CHUNK]

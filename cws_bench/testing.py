@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
+    from cws_bench.regression.baseline import Bounds
     from cws_bench.regression.check import CheckResult
 
 __all__ = ["RegressionFixture", "cws_regression"]
@@ -145,11 +146,16 @@ class RegressionFixture:
         target = corpus
         if not os.path.isabs(corpus) and (folder / corpus).is_file():
             target = os.fspath(folder / corpus)
-        drops = dict(max_drop or {})
-        if max_f1_drop is not None:
-            drops["f1"] = max_f1_drop
-        if max_oov_recall_drop is not None:
-            drops["oov_recall"] = max_oov_recall_drop
+
+        def bounds(base: Bounds | None = None) -> Bounds:
+            return Bounds.from_limits(
+                max_f1_drop=max_f1_drop,
+                max_oov_recall_drop=max_oov_recall_drop,
+                max_speed_drop=max_speed_drop,
+                max_drop=max_drop,
+                base=base,
+            )
+
         shown = os.path.relpath(path, self.request.config.rootpath)
         if self.update:
             recorded = record_baseline(
@@ -160,7 +166,7 @@ class RegressionFixture:
                 version=version,
                 batch=batch,
                 dictionary=dictionary,
-                bounds=Bounds().merged(drops, max_speed_drop),
+                bounds=bounds(),
                 data_dir=data_dir,
                 speed_runs=speed_runs,
             )
@@ -179,8 +185,7 @@ class RegressionFixture:
                 shown,
                 tokenizer,
                 target,
-                drops,
-                max_speed_drop,
+                bounds,
                 fail_on_change,
                 options=options,
                 version=version,
@@ -199,8 +204,7 @@ class RegressionFixture:
         shown: str,
         tokenizer: Any,
         target: str,
-        drops: dict[str, float],
-        max_speed_drop: float | None,
+        bounds: Callable[..., Bounds],
         fail_on_change: bool,
         **run: Any,
     ) -> CheckResult:
@@ -231,7 +235,7 @@ class RegressionFixture:
         result = check_baseline(
             stored,
             current,
-            stored.bounds.merged(drops, max_speed_drop),
+            bounds(stored.bounds),
             fail_on_change=fail_on_change,
         )
         if not result.passed:

@@ -9,16 +9,15 @@ from hypothesis import strategies as st
 from cws_bench.dictionary import (
     Dictionary,
     _word_of_stripped_line,
-    as_dictionary,
     difference,
     jieba_dictionary,
     jieba_dictionary_path,
     load_dictionary,
     parse_dictionary_line,
-    resolve_dictionary,
     union,
 )
 from cws_bench.errors import CorpusFormatError, CwsBenchError
+from cws_bench.words import as_dictionary, resolve_dictionary
 
 
 @pytest.mark.parametrize(

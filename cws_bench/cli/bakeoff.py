@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from cws_bench.cli.options import print_warnings
+from cws_bench.cli.options import data_dir_option, print_warnings
 from cws_bench.metrics.significance import CORRECTIONS
 
 
@@ -24,11 +24,8 @@ from cws_bench.metrics.significance import CORRECTIONS
     default=None,
     help="Worker processes at a time [default: the CPU count].",
 )
-@click.option(
-    "--data-dir",
-    type=click.Path(exists=True),
-    default=None,
-    help="Where corpora that need local data are (e.g. the SIGHAN 2005 icwb2-data folder or zip).",
+@data_dir_option(
+    help="Where corpora that need local data are (e.g. the SIGHAN 2005 icwb2-data folder or zip)."
 )
 @click.option(
     "--no-cache",

@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from cws_bench.cli.options import data_dir_option, dictionary_option
 from cws_bench.corpora import Corpus, corpus_names, get_corpus, read_corpus
 from cws_bench.corpora.readers import FORMATS
 from cws_bench.corpora.stats import CorpusStatistics, corpus_statistics, sentence_statistics
@@ -14,14 +15,10 @@ from cws_bench.corpora.stats import CorpusStatistics, corpus_statistics, sentenc
 OUTPUTS = ("text", "json")
 
 
-def _data_dir_option(function: Any) -> Any:
-    return click.option(
-        "--data-dir",
-        type=click.Path(exists=True),
-        default=None,
-        help="Where the corpus' files are (a folder, or icwb2-data.zip for SIGHAN 2005); "
-        "default: the corpus' environment variable, then its usual place.",
-    )(function)
+_data_dir_option = data_dir_option(
+    "Where the corpus' files are (a folder, or icwb2-data.zip for SIGHAN 2005); "
+    "default: the corpus' environment variable, then its usual place."
+)
 
 
 def _format_option(function: Any) -> Any:
@@ -117,12 +114,9 @@ def render_statistics(statistics: CorpusStatistics, title: str) -> str:
 @corpora.command()
 @click.argument("name")
 @click.option("--split", default=None, help="Split to describe (default: test, when available).")
-@click.option(
-    "--dict",
-    "dictionary",
-    default=None,
+@dictionary_option(
     help="Dictionary for the OOV rate instead of the corpus' standard one: a file, "
-    "'jieba', or corpus:NAME[:SPLIT].",
+    "'jieba', or corpus:NAME[:SPLIT]."
 )
 @click.option(
     "--input-format",
@@ -158,7 +152,7 @@ def info(
     """
     from pathlib import Path
 
-    from cws_bench.dictionary import resolve_dictionary
+    from cws_bench.words import resolve_dictionary
 
     given = resolve_dictionary(dictionary, data_dir=data_dir) if dictionary else None
     if name not in corpus_names() and Path(name).is_file():

@@ -24,3 +24,13 @@ def print_warnings(warnings: Iterable[str]) -> None:
     """Print the library's warnings to stderr, one a line."""
     for warning in warnings:
         click.echo(f"warning: {warning}", err=True)
+
+
+def data_dir_option(help: str) -> Callable[[F], F]:
+    """``--data-dir``: where corpora that need local data keep it (an existing path)."""
+    return click.option("--data-dir", type=click.Path(exists=True), default=None, help=help)
+
+
+def dictionary_option(help: str, *, metavar: str | None = None) -> Callable[[F], F]:
+    """``--dict`` (the ``dictionary`` parameter): any word source of cws_bench.words."""
+    return click.option("--dict", "dictionary", default=None, metavar=metavar, help=help)

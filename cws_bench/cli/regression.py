@@ -9,13 +9,21 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from cws_bench.cli.options import encoding_option, print_warnings
+from cws_bench.cli.options import (
+    data_dir_option,
+    dictionary_option,
+    encoding_option,
+    print_warnings,
+)
 from cws_bench.cli.segment import parse_option
 from cws_bench.scoring import GOLD_FORMATS
+
+if TYPE_CHECKING:
+    from cws_bench.regression.baseline import Bounds
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -95,13 +103,19 @@ def _bounds(
     max_f1_drop: float | None,
     max_oov_recall_drop: float | None,
     max_drop: tuple[str, ...],
-) -> dict[str, float]:
-    drops = dict(_max_drop(item) for item in max_drop)
-    if max_f1_drop is not None:
-        drops["f1"] = max_f1_drop
-    if max_oov_recall_drop is not None:
-        drops["oov_recall"] = max_oov_recall_drop
-    return drops
+    max_speed_drop: float | None,
+    base: Bounds | None = None,
+) -> Bounds:
+    """The bound options as :meth:`Bounds.from_limits` takes them (the library decides)."""
+    from cws_bench.regression.baseline import Bounds
+
+    return Bounds.from_limits(
+        max_f1_drop=max_f1_drop,
+        max_oov_recall_drop=max_oov_recall_drop,
+        max_speed_drop=max_speed_drop,
+        max_drop=dict(_max_drop(item) for item in max_drop),
+        base=base,
+    )
 
 
 def _options(option: tuple[str, ...], user_dict: str | None, model: str | None) -> dict[str, Any]:
@@ -148,13 +162,9 @@ def segmenter_options(function: F) -> F:
     return function
 
 
-def _data_dir_option(function: F) -> F:
-    return click.option(
-        "--data-dir",
-        type=click.Path(exists=True),
-        default=None,
-        help="Where corpora that need local data keep it (e.g. the SIGHAN 2005 icwb2-data).",
-    )(function)
+_data_dir_option = data_dir_option(
+    "Where corpora that need local data keep it (e.g. the SIGHAN 2005 icwb2-data)."
+)
 
 
 def _speed_runs_option(default: int | None) -> Callable[[F], F]:
@@ -189,11 +199,9 @@ def _speed_runs_option(default: int | None) -> Callable[[F], F]:
     help="Format of the --gold file: auto (detected), plain (one sentence a line), conllu, "
     "peoples-daily (word/POS) or bmes (char/TAG).",
 )
-@click.option(
-    "--dict",
-    "dictionary",
-    metavar="DICT",
+@dictionary_option(
     help="Dictionary for OOV figures: a file, 'jieba', or 'corpus:NAME[:SPLIT]'.",
+    metavar="DICT",
 )
 @click.option(
     "--dict-encoding",
@@ -280,10 +288,10 @@ def diff(
         cws-bench diff before.txt after.txt --gold zh_gsd-ud-test.conllu
         cws-bench diff before.txt after.txt --gold gold.txt --format html -o diff.html
     """
-    from cws_bench.dictionary import resolve_dictionary
     from cws_bench.regression.diff import diff_files
     from cws_bench.regression.render import render_diff_html, render_diff_json, render_diff_text
     from cws_bench.scoring import gold_corpus
+    from cws_bench.words import resolve_dictionary
 
     words = (
         resolve_dictionary(dictionary, data_dir=data_dir, encoding=dict_encoding or encoding)
@@ -429,9 +437,9 @@ def save(
         cws-bench baseline save -s command -O command='python seg.py' -O version=2.1 \\
             --corpus gold.txt -o base.json
     """
-    from cws_bench.regression.baseline import Bounds, record_baseline, save_baseline
+    from cws_bench.regression.baseline import record_baseline, save_baseline
 
-    bounds = Bounds().merged(_bounds(max_f1_drop, max_oov_recall_drop, max_drop), max_speed_drop)
+    bounds = _bounds(max_f1_drop, max_oov_recall_drop, max_drop, max_speed_drop)
     recorded = record_baseline(
         name,
         list(corpora),
@@ -572,9 +580,7 @@ def check(
         stored, options=_options(option, None, None), data_dir=data_dir, speed_runs=speed_runs
     )
     print_warnings(f"{r.label}: {w}" for r in current.records for w in r.warnings)
-    bounds = stored.bounds.merged(
-        _bounds(max_f1_drop, max_oov_recall_drop, max_drop), max_speed_drop
-    )
+    bounds = _bounds(max_f1_drop, max_oov_recall_drop, max_drop, max_speed_drop, stored.bounds)
     result = check_baseline(stored, current, bounds, fail_on_change=fail_on_change)
     text = render_check_text(result, baseline=path, accept=f"cws-bench baseline update {path}")
     renderers = {

@@ -302,7 +302,7 @@ def score(
         if reference is not None and not dictionary:
             words = reference[0].dictionary()
         if dictionary:
-            from cws_bench.dictionary import resolve_dictionary
+            from cws_bench.words import resolve_dictionary
 
             options.setdefault(dictionary.removeprefix("file:"), "--dict-encoding")
             words = resolve_dictionary(

@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from cws_bench.cli.executor_options import character_bar, executor_options, open_executor
-from cws_bench.cli.options import encoding_option
+from cws_bench.cli.options import dictionary_option, encoding_option
 
 FORMATS = ("text", "json")
 
@@ -141,12 +141,10 @@ def segmenters(fmt: str) -> None:
     show_default=True,
     help="Where the segmentation goes (- is standard output).",
 )
-@click.option(
-    "--dict",
-    "dictionary",
+@dictionary_option(
     help="Dictionary of the maximum-matching family (fmm, bmm, bimm): a file (one word a "
     "line, or jieba's 'word freq tag'), 'jieba', or 'corpus:NAME[:SPLIT]'. For jieba: a "
-    "main dictionary replacing its own.",
+    "main dictionary replacing its own."
 )
 @click.option(
     "--user-dict",

@@ -7,13 +7,13 @@ once here, over :meth:`Corpus.sentences`.
 
 from __future__ import annotations
 
-import hashlib
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cws_bench.checksums import sentences_checksum
 from cws_bench.dictionary import Dictionary
 from cws_bench.errors import CorpusUnavailableError, CwsBenchError
 
@@ -35,25 +35,6 @@ class Availability:
     location: str | None = None
     how_to_get: str | None = None
     splits: tuple[str, ...] = field(default=())
-
-
-def sentences_checksum(sentences: Iterator[list[str]]) -> str:
-    """A 16-hex-digit BLAKE2b digest of sentences, independent of file layout and encoding.
-
-    Each sentence is hashed as its words joined by one space plus a newline,
-    the same bytes :func:`cws_bench.scoring.score_sentences` hashes for its
-    signature, so the signature of scores on a corpus split names the split.
-
-    >>> from cws_bench.scoring import score_sentences
-    >>> gold = [["结婚", "的"], ["和", "尚未"]]
-    >>> sentences_checksum(iter(gold)) == score_sentences(gold, gold).signature.gold
-    True
-    """
-    digest = hashlib.blake2b(digest_size=8)
-    for words in sentences:
-        digest.update(" ".join(words).encode("utf-8"))
-        digest.update(b"\n")
-    return digest.hexdigest()
 
 
 def word_types(sentences: Iterator[list[str]], name: str) -> Dictionary:

@@ -602,7 +602,7 @@ def sniff_format(path: PathLike, *, encoding: str = "utf-8") -> str:
     """
     if str(path).endswith(".conllu"):
         return "conllu"
-    lines = []
+    lines: list[str] = []
     for block in iter_line_blocks(path, encoding=encoding, block_size=1 << 16):
         lines.extend(line for line in block if line.strip())
         if len(lines) >= SNIFF_LINES:

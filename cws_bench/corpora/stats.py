@@ -7,11 +7,11 @@ beside each test set (PKU test: 0.058 against its training word list).
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from cws_bench.checksums import SentenceDigest
 from cws_bench.corpora.base import Corpus
 from cws_bench.dictionary import Dictionary
 from cws_bench.errors import CorpusUnavailableError
@@ -81,10 +81,9 @@ def sentence_statistics(
     """
     counts: dict[str, int] = {}
     nonempty = empty = words = characters = 0
-    digest = hashlib.blake2b(digest_size=8)  # as sentences_checksum
+    digest = SentenceDigest()
     for sentence in sentences:
-        digest.update(" ".join(sentence).encode("utf-8"))
-        digest.update(b"\n")
+        digest.add(sentence)
         if not sentence:
             empty += 1
             continue

@@ -6,7 +6,7 @@ boundary figures, error kinds), the speed, the per-sentence counts (for a
 paired bootstrap test of a later run against it), optionally the
 segmentation itself (so a later run can say *what* changed), and the
 reproducibility signature of the bake-off results
-(:func:`cws_bench.bakeoff.pair_signature`, :func:`cws_bench.bakeoff.cache_key`):
+(:func:`cws_bench.experiment.pair_signature`, :func:`cws_bench.experiment.cache_key`):
 segmenter name, version and options, corpus checksum, dictionary checksum,
 cws-bench version. Files named by options (a jieba user dictionary, an HMM
 model) enter the signature by their content (``file:<checksum>``), not by
@@ -35,7 +35,6 @@ machine differs).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -48,19 +47,21 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cws_bench import __version__
-from cws_bench.bakeoff import (
-    BakeoffConfig,
+from cws_bench.checksums import file_checksum, sentences_checksum
+from cws_bench.errors import CorpusFormatError, CwsBenchError
+from cws_bench.experiment import (
     CorpusSpec,
-    SegmenterSpec,
     cache_key,
     contamination_warnings,
     corpus_dictionary,
     environment,
     gold_and_raw,
+    identity_of,
     pair_signature,
 )
-from cws_bench.errors import CorpusFormatError, CwsBenchError
+from cws_bench.identity import command_argv, command_files, forget, is_path, options_identity
 from cws_bench.io import PathLike, atomic_write
+from cws_bench.sentence_counts import sentence_rows
 
 if TYPE_CHECKING:
     from cws_bench.segmenters import Segmenter
@@ -96,95 +97,6 @@ MIN_RUN_SECONDS = 0.2
 
 Segment = Callable[[list[str]], list[list[str]]]
 """A batch segmenter: raw lines in, one list of words per line out."""
-
-
-def file_checksum(path: PathLike) -> str:
-    """A 16-hex-digit BLAKE2b digest of a file's bytes, as :func:`~cws_bench.signature.short_hash`.
-
-    >>> import tempfile, os
-    >>> from cws_bench.signature import short_hash
-    >>> with tempfile.TemporaryDirectory() as d:
-    ...     p = os.path.join(d, "words.txt")
-    ...     _ = open(p, "w", encoding="utf-8").write("结婚\\n")
-    ...     file_checksum(p), file_checksum(p) == short_hash("结婚\\n")
-    ('f1a4b62333732ad9', True)
-    """
-    digest = hashlib.blake2b(digest_size=8)
-    with open(path, "rb") as f:
-        while block := f.read(1 << 20):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-PATH_OPTIONS = frozenset({"user_dict", "dictionary", "model", "path", "cwd", "gold", "raw"})
-"""Option names whose value is a path when it names an existing file or folder."""
-
-
-def _is_path(key: str, value: Any) -> bool:
-    """Whether an option value names an existing file or folder.
-
-    A value counts when the option is one of :data:`PATH_OPTIONS`, or when
-    it looks like a path (a folder separator or a file extension), so that
-    ``mode=default`` is never taken for a file called ``default``; specs
-    such as ``corpus:pd1998`` or ``jieba`` are not paths.
-    """
-    if not isinstance(value, str) or not value or value.startswith("corpus:"):
-        return False
-    looks_like_path = "/" in value or os.sep in value or "." in os.path.basename(value)
-    return (key in PATH_OPTIONS or looks_like_path) and os.path.exists(value)
-
-
-def _command_argv(value: Any) -> list[str] | None:
-    """The arguments of a ``command`` option (a string split like a shell would, or a list)."""
-    import shlex
-
-    if isinstance(value, list) and all(isinstance(arg, str) for arg in value):
-        return list(value)
-    if isinstance(value, str):
-        try:
-            return shlex.split(value)
-        except ValueError:
-            return None
-    return None
-
-
-def _command_files(argv: Sequence[str]) -> list[int]:
-    """Indices of the arguments of a command that are files of the experiment (its script).
-
-    A file named by a relative path (``seg.py``, ``./seg.sh``) or any file after the
-    program (``/opt/seg/model.bin``) counts; the program given by an absolute path
-    (the Python interpreter) does not.
-    """
-    return [
-        index
-        for index, arg in enumerate(argv)
-        if arg
-        and os.path.isfile(arg)
-        and not (index == 0 and os.path.isabs(arg))
-        and not (index == 0 and os.sep not in arg and "/" not in arg)
-    ]
-
-
-def _identity(key: str, value: Any) -> Any:
-    """An option value as the signature sees it: a file by its content, a folder by its name.
-
-    The files of a ``command`` (its script) go by their content too, so an edit to the
-    script shows as a changed experiment.
-    """
-    if key == "command":
-        argv = _command_argv(value)
-        if argv is not None and _command_files(argv):
-            files = set(_command_files(argv))
-            return [
-                f"file:{file_checksum(arg)}" if index in files else arg
-                for index, arg in enumerate(argv)
-            ]
-        return value
-    if _is_path(key, value):
-        if os.path.isfile(value):
-            return f"file:{file_checksum(value)}"
-        return f"dir:{os.path.basename(os.path.normpath(value))}"
-    return value
 
 
 # ---------------------------------------------------------------------------
@@ -340,6 +252,35 @@ class Bounds:
         """These bounds with some replaced (e.g. by command-line options)."""
         return Bounds({**self.drops, **(drops or {})}, self.speed if speed is None else speed)
 
+    @classmethod
+    def from_limits(
+        cls,
+        *,
+        max_f1_drop: float | None = None,
+        max_oov_recall_drop: float | None = None,
+        max_speed_drop: float | None = None,
+        max_drop: Mapping[str, float] | None = None,
+        base: Bounds | None = None,
+    ) -> Bounds:
+        """``base`` (default: F1 may not drop) with the limits a caller gives; None keeps one.
+
+        What the ``check``/``baseline`` commands and the pytest plugin's
+        ``cws_regression`` both take: ``max_f1_drop`` and ``max_oov_recall_drop``
+        in points win over the same scores in ``max_drop``.
+
+        >>> b = Bounds.from_limits(max_f1_drop=0.5, max_drop={"recall": 1.0, "f1": 2.0})
+        >>> dict(b.drops), b.speed
+        ({'f1': 0.5, 'recall': 1.0}, None)
+        >>> Bounds.from_limits(max_speed_drop=30, base=b).speed
+        30
+        """
+        drops = dict(max_drop or {})
+        if max_f1_drop is not None:
+            drops["f1"] = max_f1_drop
+        if max_oov_recall_drop is not None:
+            drops["oov_recall"] = max_oov_recall_drop
+        return (base if base is not None else cls()).merged(drops, max_speed_drop)
+
     def to_dict(self) -> dict[str, Any]:
         return {"drops": dict(self.drops), "speed": self.speed}
 
@@ -478,16 +419,16 @@ def _portable(
     paths: list[str] = []
     base = os.path.abspath(folder)
     for key, value in values.items():
-        argv = _command_argv(value) if key == "command" and keys is None else None
-        if argv is not None and _command_files(argv):
+        argv = command_argv(value) if key == "command" and keys is None else None
+        if argv is not None and command_files(argv):
             # The script of a command, relative to the baseline's folder (like any path).
-            for index in _command_files(argv):
+            for index in command_files(argv):
                 paths.append(f"command:{index}")
                 relative = os.path.relpath(os.path.abspath(argv[index]), base)
                 argv[index] = Path(relative).as_posix()
             out[key] = argv
             continue
-        if (keys is None or key in keys) and _is_path(key, value):
+        if (keys is None or key in keys) and is_path(key, value):
             paths.append(key)
             value = Path(os.path.relpath(os.path.abspath(value), base)).as_posix()
         out[key] = value
@@ -655,7 +596,7 @@ def _runner(
         return check_segmentation(label, lines, output)
 
     config = SegmenterConfig(label, {}, registered=False, version=version)
-    info = {
+    info: dict[str, Any] = {
         "name": label,
         "version": version,
         "kind": None,
@@ -669,7 +610,7 @@ def _runner(
 def _info(metadata: Mapping[str, Any]) -> dict[str, Any]:
     """Segmenter metadata as the signature sees it: files named by options go by their content."""
     info = dict(metadata)
-    info["options"] = {key: _identity(key, value) for key, value in metadata["options"].items()}
+    info["options"] = options_identity(metadata["options"])
     return info
 
 
@@ -686,7 +627,6 @@ def _run_corpus(
     resamples: int,
 ) -> CorpusRecord:
     """Segment one corpus (timed), score it and sign the record."""
-    from cws_bench.corpora import sentences_checksum
     from cws_bench.scoring import score_sentences
 
     gold, raw = gold_and_raw(corpus, data_dir)
@@ -713,22 +653,20 @@ def _run_corpus(
             f"not deterministic: {differing} of the timed passes gave a different segmentation "
             "than the first (the scores are the first pass')"
         )
-    version = runner.info.get("version")
-    spec = SegmenterSpec(
-        label=runner.config.name, name=runner.config.name, options=runner.info["options"]
-    )
-    signed_corpus = replace(
-        corpus,
-        gold=None if corpus.gold is None else f"file:{checksum}",
-        raw=None if corpus.raw is None else f"file:{file_checksum(corpus.raw)}",
-        dictionary=_identity("dictionary", corpus.dictionary),
-    )
+    name = runner.config.name
     scores = result.to_dict()
-    key = cache_key(signed_corpus, spec, spec.options, checksum, dictionary_checksum, version)
-    config = BakeoffConfig(
-        name="baseline", corpora=(corpus,), segmenters=(spec,), seed=seed, resamples=resamples
+    key = cache_key(
+        corpus,
+        name,
+        runner.info["options"],
+        identity_of(gold, raw, dictionary),
+        runner.info.get("version"),
+        data_dir=data_dir,
+        libraries=None if runner.config.registered else {},
     )
-    signature = pair_signature({"scores": scores, "segmenter_info": runner.info}, config, spec)
+    signature = pair_signature(
+        scores["signature"], name, runner.info, seed=seed, resamples=resamples
+    )
     return CorpusRecord(
         corpus=corpus,
         scores=scores,
@@ -740,9 +678,7 @@ def _run_corpus(
             "key": key,
             "signature": signature,
         },
-        sentence_counts=tuple(
-            (c.correct, c.pred, c.gold) for _, c in result.lines or () if c.sentences
-        ),
+        sentence_counts=tuple(sentence_rows(result)),
         segmentation=tuple(" ".join(words) for words in pred) if keep_segmentation else None,
         warnings=tuple(warnings),
         gold=tuple(tuple(words) for words in gold),
@@ -804,6 +740,7 @@ def record_baseline(
     duplicates = sorted({label for label in labels if labels.count(label) > 1})
     if duplicates:
         raise CwsBenchError(f"corpus given twice: {', '.join(duplicates)}", "give each corpus once")
+    forget()  # files may have changed since an earlier run in this process
     runner = _runner(segmenter, options=options, name=name, version=version, batch=batch)
     settings = {
         "speed_runs": speed_runs,

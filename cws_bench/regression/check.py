@@ -264,12 +264,9 @@ def _p_values(
     ):
         return {}
     from cws_bench.metrics import significance
+    from cws_bench.sentence_counts import statistics as sentence_statistics
 
-    statistics = {
-        "precision": significance.ratio_statistic(0, 1),
-        "recall": significance.ratio_statistic(0, 2),
-        "f1": significance.fscore_statistic(),
-    }
+    statistics = sentence_statistics()
     return {
         metric: significance.paired_bootstrap_test(
             new.sentence_counts,

@@ -442,18 +442,14 @@ def _paired_tests(
     if not a_rows:
         return {}
     from cws_bench.metrics import significance
+    from cws_bench.sentence_counts import statistics
 
-    statistics = {
-        "precision": significance.ratio_statistic(0, 1),
-        "recall": significance.ratio_statistic(0, 2),
-        "f1": significance.fscore_statistic(),
-    }
     return {
         # A first, so that estimate_a is A's score and estimate_b B's.
         metric: significance.paired_bootstrap_test(
             a_rows, b_rows, statistic, n_resamples=resamples, seed=seed
         )
-        for metric, statistic in statistics.items()
+        for metric, statistic in statistics().items()
     }
 
 
@@ -498,8 +494,8 @@ def diff_segmentations(
     >>> d.patterns[0].kind, d.gold.outcomes["broke"], d.gold.correct_change
     ('merge', 1, -2)
     """
-    from cws_bench.dictionary import as_dictionary
     from cws_bench.metrics.significance import DEFAULT_RESAMPLES, DEFAULT_SEED
+    from cws_bench.words import as_dictionary
 
     a_name, b_name, gold_name = names
     seed = DEFAULT_SEED if seed is None else seed
@@ -590,6 +586,7 @@ def diff_segmentations(
     comparison = None
     if gold_lines is not None:
         from cws_bench.scoring import score_sentences
+        from cws_bench.sentence_counts import sentence_rows
 
         a_result = score_sentences(
             map(_words, gold_lines), map(_words, a_lines), words, per_line=True
@@ -600,8 +597,7 @@ def diff_segmentations(
         warnings.extend(f"{a_name}: {warning}" for warning in a_result.warnings)
         warnings.extend(f"{b_name}: {warning}" for warning in b_result.warnings)
 
-        def rows(result: Any) -> list[tuple[int, int, int]]:
-            return [(c.correct, c.pred, c.gold) for _, c in result.lines or () if c.sentences]
+        rows = sentence_rows
 
         outcomes = Counter(
             change.outcome for line in line_diffs for change in line.changes if change.outcome

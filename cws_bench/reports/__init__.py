@@ -24,6 +24,7 @@ the tables hold, so the Markdown, HTML and text always agree.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from cws_bench.errors import CwsBenchError
@@ -37,6 +38,7 @@ from cws_bench.reports.text import render_leaderboard
 from cws_bench.results import BakeoffResult
 
 __all__ = [
+    "REPORTS",
     "REPORT_FILES",
     "REPORT_FORMATS",
     "load_results",
@@ -51,13 +53,16 @@ __all__ = [
     "write_reports",
 ]
 
-REPORT_FILES = {
-    "json": "results.json",
-    "csv": "results.csv",
-    "markdown": "leaderboard.md",
-    "html": "report.html",
-    "latex": "leaderboard.tex",
+REPORTS: dict[str, tuple[str, Callable[[BakeoffResult], str]]] = {
+    "json": ("results.json", render_json),
+    "csv": ("results.csv", render_csv),
+    "markdown": ("leaderboard.md", render_markdown),
+    "html": ("report.html", render_html),
+    "latex": ("leaderboard.tex", render_latex),
 }
+"""Report kind -> (file name in the output folder, renderer): a new format is one row."""
+
+REPORT_FILES = {kind: name for kind, (name, _) in REPORTS.items()}
 """Report kind -> file name in the output folder."""
 
 REPORT_FORMATS = {
@@ -102,13 +107,7 @@ def write_reports(result: BakeoffResult, output_dir: str | os.PathLike[str]) -> 
     Raises:
         CwsBenchError: the folder cannot be created or written.
     """
-    contents = {
-        "json": render_json(result),
-        "csv": render_csv(result),
-        "markdown": render_markdown(result),
-        "html": render_html(result),
-        "latex": render_latex(result),
-    }
+    contents = {kind: render(result) for kind, (_, render) in REPORTS.items()}
     folder = Path(output_dir)
     try:
         folder.mkdir(parents=True, exist_ok=True)

@@ -281,6 +281,9 @@ def _run_section(result: BakeoffResult, level: str) -> list[str]:
     facts.append(("wall time", f"{format_seconds(result.duration_s)} s"))
     facts += [(str(key), value) for key, value in result.settings.items() if key != "notes"]
     facts += [(str(key), value) for key, value in result.environment.items()]
+    cached = [f"{p.segmenter} on {p.corpus}" for p in result.pairs if p.cached]
+    if cached:  # issue 12: say which numbers were not recomputed in this run
+        facts.append(("from the run cache", cached))
     for key, value in facts:
         if isinstance(value, list | tuple):
             # a list setting: one item a line

@@ -30,7 +30,6 @@ file for a different input is caught at its first line.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import selectors
 import shlex
@@ -40,6 +39,7 @@ import time
 from collections import defaultdict, deque
 from pathlib import Path
 
+from cws_bench.checksums import SentenceDigest
 from cws_bench.errors import SegmenterError
 from cws_bench.io import iter_lines, normalize_encoding
 from cws_bench.segmenters.base import KINDS, Kind, Segmenter, SegmenterOutputError, TrainingData
@@ -404,11 +404,11 @@ class FileSegmenter(Segmenter):
             raise SegmenterError(self.name, f"{os.fspath(path)}: no such file", "check the path")
         self.path = os.fspath(path)
         self.kind = _check_kind(self.name, kind)  # type: ignore[misc]
-        digest = hashlib.blake2b(digest_size=8)
+        digest = SentenceDigest()
         self._lines: defaultdict[str, deque[tuple[int, list[str]]]] = defaultdict(deque)
         for number, line in enumerate(iter_lines(path, encoding=encoding), 1):
             words = line.split()
-            digest.update(" ".join(words).encode("utf-8") + b"\n")
+            digest.add(words)
             if words:
                 self._lines["".join(words)].append((number, words))
         self._version = f"file:{digest.hexdigest()}"

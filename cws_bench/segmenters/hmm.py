@@ -69,7 +69,7 @@ from cws_bench.segmenters.base import Segmenter, TrainingData
 from cws_bench.segmenters.sources import TrainingCorpus, training_data
 
 try:
-    from cws_bench.segmenters import _decode
+    from cws_bench.segmenters import _decode  # type: ignore[attr-defined]  # compiled, no stub
 except ImportError:  # pragma: no cover - installed without a C compiler
     _decode = None
 

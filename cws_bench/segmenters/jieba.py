@@ -68,7 +68,8 @@ def tile(word: str, pieces: set[str]) -> list[str]:
             rest = fewest[end]
             if rest is None or word[i:end] not in pieces:
                 continue
-            if fewest[i] is None or rest + 1 < fewest[i]:
+            best = fewest[i]
+            if best is None or rest + 1 < best:
                 fewest[i] = rest + 1
                 choice[i] = end
     if fewest[0] is None:

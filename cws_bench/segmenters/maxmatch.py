@@ -51,7 +51,7 @@ from cws_bench.segmenters.base import Segmenter, TrainingData
 from cws_bench.segmenters.sources import load_word_source, training_data
 
 try:
-    from cws_bench.segmenters import _decode
+    from cws_bench.segmenters import _decode  # type: ignore[attr-defined]  # compiled, no stub
 except ImportError:  # pragma: no cover - installed without a C compiler
     _decode = None
 
@@ -171,7 +171,8 @@ def maximum_matching_python(
     out = []
     for line in lines:
         glue = run_glue(line, keep_runs)
-        forward = backward = None
+        forward: list[tuple[int, int]] = []
+        backward: list[tuple[int, int]] = []
         if direction != "backward":
             forward = _forward(line, kept, prefixes, max_length, glue)
         if direction != "forward":
@@ -295,6 +296,7 @@ class MaximumMatching(Segmenter):
 
     def _segment(self, lines: list[str]) -> list[list[str]]:
         self.check_ready()
+        assert self.dictionary is not None  # check_ready raised otherwise
         if _decode is None:  # pragma: no cover - installed without a C compiler
             return maximum_matching_python(
                 lines,

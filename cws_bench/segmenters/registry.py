@@ -36,6 +36,7 @@ __all__ = [
     "SegmenterInfo",
     "get_segmenter",
     "list_segmenters",
+    "segmenter_class",
     "segmenter_names",
 ]
 
@@ -363,3 +364,20 @@ def _auto_device(cls: type[Segmenter]) -> str | None:
         return default_device()
     except Exception as e:  # a broken torch install: say so rather than fail the listing
         return f"unknown ({type(e).__name__})"
+
+
+def segmenter_class(name: str) -> type[Segmenter]:
+    """The adapter class behind a registered name (its module imported, its library not).
+
+    Raises:
+        SegmenterError: an unknown name, or an entry point that cannot be imported.
+    """
+    table = _table()
+    if name not in table:
+        close = difflib.get_close_matches(name, list(table), n=3)
+        raise SegmenterError(
+            name,
+            "unknown segmenter",
+            f"did you mean {', '.join(close)}?" if close else "see `cws-bench segmenters`",
+        )
+    return _load_class(name, table[name])

@@ -9,16 +9,17 @@ BMES). A registered name wins over a file of the same name; write
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cws_bench.dictionary import CORPUS_PREFIX, Dictionary, resolve_dictionary
+from cws_bench.checksums import SentenceDigest
+from cws_bench.dictionary import Dictionary
 from cws_bench.errors import CwsBenchError, SegmenterError
 from cws_bench.io import PathLike
 from cws_bench.segmenters.base import TrainingData
+from cws_bench.words import CORPUS_PREFIX, resolve_words
 
 if TYPE_CHECKING:
     from cws_bench.segmenters.base import Segmenter
@@ -71,7 +72,7 @@ class TrainingCorpus:
         if self.registered:
             from cws_bench.corpora import get_corpus
 
-            self.split = split or DEFAULT_SPLIT
+            self.split: str | None = split or DEFAULT_SPLIT
             get_corpus(self.corpus, data_dir=data_dir).check_split(self.split)
         else:
             if not Path(self.corpus).is_file():
@@ -108,11 +109,10 @@ class TrainingCorpus:
         return read_corpus(self.corpus, format=self.format, encoding=self.encoding)
 
     def __iter__(self) -> Iterator[list[str]]:
-        digest = hashlib.blake2b(digest_size=8)
+        digest = SentenceDigest()
         count = 0
         for words in self._read():
-            digest.update(" ".join(words).encode("utf-8"))
-            digest.update(b"\n")
+            digest.add(words)
             if words:
                 count += 1
                 yield words
@@ -137,7 +137,7 @@ def load_word_source(
     """The word list of a dictionary-based segmenter, from exactly one source.
 
     Args:
-        dictionary: what ``--dict`` names (:func:`cws_bench.dictionary.resolve_dictionary`):
+        dictionary: what ``--dict`` names (:func:`cws_bench.words.resolve_words`):
             a dictionary file (one word a line, or jieba's ``word freq tag``),
             ``jieba`` (jieba's bundled dictionary), or ``corpus:NAME[:SPLIT]``
             (the same as ``corpus=NAME, split=SPLIT``).
@@ -166,48 +166,40 @@ def load_word_source(
             "pass --dict FILE (one word a line), or --corpus NAME_OR_FILE to use the words "
             "of a corpus (e.g. --corpus pd1998 --split train)",
         )
-    if isinstance(dictionary, str) and dictionary.startswith(CORPUS_PREFIX):
-        corpus, _, reference_split = dictionary[len(CORPUS_PREFIX) :].partition(":")
-        if not corpus:
-            raise CwsBenchError(
-                f"dictionary {dictionary!r}: no corpus name",
-                "write corpus:NAME or corpus:NAME:SPLIT",
-            )
-        split = reference_split or split
-        dictionary = None
-    if dictionary is not None:
-        loaded = resolve_dictionary(dictionary, encoding=encoding)
-        return loaded, TrainingData(loaded.name, checksum=loaded.checksum)
     if words is not None:
         if isinstance(words, str):
             raise CwsBenchError("words must be a list of words, not one string")
-        loaded = Dictionary.from_words(words)
-        if not loaded.words:
+        found = resolve_words(words)
+        if not found.dictionary.words:
             raise CwsBenchError("the word list is empty")
-        return loaded, TrainingData("<words>", checksum=loaded.checksum)
-    assert corpus is not None
-    name = os.fspath(corpus)
-    if _registered(name) and split is None:
-        from cws_bench.corpora import get_corpus
+    elif dictionary is not None:
+        found = resolve_words(dictionary, split=split, data_dir=data_dir, encoding=encoding)
+    elif corpus is not None and _registered(os.fspath(corpus)):
+        spec = f"{CORPUS_PREFIX}{os.fspath(corpus)}"
+        found = resolve_words(spec, split=split, data_dir=data_dir)
+    else:
+        assert corpus is not None
+        return _file_words(os.fspath(corpus), split, encoding)
+    data = TrainingData(
+        found.description,
+        corpus=found.corpus,
+        split=found.split,
+        checksum=found.checksum,
+        sentences=found.sentences,
+    )
+    return found.dictionary, data
 
-        registered = get_corpus(name, data_dir=data_dir)
-        loaded = registered.dictionary()
-        data = TrainingData(
-            f"{name} dictionary",
-            corpus=name,
-            # The SIGHAN word lists are the word types of the training split.
-            split=registered.dictionary_split or DEFAULT_SPLIT,
-            checksum=loaded.checksum,
-        )
-        return loaded, data
-    source = TrainingCorpus(name, split, encoding=encoding, data_dir=data_dir)
-    found: set[str] = set()
+
+def _file_words(path: str, split: str | None, encoding: str) -> tuple[Dictionary, TrainingData]:
+    """The word types of a segmented file, and what they came from."""
+    source = TrainingCorpus(path, split, encoding=encoding)
+    words: set[str] = set()
     for sentence in source:
-        found.update(sentence)
+        words.update(sentence)
     assert source.data is not None
-    if not found:
+    if not words:
         raise CwsBenchError(f"{source.description}: no words to build a dictionary from")
-    return Dictionary(frozenset(found), source.description), source.data
+    return Dictionary(frozenset(words), source.description), source.data
 
 
 def training_data(

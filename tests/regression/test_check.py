@@ -177,3 +177,20 @@ def test_junit_counts_match_the_result(experiment, fail_on_change):
     root = ET.fromstring(render_junit(result))
     assert root.get("failures") == "0"
     assert int(root.get("tests")) == len(result.checks) + fail_on_change
+
+
+def test_bounds_from_limits_is_what_check_and_the_plugin_share():
+    from cws_bench.regression.baseline import Bounds
+
+    stored = Bounds({"f1": 1.0, "recall": 2.0}, speed=40)
+    # Flags win over --max-drop for the same score; None keeps the stored bound.
+    bounds = Bounds.from_limits(
+        max_f1_drop=0.5, max_drop={"f1": 3.0, "precision": 1.5}, base=stored
+    )
+    assert dict(bounds.drops) == {"f1": 0.5, "recall": 2.0, "precision": 1.5}
+    assert bounds.speed == 40
+    assert Bounds.from_limits() == Bounds()
+    assert Bounds.from_limits(max_oov_recall_drop=1, max_speed_drop=10).drops == {
+        "f1": 0.0,
+        "oov_recall": 1,
+    }

@@ -50,6 +50,8 @@ from cws_bench.results import (
     judge_comparisons,
 )
 from cws_bench.scoring import score_sentences
+from cws_bench.sentence_counts import COLUMNS, sentence_rows
+from cws_bench.sentence_counts import statistics as sentence_statistics
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "corpora" / "sample"
@@ -116,15 +118,9 @@ def score_pair(
     """Score and analyse one segmentation, with bootstrap intervals over its lines."""
     result = score_sentences(gold, pred, dictionary, per_line=True)
     scores = result.to_dict()
-    # One row per sentence: correct, predicted and gold words (fscore_statistic's columns).
-    counts = np.array(
-        [(c.correct, c.pred, c.gold) for _, c in result.lines or ()], dtype=np.int64
-    ).reshape(-1, 3)
-    statistics = {
-        "precision": significance.ratio_statistic(0, 1),
-        "recall": significance.ratio_statistic(0, 2),
-        "f1": significance.fscore_statistic(),
-    }
+    # One row per scored sentence (cws_bench.sentence_counts).
+    counts = np.array(sentence_rows(result), dtype=np.int64).reshape(-1, len(COLUMNS))
+    statistics = sentence_statistics()
     intervals = {}
     for metric, statistic in statistics.items():
         interval = significance.bootstrap_confidence_interval(

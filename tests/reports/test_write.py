@@ -30,7 +30,7 @@ def test_a_failed_rendering_writes_nothing(bakeoff, tmp_path, monkeypatch):
     def broken(result):
         raise RuntimeError("template exploded")
 
-    monkeypatch.setattr(cws_bench.reports, "render_html", broken)
+    monkeypatch.setitem(cws_bench.reports.REPORTS, "html", ("report.html", broken))
     with pytest.raises(RuntimeError, match="template exploded"):
         write_reports(bakeoff, tmp_path)
     assert os.listdir(tmp_path) == ["report.html"]

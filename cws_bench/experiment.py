@@ -1,0 +1,492 @@
+"""One pair's experiment: a segmenter on a corpus, from specifications to a signed record.
+
+Everything the bake-off and the regression baseline both need to know about
+one (segmenter, corpus) pair lives here, once:
+
+- the corpus: :func:`gold_and_raw` (the gold sentences and the raw lines a
+  segmenter gets), :func:`corpus_dictionary` (its OOV dictionary, through the
+  one word-source resolver), :func:`corpus_identity` (the checksums of its
+  gold, raw input and dictionary, and its size);
+- the pair's identity: :func:`cache_key` (everything that can change its
+  numbers, files by content: :mod:`cws_bench.identity`) and
+  :func:`pair_signature` (the score's signature plus segmenter, version,
+  options, seed and resamples);
+- :func:`contamination_warnings` (scored on data it was trained on);
+- :func:`run_pair`: build the segmenter, segment in batches timing
+  ``segment()`` only, score per sentence, analyse errors, measure peak
+  memory, and return a :class:`PairRecord` (the typed record the run cache
+  holds, with ``to_dict``/``from_dict``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from cws_bench import __version__
+
+__all__ = [
+    "CACHE_VERSION",
+    "CorpusIdentity",
+    "CorpusSpec",
+    "PairRecord",
+    "PairTask",
+    "SegmenterSpec",
+    "cache_key",
+    "contamination_warnings",
+    "corpus_dictionary",
+    "corpus_identity",
+    "environment",
+    "gold_and_raw",
+    "identity_of",
+    "pair_signature",
+    "run_pair",
+]
+
+CACHE_VERSION = 4
+"""The version of :class:`PairRecord` and of the cache key's material (4: content keys,
+records that say whether the pair is contaminated and whether it has a speed)."""
+
+
+@dataclass(frozen=True)
+class CorpusSpec:
+    """A corpus of the bake-off: a registered one, or files of the user's.
+
+    Attributes:
+        label: the name in reports.
+        name: the registered corpus name, or None for files.
+        split: the split scored (registered corpora).
+        gold: the gold file (files only).
+        raw: the raw input file, or None to join the gold words.
+        format: the gold file's format (``auto``, ``plain``, ``conllu``, ``pd``, ``bmes``).
+        encoding: the files' encoding.
+        dictionary: the OOV dictionary (a ``--dict`` specification), or None:
+            the corpus' standard dictionary for a registered corpus, none for files.
+        normalize: the normalisation applied before scoring.
+    """
+
+    label: str
+    name: str | None = None
+    split: str = "test"
+    gold: str | None = None
+    raw: str | None = None
+    format: str = "auto"
+    encoding: str = "utf-8"
+    dictionary: str | None = None
+    normalize: str = "none"
+
+
+@dataclass(frozen=True)
+class SegmenterSpec:
+    """A segmenter of the bake-off.
+
+    Attributes:
+        label: the row name in reports.
+        name: the registered adapter name.
+        track: ``closed`` or ``open``.
+        options: keyword options of ``get_segmenter`` (``{corpus}`` placeholders allowed).
+        optional: skip the segmenter when its library is not installed.
+    """
+
+    label: str
+    name: str
+    track: str = "open"
+    options: dict[str, Any] = field(default_factory=dict)
+    optional: bool = False
+
+    def options_for(self, corpus: CorpusSpec, data_dir: str | None = None) -> dict[str, Any]:
+        """The options with their placeholders filled.
+
+        ``{corpus}`` becomes the corpus' registered name (or its label);
+        ``{data_dir}`` the run's ``--data-dir``: an option whose whole value is
+        ``{data_dir}`` is left out when the run has none.
+        """
+        target = corpus.name or corpus.label
+
+        def fill(value: Any) -> Any:
+            if isinstance(value, str):
+                value = value.replace("{corpus}", target)
+                if "{data_dir}" in value and data_dir is not None:
+                    value = value.replace("{data_dir}", data_dir)
+                return value
+            if isinstance(value, list):
+                return [fill(v) for v in value]
+            if isinstance(value, dict):
+                return {k: fill(v) for k, v in value.items()}
+            return value
+
+        return {
+            key: fill(value)
+            for key, value in self.options.items()
+            if not (value == "{data_dir}" and data_dir is None)
+        }
+
+
+# ---------------------------------------------------------------------------
+# The corpus
+
+
+def _gold(corpus: CorpusSpec, data_dir: str | None) -> list[list[str]]:
+    if corpus.name is not None:
+        from cws_bench.corpora import get_corpus
+
+        return list(get_corpus(corpus.name, data_dir=data_dir).sentences(corpus.split))
+    from cws_bench.corpora import read_corpus
+
+    assert corpus.gold is not None  # a spec names either a corpus or a gold file
+    return list(read_corpus(corpus.gold, format=corpus.format, encoding=corpus.encoding))
+
+
+def _raw(corpus: CorpusSpec, data_dir: str | None, gold: list[list[str]]) -> list[str]:
+    if corpus.name is not None:
+        from cws_bench.corpora import get_corpus
+
+        return list(get_corpus(corpus.name, data_dir=data_dir).raw(corpus.split))
+    if corpus.raw:
+        from cws_bench.io import iter_lines
+
+        return list(iter_lines(corpus.raw, encoding=corpus.encoding))
+    return ["".join(words) for words in gold]
+
+
+def gold_and_raw(corpus: CorpusSpec, data_dir: str | None) -> tuple[list[list[str]], list[str]]:
+    """The gold sentences and the raw lines a segmenter gets."""
+    gold = _gold(corpus, data_dir)
+    raw = _raw(corpus, data_dir, gold)
+    if corpus.name is not None:
+        return gold, raw
+    if len(raw) != len(gold):
+        from cws_bench.errors import LineCountMismatchError
+
+        raise LineCountMismatchError(
+            corpus.gold or "gold", len(gold), corpus.raw or "raw", len(raw)
+        )
+    return gold, raw
+
+
+def corpus_dictionary(corpus: CorpusSpec, data_dir: str | None) -> Any:
+    """The OOV dictionary of a corpus spec, or None."""
+    if corpus.dictionary:
+        from cws_bench.words import resolve_dictionary
+
+        return resolve_dictionary(corpus.dictionary, data_dir=data_dir)
+    if corpus.name is not None:
+        from cws_bench.corpora import get_corpus
+
+        return get_corpus(corpus.name, data_dir=data_dir).dictionary()
+    return None
+
+
+@dataclass(frozen=True)
+class CorpusIdentity:
+    """What a corpus is, by content.
+
+    Attributes:
+        checksum: the sentence checksum of its gold sentences.
+        raw: a checksum of the raw lines segmenters get.
+        dictionary: the checksum of its OOV dictionary, or None.
+        characters: characters of its gold sentences.
+    """
+
+    checksum: str
+    raw: str
+    dictionary: str | None
+    characters: int
+
+
+def corpus_identity(corpus: CorpusSpec, data_dir: str | None) -> CorpusIdentity:
+    """The checksums of a corpus' gold, raw input and dictionary, and its size."""
+    gold = _gold(corpus, data_dir)
+    raw = _raw(corpus, data_dir, gold)  # its line count is checked when the pair runs
+    return identity_of(gold, raw, corpus_dictionary(corpus, data_dir))
+
+
+def identity_of(gold: list[list[str]], raw: list[str], dictionary: Any) -> CorpusIdentity:
+    """The :class:`CorpusIdentity` of gold sentences, raw lines and a dictionary (or None)."""
+    from cws_bench.checksums import SentenceDigest
+
+    digest = SentenceDigest()
+    characters = 0
+    for words in gold:
+        digest.add(words)
+        characters += sum(map(len, words))
+    raw_digest = hashlib.blake2b(digest_size=8)
+    for line in raw:
+        raw_digest.update(line.encode("utf-8", "surrogatepass"))
+        raw_digest.update(b"\n")
+    return CorpusIdentity(
+        checksum=digest.hexdigest(),
+        raw=raw_digest.hexdigest(),
+        dictionary=None if dictionary is None else dictionary.checksum,
+        characters=characters,
+    )
+
+
+# ---------------------------------------------------------------------------
+# Identity
+
+
+def cache_key(
+    corpus: CorpusSpec,
+    segmenter: str,
+    options: dict[str, Any],
+    identity: CorpusIdentity,
+    segmenter_version: str | None,
+    *,
+    data_dir: str | None = None,
+    libraries: dict[str, str] | None = None,
+) -> str:
+    """A short hash of everything that can change a pair's numbers.
+
+    The segmenter's name, version and options, with every file an option
+    names by its content (:func:`cws_bench.identity.options_identity`), the
+    training data behind ``corpus=``/``dictionary="corpus:..."`` by its
+    checksums, the installed versions of the libraries it uses; the corpus
+    by the checksums of its gold, raw input and dictionary; the
+    normalisation, the cache format and cws-bench's version. Paths never
+    enter it, so moving files keeps the key and editing them changes it.
+    """
+    from cws_bench.identity import library_versions, options_identity, training_identity
+
+    if libraries is None:
+        try:
+            libraries = library_versions(segmenter)
+        except Exception:  # an unknown or broken adapter: the run reports it
+            libraries = {}
+    material = json.dumps(
+        {
+            "cache": CACHE_VERSION,
+            "cws_bench": __version__,
+            "segmenter": segmenter,
+            "segmenter_version": segmenter_version,
+            "libraries": libraries,
+            "options": options_identity(options),
+            "training": training_identity(options, data_dir),
+            "corpus": corpus.name,
+            "split": corpus.split if corpus.name else None,
+            "corpus_checksum": identity.checksum,
+            "raw": identity.raw,
+            "dictionary": identity.dictionary,
+            "normalize": corpus.normalize,
+        },
+        sort_keys=True,
+        ensure_ascii=False,
+    )
+    return hashlib.blake2b(material.encode("utf-8"), digest_size=10).hexdigest()
+
+
+def pair_signature(
+    score_signature: str, segmenter: str, info: dict[str, Any], *, seed: int, resamples: int
+) -> str:
+    """The score's signature plus the segmenter, its version and options, seed and resamples."""
+    options = json.dumps(info.get("options", {}), sort_keys=True, ensure_ascii=False)
+    if info.get("model"):  # a neural adapter's model, checksum, device, dtype (neural.py)
+        options += json.dumps(info["model"], sort_keys=True, ensure_ascii=False)
+    digest = hashlib.blake2b(options.encode("utf-8"), digest_size=4).hexdigest()
+    return "|".join(
+        [
+            score_signature,
+            f"seg:{segmenter}",
+            f"segver:{info.get('version')}",
+            f"opts:{digest}",
+            f"seed:{seed}",
+            f"resamples:{resamples}",
+        ]
+    )
+
+
+def contamination_warnings(trained_on: Any, corpus: CorpusSpec, checksum: str | None) -> list[str]:
+    """The warning when a segmenter is scored on data it was trained on (or none).
+
+    Args:
+        trained_on: the segmenter's ``trained_on`` (a TrainingData, or None).
+        corpus: the corpus scored.
+        checksum: the sentence checksum of the scored gold, which also catches
+            the same text under another name.
+    """
+    if trained_on is None or not (
+        (corpus.name is not None and trained_on.overlaps(corpus.name, corpus.split, checksum))
+        or (checksum is not None and checksum == trained_on.checksum)
+    ):
+        return []
+    scored = f"{corpus.name}:{corpus.split}" if corpus.name else corpus.label
+    return [
+        f"trained on {trained_on.description}, which includes {scored}: "
+        "these scores are on data it has seen"
+    ]
+
+
+def environment() -> dict[str, Any]:
+    """The versions and the machine a result was computed with."""
+    import platform
+
+    return {
+        "cws_bench": __version__,
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "cpus": os.cpu_count(),
+    }
+
+
+# ---------------------------------------------------------------------------
+# The record and the run
+
+
+@dataclass(frozen=True)
+class PairRecord:
+    """What one pair's run produced: the record the run cache holds.
+
+    Attributes:
+        scores: :meth:`cws_bench.scoring.ScoreResult.to_dict`.
+        sentence_counts: one row per scored sentence (:mod:`cws_bench.sentence_counts`).
+        analysis: :meth:`cws_bench.analysis.ErrorAnalysis.to_dict`.
+        timing: ``load_s``, ``segment_s``, ``characters``, ``sentences``,
+            ``chars_per_s``, ``words_per_s``.
+        peak_memory_mib: the worker's peak resident memory.
+        warnings: the scorer's warnings and contamination warnings.
+        segmenter_info: the segmenter's metadata (name, version, options, ...).
+        contaminated: scored on data it was trained on (see :func:`contamination_warnings`).
+        version: :data:`CACHE_VERSION` of the record.
+    """
+
+    scores: dict[str, Any]
+    sentence_counts: tuple[tuple[int, int, int], ...]
+    analysis: dict[str, Any]
+    timing: dict[str, Any]
+    peak_memory_mib: float
+    warnings: tuple[str, ...]
+    segmenter_info: dict[str, Any]
+    contaminated: bool = False
+    version: int = CACHE_VERSION
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-safe data, in the cache file's key order."""
+        return {
+            "version": self.version,
+            "scores": self.scores,
+            "sentence_counts": [list(row) for row in self.sentence_counts],
+            "analysis": self.analysis,
+            "timing": self.timing,
+            "peak_memory_mib": self.peak_memory_mib,
+            "warnings": list(self.warnings),
+            "contaminated": self.contaminated,
+            "segmenter_info": self.segmenter_info,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PairRecord:
+        """Rebuild a record from :meth:`to_dict` output.
+
+        Raises:
+            KeyError, TypeError, ValueError: the data is not a record.
+        """
+        from cws_bench.sentence_counts import as_rows
+
+        return cls(
+            scores=dict(data["scores"]),
+            sentence_counts=tuple(as_rows(data["sentence_counts"])),
+            analysis=dict(data["analysis"]),
+            timing=dict(data["timing"]),
+            peak_memory_mib=float(data["peak_memory_mib"]),
+            warnings=tuple(str(w) for w in data["warnings"]),
+            segmenter_info=dict(data["segmenter_info"]),
+            contaminated=bool(data.get("contaminated", False)),
+            version=int(data["version"]),
+        )
+
+    def signature(self, segmenter: str, *, seed: int, resamples: int) -> str:
+        """:func:`pair_signature` of this record."""
+        return pair_signature(
+            self.scores["signature"], segmenter, self.segmenter_info, seed=seed, resamples=resamples
+        )
+
+
+@dataclass(frozen=True)
+class PairTask:
+    """Everything a worker needs for one pair (picklable)."""
+
+    corpus: CorpusSpec
+    segmenter: SegmenterSpec
+    options: dict[str, Any]
+    key: str
+    batch_size: int
+    data_dir: str | None
+
+
+def _normalized(dictionary: Any, normalize: str | None) -> Any:
+    if normalize is None:
+        return dictionary
+    from cws_bench.normalize import get_normalizer
+
+    normalizer = get_normalizer(normalize)
+    return {normalizer(word) for word in dictionary.words}
+
+
+def run_pair(task: PairTask, report: Callable[[int], None] | None = None) -> PairRecord:
+    """Run one segmenter on one corpus and score it (what a worker process does).
+
+    Args:
+        task: the pair.
+        report: called with the characters of each batch segmented (progress).
+    """
+    from cws_bench.analysis import analyse_errors
+    from cws_bench.dictionary_checks import segmenter_leak_warnings
+    from cws_bench.memory import peak_memory_mib
+    from cws_bench.metrics.throughput import rate
+    from cws_bench.scoring import score_sentences
+    from cws_bench.segmenters import get_segmenter
+    from cws_bench.sentence_counts import sentence_rows
+
+    corpus = task.corpus
+    gold, raw = gold_and_raw(corpus, task.data_dir)
+    dictionary = corpus_dictionary(corpus, task.data_dir)
+
+    started = time.perf_counter()
+    segmenter = get_segmenter(task.segmenter.name, **task.options)
+    load_s = time.perf_counter() - started  # loading its model, or training it
+    info = segmenter.metadata()
+
+    pred: list[list[str]] = []
+    segment_s = 0.0
+    for start in range(0, len(raw), task.batch_size):
+        batch = raw[start : start + task.batch_size]
+        began = time.perf_counter()
+        pred.extend(segmenter.segment(batch))
+        segment_s += time.perf_counter() - began
+        if report is not None:
+            report(sum(map(len, batch)))
+
+    result = score_sentences(gold, pred, dictionary, normalize=corpus.normalize, per_line=True)
+    normalizer = None if corpus.normalize == "none" else corpus.normalize
+    analysis = analyse_errors(
+        gold, pred, None if dictionary is None else _normalized(dictionary, normalizer)
+    )
+    characters = sum(map(len, raw))
+    warnings = list(result.warnings)
+    contamination = contamination_warnings(segmenter.trained_on, corpus, result.signature.gold)
+    warnings += contamination
+    warnings += segmenter_leak_warnings(segmenter, task.segmenter.track, gold, dictionary)
+    warnings += getattr(segmenter, "notes", [])  # e.g. crf: what stood in for absent training data
+    timed = segmenter.has_speed and segment_s > 0  # a file read is no segmenting speed
+    return PairRecord(
+        scores=result.to_dict(),
+        sentence_counts=tuple(sentence_rows(result)),
+        analysis=analysis.to_dict(),
+        timing={
+            "load_s": load_s,
+            "segment_s": segment_s,
+            "characters": characters,
+            "sentences": len(raw),
+            "chars_per_s": rate(characters, segment_s) if timed else None,
+            "words_per_s": rate(result.pred_words, segment_s) if timed else None,
+        },
+        peak_memory_mib=peak_memory_mib(),
+        warnings=tuple(warnings),
+        segmenter_info=info,
+        contaminated=bool(contamination),
+    )

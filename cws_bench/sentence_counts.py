@@ -1,0 +1,91 @@
+"""Per-sentence statistics: the rows every resampling of a score goes through.
+
+As sacrebleu's metrics compute segment statistics once and resample them
+(``sacrebleu/metrics/base.py``), a score's confidence intervals and paired
+tests resample one row of word counts per scored sentence, never the text.
+:data:`COLUMNS` says what the columns are, :func:`sentence_rows` makes the
+rows from a :class:`~cws_bench.scoring.ScoreResult`, and :func:`statistics`
+gives precision, recall and F1 as functions of summed rows. The bake-off,
+the regression baseline, its check and ``diff`` all use these three.
+
+Which sentences have a row: the scored ones, that is every line whose gold
+side is not empty. An empty gold line is skipped by the scorer (as the
+SIGHAN bakeoff's script skips it): it adds nothing to any count, and giving
+it a row of zeros would only dilute the resamples.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cws_bench.metrics.significance import Statistic
+    from cws_bench.scoring import ScoreResult
+
+__all__ = ["COLUMNS", "Row", "column", "sentence_rows", "statistics"]
+
+COLUMNS: tuple[tuple[str, str], ...] = (
+    ("correct", "predicted words that are gold words (same character interval)"),
+    ("pred", "predicted words"),
+    ("gold", "gold words"),
+)
+"""The columns of a row, in order: (name, meaning); names are SegCounts fields."""
+
+Row = tuple[int, int, int]
+"""One scored sentence's (correct, predicted, gold) words."""
+
+
+def column(name: str) -> int:
+    """The index of a column by name.
+
+    >>> column("correct"), column("pred"), column("gold")
+    (0, 1, 2)
+    """
+    return [key for key, _ in COLUMNS].index(name)
+
+
+def sentence_rows(result: ScoreResult) -> list[Row]:
+    """One row per scored sentence of a result computed with ``per_line=True``.
+
+    >>> from cws_bench.scoring import score_sentences
+    >>> result = score_sentences([["结婚", "的"], [], ["和", "尚未"]],
+    ...                          [["结婚", "的"], [], ["和尚", "未"]], per_line=True)
+    >>> sentence_rows(result)
+    [(2, 2, 2), (0, 2, 2)]
+
+    Raises:
+        ValueError: the result holds no per-line counts.
+    """
+    if result.lines is None:
+        raise ValueError("the result holds no per-line counts: score with per_line=True")
+    names = [name for name, _ in COLUMNS]
+    return [
+        (getattr(c, names[0]), getattr(c, names[1]), getattr(c, names[2]))
+        for _, c in result.lines
+        if c.sentences
+    ]
+
+
+def statistics() -> dict[str, Statistic]:
+    """Precision, recall and F1 as functions of summed rows (cws_bench.metrics.significance).
+
+    >>> import numpy as np
+    >>> {k: round(float(f(np.array([[3, 5, 4]]))[0]), 4) for k, f in statistics().items()}
+    {'precision': 0.6, 'recall': 0.75, 'f1': 0.6667}
+    """
+    from cws_bench.metrics import significance
+
+    correct, pred, gold = column("correct"), column("pred"), column("gold")
+    return {
+        "precision": significance.ratio_statistic(correct, pred),
+        "recall": significance.ratio_statistic(correct, gold),
+        "f1": significance.fscore_statistic(
+            true_positives=correct, predicted_positives=pred, actual_positives=gold
+        ),
+    }
+
+
+def as_rows(values: Sequence[Sequence[int]]) -> list[Row]:
+    """Rows read back from plain data (a cache record, a baseline file)."""
+    return [(int(c), int(p), int(g)) for c, p, g in values]
