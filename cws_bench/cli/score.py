@@ -115,10 +115,11 @@ def render_json(result: ScoreResult) -> str:
 )
 @click.option(
     "--method",
-    type=click.Choice(METHODS),
+    type=click.Choice([*METHODS, "conll18"]),
     default=None,
     help="interval (default): a word is correct iff its character interval is a "
-    "gold word's. sighan: the official bakeoff script's word-sequence diff.",
+    "gold word's. sighan: the official bakeoff script's word-sequence diff. "
+    "conll18: the CoNLL 2018 UD shared task's Words score (GOLD in CoNLL-U).",
 )
 @click.option(
     "--format",
@@ -181,6 +182,11 @@ def score(
         cws-bench score gold.txt out.txt --format sighan --dict words.txt
         cws-bench score gold.txt out.txt --dict jieba --normalize width
     """
+    if method == "conll18":
+        from cws_bench.conll18 import score_command
+
+        click.echo(score_command(gold, pred, fmt, encoding, pred_encoding, dictionary, normalize))
+        return
     if fmt == "sighan":
         if method == "interval":
             raise click.UsageError("--format sighan needs --method sighan")
