@@ -11,8 +11,10 @@ A bake-off is a TOML file (see ``cws_bench/configs/default.toml``)::
     [[corpora]]
     name = "pd1998"            # a registered corpus ...
     split = "test"
-    dictionary = "corpus:pd1998"   # OOV dictionary (default: the corpus' standard one)
+    dictionary = "corpus:pd1998"   # OOV dictionary (default: the corpus' standard one; "none")
     normalize = "none"
+    convert = "none"           # e.g. "t2s": convert the input before segmenting (see CorpusSpec)
+    optional = false           # true: skip the corpus when its data is not here
 
     [[corpora]]
     label = "mine"             # ... or files of your own
@@ -26,6 +28,7 @@ A bake-off is a TOML file (see ``cws_bench/configs/default.toml``)::
     track = "closed"           # closed: only the corpus' training data; open: anything
     options = { corpus = "pd1998", split = "train" }
     optional = false           # true: skip when the adapter is not installed
+    corpora = ["pd1998"]       # only on these corpus labels (default: every corpus)
 
 Option values may say ``{corpus}``: it becomes the registered name of the
 corpus being scored (closed tracks train on each corpus' own training data).
@@ -82,7 +85,7 @@ __all__ = [
 ]
 
 TRACKS = ("closed", "open")
-BUNDLED_CONFIGS = ("default", "sighan2005")
+BUNDLED_CONFIGS = ("default", "sighan2005", "domains")
 CACHE_VERSION = 2
 CONFIDENCE = 0.95
 ALPHA = 0.05
@@ -107,6 +110,12 @@ class CorpusSpec:
         dictionary: the OOV dictionary (a ``--dict`` specification), or None:
             the corpus' standard dictionary for a registered corpus, none for files.
         normalize: the normalisation applied before scoring.
+        convert: a character-by-character conversion (``t2s``: OpenCC
+            Traditional to Simplified) applied to the raw input before it is
+            segmented; the words are cut back out of the original text, so
+            the scores are on the corpus as it is. ``none`` (the default)
+            gives the input as it is.
+        optional: skip the corpus (with a note) when its data is not here.
     """
 
     label: str
@@ -118,6 +127,8 @@ class CorpusSpec:
     encoding: str = "utf-8"
     dictionary: str | None = None
     normalize: str = "none"
+    convert: str = "none"
+    optional: bool = False
 
 
 @dataclass(frozen=True)
@@ -130,6 +141,8 @@ class SegmenterSpec:
         track: ``closed`` or ``open``.
         options: keyword options of ``get_segmenter`` (``{corpus}`` placeholders allowed).
         optional: skip the segmenter when its library is not installed.
+        corpora: the corpus labels it runs on (closed-track rows only where a
+            corpus has training data), or None for every corpus.
     """
 
     label: str
@@ -137,6 +150,11 @@ class SegmenterSpec:
     track: str = "open"
     options: dict[str, Any] = field(default_factory=dict)
     optional: bool = False
+    corpora: tuple[str, ...] | None = None
+
+    def runs_on(self, corpus: CorpusSpec) -> bool:
+        """Whether the segmenter is run on ``corpus``."""
+        return self.corpora is None or corpus.label in self.corpora
 
     def options_for(self, corpus: CorpusSpec, data_dir: str | None = None) -> dict[str, Any]:
         """The options with their placeholders filled.
@@ -265,9 +283,22 @@ def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffCo
             raise CwsBenchError(f"{where}: track must be closed or open, not {spec['track']!r}")
         if not isinstance(spec.get("options", {}), dict):
             raise CwsBenchError(f"{where}: options must be a table")
+        if spec.get("corpora") is not None:
+            only = spec["corpora"]
+            if not isinstance(only, list) or not all(isinstance(c, str) for c in only):
+                raise CwsBenchError(f"{where}: corpora must be a list of corpus labels")
+            spec["corpora"] = tuple(only)
         segmenters.append(SegmenterSpec(**spec))
     if not corpora or not segmenters:
         raise CwsBenchError(f"{source}: a bake-off needs at least one corpus and one segmenter")
+    labels = {c.label for c in corpora}
+    for spec in segmenters:
+        unknown = sorted(set(spec.corpora or ()) - labels)
+        if unknown:
+            raise CwsBenchError(
+                f"{source}: segmenter {spec.label}: no corpus labelled {', '.join(unknown)}",
+                f"corpus labels: {', '.join(sorted(labels))}",
+            )
     for kind, labels in (
         ("corpus", [c.label for c in corpora]),
         ("segmenter", [s.label for s in segmenters]),
@@ -371,6 +402,8 @@ def gold_and_raw(corpus: CorpusSpec, data_dir: str | None) -> tuple[list[list[st
 
 def corpus_dictionary(corpus: CorpusSpec, data_dir: str | None) -> Any:
     """The OOV dictionary of a corpus spec, or None."""
+    if corpus.dictionary == "none":
+        return None
     if corpus.dictionary:
         from cws_bench.dictionary import resolve_dictionary
 
@@ -409,13 +442,20 @@ def run_pair(task: _Task, report: Callable[[int], None] | None = None) -> dict[s
     load_s = time.perf_counter() - started  # loading its model, or training it
     info = segmenter.metadata()
 
+    convert = None
+    if corpus.convert != "none":
+        from cws_bench.normalize import get_normalizer
+
+        convert = get_normalizer(corpus.convert)
     pred: list[list[str]] = []
     segment_s = 0.0
     for start in range(0, len(raw), task.batch_size):
         batch = raw[start : start + task.batch_size]
+        given = batch if convert is None else [convert(line) for line in batch]
         began = time.perf_counter()
-        pred.extend(segmenter.segment(batch))
+        words = segmenter.segment(given)
         segment_s += time.perf_counter() - began
+        pred.extend(words if convert is None else map(_cut_like, batch, words))
         if report is not None:
             report(sum(map(len, batch)))
 
@@ -444,6 +484,29 @@ def run_pair(task: _Task, report: Callable[[int], None] | None = None) -> dict[s
         "peak_memory_mib": _peak_memory_mib(),
         "warnings": warnings,
         "segmenter_info": info,
+        **({"convert": corpus.convert} if corpus.convert != "none" else {}),
+    }
+
+
+def _cut_like(line: str, words: list[str]) -> list[str]:
+    """Cut ``line`` (without whitespace) into pieces as long as ``words`` (converted text)."""
+    text = "".join(line.split())
+    out = []
+    at = 0
+    for word in words:
+        out.append(text[at : at + len(word)])
+        at += len(word)
+    if at != len(text):
+        raise CwsBenchError(f"a conversion changed the length of the line {line[:30]!r}")
+    return out
+
+
+def _corpus_domains(corpora: Sequence[CorpusSpec], data_dir: str | None) -> dict[str, str]:
+    """Corpus label -> the domain on its card (for the reports' across-corpora views)."""
+    from cws_bench.corpora import get_corpus
+
+    return {
+        c.label: get_corpus(c.name, data_dir=data_dir).domain for c in corpora if c.name is not None
     }
 
 
@@ -521,6 +584,7 @@ def cache_key(
             "raw": corpus.raw,
             "dictionary": dictionary_checksum,
             "normalize": corpus.normalize,
+            **({"convert": corpus.convert} if corpus.convert != "none" else {}),
         },
         sort_keys=True,
         ensure_ascii=False,
@@ -784,9 +848,22 @@ def run_bakeoff(
     statuses: dict[tuple[str, str], tuple[str, str | None]] = {}
     cached: set[tuple[str, str]] = set()
     sizes: dict[str, int] = {}
+    corpora = []
     for corpus in config.corpora:
+        if corpus.optional and corpus.name is not None:
+            from cws_bench.corpora import get_corpus
+
+            named = get_corpus(corpus.name, data_dir=data)
+            if corpus.split not in named.available_splits:
+                notes.append(
+                    f"skipped corpus {corpus.label}: not here ({named.availability().how_to_get})"
+                )
+                continue
+        corpora.append(corpus)
         checksum, dictionary_checksum, sizes[corpus.label] = _corpus_identity(corpus, data)
         for spec, info in segmenters:
+            if not spec.runs_on(corpus):
+                continue
             options = spec.options_for(corpus, data)
             key = cache_key(corpus, spec, options, checksum, dictionary_checksum, info.version)
             task = _Task(corpus, spec, options, key, config.batch_size, data)
@@ -836,8 +913,10 @@ def run_bakeoff(
 
     intervals, comparisons = _statistics(records, config)
     pairs = []
-    for corpus in config.corpora:
+    for corpus in corpora:
         for spec, info in segmenters:
+            if not spec.runs_on(corpus):
+                continue
             pair = (corpus.label, spec.label)
             status, error = statuses.get(pair, ("failed", "not run"))
             record = records.get(pair)
@@ -889,6 +968,7 @@ def run_bakeoff(
             "alpha": ALPHA,
             "jobs": jobs,
             "notes": notes,
+            "corpus_domains": _corpus_domains(corpora, data),
         },
         environment=environment(),
         created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
@@ -941,6 +1021,7 @@ def pair_signature(record: dict[str, Any], config: BakeoffConfig, spec: Segmente
             f"seg:{spec.name}",
             f"segver:{info.get('version')}",
             f"opts:{digest}",
+            *([f"input:{record['convert']}"] if record.get("convert") else []),
             f"seed:{config.seed}",
             f"resamples:{config.resamples}",
         ]

@@ -219,9 +219,12 @@ def render_html(result: BakeoffResult) -> str:
     colors = charts.colors_for(result.segmenters())
     confidence = fmt.confidence_label(result.settings)
     views = [_corpus_view(board, index, colors, confidence) for index, board in enumerate(boards)]
+    from cws_bench.reports.domains import domain_view
+
     template = environment.get_template("report.html.j2")
     return template.render(
         result=result,
+        domains=domain_view(result),
         views=views,
         colors=colors,
         confidence=confidence,

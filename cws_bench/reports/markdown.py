@@ -287,6 +287,9 @@ def render_markdown(result: BakeoffResult, *, heading_level: int = 1) -> str:
         lines += ["Run notes:", "", *(f"- {escape_markdown(note)}" for note in notes), ""]
     for board in build_boards(result):
         lines += _corpus_section(board, result, top)
+    from cws_bench.reports.domains import render_wide_markdown  # the picture across corpora
+
+    lines += render_wide_markdown(result, heading=top + "#").splitlines()
     lines += _legend(result)
     lines += _run_section(result, top)
     return "\n".join(lines).rstrip("\n") + "\n"
