@@ -464,6 +464,15 @@ def run_pair(task: _Task, report: Callable[[int], None] | None = None) -> dict[s
     analysis = analyse_errors(
         gold, pred, None if dictionary is None else _normalized(dictionary, normalizer)
     )
+    from cws_bench.buckets import bucket_analysis
+
+    counts = _training_counts(corpus, task.data_dir)
+    buckets = bucket_analysis(
+        gold,
+        pred,
+        counts=counts,
+        words=dictionary.words if counts is None and dictionary is not None else None,
+    )
     characters = sum(map(len, raw))
     warnings = list(result.warnings)
     warnings += contamination_warnings(segmenter.trained_on, corpus, result.signature.gold)
@@ -472,7 +481,7 @@ def run_pair(task: _Task, report: Callable[[int], None] | None = None) -> dict[s
         "version": CACHE_VERSION,
         "scores": result.to_dict(),
         "sentence_counts": counts,
-        "analysis": analysis.to_dict(),
+        "analysis": {**analysis.to_dict(), "buckets": buckets},
         "timing": {
             "load_s": load_s,
             "segment_s": segment_s,
@@ -499,6 +508,28 @@ def _cut_like(line: str, words: list[str]) -> list[str]:
     if at != len(text):
         raise CwsBenchError(f"a conversion changed the length of the line {line[:30]!r}")
     return out
+
+
+def _training_counts(corpus: CorpusSpec, data_dir: str | None) -> dict[str, int] | None:
+    """Word frequencies of a registered corpus' training split (for the frequency buckets).
+
+    None when the corpus is scored against another dictionary or has no
+    training split here (the SIGHAN word lists carry no counts).
+    """
+    if corpus.name is None or corpus.dictionary:
+        return None
+    from collections import Counter
+
+    from cws_bench.corpora import get_corpus
+
+    named = get_corpus(corpus.name, data_dir=data_dir)
+    split = named.dictionary_split
+    if split is None or split not in named.available_splits:
+        return None
+    counts: Counter[str] = Counter()
+    for words in named.sentences(split):
+        counts.update(words)
+    return dict(counts)
 
 
 def _corpus_domains(corpora: Sequence[CorpusSpec], data_dir: str | None) -> dict[str, str]:

@@ -128,3 +128,18 @@ def test_converted_input_is_a_separate_row_scored_on_the_original_text(small_dom
     assert "input:" not in plain.signature
     # no OOV figures without a dictionary
     assert plain.scores.get("oov_recall") is None
+
+
+def test_pairs_carry_their_buckets(small_domains):
+    pairs = {(p.corpus, p.segmenter): p for p in small_domains.pairs}
+    wtb = pairs["wtb", "jieba"]
+    buckets = wtb.analysis["buckets"]
+    # WTB has a training split: frequency by its counts, and every gold word in one bucket
+    assert buckets["frequency_source"] == "counts"
+    assert {row["bucket"] for row in buckets["frequency"]} == {"oov", "rare", "frequent"}
+    assert sum(row["gold"] for row in buckets["frequency"]) == 1_860
+    assert sum(row["correct"] for row in buckets["word_length"]) == wtb.scores["correct_words"]
+    oov = next(row for row in buckets["frequency"] if row["bucket"] == "oov")
+    assert oov["gold"] == 327  # the OOV words of `corpora info wtb`
+    # no training data for GSD here: no frequency buckets
+    assert pairs["ud-zh-gsd", "jieba"].analysis["buckets"]["frequency"] == []

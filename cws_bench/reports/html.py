@@ -16,6 +16,7 @@ from typing import Any
 
 from cws_bench.reports import charts
 from cws_bench.reports import tables as fmt
+from cws_bench.reports.buckets import bucket_chart
 from cws_bench.reports.tables import Board, BoardRow, build_boards
 from cws_bench.results import BakeoffResult
 
@@ -151,6 +152,10 @@ def _corpus_view(board: Board, index: int, colors: dict[str, str], confidence: s
         (
             "Unknown words against known words: OOV recall against IV recall",
             charts.oov_iv_chart(board, colors),
+        ),
+        (
+            "Where each segmenter breaks: F1 by bucket (ExplainaBoard style)",
+            bucket_chart(board, colors),
         ),
     ]
     # The charts are SVG drawn by matplotlib, which escapes its text: safe to inline.
