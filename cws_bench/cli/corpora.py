@@ -270,13 +270,16 @@ def export(
     "(e.g. a mirror; the files are still checked against their pinned SHA-256).",
 )
 def download(name: str, url: str | None) -> None:
-    """Download a corpus into the user's cache folder (SIGHAN 2005), with a progress bar.
+    """Download a corpus into the user's cache folder, with a progress bar.
 
-    Files are checked against their pinned SHA-256 when first read.
+    SIGHAN 2005, the multi-criteria set (sxu, zx, wtb, udc) and the UD
+    treebanks CFL, HK and PUD can be downloaded; every file is checked against
+    its pinned SHA-256 (a download that differs is not kept).
 
     \b
     Example:
         cws-bench corpora download sighan2005-pku
+        cws-bench corpora download wtb
     """
     corpus = get_corpus(name)
     if corpus.downloadable:
