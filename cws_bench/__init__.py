@@ -24,6 +24,7 @@ _EXPORTS = {
     "ScoreResult": "cws_bench.scoring",
     "score_files": "cws_bench.scoring",
     "score_sentences": "cws_bench.scoring",
+    "SegmentationMetric": "cws_bench.streaming",
     "analyse_errors": "cws_bench.analysis",
     "get_corpus": "cws_bench.corpora",
     "read_corpus": "cws_bench.corpora",

@@ -415,14 +415,6 @@ def corpus_dictionary(corpus: CorpusSpec, data_dir: str | None) -> Any:
     return None
 
 
-def _peak_memory_mib() -> float:
-    import resource
-
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    # Linux reports KiB, macOS bytes.
-    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
-
-
 def run_pair(task: _Task, report: Callable[[int], None] | None = None) -> dict[str, Any]:
     """Run one segmenter on one corpus and score it (what a worker process does).
 
@@ -430,6 +422,7 @@ def run_pair(task: _Task, report: Callable[[int], None] | None = None) -> dict[s
     analysis, timing, memory and warnings.
     """
     from cws_bench.analysis import analyse_errors
+    from cws_bench.memory import peak_memory_mib
     from cws_bench.scoring import score_sentences
     from cws_bench.segmenters import get_segmenter
 
@@ -490,7 +483,7 @@ def run_pair(task: _Task, report: Callable[[int], None] | None = None) -> dict[s
             "chars_per_s": characters / segment_s if segment_s else None,
             "words_per_s": result.pred_words / segment_s if segment_s else None,
         },
-        "peak_memory_mib": _peak_memory_mib(),
+        "peak_memory_mib": peak_memory_mib(),
         "warnings": warnings,
         "segmenter_info": info,
         **({"convert": corpus.convert} if corpus.convert != "none" else {}),

@@ -22,7 +22,6 @@ import json
 import math
 import platform
 import re
-import resource
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -39,6 +38,7 @@ from cws_bench.analysis import analyse_errors
 from cws_bench.dictionary import Dictionary, load_dictionary
 from cws_bench.errors import SegmenterUnavailableError
 from cws_bench.io import read_segmented
+from cws_bench.memory import peak_memory_mib
 from cws_bench.metrics import significance
 from cws_bench.results import BakeoffResult, Comparison, Interval, PairResult
 from cws_bench.scoring import score_sentences
@@ -145,7 +145,7 @@ def score_pair(
             "chars_per_s": characters / seconds,
             "words_per_s": scores["pred_words"] / seconds,
         },
-        peak_memory_mib=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        peak_memory_mib=peak_memory_mib(),
         warnings=(*result.warnings, *warnings),
         segmenter_info=info,
         signature="|".join(
