@@ -200,11 +200,7 @@ def bucket_analysis(
             correct = tally[bucket, "correct"]
             recall = correct / n_gold if n_gold else None
             precision = correct / n_pred if n_pred else None
-            f1 = (
-                2 * correct / (n_gold + n_pred)
-                if recall is not None and precision is not None
-                else None
-            )
+            f1 = 2 * correct / (n_gold + n_pred)  # 0 when one side has no word there
             rows.append(
                 {
                     "bucket": bucket,

@@ -33,7 +33,8 @@ def test_word_length_buckets_by_hand():
     assert (rows["3"]["gold"], rows["3"]["pred"], rows["3"]["correct"]) == (1, 1, 1)
     assert (rows["4"]["gold"], rows["4"]["pred"], rows["4"]["correct"]) == (1, 1, 0)
     assert (rows["5+"]["gold"], rows["5+"]["pred"]) == (0, 1)
-    assert rows["5+"]["recall"] is None and rows["5+"]["f1"] is None
+    assert rows["5+"]["recall"] is None and rows["5+"]["precision"] == 0.0
+    assert rows["5+"]["f1"] == 0.0
 
 
 def test_totals_equal_the_scorer():

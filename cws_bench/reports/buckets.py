@@ -41,8 +41,12 @@ def bucket_chart(board: Board, colors: dict[str, str]) -> str | None:
         return None
     panels = [(key, title) for key, title in PANELS if any(b.get(key) for _, b in rows)]
     name = f"buckets-{board.corpus}"
-    with _chart(name, 9.2, 2.9) as figure:
-        grid = figure.subplots(1, len(panels), sharey=True, squeeze=False)[0]
+    columns = 2 if len(panels) > 1 else 1
+    lines = (len(panels) + 1) // 2
+    with _chart(name, 5.6, 0.9 + 2.0 * lines) as figure:
+        grid = figure.subplots(lines, columns, sharey=True, squeeze=False).flatten()
+        for axes in grid[len(panels) :]:
+            axes.set_visible(False)
         for axes, (key, title) in zip(grid, panels):
             order: list[str] = []
             for _, buckets in rows:
@@ -65,10 +69,11 @@ def bucket_chart(board: Board, colors: dict[str, str]) -> str | None:
                     color=colors.get(segmenter, PALETTE[0]),
                     label=segmenter,
                 )
-            axes.set_xticks(range(len(order)), order, rotation=30 if key != "word_length" else 0)
+            axes.set_xticks(range(len(order)), order)
             axes.set_title(title)
             _grid(axes)
-        grid[0].set_ylabel("F1")
+        for axes in grid[::columns]:
+            axes.set_ylabel("F1")
         handles, labels = grid[0].get_legend_handles_labels()
-        figure.legend(handles, labels, loc="outside right upper")
+        figure.legend(handles, labels, loc="outside lower center", ncols=min(len(labels), 5))
         return _to_svg(figure, name, f"F1 by bucket on {board.corpus}")
