@@ -342,6 +342,20 @@ def test_download_mccws(shared_corpora, tmp_path, served, code):
     assert again.available_splits == tuple(COUNTS[code])
 
 
+def test_download_command(shared_corpora, tmp_path, served, monkeypatch):
+    root, base = served
+    _mirror_mccws(shared_corpora, root, "wtb")
+    monkeypatch.setenv("CWS_BENCH_CACHE_DIR", str(tmp_path / "cache"))
+    runner = CliRunner()
+    result = runner.invoke(cli, ["corpora", "download", "wtb", "--url", f"{base}/data/other/"])
+    assert result.exit_code == 0, result.output
+    assert "splits here: train, dev, test" in result.stdout
+    assert (tmp_path / "cache" / "mccws" / "wtb" / "README.txt").is_file()
+    refused = runner.invoke(cli, ["corpora", "download", "ctb6"])
+    assert refused.exit_code == 2
+    assert "cannot be downloaded" in refused.stderr and "LDC2007T36" in refused.stderr
+
+
 def test_download_on_first_use_through_the_environment(
     shared_corpora, tmp_path, served, monkeypatch
 ):
