@@ -158,7 +158,7 @@ def bucket_analysis(
         counts or a word list), plus ``skipped_lines`` and ``frequency_source``
         (``counts``, ``word list`` or ``none``).
     """
-    tallies = {name: Counter() for name in ATTRIBUTES}  # (bucket, side) -> n
+    tallies: dict[str, Counter[tuple[str, str]]] = {name: Counter() for name in ATTRIBUTES}
     by_frequency = counts is not None or words is not None
     skipped = 0
     for gold_words, pred_words in zip(gold, pred):

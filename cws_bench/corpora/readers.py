@@ -633,11 +633,11 @@ def iter_conllx(path: PathLike, *, encoding: str = "utf-8") -> Iterator[list[tup
             )
         expected = len(pairs) + 1
         if fields[0] != str(expected):
-            hint = None
+            id_hint = None
             if "-" in fields[0] or "." in fields[0]:
-                hint = "multi-word tokens and empty nodes are CoNLL-U: read it as 'conllu'"
+                id_hint = "multi-word tokens and empty nodes are CoNLL-U: read it as 'conllu'"
             raise CorpusFormatError(
-                name, number, f"word id {fields[0]!r}, expected {expected}", hint
+                name, number, f"word id {fields[0]!r}, expected {expected}", id_hint
             )
         if not fields[1] or fields[1].strip() != fields[1] or " " in fields[1]:
             raise CorpusFormatError(

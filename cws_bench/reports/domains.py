@@ -222,7 +222,7 @@ def falloff_chart(falloff: list[FallOff], matrix: DomainMatrix) -> str | None:
                 label=corpus,
                 zorder=3,
             )
-        means = [(r.mean_drop, y) for y, r in enumerate(reversed(falloff))]
+        means = [(r.mean_drop or 0.0, y) for y, r in enumerate(reversed(falloff))]
         axes.scatter(
             [x for x, _ in means],
             [y for _, y in means],
