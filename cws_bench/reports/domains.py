@@ -68,7 +68,7 @@ class DomainRow:
 
 @dataclass(frozen=True)
 class DomainMatrix:
-    """F1 of segmenters (rows, best mean first) on corpora (columns, highest mean first)."""
+    """F1 of segmenters (rows) on corpora (columns), sorted as :func:`domain_matrix` says."""
 
     corpora: list[str]
     rows: list[DomainRow]
@@ -84,7 +84,12 @@ class DomainMatrix:
 
 
 def domain_matrix(result: BakeoffResult) -> DomainMatrix | None:
-    """The F1 matrix of a bake-off, or None when it has fewer than two corpora scored."""
+    """The F1 matrix of a bake-off, or None when it has fewer than two corpora scored.
+
+    Rows: the segmenters scored on more corpora first (means over different
+    sets of corpora do not compare), then by mean F1. Columns: by the mean F1
+    of the segmenters scored on every corpus (all segmenters when none is).
+    """
     corpora: list[str] = []
     values: dict[str, dict[str, float]] = {}
     for pair in result.pairs:
@@ -97,10 +102,19 @@ def domain_matrix(result: BakeoffResult) -> DomainMatrix | None:
     if len(corpora) < 2 or not values:
         return None
     rows = [DomainRow(name, f1) for name, f1 in values.items()]
-    rows.sort(key=lambda row: (-(row.mean or 0.0), row.segmenter))
+    # Means over different sets of corpora do not compare: the rows scored on
+    # every corpus come first, then those scored on fewer (closed-track rows
+    # run only where a corpus has training data), each group by mean F1.
+    rows.sort(key=lambda row: (-len(row.f1), -(row.mean or 0.0), row.segmenter))
+    complete = [row for row in rows if len(row.f1) == len(corpora)] or rows
     matrix = DomainMatrix(corpora, rows, dict(result.settings.get("corpus_domains") or {}))
     order = {corpus: index for index, corpus in enumerate(corpora)}
-    corpora.sort(key=lambda c: (-(matrix.column_mean(c) or 0.0), order[c]))
+
+    def column_mean(corpus: str) -> float:
+        values = [row.f1[corpus] for row in complete if corpus in row.f1]
+        return sum(values) / len(values) if values else 0.0
+
+    corpora.sort(key=lambda c: (-column_mean(c), order[c]))
     return matrix
 
 
@@ -261,8 +275,9 @@ def render_wide_markdown(result: BakeoffResult, *, heading: str = "##") -> str:
     lines = [
         f"{heading} F1 by corpus",
         "",
-        "Rows sorted by mean F1 over the corpora each segmenter was scored on "
-        f"({fmt.MISSING}: not run there); columns by their mean F1.",
+        "Rows: segmenters scored on more corpora first, then by mean F1 over the corpora "
+        f"each was scored on ({fmt.MISSING}: not run there); columns by the mean F1 of the "
+        "segmenters scored on every corpus.",
         "",
         "| " + " | ".join(header) + " |",
         "| --- | " + " | ".join("---:" for _ in matrix.corpora) + " | ---: | --- |",

@@ -94,3 +94,12 @@ def test_html_heatmap_has_values_in_cells_and_no_raster():
     # the table under the heatmap has the same numbers, rows in the same order
     rows = re.findall(r'<td class="name">.*?</span>([^<]+)</td>', section)
     assert rows[:3] == ["pkuseg", "jieba", "fmm"]
+
+
+def test_rows_scored_on_fewer_corpora_come_after():
+    # a closed-track row run on the two news corpora only, with the best mean of all
+    f1 = {**F1, "bimm": {"news-a": 0.99, "news-b": 0.99}}
+    matrix = domain_matrix(result(f1))
+    assert [row.segmenter for row in matrix.rows] == ["pkuseg", "jieba", "fmm", "bimm"]
+    # columns ordered by the rows scored everywhere (pkuseg, jieba), not by bimm's news
+    assert matrix.corpora == ["news-a", "news-b", "novel", "weibo"]
