@@ -24,6 +24,8 @@ _EXPORTS = {
     "ScoreResult": "cws_bench.scoring",
     "score_files": "cws_bench.scoring",
     "score_sentences": "cws_bench.scoring",
+    "compare": "cws_bench.comparison",
+    "ComparisonReport": "cws_bench.comparison",
     "SegmentationMetric": "cws_bench.streaming",
     "analyse_errors": "cws_bench.analysis",
     "get_corpus": "cws_bench.corpora",

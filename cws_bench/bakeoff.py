@@ -7,6 +7,7 @@ A bake-off is a TOML file (see ``cws_bench/configs/default.toml``)::
     resamples = 1000           # bootstrap resamples
     timeout = 900              # seconds a pair may take
     batch_size = 500           # lines per segment() call
+    correction = "holm"        # multiple comparisons: holm, bonferroni, fdr_bh or none
 
     [[corpora]]
     name = "pd1998"            # a registered corpus ...
@@ -43,7 +44,11 @@ Statistics (cws_bench/metrics/significance.py): percentile bootstrap
 intervals of P, R and F1 over sentences (``resamples`` resamples, ``seed``),
 the SIGHAN bakeoff's ±2·sqrt(p(1−p)/n) (Emerson 2005; n: gold words for
 recall, predicted words for precision), and a paired bootstrap test of F1 for
-every two segmenters on a corpus (Koehn 2004).
+every two segmenters of the same track on a corpus (Koehn 2004), its
+p-values corrected within each track for multiple comparisons
+(``correction``, Holm-Bonferroni by default) by
+:func:`cws_bench.results.judge_comparisons`. A segmenter scored on its own
+training data is in no family and never wins.
 """
 
 from __future__ import annotations
@@ -67,7 +72,13 @@ from typing import Any
 from cws_bench import __version__
 from cws_bench.errors import CwsBenchError
 from cws_bench.io import PathLike, atomic_write
-from cws_bench.results import BakeoffResult, Comparison, Interval, PairResult
+from cws_bench.results import (
+    BakeoffResult,
+    Comparison,
+    Interval,
+    PairResult,
+    judge_comparisons,
+)
 
 __all__ = [
     "BUNDLED_CONFIGS",
@@ -86,9 +97,12 @@ __all__ = [
 
 TRACKS = ("closed", "open")
 BUNDLED_CONFIGS = ("default", "sighan2005", "domains")
-CACHE_VERSION = 2
+# 3: records say whether the pair is contaminated and if it has a speed;
+# 4: records hold analysis["buckets"]
+CACHE_VERSION = 4
 CONFIDENCE = 0.95
 ALPHA = 0.05
+CORRECTION = "holm"  # multiple comparisons within a track: Holm-Bonferroni unless told
 
 
 # ---------------------------------------------------------------------------
@@ -197,6 +211,7 @@ class BakeoffConfig:
     batch_size: int = 500
     description: str = ""
     source: str | None = None
+    correction: str = CORRECTION
 
     def to_dict(self) -> dict[str, Any]:
         """The configuration as plain data (what results.json records)."""
@@ -208,6 +223,7 @@ class BakeoffConfig:
             "resamples": self.resamples,
             "timeout": self.timeout,
             "batch_size": self.batch_size,
+            "correction": self.correction,
             "corpora": [vars_of(c) for c in self.corpora],
             "segmenters": [vars_of(s) for s in self.segmenters],
         }
@@ -226,6 +242,7 @@ _TOP_KEYS = {
     "resamples",
     "timeout",
     "batch_size",
+    "correction",
     "corpora",
     "segmenters",
 }
@@ -320,9 +337,18 @@ def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffCo
             batch_size=int(data.get("batch_size", 500)),
             description=str(data.get("description", "")),
             source=source,
+            correction=str(data.get("correction", CORRECTION)),
         )
     except (TypeError, ValueError) as e:
         raise CwsBenchError(f"{source}: {e}") from e
+    from cws_bench.metrics.significance import CORRECTIONS
+
+    if config.correction not in CORRECTIONS:
+        raise CwsBenchError(
+            f"{source}: correction must be one of {', '.join(CORRECTIONS)}, "
+            f"not {config.correction!r}",
+            "holm (Holm-Bonferroni) is the default; none leaves the p-values uncorrected",
+        )
     return config
 
 
@@ -468,7 +494,9 @@ def run_pair(task: _Task, report: Callable[[int], None] | None = None) -> dict[s
     )
     characters = sum(map(len, raw))
     warnings = list(result.warnings)
-    warnings += contamination_warnings(segmenter.trained_on, corpus, result.signature.gold)
+    contamination = contamination_warnings(segmenter.trained_on, corpus, result.signature.gold)
+    warnings += contamination
+    timed = segmenter.has_speed and segment_s > 0  # a file read is no segmenting speed
     counts = [[c.correct, c.pred, c.gold] for _, c in (result.lines or ())]
     return {
         "version": CACHE_VERSION,
@@ -480,11 +508,12 @@ def run_pair(task: _Task, report: Callable[[int], None] | None = None) -> dict[s
             "segment_s": segment_s,
             "characters": characters,
             "sentences": len(raw),
-            "chars_per_s": characters / segment_s if segment_s else None,
-            "words_per_s": result.pred_words / segment_s if segment_s else None,
+            "chars_per_s": characters / segment_s if timed else None,
+            "words_per_s": result.pred_words / segment_s if timed else None,
         },
         "peak_memory_mib": peak_memory_mib(),
         "warnings": warnings,
+        "contaminated": bool(contamination),
         "segmenter_info": info,
         **({"convert": corpus.convert} if corpus.convert != "none" else {}),
     }
@@ -775,10 +804,13 @@ def _statistics(
             )
             intervals[key][name] = Interval(float(ci.low), float(ci.high))
     comparisons = []
+    track_of = {s.label: s.track for s in config.segmenters}
     for corpus in config.corpora:
         labels = [s.label for s in config.segmenters if (corpus.label, s.label) in records]
         for i, a in enumerate(labels):
             for b in labels[i + 1 :]:
+                if track_of[a] != track_of[b]:
+                    continue  # tracks are ranked apart
                 counts_a, counts_b = counts_of((corpus.label, a)), counts_of((corpus.label, b))
                 if counts_a.shape != counts_b.shape or not len(counts_a):
                     continue
@@ -827,7 +859,8 @@ def run_bakeoff(
         jobs: worker processes at a time (default: the CPU count).
         data_dir: where corpora that need one are (e.g. the SIGHAN 2005 data).
         use_cache: reuse finished pairs from the run cache.
-        progress: show progress bars on stderr.
+        progress: show progress on stderr: bars on a terminal, one line per
+            finished pair otherwise (a CI log gets no carriage returns).
         write: write the reports (results.json, results.csv, leaderboard.md, report.html).
 
     Returns:
@@ -904,7 +937,8 @@ def run_bakeoff(
         key=lambda t: (-sizes[t.corpus.label], _KIND_ORDER.get(kinds[t.segmenter.label] or "", 3))
     )
     bar = chars_bar = None
-    if progress and tasks:
+    lines = _PairLines(len(tasks)) if progress and tasks and not _interactive() else None
+    if progress and tasks and lines is None:
         from tqdm import tqdm
 
         bar = tqdm(total=len(tasks), desc="pairs", unit="pair", file=sys.stderr)
@@ -921,6 +955,8 @@ def run_bakeoff(
         if bar is not None:
             bar.update(1)
             bar.set_postfix_str(f"{task.segmenter.label} on {task.corpus.label}: {status}")
+        if lines is not None:
+            lines.done(task.segmenter.label, task.corpus.label, status)
 
     def on_progress(characters: int) -> None:
         if chars_bar is not None:
@@ -978,18 +1014,22 @@ def run_bakeoff(
                     signature=pair_signature(record, config, spec),
                     analysis=record["analysis"],
                     cached=pair in cached,
+                    contaminated=bool(record.get("contaminated")),
                 )
             )
     result = BakeoffResult(
         name=config.name,
         config=config.to_dict(),
         pairs=tuple(pairs),
-        comparisons=tuple(comparisons),
+        comparisons=judge_comparisons(
+            pairs, comparisons, alpha=ALPHA, correction=config.correction
+        ),
         settings={
             "seed": config.seed,
             "resamples": config.resamples,
             "confidence": CONFIDENCE,
             "alpha": ALPHA,
+            "correction": config.correction,
             "jobs": jobs,
             "notes": notes,
             "corpus_domains": _corpus_domains(corpora, data),
@@ -1028,6 +1068,33 @@ def _corpus_identity(corpus: CorpusSpec, data_dir: str | None) -> tuple[str, str
     checksum = sentences_checksum(counted())
     dictionary = corpus_dictionary(corpus, data_dir)
     return checksum, None if dictionary is None else dictionary.checksum, characters
+
+
+def _interactive() -> bool:
+    """Whether stderr is a terminal (progress bars), or a log (one line per pair)."""
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+class _PairLines:
+    """Progress off a terminal: one plain line per finished pair, no carriage returns."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.finished = 0
+        self.started = time.monotonic()
+
+    def done(self, segmenter: str, corpus: str, status: str) -> None:
+        self.finished += 1
+        elapsed = time.monotonic() - self.started
+        # written as tqdm writes its bars: only when the caller asked for progress
+        sys.stderr.write(
+            f"[{self.finished}/{self.total}] {segmenter} on {corpus}: {status} "
+            f"({elapsed:.1f} s since the start)\n"
+        )
+        sys.stderr.flush()
 
 
 # Adapters that ship a trained model are usually the slowest to run: start them first,

@@ -79,20 +79,28 @@ class DecodingError(CorpusFormatError):
         offset: int,
         encoding: str,
         hint: str | None = None,
+        suggestion: str | None = None,
     ) -> None:
         super().__init__(path, line, f"byte offset {offset}: not valid {encoding}", hint)
         self.offset = offset
         self.encoding = encoding
+        # The encoding the file seems to be in, if one fits (for a command's hint).
+        self.suggestion = suggestion
 
 
 class LineCountMismatchError(CwsBenchError):
-    """Gold and prediction files have different numbers of lines."""
+    """Gold and prediction files have different numbers of lines.
+
+    A line count is what ``wc -l`` counts, plus one for a last line without
+    its newline (empty lines count, at the end of a file too).
+    """
 
     def __init__(self, gold: str, gold_lines: int, pred: str, pred_lines: int) -> None:
         super().__init__(
             f"{gold} has {gold_lines} lines but {pred} has {pred_lines}",
             "each prediction line must segment the gold line with the same number; "
-            "pass --allow-line-mismatch to score anyway (missing predictions count as empty)",
+            "pass --allow-line-mismatch to score anyway (missing predictions count as "
+            "empty; with --method sighan only the lines both files have are scored)",
         )
         self.gold_lines = gold_lines
         self.pred_lines = pred_lines

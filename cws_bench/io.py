@@ -26,6 +26,7 @@ __all__ = [
     "BackgroundHasher",
     "atomic_write",
     "decoding_error",
+    "decoding_hint",
     "display_name",
     "iter_line_blocks",
     "iter_lines",
@@ -185,11 +186,20 @@ def decoding_error(source: PathLike, encoding: str, line: int, offset: int) -> D
     if os.fspath(source) != STDIN:
         with open(source, "rb") as f:
             suggestion = suggest_encoding(f.read(1 << 16), encoding)
+    name = display_name(source)
+    hint = decoding_hint(name, suggestion)
+    return DecodingError(name, line, offset, encoding, hint, suggestion=suggestion)
+
+
+def decoding_hint(name: str, suggestion: str | None, option: str = "--encoding") -> str:
+    """The hint of a decoding error: the file, the encoding it seems to be in, the option.
+
+    >>> decoding_hint("words.txt", "utf-8", "--dict-encoding")
+    'words.txt looks like utf-8: pass --dict-encoding utf-8'
+    """
     if suggestion:
-        hint = f"the file looks like {suggestion}: pass --encoding {suggestion}"
-    else:
-        hint = "pass the file's encoding with --encoding (e.g. gb18030 or big5hkscs)"
-    return DecodingError(display_name(source), line, offset, encoding, hint)
+        return f"{name} looks like {suggestion}: pass {option} {suggestion}"
+    return f"pass the encoding of {name} with {option} (e.g. gb18030 or big5hkscs)"
 
 
 def iter_line_blocks(

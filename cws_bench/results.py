@@ -9,15 +9,46 @@ report.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeGuard
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["STATUSES", "BakeoffResult", "Comparison", "Interval", "PairResult"]
+__all__ = [
+    "STATUSES",
+    "TRACKS",
+    "BakeoffResult",
+    "Comparison",
+    "Interval",
+    "Note",
+    "PairResult",
+    "Verdict",
+    "group_warnings",
+    "judge_comparisons",
+]
 
 STATUSES = ("ok", "failed", "timeout")
+
+TRACKS = ("closed", "open")
+"""The tracks in the order reports show them (SIGHAN reports closed before open)."""
+
+_SCORE_NAMES = (
+    "precision",
+    "recall",
+    "f1",
+    "oov_rate",
+    "oov_recall",
+    "iv_recall",
+    "boundary_precision",
+    "boundary_recall",
+    "boundary_f1",
+    "gold_words",
+    "pred_words",
+    "correct_words",
+)
+"""The scores a :class:`PairResult` reads through as attributes, as ScoreResult has them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +92,13 @@ class PairResult:
         signature: every setting that can change the numbers, ``key:value|...``.
         analysis: :meth:`cws_bench.analysis.ErrorAnalysis.to_dict` of the pair.
         cached: whether the row came from the run cache.
+        contaminated: the segmenter was trained on the data it is scored on
+            (the warning says which): the row is shown and marked, but never
+            wins and takes no part in the significance letters of the others.
+
+    The scores read through as attributes, as on a ScoreResult:
+    ``pair.f1``, ``pair.precision``, ``pair.recall``, ``pair.oov_recall``, ...
+    (None for a pair that was not scored).
     """
 
     corpus: str
@@ -79,10 +117,46 @@ class PairResult:
     signature: str = ""
     analysis: dict[str, Any] = field(default_factory=dict)
     cached: bool = False
+    contaminated: bool = False
 
     @property
     def ok(self) -> bool:
         return self.status == "ok"
+
+    def __getattr__(self, name: str) -> Any:
+        # precision, recall, f1, ... read through to the scores (None when not scored).
+        if name in _SCORE_NAMES:
+            return self.scores.get(name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __repr__(self) -> str:
+        if not self.ok:
+            return f"<PairResult {self.segmenter} on {self.corpus}: {self.status}>"
+        marks = " (trained on this data)" if self.contaminated else ""
+        return (
+            f"<PairResult {self.segmenter} on {self.corpus} ({self.track}): "
+            f"P {self.scores.get('precision', 0):.3f} R {self.scores.get('recall', 0):.3f} "
+            f"F1 {self.scores.get('f1', 0):.3f}{marks}>"
+        )
+
+    def _repr_html_(self) -> str:
+        """A small table for notebooks: the scores a leaderboard row shows."""
+        from html import escape
+
+        cells = [("segmenter", self.segmenter), ("corpus", self.corpus), ("track", self.track)]
+        if self.ok:
+            cells += [
+                (name, "—" if value is None else f"{value:.3f}")
+                for name in ("precision", "recall", "f1", "oov_rate", "oov_recall", "iv_recall")
+                for value in [self.scores.get(name)]
+            ]
+        else:
+            cells += [("status", self.status), ("error", self.error or "")]
+        if self.contaminated:
+            cells.append(("note", "trained on this data: never ranked"))
+        header = "".join(f"<th>{escape(name)}</th>" for name, _ in cells)
+        row = "".join(f"<td>{escape(str(value))}</td>" for _, value in cells)
+        return f"<table><tr>{header}</tr><tr>{row}</tr></table>"
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -109,8 +183,14 @@ class Comparison:
         difference: the observed difference.
         interval: the bootstrap confidence interval of the difference.
         p_value: the paired bootstrap p-value of "a is not better than b"
-            (two-sided: of "a and b do not differ").
-        significant: ``p_value < alpha``.
+            (two-sided: of "a and b do not differ"), uncorrected.
+        significant: whether the comparison counts as a significant difference
+            in the run's verdicts: ``adjusted_p_value < alpha`` (see
+            :func:`judge_comparisons`); always False for a comparison outside
+            every family (a segmenter scored on its own training data).
+        adjusted_p_value: the p-value corrected for multiple comparisons within
+            its family (the comparisons of one track on one corpus), by the
+            run's ``correction``; None outside every family.
     """
 
     corpus: str
@@ -121,6 +201,7 @@ class Comparison:
     interval: Interval
     p_value: float
     significant: bool
+    adjusted_p_value: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -132,6 +213,135 @@ class Comparison:
         data = dict(data)
         data["interval"] = Interval(**data["interval"])
         return cls(**data)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Who wins one track of one corpus.
+
+    Attributes:
+        corpus: the corpus label.
+        track: ``closed`` or ``open``.
+        winner: the scored pair with the best F1 among those eligible (not
+            trained on the corpus' data), or None when none is.
+        ties: the eligible segmenters the winner does not beat significantly
+            (it shares first place with them), best F1 first.
+        excluded: the segmenters of the track scored on their own training
+            data, which cannot win.
+        tested: whether the run compared the winner with any other segmenter.
+    """
+
+    corpus: str
+    track: str
+    winner: PairResult | None
+    ties: tuple[str, ...] = ()
+    excluded: tuple[str, ...] = ()
+    tested: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe: the winner's name and F1, ties and exclusions by name."""
+        return {
+            "corpus": self.corpus,
+            "track": self.track,
+            "winner": None if self.winner is None else self.winner.segmenter,
+            "f1": None if self.winner is None else self.winner.scores.get("f1"),
+            "ties": list(self.ties),
+            "excluded": list(self.excluded),
+            "tested": self.tested,
+        }
+
+
+class Note(NamedTuple):
+    """A warning given to one or more segmenters of a corpus."""
+
+    segmenters: tuple[str, ...]
+    text: str
+    everyone: bool
+
+    @property
+    def who(self) -> str:
+        """``every segmenter (n)`` for a note about the corpus, else the segmenters' names."""
+        if self.everyone:
+            return f"every segmenter ({len(self.segmenters)})"
+        return ", ".join(self.segmenters)
+
+
+def group_warnings(pairs: Sequence[PairResult]) -> list[Note]:
+    """The warnings of a corpus' pairs, each text once with the segmenters that got it.
+
+    >>> a = PairResult("c", "a", "a", "open", "ok", warnings=("lines differ", "own"))
+    >>> b = PairResult("c", "b", "b", "open", "ok", warnings=("lines differ",))
+    >>> [(n.who, n.text) for n in group_warnings([a, b])]
+    [('every segmenter (2)', 'lines differ'), ('a', 'own')]
+    """
+    grouped: dict[str, list[str]] = {}
+    for p in pairs:
+        for warning in p.warnings:
+            names = grouped.setdefault(warning, [])
+            if p.segmenter not in names:
+                names.append(p.segmenter)
+    everyone = {p.segmenter for p in pairs}
+    return [
+        Note(tuple(names), warning, len(names) > 1 and set(names) == everyone)
+        for warning, names in grouped.items()
+    ]
+
+
+def _track_rank(track: str) -> tuple[int, str]:
+    return (TRACKS.index(track), "") if track in TRACKS else (len(TRACKS), track)
+
+
+def _in_family(pair: PairResult | None) -> TypeGuard[PairResult]:
+    return pair is not None and pair.ok and not pair.contaminated
+
+
+def judge_comparisons(
+    pairs: Sequence[PairResult],
+    comparisons: Sequence[Comparison],
+    *,
+    alpha: float = 0.05,
+    correction: str = "holm",
+) -> tuple[Comparison, ...]:
+    """Decide which comparisons are significant, correcting for multiple comparisons.
+
+    A family is the comparisons of two segmenters of the same track on the
+    same corpus, neither trained on that corpus' data: each family's p-values
+    are adjusted together by ``correction`` (see
+    :func:`cws_bench.metrics.significance.adjust_p_values`), and a comparison
+    is significant when its adjusted p-value is below ``alpha``. Comparisons
+    outside every family (across tracks, or with a contaminated row) get no
+    adjusted p-value and are never significant, so they mark no row.
+
+    Args:
+        pairs: the run's pairs (their track and contamination decide the families).
+        comparisons: the paired tests with their raw p-values.
+        alpha: the significance level.
+        correction: ``holm`` (Holm–Bonferroni), ``bonferroni``, ``fdr_bh``
+            (Benjamini–Hochberg) or ``none``.
+
+    Returns:
+        The comparisons in the same order, with ``adjusted_p_value`` and
+        ``significant`` set.
+    """
+    from dataclasses import replace
+
+    from cws_bench.metrics.significance import adjust_p_values
+
+    by_name = {(p.corpus, p.segmenter): p for p in pairs}
+    families: dict[tuple[str, str, str], list[int]] = {}
+    for index, c in enumerate(comparisons):
+        a, b = by_name.get((c.corpus, c.a)), by_name.get((c.corpus, c.b))
+        if _in_family(a) and _in_family(b) and a.track == b.track:
+            family = (c.corpus, a.track, c.metric)
+            families.setdefault(family, []).append(index)
+    judged = [replace(c, adjusted_p_value=None, significant=False) for c in comparisons]
+    for members in families.values():
+        adjusted = adjust_p_values([comparisons[i].p_value for i in members], method=correction)
+        for i, p_value in zip(members, adjusted):
+            judged[i] = replace(
+                comparisons[i], adjusted_p_value=float(p_value), significant=bool(p_value < alpha)
+            )
+    return tuple(judged)
 
 
 @dataclass(frozen=True)
@@ -166,10 +376,102 @@ class BakeoffResult:
         """Segmenter labels in configuration order."""
         return list(dict.fromkeys(p.segmenter for p in self.pairs))
 
-    def leaderboard(self, corpus: str) -> list[PairResult]:
-        """The pairs of one corpus, best F1 first; failed pairs last."""
+    def _pairs_of(self, corpus: str) -> list[PairResult]:
         rows = [p for p in self.pairs if p.corpus == corpus]
-        return sorted(rows, key=lambda p: (not p.ok, -p.scores.get("f1", 0.0) if p.ok else 0.0))
+        if not rows:
+            raise KeyError(
+                f"no corpus {corpus!r} in bake-off {self.name!r}; "
+                f"its corpora: {', '.join(self.corpora()) or 'none'}"
+            )
+        return rows
+
+    def warnings(self, corpus: str) -> list[Note]:
+        """The warnings of a corpus' pairs, each text once with the segmenters that got it.
+
+        A warning about the corpus itself (e.g. lines of its gold and raw
+        input that differ) reaches every segmenter alike: it becomes one
+        note whose ``everyone`` is True. Notes come in configuration order.
+
+        Raises:
+            KeyError: the run has no such corpus (the message names its corpora).
+        """
+        return group_warnings(self._pairs_of(corpus))
+
+    def tracks(self, corpus: str) -> list[str]:
+        """The tracks of a corpus' pairs, closed before open.
+
+        Raises:
+            KeyError: the run has no such corpus (the message names its corpora).
+        """
+        return sorted({p.track for p in self._pairs_of(corpus)}, key=_track_rank)
+
+    def leaderboard(self, corpus: str, track: str | None = None) -> list[PairResult]:
+        """The pairs of one corpus ranked as the reports rank them.
+
+        Tracks are ranked apart, as SIGHAN reports them: the closed track's
+        scored rows first, then the open track's. Within a track: best F1
+        first, then the rows scored on their own training data (they never
+        rank). Failed and timed-out pairs come last, as the tables list them.
+
+        Args:
+            corpus: the corpus label.
+            track: only this track's rows (``closed`` or ``open``); None: every track.
+
+        Raises:
+            KeyError: the run has no such corpus or track (the message names those it has).
+        """
+        rows = self._pairs_of(corpus)
+        if track is not None:
+            if track not in {p.track for p in rows}:
+                raise KeyError(
+                    f"no {track!r} track on {corpus!r}; "
+                    f"its tracks: {', '.join(self.tracks(corpus))}"
+                )
+            rows = [p for p in rows if p.track == track]
+        return sorted(
+            rows,
+            # failed pairs: last, in configuration order (the sort is stable)
+            key=lambda p: (
+                (False, _track_rank(p.track), p.contaminated, -p.scores.get("f1", 0.0))
+                if p.ok
+                else (True,)
+            ),
+        )
+
+    def winners(self, corpus: str) -> list[Verdict]:
+        """Who wins each track of a corpus (closed first), by F1 and the run's significance tests.
+
+        The winner is the best F1 among the track's scored pairs that were not
+        trained on the corpus' data; its ties are the eligible segmenters it
+        does not beat significantly (``Comparison.significant``, corrected for
+        multiple comparisons by the run's ``correction``).
+
+        Raises:
+            KeyError: the run has no such corpus (the message names its corpora).
+        """
+        verdicts = []
+        for track in self.tracks(corpus):
+            ranked = self.leaderboard(corpus, track)
+            eligible = [p for p in ranked if p.ok and not p.contaminated]
+            excluded = tuple(p.segmenter for p in ranked if p.ok and p.contaminated)
+            if not eligible:
+                verdicts.append(Verdict(corpus, track, None, (), excluded, False))
+                continue
+            winner = eligible[0]
+            compared = [
+                c
+                for c in self.comparisons
+                if c.corpus == corpus and c.metric == "f1" and winner.segmenter in (c.a, c.b)
+            ]
+            ties = tuple(
+                p.segmenter
+                for p in eligible[1:]
+                if not any(_beats(c, winner.segmenter, p.segmenter) for c in compared)
+            )
+            others = {p.segmenter for p in eligible[1:]}
+            tested = any({c.a, c.b} & others for c in compared)
+            verdicts.append(Verdict(corpus, track, winner, ties, excluded, tested))
+        return verdicts
 
     def comparison(self, corpus: str, a: str, b: str) -> Comparison | None:
         """The comparison of a against b on a corpus (either direction stored)."""
@@ -179,7 +481,11 @@ class BakeoffResult:
         return None
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-safe dict with a stable key order."""
+        """JSON-safe dict with a stable key order.
+
+        ``winners`` (one entry per corpus and track, see :meth:`winners`) is
+        derived from the pairs and comparisons; :meth:`from_dict` ignores it.
+        """
         return {
             "name": self.name,
             "created": self.created,
@@ -187,9 +493,55 @@ class BakeoffResult:
             "settings": self.settings,
             "environment": self.environment,
             "config": self.config,
+            "winners": [v.to_dict() for corpus in self.corpora() for v in self.winners(corpus)],
             "pairs": [p.to_dict() for p in self.pairs],
             "comparisons": [c.to_dict() for c in self.comparisons],
         }
+
+    def __repr__(self) -> str:
+        failed = sum(not p.ok for p in self.pairs)
+        winners = "; ".join(
+            f"{v.corpus} {v.track}: {v.winner.segmenter if v.winner else 'none'}"
+            for corpus in self.corpora()
+            for v in self.winners(corpus)
+        )
+        return (
+            f"<BakeoffResult {self.name!r}: {len(self.segmenters())} segmenters × "
+            f"{len(self.corpora())} corpora, {len(self.pairs)} pairs"
+            f"{f' ({failed} not scored)' if failed else ''}; best F1: {winners or 'none'}>"
+        )
+
+    def _repr_html_(self) -> str:
+        """The leaderboards for notebooks: per corpus, the rows ranked track by track."""
+        from html import escape
+
+        def cell(value: Any) -> str:
+            return "—" if value is None else f"{value:.3f}"
+
+        parts = [f"<p><strong>{escape(self.name)}</strong></p>"]
+        for corpus in self.corpora():
+            winners = {v.track: v.winner for v in self.winners(corpus)}
+            rows = []
+            for p in self.leaderboard(corpus):
+                mark = ""
+                if p.contaminated:
+                    mark = " (trained on this data: never ranked)"
+                elif p.ok and winners.get(p.track) is p:
+                    mark = f" (best of the {p.track} track)"
+                elif not p.ok:
+                    mark = f" ({p.status})"
+                scores = "".join(
+                    f"<td>{cell(p.scores.get(name))}</td>" for name in ("precision", "recall", "f1")
+                )
+                rows.append(
+                    f"<tr><td>{escape(p.segmenter)}{escape(mark)}</td>"
+                    f"<td>{escape(p.track)}</td>{scores}</tr>"
+                )
+            parts.append(
+                f"<table><caption>{escape(corpus)}</caption><tr><th>segmenter</th>"
+                "<th>track</th><th>P</th><th>R</th><th>F1</th></tr>" + "".join(rows) + "</table>"
+            )
+        return "\n".join(parts)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> BakeoffResult:
@@ -244,6 +596,7 @@ class BakeoffResult:
             row["peak_memory_mib"] = p.peak_memory_mib
             row["warnings"] = " | ".join(p.warnings)
             row["cached"] = p.cached
+            row["contaminated"] = p.contaminated
             row["signature"] = p.signature
             rows.append(row)
         return rows
@@ -253,3 +606,14 @@ class BakeoffResult:
         import pandas as pd
 
         return pd.DataFrame(self.to_rows())
+
+
+def _beats(comparison: Comparison, first: str, second: str) -> bool:
+    """Whether a comparison says ``first`` beats ``second`` significantly."""
+    if not comparison.significant:
+        return False
+    if (comparison.a, comparison.b) == (first, second):
+        return comparison.difference > 0
+    if (comparison.a, comparison.b) == (second, first):
+        return comparison.difference < 0
+    return False

@@ -28,9 +28,15 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from cws_bench.counts import AdditiveCounts
-from cws_bench.errors import CwsBenchError, LineCountMismatchError, TextMismatchError
+from cws_bench.errors import (
+    CorpusFormatError,
+    CwsBenchError,
+    LineCountMismatchError,
+    TextMismatchError,
+)
 from cws_bench.io import (
     BLOCK_SIZE,
+    STDIN,
     BackgroundHasher,
     PathLike,
     decoding_error,
@@ -38,6 +44,7 @@ from cws_bench.io import (
     iter_line_blocks,
     normalize_encoding,
     open_binary,
+    split_words,
 )
 from cws_bench.metrics.counts import precision_recall_fscore_from_counts
 from cws_bench.signature import Signature
@@ -46,6 +53,7 @@ from cws_bench.spans import align_chars, project_spans, to_spans
 if TYPE_CHECKING:
     import pandas as pd
 
+    from cws_bench.corpora import Corpus
     from cws_bench.dictionary import Dictionary
     from cws_bench.normalize import Normalizer
     from cws_bench.sighan import SighanCounts
@@ -59,7 +67,9 @@ __all__ = [
     "LineMismatch",
     "ScoreResult",
     "SegCounts",
+    "check_plain",
     "count_sentence",
+    "gold_corpus",
     "score_counts",
     "score_files",
     "score_sentences",
@@ -128,7 +138,8 @@ if _kernel is not None and len(COUNT_FIELDS) != _kernel.FIELD_COUNT:  # pragma: 
 class SegScores:
     """Scores of one set of counts, as fractions in [0, 1].
 
-    OOV figures are None when no dictionary was given (absent, not zero).
+    OOV figures are None when no dictionary was given (absent, not zero), and
+    when they are undefined (OOV recall of a gold without OOV words).
     """
 
     precision: float
@@ -144,16 +155,24 @@ class SegScores:
     boundary_f1: float
 
 
-def _ratio(numerator: int, denominator: int) -> float:
-    return numerator / denominator if denominator else 0.0
+def _ratio(numerator: int, denominator: int) -> float | None:
+    return numerator / denominator if denominator else None
 
 
 def score_counts(counts: SegCounts, *, has_dictionary: bool, beta: float = 1.0) -> SegScores:
-    """Compute scores from counts; a zero denominator gives 0.0, never an error.
+    """Compute scores from counts, never raising on a zero denominator.
+
+    Precision, recall and F give 0.0 when their denominator is zero. The OOV
+    figures are None without a dictionary, and None when undefined with one:
+    OOV recall when the gold has no OOV word, IV recall when it has no IV
+    word, the OOV rate when it has no word.
 
     >>> s = score_counts(SegCounts(gold=4, pred=5, correct=3), has_dictionary=False)
     >>> s.precision, s.recall, s.f1, s.oov_recall
     (0.6, 0.75, 0.6666666666666666, None)
+    >>> s = score_counts(SegCounts(gold=4, pred=5, correct=3), has_dictionary=True)
+    >>> s.oov_rate, s.oov_recall, s.iv_recall
+    (0.0, None, 0.75)
     """
     words = precision_recall_fscore_from_counts(
         counts.correct, counts.pred, counts.gold, zero_division=0.0
@@ -172,6 +191,8 @@ def score_counts(counts: SegCounts, *, has_dictionary: bool, beta: float = 1.0) 
         zero_division=0.0,
     )
     if has_dictionary:
+        # A rate with nothing to count is undefined (None), not 0: the SIGHAN
+        # script prints "--" when the gold has no OOV (or no IV) word.
         iv_gold = counts.gold - counts.oov_gold
         oov_rate = _ratio(counts.oov_gold, counts.gold)
         oov_recall = _ratio(counts.oov_correct, counts.oov_gold)
@@ -755,13 +776,69 @@ def _byte_order_mark(source: PathLike, encoding: str) -> str:
         return "\ufeff" if f.read(len(codecs.BOM_UTF8)) == codecs.BOM_UTF8 else ""
 
 
-def _as_dictionary(value: Any) -> Dictionary | None:
-    """A Dictionary from what the caller gave (dictionary.py loads only when needed)."""
+def _as_dictionary(value: Any, encoding: str = "utf-8") -> Dictionary | None:
+    """A Dictionary from what the caller gave (dictionary.py loads only when needed).
+
+    A path is read in ``encoding``.
+    """
     if value is None:
         return None
+    if isinstance(value, (str, os.PathLike)):
+        from cws_bench.dictionary import load_dictionary
+
+        return load_dictionary(value, encoding=encoding)
     from cws_bench.dictionary import as_dictionary
 
     return as_dictionary(value)
+
+
+# What score_files reads is one sentence a line; a file in another gold format
+# would be read line by line into nonsense (a CoNLL-U token line as a
+# "sentence"), so it is recognised and refused with the way to convert it.
+_FORMAT_TITLES = {
+    "conllu": "CoNLL-U",
+    "peoples-daily": "People's Daily word/POS text",
+    "bmes": "BMES character tags",
+}
+
+
+def check_plain(source: PathLike, *, encoding: str = "utf-8", role: str = "gold") -> None:
+    """Raise if ``source`` looks like a gold format other than plain segmented text.
+
+    Standard input is not checked (it cannot be read twice).
+
+    Args:
+        source: the file.
+        encoding: its encoding.
+        role: ``gold`` or ``prediction``, for the message.
+
+    Raises:
+        CorpusFormatError: the file looks like CoNLL-U, People's Daily or BMES
+            (:func:`cws_bench.corpora.readers.sniff_format`).
+    """
+    if os.fspath(source) == STDIN:
+        return
+    from cws_bench.corpora.readers import sniff_format
+
+    fmt = sniff_format(source, encoding=encoding)
+    if fmt == "plain":
+        return
+    name = display_name(source)
+    if role == "gold":
+        hint = (
+            f"read it as what it is with --gold-format {fmt} (or auto, the default), or "
+            f"convert it: `cws-bench corpora export {name} --input-format {fmt} --as gold "
+            "-o gold.txt` (and `--as raw` for the text to segment)"
+        )
+    else:
+        hint = "write the prediction as one sentence a line, words separated by spaces"
+    raise CorpusFormatError(
+        name,
+        None,
+        f"this {role} file looks like {_FORMAT_TITLES.get(fmt, fmt)}, not plain segmented "
+        "text (one sentence a line, words separated by whitespace)",
+        hint,
+    )
 
 
 def _as_normalizer(normalize: str | Normalizer | None) -> Normalizer | None:
@@ -787,6 +864,95 @@ def _normalize_dictionary(
     )
 
 
+GOLD_FORMATS: tuple[str, ...] = ("auto", "plain", "conllu", "peoples-daily", "bmes")
+"""What ``gold_format`` takes: ``auto`` (detected) or a format of cws_bench.corpora.readers."""
+
+
+def gold_corpus(gold: PathLike, *, data_dir: PathLike | None = None) -> tuple[Corpus, str] | None:
+    """The registered corpus and split that GOLD names (``NAME[:SPLIT]``), or None.
+
+    A GOLD that is an existing file (or ``-``) is a file, whatever its name;
+    otherwise ``NAME`` must be a registered corpus (``cws-bench corpora``) and
+    the split defaults to ``test``.
+
+    >>> corpus, split = gold_corpus("sample")
+    >>> corpus.name, split
+    ('sample', 'test')
+    >>> gold_corpus("no-such-file.txt") is None
+    True
+    """
+    if not isinstance(gold, str) or gold == STDIN or os.path.exists(gold):
+        return None
+    from cws_bench.corpora import corpus_names, get_corpus
+
+    name, _, split = gold.partition(":")
+    if name not in corpus_names():
+        return None
+    return get_corpus(name, data_dir=data_dir), split or "test"
+
+
+def _gold_sentences(
+    gold: PathLike, gold_format: str, encoding: str, data_dir: PathLike | None
+) -> Iterator[list[str]] | None:
+    """The gold as sentences when it is a corpus or a file not in the plain format.
+
+    None means a plain file, which the scorer streams itself (and the kernel
+    reads as raw bytes).
+    """
+    if gold_format not in GOLD_FORMATS:
+        raise CwsBenchError(
+            f"unknown gold format {gold_format!r}", f"use one of: {', '.join(GOLD_FORMATS)}"
+        )
+    reference = gold_corpus(gold, data_dir=data_dir)
+    if reference is not None:
+        if gold_format not in ("auto", "plain"):
+            raise CwsBenchError(
+                f"{gold} is a registered corpus, read in its own format: a gold format "
+                f"({gold_format}) applies to files",
+                "leave out --gold-format",
+            )
+        corpus, split = reference
+        return corpus.sentences(split)
+    if os.fspath(gold) == STDIN:
+        return None
+    if not os.path.exists(gold):
+        raise CwsBenchError(
+            f"{display_name(gold)}: no such file, nor a registered corpus NAME[:SPLIT]",
+            "check the path, or see `cws-bench corpora` for the corpus names",
+        )
+    if gold_format == "plain":
+        check_plain(gold, encoding=encoding, role="gold")
+        return None
+    from cws_bench.corpora.readers import read_corpus, sniff_format
+
+    if gold_format == "auto":
+        gold_format = sniff_format(gold, encoding=encoding)
+        if gold_format == "plain":
+            return None
+    return read_corpus(gold, format=gold_format, encoding=encoding)
+
+
+def _sentence_blocks(
+    sentences: Iterable[Sequence[str]], digest: Any, size: int = 4096
+) -> Iterator[list[str]]:
+    """Sentences as blocks of lines (words joined by a space), hashed into ``digest``.
+
+    The digest is that of :func:`cws_bench.corpora.base.sentences_checksum`
+    and of :func:`score_sentences`' signature.
+    """
+    block: list[str] = []
+    for words in sentences:
+        line = " ".join(words)
+        digest.update(line.encode("utf-8"))
+        digest.update(b"\n")
+        block.append(line)
+        if len(block) >= size:
+            yield block
+            block = []
+    if block:
+        yield block
+
+
 def score_files(
     gold: PathLike,
     pred: PathLike,
@@ -801,18 +967,33 @@ def score_files(
     allow_line_mismatch: bool = False,
     per_line: bool = False,
     max_examples: int = MAX_EXAMPLES,
+    dictionary_encoding: str | None = None,
+    gold_format: str = "auto",
+    data_dir: PathLike | None = None,
 ) -> ScoreResult:
-    """Score a segmented prediction file against a segmented gold file.
+    """Score a segmented prediction file against a gold standard.
 
-    Both files hold one sentence a line, words separated by whitespace. The
-    files are streamed: memory does not grow with their length (unless
-    ``per_line`` keeps each line's counts).
+    The prediction holds one sentence a line, words separated by whitespace.
+    The gold is a file in any gold format (plain segmented text like the
+    prediction, CoNLL-U, People's Daily ``word/POS``, BMES tags; detected
+    unless ``gold_format`` says which), or a registered corpus named
+    ``NAME[:SPLIT]`` (``sighan2005-pku:test``). Sentence n of the gold
+    (line n, or the n-th CoNLL-U sentence) pairs with line n of the
+    prediction. Files are streamed: memory does not grow with their length
+    (unless ``per_line`` keeps each line's counts).
+
+    Line counts: a file has as many lines as ``wc -l`` counts, plus one for a
+    last line without its newline; empty lines count, at the end too, but
+    empty lines at the end of either file are not compared, so two files that
+    differ only by them have the same number of lines to score.
 
     Args:
-        gold: gold segmentation file.
+        gold: gold segmentation file, or a registered corpus ``NAME[:SPLIT]``
+            (split ``test`` by default) when no file has that name.
         pred: predicted segmentation file, or ``-`` for standard input.
-        dictionary: for OOV/IV figures: a Dictionary, a dictionary file, an
-            iterable of words, or None (OOV figures are then None).
+        dictionary: for OOV/IV figures: a Dictionary, a dictionary file (read
+            in ``dictionary_encoding``), an iterable of words, or None (OOV
+            figures are then None).
         normalize: a normalisation applied alike to gold, prediction and
             dictionary before scoring (a spec such as ``width+t2s`` or a
             :class:`~cws_bench.normalize.Normalizer`); recorded in the signature.
@@ -823,22 +1004,36 @@ def score_files(
             word-sequence diff).
         beta: F-beta weight, reported as ``fbeta`` beside F1.
         strict: raise instead of aligning lines whose characters differ.
-        allow_line_mismatch: score files with different numbers of lines
-            (missing predictions count as empty lines, extra ones are ignored).
+        allow_line_mismatch: score files with different numbers of lines.
+            Extra prediction lines are ignored. Gold lines beyond the end of
+            the prediction count as empty predictions with ``interval``; with
+            ``sighan`` they are not scored at all, as the script reads the two
+            files only while both have a line.
         per_line: keep each line's counts in ``result.lines``.
         max_examples: how many differing lines to keep as examples.
+        dictionary_encoding: encoding of a dictionary file (default: that of
+            the gold file).
+        gold_format: ``auto`` (detected by
+            :func:`cws_bench.corpora.readers.sniff_format`), ``plain``,
+            ``conllu``, ``peoples-daily`` or ``bmes``.
+        data_dir: where a registered corpus' data is (as ``get_corpus`` takes it).
 
     Raises:
         CwsBenchError: a file is missing or undecodable, the line counts
             differ, or (``strict``) texts differ.
+        CorpusFormatError: a file is in another gold format (CoNLL-U, ...).
     """
-    normalizer = _as_normalizer(normalize)
-    dictionary = _normalize_dictionary(_as_dictionary(dictionary), normalizer)
-    gold_name, pred_name = display_name(gold), display_name(pred)
     pred_encoding = pred_encoding or encoding
+    gold_sentences = _gold_sentences(gold, gold_format, encoding, data_dir)
+    check_plain(pred, encoding=pred_encoding, role="prediction")
+    normalizer = _as_normalizer(normalize)
+    dictionary = _normalize_dictionary(
+        _as_dictionary(dictionary, dictionary_encoding or encoding), normalizer
+    )
+    gold_name, pred_name = display_name(gold), display_name(pred)
     # SHA-256 of the gold file's bytes (hardware-accelerated, about twice as
     # fast as BLAKE2b here), shortened to 16 hex digits like every checksum.
-    hasher = BackgroundHasher(hashlib.sha256())
+    hasher = BackgroundHasher(hashlib.sha256()) if gold_sentences is None else None
     scorer = _Scorer(
         dictionary,
         method=method,
@@ -847,17 +1042,21 @@ def score_files(
         max_examples=max_examples,
         normalizer=normalizer,
     )
-    if _kernel is not None and method == "interval" and normalizer is None:
+    # A gold read as sentences (a corpus, another format) is hashed as sentences.
+    sentence_digest = hashlib.blake2b(digest_size=8)
+    if _kernel is not None and method == "interval" and normalizer is None and hasher is not None:
         gold_rest, pred_rest = scorer.add_files(gold, pred, encoding, pred_encoding, hasher)
     else:
         if method == "sighan":
             scorer.byte_order_marks = (
-                _byte_order_mark(gold, encoding),
+                "" if gold_sentences is not None else _byte_order_mark(gold, encoding),
                 _byte_order_mark(pred, pred_encoding),
             )
         gold_rest, pred_rest = [], []
         batches = _paired_batches(
-            iter_line_blocks(gold, encoding=encoding, hasher=hasher),
+            iter_line_blocks(gold, encoding=encoding, hasher=hasher)
+            if gold_sentences is None
+            else _sentence_blocks(gold_sentences, sentence_digest),
             iter_line_blocks(pred, encoding=pred_encoding),
         )
         for gold_lines, pred_lines, gold_left, pred_left in batches:
@@ -865,31 +1064,56 @@ def score_files(
                 scorer.add_lines(gold_lines, pred_lines)
             gold_rest, pred_rest = gold_left or gold_rest, pred_left or pred_rest
     warnings: list[str] = []
+    # Every line counts (empty ones too); empty lines at the end are not compared.
+    total_gold = scorer.line_no + len(gold_rest)
+    total_pred = scorer.line_no + len(pred_rest)
     gold_rest, pred_rest = _trim_blank_tail(gold_rest), _trim_blank_tail(pred_rest)
     if gold_rest or pred_rest:
-        total_gold = scorer.line_no + len(gold_rest)
-        total_pred = scorer.line_no + len(pred_rest)
         if not allow_line_mismatch:
             raise LineCountMismatchError(gold_name, total_gold, pred_name, total_pred)
-        warnings.append(
-            f"{gold_name} has {total_gold} lines but {pred_name} has {total_pred}: "
-            + (
-                "missing predictions scored as empty lines"
-                if gold_rest
-                else "extra prediction lines ignored"
+        if pred_rest:
+            outcome = "extra prediction lines ignored"
+        elif method == "sighan":
+            missed = sum(len(split_words(line)) for line in gold_rest)
+            outcome = (
+                f"only the {scorer.line_no} lines both have are scored, as the SIGHAN script "
+                f"does ({missed} gold words of the other lines not counted)"
             )
+        else:
+            outcome = "missing predictions scored as empty lines"
+        warnings.append(
+            f"{gold_name} has {total_gold} lines but {pred_name} has {total_pred}: {outcome}"
         )
-        if gold_rest:
+        if gold_rest and method != "sighan":
             scorer.add_lines(gold_rest, [""] * len(gold_rest))
     scorer.check_strict(gold_name, pred_name)
     signature = Signature(
         method=method,
-        gold=hasher.hexdigest()[:16],
+        gold=hasher.hexdigest()[:16] if hasher is not None else sentence_digest.hexdigest(),
         dictionary=dictionary.checksum if dictionary is not None else None,
         normalization=normalizer.name if normalizer is not None else "none",
         beta=beta,
     )
     return scorer.result(signature, warnings)
+
+
+def _joined_sentences(sentences: Iterable[Sequence[str]], side: str) -> list[str]:
+    """Each sentence's words joined by a space; a sentence that is a str is a TypeError."""
+    if isinstance(sentences, str):
+        raise TypeError(
+            f"score_sentences() takes {side} as a list of sentences (lists of words), not a str"
+        )
+    lines = []
+    for number, words in enumerate(sentences, start=1):
+        if isinstance(words, str):
+            shown = words if len(words) <= 30 else words[:29] + "…"
+            raise TypeError(
+                f"score_sentences() takes sentences as lists of words, but {side} sentence "
+                f"{number} is a str ({shown!r}): split it first, e.g. "
+                "[line.split() for line in lines]"
+            )
+        lines.append(" ".join(words))
+    return lines
 
 
 def score_sentences(
@@ -908,13 +1132,27 @@ def score_sentences(
     Same counting and result as :func:`score_files`; sentences pair up in
     order and must be as many on both sides.
 
+    Each sentence is a list (or tuple) of words. A sentence given as a string
+    is refused with a ``TypeError``, as :meth:`Segmenter.segment
+    <cws_bench.segmenters.base.Segmenter.segment>` refuses one, rather than
+    read character by character (which would score every string as a
+    segmentation into single characters): split segmented lines first,
+    ``[line.split() for line in lines]``.
+
     >>> score_sentences([["我们", "是"]], [["我", "们", "是"]]).to_dict()["recall"]
     0.5
-    """
+    >>> score_sentences(["结婚 的"], ["结 婚 的"])
+    Traceback (most recent call last):
+    ...
+    TypeError: score_sentences() takes sentences as lists of words, but gold sentence 1 is a str ('结婚 的'): split it first, e.g. [line.split() for line in lines]
+
+    Raises:
+        TypeError: a sentence (or the whole of gold or pred) is a string.
+    """  # noqa: E501
     normalizer = _as_normalizer(normalize)
     dictionary = _normalize_dictionary(_as_dictionary(dictionary), normalizer)
-    gold_lines = [" ".join(words) for words in gold]
-    pred_lines = [" ".join(words) for words in pred]
+    gold_lines = _joined_sentences(gold, "gold")
+    pred_lines = _joined_sentences(pred, "pred")
     if len(gold_lines) != len(pred_lines):
         raise LineCountMismatchError("gold", len(gold_lines), "prediction", len(pred_lines))
     scorer = _Scorer(

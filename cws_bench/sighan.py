@@ -40,8 +40,10 @@ on random word lists and on realistic predictions for the four SIGHAN 2005
 test sets.
 
 Where the script's reading of diff's output misreads its own data, cws-bench
-counts what diff computed instead. None of these occurs in the SIGHAN 2005
-test sets:
+counts what diff computed instead. On the SIGHAN 2005 test sets only the
+byte-order mark of CityU's gold file changes a count (the sighan method keeps
+it, see below); AS has three gold words of 61 columns or more, which changed
+no count in the predictions tried; the other cases do not occur:
 
 - A word that is exactly ``|``, ``<`` or ``>`` is taken by the script for
   diff's marker: left unchanged, it counts as a substitution, insertion or
@@ -52,6 +54,16 @@ test sets:
 - The script looks a gold word up in the dictionary as diff printed it,
   which is cut at 61 columns (in a UTF-8 locale a CJK character takes two);
   cws-bench looks up the whole word.
+- A gold word of 61 columns or more fills diff's 61-column left half
+  exactly (unless a two-column character straddles its end), so on a
+  changed line a single space separates it from the ``|``, ``<`` or ``>``
+  marker. The script's test for a missed word, ``^[^\\s]+\\s.*\\s[|><]\\s``,
+  needs two, so it counts such a word as recalled (the line still counts as
+  a change). cws-bench counts it as missed, as diff computed.
+- The script turns the byte pair A1 40 (U+3000 in Big5) into a space in
+  every encoding, so in a UTF-8 file a character whose last byte is A1
+  followed by ``@`` (``乡@``: E4 B9 A1 40) is cut into a broken word and
+  another one; cws-bench decodes first and keeps ``乡@`` whole.
 - A byte-order mark stays glued to the first word of a file in the script;
   cws-bench's file readers drop it. (cityu_test_gold.utf8 starts with one, so
   against a prediction without it the script counts one more substitution.)
@@ -63,6 +75,20 @@ test sets:
 
 Without a dictionary the script would count every gold word as OOV against
 an empty word list; cws-bench reports the OOV figures as absent (``--``).
+With a dictionary, a rate with nothing to count is undefined, as in the
+script: OOV recall when no gold word is OOV (``--`` in the summary, None in
+:meth:`SighanCounts.scores`), likewise IV recall and the OOV rate.
+
+The script stops with "Illegal division by zero" where cws-bench scores:
+on a prediction line that is empty where the gold line is not (its per-line
+precision divides by the line's zero test words) and when no word at all is
+correct (F divides by P + R = 0). cws-bench counts the empty line's gold
+words as deletions and gives F = 0 (``0.000`` in the summary block).
+
+With prediction and gold files of different lengths, the script reads them
+only while both have a line: ``score_files(..., method="sighan",
+allow_line_mismatch=True)`` does the same, while the interval method counts
+the gold lines beyond the prediction's end as empty predictions.
 """
 
 from __future__ import annotations
@@ -514,7 +540,8 @@ class SighanCounts(AdditiveCounts):
     def scores(self, *, has_dictionary: bool, beta: float = 1.0) -> SegScores:
         """Scores as fractions in [0, 1]; OOV figures None without a dictionary.
 
-        A zero denominator gives 0.0. Boundary figures are 0.0: the script has
+        A zero denominator gives 0.0 for P, R and F, and None (undefined) for
+        the OOV rate, OOV recall and IV recall. Boundary figures are 0.0: the script has
         none (``ScoreResult`` fills them in from interval counts).
 
         >>> s = SighanCounts(truth_words=4, test_words=5, matched=3).scores(has_dictionary=False)
@@ -530,9 +557,10 @@ class SighanCounts(AdditiveCounts):
         oov_rate = oov_recall = iv_recall = None
         if has_dictionary:
             iv = self.truth_words - self.oov
-            oov_rate = self.oov / self.truth_words if self.truth_words else 0.0
-            oov_recall = 1 - self.oov_missed / self.oov if self.oov else 0.0
-            iv_recall = 1 - self.iv_missed / iv if iv else 0.0
+            # Undefined rates are None, as the script prints "--" for them.
+            oov_rate = self.oov / self.truth_words if self.truth_words else None
+            oov_recall = 1 - self.oov_missed / self.oov if self.oov else None
+            iv_recall = 1 - self.iv_missed / iv if iv else None
         return SegScores(
             precision=words.precision,
             recall=words.recall,

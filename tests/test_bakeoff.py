@@ -161,9 +161,8 @@ def test_pairs_have_intervals_speed_memory_and_signature(small_run):
         assert pair.peak_memory_mib > 0
         assert "seg:" in pair.signature and "seed:7" in pair.signature
         assert pair.analysis["recall_by_length"]
-    [comparison] = result.comparisons
-    assert (comparison.a, comparison.b, comparison.metric) == ("fmm", "jieba", "f1")
-    assert 0 < comparison.p_value <= 1
+    # fmm (closed) and jieba (open) are ranked apart: no comparison across tracks
+    assert result.comparisons == ()
 
 
 def test_rerun_uses_the_cache_and_gives_identical_scores(small_run):

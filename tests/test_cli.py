@@ -198,3 +198,87 @@ def test_warnings_go_to_stderr_not_into_json(write):
     assert data["mismatched_lines"] == 1
     assert data["mismatch_examples"] == [{"line": 1, "gold": "我们 是", "pred": "我们 事"}]
     assert "warning: 1 line(s) hold different characters" in proc.stderr
+
+
+# ---------------------------------------------------------------------------
+# Issue 19: fidelity details
+
+
+def test_dict_is_read_in_the_gold_encoding_and_hints_name_the_file(write):
+    # GB18030 gold, prediction and word list: --encoding gb18030 used to read
+    # the word list as UTF-8 and exit 2 with "pass --encoding gb18030".
+    gold = write("gold.gb", "我们 的 新 世纪\n", "gb18030")
+    words = write("words.gb", "的\n新\n", "gb18030")
+    result = invoke("score", gold, gold, "--encoding", "gb18030", "--dict", words,
+                    "--format", "json")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["oov_rate"] == 0.5
+    utf8_words = write("words.txt", "的\n新\n")  # "的" in UTF-8 is not valid GB18030
+    result = CliRunner().invoke(
+        cli, ["score", str(gold), str(gold), "--encoding", "gb18030", "--dict", str(utf8_words)]
+    )
+    assert result.exit_code == 2
+    assert f"hint: {utf8_words} looks like utf-8: pass --dict-encoding utf-8" in result.output
+    result = invoke("score", gold, gold, "--encoding", "gb18030", "--dict", utf8_words,
+                    "--dict-encoding", "utf-8", "--format", "json")  # fmt: skip
+    assert json.loads(result.stdout)["oov_rate"] == 0.5
+    # A prediction in another encoding: the hint names it and --pred-encoding.
+    pred = write("pred.txt", "我们 的 新 世纪\n")
+    result = CliRunner().invoke(cli, ["score", str(gold), str(pred), "--encoding", "gb18030"])
+    assert result.exit_code == 2
+    assert f"hint: {pred} looks like utf-8: pass --pred-encoding utf-8" in result.output
+
+
+def test_undefined_oov_recall_prints_as_in_the_script(write):
+    gold = write("gold.txt", "我们 是\n")
+    words = write("words.txt", "我们\n是\n")
+    text = invoke("score", gold, gold, "--dict", words).stdout
+    assert "OOV recall" in text
+    assert [line.split()[-1] for line in text.splitlines() if "OOV recall" in line] == ["--"]
+    assert (
+        json.loads(invoke("score", gold, gold, "--dict", words, "--format", "json").stdout)[
+            "oov_recall"
+        ]
+        is None
+    )
+    block = invoke("score", gold, gold, "--dict", words, "--format", "sighan").stdout
+    assert "=== OOV Recall Rate:\t--" in block.splitlines()
+
+
+def test_a_conllu_gold_is_read_as_conllu_or_refused_as_plain(write):
+    # Read line by line, a CoNLL-U gold gave "different line counts", and the
+    # hint --allow-line-mismatch led to F1 2.40% for a perfect prediction.
+    gold = write(
+        "gold.txt",
+        "# text = 我们是\n1\t我们\t_\t_\t_\t_\t0\troot\t_\tSpaceAfter=No\n"
+        "2\t是\t_\t_\t_\t_\t1\tdep\t_\t_\n\n",
+    )
+    pred = write("pred.txt", "我们 是\n")
+    for extra in ((), ("--gold-format", "conllu")):
+        result = invoke("score", gold, pred, "--format", "json", *extra)
+        assert json.loads(result.stdout)["f1"] == 1.0
+    for extra in ((), ("--allow-line-mismatch",)):
+        result = CliRunner().invoke(
+            cli, ["score", str(gold), str(pred), "--gold-format", "plain", *extra]
+        )
+        assert result.exit_code == 2
+        assert "looks like CoNLL-U" in result.output
+        assert "--gold-format conllu" in result.output
+        assert "--allow-line-mismatch" not in result.output
+
+
+def test_a_registered_corpus_as_gold_with_its_standard_dictionary(write):
+    from cws_bench.corpora import get_corpus
+
+    corpus = get_corpus("sample")
+    pred = write("pred.txt", "".join(" ".join(w) + "\n" for w in corpus.sentences("test")))
+    data = json.loads(invoke("score", "sample:test", pred, "--format", "json").stdout)
+    expected = score_files("sample", pred, dictionary=corpus.dictionary()).to_dict()
+    assert data == {**expected, "mismatch_examples": [], "warnings": []}
+    assert data["oov_rate"] is not None  # the standard dictionary, by default
+    words = write("words.txt", "今天\n")
+    data = json.loads(invoke("score", "sample", pred, "--dict", words, "--format", "json").stdout)
+    assert data["oov_rate"] > 0.9
+    result = CliRunner().invoke(cli, ["score", "no-such-corpus", str(pred)])
+    assert result.exit_code == 2
+    assert "no such file, nor a registered corpus" in result.output

@@ -12,10 +12,17 @@ from hypothesis import strategies as st
 
 from cws_bench import scoring
 from cws_bench.dictionary import Dictionary
-from cws_bench.errors import LineCountMismatchError, TextMismatchError
+from cws_bench.errors import (
+    CorpusFormatError,
+    CwsBenchError,
+    DecodingError,
+    LineCountMismatchError,
+    TextMismatchError,
+)
 from cws_bench.scoring import (
     SegCounts,
     count_sentence,
+    gold_corpus,
     score_counts,
     score_files,
     score_sentences,
@@ -117,7 +124,9 @@ def test_no_dictionary_means_oov_figures_are_absent_not_zero():
 
 def test_division_by_zero_gives_zero():
     s = score_counts(SegCounts(), has_dictionary=True)
-    assert (s.precision, s.recall, s.f1, s.oov_rate, s.oov_recall, s.iv_recall) == (0.0,) * 6
+    assert (s.precision, s.recall, s.f1) == (0.0,) * 3
+    # OOV figures with nothing to count are undefined, not zero (issue 19).
+    assert (s.oov_rate, s.oov_recall, s.iv_recall) == (None,) * 3
 
 
 def test_empty_gold_line_is_skipped_with_a_warning_when_prediction_has_words():
@@ -445,3 +454,134 @@ def test_sighan_method_keeps_the_byte_order_mark_like_the_script(write):
     sighan = score_files(gold, pred, method="sighan")
     assert (sighan.sighan.matched, sighan.sighan.substitutions) == (3, 1)
     assert score_files(gold, pred).correct_words == 4
+
+
+# ---------------------------------------------------------------------------
+# Issue 19: fidelity details
+
+
+def test_oov_recall_is_undefined_not_zero_when_no_gold_word_is_oov(write):
+    # Every gold word is in the dictionary: OOV recall has nothing to count.
+    # The SIGHAN script prints "--" there; so do text (None) and JSON (null).
+    result = score_sentences([["我们", "是"]], [["我们", "是"]], dictionary={"我们", "是"})
+    assert (result.oov_rate, result.oov_recall, result.iv_recall) == (0.0, None, 1.0)
+    assert json.loads(json.dumps(result.to_dict()))["oov_recall"] is None
+    # ... and IV recall when no gold word is in the dictionary.
+    result = score_sentences([["我们", "是"]], [["我们", "是"]], dictionary={"学生"})
+    assert (result.oov_rate, result.oov_recall, result.iv_recall) == (1.0, 1.0, None)
+    gold = write("gold.txt", "我们 是\n")
+    sighan = score_files(gold, gold, dictionary={"我们", "是"}, method="sighan")
+    assert (sighan.oov_rate, sighan.oov_recall, sighan.iv_recall) == (0.0, None, 1.0)
+
+
+def test_dictionary_file_is_read_in_the_gold_encoding(write):
+    gold = write("gold.gb", "我们 的 新\n", "gb18030")
+    words = write("words.gb", "的\n新\n", "gb18030")
+    result = score_files(gold, gold, dictionary=words, encoding="gb18030")
+    assert result.oov_rate == pytest.approx(1 / 3)
+    # "的" in UTF-8 is not valid GB18030
+    utf8_words = write("words.txt", "的\n新\n")
+    result = score_files(
+        gold, gold, dictionary=utf8_words, encoding="gb18030", dictionary_encoding="utf-8"
+    )
+    assert result.oov_rate == pytest.approx(1 / 3)
+    with pytest.raises(DecodingError, match=r"words\.txt") as caught:
+        score_files(gold, gold, dictionary=utf8_words, encoding="gb18030")
+    assert "words.txt looks like utf-8" in caught.value.hint
+    assert caught.value.suggestion == "utf-8"
+
+
+def test_line_counts_are_counted_one_way_whatever_file_is_longer(write):
+    # The PKU gold's shape: a last empty line. Counted both times (as wc -l does),
+    # whether the prediction is shorter or longer.
+    gold = write("gold.txt", "我们\n是\n学生\n\n")
+    shorter = write("short.txt", "我们\n")
+    longer = write("long.txt", "我们\n是\n学生\n\n多\n")
+    with pytest.raises(LineCountMismatchError, match=r"gold.txt has 4 lines but .*short.txt has 1"):
+        score_files(gold, shorter)
+    with pytest.raises(LineCountMismatchError, match=r"gold.txt has 4 lines but .*long.txt has 5"):
+        score_files(gold, longer)
+    # A last line without its newline counts too; empty lines at the end are not compared.
+    assert score_files(gold, write("p.txt", "我们\n是\n学生")).f1 == 1.0
+
+
+def test_line_mismatch_under_sighan_scores_only_the_lines_both_have(write):
+    # The SIGHAN script reads the files while both have a line
+    # ("while (defined($truth = <TRUTH>) && defined($test = <TEST>))"); interval
+    # counting scores the missing predictions as empty lines.
+    gold = write("gold.txt", "我们 是\n学生 们\n好\n")
+    pred = write("pred.txt", "我们 是\n")
+    sighan = score_files(gold, pred, method="sighan", allow_line_mismatch=True)
+    assert (sighan.gold_words, sighan.pred_words, sighan.correct_words) == (2, 2, 2)
+    assert sighan.sighan.deletions == 0
+    assert sighan.f1 == 1.0
+    assert any("only the 1 lines both have" in w and "3 gold words" in w for w in sighan.warnings)
+    interval = score_files(gold, pred, allow_line_mismatch=True)
+    assert (interval.gold_words, interval.pred_words, interval.correct_words) == (5, 2, 2)
+    assert any("scored as empty" in w for w in interval.warnings)
+    # A longer prediction: its extra lines are ignored by both.
+    for method in ("interval", "sighan"):
+        result = score_files(pred, gold, method=method, allow_line_mismatch=True)
+        assert (result.gold_words, result.pred_words) == (2, 2)
+
+
+NON_PLAIN_GOLDS = [
+    (
+        "# sent_id = 1\n# text = 我们是\n1\t我们\t我们\tPRON\t_\t_\t2\tnsubj\t_\tSpaceAfter=No\n"
+        "2\t是\t是\tVERB\t_\t_\t0\troot\t_\t_\n\n",
+        "gold.txt",
+        "CoNLL-U",
+        "conllu",
+    ),
+    (
+        "# text = 我们是\n1\t我们\t_\t_\t_\t_\t0\troot\t_\tSpaceAfter=No\n"
+        "2\t是\t_\t_\t_\t_\t1\tdep\t_\t_\n\n",
+        "gold.conllu",
+        "CoNLL-U",
+        "conllu",
+    ),
+    ("我们/r 是/v\n", "gold.txt", "People's Daily", "peoples-daily"),
+    ("我/B 们/E 是/S\n", "gold.txt", "BMES", "bmes"),
+]
+
+
+@pytest.mark.parametrize(("content", "name", "title", "fmt"), NON_PLAIN_GOLDS)
+def test_a_gold_in_another_format_is_read_in_it_not_line_by_line(write, content, name, title, fmt):
+    # Read line by line, a CoNLL-U gold gave "different line counts" and, with
+    # --allow-line-mismatch, F1 2.40% for a perfect prediction (issue 19).
+    gold = write(name, content)
+    pred = write("pred.txt", "我们 是\n")
+    for gold_format in ("auto", fmt):
+        result = score_files(gold, pred, gold_format=gold_format)
+        assert (result.gold_words, result.correct_words, result.f1) == (2, 2, 1.0)
+        # The signature's gold checksum is that of the sentences, as score_sentences'.
+        assert result.signature.gold == score_sentences([["我们", "是"]], [[]]).signature.gold
+    # Forced to plain, it is refused with how to read it, never scored as nonsense.
+    with pytest.raises(CorpusFormatError, match=f"looks like {title}") as caught:
+        score_files(gold, pred, gold_format="plain", allow_line_mismatch=True)
+    assert f"--gold-format {fmt}" in caught.value.hint
+    assert "cws-bench corpora export" in caught.value.hint
+    # A prediction in such a format is refused too.
+    with pytest.raises(CorpusFormatError, match="prediction file looks like"):
+        score_files(pred, gold, allow_line_mismatch=True)
+
+
+def test_a_registered_corpus_as_gold(write):
+    from cws_bench.corpora import get_corpus
+
+    corpus = get_corpus("sample")
+    sentences = list(corpus.sentences("test"))
+    pred = write("pred.txt", "".join(" ".join(words) + "\n" for words in sentences))
+    for gold in ("sample", "sample:test"):
+        result = score_files(gold, pred, dictionary=corpus.dictionary())
+        expected = score_sentences(sentences, sentences, corpus.dictionary())
+        assert result.counts == expected.counts
+        assert result.signature == expected.signature
+        assert result.signature.gold == corpus.checksum("test")
+    # A file of that name wins over the corpus.
+    local = write("sample", "我们 是\n")
+    assert gold_corpus(str(local)) is None
+    with pytest.raises(CwsBenchError, match="no such file, nor a registered corpus"):
+        score_files("no-such-corpus:test", pred)
+    with pytest.raises(CwsBenchError, match="applies to files"):
+        score_files("sample", pred, gold_format="conllu")

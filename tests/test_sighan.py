@@ -567,3 +567,92 @@ def test_official_pku_baseline(icwb2, tmp_path):
         "###\tpku_fmm.txt\t9274\t1365\t8375\t19014\t104372\t112281"
         "\t0.907\t0.843\t0.874\t0.058\t0.069\t0.958"
     )
+
+
+# ---------------------------------------------------------------------------
+# Issue 19: more cases where the script misreads its data, and where it crashes
+
+
+def test_a_61_column_gold_word_on_a_changed_line_is_recalled_by_the_script(gnu_diff, tmp_path):
+    # diff -y prints a 61-column word filling its left half, then " |": one
+    # space, where the script's test for a missed word needs two. The script
+    # counts the word as recalled; cws-bench counts it as missed, as diff
+    # computed (documented in cws_bench/sighan.py).
+    long_word = "a" * 61
+    pair = ([long_word, "b"], ["x", "b"])
+    script = gnu_diff_counts(gnu_diff, tmp_path / "long", [pair])
+    assert (script["substitutions"], script["recall_hits"], script["precision_hits"]) == (1, 2, 1)
+    ours = count_words(*pair)
+    assert (ours.substitutions, ours.matched) == (1, 1)
+    # One column less and the script agrees with diff.
+    shorter = ([long_word[:60], "b"], ["x", "b"])
+    assert gnu_diff_counts(gnu_diff, tmp_path / "short", [shorter]) == our_counts([shorter])
+
+
+def test_the_big5_space_bytes_inside_utf8_stay_part_of_the_word():
+    # 乡 is E4 B9 A1 in UTF-8: followed by "@" (40) it holds the byte pair A1 40
+    # (U+3000 in Big5) that the script replaces by a space in every encoding.
+    assert "乡@".encode() == b"\xe4\xb9\xa1\x40"
+    assert split_sighan_line("乡@ 是") == ["乡@", "是"]
+    counts = count_sighan_line("乡@ 是", "乡@ 是")
+    assert (counts.truth_words, counts.matched, counts.changes) == (2, 2, 0)
+
+
+def test_cases_where_the_script_divides_by_zero_are_scored(write):
+    # An empty prediction line where the gold has words: the script's per-line
+    # precision divides by its zero test words. cws-bench counts deletions.
+    gold = write("gold.txt", "我们 是\n学生\n")
+    pred = write("pred.txt", "我们 是\n\n")
+    result = run_cli(gold, pred, "--format", "sighan")
+    assert result.exit_code == 0, result.output
+    assert "=== TOTAL DELETIONS:\t1" in result.stdout.splitlines()
+    assert "=== TOTAL TRUE WORDS RECALL:\t0.667" in result.stdout.splitlines()
+    # No correct word at all: the script's F divides by P + R = 0.
+    result = run_cli(gold, write("wrong.txt", "我 们是\n学 生\n"), "--format", "sighan")
+    assert result.exit_code == 0, result.output
+    assert "=== F MEASURE:\t0.000" in result.stdout.splitlines()
+
+
+@pytest.mark.slow
+def test_pku_prediction_cut_short_is_scored_on_the_lines_both_have(icwb2, tmp_path):
+    # The script reads gold and prediction while both have a line: a PKU
+    # prediction cut after line 1,845 leaves 5,522 gold words unscored, where
+    # interval counting counts them as deleted.
+    gold = icwb2 / "gold" / "pku_test_gold.utf8"
+    pred = tmp_path / "cut.txt"
+    with open(gold, encoding="utf-8-sig", newline="") as f:
+        pred.write_text("".join(f.readlines()[:1845]), encoding="utf-8", newline="")
+    sighan = score_files(gold, pred, method="sighan", allow_line_mismatch=True)
+    interval = score_files(gold, pred, allow_line_mismatch=True)
+    assert sighan.gold_words == 104_372 - 5_522
+    assert sighan.f1 == 1.0
+    assert interval.gold_words == 104_372
+    assert interval.correct_words == sighan.correct_words
+    assert any("1945 lines but" in w and "1845" in w for w in sighan.warnings)
+
+
+@pytest.mark.slow
+def test_fmm_differs_from_mwseg_only_across_spaces_on_cityu(icwb2, tmp_path):
+    # mwseg.pl, the bakeoff's baseline segmenter, deletes the spaces of its
+    # input and matches across them (CityU test line 388 is English text);
+    # cws-bench's fmm keeps whitespace as a word boundary. The official
+    # script's counts for mwseg.pl are 3,706/302/3,463 (I/D/S), F 0.872.
+    from cws_bench.segmenters import get_segmenter
+
+    words = icwb2 / "gold" / "cityu_training_words.utf8"
+    fmm = get_segmenter("fmm", dictionary=str(words), keep_runs=False)
+    raw = list(iter_lines(icwb2 / "testing" / "cityu_test.utf8"))
+    assert " " in raw[387]
+
+    def score(lines):
+        pred = tmp_path / "pred.txt"
+        pred.write_text("".join(" ".join(w) + "\n" for w in fmm.segment(lines)), "utf-8")
+        result = score_files(
+            icwb2 / "gold" / "cityu_test_gold.utf8", pred, method="sighan", dictionary=words
+        )
+        counts = result.sighan
+        return counts.insertions, counts.deletions, counts.substitutions, round(result.f1, 3)
+
+    assert score(raw) == (3707, 302, 3461, 0.872)
+    # Deleting the spaces first, as mwseg.pl does, gives its counts.
+    assert score(["".join(line.split(" ")) for line in raw]) == (3706, 302, 3463, 0.872)

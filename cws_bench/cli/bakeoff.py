@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from cws_bench.cli.options import print_warnings
+from cws_bench.metrics.significance import CORRECTIONS
 
 
 @click.command()
@@ -34,7 +35,23 @@ from cws_bench.cli.options import print_warnings
     is_flag=True,
     help="Run every pair again instead of reusing finished ones from the run cache.",
 )
-@click.option("--quiet", is_flag=True, help="No progress bars.")
+@click.option(
+    "--quiet",
+    is_flag=True,
+    help="No progress (off a terminal, progress is one line per finished pair).",
+)
+@click.option(
+    "--allow-failures",
+    is_flag=True,
+    help="Exit 0 even when a pair failed or timed out (by default such a run exits 1).",
+)
+@click.option(
+    "--correction",
+    type=click.Choice(CORRECTIONS),
+    default=None,
+    help="Multiple-comparison correction of the significance letters within each track "
+    "[default: the config's, else holm].",
+)
 def bakeoff(
     config: str | None,
     output: str | None,
@@ -42,6 +59,8 @@ def bakeoff(
     data_dir: str | None,
     no_cache: bool,
     quiet: bool,
+    allow_failures: bool,
+    correction: str | None,
 ) -> None:
     """Run a bake-off: CONFIG is a TOML file or a bundled name (default, sighan2005).
 
@@ -52,6 +71,11 @@ def bakeoff(
     pair runs in its own worker process; finished pairs are cached, so an
     interrupted run picks up where it stopped. Writes results.json,
     results.csv, leaderboard.md and report.html, and prints the leaderboard.
+
+    Tracks are ranked apart (closed, then open), each with its winner; a
+    segmenter scored on its own training data is shown but never ranked.
+    Exits 1 when a pair failed or timed out (after writing the reports),
+    unless --allow-failures.
 
     \b
     Example:
@@ -65,6 +89,10 @@ def bakeoff(
     from cws_bench.reports import render_leaderboard
 
     loaded = load_config(config)
+    if correction is not None:
+        from dataclasses import replace
+
+        loaded = replace(loaded, correction=correction)
     result = run_bakeoff(
         loaded,
         output_dir=output,
@@ -75,12 +103,23 @@ def bakeoff(
     )
     for note in result.settings.get("notes", []):
         click.echo(f"note: {note}", err=True)
-    print_warnings(f"{p.segmenter} on {p.corpus}: {w}" for p in result.pairs for w in p.warnings)
-    for pair in result.pairs:
-        if not pair.ok:
-            click.echo(f"failed: {pair.segmenter} on {pair.corpus}: {pair.error}", err=True)
+    print_warnings(
+        f"{note.who} on {corpus}: {note.text}"
+        for corpus in result.corpora()
+        for note in result.warnings(corpus)
+    )
+    failed = [pair for pair in result.pairs if not pair.ok]
+    for pair in failed:
+        click.echo(f"{pair.status}: {pair.segmenter} on {pair.corpus}: {pair.error}", err=True)
     click.echo(render_leaderboard(result))
     folder = Path(output) if output else Path("reports") / result.name
     click.echo(
         f"reports in {folder}/: results.json results.csv leaderboard.md report.html", err=True
     )
+    if failed and not allow_failures:
+        click.echo(
+            f"error: {len(failed)} pair(s) not scored (failed or timed out); "
+            "pass --allow-failures to exit 0 anyway",
+            err=True,
+        )
+        raise click.exceptions.Exit(1)

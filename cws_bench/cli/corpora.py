@@ -228,29 +228,54 @@ def render_card(card: dict[str, Any]) -> str:
     required=True,
     help="File to write (- for standard output); written atomically, UTF-8.",
 )
+@click.option(
+    "--input-format",
+    type=click.Choice(["auto", *FORMATS]),
+    default="auto",
+    show_default=True,
+    help="When NAME is a file: its format.",
+)
 @_data_dir_option
 @click.option("--download", is_flag=True, help="Download the corpus first if it is not here.")
 def export(
-    name: str, split: str, kind: str, output: str, data_dir: str | None, download: bool
+    name: str,
+    split: str,
+    kind: str,
+    output: str,
+    input_format: str,
+    data_dir: str | None,
+    download: bool,
 ) -> None:
     """Write a split's raw input or gold segmentation as plain text, one sentence a line.
 
-    Run any external segmenter on the raw file, then score its output
-    against the gold file with `cws-bench score`.
+    NAME is a named corpus (see `cws-bench corpora`) or a gold file in any
+    known format (CoNLL-U, People's Daily, BMES, plain), as for `corpora
+    info`; a file's raw input is its words joined without spaces. Run any
+    external segmenter on the raw file, then score its output against the
+    gold file with `cws-bench score`.
 
     \b
     Example:
         cws-bench corpora export pd1998 --split test --as raw -o pd_test_raw.txt
         cws-bench corpora export pd1998 --split test --as gold -o pd_test_gold.txt
+        cws-bench corpora export zh_gsd-ud-test.conllu --as gold -o gsd_test_gold.txt
     """
+    from pathlib import Path
+
     from cws_bench.io import atomic_write
 
-    corpus = _open_corpus(name, data_dir, download)
-    lines = (
-        corpus.raw(split)
-        if kind == "raw"
-        else (" ".join(words) for words in corpus.sentences(split))
-    )
+    if name not in corpus_names() and Path(name).is_file():
+        sentences = read_corpus(name, format=input_format)
+        lines = (("" if kind == "raw" else " ").join(words) for words in sentences)
+        label = name
+    else:
+        corpus = _open_corpus(name, data_dir, download)
+        lines = (
+            corpus.raw(split)
+            if kind == "raw"
+            else (" ".join(words) for words in corpus.sentences(split))
+        )
+        label = f"{corpus.name} {split}"
     count = 0
     with atomic_write(output) as out:
         for line in lines:
@@ -258,7 +283,7 @@ def export(
             out.write("\n")
             count += 1
     if output != "-":
-        click.echo(f"wrote {count:,} lines of {corpus.name} {split} ({kind}) to {output}", err=True)
+        click.echo(f"wrote {count:,} lines of {label} ({kind}) to {output}", err=True)
 
 
 @corpora.command()

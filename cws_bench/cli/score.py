@@ -5,9 +5,19 @@ from __future__ import annotations
 import click
 
 from cws_bench.cli.options import encoding_option, print_warnings
-from cws_bench.scoring import METHODS, ScoreResult, score_files, write_details
+from cws_bench.comparison import DEFAULT_RESAMPLES, DEFAULT_SEED
+from cws_bench.errors import DecodingError
+from cws_bench.io import decoding_hint, display_name
+from cws_bench.scoring import (
+    GOLD_FORMATS,
+    METHODS,
+    ScoreResult,
+    gold_corpus,
+    score_files,
+    write_details,
+)
 
-FORMATS = ("text", "json", "csv", "sighan")
+FORMATS = ("text", "json", "csv", "sighan", "markdown", "latex")
 
 
 def _percent(value: float | None) -> str:
@@ -88,21 +98,36 @@ def render_json(result: ScoreResult) -> str:
 
 
 @click.command()
-@click.argument("gold", type=click.Path(exists=True, dir_okay=False, allow_dash=False))
-@click.argument("pred", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.argument("gold")
+@click.argument(
+    "preds",
+    metavar="PRED...",
+    nargs=-1,
+    required=True,
+    type=click.Path(exists=True, dir_okay=False, allow_dash=True),
+)
 @click.option(
     "--dict",
     "dictionary",
     metavar="DICT",
     help="Dictionary for OOV/IV figures: a file (one word a line, or jieba's 'word freq "
     "tag'), 'jieba' (jieba's bundled dictionary), or 'corpus:NAME[:SPLIT]' (a corpus' "
-    "standard dictionary, or the word types of one split).",
+    "standard dictionary, or the word types of one split). Default: none, or the "
+    "standard dictionary of a corpus named as GOLD.",
+)
+@click.option(
+    "--gold-format",
+    type=click.Choice(GOLD_FORMATS),
+    default="auto",
+    show_default=True,
+    help="Format of a GOLD file: auto (detected), plain (one sentence a line), conllu, "
+    "peoples-daily (word/POS) or bmes (char/TAG).",
 )
 @click.option(
     "--data-dir",
     type=click.Path(exists=True),
     default=None,
-    help="Where a corpus named in --dict corpus:NAME keeps its data (e.g. icwb2-data).",
+    help="Where a corpus named as GOLD or in --dict corpus:NAME keeps its data (e.g. icwb2-data).",
 )
 @click.option(
     "--normalize",
@@ -128,15 +153,59 @@ def render_json(result: ScoreResult) -> str:
     default="text",
     show_default=True,
     help="Output format; 'sighan' prints the bakeoff script's summary block "
-    "(and implies --method sighan).",
+    "(and implies --method sighan); markdown and latex print the table of systems.",
+)
+@click.option(
+    "--confidence",
+    is_flag=True,
+    help="Bootstrap 95% intervals of P, R and F1 per system, as the bake-off computes them.",
+)
+@click.option(
+    "--paired",
+    is_flag=True,
+    help="Paired bootstrap tests of F1 between every two systems (letters of the "
+    "systems each one beats significantly).",
+)
+@click.option(
+    "--baseline",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="Test every system against this prediction only (implies --paired).",
+)
+@click.option(
+    "--resamples",
+    type=click.IntRange(min=1),
+    default=DEFAULT_RESAMPLES,
+    show_default=True,
+    help="Bootstrap resamples.",
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=DEFAULT_SEED,
+    show_default=True,
+    help="Resampling seed (the bake-off's default).",
 )
 @click.option(
     "--details",
     type=click.Path(dir_okay=False, writable=True),
     help="Also write one CSV row per line (line, counts, P/R/F) to this file.",
 )
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    default="-",
+    show_default=True,
+    help="Write the output to this file (atomically) instead of standard output.",
+)
 @encoding_option
 @click.option("--pred-encoding", default=None, help="Encoding of PRED if not that of GOLD.")
+@click.option(
+    "--dict-encoding",
+    default=None,
+    help="Encoding of a --dict file if not that of GOLD.",
+)
 @click.option(
     "--beta",
     type=click.FloatRange(min=0.0),
@@ -153,71 +222,166 @@ def render_json(result: ScoreResult) -> str:
 @click.option(
     "--allow-line-mismatch",
     is_flag=True,
-    help="Score files with different numbers of lines (missing predictions count as empty).",
+    help="Score files with different numbers of lines: missing predictions count as "
+    "empty; with --method sighan only the lines both files have are scored, as the "
+    "script does.",
 )
 def score(
     gold: str,
-    pred: str,
+    preds: tuple[str, ...],
     dictionary: str | None,
+    gold_format: str,
     data_dir: str | None,
     normalize: str,
     method: str | None,
     fmt: str,
+    confidence: bool,
+    paired: bool,
+    baseline: str | None,
+    resamples: int,
+    seed: int,
     details: str | None,
+    output: str,
     encoding: str,
     pred_encoding: str | None,
+    dict_encoding: str | None,
     beta: float,
     strict: bool,
     allow_line_mismatch: bool,
 ) -> None:
-    """Score a segmentation PRED (or - for stdin) against the gold segmentation GOLD.
+    """Score a segmentation PRED (or - for stdin), or several, against the gold GOLD.
 
-    Both files hold one sentence a line, words separated by whitespace
-    (U+3000 included). Scores are printed as percentages in the text format
-    and as fractions in [0, 1] in JSON and CSV.
+    PRED holds one sentence a line, words separated by whitespace (U+3000
+    included). With several PREDs (or --confidence, --paired, --baseline)
+    it prints one row per system, best F1 first, with bootstrap intervals and
+    paired significance tests computed as a bake-off does (same seed, same
+    numbers). GOLD is a file in the same form or in another gold format
+    (CoNLL-U, People's Daily, BMES; see --gold-format), or a registered
+    corpus NAME[:SPLIT] (`cws-bench corpora`; split test by default), scored
+    with its standard dictionary unless --dict says otherwise. Scores are
+    printed as percentages in the text format and as fractions in [0, 1] in
+    JSON and CSV.
 
     \b
     Example:
+        cws-bench score sighan2005-pku:test out.txt --data-dir icwb2-data
         cws-bench score pku_test_gold.utf8 out.txt --dict pku_training_words.utf8
         cws-bench score gold.txt out.txt --format sighan --dict words.txt
         cws-bench score gold.txt out.txt --dict jieba --normalize width
+        cws-bench score gold.gb out.gb --encoding gb18030 --dict words.gb
+        cws-bench score gold.txt a.txt b.txt c.txt --confidence --paired
+        cws-bench score gold.txt a.txt b.txt --baseline base.txt --format latex -o table.tex
     """
     if method == "conll18":
+        if len(preds) != 1:
+            raise click.UsageError("--method conll18 scores one prediction")
         from cws_bench.conll18 import score_command
 
-        click.echo(score_command(gold, pred, fmt, encoding, pred_encoding, dictionary, normalize))
+        text = score_command(gold, preds[0], fmt, encoding, pred_encoding, dictionary, normalize)
+        _emit(text, output)
         return
-    if fmt == "sighan":
+    if baseline is not None and baseline not in preds:
+        preds = (*preds, baseline)
+    many = len(preds) > 1 or confidence or paired or baseline is not None
+    if many or fmt in ("markdown", "latex"):
+        if fmt == "sighan":
+            raise click.UsageError("--format sighan prints the block of one prediction")
+        if details is not None:
+            raise click.UsageError("--details writes the lines of one prediction")
+        if strict or allow_line_mismatch or beta != 1.0:
+            raise click.UsageError(
+                "--strict, --allow-line-mismatch and --beta apply to one prediction"
+            )
+    elif fmt == "sighan":
         if method == "interval":
             raise click.UsageError("--format sighan needs --method sighan")
         method = "sighan"
-    if dictionary:
-        from cws_bench.dictionary import resolve_dictionary
+    options = {display_name(pred): "--pred-encoding" for pred in preds}
+    options[gold] = "--encoding"
+    try:
+        words = None
+        reference = gold_corpus(gold, data_dir=data_dir)
+        if reference is not None and not dictionary:
+            words = reference[0].dictionary()
+        if dictionary:
+            from cws_bench.dictionary import resolve_dictionary
 
-        dictionary = resolve_dictionary(dictionary, data_dir=data_dir)
-    result = score_files(
-        gold,
-        pred,
-        dictionary=dictionary,
-        normalize=normalize,
-        encoding=encoding,
-        pred_encoding=pred_encoding,
-        method=method or "interval",
-        beta=beta,
-        strict=strict,
-        allow_line_mismatch=allow_line_mismatch,
-        per_line=details is not None,
-    )
+            options.setdefault(dictionary.removeprefix("file:"), "--dict-encoding")
+            words = resolve_dictionary(
+                dictionary, data_dir=data_dir, encoding=dict_encoding or encoding
+            )
+        if many or fmt in ("markdown", "latex"):
+            from cws_bench.comparison import compare
+
+            report = compare(
+                gold,
+                list(preds),
+                dictionary=words,
+                method=method or "interval",
+                normalize=normalize,
+                encoding=encoding,
+                pred_encoding=pred_encoding,
+                gold_format=gold_format,
+                data_dir=data_dir,
+                confidence=confidence,
+                paired=paired,
+                baseline=baseline,
+                resamples=resamples,
+                seed=seed,
+            )
+            if fmt != "text":  # the text table shows them as notes
+                print_warnings(
+                    f"{row.name}: {warning}"
+                    for row in report.rows
+                    for warning in row.result.warnings
+                )
+            _emit(report.render(fmt), output)
+            return
+        (pred,) = preds
+        result = score_files(
+            gold,
+            pred,
+            dictionary=words,
+            normalize=normalize,
+            encoding=encoding,
+            pred_encoding=pred_encoding,
+            method=method or "interval",
+            beta=beta,
+            strict=strict,
+            allow_line_mismatch=allow_line_mismatch,
+            per_line=details is not None,
+            gold_format=gold_format,
+            data_dir=data_dir,
+        )
+    except DecodingError as e:
+        # The hint names the option that sets the encoding of the file at fault.
+        option = options.get(e.path, "--encoding")
+        e.hint = decoding_hint(e.path, e.suggestion, option)
+        raise
     print_warnings(result.warnings)
     if details is not None:
         write_details(result, details)
     if fmt == "json":
-        click.echo(render_json(result))
+        _emit(render_json(result), output)
     elif fmt == "csv":
-        click.echo(render_csv(result))
+        _emit(render_csv(result), output)
     elif fmt == "sighan":
         from cws_bench.sighan import format_sighan_summary
 
-        click.echo(format_sighan_summary(result.sighan, pred, has_dictionary=result.has_dictionary))
+        _emit(
+            format_sighan_summary(result.sighan, pred, has_dictionary=result.has_dictionary),
+            output,
+        )
     else:
-        click.echo(render_text(result, gold, pred))
+        _emit(render_text(result, gold, pred), output)
+
+
+def _emit(text: str, output: str) -> None:
+    """Print the output, or write it to a file through a temporary file."""
+    if output == "-":
+        click.echo(text)
+        return
+    from cws_bench.io import atomic_write
+
+    with atomic_write(output) as f:
+        f.write(text + "\n")

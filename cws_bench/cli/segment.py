@@ -162,6 +162,13 @@ def segmenters(fmt: str) -> None:
 )
 @click.option("--split", help="The split of a registered --corpus (default: train).")
 @click.option(
+    "--data-dir",
+    type=click.Path(exists=True),
+    default=None,
+    help="Where corpora that need local data are (e.g. the SIGHAN 2005 icwb2-data folder "
+    "or zip), for --corpus and --dict corpus:NAME.",
+)
+@click.option(
     "-O",
     "--option",
     multiple=True,
@@ -197,6 +204,7 @@ def segment(
     model: str | None,
     corpus: str | None,
     split: str | None,
+    data_dir: str | None,
     option: tuple[str, ...],
     separator: str,
     batch_size: int,
@@ -214,12 +222,15 @@ def segment(
         cws-bench segment -s jieba pku_test.utf8 -o jieba.txt
         cws-bench segment -s fmm --dict pku_training_words.utf8 pku_test.utf8
         cws-bench segment -s hmm --model pd1998.hmm.json - < input.txt
+        cws-bench segment -s hmm --corpus sighan2005-pku --data-dir icwb2-data in.txt
         cws-bench segment -s command -O command='python my_seg.py' input.txt
     """
     from cws_bench.segmenters import get_segmenter, segment_file
 
     separator = separator.replace("\\t", "\t")
     options = _options(option, dictionary, user_dict, model, corpus, split)
+    if data_dir is not None:
+        options["data_dir"] = data_dir
     started = time.perf_counter()
     segmenter = get_segmenter(name, **options)
     loaded = time.perf_counter() - started
@@ -258,6 +269,13 @@ def segment(
 )
 @click.option("--split", help="The split of a registered CORPUS (default: train).")
 @click.option(
+    "--data-dir",
+    type=click.Path(exists=True),
+    default=None,
+    help="Where corpora that need local data are (e.g. the SIGHAN 2005 icwb2-data folder "
+    "or zip), for a registered CORPUS.",
+)
+@click.option(
     "--format",
     "fmt",
     default="auto",
@@ -277,13 +295,14 @@ def train(
     corpus: str,
     output: str,
     split: str | None,
+    data_dir: str | None,
     fmt: str,
     option: tuple[str, ...],
     encoding: str,
 ) -> None:
     """Train SEGMENTER (hmm, or the word list of fmm/bmm/bimm) on CORPUS and save it.
 
-    CORPUS is a registered corpus name (`cws-bench corpora list`) or a
+    CORPUS is a registered corpus name (see `cws-bench corpora`) or a
     segmented file in any supported format (plain, People's Daily, CoNLL-U,
     BMES). Use the model with `cws-bench segment -s hmm --model MODEL`.
 
@@ -291,13 +310,16 @@ def train(
     Example:
         cws-bench train hmm pd1998 -o pd1998.hmm.json
         cws-bench train hmm my_gold.txt --format plain -o my.hmm.json
+        cws-bench train hmm sighan2005-pku --data-dir icwb2-data -o pku.hmm.json
         cws-bench segment -s hmm --model pd1998.hmm.json pku_test.utf8
     """
     from cws_bench.segmenters.sources import train_segmenter
 
     options = dict(parse_option(item) for item in option)
     started = time.perf_counter()
-    segmenter = train_segmenter(name, corpus, split=split, format=fmt, encoding=encoding, **options)
+    segmenter = train_segmenter(
+        name, corpus, split=split, format=fmt, encoding=encoding, data_dir=data_dir, **options
+    )
     segmenter.save(output)
     data = segmenter.trained_on
     described = (

@@ -27,6 +27,10 @@ Everything is seeded (``numpy.random.default_rng(seed)``, default seed
 - :func:`approximate_randomization_test`: swap the two systems' counts of
   each item with probability 1/2 (Noreen 1989; Riezler & Maxwell 2005),
   ``p = (1 + #{|δ_r| >= |δ|}) / (R + 1)``.
+- :func:`adjust_p_values`: a family of tests (every two of eight systems is
+  28 tests) corrected for multiple comparisons: Holm–Bonferroni (Holm 1979),
+  Bonferroni, or Benjamini–Hochberg's false discovery rate; the same
+  adjusted p-values as statsmodels' ``multipletests``.
 
 The "+1" keeps a p-value from being 0 with finitely many resamples (Davison &
 Hinkley 1997, ch. 4). One-sided tests (``alternative="greater"``: A better
@@ -46,11 +50,13 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 __all__ = [
+    "CORRECTIONS",
     "DEFAULT_RESAMPLES",
     "DEFAULT_SEED",
     "BootstrapInterval",
     "PairedTestResult",
     "Statistic",
+    "adjust_p_values",
     "approximate_randomization_test",
     "bootstrap_confidence_interval",
     "fscore_statistic",
@@ -527,3 +533,65 @@ def approximate_randomization_test(
         seed=seed,
         items=n,
     )
+
+
+# ---------------------------------------------------------------------------
+# Multiple comparisons
+
+CORRECTIONS = ("holm", "bonferroni", "fdr_bh", "none")
+"""The corrections :func:`adjust_p_values` knows (statsmodels' ``multipletests`` names)."""
+
+
+def adjust_p_values(p_values: ArrayLike, *, method: str = "holm") -> np.ndarray:
+    """P-values adjusted for multiple comparisons within one family of tests.
+
+    Rejecting the tests whose adjusted p-value is below ``alpha`` keeps the
+    family-wise error rate at ``alpha`` (``holm``, ``bonferroni``) or the
+    false discovery rate at ``alpha`` (``fdr_bh``). With ``m`` tests and the
+    p-values sorted ``p_(1) <= ... <= p_(m)``:
+
+    - ``bonferroni``: ``min(1, m·p)``;
+    - ``holm`` (Holm 1979, step-down): ``p̃_(i) = max_{j<=i} min(1, (m-j+1)·p_(j))``,
+      never less powerful than Bonferroni;
+    - ``fdr_bh`` (Benjamini & Hochberg 1995, step-up):
+      ``p̃_(i) = min_{j>=i} min(1, m·p_(j)/j)``;
+    - ``none``: the p-values as they are.
+
+    Ties keep their input order, as statsmodels' ``multipletests`` does.
+
+    Args:
+        p_values: the family's p-values, shape (m,).
+        method: one of :data:`CORRECTIONS`.
+
+    Returns:
+        The adjusted p-values in the input order, shape (m,).
+
+    Raises:
+        ValueError: an unknown method, or a p-value outside [0, 1].
+
+    Example:
+        >>> adjust_p_values([0.01, 0.04, 0.03, 0.2]).tolist()
+        [0.04, 0.09, 0.09, 0.2]
+        >>> adjust_p_values([0.01, 0.04, 0.03, 0.2], method="bonferroni").tolist()
+        [0.04, 0.16, 0.12, 0.8]
+    """
+    if method not in CORRECTIONS:
+        raise ValueError(f"unknown correction {method!r}; use one of {', '.join(CORRECTIONS)}")
+    p = np.asarray(p_values, dtype=np.float64).reshape(-1)
+    if p.size and (np.isnan(p).any() or p.min() < 0 or p.max() > 1):
+        raise ValueError("p-values must lie in [0, 1]")
+    m = p.size
+    if method == "none" or m == 0:
+        return p.copy()
+    if method == "bonferroni":
+        return np.minimum(1.0, m * p)
+    order = np.argsort(p, kind="stable")
+    ranked = p[order]
+    if method == "holm":
+        steps = np.maximum.accumulate(np.minimum(1.0, (m - np.arange(m)) * ranked))
+    else:  # fdr_bh
+        scaled = ranked * m / np.arange(1, m + 1)
+        steps = np.minimum(1.0, np.minimum.accumulate(scaled[::-1])[::-1])
+    adjusted = np.empty(m)
+    adjusted[order] = steps
+    return adjusted

@@ -216,9 +216,11 @@ class GoldComparison:
     Attributes:
         a_scores: :meth:`cws_bench.scoring.ScoreResult.to_dict` of A.
         b_scores: the same for B.
-        tests: paired bootstrap test of B against A per metric of
-            :data:`TESTED_METRICS` (``difference`` is B's score minus A's);
-            empty when no sentence was scored.
+        tests: paired bootstrap test of A against B per metric of
+            :data:`TESTED_METRICS`: ``estimate_a`` is A's score, ``estimate_b``
+            B's, and the test's ``difference`` A's minus B's (the two-sided
+            p-value is the same either way round; :meth:`difference` gives
+            B's minus A's); empty when no sentence was scored.
         outcomes: changes by outcome (``fixed``, ``broke``, ``neither``).
     """
 
@@ -417,7 +419,7 @@ def _paired_tests(
     seed: int,
     resamples: int,
 ) -> dict[str, PairedTestResult]:
-    """Paired bootstrap tests of B against A over sentences: precision, recall, F1."""
+    """Paired bootstrap tests of A against B over sentences: precision, recall, F1."""
     if not a_rows:
         return {}
     from cws_bench.metrics import significance
@@ -428,8 +430,9 @@ def _paired_tests(
         "f1": significance.fscore_statistic(),
     }
     return {
+        # A first, so that estimate_a is A's score and estimate_b B's.
         metric: significance.paired_bootstrap_test(
-            b_rows, a_rows, statistic, n_resamples=resamples, seed=seed
+            a_rows, b_rows, statistic, n_resamples=resamples, seed=seed
         )
         for metric, statistic in statistics.items()
     }

@@ -17,6 +17,7 @@ from cws_bench.reports.tables import (
     MISSING,
     Board,
     BoardRow,
+    TrackWinner,
     build_boards,
     confidence_label,
     detail_columns,
@@ -25,7 +26,10 @@ from cws_bench.reports.tables import (
     format_score,
     format_seconds,
     format_speed,
+    letters_corrected,
     run_notes,
+    significance_method,
+    significance_note,
 )
 from cws_bench.results import BakeoffResult
 
@@ -56,6 +60,12 @@ def _name(row: BoardRow) -> str:
     return f"{escape_markdown(row.pair.segmenter)}{marks}"
 
 
+def _beats_cell(board: Board, row: BoardRow) -> str:
+    if row.excluded:
+        return "*excluded: trained on this data*"
+    return " ".join(row.beats) if board.tested else MISSING
+
+
 def _main_table(board: Board, confidence: str) -> list[str]:
     header = [
         "#",
@@ -82,13 +92,13 @@ def _main_table(board: Board, confidence: str) -> list[str]:
                 escape_markdown(row.pair.track),
                 format_score(scores.get("recall")),
                 format_score(scores.get("precision")),
-                f"**{f1}**" if row is board.best else f1,
+                f"**{f1}**" if board.is_winner(row) else f1,
                 format_interval(row.pair.intervals.get("f1")),
                 format_score(scores.get("oov_rate")),
                 format_score(scores.get("oov_recall")),
                 format_score(scores.get("iv_recall")),
                 format_speed(row.pair.timing.get("chars_per_s")),
-                " ".join(row.beats) if board.tested else MISSING,
+                _beats_cell(board, row),
             ]
         )
     for pair in board.failed:
@@ -129,22 +139,43 @@ def _details_table(board: Board, confidence: str) -> list[str]:
     return _table(header, "cl" + "r" * len(columns), rows)
 
 
+def _marked(row: BoardRow) -> str:
+    marks = "".join(f"<sup>†{n}</sup>" for n in row.notes)
+    return f"**{escape_markdown(row.pair.segmenter)}**{marks}"
+
+
+def _track_verdict(winner: TrackWinner, tracks: int) -> str:
+    excluded = ""
+    if winner.excluded:
+        names = ", ".join(
+            escape_markdown(r.pair.segmenter) + "".join(f"<sup>†{n}</sup>" for n in r.notes)
+            for r in winner.excluded
+        )
+        excluded = f" ({names}: trained on this data, not ranked)"
+    if winner.row is None:
+        return f"no segmenter ranked{excluded}."
+    row = winner.row
+    text = f"best F {_marked(row)} ({format_score(row.pair.scores.get('f1'))})"
+    others = f"other {winner.track}-track segmenter" if tracks > 1 else "other segmenter"
+    if not winner.tested:
+        text += "; the run made no significance tests" if winner.ties else ", the only one ranked"
+    elif not winner.ties:
+        text += f", significantly better than every {others}"
+    else:
+        ties = ", ".join(f"{escape_markdown(r.pair.segmenter)} ({r.letter})" for r in winner.ties)
+        text += f"; not significantly better than {ties}"
+    return text + excluded + "."
+
+
 def _verdict(board: Board) -> str:
-    best = board.best
-    if best is None:
+    if not board.rows:
         return "No segmenter was scored on this corpus."
-    marks = "".join(f"<sup>†{n}</sup>" for n in best.notes)
-    name = escape_markdown(best.pair.segmenter)
-    text = f"Best F: **{name}**{marks} ({format_score(best.pair.scores.get('f1'))})"
-    if not board.tested:
-        return text + "; the run made no significance tests."
-    if len(board.rows) == 1:
-        return text + ", the only segmenter scored."
-    ties = board.ties()
-    if not ties:
-        return text + ", significantly better than every other segmenter."
-    others = ", ".join(f"{escape_markdown(r.pair.segmenter)} ({r.letter})" for r in ties)
-    return text + f"; not significantly better than {others}."
+    tracks = len(board.winners)
+    return " ".join(
+        (f"{w.track.capitalize()} track: " if tracks > 1 else f"{w.track.capitalize()} track, ")
+        + _track_verdict(w, tracks)
+        for w in board.winners
+    )
 
 
 def _size(board: Board) -> str:
@@ -171,6 +202,9 @@ def _corpus_section(board: Board, result: BakeoffResult, level: str) -> list[str
         lines += [_verdict(board), ""]
     lines += _main_table(board, confidence)
     lines.append("")
+    method = significance_note(board, result.settings)
+    if method:
+        lines += [escape_markdown(method), ""]
     if board.notes:
         lines.append("Notes:")
         lines.append("")
@@ -220,12 +254,20 @@ def _legend(result: BakeoffResult) -> list[str]:
         "dictionary).",
         f"- F {confidence} CI: bootstrap confidence interval over sentences{resampling}. "
         "C_r, C_p: the SIGHAN bakeoff's ±2·sqrt(p(1−p)/n).",
-        "- \\#: the row's letter. Better than: the letters of the segmenters whose F this one "
-        "beats in a paired bootstrap test over sentences; rows are sorted by F, best first, "
-        "and the best F is bold.",
+        "- Tracks are ranked apart, as SIGHAN reports them: closed (only the corpus' training "
+        "data) before open, each with its winner, whose F is bold. Within a track rows are "
+        "sorted by F, best first; a segmenter scored on its own training data is shown, "
+        "marked and listed last in its track, never wins and is in no row's letters.",
+        "- \\#: the row's letter. Better than: the letters of the segmenters of the same track "
+        f"whose F this one beats in a paired bootstrap test over sentences, "
+        f"{escape_markdown(significance_method(settings))}; letters are "
+        f"{'corrected' if letters_corrected(settings) else 'not corrected'} for multiple "
+        "comparisons.",
         "- chars/s, words/s: segmentation speed (loading and training excluded: see load s, "
-        "train s). Peak MiB: the worker's peak resident memory.",
-        "- †n: see note n under the table. Failed and timed-out pairs are listed last, "
+        f"train s; {MISSING} for a segmenter that only reads segmentations made elsewhere). "
+        "Peak MiB: the worker's peak resident memory.",
+        "- †n: see note n under the table (a warning every segmenter of a corpus got is a "
+        "note about the corpus, with no mark). Failed and timed-out pairs are listed last, "
         "with their error.",
         "",
     ]

@@ -7,9 +7,13 @@ score: every figure is read from the :class:`~cws_bench.results.BakeoffResult`
 and only rounded for display.
 
 Significance follows ranx's comparison report: each scored segmenter of a
-corpus gets a letter (``a`` for the best F1), and each row lists the letters
-of the segmenters it beats significantly in the paired bootstrap of
-``result.comparisons``.
+corpus gets a letter (``a`` for the first row), and each row lists the letters
+of the segmenters of its own track it beats significantly in the paired
+bootstrap of ``result.comparisons`` (``Comparison.significant``: corrected
+for multiple comparisons by the run's ``correction``). Tracks are ranked
+apart, as SIGHAN reports them, each with its own winner; a segmenter scored
+on its own training data is shown and marked, but never wins and is in no
+one's letters.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cws_bench.results import BakeoffResult, Comparison, Interval, PairResult
+from cws_bench.results import BakeoffResult, Comparison, Interval, PairResult, group_warnings
 
 __all__ = [
     "DETAILS",
@@ -27,6 +31,7 @@ __all__ = [
     "Board",
     "BoardRow",
     "Column",
+    "TrackWinner",
     "build_boards",
     "confidence_label",
     "detail_columns",
@@ -37,7 +42,10 @@ __all__ = [
     "format_seconds",
     "format_speed",
     "letters",
+    "letters_corrected",
     "run_notes",
+    "significance_method",
+    "significance_note",
     "significantly_better",
 ]
 
@@ -193,14 +201,39 @@ class BoardRow:
     Attributes:
         pair: the result behind the row.
         letter: the row's significance letter.
-        beats: letters of the segmenters this one beats significantly, in rank order.
+        beats: letters of the segmenters this one beats significantly, in rank order
+            (only segmenters of its own track; corrected for multiple comparisons
+            when the run says so).
         notes: numbers of the corpus' notes (warnings) that concern this row.
+        excluded: the segmenter was scored on its own training data: the row
+            is shown and marked but never wins, and takes no part in the
+            significance letters.
     """
 
     pair: PairResult
     letter: str
     beats: tuple[str, ...]
     notes: tuple[int, ...] = ()
+    excluded: bool = False
+
+
+@dataclass(frozen=True)
+class TrackWinner:
+    """Who wins one track of a corpus, as rows of its board.
+
+    Attributes:
+        track: ``closed`` or ``open``.
+        row: the winner's row, or None when no eligible segmenter was scored.
+        ties: the eligible rows the winner does not beat significantly.
+        excluded: the track's rows scored on their own training data.
+        tested: whether the winner was compared with any other eligible row.
+    """
+
+    track: str
+    row: BoardRow | None
+    ties: tuple[BoardRow, ...] = ()
+    excluded: tuple[BoardRow, ...] = ()
+    tested: bool = False
 
 
 @dataclass(frozen=True)
@@ -209,12 +242,16 @@ class Board:
 
     Attributes:
         corpus: the corpus label.
-        rows: the scored segmenters, best F1 first.
+        rows: the scored segmenters, track by track (closed first), best F1
+            first within a track, rows scored on their own training data last
+            in their track.
         failed: pairs that failed or timed out, in configuration order.
         notes: the warnings of the corpus' pairs, numbered from 1, as
-            ``(segmenter, warning)``.
+            ``(who, warning)``: the same warning given to several segmenters
+            is one note (``who`` lists them, or says every segmenter).
         comparisons: the corpus' F1 comparisons, in rank order of ``a`` then ``b``.
         tested: whether the run compared any two segmenters of this corpus.
+        winners: who wins each track (closed first).
     """
 
     corpus: str
@@ -223,18 +260,16 @@ class Board:
     notes: tuple[tuple[str, str], ...]
     comparisons: tuple[Comparison, ...]
     tested: bool
+    winners: tuple[TrackWinner, ...] = ()
 
     @property
-    def best(self) -> BoardRow | None:
-        """The row with the highest F1, or None when nothing was scored."""
-        return self.rows[0] if self.rows else None
+    def tracks(self) -> list[str]:
+        """The tracks of the board, closed first."""
+        return [winner.track for winner in self.winners]
 
-    def ties(self) -> list[BoardRow]:
-        """The rows the best one does not beat significantly (it shares first place with them)."""
-        best = self.best
-        if best is None:
-            return []
-        return [row for row in self.rows[1:] if row.letter not in best.beats]
+    def is_winner(self, row: BoardRow) -> bool:
+        """Whether a row is the winner of its track."""
+        return any(winner.row is row for winner in self.winners)
 
     def corpus_size(self) -> dict[str, Any]:
         """Sentences, characters and gold words of the corpus, from its first scored pair."""
@@ -247,6 +282,16 @@ class Board:
         """Whether OOV figures exist (the corpus was scored with a dictionary)."""
         return any(row.pair.scores.get("oov_rate") is not None for row in self.rows)
 
+    def family_sizes(self) -> dict[str, int]:
+        """Per track, the number of comparisons corrected together (the family)."""
+        track_of = {row.pair.segmenter: row.pair.track for row in self.rows}
+        sizes: dict[str, int] = {}
+        for c in self.comparisons:
+            if c.adjusted_p_value is not None:
+                track = track_of.get(c.a, "")
+                sizes[track] = sizes.get(track, 0) + 1
+        return sizes
+
 
 def _board(result: BakeoffResult, corpus: str, metric: str) -> Board:
     ranked = result.leaderboard(corpus)
@@ -256,24 +301,42 @@ def _board(result: BakeoffResult, corpus: str, metric: str) -> Board:
     letter_of = {p.segmenter: name for p, name in zip(scored, names)}
     notes: list[tuple[str, str]] = []
     note_numbers: dict[str, list[int]] = {}
-    for p in [*scored, *failed]:
-        for warning in p.warnings:
-            notes.append((p.segmenter, warning))
-            note_numbers.setdefault(p.segmenter, []).append(len(notes))
+    for note in group_warnings([*scored, *failed]):
+        notes.append((note.who, note.text))
+        if note.everyone:
+            continue  # about the corpus: one note, no mark on every row
+        for segmenter in note.segmenters:
+            note_numbers.setdefault(segmenter, []).append(len(notes))
     comparisons = [c for c in result.comparisons if c.corpus == corpus and c.metric == metric]
     rows = tuple(
         BoardRow(
             pair=p,
             letter=letter_of[p.segmenter],
-            beats=tuple(
+            beats=()
+            if p.contaminated
+            else tuple(
                 letter_of[q.segmenter]
                 for q in scored
                 if q is not p
+                and q.track == p.track
+                and not q.contaminated
                 and significantly_better(comparisons, corpus, p.segmenter, q.segmenter)
             ),
             notes=tuple(note_numbers.get(p.segmenter, ())),
+            excluded=p.contaminated,
         )
         for p in scored
+    )
+    row_of = {row.pair.segmenter: row for row in rows}
+    winners = tuple(
+        TrackWinner(
+            track=verdict.track,
+            row=row_of[verdict.winner.segmenter] if verdict.winner is not None else None,
+            ties=tuple(row_of[name] for name in verdict.ties),
+            excluded=tuple(row_of[name] for name in verdict.excluded),
+            tested=verdict.tested,
+        )
+        for verdict in result.winners(corpus)
     )
     rank = {p.segmenter: i for i, p in enumerate(scored)}
     comparisons.sort(key=lambda c: (rank.get(c.a, len(rank)), rank.get(c.b, len(rank))))
@@ -284,6 +347,7 @@ def _board(result: BakeoffResult, corpus: str, metric: str) -> Board:
         notes=tuple(notes),
         comparisons=tuple(comparisons),
         tested=bool(comparisons),
+        winners=winners,
     )
 
 
@@ -298,6 +362,59 @@ def build_boards(result: BakeoffResult, *, metric: str = "f1") -> list[Board]:
         One :class:`Board` per corpus.
     """
     return [_board(result, corpus, metric) for corpus in result.corpora()]
+
+
+CORRECTION_NAMES = {
+    "holm": "Holm–Bonferroni",
+    "bonferroni": "Bonferroni",
+    "fdr_bh": "Benjamini–Hochberg (false discovery rate)",
+}
+"""How the legends name each multiple-comparison correction."""
+
+
+def letters_corrected(settings: dict[str, Any]) -> bool:
+    """Whether a run's significance letters are corrected for multiple comparisons.
+
+    >>> letters_corrected({"correction": "holm"}), letters_corrected({"correction": "none"})
+    (True, False)
+    """
+    return settings.get("correction") in CORRECTION_NAMES
+
+
+def significance_method(settings: dict[str, Any]) -> str:
+    """How the run's letters were decided, for the legends.
+
+    >>> significance_method({"alpha": 0.05, "correction": "holm"})
+    'p < 0.05 after Holm–Bonferroni correction over the tests of each track'
+    >>> significance_method({"alpha": 0.05})
+    'p < 0.05, not corrected for multiple comparisons'
+    """
+    alpha = settings.get("alpha", 0.05)
+    if letters_corrected(settings):
+        name = CORRECTION_NAMES[settings["correction"]]
+        return f"p < {alpha} after {name} correction over the tests of each track"
+    return f"p < {alpha}, not corrected for multiple comparisons"
+
+
+def significance_note(board: Board, settings: dict[str, Any]) -> str | None:
+    """The line under a corpus' table that says how its letters were decided, or None.
+
+    >>> row = BoardRow(PairResult("c", "x", "x", "open", "ok"), "a", ())
+    >>> board = Board("c", (row,), (), (), (), True, (TrackWinner("open", row),))
+    >>> significance_note(board, {"alpha": 0.05, "correction": "holm"})
+    'Better than: paired bootstrap tests of F within a track, p < 0.05 after Holm–Bonferroni correction over the tests of each track.'
+    """  # noqa: E501
+    if not board.tested:
+        return None
+    sizes = board.family_sizes()
+    counted = ", ".join(
+        f"{sizes[track]} in the {track} track" for track in board.tracks if sizes.get(track)
+    )
+    method = significance_method(settings)
+    text = f"Better than: paired bootstrap tests of F within a track, {method}"
+    if counted and letters_corrected(settings):
+        text += f" ({counted})"
+    return text + "."
 
 
 @dataclass(frozen=True)

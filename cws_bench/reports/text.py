@@ -12,11 +12,13 @@ from collections.abc import Sequence
 from cws_bench.reports.tables import (
     MISSING,
     Board,
+    TrackWinner,
     build_boards,
     confidence_label,
     format_interval,
     format_score,
     format_speed,
+    significance_method,
 )
 from cws_bench.results import BakeoffResult
 
@@ -41,6 +43,27 @@ def _columns(
         return "  ".join(padded).rstrip()
 
     return [line(header), "  ".join("-" * w for w in widths), *(line(row) for row in rows)]
+
+
+def _winner_line(winner: TrackWinner, tracks: int) -> str:
+    """Who wins a track, in one line."""
+    others = f"other {winner.track}-track segmenter" if tracks > 1 else "other segmenter"
+    excluded = ""
+    if winner.excluded:
+        names = ", ".join(row.pair.segmenter for row in winner.excluded)
+        excluded = f" ({names}: trained on this data, not ranked)"
+    head = f"{winner.track} track: "
+    if winner.row is None:
+        return f"{head}no segmenter ranked{excluded}"
+    text = f"{head}best F {winner.row.pair.segmenter} ({format_score(winner.row.pair.f1)})"
+    if not winner.tested:
+        text += "; no significance tests" if winner.ties else ", the only one ranked"
+    elif not winner.ties:
+        text += f", significantly better than every {others}"
+    else:
+        ties = ", ".join(f"{row.pair.segmenter} ({row.letter})" for row in winner.ties)
+        text += f"; not significantly better than {ties}"
+    return text + excluded
 
 
 def _board_lines(board: Board, confidence: str) -> list[str]:
@@ -75,13 +98,14 @@ def _board_lines(board: Board, confidence: str) -> list[str]:
                 format_score(scores.get("oov_recall")),
                 format_score(scores.get("iv_recall")),
                 format_speed(pair.timing.get("chars_per_s")),
-                " ".join(row.beats) if board.tested else MISSING,
+                "excluded" if row.excluded else " ".join(row.beats) if board.tested else MISSING,
             ]
         )
     for pair in board.failed:
         rows.append(["", pair.segmenter, pair.track, pair.status, *[""] * 8])
     right = [False, False, False, *[True] * 8, False]
     lines = [board.corpus, *_columns(header, rows, right)]
+    lines += [f"  {_winner_line(winner, len(board.winners))}" for winner in board.winners]
     lines += [
         f"  [{n}] {segmenter}: {warning}" for n, (segmenter, warning) in enumerate(board.notes, 1)
     ]
@@ -104,7 +128,10 @@ def render_leaderboard(result: BakeoffResult) -> str:
     confidence = confidence_label(result.settings)
     blocks = ["\n".join(_board_lines(board, confidence)) for board in build_boards(result)]
     key = (
-        "Scores are fractions with three decimals; better than: letters of the segmenters "
-        "beaten in a paired bootstrap test of F; [n]: warning n under the table."
+        "Scores are fractions with three decimals; tracks are ranked apart (closed first); "
+        "better than: letters of the same track's segmenters beaten in a paired bootstrap "
+        f"test of F, {significance_method(result.settings)}; excluded: scored on its own "
+        f"training data, never ranked; {MISSING} chars/s: read from a file; "
+        "[n]: warning n under the table."
     )
     return "\n\n".join([*blocks, key]) + "\n"

@@ -271,6 +271,9 @@ class Segmenter(ABC):
         distribution: the PyPI distribution whose version is the adapter's
             version (None: cws-bench's own version).
         install: the exact command that installs what is missing.
+        has_speed: False for an adapter that only reads segmentations made
+            elsewhere (``file``): the time it takes is no segmenter's speed,
+            so the bake-off records none.
 
     Instance attributes:
         options: the options it was built with, as JSON/TOML-able values;
@@ -284,6 +287,7 @@ class Segmenter(ABC):
     requires: ClassVar[tuple[str, ...]] = ()
     distribution: ClassVar[str | None] = None
     install: ClassVar[str | None] = None
+    has_speed: ClassVar[bool] = True
 
     def __init__(self, **options: Any) -> None:
         self.options: dict[str, Any] = plain_options(options)

@@ -217,6 +217,7 @@ class FileSegmenter(Segmenter):
     name = "file"
     kind: Kind = "pretrained"  # type: ignore[misc]
     description = "segmentations produced elsewhere, read from a file"
+    has_speed = False  # reading a file is not segmenting: no speed to report
 
     def __init__(
         self,

@@ -149,3 +149,40 @@ def test_malformed_file_names_file_and_line():
     auto = invoke("corpora", "info", path.with_name("bmes_bad_sequence.txt"))
     assert auto.exit_code == 2
     assert "bmes_bad_sequence.txt:2: tag S" in auto.stderr
+
+
+CONLLU = (
+    "# sent_id = 1\n# text = 我们是学生。\n"
+    "1\t我们\t我们\tPRON\t_\t_\t2\tnsubj\t_\tSpaceAfter=No\n"
+    "2\t是\t是\tAUX\t_\t_\t0\troot\t_\tSpaceAfter=No\n"
+    "3\t学生\t学生\tNOUN\t_\t_\t2\tobj\t_\tSpaceAfter=No\n"
+    "4\t。\t。\tPUNCT\t_\t_\t2\tpunct\t_\tSpaceAfter=No\n\n"
+)
+
+
+def test_export_accepts_a_file_as_info_does(tmp_path):
+    # `corpora info FILE` accepted a file path while `corpora export FILE` said
+    # "unknown corpus" (issue 19).
+    source = tmp_path / "gold.conllu"
+    source.write_text(CONLLU * 2, encoding="utf-8")
+    gold, raw = tmp_path / "gold.txt", tmp_path / "raw.txt"
+    result = invoke("corpora", "export", source, "--as", "gold", "-o", gold)
+    assert result.exit_code == 0, result.output
+    assert gold.read_text("utf-8") == "我们 是 学生 。\n" * 2
+    assert invoke("corpora", "export", source, "--as", "raw", "-o", raw).exit_code == 0
+    assert raw.read_text("utf-8") == "我们是学生。\n" * 2
+    assert invoke("corpora", "info", source).exit_code == 0
+    # The converted gold then scores a perfect prediction at F1 100%.
+    scored = invoke("score", gold, gold, "--format", "json")
+    assert json.loads(scored.stdout)["f1"] == 1.0
+
+
+def test_export_of_a_file_in_a_given_format(tmp_path):
+    source = tmp_path / "pd.txt"
+    source.write_text("迈向/v 充满/v 希望/n\n\n新/a 世纪/n\n", encoding="utf-8")
+    out = tmp_path / "gold.txt"
+    result = invoke(
+        "corpora", "export", source, "--input-format", "peoples-daily", "--as", "gold", "-o", out
+    )
+    assert result.exit_code == 0, result.output
+    assert out.read_text("utf-8") == "迈向 充满 希望\n\n新 世纪\n"

@@ -62,12 +62,21 @@ def test_hand_checked_scores_and_test(diff):
     assert gold.correct_change == -3
     assert gold.a_scores["precision"] == 0.9 and gold.b_scores["precision"] == 6 / 9
     assert gold.difference("recall") == pytest.approx(6 / 11 - 9 / 11)
-    # The test pairs the per-sentence (correct, predicted, gold) rows, B against A.
+    # The test pairs the per-sentence (correct, predicted, gold) rows, A against B.
     direct = paired_bootstrap_test(
-        [(5, 7, 8), (1, 2, 3)], [(6, 7, 8), (3, 3, 3)], fscore_statistic(), n_resamples=200, seed=7
+        [(6, 7, 8), (3, 3, 3)], [(5, 7, 8), (1, 2, 3)], fscore_statistic(), n_resamples=200, seed=7
     )
     assert gold.tests["f1"] == direct
-    assert gold.tests["f1"].difference == pytest.approx(2 * 6 / 20 - 2 * 9 / 21)
+    assert gold.tests["f1"].difference == pytest.approx(2 * 9 / 21 - 2 * 6 / 20)
+
+
+def test_the_tests_estimates_are_a_and_b_in_that_order(diff):
+    """estimate_a is A's score and estimate_b B's (issue 12: they were swapped)."""
+    gold = diff.gold
+    for metric, test in gold.tests.items():
+        assert test.estimate_a == pytest.approx(gold.a_scores[metric]), metric
+        assert test.estimate_b == pytest.approx(gold.b_scores[metric]), metric
+        assert test.difference == pytest.approx(-gold.difference(metric)), metric
 
 
 def test_patterns_are_ranked_with_their_first_line():

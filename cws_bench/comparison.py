@@ -1,0 +1,682 @@
+"""Many systems against one gold standard: scores, bootstrap intervals, paired tests.
+
+:func:`compare` scores each system's output against the same gold, as
+``cws-bench score GOLD PRED1 PRED2 ...`` does, in the manner of sacrebleu's
+``-i a b c --paired-bs`` and ranx's ``compare``. The statistics are those of a
+bake-off, computed the same way from the same per-sentence counts with the
+same seed, so the numbers equal a bake-off's on the same outputs:
+
+- a percentile bootstrap interval of precision, recall and F1 per system,
+  resampling sentences (``resamples`` resamples, ``seed``);
+- a paired bootstrap test of F1 (Koehn 2004) for every two systems, in the
+  order given, or for every system against one ``baseline``;
+- a letter per system (``a`` for the best F1), and for each the letters of
+  the systems it beats significantly (p < 0.05 after the same correction for
+  multiple comparisons as the bake-off's, Holm–Bonferroni unless told), as
+  the bake-off's tables.
+
+The :class:`ComparisonReport` renders itself as text, JSON, CSV, Markdown and
+LaTeX (booktabs), and as a pandas DataFrame.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from cws_bench.errors import CwsBenchError
+from cws_bench.io import PathLike, display_name, read_segmented
+from cws_bench.results import Comparison, Interval
+from cws_bench.scoring import ScoreResult, score_files, score_sentences
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from cws_bench.dictionary import Dictionary
+    from cws_bench.normalize import Normalizer
+
+__all__ = ["ComparisonReport", "SystemRow", "compare"]
+
+# The bake-off's defaults (cws_bench/bakeoff.py): seed, resamples, confidence, alpha.
+DEFAULT_SEED = 2005
+DEFAULT_RESAMPLES = 1000
+CONFIDENCE = 0.95
+ALPHA = 0.05
+INTERVAL_METRICS = ("precision", "recall", "f1")
+REPORT_FORMATS = ("text", "json", "csv", "markdown", "latex")
+
+System = PathLike | Iterable[Sequence[str]]
+
+
+@dataclass(frozen=True)
+class SystemRow:
+    """One system of a comparison.
+
+    Attributes:
+        name: the system's name (its file as given, or the mapping's key).
+        result: its scores against the gold.
+        letter: its letter, ``a`` for the best F1.
+        beats: letters of the systems it beats significantly (F1), best first.
+        intervals: bootstrap intervals of precision, recall and F1 (empty
+            without ``confidence``).
+    """
+
+    name: str
+    result: ScoreResult
+    letter: str
+    beats: tuple[str, ...] = ()
+    intervals: dict[str, Interval] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "letter": self.letter,
+            "beats": list(self.beats),
+            "intervals": {k: v.to_dict() for k, v in self.intervals.items()},
+            "scores": self.result.to_dict(),
+            "warnings": list(self.result.warnings),
+        }
+
+
+@dataclass(frozen=True)
+class ComparisonReport:
+    """The systems, best F1 first, and the paired comparisons between them.
+
+    Attributes:
+        gold: the gold's name.
+        method: the counting method.
+        rows: one per system, best F1 first (ties in the order given).
+        comparisons: paired bootstrap tests of F1 (``difference`` = a - b).
+        baseline: the system every other one was tested against, or None.
+        confidence: the confidence level of the intervals.
+        resamples: bootstrap resamples.
+        seed: the resampling seed.
+        correction: the multiple-comparison correction of the paired tests
+            (``Comparison.adjusted_p_value``; ``none``: uncorrected).
+    """
+
+    gold: str
+    method: str
+    rows: tuple[SystemRow, ...]
+    comparisons: tuple[Comparison, ...] = ()
+    baseline: str | None = None
+    confidence: float = CONFIDENCE
+    resamples: int = DEFAULT_RESAMPLES
+    seed: int = DEFAULT_SEED
+    correction: str = "holm"
+
+    @property
+    def has_intervals(self) -> bool:
+        return any(row.intervals for row in self.rows)
+
+    @property
+    def has_dictionary(self) -> bool:
+        return any(row.result.has_dictionary for row in self.rows)
+
+    def row(self, name: str) -> SystemRow:
+        """The row of one system, by name."""
+        for row in self.rows:
+            if row.name == name:
+                return row
+        raise KeyError(name)
+
+    def settings(self) -> str:
+        """The settings line: counting, resampling, signature of the best system."""
+        parts = [f"{self.method} counting"]
+        if self.has_intervals or self.comparisons:
+            parts.append(
+                f"{self.resamples} bootstrap resamples, seed {self.seed}, "
+                f"{self.confidence:.0%} intervals"
+            )
+        if self.comparisons:
+            from cws_bench.reports.tables import significance_method
+
+            parts.append(
+                "paired tests of F1 at "
+                + significance_method({"alpha": ALPHA, "correction": self.correction}).replace(
+                    " over the tests of each track", ""
+                )
+            )
+        return "; ".join(parts)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe dict: settings, the systems best first, the comparisons."""
+        return {
+            "gold": self.gold,
+            "method": self.method,
+            "confidence": self.confidence,
+            "resamples": self.resamples,
+            "seed": self.seed,
+            "alpha": ALPHA,
+            "correction": self.correction,
+            "baseline": self.baseline,
+            "systems": [row.to_dict() for row in self.rows],
+            "comparisons": [c.to_dict() for c in self.comparisons],
+        }
+
+    def to_frame(self) -> pd.DataFrame:
+        """One pandas row per system, the columns of :meth:`to_csv`."""
+        import pandas as pd
+
+        return pd.DataFrame(self._flat_rows())
+
+    # -- renderings ----------------------------------------------------------
+
+    def _columns(self) -> list[tuple[str, str]]:
+        """(key, heading) of the score columns shown."""
+        columns = [("precision", "P"), ("recall", "R"), ("f1", "F1")]
+        if self.has_dictionary:
+            columns += [("oov_rate", "OOV rate"), ("oov_recall", "OOV-R"), ("iv_recall", "IV-R")]
+        return columns
+
+    def _flat_rows(self) -> list[dict[str, Any]]:
+        out = []
+        for row in self.rows:
+            scores = row.result.to_dict()
+            flat: dict[str, Any] = {"system": row.name, "letter": row.letter}
+            for key in ("precision", "recall", "f1"):
+                flat[key] = scores[key]
+                if key in row.intervals:
+                    flat[f"{key}_low"] = row.intervals[key].low
+                    flat[f"{key}_high"] = row.intervals[key].high
+            for key in ("oov_rate", "oov_recall", "iv_recall"):
+                flat[key] = scores[key]
+            for key in ("gold_words", "pred_words", "correct_words"):
+                flat[key] = scores[key]
+            flat["beats"] = " ".join(row.beats)
+            flat["signature"] = scores["signature"]
+            out.append(flat)
+        return out
+
+    def _table(self, percent: bool = True) -> tuple[list[str], list[list[str]]]:
+        """Headings and cells of the main table (scores in %)."""
+        headings = ["", "system", *(heading for _, heading in self._columns())]
+        if self.has_intervals:
+            headings.insert(headings.index("F1") + 1, f"F1 {self.confidence:.0%} CI")
+        headings.append("better than")
+        cells = []
+        for row in self.rows:
+            scores = row.result.to_dict()
+            line = [row.letter, row.name]
+            for key, heading in self._columns():
+                line.append(_percent(scores[key]))
+                if heading == "F1" and self.has_intervals:
+                    ci = row.intervals.get("f1")
+                    line.append(f"[{_percent(ci.low)}, {_percent(ci.high)}]" if ci else "--")
+            line.append(" ".join(row.beats) or "--")
+            cells.append(line)
+        return headings, cells
+
+    def _comparison_lines(self) -> list[tuple[str, str, str, str, str]]:
+        out = []
+        for c in self.comparisons:
+            out.append(
+                (
+                    f"{c.a} - {c.b}",
+                    f"{100 * c.difference:+.2f}",
+                    f"[{100 * c.interval.low:+.2f}, {100 * c.interval.high:+.2f}]",
+                    f"{c.p_value:.4f}",
+                    "yes" if c.significant else "no",
+                )
+            )
+        return out
+
+    def to_text(self) -> str:
+        """An aligned text table (scores in %), then the paired tests."""
+        headings, cells = self._table()
+        widths = [max(len(r[i]) for r in [headings, *cells]) for i in range(len(headings))]
+        lines = [f"{len(self.rows)} systems against {self.gold} ({self.settings()}, scores in %)"]
+        for r in [headings, *cells]:
+            lines.append(
+                "  "
+                + "  ".join(
+                    cell.ljust(width) if i < 2 or i == len(r) - 1 else cell.rjust(width)
+                    for i, (cell, width) in enumerate(zip(r, widths))
+                ).rstrip()
+            )
+        if self.comparisons:
+            lines.append("  paired bootstrap tests of F1 (difference in points, interval, p):")
+            rows = self._comparison_lines()
+            name_width = max(len(r[0]) for r in rows)
+            for pair, difference, interval, p_value, significant in rows:
+                mark = "  significant" if significant == "yes" else ""
+                lines.append(
+                    f"    {pair:<{name_width}}  {difference:>7}  {interval}  p={p_value}{mark}"
+                )
+        for row in self.rows:
+            for warning in row.result.warnings:
+                lines.append(f"  note ({row.name}): {warning}")
+        if self.rows:
+            lines.append(f"  signature: {self.rows[0].result.signature}")
+        return "\n".join(lines)
+
+    def to_json(self) -> str:
+        import json
+
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=2)
+
+    def to_csv(self) -> str:
+        """One header line and one row per system (fractions in [0, 1])."""
+        import csv
+        import io
+
+        rows = self._flat_rows()
+        fields: list[str] = []
+        for row in rows:
+            fields += [key for key in row if key not in fields]
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({k: "" if v is None else v for k, v in row.items()})
+        return out.getvalue().rstrip("\n")
+
+    def to_markdown(self) -> str:
+        """A GitHub Markdown table (scores in %), then the paired tests."""
+        headings, cells = self._table()
+        escape = _markdown_escape
+        lines = [
+            f"{len(self.rows)} systems against `{self.gold}` ({self.settings()}, scores in %).",
+            "",
+            "| " + " | ".join(escape(h) for h in headings) + " |",
+            "| " + " | ".join(["---", "---"] + ["---:"] * (len(headings) - 3) + ["---"]) + " |",
+        ]
+        lines += ["| " + " | ".join(escape(c) for c in row) + " |" for row in cells]
+        if self.comparisons:
+            lines += [
+                "",
+                "| paired test of F1 | difference | interval | p | significant |",
+                "| --- | ---: | --- | ---: | --- |",
+            ]
+            lines += [
+                "| " + " | ".join(escape(c) for c in row) + " |" for row in self._comparison_lines()
+            ]
+        return "\n".join(lines)
+
+    def to_latex(self) -> str:
+        """A booktabs table: best value per column in bold, CIs in brackets, letters beaten
+        as superscripts of F1 (scores in %)."""
+        columns = self._columns()
+        best: dict[str, float] = {}
+        for key, _ in columns:
+            values = [row.result.to_dict()[key] for row in self.rows]
+            present = [v for v in values if v is not None]
+            # The best OOV rate is not a thing: it describes the gold.
+            if present and key != "oov_rate":
+                best[key] = max(present)
+        headings = ["", "System", *(_latex_escape(h) for _, h in columns)]
+        lines = [
+            "\\begin{table}[t]",
+            "\\centering",
+            "\\begin{tabular}{ll" + "r" * len(columns) + "}",
+            "\\toprule",
+            " & ".join(headings) + " \\\\",
+            "\\midrule",
+        ]
+        for row in self.rows:
+            scores = row.result.to_dict()
+            cells = [row.letter, _latex_escape(row.name)]
+            for key, _ in columns:
+                value = scores[key]
+                cell = "--" if value is None else f"{100 * value:.2f}"
+                if value is not None and best.get(key) == value:
+                    cell = f"\\textbf{{{cell}}}"
+                if key == "f1":
+                    ci = row.intervals.get("f1")
+                    if ci is not None:
+                        cell += f" [{100 * ci.low:.2f}, {100 * ci.high:.2f}]"
+                    if row.beats:
+                        cell += f"$^{{{','.join(row.beats)}}}$"
+                cells.append(cell)
+            lines.append(" & ".join(cells) + " \\\\")
+        caption = (
+            f"Word segmentation scores (\\%) against {_latex_escape(self.gold)} "
+            f"({_latex_escape(self.settings())})."
+        )
+        if any(row.beats for row in self.rows):
+            caption += " Superscripts: the systems a system's F1 beats significantly."
+        lines += [
+            "\\bottomrule",
+            "\\end{tabular}",
+            f"\\caption{{{caption}}}",
+            "\\end{table}",
+        ]
+        return "\n".join(lines)
+
+    def render(self, fmt: str) -> str:
+        """The report in one of :data:`REPORT_FORMATS`."""
+        renderers = {
+            "text": self.to_text,
+            "json": self.to_json,
+            "csv": self.to_csv,
+            "markdown": self.to_markdown,
+            "latex": self.to_latex,
+        }
+        if fmt not in renderers:
+            raise CwsBenchError(
+                f"unknown report format {fmt!r}", f"use one of: {', '.join(renderers)}"
+            )
+        return renderers[fmt]()
+
+
+def _percent(value: float | None) -> str:
+    return "--" if value is None else f"{100 * value:.2f}"
+
+
+def _markdown_escape(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+_LATEX_SPECIAL = {
+    "\\": "\\textbackslash{}",
+    "&": "\\&",
+    "%": "\\%",
+    "$": "\\$",
+    "#": "\\#",
+    "_": "\\_",
+    "{": "\\{",
+    "}": "\\}",
+    "~": "\\textasciitilde{}",
+    "^": "\\textasciicircum{}",
+    "<": "\\textless{}",
+    ">": "\\textgreater{}",
+}
+
+
+def _latex_escape(text: str) -> str:
+    """Escape LaTeX's special characters.
+
+    >>> _latex_escape("out_1.txt: 50% & more")
+    'out\\\\_1.txt: 50\\\\% \\\\& more'
+    """
+    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in text)
+
+
+def _sentence_counts(result: ScoreResult) -> Any:
+    """Per-sentence (correct, predicted, gold) rows, as the bake-off resamples them."""
+    import numpy as np
+
+    rows = [[c.correct, c.pred, c.gold] for _, c in (result.lines or ())]
+    return np.asarray(rows, dtype=np.int64).reshape(-1, 3)
+
+
+def _letters(count: int) -> list[str]:
+    from cws_bench.reports.tables import letters
+
+    return letters(count)
+
+
+def compare(
+    gold: PathLike,
+    systems: Mapping[str, System] | Sequence[PathLike],
+    *,
+    dictionary: Dictionary | Iterable[str] | PathLike | None = None,
+    method: str = "interval",
+    normalize: str | Normalizer | None = None,
+    encoding: str = "utf-8",
+    pred_encoding: str | None = None,
+    dictionary_encoding: str | None = None,
+    gold_format: str = "auto",
+    data_dir: PathLike | None = None,
+    confidence: bool = True,
+    paired: bool = True,
+    baseline: str | None = None,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+    correction: str = "holm",
+) -> ComparisonReport:
+    """Score several systems against one gold, with intervals and paired tests.
+
+    >>> gold = [["结婚", "的", "和", "尚未", "结婚", "的"]] * 3
+    >>> bad = [["结婚", "的", "和尚", "未", "结婚", "的"]] * 3
+    >>> report = compare(gold, {"bad": bad, "good": gold}, resamples=100)
+    >>> [(row.letter, row.name, round(row.result.f1, 2)) for row in report.rows]
+    [('a', 'good', 1.0), ('b', 'bad', 0.67)]
+
+    Args:
+        gold: the gold, as :func:`cws_bench.scoring.score_files` takes it (a
+            file in any gold format, or a registered corpus ``NAME[:SPLIT]``),
+            or the gold sentences themselves (lists of words).
+        systems: name -> prediction file or predicted sentences (lists of
+            words); or a sequence of files, named as given.
+        dictionary: for OOV/IV figures, as ``score_files`` takes it.
+        method: ``interval`` or ``sighan`` (without statistics: the bake-off's
+            bootstrap resamples interval counts).
+        normalize, encoding, pred_encoding, dictionary_encoding, gold_format,
+            data_dir: as :func:`cws_bench.scoring.score_files` takes them.
+        confidence: bootstrap intervals of P, R and F1 per system.
+        paired: paired bootstrap tests of F1 between every two systems.
+        baseline: the name of one system to test every other against
+            (instead of every pair).
+        resamples: bootstrap resamples.
+        seed: the resampling seed (the bake-off's default, 2005).
+        correction: the multiple-comparison correction of the paired tests, as
+            the bake-off's (``holm``, ``bonferroni``, ``fdr_bh`` or ``none``).
+
+    Returns:
+        A :class:`ComparisonReport`.
+
+    Raises:
+        CwsBenchError: no system, an unknown baseline, statistics with the
+            sighan method, or any error of scoring.
+    """
+    named = _named_systems(systems)
+    if not named:
+        raise CwsBenchError("no system to compare", "give at least one prediction")
+    if baseline is not None and baseline not in named:
+        raise CwsBenchError(
+            f"baseline {baseline!r} is not one of the systems",
+            f"use one of: {', '.join(named)}",
+        )
+    paired = paired or baseline is not None
+    if method != "interval" and (confidence or paired):
+        raise CwsBenchError(
+            "bootstrap intervals and paired tests resample interval counts, as the bake-off does",
+            "leave out --method sighan, or --confidence/--paired/--baseline",
+        )
+    from cws_bench.scoring import _as_dictionary
+
+    words = _as_dictionary(dictionary, dictionary_encoding or encoding)
+    results = _score_all(
+        gold,
+        named,
+        dictionary=words,
+        method=method,
+        normalize=normalize,
+        encoding=encoding,
+        pred_encoding=pred_encoding,
+        gold_format=gold_format,
+        data_dir=data_dir,
+    )
+    gold_name = "gold" if not isinstance(gold, (str, os.PathLike)) else display_name(gold)
+    counts = {name: _sentence_counts(result) for name, result in results.items()}
+    intervals = (
+        {name: {} for name in results}
+        if not confidence
+        else _intervals(counts, resamples=resamples, seed=seed)
+    )
+    comparisons: list[Comparison] = []
+    if paired and len(results) > 1:
+        names = list(results)
+        pairs = (
+            [(a, baseline) for a in names if a != baseline]
+            if baseline is not None
+            else [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
+        )
+        comparisons = _paired_tests(gold_name, counts, pairs, resamples=resamples, seed=seed)
+        # One family, as one track of a bake-off: corrected together.
+        from cws_bench.metrics.significance import adjust_p_values
+
+        adjusted = adjust_p_values([c.p_value for c in comparisons], method=correction)
+        comparisons = [
+            replace(c, adjusted_p_value=float(p), significant=bool(p < ALPHA))
+            for c, p in zip(comparisons, adjusted)
+        ]
+    ranked = sorted(results, key=lambda name: -results[name].f1)
+    letter_of = dict(zip(ranked, _letters(len(ranked))))
+    from cws_bench.reports.tables import significantly_better
+
+    rows = tuple(
+        SystemRow(
+            name=name,
+            result=results[name],
+            letter=letter_of[name],
+            beats=tuple(
+                letter_of[other]
+                for other in ranked
+                if other != name and significantly_better(comparisons, gold_name, name, other)
+            ),
+            intervals=intervals[name],
+        )
+        for name in ranked
+    )
+    return ComparisonReport(
+        gold=gold_name,
+        method=method,
+        rows=rows,
+        comparisons=tuple(comparisons),
+        baseline=baseline,
+        confidence=CONFIDENCE,
+        resamples=resamples,
+        seed=seed,
+        correction=correction,
+    )
+
+
+def _named_systems(systems: Mapping[str, System] | Sequence[PathLike]) -> dict[str, System]:
+    if isinstance(systems, Mapping):
+        return {str(name): value for name, value in systems.items()}
+    if isinstance(systems, (str, os.PathLike)):
+        systems = [systems]
+    named: dict[str, System] = {}
+    for path in systems:
+        name = display_name(path)
+        if name in named:
+            raise CwsBenchError(f"{name} is given twice", "give each system once")
+        named[name] = path
+    return named
+
+
+def _is_path(value: Any) -> bool:
+    return isinstance(value, (str, os.PathLike))
+
+
+def _score_all(
+    gold: Any,
+    named: dict[str, System],
+    *,
+    dictionary: Dictionary | None,
+    method: str,
+    normalize: str | Normalizer | None,
+    encoding: str,
+    pred_encoding: str | None,
+    gold_format: str,
+    data_dir: PathLike | None,
+) -> dict[str, ScoreResult]:
+    """Each system's result with per-sentence counts.
+
+    When the gold and every system are files, each is scored by
+    ``score_files``; otherwise all go through ``score_sentences`` (files
+    read as sentences), so the rows of one report are counted alike.
+    """
+    if _is_path(gold) and all(_is_path(v) for v in named.values()):
+        return {
+            name: score_files(
+                gold,
+                path,  # type: ignore[arg-type]
+                dictionary=dictionary,
+                method=method,  # type: ignore[arg-type]
+                normalize=normalize,
+                encoding=encoding,
+                pred_encoding=pred_encoding,
+                gold_format=gold_format,
+                data_dir=data_dir,
+                per_line=True,
+            )
+            for name, path in named.items()
+        }
+    if _is_path(gold):
+        from cws_bench.scoring import _gold_sentences
+
+        sentences = _gold_sentences(gold, gold_format, encoding, data_dir)
+        if sentences is None:
+            sentences = read_segmented(gold, encoding=encoding)
+        gold_sentences = [list(words) for words in sentences]
+    else:
+        gold_sentences = [list(words) for words in gold]
+    results = {}
+    for name, value in named.items():
+        pred = (
+            list(read_segmented(value, encoding=pred_encoding or encoding))
+            if _is_path(value)
+            else [list(words) for words in value]  # type: ignore[union-attr]
+        )
+        results[name] = score_sentences(
+            gold_sentences,
+            pred,
+            dictionary,
+            method=method,  # type: ignore[arg-type]
+            normalize=normalize,
+            per_line=True,
+        )
+    return results
+
+
+def _intervals(
+    counts: dict[str, Any], *, resamples: int, seed: int
+) -> dict[str, dict[str, Interval]]:
+    """Percentile bootstrap intervals of P, R and F1, as the bake-off computes them."""
+    from cws_bench.metrics import significance
+
+    statistics = {
+        "precision": significance.ratio_statistic(0, 1),
+        "recall": significance.ratio_statistic(0, 2),
+        "f1": significance.fscore_statistic(),
+    }
+    out: dict[str, dict[str, Interval]] = {}
+    for name, rows in counts.items():
+        out[name] = {}
+        if not len(rows):
+            continue
+        for metric, statistic in statistics.items():
+            ci = significance.bootstrap_confidence_interval(
+                rows, statistic, n_resamples=resamples, confidence=CONFIDENCE, seed=seed
+            )
+            out[name][metric] = Interval(float(ci.low), float(ci.high))
+    return out
+
+
+def _paired_tests(
+    gold: str,
+    counts: dict[str, Any],
+    pairs: list[tuple[str, str]],
+    *,
+    resamples: int,
+    seed: int,
+) -> list[Comparison]:
+    """Paired bootstrap tests of F1 for the given (a, b) pairs, as the bake-off runs them."""
+    from cws_bench.metrics import significance
+
+    f1 = significance.fscore_statistic()
+    out = []
+    for a, b in pairs:
+        if counts[a].shape != counts[b].shape or not len(counts[a]):
+            continue
+        test = significance.paired_bootstrap_test(
+            counts[a], counts[b], f1, n_resamples=resamples, confidence=CONFIDENCE, seed=seed
+        )
+        out.append(
+            Comparison(
+                corpus=gold,
+                a=a,
+                b=b,
+                metric="f1",
+                difference=float(test.difference),
+                interval=Interval(float(test.low), float(test.high)),
+                p_value=float(test.p_value),
+                significant=bool(test.p_value < ALPHA),
+            )
+        )
+    return out

@@ -1,0 +1,73 @@
+"""The result objects' own API (cws_bench/results.py): look-ups, attributes, reprs."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+
+import pytest
+
+from cws_bench.results import BakeoffResult, PairResult
+
+
+def test_an_unknown_corpus_is_a_key_error_naming_the_corpora(bakeoff):
+    with pytest.raises(KeyError, match=r"no corpus 'typo'.*its corpora: sample, pd1998"):
+        bakeoff.leaderboard("typo")
+    with pytest.raises(KeyError, match="its corpora"):
+        bakeoff.winners("typo")
+    with pytest.raises(KeyError, match=r"no 'closed' track on 'x'; its tracks: open"):
+        BakeoffResult("t", {}, (PairResult("x", "a", "a", "open", "ok"),)).leaderboard(
+            "x", "closed"
+        )
+
+
+def test_a_pair_reads_its_scores_as_attributes(bakeoff):
+    pair = next(p for p in bakeoff.pairs if p.ok)
+    for name in ("precision", "recall", "f1", "oov_rate", "oov_recall", "iv_recall"):
+        assert getattr(pair, name) == pair.scores[name]
+    assert pair.gold_words == pair.scores["gold_words"] > 0
+    failed = next(p for p in bakeoff.pairs if not p.ok)
+    assert failed.f1 is None
+    with pytest.raises(AttributeError, match="no attribute 'f2'"):
+        _ = pair.f2
+
+
+def test_reprs_are_short(bakeoff):
+    text = repr(bakeoff)
+    assert len(text) < 400, len(text)
+    assert text.startswith("<BakeoffResult 'report-test'") and "pd1998 open:" in text
+    pair = next(p for p in bakeoff.pairs if p.ok)
+    assert repr(pair) == (
+        f"<PairResult {pair.segmenter} on {pair.corpus} ({pair.track}): "
+        f"P {pair.precision:.3f} R {pair.recall:.3f} F1 {pair.f1:.3f}>"
+    )
+    seen = next(p for p in bakeoff.pairs if p.contaminated)
+    assert repr(seen).endswith("(trained on this data)>")
+    failed = next(p for p in bakeoff.pairs if not p.ok)
+    assert repr(failed) == f"<PairResult {failed.segmenter} on {failed.corpus}: {failed.status}>"
+
+
+class _Cells(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[str] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag, attrs) -> None:
+        self.tags.append(tag)
+
+    def handle_data(self, data) -> None:
+        self.text.append(data)
+
+
+def test_notebooks_get_html_tables(bakeoff):
+    parser = _Cells()
+    parser.feed(bakeoff._repr_html_())
+    assert parser.tags.count("table") == len(bakeoff.corpora())
+    text = "".join(parser.text)
+    winner = bakeoff.winners("pd1998")[1].winner
+    assert f"{winner.segmenter} (best of the open track)" in text
+    assert "hmm-seen (trained on this data: never ranked)" in text
+    assert f"{winner.f1:.3f}" in text
+    pair = _Cells()
+    pair.feed(winner._repr_html_())
+    assert f"{winner.f1:.3f}" in "".join(pair.text)
