@@ -32,6 +32,7 @@ __all__ = [
     "MissedWord",
     "analyse_errors",
     "block_kind",
+    "clip_words",
     "shared_blocks",
 ]
 
@@ -46,7 +47,8 @@ class ErrorPattern:
         pred: the predicted words of the block.
         count: how many times the block occurs.
         line: the 1-based line number of the first occurrence.
-        sentence: that line's gold words joined by spaces.
+        sentence: that line's gold words joined by spaces, clipped to
+            :data:`EXAMPLE_WORDS` words on each side of the error (``…`` marks a cut).
     """
 
     kind: str
@@ -151,6 +153,33 @@ class ErrorAnalysis:
         )
 
 
+EXAMPLE_WORDS = 16
+"""Words of context kept on each side of an error in its example sentence."""
+
+
+def clip_words(words: Sequence[str], start: int, end: int, window: int = EXAMPLE_WORDS) -> str:
+    """``words[start:end]`` with up to ``window`` words on each side, joined by spaces.
+
+    An ellipsis word marks each side that was cut, so an example sentence stays
+    short however long its line is.
+
+    >>> clip_words(list("abcdefg"), 3, 4, window=1)
+    '… c d e …'
+    >>> clip_words(["a", "b"], 0, 1)
+    'a b'
+    """
+    low, high = max(0, start - window), min(len(words), end + window)
+    parts = list(words[low:high])
+    if low > 0:
+        parts.insert(0, ELLIPSIS)
+    if high < len(words):
+        parts.append(ELLIPSIS)
+    return " ".join(parts)
+
+
+ELLIPSIS = "…"
+
+
 def shared_blocks(
     gold: Sequence[str], pred: Sequence[str]
 ) -> Iterator[tuple[tuple[str, ...], tuple[str, ...]]]:
@@ -222,7 +251,9 @@ def analyse_errors(
         pred_words = [w for w in pred_words if w]
         if not gold_words or "".join(gold_words) != "".join(pred_words):
             continue
+        position = 0  # index of the block's first word among the gold words
         for gold_block, pred_block in shared_blocks(gold_words, pred_words):
+            at, position = position, position + len(gold_block)
             kind = block_kind(gold_block, pred_block)
             correct = kind is None
             for word in gold_block:
@@ -234,7 +265,11 @@ def analyse_errors(
             if kind is None:
                 continue
             found[kind][gold_block, pred_block] += 1
-            first.setdefault((kind, gold_block, pred_block), (line, " ".join(gold_words)))
+            if (kind, gold_block, pred_block) not in first:
+                # A window of the sentence, not a copy of it: one long line with many
+                # errors would otherwise cost its length times its number of errors.
+                example = clip_words(gold_words, at, at + len(gold_block))
+                first[kind, gold_block, pred_block] = (line, example)
 
     def most_common(kind: str) -> tuple[ErrorPattern, ...]:
         # Ties broken by the words, so the report does not depend on input order.

@@ -59,6 +59,7 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import platform
+import re
 import sys
 import time
 import traceback
@@ -71,7 +72,7 @@ from typing import Any
 
 from cws_bench import __version__
 from cws_bench.errors import CwsBenchError
-from cws_bench.io import PathLike, atomic_write
+from cws_bench.io import PathLike, make_folder
 from cws_bench.results import (
     BakeoffResult,
     Comparison,
@@ -96,6 +97,8 @@ __all__ = [
 ]
 
 TRACKS = ("closed", "open")
+SAFE_NAME = re.compile(r"[\w.+ -]{1,100}")
+"""A bake-off name: a plain file name (Unicode letters allowed), the folder of its reports."""
 BUNDLED_CONFIGS = ("default", "sighan2005", "domains")
 # 3: records say whether the pair is contaminated and if it has a speed;
 # 4: records hold analysis["buckets"]
@@ -326,9 +329,17 @@ def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffCo
                 f"{source}: {kind} label(s) used twice: {', '.join(duplicates)}",
                 "give each a distinct label",
             )
+    name = str(data.get("name") or Path(source).stem)
+    if not SAFE_NAME.fullmatch(name) or name.startswith("."):
+        # The name is a folder under reports/: "../x" or "/tmp/x" would write elsewhere.
+        raise CwsBenchError(
+            f"{source}: name {name!r} is not a plain file name",
+            "use letters, digits, spaces and - _ . + (reports go to reports/<name>/; "
+            "pass -o to write them elsewhere)",
+        )
     try:
         config = BakeoffConfig(
-            name=str(data.get("name") or Path(source).stem),
+            name=name,
             corpora=tuple(corpora),
             segmenters=tuple(segmenters),
             seed=int(data.get("seed", 2005)),
@@ -449,6 +460,7 @@ def run_pair(task: _Task, report: Callable[[int], None] | None = None) -> dict[s
     """
     from cws_bench.analysis import analyse_errors
     from cws_bench.memory import peak_memory_mib
+    from cws_bench.metrics.throughput import rate
     from cws_bench.scoring import score_sentences
     from cws_bench.segmenters import get_segmenter
 
@@ -508,8 +520,8 @@ def run_pair(task: _Task, report: Callable[[int], None] | None = None) -> dict[s
             "segment_s": segment_s,
             "characters": characters,
             "sentences": len(raw),
-            "chars_per_s": characters / segment_s if timed else None,
-            "words_per_s": result.pred_words / segment_s if timed else None,
+            "chars_per_s": rate(characters, segment_s) if timed else None,
+            "words_per_s": rate(result.pred_words, segment_s) if timed else None,
         },
         "peak_memory_mib": peak_memory_mib(),
         "warnings": warnings,
@@ -596,18 +608,27 @@ def _normalized(dictionary: Any, normalize: str | None) -> Any:
 def _worker(task: _Task, connection: Any) -> None:
     """Entry point of a worker process: run the pair, send back a record or an error."""
 
+    from cws_bench.workers import worker_started
+
+    worker_started()
+
     def report(characters: int) -> None:
         connection.send(("progress", characters))
 
     try:
-        record = run_pair(task, report)
-    except CwsBenchError as e:
-        connection.send(("failed", str(e)))
-    except Exception as e:  # a segmenter's own bug: report it, the run goes on
-        tail = traceback.format_exc().strip().splitlines()[-3:]
-        connection.send(("failed", f"{type(e).__name__}: {e} ({' / '.join(tail)})"))
-    else:
-        connection.send(("done", record))
+        try:
+            record = run_pair(task, report)
+        except (BrokenPipeError, ConnectionError):
+            raise
+        except CwsBenchError as e:
+            connection.send(("failed", str(e)))
+        except Exception as e:  # a segmenter's own bug: report it, the run goes on
+            tail = traceback.format_exc().strip().splitlines()[-3:]
+            connection.send(("failed", f"{type(e).__name__}: {e} ({' / '.join(tail)})"))
+        else:
+            connection.send(("done", record))
+    except (BrokenPipeError, ConnectionError):
+        pass  # the main process is gone: nobody to tell
     finally:
         connection.close()
 
@@ -650,28 +671,31 @@ class _Cache:
 
     def __init__(self, folder: Path | None) -> None:
         self.folder = folder
+        self.warnings: list[str] = []  # invalid records found (each pair runs again)
         if folder is not None:
-            folder.mkdir(parents=True, exist_ok=True)
+            make_folder(folder)
 
     def path(self, key: str) -> Path | None:
         return None if self.folder is None else self.folder / f"{key}.json"
 
     def get(self, key: str) -> dict[str, Any] | None:
-        path = self.path(key)
-        if path is None or not path.exists():
-            return None
-        try:
-            record = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return None  # unreadable: run the pair again
-        return record if record.get("version") == CACHE_VERSION else None
+        """The valid record of ``key``, or None (an invalid one adds a warning)."""
+        from cws_bench.records import load_record
 
-    def put(self, key: str, record: dict[str, Any]) -> None:
         path = self.path(key)
         if path is None:
-            return
-        with atomic_write(path) as f:
-            json.dump(record, f, ensure_ascii=False)
+            return None
+        record, warning = load_record(path, version=CACHE_VERSION)
+        if warning is not None:
+            self.warnings.append(warning)
+        return record
+
+    def put(self, key: str, record: dict[str, Any]) -> None:
+        from cws_bench.records import store_record
+
+        path = self.path(key)
+        if path is not None:
+            store_record(path, record)
 
 
 @dataclass
@@ -691,6 +715,8 @@ def _run_tasks(
     on_progress: Callable[[int], None] | None,
 ) -> None:
     """Run tasks in worker processes, ``jobs`` at a time, each with a timeout."""
+    from cws_bench.workers import signals_ignored, stop_worker
+
     context = multiprocessing.get_context("spawn")
     pending = list(tasks)
     running: list[_Running] = []
@@ -706,8 +732,7 @@ def _run_tasks(
             for item in list(running):
                 finished = _poll(item, on_done, on_progress)
                 if not finished and time.monotonic() - item.started > timeout:
-                    item.process.kill()
-                    item.process.join()
+                    stop_worker(item.process)
                     on_done(
                         item.task,
                         "timeout",
@@ -722,9 +747,9 @@ def _run_tasks(
                     timeout=0.5,
                 )
     finally:
-        for item in running:  # interrupted (Ctrl-C): stop the workers, keep the cache
-            item.process.kill()
-            item.process.join()
+        with signals_ignored():  # interrupted: stop the workers and what they started
+            for item in running:
+                stop_worker(item.process)
 
 
 def _poll(
@@ -932,6 +957,7 @@ def run_bakeoff(
             else:
                 tasks.append(task)
 
+    notes.extend(cache.warnings)
     kinds = {spec.label: info.kind for spec, info in segmenters}
     tasks.sort(
         key=lambda t: (-sizes[t.corpus.label], _KIND_ORDER.get(kinds[t.segmenter.label] or "", 3))
@@ -962,10 +988,20 @@ def run_bakeoff(
         if chars_bar is not None:
             chars_bar.update(characters)
 
+    from cws_bench.workers import Interrupted, signals_raise
+
     try:
-        _run_tasks(
-            tasks, jobs=jobs, timeout=config.timeout, on_done=on_done, on_progress=on_progress
-        )
+        with signals_raise():
+            _run_tasks(
+                tasks, jobs=jobs, timeout=config.timeout, on_done=on_done, on_progress=on_progress
+            )
+    except Interrupted as e:
+        kept = f"; finished pairs are kept in {cache.folder}" if cache.folder else ""
+        raise Interrupted(
+            e.signum,
+            f"{e.message}: {len(records)} of {len(config.corpora) * len(segmenters)} pairs "
+            f"done{kept}; run the same command again to resume",
+        ) from None
     finally:
         if bar is not None:
             bar.close()

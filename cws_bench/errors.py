@@ -19,6 +19,7 @@ __all__ = [
     "SegmenterError",
     "SegmenterUnavailableError",
     "TextMismatchError",
+    "describe_os_error",
 ]
 
 
@@ -128,3 +129,15 @@ class SegmenterUnavailableError(SegmenterError):
     def __init__(self, segmenter: str, reason: str, install: str) -> None:
         super().__init__(segmenter, f"not available ({reason})", f"install it with: {install}")
         self.install = install
+
+
+def describe_os_error(error: OSError) -> str:
+    """One line for a file or folder that cannot be read or written: its name and why.
+
+    >>> describe_os_error(PermissionError(13, "Permission denied", "out/results.json"))
+    'out/results.json: Permission denied'
+    """
+    reason = error.strerror or str(error) or type(error).__name__
+    if error.filename is None:
+        return reason
+    return f"{os.fspath(error.filename)}: {reason}"

@@ -25,11 +25,13 @@ __all__ = [
     "STDIN",
     "BackgroundHasher",
     "atomic_write",
+    "check_writable",
     "decoding_error",
     "decoding_hint",
     "display_name",
     "iter_line_blocks",
     "iter_lines",
+    "make_folder",
     "normalize_encoding",
     "open_binary",
     "read_segmented",
@@ -173,8 +175,18 @@ def open_binary(source: PathLike) -> Iterator[BinaryIO]:
         raise CwsBenchError(f"{path}: is a directory, expected a file") from e
     except PermissionError as e:
         raise CwsBenchError(f"{path}: permission denied") from e
+    except OSError as e:
+        raise CwsBenchError(f"{path}: cannot be opened ({e.strerror or e})") from e
     with f:
-        yield f
+        try:
+            yield f
+        except OSError as e:
+            if e.filename is not None:
+                raise
+            # e.g. /proc/self/mem, a device, a file on a failing disk
+            raise CwsBenchError(
+                f"{path}: cannot be read ({e.strerror or e})", "give a regular, readable file"
+            ) from e
 
 
 def decoding_error(source: PathLike, encoding: str, line: int, offset: int) -> DecodingError:
@@ -330,10 +342,20 @@ def atomic_write(
 
     path = os.fspath(target)
     directory = os.path.dirname(path) or "."
+    if os.path.exists(directory) and not os.path.isdir(directory):
+        raise CwsBenchError(f"{path}: {directory} is a file, not a folder", "give another path")
     if not os.path.isdir(directory):
         raise CwsBenchError(f"{path}: folder {directory} does not exist", "create it first")
+    if os.path.isdir(path):
+        raise CwsBenchError(f"{path}: is a folder", "give a file name")
     name = os.path.basename(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=directory)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=directory)
+    except OSError as e:
+        raise CwsBenchError(
+            f"{path}: cannot write in folder {directory} ({e.strerror or e})",
+            "choose a folder you can write to",
+        ) from e
     try:
         # mkstemp makes the file private (0600); give it the mode open() would.
         os.chmod(tmp, 0o666 & ~_umask())
@@ -348,6 +370,42 @@ def atomic_write(
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def check_writable(target: PathLike) -> None:
+    """Raise a CwsBenchError now if ``target`` cannot be written later.
+
+    For a check before a long run whose result would be lost: the folder is
+    missing, is a file, or cannot be written, or ``target`` is a folder.
+    """
+    path = os.fspath(target)
+    if path == STDIN:
+        return
+    directory = os.path.dirname(path) or "."
+    if os.path.exists(directory) and not os.path.isdir(directory):
+        raise CwsBenchError(f"{path}: {directory} is a file, not a folder", "give another path")
+    if not os.path.isdir(directory):
+        raise CwsBenchError(f"{path}: folder {directory} does not exist", "create it first")
+    if os.path.isdir(path):
+        raise CwsBenchError(f"{path}: is a folder", "give a file name")
+    if not os.access(directory, os.W_OK):
+        raise CwsBenchError(
+            f"{path}: cannot write in folder {directory} (permission denied)",
+            "choose a folder you can write to",
+        )
+
+
+def make_folder(folder: PathLike) -> None:
+    """Create a folder and its parents, or raise a CwsBenchError saying why it cannot be."""
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except FileExistsError as e:
+        raise CwsBenchError(f"{os.fspath(folder)}: exists and is not a folder") from e
+    except OSError as e:
+        raise CwsBenchError(
+            f"{os.fspath(folder)}: cannot create this folder ({e.strerror or e})",
+            "choose a folder you can write to",
+        ) from e
 
 
 def write_segmented(

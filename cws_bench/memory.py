@@ -2,7 +2,7 @@
 
 POSIX systems report it through ``getrusage`` (Linux in KiB, macOS in
 bytes); Windows has no ``resource`` module, and psutil reports the peak
-working set there (``peak_wset``). psutil is a dependency on Windows only.
+working set there (``peak_wset``).
 
 >>> peak_memory_mib() > 0
 True

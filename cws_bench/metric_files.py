@@ -15,22 +15,43 @@ Formats:
 - TREC run: ``query Q0 document rank score tag`` (six whitespace-separated
   fields); the rank column is ignored and documents are ranked by score, as
   trec_eval does;
-- TREC qrels: ``query iteration document grade`` (four fields, an integer grade).
+- TREC qrels: ``query iteration document grade`` (four fields, an integer grade);
+- request log: JSONL or CSV, one request a row, with a start, first-token
+  and end time and the input and output token counts (see
+  :func:`read_request_log`).
 """
 
 from __future__ import annotations
 
+import io
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
 
 from cws_bench.errors import CorpusFormatError, CwsBenchError
-from cws_bench.io import display_name, iter_lines
+from cws_bench.io import (
+    display_name,
+    iter_line_blocks,
+    iter_lines,
+    normalize_encoding,
+    open_binary,
+)
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
+    "RequestLog",
     "read_generation_files",
     "read_label_files",
     "read_labels",
+    "read_request_log",
+    "read_table",
+    "read_token_weights",
     "read_trec_qrels",
     "read_trec_run",
 ]
@@ -202,3 +223,307 @@ def read_trec_qrels(path: PathLike, *, encoding: str = "utf-8") -> dict[str, dic
     if not qrels:
         raise CwsBenchError(f"{display_name(path)}: empty qrels", f"each line is: {layout}")
     return qrels
+
+
+# ---------------------------------------------------------------------------
+# Request logs (serving throughput and latency)
+
+_TIME_COLUMNS = ("start", "first_token", "end")
+_LOG_FORMATS = ("jsonl", "csv")
+
+
+@dataclass(frozen=True)
+class RequestLog:
+    """The columns of a request log as float arrays, one element per request.
+
+    Attributes:
+        path: the file, as messages name it.
+        fields: field name (``start``, ``first_token``, ``end``,
+            ``input_tokens``, ``output_tokens``) -> values; times in seconds
+            (ISO 8601 times become seconds since the earliest of them); a
+            missing or unparseable value is nan.
+        lines: the line of the file each request is on (None where a CSV
+            field spans lines and the count cannot be trusted).
+        columns: field name -> the column it was read from.
+    """
+
+    path: str
+    fields: Mapping[str, np.ndarray]
+    lines: np.ndarray | None
+    columns: Mapping[str, str]
+
+    def __len__(self) -> int:
+        return len(self.fields["start"])
+
+    def where(self, index: int) -> str:
+        """``file:line`` of the request at ``index`` (0-based), or ``file, request N``."""
+        return _where_request(self.path, self.lines, index)
+
+
+def _where_request(name: str, lines: np.ndarray | None, index: int) -> str:
+    if lines is not None:
+        return f"{name}:{int(lines[index])}"
+    return f"{name}, request {index + 1}"
+
+
+def _log_format(path: PathLike, text_start: str) -> str:
+    suffix = os.fspath(path).lower().rsplit(".", 1)[-1]
+    if suffix in ("jsonl", "ndjson", "json"):
+        return "jsonl"
+    if suffix == "csv":
+        return "csv"
+    return "jsonl" if text_start.lstrip().startswith("{") else "csv"
+
+
+def _text_lines(path: PathLike, encoding: str) -> tuple[str, np.ndarray]:
+    """The file's non-blank lines joined by newlines, and the line number of each.
+
+    The whole file is decoded at once (a million-line log in well under a
+    second); only a file with blank lines, or one that does not decode,
+    goes line by line (the latter for the error naming the line).
+    """
+    import re
+
+    with open_binary(path) as f:
+        data = f.read()
+    try:
+        text = data.decode(normalize_encoding(encoding))
+    except UnicodeDecodeError:
+        text = None
+    if text is not None:
+        text = text.removeprefix("\ufeff").replace("\r\n", "\n").removesuffix("\n")
+        # a blank line: between two newlines (fast: a literal first character), or first
+        if re.search(r"\n[^\S\n]*\n", f"\n{text}\n") is None:
+            return text, np.arange(1, text.count("\n") + 2)
+    body: list[str] = []
+    numbers: list[int] = []
+    line_no = 0
+    for block in iter_line_blocks(path, encoding=encoding):
+        for line in block:
+            line_no += 1
+            if line.strip():
+                body.append(line)
+                numbers.append(line_no)
+    return "\n".join(body), np.asarray(numbers, dtype=np.int64)
+
+
+def _parse_jsonl(
+    path: PathLike, body: str, numbers: np.ndarray, wanted: Sequence[str]
+) -> pd.DataFrame:
+    """The ``wanted`` columns of JSON lines (a key a line lacks is a missing value).
+
+    One ``json.loads`` of the whole file as an array, then a list per wanted
+    key: several times faster than ``pandas.read_json`` on a million lines.
+    """
+    import json
+
+    import pandas as pd
+
+    try:
+        records = json.loads("[" + body.replace("\n", ",") + "]")
+    except json.JSONDecodeError:
+        records = None
+    if records is None or len(records) != len(numbers):
+        for text, number in zip(body.split("\n"), numbers.tolist()):
+            try:
+                json.loads(text)
+            except json.JSONDecodeError as e:
+                raise CorpusFormatError(
+                    display_name(path), number, f"not JSON: {e.msg}", "write one JSON object a line"
+                ) from None
+        raise CwsBenchError(f"{display_name(path)}: cannot read the JSON lines")
+    for record, number in zip(records, numbers.tolist()):
+        if not isinstance(record, dict):
+            raise CorpusFormatError(
+                display_name(path),
+                number,
+                f"a JSON {type(record).__name__}, expected an object",
+                "write one JSON object a line",
+            )
+    present = [
+        key for key in dict.fromkeys(wanted) if key in records[0] or any(key in r for r in records)
+    ]
+    frame = pd.DataFrame({key: [r.get(key) for r in records] for key in present})
+    # the error for a missing column lists the keys of the first line
+    frame.attrs["keys"] = [str(key) for key in records[0]] if records else []
+    return frame
+
+
+def _seconds(values: pd.Series) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
+    """Numbers as they are, or ISO 8601 times as int64 nanoseconds; nan/NaT where unparseable.
+
+    Returns (float seconds or nan, int64 ns or None, mask of present but unparseable values).
+    """
+    import pandas as pd
+
+    present = values.notna().to_numpy()
+    if pd.api.types.is_bool_dtype(values):
+        return np.full(len(values), np.nan), None, present
+    numeric = pd.api.types.is_numeric_dtype(values)
+    numbers = values if numeric else pd.to_numeric(values, errors="coerce")
+    if pd.api.types.is_numeric_dtype(numbers):
+        as_float = np.asarray(numbers, dtype=np.float64)
+        parsed = ~np.isnan(as_float)
+        if parsed.any() or not present.any():
+            return as_float, None, present & ~parsed
+    stamps = pd.to_datetime(values.astype("string"), format="ISO8601", utc=True, errors="coerce")
+    ns = stamps.to_numpy(dtype="datetime64[ns]").astype(np.int64)
+    parsed = stamps.notna().to_numpy()
+    return (
+        np.full(len(values), np.nan),
+        np.where(parsed, ns, np.iinfo(np.int64).min),
+        present & ~parsed,
+    )
+
+
+def read_request_log(
+    path: PathLike,
+    *,
+    columns: Mapping[str, str] | None = None,
+    log_format: str | None = None,
+    encoding: str = "utf-8",
+    skip_bad: bool = False,
+) -> RequestLog:
+    """A request log, JSONL or CSV, one request a row.
+
+    Times are seconds as numbers (any origin) or ISO 8601 times (a time
+    without a zone is UTC); the three time columns must be of one kind.
+
+    Args:
+        path: the log.
+        columns: field -> column name, for the fields whose column is not
+            named like the field (``{"start": "sent_at"}``).
+        log_format: ``jsonl`` or ``csv``; default from the file name
+            (``.jsonl``, ``.ndjson``, ``.json``, ``.csv``), else from the
+            first character.
+        encoding: the text encoding.
+        skip_bad: a value that is neither a number nor an ISO 8601 time
+            becomes nan (a bad request that
+            :func:`cws_bench.metrics.throughput.serving_metrics` can count)
+            instead of an error.
+
+    Raises:
+        CwsBenchError: a missing column, or time columns of mixed kinds.
+        CorpusFormatError: a line that is not JSON, or (unless ``skip_bad``)
+            a value that is not a number or a time, naming the line.
+    """
+    import pandas as pd
+
+    from cws_bench.metrics.throughput import COLUMNS
+
+    mapping = {name: name for name in COLUMNS}
+    for name, column in (columns or {}).items():
+        if name not in mapping:
+            raise ValueError(f"unknown request field {name!r}; the fields are {', '.join(COLUMNS)}")
+        mapping[name] = column
+    body, numbers = _text_lines(path, encoding)
+    name = display_name(path)
+    if not body:
+        raise CwsBenchError(f"{name}: empty log", "write one request a line (JSONL or CSV)")
+    fmt = log_format or _log_format(path, body.split("\n", 1)[0])
+    if fmt not in _LOG_FORMATS:
+        raise ValueError(f"log_format must be one of {', '.join(_LOG_FORMATS)}, got {fmt!r}")
+    if fmt == "jsonl":
+        frame = _parse_jsonl(path, body, numbers, list(mapping.values()))
+        lines: np.ndarray | None = numbers
+    else:
+        try:
+            frame = pd.read_csv(io.StringIO(body), low_memory=False)
+        except (pd.errors.ParserError, pd.errors.EmptyDataError) as e:
+            raise CwsBenchError(f"{name}: not a CSV file: {e}", "write a header line") from None
+        lines = numbers[1:] if len(frame) == len(numbers) - 1 else None
+    frame.columns = [str(c) for c in frame.columns]
+    for field_name, column in mapping.items():
+        if column not in frame.columns:
+            option = "--" + field_name.replace("_", "-")
+            raise CwsBenchError(
+                f"{name}: no column {column!r} (the {field_name} of each request); "
+                f"the columns are {', '.join(frame.attrs.get('keys', frame.columns))}",
+                f"name the column that holds it ({option} COLUMN, or "
+                f"columns={{{field_name!r}: COLUMN}} in Python)",
+            )
+
+    fields: dict[str, np.ndarray] = {}
+    stamps: dict[str, np.ndarray] = {}
+    for field_name in COLUMNS:
+        values, ns, unparsed = _seconds(frame[mapping[field_name]])
+        if unparsed.any() and not skip_bad:
+            index = int(np.argmax(unparsed))
+            kind = "a number or an ISO 8601 time" if field_name in _TIME_COLUMNS else "a number"
+            raise CwsBenchError(
+                f"{_where_request(name, lines, index)}: {field_name} "
+                f"{frame[mapping[field_name]].iloc[index]!r} is not {kind}",
+                "fix the value, or pass --skip-bad to leave such requests out and count them",
+            )
+        if ns is not None:
+            if field_name not in _TIME_COLUMNS:
+                values = np.full(len(frame), np.nan)
+            else:
+                stamps[field_name] = ns
+        fields[field_name] = values
+    if stamps:
+        if len(stamps) != len(_TIME_COLUMNS):
+            raise CwsBenchError(
+                f"{name}: the time columns mix ISO 8601 times ({', '.join(stamps)}) and numbers",
+                "write all three times the same way",
+            )
+        missing = np.iinfo(np.int64).min
+        origin = min(
+            int(ns[ns != missing].min()) for ns in stamps.values() if (ns != missing).any()
+        )
+        for field_name, ns in stamps.items():
+            fields[field_name] = np.where(ns == missing, np.nan, (ns - origin) / 1e9)
+    return RequestLog(name, fields, lines, mapping)
+
+
+def read_table(path: PathLike, *, encoding: str = "utf-8") -> pd.DataFrame:
+    """A CSV table with a header line, every value read as text (pandas).
+
+    Values stay strings (``"1"`` and ``"1.0"`` are different values, as a
+    categorical feature needs); an empty cell is the empty string.
+
+    Raises:
+        CwsBenchError: the file is missing, empty or not CSV.
+    """
+    import pandas as pd
+
+    text = "\n".join(iter_lines(path, encoding=encoding))
+    name = display_name(path)
+    if not text.strip():
+        raise CwsBenchError(f"{name}: empty table", "write a header line, then one row a line")
+    try:
+        return pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError) as e:
+        raise CwsBenchError(f"{name}: not a CSV table: {e}", "write a header line") from None
+
+
+def read_token_weights(path: PathLike, *, encoding: str = "utf-8") -> dict[str, float]:
+    """Token weights (IDF, say): ``token<TAB>weight`` a line; blank lines are skipped.
+
+    Raises:
+        CorpusFormatError: a line without exactly two tab-separated fields, a
+            weight that is not a finite number >= 0, or a token listed twice.
+    """
+    weights: dict[str, float] = {}
+    for number, line in enumerate(iter_lines(path, encoding=encoding), start=1):
+        if not line.strip():
+            continue
+        fields = line.split("\t")
+        hint = "each line is: token<TAB>weight"
+        if len(fields) != 2 or not fields[0]:
+            raise CorpusFormatError(display_name(path), number, f"{len(fields)} field(s)", hint)
+        token, text = fields
+        try:
+            weight = float(text)
+        except ValueError:
+            weight = math.nan
+        if not (math.isfinite(weight) and weight >= 0):
+            raise CorpusFormatError(
+                display_name(path), number, f"weight {text!r} is not a number >= 0", hint
+            )
+        if token in weights:
+            raise CorpusFormatError(
+                display_name(path), number, f"token {token!r} is listed twice", hint
+            )
+        weights[token] = weight
+    return weights

@@ -137,16 +137,8 @@ class RegressionFixture:
         Returns:
             The CheckResult, or None when the baseline was (re)written.
         """
-        from cws_bench.regression.baseline import (
-            Bounds,
-            as_corpus_spec,
-            load_baseline,
-            record_baseline,
-            rerun_baseline,
-            save_baseline,
-        )
-        from cws_bench.regression.check import check_baseline
-        from cws_bench.regression.render import render_check_text
+        from cws_bench.errors import CwsBenchError
+        from cws_bench.regression.baseline import Bounds, record_baseline, save_baseline
 
         folder = Path(self.request.path).parent
         path = self.baseline_path(baseline)
@@ -181,6 +173,43 @@ class RegressionFixture:
                 f"no cws-bench baseline at {shown}: run pytest {UPDATE_OPTION} to record one",
                 pytrace=False,
             )
+        try:
+            return self._check(
+                path,
+                shown,
+                tokenizer,
+                target,
+                drops,
+                max_speed_drop,
+                fail_on_change,
+                options=options,
+                version=version,
+                batch=batch,
+                dictionary=dictionary,
+                data_dir=data_dir,
+                speed_runs=speed_runs,
+            )
+        except CwsBenchError as e:
+            # A malformed baseline or a bound that cannot be checked: one message, no traceback.
+            pytest.fail(f"cws-bench: {e}", pytrace=False)
+
+    def _check(
+        self,
+        path: Path,
+        shown: str,
+        tokenizer: Any,
+        target: str,
+        drops: dict[str, float],
+        max_speed_drop: float | None,
+        fail_on_change: bool,
+        **run: Any,
+    ) -> CheckResult:
+        from cws_bench.regression.baseline import as_corpus_spec, load_baseline, rerun_baseline
+        from cws_bench.regression.check import check_baseline
+        from cws_bench.regression.render import render_check_text
+
+        options, version, batch = run["options"], run["version"], run["batch"]
+        dictionary, data_dir, speed_runs = run["dictionary"], run["data_dir"], run["speed_runs"]
         stored = load_baseline(path)
         wanted = as_corpus_spec(target, dictionary=dictionary).label
         recorded_on = [record.label for record in stored.records]

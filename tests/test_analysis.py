@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import itertools
+import os
+import subprocess
+import sys
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cws_bench.analysis import ErrorAnalysis, analyse_errors
+from cws_bench.analysis import EXAMPLE_WORDS, ErrorAnalysis, analyse_errors
 from cws_bench.scoring import SegCounts, count_sentence
 
 GOLD = "结婚 的 和 尚未 结婚 的 都 应该 好好 考虑 一下 人生 大事".split()  # noqa: SIM905
@@ -86,3 +89,47 @@ def test_patterns_add_up_to_the_scorer_counts(pairs):
     assert sum(r.correct for r in a.recall_by_length) == c.correct
     assert sum(r.gold for r in a.recall_by_length) == c.gold
     assert sum(m.missed for m in a.missed_oov) == c.oov_gold - c.oov_correct
+
+
+# ---------------------------------------------------------------------------
+# Memory (issue 13): one long line with many distinct errors
+
+MEMORY_SCRIPT = """
+import resource, sys
+from cws_bench.analysis import analyse_errors
+
+n = int(sys.argv[1])
+# n distinct two-character gold words, each split in two: n distinct error patterns.
+gold = [chr(0x4E00 + 2 * i) + chr(0x4E01 + 2 * i) for i in range(n)]
+pred = [c for word in gold for c in word]
+size = len(" ".join(gold).encode()) + len(" ".join(pred).encode())
+analyse_errors([["甲乙"]], [["甲", "乙"]])  # warm up
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+analysis = analyse_errors([gold], [pred])
+after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+assert analysis.distinct["split"] == n
+print(size, (after - before) * 1024)
+"""
+
+
+def test_one_long_line_with_many_errors_takes_memory_linear_in_its_size():
+    # Each error used to keep a copy of its whole sentence: 5,000 errors in one
+    # 10,000-character line took 150 MB, 2,000 times the input.
+    proc = subprocess.run(
+        [sys.executable, "-c", MEMORY_SCRIPT, "5000"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    )
+    size, peak = map(int, proc.stdout.split())
+    assert peak < 200 * size
+
+
+def test_examples_are_clipped_around_the_error():
+    gold = [f"词{i:03d}" for i in range(100)]
+    pred = [*gold[:50], gold[50][:2], gold[50][2:], *gold[51:]]
+    (pattern,) = analyse_errors([gold], [pred]).splits
+    words = pattern.sentence.split(" ")
+    assert words[0] == words[-1] == "…"
+    assert words[1:-1] == gold[50 - EXAMPLE_WORDS : 51 + EXAMPLE_WORDS]

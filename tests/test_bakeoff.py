@@ -97,6 +97,14 @@ def test_placeholders_are_filled_per_corpus():
             "segmenter label(s) used twice: fmm",
         ),
         ("[[corpora]\nname = 'sample'\n", "not valid TOML"),
+        (
+            "name = '../x'\n[[corpora]]\nname = 'sample'\n[[segmenters]]\nname = 'fmm'\n",
+            "name '../x' is not a plain file name",
+        ),
+        (
+            "name = '/tmp/x'\n[[corpora]]\nname = 'sample'\n[[segmenters]]\nname = 'fmm'\n",
+            "name '/tmp/x' is not a plain file name",
+        ),
     ],
 )
 def test_bad_configurations_name_the_problem(tmp_path, body, message):

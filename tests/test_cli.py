@@ -7,6 +7,7 @@ import io
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import click
 import pytest
@@ -198,6 +199,97 @@ def test_warnings_go_to_stderr_not_into_json(write):
     assert data["mismatched_lines"] == 1
     assert data["mismatch_examples"] == [{"line": 1, "gold": "我们 是", "pred": "我们 事"}]
     assert "warning: 1 line(s) hold different characters" in proc.stderr
+
+
+# ---------------------------------------------------------------------------
+# Files and folders that cannot be read or written (issue 13): one message, exit 2
+
+
+SAMPLE_DICT = str(Path(__file__).resolve().parent.parent / "dictionaries" / "sample.txt")
+
+
+def _output_commands(tmp_path: Path, write) -> dict[str, list[str]]:
+    """Each command that writes a file or folder, with OUT where the output goes."""
+    gold = str(write("gold.txt", "我们 是\n学生\n"))
+    raw = str(write("raw.txt", "我们是\n学生\n"))
+    config = write(
+        "bakeoff.toml",
+        f'[[corpora]]\ngold = "{gold}"\n[[segmenters]]\nname = "fmm"\n'
+        f'options = {{ dictionary = "{SAMPLE_DICT}" }}\n',
+    )
+    baseline = tmp_path / "baseline.json"
+    fmm = ["-s", "fmm", "-O", f"dictionary={SAMPLE_DICT}"]
+    saved = invoke("baseline", "save", *fmm, "--corpus", gold, "-o", baseline, "--speed-runs", 1)
+    assert saved.exit_code == 0, saved.output
+    return {
+        "bakeoff": ["bakeoff", str(config), "-o", "OUT", "--quiet", "--jobs", "1"],
+        "segment": ["segment", *fmm, raw, "-o", "OUT"],
+        "diff": ["diff", gold, gold, "-o", "OUT"],
+        "corpora export": ["corpora", "export", "sample", "--as", "raw", "-o", "OUT"],
+        "baseline save": ["baseline", "save", *fmm, "--corpus", gold, "-o", "OUT"],
+        "check -o": ["check", "--baseline", str(baseline), "--format", "junit", "-o", "OUT"],
+    }
+
+
+COMMANDS_WITH_OUTPUT = ["bakeoff", "segment", "diff", "corpora export", "baseline save", "check -o"]
+
+
+@pytest.mark.parametrize("command", COMMANDS_WITH_OUTPUT)
+def test_an_output_below_a_file_exits_2_with_one_message(command, tmp_path, write):
+    args = _output_commands(tmp_path, write)[command]
+    blocker = write("a-file", "")
+    out = str(blocker / "sub" / "out.txt")
+    result = CliRunner().invoke(cli, [out if a == "OUT" else a for a in args])
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    assert str(blocker) in result.output
+
+
+@pytest.mark.parametrize("command", COMMANDS_WITH_OUTPUT)
+def test_an_output_folder_without_permission_exits_2(command, tmp_path, write, monkeypatch):
+    import os
+    import tempfile
+
+    args = _output_commands(tmp_path, write)[command]
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    out = str(locked / "out.txt")
+    real_mkstemp, real_makedirs = tempfile.mkstemp, os.makedirs
+
+    # The tests may run as root, who can write anywhere: refuse writes under `locked` as a
+    # folder without write permission would.
+    def mkstemp(*a, dir=None, **k):
+        if dir is not None and str(locked) in os.fspath(dir):
+            raise PermissionError(13, "Permission denied", os.path.join(dir, "tmpXYZ"))
+        return real_mkstemp(*a, dir=dir, **k)
+
+    def makedirs(name, *a, **k):
+        if str(locked) in os.fspath(name):
+            raise PermissionError(13, "Permission denied", os.fspath(name))
+        return real_makedirs(name, *a, **k)
+
+    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
+    monkeypatch.setattr(os, "makedirs", makedirs)
+    result = CliRunner().invoke(cli, [out if a == "OUT" else a for a in args])
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    assert "Permission denied" in result.output and str(locked) in result.output
+
+
+def test_a_gold_file_that_cannot_be_read_exits_2(write):
+    pred = write("pred.txt", "我们\n")
+    result = CliRunner().invoke(cli, ["score", "/proc/self/mem", str(pred)])
+    assert result.exit_code == 2
+    assert result.output.startswith("error: /proc/self/mem: cannot be read")
+    assert "Traceback" not in result.output
+
+
+def test_an_unbalanced_quote_in_a_command_option_exits_2(write):
+    raw = write("raw.txt", "我们\n")
+    result = CliRunner().invoke(cli, ["segment", "-s", "command", "-O", "command=seg '", str(raw)])
+    assert result.exit_code == 2
+    assert "cannot be split into arguments: No closing quotation" in result.output
+    assert "Traceback" not in result.output
 
 
 # ---------------------------------------------------------------------------

@@ -20,7 +20,8 @@ from typing import Any
 import click
 
 from cws_bench import __version__
-from cws_bench.errors import CwsBenchError
+from cws_bench.errors import CwsBenchError, describe_os_error
+from cws_bench.workers import Interrupted
 
 __all__ = ["COMMANDS", "main"]
 
@@ -48,6 +49,18 @@ class UserError(click.ClickException):
         click.echo(f"error: {self.format_message()}", err=True)
 
 
+class Stopped(click.ClickException):
+    """A run stopped by a signal: one line saying how to resume, exit code 128 + the signal."""
+
+    def __init__(self, message: str, exit_code: int) -> None:
+        super().__init__(message)
+        # click declares exit_code on the class; this instance carries its signal's code.
+        object.__setattr__(self, "exit_code", exit_code)
+
+    def show(self, file: Any = None) -> None:
+        click.echo(self.format_message(), err=True)
+
+
 class LazyGroup(click.Group):
     """A group that imports each command only when it is run or listed."""
 
@@ -65,7 +78,17 @@ class LazyGroup(click.Group):
         try:
             return super().invoke(ctx)
         except CwsBenchError as e:
+            if isinstance(e, Interrupted):
+                raise Stopped(str(e), e.exit_code) from e
             raise UserError(str(e)) from e
+        except KeyboardInterrupt:  # Ctrl-C outside a bake-off's workers: no traceback
+            raise Stopped("interrupted", 128 + 2) from None
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            # A file or folder that cannot be read or written (a gold file under /proc,
+            # an output folder below a file or without permission): one message, exit 2.
+            raise UserError(describe_os_error(e)) from e
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

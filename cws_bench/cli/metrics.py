@@ -1,4 +1,9 @@
-"""``cws-bench metrics``: the general metrics on your own files (classify, generation, ranking)."""
+"""``cws-bench metrics``: the general metrics on your own files, one subcommand per module.
+
+``classification``, ``generation``, ``ranking``, ``impurity`` and
+``throughput`` are named after :mod:`cws_bench.metrics`' modules;
+``classify`` stays as an alias of ``classification``.
+"""
 
 from __future__ import annotations
 
@@ -12,10 +17,15 @@ from typing import Any, TypeVar
 import click
 
 from cws_bench.cli.options import encoding_option, print_warnings
+from cws_bench.metrics._undefined import ZeroDivision
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 FORMATS = ("text", "json", "csv")
+TABLE_FORMATS = (*FORMATS, "markdown")
+
+ALIASES = {"classify": "classification"}
+"""Old subcommand names that still work."""
 
 
 def format_option(function: F) -> F:
@@ -28,6 +38,52 @@ def format_option(function: F) -> F:
         show_default=True,
         help="Output: a table (scores in %), or JSON / CSV with fractions in [0, 1].",
     )(function)
+
+
+def table_format_option(function: F) -> F:
+    """``--format text|json|csv|markdown``."""
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(TABLE_FORMATS),
+        default="text",
+        show_default=True,
+        help="Output: a table, JSON, CSV, or a Markdown table.",
+    )(function)
+
+
+def _markdown_table(header: list[str], rows: list[list[str]]) -> str:
+    """A GitHub Markdown table; the first column left-aligned, the others right."""
+
+    def cell(text: str) -> str:
+        return text.replace("|", "\\|")
+
+    lines = ["| " + " | ".join(cell(h) for h in header) + " |"]
+    lines.append("| " + " | ".join([":--", *("--:" for _ in header[1:])]) + " |")
+    lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _text_table(header: list[str], rows: list[list[str]]) -> str:
+    """Columns padded to width, the first left-aligned, the others right, two spaces apart."""
+    widths = [max(len(line[i]) for line in [header, *rows]) for i in range(len(header))]
+    return "\n".join(
+        "  "
+        + line[0].ljust(widths[0])
+        + "".join(f"  {cell:>{width}}" for cell, width in zip(line[1:], widths[1:]))
+        for line in [header, *rows]
+    )
+
+
+def _csv_table(header: list[str], rows: list[list[Any]]) -> str:
+    import csv
+    import io
+
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return out.getvalue().rstrip("\n")
 
 
 @contextmanager
@@ -56,30 +112,47 @@ def _queries(count: int) -> str:
     return f"{count:,} query" if count == 1 else f"{count:,} queries"
 
 
-def _zero_division(value: str) -> str | float:
+def _zero_division(value: str) -> ZeroDivision:
     return "warn" if value == "warn" else float(value)
 
 
-@click.group()
+class _AliasedGroup(click.Group):
+    """A group whose old subcommand names (:data:`ALIASES`) still resolve, unlisted."""
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        return super().get_command(ctx, ALIASES.get(cmd_name, cmd_name))
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        _, command, rest = super().resolve_command(ctx, args)
+        return (command.name if command else None), command, rest
+
+
+@click.group(cls=_AliasedGroup)
 def metrics() -> None:
-    """General metrics on your own files: classification, generation, ranking.
+    """General metrics on your own files, one subcommand per metric module.
+
+    classification (alias: classify), generation, ranking, impurity, throughput.
 
     \b
     Example:
-        cws-bench metrics classify true.txt pred.txt
+        cws-bench metrics classification true.txt pred.txt
         cws-bench metrics generation answers.txt refs.txt --tokenizer all
         cws-bench metrics ranking run.trec qrels.trec --metric map,ndcg@10
+        cws-bench metrics impurity tennis.csv --target play
+        cws-bench metrics throughput requests.jsonl
     """
 
 
 # ---------------------------------------------------------------------------
-# classify
+# classification
 
 
-@metrics.command()
+@metrics.command("classification")
 @click.argument("true", type=click.Path(exists=True, dir_okay=False))
 @click.argument("pred", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
-@format_option
+@table_format_option
 @click.option(
     "--digits",
     type=click.IntRange(1, 10),
@@ -124,12 +197,14 @@ def classify(
     """Classification report of PRED against TRUE, one label per line.
 
     Per label: precision, recall, F1 and support; then accuracy and the
-    macro and weighted averages (scikit-learn's report, to the character).
+    macro and weighted averages: scikit-learn's report to the character,
+    except that when no label has a true positive scikit-learn prints
+    supports as floats (2.0) and this prints them as counts (2).
 
     \b
     Example:
-        cws-bench metrics classify true.txt pred.txt
-        cws-bench metrics classify true.txt pred.txt --format json --confusion
+        cws-bench metrics classification true.txt pred.txt
+        cws-bench metrics classification true.txt pred.txt --format json --confusion
     """
     from cws_bench.metric_files import read_label_files
     from cws_bench.metrics.classification import classification_report, confusion_matrix
@@ -156,6 +231,26 @@ def classify(
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
     elif fmt == "csv":
         click.echo(report.to_frame().to_csv(lineterminator="\n").rstrip("\n"))
+    elif fmt == "markdown":
+        frame = report.to_frame()
+        header = ["label", *(str(c) for c in frame.columns)]
+        body = [
+            [
+                str(label),
+                *("" if v != v else f"{v:.{digits}f}" for v in row[:-1]),
+                f"{int(row[-1]):,}",
+            ]
+            for label, row in zip(frame.index, frame.itertuples(index=False))
+        ]
+        click.echo(_markdown_table(header, body))
+        if matrix is not None:
+            click.echo("")
+            click.echo(
+                _markdown_table(
+                    ["true \\ pred", *names],
+                    [[n, *(f"{x:,}" for x in r)] for n, r in zip(names, matrix.tolist())],
+                )
+            )
     else:
         click.echo(report.to_text(digits=digits).rstrip("\n"))
         if matrix is not None:
@@ -186,6 +281,13 @@ _GENERATION_COLUMNS = [
     ("rouge1", "ROUGE-1"),
     ("rouge2", "ROUGE-2"),
     ("rougeL", "ROUGE-L"),
+    ("rougeW", "ROUGE-W"),
+    ("rougeS", "ROUGE-S4"),
+    ("rougeSU", "ROUGE-SU4"),
+    ("rougeLsum", "ROUGE-Lsum"),
+    ("weighted_precision", "wP"),
+    ("weighted_recall", "wR"),
+    ("weighted_f1", "wF1"),
 ]
 
 
@@ -221,15 +323,42 @@ def _check_generation_metrics(ctx: click.Context, param: click.Parameter, value:
     default="em,f1,bleu,rouge",
     show_default=True,
     callback=_check_generation_metrics,
-    help="Comma-separated: em (exact match), f1 (token P/R/F1), bleu, rouge.",
+    help="Comma-separated: em (exact match), f1 (token P/R/F1), bleu, rouge (ROUGE-1/2/L), "
+    "rouge-w, rouge-s, rouge-su (gap 4), rouge-lsum, weighted (weighted token P/R/F1: "
+    "needs --weights).",
 )
-@format_option
+@click.option(
+    "--multi-reference",
+    type=click.Choice(["best", "pooled"]),
+    default="best",
+    show_default=True,
+    help="ROUGE-1/2/S/SU with several references: the best one, or matches pooled over "
+    "all of them (Lin 2004, eq. 1).",
+)
+@click.option(
+    "--weights",
+    "weights_path",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="Token weights for -m weighted: a file of `token<TAB>weight` lines (an unlisted "
+    "token weighs 1).",
+)
+@click.option(
+    "--unclipped",
+    is_flag=True,
+    help="Weighted scores in the membership form: a token counts whenever the other side "
+    "has it (default: clipped counts).",
+)
+@table_format_option
 @encoding_option
 def generation(
     pred: str,
     refs: tuple[str, ...],
     tokenizer: str,
     metric_names: list[str],
+    multi_reference: str,
+    weights_path: str | None,
+    unclipped: bool,
     fmt: str,
     encoding: str,
 ) -> None:
@@ -248,17 +377,28 @@ def generation(
         cws-bench metrics generation answers.txt refs1.txt refs2.txt --tokenizer all -m f1,bleu
     """
     from cws_bench.metric_files import read_generation_files
-    from cws_bench.metrics.generation import compare_tokenizers, generation_scores
+    from cws_bench.tokenizers import compare_tokenizers, generation_scores
 
     predictions, references = read_generation_files(pred, refs, encoding=encoding)
+    if "weighted" in metric_names and weights_path is None:
+        raise click.UsageError("-m weighted needs --weights FILE (token<TAB>weight lines)")
+    options: dict[str, Any] = {
+        "multi_reference": multi_reference,
+        "weights": None,
+        "clipped": not unclipped,
+    }
+    if weights_path is not None:
+        from cws_bench.metric_files import read_token_weights
+
+        options["weights"] = read_token_weights(weights_path, encoding=encoding)
     with collected_warnings():
         if tokenizer == "all":
-            table = compare_tokenizers(predictions, references, metrics=metric_names)
+            table = compare_tokenizers(predictions, references, metrics=metric_names, **options)
             rows, skipped = list(table.rows), dict(table.skipped)
         else:
             rows = [
                 generation_scores(
-                    predictions, references, tokenizer=tokenizer, metrics=metric_names
+                    predictions, references, tokenizer=tokenizer, metrics=metric_names, **options
                 )
             ]
             skipped = {}
@@ -299,6 +439,9 @@ def generation(
     body = [
         [row.tokenizer, *(_percent(getattr(row, field)) for field, _ in columns)] for row in rows
     ]
+    if fmt == "markdown":
+        click.echo(_markdown_table(header, body))
+        return
     widths = [max(len(line[i]) for line in [header, *body]) for i in range(len(header))]
     click.echo(
         f"{pred}: {rows[0].items:,} lines against {len(refs)} reference file(s) (scores in %)"
@@ -329,6 +472,16 @@ def _check_ranking_metrics(ctx: click.Context, param: click.Parameter, value: st
     return chosen
 
 
+_GAIN_SUMS = {"cg", "dcg", "dcg_burges"}
+"""Ranking metrics that are sums of gains, not fractions: shown as they are, not in %."""
+
+
+def _ranking_value(name: str, value: float) -> str:
+    if name.split("@")[0] in _GAIN_SUMS:
+        return "nan" if math.isnan(value) else f"{value:.4f}"
+    return _percent(value)
+
+
 @metrics.command()
 @click.argument("run", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @click.argument("qrels", type=click.Path(exists=True, dir_okay=False))
@@ -339,8 +492,9 @@ def _check_ranking_metrics(ctx: click.Context, param: click.Parameter, value: st
     default="map,mrr,ndcg@10,hit_rate@10,precision@10,recall@100",
     show_default=True,
     callback=_check_ranking_metrics,
-    help="Comma-separated: map, mrr, ndcg, dcg, hit_rate, recall (each optionally "
-    "@k), precision@k.",
+    help="Comma-separated: map, mrr, ndcg, ndcg_burges, cg, dcg, dcg_burges, hit_rate, "
+    "recall (each optionally @k), precision@k. ndcg and dcg have linear gain (the grade, "
+    "as ranx and trec_eval), the _burges ones 2^grade - 1.",
 )
 @click.option(
     "--relevance-level",
@@ -349,22 +503,14 @@ def _check_ranking_metrics(ctx: click.Context, param: click.Parameter, value: st
     show_default=True,
     help="The lowest grade that counts as relevant.",
 )
-@click.option(
-    "--gain",
-    type=click.Choice(["exponential", "linear"]),
-    default="exponential",
-    show_default=True,
-    help="DCG gain: 2^grade - 1, or the grade itself.",
-)
 @click.option("--per-query", is_flag=True, help="Also print every query's scores.")
-@format_option
+@table_format_option
 @encoding_option
 def ranking(
     run: str,
     qrels: str,
     metric_names: list[str],
     relevance_level: int,
-    gain: str,
     per_query: bool,
     fmt: str,
     encoding: str,
@@ -388,8 +534,8 @@ def ranking(
     scores = read_trec_run(run, encoding=encoding)
     with collected_warnings():
         report = evaluate_run(
-            judgements, scores, metrics=metric_names, relevance_level=relevance_level, gain=gain
-        )  # type: ignore[arg-type]
+            judgements, scores, metrics=metric_names, relevance_level=relevance_level
+        )
     notes = []
     if report.missing_queries:
         missing = report.missing_queries
@@ -424,14 +570,25 @@ def ranking(
                 writer.writerow([query, *(values[name] for name in report.metrics)])
         click.echo(out.getvalue().rstrip("\n"))
         return
+    if fmt == "markdown":
+        rows = [["mean", *(_ranking_value(n, report.means[n]) for n in report.metrics)]]
+        if per_query:
+            rows += [
+                [query, *(_ranking_value(n, s[n]) for n in report.metrics)]
+                for query, s in report.per_query.items()
+            ]
+        click.echo(_markdown_table(["query", *report.metrics], rows))
+        return
     width = max(len(name) for name in report.metrics)
-    click.echo(f"{run} against {qrels}: {report.queries:,} queries (scores in %)")
+    raw = [name for name in report.metrics if name.split("@")[0] in _GAIN_SUMS]
+    note = f"; {', '.join(raw)} as sums of gains" if raw else ""
+    click.echo(f"{run} against {qrels}: {report.queries:,} queries (scores in %{note})")
     for name in report.metrics:
-        click.echo(f"  {name:<{width}}  {_percent(report.means[name]):>7}")
+        click.echo(f"  {name:<{width}}  {_ranking_value(name, report.means[name]):>7}")
     if per_query:
         header = ["query", *report.metrics]
         body = [
-            [query, *(_percent(s[name]) for name in report.metrics)]
+            [query, *(_ranking_value(name, s[name]) for name in report.metrics)]
             for query, s in report.per_query.items()
         ]
         widths = [max(len(line[i]) for line in [header, *body]) for i in range(len(header))]
@@ -442,3 +599,253 @@ def ranking(
                 + line[0].ljust(widths[0])
                 + "".join(f"  {cell:>{w}}" for cell, w in zip(line[1:], widths[1:]))
             )
+
+
+# ---------------------------------------------------------------------------
+# impurity
+
+
+@metrics.command()
+@click.argument("data", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.option("--target", required=True, help="The class column.")
+@click.option(
+    "--feature",
+    "features",
+    multiple=True,
+    help="A feature column to score (repeatable; default: every column but the target).",
+)
+@click.option(
+    "--base",
+    type=click.FloatRange(min=1.0, min_open=True),
+    default=2.0,
+    show_default=True,
+    help="Logarithm base of the entropies (2: bits, 2.718281828459045: nats).",
+)
+@click.option("--digits", type=click.IntRange(1, 15), default=6, show_default=True)
+@table_format_option
+@encoding_option
+def impurity(
+    data: str,
+    target: str,
+    features: tuple[str, ...],
+    base: float,
+    digits: int,
+    fmt: str,
+    encoding: str,
+) -> None:
+    """Split criteria of decision trees for each feature of a CSV table DATA.
+
+    Per feature: conditional entropy, information gain (ID3), split
+    information and gain ratio (C4.5), Gini gain (CART); above them the
+    target's entropy and Gini index. Every distinct value is one branch.
+
+    \b
+    Example:
+        cws-bench metrics impurity tennis.csv --target play
+        cws-bench metrics impurity tennis.csv --target play --feature outlook --format json
+    """
+    from cws_bench.metric_files import read_table
+    from cws_bench.metrics.impurity import split_criteria
+
+    table = read_table(data, encoding=encoding)
+    try:
+        with collected_warnings():
+            criteria = split_criteria(table, target, features=list(features) or None, base=base)
+    except ValueError as e:
+        raise click.UsageError(f"{data}: {e}") from e
+    if fmt == "json":
+        click.echo(json.dumps(criteria.to_dict(), ensure_ascii=False, indent=2))
+        return
+    names = [
+        "conditional_entropy",
+        "information_gain",
+        "split_information",
+        "gain_ratio",
+        "gini_gain",
+    ]
+    header = ["feature", "values", *names]
+    if fmt == "csv":
+        rows: list[list[Any]] = [
+            [f.feature, f.values, *(getattr(f, n) for n in names)] for f in criteria.features
+        ]
+        click.echo(_csv_table(header, rows))
+        return
+
+    def number(value: float | None) -> str:
+        return "--" if value is None else f"{value:.{digits}f}"
+
+    body = [
+        [f.feature, str(f.values), *(number(getattr(f, n)) for n in names)]
+        for f in criteria.features
+    ]
+    unit = "bits" if base == 2 else ("nats" if abs(base - math.e) < 1e-12 else f"base {base:g}")
+    summary = (
+        f"{target}: {criteria.items:,} rows, entropy {number(criteria.entropy)} {unit}, "
+        f"Gini index {number(criteria.gini_impurity)}"
+    )
+    if fmt == "markdown":
+        click.echo(f"{summary}\n\n{_markdown_table(header, body)}")
+    else:
+        click.echo(f"{data}: {summary}\n{_text_table(header, body)}")
+
+
+# ---------------------------------------------------------------------------
+# throughput
+
+
+def _column_option(field: str, what: str) -> Callable[[F], F]:
+    return click.option(
+        "--" + field.replace("_", "-"),
+        f"{field}_column",
+        default=field,
+        show_default=True,
+        metavar="COLUMN",
+        help=f"The column holding {what}.",
+    )
+
+
+@metrics.command()
+@click.argument("log", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@_column_option("start", "when the request was sent")
+@_column_option("first_token", "when its first output token arrived")
+@_column_option("end", "when its last output token arrived")
+@_column_option("input_tokens", "its prompt tokens")
+@_column_option("output_tokens", "its generated tokens")
+@click.option(
+    "--log-format",
+    type=click.Choice(["jsonl", "csv"]),
+    default=None,
+    help="The log's format [default: from the file name, else its first character].",
+)
+@click.option(
+    "--skip-bad",
+    is_flag=True,
+    help="Leave out bad requests (end before start, a negative count, a missing value) "
+    "and report how many, instead of stopping at the first.",
+)
+@table_format_option
+@encoding_option
+def throughput(
+    log: str,
+    start_column: str,
+    first_token_column: str,
+    end_column: str,
+    input_tokens_column: str,
+    output_tokens_column: str,
+    log_format: str | None,
+    skip_bad: bool,
+    fmt: str,
+    encoding: str,
+) -> None:
+    """Serving throughput and latency of a request log LOG (JSONL or CSV, a request a row).
+
+    Each request has a start, first-token and end time (seconds as numbers,
+    or ISO 8601 times) and its input and output token counts. As vLLM's
+    serving benchmark: throughputs over the wall span (last end - first
+    start); TTFT = first token - start; TPOT = (end - first token) /
+    (output tokens - 1) over requests with two or more output tokens;
+    end-to-end latency = end - start; each with mean, p50, p90 and p99.
+
+    \b
+    Example:
+        cws-bench metrics throughput requests.jsonl
+        cws-bench metrics throughput log.csv --start sent --end done --format json
+    """
+    from cws_bench.metric_files import read_request_log
+    from cws_bench.metrics.throughput import BadRequestError, serving_metrics
+
+    columns = {
+        "start": start_column,
+        "first_token": first_token_column,
+        "end": end_column,
+        "input_tokens": input_tokens_column,
+        "output_tokens": output_tokens_column,
+    }
+    requests = read_request_log(
+        log, columns=columns, log_format=log_format, encoding=encoding, skip_bad=skip_bad
+    )
+    fields = requests.fields
+    try:
+        result = serving_metrics(
+            fields["start"],
+            fields["first_token"],
+            fields["end"],
+            fields["input_tokens"],
+            fields["output_tokens"],
+            skip_bad=skip_bad,
+        )
+    except BadRequestError as e:
+        from cws_bench.errors import CwsBenchError
+
+        more = f" ({e.bad - 1:,} more bad request(s) after it)" if e.bad > 1 else ""
+        raise CwsBenchError(
+            f"{requests.where(e.index)}: {e.reason}{more}",
+            "fix the log, or pass --skip-bad to leave bad requests out and count them",
+        ) from None
+    except ValueError as e:
+        from cws_bench.errors import CwsBenchError
+
+        raise CwsBenchError(f"{requests.path}: {e}") from None
+    print_warnings(
+        f"{requests.path}: {count:,} request(s) left out: {reason}"
+        for reason, count in result.skipped.items()
+    )
+    _print_throughput(requests.path, result, fmt)
+
+
+_LATENCIES = (("ttft", "TTFT"), ("tpot", "TPOT"), ("e2e_latency", "E2E latency"))
+_THROUGHPUTS = (
+    ("generation_throughput", "generation throughput", "output tokens/s"),
+    ("prompt_throughput", "prompt throughput", "input tokens/s"),
+    ("request_throughput", "request throughput", "requests/s"),
+)
+
+
+def _print_throughput(path: str, result: Any, fmt: str) -> None:
+    if fmt == "json":
+        click.echo(json.dumps(result.to_dict(), indent=2))
+        return
+    if fmt == "csv":
+        rows: list[list[Any]] = [
+            [name, "value", getattr(result, name)] for name, _, _ in _THROUGHPUTS
+        ]
+        for name, _ in _LATENCIES:
+            summary = getattr(result, name)
+            for statistic in ("mean", "p50", "p90", "p99"):
+                rows.append(
+                    [name, statistic, None if summary is None else getattr(summary, statistic)]
+                )
+        click.echo(_csv_table(["metric", "statistic", "value"], rows))
+        return
+
+    def per_second(value: float | None) -> str:
+        return "--" if value is None else f"{value:,.2f}"
+
+    def ms(summary: Any, statistic: str) -> str:
+        return "--" if summary is None else f"{1000 * getattr(summary, statistic):,.2f}"
+
+    rates = [[title, per_second(getattr(result, name)), unit] for name, title, unit in _THROUGHPUTS]
+    latency_header = ["latency (ms)", "mean", "p50", "p90", "p99", "requests"]
+    latencies = [
+        [
+            title,
+            *(ms(getattr(result, name), s) for s in ("mean", "p50", "p90", "p99")),
+            "--" if getattr(result, name) is None else f"{getattr(result, name).count:,}",
+        ]
+        for name, title in _LATENCIES
+    ]
+    summary = (
+        f"{result.requests:,} request{'' if result.requests == 1 else 's'} over "
+        f"{result.duration:,.3f} s "
+        f"({result.input_tokens:,} input, {result.output_tokens:,} output tokens)"
+    )
+    if fmt == "markdown":
+        click.echo(
+            f"{summary}\n\n{_markdown_table(['throughput', 'value', 'unit'], rates)}\n\n"
+            f"{_markdown_table(latency_header, latencies)}"
+        )
+        return
+    click.echo(f"{path}: {summary}")
+    click.echo(_text_table(["throughput", "value", "unit"], rates))
+    click.echo("")
+    click.echo(_text_table(latency_header, latencies))

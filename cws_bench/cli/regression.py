@@ -533,6 +533,10 @@ def check(
     from cws_bench.regression.junit import render_junit
     from cws_bench.regression.render import render_check_json, render_check_text
 
+    if output is not None:
+        from cws_bench.io import check_writable
+
+        check_writable(output)  # before the rerun: exit 2 now, not after a long check
     stored = load_baseline(path)
     current = rerun_baseline(
         stored, options=_options(option, None, None), data_dir=data_dir, speed_runs=speed_runs

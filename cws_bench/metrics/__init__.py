@@ -17,6 +17,10 @@ people already trust (the tests compare them on random inputs):
   DCG/NDCG over TREC-style runs and judgements (trec_eval, ranx).
 - :mod:`~cws_bench.metrics.impurity`: entropy, information gain, gain ratio,
   Gini impurity and gain (ID3, C4.5, CART).
+- :mod:`~cws_bench.metrics.throughput`: serving throughput and latency of a
+  language model from per-request times and token counts (vLLM's serving
+  benchmark), and :func:`~cws_bench.metrics.throughput.rate`, the one
+  amount-per-second arithmetic (the bake-off's characters per second too).
 - :mod:`~cws_bench.metrics.significance`: bootstrap confidence intervals,
   paired bootstrap and approximate randomization tests over additive per-item counts.
 
@@ -28,5 +32,13 @@ keyword-only, and option names are the same in every metric
 one module does not pay for the others (or for numpy and pandas).
 """
 
-MODULES = ("counts", "classification", "generation", "ranking", "impurity", "significance")
+MODULES = (
+    "counts",
+    "classification",
+    "generation",
+    "ranking",
+    "impurity",
+    "throughput",
+    "significance",
+)
 """The metric modules, for registry-wide tests and documentation."""

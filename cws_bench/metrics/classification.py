@@ -639,7 +639,14 @@ class ClassificationReport:
         return pd.DataFrame(rows, index=pd.Index(names, name="label"))
 
     def to_text(self, *, digits: int = 2) -> str:
-        """The report as scikit-learn prints it, with ``digits`` decimals."""
+        """The report as scikit-learn prints it, with ``digits`` decimals.
+
+        Character for character scikit-learn's text, with one exception: when
+        no reported label has a true positive, scikit-learn prints every
+        support as a float (``2.0``); here supports are always whole numbers
+        (``2``). ``tests/metrics/test_classification.py`` checks both on
+        random inputs.
+        """
         headers = ["precision", "recall", self.fscore_name, "support"]
         names = [row.name for row in self.classes]
         width = max([*(len(name) for name in names), len("weighted avg"), digits])

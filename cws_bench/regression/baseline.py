@@ -66,6 +66,7 @@ if TYPE_CHECKING:
     from cws_bench.segmenters import Segmenter
 
 __all__ = [
+    "BASELINE_SCHEMA",
     "DEFAULT_BATCH_SIZE",
     "DEFAULT_SPEED_RUNS",
     "FORMAT",
@@ -77,6 +78,7 @@ __all__ = [
     "SegmenterConfig",
     "Speed",
     "as_corpus_spec",
+    "baseline_problems",
     "file_checksum",
     "load_baseline",
     "measure_speed",
@@ -132,8 +134,52 @@ def _is_path(key: str, value: Any) -> bool:
     return (key in PATH_OPTIONS or looks_like_path) and os.path.exists(value)
 
 
+def _command_argv(value: Any) -> list[str] | None:
+    """The arguments of a ``command`` option (a string split like a shell would, or a list)."""
+    import shlex
+
+    if isinstance(value, list) and all(isinstance(arg, str) for arg in value):
+        return list(value)
+    if isinstance(value, str):
+        try:
+            return shlex.split(value)
+        except ValueError:
+            return None
+    return None
+
+
+def _command_files(argv: Sequence[str]) -> list[int]:
+    """Indices of the arguments of a command that are files of the experiment (its script).
+
+    A file named by a relative path (``seg.py``, ``./seg.sh``) or any file after the
+    program (``/opt/seg/model.bin``) counts; the program given by an absolute path
+    (the Python interpreter) does not.
+    """
+    return [
+        index
+        for index, arg in enumerate(argv)
+        if arg
+        and os.path.isfile(arg)
+        and not (index == 0 and os.path.isabs(arg))
+        and not (index == 0 and os.sep not in arg and "/" not in arg)
+    ]
+
+
 def _identity(key: str, value: Any) -> Any:
-    """An option value as the signature sees it: a file by its content, a folder by its name."""
+    """An option value as the signature sees it: a file by its content, a folder by its name.
+
+    The files of a ``command`` (its script) go by their content too, so an edit to the
+    script shows as a changed experiment.
+    """
+    if key == "command":
+        argv = _command_argv(value)
+        if argv is not None and _command_files(argv):
+            files = set(_command_files(argv))
+            return [
+                f"file:{file_checksum(arg)}" if index in files else arg
+                for index, arg in enumerate(argv)
+            ]
+        return value
     if _is_path(key, value):
         if os.path.isfile(value):
             return f"file:{file_checksum(value)}"
@@ -432,6 +478,15 @@ def _portable(
     paths: list[str] = []
     base = os.path.abspath(folder)
     for key, value in values.items():
+        argv = _command_argv(value) if key == "command" and keys is None else None
+        if argv is not None and _command_files(argv):
+            # The script of a command, relative to the baseline's folder (like any path).
+            for index in _command_files(argv):
+                paths.append(f"command:{index}")
+                relative = os.path.relpath(os.path.abspath(argv[index]), base)
+                argv[index] = Path(relative).as_posix()
+            out[key] = argv
+            continue
         if (keys is None or key in keys) and _is_path(key, value):
             paths.append(key)
             value = Path(os.path.relpath(os.path.abspath(value), base)).as_posix()
@@ -443,6 +498,13 @@ def _absolute(values: Mapping[str, Any], paths: Iterable[str], folder: PathLike)
     """The inverse of :func:`_portable`: the keys in ``paths`` resolved against ``folder``."""
     out = dict(values)
     for key in paths:
+        if key.startswith("command:"):
+            index = int(key.removeprefix("command:"))
+            argv = list(out.get("command") or [])
+            if index < len(argv):
+                argv[index] = os.path.normpath(os.path.join(os.path.abspath(folder), argv[index]))
+                out["command"] = argv
+            continue
         if out.get(key) is not None:
             out[key] = os.path.normpath(os.path.join(os.path.abspath(folder), out[key]))
     return out
@@ -872,6 +934,139 @@ def save_baseline(baseline: Baseline, path: PathLike) -> None:
 _COUNT_ROW = re.compile(r"\[\s*(\d+),\s*(\d+),\s*(\d+)\s*\]")
 
 
+_NUMBER = {"type": "number"}
+_COUNT = {"type": "integer", "minimum": 0}
+_OPTIONAL_FRACTION = {"type": ["number", "null"], "minimum": 0, "maximum": 1}
+
+BASELINE_SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "cws-bench baseline",
+    "type": "object",
+    "required": ["format", "format_version", "segmenter", "corpora"],
+    "properties": {
+        "segmenter": {
+            "type": "object",
+            "required": ["name"],
+            "properties": {
+                "name": {"type": "string", "minLength": 1},
+                "registered": {"type": "boolean"},
+                "version": {"type": ["string", "number", "null"]},
+                "options": {"type": "object"},
+                "paths": {"type": "array", "items": {"type": "string"}},
+            },
+        },
+        "bounds": {
+            "type": "object",
+            "properties": {
+                "drops": {
+                    "type": "object",
+                    "additionalProperties": {"type": "number", "minimum": 0},
+                },
+                "speed": {"type": ["number", "null"], "minimum": 0, "maximum": 100},
+            },
+        },
+        "settings": {
+            "type": "object",
+            "properties": {
+                "speed_runs": {"type": "integer", "minimum": 1},
+                "batch_size": {"type": "integer", "minimum": 1},
+                "min_run_seconds": {"type": "number", "minimum": 0},
+                "keep_segmentation": {"type": "boolean"},
+                "seed": {"type": "integer"},
+                "resamples": {"type": "integer", "minimum": 1},
+            },
+        },
+        "environment": {"type": "object"},
+        "corpora": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+                "type": "object",
+                "required": ["corpus", "identity", "segmenter", "scores", "speed"],
+                "properties": {
+                    "corpus": {"type": "object"},
+                    "paths": {"type": "array", "items": {"type": "string"}},
+                    "identity": {"type": "object"},
+                    "segmenter": {"type": "object"},
+                    "scores": {
+                        "type": "object",
+                        "required": [
+                            "precision",
+                            "recall",
+                            "f1",
+                            "gold_words",
+                            "pred_words",
+                            "correct_words",
+                        ],
+                        "properties": {
+                            **{metric: _OPTIONAL_FRACTION for metric in METRICS},
+                            "precision": {"type": "number", "minimum": 0, "maximum": 1},
+                            "recall": {"type": "number", "minimum": 0, "maximum": 1},
+                            "f1": {"type": "number", "minimum": 0, "maximum": 1},
+                            "gold_words": _COUNT,
+                            "pred_words": _COUNT,
+                            "correct_words": _COUNT,
+                        },
+                    },
+                    "speed": {
+                        "type": "object",
+                        "required": ["chars_per_s", "runs", "characters", "passes"],
+                        "properties": {
+                            "chars_per_s": {"type": "number", "minimum": 0},
+                            "runs": {
+                                "type": "array",
+                                "minItems": 1,
+                                "items": {"type": "number", "minimum": 0},
+                            },
+                            "characters": _COUNT,
+                            "passes": _COUNT,
+                            "load_s": {"type": ["number", "null"]},
+                        },
+                    },
+                    "warnings": {"type": "array", "items": {"type": "string"}},
+                    "sentence_counts": {
+                        "type": "array",
+                        "items": {"type": "array", "items": _COUNT, "minItems": 3, "maxItems": 3},
+                    },
+                    "segmentation": {"type": ["array", "null"], "items": {"type": "string"}},
+                },
+            },
+        },
+    },
+}
+"""What a baseline file must look like (JSON Schema); :func:`load_baseline` checks it."""
+
+
+def baseline_problems(data: Any) -> list[str]:
+    """What is wrong with a baseline's content: its shape, then each corpus' counts.
+
+    Scores must be those of the stored counts, the per-sentence counts must
+    sum to them, and a stored segmentation must hold as many words as were
+    scored: a file cut short or edited by hand is refused.
+    """
+    from cws_bench.records import schema_problem, score_problems
+
+    problem = schema_problem(data, BASELINE_SCHEMA, whole="the file")
+    if problem is not None:
+        return [problem]
+    problems = []
+    for index, item in enumerate(data["corpora"]):
+        where = f"corpora.{index} ({item['corpus'].get('label', '?')})"
+        scores = item["scores"]
+        if scores.get("method", "interval") == "interval":
+            rows = item.get("sentence_counts", [])
+            problems += [f"{where}: {p}" for p in score_problems(scores, rows)]
+        segmentation = item.get("segmentation")
+        if segmentation is not None:
+            words = sum(len(line.split()) for line in segmentation)
+            if words != scores["pred_words"]:
+                problems.append(
+                    f"{where}: the stored segmentation holds {words} words, the scores "
+                    f"counted {scores['pred_words']}"
+                )
+    return problems
+
+
 def load_baseline(path: PathLike) -> Baseline:
     """Read a baseline file written by :func:`save_baseline`.
 
@@ -908,6 +1103,13 @@ def load_baseline(path: PathLike) -> Baseline:
             f"{name}: baseline format version {data.get('format_version')!r}; this cws-bench "
             f"({__version__}) reads version {FORMAT_VERSION}",
             "record the baseline again with this version (`cws-bench baseline save`)",
+        )
+    problems = baseline_problems(data)
+    if problems:
+        raise CwsBenchError(
+            f"{name}: a malformed baseline: {problems[0]}"
+            + (f" (and {len(problems) - 1} more problem(s))" if len(problems) > 1 else ""),
+            "restore the file, or record the baseline again (`cws-bench baseline save`)",
         )
     folder = os.path.dirname(os.path.abspath(name))
     try:

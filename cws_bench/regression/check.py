@@ -33,6 +33,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from cws_bench.errors import CwsBenchError
 from cws_bench.regression.baseline import Baseline, Bounds, CorpusRecord
 
 if TYPE_CHECKING:
@@ -384,6 +385,29 @@ def _changes(old: Baseline, new: Baseline) -> list[ExperimentChange]:
     return changes
 
 
+def _fail_closed(checks: list[BoundCheck], baseline: Baseline, current: Baseline) -> None:
+    """A gate that checks nothing, or a bound it cannot check, is an error, never a pass."""
+    missing = [old.label for old in baseline.records if current.record(old.label) is None]
+    if missing:
+        raise CwsBenchError(
+            f"the rerun has no result on {', '.join(missing)}: those bounds cannot be checked"
+        )
+    if not checks:
+        raise CwsBenchError(
+            "nothing to check: the baseline has no corpus or no bound",
+            "record the baseline on some corpus (`cws-bench baseline save --corpus ...`), "
+            "with a bound such as --max-f1-drop 0",
+        )
+    skipped = [check for check in checks if check.status == "skipped"]
+    if skipped:
+        listed = "; ".join(f"{check.corpus}: {check.message}" for check in skipped)
+        raise CwsBenchError(
+            f"{len(skipped)} bound(s) cannot be checked, so the check cannot pass: {listed}",
+            "record the baseline again, or drop the bound (an OOV bound needs an OOV "
+            "dictionary: --oov-dict)",
+        )
+
+
 def check_baseline(
     baseline: Baseline,
     current: Baseline,
@@ -405,6 +429,11 @@ def check_baseline(
 
     Returns:
         The CheckResult; ``passed`` says whether the gate passes.
+
+    Raises:
+        CwsBenchError: there is nothing to check, or a bound cannot be checked
+            (a score not recorded, an OOV bound without a dictionary): the gate
+            fails closed.
     """
     from cws_bench.metrics.significance import DEFAULT_RESAMPLES, DEFAULT_SEED
     from cws_bench.regression.diff import diff_segmentations
@@ -445,6 +474,7 @@ def check_baseline(
                 seed=seed,
                 resamples=resamples,
             )
+    _fail_closed(checks, baseline, current)
     return CheckResult(
         segmenter=current.segmenter.name,
         checks=tuple(checks),

@@ -72,6 +72,7 @@ STYLE = {
     "ytick.labelsize": 8,
     "legend.fontsize": 8,
     "legend.frameon": False,
+    "text.parse_math": False,  # labels are drawn literally: a "$" in a label is not math
 }
 
 

@@ -14,6 +14,13 @@ it is killed), writes invalid text or a different number of lines raises a
 :class:`~cws_bench.errors.SegmenterError` naming the command, the batch's
 lines and the tail of its standard error.
 
+The program runs in a session (process group) of its own: when it exits,
+times out or fails, or when the bake-off stops its worker, the whole group
+is killed, so a ``sh -c '...'`` wrapper's children do not outlive it. Its
+output is streamed, not kept whole: past :func:`output_limit` bytes (a
+multiple of the input's) it is stopped with an error, so a program that
+writes without end cannot fill the memory.
+
 ``file`` serves outputs produced elsewhere: a segmented file whose lines are
 the segmentations of the input lines. Each input line is looked up by its
 characters (whitespace removed) among the file's lines, in file order, so a
@@ -22,10 +29,14 @@ file for a different input is caught at its first line.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import selectors
 import shlex
+import signal
 import subprocess
+import time
 from collections import defaultdict, deque
 from pathlib import Path
 
@@ -37,6 +48,12 @@ __all__ = ["CommandSegmenter", "FileSegmenter"]
 
 DEFAULT_TIMEOUT = 600.0
 STDERR_TAIL = 800
+STDERR_KEEP = 16 * STDERR_TAIL  # bytes of standard error kept while a program runs
+OUTPUT_FACTOR = 4  # output bytes allowed per input byte (see output_limit)
+OUTPUT_SLACK = 1 << 16
+PIPE_CHUNK = 1 << 16
+POLL_S = 0.05  # how often a running program's exit is looked at
+EXIT_GRACE = 0.25  # seconds a program's leftovers may hold its output open after it exits
 
 
 def _tail(stderr: bytes | None, encoding: str) -> str:
@@ -46,6 +63,144 @@ def _tail(stderr: bytes | None, encoding: str) -> str:
     if len(text) > STDERR_TAIL:
         text = "…" + text[-STDERR_TAIL:]
     return "stderr: " + text.replace("\n", "\n    ")
+
+
+class ProcessTimeout(Exception):
+    """The program did not finish in time (it and its process group were killed)."""
+
+    def __init__(self, stderr: bytes) -> None:
+        super().__init__("timeout")
+        self.stderr = stderr
+
+
+class OutputTooLong(Exception):
+    """The program wrote more than its input can explain (it and its group were killed)."""
+
+    def __init__(self, limit: int, stderr: bytes) -> None:
+        super().__init__(f"more than {limit} bytes")
+        self.limit = limit
+        self.stderr = stderr
+
+
+def output_limit(input_bytes: int) -> int:
+    """The most bytes a segmentation of ``input_bytes`` bytes may take.
+
+    A segmentation is its input with spaces between the words: about twice
+    the input at most. The bound leaves room for a change of encoding width
+    (an ASCII digit written as a full-width one is 1 byte in, 3 out) and a
+    little slack, and stops a program that writes without end long before
+    it fills the memory.
+    """
+    return OUTPUT_FACTOR * input_bytes + OUTPUT_SLACK
+
+
+def kill_group(pgid: int) -> None:
+    """SIGKILL every process of a process group (nothing when it is empty)."""
+    if os.name != "posix":  # pragma: no cover
+        return
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, signal.SIGKILL)
+
+
+def run_process(
+    argv: list[str],
+    data: bytes,
+    *,
+    timeout: float,
+    cwd: str | os.PathLike[str] | None = None,
+    limit: int | None = None,
+) -> subprocess.CompletedProcess[bytes]:
+    """Run a program on ``data`` in its own process group, streaming its output.
+
+    The program starts in a new session, so its children and grandchildren
+    (``sh -c '...'`` wrappers, a helper left running in the background) are
+    in its process group; the group is killed when the program exits, times
+    out, writes too much, or when this function is left by an exception
+    (e.g. the bake-off stopping its worker). Standard output is read as it
+    comes, up to ``limit`` bytes (default :func:`output_limit` of the
+    input); only the tail of standard error is kept.
+
+    Raises:
+        FileNotFoundError, PermissionError: the program cannot be started.
+        ProcessTimeout: it did not finish within ``timeout`` seconds.
+        OutputTooLong: it wrote more than ``limit`` bytes.
+    """
+    limit = output_limit(len(data)) if limit is None else limit
+    deadline = time.monotonic() + timeout
+    proc = subprocess.Popen(
+        argv,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=cwd,
+        start_new_session=os.name == "posix",
+    )
+    stdout = bytearray()
+    stderr = bytearray()
+    try:
+        assert proc.stdin is not None
+        assert proc.stdout is not None
+        assert proc.stderr is not None
+        with selectors.DefaultSelector() as selector:
+            view = memoryview(data)
+            written = 0
+            if data:
+                os.set_blocking(proc.stdin.fileno(), False)
+                selector.register(proc.stdin, selectors.EVENT_WRITE)
+            else:
+                proc.stdin.close()
+            selector.register(proc.stdout, selectors.EVENT_READ)
+            selector.register(proc.stderr, selectors.EVENT_READ)
+            outputs = 2  # stdout and stderr, until each reaches its end
+            exited_at: float | None = None
+            while outputs:
+                now = time.monotonic()
+                if now > deadline:
+                    raise ProcessTimeout(bytes(stderr))
+                if exited_at is None and proc.poll() is not None:
+                    exited_at = now
+                elif exited_at is not None and now - exited_at > EXIT_GRACE:
+                    # The program is gone but something it started holds its
+                    # output open: that something goes with the group.
+                    kill_group(proc.pid)
+                for key, _ in selector.select(min(POLL_S, deadline - now)):
+                    pipe = key.fileobj
+                    if pipe is proc.stdin:
+                        try:
+                            written += os.write(
+                                proc.stdin.fileno(), view[written : written + PIPE_CHUNK]
+                            )
+                        except BlockingIOError:
+                            continue
+                        except BrokenPipeError:
+                            written = len(data)  # it stopped reading: its exit code tells
+                        if written >= len(data):
+                            selector.unregister(proc.stdin)
+                            proc.stdin.close()
+                        continue
+                    chunk = os.read(pipe.fileno(), PIPE_CHUNK)  # type: ignore[union-attr]
+                    if not chunk:
+                        selector.unregister(pipe)
+                        outputs -= 1
+                    elif pipe is proc.stdout:
+                        stdout += chunk
+                        if len(stdout) > limit:
+                            raise OutputTooLong(limit, bytes(stderr))
+                    else:
+                        stderr += chunk
+                        del stderr[: max(0, len(stderr) - STDERR_KEEP)]
+        try:
+            returncode = proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            raise ProcessTimeout(bytes(stderr)) from None
+    finally:
+        kill_group(proc.pid)
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            if stream is not None and not stream.closed:
+                stream.close()
+        proc.kill()
+        proc.wait()
+    return subprocess.CompletedProcess(argv, returncode, bytes(stdout), bytes(stderr))
 
 
 def _check_kind(name: str, kind: str) -> Kind:
@@ -105,7 +260,16 @@ class CommandSegmenter(Segmenter):
                 "needs the command to run",
                 "pass -O command='PROGRAM ARGS' (it reads lines on stdin, writes words on stdout)",
             )
-        self.argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
+        try:
+            self.argv = (
+                shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
+            )
+        except ValueError as e:  # an unbalanced quote
+            raise SegmenterError(
+                self.name,
+                f"command {command!r} cannot be split into arguments: {e}",
+                "close the quote, or give the command as a list of arguments",
+            ) from e
         self.display = command if isinstance(command, str) else shlex.join(self.argv)
         if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
             raise SegmenterError(self.name, f"timeout must be a positive number, not {timeout!r}")
@@ -155,14 +319,7 @@ class CommandSegmenter(Segmenter):
                 self.name, f"a line cannot be written as {self.encoding}: {e.reason}"
             ) from e
         try:
-            proc = subprocess.run(
-                self.argv,
-                input=data,
-                capture_output=True,
-                timeout=self.timeout,
-                cwd=self.cwd,
-                check=False,
-            )
+            proc = run_process(self.argv, data, timeout=self.timeout, cwd=self.cwd)
         except FileNotFoundError as e:
             raise SegmenterError(
                 self.name,
@@ -173,9 +330,17 @@ class CommandSegmenter(Segmenter):
             raise SegmenterError(
                 self.name, f"command {self.display!r}: {self.argv[0]!r} is not executable"
             ) from e
-        except subprocess.TimeoutExpired as e:
+        except ProcessTimeout as e:
             raise self._fail(
                 f"did not finish within {self.timeout:g} s (killed)", first, len(lines), e.stderr
+            ) from None
+        except OutputTooLong as e:
+            raise self._fail(
+                f"wrote more than {e.limit:,} bytes for {len(data):,} bytes of input (a "
+                "segmentation is about as long as its input; stopped and killed)",
+                first,
+                len(lines),
+                e.stderr,
             ) from None
         if proc.returncode != 0:
             raise self._fail(f"exited with code {proc.returncode}", first, len(lines), proc.stderr)

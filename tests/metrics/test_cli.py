@@ -18,8 +18,8 @@ from cws_bench.metric_files import (
     read_trec_run,
 )
 from cws_bench.metrics.classification import classification_report
-from cws_bench.metrics.generation import generation_scores
 from cws_bench.metrics.ranking import evaluate_run
+from cws_bench.tokenizers import generation_scores
 
 TRUE = ["cat"] * 25 + ["dog"] * 75
 PRED = ["cat"] * 20 + ["dog"] * 5 + ["cat"] * 18 + ["dog"] * 57
@@ -370,10 +370,27 @@ def test_readme_examples_work_as_shown(tmp_path, monkeypatch):
         for line in body.splitlines():
             written = re.match(r"printf '(.*)' > (\S+)$", line)
             if written:
-                content = written.group(1).replace("\\n", "\n")
+                content = written.group(1).replace("\\n", "\n").replace("\\t", "\t")
                 Path(written.group(2)).write_text(content, encoding="utf-8")
             elif line.startswith("cws-bench "):
                 last = CliRunner().invoke(cli, shlex.split(line)[1:])
                 assert last.exit_code == 0, (line, last.output)
             else:
                 assert not line.strip(), f"unexpected line in README: {line}"
+
+
+def test_every_metrics_command_writes_markdown(labels, write):
+    """Issue 21: text, JSON, CSV and Markdown for every metric command."""
+    true, pred = labels
+    table = invoke("metrics", "classification", true, pred, "--format", "markdown").stdout
+    assert table.splitlines()[:2] == [
+        "| label | precision | recall | f1-score | support |",
+        "| :-- | --: | --: | --: | --: |",
+    ]
+    assert "| cat | 0.53 | 0.80 | 0.63 | 25 |" in table
+    run, qrels = write("run.trec", RUN), write("qrels.trec", QRELS)
+    ranking = invoke("metrics", "ranking", run, qrels, "-m", "map,cg@2", "--format", "markdown")
+    assert ranking.stdout.splitlines()[0] == "| query | map | cg@2 |"
+    answers, refs = write("a.txt", "猫吃鱼\n"), write("r.txt", "猫吃了鱼\n")
+    generation = invoke("metrics", "generation", answers, refs, "-m", "f1", "--format", "markdown")
+    assert generation.stdout.splitlines()[2] == "| char | 100.00 | 75.00 | 85.71 |"

@@ -31,13 +31,16 @@ OPTIONS = {
     "clipped",
     "default_weight",
     "effective_order",
+    "max_gap",
     "max_order",
     "metrics",
+    "multi_reference",
     "n",
     "smooth_method",
     "smooth_value",
     "tokenizer",
     "tokenizers",
+    "weight",
     "weights",
     # ranking
     "gain",
@@ -46,6 +49,8 @@ OPTIONS = {
     # impurity
     "base",
     "features",
+    # throughput
+    "skip_bad",
     # significance
     "actual_positives",
     "alternative",
@@ -108,12 +113,35 @@ def test_every_public_function_has_a_doctest_or_a_docstring(function):
         assert ">>>" in doc, f"{function.__name__} has no doctest example"
 
 
-@pytest.mark.parametrize("cls", list(public_classes()))
+def result_classes():
+    """Every public class but exceptions and warnings: the results, which must have to_dict."""
+    for param in public_classes():
+        if not issubclass(param.values[0], Exception):
+            yield param
+
+
+@pytest.mark.parametrize("cls", list(result_classes()))
 def test_result_objects_have_to_dict(cls):
-    tools = {"SegmenterLike", "Tokenizer"}  # not results
-    if issubclass(cls, Warning) or cls.__name__ in tools:
-        return
     assert callable(getattr(cls, "to_dict", None)), f"{cls.__name__} has no to_dict()"
+
+
+def test_metrics_know_nothing_of_segmentation():
+    """Issue 11: no metric module imports the segmenters (see cws_bench.tokenizers)."""
+    import ast
+    from pathlib import Path
+
+    folder = Path(metrics.__file__).parent
+    for path in folder.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom | ast.Import):
+                names = (
+                    [node.module or ""]
+                    if isinstance(node, ast.ImportFrom)
+                    else [alias.name for alias in node.names]
+                )
+                for name in names:
+                    assert not name.startswith("cws_bench.segmenters"), (path.name, name)
+                    assert name != "cws_bench.tokenizers", (path.name, name)
 
 
 def test_zero_division_means_the_same_everywhere():

@@ -9,18 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cws_bench.errors import CwsBenchError
 from cws_bench.metrics import generation as gen
 from cws_bench.metrics.generation import (
     BleuStatistics,
-    Tokenizer,
     bleu_statistics,
-    compare_tokenizers,
     corpus_bleu,
     exact_match,
-    generation_scores,
     generation_scores_from_tokens,
-    get_tokenizer,
     ngram_precision,
     perplexity,
     rouge_l,
@@ -30,7 +25,6 @@ from cws_bench.metrics.generation import (
     token_precision_recall_f1,
     token_precision_score,
     token_recall_score,
-    tokenize_characters,
     weighted_token_precision,
 )
 
@@ -66,12 +60,12 @@ def test_best_f1_over_two_references():
 
 
 def test_characters_of_a_stuttering_answer():
-    prediction = tokenize_characters("猫猫猫吃鱼鱼鱼")
-    scores = token_precision_recall_f1(prediction, [tokenize_characters("猫吃鱼")])
+    prediction = list("猫猫猫吃鱼鱼鱼")
+    scores = token_precision_recall_f1(prediction, [list("猫吃鱼")])
     assert scores.precision == 3 / 7
     assert scores.recall == 1.0
     assert scores.f1 == 0.6
-    corpus = generation_scores(["猫猫猫吃鱼鱼鱼"], [["猫吃鱼"]], tokenizer="char", metrics=["f1"])
+    corpus = generation_scores_from_tokens([prediction], [[list("猫吃鱼")]], metrics=["f1"])
     assert (corpus.precision, corpus.recall, corpus.f1) == (3 / 7, 1.0, 0.6)
 
 
@@ -328,60 +322,6 @@ def test_perplexity_in_nats_and_bits():
         perplexity([0.5])
 
 
-# ---------------------------------------------------------------------------
-# Tokenizers: the seam to the segmenters
-
-
-class FakeSegmenter:
-    """A stand-in with the segmenter interface: splits after every '的'."""
-
-    name = "split-after-de"
-    version = "1"
-
-    def segment(self, lines):
-        out = []
-        for line in lines:
-            words, word = [], ""
-            for char in line:
-                word += char
-                if char == "的":
-                    words.append(word)
-                    word = ""
-            out.append([*words, word] if word else words)
-        return out
-
-
-def test_builtin_and_callable_tokenizers():
-    assert get_tokenizer("char")(["猫 吃鱼"]) == [["猫", "吃", "鱼"]]
-    assert get_tokenizer("space")(["猫 吃鱼"]) == [["猫", "吃鱼"]]
-    upper = get_tokenizer(lambda text: text.upper().split())
-    assert upper(["a b"]) == [["A", "B"]]
-    with pytest.raises(ValueError, match="not one string"):
-        get_tokenizer("char")("猫")
-
-
-def test_a_segmenter_object_is_a_batch_tokenizer():
-    tokenizer = get_tokenizer(FakeSegmenter())
-    assert tokenizer.signature == "split-after-de-1"
-    # whitespace the segmenter keeps is not a token
-    assert tokenizer(["我的 猫的鱼"]) == [["我的", "猫的", "鱼"]]
-    scores = generation_scores(["我的猫的鱼"], [["我的猫的鱼"]], tokenizer=FakeSegmenter())
-    assert scores.tokenizer == "split-after-de-1"
-    assert scores.exact_match == 1.0
-
-
-def test_the_tokenizer_changes_the_scores():
-    predictions = ["我们 在 北京大学 学习"]
-    references = [["我们 在 北京 大学 学习"]]
-    table = compare_tokenizers(predictions, references, tokenizers=["char", "space"])
-    by_name = {row.tokenizer: row for row in table.rows}
-    assert by_name["char"].f1 == 1.0
-    assert by_name["space"].f1 == 2 * 3 / (4 + 5)
-    frame = table.to_frame()
-    assert list(frame.index) == ["char", "space"]
-    assert frame.loc["space", "items"] == 1
-
-
 def test_generation_scores_are_means_over_items():
     predictions = [["猫", "吃", "鱼"], ["狗"], []]
     references = [[["猫", "吃", "鱼"]], [["狗", "叫"]], [["鸟"]]]
@@ -398,63 +338,6 @@ def test_generation_scores_are_means_over_items():
     assert only_em.f1 is None and only_em.bleu is None
     with pytest.raises(ValueError, match="unknown metric 'meteor'"):
         generation_scores_from_tokens(predictions, references, metrics=["meteor"])
-
-
-def test_multi_reference_texts():
-    scores = generation_scores(["猫吃鱼"], [["狗叫", "猫吃鱼"]], metrics=["em"])
-    assert scores.exact_match == 1.0 and scores.references == 2
-    with pytest.raises(ValueError, match="wrap a single reference"):
-        generation_scores(["猫吃鱼"], ["猫吃鱼"])
-
-
-def _registry_segmenter(name: str):
-    """Build a registered segmenter, or skip while the registry or its adapter is missing."""
-    try:
-        from cws_bench.segmenters import get_segmenter
-    except ImportError as e:
-        pytest.skip(f"the segmenter registry is not importable yet: {e}")
-    try:
-        return get_segmenter(name)
-    except ImportError as e:
-        pytest.skip(f"the {name} adapter is not in the registry yet: {e}")
-
-
-def test_a_segmenter_by_name():
-    segmenter = _registry_segmenter("jieba")
-    tokenizer = get_tokenizer("jieba")
-    assert isinstance(tokenizer, Tokenizer)
-    assert tokenizer.name == "jieba"
-    assert tokenizer.version == segmenter.version
-    lines = ["我们在北京大学学习", "猫吃鱼"]
-    assert tokenizer(lines) == segmenter.segment(lines)
-    scores = generation_scores(lines, [[line] for line in lines], tokenizer="jieba")
-    assert scores.exact_match == 1.0 and scores.f1 == 1.0
-    assert scores.tokenizer.startswith("jieba-")
-
-
-@pytest.mark.slow
-def test_all_available_tokenizers():
-    """Every installed segmenter that needs no options gets a row (loads them all: slow)."""
-    _registry_segmenter("jieba")
-    table = compare_tokenizers(
-        ["我们在北京大学学习"], [["我们 在 北京 大学 学习"]], metrics=["em", "f1"]
-    )
-    names = [row.tokenizer.rsplit("-", 1)[0] for row in table.rows]
-    assert names[:2] == ["char", "space"]
-    assert "jieba" in names
-    # fmm needs a word list: skipped, with the reason
-    assert "fmm" in table.skipped and "dictionary" in table.skipped["fmm"]
-    assert not set(names) & set(table.skipped)
-    by_name = dict(zip(names, table.rows))
-    assert by_name["char"].f1 == 1.0
-    assert by_name["space"].f1 == 0.0  # one unsegmented "word" against five
-    assert all(0.0 <= row.f1 <= 1.0 for row in table.rows)
-
-
-def test_an_unknown_segmenter_is_a_clear_error():
-    _registry_segmenter("jieba")
-    with pytest.raises(CwsBenchError, match="no-such-segmenter"):
-        get_tokenizer("no-such-segmenter")
 
 
 def test_counter_of_ngrams_is_what_bleu_counts():

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import pytest
 
+from cws_bench.errors import CwsBenchError
 from cws_bench.metrics.significance import fscore_statistic, paired_bootstrap_test
 from cws_bench.regression.baseline import Bounds, Speed, rerun_baseline
 from cws_bench.regression.check import check_baseline
@@ -112,12 +113,11 @@ def test_speed_bound_on_recorded_speeds(experiment):
     assert len(check_baseline(baseline, current, Bounds()).checks) == 1  # speed not checked
 
 
-def test_oov_recall_without_a_dictionary_is_skipped(experiment):
+def test_oov_recall_without_a_dictionary_cannot_pass(experiment):
+    # A bound that cannot be checked fails closed (issue 13): an error, not a pass.
     baseline = experiment.record()
-    result = check_baseline(baseline, rerun_baseline(baseline), Bounds({"oov_recall": 1.0}))
-    (check,) = result.checks
-    assert check.status == "skipped" and "no OOV dictionary" in check.message
-    assert result.passed
+    with pytest.raises(CwsBenchError, match=r"1 bound\(s\) cannot be checked.*no OOV dictionary"):
+        check_baseline(baseline, rerun_baseline(baseline), Bounds({"oov_recall": 1.0}))
 
 
 def test_a_different_machine_is_a_note_not_a_changed_experiment(experiment):
@@ -151,19 +151,18 @@ def test_junit_xml(experiment):
     baseline = with_speed(experiment.record(), 1000.0)
     experiment.add_word()
     current = with_speed(rerun_baseline(baseline), 990.0)
-    bounds = Bounds({"f1": 0.5, "oov_recall": 1.0}, speed=5)
+    bounds = Bounds({"f1": 0.5}, speed=5)
     result = check_baseline(baseline, current, bounds, fail_on_change=True)
     root = ET.fromstring(render_junit(result, baseline="b.json"))
     assert root.tag == "testsuites"
-    assert (root.get("tests"), root.get("failures"), root.get("skipped")) == ("4", "2", "1")
+    assert (root.get("tests"), root.get("failures"), root.get("skipped")) == ("3", "2", "0")
     (suite,) = root.findall("testsuite")
     assert suite.get("name") == "fmm on gold"
     cases = {case.get("name"): case for case in suite.findall("testcase")}
-    assert list(cases) == ["f1", "oov_recall", "speed", "experiment unchanged"]
+    assert list(cases) == ["f1", "speed", "experiment unchanged"]
     assert {case.get("classname") for case in cases.values()} == {"cws-bench.fmm.gold"}
     failure = cases["f1"].find("failure")
     assert failure.get("message").startswith("F1 dropped 100.00 → 76.92")
-    assert cases["oov_recall"].find("skipped") is not None
     assert cases["speed"].find("failure") is None
     assert "words.txt changed" in cases["experiment unchanged"].find("failure").get("message")
     properties = {p.get("name"): p.get("value") for p in suite.iter("property")}

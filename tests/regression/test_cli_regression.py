@@ -196,6 +196,59 @@ def test_check_input_errors_exit_2(tmp_path, experiment, saved):
     assert not (tmp_path / "x.json").exists()
 
 
+def _corrupt(data, where, value):
+    """Set data[where...] = value (``None`` deletes the key, ``...`` cuts a list by one)."""
+    *path, last = where
+    target = data
+    for key in path:
+        target = target[key]
+    if value is ...:
+        target[last] = target[last][:-1]
+    elif value is None and last != "f1":
+        del target[last]
+    else:
+        target[last] = value
+
+
+MALFORMED = {
+    "bounds-list": (("bounds",), [], "bounds: [] is not of type 'object'"),
+    "f1-text": (("corpora", 0, "scores", "f1"), "high", "'high' is not of type 'number'"),
+    "f1-null": (("corpora", 0, "scores", "f1"), None, "None is not of type 'number'"),
+    "f1-digit": (("corpora", 0, "scores", "f1"), 0.908, "scores.f1 is 0.908 but its counts"),
+    "speed-runs-text": (("settings", "speed_runs"), "three", "'three' is not of type 'integer'"),
+    "resamples-zero": (("settings", "resamples"), 0, "resamples: 0 is less than the minimum"),
+    "no-corpora": (("corpora",), [], "corpora: [] should be non-empty"),
+    "cut-counts": (("corpora", 0, "sentence_counts"), ..., "sentence_counts sum to"),
+    "cut-segmentation": (("corpora", 0, "segmentation"), ..., "segmentation holds 4 words"),
+}
+
+
+@pytest.mark.parametrize("case", list(MALFORMED))
+def test_a_malformed_baseline_exits_2_with_one_message(saved, case):
+    where, value, message = MALFORMED[case]
+    data = json.loads(saved.read_text(encoding="utf-8"))
+    _corrupt(data, where, value)
+    saved.write_text(json.dumps(data), encoding="utf-8")
+    for command in (["check", "--baseline", saved], ["baseline", "show", saved]):
+        result = invoke(*command)
+        assert result.exit_code == 2, result.output
+        assert "Traceback" not in result.output
+        assert "a malformed baseline" in result.stderr and message in result.stderr
+
+
+def test_a_bound_that_cannot_be_checked_fails_closed(saved):
+    # No OOV dictionary: the OOV recall bound cannot be checked; that is no pass.
+    result = invoke("check", "--baseline", saved, "--max-oov-recall-drop", "1")
+    assert result.exit_code == 2, result.output
+    assert "1 bound(s) cannot be checked, so the check cannot pass" in result.stderr
+    assert "oov" in result.stderr.lower()
+    data = json.loads(saved.read_text(encoding="utf-8"))
+    data["bounds"] = {"drops": {}, "speed": None}
+    saved.write_text(json.dumps(data), encoding="utf-8")
+    nothing = invoke("check", "--baseline", saved)
+    assert nothing.exit_code == 2 and "nothing to check" in nothing.stderr
+
+
 # ---------------------------------------------------------------------------
 # README
 
@@ -274,3 +327,50 @@ def test_an_external_command_with_a_version(tmp_path, experiment_texts):
     assert (
         invoke("check", "--baseline", path, "-O", "version=1.1", "--fail-on-change").exit_code == 1
     )
+
+
+def test_a_command_baseline_finds_its_script_from_any_folder_and_sees_it_change(
+    tmp_path, experiment_texts, monkeypatch
+):
+    project = tmp_path / "project"
+    project.mkdir()
+    script = project / "seg.py"
+    script.write_text(
+        "import sys\nfor line in sys.stdin:\n    print(' '.join(line.split()))\n", encoding="utf-8"
+    )
+    (project / "gold.txt").write_text(experiment_texts["gold"], encoding="utf-8")
+    monkeypatch.chdir(project)
+    saved = invoke(
+        "baseline", "save", "-s", "command", "-O", f"command={sys.executable} seg.py",
+        "--corpus", "gold.txt", "-o", "baseline.json", "--speed-runs", "1",
+    )  # fmt: skip
+    assert saved.exit_code == 0, saved.output
+    stored = json.loads((project / "baseline.json").read_text(encoding="utf-8"))
+    assert stored["segmenter"]["options"]["command"] == [sys.executable, "seg.py"]
+    (segmenter,) = {json.dumps(c["segmenter"]["options"]["command"]) for c in stored["corpora"]}
+    assert "file:" in segmenter  # the script by its checksum
+    # From another folder, the script is the one beside the baseline (else: not found).
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    same = invoke("check", "--baseline", project / "baseline.json", "--fail-on-change")
+    assert same.exit_code == 0, same.output
+    # An edit to the script is a changed experiment.
+    script.write_text(script.read_text(encoding="utf-8") + "# tuned\n", encoding="utf-8")
+    edited = invoke("check", "--baseline", project / "baseline.json", "--fail-on-change")
+    assert edited.exit_code == 1, edited.output
+    assert "option command changed" in edited.stdout
+
+
+def test_check_refuses_an_unwritable_report_before_running(saved, tmp_path, monkeypatch):
+    from cws_bench.regression import baseline
+
+    def rerun(*args, **kwargs):
+        raise AssertionError("the check ran before finding that -o cannot be written")
+
+    monkeypatch.setattr(baseline, "rerun_baseline", rerun)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("", encoding="utf-8")
+    result = invoke("check", "--baseline", saved, "--format", "junit", "-o", blocker / "c.xml")
+    assert result.exit_code == 2
+    assert f"{blocker} is a file, not a folder" in result.stderr

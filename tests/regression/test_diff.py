@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cws_bench.analysis import EXAMPLE_WORDS
 from cws_bench.errors import CwsBenchError, TextMismatchError
 from cws_bench.metrics.significance import fscore_statistic, paired_bootstrap_test
 from cws_bench.regression.diff import diff_files, diff_segmentations
@@ -299,3 +303,88 @@ def test_examples_mark_the_occurrence_that_changed():
     assert "line 1: 研究 人员 说 一 二 三 [研究 人员] 四" in render_diff_text(
         diff_segmentations(a, b)
     )
+
+
+# ---------------------------------------------------------------------------
+# Memory (issue 13): one long line with many distinct changes
+
+MEMORY_SCRIPT = """
+import resource, sys
+from cws_bench.regression.diff import diff_segmentations
+
+n = int(sys.argv[1])
+# n distinct two-character words of A, each split in two by B: n distinct patterns.
+a = [chr(0x4E00 + 2 * i) + chr(0x4E01 + 2 * i) for i in range(n)]
+b = [c for word in a for c in word]
+size = len(" ".join(a).encode()) + len(" ".join(b).encode())
+diff_segmentations([["甲乙"]], [["甲", "乙"]], [["甲乙"]])  # warm up (lazy imports)
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+result = diff_segmentations([a], [b])
+after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+assert result.distinct_patterns == n
+print(size, (after - before) * 1024)
+"""
+
+
+def test_one_long_line_with_many_changes_takes_memory_linear_in_its_size():
+    # Each pattern used to keep a copy of its whole line: 5,000 changes in one
+    # 10,000-character line took 167 MB, 2,200 times the input.
+    proc = subprocess.run(
+        [sys.executable, "-c", MEMORY_SCRIPT, "5000"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    )
+    size, peak = map(int, proc.stdout.split())
+    assert peak < 200 * size
+
+
+def test_the_example_of_a_change_is_clipped_around_it():
+    a = [f"词{i:03d}" for i in range(100)]
+    b = [*a[:50], a[50][:2], a[50][2:], *a[51:]]
+    (pattern,) = diff_segmentations([a], [b]).patterns
+    words = pattern.sentence.split(" ")
+    assert words[0] == words[-1] == "…"
+    assert words[pattern.index] == a[50]
+    assert len(words) == 2 + 2 * EXAMPLE_WORDS + 1
+
+
+FILES_MEMORY_SCRIPT = """
+import os, random, resource, sys
+from cws_bench.regression.diff import diff_files, diff_segmentations
+
+folder, n = sys.argv[1], int(sys.argv[2])
+random.seed(3)
+chars = [chr(c) for c in range(0x4E00, 0x4E00 + 3000)]
+paths = [os.path.join(folder, name) for name in ("a.txt", "b.txt", "gold.txt")]
+with open(paths[0], "w") as fa, open(paths[1], "w") as fb, open(paths[2], "w") as fg:
+    for i in range(n):
+        words = ["".join(random.choices(chars, k=random.choice((1, 2, 2, 3)))) for _ in range(25)]
+        fg.write(" ".join(words) + "\\n")
+        fa.write(" ".join(words) + "\\n")
+        if i % 10 == 0:  # one line in ten: two words merged
+            words = words[:5] + [words[5] + words[6]] + words[7:]
+        fb.write(" ".join(words) + "\\n")
+size = sum(os.path.getsize(path) for path in paths)
+diff_segmentations([["甲乙"]], [["甲", "乙"]], [["甲乙"]], resamples=10)  # warm up
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+result = diff_files(*paths, resamples=10)
+after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+assert result.changed_lines == n // 10
+print(size, (after - before) * 1024)
+"""
+
+
+def test_a_diff_of_large_files_takes_a_few_times_their_size(tmp_path):
+    # Lines were kept as lists of word objects: about 16 times the files (a 105 MB
+    # pair took 1.7 GB); as one string each, about 5 times.
+    proc = subprocess.run(
+        [sys.executable, "-c", FILES_MEMORY_SCRIPT, str(tmp_path), "10000"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    )
+    size, peak = map(int, proc.stdout.split())
+    assert peak < 9 * size

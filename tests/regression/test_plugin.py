@@ -163,6 +163,39 @@ def test_a_baseline_of_another_corpus_is_refused(project):
     result.stdout.fnmatch_lines(["*was recorded on gold, the test asks for sample*"])
 
 
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda data: data.update(bounds=[]), "bounds: [] is not of type 'object'"),
+        (
+            lambda data: data["settings"].update(speed_runs="three"),
+            "'three' is not of type 'integer'",
+        ),
+        (lambda data: data["settings"].update(resamples=0), "0 is less than the minimum of 1"),
+        (
+            lambda data: data["corpora"][0]["scores"].update(f1="high"),
+            "'high' is not of type 'number'",
+        ),
+    ],
+    ids=["bounds-list", "speed-runs-text", "resamples-zero", "f1-text"],
+)
+def test_a_malformed_baseline_fails_the_test_with_one_message(project, edit, message):
+    import json
+
+    project.runpytest("--cws-update-baseline").assert_outcomes(passed=1)
+    baseline = project.path / "cws_baselines" / "test_tokenizer.json"
+    data = json.loads(baseline.read_text(encoding="utf-8"))
+    edit(data)
+    baseline.write_text(json.dumps(data), encoding="utf-8")
+    result = project.runpytest()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [f"*cws-bench: *test_tokenizer.json: a malformed baseline*{message}*"]
+    )
+    assert "Traceback" not in result.stdout.str()
+    assert "cws_bench/" not in result.stdout.str()  # no frames of cws-bench's code
+
+
 def test_the_plugin_is_inert_unless_used(pytester):
     pytester.makepyfile(test_plain="def test_nothing():\n    assert True\n")
     result = pytester.runpytest("--cws-update-baseline")

@@ -115,3 +115,23 @@ def test_colors_are_distinct_then_cycle():
     colors = charts.colors_for(names)
     assert len(set(colors.values())) == len(charts.PALETTE)
     assert colors[names[-1]] == colors[names[0]]
+
+
+@pytest.mark.parametrize(
+    "draw",
+    [charts.f1_chart, charts.precision_recall_chart, charts.speed_f1_chart, charts.oov_iv_chart],
+)
+def test_a_dollar_in_a_label_is_drawn_literally(draw, boards):
+    # matplotlib reads "$...$" as math: "\undefined" made every chart, and so the report, fail.
+    names = [r"price$\undefined{$", "a$b$c"]
+    board = replace(
+        boards[0],
+        rows=tuple(
+            replace(r, pair=replace(r.pair, segmenter=names[i % 2] + str(i)))
+            for i, r in enumerate(boards[0].rows)
+        ),
+    )
+    colors = charts.colors_for([r.pair.segmenter for r in board.rows])
+    root = ET.fromstring(draw(board, colors))
+    texts = {"".join(t.itertext()).strip() for t in root.iter(f"{SVG}text")}
+    assert {r.pair.segmenter for r in board.rows} <= texts

@@ -8,12 +8,15 @@ normalise characters.
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 
+import psutil
 import pytest
 
 from cws_bench.errors import SegmenterError
 from cws_bench.segmenters import SegmenterOutputError, get_segmenter, segment_lines
+from cws_bench.segmenters.external import output_limit
 
 SCRIPT = Path(__file__).resolve().parent / "characters.py"
 
@@ -93,6 +96,84 @@ def test_metadata_from_options():
     assert (segmenter.kind, segmenter.version) == ("statistical", "2.1")
     assert segmenter.trained_on.corpus == "pd1998"
     assert command(trained_on="my corpus").trained_on.corpus is None
+
+
+# ---------------------------------------------------------------------------
+# faults: process groups, endless output (issue 13)
+
+
+def wait_gone(pid: int) -> bool:
+    """Whether the process ``pid`` is dead (gone, or a zombie) within a few seconds."""
+    for _ in range(100):
+        try:
+            if psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
+                return True
+        except psutil.NoSuchProcess:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def wrapper(tmp_path: Path, then: str) -> list[str]:
+    """``sh -c`` that starts a sleeping grandchild (its pid in tmp_path/pid), then runs ``then``."""
+    pid_file = tmp_path / "pid"
+    return ["sh", "-c", f"sleep 300 & echo $! > {pid_file}; {then}"]
+
+
+def grandchild(tmp_path: Path) -> int:
+    return int((tmp_path / "pid").read_text())
+
+
+def test_a_grandchild_does_not_outlive_a_command_that_exits(tmp_path):
+    segmenter = get_segmenter(
+        "command", command=wrapper(tmp_path, f"exec {sys.executable} {SCRIPT}")
+    )
+    assert segmenter.segment(["我们"]) == [["我", "们"]]
+    assert wait_gone(grandchild(tmp_path))
+
+
+def test_a_grandchild_does_not_outlive_a_timeout(tmp_path):
+    segmenter = get_segmenter("command", command=wrapper(tmp_path, "sleep 300"), timeout=1)
+    with pytest.raises(SegmenterError, match="did not finish within 1 s"):
+        segmenter.segment(["我们"])
+    assert wait_gone(grandchild(tmp_path))
+
+
+def test_a_grandchild_does_not_outlive_a_crash(tmp_path):
+    segmenter = get_segmenter("command", command=wrapper(tmp_path, "exit 3"))
+    with pytest.raises(SegmenterError, match="exited with code 3"):
+        segmenter.segment(["我们"])
+    assert wait_gone(grandchild(tmp_path))
+
+
+def test_endless_output_stops_at_a_limit_derived_from_the_input(tmp_path):
+    endless = "import sys\nwhile True: sys.stdout.write('我 ' * 4096)"
+    segmenter = get_segmenter("command", command=[sys.executable, "-c", endless])
+    with pytest.raises(SegmenterError) as caught:
+        segmenter.segment(["我们是"])
+    data = len("我们是\n".encode())
+    assert f"wrote more than {output_limit(data):,} bytes for {data:,} bytes of input" in str(
+        caught.value
+    )
+
+
+def test_output_limit_leaves_room_for_any_segmentation():
+    line = "１２ab我们"  # full-width digits may come back as ASCII, ASCII as full-width
+    data = len(f"{line}\n".encode())
+    widest = " ".join("Ｘ" for _ in line) + "\r\n"
+    assert len(widest.encode()) <= output_limit(data)
+    assert output_limit(data) < 100 * data + (1 << 17)
+
+
+def test_a_long_input_is_streamed_both_ways():
+    # More than a pipe buffer each way: writing all input before reading would deadlock.
+    lines = ["我们是学生" * 2000] * 40
+    assert command().segment(lines) == [list(line) for line in lines]
+
+
+def test_an_unbalanced_quote_is_a_segmenter_error():
+    with pytest.raises(SegmenterError, match="cannot be split into arguments"):
+        get_segmenter("command", command="my-seg --name 'unclosed")
 
 
 # ---------------------------------------------------------------------------

@@ -1,0 +1,118 @@
+"""Serving throughput and latency of one million requests (cws_bench.metrics.throughput).
+
+- summary: :func:`serving_metrics` over 1,000,000 synthetic requests held
+  as arrays, against the per-request loop of vLLM's ``calculate_metrics``
+  (the same figures, one request at a time). Target: <= 2 s (issue 21),
+  and the same numbers as the loop.
+- from a file: ``read_request_log`` + ``serving_metrics`` on the same
+  requests written as CSV and as JSONL (what ``cws-bench metrics
+  throughput LOG`` does), to show where the time goes; no target.
+
+The log is synthetic (no corpus is needed): Poisson arrivals over an hour,
+gamma-distributed TTFT and per-token times, 1 to 500 output tokens.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import numpy as np
+from common import best_of, table
+
+from cws_bench.metric_files import read_request_log
+from cws_bench.metrics.throughput import serving_metrics
+
+REQUESTS = 1_000_000
+COLUMNS = ("start", "first_token", "end", "input_tokens", "output_tokens")
+
+
+def synthetic_log(n: int, seed: int = 0) -> tuple[np.ndarray, ...]:
+    rng = np.random.default_rng(seed)
+    start = np.sort(rng.uniform(0, 3600, n))
+    output = rng.integers(1, 501, n)
+    first = start + rng.gamma(2.0, 0.1, n)
+    end = first + rng.gamma(2.0, 0.01, n) * (output - 1)
+    return start, first, end, rng.integers(1, 2001, n), output
+
+
+def loop(start, first, end, n_in, n_out) -> dict[str, float]:
+    """vLLM's calculate_metrics: a Python loop over the requests, then numpy's statistics."""
+    ttfts, tpots, e2els, total_in, total_out = [], [], [], 0, 0
+    for t0, t1, t2, i, o in zip(
+        start.tolist(), first.tolist(), end.tolist(), n_in.tolist(), n_out.tolist()
+    ):
+        total_in += i
+        total_out += o
+        if o > 1:
+            tpots.append((t2 - t1) / (o - 1))
+        ttfts.append(t1 - t0)
+        e2els.append(t2 - t0)
+    duration = max(end.tolist()) - min(start.tolist())
+    out = {"generation_throughput": total_out / duration, "prompt_throughput": total_in / duration}
+    for name, values in (("ttft", ttfts), ("tpot", tpots), ("e2e_latency", e2els)):
+        out[f"{name}_mean"] = float(np.mean(values))
+        out[f"{name}_p99"] = float(np.percentile(values, 99))
+    return out
+
+
+def run(args) -> list[dict]:
+    arrays = synthetic_log(REQUESTS)
+    ours_s, result = best_of(lambda: serving_metrics(*arrays), args.repeat)
+    loop_s, expected = best_of(lambda: loop(*arrays), max(1, args.repeat // 2))
+    got = result.to_dict()
+    same = all(
+        np.isclose(
+            got[key] if key in got else got[key.rsplit("_", 1)[0]][key.rsplit("_", 1)[1]],
+            value,
+            rtol=1e-12,
+        )
+        for key, value in expected.items()
+    )
+    rows = [
+        {
+            "benchmark": f"serving_metrics, {REQUESTS:,} requests (arrays)",
+            "ours_s": ours_s,
+            "baseline": "per-request loop (vLLM)",
+            "baseline_s": loop_s,
+            "ratio": ours_s / loop_s,
+            "same_result": bool(same),
+            "target_met": bool(same and ours_s <= 2.0),
+        }
+    ]
+    import pandas as pd
+
+    frame = pd.DataFrame(dict(zip(COLUMNS, arrays)))
+    with tempfile.TemporaryDirectory() as folder:
+        for suffix in ("csv", "jsonl"):
+            path = Path(folder) / f"log.{suffix}"
+            if suffix == "csv":
+                frame.to_csv(path, index=False)
+            else:
+                frame.to_json(path, orient="records", lines=True)
+
+            def from_file(path=path):
+                log = read_request_log(path)
+                return serving_metrics(*(log.fields[c] for c in COLUMNS))
+
+            file_s, from_log = best_of(from_file, max(1, args.repeat // 2))
+            rows.append(
+                {
+                    "benchmark": f"read_request_log + serving_metrics ({suffix})",
+                    "ours_s": file_s,
+                    "baseline": "-",
+                    "baseline_s": float("nan"),
+                    "ratio": float("nan"),
+                    "same_result": bool(
+                        np.isclose(from_log.generation_throughput, result.generation_throughput)
+                    ),
+                    "target_met": "-",
+                }
+            )
+    print(
+        table(
+            rows,
+            ["benchmark", "ours_s", "baseline", "baseline_s", "ratio", "same_result", "target_met"],
+        )
+    )
+    return rows

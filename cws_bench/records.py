@@ -1,0 +1,306 @@
+"""Cache records of the bake-off: stored, loaded and checked so that a cache cannot lie.
+
+A record is what one (segmenter, corpus) pair produced: scores, per-sentence
+counts, error analysis, timing, memory, warnings and the segmenter's
+metadata, as JSON. A record read back is used only if
+
+- it has the shape of a record (:data:`RECORD_SCHEMA`, JSON Schema),
+- its derived scores are those of its own counts: precision, recall and F1
+  (and F-beta) recomputed from the stored word counts, and the
+  per-sentence counts summing to those word counts,
+- and its checksum (BLAKE2b of the record's canonical JSON, written by
+  :func:`store_record`) matches, which catches an edit anywhere else
+  (timing, analysis).
+
+Anything else, including a file that is not JSON at all, makes
+:func:`load_record` return no record and a one-line warning naming the
+file and the problem: the pair runs again; an invalid record is never used.
+
+>>> analysis = {"splits": [], "merges": [], "crossings": [], "missed_oov": [],
+...     "recall_by_length": [], "distinct": {}}
+>>> record = {"version": 2, "scores": {"precision": 0.6, "recall": 0.75,
+...     "f1": 0.6666666666666666, "gold_words": 4, "pred_words": 5, "correct_words": 3},
+...     "sentence_counts": [[3, 5, 4]], "analysis": analysis, "timing": {},
+...     "peak_memory_mib": 1.0, "warnings": [], "segmenter_info": {}}
+>>> record_problems(record)
+[]
+>>> record["scores"]["f1"] = 0.908
+>>> record_problems(record)
+['scores.f1 is 0.908 but its counts (3 correct of 5 predicted, 4 gold) give 0.666667']
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+from pathlib import Path
+from typing import Any
+
+from cws_bench.io import PathLike, atomic_write
+
+__all__ = [
+    "RECORD_SCHEMA",
+    "load_record",
+    "pack_counts",
+    "record_checksum",
+    "record_problems",
+    "schema_problem",
+    "score_problems",
+    "store_record",
+    "unpack_counts",
+]
+
+_COUNT = {"type": "integer", "minimum": 0}
+_NUMBER = {"type": "number"}
+_FRACTION = {"type": "number", "minimum": 0, "maximum": 1}
+_OPTIONAL_FRACTION = {"type": ["number", "null"], "minimum": 0, "maximum": 1}
+
+RECORD_SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "cws-bench bake-off cache record",
+    "type": "object",
+    "required": [
+        "version",
+        "scores",
+        "sentence_counts",
+        "analysis",
+        "timing",
+        "peak_memory_mib",
+        "warnings",
+        "segmenter_info",
+    ],
+    "properties": {
+        "version": {"type": "integer"},
+        "checksum": {"type": "string"},
+        "scores": {
+            "type": "object",
+            "required": ["precision", "recall", "f1", "gold_words", "pred_words", "correct_words"],
+            "properties": {
+                "precision": _FRACTION,
+                "recall": _FRACTION,
+                "f1": _FRACTION,
+                "fbeta": _FRACTION,
+                "beta": {"type": "number", "exclusiveMinimum": 0},
+                "gold_words": _COUNT,
+                "pred_words": _COUNT,
+                "correct_words": _COUNT,
+                "oov_rate": _OPTIONAL_FRACTION,
+                "oov_recall": _OPTIONAL_FRACTION,
+                "iv_recall": _OPTIONAL_FRACTION,
+                "boundary_precision": _FRACTION,
+                "boundary_recall": _FRACTION,
+                "boundary_f1": _FRACTION,
+                "signature": {"type": "string"},
+            },
+        },
+        "sentence_counts": {
+            "type": "array",
+            "items": {"type": "array", "items": _COUNT, "minItems": 3, "maxItems": 3},
+        },
+        "analysis": {
+            "type": "object",
+            "required": [
+                "splits",
+                "merges",
+                "crossings",
+                "missed_oov",
+                "recall_by_length",
+                "distinct",
+            ],
+            "properties": {
+                "splits": {"type": "array", "items": {"type": "object"}},
+                "merges": {"type": "array", "items": {"type": "object"}},
+                "crossings": {"type": "array", "items": {"type": "object"}},
+                "missed_oov": {"type": "array", "items": {"type": "object"}},
+                "recall_by_length": {"type": "array", "items": {"type": "object"}},
+                "distinct": {"type": "object", "additionalProperties": _COUNT},
+            },
+        },
+        "timing": {
+            "type": "object",
+            "properties": {
+                "chars_per_s": {"type": ["number", "null"], "minimum": 0},
+                "words_per_s": {"type": ["number", "null"], "minimum": 0},
+                "load_s": {"type": ["number", "null"], "minimum": 0},
+                "segment_s": {"type": ["number", "null"], "minimum": 0},
+            },
+        },
+        "peak_memory_mib": _NUMBER,
+        "warnings": {"type": "array", "items": {"type": "string"}},
+        "segmenter_info": {"type": "object"},
+    },
+}
+
+# Stored scores are float64 ratios of the stored counts: recomputing them gives
+# the same value up to the last bit; anything further off was not computed from them.
+_TOLERANCE = 1e-9
+
+
+def record_checksum(record: dict[str, Any]) -> str:
+    """BLAKE2b (16 bytes, hex) of the record's canonical JSON, without its ``checksum`` key."""
+    body = {key: value for key, value in record.items() if key != "checksum"}
+    # Through JSON first, so that the checksum of a record before storing equals
+    # that of the record read back (tuples become lists, keys strings).
+    plain = json.loads(json.dumps(body, ensure_ascii=False, allow_nan=False))
+    text = json.dumps(plain, sort_keys=True, ensure_ascii=False)
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+
+
+def schema_problem(data: Any, schema: dict[str, Any], *, whole: str = "the record") -> str | None:
+    """The most relevant way ``data`` breaks a JSON Schema, as ``where: what``, or None."""
+    import jsonschema
+
+    validator = jsonschema.Draft202012Validator(schema)
+    error = jsonschema.exceptions.best_match(validator.iter_errors(data))
+    if error is None:
+        return None
+    where = ".".join(str(part) for part in error.absolute_path) or whole
+    return f"{where}: {error.message}"
+
+
+def _fraction(numerator: int, denominator: int) -> float:
+    return numerator / denominator if denominator else 0.0
+
+
+def score_problems(scores: dict[str, Any], sentence_counts: list[Any]) -> list[str]:
+    """Whether stored scores are those of their counts (a record's, or a baseline corpus').
+
+    Checks that precision, recall, F1 (and F-beta) are the ratios of the
+    stored word counts, and that the per-sentence (correct, predicted, gold)
+    rows sum to them: a changed digit or rows cut short are caught. The
+    values must already have the right types (see :data:`RECORD_SCHEMA`).
+
+    >>> score_problems({"precision": 0.6, "recall": 0.75, "f1": 2 * 3 / 9,
+    ...     "gold_words": 4, "pred_words": 5, "correct_words": 3}, [[3, 5, 4]])
+    []
+    """
+    correct, pred, gold = scores["correct_words"], scores["pred_words"], scores["gold_words"]
+    if correct > min(pred, gold):
+        return [f"scores: {correct} correct words of {pred} predicted and {gold} gold"]
+    precision, recall = _fraction(correct, pred), _fraction(correct, gold)
+    expected = {
+        "precision": precision,
+        "recall": recall,
+        "f1": _fraction(2 * correct, pred + gold),
+    }
+    if "fbeta" in scores:
+        beta2 = scores.get("beta", 1.0) ** 2
+        denominator = beta2 * precision + recall
+        expected["fbeta"] = (1 + beta2) * precision * recall / denominator if denominator else 0.0
+    problems = [
+        f"scores.{name} is {scores[name]:g} but its counts ({correct} correct of {pred} "
+        f"predicted, {gold} gold) give {value:g}"
+        for name, value in expected.items()
+        if not math.isclose(scores[name], value, rel_tol=0, abs_tol=_TOLERANCE)
+    ]
+    if sentence_counts or gold or pred:
+        totals = [sum(column) for column in zip(*sentence_counts)] or [0, 0, 0]
+        if totals != [correct, pred, gold]:
+            problems.append(
+                f"sentence_counts sum to {totals[0]} correct, {totals[1]} predicted, "
+                f"{totals[2]} gold words, the scores say {correct}, {pred}, {gold}"
+            )
+    return problems
+
+
+def record_problems(record: Any) -> list[str]:
+    """What is wrong with a record: its shape, then its scores against its counts.
+
+    Returns:
+        One line per problem; empty when the record can be used.
+    """
+    problem = schema_problem(record, RECORD_SCHEMA)
+    if problem is not None:
+        return [problem]
+    problems = score_problems(record["scores"], record["sentence_counts"])
+    sentences = record["timing"].get("sentences")
+    if isinstance(sentences, int) and len(record["sentence_counts"]) != sentences:
+        problems.append(
+            f"sentence_counts has {len(record['sentence_counts'])} rows for {sentences} sentences"
+        )
+    checksum = record.get("checksum")
+    if checksum is not None and checksum != record_checksum(record):
+        problems.append("the checksum does not match the content (the file was edited)")
+    return problems
+
+
+def pack_counts(rows: list[Any]) -> list[Any]:
+    """Per-sentence counts with each run of empty rows ``[0, 0, 0]`` written as its length.
+
+    A corpus of mostly empty lines otherwise costs 8 bytes of JSON per line (22 MB
+    for 2 million lines); :func:`unpack_counts` gives the rows back.
+
+    >>> pack_counts([[0, 0, 0], [0, 0, 0], [2, 3, 2], [0, 0, 0]])
+    [2, [2, 3, 2], 1]
+    >>> unpack_counts([2, [2, 3, 2], 1])
+    [[0, 0, 0], [0, 0, 0], [2, 3, 2], [0, 0, 0]]
+    """
+    packed: list[Any] = []
+    for row in rows:
+        if not any(row):
+            if packed and isinstance(packed[-1], int):
+                packed[-1] += 1
+            else:
+                packed.append(1)
+        else:
+            packed.append(list(row))
+    return packed
+
+
+def unpack_counts(packed: Any) -> Any:
+    """The inverse of :func:`pack_counts` (anything else is returned as it is, for the schema)."""
+    if not isinstance(packed, list):
+        return packed
+    rows: list[Any] = []
+    for item in packed:
+        if isinstance(item, int) and not isinstance(item, bool) and item > 0:
+            rows.extend([0, 0, 0] for _ in range(item))
+        else:
+            rows.append(item)
+    return rows
+
+
+def store_record(path: PathLike, record: dict[str, Any]) -> None:
+    """Write a record with its checksum, atomically (a temporary file, then a rename).
+
+    The checksum is that of the record as given; on file, runs of empty
+    per-sentence counts are packed (:func:`pack_counts`).
+    """
+    stored = {**record, "checksum": record_checksum(record)}
+    if isinstance(stored.get("sentence_counts"), list):
+        stored["sentence_counts"] = pack_counts(stored["sentence_counts"])
+    with atomic_write(path) as f:
+        json.dump(stored, f, ensure_ascii=False, allow_nan=False)
+
+
+def load_record(path: PathLike, *, version: int) -> tuple[dict[str, Any] | None, str | None]:
+    """Read a record back, if it can be trusted.
+
+    Args:
+        path: the record's file.
+        version: the record version this cws-bench writes; another version
+            is an old cache entry, not an error (no record, no warning).
+
+    Returns:
+        ``(record, None)`` for a valid record; ``(None, warning)`` for a file
+        that exists but cannot be used (the warning names it and why);
+        ``(None, None)`` when there is no file or it has another version.
+    """
+    name = os.fspath(path)
+    if not Path(path).exists():
+        return None, None
+    try:
+        record = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        return None, f"{name}: unreadable cache record ({e}); running the pair again"
+    if isinstance(record, dict) and record.get("version") != version:
+        return None, None
+    if isinstance(record, dict) and "sentence_counts" in record:
+        record["sentence_counts"] = unpack_counts(record["sentence_counts"])
+    problems = record_problems(record)
+    if problems:
+        return None, f"{name}: invalid cache record ({problems[0]}); running the pair again"
+    record.pop("checksum", None)
+    return record, None

@@ -1,0 +1,334 @@
+"""Generation scores of raw text: the tokenizer-by-name seam between the metrics and the segmenters.
+
+:mod:`cws_bench.metrics.generation` scores tokens and knows nothing of
+segmentation, as scikit-learn's metrics take ``y_true`` and ``y_pred``.
+This module is the caller's side: it turns text into tokens (``"char"``,
+every non-space character; ``"space"``, whitespace-separated words; any
+cws-bench segmenter by name, or a callable) and hands the tokens to the
+metrics. Chinese answers have no spaces, so the segmenter changes token F1
+and BLEU, and :func:`compare_tokenizers` shows by how much.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from cws_bench.metrics.generation import (
+    GenerationScores,
+    MultiReference,
+    generation_scores_from_tokens,
+)
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = [
+    "BUILTIN_TOKENIZERS",
+    "DEFAULT_METRICS",
+    "SegmenterLike",
+    "Tokenizer",
+    "TokenizerComparison",
+    "available_tokenizers",
+    "compare_tokenizers",
+    "generation_scores",
+    "get_tokenizer",
+    "tokenize_characters",
+    "tokenize_whitespace",
+]
+
+DEFAULT_METRICS = ("em", "f1", "bleu", "rouge")
+"""The metric groups computed when none are named."""
+
+# ---------------------------------------------------------------------------
+# Tokenizers
+
+
+def tokenize_characters(text: str) -> list[str]:
+    """Every character but whitespace is a token.
+
+    >>> tokenize_characters("猫猫 吃鱼")
+    ['猫', '猫', '吃', '鱼']
+    """
+    return [c for c in text if not c.isspace()]
+
+
+def tokenize_whitespace(text: str) -> list[str]:
+    """Runs of non-whitespace are tokens (U+3000 counts as whitespace).
+
+    >>> tokenize_whitespace("猫 吃\\u3000鱼")
+    ['猫', '吃', '鱼']
+    """
+    return text.split()
+
+
+BUILTIN_TOKENIZERS: dict[str, Callable[[str], list[str]]] = {
+    "char": tokenize_characters,
+    "space": tokenize_whitespace,
+}
+"""Tokenizers that need no segmenter; every other name is a cws-bench segmenter."""
+
+
+@runtime_checkable
+class SegmenterLike(Protocol):
+    """Anything with a name and ``segment(lines) -> list[list[str]]`` (a cws-bench segmenter)."""
+
+    @property
+    def name(self) -> str: ...
+
+    def segment(self, lines: Sequence[str]) -> list[list[str]]: ...
+
+
+@dataclass(frozen=True)
+class Tokenizer:
+    """A named batch tokenizer: ``tokenizer(lines) -> one token list per line``.
+
+    Attributes:
+        name: ``char``, ``space``, a segmenter's name, or a callable's name.
+        version: the segmenter's version, or None.
+    """
+
+    name: str
+    tokenize_batch: Callable[[Sequence[str]], list[list[str]]] = field(repr=False)
+    version: str | None = None
+
+    def __call__(self, lines: Sequence[str]) -> list[list[str]]:
+        if isinstance(lines, str):
+            raise ValueError("a tokenizer takes a list of lines, not one string")
+        return self.tokenize_batch(list(lines))
+
+    @property
+    def signature(self) -> str:
+        """``name`` or ``name-version``, for reports."""
+        return self.name if self.version is None else f"{self.name}-{self.version}"
+
+
+def _per_line(
+    function: Callable[[str], Iterable[str]],
+) -> Callable[[Sequence[str]], list[list[str]]]:
+    def batch(lines: Sequence[str]) -> list[list[str]]:
+        return [list(function(line)) for line in lines]
+
+    return batch
+
+
+def _from_segmenter(segmenter: SegmenterLike) -> Callable[[Sequence[str]], list[list[str]]]:
+    def batch(lines: Sequence[str]) -> list[list[str]]:
+        # Segmenters see raw lines; whitespace between words is not a token.
+        return [
+            [word for word in (w.strip() for w in words) if word]
+            for words in segmenter.segment(lines)
+        ]
+
+    return batch
+
+
+def get_tokenizer(
+    tokenizer: str | Callable[[str], Iterable[str]] | SegmenterLike, **options: Any
+) -> Tokenizer:
+    """Resolve a tokenizer: ``"char"``, ``"space"``, a segmenter name, a segmenter or a callable.
+
+    A name other than ``char`` and ``space`` is looked up in the cws-bench
+    segmenter registry (imported only then, so the metrics never pay for
+    it); ``options`` go to the segmenter. A callable takes one string and
+    returns its tokens; an object with ``segment(lines)`` is used as a
+    batch segmenter.
+
+    Raises:
+        CwsBenchError: the segmenter is unknown or not installed (the hint
+            says how to install it).
+
+    Example:
+        >>> get_tokenizer("char")(["猫吃鱼", "狗"])
+        [['猫', '吃', '鱼'], ['狗']]
+    """
+    if isinstance(tokenizer, SegmenterLike):
+        return Tokenizer(
+            str(tokenizer.name), _from_segmenter(tokenizer), getattr(tokenizer, "version", None)
+        )
+    if callable(tokenizer):
+        name = getattr(tokenizer, "__name__", type(tokenizer).__name__)
+        return Tokenizer(name, _per_line(tokenizer))
+    if not isinstance(tokenizer, str):
+        raise TypeError(f"tokenizer must be a name or a callable, got {type(tokenizer).__name__}")
+    if tokenizer in BUILTIN_TOKENIZERS:
+        if options:
+            raise ValueError(f"the {tokenizer!r} tokenizer takes no options")
+        return Tokenizer(tokenizer, _per_line(BUILTIN_TOKENIZERS[tokenizer]))
+    from cws_bench.segmenters import get_segmenter
+
+    segmenter = get_segmenter(tokenizer, **options)
+    return Tokenizer(segmenter.name, _from_segmenter(segmenter), segmenter.version)
+
+
+def _buildable_tokenizers() -> tuple[list[Tokenizer], dict[str, str]]:
+    from cws_bench.errors import CwsBenchError
+    from cws_bench.segmenters import get_segmenter, list_segmenters
+
+    built = [get_tokenizer(name) for name in BUILTIN_TOKENIZERS]
+    skipped: dict[str, str] = {}
+    for info in list_segmenters():
+        if not info.available:
+            skipped[info.name] = f"not installed ({info.install or info.reason})"
+            continue
+        try:
+            segmenter = get_segmenter(info.name)
+            # some build without options but cannot segment (fmm without a word list)
+            segmenter.segment(["中文分词"])
+        except CwsBenchError as e:
+            skipped[info.name] = e.message
+            continue
+        built.append(get_tokenizer(segmenter))
+    return built, skipped
+
+
+def available_tokenizers() -> tuple[list[str], dict[str, str]]:
+    """The tokenizer names usable here, and the segmenters skipped with the reason.
+
+    ``char`` and ``space`` first, then every registered segmenter that is
+    installed and can be built without options (a dictionary segmenter that
+    needs a word list, or the ``command`` and ``file`` adapters, are skipped).
+    """
+    built, skipped = _buildable_tokenizers()
+    return [tokenizer.name for tokenizer in built], skipped
+
+
+# ---------------------------------------------------------------------------
+# Scores of text
+
+
+def generation_scores(
+    predictions: Sequence[str],
+    references: Sequence[Sequence[str]],
+    *,
+    tokenizer: str | Callable[[str], Iterable[str]] | SegmenterLike | Tokenizer = "char",
+    metrics: Iterable[str] = DEFAULT_METRICS,
+    multi_reference: MultiReference = "best",
+    weights: Mapping[str, float] | Callable[[str], float] | None = None,
+    clipped: bool = True,
+) -> GenerationScores:
+    """Corpus-level scores of raw predictions against raw references under one tokenizer.
+
+    Args:
+        predictions: one text per item.
+        references: per item, its reference texts.
+        tokenizer: ``"char"``, ``"space"``, a segmenter name, a segmenter, a
+            callable (one string to tokens) or a :class:`Tokenizer`.
+        metrics: any of :data:`cws_bench.metrics.generation.METRICS` (``em``,
+            ``f1``, ``bleu``, ``rouge``, ``rouge-w``, ``rouge-s``,
+            ``rouge-su``, ``rouge-lsum``, ``weighted``).
+        multi_reference, weights, clipped: as in
+            :func:`cws_bench.metrics.generation.generation_scores_from_tokens`.
+
+    Raises:
+        ValueError: different numbers of predictions and reference lists, or
+            an unknown metric.
+        CwsBenchError: the segmenter is unknown or not installed.
+
+    Example:
+        >>> scores = generation_scores(["猫猫猫吃鱼鱼鱼"], [["猫吃鱼"]], metrics=["em", "f1"])
+        >>> scores.exact_match, scores.precision == 3 / 7, scores.recall, scores.f1
+        (0.0, True, 1.0, 0.6)
+    """
+    if isinstance(predictions, str) or len(predictions) != len(references):
+        raise ValueError(f"{len(predictions)} predictions but {len(references)} reference lists")
+    resolved = tokenizer if isinstance(tokenizer, Tokenizer) else get_tokenizer(tokenizer)
+    texts = []
+    for refs in references:
+        if isinstance(refs, str):
+            raise ValueError(
+                "references must hold a list of reference texts per item; wrap a single "
+                "reference in a list: [[reference] for reference in references]"
+            )
+        texts.append(list(refs))
+        if not texts[-1]:
+            raise ValueError("every item needs at least one reference")
+    counts = [len(refs) for refs in texts]
+    flat = [text for refs in texts for text in refs]
+    tokens = resolved([*predictions, *flat])
+    pred_tokens = tokens[: len(predictions)]
+    ref_tokens = []
+    start = len(predictions)
+    for count in counts:
+        ref_tokens.append(tokens[start : start + count])
+        start += count
+    return generation_scores_from_tokens(
+        pred_tokens,
+        ref_tokens,
+        metrics=metrics,
+        tokenizer=resolved.signature,
+        multi_reference=multi_reference,
+        weights=weights,
+        clipped=clipped,
+    )
+
+
+@dataclass(frozen=True)
+class TokenizerComparison:
+    """The same corpus scored under several tokenizers, and the segmenters that were skipped."""
+
+    rows: tuple[GenerationScores, ...]
+    skipped: Mapping[str, str] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe: one dict per tokenizer and the skipped segmenters with the reason."""
+        return {"rows": [row.to_dict() for row in self.rows], "skipped": dict(self.skipped)}
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per tokenizer, one column per score (BLEU's parts left out)."""
+        import pandas as pd
+
+        records = []
+        for row in self.rows:
+            record = row.to_dict()
+            del record["bleu_details"]
+            records.append(record)
+        return pd.DataFrame(records).set_index("tokenizer")
+
+
+def compare_tokenizers(
+    predictions: Sequence[str],
+    references: Sequence[Sequence[str]],
+    *,
+    tokenizers: Iterable[str | Callable[[str], Iterable[str]] | SegmenterLike] | None = None,
+    metrics: Iterable[str] = DEFAULT_METRICS,
+    multi_reference: MultiReference = "best",
+    weights: Mapping[str, float] | Callable[[str], float] | None = None,
+    clipped: bool = True,
+) -> TokenizerComparison:
+    """The same scores under several tokenizers, to see how much the segmenter alone moves them.
+
+    Args:
+        predictions: one text per item.
+        references: per item, its reference texts.
+        tokenizers: the tokenizers; default ``char``, ``space`` and every
+            segmenter that is installed and needs no options.
+        metrics, multi_reference, weights, clipped: as in :func:`generation_scores`.
+
+    Returns:
+        TokenizerComparison: one GenerationScores per tokenizer, in order.
+
+    Example:
+        >>> table = compare_tokenizers(["猫 吃鱼"], [["猫 吃 鱼"]], tokenizers=["char", "space"],
+        ...                            metrics=["f1"])
+        >>> [(row.tokenizer, round(row.f1, 2)) for row in table.rows]
+        [('char', 1.0), ('space', 0.4)]
+    """
+    metrics = list(metrics)
+    options: dict[str, Any] = {
+        "multi_reference": multi_reference,
+        "weights": weights,
+        "clipped": clipped,
+    }
+    # check the metrics (and their options) before building any segmenter
+    generation_scores_from_tokens([], [], metrics=metrics, **options)
+    if tokenizers is None:
+        built, skipped = _buildable_tokenizers()
+    else:
+        built, skipped = [get_tokenizer(t) for t in tokenizers], {}
+    rows = tuple(
+        generation_scores(predictions, references, tokenizer=tokenizer, metrics=metrics, **options)
+        for tokenizer in built
+    )
+    return TokenizerComparison(rows, skipped)
