@@ -7,12 +7,12 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 # Extras installed by the set-up: everything but the 500 MB THULAC model.
-EXTRAS := test,pkuseg,snownlp,rjieba,opencc
+EXTRAS := test,pkuseg,snownlp,rjieba,opencc,crfsuite,dask
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench lint clean
+.PHONY: run test bench lint clean neural
 
-$(STAMP): pyproject.toml setup.py cws_bench/_kernel.pyx cws_bench/segmenters/_decode.pyx
+$(STAMP): pyproject.toml setup.py cws_bench/_kernel.pyx cws_bench/segmenters/_decode.pyx cws_bench/segmenters/_crf.pyx
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	# pkuseg's setup.py imports numpy and cythonizes: build tools first, no isolation.
@@ -24,6 +24,23 @@ $(STAMP): pyproject.toml setup.py cws_bench/_kernel.pyx cws_bench/segmenters/_de
 	# Byte-compile as pip does for a normal install (PYTHONDONTWRITEBYTECODE may be set).
 	$(BIN)/python -m compileall -q cws_bench
 	touch $(STAMP)
+
+# The neural extras (README.md, "Neural segmenters"): torch pinned to the CPU build of
+# 2.13.0 first (a plain `torch` requirement would pull a CUDA build of several GB), then
+# transformers, LTP, HanLP, stanza, spaCy, jiagu, jieba-fast; spacy-pkuseg is built
+# from source against the numpy installed here (its wheels are built for numpy 1).
+# About 3.5 min and 1.4 GB on top of the base set-up; .ci/run runs it before the tests.
+NEURAL := $(VENV)/.neural
+
+$(NEURAL): $(STAMP)
+	$(BIN)/python -m pip install --quiet torch==2.13.0
+	$(BIN)/python -m pip install --quiet --no-build-isolation -e ".[$(EXTRAS),neural]" \
+		--config-settings editable_mode=compat
+	$(BIN)/python -m pip install --quiet --no-build-isolation --no-binary spacy-pkuseg \
+		"spacy-pkuseg>=0.0.27,<0.1.0"
+	touch $(NEURAL)
+
+neural: $(NEURAL)
 
 run: $(STAMP)
 	$(BIN)/cws-bench bakeoff

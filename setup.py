@@ -39,7 +39,11 @@ except ImportError:  # pragma: no cover - depends on the build machine
     ext_modules = []
 else:
     ext_modules = cythonize(
-        ["cws_bench/_kernel.pyx", "cws_bench/segmenters/_decode.pyx"],
+        [
+            "cws_bench/_kernel.pyx",
+            "cws_bench/segmenters/_decode.pyx",
+            "cws_bench/segmenters/_crf.pyx",
+        ],
         compiler_directives={"language_level": "3", "boundscheck": False, "wraparound": False},
         quiet=True,
     )

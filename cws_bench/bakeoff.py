@@ -71,6 +71,7 @@ from pathlib import Path
 from typing import Any
 
 from cws_bench import __version__
+from cws_bench.dictionary_checks import segmenter_leak_warnings
 from cws_bench.errors import CwsBenchError
 from cws_bench.io import PathLike, make_folder
 from cws_bench.results import (
@@ -99,7 +100,7 @@ __all__ = [
 TRACKS = ("closed", "open")
 SAFE_NAME = re.compile(r"[\w.+ -]{1,100}")
 """A bake-off name: a plain file name (Unicode letters allowed), the folder of its reports."""
-BUNDLED_CONFIGS = ("default", "sighan2005", "domains")
+BUNDLED_CONFIGS = ("default", "sighan2005", "neural", "domains")
 # 3: records say whether the pair is contaminated and if it has a speed;
 # 4: records hold analysis["buckets"]
 CACHE_VERSION = 4
@@ -508,6 +509,8 @@ def run_pair(task: _Task, report: Callable[[int], None] | None = None) -> dict[s
     warnings = list(result.warnings)
     contamination = contamination_warnings(segmenter.trained_on, corpus, result.signature.gold)
     warnings += contamination
+    warnings += segmenter_leak_warnings(segmenter, task.segmenter.track, gold, dictionary)
+    warnings += getattr(segmenter, "notes", [])  # e.g. crf: what stood in for absent training data
     timed = segmenter.has_speed and segment_s > 0  # a file read is no segmenting speed
     counts = [[c.correct, c.pred, c.gold] for _, c in (result.lines or ())]
     return {
@@ -1070,7 +1073,7 @@ def run_bakeoff(
             "notes": notes,
             "corpus_domains": _corpus_domains(corpora, data),
         },
-        environment=environment(),
+        environment={**environment(), **model_devices(records)},
         created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
         duration_s=time.perf_counter() - started,
     )
@@ -1141,6 +1144,8 @@ _KIND_ORDER = {"pretrained": 0, "statistical": 1, "dictionary": 2}
 def pair_signature(record: dict[str, Any], config: BakeoffConfig, spec: SegmenterSpec) -> str:
     info = record["segmenter_info"]
     options = json.dumps(info.get("options", {}), sort_keys=True, ensure_ascii=False)
+    if info.get("model"):  # a neural adapter's model, checksum, device, dtype (neural.py)
+        options += json.dumps(info["model"], sort_keys=True, ensure_ascii=False)
     digest = hashlib.blake2b(options.encode("utf-8"), digest_size=4).hexdigest()
     return "|".join(
         [
@@ -1153,6 +1158,19 @@ def pair_signature(record: dict[str, Any], config: BakeoffConfig, spec: Segmente
             f"resamples:{config.resamples}",
         ]
     )
+
+
+def model_devices(records: dict[tuple[str, str], dict[str, Any]]) -> dict[str, Any]:
+    """``{"models": {segmenter: its model, device, dtype, GPU}}`` of the neural adapters run.
+
+    Empty when no segmenter recorded a ``model`` in its metadata.
+    """
+    models = {
+        label: record["segmenter_info"]["model"]
+        for (_, label), record in sorted(records.items())
+        if record.get("segmenter_info", {}).get("model")
+    }
+    return {"models": models} if models else {}
 
 
 def environment() -> dict[str, Any]:

@@ -306,15 +306,10 @@ class ComparisonReport:
             # The best OOV rate is not a thing: it describes the gold.
             if present and key != "oov_rate":
                 best[key] = max(present)
+        from cws_bench.reports.latex import tabular
+
         headings = ["", "System", *(_latex_escape(h) for _, h in columns)]
-        lines = [
-            "\\begin{table}[t]",
-            "\\centering",
-            "\\begin{tabular}{ll" + "r" * len(columns) + "}",
-            "\\toprule",
-            " & ".join(headings) + " \\\\",
-            "\\midrule",
-        ]
+        body = []
         for row in self.rows:
             scores = row.result.to_dict()
             cells = [row.letter, _latex_escape(row.name)]
@@ -330,19 +325,14 @@ class ComparisonReport:
                     if row.beats:
                         cell += f"$^{{{','.join(row.beats)}}}$"
                 cells.append(cell)
-            lines.append(" & ".join(cells) + " \\\\")
+            body.append(" & ".join(cells))
         caption = (
             f"Word segmentation scores (\\%) against {_latex_escape(self.gold)} "
             f"({_latex_escape(self.settings())})."
         )
         if any(row.beats for row in self.rows):
             caption += " Superscripts: the systems a system's F1 beats significantly."
-        lines += [
-            "\\bottomrule",
-            "\\end{tabular}",
-            f"\\caption{{{caption}}}",
-            "\\end{table}",
-        ]
+        lines = tabular("ll" + "r" * len(columns), headings, body, caption)
         return "\n".join(lines)
 
     def render(self, fmt: str) -> str:
@@ -369,29 +359,15 @@ def _markdown_escape(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-_LATEX_SPECIAL = {
-    "\\": "\\textbackslash{}",
-    "&": "\\&",
-    "%": "\\%",
-    "$": "\\$",
-    "#": "\\#",
-    "_": "\\_",
-    "{": "\\{",
-    "}": "\\}",
-    "~": "\\textasciitilde{}",
-    "^": "\\textasciicircum{}",
-    "<": "\\textless{}",
-    ">": "\\textgreater{}",
-}
-
-
 def _latex_escape(text: str) -> str:
-    """Escape LaTeX's special characters.
+    """Escape LaTeX's special characters (:func:`cws_bench.reports.latex.escape_latex`).
 
     >>> _latex_escape("out_1.txt: 50% & more")
     'out\\\\_1.txt: 50\\\\% \\\\& more'
     """
-    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in text)
+    from cws_bench.reports.latex import escape_latex
+
+    return escape_latex(text)
 
 
 def _sentence_counts(result: ScoreResult) -> Any:

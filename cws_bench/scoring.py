@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from cws_bench.counts import AdditiveCounts
+from cws_bench.dictionary_checks import coverage_warnings
 from cws_bench.errors import (
     CorpusFormatError,
     CwsBenchError,
@@ -44,6 +45,7 @@ from cws_bench.io import (
     iter_line_blocks,
     normalize_encoding,
     open_binary,
+    read_segmented,
     split_words,
 )
 from cws_bench.metrics.counts import precision_recall_fscore_from_counts
@@ -70,6 +72,7 @@ __all__ = [
     "check_plain",
     "count_sentence",
     "gold_corpus",
+    "read_gold",
     "score_counts",
     "score_files",
     "score_sentences",
@@ -647,8 +650,11 @@ class _Scorer:
                 f"{len(acc.empty_gold_lines)} empty gold line(s) where the prediction has "
                 f"words, skipped (line {shown}{more})"
             )
+        counts = SegCounts(*acc.totals)
+        if self.dictionary is not None:
+            warnings += coverage_warnings(counts.gold, counts.oov_gold, self.dictionary.name)
         return ScoreResult(
-            counts=SegCounts(*acc.totals),
+            counts=counts,
             has_dictionary=self.dictionary is not None,
             signature=signature,
             method=self.method,
@@ -930,6 +936,30 @@ def _gold_sentences(
         if gold_format == "plain":
             return None
     return read_corpus(gold, format=gold_format, encoding=encoding)
+
+
+def read_gold(
+    gold: PathLike,
+    *,
+    gold_format: str = "auto",
+    encoding: str = "utf-8",
+    data_dir: PathLike | None = None,
+) -> Iterable[list[str]]:
+    """A gold as sentences of words, read as ``score`` reads it: any format, or a corpus name.
+
+    ``gold`` is a file in ``gold_format`` (one of :data:`GOLD_FORMATS`;
+    ``auto`` detects CoNLL-U, People's Daily, BMES or plain text) or a
+    registered corpus ``NAME[:SPLIT]``. Plain text forced with ``plain`` is
+    refused when it looks like another format (:func:`check_plain`).
+
+    Raises:
+        CwsBenchError: an unknown format, a missing file, or a file that does
+            not match its format (file and line named).
+    """
+    sentences = _gold_sentences(gold, gold_format, encoding, data_dir)
+    if sentences is None:
+        return read_segmented(gold, encoding=encoding)
+    return sentences
 
 
 def _sentence_blocks(

@@ -143,7 +143,7 @@ def small_run(tmp_path_factory):
 def test_run_writes_every_report(small_run):
     folder, _, result = small_run
     out = folder / "out"
-    for name in ("results.json", "results.csv", "leaderboard.md", "report.html"):
+    for name in ("results.json", "results.csv", "leaderboard.md", "report.html", "leaderboard.tex"):
         assert (out / name).is_file(), name
     assert BakeoffResult.from_dict(json.loads((out / "results.json").read_text("utf-8"))) == result
 

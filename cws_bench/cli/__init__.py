@@ -33,6 +33,7 @@ COMMANDS: dict[str, str] = {
     "corpora": "cws_bench.cli.corpora:corpora",
     "diff": "cws_bench.cli.regression:diff",
     "metrics": "cws_bench.cli.metrics:metrics",
+    "report": "cws_bench.cli.report:report",
     "score": "cws_bench.cli.score:score",
     "segment": "cws_bench.cli.segment:segment",
     "segmenters": "cws_bench.cli.segment:segmenters",

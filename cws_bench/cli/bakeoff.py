@@ -113,9 +113,9 @@ def bakeoff(
         click.echo(f"{pair.status}: {pair.segmenter} on {pair.corpus}: {pair.error}", err=True)
     click.echo(render_leaderboard(result))
     folder = Path(output) if output else Path("reports") / result.name
-    click.echo(
-        f"reports in {folder}/: results.json results.csv leaderboard.md report.html", err=True
-    )
+    from cws_bench.reports import REPORT_FILES
+
+    click.echo(f"reports in {folder}/: {' '.join(REPORT_FILES.values())}", err=True)
     if failed and not allow_failures:
         click.echo(
             f"error: {len(failed)} pair(s) not scored (failed or timed out); "

@@ -15,6 +15,7 @@ import click
 
 from cws_bench.cli.options import encoding_option, print_warnings
 from cws_bench.cli.segment import parse_option
+from cws_bench.scoring import GOLD_FORMATS
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -176,15 +177,28 @@ def _speed_runs_option(default: int | None) -> Callable[[F], F]:
 @click.argument("b", type=click.Path(exists=True, dir_okay=False))
 @click.option(
     "--gold",
-    type=click.Path(exists=True, dir_okay=False),
-    help="A gold segmentation of the same text: says which changes fixed or broke agreement "
-    "with it, and tests ΔP/ΔR/ΔF1.",
+    metavar="GOLD",
+    help="A gold segmentation of the same text (a file in any --gold-format, or a corpus "
+    "NAME[:SPLIT]): says which changes fixed or broke agreement with it, and tests ΔP/ΔR/ΔF1.",
+)
+@click.option(
+    "--gold-format",
+    type=click.Choice(GOLD_FORMATS),
+    default="auto",
+    show_default=True,
+    help="Format of the --gold file: auto (detected), plain (one sentence a line), conllu, "
+    "peoples-daily (word/POS) or bmes (char/TAG).",
 )
 @click.option(
     "--dict",
     "dictionary",
     metavar="DICT",
     help="Dictionary for OOV figures: a file, 'jieba', or 'corpus:NAME[:SPLIT]'.",
+)
+@click.option(
+    "--dict-encoding",
+    default=None,
+    help="Encoding of a --dict file if not --encoding's.",
 )
 @_data_dir_option
 @click.option(
@@ -234,7 +248,9 @@ def diff(
     a: str,
     b: str,
     gold: str | None,
+    gold_format: str,
     dictionary: str | None,
+    dict_encoding: str | None,
     data_dir: str | None,
     fmt: str,
     output: str | None,
@@ -252,25 +268,39 @@ def diff(
     a boundary moved, with the most frequent changes, their counts and an
     example line each. With --gold: whether each change fixed or broke
     agreement with the gold, the net change in correct words, and ΔP, ΔR,
-    ΔF1 with a paired bootstrap p-value.
+    ΔF1 with a paired bootstrap p-value. The gold may be in any format score
+    reads (CoNLL-U, People's Daily, BMES: detected) or a corpus NAME[:SPLIT],
+    whose standard dictionary is the default --dict; --dict is read in
+    --encoding unless --dict-encoding says otherwise.
 
     \b
     Example:
         cws-bench diff before.txt after.txt
         cws-bench diff before.txt after.txt --gold gold.txt --dict words.txt
+        cws-bench diff before.txt after.txt --gold zh_gsd-ud-test.conllu
         cws-bench diff before.txt after.txt --gold gold.txt --format html -o diff.html
     """
     from cws_bench.dictionary import resolve_dictionary
     from cws_bench.regression.diff import diff_files
     from cws_bench.regression.render import render_diff_html, render_diff_json, render_diff_text
+    from cws_bench.scoring import gold_corpus
 
-    words = resolve_dictionary(dictionary, data_dir=data_dir) if dictionary else None
+    words = (
+        resolve_dictionary(dictionary, data_dir=data_dir, encoding=dict_encoding or encoding)
+        if dictionary
+        else None
+    )
+    reference = gold_corpus(gold, data_dir=data_dir) if gold is not None else None
+    if reference is not None and words is None:
+        words = reference[0].dictionary()  # a corpus gold brings its standard word list
     result = diff_files(
         a,
         b,
         gold,
         dictionary=words,
         encoding=encoding,
+        gold_format=gold_format,
+        data_dir=data_dir,
         top=top,
         seed=seed,
         resamples=resamples,

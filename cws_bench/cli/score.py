@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
+from cws_bench.cli.executor_options import character_bar, executor_options, open_executor
 from cws_bench.cli.options import encoding_option, print_warnings
 from cws_bench.comparison import DEFAULT_RESAMPLES, DEFAULT_SEED
 from cws_bench.errors import DecodingError
@@ -226,6 +229,7 @@ def render_json(result: ScoreResult) -> str:
     "empty; with --method sighan only the lines both files have are scored, as the "
     "script does.",
 )
+@executor_options
 def score(
     gold: str,
     preds: tuple[str, ...],
@@ -248,6 +252,7 @@ def score(
     beta: float,
     strict: bool,
     allow_line_mismatch: bool,
+    sharding: dict | None = None,
 ) -> None:
     """Score a segmentation PRED (or - for stdin), or several, against the gold GOLD.
 
@@ -288,6 +293,8 @@ def score(
             raise click.UsageError("--format sighan prints the block of one prediction")
         if details is not None:
             raise click.UsageError("--details writes the lines of one prediction")
+        if sharding is not None:
+            raise click.UsageError("--executor scores one prediction")
         if strict or allow_line_mismatch or beta != 1.0:
             raise click.UsageError(
                 "--strict, --allow-line-mismatch and --beta apply to one prediction"
@@ -338,7 +345,9 @@ def score(
             _emit(report.render(fmt), output)
             return
         (pred,) = preds
-        result = score_files(
+        # One big file in shards (--executor): the same numbers, on worker processes.
+        run = _sharded_score(sharding) if sharding is not None else score_files
+        result = run(
             gold,
             pred,
             dictionary=words,
@@ -374,6 +383,24 @@ def score(
         )
     else:
         _emit(render_text(result, gold, pred), output)
+
+
+def _sharded_score(sharding: dict) -> Any:
+    """score_files' twin that runs shards on the executor the options ask for."""
+    from cws_bench.sharded import score_sharded
+
+    def run(gold: str, pred: str, *, data_dir: str | None, **kwargs: Any) -> ScoreResult:
+        with open_executor(sharding) as executor, character_bar("score") as bar:
+            return score_sharded(
+                gold,
+                pred,
+                executor=executor,
+                shard_chars=sharding["shard_chars"],
+                progress=bar,
+                **kwargs,
+            )
+
+    return run
 
 
 def _emit(text: str, output: str) -> None:

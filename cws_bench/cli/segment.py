@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from cws_bench.cli.executor_options import character_bar, executor_options, open_executor
 from cws_bench.cli.options import encoding_option
 
 FORMATS = ("text", "json")
@@ -110,6 +111,8 @@ def segmenters(fmt: str) -> None:
     for info in infos:
         if info.available:
             note = info.description
+            if info.device:  # a neural adapter: where device="auto" would run it
+                note += f" [device: {info.device}]"
         else:
             note = f"install: {info.install}" if info.install else f"unavailable: {info.reason}"
         rows.append(
@@ -153,12 +156,12 @@ def segmenters(fmt: str) -> None:
 @click.option(
     "--model",
     type=click.Path(exists=True),
-    help="A trained model: for hmm, a file written by `cws-bench train hmm`.",
+    help="A trained model: for hmm or crf, a file written by `cws-bench train hmm|crf`.",
 )
 @click.option(
     "--corpus",
     help="Learn from this corpus first: a registered corpus name or a segmented file "
-    "(hmm trains on it; fmm/bmm/bimm use its words).",
+    "(hmm and crf train on it; fmm/bmm/bimm use its words).",
 )
 @click.option("--split", help="The split of a registered --corpus (default: train).")
 @click.option(
@@ -195,6 +198,7 @@ def segmenters(fmt: str) -> None:
     is_flag=True,
     help="Print on stderr how long loading and segmenting took, and the speed.",
 )
+@executor_options
 def segment(
     name: str,
     source: str,
@@ -210,6 +214,7 @@ def segment(
     batch_size: int,
     encoding: str,
     timing: bool,
+    sharding: dict[str, Any] | None,
 ) -> None:
     """Segment INPUT (one raw sentence a line; - for stdin) with a segmenter.
 
@@ -224,6 +229,8 @@ def segment(
         cws-bench segment -s hmm --model pd1998.hmm.json - < input.txt
         cws-bench segment -s hmm --corpus sighan2005-pku --data-dir icwb2-data in.txt
         cws-bench segment -s command -O command='python my_seg.py' input.txt
+        cws-bench segment -s pkuseg big.txt -o out.txt --executor local --jobs 4
+        cws-bench segment -s pkuseg big.txt -o out.txt --scheduler tcp://10.0.0.5:8786
     """
     from cws_bench.segmenters import get_segmenter, segment_file
 
@@ -231,6 +238,32 @@ def segment(
     options = _options(option, dictionary, user_dict, model, corpus, split)
     if data_dir is not None:
         options["data_dir"] = data_dir
+    if sharding is not None:
+        from cws_bench.sharded import segment_sharded
+
+        with open_executor(sharding) as executor, character_bar(name) as bar:
+            result = segment_sharded(
+                name,
+                source,
+                output,
+                executor=executor,
+                options=options,
+                separator=separator,
+                encoding=encoding,
+                batch_size=batch_size,
+                shard_chars=sharding["shard_chars"],
+                progress=bar,
+            )
+        if timing:
+            for load in result.loads:
+                click.echo(f"{load.worker}: loaded {name} in {load.seconds:.2f} s", err=True)
+            click.echo(
+                f"{name}: segmented {result.lines:,} lines ({result.characters:,} characters) "
+                f"in {result.shards:,} shards on {executor.jobs} workers in {result.wall:.2f} s, "
+                f"{result.characters_per_second:,.0f} characters/s",
+                err=True,
+            )
+        return
     started = time.perf_counter()
     segmenter = get_segmenter(name, **options)
     loaded = time.perf_counter() - started
@@ -265,7 +298,7 @@ def segment(
     "--output",
     required=True,
     type=click.Path(dir_okay=False, writable=True),
-    help="The model file to write (hmm: JSON; fmm/bmm/bimm: a word list).",
+    help="The model file to write (hmm: JSON; crf: .npz; fmm/bmm/bimm: a word list).",
 )
 @click.option("--split", help="The split of a registered CORPUS (default: train).")
 @click.option(
@@ -287,7 +320,8 @@ def segment(
     "--option",
     multiple=True,
     metavar="KEY=VALUE",
-    help="An option of the segmenter (repeatable), e.g. -O alpha=0.5 for hmm.",
+    help="An option of the segmenter (repeatable), e.g. -O alpha=0.5 for hmm, "
+    "-O epochs=5 -O seed=1 for crf.",
 )
 @encoding_option
 def train(
@@ -300,7 +334,7 @@ def train(
     option: tuple[str, ...],
     encoding: str,
 ) -> None:
-    """Train SEGMENTER (hmm, or the word list of fmm/bmm/bimm) on CORPUS and save it.
+    """Train SEGMENTER (hmm, crf, or the word list of fmm/bmm/bimm) on CORPUS and save it.
 
     CORPUS is a registered corpus name (see `cws-bench corpora`) or a
     segmented file in any supported format (plain, People's Daily, CoNLL-U,
@@ -310,6 +344,7 @@ def train(
     Example:
         cws-bench train hmm pd1998 -o pd1998.hmm.json
         cws-bench train hmm my_gold.txt --format plain -o my.hmm.json
+        cws-bench train crf pd1998 -o pd1998.crf.npz
         cws-bench train hmm sighan2005-pku --data-dir icwb2-data -o pku.hmm.json
         cws-bench segment -s hmm --model pd1998.hmm.json pku_test.utf8
     """

@@ -27,6 +27,7 @@ and they are left out of the kinds of change.
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -658,20 +659,37 @@ def diff_files(
     seed: int | None = None,
     resamples: int | None = None,
     strict: bool = False,
+    gold_format: str = "auto",
+    data_dir: PathLike | None = None,
+    dictionary_encoding: str | None = None,
 ) -> SegmentationDiff:
     """Compare two segmentation files (one sentence a line, words separated by whitespace).
 
     See :func:`diff_segmentations`; files are named in messages and reports.
+    The gold is read as ``score`` reads it (:func:`cws_bench.scoring.read_gold`):
+    a file in any gold format (``gold_format``: ``auto`` detects CoNLL-U,
+    People's Daily, BMES or plain text) or a registered corpus ``NAME[:SPLIT]``.
+    A dictionary given as a path is read in ``dictionary_encoding``, by default
+    the files' ``encoding``.
 
     Raises:
         CwsBenchError: a file is missing or not in ``encoding`` (file, line and
-            byte offset named), or the files have different numbers of lines.
+            byte offset named), the gold does not match its format, or the
+            files have different numbers of lines.
     """
+    from cws_bench.scoring import read_gold
+
+    if isinstance(dictionary, str | os.PathLike):
+        from cws_bench.dictionary import load_dictionary
+
+        dictionary = load_dictionary(dictionary, encoding=dictionary_encoding or encoding)
     names = (display_name(a), display_name(b), display_name(gold) if gold is not None else "gold")
     return diff_segmentations(
         read_segmented(a, encoding=encoding),
         read_segmented(b, encoding=encoding),
-        None if gold is None else read_segmented(gold, encoding=encoding),
+        None
+        if gold is None
+        else read_gold(gold, gold_format=gold_format, encoding=encoding, data_dir=data_dir),
         dictionary=dictionary,
         names=names,
         top=top,

@@ -9,6 +9,7 @@ score`` prints them, so a difference reads in points of F1.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from cws_bench.regression.check import CheckResult
 from cws_bench.regression.diff import (
@@ -18,12 +19,15 @@ from cws_bench.regression.diff import (
     LineDiff,
     SegmentationDiff,
 )
+from cws_bench.reports.tables import plural
 
 __all__ = [
     "HTML_LINES",
+    "HTML_PAGE",
     "example_parts",
     "format_percent",
     "format_points",
+    "line_kinds",
     "line_pieces",
     "render_check_json",
     "render_check_text",
@@ -36,7 +40,10 @@ SHOWN_PATTERNS = 10
 """Patterns of change the text format lists (JSON and HTML keep all that the diff kept)."""
 
 HTML_LINES = 2000
-"""Changed lines the HTML page shows side by side (the first ones, in order)."""
+"""Changed lines the HTML page holds (the first ones, in order; the JSON output has all)."""
+
+HTML_PAGE = 100
+"""Changed lines the HTML page shows at once: the others are a page away (or filtered out)."""
 
 LABELS = {
     "precision": "precision",
@@ -147,7 +154,8 @@ def render_diff_text(diff: SegmentationDiff, *, shown: int = SHOWN_PATTERNS) -> 
     out.append(f"  changes: {diff.changes:,} ({kinds})")
     if diff.text_differences:
         out.append(
-            f"  {diff.text_differences:,} line(s) hold different characters in A and B "
+            f"  {plural(diff.text_differences, 'line')} "
+            f"{'holds' if diff.text_differences == 1 else 'hold'} different characters in A and B "
             "(words matched through a character alignment, not in the kinds of change):"
         )
         for example in diff.text_examples:
@@ -162,7 +170,7 @@ def render_diff_text(diff: SegmentationDiff, *, shown: int = SHOWN_PATTERNS) -> 
     if gold is not None:
         outcomes = gold.outcomes
         out.append(
-            f"against {diff.gold_name}: {outcomes['fixed']:,} change(s) fixed agreement, "
+            f"against {diff.gold_name}: {plural(outcomes['fixed'], 'change')} fixed agreement, "
             f"{outcomes['broke']:,} broke it, {outcomes['neither']:,} neither; correct words "
             f"{gold.a_scores['correct_words']:,} → {gold.b_scores['correct_words']:,} "
             f"({gold.correct_change:+,})"
@@ -234,6 +242,49 @@ def line_pieces(line: LineDiff, side: str) -> list[tuple[str, str | None]]:
     return pieces
 
 
+FILTER_KINDS = {**KIND_LABELS, "differs": "text differs"}
+"""What the diff page's kind filter offers, in order: the kinds of change, then lines
+whose characters differ."""
+
+OUTCOME_LABELS = {"fixed": "fixed", "broke": "broke", "neither": "neither"}
+
+
+def line_kinds(line: LineDiff) -> list[str]:
+    """The kinds of change on a changed line, as the diff page filters them.
+
+    >>> from cws_bench.regression.diff import diff_segmentations
+    >>> d = diff_segmentations([["研究", "人员", "发现"]], [["研究人员", "发", "现"]])
+    >>> line_kinds(d.line_diffs[0])
+    ['merge', 'split']
+    """
+    if line.text_differs:
+        return ["differs"]
+    return sorted({change.kind for change in line.changes})
+
+
+def _filters(rows: list[dict[str, Any]], gold: bool) -> dict[str, list[tuple[str, str, int]]]:
+    """The filter choices with how many shown lines each matches (empty ones left out)."""
+    kinds = [
+        (key, label, sum(key in row["kinds"] for row in rows))
+        for key, label in FILTER_KINDS.items()
+    ]
+    outcomes = [
+        (key, label, sum(key in row["outcomes"] for row in rows))
+        for key, label in OUTCOME_LABELS.items()
+    ]
+    return {
+        "kinds": [k for k in kinds if k[2]],
+        "outcomes": [o for o in outcomes if o[2]] if gold else [],
+    }
+
+
+def _pattern_outcomes(pattern: ChangePattern, gold: bool) -> list[str]:
+    if not gold:
+        return []
+    counts = {"fixed": pattern.fixed, "broke": pattern.broke, "neither": pattern.neither}
+    return [key for key, count in counts.items() if count > 0]
+
+
 def render_diff_html(diff: SegmentationDiff, *, max_lines: int = HTML_LINES) -> str:
     """The diff as one self-contained HTML page: summary, patterns, changed lines side by side.
 
@@ -250,9 +301,12 @@ def render_diff_html(diff: SegmentationDiff, *, max_lines: int = HTML_LINES) -> 
             "a": line_pieces(line, "a"),
             "b": line_pieces(line, "b"),
             "gold": None if line.gold is None else " ".join(line.gold),
+            "kinds": line_kinds(line),
+            "outcomes": sorted({c.outcome for c in line.changes if c.outcome}),
         }
         for line in shown
     ]
+    filters = _filters(rows, diff.gold is not None)
     metrics = []
     if diff.gold is not None:
         metrics = [
@@ -282,6 +336,9 @@ def render_diff_html(diff: SegmentationDiff, *, max_lines: int = HTML_LINES) -> 
         kind_labels=KIND_LABELS,
         version=__version__,
         hidden=len(diff.line_diffs) - len(shown),
+        filters=filters,
+        page_size=HTML_PAGE,
+        pattern_outcomes=[_pattern_outcomes(p, diff.gold is not None) for p in diff.patterns],
     )
 
 
@@ -302,9 +359,9 @@ def render_check_text(
     """
     failures = len(result.failures)
     if result.passed:
-        verdict = f"passed ({len(result.checks)} bound(s) held)"
+        verdict = f"passed ({plural(len(result.checks), 'bound')} held)"
     elif failures:
-        verdict = f"FAILED ({failures} of {len(result.checks)} bound(s) broken)"
+        verdict = f"FAILED ({failures} of {plural(len(result.checks), 'bound')} broken)"
     else:
         verdict = "FAILED (the experiment changed since the baseline)"
     out = [f"cws-bench check: {result.segmenter} against {baseline}: {verdict}"]
@@ -323,7 +380,7 @@ def render_check_text(
     for label, diff in result.diffs.items():
         line = (
             f"what changed on {label} (baseline → now): {diff.changed_lines:,} of "
-            f"{diff.lines:,} lines, {diff.changes:,} change(s)"
+            f"{plural(diff.lines, 'line')}, {plural(diff.changes, 'change')}"
         )
         if diff.gold is not None:
             outcomes = diff.gold.outcomes

@@ -8,7 +8,13 @@
 - ``leaderboard.md``: per corpus, the SIGHAN bakeoff's columns with
   confidence intervals, speed and significance letters, best F first;
 - ``report.html``: one self-contained page with the tables, charts and the
-  error analysis.
+  error analysis;
+- ``leaderboard.tex``: the leaderboards as booktabs tables for a paper.
+
+:func:`load_results` reads saved ``results.json`` files back, merging several
+runs of the same corpora and settings (:func:`merge_results`), and
+:func:`render_report` renders a result in any of :data:`REPORT_FORMATS`:
+re-rendering a saved run gives the very bytes the run wrote.
 
 :func:`render_leaderboard` gives the same tables as plain text for a terminal.
 The renderers only format; :mod:`cws_bench.reports.tables` decides once what
@@ -24,17 +30,24 @@ from cws_bench.errors import CwsBenchError
 from cws_bench.io import atomic_write
 from cws_bench.reports.data import render_csv, render_json
 from cws_bench.reports.html import render_html
+from cws_bench.reports.latex import render_latex
 from cws_bench.reports.markdown import render_markdown
+from cws_bench.reports.merge import load_results, merge_results
 from cws_bench.reports.text import render_leaderboard
 from cws_bench.results import BakeoffResult
 
 __all__ = [
     "REPORT_FILES",
+    "REPORT_FORMATS",
+    "load_results",
+    "merge_results",
     "render_csv",
     "render_html",
     "render_json",
+    "render_latex",
     "render_leaderboard",
     "render_markdown",
+    "render_report",
     "write_reports",
 ]
 
@@ -43,12 +56,37 @@ REPORT_FILES = {
     "csv": "results.csv",
     "markdown": "leaderboard.md",
     "html": "report.html",
+    "latex": "leaderboard.tex",
 }
 """Report kind -> file name in the output folder."""
 
+REPORT_FORMATS = {
+    "md": render_markdown,
+    "html": render_html,
+    "latex": render_latex,
+    "csv": render_csv,
+    "json": render_json,
+    "text": render_leaderboard,
+}
+"""Format name of ``cws-bench report --format`` -> renderer of a :class:`BakeoffResult`."""
+
+
+def render_report(result: BakeoffResult, fmt: str) -> str:
+    """A result rendered in one of :data:`REPORT_FORMATS` (``md``, ``html``, ``latex``, ...).
+
+    Raises:
+        CwsBenchError: an unknown format (the message lists the known ones).
+    """
+    renderer = REPORT_FORMATS.get(fmt)
+    if renderer is None:
+        raise CwsBenchError(
+            f"unknown report format {fmt!r}", f"use one of: {', '.join(REPORT_FORMATS)}"
+        )
+    return renderer(result)
+
 
 def write_reports(result: BakeoffResult, output_dir: str | os.PathLike[str]) -> dict[str, Path]:
-    """Write results.json, results.csv, leaderboard.md and report.html into a folder.
+    """Write results.json, results.csv, leaderboard.md, report.html and leaderboard.tex.
 
     Every report is rendered before any file is written, and each file goes
     through a temporary file and a rename: a failure leaves the folder's old
@@ -59,7 +97,7 @@ def write_reports(result: BakeoffResult, output_dir: str | os.PathLike[str]) -> 
         output_dir: the folder; created (with its parents) when missing.
 
     Returns:
-        Report kind (``json``, ``csv``, ``markdown``, ``html``) -> path written.
+        Report kind (``json``, ``csv``, ``markdown``, ``html``, ``latex``) -> path written.
 
     Raises:
         CwsBenchError: the folder cannot be created or written.
@@ -69,6 +107,7 @@ def write_reports(result: BakeoffResult, output_dir: str | os.PathLike[str]) -> 
         "csv": render_csv(result),
         "markdown": render_markdown(result),
         "html": render_html(result),
+        "latex": render_latex(result),
     }
     folder = Path(output_dir)
     try:

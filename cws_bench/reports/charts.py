@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "PALETTE",
+    "color_slot",
     "colors_for",
     "f1_chart",
     "length_recall_chart",
@@ -39,7 +40,8 @@ __all__ = [
 
 # Okabe & Ito (2008), "Color universal design": colours that colour-blind
 # readers can tell apart (without their yellow and black, which read badly as
-# points among text), then matplotlib's tab10 ones for larger bake-offs.
+# points among text), then matplotlib's tab10 and dark tab20b/c ones. A label
+# hashes to a slot (colors_for), so a wide palette keeps collisions rare.
 PALETTE = (
     "#0072B2",
     "#D55E00",
@@ -55,6 +57,12 @@ PALETTE = (
     "#9467bd",
     "#1f77b4",
     "#2ca02c",
+    "#393b79",
+    "#843c39",
+    "#637939",
+    "#7b4173",
+    "#e7969c",
+    "#3182bd",
 )
 GRID = "#e3e3e3"
 STYLE = {
@@ -76,13 +84,50 @@ STYLE = {
 }
 
 
-def colors_for(segmenters: Sequence[str]) -> dict[str, str]:
-    """One colour per segmenter label, the same in every chart and table of a report.
+def color_slot(name: str) -> int:
+    """The palette slot a segmenter label asks for: a hash of the label alone.
 
-    >>> colors_for(["fmm", "bmm"])
-    {'fmm': '#0072B2', 'bmm': '#D55E00'}
+    BLAKE2b, not Python's ``hash`` (salted per process), so the slot is the
+    same in every report and on every machine.
+
+    >>> color_slot("jieba") == color_slot("jieba")
+    True
     """
-    return {name: PALETTE[i % len(PALETTE)] for i, name in enumerate(segmenters)}
+    import hashlib
+
+    digest = hashlib.blake2b(name.encode("utf-8"), digest_size=8).digest()
+    return int.from_bytes(digest, "big") % len(PALETTE)
+
+
+def colors_for(segmenters: Sequence[str]) -> dict[str, str]:
+    """One colour per segmenter label, the same in every chart and table, and across reports.
+
+    A label's colour is the palette slot its name hashes to (:func:`color_slot`),
+    whatever else the run holds and in whatever order. Two labels of one report
+    that hash to the same slot cannot share a colour: the one whose name sorts
+    first keeps it and the other takes the next free slot, so a segmenter
+    changes colour only in a report that holds such a rival (and never within
+    a report). Beyond the palette's size colours repeat.
+
+    >>> colors = colors_for(["fmm", "bmm", "jieba"])
+    >>> colors == colors_for(["jieba", "fmm", "bmm"]), len(set(colors.values()))
+    (True, 3)
+    >>> colors_for(["jieba"])["jieba"] == colors_for(["fmm", "jieba"])["jieba"]
+    True
+    """
+    taken: set[int] = set()
+    slots: dict[str, int] = {}
+    for name in sorted(set(segmenters), key=lambda n: (color_slot(n), n)):
+        slot = color_slot(name)
+        for step in range(len(PALETTE)):
+            if (slot + step) % len(PALETTE) not in taken:
+                slot = (slot + step) % len(PALETTE)
+                break
+        taken.add(slot)
+        if len(taken) == len(PALETTE):
+            taken.clear()
+        slots[name] = slot
+    return {name: PALETTE[slots[name]] for name in segmenters}
 
 
 @contextlib.contextmanager

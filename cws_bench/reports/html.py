@@ -202,6 +202,7 @@ def template_environment(**filters: Any) -> Any:
         memory=fmt.format_memory,
         p_value=fmt.format_p_value,
         difference=fmt.format_difference,
+        plural=fmt.plural,
         as_json=lambda value: json.dumps(value, ensure_ascii=False, indent=2, sort_keys=False),
     )
     environment.filters.update(filters)

@@ -21,12 +21,12 @@ from cws_bench.reports.tables import (
     build_boards,
     confidence_label,
     detail_columns,
-    format_count,
     format_interval,
     format_score,
     format_seconds,
     format_speed,
     letters_corrected,
+    plural,
     run_notes,
     significance_method,
     significance_note,
@@ -181,11 +181,11 @@ def _verdict(board: Board) -> str:
 def _size(board: Board) -> str:
     size = board.corpus_size()
     parts = [
-        f"{format_count(size[key])} {label}"
+        plural(size[key], label)
         for key, label in (
-            ("sentences", "sentences"),
-            ("characters", "characters"),
-            ("gold_words", "gold words"),
+            ("sentences", "sentence"),
+            ("characters", "character"),
+            ("gold_words", "gold word"),
         )
         if size.get(key) is not None
     ]

@@ -63,6 +63,10 @@ class Registered:
 
 _MAXMATCH = "cws_bench.segmenters.maxmatch:MaximumMatching"
 _JIEBA = "cws_bench.segmenters.jieba:JiebaSegmenter"
+_STANZA = "cws_bench.segmenters.stanza:StanzaSegmenter"
+_SPACY = "cws_bench.segmenters.spacy:SpacySegmenter"
+_JIAGU = "cws_bench.segmenters.jiagu:JiaguSegmenter"
+_JIEBA_FAST = "cws_bench.segmenters.jieba_fast:JiebaFastSegmenter"
 
 SEGMENTERS: dict[str, Registered] = {
     "fmm": Registered(
@@ -80,6 +84,7 @@ SEGMENTERS: dict[str, Registered] = {
         "single-character words, then BMM",
     ),
     "hmm": Registered("cws_bench.segmenters.hmm:HMMSegmenter"),
+    "crf": Registered("cws_bench.segmenters.crf:CRFSegmenter"),
     "jieba": Registered(_JIEBA, {"mode": "default", "hmm": True}, "jieba, default mode"),
     "jieba-nohmm": Registered(
         _JIEBA, {"mode": "default", "hmm": False}, "jieba, default mode with its HMM off"
@@ -93,6 +98,34 @@ SEGMENTERS: dict[str, Registered] = {
     "pkuseg": Registered("cws_bench.segmenters.pkuseg:PkusegSegmenter"),
     "thulac": Registered("cws_bench.segmenters.thulac:ThulacSegmenter"),
     "snownlp": Registered("cws_bench.segmenters.snownlp:SnowNLPSegmenter"),
+    # The neural and newer segmenters (optional extras; see README.md, "Neural segmenters").
+    "transformers": Registered("cws_bench.segmenters.transformers:TransformersSegmenter"),
+    "ltp": Registered("cws_bench.segmenters.ltp:LtpSegmenter"),
+    "hanlp": Registered("cws_bench.segmenters.hanlp:HanlpSegmenter"),
+    "stanza": Registered(_STANZA, {"lang": "zh-hans"}, "stanza's simplified Chinese tokenizer"),
+    "stanza-hant": Registered(
+        _STANZA, {"lang": "zh-hant"}, "stanza's traditional Chinese tokenizer"
+    ),
+    "spacy": Registered(
+        _SPACY, {"segmenter": "char"}, "spaCy's Chinese tokenizer: one character a token"
+    ),
+    "spacy-jieba": Registered(
+        _SPACY, {"segmenter": "jieba"}, "spaCy's Chinese tokenizer with jieba"
+    ),
+    "spacy-pkuseg": Registered(
+        _SPACY, {"segmenter": "pkuseg"}, "spaCy's Chinese tokenizer with spacy-pkuseg"
+    ),
+    "jiagu": Registered(_JIAGU, {"mode": "default"}, "jiagu, its dictionary route"),
+    "jiagu-probe": Registered(
+        _JIAGU, {"mode": "probe"}, "jiagu, dictionary route plus the perceptron's new words"
+    ),
+    "jiagu-model": Registered(_JIAGU, {"mode": "model"}, "jiagu's perceptron model alone"),
+    "jieba-fast": Registered(
+        _JIEBA_FAST, {"mode": "default", "hmm": True}, "jieba-fast (jieba's C port), default mode"
+    ),
+    "jieba-fast-nohmm": Registered(
+        _JIEBA_FAST, {"mode": "default", "hmm": False}, "jieba-fast, default mode with its HMM off"
+    ),
     "command": Registered("cws_bench.segmenters.external:CommandSegmenter"),
     "file": Registered("cws_bench.segmenters.external:FileSegmenter"),
 }
@@ -113,6 +146,8 @@ class SegmenterInfo:
         options: the preset options of this configuration.
         source: ``built-in``, or the distribution that registered it.
         trainable: whether it can be trained.
+        device: for an installed neural adapter, the device ``device="auto"``
+            picks here (``cuda:0`` or ``cpu``); None otherwise.
     """
 
     name: str
@@ -125,6 +160,7 @@ class SegmenterInfo:
     options: Mapping[str, Any] = field(default_factory=dict)
     source: str = "built-in"
     trainable: bool = False
+    device: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-safe dict in field order."""
@@ -139,6 +175,7 @@ class SegmenterInfo:
             "options": dict(self.options),
             "source": self.source,
             "trainable": self.trainable,
+            "device": self.device,
         }
 
 
@@ -310,6 +347,19 @@ def list_segmenters() -> list[SegmenterInfo]:
                 options=dict(registered.options),
                 source=registered.source,
                 trainable=cls.train is not Segmenter.train,
+                device=None if missing else _auto_device(cls),
             )
         )
     return infos
+
+
+def _auto_device(cls: type[Segmenter]) -> str | None:
+    """The device a neural adapter's ``device="auto"`` picks here (imports torch), else None."""
+    if not getattr(cls, "neural", False):
+        return None
+    from cws_bench.segmenters.neural import default_device
+
+    try:
+        return default_device()
+    except Exception as e:  # a broken torch install: say so rather than fail the listing
+        return f"unknown ({type(e).__name__})"

@@ -258,7 +258,9 @@ def train_segmenter(
     segmenter = get_segmenter(name, **options)
     if not segmenter.trainable:
         raise SegmenterError(
-            name, "cannot be trained", "trainable segmenters: hmm, and fmm/bmm/bimm (a word list)"
+            name,
+            "cannot be trained",
+            "trainable segmenters: hmm, crf, and fmm/bmm/bimm (a word list)",
         )
     segmenter.train(
         TrainingCorpus(corpus, split, format=format, encoding=encoding, data_dir=data_dir)

@@ -135,10 +135,10 @@ def test_text_and_json_reports(experiment):
     result = check_baseline(baseline, rerun_baseline(baseline), Bounds({"f1": 0.5}))
     text = render_check_text(result, baseline="b.json", accept="cws-bench baseline update b.json")
     lines = text.splitlines()
-    assert lines[0] == "cws-bench check: fmm against b.json: FAILED (1 of 1 bound(s) broken)"
+    assert lines[0] == "cws-bench check: fmm against b.json: FAILED (1 of 1 bound broken)"
     assert lines[1].startswith("  FAIL  gold  F1 dropped 100.00 → 76.92")
     assert "changed since the baseline (a changed experiment, not only a regression):" in lines
-    assert "what changed on gold (baseline → now): 1 of 2 lines, 1 change(s)" in text
+    assert "what changed on gold (baseline → now): 1 of 2 lines, 1 change" in text
     assert lines[-1] == "to accept the change as the new baseline: cws-bench baseline update b.json"
     data = json.loads(render_check_json(result))
     assert data["passed"] is False and data["failures"] == 1

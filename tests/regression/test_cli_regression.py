@@ -47,7 +47,7 @@ def test_diff_text(segmentations):
     result = invoke("diff", a, b, "--gold", gold)
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[0] == f"{a} → {b}: 2 lines, 2 changed (100.0%)"
-    assert "1 change(s) fixed agreement, 2 broke it, 0 neither; correct words 9 → 6 (-3)" in (
+    assert "1 change fixed agreement, 2 broke it, 0 neither; correct words 9 → 6 (-3)" in (
         result.stdout
     )
     without_gold = invoke("diff", a, b).stdout

@@ -179,7 +179,7 @@ def test_text_rendering(diff):
     lines = text.splitlines()
     assert lines[0].endswith("2 lines, 2 changed (100.0%)")
     assert "changes: 3 (1 split, 1 merged, 1 boundary moved)" in text
-    assert "1 change(s) fixed agreement, 2 broke it, 0 neither; correct words 9 → 6 (-3)" in text
+    assert "1 change fixed agreement, 2 broke it, 0 neither; correct words 9 → 6 (-3)" in text
     f1 = next(line for line in lines if line.strip().startswith("F1"))
     assert f1.split()[1:4] == ["85.71", "60.00", "-25.71"]
     assert "1×  boundary moved 乒乓球 拍卖 完 → 乒乓球拍 卖完  (broke 1)" in text
@@ -204,7 +204,7 @@ def test_html_rendering_escapes_and_marks_changes():
     assert '<mark class="broke">研究 人员</mark>' in page
     assert "http://" not in page and "https://" not in page  # self-contained
     shorter = render_diff_html(diff_segmentations(sentences(A), sentences(B)), max_lines=1)
-    assert "The first 1 of 2 changed lines are shown" in shorter
+    assert "The page holds the first 1 of 2 changed lines (the JSON output has all)" in shorter
 
 
 # ---------------------------------------------------------------------------
@@ -286,7 +286,8 @@ def test_html_page_in_a_browser(tmp_path):
     dom = done.stdout
     assert "</html>" in dom, done.stderr[-2000:]
     assert dom.count('<tr id="line-') == 2
-    assert dom.count('<mark class="broke">') == 2 * 2 + 2  # two changes, both sides; two legends
+    # two changes, both sides; two legends; the filter
+    assert dom.count('<mark class="broke">') == 2 * 2 + 2 + 1
     assert '<mark class="fixed">今天 上午</mark>' in dom
 
 

@@ -91,10 +91,10 @@ def test_the_whole_loop(project):
     regressed.stdout.fnmatch_lines(
         [
             "*cws-bench check: tokenize against cws_baselines/test_tokenizer.json: FAILED "
-            "(1 of 1 bound(s) broken)*",
+            "(1 of 1 bound broken)*",
             "*FAIL  gold  F1 dropped 100.00 → 76.92 (-23.08 points); allowed drop 0.5 points: "
             "at least 99.50*",
-            "*what changed on gold (baseline → now): 1 of 2 lines, 1 change(s): 0 fixed "
+            "*what changed on gold (baseline → now): 1 of 2 lines, 1 change: 0 fixed "
             "agreement with the gold, 1 broke it, 0 neither*",
             "*merged         研究 人员 → 研究人员  (broke 1)*",
             "*to accept the change as the new baseline: pytest --cws-update-baseline*",

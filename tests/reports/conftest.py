@@ -517,16 +517,23 @@ def read_page(html: str) -> PageReader:
 
 
 class Reports:
-    """The four reports of :func:`build_result`, rendered once, with their readers."""
+    """The reports of :func:`build_result`, rendered once, with their readers."""
 
     def __init__(self, result: BakeoffResult) -> None:
-        from cws_bench.reports import render_csv, render_html, render_json, render_markdown
+        from cws_bench.reports import (
+            render_csv,
+            render_html,
+            render_json,
+            render_latex,
+            render_markdown,
+        )
 
         self.result = result
         self.json = render_json(result)
         self.csv = render_csv(result)
         self.markdown = render_markdown(result)
         self.html = render_html(result)
+        self.latex = render_latex(result)
         self.numbers = json_numbers(json.loads(self.json))
         self.printed = formatted(self.numbers)
         self.page = read_page(self.html)

@@ -96,3 +96,75 @@ def test_dom_holds_the_leaderboards(chromium, page, bakeoff, tmp_path):
     assert dom.count("<svg") == dom.count("</svg>") >= 4 * len(bakeoff.corpora())
     best = bakeoff.leaderboard("pd1998")[0]
     assert f"{best.scores['f1']:.3f}" in dom
+
+
+# Appended to a copy of the page: scroll the first leaderboard's box to the right and record,
+# in <body data-layout>, where the segmenter and letter cells are drawn and what is shown.
+PROBE = """<script>
+(function () {
+  const table = document.querySelector("table.leaderboard");
+  const wrap = table.parentElement;
+  wrap.scrollLeft = 10000;
+  const row = table.querySelector("tbody tr[data-segmenter]");
+  const box = (el) => el.getBoundingClientRect();
+  document.body.dataset.layout = JSON.stringify({
+    overflow: wrap.scrollWidth - wrap.clientWidth,
+    scrolled: wrap.scrollLeft,
+    wrap: box(wrap).left,
+    name: box(row.querySelector("td.name")).left,
+    letter: box(row.querySelector("td.letter")).left,
+    track: row.querySelector("td.track-col").getClientRects().length,
+  });
+})();
+</script>"""
+
+
+def layout_at(chromium: str, page: Path, width: int, tmp_path: Path) -> dict:
+    import json
+
+    probe = tmp_path / f"probe-{width}.html"
+    probe.write_text(
+        page.read_text(encoding="utf-8").replace("</body>", PROBE + "</body>"), encoding="utf-8"
+    )
+    done = run_chromium(
+        chromium,
+        tmp_path / f"profile-{width}",
+        f"--window-size={width},1200",
+        "--dump-dom",
+        probe.as_uri(),
+    )
+    found = re.search(r'data-layout="([^"]*)"', done.stdout)
+    assert found, done.stderr[-2000:]
+    return json.loads(found.group(1).replace("&quot;", '"'))
+
+
+def test_the_leaderboard_is_usable_at_800_px(chromium, page, tmp_path):
+    narrow = layout_at(chromium, page, 800, tmp_path)
+    # Too wide for 800 px: the table scrolls, the segmenter column stays in view and the
+    # track column (told by the group rows) is left out.
+    assert narrow["overflow"] > 0 and narrow["scrolled"] > 0
+    assert abs(narrow["name"] - narrow["wrap"]) <= 1
+    assert narrow["letter"] < narrow["wrap"]
+    assert narrow["track"] == 0
+    wide = layout_at(chromium, page, 1400, tmp_path)
+    assert wide["track"] == 1 and wide["overflow"] <= 0
+    assert wide["name"] > wide["wrap"]
+
+
+def test_screenshots_at_800_and_1400_px(chromium, page, tmp_path):
+    """Screenshots a person looks at (kept in tmp_path): the page draws at both widths."""
+    from PIL import Image
+
+    for width in (800, 1400):
+        shot = tmp_path / f"report-{width}.png"
+        done = run_chromium(
+            chromium,
+            tmp_path / f"shot-{width}",
+            f"--screenshot={shot}",
+            f"--window-size={width},1600",
+            page.as_uri(),
+        )
+        assert shot.is_file(), done.stderr[-2000:]
+        with Image.open(shot) as image:
+            assert image.size == (width, 1600)
+            assert len(image.convert("RGB").getcolors(maxcolors=1 << 20) or []) > 100

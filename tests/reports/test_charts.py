@@ -114,7 +114,23 @@ def test_colors_are_distinct_then_cycle():
     names = [f"s{i}" for i in range(len(charts.PALETTE) + 1)]
     colors = charts.colors_for(names)
     assert len(set(colors.values())) == len(charts.PALETTE)
-    assert colors[names[-1]] == colors[names[0]]
+    assert set(colors.values()) == set(charts.PALETTE)  # one colour twice, past the palette
+
+
+def test_a_segmenter_keeps_its_colour_across_reports():
+    # The colour comes from the name: not from the position in the run, nor its neighbours.
+    alone = {name: charts.colors_for([name])[name] for name in ("fmm", "jieba", "pkuseg", "hmm")}
+    assert alone["jieba"] == charts.PALETTE[charts.color_slot("jieba")]
+    assert charts.colors_for(["pkuseg", "jieba"]) == {
+        "pkuseg": alone["pkuseg"],
+        "jieba": alone["jieba"],
+    }
+    assert charts.colors_for(["jieba", "pkuseg"]) == charts.colors_for(["pkuseg", "jieba"])
+    # fmm and hmm hash to one slot here: the name sorting first keeps it, the other moves on,
+    # and within one report they never share a colour.
+    assert charts.color_slot("fmm") == charts.color_slot("hmm")
+    both = charts.colors_for(["hmm", "fmm"])
+    assert both["fmm"] == alone["fmm"] and both["hmm"] != both["fmm"]
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Tests of cws_bench.reports.write_reports: four files, written whole or not at all."""
+"""Tests of cws_bench.reports.write_reports: five files, written whole or not at all."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from cws_bench.errors import CwsBenchError
 from cws_bench.reports import REPORT_FILES, write_reports
 
 
-def test_writes_the_four_reports(bakeoff, reports, tmp_path):
+def test_writes_the_five_reports(bakeoff, reports, tmp_path):
     out = tmp_path / "reports" / "run"  # parents are created
     written = write_reports(bakeoff, out)
     assert written == {kind: out / name for kind, name in REPORT_FILES.items()}
@@ -21,6 +21,7 @@ def test_writes_the_four_reports(bakeoff, reports, tmp_path):
     assert written["csv"].read_text(encoding="utf-8") == reports.csv
     assert written["markdown"].read_text(encoding="utf-8") == reports.markdown
     assert written["html"].read_text(encoding="utf-8") == reports.html
+    assert written["latex"].read_text(encoding="utf-8") == reports.latex
 
 
 def test_a_failed_rendering_writes_nothing(bakeoff, tmp_path, monkeypatch):

@@ -221,8 +221,32 @@ def test_entry_points_are_read_through_importlib_metadata(monkeypatch):
 SEG_SCRIPT = HERE / "characters.py"
 
 
+# Adapters that need a model folder: tests/neural builds tiny ones for transformers and
+# LTP and runs these same checks there; HanLP's and stanza's cannot be built here.
+NEEDS_A_MODEL = {
+    "transformers": "tests/neural/test_transformers.py",
+    "ltp": "tests/neural/test_ltp.py",
+    "hanlp": "tests/neural/test_hanlp_stanza.py",
+    "stanza": "tests/neural/test_hanlp_stanza.py",
+    "stanza-hant": "tests/neural/test_hanlp_stanza.py",
+}
+
+
+def pkuseg_model_folder() -> str:
+    """The model folder the pkuseg package ships (spaCy's pkuseg segmenter reads it)."""
+    try:
+        import pkuseg
+    except ImportError:
+        pytest.skip("spacy-pkuseg needs pkuseg's model folder: pkuseg is not installed")
+    return str(Path(pkuseg.__file__).parent / "models" / "default")
+
+
 def minimal_options(name: str, pku_words: Path, tmp_path: Path) -> dict:
     """Plain options that make each built-in usable; a new built-in must be added here."""
+    if name in NEEDS_A_MODEL:
+        pytest.skip(f"{name} needs a model folder: see {NEEDS_A_MODEL[name]}")
+    if name == "spacy-pkuseg":
+        return {"pkuseg_model": pkuseg_model_folder()}
     segmented = tmp_path / "segmented.txt"
     segmented.write_text("我们 是 学生\n", encoding="utf-8")
     return {
@@ -230,6 +254,7 @@ def minimal_options(name: str, pku_words: Path, tmp_path: Path) -> dict:
         "bmm": {"dictionary": str(pku_words)},
         "bimm": {"dictionary": str(pku_words)},
         "hmm": {"corpus": "sample", "split": "test"},
+        "crf": {"corpus": "sample", "split": "test", "epochs": 2},
         "jieba": {},
         "jieba-nohmm": {},
         "jieba-search": {},
@@ -239,6 +264,13 @@ def minimal_options(name: str, pku_words: Path, tmp_path: Path) -> dict:
         "snownlp": {},
         "command": {"command": [sys.executable, str(SEG_SCRIPT)]},
         "file": {"path": str(segmented)},
+        "spacy": {},
+        "spacy-jieba": {},
+        "jiagu": {},
+        "jiagu-probe": {},
+        "jiagu-model": {},
+        "jieba-fast": {},
+        "jieba-fast-nohmm": {},
     }[name]
 
 
@@ -271,6 +303,13 @@ SAMPLE_STEP = {
     "pkuseg": 20,
     "thulac": 10,
     "snownlp": 40,
+    "spacy-jieba": 10,
+    "spacy-pkuseg": 20,
+    "jiagu": 20,
+    "jiagu-probe": 40,
+    "jiagu-model": 40,
+    "jieba-fast": 10,
+    "jieba-fast-nohmm": 10,
 }
 
 

@@ -1,0 +1,117 @@
+"""``--executor``, ``--scheduler``, ``--shard-chars``, ``--jobs``: running one big file in shards.
+
+The options only parse; :mod:`cws_bench.executors` and :mod:`cws_bench.sharded`
+do the work.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
+
+import click
+
+from cws_bench.executors import DEFAULT_RETRIES, EXECUTORS
+from cws_bench.shards import DEFAULT_SHARD_CHARS
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def executor_options(function: F) -> F:
+    """The options of a sharded run, passed on as one dict ``sharding`` (None: not sharded)."""
+    options = [
+        click.option(
+            "--executor",
+            type=click.Choice(EXECUTORS),
+            default=None,
+            help="Cut the input into shards of whole lines and run them on worker "
+            "processes (local) or a Dask cluster (dask); same output, same numbers.",
+        ),
+        click.option(
+            "--scheduler",
+            metavar="tcp://HOST:PORT",
+            default=None,
+            help="Address of a running Dask scheduler (implies --executor dask); without "
+            "it, dask starts a local cluster on 127.0.0.1.",
+        ),
+        click.option(
+            "--shard-chars",
+            type=click.IntRange(min=1),
+            default=DEFAULT_SHARD_CHARS,
+            show_default=True,
+            help="Characters per shard (with --executor).",
+        ),
+        click.option(
+            "--jobs",
+            type=click.IntRange(min=1),
+            default=None,
+            help="Worker processes of --executor local, or of the local Dask cluster "
+            "(default: the CPU count).",
+        ),
+        click.option(
+            "--shard-timeout",
+            type=click.FloatRange(min=0, min_open=True),
+            default=None,
+            metavar="SECONDS",
+            help="Kill a worker whose shard runs longer, and run the shard again.",
+        ),
+        click.option(
+            "--retries",
+            type=click.IntRange(min=0),
+            default=DEFAULT_RETRIES,
+            show_default=True,
+            help="Runs again of a shard whose worker died or hung, before the run fails.",
+        ),
+    ]
+
+    def wrapped(**kwargs: Any) -> Any:
+        keys = ("executor", "scheduler", "shard_chars", "jobs", "shard_timeout", "retries")
+        values = {key: kwargs.pop(key) for key in keys}
+        sharding = None
+        if values["executor"] is not None or values["scheduler"] is not None:
+            sharding = values
+        return function(sharding=sharding, **kwargs)
+
+    import functools
+
+    wrapped = functools.update_wrapper(wrapped, function)
+    for option in reversed(options):
+        wrapped = option(wrapped)
+    return wrapped  # type: ignore[return-value]
+
+
+@contextlib.contextmanager
+def open_executor(sharding: dict[str, Any]) -> Iterator[Any]:
+    """The executor the options ask for, closed on the way out (Ctrl-C too)."""
+    from cws_bench.executors import make_executor
+
+    executor = make_executor(
+        sharding["executor"] or "dask",
+        jobs=sharding["jobs"],
+        scheduler=sharding["scheduler"],
+        timeout=sharding["shard_timeout"],
+        retries=sharding["retries"],
+    )
+    with executor:
+        yield executor
+
+
+@contextlib.contextmanager
+def character_bar(desc: str) -> Iterator[Callable[[int, int], None]]:
+    """A progress bar in characters/s fed with (characters done, characters in all).
+
+    Quiet when stderr is not a terminal.
+    """
+    from tqdm import tqdm
+
+    with tqdm(
+        unit=" chars", unit_scale=True, desc=desc, disable=None, delay=1.0, leave=False
+    ) as bar:
+
+        def update(characters: int, total: int) -> None:
+            if bar.total != total:
+                bar.total = total
+            bar.update(characters)
+
+        yield update

@@ -1,0 +1,51 @@
+"""``cws-bench report``: re-render saved bake-off results, merging several runs."""
+
+from __future__ import annotations
+
+import click
+
+from cws_bench.errors import CwsBenchError
+
+
+@click.command()
+@click.argument("results", nargs=-1, required=True, metavar="RESULTS.json...")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["md", "html", "latex", "csv", "json", "text"]),
+    default="md",
+    show_default=True,
+    help="Report format: the bake-off's leaderboard.md, report.html, leaderboard.tex, "
+    "results.csv, results.json, or the terminal's table.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Write the report to this file (atomically); default: standard output.",
+)
+def report(results: tuple[str, ...], fmt: str, output: str | None) -> None:
+    """Render saved results.json files again; several runs are merged into one.
+
+    Runs are merged only when they scored the same corpora with the same
+    settings; otherwise the error lists what differs.
+
+    \b
+    Example:
+        cws-bench report reports/default/results.json --format latex -o table.tex
+    """
+    from cws_bench.io import atomic_write
+    from cws_bench.reports import load_results, render_report
+
+    text = render_report(load_results(results), fmt)
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        with atomic_write(output) as f:
+            f.write(text)
+    except OSError as e:
+        raise CwsBenchError(
+            f"{output}: cannot write the report ({e.strerror})", "pass another -o/--output"
+        ) from e

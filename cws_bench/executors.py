@@ -1,0 +1,582 @@
+"""Executors: run a task over shards on local worker processes or on a Dask cluster.
+
+An executor maps ``task(context, item)`` over items and yields the results
+in the items' order, whatever order they finish in. The context (a
+segmenter's name and options, a dictionary, scoring settings) goes to each
+worker once; an item (a :class:`~cws_bench.shards.Shard`) is small.
+
+- :class:`LocalExecutor`: ``jobs`` worker processes of the spawn context,
+  each fed one item at a time. A worker that dies, or runs an item past the
+  per-item timeout (it is then killed), is replaced and the item runs again,
+  at most ``retries`` more times; then the run fails naming the item and the
+  reason. An exception raised by the task is not retried (it would fail the
+  same way): it is raised again in the caller.
+- :class:`DaskExecutor`: ``dask.distributed`` on a scheduler given by its
+  address, or on a ``LocalCluster`` of ``jobs`` one-thread worker processes
+  on 127.0.0.1 that the executor starts and stops. Dask runs an item again
+  when its worker dies (``distributed.scheduler.allowed-failures`` times,
+  set to ``retries`` on the executor's own cluster); a worker whose item
+  passes the timeout kills itself, so a hang becomes a death and is retried.
+
+Workers keep what they load: :func:`cached` holds one object per key per
+worker process (a loaded segmenter), and reports its load time once.
+
+>>> with LocalExecutor(jobs=2) as ex:
+...     list(ex.map(pow, 2, [1, 2, 3, 10]))
+[2, 4, 8, 1024]
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import pickle
+import signal
+import socket
+import threading
+import time
+import traceback
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+from cws_bench.errors import CwsBenchError
+
+__all__ = [
+    "EXECUTORS",
+    "DaskExecutor",
+    "Executor",
+    "LoadReport",
+    "LocalExecutor",
+    "ShardFailedError",
+    "cached",
+    "make_executor",
+]
+
+EXECUTORS: tuple[str, ...] = ("local", "dask")
+DEFAULT_RETRIES = 2
+"""How many times an item whose worker died or hung runs again before the run fails."""
+
+
+class ShardFailedError(CwsBenchError):
+    """An item (a shard) could not be run: its worker kept dying or hanging."""
+
+
+@dataclass(frozen=True, slots=True)
+class LoadReport:
+    """One load of a cached object (a segmenter) by one worker process.
+
+    Attributes:
+        key: what was loaded (``pkuseg {}``).
+        worker: ``host:pid`` of the worker process.
+        seconds: how long loading took.
+    """
+
+    key: str
+    worker: str
+    seconds: float
+
+
+# One process's cache of loaded objects, and the loads it has not reported yet.
+_CACHE: dict[str, Any] = {}
+_UNREPORTED: list[LoadReport] = []
+_CACHE_LOCK = threading.Lock()
+
+
+def worker_name() -> str:
+    """``host:pid`` of this process."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def cached(key: str, load: Callable[[], Any]) -> Any:
+    """The object this worker process loaded under ``key``, loading it on first use.
+
+    The load is timed and recorded once; :func:`take_load_reports` hands the
+    records to the caller (a task returns them with its result).
+    """
+    with _CACHE_LOCK:
+        if key not in _CACHE:
+            started = time.perf_counter()
+            _CACHE[key] = load()
+            _UNREPORTED.append(LoadReport(key, worker_name(), time.perf_counter() - started))
+        return _CACHE[key]
+
+
+def take_load_reports() -> tuple[LoadReport, ...]:
+    """The loads since the last call, in this process (each reported once)."""
+    with _CACHE_LOCK:
+        reports = tuple(_UNREPORTED)
+        _UNREPORTED.clear()
+    return reports
+
+
+class Executor:
+    """Maps a task over items, yielding the results in order (see the module)."""
+
+    jobs: int = 1
+
+    def map(
+        self,
+        task: Callable[[Any, Any], Any],
+        context: Any,
+        items: Sequence[Any],
+        *,
+        done: Callable[[int, Any], None] | None = None,
+        describe: Callable[[Any], str] = str,
+    ) -> Iterator[Any]:
+        """Yield ``task(context, item)`` for each item, in the items' order.
+
+        Args:
+            task: a module-level function (workers import it by name).
+            context: its first argument, sent to each worker once.
+            items: its second arguments.
+            done: called with (index, result) as each item finishes, in the
+                order they finish (for a progress bar).
+            describe: names an item in error messages.
+
+        Raises:
+            ShardFailedError: an item's worker died or hung too many times.
+            Exception: what the task raised, raised again here.
+        """
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Stop the workers (nothing is left behind)."""
+
+    def __enter__(self) -> Executor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _ordered(
+    results: Iterable[tuple[int, Any]], count: int, done: Callable[[int, Any], None] | None
+) -> Iterator[Any]:
+    """Reorder (index, result) pairs that arrive in any order."""
+    pending: dict[int, Any] = {}
+    next_index = 0
+    for index, result in results:
+        if done is not None:
+            done(index, result)
+        pending[index] = result
+        while next_index in pending:
+            yield pending.pop(next_index)
+            next_index += 1
+    if next_index != count:  # pragma: no cover - every item yields once
+        raise RuntimeError(f"{count - next_index} items were not run")
+
+
+def _rebuild_error(cls: type[BaseException], args: tuple, state: dict[str, Any]) -> BaseException:
+    error = cls.__new__(cls)
+    error.args = args
+    error.__dict__.update(state)
+    return error
+
+
+def _reduce_error(error: BaseException) -> tuple[Any, ...]:
+    return _rebuild_error, (type(error), error.args, dict(error.__dict__))
+
+
+def portable(error: BaseException) -> BaseException:
+    """``error``, made to pickle whatever its ``__init__`` takes (CwsBenchError and kin).
+
+    An exception pickles as ``cls(*args)``, which fails for classes whose
+    ``__init__`` takes other arguments than ``args``; this registers a reducer
+    that rebuilds it from its attributes instead. Unpicklable attributes turn
+    it into a RuntimeError with the same text.
+    """
+    import copyreg
+
+    copyreg.pickle(type(error), _reduce_error)
+    try:
+        pickle.loads(pickle.dumps(error))
+    except Exception:
+        text = "".join(traceback.format_exception_only(type(error), error)).strip()
+        return RuntimeError(text)
+    return error
+
+
+# ---------------------------------------------------------------- local processes
+
+
+def _worker_main(connection: Connection) -> None:
+    """A local worker: run the items sent over ``connection`` until told to stop.
+
+    Messages: ``("task", task, context)`` sets what the next items run;
+    ``("item", index, item)`` runs one; ``None`` stops. The worker lives on
+    from one ``map`` to the next, keeping what :func:`cached` loaded.
+    """
+    # Ctrl-C reaches the whole process group: the parent decides, the worker waits.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    task: Callable[[Any, Any], Any] | None = None
+    context: Any = None
+    while True:
+        try:
+            message = connection.recv()
+        except EOFError:
+            return
+        if message is None:
+            return
+        if message[0] == "task":
+            _, task, context = message
+            continue
+        _, index, item = message
+        try:
+            assert task is not None
+            reply = ("ok", index, task(context, item))
+        except Exception as e:
+            reply = ("error", index, pickle.dumps(portable(e)))
+        connection.send(reply)
+
+
+@dataclass
+class _Slot:
+    process: Any
+    connection: Connection
+    index: int | None = None
+    started: float = 0.0
+
+
+class LocalExecutor(Executor):
+    """``jobs`` worker processes (spawn context) on this machine; see the module.
+
+    The workers start on the first :meth:`map` and serve the next ones (a
+    segmenter they loaded stays loaded) until :meth:`close`.
+
+    Args:
+        jobs: worker processes (default: the CPU count).
+        timeout: seconds an item may run before its worker is killed (None: no limit).
+        retries: how many times an item whose worker died or hung runs again.
+    """
+
+    def __init__(
+        self,
+        jobs: int | None = None,
+        *,
+        timeout: float | None = None,
+        retries: int = DEFAULT_RETRIES,
+    ) -> None:
+        self.jobs = max(1, jobs or os.cpu_count() or 1)
+        self.timeout = timeout
+        self.retries = retries
+        self._context = multiprocessing.get_context("spawn")
+        self._slots: list[_Slot] = []
+
+    def worker_pids(self) -> list[int]:
+        """Process ids of the running workers."""
+        return [slot.process.pid for slot in self._slots]
+
+    def _start(self) -> _Slot:
+        parent, child = self._context.Pipe()
+        process = self._context.Process(target=_worker_main, args=(child,), daemon=True)
+        process.start()
+        child.close()
+        return _Slot(process, parent)
+
+    def _stop(self, slot: _Slot, *, kill: bool) -> None:
+        if kill:
+            slot.process.kill()
+        else:
+            with contextlib.suppress(OSError):
+                slot.connection.send(None)
+        slot.process.join(timeout=None if kill else 5)
+        if slot.process.is_alive():
+            slot.process.kill()
+            slot.process.join()
+        slot.connection.close()
+
+    def map(
+        self,
+        task: Callable[[Any, Any], Any],
+        context: Any,
+        items: Sequence[Any],
+        *,
+        done: Callable[[int, Any], None] | None = None,
+        describe: Callable[[Any], str] = str,
+    ) -> Iterator[Any]:
+        return _ordered(self._run(task, context, items, describe), len(items), done)
+
+    def _run(
+        self,
+        task: Callable[[Any, Any], Any],
+        context: Any,
+        items: Sequence[Any],
+        describe: Callable[[Any], str],
+    ) -> Iterator[tuple[int, Any]]:
+        queue = deque(range(len(items)))
+        failures = [0] * len(items)
+        remaining = len(items)
+        if not remaining:
+            return
+        setup = ("task", task, context)
+        try:
+            while len(self._slots) < min(self.jobs, remaining):
+                self._slots.append(self._start())
+            for slot in self._slots:
+                slot.connection.send(setup)
+            while remaining:
+                for slot in self._slots:
+                    if slot.index is None and queue:
+                        slot.index = queue.popleft()
+                        slot.started = time.monotonic()
+                        slot.connection.send(("item", slot.index, items[slot.index]))
+                busy = [slot for slot in self._slots if slot.index is not None]
+                wait_for = None
+                if self.timeout is not None:
+                    deadline = min(slot.started for slot in busy) + self.timeout
+                    wait_for = max(0.0, deadline - time.monotonic())
+                ready = wait(
+                    [s.connection for s in busy] + [s.process.sentinel for s in busy],
+                    timeout=wait_for,
+                )
+                for i, slot in enumerate(self._slots):
+                    if slot.index is None:
+                        continue
+                    reason = None
+                    if slot.connection in ready or slot.process.sentinel in ready:
+                        try:
+                            kind, index, payload = slot.connection.recv()
+                        except (EOFError, OSError):
+                            slot.process.join()
+                            reason = f"its worker process died (exit code {slot.process.exitcode})"
+                        else:
+                            slot.index = None
+                            if kind == "error":
+                                raise pickle.loads(payload)
+                            remaining -= 1
+                            yield index, payload
+                            continue
+                    elif (
+                        self.timeout is not None and time.monotonic() - slot.started >= self.timeout
+                    ):
+                        reason = f"it ran past the timeout of {self.timeout:g} s (worker killed)"
+                    if reason is None:
+                        continue
+                    index = slot.index
+                    failures[index] += 1
+                    self._stop(slot, kill=True)
+                    self._slots[i] = self._start()
+                    self._slots[i].connection.send(setup)
+                    if failures[index] > self.retries:
+                        raise ShardFailedError(
+                            f"{describe(items[index])}: failed {failures[index]} times: {reason}",
+                            "look for what kills or blocks the segmenter on these lines "
+                            "(memory, a crash); --shard-timeout and --retries set the limits",
+                        )
+                    queue.appendleft(index)
+        finally:
+            # Workers still busy (the run failed or was abandoned) are killed; idle ones stay.
+            busy = [slot for slot in self._slots if slot.index is not None]
+            self._slots = [slot for slot in self._slots if slot.index is None]
+            for slot in busy:
+                self._stop(slot, kill=True)
+
+    def close(self) -> None:
+        slots, self._slots = self._slots, []
+        for slot in slots:
+            self._stop(slot, kill=slot.index is not None)
+
+
+# ---------------------------------------------------------------- Dask
+
+
+def _identity(value: Any) -> Any:
+    return value
+
+
+def _dask_run(
+    task: Callable[[Any, Any], Any], context: Any, item: Any, timeout: float | None
+) -> Any:
+    """Run one item on a Dask worker; past the timeout the worker process kills itself."""
+    timer = None
+    if timeout is not None:
+        timer = threading.Timer(timeout, os.kill, args=(os.getpid(), signal.SIGKILL))
+        timer.daemon = True
+        timer.start()
+    try:
+        return task(context, item)
+    except Exception as e:
+        raise portable(e) from None
+    finally:
+        if timer is not None:
+            timer.cancel()
+
+
+class DaskExecutor(Executor):
+    """Items as tasks of a ``dask.distributed`` cluster; see the module.
+
+    Args:
+        scheduler: ``tcp://HOST:PORT`` of a running scheduler; None starts a
+            ``LocalCluster`` of ``jobs`` workers on 127.0.0.1, stopped by :meth:`close`.
+        jobs: workers of the local cluster (default: the CPU count).
+        timeout: seconds an item may run before its worker kills itself.
+        retries: runs again after a worker death (on the executor's own cluster;
+            a remote scheduler uses its ``allowed-failures`` setting).
+        window: items submitted ahead of the first unfinished one, per worker.
+    """
+
+    def __init__(
+        self,
+        scheduler: str | None = None,
+        *,
+        jobs: int | None = None,
+        timeout: float | None = None,
+        retries: int = DEFAULT_RETRIES,
+        window: int = 4,
+    ) -> None:
+        try:
+            import dask
+            import distributed
+        except ImportError as e:
+            raise CwsBenchError(
+                "--executor dask needs dask.distributed",
+                "pip install 'cws-bench[dask]' (or pip install 'dask[distributed]')",
+            ) from e
+        self.timeout = timeout
+        self.window = window
+        self.cluster = None
+        if scheduler:
+            try:
+                self.client = distributed.Client(scheduler, timeout="10s")
+            except (OSError, TimeoutError) as e:
+                raise CwsBenchError(
+                    f"cannot reach the Dask scheduler at {scheduler}: {e}",
+                    "start one with `dask scheduler` and workers with `dask worker ADDRESS`, "
+                    "or leave out --scheduler to run a local cluster",
+                ) from e
+        else:
+            import logging
+            import warnings
+
+            # Its HTTP server (health checks) listens on 127.0.0.1 too, on 8787 or,
+            # if taken, any free port: that is no news to the user.
+            with (
+                dask.config.set({"distributed.scheduler.allowed-failures": retries}),
+                warnings.catch_warnings(),
+            ):
+                warnings.filterwarnings("ignore", message="Port .* is already in use")
+                self.cluster = distributed.LocalCluster(
+                    n_workers=max(1, jobs or os.cpu_count() or 1),
+                    threads_per_worker=1,
+                    processes=True,
+                    host="127.0.0.1",
+                    dashboard_address=None,
+                    silence_logs=logging.CRITICAL,
+                )
+                self.client = distributed.Client(self.cluster)
+        self.jobs = max(1, len(self.client.scheduler_info(n_workers=-1)["workers"]))
+
+    def worker_pids(self) -> list[int]:
+        """Process ids of the workers (of this machine's workers, for tests)."""
+        return list(self.client.run(os.getpid).values())
+
+    def map(
+        self,
+        task: Callable[[Any, Any], Any],
+        context: Any,
+        items: Sequence[Any],
+        *,
+        done: Callable[[int, Any], None] | None = None,
+        describe: Callable[[Any], str] = str,
+    ) -> Iterator[Any]:
+        return _ordered(self._run(task, context, items, describe), len(items), done)
+
+    def _run(
+        self,
+        task: Callable[[Any, Any], Any],
+        context: Any,
+        items: Sequence[Any],
+        describe: Callable[[Any], str],
+    ) -> Iterator[tuple[int, Any]]:
+        import uuid
+
+        from distributed import as_completed
+        from distributed.scheduler import KilledWorker
+
+        run = uuid.uuid4().hex[:12]
+        # A task, not scattered data: a lost copy is computed again from the graph.
+        shared = self.client.submit(_identity, context, key=f"cws-context-{run}", pure=False)
+        futures: dict[Any, int] = {}
+        window = max(1, self.window * self.jobs)
+        submitted = 0
+        finished: set[int] = set()
+        lowest = 0
+
+        def submit_upto(limit: int) -> None:
+            nonlocal submitted
+            while submitted < min(limit, len(items)):
+                future = self.client.submit(
+                    _dask_run,
+                    task,
+                    shared,
+                    items[submitted],
+                    self.timeout,
+                    key=f"cws-shard-{run}-{submitted}",
+                    pure=False,
+                )
+                futures[future] = submitted
+                pending.add(future)
+                submitted += 1
+
+        pending = as_completed()
+        try:
+            submit_upto(window)
+            for future in pending:
+                index = futures.pop(future)
+                try:
+                    result = future.result()
+                except KilledWorker as e:
+                    raise ShardFailedError(
+                        f"{describe(items[index])}: its worker died or ran past the timeout "
+                        f"on every attempt ({e})",
+                        "look for what kills or blocks the segmenter on these lines "
+                        "(memory, a crash); --shard-timeout and --retries set the limits",
+                    ) from None
+                finished.add(index)
+                while lowest in finished:
+                    finished.discard(lowest)
+                    lowest += 1
+                yield index, result
+                submit_upto(lowest + window)
+        finally:
+            for future in list(futures):
+                future.cancel()
+            shared.cancel()
+
+    def close(self) -> None:
+        client = getattr(self, "client", None)
+        if client is not None:
+            self.client = None  # type: ignore[assignment]
+            client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+            self.cluster = None
+
+
+def make_executor(
+    kind: str,
+    *,
+    jobs: int | None = None,
+    scheduler: str | None = None,
+    timeout: float | None = None,
+    retries: int = DEFAULT_RETRIES,
+) -> Executor:
+    """The executor named ``local`` or ``dask`` (a scheduler address implies dask).
+
+    Raises:
+        CwsBenchError: an unknown kind, a scheduler with the local executor,
+            dask missing or its scheduler unreachable.
+    """
+    if scheduler and kind == "local":
+        raise CwsBenchError(
+            "--scheduler is the address of a Dask scheduler", "use it with --executor dask"
+        )
+    if kind == "dask" or scheduler:
+        return DaskExecutor(scheduler, jobs=jobs, timeout=timeout, retries=retries)
+    if kind == "local":
+        return LocalExecutor(jobs, timeout=timeout, retries=retries)
+    raise CwsBenchError(f"unknown executor {kind!r}", f"use one of: {', '.join(EXECUTORS)}")

@@ -1,0 +1,260 @@
+"""``leaderboard.tex``: the bake-off's leaderboards as booktabs tables for a paper.
+
+One ``table`` per corpus, as the Markdown has one table per corpus: tracks
+are groups of rows separated by a rule (closed first), each ranked apart.
+Within a track the best value of each column is bold (rows scored on their
+own training data are in italics and never bold), the F1 bootstrap interval
+is a column in brackets, and the letters of the segmenters a row beats
+significantly are superscripts of its F. Every string from the result is
+escaped. The file is a fragment to ``\\input``; it needs ``\\usepackage{booktabs}``.
+
+The numbers are those of :mod:`cws_bench.reports.tables` (three decimals, as
+the SIGHAN bakeoff prints them), so the LaTeX and Markdown always agree.
+The escaping and the ``tabular`` skeleton are shared with
+:meth:`cws_bench.comparison.ComparisonReport.to_latex`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from cws_bench.reports.tables import (
+    MISSING,
+    Board,
+    BoardRow,
+    build_boards,
+    confidence_label,
+    format_interval,
+    format_score,
+    format_speed,
+    plural,
+    run_notes,
+    significance_method,
+)
+from cws_bench.results import BakeoffResult, PairResult
+
+__all__ = ["LATEX_MISSING", "escape_latex", "render_latex", "tabular"]
+
+LATEX_MISSING = "--"
+"""What a LaTeX cell shows for a missing value (an en dash)."""
+
+_LATEX_SPECIAL = {
+    "\\": "\\textbackslash{}",
+    "&": "\\&",
+    "%": "\\%",
+    "$": "\\$",
+    "#": "\\#",
+    "_": "\\_",
+    "{": "\\{",
+    "}": "\\}",
+    "~": "\\textasciitilde{}",
+    "^": "\\textasciicircum{}",
+    "<": "\\textless{}",
+    ">": "\\textgreater{}",
+    "—": "--",
+    "|": "\\textbar{}",
+    "\n": " ",
+    "\r": " ",
+}
+
+
+def escape_latex(text: str) -> str:
+    """Escape LaTeX's special characters (and line breaks) in text.
+
+    >>> print(escape_latex("out_1.txt: 50% & more {x}"))
+    out\\_1.txt: 50\\% \\& more \\{x\\}
+    """
+    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in str(text))
+
+
+_RULES = frozenset({"\\midrule", "\\addlinespace"})
+
+
+def tabular(
+    align: str,
+    header: Sequence[str],
+    body: Sequence[str],
+    caption: str,
+    *,
+    label: str | None = None,
+    after: Sequence[str] = (),
+) -> list[str]:
+    """A floating booktabs table: ``header`` and ``body`` are rows already joined with ``&``.
+
+    ``body`` may hold ``\\midrule`` or ``\\addlinespace`` lines (they get no line end). ``after`` is
+    set under the tabular (notes), before the caption.
+    """
+    lines = [
+        "\\begin{table}[t]",
+        "\\centering",
+        f"\\begin{{tabular}}{{{align}}}",
+        "\\toprule",
+        " & ".join(header) + " \\\\",
+        "\\midrule",
+    ]
+    lines += [row if row in _RULES else row + " \\\\" for row in body]
+    lines += ["\\bottomrule", "\\end{tabular}"]
+    if after:
+        lines += ["", "\\smallskip", "\\footnotesize", *(f"{line}\\par" for line in after)]
+    lines.append(f"\\caption{{{caption}}}")
+    if label:
+        lines.append(f"\\label{{{label}}}")
+    lines.append("\\end{table}")
+    return lines
+
+
+def _cell(text: str) -> str:
+    return LATEX_MISSING if text == MISSING else escape_latex(text)
+
+
+# (header, value of a pair, format): the columns of a corpus' table after # and Segmenter.
+_Column = tuple[str, Callable[[PairResult], float | None], Callable[[float | None], str]]
+
+
+def _columns(board: Board) -> list[_Column]:
+    columns: list[_Column] = [
+        ("R", lambda p: p.scores.get("recall"), format_score),
+        ("P", lambda p: p.scores.get("precision"), format_score),
+        ("F", lambda p: p.scores.get("f1"), format_score),
+    ]
+    if board.has_oov():
+        columns += [
+            ("R\\textsubscript{oov}", lambda p: p.scores.get("oov_recall"), format_score),
+            ("R\\textsubscript{iv}", lambda p: p.scores.get("iv_recall"), format_score),
+        ]
+    if any(row.pair.timing.get("chars_per_s") is not None for row in board.rows):
+        columns.append(("chars/s", lambda p: p.timing.get("chars_per_s"), format_speed))
+    return columns
+
+
+def _best(rows: Sequence[BoardRow], value: Callable[[PairResult], float | None]) -> float | None:
+    present = [v for row in rows if not row.excluded for v in [value(row.pair)] if v is not None]
+    return max(present) if present else None
+
+
+def _name(row: BoardRow) -> str:
+    name = escape_latex(row.pair.segmenter)
+    if row.excluded:
+        name = f"\\textit{{{name}}}"
+    marks = ",".join(str(n) for n in row.notes)
+    return name + (f"\\textsuperscript{{\\dag{{}}{marks}}}" if marks else "")
+
+
+def _track_rows(board: Board, track: str, columns: Sequence[_Column]) -> list[str]:
+    rows = [row for row in board.rows if row.pair.track == track]
+    best = [_best(rows, value) for _, value, _ in columns]
+    lines = []
+    for row in rows:
+        cells = [row.letter, _name(row)]
+        for (header, value, fmt), top in zip(columns, best):
+            number = value(row.pair)
+            cell = _cell(fmt(number))
+            if number is not None and top is not None and number == top and not row.excluded:
+                cell = f"\\textbf{{{cell}}}"
+            if header == "F":
+                if row.beats:
+                    cell += f"$^{{\\mathrm{{{','.join(row.beats)}}}}}$"
+                cells += [cell, _cell(format_interval(row.pair.intervals.get("f1")))]
+            else:
+                cells.append(cell)
+        lines.append(" & ".join(cells))
+    for pair in board.failed:
+        if pair.track == track:
+            status = f"\\multicolumn{{{len(columns) + 1}}}{{c}}{{{escape_latex(pair.status)}}}"
+            lines.append(f" & {escape_latex(pair.segmenter)} & {status}")
+    return lines
+
+
+def _label(corpus: str) -> str:
+    return "tab:cws-" + (re.sub(r"[^A-Za-z0-9]+", "-", corpus).strip("-").lower() or "corpus")
+
+
+def _caption(board: Board, result: BakeoffResult) -> str:
+    settings = result.settings
+    size = board.corpus_size()
+    facts = [
+        plural(size[key], label)
+        for key, label in (("sentences", "sentence"), ("gold_words", "gold word"))
+        if size.get(key) is not None
+    ]
+    text = f"Word segmentation on {escape_latex(board.corpus)}"
+    if facts:
+        text += f" ({', '.join(facts)})"
+    text += (
+        ": word recall, precision and F1 (fractions), with the "
+        f"{escape_latex(confidence_label(settings))} bootstrap interval of F"
+    )
+    oov = [row.pair.scores.get("oov_rate") for row in board.rows]
+    oov_rate = next((v for v in oov if v is not None), None)
+    if oov_rate is not None:
+        text += (
+            f"; OOV rate {format_score(oov_rate)}, R\\textsubscript{{oov}} and "
+            "R\\textsubscript{iv} the recall of out- and in-vocabulary gold words"
+        )
+    text += ". "
+    text += (
+        "Tracks are ranked apart; the best value of each column within a track is bold. "
+        if len(board.tracks) > 1
+        else "The best value of each column is bold. "
+    )
+    if board.tested:
+        text += (
+            "Superscripts: the letters of the segmenters of the same track whose F the row "
+            f"beats in a paired bootstrap test, {escape_latex(significance_method(settings))}. "
+        )
+    if any(row.excluded for row in board.rows):
+        text += "Rows in italics were scored on their own training data and are not ranked. "
+    return text.rstrip()
+
+
+def _board_table(board: Board, result: BakeoffResult) -> list[str]:
+    columns = _columns(board)
+    confidence = escape_latex(confidence_label(result.settings))
+    header = ["", "Segmenter"]
+    for name, _, _ in columns:
+        header.append(name)
+        if name == "F":
+            header.append(f"F {confidence} CI")
+    tracks = board.tracks or sorted({p.track for p in board.failed})
+    width = len(header)
+    body: list[str] = []
+    for index, track in enumerate(tracks):
+        if len(tracks) > 1:
+            if index:
+                body.append("\\midrule")
+            title = escape_latex(track.capitalize())
+            body.append(f"\\multicolumn{{{width}}}{{l}}{{\\textit{{{title} track}}}}")
+        body += _track_rows(board, track, columns)
+    notes = [
+        f"\\dag{{}}{number} {escape_latex(who)}: {escape_latex(text)}"
+        for number, (who, text) in enumerate(board.notes, start=1)
+    ]
+    notes += [
+        f"{escape_latex(p.segmenter)} ({escape_latex(p.status)}): "
+        f"{escape_latex(p.error or 'no error message recorded')}"
+        for p in board.failed
+    ]
+    align = "cl" + "r" * (width - 2)
+    return tabular(
+        align, header, body, _caption(board, result), label=_label(board.corpus), after=notes
+    )
+
+
+def render_latex(result: BakeoffResult) -> str:
+    """The leaderboards of a bake-off as LaTeX: one booktabs ``table`` per corpus.
+
+    Args:
+        result: the bake-off result.
+
+    Returns:
+        A fragment to ``\\input`` (it needs ``\\usepackage{booktabs}``), ending in a newline.
+    """
+    lines = [
+        f"% Leaderboard: {escape_latex(result.name)} (written by cws-bench).",
+        "% Needs \\usepackage{booktabs}.",
+    ]
+    lines += [f"% Run note: {escape_latex(note)}" for note in run_notes(result.settings)]
+    for board in build_boards(result):
+        lines += ["", *_board_table(board, result)]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,210 @@
+"""Saved bake-off results read back, and several runs merged into one leaderboard.
+
+``cws-bench report a/results.json b/results.json`` puts the segmenters of two
+runs in the same tables. That is only sound when the runs scored the same
+gold texts the same way: :func:`merge_results` refuses runs whose corpora,
+scoring settings (seed, resamples, confidence, alpha, correction) or corpus
+contents (the gold, dictionary, method and normalisation recorded in every
+pair's signature) differ, and says what differs and in which files.
+
+A merged result keeps each run's paired comparisons and corrects them again
+as one family per corpus and track (the run's ``correction``). Segmenters of
+different runs were never compared with each other: results.json keeps no
+per-sentence counts to resample, so no letter relates them, and the merged
+run's notes say so.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from cws_bench.errors import CwsBenchError
+from cws_bench.results import BakeoffResult, judge_comparisons
+
+__all__ = ["IDENTITY_KEYS", "MERGE_IGNORED_SETTINGS", "load_results", "merge_results"]
+
+MERGE_IGNORED_SETTINGS = frozenset({"notes", "jobs"})
+"""Settings that may differ between merged runs: they change no number."""
+
+IDENTITY_KEYS = ("cws-bench", "method", "norm", "gold", "dict")
+"""Fields of a pair's signature that say which text was scored and how: equal across runs."""
+
+
+def _read(path: Path) -> BakeoffResult:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CwsBenchError(
+            f"{path}: no such file",
+            "pass the results.json a bake-off wrote (reports/<run>/results.json)",
+        ) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise CwsBenchError(f"{path}: cannot read the results ({e})") from e
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise CwsBenchError(
+            f"{path}:{e.lineno}: not JSON ({e.msg})",
+            "pass the results.json a bake-off wrote, unchanged",
+        ) from None
+    if not isinstance(data, dict) or "pairs" not in data or "name" not in data:
+        raise CwsBenchError(
+            f"{path}: not a bake-off's results.json (no 'name' and 'pairs')",
+            "pass the results.json a bake-off wrote (reports/<run>/results.json)",
+        )
+    try:
+        return BakeoffResult.from_dict(data)
+    except (TypeError, KeyError, ValueError, AttributeError) as e:
+        raise CwsBenchError(
+            f"{path}: a pair or comparison does not have the fields of a bake-off result ({e})",
+            "pass the results.json a bake-off of this cws-bench version wrote, unchanged",
+        ) from None
+
+
+def load_results(paths: Sequence[str | os.PathLike[str]]) -> BakeoffResult:
+    """Read saved ``results.json`` files; several are merged by :func:`merge_results`.
+
+    One file gives back the result as the run saved it, so its reports
+    re-render byte for byte.
+
+    Raises:
+        CwsBenchError: a file is missing or not a bake-off result, or the runs
+            cannot be merged (the message says what differs).
+    """
+    if not paths:
+        raise CwsBenchError("no results file given", "pass one or more results.json files")
+    files = [Path(p) for p in paths]
+    results = [_read(path) for path in files]
+    if len(results) == 1:
+        return results[0]
+    return merge_results(results, [str(path) for path in files])
+
+
+def _identity(result: BakeoffResult, corpus: str) -> dict[str, str]:
+    for pair in result.pairs:
+        signature = pair.signature or pair.scores.get("signature") or ""
+        if pair.corpus == corpus and signature:
+            fields = dict(part.partition(":")[::2] for part in signature.split("|"))
+            return {key: fields[key] for key in IDENTITY_KEYS if key in fields}
+    return {}
+
+
+def _settings(result: BakeoffResult) -> dict[str, Any]:
+    return {k: v for k, v in result.settings.items() if k not in MERGE_IGNORED_SETTINGS}
+
+
+def _differences(results: Sequence[BakeoffResult], names: Sequence[str]) -> list[str]:
+    first, first_name = results[0], names[0]
+    problems = []
+    for result, name in zip(results[1:], names[1:]):
+        if set(result.corpora()) != set(first.corpora()):
+            problems.append(
+                f"corpora: {first_name} has {', '.join(first.corpora()) or 'none'}; "
+                f"{name} has {', '.join(result.corpora()) or 'none'}"
+            )
+        ours, theirs = _settings(first), _settings(result)
+        for key in sorted(set(ours) | set(theirs), key=str):
+            if ours.get(key) != theirs.get(key):
+                problems.append(
+                    f"setting {key}: {ours.get(key, 'not set')!r} in {first_name}, "
+                    f"{theirs.get(key, 'not set')!r} in {name}"
+                )
+        for corpus in first.corpora():
+            if corpus not in result.corpora():
+                continue
+            a, b = _identity(first, corpus), _identity(result, corpus)
+            for key in IDENTITY_KEYS:
+                if key in a and key in b and a[key] != b[key]:
+                    problems.append(
+                        f"corpus {corpus}, signature {key}: {a[key]} in {first_name}, "
+                        f"{b[key]} in {name}"
+                    )
+    seen: dict[tuple[str, str], str] = {}
+    for result, name in zip(results, names):
+        for pair in result.pairs:
+            where = (pair.corpus, pair.segmenter)
+            if where in seen:
+                problems.append(
+                    f"segmenter {pair.segmenter} on {pair.corpus} is in both {seen[where]} "
+                    f"and {name}"
+                )
+            seen.setdefault(where, name)
+    return problems
+
+
+def _environment(results: Sequence[BakeoffResult]) -> dict[str, Any]:
+    merged: dict[str, Any] = {}
+    for result in results:
+        for key, value in result.environment.items():
+            if key not in merged:
+                merged[key] = value
+            elif value != merged[key] and str(value) not in str(merged[key]).split(" / "):
+                merged[key] = f"{merged[key]} / {value}"
+    return merged
+
+
+def merge_results(
+    results: Sequence[BakeoffResult], names: Sequence[str] | None = None
+) -> BakeoffResult:
+    """Several runs of the same corpora and settings as one result.
+
+    Pairs are kept in run order; comparisons are those of each run, judged
+    again together (one family per corpus and track, the runs' ``correction``
+    and ``alpha``). The merged settings are the runs' with their notes joined
+    and a note that segmenters of different runs were not compared.
+
+    Args:
+        results: the runs.
+        names: what to call each run in messages and notes (default: run names).
+
+    Raises:
+        CwsBenchError: the runs differ in corpora, a setting that changes the
+            numbers, a corpus' content, or share a (corpus, segmenter) pair;
+            the message lists every difference.
+    """
+    if not results:
+        raise CwsBenchError("no results to merge", "pass one or more results.json files")
+    labels = list(names) if names is not None else [r.name for r in results]
+    if len(results) == 1:
+        return results[0]
+    problems = _differences(results, labels)
+    if problems:
+        raise CwsBenchError(
+            "cannot merge runs that differ:\n  " + "\n  ".join(problems),
+            "merge only runs of the same corpora, scored with the same settings "
+            "(rerun one with the other's configuration), each segmenter once",
+        )
+    first = results[0]
+    pairs = tuple(p for r in results for p in r.pairs)
+    settings = dict(first.settings)
+    notes = [str(n) for r in results for n in r.settings.get("notes", ()) or ()]
+    notes = list(dict.fromkeys(notes))
+    notes.append(
+        f"merged from {', '.join(labels)}: segmenters of different runs were not compared "
+        "with each other (results.json keeps no per-sentence counts), so no significance "
+        "letter relates them"
+    )
+    settings["notes"] = notes
+    config = dict(first.config)
+    config["segmenters"] = [s for r in results for s in r.config.get("segmenters", ()) or ()]
+    correction = str(settings.get("correction", "none"))
+    comparisons = judge_comparisons(
+        pairs,
+        [c for r in results for c in r.comparisons],
+        alpha=float(settings.get("alpha", 0.05)),
+        correction=correction if correction else "none",
+    )
+    return BakeoffResult(
+        name=" + ".join(dict.fromkeys(r.name for r in results)),
+        config=config,
+        pairs=pairs,
+        comparisons=comparisons,
+        settings=settings,
+        environment=_environment(results),
+        created=max(r.created for r in results),
+        duration_s=sum(r.duration_s for r in results),
+    )

@@ -1,0 +1,75 @@
+"""jiagu (https://github.com/ownthink/Jiagu): a dictionary route and a perceptron model.
+
+The pip package ships its segmentation model (``segment/model/cws.model``,
+a 1.2 MB averaged perceptron tagging B/M/E/S) and its dictionary, so it
+runs here as it runs for users. Three modes:
+
+- ``default``: ``jiagu.seg``, the most probable route through jiagu's
+  dictionary (runs of Latin letters and digits kept whole);
+- ``probe``: ``jiagu.cws(text, mode="probe")``, the route after adding the
+  perceptron's new words of two to four characters to the dictionary;
+- ``model``: the perceptron alone (``Segment.model_cut``), on each
+  whitespace-separated piece of the line.
+
+Each adapter owns its ``Segment``, so a user dictionary never leaks into
+jiagu's module-level segmenter.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Literal
+
+from cws_bench.errors import SegmenterError
+from cws_bench.segmenters.base import Segmenter, TrainingData
+from cws_bench.segmenters.neural import pieces
+
+__all__ = ["JiaguSegmenter"]
+
+JiaguMode = Literal["default", "probe", "model"]
+JIAGU_MODES: tuple[str, ...] = ("default", "probe", "model")
+
+
+class JiaguSegmenter(Segmenter):
+    """jiagu's segmentation in one of its modes (see the module docstring).
+
+    Args:
+        mode: ``default``, ``probe`` or ``model``.
+        user_dict: a user dictionary (``word<TAB>freq`` or ``word`` a line, UTF-8), for the
+            ``default`` and ``probe`` modes.
+    """
+
+    name = "jiagu"
+    kind = "pretrained"
+    description = "jiagu (dictionary route; probe/model modes use its perceptron)"
+    requires = ("jiagu",)
+    distribution = "jiagu"
+    install = "pip install jiagu"
+
+    def __init__(
+        self, *, mode: JiaguMode = "default", user_dict: str | os.PathLike[str] | None = None
+    ) -> None:
+        super().__init__(mode=mode, user_dict=user_dict)
+        if mode not in JIAGU_MODES:
+            raise SegmenterError(
+                self.name, f"unknown mode {mode!r}", f"use one of: {', '.join(JIAGU_MODES)}"
+            )
+        from jiagu.segment.nroute import Segment
+
+        self.mode = mode
+        self.segment_model = Segment()
+        self.segment_model.init()
+        if user_dict is not None:
+            if not os.path.isfile(user_dict):
+                raise SegmenterError(
+                    self.name, f"user dictionary {os.fspath(user_dict)}: no such file"
+                )
+            # Not load_userdict(path): it would also add each character of the path as a word.
+            self.segment_model.load_vocab(os.fspath(user_dict))
+        self.trained_on = TrainingData("jiagu's bundled dictionary and perceptron model")
+
+    def _segment(self, lines: list[str]) -> list[list[str]]:
+        model = self.segment_model
+        if self.mode == "model":
+            return [[w for token in line.split() for w in model.model_cut(token)] for line in lines]
+        return [pieces(model.seg(line, mode=self.mode)) for line in lines]

@@ -1,0 +1,236 @@
+"""What the neural adapters share: devices, dtypes, model identities, character tags.
+
+None of this imports torch at module import; :func:`resolve_device` and
+:func:`default_device` import it when called.
+
+Character tags
+--------------
+Character taggers label each character with its place in a word. Every
+scheme in use maps to four roles: ``B`` (begins a word), ``M`` (inside),
+``E`` (ends it), ``S`` (a one-character word). ``I`` (inside, in ``B/I``
+and ``B/I/E/S``) is ``M``. :func:`tags_to_words` starts a word at the first
+character, at every ``B`` or ``S``, and after every ``E`` or ``S``; a stray
+``M`` after an ``E`` still starts a word, so any tag sequence gives words
+that join back to the characters.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from cws_bench.errors import SegmenterError
+
+__all__ = [
+    "DTYPES",
+    "ROLES",
+    "default_device",
+    "folder_checksum",
+    "label_roles",
+    "resolve_device",
+    "tags_to_words",
+]
+
+ROLES = ("B", "M", "E", "S")
+DTYPES = ("float32", "float16", "bfloat16")
+
+_ROLE_WORDS = {
+    "B": "B",
+    "BEGIN": "B",
+    "M": "M",
+    "I": "M",
+    "MIDDLE": "M",
+    "INSIDE": "M",
+    "E": "E",
+    "END": "E",
+    "S": "S",
+    "SINGLE": "S",
+}
+
+
+def _role(label: str) -> str | None:
+    """The role of one label name, or None when it names none.
+
+    >>> [_role(x) for x in ["B", "i", "B-WORD", "S_SEG", "seg-e", "LABEL_0", "O"]]
+    ['B', 'M', 'B', 'S', 'E', None, None]
+    """
+    parts = [p for p in re.split(r"[-_.:/\s]+", label.strip().upper()) if p]
+    roles = {_ROLE_WORDS[p] for p in parts if p in _ROLE_WORDS}
+    return roles.pop() if len(roles) == 1 else None
+
+
+def label_roles(
+    name: str, id2label: Mapping[int, str], label_map: Mapping[str, str] | None = None
+) -> list[str]:
+    """The role (B, M, E or S) of each label id, from the model's label names.
+
+    Label names are read case-insensitively, alone or with a prefix or
+    suffix (``B``, ``B-WORD``, ``seg_S``, ``BEGIN``); ``label_map`` maps names
+    that cannot be read that way (``{"LABEL_0": "B", "LABEL_1": "I"}``).
+
+    >>> label_roles("demo", {0: "B", 1: "I"})
+    ['B', 'M']
+    >>> label_roles("demo", {0: "LABEL_0", 1: "LABEL_1"}, {"LABEL_0": "B", "LABEL_1": "I"})
+    ['B', 'M']
+
+    Raises:
+        SegmenterError: a label (or a ``label_map`` value) names no role,
+            naming every label and how to map them.
+    """
+    if not id2label:
+        raise SegmenterError(name, "the model's config has no labels (id2label is empty)")
+    ids = sorted(int(i) for i in id2label)
+    if ids != list(range(len(ids))):
+        raise SegmenterError(name, f"the model's label ids are not 0..n-1: {ids}")
+    labels = [str(id2label[i] if i in id2label else id2label[str(i)]) for i in ids]  # type: ignore[index]
+    mapping = {str(k): str(v) for k, v in (label_map or {}).items()}
+    roles: list[str] = []
+    unreadable: list[str] = []
+    for label in labels:
+        target = mapping.get(label, label)
+        role = _role(target)
+        if role is None:
+            unreadable.append(label)
+        roles.append(role or "?")
+    if unreadable:
+        all_labels = ", ".join(repr(label) for label in labels)
+        example = ", ".join(f'"{label}" = "{"BIES"[i]}"' for i, label in enumerate(unreadable[:4]))
+        raise SegmenterError(
+            name,
+            f"cannot read the label(s) {', '.join(map(repr, unreadable))} as word boundaries "
+            f"(the model's labels: {all_labels})",
+            "map each label to B, M (or I), E or S with the label_map option, e.g. "
+            f"label_map = {{ {example} }}",
+        )
+    if "B" not in roles and "S" not in roles:
+        raise SegmenterError(
+            name,
+            f"no label begins a word (the model's labels: {', '.join(map(repr, labels))})",
+            "map the labels to B, M (or I), E or S with the label_map option",
+        )
+    return roles
+
+
+def tags_to_words(characters: Sequence[str], roles: Iterable[str]) -> list[str]:
+    """Words from one role per character (see the module docstring).
+
+    >>> tags_to_words("他说的确实", "SSBME")
+    ['他', '说', '的确实']
+    >>> tags_to_words("abcde", "MEMBM")  # stray tags still join back losslessly
+    ['ab', 'c', 'de']
+    """
+    words: list[str] = []
+    current: list[str] = []
+    previous = "E"
+    for character, role in zip(characters, roles):
+        if current and (role in "BS" or previous in "ES"):
+            words.append("".join(current))
+            current = []
+        current.append(character)
+        previous = role
+    if current:
+        words.append("".join(current))
+    return words
+
+
+def folder_checksum(path: str | os.PathLike[str]) -> str:
+    """A content checksum of a model folder: every file's relative path and bytes.
+
+    Hidden files and folders (``.git``, ``.cache``) are left out.
+    """
+    root = Path(path)
+    digest = hashlib.blake2b(digest_size=16)
+    for file in sorted(p for p in root.rglob("*") if p.is_file()):
+        relative = file.relative_to(root)
+        if any(part.startswith(".") for part in relative.parts):
+            continue
+        digest.update(relative.as_posix().encode("utf-8") + b"\0")
+        with file.open("rb") as stream:
+            for block in iter(lambda: stream.read(1 << 20), b""):
+                digest.update(block)
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def default_device() -> str:
+    """The device ``auto`` picks here: ``cuda:0`` when torch sees a GPU, else ``cpu``."""
+    import torch
+
+    return "cuda:0" if torch.cuda.is_available() else "cpu"
+
+
+def resolve_device(name: str, device: str) -> tuple[str, str | None]:
+    """``auto``/``cpu``/``cuda``/``cuda:N``/``mps`` as a torch device name, and the GPU's name.
+
+    Raises:
+        SegmenterError: an unknown device, or one this machine does not have.
+    """
+    import torch
+
+    requested = device.strip().lower()
+    if requested == "auto":
+        requested = default_device()
+    if requested == "cuda":
+        requested = "cuda:0"
+    if requested == "cpu":
+        return "cpu", None
+    if requested == "mps":
+        backend = getattr(torch.backends, "mps", None)
+        if backend is None or not backend.is_available():
+            raise SegmenterError(name, "device mps: not available here", "use device = 'cpu'")
+        return "mps", "Apple MPS"
+    match = re.fullmatch(r"cuda:(\d+)", requested)
+    if match is None:
+        raise SegmenterError(
+            name, f"unknown device {device!r}", "use auto, cpu, cuda, cuda:N (e.g. cuda:0) or mps"
+        )
+    index = int(match.group(1))
+    count = torch.cuda.device_count() if torch.cuda.is_available() else 0
+    if index >= count:
+        seen = f"{count} CUDA device(s)" if count else "no CUDA device"
+        raise SegmenterError(
+            name,
+            f"device {requested}: torch sees {seen} here",
+            "use device = 'auto' or 'cpu' (or install a CUDA build of torch on a GPU machine)",
+        )
+    return requested, str(torch.cuda.get_device_name(index))
+
+
+def torch_dtype(name: str, dtype: str) -> Any:
+    """The torch dtype called ``dtype`` (float32, float16 or bfloat16)."""
+    import torch
+
+    if dtype not in DTYPES:
+        raise SegmenterError(name, f"unknown dtype {dtype!r}", f"use one of: {', '.join(DTYPES)}")
+    return getattr(torch, dtype)
+
+
+def library_versions(*distributions: str) -> dict[str, str]:
+    """The installed versions of ``distributions`` (those installed)."""
+    import importlib.metadata
+
+    versions = {}
+    for distribution in distributions:
+        try:
+            versions[distribution] = importlib.metadata.version(distribution)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+    return versions
+
+
+def pieces(words: Iterable[str]) -> list[str]:
+    """Words with the whitespace inside them cut out (whitespace is never part of a word).
+
+    >>> pieces(["他说 ", "H", "o W", "了"])
+    ['他说', 'H', 'o', 'W', '了']
+    """
+    return [piece for word in words for piece in word.split()]
+
+
+def missing_model(name: str, what: str, path: str, fetch: str) -> SegmenterError:
+    """The error of a model that is not where the options say, with how to get one."""
+    return SegmenterError(name, f"{what} {path}: not found", fetch)

@@ -1,0 +1,127 @@
+"""stanza (https://stanfordnlp.github.io/stanza/): its Chinese tokenizer, simplified or traditional.
+
+``Pipeline(lang, processors="tokenize", dir=..., download_method=None)``:
+the models are read from ``dir`` (stanza's resources folder, with its
+``resources.json``), never downloaded at run time. Languages: ``zh-hans``
+(simplified, the GSD treebank by default) and ``zh-hant`` (traditional);
+``zh`` is stanza's alias of ``zh-hans``. Fetch the models once on a machine
+with network: ``python -c "import stanza; stanza.download('zh-hans',
+processors='tokenize', model_dir='DIR')"``.
+
+stanza also splits sentences: the words of a line are the tokens of all its
+sentences, in order (``doc.sentences[i].tokens[j].text``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import logging
+import os
+from typing import Any
+
+from cws_bench.errors import SegmenterError
+from cws_bench.segmenters.base import Segmenter, TrainingData
+from cws_bench.segmenters.neural import pieces, resolve_device
+
+__all__ = ["StanzaSegmenter", "words_of"]
+
+LANGUAGES = ("zh", "zh-hans", "zh-hant")
+
+
+def words_of(document: Any) -> list[str]:
+    """The words of one stanza ``Document``: the text of each token of each sentence."""
+    return pieces(token.text for sentence in document.sentences for token in sentence.tokens)
+
+
+def default_dir() -> str:
+    """Where stanza keeps its models unless told: $STANZA_RESOURCES_DIR or ~/stanza_resources."""
+    return os.environ.get(
+        "STANZA_RESOURCES_DIR", os.path.join(os.path.expanduser("~"), "stanza_resources")
+    )
+
+
+class StanzaSegmenter(Segmenter):
+    """stanza's tokenizer for Chinese.
+
+    Args:
+        lang: ``zh-hans`` (simplified), ``zh-hant`` (traditional) or ``zh``.
+        dir: stanza's resources folder (default: $STANZA_RESOURCES_DIR or
+            ~/stanza_resources).
+        package: the tokenizer package (default: the language's default).
+        model_path: a tokenizer model file (``.pt``) instead of the package's.
+        device: ``auto``, ``cpu``, ``cuda:N`` or ``mps``.
+    """
+
+    name = "stanza"
+    kind = "pretrained"
+    description = "stanza's Chinese tokenizer (zh-hans or zh-hant)"
+    requires = ("stanza", "torch")
+    distribution = "stanza"
+    install = "pip install 'cws-bench[stanza]'"
+    neural = True
+
+    def __init__(
+        self,
+        *,
+        lang: str = "zh-hans",
+        dir: str | os.PathLike[str] | None = None,
+        package: str | None = None,
+        model_path: str | os.PathLike[str] | None = None,
+        device: str = "auto",
+    ) -> None:
+        super().__init__(lang=lang, dir=dir, package=package, model_path=model_path, device=device)
+        if lang not in LANGUAGES:
+            raise SegmenterError(
+                self.name, f"unknown language {lang!r}", f"use one of: {', '.join(LANGUAGES)}"
+            )
+        folder = os.fspath(dir) if dir is not None else default_dir()
+        fetch = (
+            'fetch the models once on a machine with network: python -c "import stanza; '
+            f"stanza.download('{lang}', processors='tokenize', model_dir='{folder}')\", "
+            "then pass that folder as dir"
+        )
+        if not os.path.isfile(os.path.join(folder, "resources.json")):
+            raise SegmenterError(
+                self.name, f"no stanza models in {folder} (no resources.json there)", fetch
+            )
+        if model_path is not None and not os.path.isfile(model_path):
+            raise SegmenterError(self.name, f"model file {os.fspath(model_path)}: not found")
+        self.device, self.gpu = resolve_device(self.name, device)
+        import stanza
+
+        options: dict[str, Any] = {}
+        if package is not None:
+            options["package"] = {"tokenize": package}
+        if model_path is not None:
+            options["tokenize_model_path"] = os.fspath(model_path)
+        logging.getLogger("stanza").setLevel(logging.WARNING)
+        try:
+            with contextlib.redirect_stderr(io.StringIO()):
+                self.pipeline = stanza.Pipeline(
+                    lang,
+                    processors="tokenize",
+                    dir=folder,
+                    download_method=None,
+                    device=self.device,
+                    logging_level="WARN",
+                    **options,
+                )
+        except (FileNotFoundError, ValueError, KeyError) as e:
+            raise SegmenterError(
+                self.name, f"cannot load the {lang} tokenizer from {folder}: {e}", fetch
+            ) from e
+        self.identity = {
+            "lang": lang,
+            "dir": os.path.abspath(folder),
+            "device": self.device,
+            "gpu": self.gpu,
+        }
+        self.trained_on = TrainingData(f"stanza's {lang} tokenizer ({package or 'default'})")
+
+    def metadata(self) -> dict[str, Any]:
+        """The base metadata plus ``model``: which models and where they run."""
+        return {**super().metadata(), "model": dict(self.identity)}
+
+    def _segment(self, lines: list[str]) -> list[list[str]]:
+        return [words_of(self.pipeline(line)) for line in lines]

@@ -1,0 +1,330 @@
+"""Hugging Face character taggers: any token-classification model that tags characters.
+
+``ckiplab/bert-base-chinese-ws`` is one (labels ``B``/``I``); models tagged
+``B/M/E/S`` or ``B/I/E/S``, with or without a prefix (``B-WORD``), work
+alike, and ``label_map`` maps unusual label names (see
+:func:`cws_bench.segmenters.neural.label_roles`).
+
+One character, one position
+---------------------------
+The model sees the line's characters without its whitespace, each at one
+position: a character's id is what the model's own tokenizer gives for that
+character alone when that is exactly one token, else the unknown token
+(whitespace, control characters and characters missing from the
+vocabulary). Words are cut from the characters themselves, so the output
+always joins back to the line, emoji and full-width forms included, and a
+word never spans the whitespace between two characters.
+
+Batches and windows
+-------------------
+A line longer than the model's maximum length (``max_length``, by default
+the model's position limit less its special tokens) is cut into windows of
+that length overlapping by ``overlap`` characters; each character takes its
+tag from the window in which it lies farthest from an edge, so every tag is
+decided with context on both sides. The windows of a batch are sorted by
+length and run ``batch_size`` at a time, padded to the longest of each
+group, with an attention mask.
+
+Identity
+--------
+:meth:`TransformersSegmenter.metadata` records the model (its hub name and
+revision, or its folder and a checksum of the folder's files), the device,
+the dtype, the GPU's name and the versions of transformers and torch, so
+the bake-off's signature changes when any of them does.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from cws_bench.errors import SegmenterError
+from cws_bench.segmenters.base import Segmenter, TrainingData
+from cws_bench.segmenters.neural import (
+    folder_checksum,
+    label_roles,
+    library_versions,
+    resolve_device,
+    tags_to_words,
+    torch_dtype,
+)
+
+__all__ = ["TransformersSegmenter", "windows"]
+
+
+def windows(length: int, size: int, overlap: int) -> list[tuple[int, int]]:
+    """The ``(start, end)`` windows that cover ``length`` characters.
+
+    >>> windows(5, 8, 2)
+    [(0, 5)]
+    >>> windows(10, 4, 2)
+    [(0, 4), (2, 6), (4, 8), (6, 10)]
+    >>> windows(9, 4, 1)
+    [(0, 4), (3, 7), (5, 9)]
+    """
+    if length <= size:
+        return [(0, length)]
+    step = size - overlap
+    spans = []
+    start = 0
+    while start + size < length:
+        spans.append((start, start + size))
+        start += step
+    spans.append((length - size, length))
+    return spans
+
+
+def owner(position: int, spans: list[tuple[int, int]]) -> int:
+    """The window whose edges are farthest from ``position`` (the first on ties).
+
+    >>> owner(3, [(0, 4), (2, 6)])
+    1
+    >>> owner(2, [(0, 4), (2, 6)])
+    0
+    """
+    best, margin = 0, -1
+    for index, (start, end) in enumerate(spans):
+        if start <= position < end:
+            room = min(position - start, end - 1 - position)
+            if room > margin:
+                best, margin = index, room
+    return best
+
+
+class TransformersSegmenter(Segmenter):
+    """A Hugging Face token-classification model that tags each character.
+
+    Args:
+        model: a local folder (``save_pretrained``'s layout) or a hub name;
+            hub names load from the local hub cache when the hub cannot be
+            reached (``HF_HUB_OFFLINE=1``).
+        revision: the hub revision (branch, tag or commit) of a hub name.
+        device: ``auto`` (CUDA when torch sees a GPU, else CPU), ``cpu``,
+            ``cuda``, ``cuda:N`` or ``mps``.
+        dtype: ``float32``, ``float16`` or ``bfloat16``.
+        batch_size: windows per forward pass.
+        max_length: characters per window (default: the model's limit).
+        overlap: characters two consecutive windows share (default: a quarter).
+        label_map: label name -> ``B``, ``M``/``I``, ``E`` or ``S`` for labels
+            whose names do not say it.
+    """
+
+    name = "transformers"
+    kind = "pretrained"
+    description = "a Hugging Face character-tagging model (BERT-style, e.g. ckiplab's)"
+    requires = ("transformers", "torch")
+    distribution = "transformers"
+    install = "pip install 'cws-bench[transformers]'"
+    neural = True
+
+    def __init__(
+        self,
+        *,
+        model: str | os.PathLike[str] = "ckiplab/bert-base-chinese-ws",
+        revision: str | None = None,
+        device: str = "auto",
+        dtype: str = "float32",
+        batch_size: int = 32,
+        max_length: int | None = None,
+        overlap: int | None = None,
+        label_map: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(
+            model=model,
+            revision=revision,
+            device=device,
+            dtype=dtype,
+            batch_size=batch_size,
+            max_length=max_length,
+            overlap=overlap,
+            label_map=dict(label_map) if label_map else None,
+        )
+        import torch
+        import transformers
+
+        if int(batch_size) < 1:
+            raise SegmenterError(self.name, f"batch_size must be at least 1, not {batch_size}")
+        self.batch_size = int(batch_size)
+        self.device, self.gpu = resolve_device(self.name, device)
+        self.dtype = dtype
+        where = os.fspath(model)
+        local = Path(where).is_dir()
+        if not local and (where.startswith((".", "/", "~")) or where.count("/") > 1):
+            raise SegmenterError(self.name, f"model folder {where}: no such folder")
+        transformers.logging.set_verbosity_error()
+        transformers.utils.logging.disable_progress_bar()
+        try:
+            self.tokenizer = transformers.AutoTokenizer.from_pretrained(where, revision=revision)
+            self.model = transformers.AutoModelForTokenClassification.from_pretrained(
+                where, revision=revision, dtype=torch_dtype(self.name, dtype)
+            )
+        except OSError as e:
+            raise SegmenterError(
+                self.name,
+                f"cannot load model {where!r}: {str(e).splitlines()[0]}",
+                "pass the folder of a downloaded model (model = '/path/to/folder'), or fetch "
+                f"it on a machine with network first: hf download {where}",
+            ) from e
+        self.model.to(self.device).eval()
+        self.roles = label_roles(self.name, self.model.config.id2label, label_map)
+        self._prefix, self._suffix = self._special_tokens()
+        limit = self._position_limit() - len(self._prefix) - len(self._suffix)
+        self.max_length = int(max_length) if max_length else limit
+        if not 1 <= self.max_length <= limit:
+            raise SegmenterError(
+                self.name, f"max_length {max_length} is outside 1..{limit} (the model's limit)"
+            )
+        self.overlap = int(overlap) if overlap is not None else self.max_length // 4
+        if not 0 <= self.overlap < self.max_length:
+            raise SegmenterError(
+                self.name, f"overlap {overlap} must be at least 0 and below max_length"
+            )
+        self._ids: dict[str, int] = {}
+        self._torch = torch
+        self.identity: dict[str, Any] = {
+            "model": os.path.abspath(where) if local else where,
+            "revision": None if local else self._commit(revision),
+            "checksum": folder_checksum(where) if local else None,
+            "device": self.device,
+            "gpu": self.gpu,
+            "dtype": dtype,
+            "versions": library_versions("transformers", "torch", "tokenizers"),
+        }
+        self.trained_on = TrainingData(f"the training data of {where}")
+
+    # -- set-up ---------------------------------------------------------------
+
+    def _commit(self, revision: str | None) -> str | None:
+        commit = getattr(self.model.config, "_commit_hash", None)
+        return str(commit) if commit else revision
+
+    def _position_limit(self) -> int:
+        limits = [
+            getattr(self.model.config, "max_position_embeddings", None),
+            getattr(self.tokenizer, "model_max_length", None),
+        ]
+        known = [int(x) for x in limits if isinstance(x, int) and 0 < x < 1_000_000]
+        if not known:
+            return 512
+        # RoBERTa-style models reserve positions for the padding offset.
+        offset = int(getattr(self.model.config, "pad_token_id", 0) or 0) + 1
+        if getattr(self.model.config, "model_type", "") in {"roberta", "xlm-roberta", "camembert"}:
+            known = [min(known) - offset]
+        return min(known)
+
+    def _special_tokens(self) -> tuple[list[int], list[int]]:
+        """The ids the tokenizer puts before and after a sentence."""
+        probe = next(
+            (
+                token
+                for token in "的一是中人a0"
+                if len(self.tokenizer.encode(token, add_special_tokens=False)) == 1
+            ),
+            None,
+        )
+        if probe is None:
+            return [], []
+        inner = self.tokenizer.encode(probe, add_special_tokens=False)
+        outer = self.tokenizer.encode(probe, add_special_tokens=True)
+        at = outer.index(inner[0])
+        return list(outer[:at]), list(outer[at + 1 :])
+
+    def token_id(self, character: str) -> int:
+        """The model's id for one character: its tokenizer's single token, else unknown."""
+        cached = self._ids.get(character)
+        if cached is None:
+            pieces = self.tokenizer.encode(character, add_special_tokens=False)
+            unknown = self.tokenizer.unk_token_id
+            cached = pieces[0] if len(pieces) == 1 else (unknown if unknown is not None else 0)
+            self._ids[character] = cached
+        return cached
+
+    # -- segmenting -----------------------------------------------------------
+
+    def metadata(self) -> dict[str, Any]:
+        """The base metadata plus ``model``: what the model is and where it runs."""
+        return {**super().metadata(), "model": dict(self.identity)}
+
+    def _segment(self, lines: list[str]) -> list[list[str]]:
+        sentences = ["".join(line.split()) for line in lines]
+        roles = self.tag(sentences)
+        out = []
+        for line, characters, tags in zip(lines, sentences, roles):
+            words = tags_to_words(characters, tags)
+            out.append(_split_at_whitespace(line, words))
+        return out
+
+    def tag(self, sentences: list[str]) -> list[list[str]]:
+        """One role (B, M, E, S) per character of each sentence (no whitespace in them)."""
+        jobs: list[tuple[int, int, int, int]] = []  # sentence, window, start, end
+        spans_of: list[list[tuple[int, int]]] = []
+        for index, sentence in enumerate(sentences):
+            spans = windows(len(sentence), self.max_length, self.overlap)
+            spans_of.append(spans)
+            jobs.extend((index, w, start, end) for w, (start, end) in enumerate(spans))
+        jobs.sort(key=lambda job: job[3] - job[2], reverse=True)
+        predicted: dict[tuple[int, int], list[int]] = {}
+        for first in range(0, len(jobs), self.batch_size):
+            group = jobs[first : first + self.batch_size]
+            rows = [
+                [self.token_id(c) for c in sentences[i][start:end]] for i, _, start, end in group
+            ]
+            for (i, w, _, _), labels in zip(group, self.predict(rows)):
+                predicted[i, w] = labels
+        result = []
+        for index, sentence in enumerate(sentences):
+            spans = spans_of[index]
+            tags = []
+            for position in range(len(sentence)):
+                w = owner(position, spans) if len(spans) > 1 else 0
+                tags.append(self.roles[predicted[index, w][position - spans[w][0]]])
+            result.append(tags)
+        return result
+
+    def predict(self, rows: list[list[int]]) -> list[list[int]]:
+        """The argmax label id at each position of each row of character ids (one batch)."""
+        torch = self._torch
+        prefix, suffix = self._prefix, self._suffix
+        width = max(map(len, rows)) + len(prefix) + len(suffix)
+        pad = self.tokenizer.pad_token_id or 0
+        ids = torch.full((len(rows), width), pad, dtype=torch.long)
+        mask = torch.zeros((len(rows), width), dtype=torch.long)
+        for r, row in enumerate(rows):
+            full = prefix + row + suffix
+            ids[r, : len(full)] = torch.tensor(full, dtype=torch.long)
+            mask[r, : len(full)] = 1
+        with torch.inference_mode():
+            logits = self.model(
+                input_ids=ids.to(self.device), attention_mask=mask.to(self.device)
+            ).logits
+            best = logits.argmax(-1).cpu().tolist()
+        start = len(prefix)
+        return [best[r][start : start + len(row)] for r, row in enumerate(rows)]
+
+
+def _split_at_whitespace(line: str, words: list[str]) -> list[str]:
+    """Cut words where the line had whitespace between two of their characters.
+
+    >>> _split_at_whitespace("他说 Hello World", ["他说", "HelloWorld"])
+    ['他说', 'Hello', 'World']
+    """
+    if len(line.split()) == 1:
+        return words
+    cuts = set()
+    position = 0
+    for token in line.split():
+        position += len(token)
+        cuts.add(position)
+    out = []
+    position = 0
+    for word in words:
+        start = 0
+        for offset in range(1, len(word)):
+            if position + offset in cuts:
+                out.append(word[start:offset])
+                start = offset
+        out.append(word[start:])
+        position += len(word)
+    return out

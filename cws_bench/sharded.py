@@ -1,0 +1,484 @@
+"""Segmenting and scoring one big file shard by shard, on an executor.
+
+The tasks here run on workers (local processes or Dask); the drivers plan
+the shards (:mod:`cws_bench.shards`), hand them to an executor
+(:mod:`cws_bench.executors`) and put the results back together in order:
+
+- :func:`segment_sharded`: each shard's segmentation, written in order to
+  the output (atomically), exactly what ``segment_file`` writes.
+- :func:`score_sharded`: each shard's counts (additive: per-sentence
+  :class:`~cws_bench.scoring.SegCounts`, SIGHAN counts, the lines that
+  differ), summed and concatenated into the :class:`~cws_bench.scoring.ScoreResult`
+  that ``score_files`` returns, to the last digit.
+
+For a runner that shards several pairs, the building blocks are public:
+:func:`segment_shard` and :func:`score_shard` are the tasks, with their
+contexts :class:`SegmentContext` and :class:`ScoreContext`; a worker keeps
+each segmenter it loaded (keyed by name and options) for its next shards,
+and the results carry the loads made for them (:class:`~cws_bench.executors.LoadReport`).
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from cws_bench.errors import CwsBenchError, LineCountMismatchError
+from cws_bench.executors import Executor, LoadReport, cached, take_load_reports
+from cws_bench.io import PathLike, atomic_write, display_name, normalize_encoding
+from cws_bench.shards import DEFAULT_SHARD_CHARS, Shard, ShardPlan, plan_shards, read_shard_lines
+
+__all__ = [
+    "ScoreContext",
+    "SegmentContext",
+    "SegmentShardResult",
+    "ShardedSegmentStats",
+    "score_shard",
+    "score_sharded",
+    "segment_shard",
+    "segment_sharded",
+    "segmenter_key",
+]
+
+
+def segmenter_key(name: str, options: dict[str, Any]) -> str:
+    """The cache key of a segmenter: its name and options (``fmm {"dictionary": ...}``)."""
+    return f"{name} {json.dumps(options, sort_keys=True, ensure_ascii=False, default=str)}"
+
+
+# ---------------------------------------------------------------- segmenting
+
+
+@dataclass(frozen=True)
+class SegmentContext:
+    """What every shard of a segmentation run shares (sent to each worker once)."""
+
+    name: str
+    options: dict[str, Any]
+    source: str
+    encoding: str = "utf-8"
+    separator: str = " "
+    batch_size: int = 1000
+
+
+@dataclass(frozen=True)
+class SegmentShardResult:
+    """A segmented shard: its output text (lines ending in ``\\n``) and its figures."""
+
+    text: str
+    lines: int
+    characters: int
+    words: int
+    seconds: float
+    loads: tuple[LoadReport, ...] = ()
+
+
+def _load_segmenter(name: str, options: dict[str, Any]) -> Any:
+    from cws_bench.segmenters import get_segmenter
+
+    segmenter = get_segmenter(name, **options)
+    segmenter.check_ready()
+    return segmenter
+
+
+def segment_shard(context: SegmentContext, shard: Shard) -> SegmentShardResult:
+    """Segment one shard of ``context.source`` with the worker's cached segmenter."""
+    from cws_bench.segmenters.stream import _run_batch
+
+    segmenter = cached(
+        segmenter_key(context.name, context.options),
+        lambda: _load_segmenter(context.name, context.options),
+    )
+    lines = read_shard_lines(
+        context.source, shard.ranges[0], shard.first_line, encoding=context.encoding
+    )
+    name = display_name(context.source)
+    out: list[str] = []
+    characters = words = 0
+    seconds = 0.0
+    for start in range(0, len(lines), context.batch_size):
+        batch = lines[start : start + context.batch_size]
+        started = time.perf_counter()
+        output = _run_batch(segmenter, batch, name, shard.first_line + start + 1)
+        seconds += time.perf_counter() - started
+        for segmented in output:
+            words += len(segmented)
+            characters += sum(map(len, segmented))
+            out.append(context.separator.join(segmented))
+    text = "\n".join(out) + "\n" if out else ""
+    return SegmentShardResult(text, len(lines), characters, words, seconds, take_load_reports())
+
+
+@dataclass(frozen=True)
+class ShardedSegmentStats:
+    """What a sharded segmentation did.
+
+    Attributes:
+        lines, characters, words: segmented (as ``SegmentStats`` counts them).
+        seconds: time spent in the segmenters, summed over workers.
+        wall: wall time of the whole run (planning and writing included).
+        shards: how many shards.
+        loads: each worker's load of the segmenter (once per worker).
+    """
+
+    lines: int
+    characters: int
+    words: int
+    seconds: float
+    wall: float
+    shards: int
+    loads: tuple[LoadReport, ...]
+
+    @property
+    def characters_per_second(self) -> float:
+        """Characters per second of wall time."""
+        return self.characters / self.wall if self.wall > 0 else 0.0
+
+
+def segment_sharded(
+    name: str,
+    source: PathLike,
+    target: PathLike,
+    *,
+    executor: Executor,
+    options: dict[str, Any] | None = None,
+    separator: str = " ",
+    encoding: str = "utf-8",
+    batch_size: int = 1000,
+    shard_chars: int = DEFAULT_SHARD_CHARS,
+    progress: Callable[[int, int], None] | None = None,
+    plan: ShardPlan | None = None,
+) -> ShardedSegmentStats:
+    """Segment a raw file shard by shard on ``executor``; the output equals ``segment_file``'s.
+
+    Args:
+        name, options: the segmenter, as :func:`~cws_bench.segmenters.get_segmenter` takes them.
+        source: the raw input file (not standard input).
+        target: the output file (``-``: standard output), written atomically.
+        executor: a :class:`~cws_bench.executors.LocalExecutor` or ``DaskExecutor``.
+        progress: called with (characters of a shard, characters in all) as each
+            shard finishes.
+        plan: shards already planned over ``source`` (default: planned here).
+
+    Raises:
+        CwsBenchError: an empty separator, an unreadable input.
+        SegmenterError: the segmenter failed (file and lines named).
+        ShardFailedError: a shard's worker kept dying or hanging.
+    """
+    if not separator:
+        raise CwsBenchError(
+            "the word separator is empty", "use a space (the default) or another string"
+        )
+    started = time.perf_counter()
+    options = dict(options or {})
+    source = os.fspath(source)
+    if plan is None:
+        plan = plan_shards([source], shard_chars=shard_chars, encodings=[encoding])
+    context = SegmentContext(name, options, source, encoding, separator, batch_size)
+    lines = characters = words = 0
+    seconds = 0.0
+    loads: list[LoadReport] = []
+
+    def done(index: int, result: SegmentShardResult) -> None:
+        if progress is not None:
+            progress(plan.shards[index].characters, plan.characters)
+
+    with atomic_write(target) as f:
+        for result in executor.map(
+            segment_shard, context, plan.shards, done=done, describe=_describer(source)
+        ):
+            f.write(result.text)
+            lines += result.lines
+            characters += result.characters
+            words += result.words
+            seconds += result.seconds
+            loads += result.loads
+    return ShardedSegmentStats(
+        lines,
+        characters,
+        words,
+        seconds,
+        time.perf_counter() - started,
+        len(plan.shards),
+        tuple(loads),
+    )
+
+
+def _describer(path: str) -> Callable[[Shard], str]:
+    name = display_name(path)
+    return lambda shard: f"{name}: shard {shard.index + 1} ({shard.describe()})"
+
+
+# ---------------------------------------------------------------- scoring
+
+
+@dataclass(frozen=True)
+class ScoreContext:
+    """What every shard of a scoring run shares (sent to each worker once)."""
+
+    gold: str
+    pred: str
+    dictionary: tuple[str, frozenset[str], str] | None  # (checksum, words, name)
+    method: str = "interval"
+    normalizer: Any = None
+    gold_encoding: str = "utf-8"
+    pred_encoding: str = "utf-8"
+    per_line: bool = False
+    max_examples: int = 5
+    byte_order_marks: tuple[str, str] = ("", "")
+
+
+@dataclass
+class ScoreShardResult:
+    """A scored shard: the scorer's running totals over its lines (absolute line numbers)."""
+
+    accumulator: Any
+    lines: int
+    loads: tuple[LoadReport, ...] = field(default_factory=tuple)
+
+
+def _dictionary(context: ScoreContext) -> Any:
+    """The context's dictionary, built once per worker (its compiled table does not pickle)."""
+    if context.dictionary is None:
+        return None
+    from cws_bench.dictionary import Dictionary
+
+    checksum, words, name = context.dictionary
+    return cached(f"dictionary {checksum}", lambda: Dictionary(words, name))
+
+
+def _scorer(context: ScoreContext, first_line: int, dictionary: Any = None) -> Any:
+    from cws_bench.scoring import _Scorer
+
+    scorer = _Scorer(
+        dictionary if dictionary is not None else _dictionary(context),
+        method=context.method,
+        strict=False,
+        per_line=context.per_line,
+        max_examples=context.max_examples,
+        normalizer=context.normalizer,
+    )
+    scorer.line_no = first_line
+    return scorer
+
+
+def _shard_bytes(
+    path: str, byte_range: tuple[int, int], first_line: int, encoding: str
+) -> tuple[bytes, int]:
+    """A shard's lines as the kernel reads a file: UTF-8 bytes, and the file offset of byte 0.
+
+    A UTF-8 file is read raw (a byte-order mark dropped); another encoding is
+    decoded line by line and re-encoded, as ``score_files`` does.
+    """
+    start, end = byte_range
+    if encoding != "utf-8":
+        lines = read_shard_lines(path, byte_range, first_line, encoding=encoding)
+        return ("\n".join(lines) + "\n").encode("utf-8") if lines else b"", start
+    with open(path, "rb") as f:
+        f.seek(start)
+        data = f.read(end - start)
+    if start == 0 and data.startswith(codecs.BOM_UTF8):
+        return data[len(codecs.BOM_UTF8) :], len(codecs.BOM_UTF8)
+    return data, start
+
+
+def _count_bytes(scorer: Any, context: ScoreContext, shard: Shard) -> int:
+    """Count a shard through the kernel's byte buffers, as ``score_files`` counts a file."""
+    from cws_bench import scoring
+    from cws_bench.io import decoding_error
+
+    sides = (
+        (
+            context.gold,
+            *_shard_bytes(context.gold, shard.ranges[0], shard.first_line, context.gold_encoding),
+        ),
+        (
+            context.pred,
+            *_shard_bytes(context.pred, shard.ranges[1], shard.first_line, context.pred_encoding),
+        ),
+    )
+    (_, gold, _), (_, pred, _) = sides
+    totals, count, _, _, differ, empty, rows, bad = scoring._kernel.count_buffers(
+        gold, 0, True, pred, 0, True, scorer.word_set, scorer.per_line
+    )
+    if bad is not None:
+        path, data, offset = sides[bad[0]]
+        line = shard.first_line + data.count(b"\n", 0, bad[1]) + 1
+        raise decoding_error(path, "utf-8", line, offset + bad[1])
+    decoded = [
+        (index, gold[g_from:g_to].decode("utf-8"), pred[p_from:p_to].decode("utf-8"))
+        for index, g_from, g_to, p_from, p_to in differ
+    ]
+    scorer._merge(totals, count, decoded, empty, rows)
+    return count
+
+
+def score_shard(context: ScoreContext, shard: Shard) -> ScoreShardResult:
+    """Count one shard of a gold/prediction pair, as ``score_files`` counts those lines."""
+    from cws_bench import scoring
+
+    scorer = _scorer(context, shard.first_line)
+    if scoring._kernel is not None and context.method == "interval" and context.normalizer is None:
+        lines = _count_bytes(scorer, context, shard)
+        return ScoreShardResult(scorer.acc, lines, take_load_reports())
+    gold_lines = read_shard_lines(
+        context.gold, shard.ranges[0], shard.first_line, encoding=context.gold_encoding
+    )
+    pred_lines = read_shard_lines(
+        context.pred, shard.ranges[1], shard.first_line, encoding=context.pred_encoding
+    )
+    if shard.first_line == 0:  # add_lines puts them on the first line of the files
+        scorer.byte_order_marks = context.byte_order_marks
+    scorer.add_lines(gold_lines, pred_lines)
+    return ScoreShardResult(scorer.acc, len(gold_lines), take_load_reports())
+
+
+def _merge(total: Any, part: Any, max_examples: int) -> None:
+    """Add one shard's accumulator to the running one (the shards come in order)."""
+    total.totals = list(map(int.__add__, total.totals, part.totals))
+    if total.sighan is not None:
+        total.sighan += part.sighan
+    room = max_examples - len(total.mismatches)
+    total.mismatches.extend(part.mismatches[: max(0, room)])
+    total.mismatch_count += part.mismatch_count
+    total.empty_gold_lines.extend(part.empty_gold_lines)
+    if total.lines is not None:
+        total.lines.extend(part.lines)
+
+
+def score_sharded(
+    gold: PathLike,
+    pred: PathLike,
+    *,
+    executor: Executor,
+    dictionary: Any = None,
+    normalize: Any = None,
+    encoding: str = "utf-8",
+    pred_encoding: str | None = None,
+    method: str = "interval",
+    beta: float = 1.0,
+    strict: bool = False,
+    allow_line_mismatch: bool = False,
+    per_line: bool = False,
+    max_examples: int = 5,
+    dictionary_encoding: str | None = None,
+    gold_format: str = "auto",
+    shard_chars: int = DEFAULT_SHARD_CHARS,
+    progress: Callable[[int, int], None] | None = None,
+) -> Any:
+    """``score_files`` run shard by shard on ``executor``: the same ScoreResult, digit for digit.
+
+    GOLD must be a plain segmented file (one sentence a line) and PRED a
+    file: a registered corpus or another gold format is read as sentences,
+    which cannot be cut by bytes (export it first with ``cws-bench corpora export``).
+
+    Args:
+        executor: where the shards run.
+        shard_chars: gold characters per shard.
+        progress: called with (gold characters of a shard, in all) as each shard finishes.
+        the rest: as :func:`cws_bench.scoring.score_files`.
+
+    Raises:
+        CwsBenchError: as ``score_files``; a gold that is not a plain file.
+        ShardFailedError: a shard's worker kept dying or hanging.
+    """
+    from cws_bench import scoring
+    from cws_bench.signature import Signature
+
+    pred_encoding = pred_encoding or encoding
+    if scoring._gold_sentences(gold, gold_format, encoding, None) is not None:
+        raise CwsBenchError(
+            f"{display_name(gold)}: only a plain gold file (one sentence a line) can be "
+            "cut into shards",
+            f"export it first: `cws-bench corpora export {display_name(gold)} --as gold "
+            "-o gold.txt`, or run without --executor",
+        )
+    scoring.check_plain(pred, encoding=pred_encoding, role="prediction")
+    normalizer = scoring._as_normalizer(normalize)
+    words = scoring._normalize_dictionary(
+        scoring._as_dictionary(dictionary, dictionary_encoding or encoding), normalizer
+    )
+    gold_name, pred_name = display_name(gold), display_name(pred)
+    plan = plan_shards(
+        [gold, pred], shard_chars=shard_chars, encodings=[encoding, pred_encoding], digest=True
+    )
+    marks = ("", "")
+    if method == "sighan":
+        marks = (
+            scoring._byte_order_mark(gold, encoding),
+            scoring._byte_order_mark(pred, pred_encoding),
+        )
+    context = ScoreContext(
+        os.fspath(gold),
+        os.fspath(pred),
+        (words.checksum, words.words, words.name) if words is not None else None,
+        method,
+        normalizer,
+        normalize_encoding(encoding),
+        normalize_encoding(pred_encoding),
+        per_line,
+        max_examples,
+        marks,
+    )
+    scorer = _scorer(context, 0, words)
+
+    def done(index: int, result: ScoreShardResult) -> None:
+        if progress is not None:
+            progress(plan.shards[index].characters, plan.characters)
+
+    for result in executor.map(
+        score_shard, context, plan.shards, done=done, describe=_describer(os.fspath(gold))
+    ):
+        _merge(scorer.acc, result.accumulator, max_examples)
+        scorer.line_no += result.lines
+    # The lines past the common ones, as score_files treats them.
+    total_gold, total_pred = plan.line_counts
+    gold_rest: list[str] = []
+    pred_rest: list[str] = []
+    common = plan.common_lines
+    if total_gold > common:
+        gold_rest = _tail(gold, plan.sizes[0], encoding, plan, 0)
+    if total_pred > common:
+        pred_rest = _tail(pred, plan.sizes[1], pred_encoding, plan, 1)
+    warnings: list[str] = []
+    gold_rest = scoring._trim_blank_tail(gold_rest)
+    pred_rest = scoring._trim_blank_tail(pred_rest)
+    if gold_rest or pred_rest:
+        if not allow_line_mismatch:
+            raise LineCountMismatchError(gold_name, total_gold, pred_name, total_pred)
+        if pred_rest:
+            outcome = "extra prediction lines ignored"
+        elif method == "sighan":
+            missed = sum(len(line.split()) for line in gold_rest)
+            outcome = (
+                f"only the {scorer.line_no} lines both have are scored, as the SIGHAN script "
+                f"does ({missed} gold words of the other lines not counted)"
+            )
+        else:
+            outcome = "missing predictions scored as empty lines"
+        warnings.append(
+            f"{gold_name} has {total_gold} lines but {pred_name} has {total_pred}: {outcome}"
+        )
+        if gold_rest and method != "sighan":
+            scorer.add_lines(gold_rest, [""] * len(gold_rest))
+    scorer.strict = strict
+    scorer.check_strict(gold_name, pred_name)
+    signature = Signature(
+        method=method,
+        gold=(plan.digest or "")[:16],
+        dictionary=words.checksum if words is not None else None,
+        normalization=normalizer.name if normalizer is not None else "none",
+        beta=beta,
+    )
+    return scorer.result(signature, warnings)
+
+
+def _tail(path: PathLike, size: int, encoding: str, plan: ShardPlan, side: int) -> list[str]:
+    """The lines of one file past the lines both files have."""
+    start = plan.shards[-1].ranges[side][1] if plan.shards else 0
+    return read_shard_lines(path, (start, size), plan.common_lines, encoding=encoding)

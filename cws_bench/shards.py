@@ -1,0 +1,306 @@
+"""Shards: a file (or several that line up line for line) cut into runs of whole lines.
+
+A shard is a range of line indices with, for each file, the byte range that
+holds those lines. Cut points are found by streaming the files in blocks
+(never holding a whole file in memory): the first file decides where to cut,
+after about ``shard_chars`` characters (UTF-8 characters, or bytes in another
+encoding), always at a line end; the other files are cut at the same line
+indices, since their bytes differ (a gold file has spaces its raw text has not).
+
+Reading a shard back gives exactly the lines :func:`cws_bench.io.iter_lines`
+gives for that range (``\\n`` or ``\\r\\n`` line ends, a UTF-8 byte-order mark
+dropped at the start of a file, a last line without its newline).
+
+>>> import tempfile, os
+>>> with tempfile.TemporaryDirectory() as d:
+...     path = os.path.join(d, "raw.txt")
+...     _ = open(path, "w", encoding="utf-8").write("我们是\\n学生\\n\\n今天下雨\\n")
+...     plan = plan_shards([path], shard_chars=4)
+...     [(s.first_line, s.lines) for s in plan.shards]
+...     [read_shard_lines(path, s.ranges[0], s.first_line) for s in plan.shards]
+[(0, 2), (2, 2)]
+[['我们是', '学生'], ['', '今天下雨']]
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from cws_bench.errors import CwsBenchError
+from cws_bench.io import (
+    BLOCK_SIZE,
+    STDIN,
+    PathLike,
+    decoding_error,
+    display_name,
+    normalize_encoding,
+    open_binary,
+)
+
+__all__ = [
+    "DEFAULT_SHARD_CHARS",
+    "Shard",
+    "ShardPlan",
+    "plan_shards",
+    "read_shard_lines",
+]
+
+DEFAULT_SHARD_CHARS = 200_000
+"""Characters per shard by default (see docs/BENCHMARKS.md, section shards)."""
+
+_BOM = codecs.BOM_UTF8
+
+
+@dataclass(frozen=True, slots=True)
+class Shard:
+    """Lines ``[first_line, first_line + lines)`` of every file of a plan.
+
+    Attributes:
+        index: position of the shard in the plan (0-based).
+        first_line: index of its first line (0-based).
+        lines: how many lines it holds (at least one).
+        characters: characters of the first file in these lines (bytes when
+            that file is not UTF-8), line ends excluded.
+        ranges: per file, the byte range ``(start, end)`` holding the lines.
+    """
+
+    index: int
+    first_line: int
+    lines: int
+    characters: int
+    ranges: tuple[tuple[int, int], ...]
+
+    def describe(self) -> str:
+        """``lines 1-250`` (1-based, as the messages of the suite count lines)."""
+        return f"lines {self.first_line + 1}-{self.first_line + self.lines}"
+
+
+@dataclass(frozen=True, slots=True)
+class ShardPlan:
+    """The shards of a run over files that pair line for line.
+
+    Attributes:
+        paths: the files, the first one measured.
+        shards: shards covering lines ``[0, common_lines)``, in order.
+        line_counts: lines of each file (a last line without newline counts).
+        sizes: bytes of each file.
+        characters: characters (or bytes) of the first file in the shards.
+        digest: SHA-256 (hex) of the first file's bytes, when asked for.
+    """
+
+    paths: tuple[str, ...]
+    shards: tuple[Shard, ...]
+    line_counts: tuple[int, ...]
+    sizes: tuple[int, ...]
+    characters: int
+    digest: str | None = None
+
+    @property
+    def common_lines(self) -> int:
+        """Lines that every file has (what the shards cover)."""
+        return min(self.line_counts, default=0)
+
+
+def _check_encoding(path: PathLike, encoding: str) -> str:
+    encoding = normalize_encoding(encoding)
+    if codecs.lookup(encoding).name.startswith(("utf-16", "utf-32")):
+        raise CwsBenchError(
+            f"{display_name(path)}: {encoding} files cannot be cut into shards",
+            "convert the file to UTF-8 (iconv -f utf-16 -t utf-8), or run without --executor",
+        )
+    return encoding
+
+
+def _line_offsets(path: PathLike, lines: Sequence[int]) -> tuple[list[int], int, int]:
+    """Stream a file: the byte offset where each of ``lines`` (sorted) starts.
+
+    A line index at or past the end of the file maps to the file's size.
+
+    Returns:
+        (offsets, line count, size)
+    """
+    wanted = list(lines)
+    offsets: list[int] = []
+    seen = 0
+    size = 0
+    last = b"\n"
+    with open_binary(path) as f:
+        while block := f.read(BLOCK_SIZE):
+            newlines = block.count(b"\n")
+            if len(offsets) < len(wanted) and wanted[len(offsets)] <= seen + newlines:
+                ends = np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == 10)
+                while len(offsets) < len(wanted) and wanted[len(offsets)] <= seen + newlines:
+                    line = wanted[len(offsets)]
+                    offsets.append(size if line == 0 else size + int(ends[line - seen - 1]) + 1)
+            seen += newlines
+            size += len(block)
+            last = block[-1:]
+    offsets += [size] * (len(wanted) - len(offsets))
+    return offsets, seen + (last != b"\n"), size
+
+
+def _cut_lines(
+    path: PathLike, *, utf8: bool, shard_chars: int, limit: int, hasher: Any
+) -> tuple[list[int], list[int]]:
+    """Stream the measured file: where to cut within its first ``limit`` lines.
+
+    Returns:
+        (cut lines, characters before each cut), the last cut being ``limit``.
+    """
+    lines_seen = 0
+    chars_seen = 0
+    threshold = shard_chars
+    cuts: list[int] = []
+    chars: list[int] = []
+    with open_binary(path) as f:
+        while block := f.read(BLOCK_SIZE):
+            if hasher is not None:
+                hasher.update(block)
+            if lines_seen >= limit:
+                continue
+            data = np.frombuffer(block, dtype=np.uint8)
+            ends = np.flatnonzero(data == 10)[: limit - lines_seen]
+            # UTF-8: count every byte that does not continue a character
+            counted = np.cumsum((data & 0xC0) != 0x80) if utf8 else np.arange(1, len(data) + 1)
+            # characters up to each line end, the line ends themselves excluded
+            at_ends = chars_seen + counted[ends] - np.arange(1, len(ends) + 1)
+            k = 0
+            while k < len(ends):
+                k += int(np.searchsorted(at_ends[k:], threshold, side="left"))
+                if k >= len(ends):
+                    break
+                cuts.append(lines_seen + k + 1)
+                chars.append(int(at_ends[k]))
+                threshold = int(at_ends[k]) + shard_chars
+                k += 1
+            if lines_seen + len(ends) >= limit and len(ends):
+                chars_seen = int(at_ends[-1])
+            else:
+                chars_seen += int(counted[-1]) - len(ends)
+            lines_seen += len(ends)
+    if not cuts or cuts[-1] != limit:
+        cuts.append(limit)
+        chars.append(chars_seen)
+    return cuts, chars
+
+
+def plan_shards(
+    paths: Sequence[PathLike],
+    *,
+    shard_chars: int = DEFAULT_SHARD_CHARS,
+    encodings: Sequence[str] | None = None,
+    digest: bool = False,
+) -> ShardPlan:
+    """Cut files that pair line for line into shards of about ``shard_chars`` characters.
+
+    The files are streamed (each read two or three times), never held in memory.
+
+    Args:
+        paths: the files (not standard input); the first one is measured.
+        shard_chars: characters of the first file per shard (bytes if it is
+            not UTF-8); a shard ends at the first line end at or after it.
+        encodings: per file (default UTF-8); ASCII-compatible encodings only.
+        digest: also return the SHA-256 of the first file's bytes (the
+            gold checksum of a score's signature), computed in the same pass.
+
+    Raises:
+        CwsBenchError: a file is standard input, missing, or in UTF-16/32;
+            ``shard_chars`` is below 1.
+    """
+    import hashlib
+
+    if shard_chars < 1:
+        raise CwsBenchError(f"shard size must be at least 1 character, not {shard_chars}")
+    if not paths:
+        raise CwsBenchError("nothing to cut into shards")
+    encodings = list(encodings or ["utf-8"] * len(paths))
+    for path in paths:
+        if os.fspath(path) == STDIN:
+            raise CwsBenchError(
+                "standard input cannot be cut into shards",
+                "give a file, or run without --executor",
+            )
+    encodings = [_check_encoding(p, e) for p, e in zip(paths, encodings)]
+    counted = [_line_offsets(path, []) for path in paths]
+    line_counts = [lines for _, lines, _ in counted]
+    sizes = [size for _, _, size in counted]
+    common = min(line_counts)
+    hasher = hashlib.sha256() if digest else None
+    cuts, cut_chars = _cut_lines(
+        paths[0],
+        utf8=encodings[0] == "utf-8",
+        shard_chars=shard_chars,
+        limit=common,
+        hasher=hasher,
+    )
+    offsets = [_line_offsets(path, cuts)[0] for path in paths]
+    shards: list[Shard] = []
+    previous_line = previous_chars = 0
+    previous = [0] * len(paths)
+    for i, line in enumerate(cuts):
+        if line == previous_line:
+            continue
+        ends = [file_offsets[i] for file_offsets in offsets]
+        shards.append(
+            Shard(
+                index=len(shards),
+                first_line=previous_line,
+                lines=line - previous_line,
+                characters=cut_chars[i] - previous_chars,
+                ranges=tuple(zip(previous, ends)),
+            )
+        )
+        previous_line, previous_chars, previous = line, cut_chars[i], ends
+    return ShardPlan(
+        paths=tuple(os.fspath(p) for p in paths),
+        shards=tuple(shards),
+        line_counts=tuple(line_counts),
+        sizes=tuple(sizes),
+        characters=cut_chars[-1],
+        digest=hasher.hexdigest() if hasher is not None else None,
+    )
+
+
+def read_shard_lines(
+    path: PathLike, byte_range: tuple[int, int], first_line: int = 0, *, encoding: str = "utf-8"
+) -> list[str]:
+    """The lines in ``byte_range`` of a file, as :func:`cws_bench.io.iter_lines` reads them.
+
+    Args:
+        path: the file.
+        byte_range: ``(start, end)`` from a :class:`Shard`.
+        first_line: index of the first line of the range, for error messages.
+        encoding: the file's encoding.
+
+    Raises:
+        DecodingError: bytes that are not valid ``encoding`` (file, line and offset named).
+    """
+    start, end = byte_range
+    with open_binary(path) as f:
+        f.seek(start)
+        data = f.read(end - start)
+    encoding = normalize_encoding(encoding)
+    skip = 0
+    if start == 0 and encoding == "utf-8" and data.startswith(_BOM):
+        skip = len(_BOM)
+    try:
+        text = codecs.decode(data[skip:], encoding)
+    except UnicodeDecodeError as e:
+        line = first_line + data.count(b"\n", 0, skip + e.start) + 1
+        raise decoding_error(path, encoding, line, start + skip + e.start) from None
+    if not text:
+        return []
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+    lines = text.split("\n")
+    if data.endswith(b"\n"):
+        lines.pop()
+    elif lines[-1].endswith("\r"):
+        lines[-1] = lines[-1][:-1]
+    return lines

@@ -1,0 +1,73 @@
+"""Tests of cws_bench/segmenters/spacy.py: the adapter gives what spaCy gives when called."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from cws_bench.errors import SegmenterError
+from cws_bench.segmenters import get_segmenter
+
+spacy = pytest.importorskip(
+    "spacy", reason="spaCy is not installed (pip install 'cws-bench[spacy]')"
+)
+
+LINES = [
+    "他说 Hello World 了，我们是中国人",
+    "结婚的和尚未结婚的",
+    "",
+    "２０２４年，北京大学生前来应聘。",
+    "研究生命起源\t和  😀 emoji",
+]
+
+
+def test_char_segmenter_equals_spacy():
+    nlp = spacy.blank("zh")
+    expected = [[t.text for t in nlp(line) if not t.text.isspace()] for line in LINES]
+    assert get_segmenter("spacy").segment(LINES) == expected
+    assert expected[1] == list("结婚的和尚未结婚的")
+
+
+def test_jieba_segmenter_equals_spacy():
+    nlp = spacy.blank("zh", config={"nlp": {"tokenizer": {"segmenter": "jieba"}}})
+    expected = [[t.text for t in nlp(line) if not t.text.isspace()] for line in LINES]
+    assert get_segmenter("spacy-jieba").segment(LINES) == expected
+    assert expected[1] == ["结婚", "的", "和", "尚未", "结婚", "的"]
+
+
+def test_pkuseg_segmenter_equals_spacy_with_pkusegs_model():
+    pytest.importorskip(
+        "spacy_pkuseg",
+        reason="spacy-pkuseg is not installed (pip install --no-binary spacy-pkuseg "
+        "--no-build-isolation spacy-pkuseg)",
+    )
+    pkuseg = pytest.importorskip("pkuseg", reason="pkuseg is not installed (make)")
+    model = os.path.join(os.path.dirname(pkuseg.__file__), "models", "default")
+    nlp = spacy.blank("zh", config={"nlp": {"tokenizer": {"segmenter": "pkuseg"}}})
+    nlp.tokenizer.initialize(pkuseg_model=model)
+    expected = [[t.text for t in nlp(line) if not t.text.isspace()] for line in LINES]
+    assert get_segmenter("spacy-pkuseg", pkuseg_model=model).segment(LINES) == expected
+    # spaCy's pkuseg with pkuseg's own model segments as pkuseg does.
+    assert expected[1] == pkuseg.pkuseg().cut(LINES[1])
+    with pytest.raises(SegmenterError, match=r"(?s)Unable to load pkuseg model.*pkuseg_model"):
+        get_segmenter("spacy-pkuseg", pkuseg_model="no-such-model")
+
+
+def test_trained_pipeline_from_a_folder(tmp_path):
+    nlp = spacy.blank("zh", config={"nlp": {"tokenizer": {"segmenter": "jieba"}}})
+    nlp.to_disk(tmp_path / "pipeline")
+    segmenter = get_segmenter("spacy", model=str(tmp_path / "pipeline"))
+    expected = [[t.text for t in nlp(line) if not t.text.isspace()] for line in LINES]
+    assert segmenter.segment(LINES) == expected
+    assert segmenter.options["model"] == str(tmp_path / "pipeline")
+    spacy.blank("en").to_disk(tmp_path / "english")
+    with pytest.raises(SegmenterError, match="not Chinese"):
+        get_segmenter("spacy", model=str(tmp_path / "english"))
+    with pytest.raises(SegmenterError, match="no such folder"):
+        get_segmenter("spacy", model=str(tmp_path / "absent"))
+    pattern = r"(?s)cannot load pipeline 'zh_core_web_xx'.*download"
+    with pytest.raises(SegmenterError, match=pattern):
+        get_segmenter("spacy", model="zh_core_web_xx")
+    with pytest.raises(SegmenterError, match="unknown segmenter"):
+        get_segmenter("spacy", segmenter="thulac")

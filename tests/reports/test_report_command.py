@@ -1,0 +1,136 @@
+"""``cws-bench report`` and its library: saved results re-rendered byte for byte, runs merged."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from cws_bench.cli import cli
+from cws_bench.errors import CwsBenchError
+from cws_bench.reports import (
+    REPORT_FILES,
+    load_results,
+    merge_results,
+    render_report,
+    write_reports,
+)
+from cws_bench.reports.data import render_json
+from cws_bench.results import BakeoffResult
+
+KINDS = {"json": "json", "csv": "csv", "markdown": "md", "html": "html", "latex": "latex"}
+
+
+@pytest.fixture(scope="module")
+def written(bakeoff, tmp_path_factory):
+    return write_reports(bakeoff, tmp_path_factory.mktemp("run"))
+
+
+def test_a_saved_run_re_renders_to_the_bytes_the_run_wrote(written):
+    result = load_results([written["json"]])
+    assert set(KINDS) == set(REPORT_FILES)
+    for kind, fmt in KINDS.items():
+        assert render_report(result, fmt).encode() == written[kind].read_bytes(), kind
+
+
+def test_the_cli_writes_the_same_bytes(written, tmp_path):
+    for kind, fmt in KINDS.items():
+        out = tmp_path / f"again.{fmt}"
+        run = CliRunner().invoke(
+            cli, ["report", str(written["json"]), "--format", fmt, "-o", str(out)]
+        )
+        assert run.exit_code == 0, run.output
+        assert out.read_bytes() == written[kind].read_bytes(), kind
+    run = CliRunner().invoke(cli, ["report", str(written["json"]), "--format", "latex"])
+    assert run.output == written["latex"].read_text(encoding="utf-8")
+
+
+def _split(result: BakeoffResult, first: set[str]) -> tuple[BakeoffResult, BakeoffResult]:
+    """The run as two runs: ``first``'s segmenters and the others, each with its comparisons."""
+
+    def part(keep):
+        return dataclasses.replace(
+            result,
+            name=f"{result.name}-{'a' if keep is first else 'b'}",
+            pairs=tuple(p for p in result.pairs if p.segmenter in keep),
+            comparisons=tuple(c for c in result.comparisons if c.a in keep and c.b in keep),
+        )
+
+    others = {p.segmenter for p in result.pairs} - first
+    return part(first), part(others)
+
+
+def _save(result: BakeoffResult, path):
+    path.write_text(render_json(result), encoding="utf-8")
+    return path
+
+
+def test_two_runs_merge_into_one_leaderboard(bakeoff, tmp_path):
+    a, b = _split(bakeoff, {"chars", "jieba", "thulac"})
+    merged = load_results([_save(a, tmp_path / "a.json"), _save(b, tmp_path / "b.json")])
+    assert sorted((p.corpus, p.segmenter) for p in merged.pairs) == sorted(
+        (p.corpus, p.segmenter) for p in bakeoff.pairs
+    )
+    assert merged.corpora() == bakeoff.corpora()
+    # The comparisons of each run are kept; no comparison across runs is invented.
+    pairs = {(c.corpus, c.a, c.b) for c in merged.comparisons}
+    assert pairs == {(c.corpus, c.a, c.b) for c in a.comparisons + b.comparisons}
+    assert all(c.adjusted_p_value is not None for c in merged.comparisons if c.significant)
+    note = merged.settings["notes"][-1]
+    assert "a.json" in note and "b.json" in note and "not compared" in note
+    for corpus in bakeoff.corpora():
+        ranked = [p.segmenter for p in merged.leaderboard(corpus)]
+        assert ranked == [p.segmenter for p in bakeoff.leaderboard(corpus)]
+    md = render_report(merged, "md")
+    assert "not compared" in md and md.count("\n## ") == len(bakeoff.corpora()) + 1
+
+
+def test_merge_refuses_runs_that_differ_and_says_what_differs(bakeoff, tmp_path):
+    a, b = _split(bakeoff, {"chars", "jieba"})
+    other_seed = dataclasses.replace(b, settings={**b.settings, "seed": 1, "jobs": 9})
+    with pytest.raises(CwsBenchError) as e:
+        merge_results([a, other_seed], ["a.json", "b.json"])
+    assert f"setting seed: {bakeoff.settings['seed']!r} in a.json, 1 in b.json" in str(e.value)
+    assert "jobs" not in str(e.value)  # the number of workers changes no number
+
+    one_corpus = dataclasses.replace(b, pairs=tuple(p for p in b.pairs if p.corpus == "sample"))
+    with pytest.raises(
+        CwsBenchError, match=r"corpora: a\.json has sample, pd1998; b\.json has sample"
+    ):
+        merge_results([a, one_corpus], ["a.json", "b.json"])
+
+    with pytest.raises(
+        CwsBenchError, match=r"segmenter chars on sample is in both a\.json and b\.json"
+    ):
+        merge_results([a, a], ["a.json", "b.json"])
+
+    def other_gold(pair):
+        signature = pair.signature.replace("gold:", "gold:0") if pair.signature else ""
+        return dataclasses.replace(pair, signature=signature)
+
+    changed = dataclasses.replace(b, pairs=tuple(other_gold(p) for p in b.pairs))
+    with pytest.raises(CwsBenchError, match=r"corpus pd1998, signature gold: \w+ in a\.json, 0\w+"):
+        merge_results([a, changed], ["a.json", "b.json"])
+
+
+def test_the_cli_refuses_a_mismatch_and_bad_files_in_one_message(bakeoff, tmp_path):
+    a, b = _split(bakeoff, {"chars", "jieba"})
+    other = dataclasses.replace(b, settings={**b.settings, "resamples": 10})
+    run = CliRunner().invoke(
+        cli, ["report", str(_save(a, tmp_path / "a.json")), str(_save(other, tmp_path / "b.json"))]
+    )
+    assert run.exit_code == 2
+    assert "cannot merge runs that differ" in run.output and "setting resamples" in run.output
+    assert "Traceback" not in run.output
+
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"name": "x",\n "pairs": [}\n', encoding="utf-8")
+    run = CliRunner().invoke(cli, ["report", str(broken)])
+    assert run.exit_code == 2 and f"{broken}:2: not JSON" in run.output
+
+    not_results = tmp_path / "other.json"
+    not_results.write_text(json.dumps({"hello": 1}), encoding="utf-8")
+    run = CliRunner().invoke(cli, ["report", str(not_results)])
+    assert run.exit_code == 2 and "not a bake-off's results.json" in run.output
