@@ -12,8 +12,10 @@ A bake-off is a TOML file (see ``cws_bench/configs/default.toml``)::
     [[corpora]]
     name = "pd1998"            # a registered corpus ...
     split = "test"
-    dictionary = "corpus:pd1998"   # OOV dictionary (default: the corpus' standard one)
+    dictionary = "corpus:pd1998"   # OOV dictionary (default: the corpus' standard one; "none")
     normalize = "none"
+    convert = "none"           # e.g. "t2s": convert the input before segmenting (see CorpusSpec)
+    optional = false           # true: skip the corpus when its data is not here
 
     [[corpora]]
     label = "mine"             # ... or files of your own
@@ -27,6 +29,7 @@ A bake-off is a TOML file (see ``cws_bench/configs/default.toml``)::
     track = "closed"           # closed: only the corpus' training data; open: anything
     options = { corpus = "pd1998", split = "train" }
     optional = false           # true: skip when the adapter is not installed
+    corpora = ["pd1998"]       # only on these corpus labels (default: every corpus)
 
 Option values may say ``{corpus}``: it becomes the registered name of the
 corpus being scored (closed tracks train on each corpus' own training data).
@@ -107,7 +110,7 @@ __all__ = [
 TRACKS = ("closed", "open")
 SAFE_NAME = re.compile(r"[\w.+ -]{1,100}")
 """A bake-off name: a plain file name (Unicode letters allowed), the folder of its reports."""
-BUNDLED_CONFIGS = ("default", "sighan2005", "neural")
+BUNDLED_CONFIGS = ("default", "sighan2005", "neural", "domains")
 CONFIDENCE = 0.95
 ALPHA = 0.05
 CORRECTION = "holm"  # multiple comparisons within a track: Holm-Bonferroni unless told
@@ -223,9 +226,22 @@ def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffCo
             raise CwsBenchError(f"{where}: track must be closed or open, not {spec['track']!r}")
         if not isinstance(spec.get("options", {}), dict):
             raise CwsBenchError(f"{where}: options must be a table")
+        if spec.get("corpora") is not None:
+            only = spec["corpora"]
+            if not isinstance(only, list) or not all(isinstance(c, str) for c in only):
+                raise CwsBenchError(f"{where}: corpora must be a list of corpus labels")
+            spec["corpora"] = tuple(only)
         segmenters.append(SegmenterSpec(**spec))
     if not corpora or not segmenters:
         raise CwsBenchError(f"{source}: a bake-off needs at least one corpus and one segmenter")
+    labels = {c.label for c in corpora}
+    for spec in segmenters:
+        unknown = sorted(set(spec.corpora or ()) - labels)
+        if unknown:
+            raise CwsBenchError(
+                f"{source}: segmenter {spec.label}: no corpus labelled {', '.join(unknown)}",
+                f"corpus labels: {', '.join(sorted(labels))}",
+            )
     for kind, labels in (
         ("corpus", [c.label for c in corpora]),
         ("segmenter", [s.label for s in segmenters]),
@@ -306,6 +322,15 @@ def load_config(config: PathLike | None = None) -> BakeoffConfig:
 
 # ---------------------------------------------------------------------------
 # Tasks and the worker
+
+
+def _corpus_domains(corpora: Sequence[CorpusSpec], data_dir: str | None) -> dict[str, str]:
+    """Corpus label -> the domain on its card (for the reports' across-corpora views)."""
+    from cws_bench.corpora import get_corpus
+
+    return {
+        c.label: get_corpus(c.name, data_dir=data_dir).domain for c in corpora if c.name is not None
+    }
 
 
 def _worker(task: PairTask, connection: Any) -> None:
@@ -599,10 +624,23 @@ def run_bakeoff(
     statuses: dict[tuple[str, str], tuple[str, str | None]] = {}
     cached: set[tuple[str, str]] = set()
     sizes: dict[str, int] = {}
+    corpora = []
     for corpus in config.corpora:
+        if corpus.optional and corpus.name is not None:
+            from cws_bench.corpora import get_corpus
+
+            named = get_corpus(corpus.name, data_dir=data)
+            if corpus.split not in named.available_splits:
+                notes.append(
+                    f"skipped corpus {corpus.label}: not here ({named.availability().how_to_get})"
+                )
+                continue
+        corpora.append(corpus)
         identity = corpus_identity(corpus, data)
         sizes[corpus.label] = identity.characters
         for spec, info in segmenters:
+            if not spec.runs_on(corpus):
+                continue
             options = spec.options_for(corpus, data)
             key = cache_key(corpus, spec.name, options, identity, info.version, data_dir=data)
             task = PairTask(corpus, spec, options, key, config.batch_size, data)
@@ -666,8 +704,10 @@ def run_bakeoff(
 
     intervals, comparisons = _statistics(records, config)
     pairs = []
-    for corpus in config.corpora:
+    for corpus in corpora:
         for spec, info in segmenters:
+            if not spec.runs_on(corpus):
+                continue
             pair = (corpus.label, spec.label)
             record = records.get(pair)
             if record is None:
@@ -691,6 +731,7 @@ def run_bakeoff(
             "correction": config.correction,
             "jobs": jobs,
             "notes": notes,
+            "corpus_domains": _corpus_domains(corpora, data),
         },
         environment={**environment(), **model_devices(records)},
         created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
@@ -777,7 +818,9 @@ def _scored_pair(
         peak_memory_mib=record.peak_memory_mib,
         warnings=record.warnings,
         segmenter_info=record.segmenter_info,
-        signature=record.signature(spec.name, seed=config.seed, resamples=config.resamples),
+        signature=record.signature(
+            spec.name, seed=config.seed, resamples=config.resamples, convert=corpus.convert
+        ),
         analysis=record.analysis,
         contaminated=record.contaminated,
     )

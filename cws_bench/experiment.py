@@ -68,6 +68,12 @@ class CorpusSpec:
         dictionary: the OOV dictionary (a ``--dict`` specification), or None:
             the corpus' standard dictionary for a registered corpus, none for files.
         normalize: the normalisation applied before scoring.
+        convert: a character-by-character conversion (``t2s``: OpenCC
+            Traditional to Simplified) applied to the raw input before it is
+            segmented; the words are cut back out of the original text, so
+            the scores are on the corpus as it is. ``none`` (the default)
+            gives the input as it is.
+        optional: skip the corpus (with a note) when its data is not here.
     """
 
     label: str
@@ -79,6 +85,8 @@ class CorpusSpec:
     encoding: str = "utf-8"
     dictionary: str | None = None
     normalize: str = "none"
+    convert: str = "none"
+    optional: bool = False
 
 
 @dataclass(frozen=True)
@@ -91,6 +99,8 @@ class SegmenterSpec:
         track: ``closed`` or ``open``.
         options: keyword options of ``get_segmenter`` (``{corpus}`` placeholders allowed).
         optional: skip the segmenter when its library is not installed.
+        corpora: the corpus labels it runs on (closed-track rows only where a
+            corpus has training data), or None for every corpus.
     """
 
     label: str
@@ -98,6 +108,11 @@ class SegmenterSpec:
     track: str = "open"
     options: dict[str, Any] = field(default_factory=dict)
     optional: bool = False
+    corpora: tuple[str, ...] | None = None
+
+    def runs_on(self, corpus: CorpusSpec) -> bool:
+        """Whether the segmenter is run on ``corpus``."""
+        return self.corpora is None or corpus.label in self.corpora
 
     def options_for(self, corpus: CorpusSpec, data_dir: str | None = None) -> dict[str, Any]:
         """The options with their placeholders filled.
@@ -170,7 +185,9 @@ def gold_and_raw(corpus: CorpusSpec, data_dir: str | None) -> tuple[list[list[st
 
 
 def corpus_dictionary(corpus: CorpusSpec, data_dir: str | None) -> Any:
-    """The OOV dictionary of a corpus spec, or None."""
+    """The OOV dictionary of a corpus spec, or None (also for ``dictionary = "none"``)."""
+    if corpus.dictionary == "none":
+        return None
     if corpus.dictionary:
         from cws_bench.words import resolve_dictionary
 
@@ -273,6 +290,7 @@ def cache_key(
             "raw": identity.raw,
             "dictionary": identity.dictionary,
             "normalize": corpus.normalize,
+            **({"convert": corpus.convert} if corpus.convert != "none" else {}),
         },
         sort_keys=True,
         ensure_ascii=False,
@@ -281,9 +299,16 @@ def cache_key(
 
 
 def pair_signature(
-    score_signature: str, segmenter: str, info: dict[str, Any], *, seed: int, resamples: int
+    score_signature: str,
+    segmenter: str,
+    info: dict[str, Any],
+    *,
+    seed: int,
+    resamples: int,
+    convert: str = "none",
 ) -> str:
-    """The score's signature plus the segmenter, its version and options, seed and resamples."""
+    """The score's signature plus the segmenter, its version and options, the input's
+    conversion (when there is one), seed and resamples."""
     options = json.dumps(info.get("options", {}), sort_keys=True, ensure_ascii=False)
     if info.get("model"):  # a neural adapter's model, checksum, device, dtype (neural.py)
         options += json.dumps(info["model"], sort_keys=True, ensure_ascii=False)
@@ -294,6 +319,7 @@ def pair_signature(
             f"seg:{segmenter}",
             f"segver:{info.get('version')}",
             f"opts:{digest}",
+            *([f"input:{convert}"] if convert != "none" else []),
             f"seed:{seed}",
             f"resamples:{resamples}",
         ]
@@ -399,10 +425,15 @@ class PairRecord:
             version=int(data["version"]),
         )
 
-    def signature(self, segmenter: str, *, seed: int, resamples: int) -> str:
+    def signature(self, segmenter: str, *, seed: int, resamples: int, convert: str = "none") -> str:
         """:func:`pair_signature` of this record."""
         return pair_signature(
-            self.scores["signature"], segmenter, self.segmenter_info, seed=seed, resamples=resamples
+            self.scores["signature"],
+            segmenter,
+            self.segmenter_info,
+            seed=seed,
+            resamples=resamples,
+            convert=convert,
         )
 
 
@@ -451,13 +482,20 @@ def run_pair(task: PairTask, report: Callable[[int], None] | None = None) -> Pai
     load_s = time.perf_counter() - started  # loading its model, or training it
     info = segmenter.metadata()
 
+    convert = None
+    if corpus.convert != "none":
+        from cws_bench.normalize import get_normalizer
+
+        convert = get_normalizer(corpus.convert)
     pred: list[list[str]] = []
     segment_s = 0.0
     for start in range(0, len(raw), task.batch_size):
         batch = raw[start : start + task.batch_size]
+        given = batch if convert is None else [convert(line) for line in batch]
         began = time.perf_counter()
-        pred.extend(segmenter.segment(batch))
+        words = segmenter.segment(given)
         segment_s += time.perf_counter() - began
+        pred.extend(words if convert is None else map(_cut_like, batch, words))
         if report is not None:
             report(sum(map(len, batch)))
 
@@ -465,6 +503,15 @@ def run_pair(task: PairTask, report: Callable[[int], None] | None = None) -> Pai
     normalizer = None if corpus.normalize == "none" else corpus.normalize
     analysis = analyse_errors(
         gold, pred, None if dictionary is None else _normalized(dictionary, normalizer)
+    )
+    from cws_bench.buckets import bucket_analysis
+
+    counts = _training_counts(corpus, task.data_dir)
+    buckets = bucket_analysis(
+        gold,
+        pred,
+        counts=counts,
+        words=dictionary.words if counts is None and dictionary is not None else None,
     )
     characters = sum(map(len, raw))
     warnings = list(result.warnings)
@@ -476,7 +523,7 @@ def run_pair(task: PairTask, report: Callable[[int], None] | None = None) -> Pai
     return PairRecord(
         scores=result.to_dict(),
         sentence_counts=tuple(sentence_rows(result)),
-        analysis=analysis.to_dict(),
+        analysis={**analysis.to_dict(), "buckets": buckets},
         timing={
             "load_s": load_s,
             "segment_s": segment_s,
@@ -490,3 +537,40 @@ def run_pair(task: PairTask, report: Callable[[int], None] | None = None) -> Pai
         segmenter_info=info,
         contaminated=bool(contamination),
     )
+
+
+def _cut_like(line: str, words: list[str]) -> list[str]:
+    """Cut ``line`` (without whitespace) into pieces as long as ``words`` (converted text)."""
+    text = "".join(line.split())
+    out = []
+    at = 0
+    for word in words:
+        out.append(text[at : at + len(word)])
+        at += len(word)
+    if at != len(text):
+        from cws_bench.errors import CwsBenchError
+
+        raise CwsBenchError(f"a conversion changed the length of the line {line[:30]!r}")
+    return out
+
+
+def _training_counts(corpus: CorpusSpec, data_dir: str | None) -> dict[str, int] | None:
+    """Word frequencies of a registered corpus' training split (for the frequency buckets).
+
+    None when the corpus is scored against another dictionary or has no
+    training split here (the SIGHAN word lists carry no counts).
+    """
+    if corpus.name is None or corpus.dictionary:
+        return None
+    from collections import Counter
+
+    from cws_bench.corpora import get_corpus
+
+    named = get_corpus(corpus.name, data_dir=data_dir)
+    split = named.dictionary_split
+    if split is None or split not in named.available_splits:
+        return None
+    counts: Counter[str] = Counter()
+    for words in named.sentences(split):
+        counts.update(words)
+    return dict(counts)

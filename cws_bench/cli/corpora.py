@@ -73,7 +73,8 @@ def corpora(ctx: click.Context, data_dir: str | None, fmt: str) -> None:
         )
         state = "available" if card["available"] else "not here"
         click.echo(f"{card['name']:<{width}}  {card['script']:<11}  {state:<9}  splits: {splits}")
-        click.echo(f"{'':<{width}}  {card['title']}")
+        domain = f" ({card['domain']})" if card.get("domain") else ""
+        click.echo(f"{'':<{width}}  {card['title']}{domain}")
         if card["location"]:
             click.echo(f"{'':<{width}}  from: {card['location']}")
         if card["how_to_get"]:
@@ -155,6 +156,7 @@ def info(
     from cws_bench.words import resolve_dictionary
 
     given = resolve_dictionary(dictionary, data_dir=data_dir) if dictionary else None
+    card: dict[str, Any] | None = None
     if name not in corpus_names() and Path(name).is_file():
         statistics = sentence_statistics(read_corpus(name, format=input_format), given)
         title = name
@@ -165,10 +167,41 @@ def info(
             split = "test" if "test" in available or not available else available[0]
         statistics = corpus_statistics(corpus, split, dictionary=given)
         title = f"{corpus.name}, {split} split: {corpus.title}"
+        card = corpus.metadata()
     if fmt == "json":
-        click.echo(json.dumps(statistics.to_dict(), ensure_ascii=False, indent=2))
+        data = statistics.to_dict()
+        if card is not None:
+            data["card"] = card
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
     else:
         click.echo(render_statistics(statistics, title))
+        if card is not None:
+            click.echo(render_card(card))
+
+
+CARD_FIELDS = (
+    ("splits", "splits"),
+    ("script", "script"),
+    ("domain", "domain"),
+    ("standard", "standard"),
+    ("licence", "licence"),
+    ("citation", "citation"),
+    ("source", "source"),
+)
+
+
+def render_card(card: dict[str, Any]) -> str:
+    """The corpus card block of ``corpora info``: splits, script, domain, standard, licence..."""
+    rows = []
+    for key, label in CARD_FIELDS:
+        value = card.get(key)
+        if key == "splits":
+            here = card.get("available_splits", [])
+            value = " ".join(s if s in here else f"({s})" for s in value or [])
+        if value:
+            rows.append((label, str(value)))
+    width = max(len(label) for label, _ in rows)
+    return "\n".join(["corpus card:", *(f"  {label:<{width}}  {value}" for label, value in rows)])
 
 
 @corpora.command()
@@ -256,13 +289,16 @@ def export(
     "(e.g. a mirror; the files are still checked against their pinned SHA-256).",
 )
 def download(name: str, url: str | None) -> None:
-    """Download a corpus into the user's cache folder (SIGHAN 2005), with a progress bar.
+    """Download a corpus into the user's cache folder, with a progress bar.
 
-    Files are checked against their pinned SHA-256 when first read.
+    SIGHAN 2005, the multi-criteria set (sxu, zx, wtb, udc) and the UD
+    treebanks CFL, HK and PUD can be downloaded; every file is checked against
+    its pinned SHA-256 (a download that differs is not kept).
 
     \b
     Example:
         cws-bench corpora download sighan2005-pku
+        cws-bench corpora download wtb
     """
     corpus = get_corpus(name)
     if corpus.downloadable:

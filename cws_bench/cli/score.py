@@ -143,10 +143,11 @@ def render_json(result: ScoreResult) -> str:
 )
 @click.option(
     "--method",
-    type=click.Choice(METHODS),
+    type=click.Choice([*METHODS, "conll18"]),
     default=None,
     help="interval (default): a word is correct iff its character interval is a "
-    "gold word's. sighan: the official bakeoff script's word-sequence diff.",
+    "gold word's. sighan: the official bakeoff script's word-sequence diff. "
+    "conll18: the CoNLL 2018 UD shared task's Words score (GOLD in CoNLL-U).",
 )
 @click.option(
     "--format",
@@ -276,6 +277,14 @@ def score(
         cws-bench score gold.txt a.txt b.txt c.txt --confidence --paired
         cws-bench score gold.txt a.txt b.txt --baseline base.txt --format latex -o table.tex
     """
+    if method == "conll18":
+        if len(preds) != 1:
+            raise click.UsageError("--method conll18 scores one prediction")
+        from cws_bench.conll18 import score_command
+
+        text = score_command(gold, preds[0], fmt, encoding, pred_encoding, dictionary, normalize)
+        _emit(text, output)
+        return
     if baseline is not None and baseline not in preds:
         preds = (*preds, baseline)
     many = len(preds) > 1 or confidence or paired or baseline is not None

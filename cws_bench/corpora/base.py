@@ -61,6 +61,9 @@ class Corpus(ABC):
         title: a human title.
         splits: every split the corpus defines, available here or not.
         script: ``Simplified`` or ``Traditional``.
+        domain: the kind of text (``news``, ``microblogs``, ``fiction``, ...).
+        standard: the segmentation standard (guidelines) its words follow.
+        citation: the reference to cite for it.
         licence: its licence, briefly.
         source: where it comes from (an address or a package).
         note: anything a user must know (conventions, contamination).
@@ -75,6 +78,9 @@ class Corpus(ABC):
     title: str = ""
     splits: tuple[str, ...] = ()
     script: str = "Simplified"
+    domain: str = ""
+    standard: str = ""
+    citation: str = ""
     licence: str = ""
     source: str = ""
     note: str = ""
@@ -173,6 +179,12 @@ class Corpus(ABC):
         """
         if self.dictionary_split is None:
             return self._word_list()
+        if self.dictionary_split not in self.splits:
+            raise CorpusUnavailableError(
+                f"corpus {self.name} has no {self.dictionary_split} split, so no standard "
+                "dictionary (OOV words are undefined on it)",
+                "give a dictionary of your own (--dict) to count OOV words",
+            )
         return self.split_dictionary(self.dictionary_split)
 
     def split_dictionary(self, split: str) -> Dictionary:
@@ -184,13 +196,17 @@ class Corpus(ABC):
         return sentences_checksum(self.sentences(split))
 
     def metadata(self) -> dict[str, Any]:
-        """The corpus card: name, title, script, licence, source, note, splits, availability."""
+        """The corpus card: name, title, script, domain, standard, licence, citation, source,
+        note, splits, availability."""
         availability = self.availability()
         return {
             "name": self.name,
             "title": self.title,
             "script": self.script,
+            "domain": self.domain,
+            "standard": self.standard,
             "licence": self.licence,
+            "citation": self.citation,
             "source": self.source,
             "note": self.note,
             "splits": list(self.splits),

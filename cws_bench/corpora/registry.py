@@ -31,6 +31,14 @@ CORPORA: dict[str, str] = {
     "sighan2005-as": "cws_bench.corpora.sighan:as_",
     "ud-zh-gsdsimp": "cws_bench.corpora.ud:gsdsimp",
     "ud-zh-gsd": "cws_bench.corpora.ud:gsd",
+    "ud-zh-cfl": "cws_bench.corpora.ud:cfl",
+    "ud-zh-hk": "cws_bench.corpora.ud:hk",
+    "ud-zh-pud": "cws_bench.corpora.ud:pud",
+    "sxu": "cws_bench.corpora.mccws:sxu",
+    "zx": "cws_bench.corpora.mccws:zx",
+    "wtb": "cws_bench.corpora.mccws:wtb",
+    "udc": "cws_bench.corpora.mccws:udc",
+    "ctb6": "cws_bench.corpora.ctb:ctb6",
 }
 
 

@@ -68,6 +68,9 @@ class SampleCorpus(Corpus):
     title = "cws-bench sample corpus (40 sentences, hand-segmented, PKU conventions)"
     splits = ("test",)
     script = "Simplified"
+    domain = "news (written for cws-bench)"
+    standard = "PKU (Peking University) guidelines"
+    citation = "cws-bench's own sample corpus"
     licence = "MIT (part of cws-bench)"
     source = "corpora/sample/ in the cws-bench source tree"
     note = (

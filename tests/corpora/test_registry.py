@@ -41,6 +41,14 @@ def test_the_issue_names_are_registered():
         "sighan2005-as",
         "ud-zh-gsdsimp",
         "ud-zh-gsd",
+        "ud-zh-cfl",
+        "ud-zh-hk",
+        "ud-zh-pud",
+        "sxu",
+        "zx",
+        "wtb",
+        "udc",
+        "ctb6",
     }
     assert corpus_names()[: len(NAMES)] == NAMES
 

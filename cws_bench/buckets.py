@@ -1,0 +1,220 @@
+"""Where a segmenter breaks: recall, precision and F1 by bucket, in the style of ExplainaBoard.
+
+ExplainaBoard (Fu, Liu and Neubig 2020; Liu et al. 2021) explains a score by
+cutting the test words into buckets by one attribute at a time and scoring
+each bucket. For segmentation a word is a character span: a gold word is
+recalled when the prediction has the same span, a predicted word is correct
+when gold has it. Each gold word is put in a bucket by its own attribute
+(recall = recalled gold words / gold words of the bucket), each predicted word
+by its own (precision = correct predicted words / predicted words of the
+bucket), and F1 = 2PR / (P + R). A correct word is the same string on both
+sides, so it falls in the same bucket either way.
+
+Attributes (:data:`ATTRIBUTES`):
+
+``word_length``
+    characters in the word: 1, 2, 3, 4, 5+.
+``frequency``
+    how often the word occurs in the training data: ``oov`` (never), ``rare``
+    (1 to :data:`RARE_MAX` times), ``frequent`` (more). With only a word list
+    (the SIGHAN training word lists carry no counts): ``oov`` and ``iv``.
+``sentence_length``
+    characters in the gold sentence the word is in: 1-10, 11-20, 21-40, 41-80, 81+.
+``character_class``
+    ``chinese`` (all Han), ``digits`` (all Unicode digits, e.g. ``2008``,
+    ``２００８``), ``latin`` (all Latin letters, half- or full-width),
+    ``punctuation`` (all punctuation or symbols), ``mixed`` (anything else,
+    e.g. ``3月``).
+
+Only lines whose gold and predicted characters agree are bucketed (others
+are counted in ``skipped_lines``); counts are plain integers, so the buckets
+of several files add up.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+__all__ = [
+    "ATTRIBUTES",
+    "RARE_MAX",
+    "bucket_analysis",
+    "character_class",
+    "frequency_bucket",
+    "sentence_length_bucket",
+    "word_length_bucket",
+]
+
+RARE_MAX = 5
+"""A word seen 1 to RARE_MAX times in the training data is rare; more often, frequent."""
+
+ATTRIBUTES = ("word_length", "frequency", "sentence_length", "character_class")
+
+_ORDER = {
+    "word_length": ("1", "2", "3", "4", "5+"),
+    "frequency": ("oov", "rare", "frequent", "iv"),
+    "sentence_length": ("1-10", "11-20", "21-40", "41-80", "81+"),
+    "character_class": ("chinese", "digits", "latin", "punctuation", "mixed"),
+}
+
+
+def word_length_bucket(word: str) -> str:
+    """``1`` ... ``4``, or ``5+``.
+
+    >>> word_length_bucket("中华人民共和国")
+    '5+'
+    """
+    return str(len(word)) if len(word) < 5 else "5+"
+
+
+def sentence_length_bucket(characters: int) -> str:
+    """The bucket of a sentence of ``characters`` characters.
+
+    >>> sentence_length_bucket(10), sentence_length_bucket(11), sentence_length_bucket(81)
+    ('1-10', '11-20', '81+')
+    """
+    for high, name in ((10, "1-10"), (20, "11-20"), (40, "21-40"), (80, "41-80")):
+        if characters <= high:
+            return name
+    return "81+"
+
+
+def frequency_bucket(word: str, counts: Mapping[str, int] | None, words: Any = None) -> str:
+    """``oov``/``rare``/``frequent`` by training counts, or ``oov``/``iv`` by a word list.
+
+    >>> frequency_bucket("我们", {"我们": 9}), frequency_bucket("你们", {"你们": 2})
+    ('frequent', 'rare')
+    >>> frequency_bucket("他们", None, {"我们"})
+    'oov'
+    """
+    if counts is not None:
+        count = counts.get(word, 0)
+        if count == 0:
+            return "oov"
+        return "rare" if count <= RARE_MAX else "frequent"
+    return "iv" if words is not None and word in words else "oov"
+
+
+def _is_han(char: str) -> bool:
+    """Han script: the CJK ideographs, plus 〇 (U+3007) and 々 (U+3005)."""
+    return char in "\u3005\u3007" or unicodedata.name(char, "").startswith(
+        ("CJK UNIFIED IDEOGRAPH", "CJK COMPATIBILITY IDEOGRAPH")
+    )
+
+
+def character_class(word: str) -> str:
+    """The class of a word's characters.
+
+    >>> [character_class(w) for w in ["北京", "２００８", "NBA", "，", "3月", "ｉＰｈｏｎｅ"]]
+    ['chinese', 'digits', 'latin', 'punctuation', 'mixed', 'latin']
+    """
+    if all(_is_han(c) for c in word):
+        return "chinese"
+    if all(unicodedata.category(c) == "Nd" for c in word):
+        return "digits"
+    if all(
+        unicodedata.category(c).startswith("L") and "LATIN" in unicodedata.name(c, "") for c in word
+    ):
+        return "latin"
+    if all(unicodedata.category(c)[0] in "PS" for c in word):
+        return "punctuation"
+    return "mixed"
+
+
+def _spans(words: Sequence[str]) -> list[tuple[int, int]]:
+    spans = []
+    at = 0
+    for word in words:
+        spans.append((at, at + len(word)))
+        at += len(word)
+    return spans
+
+
+def bucket_analysis(
+    gold: Iterable[Sequence[str]],
+    pred: Iterable[Sequence[str]],
+    *,
+    counts: Mapping[str, int] | None = None,
+    words: Any = None,
+) -> dict[str, Any]:
+    """Recall, precision and F1 by bucket of every attribute.
+
+    >>> result = bucket_analysis([["我们", "是", "学生"]], [["我们", "是学", "生"]])
+    >>> [(b["bucket"], b["gold"], b["pred"], b["correct"]) for b in result["word_length"]]
+    [('1', 1, 1, 0), ('2', 2, 2, 1)]
+
+    Args:
+        gold: gold sentences (lists of words).
+        pred: predicted sentences, aligned with gold.
+        counts: word -> frequency in the training data (``rare``/``frequent``), or None.
+        words: a word list (a set) when there are no counts (``iv``), or None.
+
+    Returns:
+        attribute -> list of ``{bucket, gold, pred, correct, recall, precision, f1}``
+        in the bucket order of the attribute (``frequency`` is empty without
+        counts or a word list), plus ``skipped_lines`` and ``frequency_source``
+        (``counts``, ``word list`` or ``none``).
+    """
+    tallies: dict[str, Counter[tuple[str, str]]] = {name: Counter() for name in ATTRIBUTES}
+    by_frequency = counts is not None or words is not None
+    skipped = 0
+    for gold_words, pred_words in zip(gold, pred):
+        text = "".join(gold_words)
+        if text != "".join(pred_words):
+            skipped += 1
+            continue
+        if not gold_words:
+            continue
+        sentence = sentence_length_bucket(len(text))
+        gold_spans = _spans(gold_words)
+        pred_spans = _spans(pred_words)
+        predicted = set(pred_spans)
+        gold_set = set(gold_spans)
+        for side, side_words, side_spans, other in (
+            ("gold", gold_words, gold_spans, predicted),
+            ("pred", pred_words, pred_spans, gold_set),
+        ):
+            for word, span in zip(side_words, side_spans):
+                hit = span in other
+                for name, bucket in (
+                    ("word_length", word_length_bucket(word)),
+                    ("frequency", frequency_bucket(word, counts, words) if by_frequency else ""),
+                    ("sentence_length", sentence),
+                    ("character_class", character_class(word)),
+                ):
+                    tally = tallies[name]
+                    tally[bucket, side] += 1
+                    if hit and side == "gold":
+                        tally[bucket, "correct"] += 1
+    result: dict[str, Any] = {}
+    for name in ATTRIBUTES:
+        tally = tallies[name]
+        rows = []
+        for bucket in _ORDER[name]:
+            n_gold, n_pred = tally[bucket, "gold"], tally[bucket, "pred"]
+            if not n_gold and not n_pred:
+                continue
+            correct = tally[bucket, "correct"]
+            recall = correct / n_gold if n_gold else None
+            precision = correct / n_pred if n_pred else None
+            f1 = 2 * correct / (n_gold + n_pred)  # 0 when one side has no word there
+            rows.append(
+                {
+                    "bucket": bucket,
+                    "gold": n_gold,
+                    "pred": n_pred,
+                    "correct": correct,
+                    "recall": recall,
+                    "precision": precision,
+                    "f1": f1,
+                }
+            )
+        result[name] = rows
+    result["skipped_lines"] = skipped
+    result["frequency_source"] = (
+        "counts" if counts is not None else "word list" if words is not None else "none"
+    )
+    return result

@@ -1,0 +1,105 @@
+"""Tests of cws_bench/reports/domains.py: the F1 heatmap, the fall-off off news, the wide table."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from cws_bench.reports import render_html, render_markdown
+from cws_bench.reports.domains import domain_matrix, falloff_rows, render_wide_markdown
+from cws_bench.results import BakeoffResult, PairResult
+
+# F1 by hand: segmenter -> corpus -> F1 (a missing corpus: not run there)
+F1 = {
+    "jieba": {"news-a": 0.90, "news-b": 0.80, "weibo": 0.70, "novel": 0.75},
+    "fmm": {"news-a": 0.85, "news-b": 0.87, "weibo": 0.60},
+    "pkuseg": {"news-a": 0.95, "news-b": 0.93, "weibo": 0.80, "novel": 0.88},
+}
+DOMAINS = {
+    "news-a": "news",
+    "news-b": "news (Hong Kong)",
+    "weibo": "microblogs",
+    "novel": "fiction",
+}
+
+
+def result(f1=F1, domains=DOMAINS) -> BakeoffResult:
+    pairs = [
+        PairResult(corpus, segmenter, segmenter, "open", "ok", scores={"f1": value})
+        for segmenter, values in f1.items()
+        for corpus, value in values.items()
+    ]
+    pairs.append(PairResult("weibo", "broken", "broken", "open", "failed", error="boom"))
+    return BakeoffResult("demo", {}, tuple(pairs), settings={"corpus_domains": domains})
+
+
+def test_matrix_sorted_rows_and_columns():
+    matrix = domain_matrix(result())
+    # row means: pkuseg (0.95+0.93+0.80+0.88)/4 = 0.89, fmm 2.32/3 = 0.7733, jieba 3.15/4 = 0.7875
+    assert [row.segmenter for row in matrix.rows] == ["pkuseg", "jieba", "fmm"]
+    assert matrix.rows[0].mean == pytest.approx(0.89)
+    # column means: news-a 0.9, news-b 0.8667, novel 0.815, weibo 0.7
+    assert matrix.corpora == ["news-a", "news-b", "novel", "weibo"]
+    assert matrix.rows[2].worst == ("weibo", 0.60)
+    assert matrix.news() == ["news-a", "news-b"]
+    assert "broken" not in [row.segmenter for row in matrix.rows]
+
+
+def test_falloff_from_news():
+    falloff = {row.segmenter: row for row in falloff_rows(domain_matrix(result()))}
+    # jieba: news mean 0.85; weibo -0.15, novel -0.10 -> mean -0.125, worst weibo
+    assert falloff["jieba"].news_f1 == pytest.approx(0.85)
+    assert falloff["jieba"].drops == pytest.approx({"weibo": -0.15, "novel": -0.10})
+    assert falloff["jieba"].mean_drop == pytest.approx(-0.125)
+    assert falloff["jieba"].worst[0] == "weibo"
+    # fmm: news 0.86, weibo -0.26; pkuseg: news 0.94, weibo -0.14, novel -0.06 -> -0.10
+    assert falloff["fmm"].drops == pytest.approx({"weibo": -0.26})
+    order = [row.segmenter for row in falloff_rows(domain_matrix(result()))]
+    assert order == ["pkuseg", "jieba", "fmm"]
+
+
+def test_one_corpus_gives_no_view():
+    single = result({"jieba": {"news-a": 0.9}})
+    assert domain_matrix(single) is None
+    assert render_wide_markdown(single) == ""
+
+
+def test_wide_markdown_table():
+    text = render_wide_markdown(result())
+    lines = text.splitlines()
+    assert lines[0] == "## F1 by corpus"
+    header = next(line for line in lines if line.startswith("| segmenter |"))
+    assert header == "| segmenter | news-a | news-b | novel | weibo | mean | worst corpus |"
+    assert "| pkuseg | 0.950 | 0.930 | 0.880 | 0.800 | 0.890 | weibo (0.800) |" in lines
+    assert "| fmm | 0.850 | 0.870 | — | 0.600 | 0.773 | weibo (0.600) |" in lines
+    assert "| jieba | 0.850 | -0.125 | weibo (-0.150) |" in lines
+    assert "| fmm | 0.860 | -0.260 | weibo (-0.260) |" in lines
+    # and it is part of leaderboard.md
+    assert "## F1 by corpus" in render_markdown(result())
+
+
+def test_html_heatmap_has_values_in_cells_and_no_raster():
+    page = render_html(result())
+    section = page[page.index('<section id="across-corpora">') :]
+    section = section[: section.index("</section>")]
+    svg = section[section.index("<svg") : section.index("</svg>")]
+    # every F1 is printed in its heatmap cell, as text
+    for values in F1.values():
+        for value in values.values():
+            assert f"{value:.3f}" in svg
+    assert "data:image" not in page
+    assert 'href="#across-corpora"' in page
+    assert "How far each segmenter falls off news" in section
+    # the table under the heatmap has the same numbers, rows in the same order
+    rows = re.findall(r'<td class="name">.*?</span>([^<]+)</td>', section)
+    assert rows[:3] == ["pkuseg", "jieba", "fmm"]
+
+
+def test_rows_scored_on_fewer_corpora_come_after():
+    # a closed-track row run on the two news corpora only, with the best mean of all
+    f1 = {**F1, "bimm": {"news-a": 0.99, "news-b": 0.99}}
+    matrix = domain_matrix(result(f1))
+    assert [row.segmenter for row in matrix.rows] == ["pkuseg", "jieba", "fmm", "bimm"]
+    # columns ordered by the rows scored everywhere (pkuseg, jieba), not by bimm's news
+    assert matrix.corpora == ["news-a", "news-b", "novel", "weibo"]
