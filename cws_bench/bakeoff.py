@@ -67,7 +67,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from cws_bench.errors import CwsBenchError
+from cws_bench.errors import CorpusUnavailableError, CwsBenchError
 from cws_bench.experiment import (
     CACHE_VERSION,
     CorpusSpec,
@@ -348,6 +348,8 @@ def _worker(task: PairTask, connection: Any) -> None:
             record = run_pair(task, report)
         except (BrokenPipeError, ConnectionError):
             raise
+        except CorpusUnavailableError as e:  # e.g. a crf's training data is not here
+            connection.send(("skipped", str(e)))
         except CwsBenchError as e:
             connection.send(("failed", str(e)))
         except Exception as e:  # a segmenter's own bug: report it, the run goes on
@@ -476,7 +478,8 @@ def _poll(
                     on_progress(payload)
                 continue
             item.process.join()
-            on_done(item.task, "ok" if kind == "done" else "failed", payload)
+            status = {"done": "ok", "skipped": "skipped"}.get(kind, "failed")
+            on_done(item.task, status, payload)
             return True
     except (EOFError, OSError):
         pass

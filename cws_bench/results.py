@@ -29,7 +29,8 @@ __all__ = [
     "judge_comparisons",
 ]
 
-STATUSES = ("ok", "failed", "timeout")
+STATUSES = ("ok", "failed", "timeout", "skipped")
+"""A pair's outcome; ``skipped``: the data it needs is not here (a training split), not a fault."""
 
 TRACKS = ("closed", "open")
 """The tracks in the order reports show them (SIGHAN reports closed before open)."""

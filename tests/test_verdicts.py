@@ -206,6 +206,36 @@ def test_a_failed_pair_makes_the_run_exit_1(tmp_path):
     assert "crashes" in allowed.stdout
 
 
+def test_a_pair_whose_training_data_is_absent_is_skipped_not_failed(tmp_path):
+    """crf with no SIGHAN training split here: said, reported as skipped, exit 0."""
+    empty = tmp_path / "no-data"
+    empty.mkdir()
+    body = f"""
+        name = "absent"
+        resamples = 50
+
+        [[corpora]]
+        name = "sample"
+
+        [[segmenters]]
+        name = "fmm"
+        options = {{ dictionary = "{SAMPLE_DICT}" }}
+
+        [[segmenters]]
+        name = "crf"
+        track = "closed"
+        options = {{ corpus = "sighan2005-msr", data_dir = "{empty}" }}
+    """
+    path = write(tmp_path, body)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(cli, ["bakeoff", str(path), "-o", str(out), "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert "skipped: crf on sample: crf has no training data for sighan2005-msr" in result.stderr
+    saved = BakeoffResult.from_dict(json.loads((out / "results.json").read_text("utf-8")))
+    statuses = {pair.segmenter: pair.status for pair in saved.pairs}
+    assert statuses == {"fmm": "ok", "crf": "skipped"}
+
+
 def test_progress_off_a_terminal_is_one_line_per_pair(tmp_path):
     path = write(tmp_path, BROKEN)
     result = CliRunner().invoke(
