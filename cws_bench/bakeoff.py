@@ -234,13 +234,13 @@ def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffCo
         segmenters.append(SegmenterSpec(**spec))
     if not corpora or not segmenters:
         raise CwsBenchError(f"{source}: a bake-off needs at least one corpus and one segmenter")
-    labels = {c.label for c in corpora}
-    for spec in segmenters:
-        unknown = sorted(set(spec.corpora or ()) - labels)
+    corpus_labels = {c.label for c in corpora}
+    for segmenter in segmenters:
+        unknown = sorted(set(segmenter.corpora or ()) - corpus_labels)
         if unknown:
             raise CwsBenchError(
-                f"{source}: segmenter {spec.label}: no corpus labelled {', '.join(unknown)}",
-                f"corpus labels: {', '.join(sorted(labels))}",
+                f"{source}: segmenter {segmenter.label}: no corpus labelled {', '.join(unknown)}",
+                f"corpus labels: {', '.join(sorted(corpus_labels))}",
             )
     for kind, labels in (
         ("corpus", [c.label for c in corpora]),

@@ -75,7 +75,7 @@ from cws_bench.segmenters.base import Segmenter, TrainingData
 from cws_bench.segmenters.sources import TrainingCorpus, training_data
 
 try:
-    from cws_bench.segmenters import _crf
+    from cws_bench.segmenters import _crf  # type: ignore[attr-defined]  # compiled, no stub
 except ImportError:  # pragma: no cover - installed without a C compiler
     _crf = None
 
