@@ -570,21 +570,7 @@ class BakeoffResult:
                 "error": p.error,
                 "version": p.segmenter_info.get("version"),
             }
-            for key in (
-                "precision",
-                "recall",
-                "f1",
-                "oov_rate",
-                "oov_recall",
-                "iv_recall",
-                "boundary_precision",
-                "boundary_recall",
-                "boundary_f1",
-                "gold_words",
-                "pred_words",
-                "correct_words",
-                "mismatched_lines",
-            ):
+            for key in (*_SCORE_NAMES, "mismatched_lines"):
                 row[key] = p.scores.get(key)
             for metric in ("precision", "recall", "f1"):
                 interval = p.intervals.get(metric)
