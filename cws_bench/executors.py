@@ -454,8 +454,15 @@ class DaskExecutor(Executor):
 
             # Its HTTP server (health checks) listens on 127.0.0.1 too, on 8787 or,
             # if taken, any free port: that is no news to the user.
+            # A saturation of 1 sends a worker one item at a time, so a worker that
+            # dies takes only the item it was running with it: an innocent item
+            # queued behind it is not counted as a failure (and blamed) too.
+            settings = {
+                "distributed.scheduler.allowed-failures": retries,
+                "distributed.scheduler.worker-saturation": 1.0,
+            }
             with (
-                dask.config.set({"distributed.scheduler.allowed-failures": retries}),
+                dask.config.set(settings),
                 warnings.catch_warnings(),
             ):
                 warnings.filterwarnings("ignore", message="Port .* is already in use")

@@ -404,9 +404,7 @@ def score_sharded(
         scoring._as_dictionary(dictionary, dictionary_encoding or encoding), normalizer
     )
     gold_name, pred_name = display_name(gold), display_name(pred)
-    plan = plan_shards(
-        [gold, pred], shard_chars=shard_chars, encodings=[encoding, pred_encoding], digest=True
-    )
+    plan = plan_shards([gold, pred], shard_chars=shard_chars, encodings=[encoding, pred_encoding])
     marks = ("", "")
     if method == "sighan":
         marks = (
@@ -470,7 +468,7 @@ def score_sharded(
     scorer.check_strict(gold_name, pred_name)
     signature = Signature(
         method=method,
-        gold=(plan.digest or "")[:16],
+        gold=scoring.file_sentence_checksum(gold, encoding),
         dictionary=words.checksum if words is not None else None,
         normalization=normalizer.name if normalizer is not None else "none",
         beta=beta,

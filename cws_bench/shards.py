@@ -91,7 +91,6 @@ class ShardPlan:
         line_counts: lines of each file (a last line without newline counts).
         sizes: bytes of each file.
         characters: characters (or bytes) of the first file in the shards.
-        digest: SHA-256 (hex) of the first file's bytes, when asked for.
     """
 
     paths: tuple[str, ...]
@@ -99,7 +98,6 @@ class ShardPlan:
     line_counts: tuple[int, ...]
     sizes: tuple[int, ...]
     characters: int
-    digest: str | None = None
 
     @property
     def common_lines(self) -> int:
@@ -146,7 +144,7 @@ def _line_offsets(path: PathLike, lines: Sequence[int]) -> tuple[list[int], int,
 
 
 def _cut_lines(
-    path: PathLike, *, utf8: bool, shard_chars: int, limit: int, hasher: Any
+    path: PathLike, *, utf8: bool, shard_chars: int, limit: int
 ) -> tuple[list[int], list[int]]:
     """Stream the measured file: where to cut within its first ``limit`` lines.
 
@@ -160,10 +158,8 @@ def _cut_lines(
     chars: list[int] = []
     with open_binary(path) as f:
         while block := f.read(BLOCK_SIZE):
-            if hasher is not None:
-                hasher.update(block)
             if lines_seen >= limit:
-                continue
+                break
             data = np.frombuffer(block, dtype=np.uint8)
             ends = np.flatnonzero(data == 10)[: limit - lines_seen]
             # UTF-8: count every byte that does not continue a character
@@ -195,7 +191,6 @@ def plan_shards(
     *,
     shard_chars: int = DEFAULT_SHARD_CHARS,
     encodings: Sequence[str] | None = None,
-    digest: bool = False,
 ) -> ShardPlan:
     """Cut files that pair line for line into shards of about ``shard_chars`` characters.
 
@@ -206,15 +201,11 @@ def plan_shards(
         shard_chars: characters of the first file per shard (bytes if it is
             not UTF-8); a shard ends at the first line end at or after it.
         encodings: per file (default UTF-8); ASCII-compatible encodings only.
-        digest: also return the SHA-256 of the first file's bytes (the
-            gold checksum of a score's signature), computed in the same pass.
 
     Raises:
         CwsBenchError: a file is standard input, missing, or in UTF-16/32;
             ``shard_chars`` is below 1.
     """
-    import hashlib
-
     if shard_chars < 1:
         raise CwsBenchError(f"shard size must be at least 1 character, not {shard_chars}")
     if not paths:
@@ -231,13 +222,11 @@ def plan_shards(
     line_counts = [lines for _, lines, _ in counted]
     sizes = [size for _, _, size in counted]
     common = min(line_counts)
-    hasher = hashlib.sha256() if digest else None
     cuts, cut_chars = _cut_lines(
         paths[0],
         utf8=encodings[0] == "utf-8",
         shard_chars=shard_chars,
         limit=common,
-        hasher=hasher,
     )
     offsets = [_line_offsets(path, cuts)[0] for path in paths]
     shards: list[Shard] = []
@@ -263,7 +252,6 @@ def plan_shards(
         line_counts=tuple(line_counts),
         sizes=tuple(sizes),
         characters=cut_chars[-1],
-        digest=hasher.hexdigest() if hasher is not None else None,
     )
 
 
