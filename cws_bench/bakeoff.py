@@ -53,37 +53,32 @@ training data is in no family and never wins.
 
 from __future__ import annotations
 
-import multiprocessing
-import multiprocessing.connection
 import os
 import re
 import sys
 import time
-import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from cws_bench.errors import CorpusUnavailableError, CwsBenchError
+from cws_bench.errors import CwsBenchError
+from cws_bench.executors import DEFAULT_RETRIES, EXECUTORS, Executor
 from cws_bench.experiment import (
     CACHE_VERSION,
     CorpusSpec,
     PairRecord,
-    PairTask,
     SegmenterSpec,
     cache_key,
     contamination_warnings,
     corpus_dictionary,
-    corpus_identity,
     environment,
     gold_and_raw,
     pair_signature,
-    run_pair,
 )
-from cws_bench.io import PathLike, make_folder
+from cws_bench.io import PathLike
 from cws_bench.results import (
     BakeoffResult,
     Comparison,
@@ -91,9 +86,11 @@ from cws_bench.results import (
     PairResult,
     judge_comparisons,
 )
+from cws_bench.runner import BAKEOFF_SHARD_CHARS, Progress, Run, RunCache, RunPlan, plan_run
 
 __all__ = [
     "BUNDLED_CONFIGS",
+    "CACHE_VERSION",
     "BakeoffConfig",
     "CorpusSpec",
     "SegmenterSpec",
@@ -116,8 +113,8 @@ ALPHA = 0.05
 CORRECTION = "holm"  # multiple comparisons within a track: Holm-Bonferroni unless told
 
 # The pair's experiment (specs, corpus resolution, identity, the worker's run) is
-# cws_bench/experiment.py; these names stay importable from here.
-_Task = PairTask
+# cws_bench/experiment.py, the runner (shards, executor, cache) cws_bench/runner.py;
+# these names stay importable from here.
 
 
 # ---------------------------------------------------------------------------
@@ -126,7 +123,12 @@ _Task = PairTask
 
 @dataclass(frozen=True)
 class BakeoffConfig:
-    """A whole bake-off: corpora, segmenters and settings."""
+    """A whole bake-off: corpora, segmenters and settings.
+
+    ``executor``, ``scheduler``, ``shard_chars`` and ``retries`` come from the
+    TOML's ``[settings]`` table (how the run is spread over workers: they
+    change no number).
+    """
 
     name: str
     corpora: tuple[CorpusSpec, ...]
@@ -138,6 +140,10 @@ class BakeoffConfig:
     description: str = ""
     source: str | None = None
     correction: str = CORRECTION
+    executor: str = "local"
+    scheduler: str | None = None
+    shard_chars: int = BAKEOFF_SHARD_CHARS
+    retries: int = DEFAULT_RETRIES
 
     def to_dict(self) -> dict[str, Any]:
         """The configuration as plain data (what results.json records)."""
@@ -152,6 +158,7 @@ class BakeoffConfig:
             "correction": self.correction,
             "corpora": [vars_of(c) for c in self.corpora],
             "segmenters": [vars_of(s) for s in self.segmenters],
+            "settings": {key: getattr(self, key) for key in sorted(_SETTINGS_KEYS)},
         }
 
 
@@ -161,6 +168,7 @@ def vars_of(obj: Any) -> dict[str, Any]:
 
 _CORPUS_KEYS = set(CorpusSpec.__dataclass_fields__)
 _SEGMENTER_KEYS = set(SegmenterSpec.__dataclass_fields__)
+_SETTINGS_KEYS = {"executor", "scheduler", "shard_chars", "retries"}
 _TOP_KEYS = {
     "name",
     "description",
@@ -171,10 +179,13 @@ _TOP_KEYS = {
     "correction",
     "corpora",
     "segmenters",
+    "settings",
 }
 
 
-def _check_keys(where: str, table: dict[str, Any], allowed: set[str]) -> None:
+def _check_keys(where: str, table: Any, allowed: set[str]) -> None:
+    if not isinstance(table, dict):
+        raise CwsBenchError(f"{where}: expected a table")
     unknown = sorted(set(table) - allowed)
     if unknown:
         raise CwsBenchError(
@@ -183,55 +194,47 @@ def _check_keys(where: str, table: dict[str, Any], allowed: set[str]) -> None:
         )
 
 
-def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffConfig:
-    """Build a BakeoffConfig from parsed TOML, checking every key and value.
+def _parse_corpus(table: Any, where: str, base: Path) -> CorpusSpec:
+    """One ``[[corpora]]`` table; relative paths are relative to ``base``."""
+    _check_keys(where, table, _CORPUS_KEYS)
+    if bool(table.get("name")) == bool(table.get("gold")):
+        raise CwsBenchError(f"{where}: give either name (a registered corpus) or gold (a file)")
+    spec = dict(table)
+    for key in ("gold", "raw"):
+        if spec.get(key):
+            spec[key] = os.fspath(base / spec[key])
+    if spec.get("dictionary") and not str(spec["dictionary"]).startswith(("corpus:", "jieba")):
+        path = base / spec["dictionary"]
+        spec["dictionary"] = os.fspath(path if path.exists() else spec["dictionary"])
+    spec.setdefault("label", spec.get("name") or Path(spec["gold"]).stem)
+    return CorpusSpec(**spec)
 
-    Relative file paths are taken relative to the configuration file's folder.
 
-    Raises:
-        CwsBenchError: a missing or unknown key, or a value of the wrong kind.
-    """
-    _check_keys(source, data, _TOP_KEYS)
-    base = Path(source).resolve().parent if source and not source.startswith("<") else Path.cwd()
-    corpora = []
-    for index, table in enumerate(data.get("corpora", []), start=1):
-        where = f"{source}: [[corpora]] #{index}"
-        if not isinstance(table, dict):
-            raise CwsBenchError(f"{where}: expected a table")
-        _check_keys(where, table, _CORPUS_KEYS)
-        if bool(table.get("name")) == bool(table.get("gold")):
-            raise CwsBenchError(f"{where}: give either name (a registered corpus) or gold (a file)")
-        spec = dict(table)
-        for key in ("gold", "raw"):
-            if spec.get(key):
-                spec[key] = os.fspath(base / spec[key])
-        if spec.get("dictionary") and not str(spec["dictionary"]).startswith(("corpus:", "jieba")):
-            path = base / spec["dictionary"]
-            spec["dictionary"] = os.fspath(path if path.exists() else spec["dictionary"])
-        spec.setdefault("label", spec.get("name") or Path(spec["gold"]).stem)
-        corpora.append(CorpusSpec(**spec))
-    segmenters = []
-    for index, table in enumerate(data.get("segmenters", []), start=1):
-        where = f"{source}: [[segmenters]] #{index}"
-        if not isinstance(table, dict):
-            raise CwsBenchError(f"{where}: expected a table")
-        _check_keys(where, table, _SEGMENTER_KEYS)
-        if not table.get("name"):
-            raise CwsBenchError(
-                f"{where}: missing name (a registered segmenter)", "see `cws-bench segmenters`"
-            )
-        spec = dict(table)
-        spec.setdefault("label", spec["name"])
-        if spec.get("track", "open") not in TRACKS:
-            raise CwsBenchError(f"{where}: track must be closed or open, not {spec['track']!r}")
-        if not isinstance(spec.get("options", {}), dict):
-            raise CwsBenchError(f"{where}: options must be a table")
-        if spec.get("corpora") is not None:
-            only = spec["corpora"]
-            if not isinstance(only, list) or not all(isinstance(c, str) for c in only):
-                raise CwsBenchError(f"{where}: corpora must be a list of corpus labels")
-            spec["corpora"] = tuple(only)
-        segmenters.append(SegmenterSpec(**spec))
+def _parse_segmenter(table: Any, where: str) -> SegmenterSpec:
+    """One ``[[segmenters]]`` table."""
+    _check_keys(where, table, _SEGMENTER_KEYS)
+    if not table.get("name"):
+        raise CwsBenchError(
+            f"{where}: missing name (a registered segmenter)", "see `cws-bench segmenters`"
+        )
+    spec = dict(table)
+    spec.setdefault("label", spec["name"])
+    if spec.get("track", "open") not in TRACKS:
+        raise CwsBenchError(f"{where}: track must be closed or open, not {spec['track']!r}")
+    if not isinstance(spec.get("options", {}), dict):
+        raise CwsBenchError(f"{where}: options must be a table")
+    if spec.get("corpora") is not None:
+        only = spec["corpora"]
+        if not isinstance(only, list) or not all(isinstance(c, str) for c in only):
+            raise CwsBenchError(f"{where}: corpora must be a list of corpus labels")
+        spec["corpora"] = tuple(only)
+    return SegmenterSpec(**spec)
+
+
+def _check_labels(
+    source: str, corpora: Sequence[CorpusSpec], segmenters: Sequence[SegmenterSpec]
+) -> None:
+    """Every segmenter's corpora exist; no label is used twice."""
     if not corpora or not segmenters:
         raise CwsBenchError(f"{source}: a bake-off needs at least one corpus and one segmenter")
     corpus_labels = {c.label for c in corpora}
@@ -252,6 +255,9 @@ def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffCo
                 f"{source}: {kind} label(s) used twice: {', '.join(duplicates)}",
                 "give each a distinct label",
             )
+
+
+def _run_name(data: dict[str, Any], source: str) -> str:
     name = str(data.get("name") or Path(source).stem)
     if not SAFE_NAME.fullmatch(name) or name.startswith("."):
         # The name is a folder under reports/: "../x" or "/tmp/x" would write elsewhere.
@@ -260,9 +266,48 @@ def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffCo
             "use letters, digits, spaces and - _ . + (reports go to reports/<name>/; "
             "pass -o to write them elsewhere)",
         )
+    return name
+
+
+def _parse_settings(data: dict[str, Any], source: str) -> dict[str, Any]:
+    """The ``[settings]`` table: executor, scheduler, shard_chars, retries."""
+    table = data.get("settings", {})
+    _check_keys(f"{source}: [settings]", table, _SETTINGS_KEYS)
+    settings = dict(table)
+    if settings.get("executor", "local") not in EXECUTORS:
+        raise CwsBenchError(
+            f"{source}: [settings] executor must be one of {', '.join(EXECUTORS)}, "
+            f"not {settings['executor']!r}"
+        )
+    for key in ("shard_chars", "retries"):
+        value = settings.get(key, 1)
+        if not isinstance(value, int) or isinstance(value, bool) or value < (key == "shard_chars"):
+            raise CwsBenchError(f"{source}: [settings] {key} must be a whole number, not {value!r}")
+    return settings
+
+
+def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffConfig:
+    """Build a BakeoffConfig from parsed TOML, checking every key and value.
+
+    Relative file paths are taken relative to the configuration file's folder.
+
+    Raises:
+        CwsBenchError: a missing or unknown key, or a value of the wrong kind.
+    """
+    _check_keys(source, data, _TOP_KEYS)
+    base = Path(source).resolve().parent if source and not source.startswith("<") else Path.cwd()
+    corpora = [
+        _parse_corpus(table, f"{source}: [[corpora]] #{index}", base)
+        for index, table in enumerate(data.get("corpora", []), start=1)
+    ]
+    segmenters = [
+        _parse_segmenter(table, f"{source}: [[segmenters]] #{index}")
+        for index, table in enumerate(data.get("segmenters", []), start=1)
+    ]
+    _check_labels(source, corpora, segmenters)
     try:
         config = BakeoffConfig(
-            name=name,
+            name=_run_name(data, source),
             corpora=tuple(corpora),
             segmenters=tuple(segmenters),
             seed=int(data.get("seed", 2005)),
@@ -272,6 +317,7 @@ def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffCo
             description=str(data.get("description", "")),
             source=source,
             correction=str(data.get("correction", CORRECTION)),
+            **_parse_settings(data, source),
         )
     except (TypeError, ValueError) as e:
         raise CwsBenchError(f"{source}: {e}") from e
@@ -331,165 +377,6 @@ def _corpus_domains(corpora: Sequence[CorpusSpec], data_dir: str | None) -> dict
     return {
         c.label: get_corpus(c.name, data_dir=data_dir).domain for c in corpora if c.name is not None
     }
-
-
-def _worker(task: PairTask, connection: Any) -> None:
-    """Entry point of a worker process: run the pair, send back a record or an error."""
-
-    from cws_bench.workers import worker_started
-
-    worker_started()
-
-    def report(characters: int) -> None:
-        connection.send(("progress", characters))
-
-    try:
-        try:
-            record = run_pair(task, report)
-        except (BrokenPipeError, ConnectionError):
-            raise
-        except CorpusUnavailableError as e:  # e.g. a crf's training data is not here
-            connection.send(("skipped", str(e)))
-        except CwsBenchError as e:
-            connection.send(("failed", str(e)))
-        except Exception as e:  # a segmenter's own bug: report it, the run goes on
-            tail = traceback.format_exc().strip().splitlines()[-3:]
-            connection.send(("failed", f"{type(e).__name__}: {e} ({' / '.join(tail)})"))
-        else:
-            connection.send(("done", record.to_dict()))
-    except (BrokenPipeError, ConnectionError):
-        pass  # the main process is gone: nobody to tell
-    finally:
-        connection.close()
-
-
-# ---------------------------------------------------------------------------
-# Scheduling
-
-
-class _Cache:
-    """Finished pairs as JSON files in a folder, written atomically."""
-
-    def __init__(self, folder: Path | None) -> None:
-        self.folder = folder
-        self.warnings: list[str] = []  # invalid records found (each pair runs again)
-        if folder is not None:
-            make_folder(folder)
-
-    def path(self, key: str) -> Path | None:
-        return None if self.folder is None else self.folder / f"{key}.json"
-
-    def get(self, key: str) -> dict[str, Any] | None:
-        """The valid record of ``key``, or None (an invalid one adds a warning)."""
-        from cws_bench.records import load_record
-
-        path = self.path(key)
-        if path is None:
-            return None
-        record, warning = load_record(path, version=CACHE_VERSION)
-        if warning is not None:
-            self.warnings.append(warning)
-        return record
-
-    def put(self, key: str, record: dict[str, Any]) -> None:
-        from cws_bench.records import store_record
-
-        path = self.path(key)
-        if path is not None:
-            store_record(path, record)
-
-
-def _cached_record(cache: _Cache, key: str) -> PairRecord | None:
-    """The cached record of a pair, or None when there is none or it cannot be read."""
-    data = cache.get(key)
-    if data is None:
-        return None
-    try:
-        return PairRecord.from_dict(data)
-    except (KeyError, TypeError, ValueError):
-        return None  # not a record: run the pair again
-
-
-@dataclass
-class _Running:
-    task: PairTask
-    process: Any
-    connection: Any
-    started: float
-
-
-def _run_tasks(
-    tasks: Sequence[PairTask],
-    *,
-    jobs: int,
-    timeout: float,
-    on_done: Callable[[PairTask, str, Any], None],
-    on_progress: Callable[[int], None] | None,
-) -> None:
-    """Run tasks in worker processes, ``jobs`` at a time, each with a timeout."""
-    from cws_bench.workers import signals_ignored, stop_worker
-
-    context = multiprocessing.get_context("spawn")
-    pending = list(tasks)
-    running: list[_Running] = []
-    try:
-        while pending or running:
-            while pending and len(running) < jobs:
-                task = pending.pop(0)
-                parent, child = context.Pipe(duplex=False)
-                process = context.Process(target=_worker, args=(task, child), daemon=True)
-                process.start()
-                child.close()
-                running.append(_Running(task, process, parent, time.monotonic()))
-            for item in list(running):
-                finished = _poll(item, on_done, on_progress)
-                if not finished and time.monotonic() - item.started > timeout:
-                    stop_worker(item.process)
-                    on_done(
-                        item.task,
-                        "timeout",
-                        f"timed out after {timeout:g} s (raise `timeout` in the config)",
-                    )
-                    finished = True
-                if finished:
-                    running.remove(item)
-            if running:
-                multiprocessing.connection.wait(
-                    [r.connection for r in running] + [r.process.sentinel for r in running],
-                    timeout=0.5,
-                )
-    finally:
-        with signals_ignored():  # interrupted: stop the workers and what they started
-            for item in running:
-                stop_worker(item.process)
-
-
-def _poll(
-    item: _Running,
-    on_done: Callable[[PairTask, str, Any], None],
-    on_progress: Callable[[int], None] | None,
-) -> bool:
-    """Read what a worker sent; True when it has finished (well or not)."""
-    try:
-        while item.connection.poll():
-            kind, payload = item.connection.recv()
-            if kind == "progress":
-                if on_progress is not None:
-                    on_progress(payload)
-                continue
-            item.process.join()
-            status = {"done": "ok", "skipped": "skipped"}.get(kind, "failed")
-            on_done(item.task, status, payload)
-            return True
-    except (EOFError, OSError):
-        pass
-    if not item.process.is_alive():
-        item.process.join()
-        code = item.process.exitcode
-        reason = f"killed by signal {-code}" if code and code < 0 else f"exit code {code}"
-        on_done(item.task, "failed", f"the worker process died ({reason})")
-        return True
-    return False
 
 
 # ---------------------------------------------------------------------------
@@ -588,18 +475,34 @@ def run_bakeoff(
     use_cache: bool = True,
     progress: bool = False,
     write: bool = True,
+    executor: str | Executor | None = None,
+    scheduler: str | None = None,
+    shard_chars: int | None = None,
+    shard_timeout: float | None = None,
+    retries: int | None = None,
+    segmenters: Mapping[str, Any] | None = None,
 ) -> BakeoffResult:
     """Run a bake-off and write its reports.
 
     Args:
         config: a BakeoffConfig, a TOML file, a bundled name, or None (the default bake-off).
         output_dir: where reports and the run cache go (default ``reports/<name>``).
-        jobs: worker processes at a time (default: the CPU count).
+        jobs: worker processes (default: the CPU count; the local Dask cluster's workers).
         data_dir: where corpora that need one are (e.g. the SIGHAN 2005 data).
-        use_cache: reuse finished pairs from the run cache.
-        progress: show progress on stderr: bars on a terminal, one line per
+        use_cache: reuse finished pairs and shards from the run cache.
+        progress: show progress on stderr: a bar on a terminal, one line per
             finished pair otherwise (a CI log gets no carriage returns).
         write: write the reports (results.json, results.csv, leaderboard.md, report.html).
+        executor: ``local``, ``dask`` or an :class:`~cws_bench.executors.Executor`
+            (left open) [default: the config's ``[settings]``, else local].
+        scheduler: a Dask scheduler's address (implies dask) [default: the config's].
+        shard_chars: characters per shard (whole batches) [default: the config's, 20,000].
+        shard_timeout: seconds a shard may take [default: the config's ``timeout``].
+        retries: runs again of a shard whose worker died or hung [default: the config's, 2].
+        segmenters: more segmenters by label, each a
+            :class:`~cws_bench.segmenters.Segmenter` or a callable (a line in, its
+            words out), on the open track and every corpus; shipped to the workers
+            with cloudpickle (see docs/SCALING.md).
 
     Returns:
         The BakeoffResult (``.to_frame()`` gives a pandas DataFrame).
@@ -611,115 +514,174 @@ def run_bakeoff(
     from cws_bench.identity import forget
 
     forget()  # files may have changed since an earlier run in this process
+    started = time.perf_counter()
+    config = _configured(config, executor, scheduler, shard_chars, retries, segmenters)
+    output = Path(output_dir) if output_dir is not None else Path("reports") / config.name
+    cache = RunCache(output / "cache" if use_cache or write else None)
+    data = os.fspath(data_dir) if data_dir is not None else None
+    notes: list[str] = []
+    installed = _installed_segmenters(config, notes, shipped=_shipped(segmenters))
+    plan = plan_run(
+        config.corpora,
+        installed,
+        cache=cache,
+        use_cache=use_cache,
+        batch_size=config.batch_size,
+        shard_chars=config.shard_chars,
+        data_dir=data,
+        notes=notes,
+    )
+    run = _execute(
+        plan,
+        cache,
+        config,
+        executor=executor if isinstance(executor, Executor) else None,
+        jobs=jobs,
+        timeout=shard_timeout or config.timeout,
+        progress=progress,
+        use_cache=use_cache,
+    )
+    notes.extend(cache.warnings)
+    result = _result(config, plan, [(s, i) for s, i, _ in installed], run, data)
+    result = replace(result, duration_s=time.perf_counter() - started)
+    if write:
+        from cws_bench.reports import write_reports
+
+        write_reports(result, output)
+    return result
+
+
+def _configured(
+    config: BakeoffConfig | PathLike | None,
+    executor: str | Executor | None,
+    scheduler: str | None,
+    shard_chars: int | None,
+    retries: int | None,
+    segmenters: Mapping[str, Any] | None,
+) -> BakeoffConfig:
+    """The configuration with the caller's settings and shipped segmenters in it."""
     if not isinstance(config, BakeoffConfig):
         config = load_config(config)
-    started = time.perf_counter()
-    output = Path(output_dir) if output_dir is not None else Path("reports") / config.name
-    cache = _Cache(output / "cache" if use_cache or write else None)
-    data = os.fspath(data_dir) if data_dir is not None else None
-    jobs = max(1, jobs or os.cpu_count() or 1)
+    changes: dict[str, Any] = {}
+    if isinstance(executor, str):
+        changes["executor"] = executor
+    given = {"scheduler": scheduler, "shard_chars": shard_chars, "retries": retries}
+    for key, value in given.items():
+        if value is not None:
+            changes[key] = value
+    if segmenters:
+        extra = tuple(SegmenterSpec(label=label, name=label) for label in segmenters)
+        changes["segmenters"] = config.segmenters + extra
+        _check_labels(config.source or "<config>", config.corpora, changes["segmenters"])
+    return replace(config, **changes)
 
-    notes: list[str] = []
-    segmenters = _installed_segmenters(config, notes)
 
-    tasks: list[PairTask] = []
-    records: dict[tuple[str, str], PairRecord] = {}
-    statuses: dict[tuple[str, str], tuple[str, str | None]] = {}
-    cached: set[tuple[str, str]] = set()
-    sizes: dict[str, int] = {}
-    corpora = []
-    for corpus in config.corpora:
-        if corpus.optional and corpus.name is not None:
-            from cws_bench.corpora import get_corpus
+def _shipped(segmenters: Mapping[str, Any] | None) -> dict[str, bytes]:
+    """The caller's segmenters by label, pickled with cloudpickle for the workers."""
+    if not segmenters:
+        return {}
+    try:
+        import cloudpickle
+    except ImportError as e:  # pragma: no cover - installed with cws-bench
+        raise CwsBenchError("segmenters= needs cloudpickle", "pip install cloudpickle") from e
+    from cws_bench.segmenters import Segmenter
 
-            named = get_corpus(corpus.name, data_dir=data)
-            if corpus.split not in named.available_splits:
-                notes.append(
-                    f"skipped corpus {corpus.label}: not here ({named.availability().how_to_get})"
+    shipped = {}
+    for label, segmenter in segmenters.items():
+        if not isinstance(segmenter, Segmenter):
+            if not callable(segmenter):
+                raise CwsBenchError(
+                    f"segmenters[{label!r}]: {segmenter!r} is neither a Segmenter nor a callable",
+                    "give a Segmenter, or a function from a line to its list of words",
                 )
-                continue
-        corpora.append(corpus)
-        identity = corpus_identity(corpus, data)
-        sizes[corpus.label] = identity.characters
-        for spec, info in segmenters:
-            if not spec.runs_on(corpus):
-                continue
-            options = spec.options_for(corpus, data)
-            key = cache_key(corpus, spec.name, options, identity, info.version, data_dir=data)
-            task = PairTask(corpus, spec, options, key, config.batch_size, data)
-            record = _cached_record(cache, key) if use_cache else None
-            if record is not None:
-                records[corpus.label, spec.label] = record
-                statuses[corpus.label, spec.label] = ("ok", None)
-                cached.add((corpus.label, spec.label))
-            else:
-                tasks.append(task)
+            from cws_bench.runner import FunctionSegmenter
 
-    notes.extend(cache.warnings)
-    kinds = {spec.label: info.kind for spec, info in segmenters}
-    tasks.sort(
-        key=lambda t: (-sizes[t.corpus.label], _KIND_ORDER.get(kinds[t.segmenter.label] or "", 3))
-    )
-    bar = chars_bar = None
-    lines = _PairLines(len(tasks)) if progress and tasks and not _interactive() else None
-    if progress and tasks and lines is None:
-        from tqdm import tqdm
+            segmenter = FunctionSegmenter(label, segmenter)
+        try:
+            shipped[label] = cloudpickle.dumps(segmenter)
+        except Exception as e:
+            raise CwsBenchError(
+                f"segmenters[{label!r}] cannot be sent to the worker processes: {e}",
+                "build what it holds (a model, a connection) inside the function on first "
+                "use, or register it as a Segmenter adapter (docs/SCALING.md)",
+            ) from e
+    return shipped
 
-        bar = tqdm(total=len(tasks), desc="pairs", unit="pair", file=sys.stderr)
-        chars_bar = tqdm(desc="segmenting", unit="char", unit_scale=True, file=sys.stderr)
 
-    def on_done(task: PairTask, status: str, payload: Any) -> None:
-        pair = (task.corpus.label, task.segmenter.label)
-        if status == "ok":
-            records[pair] = PairRecord.from_dict(payload)
-            cache.put(task.key, payload)
-            statuses[pair] = ("ok", None)
-        else:
-            statuses[pair] = (status, str(payload))
-        if bar is not None:
-            bar.update(1)
-            bar.set_postfix_str(f"{task.segmenter.label} on {task.corpus.label}: {status}")
-        if lines is not None:
-            lines.done(task.segmenter.label, task.corpus.label, status)
+def _execute(
+    plan: RunPlan,
+    cache: RunCache,
+    config: BakeoffConfig,
+    *,
+    executor: Executor | None,
+    jobs: int | None,
+    timeout: float,
+    progress: bool,
+    use_cache: bool,
+) -> Run:
+    """Run the plan's shards on the executor (made and closed here unless given)."""
+    from cws_bench.executors import make_executor
+    from cws_bench.workers import Interrupted, signals_ignored, signals_raise
 
-    def on_progress(characters: int) -> None:
-        if chars_bar is not None:
-            chars_bar.update(characters)
-
-    from cws_bench.workers import Interrupted, signals_raise
-
+    characters = sum(sum(map(len, plan.inputs[p.corpus.label].raw)) for p in plan.pairs)
+    shown = Progress(progress, characters, len(plan.pairs))
+    run = Run(plan, cache, shown, timeout=timeout, use_cache=use_cache)
+    total = len(plan.pairs) + len(plan.statuses)
+    made = None
     try:
         with signals_raise():
-            _run_tasks(
-                tasks, jobs=jobs, timeout=config.timeout, on_done=on_done, on_progress=on_progress
-            )
+            try:
+                if plan.pairs:
+                    if executor is None:
+                        executor = made = make_executor(
+                            config.executor,
+                            jobs=jobs,
+                            scheduler=config.scheduler,
+                            timeout=timeout,
+                            retries=config.retries,
+                        )
+                    run.executor_jobs = executor.jobs
+                    run.run(executor)
+            finally:
+                if made is not None:
+                    with signals_ignored():  # a second Ctrl-C cannot cut the cleanup
+                        made.close()
     except Interrupted as e:
         kept = f"; finished pairs are kept in {cache.folder}" if cache.folder else ""
         raise Interrupted(
             e.signum,
-            f"{e.message}: {len(records)} of {len(config.corpora) * len(segmenters)} pairs "
+            f"{e.message}: {len(plan.records)} of {total} pairs "
             f"done{kept}; run the same command again to resume",
         ) from None
     finally:
-        for progress_bar in (bar, chars_bar):
-            if progress_bar is not None:
-                progress_bar.close()
+        shown.close()
+    return run
 
+
+def _result(
+    config: BakeoffConfig,
+    plan: RunPlan,
+    segmenters: list[tuple[Any, Any]],
+    run: Run,
+    data: str | None,
+) -> BakeoffResult:
+    """The BakeoffResult of a finished run: rows, statistics, settings."""
+    records = plan.records
     intervals, comparisons = _statistics(records, config)
     pairs = []
-    for corpus in corpora:
+    for corpus in plan.corpora:
         for spec, info in segmenters:
             if not spec.runs_on(corpus):
                 continue
             pair = (corpus.label, spec.label)
             record = records.get(pair)
             if record is None:
-                status, error = statuses.get(pair, ("failed", "not run"))
+                status, error = plan.statuses.get(pair, ("failed", "not run"))
                 pairs.append(_failed_pair(corpus, spec, info, status, error, data))
             else:
                 scored = _scored_pair(corpus, spec, record, intervals.get(pair, {}), config)
-                pairs.append(replace(scored, cached=pair in cached))
-    result = BakeoffResult(
+                pairs.append(replace(scored, cached=pair in plan.cached))
+    return BakeoffResult(
         name=config.name,
         config=config.to_dict(),
         pairs=tuple(pairs),
@@ -732,32 +694,40 @@ def run_bakeoff(
             "confidence": CONFIDENCE,
             "alpha": ALPHA,
             "correction": config.correction,
-            "jobs": jobs,
-            "notes": notes,
-            "corpus_domains": _corpus_domains(corpora, data),
+            "jobs": run.executor_jobs,
+            "executor": "dask" if config.scheduler else config.executor,
+            "shard_chars": config.shard_chars,
+            "shards": len(run.items),
+            "loads": run.load_reports(),
+            "notes": plan.notes,
+            "corpus_domains": _corpus_domains(plan.corpora, data),
         },
         environment={**environment(), **model_devices(records)},
         created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        duration_s=time.perf_counter() - started,
+        duration_s=0.0,
     )
-    if write:
-        from cws_bench.reports import write_reports
-
-        write_reports(result, output)
-    return result
 
 
-def _installed_segmenters(config: BakeoffConfig, notes: list[str]) -> list[tuple[Any, Any]]:
-    """The configuration's segmenters with their registry info; optional missing ones noted.
+def _installed_segmenters(
+    config: BakeoffConfig, notes: list[str], *, shipped: Mapping[str, bytes]
+) -> list[tuple[Any, Any, bytes | None]]:
+    """The configuration's segmenters with their registry info (and shipped bytes, if any);
+    optional missing ones noted.
 
     Raises:
         CwsBenchError: an unknown segmenter, or one that is not installed and not optional.
     """
+    from types import SimpleNamespace
+
     from cws_bench.segmenters import list_segmenters
 
     available = {info.name: info for info in list_segmenters()}
-    segmenters = []
+    segmenters: list[tuple[Any, Any, bytes | None]] = []
     for spec in config.segmenters:
+        if spec.label in shipped:
+            info = SimpleNamespace(name=spec.label, version=None, kind=None, available=True)
+            segmenters.append((spec, info, shipped[spec.label]))
+            continue
         info = available.get(spec.name)
         if info is None:
             raise CwsBenchError(
@@ -772,7 +742,7 @@ def _installed_segmenters(config: BakeoffConfig, notes: list[str]) -> list[tuple
                 f"segmenter {spec.name!r} is not installed",
                 f"install it with: {info.install}, or mark it optional",
             )
-        segmenters.append((spec, info))
+        segmenters.append((spec, info, None))
     return segmenters
 
 
@@ -827,38 +797,6 @@ def _scored_pair(
         analysis=record.analysis,
         contaminated=record.contaminated,
     )
-
-
-def _interactive() -> bool:
-    """Whether stderr is a terminal (progress bars), or a log (one line per pair)."""
-    try:
-        return sys.stderr.isatty()
-    except (AttributeError, ValueError):
-        return False
-
-
-class _PairLines:
-    """Progress off a terminal: one plain line per finished pair, no carriage returns."""
-
-    def __init__(self, total: int) -> None:
-        self.total = total
-        self.finished = 0
-        self.started = time.monotonic()
-
-    def done(self, segmenter: str, corpus: str, status: str) -> None:
-        self.finished += 1
-        elapsed = time.monotonic() - self.started
-        # written as tqdm writes its bars: only when the caller asked for progress
-        sys.stderr.write(
-            f"[{self.finished}/{self.total}] {segmenter} on {corpus}: {status} "
-            f"({elapsed:.1f} s since the start)\n"
-        )
-        sys.stderr.flush()
-
-
-# Adapters that ship a trained model are usually the slowest to run: start them first,
-# so that a long pair does not begin last and keep the others waiting.
-_KIND_ORDER = {"pretrained": 0, "statistical": 1, "dictionary": 2}
 
 
 def model_devices(records: dict[tuple[str, str], PairRecord]) -> dict[str, Any]:

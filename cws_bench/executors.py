@@ -37,9 +37,8 @@ import socket
 import threading
 import time
 import traceback
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
@@ -49,6 +48,7 @@ __all__ = [
     "EXECUTORS",
     "DaskExecutor",
     "Executor",
+    "ItemFailure",
     "LoadReport",
     "LocalExecutor",
     "ShardFailedError",
@@ -63,6 +63,19 @@ DEFAULT_RETRIES = 2
 
 class ShardFailedError(CwsBenchError):
     """An item (a shard) could not be run: its worker kept dying or hanging."""
+
+
+@dataclass(frozen=True, slots=True)
+class ItemFailure:
+    """What :meth:`Executor.map` yields, with ``tolerate=True``, for an item that could not run.
+
+    Attributes:
+        reason: what happened (``failed 3 times: its worker process died ...``).
+        timed_out: whether the last attempt ran past the timeout.
+    """
+
+    reason: str
+    timed_out: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +139,8 @@ class Executor:
         *,
         done: Callable[[int, Any], None] | None = None,
         describe: Callable[[Any], str] = str,
+        affinity: Callable[[Any], str] | None = None,
+        tolerate: bool = False,
     ) -> Iterator[Any]:
         """Yield ``task(context, item)`` for each item, in the items' order.
 
@@ -136,9 +151,15 @@ class Executor:
             done: called with (index, result) as each item finishes, in the
                 order they finish (for a progress bar).
             describe: names an item in error messages.
+            affinity: what an item needs loaded (a segmenter's cache key): a
+                local worker takes an item whose key it has loaded first, then
+                one whose key no worker has, then any (Dask schedules alone).
+            tolerate: an item whose worker died or hung too many times yields
+                an :class:`ItemFailure` instead of failing the whole map.
 
         Raises:
-            ShardFailedError: an item's worker died or hung too many times.
+            ShardFailedError: an item's worker died or hung too many times
+                (unless ``tolerate``).
             Exception: what the task raised, raised again here.
         """
         raise NotImplementedError
@@ -210,8 +231,11 @@ def _worker_main(connection: Connection) -> None:
     ``("item", index, item)`` runs one; ``None`` stops. The worker lives on
     from one ``map`` to the next, keeping what :func:`cached` loaded.
     """
-    # Ctrl-C reaches the whole process group: the parent decides, the worker waits.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from cws_bench.workers import worker_started
+
+    # Out of the terminal's process group (Ctrl-C reaches the parent only, which
+    # decides), SIGTERM runs the finally blocks, and the worker dies with its parent.
+    worker_started()
     task: Callable[[Any, Any], Any] | None = None
     context: Any = None
     while True:
@@ -239,13 +263,45 @@ class _Slot:
     connection: Connection
     index: int | None = None
     started: float = 0.0
+    keys: set[str] = field(default_factory=set)  # affinity keys of the items it ran
+
+
+class _Queue:
+    """The items still to run, handed to workers by affinity (see :meth:`Executor.map`)."""
+
+    def __init__(self, count: int, affinity: Callable[[int], str] | None) -> None:
+        self.waiting = list(range(count))
+        self.key = affinity
+
+    def __bool__(self) -> bool:
+        return bool(self.waiting)
+
+    def take(self, slot: _Slot, slots: Sequence[_Slot]) -> int:
+        """The next item for ``slot``: one it has the key of, else a key nobody has, else any.
+
+        The key is the slot's from the moment it gets the item (its worker is loading it).
+        """
+        position = 0
+        if self.key is not None:
+            held = set().union(*(other.keys for other in slots if other is not slot))
+            keys = [self.key(index) for index in self.waiting]
+            mine = [i for i, key in enumerate(keys) if key in slot.keys]
+            free = [i for i, key in enumerate(keys) if key not in held]
+            position = (mine or free or [0])[0]
+            slot.keys.add(keys[position])
+        return self.waiting.pop(position)
+
+    def put_back(self, index: int) -> None:
+        self.waiting.insert(0, index)
 
 
 class LocalExecutor(Executor):
     """``jobs`` worker processes (spawn context) on this machine; see the module.
 
     The workers start on the first :meth:`map` and serve the next ones (a
-    segmenter they loaded stays loaded) until :meth:`close`.
+    segmenter they loaded stays loaded) until :meth:`close`. A worker that is
+    stopped gets SIGTERM and a short grace, then it and everything it started
+    get SIGKILL (:func:`cws_bench.workers.stop_worker`).
 
     Args:
         jobs: worker processes (default: the CPU count).
@@ -278,15 +334,13 @@ class LocalExecutor(Executor):
         return _Slot(process, parent)
 
     def _stop(self, slot: _Slot, *, kill: bool) -> None:
-        if kill:
-            slot.process.kill()
-        else:
+        from cws_bench.workers import stop_worker
+
+        if not kill:
             with contextlib.suppress(OSError):
                 slot.connection.send(None)
-        slot.process.join(timeout=None if kill else 5)
-        if slot.process.is_alive():
-            slot.process.kill()
-            slot.process.join()
+            slot.process.join(timeout=5)
+        stop_worker(slot.process)  # SIGTERM, a grace, SIGKILL to it and what it started
         slot.connection.close()
 
     def map(
@@ -297,8 +351,11 @@ class LocalExecutor(Executor):
         *,
         done: Callable[[int, Any], None] | None = None,
         describe: Callable[[Any], str] = str,
+        affinity: Callable[[Any], str] | None = None,
+        tolerate: bool = False,
     ) -> Iterator[Any]:
-        return _ordered(self._run(task, context, items, describe), len(items), done)
+        run = self._run(task, context, items, describe, affinity=affinity, tolerate=tolerate)
+        return _ordered(run, len(items), done)
 
     def _run(
         self,
@@ -306,12 +363,14 @@ class LocalExecutor(Executor):
         context: Any,
         items: Sequence[Any],
         describe: Callable[[Any], str],
+        *,
+        affinity: Callable[[Any], str] | None,
+        tolerate: bool,
     ) -> Iterator[tuple[int, Any]]:
-        queue = deque(range(len(items)))
+        key = None if affinity is None else (lambda index: affinity(items[index]))
+        queue = _Queue(len(items), key)
         failures = [0] * len(items)
         remaining = len(items)
-        if not remaining:
-            return
         setup = ("task", task, context)
         try:
             while len(self._slots) < min(self.jobs, remaining):
@@ -321,59 +380,71 @@ class LocalExecutor(Executor):
             while remaining:
                 for slot in self._slots:
                     if slot.index is None and queue:
-                        slot.index = queue.popleft()
+                        slot.index = queue.take(slot, self._slots)
                         slot.started = time.monotonic()
                         slot.connection.send(("item", slot.index, items[slot.index]))
-                busy = [slot for slot in self._slots if slot.index is not None]
-                wait_for = None
-                if self.timeout is not None:
-                    deadline = min(slot.started for slot in busy) + self.timeout
-                    wait_for = max(0.0, deadline - time.monotonic())
-                ready = wait(
-                    [s.connection for s in busy] + [s.process.sentinel for s in busy],
-                    timeout=wait_for,
-                )
-                for i, slot in enumerate(self._slots):
-                    if slot.index is None:
+                for i, index, outcome in self._finished():
+                    if i is None:  # a result
+                        remaining -= 1
+                        yield index, outcome
                         continue
-                    reason = None
-                    if slot.connection in ready or slot.process.sentinel in ready:
-                        try:
-                            kind, index, payload = slot.connection.recv()
-                        except (EOFError, OSError):
-                            slot.process.join()
-                            reason = f"its worker process died (exit code {slot.process.exitcode})"
-                        else:
-                            slot.index = None
-                            if kind == "error":
-                                raise pickle.loads(payload)
-                            remaining -= 1
-                            yield index, payload
-                            continue
-                    elif (
-                        self.timeout is not None and time.monotonic() - slot.started >= self.timeout
-                    ):
-                        reason = f"it ran past the timeout of {self.timeout:g} s (worker killed)"
-                    if reason is None:
-                        continue
-                    index = slot.index
                     failures[index] += 1
-                    self._stop(slot, kill=True)
                     self._slots[i] = self._start()
                     self._slots[i].connection.send(setup)
-                    if failures[index] > self.retries:
+                    if failures[index] <= self.retries:
+                        queue.put_back(index)
+                        continue
+                    reason = f"failed {failures[index]} times: {outcome[0]}"
+                    if not tolerate:
                         raise ShardFailedError(
-                            f"{describe(items[index])}: failed {failures[index]} times: {reason}",
+                            f"{describe(items[index])}: {reason}",
                             "look for what kills or blocks the segmenter on these lines "
                             "(memory, a crash); --shard-timeout and --retries set the limits",
                         )
-                    queue.appendleft(index)
+                    remaining -= 1
+                    yield index, ItemFailure(reason, timed_out=outcome[1])
         finally:
-            # Workers still busy (the run failed or was abandoned) are killed; idle ones stay.
+            # Workers still busy (the run failed or was abandoned) are stopped; idle ones stay.
             busy = [slot for slot in self._slots if slot.index is not None]
             self._slots = [slot for slot in self._slots if slot.index is None]
             for slot in busy:
                 self._stop(slot, kill=True)
+
+    def _finished(self) -> Iterator[tuple[int | None, int, Any]]:
+        """Wait for busy workers; yield ``(None, index, result)`` for each result, and
+        ``(slot position, index, (reason, timed out))`` for each worker that died or hung
+        (stopped; the caller starts another)."""
+        busy = [slot for slot in self._slots if slot.index is not None]
+        wait_for = None
+        if self.timeout is not None:
+            deadline = min(slot.started for slot in busy) + self.timeout
+            wait_for = max(0.0, deadline - time.monotonic())
+        ready = wait(
+            [s.connection for s in busy] + [s.process.sentinel for s in busy], timeout=wait_for
+        )
+        for i, slot in enumerate(self._slots):
+            index = slot.index
+            if index is None:
+                continue
+            if slot.connection in ready or slot.process.sentinel in ready:
+                try:
+                    kind, index, payload = slot.connection.recv()
+                except (EOFError, OSError):
+                    slot.process.join()
+                    code = slot.process.exitcode
+                    failure = (f"its worker process died (exit code {code})", False)
+                else:
+                    slot.index = None
+                    if kind == "error":
+                        raise pickle.loads(payload)
+                    yield None, index, payload
+                    continue
+            elif self.timeout is not None and time.monotonic() - slot.started >= self.timeout:
+                failure = (f"it ran past the timeout of {self.timeout:g} s (worker killed)", True)
+            else:
+                continue
+            self._stop(slot, kill=True)
+            yield i, index, failure
 
     def close(self) -> None:
         slots, self._slots = self._slots, []
@@ -489,8 +560,11 @@ class DaskExecutor(Executor):
         *,
         done: Callable[[int, Any], None] | None = None,
         describe: Callable[[Any], str] = str,
+        affinity: Callable[[Any], str] | None = None,
+        tolerate: bool = False,
     ) -> Iterator[Any]:
-        return _ordered(self._run(task, context, items, describe), len(items), done)
+        run = self._run(task, context, items, describe, affinity=affinity, tolerate=tolerate)
+        return _ordered(run, len(items), done)
 
     def _run(
         self,
@@ -498,6 +572,9 @@ class DaskExecutor(Executor):
         context: Any,
         items: Sequence[Any],
         describe: Callable[[Any], str],
+        *,
+        affinity: Callable[[Any], str] | None,
+        tolerate: bool,
     ) -> Iterator[tuple[int, Any]]:
         import uuid
 
@@ -537,12 +614,14 @@ class DaskExecutor(Executor):
                 try:
                     result = future.result()
                 except KilledWorker as e:
-                    raise ShardFailedError(
-                        f"{describe(items[index])}: its worker died or ran past the timeout "
-                        f"on every attempt ({e})",
-                        "look for what kills or blocks the segmenter on these lines "
-                        "(memory, a crash); --shard-timeout and --retries set the limits",
-                    ) from None
+                    reason = f"its worker died or ran past the timeout on every attempt ({e})"
+                    if not tolerate:
+                        raise ShardFailedError(
+                            f"{describe(items[index])}: {reason}",
+                            "look for what kills or blocks the segmenter on these lines "
+                            "(memory, a crash); --shard-timeout and --retries set the limits",
+                        ) from None
+                    result = ItemFailure(reason)
                 finished.add(index)
                 while lowest in finished:
                     finished.discard(lowest)

@@ -34,18 +34,29 @@ __all__ = [
     "CACHE_VERSION",
     "CorpusIdentity",
     "CorpusSpec",
+    "PairInput",
     "PairRecord",
+    "PairSetup",
     "PairTask",
     "SegmenterSpec",
+    "ShardContext",
+    "ShardItem",
+    "ShardOutput",
+    "build_segmenter",
     "cache_key",
     "contamination_warnings",
     "corpus_dictionary",
     "corpus_identity",
     "environment",
+    "finish_pair",
     "gold_and_raw",
     "identity_of",
+    "leak_inputs",
     "pair_signature",
     "run_pair",
+    "segment_lines",
+    "segment_shard",
+    "segmenter_facts",
 ]
 
 CACHE_VERSION = 4
@@ -459,84 +470,306 @@ def _normalized(dictionary: Any, normalize: str | None) -> Any:
 
 
 def run_pair(task: PairTask, report: Callable[[int], None] | None = None) -> PairRecord:
-    """Run one segmenter on one corpus and score it (what a worker process does).
+    """Run one segmenter on one corpus and score it, in this process (the unsharded run).
+
+    The bake-off's runner does the same in shards (:func:`segment_shard`, then
+    :func:`finish_pair`): the numbers are the same.
 
     Args:
         task: the pair.
         report: called with the characters of each batch segmented (progress).
     """
-    from cws_bench.analysis import analyse_errors
-    from cws_bench.dictionary_checks import segmenter_leak_warnings
     from cws_bench.memory import peak_memory_mib
-    from cws_bench.metrics.throughput import rate
-    from cws_bench.scoring import score_sentences
-    from cws_bench.segmenters import get_segmenter
-    from cws_bench.sentence_counts import sentence_rows
 
     corpus = task.corpus
     gold, raw = gold_and_raw(corpus, task.data_dir)
     dictionary = corpus_dictionary(corpus, task.data_dir)
-
     started = time.perf_counter()
-    segmenter = get_segmenter(task.segmenter.name, **task.options)
+    segmenter = build_segmenter(task.segmenter.name, task.options)
     load_s = time.perf_counter() - started  # loading its model, or training it
-    info = segmenter.metadata()
+    pred, segment_s = segment_lines(segmenter, raw, task.batch_size, corpus.convert, report)
+    facts = segmenter_facts(segmenter, task.segmenter.track, leak_inputs(gold, dictionary))
+    return finish_pair(
+        PairInput(corpus, gold, raw, dictionary, task.data_dir),
+        pred,
+        facts,
+        timing={"load_s": load_s, "segment_s": segment_s},
+        peak_memory_mib=peak_memory_mib(),
+    )
 
-    convert = None
-    if corpus.convert != "none":
+
+def build_segmenter(name: str, options: dict[str, Any], blob: bytes | None = None) -> Any:
+    """A registered segmenter by name and options, or a shipped one (``blob``: cloudpickle)."""
+    if blob is None:
+        from cws_bench.segmenters import get_segmenter
+
+        return get_segmenter(name, **options)
+    import pickle
+
+    return pickle.loads(blob)  # cloudpickle's output loads with pickle (cloudpickle installed)
+
+
+def segment_lines(
+    segmenter: Any,
+    raw: list[str],
+    batch_size: int,
+    convert: str = "none",
+    report: Callable[[int], None] | None = None,
+) -> tuple[list[list[str]], float]:
+    """Segment raw lines in batches of ``batch_size``; the words and the seconds in ``segment()``.
+
+    With a ``convert`` other than ``none`` the segmenter gets the converted
+    lines and the words are cut back out of the original ones.
+    """
+    converter = None
+    if convert != "none":
         from cws_bench.normalize import get_normalizer
 
-        convert = get_normalizer(corpus.convert)
+        converter = get_normalizer(convert)
     pred: list[list[str]] = []
     segment_s = 0.0
-    for start in range(0, len(raw), task.batch_size):
-        batch = raw[start : start + task.batch_size]
-        given = batch if convert is None else [convert(line) for line in batch]
+    for start in range(0, len(raw), batch_size):
+        batch = raw[start : start + batch_size]
+        given = batch if converter is None else [converter(line) for line in batch]
         began = time.perf_counter()
         words = segmenter.segment(given)
         segment_s += time.perf_counter() - began
-        pred.extend(words if convert is None else map(_cut_like, batch, words))
+        pred.extend(words if converter is None else map(_cut_like, batch, words))
         if report is not None:
             report(sum(map(len, batch)))
+    return pred, segment_s
 
+
+Leaks = tuple[frozenset[str], frozenset[str]] | None
+
+
+def leak_inputs(gold: list[list[str]], dictionary: Any) -> Leaks:
+    """What the closed-track leak check needs of a corpus: its gold word types and the
+    scoring dictionary's words (None without a dictionary: no check)."""
+    if dictionary is None:
+        return None
+    from cws_bench.dictionary import Dictionary
+
+    words = dictionary.words if isinstance(dictionary, Dictionary) else dictionary
+    return frozenset(word for words_ in gold for word in words_), frozenset(words)
+
+
+def segmenter_facts(segmenter: Any, track: str, leaks: Leaks) -> dict[str, Any]:
+    """What a pair's record needs of the segmenter object itself, as plain data.
+
+    ``info`` (its metadata), ``trained_on``, ``notes``, ``has_speed`` and the
+    closed-track ``leaks`` warnings (:func:`leak_inputs` of the corpus).
+    """
+    from cws_bench.dictionary_checks import segmenter_leak_warnings
+
+    leak = []
+    if leaks is not None:
+        gold_types, training = leaks
+        leak = segmenter_leak_warnings(segmenter, track, [sorted(gold_types)], training)
+    trained_on = segmenter.trained_on
+    return {
+        "info": segmenter.metadata(),
+        "trained_on": trained_on.to_dict() if trained_on is not None else None,
+        "notes": list(getattr(segmenter, "notes", [])),  # e.g. crf: what stood in for data
+        "has_speed": bool(segmenter.has_speed),
+        "leaks": leak,
+    }
+
+
+@dataclass(frozen=True)
+class PairInput:
+    """A corpus as a pair is scored on it: gold sentences, raw lines, OOV dictionary."""
+
+    corpus: CorpusSpec
+    gold: list[list[str]]
+    raw: list[str]
+    dictionary: Any
+    data_dir: str | None
+    training_counts: dict[str, int] | None = None
+    counted: bool = False  # whether training_counts was computed (None is a value)
+
+
+def finish_pair(
+    pair: PairInput,
+    pred: list[list[str]],
+    facts: dict[str, Any],
+    *,
+    timing: dict[str, float],
+    peak_memory_mib: float,
+) -> PairRecord:
+    """Score a pair's segmentation per sentence, analyse its errors: its :class:`PairRecord`.
+
+    Args:
+        pair: the corpus.
+        pred: the words of every raw line.
+        facts: :func:`segmenter_facts` of the segmenter.
+        timing: ``load_s`` and ``segment_s``.
+        peak_memory_mib: the peak resident memory of the process(es) that segmented.
+    """
+    from cws_bench.analysis import analyse_errors
+    from cws_bench.buckets import bucket_analysis
+    from cws_bench.metrics.throughput import rate
+    from cws_bench.scoring import score_sentences
+    from cws_bench.segmenters import TrainingData
+    from cws_bench.sentence_counts import sentence_rows
+
+    corpus, gold, dictionary = pair.corpus, pair.gold, pair.dictionary
     result = score_sentences(gold, pred, dictionary, normalize=corpus.normalize, per_line=True)
     normalizer = None if corpus.normalize == "none" else corpus.normalize
     analysis = analyse_errors(
         gold, pred, None if dictionary is None else _normalized(dictionary, normalizer)
     )
-    from cws_bench.buckets import bucket_analysis
-
-    counts = _training_counts(corpus, task.data_dir)
+    counts = pair.training_counts if pair.counted else _training_counts(corpus, pair.data_dir)
     buckets = bucket_analysis(
         gold,
         pred,
         counts=counts,
         words=dictionary.words if counts is None and dictionary is not None else None,
     )
-    characters = sum(map(len, raw))
-    warnings = list(result.warnings)
-    contamination = contamination_warnings(segmenter.trained_on, corpus, result.signature.gold)
-    warnings += contamination
-    warnings += segmenter_leak_warnings(segmenter, task.segmenter.track, gold, dictionary)
-    warnings += getattr(segmenter, "notes", [])  # e.g. crf: what stood in for absent training data
-    timed = segmenter.has_speed and segment_s > 0  # a file read is no segmenting speed
+    characters = sum(map(len, pair.raw))
+    trained_on = facts["trained_on"]
+    contamination = contamination_warnings(
+        None if trained_on is None else TrainingData.from_dict(trained_on),
+        corpus,
+        result.signature.gold,
+    )
+    segment_s = timing["segment_s"]
+    timed = facts["has_speed"] and segment_s > 0  # a file read is no segmenting speed
     return PairRecord(
         scores=result.to_dict(),
         sentence_counts=tuple(sentence_rows(result)),
         analysis={**analysis.to_dict(), "buckets": buckets},
         timing={
-            "load_s": load_s,
+            "load_s": timing["load_s"],
             "segment_s": segment_s,
             "characters": characters,
-            "sentences": len(raw),
+            "sentences": len(pair.raw),
             "chars_per_s": rate(characters, segment_s) if timed else None,
             "words_per_s": rate(result.pred_words, segment_s) if timed else None,
         },
-        peak_memory_mib=peak_memory_mib(),
-        warnings=tuple(warnings),
-        segmenter_info=info,
+        peak_memory_mib=peak_memory_mib,
+        warnings=(*result.warnings, *contamination, *facts["leaks"], *facts["notes"]),
+        segmenter_info=facts["info"],
         contaminated=bool(contamination),
     )
+
+
+# ---------------------------------------------------------------------------
+# A shard of a pair, on a worker
+
+
+@dataclass(frozen=True)
+class PairSetup:
+    """What a worker needs to segment a pair's shards (picklable; the executor's context).
+
+    Attributes:
+        name: the registered adapter (or the label of a shipped segmenter).
+        options: its options, placeholders filled.
+        batch_size: lines per ``segment()`` call.
+        convert: the input conversion (``none``, ``t2s``).
+        track: ``closed`` or ``open`` (the leak check).
+        key: what the worker caches the loaded segmenter under (same key, same segmenter).
+        blob: a segmenter or callable shipped with cloudpickle, or None (built by name).
+    """
+
+    name: str
+    options: dict[str, Any]
+    batch_size: int
+    convert: str
+    track: str
+    key: str
+    blob: bytes | None = None
+
+
+@dataclass(frozen=True)
+class ShardItem:
+    """One shard of one pair: raw lines ``[first_line, first_line + len(lines))``.
+
+    Attributes:
+        index: its position among the run's items.
+        pair: the position of its pair's :class:`PairSetup` in the context.
+        shard: its position among its pair's shards (shard 0 also reports the facts).
+        corpus: the corpus label (the leak inputs of the context).
+    """
+
+    index: int
+    pair: int
+    shard: int
+    corpus: str
+    first_line: int
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ShardOutput:
+    """What a worker sends back for a shard: the words or the reason it could not.
+
+    ``loads``: ``(key, worker, seconds)`` of the segmenters this worker loaded
+    while running it (each load once); ``facts``: :func:`segmenter_facts` (shard 0 only).
+    """
+
+    pred: list[list[str]] | None
+    segment_s: float = 0.0
+    loads: tuple[tuple[str, str, float], ...] = ()
+    facts: dict[str, Any] | None = None
+    peak_memory_mib: float = 0.0
+    status: str = "ok"
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class ShardContext:
+    """The executor's context of a run: the pairs' setups and each corpus' leak inputs."""
+
+    pairs: tuple[PairSetup, ...]
+    leaks: dict[str, Leaks]
+
+
+_FAILED_LOADS: dict[str, tuple[str, str]] = {}  # key -> (status, error) in this worker
+
+
+def segment_shard(context: ShardContext, item: ShardItem) -> ShardOutput:
+    """The bake-off's task: segment one shard with the worker's cached segmenter.
+
+    A segmenter that fails (to load, or on these lines) gives a failed (or,
+    for data that is not here, skipped) output, never an exception: its pair
+    fails and the others go on. A load that failed is not tried again by this worker.
+    """
+    from cws_bench.errors import CorpusUnavailableError, CwsBenchError
+    from cws_bench.executors import cached, take_load_reports
+    from cws_bench.memory import peak_memory_mib
+
+    setup = context.pairs[item.pair]
+    if setup.key in _FAILED_LOADS:
+        status, error = _FAILED_LOADS[setup.key]
+        return ShardOutput(None, status=status, error=error)
+    loading = True
+    try:
+        segmenter = cached(
+            setup.key, lambda: build_segmenter(setup.name, setup.options, setup.blob)
+        )
+        loading = False
+        pred, segment_s = segment_lines(
+            segmenter, list(item.lines), setup.batch_size, setup.convert
+        )
+        facts = None
+        if item.shard == 0:
+            facts = segmenter_facts(segmenter, setup.track, context.leaks[item.corpus])
+    except CorpusUnavailableError as e:  # e.g. a crf's training data is not here
+        status, error = "skipped", str(e)
+    except CwsBenchError as e:
+        status, error = "failed", str(e)
+    except Exception as e:  # a segmenter's own bug: report it, the run goes on
+        import traceback
+
+        tail = traceback.format_exc().strip().splitlines()[-3:]
+        status, error = "failed", f"{type(e).__name__}: {e} ({' / '.join(tail)})"
+    else:
+        loads = tuple((r.key, r.worker, r.seconds) for r in take_load_reports())
+        return ShardOutput(pred, segment_s, loads, facts, peak_memory_mib())
+    if loading:
+        _FAILED_LOADS[setup.key] = (status, error)
+    return ShardOutput(None, status=status, error=error)
 
 
 def _cut_like(line: str, words: list[str]) -> list[str]:

@@ -43,6 +43,7 @@ from cws_bench.io import PathLike, atomic_write
 __all__ = [
     "RECORD_SCHEMA",
     "load_record",
+    "load_shard_record",
     "pack_counts",
     "record_checksum",
     "record_problems",
@@ -302,5 +303,68 @@ def load_record(path: PathLike, *, version: int) -> tuple[dict[str, Any] | None,
     problems = record_problems(record)
     if problems:
         return None, f"{name}: invalid cache record ({problems[0]}); running the pair again"
+    record.pop("checksum", None)
+    return record, None
+
+
+SHARD_SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "cws-bench bake-off cache record of one shard",
+    "type": "object",
+    "required": ["version", "pred", "segment_s", "loads", "facts", "peak_memory_mib"],
+    "properties": {
+        "version": {"type": "integer"},
+        "checksum": {"type": "string"},
+        "pred": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}},
+        "segment_s": {"type": "number", "minimum": 0},
+        "loads": {
+            "type": "array",
+            "items": {
+                "type": "array",
+                "prefixItems": [{"type": "string"}, {"type": "string"}, {"type": "number"}],
+                "minItems": 3,
+                "maxItems": 3,
+            },
+        },
+        "facts": {
+            "type": ["object", "null"],
+            "required": ["info", "trained_on", "notes", "has_speed", "leaks"],
+        },
+        "peak_memory_mib": {"type": "number", "minimum": 0},
+    },
+}
+
+
+def load_shard_record(
+    path: PathLike, *, version: int, lines: Any
+) -> tuple[dict[str, Any] | None, str | None]:
+    """Read back a finished shard of the bake-off, if it can be trusted.
+
+    Used only if it has the shape of :data:`SHARD_SCHEMA`, its checksum
+    matches, and its words are those of ``lines`` (the shard's raw lines,
+    whitespace aside): a shard of other text is never used.
+
+    Returns:
+        As :func:`load_record`.
+    """
+    name = os.fspath(path)
+    if not Path(path).exists():
+        return None, None
+    try:
+        record = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        return None, f"{name}: unreadable cache record ({e}); running the shard again"
+    if isinstance(record, dict) and record.get("version") != version:
+        return None, None
+    problem = schema_problem(record, SHARD_SCHEMA)
+    if problem is None and record.get("checksum") != record_checksum(record):
+        problem = "the checksum does not match the content (the file was edited)"
+    if problem is None and (
+        len(record["pred"]) != len(lines)
+        or any("".join(w) != "".join(line.split()) for w, line in zip(record["pred"], lines))
+    ):
+        problem = "its words are not those of the shard's lines"
+    if problem is not None:
+        return None, f"{name}: invalid cache record ({problem}); running the shard again"
     record.pop("checksum", None)
     return record, None

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
+from cws_bench.cli.executor_options import executor_options
 from cws_bench.cli.options import data_dir_option, print_warnings
 from cws_bench.metrics.significance import CORRECTIONS
 
@@ -17,13 +20,7 @@ from cws_bench.metrics.significance import CORRECTIONS
     default=None,
     help="Folder for the reports and the run cache [default: reports/<run name>].",
 )
-@click.option(
-    "-j",
-    "--jobs",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Worker processes at a time [default: the CPU count].",
-)
+@executor_options(shard_chars=None, always=True)
 @data_dir_option(
     help="Where corpora that need local data are (e.g. the SIGHAN 2005 icwb2-data folder or zip)."
 )
@@ -52,7 +49,7 @@ from cws_bench.metrics.significance import CORRECTIONS
 def bakeoff(
     config: str | None,
     output: str | None,
-    jobs: int | None,
+    sharding: dict[str, Any],
     data_dir: str | None,
     no_cache: bool,
     quiet: bool,
@@ -65,8 +62,11 @@ def bakeoff(
     split) and the project's sample corpus, with maximum matching and an HMM
     trained on the People's Daily training split (closed track) and the
     installed off-the-shelf segmenters (open track). Each (segmenter, corpus)
-    pair runs in its own worker process; finished pairs are cached, so an
-    interrupted run picks up where it stopped. Writes results.json,
+    pair is cut into shards of whole batches, run on worker processes
+    (--executor local, the default) or a Dask cluster (--executor dask,
+    --scheduler), whose workers keep the segmenters they loaded; finished
+    shards and pairs are cached, so an interrupted run picks up where it
+    stopped. The numbers do not depend on the executor or the shard size. Writes results.json,
     results.csv, leaderboard.md and report.html, and prints the leaderboard.
 
     Tracks are ranked apart (closed, then open), each with its winner; a
@@ -79,6 +79,7 @@ def bakeoff(
         cws-bench bakeoff
         cws-bench bakeoff sighan2005 --data-dir ~/data/icwb2-data -o reports/sighan
         cws-bench bakeoff my-bakeoff.toml --jobs 4
+        cws-bench bakeoff my-bakeoff.toml --executor dask --scheduler tcp://10.0.0.5:8786
     """
     from pathlib import Path
 
@@ -93,7 +94,12 @@ def bakeoff(
     result = run_bakeoff(
         loaded,
         output_dir=output,
-        jobs=jobs,
+        jobs=sharding["jobs"],
+        executor=sharding["executor"],
+        scheduler=sharding["scheduler"],
+        shard_chars=sharding["shard_chars"],
+        shard_timeout=sharding["shard_timeout"],
+        retries=sharding["retries"],
         data_dir=data_dir,
         use_cache=not no_cache,
         progress=not quiet,

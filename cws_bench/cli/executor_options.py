@@ -18,8 +18,23 @@ from cws_bench.shards import DEFAULT_SHARD_CHARS
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def executor_options(function: F) -> F:
-    """The options of a sharded run, passed on as one dict ``sharding`` (None: not sharded)."""
+def executor_options(
+    function: F | None = None,
+    *,
+    shard_chars: int | None = DEFAULT_SHARD_CHARS,
+    always: bool = False,
+) -> Any:
+    """The options of a sharded run, passed on as one dict ``sharding`` (None: not sharded).
+
+    Args:
+        shard_chars: the default of ``--shard-chars`` (None: the command decides,
+            e.g. the bake-off's configuration).
+        always: pass the dict even without ``--executor``/``--scheduler`` (the
+            bake-off always runs in shards).
+    """
+    if function is None:
+        return lambda f: executor_options(f, shard_chars=shard_chars, always=always)
+    default_chars = shard_chars
     options = [
         click.option(
             "--executor",
@@ -38,11 +53,14 @@ def executor_options(function: F) -> F:
         click.option(
             "--shard-chars",
             type=click.IntRange(min=1),
-            default=DEFAULT_SHARD_CHARS,
-            show_default=True,
-            help="Characters per shard (with --executor).",
+            default=default_chars,
+            show_default=default_chars is not None,
+            help="Characters per shard (with --executor)."
+            if default_chars is not None
+            else "Characters per shard, in whole batches [default: the config's, 20000].",
         ),
         click.option(
+            "-j",
             "--jobs",
             type=click.IntRange(min=1),
             default=None,
@@ -59,9 +77,14 @@ def executor_options(function: F) -> F:
         click.option(
             "--retries",
             type=click.IntRange(min=0),
-            default=DEFAULT_RETRIES,
-            show_default=True,
-            help="Runs again of a shard whose worker died or hung, before the run fails.",
+            default=DEFAULT_RETRIES if default_chars is not None else None,
+            show_default=default_chars is not None,
+            help="Runs again of a shard whose worker died or hung, before the run fails"
+            + (
+                "."
+                if default_chars is not None
+                else f" [default: the config's, {DEFAULT_RETRIES}]."
+            ),
         ),
     ]
 
@@ -69,7 +92,7 @@ def executor_options(function: F) -> F:
         keys = ("executor", "scheduler", "shard_chars", "jobs", "shard_timeout", "retries")
         values = {key: kwargs.pop(key) for key in keys}
         sharding = None
-        if values["executor"] is not None or values["scheduler"] is not None:
+        if always or values["executor"] is not None or values["scheduler"] is not None:
             sharding = values
         return function(sharding=sharding, **kwargs)
 

@@ -1,0 +1,292 @@
+"""The bake-off on executors (issue 16): serial, local-sharded and Dask runs give the same numbers.
+
+Small batches and shards on the sample corpus make many shards per pair. A
+local Dask cluster (two one-thread workers on 127.0.0.1) serves the module and
+is always closed.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cws_bench.bakeoff import load_config, run_bakeoff
+from cws_bench.executors import LocalExecutor
+from cws_bench.experiment import PairTask, run_pair
+from cws_bench.results import BakeoffResult
+
+sys.path.insert(0, str(Path(__file__).parent))
+from faults import FaultyExecutor
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE_DICT = ROOT / "dictionaries" / "sample.txt"
+
+# 40 sentences in batches of 4: shards of one batch each (shard_chars=1) make 10 per pair.
+SAMPLE = f"""
+    name = "sharded"
+    seed = 11
+    resamples = 200
+    timeout = 120
+    batch_size = 4
+
+    [[corpora]]
+    name = "sample"
+    dictionary = "{SAMPLE_DICT}"
+
+    [[segmenters]]
+    name = "fmm"
+    track = "closed"
+    options = {{ dictionary = "{SAMPLE_DICT}" }}
+
+    [[segmenters]]
+    name = "bmm"
+    track = "closed"
+    options = {{ dictionary = "{SAMPLE_DICT}" }}
+
+    [[segmenters]]
+    name = "jieba"
+"""
+
+
+def _config(folder: Path, body: str = SAMPLE) -> Any:
+    path = folder / "bakeoff.toml"
+    path.write_text(textwrap.dedent(body), encoding="utf-8")
+    return load_config(path)
+
+
+def numbers(result: BakeoffResult) -> dict[str, Any]:
+    """Everything of a result that is not a time, a memory figure or a run setting."""
+    data = json.loads(json.dumps(result.to_dict()))
+    pairs = []
+    for pair in data["pairs"]:
+        pair = dict(pair)
+        for key in ("timing", "peak_memory_mib", "cached"):
+            pair.pop(key, None)
+        pairs.append(pair)
+    return {"pairs": pairs, "comparisons": data["comparisons"]}
+
+
+@pytest.fixture(scope="module")
+def local() -> Iterator[LocalExecutor]:
+    with LocalExecutor(2, retries=1) as executor:
+        yield executor
+
+
+@pytest.fixture(scope="module")
+def dask_executor() -> Iterator[Any]:
+    pytest.importorskip("distributed", reason="dask[distributed] is not installed")
+    from cws_bench.executors import DaskExecutor
+
+    executor = DaskExecutor(jobs=2, retries=1)
+    try:
+        yield executor
+    finally:
+        executor.close()
+
+
+@pytest.fixture(scope="module")
+def serial(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, BakeoffResult]:
+    """The unsharded run: one shard per pair, one worker."""
+    folder = tmp_path_factory.mktemp("serial")
+    config = _config(folder)
+    result = run_bakeoff(
+        config, output_dir=folder / "out", jobs=1, shard_chars=10**9, use_cache=False
+    )
+    assert result.settings["shards"] == 3
+    return config, result
+
+
+def test_the_unsharded_run_is_the_pairs_own_run(serial: tuple[Any, BakeoffResult]) -> None:
+    """The runner's rows equal experiment.run_pair's (a whole pair in one process)."""
+    config, result = serial
+    for spec in config.segmenters:
+        corpus = config.corpora[0]
+        task = PairTask(corpus, spec, spec.options_for(corpus), "key", config.batch_size, None)
+        record = run_pair(task)
+        (pair,) = [p for p in result.pairs if p.segmenter == spec.label]
+        assert pair.scores == record.scores
+        assert pair.analysis == record.analysis
+        assert pair.warnings == record.warnings
+        assert pair.segmenter_info == record.segmenter_info
+
+
+@pytest.mark.parametrize("executor_name", ["local", "dask"])
+def test_sharded_runs_give_the_serial_numbers(
+    request: pytest.FixtureRequest,
+    serial: tuple[Any, BakeoffResult],
+    executor_name: str,
+    tmp_path: Path,
+) -> None:
+    config, expected = serial
+    executor = request.getfixturevalue("local" if executor_name == "local" else "dask_executor")
+    result = run_bakeoff(config, output_dir=tmp_path / "out", executor=executor, shard_chars=1)
+    assert result.settings["shards"] == 30  # 10 shards of 4 lines for each of 3 pairs
+    assert numbers(result) == numbers(expected)
+    assert len(result.comparisons) == 1  # fmm against bmm (closed track)
+    written = json.loads((tmp_path / "out" / "results.json").read_text("utf-8"))
+    assert numbers(BakeoffResult.from_dict(written)) == numbers(expected)
+
+
+def test_the_cli_and_the_config_choose_the_executor(
+    serial: tuple[Any, BakeoffResult], tmp_path: Path
+) -> None:
+    from click.testing import CliRunner
+
+    from cws_bench.cli import cli
+
+    pytest.importorskip("distributed", reason="dask[distributed] is not installed")
+    body = SAMPLE + '\n    [settings]\n    executor = "dask"\n    shard_chars = 1\n'
+    path = tmp_path / "bakeoff.toml"
+    path.write_text(textwrap.dedent(body), encoding="utf-8")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(cli, ["bakeoff", str(path), "-o", str(out), "--quiet", "-j", "2"])
+    assert result.exit_code == 0, result.output
+    written = BakeoffResult.from_dict(json.loads((out / "results.json").read_text("utf-8")))
+    assert written.settings["executor"] == "dask" and written.settings["shards"] == 30
+    assert numbers(written) == numbers(serial[1])
+    args = ["bakeoff", str(path), "-o", str(out), "--quiet", "--no-cache"]
+    result = CliRunner().invoke(cli, [*args, "--executor", "local", "--shard-chars", "30"])
+    assert result.exit_code == 0, result.output
+    written = BakeoffResult.from_dict(json.loads((out / "results.json").read_text("utf-8")))
+    assert written.settings["executor"] == "local" and written.settings["shard_chars"] == 30
+    assert numbers(written) == numbers(serial[1])
+
+
+@pytest.mark.parametrize("executor_name", ["local", "dask"])
+def test_a_worker_killed_mid_run_changes_nothing(
+    request: pytest.FixtureRequest,
+    serial: tuple[Any, BakeoffResult],
+    executor_name: str,
+    tmp_path: Path,
+) -> None:
+    config, expected = serial
+    executor = request.getfixturevalue("local" if executor_name == "local" else "dask_executor")
+    marker = tmp_path / "killed"
+    faulty = FaultyExecutor(executor, "die-once", str(marker), 13)
+    result = run_bakeoff(config, output_dir=tmp_path / "out", executor=faulty, shard_chars=1)
+    assert marker.exists()  # the worker running item 13 was killed; the shard ran again
+    assert [p.status for p in result.pairs] == ["ok", "ok", "ok"]
+    assert numbers(result) == numbers(expected)
+
+
+def test_a_shard_that_always_crashes_fails_its_pair_only(
+    local: LocalExecutor, tmp_path: Path
+) -> None:
+    config = _config(tmp_path)
+    faulty = FaultyExecutor(local, "die", str(tmp_path / "m"), 4)
+    result = run_bakeoff(config, output_dir=tmp_path / "out", executor=faulty, shard_chars=1)
+    failed = [p for p in result.pairs if p.status != "ok"]
+    assert len(failed) == 1 and failed[0].status == "failed"
+    assert "shard 5 (lines 17-20)" in (failed[0].error or "")
+    assert "failed 2 times" in (failed[0].error or "") and "died" in (failed[0].error or "")
+    assert sum(p.status == "ok" for p in result.pairs) == 2
+    assert all(failed[0].segmenter not in (c.a, c.b) for c in result.comparisons)
+
+
+def test_an_interrupted_run_resumes_shard_by_shard(
+    local: LocalExecutor, serial: tuple[Any, BakeoffResult], tmp_path: Path
+) -> None:
+    config, expected = serial
+    out = tmp_path / "out"
+    # a shard whose worker always dies: its pair fails, its other shards are kept
+    faulty = FaultyExecutor(local, "die", str(tmp_path / "m"), 4)
+    first = run_bakeoff(config, output_dir=out, executor=faulty, shard_chars=1)
+    assert sum(p.status == "ok" for p in first.pairs) == 2
+    shards = out / "cache" / "shards"
+    assert len(list(shards.glob("*.json"))) == 29
+    second = run_bakeoff(config, output_dir=out, executor=local, shard_chars=1)
+    assert second.settings["shards"] == 1  # only the missing shard ran
+    assert sorted(p.cached for p in second.pairs) == [False, True, True]
+    assert numbers(second) == numbers(expected)
+    # a finished pair's record lost, and two of its shards: those two run again
+    records = sorted((out / "cache").glob("*.json"))
+    assert len(records) == 3
+    records[0].unlink()
+    for path in sorted(shards.glob("*.json")):
+        path.unlink()
+    third = run_bakeoff(config, output_dir=out, executor=local, shard_chars=1)
+    assert third.settings["shards"] == 10
+    assert numbers(third) == numbers(expected)
+    # an edited shard is never used: it runs again with a note
+    victim = sorted(shards.glob("*.json"))[0]
+    data = json.loads(victim.read_text("utf-8"))
+    data["pred"][0] = ["x"] + data["pred"][0]
+    victim.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    for path in (out / "cache").glob("*.json"):
+        path.unlink()
+    fourth = run_bakeoff(config, output_dir=out, executor=local, shard_chars=1)
+    # the 10 shards of the third run are on file, one of them edited: 30 - 9 run
+    assert fourth.settings["shards"] == 21
+    assert any("invalid cache record" in note for note in fourth.settings["notes"])
+    assert numbers(fourth) == numbers(expected)
+
+
+def test_workers_keep_their_segmenters_across_corpora(tmp_path: Path) -> None:
+    body = SAMPLE + textwrap.dedent(
+        f"""
+        [[corpora]]
+        label = "again"
+        gold = "{ROOT / "corpora" / "sample" / "gold.txt"}"
+        dictionary = "{SAMPLE_DICT}"
+        """
+    )
+    config = _config(tmp_path, body)
+    result = run_bakeoff(config, output_dir=tmp_path / "out", jobs=1, shard_chars=1, write=False)
+    assert [p.status for p in result.pairs] == ["ok"] * 6
+    loads = result.settings["loads"]
+    # one worker: each segmenter loaded once, for both corpora
+    assert sorted(load["segmenter"].split()[0] for load in loads) == ["bmm", "fmm", "jieba"]
+    by_corpus = {p.corpus: p.scores for p in result.pairs if p.segmenter == "fmm"}
+    assert by_corpus["sample"]["f1"] == by_corpus["again"]["f1"]
+
+
+def test_real_sighan_pku_identical(shared_corpora: Path, tmp_path: Path) -> None:
+    pytest.importorskip("distributed", reason="dask[distributed] is not installed")
+    words = shared_corpora / "icwb2-data" / "gold" / "pku_training_words.utf8"
+    body = f"""
+        name = "pku"
+        resamples = 100
+
+        [[corpora]]
+        label = "pku"
+        gold = "{shared_corpora / "icwb2-data" / "gold" / "pku_test_gold.utf8"}"
+        raw = "{shared_corpora / "icwb2-data" / "testing" / "pku_test.utf8"}"
+        dictionary = "{words}"
+
+        [[segmenters]]
+        name = "fmm"
+        track = "closed"
+        options = {{ dictionary = "{words}" }}
+
+        [[segmenters]]
+        name = "bmm"
+        track = "closed"
+        options = {{ dictionary = "{words}" }}
+    """
+    config = _config(tmp_path, body)
+    runs = {
+        name: run_bakeoff(
+            config,
+            output_dir=tmp_path / name,
+            jobs=jobs,
+            executor=executor,
+            shard_chars=shard_chars,
+            write=False,
+        )
+        for name, jobs, executor, shard_chars in (
+            ("serial", 1, "local", 10**9),
+            ("local", 2, "local", 20_000),
+            ("dask", 2, "dask", 20_000),
+        )
+    }
+    assert runs["serial"].settings["shards"] == 2
+    assert runs["local"].settings["shards"] > 4
+    assert all(p.status == "ok" for p in runs["serial"].pairs)
+    assert numbers(runs["local"]) == numbers(runs["serial"])
+    assert numbers(runs["dask"]) == numbers(runs["serial"])
