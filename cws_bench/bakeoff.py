@@ -521,26 +521,10 @@ def run_bakeoff(
     data = os.fspath(data_dir) if data_dir is not None else None
     notes: list[str] = []
     installed = _installed_segmenters(config, notes, shipped=_shipped(segmenters))
-    plan = plan_run(
-        config.corpora,
-        installed,
-        cache=cache,
-        use_cache=use_cache,
-        batch_size=config.batch_size,
-        shard_chars=config.shard_chars,
-        data_dir=data,
-        notes=notes,
-    )
-    run = _execute(
-        plan,
-        cache,
-        config,
-        executor=executor if isinstance(executor, Executor) else None,
-        jobs=jobs,
-        timeout=shard_timeout or config.timeout,
-        progress=progress,
-        use_cache=use_cache,
-    )
+    plan = plan_run(config, installed, cache=cache, use_cache=use_cache, data_dir=data, notes=notes)
+    given = executor if isinstance(executor, Executor) else None
+    timeout = shard_timeout or config.timeout
+    run = _execute(plan, cache, config, given, jobs, timeout, progress, use_cache)
     notes.extend(cache.warnings)
     result = _result(config, plan, [(s, i) for s, i, _ in installed], run, data)
     result = replace(result, duration_s=time.perf_counter() - started)
@@ -612,7 +596,6 @@ def _execute(
     plan: RunPlan,
     cache: RunCache,
     config: BakeoffConfig,
-    *,
     executor: Executor | None,
     jobs: int | None,
     timeout: float,

@@ -63,7 +63,9 @@ __all__ = [
     "RunCache",
     "RunPlan",
     "cut_batches",
+    "loaded_key",
     "plan_run",
+    "segment_with",
 ]
 
 BAKEOFF_SHARD_CHARS = 20_000
@@ -119,6 +121,42 @@ class FunctionSegmenter(Segmenter):
 
     def _segment(self, lines: list[str]) -> list[list[str]]:
         return [list(self.function(line)) if line.strip() else [] for line in lines]
+
+
+def loaded_key(name: str, options: dict[str, Any]) -> str:
+    """What a worker caches a registered segmenter under: its name and options."""
+    return f"{name} {json.dumps(options, sort_keys=True, ensure_ascii=False)}"
+
+
+def segment_with(
+    executor: Any, setup: PairSetup, raw: list[str], *, shard_chars: int = BAKEOFF_SHARD_CHARS
+) -> tuple[list[list[str]], float]:
+    """Segment ``raw`` in shards of whole batches on ``executor``: the words and the
+    seconds spent in ``segment()`` over all shards (what a regression baseline runs).
+
+    Raises:
+        CwsBenchError: the segmenter failed (its message).
+    """
+    lengths = [len(line) for line in raw]
+    items = [
+        ShardItem(i, 0, i, "", first, tuple(raw[first : first + lines]))
+        for i, (first, lines) in enumerate(cut_batches(lengths, setup.batch_size, shard_chars))
+    ]
+    context = ShardContext((setup,), {"": None})
+    pred: list[list[str]] = []
+    seconds = 0.0
+    for output in executor.map(segment_shard, context, items, describe=_shard_name):
+        if output.status != "ok":
+            raise CwsBenchError(f"{setup.name}: {output.error}")
+        pred.extend(output.pred)
+        seconds += output.segment_s
+    return pred, seconds
+
+
+def _shard_name(item: ShardItem) -> str:
+    return (
+        f"shard {item.shard + 1} (lines {item.first_line + 1}-{item.first_line + len(item.lines)})"
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -260,23 +298,23 @@ def _read_corpus(corpus: CorpusSpec, data_dir: str | None) -> PairInput | str:
 
 
 def plan_run(
-    corpora: Sequence[CorpusSpec],
+    config: Any,
     segmenters: Sequence[tuple[SegmenterSpec, Any, bytes | None]],
     *,
     cache: RunCache,
     use_cache: bool,
-    batch_size: int,
-    shard_chars: int,
     data_dir: str | None,
     notes: list[str],
 ) -> RunPlan:
     """Resolve corpora and pairs; take finished pairs from the cache; cut the others.
 
     Args:
+        config: the bake-off's configuration (its corpora, batch size and shard size).
         segmenters: ``(spec, registry info, shipped segmenter or None)``.
     """
     plan = RunPlan([], {}, [], {}, {}, set(), notes)
-    for corpus in corpora:
+    batch_size, shard_chars = config.batch_size, config.shard_chars
+    for corpus in config.corpora:
         if not _corpus_here(corpus, data_dir, notes):
             continue
         plan.corpora.append(corpus)
@@ -330,7 +368,7 @@ def _plan_pair(
     options = spec.options_for(corpus, data_dir)
     if blob is None:
         key = cache_key(corpus, spec.name, options, identity, info.version, data_dir=data_dir)
-        loaded_as = f"{spec.name} {json.dumps(options, sort_keys=True, ensure_ascii=False)}"
+        loaded_as = loaded_key(spec.name, options)
     else:  # a shipped segmenter: known by its pickled bytes
         code = hashlib.blake2b(blob, digest_size=10).hexdigest()
         key = cache_key(corpus, f"python:{code}", {}, identity, None, libraries={})

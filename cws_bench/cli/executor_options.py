@@ -57,7 +57,8 @@ def executor_options(
             show_default=default_chars is not None,
             help="Characters per shard (with --executor)."
             if default_chars is not None
-            else "Characters per shard, in whole batches [default: the config's, 20000].",
+            else "Characters per shard, in whole batches [default: a bake-off config's "
+            "[settings], else 20000].",
         ),
         click.option(
             "-j",
@@ -114,7 +115,7 @@ def open_executor(sharding: dict[str, Any]) -> Iterator[Any]:
         jobs=sharding["jobs"],
         scheduler=sharding["scheduler"],
         timeout=sharding["shard_timeout"],
-        retries=sharding["retries"],
+        retries=DEFAULT_RETRIES if sharding["retries"] is None else sharding["retries"],
     )
     with executor:
         yield executor

@@ -7,12 +7,14 @@ error (the group's one error path, cws_bench/cli/__init__.py).
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from cws_bench.cli.executor_options import executor_options, open_executor
 from cws_bench.cli.options import (
     data_dir_option,
     dictionary_option,
@@ -401,7 +403,9 @@ def _summary(saved: Any, path: str) -> str:
     help="Leave the segmentation out of the file (a check then cannot say what changed).",
 )
 @_data_dir_option
+@executor_options(shard_chars=None)
 def save(
+    sharding: dict[str, Any] | None,
     name: str,
     option: tuple[str, ...],
     user_dict: str | None,
@@ -440,17 +444,20 @@ def save(
     from cws_bench.regression.baseline import record_baseline, save_baseline
 
     bounds = _bounds(max_f1_drop, max_oov_recall_drop, max_drop, max_speed_drop)
-    recorded = record_baseline(
-        name,
-        list(corpora),
-        options=_options(option, user_dict, model),
-        dictionary=oov_dict,
-        bounds=bounds,
-        data_dir=data_dir,
-        speed_runs=speed_runs,
-        batch_size=batch_size,
-        keep_segmentation=not no_segmentation,
-    )
+    with _maybe_executor(sharding) as executor:
+        recorded = record_baseline(
+            name,
+            list(corpora),
+            options=_options(option, user_dict, model),
+            dictionary=oov_dict,
+            bounds=bounds,
+            data_dir=data_dir,
+            speed_runs=speed_runs,
+            batch_size=batch_size,
+            keep_segmentation=not no_segmentation,
+            executor=executor,
+            shard_chars=sharding and sharding["shard_chars"],
+        )
     print_warnings(f"{r.label}: {w}" for r in recorded.records for w in r.warnings)
     save_baseline(recorded, output)
     click.echo(_summary(recorded, output))
@@ -538,7 +545,9 @@ def show(path: str) -> None:
 )
 @_speed_runs_option(None)
 @_data_dir_option
+@executor_options(shard_chars=None)
 def check(
+    sharding: dict[str, Any] | None,
     path: str,
     max_f1_drop: float | None,
     max_oov_recall_drop: float | None,
@@ -576,9 +585,15 @@ def check(
 
         check_writable(output)  # before the rerun: exit 2 now, not after a long check
     stored = load_baseline(path)
-    current = rerun_baseline(
-        stored, options=_options(option, None, None), data_dir=data_dir, speed_runs=speed_runs
-    )
+    with _maybe_executor(sharding) as executor:
+        current = rerun_baseline(
+            stored,
+            options=_options(option, None, None),
+            data_dir=data_dir,
+            speed_runs=speed_runs,
+            executor=executor,
+            shard_chars=sharding and sharding["shard_chars"],
+        )
     print_warnings(f"{r.label}: {w}" for r in current.records for w in r.warnings)
     bounds = _bounds(max_f1_drop, max_oov_recall_drop, max_drop, max_speed_drop, stored.bounds)
     result = check_baseline(stored, current, bounds, fail_on_change=fail_on_change)
@@ -596,3 +611,13 @@ def check(
         click.echo(text)
     if not result.passed:
         raise click.exceptions.Exit(1)
+
+
+@contextlib.contextmanager
+def _maybe_executor(sharding: dict[str, Any] | None) -> Iterator[Any]:
+    """The executor of ``--executor``/``--scheduler`` (closed on the way out), or None."""
+    if sharding is None:
+        yield None
+        return
+    with open_executor(sharding) as executor:
+        yield executor

@@ -625,8 +625,10 @@ def _run_corpus(
     keep_segmentation: bool,
     seed: int,
     resamples: int,
+    executor: Any = None,
+    shard_chars: int | None = None,
 ) -> CorpusRecord:
-    """Segment one corpus (timed), score it and sign the record."""
+    """Segment one corpus (timed; in shards on ``executor`` if given), score it, sign it."""
     from cws_bench.scoring import score_sentences
 
     gold, raw = gold_and_raw(corpus, data_dir)
@@ -635,13 +637,16 @@ def _run_corpus(
             f"corpus {corpus.label}: no words to segment", "give a corpus with some text"
         )
     dictionary = corpus_dictionary(corpus, data_dir)
-    speed, pred, differing = measure_speed(
-        runner.segment,
-        raw,
-        runs=speed_runs,
-        batch_size=batch_size,
-        min_run_seconds=min_run_seconds,
-    )
+    if executor is not None:
+        speed, pred, differing = _sharded_speed(runner, raw, executor, batch_size, shard_chars)
+    else:
+        speed, pred, differing = measure_speed(
+            runner.segment,
+            raw,
+            runs=speed_runs,
+            batch_size=batch_size,
+            min_run_seconds=min_run_seconds,
+        )
     speed = replace(speed, load_s=runner.load_s)
     result = score_sentences(gold, pred, dictionary, normalize=corpus.normalize, per_line=True)
     checksum = sentences_checksum(iter(gold))
@@ -685,6 +690,32 @@ def _run_corpus(
     )
 
 
+def _sharded_speed(
+    runner: _Runner, raw: list[str], executor: Any, batch_size: int, shard_chars: int | None
+) -> tuple[Speed, list[list[str]], int]:
+    """The words of ``raw`` segmented in shards on ``executor``, and the speed: characters
+    per second of ``segment()`` summed over the shards (one pass, so one run)."""
+    from cws_bench.experiment import PairSetup
+    from cws_bench.runner import BAKEOFF_SHARD_CHARS, loaded_key, segment_with
+
+    config = runner.config
+    if not config.registered:
+        raise CwsBenchError(
+            f"{config.name}: only a registered segmenter runs on an executor",
+            "leave out the executor for a Segmenter object or a callable",
+        )
+    options = dict(config.options)
+    setup = PairSetup(
+        config.name, options, batch_size, "none", "open", loaded_key(config.name, options)
+    )
+    pred, seconds = segment_with(
+        executor, setup, raw, shard_chars=shard_chars or BAKEOFF_SHARD_CHARS
+    )
+    characters = sum(map(len, raw))
+    rate = characters / seconds if seconds > 0 else 0.0
+    return Speed(rate, (rate,), characters, 1), pred, 0
+
+
 def record_baseline(
     segmenter: str | Segmenter | Callable[..., Any],
     corpora: Sequence[str | CorpusSpec],
@@ -702,6 +733,8 @@ def record_baseline(
     keep_segmentation: bool = True,
     seed: int | None = None,
     resamples: int | None = None,
+    executor: Any = None,
+    shard_chars: int | None = None,
 ) -> Baseline:
     """Run a segmenter on corpora and record its scores, speed and signature.
 
@@ -726,6 +759,11 @@ def record_baseline(
         seed: the seed of a check's paired bootstrap test (default
             :data:`~cws_bench.metrics.significance.DEFAULT_SEED`).
         resamples: its resamples (default 1000).
+        executor: a :class:`~cws_bench.executors.Executor` (registered segmenters
+            only): segment each corpus once, in shards of whole batches
+            (``shard_chars``), on its workers; the speed is then that one pass'
+            characters per second of ``segment()``. Same scores.
+        shard_chars: characters per shard (default 20,000).
 
     Raises:
         CwsBenchError: an unknown or unavailable segmenter or corpus, bad
@@ -750,7 +788,8 @@ def record_baseline(
         "seed": DEFAULT_SEED if seed is None else seed,
         "resamples": DEFAULT_RESAMPLES if resamples is None else resamples,
     }
-    return _record(runner, specs, bounds or Bounds(), settings, data_dir)
+    sharding = (executor, shard_chars)
+    return _record(runner, specs, bounds or Bounds(), settings, data_dir, sharding)
 
 
 def _record(
@@ -759,6 +798,7 @@ def _record(
     bounds: Bounds,
     settings: dict[str, Any],
     data_dir: PathLike | None,
+    sharding: tuple[Any, int | None] = (None, None),
 ) -> Baseline:
     data = None if data_dir is None else os.fspath(data_dir)
     records = tuple(
@@ -772,6 +812,8 @@ def _record(
             keep_segmentation=settings["keep_segmentation"],
             seed=settings["seed"],
             resamples=settings["resamples"],
+            executor=sharding[0],
+            shard_chars=sharding[1],
         )
         for spec in specs
     )
@@ -797,6 +839,8 @@ def rerun_baseline(
     batch: bool = False,
     data_dir: PathLike | None = None,
     speed_runs: int | None = None,
+    executor: Any = None,
+    shard_chars: int | None = None,
 ) -> Baseline:
     """Run the baseline's configuration again: same segmenter, options, corpora and settings.
 
@@ -811,6 +855,8 @@ def rerun_baseline(
         batch: the callable takes a batch of lines.
         data_dir: where corpora that need one keep their data.
         speed_runs: timed runs (default: as recorded).
+        executor: run in shards on an executor (see :func:`record_baseline`).
+        shard_chars: characters per shard.
 
     Returns:
         A Baseline of the new run, with the old one's bounds.
@@ -849,9 +895,9 @@ def rerun_baseline(
     settings.setdefault("resamples", DEFAULT_RESAMPLES)
     if speed_runs is not None:
         settings["speed_runs"] = speed_runs
-    return _record(
-        runner, [record.corpus for record in baseline.records], baseline.bounds, settings, data_dir
-    )
+    corpora = [record.corpus for record in baseline.records]
+    sharding = (executor, shard_chars)
+    return _record(runner, corpora, baseline.bounds, settings, data_dir, sharding)
 
 
 # ---------------------------------------------------------------------------

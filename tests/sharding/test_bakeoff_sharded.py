@@ -290,3 +290,138 @@ def test_real_sighan_pku_identical(shared_corpora: Path, tmp_path: Path) -> None
     assert all(p.status == "ok" for p in runs["serial"].pairs)
     assert numbers(runs["local"]) == numbers(runs["serial"])
     assert numbers(runs["dask"]) == numbers(runs["serial"])
+
+
+# ---------------------------------------------------------------- your own segmenter (issue 18)
+
+TOY_MODULE = '''
+from cws_bench.segmenters import Segmenter
+
+
+def pairs(line):
+    """Words of two characters (a toy segmenter)."""
+    text = "".join(line.split())
+    return [text[i : i + 2] for i in range(0, len(text), 2)]
+
+
+class Pairs(Segmenter):
+    name = "pairs"
+    kind = "statistical"
+    description = "words of two characters"
+    distribution = "toypairs"
+
+    def _segment(self, lines):
+        return [pairs(line) for line in lines]
+'''
+
+
+@pytest.fixture
+def toy_distribution(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """A fake installed distribution registering ``pairs`` by entry point, on sys.path
+    (spawned workers inherit it)."""
+    from cws_bench.segmenters.registry import ENTRY_POINT_GROUP
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "toypairs.py").write_text(TOY_MODULE, encoding="utf-8")
+    info = site / "toypairs-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: toypairs\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(f"[{ENTRY_POINT_GROUP}]\npairs = toypairs:Pairs\n")
+    monkeypatch.syspath_prepend(str(site))
+    import toypairs
+
+    yield toypairs
+    sys.modules.pop("toypairs", None)
+
+
+def _row(result: BakeoffResult, label: str) -> dict[str, Any]:
+    (pair,) = [p for p in numbers(result)["pairs"] if p["segmenter"] == label]
+    return {key: pair[key] for key in ("scores", "intervals", "sighan_intervals", "analysis")}
+
+
+def test_a_callable_gives_the_row_of_the_same_function_registered(
+    toy_distribution: Any, local: LocalExecutor, tmp_path: Path
+) -> None:
+    registered = SAMPLE.replace('name = "jieba"', 'name = "pairs"\n    label = "mine"')
+    config = _config(tmp_path, registered)
+    by_name = run_bakeoff(config, output_dir=tmp_path / "a", executor=local, shard_chars=1)
+    assert {p.segmenter: p.status for p in by_name.pairs}["mine"] == "ok"
+    plain = _config(tmp_path, SAMPLE.replace('[[segmenters]]\n    name = "jieba"\n', ""))
+    for shipped in (
+        toy_distribution.pairs,  # a module's function
+        lambda line: toy_distribution.pairs(line),  # a lambda, shipped by value
+        toy_distribution.Pairs(),  # a Segmenter object
+    ):
+        result = run_bakeoff(
+            plain,
+            output_dir=tmp_path / "b",
+            executor=local,
+            shard_chars=1,
+            use_cache=False,
+            segmenters={"mine": shipped},
+        )
+        assert _row(result, "mine") == _row(by_name, "mine")
+        assert _row(result, "fmm") == _row(by_name, "fmm")
+    # one worker process
+    result = run_bakeoff(
+        plain, output_dir=tmp_path / "c", jobs=1, segmenters={"mine": toy_distribution.pairs}
+    )
+    assert _row(result, "mine") == _row(by_name, "mine")
+
+
+def test_what_cannot_be_shipped_is_said(tmp_path: Path) -> None:
+    import threading
+
+    from cws_bench.errors import CwsBenchError
+
+    lock = threading.Lock()
+    config = _config(tmp_path)
+    with pytest.raises(CwsBenchError, match="cannot be sent to the worker processes"):
+        run_bakeoff(config, write=False, segmenters={"locked": lambda line, lock=lock: [line]})
+    with pytest.raises(CwsBenchError, match="neither a Segmenter nor a callable"):
+        run_bakeoff(config, write=False, segmenters={"x": 3})
+    with pytest.raises(CwsBenchError, match="used twice"):
+        run_bakeoff(config, write=False, segmenters={"jieba": len})
+
+
+# ---------------------------------------------------------------- regression baselines
+
+
+def test_a_baseline_on_an_executor_has_the_same_scores(
+    local: LocalExecutor, tmp_path: Path
+) -> None:
+    from click.testing import CliRunner
+
+    from cws_bench.cli import cli
+    from cws_bench.regression.baseline import record_baseline
+
+    options = {"dictionary": str(SAMPLE_DICT)}
+    serial = record_baseline("fmm", ["sample"], options=options, batch_size=4, speed_runs=1)
+    sharded = record_baseline(
+        "fmm", ["sample"], options=options, batch_size=4, executor=local, shard_chars=1
+    )
+    (a,), (b,) = serial.records, sharded.records
+    assert (b.scores, b.sentence_counts, b.segmentation) == (
+        a.scores,
+        a.sentence_counts,
+        a.segmentation,
+    )
+    assert b.identity == a.identity and b.speed.chars_per_s > 0
+    out = tmp_path / "base.json"
+    runner = CliRunner()
+    sharding = ["--executor", "local", "--jobs", "2", "--shard-chars", "1"]
+    argv = [
+        "baseline",
+        "save",
+        "-s",
+        "fmm",
+        "-O",
+        f"dictionary={SAMPLE_DICT}",
+        "--corpus",
+        "sample",
+    ]
+    saved = runner.invoke(cli, [*argv, "--batch-size", "4", "-o", str(out), *sharding])
+    assert saved.exit_code == 0, saved.output
+    checked = runner.invoke(cli, ["check", "--baseline", str(out), *sharding])
+    assert checked.exit_code == 0, checked.output
