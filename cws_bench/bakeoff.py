@@ -1,13 +1,19 @@
-"""The bake-off: several segmenters over several gold corpora, one worker process per pair.
+"""The bake-off: several segmenters over several gold corpora, in shards on one executor.
 
 A bake-off is a TOML file (see ``cws_bench/configs/default.toml``)::
 
     name = "default"           # reports go to reports/<name>/
     seed = 2005                # resampling seed
     resamples = 1000           # bootstrap resamples
-    timeout = 900              # seconds a pair may take
+    timeout = 900              # seconds a shard may take
     batch_size = 500           # lines per segment() call
     correction = "holm"        # multiple comparisons: holm, bonferroni, fdr_bh or none
+
+    [settings]                 # how the run is spread over workers (changes no number)
+    executor = "local"         # local worker processes, or dask
+    scheduler = "tcp://10.0.0.5:8786"   # a Dask scheduler (default: a local cluster)
+    shard_chars = 20000        # characters per shard, in whole batches
+    retries = 2                # runs again of a shard whose worker died or hung
 
     [[corpora]]
     name = "pd1998"            # a registered corpus ...
@@ -34,11 +40,16 @@ A bake-off is a TOML file (see ``cws_bench/configs/default.toml``)::
 Option values may say ``{corpus}``: it becomes the registered name of the
 corpus being scored (closed tracks train on each corpus' own training data).
 
-Each (segmenter, corpus) pair runs in its own worker process (``jobs`` at a
-time) with a timeout; a crash or a timeout becomes a failed row and the rest go
-on. Each finished pair is written to the run cache at once (a temporary file,
-then a rename), keyed by everything that can change its numbers, so a rerun
-after an interruption redoes only what is missing.
+Each (segmenter, corpus) pair is cut into shards of whole batches, and every
+shard of every pair runs on one executor (:mod:`cws_bench.runner`; local
+worker processes or a Dask cluster, chosen by ``[settings]``: ``executor``,
+``scheduler``, ``shard_chars``, ``retries``), whose workers keep the
+segmenters they loaded. A segmenter that raises, or a shard that keeps
+crashing or timing out, becomes a failed row and the rest go on. Each
+finished shard and pair is written to the run cache at once (a temporary
+file, then a rename), keyed by everything that can change its numbers, so a
+rerun after an interruption redoes only what is missing, shard by shard.
+The numbers do not depend on the executor or the shard size.
 
 Statistics (cws_bench/metrics/significance.py): percentile bootstrap
 intervals of P, R and F1 over sentences (``resamples`` resamples, ``seed``),
@@ -708,8 +719,8 @@ def _installed_segmenters(
     segmenters: list[tuple[Any, Any, bytes | None]] = []
     for spec in config.segmenters:
         if spec.label in shipped:
-            info = SimpleNamespace(name=spec.label, version=None, kind=None, available=True)
-            segmenters.append((spec, info, shipped[spec.label]))
+            own = SimpleNamespace(name=spec.label, version=None, kind=None, available=True)
+            segmenters.append((spec, own, shipped[spec.label]))
             continue
         info = available.get(spec.name)
         if info is None:

@@ -116,8 +116,8 @@ class FunctionSegmenter(Segmenter):
         self.function = function
 
     @property
-    def version(self) -> str | None:
-        return None
+    def version(self) -> str:
+        return "callable"
 
     def _segment(self, lines: list[str]) -> list[list[str]]:
         return [list(self.function(line)) if line.strip() else [] for line in lines]

@@ -456,7 +456,7 @@ def save(
             batch_size=batch_size,
             keep_segmentation=not no_segmentation,
             executor=executor,
-            shard_chars=sharding and sharding["shard_chars"],
+            shard_chars=None if sharding is None else sharding["shard_chars"],
         )
     print_warnings(f"{r.label}: {w}" for r in recorded.records for w in r.warnings)
     save_baseline(recorded, output)
@@ -592,7 +592,7 @@ def check(
             data_dir=data_dir,
             speed_runs=speed_runs,
             executor=executor,
-            shard_chars=sharding and sharding["shard_chars"],
+            shard_chars=None if sharding is None else sharding["shard_chars"],
         )
     print_warnings(f"{r.label}: {w}" for r in current.records for w in r.warnings)
     bounds = _bounds(max_f1_drop, max_oov_recall_drop, max_drop, max_speed_drop, stored.bounds)
