@@ -74,8 +74,12 @@ def _baseline_tree(folder: Path) -> Path:
     return folder
 
 
-def _bakeoff(tree: Path, output: Path) -> tuple[float, int]:
-    """Wall seconds and exit code of a cold default bake-off with the package in ``tree``."""
+def _bakeoff(tree: Path, output: Path) -> tuple[float, float, int]:
+    """Wall seconds, CPU seconds (user + system, all processes) and exit code of a cold
+    default bake-off with the package in ``tree``."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     env = {**os.environ, "PYTHONPATH": str(tree)}
     argv = [sys.executable, "-c", "from cws_bench.cli import main; main()"]
     argv += ["bakeoff", "-o", str(output), "--jobs", "2", "--quiet"]
@@ -84,7 +88,9 @@ def _bakeoff(tree: Path, output: Path) -> tuple[float, int]:
     elapsed = time.perf_counter() - started
     if done.returncode not in (0, 1):  # 1: a pair failed (said in the output)
         raise RuntimeError(f"bake-off failed ({done.returncode}): {done.stderr[-2000:]}")
-    return elapsed, done.returncode
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return elapsed, cpu, done.returncode
 
 
 def run(args: Any) -> list[dict[str, Any]]:
@@ -98,17 +104,19 @@ def run(args: Any) -> list[dict[str, Any]]:
             for name, tree in (("unsharded", old), ("sharded", ROOT)):
                 load = os.getloadavg()[0]
                 output = folder / f"{name}-{attempt}"
-                seconds, code = _bakeoff(tree, output)
+                seconds, cpu, code = _bakeoff(tree, output)
                 shutil.rmtree(output, ignore_errors=True)
                 times[name].append(seconds)
                 print(
-                    f"   {name:<10} run {attempt + 1}: {seconds:6.1f} s (load average {load:.2f})"
+                    f"   {name:<10} run {attempt + 1}: {seconds:6.1f} s wall, {cpu:6.1f} s CPU "
+                    f"(load average {load:.2f})"
                 )
                 rows.append(
                     {
                         "runner": name,
                         "run": attempt + 1,
                         "wall_s": seconds,
+                        "cpu_s": cpu,
                         "exit": code,
                         "load_average": load,
                     }
@@ -116,6 +124,8 @@ def run(args: Any) -> list[dict[str, Any]]:
     best = {name: min(values) for name, values in times.items()}
     ratio = best["sharded"] / best["unsharded"]
     met = "met" if ratio <= TARGET else "NOT met"
+    paired = [s / u for u, s in zip(times["unsharded"], times["sharded"])]
+    print(f"   run by run, sharded / unsharded: {', '.join(f'{r:.2f}' for r in paired)}")
     print(
         f"   best: unsharded {best['unsharded']:.1f} s, sharded {best['sharded']:.1f} s: "
         f"ratio {ratio:.2f} (target <= {TARGET}: {met})"
@@ -125,6 +135,7 @@ def run(args: Any) -> list[dict[str, Any]]:
             "best_unsharded_s": best["unsharded"],
             "best_sharded_s": best["sharded"],
             "ratio": ratio,
+            "paired_ratios": paired,
             "target": TARGET,
             "met": ratio <= TARGET,
         }

@@ -634,13 +634,23 @@ class DaskExecutor(Executor):
             shared.cancel()
 
     def close(self) -> None:
+        """Close the client; stop the executor's own cluster with every process its workers
+        started (a ``command`` segmenter's program runs in a session of its own)."""
+        from cws_bench.workers import descendants_of, kill_processes
+
         client = getattr(self, "client", None)
+        started: list[Any] = []
+        if client is not None and self.cluster is not None:
+            with contextlib.suppress(Exception):
+                for pid in client.run(os.getpid, wait=True).values():
+                    started += descendants_of(pid)
         if client is not None:
             self.client = None  # type: ignore[assignment]
             client.close()
         if self.cluster is not None:
             self.cluster.close()
             self.cluster = None
+        kill_processes(started)
 
 
 def make_executor(

@@ -29,7 +29,15 @@ from typing import Any
 
 from cws_bench.errors import CwsBenchError
 
-__all__ = ["Interrupted", "signals_ignored", "signals_raise", "stop_worker", "worker_started"]
+__all__ = [
+    "Interrupted",
+    "descendants_of",
+    "kill_processes",
+    "signals_ignored",
+    "signals_raise",
+    "stop_worker",
+    "worker_started",
+]
 
 STOP_GRACE_S = 2.0  # seconds a worker gets to clean up after SIGTERM
 _PR_SET_PDEATHSIG = 1
@@ -142,3 +150,13 @@ def stop_worker(process: Any, *, grace: float = STOP_GRACE_S) -> None:
         process.kill()
     process.join()
     _kill(descendants)
+
+
+def descendants_of(pid: int) -> list[Any]:
+    """The processes ``pid`` started, and theirs (psutil processes; empty when it is gone)."""
+    return _descendants(pid)
+
+
+def kill_processes(processes: list[Any]) -> None:
+    """SIGKILL to each process (found before their parent stopped) and its process group."""
+    _kill(processes)

@@ -89,17 +89,24 @@ def test_a_pair_that_times_out_leaves_no_process(tmp_path):
 
 
 @pytest.mark.parametrize(
-    ("signum", "to_group", "code"),
-    [(signal.SIGTERM, False, 143), (signal.SIGINT, True, 130)],
-    ids=["SIGTERM", "Ctrl-C to the process group"],
+    ("signum", "to_group", "code", "executor"),
+    [
+        (signal.SIGTERM, False, 143, "local"),
+        (signal.SIGINT, True, 130, "local"),
+        (signal.SIGTERM, False, 143, "dask"),
+    ],
+    ids=["SIGTERM", "Ctrl-C to the process group", "SIGTERM with a local Dask cluster"],
 )
 def test_a_signal_stops_every_worker_keeps_the_cache_and_says_how_to_resume(
-    tmp_path, signum, to_group, code
+    tmp_path, signum, to_group, code, executor
 ):
+    if executor == "dask":
+        pytest.importorskip("distributed", reason="dask[distributed] is not installed")
     config = hanging_config(tmp_path)
     out = tmp_path / "out"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     argv = ["bakeoff", str(config), "-o", str(out), "--jobs", "2", "--quiet"]
+    argv += ["--executor", executor]
     proc = subprocess.Popen(
         [sys.executable, "-c", "from cws_bench.cli import main; main()", *argv],
         stdout=subprocess.PIPE,
