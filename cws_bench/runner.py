@@ -381,7 +381,8 @@ def _plan_pair(
         plan.cached.add(pair)
         return
     setup = PairSetup(spec.name, options, batch_size, corpus.convert, spec.track, loaded_as, blob)
-    cuts = cut_batches(lengths, batch_size, shard_chars)
+    # an empty corpus still has one (empty) shard: its segmenter is loaded and described
+    cuts = cut_batches(lengths, batch_size, shard_chars) or [(0, 0)]
     plan.pairs.append(PlannedPair(corpus, spec, info, key, setup, cuts))
 
 

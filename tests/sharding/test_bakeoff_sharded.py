@@ -425,3 +425,36 @@ def test_a_baseline_on_an_executor_has_the_same_scores(
     assert saved.exit_code == 0, saved.output
     checked = runner.invoke(cli, ["check", "--baseline", str(out), *sharding])
     assert checked.exit_code == 0, checked.output
+
+
+def test_an_empty_corpus_and_a_corpus_smaller_than_one_shard(
+    local: LocalExecutor, tmp_path: Path
+) -> None:
+    (tmp_path / "empty.txt").write_text("", encoding="utf-8")
+    (tmp_path / "one.txt").write_text("我们 是 学生\n", encoding="utf-8")
+    body = f"""
+        name = "small"
+        resamples = 20
+
+        [[corpora]]
+        gold = "empty.txt"
+
+        [[corpora]]
+        gold = "one.txt"
+        dictionary = "{SAMPLE_DICT}"
+
+        [[segmenters]]
+        name = "fmm"
+        options = {{ dictionary = "{SAMPLE_DICT}" }}
+    """
+    config = _config(tmp_path, body)
+    # write=False: report.html's bucket chart fails on an empty corpus (reports/buckets.py)
+    result = run_bakeoff(config, output_dir=tmp_path / "out", executor=local, write=False)
+    assert result.settings["shards"] == 2
+    rows = {p.corpus: p for p in result.pairs}
+    assert rows["empty"].status == "ok" and rows["empty"].scores["gold_words"] == 0
+    assert rows["one"].status == "ok" and rows["one"].scores["gold_words"] == 3
+    task = PairTask(
+        config.corpora[1], config.segmenters[0], config.segmenters[0].options, "k", 500, None
+    )
+    assert rows["one"].scores == run_pair(task).scores
