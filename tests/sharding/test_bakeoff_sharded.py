@@ -458,3 +458,39 @@ def test_an_empty_corpus_and_a_corpus_smaller_than_one_shard(
         config.corpora[1], config.segmenters[0], config.segmenters[0].options, "k", 500, None
     )
     assert rows["one"].scores == run_pair(task).scores
+
+
+def test_one_sentence_shards_with_empty_lines_at_the_edges(
+    local: LocalExecutor, tmp_path: Path
+) -> None:
+    """Shards of one line each, the first, an inner and the last line empty."""
+    sample = (ROOT / "corpora" / "sample" / "gold.txt").read_text("utf-8").splitlines()
+    lines = ["", *sample[:5], "", *sample[5:9], ""]
+    (tmp_path / "gold.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    body = f"""
+        name = "edges"
+        resamples = 50
+        batch_size = 1
+
+        [[corpora]]
+        gold = "gold.txt"
+        dictionary = "{SAMPLE_DICT}"
+
+        [[segmenters]]
+        name = "fmm"
+        options = {{ dictionary = "{SAMPLE_DICT}" }}
+
+        [[segmenters]]
+        name = "bmm"
+        options = {{ dictionary = "{SAMPLE_DICT}" }}
+    """
+    config = _config(tmp_path, body)
+    whole = run_bakeoff(config, output_dir=tmp_path / "a", jobs=1, shard_chars=10**9, write=False)
+    sharded = run_bakeoff(
+        config, output_dir=tmp_path / "b", executor=local, shard_chars=1, write=False
+    )
+    # a shard holds at least one character: the first and the inner empty line go with
+    # the line after them; the last one, at the end, is a shard of its own
+    assert whole.settings["shards"] == 2 and sharded.settings["shards"] == 2 * (len(lines) - 2)
+    assert numbers(sharded) == numbers(whole)
+    assert len(whole.pairs[0].scores) and whole.comparisons
