@@ -144,7 +144,7 @@ def test_a_misread_row_is_one_clear_error_naming_the_file_and_row(tmp_path, old,
 def test_a_broken_file_is_one_clear_error(tmp_path):
     path = tmp_path / "bad.toml"
     path.write_text("[source\n", encoding="utf-8")
-    with pytest.raises(CwsBenchError, match="bad.toml: not valid TOML"):
+    with pytest.raises(CwsBenchError, match=r"bad\.toml: not valid TOML"):
         load_published(path)
     with pytest.raises(CwsBenchError, match="cannot read"):
         load_published(tmp_path / "absent.toml")
