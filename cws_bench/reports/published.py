@@ -11,6 +11,7 @@ corpora get nothing. Each renderer calls one function of this module.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from cws_bench.published import (
@@ -155,10 +156,16 @@ def _latex_label(corpus: str) -> str:
     return f"tab:cws-{slug}-published"
 
 
-def published_latex(board: Board) -> list[str]:
-    """A booktabs table of the published rows (after a blank line), or no lines."""
-    from cws_bench.reports.latex import escape_latex, tabular
+def published_latex(
+    board: Board,
+    escape_latex: Callable[[str], str],
+    tabular: Callable[..., list[str]],
+) -> list[str]:
+    """A booktabs table of the published rows (after a blank line), or no lines.
 
+    ``escape_latex`` and ``tabular`` are :mod:`cws_bench.reports.latex`'s, passed
+    in by it (so this module does not import it back).
+    """
     view = published_view(board)
     if view is None:
         return []
