@@ -287,11 +287,22 @@ def _load(path: str | os.PathLike[str] | None) -> PublishedResults:
         _check_row(name, index, table, test_words)
         rows.append(
             PublishedRow(
-                **{key: table[key] for key in _ROW_KEYS if key in table and key not in METRICS},
-                **{key: float(table[key]) for key in METRICS},
+                corpus=table["corpus"],
+                track=table["track"],
+                system=table["system"],
+                site=table["site"],
+                run=table["run"],
+                table=table["table"],
+                recall=float(table["recall"]),
+                precision=float(table["precision"]),
+                f1=float(table["f1"]),
+                oov_rate=float(table["oov_rate"]),
+                oov_recall=float(table["oov_recall"]),
+                iv_recall=float(table["iv_recall"]),
                 citation=" ".join(source["citation"].split()),
                 source_key=source["key"],
                 url=source["url"],
+                note=table.get("note", ""),
             )
         )
     return PublishedResults(
