@@ -341,8 +341,14 @@ def _row(result: BakeoffResult, label: str) -> dict[str, Any]:
 
 
 def test_a_callable_gives_the_row_of_the_same_function_registered(
-    toy_distribution: Any, local: LocalExecutor, tmp_path: Path
+    toy_distribution: Any, tmp_path: Path
 ) -> None:
+    # workers started after the distribution is on sys.path (spawned workers copy it)
+    with LocalExecutor(2) as local:
+        _callable_rows(toy_distribution, local, tmp_path)
+
+
+def _callable_rows(toy_distribution: Any, local: LocalExecutor, tmp_path: Path) -> None:
     registered = SAMPLE.replace('name = "jieba"', 'name = "pairs"\n    label = "mine"')
     config = _config(tmp_path, registered)
     by_name = run_bakeoff(config, output_dir=tmp_path / "a", executor=local, shard_chars=1)
