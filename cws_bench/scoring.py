@@ -531,15 +531,14 @@ class _Scorer:
             totals, differ, empty, rows = self._count_lines_python(gold_lines, pred_lines)
         self._merge(totals, len(gold_lines), differ, empty, rows)
         if self.acc.sighan is not None:
-            from cws_bench.sighan import count_sighan_line
+            from cws_bench.sighan import count_sighan_lines
 
             if first_batch and gold_lines:
                 # The bakeoff script reads bytes: a byte-order mark stays glued to
                 # the first word of the file (and makes it a different word).
                 gold_lines = [self.byte_order_marks[0] + gold_lines[0], *gold_lines[1:]]
                 pred_lines = [self.byte_order_marks[1] + pred_lines[0], *pred_lines[1:]]
-            for gold_line, pred_line in zip(gold_lines, pred_lines):
-                self.acc.sighan += count_sighan_line(gold_line, pred_line, self.words)
+            self.acc.sighan += count_sighan_lines(gold_lines, pred_lines, self.words)
 
     def _count_lines_python(
         self, gold_lines: list[str], pred_lines: list[str]
