@@ -30,8 +30,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from cws_bench.errors import CwsBenchError
 from cws_bench.io import (
     BLOCK_SIZE,
@@ -123,6 +121,8 @@ def _line_offsets(path: PathLike, lines: Sequence[int]) -> tuple[list[int], int,
     Returns:
         (offsets, line count, size)
     """
+    import numpy as np  # here, not at the top: `cws-bench score` imports this module
+
     wanted = list(lines)
     offsets: list[int] = []
     seen = 0
@@ -151,6 +151,8 @@ def _cut_lines(
     Returns:
         (cut lines, characters before each cut), the last cut being ``limit``.
     """
+    import numpy as np
+
     lines_seen = 0
     chars_seen = 0
     threshold = shard_chars
