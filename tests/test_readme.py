@@ -29,7 +29,7 @@ def section(heading: str, text: str | None = None) -> str:
     assert heading in text, heading
     level = heading.split(" ", 1)[0]
     body = text.split(heading + "\n", 1)[1]
-    ends = [m.start() for m in re.finditer(r"^#{1,%d} " % len(level), body, flags=re.M)]
+    ends = [m.start() for m in re.finditer(rf"^#{{1,{len(level)}}} ", body, flags=re.M)]
     return body[: ends[0]] if ends else body
 
 
