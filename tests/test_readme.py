@@ -121,7 +121,8 @@ def test_one_way_of_calling_the_cli() -> None:
     The README and the pages moved out of it; docs/SCALING.md and docs/BENCHMARKS.md
     record how their figures were measured and keep their own spelling.
     """
-    pages = [README, ROOT / "docs" / "METRICS.md", ROOT / "docs" / "SIGHAN_SCORING.md"]
+    moved = ("METRICS", "SIGHAN_SCORING", "NEURAL")  # pages moved out of the README
+    pages = [README, *(ROOT / "docs" / f"{name}.md" for name in moved)]
     texts = [page.read_text(encoding="utf-8") for page in pages]
     for text in texts:
         assert ".venv/bin/cws-bench" not in text
@@ -151,7 +152,7 @@ def test_commands_that_write_files_write_into_scratch() -> None:
             for target in re.findall(r"(?:^|\s)(?:-o|>)\s+(\S+)", command):
                 assert target.startswith(("scratch/", "reports/", "-")), line
                 written += 1
-    assert written >= 15
+    assert written >= 10
 
 
 def run_block(body: str, runner: CliRunner, skip: set[str]) -> list:
