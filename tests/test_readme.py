@@ -8,6 +8,7 @@ tests/test_streaming.py ("In a training or evaluation loop").
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 import unicodedata
@@ -264,3 +265,36 @@ def test_sighan_table_is_what_the_commands_shown_give(icwb2: Path, tmp_path: Pat
             # R, P, F, OOV rate, R_oov, R_iv; then insertions, deletions, substitutions
             assert list(scores) == expected[:6], (c, s)
             assert [f"{int(n):,}" for n in counts[:3]] == expected[6:], (c, s)
+
+
+def python_blocks(heading: str) -> list[str]:
+    """The Python examples of a README section, up to its first subsection."""
+    body = section(heading)
+    body = re.split(r"^### ", body, flags=re.M)[0]
+    return re.findall(r"```python\n(.*?)```", body, flags=re.S)
+
+
+@pytest.mark.parametrize(
+    "heading", ["## Scoring a segmentation", "## Corpora and dictionaries", "## Segmenters"]
+)
+def test_python_examples_run_as_shown(heading: str, tmp_path: Path, monkeypatch) -> None:
+    """The library examples run from the project's root (here a copy of its layout)."""
+    for folder in ("corpora", "dictionaries"):
+        (tmp_path / folder).symlink_to(ROOT / folder, target_is_directory=True)
+    (tmp_path / "scratch").mkdir()
+    monkeypatch.chdir(tmp_path)
+    blocks = python_blocks(heading)
+    assert blocks
+    namespace: dict = {}
+    for code in blocks:
+        exec(compile(code, "README.md", "exec"), namespace)
+    if heading == "## Scoring a segmentation":  # the numbers of the command shown above it
+        command = section(heading).split("```sh\n", 1)[1].split("\n", 1)[0]
+        assert command.startswith("cws-bench score corpora/sample/gold.txt")
+        shown = CliRunner().invoke(cli, [*shlex.split(command)[1:], "--format", "json"])
+        assert shown.exit_code == 0, shown.output
+        printed = json.loads(shown.stdout)
+        for name, value in namespace["result"].to_dict().items():
+            assert printed[name] == value, name
+    if heading == "## Segmenters":
+        assert (tmp_path / "scratch" / "out.txt").is_file()
