@@ -275,7 +275,13 @@ def python_blocks(heading: str) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    "heading", ["## Scoring a segmentation", "## Corpora and dictionaries", "## Segmenters"]
+    "heading",
+    [
+        "## Scoring a segmentation",
+        "### Many systems, one command",
+        "## Corpora and dictionaries",
+        "## Segmenters",
+    ],
 )
 def test_python_examples_run_as_shown(heading: str, tmp_path: Path, monkeypatch) -> None:
     """The library examples run from the project's root (here a copy of its layout)."""
@@ -296,5 +302,7 @@ def test_python_examples_run_as_shown(heading: str, tmp_path: Path, monkeypatch)
         printed = json.loads(shown.stdout)
         for name, value in namespace["result"].to_dict().items():
             assert printed[name] == value, name
+    if heading == "### Many systems, one command":
+        assert {row.name for row in namespace["report"].rows} == {"jieba", "fmm"}
     if heading == "## Segmenters":
         assert (tmp_path / "scratch" / "out.txt").is_file()
