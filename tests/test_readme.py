@@ -306,3 +306,19 @@ def test_python_examples_run_as_shown(heading: str, tmp_path: Path, monkeypatch)
         assert {row.name for row in namespace["report"].rows} == {"jieba", "fmm"}
     if heading == "## Segmenters":
         assert (tmp_path / "scratch" / "out.txt").is_file()
+
+
+def test_the_pip_path_installs_what_make_installs() -> None:
+    """README's set-up without make names the Makefile's extras (pkuseg on its own line)."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    extras = re.search(r"^EXTRAS := (\S+)$", makefile, flags=re.M)
+    assert extras is not None
+    assert "--no-build-isolation pkuseg" in makefile
+    body = section("## Two commands")
+    pip = re.search(r"```sh\n(python3 -m venv .*?)```", body, flags=re.S)
+    assert pip is not None
+    lines = pip.group(1).splitlines()
+    assert lines[1] == "pip install numpy Cython && pip install --no-build-isolation pkuseg"
+    shown = re.fullmatch(r"pip install -e '\.\[([\w,-]+)\]'", lines[2])
+    assert shown is not None, lines[2]
+    assert set(shown.group(1).split(",")) | {"pkuseg"} == set(extras.group(1).split(","))
