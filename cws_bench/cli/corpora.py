@@ -7,7 +7,15 @@ from typing import Any
 
 import click
 
-from cws_bench.cli.options import data_dir_option, dictionary_option
+from cws_bench.cli.options import (
+    data_dir_option,
+    dictionary_option,
+    format_option,
+    input_format_option,
+    output_option,
+    quiet_option,
+    split_option,
+)
 from cws_bench.corpora import Corpus, corpus_names, get_corpus, read_corpus
 from cws_bench.corpora.readers import FORMATS
 from cws_bench.corpora.stats import CorpusStatistics, corpus_statistics, sentence_statistics
@@ -21,21 +29,15 @@ _data_dir_option = data_dir_option(
 )
 
 
-def _format_option(function: Any) -> Any:
-    return click.option(
-        "--format",
-        "fmt",
-        type=click.Choice(OUTPUTS),
-        default="text",
-        show_default=True,
-        help="Output format.",
-    )(function)
+_format_option = format_option(OUTPUTS)
+_input_format_option = input_format_option(["auto", *FORMATS], "When NAME is a file: its format.")
+_quiet_option = quiet_option("No download progress bar.")
 
 
-def _open_corpus(name: str, data_dir: str | None, download: bool) -> Corpus:
+def _open_corpus(name: str, data_dir: str | None, download: bool, quiet: bool) -> Corpus:
     corpus = get_corpus(name, data_dir=data_dir)
     if download and corpus.downloadable:
-        corpus = get_corpus(name, data_dir=data_dir, download=True, progress=True)
+        corpus = get_corpus(name, data_dir=data_dir, download=True, progress=not quiet)
     return corpus
 
 
@@ -114,20 +116,15 @@ def render_statistics(statistics: CorpusStatistics, title: str) -> str:
 
 @corpora.command()
 @click.argument("name")
-@click.option("--split", default=None, help="Split to describe (default: test, when available).")
+@split_option("Split to describe (default: test, when available).")
 @dictionary_option(
     help="Dictionary for the OOV rate instead of the corpus' standard one: a file, "
     "'jieba', or corpus:NAME[:SPLIT]."
 )
-@click.option(
-    "--input-format",
-    type=click.Choice(["auto", *FORMATS]),
-    default="auto",
-    show_default=True,
-    help="When NAME is a file: its format.",
-)
+@_input_format_option
 @_data_dir_option
 @click.option("--download", is_flag=True, help="Download the corpus first if it is not here.")
+@_quiet_option
 @_format_option
 def info(
     name: str,
@@ -136,6 +133,7 @@ def info(
     input_format: str,
     data_dir: str | None,
     download: bool,
+    quiet: bool,
     fmt: str,
 ) -> None:
     """Describe a corpus split: sentences, words, characters, types, OOV rate.
@@ -161,7 +159,7 @@ def info(
         statistics = sentence_statistics(read_corpus(name, format=input_format), given)
         title = name
     else:
-        corpus = _open_corpus(name, data_dir, download)
+        corpus = _open_corpus(name, data_dir, download, quiet)
         if split is None:
             available = corpus.available_splits
             split = "test" if "test" in available or not available else available[0]
@@ -215,22 +213,11 @@ def render_card(card: dict[str, Any]) -> str:
     help="raw: the unsegmented input (SIGHAN: the official test input); "
     "gold: the gold words separated by spaces.",
 )
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, allow_dash=True),
-    required=True,
-    help="File to write (- for standard output); written atomically, UTF-8.",
-)
-@click.option(
-    "--input-format",
-    type=click.Choice(["auto", *FORMATS]),
-    default="auto",
-    show_default=True,
-    help="When NAME is a file: its format.",
-)
+@output_option("File to write (- for standard output); written atomically, UTF-8.", required=True)
+@_input_format_option
 @_data_dir_option
 @click.option("--download", is_flag=True, help="Download the corpus first if it is not here.")
+@_quiet_option
 def export(
     name: str,
     split: str,
@@ -239,6 +226,7 @@ def export(
     input_format: str,
     data_dir: str | None,
     download: bool,
+    quiet: bool,
 ) -> None:
     """Write a split's raw input or gold segmentation as plain text, one sentence a line.
 
@@ -263,7 +251,7 @@ def export(
         lines = (("" if kind == "raw" else " ").join(words) for words in sentences)
         label = name
     else:
-        corpus = _open_corpus(name, data_dir, download)
+        corpus = _open_corpus(name, data_dir, download, quiet)
         lines = (
             corpus.raw(split)
             if kind == "raw"
@@ -288,7 +276,8 @@ def export(
     help="Download from this address instead of the official release "
     "(e.g. a mirror; the files are still checked against their pinned SHA-256).",
 )
-def download(name: str, url: str | None) -> None:
+@_quiet_option
+def download(name: str, url: str | None, quiet: bool) -> None:
     """Download a corpus into the user's cache folder, with a progress bar.
 
     SIGHAN 2005, the multi-criteria set (sxu, zx, wtb, udc) and the UD
@@ -302,7 +291,7 @@ def download(name: str, url: str | None) -> None:
     """
     corpus = get_corpus(name)
     if corpus.downloadable:
-        corpus = get_corpus(name, url=url, progress=True)
+        corpus = get_corpus(name, url=url, progress=not quiet)
     archive = corpus.download()
     click.echo(f"{corpus.name}: {archive}")
     click.echo(f"  splits here: {', '.join(corpus.available_splits) or 'none'}")

@@ -2,13 +2,26 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import click
 
 from cws_bench.cli.executor_options import character_bar, executor_options, open_executor
-from cws_bench.cli.options import encoding_option, print_warnings
-from cws_bench.comparison import DEFAULT_RESAMPLES, DEFAULT_SEED
+from cws_bench.cli.options import (
+    DICT_HELP,
+    data_dir_option,
+    dictionary_option,
+    encoding_option,
+    format_option,
+    normalize_option,
+    output_option,
+    print_warnings,
+    quiet_option,
+    resamples_option,
+    seed_option,
+    write_output,
+)
 from cws_bench.errors import DecodingError
 from cws_bench.io import decoding_hint, display_name
 from cws_bench.scoring import (
@@ -109,14 +122,9 @@ def render_json(result: ScoreResult) -> str:
     required=True,
     type=click.Path(exists=True, dir_okay=False, allow_dash=True),
 )
-@click.option(
-    "--dict",
-    "dictionary",
+@dictionary_option(
+    DICT_HELP + " Default: none, or the standard dictionary of a corpus named as GOLD.",
     metavar="DICT",
-    help="Dictionary for OOV/IV figures: a file (one word a line, or jieba's 'word freq "
-    "tag'), 'jieba' (jieba's bundled dictionary), or 'corpus:NAME[:SPLIT]' (a corpus' "
-    "standard dictionary, or the word types of one split). Default: none, or the "
-    "standard dictionary of a corpus named as GOLD.",
 )
 @click.option(
     "--gold-format",
@@ -126,21 +134,10 @@ def render_json(result: ScoreResult) -> str:
     help="Format of a GOLD file: auto (detected), plain (one sentence a line), conllu, "
     "peoples-daily (word/POS) or bmes (char/TAG).",
 )
-@click.option(
-    "--data-dir",
-    type=click.Path(exists=True),
-    default=None,
-    help="Where a corpus named as GOLD or in --dict corpus:NAME keeps its data (e.g. icwb2-data).",
+@data_dir_option(
+    "Where a corpus named as GOLD or in --dict corpus:NAME keeps its data (e.g. icwb2-data)."
 )
-@click.option(
-    "--normalize",
-    default="none",
-    show_default=True,
-    metavar="STEPS",
-    help="Normalise gold, prediction and dictionary alike before scoring: 'width' "
-    "(full-width ASCII to half-width), an OpenCC conversion such as 't2s' or 's2t', "
-    "or steps joined by '+' (width+t2s).",
-)
+@normalize_option
 @click.option(
     "--method",
     type=click.Choice([*METHODS, "conll18"]),
@@ -149,13 +146,9 @@ def render_json(result: ScoreResult) -> str:
     "gold word's. sighan: the official bakeoff script's word-sequence diff. "
     "conll18: the CoNLL 2018 UD shared task's Words score (GOLD in CoNLL-U).",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(FORMATS),
-    default="text",
-    show_default=True,
-    help="Output format; 'sighan' prints the bakeoff script's summary block "
+@format_option(
+    FORMATS,
+    "Output format; 'sighan' prints the bakeoff script's summary block "
     "(and implies --method sighan); markdown and latex print the table of systems.",
 )
 @click.option(
@@ -175,32 +168,15 @@ def render_json(result: ScoreResult) -> str:
     default=None,
     help="Test every system against this prediction only (implies --paired).",
 )
-@click.option(
-    "--resamples",
-    type=click.IntRange(min=1),
-    default=DEFAULT_RESAMPLES,
-    show_default=True,
-    help="Bootstrap resamples.",
-)
-@click.option(
-    "--seed",
-    type=int,
-    default=DEFAULT_SEED,
-    show_default=True,
-    help="Resampling seed (the bake-off's default).",
-)
+@resamples_option()
+@seed_option("Resampling seed (the bake-off's default).")
 @click.option(
     "--details",
     type=click.Path(dir_okay=False, writable=True),
     help="Also write one CSV row per line (line, counts, P/R/F) to this file.",
 )
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, allow_dash=True),
-    default="-",
-    show_default=True,
-    help="Write the output to this file (atomically) instead of standard output.",
+@output_option(
+    "Write the output to this file (atomically) instead of standard output.", default="-"
 )
 @encoding_option
 @click.option("--pred-encoding", default=None, help="Encoding of PRED if not that of GOLD.")
@@ -229,6 +205,7 @@ def render_json(result: ScoreResult) -> str:
     "empty; with --method sighan only the lines both files have are scored, as the "
     "script does.",
 )
+@quiet_option("No progress bar (with --executor).")
 @executor_options
 def score(
     gold: str,
@@ -252,6 +229,7 @@ def score(
     beta: float,
     strict: bool,
     allow_line_mismatch: bool,
+    quiet: bool = False,
     sharding: dict | None = None,
 ) -> None:
     """Score a segmentation PRED (or - for stdin), or several, against the gold GOLD.
@@ -283,7 +261,7 @@ def score(
         from cws_bench.conll18 import score_command
 
         text = score_command(gold, preds[0], fmt, encoding, pred_encoding, dictionary, normalize)
-        _emit(text, output)
+        write_output(text, output)
         return
     if baseline is not None and baseline not in preds:
         preds = (*preds, baseline)
@@ -342,11 +320,11 @@ def score(
                     for row in report.rows
                     for warning in row.result.warnings
                 )
-            _emit(report.render(fmt), output)
+            write_output(report.render(fmt), output)
             return
         (pred,) = preds
         # One big file in shards (--executor): the same numbers, on worker processes.
-        run = _sharded_score(sharding) if sharding is not None else score_files
+        run = _sharded_score(sharding, quiet) if sharding is not None else score_files
         result = run(
             gold,
             pred,
@@ -371,26 +349,27 @@ def score(
     if details is not None:
         write_details(result, details)
     if fmt == "json":
-        _emit(render_json(result), output)
+        write_output(render_json(result), output)
     elif fmt == "csv":
-        _emit(render_csv(result), output)
+        write_output(render_csv(result), output)
     elif fmt == "sighan":
         from cws_bench.sighan import format_sighan_summary
 
-        _emit(
+        write_output(
             format_sighan_summary(result.sighan, pred, has_dictionary=result.has_dictionary),
             output,
         )
     else:
-        _emit(render_text(result, gold, pred), output)
+        write_output(render_text(result, gold, pred), output)
 
 
-def _sharded_score(sharding: dict) -> Any:
+def _sharded_score(sharding: dict, quiet: bool) -> Any:
     """score_files' twin that runs shards on the executor the options ask for."""
     from cws_bench.sharded import score_sharded
 
     def run(gold: str, pred: str, *, data_dir: str | None, **kwargs: Any) -> ScoreResult:
-        with open_executor(sharding) as executor, character_bar("score") as bar:
+        bar_context = contextlib.nullcontext(None) if quiet else character_bar("score")
+        with open_executor(sharding) as executor, bar_context as bar:
             return score_sharded(
                 gold,
                 pred,
@@ -401,14 +380,3 @@ def _sharded_score(sharding: dict) -> Any:
             )
 
     return run
-
-
-def _emit(text: str, output: str) -> None:
-    """Print the output, or write it to a file through a temporary file."""
-    if output == "-":
-        click.echo(text)
-        return
-    from cws_bench.io import atomic_write
-
-    with atomic_write(output) as f:
-        f.write(text + "\n")

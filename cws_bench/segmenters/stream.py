@@ -11,13 +11,13 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
+from cws_bench.defaults import DEFAULT_BATCH_SIZE
 from cws_bench.errors import CwsBenchError, SegmenterError
 from cws_bench.io import PathLike, atomic_write, display_name, iter_lines
 from cws_bench.segmenters.base import Segmenter, SegmenterOutputError
 
 __all__ = ["DEFAULT_BATCH_SIZE", "SegmentStats", "segment_file", "segment_lines"]
 
-DEFAULT_BATCH_SIZE = 1000
 
 
 @dataclass(frozen=True)
