@@ -18,7 +18,7 @@ from cws_bench.cli.options import (
 )
 from cws_bench.corpora import Corpus, corpus_names, get_corpus, read_corpus
 from cws_bench.corpora.readers import FORMATS
-from cws_bench.corpora.stats import CorpusStatistics, corpus_statistics, sentence_statistics
+from cws_bench.corpora.stats import corpus_statistics, sentence_statistics
 
 OUTPUTS = ("text", "json")
 
@@ -84,36 +84,6 @@ def corpora(ctx: click.Context, data_dir: str | None, fmt: str) -> None:
     click.echo("(a split in parentheses is not available here)")
 
 
-def render_statistics(statistics: CorpusStatistics, title: str) -> str:
-    """The aligned text table of ``corpora info``."""
-    s = statistics
-    rows = [
-        ("sentences", f"{s.sentences:,}"),
-        ("words", f"{s.words:,}"),
-        ("characters", f"{s.characters:,}"),
-        ("word types", f"{s.word_types:,}"),
-        ("character types", f"{s.character_types:,}"),
-        ("average word length", f"{s.average_word_length:.3f}"),
-    ]
-    if s.dictionary is not None:
-        rows += [
-            ("dictionary", f"{s.dictionary} ({s.dictionary_words:,} words)"),
-            ("OOV words", f"{s.oov_words:,} ({s.oov_types:,} types)"),
-            ("OOV rate", f"{s.oov_rate:.4f}"),
-        ]
-    else:
-        rows.append(("OOV rate", "--"))
-    if s.empty_lines:
-        rows.append(("empty lines", f"{s.empty_lines:,}"))
-    rows.append(("checksum", s.checksum or "--"))
-    width = max(len(label) for label, _ in rows)
-    lines = [title]
-    lines += [f"  {label:<{width}}  {value}" for label, value in rows]
-    if s.note:
-        lines.append(f"  note: {s.note}")
-    return "\n".join(lines)
-
-
 @corpora.command()
 @click.argument("name")
 @split_option("Split to describe (default: test, when available).")
@@ -166,40 +136,7 @@ def info(
         statistics = corpus_statistics(corpus, split, dictionary=given)
         title = f"{corpus.name}, {split} split: {corpus.title}"
         card = corpus.metadata()
-    if fmt == "json":
-        data = statistics.to_dict()
-        if card is not None:
-            data["card"] = card
-        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
-    else:
-        click.echo(render_statistics(statistics, title))
-        if card is not None:
-            click.echo(render_card(card))
-
-
-CARD_FIELDS = (
-    ("splits", "splits"),
-    ("script", "script"),
-    ("domain", "domain"),
-    ("standard", "standard"),
-    ("licence", "licence"),
-    ("citation", "citation"),
-    ("source", "source"),
-)
-
-
-def render_card(card: dict[str, Any]) -> str:
-    """The corpus card block of ``corpora info``: splits, script, domain, standard, licence..."""
-    rows = []
-    for key, label in CARD_FIELDS:
-        value = card.get(key)
-        if key == "splits":
-            here = card.get("available_splits", [])
-            value = " ".join(s if s in here else f"({s})" for s in value or [])
-        if value:
-            rows.append((label, str(value)))
-    width = max(len(label) for label, _ in rows)
-    return "\n".join(["corpus card:", *(f"  {label:<{width}}  {value}" for label, value in rows)])
+    click.echo(statistics.render(fmt, title=title, card=card))
 
 
 @corpora.command()

@@ -278,24 +278,9 @@ def baseline() -> None:
 
 
 def _summary(saved: Any, path: str) -> str:
-    from cws_bench.regression.render import format_percent
+    from cws_bench.regression.render import render_baseline_text
 
-    lines = [f"baseline of {saved.segmenter.name} {saved.segmenter.version or ''} in {path}:"]
-    for record in saved.records:
-        scores = record.scores
-        lines.append(
-            f"  {record.label}: F1 {format_percent(scores['f1'])}, P "
-            f"{format_percent(scores['precision'])}, R {format_percent(scores['recall'])}, "
-            f"OOV recall {format_percent(scores.get('oov_recall'))}, "
-            f"{record.speed.chars_per_s:,.0f} characters/s (median of "
-            f"{len(record.speed.runs)}, spread {100 * record.speed.spread:.0f}%)"
-        )
-        lines.append(f"    signature: {record.identity['signature']}")
-    bounds = saved.bounds
-    drops = ", ".join(f"{metric} {points:g} points" for metric, points in bounds.drops.items())
-    speed = "not checked" if bounds.speed is None else f"{bounds.speed:g}%"
-    lines.append(f"  bounds: largest drops {drops}; speed {speed}")
-    return "\n".join(lines)
+    return render_baseline_text(saved, path)
 
 
 @baseline.command("save")

@@ -36,83 +36,6 @@ from cws_bench.scoring import (
 FORMATS = ("text", "json", "csv", "sighan", "markdown", "latex")
 
 
-def _percent(value: float | None) -> str:
-    return "--" if value is None else f"{100 * value:.2f}"
-
-
-def render_text(result: ScoreResult, gold: str, pred: str) -> str:
-    """The small aligned table of the text format."""
-    s = result.scores
-    c = result.counts
-    rows = [
-        ("gold words", f"{result.gold_words:,}"),
-        ("predicted words", f"{result.pred_words:,}"),
-        ("correct words", f"{result.correct_words:,}"),
-        ("precision", _percent(s.precision)),
-        ("recall", _percent(s.recall)),
-        ("F1", _percent(s.f1)),
-    ]
-    if result.beta != 1.0:
-        rows.append((f"F{result.beta:g}", _percent(s.fbeta)))
-    rows += [
-        ("OOV rate", _percent(s.oov_rate)),
-        ("OOV recall", _percent(s.oov_recall)),
-        ("IV recall", _percent(s.iv_recall)),
-        (
-            "boundary P/R/F1",
-            " / ".join(map(_percent, (s.boundary_precision, s.boundary_recall, s.boundary_f1))),
-        ),
-    ]
-    if result.sighan is not None:
-        rows += [
-            ("insertions", f"{result.sighan.insertions:,}"),
-            ("deletions", f"{result.sighan.deletions:,}"),
-            ("substitutions", f"{result.sighan.substitutions:,}"),
-        ]
-    width = max(len(label) for label, _ in rows)
-    lines = [f"{pred} against {gold} ({result.method} counting, scores in %)"]
-    lines += [f"  {label:<{width}}  {value:>10}" for label, value in rows]
-    lines.append(
-        f"  errors: {c.split_gold:,} gold words split into {c.split_pred:,} pieces; "
-        f"{c.merge_gold:,} merged into {c.merge_pred:,} words; "
-        f"{c.cross_regions:,} crossing regions ({c.cross_gold:,} gold, {c.cross_pred:,} "
-        f"predicted words)"
-    )
-    lines.append(
-        f"  sentences: {c.sentences:,} scored, {c.skipped_lines:,} empty gold lines "
-        f"skipped, {c.mismatched_lines:,} with differing text"
-    )
-    for m in result.mismatches:
-        lines.append(f"    line {m.line}: gold {m.gold.strip()[:60]!r}")
-        lines.append(f"    {' ' * len(str(m.line))}       pred {m.pred.strip()[:60]!r}")
-    lines.append(f"  signature: {result.signature}")
-    return "\n".join(lines)
-
-
-def render_csv(result: ScoreResult) -> str:
-    """One header line and one row of the result's fields."""
-    import csv
-    import io
-
-    out = io.StringIO()
-    data = result.to_dict()
-    writer = csv.DictWriter(out, fieldnames=list(data), lineterminator="\n")
-    writer.writeheader()
-    writer.writerow({k: "" if v is None else v for k, v in data.items()})
-    return out.getvalue().rstrip("\n")
-
-
-def render_json(result: ScoreResult) -> str:
-    import json
-
-    data = result.to_dict()
-    data["mismatch_examples"] = [
-        {"line": m.line, "gold": m.gold, "pred": m.pred} for m in result.mismatches
-    ]
-    data["warnings"] = list(result.warnings)
-    return json.dumps(data, ensure_ascii=False, indent=2)
-
-
 @click.command()
 @click.argument("gold")
 @click.argument(
@@ -348,19 +271,7 @@ def score(
     print_warnings(result.warnings)
     if details is not None:
         write_details(result, details)
-    if fmt == "json":
-        write_output(render_json(result), output)
-    elif fmt == "csv":
-        write_output(render_csv(result), output)
-    elif fmt == "sighan":
-        from cws_bench.sighan import format_sighan_summary
-
-        write_output(
-            format_sighan_summary(result.sighan, pred, has_dictionary=result.has_dictionary),
-            output,
-        )
-    else:
-        write_output(render_text(result, gold, pred), output)
+    write_output(result.render(fmt, gold=gold, pred=pred), output)
 
 
 def _sharded_score(sharding: dict, quiet: bool) -> Any:
