@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from cws_bench.cli.options import (
+    RecordingGroup,
     data_dir_option,
     dictionary_option,
     format_option,
@@ -41,7 +42,7 @@ def _open_corpus(name: str, data_dir: str | None, download: bool, quiet: bool) -
     return corpus
 
 
-@click.group(invoke_without_command=True)
+@click.group(cls=RecordingGroup, invoke_without_command=True)
 @_data_dir_option
 @_format_option
 @click.pass_context

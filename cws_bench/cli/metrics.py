@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 import click
 
 from cws_bench.cli.options import (
+    RecordingGroup,
     encoding_option,
     format_option,
     output_option,
@@ -71,7 +72,7 @@ def _zero_division(value: str) -> ZeroDivision:
     return "warn" if value == "warn" else float(value)
 
 
-class _AliasedGroup(click.Group):
+class _AliasedGroup(RecordingGroup):
     """A group whose old subcommand names (:data:`ALIASES`) still resolve, unlisted."""
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:

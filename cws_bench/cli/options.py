@@ -246,9 +246,15 @@ def segmenter_options(*, training: bool = True) -> Callable[[F], F]:
             split_option("The split of a registered --corpus (default: train)."),
         ]
 
+    flags = {"segmenter.dictionary": "--lexicon", "segmenter.user_dict": "--user-dict"}
+    flags["segmenter.model"] = "--model"
+    if training:
+        flags.update({"segmenter.corpus": "--corpus", "segmenter.split": "--split"})
+
     def decorate(function: F) -> F:
         @functools.wraps(function)
         def wrapped(**kwargs: Any) -> Any:
+            rename_flags(flags)
             options = dict(parse_option(item) for item in kwargs.pop("option"))
             for flag, key in _SEGMENTER_FLAGS.items():
                 value = kwargs.pop(flag, None)
@@ -308,3 +314,73 @@ def write_output(text: str, output: str | None, *, what: str | None = None) -> N
         f.write(text + "\n")
     if what is not None:
         click.echo(f"{what} written to {output}", err=True)
+
+
+# ---------------------------------------------------------------------------
+# Library hints in the command line's terms
+#
+# The library's hints name API parameters (cws_bench.errors.Fix); the command
+# that runs shows them with its own flags. The command and the flags some
+# decorators rename (the segmenter group) are kept in the context's ``meta``,
+# which every nested context shares.
+
+COMMAND_META = "cws_bench.command"
+FLAGS_META = "cws_bench.flags"
+
+
+class RecordingGroup(click.Group):
+    """A group that remembers the command it runs, so an error can use its flags."""
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = super().get_command(ctx, cmd_name)
+        record_command(ctx, command)
+        return command
+
+
+def record_command(ctx: click.Context, command: click.Command | None) -> None:
+    """Remember ``command`` as the one that runs (the last one a group resolves)."""
+    if command is not None:
+        ctx.meta[COMMAND_META] = command
+
+
+def rename_flags(flags: dict[str, str]) -> None:
+    """Say which flag names a library parameter in the running command (``parameter``, or
+    ``segmenter.OPTION`` for a segmenter's option) when it is not the flag of that name."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None:
+        ctx.meta.setdefault(FLAGS_META, {}).update(flags)
+
+
+def cli_terms(ctx: click.Context) -> Callable[[Any], str]:
+    """How the running command names a :class:`~cws_bench.errors.Fix`: with its flags.
+
+    A parameter the command has no flag for keeps its API name, except a
+    segmenter's option on a command with ``-O``, shown as ``-O KEY=VALUE``.
+    """
+    command = ctx.meta.get(COMMAND_META)
+    renamed: dict[str, str] = ctx.meta.get(FLAGS_META, {})
+    options = [p for p in getattr(command, "params", []) if isinstance(p, click.Option)]
+    by_name = {option.name: option for option in options}
+    by_flag = {flag: option for option in options for flag in option.opts}
+
+    def name(fix: Any) -> str:
+        key = f"segmenter.{fix.parameter}" if fix.segmenter else fix.parameter
+        if key in renamed:
+            option = by_flag.get(renamed[key])
+        else:  # a segmenter's option has a flag only where a decorator said so
+            option = None if fix.segmenter else by_name.get(key)
+        if option is not None and option.hidden:
+            option = None
+        if option is None:
+            if fix.segmenter and "option" in by_name:
+                value = fix.value if fix.value is not None else fix.metavar or "..."
+                return f"-O {fix.parameter}={value}"
+            return str(fix.api())
+        flag = next((f for f in option.opts if f.startswith("--")), option.opts[0])
+        if option.is_flag:
+            return str(flag)
+        if fix.value is not None:
+            return f"{flag} {fix.value}"
+        return f"{flag} {fix.metavar}" if fix.metavar else str(flag)
+
+    return name

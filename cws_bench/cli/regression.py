@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from cws_bench.cli.options import (
+    RecordingGroup,
     batch_size_option,
     data_dir_option,
     dictionary_option,
@@ -266,7 +267,7 @@ def diff(
 # baseline
 
 
-@click.group()
+@click.group(cls=RecordingGroup)
 def baseline() -> None:
     """Record a segmenter's scores and speed on corpora as a baseline file, or update one.
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from dataclasses import replace
 from typing import Any
 
 import click
@@ -23,7 +24,7 @@ from cws_bench.cli.options import (
     write_output,
 )
 from cws_bench.errors import DecodingError
-from cws_bench.io import decoding_hint, display_name
+from cws_bench.io import display_name
 from cws_bench.scoring import (
     GOLD_FORMATS,
     METHODS,
@@ -204,8 +205,9 @@ def score(
         if method == "interval":
             raise click.UsageError("--format sighan needs --method sighan")
         method = "sighan"
-    options = {display_name(pred): "--pred-encoding" for pred in preds}
-    options[gold] = "--encoding"
+    # The encoding parameter that reads each file, for a decoding error's hint.
+    options = {display_name(pred): "pred_encoding" for pred in preds}
+    options[gold] = "encoding"
     try:
         words = None
         reference = gold_corpus(gold, data_dir=data_dir)
@@ -214,7 +216,7 @@ def score(
         if dictionary:
             from cws_bench.words import resolve_dictionary
 
-            options.setdefault(dictionary.removeprefix("file:"), "--dict-encoding")
+            options.setdefault(dictionary.removeprefix("file:"), "dict_encoding")
             words = resolve_dictionary(
                 dictionary, data_dir=data_dir, encoding=dict_encoding or encoding
             )
@@ -265,8 +267,7 @@ def score(
         )
     except DecodingError as e:
         # The hint names the option that sets the encoding of the file at fault.
-        option = options.get(e.path, "--encoding")
-        e.hint = decoding_hint(e.path, e.suggestion, option)
+        e.fixes = tuple(replace(fix, parameter=options.get(e.path, "encoding")) for fix in e.fixes)
         raise
     print_warnings(result.warnings)
     if details is not None:

@@ -51,7 +51,7 @@ def _run_batch(segmenter: Segmenter, batch: list[str], source: str, first: int) 
         detail = e.message.removeprefix(f"segmenter {e.segmenter}: ")
         last = first + len(batch) - 1
         raise SegmenterError(
-            e.segmenter, f"{source}: lines {first}-{last}: {detail}", e.hint
+            e.segmenter, f"{source}: lines {first}-{last}: {detail}", e.template, fixes=e.fixes
         ) from e
 
 
