@@ -96,6 +96,8 @@ def run(args) -> list[dict]:
                 return serving_metrics(*(log.fields[c] for c in COLUMNS))
 
             file_s, from_log = best_of(from_file, max(1, args.repeat // 2))
+            if suffix == "jsonl":
+                rows.append(_json_decoders(path, args.repeat))
             rows.append(
                 {
                     "benchmark": f"read_request_log + serving_metrics ({suffix})",
@@ -116,3 +118,24 @@ def run(args) -> list[dict]:
         )
     )
     return rows
+
+
+def _json_decoders(path: Path, repeat: int) -> dict:
+    """The reader's one parse of a JSONL log as an array: orjson (used) against json."""
+    import json
+
+    import orjson
+
+    text = path.read_text(encoding="utf-8").strip()
+    array = "[" + text.replace("\n", ",") + "]"
+    orjson_s, fast = best_of(lambda: orjson.loads(array), max(1, repeat // 2))
+    json_s, slow = best_of(lambda: json.loads(array), max(1, repeat // 2))
+    return {
+        "benchmark": "JSONL parsed as one array: orjson",
+        "ours_s": orjson_s,
+        "baseline": "json (standard library)",
+        "baseline_s": json_s,
+        "ratio": orjson_s / json_s,
+        "same_result": fast == slow,
+        "target_met": "-",
+    }

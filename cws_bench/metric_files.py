@@ -312,17 +312,26 @@ def _parse_jsonl(
 ) -> pd.DataFrame:
     """The ``wanted`` columns of JSON lines (a key a line lacks is a missing value).
 
-    One ``json.loads`` of the whole file as an array, then a list per wanted
-    key: several times faster than ``pandas.read_json`` on a million lines.
+    One parse of the whole file as an array, then a list per wanted key:
+    several times faster than ``pandas.read_json`` on a million lines. The
+    array is parsed by orjson when it is installed (about twice as fast as
+    :mod:`json`); what orjson refuses and :mod:`json` reads (``NaN``, integers
+    past 64 bits) falls back to :mod:`json`, so the values are the same.
     """
     import json
 
     import pandas as pd
 
+    array = "[" + body.replace("\n", ",") + "]"
     try:
-        records = json.loads("[" + body.replace("\n", ",") + "]")
-    except json.JSONDecodeError:
-        records = None
+        import orjson
+
+        records = orjson.loads(array)
+    except (ImportError, ValueError):  # orjson.JSONDecodeError is a ValueError
+        try:
+            records = json.loads(array)
+        except json.JSONDecodeError:
+            records = None
     if records is None or len(records) != len(numbers):
         for text, number in zip(body.split("\n"), numbers.tolist()):
             try:

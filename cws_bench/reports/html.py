@@ -17,6 +17,7 @@ from typing import Any
 from cws_bench.reports import charts
 from cws_bench.reports import tables as fmt
 from cws_bench.reports.buckets import bucket_chart
+from cws_bench.reports.published import PublishedView, published_view
 from cws_bench.reports.tables import Board, BoardRow, build_boards
 from cws_bench.results import BakeoffResult
 
@@ -112,6 +113,7 @@ class CorpusView:
     details: list[fmt.Column] = field(default_factory=list)
     charts: list[tuple[str, str]] = field(default_factory=list)
     analyses: list[RowAnalysis] = field(default_factory=list)
+    published: PublishedView | None = None  # SIGHAN 2005 corpora: the published rows
 
 
 def _patterns(analysis: dict[str, Any]) -> list[dict[str, Any]]:
@@ -135,6 +137,7 @@ def _corpus_view(board: Board, index: int, colors: dict[str, str], confidence: s
         board=board,
         anchor=anchor(board.corpus, index),
         details=fmt.detail_columns(board, DETAILS, confidence),
+        published=published_view(board),
     )
     drawn = [
         (

@@ -9,6 +9,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 
+from cws_bench.reports.published import published_text
 from cws_bench.reports.tables import (
     MISSING,
     Board,
@@ -113,6 +114,7 @@ def _board_lines(board: Board, confidence: str) -> list[str]:
         f"  {pair.segmenter} {pair.status}: {' '.join((pair.error or 'no error message').split())}"
         for pair in board.failed
     ]
+    lines += published_text(board)  # SIGHAN 2005 corpora: the published rows (issue 17)
     return lines
 
 

@@ -192,6 +192,19 @@ def test_reads_jsonl_and_csv_alike(write):
         assert log.lines.tolist() == ([1, 2] if path == jsonl else [2, 3])
 
 
+def test_jsonl_values_orjson_refuses_read_as_json_reads_them(write):
+    """NaN and an integer past 64 bits: orjson refuses them, the reader falls back to json."""
+    header = HEADER.split(",")
+    rows = [(0.0, 0.25, 1.0, 3, 4), (0.5, "NaN", 2.0, 5, 2**70)]
+    text = "".join(
+        "{" + ", ".join(f'"{k}": {v}' for k, v in zip(header, row)) + "}\n" for row in rows
+    )
+    log = read_request_log(write("odd.jsonl", text), skip_bad=True)
+    assert log.fields["end"].tolist() == [1.0, 2.0]
+    assert math.isnan(log.fields["first_token"][1])
+    assert log.fields["output_tokens"][1] == 2**70
+
+
 def test_iso_8601_times_and_renamed_columns(write):
     path = write(
         "log.csv",
