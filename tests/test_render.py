@@ -200,3 +200,49 @@ def test_every_metrics_command_writes_to_o(tmp_path, args):
     output = tmp_path / "out.txt"
     assert stdout("metrics", *words, "-o", str(output)) == ""
     assert output.read_text(encoding="utf-8") == printed
+
+
+def test_split_criteria_render_by_hand(tmp_path):
+    from cws_bench.metrics.impurity import split_criteria
+
+    # outlook decides play exactly: entropy 1 bit, gain 1, split information 1, Gini 0.5 -> 0.
+    rows = {"outlook": ["sun", "rain"], "play": ["no", "yes"]}
+    criteria = split_criteria(rows, "play")
+    assert criteria.render("text", name="t.csv", digits=2).splitlines() == [
+        "t.csv: play: 2 rows, entropy 1.00 bits, Gini index 0.50",
+        "  feature  values  conditional_entropy  information_gain  split_information"
+        "  gain_ratio  gini_gain",
+        "  outlook       2                 0.00              1.00               1.00"
+        "        1.00       0.50",
+    ]
+    assert criteria.render("csv").splitlines()[1] == "outlook,2,0.0,1.0,1.0,1.0,0.5"
+    table = tmp_path / "t.csv"
+    table.write_text("outlook,play\nsun,no\nrain,yes\n", encoding="utf-8")
+    for fmt in ("text", "json", "csv", "markdown"):
+        printed = stdout("metrics", "impurity", str(table), "--target", "play", "--format", fmt)
+        assert printed == split_criteria(rows, "play").render(fmt, name=str(table)) + "\n"
+
+
+def test_serving_metrics_render_by_hand(tmp_path):
+    from cws_bench.metrics.throughput import serving_metrics
+
+    # Two requests over 0..4 s: 10 output tokens / 4 s = 2.5 tokens/s; TTFT 1 s and 2 s.
+    result = serving_metrics([0.0, 1.0], [1.0, 3.0], [3.0, 4.0], [3, 5], [5, 5])
+    text = result.render("text", name="log.jsonl")
+    assert text.splitlines()[0] == (
+        "log.jsonl: 2 requests over 4.000 s (8 input, 10 output tokens)"
+    )
+    assert "  generation throughput   2.50  output tokens/s" in text
+    assert "  TTFT          1,500.00" in text
+    csv_rows = result.render("csv").splitlines()
+    assert csv_rows[1] == "generation_throughput,value,2.5"
+    assert "ttft,mean,1.5" in csv_rows
+    log = tmp_path / "log.jsonl"
+    log.write_text(
+        '{"start": 0, "first_token": 1, "end": 3, "input_tokens": 3, "output_tokens": 5}\n'
+        '{"start": 1, "first_token": 3, "end": 4, "input_tokens": 5, "output_tokens": 5}\n',
+        encoding="utf-8",
+    )
+    for fmt in ("text", "json", "csv", "markdown"):
+        printed = stdout("metrics", "throughput", str(log), "--format", fmt)
+        assert printed == result.render(fmt, name=str(log)) + "\n"

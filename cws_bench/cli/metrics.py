@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 import json
-import math
 import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -25,9 +24,7 @@ from cws_bench.cli.options import (
     stacked,
     write_output,
 )
-from cws_bench.metrics._tables import csv_table as _csv_table
 from cws_bench.metrics._tables import markdown_table as _markdown_table
-from cws_bench.metrics._tables import text_table as _text_table
 from cws_bench.metrics._undefined import ZeroDivision
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -488,43 +485,7 @@ def impurity(
             criteria = split_criteria(table, target, features=list(features) or None, base=base)
     except ValueError as e:
         raise click.UsageError(f"{data}: {e}") from e
-    write_output(_impurity_text(criteria, data, target, base, digits, fmt), output)
-
-
-def _impurity_text(
-    criteria: Any, data: str, target: str, base: float, digits: int, fmt: str
-) -> str:
-    if fmt == "json":
-        return json.dumps(criteria.to_dict(), ensure_ascii=False, indent=2)
-    names = [
-        "conditional_entropy",
-        "information_gain",
-        "split_information",
-        "gain_ratio",
-        "gini_gain",
-    ]
-    header = ["feature", "values", *names]
-    if fmt == "csv":
-        rows: list[list[Any]] = [
-            [f.feature, f.values, *(getattr(f, n) for n in names)] for f in criteria.features
-        ]
-        return _csv_table(header, rows)
-
-    def number(value: float | None) -> str:
-        return "--" if value is None else f"{value:.{digits}f}"
-
-    body = [
-        [f.feature, str(f.values), *(number(getattr(f, n)) for n in names)]
-        for f in criteria.features
-    ]
-    unit = "bits" if base == 2 else ("nats" if abs(base - math.e) < 1e-12 else f"base {base:g}")
-    summary = (
-        f"{target}: {criteria.items:,} rows, entropy {number(criteria.entropy)} {unit}, "
-        f"Gini index {number(criteria.gini_impurity)}"
-    )
-    if fmt == "markdown":
-        return f"{summary}\n\n{_markdown_table(header, body)}"
-    return f"{data}: {summary}\n{_text_table(header, body)}"
+    write_output(criteria.render(fmt, name=data, digits=digits), output)
 
 
 # ---------------------------------------------------------------------------
@@ -629,59 +590,4 @@ def throughput(
         f"{requests.path}: {count:,} request(s) left out: {reason}"
         for reason, count in result.skipped.items()
     )
-    write_output(_throughput_text(requests.path, result, fmt), output)
-
-
-_LATENCIES = (("ttft", "TTFT"), ("tpot", "TPOT"), ("e2e_latency", "E2E latency"))
-_THROUGHPUTS = (
-    ("generation_throughput", "generation throughput", "output tokens/s"),
-    ("prompt_throughput", "prompt throughput", "input tokens/s"),
-    ("request_throughput", "request throughput", "requests/s"),
-)
-
-
-def _throughput_text(path: str, result: Any, fmt: str) -> str:
-    if fmt == "json":
-        return json.dumps(result.to_dict(), indent=2)
-    if fmt == "csv":
-        rows: list[list[Any]] = [
-            [name, "value", getattr(result, name)] for name, _, _ in _THROUGHPUTS
-        ]
-        for name, _ in _LATENCIES:
-            summary = getattr(result, name)
-            for statistic in ("mean", "p50", "p90", "p99"):
-                rows.append(
-                    [name, statistic, None if summary is None else getattr(summary, statistic)]
-                )
-        return _csv_table(["metric", "statistic", "value"], rows)
-
-    def per_second(value: float | None) -> str:
-        return "--" if value is None else f"{value:,.2f}"
-
-    def ms(summary: Any, statistic: str) -> str:
-        return "--" if summary is None else f"{1000 * getattr(summary, statistic):,.2f}"
-
-    rates = [[title, per_second(getattr(result, name)), unit] for name, title, unit in _THROUGHPUTS]
-    latency_header = ["latency (ms)", "mean", "p50", "p90", "p99", "requests"]
-    latencies = [
-        [
-            title,
-            *(ms(getattr(result, name), s) for s in ("mean", "p50", "p90", "p99")),
-            "--" if getattr(result, name) is None else f"{getattr(result, name).count:,}",
-        ]
-        for name, title in _LATENCIES
-    ]
-    summary = (
-        f"{result.requests:,} request{'' if result.requests == 1 else 's'} over "
-        f"{result.duration:,.3f} s "
-        f"({result.input_tokens:,} input, {result.output_tokens:,} output tokens)"
-    )
-    if fmt == "markdown":
-        return (
-            f"{summary}\n\n{_markdown_table(['throughput', 'value', 'unit'], rates)}\n\n"
-            f"{_markdown_table(latency_header, latencies)}"
-        )
-    return (
-        f"{path}: {summary}\n{_text_table(['throughput', 'value', 'unit'], rates)}\n\n"
-        f"{_text_table(latency_header, latencies)}"
-    )
+    write_output(result.render(fmt, name=requests.path), output)
