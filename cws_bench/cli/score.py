@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Iterator
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -33,6 +34,9 @@ from cws_bench.scoring import (
     score_files,
     write_details,
 )
+
+if TYPE_CHECKING:
+    from cws_bench.dictionary import Dictionary
 
 FORMATS = ("text", "json", "csv", "sighan", "markdown", "latex")
 
@@ -189,18 +193,9 @@ def score(
         return
     if baseline is not None and baseline not in preds:
         preds = (*preds, baseline)
-    many = len(preds) > 1 or confidence or paired or baseline is not None
-    if many or fmt in ("markdown", "latex"):
-        if fmt == "sighan":
-            raise click.UsageError("--format sighan prints the block of one prediction")
-        if details is not None:
-            raise click.UsageError("--details writes the lines of one prediction")
-        if sharding is not None:
-            raise click.UsageError("--executor scores one prediction")
-        if strict or allow_line_mismatch or beta != 1.0:
-            raise click.UsageError(
-                "--strict, --allow-line-mismatch and --beta apply to one prediction"
-            )
+    many = len(preds) > 1 or confidence or paired or baseline is not None or fmt in TABLES
+    if many:
+        _check_one_prediction_options(fmt, details, sharding, strict, allow_line_mismatch, beta)
     elif fmt == "sighan":
         if method == "interval":
             raise click.UsageError("--format sighan needs --method sighan")
@@ -208,36 +203,29 @@ def score(
     # The encoding parameter that reads each file, for a decoding error's hint.
     options = {display_name(pred): "pred_encoding" for pred in preds}
     options[gold] = "encoding"
-    try:
-        words = None
-        reference = gold_corpus(gold, data_dir=data_dir)
-        if reference is not None and not dictionary:
-            words = reference[0].dictionary()
-        if dictionary:
-            from cws_bench.words import resolve_dictionary
-
-            options.setdefault(dictionary.removeprefix("file:"), "dict_encoding")
-            words = resolve_dictionary(
-                dictionary, data_dir=data_dir, encoding=dict_encoding or encoding
-            )
-        if many or fmt in ("markdown", "latex"):
+    with _encoding_hints(options):
+        words = _words(gold, dictionary, data_dir, dict_encoding or encoding, options)
+        common: dict[str, Any] = {
+            "dictionary": words,
+            "method": method or "interval",
+            "normalize": normalize,
+            "encoding": encoding,
+            "pred_encoding": pred_encoding,
+            "gold_format": gold_format,
+            "data_dir": data_dir,
+        }
+        if many:
             from cws_bench.comparison import compare
 
             report = compare(
                 gold,
                 list(preds),
-                dictionary=words,
-                method=method or "interval",
-                normalize=normalize,
-                encoding=encoding,
-                pred_encoding=pred_encoding,
-                gold_format=gold_format,
-                data_dir=data_dir,
                 confidence=confidence,
                 paired=paired,
                 baseline=baseline,
                 resamples=resamples,
                 seed=seed,
+                **common,
             )
             if fmt != "text":  # the text table shows them as notes
                 print_warnings(
@@ -253,26 +241,66 @@ def score(
         result = run(
             gold,
             pred,
-            dictionary=words,
-            normalize=normalize,
-            encoding=encoding,
-            pred_encoding=pred_encoding,
-            method=method or "interval",
             beta=beta,
             strict=strict,
             allow_line_mismatch=allow_line_mismatch,
             per_line=details is not None,
-            gold_format=gold_format,
-            data_dir=data_dir,
+            **common,
         )
-    except DecodingError as e:
-        # The hint names the option that sets the encoding of the file at fault.
-        e.fixes = tuple(replace(fix, parameter=options.get(e.path, "encoding")) for fix in e.fixes)
-        raise
     print_warnings(result.warnings)
     if details is not None:
         write_details(result, details)
     write_output(result.render(fmt, gold=gold, pred=pred), output)
+
+
+TABLES = ("markdown", "latex")
+"""Formats that print the table of systems, even of one."""
+
+
+def _check_one_prediction_options(
+    fmt: str,
+    details: str | None,
+    sharding: dict | None,
+    strict: bool,
+    allow_line_mismatch: bool,
+    beta: float,
+) -> None:
+    """Options that only make sense for one prediction: a usage error with several."""
+    if fmt == "sighan":
+        raise click.UsageError("--format sighan prints the block of one prediction")
+    if details is not None:
+        raise click.UsageError("--details writes the lines of one prediction")
+    if sharding is not None:
+        raise click.UsageError("--executor scores one prediction")
+    if strict or allow_line_mismatch or beta != 1.0:
+        raise click.UsageError("--strict, --allow-line-mismatch and --beta apply to one prediction")
+
+
+def _words(
+    gold: str,
+    dictionary: str | None,
+    data_dir: str | None,
+    encoding: str,
+    options: dict[str, str],
+) -> Dictionary | None:
+    """The OOV dictionary: --dict's, else that of a corpus named as GOLD, else none."""
+    if dictionary:
+        from cws_bench.words import resolve_dictionary
+
+        options.setdefault(dictionary.removeprefix("file:"), "dict_encoding")
+        return resolve_dictionary(dictionary, data_dir=data_dir, encoding=encoding)
+    reference = gold_corpus(gold, data_dir=data_dir)
+    return reference[0].dictionary() if reference is not None else None
+
+
+@contextlib.contextmanager
+def _encoding_hints(options: dict[str, str]) -> Iterator[None]:
+    """A decoding error's hint names the option that sets the encoding of the file at fault."""
+    try:
+        yield
+    except DecodingError as e:
+        e.fixes = tuple(replace(fix, parameter=options.get(e.path, "encoding")) for fix in e.fixes)
+        raise
 
 
 def _sharded_score(sharding: dict, quiet: bool) -> Any:
