@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import codecs
 import contextlib
+import dataclasses
 import os
 import sys
 from collections.abc import Iterable, Iterator
@@ -216,6 +217,28 @@ def decoding_hint(
         return f"{name} looks like {suggestion}: pass {{0}}", (Fix(parameter, suggestion),)
     hint = f"pass the encoding of {name} with {{0}} (e.g. gb18030 or big5hkscs)"
     return hint, (Fix(parameter),)
+
+
+@contextlib.contextmanager
+def encoding_parameters(files: Iterable[tuple[object, str]]) -> Iterator[None]:
+    """Name in a decoding error's fix the parameter that sets the encoding of the file at fault.
+
+    ``files`` pairs each file (a path; anything else is skipped) with the
+    parameter that sets its encoding (``pred_encoding``, ...); a later pair
+    wins for the same file.
+    """
+    try:
+        yield
+    except DecodingError as e:
+        names = {
+            display_name(path): parameter
+            for path, parameter in files
+            if isinstance(path, str | os.PathLike)
+        }
+        parameter = names.get(e.path)
+        if parameter is not None:
+            e.fixes = tuple(dataclasses.replace(fix, parameter=parameter) for fix in e.fixes)
+        raise
 
 
 def iter_line_blocks(

@@ -21,10 +21,11 @@ The worked example of the literature:
 from __future__ import annotations
 
 import codecs
+import functools
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, ParamSpec
 
 from cws_bench.checksums import LineDigest, SentenceDigest
 from cws_bench.counts import AdditiveCounts
@@ -42,6 +43,7 @@ from cws_bench.io import (
     PathLike,
     decoding_error,
     display_name,
+    encoding_parameters,
     iter_line_blocks,
     normalize_encoding,
     open_binary,
@@ -1081,6 +1083,26 @@ def _sentence_blocks(
         yield block
 
 
+_P = ParamSpec("_P")
+
+
+def _encoding_parameters(function: Callable[_P, ScoreResult]) -> Callable[_P, ScoreResult]:
+    """A decoding error's fix names score_files' parameter for the file at fault."""
+
+    @functools.wraps(function)
+    def wrapped(*args: _P.args, **kwargs: _P.kwargs) -> ScoreResult:
+        files = [
+            (kwargs.get("dictionary"), "dictionary_encoding"),
+            (kwargs.get("pred", args[1] if len(args) > 1 else None), "pred_encoding"),
+            (kwargs.get("gold", args[0] if args else None), "encoding"),
+        ]
+        with encoding_parameters(files):
+            return function(*args, **kwargs)
+
+    return wrapped
+
+
+@_encoding_parameters
 def score_files(
     gold: PathLike,
     pred: PathLike,

@@ -107,3 +107,20 @@ def test_a_renamed_flag_needs_no_library_change():
         "-O corpus=pku",
         "seed=3",
     ]
+
+
+def test_score_files_names_the_encoding_parameter_of_the_file_at_fault(tmp_path):
+    gb = tmp_path / "gb.txt"
+    gb.write_bytes("第一行 的 文字\n".encode("gb18030") * 40)
+    utf8 = tmp_path / "utf8.txt"
+    utf8.write_text("第一行 的 文字\n", encoding="utf-8")
+    cases = [
+        ((gb, utf8), {}, "encoding"),
+        ((utf8, gb), {}, "pred_encoding"),
+        ((utf8, utf8), {"dictionary": gb}, "dictionary_encoding"),
+    ]
+    for (gold, pred), kwargs, parameter in cases:
+        with pytest.raises(CwsBenchError) as caught:
+            score_files(gold, pred, **kwargs)
+        assert caught.value.fixes[0].parameter == parameter
+        assert f'{parameter}="gb18030"' in str(caught.value.hint)

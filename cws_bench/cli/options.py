@@ -246,10 +246,12 @@ def segmenter_options(*, training: bool = True) -> Callable[[F], F]:
             split_option("The split of a registered --corpus (default: train)."),
         ]
 
-    flags = {"segmenter.dictionary": "--lexicon", "segmenter.user_dict": "--user-dict"}
-    flags["segmenter.model"] = "--model"
-    if training:
-        flags.update({"segmenter.corpus": "--corpus", "segmenter.split": "--split"})
+    # For hints: which flag sets each segmenter option here (cli_terms).
+    flags = {
+        f"segmenter.{key}": "--" + parameter.replace("_", "-")
+        for parameter, key in _SEGMENTER_FLAGS.items()
+        if training or parameter not in ("corpus", "split")
+    }
 
     def decorate(function: F) -> F:
         @functools.wraps(function)
