@@ -246,3 +246,46 @@ def test_serving_metrics_render_by_hand(tmp_path):
     for fmt in ("text", "json", "csv", "markdown"):
         printed = stdout("metrics", "throughput", str(log), "--format", fmt)
         assert printed == result.render(fmt, name=str(log)) + "\n"
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_listings_render_what_the_commands_print(fmt):
+    from cws_bench.corpora import corpus_names
+    from cws_bench.corpora.stats import render_corpus_list
+    from cws_bench.segmenters.registry import list_segmenters, render_segmenters
+
+    assert render_segmenters(list_segmenters(), fmt) + "\n" == stdout("segmenters", "--format", fmt)
+    cards = [get_corpus(name).metadata() for name in corpus_names()]
+    assert render_corpus_list(cards, fmt) + "\n" == stdout("corpora", "--format", fmt)
+
+
+def test_listings_by_hand():
+    from cws_bench.corpora.stats import render_corpus_list
+    from cws_bench.segmenters.registry import SegmenterInfo, render_segmenters
+
+    infos = [
+        SegmenterInfo("fmm", "dictionary", "forward maximum matching", True, "0.1", None),
+        SegmenterInfo("x", None, "", False, None, "pip install x"),
+    ]
+    assert render_segmenters(infos).splitlines() == [
+        "name  kind        version  available  description / how to install",
+        "fmm   dictionary  0.1      yes        forward maximum matching",
+        "x     ?           -        no         install: pip install x",
+    ]
+    card = {
+        "name": "c",
+        "script": "simplified",
+        "available": False,
+        "splits": ["train", "test"],
+        "available_splits": ["test"],
+        "title": "A corpus",
+        "domain": "news",
+        "location": None,
+        "how_to_get": "download it",
+    }
+    assert render_corpus_list([card]) == (
+        "c  simplified   not here   splits: (train) test\n"
+        "   A corpus (news)\n"
+        "   to get: download it\n"
+        "(a split in parentheses is not available here)"
+    )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import click
@@ -19,7 +18,7 @@ from cws_bench.cli.options import (
 )
 from cws_bench.corpora import Corpus, corpus_names, get_corpus, read_corpus
 from cws_bench.corpora.readers import FORMATS
-from cws_bench.corpora.stats import corpus_statistics, sentence_statistics
+from cws_bench.corpora.stats import corpus_statistics, render_corpus_list, sentence_statistics
 
 OUTPUTS = ("text", "json")
 
@@ -66,23 +65,7 @@ def corpora(ctx: click.Context, data_dir: str | None, fmt: str) -> None:
         if data_dir is not None and corpus.external_data:
             corpus = get_corpus(name, data_dir=data_dir)
         cards.append(corpus.metadata())
-    if fmt == "json":
-        click.echo(json.dumps(cards, ensure_ascii=False, indent=2))
-        return
-    width = max(len(card["name"]) for card in cards)
-    for card in cards:
-        splits = " ".join(
-            split if split in card["available_splits"] else f"({split})" for split in card["splits"]
-        )
-        state = "available" if card["available"] else "not here"
-        click.echo(f"{card['name']:<{width}}  {card['script']:<11}  {state:<9}  splits: {splits}")
-        domain = f" ({card['domain']})" if card.get("domain") else ""
-        click.echo(f"{'':<{width}}  {card['title']}{domain}")
-        if card["location"]:
-            click.echo(f"{'':<{width}}  from: {card['location']}")
-        if card["how_to_get"]:
-            click.echo(f"{'':<{width}}  to get: {card['how_to_get']}")
-    click.echo("(a split in parentheses is not available here)")
+    click.echo(render_corpus_list(cards, fmt))
 
 
 @corpora.command()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from typing import Any
@@ -74,33 +73,9 @@ def segmenters(fmt: str) -> None:
         cws-bench segmenters
         cws-bench segmenters --format json
     """
-    from cws_bench.segmenters import list_segmenters
+    from cws_bench.segmenters.registry import list_segmenters, render_segmenters
 
-    infos = list_segmenters()
-    if fmt == "json":
-        click.echo(json.dumps([info.to_dict() for info in infos], ensure_ascii=False, indent=2))
-        return
-    rows = [("name", "kind", "version", "available", "description / how to install")]
-    for info in infos:
-        if info.available:
-            note = info.description
-            if info.device:  # a neural adapter: where device="auto" would run it
-                note += f" [device: {info.device}]"
-        else:
-            note = f"install: {info.install}" if info.install else f"unavailable: {info.reason}"
-        rows.append(
-            (
-                info.name,
-                info.kind or "?",
-                info.version or "-",
-                "yes" if info.available else "no",
-                note,
-            )
-        )
-    widths = [max(len(row[i]) for row in rows) for i in range(4)]
-    for row in rows:
-        cells = [cell.ljust(width) for cell, width in zip(row, widths)]
-        click.echo("  ".join([*cells, row[4]]))
+    click.echo(render_segmenters(list_segmenters(), fmt))
 
 
 @click.command()

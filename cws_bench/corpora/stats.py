@@ -7,7 +7,7 @@ beside each test set (PKU test: 0.058 against its training word list).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -21,6 +21,7 @@ __all__ = [
     "CorpusStatistics",
     "corpus_statistics",
     "format_card",
+    "render_corpus_list",
     "sentence_statistics",
 ]
 
@@ -236,3 +237,29 @@ def corpus_statistics(
     return sentence_statistics(
         corpus.sentences(split), dictionary, corpus=corpus.name, split=split, note=note
     )
+
+
+def render_corpus_list(cards: Sequence[Mapping[str, Any]], fmt: str = "text") -> str:
+    """What ``cws-bench corpora`` prints: the corpora's cards as ``json``, or in ``text``
+    one block each (name, script, here or not, splits; title, where from, how to get)."""
+    if fmt == "json":
+        import json
+
+        return json.dumps([dict(card) for card in cards], ensure_ascii=False, indent=2)
+    if fmt != "text":
+        raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(STATISTICS_FORMATS)}")
+    width = max(len(card["name"]) for card in cards)
+    lines = []
+    for card in cards:
+        here = card["available_splits"]
+        splits = " ".join(split if split in here else f"({split})" for split in card["splits"])
+        state = "available" if card["available"] else "not here"
+        lines.append(f"{card['name']:<{width}}  {card['script']:<11}  {state:<9}  splits: {splits}")
+        domain = f" ({card['domain']})" if card.get("domain") else ""
+        lines.append(f"{'':<{width}}  {card['title']}{domain}")
+        if card["location"]:
+            lines.append(f"{'':<{width}}  from: {card['location']}")
+        if card["how_to_get"]:
+            lines.append(f"{'':<{width}}  to get: {card['how_to_get']}")
+    lines.append("(a split in parentheses is not available here)")
+    return "\n".join(lines)
