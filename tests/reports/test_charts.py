@@ -43,6 +43,16 @@ def test_corpus_charts_are_svg_with_text_labels(draw, boards, colors):
         assert "<metadata>" not in svg and "dc:date" not in svg
 
 
+def test_speed_axis_labels_are_plain_figures(boards, colors):
+    # Text is drawn literally, so mathtext tick labels ("$\\mathdefault{10^{5}}$") would
+    # show as their source.
+    for board in boards:
+        svg = charts.speed_f1_chart(board, colors)
+        texts = {"".join(t.itertext()).strip() for t in ET.fromstring(svg).iter(f"{SVG}text")}
+        assert not any("$" in text or "mathdefault" in text for text in texts)
+        assert any(re.fullmatch(r"\d+(\.\d+)?[KM]?", text) for text in texts)
+
+
 def test_length_chart_per_pair(boards, colors):
     row = boards[0].rows[0]
     svg = charts.length_recall_chart(row, boards[0].corpus, colors)
