@@ -118,17 +118,19 @@ def input_format_option(choices: Sequence[str], help: str) -> Callable[[F], F]:
     )
 
 
-def normalize_option(function: F) -> F:
-    """``--normalize STEPS``: normalise gold, prediction and dictionary alike."""
+def normalize_option(
+    what: str = "gold, prediction and dictionary", when: str = "scoring"
+) -> Callable[[F], F]:
+    """``--normalize STEPS``: normalise every input alike (``what``) before ``when``."""
     return click.option(
         "--normalize",
         default="none",
         show_default=True,
         metavar="STEPS",
-        help="Normalise gold, prediction and dictionary alike before scoring: 'width' "
+        help=f"Normalise {what} alike before {when}: 'width' "
         "(full-width ASCII to half-width), an OpenCC conversion such as 't2s' or 's2t', "
         "or steps joined by '+' (width+t2s).",
-    )(function)
+    )
 
 
 def quiet_option(help: str = "No progress bar.") -> Callable[[F], F]:

@@ -20,6 +20,7 @@ from cws_bench.cli.options import (
     dictionary_option,
     encoding_option,
     format_option,
+    normalize_option,
     output_option,
     parse_option,
     print_warnings,
@@ -175,6 +176,7 @@ def _speed_runs_option(default: int | None) -> Callable[[F], F]:
     help="Encoding of a --dict file if not --encoding's.",
 )
 @_data_dir_option
+@normalize_option("A, B, the gold and the dictionary", "comparing")
 @format_option(
     DIFF_FORMATS,
     "text for the terminal, json for machines, html: one self-contained page with "
@@ -205,6 +207,7 @@ def diff(
     dictionary: str | None,
     dict_encoding: str | None,
     data_dir: str | None,
+    normalize: str,
     fmt: str,
     output: str | None,
     top: int,
@@ -231,6 +234,7 @@ def diff(
         cws-bench diff before.txt after.txt
         cws-bench diff before.txt after.txt --gold gold.txt --dict words.txt
         cws-bench diff before.txt after.txt --gold zh_gsd-ud-test.conllu
+        cws-bench diff before.txt after.txt --gold gold.txt --normalize width
         cws-bench diff before.txt after.txt --gold gold.txt --format html -o diff.html
     """
     from cws_bench.regression.diff import diff_files
@@ -258,6 +262,7 @@ def diff(
         seed=seed,
         resamples=resamples,
         strict=strict,
+        normalize=normalize,
     )
     renderers = {"text": render_diff_text, "json": render_diff_json, "html": render_diff_html}
     write_output(renderers[fmt](result), output, what="diff")

@@ -65,7 +65,7 @@ FORMATS = ("text", "json", "csv", "sighan", "markdown", "latex")
 @data_dir_option(
     "Where a corpus named as GOLD or in --dict corpus:NAME keeps its data (e.g. icwb2-data)."
 )
-@normalize_option
+@normalize_option()
 @click.option(
     "--method",
     type=click.Choice([*METHODS, "conll18"]),

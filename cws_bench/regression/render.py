@@ -156,6 +156,8 @@ def render_diff_text(diff: SegmentationDiff, *, shown: int = SHOWN_PATTERNS) -> 
         f"{counts['changes']:,} {KIND_LABELS[kind]}" for kind, counts in diff.kinds.items()
     )
     out.append(f"  changes: {diff.changes:,} ({kinds})")
+    if diff.settings.get("normalize"):
+        out.append(f"  compared after normalising: {diff.settings['normalize']}")
     if diff.text_differences:
         out.append(
             f"  {plural(diff.text_differences, 'line')} "
