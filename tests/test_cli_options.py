@@ -75,6 +75,9 @@ def test_each_flag_has_one_meaning(name, command):
     option = visible(command, "--quiet")
     if option is not None:
         assert option.is_flag
+    option = visible(command, "--normalize")
+    if option is not None:
+        assert option.default == "none", name
 
 
 @pytest.mark.parametrize(
@@ -90,6 +93,20 @@ def test_data_dir_is_on_every_command_that_reads_corpora(name):
 )
 def test_output_is_on_every_command_that_writes_a_file(name):
     assert visible(dict(commands())[name], "-o") is not None
+
+
+@pytest.mark.parametrize("name", ["score", "diff"])
+def test_normalize_is_on_every_command_that_compares_text(name):
+    assert visible(dict(commands())[name], "--normalize") is not None
+
+
+def test_report_takes_markdown_as_every_other_format_option_does(tmp_path):
+    from cws_bench.reports import REPORT_FORMATS
+
+    assert REPORT_FORMATS["markdown"] is REPORT_FORMATS["md"]
+    for command_name in ("score", "metrics ranking", "report"):
+        option = visible(dict(commands())[command_name], "--format")
+        assert "markdown" in option.type.choices  # type: ignore[union-attr]
 
 
 def test_no_default_seed_or_batch_size_is_written_twice():

@@ -11,9 +11,9 @@ from cws_bench.errors import CwsBenchError
 @click.command()
 @click.argument("results", nargs=-1, required=True, metavar="RESULTS.json...")
 @format_option(
-    ["md", "html", "latex", "csv", "json", "text"],
-    "Report format: the bake-off's leaderboard.md, report.html, leaderboard.tex, "
-    "results.csv, results.json, or the terminal's table.",
+    ["md", "html", "latex", "csv", "json", "text", "markdown"],
+    "Report format: the bake-off's leaderboard.md (md or markdown), report.html, "
+    "leaderboard.tex, results.csv, results.json, or the terminal's table.",
     default="md",
 )
 @output_option("Write the report to this file (atomically); default: standard output.")
