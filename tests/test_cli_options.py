@@ -220,3 +220,21 @@ def test_quiet_is_accepted_where_there_is_progress():
     )
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["f1"] == 1.0
+
+
+def test_corpora_info_and_export_read_a_file_in_encoding(tmp_path):
+    gold = tmp_path / "gold.gb"
+    gold.write_bytes("我们 是 学生\n南京市 长江 大桥\n".encode("gb18030"))
+    result = CliRunner().invoke(cli, ["corpora", "info", str(gold), "--format", "json"])
+    assert result.exit_code == 2
+    assert "pass --encoding gb18030" in result.stderr  # the library's fix, with this flag
+    result = CliRunner().invoke(
+        cli, ["corpora", "info", str(gold), "--encoding", "gb18030", "--format", "json"]
+    )
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["words"] == 6
+    out = tmp_path / "raw.txt"
+    args = ["corpora", "export", str(gold), "--as", "raw", "-o", str(out)]
+    result = CliRunner().invoke(cli, [*args, "--encoding", "gb18030"])
+    assert result.exit_code == 0, result.output
+    assert out.read_text(encoding="utf-8") == "我们是学生\n南京市长江大桥\n"

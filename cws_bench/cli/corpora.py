@@ -10,6 +10,7 @@ from cws_bench.cli.options import (
     RecordingGroup,
     data_dir_option,
     dictionary_option,
+    encoding_option,
     format_option,
     input_format_option,
     output_option,
@@ -76,6 +77,7 @@ def corpora(ctx: click.Context, data_dir: str | None, fmt: str) -> None:
     "'jieba', or corpus:NAME[:SPLIT]."
 )
 @_input_format_option
+@encoding_option
 @_data_dir_option
 @click.option("--download", is_flag=True, help="Download the corpus first if it is not here.")
 @_quiet_option
@@ -85,6 +87,7 @@ def info(
     split: str | None,
     dictionary: str | None,
     input_format: str,
+    encoding: str,
     data_dir: str | None,
     download: bool,
     quiet: bool,
@@ -107,10 +110,13 @@ def info(
 
     from cws_bench.words import resolve_dictionary
 
-    given = resolve_dictionary(dictionary, data_dir=data_dir) if dictionary else None
+    given = (
+        resolve_dictionary(dictionary, data_dir=data_dir, encoding=encoding) if dictionary else None
+    )
     card: dict[str, Any] | None = None
     if name not in corpus_names() and Path(name).is_file():
-        statistics = sentence_statistics(read_corpus(name, format=input_format), given)
+        sentences = read_corpus(name, format=input_format, encoding=encoding)
+        statistics = sentence_statistics(sentences, given)
         title = name
     else:
         corpus = _open_corpus(name, data_dir, download, quiet)
@@ -136,6 +142,7 @@ def info(
 )
 @output_option("File to write (- for standard output); written atomically, UTF-8.", required=True)
 @_input_format_option
+@encoding_option
 @_data_dir_option
 @click.option("--download", is_flag=True, help="Download the corpus first if it is not here.")
 @_quiet_option
@@ -145,6 +152,7 @@ def export(
     kind: str,
     output: str,
     input_format: str,
+    encoding: str,
     data_dir: str | None,
     download: bool,
     quiet: bool,
@@ -168,7 +176,7 @@ def export(
     from cws_bench.io import atomic_write
 
     if name not in corpus_names() and Path(name).is_file():
-        sentences = read_corpus(name, format=input_format)
+        sentences = read_corpus(name, format=input_format, encoding=encoding)
         lines = (("" if kind == "raw" else " ").join(words) for words in sentences)
         label = name
     else:
