@@ -3,7 +3,7 @@
 Same dictionary, same modes and the same API as jieba; the adapter is
 :class:`~cws_bench.segmenters.jieba.JiebaSegmenter` with ``jieba_fast``'s
 ``Tokenizer``. Whether it segments exactly as jieba does is measured, not
-assumed: README.md gives the agreement on the SIGHAN 2005 test sets.
+assumed: docs/NEURAL.md gives the agreement on the SIGHAN 2005 test sets.
 jieba's ``enable_paddle()`` (which pip-installs paddle at run time) is
 never called by either adapter.
 """

@@ -1,0 +1,324 @@
+"""README.md as a newcomer reads it: its links work, its quick start and tables hold.
+
+The walkthroughs of other sections have their own tests, beside the code they
+show: tests/regression/test_cli_regression.py ("Regression-test your
+tokenizer"), tests/metrics/test_cli.py (docs/METRICS.md) and
+tests/test_streaming.py ("In a training or evaluation loop").
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import unicodedata
+import zipfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cws_bench.cli import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+SIGHAN_HEADING = "## SIGHAN 2005, scored as the official script scores"
+
+
+def section(heading: str, text: str | None = None) -> str:
+    """The body of a README section, up to the next heading of the same level or higher."""
+    text = README.read_text(encoding="utf-8") if text is None else text
+    assert heading in text, heading
+    level = heading.split(" ", 1)[0]
+    body = text.split(heading + "\n", 1)[1]
+    ends = [m.start() for m in re.finditer(rf"^#{{1,{len(level)}}} ", body, flags=re.M)]
+    return body[: ends[0]] if ends else body
+
+
+def github_anchor(heading: str) -> str:
+    """The anchor GitHub gives a heading: lower case, punctuation dropped, spaces to '-'."""
+    text = heading.strip().lower()
+    kept = "".join(
+        ch
+        for ch in text
+        if ch in " -_" or unicodedata.category(ch)[0] in "LN"  # letters (CJK too), digits
+    )
+    return kept.replace(" ", "-")
+
+
+def headings(markdown: str) -> list[str]:
+    """The headings of a Markdown text, outside code blocks."""
+    found, fenced = [], False
+    for line in markdown.splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+        elif not fenced and re.match(r"#{1,6} ", line):
+            found.append(line.split(" ", 1)[1])
+    return found
+
+
+def test_github_anchor_rules() -> None:
+    # As GitHub renders them (checked on rendered READMEs): commas and apostrophes go,
+    # hyphens stay, digits stay, case folds.
+    assert github_anchor("SIGHAN 2005, scored as the official script scores") == (
+        "sighan-2005-scored-as-the-official-script-scores"
+    )
+    assert github_anchor("Regression-test your tokenizer") == "regression-test-your-tokenizer"
+    assert github_anchor("People's Daily 1998, test split (`pd1998`)") == (
+        "peoples-daily-1998-test-split-pd1998"
+    )
+
+
+def test_every_link_of_the_readme_and_docs_goes_somewhere() -> None:
+    """Anchors name a heading of the page; relative links name a file of the repository."""
+    pages = [README, *sorted((ROOT / "docs").glob("*.md"))]
+    checked = 0
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        anchors = {github_anchor(h) for h in headings(text)}
+        prose = re.sub(r"```.*?```", "", text, flags=re.S)
+        for target in re.findall(r"\]\(([^)\s]+)\)", prose):
+            if target.startswith(("http://", "https://")):
+                continue
+            path, _, anchor = target.partition("#")
+            if path:
+                linked = (page.parent / path).resolve()
+                assert linked.exists(), f"{page.name}: link to missing {target}"
+                if anchor:
+                    linked_anchors = {
+                        github_anchor(h) for h in headings(linked.read_text(encoding="utf-8"))
+                    }
+                    assert anchor in linked_anchors, f"{page.name}: no heading for {target}"
+            else:
+                assert anchor in anchors, f"{page.name}: no heading for #{anchor}"
+            checked += 1
+    assert checked >= 30
+
+
+def test_contents_lists_every_section() -> None:
+    text = README.read_text(encoding="utf-8")
+    contents = section("## Contents", text)
+    listed = set(re.findall(r"\]\(#([^)]+)\)", contents))
+    sections = [h for h in headings(text) if f"## {h}" in text.splitlines()]
+    missing = {github_anchor(h) for h in sections} - listed - {"contents"}
+    assert not missing, f"README sections not in Contents: {sorted(missing)}"
+
+
+def test_the_setup_commands_stay_first() -> None:
+    """CI (.ci/run) runs the README's test command; the two set-up commands open the README."""
+    text = README.read_text(encoding="utf-8")
+    assert headings(text)[:2] == ["cws-bench", "Two commands"]
+    first = re.search(r"```sh\n(.*?)```", text, flags=re.S)
+    assert first is not None
+    commands = [line.split("#")[0].strip() for line in first.group(1).splitlines()]
+    assert commands == ["make run", "make test"]
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert re.search(r"^run: ", makefile, flags=re.M)
+    assert re.search(r"^test: ", makefile, flags=re.M)
+
+
+def test_one_way_of_calling_the_cli() -> None:
+    """`cws-bench` throughout, after activating .venv once; no `.venv/bin/cws-bench`.
+
+    The README and the pages moved out of it; docs/SCALING.md and docs/BENCHMARKS.md
+    record how their figures were measured and keep their own spelling.
+    """
+    moved = ("METRICS", "SIGHAN_SCORING", "NEURAL")  # pages moved out of the README
+    pages = [README, *(ROOT / "docs" / f"{name}.md" for name in moved)]
+    texts = [page.read_text(encoding="utf-8") for page in pages]
+    for text in texts:
+        assert ".venv/bin/cws-bench" not in text
+    assert "source .venv/bin/activate" in texts[0]
+
+
+def test_the_scratch_folder_is_ignored_but_present() -> None:
+    gitignore = (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
+    assert "scratch/*" in gitignore
+    assert "!scratch/README.md" in gitignore
+    assert (ROOT / "scratch" / "README.md").is_file()
+
+
+def test_commands_that_write_files_write_into_scratch() -> None:
+    """Every `-o FILE` of a README command is under scratch/ or reports/ (or a walkthrough's cd)."""
+    text = README.read_text(encoding="utf-8")
+    # The walkthrough runs in the scratch folder (its first command is `cd scratch`).
+    walkthrough = section("## Regression-test your tokenizer", text)
+    assert re.search(r"```sh\ncd scratch\n", walkthrough)
+    text = text.replace(walkthrough, "")
+    written = 0
+    for block in re.findall(r"```sh\n(.*?)```", text, flags=re.S):
+        if block.startswith("mkdir -p scratch/sighan2005 && cd scratch/sighan2005\n"):
+            continue  # the block runs inside the scratch folder
+        for line in block.splitlines():
+            command = line.split("  #")[0]
+            for target in re.findall(r"(?:^|\s)(?:-o|>)\s+(\S+)", command):
+                assert target.startswith(("scratch/", "reports/", "-")), line
+                written += 1
+    assert written >= 10
+
+
+def run_block(body: str, runner: CliRunner) -> list:
+    """Run the commands of one sh block through the CLI; return their results."""
+    results = []
+    for line in body.splitlines():
+        command = line.split("  #")[0].strip()
+        if not command:
+            continue
+        words = shlex.split(command)
+        assert words[0] == "cws-bench", f"unexpected line in README: {line}"
+        result = runner.invoke(cli, words[1:])
+        assert result.exit_code == 0, (line, result.output, result.exception)
+        results.append(result)
+    return results
+
+
+def release_zip(icwb2: Path, target: Path) -> Path:
+    """A zip in the release's layout (top folder icwb2-data/) of the shared files."""
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(icwb2.rglob("*")):
+            if path.is_file():
+                archive.write(path, f"icwb2-data/{path.relative_to(icwb2).as_posix()}")
+    return target
+
+
+@pytest.mark.slow
+def test_quick_start_runs_verbatim(icwb2: Path, tmp_path: Path, monkeypatch) -> None:
+    """Every command of the quick start, as shown, in a fresh folder with its scratch/.
+
+    Tests have no network, so `cws-bench corpora download sighan2005-pku` fetches a
+    zip of the shared icwb2-data in the release's layout from a file: URL (the
+    mirror variable CWS_BENCH_SIGHAN2005_URL), into an empty cache folder.
+    """
+    pytest.importorskip("pkuseg", reason="the quick start compares jieba with pkuseg")
+    monkeypatch.chdir(tmp_path)
+    zipped = release_zip(icwb2, tmp_path / "icwb2-data.zip")
+    monkeypatch.setenv("CWS_BENCH_SIGHAN2005_URL", zipped.as_uri())
+    monkeypatch.setenv("CWS_BENCH_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("CWS_BENCH_SIGHAN2005", raising=False)
+    (tmp_path / "scratch").mkdir()  # in every clone (scratch/README.md keeps it)
+    quick = section("## Quick start")
+    blocks = re.findall(r"```(sh|text)\n(.*?)```", quick, flags=re.S)
+    assert [kind for kind, _ in blocks].count("sh") >= 4
+    runner = CliRunner()
+    last = None
+    for kind, body in blocks:
+        if kind == "text":
+            assert last is not None, "an output block must follow a command"
+            assert last.stdout.rstrip("\n") == body.rstrip("\n")
+            continue
+        last = run_block(body, runner)[-1]
+    # What the prose around the commands promises:
+    assert (tmp_path / "cache" / "sighan2005" / "icwb2-data.zip").is_file()
+    for name in ("results.json", "results.csv", "leaderboard.md", "report.html"):
+        assert (tmp_path / "reports" / "default" / name).is_file(), name
+    assert "pkuseg" in (tmp_path / "scratch" / "pku-diff.html").read_text(encoding="utf-8")
+    import cws_bench
+
+    score = cws_bench.score_files("sighan2005-pku:test", "scratch/pku-jieba.txt")
+    assert f"{100 * score.f1:.2f}" in quick
+
+
+SUMMARY = re.compile(r"^###\t(\S+)\t" + r"\t".join([r"(\d+)"] * 6 + [r"([\d.]+)"] * 6) + "$")
+
+
+@pytest.mark.slow
+def test_sighan_table_is_what_the_commands_shown_give(icwb2: Path, tmp_path: Path, monkeypatch):
+    """Rerun the SIGHAN 2005 section's commands, row by row, and compare with its table.
+
+    pkuseg's rows are left out (the slowest segmenter: about a minute over the four
+    test sets); every other row is rerun.
+    """
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("CWS_BENCH_SIGHAN2005", str(icwb2))
+    body = section(SIGHAN_HEADING)
+    loop = re.search(r"```sh\n(.*?)```", body, flags=re.S)
+    assert loop is not None
+    script = loop.group(1)
+    table = {}
+    names = {"PKU": "pku", "MSR": "msr", "CityU": "cityu", "AS": "as"}
+    for line in body.splitlines():
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        if len(cells) == 12 and cells[0] in names:
+            table[names[cells[0]], cells[1]] = cells[3:]
+    assert len(table) == 20
+    runner = CliRunner()
+    corpus_lines = [ln.strip() for ln in script.splitlines() if ln.strip().startswith("cws-bench")]
+    segmenters = re.search(r"for s in ([\w ]+); do", script)
+    assert segmenters is not None
+    assert segmenters.group(1).split() == ["baseline", "fmm", "bimm", "jieba", "pkuseg"]
+    for c in ("pku", "msr", "cityu", "as"):
+        for template in corpus_lines:
+            command = template.replace("$c", c)
+            if "-s pkuseg" in command or "$s" in command:
+                continue
+            result = runner.invoke(cli, shlex.split(command)[1:])
+            assert result.exit_code == 0, (command, result.output)
+        for s in ("baseline", "fmm", "bimm", "jieba"):
+            command = f"cws-bench score sighan2005-{c}:test {c}-{s}.txt --format sighan"
+            assert command + " | tail -n 1" in script.replace("$c", c).replace("$s", s)
+            result = runner.invoke(cli, shlex.split(command)[1:])
+            assert result.exit_code == 0, result.output
+            summary = SUMMARY.match(result.stdout.rstrip("\n").splitlines()[-1])
+            assert summary is not None, result.stdout[-300:]
+            counts, scores = summary.groups()[1:7], summary.groups()[7:]
+            expected = table[c, s]
+            # R, P, F, OOV rate, R_oov, R_iv; then insertions, deletions, substitutions
+            assert list(scores) == expected[:6], (c, s)
+            assert [f"{int(n):,}" for n in counts[:3]] == expected[6:], (c, s)
+
+
+def python_blocks(heading: str) -> list[str]:
+    """The Python examples of a README section, up to its first subsection."""
+    body = section(heading)
+    body = re.split(r"^### ", body, flags=re.M)[0]
+    return re.findall(r"```python\n(.*?)```", body, flags=re.S)
+
+
+@pytest.mark.parametrize(
+    "heading",
+    [
+        "## Scoring a segmentation",
+        "### Many systems, one command",
+        "## Corpora and dictionaries",
+        "## Segmenters",
+    ],
+)
+def test_python_examples_run_as_shown(heading: str, tmp_path: Path, monkeypatch) -> None:
+    """The library examples run from the project's root (here a copy of its layout)."""
+    for folder in ("corpora", "dictionaries"):
+        (tmp_path / folder).symlink_to(ROOT / folder, target_is_directory=True)
+    (tmp_path / "scratch").mkdir()
+    monkeypatch.chdir(tmp_path)
+    blocks = python_blocks(heading)
+    assert blocks
+    namespace: dict = {}
+    for code in blocks:
+        exec(compile(code, "README.md", "exec"), namespace)
+    if heading == "## Scoring a segmentation":  # the numbers of the command shown above it
+        command = section(heading).split("```sh\n", 1)[1].split("\n", 1)[0]
+        assert command.startswith("cws-bench score corpora/sample/gold.txt")
+        shown = CliRunner().invoke(cli, [*shlex.split(command)[1:], "--format", "json"])
+        assert shown.exit_code == 0, shown.output
+        printed = json.loads(shown.stdout)
+        for name, value in namespace["result"].to_dict().items():
+            assert printed[name] == value, name
+    if heading == "### Many systems, one command":
+        assert {row.name for row in namespace["report"].rows} == {"jieba", "fmm"}
+    if heading == "## Segmenters":
+        assert (tmp_path / "scratch" / "out.txt").is_file()
+
+
+def test_the_pip_path_installs_what_make_installs() -> None:
+    """README's set-up without make names the Makefile's extras (pkuseg on its own line)."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    extras = re.search(r"^EXTRAS := (\S+)$", makefile, flags=re.M)
+    assert extras is not None
+    assert "--no-build-isolation pkuseg" in makefile
+    body = section("## Two commands")
+    pip = re.search(r"```sh\n(python3 -m venv .*?)```", body, flags=re.S)
+    assert pip is not None
+    lines = pip.group(1).splitlines()
+    assert lines[1] == "pip install numpy Cython && pip install --no-build-isolation pkuseg"
+    shown = re.fullmatch(r"pip install -e '\.\[([\w,-]+)\]'", lines[2])
+    assert shown is not None, lines[2]
+    assert set(shown.group(1).split(",")) | {"pkuseg"} == set(extras.group(1).split(","))
