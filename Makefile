@@ -12,7 +12,7 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: run test bench lint clean neural
 
-$(STAMP): pyproject.toml setup.py cws_bench/_kernel.pyx cws_bench/segmenters/_decode.pyx cws_bench/segmenters/_crf.pyx
+$(STAMP): pyproject.toml setup.py cws_bench/_kernel.pyx cws_bench/_sighan.pyx cws_bench/segmenters/_decode.pyx cws_bench/segmenters/_crf.pyx
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	# pkuseg's setup.py imports numpy and cythonizes: build tools first, no isolation.
@@ -57,4 +57,4 @@ lint: $(STAMP)
 	$(BIN)/python -m mypy
 
 clean:
-	rm -rf $(VENV) build *.egg-info cws_bench/_kernel.c cws_bench/*.so cws_bench/segmenters/_decode.c cws_bench/segmenters/*.so
+	rm -rf $(VENV) build *.egg-info cws_bench/_kernel.c cws_bench/_sighan.c cws_bench/*.so cws_bench/segmenters/_decode.c cws_bench/segmenters/*.so

@@ -41,6 +41,7 @@ else:
     ext_modules = cythonize(
         [
             "cws_bench/_kernel.pyx",
+            "cws_bench/_sighan.pyx",
             "cws_bench/segmenters/_decode.pyx",
             "cws_bench/segmenters/_crf.pyx",
         ],

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from cws_bench.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
 from cws_bench.errors import CwsBenchError
 from cws_bench.io import PathLike, display_name, read_segmented
+from cws_bench.methods import get_method
 from cws_bench.results import Comparison, Interval
 from cws_bench.scoring import ScoreResult, score_files, score_sentences
 
@@ -448,10 +449,10 @@ def compare(
             f"use one of: {', '.join(named)}",
         )
     paired = paired or baseline is not None
-    if method != "interval" and (confidence or paired):
+    if (confidence or paired) and not get_method(method).resamples_sentences:
         raise CwsBenchError(
             "bootstrap intervals and paired tests resample interval counts, as the bake-off does",
-            "leave out --method sighan, or --confidence/--paired/--baseline",
+            f"leave out --method {method}, or --confidence/--paired/--baseline",
         )
     from cws_bench.scoring import _as_dictionary
 

@@ -24,8 +24,8 @@ import codecs
 import functools
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Literal, ParamSpec
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, ParamSpec, cast
 
 from cws_bench.checksums import LineDigest, SentenceDigest
 from cws_bench.counts import AdditiveCounts
@@ -48,8 +48,8 @@ from cws_bench.io import (
     normalize_encoding,
     open_binary,
     read_segmented,
-    split_words,
 )
+from cws_bench.methods import CountingMethod, get_method, line_methods
 from cws_bench.metrics.counts import precision_recall_fscore_from_counts
 from cws_bench.scores import SegScores
 from cws_bench.signature import Signature
@@ -83,7 +83,8 @@ __all__ = [
 ]
 
 Method = Literal["interval", "sighan"]
-METHODS: tuple[str, ...] = ("interval", "sighan")
+METHODS: tuple[str, ...] = line_methods()
+"""The counting methods of line pairs (the registry of :mod:`cws_bench.methods`)."""
 MAX_EXAMPLES = 5
 
 
@@ -326,17 +327,16 @@ class ScoreResult:
     lines: tuple[tuple[int, SegCounts], ...] | None = field(default=None, repr=False)
 
     @property
+    def _method(self) -> CountingMethod:
+        """The registered counting method that produced this result."""
+        return get_method(self.method)
+
+    @property
     def scores(self) -> SegScores:
         """Scores of the method's counts (boundary figures always by interval)."""
         interval = score_counts(self.counts, has_dictionary=self.has_dictionary, beta=self.beta)
-        if self.sighan is None:
-            return interval
-        words = self.sighan.scores(has_dictionary=self.has_dictionary, beta=self.beta)
-        return replace(
-            words,
-            boundary_precision=interval.boundary_precision,
-            boundary_recall=interval.boundary_recall,
-            boundary_f1=interval.boundary_f1,
+        return self._method.scores(
+            interval, self.sighan, has_dictionary=self.has_dictionary, beta=self.beta
         )
 
     def __getattr__(self, name: str) -> Any:
@@ -347,15 +347,15 @@ class ScoreResult:
 
     @property
     def gold_words(self) -> int:
-        return self.sighan.truth_words if self.sighan else self.counts.gold
+        return self._method.word_totals(self.counts, self.sighan)[0]
 
     @property
     def pred_words(self) -> int:
-        return self.sighan.test_words if self.sighan else self.counts.pred
+        return self._method.word_totals(self.counts, self.sighan)[1]
 
     @property
     def correct_words(self) -> int:
-        return self.sighan.matched if self.sighan else self.counts.correct
+        return self._method.word_totals(self.counts, self.sighan)[2]
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe dict with a stable key order: scores, counts, settings."""
@@ -379,12 +379,7 @@ class ScoreResult:
             boundary_recall=scores.boundary_recall,
             boundary_f1=scores.boundary_f1,
         )
-        if self.sighan is not None:
-            out.update(
-                insertions=self.sighan.insertions,
-                deletions=self.sighan.deletions,
-                substitutions=self.sighan.substitutions,
-            )
+        out.update(self._method.result_fields(self.sighan))
         counts = self.counts
         out.update(
             sentences=counts.sentences,
@@ -453,12 +448,10 @@ class ScoreResult:
             ("IV recall", _percent(s.iv_recall)),
             ("boundary P/R/F1", " / ".join(map(_percent, boundary))),
         ]
-        if self.sighan is not None:
-            rows += [
-                ("insertions", f"{self.sighan.insertions:,}"),
-                ("deletions", f"{self.sighan.deletions:,}"),
-                ("substitutions", f"{self.sighan.substitutions:,}"),
-            ]
+        # the method's own counts (sighan: insertions, deletions, substitutions)
+        rows += [
+            (name, f"{value:,}") for name, value in self._method.result_fields(self.sighan).items()
+        ]
         width = max(len(label) for label, _ in rows)
         lines = [f"{pred} against {gold} ({self.method} counting, scores in %)"]
         lines += [f"  {label:<{width}}  {value:>10}" for label, value in rows]
@@ -503,11 +496,10 @@ class ScoreResult:
 
     def to_sighan(self, *, pred: str = "pred") -> str:
         """The SIGHAN script's summary block (a result of ``method="sighan"`` only)."""
-        if self.sighan is None:
+        summary_block = getattr(self._method, "summary_block", None)
+        if self.sighan is None or summary_block is None:
             raise ValueError('the SIGHAN summary needs a result scored with method="sighan"')
-        from cws_bench.sighan import format_sighan_summary
-
-        return format_sighan_summary(self.sighan, pred, has_dictionary=self.has_dictionary)
+        return str(summary_block(self.sighan, pred, has_dictionary=self.has_dictionary))
 
 
 RESULT_FORMATS: tuple[str, ...] = ("text", "json", "csv", "sighan")
@@ -532,14 +524,36 @@ def _percent(value: float | None) -> str:
 
 @dataclass(slots=True)
 class _Accumulator:
-    """Mutable running totals of one scoring pass (kept private)."""
+    """Mutable running totals of one scoring pass (kept private).
+
+    ``method_counts`` are the counting method's own additive counts (None
+    when the interval counts are its counts).
+    """
 
     totals: list[int]
-    sighan: SighanCounts | None
+    method_counts: AdditiveCounts | None
     mismatches: list[LineMismatch]
     mismatch_count: int = 0
     empty_gold_lines: list[int] = field(default_factory=list)
     lines: list[tuple[int, SegCounts]] | None = None
+
+    def merge(self, other: _Accumulator, max_examples: int, line_offset: int = 0) -> None:
+        """Add the totals of the lines that follow (a shard, a merged metric) to these.
+
+        ``line_offset`` is added to the other's line numbers (0 when they are
+        already the file's).
+        """
+        self.totals = list(map(int.__add__, self.totals, other.totals))
+        if self.method_counts is not None and other.method_counts is not None:
+            self.method_counts += other.method_counts
+        self.mismatch_count += other.mismatch_count
+        room = max(max_examples - len(self.mismatches), 0)
+        self.mismatches.extend(
+            LineMismatch(m.line + line_offset, m.gold, m.pred) for m in other.mismatches[:room]
+        )
+        self.empty_gold_lines.extend(line + line_offset for line in other.empty_gold_lines)
+        if self.lines is not None and other.lines is not None:
+            self.lines.extend((line + line_offset, counts) for line, counts in other.lines)
 
 
 class _Scorer:
@@ -555,10 +569,7 @@ class _Scorer:
         max_examples: int,
         normalizer: Normalizer | None = None,
     ) -> None:
-        if method not in METHODS:
-            raise CwsBenchError(
-                f"unknown scoring method {method!r}", f"use one of: {', '.join(METHODS)}"
-            )
+        self.counter = get_method(method)
         self.dictionary = dictionary
         self.words = dictionary.words if dictionary is not None else None
         # The kernel looks words up in its own hash set, by their bytes.
@@ -569,16 +580,12 @@ class _Scorer:
         self.strict = strict
         self.max_examples = max_examples
         self.normalizer = normalizer
-        # Byte-order marks the readers dropped from (gold, prediction), for the sighan method.
+        # Byte-order marks the readers dropped from (gold, prediction) that the
+        # method keeps on the first line (CountingMethod.byte_order_marks).
         self.byte_order_marks = ("", "")
-        sighan = None
-        if method == "sighan":
-            from cws_bench.sighan import SighanCounts
-
-            sighan = SighanCounts()
         self.acc = _Accumulator(
             totals=[0] * len(COUNT_FIELDS),
-            sighan=sighan,
+            method_counts=self.counter.zero(),
             mismatches=[],
             lines=[] if per_line else None,
         )
@@ -636,16 +643,11 @@ class _Scorer:
         else:
             totals, differ, empty, rows = self._count_lines_python(gold_lines, pred_lines)
         self._merge(totals, len(gold_lines), differ, empty, rows)
-        if self.acc.sighan is not None:
-            from cws_bench.sighan import count_sighan_line
-
-            if first_batch and gold_lines:
-                # The bakeoff script reads bytes: a byte-order mark stays glued to
-                # the first word of the file (and makes it a different word).
-                gold_lines = [self.byte_order_marks[0] + gold_lines[0], *gold_lines[1:]]
-                pred_lines = [self.byte_order_marks[1] + pred_lines[0], *pred_lines[1:]]
-            for gold_line, pred_line in zip(gold_lines, pred_lines):
-                self.acc.sighan += count_sighan_line(gold_line, pred_line, self.words)
+        if self.acc.method_counts is not None:
+            marks = self.byte_order_marks if first_batch else ("", "")
+            self.acc.method_counts += self.counter.count_lines(
+                gold_lines, pred_lines, self.words, marks
+            )
 
     def _count_lines_python(
         self, gold_lines: list[str], pred_lines: list[str]
@@ -748,7 +750,8 @@ class _Scorer:
             signature=signature,
             method=self.method,
             beta=signature.beta,
-            sighan=acc.sighan,
+            # The method's own counts (today only the sighan method has some).
+            sighan=cast("SighanCounts | None", acc.method_counts),
             mismatches=tuple(acc.mismatches),
             warnings=tuple(warnings),
             lines=tuple(acc.lines) if acc.lines is not None else None,
@@ -876,14 +879,6 @@ def _trim_blank_tail(lines: list[str]) -> list[str]:
     while end and not lines[end - 1].strip():
         end -= 1
     return lines[:end]
-
-
-def _byte_order_mark(source: PathLike, encoding: str) -> str:
-    """``"\ufeff"`` if a UTF-8 file starts with a byte-order mark, else ``""``."""
-    if os.fspath(source) == "-" or normalize_encoding(encoding) != "utf-8":
-        return ""
-    with open_binary(source) as f:
-        return "\ufeff" if f.read(len(codecs.BOM_UTF8)) == codecs.BOM_UTF8 else ""
 
 
 def _as_dictionary(value: Any, encoding: str = "utf-8") -> Dictionary | None:
@@ -1194,14 +1189,18 @@ def score_files(
     )
     # A gold read as sentences (a corpus, another format) is hashed as sentences.
     sentence_digest = LineDigest()
-    if _kernel is not None and method == "interval" and normalizer is None and hasher is not None:
+    counter = scorer.counter
+    if (
+        _kernel is not None
+        and not counter.counts_decoded_lines
+        and normalizer is None
+        and hasher is not None
+    ):
         gold_rest, pred_rest = scorer.add_files(gold, pred, encoding, pred_encoding, hasher)
     else:
-        if method == "sighan":
-            scorer.byte_order_marks = (
-                "" if gold_sentences is not None else _byte_order_mark(gold, encoding),
-                _byte_order_mark(pred, pred_encoding),
-            )
+        scorer.byte_order_marks = counter.byte_order_marks(
+            gold if gold_sentences is None else None, pred, encoding, pred_encoding
+        )
         gold_rest, pred_rest = [], []
         batches = _paired_batches(
             _hashed(iter_line_blocks(gold, encoding=encoding), hasher)
@@ -1223,18 +1222,12 @@ def score_files(
             raise LineCountMismatchError(gold_name, total_gold, pred_name, total_pred)
         if pred_rest:
             outcome = "extra prediction lines ignored"
-        elif method == "sighan":
-            missed = sum(len(split_words(line)) for line in gold_rest)
-            outcome = (
-                f"only the {scorer.line_no} lines both have are scored, as the SIGHAN script "
-                f"does ({missed} gold words of the other lines not counted)"
-            )
         else:
-            outcome = "missing predictions scored as empty lines"
+            outcome = counter.missing_predictions_outcome(scorer.line_no, gold_rest)
         warnings.append(
             f"{gold_name} has {total_gold} lines but {pred_name} has {total_pred}: {outcome}"
         )
-        if gold_rest and method != "sighan":
+        if gold_rest and counter.scores_missing_predictions:
             scorer.add_lines(gold_rest, [""] * len(gold_rest))
     scorer.check_strict(gold_name, pred_name)
     signature = Signature(

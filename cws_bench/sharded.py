@@ -324,7 +324,8 @@ def score_shard(context: ScoreContext, shard: Shard) -> ScoreShardResult:
     from cws_bench import scoring
 
     scorer = _scorer(context, shard.first_line)
-    if scoring._kernel is not None and context.method == "interval" and context.normalizer is None:
+    fast = not scorer.counter.counts_decoded_lines and context.normalizer is None
+    if scoring._kernel is not None and fast:
         lines = _count_bytes(scorer, context, shard)
         return ScoreShardResult(scorer.acc, lines, take_load_reports())
     gold_lines = read_shard_lines(
@@ -337,19 +338,6 @@ def score_shard(context: ScoreContext, shard: Shard) -> ScoreShardResult:
         scorer.byte_order_marks = context.byte_order_marks
     scorer.add_lines(gold_lines, pred_lines)
     return ScoreShardResult(scorer.acc, len(gold_lines), take_load_reports())
-
-
-def _merge(total: Any, part: Any, max_examples: int) -> None:
-    """Add one shard's accumulator to the running one (the shards come in order)."""
-    total.totals = list(map(int.__add__, total.totals, part.totals))
-    if total.sighan is not None:
-        total.sighan += part.sighan
-    room = max_examples - len(total.mismatches)
-    total.mismatches.extend(part.mismatches[: max(0, room)])
-    total.mismatch_count += part.mismatch_count
-    total.empty_gold_lines.extend(part.empty_gold_lines)
-    if total.lines is not None:
-        total.lines.extend(part.lines)
 
 
 def score_sharded(
@@ -389,6 +377,7 @@ def score_sharded(
         ShardFailedError: a shard's worker kept dying or hanging.
     """
     from cws_bench import scoring
+    from cws_bench.methods import get_method
     from cws_bench.signature import Signature
 
     pred_encoding = pred_encoding or encoding
@@ -406,12 +395,8 @@ def score_sharded(
     )
     gold_name, pred_name = display_name(gold), display_name(pred)
     plan = plan_shards([gold, pred], shard_chars=shard_chars, encodings=[encoding, pred_encoding])
-    marks = ("", "")
-    if method == "sighan":
-        marks = (
-            scoring._byte_order_mark(gold, encoding),
-            scoring._byte_order_mark(pred, pred_encoding),
-        )
+    counter = get_method(method)
+    marks = counter.byte_order_marks(gold, pred, encoding, pred_encoding)
     context = ScoreContext(
         os.fspath(gold),
         os.fspath(pred),
@@ -433,7 +418,8 @@ def score_sharded(
     for result in executor.map(
         score_shard, context, plan.shards, done=done, describe=_describer(os.fspath(gold))
     ):
-        _merge(scorer.acc, result.accumulator, max_examples)
+        # The shards come in order, their line numbers already the file's.
+        scorer.acc.merge(result.accumulator, max_examples)
         scorer.line_no += result.lines
     # The lines past the common ones, as score_files treats them.
     total_gold, total_pred = plan.line_counts
@@ -452,18 +438,12 @@ def score_sharded(
             raise LineCountMismatchError(gold_name, total_gold, pred_name, total_pred)
         if pred_rest:
             outcome = "extra prediction lines ignored"
-        elif method == "sighan":
-            missed = sum(len(line.split()) for line in gold_rest)
-            outcome = (
-                f"only the {scorer.line_no} lines both have are scored, as the SIGHAN script "
-                f"does ({missed} gold words of the other lines not counted)"
-            )
         else:
-            outcome = "missing predictions scored as empty lines"
+            outcome = counter.missing_predictions_outcome(scorer.line_no, gold_rest)
         warnings.append(
             f"{gold_name} has {total_gold} lines but {pred_name} has {total_pred}: {outcome}"
         )
-        if gold_rest and method != "sighan":
+        if gold_rest and counter.scores_missing_predictions:
             scorer.add_lines(gold_rest, [""] * len(gold_rest))
     scorer.strict = strict
     scorer.check_strict(gold_name, pred_name)

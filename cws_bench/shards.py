@@ -29,8 +29,6 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
 from cws_bench.errors import CwsBenchError
 from cws_bench.io import (
     BLOCK_SIZE,
@@ -122,6 +120,8 @@ def _line_offsets(path: PathLike, lines: Sequence[int]) -> tuple[list[int], int,
     Returns:
         (offsets, line count, size)
     """
+    import numpy as np  # here, not at the top: `cws-bench score` imports this module
+
     wanted = list(lines)
     offsets: list[int] = []
     seen = 0
@@ -150,6 +150,8 @@ def _cut_lines(
     Returns:
         (cut lines, characters before each cut), the last cut being ``limit``.
     """
+    import numpy as np
+
     lines_seen = 0
     chars_seen = 0
     threshold = shard_chars

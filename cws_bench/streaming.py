@@ -30,10 +30,9 @@ from typing import TYPE_CHECKING, Any
 
 from cws_bench.checksums import SentenceDigest
 from cws_bench.errors import CwsBenchError, LineCountMismatchError
+from cws_bench.methods import get_method
 from cws_bench.scoring import (
     MAX_EXAMPLES,
-    METHODS,
-    LineMismatch,
     Method,
     ScoreResult,
     _as_dictionary,
@@ -107,10 +106,7 @@ class SegmentationMetric:
         normalize: str | Normalizer | None = None,
         beta: float = 1.0,
     ) -> None:
-        if method not in METHODS:
-            raise CwsBenchError(
-                f"unknown scoring method {method!r}", f"use one of: {', '.join(METHODS)}"
-            )
+        get_method(method)  # raises for an unknown method, naming the known ones
         self.method = method
         self.beta = beta
         self._normalizer = _as_normalizer(normalize)
@@ -194,16 +190,7 @@ class SegmentationMetric:
             )
         mine, theirs = self._scorer, other._scorer
         offset = mine.line_no
-        acc, extra = mine.acc, theirs.acc
-        acc.totals = list(map(int.__add__, acc.totals, extra.totals))
-        if acc.sighan is not None and extra.sighan is not None:
-            acc.sighan += extra.sighan
-        acc.mismatch_count += extra.mismatch_count
-        room = max(mine.max_examples - len(acc.mismatches), 0)
-        acc.mismatches.extend(
-            LineMismatch(m.line + offset, m.gold, m.pred) for m in extra.mismatches[:room]
-        )
-        acc.empty_gold_lines.extend(line + offset for line in extra.empty_gold_lines)
+        mine.acc.merge(theirs.acc, mine.max_examples, line_offset=offset)
         mine.line_no += theirs.line_no
         self._merged = True
         return self

@@ -21,6 +21,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cws_bench import sighan as sighan_module
 from cws_bench.dictionary import load_dictionary
 from cws_bench.io import iter_lines
 from cws_bench.scoring import score_files, score_sentences
@@ -28,6 +29,7 @@ from cws_bench.sighan import (
     Hunk,
     SighanCounts,
     count_sighan_line,
+    count_sighan_lines,
     count_words,
     diff_words,
     format_sighan_summary,
@@ -296,6 +298,7 @@ def gnu_diff_counts(
     folder: Path,
     pairs: Sequence[tuple[Sequence[str], Sequence[str]]],
     words=None,
+    options: str = "",
 ) -> dict[str, int]:
     """Totals of the script's counting over word-list pairs, by the real ``diff -y``.
 
@@ -307,7 +310,7 @@ def gnu_diff_counts(
         (folder / f"t{index}").write_bytes(b"".join(w.encode() + b"\n" for w in truth))
         (folder / f"p{index}").write_bytes(b"".join(w.encode() + b"\n" for w in test))
     script = (
-        f'for ((i = 0; i < {len(pairs)}; i++)); do "$0" -y t$i p$i > o$i; '
+        f'for ((i = 0; i < {len(pairs)}; i++)); do "$0" -y {options} t$i p$i > o$i; '
         "[ $? -le 1 ] || exit 2; done"
     )
     env = {"LC_ALL": "C", "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
@@ -656,3 +659,110 @@ def test_fmm_differs_from_mwseg_only_across_spaces_on_cityu(icwb2, tmp_path):
     assert score(raw) == (3707, 302, 3461, 0.872)
     # Deleting the spaces first, as mwseg.pl does, gives its counts.
     assert score(["".join(line.split(" ")) for line in raw]) == (3706, 302, 3463, 0.872)
+
+
+# ---------------------------------------------------------------------------
+# The compiled twin (cws_bench/_sighan.pyx) counts exactly as the Python code
+
+_compiled = pytest.importorskip("cws_bench._sighan", reason="the compiled diff is not built")
+
+
+def python_counts(gold_lines, pred_lines, words=None) -> SighanCounts:
+    """The pure-Python sum of count_sighan_line (no compiled code on this path)."""
+    total = SighanCounts()
+    for gold_line, pred_line in zip(gold_lines, pred_lines):
+        total += count_sighan_line(gold_line, pred_line, words)
+    return total
+
+
+def test_the_compiled_diff_is_built_in_this_checkout():
+    # CI must run the fast path, as test_kernel checks for the interval kernel.
+    assert sighan_module._sighan is _compiled
+    assert len(SighanCounts.field_names()) == _compiled.FIELD_COUNT
+
+
+# Separators of every kind the script knows, spaces it does not, CRs inside
+# words, byte-order marks, marker words and repeated words.
+WORD_PIECES = ["甲", "乙", "甲乙", "的", "|", "<", "𠀋", "a"]
+SEPARATORS = [" ", "\u3000", "\t", "\r", "\f", "\x0b"]
+PIECES = [*WORD_PIECES, *SEPARATORS, "\xa0", "\u2003", "\ufeff"]
+LINE_PARTS = st.lists(st.sampled_from(PIECES), max_size=30).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(LINE_PARTS)
+def test_compiled_split_is_the_scripts_split(line):
+    assert _compiled.split_line(line) == split_sighan_line(line)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.tuples(LINE_PARTS, LINE_PARTS), max_size=20),
+    st.one_of(st.none(), st.sets(st.sampled_from(["甲", "乙", "甲乙", "的", "|", "a"]))),
+)
+def test_compiled_counts_equal_the_python_counts(pairs, words):
+    gold_lines = [g for g, _ in pairs]
+    pred_lines = [p for _, p in pairs]
+    expected = python_counts(gold_lines, pred_lines, words)
+    assert SighanCounts(*_compiled.count_lines(gold_lines, pred_lines, words)) == expected
+    assert count_sighan_lines(gold_lines, pred_lines, words) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.integers(0, 6), max_size=120),
+    st.lists(st.integers(0, 9), max_size=120),
+)
+def test_compiled_hunks_equal_the_python_hunks(gold, pred):
+    # Integers as words: diff only compares them, so any hashable is a word.
+    assert [tuple(h) for h in diff_words(gold, pred)] == _compiled.diff_hunks(gold, pred)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.sampled_from("ab"), min_size=60, max_size=400),
+    st.lists(st.sampled_from("abcdefghijklmnop"), min_size=60, max_size=400),
+    st.randoms(use_true_random=False),
+)
+def test_compiled_hunks_through_the_discard_pass(frequent, rare, rng):
+    # Frequent and unmatched words: provisional discards inside runs of real ones.
+    truth = frequent + rare
+    rng.shuffle(truth)
+    test = [w.upper() if rng.random() < 0.3 else w for w in truth if rng.random() < 0.8]
+    for a, b in ((truth, test), (test, truth)):
+        assert [tuple(h) for h in diff_words(a, b)] == _compiled.diff_hunks(a, b)
+
+
+def test_compiled_counts_where_diff_gives_up_minimality(gnu_diff, tmp_path):
+    # Two long lines more than 8,192 edits apart: GNU diff's TOO_EXPENSIVE
+    # cut-off (4,096 steps from each end) picks a split that is not minimal,
+    # so `diff --minimal` counts otherwise. (The Python twin takes minutes here.)
+    rng = random.Random(16)
+    truth = [str(rng.randrange(40)) for _ in range(6000)]
+    test = [str(rng.randrange(40)) for _ in range(6000)]
+    words = {str(n) for n in range(0, 40, 3)}
+    expected = gnu_diff_counts(gnu_diff, tmp_path / "default", [(truth, test)], words)
+    minimal = gnu_diff_counts(gnu_diff, tmp_path / "minimal", [(truth, test)], words, "-d")
+    assert expected != minimal, "the example no longer reaches the TOO_EXPENSIVE cut-off"
+    total = SighanCounts(*_compiled.count_lines([" ".join(truth)], [" ".join(test)], words))
+    assert {
+        "insertions": total.insertions,
+        "deletions": total.deletions,
+        "substitutions": total.substitutions,
+        "recall_hits": total.matched,
+        "precision_hits": total.matched,
+        "oov": total.oov,
+        "oov_missed": total.oov_missed,
+        "iv_missed": total.iv_missed,
+    } == expected
+
+
+def test_score_files_gives_the_same_result_without_the_compiled_diff(write, monkeypatch):
+    gold = write("gold.txt", "\ufeff哈 哈哈\r\n我们 是 学生\n\n结婚 的 和 尚未 结婚\n")
+    pred = write("pred.txt", "哈哈 哈\n我们 是学生\n的\n结婚 的 和尚未 结婚\n")
+    compiled = score_files(gold, pred, method="sighan", dictionary=["我们", "的"])
+    monkeypatch.setattr(sighan_module, "_sighan", None)
+    python = score_files(gold, pred, method="sighan", dictionary=["我们", "的"])
+    assert compiled.sighan == python.sighan
+    assert compiled.to_dict() == python.to_dict()
+    assert (compiled.sighan.truth_words, compiled.sighan.matched) == (10, 5)

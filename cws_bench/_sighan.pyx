@@ -1,0 +1,736 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Compiled twin of ``cws_bench.sighan``'s counting: GNU diff's algorithm on C arrays.
+
+``count_lines`` counts line pairs exactly as ``sighan.count_sighan_line``
+does, summed: each line is split as the script splits it, its words are
+numbered by equivalence class, and the class numbers go through the same
+steps as ``sighan.diff_words`` (identical ends, the discard pass, Myers'
+middle snake with the ``TOO_EXPENSIVE`` cut-off, boundary shifting), each
+function below a line-for-line port of its Python twin, which itself follows
+GNU diffutils (``src/analyze.c``) and gnulib (``lib/diffseq.h``).
+``diff_hunks`` exposes the hunks for the tests, which check both against the
+Python code on random input and against ``/usr/bin/diff -y`` on the real
+corpora (``tests/test_sighan.py``).
+"""
+
+from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
+from libc.string cimport memset
+
+ctypedef Py_ssize_t idx
+
+cdef enum:
+    MIN_TOO_EXPENSIVE = 4096
+
+cdef idx OFFSET_MAX = (<idx>1) << 62
+
+# Field order of cws_bench.sighan.SighanCounts.
+cdef enum:
+    N_FIELDS = 9
+    TRUTH_WORDS = 0
+    TEST_WORDS = 1
+    MATCHED = 2
+    INSERTIONS = 3
+    DELETIONS = 4
+    SUBSTITUTIONS = 5
+    OOV = 6
+    OOV_MISSED = 7
+    IV_MISSED = 8
+
+FIELD_COUNT = N_FIELDS
+
+
+cdef void *_alloc(size_t size) except NULL:
+    cdef void *p = PyMem_Malloc(size if size else 1)
+    if p == NULL:
+        raise MemoryError()
+    return p
+
+
+cdef void *_grow(void *p, size_t size) except NULL:
+    cdef void *q = PyMem_Realloc(p, size)
+    if q == NULL:
+        raise MemoryError()
+    return q
+
+
+cdef inline int _floor_log2(idx n) noexcept nogil:
+    cdef int r = -1
+    while n:
+        n >>= 1
+        r += 1
+    return r
+
+
+# ---------------------------------------------------------------------------
+# The discard pass (sighan._discard_confusing_lines, sighan._settle_provisional)
+
+
+cdef void _settle_provisional(char *discards, idx end) noexcept nogil:
+    cdef idx i = 0, j, length, provisional, consec, minimum, at, step, first
+    cdef int side
+    while i < end:
+        if discards[i] == 2:
+            discards[i] = 0
+        elif discards[i] != 0:
+            provisional = 0
+            j = i
+            while j < end and discards[j] != 0:
+                provisional += discards[j] == 2
+                j += 1
+            while j > i and discards[j - 1] == 2:
+                j -= 1
+                discards[j] = 0
+                provisional -= 1
+            length = j - i
+            if length >> 2 < provisional:
+                while j > i:
+                    j -= 1
+                    if discards[j] == 2:
+                        discards[j] = 0
+            else:
+                if length < 4:
+                    minimum = 2
+                else:
+                    minimum = ((<idx>1) << ((_floor_log2(length) >> 1) - 1)) + 1
+                consec = 0
+                j = 0
+                while j < length:
+                    if discards[i + j] != 2:
+                        consec = 0
+                    else:
+                        consec += 1
+                        if consec == minimum:
+                            j -= consec
+                        elif consec > minimum:
+                            discards[i + j] = 0
+                    j += 1
+                for side in range(2):
+                    if side == 0:
+                        step = 1
+                        first = i
+                    else:
+                        step = -1
+                        first = i + length - 1
+                    consec = 0
+                    for j in range(length):
+                        at = first + step * j
+                        if j >= 8 and discards[at] == 1:
+                            break
+                        if discards[at] == 2:
+                            consec = 0
+                            discards[at] = 0
+                        elif discards[at] == 0:
+                            consec = 0
+                        else:
+                            consec += 1
+                        if consec == 3:
+                            break
+                i += length - 1
+        i += 1
+
+
+cdef void _discard(
+    const idx *xs, idx n0, const idx *ys, idx n1, idx classes,
+    idx *count0, idx *count1, char *discards0, char *discards1,
+) noexcept nogil:
+    cdef idx i, end, many, matches
+    cdef int f
+    cdef const idx *vector
+    cdef idx *other
+    cdef char *discards
+    memset(count0, 0, classes * sizeof(idx))
+    memset(count1, 0, classes * sizeof(idx))
+    for i in range(n0):
+        count0[xs[i]] += 1
+    for i in range(n1):
+        count1[ys[i]] += 1
+    for f in range(2):
+        if f == 0:
+            vector, other, discards, end = xs, count1, discards0, n0
+        else:
+            vector, other, discards, end = ys, count0, discards1, n1
+        if end < 64:
+            many = 5
+        else:
+            many = 5 << ((_floor_log2(end) >> 1) - 3)
+        for i in range(end):
+            matches = other[vector[i]]
+            if matches == 0:
+                discards[i] = 1
+            elif matches > many:
+                discards[i] = 2
+            else:
+                discards[i] = 0
+        _settle_provisional(discards, end)
+
+
+# ---------------------------------------------------------------------------
+# Myers' middle snake and compareseq (sighan._Search)
+
+
+cdef struct Search:
+    const idx *xv
+    const idx *yv
+    idx *fd
+    idx *bd
+    idx k
+    idx too_expensive
+
+
+cdef struct Part:
+    idx xoff
+    idx xlim
+    idx yoff
+    idx ylim
+    bint minimal
+
+
+cdef void _give_up(
+    Search *s, idx xoff, idx xlim, idx yoff, idx ylim,
+    idx fmin, idx fmax, idx bmin, idx bmax, idx *out,
+) noexcept nogil:
+    cdef idx *fd = s.fd
+    cdef idx *bd = s.bd
+    cdef idx k = s.k
+    cdef idx fxybest = -1, fxbest = 0, bxybest = OFFSET_MAX, bxbest = 0, d, x, y
+    d = fmax
+    while d >= fmin:
+        x = fd[d + k]
+        if x > xlim:
+            x = xlim
+        y = x - d
+        if ylim < y:
+            x = ylim + d
+            y = ylim
+        if fxybest < x + y:
+            fxybest = x + y
+            fxbest = x
+        d -= 2
+    d = bmax
+    while d >= bmin:
+        x = bd[d + k]
+        if x < xoff:
+            x = xoff
+        y = x - d
+        if y < yoff:
+            x = yoff + d
+            y = yoff
+        if x + y < bxybest:
+            bxybest = x + y
+            bxbest = x
+        d -= 2
+    if (xlim + ylim) - bxybest < fxybest - (xoff + yoff):
+        out[0] = fxbest
+        out[1] = fxybest - fxbest
+        out[2] = 1
+        out[3] = 0
+    else:
+        out[0] = bxbest
+        out[1] = bxybest - bxbest
+        out[2] = 0
+        out[3] = 1
+
+
+cdef void _diag(
+    Search *s, idx xoff, idx xlim, idx yoff, idx ylim, bint find_minimal, idx *out
+) noexcept nogil:
+    """out: xmid, ymid, lo_minimal, hi_minimal."""
+    cdef const idx *xv = s.xv
+    cdef const idx *yv = s.yv
+    cdef idx *fd = s.fd
+    cdef idx *bd = s.bd
+    cdef idx k = s.k
+    cdef idx dmin = xoff - ylim, dmax = xlim - yoff
+    cdef idx fmid = xoff - yoff, bmid = xlim - ylim
+    cdef idx fmin = fmid, fmax = fmid, bmin = bmid, bmax = bmid
+    cdef idx odd = (fmid - bmid) & 1
+    cdef idx cost = 1, d, low, high, x, y
+    fd[fmid + k] = xoff
+    bd[bmid + k] = xlim
+    while True:
+        if fmin > dmin:
+            fmin -= 1
+            fd[fmin - 1 + k] = -1
+        else:
+            fmin += 1
+        if fmax < dmax:
+            fmax += 1
+            fd[fmax + 1 + k] = -1
+        else:
+            fmax -= 1
+        d = fmax
+        while d >= fmin:
+            low = fd[d - 1 + k]
+            high = fd[d + 1 + k]
+            x = high if low < high else low + 1
+            y = x - d
+            while x < xlim and y < ylim and xv[x] == yv[y]:
+                x += 1
+                y += 1
+            fd[d + k] = x
+            if odd and bmin <= d <= bmax and bd[d + k] <= x:
+                out[0] = x
+                out[1] = y
+                out[2] = 1
+                out[3] = 1
+                return
+            d -= 2
+        if bmin > dmin:
+            bmin -= 1
+            bd[bmin - 1 + k] = OFFSET_MAX
+        else:
+            bmin += 1
+        if bmax < dmax:
+            bmax += 1
+            bd[bmax + 1 + k] = OFFSET_MAX
+        else:
+            bmax -= 1
+        d = bmax
+        while d >= bmin:
+            low = bd[d - 1 + k]
+            high = bd[d + 1 + k]
+            x = low if low < high else high - 1
+            y = x - d
+            while xoff < x and yoff < y and xv[x - 1] == yv[y - 1]:
+                x -= 1
+                y -= 1
+            bd[d + k] = x
+            if not odd and fmin <= d <= fmax and x <= fd[d + k]:
+                out[0] = x
+                out[1] = y
+                out[2] = 1
+                out[3] = 1
+                return
+            d -= 2
+        if not find_minimal and cost >= s.too_expensive:
+            _give_up(s, xoff, xlim, yoff, ylim, fmin, fmax, bmin, bmax, out)
+            return
+        cost += 1
+
+
+cdef int _compare(
+    const idx *xv, idx nx, const idx *yv, idx ny, char *deleted, char *inserted
+) except -1:
+    """Which elements of xv and yv are deleted / inserted (compareseq, depth first)."""
+    cdef idx size = nx + ny + 3
+    cdef Search s
+    cdef Part *stack = NULL
+    cdef Part part
+    cdef idx depth = 0, capacity = 64, i
+    cdef idx xoff, xlim, yoff, ylim
+    cdef idx mid[4]
+    memset(deleted, 0, nx)
+    memset(inserted, 0, ny)
+    s.xv = xv
+    s.yv = yv
+    s.k = ny + 1
+    s.too_expensive = (<idx>1) << ((_floor_log2(size) >> 1) + 1)
+    if s.too_expensive < MIN_TOO_EXPENSIVE:
+        s.too_expensive = MIN_TOO_EXPENSIVE
+    s.fd = <idx *>_alloc(size * sizeof(idx))
+    s.bd = NULL
+    try:
+        s.bd = <idx *>_alloc(size * sizeof(idx))
+        stack = <Part *>_alloc(capacity * sizeof(Part))
+        stack[0] = Part(0, nx, 0, ny, False)
+        depth = 1
+        while depth:
+            depth -= 1
+            part = stack[depth]
+            xoff, xlim, yoff, ylim = part.xoff, part.xlim, part.yoff, part.ylim
+            while xoff < xlim and yoff < ylim and xv[xoff] == yv[yoff]:
+                xoff += 1
+                yoff += 1
+            while xoff < xlim and yoff < ylim and xv[xlim - 1] == yv[ylim - 1]:
+                xlim -= 1
+                ylim -= 1
+            if xoff == xlim:
+                for i in range(yoff, ylim):
+                    inserted[i] = 1
+            elif yoff == ylim:
+                for i in range(xoff, xlim):
+                    deleted[i] = 1
+            else:
+                _diag(&s, xoff, xlim, yoff, ylim, part.minimal, mid)
+                if depth + 2 > capacity:
+                    capacity *= 2
+                    stack = <Part *>_grow(stack, capacity * sizeof(Part))
+                stack[depth] = Part(mid[0], xlim, mid[1], ylim, mid[3] != 0)
+                stack[depth + 1] = Part(xoff, mid[0], yoff, mid[1], mid[2] != 0)
+                depth += 2
+    finally:
+        PyMem_Free(s.fd)
+        PyMem_Free(s.bd)
+        PyMem_Free(stack)
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# shift_boundaries (sighan._shift_boundaries): flags padded with one 0 each side
+
+
+cdef void _shift_boundaries(
+    char *changed0, char *changed1, const idx *xs, idx n0, const idx *ys, idx n1
+) noexcept nogil:
+    cdef char *flags
+    cdef char *other
+    cdef const idx *classes
+    cdef idx i_end, i, j, start, runlength, corresponding
+    cdef int f
+    for f in range(2):
+        if f == 0:
+            flags, other, classes, i_end = changed0, changed1, xs, n0
+        else:
+            flags, other, classes, i_end = changed1, changed0, ys, n1
+        i = 0
+        j = 0
+        while True:
+            while i < i_end and not flags[i + 1]:
+                while other[j + 1]:
+                    j += 1
+                j += 1
+                i += 1
+            if i == i_end:
+                break
+            start = i
+            i += 1
+            while flags[i + 1]:
+                i += 1
+            while other[j + 1]:
+                j += 1
+            while True:
+                runlength = i - start
+                while start and classes[start - 1] == classes[i - 1]:
+                    start -= 1
+                    flags[start + 1] = 1
+                    i -= 1
+                    flags[i + 1] = 0
+                    while flags[start]:
+                        start -= 1
+                    j -= 1
+                    while other[j + 1]:
+                        j -= 1
+                corresponding = i if other[j] else i_end
+                while i != i_end and classes[start] == classes[i]:
+                    flags[start + 1] = 0
+                    start += 1
+                    flags[i + 1] = 1
+                    i += 1
+                    while flags[i + 1]:
+                        i += 1
+                    j += 1
+                    while other[j + 1]:
+                        corresponding = i
+                        j += 1
+                if runlength == i - start:
+                    break
+            while corresponding < i:
+                start -= 1
+                flags[start + 1] = 1
+                i -= 1
+                flags[i + 1] = 0
+                j -= 1
+                while other[j + 1]:
+                    j -= 1
+
+
+# ---------------------------------------------------------------------------
+# The whole diff (sighan.diff_words): changed flags of the middle part
+
+
+cdef int _diff_middle(const idx *xs, idx n0, const idx *ys, idx n1, idx classes,
+                      char *changed0, char *changed1) except -1:
+    """Fill changed0[1..n0] and changed1[1..n1] (0 and n + 1 are padding)."""
+    cdef idx total = n0 + n1
+    cdef idx *counts = NULL
+    cdef char *discards = NULL
+    cdef idx *kept = NULL
+    cdef idx *values = NULL
+    cdef char *marks = NULL
+    cdef idx nk0 = 0, nk1 = 0, i
+    memset(changed0, 0, n0 + 2)
+    memset(changed1, 0, n1 + 2)
+    try:
+        counts = <idx *>_alloc(2 * classes * sizeof(idx))
+        discards = <char *>_alloc(total)
+        _discard(xs, n0, ys, n1, classes, counts, counts + classes, discards, discards + n0)
+        kept = <idx *>_alloc(total * sizeof(idx))
+        values = <idx *>_alloc(total * sizeof(idx))
+        for i in range(n0):
+            if discards[i]:
+                changed0[i + 1] = 1
+            else:
+                kept[nk0] = i
+                values[nk0] = xs[i]
+                nk0 += 1
+        for i in range(n1):
+            if discards[n0 + i]:
+                changed1[i + 1] = 1
+            else:
+                kept[nk0 + nk1] = i
+                values[nk0 + nk1] = ys[i]
+                nk1 += 1
+        marks = <char *>_alloc(nk0 + nk1)
+        _compare(values, nk0, values + nk0, nk1, marks, marks + nk0)
+        for i in range(nk0):
+            if marks[i]:
+                changed0[kept[i] + 1] = 1
+        for i in range(nk1):
+            if marks[nk0 + i]:
+                changed1[kept[nk0 + i] + 1] = 1
+        _shift_boundaries(changed0, changed1, xs, n0, ys, n1)
+    finally:
+        PyMem_Free(counts)
+        PyMem_Free(discards)
+        PyMem_Free(kept)
+        PyMem_Free(values)
+        PyMem_Free(marks)
+    return 0
+
+
+cdef class _Line:
+    """One line pair's words as class numbers, and the diff's flags; reused across lines.
+
+    A word is numbered by a dict the first time it occurs in the line pair;
+    only the distinct words are kept as str (``keys``), so a line of millions
+    of words costs arrays of integers, not a str per word.
+    """
+
+    cdef idx *ids0
+    cdef idx *ids1
+    cdef char *changed0
+    cdef char *changed1
+    cdef char *oov  # per class: 0 in the dictionary, 1 not, 2 not looked up yet
+    cdef idx capacity0, capacity1, oov_capacity
+    cdef idx n0, n1, prefix, suffix
+    cdef dict numbers
+    cdef list keys
+
+    def __cinit__(self):
+        self.ids0 = self.ids1 = NULL
+        self.changed0 = self.changed1 = self.oov = NULL
+        self.capacity0 = self.capacity1 = self.oov_capacity = 0
+        self.numbers = {}
+        self.keys = []
+
+    def __dealloc__(self):
+        PyMem_Free(self.ids0)
+        PyMem_Free(self.ids1)
+        PyMem_Free(self.changed0)
+        PyMem_Free(self.changed1)
+        PyMem_Free(self.oov)
+
+    cdef int reserve(self, idx n0, idx n1) except -1:
+        if n0 > self.capacity0:
+            n0 = max(n0, 2 * self.capacity0, 64)
+            self.ids0 = <idx *>_grow(self.ids0, n0 * sizeof(idx))
+            self.changed0 = <char *>_grow(self.changed0, n0 + 2)
+            self.capacity0 = n0
+        if n1 > self.capacity1:
+            n1 = max(n1, 2 * self.capacity1, 64)
+            self.ids1 = <idx *>_grow(self.ids1, n1 * sizeof(idx))
+            self.changed1 = <char *>_grow(self.changed1, n1 + 2)
+            self.capacity1 = n1
+        return 0
+
+    cdef inline idx number(self, object word) except -1:
+        cdef object found = self.numbers.get(word)
+        if found is not None:
+            return <idx>found
+        cdef idx n = len(self.keys)
+        self.numbers[word] = n
+        self.keys.append(word)
+        return n
+
+    cdef int start(self, idx n0, idx n1) except -1:
+        self.numbers.clear()
+        del self.keys[:]
+        self.reserve(max(n0, 1), max(n1, 1))  # the flags hold two pads even for no word
+        return 0
+
+    cdef idx split(self, str line, idx *ids) except -1:
+        """sighan.split_sighan_line, numbering the words into ids: CRs deleted, then
+        runs of ASCII whitespace or U+3000 separate words. Returns the word count."""
+        cdef idx n = len(line), i, start = -1, count = 0
+        cdef Py_UCS4 ch
+        for i in range(n):
+            ch = line[i]
+            if ch == 32 or 9 <= ch <= 12 or ch == 0x3000:
+                if start >= 0:
+                    ids[count] = self.number(line[start:i])
+                    count += 1
+                    start = -1
+            elif start < 0:
+                start = i
+        if start >= 0:
+            ids[count] = self.number(line[start:n])
+            count += 1
+        return count
+
+    cdef int split_pair(self, str gold_line, str pred_line) except -1:
+        if "\r" in gold_line:
+            gold_line = gold_line.replace("\r", "")
+        if "\r" in pred_line:
+            pred_line = pred_line.replace("\r", "")
+        # A word takes a character and a separator: at most (n + 1) // 2 words.
+        self.start((len(gold_line) + 1) // 2, (len(pred_line) + 1) // 2)
+        self.n0 = self.split(gold_line, self.ids0)
+        self.n1 = self.split(pred_line, self.ids1)
+        return 0
+
+    cdef int fill(self, gold, pred) except -1:
+        """Number two sequences of hashable words (for diff_hunks)."""
+        cdef list g = list(gold), p = list(pred)
+        cdef idx i
+        self.start(len(g), len(p))
+        for i in range(len(g)):
+            self.ids0[i] = self.number(g[i])
+        for i in range(len(p)):
+            self.ids1[i] = self.number(p[i])
+        self.n0, self.n1 = len(g), len(p)
+        return 0
+
+    cdef int diff(self) except -1:
+        """Diff ids0[:n0] and ids1[:n1]: 0 when equal; else 1, with prefix and suffix
+        set aside and the middle's flags in changed0/changed1 (as sighan.diff_words)."""
+        cdef idx n0 = self.n0, n1 = self.n1, prefix = 0, suffix = 0
+        cdef idx *ids0 = self.ids0
+        cdef idx *ids1 = self.ids1
+        while prefix < n0 and prefix < n1 and ids0[prefix] == ids1[prefix]:
+            prefix += 1
+        while (
+            suffix < n0 - prefix
+            and suffix < n1 - prefix
+            and ids0[n0 - 1 - suffix] == ids1[n1 - 1 - suffix]
+        ):
+            suffix += 1
+        self.prefix, self.suffix = prefix, suffix
+        if prefix + suffix == n0 and n0 == n1:
+            return 0
+        # Class numbers of the whole pair: equality, and counts by class, are
+        # those of the middle's own numbering.
+        _diff_middle(
+            ids0 + prefix, n0 - prefix - suffix, ids1 + prefix, n1 - prefix - suffix,
+            len(self.keys), self.changed0, self.changed1,
+        )
+        return 1
+
+    cdef int look_up(self, object words) except -1:
+        """Mark each class of the gold words in or out of the dictionary."""
+        cdef idx classes = len(self.keys), i, c
+        if classes > self.oov_capacity:
+            self.oov = <char *>_grow(self.oov, classes)
+            self.oov_capacity = classes
+        memset(self.oov, 2, classes)
+        for i in range(self.n0):
+            c = self.ids0[i]
+            if self.oov[c] == 2:
+                self.oov[c] = self.keys[c] not in words
+        return 0
+
+
+def diff_hunks(gold, pred):
+    """The hunks of ``sighan.diff_words`` as tuples, computed on C arrays.
+
+    >>> diff_hunks(["哈", "哈哈"], ["哈哈", "哈"])
+    [(0, 1, 0, 0), (2, 2, 1, 2)]
+    """
+    cdef _Line line = _Line()
+    cdef list hunks = []
+    cdef idx prefix, i0 = 0, i1 = 0, len0, len1, start0, start1
+    line.fill(gold, pred)
+    if not line.diff():
+        return hunks
+    prefix = line.prefix
+    len0 = line.n0 - prefix - line.suffix
+    len1 = line.n1 - prefix - line.suffix
+    while i0 < len0 or i1 < len1:
+        if line.changed0[i0 + 1] or line.changed1[i1 + 1]:
+            start0, start1 = i0, i1
+            while line.changed0[i0 + 1]:
+                i0 += 1
+            while line.changed1[i1 + 1]:
+                i1 += 1
+            hunks.append((prefix + start0, prefix + i0, prefix + start1, prefix + i1))
+        i0 += 1
+        i1 += 1
+    return hunks
+
+
+def split_line(str line):
+    """``sighan.split_sighan_line``, compiled (for the tests)."""
+    cdef _Line scratch = _Line()
+    scratch.split_pair(line, "")
+    return [scratch.keys[scratch.ids0[i]] for i in range(scratch.n0)]
+
+
+cdef int _count(_Line line, object words, idx *totals) except -1:
+    """Add one split line pair to totals, as sighan.count_words counts it."""
+    cdef idx n0 = line.n0, n1 = line.n1, prefix, suffix, t
+    cdef idx i0 = 0, i1 = 0, len0, len1, deleted, inserted, substituted, missed_words = 0
+    cdef bint has_words = words is not None, lost
+    cdef char *changed0 = line.changed0
+    cdef char *changed1 = line.changed1
+    cdef char *oov
+    if n0 == 0:
+        return 0
+    totals[TRUTH_WORDS] += n0
+    totals[TEST_WORDS] += n1
+    if has_words:
+        line.look_up(words)
+    oov = line.oov
+    if not line.diff():
+        totals[MATCHED] += n0
+        if has_words:
+            for t in range(n0):
+                totals[OOV] += oov[line.ids0[t]]
+        return 0
+    prefix, suffix = line.prefix, line.suffix
+    len0 = n0 - prefix - suffix
+    len1 = n1 - prefix - suffix
+    while i0 < len0 or i1 < len1:
+        if changed0[i0 + 1] or changed1[i1 + 1]:
+            deleted = inserted = 0
+            while changed0[i0 + 1]:
+                i0 += 1
+                deleted += 1
+            while changed1[i1 + 1]:
+                i1 += 1
+                inserted += 1
+            substituted = min(deleted, inserted)
+            totals[SUBSTITUTIONS] += substituted
+            totals[DELETIONS] += deleted - substituted
+            totals[INSERTIONS] += inserted - substituted
+            missed_words += deleted
+        i0 += 1
+        i1 += 1
+    totals[MATCHED] += n0 - missed_words
+    if has_words:
+        for t in range(n0):
+            lost = prefix <= t < n0 - suffix and changed0[t - prefix + 1]
+            if oov[line.ids0[t]]:
+                totals[OOV] += 1
+                totals[OOV_MISSED] += lost
+            else:
+                totals[IV_MISSED] += lost
+    return 0
+
+
+def count_lines(gold_lines, pred_lines, words=None):
+    """The summed ``SighanCounts`` fields of line pairs, as ``count_sighan_line`` counts them.
+
+    Args:
+        gold_lines, pred_lines: decoded lines (str), paired in order.
+        words: the dictionary for OOV/IV counts (anything ``in`` works on), or None.
+
+    Returns:
+        A tuple of the nine fields in ``SighanCounts``' order.
+    """
+    cdef idx totals[N_FIELDS]
+    cdef _Line line = _Line()
+    cdef str gold_line, pred_line
+    memset(totals, 0, sizeof(totals))
+    for gold_line, pred_line in zip(gold_lines, pred_lines):
+        line.split_pair(gold_line, pred_line)
+        _count(line, words, totals)
+    return tuple([totals[i] for i in range(N_FIELDS)])

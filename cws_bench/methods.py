@@ -1,0 +1,292 @@
+"""The counting methods, as registered objects that carry their own quirks.
+
+A counting method decides which predicted words are correct. Each is one
+object in a small registry, asked by name (:func:`get_method`), so the
+scorer (``scoring``), the sharded scorer (``sharded``) and the streaming
+metric (``streaming``) never compare method names:
+
+- ``interval`` (:class:`IntervalMethod`): a word is correct iff its
+  character interval is a gold word's. Its counts are the scorer's own
+  :class:`~cws_bench.scoring.SegCounts`, which every method keeps (boundary
+  figures, error kinds and per-sentence statistics come from them).
+- ``sighan`` (:class:`SighanMethod`): the official SIGHAN bakeoff ``score``
+  script's word-sequence diff. It adds its own additive counts
+  (:class:`~cws_bench.sighan.SighanCounts`) beside the interval ones, and the
+  script's quirks: a file's byte-order mark stays glued to its first word,
+  only the lines both files have are scored, and its summary block.
+- ``conll18`` (:class:`Conll18Method`): the CoNLL 2018 UD shared task's
+  Words score, which scores whole files (spans over the file), not line
+  pairs: it is named here so that every method has one home, and
+  :func:`cws_bench.conll18.evaluate_files` scores it.
+
+>>> [method.name for method in methods()]
+['interval', 'sighan', 'conll18']
+>>> get_method("sighan").keeps_byte_order_mark
+True
+>>> line_methods()
+('interval', 'sighan')
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+from collections.abc import Collection, Sequence
+from typing import Any, ClassVar, Protocol
+
+from cws_bench.counts import AdditiveCounts
+from cws_bench.errors import CwsBenchError
+from cws_bench.io import PathLike, normalize_encoding, open_binary, split_words
+from cws_bench.scores import SegScores
+
+__all__ = [
+    "Conll18Method",
+    "CountingMethod",
+    "IntervalMethod",
+    "SighanMethod",
+    "get_method",
+    "line_methods",
+    "methods",
+    "register_method",
+]
+
+NO_MARKS = ("", "")
+
+
+class WordCounts(Protocol):
+    """The word totals of interval counts (``SegCounts``), as a method reads them."""
+
+    @property
+    def gold(self) -> int: ...
+
+    @property
+    def pred(self) -> int: ...
+
+    @property
+    def correct(self) -> int: ...
+
+
+class CountingMethod:
+    """What a counting method is: the base of the registered objects.
+
+    Class attributes:
+        name: what ``method=`` and ``--method`` take.
+        description: one line, for help texts.
+        counts_line_pairs: False for a method that scores whole files
+            (:func:`get_method` with ``line_pairs=True`` refuses it).
+        counts_decoded_lines: the method counts decoded lines itself, beside the
+            interval counts (so the kernel's byte path alone is not enough).
+        keeps_byte_order_mark: a file's byte-order mark stays on its first word.
+        scores_missing_predictions: with ``allow_line_mismatch``, gold lines past
+            the prediction's end count as empty predictions (else they are not scored).
+        resamples_sentences: bootstrap intervals and paired tests, which resample
+            the per-sentence interval counts, test this method's numbers.
+    """
+
+    name: ClassVar[str]
+    description: ClassVar[str]
+    counts_line_pairs: ClassVar[bool] = True
+    counts_decoded_lines: ClassVar[bool] = False
+    keeps_byte_order_mark: ClassVar[bool] = False
+    scores_missing_predictions: ClassVar[bool] = True
+    resamples_sentences: ClassVar[bool] = False
+
+    def zero(self) -> AdditiveCounts | None:
+        """The method's own counts before any line (None: the interval counts are its counts)."""
+        return None
+
+    def count_lines(
+        self,
+        gold_lines: Sequence[str],
+        pred_lines: Sequence[str],
+        words: Collection[str] | None,
+        marks: tuple[str, str] = NO_MARKS,
+    ) -> AdditiveCounts | None:
+        """The method's own counts of paired decoded lines (None when it has none).
+
+        ``marks`` are the byte-order marks to put back on the first line of each
+        side (only on the first lines of the files, and only where the method
+        keeps them: see :meth:`byte_order_marks`).
+        """
+        return None
+
+    def byte_order_marks(
+        self, gold: PathLike | None, pred: PathLike, gold_encoding: str, pred_encoding: str
+    ) -> tuple[str, str]:
+        """The byte-order marks the readers dropped from (gold, prediction) that the method
+        keeps; ``gold`` None when the gold is not read from a plain file."""
+        if not self.keeps_byte_order_mark:
+            return NO_MARKS
+        return (
+            "" if gold is None else _byte_order_mark(gold, gold_encoding),
+            _byte_order_mark(pred, pred_encoding),
+        )
+
+    def word_totals(self, counts: WordCounts, own: Any) -> tuple[int, int, int]:
+        """(gold words, predicted words, correct words) of a result."""
+        return counts.gold, counts.pred, counts.correct
+
+    def scores(
+        self, interval: SegScores, own: Any, *, has_dictionary: bool, beta: float
+    ) -> SegScores:
+        """A result's scores, from the interval scores and the method's own counts."""
+        return interval
+
+    def result_fields(self, own: Any) -> dict[str, int]:
+        """Counts of its own that a result's ``to_dict`` adds after the boundary scores."""
+        return {}
+
+    def missing_predictions_outcome(self, scored_lines: int, gold_rest: Sequence[str]) -> str:
+        """What happens to gold lines past the prediction's end, for the warning."""
+        return "missing predictions scored as empty lines"
+
+    def __repr__(self) -> str:
+        return f"<counting method {self.name!r}>"
+
+
+class IntervalMethod(CountingMethod):
+    """The literature's counting: a word is correct iff its interval is a gold word's."""
+
+    name = "interval"
+    description = "a predicted word is correct iff its character interval is a gold word's"
+    resamples_sentences = True
+
+
+class SighanMethod(CountingMethod):
+    """The SIGHAN bakeoff script's word-sequence diff (:mod:`cws_bench.sighan`)."""
+
+    name = "sighan"
+    description = "the official bakeoff script's word-sequence diff"
+    counts_decoded_lines = True
+    # The script reads bytes: a byte-order mark stays glued to the first word
+    # of a file (and makes it a different word).
+    keeps_byte_order_mark = True
+    # It reads the two files only while both have a line.
+    scores_missing_predictions = False
+
+    def zero(self) -> AdditiveCounts:
+        from cws_bench.sighan import SighanCounts
+
+        return SighanCounts()
+
+    def count_lines(
+        self,
+        gold_lines: Sequence[str],
+        pred_lines: Sequence[str],
+        words: Collection[str] | None,
+        marks: tuple[str, str] = NO_MARKS,
+    ) -> AdditiveCounts:
+        from cws_bench.sighan import count_sighan_lines
+
+        if marks != NO_MARKS and gold_lines:
+            gold_lines = [marks[0] + gold_lines[0], *gold_lines[1:]]
+            pred_lines = [marks[1] + pred_lines[0], *pred_lines[1:]]
+        return count_sighan_lines(gold_lines, pred_lines, words)
+
+    def word_totals(self, counts: WordCounts, own: Any) -> tuple[int, int, int]:
+        if own is None:  # a result made without the method's counts
+            return super().word_totals(counts, own)
+        return own.truth_words, own.test_words, own.matched
+
+    def scores(
+        self, interval: SegScores, own: Any, *, has_dictionary: bool, beta: float
+    ) -> SegScores:
+        from dataclasses import replace
+
+        if own is None:
+            return interval
+        # The script has no boundary figures: those stay the interval ones.
+        words = own.scores(has_dictionary=has_dictionary, beta=beta)
+        return replace(
+            words,
+            boundary_precision=interval.boundary_precision,
+            boundary_recall=interval.boundary_recall,
+            boundary_f1=interval.boundary_f1,
+        )
+
+    def result_fields(self, own: Any) -> dict[str, int]:
+        if own is None:
+            return {}
+        return {
+            "insertions": own.insertions,
+            "deletions": own.deletions,
+            "substitutions": own.substitutions,
+        }
+
+    def missing_predictions_outcome(self, scored_lines: int, gold_rest: Sequence[str]) -> str:
+        missed = sum(len(split_words(line)) for line in gold_rest)
+        return (
+            f"only the {scored_lines} lines both have are scored, as the SIGHAN script "
+            f"does ({missed} gold words of the other lines not counted)"
+        )
+
+    def summary_block(self, own: Any, pred_name: str, *, has_dictionary: bool) -> str:
+        """The script's summary block (``--format sighan``)."""
+        from cws_bench.sighan import format_sighan_summary
+
+        return format_sighan_summary(own, pred_name, has_dictionary=has_dictionary)
+
+
+class Conll18Method(CountingMethod):
+    """The CoNLL 2018 UD shared task's Words score: whole files, not line pairs."""
+
+    name = "conll18"
+    description = "the CoNLL 2018 UD shared task's Words score (GOLD in CoNLL-U)"
+    counts_line_pairs = False
+
+
+_REGISTRY: dict[str, CountingMethod] = {}
+
+
+def register_method(method: CountingMethod) -> CountingMethod:
+    """Add a counting method to the registry (its name must be new); returns it."""
+    if method.name in _REGISTRY:
+        raise ValueError(f"a counting method named {method.name!r} is already registered")
+    _REGISTRY[method.name] = method
+    return method
+
+
+for _method in (IntervalMethod(), SighanMethod(), Conll18Method()):
+    register_method(_method)
+
+
+def methods() -> tuple[CountingMethod, ...]:
+    """Every registered method, in registration order."""
+    return tuple(_REGISTRY.values())
+
+
+def line_methods() -> tuple[str, ...]:
+    """The names of the methods that count line pairs (what the line scorers take)."""
+    return tuple(m.name for m in _REGISTRY.values() if m.counts_line_pairs)
+
+
+def get_method(name: str, *, line_pairs: bool = True) -> CountingMethod:
+    """The registered method of this name.
+
+    Args:
+        name: the method's name.
+        line_pairs: refuse a method that scores whole files (conll18).
+
+    Raises:
+        CwsBenchError: no such method (or, with ``line_pairs``, one that does not
+            count line pairs), with the names to use.
+    """
+    method = _REGISTRY.get(name)
+    names = line_methods() if line_pairs else tuple(_REGISTRY)
+    if method is None:
+        raise CwsBenchError(f"unknown scoring method {name!r}", f"use one of: {', '.join(names)}")
+    if line_pairs and not method.counts_line_pairs:
+        raise CwsBenchError(
+            f"the {name} method scores whole files, not pairs of lines",
+            f"score it with cws_bench.{name}.evaluate_files (`cws-bench score --method {name}`), "
+            f"or use one of: {', '.join(names)}",
+        )
+    return method
+
+
+def _byte_order_mark(source: PathLike, encoding: str) -> str:
+    """``"\\ufeff"`` if a UTF-8 file starts with a byte-order mark, else ``""``."""
+    if os.fspath(source) == "-" or normalize_encoding(encoding) != "utf-8":
+        return ""
+    with open_binary(source) as f:
+        return "\ufeff" if f.read(len(codecs.BOM_UTF8)) == codecs.BOM_UTF8 else ""
