@@ -75,6 +75,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from cws_bench.defaults import DEFAULT_BATCH_SIZE, DEFAULT_RESAMPLES, DEFAULT_SEED
 from cws_bench.errors import CwsBenchError
 from cws_bench.executors import DEFAULT_RETRIES, EXECUTORS, Executor
 from cws_bench.experiment import (
@@ -144,10 +145,10 @@ class BakeoffConfig:
     name: str
     corpora: tuple[CorpusSpec, ...]
     segmenters: tuple[SegmenterSpec, ...]
-    seed: int = 2005
-    resamples: int = 1000
+    seed: int = DEFAULT_SEED
+    resamples: int = DEFAULT_RESAMPLES
     timeout: float = 900.0
-    batch_size: int = 500
+    batch_size: int = DEFAULT_BATCH_SIZE
     description: str = ""
     source: str | None = None
     correction: str = CORRECTION
@@ -321,10 +322,10 @@ def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffCo
             name=_run_name(data, source),
             corpora=tuple(corpora),
             segmenters=tuple(segmenters),
-            seed=int(data.get("seed", 2005)),
-            resamples=int(data.get("resamples", 1000)),
+            seed=int(data.get("seed", DEFAULT_SEED)),
+            resamples=int(data.get("resamples", DEFAULT_RESAMPLES)),
             timeout=float(data.get("timeout", 900)),
-            batch_size=int(data.get("batch_size", 500)),
+            batch_size=int(data.get("batch_size", DEFAULT_BATCH_SIZE)),
             description=str(data.get("description", "")),
             source=source,
             correction=str(data.get("correction", CORRECTION)),

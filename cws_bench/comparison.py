@@ -26,6 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from cws_bench.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
 from cws_bench.errors import CwsBenchError
 from cws_bench.io import PathLike, display_name, read_segmented
 from cws_bench.methods import get_method
@@ -40,9 +41,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ComparisonReport", "SystemRow", "compare"]
 
-# The bake-off's defaults (cws_bench/bakeoff.py): seed, resamples, confidence, alpha.
-DEFAULT_SEED = 2005
-DEFAULT_RESAMPLES = 1000
+# The bake-off's defaults (DEFAULT_SEED and DEFAULT_RESAMPLES are the library's one each).
 CONFIDENCE = 0.95
 ALPHA = 0.05
 INTERVAL_METRICS = ("precision", "recall", "f1")

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from cws_bench.errors import CorpusFormatError, CwsBenchError
+from cws_bench.errors import CorpusFormatError, CwsBenchError, Fix
 from cws_bench.io import PathLike, display_name, iter_line_blocks
 
 __all__ = [
@@ -222,7 +222,8 @@ def load_dictionary(path: PathLike, *, encoding: str = "utf-8") -> Dictionary:
             display_name(path),
             None,
             "dictionary file holds no word",
-            "give a file with one word a line, or leave out --dict to skip OOV figures",
+            "give a file with one word a line, or leave out {0} to skip OOV figures",
+            fixes=(Fix("dictionary"),),
         )
     return Dictionary(words, os.path.basename(os.fspath(path)))
 

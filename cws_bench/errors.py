@@ -4,17 +4,26 @@ Library code raises these and never prints or exits; ``cli.py`` turns them
 into one message on stderr and exit code 2. A message says what went wrong
 and where (``pku_test.utf8:1042: 3 fields, expected 2``); the hint says how
 to fix it.
+
+A hint speaks the library's language: the parameters it suggests are
+:class:`Fix` objects, shown in API terms (``encoding="gb18030"``) by
+``str(error)``. The command line shows the same hint with its flags
+(``--encoding gb18030``) through :meth:`CwsBenchError.describe`, so the
+library never names a flag and a renamed flag needs no library change.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 __all__ = [
     "CorpusFormatError",
     "CorpusUnavailableError",
     "CwsBenchError",
     "DecodingError",
+    "Fix",
     "LineCountMismatchError",
     "SegmenterError",
     "SegmenterUnavailableError",
@@ -23,23 +32,81 @@ __all__ = [
 ]
 
 
+@dataclass(frozen=True)
+class Fix:
+    """A parameter a hint suggests: ``parameter`` set to ``value`` (or to a ``metavar``).
+
+    ``segmenter`` marks an option of a segmenter (``get_segmenter(name, **options)``,
+    a bake-off's segmenter table), not a parameter of the function that raised.
+
+    >>> Fix("encoding", "gb18030").api(), Fix("model", metavar="MODEL").api()
+    ('encoding="gb18030"', 'model=MODEL')
+    >>> Fix("allow_line_mismatch", True).api(), Fix("dictionary").api()
+    ('allow_line_mismatch=True', 'dictionary=...')
+    """
+
+    parameter: str
+    value: str | bool | int | float | None = None
+    metavar: str | None = None
+    segmenter: bool = False
+
+    def api(self) -> str:
+        """The fix in the Python API's terms: ``parameter=value``."""
+        if self.value is not None:
+            value = f'"{self.value}"' if isinstance(self.value, str) else repr(self.value)
+        else:
+            value = self.metavar or "..."
+        return f"{self.parameter}={value}"
+
+
+Terms = Callable[[Fix], str]
+"""How a caller names a fix: :meth:`Fix.api`, or the command line's flags."""
+
+
 class CwsBenchError(Exception):
     """An error the user can cause and fix.
 
     Args:
         message: what went wrong, naming the file and line where there is one.
-        hint: how to fix it, or None.
+        hint: how to fix it, or None. With ``fixes``, ``{0}``, ``{1}``, ... in
+            the hint stand for the fixes, each named in the reader's terms.
+        fixes: the parameters the hint suggests.
     """
 
-    def __init__(self, message: str, hint: str | None = None) -> None:
+    def __init__(self, message: str, hint: str | None = None, *, fixes: Sequence[Fix] = ()) -> None:
         super().__init__(message)
         self.message = message
-        self.hint = hint
+        self.template = hint
+        self.fixes = tuple(fixes)
+
+    @property
+    def hint(self) -> str | None:
+        """The hint in the Python API's terms."""
+        return self.describe_hint(Fix.api)
+
+    @hint.setter
+    def hint(self, value: str | None) -> None:
+        self.template = value
+        self.fixes = ()
+
+    def describe_hint(self, terms: Terms = Fix.api) -> str | None:
+        """The hint with each fix named by ``terms`` (e.g. as a command-line flag)."""
+        if self.template is None:
+            return None
+        text = self.template
+        for index, fix in enumerate(self.fixes):
+            text = text.replace(f"{{{index}}}", terms(fix))
+        return text
+
+    def describe(self, terms: Terms = Fix.api) -> str:
+        """The message and, on a line of its own, the hint named by ``terms``."""
+        hint = self.describe_hint(terms)
+        if hint:
+            return f"{self.message}\n  hint: {hint}"
+        return self.message
 
     def __str__(self) -> str:
-        if self.hint:
-            return f"{self.message}\n  hint: {self.hint}"
-        return self.message
+        return self.describe()
 
 
 def _where(path: str | os.PathLike[str], line: int | None) -> str:
@@ -60,8 +127,10 @@ class CorpusFormatError(CwsBenchError):
         line: int | None,
         message: str,
         hint: str | None = None,
+        *,
+        fixes: Sequence[Fix] = (),
     ) -> None:
-        super().__init__(f"{_where(path, line)}: {message}", hint)
+        super().__init__(f"{_where(path, line)}: {message}", hint, fixes=fixes)
         self.path = os.fspath(path)
         self.line = line
 
@@ -81,8 +150,11 @@ class DecodingError(CorpusFormatError):
         encoding: str,
         hint: str | None = None,
         suggestion: str | None = None,
+        *,
+        fixes: Sequence[Fix] = (),
     ) -> None:
-        super().__init__(path, line, f"byte offset {offset}: not valid {encoding}", hint)
+        message = f"byte offset {offset}: not valid {encoding}"
+        super().__init__(path, line, message, hint, fixes=fixes)
         self.offset = offset
         self.encoding = encoding
         # The encoding the file seems to be in, if one fits (for a command's hint).
@@ -100,8 +172,9 @@ class LineCountMismatchError(CwsBenchError):
         super().__init__(
             f"{gold} has {gold_lines} lines but {pred} has {pred_lines}",
             "each prediction line must segment the gold line with the same number; "
-            "pass --allow-line-mismatch to score anyway (missing predictions count as "
-            "empty; with --method sighan only the lines both files have are scored)",
+            "pass {0} to score anyway (missing predictions count as "
+            "empty; with {1} only the lines both files have are scored)",
+            fixes=(Fix("allow_line_mismatch", True), Fix("method", "sighan")),
         )
         self.gold_lines = gold_lines
         self.pred_lines = pred_lines
@@ -118,8 +191,15 @@ class SegmenterError(CwsBenchError):
     'segmenter jieba: line 3: returned 2 lines for 1'
     """
 
-    def __init__(self, segmenter: str, message: str, hint: str | None = None) -> None:
-        super().__init__(f"segmenter {segmenter}: {message}", hint)
+    def __init__(
+        self,
+        segmenter: str,
+        message: str,
+        hint: str | None = None,
+        *,
+        fixes: Sequence[Fix] = (),
+    ) -> None:
+        super().__init__(f"segmenter {segmenter}: {message}", hint, fixes=fixes)
         self.segmenter = segmenter
 
 

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import codecs
 import contextlib
+import dataclasses
 import os
 import sys
 from collections.abc import Iterable, Iterator
 from typing import IO, Any, BinaryIO, Protocol
 
-from cws_bench.errors import CwsBenchError, DecodingError
+from cws_bench.errors import CwsBenchError, DecodingError, Fix
 
 __all__ = [
     "STDIN",
@@ -199,19 +200,45 @@ def decoding_error(source: PathLike, encoding: str, line: int, offset: int) -> D
         with open(source, "rb") as f:
             suggestion = suggest_encoding(f.read(1 << 16), encoding)
     name = display_name(source)
-    hint = decoding_hint(name, suggestion)
-    return DecodingError(name, line, offset, encoding, hint, suggestion=suggestion)
+    hint, fixes = decoding_hint(name, suggestion)
+    return DecodingError(name, line, offset, encoding, hint, suggestion=suggestion, fixes=fixes)
 
 
-def decoding_hint(name: str, suggestion: str | None, option: str = "--encoding") -> str:
-    """The hint of a decoding error: the file, the encoding it seems to be in, the option.
+def decoding_hint(
+    name: str, suggestion: str | None, parameter: str = "encoding"
+) -> tuple[str, tuple[Fix]]:
+    """The hint of a decoding error and its fix: the encoding ``parameter`` to pass.
 
-    >>> decoding_hint("words.txt", "utf-8", "--dict-encoding")
-    'words.txt looks like utf-8: pass --dict-encoding utf-8'
+    >>> hint, fixes = decoding_hint("words.txt", "utf-8", "dict_encoding")
+    >>> hint.replace("{0}", fixes[0].api())
+    'words.txt looks like utf-8: pass dict_encoding="utf-8"'
     """
     if suggestion:
-        return f"{name} looks like {suggestion}: pass {option} {suggestion}"
-    return f"pass the encoding of {name} with {option} (e.g. gb18030 or big5hkscs)"
+        return f"{name} looks like {suggestion}: pass {{0}}", (Fix(parameter, suggestion),)
+    hint = f"pass the encoding of {name} with {{0}} (e.g. gb18030 or big5hkscs)"
+    return hint, (Fix(parameter),)
+
+
+@contextlib.contextmanager
+def encoding_parameters(files: Iterable[tuple[object, str]]) -> Iterator[None]:
+    """Name in a decoding error's fix the parameter that sets the encoding of the file at fault.
+
+    ``files`` pairs each file (a path; anything else is skipped) with the
+    parameter that sets its encoding (``pred_encoding``, ...); a later pair
+    wins for the same file.
+    """
+    try:
+        yield
+    except DecodingError as e:
+        names = {
+            display_name(path): parameter
+            for path, parameter in files
+            if isinstance(path, str | os.PathLike)
+        }
+        parameter = names.get(e.path)
+        if parameter is not None:
+            e.fixes = tuple(dataclasses.replace(fix, parameter=parameter) for fix in e.fixes)
+        raise
 
 
 def iter_line_blocks(

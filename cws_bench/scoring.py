@@ -21,10 +21,11 @@ The worked example of the literature:
 from __future__ import annotations
 
 import codecs
+import functools
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, ParamSpec, cast
 
 from cws_bench.checksums import LineDigest, SentenceDigest
 from cws_bench.counts import AdditiveCounts
@@ -42,6 +43,7 @@ from cws_bench.io import (
     PathLike,
     decoding_error,
     display_name,
+    encoding_parameters,
     iter_line_blocks,
     normalize_encoding,
     open_binary,
@@ -67,6 +69,7 @@ except ImportError:  # pragma: no cover - the package was installed without a co
     _kernel = None
 
 __all__ = [
+    "RESULT_FORMATS",
     "LineMismatch",
     "ScoreResult",
     "SegCounts",
@@ -406,6 +409,106 @@ class ScoreResult:
         import pandas as pd
 
         return pd.DataFrame([self.to_dict()])
+
+    # Rendering: what ``cws-bench score`` prints for one prediction, one method per format.
+
+    def render(self, fmt: str, *, gold: str = "gold", pred: str = "pred") -> str:
+        """The result in ``fmt`` (one of :data:`RESULT_FORMATS`), without a final newline.
+
+        ``gold`` and ``pred`` name the files in the text table and the SIGHAN block.
+        """
+        renderers = {
+            "text": lambda: self.to_text(gold=gold, pred=pred),
+            "json": self.to_json,
+            "csv": self.to_csv,
+            "sighan": lambda: self.to_sighan(pred=pred),
+        }
+        if fmt not in renderers:
+            raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(renderers)}")
+        return renderers[fmt]()
+
+    def to_text(self, *, gold: str = "gold", pred: str = "pred") -> str:
+        """The small aligned table of the text format (scores in %)."""
+        s = self.scores
+        c = self.counts
+        rows = [
+            ("gold words", f"{self.gold_words:,}"),
+            ("predicted words", f"{self.pred_words:,}"),
+            ("correct words", f"{self.correct_words:,}"),
+            ("precision", _percent(s.precision)),
+            ("recall", _percent(s.recall)),
+            ("F1", _percent(s.f1)),
+        ]
+        if self.beta != 1.0:
+            rows.append((f"F{self.beta:g}", _percent(s.fbeta)))
+        boundary = (s.boundary_precision, s.boundary_recall, s.boundary_f1)
+        rows += [
+            ("OOV rate", _percent(s.oov_rate)),
+            ("OOV recall", _percent(s.oov_recall)),
+            ("IV recall", _percent(s.iv_recall)),
+            ("boundary P/R/F1", " / ".join(map(_percent, boundary))),
+        ]
+        # the method's own counts (sighan: insertions, deletions, substitutions)
+        rows += [
+            (name, f"{value:,}") for name, value in self._method.result_fields(self.sighan).items()
+        ]
+        width = max(len(label) for label, _ in rows)
+        lines = [f"{pred} against {gold} ({self.method} counting, scores in %)"]
+        lines += [f"  {label:<{width}}  {value:>10}" for label, value in rows]
+        lines.append(
+            f"  errors: {c.split_gold:,} gold words split into {c.split_pred:,} pieces; "
+            f"{c.merge_gold:,} merged into {c.merge_pred:,} words; "
+            f"{c.cross_regions:,} crossing regions ({c.cross_gold:,} gold, {c.cross_pred:,} "
+            f"predicted words)"
+        )
+        lines.append(
+            f"  sentences: {c.sentences:,} scored, {c.skipped_lines:,} empty gold lines "
+            f"skipped, {c.mismatched_lines:,} with differing text"
+        )
+        for m in self.mismatches:
+            lines.append(f"    line {m.line}: gold {m.gold.strip()[:60]!r}")
+            lines.append(f"    {' ' * len(str(m.line))}       pred {m.pred.strip()[:60]!r}")
+        lines.append(f"  signature: {self.signature}")
+        return "\n".join(lines)
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` with the mismatch examples and the warnings, as indented JSON."""
+        import json
+
+        data = self.to_dict()
+        data["mismatch_examples"] = [
+            {"line": m.line, "gold": m.gold, "pred": m.pred} for m in self.mismatches
+        ]
+        data["warnings"] = list(self.warnings)
+        return json.dumps(data, ensure_ascii=False, indent=2)
+
+    def to_csv(self) -> str:
+        """One header line and one row of :meth:`to_dict`'s fields (None as empty)."""
+        import csv
+        import io
+
+        out = io.StringIO()
+        data = self.to_dict()
+        writer = csv.DictWriter(out, fieldnames=list(data), lineterminator="\n")
+        writer.writeheader()
+        writer.writerow({k: "" if v is None else v for k, v in data.items()})
+        return out.getvalue().rstrip("\n")
+
+    def to_sighan(self, *, pred: str = "pred") -> str:
+        """The SIGHAN script's summary block (a result of ``method="sighan"`` only)."""
+        summary_block = getattr(self._method, "summary_block", None)
+        if self.sighan is None or summary_block is None:
+            raise ValueError('the SIGHAN summary needs a result scored with method="sighan"')
+        return str(summary_block(self.sighan, pred, has_dictionary=self.has_dictionary))
+
+
+RESULT_FORMATS: tuple[str, ...] = ("text", "json", "csv", "sighan")
+"""The formats :meth:`ScoreResult.render` writes."""
+
+
+def _percent(value: float | None) -> str:
+    """A fraction as a percentage with two decimals; ``--`` when undefined."""
+    return "--" if value is None else f"{100 * value:.2f}"
 
 
 # ---------------------------------------------------------------------------
@@ -975,6 +1078,26 @@ def _sentence_blocks(
         yield block
 
 
+_P = ParamSpec("_P")
+
+
+def _encoding_parameters(function: Callable[_P, ScoreResult]) -> Callable[_P, ScoreResult]:
+    """A decoding error's fix names score_files' parameter for the file at fault."""
+
+    @functools.wraps(function)
+    def wrapped(*args: _P.args, **kwargs: _P.kwargs) -> ScoreResult:
+        files = [
+            (kwargs.get("dictionary"), "dictionary_encoding"),
+            (kwargs.get("pred", args[1] if len(args) > 1 else None), "pred_encoding"),
+            (kwargs.get("gold", args[0] if args else None), "encoding"),
+        ]
+        with encoding_parameters(files):
+            return function(*args, **kwargs)
+
+    return wrapped
+
+
+@_encoding_parameters
 def score_files(
     gold: PathLike,
     pred: PathLike,

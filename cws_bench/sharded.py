@@ -28,6 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from cws_bench.defaults import DEFAULT_BATCH_SIZE
 from cws_bench.errors import CwsBenchError, LineCountMismatchError
 from cws_bench.executors import Executor, LoadReport, cached, take_load_reports
 from cws_bench.io import PathLike, atomic_write, display_name, normalize_encoding
@@ -63,7 +64,7 @@ class SegmentContext:
     source: str
     encoding: str = "utf-8"
     separator: str = " "
-    batch_size: int = 1000
+    batch_size: int = DEFAULT_BATCH_SIZE
 
 
 @dataclass(frozen=True)
@@ -149,7 +150,7 @@ def segment_sharded(
     options: dict[str, Any] | None = None,
     separator: str = " ",
     encoding: str = "utf-8",
-    batch_size: int = 1000,
+    batch_size: int = DEFAULT_BATCH_SIZE,
     shard_chars: int = DEFAULT_SHARD_CHARS,
     progress: Callable[[int, int], None] | None = None,
     plan: ShardPlan | None = None,

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from cws_bench.metrics._tables import csv_table, markdown_table, percent, text_table
 from cws_bench.metrics.generation import (
     GenerationScores,
     MultiReference,
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
 __all__ = [
     "BUILTIN_TOKENIZERS",
     "DEFAULT_METRICS",
+    "REPORT_FORMATS",
     "SegmenterLike",
     "Tokenizer",
     "TokenizerComparison",
@@ -285,6 +287,91 @@ class TokenizerComparison:
             del record["bleu_details"]
             records.append(record)
         return pd.DataFrame(records).set_index("tokenizer")
+
+    # Rendering: what ``cws-bench metrics generation`` prints, one method per format.
+
+    def columns(self) -> list[tuple[str, str]]:
+        """(field, title) of the scores some row has, in :data:`SCORE_COLUMNS` order."""
+        return [
+            (name, title)
+            for name, title in SCORE_COLUMNS
+            if any(getattr(row, name) is not None for row in self.rows)
+        ]
+
+    def render(self, fmt: str, *, pred: str = "pred", references: int = 1) -> str:
+        """The table in ``fmt`` (one of :data:`REPORT_FORMATS`), without a final newline.
+
+        ``pred`` and ``references`` (the number of reference files) name the
+        inputs on the text format's first line.
+        """
+        if fmt == "json":
+            return self.to_json()
+        if fmt == "csv":
+            return self.to_csv()
+        if fmt == "markdown":
+            return self.to_markdown()
+        if fmt == "text":
+            return self.to_text(pred=pred, references=references)
+        raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(REPORT_FORMATS)}")
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as indented JSON."""
+        import json
+
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=2)
+
+    def to_csv(self) -> str:
+        """One row per tokenizer: items, references and the raw scores (fractions)."""
+        columns = [name for name, _ in self.columns()]
+        return csv_table(
+            ["tokenizer", "items", "references", *columns],
+            [
+                [row.tokenizer, row.items, row.references, *(getattr(row, c) for c in columns)]
+                for row in self.rows
+            ],
+        )
+
+    def _percent_rows(self) -> tuple[list[str], list[list[str]]]:
+        columns = self.columns()
+        header = ["tokenizer", *(title for _, title in columns)]
+        body = [
+            [row.tokenizer, *(percent(getattr(row, name)) for name, _ in columns)]
+            for row in self.rows
+        ]
+        return header, body
+
+    def to_markdown(self) -> str:
+        """A Markdown table, one row per tokenizer, scores in %."""
+        return markdown_table(*self._percent_rows())
+
+    def to_text(self, *, pred: str = "pred", references: int = 1) -> str:
+        """A line naming the inputs, then the aligned table (scores in %)."""
+        items = self.rows[0].items if self.rows else 0
+        title = f"{pred}: {items:,} lines against {references} reference file(s) (scores in %)"
+        return f"{title}\n{text_table(*self._percent_rows())}"
+
+
+REPORT_FORMATS: tuple[str, ...] = ("text", "json", "csv", "markdown")
+"""The formats :meth:`TokenizerComparison.render` writes."""
+
+SCORE_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("exact_match", "EM"),
+    ("precision", "P"),
+    ("recall", "R"),
+    ("f1", "F1"),
+    ("bleu", "BLEU"),
+    ("rouge1", "ROUGE-1"),
+    ("rouge2", "ROUGE-2"),
+    ("rougeL", "ROUGE-L"),
+    ("rougeW", "ROUGE-W"),
+    ("rougeS", "ROUGE-S4"),
+    ("rougeSU", "ROUGE-SU4"),
+    ("rougeLsum", "ROUGE-Lsum"),
+    ("weighted_precision", "wP"),
+    ("weighted_recall", "wR"),
+    ("weighted_f1", "wF1"),
+)
+"""(field of GenerationScores, column title) of the generation tables, in order."""
 
 
 def compare_tokenizers(

@@ -172,7 +172,7 @@ def test_decoding_error_names_file_line_and_offset(write):
     with pytest.raises(DecodingError) as info:
         score_files(gold, pred)
     assert "pred.txt:1: byte offset 0: not valid utf-8" in str(info.value)
-    assert "--encoding gb18030" in str(info.value)
+    assert 'pass pred_encoding="gb18030"' in str(info.value)  # the parameter for PRED
 
 
 def test_dictionary_lookups_in_kernel_and_python_agree():

@@ -20,6 +20,7 @@ from typing import Any
 import click
 
 from cws_bench import __version__
+from cws_bench.cli.options import cli_terms, record_command
 from cws_bench.errors import CwsBenchError, describe_os_error
 from cws_bench.workers import Interrupted
 
@@ -73,7 +74,9 @@ class LazyGroup(click.Group):
         if target is None:
             return None
         module, _, attribute = target.partition(":")
-        return getattr(importlib.import_module(module), attribute)
+        command: click.Command = getattr(importlib.import_module(module), attribute)
+        record_command(ctx, command)
+        return command
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -81,7 +84,8 @@ class LazyGroup(click.Group):
         except CwsBenchError as e:
             if isinstance(e, Interrupted):
                 raise Stopped(str(e), e.exit_code) from e
-            raise UserError(str(e)) from e
+            # The library's hint names API parameters; the user sees the command's flags.
+            raise UserError(e.describe(cli_terms(ctx))) from e
         except KeyboardInterrupt:  # Ctrl-C outside a bake-off's workers: no traceback
             raise Stopped("interrupted", 128 + 2) from None
         except BrokenPipeError:

@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import click
 
-from cws_bench.cli.options import data_dir_option, dictionary_option
+from cws_bench.cli.options import (
+    RecordingGroup,
+    data_dir_option,
+    dictionary_option,
+    encoding_option,
+    format_option,
+    input_format_option,
+    output_option,
+    quiet_option,
+    split_option,
+)
 from cws_bench.corpora import Corpus, corpus_names, get_corpus, read_corpus
 from cws_bench.corpora.readers import FORMATS
-from cws_bench.corpora.stats import CorpusStatistics, corpus_statistics, sentence_statistics
+from cws_bench.corpora.stats import corpus_statistics, render_corpus_list, sentence_statistics
 
 OUTPUTS = ("text", "json")
 
@@ -21,25 +30,19 @@ _data_dir_option = data_dir_option(
 )
 
 
-def _format_option(function: Any) -> Any:
-    return click.option(
-        "--format",
-        "fmt",
-        type=click.Choice(OUTPUTS),
-        default="text",
-        show_default=True,
-        help="Output format.",
-    )(function)
+_format_option = format_option(OUTPUTS)
+_input_format_option = input_format_option(["auto", *FORMATS], "When NAME is a file: its format.")
+_quiet_option = quiet_option("No download progress bar.")
 
 
-def _open_corpus(name: str, data_dir: str | None, download: bool) -> Corpus:
+def _open_corpus(name: str, data_dir: str | None, download: bool, quiet: bool) -> Corpus:
     corpus = get_corpus(name, data_dir=data_dir)
     if download and corpus.downloadable:
-        corpus = get_corpus(name, data_dir=data_dir, download=True, progress=True)
+        corpus = get_corpus(name, data_dir=data_dir, download=True, progress=not quiet)
     return corpus
 
 
-@click.group(invoke_without_command=True)
+@click.group(cls=RecordingGroup, invoke_without_command=True)
 @_data_dir_option
 @_format_option
 @click.pass_context
@@ -63,79 +66,31 @@ def corpora(ctx: click.Context, data_dir: str | None, fmt: str) -> None:
         if data_dir is not None and corpus.external_data:
             corpus = get_corpus(name, data_dir=data_dir)
         cards.append(corpus.metadata())
-    if fmt == "json":
-        click.echo(json.dumps(cards, ensure_ascii=False, indent=2))
-        return
-    width = max(len(card["name"]) for card in cards)
-    for card in cards:
-        splits = " ".join(
-            split if split in card["available_splits"] else f"({split})" for split in card["splits"]
-        )
-        state = "available" if card["available"] else "not here"
-        click.echo(f"{card['name']:<{width}}  {card['script']:<11}  {state:<9}  splits: {splits}")
-        domain = f" ({card['domain']})" if card.get("domain") else ""
-        click.echo(f"{'':<{width}}  {card['title']}{domain}")
-        if card["location"]:
-            click.echo(f"{'':<{width}}  from: {card['location']}")
-        if card["how_to_get"]:
-            click.echo(f"{'':<{width}}  to get: {card['how_to_get']}")
-    click.echo("(a split in parentheses is not available here)")
-
-
-def render_statistics(statistics: CorpusStatistics, title: str) -> str:
-    """The aligned text table of ``corpora info``."""
-    s = statistics
-    rows = [
-        ("sentences", f"{s.sentences:,}"),
-        ("words", f"{s.words:,}"),
-        ("characters", f"{s.characters:,}"),
-        ("word types", f"{s.word_types:,}"),
-        ("character types", f"{s.character_types:,}"),
-        ("average word length", f"{s.average_word_length:.3f}"),
-    ]
-    if s.dictionary is not None:
-        rows += [
-            ("dictionary", f"{s.dictionary} ({s.dictionary_words:,} words)"),
-            ("OOV words", f"{s.oov_words:,} ({s.oov_types:,} types)"),
-            ("OOV rate", f"{s.oov_rate:.4f}"),
-        ]
-    else:
-        rows.append(("OOV rate", "--"))
-    if s.empty_lines:
-        rows.append(("empty lines", f"{s.empty_lines:,}"))
-    rows.append(("checksum", s.checksum or "--"))
-    width = max(len(label) for label, _ in rows)
-    lines = [title]
-    lines += [f"  {label:<{width}}  {value}" for label, value in rows]
-    if s.note:
-        lines.append(f"  note: {s.note}")
-    return "\n".join(lines)
+    click.echo(render_corpus_list(cards, fmt))
 
 
 @corpora.command()
 @click.argument("name")
-@click.option("--split", default=None, help="Split to describe (default: test, when available).")
+@split_option("Split to describe (default: test, when available).")
 @dictionary_option(
     help="Dictionary for the OOV rate instead of the corpus' standard one: a file, "
     "'jieba', or corpus:NAME[:SPLIT]."
 )
-@click.option(
-    "--input-format",
-    type=click.Choice(["auto", *FORMATS]),
-    default="auto",
-    show_default=True,
-    help="When NAME is a file: its format.",
-)
+@_input_format_option
+@encoding_option
 @_data_dir_option
 @click.option("--download", is_flag=True, help="Download the corpus first if it is not here.")
+@_quiet_option
 @_format_option
 def info(
     name: str,
     split: str | None,
     dictionary: str | None,
     input_format: str,
+    encoding: str,
     data_dir: str | None,
     download: bool,
+    quiet: bool,
     fmt: str,
 ) -> None:
     """Describe a corpus split: sentences, words, characters, types, OOV rate.
@@ -155,53 +110,23 @@ def info(
 
     from cws_bench.words import resolve_dictionary
 
-    given = resolve_dictionary(dictionary, data_dir=data_dir) if dictionary else None
+    given = (
+        resolve_dictionary(dictionary, data_dir=data_dir, encoding=encoding) if dictionary else None
+    )
     card: dict[str, Any] | None = None
     if name not in corpus_names() and Path(name).is_file():
-        statistics = sentence_statistics(read_corpus(name, format=input_format), given)
+        sentences = read_corpus(name, format=input_format, encoding=encoding)
+        statistics = sentence_statistics(sentences, given)
         title = name
     else:
-        corpus = _open_corpus(name, data_dir, download)
+        corpus = _open_corpus(name, data_dir, download, quiet)
         if split is None:
             available = corpus.available_splits
             split = "test" if "test" in available or not available else available[0]
         statistics = corpus_statistics(corpus, split, dictionary=given)
         title = f"{corpus.name}, {split} split: {corpus.title}"
         card = corpus.metadata()
-    if fmt == "json":
-        data = statistics.to_dict()
-        if card is not None:
-            data["card"] = card
-        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
-    else:
-        click.echo(render_statistics(statistics, title))
-        if card is not None:
-            click.echo(render_card(card))
-
-
-CARD_FIELDS = (
-    ("splits", "splits"),
-    ("script", "script"),
-    ("domain", "domain"),
-    ("standard", "standard"),
-    ("licence", "licence"),
-    ("citation", "citation"),
-    ("source", "source"),
-)
-
-
-def render_card(card: dict[str, Any]) -> str:
-    """The corpus card block of ``corpora info``: splits, script, domain, standard, licence..."""
-    rows = []
-    for key, label in CARD_FIELDS:
-        value = card.get(key)
-        if key == "splits":
-            here = card.get("available_splits", [])
-            value = " ".join(s if s in here else f"({s})" for s in value or [])
-        if value:
-            rows.append((label, str(value)))
-    width = max(len(label) for label, _ in rows)
-    return "\n".join(["corpus card:", *(f"  {label:<{width}}  {value}" for label, value in rows)])
+    click.echo(statistics.render(fmt, title=title, card=card))
 
 
 @corpora.command()
@@ -215,30 +140,22 @@ def render_card(card: dict[str, Any]) -> str:
     help="raw: the unsegmented input (SIGHAN: the official test input); "
     "gold: the gold words separated by spaces.",
 )
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, allow_dash=True),
-    required=True,
-    help="File to write (- for standard output); written atomically, UTF-8.",
-)
-@click.option(
-    "--input-format",
-    type=click.Choice(["auto", *FORMATS]),
-    default="auto",
-    show_default=True,
-    help="When NAME is a file: its format.",
-)
+@output_option("File to write (- for standard output); written atomically, UTF-8.", required=True)
+@_input_format_option
+@encoding_option
 @_data_dir_option
 @click.option("--download", is_flag=True, help="Download the corpus first if it is not here.")
+@_quiet_option
 def export(
     name: str,
     split: str,
     kind: str,
     output: str,
     input_format: str,
+    encoding: str,
     data_dir: str | None,
     download: bool,
+    quiet: bool,
 ) -> None:
     """Write a split's raw input or gold segmentation as plain text, one sentence a line.
 
@@ -259,11 +176,11 @@ def export(
     from cws_bench.io import atomic_write
 
     if name not in corpus_names() and Path(name).is_file():
-        sentences = read_corpus(name, format=input_format)
+        sentences = read_corpus(name, format=input_format, encoding=encoding)
         lines = (("" if kind == "raw" else " ").join(words) for words in sentences)
         label = name
     else:
-        corpus = _open_corpus(name, data_dir, download)
+        corpus = _open_corpus(name, data_dir, download, quiet)
         lines = (
             corpus.raw(split)
             if kind == "raw"
@@ -288,7 +205,8 @@ def export(
     help="Download from this address instead of the official release "
     "(e.g. a mirror; the files are still checked against their pinned SHA-256).",
 )
-def download(name: str, url: str | None) -> None:
+@_quiet_option
+def download(name: str, url: str | None, quiet: bool) -> None:
     """Download a corpus into the user's cache folder, with a progress bar.
 
     SIGHAN 2005, the multi-criteria set (sxu, zx, wtb, udc) and the UD
@@ -302,7 +220,7 @@ def download(name: str, url: str | None) -> None:
     """
     corpus = get_corpus(name)
     if corpus.downloadable:
-        corpus = get_corpus(name, url=url, progress=True)
+        corpus = get_corpus(name, url=url, progress=not quiet)
     archive = corpus.download()
     click.echo(f"{corpus.name}: {archive}")
     click.echo(f"  splits here: {', '.join(corpus.available_splits) or 'none'}")

@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 import json
-import math
 import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -16,7 +15,16 @@ from typing import Any, TypeVar
 
 import click
 
-from cws_bench.cli.options import encoding_option, print_warnings
+from cws_bench.cli.options import (
+    RecordingGroup,
+    encoding_option,
+    format_option,
+    output_option,
+    print_warnings,
+    stacked,
+    write_output,
+)
+from cws_bench.metrics._tables import markdown_table as _markdown_table
 from cws_bench.metrics._undefined import ZeroDivision
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -28,62 +36,15 @@ ALIASES = {"classify": "classification"}
 """Old subcommand names that still work."""
 
 
-def format_option(function: F) -> F:
-    """``--format text|json|csv``."""
-    return click.option(
-        "--format",
-        "fmt",
-        type=click.Choice(FORMATS),
-        default="text",
-        show_default=True,
-        help="Output: a table (scores in %), or JSON / CSV with fractions in [0, 1].",
-    )(function)
+_output_option = output_option(
+    "Write the output to this file (atomically) instead of standard output.", default="-"
+)
 
-
-def table_format_option(function: F) -> F:
-    """``--format text|json|csv|markdown``."""
-    return click.option(
-        "--format",
-        "fmt",
-        type=click.Choice(TABLE_FORMATS),
-        default="text",
-        show_default=True,
-        help="Output: a table, JSON, CSV, or a Markdown table.",
-    )(function)
-
-
-def _markdown_table(header: list[str], rows: list[list[str]]) -> str:
-    """A GitHub Markdown table; the first column left-aligned, the others right."""
-
-    def cell(text: str) -> str:
-        return text.replace("|", "\\|")
-
-    lines = ["| " + " | ".join(cell(h) for h in header) + " |"]
-    lines.append("| " + " | ".join([":--", *("--:" for _ in header[1:])]) + " |")
-    lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
-    return "\n".join(lines)
-
-
-def _text_table(header: list[str], rows: list[list[str]]) -> str:
-    """Columns padded to width, the first left-aligned, the others right, two spaces apart."""
-    widths = [max(len(line[i]) for line in [header, *rows]) for i in range(len(header))]
-    return "\n".join(
-        "  "
-        + line[0].ljust(widths[0])
-        + "".join(f"  {cell:>{width}}" for cell, width in zip(line[1:], widths[1:]))
-        for line in [header, *rows]
-    )
-
-
-def _csv_table(header: list[str], rows: list[list[Any]]) -> str:
-    import csv
-    import io
-
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(rows)
-    return out.getvalue().rstrip("\n")
+table_format_option = stacked(
+    format_option(TABLE_FORMATS, "Output: a table, JSON, CSV, or a Markdown table."),
+    _output_option,
+)
+"""``--format text|json|csv|markdown`` and ``-o FILE``: every subcommand's output options."""
 
 
 @contextmanager
@@ -100,14 +61,6 @@ def _split_list(value: str) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
-def _percent(value: float | None) -> str:
-    if value is None:
-        return "--"
-    if math.isnan(value):
-        return "nan"
-    return f"{100 * value:.2f}"
-
-
 def _queries(count: int) -> str:
     return f"{count:,} query" if count == 1 else f"{count:,} queries"
 
@@ -116,7 +69,7 @@ def _zero_division(value: str) -> ZeroDivision:
     return "warn" if value == "warn" else float(value)
 
 
-class _AliasedGroup(click.Group):
+class _AliasedGroup(RecordingGroup):
     """A group whose old subcommand names (:data:`ALIASES`) still resolve, unlisted."""
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
@@ -193,6 +146,7 @@ def classify(
     zero_division: str,
     confusion: bool,
     encoding: str,
+    output: str,
 ) -> None:
     """Classification report of PRED against TRUE, one label per line.
 
@@ -224,14 +178,18 @@ def classify(
     except ValueError as e:
         raise click.UsageError(str(e)) from e
     names = labels or sorted(set(y_true) | set(y_pred))
+    write_output(_classification_text(report, matrix, names, fmt, digits), output)
+
+
+def _classification_text(report: Any, matrix: Any, names: list[str], fmt: str, digits: int) -> str:
     if fmt == "json":
         data: dict[str, Any] = report.to_dict()
         if matrix is not None:
             data["confusion_matrix"] = {"labels": names, "matrix": matrix.tolist()}
-        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
-    elif fmt == "csv":
-        click.echo(report.to_frame().to_csv(lineterminator="\n").rstrip("\n"))
-    elif fmt == "markdown":
+        return json.dumps(data, ensure_ascii=False, indent=2)
+    if fmt == "csv":
+        return str(report.to_frame().to_csv(lineterminator="\n"))
+    if fmt == "markdown":
         frame = report.to_frame()
         header = ["label", *(str(c) for c in frame.columns)]
         body = [
@@ -242,20 +200,17 @@ def classify(
             ]
             for label, row in zip(frame.index, frame.itertuples(index=False))
         ]
-        click.echo(_markdown_table(header, body))
+        text = _markdown_table(header, body)
         if matrix is not None:
-            click.echo("")
-            click.echo(
-                _markdown_table(
-                    ["true \\ pred", *names],
-                    [[n, *(f"{x:,}" for x in r)] for n, r in zip(names, matrix.tolist())],
-                )
+            text += "\n\n" + _markdown_table(
+                ["true \\ pred", *names],
+                [[n, *(f"{x:,}" for x in r)] for n, r in zip(names, matrix.tolist())],
             )
-    else:
-        click.echo(report.to_text(digits=digits).rstrip("\n"))
-        if matrix is not None:
-            click.echo("")
-            click.echo(_render_confusion(names, matrix.tolist()))
+        return text
+    text = str(report.to_text(digits=digits)).rstrip("\n")
+    if matrix is not None:
+        text += "\n\n" + _render_confusion(names, matrix.tolist())
+    return text
 
 
 def _render_confusion(labels: list[str], matrix: list[list[int]]) -> str:
@@ -271,24 +226,6 @@ def _render_confusion(labels: list[str], matrix: list[list[int]]) -> str:
 
 # ---------------------------------------------------------------------------
 # generation
-
-_GENERATION_COLUMNS = [
-    ("exact_match", "EM"),
-    ("precision", "P"),
-    ("recall", "R"),
-    ("f1", "F1"),
-    ("bleu", "BLEU"),
-    ("rouge1", "ROUGE-1"),
-    ("rouge2", "ROUGE-2"),
-    ("rougeL", "ROUGE-L"),
-    ("rougeW", "ROUGE-W"),
-    ("rougeS", "ROUGE-S4"),
-    ("rougeSU", "ROUGE-SU4"),
-    ("rougeLsum", "ROUGE-Lsum"),
-    ("weighted_precision", "wP"),
-    ("weighted_recall", "wR"),
-    ("weighted_f1", "wF1"),
-]
 
 
 def _check_generation_metrics(ctx: click.Context, param: click.Parameter, value: str) -> list[str]:
@@ -361,6 +298,7 @@ def generation(
     unclipped: bool,
     fmt: str,
     encoding: str,
+    output: str,
 ) -> None:
     """Corpus-level generation scores of PRED against one or more REF files.
 
@@ -377,7 +315,7 @@ def generation(
         cws-bench metrics generation answers.txt refs1.txt refs2.txt --tokenizer all -m f1,bleu
     """
     from cws_bench.metric_files import read_generation_files
-    from cws_bench.tokenizers import compare_tokenizers, generation_scores
+    from cws_bench.tokenizers import TokenizerComparison, compare_tokenizers, generation_scores
 
     predictions, references = read_generation_files(pred, refs, encoding=encoding)
     if "weighted" in metric_names and weights_path is None:
@@ -394,64 +332,13 @@ def generation(
     with collected_warnings():
         if tokenizer == "all":
             table = compare_tokenizers(predictions, references, metrics=metric_names, **options)
-            rows, skipped = list(table.rows), dict(table.skipped)
         else:
-            rows = [
-                generation_scores(
-                    predictions, references, tokenizer=tokenizer, metrics=metric_names, **options
-                )
-            ]
-            skipped = {}
-    print_warnings(f"tokenizer {name} skipped: {reason}" for name, reason in skipped.items())
-    if fmt == "json":
-        click.echo(
-            json.dumps(
-                {"rows": [r.to_dict() for r in rows], "skipped": skipped},
-                ensure_ascii=False,
-                indent=2,
+            row = generation_scores(
+                predictions, references, tokenizer=tokenizer, metrics=metric_names, **options
             )
-        )
-        return
-    columns = [
-        (field, title)
-        for field, title in _GENERATION_COLUMNS
-        if any(getattr(row, field) is not None for row in rows)
-    ]
-    if fmt == "csv":
-        import csv
-        import io
-
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(["tokenizer", "items", "references", *(field for field, _ in columns)])
-        for row in rows:
-            writer.writerow(
-                [
-                    row.tokenizer,
-                    row.items,
-                    row.references,
-                    *(getattr(row, field) for field, _ in columns),
-                ]
-            )
-        click.echo(out.getvalue().rstrip("\n"))
-        return
-    header = ["tokenizer", *(title for _, title in columns)]
-    body = [
-        [row.tokenizer, *(_percent(getattr(row, field)) for field, _ in columns)] for row in rows
-    ]
-    if fmt == "markdown":
-        click.echo(_markdown_table(header, body))
-        return
-    widths = [max(len(line[i]) for line in [header, *body]) for i in range(len(header))]
-    click.echo(
-        f"{pred}: {rows[0].items:,} lines against {len(refs)} reference file(s) (scores in %)"
-    )
-    for line in [header, *body]:
-        click.echo(
-            "  "
-            + line[0].ljust(widths[0])
-            + "".join(f"  {cell:>{width}}" for cell, width in zip(line[1:], widths[1:]))
-        )
+            table = TokenizerComparison(rows=(row,))
+    print_warnings(f"tokenizer {name} skipped: {reason}" for name, reason in table.skipped.items())
+    write_output(table.render(fmt, pred=pred, references=len(refs)), output)
 
 
 # ---------------------------------------------------------------------------
@@ -470,16 +357,6 @@ def _check_ranking_metrics(ctx: click.Context, param: click.Parameter, value: st
         except ValueError as e:
             raise click.BadParameter(str(e)) from e
     return chosen
-
-
-_GAIN_SUMS = {"cg", "dcg", "dcg_burges"}
-"""Ranking metrics that are sums of gains, not fractions: shown as they are, not in %."""
-
-
-def _ranking_value(name: str, value: float) -> str:
-    if name.split("@")[0] in _GAIN_SUMS:
-        return "nan" if math.isnan(value) else f"{value:.4f}"
-    return _percent(value)
 
 
 @metrics.command()
@@ -514,6 +391,7 @@ def ranking(
     per_query: bool,
     fmt: str,
     encoding: str,
+    output: str,
 ) -> None:
     """Ranking scores of a TREC run file RUN against the judgements QRELS.
 
@@ -551,54 +429,7 @@ def ranking(
             f"(first: {unjudged[0]})"
         )
     print_warnings(notes)
-    if fmt == "json":
-        data = report.to_dict()
-        if not per_query:
-            del data["per_query"]
-        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
-        return
-    if fmt == "csv":
-        import csv
-        import io
-
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(["query", *report.metrics])
-        writer.writerow(["mean", *(report.means[name] for name in report.metrics)])
-        if per_query:
-            for query, values in report.per_query.items():
-                writer.writerow([query, *(values[name] for name in report.metrics)])
-        click.echo(out.getvalue().rstrip("\n"))
-        return
-    if fmt == "markdown":
-        rows = [["mean", *(_ranking_value(n, report.means[n]) for n in report.metrics)]]
-        if per_query:
-            rows += [
-                [query, *(_ranking_value(n, s[n]) for n in report.metrics)]
-                for query, s in report.per_query.items()
-            ]
-        click.echo(_markdown_table(["query", *report.metrics], rows))
-        return
-    width = max(len(name) for name in report.metrics)
-    raw = [name for name in report.metrics if name.split("@")[0] in _GAIN_SUMS]
-    note = f"; {', '.join(raw)} as sums of gains" if raw else ""
-    click.echo(f"{run} against {qrels}: {report.queries:,} queries (scores in %{note})")
-    for name in report.metrics:
-        click.echo(f"  {name:<{width}}  {_ranking_value(name, report.means[name]):>7}")
-    if per_query:
-        header = ["query", *report.metrics]
-        body = [
-            [query, *(_ranking_value(name, s[name]) for name in report.metrics)]
-            for query, s in report.per_query.items()
-        ]
-        widths = [max(len(line[i]) for line in [header, *body]) for i in range(len(header))]
-        click.echo("")
-        for line in [header, *body]:
-            click.echo(
-                "  "
-                + line[0].ljust(widths[0])
-                + "".join(f"  {cell:>{w}}" for cell, w in zip(line[1:], widths[1:]))
-            )
+    write_output(report.render(fmt, per_query=per_query, run=run, qrels=qrels), output)
 
 
 # ---------------------------------------------------------------------------
@@ -632,6 +463,7 @@ def impurity(
     digits: int,
     fmt: str,
     encoding: str,
+    output: str,
 ) -> None:
     """Split criteria of decision trees for each feature of a CSV table DATA.
 
@@ -653,40 +485,7 @@ def impurity(
             criteria = split_criteria(table, target, features=list(features) or None, base=base)
     except ValueError as e:
         raise click.UsageError(f"{data}: {e}") from e
-    if fmt == "json":
-        click.echo(json.dumps(criteria.to_dict(), ensure_ascii=False, indent=2))
-        return
-    names = [
-        "conditional_entropy",
-        "information_gain",
-        "split_information",
-        "gain_ratio",
-        "gini_gain",
-    ]
-    header = ["feature", "values", *names]
-    if fmt == "csv":
-        rows: list[list[Any]] = [
-            [f.feature, f.values, *(getattr(f, n) for n in names)] for f in criteria.features
-        ]
-        click.echo(_csv_table(header, rows))
-        return
-
-    def number(value: float | None) -> str:
-        return "--" if value is None else f"{value:.{digits}f}"
-
-    body = [
-        [f.feature, str(f.values), *(number(getattr(f, n)) for n in names)]
-        for f in criteria.features
-    ]
-    unit = "bits" if base == 2 else ("nats" if abs(base - math.e) < 1e-12 else f"base {base:g}")
-    summary = (
-        f"{target}: {criteria.items:,} rows, entropy {number(criteria.entropy)} {unit}, "
-        f"Gini index {number(criteria.gini_impurity)}"
-    )
-    if fmt == "markdown":
-        click.echo(f"{summary}\n\n{_markdown_table(header, body)}")
-    else:
-        click.echo(f"{data}: {summary}\n{_text_table(header, body)}")
+    write_output(criteria.render(fmt, name=data, digits=digits), output)
 
 
 # ---------------------------------------------------------------------------
@@ -736,6 +535,7 @@ def throughput(
     skip_bad: bool,
     fmt: str,
     encoding: str,
+    output: str,
 ) -> None:
     """Serving throughput and latency of a request log LOG (JSONL or CSV, a request a row).
 
@@ -790,62 +590,4 @@ def throughput(
         f"{requests.path}: {count:,} request(s) left out: {reason}"
         for reason, count in result.skipped.items()
     )
-    _print_throughput(requests.path, result, fmt)
-
-
-_LATENCIES = (("ttft", "TTFT"), ("tpot", "TPOT"), ("e2e_latency", "E2E latency"))
-_THROUGHPUTS = (
-    ("generation_throughput", "generation throughput", "output tokens/s"),
-    ("prompt_throughput", "prompt throughput", "input tokens/s"),
-    ("request_throughput", "request throughput", "requests/s"),
-)
-
-
-def _print_throughput(path: str, result: Any, fmt: str) -> None:
-    if fmt == "json":
-        click.echo(json.dumps(result.to_dict(), indent=2))
-        return
-    if fmt == "csv":
-        rows: list[list[Any]] = [
-            [name, "value", getattr(result, name)] for name, _, _ in _THROUGHPUTS
-        ]
-        for name, _ in _LATENCIES:
-            summary = getattr(result, name)
-            for statistic in ("mean", "p50", "p90", "p99"):
-                rows.append(
-                    [name, statistic, None if summary is None else getattr(summary, statistic)]
-                )
-        click.echo(_csv_table(["metric", "statistic", "value"], rows))
-        return
-
-    def per_second(value: float | None) -> str:
-        return "--" if value is None else f"{value:,.2f}"
-
-    def ms(summary: Any, statistic: str) -> str:
-        return "--" if summary is None else f"{1000 * getattr(summary, statistic):,.2f}"
-
-    rates = [[title, per_second(getattr(result, name)), unit] for name, title, unit in _THROUGHPUTS]
-    latency_header = ["latency (ms)", "mean", "p50", "p90", "p99", "requests"]
-    latencies = [
-        [
-            title,
-            *(ms(getattr(result, name), s) for s in ("mean", "p50", "p90", "p99")),
-            "--" if getattr(result, name) is None else f"{getattr(result, name).count:,}",
-        ]
-        for name, title in _LATENCIES
-    ]
-    summary = (
-        f"{result.requests:,} request{'' if result.requests == 1 else 's'} over "
-        f"{result.duration:,.3f} s "
-        f"({result.input_tokens:,} input, {result.output_tokens:,} output tokens)"
-    )
-    if fmt == "markdown":
-        click.echo(
-            f"{summary}\n\n{_markdown_table(['throughput', 'value', 'unit'], rates)}\n\n"
-            f"{_markdown_table(latency_header, latencies)}"
-        )
-        return
-    click.echo(f"{path}: {summary}")
-    click.echo(_text_table(["throughput", "value", "unit"], rates))
-    click.echo("")
-    click.echo(_text_table(latency_header, latencies))
+    write_output(result.render(fmt, name=requests.path), output)

@@ -1,13 +1,43 @@
-"""Options and helpers that several commands share, written once."""
+"""Options and helpers that several commands share, written once.
+
+Each option has one meaning and one spelling on every command (issue 18):
+
+* ``--dict`` is always the OOV dictionary (the ``dictionary`` parameter of
+  the scoring functions); a segmenter's own word list is ``--lexicon``.
+* ``--input-format`` is the format of an input corpus file; ``--format``
+  always chooses the output format.
+* ``-o/--output`` is where the output goes; ``--data-dir``, ``--normalize``,
+  ``--quiet``, ``--seed`` and ``--batch-size`` mean the same everywhere, and
+  the defaults of the last two are the library's one constant each
+  (:data:`~cws_bench.metrics.significance.DEFAULT_SEED`,
+  :data:`~cws_bench.segmenters.stream.DEFAULT_BATCH_SIZE`).
+
+Old spellings keep working as hidden options that print a one-line
+deprecation note (:func:`renamed_option`). Options are stacked decorators,
+as sqlite-utils writes its ``output_options``.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import functools
+import json
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 import click
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+def stacked(*decorators: Callable[[F], F]) -> Callable[[F], F]:
+    """Apply ``decorators`` as if written one above the other, the first on top."""
+
+    def apply(function: F) -> F:
+        for decorator in reversed(decorators):
+            function = decorator(function)
+        return function
+
+    return apply
 
 
 def encoding_option(function: F) -> F:
@@ -31,6 +61,330 @@ def data_dir_option(help: str) -> Callable[[F], F]:
     return click.option("--data-dir", type=click.Path(exists=True), default=None, help=help)
 
 
-def dictionary_option(help: str, *, metavar: str | None = None) -> Callable[[F], F]:
-    """``--dict`` (the ``dictionary`` parameter): any word source of cws_bench.words."""
+DICT_HELP = (
+    "Dictionary for OOV/IV figures: a file (one word a line, or jieba's 'word freq tag'), "
+    "'jieba' (jieba's bundled dictionary), or 'corpus:NAME[:SPLIT]' (a corpus' standard "
+    "dictionary, or the word types of one split)."
+)
+
+
+def dictionary_option(help: str = DICT_HELP, *, metavar: str | None = None) -> Callable[[F], F]:
+    """``--dict`` (the ``dictionary`` parameter): the OOV dictionary, any word source of
+    cws_bench.words."""
     return click.option("--dict", "dictionary", default=None, metavar=metavar, help=help)
+
+
+def output_option(
+    help: str,
+    *,
+    required: bool = False,
+    default: str | None = None,
+    allow_dash: bool = True,
+) -> Callable[[F], F]:
+    """``-o/--output FILE``: where a command's output goes (``-`` is standard output)."""
+    return click.option(
+        "-o",
+        "--output",
+        type=click.Path(dir_okay=False, writable=True, allow_dash=allow_dash),
+        required=required,
+        default=default,
+        show_default=default is not None,
+        help=help,
+    )
+
+
+def format_option(
+    choices: Sequence[str], help: str = "Output format.", *, default: str = "text"
+) -> Callable[[F], F]:
+    """``--format``: the output format, passed as ``fmt``."""
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(list(choices)),
+        default=default,
+        show_default=True,
+        help=help,
+    )
+
+
+def input_format_option(choices: Sequence[str], help: str) -> Callable[[F], F]:
+    """``--input-format``: the format of an input corpus file (``auto`` sniffs it)."""
+    return click.option(
+        "--input-format",
+        type=click.Choice(list(choices)),
+        default="auto",
+        show_default=True,
+        help=help,
+    )
+
+
+def normalize_option(
+    what: str = "gold, prediction and dictionary", when: str = "scoring"
+) -> Callable[[F], F]:
+    """``--normalize STEPS``: normalise every input alike (``what``) before ``when``."""
+    return click.option(
+        "--normalize",
+        default="none",
+        show_default=True,
+        metavar="STEPS",
+        help=f"Normalise {what} alike before {when}: 'width' "
+        "(full-width ASCII to half-width), an OpenCC conversion such as 't2s' or 's2t', "
+        "or steps joined by '+' (width+t2s).",
+    )
+
+
+def quiet_option(help: str = "No progress bar.") -> Callable[[F], F]:
+    """``--quiet``: no progress bars (off a terminal there are none anyway)."""
+    return click.option("--quiet", is_flag=True, help=help)
+
+
+def seed_option(help: str) -> Callable[[F], F]:
+    """``--seed``: the resampling seed, by default the library's one DEFAULT_SEED."""
+    from cws_bench.defaults import DEFAULT_SEED
+
+    return click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True, help=help)
+
+
+def resamples_option(help: str = "Bootstrap resamples.") -> Callable[[F], F]:
+    """``--resamples``: bootstrap resamples, by default the library's DEFAULT_RESAMPLES."""
+    from cws_bench.defaults import DEFAULT_RESAMPLES
+
+    return click.option(
+        "--resamples",
+        type=click.IntRange(min=1),
+        default=DEFAULT_RESAMPLES,
+        show_default=True,
+        help=help,
+    )
+
+
+def batch_size_option(function: F) -> F:
+    """``--batch-size``: lines per ``segment()`` call, by default DEFAULT_BATCH_SIZE."""
+    from cws_bench.defaults import DEFAULT_BATCH_SIZE
+
+    return click.option(
+        "--batch-size",
+        type=click.IntRange(min=1),
+        default=DEFAULT_BATCH_SIZE,
+        show_default=True,
+        help="Lines handed to the segmenter at a time.",
+    )(function)
+
+
+def parse_option(text: str) -> tuple[str, Any]:
+    """``KEY=VALUE`` -> (key, value); the value is read as JSON when it is JSON, else kept as text.
+
+    >>> parse_option("keep_runs=false"), parse_option("timeout=30"), parse_option("command=seg -x")
+    (('keep_runs', False), ('timeout', 30), ('command', 'seg -x'))
+    """
+    key, equals, value = text.partition("=")
+    key = key.strip().replace("-", "_")
+    if not equals or not key:
+        raise click.BadParameter(f"{text!r}: expected KEY=VALUE", param_hint="-O/--option")
+    try:
+        return key, json.loads(value)
+    except json.JSONDecodeError:
+        return key, value
+
+
+def raw_options_option(help: str) -> Callable[[F], F]:
+    """``-O KEY=VALUE`` (repeatable): any option of the segmenter, as ``option``."""
+    return click.option("-O", "--option", multiple=True, metavar="KEY=VALUE", help=help)
+
+
+OPTION_HELP = (
+    "Any option of the segmenter (repeatable); VALUE is read as JSON when it is "
+    "JSON: -O keep_runs=false -O command='my-seg --stdin'."
+)
+
+LEXICON_HELP = (
+    "Word list of the maximum-matching family (fmm, bmm, bimm): a file (one word a "
+    "line, or jieba's 'word freq tag'), 'jieba', or 'corpus:NAME[:SPLIT]'. For jieba: a "
+    "main dictionary replacing its own. (The segmenter's option `dictionary`; not the OOV "
+    "dictionary, which is --dict where a command scores.)"
+)
+
+# The segmenter's options that have flags of their own: flag's parameter -> segmenter option.
+_SEGMENTER_FLAGS = {
+    "lexicon": "dictionary",
+    "user_dict": "user_dict",
+    "model": "model",
+    "corpus": "corpus",
+    "split": "split",
+}
+
+
+def segmenter_options(*, training: bool = True) -> Callable[[F], F]:
+    """The segmenter's options, passed on as one dict ``options`` (segmenter option -> value).
+
+    ``-O KEY=VALUE`` (repeatable), ``--lexicon``, ``--user-dict``, ``--model``
+    and, with ``training``, ``--corpus``/``--split`` (a corpus to learn from
+    first). The flags win over ``-O`` of the same option. (``segment --dict``,
+    the old spelling of ``--lexicon``, is a :func:`renamed_option` above this
+    group: ``--dict`` is the OOV dictionary wherever a command scores.)
+    """
+    decorators: list[Callable[[Any], Any]] = [
+        raw_options_option(OPTION_HELP),
+        click.option("--lexicon", metavar="WORDS", default=None, help=LEXICON_HELP),
+        click.option(
+            "--user-dict",
+            type=click.Path(exists=True, dir_okay=False),
+            help="User dictionary of jieba, rjieba, pkuseg or thulac (its content is part "
+            "of a baseline's signature).",
+        ),
+        click.option(
+            "--model",
+            type=click.Path(exists=True),
+            help="A trained model: for hmm or crf, a file written by `cws-bench train hmm|crf`.",
+        ),
+    ]
+    if training:
+        decorators += [
+            click.option(
+                "--corpus",
+                help="Learn from this corpus first: a registered corpus name or a segmented "
+                "file (hmm and crf train on it; fmm/bmm/bimm use its words).",
+            ),
+            split_option("The split of a registered --corpus (default: train)."),
+        ]
+
+    # For hints: which flag sets each segmenter option here (cli_terms).
+    flags = {
+        f"segmenter.{key}": "--" + parameter.replace("_", "-")
+        for parameter, key in _SEGMENTER_FLAGS.items()
+        if training or parameter not in ("corpus", "split")
+    }
+
+    def decorate(function: F) -> F:
+        @functools.wraps(function)
+        def wrapped(**kwargs: Any) -> Any:
+            rename_flags(flags)
+            options = dict(parse_option(item) for item in kwargs.pop("option"))
+            for flag, key in _SEGMENTER_FLAGS.items():
+                value = kwargs.pop(flag, None)
+                if value is not None:
+                    options[key] = value
+            return function(options=options, **kwargs)
+
+        return stacked(*decorators)(wrapped)  # type: ignore[return-value]
+
+    return decorate
+
+
+def split_option(help: str) -> Callable[[F], F]:
+    """``--split``: a split of a registered corpus."""
+    return click.option("--split", default=None, help=help)
+
+
+def renamed_option(old: str, parameter: str, new: str, **kwargs: Any) -> Callable[[F], F]:
+    """``old``, a hidden deprecated spelling of the option whose parameter is ``parameter``.
+
+    The old spelling still works: its value goes to ``parameter`` and a one-line
+    note on stderr names the new spelling ``new``. Both at once is a usage error.
+    """
+    dest = "deprecated_" + old.lstrip("-").replace("-", "_")
+
+    def decorate(function: F) -> F:
+        @functools.wraps(function)
+        def wrapped(**values: Any) -> Any:
+            value = values.pop(dest)
+            if value is not None:
+                ctx = click.get_current_context()
+                if ctx.get_parameter_source(parameter) == click.core.ParameterSource.COMMANDLINE:
+                    raise click.UsageError(f"pass {new} or its old spelling {old}, not both")
+                click.echo(f"note: {old} is deprecated here; use {new}", err=True)
+                values[parameter] = value
+            return function(**values)
+
+        option = click.option(old, dest, default=None, hidden=True, **kwargs)
+        return option(wrapped)  # type: ignore[return-value]
+
+    return decorate
+
+
+def write_output(text: str, output: str | None, *, what: str | None = None) -> None:
+    """``text`` to standard output, or to the file ``output`` through a temporary file.
+
+    One newline ends the text. ``what`` names the output in a "written to
+    FILE" line on stderr.
+    """
+    text = text.rstrip("\n")
+    if output is None or output == "-":
+        click.echo(text)
+        return
+    from cws_bench.io import atomic_write
+
+    with atomic_write(output) as f:
+        f.write(text + "\n")
+    if what is not None:
+        click.echo(f"{what} written to {output}", err=True)
+
+
+# ---------------------------------------------------------------------------
+# Library hints in the command line's terms
+#
+# The library's hints name API parameters (cws_bench.errors.Fix); the command
+# that runs shows them with its own flags. The command and the flags some
+# decorators rename (the segmenter group) are kept in the context's ``meta``,
+# which every nested context shares.
+
+COMMAND_META = "cws_bench.command"
+FLAGS_META = "cws_bench.flags"
+
+
+class RecordingGroup(click.Group):
+    """A group that remembers the command it runs, so an error can use its flags."""
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = super().get_command(ctx, cmd_name)
+        record_command(ctx, command)
+        return command
+
+
+def record_command(ctx: click.Context, command: click.Command | None) -> None:
+    """Remember ``command`` as the one that runs (the last one a group resolves)."""
+    if command is not None:
+        ctx.meta[COMMAND_META] = command
+
+
+def rename_flags(flags: dict[str, str]) -> None:
+    """Say which flag names a library parameter in the running command (``parameter``, or
+    ``segmenter.OPTION`` for a segmenter's option) when it is not the flag of that name."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None:
+        ctx.meta.setdefault(FLAGS_META, {}).update(flags)
+
+
+def cli_terms(ctx: click.Context) -> Callable[[Any], str]:
+    """How the running command names a :class:`~cws_bench.errors.Fix`: with its flags.
+
+    A parameter the command has no flag for keeps its API name, except a
+    segmenter's option on a command with ``-O``, shown as ``-O KEY=VALUE``.
+    """
+    command = ctx.meta.get(COMMAND_META)
+    renamed: dict[str, str] = ctx.meta.get(FLAGS_META, {})
+    options = [p for p in getattr(command, "params", []) if isinstance(p, click.Option)]
+    by_name = {option.name: option for option in options}
+    by_flag = {flag: option for option in options for flag in option.opts}
+
+    def name(fix: Any) -> str:
+        key = f"segmenter.{fix.parameter}" if fix.segmenter else fix.parameter
+        if key in renamed:
+            option = by_flag.get(renamed[key])
+        else:  # a segmenter's option has a flag only where a decorator said so
+            option = None if fix.segmenter else by_name.get(key)
+        if option is not None and option.hidden:
+            option = None
+        if option is None:
+            if fix.segmenter and "option" in by_name:
+                value = fix.value if fix.value is not None else fix.metavar or "..."
+                return f"-O {fix.parameter}={value}"
+            return str(fix.api())
+        flag = next((f for f in option.opts if f.startswith("--")), option.opts[0])
+        if option.is_flag:
+            return str(flag)
+        if fix.value is not None:
+            return f"{flag} {fix.value}"
+        return f"{flag} {fix.metavar}" if fix.metavar else str(flag)
+
+    return name

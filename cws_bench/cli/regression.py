@@ -16,12 +16,23 @@ import click
 
 from cws_bench.cli.executor_options import executor_options, open_executor
 from cws_bench.cli.options import (
+    RecordingGroup,
+    batch_size_option,
     data_dir_option,
     dictionary_option,
     encoding_option,
+    format_option,
+    normalize_option,
+    output_option,
+    parse_option,
     print_warnings,
+    raw_options_option,
+    renamed_option,
+    resamples_option,
+    seed_option,
+    segmenter_options,
+    write_output,
 )
-from cws_bench.cli.segment import parse_option
 from cws_bench.scoring import GOLD_FORMATS
 
 if TYPE_CHECKING:
@@ -31,18 +42,6 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 DIFF_FORMATS = ("text", "json", "html")
 CHECK_FORMATS = ("text", "json", "junit")
-
-
-def _write_or_echo(text: str, output: str | None, what: str) -> None:
-    """``text`` to the file ``output`` (atomically) or, without one, to standard output."""
-    if output is None or output == "-":
-        click.echo(text.rstrip("\n"))
-        return
-    from cws_bench.io import atomic_write
-
-    with atomic_write(output) as f:
-        f.write(text if text.endswith("\n") else text + "\n")
-    click.echo(f"{what} written to {output}", err=True)
 
 
 def _max_drop(text: str) -> tuple[str, float]:
@@ -120,12 +119,8 @@ def _bounds(
     )
 
 
-def _options(option: tuple[str, ...], user_dict: str | None, model: str | None) -> dict[str, Any]:
-    options = dict(parse_option(item) for item in option)
-    if user_dict is not None:
-        options["user_dict"] = user_dict
-    if model is not None:
-        options["model"] = model
+def _absolute(options: dict[str, Any]) -> dict[str, Any]:
+    """The options with the files they name as absolute paths (a baseline runs from anywhere)."""
     return {
         key: os.path.abspath(value)
         if isinstance(value, str)
@@ -134,34 +129,6 @@ def _options(option: tuple[str, ...], user_dict: str | None, model: str | None) 
         else value
         for key, value in options.items()
     }
-
-
-def segmenter_options(function: F) -> F:
-    """``-O KEY=VALUE``, ``--user-dict`` and ``--model``: the options of the segmenter."""
-    decorators = [
-        click.option(
-            "-O",
-            "--option",
-            multiple=True,
-            metavar="KEY=VALUE",
-            help="Any option of the segmenter (repeatable); VALUE is read as JSON when it is "
-            "JSON: -O keep_runs=false -O command='my-seg --stdin'.",
-        ),
-        click.option(
-            "--user-dict",
-            type=click.Path(exists=True, dir_okay=False),
-            help="User dictionary of jieba, rjieba, pkuseg or thulac (its content is part "
-            "of the signature).",
-        ),
-        click.option(
-            "--model",
-            type=click.Path(exists=True),
-            help="A trained model: for hmm, a file written by `cws-bench train hmm`.",
-        ),
-    ]
-    for decorator in reversed(decorators):
-        function = decorator(function)
-    return function
 
 
 _data_dir_option = data_dir_option(
@@ -211,21 +178,13 @@ def _speed_runs_option(default: int | None) -> Callable[[F], F]:
     help="Encoding of a --dict file if not --encoding's.",
 )
 @_data_dir_option
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(DIFF_FORMATS),
-    default="text",
-    show_default=True,
-    help="text for the terminal, json for machines, html: one self-contained page with "
+@normalize_option("A, B, the gold and the dictionary", "comparing")
+@format_option(
+    DIFF_FORMATS,
+    "text for the terminal, json for machines, html: one self-contained page with "
     "the changed sentences side by side.",
 )
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, writable=True, allow_dash=True),
-    help="Write the output to this file [default: standard output].",
-)
+@output_option("Write the output to this file [default: standard output].")
 @click.option(
     "--top",
     type=click.IntRange(min=1),
@@ -233,20 +192,8 @@ def _speed_runs_option(default: int | None) -> Callable[[F], F]:
     show_default=True,
     help="Patterns of change kept, most frequent first (text shows the first 10).",
 )
-@click.option(
-    "--seed",
-    type=int,
-    default=12345,
-    show_default=True,
-    help="Seed of the paired bootstrap test (with --gold).",
-)
-@click.option(
-    "--resamples",
-    type=click.IntRange(min=1),
-    default=1000,
-    show_default=True,
-    help="Resamples of the paired bootstrap test (with --gold).",
-)
+@seed_option("Seed of the paired bootstrap test (with --gold).")
+@resamples_option("Resamples of the paired bootstrap test (with --gold).")
 @click.option(
     "--strict",
     is_flag=True,
@@ -262,6 +209,7 @@ def diff(
     dictionary: str | None,
     dict_encoding: str | None,
     data_dir: str | None,
+    normalize: str,
     fmt: str,
     output: str | None,
     top: int,
@@ -288,6 +236,7 @@ def diff(
         cws-bench diff before.txt after.txt
         cws-bench diff before.txt after.txt --gold gold.txt --dict words.txt
         cws-bench diff before.txt after.txt --gold zh_gsd-ud-test.conllu
+        cws-bench diff before.txt after.txt --gold gold.txt --normalize width
         cws-bench diff before.txt after.txt --gold gold.txt --format html -o diff.html
     """
     from cws_bench.regression.diff import diff_files
@@ -315,16 +264,17 @@ def diff(
         seed=seed,
         resamples=resamples,
         strict=strict,
+        normalize=normalize,
     )
     renderers = {"text": render_diff_text, "json": render_diff_json, "html": render_diff_html}
-    _write_or_echo(renderers[fmt](result), output, "diff")
+    write_output(renderers[fmt](result), output, what="diff")
 
 
 # ---------------------------------------------------------------------------
 # baseline
 
 
-@click.group()
+@click.group(cls=RecordingGroup)
 def baseline() -> None:
     """Record a segmenter's scores and speed on corpora as a baseline file, or update one.
 
@@ -336,24 +286,9 @@ def baseline() -> None:
 
 
 def _summary(saved: Any, path: str) -> str:
-    from cws_bench.regression.render import format_percent
+    from cws_bench.regression.render import render_baseline_text
 
-    lines = [f"baseline of {saved.segmenter.name} {saved.segmenter.version or ''} in {path}:"]
-    for record in saved.records:
-        scores = record.scores
-        lines.append(
-            f"  {record.label}: F1 {format_percent(scores['f1'])}, P "
-            f"{format_percent(scores['precision'])}, R {format_percent(scores['recall'])}, "
-            f"OOV recall {format_percent(scores.get('oov_recall'))}, "
-            f"{record.speed.chars_per_s:,.0f} characters/s (median of "
-            f"{len(record.speed.runs)}, spread {100 * record.speed.spread:.0f}%)"
-        )
-        lines.append(f"    signature: {record.identity['signature']}")
-    bounds = saved.bounds
-    drops = ", ".join(f"{metric} {points:g} points" for metric, points in bounds.drops.items())
-    speed = "not checked" if bounds.speed is None else f"{bounds.speed:g}%"
-    lines.append(f"  bounds: largest drops {drops}; speed {speed}")
-    return "\n".join(lines)
+    return render_baseline_text(saved, path)
 
 
 @baseline.command("save")
@@ -365,7 +300,7 @@ def _summary(saved: Any, path: str) -> str:
     metavar="NAME",
     help="The segmenter (see `cws-bench segmenters`); `command` runs any program.",
 )
-@segmenter_options
+@segmenter_options(training=False)
 @click.option(
     "--corpus",
     "corpora",
@@ -375,28 +310,20 @@ def _summary(saved: Any, path: str) -> str:
     help="A registered corpus (NAME or NAME:SPLIT; default split test) or a segmented gold "
     "file (repeatable).",
 )
-@click.option(
-    "--oov-dict",
-    metavar="DICT",
-    help="OOV dictionary for every corpus: a file, 'jieba', or 'corpus:NAME[:SPLIT]' "
+@dictionary_option(
+    "OOV dictionary for every corpus: a file, 'jieba', or 'corpus:NAME[:SPLIT]' "
     "[default: a registered corpus' standard dictionary; none for a file].",
+    metavar="DICT",
 )
-@click.option(
-    "-o",
-    "--output",
+@renamed_option("--oov-dict", "dictionary", "--dict", metavar="DICT")
+@output_option(
+    "The baseline file to write (JSON; paths inside are relative to its folder).",
     required=True,
-    type=click.Path(dir_okay=False, writable=True),
-    help="The baseline file to write (JSON; paths inside are relative to its folder).",
+    allow_dash=False,
 )
 @bound_options
 @_speed_runs_option(3)
-@click.option(
-    "--batch-size",
-    type=click.IntRange(min=1),
-    default=500,
-    show_default=True,
-    help="Lines handed to the segmenter at a time.",
-)
+@batch_size_option
 @click.option(
     "--no-segmentation",
     is_flag=True,
@@ -407,11 +334,9 @@ def _summary(saved: Any, path: str) -> str:
 def save(
     sharding: dict[str, Any] | None,
     name: str,
-    option: tuple[str, ...],
-    user_dict: str | None,
-    model: str | None,
+    options: dict[str, Any],
     corpora: tuple[str, ...],
-    oov_dict: str | None,
+    dictionary: str | None,
     output: str,
     max_f1_drop: float | None,
     max_oov_recall_drop: float | None,
@@ -448,8 +373,8 @@ def save(
         recorded = record_baseline(
             name,
             list(corpora),
-            options=_options(option, user_dict, model),
-            dictionary=oov_dict,
+            options=_absolute(options),
+            dictionary=dictionary,
             bounds=bounds,
             data_dir=data_dir,
             speed_runs=speed_runs,
@@ -520,29 +445,15 @@ def show(path: str) -> None:
     "dictionary checksum, segmenter version or options, files the options name, "
     "cws-bench version.",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(CHECK_FORMATS),
-    default="text",
-    show_default=True,
-    help="text for the terminal, json for machines, junit: JUnit XML (one test case per "
+@format_option(
+    CHECK_FORMATS,
+    "text for the terminal, json for machines, junit: JUnit XML (one test case per "
     "corpus and bound) for CI systems.",
 )
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, writable=True, allow_dash=True),
-    help="Write the report in --format to this file; the text summary still goes to "
-    "standard output.",
+@output_option(
+    "Write the report in --format to this file; the text summary still goes to standard output."
 )
-@click.option(
-    "-O",
-    "--option",
-    multiple=True,
-    metavar="KEY=VALUE",
-    help="Run with this segmenter option instead of the recorded one (repeatable).",
-)
+@raw_options_option("Run with this segmenter option instead of the recorded one (repeatable).")
 @_speed_runs_option(None)
 @_data_dir_option
 @executor_options(shard_chars=None)
@@ -588,7 +499,7 @@ def check(
     with _maybe_executor(sharding) as executor:
         current = rerun_baseline(
             stored,
-            options=_options(option, None, None),
+            options=_absolute(dict(parse_option(item) for item in option)),
             data_dir=data_dir,
             speed_runs=speed_runs,
             executor=executor,
@@ -607,7 +518,7 @@ def check(
     if output is None or output == "-":
         click.echo(rendered.rstrip("\n"))
     else:
-        _write_or_echo(rendered, output, "check report")
+        write_output(rendered, output, what="check report")
         click.echo(text)
     if not result.passed:
         raise click.exceptions.Exit(1)

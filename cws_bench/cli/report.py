@@ -4,27 +4,19 @@ from __future__ import annotations
 
 import click
 
+from cws_bench.cli.options import format_option, output_option
 from cws_bench.errors import CwsBenchError
 
 
 @click.command()
 @click.argument("results", nargs=-1, required=True, metavar="RESULTS.json...")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["md", "html", "latex", "csv", "json", "text"]),
+@format_option(
+    ["md", "html", "latex", "csv", "json", "text", "markdown"],
+    "Report format: the bake-off's leaderboard.md (md or markdown), report.html, "
+    "leaderboard.tex, results.csv, results.json, or the terminal's table.",
     default="md",
-    show_default=True,
-    help="Report format: the bake-off's leaderboard.md, report.html, leaderboard.tex, "
-    "results.csv, results.json, or the terminal's table.",
 )
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Write the report to this file (atomically); default: standard output.",
-)
+@output_option("Write the report to this file (atomically); default: standard output.")
 def report(results: tuple[str, ...], fmt: str, output: str | None) -> None:
     """Render saved results.json files again; several runs are merged into one.
 
@@ -39,7 +31,7 @@ def report(results: tuple[str, ...], fmt: str, output: str | None) -> None:
     from cws_bench.reports import load_results, render_report
 
     text = render_report(load_results(results), fmt)
-    if output is None:
+    if output is None or output == "-":
         click.echo(text, nl=False)
         return
     try:

@@ -2,15 +2,30 @@
 
 from __future__ import annotations
 
-from typing import Any
+import contextlib
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from cws_bench.cli.executor_options import character_bar, executor_options, open_executor
-from cws_bench.cli.options import encoding_option, print_warnings
-from cws_bench.comparison import DEFAULT_RESAMPLES, DEFAULT_SEED
+from cws_bench.cli.options import (
+    DICT_HELP,
+    data_dir_option,
+    dictionary_option,
+    encoding_option,
+    format_option,
+    normalize_option,
+    output_option,
+    print_warnings,
+    quiet_option,
+    resamples_option,
+    seed_option,
+    write_output,
+)
 from cws_bench.errors import DecodingError
-from cws_bench.io import decoding_hint, display_name
+from cws_bench.io import display_name
 from cws_bench.scoring import (
     GOLD_FORMATS,
     METHODS,
@@ -20,84 +35,10 @@ from cws_bench.scoring import (
     write_details,
 )
 
+if TYPE_CHECKING:
+    from cws_bench.dictionary import Dictionary
+
 FORMATS = ("text", "json", "csv", "sighan", "markdown", "latex")
-
-
-def _percent(value: float | None) -> str:
-    return "--" if value is None else f"{100 * value:.2f}"
-
-
-def render_text(result: ScoreResult, gold: str, pred: str) -> str:
-    """The small aligned table of the text format."""
-    s = result.scores
-    c = result.counts
-    rows = [
-        ("gold words", f"{result.gold_words:,}"),
-        ("predicted words", f"{result.pred_words:,}"),
-        ("correct words", f"{result.correct_words:,}"),
-        ("precision", _percent(s.precision)),
-        ("recall", _percent(s.recall)),
-        ("F1", _percent(s.f1)),
-    ]
-    if result.beta != 1.0:
-        rows.append((f"F{result.beta:g}", _percent(s.fbeta)))
-    rows += [
-        ("OOV rate", _percent(s.oov_rate)),
-        ("OOV recall", _percent(s.oov_recall)),
-        ("IV recall", _percent(s.iv_recall)),
-        (
-            "boundary P/R/F1",
-            " / ".join(map(_percent, (s.boundary_precision, s.boundary_recall, s.boundary_f1))),
-        ),
-    ]
-    if result.sighan is not None:
-        rows += [
-            ("insertions", f"{result.sighan.insertions:,}"),
-            ("deletions", f"{result.sighan.deletions:,}"),
-            ("substitutions", f"{result.sighan.substitutions:,}"),
-        ]
-    width = max(len(label) for label, _ in rows)
-    lines = [f"{pred} against {gold} ({result.method} counting, scores in %)"]
-    lines += [f"  {label:<{width}}  {value:>10}" for label, value in rows]
-    lines.append(
-        f"  errors: {c.split_gold:,} gold words split into {c.split_pred:,} pieces; "
-        f"{c.merge_gold:,} merged into {c.merge_pred:,} words; "
-        f"{c.cross_regions:,} crossing regions ({c.cross_gold:,} gold, {c.cross_pred:,} "
-        f"predicted words)"
-    )
-    lines.append(
-        f"  sentences: {c.sentences:,} scored, {c.skipped_lines:,} empty gold lines "
-        f"skipped, {c.mismatched_lines:,} with differing text"
-    )
-    for m in result.mismatches:
-        lines.append(f"    line {m.line}: gold {m.gold.strip()[:60]!r}")
-        lines.append(f"    {' ' * len(str(m.line))}       pred {m.pred.strip()[:60]!r}")
-    lines.append(f"  signature: {result.signature}")
-    return "\n".join(lines)
-
-
-def render_csv(result: ScoreResult) -> str:
-    """One header line and one row of the result's fields."""
-    import csv
-    import io
-
-    out = io.StringIO()
-    data = result.to_dict()
-    writer = csv.DictWriter(out, fieldnames=list(data), lineterminator="\n")
-    writer.writeheader()
-    writer.writerow({k: "" if v is None else v for k, v in data.items()})
-    return out.getvalue().rstrip("\n")
-
-
-def render_json(result: ScoreResult) -> str:
-    import json
-
-    data = result.to_dict()
-    data["mismatch_examples"] = [
-        {"line": m.line, "gold": m.gold, "pred": m.pred} for m in result.mismatches
-    ]
-    data["warnings"] = list(result.warnings)
-    return json.dumps(data, ensure_ascii=False, indent=2)
 
 
 @click.command()
@@ -109,14 +50,9 @@ def render_json(result: ScoreResult) -> str:
     required=True,
     type=click.Path(exists=True, dir_okay=False, allow_dash=True),
 )
-@click.option(
-    "--dict",
-    "dictionary",
+@dictionary_option(
+    DICT_HELP + " Default: none, or the standard dictionary of a corpus named as GOLD.",
     metavar="DICT",
-    help="Dictionary for OOV/IV figures: a file (one word a line, or jieba's 'word freq "
-    "tag'), 'jieba' (jieba's bundled dictionary), or 'corpus:NAME[:SPLIT]' (a corpus' "
-    "standard dictionary, or the word types of one split). Default: none, or the "
-    "standard dictionary of a corpus named as GOLD.",
 )
 @click.option(
     "--gold-format",
@@ -126,21 +62,10 @@ def render_json(result: ScoreResult) -> str:
     help="Format of a GOLD file: auto (detected), plain (one sentence a line), conllu, "
     "peoples-daily (word/POS) or bmes (char/TAG).",
 )
-@click.option(
-    "--data-dir",
-    type=click.Path(exists=True),
-    default=None,
-    help="Where a corpus named as GOLD or in --dict corpus:NAME keeps its data (e.g. icwb2-data).",
+@data_dir_option(
+    "Where a corpus named as GOLD or in --dict corpus:NAME keeps its data (e.g. icwb2-data)."
 )
-@click.option(
-    "--normalize",
-    default="none",
-    show_default=True,
-    metavar="STEPS",
-    help="Normalise gold, prediction and dictionary alike before scoring: 'width' "
-    "(full-width ASCII to half-width), an OpenCC conversion such as 't2s' or 's2t', "
-    "or steps joined by '+' (width+t2s).",
-)
+@normalize_option()
 @click.option(
     "--method",
     type=click.Choice([*METHODS, "conll18"]),
@@ -149,13 +74,9 @@ def render_json(result: ScoreResult) -> str:
     "gold word's. sighan: the official bakeoff script's word-sequence diff. "
     "conll18: the CoNLL 2018 UD shared task's Words score (GOLD in CoNLL-U).",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(FORMATS),
-    default="text",
-    show_default=True,
-    help="Output format; 'sighan' prints the bakeoff script's summary block "
+@format_option(
+    FORMATS,
+    "Output format; 'sighan' prints the bakeoff script's summary block "
     "(and implies --method sighan); markdown and latex print the table of systems.",
 )
 @click.option(
@@ -175,32 +96,15 @@ def render_json(result: ScoreResult) -> str:
     default=None,
     help="Test every system against this prediction only (implies --paired).",
 )
-@click.option(
-    "--resamples",
-    type=click.IntRange(min=1),
-    default=DEFAULT_RESAMPLES,
-    show_default=True,
-    help="Bootstrap resamples.",
-)
-@click.option(
-    "--seed",
-    type=int,
-    default=DEFAULT_SEED,
-    show_default=True,
-    help="Resampling seed (the bake-off's default).",
-)
+@resamples_option()
+@seed_option("Resampling seed (the bake-off's default).")
 @click.option(
     "--details",
     type=click.Path(dir_okay=False, writable=True),
     help="Also write one CSV row per line (line, counts, P/R/F) to this file.",
 )
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, allow_dash=True),
-    default="-",
-    show_default=True,
-    help="Write the output to this file (atomically) instead of standard output.",
+@output_option(
+    "Write the output to this file (atomically) instead of standard output.", default="-"
 )
 @encoding_option
 @click.option("--pred-encoding", default=None, help="Encoding of PRED if not that of GOLD.")
@@ -229,6 +133,7 @@ def render_json(result: ScoreResult) -> str:
     "empty; with --method sighan only the lines both files have are scored, as the "
     "script does.",
 )
+@quiet_option("No progress bar (with --executor).")
 @executor_options
 def score(
     gold: str,
@@ -252,6 +157,7 @@ def score(
     beta: float,
     strict: bool,
     allow_line_mismatch: bool,
+    quiet: bool = False,
     sharding: dict | None = None,
 ) -> None:
     """Score a segmentation PRED (or - for stdin), or several, against the gold GOLD.
@@ -283,58 +189,43 @@ def score(
         from cws_bench.conll18 import score_command
 
         text = score_command(gold, preds[0], fmt, encoding, pred_encoding, dictionary, normalize)
-        _emit(text, output)
+        write_output(text, output)
         return
     if baseline is not None and baseline not in preds:
         preds = (*preds, baseline)
-    many = len(preds) > 1 or confidence or paired or baseline is not None
-    if many or fmt in ("markdown", "latex"):
-        if fmt == "sighan":
-            raise click.UsageError("--format sighan prints the block of one prediction")
-        if details is not None:
-            raise click.UsageError("--details writes the lines of one prediction")
-        if sharding is not None:
-            raise click.UsageError("--executor scores one prediction")
-        if strict or allow_line_mismatch or beta != 1.0:
-            raise click.UsageError(
-                "--strict, --allow-line-mismatch and --beta apply to one prediction"
-            )
+    many = len(preds) > 1 or confidence or paired or baseline is not None or fmt in TABLES
+    if many:
+        _check_one_prediction_options(fmt, details, sharding, strict, allow_line_mismatch, beta)
     elif fmt == "sighan":
         if method == "interval":
             raise click.UsageError("--format sighan needs --method sighan")
         method = "sighan"
-    options = {display_name(pred): "--pred-encoding" for pred in preds}
-    options[gold] = "--encoding"
-    try:
-        words = None
-        reference = gold_corpus(gold, data_dir=data_dir)
-        if reference is not None and not dictionary:
-            words = reference[0].dictionary()
-        if dictionary:
-            from cws_bench.words import resolve_dictionary
-
-            options.setdefault(dictionary.removeprefix("file:"), "--dict-encoding")
-            words = resolve_dictionary(
-                dictionary, data_dir=data_dir, encoding=dict_encoding or encoding
-            )
-        if many or fmt in ("markdown", "latex"):
+    # The encoding parameter that reads each file, for a decoding error's hint.
+    options = {display_name(pred): "pred_encoding" for pred in preds}
+    options[gold] = "encoding"
+    with _encoding_hints(options):
+        words = _words(gold, dictionary, data_dir, dict_encoding or encoding, options)
+        common: dict[str, Any] = {
+            "dictionary": words,
+            "method": method or "interval",
+            "normalize": normalize,
+            "encoding": encoding,
+            "pred_encoding": pred_encoding,
+            "gold_format": gold_format,
+            "data_dir": data_dir,
+        }
+        if many:
             from cws_bench.comparison import compare
 
             report = compare(
                 gold,
                 list(preds),
-                dictionary=words,
-                method=method or "interval",
-                normalize=normalize,
-                encoding=encoding,
-                pred_encoding=pred_encoding,
-                gold_format=gold_format,
-                data_dir=data_dir,
                 confidence=confidence,
                 paired=paired,
                 baseline=baseline,
                 resamples=resamples,
                 seed=seed,
+                **common,
             )
             if fmt != "text":  # the text table shows them as notes
                 print_warnings(
@@ -342,55 +233,83 @@ def score(
                     for row in report.rows
                     for warning in row.result.warnings
                 )
-            _emit(report.render(fmt), output)
+            write_output(report.render(fmt), output)
             return
         (pred,) = preds
         # One big file in shards (--executor): the same numbers, on worker processes.
-        run = _sharded_score(sharding) if sharding is not None else score_files
+        run = _sharded_score(sharding, quiet) if sharding is not None else score_files
         result = run(
             gold,
             pred,
-            dictionary=words,
-            normalize=normalize,
-            encoding=encoding,
-            pred_encoding=pred_encoding,
-            method=method or "interval",
             beta=beta,
             strict=strict,
             allow_line_mismatch=allow_line_mismatch,
             per_line=details is not None,
-            gold_format=gold_format,
-            data_dir=data_dir,
+            **common,
         )
-    except DecodingError as e:
-        # The hint names the option that sets the encoding of the file at fault.
-        option = options.get(e.path, "--encoding")
-        e.hint = decoding_hint(e.path, e.suggestion, option)
-        raise
     print_warnings(result.warnings)
     if details is not None:
         write_details(result, details)
-    if fmt == "json":
-        _emit(render_json(result), output)
-    elif fmt == "csv":
-        _emit(render_csv(result), output)
-    elif fmt == "sighan":
-        from cws_bench.sighan import format_sighan_summary
-
-        _emit(
-            format_sighan_summary(result.sighan, pred, has_dictionary=result.has_dictionary),
-            output,
-        )
-    else:
-        _emit(render_text(result, gold, pred), output)
+    write_output(result.render(fmt, gold=gold, pred=pred), output)
 
 
-def _sharded_score(sharding: dict) -> Any:
+TABLES = ("markdown", "latex")
+"""Formats that print the table of systems, even of one."""
+
+
+def _check_one_prediction_options(
+    fmt: str,
+    details: str | None,
+    sharding: dict | None,
+    strict: bool,
+    allow_line_mismatch: bool,
+    beta: float,
+) -> None:
+    """Options that only make sense for one prediction: a usage error with several."""
+    if fmt == "sighan":
+        raise click.UsageError("--format sighan prints the block of one prediction")
+    if details is not None:
+        raise click.UsageError("--details writes the lines of one prediction")
+    if sharding is not None:
+        raise click.UsageError("--executor scores one prediction")
+    if strict or allow_line_mismatch or beta != 1.0:
+        raise click.UsageError("--strict, --allow-line-mismatch and --beta apply to one prediction")
+
+
+def _words(
+    gold: str,
+    dictionary: str | None,
+    data_dir: str | None,
+    encoding: str,
+    options: dict[str, str],
+) -> Dictionary | None:
+    """The OOV dictionary: --dict's, else that of a corpus named as GOLD, else none."""
+    if dictionary:
+        from cws_bench.words import resolve_dictionary
+
+        options.setdefault(dictionary.removeprefix("file:"), "dict_encoding")
+        return resolve_dictionary(dictionary, data_dir=data_dir, encoding=encoding)
+    reference = gold_corpus(gold, data_dir=data_dir)
+    return reference[0].dictionary() if reference is not None else None
+
+
+@contextlib.contextmanager
+def _encoding_hints(options: dict[str, str]) -> Iterator[None]:
+    """A decoding error's hint names the option that sets the encoding of the file at fault."""
+    try:
+        yield
+    except DecodingError as e:
+        e.fixes = tuple(replace(fix, parameter=options.get(e.path, "encoding")) for fix in e.fixes)
+        raise
+
+
+def _sharded_score(sharding: dict, quiet: bool) -> Any:
     """score_files' twin that runs shards on the executor the options ask for."""
     from cws_bench.sharded import score_sharded
 
     def run(gold: str, pred: str, *, data_dir: str | None, **kwargs: Any) -> ScoreResult:
-        with open_executor(sharding) as executor, character_bar("score") as bar:
+        bar_context = contextlib.nullcontext(None) if quiet else character_bar("score")
+        with open_executor(sharding) as executor, bar_context as bar:
             return score_sharded(
                 gold,
                 pred,
@@ -401,14 +320,3 @@ def _sharded_score(sharding: dict) -> Any:
             )
 
     return run
-
-
-def _emit(text: str, output: str) -> None:
-    """Print the output, or write it to a file through a temporary file."""
-    if output == "-":
-        click.echo(text)
-        return
-    from cws_bench.io import atomic_write
-
-    with atomic_write(output) as f:
-        f.write(text + "\n")

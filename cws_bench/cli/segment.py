@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from typing import Any
@@ -10,25 +9,26 @@ from typing import Any
 import click
 
 from cws_bench.cli.executor_options import character_bar, executor_options, open_executor
-from cws_bench.cli.options import dictionary_option, encoding_option
+from cws_bench.cli.options import (
+    batch_size_option,
+    data_dir_option,
+    encoding_option,
+    format_option,
+    input_format_option,
+    output_option,
+    parse_option,
+    quiet_option,
+    raw_options_option,
+    renamed_option,
+    segmenter_options,
+    split_option,
+)
+from cws_bench.corpora.readers import FORMATS as CORPUS_FORMATS
+
+__all__ = ["parse_option", "segment", "segmenters", "train"]
 
 FORMATS = ("text", "json")
-
-
-def parse_option(text: str) -> tuple[str, Any]:
-    """``KEY=VALUE`` -> (key, value); the value is read as JSON when it is JSON, else kept as text.
-
-    >>> parse_option("keep_runs=false"), parse_option("timeout=30"), parse_option("command=seg -x")
-    (('keep_runs', False), ('timeout', 30), ('command', 'seg -x'))
-    """
-    key, equals, value = text.partition("=")
-    key = key.strip().replace("-", "_")
-    if not equals or not key:
-        raise click.BadParameter(f"{text!r}: expected KEY=VALUE", param_hint="-O/--option")
-    try:
-        return key, json.loads(value)
-    except json.JSONDecodeError:
-        return key, value
+INPUT_FORMATS = ("auto", *CORPUS_FORMATS)
 
 
 def _count_lines(path: str) -> int | None:
@@ -42,27 +42,6 @@ def _count_lines(path: str) -> int | None:
             count += block.count(b"\n")
             last = block[-1:]
     return count + (last != b"\n")
-
-
-def _options(
-    option: tuple[str, ...],
-    dictionary: str | None,
-    user_dict: str | None,
-    model: str | None,
-    corpus: str | None,
-    split: str | None,
-) -> dict[str, Any]:
-    options = dict(parse_option(item) for item in option)
-    for key, value in (
-        ("dictionary", dictionary),
-        ("user_dict", user_dict),
-        ("model", model),
-        ("corpus", corpus),
-        ("split", split),
-    ):
-        if value is not None:
-            options[key] = value
-    return options
 
 
 def _segmenter_option(function: Any) -> Any:
@@ -82,14 +61,7 @@ def _segmenter_option(function: Any) -> Any:
 
 
 @click.command()
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(FORMATS),
-    default="text",
-    show_default=True,
-    help="Output format.",
-)
+@format_option(FORMATS)
 def segmenters(fmt: str) -> None:
     """List the segmenters: kind, version, whether each is available, how to install it.
 
@@ -101,81 +73,20 @@ def segmenters(fmt: str) -> None:
         cws-bench segmenters
         cws-bench segmenters --format json
     """
-    from cws_bench.segmenters import list_segmenters
+    from cws_bench.segmenters.registry import list_segmenters, render_segmenters
 
-    infos = list_segmenters()
-    if fmt == "json":
-        click.echo(json.dumps([info.to_dict() for info in infos], ensure_ascii=False, indent=2))
-        return
-    rows = [("name", "kind", "version", "available", "description / how to install")]
-    for info in infos:
-        if info.available:
-            note = info.description
-            if info.device:  # a neural adapter: where device="auto" would run it
-                note += f" [device: {info.device}]"
-        else:
-            note = f"install: {info.install}" if info.install else f"unavailable: {info.reason}"
-        rows.append(
-            (
-                info.name,
-                info.kind or "?",
-                info.version or "-",
-                "yes" if info.available else "no",
-                note,
-            )
-        )
-    widths = [max(len(row[i]) for row in rows) for i in range(4)]
-    for row in rows:
-        cells = [cell.ljust(width) for cell, width in zip(row, widths)]
-        click.echo("  ".join([*cells, row[4]]))
+    click.echo(render_segmenters(list_segmenters(), fmt))
 
 
 @click.command()
 @_segmenter_option
 @click.argument("source", metavar="INPUT", type=click.Path(dir_okay=False, allow_dash=True))
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, allow_dash=True, writable=True),
-    default="-",
-    show_default=True,
-    help="Where the segmentation goes (- is standard output).",
-)
-@dictionary_option(
-    help="Dictionary of the maximum-matching family (fmm, bmm, bimm): a file (one word a "
-    "line, or jieba's 'word freq tag'), 'jieba', or 'corpus:NAME[:SPLIT]'. For jieba: a "
-    "main dictionary replacing its own."
-)
-@click.option(
-    "--user-dict",
-    type=click.Path(exists=True, dir_okay=False),
-    help="User dictionary of jieba, rjieba, pkuseg or thulac.",
-)
-@click.option(
-    "--model",
-    type=click.Path(exists=True),
-    help="A trained model: for hmm or crf, a file written by `cws-bench train hmm|crf`.",
-)
-@click.option(
-    "--corpus",
-    help="Learn from this corpus first: a registered corpus name or a segmented file "
-    "(hmm and crf train on it; fmm/bmm/bimm use its words).",
-)
-@click.option("--split", help="The split of a registered --corpus (default: train).")
-@click.option(
-    "--data-dir",
-    type=click.Path(exists=True),
-    default=None,
-    help="Where corpora that need local data are (e.g. the SIGHAN 2005 icwb2-data folder "
-    "or zip), for --corpus and --dict corpus:NAME.",
-)
-@click.option(
-    "-O",
-    "--option",
-    multiple=True,
-    metavar="KEY=VALUE",
-    help="Any option of the segmenter (repeatable); VALUE is read as JSON when it is "
-    "JSON: -O keep_runs=false -O command='my-seg --stdin'.",
+@output_option("Where the segmentation goes (- is standard output).", default="-")
+@renamed_option("--dict", "lexicon", "--lexicon")
+@segmenter_options()
+@data_dir_option(
+    "Where corpora that need local data are (e.g. the SIGHAN 2005 icwb2-data folder "
+    "or zip), for --corpus and --lexicon corpus:NAME."
 )
 @click.option(
     "--separator",
@@ -183,35 +94,26 @@ def segmenters(fmt: str) -> None:
     show_default="one space",
     help="Between words in the output (\\t: a tab).",
 )
-@click.option(
-    "--batch-size",
-    type=click.IntRange(min=1),
-    default=1000,
-    show_default=True,
-    help="Lines handed to the segmenter at a time.",
-)
+@batch_size_option
 @encoding_option
 @click.option(
     "--timing",
     is_flag=True,
     help="Print on stderr how long loading and segmenting took, and the speed.",
 )
+@quiet_option()
 @executor_options
 def segment(
     name: str,
     source: str,
     output: str,
-    dictionary: str | None,
-    user_dict: str | None,
-    model: str | None,
-    corpus: str | None,
-    split: str | None,
+    options: dict[str, Any],
     data_dir: str | None,
-    option: tuple[str, ...],
     separator: str,
     batch_size: int,
     encoding: str,
     timing: bool,
+    quiet: bool,
     sharding: dict[str, Any] | None,
 ) -> None:
     """Segment INPUT (one raw sentence a line; - for stdin) with a segmenter.
@@ -223,7 +125,7 @@ def segment(
     \b
     Example:
         cws-bench segment -s jieba pku_test.utf8 -o jieba.txt
-        cws-bench segment -s fmm --dict pku_training_words.utf8 pku_test.utf8
+        cws-bench segment -s fmm --lexicon pku_training_words.utf8 pku_test.utf8
         cws-bench segment -s hmm --model pd1998.hmm.json - < input.txt
         cws-bench segment -s hmm --corpus sighan2005-pku --data-dir icwb2-data in.txt
         cws-bench segment -s command -O command='python my_seg.py' input.txt
@@ -233,13 +135,12 @@ def segment(
     from cws_bench.segmenters import get_segmenter, segment_file
 
     separator = separator.replace("\\t", "\t")
-    options = _options(option, dictionary, user_dict, model, corpus, split)
     if data_dir is not None:
         options["data_dir"] = data_dir
     if sharding is not None:
         from cws_bench.sharded import segment_sharded
 
-        with open_executor(sharding) as executor, character_bar(name) as bar:
+        with open_executor(sharding) as executor, _character_bar(name, quiet) as bar:
             result = segment_sharded(
                 name,
                 source,
@@ -269,7 +170,10 @@ def segment(
     from tqdm import tqdm
 
     # disable=None: no bar when stderr is not a terminal; delay: none for short inputs.
-    with tqdm(total=total, unit=" lines", desc=name, disable=None, delay=1.0, leave=False) as bar:
+    disable = True if quiet else None
+    with tqdm(
+        total=total, unit=" lines", desc=name, disable=disable, delay=1.0, leave=False
+    ) as bar:
         stats = segment_file(
             segmenter,
             source,
@@ -291,35 +195,21 @@ def segment(
 @click.command()
 @click.argument("name", metavar="SEGMENTER")
 @click.argument("corpus")
-@click.option(
-    "-o",
-    "--output",
+@output_option(
+    "The model file to write (hmm: JSON; crf: .npz; fmm/bmm/bimm: a word list).",
     required=True,
-    type=click.Path(dir_okay=False, writable=True),
-    help="The model file to write (hmm: JSON; crf: .npz; fmm/bmm/bimm: a word list).",
+    allow_dash=False,
 )
-@click.option("--split", help="The split of a registered CORPUS (default: train).")
-@click.option(
-    "--data-dir",
-    type=click.Path(exists=True),
-    default=None,
-    help="Where corpora that need local data are (e.g. the SIGHAN 2005 icwb2-data folder "
-    "or zip), for a registered CORPUS.",
+@split_option("The split of a registered CORPUS (default: train).")
+@data_dir_option(
+    "Where corpora that need local data are (e.g. the SIGHAN 2005 icwb2-data folder "
+    "or zip), for a registered CORPUS."
 )
-@click.option(
-    "--format",
-    "fmt",
-    default="auto",
-    show_default=True,
-    help="Format of a CORPUS file: plain, peoples-daily, conllu, bmes, or auto.",
-)
-@click.option(
-    "-O",
-    "--option",
-    multiple=True,
-    metavar="KEY=VALUE",
-    help="An option of the segmenter (repeatable), e.g. -O alpha=0.5 for hmm, "
-    "-O epochs=5 -O seed=1 for crf.",
+@input_format_option(INPUT_FORMATS, "Format of a CORPUS file (auto: detected from its lines).")
+@renamed_option("--format", "input_format", "--input-format", type=click.Choice(INPUT_FORMATS))
+@raw_options_option(
+    "An option of the segmenter (repeatable), e.g. -O alpha=0.5 for hmm, "
+    "-O epochs=5 -O seed=1 for crf."
 )
 @encoding_option
 def train(
@@ -328,7 +218,7 @@ def train(
     output: str,
     split: str | None,
     data_dir: str | None,
-    fmt: str,
+    input_format: str,
     option: tuple[str, ...],
     encoding: str,
 ) -> None:
@@ -341,7 +231,7 @@ def train(
     \b
     Example:
         cws-bench train hmm pd1998 -o pd1998.hmm.json
-        cws-bench train hmm my_gold.txt --format plain -o my.hmm.json
+        cws-bench train hmm my_gold.txt --input-format plain -o my.hmm.json
         cws-bench train crf pd1998 -o pd1998.crf.npz
         cws-bench train hmm sighan2005-pku --data-dir icwb2-data -o pku.hmm.json
         cws-bench segment -s hmm --model pd1998.hmm.json pku_test.utf8
@@ -351,7 +241,13 @@ def train(
     options = dict(parse_option(item) for item in option)
     started = time.perf_counter()
     segmenter = train_segmenter(
-        name, corpus, split=split, format=fmt, encoding=encoding, data_dir=data_dir, **options
+        name,
+        corpus,
+        split=split,
+        format=input_format,
+        encoding=encoding,
+        data_dir=data_dir,
+        **options,
     )
     segmenter.save(output)
     data = segmenter.trained_on
@@ -364,3 +260,12 @@ def train(
         f"trained {name} on {described} in {time.perf_counter() - started:.1f} s; wrote {output}",
         err=True,
     )
+
+
+def _character_bar(desc: str, quiet: bool) -> Any:
+    """The executor's progress bar, or with --quiet none."""
+    if quiet:
+        import contextlib
+
+        return contextlib.nullcontext(None)
+    return character_bar(desc)

@@ -15,7 +15,7 @@ from typing import Any
 
 from cws_bench.checksums import sentences_checksum
 from cws_bench.dictionary import Dictionary
-from cws_bench.errors import CorpusUnavailableError, CwsBenchError
+from cws_bench.errors import CorpusUnavailableError, CwsBenchError, Fix
 
 __all__ = ["Availability", "Corpus", "sentences_checksum", "word_types"]
 
@@ -183,7 +183,8 @@ class Corpus(ABC):
             raise CorpusUnavailableError(
                 f"corpus {self.name} has no {self.dictionary_split} split, so no standard "
                 "dictionary (OOV words are undefined on it)",
-                "give a dictionary of your own (--dict) to count OOV words",
+                "give a dictionary of your own ({0}) to count OOV words",
+                fixes=(Fix("dictionary", metavar="DICT"),),
             )
         return self.split_dictionary(self.dictionary_split)
 

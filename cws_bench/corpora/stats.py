@@ -7,7 +7,7 @@ beside each test set (PKU test: 0.058 against its training word list).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -16,7 +16,17 @@ from cws_bench.corpora.base import Corpus
 from cws_bench.dictionary import Dictionary
 from cws_bench.errors import CorpusUnavailableError
 
-__all__ = ["CorpusStatistics", "corpus_statistics", "sentence_statistics"]
+__all__ = [
+    "STATISTICS_FORMATS",
+    "CorpusStatistics",
+    "corpus_statistics",
+    "format_card",
+    "render_corpus_list",
+    "sentence_statistics",
+]
+
+STATISTICS_FORMATS = ("text", "json")
+"""The formats :meth:`CorpusStatistics.render` writes."""
 
 
 @dataclass(frozen=True)
@@ -58,6 +68,92 @@ class CorpusStatistics:
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe dict in field order."""
         return asdict(self)
+
+    def render(self, fmt: str, *, title: str = "", card: Mapping[str, Any] | None = None) -> str:
+        """What ``cws-bench corpora info`` prints: ``text`` or ``json``, no final newline.
+
+        Args:
+            fmt: ``text`` (the aligned table under ``title``, then the corpus
+                card) or ``json`` (:meth:`to_dict`, with the card under ``card``).
+            title: the text table's first line.
+            card: a named corpus' card (:meth:`Corpus.metadata`), or None.
+        """
+        if fmt == "json":
+            return self.to_json(card=card)
+        if fmt == "text":
+            text = self.to_text(title)
+            return text if card is None else f"{text}\n{format_card(card)}"
+        raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(STATISTICS_FORMATS)}")
+
+    def to_json(self, *, card: Mapping[str, Any] | None = None) -> str:
+        """:meth:`to_dict` as indented JSON, with a corpus card under ``card``."""
+        import json
+
+        data = self.to_dict()
+        if card is not None:
+            data["card"] = dict(card)
+        return json.dumps(data, ensure_ascii=False, indent=2)
+
+    def to_text(self, title: str) -> str:
+        """The aligned text table: sizes, types, the dictionary and OOV figures, checksum."""
+        rows = [
+            ("sentences", f"{self.sentences:,}"),
+            ("words", f"{self.words:,}"),
+            ("characters", f"{self.characters:,}"),
+            ("word types", f"{self.word_types:,}"),
+            ("character types", f"{self.character_types:,}"),
+            ("average word length", f"{self.average_word_length:.3f}"),
+        ]
+        if self.dictionary is not None:
+            rows += [
+                ("dictionary", f"{self.dictionary} ({self.dictionary_words:,} words)"),
+                ("OOV words", f"{self.oov_words:,} ({self.oov_types:,} types)"),
+                ("OOV rate", f"{self.oov_rate:.4f}"),
+            ]
+        else:
+            rows.append(("OOV rate", "--"))
+        if self.empty_lines:
+            rows.append(("empty lines", f"{self.empty_lines:,}"))
+        rows.append(("checksum", self.checksum or "--"))
+        width = max(len(label) for label, _ in rows)
+        lines = [title]
+        lines += [f"  {label:<{width}}  {value}" for label, value in rows]
+        if self.note:
+            lines.append(f"  note: {self.note}")
+        return "\n".join(lines)
+
+
+CARD_FIELDS = (
+    ("splits", "splits"),
+    ("script", "script"),
+    ("domain", "domain"),
+    ("standard", "standard"),
+    ("licence", "licence"),
+    ("citation", "citation"),
+    ("source", "source"),
+)
+"""The corpus card's fields in the text block, in order: (key, label)."""
+
+
+def format_card(card: Mapping[str, Any]) -> str:
+    """The corpus card block: splits (unavailable ones in parentheses), script, licence...
+
+    >>> print(format_card({"splits": ["train", "test"], "available_splits": ["test"],
+    ...                    "script": "simplified"}))
+    corpus card:
+      splits  (train) test
+      script  simplified
+    """
+    rows = []
+    for key, label in CARD_FIELDS:
+        value = card.get(key)
+        if key == "splits":
+            here = card.get("available_splits", [])
+            value = " ".join(s if s in here else f"({s})" for s in value or [])
+        if value:
+            rows.append((label, str(value)))
+    width = max(len(label) for label, _ in rows)
+    return "\n".join(["corpus card:", *(f"  {label:<{width}}  {value}" for label, value in rows)])
 
 
 def sentence_statistics(
@@ -141,3 +237,29 @@ def corpus_statistics(
     return sentence_statistics(
         corpus.sentences(split), dictionary, corpus=corpus.name, split=split, note=note
     )
+
+
+def render_corpus_list(cards: Sequence[Mapping[str, Any]], fmt: str = "text") -> str:
+    """What ``cws-bench corpora`` prints: the corpora's cards as ``json``, or in ``text``
+    one block each (name, script, here or not, splits; title, where from, how to get)."""
+    if fmt == "json":
+        import json
+
+        return json.dumps([dict(card) for card in cards], ensure_ascii=False, indent=2)
+    if fmt != "text":
+        raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(STATISTICS_FORMATS)}")
+    width = max(len(card["name"]) for card in cards)
+    lines = []
+    for card in cards:
+        here = card["available_splits"]
+        splits = " ".join(split if split in here else f"({split})" for split in card["splits"])
+        state = "available" if card["available"] else "not here"
+        lines.append(f"{card['name']:<{width}}  {card['script']:<11}  {state:<9}  splits: {splits}")
+        domain = f" ({card['domain']})" if card.get("domain") else ""
+        lines.append(f"{'':<{width}}  {card['title']}{domain}")
+        if card["location"]:
+            lines.append(f"{'':<{width}}  from: {card['location']}")
+        if card["how_to_get"]:
+            lines.append(f"{'':<{width}}  to get: {card['how_to_get']}")
+    lines.append("(a split in parentheses is not available here)")
+    return "\n".join(lines)

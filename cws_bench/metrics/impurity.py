@@ -19,12 +19,14 @@ categorical: every distinct value is one branch.
 
 from __future__ import annotations
 
+import json
 import math
 from collections import Counter, defaultdict
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from cws_bench.metrics._tables import csv_table, markdown_table, text_table
 from cws_bench.metrics._undefined import ZeroDivision, check_zero_division, warn_undefined
 
 if TYPE_CHECKING:
@@ -295,6 +297,53 @@ class SplitCriteria:
         import pandas as pd
 
         return pd.DataFrame([f.to_dict() for f in self.features]).set_index("feature")
+
+    # Rendering: what ``cws-bench metrics impurity`` prints, one method per format.
+
+    def render(self, fmt: str, *, name: str = "data", digits: int = 6) -> str:
+        """The criteria in ``fmt`` (``text``, ``json``, ``csv``, ``markdown``), no final newline.
+
+        ``name`` (the table's file name) starts the text format's first line;
+        ``digits`` are the decimals of text and Markdown.
+        """
+        if fmt == "json":
+            return json.dumps(self.to_dict(), ensure_ascii=False, indent=2)
+        header = ["feature", "values", *SHOWN_CRITERIA]
+        if fmt == "csv":
+            rows: list[list[Any]] = [
+                [f.feature, f.values, *(getattr(f, n) for n in SHOWN_CRITERIA)]
+                for f in self.features
+            ]
+            return csv_table(header, rows)
+
+        def number(value: float | None) -> str:
+            return "--" if value is None else f"{value:.{digits}f}"
+
+        body = [
+            [f.feature, str(f.values), *(number(getattr(f, n)) for n in SHOWN_CRITERIA)]
+            for f in self.features
+        ]
+        base = self.base
+        unit = "bits" if base == 2 else ("nats" if abs(base - math.e) < 1e-12 else f"base {base:g}")
+        summary = (
+            f"{self.target}: {self.items:,} rows, entropy {number(self.entropy)} {unit}, "
+            f"Gini index {number(self.gini_impurity)}"
+        )
+        if fmt == "markdown":
+            return f"{summary}\n\n{markdown_table(header, body)}"
+        if fmt == "text":
+            return f"{name}: {summary}\n{text_table(header, body)}"
+        raise ValueError(f"unknown format {fmt!r}; choose from text, json, csv, markdown")
+
+
+SHOWN_CRITERIA = (
+    "conditional_entropy",
+    "information_gain",
+    "split_information",
+    "gain_ratio",
+    "gini_gain",
+)
+"""The criteria columns of the rendered tables, in order."""
 
 
 def split_criteria(

@@ -47,6 +47,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from cws_bench.metrics._tables import csv_table, markdown_table, percent, text_table
 from cws_bench.metrics._undefined import ZeroDivision, check_zero_division, warn_undefined
 
 if TYPE_CHECKING:
@@ -55,6 +56,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_METRICS",
     "RANKING_METRICS",
+    "REPORT_FORMATS",
     "RankingReport",
     "average_precision",
     "cumulative_gain",
@@ -412,6 +414,88 @@ class RankingReport:
             orient="index",
             columns=list(self.metrics),
         ).rename_axis("query")
+
+    # Rendering: what ``cws-bench metrics ranking`` prints, one method per format.
+
+    def render(
+        self, fmt: str, *, per_query: bool = False, run: str = "run", qrels: str = "qrels"
+    ) -> str:
+        """The report in ``fmt`` (one of :data:`REPORT_FORMATS`), without a final newline.
+
+        Args:
+            fmt: ``text``, ``json``, ``csv`` or ``markdown``.
+            per_query: also every query's scores.
+            run, qrels: the names the text format's first line gives the inputs.
+        """
+        if fmt == "json":
+            return self.to_json(per_query=per_query)
+        if fmt == "csv":
+            return self.to_csv(per_query=per_query)
+        if fmt == "markdown":
+            return self.to_markdown(per_query=per_query)
+        if fmt == "text":
+            return self.to_text(per_query=per_query, run=run, qrels=qrels)
+        raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(REPORT_FORMATS)}")
+
+    def to_json(self, *, per_query: bool = False) -> str:
+        """:meth:`to_dict` as indented JSON (``per_query`` left out unless asked for)."""
+        import json
+
+        data = self.to_dict()
+        if not per_query:
+            del data["per_query"]
+        return json.dumps(data, ensure_ascii=False, indent=2)
+
+    def to_csv(self, *, per_query: bool = False) -> str:
+        """A ``mean`` row (and one row per query) of raw values, one column per metric."""
+        rows: list[list[Any]] = [["mean", *(self.means[name] for name in self.metrics)]]
+        if per_query:
+            rows += [
+                [query, *(values[name] for name in self.metrics)]
+                for query, values in self.per_query.items()
+            ]
+        return csv_table(["query", *self.metrics], rows)
+
+    def _value_rows(self, per_query: bool) -> list[list[str]]:
+        rows = [["mean", *(_shown(n, self.means[n]) for n in self.metrics)]]
+        if per_query:
+            rows += [
+                [query, *(_shown(n, s[n]) for n in self.metrics)]
+                for query, s in self.per_query.items()
+            ]
+        return rows
+
+    def to_markdown(self, *, per_query: bool = False) -> str:
+        """A Markdown table of the means (and every query); fractions in %."""
+        return markdown_table(["query", *self.metrics], self._value_rows(per_query))
+
+    def to_text(self, *, per_query: bool = False, run: str = "run", qrels: str = "qrels") -> str:
+        """The means one a line (in %, sums of gains as they are), then every query's."""
+        width = max(len(name) for name in self.metrics)
+        raw = [name for name in self.metrics if name.split("@")[0] in GAIN_SUMS]
+        note = f"; {', '.join(raw)} as sums of gains" if raw else ""
+        lines = [f"{run} against {qrels}: {self.queries:,} queries (scores in %{note})"]
+        lines += [
+            f"  {name:<{width}}  {_shown(name, self.means[name]):>7}" for name in self.metrics
+        ]
+        if per_query:
+            lines.append("")
+            lines.append(text_table(["query", *self.metrics], self._value_rows(True)[1:]))
+        return "\n".join(lines)
+
+
+REPORT_FORMATS: tuple[str, ...] = ("text", "json", "csv", "markdown")
+"""The formats :meth:`RankingReport.render` writes."""
+
+GAIN_SUMS = frozenset({"cg", "dcg", "dcg_burges"})
+"""Ranking metrics that are sums of gains, not fractions: shown as they are, not in %."""
+
+
+def _shown(name: str, value: float) -> str:
+    """A metric's value as the reports show it: fractions in %, sums of gains with 4 decimals."""
+    if name.split("@")[0] in GAIN_SUMS:
+        return "nan" if math.isnan(value) else f"{value:.4f}"
+    return percent(value)
 
 
 def _check_qrels(qrels: Mapping[str, Judgements]) -> None:

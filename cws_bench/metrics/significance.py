@@ -49,6 +49,8 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
+from cws_bench.metrics._defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
+
 __all__ = [
     "CORRECTIONS",
     "DEFAULT_RESAMPLES",
@@ -69,11 +71,6 @@ Statistic = Callable[[np.ndarray], np.ndarray]
 
 Alternative = Literal["two-sided", "greater", "less"]
 
-DEFAULT_RESAMPLES = 1000
-"""Resamples when not told: Koehn (2004) and sacrebleu use 1000."""
-
-DEFAULT_SEED = 12345
-"""The seed when not told (sacrebleu's ``SACREBLEU_SEED`` default)."""
 
 # Items per resampling chunk times items: bounds the memory of one chunk.
 _CHUNK_CELLS = 1 << 21

@@ -41,12 +41,15 @@ the same arithmetic and uses it.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
+
+from cws_bench.metrics._tables import csv_table, markdown_table, text_table
 
 __all__ = [
     "COLUMNS",
@@ -182,6 +185,74 @@ class ServingMetrics:
             "output_tokens": self.output_tokens,
             "skipped": dict(self.skipped),
         }
+
+    # Rendering: what ``cws-bench metrics throughput`` prints, one method per format.
+
+    def render(self, fmt: str, *, name: str = "log") -> str:
+        """The figures in ``fmt`` (``text``, ``json``, ``csv``, ``markdown``), no final newline.
+
+        ``name`` (the log's file name) starts the text format's first line.
+        """
+        if fmt == "json":
+            return json.dumps(self.to_dict(), indent=2)
+        if fmt == "csv":
+            return self.to_csv()
+        rates, latencies = self._table_rows()
+        summary = (
+            f"{self.requests:,} request{'' if self.requests == 1 else 's'} over "
+            f"{self.duration:,.3f} s "
+            f"({self.input_tokens:,} input, {self.output_tokens:,} output tokens)"
+        )
+        if fmt == "markdown":
+            return (
+                f"{summary}\n\n{markdown_table(['throughput', 'value', 'unit'], rates)}\n\n"
+                f"{markdown_table(LATENCY_HEADER, latencies)}"
+            )
+        if fmt == "text":
+            return (
+                f"{name}: {summary}\n{text_table(['throughput', 'value', 'unit'], rates)}\n\n"
+                f"{text_table(LATENCY_HEADER, latencies)}"
+            )
+        raise ValueError(f"unknown format {fmt!r}; choose from text, json, csv, markdown")
+
+    def to_csv(self) -> str:
+        """Rows of (metric, statistic, value): the throughputs, then each latency's statistics."""
+        rows: list[list[Any]] = [[name, "value", getattr(self, name)] for name, _, _ in THROUGHPUTS]
+        for name, _ in LATENCIES:
+            summary = getattr(self, name)
+            for statistic in STATISTICS:
+                value = None if summary is None else getattr(summary, statistic)
+                rows.append([name, statistic, value])
+        return csv_table(["metric", "statistic", "value"], rows)
+
+    def _table_rows(self) -> tuple[list[list[str]], list[list[str]]]:
+        def per_second(value: float | None) -> str:
+            return "--" if value is None else f"{value:,.2f}"
+
+        def ms(summary: LatencySummary | None, statistic: str) -> str:
+            return "--" if summary is None else f"{1000 * getattr(summary, statistic):,.2f}"
+
+        rates = [
+            [title, per_second(getattr(self, name)), unit] for name, title, unit in THROUGHPUTS
+        ]
+        latencies = []
+        for name, title in LATENCIES:
+            summary = getattr(self, name)
+            count = "--" if summary is None else f"{summary.count:,}"
+            latencies.append([title, *(ms(summary, s) for s in STATISTICS), count])
+        return rates, latencies
+
+
+LATENCIES = (("ttft", "TTFT"), ("tpot", "TPOT"), ("e2e_latency", "E2E latency"))
+"""(field, title) of the latencies in the reports."""
+THROUGHPUTS = (
+    ("generation_throughput", "generation throughput", "output tokens/s"),
+    ("prompt_throughput", "prompt throughput", "input tokens/s"),
+    ("request_throughput", "request throughput", "requests/s"),
+)
+"""(field, title, unit) of the throughputs in the reports."""
+STATISTICS = ("mean", "p50", "p90", "p99")
+LATENCY_HEADER = ["latency (ms)", *STATISTICS, "requests"]
 
 
 def _arrays(

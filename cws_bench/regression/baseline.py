@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any
 
 from cws_bench import __version__
 from cws_bench.checksums import file_checksum, sentences_checksum
+from cws_bench.defaults import DEFAULT_BATCH_SIZE
 from cws_bench.errors import CorpusFormatError, CwsBenchError
 from cws_bench.experiment import (
     CorpusSpec,
@@ -91,7 +92,10 @@ __all__ = [
 FORMAT = "cws-bench baseline"
 FORMAT_VERSION = 1
 DEFAULT_SPEED_RUNS = 3
-DEFAULT_BATCH_SIZE = 500
+LEGACY_BATCH_SIZE = 500
+"""The batch size of a baseline file that records none (files older than the setting)."""
+LEGACY_SEED = 12345
+"""The seed of a baseline file that records none: DEFAULT_SEED was 12345 then."""
 MIN_RUN_SECONDS = 0.2
 """The shortest timed run: a run repeats the corpus until it has lasted this long."""
 
@@ -865,7 +869,7 @@ def rerun_baseline(
         CwsBenchError: the baseline is of a callable and none is given, or the
             run fails.
     """
-    from cws_bench.metrics.significance import DEFAULT_RESAMPLES, DEFAULT_SEED
+    from cws_bench.metrics.significance import DEFAULT_RESAMPLES
 
     config = baseline.segmenter
     if segmenter is None:
@@ -888,10 +892,10 @@ def rerun_baseline(
         runner = _runner(segmenter, options=None, name=config.name, version=version, batch=batch)
     settings = dict(baseline.settings)
     settings.setdefault("speed_runs", DEFAULT_SPEED_RUNS)
-    settings.setdefault("batch_size", DEFAULT_BATCH_SIZE)
+    settings.setdefault("batch_size", LEGACY_BATCH_SIZE)
     settings.setdefault("min_run_seconds", MIN_RUN_SECONDS)
     settings.setdefault("keep_segmentation", True)
-    settings.setdefault("seed", DEFAULT_SEED)
+    settings.setdefault("seed", LEGACY_SEED)
     settings.setdefault("resamples", DEFAULT_RESAMPLES)
     if speed_runs is not None:
         settings["speed_runs"] = speed_runs

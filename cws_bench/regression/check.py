@@ -401,7 +401,7 @@ def _fail_closed(checks: list[BoundCheck], baseline: Baseline, current: Baseline
         raise CwsBenchError(
             f"{len(skipped)} bound(s) cannot be checked, so the check cannot pass: {listed}",
             "record the baseline again, or drop the bound (an OOV bound needs an OOV "
-            "dictionary: --oov-dict)",
+            "dictionary: --dict)",
         )
 
 

@@ -41,6 +41,7 @@ from cws_bench.spans import align_chars, project_spans, to_spans
 if TYPE_CHECKING:
     from cws_bench.dictionary import Dictionary
     from cws_bench.metrics.significance import PairedTestResult
+    from cws_bench.normalize import Normalizer
 
 __all__ = [
     "KINDS",
@@ -338,6 +339,16 @@ class SegmentationDiff:
         }
 
 
+def _as_normalizer(normalize: str | Normalizer | None) -> Normalizer | None:
+    """The normaliser to apply, or None when nothing changes."""
+    if normalize is None:
+        return None
+    from cws_bench.normalize import Normalizer, get_normalizer
+
+    normalizer = normalize if isinstance(normalize, Normalizer) else get_normalizer(normalize)
+    return None if normalizer.identity else normalizer
+
+
 def _joined(words: Iterable[str]) -> str:
     """A sentence as one string, its non-empty words separated by one space."""
     return " ".join(word for word in words if word)
@@ -465,6 +476,7 @@ def diff_segmentations(
     resamples: int | None = None,
     strict: bool = False,
     max_examples: int = MAX_EXAMPLES,
+    normalize: str | Normalizer | None = None,
 ) -> SegmentationDiff:
     """Compare two segmentations of the same text, sentence by sentence.
 
@@ -480,6 +492,9 @@ def diff_segmentations(
             :data:`~cws_bench.metrics.significance.DEFAULT_RESAMPLES`, 1000).
         strict: raise instead of aligning lines whose characters differ.
         max_examples: how many lines with differing characters to keep as examples.
+        normalize: a normalisation applied alike to A, B, the gold and the
+            dictionary first (as score's: ``width``, ``t2s``, ``width+t2s``...);
+            named in ``settings["normalize"]`` when it changes anything.
 
     Returns:
         The SegmentationDiff.
@@ -505,6 +520,11 @@ def diff_segmentations(
     a_lines = [_joined(words) for words in a]
     b_lines = [_joined(words) for words in b]
     gold_lines = None if gold is None else [_joined(words) for words in gold]
+    normalizer = _as_normalizer(normalize)
+    if normalizer is not None:  # character by character: the word boundaries stay
+        a_lines = list(map(normalizer, a_lines))
+        b_lines = list(map(normalizer, b_lines))
+        gold_lines = None if gold_lines is None else list(map(normalizer, gold_lines))
     if len(a_lines) != len(b_lines):
         raise CwsBenchError(
             f"{a_name} has {len(a_lines)} lines but {b_name} has {len(b_lines)}",
@@ -517,6 +537,12 @@ def diff_segmentations(
             "the gold must segment the same text, line by line",
         )
     words = as_dictionary(dictionary)
+    if words is not None and normalizer is not None:
+        from cws_bench.dictionary import Dictionary
+
+        words = Dictionary.from_words(
+            map(normalizer, words.words), f"{words.name}|{normalizer.name}"
+        )
 
     line_diffs: list[LineDiff] = []
     kinds = {kind: {"changes": 0, "a_words": 0, "b_words": 0} for kind in KINDS}
@@ -639,6 +665,7 @@ def diff_segmentations(
             "resamples": resamples,
             "dictionary": None if words is None else words.name,
             "dictionary_checksum": None if words is None else words.checksum,
+            **({} if normalizer is None else {"normalize": normalizer.name}),
         },
         warnings=tuple(warnings),
     )
@@ -658,6 +685,7 @@ def diff_files(
     gold_format: str = "auto",
     data_dir: PathLike | None = None,
     dictionary_encoding: str | None = None,
+    normalize: str | Normalizer | None = None,
 ) -> SegmentationDiff:
     """Compare two segmentation files (one sentence a line, words separated by whitespace).
 
@@ -692,4 +720,5 @@ def diff_files(
         seed=seed,
         resamples=resamples,
         strict=strict,
+        normalize=normalize,
     )

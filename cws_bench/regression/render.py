@@ -9,7 +9,7 @@ score`` prints them, so a difference reads in points of F1.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cws_bench.regression.check import CheckResult
 from cws_bench.regression.diff import (
@@ -21,6 +21,9 @@ from cws_bench.regression.diff import (
 )
 from cws_bench.reports.tables import plural
 
+if TYPE_CHECKING:
+    from cws_bench.regression.baseline import Baseline
+
 __all__ = [
     "HTML_LINES",
     "HTML_PAGE",
@@ -29,6 +32,7 @@ __all__ = [
     "format_points",
     "line_kinds",
     "line_pieces",
+    "render_baseline_text",
     "render_check_json",
     "render_check_text",
     "render_diff_html",
@@ -152,6 +156,8 @@ def render_diff_text(diff: SegmentationDiff, *, shown: int = SHOWN_PATTERNS) -> 
         f"{counts['changes']:,} {KIND_LABELS[kind]}" for kind, counts in diff.kinds.items()
     )
     out.append(f"  changes: {diff.changes:,} ({kinds})")
+    if diff.settings.get("normalize"):
+        out.append(f"  compared after normalising: {diff.settings['normalize']}")
     if diff.text_differences:
         out.append(
             f"  {plural(diff.text_differences, 'line')} "
@@ -398,3 +404,25 @@ def render_check_text(
 def render_check_json(result: CheckResult) -> str:
     """A check as JSON (:meth:`CheckResult.to_dict`)."""
     return json.dumps(result.to_dict(), ensure_ascii=False, indent=2)
+
+
+def render_baseline_text(baseline: Baseline, path: str) -> str:
+    """What ``baseline save``, ``update`` and ``show`` print: per corpus F1, P, R, OOV
+    recall, speed and signature, then the bounds."""
+    segmenter = baseline.segmenter
+    lines = [f"baseline of {segmenter.name} {segmenter.version or ''} in {path}:"]
+    for record in baseline.records:
+        scores = record.scores
+        lines.append(
+            f"  {record.label}: F1 {format_percent(scores['f1'])}, P "
+            f"{format_percent(scores['precision'])}, R {format_percent(scores['recall'])}, "
+            f"OOV recall {format_percent(scores.get('oov_recall'))}, "
+            f"{record.speed.chars_per_s:,.0f} characters/s (median of "
+            f"{len(record.speed.runs)}, spread {100 * record.speed.spread:.0f}%)"
+        )
+        lines.append(f"    signature: {record.identity['signature']}")
+    bounds = baseline.bounds
+    drops = ", ".join(f"{metric} {points:g} points" for metric, points in bounds.drops.items())
+    speed = "not checked" if bounds.speed is None else f"{bounds.speed:g}%"
+    lines.append(f"  bounds: largest drops {drops}; speed {speed}")
+    return "\n".join(lines)

@@ -72,6 +72,7 @@ REPORT_FORMATS = {
     "csv": render_csv,
     "json": render_json,
     "text": render_leaderboard,
+    "markdown": render_markdown,  # the name every other --format uses; md is the file's suffix
 }
 """Format name of ``cws-bench report --format`` -> renderer of a :class:`BakeoffResult`."""
 

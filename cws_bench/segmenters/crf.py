@@ -68,6 +68,7 @@ from cws_bench.errors import (
     CorpusFormatError,
     CorpusUnavailableError,
     CwsBenchError,
+    Fix,
     SegmenterError,
 )
 from cws_bench.io import atomic_write, display_name
@@ -646,7 +647,8 @@ def _training_sources(
         if not target:
             raise CorpusUnavailableError(
                 f"crf has no training data for {corpus}: {e.message}",
-                f"{e.hint}; or name data to train on instead with the fallback option",
+                f"{e.template}; or name data to train on instead with {{{len(e.fixes)}}}",
+                fixes=(*e.fixes, Fix("fallback", metavar="CORPUS[:SPLITS]", segmenter=True)),
             ) from e
     name, _, splits = target.partition(":")
     # data_dir is where ``corpus`` is, not the fallback
@@ -864,8 +866,11 @@ class CRFSegmenter(Segmenter):
             raise SegmenterError(
                 self.name,
                 "is not trained",
-                "train it (cws-bench train crf CORPUS -o MODEL) and pass --model MODEL, "
-                "or pass --corpus NAME_OR_FILE",
+                "train it (cws-bench train crf CORPUS -o MODEL) and pass {0}, or pass {1}",
+                fixes=(
+                    Fix("model", metavar="MODEL", segmenter=True),
+                    Fix("corpus", metavar="NAME_OR_FILE", segmenter=True),
+                ),
             )
 
     def _segment(self, lines: list[str]) -> list[list[str]]:

@@ -63,7 +63,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cws_bench.errors import CorpusFormatError, CwsBenchError, SegmenterError
+from cws_bench.errors import CorpusFormatError, CwsBenchError, Fix, SegmenterError
 from cws_bench.io import atomic_write, display_name
 from cws_bench.segmenters.base import Segmenter, TrainingData
 from cws_bench.segmenters.sources import TrainingCorpus, training_data
@@ -550,8 +550,11 @@ class HMMSegmenter(Segmenter):
             raise SegmenterError(
                 self.name,
                 "is not trained",
-                "train it (cws-bench train hmm CORPUS -o MODEL) and pass --model MODEL, "
-                "or pass --corpus NAME_OR_FILE",
+                "train it (cws-bench train hmm CORPUS -o MODEL) and pass {0}, or pass {1}",
+                fixes=(
+                    Fix("model", metavar="MODEL", segmenter=True),
+                    Fix("corpus", metavar="NAME_OR_FILE", segmenter=True),
+                ),
             )
 
     def _segment(self, lines: list[str]) -> list[list[str]]:

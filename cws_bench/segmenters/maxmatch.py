@@ -48,7 +48,7 @@ from collections.abc import Iterable, Sequence
 from typing import Literal
 
 from cws_bench.dictionary import Dictionary, load_dictionary
-from cws_bench.errors import CwsBenchError, SegmenterError
+from cws_bench.errors import CwsBenchError, Fix, SegmenterError
 from cws_bench.io import atomic_write
 from cws_bench.segmenters.base import Segmenter, TrainingData
 from cws_bench.segmenters.sources import load_word_source, training_data
@@ -294,7 +294,11 @@ class MaximumMatching(Segmenter):
             raise SegmenterError(
                 self.name,
                 "has no dictionary",
-                "pass --dict FILE (one word a line) or --corpus NAME_OR_FILE",
+                "pass {0} (one word a line) or {1}",
+                fixes=(
+                    Fix("dictionary", metavar="FILE", segmenter=True),
+                    Fix("corpus", metavar="NAME_OR_FILE", segmenter=True),
+                ),
             )
 
     def _segment(self, lines: list[str]) -> list[list[str]]:

@@ -21,7 +21,7 @@ import difflib
 import importlib
 import inspect
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
@@ -36,6 +36,7 @@ __all__ = [
     "SegmenterInfo",
     "get_segmenter",
     "list_segmenters",
+    "render_segmenters",
     "segmenter_class",
     "segmenter_names",
 ]
@@ -178,6 +179,35 @@ class SegmenterInfo:
             "trainable": self.trainable,
             "device": self.device,
         }
+
+
+def render_segmenters(infos: Sequence[SegmenterInfo], fmt: str = "text") -> str:
+    """What ``cws-bench segmenters`` prints: an aligned table (``text``) or ``json``.
+
+    The table gives name, kind, version, whether it is available, and its
+    description (with the device ``auto`` picks) or how to install it.
+    """
+    if fmt == "json":
+        import json
+
+        return json.dumps([info.to_dict() for info in infos], ensure_ascii=False, indent=2)
+    if fmt != "text":
+        raise ValueError(f"unknown format {fmt!r}; choose from text, json")
+    rows = [("name", "kind", "version", "available", "description / how to install")]
+    for info in infos:
+        if info.available:
+            note = info.description
+            if info.device:  # a neural adapter: where device="auto" would run it
+                note += f" [device: {info.device}]"
+        else:
+            note = f"install: {info.install}" if info.install else f"unavailable: {info.reason}"
+        available = "yes" if info.available else "no"
+        rows.append((info.name, info.kind or "?", info.version or "-", available, note))
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    return "\n".join(
+        "  ".join([*(cell.ljust(width) for cell, width in zip(row, widths)), row[4]])
+        for row in rows
+    )
 
 
 def _distribution_name(entry: EntryPoint) -> str:

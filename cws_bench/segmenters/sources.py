@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from cws_bench.checksums import SentenceDigest
 from cws_bench.dictionary import Dictionary
-from cws_bench.errors import CwsBenchError, SegmenterError
+from cws_bench.errors import CwsBenchError, Fix, SegmenterError
 from cws_bench.io import PathLike
 from cws_bench.segmenters.base import TrainingData
 from cws_bench.words import CORPUS_PREFIX, resolve_words
@@ -163,8 +163,13 @@ def load_word_source(
         raise CwsBenchError(
             "a dictionary-based segmenter needs exactly one word source"
             + (f", got {' and '.join(given)}" if given else ""),
-            "pass --dict FILE (one word a line), or --corpus NAME_OR_FILE to use the words "
-            "of a corpus (e.g. --corpus pd1998 --split train)",
+            "pass {0} (one word a line), or {1} to use the words of a corpus (e.g. {2} {3})",
+            fixes=(
+                Fix("dictionary", metavar="FILE", segmenter=True),
+                Fix("corpus", metavar="NAME_OR_FILE", segmenter=True),
+                Fix("corpus", "pd1998", segmenter=True),
+                Fix("split", "train", segmenter=True),
+            ),
         )
     if words is not None:
         if isinstance(words, str):

@@ -11,13 +11,13 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
+from cws_bench.defaults import DEFAULT_BATCH_SIZE
 from cws_bench.errors import CwsBenchError, SegmenterError
 from cws_bench.io import PathLike, atomic_write, display_name, iter_lines
 from cws_bench.segmenters.base import Segmenter, SegmenterOutputError
 
 __all__ = ["DEFAULT_BATCH_SIZE", "SegmentStats", "segment_file", "segment_lines"]
 
-DEFAULT_BATCH_SIZE = 1000
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ def _run_batch(segmenter: Segmenter, batch: list[str], source: str, first: int) 
         detail = e.message.removeprefix(f"segmenter {e.segmenter}: ")
         last = first + len(batch) - 1
         raise SegmenterError(
-            e.segmenter, f"{source}: lines {first}-{last}: {detail}", e.hint
+            e.segmenter, f"{source}: lines {first}-{last}: {detail}", e.template, fixes=e.fixes
         ) from e
 
 

@@ -389,3 +389,44 @@ def test_a_diff_of_large_files_takes_a_few_times_their_size(tmp_path):
     )
     size, peak = map(int, proc.stdout.split())
     assert peak < 9 * size
+
+
+def test_normalize_compares_a_b_gold_and_dictionary_after_normalising(tmp_path):
+    """Full-width ＩＢＭ in B and the gold: a text difference, none after --normalize width."""
+    from cws_bench.regression.diff import diff_segmentations
+
+    a = [["IBM", "公司"], ["南京", "大桥"]]
+    b = [["ＩＢＭ", "公司"], ["南京大桥"]]
+    gold = [["ＩＢＭ", "公司"], ["南京", "大桥"]]
+    plain = diff_segmentations(a, b, gold, dictionary=["ＩＢＭ", "南京"])
+    assert plain.text_differences == 1
+    assert "normalize" not in plain.settings
+    both = diff_segmentations(a, b, gold, dictionary=["ＩＢＭ", "南京"], normalize="width")
+    assert both.text_differences == 0
+    assert both.changed_lines == 1  # only 南京|大桥 -> 南京大桥 is left
+    assert both.settings["normalize"] == "width"
+    assert both.settings["dictionary"].endswith("|width")
+    # A is all right against the gold once normalised; B merged one gold pair.
+    assert both.gold.a_scores["f1"] == 1.0
+    assert both.gold.b_scores["correct_words"] == 2
+    assert both.oov_words == {"a": 2, "b": 2}  # 公司, 大桥 | 公司, 南京大桥
+
+
+def test_cli_diff_normalize(tmp_path):
+    from click.testing import CliRunner
+
+    from cws_bench.cli import cli
+
+    (tmp_path / "a.txt").write_text("IBM 公司\n", encoding="utf-8")
+    (tmp_path / "b.txt").write_text("ＩＢＭ 公司\n", encoding="utf-8")
+    args = ["diff", str(tmp_path / "a.txt"), str(tmp_path / "b.txt")]
+    before = CliRunner().invoke(cli, args)
+    after = CliRunner().invoke(cli, [*args, "--normalize", "width"])
+    assert before.exit_code == after.exit_code == 0
+    assert "1 changed" in before.stdout
+    assert after.stdout.splitlines()[:4] == [
+        f"{tmp_path / 'a.txt'} → {tmp_path / 'b.txt'}: 1 lines, 0 changed (0.0%)",
+        "  words: 2 → 2; 0 of A's words are not words of B, 0 of B's are new",
+        "  changes: 0 (0 split, 0 merged, 0 boundary moved)",
+        "  compared after normalising: width",
+    ]

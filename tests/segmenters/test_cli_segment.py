@@ -49,7 +49,7 @@ def test_segment_stdin_to_stdout_with_a_dictionary(tmp_path):
         "segment",
         "-s",
         "bimm",
-        "--dict",
+        "--lexicon",
         str(words),
         "-",
         input="结婚的和尚未结婚的\n\n南京市长江大桥\n",

@@ -1,0 +1,17 @@
+"""The defaults every command shares, one constant each (issue 18: one default per setting).
+
+``DEFAULT_SEED`` and ``DEFAULT_RESAMPLES`` live in :mod:`cws_bench.metrics._defaults`
+(the general metrics import nothing else of cws_bench) and are re-exported
+here. This module imports nothing heavy, so the CLI's option defaults and
+the bake-off's configuration read it at start-up.
+"""
+
+from __future__ import annotations
+
+from cws_bench.metrics._defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
+
+__all__ = ["DEFAULT_BATCH_SIZE", "DEFAULT_RESAMPLES", "DEFAULT_SEED"]
+
+DEFAULT_BATCH_SIZE = 500
+"""Lines per ``segment()`` call when not told: the one default of ``segment``, ``baseline
+save`` and the bake-off (``segment`` used 1000 before)."""

@@ -1,0 +1,17 @@
+"""The resampling defaults every command and function shares, in a module that imports nothing.
+
+:mod:`cws_bench.metrics.significance` re-exports them; callers that must not
+pay for numpy at start-up (the CLI's option defaults) import them from here.
+"""
+
+from __future__ import annotations
+
+__all__ = ["DEFAULT_RESAMPLES", "DEFAULT_SEED"]
+
+DEFAULT_RESAMPLES = 1000
+"""Resamples when not told: Koehn (2004) and sacrebleu use 1000."""
+
+DEFAULT_SEED = 2005
+"""The seed when not told: the one default of every command and function that resamples
+(the bake-off's since its first release; ``diff`` and ``baseline`` used sacrebleu's 12345
+before)."""
