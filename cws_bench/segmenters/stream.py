@@ -19,7 +19,6 @@ from cws_bench.segmenters.base import Segmenter, SegmenterOutputError
 __all__ = ["DEFAULT_BATCH_SIZE", "SegmentStats", "segment_file", "segment_lines"]
 
 
-
 @dataclass(frozen=True)
 class SegmentStats:
     """What a run segmented and how long the segmenter took (loading excluded).
