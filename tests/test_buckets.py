@@ -93,3 +93,13 @@ def test_chart_in_report():
     assert "frequency in training data" not in svg  # no counts, no panel
     none = build_boards(BakeoffResult("x", {}, pairs[1:]))[0]
     assert bucket_chart(none, {}) is None
+
+
+def test_no_chart_for_a_corpus_without_words():
+    # Every bucket is empty: no panel to draw, no chart (a figure of 0 rows crashed).
+    buckets = bucket_analysis([[], []], [[], []])
+    pair = PairResult(
+        "c", "a", "a", "open", "ok", scores={"f1": 0.0}, analysis={"buckets": buckets}
+    )
+    board = build_boards(BakeoffResult("x", {}, (pair,)))[0]
+    assert bucket_chart(board, {"a": "#0072B2"}) is None

@@ -40,6 +40,8 @@ def bucket_chart(board: Board, colors: dict[str, str]) -> str | None:
     if not rows:
         return None
     panels = [(key, title) for key, title in PANELS if any(b.get(key) for _, b in rows)]
+    if not panels:  # a corpus without words: every bucket is empty
+        return None
     name = f"buckets-{board.corpus}"
     columns = 2 if len(panels) > 1 else 1
     lines = (len(panels) + 1) // 2
