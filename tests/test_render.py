@@ -182,6 +182,30 @@ def test_ranking_report_renders_by_hand(tmp_path):
         assert printed == expected + "\n"
 
 
+@pytest.mark.parametrize("fmt", ["text", "json", "csv", "markdown"])
+def test_classification_report_renders_what_the_command_prints(tmp_path, fmt):
+    from cws_bench.metrics.classification import classification_report, confusion_matrix
+
+    true, pred = ["B", "E", "S", "B", "E", "S"], ["B", "E", "S", "S", "B", "E"]
+    (tmp_path / "t.txt").write_text("\n".join(true) + "\n", encoding="utf-8")
+    (tmp_path / "p.txt").write_text("\n".join(pred) + "\n", encoding="utf-8")
+    report = classification_report(true, pred)
+    matrix = confusion_matrix(true, pred).tolist()
+    printed = stdout(
+        "metrics", "classification", str(tmp_path / "t.txt"), str(tmp_path / "p.txt"),
+        "--format", fmt, "--confusion", "--digits", "3",
+    )  # fmt: skip
+    expected = report.render(fmt, digits=3, confusion=(["B", "E", "S"], matrix))
+    assert expected + "\n" == printed
+    if fmt == "text":  # rows are the true tags: B once as S, E once as B, S once as E
+        assert printed.splitlines()[-4:] == [
+            "true \\ pred  B  E  S",
+            "B            1  0  1",
+            "E            1  1  0",
+            "S            0  1  1",
+        ]
+
+
 @pytest.mark.parametrize(
     "args",
     [

@@ -7,7 +7,6 @@
 
 from __future__ import annotations
 
-import json
 import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -24,7 +23,6 @@ from cws_bench.cli.options import (
     stacked,
     write_output,
 )
-from cws_bench.metrics._tables import markdown_table as _markdown_table
 from cws_bench.metrics._undefined import ZeroDivision
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -178,50 +176,8 @@ def classify(
     except ValueError as e:
         raise click.UsageError(str(e)) from e
     names = labels or sorted(set(y_true) | set(y_pred))
-    write_output(_classification_text(report, matrix, names, fmt, digits), output)
-
-
-def _classification_text(report: Any, matrix: Any, names: list[str], fmt: str, digits: int) -> str:
-    if fmt == "json":
-        data: dict[str, Any] = report.to_dict()
-        if matrix is not None:
-            data["confusion_matrix"] = {"labels": names, "matrix": matrix.tolist()}
-        return json.dumps(data, ensure_ascii=False, indent=2)
-    if fmt == "csv":
-        return str(report.to_frame().to_csv(lineterminator="\n"))
-    if fmt == "markdown":
-        frame = report.to_frame()
-        header = ["label", *(str(c) for c in frame.columns)]
-        body = [
-            [
-                str(label),
-                *("" if v != v else f"{v:.{digits}f}" for v in row[:-1]),
-                f"{int(row[-1]):,}",
-            ]
-            for label, row in zip(frame.index, frame.itertuples(index=False))
-        ]
-        text = _markdown_table(header, body)
-        if matrix is not None:
-            text += "\n\n" + _markdown_table(
-                ["true \\ pred", *names],
-                [[n, *(f"{x:,}" for x in r)] for n, r in zip(names, matrix.tolist())],
-            )
-        return text
-    text = str(report.to_text(digits=digits)).rstrip("\n")
-    if matrix is not None:
-        text += "\n\n" + _render_confusion(names, matrix.tolist())
-    return text
-
-
-def _render_confusion(labels: list[str], matrix: list[list[int]]) -> str:
-    """Rows are true labels, columns predicted ones."""
-    corner = "true \\ pred"
-    first = max(len(corner), *(len(label) for label in labels))
-    width = max(*(len(f"{x:,}") for row in matrix for x in row), *(len(x) for x in labels))
-    lines = [f"{corner:<{first}}" + "".join(f"  {label:>{width}}" for label in labels)]
-    for label, row in zip(labels, matrix):
-        lines.append(f"{label:<{first}}" + "".join(f"  {x:>{width},}" for x in row))
-    return "\n".join(lines)
+    shown = (names, matrix.tolist()) if matrix is not None else None
+    write_output(report.render(fmt, digits=digits, confusion=shown), output)
 
 
 # ---------------------------------------------------------------------------

@@ -65,6 +65,7 @@ __all__ = [
     "precision_recall_fscore_support",
     "precision_score",
     "recall_score",
+    "render_confusion",
     "roc_auc_score",
     "roc_curve",
     "roc_curves",
@@ -686,6 +687,89 @@ class ClassificationReport:
 
     def __str__(self) -> str:
         return self.to_text()
+
+    def render(
+        self,
+        fmt: str,
+        *,
+        digits: int = 2,
+        confusion: tuple[Sequence[str], Sequence[Sequence[int]]] | None = None,
+    ) -> str:
+        """The report in ``fmt`` (``text``, ``json``, ``csv`` or ``markdown``), no final newline.
+
+        Args:
+            fmt: the format.
+            digits: decimals of the text and Markdown tables.
+            confusion: (labels, matrix) of :func:`confusion_matrix`, shown after
+                the report (text, Markdown) or under ``confusion_matrix`` (JSON);
+                CSV has the report only.
+        """
+        import json
+
+        if fmt == "json":
+            data = self.to_dict()
+            if confusion is not None:
+                names, matrix = confusion
+                data["confusion_matrix"] = {
+                    "labels": list(names),
+                    "matrix": [list(r) for r in matrix],
+                }
+            return json.dumps(data, ensure_ascii=False, indent=2)
+        if fmt == "csv":
+            return str(self.to_frame().to_csv(lineterminator="\n")).rstrip("\n")
+        if fmt == "markdown":
+            return self.to_markdown(digits=digits, confusion=confusion)
+        if fmt == "text":
+            text = self.to_text(digits=digits).rstrip("\n")
+            if confusion is not None:
+                text += "\n\n" + render_confusion(*confusion)
+            return text
+        raise ValueError(f"unknown format {fmt!r}; choose from text, json, csv, markdown")
+
+    def to_markdown(
+        self,
+        *,
+        digits: int = 2,
+        confusion: tuple[Sequence[str], Sequence[Sequence[int]]] | None = None,
+    ) -> str:
+        """The report as a Markdown table (and the confusion matrix as a second one)."""
+        from cws_bench.metrics._tables import markdown_table
+
+        frame = self.to_frame()
+        header = ["label", *(str(c) for c in frame.columns)]
+        body = [
+            [
+                str(label),
+                *("" if v != v else f"{v:.{digits}f}" for v in row[:-1]),
+                f"{int(row[-1]):,}",
+            ]
+            for label, row in zip(frame.index, frame.itertuples(index=False))
+        ]
+        text = markdown_table(header, body)
+        if confusion is not None:
+            names, matrix = confusion
+            text += "\n\n" + markdown_table(
+                ["true \\ pred", *names],
+                [[n, *(f"{x:,}" for x in r)] for n, r in zip(names, matrix)],
+            )
+        return text
+
+
+def render_confusion(labels: Sequence[str], matrix: Sequence[Sequence[int]]) -> str:
+    """A confusion matrix as aligned text: rows are true labels, columns predicted ones.
+
+    >>> print(render_confusion(["a", "b"], [[2, 0], [1, 1000]]))
+    true \\ pred      a      b
+    a                2      0
+    b                1  1,000
+    """
+    corner = "true \\ pred"
+    first = max(len(corner), *(len(label) for label in labels))
+    width = max(*(len(f"{x:,}") for row in matrix for x in row), *(len(x) for x in labels))
+    lines = [f"{corner:<{first}}" + "".join(f"  {label:>{width}}" for label in labels)]
+    for label, row in zip(labels, matrix):
+        lines.append(f"{label:<{first}}" + "".join(f"  {x:>{width},}" for x in row))
+    return "\n".join(lines)
 
 
 def classification_report(
