@@ -18,7 +18,7 @@ from cws_bench.checksums import (
 )
 from cws_bench.corpora import get_corpus, read_corpus
 from cws_bench.corpora.stats import sentence_statistics
-from cws_bench.scoring import score_files, score_sentences
+from cws_bench.scoring import file_sentence_checksum, score_files, score_sentences
 from cws_bench.segmenters.sources import TrainingCorpus
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,6 +44,7 @@ def test_sample_gold_has_one_identity_on_every_path():
     )
     assert score_sentences(sentences, sentences).signature.gold == SAMPLE_CHECKSUM
     assert get_corpus("sample").checksum("test") == SAMPLE_CHECKSUM
+    assert file_sentence_checksum(SAMPLE_GOLD) == SAMPLE_CHECKSUM
     assert sentence_statistics(sentences).checksum == SAMPLE_CHECKSUM
     training = TrainingCorpus(str(SAMPLE_GOLD))
     list(training)
@@ -62,6 +63,8 @@ def test_the_file_layout_and_encoding_do_not_change_the_checksum(write):
         for method in ("interval", "sighan"):
             result = score_files(path, path, encoding=encoding, method=method)
             assert result.signature.gold == expected, (name, method)
+        # what a sharded score signs (cws_bench/sharded.py) without scoring the file
+        assert file_sentence_checksum(path, encoding) == expected, name
 
 
 def test_the_file_byte_hash_is_another_key(write):
