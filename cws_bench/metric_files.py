@@ -314,7 +314,7 @@ def _parse_jsonl(
 
     One parse of the whole file as an array, then a list per wanted key:
     several times faster than ``pandas.read_json`` on a million lines. The
-    array is parsed by orjson when it is installed (about twice as fast as
+    array is parsed by orjson when it is installed (about 1.5 times as fast as
     :mod:`json`); what orjson refuses and :mod:`json` reads (``NaN``, integers
     past 64 bits) falls back to :mod:`json`, so the values are the same.
     """
