@@ -36,6 +36,7 @@ from __future__ import annotations
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from itertools import repeat
 from typing import Any
 
 __all__ = [
@@ -161,6 +162,10 @@ def bucket_analysis(
     tallies: dict[str, Counter[tuple[str, str]]] = {name: Counter() for name in ATTRIBUTES}
     by_frequency = counts is not None or words is not None
     skipped = 0
+    # Count (word, sentence bucket, side, hit) first, in C (Counter over an iterable),
+    # then spread each distinct key over the attribute buckets: a word's buckets depend
+    # on the word alone, so each is worked out once, not once per occurrence.
+    occurrences: Counter[tuple[str, str, str, bool]] = Counter()
     for gold_words, pred_words in zip(gold, pred):
         text = "".join(gold_words)
         if text != "".join(pred_words):
@@ -177,18 +182,29 @@ def bucket_analysis(
             ("gold", gold_words, gold_spans, predicted),
             ("pred", pred_words, pred_spans, gold_set),
         ):
-            for word, span in zip(side_words, side_spans):
-                hit = span in other
-                for name, bucket in (
-                    ("word_length", word_length_bucket(word)),
-                    ("frequency", frequency_bucket(word, counts, words) if by_frequency else ""),
-                    ("sentence_length", sentence),
-                    ("character_class", character_class(word)),
-                ):
-                    tally = tallies[name]
-                    tally[bucket, side] += 1
-                    if hit and side == "gold":
-                        tally[bucket, "correct"] += 1
+            occurrences.update(
+                zip(side_words, repeat(sentence), repeat(side), [s in other for s in side_spans])
+            )
+    known: dict[str, tuple[str, str, str]] = {}
+    for (word, sentence, side, hit), n in occurrences.items():
+        found = known.get(word)
+        if found is None:
+            found = known[word] = (
+                word_length_bucket(word),
+                frequency_bucket(word, counts, words) if by_frequency else "",
+                character_class(word),
+            )
+        length, frequency, char_class = found
+        for name, bucket in (
+            ("word_length", length),
+            ("frequency", frequency),
+            ("sentence_length", sentence),
+            ("character_class", char_class),
+        ):
+            tally = tallies[name]
+            tally[bucket, side] += n
+            if hit and side == "gold":
+                tally[bucket, "correct"] += n
     result: dict[str, Any] = {}
     for name in ATTRIBUTES:
         tally = tallies[name]

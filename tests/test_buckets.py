@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
-import pytest
+from collections import Counter
 
-from cws_bench.buckets import bucket_analysis, character_class
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cws_bench.buckets import (
+    ATTRIBUTES,
+    bucket_analysis,
+    character_class,
+    frequency_bucket,
+    sentence_length_bucket,
+    word_length_bucket,
+)
 from cws_bench.reports.buckets import bucket_chart
 from cws_bench.reports.tables import build_boards
 from cws_bench.results import BakeoffResult, PairResult
@@ -103,3 +114,63 @@ def test_no_chart_for_a_corpus_without_words():
     )
     board = build_boards(BakeoffResult("x", {}, (pair,)))[0]
     assert bucket_chart(board, {"a": "#0072B2"}) is None
+
+
+def _per_occurrence(gold, pred, words):
+    """The tallies counted word by word, each word's buckets worked out every time."""
+    tallies = {name: Counter() for name in ATTRIBUTES}
+    for gold_words, pred_words in zip(gold, pred):
+        text = "".join(gold_words)
+        if text != "".join(pred_words) or not gold_words:
+            continue
+        spans = {}
+        for side, side_words in (("gold", gold_words), ("pred", pred_words)):
+            at, spans[side] = 0, []
+            for word in side_words:
+                spans[side].append((at, at + len(word)))
+                at += len(word)
+        for side, other in (("gold", "pred"), ("pred", "gold")):
+            for word, span in zip(gold_words if side == "gold" else pred_words, spans[side]):
+                for name, bucket in (
+                    ("word_length", word_length_bucket(word)),
+                    ("frequency", frequency_bucket(word, None, words)),
+                    ("sentence_length", sentence_length_bucket(len(text))),
+                    ("character_class", character_class(word)),
+                ):
+                    tallies[name][bucket, side] += 1
+                    if side == "gold" and span in spans[other]:
+                        tallies[name][bucket, "correct"] += 1
+    return tallies
+
+
+@st.composite
+def _segmented(draw):
+    text = draw(st.text(alphabet="我们是学生北京２０Ｎ1a，。", min_size=1, max_size=30))
+
+    def cut():
+        if len(text) == 1:
+            return [text]
+        cuts = sorted(draw(st.sets(st.integers(1, len(text) - 1), max_size=len(text))))
+        return [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)])]
+
+    return cut(), cut()
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_segmented(), min_size=1, max_size=6))
+def test_counts_equal_a_word_by_word_count(pairs):
+    gold = [g for g, _ in pairs]
+    pred = [p for _, p in pairs]
+    words = {"我们", "学生", "北京"}
+    result = bucket_analysis(gold, pred, words=words)
+    tallies = _per_occurrence(gold, pred, words)
+    for name in ATTRIBUTES:
+        for row in result[name]:
+            bucket = row["bucket"]
+            assert (row["gold"], row["pred"], row["correct"]) == (
+                tallies[name][bucket, "gold"],
+                tallies[name][bucket, "pred"],
+                tallies[name][bucket, "correct"],
+            ), (name, bucket)
+        listed = {row["bucket"] for row in result[name]}
+        assert {b for b, side in tallies[name] if side != "correct"} == listed
