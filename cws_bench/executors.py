@@ -162,6 +162,20 @@ class Executor:
                 (unless ``tolerate``).
             Exception: what the task raised, raised again here.
         """
+        run = self._run(task, context, items, describe, affinity=affinity, tolerate=tolerate)
+        return _ordered(run, len(items), done)
+
+    def _run(
+        self,
+        task: Callable[[Any, Any], Any],
+        context: Any,
+        items: Sequence[Any],
+        describe: Callable[[Any], str],
+        *,
+        affinity: Callable[[Any], str] | None,
+        tolerate: bool,
+    ) -> Iterator[tuple[int, Any]]:
+        """Yield (index, result) for each item, in the order they finish."""
         raise NotImplementedError
 
     def close(self) -> None:
@@ -342,20 +356,6 @@ class LocalExecutor(Executor):
             slot.process.join(timeout=5)
         stop_worker(slot.process)  # SIGTERM, a grace, SIGKILL to it and what it started
         slot.connection.close()
-
-    def map(
-        self,
-        task: Callable[[Any, Any], Any],
-        context: Any,
-        items: Sequence[Any],
-        *,
-        done: Callable[[int, Any], None] | None = None,
-        describe: Callable[[Any], str] = str,
-        affinity: Callable[[Any], str] | None = None,
-        tolerate: bool = False,
-    ) -> Iterator[Any]:
-        run = self._run(task, context, items, describe, affinity=affinity, tolerate=tolerate)
-        return _ordered(run, len(items), done)
 
     def _run(
         self,
@@ -551,20 +551,6 @@ class DaskExecutor(Executor):
     def worker_pids(self) -> list[int]:
         """Process ids of the workers (of this machine's workers, for tests)."""
         return list(self.client.run(os.getpid).values())
-
-    def map(
-        self,
-        task: Callable[[Any, Any], Any],
-        context: Any,
-        items: Sequence[Any],
-        *,
-        done: Callable[[int, Any], None] | None = None,
-        describe: Callable[[Any], str] = str,
-        affinity: Callable[[Any], str] | None = None,
-        tolerate: bool = False,
-    ) -> Iterator[Any]:
-        run = self._run(task, context, items, describe, affinity=affinity, tolerate=tolerate)
-        return _ordered(run, len(items), done)
 
     def _run(
         self,
