@@ -46,11 +46,12 @@ from pathlib import PurePath
 from typing import Any, ClassVar, Literal
 
 from cws_bench import __version__
-from cws_bench.errors import CwsBenchError, SegmenterError
+from cws_bench.errors import CwsBenchError, Fix, SegmenterError
 
 __all__ = [
     "KINDS",
     "Kind",
+    "ModelSegmenter",
     "Segmenter",
     "SegmenterOutputError",
     "TrainingData",
@@ -432,3 +433,39 @@ class Segmenter(ABC):
             return importlib.metadata.version(cls.distribution)
         except importlib.metadata.PackageNotFoundError:
             return None
+
+
+class ModelSegmenter(Segmenter):
+    """A segmenter whose model cws-bench trains (``cws-bench train NAME``): ``hmm``, ``crf``.
+
+    ``model`` is None until the segmenter is trained or loaded; the model has
+    ``save(path)``. Subclasses implement :meth:`train` and :meth:`load`
+    (reading the file, then :meth:`_loaded_from`).
+    """
+
+    model: Any = None
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the model file (see the subclass' module docstring for its format)."""
+        if self.model is None:
+            raise SegmenterError(self.name, "has no model to save", "train it first")
+        self.model.save(path)
+
+    def _loaded_from(self, path: str | os.PathLike[str]) -> None:
+        """Name the model file in the options, in place of the training data it replaces."""
+        for key in ("corpus", "split"):
+            self.options.pop(key, None)
+        self.options["model"] = os.fspath(path)
+
+    def check_ready(self) -> None:
+        if self.model is None:
+            raise SegmenterError(
+                self.name,
+                "is not trained",
+                f"train it (cws-bench train {self.name} CORPUS -o MODEL) and pass {{0}}, "
+                "or pass {1}",
+                fixes=(
+                    Fix("model", metavar="MODEL", segmenter=True),
+                    Fix("corpus", metavar="NAME_OR_FILE", segmenter=True),
+                ),
+            )

@@ -72,7 +72,7 @@ from cws_bench.errors import (
     SegmenterError,
 )
 from cws_bench.io import atomic_write, display_name
-from cws_bench.segmenters.base import Segmenter, TrainingData
+from cws_bench.segmenters.base import ModelSegmenter, TrainingData
 from cws_bench.segmenters.sources import TrainingCorpus, training_data
 
 try:
@@ -684,7 +684,7 @@ def _combined(sources: list[TrainingCorpus], note: str | None) -> TrainingData:
     )
 
 
-class CRFSegmenter(Segmenter):
+class CRFSegmenter(ModelSegmenter):
     """A B/M/E/S (or B/I) character tagger with a linear model, trained by cws-bench.
 
     Give a saved ``model``, or a ``corpus`` to train on at construction;
@@ -846,32 +846,12 @@ class CRFSegmenter(Segmenter):
         self.model = model.prepare()
         self.trained_on = model.trained_on
 
-    def save(self, path: str | os.PathLike[str]) -> None:
-        """Write the model file (see the module docstring for its format)."""
-        if self.model is None:
-            raise SegmenterError(self.name, "has no model to save", "train it first")
-        self.model.save(path)
-
     def load(self, path: str | os.PathLike[str]) -> CRFSegmenter:
         """Use the model saved at ``path``."""
         self.model = CRFModel.load(path).prepare()
         self.trained_on = self.model.trained_on
-        for key in ("corpus", "split"):
-            self.options.pop(key, None)
-        self.options["model"] = os.fspath(path)
+        self._loaded_from(path)
         return self
-
-    def check_ready(self) -> None:
-        if self.model is None:
-            raise SegmenterError(
-                self.name,
-                "is not trained",
-                "train it (cws-bench train crf CORPUS -o MODEL) and pass {0}, or pass {1}",
-                fixes=(
-                    Fix("model", metavar="MODEL", segmenter=True),
-                    Fix("corpus", metavar="NAME_OR_FILE", segmenter=True),
-                ),
-            )
 
     def _segment(self, lines: list[str]) -> list[list[str]]:
         self.check_ready()

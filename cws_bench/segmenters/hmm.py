@@ -63,9 +63,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cws_bench.errors import CorpusFormatError, CwsBenchError, Fix, SegmenterError
+from cws_bench.errors import CorpusFormatError, CwsBenchError, SegmenterError
 from cws_bench.io import atomic_write, display_name
-from cws_bench.segmenters.base import Segmenter, TrainingData
+from cws_bench.segmenters.base import ModelSegmenter, TrainingData
 from cws_bench.segmenters.sources import TrainingCorpus, training_data
 
 try:
@@ -428,7 +428,7 @@ def _words_of(chunk: str, path: list[int]) -> list[str]:
     return words
 
 
-class HMMSegmenter(Segmenter):
+class HMMSegmenter(ModelSegmenter):
     """A first-order B/M/E/S character-tagging HMM, trained by cws-bench.
 
     Give a saved ``model``, or a ``corpus`` to train on at construction;
@@ -531,31 +531,11 @@ class HMMSegmenter(Segmenter):
         model.trained_on = training_data(sentences, source, "<sentences>")
         self._use(model)
 
-    def save(self, path: str | os.PathLike[str]) -> None:
-        """Write the model file (see the module docstring for its format)."""
-        if self.model is None:
-            raise SegmenterError(self.name, "has no model to save", "train it first")
-        self.model.save(path)
-
     def load(self, path: str | os.PathLike[str]) -> HMMSegmenter:
         """Use the model saved at ``path``."""
         self._use(HMMModel.load(path))
-        for key in ("corpus", "split"):
-            self.options.pop(key, None)
-        self.options["model"] = os.fspath(path)
+        self._loaded_from(path)
         return self
-
-    def check_ready(self) -> None:
-        if self.model is None:
-            raise SegmenterError(
-                self.name,
-                "is not trained",
-                "train it (cws-bench train hmm CORPUS -o MODEL) and pass {0}, or pass {1}",
-                fixes=(
-                    Fix("model", metavar="MODEL", segmenter=True),
-                    Fix("corpus", metavar="NAME_OR_FILE", segmenter=True),
-                ),
-            )
 
     def _segment(self, lines: list[str]) -> list[list[str]]:
         self.check_ready()
