@@ -21,6 +21,7 @@ and the results carry the loads made for them (:class:`~cws_bench.executors.Load
 from __future__ import annotations
 
 import codecs
+import concurrent.futures
 import json
 import os
 import time
@@ -415,12 +416,17 @@ def score_sharded(
         if progress is not None:
             progress(plan.shards[index].characters, plan.characters)
 
-    for result in executor.map(
-        score_shard, context, plan.shards, done=done, describe=_describer(os.fspath(gold))
-    ):
-        # The shards come in order, their line numbers already the file's.
-        scorer.acc.merge(result.accumulator, max_examples)
-        scorer.line_no += result.lines
+    # The gold's sentence checksum (as score_files signs it) is read on a thread of
+    # its own while the workers score the shards, not in a pass before or after.
+    with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="checksum") as pool:
+        checksum = pool.submit(scoring.file_sentence_checksum, gold, encoding)
+        for result in executor.map(
+            score_shard, context, plan.shards, done=done, describe=_describer(os.fspath(gold))
+        ):
+            # The shards come in order, their line numbers already the file's.
+            scorer.acc.merge(result.accumulator, max_examples)
+            scorer.line_no += result.lines
+        gold_checksum = checksum.result()
     # The lines past the common ones, as score_files treats them.
     total_gold, total_pred = plan.line_counts
     gold_rest: list[str] = []
@@ -449,7 +455,7 @@ def score_sharded(
     scorer.check_strict(gold_name, pred_name)
     signature = Signature(
         method=method,
-        gold=scoring.file_sentence_checksum(gold, encoding),
+        gold=gold_checksum,
         dictionary=words.checksum if words is not None else None,
         normalization=normalizer.name if normalizer is not None else "none",
         beta=beta,
