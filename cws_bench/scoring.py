@@ -716,6 +716,36 @@ class _Scorer:
                     side.top_up(force=True)
         return gold_side.rest_lines(), pred_side.rest_lines()
 
+    def add_rest(
+        self,
+        gold_rest: list[str],
+        pred_rest: list[str],
+        totals: tuple[int, int],
+        names: tuple[str, str],
+        *,
+        allow_line_mismatch: bool,
+    ) -> list[str]:
+        """Deal with the lines past those both files have; return the warnings.
+
+        Blank lines at the end are not compared. Other lines left over raise
+        :class:`LineCountMismatchError`, unless ``allow_line_mismatch``: then
+        extra prediction lines are ignored and missing predictions are
+        scored as the counting method scores them.
+        """
+        gold_rest, pred_rest = _trim_blank_tail(gold_rest), _trim_blank_tail(pred_rest)
+        if not (gold_rest or pred_rest):
+            return []
+        (total_gold, total_pred), (gold_name, pred_name) = totals, names
+        if not allow_line_mismatch:
+            raise LineCountMismatchError(gold_name, total_gold, pred_name, total_pred)
+        if pred_rest:
+            outcome = "extra prediction lines ignored"
+        else:
+            outcome = self.counter.missing_predictions_outcome(self.line_no, gold_rest)
+        if gold_rest and self.counter.scores_missing_predictions:
+            self.add_lines(gold_rest, [""] * len(gold_rest))
+        return [f"{gold_name} has {total_gold} lines but {pred_name} has {total_pred}: {outcome}"]
+
     def check_strict(self, gold_name: str, pred_name: str) -> None:
         acc = self.acc
         if self.strict and acc.mismatch_count:
@@ -1212,23 +1242,15 @@ def score_files(
             if gold_lines:
                 scorer.add_lines(gold_lines, pred_lines)
             gold_rest, pred_rest = gold_left or gold_rest, pred_left or pred_rest
-    warnings: list[str] = []
     # Every line counts (empty ones too); empty lines at the end are not compared.
-    total_gold = scorer.line_no + len(gold_rest)
-    total_pred = scorer.line_no + len(pred_rest)
-    gold_rest, pred_rest = _trim_blank_tail(gold_rest), _trim_blank_tail(pred_rest)
-    if gold_rest or pred_rest:
-        if not allow_line_mismatch:
-            raise LineCountMismatchError(gold_name, total_gold, pred_name, total_pred)
-        if pred_rest:
-            outcome = "extra prediction lines ignored"
-        else:
-            outcome = counter.missing_predictions_outcome(scorer.line_no, gold_rest)
-        warnings.append(
-            f"{gold_name} has {total_gold} lines but {pred_name} has {total_pred}: {outcome}"
-        )
-        if gold_rest and counter.scores_missing_predictions:
-            scorer.add_lines(gold_rest, [""] * len(gold_rest))
+    totals = (scorer.line_no + len(gold_rest), scorer.line_no + len(pred_rest))
+    warnings = scorer.add_rest(
+        gold_rest,
+        pred_rest,
+        totals,
+        (gold_name, pred_name),
+        allow_line_mismatch=allow_line_mismatch,
+    )
     scorer.check_strict(gold_name, pred_name)
     signature = Signature(
         method=method,

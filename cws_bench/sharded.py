@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cws_bench.defaults import DEFAULT_BATCH_SIZE
-from cws_bench.errors import CwsBenchError, LineCountMismatchError
+from cws_bench.errors import CwsBenchError
 from cws_bench.executors import Executor, LoadReport, cached, take_load_reports
 from cws_bench.io import PathLike, atomic_write, display_name, normalize_encoding
 from cws_bench.shards import DEFAULT_SHARD_CHARS, Shard, ShardPlan, plan_shards, read_shard_lines
@@ -436,21 +436,13 @@ def score_sharded(
         gold_rest = _tail(gold, plan.sizes[0], encoding, plan, 0)
     if total_pred > common:
         pred_rest = _tail(pred, plan.sizes[1], pred_encoding, plan, 1)
-    warnings: list[str] = []
-    gold_rest = scoring._trim_blank_tail(gold_rest)
-    pred_rest = scoring._trim_blank_tail(pred_rest)
-    if gold_rest or pred_rest:
-        if not allow_line_mismatch:
-            raise LineCountMismatchError(gold_name, total_gold, pred_name, total_pred)
-        if pred_rest:
-            outcome = "extra prediction lines ignored"
-        else:
-            outcome = counter.missing_predictions_outcome(scorer.line_no, gold_rest)
-        warnings.append(
-            f"{gold_name} has {total_gold} lines but {pred_name} has {total_pred}: {outcome}"
-        )
-        if gold_rest and counter.scores_missing_predictions:
-            scorer.add_lines(gold_rest, [""] * len(gold_rest))
+    warnings = scorer.add_rest(
+        gold_rest,
+        pred_rest,
+        (total_gold, total_pred),
+        (gold_name, pred_name),
+        allow_line_mismatch=allow_line_mismatch,
+    )
     scorer.strict = strict
     scorer.check_strict(gold_name, pred_name)
     signature = Signature(
