@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import codecs
 import os
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -143,48 +144,71 @@ def _line_offsets(path: PathLike, lines: Sequence[int]) -> tuple[list[int], int,
 
 
 def _cut_lines(
-    path: PathLike, *, utf8: bool, shard_chars: int, limit: int
-) -> tuple[list[int], list[int]]:
-    """Stream the measured file: where to cut within its first ``limit`` lines.
+    path: PathLike, *, utf8: bool, shard_chars: int, limit: int | None = None
+) -> tuple[list[int], list[int], list[int], int, int]:
+    """Stream the measured file: where to cut within its first ``limit`` lines (None: all).
+
+    Each cut is at the first line end at or after ``shard_chars`` more characters
+    (line ends excluded). Per block, only the line ends are located and the
+    continuation bytes counted per line (no running count over every byte).
 
     Returns:
-        (cut lines, characters before each cut), the last cut being ``limit``.
+        (cut lines, characters before each cut, byte offset of each cut, lines, size),
+        the last cut being ``limit`` (None: the file's line count); lines and
+        size are the whole file's when ``limit`` is None.
     """
     import numpy as np
 
-    lines_seen = 0
-    chars_seen = 0
+    stop = sys.maxsize if limit is None else limit
+    lines_seen = chars_seen = size = 0
     threshold = shard_chars
     cuts: list[int] = []
     chars: list[int] = []
+    offsets: list[int] = []
+    end_offset = None  # where line ``limit`` starts, once reached
+    last = b"\n"
     with open_binary(path) as f:
-        while block := f.read(BLOCK_SIZE):
-            if lines_seen >= limit:
-                break
+        while lines_seen < stop and (block := f.read(BLOCK_SIZE)):
             data = np.frombuffer(block, dtype=np.uint8)
-            ends = np.flatnonzero(data == 10)[: limit - lines_seen]
-            # UTF-8: count every byte that does not continue a character
-            counted = np.cumsum((data & 0xC0) != 0x80) if utf8 else np.arange(1, len(data) + 1)
-            # characters up to each line end, the line ends themselves excluded
-            at_ends = chars_seen + counted[ends] - np.arange(1, len(ends) + 1)
-            k = 0
-            while k < len(ends):
-                k += int(np.searchsorted(at_ends[k:], threshold, side="left"))
-                if k >= len(ends):
-                    break
-                cuts.append(lines_seen + k + 1)
-                chars.append(int(at_ends[k]))
-                threshold = int(at_ends[k]) + shard_chars
-                k += 1
-            if lines_seen + len(ends) >= limit and len(ends):
+            ends = np.flatnonzero(data == 10)[: stop - lines_seen]
+            continuation = ((data & 0xC0) == 0x80).view(np.uint8) if utf8 else None
+            if len(ends):
+                through = ends + 1  # bytes up to each line end, the line end included
+                if continuation is not None:
+                    starts = np.concatenate(([0], through[:-1]))
+                    per_line = np.add.reduceat(continuation[: through[-1]], starts)
+                    through = through - np.cumsum(per_line)
+                # characters up to each line end, the line ends themselves excluded
+                at_ends = chars_seen + through - np.arange(1, len(ends) + 1)
+                k = 0
+                while k < len(ends):
+                    k += int(np.searchsorted(at_ends[k:], threshold, side="left"))
+                    if k >= len(ends):
+                        break
+                    cuts.append(lines_seen + k + 1)
+                    chars.append(int(at_ends[k]))
+                    offsets.append(size + int(ends[k]) + 1)
+                    threshold = int(at_ends[k]) + shard_chars
+                    k += 1
                 chars_seen = int(at_ends[-1])
-            else:
-                chars_seen += int(counted[-1]) - len(ends)
             lines_seen += len(ends)
+            if lines_seen >= stop:
+                end_offset = size + int(ends[-1]) + 1 if len(ends) else size
+                break
+            # the bytes past the last line end, a line that goes on in the next block
+            tail = int(ends[-1]) + 1 if len(ends) else 0
+            chars_seen += len(block) - tail
+            if continuation is not None:
+                chars_seen -= int(np.count_nonzero(continuation[tail:]))
+            size += len(block)
+            last = block[-1:]
+    if limit is None:
+        limit = lines_seen + (last != b"\n")
     if not cuts or cuts[-1] != limit:
         cuts.append(limit)
         chars.append(chars_seen)
-    return cuts, chars
+        offsets.append(size if end_offset is None else end_offset)
+    return cuts, chars, offsets, lines_seen + (last != b"\n"), size
 
 
 def plan_shards(
@@ -195,7 +219,8 @@ def plan_shards(
 ) -> ShardPlan:
     """Cut files that pair line for line into shards of about ``shard_chars`` characters.
 
-    The files are streamed (each read two or three times), never held in memory.
+    The files are streamed, each read once (again when the first has more lines than
+    another), never held in memory.
 
     Args:
         paths: the files (not standard input); the first one is measured.
@@ -219,17 +244,21 @@ def plan_shards(
                 "give a file, or run without --executor",
             )
     encodings = [_check_encoding(p, e) for p, e in zip(paths, encodings)]
-    counted = [_line_offsets(path, []) for path in paths]
-    line_counts = [lines for _, lines, _ in counted]
-    sizes = [size for _, _, size in counted]
+    utf8 = encodings[0] == "utf-8"
+    # One pass over the measured file (its cuts, lines and size), one over each other
+    # file (its lines, size and the offsets of those cuts); again if the first file
+    # has more lines than another (the last shard ends at the lines all files have).
+    cuts, cut_chars, first, lines, size = _cut_lines(paths[0], utf8=utf8, shard_chars=shard_chars)
+    others = [_line_offsets(path, cuts) for path in paths[1:]]
+    line_counts = [lines, *(count for _, count, _ in others)]
+    sizes = [size, *(bytes_ for _, _, bytes_ in others)]
     common = min(line_counts)
-    cuts, cut_chars = _cut_lines(
-        paths[0],
-        utf8=encodings[0] == "utf-8",
-        shard_chars=shard_chars,
-        limit=common,
-    )
-    offsets = [_line_offsets(path, cuts)[0] for path in paths]
+    if common < lines:
+        cuts, cut_chars, first, _, _ = _cut_lines(
+            paths[0], utf8=utf8, shard_chars=shard_chars, limit=common
+        )
+        others = [_line_offsets(path, cuts) for path in paths[1:]]
+    offsets = [first, *(file_offsets for file_offsets, _, _ in others)]
     shards: list[Shard] = []
     previous_line = previous_chars = 0
     previous = [0] * len(paths)
