@@ -5,7 +5,10 @@ the shards (:mod:`cws_bench.shards`), hand them to an executor
 (:mod:`cws_bench.executors`) and put the results back together in order:
 
 - :func:`segment_sharded`: each shard's segmentation, written in order to
-  the output (atomically), exactly what ``segment_file`` writes.
+  the output (atomically), exactly what ``segment_file`` writes. A worker on
+  the driver's machine writes its shard's output to a part file beside the
+  output, which the driver appends in the kernel (``copy_file_range``); a
+  worker elsewhere sends the bytes back.
 - :func:`score_sharded`: each shard's counts (additive: per-sentence
   :class:`~cws_bench.scoring.SegCounts`, SIGHAN counts, the lines that
   differ), summed and concatenated into the :class:`~cws_bench.scoring.ScoreResult`
@@ -22,8 +25,13 @@ from __future__ import annotations
 
 import codecs
 import concurrent.futures
+import contextlib
+import itertools
 import json
 import os
+import shutil
+import socket
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -32,7 +40,7 @@ from typing import Any
 from cws_bench.defaults import DEFAULT_BATCH_SIZE
 from cws_bench.errors import CwsBenchError
 from cws_bench.executors import Executor, LoadReport, cached, take_load_reports
-from cws_bench.io import PathLike, atomic_write, display_name, normalize_encoding
+from cws_bench.io import STDIN, PathLike, atomic_write, display_name, normalize_encoding
 from cws_bench.shards import DEFAULT_SHARD_CHARS, Shard, ShardPlan, plan_shards, read_shard_lines
 
 __all__ = [
@@ -58,7 +66,13 @@ def segmenter_key(name: str, options: dict[str, Any]) -> str:
 
 @dataclass(frozen=True)
 class SegmentContext:
-    """What every shard of a segmentation run shares (sent to each worker once)."""
+    """What every shard of a segmentation run shares (sent to each worker once).
+
+    Attributes:
+        parts: a folder where a worker on the machine named ``host`` writes each
+            shard's output as a part file (None: the output comes back as bytes).
+        host: the machine that reads the part files (the driver's).
+    """
 
     name: str
     options: dict[str, Any]
@@ -66,18 +80,36 @@ class SegmentContext:
     encoding: str = "utf-8"
     separator: str = " "
     batch_size: int = DEFAULT_BATCH_SIZE
+    parts: str | None = None
+    host: str = ""
 
 
 @dataclass(frozen=True)
 class SegmentShardResult:
-    """A segmented shard: its output text (lines ending in ``\\n``) and its figures."""
+    """A segmented shard: its output (UTF-8 lines ending in ``\\n``) and its figures.
 
-    text: str
+    Attributes:
+        data: the output's bytes, or ``b""`` when they are in the part file.
+        part: the part file holding the output (None: in ``data``).
+        size: bytes of output.
+    """
+
+    data: bytes
     lines: int
     characters: int
     words: int
     seconds: float
     loads: tuple[LoadReport, ...] = ()
+    part: str | None = None
+    size: int = 0
+
+    @property
+    def text(self) -> str:
+        """The output as text (read from the part file if it is there)."""
+        if self.part is None:
+            return self.data.decode("utf-8")
+        with open(self.part, "rb") as f:
+            return f.read().decode("utf-8")
 
 
 def _load_segmenter(name: str, options: dict[str, Any]) -> Any:
@@ -108,12 +140,59 @@ def segment_shard(context: SegmentContext, shard: Shard) -> SegmentShardResult:
         started = time.perf_counter()
         output = _run_batch(segmenter, batch, name, shard.first_line + start + 1)
         seconds += time.perf_counter() - started
-        for segmented in output:
-            words += len(segmented)
-            characters += sum(map(len, segmented))
-            out.append(context.separator.join(segmented))
-    text = "\n".join(out) + "\n" if out else ""
-    return SegmentShardResult(text, len(lines), characters, words, seconds, take_load_reports())
+        words += sum(map(len, output))
+        characters += sum(map(len, itertools.chain.from_iterable(output)))
+        out += map(context.separator.join, output)
+    if out:
+        out.append("")  # the last line's newline
+    data = "\n".join(out).encode("utf-8")
+    figures = (len(lines), characters, words, seconds, take_load_reports())
+    part = _part_path(context, shard)
+    if part is None:
+        return SegmentShardResult(data, *figures, size=len(data))
+    temporary = f"{part}.{os.getpid()}"
+    with open(temporary, "wb") as f:
+        f.write(data)
+    os.replace(temporary, part)  # whole or absent, whichever attempt wrote it
+    return SegmentShardResult(b"", *figures, part=part, size=len(data))
+
+
+def _part_path(context: SegmentContext, shard: Shard) -> str | None:
+    """Where this worker writes the shard's output: None unless on the driver's machine."""
+    if context.parts is None or context.host != socket.gethostname():
+        return None
+    if not os.path.isdir(context.parts):  # the same name, another file system
+        return None
+    return os.path.join(context.parts, f"{shard.index}.part")
+
+
+def _append_part(result: SegmentShardResult, target: Any) -> None:
+    """Append a shard's output to ``target`` (a binary file) and remove its part file."""
+    if result.part is None:
+        target.write(result.data)
+        return
+    target.flush()
+    out = target.fileno()
+    copied = 0
+    with open(result.part, "rb") as f:
+        with contextlib.suppress(OSError, AttributeError):  # no copy_file_range: copy below
+            while copied < result.size:
+                step = os.copy_file_range(f.fileno(), out, result.size - copied)
+                if step == 0:
+                    break
+                copied += step
+        if copied < result.size:
+            f.seek(copied)
+            while copied < result.size and (block := f.read(1 << 20)):
+                target.write(block)
+                copied += len(block)
+            target.flush()
+    if copied != result.size:
+        raise CwsBenchError(
+            f"{result.part}: the part file of a shard is {copied} bytes, not {result.size}",
+            "run again; make sure nothing else writes in the output's folder",
+        )
+    os.unlink(result.part)
 
 
 @dataclass(frozen=True)
@@ -181,7 +260,6 @@ def segment_sharded(
     source = os.fspath(source)
     if plan is None:
         plan = plan_shards([source], shard_chars=shard_chars, encodings=[encoding])
-    context = SegmentContext(name, options, source, encoding, separator, batch_size)
     lines = characters = words = 0
     seconds = 0.0
     loads: list[LoadReport] = []
@@ -190,11 +268,14 @@ def segment_sharded(
         if progress is not None:
             progress(plan.shards[index].characters, plan.characters)
 
-    with atomic_write(target) as f:
+    with atomic_write(target, encoding=None) as f, _parts_folder(target) as parts:
+        context = SegmentContext(
+            name, options, source, encoding, separator, batch_size, parts, socket.gethostname()
+        )
         for result in executor.map(
             segment_shard, context, plan.shards, done=done, describe=_describer(source)
         ):
-            f.write(result.text)
+            _append_part(result, f)
             lines += result.lines
             characters += result.characters
             words += result.words
@@ -209,6 +290,22 @@ def segment_sharded(
         len(plan.shards),
         tuple(loads),
     )
+
+
+@contextlib.contextmanager
+def _parts_folder(target: PathLike) -> Any:
+    """A private folder beside ``target`` for the part files, removed with what is left in it
+    (None for standard output)."""
+    path = os.fspath(target)
+    if path == STDIN:
+        yield None
+        return
+    name = os.path.basename(path)
+    folder = tempfile.mkdtemp(prefix=f".{name}.", suffix=".parts", dir=os.path.dirname(path) or ".")
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _describer(path: str) -> Callable[[Shard], str]:

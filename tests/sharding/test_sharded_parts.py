@@ -1,0 +1,96 @@
+"""A sharded segmentation's output through part files (workers on the driver's machine)
+or as bytes (workers elsewhere, standard output): the same bytes as ``segment_file``,
+and nothing left beside the output, whether the run succeeds or fails."""
+
+from __future__ import annotations
+
+import socket
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from cws_bench.executors import LocalExecutor, ShardFailedError
+from cws_bench.segmenters import get_segmenter, segment_file
+from cws_bench.sharded import SegmentContext, segment_shard, segment_sharded
+from cws_bench.shards import plan_shards
+
+sys.path.insert(0, str(Path(__file__).parent))
+from faults import FaultyExecutor
+
+ROOT = Path(__file__).resolve().parents[2]
+RAW = ROOT / "corpora" / "sample" / "raw.txt"
+DICT = str(ROOT / "dictionaries" / "sample.txt")
+
+
+@pytest.fixture(scope="module")
+def local() -> Iterator[LocalExecutor]:
+    with LocalExecutor(2, retries=1) as executor:
+        yield executor
+
+
+@pytest.fixture(scope="module")
+def serial(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    out = tmp_path_factory.mktemp("serial") / "out.txt"
+    segment_file(get_segmenter("fmm", dictionary=DICT), RAW, out)
+    return out.read_bytes()
+
+
+def _shard_outputs(tmp_path: Path, host: str) -> list:
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    context = SegmentContext("fmm", {"dictionary": DICT}, str(RAW), parts=str(parts), host=host)
+    return [segment_shard(context, shard) for shard in plan_shards([RAW], shard_chars=60).shards]
+
+
+def test_a_worker_on_the_drivers_machine_writes_a_part_file(tmp_path: Path, serial: bytes) -> None:
+    results = _shard_outputs(tmp_path, socket.gethostname())
+    assert len(results) > 5
+    for index, result in enumerate(results):
+        assert result.data == b""
+        assert result.part == str(tmp_path / "parts" / f"{index}.part")
+        assert Path(result.part).stat().st_size == result.size > 0
+    assert b"".join(Path(r.part).read_bytes() for r in results) == serial
+    assert "".join(r.text for r in results) == serial.decode("utf-8")
+
+
+def test_a_worker_elsewhere_sends_the_bytes(tmp_path: Path, serial: bytes) -> None:
+    results = _shard_outputs(tmp_path, "another-machine")
+    assert all(r.part is None and len(r.data) == r.size for r in results)
+    assert b"".join(r.data for r in results) == serial
+    assert list((tmp_path / "parts").iterdir()) == []
+
+
+def test_parts_appended_in_order_and_removed(
+    local: LocalExecutor, tmp_path: Path, serial: bytes
+) -> None:
+    out = tmp_path / "out.txt"
+    options = {"dictionary": DICT}
+    stats = segment_sharded("fmm", RAW, out, executor=local, options=options, shard_chars=60)
+    assert stats.shards > 5
+    assert out.read_bytes() == serial
+    assert [p.name for p in tmp_path.iterdir()] == ["out.txt"]  # no part file, no folder
+
+
+def test_a_failed_run_leaves_no_part_behind(local: LocalExecutor, tmp_path: Path) -> None:
+    faulty = FaultyExecutor(local, "die", str(tmp_path / "marker"), 3)
+    folder = tmp_path / "out"
+    folder.mkdir()
+    with pytest.raises(ShardFailedError, match="shard 4"):
+        segment_sharded(
+            "fmm",
+            RAW,
+            folder / "o.txt",
+            executor=faulty,
+            options={"dictionary": DICT},
+            shard_chars=60,
+        )
+    assert list(folder.iterdir()) == []
+
+
+def test_standard_output_gets_the_bytes(
+    local: LocalExecutor, serial: bytes, capsysbinary: pytest.CaptureFixture[bytes]
+) -> None:
+    segment_sharded("fmm", RAW, "-", executor=local, options={"dictionary": DICT}, shard_chars=60)
+    assert capsysbinary.readouterr().out == serial
