@@ -11,13 +11,20 @@ Input: the PKU test input repeated ten times (about 1.7 million characters).
   overhead) and 2 workers.
 
 The machine's load average is written beside the figures: on a shared
-machine, other processes take cores from the workers. With
-CWS_BENCH_SHARDS_FMM_ONLY=1 only the fmm part runs (a minute, not fifteen).
+machine, other processes take cores from the workers. So is where each
+process's time went (Linux, from /proc/PID/task/*/schedstat, all threads
+summed): CPU time, time waiting in a run queue (runnable, no core free:
+the other processes' load) and, for a pkuseg run, the rest of the wall time
+(blocked: waiting for an item, a message or the disk). The CPU figures do
+not depend on the load; a wall-time ratio does.
+
+With CWS_BENCH_SHARDS_FMM_ONLY=1 only the fmm part runs (a minute, not fifteen).
 """
 
 from __future__ import annotations
 
 import os
+import statistics
 import tempfile
 import time
 from pathlib import Path
@@ -44,10 +51,41 @@ def _timed(function: Any, repeat: int) -> float:
     return best
 
 
+def _schedstat(pid: int) -> tuple[float, float]:
+    """(CPU seconds, seconds waiting in a run queue) of a process, all its threads summed."""
+    cpu = waited = 0
+    folder = f"/proc/{pid}/task"
+    if not os.path.isdir(folder):  # not Linux
+        return 0.0, 0.0
+    for thread in os.listdir(folder):
+        try:
+            with open(f"{folder}/{thread}/schedstat") as f:
+                ran, wait, _ = f.read().split()
+        except (OSError, ValueError):  # the thread ended
+            continue
+        cpu += int(ran)
+        waited += int(wait)
+    return cpu / 1e9, waited / 1e9
+
+
+def _pids(executor: Any) -> list[int]:
+    return [os.getpid(), *executor.worker_pids()]
+
+
+def _cpu_of(pids: list[int], function: Any, repeat: int) -> list[tuple[float, float]]:
+    """Per process, (CPU seconds, run-queue seconds) of one call of ``function``, on average."""
+    before = [_schedstat(pid) for pid in pids]
+    for _ in range(repeat):
+        function()
+    after = [_schedstat(pid) for pid in pids]
+    return [((a - b) / repeat, (c - d) / repeat) for (a, c), (b, d) in zip(after, before)]
+
+
 def run(args: Any) -> list[dict[str, Any]]:
     from cws_bench.executors import DaskExecutor, LocalExecutor
     from cws_bench.segmenters import get_segmenter, segment_file
     from cws_bench.sharded import segment_sharded
+    from cws_bench.shards import plan_shards
 
     rows: list[dict[str, Any]] = []
     repeat = max(1, min(args.repeat, 3))
@@ -62,11 +100,13 @@ def run(args: Any) -> list[dict[str, Any]]:
         fmm = get_segmenter("fmm", dictionary=str(words))
         serial = _timed(lambda: segment_file(fmm, big, out), repeat)
         reference = out.read_bytes()
-        rows.append({"case": "fmm serial", "seconds": serial, "load": load})
-        print(f"   fmm serial: {serial:.2f} s")
+        ((serial_cpu, _),) = _cpu_of([os.getpid()], lambda: segment_file(fmm, big, out), repeat)
+        rows.append({"case": "fmm serial", "seconds": serial, "cpu": serial_cpu, "load": load})
+        print(f"   fmm serial: {serial:.2f} s, {serial_cpu:.3f} s CPU")
         for kind, jobs in (("dask", 1), ("dask", 2), ("local", 1), ("local", 2)):
             executor = DaskExecutor(jobs=jobs) if kind == "dask" else LocalExecutor(jobs)
             with executor:
+                points: list[tuple[int, float]] = []  # (shards, CPU of a run)
                 for size in FMM_SHARD_CHARS:
 
                     def sharded(executor: Any = executor, size: int = size) -> Any:
@@ -82,6 +122,8 @@ def run(args: Any) -> list[dict[str, Any]]:
                     sharded()  # workers load fmm once; the timed runs reuse it
                     seconds = _timed(sharded, repeat)
                     assert out.read_bytes() == reference
+                    cpu = _cpu_of(_pids(executor), sharded, repeat)
+                    driver, workers = cpu[0][0], sum(c for c, _ in cpu[1:])
                     ratio = seconds / serial
                     load = os.getloadavg()[0]
                     rows.append(
@@ -89,15 +131,26 @@ def run(args: Any) -> list[dict[str, Any]]:
                             "case": f"fmm {kind} x{jobs} shards of {size}",
                             "seconds": seconds,
                             "ratio": ratio,
+                            "driver_cpu": driver,
+                            "workers_cpu": workers,
+                            "cpu_ratio": (driver + workers) / serial_cpu,
                             "load": load,
                         }
                     )
                     verdict = "met" if ratio <= 1.25 else "NOT met"
                     print(
                         f"   fmm {kind} {jobs} worker(s), shards of {size:,} chars: {seconds:.2f} s"
-                        f" = {ratio:.2f} x serial (target <= 1.25: {verdict}); "
-                        f"load average {load:.2f}"
+                        f" = {ratio:.2f} x serial (target <= 1.25: {verdict}); CPU: driver "
+                        f"{driver:.3f} s, workers {workers:.3f} s, "
+                        f"{(driver + workers) / serial_cpu:.2f} x serial; load average {load:.2f}"
                     )
+                    points.append(
+                        (len(plan_shards([big], shard_chars=size).shards), driver + workers)
+                    )
+                # the CPU one more shard costs: a least-squares line through the sizes' runs
+                slope = statistics.linear_regression(*zip(*points)).slope
+                rows.append({"case": f"fmm {kind} x{jobs} CPU per shard", "seconds": slope})
+                print(f"   fmm {kind} {jobs} worker(s): {slope * 1000:.1f} ms of CPU per shard")
 
         if os.environ.get("CWS_BENCH_SHARDS_FMM_ONLY"):
             return rows
@@ -105,12 +158,24 @@ def run(args: Any) -> list[dict[str, Any]]:
         times: dict[int, float] = {}
         for jobs in (1, 2, 4):
             with DaskExecutor(jobs=jobs) as executor:
+                pids = _pids(executor)
+                before = [_schedstat(pid) for pid in pids]
                 started = time.perf_counter()
                 stats = segment_sharded(
                     "pkuseg", big, out, executor=executor, shard_chars=SHARD_CHARS
                 )
                 times[jobs] = time.perf_counter() - started
+                after = [_schedstat(pid) for pid in pids]
             load = os.getloadavg()[0]
+            # per process: CPU, run-queue wait, blocked (the rest of the wall time; the
+            # threads of a process are summed, so a process with several busy threads
+            # can show less than nothing)
+            spent = [(a - b, c - d) for (a, c), (b, d) in zip(after, before)]
+            where = "; ".join(
+                f"{'driver' if i == 0 else f'worker {i}'} {cpu:.1f} CPU, {queued:.1f} queued, "
+                f"{times[jobs] - cpu - queued:.1f} blocked"
+                for i, (cpu, queued) in enumerate(spent)
+            )
             loads = ", ".join(f"{r.seconds:.1f}" for r in stats.loads)
             rows.append(
                 {
@@ -120,6 +185,8 @@ def run(args: Any) -> list[dict[str, Any]]:
                     "shards": stats.shards,
                     "characters": stats.characters,
                     "load_seconds": [r.seconds for r in stats.loads],
+                    "cpu": [cpu for cpu, _ in spent],
+                    "queued": [queued for _, queued in spent],
                     "load": load,
                 }
             )
@@ -128,6 +195,7 @@ def run(args: Any) -> list[dict[str, Any]]:
                 f"{stats.characters / times[jobs]:,.0f} chars/s, speed-up "
                 f"{times[1] / times[jobs]:.2f} (loads: {loads} s); load average {load:.2f}"
             )
+            print(f"      seconds: {where}")
         verdict = "met" if times[1] / times[2] >= 1.6 else "NOT met"
         print(f"   pkuseg 2 workers vs 1: {times[1] / times[2]:.2f} (target >= 1.6: {verdict})")
     return rows

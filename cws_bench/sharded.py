@@ -171,6 +171,12 @@ def _append_part(result: SegmentShardResult, target: Any) -> None:
     if result.part is None:
         target.write(result.data)
         return
+    if not os.path.exists(result.part):
+        raise CwsBenchError(
+            f"{result.part}: a worker wrote this shard's output where this machine cannot "
+            "see it (another machine of the same name?)",
+            "give the workers distinct host names, or run the driver on a machine of its own",
+        )
     target.flush()
     out = target.fileno()
     copied = 0

@@ -94,3 +94,14 @@ def test_standard_output_gets_the_bytes(
 ) -> None:
     segment_sharded("fmm", RAW, "-", executor=local, options={"dictionary": DICT}, shard_chars=60)
     assert capsysbinary.readouterr().out == serial
+
+
+def test_a_part_file_this_machine_cannot_see_is_named(tmp_path: Path) -> None:
+    import io
+
+    from cws_bench.errors import CwsBenchError
+    from cws_bench.sharded import SegmentShardResult, _append_part
+
+    lost = SegmentShardResult(b"", 1, 2, 1, 0.0, part=str(tmp_path / "0.part"), size=7)
+    with pytest.raises(CwsBenchError, match=r"0\.part: a worker wrote .* cannot see it"):
+        _append_part(lost, io.BytesIO())
