@@ -11,12 +11,14 @@ Input: the PKU test input repeated ten times (about 1.7 million characters).
   overhead) and 2 workers.
 
 The machine's load average is written beside the figures: on a shared
-machine, other processes take cores from the workers. So is where each
-process's time went (Linux, from /proc/PID/task/*/schedstat, all threads
-summed): CPU time, time waiting in a run queue (runnable, no core free:
-the other processes' load) and, for a pkuseg run, the rest of the wall time
-(blocked: waiting for an item, a message or the disk). The CPU figures do
-not depend on the load; a wall-time ratio does.
+machine, other processes take cores from the workers. So is where the time
+went (Linux, from /proc/PID/task/*/schedstat): each fmm run's CPU time in the
+driver and in the workers, and the CPU one more shard costs (a line fitted
+through the three shard sizes); for each pkuseg run, per process its CPU
+time and, for its busiest thread (a worker's task thread), CPU time, time
+waiting in a run queue (runnable, no core free: the load) and the rest of
+the wall time (blocked: waiting for an item, a message or the disk). The
+CPU figures hardly depend on the load; a wall-time ratio does.
 
 With CWS_BENCH_SHARDS_FMM_ONLY=1 only the fmm part runs (a minute, not fifteen).
 """
@@ -51,21 +53,45 @@ def _timed(function: Any, repeat: int) -> float:
     return best
 
 
-def _schedstat(pid: int) -> tuple[float, float]:
-    """(CPU seconds, seconds waiting in a run queue) of a process, all its threads summed."""
-    cpu = waited = 0
+def _threads(pid: int) -> dict[str, tuple[float, float]]:
+    """Per thread of a process: (CPU seconds, seconds waiting in a run queue)."""
     folder = f"/proc/{pid}/task"
     if not os.path.isdir(folder):  # not Linux
-        return 0.0, 0.0
+        return {}
+    times: dict[str, tuple[float, float]] = {}
     for thread in os.listdir(folder):
         try:
             with open(f"{folder}/{thread}/schedstat") as f:
                 ran, wait, _ = f.read().split()
         except (OSError, ValueError):  # the thread ended
             continue
-        cpu += int(ran)
-        waited += int(wait)
-    return cpu / 1e9, waited / 1e9
+        times[thread] = (int(ran) / 1e9, int(wait) / 1e9)
+    return times
+
+
+def _schedstat(pid: int) -> tuple[float, float]:
+    """(CPU seconds, seconds waiting in a run queue) of a process, all its threads summed."""
+    times = _threads(pid).values()
+    return sum(cpu for cpu, _ in times), sum(wait for _, wait in times)
+
+
+def _spent(
+    before: dict[str, tuple[float, float]], after: dict[str, tuple[float, float]], wall: float
+) -> str:
+    """A process's CPU over a run, and its busiest thread's CPU, run-queue wait and the rest
+    (blocked: waiting for an item, a message, the disk)."""
+    spent = {
+        thread: (cpu - before.get(thread, (0.0, 0.0))[0], wait - before.get(thread, (0.0, 0.0))[1])
+        for thread, (cpu, wait) in after.items()
+    }
+    if not spent:
+        return "no figures (not Linux)"
+    cpu, wait = max(spent.values())
+    total = sum(c for c, _ in spent.values())
+    return (
+        f"{total:.1f} CPU; busiest thread {cpu:.1f} CPU, {wait:.1f} queued, "
+        f"{wall - cpu - wait:.1f} blocked"
+    )
 
 
 def _pids(executor: Any) -> list[int]:
@@ -159,24 +185,19 @@ def run(args: Any) -> list[dict[str, Any]]:
         for jobs in (1, 2, 4):
             with DaskExecutor(jobs=jobs) as executor:
                 pids = _pids(executor)
-                before = [_schedstat(pid) for pid in pids]
+                before = [_threads(pid) for pid in pids]
                 started = time.perf_counter()
                 stats = segment_sharded(
                     "pkuseg", big, out, executor=executor, shard_chars=SHARD_CHARS
                 )
                 times[jobs] = time.perf_counter() - started
-                after = [_schedstat(pid) for pid in pids]
+                after = [_threads(pid) for pid in pids]
             load = os.getloadavg()[0]
-            # per process: CPU, run-queue wait, blocked (the rest of the wall time; the
-            # threads of a process are summed, so a process with several busy threads
-            # can show less than nothing)
-            spent = [(a - b, c - d) for (a, c), (b, d) in zip(after, before)]
-            where = "; ".join(
-                f"{'driver' if i == 0 else f'worker {i}'} {cpu:.1f} CPU, {queued:.1f} queued, "
-                f"{times[jobs] - cpu - queued:.1f} blocked"
-                for i, (cpu, queued) in enumerate(spent)
-            )
             loads = ", ".join(f"{r.seconds:.1f}" for r in stats.loads)
+            where = "; ".join(
+                f"{'driver' if i == 0 else f'worker {i}'} {_spent(b, a, times[jobs])}"
+                for i, (b, a) in enumerate(zip(before, after))
+            )
             rows.append(
                 {
                     "case": f"pkuseg dask x{jobs}",
@@ -185,8 +206,10 @@ def run(args: Any) -> list[dict[str, Any]]:
                     "shards": stats.shards,
                     "characters": stats.characters,
                     "load_seconds": [r.seconds for r in stats.loads],
-                    "cpu": [cpu for cpu, _ in spent],
-                    "queued": [queued for _, queued in spent],
+                    "cpu": [
+                        sum(c for c, _ in a.values()) - sum(c for c, _ in b.values())
+                        for b, a in zip(before, after)
+                    ],
                     "load": load,
                 }
             )

@@ -1,5 +1,6 @@
 """The Dask executor's results, fetched by the client's event loop: in order, an error of
-the task raised as it was, and the executor's own cluster without the workers' profiler."""
+the task raised as it was, and the executor's own cluster without the workers' profiler
+and with a slow event-loop health tick."""
 
 from __future__ import annotations
 
@@ -38,10 +39,14 @@ def test_an_error_of_the_task_is_raised_as_is(dask_executor: object, tmp_path: P
     assert list(dask_executor.map(pow, 2, [4])) == [16]  # it serves on
 
 
-def test_the_own_cluster_runs_without_the_profiler(dask_executor: object) -> None:
+def test_the_own_cluster_runs_without_the_profiler_and_with_a_slow_tick(
+    dask_executor: object,
+) -> None:
     import functools
 
     import dask
 
-    setting = functools.partial(dask.config.get, "distributed.worker.profile.enabled")
-    assert set(dask_executor.client.run(setting).values()) == {False}
+    profiling = functools.partial(dask.config.get, "distributed.worker.profile.enabled")
+    assert set(dask_executor.client.run(profiling).values()) == {False}
+    tick = functools.partial(dask.config.get, "distributed.admin.tick.interval")
+    assert set(dask_executor.client.run(tick).values()) == {"1s"}
