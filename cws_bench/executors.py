@@ -60,7 +60,6 @@ __all__ = [
 ]
 
 
-
 class ShardFailedError(CwsBenchError):
     """An item (a shard) could not be run: its worker kept dying or hanging."""
 
