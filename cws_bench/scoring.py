@@ -644,10 +644,14 @@ class _Scorer:
             totals, differ, empty, rows = self._count_lines_python(gold_lines, pred_lines)
         self._merge(totals, len(gold_lines), differ, empty, rows)
         if self.acc.method_counts is not None:
-            marks = self.byte_order_marks if first_batch else ("", "")
-            self.acc.method_counts += self.counter.count_lines(
-                gold_lines, pred_lines, self.words, marks
-            )
+            self._count_method(gold_lines, pred_lines, first_batch)
+
+    def _count_method(self, gold_lines: list[str], pred_lines: list[str], first: bool) -> None:
+        """Add the method's own counts of decoded lines (the first batch with its marks)."""
+        marks = self.byte_order_marks if first else ("", "")
+        self.acc.method_counts += self.counter.count_lines(  # type: ignore[operator]
+            gold_lines, pred_lines, self.words, marks
+        )
 
     def _count_lines_python(
         self, gold_lines: list[str], pred_lines: list[str]
@@ -706,7 +710,14 @@ class _Scorer:
                 (index, gold_side.decode(g_from, g_to), pred_side.decode(p_from, p_to))
                 for index, g_from, g_to, p_from, p_to in differ
             ]
+            first_batch = self.line_no == 0
             self._merge(totals, count, decoded, empty, rows)
+            if count and self.acc.method_counts is not None:
+                # A method that counts decoded lines (sighan) gets the lines the
+                # kernel just counted, decoded once from the bytes it read.
+                self._count_method(
+                    gold_side.lines(gold_end, count), pred_side.lines(pred_end, count), first_batch
+                )
             gold_side.consume(gold_end, count)
             pred_side.consume(pred_end, count)
             if count == 0:
@@ -866,6 +877,17 @@ class _ByteSource:
     def raise_decoding_error(self, position: int) -> None:
         line = self.line + self.buffer.count(b"\n", 0, position) + 1
         raise decoding_error(self.source, "utf-8", line, self.offset + position)
+
+    def lines(self, end: int, count: int) -> list[str]:
+        """The ``count`` lines in ``buffer[:end]`` (as the kernel cut them), decoded.
+
+        Lines keep a carriage return before their newline (the methods that
+        read decoded lines drop it themselves, as ``split`` does).
+        """
+        lines = self.decode(0, end).split("\n")
+        if len(lines) > count:  # the text ends with a newline
+            lines.pop()
+        return lines
 
     def rest_lines(self) -> list[str]:
         """The lines left in the buffer (the file is at its end), decoded."""
@@ -1220,17 +1242,12 @@ def score_files(
     # A gold read as sentences (a corpus, another format) is hashed as sentences.
     sentence_digest = LineDigest()
     counter = scorer.counter
-    if (
-        _kernel is not None
-        and not counter.counts_decoded_lines
-        and normalizer is None
-        and hasher is not None
-    ):
+    scorer.byte_order_marks = counter.byte_order_marks(
+        gold if gold_sentences is None else None, pred, encoding, pred_encoding
+    )
+    if _kernel is not None and normalizer is None and hasher is not None:
         gold_rest, pred_rest = scorer.add_files(gold, pred, encoding, pred_encoding, hasher)
     else:
-        scorer.byte_order_marks = counter.byte_order_marks(
-            gold if gold_sentences is None else None, pred, encoding, pred_encoding
-        )
         gold_rest, pred_rest = [], []
         batches = _paired_batches(
             _hashed(iter_line_blocks(gold, encoding=encoding), hasher)
