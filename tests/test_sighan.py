@@ -766,3 +766,29 @@ def test_score_files_gives_the_same_result_without_the_compiled_diff(write, monk
     assert compiled.sighan == python.sighan
     assert compiled.to_dict() == python.to_dict()
     assert (compiled.sighan.truth_words, compiled.sighan.matched) == (10, 5)
+
+
+@pytest.mark.parametrize("block_size", [7, 64, 1 << 16])
+def test_score_files_counts_every_line_once_across_the_readers_blocks(
+    write, monkeypatch, block_size
+):
+    # score_files reads the files as raw bytes in blocks and hands each batch of
+    # lines the kernel counted, decoded, to the SIGHAN counting: lines longer
+    # than a block, CRLF, a byte-order mark and a last line without its newline
+    # must give the counts of the whole lines, each counted once.
+    from cws_bench import scoring
+
+    rng = random.Random(block_size)
+    gold_lines = [
+        " ".join(perturb(["我们", "是", "学生", "结婚", "的", "和", "尚未"] * rng.randrange(4), rng))
+        for _ in range(60)
+    ]
+    pred_lines = [" ".join(perturb(line.split(), rng)) for line in gold_lines]
+    gold = write("gold.txt", "\ufeff" + "\r\n".join(gold_lines))
+    pred = write("pred.txt", "\n".join(pred_lines) + "\n")
+    words = ["我们", "的", "学生"]
+    expected = count_sighan_lines(["\ufeff" + gold_lines[0], *gold_lines[1:]], pred_lines, words)
+    monkeypatch.setattr(scoring, "BLOCK_SIZE", block_size)
+    result = score_files(gold, pred, method="sighan", dictionary=words)
+    assert result.sighan == expected
+    assert result.sighan.truth_words == sum(len(line.split()) for line in gold_lines)
