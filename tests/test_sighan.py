@@ -779,10 +779,8 @@ def test_score_files_counts_every_line_once_across_the_readers_blocks(
     from cws_bench import scoring
 
     rng = random.Random(block_size)
-    gold_lines = [
-        " ".join(perturb(["我们", "是", "学生", "结婚", "的", "和", "尚未"] * rng.randrange(4), rng))
-        for _ in range(60)
-    ]
+    vocabulary = ["我们", "是", "学生", "结婚", "的", "和", "尚未"]
+    gold_lines = [" ".join(perturb(vocabulary * rng.randrange(4), rng)) for _ in range(60)]
     pred_lines = [" ".join(perturb(line.split(), rng)) for line in gold_lines]
     gold = write("gold.txt", "\ufeff" + "\r\n".join(gold_lines))
     pred = write("pred.txt", "\n".join(pred_lines) + "\n")
