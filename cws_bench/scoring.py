@@ -49,7 +49,7 @@ from cws_bench.io import (
     open_binary,
     read_segmented,
 )
-from cws_bench.methods import CountingMethod, get_method, line_methods
+from cws_bench.methods import BufferCounter, CountingMethod, get_method, line_methods
 from cws_bench.metrics.counts import precision_recall_fscore_from_counts
 from cws_bench.scores import SegScores
 from cws_bench.signature import Signature
@@ -690,6 +690,9 @@ class _Scorer:
         """
         sides = (_ByteSource(gold, gold_encoding, hasher), _ByteSource(pred, pred_encoding))
         gold_side, pred_side = sides
+        # A method with counts of its own (sighan) counts the same bytes, if it can.
+        own = self.acc.method_counts is not None
+        buffers = self.counter.buffer_counter(self.words) if own else None
         while True:
             for side in sides:
                 side.top_up()
@@ -712,9 +715,10 @@ class _Scorer:
             ]
             first_batch = self.line_no == 0
             self._merge(totals, count, decoded, empty, rows)
-            if count and self.acc.method_counts is not None:
-                # A method that counts decoded lines (sighan) gets the lines the
-                # kernel just counted, decoded once from the bytes it read.
+            if count and buffers is not None:
+                self._count_buffers(buffers, gold_side, gold_end, pred_side, pred_end, first_batch)
+            elif count and own:
+                # Else the method gets the lines the kernel just counted, decoded once.
                 self._count_method(
                     gold_side.lines(gold_end, count), pred_side.lines(pred_end, count), first_batch
                 )
@@ -725,7 +729,34 @@ class _Scorer:
                     break
                 for side in sides:  # a line longer than the buffer: read more
                     side.top_up(force=True)
+        if buffers is not None:
+            self.acc.method_counts += buffers.counts()  # type: ignore[operator]
         return gold_side.rest_lines(), pred_side.rest_lines()
+
+    def _count_buffers(
+        self,
+        buffers: BufferCounter,
+        gold_side: _ByteSource,
+        gold_end: int,
+        pred_side: _ByteSource,
+        pred_end: int,
+        first_batch: bool,
+    ) -> None:
+        """Hand the lines the kernel just counted, as bytes, to the method's own counter.
+
+        On the files' first line, the byte-order marks the method keeps go back
+        on (the readers dropped them).
+        """
+        gold_bytes, pred_bytes = gold_side.buffer, pred_side.buffer
+        gold_start = pred_start = 0
+        if first_batch and self.byte_order_marks != ("", ""):
+            gold_start = _line_end(gold_bytes, gold_end)
+            pred_start = _line_end(pred_bytes, pred_end)
+            gold_mark, pred_mark = (mark.encode("utf-8") for mark in self.byte_order_marks)
+            gold_first = gold_mark + gold_bytes[:gold_start]
+            pred_first = pred_mark + pred_bytes[:pred_start]
+            buffers.add(gold_first, 0, len(gold_first), pred_first, 0, len(pred_first))
+        buffers.add(gold_bytes, gold_start, gold_end, pred_bytes, pred_start, pred_end)
 
     def add_rest(
         self,
@@ -797,6 +828,12 @@ class _Scorer:
             warnings=tuple(warnings),
             lines=tuple(acc.lines) if acc.lines is not None else None,
         )
+
+
+def _line_end(data: bytes, end: int) -> int:
+    """Where the first line of ``data[:end]`` ends, past its newline (``end`` without one)."""
+    newline = data.find(b"\n", 0, end)
+    return end if newline < 0 else newline + 1
 
 
 def file_sentence_checksum(path: PathLike, encoding: str = "utf-8") -> str:

@@ -26,6 +26,7 @@ from cws_bench.dictionary import load_dictionary
 from cws_bench.io import iter_lines
 from cws_bench.scoring import score_files, score_sentences
 from cws_bench.sighan import (
+    BufferCounts,
     Hunk,
     SighanCounts,
     count_sighan_line,
@@ -706,6 +707,29 @@ def test_compiled_counts_equal_the_python_counts(pairs, words):
     expected = python_counts(gold_lines, pred_lines, words)
     assert SighanCounts(*_compiled.count_lines(gold_lines, pred_lines, words)) == expected
     assert count_sighan_lines(gold_lines, pred_lines, words) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.tuples(LINE_PARTS, LINE_PARTS), max_size=20),
+    st.one_of(st.none(), st.sets(st.sampled_from(["甲", "乙", "甲乙", "的", "|", "a"]))),
+    st.sampled_from(["", "\n"]),
+    st.integers(min_value=1, max_value=3),
+)
+def test_counts_from_utf8_buffers_equal_the_python_counts(pairs, words, end, calls):
+    # BufferCounts (what score_files uses) counts lines given as UTF-8 byte
+    # ranges, in several calls, with a word table kept across them.
+    gold_lines = [g for g, _ in pairs]
+    pred_lines = [p for _, p in pairs]
+    expected = python_counts(gold_lines, pred_lines, words)
+    counter = BufferCounts.create(words)
+    cut = len(pairs) // calls or len(pairs)
+    for start in range(0, max(len(pairs), 1), cut or 1):
+        gold = ("\n".join(gold_lines[start : start + cut]) + end).encode("utf-8")
+        pred = ("\n".join(pred_lines[start : start + cut]) + end).encode("utf-8")
+        # Ranges inside larger buffers: bytes before and after are not read.
+        counter.add(b"x y\n" + gold + b"z", 4, 4 + len(gold), b"w\n" + pred, 2, 2 + len(pred))
+    assert counter.counts() == expected
 
 
 @settings(max_examples=300, deadline=None)
