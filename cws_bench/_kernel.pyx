@@ -188,6 +188,56 @@ cdef class WordSet:
         PyMem_Free(self.slots)
         PyMem_Free(self.data)
 
+    @staticmethod
+    def from_utf8_lines(bytes lines):
+        """The set of the lines of ``lines``: UTF-8 words, one a line, joined by newlines.
+
+        Equal to ``WordSet(set(words))`` (same members, same ``checksum_parts``;
+        a word on several lines counts once), built without a str or bytes
+        object per word: for a dictionary file read as bytes.
+        """
+        cdef WordSet self = WordSet.__new__(WordSet, ())
+        cdef Bytes s = <Bytes> PyBytes_AS_STRING(lines)
+        cdef Py_ssize_t total = PyBytes_GET_SIZE(lines), n = 1, slots = 8, i, start, end
+        cdef Py_ssize_t slot
+        cdef uint64_t h, key_sum = 0, key_xor = 0
+        for i in range(total):
+            n += s[i] == 10
+        while slots < 2 * n:
+            slots *= 2
+        PyMem_Free(self.slots)
+        PyMem_Free(self.data)
+        self.slots = <Slot *> PyMem_Malloc(slots * sizeof(Slot))
+        self.data = <unsigned char *> PyMem_Malloc(total + 1)
+        if not (self.slots and self.data):
+            raise MemoryError()
+        memcpy(self.data, s, total)
+        self.mask = slots - 1
+        for slot in range(slots):
+            self.slots[slot].length = -1
+        n = 0
+        start = 0
+        while start < total:
+            end = start
+            while end < total and s[end] != 10:
+                end += 1
+            if end > start:
+                h = _fnv(FNV_OFFSET, s, start, end)
+                if not self._find(s, start, end, h):
+                    key_sum += h
+                    key_xor ^= h
+                    slot = <Py_ssize_t> (h & <uint64_t> self.mask)
+                    while self.slots[slot].length >= 0:
+                        slot = (slot + 1) & self.mask
+                    self.slots[slot].hash = h
+                    self.slots[slot].start = start
+                    self.slots[slot].length = end - start
+                    n += 1
+            start = end + 1
+        self.size = n
+        self.checksum_parts = (n, key_sum, key_xor)
+        return self
+
     def __len__(self):
         return self.size
 
