@@ -15,6 +15,7 @@ __all__ = [
     "DEFAULT_RESAMPLES",
     "DEFAULT_RETRIES",
     "DEFAULT_SEED",
+    "DEFAULT_SHARD_CHARS",
     "EXECUTORS",
 ]
 
@@ -27,3 +28,6 @@ EXECUTORS: tuple[str, ...] = ("local", "dask")
 
 DEFAULT_RETRIES = 2
 """How many times an item whose worker died or hung runs again before the run fails."""
+
+DEFAULT_SHARD_CHARS = 200_000
+"""Characters per shard by default (see docs/BENCHMARKS.md, section shards)."""
