@@ -896,13 +896,32 @@ cdef class BufferCounter:
         if self.stamp[number] == self.pair:
             return self.local[number]
         cls = self.line.classes
+        if cls == self.class_capacity:
+            self.class_capacity = max(2 * self.class_capacity, 1024)
+            self.class_word = <idx *>_grow(self.class_word, self.class_capacity * sizeof(idx))
         self.stamp[number] = self.pair
         self.local[number] = cls
         self.class_word[cls] = number
         self.line.classes = cls + 1
         return cls
 
-    cdef idx _split(self, const unsigned char *s, idx n, idx *ids) except -1:
+    cdef int _word(self, int side, idx count, const unsigned char *s, idx n) except -1:
+        """Put the class of ``s[:n]`` at ``count`` in side 0's (gold) or 1's (prediction) ids.
+
+        The arrays grow as words come, so that a long line costs its words,
+        not its bytes."""
+        cdef _Line line = self.line
+        if side == 0:
+            if count >= line.capacity0:
+                line.reserve(2 * count + 1, 0)
+            line.ids0[count] = self._number(s, n)
+        else:
+            if count >= line.capacity1:
+                line.reserve(0, 2 * count + 1)
+            line.ids1[count] = self._number(s, n)
+        return 0
+
+    cdef idx _split(self, const unsigned char *s, idx n, int side) except -1:
         """The words of one line (without its newline) as class numbers; returns how many."""
         cdef idx i = 0, start = -1, count = 0
         cdef unsigned char c
@@ -910,13 +929,13 @@ cdef class BufferCounter:
             c = s[i]
             if c == 32 or 9 <= c <= 12:
                 if start >= 0:
-                    ids[count] = self._number(s + start, i - start)
+                    self._word(side, count, s + start, i - start)
                     count += 1
                     start = -1
                 i += 1
             elif c == 0xE3 and i + 2 < n and s[i + 1] == 0x80 and s[i + 2] == 0x80:
                 if start >= 0:
-                    ids[count] = self._number(s + start, i - start)
+                    self._word(side, count, s + start, i - start)
                     count += 1
                     start = -1
                 i += 3
@@ -925,7 +944,7 @@ cdef class BufferCounter:
                     start = i
                 i += 1
         if start >= 0:
-            ids[count] = self._number(s + start, n - start)
+            self._word(side, count, s + start, n - start)
             count += 1
         return count
 
@@ -946,22 +965,18 @@ cdef class BufferCounter:
 
     cdef int _pair(self, const unsigned char *g, idx gn, const unsigned char *p, idx pn) except -1:
         cdef _Line line = self.line
-        cdef idx i, c, words_most
+        cdef idx i, c
         cdef const unsigned char *pred
         cdef bint has_words = self.words is not None
         g = self._without_cr(g, &gn)
         # The gold line may sit in scratch: the prediction's CRs are dropped after its split.
-        line.start((gn + 1) // 2, (pn + 1) // 2)
-        words_most = (gn + 1) // 2 + (pn + 1) // 2 + 2
-        if words_most > self.class_capacity:
-            self.class_word = <idx *>_grow(self.class_word, words_most * sizeof(idx))
-            self.class_capacity = words_most
+        line.start(1, 1)
         self.pair += 1
-        line.n0 = self._split(g, gn, line.ids0)
+        line.n0 = self._split(g, gn, 0)
         if line.n0 == 0:  # the script skips an empty gold line
             return 0
         pred = self._without_cr(p, &pn)
-        line.n1 = self._split(pred, pn, line.ids1)
+        line.n1 = self._split(pred, pn, 1)  # (reserve keeps the flags two longer than the ids)
         if has_words:
             line.reserve_oov()
             memset(line.oov, 2, line.classes)

@@ -814,3 +814,18 @@ def test_score_files_counts_every_line_once_across_the_readers_blocks(
     result = score_files(gold, pred, method="sighan", dictionary=words)
     assert result.sighan == expected
     assert result.sighan.truth_words == sum(len(line.split()) for line in gold_lines)
+
+
+def test_counts_from_utf8_buffers_of_long_lines():
+    # Lines of thousands of words and classes: the counter's arrays grow as words come.
+    rng = random.Random(13)
+    vocabulary = [f"词{n}" for n in range(3000)]
+    gold_lines = [" ".join(rng.choices(vocabulary, k=k)) for k in (5000, 70, 0, 2500)]
+    pred_lines = [" ".join(perturb(line.split(), rng)) for line in gold_lines]
+    words = set(vocabulary[::3])
+    expected = python_counts(gold_lines, pred_lines, words)
+    counter = BufferCounts.create(words)
+    gold = "\n".join(gold_lines).encode("utf-8")
+    pred = "\r\n".join(pred_lines).encode("utf-8")
+    counter.add(gold, 0, len(gold), pred, 0, len(pred))
+    assert counter.counts() == expected
