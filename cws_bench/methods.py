@@ -32,12 +32,15 @@ from __future__ import annotations
 import codecs
 import os
 from collections.abc import Collection, Sequence
-from typing import Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from cws_bench.counts import AdditiveCounts
 from cws_bench.errors import CwsBenchError
 from cws_bench.io import PathLike, normalize_encoding, open_binary, split_words
 from cws_bench.scores import SegScores
+
+if TYPE_CHECKING:
+    from cws_bench.sighan import BufferCounts
 
 __all__ = [
     "Conll18Method",
@@ -64,22 +67,6 @@ class WordCounts(Protocol):
 
     @property
     def correct(self) -> int: ...
-
-
-class BufferCounter(Protocol):
-    """Counts of line pairs given as UTF-8 byte ranges (:meth:`CountingMethod.buffer_counter`)."""
-
-    def add(
-        self,
-        gold: bytes,
-        gold_start: int,
-        gold_end: int,
-        pred: bytes,
-        pred_start: int,
-        pred_end: int,
-    ) -> None: ...
-
-    def counts(self) -> AdditiveCounts: ...
 
 
 class CountingMethod:
@@ -126,8 +113,10 @@ class CountingMethod:
         """
         return None
 
-    def buffer_counter(self, words: Collection[str] | None) -> BufferCounter | None:
+    def buffer_counter(self, words: Collection[str] | None) -> BufferCounts | None:
         """A counter of the method's own counts from UTF-8 line buffers, or None.
+
+        (Today only the sighan method's, :class:`~cws_bench.sighan.BufferCounts`.)
 
         The scorer then hands it the bytes its kernel read instead of decoded
         lines to :meth:`count_lines` (same counts, less work).
@@ -207,7 +196,7 @@ class SighanMethod(CountingMethod):
             pred_lines = [marks[1] + pred_lines[0], *pred_lines[1:]]
         return count_sighan_lines(gold_lines, pred_lines, words)
 
-    def buffer_counter(self, words: Collection[str] | None) -> BufferCounter | None:
+    def buffer_counter(self, words: Collection[str] | None) -> BufferCounts | None:
         from cws_bench.sighan import BufferCounts
 
         return BufferCounts.create(words)

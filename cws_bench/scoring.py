@@ -49,7 +49,7 @@ from cws_bench.io import (
     open_binary,
     read_segmented,
 )
-from cws_bench.methods import BufferCounter, CountingMethod, get_method, line_methods
+from cws_bench.methods import CountingMethod, get_method, line_methods
 from cws_bench.metrics.counts import precision_recall_fscore_from_counts
 from cws_bench.scores import SegScores
 from cws_bench.signature import Signature
@@ -61,7 +61,7 @@ if TYPE_CHECKING:
     from cws_bench.corpora import Corpus
     from cws_bench.dictionary import Dictionary
     from cws_bench.normalize import Normalizer
-    from cws_bench.sighan import SighanCounts
+    from cws_bench.sighan import BufferCounts, SighanCounts
 
 try:
     from cws_bench import _kernel
@@ -735,7 +735,7 @@ class _Scorer:
 
     def _count_buffers(
         self,
-        buffers: BufferCounter,
+        buffers: BufferCounts,
         gold_side: _ByteSource,
         gold_end: int,
         pred_side: _ByteSource,
