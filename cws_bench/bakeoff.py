@@ -40,7 +40,8 @@ A bake-off is a TOML file (see ``cws_bench/configs/default.toml``)::
 Option values may say ``{corpus}``: it becomes the registered name of the
 corpus being scored (closed tracks train on each corpus' own training data).
 
-Each (segmenter, corpus) pair is cut into shards of whole batches, and every
+Each (segmenter, corpus) pair is cut into shards (of whole batches, or of lines
+for a segmenter that segments each line on its own), and every
 shard of every pair runs on one executor (:mod:`cws_bench.runner`; local
 worker processes or a Dask cluster, chosen by ``[settings]``: ``executor``,
 ``scheduler``, ``shard_chars``, ``retries``), whose workers keep the
@@ -508,7 +509,7 @@ def run_bakeoff(
         executor: ``local``, ``dask`` or an :class:`~cws_bench.executors.Executor`
             (left open) [default: the config's ``[settings]``, else local].
         scheduler: a Dask scheduler's address (implies dask) [default: the config's].
-        shard_chars: characters per shard (whole batches) [default: the config's, 20,000].
+        shard_chars: characters per shard [default: the config's, 20,000].
         shard_timeout: seconds a shard may take [default: the config's ``timeout``].
         retries: runs again of a shard whose worker died or hung [default: the config's, 2].
         segmenters: more segmenters by label, each a
@@ -572,8 +573,9 @@ def _configured(
     return replace(config, **changes)
 
 
-def _shipped(segmenters: Mapping[str, Any] | None) -> dict[str, bytes]:
-    """The caller's segmenters by label, pickled with cloudpickle for the workers."""
+def _shipped(segmenters: Mapping[str, Any] | None) -> dict[str, tuple[bytes, bool]]:
+    """The caller's segmenters by label, pickled with cloudpickle for the workers, each
+    with whether its lines are segmented each on its own."""
     if not segmenters:
         return {}
     try:
@@ -594,7 +596,7 @@ def _shipped(segmenters: Mapping[str, Any] | None) -> dict[str, bytes]:
 
             segmenter = FunctionSegmenter(label, segmenter)
         try:
-            shipped[label] = cloudpickle.dumps(segmenter)
+            shipped[label] = (cloudpickle.dumps(segmenter), segmenter.independent_lines)
         except Exception as e:
             raise CwsBenchError(
                 f"segmenters[{label!r}] cannot be sent to the worker processes: {e}",
@@ -704,7 +706,7 @@ def _result(
 
 
 def _installed_segmenters(
-    config: BakeoffConfig, notes: list[str], *, shipped: Mapping[str, bytes]
+    config: BakeoffConfig, notes: list[str], *, shipped: Mapping[str, tuple[bytes, bool]]
 ) -> list[tuple[Any, Any, bytes | None]]:
     """The configuration's segmenters with their registry info (and shipped bytes, if any);
     optional missing ones noted.
@@ -720,8 +722,15 @@ def _installed_segmenters(
     segmenters: list[tuple[Any, Any, bytes | None]] = []
     for spec in config.segmenters:
         if spec.label in shipped:
-            own = SimpleNamespace(name=spec.label, version=None, kind=None, available=True)
-            segmenters.append((spec, own, shipped[spec.label]))
+            blob, independent = shipped[spec.label]
+            own = SimpleNamespace(
+                name=spec.label,
+                version=None,
+                kind=None,
+                available=True,
+                independent_lines=independent,
+            )
+            segmenters.append((spec, own, blob))
             continue
         info = available.get(spec.name)
         if info is None:

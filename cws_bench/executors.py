@@ -34,6 +34,7 @@ import os
 import pickle
 import signal
 import socket
+import sys
 import threading
 import time
 import traceback
@@ -258,7 +259,11 @@ def _worker_main(connection: Connection) -> None:
         except EOFError:
             return
         if message is None:
-            return
+            # Nothing is left to hand back: leave without the interpreter's teardown,
+            # which frees a loaded model object by object (seconds for snownlp's).
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(0)
         if message[0] == "task":
             _, task, context = message
             continue
@@ -347,12 +352,15 @@ class LocalExecutor(Executor):
         child.close()
         return _Slot(process, parent)
 
-    def _stop(self, slot: _Slot, *, kill: bool) -> None:
+    def _stop(self, slot: _Slot, *, kill: bool, told: bool = False) -> None:
+        """Stop a worker: one that is idle is told to leave (unless ``told`` already) and
+        given a few seconds; then SIGTERM and SIGKILL as needed."""
         from cws_bench.workers import stop_worker
 
         if not kill:
-            with contextlib.suppress(OSError):
-                slot.connection.send(None)
+            if not told:
+                with contextlib.suppress(OSError):
+                    slot.connection.send(None)
             slot.process.join(timeout=5)
         stop_worker(slot.process)  # SIGTERM, a grace, SIGKILL to it and what it started
         slot.connection.close()
@@ -448,8 +456,12 @@ class LocalExecutor(Executor):
 
     def close(self) -> None:
         slots, self._slots = self._slots, []
+        idle = [slot for slot in slots if slot.index is None]
+        for slot in idle:  # all told first: they leave at the same time
+            with contextlib.suppress(OSError):
+                slot.connection.send(None)
         for slot in slots:
-            self._stop(slot, kill=slot.index is not None)
+            self._stop(slot, kill=slot.index is not None, told=True)
 
 
 # ---------------------------------------------------------------- Dask

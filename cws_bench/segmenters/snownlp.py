@@ -71,6 +71,7 @@ class SnowNLPSegmenter(Segmenter):
 
     name = "snownlp"
     kind = "pretrained"
+    independent_lines = True  # each line is segmented on its own
     description = "snownlp (character-based generative model)"
     requires = ("snownlp",)
     distribution = "snownlp"
