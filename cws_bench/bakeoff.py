@@ -524,6 +524,7 @@ def run_bakeoff(
         CwsBenchError: a bad configuration, a corpus or segmenter that is not
             available (and not optional), or a report that cannot be written.
     """
+    from cws_bench.corpora.base import kept_summaries
     from cws_bench.identity import forget
 
     forget()  # files may have changed since an earlier run in this process
@@ -534,10 +535,13 @@ def run_bakeoff(
     data = os.fspath(data_dir) if data_dir is not None else None
     notes: list[str] = []
     installed = _installed_segmenters(config, notes, shipped=_shipped(segmenters))
-    plan = plan_run(config, installed, cache=cache, use_cache=use_cache, data_dir=data, notes=notes)
-    given = executor if isinstance(executor, Executor) else None
-    timeout = shard_timeout or config.timeout
-    run = _execute(plan, cache, config, given, jobs, timeout, progress, use_cache)
+    with kept_summaries():  # a training split is read once: identity, dictionary, buckets
+        plan = plan_run(
+            config, installed, cache=cache, use_cache=use_cache, data_dir=data, notes=notes
+        )
+        given = executor if isinstance(executor, Executor) else None
+        timeout = shard_timeout or config.timeout
+        run = _execute(plan, cache, config, given, jobs, timeout, progress, use_cache)
     notes.extend(cache.warnings)
     result = _result(config, plan, [(s, i) for s, i, _ in installed], run, data)
     result = replace(result, duration_s=time.perf_counter() - started)

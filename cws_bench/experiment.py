@@ -795,7 +795,6 @@ def _training_counts(corpus: CorpusSpec, data_dir: str | None) -> dict[str, int]
     """
     if corpus.name is None or corpus.dictionary:
         return None
-    from collections import Counter
 
     from cws_bench.corpora import get_corpus
 
@@ -803,7 +802,4 @@ def _training_counts(corpus: CorpusSpec, data_dir: str | None) -> dict[str, int]
     split = named.dictionary_split
     if split is None or split not in named.available_splits:
         return None
-    counts: Counter[str] = Counter()
-    for words in named.sentences(split):
-        counts.update(words)
-    return dict(counts)
+    return dict(named.summary(split).counts)
