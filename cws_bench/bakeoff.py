@@ -535,13 +535,21 @@ def run_bakeoff(
     data = os.fspath(data_dir) if data_dir is not None else None
     notes: list[str] = []
     installed = _installed_segmenters(config, notes, shipped=_shipped(segmenters))
-    with kept_summaries():  # a training split is read once: identity, dictionary, buckets
-        plan = plan_run(
-            config, installed, cache=cache, use_cache=use_cache, data_dir=data, notes=notes
-        )
-        given = executor if isinstance(executor, Executor) else None
-        timeout = shard_timeout or config.timeout
-        run = _execute(plan, cache, config, given, jobs, timeout, progress, use_cache)
+    given = executor if isinstance(executor, Executor) else None
+    timeout = shard_timeout or config.timeout
+    early = _early_executor(config, given, jobs, timeout)
+    try:
+        with kept_summaries():  # a training split is read once: identity, dictionary, buckets
+            plan = plan_run(
+                config, installed, cache=cache, use_cache=use_cache, data_dir=data, notes=notes
+            )
+            run = _execute(plan, cache, config, given or early, jobs, timeout, progress, use_cache)
+    finally:
+        if early is not None:
+            from cws_bench.workers import signals_ignored
+
+            with signals_ignored():  # a second Ctrl-C cannot cut the cleanup
+                early.close()
     notes.extend(cache.warnings)
     result = _result(config, plan, [(s, i) for s, i, _ in installed], run, data)
     result = replace(result, duration_s=time.perf_counter() - started)
@@ -610,6 +618,21 @@ def _shipped(segmenters: Mapping[str, Any] | None) -> dict[str, tuple[bytes, boo
     return shipped
 
 
+def _early_executor(
+    config: BakeoffConfig, given: Executor | None, jobs: int | None, timeout: float
+) -> Executor | None:
+    """The local executor of a run, its workers already starting (they import while the
+    corpora are read); None when the caller gave one or the run is on Dask (whose
+    cluster starts once a shard is to run)."""
+    if given is not None or config.executor != "local" or config.scheduler:
+        return None
+    from cws_bench.executors import make_executor
+
+    executor = make_executor("local", jobs=jobs, timeout=timeout, retries=config.retries)
+    executor.start()
+    return executor
+
+
 def _execute(
     plan: RunPlan,
     cache: RunCache,
@@ -620,7 +643,7 @@ def _execute(
     progress: bool,
     use_cache: bool,
 ) -> Run:
-    """Run the plan's shards on the executor (made and closed here unless given)."""
+    """Run the plan's shards on the executor (made and closed here when None)."""
     from cws_bench.executors import make_executor
     from cws_bench.workers import Interrupted, signals_ignored, signals_raise
 

@@ -179,6 +179,10 @@ class Executor:
         """Yield (index, result) for each item, in the order they finish."""
         raise NotImplementedError
 
+    def start(self) -> None:
+        """Start the workers now, before the first :meth:`map` (while the caller does other
+        work); by default they start with it."""
+
     def close(self) -> None:
         """Stop the workers (nothing is left behind)."""
 
@@ -283,6 +287,7 @@ class _Slot:
     index: int | None = None
     started: float = 0.0
     keys: set[str] = field(default_factory=set)  # affinity keys of the items it ran
+    used: bool = False  # it was sent a task
 
 
 class _Queue:
@@ -345,6 +350,12 @@ class LocalExecutor(Executor):
         """Process ids of the running workers."""
         return [slot.process.pid for slot in self._slots]
 
+    def start(self) -> None:
+        """Start the ``jobs`` workers now: they import while the caller goes on (a bake-off
+        reads its corpora meanwhile)."""
+        while len(self._slots) < self.jobs:
+            self._slots.append(self._start())
+
     def _start(self) -> _Slot:
         parent, child = self._context.Pipe()
         process = self._context.Process(target=_worker_main, args=(child,), daemon=True)
@@ -385,6 +396,7 @@ class LocalExecutor(Executor):
                 self._slots.append(self._start())
             for slot in self._slots:
                 slot.connection.send(setup)
+                slot.used = True
             while remaining:
                 for slot in self._slots:
                     if slot.index is None and queue:
@@ -399,6 +411,7 @@ class LocalExecutor(Executor):
                     failures[index] += 1
                     self._slots[i] = self._start()
                     self._slots[i].connection.send(setup)
+                    self._slots[i].used = True
                     if failures[index] <= self.retries:
                         queue.put_back(index)
                         continue
@@ -456,12 +469,13 @@ class LocalExecutor(Executor):
 
     def close(self) -> None:
         slots, self._slots = self._slots, []
-        idle = [slot for slot in slots if slot.index is None]
+        idle = [slot for slot in slots if slot.index is None and slot.used]
         for slot in idle:  # all told first: they leave at the same time
             with contextlib.suppress(OSError):
                 slot.connection.send(None)
         for slot in slots:
-            self._stop(slot, kill=slot.index is not None, told=True)
+            # a worker that never ran anything holds nothing: it is not waited for
+            self._stop(slot, kill=slot.index is not None or not slot.used, told=True)
 
 
 # ---------------------------------------------------------------- Dask
