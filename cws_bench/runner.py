@@ -509,10 +509,13 @@ class Run:
 
     def run(self, executor: Any) -> None:
         """Run every shard not in the cache, then wait for the pairs' scoring."""
+        from cws_bench.corpora.base import kept
+
         self._collect()
         context = ShardContext(
             tuple(p.setup for p in self.plan.pairs),
             {label: leak_inputs(i.gold, i.dictionary) for label, i in self.plan.inputs.items()},
+            kept(),
         )
         try:
             for _ in executor.map(

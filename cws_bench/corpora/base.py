@@ -67,21 +67,34 @@ _KEEPING = [0]
 
 
 @contextlib.contextmanager
-def kept_summaries() -> Iterator[None]:
+def kept_summaries(
+    given: Mapping[tuple[Any, ...], SplitSummary] | None = None,
+) -> Iterator[None]:
     """Within the block, each split's :meth:`Corpus.summary` is read once, then kept.
 
     A run (a bake-off) reads a training split for its identity, its
     dictionary and its frequency buckets: one read serves all three. The
     summaries are forgotten when the outermost block ends, so that a later
     run reads files that may have changed since.
+
+    Args:
+        given: summaries the run read elsewhere (:func:`kept`: the bake-off's
+            driver sends its own to the workers, whose dictionary-based
+            segmenters then learn the very word types the run's identity hashed).
     """
     _KEEPING[0] += 1
+    _SUMMARIES.update(given or {})
     try:
         yield
     finally:
         _KEEPING[0] -= 1
         if not _KEEPING[0]:
             _SUMMARIES.clear()
+
+
+def kept() -> dict[tuple[Any, ...], SplitSummary]:
+    """The summaries kept so far (inside :func:`kept_summaries`)."""
+    return dict(_SUMMARIES)
 
 
 def word_types(sentences: Iterator[list[str]], name: str) -> Dictionary:

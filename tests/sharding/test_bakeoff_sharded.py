@@ -531,3 +531,44 @@ def test_one_sentence_shards_with_empty_lines_at_the_edges(
     assert whole.settings["shards"] == 2 and sharded.settings["shards"] == 2 * (len(lines) - 2)
     assert numbers(sharded) == numbers(whole)
     assert len(whole.pairs[0].scores) and whole.comparisons
+
+
+# ---------------------------------------------------------------- what the driver read
+
+
+def test_a_worker_learns_its_words_from_the_split_the_driver_read(tmp_path: Path) -> None:
+    """The run's summaries go to the workers in the context: a dictionary-based segmenter
+    learns the word types the run hashed into its identity, without reading them again."""
+    from cws_bench.corpora.base import SplitSummary
+    from cws_bench.corpora.peoples_daily import PeoplesDaily1998
+    from cws_bench.executors import cached
+    from cws_bench.experiment import PairSetup, ShardContext, ShardItem, segment_shard
+
+    (tmp_path / "199801.txt").write_text(
+        "".join(f"19980101-01-001-{n:03d}/m  [中央/n 人民/n]nt  报道/v\n" for n in range(20)),
+        encoding="utf-8",
+    )
+    options = {"corpus": "pd1998", "split": "train", "data_dir": str(tmp_path)}
+    read = PeoplesDaily1998(tmp_path).summary("train")  # what the file gives
+    assert set(read.counts) == {"中央", "人民", "报道"}
+    (key,) = _summary_keys(tmp_path)
+    told = SplitSummary(read.checksum, read.sentences, {"中央人民": 18, "报道": 18})
+    line = ("中央人民报道",)
+    cases = (({}, ["中央", "人民", "报道"]), ({key: told}, ["中央人民", "报道"]))
+    for summaries, expected in cases:
+        setup = PairSetup("fmm", options, 10, "none", "closed", f"fmm {len(summaries)}", None)
+        context = ShardContext((setup,), {"": None}, summaries)
+        output = segment_shard(context, ShardItem(0, 0, 0, "", 0, line))
+        assert output.status == "ok", output.error
+        assert output.pred == [expected]
+        assert cached(setup.key, lambda: None).trained_on.checksum == read.checksum
+
+
+def _summary_keys(folder: Path) -> list[tuple[Any, ...]]:
+    """The key under which a run keeps pd1998's training split read from ``folder``."""
+    from cws_bench.corpora import get_corpus
+    from cws_bench.corpora.base import kept, kept_summaries
+
+    with kept_summaries():
+        get_corpus("pd1998", data_dir=str(folder)).summary("train")
+        return list(kept())
