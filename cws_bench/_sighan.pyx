@@ -770,7 +770,9 @@ cdef class BufferCounter:
     table keyed by its bytes (kept in ``arena``), and is looked up in the
     dictionary once, as a str, the first time it is seen; each line pair then
     renumbers its words densely (``local``, valid where ``stamp`` is the pair's
-    number), as ``_Line.number`` does with a dict. Words are split as
+    number), as ``_Line.number`` does with a dict. The table is emptied between
+    two pairs once it holds ``max_words`` words, so that memory stays bounded
+    on a corpus of many distinct words. Words are split as
     ``sighan.split_sighan_line`` splits them (its UTF-8 form: carriage returns
     deleted, then runs of the bytes 9-12 and 32 or of U+3000, ``E3 80 80``,
     separate words), so the counts are ``count_lines``' (``tests/test_sighan.py``).
@@ -793,11 +795,12 @@ cdef class BufferCounter:
     cdef idx class_capacity
     cdef unsigned char *scratch  # a line without its carriage returns
     cdef idx scratch_capacity
-    cdef idx pair
+    cdef idx pair, max_words
     cdef idx totals[N_FIELDS]
 
-    def __cinit__(self, words=None):
+    def __cinit__(self, words=None, idx max_words=1 << 20):
         self.words = words
+        self.max_words = max(max_words, 1)
         self.line = _Line()
         self.slots = NULL
         self.slot_hashes = NULL
@@ -970,6 +973,8 @@ cdef class BufferCounter:
         cdef bint has_words = self.words is not None
         g = self._without_cr(g, &gn)
         # The gold line may sit in scratch: the prediction's CRs are dropped after its split.
+        if self.count >= self.max_words:
+            self._forget()
         line.start(1, 1)
         self.pair += 1
         line.n0 = self._split(g, gn, 0)
@@ -986,6 +991,12 @@ cdef class BufferCounter:
                     line.oov[c] = self._oov(self.class_word[c])
         _count(line, has_words, self.totals)
         return 0
+
+    cdef void _forget(self) noexcept:
+        """Empty the table of words (the next pairs number and look up theirs afresh)."""
+        memset(self.slots, 0, (self.mask + 1) * sizeof(idx))
+        self.count = 0
+        self.arena_size = 0
 
     cdef char _oov(self, idx number) except -1:
         """1 if word ``number`` is not in the dictionary (looked up once per run)."""

@@ -829,3 +829,8 @@ def test_counts_from_utf8_buffers_of_long_lines():
     pred = "\r\n".join(pred_lines).encode("utf-8")
     counter.add(gold, 0, len(gold), pred, 0, len(pred))
     assert counter.counts() == expected
+    # A table emptied between pairs (past max_words) gives the same counts.
+    for max_words in (1, 7, 2000):
+        small = _compiled.BufferCounter(words, max_words=max_words)
+        small.add(gold, 0, len(gold), pred, 0, len(pred))
+        assert SighanCounts(*small.totals) == expected
