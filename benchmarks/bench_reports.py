@@ -14,13 +14,15 @@ CWS_BENCH_REPORTS_RESULTS (a results.json of that bake-off) to skip the run.
 - this tree.
 
 Each is timed in a process of its own (``python -c``, the package on PYTHONPATH) that
-loads the results, writes the reports once to warm up (imports, fonts), then
-times ``write_reports`` ``--repeat`` times with ``time.process_time()``; the two
-alternate, baseline first. Before timing, the two trees' reports must hold the
-same text: results.json, results.csv, leaderboard.md and leaderboard.tex
-byte for byte, report.html with its inline SVG charts taken out.
+loads the results and times, with ``time.process_time()``, the first ``write_reports``
+(with its imports of matplotlib and Jinja2 and first use of the fonts, as in a
+bake-off, which writes once) and ``--repeat`` more (warm); the two alternate,
+baseline first, two rounds. The reports of the two trees must hold the same text:
+results.json, results.csv, leaderboard.md and leaderboard.tex byte for byte,
+report.html with its inline SVG charts taken out (the charts are compared by eye:
+screenshots in docs/BENCHMARKS.md).
 
-Target: this tree's CPU time at most 0.5 of the baseline's (medians).
+Target: this tree's CPU time at most 0.5 of the baseline's (medians), first and later writes.
 """
 
 from __future__ import annotations
@@ -46,16 +48,19 @@ TIMER = """
 import json, sys, tempfile, time
 from cws_bench.reports import load_results, write_reports
 result = load_results([sys.argv[1]])
+started = time.process_time()
 write_reports(result, sys.argv[2])
+first = time.process_time() - started
 times = []
 for _ in range(int(sys.argv[3])):
     with tempfile.TemporaryDirectory() as folder:
         started = time.process_time()
         write_reports(result, folder)
         times.append(time.process_time() - started)
-print(json.dumps(times))
+print(json.dumps([first, times]))
 """
-"""Run in a child: write once into argv[2] (kept for the comparison), then time argv[3] writes."""
+"""Run in a child: the first write (into argv[2], kept for the comparison) with its imports of
+matplotlib and Jinja2, as in a bake-off, then argv[3] more writes."""
 
 SVG = re.compile(r"<svg\b.*?</svg>", re.DOTALL)
 
@@ -92,8 +97,9 @@ def _results(folder: Path) -> Path:
     return output / "results.json"
 
 
-def _time(tree: Path, results: Path, output: Path, repeat: int) -> list[float]:
-    """CPU seconds of each of ``repeat`` write_reports calls with the package in ``tree``."""
+def _time(tree: Path, results: Path, output: Path, repeat: int) -> tuple[float, list[float]]:
+    """CPU seconds of the first write_reports call in a process (with the package in ``tree``)
+    and of each of ``repeat`` more."""
     done = subprocess.run(
         [sys.executable, "-c", TIMER, str(results), str(output), str(repeat)],
         env={**os.environ, "PYTHONPATH": str(tree)},
@@ -102,7 +108,8 @@ def _time(tree: Path, results: Path, output: Path, repeat: int) -> list[float]:
         text=True,
         check=True,
     )
-    return [float(t) for t in json.loads(done.stdout.strip().splitlines()[-1])]
+    first, times = json.loads(done.stdout.strip().splitlines()[-1])
+    return float(first), [float(t) for t in times]
 
 
 def same_reports(old: Path, new: Path) -> list[str]:
@@ -126,35 +133,54 @@ def run(args: Any) -> list[dict[str, Any]]:
         results = _results(folder)
         old = _baseline_tree(folder / "baseline")
         times: dict[str, list[float]] = {"baseline": [], "this tree": []}
+        firsts: dict[str, list[float]] = {"baseline": [], "this tree": []}
         for attempt in range(2):
             for name, tree in (("baseline", old), ("this tree", ROOT)):
                 output = folder / f"{name.replace(' ', '-')}-{attempt}"
                 load = os.getloadavg()[0]
-                cpu = _time(tree, results, output, repeat)
+                first, cpu = _time(tree, results, output, repeat)
                 times[name] += cpu
+                firsts[name].append(first)
                 print(
-                    f"   {name:<9} round {attempt + 1}: write_reports CPU "
-                    f"{', '.join(f'{t:.2f}' for t in cpu)} s (load average {load:.2f})"
+                    f"   {name:<9} round {attempt + 1}: write_reports CPU first {first:.2f} s, "
+                    f"then {', '.join(f'{t:.2f}' for t in cpu)} s (load average {load:.2f})"
                 )
-                rows.append({"tree": name, "round": attempt + 1, "cpu_s": cpu, "load": load})
+                rows.append(
+                    {
+                        "tree": name,
+                        "round": attempt + 1,
+                        "first_cpu_s": first,
+                        "cpu_s": cpu,
+                        "load": load,
+                    }
+                )
         differ = same_reports(folder / "baseline-0", folder / "this-tree-0")
         if differ:
             raise RuntimeError(f"the reports differ from the baseline's: {', '.join(differ)}")
         print("   reports identical (results.json, csv, md, tex; report.html outside its SVG)")
     median = {name: statistics.median(values) for name, values in times.items()}
+    first = {name: statistics.median(values) for name, values in firsts.items()}
     ratio = median["this tree"] / median["baseline"]
-    met = "met" if ratio <= TARGET else "NOT met"
-    print(
-        f"   median CPU: baseline {median['baseline']:.2f} s, this tree "
-        f"{median['this tree']:.2f} s: ratio {ratio:.2f} (target <= {TARGET}: {met})"
-    )
+    first_ratio = first["this tree"] / first["baseline"]
+    for label, (base, ours, value) in (
+        ("first write in a process", (first["baseline"], first["this tree"], first_ratio)),
+        ("later writes", (median["baseline"], median["this tree"], ratio)),
+    ):
+        met = "met" if value <= TARGET else "NOT met"
+        print(
+            f"   {label}, median CPU: baseline {base:.2f} s, this tree {ours:.2f} s: "
+            f"ratio {value:.2f} (target <= {TARGET}: {met})"
+        )
     rows.append(
         {
+            "median_baseline_first_cpu_s": first["baseline"],
+            "median_first_cpu_s": first["this tree"],
+            "first_ratio": first_ratio,
             "median_baseline_cpu_s": median["baseline"],
             "median_cpu_s": median["this tree"],
             "ratio": ratio,
             "target": TARGET,
-            "met": ratio <= TARGET,
+            "met": max(ratio, first_ratio) <= TARGET,
         }
     )
     return rows
