@@ -449,6 +449,7 @@ class HMMSegmenter(ModelSegmenter):
 
     name = "hmm"
     kind = "statistical"
+    independent_lines = True  # each line is segmented on its own
     description = "first-order B/M/E/S character-tagging HMM (train it on any segmented corpus)"
 
     def __init__(
