@@ -178,3 +178,17 @@ def test_a_dollar_in_a_label_is_drawn_literally(draw, boards):
     root = ET.fromstring(draw(board, colors))
     texts = {"".join(t.itertext()).strip() for t in root.iter(f"{SVG}text")}
     assert {r.pair.segmenter for r in board.rows} <= texts
+
+
+def test_the_warm_up_thread_leaves_no_style_behind():
+    """prepare_reports draws a chart in a thread (a bake-off's workers are segmenting
+    meanwhile): matplotlib's settings afterwards are what they were."""
+    import matplotlib
+
+    from cws_bench.reports import prepare_reports
+
+    before = dict(matplotlib.rcParams)
+    thread = prepare_reports()
+    thread.join(timeout=60)
+    assert not thread.is_alive()
+    assert dict(matplotlib.rcParams) == before
