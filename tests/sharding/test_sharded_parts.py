@@ -70,6 +70,13 @@ def test_parts_appended_in_order_and_removed(
     stats = segment_sharded("fmm", RAW, out, executor=local, options=options, shard_chars=60)
     assert stats.shards > 5
     assert out.read_bytes() == serial
+    expected = segment_file(get_segmenter("fmm", dictionary=DICT), RAW, tmp_path / "s.txt")
+    assert (stats.lines, stats.characters, stats.words) == (
+        expected.lines,
+        expected.characters,
+        expected.words,
+    )
+    (tmp_path / "s.txt").unlink()
     assert [p.name for p in tmp_path.iterdir()] == ["out.txt"]  # no part file, no folder
 
 
