@@ -4,6 +4,7 @@ and nothing left beside the output, whether the run succeeds or fails."""
 
 from __future__ import annotations
 
+import dataclasses
 import socket
 import sys
 from collections.abc import Iterator
@@ -112,3 +113,31 @@ def test_a_part_file_this_machine_cannot_see_is_named(tmp_path: Path) -> None:
     lost = SegmentShardResult(b"", 1, 2, 1, 0.0, part=str(tmp_path / "0.part"), size=7)
     with pytest.raises(CwsBenchError, match=r"0\.part: a worker wrote .* cannot see it"):
         _append_part(lost, io.BytesIO())
+
+
+@pytest.mark.parametrize(
+    "missing", [None, OSError(95, "Operation not supported"), AttributeError()]
+)
+def test_parts_and_bytes_appended_in_order_with_or_without_copy_file_range(
+    tmp_path: Path, serial: bytes, monkeypatch: pytest.MonkeyPatch, missing: Exception | None
+) -> None:
+    # copy_file_range, or not on this system (macOS) or file system (EOPNOTSUPP)
+    from cws_bench.sharded import _append_part
+
+    results = _shard_outputs(tmp_path, socket.gethostname())
+
+    def refuse(*args: object) -> int:
+        raise missing
+
+    if missing is not None:
+        monkeypatch.setattr("os.copy_file_range", refuse, raising=False)
+    # the first shard's bytes came back (a worker elsewhere): buffered, then the parts
+    first = Path(results[0].part)
+    results[0] = dataclasses.replace(results[0], data=first.read_bytes(), part=None)
+    first.unlink()
+    out = tmp_path / "out.bin"
+    with open(out, "wb") as f:
+        for result in results:
+            _append_part(result, f)
+    assert out.read_bytes() == serial
+    assert list((tmp_path / "parts").iterdir()) == []
