@@ -140,13 +140,42 @@ _TOLERANCE = 1e-9
 
 
 def record_checksum(record: dict[str, Any]) -> str:
-    """BLAKE2b (16 bytes, hex) of the record's canonical JSON, without its ``checksum`` key."""
+    """BLAKE2b (16 bytes, hex) of the record's canonical JSON, without its ``checksum`` key.
+
+    The canonical JSON is ``json.dumps(plain, sort_keys=True, ensure_ascii=False)``
+    of the record through JSON (``plain``: tuples become lists, keys strings),
+    so that the checksum of a record before storing equals that of the record
+    read back.
+    """
+    return _checksum(record)[0]
+
+
+def _checksum(record: dict[str, Any]) -> tuple[str, bool]:
+    """:func:`record_checksum`, and whether orjson can write the record."""
     body = {key: value for key, value in record.items() if key != "checksum"}
-    # Through JSON first, so that the checksum of a record before storing equals
-    # that of the record read back (tuples become lists, keys strings).
-    plain = json.loads(json.dumps(body, ensure_ascii=False, allow_nan=False))
-    text = json.dumps(plain, sort_keys=True, ensure_ascii=False)
-    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+    if _orjson_dumps(body) is not None:
+        # Every key is a string (orjson refuses any other): the body's text is that of
+        # the body through JSON (tuples are written as lists), without the round trip.
+        text = json.dumps(body, sort_keys=True, ensure_ascii=False, allow_nan=False)
+        writable = True
+    else:
+        plain = json.loads(json.dumps(body, ensure_ascii=False, allow_nan=False))
+        text = json.dumps(plain, sort_keys=True, ensure_ascii=False)
+        writable = False
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest(), writable
+
+
+def _orjson_dumps(data: Any) -> bytes | None:
+    """``orjson.dumps(data)``, or None when orjson is not installed or cannot write it
+    (a key that is not a string, an integer past 64 bits, a type JSON has not)."""
+    try:
+        import orjson
+    except ImportError:
+        return None
+    try:
+        return orjson.dumps(data)
+    except TypeError:  # orjson.JSONEncodeError is a TypeError
+        return None
 
 
 def schema_problem(data: Any, schema: dict[str, Any], *, whole: str = "the record") -> str | None:
@@ -267,13 +296,22 @@ def store_record(path: PathLike, record: dict[str, Any]) -> None:
     """Write a record with its checksum, atomically (a temporary file, then a rename).
 
     The checksum is that of the record as given; on file, runs of empty
-    per-sentence counts are packed (:func:`pack_counts`).
+    per-sentence counts are packed (:func:`pack_counts`). orjson writes the
+    file when it can (several times as fast as :mod:`json`, the same values
+    read back), :mod:`json` otherwise.
+
+    Raises:
+        ValueError: the record holds a NaN or an infinity (JSON has neither).
     """
-    stored = {**record, "checksum": record_checksum(record)}
+    checksum, writable = _checksum(record)
+    stored = {**record, "checksum": checksum}
     if isinstance(stored.get("sentence_counts"), list):
         stored["sentence_counts"] = pack_counts(stored["sentence_counts"])
-    with atomic_write(path) as f:
-        json.dump(stored, f, ensure_ascii=False, allow_nan=False)
+    data = _orjson_dumps(stored) if writable else None
+    if data is None:
+        data = json.dumps(stored, ensure_ascii=False, allow_nan=False).encode("utf-8")
+    with atomic_write(path, encoding=None) as f:
+        f.write(data)
 
 
 def load_record(path: PathLike, *, version: int) -> tuple[dict[str, Any] | None, str | None]:
