@@ -13,11 +13,17 @@ from hypothesis import strategies as st
 
 from cws_bench.bakeoff import CACHE_VERSION, load_config, run_bakeoff
 from cws_bench.records import (
+    RECORD_SCHEMA,
+    SHARD_SCHEMA,
+    _are_counts,
+    _are_words,
+    _schema_problem,
     load_record,
     load_shard_record,
     pack_counts,
     record_checksum,
     record_problems,
+    schema_problem,
     store_record,
 )
 
@@ -288,3 +294,24 @@ def test_an_edited_orjson_file_is_refused(tmp_path):
     data, warning = load_shard_record(path, version=CACHE_VERSION, lines=lines)
     assert data is None
     assert "the checksum does not match the content" in warning
+
+
+_values = st.none() | st.booleans() | st.integers(-2, 3) | st.floats(-1, 2) | st.text(max_size=3)
+
+
+@settings(deadline=None, max_examples=200)
+@given(
+    pred=st.lists(st.lists(st.text(max_size=3) | _values, max_size=4) | _values, max_size=4),
+    rows=st.lists(st.lists(st.integers(-1, 5) | _values, max_size=4) | _values, max_size=4),
+    segment_s=st.floats(-1, 2) | st.text(max_size=2),
+)
+def test_the_fast_schema_check_gives_the_validators_verdict(pred, rows, segment_s):
+    """Lists of words and rows of counts checked in Python: the same problem, or none."""
+    shard = {**_shard(), "pred": pred, "segment_s": segment_s}
+    assert _schema_problem(shard, SHARD_SCHEMA, "pred", _are_words) == schema_problem(
+        shard, SHARD_SCHEMA
+    )
+    record = {**_minimal(), "sentence_counts": rows}
+    assert _schema_problem(record, RECORD_SCHEMA, "sentence_counts", _are_counts) == (
+        schema_problem(record, RECORD_SCHEMA)
+    )
