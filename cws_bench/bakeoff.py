@@ -420,13 +420,13 @@ def _statistics(
     by_corpus: dict[str, dict[str, Any]] = {}
     for corpus_label, label in records:
         rows = records[corpus_label, label].sentence_counts
-        counts = np.asarray(rows, dtype=np.int64).reshape(-1, len(COLUMNS))
-        by_corpus.setdefault(corpus_label, {})[label] = counts
+        array = np.asarray(rows, dtype=np.int64).reshape(-1, len(COLUMNS))
+        by_corpus.setdefault(corpus_label, {})[label] = array
     track_of = {s.label: s.track for s in config.segmenters}
     found: dict[str, dict[str, dict[str, Interval]]] = {}
     compared: dict[str, list[Comparison]] = {}
-    for corpus_label, counts in by_corpus.items():
-        labels = [s.label for s in config.segmenters if s.label in counts]
+    for corpus_label, systems in by_corpus.items():
+        labels = [s.label for s in config.segmenters if s.label in systems]
         pairs = [
             (a, b)
             for i, a in enumerate(labels)
@@ -435,7 +435,7 @@ def _statistics(
         ]
         found[corpus_label], compared[corpus_label] = bootstrap_statistics(
             corpus_label,
-            counts,
+            systems,
             pairs,
             resamples=config.resamples,
             seed=config.seed,
