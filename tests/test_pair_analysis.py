@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from itertools import repeat
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -29,6 +30,7 @@ from cws_bench.analysis import (
 from cws_bench.buckets import (
     _ORDER,
     ATTRIBUTES,
+    _spans,
     bucket_analysis,
     character_class,
     frequency_bucket,
@@ -39,7 +41,7 @@ from cws_bench.dictionary import Dictionary
 
 
 def old_analyse_errors(gold, pred, dictionary=None, *, top=20):
-    """analyse_errors as it was: block by block, word by word."""
+    """analyse_errors as it was (cws_bench/analysis.py at e7653e8): block by block."""
     found = {"split": Counter(), "merge": Counter(), "cross": Counter()}
     first = {}
     oov_seen, oov_missed = Counter(), Counter()
@@ -91,10 +93,14 @@ def old_analyse_errors(gold, pred, dictionary=None, *, top=20):
 
 
 def old_bucket_analysis(gold, pred, *, counts=None, words=None):
-    """bucket_analysis as it was: every occurrence's buckets, sentence by sentence."""
-    tallies = {name: Counter() for name in ATTRIBUTES}
+    """bucket_analysis as it was (cws_bench/buckets.py at e7653e8): sentence by sentence."""
+    tallies: dict[str, Counter[tuple[str, str]]] = {name: Counter() for name in ATTRIBUTES}
     by_frequency = counts is not None or words is not None
     skipped = 0
+    # Count (word, sentence bucket, side, hit) first, in C (Counter over an iterable),
+    # then spread each distinct key over the attribute buckets: a word's buckets depend
+    # on the word alone, so each is worked out once, not once per occurrence.
+    occurrences: Counter[tuple[str, str, str, bool]] = Counter()
     for gold_words, pred_words in zip(gold, pred):
         text = "".join(gold_words)
         if text != "".join(pred_words):
@@ -103,42 +109,58 @@ def old_bucket_analysis(gold, pred, *, counts=None, words=None):
         if not gold_words:
             continue
         sentence = sentence_length_bucket(len(text))
-        spans = {}
-        for side, side_words in (("gold", gold_words), ("pred", pred_words)):
-            at, spans[side] = 0, []
-            for word in side_words:
-                spans[side].append((at, at + len(word)))
-                at += len(word)
-        others = {"gold": set(spans["pred"]), "pred": set(spans["gold"])}
-        for side, side_words in (("gold", gold_words), ("pred", pred_words)):
-            for word, span in zip(side_words, spans[side]):
-                hit = span in others[side]
-                for name, bucket in (
-                    ("word_length", word_length_bucket(word)),
-                    ("frequency", frequency_bucket(word, counts, words) if by_frequency else ""),
-                    ("sentence_length", sentence),
-                    ("character_class", character_class(word)),
-                ):
-                    tallies[name][bucket, side] += 1
-                    if hit and side == "gold":
-                        tallies[name][bucket, "correct"] += 1
+        gold_spans = _spans(gold_words)
+        pred_spans = _spans(pred_words)
+        predicted = set(pred_spans)
+        gold_set = set(gold_spans)
+        for side, side_words, side_spans, other in (
+            ("gold", gold_words, gold_spans, predicted),
+            ("pred", pred_words, pred_spans, gold_set),
+        ):
+            occurrences.update(
+                zip(side_words, repeat(sentence), repeat(side), [s in other for s in side_spans])
+            )
+    known: dict[str, tuple[str, str, str]] = {}
+    for (word, sentence, side, hit), n in occurrences.items():
+        found = known.get(word)
+        if found is None:
+            found = known[word] = (
+                word_length_bucket(word),
+                frequency_bucket(word, counts, words) if by_frequency else "",
+                character_class(word),
+            )
+        length, frequency, char_class = found
+        for name, bucket in (
+            ("word_length", length),
+            ("frequency", frequency),
+            ("sentence_length", sentence),
+            ("character_class", char_class),
+        ):
+            tally = tallies[name]
+            tally[bucket, side] += n
+            if hit and side == "gold":
+                tally[bucket, "correct"] += n
     result = {}
     for name in ATTRIBUTES:
+        tally = tallies[name]
         rows = []
         for bucket in _ORDER[name]:
-            n_gold, n_pred = tallies[name][bucket, "gold"], tallies[name][bucket, "pred"]
+            n_gold, n_pred = tally[bucket, "gold"], tally[bucket, "pred"]
             if not n_gold and not n_pred:
                 continue
-            correct = tallies[name][bucket, "correct"]
+            correct = tally[bucket, "correct"]
+            recall = correct / n_gold if n_gold else None
+            precision = correct / n_pred if n_pred else None
+            f1 = 2 * correct / (n_gold + n_pred)  # 0 when one side has no word there
             rows.append(
                 {
                     "bucket": bucket,
                     "gold": n_gold,
                     "pred": n_pred,
                     "correct": correct,
-                    "recall": correct / n_gold if n_gold else None,
-                    "precision": correct / n_pred if n_pred else None,
-                    "f1": 2 * correct / (n_gold + n_pred),
+                    "recall": recall,
+                    "precision": precision,
+                    "f1": f1,
                 }
             )
         result[name] = rows
