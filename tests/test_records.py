@@ -213,9 +213,9 @@ def old_store(path, record):
         json.dump(stored, f, ensure_ascii=False, allow_nan=False)
 
 
-def outcome(function, *args):
+def outcome(function, *args, **options):
     try:
-        return function(*args)
+        return function(*args, **options)
     except Exception as e:  # the same error type, or the same value
         return type(e)
 
@@ -315,3 +315,63 @@ def test_the_fast_schema_check_gives_the_validators_verdict(pred, rows, segment_
     assert _schema_problem(record, RECORD_SCHEMA, "sentence_counts", _are_counts) == (
         schema_problem(record, RECORD_SCHEMA)
     )
+
+
+def old_load_shard_record(path, *, version, lines):
+    """load_shard_record as it was (cws_bench/records.py at e7653e8): json, the whole schema."""
+    name = str(path)
+    if not Path(path).exists():
+        return None, None
+    try:
+        record = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        return None, f"{name}: unreadable cache record ({e}); running the shard again"
+    if isinstance(record, dict) and record.get("version") != version:
+        return None, None
+    problem = schema_problem(record, SHARD_SCHEMA)
+    if problem is None and record.get("checksum") != old_checksum(record):
+        problem = "the checksum does not match the content (the file was edited)"
+    if problem is None and (
+        len(record["pred"]) != len(lines)
+        or any("".join(w) != "".join(line.split()) for w, line in zip(record["pred"], lines))
+    ):
+        problem = "its words are not those of the shard's lines"
+    if problem is not None:
+        return None, f"{name}: invalid cache record ({problem}); running the shard again"
+    record.pop("checksum", None)
+    return record, None
+
+
+_SHARD_LINES = ["我们是学生", "", "ｉＰｈｏｎｅ 2008年"]
+_EDITS = [
+    *["", "1", "-", '"', "[", "]", "{", "}", ",", "null", "x", "\\ud800", "NaN", "1e400"],
+    *["99999999999999999999999", '"checksum": "0",', "\u00e9"],
+]
+
+
+@settings(deadline=None, max_examples=300)
+@given(
+    writer=st.sampled_from(["new", "old"]),
+    at=st.floats(0, 1),
+    cut=st.integers(0, 6),
+    insert=st.sampled_from(_EDITS) | st.binary(max_size=3).map(lambda b: b.decode("latin-1")),
+    raw=st.booleans(),
+)
+def test_an_edited_shard_file_reads_as_the_old_reader_read_it(
+    tmp_path_factory, writer, at, cut, insert, raw
+):
+    """Any edit of a shard file: the same shard, or the same refusal with the same words."""
+    path = tmp_path_factory.mktemp("s") / "shard.json"
+    (store_record if writer == "new" else old_store)(path, _shard())
+    data = path.read_bytes()
+    where = int(at * len(data))
+    added = insert.encode("latin-1") if raw else insert.encode("utf-8")  # raw: bad UTF-8
+    path.write_bytes(data[:where] + added + data[where + cut :])
+    read = load_shard_record(path, version=CACHE_VERSION, lines=_SHARD_LINES)
+    before = outcome(old_load_shard_record, path, version=CACHE_VERSION, lines=_SHARD_LINES)
+    if isinstance(before, type) and issubclass(before, ValueError):
+        # the old reader crashed on an infinity (1e400) or a lone surrogate: now refused
+        assert read[0] is None
+        assert "(the checksum does not match the content (the file was edited))" in read[1]
+    else:
+        assert read == before
