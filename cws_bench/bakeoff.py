@@ -40,7 +40,8 @@ A bake-off is a TOML file (see ``cws_bench/configs/default.toml``)::
 Option values may say ``{corpus}``: it becomes the registered name of the
 corpus being scored (closed tracks train on each corpus' own training data).
 
-Each (segmenter, corpus) pair is cut into shards of whole batches, and every
+Each (segmenter, corpus) pair is cut into shards (of whole batches, or of lines
+for a segmenter that segments each line on its own), and every
 shard of every pair runs on one executor (:mod:`cws_bench.runner`; local
 worker processes or a Dask cluster, chosen by ``[settings]``: ``executor``,
 ``scheduler``, ``shard_chars``, ``retries``), whose workers keep the
@@ -481,7 +482,7 @@ def run_bakeoff(
         executor: ``local``, ``dask`` or an :class:`~cws_bench.executors.Executor`
             (left open) [default: the config's ``[settings]``, else local].
         scheduler: a Dask scheduler's address (implies dask) [default: the config's].
-        shard_chars: characters per shard (whole batches) [default: the config's, 20,000].
+        shard_chars: characters per shard [default: the config's, 20,000].
         shard_timeout: seconds a shard may take [default: the config's ``timeout``].
         retries: runs again of a shard whose worker died or hung [default: the config's, 2].
         segmenters: more segmenters by label, each a
@@ -496,6 +497,7 @@ def run_bakeoff(
         CwsBenchError: a bad configuration, a corpus or segmenter that is not
             available (and not optional), or a report that cannot be written.
     """
+    from cws_bench.corpora.base import kept_summaries
     from cws_bench.identity import forget
 
     forget()  # files may have changed since an earlier run in this process
@@ -506,10 +508,21 @@ def run_bakeoff(
     data = os.fspath(data_dir) if data_dir is not None else None
     notes: list[str] = []
     installed = _installed_segmenters(config, notes, shipped=_shipped(segmenters))
-    plan = plan_run(config, installed, cache=cache, use_cache=use_cache, data_dir=data, notes=notes)
     given = executor if isinstance(executor, Executor) else None
     timeout = shard_timeout or config.timeout
-    run = _execute(plan, cache, config, given, jobs, timeout, progress, use_cache)
+    early = _early_executor(config, given, jobs, timeout)
+    try:
+        with kept_summaries():  # a training split is read once: identity, dictionary, buckets
+            plan = plan_run(
+                config, installed, cache=cache, use_cache=use_cache, data_dir=data, notes=notes
+            )
+            run = _execute(plan, cache, config, given or early, jobs, timeout, progress, use_cache)
+    finally:
+        if early is not None:
+            from cws_bench.workers import signals_ignored
+
+            with signals_ignored():  # a second Ctrl-C cannot cut the cleanup
+                early.close()
     notes.extend(cache.warnings)
     result = _result(config, plan, [(s, i) for s, i, _ in installed], run, data)
     result = replace(result, duration_s=time.perf_counter() - started)
@@ -545,8 +558,9 @@ def _configured(
     return replace(config, **changes)
 
 
-def _shipped(segmenters: Mapping[str, Any] | None) -> dict[str, bytes]:
-    """The caller's segmenters by label, pickled with cloudpickle for the workers."""
+def _shipped(segmenters: Mapping[str, Any] | None) -> dict[str, tuple[bytes, bool]]:
+    """The caller's segmenters by label, pickled with cloudpickle for the workers, each
+    with whether its lines are segmented each on its own."""
     if not segmenters:
         return {}
     try:
@@ -567,7 +581,7 @@ def _shipped(segmenters: Mapping[str, Any] | None) -> dict[str, bytes]:
 
             segmenter = FunctionSegmenter(label, segmenter)
         try:
-            shipped[label] = cloudpickle.dumps(segmenter)
+            shipped[label] = (cloudpickle.dumps(segmenter), segmenter.independent_lines)
         except Exception as e:
             raise CwsBenchError(
                 f"segmenters[{label!r}] cannot be sent to the worker processes: {e}",
@@ -575,6 +589,21 @@ def _shipped(segmenters: Mapping[str, Any] | None) -> dict[str, bytes]:
                 "use, or register it as a Segmenter adapter (docs/SCALING.md)",
             ) from e
     return shipped
+
+
+def _early_executor(
+    config: BakeoffConfig, given: Executor | None, jobs: int | None, timeout: float
+) -> Executor | None:
+    """The local executor of a run, its workers already starting (they import while the
+    corpora are read); None when the caller gave one or the run is on Dask (whose
+    cluster starts once a shard is to run)."""
+    if given is not None or config.executor != "local" or config.scheduler:
+        return None
+    from cws_bench.executors import make_executor
+
+    executor = make_executor("local", jobs=jobs, timeout=timeout, retries=config.retries)
+    executor.start()
+    return executor
 
 
 def _execute(
@@ -587,7 +616,7 @@ def _execute(
     progress: bool,
     use_cache: bool,
 ) -> Run:
-    """Run the plan's shards on the executor (made and closed here unless given)."""
+    """Run the plan's shards on the executor (made and closed here when None)."""
     from cws_bench.executors import make_executor
     from cws_bench.workers import Interrupted, signals_ignored, signals_raise
 
@@ -677,7 +706,7 @@ def _result(
 
 
 def _installed_segmenters(
-    config: BakeoffConfig, notes: list[str], *, shipped: Mapping[str, bytes]
+    config: BakeoffConfig, notes: list[str], *, shipped: Mapping[str, tuple[bytes, bool]]
 ) -> list[tuple[Any, Any, bytes | None]]:
     """The configuration's segmenters with their registry info (and shipped bytes, if any);
     optional missing ones noted.
@@ -693,8 +722,15 @@ def _installed_segmenters(
     segmenters: list[tuple[Any, Any, bytes | None]] = []
     for spec in config.segmenters:
         if spec.label in shipped:
-            own = SimpleNamespace(name=spec.label, version=None, kind=None, available=True)
-            segmenters.append((spec, own, shipped[spec.label]))
+            blob, independent = shipped[spec.label]
+            own = SimpleNamespace(
+                name=spec.label,
+                version=None,
+                kind=None,
+                available=True,
+                independent_lines=independent,
+            )
+            segmenters.append((spec, own, blob))
             continue
         info = available.get(spec.name)
         if info is None:

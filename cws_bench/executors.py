@@ -34,6 +34,7 @@ import os
 import pickle
 import signal
 import socket
+import sys
 import threading
 import time
 import traceback
@@ -178,6 +179,10 @@ class Executor:
         """Yield (index, result) for each item, in the order they finish."""
         raise NotImplementedError
 
+    def start(self) -> None:
+        """Start the workers now, before the first :meth:`map` (while the caller does other
+        work); by default they start with it."""
+
     def close(self) -> None:
         """Stop the workers (nothing is left behind)."""
 
@@ -258,7 +263,11 @@ def _worker_main(connection: Connection) -> None:
         except EOFError:
             return
         if message is None:
-            return
+            # Nothing is left to hand back: leave without the interpreter's teardown,
+            # which frees a loaded model object by object (seconds for snownlp's).
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(0)
         if message[0] == "task":
             _, task, context = message
             continue
@@ -278,6 +287,7 @@ class _Slot:
     index: int | None = None
     started: float = 0.0
     keys: set[str] = field(default_factory=set)  # affinity keys of the items it ran
+    used: bool = False  # it was sent a task
 
 
 class _Queue:
@@ -340,6 +350,12 @@ class LocalExecutor(Executor):
         """Process ids of the running workers."""
         return [slot.process.pid for slot in self._slots]
 
+    def start(self) -> None:
+        """Start the ``jobs`` workers now: they import while the caller goes on (a bake-off
+        reads its corpora meanwhile)."""
+        while len(self._slots) < self.jobs:
+            self._slots.append(self._start())
+
     def _start(self) -> _Slot:
         parent, child = self._context.Pipe()
         process = self._context.Process(target=_worker_main, args=(child,), daemon=True)
@@ -347,12 +363,15 @@ class LocalExecutor(Executor):
         child.close()
         return _Slot(process, parent)
 
-    def _stop(self, slot: _Slot, *, kill: bool) -> None:
+    def _stop(self, slot: _Slot, *, kill: bool, told: bool = False) -> None:
+        """Stop a worker: one that is idle is told to leave (unless ``told`` already) and
+        given a few seconds; then SIGTERM and SIGKILL as needed."""
         from cws_bench.workers import stop_worker
 
         if not kill:
-            with contextlib.suppress(OSError):
-                slot.connection.send(None)
+            if not told:
+                with contextlib.suppress(OSError):
+                    slot.connection.send(None)
             slot.process.join(timeout=5)
         stop_worker(slot.process)  # SIGTERM, a grace, SIGKILL to it and what it started
         slot.connection.close()
@@ -377,6 +396,7 @@ class LocalExecutor(Executor):
                 self._slots.append(self._start())
             for slot in self._slots:
                 slot.connection.send(setup)
+                slot.used = True
             while remaining:
                 for slot in self._slots:
                     if slot.index is None and queue:
@@ -391,6 +411,7 @@ class LocalExecutor(Executor):
                     failures[index] += 1
                     self._slots[i] = self._start()
                     self._slots[i].connection.send(setup)
+                    self._slots[i].used = True
                     if failures[index] <= self.retries:
                         queue.put_back(index)
                         continue
@@ -448,8 +469,13 @@ class LocalExecutor(Executor):
 
     def close(self) -> None:
         slots, self._slots = self._slots, []
+        idle = [slot for slot in slots if slot.index is None and slot.used]
+        for slot in idle:  # all told first: they leave at the same time
+            with contextlib.suppress(OSError):
+                slot.connection.send(None)
         for slot in slots:
-            self._stop(slot, kill=slot.index is not None)
+            # a worker that never ran anything holds nothing: it is not waited for
+            self._stop(slot, kill=slot.index is not None or not slot.used, told=True)
 
 
 # ---------------------------------------------------------------- Dask

@@ -725,10 +725,13 @@ class ShardOutput:
 
 @dataclass(frozen=True)
 class ShardContext:
-    """The executor's context of a run: the pairs' setups and each corpus' leak inputs."""
+    """The executor's context of a run: the pairs' setups, each corpus' leak inputs, and the
+    corpus splits the run read (:meth:`~cws_bench.corpora.base.Corpus.summary`: a
+    segmenter that learns its words from one of them takes them from there)."""
 
     pairs: tuple[PairSetup, ...]
     leaks: dict[str, Leaks]
+    summaries: dict[tuple[Any, ...], Any] = field(default_factory=dict)
 
 
 _FAILED_LOADS: dict[str, tuple[str, str]] = {}  # key -> (status, error) in this worker
@@ -741,6 +744,7 @@ def segment_shard(context: ShardContext, item: ShardItem) -> ShardOutput:
     for data that is not here, skipped) output, never an exception: its pair
     fails and the others go on. A load that failed is not tried again by this worker.
     """
+    from cws_bench.corpora.base import kept_summaries
     from cws_bench.errors import CorpusUnavailableError, CwsBenchError
     from cws_bench.executors import cached, take_load_reports
     from cws_bench.memory import peak_memory_mib
@@ -751,9 +755,10 @@ def segment_shard(context: ShardContext, item: ShardItem) -> ShardOutput:
         return ShardOutput(None, status=status, error=error)
     loading = True
     try:
-        segmenter = cached(
-            setup.key, lambda: build_segmenter(setup.name, setup.options, setup.blob)
-        )
+        with kept_summaries(context.summaries):
+            segmenter = cached(
+                setup.key, lambda: build_segmenter(setup.name, setup.options, setup.blob)
+            )
         loading = False
         pred, segment_s = segment_lines(
             segmenter, list(item.lines), setup.batch_size, setup.convert
@@ -801,7 +806,6 @@ def _training_counts(corpus: CorpusSpec, data_dir: str | None) -> dict[str, int]
     """
     if corpus.name is None or corpus.dictionary:
         return None
-    from collections import Counter
 
     from cws_bench.corpora import get_corpus
 
@@ -809,7 +813,4 @@ def _training_counts(corpus: CorpusSpec, data_dir: str | None) -> dict[str, int]
     split = named.dictionary_split
     if split is None or split not in named.available_splits:
         return None
-    counts: Counter[str] = Counter()
-    for words in named.sentences(split):
-        counts.update(words)
-    return dict(counts)
+    return dict(named.summary(split).counts)

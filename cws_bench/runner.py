@@ -1,10 +1,12 @@
-"""The bake-off's runner: every pair cut into shards of whole batches, run on one executor.
+"""The bake-off's runner: every pair cut into shards, run on one executor.
 
 :func:`plan_run` resolves a configuration into corpora (gold, raw lines,
 dictionary, identity: read once, in this process), pairs (their cache keys)
 and, for each pair not in the run cache, its shards: runs of whole batches of
 ``batch_size`` lines, about ``shard_chars`` characters each, so that a
-segmenter gets exactly the batches it gets in an unsharded run. :class:`Run`
+segmenter gets exactly the batches it gets in an unsharded run; or runs of
+whole lines for an adapter whose ``independent_lines`` says that each line is
+segmented on its own (finer shards share a slow pair among the workers). :class:`Run`
 feeds every shard of every pair to one executor
 (:mod:`cws_bench.executors`), whose workers keep the segmenters they loaded
 from one shard, and one corpus, to the next; as each shard comes back it is
@@ -109,6 +111,7 @@ class FunctionSegmenter(Segmenter):
 
     kind = "statistical"
     description = "a Python callable"
+    independent_lines = True  # the function gets one line at a time
 
     def __init__(self, label: str, function: Callable[[str], list[str]]) -> None:
         super().__init__()
@@ -381,8 +384,11 @@ def _plan_pair(
         plan.cached.add(pair)
         return
     setup = PairSetup(spec.name, options, batch_size, corpus.convert, spec.track, loaded_as, blob)
+    # Shards end between batches, as an unsharded run cuts them, or between any two
+    # lines for a segmenter whose lines are segmented each on its own.
+    unit = 1 if getattr(info, "independent_lines", False) else batch_size
     # an empty corpus still has one (empty) shard: its segmenter is loaded and described
-    cuts = cut_batches(lengths, batch_size, shard_chars) or [(0, 0)]
+    cuts = cut_batches(lengths, unit, shard_chars) or [(0, 0)]
     plan.pairs.append(PlannedPair(corpus, spec, info, key, setup, cuts))
 
 
@@ -503,10 +509,13 @@ class Run:
 
     def run(self, executor: Any) -> None:
         """Run every shard not in the cache, then wait for the pairs' scoring."""
+        from cws_bench.corpora.base import kept
+
         self._collect()
         context = ShardContext(
             tuple(p.setup for p in self.plan.pairs),
             {label: leak_inputs(i.gold, i.dictionary) for label, i in self.plan.inputs.items()},
+            kept(),
         )
         try:
             for _ in executor.map(

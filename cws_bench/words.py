@@ -29,7 +29,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from cws_bench.checksums import SentenceDigest
 from cws_bench.dictionary import Dictionary, jieba_dictionary, load_dictionary
 from cws_bench.errors import CwsBenchError
 from cws_bench.io import PathLike
@@ -170,25 +169,17 @@ def _corpus_words(name: str, split: str | None, data_dir: PathLike | None) -> Wo
             split=corpus.dictionary_split or DEFAULT_SPLIT,
             checksum=loaded.checksum,
         )
-    corpus.check_split(split)
-    digest = SentenceDigest()
-    found: set[str] = set()
-    count = 0
-    for words in corpus.sentences(split):
-        digest.add(words)
-        if words:
-            count += 1
-            found.update(words)
+    summary = corpus.summary(split)
     description = f"{name}:{split}"
-    if not found:
+    if not summary.counts:
         raise CwsBenchError(f"{description}: no words to build a dictionary from")
     return WordSource(
-        Dictionary(frozenset(found), description),
+        Dictionary(frozenset(summary.counts), description),
         description,
         corpus=name,
         split=split,
-        checksum=digest.hexdigest(),
-        sentences=count,
+        checksum=summary.checksum,
+        sentences=summary.sentences,
     )
 
 

@@ -7,17 +7,26 @@ once here, over :meth:`Corpus.sentences`.
 
 from __future__ import annotations
 
+import contextlib
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cws_bench.checksums import sentences_checksum
+from cws_bench.checksums import SentenceDigest, sentences_checksum
 from cws_bench.dictionary import Dictionary
 from cws_bench.errors import CorpusUnavailableError, CwsBenchError, Fix
 
-__all__ = ["Availability", "Corpus", "sentences_checksum", "word_types"]
+__all__ = [
+    "Availability",
+    "Corpus",
+    "SplitSummary",
+    "kept_summaries",
+    "sentences_checksum",
+    "word_types",
+]
 
 
 @dataclass(frozen=True)
@@ -35,6 +44,57 @@ class Availability:
     location: str | None = None
     how_to_get: str | None = None
     splits: tuple[str, ...] = field(default=())
+
+
+@dataclass(frozen=True)
+class SplitSummary:
+    """What one pass over a split's gold sentences gives (see :meth:`Corpus.summary`).
+
+    Attributes:
+        checksum: the sentence checksum (:func:`sentences_checksum`, empty sentences included).
+        sentences: how many sentences have words.
+        counts: how often each word occurs (read-only: copy it to change it).
+    """
+
+    checksum: str
+    sentences: int
+    counts: Mapping[str, int]
+
+
+# Summaries read in this process while kept, by corpus (class, name, settings) and split.
+_SUMMARIES: dict[tuple[Any, ...], SplitSummary] = {}
+_KEEPING = [0]
+
+
+@contextlib.contextmanager
+def kept_summaries(
+    given: Mapping[tuple[Any, ...], SplitSummary] | None = None,
+) -> Iterator[None]:
+    """Within the block, each split's :meth:`Corpus.summary` is read once, then kept.
+
+    A run (a bake-off) reads a training split for its identity, its
+    dictionary and its frequency buckets: one read serves all three. The
+    summaries are forgotten when the outermost block ends, so that a later
+    run reads files that may have changed since.
+
+    Args:
+        given: summaries the run read elsewhere (:func:`kept`: the bake-off's
+            driver sends its own to the workers, whose dictionary-based
+            segmenters then learn the very word types the run's identity hashed).
+    """
+    _KEEPING[0] += 1
+    _SUMMARIES.update(given or {})
+    try:
+        yield
+    finally:
+        _KEEPING[0] -= 1
+        if not _KEEPING[0]:
+            _SUMMARIES.clear()
+
+
+def kept() -> dict[tuple[Any, ...], SplitSummary]:
+    """The summaries kept so far (inside :func:`kept_summaries`)."""
+    return dict(_SUMMARIES)
 
 
 def word_types(sentences: Iterator[list[str]], name: str) -> Dictionary:
@@ -190,11 +250,42 @@ class Corpus(ABC):
 
     def split_dictionary(self, split: str) -> Dictionary:
         """The word types of one split, named ``NAME:SPLIT``."""
-        return word_types(self.sentences(split), f"{self.name}:{split}")
+        return Dictionary(frozenset(self.summary(split).counts), f"{self.name}:{split}")
 
     def checksum(self, split: str) -> str:
         """A short hash of a split's gold sentences (see :func:`sentences_checksum`)."""
-        return sentences_checksum(self.sentences(split))
+        return self.summary(split).checksum
+
+    def summary(self, split: str) -> SplitSummary:
+        """A split's checksum, sentence count and word counts, from one pass over it.
+
+        Within :func:`kept_summaries` (a bake-off), the summary is read once
+        and kept by the corpus' class, name and settings (such as its data
+        folder): the split's identity in a cache key, its dictionary and the
+        frequency buckets come from one read.
+        """
+        settings = tuple(
+            sorted(
+                (key, str(value))
+                for key, value in vars(self).items()
+                if not key.startswith("_") and isinstance(value, str | int | float | Path | tuple)
+            )
+        )
+        key = (type(self).__module__, type(self).__qualname__, self.name, settings, split)
+        found = _SUMMARIES.get(key) if _KEEPING[0] else None
+        if found is None:
+            digest = SentenceDigest()
+            counts: Counter[str] = Counter()
+            sentences = 0
+            for words in self.sentences(split):
+                digest.add(words)
+                if words:
+                    sentences += 1
+                    counts.update(words)
+            found = SplitSummary(digest.hexdigest(), sentences, counts)
+            if _KEEPING[0]:
+                _SUMMARIES[key] = found
+        return found
 
     def metadata(self) -> dict[str, Any]:
         """The corpus card: name, title, script, domain, standard, licence, citation, source,

@@ -275,6 +275,11 @@ class Segmenter(ABC):
         has_speed: False for an adapter that only reads segmentations made
             elsewhere (``file``): the time it takes is no segmenter's speed,
             so the bake-off records none.
+        independent_lines: each line's words depend on that line alone, never
+            on the other lines of its batch, so a sharded run may cut between
+            any two lines (finer shards balance a slow segmenter's work across
+            workers); False cuts only between whole batches, as an unsharded
+            run makes them.
 
     Instance attributes:
         options: the options it was built with, as JSON/TOML-able values;
@@ -289,6 +294,7 @@ class Segmenter(ABC):
     distribution: ClassVar[str | None] = None
     install: ClassVar[str | None] = None
     has_speed: ClassVar[bool] = True
+    independent_lines: ClassVar[bool] = False
 
     def __init__(self, **options: Any) -> None:
         self.options: dict[str, Any] = plain_options(options)

@@ -56,9 +56,11 @@ model is that each character's emission ignores its neighbours.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import os
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -169,22 +171,32 @@ class HMMModel:
         """
         model = cls(alpha=alpha, fold_width=fold)
         start, transitions, emissions = model.start, model.transitions, model.emissions
+        # A word's tags are fixed by its length: count word types, then tags per type.
+        # Between two words of a sentence the tags go from E (after a word of several
+        # characters) or S (after one) to B or S: count those pairs by length class.
+        words: Counter[str] = Counter()
+        pairs: Counter[tuple[bool, bool]] = Counter()
         for sentence in sentences:
-            previous = -1
-            for token in sentence:
-                for word in token.split():
-                    for character, tag in zip(word, tags_of(word)):
-                        if fold:
-                            character = fold_width(character)
-                        counts = emissions.get(character)
-                        if counts is None:
-                            counts = emissions[character] = [0, 0, 0, 0]
-                        counts[tag] += 1
-                        if previous < 0:
-                            start[tag] += 1
-                        else:
-                            transitions[previous][tag] += 1
-                        previous = tag
+            split = [word for token in sentence for word in token.split()]
+            if not split:
+                continue
+            words.update(split)
+            single = [len(word) == 1 for word in split]
+            start[S if single[0] else B] += 1
+            pairs.update(itertools.pairwise(single))
+        for (after_single, before_single), count in pairs.items():
+            transitions[S if after_single else E][S if before_single else B] += count
+        for word, count in words.items():
+            tags = tags_of(word)
+            for previous, tag in itertools.pairwise(tags):
+                transitions[previous][tag] += count
+            for character, tag in zip(word, tags):
+                if fold:
+                    character = fold_width(character)
+                counts = emissions.get(character)
+                if counts is None:
+                    counts = emissions[character] = [0, 0, 0, 0]
+                counts[tag] += count
         if not emissions:
             raise CwsBenchError("no words to train the HMM on", "check the training corpus")
         return model
@@ -449,6 +461,7 @@ class HMMSegmenter(ModelSegmenter):
 
     name = "hmm"
     kind = "statistical"
+    independent_lines = True  # each line is segmented on its own
     description = "first-order B/M/E/S character-tagging HMM (train it on any segmented corpus)"
 
     def __init__(

@@ -41,6 +41,7 @@ class JiaguSegmenter(Segmenter):
 
     name = "jiagu"
     kind = "pretrained"
+    independent_lines = True  # each line is segmented on its own
     description = "jiagu (dictionary route; probe/model modes use its perceptron)"
     requires = ("jiagu",)
     distribution = "jiagu"

@@ -101,6 +101,7 @@ class JiebaSegmenter(Segmenter):
 
     name = "jieba"
     kind = "pretrained"
+    independent_lines = True  # each line is segmented on its own
     description = "jieba"
     requires = ("jieba",)
     distribution = "jieba"

@@ -222,6 +222,7 @@ class MaximumMatching(Segmenter):
 
     name = "fmm"
     kind = "dictionary"
+    independent_lines = True  # each line is segmented on its own
     description = "maximum matching over a dictionary"
 
     def __init__(

@@ -31,6 +31,7 @@ class PkusegSegmenter(Segmenter):
 
     name = "pkuseg"
     kind = "pretrained"
+    independent_lines = True  # each line is segmented on its own
     description = "pkuseg (CRF), default model"
     requires = ("pkuseg", "numpy")
     distribution = "pkuseg"

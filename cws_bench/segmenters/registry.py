@@ -150,6 +150,8 @@ class SegmenterInfo:
         trainable: whether it can be trained.
         device: for an installed neural adapter, the device ``device="auto"``
             picks here (``cuda:0`` or ``cpu``); None otherwise.
+        independent_lines: each line is segmented on its own (see
+            :class:`~cws_bench.segmenters.base.Segmenter`).
     """
 
     name: str
@@ -163,6 +165,7 @@ class SegmenterInfo:
     source: str = "built-in"
     trainable: bool = False
     device: str | None = None
+    independent_lines: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-safe dict in field order."""
@@ -178,6 +181,7 @@ class SegmenterInfo:
             "source": self.source,
             "trainable": self.trainable,
             "device": self.device,
+            "independent_lines": self.independent_lines,
         }
 
 
@@ -378,6 +382,7 @@ def list_segmenters() -> list[SegmenterInfo]:
                 options=dict(registered.options),
                 source=registered.source,
                 trainable=cls.train is not Segmenter.train,
+                independent_lines=cls.independent_lines,
                 device=None if missing else _auto_device(cls),
             )
         )

@@ -37,6 +37,7 @@ class RJiebaSegmenter(Segmenter):
 
     name = "rjieba"
     kind = "pretrained"
+    independent_lines = True  # each line is segmented on its own
     description = "rjieba: jieba-rs, the Rust port of jieba (default mode)"
     requires = ("rjieba",)
     distribution = "rjieba"

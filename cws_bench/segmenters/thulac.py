@@ -34,6 +34,7 @@ class ThulacSegmenter(Segmenter):
 
     name = "thulac"
     kind = "pretrained"
+    independent_lines = True  # each line is segmented on its own
     description = "THULAC (Tsinghua), segmentation only"
     requires = ("thulac",)
     distribution = "thulac"

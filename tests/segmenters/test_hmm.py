@@ -65,6 +65,41 @@ def test_counts_by_hand():
     }
 
 
+def _train_character_by_character(sentences, fold=True):
+    """The counts as first written: one character at a time along each sentence (the
+    oracle of the word-type count that HMMModel.train now does)."""
+    start, transitions, emissions = [0] * 4, [[0] * 4 for _ in range(4)], {}
+    for sentence in sentences:
+        previous = -1
+        for token in sentence:
+            for word in token.split():
+                for character, tag in zip(word, tags_of(word)):
+                    character = fold_width(character) if fold else character
+                    emissions.setdefault(character, [0, 0, 0, 0])[tag] += 1
+                    if previous < 0:
+                        start[tag] += 1
+                    else:
+                        transitions[previous][tag] += 1
+                    previous = tag
+    return start, transitions, emissions
+
+
+WORDS = st.text(alphabet="人民的我们是１Ａa 　", min_size=0, max_size=4)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(WORDS, max_size=6), min_size=1, max_size=8), st.booleans())
+def test_counting_word_types_equals_counting_characters(sentences, fold):
+    start, transitions, emissions = _train_character_by_character(sentences, fold)
+    if not emissions:
+        with pytest.raises(CwsBenchError, match="no words"):
+            HMMModel.train(sentences, fold=fold)
+        return
+    model = HMMModel.train(sentences, fold=fold)
+    assert (model.start, model.transitions, model.emissions) == (start, transitions, emissions)
+    assert list(model.emissions) == list(emissions)  # the same order: the same model file
+
+
 def test_smoothed_probabilities_by_hand():
     model = HMMModel.train(TOY, alpha=0.5)
     start = model.log_start()

@@ -20,3 +20,62 @@ def test_declares_its_training_corpus(build):
     segmenter = build("snownlp")
     assert segmenter.trained_on.corpus == "pd1998"
     assert segmenter.trained_on.overlaps("pd1998", "test")
+
+
+def _run(code: str, tmp_path) -> list:
+    """Run ``code`` in a fresh interpreter; it prints a JSON value as its last line."""
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, check=True
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+LINES = ["今天天气很好，我们去公园玩吧。", "中华人民共和国成立了", "他说 Hello World 了"]
+
+TRAIN_TINY = """
+from pathlib import Path
+Path("tiny.txt").write_text("今/s 天/s 天/b 气/e\\n我/s 们/s\\n", encoding="utf-8")
+import snownlp.seg
+"""
+
+
+def test_shares_the_model_it_imports_and_keeps_it_when_snownlp_changes_its_own(tmp_path):
+    """A fresh process shares the model ``import snownlp.seg`` loaded; snownlp's ``train``
+    (a new model) and ``load`` (in place) afterwards leave the adapter's copy unchanged."""
+    code = f"""
+import json
+from cws_bench.segmenters import get_segmenter
+lines = {LINES!r}
+first = get_segmenter("snownlp").segment(lines)
+{TRAIN_TINY}
+original = snownlp.seg.segger  # the model the import loaded, which the adapter shares
+snownlp.seg.train("tiny.txt")  # a new model in snownlp.seg.segger
+snownlp.seg.save("tiny.marshal")
+original.load("tiny.marshal")  # and the imported one changed in place
+snownlp.seg.segger = original
+changed = [snownlp.seg.seg(line) for line in lines]
+after = get_segmenter("snownlp").segment(lines)
+print(json.dumps([first, after, changed]))
+"""
+    first, after, changed = _run(code, tmp_path)
+    assert after == first
+    assert changed != first  # the tiny model segments differently: the check can fail
+
+
+def test_reads_the_shipped_model_when_snownlp_was_imported_and_trained_before(tmp_path):
+    shipped = _run(
+        f"import json, snownlp.seg as s; print(json.dumps([s.seg(x) for x in {LINES!r}]))",
+        tmp_path,
+    )
+    code = f"""
+import json
+{TRAIN_TINY}
+snownlp.seg.train("tiny.txt")
+from cws_bench.segmenters import get_segmenter
+print(json.dumps(get_segmenter("snownlp").segment({LINES!r})))
+"""
+    assert _run(code, tmp_path) == shipped

@@ -126,7 +126,8 @@ def test_sharded_runs_give_the_serial_numbers(
     config, expected = serial
     executor = request.getfixturevalue("local" if executor_name == "local" else "dask_executor")
     result = run_bakeoff(config, output_dir=tmp_path / "out", executor=executor, shard_chars=1)
-    assert result.settings["shards"] == 30  # 10 shards of 4 lines for each of 3 pairs
+    # fmm, bmm and jieba segment each line on its own: a shard of one line each (40 a pair)
+    assert result.settings["shards"] == 120
     assert numbers(result) == numbers(expected)
     assert len(result.comparisons) == 1  # fmm against bmm (closed track)
     written = json.loads((tmp_path / "out" / "results.json").read_text("utf-8"))
@@ -148,7 +149,7 @@ def test_the_cli_and_the_config_choose_the_executor(
     result = CliRunner().invoke(cli, ["bakeoff", str(path), "-o", str(out), "--quiet", "-j", "2"])
     assert result.exit_code == 0, result.output
     written = BakeoffResult.from_dict(json.loads((out / "results.json").read_text("utf-8")))
-    assert written.settings["executor"] == "dask" and written.settings["shards"] == 30
+    assert written.settings["executor"] == "dask" and written.settings["shards"] == 120
     assert numbers(written) == numbers(serial[1])
     args = ["bakeoff", str(path), "-o", str(out), "--quiet", "--no-cache"]
     result = CliRunner().invoke(cli, [*args, "--executor", "local", "--shard-chars", "30"])
@@ -183,7 +184,7 @@ def test_a_shard_that_always_crashes_fails_its_pair_only(
     result = run_bakeoff(config, output_dir=tmp_path / "out", executor=faulty, shard_chars=1)
     failed = [p for p in result.pairs if p.status != "ok"]
     assert len(failed) == 1 and failed[0].status == "failed"
-    assert "shard 5 (lines 17-20)" in (failed[0].error or "")
+    assert "shard 5 (lines 5-5)" in (failed[0].error or "")  # a shard of one line
     assert "failed 2 times" in (failed[0].error or "") and "died" in (failed[0].error or "")
     assert sum(p.status == "ok" for p in result.pairs) == 2
     assert all(failed[0].segmenter not in (c.a, c.b) for c in result.comparisons)
@@ -199,7 +200,7 @@ def test_an_interrupted_run_resumes_shard_by_shard(
     first = run_bakeoff(config, output_dir=out, executor=faulty, shard_chars=1)
     assert sum(p.status == "ok" for p in first.pairs) == 2
     shards = out / "cache" / "shards"
-    assert len(list(shards.glob("*.json"))) == 29
+    assert len(list(shards.glob("*.json"))) == 119  # 3 pairs of 40 one-line shards
     second = run_bakeoff(config, output_dir=out, executor=local, shard_chars=1)
     assert second.settings["shards"] == 1  # only the missing shard ran
     assert sorted(p.cached for p in second.pairs) == [False, True, True]
@@ -211,7 +212,7 @@ def test_an_interrupted_run_resumes_shard_by_shard(
     for path in sorted(shards.glob("*.json")):
         path.unlink()
     third = run_bakeoff(config, output_dir=out, executor=local, shard_chars=1)
-    assert third.settings["shards"] == 10
+    assert third.settings["shards"] == 40
     assert numbers(third) == numbers(expected)
     # an edited shard is never used: it runs again with a note
     victim = sorted(shards.glob("*.json"))[0]
@@ -221,8 +222,8 @@ def test_an_interrupted_run_resumes_shard_by_shard(
     for path in (out / "cache").glob("*.json"):
         path.unlink()
     fourth = run_bakeoff(config, output_dir=out, executor=local, shard_chars=1)
-    # the 10 shards of the third run are on file, one of them edited: 30 - 9 run
-    assert fourth.settings["shards"] == 21
+    # the 40 shards of the third run are on file, one of them edited: 120 - 39 run
+    assert fourth.settings["shards"] == 81
     assert any("invalid cache record" in note for note in fourth.settings["notes"])
     assert numbers(fourth) == numbers(expected)
 
@@ -312,6 +313,15 @@ class Pairs(Segmenter):
 
     def _segment(self, lines):
         return [pairs(line) for line in lines]
+
+
+class WholeBatches(Pairs):
+    """Pairs that must get whole batches of 4 lines (as a batch-padding tagger might)."""
+
+    def _segment(self, lines):
+        if len(lines) != 4:
+            raise ValueError(f"a batch of {len(lines)} lines")
+        return super()._segment(lines)
 '''
 
 
@@ -374,6 +384,27 @@ def _callable_rows(toy_distribution: Any, local: LocalExecutor, tmp_path: Path) 
         plain, output_dir=tmp_path / "c", jobs=1, segmenters={"mine": toy_distribution.pairs}
     )
     assert _row(result, "mine") == _row(by_name, "mine")
+
+
+def test_shards_end_between_batches_unless_each_line_is_segmented_alone(
+    toy_distribution: Any, tmp_path: Path
+) -> None:
+    plain = _config(tmp_path, SAMPLE.replace('[[segmenters]]\n    name = "jieba"\n', ""))
+    with LocalExecutor(1) as local:
+        result = run_bakeoff(
+            plain,
+            output_dir=tmp_path / "out",
+            executor=local,
+            shard_chars=1,
+            segmenters={"batches": toy_distribution.WholeBatches()},
+        )
+    assert {p.segmenter: p.status for p in result.pairs} == {
+        "fmm": "ok",
+        "bmm": "ok",
+        "batches": "ok",
+    }
+    # fmm and bmm: a shard per line (40 each); WholeBatches: a shard per batch of 4 (10)
+    assert result.settings["shards"] == 40 + 40 + 10
 
 
 def test_what_cannot_be_shipped_is_said(tmp_path: Path) -> None:
@@ -500,3 +531,44 @@ def test_one_sentence_shards_with_empty_lines_at_the_edges(
     assert whole.settings["shards"] == 2 and sharded.settings["shards"] == 2 * (len(lines) - 2)
     assert numbers(sharded) == numbers(whole)
     assert len(whole.pairs[0].scores) and whole.comparisons
+
+
+# ---------------------------------------------------------------- what the driver read
+
+
+def test_a_worker_learns_its_words_from_the_split_the_driver_read(tmp_path: Path) -> None:
+    """The run's summaries go to the workers in the context: a dictionary-based segmenter
+    learns the word types the run hashed into its identity, without reading them again."""
+    from cws_bench.corpora.base import SplitSummary
+    from cws_bench.corpora.peoples_daily import PeoplesDaily1998
+    from cws_bench.executors import cached
+    from cws_bench.experiment import PairSetup, ShardContext, ShardItem, segment_shard
+
+    (tmp_path / "199801.txt").write_text(
+        "".join(f"19980101-01-001-{n:03d}/m  [中央/n 人民/n]nt  报道/v\n" for n in range(20)),
+        encoding="utf-8",
+    )
+    options = {"corpus": "pd1998", "split": "train", "data_dir": str(tmp_path)}
+    read = PeoplesDaily1998(tmp_path).summary("train")  # what the file gives
+    assert set(read.counts) == {"中央", "人民", "报道"}
+    (key,) = _summary_keys(tmp_path)
+    told = SplitSummary(read.checksum, read.sentences, {"中央人民": 18, "报道": 18})
+    line = ("中央人民报道",)
+    cases = (({}, ["中央", "人民", "报道"]), ({key: told}, ["中央人民", "报道"]))
+    for summaries, expected in cases:
+        setup = PairSetup("fmm", options, 10, "none", "closed", f"fmm {len(summaries)}", None)
+        context = ShardContext((setup,), {"": None}, summaries)
+        output = segment_shard(context, ShardItem(0, 0, 0, "", 0, line))
+        assert output.status == "ok", output.error
+        assert output.pred == [expected]
+        assert cached(setup.key, lambda: None).trained_on.checksum == read.checksum
+
+
+def _summary_keys(folder: Path) -> list[tuple[Any, ...]]:
+    """The key under which a run keeps pd1998's training split read from ``folder``."""
+    from cws_bench.corpora import get_corpus
+    from cws_bench.corpora.base import kept, kept_summaries
+
+    with kept_summaries():
+        get_corpus("pd1998", data_dir=str(folder)).summary("train")
+        return list(kept())
