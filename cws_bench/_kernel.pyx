@@ -153,33 +153,20 @@ cdef class WordSet:
     def __cinit__(self, words):
         cdef list encoded = [w.encode("utf-8") for w in
                              (words if isinstance(words, (set, frozenset)) else set(words))]
-        cdef Py_ssize_t total = 0, slots = 8, n = len(encoded), slot, pos = 0, length
+        cdef Py_ssize_t total = 0, n = len(encoded), pos = 0, length
         cdef bytes word
         cdef uint64_t h, key_sum = 0, key_xor = 0
         for word in encoded:
             total += PyBytes_GET_SIZE(word)
-        while slots < 2 * n:
-            slots *= 2
-        self.mask = slots - 1
+        self._allocate(n, total)
         self.size = n
-        self.slots = <Slot *> PyMem_Malloc(slots * sizeof(Slot))
-        self.data = <unsigned char *> PyMem_Malloc(total + 1)
-        if not (self.slots and self.data):
-            raise MemoryError()
-        for slot in range(slots):
-            self.slots[slot].length = -1
         for word in encoded:
             length = PyBytes_GET_SIZE(word)
             memcpy(self.data + pos, PyBytes_AS_STRING(word), length)
             h = _fnv(FNV_OFFSET, self.data, pos, pos + length)
             key_sum += h
             key_xor ^= h
-            slot = <Py_ssize_t> (h & <uint64_t> self.mask)
-            while self.slots[slot].length >= 0:
-                slot = (slot + 1) & self.mask
-            self.slots[slot].hash = h
-            self.slots[slot].start = pos
-            self.slots[slot].length = length
+            self._put(h, pos, length)
             pos += length
         # The same order-independent summary as checksum_parts(words).
         self.checksum_parts = (n, key_sum, key_xor)
@@ -187,6 +174,64 @@ cdef class WordSet:
     def __dealloc__(self):
         PyMem_Free(self.slots)
         PyMem_Free(self.data)
+
+    cdef int _allocate(self, Py_ssize_t words, Py_ssize_t total) except -1:
+        """Empty slots for ``words`` words, and ``total`` bytes for their data."""
+        cdef Py_ssize_t slots = 8, slot
+        while slots < 2 * words:
+            slots *= 2
+        PyMem_Free(self.slots)
+        PyMem_Free(self.data)
+        self.slots = <Slot *> PyMem_Malloc(slots * sizeof(Slot))
+        self.data = <unsigned char *> PyMem_Malloc(total + 1)
+        if not (self.slots and self.data):
+            raise MemoryError()
+        self.mask = slots - 1
+        for slot in range(slots):
+            self.slots[slot].length = -1
+        return 0
+
+    cdef void _put(self, uint64_t h, Py_ssize_t start, Py_ssize_t length) noexcept nogil:
+        """Store the word at ``data[start:start + length]``, of hash ``h``, in a free slot."""
+        cdef Py_ssize_t slot = <Py_ssize_t> (h & <uint64_t> self.mask)
+        while self.slots[slot].length >= 0:
+            slot = (slot + 1) & self.mask
+        self.slots[slot].hash = h
+        self.slots[slot].start = start
+        self.slots[slot].length = length
+
+    @staticmethod
+    def from_utf8_lines(bytes lines):
+        """The set of the lines of ``lines``: UTF-8 words, one a line, joined by newlines.
+
+        Equal to ``WordSet(set(words))`` (same members, same ``checksum_parts``;
+        a word on several lines counts once), built without a str or bytes
+        object per word: for a dictionary file read as bytes.
+        """
+        cdef WordSet self = WordSet.__new__(WordSet, ())
+        cdef Bytes s = <Bytes> PyBytes_AS_STRING(lines)
+        cdef Py_ssize_t total = PyBytes_GET_SIZE(lines), n = 1, i, start = 0, end
+        cdef uint64_t h, key_sum = 0, key_xor = 0
+        for i in range(total):
+            n += s[i] == 10
+        self._allocate(n, total)
+        memcpy(self.data, s, total)
+        n = 0
+        while start < total:
+            end = start
+            while end < total and s[end] != 10:
+                end += 1
+            if end > start:
+                h = _fnv(FNV_OFFSET, s, start, end)
+                if not self._find(s, start, end, h):
+                    key_sum += h
+                    key_xor ^= h
+                    self._put(h, start, end - start)
+                    n += 1
+            start = end + 1
+        self.size = n
+        self.checksum_parts = (n, key_sum, key_xor)
+        return self
 
     def __len__(self):
         return self.size

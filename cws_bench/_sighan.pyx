@@ -14,7 +14,9 @@ corpora (``tests/test_sighan.py``).
 """
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
-from libc.string cimport memset
+from cpython.unicode cimport PyUnicode_DecodeUTF8
+from libc.stdint cimport uint64_t
+from libc.string cimport memchr, memcmp, memcpy, memset
 
 ctypedef Py_ssize_t idx
 
@@ -503,6 +505,7 @@ cdef class _Line:
     cdef char *oov  # per class: 0 in the dictionary, 1 not, 2 not looked up yet
     cdef idx capacity0, capacity1, oov_capacity
     cdef idx n0, n1, prefix, suffix
+    cdef idx classes  # distinct words of the pair (class numbers 0 .. classes - 1)
     cdef dict numbers
     cdef list keys
 
@@ -540,12 +543,20 @@ cdef class _Line:
         cdef idx n = len(self.keys)
         self.numbers[word] = n
         self.keys.append(word)
+        self.classes = n + 1
         return n
 
     cdef int start(self, idx n0, idx n1) except -1:
         self.numbers.clear()
         del self.keys[:]
+        self.classes = 0
         self.reserve(max(n0, 1), max(n1, 1))  # the flags hold two pads even for no word
+        return 0
+
+    cdef int reserve_oov(self) except -1:
+        if self.classes > self.oov_capacity:
+            self.oov = <char *>_grow(self.oov, self.classes)
+            self.oov_capacity = self.classes
         return 0
 
     cdef idx split(self, str line, idx *ids) except -1:
@@ -611,17 +622,15 @@ cdef class _Line:
         # those of the middle's own numbering.
         _diff_middle(
             ids0 + prefix, n0 - prefix - suffix, ids1 + prefix, n1 - prefix - suffix,
-            len(self.keys), self.changed0, self.changed1,
+            self.classes, self.changed0, self.changed1,
         )
         return 1
 
     cdef int look_up(self, object words) except -1:
         """Mark each class of the gold words in or out of the dictionary."""
-        cdef idx classes = len(self.keys), i, c
-        if classes > self.oov_capacity:
-            self.oov = <char *>_grow(self.oov, classes)
-            self.oov_capacity = classes
-        memset(self.oov, 2, classes)
+        cdef idx i, c
+        self.reserve_oov()
+        memset(self.oov, 2, self.classes)
         for i in range(self.n0):
             c = self.ids0[i]
             if self.oov[c] == 2:
@@ -664,21 +673,21 @@ def split_line(str line):
     return [scratch.keys[scratch.ids0[i]] for i in range(scratch.n0)]
 
 
-cdef int _count(_Line line, object words, idx *totals) except -1:
-    """Add one split line pair to totals, as sighan.count_words counts it."""
+cdef int _count(_Line line, bint has_words, idx *totals) except -1:
+    """Add one split line pair to totals, as sighan.count_words counts it.
+
+    With ``has_words``, ``line.oov`` marks each class of the gold words that is
+    not in the dictionary (``_Line.look_up``, ``BufferCounter.look_up``)."""
     cdef idx n0 = line.n0, n1 = line.n1, prefix, suffix, t
     cdef idx i0 = 0, i1 = 0, len0, len1, deleted, inserted, substituted, missed_words = 0
-    cdef bint has_words = words is not None, lost
+    cdef bint lost
     cdef char *changed0 = line.changed0
     cdef char *changed1 = line.changed1
-    cdef char *oov
+    cdef char *oov = line.oov
     if n0 == 0:
         return 0
     totals[TRUTH_WORDS] += n0
     totals[TEST_WORDS] += n1
-    if has_words:
-        line.look_up(words)
-    oov = line.oov
     if not line.diff():
         totals[MATCHED] += n0
         if has_words:
@@ -732,5 +741,305 @@ def count_lines(gold_lines, pred_lines, words=None):
     memset(totals, 0, sizeof(totals))
     for gold_line, pred_line in zip(gold_lines, pred_lines):
         line.split_pair(gold_line, pred_line)
-        _count(line, words, totals)
+        if words is not None and line.n0:
+            line.look_up(words)
+        _count(line, words is not None, totals)
     return tuple([totals[i] for i in range(N_FIELDS)])
+
+
+# ---------------------------------------------------------------------------
+# Counting straight from UTF-8 line buffers (the bytes the scoring kernel reads)
+
+
+cdef uint64_t FNV_OFFSET = 14695981039346656037ULL
+cdef uint64_t FNV_PRIME = 1099511628211ULL
+
+
+cdef inline uint64_t _fnv(const unsigned char *s, idx n) noexcept nogil:
+    cdef uint64_t h = FNV_OFFSET
+    cdef idx i
+    for i in range(n):
+        h = (h ^ s[i]) * FNV_PRIME
+    return h
+
+
+cdef class BufferCounter:
+    """``count_lines`` on lines given as UTF-8 bytes, without a str per word.
+
+    Every distinct word of the run gets a number in an open-addressing hash
+    table keyed by its bytes (kept in ``arena``), and is looked up in the
+    dictionary once, as a str, the first time it is seen; each line pair then
+    renumbers its words densely (``local``, valid where ``stamp`` is the pair's
+    number), as ``_Line.number`` does with a dict. The table is emptied between
+    two pairs once it holds ``max_words`` words, so that memory stays bounded
+    on a corpus of many distinct words. Words are split as
+    ``sighan.split_sighan_line`` splits them (its UTF-8 form: carriage returns
+    deleted, then runs of the bytes 9-12 and 32 or of U+3000, ``E3 80 80``,
+    separate words), so the counts are ``count_lines``' (``tests/test_sighan.py``).
+    """
+
+    cdef object words
+    cdef _Line line
+    cdef idx *slots  # word number + 1 per slot, 0 for an empty slot
+    cdef uint64_t *slot_hashes
+    cdef idx mask
+    cdef unsigned char *arena
+    cdef idx arena_size, arena_capacity
+    cdef idx *starts
+    cdef idx *lengths
+    cdef char *oov  # per word: 0 in the dictionary, 1 not, 2 not looked up yet
+    cdef idx *stamp
+    cdef idx *local
+    cdef idx count, capacity
+    cdef idx *class_word  # per class of the current pair: its word number
+    cdef idx class_capacity
+    cdef unsigned char *scratch  # a line without its carriage returns
+    cdef idx scratch_capacity
+    cdef idx pair, max_words
+    cdef idx totals[N_FIELDS]
+
+    def __cinit__(self, words=None, idx max_words=1 << 20):
+        self.words = words
+        self.max_words = max(max_words, 1)
+        self.line = _Line()
+        self.slots = NULL
+        self.slot_hashes = NULL
+        self.arena = NULL
+        self.starts = self.lengths = self.stamp = self.local = self.class_word = NULL
+        self.oov = NULL
+        self.scratch = NULL
+        self.arena_size = self.arena_capacity = self.count = self.capacity = 0
+        self.class_capacity = self.scratch_capacity = 0
+        self.pair = 0
+        memset(self.totals, 0, sizeof(self.totals))
+        self.mask = 1023
+        self.slots = <idx *>_alloc((self.mask + 1) * sizeof(idx))
+        self.slot_hashes = <uint64_t *>_alloc((self.mask + 1) * sizeof(uint64_t))
+        memset(self.slots, 0, (self.mask + 1) * sizeof(idx))
+
+    def __dealloc__(self):
+        PyMem_Free(self.slots)
+        PyMem_Free(self.slot_hashes)
+        PyMem_Free(self.arena)
+        PyMem_Free(self.starts)
+        PyMem_Free(self.lengths)
+        PyMem_Free(self.oov)
+        PyMem_Free(self.stamp)
+        PyMem_Free(self.local)
+        PyMem_Free(self.class_word)
+        PyMem_Free(self.scratch)
+
+    cdef int _rehash(self) except -1:
+        cdef idx size = 2 * (self.mask + 1), mask = size - 1, i, slot
+        cdef idx *slots = <idx *>_alloc(size * sizeof(idx))
+        cdef uint64_t *hashes
+        try:
+            hashes = <uint64_t *>_alloc(size * sizeof(uint64_t))
+        except MemoryError:
+            PyMem_Free(slots)
+            raise
+        memset(slots, 0, size * sizeof(idx))
+        for i in range(self.mask + 1):
+            if self.slots[i]:
+                slot = <idx>(self.slot_hashes[i] & <uint64_t>mask)
+                while slots[slot]:
+                    slot = (slot + 1) & mask
+                slots[slot] = self.slots[i]
+                hashes[slot] = self.slot_hashes[i]
+        PyMem_Free(self.slots)
+        PyMem_Free(self.slot_hashes)
+        self.slots, self.slot_hashes, self.mask = slots, hashes, mask
+        return 0
+
+    cdef idx _add_word(self, const unsigned char *s, idx n, uint64_t h, idx slot) except -1:
+        """Number a word not seen before, stored at ``slot``."""
+        cdef idx number = self.count, size
+        if number == self.capacity:
+            size = max(2 * self.capacity, 1024)
+            self.starts = <idx *>_grow(self.starts, size * sizeof(idx))
+            self.lengths = <idx *>_grow(self.lengths, size * sizeof(idx))
+            self.stamp = <idx *>_grow(self.stamp, size * sizeof(idx))
+            self.local = <idx *>_grow(self.local, size * sizeof(idx))
+            self.oov = <char *>_grow(self.oov, size)
+            self.capacity = size
+        if self.arena_size + n > self.arena_capacity:
+            size = max(2 * self.arena_capacity, self.arena_size + n, 65536)
+            self.arena = <unsigned char *>_grow(self.arena, size)
+            self.arena_capacity = size
+        memcpy(self.arena + self.arena_size, s, n)
+        self.starts[number] = self.arena_size
+        self.lengths[number] = n
+        self.arena_size += n
+        self.stamp[number] = -1
+        self.oov[number] = 2
+        self.slots[slot] = number + 1
+        self.slot_hashes[slot] = h
+        self.count += 1
+        if 2 * self.count > self.mask:
+            self._rehash()
+        return number
+
+    cdef inline idx _number(self, const unsigned char *s, idx n) except -1:
+        """The pair's class of the word ``s[:n]``."""
+        cdef uint64_t h = _fnv(s, n)
+        cdef idx slot = <idx>(h & <uint64_t>self.mask), found, number, cls
+        while True:
+            found = self.slots[slot]
+            if found == 0:
+                number = self._add_word(s, n, h, slot)
+                break
+            if (
+                self.slot_hashes[slot] == h
+                and self.lengths[found - 1] == n
+                and memcmp(self.arena + self.starts[found - 1], s, n) == 0
+            ):
+                number = found - 1
+                break
+            slot = (slot + 1) & self.mask
+        if self.stamp[number] == self.pair:
+            return self.local[number]
+        cls = self.line.classes
+        if cls == self.class_capacity:
+            self.class_capacity = max(2 * self.class_capacity, 1024)
+            self.class_word = <idx *>_grow(self.class_word, self.class_capacity * sizeof(idx))
+        self.stamp[number] = self.pair
+        self.local[number] = cls
+        self.class_word[cls] = number
+        self.line.classes = cls + 1
+        return cls
+
+    cdef int _word(self, int side, idx count, const unsigned char *s, idx n) except -1:
+        """Put the class of ``s[:n]`` at ``count`` in side 0's (gold) or 1's (prediction) ids.
+
+        The arrays grow as words come, so that a long line costs its words,
+        not its bytes."""
+        cdef _Line line = self.line
+        if side == 0:
+            if count >= line.capacity0:
+                line.reserve(2 * count + 1, 0)
+            line.ids0[count] = self._number(s, n)
+        else:
+            if count >= line.capacity1:
+                line.reserve(0, 2 * count + 1)
+            line.ids1[count] = self._number(s, n)
+        return 0
+
+    cdef idx _split(self, const unsigned char *s, idx n, int side) except -1:
+        """The words of one line (without its newline) as class numbers; returns how many."""
+        cdef idx i = 0, start = -1, count = 0
+        cdef unsigned char c
+        while i < n:
+            c = s[i]
+            if c == 32 or 9 <= c <= 12:
+                if start >= 0:
+                    self._word(side, count, s + start, i - start)
+                    count += 1
+                    start = -1
+                i += 1
+            elif c == 0xE3 and i + 2 < n and s[i + 1] == 0x80 and s[i + 2] == 0x80:
+                if start >= 0:
+                    self._word(side, count, s + start, i - start)
+                    count += 1
+                    start = -1
+                i += 3
+            else:
+                if start < 0:
+                    start = i
+                i += 1
+        if start >= 0:
+            self._word(side, count, s + start, n - start)
+            count += 1
+        return count
+
+    cdef const unsigned char *_without_cr(self, const unsigned char *s, idx *n) except NULL:
+        """The line with its carriage returns deleted (in ``scratch``), or itself."""
+        cdef idx i, kept = 0
+        if memchr(s, 13, n[0]) == NULL:
+            return s
+        if n[0] > self.scratch_capacity:
+            self.scratch = <unsigned char *>_grow(self.scratch, n[0])
+            self.scratch_capacity = n[0]
+        for i in range(n[0]):
+            if s[i] != 13:
+                self.scratch[kept] = s[i]
+                kept += 1
+        n[0] = kept
+        return self.scratch
+
+    cdef int _pair(self, const unsigned char *g, idx gn, const unsigned char *p, idx pn) except -1:
+        cdef _Line line = self.line
+        cdef idx i, c
+        cdef const unsigned char *pred
+        cdef bint has_words = self.words is not None
+        g = self._without_cr(g, &gn)
+        # The gold line may sit in scratch: the prediction's CRs are dropped after its split.
+        if self.count >= self.max_words:
+            self._forget()
+        line.start(1, 1)
+        self.pair += 1
+        line.n0 = self._split(g, gn, 0)
+        if line.n0 == 0:  # the script skips an empty gold line
+            return 0
+        pred = self._without_cr(p, &pn)
+        line.n1 = self._split(pred, pn, 1)  # (reserve keeps the flags two longer than the ids)
+        if has_words:
+            line.reserve_oov()
+            memset(line.oov, 2, line.classes)
+            for i in range(line.n0):
+                c = line.ids0[i]
+                if line.oov[c] == 2:
+                    line.oov[c] = self._oov(self.class_word[c])
+        _count(line, has_words, self.totals)
+        return 0
+
+    cdef void _forget(self) noexcept:
+        """Empty the table of words (the next pairs number and look up theirs afresh)."""
+        memset(self.slots, 0, (self.mask + 1) * sizeof(idx))
+        self.count = 0
+        self.arena_size = 0
+
+    cdef char _oov(self, idx number) except -1:
+        """1 if word ``number`` is not in the dictionary (looked up once per run)."""
+        cdef object word
+        if self.oov[number] == 2:
+            word = PyUnicode_DecodeUTF8(
+                <const char *>(self.arena + self.starts[number]), self.lengths[number], NULL
+            )
+            self.oov[number] = word not in self.words
+        return self.oov[number]
+
+    def add(self, const unsigned char[::1] gold, idx gold_start, idx gold_end,
+            const unsigned char[::1] pred, idx pred_start, idx pred_end):
+        """Count the line pairs of ``gold[gold_start:gold_end]`` and ``pred[pred_start:pred_end]``.
+
+        Both ranges hold the same number of lines, each ended by a newline
+        except perhaps the last (which ends at the range's end); bytes are
+        valid UTF-8 (the scoring kernel checked them).
+        """
+        cdef const unsigned char *g
+        cdef const unsigned char *p
+        cdef const unsigned char *g_nl
+        cdef const unsigned char *p_nl
+        cdef idx gi = gold_start, pi = pred_start, gn, pn
+        if gold_end > gold.shape[0] or pred_end > pred.shape[0] or gold_start < 0 or pred_start < 0:
+            raise IndexError("range out of the buffer")
+        if gold_end <= gold_start:
+            return
+        g = &gold[0]
+        p = &pred[0] if pred.shape[0] else <const unsigned char *>b""
+        while gi < gold_end:
+            g_nl = <const unsigned char *>memchr(g + gi, 10, gold_end - gi)
+            gn = (g_nl - (g + gi)) if g_nl != NULL else gold_end - gi
+            if pi < pred_end:
+                p_nl = <const unsigned char *>memchr(p + pi, 10, pred_end - pi)
+                pn = (p_nl - (p + pi)) if p_nl != NULL else pred_end - pi
+            else:
+                pn = 0
+            self._pair(g + gi, gn, p + pi, pn)
+            gi += gn + 1
+            pi += pn + 1
+
+    @property
+    def totals(self):
+        """The summed ``SighanCounts`` fields so far, in their order."""
+        return tuple([self.totals[i] for i in range(N_FIELDS)])

@@ -511,11 +511,16 @@ def run_bakeoff(
     given = executor if isinstance(executor, Executor) else None
     timeout = shard_timeout or config.timeout
     early = _early_executor(config, given, jobs, timeout)
+    warming = None
     try:
         with kept_summaries():  # a training split is read once: identity, dictionary, buckets
             plan = plan_run(
                 config, installed, cache=cache, use_cache=use_cache, data_dir=data, notes=notes
             )
+            if write:  # the first charts' imports and fonts, while the workers segment
+                from cws_bench.reports import prepare_reports
+
+                warming = prepare_reports()
             run = _execute(plan, cache, config, given or early, jobs, timeout, progress, use_cache)
     finally:
         if early is not None:
@@ -529,6 +534,8 @@ def run_bakeoff(
     if write:
         from cws_bench.reports import write_reports
 
+        if warming is not None:
+            warming.join()
         write_reports(result, output)
     return result
 

@@ -12,6 +12,7 @@ a path, ``jieba``, or a corpus reference ``corpus:NAME[:SPLIT]``.
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import importlib.util
 import itertools
@@ -23,7 +24,14 @@ from functools import cached_property
 from typing import Any
 
 from cws_bench.errors import CorpusFormatError, CwsBenchError, Fix
-from cws_bench.io import PathLike, display_name, iter_line_blocks
+from cws_bench.io import (
+    STDIN,
+    PathLike,
+    display_name,
+    iter_line_blocks,
+    normalize_encoding,
+    open_binary,
+)
 
 __all__ = [
     "Dictionary",
@@ -196,6 +204,9 @@ def load_dictionary(path: PathLike, *, encoding: str = "utf-8") -> Dictionary:
     Raises:
         CwsBenchError: the file is missing, unreadable or holds no word.
     """
+    bare = _load_bare_words(path, encoding)
+    if bare is not None:
+        return bare
     # words of each block, made into one frozenset at the end (no set copy)
     parts: list[Iterable[str]] = []
     for block in iter_line_blocks(path, encoding=encoding):
@@ -226,6 +237,50 @@ def load_dictionary(path: PathLike, *, encoding: str = "utf-8") -> Dictionary:
             fixes=(Fix("dictionary"),),
         )
     return Dictionary(words, os.path.basename(os.fspath(path)))
+
+
+def _load_bare_words(path: PathLike, encoding: str) -> Dictionary | None:
+    """A file of bare words, one a line (the SIGHAN word lists), read in one go; else None.
+
+    The whole file is read and split at whitespace; when its lines are exactly
+    those words (no blank line, no line with spaces, tabs or a carriage
+    return), they are the words :func:`load_dictionary` would find line by
+    line. Anything else gives None, and the caller reads the file line by line
+    (which also words the errors): standard input, bytes invalid in
+    ``encoding``, a first line that is not one word (jieba's ``word freq tag``,
+    CRLF), or a later line that is not. A UTF-8 file's bytes also make the
+    dictionary's lookup table, without encoding each word again.
+    """
+    if os.fspath(path) == STDIN:
+        return None
+    with open_binary(path) as f:
+        data = f.read()
+    encoding = normalize_encoding(encoding)
+    try:
+        text = data.decode(encoding)
+    except (UnicodeDecodeError, LookupError):
+        return None
+    bom = text.startswith("\ufeff")
+    if bom:
+        text = text[1:]
+    newline = text.find("\n")
+    first = text if newline < 0 else text[:newline]
+    if first.split() != [first]:
+        return None
+    words = text.split()
+    if "\n".join(words) != (text[:-1] if text.endswith("\n") else text):
+        return None
+    dictionary = Dictionary(frozenset(words), os.path.basename(os.fspath(path)))
+    if encoding == "utf-8":
+        try:
+            from cws_bench._kernel import WordSet
+        except ImportError:  # pragma: no cover - installed without the compiled kernel
+            return dictionary
+        # The lookup_table cached_property, filled from the file's bytes: the same
+        # words (one a line) as WordSet(dictionary.words) would hash.
+        lines = data[len(codecs.BOM_UTF8) :] if bom else data
+        dictionary.__dict__["lookup_table"] = WordSet.from_utf8_lines(lines)
+    return dictionary
 
 
 def union(*dictionaries: Dictionary, name: str | None = None) -> Dictionary:

@@ -43,6 +43,9 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+# The executor names and the retry default live with the other defaults, which the
+# CLI reads at start-up without importing this module (multiprocessing, socket, ...).
+from cws_bench.defaults import DEFAULT_RETRIES, EXECUTORS
 from cws_bench.errors import CwsBenchError
 
 __all__ = [
@@ -56,10 +59,6 @@ __all__ = [
     "cached",
     "make_executor",
 ]
-
-EXECUTORS: tuple[str, ...] = ("local", "dask")
-DEFAULT_RETRIES = 2
-"""How many times an item whose worker died or hung runs again before the run fails."""
 
 
 class ShardFailedError(CwsBenchError):

@@ -61,7 +61,7 @@ if TYPE_CHECKING:
     from cws_bench.corpora import Corpus
     from cws_bench.dictionary import Dictionary
     from cws_bench.normalize import Normalizer
-    from cws_bench.sighan import SighanCounts
+    from cws_bench.sighan import BufferCounts, SighanCounts
 
 try:
     from cws_bench import _kernel
@@ -644,10 +644,14 @@ class _Scorer:
             totals, differ, empty, rows = self._count_lines_python(gold_lines, pred_lines)
         self._merge(totals, len(gold_lines), differ, empty, rows)
         if self.acc.method_counts is not None:
-            marks = self.byte_order_marks if first_batch else ("", "")
-            self.acc.method_counts += self.counter.count_lines(
-                gold_lines, pred_lines, self.words, marks
-            )
+            self._count_method(gold_lines, pred_lines, first_batch)
+
+    def _count_method(self, gold_lines: list[str], pred_lines: list[str], first: bool) -> None:
+        """Add the method's own counts of decoded lines (the first batch with its marks)."""
+        marks = self.byte_order_marks if first else ("", "")
+        self.acc.method_counts += self.counter.count_lines(  # type: ignore[operator]
+            gold_lines, pred_lines, self.words, marks
+        )
 
     def _count_lines_python(
         self, gold_lines: list[str], pred_lines: list[str]
@@ -686,6 +690,9 @@ class _Scorer:
         """
         sides = (_ByteSource(gold, gold_encoding, hasher), _ByteSource(pred, pred_encoding))
         gold_side, pred_side = sides
+        # A method with counts of its own (sighan) counts the same bytes, if it can.
+        own = self.acc.method_counts is not None
+        buffers = self.counter.buffer_counter(self.words) if own else None
         while True:
             for side in sides:
                 side.top_up()
@@ -706,7 +713,15 @@ class _Scorer:
                 (index, gold_side.decode(g_from, g_to), pred_side.decode(p_from, p_to))
                 for index, g_from, g_to, p_from, p_to in differ
             ]
+            first_batch = self.line_no == 0
             self._merge(totals, count, decoded, empty, rows)
+            if count and buffers is not None:
+                self._count_buffers(buffers, gold_side, gold_end, pred_side, pred_end, first_batch)
+            elif count and own:
+                # Else the method gets the lines the kernel just counted, decoded once.
+                self._count_method(
+                    gold_side.lines(gold_end, count), pred_side.lines(pred_end, count), first_batch
+                )
             gold_side.consume(gold_end, count)
             pred_side.consume(pred_end, count)
             if count == 0:
@@ -714,7 +729,34 @@ class _Scorer:
                     break
                 for side in sides:  # a line longer than the buffer: read more
                     side.top_up(force=True)
+        if buffers is not None:
+            self.acc.method_counts += buffers.counts()  # type: ignore[operator]
         return gold_side.rest_lines(), pred_side.rest_lines()
+
+    def _count_buffers(
+        self,
+        buffers: BufferCounts,
+        gold_side: _ByteSource,
+        gold_end: int,
+        pred_side: _ByteSource,
+        pred_end: int,
+        first_batch: bool,
+    ) -> None:
+        """Hand the lines the kernel just counted, as bytes, to the method's own counter.
+
+        On the files' first line, the byte-order marks the method keeps go back
+        on (the readers dropped them).
+        """
+        gold_bytes, pred_bytes = gold_side.buffer, pred_side.buffer
+        gold_start = pred_start = 0
+        if first_batch and self.byte_order_marks != ("", ""):
+            gold_start = _line_end(gold_bytes, gold_end)
+            pred_start = _line_end(pred_bytes, pred_end)
+            gold_mark, pred_mark = (mark.encode("utf-8") for mark in self.byte_order_marks)
+            gold_first = gold_mark + gold_bytes[:gold_start]
+            pred_first = pred_mark + pred_bytes[:pred_start]
+            buffers.add(gold_first, 0, len(gold_first), pred_first, 0, len(pred_first))
+        buffers.add(gold_bytes, gold_start, gold_end, pred_bytes, pred_start, pred_end)
 
     def add_rest(
         self,
@@ -786,6 +828,12 @@ class _Scorer:
             warnings=tuple(warnings),
             lines=tuple(acc.lines) if acc.lines is not None else None,
         )
+
+
+def _line_end(data: bytes, end: int) -> int:
+    """Where the first line of ``data[:end]`` ends, past its newline (``end`` without one)."""
+    newline = data.find(b"\n", 0, end)
+    return end if newline < 0 else newline + 1
 
 
 def file_sentence_checksum(path: PathLike, encoding: str = "utf-8") -> str:
@@ -866,6 +914,17 @@ class _ByteSource:
     def raise_decoding_error(self, position: int) -> None:
         line = self.line + self.buffer.count(b"\n", 0, position) + 1
         raise decoding_error(self.source, "utf-8", line, self.offset + position)
+
+    def lines(self, end: int, count: int) -> list[str]:
+        """The ``count`` lines in ``buffer[:end]`` (as the kernel cut them), decoded.
+
+        Lines keep a carriage return before their newline (the methods that
+        read decoded lines drop it themselves, as ``split`` does).
+        """
+        lines = self.decode(0, end).split("\n")
+        if len(lines) > count:  # the text ends with a newline
+            lines.pop()
+        return lines
 
     def rest_lines(self) -> list[str]:
         """The lines left in the buffer (the file is at its end), decoded."""
@@ -1220,17 +1279,12 @@ def score_files(
     # A gold read as sentences (a corpus, another format) is hashed as sentences.
     sentence_digest = LineDigest()
     counter = scorer.counter
-    if (
-        _kernel is not None
-        and not counter.counts_decoded_lines
-        and normalizer is None
-        and hasher is not None
-    ):
+    scorer.byte_order_marks = counter.byte_order_marks(
+        gold if gold_sentences is None else None, pred, encoding, pred_encoding
+    )
+    if _kernel is not None and normalizer is None and hasher is not None:
         gold_rest, pred_rest = scorer.add_files(gold, pred, encoding, pred_encoding, hasher)
     else:
-        scorer.byte_order_marks = counter.byte_order_marks(
-            gold if gold_sentences is None else None, pred, encoding, pred_encoding
-        )
         gold_rest, pred_rest = [], []
         batches = _paired_batches(
             _hashed(iter_line_blocks(gold, encoding=encoding), hasher)

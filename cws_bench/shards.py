@@ -29,6 +29,8 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+# The default lives with the others, which the CLI reads without importing this module.
+from cws_bench.defaults import DEFAULT_SHARD_CHARS
 from cws_bench.errors import CwsBenchError
 from cws_bench.io import (
     BLOCK_SIZE,
@@ -48,8 +50,6 @@ __all__ = [
     "read_shard_lines",
 ]
 
-DEFAULT_SHARD_CHARS = 200_000
-"""Characters per shard by default (see docs/BENCHMARKS.md, section shards)."""
 
 _BOM = codecs.BOM_UTF8
 

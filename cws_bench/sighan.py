@@ -109,6 +109,7 @@ except ImportError:  # pragma: no cover - the package was installed without a co
     _sighan = None
 
 __all__ = [
+    "BufferCounts",
     "Hunk",
     "SighanCounts",
     "count_sighan_line",
@@ -662,6 +663,52 @@ def count_sighan_lines(
     for gold_line, pred_line in zip(gold_lines, pred_lines):
         total += count_sighan_line(gold_line, pred_line, words)
     return total
+
+
+class BufferCounts:
+    """:func:`count_sighan_lines` of lines given as UTF-8 bytes, summed over calls.
+
+    The scorer reads files as UTF-8 byte buffers (its compiled kernel counts
+    intervals there); this counts the same lines from those bytes, without
+    decoding them or making a str per word (``cws_bench/_sighan.pyx``,
+    ``BufferCounter``). Use :meth:`create`, which gives None when the compiled
+    module is not built (then count decoded lines).
+
+    >>> gold, pred = ["哈 哈哈", "我们 是"], ["哈哈 哈", "我们 是"]
+    >>> gold_bytes, pred_bytes = ("\\n".join(lines).encode() for lines in (gold, pred))
+    >>> counter = BufferCounts.create({"我们"})
+    >>> counter.add(gold_bytes, 0, len(gold_bytes), pred_bytes, 0, len(pred_bytes))
+    >>> counter.counts() == count_sighan_lines(gold, pred, {"我们"})
+    True
+    """
+
+    def __init__(self, compiled: object) -> None:
+        self._compiled = compiled
+
+    @classmethod
+    def create(cls, words: Collection[str] | None) -> BufferCounts | None:
+        """A counter with ``words`` as dictionary, or None without the compiled module."""
+        return cls(_sighan.BufferCounter(words)) if _sighan is not None else None
+
+    def add(
+        self,
+        gold: bytes,
+        gold_start: int,
+        gold_end: int,
+        pred: bytes,
+        pred_start: int,
+        pred_end: int,
+    ) -> None:
+        """Count the line pairs of ``gold[gold_start:gold_end]`` and ``pred[pred_start:pred_end]``.
+
+        Both ranges hold the same number of lines (newline-terminated, the
+        last one perhaps not) of valid UTF-8.
+        """
+        self._compiled.add(gold, gold_start, gold_end, pred, pred_start, pred_end)  # type: ignore[attr-defined]
+
+    def counts(self) -> SighanCounts:
+        """The counts of every line pair added so far."""
+        return SighanCounts(*self._compiled.totals)  # type: ignore[attr-defined]
 
 
 # ---------------------------------------------------------------------------

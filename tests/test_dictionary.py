@@ -61,6 +61,73 @@ def test_load_one_word_a_line(write):
     assert dictionary.name == "words.txt"
 
 
+# Files of words, separators, blank lines, CRs, jieba lines and byte-order marks,
+# to check the one-go reading of bare word lists against reading line by line.
+_file_pieces = st.sampled_from(
+    [
+        "词",
+        "云计算",
+        "a",
+        "五",
+        "词",
+        "\n",
+        "\n",
+        "\n",
+        " ",
+        "\t",
+        "\r\n",
+        "\u3000",
+        " 5 n",
+        "\ufeff",
+    ]
+)
+
+
+@given(st.lists(_file_pieces, max_size=30).map("".join), st.sampled_from(["utf-8", "gb18030"]))
+def test_reading_in_one_go_equals_reading_line_by_line(tmp_path_factory, text, encoding):
+    from cws_bench import _kernel, dictionary
+
+    path = tmp_path_factory.mktemp("words") / "words.txt"
+    path.write_bytes(text.encode(encoding))
+
+    def load() -> Dictionary | None:
+        try:
+            return load_dictionary(path, encoding=encoding)
+        except CorpusFormatError:
+            return None
+
+    found = load()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(dictionary, "_load_bare_words", lambda path, encoding: None)
+        expected = load()
+    if expected is None:
+        assert found is None
+        return
+    assert found is not None
+    assert (found.words, found.name, found.checksum) == (
+        expected.words,
+        expected.name,
+        expected.checksum,
+    )
+    # The lookup table made from the file's bytes holds the same words.
+    table, reference = found.lookup_table, _kernel.WordSet(expected.words)
+    assert (len(table), table.checksum_parts) == (len(reference), reference.checksum_parts)
+    assert all(word in table for word in expected.words)
+
+
+def test_a_bare_word_list_is_read_in_one_go(write):
+    from cws_bench import dictionary
+
+    path = write("words.txt", "\ufeff我们\n是\n学生\n是\n")
+    found = dictionary._load_bare_words(path, "utf-8")
+    assert found is not None
+    assert found.words == {"我们", "是", "学生"}
+    assert "lookup_table" in vars(found)  # made from the bytes, not from each word again
+    assert len(found.lookup_table) == 3
+    for text in ("我们\r\n是\n", "我们\n\n是\n", "我们\n是 学生\n", "云计算 5 n\n", "", "\n"):
+        assert dictionary._load_bare_words(write("other.txt", text), "utf-8") is None, text
+
+
 def test_load_jieba_format_and_mixed_blocks(write):
     path = write("user.txt", "云计算 5 n\n韩玉鉴赏\n蓝翔 nz\neasy install 3 eng\n")
     assert load_dictionary(path).words == {"云计算", "韩玉鉴赏", "蓝翔", "easy install"}

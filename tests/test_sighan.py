@@ -26,6 +26,7 @@ from cws_bench.dictionary import load_dictionary
 from cws_bench.io import iter_lines
 from cws_bench.scoring import score_files, score_sentences
 from cws_bench.sighan import (
+    BufferCounts,
     Hunk,
     SighanCounts,
     count_sighan_line,
@@ -710,6 +711,29 @@ def test_compiled_counts_equal_the_python_counts(pairs, words):
 
 @settings(max_examples=300, deadline=None)
 @given(
+    st.lists(st.tuples(LINE_PARTS, LINE_PARTS), max_size=20),
+    st.one_of(st.none(), st.sets(st.sampled_from(["甲", "乙", "甲乙", "的", "|", "a"]))),
+    st.sampled_from(["", "\n"]),
+    st.integers(min_value=1, max_value=3),
+)
+def test_counts_from_utf8_buffers_equal_the_python_counts(pairs, words, end, calls):
+    # BufferCounts (what score_files uses) counts lines given as UTF-8 byte
+    # ranges, in several calls, with a word table kept across them.
+    gold_lines = [g for g, _ in pairs]
+    pred_lines = [p for _, p in pairs]
+    expected = python_counts(gold_lines, pred_lines, words)
+    counter = BufferCounts.create(words)
+    cut = len(pairs) // calls or len(pairs)
+    for start in range(0, max(len(pairs), 1), cut or 1):
+        gold = ("\n".join(gold_lines[start : start + cut]) + end).encode("utf-8")
+        pred = ("\n".join(pred_lines[start : start + cut]) + end).encode("utf-8")
+        # Ranges inside larger buffers: bytes before and after are not read.
+        counter.add(b"x y\n" + gold + b"z", 4, 4 + len(gold), b"w\n" + pred, 2, 2 + len(pred))
+    assert counter.counts() == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(
     st.lists(st.integers(0, 6), max_size=120),
     st.lists(st.integers(0, 9), max_size=120),
 )
@@ -766,3 +790,47 @@ def test_score_files_gives_the_same_result_without_the_compiled_diff(write, monk
     assert compiled.sighan == python.sighan
     assert compiled.to_dict() == python.to_dict()
     assert (compiled.sighan.truth_words, compiled.sighan.matched) == (10, 5)
+
+
+@pytest.mark.parametrize("block_size", [7, 64, 1 << 16])
+def test_score_files_counts_every_line_once_across_the_readers_blocks(
+    write, monkeypatch, block_size
+):
+    # score_files reads the files as raw bytes in blocks and hands each batch of
+    # lines the kernel counted, decoded, to the SIGHAN counting: lines longer
+    # than a block, CRLF, a byte-order mark and a last line without its newline
+    # must give the counts of the whole lines, each counted once.
+    from cws_bench import scoring
+
+    rng = random.Random(block_size)
+    vocabulary = ["我们", "是", "学生", "结婚", "的", "和", "尚未"]
+    gold_lines = [" ".join(perturb(vocabulary * rng.randrange(4), rng)) for _ in range(60)]
+    pred_lines = [" ".join(perturb(line.split(), rng)) for line in gold_lines]
+    gold = write("gold.txt", "\ufeff" + "\r\n".join(gold_lines))
+    pred = write("pred.txt", "\n".join(pred_lines) + "\n")
+    words = ["我们", "的", "学生"]
+    expected = count_sighan_lines(["\ufeff" + gold_lines[0], *gold_lines[1:]], pred_lines, words)
+    monkeypatch.setattr(scoring, "BLOCK_SIZE", block_size)
+    result = score_files(gold, pred, method="sighan", dictionary=words)
+    assert result.sighan == expected
+    assert result.sighan.truth_words == sum(len(line.split()) for line in gold_lines)
+
+
+def test_counts_from_utf8_buffers_of_long_lines():
+    # Lines of thousands of words and classes: the counter's arrays grow as words come.
+    rng = random.Random(13)
+    vocabulary = [f"词{n}" for n in range(3000)]
+    gold_lines = [" ".join(rng.choices(vocabulary, k=k)) for k in (5000, 70, 0, 2500)]
+    pred_lines = [" ".join(perturb(line.split(), rng)) for line in gold_lines]
+    words = set(vocabulary[::3])
+    expected = python_counts(gold_lines, pred_lines, words)
+    counter = BufferCounts.create(words)
+    gold = "\n".join(gold_lines).encode("utf-8")
+    pred = "\r\n".join(pred_lines).encode("utf-8")
+    counter.add(gold, 0, len(gold), pred, 0, len(pred))
+    assert counter.counts() == expected
+    # A table emptied between pairs (past max_words) gives the same counts.
+    for max_words in (1, 7, 2000):
+        small = _compiled.BufferCounter(words, max_words=max_words)
+        small.add(gold, 0, len(gold), pred, 0, len(pred))
+        assert SighanCounts(*small.totals) == expected

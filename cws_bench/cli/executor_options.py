@@ -12,8 +12,7 @@ from typing import Any, TypeVar
 
 import click
 
-from cws_bench.executors import DEFAULT_RETRIES, EXECUTORS
-from cws_bench.shards import DEFAULT_SHARD_CHARS
+from cws_bench.defaults import DEFAULT_RETRIES, DEFAULT_SHARD_CHARS, EXECUTORS
 
 F = TypeVar("F", bound=Callable[..., Any])
 

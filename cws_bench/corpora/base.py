@@ -12,12 +12,14 @@ from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cws_bench.checksums import SentenceDigest, sentences_checksum
 from cws_bench.dictionary import Dictionary
 from cws_bench.errors import CorpusUnavailableError, CwsBenchError, Fix
+
+if TYPE_CHECKING:  # pathlib costs about 5 ms at start-up (`cws-bench score` reads no corpus)
+    from pathlib import Path
 
 __all__ = [
     "Availability",
@@ -264,6 +266,8 @@ class Corpus(ABC):
         folder): the split's identity in a cache key, its dictionary and the
         frequency buckets come from one read.
         """
+        from pathlib import Path  # here, not at start-up (see the imports)
+
         settings = tuple(
             sorted(
                 (key, str(value))

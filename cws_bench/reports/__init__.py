@@ -23,7 +23,9 @@ the tables hold, so the Markdown, HTML and text always agree.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -43,6 +45,7 @@ __all__ = [
     "REPORT_FORMATS",
     "load_results",
     "merge_results",
+    "prepare_reports",
     "render_csv",
     "render_html",
     "render_json",
@@ -89,6 +92,25 @@ def render_report(result: BakeoffResult, fmt: str) -> str:
             f"unknown report format {fmt!r}", f"use one of: {', '.join(REPORT_FORMATS)}"
         )
     return renderer(result)
+
+
+def prepare_reports() -> threading.Thread:
+    """Start warming up what writing the reports needs (matplotlib, its fonts, jinja2) in a
+    thread, and return it: a bake-off does it while its workers segment, and joins
+    the thread before :func:`write_reports`. A failure here is not reported (the
+    reports then meet it themselves)."""
+
+    def warm() -> None:
+        with contextlib.suppress(Exception):
+            import jinja2  # noqa: F401  (the HTML template's engine)
+
+            from cws_bench.reports.charts import warm_up
+
+            warm_up()
+
+    thread = threading.Thread(target=warm, name="cws-reports-warm-up", daemon=True)
+    thread.start()
+    return thread
 
 
 def write_reports(result: BakeoffResult, output_dir: str | os.PathLike[str]) -> dict[str, Path]:

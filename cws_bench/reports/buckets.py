@@ -72,7 +72,9 @@ def bucket_chart(board: Board, colors: dict[str, str]) -> str | None:
                     label=segmenter,
                 )
             axes.set_xticks(range(len(order)), order)
-            axes.set_title(title)
+            # At the top of the axes, where matplotlib would put it too (nothing is drawn
+            # above the axes): placing it itself measures the whole y axis at every draw.
+            axes.set_title(title, y=1.0)
             _grid(axes)
         for axes in grid[::columns]:
             axes.set_ylabel("F1")

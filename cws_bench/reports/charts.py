@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "PALETTE",
+    "LengthCharts",
     "color_slot",
     "colors_for",
     "f1_chart",
@@ -143,6 +144,21 @@ def _chart(name: str, width: float, height: float) -> Iterator[Figure]:
         yield figure
 
 
+def warm_up() -> None:
+    """Import matplotlib and draw one small chart: the next charts of this process start
+    warm (the imports, the font cache and the SVG backend cost about 0.5 s the first time).
+
+    A bake-off calls it in a thread while its workers segment, so that its
+    reports do not pay for it after the last pair. Nothing it draws is kept.
+    """
+    with _chart("warm-up", 2.0, 1.5) as figure:
+        axes = figure.add_subplot()
+        axes.bar([0, 1], [0.5, 1.0], label="warm-up")
+        axes.set_title("warm-up")
+        axes.legend()
+        _to_svg(figure, "warm-up", "warm-up")
+
+
 _ROOT = re.compile(r'<svg ([^>]*?)width="([\d.]+)pt" height="([\d.]+)pt"')
 
 
@@ -218,16 +234,33 @@ def _covers(box: Box, taken: Sequence[Box]) -> bool:
     return any(box[0] < t[2] and t[0] < box[2] and box[1] < t[3] and t[1] < box[3] for t in taken)
 
 
+def _settle(figure: Figure) -> None:
+    """Compute the figure's layout now and keep it: printing the figure then only draws.
+
+    The constrained layout of a figure is otherwise computed again at every
+    draw; the names written beside points are left out of the layout
+    (``set_in_layout(False)``), so the layout computed before they are added
+    is the one the drawing would compute. One layout and one drawing, instead
+    of a drawing to find the positions and a second layout and drawing to print.
+    """
+    engine = figure.get_layout_engine()
+    if engine is not None:
+        engine.execute(figure)
+    for axes in figure.axes:
+        axes.apply_aspect()
+    figure.set_layout_engine("none")
+
+
 def _label_points(axes: Axes, rows: Sequence[tuple[float, float, str, str]]) -> None:
     """Write each point's name beside it, where it covers no other name or point.
 
     Names are placed greedily, highest point first: right of the point, then
     left, then stepping up and down a line at a time (with a thin leader line
     back to the point). Sizes are estimated from the font size; the layout is
-    settled first so that positions are final.
+    settled first so that positions are final (:func:`_settle`).
     """
     figure = axes.figure
-    figure.draw_without_rendering()
+    _settle(figure)
     scale = 72 / figure.dpi  # display pixels to points
     points = [
         tuple(value * scale for value in axes.transData.transform((x, y))) for x, y, _, _ in rows
@@ -470,24 +503,74 @@ def oov_iv_chart(board: Board, colors: dict[str, str]) -> str | None:
         return _to_svg(figure, name, f"OOV recall against IV recall on {board.corpus}")
 
 
+class LengthCharts:
+    """Draws the recall-by-length bar chart of each pair of a report, all on one figure.
+
+    The charts differ only in their bars, colour and x labels: one figure is made and
+    laid out once (constrained layout, then kept: :func:`_settle`), since labels
+    of word lengths (a few digits, centred under bars) never reach the margins.
+    Each chart then only swaps the bars and the x ticks before printing: no new
+    figure, axes or layout per pair, and a chart's bytes do not depend on the
+    charts drawn before it.
+    """
+
+    def __init__(self) -> None:
+        self._figure: Figure | None = None
+        self._bars: Any = None
+
+    def _axes(self) -> Axes:
+        """The figure's only axes, made (with its fixed parts) on first use."""
+        if self._figure is None:
+            import matplotlib
+            from matplotlib.backends.backend_svg import FigureCanvasSVG
+            from matplotlib.figure import Figure
+
+            with matplotlib.rc_context(STYLE):
+                figure = Figure(figsize=(3.4, 1.9), layout="constrained")
+                FigureCanvasSVG(figure)
+                axes = figure.add_subplot()
+                axes.set_ylim(0, 1)
+                axes.set_xlabel("Gold word length (characters)")
+                axes.set_ylabel("Recall")
+                _grid(axes)
+                axes.grid(False, axis="x")
+                # Laid out once, on a length label: the same layout whatever is drawn first.
+                axes.set_xticks([0], ["1"])
+                _settle(figure)
+            self._figure = figure
+        return self._figure.axes[0]
+
+    def draw(self, row: BoardRow, corpus: str, colors: dict[str, str]) -> str | None:
+        """Recall of the pair's gold words by their length in characters, or None."""
+        import matplotlib
+
+        lengths = row.pair.analysis.get("recall_by_length") or []
+        if not lengths:
+            return None
+        segmenter = row.pair.segmenter
+        name = f"length-{corpus}-{segmenter}"
+        axes = self._axes()
+        figure = axes.figure
+        with matplotlib.rc_context({**STYLE, "svg.hashsalt": name}):
+            if self._bars is not None:
+                self._bars.remove()
+            positions = range(len(lengths))
+            self._bars = axes.bar(
+                positions,
+                [item["recall"] for item in lengths],
+                color=colors.get(segmenter, PALETTE[0]),
+                width=0.7,
+            )
+            axes.set_xticks(positions, [str(item["length"]) for item in lengths])
+            # What autoscaling gives (bars 0.7 wide, the axes' margins), without a relim.
+            margin = matplotlib.rcParams["axes.xmargin"] * (len(lengths) - 0.3)
+            axes.set_xlim(-0.35 - margin, len(lengths) - 0.65 + margin)
+            return _to_svg(figure, name, f"Recall by word length of {segmenter} on {corpus}")
+
+
 def length_recall_chart(row: BoardRow, corpus: str, colors: dict[str, str]) -> str | None:
-    """Recall of gold words by their length in characters (a small bar chart)."""
-    lengths = row.pair.analysis.get("recall_by_length") or []
-    if not lengths:
-        return None
-    segmenter = row.pair.segmenter
-    name = f"length-{corpus}-{segmenter}"
-    with _chart(name, 3.4, 1.9) as figure:
-        axes = figure.add_subplot()
-        axes.bar(
-            [str(item["length"]) for item in lengths],
-            [item["recall"] for item in lengths],
-            color=colors.get(segmenter, PALETTE[0]),
-            width=0.7,
-        )
-        axes.set_ylim(0, 1)
-        axes.set_xlabel("Gold word length (characters)")
-        axes.set_ylabel("Recall")
-        _grid(axes)
-        axes.grid(False, axis="x")
-        return _to_svg(figure, name, f"Recall by word length of {segmenter} on {corpus}")
+    """Recall of gold words by their length in characters (a small bar chart).
+
+    A report draws many of them with one :class:`LengthCharts`.
+    """
+    return LengthCharts().draw(row, corpus, colors)

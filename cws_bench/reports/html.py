@@ -129,8 +129,15 @@ def _patterns(analysis: dict[str, Any]) -> list[dict[str, Any]]:
     return kinds
 
 
-def _corpus_view(board: Board, index: int, colors: dict[str, str], confidence: str) -> CorpusView:
-    """Draw a corpus' charts and prepare its error analyses."""
+def _corpus_view(
+    board: Board,
+    index: int,
+    colors: dict[str, str],
+    confidence: str,
+    lengths: charts.LengthCharts,
+) -> CorpusView:
+    """Draw a corpus' charts (each pair's recall by length with ``lengths``) and prepare its
+    error analyses."""
     from markupsafe import Markup
 
     view = CorpusView(
@@ -165,7 +172,7 @@ def _corpus_view(board: Board, index: int, colors: dict[str, str], confidence: s
     view.charts = [(title, Markup(svg)) for title, svg in drawn if svg is not None]
     for position, row in enumerate(board.rows):
         analysis = row.pair.analysis or {}
-        length_chart = charts.length_recall_chart(row, board.corpus, colors)
+        length_chart = lengths.draw(row, board.corpus, colors)
         view.analyses.append(
             RowAnalysis(
                 row=row,
@@ -227,7 +234,11 @@ def render_html(result: BakeoffResult) -> str:
     boards = build_boards(result)
     colors = charts.colors_for(result.segmenters())
     confidence = fmt.confidence_label(result.settings)
-    views = [_corpus_view(board, index, colors, confidence) for index, board in enumerate(boards)]
+    lengths = charts.LengthCharts()  # one figure for every pair's chart of recall by length
+    views = [
+        _corpus_view(board, index, colors, confidence, lengths)
+        for index, board in enumerate(boards)
+    ]
     from cws_bench.reports.domains import domain_view
 
     template = environment.get_template("report.html.j2")

@@ -66,6 +66,23 @@ def test_length_chart_per_pair(boards, colors):
     )
 
 
+def test_length_charts_on_one_figure_draw_each_chart_alone(boards, colors):
+    # A report draws every pair's chart on one figure: each chart is the one drawn
+    # alone, in whatever order the pairs come.
+    rows = [(board.corpus, row) for board in boards for row in board.rows]
+    alone = [charts.length_recall_chart(row, corpus, colors) for corpus, row in rows]
+    assert all(alone)
+    shared = charts.LengthCharts()
+    backwards = [shared.draw(row, corpus, colors) for corpus, row in reversed(rows)]
+    assert backwards[::-1] == alone
+    # The bars are the ones of the pair drawn, not left over from the one before.
+    for svg, (_, row) in zip(alone, rows):
+        lengths = row.pair.analysis["recall_by_length"]
+        fills = re.findall(r'style="fill: (#[0-9a-f]{6})"', svg.lower())
+        bars = [fill for fill in fills if fill not in ("#ffffff", "#444444")]  # not page, text
+        assert bars == [colors[row.pair.segmenter].lower()] * len(lengths)
+
+
 def test_ids_are_unique_across_charts(boards, colors):
     ids: list[str] = []
     for board in boards:
@@ -161,3 +178,17 @@ def test_a_dollar_in_a_label_is_drawn_literally(draw, boards):
     root = ET.fromstring(draw(board, colors))
     texts = {"".join(t.itertext()).strip() for t in root.iter(f"{SVG}text")}
     assert {r.pair.segmenter for r in board.rows} <= texts
+
+
+def test_the_warm_up_thread_leaves_no_style_behind():
+    """prepare_reports draws a chart in a thread (a bake-off's workers are segmenting
+    meanwhile): matplotlib's settings afterwards are what they were."""
+    import matplotlib
+
+    from cws_bench.reports import prepare_reports
+
+    before = dict(matplotlib.rcParams)
+    thread = prepare_reports()
+    thread.join(timeout=60)
+    assert not thread.is_alive()
+    assert dict(matplotlib.rcParams) == before
