@@ -337,7 +337,7 @@ def _read_json(path: PathLike) -> Any:
 
         return orjson.loads(data)
     except (ImportError, ValueError):  # orjson.JSONDecodeError is a ValueError
-        return json.loads(data.decode("utf-8"))
+        return json.loads(Path(path).read_text(encoding="utf-8"))  # json's own error
 
 
 def _schema_problem(
