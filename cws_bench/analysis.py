@@ -22,8 +22,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import accumulate
-from typing import Any
+from heapq import nsmallest
+from itertools import accumulate, compress
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cws_bench.alignment import Aligned
 
 __all__ = [
     "ErrorAnalysis",
@@ -223,6 +227,7 @@ def analyse_errors(
     dictionary: Any = None,
     *,
     top: int = 20,
+    aligned: Aligned | None = None,
 ) -> ErrorAnalysis:
     """Collect the errors of a segmentation, sentence by sentence.
 
@@ -232,64 +237,78 @@ def analyse_errors(
         dictionary: words in vocabulary (anything supporting ``in``), or None
             (then no OOV list).
         top: how many of the most frequent patterns and words to keep.
+        aligned: :func:`cws_bench.alignment.align` of ``gold`` and ``pred``
+            when the caller has it (then ``gold`` and ``pred`` are not read).
 
     Returns:
         An ErrorAnalysis; ``distinct`` counts the distinct patterns of each kind.
     """
+    import numpy as np
+
+    if aligned is None:
+        from cws_bench.alignment import align
+
+        aligned = align(gold, pred)
+    gold_words, pred_words = aligned.gold_words, aligned.pred_words
     found: dict[str, Counter[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         "split": Counter(),
         "merge": Counter(),
         "cross": Counter(),
     }
     first: dict[tuple[str, tuple[str, ...], tuple[str, ...]], tuple[int, str]] = {}
-    oov_seen: Counter[str] = Counter()
-    oov_missed: Counter[str] = Counter()
-    by_length_gold: Counter[int] = Counter()
-    by_length_correct: Counter[int] = Counter()
-    for line, (gold_words, pred_words) in enumerate(zip(gold, pred), start=1):
-        gold_words = [w for w in gold_words if w]
-        pred_words = [w for w in pred_words if w]
-        if not gold_words or "".join(gold_words) != "".join(pred_words):
-            continue
-        position = 0  # index of the block's first word among the gold words
-        for gold_block, pred_block in shared_blocks(gold_words, pred_words):
-            at, position = position, position + len(gold_block)
-            kind = block_kind(gold_block, pred_block)
-            correct = kind is None
-            for word in gold_block:
-                by_length_gold[len(word)] += 1
-                by_length_correct[len(word)] += correct
-                if dictionary is not None and word not in dictionary:
-                    oov_seen[word] += 1
-                    oov_missed[word] += not correct
-            if kind is None:
-                continue
-            found[kind][gold_block, pred_block] += 1
-            if (kind, gold_block, pred_block) not in first:
-                # A window of the sentence, not a copy of it: one long line with many
-                # errors would otherwise cost its length times its number of errors.
-                example = clip_words(gold_words, at, at + len(gold_block))
-                first[kind, gold_block, pred_block] = (line, example)
+    gold_start, gold_count, pred_start, pred_count = aligned.blocks()
+    sentence_ends = [*aligned.gold_first[1:].tolist(), len(gold_words)]
+    wrong = (gold_count != 1) | (pred_count != 1)
+    errors = zip(
+        gold_start[wrong].tolist(),
+        gold_count[wrong].tolist(),
+        pred_start[wrong].tolist(),
+        pred_count[wrong].tolist(),
+    )
+    for g, m, p, n in errors:
+        gold_block, pred_block = tuple(gold_words[g : g + m]), tuple(pred_words[p : p + n])
+        kind = "split" if m == 1 else "merge" if n == 1 else "cross"
+        found[kind][gold_block, pred_block] += 1
+        if (kind, gold_block, pred_block) not in first:
+            # A window of the sentence, not a copy of it: one long line with many
+            # errors would otherwise cost its length times its number of errors.
+            sentence = int(aligned.gold_sentence[g])
+            begin = int(aligned.gold_first[sentence])
+            end = sentence_ends[sentence]
+            example = clip_words(gold_words[begin:end], g - begin, g - begin + m)
+            first[kind, gold_block, pred_block] = (int(aligned.lines[sentence]), example)
 
     def most_common(kind: str) -> tuple[ErrorPattern, ...]:
         # Ties broken by the words, so the report does not depend on input order.
-        ranked = sorted(found[kind].items(), key=lambda item: (-item[1], item[0]))[:top]
+        ranked = nsmallest(top, found[kind].items(), key=lambda item: (-item[1], item[0]))
         return tuple(
             ErrorPattern(kind, g, p, count, *first[kind, g, p]) for (g, p), count in ranked
         )
 
-    missed = sorted(
-        ((word, count) for word, count in oov_missed.items() if count),
-        key=lambda item: (-item[1], item[0]),
-    )[:top]
+    missed: list[tuple[str, int]] = []
+    oov_seen: Counter[str] = Counter()
+    if dictionary is not None:
+        from cws_bench.dictionary import Dictionary
+
+        if isinstance(dictionary, Dictionary):
+            dictionary = dictionary.words  # its own test, without a Python call per word
+        contains = getattr(dictionary, "__contains__", None) or (lambda w: w in dictionary)
+        known = np.fromiter(map(contains, gold_words), dtype=bool, count=len(gold_words))
+        oov_seen = Counter(compress(gold_words, (~known).tolist()))
+        oov_missed = Counter(compress(gold_words, (~known & ~aligned.gold_hit).tolist()))
+        missed = nsmallest(top, oov_missed.items(), key=lambda item: (-item[1], item[0]))
+    by_length_gold = np.bincount(aligned.gold_lengths)
+    by_length_correct = np.bincount(
+        aligned.gold_lengths[aligned.gold_hit], minlength=len(by_length_gold)
+    )
     return ErrorAnalysis(
         splits=most_common("split"),
         merges=most_common("merge"),
         crossings=most_common("cross"),
         missed_oov=tuple(MissedWord(word, count, oov_seen[word]) for word, count in missed),
         recall_by_length=tuple(
-            LengthRecall(length, by_length_gold[length], by_length_correct[length])
-            for length in sorted(by_length_gold)
+            LengthRecall(length, int(by_length_gold[length]), int(by_length_correct[length]))
+            for length in np.flatnonzero(by_length_gold).tolist()
         ),
         distinct={kind: len(counter) for kind, counter in found.items()},
     )

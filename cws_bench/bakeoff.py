@@ -410,68 +410,41 @@ def _statistics(
 ) -> tuple[dict[tuple[str, str], dict[str, Interval]], list[Comparison]]:
     """Bootstrap intervals per pair and paired comparisons per corpus.
 
-    Per-sentence counts are the rows of cws_bench.sentence_counts.
+    Per-sentence counts are the rows of cws_bench.sentence_counts; the pairs of
+    a corpus share their resamples (:func:`cws_bench.comparison.bootstrap_statistics`).
     """
     import numpy as np
 
-    from cws_bench.metrics import significance
+    from cws_bench.comparison import bootstrap_statistics
     from cws_bench.sentence_counts import COLUMNS
-    from cws_bench.sentence_counts import statistics as sentence_statistics
 
-    statistics = sentence_statistics()
-
-    def counts_of(key: tuple[str, str]) -> Any:
-        rows = records[key].sentence_counts
-        return np.asarray(rows, dtype=np.int64).reshape(-1, len(COLUMNS))
-
-    intervals: dict[tuple[str, str], dict[str, Interval]] = {}
-    for key in records:
-        counts = counts_of(key)
-        intervals[key] = {}
-        if not len(counts):
-            continue
-        for name, statistic in statistics.items():
-            ci = significance.bootstrap_confidence_interval(
-                counts,
-                statistic,
-                n_resamples=config.resamples,
-                confidence=CONFIDENCE,
-                seed=config.seed,
-            )
-            intervals[key][name] = Interval(float(ci.low), float(ci.high))
-    comparisons = []
+    by_corpus: dict[str, dict[str, Any]] = {}
+    for corpus_label, label in records:
+        rows = records[corpus_label, label].sentence_counts
+        array = np.asarray(rows, dtype=np.int64).reshape(-1, len(COLUMNS))
+        by_corpus.setdefault(corpus_label, {})[label] = array
     track_of = {s.label: s.track for s in config.segmenters}
-    for corpus in config.corpora:
-        labels = [s.label for s in config.segmenters if (corpus.label, s.label) in records]
-        for i, a in enumerate(labels):
-            for b in labels[i + 1 :]:
-                if track_of[a] != track_of[b]:
-                    continue  # tracks are ranked apart
-                counts_a, counts_b = counts_of((corpus.label, a)), counts_of((corpus.label, b))
-                if counts_a.shape != counts_b.shape or not len(counts_a):
-                    continue
-                test = significance.paired_bootstrap_test(
-                    counts_a,
-                    counts_b,
-                    statistics["f1"],
-                    n_resamples=config.resamples,
-                    confidence=CONFIDENCE,
-                    seed=config.seed,
-                )
-                assert test.low is not None  # a bootstrap test has an interval
-                assert test.high is not None
-                comparisons.append(
-                    Comparison(
-                        corpus=corpus.label,
-                        a=a,
-                        b=b,
-                        metric="f1",
-                        difference=float(test.difference),
-                        interval=Interval(float(test.low), float(test.high)),
-                        p_value=float(test.p_value),
-                        significant=bool(test.p_value < ALPHA),
-                    )
-                )
+    found: dict[str, dict[str, dict[str, Interval]]] = {}
+    compared: dict[str, list[Comparison]] = {}
+    for corpus_label, systems in by_corpus.items():
+        labels = [s.label for s in config.segmenters if s.label in systems]
+        pairs = [
+            (a, b)
+            for i, a in enumerate(labels)
+            for b in labels[i + 1 :]
+            if track_of[a] == track_of[b]  # tracks are ranked apart
+        ]
+        found[corpus_label], compared[corpus_label] = bootstrap_statistics(
+            corpus_label,
+            systems,
+            pairs,
+            resamples=config.resamples,
+            seed=config.seed,
+            confidence=CONFIDENCE,
+            alpha=ALPHA,
+        )
+    intervals = {key: found[key[0]][key[1]] for key in records}
+    comparisons = [c for corpus in config.corpora for c in compared.get(corpus.label, [])]
     return intervals, comparisons
 
 

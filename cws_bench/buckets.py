@@ -37,7 +37,10 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import repeat
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cws_bench.alignment import Aligned
 
 __all__ = [
     "ATTRIBUTES",
@@ -134,12 +137,101 @@ def _spans(words: Sequence[str]) -> list[tuple[int, int]]:
     return spans
 
 
+def _count_sentences(
+    sentences: Iterable[tuple[Sequence[str], Sequence[str]]],
+    counts: Mapping[str, int] | None,
+    words: Any,
+) -> dict[str, Counter[tuple[str, str]]]:
+    """The tallies ``(bucket, side) -> words`` of sentences whose characters agree, word
+    by word (what :func:`bucket_analysis` does for sentences with an empty word)."""
+    tallies: dict[str, Counter[tuple[str, str]]] = {name: Counter() for name in ATTRIBUTES}
+    by_frequency = counts is not None or words is not None
+    occurrences: Counter[tuple[str, str, str, bool]] = Counter()
+    for gold_words, pred_words in sentences:
+        sentence = sentence_length_bucket(len("".join(gold_words)))
+        gold_spans = _spans(gold_words)
+        pred_spans = _spans(pred_words)
+        predicted = set(pred_spans)
+        gold_set = set(gold_spans)
+        for side, side_words, side_spans, other in (
+            ("gold", gold_words, gold_spans, predicted),
+            ("pred", pred_words, pred_spans, gold_set),
+        ):
+            occurrences.update(
+                zip(side_words, repeat(sentence), repeat(side), [s in other for s in side_spans])
+            )
+    for (word, sentence, side, hit), n in occurrences.items():
+        found = (
+            word_length_bucket(word),
+            frequency_bucket(word, counts, words) if by_frequency else "",
+            sentence,
+            character_class(word),
+        )
+        for name, bucket in zip(ATTRIBUTES, found):
+            tally = tallies[name]
+            tally[bucket, side] += n
+            if hit and side == "gold":
+                tally[bucket, "correct"] += n
+    return tallies
+
+
+# Bit masks of what a character is; a word is of a class when all its characters are.
+_HAN, _DIGIT, _LATIN, _PUNCTUATION = 1, 2, 4, 8
+_CHARACTER_MASKS: dict[int, int] = {}
+
+
+def _character_mask(code: int) -> int:
+    """The class bits of one character (the tests of :func:`character_class`), memoised."""
+    mask = _CHARACTER_MASKS.get(code)
+    if mask is None:
+        char = chr(code)
+        category = unicodedata.category(char)
+        mask = (
+            (_HAN if _is_han(char) else 0)
+            | (_DIGIT if category == "Nd" else 0)
+            | (_LATIN if category.startswith("L") and "LATIN" in unicodedata.name(char, "") else 0)
+            | (_PUNCTUATION if category[0] in "PS" else 0)
+        )
+        _CHARACTER_MASKS[code] = mask
+    return mask
+
+
+def _class_indices(text: str, starts: Any) -> Any:
+    """The :func:`character_class` of each word of ``text`` starting at ``starts`` (non-empty
+    words covering the text), as indices into ``_ORDER["character_class"]``."""
+    import numpy as np
+
+    if not len(starts):
+        return np.zeros(0, dtype=np.int64)
+    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
+    distinct, index = np.unique(codes, return_inverse=True)
+    masks = np.array([_character_mask(c) for c in distinct.tolist()], dtype=np.int64)[index]
+    word_masks = np.bitwise_and.reduceat(masks, starts)
+    classes = np.full(len(starts), 4)  # mixed
+    for position, bit in reversed(list(enumerate((_HAN, _DIGIT, _LATIN, _PUNCTUATION)))):
+        classes[(word_masks & bit) != 0] = position  # the first class that holds wins
+    return classes
+
+
+def _frequency_indices(side_words: list[str], counts: Mapping[str, int] | None, words: Any) -> Any:
+    """:func:`frequency_bucket` of each word as indices into ``_ORDER["frequency"]``."""
+    import numpy as np
+
+    if counts is not None:
+        seen = np.fromiter(map(counts.get, side_words, repeat(0)), np.int64, len(side_words))
+        return np.where(seen == 0, 0, np.where(seen <= RARE_MAX, 1, 2))
+    contains = getattr(words, "__contains__", None) or (lambda w: w in words)
+    known = np.fromiter(map(contains, side_words), bool, len(side_words))
+    return np.where(known, 3, 0)
+
+
 def bucket_analysis(
     gold: Iterable[Sequence[str]],
     pred: Iterable[Sequence[str]],
     *,
     counts: Mapping[str, int] | None = None,
     words: Any = None,
+    aligned: Aligned | None = None,
 ) -> dict[str, Any]:
     """Recall, precision and F1 by bucket of every attribute.
 
@@ -152,6 +244,8 @@ def bucket_analysis(
         pred: predicted sentences, aligned with gold.
         counts: word -> frequency in the training data (``rare``/``frequent``), or None.
         words: a word list (a set) when there are no counts (``iv``), or None.
+        aligned: :func:`cws_bench.alignment.align` of ``gold`` and ``pred``
+            when the caller has it (then ``gold`` and ``pred`` are not read).
 
     Returns:
         attribute -> list of ``{bucket, gold, pred, correct, recall, precision, f1}``
@@ -159,61 +253,62 @@ def bucket_analysis(
         counts or a word list), plus ``skipped_lines`` and ``frequency_source``
         (``counts``, ``word list`` or ``none``).
     """
-    tallies: dict[str, Counter[tuple[str, str]]] = {name: Counter() for name in ATTRIBUTES}
+    import numpy as np
+
+    if aligned is None:
+        from cws_bench.alignment import align
+
+        aligned = align(gold, pred)
     by_frequency = counts is not None or words is not None
-    skipped = 0
-    # Count (word, sentence bucket, side, hit) first, in C (Counter over an iterable),
-    # then spread each distinct key over the attribute buckets: a word's buckets depend
-    # on the word alone, so each is worked out once, not once per occurrence.
-    occurrences: Counter[tuple[str, str, str, bool]] = Counter()
-    for gold_words, pred_words in zip(gold, pred):
-        text = "".join(gold_words)
-        if text != "".join(pred_words):
-            skipped += 1
-            continue
-        if not gold_words:
-            continue
-        sentence = sentence_length_bucket(len(text))
-        gold_spans = _spans(gold_words)
-        pred_spans = _spans(pred_words)
-        predicted = set(pred_spans)
-        gold_set = set(gold_spans)
-        for side, side_words, side_spans, other in (
-            ("gold", gold_words, gold_spans, predicted),
-            ("pred", pred_words, pred_spans, gold_set),
-        ):
-            occurrences.update(
-                zip(side_words, repeat(sentence), repeat(side), [s in other for s in side_spans])
-            )
-    known: dict[str, tuple[str, str, str]] = {}
-    for (word, sentence, side, hit), n in occurrences.items():
-        found = known.get(word)
-        if found is None:
-            found = known[word] = (
-                word_length_bucket(word),
-                frequency_bucket(word, counts, words) if by_frequency else "",
-                character_class(word),
-            )
-        length, frequency, char_class = found
-        for name, bucket in (
-            ("word_length", length),
-            ("frequency", frequency),
-            ("sentence_length", sentence),
-            ("character_class", char_class),
-        ):
-            tally = tallies[name]
-            tally[bucket, side] += n
-            if hit and side == "gold":
-                tally[bucket, "correct"] += n
+    # Every word of the sentences without an empty word at once: each word's bucket
+    # index per attribute (numpy), then the words of each bucket counted per side.
+    regular_gold = aligned.regular[aligned.gold_sentence]
+    regular_pred = aligned.regular[aligned.pred_sentence]
+    sentence_chars = np.bincount(
+        aligned.gold_sentence, weights=aligned.gold_lengths, minlength=len(aligned.lines)
+    ).astype(np.int64)
+    sentence_index = np.searchsorted([10, 20, 40, 80], sentence_chars)
+    text = aligned.text
+    gold_starts = aligned.gold_ends - aligned.gold_lengths
+    pred_starts = aligned.pred_ends - aligned.pred_lengths
+    indices: dict[str, tuple[Any, Any]] = {
+        "word_length": (
+            np.minimum(aligned.gold_lengths, 5) - 1,
+            np.minimum(aligned.pred_lengths, 5) - 1,
+        ),
+        "sentence_length": (
+            sentence_index[aligned.gold_sentence],
+            sentence_index[aligned.pred_sentence],
+        ),
+        "character_class": (_class_indices(text, gold_starts), _class_indices(text, pred_starts)),
+    }
+    if by_frequency:
+        indices["frequency"] = (
+            _frequency_indices(aligned.gold_words, counts, words),
+            _frequency_indices(aligned.pred_words, counts, words),
+        )
+    irregular = _count_sentences(aligned.irregular, counts, words)
     result: dict[str, Any] = {}
     for name in ATTRIBUTES:
-        tally = tallies[name]
+        order = _ORDER[name]
+        tallies = {side: [0] * len(order) for side in ("gold", "pred", "correct")}
+        if name in indices:
+            gold_index, pred_index = indices[name]
+            for side, index in (
+                ("gold", gold_index[regular_gold]),
+                ("pred", pred_index[regular_pred]),
+                ("correct", gold_index[regular_gold & aligned.gold_hit]),
+            ):
+                tallies[side] = np.bincount(index, minlength=len(order)).tolist()
+        for (bucket, side), n in irregular[name].items():
+            if bucket in order:
+                tallies[side][order.index(bucket)] += n
         rows = []
-        for bucket in _ORDER[name]:
-            n_gold, n_pred = tally[bucket, "gold"], tally[bucket, "pred"]
+        for i, bucket in enumerate(order):
+            n_gold, n_pred = tallies["gold"][i], tallies["pred"][i]
             if not n_gold and not n_pred:
                 continue
-            correct = tally[bucket, "correct"]
+            correct = tallies["correct"][i]
             recall = correct / n_gold if n_gold else None
             precision = correct / n_pred if n_pred else None
             f1 = 2 * correct / (n_gold + n_pred)  # 0 when one side has no word there
@@ -229,7 +324,7 @@ def bucket_analysis(
                 }
             )
         result[name] = rows
-    result["skipped_lines"] = skipped
+    result["skipped_lines"] = aligned.skipped
     result["frequency_source"] = (
         "counts" if counts is not None else "word list" if words is not None else "none"
     )

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from cws_bench.dictionary import Dictionary
     from cws_bench.normalize import Normalizer
 
-__all__ = ["ComparisonReport", "SystemRow", "compare"]
+__all__ = ["ComparisonReport", "SystemRow", "bootstrap_statistics", "compare"]
 
 # The bake-off's defaults (DEFAULT_SEED and DEFAULT_RESAMPLES are the library's one each).
 CONFIDENCE = 0.95
@@ -470,12 +470,7 @@ def compare(
     )
     gold_name = "gold" if not isinstance(gold, (str, os.PathLike)) else display_name(gold)
     counts = {name: _sentence_counts(result) for name, result in results.items()}
-    intervals = (
-        {name: {} for name in results}
-        if not confidence
-        else _intervals(counts, resamples=resamples, seed=seed)
-    )
-    comparisons: list[Comparison] = []
+    pairs: list[tuple[str, str]] = []
     if paired and len(results) > 1:
         names = list(results)
         pairs = (
@@ -483,7 +478,10 @@ def compare(
             if baseline is not None
             else [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
         )
-        comparisons = _paired_tests(gold_name, counts, pairs, resamples=resamples, seed=seed)
+    intervals, comparisons = bootstrap_statistics(
+        gold_name, counts, pairs, resamples=resamples, seed=seed, intervals=bool(confidence)
+    )
+    if pairs:
         # One family, as one track of a bake-off: corrected together.
         from cws_bench.metrics.significance import adjust_p_values
 
@@ -602,57 +600,67 @@ def _score_all(
     return results
 
 
-def _intervals(
-    counts: dict[str, Any], *, resamples: int, seed: int
-) -> dict[str, dict[str, Interval]]:
-    """Percentile bootstrap intervals of P, R and F1, as the bake-off computes them."""
-    from cws_bench.metrics import significance
-    from cws_bench.sentence_counts import statistics as sentence_statistics
-
-    statistics = sentence_statistics()
-    out: dict[str, dict[str, Interval]] = {}
-    for name, rows in counts.items():
-        out[name] = {}
-        if not len(rows):
-            continue
-        for metric, statistic in statistics.items():
-            ci = significance.bootstrap_confidence_interval(
-                rows, statistic, n_resamples=resamples, confidence=CONFIDENCE, seed=seed
-            )
-            out[name][metric] = Interval(float(ci.low), float(ci.high))
-    return out
-
-
-def _paired_tests(
-    gold: str,
-    counts: dict[str, Any],
-    pairs: list[tuple[str, str]],
+def bootstrap_statistics(
+    corpus: str,
+    counts: Mapping[str, Any],
+    pairs: Sequence[tuple[str, str]],
     *,
     resamples: int,
     seed: int,
-) -> list[Comparison]:
-    """Paired bootstrap tests of F1 for the given (a, b) pairs, as the bake-off runs them."""
-    from cws_bench.metrics import significance
-    from cws_bench.sentence_counts import statistics
+    intervals: bool = True,
+    confidence: float = CONFIDENCE,
+    alpha: float = ALPHA,
+) -> tuple[dict[str, dict[str, Interval]], list[Comparison]]:
+    """Percentile bootstrap intervals of P, R and F1 and paired tests of F1 on one corpus.
 
-    f1 = statistics()["f1"]
-    out = []
-    for a, b in pairs:
-        if counts[a].shape != counts[b].shape or not len(counts[a]):
+    What the bake-off and ``compare`` report: for each system (its per-sentence
+    rows, :mod:`cws_bench.sentence_counts`) the intervals (none for a system
+    without rows; all of them only when ``intervals``), and for each ``(a,
+    b)`` of ``pairs`` whose rows have the same shape a paired bootstrap test
+    (a :class:`~cws_bench.results.Comparison`, uncorrected). The systems with
+    the same number of rows share one draw of resamples
+    (:class:`~cws_bench.metrics.significance.SharedResamples`): the numbers
+    are those of ``bootstrap_confidence_interval`` and ``paired_bootstrap_test``
+    run one by one, to the last digit.
+    """
+    from cws_bench.metrics.significance import SharedResamples
+    from cws_bench.sentence_counts import statistics as sentence_statistics
+
+    statistics = sentence_statistics()
+    tested = [(a, b) for a, b in pairs if counts[a].shape == counts[b].shape and len(counts[a])]
+    needed = set(counts) if intervals else {name for pair in tested for name in pair}
+    groups: dict[int, list[str]] = {}
+    for name in counts:
+        if name in needed and len(counts[name]):
+            groups.setdefault(len(counts[name]), []).append(name)
+    shared: dict[str, tuple[SharedResamples, int]] = {}
+    for names in groups.values():
+        draw = SharedResamples([counts[n] for n in names], n_resamples=resamples, seed=seed)
+        shared.update((name, (draw, i)) for i, name in enumerate(names))
+    out: dict[str, dict[str, Interval]] = {name: {} for name in counts}
+    for name in counts if intervals else ():
+        if name not in shared:
             continue
-        test = significance.paired_bootstrap_test(
-            counts[a], counts[b], f1, n_resamples=resamples, confidence=CONFIDENCE, seed=seed
-        )
-        out.append(
+        draw, i = shared[name]
+        for metric, statistic in statistics.items():
+            ci = draw.interval(i, statistic, confidence=confidence)
+            out[name][metric] = Interval(float(ci.low), float(ci.high))
+    comparisons = []
+    for a, b in tested:
+        (draw, i), (_, j) = shared[a], shared[b]
+        test = draw.paired_test(i, j, statistics["f1"], confidence=confidence)
+        assert test.low is not None  # a bootstrap test has an interval
+        assert test.high is not None
+        comparisons.append(
             Comparison(
-                corpus=gold,
+                corpus=corpus,
                 a=a,
                 b=b,
                 metric="f1",
                 difference=float(test.difference),
                 interval=Interval(float(test.low), float(test.high)),
                 p_value=float(test.p_value),
-                significant=bool(test.p_value < ALPHA),
+                significant=bool(test.p_value < alpha),
             )
         )
-    return out
+    return out, comparisons

@@ -606,6 +606,7 @@ def finish_pair(
         timing: ``load_s`` and ``segment_s``.
         peak_memory_mib: the peak resident memory of the process(es) that segmented.
     """
+    from cws_bench.alignment import align
     from cws_bench.analysis import analyse_errors
     from cws_bench.buckets import bucket_analysis
     from cws_bench.metrics.throughput import rate
@@ -616,8 +617,12 @@ def finish_pair(
     corpus, gold, dictionary = pair.corpus, pair.gold, pair.dictionary
     result = score_sentences(gold, pred, dictionary, normalize=corpus.normalize, per_line=True)
     normalizer = None if corpus.normalize == "none" else corpus.normalize
+    aligned = align(gold, pred)  # walked once for both analyses
     analysis = analyse_errors(
-        gold, pred, None if dictionary is None else _normalized(dictionary, normalizer)
+        gold,
+        pred,
+        None if dictionary is None else _normalized(dictionary, normalizer),
+        aligned=aligned,
     )
     counts = pair.training_counts if pair.counted else _training_counts(corpus, pair.data_dir)
     buckets = bucket_analysis(
@@ -625,6 +630,7 @@ def finish_pair(
         pred,
         counts=counts,
         words=dictionary.words if counts is None and dictionary is not None else None,
+        aligned=aligned,
     )
     characters = sum(map(len, pair.raw))
     trained_on = facts["trained_on"]

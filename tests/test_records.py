@@ -2,14 +2,30 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cws_bench.bakeoff import CACHE_VERSION, load_config, run_bakeoff
-from cws_bench.records import load_record, record_checksum, record_problems, store_record
+from cws_bench.records import (
+    RECORD_SCHEMA,
+    SHARD_SCHEMA,
+    _are_counts,
+    _are_words,
+    _schema_problem,
+    load_record,
+    load_shard_record,
+    pack_counts,
+    record_checksum,
+    record_problems,
+    schema_problem,
+    store_record,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_DICT = ROOT / "dictionaries" / "sample.txt"
@@ -176,3 +192,186 @@ def test_runs_of_empty_lines_are_packed_on_file(tmp_path):
     loaded, warning = load_record(path, version=CACHE_VERSION)
     assert loaded is None
     assert "sentence_counts has 1999 rows for 2000 sentences" in warning
+
+
+# The record writer before orjson (the oracle): json.dump of the record with the checksum
+# of its text through JSON. Files it wrote must read back the same; its checksums are kept.
+
+
+def old_checksum(record):
+    body = {key: value for key, value in record.items() if key != "checksum"}
+    plain = json.loads(json.dumps(body, ensure_ascii=False, allow_nan=False))
+    text = json.dumps(plain, sort_keys=True, ensure_ascii=False)
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+
+
+def old_store(path, record):
+    stored = {**record, "checksum": old_checksum(record)}
+    if isinstance(stored.get("sentence_counts"), list):
+        stored["sentence_counts"] = pack_counts(stored["sentence_counts"])
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(stored, f, ensure_ascii=False, allow_nan=False)
+
+
+def outcome(function, *args, **options):
+    try:
+        return function(*args, **options)
+    except Exception as e:  # the same error type, or the same value
+        return type(e)
+
+
+_scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers()  # past 64 bits too: orjson refuses them, json writes them
+    | st.floats(allow_nan=False)  # infinities: refused by both
+    | st.text(max_size=8)
+)
+_keys = st.text(max_size=4) | st.integers(-3, 12)  # integer keys sort apart from their text
+_json_like = st.recursive(
+    _scalars,
+    lambda children: (
+        st.lists(children, max_size=4)
+        | st.lists(children, max_size=3).map(tuple)
+        | st.dictionaries(_keys, children, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+@settings(deadline=None, max_examples=300)
+@given(record=st.dictionaries(st.text(max_size=6), _json_like, max_size=6))
+def test_the_checksum_and_file_are_those_of_the_json_writer(tmp_path_factory, record):
+    assert outcome(record_checksum, record) == outcome(old_checksum, record)
+    folder = tmp_path_factory.mktemp("r")
+    new, old = folder / "new.json", folder / "old.json"
+    if outcome(old_store, old, record) is not None:  # refused (a NaN, an infinity): by both
+        assert outcome(store_record, new, record) == outcome(old_store, old, record)
+        assert not new.exists()
+        return
+    store_record(new, record)
+    assert json.loads(new.read_bytes()) == json.loads(old.read_bytes())
+
+
+def _shard():
+    return {
+        "version": CACHE_VERSION,
+        "pred": [["我们", "是", "学生"], [], ["ｉＰｈｏｎｅ", "2008", "年"]],
+        "segment_s": 0.25,
+        "loads": [["fmm {}", "worker-1", 1e-05]],
+        "facts": {
+            "info": {"name": "fmm"},
+            "trained_on": None,
+            "notes": [],
+            "has_speed": True,
+            "leaks": [],
+        },
+        "peak_memory_mib": 81.5,
+    }
+
+
+@pytest.mark.parametrize("store", [store_record, old_store])
+def test_shards_and_records_read_back_whoever_wrote_them(tmp_path, store):
+    """A file of the json writer (an old cache) reads back as one of the orjson writer."""
+    lines = ["我们是学生", "", "ｉＰｈｏｎｅ 2008年"]
+    store(tmp_path / "shard.json", _shard())
+    assert load_shard_record(tmp_path / "shard.json", version=CACHE_VERSION, lines=lines) == (
+        _shard(),
+        None,
+    )
+    record = _minimal()
+    record["sentence_counts"] = [[0, 0, 0], [0, 0, 0], [3, 5, 4]]
+    record["timing"] = {"sentences": 3, "chars_per_s": 1.5e-07}
+    store(tmp_path / "pair.json", record)
+    assert load_record(tmp_path / "pair.json", version=CACHE_VERSION) == (record, None)
+
+
+def test_an_edited_orjson_file_is_refused(tmp_path):
+    path = tmp_path / "shard.json"
+    store_record(path, _shard())
+    path.write_bytes(path.read_bytes().replace("学生".encode(), "学主".encode()))
+    lines = ["我们是学主", "", "ｉＰｈｏｎｅ 2008年"]
+    data, warning = load_shard_record(path, version=CACHE_VERSION, lines=lines)
+    assert data is None
+    assert "the checksum does not match the content" in warning
+
+
+_values = st.none() | st.booleans() | st.integers(-2, 3) | st.floats(-1, 2) | st.text(max_size=3)
+
+
+@settings(deadline=None, max_examples=200)
+@given(
+    pred=st.lists(st.lists(st.text(max_size=3) | _values, max_size=4) | _values, max_size=4),
+    rows=st.lists(st.lists(st.integers(-1, 5) | _values, max_size=4) | _values, max_size=4),
+    segment_s=st.floats(-1, 2) | st.text(max_size=2),
+)
+def test_the_fast_schema_check_gives_the_validators_verdict(pred, rows, segment_s):
+    """Lists of words and rows of counts checked in Python: the same problem, or none."""
+    shard = {**_shard(), "pred": pred, "segment_s": segment_s}
+    assert _schema_problem(shard, SHARD_SCHEMA, "pred", _are_words) == schema_problem(
+        shard, SHARD_SCHEMA
+    )
+    record = {**_minimal(), "sentence_counts": rows}
+    assert _schema_problem(record, RECORD_SCHEMA, "sentence_counts", _are_counts) == (
+        schema_problem(record, RECORD_SCHEMA)
+    )
+
+
+def old_load_shard_record(path, *, version, lines):
+    """load_shard_record as it was (cws_bench/records.py at e7653e8): json, the whole schema."""
+    name = str(path)
+    if not Path(path).exists():
+        return None, None
+    try:
+        record = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        return None, f"{name}: unreadable cache record ({e}); running the shard again"
+    if isinstance(record, dict) and record.get("version") != version:
+        return None, None
+    problem = schema_problem(record, SHARD_SCHEMA)
+    if problem is None and record.get("checksum") != old_checksum(record):
+        problem = "the checksum does not match the content (the file was edited)"
+    if problem is None and (
+        len(record["pred"]) != len(lines)
+        or any("".join(w) != "".join(line.split()) for w, line in zip(record["pred"], lines))
+    ):
+        problem = "its words are not those of the shard's lines"
+    if problem is not None:
+        return None, f"{name}: invalid cache record ({problem}); running the shard again"
+    record.pop("checksum", None)
+    return record, None
+
+
+_SHARD_LINES = ["我们是学生", "", "ｉＰｈｏｎｅ 2008年"]
+_EDITS = [
+    *["", "1", "-", '"', "[", "]", "{", "}", ",", "null", "x", "\\ud800", "NaN", "1e400"],
+    *["99999999999999999999999", '"checksum": "0",', "\u00e9"],
+]
+
+
+@settings(deadline=None, max_examples=300)
+@given(
+    writer=st.sampled_from(["new", "old"]),
+    at=st.floats(0, 1),
+    cut=st.integers(0, 6),
+    insert=st.sampled_from(_EDITS) | st.binary(max_size=3).map(lambda b: b.decode("latin-1")),
+    raw=st.booleans(),
+)
+def test_an_edited_shard_file_reads_as_the_old_reader_read_it(
+    tmp_path_factory, writer, at, cut, insert, raw
+):
+    """Any edit of a shard file: the same shard, or the same refusal with the same words."""
+    path = tmp_path_factory.mktemp("s") / "shard.json"
+    (store_record if writer == "new" else old_store)(path, _shard())
+    data = path.read_bytes()
+    where = int(at * len(data))
+    added = insert.encode("latin-1") if raw else insert.encode("utf-8")  # raw: bad UTF-8
+    path.write_bytes(data[:where] + added + data[where + cut :])
+    read = load_shard_record(path, version=CACHE_VERSION, lines=_SHARD_LINES)
+    before = outcome(old_load_shard_record, path, version=CACHE_VERSION, lines=_SHARD_LINES)
+    if isinstance(before, type) and issubclass(before, ValueError):
+        # the old reader crashed on an infinity (1e400) or a lone surrogate: now refused
+        assert read[0] is None
+        assert "(the checksum does not match the content (the file was edited))" in read[1]
+    else:
+        assert read == before

@@ -41,8 +41,9 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
+from itertools import pairwise
 from statistics import NormalDist
 from typing import Any, Literal
 
@@ -57,6 +58,7 @@ __all__ = [
     "DEFAULT_SEED",
     "BootstrapInterval",
     "PairedTestResult",
+    "SharedResamples",
     "Statistic",
     "adjust_p_values",
     "approximate_randomization_test",
@@ -304,38 +306,10 @@ def bootstrap_confidence_interval(
         (0.7895, True)
     """
     _check_options(n_resamples, confidence)
-    if method not in ("percentile", "basic", "bca"):
-        raise ValueError(f"method must be 'percentile', 'basic' or 'bca', got {method!r}")
+    _check_method(method)
     array = _counts(counts)
-    estimate = float(_apply(statistic, array.sum(axis=0)[None, :])[0])
-    rng = np.random.default_rng(seed)
-    replicates = _apply(statistic, _bootstrap_sums(array, n_resamples, rng))
-    alpha = (1 - confidence) / 2
-    if method == "bca":
-        levels = _bca_levels(array, statistic, estimate, replicates, alpha)
-    else:
-        levels = (alpha, 1 - alpha)
-    if any(math.isnan(level) for level in levels):
-        warnings.warn(
-            "the BCa interval cannot be computed: the bootstrap distribution is degenerate",
-            RuntimeWarning,
-            stacklevel=2,
-        )
-        low = high = math.nan
-    else:
-        low, high = (float(q) for q in np.quantile(replicates, levels))
-    if method == "basic":
-        low, high = 2 * estimate - high, 2 * estimate - low
-    return BootstrapInterval(
-        estimate=estimate,
-        low=low,
-        high=high,
-        confidence=confidence,
-        method=method,
-        n_resamples=n_resamples,
-        seed=seed,
-        standard_error=float(np.std(replicates, ddof=1)) if n_resamples > 1 else math.nan,
-        items=array.shape[0],
+    return SharedResamples._drawn([array], n_resamples, seed).interval(
+        0, statistic, confidence=confidence, method=method
     )
 
 
@@ -439,30 +413,8 @@ def paired_bootstrap_test(
     """
     _check_options(n_resamples, confidence)
     a, b = _paired(counts_a, counts_b)
-    k = a.shape[1]
-    estimate_a = float(_apply(statistic, a.sum(axis=0)[None, :])[0])
-    estimate_b = float(_apply(statistic, b.sum(axis=0)[None, :])[0])
-    difference = estimate_a - estimate_b
-    rng = np.random.default_rng(seed)
-    sums = _bootstrap_sums(np.hstack([a, b]), n_resamples, rng)
-    deltas = _apply(statistic, sums[:, :k]) - _apply(statistic, sums[:, k:])
-    count = _tail_count(deltas - difference, difference, alternative)
-    alpha = (1 - confidence) / 2
-    low, high = (float(q) for q in np.quantile(deltas, (alpha, 1 - alpha)))
-    return PairedTestResult(
-        test="paired bootstrap",
-        estimate_a=estimate_a,
-        estimate_b=estimate_b,
-        difference=difference,
-        p_value=(count + 1) / (n_resamples + 1),
-        alternative=alternative,
-        n_resamples=n_resamples,
-        seed=seed,
-        items=a.shape[0],
-        low=low,
-        high=high,
-        confidence=confidence,
-        wins=float(np.count_nonzero(deltas > 0) / n_resamples),
+    return SharedResamples._drawn([a, b], n_resamples, seed).paired_test(
+        0, 1, statistic, confidence=confidence, alternative=alternative
     )
 
 
@@ -530,6 +482,172 @@ def approximate_randomization_test(
         seed=seed,
         items=n,
     )
+
+
+# ---------------------------------------------------------------------------
+# Shared resamples
+
+
+def _check_method(method: str) -> None:
+    if method not in ("percentile", "basic", "bca"):
+        raise ValueError(f"method must be 'percentile', 'basic' or 'bca', got {method!r}")
+
+
+class SharedResamples:
+    """Bootstrap resamples of one set of items, drawn once for many systems' counts.
+
+    The resampling indices depend only on the number of items, ``n_resamples``
+    and ``seed``: :func:`bootstrap_confidence_interval` and
+    :func:`paired_bootstrap_test` draw the same ones for every system scored
+    on the same items. This draws them once and sums every system's counts
+    over them in one pass, so that the intervals of ``k`` systems and the
+    tests of their pairs cost one draw instead of ``3k`` plus one per pair.
+
+    :meth:`interval` and :meth:`paired_test` return what those two functions
+    return for the same counts and seed. For integer counts (word counts) the
+    numbers are equal to the last digit (each resample's sum is an exact
+    integer, whatever the order of the additions); for fractional counts
+    they may differ in the last bits.
+
+    Args:
+        systems: one array of counts per system, each of shape (n_items, n_counts_i),
+            the same items (rows) in the same order.
+        n_resamples: the number of resamples.
+        seed: the seed of ``numpy.random.default_rng``.
+
+    Raises:
+        ValueError: no system, counts of the wrong shape, systems with
+            different numbers of items, or a bad option.
+
+    Example:
+        >>> systems = [[[3, 4, 5], [5, 5, 5], [0, 2, 1]], [[2, 4, 5], [5, 6, 5], [1, 1, 1]]]
+        >>> shared = SharedResamples(systems, seed=1)
+        >>> f1 = fscore_statistic()
+        >>> shared.interval(1, f1) == bootstrap_confidence_interval(systems[1], f1, seed=1)
+        True
+        >>> shared.paired_test(0, 1, f1) == paired_bootstrap_test(*systems, f1, seed=1)
+        True
+    """
+
+    def __init__(
+        self,
+        systems: Sequence[ArrayLike],
+        *,
+        n_resamples: int = DEFAULT_RESAMPLES,
+        seed: int | None = DEFAULT_SEED,
+    ) -> None:
+        _check_options(n_resamples)
+        arrays = [_counts(counts, f"systems[{i}]") for i, counts in enumerate(systems)]
+        if not arrays:
+            raise ValueError("systems holds no system")
+        for i, array in enumerate(arrays):
+            if array.shape[0] != arrays[0].shape[0]:
+                raise ValueError(
+                    f"systems[{i}] has {array.shape[0]} items but systems[0] has "
+                    f"{arrays[0].shape[0]}: shared resamples need the same items"
+                )
+        self._draw(arrays, n_resamples, seed)
+
+    @classmethod
+    def _drawn(
+        cls, arrays: list[np.ndarray], n_resamples: int, seed: int | None
+    ) -> SharedResamples:
+        """From counts already checked (the one- and two-system functions)."""
+        shared = cls.__new__(cls)
+        shared._draw(arrays, n_resamples, seed)
+        return shared
+
+    def _draw(self, arrays: list[np.ndarray], n_resamples: int, seed: int | None) -> None:
+        self.counts = arrays
+        self.n_resamples = n_resamples
+        self.seed = seed
+        stacked = arrays[0] if len(arrays) == 1 else np.hstack(arrays)
+        sums = _bootstrap_sums(stacked, n_resamples, np.random.default_rng(seed))
+        edges = np.cumsum([0] + [array.shape[1] for array in arrays]).tolist()
+        self.sums = [sums[:, low:high] for low, high in pairwise(edges)]
+
+    def interval(
+        self,
+        system: int,
+        statistic: Statistic,
+        *,
+        confidence: float = 0.95,
+        method: Literal["percentile", "basic", "bca"] = "percentile",
+    ) -> BootstrapInterval:
+        """:func:`bootstrap_confidence_interval` of one system (by position)."""
+        _check_options(self.n_resamples, confidence)
+        _check_method(method)
+        array = self.counts[system]
+        n_resamples = self.n_resamples
+        estimate = float(_apply(statistic, array.sum(axis=0)[None, :])[0])
+        replicates = _apply(statistic, self.sums[system])
+        alpha = (1 - confidence) / 2
+        if method == "bca":
+            levels = _bca_levels(array, statistic, estimate, replicates, alpha)
+        else:
+            levels = (alpha, 1 - alpha)
+        if any(math.isnan(level) for level in levels):
+            warnings.warn(
+                "the BCa interval cannot be computed: the bootstrap distribution is degenerate",
+                RuntimeWarning,
+                stacklevel=3,
+            )
+            low = high = math.nan
+        else:
+            low, high = (float(q) for q in np.quantile(replicates, levels))
+        if method == "basic":
+            low, high = 2 * estimate - high, 2 * estimate - low
+        return BootstrapInterval(
+            estimate=estimate,
+            low=low,
+            high=high,
+            confidence=confidence,
+            method=method,
+            n_resamples=n_resamples,
+            seed=self.seed,
+            standard_error=float(np.std(replicates, ddof=1)) if n_resamples > 1 else math.nan,
+            items=array.shape[0],
+        )
+
+    def paired_test(
+        self,
+        system_a: int,
+        system_b: int,
+        statistic: Statistic,
+        *,
+        confidence: float = 0.95,
+        alternative: Alternative = "two-sided",
+    ) -> PairedTestResult:
+        """:func:`paired_bootstrap_test` of two systems (by position).
+
+        Raises:
+            ValueError: the two systems' counts differ in shape, or a bad option.
+        """
+        _check_options(self.n_resamples, confidence)
+        a, b = _paired(self.counts[system_a], self.counts[system_b])
+        n_resamples = self.n_resamples
+        estimate_a = float(_apply(statistic, a.sum(axis=0)[None, :])[0])
+        estimate_b = float(_apply(statistic, b.sum(axis=0)[None, :])[0])
+        difference = estimate_a - estimate_b
+        deltas = _apply(statistic, self.sums[system_a]) - _apply(statistic, self.sums[system_b])
+        count = _tail_count(deltas - difference, difference, alternative)
+        alpha = (1 - confidence) / 2
+        low, high = (float(q) for q in np.quantile(deltas, (alpha, 1 - alpha)))
+        return PairedTestResult(
+            test="paired bootstrap",
+            estimate_a=estimate_a,
+            estimate_b=estimate_b,
+            difference=difference,
+            p_value=(count + 1) / (n_resamples + 1),
+            alternative=alternative,
+            n_resamples=n_resamples,
+            seed=self.seed,
+            items=a.shape[0],
+            low=low,
+            high=high,
+            confidence=confidence,
+            wins=float(np.count_nonzero(deltas > 0) / n_resamples),
+        )
 
 
 # ---------------------------------------------------------------------------

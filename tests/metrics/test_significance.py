@@ -229,3 +229,68 @@ def test_bca_of_a_degenerate_distribution_warns():
     with pytest.warns(RuntimeWarning, match="degenerate"):
         interval = bootstrap_confidence_interval(counts, fscore_statistic(), method="bca")
     assert math.isnan(interval.low) and interval.estimate == 0.5
+
+
+@st.composite
+def systems_on_the_same_items(draw):
+    """Per-sentence integer counts of two to five systems on the same sentences."""
+    n = draw(st.integers(1, 60))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    gold = rng.integers(0, 30, n)
+    systems = []
+    for _ in range(draw(st.integers(2, 5))):
+        pred = np.maximum(gold + rng.integers(-3, 4, n), 0)
+        correct = np.maximum(np.minimum(gold, pred) - rng.integers(0, 5, n), 0)
+        systems.append(np.stack([correct, pred, gold], axis=1))
+    return systems
+
+
+@ORACLE
+@given(
+    systems=systems_on_the_same_items(),
+    seed=st.integers(0, 2**32 - 1),
+    resamples=st.integers(1, 300),
+    method=st.sampled_from(["percentile", "basic"]),
+)
+def test_shared_resamples_equal_the_one_by_one_functions(systems, seed, resamples, method):
+    """Every system's intervals and every pair's test, to the last digit, from one draw."""
+    shared = significance.SharedResamples(systems, n_resamples=resamples, seed=seed)
+    statistics = [fscore_statistic(), ratio_statistic(0, 1), ratio_statistic(0, 2)]
+    for i, counts in enumerate(systems):
+        for statistic in statistics:
+            alone = bootstrap_confidence_interval(
+                counts, statistic, n_resamples=resamples, seed=seed, method=method
+            )
+            assert shared.interval(i, statistic, method=method) == alone
+    for i in range(len(systems)):
+        for j in range(len(systems)):
+            alone = paired_bootstrap_test(
+                systems[i], systems[j], statistics[0], n_resamples=resamples, seed=seed
+            )
+            assert shared.paired_test(i, j, statistics[0]) == alone
+
+
+def test_shared_resamples_in_chunks(monkeypatch):
+    rng = np.random.default_rng(11)
+    systems = [rng.integers(0, 20, (301, 3)) for _ in range(4)]
+    statistic = fscore_statistic()
+    monkeypatch.setattr(significance, "_CHUNK_CELLS", 3 * 301 + 7)
+    shared = significance.SharedResamples(systems)
+    assert shared.interval(2, statistic, method="bca") == bootstrap_confidence_interval(
+        systems[2], statistic, method="bca"
+    )
+    assert shared.paired_test(3, 1, statistic) == paired_bootstrap_test(
+        systems[3], systems[1], statistic
+    )
+
+
+def test_shared_resamples_bad_input():
+    with pytest.raises(ValueError, match="no system"):
+        significance.SharedResamples([])
+    with pytest.raises(ValueError, match=r"systems\[1\] has 2 items but systems\[0\] has 3"):
+        significance.SharedResamples([[[1, 1, 1]] * 3, [[1, 1, 1]] * 2])
+    shared = significance.SharedResamples([[[1, 1, 1]] * 3, [[1, 1]] * 3])
+    with pytest.raises(ValueError, match="same items and counts"):
+        shared.paired_test(0, 1, fscore_statistic())
+    with pytest.raises(ValueError, match="method must be"):
+        shared.interval(0, fscore_statistic(), method="normal")  # type: ignore[arg-type]
