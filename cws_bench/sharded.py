@@ -161,7 +161,8 @@ def _part_path(context: SegmentContext, shard: Shard) -> str | None:
     """Where this worker writes the shard's output: None unless on the driver's machine."""
     if context.parts is None or context.host != socket.gethostname():
         return None
-    if not os.path.isdir(context.parts):  # the same name, another file system
+    # the same name but another file system, or a worker of another user
+    if not os.path.isdir(context.parts) or not os.access(context.parts, os.W_OK):
         return None
     return os.path.join(context.parts, f"{shard.index}.part")
 

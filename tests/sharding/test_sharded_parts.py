@@ -141,3 +141,14 @@ def test_parts_and_bytes_appended_in_order_with_or_without_copy_file_range(
             _append_part(result, f)
     assert out.read_bytes() == serial
     assert list((tmp_path / "parts").iterdir()) == []
+
+
+def test_a_worker_that_cannot_write_the_folder_sends_the_bytes(
+    tmp_path: Path, serial: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+
+    monkeypatch.setattr(os, "access", lambda path, mode: False)  # another user's folder
+    results = _shard_outputs(tmp_path, socket.gethostname())
+    assert all(r.part is None for r in results)
+    assert b"".join(r.data for r in results) == serial
