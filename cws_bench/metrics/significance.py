@@ -566,6 +566,19 @@ class SharedResamples:
         edges = np.cumsum([0] + [array.shape[1] for array in arrays]).tolist()
         self.sums = [sums[:, low:high] for low, high in pairwise(edges)]
 
+    def to_dict(self) -> dict[str, Any]:
+        """What was drawn: the number of systems, items and resamples, and the seed.
+
+        >>> SharedResamples([[[1, 2, 2]], [[2, 2, 2]]], n_resamples=10, seed=3).to_dict()
+        {'systems': 2, 'items': 1, 'n_resamples': 10, 'seed': 3}
+        """
+        return {
+            "systems": len(self.counts),
+            "items": int(self.counts[0].shape[0]),
+            "n_resamples": self.n_resamples,
+            "seed": self.seed,
+        }
+
     def interval(
         self,
         system: int,
