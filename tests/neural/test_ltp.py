@@ -47,6 +47,9 @@ def legacy(tmp_path_factory: pytest.TempPathFactory) -> Path:
     data.write_text("\n".join(TRAINING) + "\n", encoding="utf-8")
     trainer = CWSTrainer()
     trainer.epoch = 5
+    # In the training file's order: shuffled (ltp-extension's default, unseeded), the
+    # tiny model now and then cut 中国人 as 中 国人 and failed the check below (seen in CI).
+    trainer.shuffle = False
     trainer.load_train_data(str(data))
     model = trainer.train()
     model.save(str(folder / "cws_model.bin"))
