@@ -585,8 +585,6 @@ class PairInput:
     raw: list[str]
     dictionary: Any
     data_dir: str | None
-    training_counts: dict[str, int] | None = None
-    counted: bool = False  # whether training_counts was computed (None is a value)
 
 
 def finish_pair(
@@ -624,7 +622,8 @@ def finish_pair(
         None if dictionary is None else _normalized(dictionary, normalizer),
         aligned=aligned,
     )
-    counts = pair.training_counts if pair.counted else _training_counts(corpus, pair.data_dir)
+    # a bake-off reads the training split once for all its pairs (Corpus.summary, kept)
+    counts = _training_counts(corpus, pair.data_dir)
     buckets = bucket_analysis(
         gold,
         pred,

@@ -597,9 +597,8 @@ class Run:
         try:
             if facts is None:
                 raise CwsBenchError("the first shard's segmenter facts are missing")
-            pair_input = self._input(planned.corpus.label)
             record = finish_pair(
-                pair_input,
+                self.plan.inputs[planned.corpus.label],
                 pred,
                 facts,
                 timing=timing,
@@ -613,19 +612,6 @@ class Run:
             self.plan.records[planned.label] = record
             self.plan.statuses[planned.label] = ("ok", None)
         self.progress.pair(planned.spec.label, planned.corpus.label, "ok")
-
-    def _input(self, label: str) -> PairInput:
-        """The corpus' input with its training counts (computed once per corpus)."""
-        from dataclasses import replace
-
-        from cws_bench.experiment import _training_counts
-
-        pair_input = self.plan.inputs[label]
-        if not pair_input.counted:
-            counts = _training_counts(pair_input.corpus, pair_input.data_dir)
-            pair_input = replace(pair_input, training_counts=counts, counted=True)
-            self.plan.inputs[label] = pair_input
-        return pair_input
 
     def load_reports(self) -> list[dict[str, Any]]:
         """Each segmenter load of the run: ``{"segmenter", "worker", "seconds"}``."""
