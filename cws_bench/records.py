@@ -340,6 +340,24 @@ def _read_json(path: PathLike) -> Any:
         return json.loads(Path(path).read_text(encoding="utf-8"))  # json's own error
 
 
+_SKIP = object()  # what _read_versioned gives for a file that is not to be used
+
+
+def _read_versioned(path: PathLike, version: int, what: str) -> tuple[Any, str | None]:
+    """A cache file's JSON value, or :data:`_SKIP` with the warning to give: None when
+    there is no file or it is of another version (an old entry, not an error), a line
+    naming the file when it cannot be read (``what`` is then run again)."""
+    if not Path(path).exists():
+        return _SKIP, None
+    try:
+        record = _read_json(path)
+    except (OSError, ValueError) as e:
+        return _SKIP, f"{os.fspath(path)}: unreadable cache record ({e}); running {what} again"
+    if isinstance(record, dict) and record.get("version") != version:
+        return _SKIP, None
+    return record, None
+
+
 def _schema_problem(
     record: Any, schema: dict[str, Any], key: str, well_formed: Callable[[Any], bool]
 ) -> str | None:
@@ -382,14 +400,9 @@ def load_record(path: PathLike, *, version: int) -> tuple[dict[str, Any] | None,
         ``(None, None)`` when there is no file or it has another version.
     """
     name = os.fspath(path)
-    if not Path(path).exists():
-        return None, None
-    try:
-        record = _read_json(path)
-    except (OSError, ValueError) as e:
-        return None, f"{name}: unreadable cache record ({e}); running the pair again"
-    if isinstance(record, dict) and record.get("version") != version:
-        return None, None
+    record, warning = _read_versioned(path, version, "the pair")
+    if record is _SKIP:
+        return None, warning
     if isinstance(record, dict) and "sentence_counts" in record:
         record["sentence_counts"] = unpack_counts(record["sentence_counts"])
     problems = record_problems(record)
@@ -440,14 +453,9 @@ def load_shard_record(
         As :func:`load_record`.
     """
     name = os.fspath(path)
-    if not Path(path).exists():
-        return None, None
-    try:
-        record = _read_json(path)
-    except (OSError, ValueError) as e:
-        return None, f"{name}: unreadable cache record ({e}); running the shard again"
-    if isinstance(record, dict) and record.get("version") != version:
-        return None, None
+    record, warning = _read_versioned(path, version, "the shard")
+    if record is _SKIP:
+        return None, warning
     problem = _schema_problem(record, SHARD_SCHEMA, "pred", _are_words)
     if problem is None and not _checksum_matches(record, record.get("checksum")):
         problem = "the checksum does not match the content (the file was edited)"
