@@ -35,6 +35,7 @@ __all__ = [
     "make_folder",
     "normalize_encoding",
     "open_binary",
+    "orjson_loads",
     "read_segmented",
     "split_words",
     "suggest_encoding",
@@ -50,6 +51,36 @@ _BOM = "\ufeff"
 _CANDIDATES = ("utf-8", "gb18030", "big5hkscs")
 
 PathLike = str | os.PathLike[str]
+
+
+def orjson_loads(data: str | bytes) -> Any:
+    """JSON text's value by orjson (several times as fast as :mod:`json`), when it is
+    the value :mod:`json` gives.
+
+    orjson reads an integer past 64 bits as a float (``1e+23``) where :mod:`json`
+    keeps the integer: text with a run of 19 or more digits (no integer within
+    64 bits has more) is left to :mod:`json`, as is what orjson refuses (``NaN``).
+
+    >>> orjson_loads('[1, 2.5, "x"]')
+    [1, 2.5, 'x']
+    >>> orjson_loads("[99999999999999999999999]")
+    Traceback (most recent call last):
+    ...
+    ValueError: an integer may be past 64 bits: parse with json
+
+    Raises:
+        ImportError: orjson is not installed.
+        ValueError: orjson refuses the text, or might read it otherwise than :mod:`json`;
+            the caller parses it with :mod:`json` (for json's value, or its error).
+    """
+    import re
+
+    import orjson
+
+    text = data.decode("latin-1") if isinstance(data, bytes) else data  # digits are ASCII
+    if re.search(r"[0-9]{19}", text):
+        raise ValueError("an integer may be past 64 bits: parse with json")
+    return orjson.loads(data)  # orjson.JSONDecodeError is a ValueError
 
 
 class Hasher(Protocol):

@@ -39,6 +39,7 @@ from cws_bench.io import (
     iter_lines,
     normalize_encoding,
     open_binary,
+    orjson_loads,
 )
 
 if TYPE_CHECKING:
@@ -315,8 +316,9 @@ def _parse_jsonl(
     One parse of the whole file as an array, then a list per wanted key:
     several times faster than ``pandas.read_json`` on a million lines. The
     array is parsed by orjson when it is installed (about 1.5 times as fast as
-    :mod:`json`); what orjson refuses and :mod:`json` reads (``NaN``, integers
-    past 64 bits) falls back to :mod:`json`, so the values are the same.
+    :mod:`json`); what orjson refuses or would read otherwise (``NaN``, integers
+    past 64 bits: :func:`cws_bench.io.orjson_loads`) falls back to :mod:`json`,
+    so the values are the same.
     """
     import json
 
@@ -324,10 +326,8 @@ def _parse_jsonl(
 
     array = "[" + body.replace("\n", ",") + "]"
     try:
-        import orjson
-
-        records = orjson.loads(array)
-    except (ImportError, ValueError):  # orjson.JSONDecodeError is a ValueError
+        records = orjson_loads(array)
+    except (ImportError, ValueError):
         try:
             records = json.loads(array)
         except json.JSONDecodeError:

@@ -325,18 +325,17 @@ def store_record(path: PathLike, record: dict[str, Any]) -> None:
 
 
 def _read_json(path: PathLike) -> Any:
-    """A JSON file's value: parsed by orjson, or by :mod:`json` when orjson is not
-    installed or refuses the file (then :mod:`json` accepts it, or raises its own error).
+    """A JSON file's value, as :mod:`json` reads it: parsed by orjson when that gives the
+    same (:func:`cws_bench.io.orjson_loads`), else by :mod:`json` (its value or its error).
 
     Raises:
         OSError, ValueError: the file cannot be read, or is not JSON.
     """
-    data = Path(path).read_bytes()
-    try:
-        import orjson
+    from cws_bench.io import orjson_loads
 
-        return orjson.loads(data)
-    except (ImportError, ValueError):  # orjson.JSONDecodeError is a ValueError
+    try:
+        return orjson_loads(Path(path).read_bytes())
+    except (ImportError, ValueError):
         return json.loads(Path(path).read_text(encoding="utf-8"))  # json's own error
 
 
