@@ -362,15 +362,12 @@ class LocalExecutor(Executor):
         child.close()
         return _Slot(process, parent)
 
-    def _stop(self, slot: _Slot, *, kill: bool, told: bool = False) -> None:
-        """Stop a worker: one that is idle is told to leave (unless ``told`` already) and
-        given a few seconds; then SIGTERM and SIGKILL as needed."""
+    def _stop(self, slot: _Slot, *, kill: bool) -> None:
+        """Stop a worker: one already told to leave (``kill`` false) is given a few seconds;
+        then SIGTERM and SIGKILL as needed."""
         from cws_bench.workers import stop_worker
 
         if not kill:
-            if not told:
-                with contextlib.suppress(OSError):
-                    slot.connection.send(None)
             slot.process.join(timeout=5)
         stop_worker(slot.process)  # SIGTERM, a grace, SIGKILL to it and what it started
         slot.connection.close()
@@ -468,13 +465,15 @@ class LocalExecutor(Executor):
 
     def close(self) -> None:
         slots, self._slots = self._slots, []
-        idle = [slot for slot in slots if slot.index is None and slot.used]
-        for slot in idle:  # all told first: they leave at the same time
-            with contextlib.suppress(OSError):
-                slot.connection.send(None)
-        for slot in slots:
-            # a worker that never ran anything holds nothing: it is not waited for
-            self._stop(slot, kill=slot.index is not None or not slot.used, told=True)
+        # An idle worker is told to leave; one that is busy, or never ran anything (it
+        # holds nothing), is not waited for.
+        told = [slot.index is None and slot.used for slot in slots]
+        for slot, leaves in zip(slots, told):  # all told first: they leave at the same time
+            if leaves:
+                with contextlib.suppress(OSError):
+                    slot.connection.send(None)
+        for slot, leaves in zip(slots, told):
+            self._stop(slot, kill=not leaves)
 
 
 # ---------------------------------------------------------------- Dask
