@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from cws_bench.metrics.significance import CORRECTIONS, adjust_p_values
@@ -53,6 +53,8 @@ def test_p_values_outside_the_unit_interval(p: list[float]) -> None:
 
 
 @settings(deadline=None, max_examples=200)
+# a subnormal p-value: p * m / i rounded otherwise than statsmodels' p / (i / m)
+@example(p=[0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 5e-324], method="fdr_bh")
 @given(
     st.lists(
         st.one_of(st.floats(0, 1), st.sampled_from([0.0, 0.01, 0.05, 1.0])),
