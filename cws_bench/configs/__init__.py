@@ -1,1 +1,1 @@
-"""Bake-off configurations bundled with cws-bench (``default``, ``sighan2005``, ``neural``)."""
+"""Bake-off configurations bundled with cws-bench (``default``, ``sighan2005``, ``domains``, ``neural``, ``tokenizers``)."""

