@@ -65,7 +65,13 @@ def corpora(ctx: click.Context, data_dir: str | None, fmt: str) -> None:
 @corpora.command("list")
 @click.pass_context
 def list_corpora(ctx: click.Context) -> None:
-    """List the named corpora (what `cws-bench corpora` alone prints)."""
+    """List the named corpora (what `cws-bench corpora` alone prints).
+
+    \b
+    Example:
+        cws-bench corpora list
+        cws-bench corpora --data-dir ../shared/corpora --format json list
+    """
     assert ctx.parent is not None
     _list(ctx.parent.params["data_dir"], ctx.parent.params["fmt"])
 
