@@ -107,6 +107,17 @@ class ComparisonReport:
     seed: int = DEFAULT_SEED
     correction: str = "holm"
 
+    def __str__(self) -> str:
+        """The command line's table (:meth:`to_text`)."""
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        best = f", best={self.rows[0].name!r}" if self.rows else ""
+        return (
+            f"ComparisonReport(gold={self.gold!r}, systems={len(self.rows)}, "
+            f"comparisons={len(self.comparisons)}{best})"
+        )
+
     @property
     def has_intervals(self) -> bool:
         return any(row.intervals for row in self.rows)

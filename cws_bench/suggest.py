@@ -9,12 +9,16 @@ __all__ = ["close_names", "did_you_mean"]
 
 
 def close_names(name: str, choices: Iterable[str], n: int = 3) -> list[str]:
-    """The choices closest to ``name`` (difflib's ratio of at least 0.6), best first.
+    """The choices closest to ``name`` (difflib's ratio of at least 0.6, ignoring case),
+    best first.
 
     >>> close_names("sighan-pku", ["sighan2005-pku", "sighan2005-msr", "sample"])
     ['sighan2005-pku']
     """
-    return difflib.get_close_matches(str(name), list(choices), n=n)
+    by_lower: dict[str, str] = {}
+    for choice in choices:  # case does not count: F1 finds f1
+        by_lower.setdefault(choice.lower(), choice)
+    return [by_lower[c] for c in difflib.get_close_matches(str(name).lower(), by_lower, n=n)]
 
 
 def did_you_mean(name: str, choices: Iterable[str], n: int = 3) -> str | None:
