@@ -388,7 +388,8 @@ def load_config(config: PathLike | None = None) -> BakeoffConfig:
             close = did_you_mean(name, BUNDLED_CONFIGS)
             listed = f"give a TOML file, or one of the bundled ones: {', '.join(BUNDLED_CONFIGS)}"
             raise CwsBenchError(
-                f"{name}: no such bake-off configuration", f"{close} ({listed})" if close else listed
+                f"{name}: no such bake-off configuration",
+                f"{close} ({listed})" if close else listed,
             )
         text = path.read_text(encoding="utf-8-sig")
         source = os.fspath(path)

@@ -1,4 +1,4 @@
-""""Did you mean": the one helper every name lookup uses (corpora, segmenters, keys, commands)."""
+""" "Did you mean": the one helper every name lookup uses (corpora, segmenters, keys, commands)."""
 
 from __future__ import annotations
 

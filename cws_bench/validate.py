@@ -192,7 +192,8 @@ def _segmenter_problems(
         hint = did_you_mean(spec.name, known) or "see `cws-bench segmenters`"
         return [Problem(where, f"no registered segmenter {spec.name!r}", hint)], None
     try:
-        cls = check_segmenter_options(spec.name, spec.options)
+        cls, presets = check_segmenter_options(spec.name, {})
+        check_segmenter_options(spec.name, spec.options)
     except SegmenterError as e:
         return [Problem(where, e.message.removeprefix(f"segmenter {spec.name}: "), e.hint)], None
     if cls.missing():
@@ -202,7 +203,7 @@ def _segmenter_problems(
     for corpus in corpora:
         if not spec.runs_on(corpus):
             continue
-        found = cls.model_problem(spec.options_for(corpus, data_dir))
+        found = cls.model_problem({**presets, **spec.options_for(corpus, data_dir)})
         if found is None:
             continue
         message, hint = found

@@ -33,8 +33,7 @@ def test_a_score_prints_the_commands_table_and_has_a_short_repr():
     assert printed.splitlines()[1:] == cli_stdout("score", GOLD, PRED).splitlines()[1:]
     # 317 correct of 371 predicted and 414 gold words
     assert repr(result) == (
-        "ScoreResult(method='interval', precision=0.8544, recall=0.7657, f1=0.8076, "
-        "sentences=40)"
+        "ScoreResult(method='interval', precision=0.8544, recall=0.7657, f1=0.8076, sentences=40)"
     )
 
 
@@ -66,7 +65,9 @@ def test_metric_reports_print_their_tables():
 
 def test_the_streaming_result_is_a_mapping_with_attributes_and_json():
     metric = SegmentationMetric()
-    result = metric.compute(predictions=["结婚 的 和尚 未 结婚 的"], references=["结婚 的 和 尚未 结婚 的"])
+    result = metric.compute(
+        predictions=["结婚 的 和尚 未 结婚 的"], references=["结婚 的 和 尚未 结婚 的"]
+    )
     # 4 of 6 predicted words are gold words, 4 of 6 gold words predicted
     assert result["f1"] == result.f1 == pytest.approx(4 / 6)
     assert result["precision"] == 4 / 6 and result["gold_words"] == 6

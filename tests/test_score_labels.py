@@ -44,7 +44,8 @@ def test_a_missing_labelled_file_is_a_usage_error():
 
 def test_a_baseline_given_by_path_takes_its_label():
     result = CliRunner().invoke(
-        cli, ["score", GOLD, f"mine={PRED}", f"gold={GOLD}", "--baseline", GOLD, "--resamples", "20"]
+        cli,
+        ["score", GOLD, f"mine={PRED}", f"gold={GOLD}", "--baseline", GOLD, "--resamples", "20"],
     )
     assert result.exit_code == 0, result.output
     assert "gold - mine" in result.output or "mine - gold" in result.output

@@ -234,22 +234,15 @@ def pieces(words: Iterable[str]) -> list[str]:
 def hub_model_problem(model: Any) -> tuple[str, str] | None:
     """Why a model folder or Hugging Face hub name cannot be loaded here, or None.
 
-    A path (``./x``, ``/x``, ``~/x`` or ``a/b/c``) must be a folder. A hub name
-    (``owner/name``) is missing only offline (``HF_HUB_OFFLINE`` or
-    ``TRANSFORMERS_OFFLINE`` set) with nothing in the hub's local cache;
-    online it is downloaded when loaded.
+    A path (``./x``, ``/x``, ``~/x`` or ``a/b/c``) must be a folder; a hub name
+    (``owner/name``) must be in the hub's local cache (``hf download`` puts it
+    there), so that a bake-off never stops on a download halfway through.
     """
     where = os.fspath(model)
     if os.path.isdir(where):
         return None
     if where.startswith((".", "/", "~")) or where.count("/") > 1:
         return (f"model folder {where}: no such folder", "fix the path, or download the model")
-    offline = any(
-        os.environ.get(flag, "").strip().lower() in {"1", "true", "yes", "on"}
-        for flag in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")
-    )
-    if not offline:
-        return None
     try:
         from huggingface_hub import try_to_load_from_cache
     except ImportError:  # the adapter's library is missing: said elsewhere
@@ -257,8 +250,8 @@ def hub_model_problem(model: Any) -> tuple[str, str] | None:
     if isinstance(try_to_load_from_cache(where, "config.json"), str):
         return None
     return (
-        f"model {where}: not in the local Hugging Face cache (offline)",
-        f"download it on a machine with network first: hf download {where}",
+        f"model {where}: not in the local Hugging Face cache",
+        f"download it first (on a machine with network): hf download {where}",
     )
 
 

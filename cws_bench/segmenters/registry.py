@@ -34,9 +34,9 @@ __all__ = [
     "SEGMENTERS",
     "Registered",
     "SegmenterInfo",
+    "check_segmenter_options",
     "get_segmenter",
     "list_segmenters",
-    "check_segmenter_options",
     "render_segmenters",
     "segmenter_class",
     "segmenter_names",
@@ -299,17 +299,21 @@ def _check_options(name: str, cls: type[Segmenter], options: Mapping[str, Any]) 
         )
 
 
-def check_segmenter_options(name: str, options: Mapping[str, Any]) -> type[Segmenter]:
+def check_segmenter_options(
+    name: str, options: Mapping[str, Any]
+) -> tuple[type[Segmenter], dict[str, Any]]:
     """Check a name and its options against the adapter's signature, loading no model.
 
-    Returns the adapter class (its module imported, its library not).
+    Returns the adapter class (its module imported, its library not) and the
+    options with the name's preset ones under them.
 
     Raises:
         SegmenterError: an unknown name or option (with the closest ones).
     """
     registered, cls = _lookup(name)
-    _check_options(name, cls, {**registered.options, **options})
-    return cls
+    merged = {**registered.options, **options}
+    _check_options(name, cls, merged)
+    return cls, merged
 
 
 def get_segmenter(name: str, **options: Any) -> Segmenter:

@@ -204,7 +204,9 @@ def test_generation_csv(texts):
     rows = list(
         csv.DictReader(
             io.StringIO(
-                invoke("metrics", "generation", "-r", ref1, "-p", pred, "-m", "em", "--format", "csv").stdout
+                invoke(
+                    "metrics", "generation", "-r", ref1, "-p", pred, "-m", "em", "--format", "csv"
+                ).stdout
             )
         )
     )
@@ -398,7 +400,9 @@ def test_every_metrics_command_writes_markdown(labels, write):
     ranking = invoke("metrics", "ranking", qrels, run, "-m", "map,cg@2", "--format", "markdown")
     assert ranking.stdout.splitlines()[0] == "| query | map | cg@2 |"
     answers, refs = write("a.txt", "猫吃鱼\n"), write("r.txt", "猫吃了鱼\n")
-    generation = invoke("metrics", "generation", "-r", refs, "-p", answers, "-m", "f1", "--format", "markdown")
+    generation = invoke(
+        "metrics", "generation", "-r", refs, "-p", answers, "-m", "f1", "--format", "markdown"
+    )
     assert generation.stdout.splitlines()[2] == "| char | 100.00 | 75.00 | 85.71 |"
 
 
