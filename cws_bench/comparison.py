@@ -107,6 +107,17 @@ class ComparisonReport:
     seed: int = DEFAULT_SEED
     correction: str = "holm"
 
+    def __str__(self) -> str:
+        """The command line's table (:meth:`to_text`)."""
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        best = f", best={self.rows[0].name!r}" if self.rows else ""
+        return (
+            f"ComparisonReport(gold={self.gold!r}, systems={len(self.rows)}, "
+            f"comparisons={len(self.comparisons)}{best})"
+        )
+
     @property
     def has_intervals(self) -> bool:
         return any(row.intervals for row in self.rows)
@@ -122,14 +133,18 @@ class ComparisonReport:
                 return row
         raise KeyError(name)
 
-    def settings(self) -> str:
-        """The settings line: counting, resampling, signature of the best system."""
+    def settings(self, *, intervals: bool | None = None) -> str:
+        """The settings line: counting, resampling, signature of the best system.
+
+        ``intervals``: whether the table at hand shows intervals (default: when
+        there are intervals or paired tests, whose differences have one).
+        """
         parts = [f"{self.method} counting"]
+        if intervals is None:
+            intervals = self.has_intervals or bool(self.comparisons)
         if self.has_intervals or self.comparisons:
-            parts.append(
-                f"{self.resamples} bootstrap resamples, seed {self.seed}, "
-                f"{self.confidence:.0%} intervals"
-            )
+            shown = f", {self.confidence:.0%} intervals" if intervals else ""
+            parts.append(f"{self.resamples} bootstrap resamples, seed {self.seed}{shown}")
         if self.comparisons:
             from cws_bench.reports.tables import significance_method
 
@@ -328,7 +343,8 @@ class ComparisonReport:
             body.append(" & ".join(cells))
         caption = (
             f"Word segmentation scores (\\%) against {_latex_escape(self.gold)} "
-            f"({_latex_escape(self.settings())})."
+            # the table shows the F1 intervals only (not the paired tests' differences)
+            f"({_latex_escape(self.settings(intervals=self.has_intervals))})."
         )
         if any(row.beats for row in self.rows):
             caption += " Superscripts: the systems a system's F1 beats significantly."

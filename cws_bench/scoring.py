@@ -23,7 +23,7 @@ from __future__ import annotations
 import codecs
 import functools
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, ParamSpec, cast
 
@@ -308,12 +308,15 @@ class LineMismatch:
 
 
 @dataclass(frozen=True)
-class ScoreResult:
+class ScoreResult(Mapping[str, Any]):
     """The scores of a prediction against a gold standard, with what produced them.
 
     Every score is computed from ``counts`` (or, with the ``sighan`` method,
     from ``sighan``) when asked for. Values are fractions in [0, 1]; OOV
-    figures are None when no dictionary was given.
+    figures are None when no dictionary was given. The result is also a
+    read-only mapping of :meth:`to_dict`'s keys (``result["f1"]``, as Hugging
+    Face ``evaluate`` returns), and ``print(result)`` prints the command
+    line's text table.
     """
 
     counts: SegCounts
@@ -356,6 +359,30 @@ class ScoreResult:
     @property
     def correct_words(self) -> int:
         return self._method.word_totals(self.counts, self.sighan)[2]
+
+    def __getitem__(self, key: str) -> Any:
+        data = self.to_dict()
+        if key not in data:
+            from cws_bench.suggest import did_you_mean
+
+            close = did_you_mean(key, data)
+            raise KeyError(f"{key!r}{'; ' + close if close else ''}")
+        return data[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.to_dict())
+
+    def __len__(self) -> int:
+        return len(self.to_dict())
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        return (
+            f"ScoreResult(method={self.method!r}, precision={self.precision:.4f}, "
+            f"recall={self.recall:.4f}, f1={self.f1:.4f}, sentences={self.counts.sentences})"
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe dict with a stable key order: scores, counts, settings."""
@@ -1106,9 +1133,16 @@ def _gold_sentences(
     if os.fspath(gold) == STDIN:
         return None
     if not os.path.exists(gold):
+        from cws_bench.corpora import corpus_names
+        from cws_bench.suggest import close_names
+
+        name, colon, split = os.fspath(gold).partition(":")
+        close = [f"{c}{colon}{split}" for c in close_names(name, corpus_names())]
         raise CwsBenchError(
             f"{display_name(gold)}: no such file, nor a registered corpus NAME[:SPLIT]",
-            "check the path, or see `cws-bench corpora` for the corpus names",
+            f"did you mean {' or '.join(close)}?"
+            if close
+            else "check the path, or see `cws-bench corpora` for the corpus names",
         )
     if gold_format == "plain":
         check_plain(gold, encoding=encoding, role="gold")
@@ -1306,6 +1340,16 @@ def score_files(
         allow_line_mismatch=allow_line_mismatch,
     )
     scorer.check_strict(gold_name, pred_name)
+    if gold_sentences is None and STDIN not in (os.fspath(gold), os.fspath(pred)):
+        from cws_bench.input_checks import input_warnings
+        from cws_bench.io import iter_lines
+
+        warnings += input_warnings(
+            iter_lines(gold, encoding=encoding),
+            iter_lines(pred, encoding=pred_encoding or encoding),
+            gold_name,
+            pred_name,
+        )
     signature = Signature(
         method=method,
         gold=hasher.hexdigest() if hasher is not None else sentence_digest.hexdigest(),

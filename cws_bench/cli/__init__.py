@@ -20,7 +20,7 @@ from typing import Any
 import click
 
 from cws_bench import __version__
-from cws_bench.cli.options import cli_terms, record_command
+from cws_bench.cli.options import SuggestingGroup, cli_terms, record_command
 from cws_bench.errors import CwsBenchError, describe_os_error
 from cws_bench.workers import Interrupted
 
@@ -63,7 +63,7 @@ class Stopped(click.ClickException):
         click.echo(self.format_message(), err=True)
 
 
-class LazyGroup(click.Group):
+class LazyGroup(SuggestingGroup):
     """A group that imports each command only when it is run or listed."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
