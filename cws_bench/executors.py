@@ -47,6 +47,7 @@ from typing import Any
 # CLI reads at start-up without importing this module (multiprocessing, socket, ...).
 from cws_bench.defaults import DEFAULT_RETRIES, EXECUTORS
 from cws_bench.errors import CwsBenchError
+from cws_bench.workers import become_subreaper, descendants_of, kill_orphans, kill_processes
 
 __all__ = [
     "EXECUTORS",
@@ -448,6 +449,7 @@ class LocalExecutor(Executor):
                     kind, index, payload = slot.connection.recv()
                 except (EOFError, OSError):
                     slot.process.join()
+                    kill_orphans()  # what its programs started came back here (subreaper)
                     code = slot.process.exitcode
                     failure = (f"its worker process died (exit code {code})", False)
                 else:
@@ -483,13 +485,21 @@ def _identity(value: Any) -> Any:
     return value
 
 
+def _end_worker() -> None:
+    """Past a shard's timeout on Dask: kill what this worker started (a hanging program,
+    its helpers), then the worker itself."""
+    kill_processes(descendants_of(os.getpid()))
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
 def _dask_run(
     task: Callable[[Any, Any], Any], context: Any, item: Any, timeout: float | None
 ) -> Any:
     """Run one item on a Dask worker; past the timeout the worker process kills itself."""
+    become_subreaper()  # the orphans of the programs it runs come back to it
     timer = None
     if timeout is not None:
-        timer = threading.Timer(timeout, os.kill, args=(os.getpid(), signal.SIGKILL))
+        timer = threading.Timer(timeout, _end_worker)
         timer.daemon = True
         timer.start()
     try:
@@ -660,8 +670,6 @@ class DaskExecutor(Executor):
     def close(self) -> None:
         """Close the client; stop the executor's own cluster with every process its workers
         started (a ``command`` segmenter's program runs in a session of its own)."""
-        from cws_bench.workers import descendants_of, kill_processes
-
         client = getattr(self, "client", None)
         started: list[Any] = []
         if client is not None and self.cluster is not None:
