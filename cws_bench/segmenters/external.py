@@ -170,8 +170,11 @@ def run_process(
                     exited_at = now
                 elif exited_at is not None and now - exited_at > EXIT_GRACE:
                     # The program is gone but something it started holds its
-                    # output open: that something goes with the group.
+                    # output open: that something goes with the group, and so does
+                    # a helper that left the group and came back to this process
+                    # (a subreaper) as an orphan.
                     kill_group(proc.pid)
+                    kill_orphans()
                 for key, _ in selector.select(min(POLL_S, deadline - now)):
                     pipe = key.fileobj
                     if pipe is proc.stdin:
