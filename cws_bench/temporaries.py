@@ -21,12 +21,9 @@ machine's name. The process keeps a list of its temporaries:
 from __future__ import annotations
 
 import contextlib
-import hashlib
+import functools
 import os
 import re
-import shutil
-import socket
-import tempfile
 import threading
 
 from cws_bench.workers import stop_deferred
@@ -46,7 +43,11 @@ _made: set[str] = set()  # temporaries of this process still on disk
 _swept: set[str] = set()  # folders already swept by this process
 
 
+@functools.cache
 def _host() -> str:
+    import hashlib
+    import socket
+
     return hashlib.blake2b(socket.gethostname().encode(), digest_size=3).hexdigest()
 
 
@@ -69,6 +70,8 @@ def owner_alive(pid: int) -> bool:
 
 def _remove(path: str) -> None:
     if os.path.isdir(path) and not os.path.islink(path):
+        import shutil
+
         shutil.rmtree(path, ignore_errors=True)
     else:
         with contextlib.suppress(FileNotFoundError, IsADirectoryError, PermissionError):
@@ -107,6 +110,8 @@ def make_temporary(target: str, *, folder: bool = False, suffix: str = ".tmp") -
     its recording)."""
     directory = os.path.dirname(target) or "."
     sweep_folder(directory)
+    import tempfile
+
     prefix = f".{os.path.basename(target)}.{_tag()}."
     with stop_deferred():
         if folder:

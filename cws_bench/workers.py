@@ -32,10 +32,22 @@ from cws_bench.errors import CwsBenchError
 
 __all__ = [
     "Interrupted",
+    "StopSignal",
+    "become_subreaper",
+    "command_ended",
+    "command_preexec",
+    "command_started",
     "descendants_of",
+    "finish_stop",
+    "install_stop_handler",
+    "kill_orphans",
     "kill_processes",
+    "kill_tree",
     "signals_ignored",
     "signals_raise",
+    "stop_deferred",
+    "stop_requested",
+    "stop_told",
     "stop_worker",
     "worker_started",
 ]
@@ -50,6 +62,17 @@ class Interrupted(CwsBenchError):
     def __init__(self, signum: int, message: str | None = None, hint: str | None = None) -> None:
         name = signal.Signals(signum).name
         super().__init__(message or f"interrupted by {name}", hint)
+        self.signum = signum
+        self.exit_code = 128 + signum
+
+
+class StopSignal(KeyboardInterrupt):
+    """What the stop handler raises: a ``KeyboardInterrupt``, so that no ``except
+    Exception`` on its way up (a pair's or a segmenter's failure) can take it for an error
+    of the run and go on; :func:`signals_raise` turns it into :class:`Interrupted`."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(f"interrupted by {signal.Signals(signum).name}")
         self.signum = signum
         self.exit_code = 128 + signum
 
@@ -166,7 +189,7 @@ def _on_stop_signal(signum: int, frame: Any) -> None:
         return
     if _safe(frame):
         _stop.raised = True
-        raise Interrupted(signum)
+        raise StopSignal(signum)
     timer = threading.Timer(_RETRY_S, _retry, args=(signum,))
     timer.daemon = True
     timer.start()
@@ -223,7 +246,10 @@ def signals_raise() -> Iterator[None]:
         if _stop.signum is not None and not _stop.raised:
             _stop.raised = True
             raise Interrupted(_stop.signum)
-        yield
+        try:
+            yield
+        except StopSignal as e:
+            raise Interrupted(e.signum) from None
         return
     previous = {
         signum: signal.signal(signum, _raise_interrupted)
@@ -389,6 +415,19 @@ def kill_tree(pid: int) -> None:
     _kill(processes)
 
 
+def _may_have_children() -> bool:
+    """False when Linux says this process has no child (psutil, which imports much, is
+    then not needed)."""
+    try:
+        for task in os.listdir("/proc/self/task"):
+            with open(f"/proc/self/task/{task}/children", "rb") as f:
+                if f.read().strip():
+                    return True
+    except OSError:
+        return True
+    return False
+
+
 def kill_orphans() -> list[int]:
     """Kill the orphans this (subreaper) process adopted, with what they started; return
     their pids.
@@ -397,6 +436,8 @@ def kill_orphans() -> list[int]:
     program it runs on purpose: workers share this process' session, a
     ``command`` program has a session of its own and is recorded while it runs.
     """
+    if not _may_have_children():
+        return []
     import psutil
 
     try:

@@ -13,11 +13,13 @@ they start can reach the test's terminal); every wait is bounded and a
 from __future__ import annotations
 
 import http.server
+import json
 import os
 import re
 import signal
 import subprocess
 import sys
+import textwrap
 import threading
 import time
 from pathlib import Path
@@ -253,3 +255,57 @@ def test_a_signal_during_a_download_leaves_no_temporary(tmp_path, signum):
     assert returncode == 128 + signum
     assert_one_line(stderr, "interrupted")
     assert list(cache.rglob("*.tmp")) == []
+
+
+def moments_config(tmp_path: Path) -> Path:
+    body = f"""
+        name = "moments"
+        resamples = 200
+
+        [[corpora]]
+        name = "sample"
+
+        [[segmenters]]
+        name = "fmm"
+        options = {{ dictionary = "{SAMPLE_DICT}" }}
+
+        [[segmenters]]
+        name = "bmm"
+        options = {{ dictionary = "{SAMPLE_DICT}" }}
+    """
+    path = tmp_path / "bakeoff.toml"
+    path.write_text(textwrap.dedent(body), encoding="utf-8")
+    return path
+
+
+def test_a_signal_at_any_moment_of_a_cached_bakeoff_rerun_ends_it_cleanly(tmp_path):
+    config = moments_config(tmp_path)
+    out = tmp_path / "out"
+    argv = ["bakeoff", str(config), "-o", str(out), "--quiet", "--jobs", "1"]
+    code, stderr = finish(start(argv))
+    assert code == 0, stderr
+    reports = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
+    # the statistics and report-writing phase of a rerun with every pair cached, at
+    # moments from the start-up to the last report file
+    for moment, signum in enumerate([signal.SIGTERM, signal.SIGINT] * 4):
+        proc = start(argv)
+        try:
+            time.sleep(0.4 * (moment + 1))
+            if signum == signal.SIGINT:
+                os.killpg(proc.pid, signum)
+            else:
+                proc.send_signal(signum)
+            descendants = tree(proc.pid)
+        finally:
+            code, stderr = finish(proc)
+        assert code in (0, 128 + signum), (moment, code, stderr)
+        if code != 0:
+            assert_one_line(stderr, "interrupted")
+        assert leftovers(out) == [], moment
+        assert all(dead(p.pid) for p in descendants), moment
+        # each report is whole: the earlier run's or this one's, never a part
+        for path in out.iterdir():
+            if path.name == "results.json":
+                json.loads(path.read_text(encoding="utf-8"))
+            elif path.is_file():
+                assert len(path.read_bytes()) >= 0.9 * len(reports[path.name]), path

@@ -23,7 +23,6 @@ import click
 from cws_bench import __version__
 from cws_bench.cli.options import cli_terms, record_command
 from cws_bench.errors import CwsBenchError, describe_os_error
-from cws_bench.temporaries import remove_temporaries
 from cws_bench.workers import (
     Interrupted,
     become_subreaper,
@@ -121,6 +120,12 @@ def cli() -> None:
     """
 
 
+def _remove_temporaries() -> None:
+    from cws_bench.temporaries import remove_temporaries
+
+    remove_temporaries()
+
+
 def _stopped_by(signum: int) -> str:
     return f"interrupted by {signal.Signals(signum).name}"
 
@@ -133,7 +138,7 @@ def main() -> None:
     says one line and exits with 128 + the signal (130, 143); see
     :func:`cws_bench.workers.install_stop_handler`.
     """
-    install_stop_handler(on_exit=remove_temporaries)
+    install_stop_handler(on_exit=_remove_temporaries)
     become_subreaper()  # a program's orphan comes back here, to be ended with the run
     code: int | str | None = 0
     try:
@@ -143,10 +148,8 @@ def main() -> None:
         code = 0
     except SystemExit as e:
         code = e.code
-    except Interrupted as e:  # raised before a command took over (while parsing)
-        click.echo(str(e), err=True)
-        stop_told()
-        code = e.exit_code
+    except (Interrupted, KeyboardInterrupt):  # before a command took over (while parsing)
+        code = 0  # said below
     signum = stop_requested()
     if signum is not None:
         # Stopped by a signal: no interpreter teardown (it can hang on a thread or
