@@ -511,6 +511,77 @@ def _dask_run(
             timer.cancel()
 
 
+SCHEDULER_TIMEOUT_S = 10.0
+SCHEDULER_TIMEOUT_VARIABLE = "CWS_BENCH_SCHEDULER_TIMEOUT"
+
+
+def scheduler_timeout() -> float:
+    """Seconds to wait for a Dask scheduler to connect and answer: ``$CWS_BENCH_SCHEDULER_
+    TIMEOUT``, else :data:`SCHEDULER_TIMEOUT_S`."""
+    value = os.environ.get(SCHEDULER_TIMEOUT_VARIABLE)
+    if not value:
+        return SCHEDULER_TIMEOUT_S
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = -1.0
+    if not seconds > 0 or seconds == float("inf"):
+        raise CwsBenchError(
+            f"${SCHEDULER_TIMEOUT_VARIABLE} is {value!r}, not a number of seconds above 0",
+            f"set it to e.g. 30, or unset it for {SCHEDULER_TIMEOUT_S:g}",
+        )
+    return seconds
+
+
+def check_scheduler(address: str, timeout: float) -> None:
+    """Raise a CwsBenchError unless a Dask scheduler at ``address`` connects and answers
+    Dask's handshake within ``timeout`` seconds.
+
+    ``distributed.Client`` bounds the connection but not the handshake that follows: a
+    server that accepts and never answers (or a plain HTTP server) held it for good, and
+    one that sends other bytes failed deep in msgpack. The handshake runs here in a
+    thread of its own with its own event loop, so that it is bounded from any caller
+    (a notebook's running loop included).
+    """
+    import asyncio
+
+    from distributed.comm import connect
+
+    outcome: list[BaseException | None] = []
+
+    async def handshake() -> None:
+        comm = await asyncio.wait_for(connect(address, timeout=timeout), timeout)
+        await comm.close()
+
+    def probe() -> None:
+        try:
+            asyncio.run(handshake())
+            outcome.append(None)
+        except BaseException as e:  # reported below, in the caller's thread
+            outcome.append(e)
+
+    thread = threading.Thread(target=probe, name="scheduler-probe", daemon=True)
+    thread.start()
+    thread.join(timeout + 1.0)
+    hint = (
+        f"check the address (a scheduler's, from `dask scheduler`, usually port 8786), "
+        f"wait longer with ${SCHEDULER_TIMEOUT_VARIABLE}=SECONDS (now {timeout:g}), "
+        f"or leave out the scheduler to run a local cluster"
+    )
+    if not outcome or isinstance(outcome[0], (TimeoutError, asyncio.TimeoutError)):
+        raise CwsBenchError(
+            f"the Dask scheduler at {address} did not answer within {timeout:g} s", hint
+        )
+    error = outcome[0]
+    if isinstance(error, OSError):
+        raise CwsBenchError(f"cannot reach the Dask scheduler at {address}: {error}", hint)
+    if error is not None:  # msgpack's or numpy's error on bytes read as frame lengths
+        raise CwsBenchError(
+            f"{address} does not answer as a Dask scheduler does (it sent no Dask handshake)",
+            hint,
+        )
+
+
 class DaskExecutor(Executor):
     """Items as tasks of a ``dask.distributed`` cluster; see the module.
 
@@ -545,8 +616,10 @@ class DaskExecutor(Executor):
         self.window = window
         self.cluster = None
         if scheduler:
+            wait = scheduler_timeout()
+            check_scheduler(scheduler, wait)
             try:
-                self.client = distributed.Client(scheduler, timeout="10s")
+                self.client = distributed.Client(scheduler, timeout=f"{wait}s")
             except (OSError, TimeoutError) as e:
                 raise CwsBenchError(
                     f"cannot reach the Dask scheduler at {scheduler}: {e}",
