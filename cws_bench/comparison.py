@@ -277,6 +277,8 @@ class ComparisonReport:
         import csv
         import io
 
+        from cws_bench.metrics._tables import safe_record
+
         rows = self._flat_rows()
         fields: list[str] = []
         for row in rows:
@@ -285,7 +287,7 @@ class ComparisonReport:
         writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
         writer.writeheader()
         for row in rows:
-            writer.writerow({k: "" if v is None else v for k, v in row.items()})
+            writer.writerow(safe_record({k: "" if v is None else v for k, v in row.items()}))
         return out.getvalue().rstrip("\n")
 
     def to_markdown(self) -> str:

@@ -514,11 +514,13 @@ class ScoreResult(Mapping[str, Any]):
         import csv
         import io
 
+        from cws_bench.metrics._tables import safe_record
+
         out = io.StringIO()
         data = self.to_dict()
         writer = csv.DictWriter(out, fieldnames=list(data), lineterminator="\n")
         writer.writeheader()
-        writer.writerow({k: "" if v is None else v for k, v in data.items()})
+        writer.writerow(safe_record({k: "" if v is None else v for k, v in data.items()}))
         return out.getvalue().rstrip("\n")
 
     def to_sighan(self, *, pred: str = "pred") -> str:
