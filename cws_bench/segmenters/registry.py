@@ -128,6 +128,7 @@ SEGMENTERS: dict[str, Registered] = {
     "jieba-fast-nohmm": Registered(
         _JIEBA_FAST, {"mode": "default", "hmm": False}, "jieba-fast, default mode with its HMM off"
     ),
+    "llm": Registered("cws_bench.segmenters.llm:LLMSegmenter"),
     "command": Registered("cws_bench.segmenters.external:CommandSegmenter"),
     "file": Registered("cws_bench.segmenters.external:FileSegmenter"),
 }
