@@ -62,6 +62,7 @@ always give the unsegmented line, whatever ``on_altered`` says, except under
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -271,7 +272,7 @@ def project_boundaries(
 
 def _cut(text: str, bounds: list[int]) -> list[str]:
     edges = [0, *bounds, len(text)]
-    return [text[a:b] for a, b in zip(edges, edges[1:]) if b > a]
+    return [text[a:b] for a, b in itertools.pairwise(edges) if b > a]
 
 
 def _whitespace_cuts(line: str) -> list[int]:

@@ -57,7 +57,6 @@ import hashlib
 import json
 import os
 import random
-import socket
 import time
 import urllib.error
 import urllib.request
@@ -541,7 +540,7 @@ class LLMSegmenter(Segmenter):
                 f"{request.full_url}: HTTP {e.code}{detail}",
                 "check the endpoint, the model name and the key (api_key_env)",
             ) from None
-        except (TimeoutError, socket.timeout):
+        except TimeoutError:
             raise _Retryable(f"no answer within {self.timeout:g} s") from None
         except (urllib.error.URLError, ConnectionError, OSError) as e:
             reason = getattr(e, "reason", e)
@@ -582,7 +581,7 @@ class LLMSegmenter(Segmenter):
                         if first is None:
                             first = time.time()
                         parts.append(piece)
-        except (TimeoutError, socket.timeout):
+        except TimeoutError:
             raise _Retryable(f"the stream stopped for {self.timeout:g} s") from None
         except (ValueError, AttributeError, UnicodeDecodeError) as e:
             raise _Retryable(f"malformed stream: {e}") from None
@@ -694,4 +693,3 @@ def _error_detail(error: urllib.error.HTTPError) -> str:
     except Exception:
         body = ""
     return f": {body}" if body else ""
-

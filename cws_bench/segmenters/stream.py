@@ -38,9 +38,7 @@ class SegmentStats:
     characters: int = 0
     words: int = 0
     seconds: float = 0.0
-    diagnostics: list[dict[str, Any] | None] | None = field(
-        default=None, repr=False, compare=False
-    )
+    diagnostics: list[dict[str, Any] | None] | None = field(default=None, repr=False, compare=False)
 
     @property
     def characters_per_second(self) -> float:
@@ -80,9 +78,7 @@ class _Counter:
         self.diagnostics.extend(records)
 
     def stats(self) -> SegmentStats:
-        return SegmentStats(
-            self.lines, self.characters, self.words, self.seconds, self.diagnostics
-        )
+        return SegmentStats(self.lines, self.characters, self.words, self.seconds, self.diagnostics)
 
 
 def _segment_stream(

@@ -202,8 +202,8 @@ def test_a_repeated_character_counts_as_inserted(server):
 
 
 def test_an_explanation_before_the_answer_is_stripped(server):
-    # The first line shares only 我 and 分 … no: it shares none of 我爱北京 but 北? It
-    # shares nothing; the second line holds all four characters, so it is the answer.
+    # Two non-blank lines: the first shares none of 我爱北京's characters, the second all
+    # four, so the second is the answer (the explanation is dropped, nothing is altered).
     server.replies["我爱北京"] = [("json", "好的，以下是分词结果：\n\n我 爱 北京")]
     server.replies["他来了"] = [("json", "分词结果：他 来 了")]  # a marker on the answer line
     seg = llm(server)
@@ -265,7 +265,7 @@ def test_429_then_success_is_retried(server):
 
 def test_500_is_retried_then_fails_the_batch(server):
     server.replies["我爱北京"] = [("status", 500, {})]
-    with pytest.raises(SegmenterError, match="no answer after 3 attempts.*HTTP 500"):
+    with pytest.raises(SegmenterError, match=r"no answer after 3 attempts.*HTTP 500"):
         llm(server, retries=2).segment(["我爱北京"])
     assert server.requests == {"我爱北京": 3}
 
@@ -294,7 +294,7 @@ def test_a_timeout_is_retried_then_fails(server):
     assert seg.segment(["我爱北京"]) == [["我", "爱", "北京"]]
     assert server.requests == {"我爱北京": 2}
     server.replies["他来了"] = [("sleep", 1.0, ("json", "他 来 了"))]
-    with pytest.raises(SegmenterError, match="no answer within 0.2 s"):
+    with pytest.raises(SegmenterError, match=r"no answer within 0\.2 s"):
         llm(server, timeout=0.2, retries=1).segment(["他来了"])
     assert server.requests["他来了"] == 2
 
@@ -334,7 +334,7 @@ def test_the_key_is_sent_but_never_kept(server, monkeypatch):
     kept = json.dumps([seg.options, seg.metadata(), repr(seg)])
     assert "sk-secret" not in kept and "SCRIPTED_KEY" in kept
     monkeypatch.delenv("SCRIPTED_KEY")
-    with pytest.raises(SegmenterError, match="SCRIPTED_KEY .* is not set"):
+    with pytest.raises(SegmenterError, match=r"SCRIPTED_KEY \(api_key_env\) is not set"):
         llm(server, api_key_env="SCRIPTED_KEY")
 
 
@@ -346,10 +346,15 @@ def test_shots_come_from_the_training_data_seeded(server, tmp_path):
     seg.segment(["我爱北京"])
     messages = server.bodies[0]["messages"]
     assert [m["role"] for m in messages] == ["user", "assistant", "user", "assistant", "user"]
-    shots = {(messages[i]["content"].removeprefix(PROMPT_HEAD), messages[i + 1]["content"])
-             for i in (0, 2)}
-    corpus = {("我们是学生", "我们 是 学生"), ("他来了北京", "他 来 了 北京"),
-              ("今天天气很好", "今天 天气 很 好")}
+    shots = {
+        (messages[i]["content"].removeprefix(PROMPT_HEAD), messages[i + 1]["content"])
+        for i in (0, 2)
+    }
+    corpus = {
+        ("我们是学生", "我们 是 学生"),
+        ("他来了北京", "他 来 了 北京"),
+        ("今天天气很好", "今天 天气 很 好"),
+    }
     assert shots <= corpus and len(shots) == 2
     assert seg.trained_on.description == "2 shots from train.txt (seed 3)"
     assert seg.trained_on.checksum is not None
@@ -395,14 +400,30 @@ def test_segment_writes_fidelity_lines_and_a_summary(server, tmp_path):
     out, report = tmp_path / "out.txt", tmp_path / "fidelity.jsonl"
     result = CliRunner().invoke(
         cli,
-        ["segment", "-s", "llm", str(source), "-o", str(out), "--fidelity", str(report),
-         "-O", f"base_url={server.url}", "-O", "model=scripted", "-O", "stream=false"],
+        [
+            "segment",
+            "-s",
+            "llm",
+            str(source),
+            "-o",
+            str(out),
+            "--fidelity",
+            str(report),
+            "-O",
+            f"base_url={server.url}",
+            "-O",
+            "model=scripted",
+            "-O",
+            "stream=false",
+        ],
     )
     assert result.exit_code == 0, result.output
     assert out.read_text(encoding="utf-8") == "我 爱 北京\n\n你好 ， 世界 ！\n"
     records = [json.loads(line) for line in report.read_text(encoding="utf-8").splitlines()]
     assert [(r["line"], r["altered"], r["substituted"]) for r in records] == [
-        (1, False, 0), (2, False, 0), (3, True, 2)
+        (1, False, 0),
+        (2, False, 0),
+        (3, True, 2),
     ]
     assert "1 of 3 lines altered" in result.stderr
 
@@ -429,8 +450,9 @@ def tiny_causal_lm(tmp_path) -> Path:
     from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers
     from transformers import GPT2Config, GPT2LMHeadModel, PreTrainedTokenizerFast
 
-    characters = sorted(set("请对下列文本进行分词，词之间以空格隔开。不要增加、删除或改动任何字符，只输出分词结果"
-                            "我爱北京天安门你好世界！他来了们今天去公园 \n"))
+    characters = sorted(
+        set(DEFAULT_PROMPT.replace("{text}", "") + "我爱北京天安门你好世界！他来了们今天去公园 ")
+    )
     vocab = {token: i for i, token in enumerate(["[PAD]", "[UNK]", "[EOS]", *characters])}
     tokenizer = Tokenizer(models.WordLevel(vocab, unk_token="[UNK]"))
     tokenizer.pre_tokenizer = pre_tokenizers.Split(Regex(r"[\s\S]"), behavior="isolated")
@@ -439,8 +461,16 @@ def tiny_causal_lm(tmp_path) -> Path:
         tokenizer_object=tokenizer, pad_token="[PAD]", unk_token="[UNK]", eos_token="[EOS]"
     )
     torch.manual_seed(0)
-    config = GPT2Config(vocab_size=len(vocab), n_positions=256, n_embd=16, n_layer=1, n_head=2,
-                        eos_token_id=2, bos_token_id=2, pad_token_id=0)
+    config = GPT2Config(
+        vocab_size=len(vocab),
+        n_positions=256,
+        n_embd=16,
+        n_layer=1,
+        n_head=2,
+        eos_token_id=2,
+        bos_token_id=2,
+        pad_token_id=0,
+    )
     folder = tmp_path / "tiny-lm"
     GPT2LMHeadModel(config).save_pretrained(folder)
     fast.save_pretrained(folder)
@@ -451,8 +481,12 @@ def test_the_local_backend_stays_lossless_on_a_random_model(tiny_causal_lm, tmp_
     monkeypatch.setenv("CWS_BENCH_LLM_CACHE", str(tmp_path / "llm-cache"))
     lines = ["我爱北京天安门", "你好，世界！", "他 来了", "我们今天去公园"]
     seg = get_segmenter(
-        "llm", backend="transformers", model=str(tiny_causal_lm), device="cpu",
-        batch_size=3, max_tokens=24,
+        "llm",
+        backend="transformers",
+        model=str(tiny_causal_lm),
+        device="cpu",
+        batch_size=3,
+        max_tokens=24,
     )
     output = seg.segment(lines)  # segment() raises unless each line's words join back to it
     assert len(output) == 4
@@ -464,8 +498,67 @@ def test_the_local_backend_stays_lossless_on_a_random_model(tiny_causal_lm, tmp_
         assert record["cached"] is False
     assert seg.metadata()["model"]["checksum"]
     again = get_segmenter(
-        "llm", backend="transformers", model=str(tiny_causal_lm), device="cpu",
-        batch_size=3, max_tokens=24,
+        "llm",
+        backend="transformers",
+        model=str(tiny_causal_lm),
+        device="cpu",
+        batch_size=3,
+        max_tokens=24,
     )
     assert again.segment(lines) == output  # greedy, and from the cache
     assert all(record["cached"] for record in again.diagnostics())
+
+
+def test_a_bakeoff_keeps_the_fidelity_and_requests_of_an_llm_row(server, tmp_path, monkeypatch):
+    from cws_bench.bakeoff import load_config, run_bakeoff
+    from cws_bench.corpora import get_corpus
+
+    gold = list(get_corpus("sample").sentences("test"))
+    for words in gold:  # the gold words, except one line answered in half-width
+        server.replies["".join(words)] = [("json", " ".join(words))]
+    changed = next(words for words in gold if "，" in "".join(words))
+    line = "".join(changed)
+    server.replies[line] = [("json", " ".join(changed).replace("，", ","))]
+    commas = line.count("，")
+    monkeypatch.setenv("SCRIPTED_URL", server.url)
+    config = tmp_path / "llm.toml"
+    config.write_text(
+        'name = "llm-test"\nseed = 1\nresamples = 50\n'
+        '[[corpora]]\nname = "sample"\nsplit = "test"\n'
+        '[[segmenters]]\nname = "llm"\noptional = true\n'
+        'options = { base_url = "{env:SCRIPTED_URL}", model = "scripted", stream = false, '
+        "price_in = 1.0, price_out = 2.0 }\n"
+        '[[segmenters]]\nname = "llm"\nlabel = "unset"\noptional = true\n'
+        'options = { base_url = "{env:NO_SUCH_LLM_URL}", model = "m" }\n',
+        encoding="utf-8",
+    )
+    result = run_bakeoff(load_config(config), output_dir=tmp_path / "out", jobs=1)
+    assert any("skipped unset: NO_SUCH_LLM_URL not set" in note for note in result.settings["notes"])
+    (pair,) = result.pairs
+    # Every line answered with its gold words: F is 1 although one line was altered,
+    # since its commas were substituted one for one and repaired onto the original.
+    assert pair.f1 == 1.0
+    fidelity = pair.diagnostics["fidelity"]
+    assert (fidelity["lines"], fidelity["altered"], fidelity["substituted"]) == (
+        len(gold),
+        1,
+        commas,
+    )
+    assert fidelity["worst"][0]["text"] == line[:60]
+    requests = pair.diagnostics["requests"]
+    assert (requests["sent"], requests["cached"]) == (len(gold), 0)
+    assert requests["metrics"]["requests"] == len(gold)
+    assert requests["metrics"]["input_tokens"] == 20 * len(gold)  # the scripted usage
+    # 20 input and 7 output tokens a request at 1 and 2 per million tokens
+    characters = sum(len(word) for words in gold for word in words)
+    assert pair.diagnostics["cost"]["per_million_characters"] == pytest.approx(
+        len(gold) * (20 * 1.0 + 7 * 2.0) / characters
+    )
+    assert any(w.startswith("text fidelity: 1 of") for w in pair.warnings)
+    board = (tmp_path / "out" / "leaderboard.md").read_text(encoding="utf-8")
+    assert "Prompted LLMs beside the other rows" in board
+    sent = server.total
+    again = run_bakeoff(load_config(config), output_dir=tmp_path / "out2", jobs=1)
+    assert server.total == sent  # the reply cache: nothing sent again
+    assert again.pairs[0].diagnostics["requests"]["cached"] == len(gold)
+    assert again.pairs[0].f1 == 1.0
