@@ -233,7 +233,7 @@ class RunCache:
 
         if self.folder is None:
             return
-        record = {
+        record: dict[str, Any] = {
             "version": CACHE_VERSION,
             "pred": output.pred,
             "segment_s": output.segment_s,

@@ -156,6 +156,7 @@ class ResponseCache:
 
             folder = cache_dir() / "llm"
         self.folder = Path(folder)
+        self._root = os.fspath(self.folder)
 
     @staticmethod
     def key(material: Mapping[str, Any]) -> str:
@@ -163,13 +164,14 @@ class ResponseCache:
         text = json.dumps(material, sort_keys=True, ensure_ascii=False)
         return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
 
-    def _path(self, key: str) -> Path:
-        return self.folder / key[:2] / f"{key}.json"
+    def _path(self, key: str) -> str:
+        return os.path.join(self._root, key[:2], key + ".json")
 
     def get(self, key: str) -> Reply | None:
         """The reply kept under ``key``, or None (a damaged file counts as none)."""
         try:
-            data = json.loads(self._path(key).read_bytes())
+            with open(self._path(key), "rb") as f:
+                data = json.loads(f.read())
             return Reply(
                 str(data["text"]),
                 data.get("input_tokens"),
@@ -184,7 +186,7 @@ class ResponseCache:
         from cws_bench.io import atomic_write
 
         path = self._path(key)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
         data = {
             "text": reply.text,
             "input_tokens": reply.input_tokens,
@@ -472,9 +474,9 @@ class LLMSegmenter(Segmenter):
             fresh = self._ask([texts[i] for i in todo])
             for index, reply in zip(todo, fresh):
                 replies[index] = reply
-                key = keys[index]
-                if self.cache is not None and key is not None:
-                    self.cache.put(key, reply)
+                kept = keys[index]
+                if self.cache is not None and kept is not None:
+                    self.cache.put(kept, reply)
         return [reply for reply in replies if reply is not None]
 
     def _ask(self, texts: list[str]) -> list[Reply]:
@@ -626,7 +628,7 @@ class LLMSegmenter(Segmenter):
             raise SegmenterError(
                 self.name, f"cannot load model {where!r}: {str(e).splitlines()[0]}"
             ) from e
-        self.lm.to(self.device).eval()
+        self.lm.to(self.device).eval()  # type: ignore[arg-type]
         self.tokenizer.padding_side = "left"
         if self.tokenizer.pad_token_id is None:
             self.tokenizer.pad_token = self.tokenizer.eos_token
@@ -679,7 +681,7 @@ class LLMSegmenter(Segmenter):
                     new = new[: new.index(eos) + 1]
                 text = self.tokenizer.decode(new, skip_special_tokens=True)
                 n_in = int(mask.sum())
-                out.append(Reply(text, n_in, len(new), start, end, end))
+                out.append(Reply(str(text), n_in, len(new), start, end, end))
         return out
 
 
