@@ -65,8 +65,7 @@ def llm_rows(board: Board) -> list[list[str]]:
         if fidelity:
             cells += [
                 f"{format_count(fidelity['altered'])} of {format_count(fidelity['lines'])}",
-                f"{fidelity['inserted']:,} / {fidelity['deleted']:,} / "
-                f"{fidelity['substituted']:,}",
+                f"{fidelity['inserted']:,} / {fidelity['deleted']:,} / {fidelity['substituted']:,}",
                 f"{fidelity['refused']:,} / {fidelity['empty']:,}",
             ]
         else:

@@ -533,7 +533,9 @@ def test_a_bakeoff_keeps_the_fidelity_and_requests_of_an_llm_row(server, tmp_pat
         encoding="utf-8",
     )
     result = run_bakeoff(load_config(config), output_dir=tmp_path / "out", jobs=1)
-    assert any("skipped unset: NO_SUCH_LLM_URL not set" in note for note in result.settings["notes"])
+    assert any(
+        "skipped unset: NO_SUCH_LLM_URL not set" in note for note in result.settings["notes"]
+    )
     (pair,) = result.pairs
     # Every line answered with its gold words: F is 1 although one line was altered,
     # since its commas were substituted one for one and repaired onto the original.
@@ -562,3 +564,35 @@ def test_a_bakeoff_keeps_the_fidelity_and_requests_of_an_llm_row(server, tmp_pat
     assert server.total == sent  # the reply cache: nothing sent again
     assert again.pairs[0].diagnostics["requests"]["cached"] == len(gold)
     assert again.pairs[0].f1 == 1.0
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_any_reply_gives_the_line_back_with_consistent_counts(seed):
+    # Garbage replies, as a random model writes them: characters of the line and
+    # others, spaces anywhere, repeats. Whatever the reply, the words join back to the
+    # line without its whitespace; the counts add up (every character of the line is
+    # kept, substituted or deleted; the reply's length is the line's plus the inserted
+    # minus the deleted); and a line is altered exactly when a count is above zero.
+    import random
+
+    from cws_bench.llm_align import align_reply, extract_answer
+
+    rng = random.Random(seed)
+    alphabet = "我爱北京天安门你好，世界！X"
+    line = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 30)))
+    if rng.random() < 0.3:
+        line = line[:5] + " " + line[5:]
+    reply = "".join(rng.choice(alphabet + "  ") for _ in range(rng.randint(0, 40)))
+    for on_altered in ("repair", "unsegmented"):
+        words, record = align_reply(line, reply, on_altered=on_altered)
+        text = "".join(line.split())
+        assert "".join(words) == text
+        assert all(words)
+        pred = "".join(extract_answer(reply, text).split())
+        if record.empty:
+            assert pred == "" and record.deleted == len(text)
+            continue
+        assert len(pred) == len(text) + record.inserted - record.deleted
+        assert record.altered == (record.inserted + record.deleted + record.substituted > 0)
+        if (record.altered and on_altered == "unsegmented") or record.refused:
+            assert len(words) == len(line.split())  # one word per whitespace-separated run
