@@ -120,7 +120,7 @@ __all__ = [
 TRACKS = ("closed", "open")
 SAFE_NAME = re.compile(r"[\w.+ -]{1,100}")
 """A bake-off name: a plain file name (Unicode letters allowed), the folder of its reports."""
-BUNDLED_CONFIGS = ("default", "sighan2005", "neural", "domains")
+BUNDLED_CONFIGS = ("default", "sighan2005", "neural", "domains", "llm")
 CONFIDENCE = 0.95
 ALPHA = 0.05
 CORRECTION = "holm"  # multiple comparisons within a track: Holm-Bonferroni unless told

@@ -596,3 +596,24 @@ def test_any_reply_gives_the_line_back_with_consistent_counts(seed):
         assert record.altered == (record.inserted + record.deleted + record.substituted > 0)
         if (record.altered and on_altered == "unsegmented") or record.refused:
             assert len(words) == len(line.split())  # one word per whitespace-separated run
+
+
+def test_the_bundled_llm_configuration_reads_its_endpoint_from_the_environment(monkeypatch):
+    from cws_bench.bakeoff import load_config
+
+    config = load_config("llm")
+    rows = [spec for spec in config.segmenters if spec.name == "llm"]
+    assert len(rows) == 2 and all(spec.optional for spec in rows)
+    monkeypatch.delenv("CWS_BENCH_LLM_BASE_URL", raising=False)
+    monkeypatch.delenv("CWS_BENCH_LLM_MODEL", raising=False)
+    assert all(
+        spec.unset_variables() == ["CWS_BENCH_LLM_BASE_URL", "CWS_BENCH_LLM_MODEL"] for spec in rows
+    )
+    monkeypatch.setenv("CWS_BENCH_LLM_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("CWS_BENCH_LLM_MODEL", "some-model")
+    pku = next(corpus for corpus in config.corpora if corpus.name == "sighan2005-pku")
+    shots = next(spec for spec in rows if spec.options.get("shots"))
+    assert shots.unset_variables() == []
+    options = shots.options_for(pku)
+    assert (options["base_url"], options["model"]) == ("http://127.0.0.1:9/v1", "some-model")
+    assert options["shots_corpus"] == "sighan2005-pku"  # the scored corpus' own training data
