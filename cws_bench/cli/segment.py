@@ -110,6 +110,15 @@ def segmenters(fmt: str) -> None:
     help="Write one JSON object per input line: whether the segmenter's text differs from it "
     "(altered, inserted, deleted, substituted, refused, empty; llm).",
 )
+@click.option(
+    "--requests",
+    "requests_log",
+    default=None,
+    metavar="FILE",
+    type=click.Path(dir_okay=False),
+    help="Write one JSON object per request the segmenter sent (start, first_token, end, "
+    "input_tokens, output_tokens; llm): the log `cws-bench metrics throughput` reads.",
+)
 @quiet_option()
 @executor_options
 def segment(
@@ -123,6 +132,7 @@ def segment(
     encoding: str,
     timing: bool,
     fidelity: str | None,
+    requests_log: str | None,
     quiet: bool,
     sharding: dict[str, Any] | None,
 ) -> None:
@@ -148,8 +158,10 @@ def segment(
     separator = separator.replace("\\t", "\t")
     if data_dir is not None:
         options["data_dir"] = data_dir
-    if sharding is not None and fidelity is not None:
-        raise click.UsageError("--fidelity needs an unsharded run: leave out the executor")
+    if sharding is not None and (fidelity is not None or requests_log is not None):
+        raise click.UsageError(
+            "--fidelity and --requests need an unsharded run: leave out the executor"
+        )
     if sharding is not None:
         from cws_bench.sharded import segment_sharded
 
@@ -196,7 +208,7 @@ def segment(
             batch_size=batch_size,
             progress=bar.update,
         )
-    _report_diagnostics(name, stats.diagnostics, fidelity, quiet)
+    _report_diagnostics(name, stats.diagnostics, fidelity, requests_log, quiet)
     if timing:
         click.echo(
             f"{name} {segmenter.version}: loaded in {loaded:.2f} s; segmented {stats.lines:,} "
@@ -207,16 +219,24 @@ def segment(
 
 
 def _report_diagnostics(
-    name: str, records: list[dict[str, Any] | None] | None, fidelity: str | None, quiet: bool
+    name: str,
+    records: list[dict[str, Any] | None] | None,
+    fidelity: str | None,
+    requests_log: str | None,
+    quiet: bool,
 ) -> None:
-    """The fidelity summary on stderr, and the ``--fidelity`` file (one object per line)."""
+    """The fidelity summary on stderr, the ``--fidelity`` file (one object per line) and
+    the ``--requests`` log (one object per request sent)."""
     import json
 
-    from cws_bench.diagnostics import fidelity_line, summarize, summary_note
+    from cws_bench.diagnostics import fidelity_line, request_log, summarize, summary_note
+    from cws_bench.io import atomic_write
 
+    if requests_log is not None:
+        with atomic_write(requests_log) as f:
+            for request in request_log(records or []):
+                f.write(json.dumps(request) + "\n")
     if fidelity is not None:
-        from cws_bench.io import atomic_write
-
         with atomic_write(fidelity) as f:
             for number, record in enumerate(records or [], start=1):
                 f.write(json.dumps(fidelity_line(number, record), ensure_ascii=False) + "\n")

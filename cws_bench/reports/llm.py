@@ -1,8 +1,8 @@
 """The leaderboard's section on segmenters that keep per-line diagnostics (prompted LLMs).
 
-Under a corpus' table, when a row carries :attr:`PairResult.diagnostics
-<cws_bench.results.PairResult.diagnostics>`, one more table puts every row of
-the board side by side: F, text fidelity (lines altered; characters
+Under a corpus' table (leaderboard.md and the terminal's), when a row
+carries :attr:`PairResult.diagnostics <cws_bench.results.PairResult.diagnostics>`,
+one more table puts every row of the board side by side: F, text fidelity (lines altered; characters
 inserted, deleted, substituted; lines refused or empty), speed (characters
 per second of the pair), the requests' latency (median TTFT, median time
 per output token, end-to-end p50 and p99, as
@@ -25,7 +25,7 @@ from cws_bench.reports.tables import (
     format_speed,
 )
 
-__all__ = ["llm_markdown", "llm_rows"]
+__all__ = ["HEADER", "llm_markdown", "llm_rows"]
 
 HEADER = [
     "Segmenter",

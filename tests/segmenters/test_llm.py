@@ -429,17 +429,36 @@ def test_segment_writes_fidelity_lines_and_a_summary(server, tmp_path):
 
 
 def test_the_request_log_reads_as_throughput_input(server, tmp_path):
-    from cws_bench.diagnostics import request_log
-    from cws_bench.metric_files import read_request_log
+    from click.testing import CliRunner
+
+    from cws_bench.cli import cli
 
     for line in ("我爱北京", "他来了"):
         server.replies[line] = [("json", " ".join(line))]
-    seg = llm(server)
-    seg.segment(["我爱北京", "他来了"])
-    path = tmp_path / "requests.jsonl"
-    path.write_text("".join(json.dumps(r) + "\n" for r in request_log(seg.diagnostics())))
-    log = read_request_log(path)
-    assert len(log) == 2
+    source = tmp_path / "in.txt"
+    source.write_text("我爱北京\n他来了\n", encoding="utf-8")
+    log = tmp_path / "requests.jsonl"
+    runner = CliRunner()
+    result = runner.invoke(
+        cli,
+        ["segment", "-s", "llm", str(source), "-o", str(tmp_path / "out.txt"),
+         "--requests", str(log),
+         "-O", f"base_url={server.url}", "-O", "model=scripted", "-O", "stream=false"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert len(log.read_text(encoding="utf-8").splitlines()) == 2
+    # each scripted answer reports 20 prompt and 7 completion tokens
+    shown = runner.invoke(cli, ["metrics", "throughput", str(log), "--format", "json"])
+    assert shown.exit_code == 0, shown.output
+    figures = json.loads(shown.stdout)
+    assert (figures["requests"], figures["input_tokens"], figures["output_tokens"]) == (2, 40, 14)
+    again = runner.invoke(
+        cli,
+        ["segment", "-s", "llm", str(source), "-o", str(tmp_path / "out.txt"),
+         "--requests", str(log),
+         "-O", f"base_url={server.url}", "-O", "model=scripted", "-O", "stream=false"],
+    )  # fmt: skip
+    assert again.exit_code == 0 and log.read_text(encoding="utf-8") == ""  # all from the cache
 
 
 @pytest.fixture
@@ -559,6 +578,10 @@ def test_a_bakeoff_keeps_the_fidelity_and_requests_of_an_llm_row(server, tmp_pat
     assert any(w.startswith("text fidelity: 1 of") for w in pair.warnings)
     board = (tmp_path / "out" / "leaderboard.md").read_text(encoding="utf-8")
     assert "Prompted LLMs beside the other rows" in board
+    assert f"| llm | open | 1.000 | 1 of {len(gold)} | 0 / 0 / {commas} | 0 / 0 |" in board
+    from cws_bench.reports.text import render_leaderboard
+
+    assert "LLM rows beside the others:" in render_leaderboard(result)
     sent = server.total
     again = run_bakeoff(load_config(config), output_dir=tmp_path / "out2", jobs=1)
     assert server.total == sent  # the reply cache: nothing sent again
