@@ -551,7 +551,9 @@ def test_a_bakeoff_keeps_the_fidelity_and_requests_of_an_llm_row(server, tmp_pat
         'options = { base_url = "{env:NO_SUCH_LLM_URL}", model = "m" }\n',
         encoding="utf-8",
     )
-    result = run_bakeoff(load_config(config), output_dir=tmp_path / "out", jobs=1)
+    # small shards: the pair's diagnostics come back shard by shard and are joined in order
+    result = run_bakeoff(load_config(config), output_dir=tmp_path / "out", jobs=1, shard_chars=300)
+    assert result.settings["shards"] > 2
     assert any(
         "skipped unset: NO_SUCH_LLM_URL not set" in note for note in result.settings["notes"]
     )
@@ -583,6 +585,8 @@ def test_a_bakeoff_keeps_the_fidelity_and_requests_of_an_llm_row(server, tmp_pat
 
     assert "LLM rows beside the others:" in render_leaderboard(result)
     sent = server.total
+    kept = run_bakeoff(load_config(config), output_dir=tmp_path / "out", jobs=1, shard_chars=300)
+    assert kept.pairs[0].cached and kept.pairs[0].diagnostics == pair.diagnostics  # run cache
     again = run_bakeoff(load_config(config), output_dir=tmp_path / "out2", jobs=1)
     assert server.total == sent  # the reply cache: nothing sent again
     assert again.pairs[0].diagnostics["requests"]["cached"] == len(gold)
