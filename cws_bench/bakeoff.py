@@ -789,6 +789,16 @@ def _installed_segmenters(
                 f"segmenter {spec.name!r} is not installed",
                 f"install it with: {info.install}, or mark it optional",
             )
+        unset = spec.unset_variables()
+        if unset:
+            if spec.optional:
+                notes.append(f"skipped {spec.label}: {', '.join(unset)} not set")
+                continue
+            raise CwsBenchError(
+                f"{config.source}: segmenter {spec.label!r} needs the environment variable "
+                f"{', '.join(unset)}",
+                "set it, or mark the segmenter optional",
+            )
         segmenters.append((spec, info, None))
     return segmenters
 
@@ -843,6 +853,7 @@ def _scored_pair(
         ),
         analysis=record.analysis,
         contaminated=record.contaminated,
+        diagnostics=record.diagnostics or {},
     )
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -100,6 +101,10 @@ class CorpusSpec:
     optional: bool = False
 
 
+_ENV = re.compile(r"\{env:([A-Za-z_][A-Za-z0-9_]*)\}")
+"""An ``{env:NAME}`` placeholder in a segmenter's options."""
+
+
 @dataclass(frozen=True)
 class SegmenterSpec:
     """A segmenter of the bake-off.
@@ -125,18 +130,28 @@ class SegmenterSpec:
         """Whether the segmenter is run on ``corpus``."""
         return self.corpora is None or corpus.label in self.corpora
 
+    def unset_variables(self) -> list[str]:
+        """The environment variables its ``{env:NAME}`` placeholders name that are not set."""
+        names = _ENV.findall(json.dumps(self.options, ensure_ascii=False))
+        return sorted({name for name in names if not os.environ.get(name)})
+
     def options_for(self, corpus: CorpusSpec, data_dir: str | None = None) -> dict[str, Any]:
         """The options with their placeholders filled.
 
         ``{corpus}`` becomes the corpus' registered name (or its label);
         ``{data_dir}`` the run's ``--data-dir``: an option whose whole value is
-        ``{data_dir}`` is left out when the run has none.
+        ``{data_dir}`` is left out when the run has none; ``{env:NAME}`` the
+        value of the environment variable ``NAME`` (an LLM's endpoint and
+        model), read in the parent process, so the run cache's key holds the
+        value, not the name.
         """
         target = corpus.name or corpus.label
 
         def fill(value: Any) -> Any:
             if isinstance(value, str):
                 value = value.replace("{corpus}", target)
+                if "{env:" in value:
+                    value = _ENV.sub(lambda m: os.environ.get(m.group(1), ""), value)
                 if "{data_dir}" in value and data_dir is not None:
                     value = value.replace("{data_dir}", data_dir)
                 return value
@@ -389,6 +404,9 @@ class PairRecord:
         segmenter_info: the segmenter's metadata (name, version, options, ...).
         contaminated: scored on data it was trained on (see :func:`contamination_warnings`).
         version: :data:`CACHE_VERSION` of the record.
+        diagnostics: :func:`cws_bench.diagnostics.summarize` of the segmenter's
+            per-line diagnostics (text fidelity, requests, cost), or None when it
+            keeps none.
     """
 
     scores: dict[str, Any]
@@ -400,10 +418,11 @@ class PairRecord:
     segmenter_info: dict[str, Any]
     contaminated: bool = False
     version: int = CACHE_VERSION
+    diagnostics: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-safe data, in the cache file's key order."""
-        return {
+        data = {
             "version": self.version,
             "scores": self.scores,
             "sentence_counts": [list(row) for row in self.sentence_counts],
@@ -414,6 +433,9 @@ class PairRecord:
             "contaminated": self.contaminated,
             "segmenter_info": self.segmenter_info,
         }
+        if self.diagnostics is not None:
+            data["diagnostics"] = self.diagnostics
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> PairRecord:
@@ -434,6 +456,7 @@ class PairRecord:
             segmenter_info=dict(data["segmenter_info"]),
             contaminated=bool(data.get("contaminated", False)),
             version=int(data["version"]),
+            diagnostics=data.get("diagnostics"),
         )
 
     def signature(self, segmenter: str, *, seed: int, resamples: int, convert: str = "none") -> str:
@@ -487,7 +510,10 @@ def run_pair(task: PairTask, report: Callable[[int], None] | None = None) -> Pai
     started = time.perf_counter()
     segmenter = build_segmenter(task.segmenter.name, task.options)
     load_s = time.perf_counter() - started  # loading its model, or training it
-    pred, segment_s = segment_lines(segmenter, raw, task.batch_size, corpus.convert, report)
+    diagnostics: list[dict[str, Any] | None] = []
+    pred, segment_s = segment_lines(
+        segmenter, raw, task.batch_size, corpus.convert, report, diagnostics=diagnostics
+    )
     facts = segmenter_facts(segmenter, task.segmenter.track, leak_inputs(gold, dictionary))
     return finish_pair(
         PairInput(corpus, gold, raw, dictionary, task.data_dir),
@@ -495,6 +521,7 @@ def run_pair(task: PairTask, report: Callable[[int], None] | None = None) -> Pai
         facts,
         timing={"load_s": load_s, "segment_s": segment_s},
         peak_memory_mib=peak_memory_mib(),
+        diagnostics=diagnostics,
     )
 
 
@@ -515,11 +542,16 @@ def segment_lines(
     batch_size: int,
     convert: str = "none",
     report: Callable[[int], None] | None = None,
+    *,
+    diagnostics: list[dict[str, Any] | None] | None = None,
 ) -> tuple[list[list[str]], float]:
     """Segment raw lines in batches of ``batch_size``; the words and the seconds in ``segment()``.
 
     With a ``convert`` other than ``none`` the segmenter gets the converted
-    lines and the words are cut back out of the original ones.
+    lines and the words are cut back out of the original ones. A
+    ``diagnostics`` list receives the segmenter's per-line diagnostics
+    (:meth:`~cws_bench.segmenters.base.Segmenter.diagnostics`; None for each
+    line of a segmenter that keeps none).
     """
     converter = None
     if convert != "none":
@@ -534,6 +566,9 @@ def segment_lines(
         began = time.perf_counter()
         words = segmenter.segment(given)
         segment_s += time.perf_counter() - began
+        if diagnostics is not None:
+            kept = segmenter.diagnostics() if hasattr(segmenter, "diagnostics") else None
+            diagnostics.extend(kept if kept is not None else [None] * len(batch))
         pred.extend(words if converter is None else map(_cut_like, batch, words))
         if report is not None:
             report(sum(map(len, batch)))
@@ -594,6 +629,7 @@ def finish_pair(
     *,
     timing: dict[str, float],
     peak_memory_mib: float,
+    diagnostics: list[dict[str, Any] | None] | None = None,
 ) -> PairRecord:
     """Score a pair's segmentation per sentence, analyse its errors: its :class:`PairRecord`.
 
@@ -603,6 +639,7 @@ def finish_pair(
         facts: :func:`segmenter_facts` of the segmenter.
         timing: ``load_s`` and ``segment_s``.
         peak_memory_mib: the peak resident memory of the process(es) that segmented.
+        diagnostics: the segmenter's per-line diagnostics, one per raw line (or None).
     """
     from cws_bench.alignment import align
     from cws_bench.analysis import analyse_errors
@@ -640,6 +677,8 @@ def finish_pair(
     )
     segment_s = timing["segment_s"]
     timed = facts["has_speed"] and segment_s > 0  # a file read is no segmenting speed
+    kept = _summarize(diagnostics, pair.raw)
+    fidelity = _fidelity_warning(kept)
     return PairRecord(
         scores=result.to_dict(),
         sentence_counts=tuple(sentence_rows(result)),
@@ -653,10 +692,31 @@ def finish_pair(
             "words_per_s": rate(result.pred_words, segment_s) if timed else None,
         },
         peak_memory_mib=peak_memory_mib,
-        warnings=(*result.warnings, *contamination, *facts["leaks"], *facts["notes"]),
+        warnings=(*result.warnings, *contamination, *facts["leaks"], *facts["notes"], *fidelity),
         segmenter_info=facts["info"],
         contaminated=bool(contamination),
+        diagnostics=kept,
     )
+
+
+def _fidelity_warning(summary: dict[str, Any] | None) -> list[str]:
+    """A warning for the leaderboard when the segmenter's text differed from some lines."""
+    from cws_bench.diagnostics import summary_note
+
+    note = summary_note(summary)
+    if note is None or not (summary or {}).get("fidelity", {}).get("altered"):
+        return []
+    return [f"text fidelity: {note}"]
+
+
+def _summarize(
+    diagnostics: list[dict[str, Any] | None] | None, raw: list[str]
+) -> dict[str, Any] | None:
+    if not diagnostics or len(diagnostics) != len(raw):
+        return None
+    from cws_bench.diagnostics import summarize
+
+    return summarize(diagnostics, raw)
 
 
 # ---------------------------------------------------------------------------
@@ -720,6 +780,7 @@ class ShardOutput:
     peak_memory_mib: float = 0.0
     status: str = "ok"
     error: str | None = None
+    diagnostics: list[dict[str, Any] | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -759,8 +820,9 @@ def segment_shard(context: ShardContext, item: ShardItem) -> ShardOutput:
                 setup.key, lambda: build_segmenter(setup.name, setup.options, setup.blob)
             )
         loading = False
+        diagnostics: list[dict[str, Any] | None] = []
         pred, segment_s = segment_lines(
-            segmenter, list(item.lines), setup.batch_size, setup.convert
+            segmenter, list(item.lines), setup.batch_size, setup.convert, diagnostics=diagnostics
         )
         facts = None
         if item.shard == 0:
@@ -776,7 +838,8 @@ def segment_shard(context: ShardContext, item: ShardItem) -> ShardOutput:
         status, error = "failed", f"{type(e).__name__}: {e} ({' / '.join(tail)})"
     else:
         loads = tuple((r.key, r.worker, r.seconds) for r in take_load_reports())
-        return ShardOutput(pred, segment_s, loads, facts, peak_memory_mib())
+        kept = diagnostics if any(d is not None for d in diagnostics) else None
+        return ShardOutput(pred, segment_s, loads, facts, peak_memory_mib(), diagnostics=kept)
     if loading:
         _FAILED_LOADS[setup.key] = (status, error)
     return ShardOutput(None, status=status, error=error)

@@ -435,6 +435,7 @@ SHARD_SCHEMA: dict[str, Any] = {
             "required": ["info", "trained_on", "notes", "has_speed", "leaks"],
         },
         "peak_memory_mib": {"type": "number", "minimum": 0},
+        "diagnostics": {"type": ["array", "null"]},
     },
 }
 

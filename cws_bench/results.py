@@ -96,6 +96,10 @@ class PairResult:
         contaminated: the segmenter was trained on the data it is scored on
             (the warning says which): the row is shown and marked, but never
             wins and takes no part in the significance letters of the others.
+        diagnostics: the segmenter's per-line diagnostics summed
+            (:func:`cws_bench.diagnostics.summarize`: ``fidelity`` of an LLM's
+            text, ``requests`` with serving metrics, ``cost``); empty for
+            adapters that keep none.
 
     The scores read through as attributes, as on a ScoreResult:
     ``pair.f1``, ``pair.precision``, ``pair.recall``, ``pair.oov_recall``, ...
@@ -119,6 +123,7 @@ class PairResult:
     analysis: dict[str, Any] = field(default_factory=dict)
     cached: bool = False
     contaminated: bool = False
+    diagnostics: dict[str, Any] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:

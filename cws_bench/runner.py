@@ -220,7 +220,12 @@ class RunCache:
             return None
         loads = tuple((str(k), str(w), float(s)) for k, w, s in data["loads"])
         return ShardOutput(
-            data["pred"], data["segment_s"], loads, data["facts"], data["peak_memory_mib"]
+            data["pred"],
+            data["segment_s"],
+            loads,
+            data["facts"],
+            data["peak_memory_mib"],
+            diagnostics=data.get("diagnostics"),
         )
 
     def put_shard(self, key: str, output: ShardOutput) -> None:
@@ -228,7 +233,7 @@ class RunCache:
 
         if self.folder is None:
             return
-        record = {
+        record: dict[str, Any] = {
             "version": CACHE_VERSION,
             "pred": output.pred,
             "segment_s": output.segment_s,
@@ -236,6 +241,8 @@ class RunCache:
             "facts": output.facts,
             "peak_memory_mib": output.peak_memory_mib,
         }
+        if output.diagnostics is not None:
+            record["diagnostics"] = output.diagnostics
         folder = self.folder / "shards"
         make_folder(folder)
         store_record(folder / f"{key}.json", record)
@@ -603,6 +610,7 @@ class Run:
                 facts,
                 timing=timing,
                 peak_memory_mib=max(o.peak_memory_mib for o in outputs),
+                diagnostics=_diagnostics(outputs),
             )
         except Exception as e:  # a scoring error fails this pair only
             self._fail(pending, "failed", f"{type(e).__name__}: {e}")
@@ -620,3 +628,14 @@ class Run:
             for key, loads in self.loads.items()
             for worker, seconds in loads
         ]
+
+
+def _diagnostics(outputs: list[ShardOutput]) -> list[dict[str, Any] | None] | None:
+    """The pair's per-line diagnostics, shard after shard (None when no shard kept any)."""
+    if all(o.diagnostics is None for o in outputs):
+        return None
+    return [
+        record
+        for o in outputs
+        for record in (o.diagnostics if o.diagnostics is not None else [None] * len(o.pred or []))
+    ]

@@ -101,6 +101,24 @@ def segmenters(fmt: str) -> None:
     is_flag=True,
     help="Print on stderr how long loading and segmenting took, and the speed.",
 )
+@click.option(
+    "--fidelity",
+    "fidelity",
+    default=None,
+    metavar="FILE",
+    type=click.Path(dir_okay=False),
+    help="Write one JSON object per input line: whether the segmenter's text differs from it "
+    "(altered, inserted, deleted, substituted, refused, empty; llm).",
+)
+@click.option(
+    "--requests",
+    "requests_log",
+    default=None,
+    metavar="FILE",
+    type=click.Path(dir_okay=False),
+    help="Write one JSON object per request the segmenter sent (start, first_token, end, "
+    "input_tokens, output_tokens; llm): the log `cws-bench metrics throughput` reads.",
+)
 @quiet_option()
 @executor_options
 def segment(
@@ -113,6 +131,8 @@ def segment(
     batch_size: int,
     encoding: str,
     timing: bool,
+    fidelity: str | None,
+    requests_log: str | None,
     quiet: bool,
     sharding: dict[str, Any] | None,
 ) -> None:
@@ -129,6 +149,7 @@ def segment(
         cws-bench segment -s hmm --model pd1998.hmm.json - < input.txt
         cws-bench segment -s hmm --corpus sighan2005-pku --data-dir icwb2-data in.txt
         cws-bench segment -s command -O command='python my_seg.py' input.txt
+        cws-bench segment -s llm -O base_url=URL -O model=NAME in.txt --fidelity f.jsonl
         cws-bench segment -s pkuseg big.txt -o out.txt --executor local --jobs 4
         cws-bench segment -s pkuseg big.txt -o out.txt --scheduler tcp://10.0.0.5:8786
     """
@@ -137,6 +158,10 @@ def segment(
     separator = separator.replace("\\t", "\t")
     if data_dir is not None:
         options["data_dir"] = data_dir
+    if sharding is not None and (fidelity is not None or requests_log is not None):
+        raise click.UsageError(
+            "--fidelity and --requests need an unsharded run: leave out the executor"
+        )
     if sharding is not None:
         from cws_bench.sharded import segment_sharded
 
@@ -183,6 +208,7 @@ def segment(
             batch_size=batch_size,
             progress=bar.update,
         )
+    _report_diagnostics(name, stats.diagnostics, fidelity, requests_log, quiet)
     if timing:
         click.echo(
             f"{name} {segmenter.version}: loaded in {loaded:.2f} s; segmented {stats.lines:,} "
@@ -190,6 +216,35 @@ def segment(
             f"{stats.characters_per_second:,.0f} characters/s",
             err=True,
         )
+
+
+def _report_diagnostics(
+    name: str,
+    records: list[dict[str, Any] | None] | None,
+    fidelity: str | None,
+    requests_log: str | None,
+    quiet: bool,
+) -> None:
+    """The fidelity summary on stderr, the ``--fidelity`` file (one object per line) and
+    the ``--requests`` log (one object per request sent)."""
+    import json
+
+    from cws_bench.diagnostics import fidelity_line, request_log, summarize, summary_note
+    from cws_bench.io import atomic_write
+
+    if requests_log is not None:
+        with atomic_write(requests_log) as f:
+            for request in request_log(records or []):
+                f.write(json.dumps(request) + "\n")
+    if fidelity is not None:
+        with atomic_write(fidelity) as f:
+            for number, record in enumerate(records or [], start=1):
+                f.write(json.dumps(fidelity_line(number, record), ensure_ascii=False) + "\n")
+        if records is None:
+            click.echo(f"{name}: keeps no per-line diagnostics; {fidelity} is empty", err=True)
+    note = summary_note(summarize(records or []))
+    if note and not quiet:
+        click.echo(f"{name}: {note}", err=True)
 
 
 @click.command()

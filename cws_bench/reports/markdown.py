@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from cws_bench.reports.llm import llm_markdown
 from cws_bench.reports.published import published_markdown
 from cws_bench.reports.tables import (
     MISSING,
@@ -213,6 +214,7 @@ def _corpus_section(board: Board, result: BakeoffResult, level: str) -> list[str
         ]
         lines.append("")
     lines += published_markdown(board)  # SIGHAN 2005 corpora: the published rows (issue 17)
+    lines += llm_markdown(board)  # rows with per-line diagnostics: fidelity, latency, cost
     if board.rows:
         lines += [
             "<details><summary>Confidence intervals, boundaries, speed and memory</summary>",

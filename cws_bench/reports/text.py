@@ -9,6 +9,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 
+from cws_bench.reports.llm import HEADER, llm_rows
 from cws_bench.reports.published import published_text
 from cws_bench.reports.tables import (
     MISSING,
@@ -115,6 +116,10 @@ def _board_lines(board: Board, confidence: str) -> list[str]:
         for pair in board.failed
     ]
     lines += published_text(board)  # SIGHAN 2005 corpora: the published rows (issue 17)
+    llm = llm_rows(board)  # rows with per-line diagnostics: fidelity, latency, cost
+    if llm:
+        lines += ["", "  LLM rows beside the others:"]
+        lines += ["  " + line for line in _columns(HEADER, llm, [False, False, *[True] * 10])]
     return lines
 
 

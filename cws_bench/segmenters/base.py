@@ -329,6 +329,7 @@ class Segmenter(ABC):
             raise TypeError("segment() takes a list of lines, not a str")
         lines = list(lines)
         todo = [index for index, line in enumerate(lines) if not _blank(line)]
+        self.__last = (todo, len(lines))
         if len(todo) == len(lines):
             return check_segmentation(self.name, lines, self.__run(lines))
         batch = [lines[index] for index in todo]
@@ -340,6 +341,30 @@ class Segmenter(ABC):
         for index, sentence in zip(todo, words):
             result[index] = sentence
         return result
+
+    def diagnostics(self) -> list[dict[str, Any] | None] | None:
+        """Per-line diagnostics of the last :meth:`segment` call, or None when the adapter
+        keeps none.
+
+        One entry per line of that call, None for a blank line (never sent to
+        the adapter). An adapter that has something to say about each line
+        (``llm``: how far the model's reply strayed from the text, and its
+        request's timing) implements :meth:`_diagnostics`; callers (``segment
+        --fidelity``, the bake-off) read this without knowing the adapter.
+        """
+        per_line = self._diagnostics()
+        last = getattr(self, "_Segmenter__last", None)
+        if per_line is None or last is None:
+            return None
+        todo, size = last
+        out: list[dict[str, Any] | None] = [None] * size
+        for index, record in zip(todo, per_line):
+            out[index] = record
+        return out
+
+    def _diagnostics(self) -> list[dict[str, Any]] | None:
+        """The adapter's records of the non-blank lines of its last ``_segment`` batch."""
+        return None
 
     def __run(self, lines: list[str]) -> list[list[str]]:
         # Name-mangled, so that an adapter's own _run() cannot shadow it.

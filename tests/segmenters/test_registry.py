@@ -224,6 +224,7 @@ SEG_SCRIPT = HERE / "characters.py"
 # Adapters that need a model folder: tests/neural builds tiny ones for transformers and
 # LTP and runs these same checks there; HanLP's and stanza's cannot be built here.
 NEEDS_A_MODEL = {
+    "llm": "tests/segmenters/test_llm.py",
     "transformers": "tests/neural/test_transformers.py",
     "ltp": "tests/neural/test_ltp.py",
     "hanlp": "tests/neural/test_hanlp_stanza.py",

@@ -1,0 +1,371 @@
+"""Reading an LLM's segmentation reply back onto the text it was asked to segment.
+
+A prompted model answers with the line's words separated by spaces, but the
+answer need not hold the line's characters: it may change punctuation or its
+width (``,`` for ``，``), swap simplified and traditional forms, drop, add or
+repeat characters, put an explanation before the answer, refuse, or say
+nothing. This module turns any reply into words that join back to the
+original line (the lossless guarantee every segmenter keeps) and counts how
+far the reply's text strayed from the line (its *fidelity*).
+
+Extracting the answer (:func:`extract_answer`)
+----------------------------------------------
+In this order: a ``<think>…</think>`` block is removed; when the reply holds
+a fenced code block (```` ``` ````), only the first block's content is kept;
+when what is left has several non-blank lines, the one sharing the most
+characters with the input is kept (so "好的，以下是分词结果：" on a line of its own
+is dropped); a leading answer marker on that line is removed: any text up to
+and including the last ``：`` or ``:`` of a prefix that is one of
+:data:`ANSWER_MARKERS` (``分词结果：``, ``答案：``, ``Answer:``, ...). Nothing else
+is stripped; quotes the model added stay and are counted as inserted
+characters.
+
+Aligning (:func:`align_reply`)
+------------------------------
+The reply's words are joined (``pred``) and aligned to the line without its
+whitespace (``text``) by a minimal Levenshtein edit script (unit costs), as
+rapidfuzz computes it: first the distance ``d``, within a band that doubles
+from 64 until it holds the distance (:func:`edit_distance`: O(d·n/64)
+time), then ``Levenshtein.opcodes`` with ``d`` as its ``score_hint``, which
+lets it run Hyyrö's bit-parallel alignment inside that band (with a common
+prefix and suffix removed first). A line of n characters whose reply has
+d edits costs O(d·n/64) time and O(d·n/64) machine words at most; a reply
+unrelated to the line (garbage, a refusal) costs the full O(n·m/64).
+docs/BENCHMARKS.md has the figures for one 200,000-character line. Every replaced character is a
+*substituted* one, every character only in the reply an *inserted* one,
+every character only in the line a *deleted* one. A line is *altered* when
+any of the three counts is above zero.
+
+The repair rule (``on_altered="repair"``)
+-----------------------------------------
+Each boundary of the reply (an offset in ``pred`` between two words) is
+projected onto ``text`` by the alignment, and the line is cut there:
+
+- between two characters that are equal or substituted one for one, the
+  boundary lands between their counterparts in the line (a substituted
+  character stands for the line's character);
+- an inserted run contributes no character: every boundary on either side
+  of it or inside it lands at the one point of the line where the run was
+  inserted (so ``a X b`` over ``ab`` cuts ``a | b``);
+- a deleted run (characters the reply lost) is glued to the word before it
+  (to the first word at the start of the line): a boundary at the point
+  of the loss lands after the lost characters, and none falls inside them.
+
+The line is also cut at its own whitespace (whitespace is never inside a
+word). ``unsegmented`` outputs an altered line as one word (cut only at its
+whitespace); ``fail`` raises. An *empty* reply (nothing left after
+extraction) and a *refused* one (the extracted answer shares fewer than half
+of the line's characters with it: an apology, an explanation, garbage)
+always give the unsegmented line, whatever ``on_altered`` says, except under
+``fail``, which raises for them too.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "ANSWER_MARKERS",
+    "ON_ALTERED",
+    "REFUSAL_SHARE",
+    "LineFidelity",
+    "align_reply",
+    "extract_answer",
+    "fidelity_summary",
+    "project_boundaries",
+]
+
+ON_ALTERED = ("repair", "unsegmented", "fail")
+"""What to do with a line whose reply changed its text."""
+
+REFUSAL_SHARE = 0.5
+"""A reply sharing fewer than this share of the line's characters is a refusal."""
+
+ANSWER_MARKERS = (
+    "分词结果",
+    "分词后",
+    "分词",
+    "结果",
+    "答案",
+    "输出",
+    "回答",
+    "Answer",
+    "Output",
+    "Result",
+    "Segmentation",
+    "Segmented text",
+    "Segmented",
+)
+"""Prefixes (followed by ``：`` or ``:``) removed from the start of the answer line."""
+
+_THINK = re.compile(r"<think>.*?(?:</think>|$)", re.DOTALL)
+_FENCE = re.compile(r"```[^\n]*\n(.*?)(?:```|$)", re.DOTALL)
+_MARKER = re.compile(
+    r"^\s*(?:" + "|".join(re.escape(m) for m in ANSWER_MARKERS) + r")[^:：\n]{0,8}[:：]\s*",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class LineFidelity:
+    """How one reply's text differs from its line.
+
+    Attributes:
+        line: the 1-based number of the line in its input (0 when unknown).
+        altered: the reply's characters are not the line's.
+        inserted: characters only in the reply.
+        deleted: characters of the line missing from the reply.
+        substituted: characters replaced one for one.
+        refused: the reply is no attempt at the line (see the module doc).
+        empty: nothing was left of the reply.
+        output: what was done with the line: ``ok`` (the reply's own words),
+            ``repaired``, ``unsegmented``.
+    """
+
+    line: int
+    altered: bool
+    inserted: int
+    deleted: int
+    substituted: int
+    refused: bool = False
+    empty: bool = False
+    output: str = "ok"
+
+    @property
+    def edits(self) -> int:
+        """Inserted + deleted + substituted characters."""
+        return self.inserted + self.deleted + self.substituted
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe, in field order."""
+        return {
+            "line": self.line,
+            "altered": self.altered,
+            "inserted": self.inserted,
+            "deleted": self.deleted,
+            "substituted": self.substituted,
+            "refused": self.refused,
+            "empty": self.empty,
+            "output": self.output,
+        }
+
+
+def extract_answer(reply: str, text: str) -> str:
+    """The part of ``reply`` that answers (see the module doc for what is stripped).
+
+    >>> extract_answer("好的，以下是分词结果：\\n我 爱 北京", "我爱北京")
+    '我 爱 北京'
+    >>> extract_answer("分词结果：我 爱 北京", "我爱北京")
+    '我 爱 北京'
+    >>> extract_answer("<think>嗯</think>```\\n我 爱\\n```", "我爱")
+    '我 爱'
+    """
+    answer = _THINK.sub("", reply)
+    fence = _FENCE.search(answer)
+    if fence:
+        answer = fence.group(1)
+    lines = [line for line in answer.splitlines() if line.strip()]
+    if len(lines) > 1:
+        chars = set(text)
+        answer = max(lines, key=lambda line: sum(c in chars for c in line))
+    elif lines:
+        answer = lines[0]
+    else:
+        return ""
+    return _MARKER.sub("", answer, count=1).strip()
+
+
+def edit_distance(text: str, pred: str) -> int:
+    """The Levenshtein distance, found with a band that doubles from 64 (Ukkonen's cut-off).
+
+    rapidfuzz computes a distance bounded by ``k`` in O(k·n/64) time; doubling
+    ``k`` until the distance fits costs at most twice the last band, so a
+    reply with ``d`` edits takes O(d·n/64), not O(n·m/64).
+
+    >>> edit_distance("我爱北京", "我 爱北京!")
+    2
+    """
+    from rapidfuzz.distance import Levenshtein
+
+    band = 64
+    while True:
+        distance = int(Levenshtein.distance(text, pred, score_cutoff=band))
+        if distance <= band:
+            return distance
+        band *= 2
+
+
+def _opcodes(text: str, pred: str) -> list[tuple[str, int, int, int, int]]:
+    from rapidfuzz.distance import Levenshtein
+
+    # The distance as a hint lets rapidfuzz align within a band of that width.
+    hint = edit_distance(text, pred)
+    return [tuple(op) for op in Levenshtein.opcodes(text, pred, score_hint=hint)]  # type: ignore[misc]
+
+
+def project_boundaries(
+    text: str, pred_words: list[str]
+) -> tuple[list[int], tuple[int, int, int], int]:
+    """The reply's word boundaries projected onto ``text`` (see the repair rule).
+
+    Returns the sorted inner boundaries (offsets of ``text``), the counts
+    ``(inserted, deleted, substituted)`` and the characters ``pred`` and
+    ``text`` share (aligned equal).
+
+    >>> project_boundaries("我爱北京", ["我", "爱", "北京"])
+    ([1, 2], (0, 0, 0), 4)
+    >>> project_boundaries("ab", ["a", "X", "b"])  # an inserted X: both sides land at 1
+    ([1], (1, 0, 0), 2)
+    >>> project_boundaries("abc", ["a", "c"])  # b lost: glued to the word before it
+    ([2], (0, 1, 0), 2)
+    """
+    pred = "".join(pred_words)
+    if pred == text:
+        ends, at = [], 0
+        for word in pred_words[:-1]:
+            at += len(word)
+            ends.append(at)
+        return sorted(set(ends) - {0, len(text)}), (0, 0, 0), len(text)
+    # Boundaries of the reply, as offsets of pred.
+    cuts, at = [], 0
+    for word in pred_words[:-1]:
+        at += len(word)
+        cuts.append(at)
+    inserted = deleted = substituted = same = 0
+    # where[k]: the line offset of reply offset k, the largest the alignment allows
+    # (a deleted run at k is passed over, so it is glued to the word before it).
+    where: dict[int, int] = {}
+    wanted = sorted(set(cuts))
+    from bisect import bisect_left, bisect_right
+
+    def put(k: int, offset: int) -> None:
+        if where.get(k, -1) < offset:
+            where[k] = offset
+
+    for tag, s1, s2, d1, d2 in _opcodes(text, pred):
+        if tag == "delete":
+            deleted += s2 - s1
+            put(d1, s2)
+            continue
+        if tag == "insert":
+            inserted += d2 - d1
+            for k in wanted[bisect_left(wanted, d1) : bisect_right(wanted, d2)]:
+                put(k, s1)
+            continue
+        pairs = min(s2 - s1, d2 - d1)
+        if tag == "equal":
+            same += pairs
+        else:
+            substituted += pairs
+            inserted += (d2 - d1) - pairs
+            deleted += (s2 - s1) - pairs
+        for k in wanted[bisect_left(wanted, d1) : bisect_right(wanted, d2)]:
+            put(k, s1 + min(k - d1, pairs))
+        if tag != "equal" and s2 - s1 > pairs:  # the line's extra characters: deleted
+            put(d1 + pairs, s2)
+    bounds = sorted({where[k] for k in wanted if k in where} - {0, len(text)})
+    return bounds, (inserted, deleted, substituted), same
+
+
+def _cut(text: str, bounds: list[int]) -> list[str]:
+    edges = [0, *bounds, len(text)]
+    return [text[a:b] for a, b in itertools.pairwise(edges) if b > a]
+
+
+def _whitespace_cuts(line: str) -> list[int]:
+    cuts, at = [], 0
+    for token in line.split()[:-1]:
+        at += len(token)
+        cuts.append(at)
+    return cuts
+
+
+def align_reply(
+    line: str, reply: str, *, on_altered: str = "repair", number: int = 0
+) -> tuple[list[str], LineFidelity]:
+    """The words of ``line`` that ``reply`` gives, and the reply's fidelity.
+
+    The words always join back to ``line`` without its whitespace.
+
+    >>> align_reply("我爱北京。", "我 爱 北京 .")
+    (['我', '爱', '北京', '。'], LineFidelity(line=0, altered=True, inserted=0, deleted=0, \
+substituted=1, refused=False, empty=False, output='repaired'))
+
+    Args:
+        line: the input line.
+        reply: the model's reply, as it came.
+        on_altered: ``repair``, ``unsegmented`` or ``fail`` (see the module doc).
+        number: the line's 1-based number, for the fidelity record.
+
+    Raises:
+        ValueError: ``on_altered`` is ``fail`` and the reply changed the text
+            (or was empty, or refused); the message says how.
+    """
+    if on_altered not in ON_ALTERED:
+        raise ValueError(f"on_altered must be one of {', '.join(ON_ALTERED)}, not {on_altered!r}")
+    text = "".join(line.split())
+    spaces = _whitespace_cuts(line)
+    answer = extract_answer(reply, text)
+    pred_words = answer.split()
+    if not pred_words:
+        fidelity = LineFidelity(number, True, 0, len(text), 0, empty=True, output="unsegmented")
+        if on_altered == "fail":
+            raise ValueError("the reply is empty")
+        return _cut(text, spaces), fidelity
+    bounds, (inserted, deleted, substituted), same = project_boundaries(text, pred_words)
+    altered = inserted + deleted + substituted > 0
+    refused = same < REFUSAL_SHARE * len(text)
+    output = "ok"
+    if refused or (altered and on_altered == "unsegmented"):
+        output, bounds = "unsegmented", []
+    elif altered:
+        output = "repaired"
+    fidelity = LineFidelity(
+        number, altered, inserted, deleted, substituted, refused=refused, output=output
+    )
+    if altered and on_altered == "fail":
+        what = "refused" if refused else "changed the text"
+        raise ValueError(
+            f"the reply {what}: {inserted} inserted, {deleted} deleted, "
+            f"{substituted} substituted characters"
+        )
+    if spaces:
+        bounds = sorted(set(bounds) | set(spaces))
+    return _cut(text, bounds), fidelity
+
+
+def fidelity_summary(
+    records: list[LineFidelity], texts: list[str] | None = None, worst: int = 5
+) -> dict[str, Any]:
+    """Totals over lines: lines altered, refused, empty, repaired, characters changed.
+
+    ``worst`` names the lines with the most edits (their number, counts and,
+    when ``texts`` is given, the first 60 characters of the line).
+
+    >>> s = fidelity_summary([LineFidelity(1, False, 0, 0, 0), LineFidelity(2, True, 1, 0, 2)])
+    >>> s["lines"], s["altered"], s["inserted"], s["substituted"], s["worst"][0]["line"]
+    (2, 1, 1, 2, 2)
+    """
+    altered = [r for r in records if r.altered]
+    ranked = sorted(altered, key=lambda r: (-r.edits, r.line))[:worst]
+    examples = []
+    for record in ranked:
+        example = record.to_dict()
+        if texts is not None and 0 < record.line <= len(texts):
+            example["text"] = texts[record.line - 1][:60]
+        examples.append(example)
+    return {
+        "lines": len(records),
+        "altered": len(altered),
+        "inserted": sum(r.inserted for r in records),
+        "deleted": sum(r.deleted for r in records),
+        "substituted": sum(r.substituted for r in records),
+        "refused": sum(r.refused for r in records),
+        "empty": sum(r.empty for r in records),
+        "repaired": sum(r.output == "repaired" for r in records),
+        "unsegmented": sum(r.output == "unsegmented" for r in records),
+        "worst": examples,
+    }
