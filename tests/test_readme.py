@@ -315,13 +315,70 @@ def test_python_examples_run_as_shown(page: str, heading: str, tmp_path: Path, m
         assert (tmp_path / "scratch" / "out.txt").is_file()
 
 
+class StandInModel:
+    """An OpenAI-compatible chat endpoint on 127.0.0.1 whose "model" is jieba.
+
+    It answers the line at the end of the llm segmenter's prompt with jieba's words
+    separated by spaces and the full-width comma made half-width, as models do, so the
+    recipe's fidelity summary has altered lines to count; it streams as the adapter
+    asks (server-sent events) and stops with the test.
+    """
+
+    def __enter__(self) -> str:
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        import jieba
+
+        from cws_bench.segmenters.llm import DEFAULT_PROMPT
+
+        head = DEFAULT_PROMPT.split("{text}")[0]
+        tokenizer = jieba.Tokenizer()
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                line = body["messages"][-1]["content"].removeprefix(head)
+                reply = " ".join(tokenizer.lcut(line)).replace("，", ",")
+                if body.get("stream"):
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/event-stream")
+                    self.end_headers()
+                    chunk = {"choices": [{"index": 0, "delta": {"content": reply}}]}
+                    self.wfile.write(f"data: {json.dumps(chunk)}\n\ndata: [DONE]\n\n".encode())
+                    return
+                data = json.dumps(
+                    {"choices": [{"index": 0, "message": {"role": "assistant", "content": reply}}]}
+                ).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+
+    def __exit__(self, *exc) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self.thread.join(timeout=5)
+
+
 @pytest.mark.slow
-def test_the_three_recipes_run_verbatim(icwb2: Path, tmp_path: Path, monkeypatch) -> None:
+def test_the_recipes_run_verbatim(icwb2: Path, tmp_path: Path, monkeypatch) -> None:
     """"From your segmenter to a publishable number": every command and script, as shown.
 
     Run in a copy of the project's layout (docs/ linked), after the quick start's export
     of PKU's raw input; `python3`/`python` are this interpreter (what `source
-    .venv/bin/activate` gives a reader).
+    .venv/bin/activate` gives a reader). No LLM endpoint is reachable here: the prompted
+    LLM's `$LLM` is a stand-in OpenAI-compatible server on 127.0.0.1 (StandInModel).
     """
     import subprocess
     import sys
@@ -331,38 +388,50 @@ def test_the_three_recipes_run_verbatim(icwb2: Path, tmp_path: Path, monkeypatch
     (tmp_path / "scratch").mkdir()
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("CWS_BENCH_SIGHAN2005", str(icwb2))
+    monkeypatch.setenv("CWS_BENCH_LLM_CACHE", str(tmp_path / "llm-cache"))
     monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
     monkeypatch.setenv("PYTHONPATH", str(ROOT))
     runner = CliRunner()
     run_block("cws-bench corpora export sighan2005-pku --as raw -o scratch/pku.txt", runner)
     recipes = section("## From your segmenter to a publishable number")
     blocks = re.findall(r"```(sh|python)\n(.*?)```", recipes, flags=re.S)
-    assert [kind for kind, _ in blocks][:4] == ["sh", "python", "sh", "sh"]
+    assert [kind for kind, _ in blocks] == ["sh", "python", "sh", "sh", "sh", "sh"]
     script = (ROOT / "docs" / "examples" / "my_bakeoff.py").read_text(encoding="utf-8")
     assert blocks[1][1] in script, "the README shows docs/examples/my_bakeoff.py"
-    for kind, body in blocks:
-        if kind == "python":
-            continue
-        for line in body.splitlines():
-            if line.startswith("python "):
-                done = subprocess.run(
-                    [sys.executable, *shlex.split(line)[1:]],
-                    capture_output=True,
-                    text=True,
-                    timeout=600,
-                    check=False,
-                )
-                assert done.returncode == 0, done.stderr[-2000:]
-                assert "PairResult mine on sighan2005-pku (open)" in done.stdout
-            else:
-                result = run_block(line, runner)[0]
+    with StandInModel() as endpoint:
+        for kind, body in blocks:
+            if kind == "python":
+                continue
+            for line in body.splitlines():
+                if line.startswith("export LLM="):
+                    monkeypatch.setenv("LLM", endpoint)  # the stand-in, not the example address
+                    continue
+                if line.startswith("python "):
+                    done = subprocess.run(
+                        [sys.executable, *shlex.split(line)[1:]],
+                        capture_output=True,
+                        text=True,
+                        timeout=600,
+                        check=False,
+                    )
+                    assert done.returncode == 0, done.stderr[-2000:]
+                    assert "PairResult mine on sighan2005-pku (open)" in done.stdout
+                    continue
+                result = run_block(os.path.expandvars(line), runner)[0]
                 if "--method sighan" in line and "--format" not in line:
                     assert "(sighan counting" in result.stdout
-    for name in ("pku-mine.tex", "pku.tex", "my-outputs.tex", "pku-qwen.tex"):
+    names = ("pku-mine.tex", "pku.tex", "my-outputs.tex", "pku-llm.tex", "pku-qwen.tex")
+    for name in names:
         assert "\\begin{table}" in (tmp_path / "scratch" / name).read_text(encoding="utf-8")
     mine = json.loads((tmp_path / "reports" / "my-outputs" / "results.json").read_text("utf-8"))
     rows = {(pair["segmenter"], pair["corpus"]) for pair in mine["pairs"]}
     assert ("mine", "sighan2005-msr") in rows and ("mine", "sighan2005-pku") in rows
+    # The stand-in turned every full-width comma half-width: those lines are altered.
+    fidelity = (tmp_path / "scratch" / "pku-llm-fidelity.jsonl").read_text(encoding="utf-8")
+    records = [json.loads(line) for line in fidelity.splitlines()]
+    raw = (tmp_path / "scratch" / "pku.txt").read_text(encoding="utf-8").splitlines()
+    altered = sum(bool(record["altered"]) for record in records)
+    assert altered == sum("，" in line for line in raw)
 
 
 def test_the_pip_path_installs_what_make_installs() -> None:

@@ -72,7 +72,11 @@ RESULTS_SCHEMA: dict[str, Any] = {
                         "type": "object",
                         "additionalProperties": {"type": "number"},
                     },
-                    "timing": {"type": "object", "additionalProperties": {"type": "number"}},
+                    # a segmenter that only reads files (`file`) has no speed: null rates
+                    "timing": {
+                        "type": "object",
+                        "additionalProperties": {"type": ["number", "null"]},
+                    },
                     "peak_memory_mib": {"type": ["number", "null"], "minimum": 0},
                     "warnings": {"type": "array", "items": _TEXT},
                     "segmenter_info": {"type": "object"},

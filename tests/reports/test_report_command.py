@@ -173,3 +173,15 @@ def test_report_refuses_a_malformed_results_file_naming_the_field(written, tmp_p
     assert run.exception is None or isinstance(run.exception, SystemExit)
     first = run.output.strip().splitlines()[0]
     assert first.startswith(f"error: {bad}: ") and where in first
+
+
+def test_a_row_without_speed_renders_again(written, tmp_path):
+    """A `file` segmenter's row has no speed (null rates): a valid results.json still renders."""
+    data = json.loads(written["json"].read_text(encoding="utf-8"))
+    pair = next(p for p in data["pairs"] if p["status"] == "ok")
+    pair["timing"].update(chars_per_s=None, words_per_s=None)
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    run = CliRunner().invoke(cli, ["report", str(path), "--format", "latex"])
+    assert run.exit_code == 0, run.output
+    assert "\\begin{table}" in run.output
