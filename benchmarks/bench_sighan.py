@@ -105,8 +105,8 @@ def once(argv: list) -> dict:
 
 def in_process(gold: Path, pred: Path, dictionary: Path, repeat: int) -> dict:
     """The SIGHAN counting alone: compiled against the pure-Python twin."""
-    from cws_bench import sighan
     from cws_bench.io import iter_lines
+    from cws_bench.scoring import sighan
     from cws_bench.words import as_dictionary
 
     words = as_dictionary(dictionary).words

@@ -29,9 +29,9 @@ from typing import TYPE_CHECKING, Any
 from cws_bench.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
 from cws_bench.errors import CwsBenchError
 from cws_bench.io import PathLike, display_name, read_segmented
-from cws_bench.methods import get_method
 from cws_bench.results import Comparison, Interval
 from cws_bench.scoring import ScoreResult, score_files, score_sentences
+from cws_bench.scoring.methods import get_method
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -371,10 +371,10 @@ def _latex_escape(text: str) -> str:
 
 
 def _sentence_counts(result: ScoreResult) -> Any:
-    """Per-sentence rows (cws_bench.sentence_counts), as the bake-off resamples them."""
+    """Per-sentence rows (cws_bench.scoring.per_sentence), as the bake-off resamples them."""
     import numpy as np
 
-    from cws_bench.sentence_counts import COLUMNS, sentence_rows
+    from cws_bench.scoring.per_sentence import COLUMNS, sentence_rows
 
     rows = sentence_rows(result)
     return np.asarray(rows, dtype=np.int64).reshape(-1, len(COLUMNS))
@@ -454,9 +454,9 @@ def compare(
             "bootstrap intervals and paired tests resample interval counts, as the bake-off does",
             f"leave out --method {method}, or --confidence/--paired/--baseline",
         )
-    from cws_bench.scoring import _as_dictionary
+    from cws_bench.scoring.inputs import optional_dictionary
 
-    words = _as_dictionary(dictionary, dictionary_encoding or encoding)
+    words = optional_dictionary(dictionary, dictionary_encoding or encoding)
     results = _score_all(
         gold,
         named,
@@ -574,9 +574,9 @@ def _score_all(
             for name, path in named.items()
         }
     if _is_path(gold):
-        from cws_bench.scoring import _gold_sentences
+        from cws_bench.scoring.inputs import gold_sentences
 
-        sentences = _gold_sentences(gold, gold_format, encoding, data_dir)
+        sentences = gold_sentences(gold, gold_format, encoding, data_dir)
         if sentences is None:
             sentences = read_segmented(gold, encoding=encoding)
         gold_sentences = [list(words) for words in sentences]
@@ -614,7 +614,7 @@ def bootstrap_statistics(
     """Percentile bootstrap intervals of P, R and F1 and paired tests of F1 on one corpus.
 
     What the bake-off and ``compare`` report: for each system (its per-sentence
-    rows, :mod:`cws_bench.sentence_counts`) the intervals (none for a system
+    rows, :mod:`cws_bench.scoring.per_sentence`) the intervals (none for a system
     without rows; all of them only when ``intervals``), and for each ``(a,
     b)`` of ``pairs`` whose rows have the same shape a paired bootstrap test
     (a :class:`~cws_bench.results.Comparison`, uncorrected). The systems with
@@ -624,7 +624,7 @@ def bootstrap_statistics(
     run one by one, to the last digit.
     """
     from cws_bench.metrics.significance import SharedResamples
-    from cws_bench.sentence_counts import statistics as sentence_statistics
+    from cws_bench.scoring.per_sentence import statistics as sentence_statistics
 
     statistics = sentence_statistics()
     tested = [(a, b) for a, b in pairs if counts[a].shape == counts[b].shape and len(counts[a])]

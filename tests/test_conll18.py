@@ -1,4 +1,4 @@
-"""Tests of cws_bench/conll18.py: the CoNLL 2018 UD shared task's word score.
+"""Tests of cws_bench/scoring/conll18.py: the CoNLL 2018 UD shared task's word score.
 
 Expected values are worked by hand from the published algorithm of
 conll18_ud_eval.py (spans over the whole file, Zs characters removed from
@@ -15,8 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from cws_bench.cli import cli
-from cws_bench.conll18 import evaluate_files, load_conllu
 from cws_bench.errors import CorpusFormatError, TextMismatchError
+from cws_bench.scoring.conll18 import evaluate_files, load_conllu
 
 
 def conllu(*sentences: list[tuple[str, str]], comments: bool = True) -> str:

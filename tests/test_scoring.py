@@ -1,4 +1,4 @@
-"""Tests of cws_bench/scoring.py: hand-checked values, properties, real corpora."""
+"""Tests of cws_bench/scoring/: hand-checked values, properties, real corpora."""
 
 from __future__ import annotations
 

@@ -186,7 +186,7 @@ def score(
     if method == "conll18":
         if len(preds) != 1:
             raise click.UsageError("--method conll18 scores one prediction")
-        from cws_bench.conll18 import score_command
+        from cws_bench.scoring.conll18 import score_command
 
         text = score_command(gold, preds[0], fmt, encoding, pred_encoding, dictionary, normalize)
         write_output(text, output)

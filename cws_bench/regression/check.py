@@ -264,7 +264,7 @@ def _p_values(
     ):
         return {}
     from cws_bench.metrics import significance
-    from cws_bench.sentence_counts import statistics as sentence_statistics
+    from cws_bench.scoring.per_sentence import statistics as sentence_statistics
 
     statistics = sentence_statistics()
     return {

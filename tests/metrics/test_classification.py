@@ -157,8 +157,9 @@ def test_from_counts_matches_sklearn(tp, fp, fn, beta, zero_division):
 
 def test_the_segmentation_scorer_uses_this_module():
     from cws_bench import scoring
+    from cws_bench.scoring import scores as scores_module
 
-    assert scoring.precision_recall_fscore_from_counts is precision_recall_fscore_from_counts
+    assert scores_module.precision_recall_fscore_from_counts is precision_recall_fscore_from_counts
     scores = scoring.score_counts(
         scoring.SegCounts(gold=4, pred=5, correct=3), has_dictionary=False
     )

@@ -23,7 +23,7 @@ from cws_bench.regression.render import (
     render_diff_text,
 )
 from cws_bench.scoring import count_sentence
-from cws_bench.spans import to_spans
+from cws_bench.scoring.spans import to_spans
 
 # Hand-checked: line 1 has a split that fixes (+2 gold words) and a moved boundary that
 # breaks (-3); line 2 a merge that breaks (-2). A has 9 correct words of 10, B 6 of 9.
