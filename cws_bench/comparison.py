@@ -27,8 +27,9 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from cws_bench.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
-from cws_bench.errors import CwsBenchError
+from cws_bench.errors import CwsBenchError, Fix
 from cws_bench.io import PathLike, display_name, read_segmented
+from cws_bench.metrics.tables import escape_markdown
 from cws_bench.results import Comparison, Interval
 from cws_bench.scoring import ScoreResult, score_files, score_sentences
 from cws_bench.scoring.methods import get_method
@@ -276,7 +277,7 @@ class ComparisonReport:
     def to_markdown(self) -> str:
         """A GitHub Markdown table (scores in %), then the paired tests."""
         headings, cells = self._table()
-        escape = _markdown_escape
+        escape = escape_markdown  # every cell: a label cannot become a link or a new cell
         lines = [
             f"{len(self.rows)} systems against `{self.gold}` ({self.settings()}, scores in %).",
             "",
@@ -353,10 +354,6 @@ class ComparisonReport:
 
 def _percent(value: float | None) -> str:
     return "--" if value is None else f"{100 * value:.2f}"
-
-
-def _markdown_escape(text: str) -> str:
-    return text.replace("|", "\\|")
 
 
 def _latex_escape(text: str) -> str:
@@ -452,7 +449,8 @@ def compare(
     if (confidence or paired) and not get_method(method).resamples_sentences:
         raise CwsBenchError(
             "bootstrap intervals and paired tests resample interval counts, as the bake-off does",
-            f"leave out --method {method}, or --confidence/--paired/--baseline",
+            "leave out {0}, or {1}/{2}/{3}",
+            fixes=(Fix("method", method), Fix("confidence"), Fix("paired"), Fix("baseline")),
         )
     from cws_bench.scoring.inputs import optional_dictionary
 

@@ -122,7 +122,7 @@ def _load_segmenter(name: str, options: dict[str, Any]) -> Any:
 
 def segment_shard(context: SegmentContext, shard: Shard) -> SegmentShardResult:
     """Segment one shard of ``context.source`` with the worker's cached segmenter."""
-    from cws_bench.segmenters.stream import _run_batch
+    from cws_bench.segmenters.stream import run_batch
 
     segmenter = cached(
         segmenter_key(context.name, context.options),
@@ -138,7 +138,7 @@ def segment_shard(context: SegmentContext, shard: Shard) -> SegmentShardResult:
     for start in range(0, len(lines), context.batch_size):
         batch = lines[start : start + context.batch_size]
         started = time.perf_counter()
-        output = _run_batch(segmenter, batch, name, shard.first_line + start + 1)
+        output = run_batch(segmenter, batch, name, shard.first_line + start + 1)
         seconds += time.perf_counter() - started
         words += sum(map(len, output))
         characters += sum(map(len, itertools.chain.from_iterable(output)))

@@ -574,7 +574,7 @@ def test_official_pku_baseline(icwb2, tmp_path):
 
 
 # ---------------------------------------------------------------------------
-# Issue 19: more cases where the script misreads its data, and where it crashes
+# More cases where the script misreads its data, and where it crashes
 
 
 def test_a_61_column_gold_word_on_a_changed_line_is_recalled_by_the_script(gnu_diff, tmp_path):

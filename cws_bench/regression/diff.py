@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cws_bench.analysis import block_kind, shared_blocks
-from cws_bench.errors import CwsBenchError, TextMismatchError
+from cws_bench.errors import CwsBenchError, Fix, TextMismatchError
 from cws_bench.io import PathLike, display_name, read_segmented
 from cws_bench.scoring.spans import align_chars, project_spans, to_spans
 
@@ -442,16 +442,9 @@ def _paired_tests(
     """Paired bootstrap tests of A against B over sentences: precision, recall, F1."""
     if not a_rows:
         return {}
-    from cws_bench.metrics import significance
-    from cws_bench.scoring.per_sentence import statistics
+    from cws_bench.scoring.per_sentence import paired_tests
 
-    return {
-        # A first, so that estimate_a is A's score and estimate_b B's.
-        metric: significance.paired_bootstrap_test(
-            a_rows, b_rows, statistic, n_resamples=resamples, seed=seed
-        )
-        for metric, statistic in statistics().items()
-    }
+    return paired_tests(a_rows, b_rows, seed=seed, resamples=resamples)
 
 
 def diff_segmentations(
@@ -570,8 +563,9 @@ def diff_segmentations(
         raise TextMismatchError(
             f"{a_name} and {b_name}: {text_differences} line(s) hold different characters "
             f"({shown})",
-            "both must segment exactly the same text; leave out --strict to compare them "
+            "both must segment exactly the same text; leave out {0} to compare them "
             "through a character alignment",
+            fixes=(Fix("strict", True),),
         )
     warnings = []
     if text_differences:

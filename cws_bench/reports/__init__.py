@@ -29,7 +29,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from cws_bench.errors import CwsBenchError
+from cws_bench.errors import CwsBenchError, Fix
 from cws_bench.io import atomic_write
 from cws_bench.reports.data import render_csv, render_json
 from cws_bench.reports.html import render_html
@@ -137,7 +137,8 @@ def write_reports(result: BakeoffResult, output_dir: str | os.PathLike[str]) -> 
     except OSError as e:
         raise CwsBenchError(
             f"{folder}: cannot create the report folder ({e.strerror})",
-            "pass another folder with -o/--output",
+            "pass another folder as {0}",
+            fixes=(Fix("output_dir"),),
         ) from e
     written: dict[str, Path] = {}
     for kind, text in contents.items():
@@ -148,7 +149,8 @@ def write_reports(result: BakeoffResult, output_dir: str | os.PathLike[str]) -> 
         except OSError as e:
             raise CwsBenchError(
                 f"{path}: cannot write the report ({e.strerror})",
-                "check the folder's permissions and free space, or pass another -o/--output",
+                "check the folder's permissions and free space, or pass another {0}",
+                fixes=(Fix("output_dir"),),
             ) from e
         written[kind] = path
     return written

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from cws_bench.checksums import LineDigest
 from cws_bench.dictionary_checks import coverage_warnings
-from cws_bench.errors import LineCountMismatchError, TextMismatchError
+from cws_bench.errors import Fix, LineCountMismatchError, TextMismatchError
 from cws_bench.io import (
     BLOCK_SIZE,
     PathLike,
@@ -338,8 +338,9 @@ class Scorer:
             raise TextMismatchError(
                 f"{gold_name} and {pred_name}: {acc.mismatch_count} line(s) hold different "
                 f"characters ({shown})",
-                "the prediction must segment exactly the gold text; leave out --strict "
+                "the prediction must segment exactly the gold text; leave out {0} "
                 "to score through a character alignment",
+                fixes=(Fix("strict", True),),
             )
 
     def result(self, signature: Signature, warnings: list[str]) -> ScoreResult:

@@ -6,7 +6,7 @@ import os
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from cws_bench.errors import CorpusFormatError, CwsBenchError
+from cws_bench.errors import CorpusFormatError, CwsBenchError, Fix
 from cws_bench.io import STDIN, PathLike, display_name, read_segmented
 
 if TYPE_CHECKING:
@@ -71,12 +71,14 @@ def check_plain(source: PathLike, *, encoding: str = "utf-8", role: str = "gold"
         return
     name = display_name(source)
     if role == "gold":
+        fixes: tuple[Fix, ...] = (Fix("gold_format", fmt),)
         hint = (
-            f"read it as what it is with --gold-format {fmt} (or auto, the default), or "
+            "read it as what it is with {0} (or auto, the default), or "
             f"convert it: `cws-bench corpora export {name} --input-format {fmt} --as gold "
             "-o gold.txt` (and `--as raw` for the text to segment)"
         )
     else:
+        fixes = ()
         hint = "write the prediction as one sentence a line, words separated by spaces"
     raise CorpusFormatError(
         name,
@@ -84,6 +86,7 @@ def check_plain(source: PathLike, *, encoding: str = "utf-8", role: str = "gold"
         f"this {role} file looks like {FORMAT_TITLES.get(fmt, fmt)}, not plain segmented "
         "text (one sentence a line, words separated by whitespace)",
         hint,
+        fixes=fixes,
     )
 
 
@@ -141,7 +144,8 @@ def gold_sentences(
             raise CwsBenchError(
                 f"{gold} is a registered corpus, read in its own format: a gold format "
                 f"({gold_format}) applies to files",
-                "leave out --gold-format",
+                "leave out {0}",
+                fixes=(Fix("gold_format"),),
             )
         corpus, split = reference
         return corpus.sentences(split)
