@@ -72,10 +72,11 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from cws_bench import validate
+from cws_bench.configs import BUNDLED_CONFIGS, bundled_text
 from cws_bench.defaults import DEFAULT_BATCH_SIZE, DEFAULT_RESAMPLES, DEFAULT_SEED
 from cws_bench.errors import CwsBenchError
 from cws_bench.executors import DEFAULT_RETRIES, EXECUTORS, Executor
@@ -120,7 +121,6 @@ __all__ = [
 TRACKS = ("closed", "open")
 SAFE_NAME = re.compile(r"[\w.+ -]{1,100}")
 """A bake-off name: a plain file name (Unicode letters allowed), the folder of its reports."""
-BUNDLED_CONFIGS = ("default", "sighan2005", "neural", "domains")
 CONFIDENCE = 0.95
 ALPHA = 0.05
 CORRECTION = "holm"  # multiple comparisons within a track: Holm-Bonferroni unless told
@@ -201,9 +201,13 @@ def _check_keys(where: str, table: Any, allowed: set[str]) -> None:
         raise CwsBenchError(f"{where}: expected a table")
     unknown = sorted(set(table) - allowed)
     if unknown:
+        from cws_bench.suggest import did_you_mean
+
+        close = [hint for key in unknown if (hint := did_you_mean(key, sorted(allowed), n=1))]
+        listed = f"allowed keys: {', '.join(sorted(allowed))}"
         raise CwsBenchError(
             f"{where}: unknown key(s) {', '.join(unknown)}",
-            f"allowed keys: {', '.join(sorted(allowed))}",
+            f"{'; '.join(close)} ({listed})" if close else listed,
         )
 
 
@@ -307,16 +311,31 @@ def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffCo
     Raises:
         CwsBenchError: a missing or unknown key, or a value of the wrong kind.
     """
-    _check_keys(source, data, _TOP_KEYS)
     base = Path(source).resolve().parent if source and not source.startswith("<") else Path.cwd()
+    found: list[CwsBenchError] = []  # every table's problems, reported together
+
+    def parse(make: Any, *args: Any) -> Any:
+        try:
+            return make(*args)
+        except CwsBenchError as e:
+            found.append(e)
+            return None
+
+    parse(_check_keys, source, data, _TOP_KEYS)
     corpora = [
-        _parse_corpus(table, f"{source}: [[corpora]] #{index}", base)
+        parse(_parse_corpus, table, f"{source}: [[corpora]] #{index}", base)
         for index, table in enumerate(data.get("corpora", []), start=1)
     ]
     segmenters = [
-        _parse_segmenter(table, f"{source}: [[segmenters]] #{index}")
+        parse(_parse_segmenter, table, f"{source}: [[segmenters]] #{index}")
         for index, table in enumerate(data.get("segmenters", []), start=1)
     ]
+    if len(found) > 1:
+        raise validate.ConfigurationError(
+            source, [validate.Problem("", e.message, e.hint) for e in found]
+        )
+    if found:
+        raise found[0]
     _check_labels(source, corpora, segmenters)
     try:
         config = BakeoffConfig(
@@ -346,7 +365,7 @@ def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffCo
 
 
 def load_config(config: PathLike | None = None) -> BakeoffConfig:
-    """Read a bake-off configuration: a TOML file, or a bundled name (``default``, ``sighan2005``).
+    """Read a bake-off configuration: a TOML file, or a bundled name (:data:`BUNDLED_CONFIGS`).
 
     Raises:
         CwsBenchError: the file is missing or not valid TOML (naming line and
@@ -359,14 +378,18 @@ def load_config(config: PathLike | None = None) -> BakeoffConfig:
 
     name = "default" if config is None else os.fspath(config)
     if name in BUNDLED_CONFIGS and not Path(name).exists():
-        text = resources.files("cws_bench.configs").joinpath(f"{name}.toml").read_text("utf-8")
+        text = bundled_text(name)
         source = f"<bundled {name}>"
     else:
         path = Path(name)
         if not path.is_file():
+            from cws_bench.suggest import did_you_mean
+
+            close = did_you_mean(name, BUNDLED_CONFIGS)
+            listed = f"give a TOML file, or one of the bundled ones: {', '.join(BUNDLED_CONFIGS)}"
             raise CwsBenchError(
                 f"{name}: no such bake-off configuration",
-                f"give a TOML file, or one of the bundled ones: {', '.join(BUNDLED_CONFIGS)}",
+                f"{close} ({listed})" if close else listed,
             )
         text = path.read_text(encoding="utf-8-sig")
         source = os.fspath(path)
@@ -467,8 +490,14 @@ def run_bakeoff(
     shard_timeout: float | None = None,
     retries: int | None = None,
     segmenters: Mapping[str, Any] | None = None,
+    only_segmenters: Sequence[str] | None = None,
+    only_corpora: Sequence[str] | None = None,
 ) -> BakeoffResult:
     """Run a bake-off and write its reports.
+
+    The configuration is checked first (:func:`cws_bench.validate.validate_config`):
+    every problem (a missing file or corpus, an unknown segmenter or option, a
+    model that is not here) is raised at once, before anything runs or is written.
 
     Args:
         config: a BakeoffConfig, a TOML file, a bundled name, or None (the default bake-off).
@@ -478,7 +507,8 @@ def run_bakeoff(
         use_cache: reuse finished pairs and shards from the run cache.
         progress: show progress on stderr: a bar on a terminal, one line per
             finished pair otherwise (a CI log gets no carriage returns).
-        write: write the reports (results.json, results.csv, leaderboard.md, report.html).
+        write: write the reports (results.json, results.csv, leaderboard.md, report.html,
+            leaderboard.tex).
         executor: ``local``, ``dask`` or an :class:`~cws_bench.executors.Executor`
             (left open) [default: the config's ``[settings]``, else local].
         scheduler: a Dask scheduler's address (implies dask) [default: the config's].
@@ -489,6 +519,8 @@ def run_bakeoff(
             :class:`~cws_bench.segmenters.Segmenter` or a callable (a line in, its
             words out), on the open track and every corpus; shipped to the workers
             with cloudpickle (see docs/SCALING.md).
+        only_segmenters: run only the segmenters of these labels [default: all].
+        only_corpora: run only on the corpora of these labels [default: all].
 
     Returns:
         The BakeoffResult (``.to_frame()`` gives a pandas DataFrame).
@@ -503,10 +535,14 @@ def run_bakeoff(
     forget()  # files may have changed since an earlier run in this process
     started = time.perf_counter()
     config = _configured(config, executor, scheduler, shard_chars, retries, segmenters)
-    output = Path(output_dir) if output_dir is not None else Path("reports") / config.name
-    cache = RunCache(output / "cache" if use_cache or write else None)
     data = os.fspath(data_dir) if data_dir is not None else None
     notes: list[str] = []
+    config = validate.select(config, segmenters=only_segmenters, corpora=only_corpora)
+    config = validate.validate_config(config, data_dir=data, shipped=segmenters or (), notes=notes)
+    if not isinstance(executor, Executor) and not config.scheduler:
+        validate.check_main_guard()  # before any worker process imports the script
+    output = Path(output_dir) if output_dir is not None else Path("reports") / config.name
+    cache = RunCache(output / "cache" if use_cache or write else None)
     installed = _installed_segmenters(config, notes, shipped=_shipped(segmenters))
     given = executor if isinstance(executor, Executor) else None
     timeout = shard_timeout or config.timeout
@@ -536,7 +572,7 @@ def run_bakeoff(
 
         if warming is not None:
             warming.join()
-        write_reports(result, output)
+        write_reports(result, output, progress=progress)
     return result
 
 

@@ -108,6 +108,17 @@ class ComparisonReport:
     seed: int = DEFAULT_SEED
     correction: str = "holm"
 
+    def __str__(self) -> str:
+        """The command line's table (:meth:`to_text`)."""
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        best = f", best={self.rows[0].name!r}" if self.rows else ""
+        return (
+            f"ComparisonReport(gold={self.gold!r}, systems={len(self.rows)}, "
+            f"comparisons={len(self.comparisons)}{best})"
+        )
+
     @property
     def has_intervals(self) -> bool:
         return any(row.intervals for row in self.rows)
@@ -123,14 +134,18 @@ class ComparisonReport:
                 return row
         raise KeyError(name)
 
-    def settings(self) -> str:
-        """The settings line: counting, resampling, signature of the best system."""
+    def settings(self, *, intervals: bool | None = None) -> str:
+        """The settings line: counting, resampling, signature of the best system.
+
+        ``intervals``: whether the table at hand shows intervals (default: when
+        there are intervals or paired tests, whose differences have one).
+        """
         parts = [f"{self.method} counting"]
+        if intervals is None:
+            intervals = self.has_intervals or bool(self.comparisons)
         if self.has_intervals or self.comparisons:
-            parts.append(
-                f"{self.resamples} bootstrap resamples, seed {self.seed}, "
-                f"{self.confidence:.0%} intervals"
-            )
+            shown = f", {self.confidence:.0%} intervals" if intervals else ""
+            parts.append(f"{self.resamples} bootstrap resamples, seed {self.seed}{shown}")
         if self.comparisons:
             from cws_bench.reports.tables import significance_method
 
@@ -263,6 +278,8 @@ class ComparisonReport:
         import csv
         import io
 
+        from cws_bench.metrics.tables import safe_record
+
         rows = self._flat_rows()
         fields: list[str] = []
         for row in rows:
@@ -271,7 +288,7 @@ class ComparisonReport:
         writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
         writer.writeheader()
         for row in rows:
-            writer.writerow({k: "" if v is None else v for k, v in row.items()})
+            writer.writerow(safe_record({k: "" if v is None else v for k, v in row.items()}))
         return out.getvalue().rstrip("\n")
 
     def to_markdown(self) -> str:
@@ -329,7 +346,8 @@ class ComparisonReport:
             body.append(" & ".join(cells))
         caption = (
             f"Word segmentation scores (\\%) against {_latex_escape(self.gold)} "
-            f"({_latex_escape(self.settings())})."
+            # the table shows the F1 intervals only (not the paired tests' differences)
+            f"({_latex_escape(self.settings(intervals=self.has_intervals))})."
         )
         if any(row.beats for row in self.rows):
             caption += " Superscripts: the systems a system's F1 beats significantly."

@@ -47,6 +47,7 @@ from typing import Any
 # CLI reads at start-up without importing this module (multiprocessing, socket, ...).
 from cws_bench.defaults import DEFAULT_RETRIES, EXECUTORS
 from cws_bench.errors import CwsBenchError
+from cws_bench.workers import become_subreaper, descendants_of, kill_orphans, kill_processes
 
 __all__ = [
     "EXECUTORS",
@@ -448,6 +449,7 @@ class LocalExecutor(Executor):
                     kind, index, payload = slot.connection.recv()
                 except (EOFError, OSError):
                     slot.process.join()
+                    kill_orphans()  # what its programs started came back here (subreaper)
                     code = slot.process.exitcode
                     failure = (f"its worker process died (exit code {code})", False)
                 else:
@@ -483,13 +485,21 @@ def _identity(value: Any) -> Any:
     return value
 
 
+def _end_worker() -> None:
+    """Past a shard's timeout on Dask: kill what this worker started (a hanging program,
+    its helpers), then the worker itself."""
+    kill_processes(descendants_of(os.getpid()))
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
 def _dask_run(
     task: Callable[[Any, Any], Any], context: Any, item: Any, timeout: float | None
 ) -> Any:
     """Run one item on a Dask worker; past the timeout the worker process kills itself."""
+    become_subreaper()  # the orphans of the programs it runs come back to it
     timer = None
     if timeout is not None:
-        timer = threading.Timer(timeout, os.kill, args=(os.getpid(), signal.SIGKILL))
+        timer = threading.Timer(timeout, _end_worker)
         timer.daemon = True
         timer.start()
     try:
@@ -499,6 +509,77 @@ def _dask_run(
     finally:
         if timer is not None:
             timer.cancel()
+
+
+SCHEDULER_TIMEOUT_S = 10.0
+SCHEDULER_TIMEOUT_VARIABLE = "CWS_BENCH_SCHEDULER_TIMEOUT"
+
+
+def scheduler_timeout() -> float:
+    """Seconds to wait for a Dask scheduler to connect and answer: ``$CWS_BENCH_SCHEDULER_
+    TIMEOUT``, else :data:`SCHEDULER_TIMEOUT_S`."""
+    value = os.environ.get(SCHEDULER_TIMEOUT_VARIABLE)
+    if not value:
+        return SCHEDULER_TIMEOUT_S
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = -1.0
+    if not seconds > 0 or seconds == float("inf"):
+        raise CwsBenchError(
+            f"${SCHEDULER_TIMEOUT_VARIABLE} is {value!r}, not a number of seconds above 0",
+            f"set it to e.g. 30, or unset it for {SCHEDULER_TIMEOUT_S:g}",
+        )
+    return seconds
+
+
+def check_scheduler(address: str, timeout: float) -> None:
+    """Raise a CwsBenchError unless a Dask scheduler at ``address`` connects and answers
+    Dask's handshake within ``timeout`` seconds.
+
+    ``distributed.Client`` bounds the connection but not the handshake that follows: a
+    server that accepts and never answers (or a plain HTTP server) held it for good, and
+    one that sends other bytes failed deep in msgpack. The handshake runs here in a
+    thread of its own with its own event loop, so that it is bounded from any caller
+    (a notebook's running loop included).
+    """
+    import asyncio
+
+    from distributed.comm import connect
+
+    outcome: list[BaseException | None] = []
+
+    async def handshake() -> None:
+        comm = await asyncio.wait_for(connect(address, timeout=timeout), timeout)
+        await comm.close()
+
+    def probe() -> None:
+        try:
+            asyncio.run(handshake())
+            outcome.append(None)
+        except BaseException as e:  # reported below, in the caller's thread
+            outcome.append(e)
+
+    thread = threading.Thread(target=probe, name="scheduler-probe", daemon=True)
+    thread.start()
+    thread.join(timeout + 1.0)
+    hint = (
+        f"check the address (a scheduler's, from `dask scheduler`, usually port 8786), "
+        f"wait longer with ${SCHEDULER_TIMEOUT_VARIABLE}=SECONDS (now {timeout:g}), "
+        f"or leave out the scheduler to run a local cluster"
+    )
+    if not outcome or isinstance(outcome[0], (TimeoutError, asyncio.TimeoutError)):
+        raise CwsBenchError(
+            f"the Dask scheduler at {address} did not answer within {timeout:g} s", hint
+        )
+    error = outcome[0]
+    if isinstance(error, OSError):
+        raise CwsBenchError(f"cannot reach the Dask scheduler at {address}: {error}", hint)
+    if error is not None:  # msgpack's or numpy's error on bytes read as frame lengths
+        raise CwsBenchError(
+            f"{address} does not answer as a Dask scheduler does (it sent no Dask handshake)",
+            hint,
+        )
 
 
 class DaskExecutor(Executor):
@@ -535,8 +616,10 @@ class DaskExecutor(Executor):
         self.window = window
         self.cluster = None
         if scheduler:
+            wait = scheduler_timeout()
+            check_scheduler(scheduler, wait)
             try:
-                self.client = distributed.Client(scheduler, timeout="10s")
+                self.client = distributed.Client(scheduler, timeout=f"{wait}s")
             except (OSError, TimeoutError) as e:
                 raise CwsBenchError(
                     f"cannot reach the Dask scheduler at {scheduler}: {e}",
@@ -660,8 +743,6 @@ class DaskExecutor(Executor):
     def close(self) -> None:
         """Close the client; stop the executor's own cluster with every process its workers
         started (a ``command`` segmenter's program runs in a session of its own)."""
-        from cws_bench.workers import descendants_of, kill_processes
-
         client = getattr(self, "client", None)
         started: list[Any] = []
         if client is not None and self.cluster is not None:

@@ -396,7 +396,7 @@ def atomic_write(
             yield sys.stdout
         sys.stdout.flush()
         return
-    import tempfile
+    from cws_bench.temporaries import discard, make_temporary
 
     path = os.fspath(target)
     directory = os.path.dirname(path) or "."
@@ -406,9 +406,8 @@ def atomic_write(
         raise CwsBenchError(f"{path}: folder {directory} does not exist", "create it first")
     if os.path.isdir(path):
         raise CwsBenchError(f"{path}: is a folder", "give a file name")
-    name = os.path.basename(path)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=directory)
+        fd, tmp = make_temporary(path)
     except OSError as e:
         raise CwsBenchError(
             f"{path}: cannot write in folder {directory} ({e.strerror or e})",
@@ -426,9 +425,9 @@ def atomic_write(
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
+        discard(tmp, remove=False)
     except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
+        discard(tmp)
         raise
 
 

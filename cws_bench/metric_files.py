@@ -55,6 +55,7 @@ __all__ = [
     "read_token_weights",
     "read_trec_qrels",
     "read_trec_run",
+    "trec_file_kind",
 ]
 
 PathLike = str | os.PathLike[str]
@@ -151,6 +152,18 @@ def _fields(line: str, count: int, path: PathLike, number: int, layout: str) -> 
             f"each line of a TREC {'run' if count == 6 else 'qrels'} file is: {layout}",
         )
     return fields
+
+
+def trec_file_kind(path: PathLike, encoding: str = "utf-8") -> str | None:
+    """``run`` (six fields) or ``qrels`` (four) by the first non-blank line, else None.
+
+    For telling the two files apart when they are given the wrong way round.
+    """
+    for line in iter_lines(path, encoding=encoding):
+        fields = len(line.split())
+        if fields:
+            return {6: "run", 4: "qrels"}.get(fields)
+    return None
 
 
 def read_trec_run(path: PathLike, *, encoding: str = "utf-8") -> dict[str, dict[str, float]]:

@@ -29,9 +29,7 @@ import contextlib
 import itertools
 import json
 import os
-import shutil
 import socket
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -307,12 +305,13 @@ def _parts_folder(target: PathLike) -> Any:
     if path == STDIN:
         yield None
         return
-    name = os.path.basename(path)
-    folder = tempfile.mkdtemp(prefix=f".{name}.", suffix=".parts", dir=os.path.dirname(path) or ".")
+    from cws_bench.temporaries import discard, make_temporary
+
+    _, folder = make_temporary(path, folder=True, suffix=".parts")
     try:
         yield folder
     finally:
-        shutil.rmtree(folder, ignore_errors=True)
+        discard(folder)
 
 
 def _describer(path: str) -> Callable[[Shard], str]:

@@ -194,8 +194,29 @@ class SegmentationMetric:
     def __iadd__(self, other: SegmentationMetric) -> SegmentationMetric:
         return self.merge(other)
 
-    def compute(self) -> ScoreResult:
-        """The scores of everything added so far (see :class:`ScoreResult`)."""
+    def compute(
+        self,
+        *,
+        predictions: Iterable[Sequence[str] | str] | None = None,
+        references: Iterable[Sequence[str] | str] | None = None,
+    ) -> ScoreResult:
+        """The scores of everything added so far (see :class:`ScoreResult`).
+
+        With ``predictions`` and ``references`` (as Hugging Face ``evaluate``
+        takes them), that batch is added first: ``SegmentationMetric().compute(
+        predictions=..., references=...)`` scores one batch in one call. The
+        result is a mapping as well (``result["f1"]``, ``dict(result)``), with
+        attribute access (``result.f1``), ``to_dict`` and ``to_json``; printed,
+        it is the command line's table.
+
+        >>> r = SegmentationMetric().compute(predictions=["结婚 的"], references=["结婚 的"])
+        >>> r["f1"], r.f1
+        (1.0, 1.0)
+        """
+        if (predictions is None) != (references is None):
+            raise TypeError("compute() takes both predictions and references, or neither")
+        if predictions is not None and references is not None:
+            self.add_batch(predictions=predictions, references=references)
         method, dictionary, normalization, beta = self._settings()
         signature = Signature(
             method=method,

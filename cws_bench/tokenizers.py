@@ -273,6 +273,14 @@ class TokenizerComparison:
     rows: tuple[GenerationScores, ...]
     skipped: Mapping[str, str] = field(default_factory=dict)
 
+    def __str__(self) -> str:
+        """The command line's table (:meth:`to_text`)."""
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        names = ", ".join(row.tokenizer for row in self.rows)
+        return f"TokenizerComparison(tokenizers=[{names}], skipped={len(self.skipped)})"
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe: one dict per tokenizer and the skipped segmenters with the reason."""
         return {"rows": [row.to_dict() for row in self.rows], "skipped": dict(self.skipped)}

@@ -24,17 +24,30 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from cws_bench.errors import CwsBenchError
 
 __all__ = [
     "Interrupted",
+    "StopSignal",
+    "become_subreaper",
+    "command_ended",
+    "command_preexec",
+    "command_started",
     "descendants_of",
+    "finish_stop",
+    "install_stop_handler",
+    "kill_orphans",
     "kill_processes",
+    "kill_tree",
     "signals_ignored",
     "signals_raise",
+    "stop_deferred",
+    "stop_requested",
+    "stop_told",
     "stop_worker",
     "worker_started",
 ]
@@ -53,15 +66,190 @@ class Interrupted(CwsBenchError):
         self.exit_code = 128 + signum
 
 
+class StopSignal(KeyboardInterrupt):
+    """What the stop handler raises: a ``KeyboardInterrupt``, so that no ``except
+    Exception`` on its way up (a pair's or a segmenter's failure) can take it for an error
+    of the run and go on; :func:`signals_raise` turns it into :class:`Interrupted`."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(f"interrupted by {signal.Signals(signum).name}")
+        self.signum = signum
+        self.exit_code = 128 + signum
+
+
 def _raise_interrupted(signum: int, frame: Any) -> None:
     raise Interrupted(signum)
 
 
+# ---------------------------------------------------------------- the stop handler
+#
+# The CLI installs one handler for SIGINT and SIGTERM before anything else
+# (install_stop_handler). A signal sets the stop flag (stop_requested) and
+# raises Interrupted in the main thread only at a safe point: not inside an
+# import, a weakref callback, a __del__, logging's or threading's
+# bookkeeping, or a block that holds stop_deferred() (the making of a
+# temporary file and its recording), where an exception is swallowed or
+# leaves a lock held. There it is tried again every few hundredths of a
+# second. Whatever happens next, a watchdog ends the process after
+# STOP_DEADLINE_S: its temporaries removed, what it started killed, one
+# line said, exit code 128 + the signal.
+
+STOP_DEADLINE_S = 20.0  # seconds a stopped run has to clean up before it is ended
+_RETRY_S = 0.05
+_UNSAFE_FILES = ("weakref.py", "_weakrefset.py", "tempfile.py")
+_UNSAFE_FUNCTIONS = {
+    "__del__",
+    "_run_finalizers",
+    "_exitfunc",
+    "_execute_child",
+    "_shutdown",
+    "_maintain_shutdown_locks",
+    "_bootstrap_inner",
+    "_after_fork",
+}
+
+
+class _StopState:
+    def __init__(self) -> None:
+        self.signum: int | None = None
+        self.raised = False
+        self.retrying = False
+        self.told = False
+        self.deferred = 0
+        self.on_exit: list[Callable[[], None]] = []
+
+
+_stop = _StopState()
+
+
+def install_stop_handler(on_exit: Callable[[], None] | None = None) -> bool:
+    """SIGINT and SIGTERM set the stop flag and end the run (see above); main thread only.
+
+    ``on_exit`` runs before the watchdog ends a process that did not stop in time.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return False
+    if on_exit is not None:
+        _stop.on_exit.append(on_exit)
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, _on_stop_signal)
+    return True
+
+
+def stop_requested() -> int | None:
+    """The signal that asked the run to stop, or None."""
+    return _stop.signum
+
+
+def stop_told() -> None:
+    """Record that the stop's one line was said (the watchdog then says nothing)."""
+    _stop.told = True
+
+
+@contextlib.contextmanager
+def stop_deferred() -> Iterator[None]:
+    """Within the block, a stop signal is not raised (it is raised just after)."""
+    _stop.deferred += 1
+    try:
+        yield
+    finally:
+        _stop.deferred -= 1
+
+
+def _safe(frame: Any) -> bool:
+    """Whether an exception raised in ``frame`` reaches the run (not swallowed, no lock left)."""
+    if _stop.deferred:
+        return False
+    while frame is not None:
+        code = frame.f_code
+        filename = code.co_filename
+        if (
+            filename.startswith("<frozen importlib")
+            or os.path.basename(filename) in _UNSAFE_FILES
+            or code.co_name in _UNSAFE_FUNCTIONS
+            or (os.path.basename(filename) == "__init__.py" and "logging" in filename)
+        ):
+            return False
+        frame = frame.f_back
+    return True
+
+
+def _on_stop_signal(signum: int, frame: Any) -> None:
+    if _stop.retrying:  # our own retry of a signal that came at an unsafe moment
+        _stop.retrying = False
+        signum = _stop.signum or signum
+    elif _stop.signum is not None:  # a second signal: the first one is being handled
+        return
+    else:
+        _stop.signum = signum
+        _quiet_libraries()
+        watchdog = threading.Thread(target=_watchdog, name="stop-watchdog", daemon=True)
+        watchdog.start()
+    if _stop.raised:
+        return
+    if _safe(frame):
+        _stop.raised = True
+        raise StopSignal(signum)
+    timer = threading.Timer(_RETRY_S, _retry, args=(signum,))
+    timer.daemon = True
+    timer.start()
+
+
+def _retry(signum: int) -> None:
+    import _thread
+
+    _stop.retrying = True
+    _thread.interrupt_main(signum)
+
+
+def _quiet_libraries() -> None:
+    """Dask and its helpers log their own shutdown noise (tracebacks of closed comms)."""
+    import logging
+
+    for name in ("distributed", "tornado", "asyncio", "bokeh"):
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+
+
+def _watchdog() -> None:
+    time.sleep(STOP_DEADLINE_S)
+    signum = _stop.signum or signal.SIGTERM
+    finish_stop(f"interrupted by {signal.Signals(signum).name}", 128 + signum)
+
+
+def finish_stop(message: str | None, code: int) -> None:
+    """End a stopped process now: its temporaries removed, everything it started killed,
+    ``message`` said once, exit ``code`` (without the interpreter's teardown, which can
+    hang on a thread or abort in a library)."""
+    for callback in _stop.on_exit:
+        with contextlib.suppress(Exception):
+            callback()
+    with contextlib.suppress(Exception):
+        kill_processes(_descendants(os.getpid()))
+    if message is not None and not _stop.told:
+        _stop.told = True
+        with contextlib.suppress(Exception):
+            sys.stderr.write(message + "\n")
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(code)
+
+
 @contextlib.contextmanager
 def signals_raise() -> Iterator[None]:
-    """Within the block, SIGINT and SIGTERM raise :class:`Interrupted` (main thread only)."""
+    """Within the block, SIGINT and SIGTERM raise :class:`Interrupted` (main thread only);
+    under the stop handler (:func:`install_stop_handler`) they already do, at safe points."""
     if threading.current_thread() is not threading.main_thread():
         yield
+        return
+    if signal.getsignal(signal.SIGINT) is _on_stop_signal:
+        if _stop.signum is not None and not _stop.raised:
+            _stop.raised = True
+            raise Interrupted(_stop.signum)
+        try:
+            yield
+        except StopSignal as e:
+            raise Interrupted(e.signum) from None
         return
     previous = {
         signum: signal.signal(signum, _raise_interrupted)
@@ -103,6 +291,7 @@ def worker_started() -> None:
         os.setpgid(0, 0)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
+    become_subreaper()  # an orphan of a program it runs comes back to it
     if sys.platform.startswith("linux"):
         import ctypes
 
@@ -160,3 +349,116 @@ def descendants_of(pid: int) -> list[Any]:
 def kill_processes(processes: list[Any]) -> None:
     """SIGKILL to each process (found before their parent stopped) and its process group."""
     _kill(processes)
+
+
+# ---------------------------------------------------------------- escaped processes
+#
+# A program may leave its process group (``setsid helper &``) or outlive the
+# process that started it (that process killed with SIGKILL). On Linux:
+# - the CLI's process and every worker are child subreapers
+#   (PR_SET_CHILD_SUBREAPER): an orphan of their tree is re-parented to the
+#   nearest of them instead of to init, where kill_orphans finds it;
+# - a program is started with PR_SET_PDEATHSIG = SIGKILL (command_preexec):
+#   it dies when the thread that started it dies, however that died.
+# Elsewhere only the process group and the descendants still linked to their
+# parents (psutil) are killed; see docs/SCALING.md.
+
+_PR_SET_CHILD_SUBREAPER = 36
+_commands: set[int] = set()  # programs this process runs on purpose, each in its own session
+_commands_lock = threading.Lock()
+
+
+def _prctl(option: int, value: int) -> bool:
+    if not sys.platform.startswith("linux"):
+        return False
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return int(libc.prctl(option, value, 0, 0, 0)) == 0
+    except (OSError, AttributeError):  # pragma: no cover - no prctl
+        return False
+
+
+def become_subreaper() -> bool:
+    """Make this process adopt the orphans of its descendants (Linux; False elsewhere)."""
+    return _prctl(_PR_SET_CHILD_SUBREAPER, 1)
+
+
+def _die_with_parent() -> None:  # pragma: no cover - runs in the child, between fork and exec
+    _prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL))
+
+
+def command_preexec() -> Callable[[], None] | None:
+    """A ``preexec_fn`` that makes a program die with the thread that starts it (Linux)."""
+    return _die_with_parent if sys.platform.startswith("linux") else None
+
+
+def command_started(pid: int) -> None:
+    """Record a program started on purpose in a session of its own (not an orphan)."""
+    with _commands_lock:
+        _commands.add(pid)
+
+
+def command_ended(pid: int) -> None:
+    with _commands_lock:
+        _commands.discard(pid)
+
+
+def kill_tree(pid: int) -> None:
+    """SIGKILL a program, every process below it and their process groups."""
+    import psutil
+
+    processes = _descendants(pid)
+    with contextlib.suppress(psutil.Error):
+        processes.insert(0, psutil.Process(pid))
+    _kill(processes)
+
+
+def _may_have_children() -> bool:
+    """False when Linux says this process has no child (psutil, which imports much, is
+    then not needed)."""
+    try:
+        for task in os.listdir("/proc/self/task"):
+            with open(f"/proc/self/task/{task}/children", "rb") as f:
+                if f.read().strip():
+                    return True
+    except OSError:
+        return True
+    return False
+
+
+def kill_orphans() -> list[int]:
+    """Kill the orphans this (subreaper) process adopted, with what they started; return
+    their pids.
+
+    An orphan is a child in another session than this process' that is not a
+    program it runs on purpose: workers share this process' session, a
+    ``command`` program has a session of its own and is recorded while it runs.
+    """
+    if not _may_have_children():
+        return []
+    import psutil
+
+    try:
+        me = psutil.Process()
+        children = me.children()
+        session = os.getsid(0)
+    except (psutil.Error, OSError):
+        return []
+    with _commands_lock:
+        running = set(_commands)
+    orphans = []
+    for child in children:
+        try:
+            if child.pid in running or os.getsid(child.pid) == session:
+                continue
+        except OSError:
+            continue
+        orphans.append(child)
+    if not orphans:
+        return []
+    _kill([p for o in orphans for p in (*_descendants(o.pid), o)])
+    # reap them: a subreaper's adopted children are its own to wait for
+    psutil.wait_procs(orphans, timeout=STOP_GRACE_S)
+    return [o.pid for o in orphans]

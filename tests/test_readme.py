@@ -1,14 +1,16 @@
-"""README.md as a newcomer reads it: its links work, its quick start and tables hold.
+"""README.md as a newcomer reads it, and the docs/ pages it leads to: links work, commands run.
 
-The walkthroughs of other sections have their own tests, beside the code they
-show: tests/regression/test_cli_regression.py ("Regression-test your
-tokenizer"), tests/metrics/test_cli.py (docs/METRICS.md) and
-tests/test_streaming.py ("In a training or evaluation loop").
+The README is the path (set-up, quick start, three recipes); the reference is
+in docs/. The walkthroughs of some pages have their own tests, beside the code
+they show: tests/regression/test_cli_regression.py (docs/REGRESSION.md),
+tests/metrics/test_cli.py (docs/METRICS.md) and tests/test_streaming.py
+(docs/SCORING.md, "In a training or evaluation loop").
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import unicodedata
@@ -22,12 +24,15 @@ from cws_bench.cli import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
+DOCS = ROOT / "docs"
 SIGHAN_HEADING = "## SIGHAN 2005, scored as the official script scores"
+# The reference pages the README's sections moved to (commands run from the project's root).
+REFERENCE_PAGES = ("SCORING", "BAKEOFF", "CORPORA", "SEGMENTERS", "REPORTS", "SIGHAN_SCORING")
 
 
-def section(heading: str, text: str | None = None) -> str:
-    """The body of a README section, up to the next heading of the same level or higher."""
-    text = README.read_text(encoding="utf-8") if text is None else text
+def section(heading: str, text: str | None = None, page: Path = README) -> str:
+    """The body of a page's section, up to the next heading of the same level or higher."""
+    text = page.read_text(encoding="utf-8") if text is None else text
     assert heading in text, heading
     level = heading.split(" ", 1)[0]
     body = text.split(heading + "\n", 1)[1]
@@ -123,7 +128,7 @@ def test_one_way_of_calling_the_cli() -> None:
     The README and the pages moved out of it; docs/SCALING.md and docs/BENCHMARKS.md
     record how their figures were measured and keep their own spelling.
     """
-    moved = ("METRICS", "SIGHAN_SCORING", "NEURAL")  # pages moved out of the README
+    moved = ("METRICS", "NEURAL", "REGRESSION", *REFERENCE_PAGES)  # pages moved out of the README
     pages = [README, *(ROOT / "docs" / f"{name}.md" for name in moved)]
     texts = [page.read_text(encoding="utf-8") for page in pages]
     for text in texts:
@@ -139,22 +144,23 @@ def test_the_scratch_folder_is_ignored_but_present() -> None:
 
 
 def test_commands_that_write_files_write_into_scratch() -> None:
-    """Every `-o FILE` of a README command is under scratch/ or reports/ (or a walkthrough's cd)."""
-    text = README.read_text(encoding="utf-8")
-    # The walkthrough runs in the scratch folder (its first command is `cd scratch`).
-    walkthrough = section("## Regression-test your tokenizer", text)
-    assert re.search(r"```sh\ncd scratch\n", walkthrough)
-    text = text.replace(walkthrough, "")
+    """Every `-o FILE` of a command of the README and the reference pages is under scratch/ or reports/.
+
+    docs/REGRESSION.md and docs/METRICS.md run inside the scratch folder (`cd scratch`
+    first); the SIGHAN 2005 loop runs in a folder of scratch/ that it makes.
+    """
     written = 0
-    for block in re.findall(r"```sh\n(.*?)```", text, flags=re.S):
-        if block.startswith("mkdir -p scratch/sighan2005 && cd scratch/sighan2005\n"):
-            continue  # the block runs inside the scratch folder
-        for line in block.splitlines():
-            command = line.split("  #")[0]
-            for target in re.findall(r"(?:^|\s)(?:-o|>)\s+(\S+)", command):
-                assert target.startswith(("scratch/", "reports/", "-")), line
-                written += 1
-    assert written >= 10
+    for page in [README, *(DOCS / f"{name}.md" for name in REFERENCE_PAGES)]:
+        text = page.read_text(encoding="utf-8")
+        for block in re.findall(r"```sh\n(.*?)```", text, flags=re.S):
+            if block.startswith("mkdir -p scratch/sighan2005 && cd scratch/sighan2005\n"):
+                continue  # the block runs inside the scratch folder
+            for line in block.splitlines():
+                command = line.split("  #")[0]
+                for target in re.findall(r"(?:^|\s)(?:-o|>)\s+(\S+)", command):
+                    assert target.startswith(("scratch/", "reports/", "-")), (page.name, line)
+                    written += 1
+    assert written >= 20
 
 
 def run_block(body: str, runner: CliRunner) -> list:
@@ -230,7 +236,7 @@ def test_sighan_table_is_what_the_commands_shown_give(icwb2: Path, tmp_path: Pat
     """
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("CWS_BENCH_SIGHAN2005", str(icwb2))
-    body = section(SIGHAN_HEADING)
+    body = section(SIGHAN_HEADING, page=DOCS / "SIGHAN_SCORING.md")
     loop = re.search(r"```sh\n(.*?)```", body, flags=re.S)
     assert loop is not None
     script = loop.group(1)
@@ -267,35 +273,36 @@ def test_sighan_table_is_what_the_commands_shown_give(icwb2: Path, tmp_path: Pat
             assert [f"{int(n):,}" for n in counts[:3]] == expected[6:], (c, s)
 
 
-def python_blocks(heading: str) -> list[str]:
-    """The Python examples of a README section, up to its first subsection."""
-    body = section(heading)
+def python_blocks(heading: str, page: Path = README) -> list[str]:
+    """The Python examples of a page's section, up to its first subsection."""
+    body = section(heading, page=page)
     body = re.split(r"^### ", body, flags=re.M)[0]
     return re.findall(r"```python\n(.*?)```", body, flags=re.S)
 
 
 @pytest.mark.parametrize(
-    "heading",
+    ("page", "heading"),
     [
-        "## Scoring a segmentation",
-        "### Many systems, one command",
-        "## Corpora and dictionaries",
-        "## Segmenters",
+        ("README.md", "## Python API"),
+        ("docs/SCORING.md", "## The `score` command"),
+        ("docs/SCORING.md", "### Many systems, one command"),
+        ("docs/CORPORA.md", "# Corpora and dictionaries"),
+        ("docs/SEGMENTERS.md", "# Segmenters"),
     ],
 )
-def test_python_examples_run_as_shown(heading: str, tmp_path: Path, monkeypatch) -> None:
+def test_python_examples_run_as_shown(page: str, heading: str, tmp_path: Path, monkeypatch) -> None:
     """The library examples run from the project's root (here a copy of its layout)."""
     for folder in ("corpora", "dictionaries"):
         (tmp_path / folder).symlink_to(ROOT / folder, target_is_directory=True)
     (tmp_path / "scratch").mkdir()
     monkeypatch.chdir(tmp_path)
-    blocks = python_blocks(heading)
+    blocks = python_blocks(heading, ROOT / page)
     assert blocks
     namespace: dict = {}
     for code in blocks:
-        exec(compile(code, "README.md", "exec"), namespace)
-    if heading == "## Scoring a segmentation":  # the numbers of the command shown above it
-        command = section(heading).split("```sh\n", 1)[1].split("\n", 1)[0]
+        exec(compile(code, page, "exec"), namespace)
+    if heading == "## The `score` command":  # the numbers of the command shown above it
+        command = section(heading, page=ROOT / page).split("```sh\n", 1)[1].split("\n", 1)[0]
         assert command.startswith("cws-bench score corpora/sample/gold.txt")
         shown = CliRunner().invoke(cli, [*shlex.split(command)[1:], "--format", "json"])
         assert shown.exit_code == 0, shown.output
@@ -304,8 +311,58 @@ def test_python_examples_run_as_shown(heading: str, tmp_path: Path, monkeypatch)
             assert printed[name] == value, name
     if heading == "### Many systems, one command":
         assert {row.name for row in namespace["report"].rows} == {"jieba", "fmm"}
-    if heading == "## Segmenters":
+    if heading == "# Segmenters":
         assert (tmp_path / "scratch" / "out.txt").is_file()
+
+
+@pytest.mark.slow
+def test_the_three_recipes_run_verbatim(icwb2: Path, tmp_path: Path, monkeypatch) -> None:
+    """"From your segmenter to a publishable number": every command and script, as shown.
+
+    Run in a copy of the project's layout (docs/ linked), after the quick start's export
+    of PKU's raw input; `python3`/`python` are this interpreter (what `source
+    .venv/bin/activate` gives a reader).
+    """
+    import subprocess
+    import sys
+
+    for folder in ("docs", "corpora", "dictionaries"):
+        (tmp_path / folder).symlink_to(ROOT / folder, target_is_directory=True)
+    (tmp_path / "scratch").mkdir()
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("CWS_BENCH_SIGHAN2005", str(icwb2))
+    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    runner = CliRunner()
+    run_block("cws-bench corpora export sighan2005-pku --as raw -o scratch/pku.txt", runner)
+    recipes = section("## From your segmenter to a publishable number")
+    blocks = re.findall(r"```(sh|python)\n(.*?)```", recipes, flags=re.S)
+    assert [kind for kind, _ in blocks][:4] == ["sh", "python", "sh", "sh"]
+    script = (ROOT / "docs" / "examples" / "my_bakeoff.py").read_text(encoding="utf-8")
+    assert blocks[1][1] in script, "the README shows docs/examples/my_bakeoff.py"
+    for kind, body in blocks:
+        if kind == "python":
+            continue
+        for line in body.splitlines():
+            if line.startswith("python "):
+                done = subprocess.run(
+                    [sys.executable, *shlex.split(line)[1:]],
+                    capture_output=True,
+                    text=True,
+                    timeout=600,
+                    check=False,
+                )
+                assert done.returncode == 0, done.stderr[-2000:]
+                assert "PairResult mine on sighan2005-pku (open)" in done.stdout
+            else:
+                result = run_block(line, runner)[0]
+                if "--method sighan" in line and "--format" not in line:
+                    assert "(sighan counting" in result.stdout
+    for name in ("pku-mine.tex", "pku.tex", "my-outputs.tex", "pku-qwen.tex"):
+        assert "\\begin{table}" in (tmp_path / "scratch" / name).read_text(encoding="utf-8")
+    mine = json.loads((tmp_path / "reports" / "my-outputs" / "results.json").read_text("utf-8"))
+    rows = {(pair["segmenter"], pair["corpus"]) for pair in mine["pairs"]}
+    assert ("mine", "sighan2005-msr") in rows and ("mine", "sighan2005-pku") in rows
 
 
 def test_the_pip_path_installs_what_make_installs() -> None:

@@ -147,7 +147,7 @@ def test_tokenizer_comparison_renders_by_hand(tmp_path):
     ref.write_text("今天天晴\n", encoding="utf-8")
     for fmt in ("text", "json", "csv", "markdown"):
         printed = stdout(
-            "metrics", "generation", str(pred), str(ref), "-m", "em,f1", "--format", fmt
+            "metrics", "generation", "-r", str(ref), "-p", str(pred), "-m", "em,f1", "--format", fmt
         )
         assert printed == table.render(fmt, pred=str(pred), references=1) + "\n"
 
@@ -175,7 +175,7 @@ def test_ranking_report_renders_by_hand(tmp_path):
     qrels_file.write_text("q1 0 d1 1\nq2 0 d3 1\n")
     for fmt in ("text", "json", "csv", "markdown"):
         printed = stdout(
-            "metrics", "ranking", str(run_file), str(qrels_file), "-m", "map,mrr,dcg",
+            "metrics", "ranking", str(qrels_file), str(run_file), "-m", "map,mrr,dcg",
             "--per-query", "--format", fmt,
         )  # fmt: skip
         expected = report.render(fmt, per_query=True, run=str(run_file), qrels=str(qrels_file))
@@ -210,7 +210,7 @@ def test_classification_report_renders_what_the_command_prints(tmp_path, fmt):
     "args",
     [
         ["classification", "{a}", "{a}"],
-        ["generation", "{a}", "{a}"],
+        ["generation", "-r", "{a}", "-p", "{a}"],
         ["impurity", "{t}", "--target", "play"],
     ],
 )

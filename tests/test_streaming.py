@@ -156,9 +156,9 @@ def test_mismatched_text_warning_keeps_line_numbers_across_batches() -> None:
 def test_readme_example_runs_as_shown(capsys) -> None:
     from pathlib import Path
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("### In a training or evaluation loop", 1)[1]
+    page = Path(__file__).resolve().parents[1] / "docs" / "SCORING.md"
+    section = page.read_text(encoding="utf-8").split("### In a training or evaluation loop", 1)[1]
     code = section.split("```python\n", 1)[1].split("```", 1)[0]
     expected = code.rsplit("# ", 1)[1].strip()
-    exec(compile(code, "README.md", "exec"), {})
+    exec(compile(code, "docs/SCORING.md", "exec"), {})
     assert capsys.readouterr().out.strip() == expected

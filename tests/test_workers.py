@@ -7,6 +7,7 @@ outlive a timeout, a SIGTERM or a Ctrl-C of the bake-off.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -138,3 +139,104 @@ def test_a_signal_stops_every_worker_keeps_the_cache_and_says_how_to_resume(
     assert all(dead(p.pid) for p in descendants)
     assert all(dead(pid) for pid in started_pids(tmp_path))
     assert len(list((out / "cache").glob("*.json"))) == 1  # the finished pair is kept
+
+
+def _cli(argv: list[str]) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    return subprocess.Popen(
+        [sys.executable, "-c", "from cws_bench.cli import main; main()", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,
+    )
+
+
+def _finish(proc: subprocess.Popen, pids: list[int] | None = None) -> tuple[int, str]:
+    """Wait (bounded) for ``proc``; whatever is left of it and of ``pids`` is killed."""
+    try:
+        _, stderr = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    return proc.returncode, stderr
+
+
+def _kill_left(pids: list[int]) -> None:
+    for pid in pids:
+        with contextlib.suppress(psutil.Error):
+            psutil.Process(pid).kill()
+
+
+def _escaping_script(pids: Path, then: str) -> list[str]:
+    """A wrapper that starts a helper in a session of its own (out of its process group)."""
+    return ["sh", "-c", f"echo $$ >> {pids}; setsid sleep 301 & echo $! >> {pids}; {then}"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="subreaper: Linux only")
+@pytest.mark.parametrize(
+    ("then", "timeout"),
+    [("sleep 300", "2"), ("sleep 0.3; exit 3", "600")],
+    ids=["the command times out", "the command crashes after its helper left"],
+)
+def test_a_helper_that_left_the_process_group_ends_with_its_command(tmp_path, then, timeout):
+    pids = tmp_path / "pids"
+    source = tmp_path / "in.txt"
+    source.write_text("我们在北京大学学习。\n", encoding="utf-8")
+    command = json.dumps(_escaping_script(pids, then))
+    argv = ["segment", "-s", "command", "-O", f"command={command}", "-O", f"timeout={timeout}"]
+    proc = _cli([*argv, str(source), "-o", str(tmp_path / "out.txt"), "--quiet"])
+    try:
+        code, stderr = _finish(proc)
+        assert code == 2, stderr
+        assert "Traceback" not in stderr
+        started = started_pids(tmp_path)
+        assert len(started) == 2
+        assert all(dead(pid) for pid in started)
+    finally:
+        _kill_left(started_pids(tmp_path))
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PDEATHSIG: Linux only")
+def test_a_program_dies_with_its_worker_killed_outright(tmp_path):
+    config = hanging_config(tmp_path)
+    proc = _cli(["bakeoff", str(config), "-o", str(tmp_path / "out"), "--jobs", "2", "--quiet"])
+    try:
+        wait_for(lambda: len(started_pids(tmp_path)) == 2, "the command started")
+        wrapper, helper = started_pids(tmp_path)
+        worker = psutil.Process(wrapper).ppid()
+        assert worker != proc.pid  # the program runs in a worker process
+        os.kill(worker, signal.SIGKILL)  # as the OOM killer would
+        assert dead(wrapper)
+        assert dead(helper)
+        proc.send_signal(signal.SIGTERM)
+        code, stderr = _finish(proc)
+        assert code == 143, stderr
+    finally:
+        _finish(proc)
+        _kill_left(started_pids(tmp_path))
+    assert all(dead(pid) for pid in started_pids(tmp_path))
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="subreaper: Linux only")
+def test_a_hanging_program_under_dask_does_not_outlive_the_run(tmp_path):
+    pytest.importorskip("distributed", reason="dask[distributed] is not installed")
+    pids = tmp_path / "pids"
+    source = tmp_path / "in.txt"
+    source.write_text("我们在北京大学学习。\n" * 20, encoding="utf-8")
+    script = f"echo $$ >> {pids}; sleep 300 & echo $! >> {pids}; sleep 300"
+    command = json.dumps(["sh", "-c", script])
+    argv = ["segment", "-s", "command", "-O", f"command={command}", str(source)]
+    argv += ["-o", str(tmp_path / "out.txt"), "--quiet", "--executor", "dask", "--jobs", "1"]
+    argv += ["--shard-timeout", "3", "--retries", "0"]
+    proc = _cli(argv)
+    try:
+        code, stderr = _finish(proc)
+        assert code == 2, stderr
+        assert "Traceback" not in stderr
+        assert len(started_pids(tmp_path)) == 2
+        assert all(dead(pid) for pid in started_pids(tmp_path))
+    finally:
+        _kill_left(started_pids(tmp_path))

@@ -14,15 +14,24 @@ exit code 2.
 from __future__ import annotations
 
 import importlib
+import signal
 import sys
 from typing import Any
 
 import click
 
 from cws_bench import __version__
-from cws_bench.cli.options import cli_terms, record_command
+from cws_bench.cli.options import SuggestingGroup, cli_terms, record_command
 from cws_bench.errors import CwsBenchError, describe_os_error
-from cws_bench.workers import Interrupted
+from cws_bench.workers import (
+    Interrupted,
+    become_subreaper,
+    finish_stop,
+    install_stop_handler,
+    kill_orphans,
+    stop_requested,
+    stop_told,
+)
 
 __all__ = ["COMMANDS", "main"]
 
@@ -63,7 +72,7 @@ class Stopped(click.ClickException):
         click.echo(self.format_message(), err=True)
 
 
-class LazyGroup(click.Group):
+class LazyGroup(SuggestingGroup):
     """A group that imports each command only when it is run or listed."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -84,10 +93,14 @@ class LazyGroup(click.Group):
         except CwsBenchError as e:
             if isinstance(e, Interrupted):
                 raise Stopped(str(e), e.exit_code) from e
+            signum = stop_requested()
+            if signum is not None:  # the stop, wrapped on its way up (a segmenter's error)
+                raise Stopped(_stopped_by(signum), 128 + signum) from e
             # The library's hint names API parameters; the user sees the command's flags.
             raise UserError(e.describe(cli_terms(ctx))) from e
-        except KeyboardInterrupt:  # Ctrl-C outside a bake-off's workers: no traceback
-            raise Stopped("interrupted", 128 + 2) from None
+        except KeyboardInterrupt:  # Ctrl-C outside the stop handler: no traceback
+            signum = stop_requested() or signal.SIGINT
+            raise Stopped(_stopped_by(signum), 128 + signum) from None
         except BrokenPipeError:
             raise
         except OSError as e:
@@ -107,10 +120,45 @@ def cli() -> None:
     """
 
 
+def _remove_temporaries() -> None:
+    from cws_bench.temporaries import remove_temporaries
+
+    remove_temporaries()
+
+
+def _stopped_by(signum: int) -> str:
+    return f"interrupted by {signal.Signals(signum).name}"
+
+
 def main() -> None:
-    """Entry point of the ``cws-bench`` console script."""
+    """Entry point of the ``cws-bench`` console script.
+
+    SIGINT and SIGTERM are handled first of all, for every command: the run
+    stops at a safe point, removes its temporary files, ends what it started,
+    says one line and exits with 128 + the signal (130, 143); see
+    :func:`cws_bench.workers.install_stop_handler`.
+    """
+    install_stop_handler(on_exit=_remove_temporaries)
+    become_subreaper()  # a program's orphan comes back here, to be ended with the run
+    code: int | str | None = 0
     try:
         cli(prog_name="cws-bench")
     except BrokenPipeError:  # e.g. `cws-bench ... | head`
         sys.stderr.close()
-        sys.exit(0)
+        code = 0
+    except SystemExit as e:
+        code = e.code
+    except (Interrupted, KeyboardInterrupt):  # before a command took over (while parsing)
+        code = 0  # said below
+    signum = stop_requested()
+    if signum is not None:
+        # Stopped by a signal: no interpreter teardown (it can hang on a thread or
+        # abort in a library); the temporaries go and what the run started ends.
+        if code in (0, None) or not isinstance(code, int) or code < 128:
+            message, code = _stopped_by(signum), 128 + signum
+        else:
+            message = None
+            stop_told()  # Stopped said it
+        finish_stop(message, int(code))
+    kill_orphans()
+    sys.exit(code)

@@ -58,8 +58,25 @@ def corpora(ctx: click.Context, data_dir: str | None, fmt: str) -> None:
         cws-bench corpora --data-dir ../shared/corpora
         cws-bench corpora info sighan2005-pku --data-dir ../shared/corpora/icwb2-data
     """
-    if ctx.invoked_subcommand is not None:
-        return
+    if ctx.invoked_subcommand is None:
+        _list(data_dir, fmt)
+
+
+@corpora.command("list")
+@click.pass_context
+def list_corpora(ctx: click.Context) -> None:
+    """List the named corpora (what `cws-bench corpora` alone prints).
+
+    \b
+    Example:
+        cws-bench corpora list
+        cws-bench corpora --data-dir ../shared/corpora --format json list
+    """
+    assert ctx.parent is not None
+    _list(ctx.parent.params["data_dir"], ctx.parent.params["fmt"])
+
+
+def _list(data_dir: str | None, fmt: str) -> None:
     cards = []
     for name in corpus_names():
         corpus = get_corpus(name)

@@ -90,8 +90,8 @@ def metrics() -> None:
     \b
     Example:
         cws-bench metrics classification true.txt pred.txt
-        cws-bench metrics generation answers.txt refs.txt --tokenizer all
-        cws-bench metrics ranking run.trec qrels.trec --metric map,ndcg@10
+        cws-bench metrics generation --ref refs.txt --pred answers.txt --tokenizer all
+        cws-bench metrics ranking qrels.trec run.trec --metric map,ndcg@10
         cws-bench metrics impurity tennis.csv --target play
         cws-bench metrics throughput requests.jsonl
     """
@@ -194,8 +194,21 @@ def _check_generation_metrics(ctx: click.Context, param: click.Parameter, value:
 
 
 @metrics.command()
-@click.argument("pred", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
-@click.argument("refs", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.argument("positional", nargs=-1, metavar="")
+@click.option(
+    "--ref",
+    "-r",
+    "refs",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="A reference file, line i the reference of line i of --pred (repeat for several).",
+)
+@click.option(
+    "--pred",
+    "-p",
+    type=click.Path(exists=True, dir_okay=False, allow_dash=True),
+    help="The predictions, one text a line (- for stdin).",
+)
 @click.option(
     "--tokenizer",
     "-t",
@@ -240,8 +253,9 @@ def _check_generation_metrics(ctx: click.Context, param: click.Parameter, value:
 @table_format_option
 @encoding_option
 def generation(
-    pred: str,
+    positional: tuple[str, ...],
     refs: tuple[str, ...],
+    pred: str | None,
     tokenizer: str,
     metric_names: list[str],
     multi_reference: str,
@@ -251,10 +265,11 @@ def generation(
     encoding: str,
     output: str,
 ) -> None:
-    """Corpus-level generation scores of PRED against one or more REF files.
+    """Corpus-level generation scores of --pred against one or more --ref files.
 
-    One text per line; line i of each REF file is a reference for line i of
-    PRED. EM, token P/R/F1 and ROUGE (F1) are means over lines, each line
+    One text per line; line i of each --ref file is a reference for line i of
+    --pred (named flags, as jiwer's -r/-h: swapping the files swaps P and R
+    and changes BLEU). EM, token P/R/F1 and ROUGE (F1) are means over lines, each line
     against its best reference; BLEU is corpus BLEU (sacrebleu's numbers on
     the same tokens). Chinese text has no spaces, so the tokenizer decides
     what a token is: --tokenizer all shows how much the segmenter alone moves
@@ -262,9 +277,17 @@ def generation(
 
     \b
     Example:
-        cws-bench metrics generation answers.txt refs.txt
-        cws-bench metrics generation answers.txt refs1.txt refs2.txt --tokenizer all -m f1,bleu
+        cws-bench metrics generation --ref refs.txt --pred answers.txt
+        cws-bench metrics generation -r refs1.txt -r refs2.txt -p answers.txt -t all -m f1,bleu
     """
+    if positional:
+        raise click.UsageError(
+            "give the files as --ref REF (repeatable) and --pred PRED: positional files "
+            f"({' '.join(positional)}) are not read, so that references and predictions "
+            "are never swapped"
+        )
+    if not refs or pred is None:
+        raise click.UsageError("give --ref REF (one or more) and --pred PRED")
     from cws_bench.metric_files import read_generation_files
     from cws_bench.tokenizers import TokenizerComparison, compare_tokenizers, generation_scores
 
@@ -311,8 +334,8 @@ def _check_ranking_metrics(ctx: click.Context, param: click.Parameter, value: st
 
 
 @metrics.command()
-@click.argument("run", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @click.argument("qrels", type=click.Path(exists=True, dir_okay=False))
+@click.argument("run", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @click.option(
     "--metric",
     "-m",
@@ -335,8 +358,8 @@ def _check_ranking_metrics(ctx: click.Context, param: click.Parameter, value: st
 @table_format_option
 @encoding_option
 def ranking(
-    run: str,
     qrels: str,
+    run: str,
     metric_names: list[str],
     relevance_level: int,
     per_query: bool,
@@ -346,6 +369,10 @@ def ranking(
 ) -> None:
     """Ranking scores of a TREC run file RUN against the judgements QRELS.
 
+    The judgements come first, as the gold does in `score GOLD PRED` and
+    `classification TRUE PRED`; files given the other way round (a run's six
+    fields as QRELS, judgements' four as RUN) are refused, not swapped.
+
     RUN lines are `query Q0 document rank score tag` (documents are ranked by
     score, ties by document id descending, as trec_eval); QRELS lines are
     `query iteration document grade`. Scores are means over the queries of
@@ -353,10 +380,17 @@ def ranking(
 
     \b
     Example:
-        cws-bench metrics ranking run.trec qrels.trec
-        cws-bench metrics ranking run.trec qrels.trec -m map@100,ndcg@10 --per-query
+        cws-bench metrics ranking qrels.trec run.trec
+        cws-bench metrics ranking qrels.trec run.trec -m map@100,ndcg@10 --per-query
     """
-    from cws_bench.metric_files import read_trec_qrels, read_trec_run
+    from cws_bench.metric_files import read_trec_qrels, read_trec_run, trec_file_kind
+
+    kinds = (trec_file_kind(qrels, encoding), None if run == "-" else trec_file_kind(run, encoding))
+    if kinds == ("run", "qrels"):
+        raise click.UsageError(
+            f"{qrels} looks like a run and {run} like judgements: the order is QRELS RUN "
+            f"(cws-bench metrics ranking {run} {qrels})"
+        )
     from cws_bench.metrics.ranking import evaluate_run
 
     judgements = read_trec_qrels(qrels, encoding=encoding)

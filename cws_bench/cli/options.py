@@ -368,7 +368,28 @@ COMMAND_META = "cws_bench.command"
 FLAGS_META = "cws_bench.flags"
 
 
-class RecordingGroup(click.Group):
+class SuggestingGroup(click.Group):
+    """A group that answers an unknown command with the closest ones ("did you mean")."""
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name = args[0] if args else ""
+        if (
+            name
+            and not name.startswith("-")
+            and not ctx.resilient_parsing
+            and self.get_command(ctx, name) is None
+        ):
+            from cws_bench.suggest import did_you_mean
+
+            commands = self.list_commands(ctx)
+            hint = did_you_mean(name, commands) or f"the commands: {', '.join(commands)}"
+            ctx.fail(f"No such command {name!r}; {hint}")
+        return super().resolve_command(ctx, args)
+
+
+class RecordingGroup(SuggestingGroup):
     """A group that remembers the command it runs, so an error can use its flags."""
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:

@@ -44,15 +44,28 @@ if TYPE_CHECKING:
 FORMATS = ("text", "json", "csv", "sighan", "markdown", "latex")
 
 
+def _labelled(
+    ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
+) -> tuple[tuple[str | None, str], ...]:
+    """Each PRED as (label or None, path): ``NAME=PATH`` names its row; a path that itself
+    holds ``=`` and exists stays a path."""
+    import os
+
+    out = []
+    for value in values:
+        label, equals, path = value.partition("=")
+        if value == "-" or os.path.exists(value) or not equals or not label:
+            label, path = "", value
+        if path != "-" and not os.path.isfile(path):
+            what = "is a folder" if os.path.isdir(path) else "does not exist"
+            raise click.BadParameter(f"File {path!r} {what}.", ctx=ctx, param=param)
+        out.append((label or None, path))
+    return tuple(out)
+
+
 @click.command()
 @click.argument("gold")
-@click.argument(
-    "preds",
-    metavar="PRED...",
-    nargs=-1,
-    required=True,
-    type=click.Path(exists=True, dir_okay=False, allow_dash=True),
-)
+@click.argument("preds", metavar="[NAME=]PRED...", nargs=-1, required=True, callback=_labelled)
 @dictionary_option(
     DICT_HELP + " Default: none, or the standard dictionary of a corpus named as GOLD.",
     metavar="DICT",
@@ -121,7 +134,7 @@ FORMATS = ("text", "json", "csv", "sighan", "markdown", "latex")
 @executor_options
 def score(
     gold: str,
-    preds: tuple[str, ...],
+    preds: tuple[tuple[str | None, str], ...],
     dictionary: str | None,
     gold_format: str,
     data_dir: str | None,
@@ -148,7 +161,8 @@ def score(
 
     PRED holds one sentence a line, words separated by whitespace (U+3000
     included). With several PREDs (or --confidence, --paired, --baseline)
-    it prints one row per system, best F1 first, with bootstrap intervals and
+    it prints one row per system, named NAME for a NAME=PRED and by its file
+    name otherwise, best F1 first, with bootstrap intervals and
     paired significance tests computed as a bake-off does (same seed, same
     numbers). GOLD is a file in the same form or in another gold format
     (CoNLL-U, People's Daily, BMES; see --gold-format), or a registered
@@ -164,20 +178,24 @@ def score(
         cws-bench score gold.txt out.txt --format sighan --dict words.txt
         cws-bench score gold.txt out.txt --dict jieba --normalize width
         cws-bench score gold.gb out.gb --encoding gb18030 --dict words.gb
-        cws-bench score gold.txt a.txt b.txt c.txt --confidence --paired
+        cws-bench score gold.txt jieba=a.txt pkuseg=b.txt --confidence --paired
         cws-bench score gold.txt a.txt b.txt --baseline base.txt --format latex -o table.tex
     """
+    labels = {path: label for label, path in preds if label is not None}
+    if len(set(labels.values())) < len(labels):
+        raise click.UsageError("each NAME=PRED needs its own NAME")
+    paths = tuple(path for _, path in preds)
     if method == "conll18":
-        if len(preds) != 1:
+        if len(paths) != 1:
             raise click.UsageError("--method conll18 scores one prediction")
         from cws_bench.scoring.conll18 import score_command
 
-        text = score_command(gold, preds[0], fmt, encoding, pred_encoding, dictionary, normalize)
+        text = score_command(gold, paths[0], fmt, encoding, pred_encoding, dictionary, normalize)
         write_output(text, output)
         return
-    if baseline is not None and baseline not in preds:
-        preds = (*preds, baseline)
-    many = len(preds) > 1 or confidence or paired or baseline is not None or fmt in TABLES
+    if baseline is not None and baseline not in paths:
+        paths = (*paths, baseline)
+    many = len(paths) > 1 or confidence or paired or baseline is not None or fmt in TABLES
     if many:
         _check_one_prediction_options(fmt, details, sharding, strict, allow_line_mismatch, beta)
     elif fmt == "sighan":
@@ -185,7 +203,7 @@ def score(
             raise click.UsageError("--format sighan needs --method sighan")
         method = "sighan"
     # The encoding parameter that reads each file, for a decoding error's hint.
-    options = {display_name(pred): "pred_encoding" for pred in preds}
+    options = {display_name(pred): "pred_encoding" for pred in paths}
     options[gold] = "encoding"
     with _encoding_hints(options):
         words = _words(gold, dictionary, data_dir, dict_encoding or encoding, options)
@@ -201,12 +219,17 @@ def score(
         if many:
             from cws_bench.comparison import compare
 
+            systems: Any = list(paths)
+            if labels:  # rows named NAME, the others by their file name
+                systems = {labels.get(p, display_name(p)): p for p in paths}
+                if len(systems) < len(paths):
+                    raise click.UsageError("two predictions have the same name")
             report = compare(
                 gold,
-                list(preds),
+                systems,
                 confidence=confidence,
                 paired=paired,
-                baseline=baseline,
+                baseline=None if baseline is None else labels.get(baseline, baseline),
                 resamples=resamples,
                 seed=seed,
                 **common,
@@ -219,7 +242,7 @@ def score(
                 )
             write_output(report.render(fmt), output)
             return
-        (pred,) = preds
+        (pred,) = paths
         # One big file in shards (--executor): the same numbers, on worker processes.
         run = _sharded_score(sharding, quiet) if sharding is not None else score_files
         result = run(

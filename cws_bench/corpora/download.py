@@ -8,13 +8,10 @@ is renamed into place only once every pinned member has its pinned hash.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import http.client
 import logging
 import os
-import shutil
-import tempfile
 import urllib.error
 import urllib.request
 import zipfile
@@ -23,6 +20,7 @@ from pathlib import Path
 
 from cws_bench.errors import CwsBenchError
 from cws_bench.io import PathLike, atomic_write
+from cws_bench.temporaries import discard, make_temporary
 
 __all__ = [
     "CACHE_VARIABLE",
@@ -184,7 +182,8 @@ def extract_members(
     pinned = pinned or {}
     destination.parent.mkdir(parents=True, exist_ok=True)
     status: dict[str, str] = {}
-    temporary = Path(tempfile.mkdtemp(prefix=f".{destination.name}.", dir=destination.parent))
+    _, made = make_temporary(os.fspath(destination), folder=True)
+    temporary = Path(made)
     try:
         try:
             zip_file = zipfile.ZipFile(archive)
@@ -225,6 +224,5 @@ def extract_members(
                 raise
             # another process extracted the same members first: keep theirs
     finally:
-        with contextlib.suppress(FileNotFoundError):
-            shutil.rmtree(temporary)
+        discard(made)
     return status

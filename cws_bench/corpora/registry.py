@@ -8,7 +8,6 @@ point group ``cws_bench.corpora`` (``name = "package.module:factory"``).
 
 from __future__ import annotations
 
-import difflib
 import importlib
 from typing import Any
 
@@ -85,8 +84,9 @@ def get_corpus(name: str, *, data_dir: PathLike | None = None, **options: Any) -
     table = _table()
     target = table.get(name)
     if target is None:
-        close = difflib.get_close_matches(name, table, n=3)
-        hint = f"did you mean {' or '.join(close)}?" if close else None
+        from cws_bench.suggest import did_you_mean
+
+        hint = did_you_mean(name, table)
         raise CwsBenchError(f"unknown corpus {name!r}; known corpora: {', '.join(table)}", hint)
     module, _, attribute = target.partition(":")
     factory = getattr(importlib.import_module(module), attribute)

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from cws_bench.metrics.counts import PrecisionRecallF, precision_recall_fscore_from_counts
+from cws_bench.metrics.tables import spreadsheet_safe
 from cws_bench.metrics.undefined import (
     UndefinedMetricWarning,
     ZeroDivision,
@@ -716,7 +717,9 @@ class ClassificationReport:
                 }
             return json.dumps(data, ensure_ascii=False, indent=2)
         if fmt == "csv":
-            return str(self.to_frame().to_csv(lineterminator="\n")).rstrip("\n")
+            frame = self.to_frame()
+            frame.index = frame.index.map(spreadsheet_safe)
+            return str(frame.to_csv(lineterminator="\n")).rstrip("\n")
         if fmt == "markdown":
             return self.to_markdown(digits=digits, confusion=confusion)
         if fmt == "text":

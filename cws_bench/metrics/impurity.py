@@ -298,6 +298,16 @@ class SplitCriteria:
 
         return pd.DataFrame([f.to_dict() for f in self.features]).set_index("feature")
 
+    def __str__(self) -> str:
+        """The command line's table."""
+        return self.render("text")
+
+    def __repr__(self) -> str:
+        return (
+            f"SplitCriteria(target={self.target!r}, items={self.items}, "
+            f"features={len(self.features)})"
+        )
+
     # Rendering: what ``cws-bench metrics impurity`` prints, one method per format.
 
     def render(self, fmt: str, *, name: str = "data", digits: int = 6) -> str:

@@ -388,6 +388,14 @@ class RankingReport:
     unjudged_queries: tuple[str, ...] = ()
     relevance_level: int = 1
 
+    def __str__(self) -> str:
+        """The command line's table (:meth:`to_text`)."""
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        means = ", ".join(f"{name}={self.means[name]:.4f}" for name in self.metrics)
+        return f"RankingReport({means}, queries={len(self.per_query)})"
+
     @property
     def queries(self) -> int:
         """The number of queries averaged over."""

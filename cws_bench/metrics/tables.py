@@ -9,10 +9,19 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["csv_table", "escape_markdown", "markdown_table", "percent", "text_table"]
+__all__ = [
+    "csv_table",
+    "escape_markdown",
+    "markdown_table",
+    "percent",
+    "safe_record",
+    "safe_row",
+    "spreadsheet_safe",
+    "text_table",
+]
 
 _SPECIAL = re.compile(r"([\\`*_\[\]<>|#])")
 
@@ -75,13 +84,46 @@ def text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     )
 
 
+_FORMULA_STARTS = frozenset("=+-@\t\r")
+
+
+def spreadsheet_safe(value: Any) -> Any:
+    """A CSV cell no spreadsheet runs as a formula (OWASP's rule against CSV injection).
+
+    Text that begins with ``=``, ``+``, ``-``, ``@``, a tab or a carriage
+    return gets a leading ``'``; numbers, and text that is a number, stay as
+    they are. Every CSV cws-bench writes goes through it.
+
+    >>> [spreadsheet_safe(v) for v in ['=HYPERLINK("x")', "-0.5", -0.5, "@SUM(A1)", "jieba"]]
+    ['\'=HYPERLINK("x")', '-0.5', -0.5, "'@SUM(A1)", 'jieba']
+    """
+    if not isinstance(value, str) or not value or value[0] not in _FORMULA_STARTS:
+        return value
+    try:
+        float(value)
+    except ValueError:
+        return "'" + value
+    return value
+
+
+def safe_row(values: Iterable[Any]) -> list[Any]:
+    """:func:`spreadsheet_safe` of each cell of a row."""
+    return [spreadsheet_safe(value) for value in values]
+
+
+def safe_record(row: Mapping[str, Any]) -> dict[str, Any]:
+    """:func:`spreadsheet_safe` of each value of a ``csv.DictWriter`` row."""
+    return {key: spreadsheet_safe(value) for key, value in row.items()}
+
+
 def csv_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    """CSV with a header line, ``\\n`` line ends, no final newline."""
+    """CSV with a header line, ``\\n`` line ends, no final newline; cells made
+    :func:`spreadsheet_safe`."""
     import csv
     import io
 
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(rows)
+    writer.writerow(safe_row(header))
+    writer.writerows(safe_row(row) for row in rows)
     return out.getvalue().rstrip("\n")

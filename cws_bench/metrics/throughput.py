@@ -186,6 +186,18 @@ class ServingMetrics:
             "skipped": dict(self.skipped),
         }
 
+    def __str__(self) -> str:
+        """The command line's table."""
+        return self.render("text")
+
+    def __repr__(self) -> str:
+        rate = self.generation_throughput
+        shown = "None" if rate is None else f"{rate:.2f}"
+        return (
+            f"ServingMetrics(requests={self.requests}, duration={self.duration:.3f}, "
+            f"generation_throughput={shown})"
+        )
+
     # Rendering: what ``cws-bench metrics throughput`` prints, one method per format.
 
     def render(self, fmt: str, *, name: str = "log") -> str:

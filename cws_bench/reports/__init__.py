@@ -1,9 +1,9 @@
 """Reports of a bake-off: the same result rendered as data, Markdown and HTML.
 
-:func:`write_reports` is what the runner calls; it writes four files to a folder:
+:func:`write_reports` is what the runner calls; it writes five files to a folder:
 
 - ``results.json``: :meth:`~cws_bench.results.BakeoffResult.to_dict`, the
-  source of every number in the other three;
+  source of every number in the others;
 - ``results.csv``: one row per (segmenter, corpus) pair, with its signature;
 - ``leaderboard.md``: per corpus, the SIGHAN bakeoff's columns with
   confidence intervals, speed and significance letters, best F first;
@@ -16,7 +16,8 @@ runs of the same corpora and settings (:func:`merge_results`), and
 :func:`render_report` renders a result in any of :data:`REPORT_FORMATS`:
 re-rendering a saved run gives the very bytes the run wrote.
 
-:func:`render_leaderboard` gives the same tables as plain text for a terminal.
+:func:`render_leaderboard` gives the same tables as plain text for a terminal, and
+:func:`render_across_corpora` the F1-by-corpus table of a run over several corpora.
 The renderers only format; :mod:`cws_bench.reports.tables` decides once what
 the tables hold, so the Markdown, HTML and text always agree.
 """
@@ -36,7 +37,7 @@ from cws_bench.reports.html import render_html
 from cws_bench.reports.latex import render_latex
 from cws_bench.reports.markdown import render_markdown
 from cws_bench.reports.merge import load_results, merge_results
-from cws_bench.reports.text import render_leaderboard
+from cws_bench.reports.text import render_across_corpora, render_leaderboard
 from cws_bench.results import BakeoffResult
 
 __all__ = [
@@ -46,6 +47,7 @@ __all__ = [
     "load_results",
     "merge_results",
     "prepare_reports",
+    "render_across_corpora",
     "render_csv",
     "render_html",
     "render_json",
@@ -113,7 +115,9 @@ def prepare_reports() -> threading.Thread:
     return thread
 
 
-def write_reports(result: BakeoffResult, output_dir: str | os.PathLike[str]) -> dict[str, Path]:
+def write_reports(
+    result: BakeoffResult, output_dir: str | os.PathLike[str], *, progress: bool = False
+) -> dict[str, Path]:
     """Write results.json, results.csv, leaderboard.md, report.html and leaderboard.tex.
 
     Every report is rendered before any file is written, and each file goes
@@ -123,6 +127,7 @@ def write_reports(result: BakeoffResult, output_dir: str | os.PathLike[str]) -> 
     Args:
         result: the bake-off result.
         output_dir: the folder; created (with its parents) when missing.
+        progress: show a bar on stderr while the reports render (on a terminal only).
 
     Returns:
         Report kind (``json``, ``csv``, ``markdown``, ``html``, ``latex``) -> path written.
@@ -130,7 +135,21 @@ def write_reports(result: BakeoffResult, output_dir: str | os.PathLike[str]) -> 
     Raises:
         CwsBenchError: the folder cannot be created or written.
     """
-    contents = {kind: render(result) for kind, (_, render) in REPORTS.items()}
+    from tqdm.auto import tqdm
+
+    bar = tqdm(
+        REPORTS.items(),
+        desc="reports",
+        unit="file",
+        total=len(REPORTS),
+        disable=not progress or not _on_terminal(),
+        leave=False,
+    )
+    contents = {}
+    for kind, (name, render) in bar:
+        bar.set_postfix_str(name, refresh=True)
+        contents[kind] = render(result)
+    bar.close()
     folder = Path(output_dir)
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -154,3 +173,9 @@ def write_reports(result: BakeoffResult, output_dir: str | os.PathLike[str]) -> 
             ) from e
         written[kind] = path
     return written
+
+
+def _on_terminal() -> bool:
+    import sys
+
+    return bool(getattr(sys.stderr, "isatty", lambda: False)())

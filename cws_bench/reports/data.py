@@ -13,6 +13,7 @@ import csv
 import io
 import json
 
+from cws_bench.metrics.tables import safe_record
 from cws_bench.results import BakeoffResult
 
 __all__ = ["render_csv", "render_json"]
@@ -44,7 +45,7 @@ def render_csv(result: BakeoffResult) -> str:
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=columns, lineterminator="\n")
     writer.writeheader()
-    writer.writerows(rows)
+    writer.writerows(safe_record(row) for row in rows)  # no label runs as a formula
     return buffer.getvalue()
 
 

@@ -17,12 +17,14 @@ run's notes say so.
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from cws_bench.errors import CwsBenchError
+from cws_bench.records import RECORD_SCHEMA, schema_problem
 from cws_bench.results import BakeoffResult, judge_comparisons
 
 __all__ = ["IDENTITY_KEYS", "MERGE_IGNORED_SETTINGS", "load_results", "merge_results"]
@@ -32,6 +34,109 @@ MERGE_IGNORED_SETTINGS = frozenset({"notes", "jobs"})
 
 IDENTITY_KEYS = ("cws-bench", "method", "norm", "gold", "dict")
 """Fields of a pair's signature that say which text was scored and how: equal across runs."""
+
+
+_FRACTION = {"type": "number", "minimum": 0, "maximum": 1}
+_INTERVAL = {
+    "type": "object",
+    "required": ["low", "high"],
+    "properties": {"low": {"type": "number"}, "high": {"type": "number"}},
+}
+_TEXT = {"type": "string"}
+
+RESULTS_SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "cws-bench bake-off results.json",
+    "type": "object",
+    "required": ["name", "pairs"],
+    "properties": {
+        "name": _TEXT,
+        "settings": {"type": "object"},
+        "config": {"type": "object"},
+        "duration_s": {"type": ["number", "null"], "minimum": 0},
+        "pairs": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["corpus", "segmenter", "adapter", "track", "status"],
+                "properties": {
+                    "corpus": _TEXT,
+                    "segmenter": _TEXT,
+                    "adapter": _TEXT,
+                    "track": _TEXT,
+                    "status": _TEXT,
+                    "error": {"type": ["string", "null"]},
+                    "scores": {"type": "object"},
+                    "intervals": {"type": "object", "additionalProperties": _INTERVAL},
+                    "sighan_intervals": {
+                        "type": "object",
+                        "additionalProperties": {"type": "number"},
+                    },
+                    "timing": {"type": "object", "additionalProperties": {"type": "number"}},
+                    "peak_memory_mib": {"type": ["number", "null"], "minimum": 0},
+                    "warnings": {"type": "array", "items": _TEXT},
+                    "segmenter_info": {"type": "object"},
+                    "signature": _TEXT,
+                    "analysis": {"type": "object"},
+                    "cached": {"type": "boolean"},
+                    "contaminated": {"type": "boolean"},
+                },
+                # a scored pair has the scores a cache record has (records.RECORD_SCHEMA)
+                "if": {"properties": {"status": {"const": "ok"}}},
+                "then": {
+                    "required": ["scores"],
+                    "properties": {"scores": RECORD_SCHEMA["properties"]["scores"]},
+                },
+            },
+        },
+        "comparisons": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": [
+                    "corpus",
+                    "a",
+                    "b",
+                    "metric",
+                    "difference",
+                    "interval",
+                    "p_value",
+                    "significant",
+                ],
+                "properties": {
+                    "corpus": _TEXT,
+                    "a": _TEXT,
+                    "b": _TEXT,
+                    "metric": _TEXT,
+                    "difference": {"type": "number", "minimum": -1, "maximum": 1},
+                    "interval": _INTERVAL,
+                    "p_value": _FRACTION,
+                    "significant": {"type": "boolean"},
+                    "adjusted_p_value": {"type": ["number", "null"], "minimum": 0, "maximum": 1},
+                },
+            },
+        },
+    },
+}
+"""What ``cws-bench report`` accepts as a results.json: the fields it renders, typed."""
+
+
+def _not_finite(value: Any, where: str = "") -> str | None:
+    """The path of the first NaN or infinite number in ``value`` (json reads NaN,
+    Infinity and 1e400 without a word), or None."""
+    if isinstance(value, float):
+        return where or "the file" if not math.isfinite(value) else None
+    if isinstance(value, dict):
+        items: Any = value.items()
+    elif isinstance(value, list):
+        items = enumerate(value)
+    else:
+        return None
+    for key, item in items:
+        found = _not_finite(item, f"{where}.{key}" if where else str(key))
+        if found is not None:
+            return found
+    return None
 
 
 def _read(path: Path) -> BakeoffResult:
@@ -56,6 +161,13 @@ def _read(path: Path) -> BakeoffResult:
             f"{path}: not a bake-off's results.json (no 'name' and 'pairs')",
             "pass the results.json a bake-off wrote (reports/<run>/results.json)",
         )
+    fix = "pass the results.json a bake-off wrote, unchanged (or run the bake-off again)"
+    problem = schema_problem(data, RESULTS_SCHEMA, whole="the results")
+    if problem is not None:
+        raise CwsBenchError(f"{path}: {problem}", fix)
+    where = _not_finite(data)
+    if where is not None:
+        raise CwsBenchError(f"{path}: {where}: not a finite number (NaN or infinite)", fix)
     try:
         return BakeoffResult.from_dict(data)
     except (TypeError, KeyError, ValueError, AttributeError) as e:

@@ -23,7 +23,7 @@ from cws_bench.reports.tables import (
 )
 from cws_bench.results import BakeoffResult
 
-__all__ = ["render_leaderboard"]
+__all__ = ["render_across_corpora", "render_leaderboard"]
 
 
 def _width(text: str) -> int:
@@ -137,3 +137,53 @@ def render_leaderboard(result: BakeoffResult) -> str:
         "[n]: warning n under the table."
     )
     return "\n\n".join([*blocks, key]) + "\n"
+
+
+def render_across_corpora(result: BakeoffResult) -> str:
+    """F1 by corpus as one aligned table (segmenters × corpora, mean, worst corpus) and,
+    when there are news corpora, each segmenter's mean difference off news.
+
+    The same numbers as leaderboard.md's "F1 by corpus" section; empty when
+    fewer than two corpora were scored.
+    """
+    from cws_bench.reports.domains import domain_matrix, falloff_rows
+
+    matrix = domain_matrix(result)
+    if matrix is None:
+        return ""
+
+    def cell(value: float | None) -> str:
+        return MISSING if value is None else format_score(value)
+
+    header = ["segmenter", *matrix.corpora, "mean", "worst corpus"]
+    rows = []
+    for row in matrix.rows:
+        worst = row.worst
+        rows.append(
+            [
+                row.segmenter,
+                *(cell(row.f1.get(c)) for c in matrix.corpora),
+                cell(row.mean),
+                f"{worst[0]} ({format_score(worst[1])})" if worst else MISSING,
+            ]
+        )
+    right = [False, *(True for _ in matrix.corpora), True, False]
+    lines = ["F1 by corpus", "", *_columns(header, rows, right)]
+    falloff = falloff_rows(matrix)
+    if falloff:
+        lines += ["", f"Off news ({', '.join(matrix.news())}): F1 elsewhere minus F1 on news", ""]
+        table = []
+        for item in falloff:
+            worst = item.worst
+            mean = item.mean_drop
+            table.append(
+                [
+                    item.segmenter,
+                    format_score(item.news_f1),
+                    MISSING if mean is None else f"{mean:+.3f}",
+                    f"{worst[0]} ({worst[1]:+.3f})" if worst else MISSING,
+                ]
+            )
+        header = ["segmenter", "F1 on news", "mean difference", "worst corpus"]
+        lines += _columns(header, table, [False, True, True, False])
+    return "\n".join(lines) + "\n"

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Literal, ParamSpec
 
 from cws_bench.checksums import LineDigest, SentenceDigest
 from cws_bench.errors import LineCountMismatchError
 from cws_bench.io import (
+    STDIN,
     BackgroundHasher,
     PathLike,
     display_name,
@@ -179,6 +181,16 @@ def score_files(
         allow_line_mismatch=allow_line_mismatch,
     )
     scorer.check_strict(gold_name, pred_name)
+    if gold_as_sentences is None and STDIN not in (os.fspath(gold), os.fspath(pred)):
+        from cws_bench.input_checks import input_warnings
+        from cws_bench.io import iter_lines
+
+        warnings += input_warnings(
+            iter_lines(gold, encoding=encoding),
+            iter_lines(pred, encoding=pred_encoding or encoding),
+            gold_name,
+            pred_name,
+        )
     signature = Signature(
         method=method,
         gold=hasher.hexdigest() if hasher is not None else sentence_digest.hexdigest(),

@@ -152,9 +152,16 @@ def gold_sentences(
     if os.fspath(gold) == STDIN:
         return None
     if not os.path.exists(gold):
+        from cws_bench.corpora import corpus_names
+        from cws_bench.suggest import close_names
+
+        name, colon, split = os.fspath(gold).partition(":")
+        close = [f"{c}{colon}{split}" for c in close_names(name, corpus_names())]
         raise CwsBenchError(
             f"{display_name(gold)}: no such file, nor a registered corpus NAME[:SPLIT]",
-            "check the path, or see `cws-bench corpora` for the corpus names",
+            f"did you mean {' or '.join(close)}?"
+            if close
+            else "check the path, or see `cws-bench corpora` for the corpus names",
         )
     if gold_format == "plain":
         check_plain(gold, encoding=encoding, role="gold")

@@ -6,6 +6,7 @@ prints for one prediction); :func:`write_details` writes its per-line counts as 
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -34,12 +35,15 @@ class LineMismatch:
 
 
 @dataclass(frozen=True)
-class ScoreResult:
+class ScoreResult(Mapping[str, Any]):
     """The scores of a prediction against a gold standard, with what produced them.
 
     Every score is computed from ``counts`` (or, with the ``sighan`` method,
     from ``sighan``) when asked for. Values are fractions in [0, 1]; OOV
-    figures are None when no dictionary was given.
+    figures are None when no dictionary was given. The result is also a
+    read-only mapping of :meth:`to_dict`'s keys (``result["f1"]``, as Hugging
+    Face ``evaluate`` returns), and ``print(result)`` prints the command
+    line's text table.
     """
 
     counts: SegCounts
@@ -82,6 +86,30 @@ class ScoreResult:
     @property
     def correct_words(self) -> int:
         return self.counting_method.word_totals(self.counts, self.sighan)[2]
+
+    def __getitem__(self, key: str) -> Any:
+        data = self.to_dict()
+        if key not in data:
+            from cws_bench.suggest import did_you_mean
+
+            close = did_you_mean(key, data)
+            raise KeyError(f"{key!r}{'; ' + close if close else ''}")
+        return data[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.to_dict())
+
+    def __len__(self) -> int:
+        return len(self.to_dict())
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        return (
+            f"ScoreResult(method={self.method!r}, precision={self.precision:.4f}, "
+            f"recall={self.recall:.4f}, f1={self.f1:.4f}, sentences={self.counts.sentences})"
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe dict with a stable key order: scores, counts, settings."""

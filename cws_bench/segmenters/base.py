@@ -40,7 +40,7 @@ import importlib.util
 import logging
 import os
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import PurePath
 from typing import Any, ClassVar, Literal
@@ -432,6 +432,15 @@ class Segmenter(ABC):
         return [module for module in cls.requires if importlib.util.find_spec(module) is None]
 
     @classmethod
+    def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
+        """Why the model these options name is not here (message, how to get it), or None.
+
+        Checked before a bake-off starts, without loading anything; adapters
+        with no model file keep this default (nothing to check).
+        """
+        return None
+
+    @classmethod
     def library_version(cls) -> str | None:
         """The installed version of :attr:`distribution` (cws-bench's when None), or None."""
         if cls.distribution is None:
@@ -463,6 +472,17 @@ class ModelSegmenter(Segmenter):
         for key in ("corpus", "split"):
             self.options.pop(key, None)
         self.options["model"] = os.fspath(path)
+
+    @classmethod
+    def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
+        """A ``model`` file that is not there."""
+        model = options.get("model")
+        if model is None or os.path.exists(os.fspath(model)):
+            return None
+        return (
+            f"model file {os.fspath(model)}: no such file",
+            f"train one (cws-bench train {cls.name} CORPUS -o MODEL) or fix the path",
+        )
 
     def check_ready(self) -> None:
         if self.model is None:

@@ -43,6 +43,13 @@ from cws_bench.checksums import SentenceDigest
 from cws_bench.errors import SegmenterError
 from cws_bench.io import iter_lines, normalize_encoding
 from cws_bench.segmenters.base import KINDS, Kind, Segmenter, SegmenterOutputError, TrainingData
+from cws_bench.workers import (
+    command_ended,
+    command_preexec,
+    command_started,
+    kill_orphans,
+    kill_tree,
+)
 
 __all__ = ["CommandSegmenter", "FileSegmenter"]
 
@@ -134,7 +141,9 @@ def run_process(
         stderr=subprocess.PIPE,
         cwd=cwd,
         start_new_session=os.name == "posix",
+        preexec_fn=command_preexec(),  # it dies with this thread, even a killed one
     )
+    command_started(proc.pid)
     stdout = bytearray()
     stderr = bytearray()
     try:
@@ -161,8 +170,11 @@ def run_process(
                     exited_at = now
                 elif exited_at is not None and now - exited_at > EXIT_GRACE:
                     # The program is gone but something it started holds its
-                    # output open: that something goes with the group.
+                    # output open: that something goes with the group, and so does
+                    # a helper that left the group and came back to this process
+                    # (a subreaper) as an orphan.
                     kill_group(proc.pid)
+                    kill_orphans()
                 for key, _ in selector.select(min(POLL_S, deadline - now)):
                     pipe = key.fileobj
                     if pipe is proc.stdin:
@@ -194,12 +206,16 @@ def run_process(
         except subprocess.TimeoutExpired:
             raise ProcessTimeout(bytes(stderr)) from None
     finally:
+        # its group, what left the group (``setsid helper &``) and what it orphaned
+        kill_tree(proc.pid)
         kill_group(proc.pid)
         for stream in (proc.stdin, proc.stdout, proc.stderr):
             if stream is not None and not stream.closed:
                 stream.close()
         proc.kill()
         proc.wait()
+        command_ended(proc.pid)
+        kill_orphans()
     return subprocess.CompletedProcess(argv, returncode, bytes(stdout), bytes(stderr))
 
 

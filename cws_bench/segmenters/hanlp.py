@@ -12,6 +12,7 @@ per line; a multi-task model returns a ``Document`` whose ``tok/fine`` (or
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from typing import Any
 
 from cws_bench.errors import SegmenterError
@@ -68,6 +69,26 @@ class HanlpSegmenter(Segmenter):
     distribution = "hanlp"
     install = "pip install 'cws-bench[hanlp]'"
     neural = True
+
+    @classmethod
+    def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
+        """A model folder that is not there, or a named model not in HanLP's cache."""
+        where = os.fspath(options.get("model", "COARSE_ELECTRA_SMALL_ZH"))
+        if os.path.isdir(where) or options.get("download"):
+            return None
+        if where.startswith((".", "/", "~")):
+            return (f"model folder {where}: no such folder", "fix the path")
+        import hanlp
+        from hanlp.utils.io_util import path_from_url
+
+        cached = path_from_url(getattr(hanlp.pretrained.tok, where, where))
+        if os.path.exists(cached) or os.path.exists(cached.removesuffix(".zip")):
+            return None
+        return (
+            f"model {where!r} is not in HanLP's cache ({cached.removesuffix('.zip')})",
+            "set download = true to let HanLP fetch it, or pass the folder of a saved "
+            "HanLP component (model = '/path/to/folder')",
+        )
 
     def __init__(
         self,

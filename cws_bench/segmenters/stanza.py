@@ -18,6 +18,7 @@ import contextlib
 import io
 import logging
 import os
+from collections.abc import Mapping
 from typing import Any
 
 from cws_bench.errors import SegmenterError
@@ -60,6 +61,22 @@ class StanzaSegmenter(Segmenter):
     distribution = "stanza"
     install = "pip install 'cws-bench[stanza]'"
     neural = True
+
+    @classmethod
+    def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
+        """No stanza models in the resources folder, or a model file that is not there."""
+        lang = options.get("lang", "zh-hans")
+        folder = os.fspath(options["dir"]) if options.get("dir") is not None else default_dir()
+        if not os.path.isfile(os.path.join(folder, "resources.json")):
+            return (
+                f"no stanza models in {folder} (no resources.json there)",
+                'fetch them once on a machine with network: python -c "import stanza; '
+                f"stanza.download('{lang}', processors='tokenize', model_dir='{folder}')\"",
+            )
+        model_path = options.get("model_path")
+        if model_path is not None and not os.path.isfile(model_path):
+            return (f"model file {os.fspath(model_path)}: not found", "fix the path")
+        return None
 
     def __init__(
         self,

@@ -119,6 +119,13 @@ class TransformersSegmenter(Segmenter):
     install = "pip install 'cws-bench[transformers]'"
     neural = True
 
+    @classmethod
+    def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
+        """A model folder that is not there, or a hub model not cached offline."""
+        from cws_bench.segmenters.neural import hub_model_problem
+
+        return hub_model_problem(options.get("model", "ckiplab/bert-base-chinese-ws"))
+
     def __init__(
         self,
         *,

@@ -134,7 +134,7 @@ def texts(write):
 
 def test_generation_text(texts):
     pred, ref1, _ = texts
-    result = invoke("metrics", "generation", pred, ref1)
+    result = invoke("metrics", "generation", "-r", ref1, "-p", pred)
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
     assert lines[0] == f"{pred}: 2 lines against 1 reference file(s) (scores in %)"
@@ -175,9 +175,12 @@ def test_generation_json_equals_the_python_api(texts):
     result = invoke(
         "metrics",
         "generation",
-        pred,
+        "--ref",
         ref1,
+        "--ref",
         ref2,
+        "--pred",
+        pred,
         "-t",
         "space",
         "-m",
@@ -201,7 +204,9 @@ def test_generation_csv(texts):
     rows = list(
         csv.DictReader(
             io.StringIO(
-                invoke("metrics", "generation", pred, ref1, "-m", "em", "--format", "csv").stdout
+                invoke(
+                    "metrics", "generation", "-r", ref1, "-p", pred, "-m", "em", "--format", "csv"
+                ).stdout
             )
         )
     )
@@ -211,7 +216,7 @@ def test_generation_csv(texts):
 def test_generation_line_counts_must_match(write, texts):
     pred, _, _ = texts
     short = write("short.txt", "猫吃鱼\n")
-    result = invoke("metrics", "generation", pred, short)
+    result = invoke("metrics", "generation", "-r", short, "-p", pred)
     assert result.exit_code == 2
     assert f"error: {pred}:2: {pred} has 2 lines but {short} has 1" in result.stderr
     with pytest.raises(CwsBenchError, match="has 2 lines"):
@@ -221,10 +226,10 @@ def test_generation_line_counts_must_match(write, texts):
 def test_generation_bad_metric_and_tokenizer(texts):
     pred, ref1, _ = texts
     result = CliRunner().invoke(
-        cli, ["metrics", "generation", str(pred), str(ref1), "-m", "meteor"]
+        cli, ["metrics", "generation", "-r", str(ref1), "-p", str(pred), "-m", "meteor"]
     )
     assert result.exit_code == 2 and "unknown metric 'meteor'" in result.stderr
-    result = invoke("metrics", "generation", pred, ref1, "-t", "no-such-segmenter")
+    result = invoke("metrics", "generation", "-r", ref1, "-p", pred, "-t", "no-such-segmenter")
     assert result.exit_code == 2
     assert result.stderr.startswith("error: segmenter no-such-segmenter")
 
@@ -238,7 +243,7 @@ def test_generation_with_a_segmenter(texts):
     except ImportError as e:
         pytest.skip(f"the jieba adapter is not in the registry yet: {e}")
     pred, ref1, _ = texts
-    result = invoke("metrics", "generation", pred, ref1, "-t", "jieba", "-m", "f1")
+    result = invoke("metrics", "generation", "-r", ref1, "-p", pred, "-t", "jieba", "-m", "f1")
     assert result.exit_code == 0
     assert result.stdout.splitlines()[2].split()[0].startswith("jieba-")
 
@@ -254,7 +259,7 @@ def trec(write):
 
 def test_ranking_text(trec):
     run, qrels = trec
-    result = invoke("metrics", "ranking", run, qrels, "-m", "map,mrr,ndcg@2")
+    result = invoke("metrics", "ranking", qrels, run, "-m", "map,mrr,ndcg@2")
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
     assert lines[0] == f"{run} against {qrels}: 3 queries (scores in %)"
@@ -272,14 +277,14 @@ def test_ranking_json_and_csv_equal_the_python_api(trec):
     expected = evaluate_run(read_trec_qrels(qrels), read_trec_run(run), metrics=["map", "ndcg@10"])
     data = json.loads(
         invoke(
-            "metrics", "ranking", run, qrels, "-m", "map,ndcg@10", "--format", "json", "--per-query"
+            "metrics", "ranking", qrels, run, "-m", "map,ndcg@10", "--format", "json", "--per-query"
         ).stdout
     )
     assert data == expected.to_dict()
     rows = list(
         csv.reader(
             io.StringIO(
-                invoke("metrics", "ranking", run, qrels, "-m", "map", "--format", "csv").stdout
+                invoke("metrics", "ranking", qrels, run, "-m", "map", "--format", "csv").stdout
             )
         )
     )
@@ -288,7 +293,7 @@ def test_ranking_json_and_csv_equal_the_python_api(trec):
 
 def test_ranking_per_query(trec):
     run, qrels = trec
-    out = invoke("metrics", "ranking", run, qrels, "-m", "map", "--per-query").stdout
+    out = invoke("metrics", "ranking", qrels, run, "-m", "map", "--per-query").stdout
     assert [line.split() for line in out.splitlines()[-4:]] == [
         ["query", "map"],
         ["q1", "58.33"],
@@ -333,7 +338,7 @@ def test_malformed_trec_files(write, trec, name, content, message):
     run, qrels = trec
     bad = write(f"{name}.trec", content)
     result = invoke(
-        "metrics", "ranking", bad if name == "run" else run, bad if name == "qrels" else qrels
+        "metrics", "ranking", bad if name == "qrels" else qrels, bad if name == "run" else run
     )
     assert result.exit_code == 2
     assert result.stderr.splitlines()[0] == f"error: {bad.parent / message}"
@@ -350,14 +355,14 @@ def test_trec_readers(trec):
 
 
 def test_readme_examples_work_as_shown(tmp_path, monkeypatch):
-    """Run the commands of docs/METRICS.md (README's "General metrics" links it), compare output."""
+    """Run the commands of docs/METRICS.md (the README links it), compare output."""
     import re
     import shlex
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2]
     readme = (root / "README.md").read_text(encoding="utf-8")
-    assert "](docs/METRICS.md)" in readme.split("## General metrics", 1)[1].split("\n## ", 1)[0]
+    assert "](docs/METRICS.md)" in readme
     section = (root / "docs" / "METRICS.md").read_text(encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     blocks = re.findall(r"```(sh|text)\n(.*?)```", section, flags=re.S)
@@ -392,8 +397,34 @@ def test_every_metrics_command_writes_markdown(labels, write):
     ]
     assert "| cat | 0.53 | 0.80 | 0.63 | 25 |" in table
     run, qrels = write("run.trec", RUN), write("qrels.trec", QRELS)
-    ranking = invoke("metrics", "ranking", run, qrels, "-m", "map,cg@2", "--format", "markdown")
+    ranking = invoke("metrics", "ranking", qrels, run, "-m", "map,cg@2", "--format", "markdown")
     assert ranking.stdout.splitlines()[0] == "| query | map | cg@2 |"
     answers, refs = write("a.txt", "猫吃鱼\n"), write("r.txt", "猫吃了鱼\n")
-    generation = invoke("metrics", "generation", answers, refs, "-m", "f1", "--format", "markdown")
+    generation = invoke(
+        "metrics", "generation", "-r", refs, "-p", answers, "-m", "f1", "--format", "markdown"
+    )
     assert generation.stdout.splitlines()[2] == "| char | 100.00 | 75.00 | 85.71 |"
+
+
+# ---------------------------------------------------------------------------
+# one argument order: gold, judgements or references first, or named
+
+
+def test_generation_takes_named_files_and_refuses_positional_ones(texts):
+    pred, ref1, _ = texts
+    result = invoke("metrics", "generation", pred, ref1)
+    assert result.exit_code == 2
+    assert "give the files as --ref REF (repeatable) and --pred PRED" in result.stderr
+    named = invoke("metrics", "generation", "--pred", pred, "--ref", ref1, "-m", "f1")
+    short = invoke("metrics", "generation", "-r", ref1, "-p", pred, "-m", "f1")
+    assert named.exit_code == 0 and named.stdout == short.stdout
+
+
+def test_ranking_takes_the_judgements_first_and_refuses_the_old_order(trec):
+    run, qrels = trec
+    result = invoke("metrics", "ranking", run, qrels)
+    assert result.exit_code == 2
+    assert f"{run} looks like a run and {qrels} like judgements: the order is QRELS RUN" in (
+        result.stderr
+    )
+    assert invoke("metrics", "ranking", qrels, run).exit_code == 0

@@ -1,4 +1,4 @@
-"""Tests of ``cws-bench diff``, ``baseline`` and ``check``, and of README's section on them."""
+"""Tests of ``cws-bench diff``, ``baseline`` and ``check``, and of docs/REGRESSION.md."""
 
 from __future__ import annotations
 
@@ -254,14 +254,14 @@ def test_a_bound_that_cannot_be_checked_fails_closed(saved):
 
 
 def readme_section() -> str:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    heading = "## Regression-test your tokenizer"
-    assert heading in readme
-    return readme.split(heading, 1)[1].split("\n## ", 1)[0]
+    page = (ROOT / "docs" / "REGRESSION.md").read_text(encoding="utf-8")
+    heading = "# Regression-test your tokenizer\n"
+    assert page.startswith(heading)
+    return page.split(heading, 1)[1].split("\n## ", 1)[0]
 
 
 def test_readme_walkthrough_works_as_shown(pytester):
-    """Run every command of README's "Regression-test your tokenizer", compare shown output."""
+    """Run every command of docs/REGRESSION.md, compare shown output."""
     blocks = re.findall(r"```(sh|text|python)\n(.*?)```", readme_section(), flags=re.S)
     assert [kind for kind, _ in blocks].count("sh") >= 6
     last = None
@@ -276,7 +276,7 @@ def test_readme_walkthrough_works_as_shown(pytester):
             if first.startswith("# test_"):  # a test module for the plugin
                 (pytester.path / first[2:]).write_text(body, encoding="utf-8")
             else:  # the library example, run in the folder the commands filled
-                exec(compile(body, "README.md", "exec"), {})
+                exec(compile(body, "docs/REGRESSION.md", "exec"), {})
             continue
         for line in body.splitlines():
             command, _, comment = line.partition("  #")

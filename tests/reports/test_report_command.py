@@ -139,3 +139,37 @@ def test_the_cli_refuses_a_mismatch_and_bad_files_in_one_message(bakeoff, tmp_pa
     not_results.write_text(json.dumps({"hello": 1}), encoding="utf-8")
     run = CliRunner().invoke(cli, ["report", str(not_results)])
     assert run.exit_code == 2 and "not a bake-off's results.json" in run.output
+
+
+def _nan(pair):
+    pair["scores"]["f1"] = float("nan")
+
+
+def _inf(pair):
+    pair["scores"]["f1"] = float("inf")
+
+
+@pytest.mark.parametrize(
+    ("change", "where"),
+    [
+        (lambda pair: pair["scores"].update(f1="0.9"), "pairs.0.scores.f1"),
+        (lambda pair: pair.pop("scores"), "pairs.0: 'scores' is a required property"),
+        (lambda pair: pair["scores"].pop("f1"), "pairs.0.scores: 'f1' is a required"),
+        (_nan, "pairs.0.scores.f1"),
+        (_inf, "pairs.0.scores.f1"),
+    ],
+    ids=["F1 a string", "a pair without scores", "scores without F1", "F1 NaN", "F1 1e400"],
+)
+def test_report_refuses_a_malformed_results_file_naming_the_field(written, tmp_path, change, where):
+    data = json.loads(written["json"].read_text(encoding="utf-8"))
+    index = next(i for i, p in enumerate(data["pairs"]) if p["status"] == "ok")
+    data["pairs"].insert(0, data["pairs"].pop(index))
+    change(data["pairs"][0])
+    text = json.dumps(data).replace("Infinity", "1e400")  # as a person would write it
+    bad = tmp_path / "results.json"
+    bad.write_text(text, encoding="utf-8")
+    run = CliRunner().invoke(cli, ["report", str(bad), "--format", "markdown"])
+    assert run.exit_code == 2, run.output
+    assert run.exception is None or isinstance(run.exception, SystemExit)
+    first = run.output.strip().splitlines()[0]
+    assert first.startswith(f"error: {bad}: ") and where in first

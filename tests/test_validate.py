@@ -1,0 +1,284 @@
+"""A bake-off is checked before anything runs: every problem at once, exit 2, nothing written."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cws_bench.bakeoff import load_config, run_bakeoff
+from cws_bench.cli import cli
+from cws_bench.errors import CwsBenchError
+from cws_bench.validate import ConfigurationError
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE_DICT = ROOT / "dictionaries" / "sample.txt"
+
+
+def write(folder: Path, body: str, name: str = "bakeoff.toml") -> Path:
+    path = folder / name
+    path.write_text(textwrap.dedent(body), encoding="utf-8")
+    return path
+
+
+BROKEN = """
+    name = "broken"
+    resamples = 20
+
+    [[corpora]]
+    name = "sampel"
+
+    [[corpora]]
+    label = "mine"
+    gold = "nothere.txt"
+
+    [[corpora]]
+    name = "sample"
+
+    [[segmenters]]
+    name = "fmm"
+    options = { keeprun = false, words = ["我们"] }
+
+    [[segmenters]]
+    name = "jeiba"
+
+    [[segmenters]]
+    name = "hmm"
+    options = { model = "no-such-folder/model.hmm.json" }
+"""
+
+
+def test_every_problem_is_reported_at_once_and_nothing_is_written(tmp_path):
+    config = load_config(write(tmp_path, BROKEN))
+    with pytest.raises(ConfigurationError) as caught:
+        run_bakeoff(config, output_dir=tmp_path / "out", jobs=1)
+    text = str(caught.value)
+    assert len(caught.value.problems) == 5, text
+    assert "no registered corpus 'sampel'; did you mean sample?" in text
+    assert f"gold file {tmp_path / 'nothere.txt'}: no such file" in text
+    assert "no option 'keeprun'; did you mean keep_runs?" in text
+    assert "no registered segmenter 'jeiba'; did you mean jieba" in text
+    assert "model file no-such-folder/model.hmm.json: no such file" in text
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_command_exits_2_and_writes_nothing(tmp_path):
+    path = write(tmp_path, BROKEN)
+    result = CliRunner().invoke(cli, ["bakeoff", str(path), "-o", str(tmp_path / "out")])
+    assert result.exit_code == 2, result.output
+    assert "5 problems, nothing was run" in result.output
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_missing_split_of_a_registered_corpus_is_named_with_the_splits(tmp_path):
+    body = """
+        [[corpora]]
+        name = "sample"
+        split = "tset"
+        [[segmenters]]
+        name = "fmm"
+        options = { words = ["我们"] }
+    """
+    with pytest.raises(ConfigurationError, match="no split 'tset'; did you mean test"):
+        run_bakeoff(load_config(write(tmp_path, body)), output_dir=tmp_path / "out")
+
+
+def test_an_optional_segmenter_whose_model_is_missing_is_skipped_with_a_note(tmp_path):
+    body = f"""
+        name = "skips"
+        resamples = 20
+        [[corpora]]
+        name = "sample"
+        [[segmenters]]
+        name = "fmm"
+        options = {{ dictionary = "{SAMPLE_DICT}" }}
+        [[segmenters]]
+        name = "hmm"
+        optional = true
+        options = {{ model = "{tmp_path / "absent.hmm.json"}" }}
+    """
+    result = run_bakeoff(load_config(write(tmp_path, body)), jobs=1, write=False)
+    assert [p.segmenter for p in result.pairs] == ["fmm"]
+    (note,) = result.settings["notes"]
+    assert note.startswith(f"skipped hmm: model file {tmp_path / 'absent.hmm.json'}: no such")
+    assert "cws-bench train hmm" in note
+
+
+def test_a_hub_model_that_is_not_cached_is_a_problem(tmp_path):
+    pytest.importorskip("huggingface_hub", reason="the hub's cache check needs huggingface_hub")
+    from cws_bench.segmenters.neural import hub_model_problem
+
+    message, hint = hub_model_problem("someone/no-such-model-here")  # type: ignore[misc]
+    assert message == "model someone/no-such-model-here: not in the local Hugging Face cache"
+    assert hint.endswith("hf download someone/no-such-model-here")
+
+
+def test_model_folders_that_are_paths_must_exist(tmp_path):
+    from cws_bench.segmenters.neural import hub_model_problem
+
+    assert hub_model_problem(tmp_path) is None
+    assert hub_model_problem(f"{tmp_path}/gone") == (
+        f"model folder {tmp_path}/gone: no such folder",
+        "fix the path, or download the model",
+    )
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("[[corpus]]\nname = 'sample'\n", "unknown key(s) corpus\n  hint: did you mean corpora?"),
+        ("resample = 5\n", "unknown key(s) resample\n  hint: did you mean resamples?"),
+        (
+            "[[corpora]]\nname = 'sample'\n[[segmenters]]\nname = 'fmm'\noptoins = {}\n",
+            "unknown key(s) optoins\n  hint: did you mean options?",
+        ),
+    ],
+)
+def test_unknown_keys_suggest_the_closest(tmp_path, body, expected):
+    with pytest.raises(CwsBenchError) as caught:
+        load_config(write(tmp_path, body))
+    assert expected in str(caught.value)
+
+
+def test_several_bad_tables_are_reported_together(tmp_path):
+    body = (
+        "resample = 5\n[[corpora]]\nname = 'sample'\n[[segmenters]]\nname = 'fmm'\noptoins = {}\n"
+    )
+    with pytest.raises(ConfigurationError) as caught:
+        load_config(write(tmp_path, body))
+    assert len(caught.value.problems) == 2
+
+
+SELECTABLE = f"""
+    name = "select"
+    resamples = 20
+    [[corpora]]
+    name = "sample"
+    [[corpora]]
+    label = "again"
+    gold = "{ROOT / "corpora" / "sample" / "gold.txt"}"
+    [[segmenters]]
+    name = "fmm"
+    options = {{ dictionary = "{SAMPLE_DICT}" }}
+    [[segmenters]]
+    name = "bmm"
+    options = {{ dictionary = "{SAMPLE_DICT}" }}
+"""
+
+
+def test_runs_can_be_cut_to_some_segmenters_and_corpora(tmp_path):
+    config = load_config(write(tmp_path, SELECTABLE))
+    result = run_bakeoff(
+        config, jobs=1, write=False, only_segmenters=["bmm"], only_corpora=["again"]
+    )
+    assert [(p.corpus, p.segmenter) for p in result.pairs] == [("again", "bmm")]
+
+
+def test_an_unknown_label_in_a_filter_is_an_error_with_a_suggestion(tmp_path):
+    config = load_config(write(tmp_path, SELECTABLE))
+    with pytest.raises(CwsBenchError, match="no segmenter labelled 'bnm'") as caught:
+        run_bakeoff(config, write=False, only_segmenters=["bnm"])
+    assert "did you mean bmm" in str(caught.value)
+
+
+def test_the_command_filters_segmenters_and_corpora(tmp_path):
+    path = write(tmp_path, SELECTABLE)
+    out = tmp_path / "out"
+    args = ["bakeoff", str(path), "-o", str(out), "--quiet", "-j", "1"]
+    result = CliRunner().invoke(cli, [*args, "--segmenters", "fmm", "--corpora", "sample"])
+    assert result.exit_code == 0, result.output
+    assert "bmm" not in result.output and "again" not in result.output
+    result = CliRunner().invoke(cli, [*args, "--corpora", "sampel"])
+    assert result.exit_code == 2
+    assert "did you mean sample" in result.output
+
+
+SCRIPT = """
+from cws_bench.bakeoff import run_bakeoff
+{call}
+"""
+
+
+def run_script(tmp_path: Path, guarded: bool) -> subprocess.CompletedProcess:
+    config = write(tmp_path, SELECTABLE)
+    call = f"run_bakeoff({str(config)!r}, jobs=1, write=False, only_segmenters=['fmm'])"
+    if guarded:
+        call = f"if __name__ == '__main__':\n    {call}\n    print('done')"
+    script = tmp_path / "script.py"
+    script.write_text(SCRIPT.format(call=call), encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=300
+    )
+
+
+def test_a_script_without_the_main_guard_gets_one_error_naming_the_fix(tmp_path):
+    done = run_script(tmp_path, guarded=False)
+    assert done.returncode == 1
+    assert done.stderr.count("Traceback") == 1, done.stderr
+    assert "bootstrapping phase" not in done.stderr
+    assert 'if __name__ == "__main__":' in done.stderr
+    assert "script.py:3: run_bakeoff is called at the top level" in done.stderr
+
+
+def test_a_guarded_script_runs(tmp_path):
+    done = run_script(tmp_path, guarded=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "done"
+
+
+def test_a_run_over_several_corpora_prints_the_table_across_corpora(tmp_path):
+    path = write(tmp_path, SELECTABLE)
+    args = ["bakeoff", str(path), "-o", str(tmp_path / "out"), "--quiet", "-j", "1"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    across = result.output[result.output.index("F1 by corpus") :].splitlines()
+    assert across[2].split() == ["segmenter", "sample", "again", "mean", "worst", "corpus"]
+    assert {line.split()[0] for line in across[4:6]} == {"fmm", "bmm"}
+    one = CliRunner().invoke(cli, [*args, "--corpora", "sample"])
+    assert one.exit_code == 0 and "F1 by corpus" not in one.output
+
+
+def test_the_help_names_every_bundled_configuration_and_report_file():
+    from cws_bench.configs import BUNDLED_CONFIGS
+    from cws_bench.reports import REPORT_FILES
+
+    assert set(BUNDLED_CONFIGS) == {"default", "sighan2005", "neural", "domains", "tokenizers"}
+    text = " ".join(CliRunner().invoke(cli, ["bakeoff", "--help"]).output.split())
+    assert "bundled name (default, domains, neural, sighan2005, tokenizers)" in text
+    assert f"Writes {len(REPORT_FILES)} files" in text
+    assert all(name in text for name in REPORT_FILES.values())
+
+
+def test_neural_rows_whose_models_are_not_here_are_skipped_when_optional(tmp_path, monkeypatch):
+    # The library may be installed or not here: pretend it is, so only the model is missing.
+    from cws_bench.segmenters.stanza import StanzaSegmenter
+    from cws_bench.validate import validate_config
+
+    monkeypatch.setattr(StanzaSegmenter, "missing", classmethod(lambda cls: []))
+    monkeypatch.setenv("STANZA_RESOURCES_DIR", str(tmp_path / "stanza"))
+    body = """
+        [[corpora]]
+        name = "sample"
+        [[segmenters]]
+        name = "fmm"
+        options = { words = ["我们"] }
+        [[segmenters]]
+        name = "stanza-hant"
+        optional = true
+    """
+    notes: list[str] = []
+    config = validate_config(load_config(write(tmp_path, body)), notes=notes)
+    assert [s.label for s in config.segmenters] == ["fmm"]
+    (note,) = notes
+    assert note.startswith(f"skipped stanza-hant: no stanza models in {tmp_path / 'stanza'}")
+    assert "stanza.download('zh-hant'" in note  # the preset's language, in the download hint
+    required = load_config(write(tmp_path, body.replace("optional = true", "")))
+    with pytest.raises(ConfigurationError, match="no stanza models in"):
+        validate_config(required)
