@@ -153,7 +153,8 @@ def test_cli(write):
         cli, ["score", str(gold), str(system), "--method", "conll18", "--dict", "jieba"]
     )
     assert refused.exit_code == 2
-    assert "takes no --dict" in refused.stderr
+    assert "takes no dictionary and no normalisation" in refused.stderr
+    assert "use --method interval" in refused.stderr  # the hint in the command's flags
     mismatch = runner.invoke(
         cli, ["score", str(gold), str(write("x.txt", "AB\n")), "--method", "conll18"]
     )

@@ -559,7 +559,7 @@ def test_a_gold_in_another_format_is_read_in_it_not_line_by_line(write, content,
     # Forced to plain, it is refused with how to read it, never scored as nonsense.
     with pytest.raises(CorpusFormatError, match=f"looks like {title}") as caught:
         score_files(gold, pred, gold_format="plain", allow_line_mismatch=True)
-    assert f"--gold-format {fmt}" in caught.value.hint
+    assert f'gold_format="{fmt}"' in caught.value.hint  # the API's terms; the CLI names its flag
     assert "cws-bench corpora export" in caught.value.hint
     # A prediction in such a format is refused too.
     with pytest.raises(CorpusFormatError, match="prediction file looks like"):
