@@ -1,4 +1,4 @@
-"""The default bake-off on executors (issue 16) against the unsharded runner, cold caches.
+"""The default bake-off on executors against the unsharded runner, cold caches.
 
 Both run ``cws-bench bakeoff -o TMP --jobs 2 --quiet`` (the default
 configuration, what ``make run`` runs) in a fresh output folder, so nothing

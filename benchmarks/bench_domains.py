@@ -5,7 +5,7 @@ shared corpora folder, into a fresh folder (no run cache), with the default
 number of worker processes (the CPU count): every corpus there, the default
 run's segmenters, closed rows on each corpus' own training data, Traditional
 corpora also with their input converted by OpenCC t2s. Reported: wall time
-against the 10-minute budget of issue 15, the pairs, the characters
+against the 10-minute budget of a domains bake-off, the pairs, the characters
 segmented, the CPU seconds each segmenter spent segmenting and loading (from
 the results), and the machine's load average before and after (the machine is
 shared: a loaded machine stretches the wall time, not the CPU seconds).

@@ -1,4 +1,4 @@
-"""Memory under hostile input (issue 13): peak RSS against the input's size and against `score`.
+"""Memory under hostile input: peak RSS against the input's size and against `score`.
 
 - one long line: a 160,000-character line of 2-character words, every one
   split in the prediction (80,000 distinct errors). Each error used to keep

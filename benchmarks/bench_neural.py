@@ -13,7 +13,7 @@ Measurements (the best of --repeat runs, at most 3):
   built beforehand: only the forward passes and the argmax;
 - ``adapter``: ``segment()`` on the raw lines at the same batch size: character
   ids, batching, the forward passes, stitching, decoding and the lossless-join
-  check. Target (issue 14): at most 10% over ``direct``;
+  check. Target: at most 10% over ``direct``;
 - ``batch 1``: ``segment()`` with ``batch_size=1`` (one run): what length-sorted
   batching gains over one sentence at a time;
 - within one more adapter run, the time spent in the model's calls and the

@@ -1,5 +1,5 @@
 """Writing the default bake-off's reports: this tree against the code before the charts were
-made cheaper (issue 16), CPU time, in one run.
+made cheaper, CPU time, in one run.
 
 The bake-off's serial tail is :func:`cws_bench.reports.write_reports` (results.json,
 results.csv, leaderboard.md, report.html with its matplotlib charts, leaderboard.tex).

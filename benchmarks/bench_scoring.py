@@ -8,7 +8,7 @@ Measured: wall time of the whole `cws-bench score` process against the whole
 per-sentence set-of-intervals implementation), with and without the PKU
 training word list as dictionary; words per second; peak memory; and peak
 memory on one copy against ten copies (scoring streams: memory stays flat).
-Target (issue 3): cws-bench takes at most a third of the textbook's time.
+Target: cws-bench takes at most a third of the textbook's time.
 """
 
 from __future__ import annotations

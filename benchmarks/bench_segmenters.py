@@ -13,7 +13,7 @@ Baselines measured in the same run:
   straightforward per-sentence pure-Python Viterbi over the same model.
 Both pairs must give the same segmentation, or the comparison means nothing.
 
-Targets (issue 4): FMM at least 1,000,000 characters per second; the HMM
+Targets: FMM at least 1,000,000 characters per second; the HMM
 decoder at least 4x faster than the pure-Python Viterbi. The slow pure-Python
 contenders (the references, pkuseg, and snownlp and THULAC on one copy) run
 once; the others take the best of --repeat runs.

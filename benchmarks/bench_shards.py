@@ -1,4 +1,4 @@
-"""Sharded runs (issue 16): Dask scaling with pkuseg, and the overhead of sharding on fmm.
+"""Sharded runs: Dask scaling with pkuseg, and the overhead of sharding on fmm.
 
 Input: the PKU test input repeated ten times (about 1.7 million characters).
 

@@ -24,11 +24,11 @@ the pure-Python twin (sighan.count_sighan_line), on the same lines; and the
 compiled count of the same lines as UTF-8 bytes (sighan.BufferCounts, what
 score_files runs).
 
-One long line (issue 13): the whole PKU test gold (and prediction) joined into
+One long line: the whole PKU test gold (and prediction) joined into
 one line, repeated to 20 MB; perl and cws-bench once each (wall, CPU, peak
 memory), after checking that both print the same summary.
 
-Target (issue 16): cws-bench --method sighan at least 30 times as fast as perl,
+Target: cws-bench --method sighan at least 30 times as fast as perl,
 judged on CPU time (user + system, children included): the script's wall time
 includes its 1,945 ``diff`` processes waiting on the scheduler, which makes the
 wall ratio grow with the machine's load; on an idle machine the two ratios meet.
@@ -105,8 +105,8 @@ def once(argv: list) -> dict:
 
 def in_process(gold: Path, pred: Path, dictionary: Path, repeat: int) -> dict:
     """The SIGHAN counting alone: compiled against the pure-Python twin."""
-    from cws_bench import sighan
     from cws_bench.io import iter_lines
+    from cws_bench.scoring import sighan
     from cws_bench.words import as_dictionary
 
     words = as_dictionary(dictionary).words

@@ -2,7 +2,7 @@
 
 - summary: :func:`serving_metrics` over 1,000,000 synthetic requests held
   as arrays, against the per-request loop of vLLM's ``calculate_metrics``
-  (the same figures, one request at a time). Target: <= 2 s (issue 21),
+  (the same figures, one request at a time). Target: <= 2 s,
   and the same numbers as the loop.
 - from a file: ``read_request_log`` + ``serving_metrics`` on the same
   requests written as CSV and as JSONL (what ``cws-bench metrics

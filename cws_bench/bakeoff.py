@@ -433,13 +433,13 @@ def _statistics(
 ) -> tuple[dict[tuple[str, str], dict[str, Interval]], list[Comparison]]:
     """Bootstrap intervals per pair and paired comparisons per corpus.
 
-    Per-sentence counts are the rows of cws_bench.sentence_counts; the pairs of
+    Per-sentence counts are the rows of cws_bench.scoring.per_sentence; the pairs of
     a corpus share their resamples (:func:`cws_bench.comparison.bootstrap_statistics`).
     """
     import numpy as np
 
     from cws_bench.comparison import bootstrap_statistics
-    from cws_bench.sentence_counts import COLUMNS
+    from cws_bench.scoring.per_sentence import COLUMNS
 
     by_corpus: dict[str, dict[str, Any]] = {}
     for corpus_label, label in records:

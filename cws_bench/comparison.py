@@ -27,11 +27,12 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from cws_bench.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
-from cws_bench.errors import CwsBenchError
+from cws_bench.errors import CwsBenchError, Fix
 from cws_bench.io import PathLike, display_name, read_segmented
-from cws_bench.methods import get_method
+from cws_bench.metrics.tables import escape_markdown
 from cws_bench.results import Comparison, Interval
 from cws_bench.scoring import ScoreResult, score_files, score_sentences
+from cws_bench.scoring.methods import get_method
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -277,7 +278,7 @@ class ComparisonReport:
         import csv
         import io
 
-        from cws_bench.metrics._tables import safe_record
+        from cws_bench.metrics.tables import safe_record
 
         rows = self._flat_rows()
         fields: list[str] = []
@@ -293,7 +294,7 @@ class ComparisonReport:
     def to_markdown(self) -> str:
         """A GitHub Markdown table (scores in %), then the paired tests."""
         headings, cells = self._table()
-        escape = _markdown_escape
+        escape = escape_markdown  # every cell: a label cannot become a link or a new cell
         lines = [
             f"{len(self.rows)} systems against `{self.gold}` ({self.settings()}, scores in %).",
             "",
@@ -373,10 +374,6 @@ def _percent(value: float | None) -> str:
     return "--" if value is None else f"{100 * value:.2f}"
 
 
-def _markdown_escape(text: str) -> str:
-    return text.replace("|", "\\|")
-
-
 def _latex_escape(text: str) -> str:
     """Escape LaTeX's special characters (:func:`cws_bench.reports.latex.escape_latex`).
 
@@ -389,10 +386,10 @@ def _latex_escape(text: str) -> str:
 
 
 def _sentence_counts(result: ScoreResult) -> Any:
-    """Per-sentence rows (cws_bench.sentence_counts), as the bake-off resamples them."""
+    """Per-sentence rows (cws_bench.scoring.per_sentence), as the bake-off resamples them."""
     import numpy as np
 
-    from cws_bench.sentence_counts import COLUMNS, sentence_rows
+    from cws_bench.scoring.per_sentence import COLUMNS, sentence_rows
 
     rows = sentence_rows(result)
     return np.asarray(rows, dtype=np.int64).reshape(-1, len(COLUMNS))
@@ -470,11 +467,12 @@ def compare(
     if (confidence or paired) and not get_method(method).resamples_sentences:
         raise CwsBenchError(
             "bootstrap intervals and paired tests resample interval counts, as the bake-off does",
-            f"leave out --method {method}, or --confidence/--paired/--baseline",
+            "leave out {0}, or {1}/{2}/{3}",
+            fixes=(Fix("method", method), Fix("confidence"), Fix("paired"), Fix("baseline")),
         )
-    from cws_bench.scoring import _as_dictionary
+    from cws_bench.scoring.inputs import optional_dictionary
 
-    words = _as_dictionary(dictionary, dictionary_encoding or encoding)
+    words = optional_dictionary(dictionary, dictionary_encoding or encoding)
     results = _score_all(
         gold,
         named,
@@ -592,9 +590,9 @@ def _score_all(
             for name, path in named.items()
         }
     if _is_path(gold):
-        from cws_bench.scoring import _gold_sentences
+        from cws_bench.scoring.inputs import gold_sentences
 
-        sentences = _gold_sentences(gold, gold_format, encoding, data_dir)
+        sentences = gold_sentences(gold, gold_format, encoding, data_dir)
         if sentences is None:
             sentences = read_segmented(gold, encoding=encoding)
         gold_sentences = [list(words) for words in sentences]
@@ -632,7 +630,7 @@ def bootstrap_statistics(
     """Percentile bootstrap intervals of P, R and F1 and paired tests of F1 on one corpus.
 
     What the bake-off and ``compare`` report: for each system (its per-sentence
-    rows, :mod:`cws_bench.sentence_counts`) the intervals (none for a system
+    rows, :mod:`cws_bench.scoring.per_sentence`) the intervals (none for a system
     without rows; all of them only when ``intervals``), and for each ``(a,
     b)`` of ``pairs`` whose rows have the same shape a paired bootstrap test
     (a :class:`~cws_bench.results.Comparison`, uncorrected). The systems with
@@ -642,7 +640,7 @@ def bootstrap_statistics(
     run one by one, to the last digit.
     """
     from cws_bench.metrics.significance import SharedResamples
-    from cws_bench.sentence_counts import statistics as sentence_statistics
+    from cws_bench.scoring.per_sentence import statistics as sentence_statistics
 
     statistics = sentence_statistics()
     tested = [(a, b) for a, b in pairs if counts[a].shape == counts[b].shape and len(counts[a])]

@@ -1,6 +1,6 @@
-"""The defaults every command shares, one constant each (issue 18: one default per setting).
+"""The defaults every command shares, one constant each (one default per setting).
 
-``DEFAULT_SEED`` and ``DEFAULT_RESAMPLES`` live in :mod:`cws_bench.metrics._defaults`
+``DEFAULT_SEED`` and ``DEFAULT_RESAMPLES`` live in :mod:`cws_bench.metrics.defaults`
 (the general metrics import nothing else of cws_bench) and are re-exported
 here. This module imports nothing heavy, so the CLI's option defaults and
 the bake-off's configuration read it at start-up.
@@ -8,7 +8,7 @@ the bake-off's configuration read it at start-up.
 
 from __future__ import annotations
 
-from cws_bench.metrics._defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
+from cws_bench.metrics.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 __all__ = [
     "DEFAULT_BATCH_SIZE",

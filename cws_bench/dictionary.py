@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cws_bench.errors import CorpusFormatError, CwsBenchError, Fix
 from cws_bench.io import (
@@ -32,6 +32,9 @@ from cws_bench.io import (
     normalize_encoding,
     open_binary,
 )
+
+if TYPE_CHECKING:
+    from cws_bench.normalize import Normalizer
 
 __all__ = [
     "Dictionary",
@@ -135,6 +138,17 @@ class Dictionary:
     def from_words(cls, words: Iterable[str], name: str = "<words>") -> Dictionary:
         """Build a dictionary from any iterable of words (blank ones dropped)."""
         return cls(frozenset(w for w in words if w), name)
+
+    def normalized(self, normalizer: Normalizer) -> Dictionary:
+        """The dictionary as text normalised by ``normalizer`` sees it, named after both.
+
+        >>> from cws_bench.normalize import get_normalizer
+        >>> d = Dictionary.from_words(["ＩＢＭ", "公司"], "demo")
+        >>> normalized = d.normalized(get_normalizer("width"))
+        >>> sorted(normalized), normalized.name
+        (['IBM', '公司'], 'demo|width')
+        """
+        return Dictionary.from_words(map(normalizer, self.words), f"{self.name}|{normalizer.name}")
 
     @classmethod
     def from_sentences(cls, sentences: Iterable[Iterable[str]], name: str) -> Dictionary:

@@ -395,7 +395,7 @@ class PairRecord:
 
     Attributes:
         scores: :meth:`cws_bench.scoring.ScoreResult.to_dict`.
-        sentence_counts: one row per scored sentence (:mod:`cws_bench.sentence_counts`).
+        sentence_counts: one row per scored sentence (:mod:`cws_bench.scoring.per_sentence`).
         analysis: :meth:`cws_bench.analysis.ErrorAnalysis.to_dict`.
         timing: ``load_s``, ``segment_s``, ``characters``, ``sentences``,
             ``chars_per_s``, ``words_per_s``.
@@ -444,7 +444,7 @@ class PairRecord:
         Raises:
             KeyError, TypeError, ValueError: the data is not a record.
         """
-        from cws_bench.sentence_counts import as_rows
+        from cws_bench.scoring.per_sentence import as_rows
 
         return cls(
             scores=dict(data["scores"]),
@@ -646,8 +646,8 @@ def finish_pair(
     from cws_bench.buckets import bucket_analysis
     from cws_bench.metrics.throughput import rate
     from cws_bench.scoring import score_sentences
+    from cws_bench.scoring.per_sentence import sentence_rows
     from cws_bench.segmenters import TrainingData
-    from cws_bench.sentence_counts import sentence_rows
 
     corpus, gold, dictionary = pair.corpus, pair.gold, pair.dictionary
     result = score_sentences(gold, pred, dictionary, normalize=corpus.normalize, per_line=True)

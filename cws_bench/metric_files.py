@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from cws_bench.errors import CorpusFormatError, CwsBenchError
+from cws_bench.errors import CorpusFormatError, CwsBenchError, Fix
 from cws_bench.io import (
     display_name,
     iter_line_blocks,
@@ -475,7 +475,8 @@ def read_request_log(
             raise CwsBenchError(
                 f"{_where_request(name, lines, index)}: {field_name} "
                 f"{frame[mapping[field_name]].iloc[index]!r} is not {kind}",
-                "fix the value, or pass --skip-bad to leave such requests out and count them",
+                "fix the value, or pass {0} to leave such requests out and count them",
+                fixes=(Fix("skip_bad", True),),
             )
         if ns is not None:
             if field_name not in _TIME_COLUMNS:

@@ -31,7 +31,14 @@ from typing import Any
 
 from cws_bench.errors import CwsBenchError
 
-__all__ = ["NORMALIZERS", "OPENCC_CONVERSIONS", "Normalizer", "get_normalizer", "width_table"]
+__all__ = [
+    "NORMALIZERS",
+    "OPENCC_CONVERSIONS",
+    "Normalizer",
+    "as_normalizer",
+    "get_normalizer",
+    "width_table",
+]
 
 # OpenCC conversions offered; the phrase variants (s2twp, tw2sp, ...) replace
 # words by other words and have no character-level meaning.
@@ -131,6 +138,18 @@ class Normalizer:
 
     def __repr__(self) -> str:
         return f"Normalizer({self.name!r})"
+
+
+def as_normalizer(normalize: str | Normalizer | None) -> Normalizer | None:
+    """The normaliser a specification or a Normalizer stands for, or None when nothing changes.
+
+    >>> as_normalizer("none") is None, as_normalizer(None) is None, as_normalizer("width").name
+    (True, True, 'width')
+    """
+    if normalize is None:
+        return None
+    normalizer = normalize if isinstance(normalize, Normalizer) else get_normalizer(normalize)
+    return None if normalizer.identity else normalizer
 
 
 def get_normalizer(spec: str) -> Normalizer:

@@ -120,7 +120,7 @@ def _load_segmenter(name: str, options: dict[str, Any]) -> Any:
 
 def segment_shard(context: SegmentContext, shard: Shard) -> SegmentShardResult:
     """Segment one shard of ``context.source`` with the worker's cached segmenter."""
-    from cws_bench.segmenters.stream import _run_batch
+    from cws_bench.segmenters.stream import run_batch
 
     segmenter = cached(
         segmenter_key(context.name, context.options),
@@ -136,7 +136,7 @@ def segment_shard(context: SegmentContext, shard: Shard) -> SegmentShardResult:
     for start in range(0, len(lines), context.batch_size):
         batch = lines[start : start + context.batch_size]
         started = time.perf_counter()
-        output = _run_batch(segmenter, batch, name, shard.first_line + start + 1)
+        output = run_batch(segmenter, batch, name, shard.first_line + start + 1)
         seconds += time.perf_counter() - started
         words += sum(map(len, output))
         characters += sum(map(len, itertools.chain.from_iterable(output)))
@@ -358,9 +358,9 @@ def _dictionary(context: ScoreContext) -> Any:
 
 
 def _scorer(context: ScoreContext, first_line: int, dictionary: Any = None) -> Any:
-    from cws_bench.scoring import _Scorer
+    from cws_bench.scoring.engine import Scorer
 
-    scorer = _Scorer(
+    scorer = Scorer(
         dictionary if dictionary is not None else _dictionary(context),
         method=context.method,
         strict=False,
@@ -394,8 +394,8 @@ def _shard_bytes(
 
 def _count_bytes(scorer: Any, context: ScoreContext, shard: Shard) -> int:
     """Count a shard through the kernel's byte buffers, as ``score_files`` counts a file."""
-    from cws_bench import scoring
     from cws_bench.io import decoding_error
+    from cws_bench.scoring.engine import kernel
 
     sides = (
         (
@@ -408,7 +408,7 @@ def _count_bytes(scorer: Any, context: ScoreContext, shard: Shard) -> int:
         ),
     )
     (_, gold, _), (_, pred, _) = sides
-    totals, count, _, _, differ, empty, rows, bad = scoring._kernel.count_buffers(
+    totals, count, _, _, differ, empty, rows, bad = kernel.count_buffers(
         gold, 0, True, pred, 0, True, scorer.word_set, scorer.per_line
     )
     if bad is not None:
@@ -419,17 +419,17 @@ def _count_bytes(scorer: Any, context: ScoreContext, shard: Shard) -> int:
         (index, gold[g_from:g_to].decode("utf-8"), pred[p_from:p_to].decode("utf-8"))
         for index, g_from, g_to, p_from, p_to in differ
     ]
-    scorer._merge(totals, count, decoded, empty, rows)
+    scorer.add_counted(totals, count, decoded, empty, rows)
     return count
 
 
 def score_shard(context: ScoreContext, shard: Shard) -> ScoreShardResult:
     """Count one shard of a gold/prediction pair, as ``score_files`` counts those lines."""
-    from cws_bench import scoring
+    from cws_bench.scoring.engine import kernel
 
     scorer = _scorer(context, shard.first_line)
     fast = not scorer.counter.counts_decoded_lines and context.normalizer is None
-    if scoring._kernel is not None and fast:
+    if kernel is not None and fast:
         lines = _count_bytes(scorer, context, shard)
         return ScoreShardResult(scorer.acc, lines, take_load_reports())
     gold_lines = read_shard_lines(
@@ -480,22 +480,24 @@ def score_sharded(
         CwsBenchError: as ``score_files``; a gold that is not a plain file.
         ShardFailedError: a shard's worker kept dying or hanging.
     """
-    from cws_bench import scoring
-    from cws_bench.methods import get_method
-    from cws_bench.signature import Signature
+    from cws_bench.normalize import as_normalizer
+    from cws_bench.scoring import inputs
+    from cws_bench.scoring.engine import file_sentence_checksum
+    from cws_bench.scoring.methods import get_method
+    from cws_bench.scoring.signature import Signature
 
     pred_encoding = pred_encoding or encoding
-    if scoring._gold_sentences(gold, gold_format, encoding, None) is not None:
+    if inputs.gold_sentences(gold, gold_format, encoding, None) is not None:
         raise CwsBenchError(
             f"{display_name(gold)}: only a plain gold file (one sentence a line) can be "
             "cut into shards",
             f"export it first: `cws-bench corpora export {display_name(gold)} --as gold "
             "-o gold.txt`, or run without --executor",
         )
-    scoring.check_plain(pred, encoding=pred_encoding, role="prediction")
-    normalizer = scoring._as_normalizer(normalize)
-    words = scoring._normalize_dictionary(
-        scoring._as_dictionary(dictionary, dictionary_encoding or encoding), normalizer
+    inputs.check_plain(pred, encoding=pred_encoding, role="prediction")
+    normalizer = as_normalizer(normalize)
+    words = inputs.normalized_dictionary(
+        inputs.optional_dictionary(dictionary, dictionary_encoding or encoding), normalizer
     )
     gold_name, pred_name = display_name(gold), display_name(pred)
     plan = plan_shards([gold, pred], shard_chars=shard_chars, encodings=[encoding, pred_encoding])
@@ -522,7 +524,7 @@ def score_sharded(
     # The gold's sentence checksum (as score_files signs it) is read on a thread of
     # its own while the workers score the shards, not in a pass before or after.
     with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="checksum") as pool:
-        checksum = pool.submit(scoring.file_sentence_checksum, gold, encoding)
+        checksum = pool.submit(file_sentence_checksum, gold, encoding)
         for result in executor.map(
             score_shard, context, plan.shards, done=done, describe=_describer(os.fspath(gold))
         ):

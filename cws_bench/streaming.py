@@ -3,7 +3,7 @@
 In the style of Hugging Face ``evaluate`` and torchmetrics: create it once,
 feed it batches as they come, read the scores at the end. It keeps only the
 additive counts of :class:`~cws_bench.scoring.SegCounts` (and, with the
-``sighan`` method, :class:`~cws_bench.sighan.SighanCounts`), so a batch costs
+``sighan`` method, :class:`~cws_bench.scoring.sighan.SighanCounts`), so a batch costs
 what scoring it costs and memory does not grow with the data; two metrics
 filled in different processes add up with :meth:`SegmentationMetric.merge`.
 Whatever way the data is cut into batches, :meth:`SegmentationMetric.compute`
@@ -30,17 +30,13 @@ from typing import TYPE_CHECKING, Any
 
 from cws_bench.checksums import SentenceDigest
 from cws_bench.errors import CwsBenchError, LineCountMismatchError
-from cws_bench.methods import get_method
-from cws_bench.scoring import (
-    MAX_EXAMPLES,
-    Method,
-    ScoreResult,
-    _as_dictionary,
-    _as_normalizer,
-    _normalize_dictionary,
-    _Scorer,
-)
-from cws_bench.signature import Signature
+from cws_bench.normalize import as_normalizer
+from cws_bench.scoring.api import MAX_EXAMPLES, Method
+from cws_bench.scoring.engine import Scorer
+from cws_bench.scoring.inputs import normalized_dictionary, optional_dictionary
+from cws_bench.scoring.methods import get_method
+from cws_bench.scoring.result import ScoreResult
+from cws_bench.scoring.signature import Signature
 
 if TYPE_CHECKING:
     from cws_bench.dictionary import Dictionary
@@ -109,13 +105,13 @@ class SegmentationMetric:
         get_method(method)  # raises for an unknown method, naming the known ones
         self.method = method
         self.beta = beta
-        self._normalizer = _as_normalizer(normalize)
-        self._dictionary = _normalize_dictionary(_as_dictionary(dictionary), self._normalizer)
+        self._normalizer = as_normalizer(normalize)
+        self._dictionary = normalized_dictionary(optional_dictionary(dictionary), self._normalizer)
         self.reset()
 
     def reset(self) -> None:
         """Forget every batch added so far."""
-        self._scorer = _Scorer(
+        self._scorer = Scorer(
             self._dictionary,
             method=self.method,
             strict=False,
@@ -252,7 +248,7 @@ class SegmentationMetric:
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.method = state["method"]
         self.beta = state["beta"]
-        self._normalizer = _as_normalizer(state["normalize"])
+        self._normalizer = as_normalizer(state["normalize"])
         words = state["dictionary"]
         self._dictionary = None if words is None else _as_dictionary_type()(*words)
         self.reset()

@@ -15,12 +15,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from cws_bench.metrics._tables import csv_table, markdown_table, percent, text_table
 from cws_bench.metrics.generation import (
     GenerationScores,
     MultiReference,
     generation_scores_from_tokens,
 )
+from cws_bench.metrics.tables import csv_table, markdown_table, percent, text_table
 
 if TYPE_CHECKING:
     import pandas as pd

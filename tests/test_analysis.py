@@ -92,7 +92,7 @@ def test_patterns_add_up_to_the_scorer_counts(pairs):
 
 
 # ---------------------------------------------------------------------------
-# Memory (issue 13): one long line with many distinct errors
+# Memory: one long line with many distinct errors
 
 MEMORY_SCRIPT = """
 import resource, sys

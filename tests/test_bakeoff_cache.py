@@ -1,4 +1,4 @@
-"""The run cache is keyed by content: an edited file is never served a stale score (issue 12)."""
+"""The run cache is keyed by content: an edited file is never served a stale score."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One sentence checksum for every path that names gold data (issue 11)."""
+"""One sentence checksum for every path that names gold data."""
 
 from __future__ import annotations
 

@@ -202,7 +202,7 @@ def test_warnings_go_to_stderr_not_into_json(write):
 
 
 # ---------------------------------------------------------------------------
-# Files and folders that cannot be read or written (issue 13): one message, exit 2
+# Files and folders that cannot be read or written: one message, exit 2
 
 
 SAMPLE_DICT = str(Path(__file__).resolve().parent.parent / "dictionaries" / "sample.txt")
@@ -293,7 +293,7 @@ def test_an_unbalanced_quote_in_a_command_option_exits_2(write):
 
 
 # ---------------------------------------------------------------------------
-# Issue 19: fidelity details
+# Fidelity details
 
 
 def test_dict_is_read_in_the_gold_encoding_and_hints_name_the_file(write):

@@ -1,4 +1,4 @@
-"""Hints the command line gives must name options and commands that exist (issue 12)."""
+"""Hints the command line gives must name options and commands that exist."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One meaning per flag across commands (issue 18), the shared option decorators (issue 11)."""
+"""One meaning per flag across commands, the shared option decorators."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What ``cws-bench score`` imports: only what scoring a file needs (issue 16).
+"""What ``cws-bench score`` imports: only what scoring a file needs.
 
 The SIGHAN comparison (docs/BENCHMARKS.md) times whole ``cws-bench score``
 processes, where start-up is most of the CPU time; these tests keep the heavy

@@ -250,7 +250,7 @@ def test_output_file_is_written_atomically_with_what_stdout_shows(write, tmp_pat
 
 
 def test_paired_tests_are_holm_corrected_as_the_bakeoffs():
-    """Issue 12: every two of several systems is many tests; letters use corrected p-values."""
+    """Every two of several systems is many tests; letters use corrected p-values."""
     from cws_bench.metrics.significance import adjust_p_values
 
     report = compare(GOLD, SYSTEMS_FOR_LATEX, resamples=200)
@@ -261,3 +261,17 @@ def test_paired_tests_are_holm_corrected_as_the_bakeoffs():
     plain = compare(GOLD, SYSTEMS_FOR_LATEX, resamples=200, correction="none")
     assert [c.adjusted_p_value for c in plain.comparisons] == raw
     assert "not corrected" in plain.settings()
+
+
+def test_a_label_that_is_markdown_stays_text_in_the_markdown_table(tmp_path):
+    # A prediction file named like a link must not become a live link (or a new cell).
+    gold = tmp_path / "gold.txt"
+    gold.write_text("结婚 的\n和 尚未\n", encoding="utf-8")
+    first = tmp_path / "a.txt"
+    first.write_text("结婚 的\n和尚 未\n", encoding="utf-8")
+    link = tmp_path / "[x](javascript:1)"
+    link.write_text("结 婚 的\n和 尚未\n", encoding="utf-8")
+    systems = {"a": first, "[x](javascript:1)": link}
+    table = compare(gold, systems, confidence=False, paired=False).to_markdown()
+    assert "| \\[x\\](javascript:1) |" in table
+    assert "[x](javascript" not in table

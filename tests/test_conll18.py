@@ -1,4 +1,4 @@
-"""Tests of cws_bench/conll18.py: the CoNLL 2018 UD shared task's word score.
+"""Tests of cws_bench/scoring/conll18.py: the CoNLL 2018 UD shared task's word score.
 
 Expected values are worked by hand from the published algorithm of
 conll18_ud_eval.py (spans over the whole file, Zs characters removed from
@@ -15,8 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from cws_bench.cli import cli
-from cws_bench.conll18 import evaluate_files, load_conllu
 from cws_bench.errors import CorpusFormatError, TextMismatchError
+from cws_bench.scoring.conll18 import evaluate_files, load_conllu
 
 
 def conllu(*sentences: list[tuple[str, str]], comments: bool = True) -> str:
@@ -153,7 +153,8 @@ def test_cli(write):
         cli, ["score", str(gold), str(system), "--method", "conll18", "--dict", "jieba"]
     )
     assert refused.exit_code == 2
-    assert "takes no --dict" in refused.stderr
+    assert "takes no dictionary and no normalisation" in refused.stderr
+    assert "use --method interval" in refused.stderr  # the hint in the command's flags
     mismatch = runner.invoke(
         cli, ["score", str(gold), str(write("x.txt", "AB\n")), "--method", "conll18"]
     )

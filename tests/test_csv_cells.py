@@ -11,8 +11,8 @@ import csv
 import io
 
 from cws_bench.comparison import compare
-from cws_bench.metrics._tables import csv_table
 from cws_bench.metrics.classification import classification_report
+from cws_bench.metrics.tables import csv_table
 from cws_bench.reports.data import render_csv
 from cws_bench.results import BakeoffResult, PairResult
 

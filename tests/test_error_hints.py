@@ -1,4 +1,4 @@
-"""Library hints in API terms, the command line's in its flags (issue 11)."""
+"""Library hints in API terms, the command line's in its flags."""
 
 from __future__ import annotations
 

@@ -8,10 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cws_bench import scoring
 from cws_bench.dictionary import Dictionary, _checksum_parts_python
 from cws_bench.errors import DecodingError
-from cws_bench.scoring import SegCounts, count_sentence, score_files
+from cws_bench.scoring import SegCounts, count_sentence, engine, score_files
 
 _kernel = pytest.importorskip("cws_bench._kernel", reason="the compiled kernel is not built")
 
@@ -19,7 +18,7 @@ _kernel = pytest.importorskip("cws_bench._kernel", reason="the compiled kernel i
 def test_kernel_is_built_in_this_checkout():
     # CI must run the fast path; an install without a compiler would silently
     # fall back to the Python path and lose the speed the benchmarks promise.
-    assert scoring._kernel is _kernel
+    assert engine.kernel is _kernel
 
 
 def test_whitespace_is_exactly_str_isspace():
@@ -93,11 +92,11 @@ def test_kernel_counts_equal_count_sentence(pairs):
 def test_kernel_and_python_paths_agree_on_arbitrary_text(pairs):
     gold_lines = [g.replace("\n", " ") for g, _ in pairs]
     pred_lines = [p.replace("\n", " ") for _, p in pairs]
-    fast = scoring._Scorer(None, method="interval", strict=False, per_line=True, max_examples=5)
+    fast = engine.Scorer(None, method="interval", strict=False, per_line=True, max_examples=5)
     fast.add_lines(gold_lines, pred_lines)
-    slow = scoring._Scorer(None, method="interval", strict=False, per_line=True, max_examples=5)
+    slow = engine.Scorer(None, method="interval", strict=False, per_line=True, max_examples=5)
     totals, differ, empty, rows = slow._count_lines_python(gold_lines, pred_lines)
-    slow._merge(totals, len(gold_lines), differ, empty, rows)
+    slow.add_counted(totals, len(gold_lines), differ, empty, rows)
     assert fast.acc.totals == slow.acc.totals
     assert fast.acc.lines == slow.acc.lines
     assert fast.acc.empty_gold_lines == slow.acc.empty_gold_lines
@@ -150,12 +149,12 @@ def test_streaming_with_tiny_blocks(tmp_path_factory, pairs, block, crlf, final_
     (folder / "g").write_bytes(b"\xef\xbb\xbf" + gold_text.encode("utf-8"))
     (folder / "p").write_bytes(pred_text.encode("utf-8"))
     expected = sum((count_sentence(g.split(), p.split()) for g, p in pairs), SegCounts())
-    scoring_block = scoring.BLOCK_SIZE
+    scoring_block = engine.BLOCK_SIZE
     try:
-        scoring.BLOCK_SIZE = block
+        engine.BLOCK_SIZE = block
         result = score_files(folder / "g", folder / "p", per_line=True)
     finally:
-        scoring.BLOCK_SIZE = scoring_block
+        engine.BLOCK_SIZE = scoring_block
     assert result.counts == expected
     assert [line for line, _ in result.lines] == list(range(1, len(result.lines) + 1))
 

@@ -1,4 +1,4 @@
-"""Tests of cws_bench/methods.py: the counting methods as registered objects."""
+"""Tests of cws_bench/scoring/methods.py: the counting methods as registered objects."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import pytest
 
 from cws_bench import scoring
 from cws_bench.errors import CwsBenchError
-from cws_bench.methods import (
+from cws_bench.scoring import score_files, score_sentences
+from cws_bench.scoring.methods import (
     CountingMethod,
     IntervalMethod,
     get_method,
@@ -17,10 +18,9 @@ from cws_bench.methods import (
     methods,
     register_method,
 )
-from cws_bench.scoring import score_files, score_sentences
-from cws_bench.sighan import SighanCounts
+from cws_bench.scoring.sighan import SighanCounts
 
-PACKAGE = Path(scoring.__file__).resolve().parent
+PACKAGE = Path(scoring.__file__).resolve().parent.parent
 
 
 def test_the_registry_names_every_method_once():
@@ -40,7 +40,7 @@ def test_an_unknown_method_is_refused_with_the_names_to_use():
 def test_a_whole_file_method_is_refused_by_the_line_scorers():
     with pytest.raises(CwsBenchError, match="conll18 method scores whole files") as info:
         score_sentences([["我"]], [["我"]], method="conll18")  # type: ignore[arg-type]
-    assert "cws_bench.conll18.evaluate_files" in info.value.hint
+    assert "cws_bench.scoring.conll18.evaluate_files" in info.value.hint
 
 
 def test_a_name_is_registered_once():
@@ -122,9 +122,17 @@ def _method_name_comparisons(path: Path) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("module", ["scoring", "sharded", "streaming", "comparison"])
+SCORERS = [
+    *sorted(str(path.relative_to(PACKAGE)) for path in (PACKAGE / "scoring").glob("*.py")),
+    "sharded.py",
+    "streaming.py",
+    "comparison.py",
+]
+
+
+@pytest.mark.parametrize("module", [name for name in SCORERS if "methods" not in name])
 def test_the_scorers_ask_the_registry_instead_of_comparing_names(module):
-    assert _method_name_comparisons(PACKAGE / f"{module}.py") == []
+    assert _method_name_comparisons(PACKAGE / module) == []
 
 
 def test_the_name_check_finds_a_comparison(tmp_path):

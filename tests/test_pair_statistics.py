@@ -18,7 +18,7 @@ from cws_bench.bakeoff import ALPHA, CONFIDENCE, _statistics
 from cws_bench.comparison import bootstrap_statistics
 from cws_bench.metrics import significance
 from cws_bench.results import Comparison, Interval
-from cws_bench.sentence_counts import statistics as sentence_statistics
+from cws_bench.scoring.per_sentence import statistics as sentence_statistics
 
 
 def one_by_one(corpus, counts, pairs, resamples, seed):

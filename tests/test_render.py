@@ -1,4 +1,4 @@
-"""Results render themselves (issue 11): the CLI only chooses the format.
+"""Results render themselves: the CLI only chooses the format.
 
 Each render method gives, byte for byte, what the command prints, and the
 values in it are checked by hand on small examples.

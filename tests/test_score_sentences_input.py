@@ -1,4 +1,4 @@
-"""score_sentences refuses strings where it expects lists of words (issue 12)."""
+"""score_sentences refuses strings where it expects lists of words."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tests of cws_bench/scoring.py: hand-checked values, properties, real corpora."""
+"""Tests of cws_bench/scoring/: hand-checked values, properties, real corpora."""
 
 from __future__ import annotations
 
@@ -125,7 +125,7 @@ def test_no_dictionary_means_oov_figures_are_absent_not_zero():
 def test_division_by_zero_gives_zero():
     s = score_counts(SegCounts(), has_dictionary=True)
     assert (s.precision, s.recall, s.f1) == (0.0,) * 3
-    # OOV figures with nothing to count are undefined, not zero (issue 19).
+    # OOV figures with nothing to count are undefined, not zero.
     assert (s.oov_rate, s.oov_recall, s.iv_recall) == (None,) * 3
 
 
@@ -457,7 +457,7 @@ def test_sighan_method_keeps_the_byte_order_mark_like_the_script(write):
 
 
 # ---------------------------------------------------------------------------
-# Issue 19: fidelity details
+# Fidelity details
 
 
 def test_oov_recall_is_undefined_not_zero_when_no_gold_word_is_oov(write):
@@ -548,7 +548,7 @@ NON_PLAIN_GOLDS = [
 @pytest.mark.parametrize(("content", "name", "title", "fmt"), NON_PLAIN_GOLDS)
 def test_a_gold_in_another_format_is_read_in_it_not_line_by_line(write, content, name, title, fmt):
     # Read line by line, a CoNLL-U gold gave "different line counts" and, with
-    # --allow-line-mismatch, F1 2.40% for a perfect prediction (issue 19).
+    # --allow-line-mismatch, F1 2.40% for a perfect prediction.
     gold = write(name, content)
     pred = write("pred.txt", "我们 是\n")
     for gold_format in ("auto", fmt):
@@ -559,7 +559,7 @@ def test_a_gold_in_another_format_is_read_in_it_not_line_by_line(write, content,
     # Forced to plain, it is refused with how to read it, never scored as nonsense.
     with pytest.raises(CorpusFormatError, match=f"looks like {title}") as caught:
         score_files(gold, pred, gold_format="plain", allow_line_mismatch=True)
-    assert f"--gold-format {fmt}" in caught.value.hint
+    assert f'gold_format="{fmt}"' in caught.value.hint  # the API's terms; the CLI names its flag
     assert "cws-bench corpora export" in caught.value.hint
     # A prediction in such a format is refused too.
     with pytest.raises(CorpusFormatError, match="prediction file looks like"):

@@ -7,7 +7,7 @@ from pathlib import Path
 from cws_bench.experiment import CorpusSpec, PairTask, SegmenterSpec, run_pair
 from cws_bench.regression.baseline import record_baseline
 from cws_bench.scoring import score_sentences
-from cws_bench.sentence_counts import COLUMNS, column, sentence_rows, statistics
+from cws_bench.scoring.per_sentence import COLUMNS, column, sentence_rows, statistics
 
 # Line 2 is empty: the scorer skips it, and so must every resampling of the scores.
 GOLD = "研究 人员 发现 问题\n\n今天 上午 下雨\n"

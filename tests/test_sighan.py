@@ -1,4 +1,4 @@
-"""Tests of cws_bench/sighan.py: hand-checked diffs, GNU diff as an oracle, real corpora.
+"""Tests of cws_bench/scoring/sighan.py: hand-checked diffs, GNU diff as an oracle, real corpora.
 
 The oracle runs the real GNU ``diff -y`` on one-word-per-line files exactly as
 the SIGHAN ``score`` script does, and reads its output with the script's own
@@ -21,11 +21,11 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cws_bench import sighan as sighan_module
 from cws_bench.dictionary import load_dictionary
 from cws_bench.io import iter_lines
 from cws_bench.scoring import score_files, score_sentences
-from cws_bench.sighan import (
+from cws_bench.scoring import sighan as sighan_module
+from cws_bench.scoring.sighan import (
     BufferCounts,
     Hunk,
     SighanCounts,
@@ -377,7 +377,7 @@ def test_long_lines_with_frequent_and_unmatched_words_match_gnu_diff(
 def test_marker_words_are_counted_as_diff_aligned_them(gnu_diff, tmp_path):
     # A word that is exactly "|" is read by the script as diff's marker: left
     # unchanged, it still counts as a substitution and as missed. cws-bench
-    # counts what diff computed (documented in cws_bench/sighan.py).
+    # counts what diff computed (documented in cws_bench/scoring/sighan.py).
     pair = (["我", "|", "你"], ["我", "|", "你"])
     script = gnu_diff_counts(gnu_diff, tmp_path, [pair])
     assert (script["substitutions"], script["recall_hits"], script["precision_hits"]) == (1, 2, 3)
@@ -574,14 +574,14 @@ def test_official_pku_baseline(icwb2, tmp_path):
 
 
 # ---------------------------------------------------------------------------
-# Issue 19: more cases where the script misreads its data, and where it crashes
+# More cases where the script misreads its data, and where it crashes
 
 
 def test_a_61_column_gold_word_on_a_changed_line_is_recalled_by_the_script(gnu_diff, tmp_path):
     # diff -y prints a 61-column word filling its left half, then " |": one
     # space, where the script's test for a missed word needs two. The script
     # counts the word as recalled; cws-bench counts it as missed, as diff
-    # computed (documented in cws_bench/sighan.py).
+    # computed (documented in cws_bench/scoring/sighan.py).
     long_word = "a" * 61
     pair = ([long_word, "b"], ["x", "b"])
     script = gnu_diff_counts(gnu_diff, tmp_path / "long", [pair])
@@ -800,7 +800,7 @@ def test_score_files_counts_every_line_once_across_the_readers_blocks(
     # lines the kernel counted, decoded, to the SIGHAN counting: lines longer
     # than a block, CRLF, a byte-order mark and a last line without its newline
     # must give the counts of the whole lines, each counted once.
-    from cws_bench import scoring
+    from cws_bench.scoring import engine
 
     rng = random.Random(block_size)
     vocabulary = ["我们", "是", "学生", "结婚", "的", "和", "尚未"]
@@ -810,7 +810,7 @@ def test_score_files_counts_every_line_once_across_the_readers_blocks(
     pred = write("pred.txt", "\n".join(pred_lines) + "\n")
     words = ["我们", "的", "学生"]
     expected = count_sighan_lines(["\ufeff" + gold_lines[0], *gold_lines[1:]], pred_lines, words)
-    monkeypatch.setattr(scoring, "BLOCK_SIZE", block_size)
+    monkeypatch.setattr(engine, "BLOCK_SIZE", block_size)
     result = score_files(gold, pred, method="sighan", dictionary=words)
     assert result.sighan == expected
     assert result.sighan.truth_words == sum(len(line.split()) for line in gold_lines)

@@ -1,4 +1,4 @@
-"""One resolver of word sources for scoring, segmenters and the bake-off (issue 11)."""
+"""One resolver of word sources for scoring, segmenters and the bake-off."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ from typing import Any
 import click
 
 from cws_bench.cli.executor_options import executor_options
-from cws_bench.cli.options import data_dir_option, print_warnings
+from cws_bench.cli.options import data_dir_option, print_warnings, rename_flags
 from cws_bench.metrics.significance import CORRECTIONS
 
 
@@ -137,6 +137,7 @@ def bakeoff(
     from cws_bench.bakeoff import load_config, run_bakeoff
     from cws_bench.reports import render_across_corpora, render_leaderboard
 
+    rename_flags({"output_dir": "--output"})  # the report folder's hints name -o/--output
     loaded = load_config(config)
     if correction is not None:
         from dataclasses import replace

@@ -16,6 +16,7 @@ import click
 
 from cws_bench.cli.options import (
     RecordingGroup,
+    beta_option,
     encoding_option,
     format_option,
     output_option,
@@ -23,7 +24,7 @@ from cws_bench.cli.options import (
     stacked,
     write_output,
 )
-from cws_bench.metrics._undefined import ZeroDivision
+from cws_bench.metrics.undefined import ZeroDivision
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -117,13 +118,7 @@ def metrics() -> None:
     default=None,
     help="Comma-separated labels to report, in this order (default: all, sorted).",
 )
-@click.option(
-    "--beta",
-    type=click.FloatRange(min=0.0),
-    default=1.0,
-    show_default=True,
-    help="Report F-beta instead of F1.",
-)
+@beta_option("Report F-beta instead of F1.")
 @click.option(
     "--zero-division",
     "zero_division",

@@ -1,13 +1,14 @@
 """Options and helpers that several commands share, written once.
 
-Each option has one meaning and one spelling on every command (issue 18):
+Each option has one meaning and one spelling on every command:
 
 * ``--dict`` is always the OOV dictionary (the ``dictionary`` parameter of
   the scoring functions); a segmenter's own word list is ``--lexicon``.
 * ``--input-format`` is the format of an input corpus file; ``--format``
   always chooses the output format.
 * ``-o/--output`` is where the output goes; ``--data-dir``, ``--normalize``,
-  ``--quiet``, ``--seed`` and ``--batch-size`` mean the same everywhere, and
+  ``--quiet``, ``--seed``, ``--batch-size``, ``--gold-format``,
+  ``--dict-encoding``, ``--strict`` and ``--beta`` mean the same everywhere, and
   the defaults of the last two are the library's one constant each
   (:data:`~cws_bench.metrics.significance.DEFAULT_SEED`,
   :data:`~cws_bench.segmenters.stream.DEFAULT_BATCH_SIZE`).
@@ -169,6 +170,41 @@ def batch_size_option(function: F) -> F:
         show_default=True,
         help="Lines handed to the segmenter at a time.",
     )(function)
+
+
+def gold_format_option(gold: str) -> Callable[[F], F]:
+    """``--gold-format``: the format of the gold file (``gold`` names it in the help)."""
+    from cws_bench.scoring import GOLD_FORMATS
+
+    return click.option(
+        "--gold-format",
+        type=click.Choice(GOLD_FORMATS),
+        default="auto",
+        show_default=True,
+        help=f"Format of {gold}: auto (detected), plain (one sentence a line), conllu, "
+        "peoples-daily (word/POS) or bmes (char/TAG).",
+    )
+
+
+def dict_encoding_option(fallback: str) -> Callable[[F], F]:
+    """``--dict-encoding``: the encoding of a ``--dict`` file, else ``fallback``'s."""
+    return click.option(
+        "--dict-encoding",
+        default=None,
+        help=f"Encoding of a --dict file if not {fallback}.",
+    )
+
+
+def strict_option(help: str) -> Callable[[F], F]:
+    """``--strict``: refuse lines whose characters differ instead of aligning them."""
+    return click.option("--strict", is_flag=True, help=help)
+
+
+def beta_option(help: str) -> Callable[[F], F]:
+    """``--beta``: the F-beta weight (1 is F1)."""
+    return click.option(
+        "--beta", type=click.FloatRange(min=0.0), default=1.0, show_default=True, help=help
+    )
 
 
 def parse_option(text: str) -> tuple[str, Any]:

@@ -19,9 +19,11 @@ from cws_bench.cli.options import (
     RecordingGroup,
     batch_size_option,
     data_dir_option,
+    dict_encoding_option,
     dictionary_option,
     encoding_option,
     format_option,
+    gold_format_option,
     normalize_option,
     output_option,
     parse_option,
@@ -31,9 +33,9 @@ from cws_bench.cli.options import (
     resamples_option,
     seed_option,
     segmenter_options,
+    strict_option,
     write_output,
 )
-from cws_bench.scoring import GOLD_FORMATS
 
 if TYPE_CHECKING:
     from cws_bench.regression.baseline import Bounds
@@ -160,23 +162,12 @@ def _speed_runs_option(default: int | None) -> Callable[[F], F]:
     help="A gold segmentation of the same text (a file in any --gold-format, or a corpus "
     "NAME[:SPLIT]): says which changes fixed or broke agreement with it, and tests ΔP/ΔR/ΔF1.",
 )
-@click.option(
-    "--gold-format",
-    type=click.Choice(GOLD_FORMATS),
-    default="auto",
-    show_default=True,
-    help="Format of the --gold file: auto (detected), plain (one sentence a line), conllu, "
-    "peoples-daily (word/POS) or bmes (char/TAG).",
-)
+@gold_format_option("the --gold file")
 @dictionary_option(
     help="Dictionary for OOV figures: a file, 'jieba', or 'corpus:NAME[:SPLIT]'.",
     metavar="DICT",
 )
-@click.option(
-    "--dict-encoding",
-    default=None,
-    help="Encoding of a --dict file if not --encoding's.",
-)
+@dict_encoding_option("--encoding's")
 @_data_dir_option
 @normalize_option("A, B, the gold and the dictionary", "comparing")
 @format_option(
@@ -194,11 +185,9 @@ def _speed_runs_option(default: int | None) -> Callable[[F], F]:
 )
 @seed_option("Seed of the paired bootstrap test (with --gold).")
 @resamples_option("Resamples of the paired bootstrap test (with --gold).")
-@click.option(
-    "--strict",
-    is_flag=True,
-    help="Exit 2 when a line holds different characters in A and B, instead of matching "
-    "their words through a character alignment.",
+@strict_option(
+    "Exit 2 when a line holds different characters in A and B, instead of matching "
+    "their words through a character alignment."
 )
 @encoding_option
 def diff(

@@ -12,22 +12,25 @@ import click
 from cws_bench.cli.executor_options import character_bar, executor_options, open_executor
 from cws_bench.cli.options import (
     DICT_HELP,
+    beta_option,
     data_dir_option,
+    dict_encoding_option,
     dictionary_option,
     encoding_option,
     format_option,
+    gold_format_option,
     normalize_option,
     output_option,
     print_warnings,
     quiet_option,
     resamples_option,
     seed_option,
+    strict_option,
     write_output,
 )
 from cws_bench.errors import DecodingError
 from cws_bench.io import display_name
 from cws_bench.scoring import (
-    GOLD_FORMATS,
     METHODS,
     ScoreResult,
     gold_corpus,
@@ -67,14 +70,7 @@ def _labelled(
     DICT_HELP + " Default: none, or the standard dictionary of a corpus named as GOLD.",
     metavar="DICT",
 )
-@click.option(
-    "--gold-format",
-    type=click.Choice(GOLD_FORMATS),
-    default="auto",
-    show_default=True,
-    help="Format of a GOLD file: auto (detected), plain (one sentence a line), conllu, "
-    "peoples-daily (word/POS) or bmes (char/TAG).",
-)
+@gold_format_option("a GOLD file")
 @data_dir_option(
     "Where a corpus named as GOLD or in --dict corpus:NAME keeps its data (e.g. icwb2-data)."
 )
@@ -121,23 +117,11 @@ def _labelled(
 )
 @encoding_option
 @click.option("--pred-encoding", default=None, help="Encoding of PRED if not that of GOLD.")
-@click.option(
-    "--dict-encoding",
-    default=None,
-    help="Encoding of a --dict file if not that of GOLD.",
-)
-@click.option(
-    "--beta",
-    type=click.FloatRange(min=0.0),
-    default=1.0,
-    show_default=True,
-    help="Also report F-beta with this beta.",
-)
-@click.option(
-    "--strict",
-    is_flag=True,
-    help="Exit 2 when a line's predicted characters differ from the gold ones, "
-    "instead of scoring through a character alignment.",
+@dict_encoding_option("that of GOLD")
+@beta_option("Also report F-beta with this beta.")
+@strict_option(
+    "Exit 2 when a line's predicted characters differ from the gold ones, "
+    "instead of scoring through a character alignment."
 )
 @click.option(
     "--allow-line-mismatch",
@@ -204,7 +188,7 @@ def score(
     if method == "conll18":
         if len(paths) != 1:
             raise click.UsageError("--method conll18 scores one prediction")
-        from cws_bench.conll18 import score_command
+        from cws_bench.scoring.conll18 import score_command
 
         text = score_command(gold, paths[0], fmt, encoding, pred_encoding, dictionary, normalize)
         write_output(text, output)

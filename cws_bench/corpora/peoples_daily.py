@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from cws_bench.corpora.base import Availability, Corpus
-from cws_bench.corpora.readers import Compounds, _check_compounds, _parse_peoples_daily_line
+from cws_bench.corpora.readers import Compounds, check_compounds, parse_peoples_daily_line
 from cws_bench.errors import CorpusUnavailableError
 from cws_bench.io import PathLike, iter_line_blocks
 
@@ -98,7 +98,7 @@ class PeoplesDaily1998(Corpus):
     )
 
     def __init__(self, data_dir: PathLike | None = None, *, compounds: Compounds = "split") -> None:
-        _check_compounds(compounds)
+        check_compounds(compounds)
         self.compounds = compounds
         if data_dir is None and os.environ.get(ENVIRONMENT_VARIABLE):
             data_dir = os.environ[ENVIRONMENT_VARIABLE]
@@ -141,7 +141,7 @@ class PeoplesDaily1998(Corpus):
             for line in block:
                 number += 1
                 if split_of_line(number) == split:
-                    yield _parse_peoples_daily_line(
+                    yield parse_peoples_daily_line(
                         path, number, line, self.compounds, drop_ids=True
                     )
 

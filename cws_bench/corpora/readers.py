@@ -129,7 +129,7 @@ def _split_token(path: PathLike, number: int, token: str) -> tuple[str, str]:
     return word, tag
 
 
-def _parse_peoples_daily_line(
+def parse_peoples_daily_line(
     path: PathLike, number: int, line: str, compounds: Compounds, drop_ids: bool
 ) -> list[tuple[str, str]]:
     """The (word, tag) pairs of one People's Daily line."""
@@ -187,7 +187,7 @@ def _parse_peoples_daily_line(
     return pairs
 
 
-def _check_compounds(compounds: str) -> None:
+def check_compounds(compounds: str) -> None:
     if compounds not in ("split", "join"):
         raise CwsBenchError(
             f"compounds={compounds!r}: expected 'split' (the parts, the standard) or 'join'"
@@ -223,9 +223,9 @@ def read_peoples_daily(
     Raises:
         CorpusFormatError: a token without ``/POS``, or unbalanced brackets.
     """
-    _check_compounds(compounds)
+    check_compounds(compounds)
     for number, line in _numbered_lines(path, encoding):
-        pairs = _parse_peoples_daily_line(path, number, line, compounds, drop_ids)
+        pairs = parse_peoples_daily_line(path, number, line, compounds, drop_ids)
         if pairs or not skip_empty:
             yield [word for word, _ in pairs]
 
@@ -694,9 +694,9 @@ def read_tagged(
         drop_ids = options.pop("drop_ids", True)
         skip_empty = options.pop("skip_empty", False)
         _check_options("peoples-daily", options)
-        _check_compounds(compounds)
+        check_compounds(compounds)
         for number, line in _numbered_lines(path, encoding):
-            pairs = _parse_peoples_daily_line(path, number, line, compounds, drop_ids)
+            pairs = parse_peoples_daily_line(path, number, line, compounds, drop_ids)
             if pairs or not skip_empty:
                 yield pairs
     elif format == "conllu":

@@ -8,7 +8,7 @@ people already trust (the tests compare them on random inputs):
 - :mod:`~cws_bench.metrics.classification`: confusion matrix, precision,
   recall, F-beta (binary, micro, macro, weighted), accuracy, the
   classification report, ROC and precision-recall curves, AUC and average
-  precision (scikit-learn); P/R/F from counts, which the segmentation scorer uses.
+  precision (scikit-learn); P/R/F from counts, re-exported from counts.
 - :mod:`~cws_bench.metrics.generation`: exact match, token precision/recall/F1,
   n-gram precision, BLEU (sacrebleu), ROUGE-N and ROUGE-L (rouge-score),
   perplexity; the tokenizer is a parameter (characters, whitespace or any
@@ -42,3 +42,6 @@ MODULES = (
     "significance",
 )
 """The metric modules, for registry-wide tests and documentation."""
+
+HELPERS = ("tables", "defaults", "undefined")
+"""The modules the metric modules share: plain tables, resampling defaults, ``zero_division``."""

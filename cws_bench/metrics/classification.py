@@ -29,14 +29,14 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
-from cws_bench.metrics._tables import spreadsheet_safe
-from cws_bench.metrics._undefined import (
+from cws_bench.metrics.counts import PrecisionRecallF, precision_recall_fscore_from_counts
+from cws_bench.metrics.tables import spreadsheet_safe
+from cws_bench.metrics.undefined import (
     UndefinedMetricWarning,
     ZeroDivision,
     check_zero_division,
     warn_undefined,
 )
-from cws_bench.metrics.counts import PrecisionRecallF, precision_recall_fscore_from_counts
 
 if TYPE_CHECKING:
     import numpy as np
@@ -736,7 +736,7 @@ class ClassificationReport:
         confusion: tuple[Sequence[str], Sequence[Sequence[int]]] | None = None,
     ) -> str:
         """The report as a Markdown table (and the confusion matrix as a second one)."""
-        from cws_bench.metrics._tables import markdown_table
+        from cws_bench.metrics.tables import markdown_table
 
         frame = self.to_frame()
         header = ["label", *(str(c) for c in frame.columns)]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from cws_bench.metrics._undefined import ZeroDivision, check_zero_division, warn_undefined
+from cws_bench.metrics.undefined import ZeroDivision, check_zero_division, warn_undefined
 
 __all__ = ["PrecisionRecallF", "precision_recall_fscore_from_counts"]
 

@@ -42,8 +42,8 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar
 import numpy as np
 from numpy.typing import ArrayLike
 
-from cws_bench.metrics._undefined import ZeroDivision, check_zero_division
 from cws_bench.metrics.classification import precision_recall_fscore_from_counts
+from cws_bench.metrics.undefined import ZeroDivision, check_zero_division
 
 if TYPE_CHECKING:
     pass

@@ -26,8 +26,8 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from cws_bench.metrics._tables import csv_table, markdown_table, text_table
-from cws_bench.metrics._undefined import ZeroDivision, check_zero_division, warn_undefined
+from cws_bench.metrics.tables import csv_table, markdown_table, text_table
+from cws_bench.metrics.undefined import ZeroDivision, check_zero_division, warn_undefined
 
 if TYPE_CHECKING:
     import pandas as pd

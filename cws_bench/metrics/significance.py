@@ -50,7 +50,7 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from cws_bench.metrics._defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
+from cws_bench.metrics.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 __all__ = [
     "CORRECTIONS",

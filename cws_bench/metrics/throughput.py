@@ -49,7 +49,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from cws_bench.metrics._tables import csv_table, markdown_table, text_table
+from cws_bench.metrics.tables import csv_table, markdown_table, text_table
 
 __all__ = [
     "COLUMNS",

@@ -62,7 +62,7 @@ from cws_bench.experiment import (
 )
 from cws_bench.identity import command_argv, command_files, forget, is_path, options_identity
 from cws_bench.io import PathLike, atomic_write
-from cws_bench.sentence_counts import sentence_rows
+from cws_bench.scoring.per_sentence import sentence_rows
 
 if TYPE_CHECKING:
     from cws_bench.segmenters import Segmenter

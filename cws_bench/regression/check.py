@@ -15,7 +15,7 @@ options (a jieba user dictionary), cws-bench version, or machine (speed).
 That is a changed experiment, not only a regression; ``fail_on_change``
 makes it a failure too.
 
->>> from cws_bench.bakeoff import CorpusSpec
+>>> from cws_bench.experiment import CorpusSpec
 >>> from cws_bench.regression.baseline import CorpusRecord, SegmenterConfig, Speed
 >>> def run(f1, speed):
 ...     speed = Speed(speed, (speed,), characters=10, passes=1)
@@ -263,21 +263,12 @@ def _p_values(
         or old.identity.get("corpus_checksum") != new.identity.get("corpus_checksum")
     ):
         return {}
-    from cws_bench.metrics import significance
-    from cws_bench.sentence_counts import statistics as sentence_statistics
+    from cws_bench.scoring.per_sentence import paired_tests
 
-    statistics = sentence_statistics()
-    return {
-        metric: significance.paired_bootstrap_test(
-            new.sentence_counts,
-            old.sentence_counts,
-            statistics[metric],
-            n_resamples=resamples,
-            seed=seed,
-        ).p_value
-        for metric in metrics
-        if metric in statistics
-    }
+    tests = paired_tests(
+        new.sentence_counts, old.sentence_counts, seed=seed, resamples=resamples, metrics=metrics
+    )
+    return {metric: tests[metric].p_value for metric in metrics if metric in tests}
 
 
 def _changes(old: Baseline, new: Baseline) -> list[ExperimentChange]:
@@ -392,16 +383,16 @@ def _fail_closed(checks: list[BoundCheck], baseline: Baseline, current: Baseline
     if not checks:
         raise CwsBenchError(
             "nothing to check: the baseline has no corpus or no bound",
-            "record the baseline on some corpus (`cws-bench baseline save --corpus ...`), "
-            "with a bound such as --max-f1-drop 0",
+            "record the baseline on some corpus, and check it against at least one bound "
+            "(the largest F1 drop allowed, say)",
         )
     skipped = [check for check in checks if check.status == "skipped"]
     if skipped:
         listed = "; ".join(f"{check.corpus}: {check.message}" for check in skipped)
         raise CwsBenchError(
             f"{len(skipped)} bound(s) cannot be checked, so the check cannot pass: {listed}",
-            "record the baseline again, or drop the bound (an OOV bound needs an OOV "
-            "dictionary: --dict)",
+            "record the baseline again, or drop the bound (an OOV bound needs a baseline "
+            "recorded with an OOV dictionary)",
         )
 
 

@@ -15,9 +15,9 @@ against the gold: ΔP, ΔR and ΔF1 with a paired bootstrap test over sentences
 (:func:`cws_bench.metrics.significance.paired_bootstrap_test`, seeded).
 
 Lines whose characters differ between A and B are handled as the scorer
-handles such lines (cws_bench/scoring.py): they are reported (how many, the
+handles such lines (cws_bench/scoring/): they are reported (how many, the
 first ones with their line numbers), their words are matched through a
-minimal edit alignment of the two texts (:func:`cws_bench.spans.align_chars`),
+minimal edit alignment of the two texts (:func:`cws_bench.scoring.spans.align_chars`),
 and they are left out of the kinds of change.
 
 >>> d = diff_segmentations([["结婚", "的", "和", "尚未"]], [["结婚", "的", "和尚", "未"]])
@@ -34,9 +34,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cws_bench.analysis import block_kind, shared_blocks
-from cws_bench.errors import CwsBenchError, TextMismatchError
+from cws_bench.errors import CwsBenchError, Fix, TextMismatchError
 from cws_bench.io import PathLike, display_name, read_segmented
-from cws_bench.spans import align_chars, project_spans, to_spans
+from cws_bench.scoring.spans import align_chars, project_spans, to_spans
 
 if TYPE_CHECKING:
     from cws_bench.dictionary import Dictionary
@@ -339,16 +339,6 @@ class SegmentationDiff:
         }
 
 
-def _as_normalizer(normalize: str | Normalizer | None) -> Normalizer | None:
-    """The normaliser to apply, or None when nothing changes."""
-    if normalize is None:
-        return None
-    from cws_bench.normalize import Normalizer, get_normalizer
-
-    normalizer = normalize if isinstance(normalize, Normalizer) else get_normalizer(normalize)
-    return None if normalizer.identity else normalizer
-
-
 def _joined(words: Iterable[str]) -> str:
     """A sentence as one string, its non-empty words separated by one space."""
     return " ".join(word for word in words if word)
@@ -452,16 +442,9 @@ def _paired_tests(
     """Paired bootstrap tests of A against B over sentences: precision, recall, F1."""
     if not a_rows:
         return {}
-    from cws_bench.metrics import significance
-    from cws_bench.sentence_counts import statistics
+    from cws_bench.scoring.per_sentence import paired_tests
 
-    return {
-        # A first, so that estimate_a is A's score and estimate_b B's.
-        metric: significance.paired_bootstrap_test(
-            a_rows, b_rows, statistic, n_resamples=resamples, seed=seed
-        )
-        for metric, statistic in statistics().items()
-    }
+    return paired_tests(a_rows, b_rows, seed=seed, resamples=resamples)
 
 
 def diff_segmentations(
@@ -510,6 +493,7 @@ def diff_segmentations(
     ('merge', 1, -2)
     """
     from cws_bench.metrics.significance import DEFAULT_RESAMPLES, DEFAULT_SEED
+    from cws_bench.normalize import as_normalizer
     from cws_bench.words import as_dictionary
 
     a_name, b_name, gold_name = names
@@ -520,7 +504,7 @@ def diff_segmentations(
     a_lines = [_joined(words) for words in a]
     b_lines = [_joined(words) for words in b]
     gold_lines = None if gold is None else [_joined(words) for words in gold]
-    normalizer = _as_normalizer(normalize)
+    normalizer = as_normalizer(normalize)
     if normalizer is not None:  # character by character: the word boundaries stay
         a_lines = list(map(normalizer, a_lines))
         b_lines = list(map(normalizer, b_lines))
@@ -538,11 +522,7 @@ def diff_segmentations(
         )
     words = as_dictionary(dictionary)
     if words is not None and normalizer is not None:
-        from cws_bench.dictionary import Dictionary
-
-        words = Dictionary.from_words(
-            map(normalizer, words.words), f"{words.name}|{normalizer.name}"
-        )
+        words = words.normalized(normalizer)
 
     line_diffs: list[LineDiff] = []
     kinds = {kind: {"changes": 0, "a_words": 0, "b_words": 0} for kind in KINDS}
@@ -583,8 +563,9 @@ def diff_segmentations(
         raise TextMismatchError(
             f"{a_name} and {b_name}: {text_differences} line(s) hold different characters "
             f"({shown})",
-            "both must segment exactly the same text; leave out --strict to compare them "
+            "both must segment exactly the same text; leave out {0} to compare them "
             "through a character alignment",
+            fixes=(Fix("strict", True),),
         )
     warnings = []
     if text_differences:
@@ -612,7 +593,7 @@ def diff_segmentations(
     comparison = None
     if gold_lines is not None:
         from cws_bench.scoring import score_sentences
-        from cws_bench.sentence_counts import sentence_rows
+        from cws_bench.scoring.per_sentence import sentence_rows
 
         a_result = score_sentences(
             map(_words, gold_lines), map(_words, a_lines), words, per_line=True

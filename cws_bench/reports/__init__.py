@@ -30,7 +30,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from cws_bench.errors import CwsBenchError
+from cws_bench.errors import CwsBenchError, Fix
 from cws_bench.io import atomic_write
 from cws_bench.reports.data import render_csv, render_json
 from cws_bench.reports.html import render_html
@@ -156,7 +156,8 @@ def write_reports(
     except OSError as e:
         raise CwsBenchError(
             f"{folder}: cannot create the report folder ({e.strerror})",
-            "pass another folder with -o/--output",
+            "pass another folder as {0}",
+            fixes=(Fix("output_dir"),),
         ) from e
     written: dict[str, Path] = {}
     for kind, text in contents.items():
@@ -167,7 +168,8 @@ def write_reports(
         except OSError as e:
             raise CwsBenchError(
                 f"{path}: cannot write the report ({e.strerror})",
-                "check the folder's permissions and free space, or pass another -o/--output",
+                "check the folder's permissions and free space, or pass another {0}",
+                fixes=(Fix("output_dir"),),
             ) from e
         written[kind] = path
     return written

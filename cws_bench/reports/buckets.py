@@ -34,7 +34,7 @@ def _buckets(board: Board) -> list[tuple[str, dict[str, Any]]]:
 
 def bucket_chart(board: Board, colors: dict[str, str]) -> str | None:
     """F1 by bucket of every attribute for the segmenters of one corpus, as inline SVG."""
-    from cws_bench.reports.charts import PALETTE, _chart, _grid, _to_svg
+    from cws_bench.reports.charts import PALETTE, light_grid, new_chart, to_svg
 
     rows = _buckets(board)
     if not rows:
@@ -45,7 +45,7 @@ def bucket_chart(board: Board, colors: dict[str, str]) -> str | None:
     name = f"buckets-{board.corpus}"
     columns = 2 if len(panels) > 1 else 1
     lines = (len(panels) + 1) // 2
-    with _chart(name, 5.6, 0.9 + 2.0 * lines) as figure:
+    with new_chart(name, 5.6, 0.9 + 2.0 * lines) as figure:
         grid = figure.subplots(lines, columns, sharey=True, squeeze=False).flatten()
         for axes in grid[len(panels) :]:
             axes.set_visible(False)
@@ -75,9 +75,9 @@ def bucket_chart(board: Board, colors: dict[str, str]) -> str | None:
             # At the top of the axes, where matplotlib would put it too (nothing is drawn
             # above the axes): placing it itself measures the whole y axis at every draw.
             axes.set_title(title, y=1.0)
-            _grid(axes)
+            light_grid(axes)
         for axes in grid[::columns]:
             axes.set_ylabel("F1")
         handles, labels = grid[0].get_legend_handles_labels()
         figure.legend(handles, labels, loc="outside lower center", ncols=min(len(labels), 5))
-        return _to_svg(figure, name, f"F1 by bucket on {board.corpus}")
+        return to_svg(figure, name, f"F1 by bucket on {board.corpus}")

@@ -132,7 +132,7 @@ def colors_for(segmenters: Sequence[str]) -> dict[str, str]:
 
 
 @contextlib.contextmanager
-def _chart(name: str, width: float, height: float) -> Iterator[Figure]:
+def new_chart(name: str, width: float, height: float) -> Iterator[Figure]:
     """A fresh figure under the report's style; ``name`` salts the SVG ids."""
     import matplotlib
     from matplotlib.backends.backend_svg import FigureCanvasSVG
@@ -151,19 +151,19 @@ def warm_up() -> None:
     A bake-off calls it in a thread while its workers segment, so that its
     reports do not pay for it after the last pair. Nothing it draws is kept.
     """
-    with _chart("warm-up", 2.0, 1.5) as figure:
+    with new_chart("warm-up", 2.0, 1.5) as figure:
         axes = figure.add_subplot()
         axes.bar([0, 1], [0.5, 1.0], label="warm-up")
         axes.set_title("warm-up")
         axes.legend()
-        _to_svg(figure, "warm-up", "warm-up")
+        to_svg(figure, "warm-up", "warm-up")
 
 
 _ROOT = re.compile(r'<svg ([^>]*?)width="([\d.]+)pt" height="([\d.]+)pt"')
 
 
-def _to_svg(figure: Figure, name: str, label: str) -> str:
-    """Print a figure as an SVG element ready to inline in HTML (must run inside ``_chart``).
+def to_svg(figure: Figure, name: str, label: str) -> str:
+    """Print a figure as an SVG element ready to inline in HTML (must run inside ``new_chart``).
 
     Every id gets a prefix of its own to the chart (and every reference to it),
     so the structural ids matplotlib repeats in each drawing (``figure_1``,
@@ -171,7 +171,7 @@ def _to_svg(figure: Figure, name: str, label: str) -> str:
     """
     from markupsafe import escape
 
-    from cws_bench.signature import short_hash
+    from cws_bench.checksums import short_hash
 
     buffer = io.StringIO()
     figure.canvas.print_svg(
@@ -195,7 +195,7 @@ def _to_svg(figure: Figure, name: str, label: str) -> str:
     )
 
 
-def _grid(axes: Axes) -> None:
+def light_grid(axes: Axes) -> None:
     axes.grid(True, color=GRID, linewidth=0.6)
     axes.set_axisbelow(True)
 
@@ -317,7 +317,7 @@ def f1_chart(board: Board, colors: dict[str, str]) -> str | None:
     if not rows:
         return None
     name = f"f1-{board.corpus}"
-    with _chart(name, 4.6, 0.9 + 0.32 * len(rows)) as figure:
+    with new_chart(name, 4.6, 0.9 + 0.32 * len(rows)) as figure:
         axes = figure.add_subplot()
         for position, row in enumerate(reversed(rows)):
             f1 = row.pair.scores["f1"]
@@ -336,9 +336,9 @@ def f1_chart(board: Board, colors: dict[str, str]) -> str | None:
         axes.set_yticks(range(len(rows)), [row.pair.segmenter for row in reversed(rows)])
         axes.set_ylim(-0.6, len(rows) - 0.4)
         axes.set_xlabel("F1")
-        _grid(axes)
+        light_grid(axes)
         axes.grid(False, axis="y")
-        return _to_svg(figure, name, f"F1 with confidence intervals on {board.corpus}")
+        return to_svg(figure, name, f"F1 with confidence intervals on {board.corpus}")
 
 
 def _square_limits(values: Sequence[float]) -> tuple[float, float]:
@@ -353,7 +353,7 @@ def precision_recall_chart(board: Board, colors: dict[str, str]) -> str | None:
     if not rows:
         return None
     name = f"pr-{board.corpus}"
-    with _chart(name, 4.6, 3.6) as figure:
+    with new_chart(name, 4.6, 3.6) as figure:
         axes = figure.add_subplot()
         values = [r.pair.scores[k] for r in rows for k in ("precision", "recall")]
         for row in rows:
@@ -384,9 +384,9 @@ def precision_recall_chart(board: Board, colors: dict[str, str]) -> str | None:
         axes.set_aspect("equal", adjustable="box")
         axes.set_xlabel("Recall")
         axes.set_ylabel("Precision")
-        _grid(axes)
+        light_grid(axes)
         _label_points(axes, labels)
-        return _to_svg(figure, name, f"Precision against recall on {board.corpus}")
+        return to_svg(figure, name, f"Precision against recall on {board.corpus}")
 
 
 def _iso_f1(axes: Axes, low: float, high: float) -> None:
@@ -440,7 +440,7 @@ def speed_f1_chart(board: Board, colors: dict[str, str]) -> str | None:
     if not rows:
         return None
     name = f"speed-{board.corpus}"
-    with _chart(name, 4.6, 3.6) as figure:
+    with new_chart(name, 4.6, 3.6) as figure:
         axes = figure.add_subplot()
         labels = []
         for row in rows:
@@ -466,9 +466,9 @@ def speed_f1_chart(board: Board, colors: dict[str, str]) -> str | None:
         axes.set_xlim(min(speeds) / 2, max(speeds) * 3)
         axes.set_xlabel("Characters per second (log scale)")
         axes.set_ylabel("F1")
-        _grid(axes)
+        light_grid(axes)
         _label_points(axes, labels)
-        return _to_svg(figure, name, f"F1 against speed on {board.corpus}")
+        return to_svg(figure, name, f"F1 against speed on {board.corpus}")
 
 
 def oov_iv_chart(board: Board, colors: dict[str, str]) -> str | None:
@@ -482,7 +482,7 @@ def oov_iv_chart(board: Board, colors: dict[str, str]) -> str | None:
     if not rows:
         return None
     name = f"oov-{board.corpus}"
-    with _chart(name, 4.6, 3.6) as figure:
+    with new_chart(name, 4.6, 3.6) as figure:
         axes = figure.add_subplot()
         labels = []
         for row in rows:
@@ -498,9 +498,9 @@ def oov_iv_chart(board: Board, colors: dict[str, str]) -> str | None:
             setter(low, high)
         axes.set_xlabel("IV recall (R_iv)")
         axes.set_ylabel("OOV recall (R_oov)")
-        _grid(axes)
+        light_grid(axes)
         _label_points(axes, labels)
-        return _to_svg(figure, name, f"OOV recall against IV recall on {board.corpus}")
+        return to_svg(figure, name, f"OOV recall against IV recall on {board.corpus}")
 
 
 class LengthCharts:
@@ -532,7 +532,7 @@ class LengthCharts:
                 axes.set_ylim(0, 1)
                 axes.set_xlabel("Gold word length (characters)")
                 axes.set_ylabel("Recall")
-                _grid(axes)
+                light_grid(axes)
                 axes.grid(False, axis="x")
                 # Laid out once, on a length label: the same layout whatever is drawn first.
                 axes.set_xticks([0], ["1"])
@@ -565,7 +565,7 @@ class LengthCharts:
             # What autoscaling gives (bars 0.7 wide, the axes' margins), without a relim.
             margin = matplotlib.rcParams["axes.xmargin"] * (len(lengths) - 0.3)
             axes.set_xlim(-0.35 - margin, len(lengths) - 0.65 + margin)
-            return _to_svg(figure, name, f"Recall by word length of {segmenter} on {corpus}")
+            return to_svg(figure, name, f"Recall by word length of {segmenter} on {corpus}")
 
 
 def length_recall_chart(row: BoardRow, corpus: str, colors: dict[str, str]) -> str | None:

@@ -13,7 +13,7 @@ import csv
 import io
 import json
 
-from cws_bench.metrics._tables import safe_record
+from cws_bench.metrics.tables import safe_record
 from cws_bench.results import BakeoffResult
 
 __all__ = ["render_csv", "render_json"]

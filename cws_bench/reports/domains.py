@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from cws_bench.metrics.tables import escape_markdown
 from cws_bench.reports import tables as fmt
 from cws_bench.results import BakeoffResult
 
@@ -161,7 +162,7 @@ def heatmap_chart(matrix: DomainMatrix) -> str:
     """The F1 heatmap as inline SVG: segmenters × corpora, values printed in the cells."""
     import numpy as np
 
-    from cws_bench.reports.charts import _chart, _to_svg
+    from cws_bench.reports.charts import new_chart, to_svg
 
     corpora, rows = matrix.corpora, matrix.rows
     data = np.full((len(rows), len(corpora)), np.nan)
@@ -172,7 +173,7 @@ def heatmap_chart(matrix: DomainMatrix) -> str:
     low = float(np.nanmin(data))
     high = float(np.nanmax(data))
     name = "domains-heatmap"
-    with _chart(name, 1.8 + 0.62 * len(corpora), 1.3 + 0.34 * len(rows)) as figure:
+    with new_chart(name, 1.8 + 0.62 * len(corpora), 1.3 + 0.34 * len(rows)) as figure:
         from matplotlib import colormaps
 
         cmap = colormaps["viridis"].with_extremes(bad="#f0f0f0")
@@ -208,19 +209,19 @@ def heatmap_chart(matrix: DomainMatrix) -> str:
         axes.tick_params(length=0)
         for side in ("left", "bottom"):
             axes.spines[side].set_visible(False)
-        return _to_svg(figure, name, "F1 of every segmenter on every corpus")
+        return to_svg(figure, name, "F1 of every segmenter on every corpus")
 
 
 def falloff_chart(falloff: list[FallOff], matrix: DomainMatrix) -> str | None:
     """Each segmenter's F1 on every non-news corpus minus its mean F1 on news, as dots."""
-    from cws_bench.reports.charts import PALETTE, _chart, _grid, _to_svg
+    from cws_bench.reports.charts import PALETTE, light_grid, new_chart, to_svg
 
     if not falloff:
         return None
     others = [c for c in matrix.corpora if any(c in r.drops for r in falloff)]
     markers = "osD^v<>pXh*"
     name = "domains-falloff"
-    with _chart(name, 6.4, 1.2 + 0.36 * len(falloff)) as figure:
+    with new_chart(name, 6.4, 1.2 + 0.36 * len(falloff)) as figure:
         axes = figure.add_subplot()
         for k, corpus in enumerate(others):
             points = [
@@ -251,10 +252,10 @@ def falloff_chart(falloff: list[FallOff], matrix: DomainMatrix) -> str | None:
         axes.set_yticks(range(len(falloff)), [r.segmenter for r in reversed(falloff)])
         axes.set_ylim(-0.6, len(falloff) - 0.4)
         axes.set_xlabel("F1 on the corpus minus mean F1 on news")
-        _grid(axes)
+        light_grid(axes)
         axes.grid(False, axis="y")
         axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), ncols=1)
-        return _to_svg(figure, name, "How far each segmenter falls off news")
+        return to_svg(figure, name, "How far each segmenter falls off news")
 
 
 def _cell(value: float | None) -> str:
@@ -269,7 +270,8 @@ def render_wide_markdown(result: BakeoffResult, *, heading: str = "##") -> str:
     matrix = domain_matrix(result)
     if matrix is None:
         return ""
-    esc = fmt.escape_markdown
+    esc = escape_markdown
+
     header = ["segmenter", *map(esc, matrix.corpora), "mean", "worst corpus"]
     lines = [
         f"{heading} F1 by corpus",

@@ -258,6 +258,6 @@ def render_latex(result: BakeoffResult) -> str:
     lines += [f"% Run note: {escape_latex(note)}" for note in run_notes(result.settings)]
     for board in build_boards(result):
         lines += ["", *_board_table(board, result)]
-        # SIGHAN 2005 corpora: the published rows (issue 17)
+        # SIGHAN 2005 corpora: the published rows
         lines += published_latex(board, escape_latex, tabular)
     return "\n".join(lines) + "\n"

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from cws_bench.metrics.tables import escape_markdown
 from cws_bench.reports.tables import (
     MISSING,
     Board,
-    escape_markdown,
     format_count,
     format_score,
     format_speed,

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from cws_bench.metrics.tables import escape_markdown
 from cws_bench.reports.llm import llm_markdown
 from cws_bench.reports.published import published_markdown
 from cws_bench.reports.tables import (
@@ -22,7 +23,6 @@ from cws_bench.reports.tables import (
     build_boards,
     confidence_label,
     detail_columns,
-    escape_markdown,
     format_interval,
     format_score,
     format_seconds,
@@ -213,7 +213,7 @@ def _corpus_section(board: Board, result: BakeoffResult, level: str) -> list[str
             for p in board.failed
         ]
         lines.append("")
-    lines += published_markdown(board)  # SIGHAN 2005 corpora: the published rows (issue 17)
+    lines += published_markdown(board)  # SIGHAN 2005 corpora: the published rows
     lines += llm_markdown(board)  # rows with per-line diagnostics: fidelity, latency, cost
     if board.rows:
         lines += [
@@ -275,7 +275,7 @@ def _run_section(result: BakeoffResult, level: str) -> list[str]:
     facts += [(str(key), value) for key, value in result.settings.items() if key != "notes"]
     facts += [(str(key), value) for key, value in result.environment.items()]
     cached = [f"{p.segmenter} on {p.corpus}" for p in result.pairs if p.cached]
-    if cached:  # issue 12: say which numbers were not recomputed in this run
+    if cached:  # Say which numbers were not recomputed in this run
         facts.append(("from the run cache", cached))
     for key, value in facts:
         if isinstance(value, list | tuple):

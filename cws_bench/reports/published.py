@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from cws_bench.metrics.tables import escape_markdown
 from cws_bench.published import (
     BASELINE_EXPLANATION,
     BaselineDifference,
@@ -22,7 +23,7 @@ from cws_bench.published import (
     load_published,
     published_for,
 )
-from cws_bench.reports.tables import Board, escape_markdown, format_score
+from cws_bench.reports.tables import Board, format_score
 
 __all__ = [
     "PublishedView",

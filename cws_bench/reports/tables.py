@@ -18,7 +18,6 @@ one's letters.
 
 from __future__ import annotations
 
-import re
 import string
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -479,15 +478,3 @@ def detail_columns(board: Board, names: Sequence[str], confidence: str) -> list[
         if any(column.cell(row.pair) != MISSING for row in board.rows):
             columns.append(Column(column.header.format(confidence=confidence), column.cell))
     return columns
-
-
-_SPECIAL = re.compile(r"([\\`*_\[\]<>|#])")
-
-
-def escape_markdown(text: str) -> str:
-    r"""Escape text for Markdown: literal characters, one line.
-
-    >>> escape_markdown("a|b *c*")
-    'a\\|b \\*c\\*'
-    """
-    return _SPECIAL.sub(r"\\\1", " ".join(str(text).split()))

@@ -115,7 +115,7 @@ def _board_lines(board: Board, confidence: str) -> list[str]:
         f"  {pair.segmenter} {pair.status}: {' '.join((pair.error or 'no error message').split())}"
         for pair in board.failed
     ]
-    lines += published_text(board)  # SIGHAN 2005 corpora: the published rows (issue 17)
+    lines += published_text(board)  # SIGHAN 2005 corpora: the published rows
     llm = llm_rows(board)  # rows with per-line diagnostics: fidelity, latency, cost
     if llm:
         lines += ["", "  LLM rows beside the others:"]

@@ -381,7 +381,8 @@ class Segmenter(ABC):
             raise SegmenterError(
                 self.name,
                 f"failed on a batch of {len(lines)} lines: {type(e).__name__}: {e}",
-                "segment smaller batches (--batch-size) to find the line that breaks it",
+                "segment smaller batches ({0}) to find the line that breaks it",
+                fixes=(Fix("batch_size"),),
             ) from e
 
     @property

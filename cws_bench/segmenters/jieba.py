@@ -82,7 +82,7 @@ def tile(word: str, pieces: set[str]) -> list[str]:
     return out
 
 
-def _check_file(name: str, path: str | os.PathLike[str], what: str) -> str:
+def check_dictionary_file(name: str, path: str | os.PathLike[str], what: str) -> str:
     if not Path(path).is_file():
         raise SegmenterError(name, f"{what} {os.fspath(path)}: no such file", "check the path")
     return os.fspath(path)
@@ -126,11 +126,13 @@ class JiebaSegmenter(Segmenter):
             if dictionary is None:
                 self.tokenizer = jieba.Tokenizer()
             else:
-                self.tokenizer = jieba.Tokenizer(_check_file(self.name, dictionary, "dictionary"))
+                self.tokenizer = jieba.Tokenizer(
+                    check_dictionary_file(self.name, dictionary, "dictionary")
+                )
             try:
                 self.tokenizer.initialize()
                 if user_dict is not None:
-                    path = _check_file(self.name, user_dict, "user dictionary")
+                    path = check_dictionary_file(self.name, user_dict, "user dictionary")
                     self.tokenizer.load_userdict(path)
             except (ValueError, UnicodeDecodeError) as e:
                 raise CwsBenchError(f"jieba could not read a dictionary: {e}") from e

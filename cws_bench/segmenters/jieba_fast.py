@@ -16,7 +16,7 @@ from typing import Any
 
 from cws_bench.errors import CwsBenchError, SegmenterError
 from cws_bench.segmenters.base import Segmenter, TrainingData
-from cws_bench.segmenters.jieba import MODES, JiebaSegmenter, Mode, _check_file
+from cws_bench.segmenters.jieba import MODES, JiebaSegmenter, Mode, check_dictionary_file
 
 __all__ = ["JiebaFastSegmenter"]
 
@@ -58,12 +58,16 @@ class JiebaFastSegmenter(JiebaSegmenter):
             tokenizer: Any = (
                 jieba_fast.Tokenizer()
                 if dictionary is None
-                else jieba_fast.Tokenizer(_check_file(self.name, dictionary, "dictionary"))
+                else jieba_fast.Tokenizer(
+                    check_dictionary_file(self.name, dictionary, "dictionary")
+                )
             )
             try:
                 tokenizer.initialize()
                 if user_dict is not None:
-                    tokenizer.load_userdict(_check_file(self.name, user_dict, "user dictionary"))
+                    tokenizer.load_userdict(
+                        check_dictionary_file(self.name, user_dict, "user dictionary")
+                    )
             except (ValueError, UnicodeDecodeError) as e:
                 raise CwsBenchError(f"jieba-fast could not read a dictionary: {e}") from e
         finally:

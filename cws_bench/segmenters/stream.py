@@ -46,7 +46,7 @@ class SegmentStats:
         return self.characters / self.seconds if self.seconds > 0 else 0.0
 
 
-def _run_batch(segmenter: Segmenter, batch: list[str], source: str, first: int) -> list[list[str]]:
+def run_batch(segmenter: Segmenter, batch: list[str], source: str, first: int) -> list[list[str]]:
     try:
         return segmenter.segment(batch)
     except SegmenterOutputError as e:
@@ -100,7 +100,7 @@ def _segment_stream(
         if not batch:
             return
         started = time.perf_counter()
-        output = _run_batch(segmenter, batch, source, first)
+        output = run_batch(segmenter, batch, source, first)
         counter.seconds += time.perf_counter() - started
         counter.keep(segmenter.diagnostics(), len(batch))
         counter.lines += len(batch)

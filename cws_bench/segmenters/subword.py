@@ -37,7 +37,7 @@ a special token) has none. Then:
 3. **Text the tokenizer changed.** A tokenizer that normalises (NFC, NFKC,
    lower-casing) and reports only token strings, not offsets, can give tokens
    that do not concatenate to the line. Their text is aligned to the line's by
-   a minimal edit script (:func:`cws_bench.spans.align_chars`) and each token
+   a minimal edit script (:func:`cws_bench.scoring.spans.align_chars`) and each token
    start is moved to the line position its character aligns to.
 
 The output is lossless: the words concatenate to the line without its
@@ -163,7 +163,7 @@ def _starts_of_pieces(line: str, pieces: Sequence[str] | Sequence[bytes]) -> set
 
 def _project_starts(line: str, text: str, starts: set[int]) -> set[int]:
     """Token starts in ``text`` (the tokenizer's version of ``line``) moved onto ``line``."""
-    from cws_bench.spans import align_chars
+    from cws_bench.scoring.spans import align_chars
 
     alignment = align_chars(line, text)
     return {alignment.left[start] for start in starts if start < len(text)}

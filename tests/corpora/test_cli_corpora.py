@@ -162,7 +162,7 @@ CONLLU = (
 
 def test_export_accepts_a_file_as_info_does(tmp_path):
     # `corpora info FILE` accepted a file path while `corpora export FILE` said
-    # "unknown corpus" (issue 19).
+    # "unknown corpus".
     source = tmp_path / "gold.conllu"
     source.write_text(CONLLU * 2, encoding="utf-8")
     gold, raw = tmp_path / "gold.txt", tmp_path / "raw.txt"

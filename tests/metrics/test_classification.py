@@ -157,8 +157,9 @@ def test_from_counts_matches_sklearn(tp, fp, fn, beta, zero_division):
 
 def test_the_segmentation_scorer_uses_this_module():
     from cws_bench import scoring
+    from cws_bench.scoring import scores as scores_module
 
-    assert scoring.precision_recall_fscore_from_counts is precision_recall_fscore_from_counts
+    assert scores_module.precision_recall_fscore_from_counts is precision_recall_fscore_from_counts
     scores = scoring.score_counts(
         scoring.SegCounts(gold=4, pred=5, correct=3), has_dictionary=False
     )
@@ -330,7 +331,7 @@ def test_classification_report_matches_sklearn(data, digits, zero_division, choo
     report = quiet(classification_report, y_true, y_pred, **options)
     normalised = integer_support(expected_text)
     if normalised != expected_text:
-        # the one stated exception (issue 21): only where no reported label has a true positive
+        # the one stated exception: only where no reported label has a true positive
         reported = labels if labels is not None else set(y_true) | set(y_pred)
         assert not any(t == p and t in reported for t, p in zip(y_true, y_pred))
     assert report.to_text(digits=digits) == normalised
@@ -344,7 +345,7 @@ def test_classification_report_matches_sklearn(data, digits, zero_division, choo
 
 
 def test_report_text_is_scikit_learns_but_for_the_stated_exception():
-    """Issue 21: the report is scikit-learn's text on 1,000 random cases, except float supports.
+    """The report is scikit-learn's text on 1,000 random cases, except float supports.
 
     scikit-learn prints supports as floats (``2.0``) only where no reported
     label has a true positive; ours prints ``2``. Any other difference fails.

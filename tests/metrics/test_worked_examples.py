@@ -1,4 +1,4 @@
-"""The worked examples of issue 21 (hand-checked), through the API and the CLI."""
+"""Hand-checked worked examples of the metrics, through the API and the CLI."""
 
 from __future__ import annotations
 

@@ -117,7 +117,7 @@ def test_speed_bound_on_recorded_speeds(experiment):
 
 
 def test_oov_recall_without_a_dictionary_cannot_pass(experiment):
-    # A bound that cannot be checked fails closed (issue 13): an error, not a pass.
+    # A bound that cannot be checked fails closed: an error, not a pass.
     baseline = experiment.record()
     with pytest.raises(CwsBenchError, match=r"1 bound\(s\) cannot be checked.*no OOV dictionary"):
         check_baseline(baseline, rerun_baseline(baseline), Bounds({"oov_recall": 1.0}))

@@ -23,7 +23,7 @@ from cws_bench.regression.render import (
     render_diff_text,
 )
 from cws_bench.scoring import count_sentence
-from cws_bench.spans import to_spans
+from cws_bench.scoring.spans import to_spans
 
 # Hand-checked: line 1 has a split that fixes (+2 gold words) and a moved boundary that
 # breaks (-3); line 2 a merge that breaks (-2). A has 9 correct words of 10, B 6 of 9.
@@ -75,7 +75,7 @@ def test_hand_checked_scores_and_test(diff):
 
 
 def test_the_tests_estimates_are_a_and_b_in_that_order(diff):
-    """estimate_a is A's score and estimate_b B's (issue 12: they were swapped)."""
+    """estimate_a is A's score and estimate_b B's (they were once swapped)."""
     gold = diff.gold
     for metric, test in gold.tests.items():
         assert test.estimate_a == pytest.approx(gold.a_scores[metric]), metric
@@ -307,7 +307,7 @@ def test_examples_mark_the_occurrence_that_changed():
 
 
 # ---------------------------------------------------------------------------
-# Memory (issue 13): one long line with many distinct changes
+# Memory: one long line with many distinct changes
 
 MEMORY_SCRIPT = """
 import resource, sys

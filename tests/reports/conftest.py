@@ -50,8 +50,8 @@ from cws_bench.results import (
     judge_comparisons,
 )
 from cws_bench.scoring import score_sentences
-from cws_bench.sentence_counts import COLUMNS, sentence_rows
-from cws_bench.sentence_counts import statistics as sentence_statistics
+from cws_bench.scoring.per_sentence import COLUMNS, sentence_rows
+from cws_bench.scoring.per_sentence import statistics as sentence_statistics
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "corpora" / "sample"
@@ -118,7 +118,7 @@ def score_pair(
     """Score and analyse one segmentation, with bootstrap intervals over its lines."""
     result = score_sentences(gold, pred, dictionary, per_line=True)
     scores = result.to_dict()
-    # One row per scored sentence (cws_bench.sentence_counts).
+    # One row per scored sentence (cws_bench.scoring.per_sentence).
     counts = np.array(sentence_rows(result), dtype=np.int64).reshape(-1, len(COLUMNS))
     statistics = sentence_statistics()
     intervals = {}

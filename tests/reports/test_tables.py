@@ -158,7 +158,7 @@ def closed(segmenter: str, f1: float, **changes) -> PairResult:
 
 
 def test_tracks_are_ranked_apart_each_with_its_winner():
-    """Closed-track BiMM must not 'win' over open-track pkuseg in one ranking (issue 12)."""
+    """Closed-track BiMM must not 'win' over open-track pkuseg in one ranking."""
     result = BakeoffResult(
         "t",
         {},

@@ -99,7 +99,7 @@ def test_metadata_from_options():
 
 
 # ---------------------------------------------------------------------------
-# faults: process groups, endless output (issue 13)
+# faults: process groups, endless output
 
 
 def wait_gone(pid: int) -> bool:

@@ -1,4 +1,4 @@
-"""The bake-off on executors (issue 16): serial, local-sharded and Dask runs give the same numbers.
+"""The bake-off on executors: serial, local-sharded and Dask runs give the same numbers.
 
 Small batches and shards on the sample corpus make many shards per pair. A
 local Dask cluster (two one-thread workers on 127.0.0.1) serves the module and
@@ -293,7 +293,7 @@ def test_real_sighan_pku_identical(shared_corpora: Path, tmp_path: Path) -> None
     assert numbers(runs["dask"]) == numbers(runs["serial"])
 
 
-# ---------------------------------------------------------------- your own segmenter (issue 18)
+# ---------------------------------------------------------------- your own segmenter
 
 TOY_MODULE = '''
 from cws_bench.segmenters import Segmenter

@@ -1,4 +1,4 @@
-"""Shards, executors and sharded runs (issue 16): the same bytes and numbers as a serial run.
+"""Shards, executors and sharded runs: the same bytes and numbers as a serial run.
 
 A local Dask cluster (two one-thread workers on 127.0.0.1) and two local
 worker processes serve the whole module and are always closed.

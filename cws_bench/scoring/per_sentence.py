@@ -20,10 +20,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from cws_bench.metrics.significance import Statistic
+    from cws_bench.metrics.significance import PairedTestResult, Statistic
     from cws_bench.scoring import ScoreResult
 
-__all__ = ["COLUMNS", "Row", "column", "sentence_rows", "statistics"]
+__all__ = ["COLUMNS", "Row", "column", "paired_tests", "sentence_rows", "statistics"]
 
 COLUMNS: tuple[tuple[str, str], ...] = (
     ("correct", "predicted words that are gold words (same character interval)"),
@@ -83,6 +83,35 @@ def statistics() -> dict[str, Statistic]:
         "f1": significance.fscore_statistic(
             true_positives=correct, predicted_positives=pred, actual_positives=gold
         ),
+    }
+
+
+def paired_tests(
+    a_rows: Sequence[Sequence[int]],
+    b_rows: Sequence[Sequence[int]],
+    *,
+    seed: int,
+    resamples: int,
+    metrics: Sequence[str] | None = None,
+) -> dict[str, PairedTestResult]:
+    """Paired bootstrap tests of A against B over the same sentences, one per metric.
+
+    ``metrics`` picks some of :func:`statistics`' (all by default); A comes
+    first, so that ``estimate_a`` is A's score and the difference is A minus B.
+
+    >>> tests = paired_tests([(2, 2, 2), (0, 2, 2)], [(2, 2, 2), (2, 2, 2)], seed=1,
+    ...                      resamples=50, metrics=["f1"])
+    >>> list(tests), round(tests["f1"].difference, 2)
+    (['f1'], -0.5)
+    """
+    from cws_bench.metrics import significance
+
+    return {
+        metric: significance.paired_bootstrap_test(
+            a_rows, b_rows, statistic, n_resamples=resamples, seed=seed
+        )
+        for metric, statistic in statistics().items()
+        if metrics is None or metric in metrics
     }
 
 

@@ -43,7 +43,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from cws_bench.errors import CorpusFormatError, CwsBenchError, TextMismatchError
+from cws_bench.errors import CorpusFormatError, CwsBenchError, Fix, TextMismatchError
 from cws_bench.io import PathLike, display_name, iter_line_blocks
 
 __all__ = [
@@ -494,12 +494,13 @@ def score_command(
         CwsBenchError: an option the CoNLL 2018 evaluation has no use for.
     """
     if fmt not in ("text", "json"):
-        raise CwsBenchError(f"--method conll18 prints text or json, not {fmt}")
+        raise CwsBenchError(f"the conll18 method prints text or json, not {fmt}")
     if dictionary or normalize != "none":
         raise CwsBenchError(
-            "--method conll18 takes no --dict or --normalize",
-            "the shared task's script scores words as written; use --method interval for "
+            "the conll18 method takes no dictionary and no normalisation",
+            "the shared task's script scores words as written; use {0} for "
             "OOV recall or normalised scores",
+            fixes=(Fix("method", "interval"),),
         )
     return render(
         evaluate_files(gold, system, encoding=encoding, system_encoding=system_encoding), fmt

@@ -99,9 +99,9 @@ from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from cws_bench.counts import AdditiveCounts
 from cws_bench.metrics.counts import precision_recall_fscore_from_counts
-from cws_bench.scores import SegScores
+from cws_bench.scoring.counts import AdditiveCounts
+from cws_bench.scoring.scores import SegScores
 
 try:
     from cws_bench import _sighan

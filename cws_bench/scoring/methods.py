@@ -11,13 +11,13 @@ metric (``streaming``) never compare method names:
   figures, error kinds and per-sentence statistics come from them).
 - ``sighan`` (:class:`SighanMethod`): the official SIGHAN bakeoff ``score``
   script's word-sequence diff. It adds its own additive counts
-  (:class:`~cws_bench.sighan.SighanCounts`) beside the interval ones, and the
+  (:class:`~cws_bench.scoring.sighan.SighanCounts`) beside the interval ones, and the
   script's quirks: a file's byte-order mark stays glued to its first word,
   only the lines both files have are scored, and its summary block.
 - ``conll18`` (:class:`Conll18Method`): the CoNLL 2018 UD shared task's
   Words score, which scores whole files (spans over the file), not line
   pairs: it is named here so that every method has one home, and
-  :func:`cws_bench.conll18.evaluate_files` scores it.
+  :func:`cws_bench.scoring.conll18.evaluate_files` scores it.
 
 >>> [method.name for method in methods()]
 ['interval', 'sighan', 'conll18']
@@ -34,13 +34,13 @@ import os
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from cws_bench.counts import AdditiveCounts
 from cws_bench.errors import CwsBenchError
 from cws_bench.io import PathLike, normalize_encoding, open_binary, split_words
-from cws_bench.scores import SegScores
+from cws_bench.scoring.counts import AdditiveCounts
+from cws_bench.scoring.scores import SegScores
 
 if TYPE_CHECKING:
-    from cws_bench.sighan import BufferCounts
+    from cws_bench.scoring.sighan import BufferCounts
 
 __all__ = [
     "Conll18Method",
@@ -116,7 +116,7 @@ class CountingMethod:
     def buffer_counter(self, words: Collection[str] | None) -> BufferCounts | None:
         """A counter of the method's own counts from UTF-8 line buffers, or None.
 
-        (Today only the sighan method's, :class:`~cws_bench.sighan.BufferCounts`.)
+        (Today only the sighan method's, :class:`~cws_bench.scoring.sighan.BufferCounts`.)
 
         The scorer then hands it the bytes its kernel read instead of decoded
         lines to :meth:`count_lines` (same counts, less work).
@@ -166,7 +166,7 @@ class IntervalMethod(CountingMethod):
 
 
 class SighanMethod(CountingMethod):
-    """The SIGHAN bakeoff script's word-sequence diff (:mod:`cws_bench.sighan`)."""
+    """The SIGHAN bakeoff script's word-sequence diff (:mod:`cws_bench.scoring.sighan`)."""
 
     name = "sighan"
     description = "the official bakeoff script's word-sequence diff"
@@ -178,7 +178,7 @@ class SighanMethod(CountingMethod):
     scores_missing_predictions = False
 
     def zero(self) -> AdditiveCounts:
-        from cws_bench.sighan import SighanCounts
+        from cws_bench.scoring.sighan import SighanCounts
 
         return SighanCounts()
 
@@ -189,7 +189,7 @@ class SighanMethod(CountingMethod):
         words: Collection[str] | None,
         marks: tuple[str, str] = NO_MARKS,
     ) -> AdditiveCounts:
-        from cws_bench.sighan import count_sighan_lines
+        from cws_bench.scoring.sighan import count_sighan_lines
 
         if marks != NO_MARKS and gold_lines:
             gold_lines = [marks[0] + gold_lines[0], *gold_lines[1:]]
@@ -197,7 +197,7 @@ class SighanMethod(CountingMethod):
         return count_sighan_lines(gold_lines, pred_lines, words)
 
     def buffer_counter(self, words: Collection[str] | None) -> BufferCounts | None:
-        from cws_bench.sighan import BufferCounts
+        from cws_bench.scoring.sighan import BufferCounts
 
         return BufferCounts.create(words)
 
@@ -240,7 +240,7 @@ class SighanMethod(CountingMethod):
 
     def summary_block(self, own: Any, pred_name: str, *, has_dictionary: bool) -> str:
         """The script's summary block (``--format sighan``)."""
-        from cws_bench.sighan import format_sighan_summary
+        from cws_bench.scoring.sighan import format_sighan_summary
 
         return format_sighan_summary(own, pred_name, has_dictionary=has_dictionary)
 
@@ -296,7 +296,7 @@ def get_method(name: str, *, line_pairs: bool = True) -> CountingMethod:
     if line_pairs and not method.counts_line_pairs:
         raise CwsBenchError(
             f"the {name} method scores whole files, not pairs of lines",
-            f"score it with cws_bench.{name}.evaluate_files (`cws-bench score --method {name}`), "
+            f"score it with cws_bench.scoring.{name}.evaluate_files (whole files), "
             f"or use one of: {', '.join(names)}",
         )
     return method

@@ -1,12 +1,42 @@
-"""Plain tables the metric reports render themselves with: aligned text, Markdown, CSV."""
+"""Plain tables the metric reports render themselves with: aligned text, Markdown, CSV.
+
+:func:`escape_markdown` is the one Markdown escaping of cws-bench: the metric
+tables, ``compare``'s table (``cws-bench score --format markdown``) and the
+bake-off's leaderboard.md escape every label through it.
+"""
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["csv_table", "markdown_table", "percent", "text_table"]
+__all__ = [
+    "csv_table",
+    "escape_markdown",
+    "markdown_table",
+    "percent",
+    "safe_record",
+    "safe_row",
+    "spreadsheet_safe",
+    "text_table",
+]
+
+_SPECIAL = re.compile(r"([\\`*_\[\]<>|#])")
+
+
+def escape_markdown(text: str) -> str:
+    r"""Escape text for Markdown: literal characters, one line.
+
+    A label cannot become a link, emphasis, a heading or a new table cell:
+
+    >>> escape_markdown("a|b *c*")
+    'a\\|b \\*c\\*'
+    >>> escape_markdown("[x](javascript:1)")
+    '\\[x\\](javascript:1)'
+    """
+    return _SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
 
 
 def percent(value: float | None) -> str:
@@ -30,10 +60,7 @@ def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     | :-- | --: |
     | a\\|b | 1.00 |
     """
-
-    def cell(text: str) -> str:
-        return text.replace("|", "\\|")
-
+    cell = escape_markdown
     lines = ["| " + " | ".join(cell(h) for h in header) + " |"]
     lines.append("| " + " | ".join([":--", *("--:" for _ in header[1:])]) + " |")
     lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]

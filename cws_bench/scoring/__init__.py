@@ -1,0 +1,58 @@
+"""Segmentation counts and scores: P/R/F, OOV and IV recall, boundaries, error kinds.
+
+Data flows one way: sentences -> :class:`SegCounts` (plain integers that add
+up over sentences, files and shards) -> scores, computed from the summed
+counts by pure functions (P/R/F through
+:func:`cws_bench.metrics.counts.precision_recall_fscore_from_counts`).
+
+A predicted word is correct iff its ``[start, end)`` character interval is
+the interval of a gold word (the standard of the CWS literature). Gold lines
+that are empty are skipped, as the SIGHAN bakeoff scorer does.
+
+The package, one job a module: ``counts`` (:class:`SegCounts`, the reference
+counter :func:`count_sentence`), ``scores`` (:func:`score_counts`),
+``result`` (:class:`ScoreResult` and its text, JSON, CSV and SIGHAN
+renderings), ``engine`` (the :class:`~cws_bench.scoring.engine.Scorer`
+every path counts with), ``inputs`` (gold, dictionary), ``api``
+(:func:`score_files`, :func:`score_sentences`); the counting methods
+(``methods``, ``sighan``, ``conll18``), ``spans``, ``signature`` and the
+per-sentence rows of resampling (``per_sentence``).
+
+The worked example of the literature:
+
+>>> gold = "结婚 的 和 尚未 结婚 的 都 应该 好好 考虑 一下 人生 大事".split()
+>>> pred = "结婚 的 和尚 未结婚 的 都 应该 好好考虑 一下 人生大事".split()
+>>> words = {"结婚", "尚未", "的", "和", "青年", "都", "应该", "好好考虑", "自己", "人生", "大事"}
+>>> r = score_sentences([gold], [pred], dictionary=words)
+>>> [round(100 * x, 2) for x in (r.precision, r.recall, r.f1, r.oov_recall, r.iv_recall)]
+[60.0, 46.15, 52.17, 33.33, 50.0]
+"""
+
+from cws_bench.scoring.api import MAX_EXAMPLES, METHODS, Method, score_files, score_sentences
+from cws_bench.scoring.counts import COUNT_FIELDS, SegCounts, count_sentence
+from cws_bench.scoring.engine import file_sentence_checksum
+from cws_bench.scoring.inputs import GOLD_FORMATS, check_plain, gold_corpus, read_gold
+from cws_bench.scoring.result import RESULT_FORMATS, LineMismatch, ScoreResult, write_details
+from cws_bench.scoring.scores import SegScores, score_counts
+
+__all__ = [
+    "COUNT_FIELDS",
+    "GOLD_FORMATS",
+    "MAX_EXAMPLES",
+    "METHODS",
+    "RESULT_FORMATS",
+    "LineMismatch",
+    "Method",
+    "ScoreResult",
+    "SegCounts",
+    "SegScores",
+    "check_plain",
+    "count_sentence",
+    "file_sentence_checksum",
+    "gold_corpus",
+    "read_gold",
+    "score_counts",
+    "score_files",
+    "score_sentences",
+    "write_details",
+]

@@ -1,0 +1,283 @@
+"""The scorer's entry points: ``score_files`` (streamed files) and ``score_sentences``."""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Literal, ParamSpec
+
+from cws_bench.checksums import LineDigest, SentenceDigest
+from cws_bench.errors import LineCountMismatchError
+from cws_bench.io import (
+    STDIN,
+    BackgroundHasher,
+    PathLike,
+    display_name,
+    encoding_parameters,
+    iter_line_blocks,
+)
+from cws_bench.normalize import as_normalizer
+from cws_bench.scoring.engine import Scorer, hashed_blocks, kernel, paired_batches
+from cws_bench.scoring.inputs import (
+    check_plain,
+    gold_sentences,
+    normalized_dictionary,
+    optional_dictionary,
+    sentence_blocks,
+)
+from cws_bench.scoring.methods import line_methods
+from cws_bench.scoring.result import ScoreResult
+from cws_bench.scoring.signature import Signature
+
+if TYPE_CHECKING:
+    from cws_bench.dictionary import Dictionary
+    from cws_bench.normalize import Normalizer
+
+__all__ = ["MAX_EXAMPLES", "METHODS", "Method", "score_files", "score_sentences"]
+
+Method = Literal["interval", "sighan"]
+METHODS: tuple[str, ...] = line_methods()
+"""The counting methods of line pairs (the registry of :mod:`cws_bench.scoring.methods`)."""
+MAX_EXAMPLES = 5
+
+
+_P = ParamSpec("_P")
+
+
+def _encoding_parameters(function: Callable[_P, ScoreResult]) -> Callable[_P, ScoreResult]:
+    """A decoding error's fix names score_files' parameter for the file at fault."""
+
+    @functools.wraps(function)
+    def wrapped(*args: _P.args, **kwargs: _P.kwargs) -> ScoreResult:
+        files = [
+            (kwargs.get("dictionary"), "dictionary_encoding"),
+            (kwargs.get("pred", args[1] if len(args) > 1 else None), "pred_encoding"),
+            (kwargs.get("gold", args[0] if args else None), "encoding"),
+        ]
+        with encoding_parameters(files):
+            return function(*args, **kwargs)
+
+    return wrapped
+
+
+@_encoding_parameters
+def score_files(
+    gold: PathLike,
+    pred: PathLike,
+    *,
+    dictionary: Dictionary | Iterable[str] | PathLike | None = None,
+    normalize: str | Normalizer | None = None,
+    encoding: str = "utf-8",
+    pred_encoding: str | None = None,
+    method: Method = "interval",
+    beta: float = 1.0,
+    strict: bool = False,
+    allow_line_mismatch: bool = False,
+    per_line: bool = False,
+    max_examples: int = MAX_EXAMPLES,
+    dictionary_encoding: str | None = None,
+    gold_format: str = "auto",
+    data_dir: PathLike | None = None,
+) -> ScoreResult:
+    """Score a segmented prediction file against a gold standard.
+
+    The prediction holds one sentence a line, words separated by whitespace.
+    The gold is a file in any gold format (plain segmented text like the
+    prediction, CoNLL-U, People's Daily ``word/POS``, BMES tags; detected
+    unless ``gold_format`` says which), or a registered corpus named
+    ``NAME[:SPLIT]`` (``sighan2005-pku:test``). Sentence n of the gold
+    (line n, or the n-th CoNLL-U sentence) pairs with line n of the
+    prediction. Files are streamed: memory does not grow with their length
+    (unless ``per_line`` keeps each line's counts).
+
+    Line counts: a file has as many lines as ``wc -l`` counts, plus one for a
+    last line without its newline; empty lines count, at the end too, but
+    empty lines at the end of either file are not compared, so two files that
+    differ only by them have the same number of lines to score.
+
+    Args:
+        gold: gold segmentation file, or a registered corpus ``NAME[:SPLIT]``
+            (split ``test`` by default) when no file has that name.
+        pred: predicted segmentation file, or ``-`` for standard input.
+        dictionary: for OOV/IV figures: a Dictionary, a dictionary file (read
+            in ``dictionary_encoding``), an iterable of words, or None (OOV
+            figures are then None).
+        normalize: a normalisation applied alike to gold, prediction and
+            dictionary before scoring (a spec such as ``width+t2s`` or a
+            :class:`~cws_bench.normalize.Normalizer`); recorded in the signature.
+        encoding: encoding of the gold file (and of the prediction, unless
+            ``pred_encoding`` is given).
+        method: ``interval`` (a word is correct iff its character interval is
+            a gold word's) or ``sighan`` (the official bakeoff script's
+            word-sequence diff).
+        beta: F-beta weight, reported as ``fbeta`` beside F1.
+        strict: raise instead of aligning lines whose characters differ.
+        allow_line_mismatch: score files with different numbers of lines.
+            Extra prediction lines are ignored. Gold lines beyond the end of
+            the prediction count as empty predictions with ``interval``; with
+            ``sighan`` they are not scored at all, as the script reads the two
+            files only while both have a line.
+        per_line: keep each line's counts in ``result.lines``.
+        max_examples: how many differing lines to keep as examples.
+        dictionary_encoding: encoding of a dictionary file (default: that of
+            the gold file).
+        gold_format: ``auto`` (detected by
+            :func:`cws_bench.corpora.readers.sniff_format`), ``plain``,
+            ``conllu``, ``peoples-daily`` or ``bmes``.
+        data_dir: where a registered corpus' data is (as ``get_corpus`` takes it).
+
+    Raises:
+        CwsBenchError: a file is missing or undecodable, the line counts
+            differ, or (``strict``) texts differ.
+        CorpusFormatError: a file is in another gold format (CoNLL-U, ...).
+    """
+    pred_encoding = pred_encoding or encoding
+    gold_as_sentences = gold_sentences(gold, gold_format, encoding, data_dir)
+    check_plain(pred, encoding=pred_encoding, role="prediction")
+    normalizer = as_normalizer(normalize)
+    dictionary = normalized_dictionary(
+        optional_dictionary(dictionary, dictionary_encoding or encoding), normalizer
+    )
+    gold_name, pred_name = display_name(gold), display_name(pred)
+    # The sentence checksum of the gold lines (as score_sentences and Corpus.checksum),
+    # computed from the UTF-8 bytes the kernel reads, on another core.
+    hasher = BackgroundHasher(LineDigest()) if gold_as_sentences is None else None
+    scorer = Scorer(
+        dictionary,
+        method=method,
+        strict=strict,
+        per_line=per_line,
+        max_examples=max_examples,
+        normalizer=normalizer,
+    )
+    # A gold read as sentences (a corpus, another format) is hashed as sentences.
+    sentence_digest = LineDigest()
+    counter = scorer.counter
+    scorer.byte_order_marks = counter.byte_order_marks(
+        gold if gold_as_sentences is None else None, pred, encoding, pred_encoding
+    )
+    if kernel is not None and normalizer is None and hasher is not None:
+        gold_rest, pred_rest = scorer.add_files(gold, pred, encoding, pred_encoding, hasher)
+    else:
+        gold_rest, pred_rest = [], []
+        batches = paired_batches(
+            hashed_blocks(iter_line_blocks(gold, encoding=encoding), hasher)
+            if hasher is not None
+            else sentence_blocks(gold_as_sentences or (), sentence_digest),
+            iter_line_blocks(pred, encoding=pred_encoding),
+        )
+        for gold_lines, pred_lines, gold_left, pred_left in batches:
+            if gold_lines:
+                scorer.add_lines(gold_lines, pred_lines)
+            gold_rest, pred_rest = gold_left or gold_rest, pred_left or pred_rest
+    # Every line counts (empty ones too); empty lines at the end are not compared.
+    totals = (scorer.line_no + len(gold_rest), scorer.line_no + len(pred_rest))
+    warnings = scorer.add_rest(
+        gold_rest,
+        pred_rest,
+        totals,
+        (gold_name, pred_name),
+        allow_line_mismatch=allow_line_mismatch,
+    )
+    scorer.check_strict(gold_name, pred_name)
+    if gold_as_sentences is None and STDIN not in (os.fspath(gold), os.fspath(pred)):
+        from cws_bench.input_checks import input_warnings
+        from cws_bench.io import iter_lines
+
+        warnings += input_warnings(
+            iter_lines(gold, encoding=encoding),
+            iter_lines(pred, encoding=pred_encoding or encoding),
+            gold_name,
+            pred_name,
+        )
+    signature = Signature(
+        method=method,
+        gold=hasher.hexdigest() if hasher is not None else sentence_digest.hexdigest(),
+        dictionary=dictionary.checksum if dictionary is not None else None,
+        normalization=normalizer.name if normalizer is not None else "none",
+        beta=beta,
+    )
+    return scorer.result(signature, warnings)
+
+
+def _joined_sentences(sentences: Iterable[Sequence[str]], side: str) -> list[str]:
+    """Each sentence's words joined by a space; a sentence that is a str is a TypeError."""
+    if isinstance(sentences, str):
+        raise TypeError(
+            f"score_sentences() takes {side} as a list of sentences (lists of words), not a str"
+        )
+    lines = []
+    for number, words in enumerate(sentences, start=1):
+        if isinstance(words, str):
+            shown = words if len(words) <= 30 else words[:29] + "…"
+            raise TypeError(
+                f"score_sentences() takes sentences as lists of words, but {side} sentence "
+                f"{number} is a str ({shown!r}): split it first, e.g. "
+                "[line.split() for line in lines]"
+            )
+        lines.append(" ".join(words))
+    return lines
+
+
+def score_sentences(
+    gold: Iterable[Sequence[str]],
+    pred: Iterable[Sequence[str]],
+    dictionary: Dictionary | Iterable[str] | PathLike | None = None,
+    *,
+    method: Method = "interval",
+    normalize: str | Normalizer | None = None,
+    beta: float = 1.0,
+    strict: bool = False,
+    per_line: bool = False,
+) -> ScoreResult:
+    """Score predicted sentences (lists of words) against gold sentences.
+
+    Same counting and result as :func:`score_files`; sentences pair up in
+    order and must be as many on both sides.
+
+    Each sentence is a list (or tuple) of words. A sentence given as a string
+    is refused with a ``TypeError``, as :meth:`Segmenter.segment
+    <cws_bench.segmenters.base.Segmenter.segment>` refuses one, rather than
+    read character by character (which would score every string as a
+    segmentation into single characters): split segmented lines first,
+    ``[line.split() for line in lines]``.
+
+    >>> score_sentences([["我们", "是"]], [["我", "们", "是"]]).to_dict()["recall"]
+    0.5
+    >>> score_sentences(["结婚 的"], ["结 婚 的"])
+    Traceback (most recent call last):
+    ...
+    TypeError: score_sentences() takes sentences as lists of words, but gold sentence 1 is a str ('结婚 的'): split it first, e.g. [line.split() for line in lines]
+
+    Raises:
+        TypeError: a sentence (or the whole of gold or pred) is a string.
+    """  # noqa: E501
+    normalizer = as_normalizer(normalize)
+    dictionary = normalized_dictionary(optional_dictionary(dictionary), normalizer)
+    gold_lines = _joined_sentences(gold, "gold")
+    pred_lines = _joined_sentences(pred, "pred")
+    if len(gold_lines) != len(pred_lines):
+        raise LineCountMismatchError("gold", len(gold_lines), "prediction", len(pred_lines))
+    scorer = Scorer(
+        dictionary,
+        method=method,
+        strict=strict,
+        per_line=per_line,
+        max_examples=MAX_EXAMPLES,
+        normalizer=normalizer,
+    )
+    for start in range(0, len(gold_lines), 4096):
+        scorer.add_lines(gold_lines[start : start + 4096], pred_lines[start : start + 4096])
+    scorer.check_strict("gold", "prediction")
+    digest = SentenceDigest()
+    for line in gold_lines:
+        digest.add_line(line)
+    signature = Signature(
+        method=method,
+        gold=digest.hexdigest(),
+        dictionary=dictionary.checksum if dictionary is not None else None,
+        normalization=normalizer.name if normalizer is not None else "none",
+        beta=beta,
+    )
+    return scorer.result(signature, [])

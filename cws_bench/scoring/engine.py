@@ -1,0 +1,522 @@
+"""The scorer's engine: one pass over paired lines, summed into a ScoreResult.
+
+:class:`Scorer` is what ``score_files``, ``score_sentences``, the streaming
+metric (:mod:`cws_bench.streaming`) and the sharded scorer
+(:mod:`cws_bench.sharded`) count with; its :class:`Accumulator` holds the
+additive running totals that shards and merged metrics add together.
+:class:`ByteSource` reads a file as UTF-8 byte blocks for the compiled kernel.
+"""
+
+from __future__ import annotations
+
+import codecs
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, cast
+
+from cws_bench.checksums import LineDigest
+from cws_bench.dictionary_checks import coverage_warnings
+from cws_bench.errors import Fix, LineCountMismatchError, TextMismatchError
+from cws_bench.io import (
+    BLOCK_SIZE,
+    PathLike,
+    decoding_error,
+    iter_line_blocks,
+    normalize_encoding,
+    open_binary,
+)
+from cws_bench.scoring.counts import COUNT_FIELDS, AdditiveCounts, SegCounts, count_sentence
+from cws_bench.scoring.methods import get_method
+from cws_bench.scoring.result import LineMismatch, ScoreResult
+
+if TYPE_CHECKING:
+    from cws_bench.dictionary import Dictionary
+    from cws_bench.normalize import Normalizer
+    from cws_bench.scoring.sighan import BufferCounts, SighanCounts
+    from cws_bench.scoring.signature import Signature
+
+try:
+    from cws_bench import _kernel as kernel
+except ImportError:  # pragma: no cover - the package was installed without a compiler
+    kernel = None
+"""The compiled counting kernel (cws_bench/_kernel.pyx), or None without a compiler."""
+
+if kernel is not None and len(COUNT_FIELDS) != kernel.FIELD_COUNT:  # pragma: no cover
+    raise ImportError("cws_bench._kernel is out of date: rebuild it (make clean && make test)")
+
+__all__ = [
+    "Accumulator",
+    "ByteSource",
+    "Scorer",
+    "file_sentence_checksum",
+    "hashed_blocks",
+    "kernel",
+    "paired_batches",
+]
+
+# ---------------------------------------------------------------------------
+# Counting many lines
+#
+# Two paths give the same counts. The fast one hands raw UTF-8 buffers to the
+# compiled kernel (cws_bench/kernel.pyx), which validates, splits and counts
+# without creating Python strings. The other goes through decoded lines and
+# count_sentence; it serves the sighan method, score_sentences and installs
+# without the kernel. Lines whose characters differ always go through
+# count_sentence's alignment.
+
+
+@dataclass(slots=True)
+class Accumulator:
+    """Mutable running totals of one scoring pass.
+
+    ``method_counts`` are the counting method's own additive counts (None
+    when the interval counts are its counts).
+    """
+
+    totals: list[int]
+    method_counts: AdditiveCounts | None
+    mismatches: list[LineMismatch]
+    mismatch_count: int = 0
+    empty_gold_lines: list[int] = field(default_factory=list)
+    lines: list[tuple[int, SegCounts]] | None = None
+
+    def merge(self, other: Accumulator, max_examples: int, line_offset: int = 0) -> None:
+        """Add the totals of the lines that follow (a shard, a merged metric) to these.
+
+        ``line_offset`` is added to the other's line numbers (0 when they are
+        already the file's).
+        """
+        self.totals = list(map(int.__add__, self.totals, other.totals))
+        if self.method_counts is not None and other.method_counts is not None:
+            self.method_counts += other.method_counts
+        self.mismatch_count += other.mismatch_count
+        room = max(max_examples - len(self.mismatches), 0)
+        self.mismatches.extend(
+            LineMismatch(m.line + line_offset, m.gold, m.pred) for m in other.mismatches[:room]
+        )
+        self.empty_gold_lines.extend(line + line_offset for line in other.empty_gold_lines)
+        if self.lines is not None and other.lines is not None:
+            self.lines.extend((line + line_offset, counts) for line, counts in other.lines)
+
+
+class Scorer:
+    """One pass over paired lines; the logic shared by score_files and score_sentences."""
+
+    def __init__(
+        self,
+        dictionary: Dictionary | None,
+        *,
+        method: str,
+        strict: bool,
+        per_line: bool,
+        max_examples: int,
+        normalizer: Normalizer | None = None,
+    ) -> None:
+        self.counter = get_method(method)
+        self.dictionary = dictionary
+        self.words = dictionary.words if dictionary is not None else None
+        # The kernel looks words up in its own hash set, by their bytes.
+        self.word_set = None
+        if kernel is not None and dictionary is not None:
+            self.word_set = dictionary.lookup_table
+        self.method = method
+        self.strict = strict
+        self.max_examples = max_examples
+        self.normalizer = normalizer
+        # Byte-order marks the readers dropped from (gold, prediction) that the
+        # method keeps on the first line (CountingMethod.byte_order_marks).
+        self.byte_order_marks = ("", "")
+        self.acc = Accumulator(
+            totals=[0] * len(COUNT_FIELDS),
+            method_counts=self.counter.zero(),
+            mismatches=[],
+            lines=[] if per_line else None,
+        )
+        self.line_no = 0
+
+    @property
+    def per_line(self) -> bool:
+        return self.acc.lines is not None
+
+    def add_counted(
+        self,
+        totals: Sequence[int],
+        count: int,
+        differ: Iterable[tuple[int, str, str]],
+        empty_with_pred: Iterable[int],
+        rows: list[tuple[int, ...] | None] | None,
+    ) -> None:
+        """Add a counted batch of ``count`` lines; lines that differ are counted here."""
+        acc = self.acc
+        acc.totals = list(map(int.__add__, acc.totals, totals))
+        first = self.line_no + 1
+        acc.empty_gold_lines.extend(first + index for index in empty_with_pred)
+        for index, gold_line, pred_line in differ:
+            acc.mismatch_count += 1
+            if len(acc.mismatches) < self.max_examples:
+                acc.mismatches.append(LineMismatch(first + index, gold_line, pred_line))
+            counts = count_sentence(gold_line.split(), pred_line.split(), self.words)
+            acc.totals = list(map(int.__add__, acc.totals, counts.astuple()))
+            if rows is not None:
+                rows[index] = counts.astuple()
+        if rows is not None and acc.lines is not None:
+            acc.lines.extend(
+                (first + index, SegCounts(*row))  # type: ignore[misc]
+                for index, row in enumerate(rows)
+            )
+        self.line_no += count
+
+    def add_lines(self, gold_lines: list[str], pred_lines: list[str]) -> None:
+        """Count decoded line pairs (lines without their line end)."""
+        first_batch = self.line_no == 0
+        if self.normalizer is not None:
+            gold_lines = list(map(self.normalizer, gold_lines))
+            pred_lines = list(map(self.normalizer, pred_lines))
+        if kernel is not None:
+            # Each line ends in "\n", so an empty last line is still a line.
+            gold = "".join(line + "\n" for line in gold_lines).encode("utf-8", "surrogatepass")
+            pred = "".join(line + "\n" for line in pred_lines).encode("utf-8", "surrogatepass")
+            totals, count, _, _, differ, empty, rows, bad = kernel.count_buffers(
+                gold, 0, True, pred, 0, True, self.word_set, self.per_line
+            )
+            if bad is not None or count != len(gold_lines):  # pragma: no cover - lone surrogates
+                totals, differ, empty, rows = self._count_lines_python(gold_lines, pred_lines)
+            else:
+                differ = [(i, gold_lines[i], pred_lines[i]) for i, *_ in differ]
+        else:
+            totals, differ, empty, rows = self._count_lines_python(gold_lines, pred_lines)
+        self.add_counted(totals, len(gold_lines), differ, empty, rows)
+        if self.acc.method_counts is not None:
+            self._count_method(gold_lines, pred_lines, first_batch)
+
+    def _count_method(self, gold_lines: list[str], pred_lines: list[str], first: bool) -> None:
+        """Add the method's own counts of decoded lines (the first batch with its marks)."""
+        marks = self.byte_order_marks if first else ("", "")
+        self.acc.method_counts += self.counter.count_lines(  # type: ignore[operator]
+            gold_lines, pred_lines, self.words, marks
+        )
+
+    def _count_lines_python(
+        self, gold_lines: list[str], pred_lines: list[str]
+    ) -> tuple[list[int], list[tuple[int, str, str]], list[int], list | None]:
+        """The pure-Python twin of the kernel's batch count."""
+        totals = SegCounts()
+        differ: list[tuple[int, str, str]] = []
+        empty_with_pred: list[int] = []
+        rows: list[tuple[int, ...] | None] | None = [] if self.per_line else None
+        for index, (gold_line, pred_line) in enumerate(zip(gold_lines, pred_lines)):
+            gold_words, pred_words = gold_line.split(), pred_line.split()
+            if gold_words and "".join(gold_words) != "".join(pred_words):
+                differ.append((index, gold_line, pred_line))
+                if rows is not None:
+                    rows.append(None)
+                continue
+            counts = count_sentence(gold_words, pred_words, self.words)
+            if not gold_words and pred_words:
+                empty_with_pred.append(index)
+            totals += counts
+            if rows is not None:
+                rows.append(counts.astuple())
+        return list(totals.astuple()), differ, empty_with_pred, rows
+
+    def add_files(
+        self,
+        gold: PathLike,
+        pred: PathLike,
+        gold_encoding: str,
+        pred_encoding: str,
+        hasher: Any,
+    ) -> tuple[list[str], list[str]]:
+        """Count two files through the kernel's byte buffers.
+
+        Returns the lines left over in the longer file, decoded.
+        """
+        sides = (ByteSource(gold, gold_encoding, hasher), ByteSource(pred, pred_encoding))
+        gold_side, pred_side = sides
+        # A method with counts of its own (sighan) counts the same bytes, if it can.
+        own = self.acc.method_counts is not None
+        buffers = self.counter.buffer_counter(self.words) if own else None
+        while True:
+            for side in sides:
+                side.top_up()
+            totals, count, gold_end, pred_end, differ, empty, rows, bad = kernel.count_buffers(
+                gold_side.buffer,
+                0,
+                gold_side.eof,
+                pred_side.buffer,
+                0,
+                pred_side.eof,
+                self.word_set,
+                self.per_line,
+            )
+            if bad is not None:
+                side_index, offset = bad
+                sides[side_index].raise_decoding_error(offset)
+            decoded = [
+                (index, gold_side.decode(g_from, g_to), pred_side.decode(p_from, p_to))
+                for index, g_from, g_to, p_from, p_to in differ
+            ]
+            first_batch = self.line_no == 0
+            self.add_counted(totals, count, decoded, empty, rows)
+            if count and buffers is not None:
+                self._count_buffers(buffers, gold_side, gold_end, pred_side, pred_end, first_batch)
+            elif count and own:
+                # Else the method gets the lines the kernel just counted, decoded once.
+                self._count_method(
+                    gold_side.lines(gold_end, count), pred_side.lines(pred_end, count), first_batch
+                )
+            gold_side.consume(gold_end, count)
+            pred_side.consume(pred_end, count)
+            if count == 0:
+                if gold_side.eof and pred_side.eof:
+                    break
+                for side in sides:  # a line longer than the buffer: read more
+                    side.top_up(force=True)
+        if buffers is not None:
+            self.acc.method_counts += buffers.counts()  # type: ignore[operator]
+        return gold_side.rest_lines(), pred_side.rest_lines()
+
+    def _count_buffers(
+        self,
+        buffers: BufferCounts,
+        gold_side: ByteSource,
+        gold_end: int,
+        pred_side: ByteSource,
+        pred_end: int,
+        first_batch: bool,
+    ) -> None:
+        """Hand the lines the kernel just counted, as bytes, to the method's own counter.
+
+        On the files' first line, the byte-order marks the method keeps go back
+        on (the readers dropped them).
+        """
+        gold_bytes, pred_bytes = gold_side.buffer, pred_side.buffer
+        gold_start = pred_start = 0
+        if first_batch and self.byte_order_marks != ("", ""):
+            gold_start = _line_end(gold_bytes, gold_end)
+            pred_start = _line_end(pred_bytes, pred_end)
+            gold_mark, pred_mark = (mark.encode("utf-8") for mark in self.byte_order_marks)
+            gold_first = gold_mark + gold_bytes[:gold_start]
+            pred_first = pred_mark + pred_bytes[:pred_start]
+            buffers.add(gold_first, 0, len(gold_first), pred_first, 0, len(pred_first))
+        buffers.add(gold_bytes, gold_start, gold_end, pred_bytes, pred_start, pred_end)
+
+    def add_rest(
+        self,
+        gold_rest: list[str],
+        pred_rest: list[str],
+        totals: tuple[int, int],
+        names: tuple[str, str],
+        *,
+        allow_line_mismatch: bool,
+    ) -> list[str]:
+        """Deal with the lines past those both files have; return the warnings.
+
+        Blank lines at the end are not compared. Other lines left over raise
+        :class:`LineCountMismatchError`, unless ``allow_line_mismatch``: then
+        extra prediction lines are ignored and missing predictions are
+        scored as the counting method scores them.
+        """
+        gold_rest, pred_rest = _trim_blank_tail(gold_rest), _trim_blank_tail(pred_rest)
+        if not (gold_rest or pred_rest):
+            return []
+        (total_gold, total_pred), (gold_name, pred_name) = totals, names
+        if not allow_line_mismatch:
+            raise LineCountMismatchError(gold_name, total_gold, pred_name, total_pred)
+        if pred_rest:
+            outcome = "extra prediction lines ignored"
+        else:
+            outcome = self.counter.missing_predictions_outcome(self.line_no, gold_rest)
+        if gold_rest and self.counter.scores_missing_predictions:
+            self.add_lines(gold_rest, [""] * len(gold_rest))
+        return [f"{gold_name} has {total_gold} lines but {pred_name} has {total_pred}: {outcome}"]
+
+    def check_strict(self, gold_name: str, pred_name: str) -> None:
+        acc = self.acc
+        if self.strict and acc.mismatch_count:
+            shown = "; ".join(f"line {m.line}" for m in acc.mismatches)
+            raise TextMismatchError(
+                f"{gold_name} and {pred_name}: {acc.mismatch_count} line(s) hold different "
+                f"characters ({shown})",
+                "the prediction must segment exactly the gold text; leave out {0} "
+                "to score through a character alignment",
+                fixes=(Fix("strict", True),),
+            )
+
+    def result(self, signature: Signature, warnings: list[str]) -> ScoreResult:
+        acc = self.acc
+        if acc.mismatch_count:
+            warnings.append(
+                f"{acc.mismatch_count} line(s) hold different characters in gold and "
+                f"prediction; scored through a character alignment"
+            )
+        if acc.empty_gold_lines:
+            shown = ", ".join(map(str, acc.empty_gold_lines[: self.max_examples]))
+            more = "" if len(acc.empty_gold_lines) <= self.max_examples else ", ..."
+            warnings.append(
+                f"{len(acc.empty_gold_lines)} empty gold line(s) where the prediction has "
+                f"words, skipped (line {shown}{more})"
+            )
+        counts = SegCounts(*acc.totals)
+        if self.dictionary is not None:
+            warnings += coverage_warnings(counts.gold, counts.oov_gold, self.dictionary.name)
+        return ScoreResult(
+            counts=counts,
+            has_dictionary=self.dictionary is not None,
+            signature=signature,
+            method=self.method,
+            beta=signature.beta,
+            # The method's own counts (today only the sighan method has some).
+            sighan=cast("SighanCounts | None", acc.method_counts),
+            mismatches=tuple(acc.mismatches),
+            warnings=tuple(warnings),
+            lines=tuple(acc.lines) if acc.lines is not None else None,
+        )
+
+
+def _line_end(data: bytes, end: int) -> int:
+    """Where the first line of ``data[:end]`` ends, past its newline (``end`` without one)."""
+    newline = data.find(b"\n", 0, end)
+    return end if newline < 0 else newline + 1
+
+
+def file_sentence_checksum(path: PathLike, encoding: str = "utf-8") -> str:
+    """The sentence checksum of a plain segmented file, as ``score_files`` signs its gold.
+
+    A byte-order mark is left out and other encodings are read as text, so
+    the same sentences give the same checksum in any encoding.
+    """
+    digest = LineDigest()
+    for _block in ByteSource(path, encoding, digest)._blocks:
+        pass
+    return digest.hexdigest()
+
+
+class ByteSource:
+    """A file read as UTF-8 byte blocks for the kernel, with its position for messages.
+
+    UTF-8 files are read raw (the kernel validates them); other encodings are
+    decoded line by line, which validates them, and re-encoded.
+    """
+
+    def __init__(self, source: PathLike, encoding: str, hasher: Any = None) -> None:
+        self.source = source
+        self.encoding = normalize_encoding(encoding)
+        self.buffer = b""
+        self.eof = False
+        self.offset = 0  # file offset of buffer[0] (raw UTF-8 files)
+        self.line = 0  # lines before buffer[0]
+        self._blocks = self._read(hasher)
+
+    def _read(self, hasher: Any) -> Iterator[bytes]:
+        if self.encoding != "utf-8":
+            for lines in iter_line_blocks(self.source, encoding=self.encoding):
+                block = ("\n".join(lines) + "\n").encode("utf-8")
+                if hasher is not None:
+                    hasher.update(block)
+                yield block
+            return
+        bom = codecs.BOM_UTF8
+        with open_binary(self.source) as f:
+            head = b""
+            while len(head) < len(bom) and (block := f.read(BLOCK_SIZE)):
+                head += block
+            if head.startswith(bom):
+                head = head[len(bom) :]
+                self.offset = len(bom)
+            if hasher is not None:
+                hasher.update(head)
+            if head:
+                yield head
+            while block := f.read(BLOCK_SIZE):
+                if hasher is not None:
+                    hasher.update(block)
+                yield block
+
+    def top_up(self, *, force: bool = False) -> None:
+        """Read a block if the buffer is short (or always, with force), unless at EOF."""
+        if self.eof or (len(self.buffer) >= BLOCK_SIZE and not force):
+            return
+        block = next(self._blocks, None)
+        if block is None:
+            self.eof = True
+        else:
+            self.buffer = self.buffer + block if self.buffer else block
+
+    def consume(self, end: int, lines: int) -> None:
+        self.buffer = self.buffer[end:]
+        self.offset += end
+        self.line += lines
+
+    def decode(self, start: int, end: int) -> str:
+        try:
+            return self.buffer[start:end].decode("utf-8")
+        except UnicodeDecodeError as e:
+            self.raise_decoding_error(start + e.start)
+            raise  # pragma: no cover - raise_decoding_error raises
+
+    def raise_decoding_error(self, position: int) -> None:
+        line = self.line + self.buffer.count(b"\n", 0, position) + 1
+        raise decoding_error(self.source, "utf-8", line, self.offset + position)
+
+    def lines(self, end: int, count: int) -> list[str]:
+        """The ``count`` lines in ``buffer[:end]`` (as the kernel cut them), decoded.
+
+        Lines keep a carriage return before their newline (the methods that
+        read decoded lines drop it themselves, as ``split`` does).
+        """
+        lines = self.decode(0, end).split("\n")
+        if len(lines) > count:  # the text ends with a newline
+            lines.pop()
+        return lines
+
+    def rest_lines(self) -> list[str]:
+        """The lines left in the buffer (the file is at its end), decoded."""
+        if not self.buffer:
+            return []
+        text = self.decode(0, len(self.buffer))
+        lines = text.split("\n")
+        if text.endswith("\n"):
+            lines.pop()
+        return lines
+
+
+def paired_batches(
+    gold_blocks: Iterator[list[str]], pred_blocks: Iterator[list[str]]
+) -> Iterator[tuple[list[str], list[str], list[str], list[str]]]:
+    """Re-cut two streams of line blocks into pairs of equal length.
+
+    Yields (gold, pred, gold_rest, pred_rest): the last pair has the lines left
+    over in the longer stream, with the shorter side empty.
+    """
+    gold_buf: list[str] | None = []
+    pred_buf: list[str] | None = []
+    while True:
+        if not gold_buf:
+            gold_buf = next(gold_blocks, None)
+        if not pred_buf:
+            pred_buf = next(pred_blocks, None)
+        if gold_buf is None or pred_buf is None:
+            break
+        n = min(len(gold_buf), len(pred_buf))
+        yield gold_buf[:n], pred_buf[:n], [], []
+        gold_buf, pred_buf = gold_buf[n:], pred_buf[n:]
+    gold_rest = (gold_buf or []) + [line for block in gold_blocks for line in block]
+    pred_rest = (pred_buf or []) + [line for block in pred_blocks for line in block]
+    if gold_rest or pred_rest:
+        yield [], [], gold_rest, pred_rest
+
+
+def _trim_blank_tail(lines: list[str]) -> list[str]:
+    end = len(lines)
+    while end and not lines[end - 1].strip():
+        end -= 1
+    return lines[:end]
+
+
+def hashed_blocks(blocks: Iterable[list[str]], digest: Any) -> Iterator[list[str]]:
+    """Blocks of lines, each line added to a sentence digest as it passes."""
+    for lines in blocks:
+        block = "\n".join(lines) + "\n" if lines else ""
+        digest.update(block.encode("utf-8", "surrogateescape"))
+        yield lines

@@ -1,0 +1,220 @@
+"""What the scorer reads: a gold in any format or a registered corpus, and a dictionary."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+from cws_bench.errors import CorpusFormatError, CwsBenchError, Fix
+from cws_bench.io import STDIN, PathLike, display_name, read_segmented
+
+if TYPE_CHECKING:
+    from cws_bench.corpora import Corpus
+    from cws_bench.dictionary import Dictionary
+    from cws_bench.normalize import Normalizer
+
+__all__ = [
+    "GOLD_FORMATS",
+    "check_plain",
+    "gold_corpus",
+    "gold_sentences",
+    "normalized_dictionary",
+    "optional_dictionary",
+    "read_gold",
+    "sentence_blocks",
+]
+
+
+def optional_dictionary(value: Any, encoding: str = "utf-8") -> Dictionary | None:
+    """A Dictionary from any word source (``jieba``, ``corpus:NAME[:SPLIT]``, a path, words).
+
+    A dictionary file is read in ``encoding``.
+    """
+    if value is None:
+        return None
+    from cws_bench.words import as_dictionary
+
+    return as_dictionary(value, encoding=encoding)
+
+
+# What score_files reads is one sentence a line; a file in another gold format
+# would be read line by line into nonsense (a CoNLL-U token line as a
+# "sentence"), so it is recognised and refused with the way to convert it.
+FORMAT_TITLES = {
+    "conllu": "CoNLL-U",
+    "peoples-daily": "People's Daily word/POS text",
+    "bmes": "BMES character tags",
+}
+
+
+def check_plain(source: PathLike, *, encoding: str = "utf-8", role: str = "gold") -> None:
+    """Raise if ``source`` looks like a gold format other than plain segmented text.
+
+    Standard input is not checked (it cannot be read twice).
+
+    Args:
+        source: the file.
+        encoding: its encoding.
+        role: ``gold`` or ``prediction``, for the message.
+
+    Raises:
+        CorpusFormatError: the file looks like CoNLL-U, People's Daily or BMES
+            (:func:`cws_bench.corpora.readers.sniff_format`).
+    """
+    if os.fspath(source) == STDIN:
+        return
+    from cws_bench.corpora.readers import sniff_format
+
+    fmt = sniff_format(source, encoding=encoding)
+    if fmt == "plain":
+        return
+    name = display_name(source)
+    if role == "gold":
+        fixes: tuple[Fix, ...] = (Fix("gold_format", fmt),)
+        hint = (
+            "read it as what it is with {0} (or auto, the default), or "
+            f"convert it: `cws-bench corpora export {name} --input-format {fmt} --as gold "
+            "-o gold.txt` (and `--as raw` for the text to segment)"
+        )
+    else:
+        fixes = ()
+        hint = "write the prediction as one sentence a line, words separated by spaces"
+    raise CorpusFormatError(
+        name,
+        None,
+        f"this {role} file looks like {FORMAT_TITLES.get(fmt, fmt)}, not plain segmented "
+        "text (one sentence a line, words separated by whitespace)",
+        hint,
+        fixes=fixes,
+    )
+
+
+def normalized_dictionary(
+    dictionary: Dictionary | None, normalizer: Normalizer | None
+) -> Dictionary | None:
+    """The dictionary as the normalised text sees it."""
+    if dictionary is None or normalizer is None:
+        return dictionary
+    return dictionary.normalized(normalizer)
+
+
+GOLD_FORMATS: tuple[str, ...] = ("auto", "plain", "conllu", "peoples-daily", "bmes")
+"""What ``gold_format`` takes: ``auto`` (detected) or a format of cws_bench.corpora.readers."""
+
+
+def gold_corpus(gold: PathLike, *, data_dir: PathLike | None = None) -> tuple[Corpus, str] | None:
+    """The registered corpus and split that GOLD names (``NAME[:SPLIT]``), or None.
+
+    A GOLD that is an existing file (or ``-``) is a file, whatever its name;
+    otherwise ``NAME`` must be a registered corpus (``cws-bench corpora``) and
+    the split defaults to ``test``.
+
+    >>> corpus, split = gold_corpus("sample")
+    >>> corpus.name, split
+    ('sample', 'test')
+    >>> gold_corpus("no-such-file.txt") is None
+    True
+    """
+    if not isinstance(gold, str) or gold == STDIN or os.path.exists(gold):
+        return None
+    from cws_bench.corpora import corpus_names, get_corpus
+
+    name, _, split = gold.partition(":")
+    if name not in corpus_names():
+        return None
+    return get_corpus(name, data_dir=data_dir), split or "test"
+
+
+def gold_sentences(
+    gold: PathLike, gold_format: str, encoding: str, data_dir: PathLike | None
+) -> Iterator[list[str]] | None:
+    """The gold as sentences when it is a corpus or a file not in the plain format.
+
+    None means a plain file, which the scorer streams itself (and the kernel
+    reads as raw bytes).
+    """
+    if gold_format not in GOLD_FORMATS:
+        raise CwsBenchError(
+            f"unknown gold format {gold_format!r}", f"use one of: {', '.join(GOLD_FORMATS)}"
+        )
+    reference = gold_corpus(gold, data_dir=data_dir)
+    if reference is not None:
+        if gold_format not in ("auto", "plain"):
+            raise CwsBenchError(
+                f"{gold} is a registered corpus, read in its own format: a gold format "
+                f"({gold_format}) applies to files",
+                "leave out {0}",
+                fixes=(Fix("gold_format"),),
+            )
+        corpus, split = reference
+        return corpus.sentences(split)
+    if os.fspath(gold) == STDIN:
+        return None
+    if not os.path.exists(gold):
+        from cws_bench.corpora import corpus_names
+        from cws_bench.suggest import close_names
+
+        name, colon, split = os.fspath(gold).partition(":")
+        close = [f"{c}{colon}{split}" for c in close_names(name, corpus_names())]
+        raise CwsBenchError(
+            f"{display_name(gold)}: no such file, nor a registered corpus NAME[:SPLIT]",
+            f"did you mean {' or '.join(close)}?"
+            if close
+            else "check the path, or see `cws-bench corpora` for the corpus names",
+        )
+    if gold_format == "plain":
+        check_plain(gold, encoding=encoding, role="gold")
+        return None
+    from cws_bench.corpora.readers import read_corpus, sniff_format
+
+    if gold_format == "auto":
+        gold_format = sniff_format(gold, encoding=encoding)
+        if gold_format == "plain":
+            return None
+    return read_corpus(gold, format=gold_format, encoding=encoding)
+
+
+def read_gold(
+    gold: PathLike,
+    *,
+    gold_format: str = "auto",
+    encoding: str = "utf-8",
+    data_dir: PathLike | None = None,
+) -> Iterable[list[str]]:
+    """A gold as sentences of words, read as ``score`` reads it: any format, or a corpus name.
+
+    ``gold`` is a file in ``gold_format`` (one of :data:`GOLD_FORMATS`;
+    ``auto`` detects CoNLL-U, People's Daily, BMES or plain text) or a
+    registered corpus ``NAME[:SPLIT]``. Plain text forced with ``plain`` is
+    refused when it looks like another format (:func:`check_plain`).
+
+    Raises:
+        CwsBenchError: an unknown format, a missing file, or a file that does
+            not match its format (file and line named).
+    """
+    sentences = gold_sentences(gold, gold_format, encoding, data_dir)
+    if sentences is None:
+        return read_segmented(gold, encoding=encoding)
+    return sentences
+
+
+def sentence_blocks(
+    sentences: Iterable[Sequence[str]], digest: Any, size: int = 4096
+) -> Iterator[list[str]]:
+    """Sentences as blocks of lines (words joined by a space), hashed into ``digest``.
+
+    The digest is that of :func:`cws_bench.corpora.base.sentences_checksum`
+    and of :func:`score_sentences`' signature.
+    """
+    block: list[str] = []
+    for words in sentences:
+        line = " ".join(words)
+        digest.update(line.encode("utf-8"))
+        digest.update(b"\n")
+        block.append(line)
+        if len(block) >= size:
+            yield block
+            block = []
+    if block:
+        yield block

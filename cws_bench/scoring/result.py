@@ -1,0 +1,300 @@
+"""ScoreResult: the scores of a prediction against a gold, with what produced them.
+
+It renders itself (text, JSON, CSV, the SIGHAN block: what ``cws-bench score``
+prints for one prediction); :func:`write_details` writes its per-line counts as CSV.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from cws_bench.errors import CwsBenchError
+from cws_bench.io import PathLike
+from cws_bench.scoring.counts import SegCounts
+from cws_bench.scoring.methods import CountingMethod, get_method
+from cws_bench.scoring.scores import SegScores, score_counts
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from cws_bench.scoring.sighan import SighanCounts
+    from cws_bench.scoring.signature import Signature
+
+__all__ = ["RESULT_FORMATS", "LineMismatch", "ScoreResult", "write_details"]
+
+
+@dataclass(frozen=True, slots=True)
+class LineMismatch:
+    """A line whose gold and predicted characters differ (1-based line number)."""
+
+    line: int
+    gold: str
+    pred: str
+
+
+@dataclass(frozen=True)
+class ScoreResult(Mapping[str, Any]):
+    """The scores of a prediction against a gold standard, with what produced them.
+
+    Every score is computed from ``counts`` (or, with the ``sighan`` method,
+    from ``sighan``) when asked for. Values are fractions in [0, 1]; OOV
+    figures are None when no dictionary was given. The result is also a
+    read-only mapping of :meth:`to_dict`'s keys (``result["f1"]``, as Hugging
+    Face ``evaluate`` returns), and ``print(result)`` prints the command
+    line's text table.
+    """
+
+    counts: SegCounts
+    has_dictionary: bool
+    signature: Signature
+    method: str = "interval"
+    beta: float = 1.0
+    sighan: SighanCounts | None = None
+    mismatches: tuple[LineMismatch, ...] = ()
+    warnings: tuple[str, ...] = ()
+    lines: tuple[tuple[int, SegCounts], ...] | None = field(default=None, repr=False)
+
+    @property
+    def counting_method(self) -> CountingMethod:
+        """The registered counting method that produced this result."""
+        return get_method(self.method)
+
+    @property
+    def scores(self) -> SegScores:
+        """Scores of the method's counts (boundary figures always by interval)."""
+        interval = score_counts(self.counts, has_dictionary=self.has_dictionary, beta=self.beta)
+        return self.counting_method.scores(
+            interval, self.sighan, has_dictionary=self.has_dictionary, beta=self.beta
+        )
+
+    def __getattr__(self, name: str) -> Any:
+        # precision, recall, f1, ... read through to the scores.
+        if name in SegScores.__dataclass_fields__:
+            return getattr(self.scores, name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    @property
+    def gold_words(self) -> int:
+        return self.counting_method.word_totals(self.counts, self.sighan)[0]
+
+    @property
+    def pred_words(self) -> int:
+        return self.counting_method.word_totals(self.counts, self.sighan)[1]
+
+    @property
+    def correct_words(self) -> int:
+        return self.counting_method.word_totals(self.counts, self.sighan)[2]
+
+    def __getitem__(self, key: str) -> Any:
+        data = self.to_dict()
+        if key not in data:
+            from cws_bench.suggest import did_you_mean
+
+            close = did_you_mean(key, data)
+            raise KeyError(f"{key!r}{'; ' + close if close else ''}")
+        return data[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.to_dict())
+
+    def __len__(self) -> int:
+        return len(self.to_dict())
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        return (
+            f"ScoreResult(method={self.method!r}, precision={self.precision:.4f}, "
+            f"recall={self.recall:.4f}, f1={self.f1:.4f}, sentences={self.counts.sentences})"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe dict with a stable key order: scores, counts, settings."""
+        scores = self.scores
+        out: dict[str, Any] = {
+            "precision": scores.precision,
+            "recall": scores.recall,
+            "f1": scores.f1,
+        }
+        if self.beta != 1.0:
+            out["fbeta"] = scores.fbeta
+            out["beta"] = self.beta
+        out.update(
+            gold_words=self.gold_words,
+            pred_words=self.pred_words,
+            correct_words=self.correct_words,
+            oov_rate=scores.oov_rate,
+            oov_recall=scores.oov_recall,
+            iv_recall=scores.iv_recall,
+            boundary_precision=scores.boundary_precision,
+            boundary_recall=scores.boundary_recall,
+            boundary_f1=scores.boundary_f1,
+        )
+        out.update(self.counting_method.result_fields(self.sighan))
+        counts = self.counts
+        out.update(
+            sentences=counts.sentences,
+            characters=counts.characters,
+            split_gold=counts.split_gold,
+            split_pred=counts.split_pred,
+            merge_gold=counts.merge_gold,
+            merge_pred=counts.merge_pred,
+            cross_gold=counts.cross_gold,
+            cross_pred=counts.cross_pred,
+            cross_regions=counts.cross_regions,
+            mismatched_lines=counts.mismatched_lines,
+            skipped_lines=counts.skipped_lines,
+            method=self.method,
+            signature=self.signature.format(),
+        )
+        return out
+
+    def to_series(self) -> pd.Series:
+        """The result as one pandas row (a Series indexed like :meth:`to_dict`)."""
+        import pandas as pd
+
+        return pd.Series(self.to_dict())
+
+    def to_frame(self) -> pd.DataFrame:
+        """The result as a one-row pandas DataFrame."""
+        import pandas as pd
+
+        return pd.DataFrame([self.to_dict()])
+
+    # Rendering: what ``cws-bench score`` prints for one prediction, one method per format.
+
+    def render(self, fmt: str, *, gold: str = "gold", pred: str = "pred") -> str:
+        """The result in ``fmt`` (one of :data:`RESULT_FORMATS`), without a final newline.
+
+        ``gold`` and ``pred`` name the files in the text table and the SIGHAN block.
+        """
+        renderers = {
+            "text": lambda: self.to_text(gold=gold, pred=pred),
+            "json": self.to_json,
+            "csv": self.to_csv,
+            "sighan": lambda: self.to_sighan(pred=pred),
+        }
+        if fmt not in renderers:
+            raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(renderers)}")
+        return renderers[fmt]()
+
+    def to_text(self, *, gold: str = "gold", pred: str = "pred") -> str:
+        """The small aligned table of the text format (scores in %)."""
+        s = self.scores
+        c = self.counts
+        rows = [
+            ("gold words", f"{self.gold_words:,}"),
+            ("predicted words", f"{self.pred_words:,}"),
+            ("correct words", f"{self.correct_words:,}"),
+            ("precision", _percent(s.precision)),
+            ("recall", _percent(s.recall)),
+            ("F1", _percent(s.f1)),
+        ]
+        if self.beta != 1.0:
+            rows.append((f"F{self.beta:g}", _percent(s.fbeta)))
+        boundary = (s.boundary_precision, s.boundary_recall, s.boundary_f1)
+        rows += [
+            ("OOV rate", _percent(s.oov_rate)),
+            ("OOV recall", _percent(s.oov_recall)),
+            ("IV recall", _percent(s.iv_recall)),
+            ("boundary P/R/F1", " / ".join(map(_percent, boundary))),
+        ]
+        # the method's own counts (sighan: insertions, deletions, substitutions)
+        own_counts = self.counting_method.result_fields(self.sighan)
+        rows += [(name, f"{value:,}") for name, value in own_counts.items()]
+        width = max(len(label) for label, _ in rows)
+        lines = [f"{pred} against {gold} ({self.method} counting, scores in %)"]
+        lines += [f"  {label:<{width}}  {value:>10}" for label, value in rows]
+        lines.append(
+            f"  errors: {c.split_gold:,} gold words split into {c.split_pred:,} pieces; "
+            f"{c.merge_gold:,} merged into {c.merge_pred:,} words; "
+            f"{c.cross_regions:,} crossing regions ({c.cross_gold:,} gold, {c.cross_pred:,} "
+            f"predicted words)"
+        )
+        lines.append(
+            f"  sentences: {c.sentences:,} scored, {c.skipped_lines:,} empty gold lines "
+            f"skipped, {c.mismatched_lines:,} with differing text"
+        )
+        for m in self.mismatches:
+            lines.append(f"    line {m.line}: gold {m.gold.strip()[:60]!r}")
+            lines.append(f"    {' ' * len(str(m.line))}       pred {m.pred.strip()[:60]!r}")
+        lines.append(f"  signature: {self.signature}")
+        return "\n".join(lines)
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` with the mismatch examples and the warnings, as indented JSON."""
+        import json
+
+        data = self.to_dict()
+        data["mismatch_examples"] = [
+            {"line": m.line, "gold": m.gold, "pred": m.pred} for m in self.mismatches
+        ]
+        data["warnings"] = list(self.warnings)
+        return json.dumps(data, ensure_ascii=False, indent=2)
+
+    def to_csv(self) -> str:
+        """One header line and one row of :meth:`to_dict`'s fields (None as empty)."""
+        import csv
+        import io
+
+        out = io.StringIO()
+        data = self.to_dict()
+        writer = csv.DictWriter(out, fieldnames=list(data), lineterminator="\n")
+        writer.writeheader()
+        writer.writerow({k: "" if v is None else v for k, v in data.items()})
+        return out.getvalue().rstrip("\n")
+
+    def to_sighan(self, *, pred: str = "pred") -> str:
+        """The SIGHAN script's summary block (a result of ``method="sighan"`` only)."""
+        summary_block = getattr(self.counting_method, "summary_block", None)
+        if self.sighan is None or summary_block is None:
+            raise ValueError('the SIGHAN summary needs a result scored with method="sighan"')
+        return str(summary_block(self.sighan, pred, has_dictionary=self.has_dictionary))
+
+
+RESULT_FORMATS: tuple[str, ...] = ("text", "json", "csv", "sighan")
+"""The formats :meth:`ScoreResult.render` writes."""
+
+
+def _percent(value: float | None) -> str:
+    """A fraction as a percentage with two decimals; ``--`` when undefined."""
+    return "--" if value is None else f"{100 * value:.2f}"
+
+
+def write_details(result: ScoreResult, target: PathLike) -> None:
+    """Write one CSV row per line: line number, counts, P/R/F (and OOV when known).
+
+    Raises:
+        CwsBenchError: the result was computed without ``per_line=True``.
+    """
+    import csv
+
+    from cws_bench.io import atomic_write
+
+    if result.lines is None:
+        raise CwsBenchError("no per-line counts in this result", "score with per_line=True")
+    header = ["line", "gold_words", "pred_words", "correct_words", "precision", "recall", "f1"]
+    if result.has_dictionary:
+        header += ["oov_words", "oov_correct"]
+    header += ["mismatched", "skipped"]
+    with atomic_write(target) as f:
+        writer = csv.writer(f, lineterminator="\n")
+        writer.writerow(header)
+        for line, counts in result.lines:
+            s = score_counts(counts, has_dictionary=False)
+            row: list[object] = [
+                line,
+                counts.gold,
+                counts.pred,
+                counts.correct,
+                f"{s.precision:.6f}",
+                f"{s.recall:.6f}",
+                f"{s.f1:.6f}",
+            ]
+            if result.has_dictionary:
+                row += [counts.oov_gold, counts.oov_correct]
+            row += [counts.mismatched_lines, counts.skipped_lines]
+            writer.writerow(row)

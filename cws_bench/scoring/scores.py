@@ -1,0 +1,102 @@
+"""Scores from summed counts: the score type every counting method produces.
+
+:func:`score_counts` turns the interval method's :class:`SegCounts` into a
+:class:`SegScores` (P/R/F through
+:func:`cws_bench.metrics.counts.precision_recall_fscore_from_counts`); the
+``sighan`` method turns its own counts into the same type.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from cws_bench.metrics.counts import precision_recall_fscore_from_counts
+
+if TYPE_CHECKING:
+    from cws_bench.scoring.counts import SegCounts
+
+__all__ = ["SegScores", "score_counts"]
+
+
+@dataclass(frozen=True, slots=True)
+class SegScores:
+    """Scores of one set of counts, as fractions in [0, 1].
+
+    OOV figures are None when no dictionary was given (absent, not zero).
+    """
+
+    precision: float
+    recall: float
+    f1: float
+    fbeta: float
+    beta: float
+    oov_rate: float | None
+    oov_recall: float | None
+    iv_recall: float | None
+    boundary_precision: float
+    boundary_recall: float
+    boundary_f1: float
+
+
+def _ratio(numerator: int, denominator: int) -> float | None:
+    return numerator / denominator if denominator else None
+
+
+def score_counts(counts: SegCounts, *, has_dictionary: bool, beta: float = 1.0) -> SegScores:
+    """Compute scores from counts, never raising on a zero denominator.
+
+    Precision, recall and F give 0.0 when their denominator is zero. The OOV
+    figures are None without a dictionary, and None when undefined with one:
+    OOV recall when the gold has no OOV word, IV recall when it has no IV
+    word, the OOV rate when it has no word.
+
+    >>> from cws_bench.scoring.counts import SegCounts
+    >>> s = score_counts(SegCounts(gold=4, pred=5, correct=3), has_dictionary=False)
+    >>> s.precision, s.recall, s.f1, s.oov_recall
+    (0.6, 0.75, 0.6666666666666666, None)
+    >>> s = score_counts(SegCounts(gold=4, pred=5, correct=3), has_dictionary=True)
+    >>> s.oov_rate, s.oov_recall, s.iv_recall
+    (0.0, None, 0.75)
+    """
+    words = precision_recall_fscore_from_counts(
+        counts.correct, counts.pred, counts.gold, zero_division=0.0
+    )
+    fbeta = (
+        words.fscore
+        if beta == 1.0
+        else precision_recall_fscore_from_counts(
+            counts.correct, counts.pred, counts.gold, beta=beta, zero_division=0.0
+        ).fscore
+    )
+    bounds = precision_recall_fscore_from_counts(
+        counts.correct_boundaries,
+        counts.pred_boundaries,
+        counts.gold_boundaries,
+        zero_division=0.0,
+    )
+    oov_rate: float | None
+    oov_recall: float | None
+    iv_recall: float | None
+    if has_dictionary:
+        # A rate with nothing to count is undefined (None), not 0: the SIGHAN
+        # script prints "--" when the gold has no OOV (or no IV) word.
+        iv_gold = counts.gold - counts.oov_gold
+        oov_rate = _ratio(counts.oov_gold, counts.gold)
+        oov_recall = _ratio(counts.oov_correct, counts.oov_gold)
+        iv_recall = _ratio(counts.correct - counts.oov_correct, iv_gold)
+    else:
+        oov_rate = oov_recall = iv_recall = None
+    return SegScores(
+        precision=words.precision,
+        recall=words.recall,
+        f1=words.fscore,
+        fbeta=fbeta,
+        beta=beta,
+        oov_rate=oov_rate,
+        oov_recall=oov_recall,
+        iv_recall=iv_recall,
+        boundary_precision=bounds.precision,
+        boundary_recall=bounds.recall,
+        boundary_f1=bounds.fscore,
+    )
