@@ -73,7 +73,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from cws_bench import validate
 from cws_bench.configs import BUNDLED_CONFIGS, bundled_text
@@ -537,27 +537,31 @@ def run_bakeoff(
     config = _configured(config, executor, scheduler, shard_chars, retries, segmenters)
     data = os.fspath(data_dir) if data_dir is not None else None
     notes: list[str] = []
-    config = validate.select(config, segmenters=only_segmenters, corpora=only_corpora)
-    config = validate.validate_config(config, data_dir=data, shipped=segmenters or (), notes=notes)
-    if not isinstance(executor, Executor) and not config.scheduler:
+    # validate sits below this module: it takes and gives the configuration untyped
+    selected = validate.select(config, segmenters=only_segmenters, corpora=only_corpora)
+    checked: BakeoffConfig = cast(
+        BakeoffConfig,
+        validate.validate_config(selected, data_dir=data, shipped=segmenters or (), notes=notes),
+    )
+    if not isinstance(executor, Executor) and not checked.scheduler:
         validate.check_main_guard()  # before any worker process imports the script
-    output = Path(output_dir) if output_dir is not None else Path("reports") / config.name
+    output = Path(output_dir) if output_dir is not None else Path("reports") / checked.name
     cache = RunCache(output / "cache" if use_cache or write else None)
-    installed = _installed_segmenters(config, notes, shipped=_shipped(segmenters))
+    installed = _installed_segmenters(checked, notes, shipped=_shipped(segmenters))
     given = executor if isinstance(executor, Executor) else None
-    timeout = shard_timeout or config.timeout
-    early = _early_executor(config, given, jobs, timeout)
+    timeout = shard_timeout or checked.timeout
+    early = _early_executor(checked, given, jobs, timeout)
     warming = None
     try:
         with kept_summaries():  # a training split is read once: identity, dictionary, buckets
             plan = plan_run(
-                config, installed, cache=cache, use_cache=use_cache, data_dir=data, notes=notes
+                checked, installed, cache=cache, use_cache=use_cache, data_dir=data, notes=notes
             )
             if write:  # the first charts' imports and fonts, while the workers segment
                 from cws_bench.reports import prepare_reports
 
                 warming = prepare_reports()
-            run = _execute(plan, cache, config, given or early, jobs, timeout, progress, use_cache)
+            run = _execute(plan, cache, checked, given or early, jobs, timeout, progress, use_cache)
     finally:
         if early is not None:
             from cws_bench.workers import signals_ignored
@@ -565,7 +569,7 @@ def run_bakeoff(
             with signals_ignored():  # a second Ctrl-C cannot cut the cleanup
                 early.close()
     notes.extend(cache.warnings)
-    result = _result(config, plan, [(s, i) for s, i, _ in installed], run, data)
+    result = _result(checked, plan, [(s, i) for s, i, _ in installed], run, data)
     result = replace(result, duration_s=time.perf_counter() - started)
     if write:
         from cws_bench.reports import write_reports

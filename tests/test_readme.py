@@ -144,7 +144,7 @@ def test_the_scratch_folder_is_ignored_but_present() -> None:
 
 
 def test_commands_that_write_files_write_into_scratch() -> None:
-    """Every `-o FILE` of a command of the README and the reference pages is under scratch/ or reports/.
+    """Every `-o FILE` of the README's and the reference pages' commands is in scratch/ or reports/.
 
     docs/REGRESSION.md and docs/METRICS.md run inside the scratch folder (`cd scratch`
     first); the SIGHAN 2005 loop runs in a folder of scratch/ that it makes.
@@ -373,7 +373,7 @@ class StandInModel:
 
 @pytest.mark.slow
 def test_the_recipes_run_verbatim(icwb2: Path, tmp_path: Path, monkeypatch) -> None:
-    """"From your segmenter to a publishable number": every command and script, as shown.
+    """ "From your segmenter to a publishable number": every command and script, as shown.
 
     Run in a copy of the project's layout (docs/ linked), after the quick start's export
     of PKU's raw input; `python3`/`python` are this interpreter (what `source
