@@ -625,9 +625,10 @@ def _execute(
 ) -> Run:
     """Run the plan's shards on the executor (made and closed here when None)."""
     from cws_bench.executors import make_executor
+    from cws_bench.segmenters.stream import count_characters
     from cws_bench.workers import Interrupted, signals_ignored, signals_raise
 
-    characters = sum(sum(map(len, plan.inputs[p.corpus.label].raw)) for p in plan.pairs)
+    characters = sum(count_characters(plan.inputs[p.corpus.label].raw) for p in plan.pairs)
     shown = Progress(progress, characters, len(plan.pairs))
     run = Run(plan, cache, shown, timeout=timeout, use_cache=use_cache)
     total = len(plan.pairs) + len(plan.statuses)

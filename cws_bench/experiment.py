@@ -516,28 +516,29 @@ def segment_lines(
     convert: str = "none",
     report: Callable[[int], None] | None = None,
 ) -> tuple[list[list[str]], float]:
-    """Segment raw lines in batches of ``batch_size``; the words and the seconds in ``segment()``.
+    """Segment raw lines in batches of ``batch_size``: the words and the seconds in
+    ``segment()`` (:class:`~cws_bench.segmenters.stream.SegmentRun`).
 
     With a ``convert`` other than ``none`` the segmenter gets the converted
-    lines and the words are cut back out of the original ones.
+    lines and the words are cut back out of the original ones; ``report`` is
+    called with the characters of each batch.
     """
+    from cws_bench.segmenters.stream import SegmentRun
+
     converter = None
     if convert != "none":
         from cws_bench.normalize import get_normalizer
 
         converter = get_normalizer(convert)
-    pred: list[list[str]] = []
-    segment_s = 0.0
-    for start in range(0, len(raw), batch_size):
-        batch = raw[start : start + batch_size]
-        given = batch if converter is None else [converter(line) for line in batch]
-        began = time.perf_counter()
-        words = segmenter.segment(given)
-        segment_s += time.perf_counter() - began
-        pred.extend(words if converter is None else map(_cut_like, batch, words))
-        if report is not None:
-            report(sum(map(len, batch)))
-    return pred, segment_s
+    run = SegmentRun(
+        segmenter,
+        raw,
+        batch_size=batch_size,
+        convert=converter,
+        progress=None if report is None else (lambda lines, characters: report(characters)),
+    )
+    pred = list(run)
+    return pred, run.seconds
 
 
 Leaks = tuple[frozenset[str], frozenset[str]] | None
@@ -610,6 +611,7 @@ def finish_pair(
     from cws_bench.metrics.throughput import rate
     from cws_bench.scoring import score_sentences
     from cws_bench.segmenters import TrainingData
+    from cws_bench.segmenters.stream import count_characters
     from cws_bench.sentence_counts import sentence_rows
 
     corpus, gold, dictionary = pair.corpus, pair.gold, pair.dictionary
@@ -631,7 +633,7 @@ def finish_pair(
         words=dictionary.words if counts is None and dictionary is not None else None,
         aligned=aligned,
     )
-    characters = sum(map(len, pair.raw))
+    characters = count_characters(pair.raw)
     trained_on = facts["trained_on"]
     contamination = contamination_warnings(
         None if trained_on is None else TrainingData.from_dict(trained_on),
@@ -780,21 +782,6 @@ def segment_shard(context: ShardContext, item: ShardItem) -> ShardOutput:
     if loading:
         _FAILED_LOADS[setup.key] = (status, error)
     return ShardOutput(None, status=status, error=error)
-
-
-def _cut_like(line: str, words: list[str]) -> list[str]:
-    """Cut ``line`` (without whitespace) into pieces as long as ``words`` (converted text)."""
-    text = "".join(line.split())
-    out = []
-    at = 0
-    for word in words:
-        out.append(text[at : at + len(word)])
-        at += len(word)
-    if at != len(text):
-        from cws_bench.errors import CwsBenchError
-
-        raise CwsBenchError(f"a conversion changed the length of the line {line[:30]!r}")
-    return out
 
 
 def _training_counts(corpus: CorpusSpec, data_dir: str | None) -> dict[str, int] | None:

@@ -55,6 +55,7 @@ from cws_bench.experiment import (
 )
 from cws_bench.io import make_folder
 from cws_bench.segmenters import Segmenter
+from cws_bench.segmenters.stream import count_characters
 
 __all__ = [
     "BAKEOFF_SHARD_CHARS",
@@ -551,7 +552,7 @@ class Run:
         item = self.items[index]
         planned = self.plan.pairs[item.pair]
         pending = self.pending[planned.label]
-        self.progress.shard(sum(map(len, item.lines)))
+        self.progress.shard(count_characters(item.lines))
         if isinstance(output, ItemFailure) or output.status != "ok":
             if not pending.failed:
                 self._fail(pending, *self._failure(item, output))

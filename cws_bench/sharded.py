@@ -26,7 +26,6 @@ from __future__ import annotations
 import codecs
 import concurrent.futures
 import contextlib
-import itertools
 import json
 import os
 import shutil
@@ -122,7 +121,7 @@ def _load_segmenter(name: str, options: dict[str, Any]) -> Any:
 
 def segment_shard(context: SegmentContext, shard: Shard) -> SegmentShardResult:
     """Segment one shard of ``context.source`` with the worker's cached segmenter."""
-    from cws_bench.segmenters.stream import _run_batch
+    from cws_bench.segmenters.stream import SegmentRun
 
     segmenter = cached(
         segmenter_key(context.name, context.options),
@@ -131,18 +130,15 @@ def segment_shard(context: SegmentContext, shard: Shard) -> SegmentShardResult:
     lines = read_shard_lines(
         context.source, shard.ranges[0], shard.first_line, encoding=context.encoding
     )
-    name = display_name(context.source)
-    out: list[str] = []
-    characters = words = 0
-    seconds = 0.0
-    for start in range(0, len(lines), context.batch_size):
-        batch = lines[start : start + context.batch_size]
-        started = time.perf_counter()
-        output = _run_batch(segmenter, batch, name, shard.first_line + start + 1)
-        seconds += time.perf_counter() - started
-        words += sum(map(len, output))
-        characters += sum(map(len, itertools.chain.from_iterable(output)))
-        out += map(context.separator.join, output)
+    run = SegmentRun(
+        segmenter,
+        lines,
+        batch_size=context.batch_size,
+        source=display_name(context.source),
+        first_line=shard.first_line + 1,
+    )
+    out = list(map(context.separator.join, run))
+    characters, words, seconds = run.characters, run.words, run.seconds
     if out:
         out.append("")  # the last line's newline
     data = "\n".join(out).encode("utf-8")

@@ -503,8 +503,10 @@ def measure_speed(
 ) -> tuple[Speed, list[list[str]], int]:
     """Time ``segment`` over ``lines``: the median of ``runs`` runs of at least ``min_run_seconds``.
 
-    The first pass of the first run is the segmentation returned; every
-    later pass is compared with it.
+    Each pass over the lines is one :class:`~cws_bench.segmenters.stream.SegmentRun`
+    (time inside ``segment()`` only; characters are the lines' non-whitespace
+    characters, as every speed of the suite counts them). The first pass of the
+    first run is the segmentation returned; every later pass is compared with it.
 
     Args:
         segment: the batch segmenter.
@@ -517,8 +519,10 @@ def measure_speed(
     Returns:
         The Speed, the segmentation, and how many later passes gave a different one.
     """
+    from cws_bench.segmenters.stream import SegmentRun
+
     runs = max(1, runs)
-    characters = sum(map(len, lines))
+    characters = 0
     first: list[list[str]] | None = None
     differing = 0
     speeds: list[float] = []
@@ -527,12 +531,10 @@ def measure_speed(
         elapsed = 0.0
         done = 0
         while done < passes or (run == 0 and elapsed < min_run_seconds):
-            output: list[list[str]] = []
-            for start in range(0, len(lines), batch_size):
-                batch = list(lines[start : start + batch_size])
-                began = clock()
-                output.extend(segment(batch))
-                elapsed += clock() - began
+            timed = SegmentRun(segment, lines, batch_size=batch_size, clock=clock)
+            output = list(timed)
+            elapsed += timed.seconds
+            characters = timed.characters
             if first is None:
                 first = output
             elif output != first:
@@ -701,6 +703,7 @@ def _sharded_speed(
     per second of ``segment()`` summed over the shards (one pass, so one run)."""
     from cws_bench.experiment import PairSetup
     from cws_bench.runner import BAKEOFF_SHARD_CHARS, loaded_key, segment_with
+    from cws_bench.segmenters.stream import count_characters
 
     config = runner.config
     if not config.registered:
@@ -715,7 +718,7 @@ def _sharded_speed(
     pred, seconds = segment_with(
         executor, setup, raw, shard_chars=shard_chars or BAKEOFF_SHARD_CHARS
     )
-    characters = sum(map(len, raw))
+    characters = count_characters(raw)
     rate = characters / seconds if seconds > 0 else 0.0
     return Speed(rate, (rate,), characters, 1), pred, 0
 
