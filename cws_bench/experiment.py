@@ -36,13 +36,8 @@ __all__ = [
     "CorpusSpec",
     "PairInput",
     "PairRecord",
-    "PairSetup",
     "PairTask",
     "SegmenterSpec",
-    "ShardContext",
-    "ShardItem",
-    "ShardOutput",
-    "build_segmenter",
     "cache_key",
     "contamination_warnings",
     "corpus_dictionary",
@@ -51,12 +46,8 @@ __all__ = [
     "finish_pair",
     "gold_and_raw",
     "identity_of",
-    "leak_inputs",
     "pair_signature",
     "run_pair",
-    "segment_lines",
-    "segment_shard",
-    "segmenter_facts",
 ]
 
 CACHE_VERSION = 4
@@ -472,7 +463,7 @@ def _normalized(dictionary: Any, normalize: str | None) -> Any:
 def run_pair(task: PairTask, report: Callable[[int], None] | None = None) -> PairRecord:
     """Run one segmenter on one corpus and score it, in this process (the unsharded run).
 
-    The bake-off's runner does the same in shards (:func:`segment_shard`, then
+    The bake-off's runner does the same in shards (:func:`cws_bench.tasks.segment_shard`, then
     :func:`finish_pair`): the numbers are the same.
 
     Args:
@@ -480,6 +471,8 @@ def run_pair(task: PairTask, report: Callable[[int], None] | None = None) -> Pai
         report: called with the characters of each batch segmented (progress).
     """
     from cws_bench.memory import peak_memory_mib
+    from cws_bench.segmenters.stream import SegmentRun
+    from cws_bench.tasks import build_segmenter, leak_inputs, segmenter_facts
 
     corpus = task.corpus
     gold, raw = gold_and_raw(corpus, task.data_dir)
@@ -487,7 +480,15 @@ def run_pair(task: PairTask, report: Callable[[int], None] | None = None) -> Pai
     started = time.perf_counter()
     segmenter = build_segmenter(task.segmenter.name, task.options)
     load_s = time.perf_counter() - started  # loading its model, or training it
-    pred, segment_s = segment_lines(segmenter, raw, task.batch_size, corpus.convert, report)
+    run = SegmentRun(
+        segmenter,
+        raw,
+        batch_size=task.batch_size,
+        convert=corpus.convert,
+        progress=None if report is None else (lambda lines, characters: report(characters)),
+    )
+    pred = list(run)
+    segment_s = run.seconds
     facts = segmenter_facts(segmenter, task.segmenter.track, leak_inputs(gold, dictionary))
     return finish_pair(
         PairInput(corpus, gold, raw, dictionary, task.data_dir),
@@ -496,85 +497,6 @@ def run_pair(task: PairTask, report: Callable[[int], None] | None = None) -> Pai
         timing={"load_s": load_s, "segment_s": segment_s},
         peak_memory_mib=peak_memory_mib(),
     )
-
-
-def build_segmenter(name: str, options: dict[str, Any], blob: bytes | None = None) -> Any:
-    """A registered segmenter by name and options, or a shipped one (``blob``: cloudpickle)."""
-    if blob is None:
-        from cws_bench.segmenters import get_segmenter
-
-        return get_segmenter(name, **options)
-    import pickle
-
-    return pickle.loads(blob)  # cloudpickle's output loads with pickle (cloudpickle installed)
-
-
-def segment_lines(
-    segmenter: Any,
-    raw: list[str],
-    batch_size: int,
-    convert: str = "none",
-    report: Callable[[int], None] | None = None,
-) -> tuple[list[list[str]], float]:
-    """Segment raw lines in batches of ``batch_size``: the words and the seconds in
-    ``segment()`` (:class:`~cws_bench.segmenters.stream.SegmentRun`).
-
-    With a ``convert`` other than ``none`` the segmenter gets the converted
-    lines and the words are cut back out of the original ones; ``report`` is
-    called with the characters of each batch.
-    """
-    from cws_bench.segmenters.stream import SegmentRun
-
-    converter = None
-    if convert != "none":
-        from cws_bench.normalize import get_normalizer
-
-        converter = get_normalizer(convert)
-    run = SegmentRun(
-        segmenter,
-        raw,
-        batch_size=batch_size,
-        convert=converter,
-        progress=None if report is None else (lambda lines, characters: report(characters)),
-    )
-    pred = list(run)
-    return pred, run.seconds
-
-
-Leaks = tuple[frozenset[str], frozenset[str]] | None
-
-
-def leak_inputs(gold: list[list[str]], dictionary: Any) -> Leaks:
-    """What the closed-track leak check needs of a corpus: its gold word types and the
-    scoring dictionary's words (None without a dictionary: no check)."""
-    if dictionary is None:
-        return None
-    from cws_bench.dictionary import Dictionary
-
-    words = dictionary.words if isinstance(dictionary, Dictionary) else dictionary
-    return frozenset(word for words_ in gold for word in words_), frozenset(words)
-
-
-def segmenter_facts(segmenter: Any, track: str, leaks: Leaks) -> dict[str, Any]:
-    """What a pair's record needs of the segmenter object itself, as plain data.
-
-    ``info`` (its metadata), ``trained_on``, ``notes``, ``has_speed`` and the
-    closed-track ``leaks`` warnings (:func:`leak_inputs` of the corpus).
-    """
-    from cws_bench.dictionary_checks import segmenter_leak_warnings
-
-    leak = []
-    if leaks is not None:
-        gold_types, training = leaks
-        leak = segmenter_leak_warnings(segmenter, track, [sorted(gold_types)], training)
-    trained_on = segmenter.trained_on
-    return {
-        "info": segmenter.metadata(),
-        "trained_on": trained_on.to_dict() if trained_on is not None else None,
-        "notes": list(getattr(segmenter, "notes", [])),  # e.g. crf: what stood in for data
-        "has_speed": bool(segmenter.has_speed),
-        "leaks": leak,
-    }
 
 
 @dataclass(frozen=True)
@@ -659,129 +581,6 @@ def finish_pair(
         segmenter_info=facts["info"],
         contaminated=bool(contamination),
     )
-
-
-# ---------------------------------------------------------------------------
-# A shard of a pair, on a worker
-
-
-@dataclass(frozen=True)
-class PairSetup:
-    """What a worker needs to segment a pair's shards (picklable; the executor's context).
-
-    Attributes:
-        name: the registered adapter (or the label of a shipped segmenter).
-        options: its options, placeholders filled.
-        batch_size: lines per ``segment()`` call.
-        convert: the input conversion (``none``, ``t2s``).
-        track: ``closed`` or ``open`` (the leak check).
-        key: what the worker caches the loaded segmenter under (same key, same segmenter).
-        blob: a segmenter or callable shipped with cloudpickle, or None (built by name).
-    """
-
-    name: str
-    options: dict[str, Any]
-    batch_size: int
-    convert: str
-    track: str
-    key: str
-    blob: bytes | None = None
-
-
-@dataclass(frozen=True)
-class ShardItem:
-    """One shard of one pair: raw lines ``[first_line, first_line + len(lines))``.
-
-    Attributes:
-        index: its position among the run's items.
-        pair: the position of its pair's :class:`PairSetup` in the context.
-        shard: its position among its pair's shards (shard 0 also reports the facts).
-        corpus: the corpus label (the leak inputs of the context).
-    """
-
-    index: int
-    pair: int
-    shard: int
-    corpus: str
-    first_line: int
-    lines: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class ShardOutput:
-    """What a worker sends back for a shard: the words or the reason it could not.
-
-    ``loads``: ``(key, worker, seconds)`` of the segmenters this worker loaded
-    while running it (each load once); ``facts``: :func:`segmenter_facts` (shard 0 only).
-    """
-
-    pred: list[list[str]] | None
-    segment_s: float = 0.0
-    loads: tuple[tuple[str, str, float], ...] = ()
-    facts: dict[str, Any] | None = None
-    peak_memory_mib: float = 0.0
-    status: str = "ok"
-    error: str | None = None
-
-
-@dataclass(frozen=True)
-class ShardContext:
-    """The executor's context of a run: the pairs' setups, each corpus' leak inputs, and the
-    corpus splits the run read (:meth:`~cws_bench.corpora.base.Corpus.summary`: a
-    segmenter that learns its words from one of them takes them from there)."""
-
-    pairs: tuple[PairSetup, ...]
-    leaks: dict[str, Leaks]
-    summaries: dict[tuple[Any, ...], Any] = field(default_factory=dict)
-
-
-_FAILED_LOADS: dict[str, tuple[str, str]] = {}  # key -> (status, error) in this worker
-
-
-def segment_shard(context: ShardContext, item: ShardItem) -> ShardOutput:
-    """The bake-off's task: segment one shard with the worker's cached segmenter.
-
-    A segmenter that fails (to load, or on these lines) gives a failed (or,
-    for data that is not here, skipped) output, never an exception: its pair
-    fails and the others go on. A load that failed is not tried again by this worker.
-    """
-    from cws_bench.corpora.base import kept_summaries
-    from cws_bench.errors import CorpusUnavailableError, CwsBenchError
-    from cws_bench.executors import cached, take_load_reports
-    from cws_bench.memory import peak_memory_mib
-
-    setup = context.pairs[item.pair]
-    if setup.key in _FAILED_LOADS:
-        status, error = _FAILED_LOADS[setup.key]
-        return ShardOutput(None, status=status, error=error)
-    loading = True
-    try:
-        with kept_summaries(context.summaries):
-            segmenter = cached(
-                setup.key, lambda: build_segmenter(setup.name, setup.options, setup.blob)
-            )
-        loading = False
-        pred, segment_s = segment_lines(
-            segmenter, list(item.lines), setup.batch_size, setup.convert
-        )
-        facts = None
-        if item.shard == 0:
-            facts = segmenter_facts(segmenter, setup.track, context.leaks[item.corpus])
-    except CorpusUnavailableError as e:  # e.g. a crf's training data is not here
-        status, error = "skipped", str(e)
-    except CwsBenchError as e:
-        status, error = "failed", str(e)
-    except Exception as e:  # a segmenter's own bug: report it, the run goes on
-        import traceback
-
-        tail = traceback.format_exc().strip().splitlines()[-3:]
-        status, error = "failed", f"{type(e).__name__}: {e} ({' / '.join(tail)})"
-    else:
-        loads = tuple((r.key, r.worker, r.seconds) for r in take_load_reports())
-        return ShardOutput(pred, segment_s, loads, facts, peak_memory_mib())
-    if loading:
-        _FAILED_LOADS[setup.key] = (status, error)
-    return ShardOutput(None, status=status, error=error)
 
 
 def _training_counts(corpus: CorpusSpec, data_dir: str | None) -> dict[str, int] | None:

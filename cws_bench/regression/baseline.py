@@ -701,9 +701,9 @@ def _sharded_speed(
 ) -> tuple[Speed, list[list[str]], int]:
     """The words of ``raw`` segmented in shards on ``executor``, and the speed: characters
     per second of ``segment()`` summed over the shards (one pass, so one run)."""
-    from cws_bench.experiment import PairSetup
-    from cws_bench.runner import BAKEOFF_SHARD_CHARS, loaded_key, segment_with
+    from cws_bench.runner import BAKEOFF_SHARD_CHARS, segment_with
     from cws_bench.segmenters.stream import count_characters
+    from cws_bench.tasks import PairSetup, segmenter_key
 
     config = runner.config
     if not config.registered:
@@ -713,7 +713,7 @@ def _sharded_speed(
         )
     options = dict(config.options)
     setup = PairSetup(
-        config.name, options, batch_size, "none", "open", loaded_key(config.name, options)
+        config.name, options, batch_size, "none", "open", segmenter_key(config.name, options)
     )
     pred, seconds = segment_with(
         executor, setup, raw, shard_chars=shard_chars or BAKEOFF_SHARD_CHARS

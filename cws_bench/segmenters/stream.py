@@ -111,7 +111,9 @@ class SegmentRun:
             numbers); None leaves the segmenter's errors as they are.
         first_line: the number of the first line in ``source`` (1-based).
         convert: a length-preserving conversion applied to each line before the
-            segmenter sees it; the words are cut back out of the original line.
+            segmenter sees it (a :func:`~cws_bench.normalize.get_normalizer` name
+            such as ``t2s``, or a function; ``none``: none); the words are cut back
+            out of the original line.
         clock: the timer (``time.perf_counter``; tests pass a fake one), read
             twice per batch, around the call.
         progress: called with the lines and characters of each finished batch.
@@ -130,7 +132,7 @@ class SegmentRun:
         batch_size: int = DEFAULT_BATCH_SIZE,
         source: str | None = None,
         first_line: int = 1,
-        convert: Callable[[str], str] | None = None,
+        convert: str | Callable[[str], str] | None = None,
         clock: Callable[[], float] = time.perf_counter,
         progress: Callable[[int, int], None] | None = None,
     ) -> None:
@@ -141,6 +143,10 @@ class SegmentRun:
         self.batch_size = batch_size
         self.source = source
         self.first_line = first_line
+        if isinstance(convert, str):
+            from cws_bench.normalize import get_normalizer
+
+            convert = None if convert == "none" else get_normalizer(convert)
         self.convert = convert
         self.clock = clock
         self.progress = progress
