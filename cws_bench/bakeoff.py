@@ -78,7 +78,7 @@ from typing import Any
 
 from cws_bench.defaults import DEFAULT_BATCH_SIZE, DEFAULT_RESAMPLES, DEFAULT_SEED
 from cws_bench.errors import CwsBenchError
-from cws_bench.executors import DEFAULT_RETRIES, EXECUTORS, Executor
+from cws_bench.executors import DEFAULT_RETRIES, EXECUTORS, Executor, ExecutorSettings
 from cws_bench.experiment import (
     CACHE_VERSION,
     CorpusSpec,
@@ -124,6 +124,10 @@ BUNDLED_CONFIGS = ("default", "sighan2005", "neural", "domains")
 CONFIDENCE = 0.95
 ALPHA = 0.05
 CORRECTION = "holm"  # multiple comparisons within a track: Holm-Bonferroni unless told
+DEFAULT_SETTINGS = ExecutorSettings(
+    executor="local", shard_chars=BAKEOFF_SHARD_CHARS, retries=DEFAULT_RETRIES
+)
+"""A bake-off's ``[settings]`` when its configuration sets none."""
 
 # The pair's experiment (specs, corpus resolution, identity, the worker's run) is
 # cws_bench/experiment.py, the runner (shards, executor, cache) cws_bench/runner.py;
@@ -138,9 +142,9 @@ CORRECTION = "holm"  # multiple comparisons within a track: Holm-Bonferroni unle
 class BakeoffConfig:
     """A whole bake-off: corpora, segmenters and settings.
 
-    ``executor``, ``scheduler``, ``shard_chars`` and ``retries`` come from the
+    ``settings`` (executor, scheduler, shard_chars, retries) come from the
     TOML's ``[settings]`` table (how the run is spread over workers: they
-    change no number).
+    change no number); the shard timeout is ``timeout``.
     """
 
     name: str
@@ -153,10 +157,7 @@ class BakeoffConfig:
     description: str = ""
     source: str | None = None
     correction: str = CORRECTION
-    executor: str = "local"
-    scheduler: str | None = None
-    shard_chars: int = BAKEOFF_SHARD_CHARS
-    retries: int = DEFAULT_RETRIES
+    settings: ExecutorSettings = DEFAULT_SETTINGS
 
     def to_dict(self) -> dict[str, Any]:
         """The configuration as plain data (what results.json records)."""
@@ -171,7 +172,7 @@ class BakeoffConfig:
             "correction": self.correction,
             "corpora": [vars_of(c) for c in self.corpora],
             "segmenters": [vars_of(s) for s in self.segmenters],
-            "settings": {key: getattr(self, key) for key in sorted(_SETTINGS_KEYS)},
+            "settings": {key: getattr(self.settings, key) for key in sorted(_SETTINGS_KEYS)},
         }
 
 
@@ -330,7 +331,7 @@ def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffCo
             description=str(data.get("description", "")),
             source=source,
             correction=str(data.get("correction", CORRECTION)),
-            **_parse_settings(data, source),
+            settings=replace(DEFAULT_SETTINGS, **_parse_settings(data, source)),
         )
     except (TypeError, ValueError) as e:
         raise CwsBenchError(f"{source}: {e}") from e
@@ -502,15 +503,21 @@ def run_bakeoff(
 
     forget()  # files may have changed since an earlier run in this process
     started = time.perf_counter()
-    config = _configured(config, executor, scheduler, shard_chars, retries, segmenters)
+    given = ExecutorSettings(
+        executor=executor if isinstance(executor, str) else None,
+        scheduler=scheduler,
+        shard_chars=shard_chars,
+        retries=retries,
+    )
+    config = _configured(config, given, segmenters)
     output = Path(output_dir) if output_dir is not None else Path("reports") / config.name
     cache = RunCache(output / "cache" if use_cache or write else None)
     data = os.fspath(data_dir) if data_dir is not None else None
     notes: list[str] = []
     installed = _installed_segmenters(config, notes, shipped=_shipped(segmenters))
-    given = executor if isinstance(executor, Executor) else None
-    timeout = shard_timeout or config.timeout
-    early = _early_executor(config, given, jobs, timeout)
+    own = executor if isinstance(executor, Executor) else None
+    settings = replace(config.settings, jobs=jobs, timeout=shard_timeout or config.timeout)
+    early = _early_executor(settings, own)
     warming = None
     try:
         with kept_summaries():  # a training split is read once: identity, dictionary, buckets
@@ -521,7 +528,7 @@ def run_bakeoff(
                 from cws_bench.reports import prepare_reports
 
                 warming = prepare_reports()
-            run = _execute(plan, cache, config, given or early, jobs, timeout, progress, use_cache)
+            run = _execute(plan, cache, settings, own or early, progress, use_cache)
     finally:
         if early is not None:
             from cws_bench.workers import signals_ignored
@@ -542,22 +549,13 @@ def run_bakeoff(
 
 def _configured(
     config: BakeoffConfig | PathLike | None,
-    executor: str | Executor | None,
-    scheduler: str | None,
-    shard_chars: int | None,
-    retries: int | None,
+    given: ExecutorSettings,
     segmenters: Mapping[str, Any] | None,
 ) -> BakeoffConfig:
     """The configuration with the caller's settings and shipped segmenters in it."""
     if not isinstance(config, BakeoffConfig):
         config = load_config(config)
-    changes: dict[str, Any] = {}
-    if isinstance(executor, str):
-        changes["executor"] = executor
-    given = {"scheduler": scheduler, "shard_chars": shard_chars, "retries": retries}
-    for key, value in given.items():
-        if value is not None:
-            changes[key] = value
+    changes: dict[str, Any] = {"settings": config.settings.merged(given)}
     if segmenters:
         extra = tuple(SegmenterSpec(label=label, name=label) for label in segmenters)
         changes["segmenters"] = config.segmenters + extra
@@ -598,17 +596,15 @@ def _shipped(segmenters: Mapping[str, Any] | None) -> dict[str, tuple[bytes, boo
     return shipped
 
 
-def _early_executor(
-    config: BakeoffConfig, given: Executor | None, jobs: int | None, timeout: float
-) -> Executor | None:
+def _early_executor(settings: ExecutorSettings, given: Executor | None) -> Executor | None:
     """The local executor of a run, its workers already starting (they import while the
     corpora are read); None when the caller gave one or the run is on Dask (whose
     cluster starts once a shard is to run)."""
-    if given is not None or config.executor != "local" or config.scheduler:
+    if given is not None or settings.kind != "local" or settings.scheduler:
         return None
     from cws_bench.executors import make_executor
 
-    executor = make_executor("local", jobs=jobs, timeout=timeout, retries=config.retries)
+    executor = make_executor(settings)
     executor.start()
     return executor
 
@@ -616,10 +612,8 @@ def _early_executor(
 def _execute(
     plan: RunPlan,
     cache: RunCache,
-    config: BakeoffConfig,
+    settings: ExecutorSettings,
     executor: Executor | None,
-    jobs: int | None,
-    timeout: float,
     progress: bool,
     use_cache: bool,
 ) -> Run:
@@ -630,7 +624,7 @@ def _execute(
 
     characters = sum(count_characters(plan.inputs[p.corpus.label].raw) for p in plan.pairs)
     shown = Progress(progress, characters, len(plan.pairs))
-    run = Run(plan, cache, shown, timeout=timeout, use_cache=use_cache)
+    run = Run(plan, cache, shown, timeout=settings.timeout, use_cache=use_cache)
     total = len(plan.pairs) + len(plan.statuses)
     made = None
     try:
@@ -638,13 +632,7 @@ def _execute(
             try:
                 if plan.pairs:
                     if executor is None:
-                        executor = made = make_executor(
-                            config.executor,
-                            jobs=jobs,
-                            scheduler=config.scheduler,
-                            timeout=timeout,
-                            retries=config.retries,
-                        )
+                        executor = made = make_executor(settings)
                     run.executor_jobs = executor.jobs
                     run.run(executor)
             finally:
@@ -700,8 +688,8 @@ def _result(
             "alpha": ALPHA,
             "correction": config.correction,
             "jobs": run.executor_jobs,
-            "executor": "dask" if config.scheduler else config.executor,
-            "shard_chars": config.shard_chars,
+            "executor": "dask" if config.settings.scheduler else config.settings.executor,
+            "shard_chars": config.settings.shard_chars,
             "shards": len(run.items),
             "loads": run.load_reports(),
             "notes": plan.notes,

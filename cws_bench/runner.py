@@ -314,7 +314,7 @@ def plan_run(
         segmenters: ``(spec, registry info, shipped segmenter or None)``.
     """
     plan = RunPlan([], {}, [], {}, {}, set(), notes)
-    batch_size, shard_chars = config.batch_size, config.shard_chars
+    batch_size, shard_chars = config.batch_size, config.settings.shard_chars
     for corpus in config.corpora:
         if not _corpus_here(corpus, data_dir, notes):
             continue
@@ -472,7 +472,7 @@ class Run:
         cache: RunCache,
         progress: Progress,
         *,
-        timeout: float,
+        timeout: float | None,
         use_cache: bool = True,
     ) -> None:
         self.plan, self.cache, self.progress, self.timeout = plan, cache, progress, timeout

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -333,29 +333,30 @@ def _segment(context: ShardContext, item: ShardItem, setup: PairSetup) -> ShardR
     facts = None
     if item.shard == 0 and item.corpus in context.leaks:
         facts = segmenter_facts(segmenter, setup.track, context.leaks[item.corpus])
-    figures = {
-        "segment_s": run.seconds,
-        "loads": take_load_reports(),
-        "facts": facts,
-        "peak_memory_mib": peak_memory_mib(),
-        "lines": run.lines,
-        "characters": run.characters,
-        "words": run.words,
-    }
+    result = ShardResult(
+        None,
+        segment_s=run.seconds,
+        loads=take_load_reports(),
+        facts=facts,
+        peak_memory_mib=peak_memory_mib(),
+        lines=run.lines,
+        characters=run.characters,
+        words=run.words,
+    )
     if file is None:
-        return ShardResult(pred, **figures)
+        return replace(result, pred=pred)
     out = [file.separator.join(words) for words in pred]
     if out:
         out.append("")  # the last line's newline
     data = "\n".join(out).encode("utf-8")
     part = _part_path(file, item)
     if part is None:
-        return ShardResult(None, **figures, data=data, size=len(data))
+        return replace(result, data=data, size=len(data))
     temporary = f"{part}.{os.getpid()}"
     with open(temporary, "wb") as f:
         f.write(data)
     os.replace(temporary, part)  # whole or absent, whichever attempt wrote it
-    return ShardResult(None, **figures, part=part, size=len(data))
+    return replace(result, part=part, size=len(data))
 
 
 def _part_path(file: FileShards, item: ShardItem) -> str | None:

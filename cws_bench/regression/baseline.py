@@ -65,6 +65,7 @@ from cws_bench.io import PathLike, atomic_write
 from cws_bench.sentence_counts import sentence_rows
 
 if TYPE_CHECKING:
+    from cws_bench.executors import Executor
     from cws_bench.segmenters import Segmenter
 
 __all__ = [
@@ -631,7 +632,7 @@ def _run_corpus(
     keep_segmentation: bool,
     seed: int,
     resamples: int,
-    executor: Any = None,
+    executor: Executor | None = None,
     shard_chars: int | None = None,
 ) -> CorpusRecord:
     """Segment one corpus (timed; in shards on ``executor`` if given), score it, sign it."""
@@ -697,7 +698,7 @@ def _run_corpus(
 
 
 def _sharded_speed(
-    runner: _Runner, raw: list[str], executor: Any, batch_size: int, shard_chars: int | None
+    runner: _Runner, raw: list[str], executor: Executor, batch_size: int, shard_chars: int | None
 ) -> tuple[Speed, list[list[str]], int]:
     """The words of ``raw`` segmented in shards on ``executor``, and the speed: characters
     per second of ``segment()`` summed over the shards (one pass, so one run)."""
@@ -740,7 +741,7 @@ def record_baseline(
     keep_segmentation: bool = True,
     seed: int | None = None,
     resamples: int | None = None,
-    executor: Any = None,
+    executor: Executor | None = None,
     shard_chars: int | None = None,
 ) -> Baseline:
     """Run a segmenter on corpora and record its scores, speed and signature.
@@ -795,8 +796,15 @@ def record_baseline(
         "seed": DEFAULT_SEED if seed is None else seed,
         "resamples": DEFAULT_RESAMPLES if resamples is None else resamples,
     }
-    sharding = (executor, shard_chars)
-    return _record(runner, specs, bounds or Bounds(), settings, data_dir, sharding)
+    return _record(
+        runner,
+        specs,
+        bounds or Bounds(),
+        settings,
+        data_dir,
+        executor=executor,
+        shard_chars=shard_chars,
+    )
 
 
 def _record(
@@ -805,7 +813,9 @@ def _record(
     bounds: Bounds,
     settings: dict[str, Any],
     data_dir: PathLike | None,
-    sharding: tuple[Any, int | None] = (None, None),
+    *,
+    executor: Executor | None = None,
+    shard_chars: int | None = None,
 ) -> Baseline:
     data = None if data_dir is None else os.fspath(data_dir)
     records = tuple(
@@ -819,8 +829,8 @@ def _record(
             keep_segmentation=settings["keep_segmentation"],
             seed=settings["seed"],
             resamples=settings["resamples"],
-            executor=sharding[0],
-            shard_chars=sharding[1],
+            executor=executor,
+            shard_chars=shard_chars,
         )
         for spec in specs
     )
@@ -846,7 +856,7 @@ def rerun_baseline(
     batch: bool = False,
     data_dir: PathLike | None = None,
     speed_runs: int | None = None,
-    executor: Any = None,
+    executor: Executor | None = None,
     shard_chars: int | None = None,
 ) -> Baseline:
     """Run the baseline's configuration again: same segmenter, options, corpora and settings.
@@ -903,8 +913,15 @@ def rerun_baseline(
     if speed_runs is not None:
         settings["speed_runs"] = speed_runs
     corpora = [record.corpus for record in baseline.records]
-    sharding = (executor, shard_chars)
-    return _record(runner, corpora, baseline.bounds, settings, data_dir, sharding)
+    return _record(
+        runner,
+        corpora,
+        baseline.bounds,
+        settings,
+        data_dir,
+        executor=executor,
+        shard_chars=shard_chars,
+    )
 
 
 # ---------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from cws_bench.defaults import DEFAULT_BATCH_SIZE
 from cws_bench.errors import CwsBenchError, SegmenterError
@@ -158,7 +159,8 @@ class SegmentRun:
         return SegmentStats(self.lines, self.characters, self.words, self.seconds)
 
     def _call(self, batch: list[str], first: int) -> list[list[str]]:
-        segment = getattr(self.segmenter, "segment", self.segmenter)
+        segmenter: Any = self.segmenter  # a Segmenter, or anything with its segment()
+        segment: Segment = getattr(segmenter, "segment", segmenter)
         given = batch if self.convert is None else [self.convert(line) for line in batch]
         if self.source is None:
             began = self.clock()
