@@ -89,6 +89,7 @@ from cws_bench.experiment import (
     corpus_dictionary,
     environment,
     gold_and_raw,
+    pair_result,
     pair_signature,
 )
 from cws_bench.io import PathLike
@@ -397,15 +398,6 @@ def _corpus_domains(corpora: Sequence[CorpusSpec], data_dir: str | None) -> dict
 # Statistics
 
 
-def _sighan_halfwidths(scores: dict[str, Any]) -> dict[str, float]:
-    """±2·sqrt(p(1−p)/n) of the SIGHAN bakeoffs (Emerson 2005)."""
-    out = {}
-    for metric, n in (("recall", scores["gold_words"]), ("precision", scores["pred_words"])):
-        p = scores[metric]
-        out[metric] = 2 * (p * (1 - p) / n) ** 0.5 if n else 0.0
-    return out
-
-
 def _statistics(
     records: dict[tuple[str, str], PairRecord], config: BakeoffConfig
 ) -> tuple[dict[tuple[str, str], dict[str, Interval]], list[Comparison]]:
@@ -672,7 +664,14 @@ def _result(
                 status, error = plan.statuses.get(pair, ("failed", "not run"))
                 pairs.append(_failed_pair(corpus, spec, info, status, error, data))
             else:
-                scored = _scored_pair(corpus, spec, record, intervals.get(pair, {}), config)
+                scored = pair_result(
+                    corpus,
+                    spec,
+                    record,
+                    intervals.get(pair, {}),
+                    seed=config.seed,
+                    resamples=config.resamples,
+                )
                 pairs.append(replace(scored, cached=pair in plan.cached))
     return BakeoffResult(
         name=config.name,
@@ -770,43 +769,14 @@ def _failed_pair(
     )
 
 
-def _scored_pair(
-    corpus: CorpusSpec,
-    spec: SegmenterSpec,
-    record: PairRecord,
-    intervals: dict[str, Interval],
-    config: BakeoffConfig,
-) -> PairResult:
-    """The row of a scored pair, from its record and its bootstrap intervals."""
-    return PairResult(
-        corpus=corpus.label,
-        segmenter=spec.label,
-        adapter=spec.name,
-        track=spec.track,
-        status="ok",
-        scores=record.scores,
-        intervals=intervals,
-        sighan_intervals=_sighan_halfwidths(record.scores),
-        timing=record.timing,
-        peak_memory_mib=record.peak_memory_mib,
-        warnings=record.warnings,
-        segmenter_info=record.segmenter_info,
-        signature=record.signature(
-            spec.name, seed=config.seed, resamples=config.resamples, convert=corpus.convert
-        ),
-        analysis=record.analysis,
-        contaminated=record.contaminated,
-    )
-
-
 def model_devices(records: dict[tuple[str, str], PairRecord]) -> dict[str, Any]:
     """``{"models": {segmenter: its model, device, dtype, GPU}}`` of the neural adapters run.
 
     Empty when no segmenter recorded a ``model`` in its metadata.
     """
     models = {
-        label: record.segmenter_info["model"]
+        label: record.segmenter_info.model
         for (_, label), record in sorted(records.items(), key=lambda item: item[0])
-        if record.segmenter_info.get("model")
+        if record.segmenter_info.model
     }
     return {"models": models} if models else {}

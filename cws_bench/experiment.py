@@ -26,9 +26,14 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cws_bench import __version__
+
+if TYPE_CHECKING:
+    from cws_bench.results import Interval, PairResult
+    from cws_bench.scoring import ScoreResult
+    from cws_bench.segmenters import TrainingData
 
 __all__ = [
     "CACHE_VERSION",
@@ -37,6 +42,9 @@ __all__ = [
     "PairInput",
     "PairRecord",
     "PairTask",
+    "PairTiming",
+    "ScoredPair",
+    "SegmenterInfo",
     "SegmenterSpec",
     "cache_key",
     "contamination_warnings",
@@ -46,8 +54,10 @@ __all__ = [
     "finish_pair",
     "gold_and_raw",
     "identity_of",
+    "pair_result",
     "pair_signature",
     "run_pair",
+    "score_pair",
 ]
 
 CACHE_VERSION = 4
@@ -303,7 +313,7 @@ def cache_key(
 def pair_signature(
     score_signature: str,
     segmenter: str,
-    info: dict[str, Any],
+    info: SegmenterInfo,
     *,
     seed: int,
     resamples: int,
@@ -311,15 +321,15 @@ def pair_signature(
 ) -> str:
     """The score's signature plus the segmenter, its version and options, the input's
     conversion (when there is one), seed and resamples."""
-    options = json.dumps(info.get("options", {}), sort_keys=True, ensure_ascii=False)
-    if info.get("model"):  # a neural adapter's model, checksum, device, dtype (neural.py)
-        options += json.dumps(info["model"], sort_keys=True, ensure_ascii=False)
+    options = json.dumps(info.options, sort_keys=True, ensure_ascii=False)
+    if info.model:  # a neural adapter's model, checksum, device, dtype (neural.py)
+        options += json.dumps(info.model, sort_keys=True, ensure_ascii=False)
     digest = hashlib.blake2b(options.encode("utf-8"), digest_size=4).hexdigest()
     return "|".join(
         [
             score_signature,
             f"seg:{segmenter}",
-            f"segver:{info.get('version')}",
+            f"segver:{info.version}",
             f"opts:{digest}",
             *([f"input:{convert}"] if convert != "none" else []),
             f"seed:{seed}",
@@ -366,6 +376,111 @@ def environment() -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
+class SegmenterInfo:
+    """A segmenter as it ran: its metadata (:meth:`~cws_bench.segmenters.Segmenter.metadata`).
+
+    Attributes:
+        name, version, kind, description: what it is.
+        trained_on: :meth:`~cws_bench.segmenters.TrainingData.to_dict` of its training
+            data, or None.
+        options: its options (in a baseline, files by content).
+        extra: what an adapter adds, in its order (a neural adapter's ``model``: its
+            name, checksum, device, dtype).
+    """
+
+    name: str
+    version: str | None
+    kind: str | None
+    description: str | None
+    trained_on: dict[str, Any] | None
+    options: dict[str, Any]
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _KEYS = ("name", "version", "kind", "description", "trained_on", "options")
+
+    @property
+    def model(self) -> dict[str, Any] | None:
+        """A neural adapter's model, device and dtype, or None."""
+        return self.extra.get("model")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The metadata as the adapter gave it (the same keys, in the same order)."""
+        return {
+            "name": self.name,
+            "version": self.version,
+            "kind": self.kind,
+            "description": self.description,
+            "trained_on": self.trained_on,
+            "options": self.options,
+            **self.extra,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SegmenterInfo:
+        """Rebuild it from :meth:`to_dict` output (or a segmenter's ``metadata()``).
+
+        Raises:
+            KeyError: a key of the metadata is missing.
+        """
+        return cls(
+            name=data["name"],
+            version=data["version"],
+            kind=data["kind"],
+            description=data["description"],
+            trained_on=data["trained_on"],
+            options=dict(data["options"]),
+            extra={key: value for key, value in data.items() if key not in cls._KEYS},
+        )
+
+
+@dataclass(frozen=True)
+class PairTiming:
+    """How long a pair took and how fast it segmented (none of it changes a score).
+
+    Attributes:
+        load_s: building the segmenter (loading its model, or training it).
+        segment_s: time inside ``segment()``, summed over shards.
+        characters: characters segmented (the raw lines' non-whitespace characters).
+        sentences: lines segmented.
+        chars_per_s, words_per_s: speed, or None (no speed: e.g. a file read).
+    """
+
+    load_s: float
+    segment_s: float
+    characters: int
+    sentences: int
+    chars_per_s: float | None
+    words_per_s: float | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The cache file's ``timing`` table, in its key order."""
+        return {
+            "load_s": self.load_s,
+            "segment_s": self.segment_s,
+            "characters": self.characters,
+            "sentences": self.sentences,
+            "chars_per_s": self.chars_per_s,
+            "words_per_s": self.words_per_s,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PairTiming:
+        """Rebuild it from :meth:`to_dict` output (values as they were stored).
+
+        Raises:
+            KeyError: a key is missing.
+        """
+        return cls(
+            load_s=data["load_s"],
+            segment_s=data["segment_s"],
+            characters=data["characters"],
+            sentences=data["sentences"],
+            chars_per_s=data["chars_per_s"],
+            words_per_s=data["words_per_s"],
+        )
+
+
+@dataclass(frozen=True)
 class PairRecord:
     """What one pair's run produced: the record the run cache holds.
 
@@ -373,11 +488,10 @@ class PairRecord:
         scores: :meth:`cws_bench.scoring.ScoreResult.to_dict`.
         sentence_counts: one row per scored sentence (:mod:`cws_bench.sentence_counts`).
         analysis: :meth:`cws_bench.analysis.ErrorAnalysis.to_dict`.
-        timing: ``load_s``, ``segment_s``, ``characters``, ``sentences``,
-            ``chars_per_s``, ``words_per_s``.
+        timing: the pair's :class:`PairTiming`.
         peak_memory_mib: the worker's peak resident memory.
         warnings: the scorer's warnings and contamination warnings.
-        segmenter_info: the segmenter's metadata (name, version, options, ...).
+        segmenter_info: the segmenter's metadata (:class:`SegmenterInfo`).
         contaminated: scored on data it was trained on (see :func:`contamination_warnings`).
         version: :data:`CACHE_VERSION` of the record.
     """
@@ -385,10 +499,10 @@ class PairRecord:
     scores: dict[str, Any]
     sentence_counts: tuple[tuple[int, int, int], ...]
     analysis: dict[str, Any]
-    timing: dict[str, Any]
+    timing: PairTiming
     peak_memory_mib: float
     warnings: tuple[str, ...]
-    segmenter_info: dict[str, Any]
+    segmenter_info: SegmenterInfo
     contaminated: bool = False
     version: int = CACHE_VERSION
 
@@ -399,11 +513,11 @@ class PairRecord:
             "scores": self.scores,
             "sentence_counts": [list(row) for row in self.sentence_counts],
             "analysis": self.analysis,
-            "timing": self.timing,
+            "timing": self.timing.to_dict(),
             "peak_memory_mib": self.peak_memory_mib,
             "warnings": list(self.warnings),
             "contaminated": self.contaminated,
-            "segmenter_info": self.segmenter_info,
+            "segmenter_info": self.segmenter_info.to_dict(),
         }
 
     @classmethod
@@ -419,10 +533,10 @@ class PairRecord:
             scores=dict(data["scores"]),
             sentence_counts=tuple(as_rows(data["sentence_counts"])),
             analysis=dict(data["analysis"]),
-            timing=dict(data["timing"]),
+            timing=PairTiming.from_dict(data["timing"]),
             peak_memory_mib=float(data["peak_memory_mib"]),
             warnings=tuple(str(w) for w in data["warnings"]),
-            segmenter_info=dict(data["segmenter_info"]),
+            segmenter_info=SegmenterInfo.from_dict(data["segmenter_info"]),
             contaminated=bool(data.get("contaminated", False)),
             version=int(data["version"]),
         )
@@ -437,6 +551,45 @@ class PairRecord:
             resamples=resamples,
             convert=convert,
         )
+
+
+def pair_result(
+    corpus: CorpusSpec,
+    spec: SegmenterSpec,
+    record: PairRecord,
+    intervals: dict[str, Interval],
+    *,
+    seed: int,
+    resamples: int,
+) -> PairResult:
+    """The bake-off's row of a scored pair: its record, its bootstrap intervals and the
+    SIGHAN bakeoffs' half-widths ±2·sqrt(p(1−p)/n) (Emerson 2005), signed."""
+    from cws_bench.results import PairResult
+
+    scores = record.scores
+    sighan = {}
+    for metric, n in (("recall", scores["gold_words"]), ("precision", scores["pred_words"])):
+        p = scores[metric]
+        sighan[metric] = 2 * (p * (1 - p) / n) ** 0.5 if n else 0.0
+    return PairResult(
+        corpus=corpus.label,
+        segmenter=spec.label,
+        adapter=spec.name,
+        track=spec.track,
+        status="ok",
+        scores=scores,
+        intervals=intervals,
+        sighan_intervals=sighan,
+        timing=record.timing.to_dict(),
+        peak_memory_mib=record.peak_memory_mib,
+        warnings=record.warnings,
+        segmenter_info=record.segmenter_info.to_dict(),
+        signature=record.signature(
+            spec.name, seed=seed, resamples=resamples, convert=corpus.convert
+        ),
+        analysis=record.analysis,
+        contaminated=record.contaminated,
+    )
 
 
 @dataclass(frozen=True)
@@ -510,6 +663,51 @@ class PairInput:
     data_dir: str | None
 
 
+@dataclass(frozen=True)
+class ScoredPair:
+    """A pair's segmentation scored per sentence: what a bake-off's record and a baseline's
+    share (each adds its own: analysis and timing, or speed and identity).
+
+    Attributes:
+        result: the score (:func:`~cws_bench.scoring.score_sentences`, per line).
+        sentence_counts: one row per scored sentence (:mod:`cws_bench.sentence_counts`).
+        warnings: the scorer's warnings, then the contamination warning.
+        contaminated: scored on data the segmenter was trained on.
+    """
+
+    result: ScoreResult
+    sentence_counts: tuple[tuple[int, int, int], ...]
+    warnings: tuple[str, ...]
+    contaminated: bool
+
+
+def score_pair(
+    pair: PairInput, pred: list[list[str]], trained_on: TrainingData | None
+) -> ScoredPair:
+    """Score a pair's segmentation per sentence and say whether it is contaminated: the one
+    assembly of a scored pair, under the bake-off's records and the baselines'.
+
+    Args:
+        pair: the corpus.
+        pred: the words of every raw line.
+        trained_on: the segmenter's training data, or None.
+    """
+    from cws_bench.scoring import score_sentences
+    from cws_bench.sentence_counts import sentence_rows
+
+    corpus = pair.corpus
+    result = score_sentences(
+        pair.gold, pred, pair.dictionary, normalize=corpus.normalize, per_line=True
+    )
+    contamination = contamination_warnings(trained_on, corpus, result.signature.gold)
+    return ScoredPair(
+        result,
+        tuple(sentence_rows(result)),
+        (*result.warnings, *contamination),
+        bool(contamination),
+    )
+
+
 def finish_pair(
     pair: PairInput,
     pred: list[list[str]],
@@ -531,13 +729,15 @@ def finish_pair(
     from cws_bench.analysis import analyse_errors
     from cws_bench.buckets import bucket_analysis
     from cws_bench.metrics.throughput import rate
-    from cws_bench.scoring import score_sentences
     from cws_bench.segmenters import TrainingData
     from cws_bench.segmenters.stream import count_characters
-    from cws_bench.sentence_counts import sentence_rows
 
     corpus, gold, dictionary = pair.corpus, pair.gold, pair.dictionary
-    result = score_sentences(gold, pred, dictionary, normalize=corpus.normalize, per_line=True)
+    trained_on = facts["trained_on"]
+    scored = score_pair(
+        pair, pred, None if trained_on is None else TrainingData.from_dict(trained_on)
+    )
+    result = scored.result
     normalizer = None if corpus.normalize == "none" else corpus.normalize
     aligned = align(gold, pred)  # walked once for both analyses
     analysis = analyse_errors(
@@ -556,30 +756,26 @@ def finish_pair(
         aligned=aligned,
     )
     characters = count_characters(pair.raw)
-    trained_on = facts["trained_on"]
-    contamination = contamination_warnings(
-        None if trained_on is None else TrainingData.from_dict(trained_on),
-        corpus,
-        result.signature.gold,
-    )
     segment_s = timing["segment_s"]
     timed = facts["has_speed"] and segment_s > 0  # a file read is no segmenting speed
     return PairRecord(
         scores=result.to_dict(),
-        sentence_counts=tuple(sentence_rows(result)),
+        sentence_counts=scored.sentence_counts,
         analysis={**analysis.to_dict(), "buckets": buckets},
-        timing={
-            "load_s": timing["load_s"],
-            "segment_s": segment_s,
-            "characters": characters,
-            "sentences": len(pair.raw),
-            "chars_per_s": rate(characters, segment_s) if timed else None,
-            "words_per_s": rate(result.pred_words, segment_s) if timed else None,
-        },
+        timing=PairTiming.from_dict(
+            {
+                "load_s": timing["load_s"],
+                "segment_s": segment_s,
+                "characters": characters,
+                "sentences": len(pair.raw),
+                "chars_per_s": rate(characters, segment_s) if timed else None,
+                "words_per_s": rate(result.pred_words, segment_s) if timed else None,
+            }
+        ),
         peak_memory_mib=peak_memory_mib,
-        warnings=(*result.warnings, *contamination, *facts["leaks"], *facts["notes"]),
-        segmenter_info=facts["info"],
-        contaminated=bool(contamination),
+        warnings=(*scored.warnings, *facts["leaks"], *facts["notes"]),
+        segmenter_info=SegmenterInfo.from_dict(facts["info"]),
+        contaminated=scored.contaminated,
     )
 
 

@@ -47,22 +47,23 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cws_bench import __version__
-from cws_bench.checksums import file_checksum, sentences_checksum
+from cws_bench.checksums import file_checksum
 from cws_bench.defaults import DEFAULT_BATCH_SIZE
 from cws_bench.errors import CorpusFormatError, CwsBenchError
 from cws_bench.experiment import (
     CorpusSpec,
+    PairInput,
+    SegmenterInfo,
     cache_key,
-    contamination_warnings,
     corpus_dictionary,
     environment,
     gold_and_raw,
     identity_of,
     pair_signature,
+    score_pair,
 )
 from cws_bench.identity import command_argv, command_files, forget, is_path, options_identity
 from cws_bench.io import PathLike, atomic_write
-from cws_bench.sentence_counts import sentence_rows
 
 if TYPE_CHECKING:
     from cws_bench.executors import Executor
@@ -636,8 +637,6 @@ def _run_corpus(
     shard_chars: int | None = None,
 ) -> CorpusRecord:
     """Segment one corpus (timed; in shards on ``executor`` if given), score it, sign it."""
-    from cws_bench.scoring import score_sentences
-
     gold, raw = gold_and_raw(corpus, data_dir)
     if not any(gold):
         raise CwsBenchError(
@@ -655,18 +654,17 @@ def _run_corpus(
             min_run_seconds=min_run_seconds,
         )
     speed = replace(speed, load_s=runner.load_s)
-    result = score_sentences(gold, pred, dictionary, normalize=corpus.normalize, per_line=True)
-    checksum = sentences_checksum(iter(gold))
+    scored = score_pair(PairInput(corpus, gold, raw, dictionary, data_dir), pred, runner.trained_on)
+    checksum = scored.result.signature.gold
     dictionary_checksum = None if dictionary is None else dictionary.checksum
-    warnings = list(result.warnings)
-    warnings += contamination_warnings(runner.trained_on, corpus, checksum)
+    warnings = list(scored.warnings)
     if differing:
         warnings.append(
             f"not deterministic: {differing} of the timed passes gave a different segmentation "
             "than the first (the scores are the first pass')"
         )
     name = runner.config.name
-    scores = result.to_dict()
+    scores = scored.result.to_dict()
     key = cache_key(
         corpus,
         name,
@@ -677,7 +675,11 @@ def _run_corpus(
         libraries=None if runner.config.registered else {},
     )
     signature = pair_signature(
-        scores["signature"], name, runner.info, seed=seed, resamples=resamples
+        scores["signature"],
+        name,
+        SegmenterInfo.from_dict(runner.info),
+        seed=seed,
+        resamples=resamples,
     )
     return CorpusRecord(
         corpus=corpus,
@@ -690,7 +692,7 @@ def _run_corpus(
             "key": key,
             "signature": signature,
         },
-        sentence_counts=tuple(sentence_rows(result)),
+        sentence_counts=scored.sentence_counts,
         segmentation=tuple(" ".join(words) for words in pred) if keep_segmentation else None,
         warnings=tuple(warnings),
         gold=tuple(tuple(words) for words in gold),
