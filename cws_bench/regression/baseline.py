@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cws_bench import __version__
-from cws_bench.checksums import file_checksum
+from cws_bench.checksums import file_checksum, sentences_checksum
 from cws_bench.defaults import DEFAULT_BATCH_SIZE
 from cws_bench.errors import CorpusFormatError, CwsBenchError
 from cws_bench.experiment import (
@@ -79,6 +79,7 @@ __all__ = [
     "Baseline",
     "Bounds",
     "CorpusRecord",
+    "RecordIdentity",
     "SegmenterConfig",
     "Speed",
     "as_corpus_spec",
@@ -176,6 +177,38 @@ class SegmenterConfig:
 
 
 @dataclass(frozen=True)
+class RecordIdentity:
+    """What a baseline's corpus record was an experiment on, by content.
+
+    Attributes:
+        corpus_checksum: the sentence checksum of the gold.
+        dictionary_checksum: the OOV dictionary's checksum, or None.
+        key: the bake-off's cache key of the pair (:func:`~cws_bench.experiment.cache_key`).
+        signature: the bake-off's signature of the pair
+            (:func:`~cws_bench.experiment.pair_signature`).
+    """
+
+    corpus_checksum: str
+    dictionary_checksum: str | None
+    key: str
+    signature: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "corpus_checksum": self.corpus_checksum,
+            "dictionary_checksum": self.dictionary_checksum,
+            "key": self.key,
+            "signature": self.signature,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RecordIdentity:
+        return cls(
+            data["corpus_checksum"], data["dictionary_checksum"], data["key"], data["signature"]
+        )
+
+
+@dataclass(frozen=True)
 class CorpusRecord:
     """One corpus of a baseline: scores, speed, signature, per-sentence counts.
 
@@ -185,9 +218,7 @@ class CorpusRecord:
         speed: the speed measurement.
         segmenter: name, version, kind, options as the signature sees them
             (files by checksum) and training data of the segmenter as it ran.
-        identity: ``corpus_checksum``, ``dictionary_checksum``, ``key`` (the
-            bake-off's cache key of the pair) and ``signature`` (the bake-off's
-            signature of the pair).
+        identity: the checksums, cache key and signature of the experiment.
         sentence_counts: (correct, predicted, gold) words per scored sentence.
         segmentation: the predicted sentences (words joined by spaces), or None.
         warnings: what a reader must know (contamination, nondeterminism, ...).
@@ -197,8 +228,8 @@ class CorpusRecord:
     corpus: CorpusSpec
     scores: dict[str, Any]
     speed: Speed
-    segmenter: dict[str, Any]
-    identity: dict[str, Any]
+    segmenter: SegmenterInfo
+    identity: RecordIdentity
     sentence_counts: tuple[tuple[int, int, int], ...]
     segmentation: tuple[str, ...] | None = None
     warnings: tuple[str, ...] = ()
@@ -335,8 +366,8 @@ class Baseline:
                 {
                     "corpus": corpus,
                     "paths": corpus_paths,
-                    "identity": dict(record.identity),
-                    "segmenter": record.segmenter,
+                    "identity": record.identity.to_dict(),
+                    "segmenter": record.segmenter.to_dict(),
                     "scores": record.scores,
                     "speed": record.speed.to_dict(),
                     "warnings": list(record.warnings),
@@ -380,8 +411,8 @@ class Baseline:
                     corpus=CorpusSpec(**fields),
                     scores=dict(item["scores"]),
                     speed=Speed.from_dict(item["speed"]),
-                    segmenter=dict(item["segmenter"]),
-                    identity=dict(item["identity"]),
+                    segmenter=SegmenterInfo.from_dict(item["segmenter"]),
+                    identity=RecordIdentity.from_dict(item["identity"]),
                     sentence_counts=tuple(
                         (int(c), int(p), int(g)) for c, p, g in item["sentence_counts"]
                     ),
@@ -655,7 +686,7 @@ def _run_corpus(
         )
     speed = replace(speed, load_s=runner.load_s)
     scored = score_pair(PairInput(corpus, gold, raw, dictionary, data_dir), pred, runner.trained_on)
-    checksum = scored.result.signature.gold
+    checksum = sentences_checksum(iter(gold))  # the gold's, as the scorer signs it
     dictionary_checksum = None if dictionary is None else dictionary.checksum
     warnings = list(scored.warnings)
     if differing:
@@ -674,24 +705,14 @@ def _run_corpus(
         data_dir=data_dir,
         libraries=None if runner.config.registered else {},
     )
-    signature = pair_signature(
-        scores["signature"],
-        name,
-        SegmenterInfo.from_dict(runner.info),
-        seed=seed,
-        resamples=resamples,
-    )
+    info = SegmenterInfo.from_dict(runner.info)
+    signature = pair_signature(scores["signature"], name, info, seed=seed, resamples=resamples)
     return CorpusRecord(
         corpus=corpus,
         scores=scores,
         speed=speed,
-        segmenter=dict(runner.info),
-        identity={
-            "corpus_checksum": checksum,
-            "dictionary_checksum": dictionary_checksum,
-            "key": key,
-            "signature": signature,
-        },
+        segmenter=info,
+        identity=RecordIdentity(checksum, dictionary_checksum, key, signature),
         sentence_counts=scored.sentence_counts,
         segmentation=tuple(" ".join(words) for words in pred) if keep_segmentation else None,
         warnings=tuple(warnings),
