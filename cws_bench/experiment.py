@@ -44,7 +44,7 @@ __all__ = [
     "PairTask",
     "PairTiming",
     "ScoredPair",
-    "SegmenterInfo",
+    "SegmenterMetadata",
     "SegmenterSpec",
     "cache_key",
     "contamination_warnings",
@@ -313,7 +313,7 @@ def cache_key(
 def pair_signature(
     score_signature: str,
     segmenter: str,
-    info: SegmenterInfo,
+    info: SegmenterMetadata,
     *,
     seed: int,
     resamples: int,
@@ -376,7 +376,7 @@ def environment() -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
-class SegmenterInfo:
+class SegmenterMetadata:
     """A segmenter as it ran: its metadata (:meth:`~cws_bench.segmenters.Segmenter.metadata`).
 
     Attributes:
@@ -416,7 +416,7 @@ class SegmenterInfo:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> SegmenterInfo:
+    def from_dict(cls, data: dict[str, Any]) -> SegmenterMetadata:
         """Rebuild it from :meth:`to_dict` output (or a segmenter's ``metadata()``).
 
         Raises:
@@ -491,7 +491,7 @@ class PairRecord:
         timing: the pair's :class:`PairTiming`.
         peak_memory_mib: the worker's peak resident memory.
         warnings: the scorer's warnings and contamination warnings.
-        segmenter_info: the segmenter's metadata (:class:`SegmenterInfo`).
+        segmenter_info: the segmenter's metadata (:class:`SegmenterMetadata`).
         contaminated: scored on data it was trained on (see :func:`contamination_warnings`).
         version: :data:`CACHE_VERSION` of the record.
     """
@@ -502,7 +502,7 @@ class PairRecord:
     timing: PairTiming
     peak_memory_mib: float
     warnings: tuple[str, ...]
-    segmenter_info: SegmenterInfo
+    segmenter_info: SegmenterMetadata
     contaminated: bool = False
     version: int = CACHE_VERSION
 
@@ -536,7 +536,7 @@ class PairRecord:
             timing=PairTiming.from_dict(data["timing"]),
             peak_memory_mib=float(data["peak_memory_mib"]),
             warnings=tuple(str(w) for w in data["warnings"]),
-            segmenter_info=SegmenterInfo.from_dict(data["segmenter_info"]),
+            segmenter_info=SegmenterMetadata.from_dict(data["segmenter_info"]),
             contaminated=bool(data.get("contaminated", False)),
             version=int(data["version"]),
         )
@@ -774,7 +774,7 @@ def finish_pair(
         ),
         peak_memory_mib=peak_memory_mib,
         warnings=(*scored.warnings, *facts["leaks"], *facts["notes"]),
-        segmenter_info=SegmenterInfo.from_dict(facts["info"]),
+        segmenter_info=SegmenterMetadata.from_dict(facts["info"]),
         contaminated=scored.contaminated,
     )
 

@@ -382,13 +382,13 @@ def test_an_edited_shard_file_reads_as_the_old_reader_read_it(
 def test_a_cache_record_reads_into_typed_parts_and_back_to_the_same_json(first_run):
     """The typed record (timing, segmenter info) writes back the very JSON it was read from,
     so cache files written before keep their checksum and results.json its content."""
-    from cws_bench.experiment import PairRecord, PairTiming, SegmenterInfo
+    from cws_bench.experiment import PairRecord, PairTiming, SegmenterMetadata
 
     data, warning = load_record(first_run[2], version=CACHE_VERSION)
     assert warning is None
     record = PairRecord.from_dict(data)
     assert isinstance(record.timing, PairTiming) and isinstance(
-        record.segmenter_info, SegmenterInfo
+        record.segmenter_info, SegmenterMetadata
     )
     assert record.segmenter_info.name == "fmm" and record.timing.sentences == len(
         record.sentence_counts

@@ -53,7 +53,7 @@ from cws_bench.errors import CorpusFormatError, CwsBenchError
 from cws_bench.experiment import (
     CorpusSpec,
     PairInput,
-    SegmenterInfo,
+    SegmenterMetadata,
     cache_key,
     corpus_dictionary,
     environment,
@@ -228,7 +228,7 @@ class CorpusRecord:
     corpus: CorpusSpec
     scores: dict[str, Any]
     speed: Speed
-    segmenter: SegmenterInfo
+    segmenter: SegmenterMetadata
     identity: RecordIdentity
     sentence_counts: tuple[tuple[int, int, int], ...]
     segmentation: tuple[str, ...] | None = None
@@ -411,7 +411,7 @@ class Baseline:
                     corpus=CorpusSpec(**fields),
                     scores=dict(item["scores"]),
                     speed=Speed.from_dict(item["speed"]),
-                    segmenter=SegmenterInfo.from_dict(item["segmenter"]),
+                    segmenter=SegmenterMetadata.from_dict(item["segmenter"]),
                     identity=RecordIdentity.from_dict(item["identity"]),
                     sentence_counts=tuple(
                         (int(c), int(p), int(g)) for c, p, g in item["sentence_counts"]
@@ -705,7 +705,7 @@ def _run_corpus(
         data_dir=data_dir,
         libraries=None if runner.config.registered else {},
     )
-    info = SegmenterInfo.from_dict(runner.info)
+    info = SegmenterMetadata.from_dict(runner.info)
     signature = pair_signature(scores["signature"], name, info, seed=seed, resamples=resamples)
     return CorpusRecord(
         corpus=corpus,
