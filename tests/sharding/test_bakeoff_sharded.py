@@ -113,7 +113,7 @@ def test_the_unsharded_run_is_the_pairs_own_run(serial: tuple[Any, BakeoffResult
         assert pair.scores == record.scores
         assert pair.analysis == record.analysis
         assert pair.warnings == record.warnings
-        assert pair.segmenter_info == record.segmenter_info
+        assert pair.segmenter_info == record.segmenter_info.to_dict()
 
 
 @pytest.mark.parametrize("executor_name", ["local", "dask"])

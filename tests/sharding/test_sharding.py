@@ -366,7 +366,7 @@ def test_every_runner_counts_the_same_characters(tmp_path, local):
     assert [
         streamed.characters,
         sharded.characters,
-        record.timing["characters"],
+        record.timing.characters,
         speed.characters,
         timed.records[0].speed.characters,
         in_shards.records[0].speed.characters,
