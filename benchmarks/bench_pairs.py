@@ -44,18 +44,17 @@ from common import table
 from cws_bench import alignment, analysis, buckets
 from cws_bench import records as record_files
 from cws_bench.bakeoff import _statistics, load_config
+from cws_bench.executors import LoadReport
 from cws_bench.experiment import (
     PairInput,
-    ShardOutput,
     _training_counts,
     corpus_dictionary,
     finish_pair,
     gold_and_raw,
-    leak_inputs,
-    segmenter_facts,
 )
 from cws_bench.runner import RunCache, cut_batches, shard_key
 from cws_bench.segmenters import get_segmenter
+from cws_bench.tasks import ShardResult, leak_inputs, segmenter_facts
 
 TESTS = Path(__file__).resolve().parent.parent / "tests"
 SEGMENTERS = ("fmm", "bmm", "bimm", "hmm", "jieba")
@@ -177,10 +176,10 @@ def run(args: Any) -> list[dict[str, Any]]:
     shards = [
         (
             f"{name}-{first}",
-            ShardOutput(
+            ShardResult(
                 predictions[name][0][first : first + lines],
                 0.5,
-                (("k", "w", 1.0),),
+                (LoadReport("k", "w", 1.0),),
                 predictions[name][1],
                 80.0,
             ),

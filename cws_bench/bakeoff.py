@@ -79,7 +79,7 @@ from cws_bench import validate
 from cws_bench.configs import BUNDLED_CONFIGS, bundled_text
 from cws_bench.defaults import DEFAULT_BATCH_SIZE, DEFAULT_RESAMPLES, DEFAULT_SEED
 from cws_bench.errors import CwsBenchError
-from cws_bench.executors import DEFAULT_RETRIES, EXECUTORS, Executor
+from cws_bench.executors import DEFAULT_RETRIES, EXECUTORS, Executor, ExecutorSettings
 from cws_bench.experiment import (
     CACHE_VERSION,
     CorpusSpec,
@@ -90,6 +90,7 @@ from cws_bench.experiment import (
     corpus_dictionary,
     environment,
     gold_and_raw,
+    pair_result,
     pair_signature,
 )
 from cws_bench.io import PathLike
@@ -124,6 +125,10 @@ SAFE_NAME = re.compile(r"[\w.+ -]{1,100}")
 CONFIDENCE = 0.95
 ALPHA = 0.05
 CORRECTION = "holm"  # multiple comparisons within a track: Holm-Bonferroni unless told
+DEFAULT_SETTINGS = ExecutorSettings(
+    executor="local", shard_chars=BAKEOFF_SHARD_CHARS, retries=DEFAULT_RETRIES
+)
+"""A bake-off's ``[settings]`` when its configuration sets none."""
 
 # The pair's experiment (specs, corpus resolution, identity, the worker's run) is
 # cws_bench/experiment.py, the runner (shards, executor, cache) cws_bench/runner.py;
@@ -138,9 +143,9 @@ CORRECTION = "holm"  # multiple comparisons within a track: Holm-Bonferroni unle
 class BakeoffConfig:
     """A whole bake-off: corpora, segmenters and settings.
 
-    ``executor``, ``scheduler``, ``shard_chars`` and ``retries`` come from the
+    ``settings`` (executor, scheduler, shard_chars, retries) come from the
     TOML's ``[settings]`` table (how the run is spread over workers: they
-    change no number).
+    change no number); the shard timeout is ``timeout``.
     """
 
     name: str
@@ -153,10 +158,7 @@ class BakeoffConfig:
     description: str = ""
     source: str | None = None
     correction: str = CORRECTION
-    executor: str = "local"
-    scheduler: str | None = None
-    shard_chars: int = BAKEOFF_SHARD_CHARS
-    retries: int = DEFAULT_RETRIES
+    settings: ExecutorSettings = DEFAULT_SETTINGS
 
     def to_dict(self) -> dict[str, Any]:
         """The configuration as plain data (what results.json records)."""
@@ -171,7 +173,7 @@ class BakeoffConfig:
             "correction": self.correction,
             "corpora": [vars_of(c) for c in self.corpora],
             "segmenters": [vars_of(s) for s in self.segmenters],
-            "settings": {key: getattr(self, key) for key in sorted(_SETTINGS_KEYS)},
+            "settings": {key: getattr(self.settings, key) for key in sorted(_SETTINGS_KEYS)},
         }
 
 
@@ -349,7 +351,7 @@ def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffCo
             description=str(data.get("description", "")),
             source=source,
             correction=str(data.get("correction", CORRECTION)),
-            **_parse_settings(data, source),
+            settings=replace(DEFAULT_SETTINGS, **_parse_settings(data, source)),
         )
     except (TypeError, ValueError) as e:
         raise CwsBenchError(f"{source}: {e}") from e
@@ -417,15 +419,6 @@ def _corpus_domains(corpora: Sequence[CorpusSpec], data_dir: str | None) -> dict
 
 # ---------------------------------------------------------------------------
 # Statistics
-
-
-def _sighan_halfwidths(scores: dict[str, Any]) -> dict[str, float]:
-    """±2·sqrt(p(1−p)/n) of the SIGHAN bakeoffs (Emerson 2005)."""
-    out = {}
-    for metric, n in (("recall", scores["gold_words"]), ("precision", scores["pred_words"])):
-        p = scores[metric]
-        out[metric] = 2 * (p * (1 - p) / n) ** 0.5 if n else 0.0
-    return out
 
 
 def _statistics(
@@ -534,7 +527,13 @@ def run_bakeoff(
 
     forget()  # files may have changed since an earlier run in this process
     started = time.perf_counter()
-    config = _configured(config, executor, scheduler, shard_chars, retries, segmenters)
+    given = ExecutorSettings(
+        executor=executor if isinstance(executor, str) else None,
+        scheduler=scheduler,
+        shard_chars=shard_chars,
+        retries=retries,
+    )
+    config = _configured(config, given, segmenters)
     data = os.fspath(data_dir) if data_dir is not None else None
     notes: list[str] = []
     # validate sits below this module: it takes and gives the configuration untyped
@@ -543,14 +542,14 @@ def run_bakeoff(
         BakeoffConfig,
         validate.validate_config(selected, data_dir=data, shipped=segmenters or (), notes=notes),
     )
-    if not isinstance(executor, Executor) and not checked.scheduler:
+    own = executor if isinstance(executor, Executor) else None
+    if own is None and not checked.settings.scheduler:
         validate.check_main_guard()  # before any worker process imports the script
     output = Path(output_dir) if output_dir is not None else Path("reports") / checked.name
     cache = RunCache(output / "cache" if use_cache or write else None)
     installed = _installed_segmenters(checked, notes, shipped=_shipped(segmenters))
-    given = executor if isinstance(executor, Executor) else None
-    timeout = shard_timeout or checked.timeout
-    early = _early_executor(checked, given, jobs, timeout)
+    settings = replace(checked.settings, jobs=jobs, timeout=shard_timeout or checked.timeout)
+    early = _early_executor(settings, own)
     warming = None
     try:
         with kept_summaries():  # a training split is read once: identity, dictionary, buckets
@@ -561,7 +560,7 @@ def run_bakeoff(
                 from cws_bench.reports import prepare_reports
 
                 warming = prepare_reports()
-            run = _execute(plan, cache, checked, given or early, jobs, timeout, progress, use_cache)
+            run = _execute(plan, cache, settings, own or early, progress, use_cache)
     finally:
         if early is not None:
             from cws_bench.workers import signals_ignored
@@ -582,22 +581,13 @@ def run_bakeoff(
 
 def _configured(
     config: BakeoffConfig | PathLike | None,
-    executor: str | Executor | None,
-    scheduler: str | None,
-    shard_chars: int | None,
-    retries: int | None,
+    given: ExecutorSettings,
     segmenters: Mapping[str, Any] | None,
 ) -> BakeoffConfig:
     """The configuration with the caller's settings and shipped segmenters in it."""
     if not isinstance(config, BakeoffConfig):
         config = load_config(config)
-    changes: dict[str, Any] = {}
-    if isinstance(executor, str):
-        changes["executor"] = executor
-    given = {"scheduler": scheduler, "shard_chars": shard_chars, "retries": retries}
-    for key, value in given.items():
-        if value is not None:
-            changes[key] = value
+    changes: dict[str, Any] = {"settings": config.settings.merged(given)}
     if segmenters:
         extra = tuple(SegmenterSpec(label=label, name=label) for label in segmenters)
         changes["segmenters"] = config.segmenters + extra
@@ -638,17 +628,15 @@ def _shipped(segmenters: Mapping[str, Any] | None) -> dict[str, tuple[bytes, boo
     return shipped
 
 
-def _early_executor(
-    config: BakeoffConfig, given: Executor | None, jobs: int | None, timeout: float
-) -> Executor | None:
+def _early_executor(settings: ExecutorSettings, given: Executor | None) -> Executor | None:
     """The local executor of a run, its workers already starting (they import while the
     corpora are read); None when the caller gave one or the run is on Dask (whose
     cluster starts once a shard is to run)."""
-    if given is not None or config.executor != "local" or config.scheduler:
+    if given is not None or settings.kind != "local" or settings.scheduler:
         return None
     from cws_bench.executors import make_executor
 
-    executor = make_executor("local", jobs=jobs, timeout=timeout, retries=config.retries)
+    executor = make_executor(settings)
     executor.start()
     return executor
 
@@ -656,20 +644,19 @@ def _early_executor(
 def _execute(
     plan: RunPlan,
     cache: RunCache,
-    config: BakeoffConfig,
+    settings: ExecutorSettings,
     executor: Executor | None,
-    jobs: int | None,
-    timeout: float,
     progress: bool,
     use_cache: bool,
 ) -> Run:
     """Run the plan's shards on the executor (made and closed here when None)."""
     from cws_bench.executors import make_executor
+    from cws_bench.segmenters.stream import count_characters
     from cws_bench.workers import Interrupted, signals_ignored, signals_raise
 
-    characters = sum(sum(map(len, plan.inputs[p.corpus.label].raw)) for p in plan.pairs)
+    characters = sum(count_characters(plan.inputs[p.corpus.label].raw) for p in plan.pairs)
     shown = Progress(progress, characters, len(plan.pairs))
-    run = Run(plan, cache, shown, timeout=timeout, use_cache=use_cache)
+    run = Run(plan, cache, shown, timeout=settings.timeout, use_cache=use_cache)
     total = len(plan.pairs) + len(plan.statuses)
     made = None
     try:
@@ -677,13 +664,7 @@ def _execute(
             try:
                 if plan.pairs:
                     if executor is None:
-                        executor = made = make_executor(
-                            config.executor,
-                            jobs=jobs,
-                            scheduler=config.scheduler,
-                            timeout=timeout,
-                            retries=config.retries,
-                        )
+                        executor = made = make_executor(settings)
                     run.executor_jobs = executor.jobs
                     run.run(executor)
             finally:
@@ -723,7 +704,14 @@ def _result(
                 status, error = plan.statuses.get(pair, ("failed", "not run"))
                 pairs.append(_failed_pair(corpus, spec, info, status, error, data))
             else:
-                scored = _scored_pair(corpus, spec, record, intervals.get(pair, {}), config)
+                scored = pair_result(
+                    corpus,
+                    spec,
+                    record,
+                    intervals.get(pair, {}),
+                    seed=config.seed,
+                    resamples=config.resamples,
+                )
                 pairs.append(replace(scored, cached=pair in plan.cached))
     return BakeoffResult(
         name=config.name,
@@ -739,8 +727,8 @@ def _result(
             "alpha": ALPHA,
             "correction": config.correction,
             "jobs": run.executor_jobs,
-            "executor": "dask" if config.scheduler else config.executor,
-            "shard_chars": config.shard_chars,
+            "executor": "dask" if config.settings.scheduler else config.settings.executor,
+            "shard_chars": config.settings.shard_chars,
             "shards": len(run.items),
             "loads": run.load_reports(),
             "notes": plan.notes,
@@ -831,44 +819,14 @@ def _failed_pair(
     )
 
 
-def _scored_pair(
-    corpus: CorpusSpec,
-    spec: SegmenterSpec,
-    record: PairRecord,
-    intervals: dict[str, Interval],
-    config: BakeoffConfig,
-) -> PairResult:
-    """The row of a scored pair, from its record and its bootstrap intervals."""
-    return PairResult(
-        corpus=corpus.label,
-        segmenter=spec.label,
-        adapter=spec.name,
-        track=spec.track,
-        status="ok",
-        scores=record.scores,
-        intervals=intervals,
-        sighan_intervals=_sighan_halfwidths(record.scores),
-        timing=record.timing,
-        peak_memory_mib=record.peak_memory_mib,
-        warnings=record.warnings,
-        segmenter_info=record.segmenter_info,
-        signature=record.signature(
-            spec.name, seed=config.seed, resamples=config.resamples, convert=corpus.convert
-        ),
-        analysis=record.analysis,
-        contaminated=record.contaminated,
-        diagnostics=record.diagnostics or {},
-    )
-
-
 def model_devices(records: dict[tuple[str, str], PairRecord]) -> dict[str, Any]:
     """``{"models": {segmenter: its model, device, dtype, GPU}}`` of the neural adapters run.
 
     Empty when no segmenter recorded a ``model`` in its metadata.
     """
     models = {
-        label: record.segmenter_info["model"]
+        label: record.segmenter_info.model
         for (_, label), record in sorted(records.items(), key=lambda item: item[0])
-        if record.segmenter_info.get("model")
+        if record.segmenter_info.model
     }
     return {"models": models} if models else {}

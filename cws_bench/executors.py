@@ -39,20 +39,21 @@ import threading
 import time
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
 # The executor names and the retry default live with the other defaults, which the
 # CLI reads at start-up without importing this module (multiprocessing, socket, ...).
 from cws_bench.defaults import DEFAULT_RETRIES, EXECUTORS
-from cws_bench.errors import CwsBenchError
+from cws_bench.errors import CwsBenchError, Fix
 from cws_bench.workers import become_subreaper, descendants_of, kill_orphans, kill_processes
 
 __all__ = [
     "EXECUTORS",
     "DaskExecutor",
     "Executor",
+    "ExecutorSettings",
     "ItemFailure",
     "LoadReport",
     "LocalExecutor",
@@ -64,6 +65,10 @@ __all__ = [
 
 class ShardFailedError(CwsBenchError):
     """An item (a shard) could not be run: its worker kept dying or hanging."""
+
+
+_LIMITS = (Fix("shard_timeout", metavar="SECONDS"), Fix("retries", metavar="N"))
+"""The settings a shard that keeps failing points to (ExecutorSettings' timeout and retries)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -417,7 +422,8 @@ class LocalExecutor(Executor):
                         raise ShardFailedError(
                             f"{describe(items[index])}: {reason}",
                             "look for what kills or blocks the segmenter on these lines "
-                            "(memory, a crash); --shard-timeout and --retries set the limits",
+                            "(memory, a crash); {0} and {1} set the limits",
+                            fixes=_LIMITS,
                         )
                     remaining -= 1
                     yield index, ItemFailure(reason, timed_out=outcome[1])
@@ -609,7 +615,7 @@ class DaskExecutor(Executor):
             import distributed
         except ImportError as e:
             raise CwsBenchError(
-                "--executor dask needs dask.distributed",
+                "the dask executor needs dask.distributed",
                 "pip install 'cws-bench[dask]' (or pip install 'dask[distributed]')",
             ) from e
         self.timeout = timeout
@@ -624,7 +630,8 @@ class DaskExecutor(Executor):
                 raise CwsBenchError(
                     f"cannot reach the Dask scheduler at {scheduler}: {e}",
                     "start one with `dask scheduler` and workers with `dask worker ADDRESS`, "
-                    "or leave out --scheduler to run a local cluster",
+                    "or leave out {0} to run a local cluster",
+                    fixes=(Fix("scheduler", metavar="ADDRESS"),),
                 ) from e
         else:
             import logging
@@ -726,7 +733,8 @@ class DaskExecutor(Executor):
                         raise ShardFailedError(
                             f"{describe(items[index])}: {reason}",
                             "look for what kills or blocks the segmenter on these lines "
-                            "(memory, a crash); --shard-timeout and --retries set the limits",
+                            "(memory, a crash); {0} and {1} set the limits",
+                            fixes=_LIMITS,
                         ) from None
                     result = ItemFailure(reason)
                 finished.add(index)
@@ -758,26 +766,70 @@ class DaskExecutor(Executor):
         kill_processes(started)
 
 
-def make_executor(
-    kind: str,
-    *,
-    jobs: int | None = None,
-    scheduler: str | None = None,
-    timeout: float | None = None,
-    retries: int = DEFAULT_RETRIES,
-) -> Executor:
-    """The executor named ``local`` or ``dask`` (a scheduler address implies dask).
+@dataclass(frozen=True)
+class ExecutorSettings:
+    """How a run is spread over workers: the one description of an executor (changes no number).
+
+    What the command line's executor options, :func:`~cws_bench.bakeoff.run_bakeoff`'s
+    keyword arguments and a bake-off's ``[settings]`` table give; :func:`make_executor`
+    builds the executor. A field left None is not set: :meth:`merged` lets another
+    settings object's set fields win, and the executor's own default applies.
+
+    Attributes:
+        executor: ``local`` (worker processes) or ``dask``; None: dask when a
+            ``scheduler`` is given, else local.
+        jobs: worker processes (local), or workers of the local Dask cluster
+            (default: the CPU count).
+        scheduler: ``tcp://HOST:PORT`` of a running Dask scheduler.
+        shard_chars: characters per shard (None: the run's default).
+        timeout: seconds a shard may take before its worker is stopped (None: no limit).
+        retries: runs again of a shard whose worker died or hung (None: 2).
+    """
+
+    executor: str | None = None
+    jobs: int | None = None
+    scheduler: str | None = None
+    shard_chars: int | None = None
+    timeout: float | None = None
+    retries: int | None = None
+
+    @property
+    def kind(self) -> str:
+        """The executor made: ``local`` or ``dask``."""
+        return self.executor or ("dask" if self.scheduler else "local")
+
+    def merged(self, given: ExecutorSettings) -> ExecutorSettings:
+        """These settings with every field ``given`` sets in its place."""
+        changes = {
+            key: getattr(given, key)
+            for key in self.__dataclass_fields__
+            if getattr(given, key) is not None
+        }
+        return replace(self, **changes)
+
+
+def make_executor(settings: ExecutorSettings) -> Executor:
+    """The executor ``settings`` describe, its workers not started yet: the one constructor.
 
     Raises:
         CwsBenchError: an unknown kind, a scheduler with the local executor,
             dask missing or its scheduler unreachable.
     """
-    if scheduler and kind == "local":
+    kind = settings.kind
+    retries = DEFAULT_RETRIES if settings.retries is None else settings.retries
+    if settings.scheduler and kind == "local":
         raise CwsBenchError(
-            "--scheduler is the address of a Dask scheduler", "use it with --executor dask"
+            "a scheduler is the address of a Dask scheduler, not of local workers",
+            "use it with {0}",
+            fixes=(Fix("executor", "dask"),),
         )
-    if kind == "dask" or scheduler:
-        return DaskExecutor(scheduler, jobs=jobs, timeout=timeout, retries=retries)
+    if kind == "dask":
+        return DaskExecutor(
+            settings.scheduler, jobs=settings.jobs, timeout=settings.timeout, retries=retries
+        )
     if kind == "local":
-        return LocalExecutor(jobs, timeout=timeout, retries=retries)
-    raise CwsBenchError(f"unknown executor {kind!r}", f"use one of: {', '.join(EXECUTORS)}")
+        return LocalExecutor(settings.jobs, timeout=settings.timeout, retries=retries)
+    raise CwsBenchError(
+        f"unknown executor {kind!r}",
+        f"use one of: {', '.join(EXECUTORS)}",
+    )

@@ -27,9 +27,14 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cws_bench import __version__
+
+if TYPE_CHECKING:
+    from cws_bench.results import Interval, PairResult
+    from cws_bench.scoring import ScoreResult
+    from cws_bench.segmenters import TrainingData
 
 __all__ = [
     "CACHE_VERSION",
@@ -37,13 +42,11 @@ __all__ = [
     "CorpusSpec",
     "PairInput",
     "PairRecord",
-    "PairSetup",
     "PairTask",
+    "PairTiming",
+    "ScoredPair",
+    "SegmenterMetadata",
     "SegmenterSpec",
-    "ShardContext",
-    "ShardItem",
-    "ShardOutput",
-    "build_segmenter",
     "cache_key",
     "contamination_warnings",
     "corpus_dictionary",
@@ -52,12 +55,10 @@ __all__ = [
     "finish_pair",
     "gold_and_raw",
     "identity_of",
-    "leak_inputs",
+    "pair_result",
     "pair_signature",
     "run_pair",
-    "segment_lines",
-    "segment_shard",
-    "segmenter_facts",
+    "score_pair",
 ]
 
 CACHE_VERSION = 4
@@ -327,7 +328,7 @@ def cache_key(
 def pair_signature(
     score_signature: str,
     segmenter: str,
-    info: dict[str, Any],
+    info: SegmenterMetadata,
     *,
     seed: int,
     resamples: int,
@@ -335,15 +336,15 @@ def pair_signature(
 ) -> str:
     """The score's signature plus the segmenter, its version and options, the input's
     conversion (when there is one), seed and resamples."""
-    options = json.dumps(info.get("options", {}), sort_keys=True, ensure_ascii=False)
-    if info.get("model"):  # a neural adapter's model, checksum, device, dtype (neural.py)
-        options += json.dumps(info["model"], sort_keys=True, ensure_ascii=False)
+    options = json.dumps(info.options, sort_keys=True, ensure_ascii=False)
+    if info.model:  # a neural adapter's model, checksum, device, dtype (neural.py)
+        options += json.dumps(info.model, sort_keys=True, ensure_ascii=False)
     digest = hashlib.blake2b(options.encode("utf-8"), digest_size=4).hexdigest()
     return "|".join(
         [
             score_signature,
             f"seg:{segmenter}",
-            f"segver:{info.get('version')}",
+            f"segver:{info.version}",
             f"opts:{digest}",
             *([f"input:{convert}"] if convert != "none" else []),
             f"seed:{seed}",
@@ -390,6 +391,111 @@ def environment() -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
+class SegmenterMetadata:
+    """A segmenter as it ran: its metadata (:meth:`~cws_bench.segmenters.Segmenter.metadata`).
+
+    Attributes:
+        name, version, kind, description: what it is.
+        trained_on: :meth:`~cws_bench.segmenters.TrainingData.to_dict` of its training
+            data, or None.
+        options: its options (in a baseline, files by content).
+        extra: what an adapter adds, in its order (a neural adapter's ``model``: its
+            name, checksum, device, dtype).
+    """
+
+    name: str
+    version: str | None
+    kind: str | None
+    description: str | None
+    trained_on: dict[str, Any] | None
+    options: dict[str, Any]
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _KEYS = ("name", "version", "kind", "description", "trained_on", "options")
+
+    @property
+    def model(self) -> dict[str, Any] | None:
+        """A neural adapter's model, device and dtype, or None."""
+        return self.extra.get("model")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The metadata as the adapter gave it (the same keys, in the same order)."""
+        return {
+            "name": self.name,
+            "version": self.version,
+            "kind": self.kind,
+            "description": self.description,
+            "trained_on": self.trained_on,
+            "options": self.options,
+            **self.extra,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SegmenterMetadata:
+        """Rebuild it from :meth:`to_dict` output (or a segmenter's ``metadata()``).
+
+        Raises:
+            KeyError: a key of the metadata is missing.
+        """
+        return cls(
+            name=data["name"],
+            version=data["version"],
+            kind=data["kind"],
+            description=data["description"],
+            trained_on=data["trained_on"],
+            options=dict(data["options"]),
+            extra={key: value for key, value in data.items() if key not in cls._KEYS},
+        )
+
+
+@dataclass(frozen=True)
+class PairTiming:
+    """How long a pair took and how fast it segmented (none of it changes a score).
+
+    Attributes:
+        load_s: building the segmenter (loading its model, or training it).
+        segment_s: time inside ``segment()``, summed over shards.
+        characters: characters segmented (the raw lines' non-whitespace characters).
+        sentences: lines segmented.
+        chars_per_s, words_per_s: speed, or None (no speed: e.g. a file read).
+    """
+
+    load_s: float
+    segment_s: float
+    characters: int
+    sentences: int
+    chars_per_s: float | None
+    words_per_s: float | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The cache file's ``timing`` table, in its key order."""
+        return {
+            "load_s": self.load_s,
+            "segment_s": self.segment_s,
+            "characters": self.characters,
+            "sentences": self.sentences,
+            "chars_per_s": self.chars_per_s,
+            "words_per_s": self.words_per_s,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PairTiming:
+        """Rebuild it from :meth:`to_dict` output (values as they were stored).
+
+        Raises:
+            KeyError: a key is missing.
+        """
+        return cls(
+            load_s=data["load_s"],
+            segment_s=data["segment_s"],
+            characters=data["characters"],
+            sentences=data["sentences"],
+            chars_per_s=data["chars_per_s"],
+            words_per_s=data["words_per_s"],
+        )
+
+
+@dataclass(frozen=True)
 class PairRecord:
     """What one pair's run produced: the record the run cache holds.
 
@@ -397,11 +503,10 @@ class PairRecord:
         scores: :meth:`cws_bench.scoring.ScoreResult.to_dict`.
         sentence_counts: one row per scored sentence (:mod:`cws_bench.scoring.per_sentence`).
         analysis: :meth:`cws_bench.analysis.ErrorAnalysis.to_dict`.
-        timing: ``load_s``, ``segment_s``, ``characters``, ``sentences``,
-            ``chars_per_s``, ``words_per_s``.
+        timing: the pair's :class:`PairTiming`.
         peak_memory_mib: the worker's peak resident memory.
         warnings: the scorer's warnings and contamination warnings.
-        segmenter_info: the segmenter's metadata (name, version, options, ...).
+        segmenter_info: the segmenter's metadata (:class:`SegmenterMetadata`).
         contaminated: scored on data it was trained on (see :func:`contamination_warnings`).
         version: :data:`CACHE_VERSION` of the record.
         diagnostics: :func:`cws_bench.diagnostics.summarize` of the segmenter's
@@ -412,10 +517,10 @@ class PairRecord:
     scores: dict[str, Any]
     sentence_counts: tuple[tuple[int, int, int], ...]
     analysis: dict[str, Any]
-    timing: dict[str, Any]
+    timing: PairTiming
     peak_memory_mib: float
     warnings: tuple[str, ...]
-    segmenter_info: dict[str, Any]
+    segmenter_info: SegmenterMetadata
     contaminated: bool = False
     version: int = CACHE_VERSION
     diagnostics: dict[str, Any] | None = None
@@ -427,11 +532,11 @@ class PairRecord:
             "scores": self.scores,
             "sentence_counts": [list(row) for row in self.sentence_counts],
             "analysis": self.analysis,
-            "timing": self.timing,
+            "timing": self.timing.to_dict(),
             "peak_memory_mib": self.peak_memory_mib,
             "warnings": list(self.warnings),
             "contaminated": self.contaminated,
-            "segmenter_info": self.segmenter_info,
+            "segmenter_info": self.segmenter_info.to_dict(),
         }
         if self.diagnostics is not None:
             data["diagnostics"] = self.diagnostics
@@ -450,10 +555,10 @@ class PairRecord:
             scores=dict(data["scores"]),
             sentence_counts=tuple(as_rows(data["sentence_counts"])),
             analysis=dict(data["analysis"]),
-            timing=dict(data["timing"]),
+            timing=PairTiming.from_dict(data["timing"]),
             peak_memory_mib=float(data["peak_memory_mib"]),
             warnings=tuple(str(w) for w in data["warnings"]),
-            segmenter_info=dict(data["segmenter_info"]),
+            segmenter_info=SegmenterMetadata.from_dict(data["segmenter_info"]),
             contaminated=bool(data.get("contaminated", False)),
             version=int(data["version"]),
             diagnostics=data.get("diagnostics"),
@@ -469,6 +574,46 @@ class PairRecord:
             resamples=resamples,
             convert=convert,
         )
+
+
+def pair_result(
+    corpus: CorpusSpec,
+    spec: SegmenterSpec,
+    record: PairRecord,
+    intervals: dict[str, Interval],
+    *,
+    seed: int,
+    resamples: int,
+) -> PairResult:
+    """The bake-off's row of a scored pair: its record, its bootstrap intervals and the
+    SIGHAN bakeoffs' half-widths ±2·sqrt(p(1−p)/n) (Emerson 2005), signed."""
+    from cws_bench.results import PairResult
+
+    scores = record.scores
+    sighan = {}
+    for metric, n in (("recall", scores["gold_words"]), ("precision", scores["pred_words"])):
+        p = scores[metric]
+        sighan[metric] = 2 * (p * (1 - p) / n) ** 0.5 if n else 0.0
+    return PairResult(
+        corpus=corpus.label,
+        segmenter=spec.label,
+        adapter=spec.name,
+        track=spec.track,
+        status="ok",
+        scores=scores,
+        intervals=intervals,
+        sighan_intervals=sighan,
+        timing=record.timing.to_dict(),
+        peak_memory_mib=record.peak_memory_mib,
+        warnings=record.warnings,
+        segmenter_info=record.segmenter_info.to_dict(),
+        signature=record.signature(
+            spec.name, seed=seed, resamples=resamples, convert=corpus.convert
+        ),
+        analysis=record.analysis,
+        contaminated=record.contaminated,
+        diagnostics=record.diagnostics or {},
+    )
 
 
 @dataclass(frozen=True)
@@ -495,7 +640,7 @@ def _normalized(dictionary: Any, normalize: str | None) -> Any:
 def run_pair(task: PairTask, report: Callable[[int], None] | None = None) -> PairRecord:
     """Run one segmenter on one corpus and score it, in this process (the unsharded run).
 
-    The bake-off's runner does the same in shards (:func:`segment_shard`, then
+    The bake-off's runner does the same in shards (:func:`cws_bench.tasks.segment_shard`, then
     :func:`finish_pair`): the numbers are the same.
 
     Args:
@@ -503,6 +648,8 @@ def run_pair(task: PairTask, report: Callable[[int], None] | None = None) -> Pai
         report: called with the characters of each batch segmented (progress).
     """
     from cws_bench.memory import peak_memory_mib
+    from cws_bench.segmenters.stream import SegmentRun
+    from cws_bench.tasks import build_segmenter, leak_inputs, segmenter_facts
 
     corpus = task.corpus
     gold, raw = gold_and_raw(corpus, task.data_dir)
@@ -510,10 +657,16 @@ def run_pair(task: PairTask, report: Callable[[int], None] | None = None) -> Pai
     started = time.perf_counter()
     segmenter = build_segmenter(task.segmenter.name, task.options)
     load_s = time.perf_counter() - started  # loading its model, or training it
-    diagnostics: list[dict[str, Any] | None] = []
-    pred, segment_s = segment_lines(
-        segmenter, raw, task.batch_size, corpus.convert, report, diagnostics=diagnostics
+    run = SegmentRun(
+        segmenter,
+        raw,
+        batch_size=task.batch_size,
+        convert=corpus.convert,
+        progress=None if report is None else (lambda lines, characters: report(characters)),
     )
+    pred = list(run)
+    segment_s = run.seconds
+    diagnostics = run.diagnostics
     facts = segmenter_facts(segmenter, task.segmenter.track, leak_inputs(gold, dictionary))
     return finish_pair(
         PairInput(corpus, gold, raw, dictionary, task.data_dir),
@@ -525,92 +678,6 @@ def run_pair(task: PairTask, report: Callable[[int], None] | None = None) -> Pai
     )
 
 
-def build_segmenter(name: str, options: dict[str, Any], blob: bytes | None = None) -> Any:
-    """A registered segmenter by name and options, or a shipped one (``blob``: cloudpickle)."""
-    if blob is None:
-        from cws_bench.segmenters import get_segmenter
-
-        return get_segmenter(name, **options)
-    import pickle
-
-    return pickle.loads(blob)  # cloudpickle's output loads with pickle (cloudpickle installed)
-
-
-def segment_lines(
-    segmenter: Any,
-    raw: list[str],
-    batch_size: int,
-    convert: str = "none",
-    report: Callable[[int], None] | None = None,
-    *,
-    diagnostics: list[dict[str, Any] | None] | None = None,
-) -> tuple[list[list[str]], float]:
-    """Segment raw lines in batches of ``batch_size``; the words and the seconds in ``segment()``.
-
-    With a ``convert`` other than ``none`` the segmenter gets the converted
-    lines and the words are cut back out of the original ones. A
-    ``diagnostics`` list receives the segmenter's per-line diagnostics
-    (:meth:`~cws_bench.segmenters.base.Segmenter.diagnostics`; None for each
-    line of a segmenter that keeps none).
-    """
-    converter = None
-    if convert != "none":
-        from cws_bench.normalize import get_normalizer
-
-        converter = get_normalizer(convert)
-    pred: list[list[str]] = []
-    segment_s = 0.0
-    for start in range(0, len(raw), batch_size):
-        batch = raw[start : start + batch_size]
-        given = batch if converter is None else [converter(line) for line in batch]
-        began = time.perf_counter()
-        words = segmenter.segment(given)
-        segment_s += time.perf_counter() - began
-        if diagnostics is not None:
-            kept = segmenter.diagnostics() if hasattr(segmenter, "diagnostics") else None
-            diagnostics.extend(kept if kept is not None else [None] * len(batch))
-        pred.extend(words if converter is None else map(_cut_like, batch, words))
-        if report is not None:
-            report(sum(map(len, batch)))
-    return pred, segment_s
-
-
-Leaks = tuple[frozenset[str], frozenset[str]] | None
-
-
-def leak_inputs(gold: list[list[str]], dictionary: Any) -> Leaks:
-    """What the closed-track leak check needs of a corpus: its gold word types and the
-    scoring dictionary's words (None without a dictionary: no check)."""
-    if dictionary is None:
-        return None
-    from cws_bench.dictionary import Dictionary
-
-    words = dictionary.words if isinstance(dictionary, Dictionary) else dictionary
-    return frozenset(word for words_ in gold for word in words_), frozenset(words)
-
-
-def segmenter_facts(segmenter: Any, track: str, leaks: Leaks) -> dict[str, Any]:
-    """What a pair's record needs of the segmenter object itself, as plain data.
-
-    ``info`` (its metadata), ``trained_on``, ``notes``, ``has_speed`` and the
-    closed-track ``leaks`` warnings (:func:`leak_inputs` of the corpus).
-    """
-    from cws_bench.dictionary_checks import segmenter_leak_warnings
-
-    leak = []
-    if leaks is not None:
-        gold_types, training = leaks
-        leak = segmenter_leak_warnings(segmenter, track, [sorted(gold_types)], training)
-    trained_on = segmenter.trained_on
-    return {
-        "info": segmenter.metadata(),
-        "trained_on": trained_on.to_dict() if trained_on is not None else None,
-        "notes": list(getattr(segmenter, "notes", [])),  # e.g. crf: what stood in for data
-        "has_speed": bool(segmenter.has_speed),
-        "leaks": leak,
-    }
-
-
 @dataclass(frozen=True)
 class PairInput:
     """A corpus as a pair is scored on it: gold sentences, raw lines, OOV dictionary."""
@@ -620,6 +687,51 @@ class PairInput:
     raw: list[str]
     dictionary: Any
     data_dir: str | None
+
+
+@dataclass(frozen=True)
+class ScoredPair:
+    """A pair's segmentation scored per sentence: what a bake-off's record and a baseline's
+    share (each adds its own: analysis and timing, or speed and identity).
+
+    Attributes:
+        result: the score (:func:`~cws_bench.scoring.score_sentences`, per line).
+        sentence_counts: one row per scored sentence (:mod:`cws_bench.scoring.per_sentence`).
+        warnings: the scorer's warnings, then the contamination warning.
+        contaminated: scored on data the segmenter was trained on.
+    """
+
+    result: ScoreResult
+    sentence_counts: tuple[tuple[int, int, int], ...]
+    warnings: tuple[str, ...]
+    contaminated: bool
+
+
+def score_pair(
+    pair: PairInput, pred: list[list[str]], trained_on: TrainingData | None
+) -> ScoredPair:
+    """Score a pair's segmentation per sentence and say whether it is contaminated: the one
+    assembly of a scored pair, under the bake-off's records and the baselines'.
+
+    Args:
+        pair: the corpus.
+        pred: the words of every raw line.
+        trained_on: the segmenter's training data, or None.
+    """
+    from cws_bench.scoring import score_sentences
+    from cws_bench.scoring.per_sentence import sentence_rows
+
+    corpus = pair.corpus
+    result = score_sentences(
+        pair.gold, pred, pair.dictionary, normalize=corpus.normalize, per_line=True
+    )
+    contamination = contamination_warnings(trained_on, corpus, result.signature.gold)
+    return ScoredPair(
+        result,
+        tuple(sentence_rows(result)),
+        (*result.warnings, *contamination),
+        bool(contamination),
+    )
 
 
 def finish_pair(
@@ -645,12 +757,15 @@ def finish_pair(
     from cws_bench.analysis import analyse_errors
     from cws_bench.buckets import bucket_analysis
     from cws_bench.metrics.throughput import rate
-    from cws_bench.scoring import score_sentences
-    from cws_bench.scoring.per_sentence import sentence_rows
     from cws_bench.segmenters import TrainingData
+    from cws_bench.segmenters.stream import count_characters
 
     corpus, gold, dictionary = pair.corpus, pair.gold, pair.dictionary
-    result = score_sentences(gold, pred, dictionary, normalize=corpus.normalize, per_line=True)
+    trained_on = facts["trained_on"]
+    scored = score_pair(
+        pair, pred, None if trained_on is None else TrainingData.from_dict(trained_on)
+    )
+    result = scored.result
     normalizer = None if corpus.normalize == "none" else corpus.normalize
     aligned = align(gold, pred)  # walked once for both analyses
     analysis = analyse_errors(
@@ -668,33 +783,29 @@ def finish_pair(
         words=dictionary.words if counts is None and dictionary is not None else None,
         aligned=aligned,
     )
-    characters = sum(map(len, pair.raw))
-    trained_on = facts["trained_on"]
-    contamination = contamination_warnings(
-        None if trained_on is None else TrainingData.from_dict(trained_on),
-        corpus,
-        result.signature.gold,
-    )
+    characters = count_characters(pair.raw)
     segment_s = timing["segment_s"]
     timed = facts["has_speed"] and segment_s > 0  # a file read is no segmenting speed
     kept = _summarize(diagnostics, pair.raw)
     fidelity = _fidelity_warning(kept)
     return PairRecord(
         scores=result.to_dict(),
-        sentence_counts=tuple(sentence_rows(result)),
+        sentence_counts=scored.sentence_counts,
         analysis={**analysis.to_dict(), "buckets": buckets},
-        timing={
-            "load_s": timing["load_s"],
-            "segment_s": segment_s,
-            "characters": characters,
-            "sentences": len(pair.raw),
-            "chars_per_s": rate(characters, segment_s) if timed else None,
-            "words_per_s": rate(result.pred_words, segment_s) if timed else None,
-        },
+        timing=PairTiming.from_dict(
+            {
+                "load_s": timing["load_s"],
+                "segment_s": segment_s,
+                "characters": characters,
+                "sentences": len(pair.raw),
+                "chars_per_s": rate(characters, segment_s) if timed else None,
+                "words_per_s": rate(result.pred_words, segment_s) if timed else None,
+            }
+        ),
         peak_memory_mib=peak_memory_mib,
-        warnings=(*result.warnings, *contamination, *facts["leaks"], *facts["notes"], *fidelity),
-        segmenter_info=facts["info"],
-        contaminated=bool(contamination),
+        warnings=(*scored.warnings, *facts["leaks"], *facts["notes"], *fidelity),
+        segmenter_info=SegmenterMetadata.from_dict(facts["info"]),
+        contaminated=scored.contaminated,
         diagnostics=kept,
     )
 
@@ -717,147 +828,6 @@ def _summarize(
     from cws_bench.diagnostics import summarize
 
     return summarize(diagnostics, raw)
-
-
-# ---------------------------------------------------------------------------
-# A shard of a pair, on a worker
-
-
-@dataclass(frozen=True)
-class PairSetup:
-    """What a worker needs to segment a pair's shards (picklable; the executor's context).
-
-    Attributes:
-        name: the registered adapter (or the label of a shipped segmenter).
-        options: its options, placeholders filled.
-        batch_size: lines per ``segment()`` call.
-        convert: the input conversion (``none``, ``t2s``).
-        track: ``closed`` or ``open`` (the leak check).
-        key: what the worker caches the loaded segmenter under (same key, same segmenter).
-        blob: a segmenter or callable shipped with cloudpickle, or None (built by name).
-    """
-
-    name: str
-    options: dict[str, Any]
-    batch_size: int
-    convert: str
-    track: str
-    key: str
-    blob: bytes | None = None
-
-
-@dataclass(frozen=True)
-class ShardItem:
-    """One shard of one pair: raw lines ``[first_line, first_line + len(lines))``.
-
-    Attributes:
-        index: its position among the run's items.
-        pair: the position of its pair's :class:`PairSetup` in the context.
-        shard: its position among its pair's shards (shard 0 also reports the facts).
-        corpus: the corpus label (the leak inputs of the context).
-    """
-
-    index: int
-    pair: int
-    shard: int
-    corpus: str
-    first_line: int
-    lines: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class ShardOutput:
-    """What a worker sends back for a shard: the words or the reason it could not.
-
-    ``loads``: ``(key, worker, seconds)`` of the segmenters this worker loaded
-    while running it (each load once); ``facts``: :func:`segmenter_facts` (shard 0 only).
-    """
-
-    pred: list[list[str]] | None
-    segment_s: float = 0.0
-    loads: tuple[tuple[str, str, float], ...] = ()
-    facts: dict[str, Any] | None = None
-    peak_memory_mib: float = 0.0
-    status: str = "ok"
-    error: str | None = None
-    diagnostics: list[dict[str, Any] | None] | None = None
-
-
-@dataclass(frozen=True)
-class ShardContext:
-    """The executor's context of a run: the pairs' setups, each corpus' leak inputs, and the
-    corpus splits the run read (:meth:`~cws_bench.corpora.base.Corpus.summary`: a
-    segmenter that learns its words from one of them takes them from there)."""
-
-    pairs: tuple[PairSetup, ...]
-    leaks: dict[str, Leaks]
-    summaries: dict[tuple[Any, ...], Any] = field(default_factory=dict)
-
-
-_FAILED_LOADS: dict[str, tuple[str, str]] = {}  # key -> (status, error) in this worker
-
-
-def segment_shard(context: ShardContext, item: ShardItem) -> ShardOutput:
-    """The bake-off's task: segment one shard with the worker's cached segmenter.
-
-    A segmenter that fails (to load, or on these lines) gives a failed (or,
-    for data that is not here, skipped) output, never an exception: its pair
-    fails and the others go on. A load that failed is not tried again by this worker.
-    """
-    from cws_bench.corpora.base import kept_summaries
-    from cws_bench.errors import CorpusUnavailableError, CwsBenchError
-    from cws_bench.executors import cached, take_load_reports
-    from cws_bench.memory import peak_memory_mib
-
-    setup = context.pairs[item.pair]
-    if setup.key in _FAILED_LOADS:
-        status, error = _FAILED_LOADS[setup.key]
-        return ShardOutput(None, status=status, error=error)
-    loading = True
-    try:
-        with kept_summaries(context.summaries):
-            segmenter = cached(
-                setup.key, lambda: build_segmenter(setup.name, setup.options, setup.blob)
-            )
-        loading = False
-        diagnostics: list[dict[str, Any] | None] = []
-        pred, segment_s = segment_lines(
-            segmenter, list(item.lines), setup.batch_size, setup.convert, diagnostics=diagnostics
-        )
-        facts = None
-        if item.shard == 0:
-            facts = segmenter_facts(segmenter, setup.track, context.leaks[item.corpus])
-    except CorpusUnavailableError as e:  # e.g. a crf's training data is not here
-        status, error = "skipped", str(e)
-    except CwsBenchError as e:
-        status, error = "failed", str(e)
-    except Exception as e:  # a segmenter's own bug: report it, the run goes on
-        import traceback
-
-        tail = traceback.format_exc().strip().splitlines()[-3:]
-        status, error = "failed", f"{type(e).__name__}: {e} ({' / '.join(tail)})"
-    else:
-        loads = tuple((r.key, r.worker, r.seconds) for r in take_load_reports())
-        kept = diagnostics if any(d is not None for d in diagnostics) else None
-        return ShardOutput(pred, segment_s, loads, facts, peak_memory_mib(), diagnostics=kept)
-    if loading:
-        _FAILED_LOADS[setup.key] = (status, error)
-    return ShardOutput(None, status=status, error=error)
-
-
-def _cut_like(line: str, words: list[str]) -> list[str]:
-    """Cut ``line`` (without whitespace) into pieces as long as ``words`` (converted text)."""
-    text = "".join(line.split())
-    out = []
-    at = 0
-    for word in words:
-        out.append(text[at : at + len(word)])
-        at += len(word)
-    if at != len(text):
-        from cws_bench.errors import CwsBenchError
-
-        raise CwsBenchError(f"a conversion changed the length of the line {line[:30]!r}")
-    return out
 
 
 def _training_counts(corpus: CorpusSpec, data_dir: str | None) -> dict[str, int] | None:

@@ -24,7 +24,6 @@ interrupted run resumes shard by shard from the cache.
 from __future__ import annotations
 
 import hashlib
-import json
 import sys
 import threading
 import time
@@ -35,26 +34,31 @@ from pathlib import Path
 from typing import Any
 
 from cws_bench.errors import CwsBenchError
+from cws_bench.executors import Executor, ItemFailure, LoadReport
 from cws_bench.experiment import (
     CACHE_VERSION,
     CorpusSpec,
     PairInput,
     PairRecord,
-    PairSetup,
     SegmenterSpec,
-    ShardContext,
-    ShardItem,
-    ShardOutput,
     cache_key,
     corpus_dictionary,
     finish_pair,
     gold_and_raw,
     identity_of,
-    leak_inputs,
-    segment_shard,
 )
 from cws_bench.io import make_folder
 from cws_bench.segmenters import Segmenter
+from cws_bench.segmenters.stream import count_characters
+from cws_bench.tasks import (
+    PairSetup,
+    ShardContext,
+    ShardItem,
+    ShardResult,
+    leak_inputs,
+    segment_shard,
+    segmenter_key,
+)
 
 __all__ = [
     "BAKEOFF_SHARD_CHARS",
@@ -65,7 +69,6 @@ __all__ = [
     "RunCache",
     "RunPlan",
     "cut_batches",
-    "loaded_key",
     "plan_run",
     "segment_with",
 ]
@@ -126,13 +129,8 @@ class FunctionSegmenter(Segmenter):
         return [list(self.function(line)) if line.strip() else [] for line in lines]
 
 
-def loaded_key(name: str, options: dict[str, Any]) -> str:
-    """What a worker caches a registered segmenter under: its name and options."""
-    return f"{name} {json.dumps(options, sort_keys=True, ensure_ascii=False)}"
-
-
 def segment_with(
-    executor: Any, setup: PairSetup, raw: list[str], *, shard_chars: int = BAKEOFF_SHARD_CHARS
+    executor: Executor, setup: PairSetup, raw: list[str], *, shard_chars: int = BAKEOFF_SHARD_CHARS
 ) -> tuple[list[list[str]], float]:
     """Segment ``raw`` in shards of whole batches on ``executor``: the words and the
     seconds spent in ``segment()`` over all shards (what a regression baseline runs).
@@ -151,7 +149,7 @@ def segment_with(
     for output in executor.map(segment_shard, context, items, describe=_shard_name):
         if output.status != "ok":
             raise CwsBenchError(f"{setup.name}: {output.error}")
-        pred.extend(output.pred)
+        pred.extend(output.pred or [])
         seconds += output.segment_s
     return pred, seconds
 
@@ -206,7 +204,7 @@ class RunCache:
         if self.folder is not None:
             store_record(self.folder / f"{key}.json", record.to_dict())
 
-    def shard(self, key: str, lines: Sequence[str]) -> ShardOutput | None:
+    def shard(self, key: str, lines: Sequence[str]) -> ShardResult | None:
         """The cached output of a shard whose raw lines are ``lines``, or None."""
         from cws_bench.records import load_shard_record
 
@@ -218,8 +216,8 @@ class RunCache:
             self.warnings.append(warning)
         if data is None:
             return None
-        loads = tuple((str(k), str(w), float(s)) for k, w, s in data["loads"])
-        return ShardOutput(
+        loads = tuple(LoadReport(str(k), str(w), float(s)) for k, w, s in data["loads"])
+        return ShardResult(
             data["pred"],
             data["segment_s"],
             loads,
@@ -228,7 +226,7 @@ class RunCache:
             diagnostics=data.get("diagnostics"),
         )
 
-    def put_shard(self, key: str, output: ShardOutput) -> None:
+    def put_shard(self, key: str, output: ShardResult) -> None:
         from cws_bench.records import store_record
 
         if self.folder is None:
@@ -237,7 +235,7 @@ class RunCache:
             "version": CACHE_VERSION,
             "pred": output.pred,
             "segment_s": output.segment_s,
-            "loads": [list(load) for load in output.loads],
+            "loads": [[load.key, load.worker, load.seconds] for load in output.loads],
             "facts": output.facts,
             "peak_memory_mib": output.peak_memory_mib,
         }
@@ -323,7 +321,7 @@ def plan_run(
         segmenters: ``(spec, registry info, shipped segmenter or None)``.
     """
     plan = RunPlan([], {}, [], {}, {}, set(), notes)
-    batch_size, shard_chars = config.batch_size, config.shard_chars
+    batch_size, shard_chars = config.batch_size, config.settings.shard_chars
     for corpus in config.corpora:
         if not _corpus_here(corpus, data_dir, notes):
             continue
@@ -378,7 +376,7 @@ def _plan_pair(
     options = spec.options_for(corpus, data_dir)
     if blob is None:
         key = cache_key(corpus, spec.name, options, identity, info.version, data_dir=data_dir)
-        loaded_as = loaded_key(spec.name, options)
+        loaded_as = segmenter_key(spec.name, options)
     else:  # a shipped segmenter: known by its pickled bytes
         code = hashlib.blake2b(blob, digest_size=10).hexdigest()
         key = cache_key(corpus, f"python:{code}", {}, identity, None, libraries={})
@@ -460,7 +458,7 @@ class _Pending:
     """A pair being run: its shards' outputs as they come."""
 
     pair: PlannedPair
-    outputs: list[ShardOutput | None]
+    outputs: list[ShardResult | None]
     failed: bool = False
 
 
@@ -481,7 +479,7 @@ class Run:
         cache: RunCache,
         progress: Progress,
         *,
-        timeout: float,
+        timeout: float | None,
         use_cache: bool = True,
     ) -> None:
         self.plan, self.cache, self.progress, self.timeout = plan, cache, progress, timeout
@@ -514,7 +512,7 @@ class Run:
             if all(o is not None for o in pending.outputs):
                 self._complete(pending)
 
-    def run(self, executor: Any) -> None:
+    def run(self, executor: Executor) -> None:
         """Run every shard not in the cache, then wait for the pairs' scoring."""
         from cws_bench.corpora.base import kept
 
@@ -548,17 +546,15 @@ class Run:
             f"(lines {item.first_line + 1}-{last})"
         )
 
-    def _note_loads(self, output: ShardOutput) -> None:
-        for key, worker, seconds in output.loads:
-            self.loads.setdefault(key, []).append((worker, seconds))
+    def _note_loads(self, output: ShardResult) -> None:
+        for load in output.loads:
+            self.loads.setdefault(load.key, []).append((load.worker, load.seconds))
 
-    def _on_shard(self, index: int, output: Any) -> None:
-        from cws_bench.executors import ItemFailure
-
+    def _on_shard(self, index: int, output: ShardResult | ItemFailure) -> None:
         item = self.items[index]
         planned = self.plan.pairs[item.pair]
         pending = self.pending[planned.label]
-        self.progress.shard(sum(map(len, item.lines)))
+        self.progress.shard(count_characters(item.lines))
         if isinstance(output, ItemFailure) or output.status != "ok":
             if not pending.failed:
                 self._fail(pending, *self._failure(item, output))
@@ -570,10 +566,10 @@ class Run:
         if not pending.failed and all(o is not None for o in pending.outputs):
             self._complete(pending)
 
-    def _failure(self, item: ShardItem, output: Any) -> tuple[str, str | None]:
+    def _failure(
+        self, item: ShardItem, output: ShardResult | ItemFailure
+    ) -> tuple[str, str | None]:
         """The status and reason of a shard that could not run."""
-        from cws_bench.executors import ItemFailure
-
         if not isinstance(output, ItemFailure):
             return output.status, output.error
         if output.timed_out:
@@ -630,7 +626,7 @@ class Run:
         ]
 
 
-def _diagnostics(outputs: list[ShardOutput]) -> list[dict[str, Any] | None] | None:
+def _diagnostics(outputs: list[ShardResult]) -> list[dict[str, Any] | None] | None:
     """The pair's per-line diagnostics, shard after shard (None when no shard kept any)."""
     if all(o.diagnostics is None for o in outputs):
         return None

@@ -14,11 +14,12 @@ the shards (:mod:`cws_bench.shards`), hand them to an executor
   differ), summed and concatenated into the :class:`~cws_bench.scoring.ScoreResult`
   that ``score_files`` returns, to the last digit.
 
-For a runner that shards several pairs, the building blocks are public:
-:func:`segment_shard` and :func:`score_shard` are the tasks, with their
-contexts :class:`SegmentContext` and :class:`ScoreContext`; a worker keeps
-each segmenter it loaded (keyed by name and options) for its next shards,
-and the results carry the loads made for them (:class:`~cws_bench.executors.LoadReport`).
+Segmenting runs the one shard task, :func:`cws_bench.tasks.segment_shard`
+(the bake-off's too), over items that are byte ranges of the file
+(:class:`~cws_bench.tasks.FileShards`); scoring runs :func:`score_shard` with
+its context :class:`ScoreContext`. A worker keeps each segmenter it loaded
+(keyed by name and options) for its next shards, and the results carry the
+loads made for them (:class:`~cws_bench.executors.LoadReport`).
 """
 
 from __future__ import annotations
@@ -26,8 +27,6 @@ from __future__ import annotations
 import codecs
 import concurrent.futures
 import contextlib
-import itertools
-import json
 import os
 import socket
 import time
@@ -40,132 +39,29 @@ from cws_bench.errors import CwsBenchError
 from cws_bench.executors import Executor, LoadReport, cached, take_load_reports
 from cws_bench.io import STDIN, PathLike, atomic_write, display_name, normalize_encoding
 from cws_bench.shards import DEFAULT_SHARD_CHARS, Shard, ShardPlan, plan_shards, read_shard_lines
+from cws_bench.tasks import (
+    FileShards,
+    PairSetup,
+    ShardContext,
+    ShardItem,
+    ShardResult,
+    segment_shard,
+    segmenter_key,
+)
 
 __all__ = [
     "ScoreContext",
-    "SegmentContext",
-    "SegmentShardResult",
     "ShardedSegmentStats",
     "score_shard",
     "score_sharded",
-    "segment_shard",
     "segment_sharded",
-    "segmenter_key",
 ]
-
-
-def segmenter_key(name: str, options: dict[str, Any]) -> str:
-    """The cache key of a segmenter: its name and options (``fmm {"dictionary": ...}``)."""
-    return f"{name} {json.dumps(options, sort_keys=True, ensure_ascii=False, default=str)}"
 
 
 # ---------------------------------------------------------------- segmenting
 
 
-@dataclass(frozen=True)
-class SegmentContext:
-    """What every shard of a segmentation run shares (sent to each worker once).
-
-    Attributes:
-        parts: a folder where a worker on the machine named ``host`` writes each
-            shard's output as a part file (None: the output comes back as bytes).
-        host: the machine that reads the part files (the driver's).
-    """
-
-    name: str
-    options: dict[str, Any]
-    source: str
-    encoding: str = "utf-8"
-    separator: str = " "
-    batch_size: int = DEFAULT_BATCH_SIZE
-    parts: str | None = None
-    host: str = ""
-
-
-@dataclass(frozen=True)
-class SegmentShardResult:
-    """A segmented shard: its output (UTF-8 lines ending in ``\\n``) and its figures.
-
-    Attributes:
-        data: the output's bytes, or ``b""`` when they are in the part file.
-        part: the part file holding the output (None: in ``data``).
-        size: bytes of output.
-    """
-
-    data: bytes
-    lines: int
-    characters: int
-    words: int
-    seconds: float
-    loads: tuple[LoadReport, ...] = ()
-    part: str | None = None
-    size: int = 0
-
-    @property
-    def text(self) -> str:
-        """The output as text (read from the part file if it is there)."""
-        if self.part is None:
-            return self.data.decode("utf-8")
-        with open(self.part, "rb") as f:
-            return f.read().decode("utf-8")
-
-
-def _load_segmenter(name: str, options: dict[str, Any]) -> Any:
-    from cws_bench.segmenters import get_segmenter
-
-    segmenter = get_segmenter(name, **options)
-    segmenter.check_ready()
-    return segmenter
-
-
-def segment_shard(context: SegmentContext, shard: Shard) -> SegmentShardResult:
-    """Segment one shard of ``context.source`` with the worker's cached segmenter."""
-    from cws_bench.segmenters.stream import run_batch
-
-    segmenter = cached(
-        segmenter_key(context.name, context.options),
-        lambda: _load_segmenter(context.name, context.options),
-    )
-    lines = read_shard_lines(
-        context.source, shard.ranges[0], shard.first_line, encoding=context.encoding
-    )
-    name = display_name(context.source)
-    out: list[str] = []
-    characters = words = 0
-    seconds = 0.0
-    for start in range(0, len(lines), context.batch_size):
-        batch = lines[start : start + context.batch_size]
-        started = time.perf_counter()
-        output = run_batch(segmenter, batch, name, shard.first_line + start + 1)
-        seconds += time.perf_counter() - started
-        words += sum(map(len, output))
-        characters += sum(map(len, itertools.chain.from_iterable(output)))
-        out += map(context.separator.join, output)
-    if out:
-        out.append("")  # the last line's newline
-    data = "\n".join(out).encode("utf-8")
-    figures = (len(lines), characters, words, seconds, take_load_reports())
-    part = _part_path(context, shard)
-    if part is None:
-        return SegmentShardResult(data, *figures, size=len(data))
-    temporary = f"{part}.{os.getpid()}"
-    with open(temporary, "wb") as f:
-        f.write(data)
-    os.replace(temporary, part)  # whole or absent, whichever attempt wrote it
-    return SegmentShardResult(b"", *figures, part=part, size=len(data))
-
-
-def _part_path(context: SegmentContext, shard: Shard) -> str | None:
-    """Where this worker writes the shard's output: None unless on the driver's machine."""
-    if context.parts is None or context.host != socket.gethostname():
-        return None
-    # the same name but another file system, or a worker of another user
-    if not os.path.isdir(context.parts) or not os.access(context.parts, os.W_OK):
-        return None
-    return os.path.join(context.parts, f"{shard.index}.part")
-
-
-def _append_part(result: SegmentShardResult, target: Any) -> None:
+def _append_part(result: ShardResult, target: Any) -> None:
     """Append a shard's output to ``target`` (a binary file) and remove its part file."""
     if result.part is None:
         target.write(result.data)
@@ -269,22 +165,30 @@ def segment_sharded(
     seconds = 0.0
     loads: list[LoadReport] = []
 
-    def done(index: int, result: SegmentShardResult) -> None:
+    def done(index: int, result: ShardResult) -> None:
         if progress is not None:
             progress(plan.shards[index].characters, plan.characters)
 
+    describe = _describer(source)
     with atomic_write(target, encoding=None) as f, _parts_folder(target) as parts:
-        context = SegmentContext(
-            name, options, source, encoding, separator, batch_size, parts, socket.gethostname()
-        )
+        setup = PairSetup(name, options, batch_size, "none", "open", segmenter_key(name, options))
+        file = FileShards(source, encoding, separator, parts, socket.gethostname())
+        items = [
+            ShardItem(s.index, 0, s.index, "", s.first_line, byte_range=s.ranges[0])
+            for s in plan.shards
+        ]
         for result in executor.map(
-            segment_shard, context, plan.shards, done=done, describe=_describer(source)
+            segment_shard,
+            ShardContext((setup,), file=file),
+            items,
+            done=done,
+            describe=lambda item: describe(plan.shards[item.index]),
         ):
             _append_part(result, f)
             lines += result.lines
             characters += result.characters
             words += result.words
-            seconds += result.seconds
+            seconds += result.segment_s
             loads += result.loads
     return ShardedSegmentStats(
         lines,

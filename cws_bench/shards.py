@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 # The default lives with the others, which the CLI reads without importing this module.
 from cws_bench.defaults import DEFAULT_SHARD_CHARS
-from cws_bench.errors import CwsBenchError
+from cws_bench.errors import CwsBenchError, Fix
 from cws_bench.io import (
     BLOCK_SIZE,
     STDIN,
@@ -108,7 +108,8 @@ def _check_encoding(path: PathLike, encoding: str) -> str:
     if codecs.lookup(encoding).name.startswith(("utf-16", "utf-32")):
         raise CwsBenchError(
             f"{display_name(path)}: {encoding} files cannot be cut into shards",
-            "convert the file to UTF-8 (iconv -f utf-16 -t utf-8), or run without --executor",
+            "convert the file to UTF-8 (iconv -f utf-16 -t utf-8), or run without {0}",
+            fixes=(Fix("executor"),),
         )
     return encoding
 
@@ -241,7 +242,8 @@ def plan_shards(
         if os.fspath(path) == STDIN:
             raise CwsBenchError(
                 "standard input cannot be cut into shards",
-                "give a file, or run without --executor",
+                "give a file, or run without {0}",
+                fixes=(Fix("executor"),),
             )
     encodings = [_check_encoding(p, e) for p, e in zip(paths, encodings)]
     utf8 = encodings[0] == "utf-8"

@@ -124,3 +124,19 @@ def test_score_files_names_the_encoding_parameter_of_the_file_at_fault(tmp_path)
             score_files(gold, pred, **kwargs)
         assert caught.value.fixes[0].parameter == parameter
         assert f'{parameter}="gb18030"' in str(caught.value.hint)
+
+
+def test_executor_settings_hints_name_parameters_in_the_library_and_flags_on_the_command_line(
+    tmp_path,
+):
+    from cws_bench.executors import ExecutorSettings, make_executor
+
+    with pytest.raises(CwsBenchError) as caught:
+        make_executor(ExecutorSettings(executor="local", scheduler="tcp://127.0.0.1:9"))
+    assert caught.value.hint == 'use it with executor="dask"'
+    raw = tmp_path / "raw.txt"
+    raw.write_text("南京市长江大桥\n", encoding="utf-8")
+    args = ["segment", "-s", "fmm", str(raw), "--executor", "local", "--scheduler", "tcp://x:1"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2
+    assert "hint: use it with --executor dask" in result.output

@@ -377,3 +377,23 @@ def test_an_edited_shard_file_reads_as_the_old_reader_read_it(
         assert "(the checksum does not match the content (the file was edited))" in read[1]
     else:
         assert read == before
+
+
+def test_a_cache_record_reads_into_typed_parts_and_back_to_the_same_json(first_run):
+    """The typed record (timing, segmenter info) writes back the very JSON it was read from,
+    so cache files written before keep their checksum and results.json its content."""
+    from cws_bench.experiment import PairRecord, PairTiming, SegmenterMetadata
+
+    data, warning = load_record(first_run[2], version=CACHE_VERSION)
+    assert warning is None
+    record = PairRecord.from_dict(data)
+    assert isinstance(record.timing, PairTiming) and isinstance(
+        record.segmenter_info, SegmenterMetadata
+    )
+    assert record.segmenter_info.name == "fmm" and record.timing.sentences == len(
+        record.sentence_counts
+    )
+    body = {key: value for key, value in data.items() if key != "checksum"}
+    assert json.dumps(record.to_dict()) == json.dumps(body)  # same keys, order and values
+    stored = json.loads(first_run[2].read_text(encoding="utf-8"))["checksum"]
+    assert record_checksum(record.to_dict()) == stored

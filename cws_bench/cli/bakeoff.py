@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
 from cws_bench.cli.executor_options import executor_options
 from cws_bench.cli.options import data_dir_option, print_warnings, rename_flags
 from cws_bench.metrics.significance import CORRECTIONS
+
+if TYPE_CHECKING:
+    from cws_bench.executors import ExecutorSettings
 
 
 class BakeoffCommand(click.Command):
@@ -93,7 +96,7 @@ def _labels(ctx: click.Context, param: click.Parameter, value: str | None) -> li
 def bakeoff(
     config: str | None,
     output: str | None,
-    sharding: dict[str, Any],
+    sharding: ExecutorSettings,
     data_dir: str | None,
     only_segmenters: list[str] | None,
     only_corpora: list[str] | None,
@@ -146,12 +149,12 @@ def bakeoff(
     result = run_bakeoff(
         loaded,
         output_dir=output,
-        jobs=sharding["jobs"],
-        executor=sharding["executor"],
-        scheduler=sharding["scheduler"],
-        shard_chars=sharding["shard_chars"],
-        shard_timeout=sharding["shard_timeout"],
-        retries=sharding["retries"],
+        jobs=sharding.jobs,
+        executor=sharding.executor,
+        scheduler=sharding.scheduler,
+        shard_chars=sharding.shard_chars,
+        shard_timeout=sharding.timeout,
+        retries=sharding.retries,
         data_dir=data_dir,
         use_cache=not no_cache,
         progress=not quiet,

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from cws_bench.defaults import DEFAULT_RETRIES, DEFAULT_SHARD_CHARS, EXECUTORS
+
+if TYPE_CHECKING:  # the CLI imports the executors only when a command runs in shards
+    from cws_bench.executors import Executor, ExecutorSettings
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -23,7 +26,8 @@ def executor_options(
     shard_chars: int | None = DEFAULT_SHARD_CHARS,
     always: bool = False,
 ) -> Any:
-    """The options of a sharded run, passed on as one dict ``sharding`` (None: not sharded).
+    """The options of a sharded run, passed on as one
+    :class:`~cws_bench.executors.ExecutorSettings` ``sharding`` (None: not sharded).
 
     Args:
         shard_chars: the default of ``--shard-chars`` (None: the command decides,
@@ -89,11 +93,14 @@ def executor_options(
     ]
 
     def wrapped(**kwargs: Any) -> Any:
-        keys = ("executor", "scheduler", "shard_chars", "jobs", "shard_timeout", "retries")
+        keys = ("executor", "scheduler", "shard_chars", "jobs", "retries")
         values = {key: kwargs.pop(key) for key in keys}
+        timeout = kwargs.pop("shard_timeout")
         sharding = None
         if always or values["executor"] is not None or values["scheduler"] is not None:
-            sharding = values
+            from cws_bench.executors import ExecutorSettings  # only for a run in shards
+
+            sharding = ExecutorSettings(**values, timeout=timeout)
         return function(sharding=sharding, **kwargs)
 
     import functools
@@ -105,18 +112,11 @@ def executor_options(
 
 
 @contextlib.contextmanager
-def open_executor(sharding: dict[str, Any]) -> Iterator[Any]:
+def open_executor(sharding: ExecutorSettings) -> Iterator[Executor]:
     """The executor the options ask for, closed on the way out (Ctrl-C too)."""
     from cws_bench.executors import make_executor
 
-    executor = make_executor(
-        sharding["executor"] or "dask",
-        jobs=sharding["jobs"],
-        scheduler=sharding["scheduler"],
-        timeout=sharding["shard_timeout"],
-        retries=DEFAULT_RETRIES if sharding["retries"] is None else sharding["retries"],
-    )
-    with executor:
+    with make_executor(sharding) as executor:
         yield executor
 
 

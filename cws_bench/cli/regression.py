@@ -38,6 +38,7 @@ from cws_bench.cli.options import (
 )
 
 if TYPE_CHECKING:
+    from cws_bench.executors import Executor, ExecutorSettings
     from cws_bench.regression.baseline import Bounds
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -321,7 +322,7 @@ def _summary(saved: Any, path: str) -> str:
 @_data_dir_option
 @executor_options(shard_chars=None)
 def save(
-    sharding: dict[str, Any] | None,
+    sharding: ExecutorSettings | None,
     name: str,
     options: dict[str, Any],
     corpora: tuple[str, ...],
@@ -370,7 +371,7 @@ def save(
             batch_size=batch_size,
             keep_segmentation=not no_segmentation,
             executor=executor,
-            shard_chars=None if sharding is None else sharding["shard_chars"],
+            shard_chars=None if sharding is None else sharding.shard_chars,
         )
     print_warnings(f"{r.label}: {w}" for r in recorded.records for w in r.warnings)
     save_baseline(recorded, output)
@@ -447,7 +448,7 @@ def show(path: str) -> None:
 @_data_dir_option
 @executor_options(shard_chars=None)
 def check(
-    sharding: dict[str, Any] | None,
+    sharding: ExecutorSettings | None,
     path: str,
     max_f1_drop: float | None,
     max_oov_recall_drop: float | None,
@@ -492,7 +493,7 @@ def check(
             data_dir=data_dir,
             speed_runs=speed_runs,
             executor=executor,
-            shard_chars=None if sharding is None else sharding["shard_chars"],
+            shard_chars=None if sharding is None else sharding.shard_chars,
         )
     print_warnings(f"{r.label}: {w}" for r in current.records for w in r.warnings)
     bounds = _bounds(max_f1_drop, max_oov_recall_drop, max_drop, max_speed_drop, stored.bounds)
@@ -514,7 +515,7 @@ def check(
 
 
 @contextlib.contextmanager
-def _maybe_executor(sharding: dict[str, Any] | None) -> Iterator[Any]:
+def _maybe_executor(sharding: ExecutorSettings | None) -> Iterator[Executor | None]:
     """The executor of ``--executor``/``--scheduler`` (closed on the way out), or None."""
     if sharding is None:
         yield None

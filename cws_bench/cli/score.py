@@ -40,6 +40,7 @@ from cws_bench.scoring import (
 
 if TYPE_CHECKING:
     from cws_bench.dictionary import Dictionary
+    from cws_bench.executors import ExecutorSettings
 
 FORMATS = ("text", "json", "csv", "sighan", "markdown", "latex")
 
@@ -155,7 +156,7 @@ def score(
     strict: bool,
     allow_line_mismatch: bool,
     quiet: bool = False,
-    sharding: dict | None = None,
+    sharding: ExecutorSettings | None = None,
 ) -> None:
     """Score a segmentation PRED (or - for stdin), or several, against the gold GOLD.
 
@@ -267,7 +268,7 @@ TABLES = ("markdown", "latex")
 def _check_one_prediction_options(
     fmt: str,
     details: str | None,
-    sharding: dict | None,
+    sharding: ExecutorSettings | None,
     strict: bool,
     allow_line_mismatch: bool,
     beta: float,
@@ -310,7 +311,7 @@ def _encoding_hints(options: dict[str, str]) -> Iterator[None]:
         raise
 
 
-def _sharded_score(sharding: dict, quiet: bool) -> Any:
+def _sharded_score(sharding: ExecutorSettings, quiet: bool) -> Any:
     """score_files' twin that runs shards on the executor the options ask for."""
     from cws_bench.sharded import score_sharded
 
@@ -321,7 +322,7 @@ def _sharded_score(sharding: dict, quiet: bool) -> Any:
                 gold,
                 pred,
                 executor=executor,
-                shard_chars=sharding["shard_chars"],
+                shard_chars=sharding.shard_chars,
                 progress=bar,
                 **kwargs,
             )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -24,6 +24,11 @@ from cws_bench.cli.options import (
     split_option,
 )
 from cws_bench.corpora.readers import FORMATS as CORPUS_FORMATS
+from cws_bench.defaults import DEFAULT_SHARD_CHARS
+
+if TYPE_CHECKING:
+    from cws_bench.executors import ExecutorSettings
+
 
 __all__ = ["parse_option", "segment", "segmenters", "train"]
 
@@ -134,7 +139,7 @@ def segment(
     fidelity: str | None,
     requests_log: str | None,
     quiet: bool,
-    sharding: dict[str, Any] | None,
+    sharding: ExecutorSettings | None,
 ) -> None:
     """Segment INPUT (one raw sentence a line; - for stdin) with a segmenter.
 
@@ -175,7 +180,7 @@ def segment(
                 separator=separator,
                 encoding=encoding,
                 batch_size=batch_size,
-                shard_chars=sharding["shard_chars"],
+                shard_chars=sharding.shard_chars or DEFAULT_SHARD_CHARS,
                 progress=bar,
             )
         if timing:

@@ -52,19 +52,21 @@ from cws_bench.defaults import DEFAULT_BATCH_SIZE
 from cws_bench.errors import CorpusFormatError, CwsBenchError
 from cws_bench.experiment import (
     CorpusSpec,
+    PairInput,
+    SegmenterMetadata,
     cache_key,
-    contamination_warnings,
     corpus_dictionary,
     environment,
     gold_and_raw,
     identity_of,
     pair_signature,
+    score_pair,
 )
 from cws_bench.identity import command_argv, command_files, forget, is_path, options_identity
 from cws_bench.io import PathLike, atomic_write
-from cws_bench.scoring.per_sentence import sentence_rows
 
 if TYPE_CHECKING:
+    from cws_bench.executors import Executor
     from cws_bench.segmenters import Segmenter
 
 __all__ = [
@@ -77,6 +79,7 @@ __all__ = [
     "Baseline",
     "Bounds",
     "CorpusRecord",
+    "RecordIdentity",
     "SegmenterConfig",
     "Speed",
     "as_corpus_spec",
@@ -174,6 +177,38 @@ class SegmenterConfig:
 
 
 @dataclass(frozen=True)
+class RecordIdentity:
+    """What a baseline's corpus record was an experiment on, by content.
+
+    Attributes:
+        corpus_checksum: the sentence checksum of the gold.
+        dictionary_checksum: the OOV dictionary's checksum, or None.
+        key: the bake-off's cache key of the pair (:func:`~cws_bench.experiment.cache_key`).
+        signature: the bake-off's signature of the pair
+            (:func:`~cws_bench.experiment.pair_signature`).
+    """
+
+    corpus_checksum: str
+    dictionary_checksum: str | None
+    key: str
+    signature: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "corpus_checksum": self.corpus_checksum,
+            "dictionary_checksum": self.dictionary_checksum,
+            "key": self.key,
+            "signature": self.signature,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RecordIdentity:
+        return cls(
+            data["corpus_checksum"], data["dictionary_checksum"], data["key"], data["signature"]
+        )
+
+
+@dataclass(frozen=True)
 class CorpusRecord:
     """One corpus of a baseline: scores, speed, signature, per-sentence counts.
 
@@ -183,9 +218,7 @@ class CorpusRecord:
         speed: the speed measurement.
         segmenter: name, version, kind, options as the signature sees them
             (files by checksum) and training data of the segmenter as it ran.
-        identity: ``corpus_checksum``, ``dictionary_checksum``, ``key`` (the
-            bake-off's cache key of the pair) and ``signature`` (the bake-off's
-            signature of the pair).
+        identity: the checksums, cache key and signature of the experiment.
         sentence_counts: (correct, predicted, gold) words per scored sentence.
         segmentation: the predicted sentences (words joined by spaces), or None.
         warnings: what a reader must know (contamination, nondeterminism, ...).
@@ -195,8 +228,8 @@ class CorpusRecord:
     corpus: CorpusSpec
     scores: dict[str, Any]
     speed: Speed
-    segmenter: dict[str, Any]
-    identity: dict[str, Any]
+    segmenter: SegmenterMetadata
+    identity: RecordIdentity
     sentence_counts: tuple[tuple[int, int, int], ...]
     segmentation: tuple[str, ...] | None = None
     warnings: tuple[str, ...] = ()
@@ -333,8 +366,8 @@ class Baseline:
                 {
                     "corpus": corpus,
                     "paths": corpus_paths,
-                    "identity": dict(record.identity),
-                    "segmenter": record.segmenter,
+                    "identity": record.identity.to_dict(),
+                    "segmenter": record.segmenter.to_dict(),
                     "scores": record.scores,
                     "speed": record.speed.to_dict(),
                     "warnings": list(record.warnings),
@@ -378,8 +411,8 @@ class Baseline:
                     corpus=CorpusSpec(**fields),
                     scores=dict(item["scores"]),
                     speed=Speed.from_dict(item["speed"]),
-                    segmenter=dict(item["segmenter"]),
-                    identity=dict(item["identity"]),
+                    segmenter=SegmenterMetadata.from_dict(item["segmenter"]),
+                    identity=RecordIdentity.from_dict(item["identity"]),
                     sentence_counts=tuple(
                         (int(c), int(p), int(g)) for c, p, g in item["sentence_counts"]
                     ),
@@ -503,8 +536,10 @@ def measure_speed(
 ) -> tuple[Speed, list[list[str]], int]:
     """Time ``segment`` over ``lines``: the median of ``runs`` runs of at least ``min_run_seconds``.
 
-    The first pass of the first run is the segmentation returned; every
-    later pass is compared with it.
+    Each pass over the lines is one :class:`~cws_bench.segmenters.stream.SegmentRun`
+    (time inside ``segment()`` only; characters are the lines' non-whitespace
+    characters, as every speed of the suite counts them). The first pass of the
+    first run is the segmentation returned; every later pass is compared with it.
 
     Args:
         segment: the batch segmenter.
@@ -517,8 +552,10 @@ def measure_speed(
     Returns:
         The Speed, the segmentation, and how many later passes gave a different one.
     """
+    from cws_bench.segmenters.stream import SegmentRun
+
     runs = max(1, runs)
-    characters = sum(map(len, lines))
+    characters = 0
     first: list[list[str]] | None = None
     differing = 0
     speeds: list[float] = []
@@ -527,12 +564,10 @@ def measure_speed(
         elapsed = 0.0
         done = 0
         while done < passes or (run == 0 and elapsed < min_run_seconds):
-            output: list[list[str]] = []
-            for start in range(0, len(lines), batch_size):
-                batch = list(lines[start : start + batch_size])
-                began = clock()
-                output.extend(segment(batch))
-                elapsed += clock() - began
+            timed = SegmentRun(segment, lines, batch_size=batch_size, clock=clock)
+            output = list(timed)
+            elapsed += timed.seconds
+            characters = timed.characters
             if first is None:
                 first = output
             elif output != first:
@@ -629,12 +664,10 @@ def _run_corpus(
     keep_segmentation: bool,
     seed: int,
     resamples: int,
-    executor: Any = None,
+    executor: Executor | None = None,
     shard_chars: int | None = None,
 ) -> CorpusRecord:
     """Segment one corpus (timed; in shards on ``executor`` if given), score it, sign it."""
-    from cws_bench.scoring import score_sentences
-
     gold, raw = gold_and_raw(corpus, data_dir)
     if not any(gold):
         raise CwsBenchError(
@@ -652,18 +685,17 @@ def _run_corpus(
             min_run_seconds=min_run_seconds,
         )
     speed = replace(speed, load_s=runner.load_s)
-    result = score_sentences(gold, pred, dictionary, normalize=corpus.normalize, per_line=True)
-    checksum = sentences_checksum(iter(gold))
+    scored = score_pair(PairInput(corpus, gold, raw, dictionary, data_dir), pred, runner.trained_on)
+    checksum = sentences_checksum(iter(gold))  # the gold's, as the scorer signs it
     dictionary_checksum = None if dictionary is None else dictionary.checksum
-    warnings = list(result.warnings)
-    warnings += contamination_warnings(runner.trained_on, corpus, checksum)
+    warnings = list(scored.warnings)
     if differing:
         warnings.append(
             f"not deterministic: {differing} of the timed passes gave a different segmentation "
             "than the first (the scores are the first pass')"
         )
     name = runner.config.name
-    scores = result.to_dict()
+    scores = scored.result.to_dict()
     key = cache_key(
         corpus,
         name,
@@ -673,21 +705,15 @@ def _run_corpus(
         data_dir=data_dir,
         libraries=None if runner.config.registered else {},
     )
-    signature = pair_signature(
-        scores["signature"], name, runner.info, seed=seed, resamples=resamples
-    )
+    info = SegmenterMetadata.from_dict(runner.info)
+    signature = pair_signature(scores["signature"], name, info, seed=seed, resamples=resamples)
     return CorpusRecord(
         corpus=corpus,
         scores=scores,
         speed=speed,
-        segmenter=dict(runner.info),
-        identity={
-            "corpus_checksum": checksum,
-            "dictionary_checksum": dictionary_checksum,
-            "key": key,
-            "signature": signature,
-        },
-        sentence_counts=tuple(sentence_rows(result)),
+        segmenter=info,
+        identity=RecordIdentity(checksum, dictionary_checksum, key, signature),
+        sentence_counts=scored.sentence_counts,
         segmentation=tuple(" ".join(words) for words in pred) if keep_segmentation else None,
         warnings=tuple(warnings),
         gold=tuple(tuple(words) for words in gold),
@@ -695,12 +721,13 @@ def _run_corpus(
 
 
 def _sharded_speed(
-    runner: _Runner, raw: list[str], executor: Any, batch_size: int, shard_chars: int | None
+    runner: _Runner, raw: list[str], executor: Executor, batch_size: int, shard_chars: int | None
 ) -> tuple[Speed, list[list[str]], int]:
     """The words of ``raw`` segmented in shards on ``executor``, and the speed: characters
     per second of ``segment()`` summed over the shards (one pass, so one run)."""
-    from cws_bench.experiment import PairSetup
-    from cws_bench.runner import BAKEOFF_SHARD_CHARS, loaded_key, segment_with
+    from cws_bench.runner import BAKEOFF_SHARD_CHARS, segment_with
+    from cws_bench.segmenters.stream import count_characters
+    from cws_bench.tasks import PairSetup, segmenter_key
 
     config = runner.config
     if not config.registered:
@@ -710,12 +737,12 @@ def _sharded_speed(
         )
     options = dict(config.options)
     setup = PairSetup(
-        config.name, options, batch_size, "none", "open", loaded_key(config.name, options)
+        config.name, options, batch_size, "none", "open", segmenter_key(config.name, options)
     )
     pred, seconds = segment_with(
         executor, setup, raw, shard_chars=shard_chars or BAKEOFF_SHARD_CHARS
     )
-    characters = sum(map(len, raw))
+    characters = count_characters(raw)
     rate = characters / seconds if seconds > 0 else 0.0
     return Speed(rate, (rate,), characters, 1), pred, 0
 
@@ -737,7 +764,7 @@ def record_baseline(
     keep_segmentation: bool = True,
     seed: int | None = None,
     resamples: int | None = None,
-    executor: Any = None,
+    executor: Executor | None = None,
     shard_chars: int | None = None,
 ) -> Baseline:
     """Run a segmenter on corpora and record its scores, speed and signature.
@@ -792,8 +819,15 @@ def record_baseline(
         "seed": DEFAULT_SEED if seed is None else seed,
         "resamples": DEFAULT_RESAMPLES if resamples is None else resamples,
     }
-    sharding = (executor, shard_chars)
-    return _record(runner, specs, bounds or Bounds(), settings, data_dir, sharding)
+    return _record(
+        runner,
+        specs,
+        bounds or Bounds(),
+        settings,
+        data_dir,
+        executor=executor,
+        shard_chars=shard_chars,
+    )
 
 
 def _record(
@@ -802,7 +836,9 @@ def _record(
     bounds: Bounds,
     settings: dict[str, Any],
     data_dir: PathLike | None,
-    sharding: tuple[Any, int | None] = (None, None),
+    *,
+    executor: Executor | None = None,
+    shard_chars: int | None = None,
 ) -> Baseline:
     data = None if data_dir is None else os.fspath(data_dir)
     records = tuple(
@@ -816,8 +852,8 @@ def _record(
             keep_segmentation=settings["keep_segmentation"],
             seed=settings["seed"],
             resamples=settings["resamples"],
-            executor=sharding[0],
-            shard_chars=sharding[1],
+            executor=executor,
+            shard_chars=shard_chars,
         )
         for spec in specs
     )
@@ -843,7 +879,7 @@ def rerun_baseline(
     batch: bool = False,
     data_dir: PathLike | None = None,
     speed_runs: int | None = None,
-    executor: Any = None,
+    executor: Executor | None = None,
     shard_chars: int | None = None,
 ) -> Baseline:
     """Run the baseline's configuration again: same segmenter, options, corpora and settings.
@@ -900,8 +936,15 @@ def rerun_baseline(
     if speed_runs is not None:
         settings["speed_runs"] = speed_runs
     corpora = [record.corpus for record in baseline.records]
-    sharding = (executor, shard_chars)
-    return _record(runner, corpora, baseline.bounds, settings, data_dir, sharding)
+    return _record(
+        runner,
+        corpora,
+        baseline.bounds,
+        settings,
+        data_dir,
+        executor=executor,
+        shard_chars=shard_chars,
+    )
 
 
 # ---------------------------------------------------------------------------

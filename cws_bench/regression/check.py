@@ -260,7 +260,7 @@ def _p_values(
     if (
         not old.sentence_counts
         or len(old.sentence_counts) != len(new.sentence_counts)
-        or old.identity.get("corpus_checksum") != new.identity.get("corpus_checksum")
+        or old.identity.corpus_checksum != new.identity.corpus_checksum
     ):
         return {}
     from cws_bench.scoring.per_sentence import paired_tests
@@ -316,28 +316,28 @@ def _changes(old: Baseline, new: Baseline) -> list[ExperimentChange]:
             continue
         label = before.label
         old_id, new_id = before.identity, after.identity
-        if old_id.get("corpus_checksum") != new_id.get("corpus_checksum"):
+        if old_id.corpus_checksum != new_id.corpus_checksum:
             changes.append(
                 ExperimentChange(
                     label,
                     "corpus",
-                    old_id.get("corpus_checksum"),
-                    new_id.get("corpus_checksum"),
-                    f"{label}: the gold data changed (checksum {old_id.get('corpus_checksum')} → "
-                    f"{new_id.get('corpus_checksum')}): the scores are not comparable; record "
+                    old_id.corpus_checksum,
+                    new_id.corpus_checksum,
+                    f"{label}: the gold data changed (checksum {old_id.corpus_checksum} → "
+                    f"{new_id.corpus_checksum}): the scores are not comparable; record "
                     "the baseline again",
                     comparable=False,
                 )
             )
-        if old_id.get("dictionary_checksum") != new_id.get("dictionary_checksum"):
+        if old_id.dictionary_checksum != new_id.dictionary_checksum:
             changes.append(
                 ExperimentChange(
                     label,
                     "dictionary",
-                    old_id.get("dictionary_checksum"),
-                    new_id.get("dictionary_checksum"),
+                    old_id.dictionary_checksum,
+                    new_id.dictionary_checksum,
                     f"{label}: the OOV dictionary changed (checksum "
-                    f"{old_id.get('dictionary_checksum')} → {new_id.get('dictionary_checksum')}):"
+                    f"{old_id.dictionary_checksum} → {new_id.dictionary_checksum}):"
                     " OOV and IV recall are not comparable",
                 )
             )
@@ -354,8 +354,8 @@ def _changes(old: Baseline, new: Baseline) -> list[ExperimentChange]:
             )
         if not reported_options:
             reported_options = True
-            old_options = before.segmenter.get("options", {})
-            new_options = after.segmenter.get("options", {})
+            old_options = before.segmenter.options
+            new_options = after.segmenter.options
             for key in sorted(set(old_options) | set(new_options)):
                 was, now = old_options.get(key), new_options.get(key)
                 if was == now:
@@ -451,7 +451,7 @@ def check_baseline(
             gold = (
                 new.gold
                 if new.gold is not None
-                and old.identity.get("corpus_checksum") == new.identity.get("corpus_checksum")
+                and old.identity.corpus_checksum == new.identity.corpus_checksum
                 else None
             )
             diffs[old.label] = diff_segmentations(

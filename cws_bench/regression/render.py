@@ -420,7 +420,7 @@ def render_baseline_text(baseline: Baseline, path: str) -> str:
             f"{record.speed.chars_per_s:,.0f} characters/s (median of "
             f"{len(record.speed.runs)}, spread {100 * record.speed.spread:.0f}%)"
         )
-        lines.append(f"    signature: {record.identity['signature']}")
+        lines.append(f"    signature: {record.identity.signature}")
     bounds = baseline.bounds
     drops = ", ".join(f"{metric} {points:g} points" for metric, points in bounds.drops.items())
     speed = "not checked" if bounds.speed is None else f"{bounds.speed:g}%"

@@ -1,8 +1,18 @@
-"""Running a segmenter over a stream of lines or a file, in batches.
+"""Running a segmenter over a stream of lines or a file, in batches: the one loop.
 
-Errors are located in the input: a line that breaks the lossless-join
-guarantee is named by file and line number, a batch that crashes by its
-line range.
+:class:`SegmentRun` is the loop every path that runs a segmenter goes through
+(``segment``, the bake-off's shards, a big file's shards, a regression
+baseline's timed passes): it cuts the lines into batches, calls the
+segmenter's ``segment()`` once per batch, times only the time inside that
+call, and counts what it segmented. A *character*, for every speed the suite
+reports (characters per second), is a non-whitespace character of the input
+lines (:func:`count_characters`: whitespace as ``str.split`` sees it, the
+ideographic space U+3000 included), which is a character of the output words,
+since a segmenter's words join back to its line without whitespace.
+
+Errors are located in the input when the run is told its source: a line that
+breaks the lossless-join guarantee is named by file and line number, a batch
+that crashes by its line range.
 """
 
 from __future__ import annotations
@@ -17,7 +27,30 @@ from cws_bench.errors import CwsBenchError, SegmenterError
 from cws_bench.io import PathLike, atomic_write, display_name, iter_lines
 from cws_bench.segmenters.base import Segmenter, SegmenterOutputError
 
-__all__ = ["DEFAULT_BATCH_SIZE", "SegmentStats", "segment_file", "segment_lines"]
+__all__ = [
+    "DEFAULT_BATCH_SIZE",
+    "SegmentRun",
+    "SegmentStats",
+    "count_characters",
+    "segment_file",
+    "segment_lines",
+]
+
+Segment = Callable[[list[str]], list[list[str]]]
+"""A batch segmenter: raw lines in, one list of words per line out (``Segmenter.segment``)."""
+
+
+def count_characters(lines: Iterable[str]) -> int:
+    """The characters a speed counts: the non-whitespace characters of ``lines``.
+
+    Whitespace is what ``str.split`` splits on (the ideographic space U+3000
+    included); what is left are the characters of the words a segmenter
+    returns for the lines (the lossless-join guarantee).
+
+    >>> count_characters(["我们 是", "学生\u3000OK", ""])
+    7
+    """
+    return sum(len("".join(line.split())) for line in lines)
 
 
 @dataclass(frozen=True)
@@ -26,7 +59,7 @@ class SegmentStats:
 
     Attributes:
         lines: input lines.
-        characters: non-whitespace characters segmented.
+        characters: non-whitespace characters segmented (:func:`count_characters`).
         words: output words.
         seconds: wall time spent in ``segment()``.
         diagnostics: the segmenter's per-line records
@@ -46,9 +79,9 @@ class SegmentStats:
         return self.characters / self.seconds if self.seconds > 0 else 0.0
 
 
-def run_batch(segmenter: Segmenter, batch: list[str], source: str, first: int) -> list[list[str]]:
+def _run_batch(segment: Segment, batch: list[str], source: str, first: int) -> list[list[str]]:
     try:
-        return segmenter.segment(batch)
+        return segment(batch)
     except SegmenterOutputError as e:
         raise e.relocate(source, first) from None
     except SegmenterError as e:
@@ -59,16 +92,81 @@ def run_batch(segmenter: Segmenter, batch: list[str], source: str, first: int) -
         ) from e
 
 
-class _Counter:
-    """Running totals of a stream, filled while it is consumed."""
+class SegmentRun:
+    """A segmenter over lines in batches, timed inside ``segment()`` only: iterate for the words.
 
-    def __init__(self) -> None:
+    Iterating yields one list of words per line, in order; the totals
+    (``lines``, ``characters``, ``words``, ``seconds``) grow as the batches
+    are done (:meth:`stats`). Loading the segmenter, reading the input and
+    writing the output are never timed; ``characters`` counts as
+    :func:`count_characters` does.
+
+    >>> from cws_bench.segmenters import get_segmenter
+    >>> fmm = get_segmenter("fmm", words=["南京市", "长江", "大桥"])
+    >>> run = SegmentRun(fmm, ["南京市 长江大桥", ""], batch_size=1)
+    >>> list(run), (run.lines, run.characters, run.words)
+    ([['南京市', '长江', '大桥'], []], (2, 7, 3))
+
+    Args:
+        segmenter: a :class:`~cws_bench.segmenters.Segmenter`, or a batch function
+            (raw lines in, one list of words per line out).
+        lines: the raw lines.
+        batch_size: lines per ``segment()`` call.
+        source: the input's name: a failure is then located in it (file and line
+            numbers); None leaves the segmenter's errors as they are.
+        first_line: the number of the first line in ``source`` (1-based).
+        convert: a length-preserving conversion applied to each line before the
+            segmenter sees it (a :func:`~cws_bench.normalize.get_normalizer` name
+            such as ``t2s``, or a function; ``none``: none); the words are cut back
+            out of the original line.
+        clock: the timer (``time.perf_counter``; tests pass a fake one), read
+            twice per batch, around the call.
+        progress: called with the lines and characters of each finished batch.
+
+    Raises:
+        CwsBenchError: a batch size below 1.
+        SegmenterError: the segmenter failed on a batch.
+        SegmenterOutputError: a line broke the lossless-join guarantee.
+    """
+
+    def __init__(
+        self,
+        segmenter: Segmenter | Segment,
+        lines: Iterable[str],
+        *,
+        batch_size: int = DEFAULT_BATCH_SIZE,
+        source: str | None = None,
+        first_line: int = 1,
+        convert: str | Callable[[str], str] | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> None:
+        if batch_size < 1:
+            raise CwsBenchError(f"batch size must be at least 1, not {batch_size}")
+        self.segmenter = segmenter
+        self.input = lines
+        self.batch_size = batch_size
+        self.source = source
+        self.first_line = first_line
+        if isinstance(convert, str):
+            from cws_bench.normalize import get_normalizer
+
+            convert = None if convert == "none" else get_normalizer(convert)
+        self.convert = convert
+        self.clock = clock
+        self.progress = progress
         self.lines = self.characters = self.words = 0
         self.seconds = 0.0
         self.diagnostics: list[dict[str, Any] | None] | None = None
 
-    def keep(self, records: list[dict[str, Any] | None] | None, size: int) -> None:
-        """Add a batch's diagnostics (kept only once a segmenter has given some)."""
+    def stats(self) -> SegmentStats:
+        """The totals so far."""
+        return SegmentStats(self.lines, self.characters, self.words, self.seconds, self.diagnostics)
+
+    def _keep(self, size: int) -> None:
+        """Add a batch's per-line diagnostics (kept only once the segmenter has given some)."""
+        given = getattr(self.segmenter, "diagnostics", None)
+        records = given() if callable(given) else None
         if records is None:
             if self.diagnostics is not None:
                 self.diagnostics.extend([None] * size)
@@ -77,40 +175,49 @@ class _Counter:
             self.diagnostics = [None] * self.lines
         self.diagnostics.extend(records)
 
-    def stats(self) -> SegmentStats:
-        return SegmentStats(self.lines, self.characters, self.words, self.seconds, self.diagnostics)
+    def _call(self, batch: list[str], first: int) -> list[list[str]]:
+        segmenter: Any = self.segmenter  # a Segmenter, or anything with its segment()
+        segment: Segment = getattr(segmenter, "segment", segmenter)
+        given = batch if self.convert is None else [self.convert(line) for line in batch]
+        if self.source is None:
+            began = self.clock()
+            output = segment(given)
+            self.seconds += self.clock() - began
+        else:
+            began = self.clock()
+            try:
+                output = _run_batch(segment, given, self.source, first)
+            finally:
+                self.seconds += self.clock() - began
+        return output if self.convert is None else list(map(_cut_like, batch, output))
+
+    def __iter__(self) -> Iterator[list[str]]:
+        iterator = iter(self.input)
+        first = self.first_line
+        while batch := [line for _, line in zip(range(self.batch_size), iterator)]:
+            output = self._call(batch, first)
+            characters = count_characters(batch)
+            self._keep(len(batch))
+            self.lines += len(batch)
+            self.characters += characters
+            self.words += sum(map(len, output))
+            yield from output
+            first += len(batch)
+            if self.progress is not None:
+                self.progress(len(batch), characters)
 
 
-def _segment_stream(
-    segmenter: Segmenter,
-    lines: Iterable[str],
-    batch_size: int,
-    source: str,
-    progress: Callable[[int], None] | None,
-    counter: _Counter,
-) -> Iterator[list[str]]:
-    if batch_size < 1:
-        raise CwsBenchError(f"batch size must be at least 1, not {batch_size}")
-    segmenter.check_ready()
-    batch: list[str] = []
-    first = 1
-    iterator = iter(lines)
-    while True:
-        batch = [line for _, line in zip(range(batch_size), iterator)]
-        if not batch:
-            return
-        started = time.perf_counter()
-        output = run_batch(segmenter, batch, source, first)
-        counter.seconds += time.perf_counter() - started
-        counter.keep(segmenter.diagnostics(), len(batch))
-        counter.lines += len(batch)
-        for words in output:
-            counter.words += len(words)
-            counter.characters += sum(map(len, words))
-        yield from output
-        first += len(batch)
-        if progress is not None:
-            progress(len(batch))
+def _cut_like(line: str, words: list[str]) -> list[str]:
+    """Cut ``line`` (without whitespace) into pieces as long as ``words`` (converted text)."""
+    text = "".join(line.split())
+    out = []
+    at = 0
+    for word in words:
+        out.append(text[at : at + len(word)])
+        at += len(word)
+    if at != len(text):
+        raise CwsBenchError(f"a conversion changed the length of the line {line[:30]!r}")
+    return out
 
 
 def segment_lines(
@@ -139,7 +246,12 @@ def segment_lines(
         SegmenterError: the segmenter failed on a batch (its line range is named).
         SegmenterOutputError: a line broke the lossless-join guarantee (its number is named).
     """
-    return _segment_stream(segmenter, lines, batch_size, source, progress, _Counter())
+    segmenter.check_ready()
+    return iter(
+        SegmentRun(
+            segmenter, lines, batch_size=batch_size, source=source, progress=_lines(progress)
+        )
+    )
 
 
 def segment_file(
@@ -178,12 +290,23 @@ def segment_file(
             "the word separator is empty", "use a space (the default) or another string"
         )
     segmenter.check_ready()
-    counter = _Counter()
     lines = iter_lines(source, encoding=encoding)
+    run = SegmentRun(
+        segmenter,
+        lines,
+        batch_size=batch_size,
+        source=display_name(source),
+        progress=_lines(progress),
+    )
     with atomic_write(target) as f:
-        for words in _segment_stream(
-            segmenter, lines, batch_size, display_name(source), progress, counter
-        ):
+        for words in run:
             f.write(separator.join(words))
             f.write("\n")
-    return counter.stats()
+    return run.stats()
+
+
+def _lines(progress: Callable[[int], None] | None) -> Callable[[int, int], None] | None:
+    """A progress callback of lines, as :class:`SegmentRun` calls it (lines, characters)."""
+    if progress is None:
+        return None
+    return lambda lines, characters: progress(lines)

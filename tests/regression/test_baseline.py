@@ -33,12 +33,12 @@ def test_record_scores_counts_and_signature(experiment):
     assert record.sentence_counts == ((4, 4, 4), (3, 3, 3))
     assert record.segmentation == ("研究 人员 发现 问题", "今天 上午 下雨")
     gold = [line.split() for line in experiment.gold.read_text(encoding="utf-8").splitlines()]
-    assert record.identity["corpus_checksum"] == sentences_checksum(iter(gold))
-    assert record.identity["dictionary_checksum"] is None  # a file corpus has no OOV dictionary
+    assert record.identity.corpus_checksum == sentences_checksum(iter(gold))
+    assert record.identity.dictionary_checksum is None  # a file corpus has no OOV dictionary
     # The word list enters the signature by its content, not its path.
-    assert record.segmenter["options"]["dictionary"] == f"file:{file_checksum(experiment.words)}"
-    signature = record.identity["signature"]
-    assert f"gold:{record.identity['corpus_checksum']}" in signature
+    assert record.segmenter.options["dictionary"] == f"file:{file_checksum(experiment.words)}"
+    signature = record.identity.signature
+    assert f"gold:{record.identity.corpus_checksum}" in signature
     assert "|seg:fmm|segver:0.1.0|opts:" in signature and signature.endswith("resamples:1000")
     assert baseline.segmenter.version == "0.1.0" and baseline.segmenter.registered
     assert baseline.bounds == Bounds({"f1": 0.0})
@@ -50,11 +50,11 @@ def test_a_registered_corpus_has_its_dictionary(experiment):
         "fmm", ["sample"], options={"dictionary": "corpus:sample"}, speed_runs=1
     )
     (record,) = baseline.records
-    assert record.identity["dictionary_checksum"] == get_corpus("sample").dictionary().checksum
-    assert record.identity["corpus_checksum"] == get_corpus("sample").checksum("test")
+    assert record.identity.dictionary_checksum == get_corpus("sample").dictionary().checksum
+    assert record.identity.corpus_checksum == get_corpus("sample").checksum("test")
     assert record.scores["oov_recall"] is not None
     # A spec that is not a file stays as it is in the signature.
-    assert record.segmenter["options"]["dictionary"] == "corpus:sample"
+    assert record.segmenter.options["dictionary"] == "corpus:sample"
 
 
 def test_save_and_load_round_trip_with_relative_paths(experiment):
@@ -93,10 +93,10 @@ def test_a_changed_word_list_changes_the_signature_and_the_scores(experiment):
     old, new = baseline.records[0], again.records[0]
     assert new.scores["f1"] == 10 / 13
     assert new.sentence_counts == ((2, 3, 4), (3, 3, 3))
-    assert new.identity["key"] != old.identity["key"]
-    assert new.identity["signature"] != old.identity["signature"]
-    assert new.identity["corpus_checksum"] == old.identity["corpus_checksum"]
-    assert new.segmenter["options"]["dictionary"] != old.segmenter["options"]["dictionary"]
+    assert new.identity.key != old.identity.key
+    assert new.identity.signature != old.identity.signature
+    assert new.identity.corpus_checksum == old.identity.corpus_checksum
+    assert new.segmenter.options["dictionary"] != old.segmenter.options["dictionary"]
     # Replacing an option is a run of a different configuration.
     plain = rerun_baseline(baseline, options={"keep_runs": False})
     assert plain.segmenter.options["keep_runs"] is False
@@ -117,7 +117,7 @@ def test_callables_segmenters_and_batches():
     assert one.segmenter.name.endswith("by_character") and not one.segmenter.registered
     assert (
         many.segmenter.version == "2"
-        and "|seg:chars|segver:2|" in many.records[0].identity["signature"]
+        and "|seg:chars|segver:2|" in many.records[0].identity.signature
     )
     fmm = get_segmenter("fmm", dictionary="corpus:sample")
     made = record_baseline(fmm, ["sample"], speed_runs=1, min_run_seconds=0)

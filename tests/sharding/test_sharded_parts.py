@@ -14,8 +14,16 @@ import pytest
 
 from cws_bench.executors import LocalExecutor, ShardFailedError
 from cws_bench.segmenters import get_segmenter, segment_file
-from cws_bench.sharded import SegmentContext, segment_shard, segment_sharded
+from cws_bench.sharded import segment_sharded
 from cws_bench.shards import plan_shards
+from cws_bench.tasks import (
+    FileShards,
+    PairSetup,
+    ShardContext,
+    ShardItem,
+    segment_shard,
+    segmenter_key,
+)
 
 sys.path.insert(0, str(Path(__file__).parent))
 from faults import FaultyExecutor
@@ -41,8 +49,16 @@ def serial(tmp_path_factory: pytest.TempPathFactory) -> bytes:
 def _shard_outputs(tmp_path: Path, host: str) -> list:
     parts = tmp_path / "parts"
     parts.mkdir()
-    context = SegmentContext("fmm", {"dictionary": DICT}, str(RAW), parts=str(parts), host=host)
-    return [segment_shard(context, shard) for shard in plan_shards([RAW], shard_chars=60).shards]
+    options = {"dictionary": DICT}
+    setup = PairSetup("fmm", options, 500, "none", "open", segmenter_key("fmm", options))
+    file = FileShards(str(RAW), parts=str(parts), host=host)
+    context = ShardContext((setup,), file=file)
+    return [
+        segment_shard(
+            context, ShardItem(s.index, 0, s.index, "", s.first_line, byte_range=s.ranges[0])
+        )
+        for s in plan_shards([RAW], shard_chars=60).shards
+    ]
 
 
 def test_a_worker_on_the_drivers_machine_writes_a_part_file(tmp_path: Path, serial: bytes) -> None:
@@ -108,9 +124,10 @@ def test_a_part_file_this_machine_cannot_see_is_named(tmp_path: Path) -> None:
     import io
 
     from cws_bench.errors import CwsBenchError
-    from cws_bench.sharded import SegmentShardResult, _append_part
+    from cws_bench.sharded import _append_part
+    from cws_bench.tasks import ShardResult
 
-    lost = SegmentShardResult(b"", 1, 2, 1, 0.0, part=str(tmp_path / "0.part"), size=7)
+    lost = ShardResult(None, lines=1, characters=2, words=1, part=str(tmp_path / "0.part"), size=7)
     with pytest.raises(CwsBenchError, match=r"0\.part: a worker wrote .* cannot see it"):
         _append_part(lost, io.BytesIO())
 

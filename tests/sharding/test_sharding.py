@@ -336,3 +336,38 @@ def test_an_interrupted_run_leaves_no_worker_behind() -> None:
     for pid in pids:
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
+
+
+# ---------------------------------------------------------------- one definition of a character
+
+
+def test_every_runner_counts_the_same_characters(tmp_path, local):
+    """segment, a big file's shards, the bake-off and a baseline (timed and in shards) count a
+    speed's characters alike: the input's characters without whitespace (ideographic space too)."""
+    from cws_bench.experiment import CorpusSpec, PairTask, SegmenterSpec, run_pair
+    from cws_bench.regression import measure_speed, record_baseline
+
+    lines = ["我们 是学生", "今天\u3000下雨", "", "OK 了"]
+    expected = 5 + 4 + 0 + 3  # by hand: the spaces are not characters
+    raw = _write(tmp_path / "raw.txt", "\n".join(lines) + "\n")
+    gold = _write(tmp_path / "gold.txt", "我们 是 学生\n今天 下雨\n\nOK 了\n")
+    options = {"dictionary": str(SAMPLE_DICT)}
+    fmm = get_segmenter("fmm", **options)
+
+    streamed = segment_file(fmm, raw, tmp_path / "out.txt", batch_size=2)
+    sharded = segment_sharded(
+        "fmm", raw, tmp_path / "sharded.txt", executor=local, options=options, shard_chars=4
+    )
+    corpus = CorpusSpec("mine", gold=str(gold), raw=str(raw), format="plain")
+    record = run_pair(PairTask(corpus, SegmenterSpec("fmm", "fmm"), options, "key", 2, None))
+    speed, _, _ = measure_speed(fmm.segment, lines, runs=1, min_run_seconds=0)
+    timed = record_baseline("fmm", [corpus], options=options, speed_runs=1, min_run_seconds=0)
+    in_shards = record_baseline("fmm", [corpus], options=options, executor=local, shard_chars=4)
+    assert [
+        streamed.characters,
+        sharded.characters,
+        record.timing.characters,
+        speed.characters,
+        timed.records[0].speed.characters,
+        in_shards.records[0].speed.characters,
+    ] == [expected] * 6
