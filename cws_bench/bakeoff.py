@@ -34,7 +34,7 @@ A bake-off is a TOML file (see ``cws_bench/configs/default.toml``)::
     label = "hmm"              # the row name (default: the name)
     track = "closed"           # closed: only the corpus' training data; open: anything
     options = { corpus = "pd1998", split = "train" }
-    optional = false           # true: skip when the adapter is not installed
+    optional = false           # true: skip when the adapter or its model is not here
     corpora = ["pd1998"]       # only on these corpus labels (default: every corpus)
 
 Option values may say ``{corpus}``: it becomes the registered name of the

@@ -115,7 +115,7 @@ class SegmenterSpec:
         name: the registered adapter name.
         track: ``closed`` or ``open``.
         options: keyword options of ``get_segmenter`` (``{corpus}`` placeholders allowed).
-        optional: skip the segmenter when its library is not installed.
+        optional: skip the segmenter when its library or its model is not here.
         corpora: the corpus labels it runs on (closed-track rows only where a
             corpus has training data), or None for every corpus.
     """

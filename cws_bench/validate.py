@@ -13,10 +13,13 @@ from __future__ import annotations
 import os
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from cws_bench.errors import CwsBenchError, SegmenterError
 from cws_bench.suggest import did_you_mean
+
+Config = TypeVar("Config")
+"""A :class:`~cws_bench.bakeoff.BakeoffConfig` (this module sits below the bake-off)."""
 
 __all__ = [
     "ConfigurationError",
@@ -75,12 +78,12 @@ def check_names(kind: str, given: Sequence[str], known: Sequence[str]) -> None:
 
 
 def validate_config(
-    config: Any,
+    config: Config,
     *,
     data_dir: str | None = None,
     shipped: Collection[str] = (),
     notes: list[str] | None = None,
-) -> Any:
+) -> Config:
     """Check a BakeoffConfig before it runs; return it without the optional rows to skip.
 
     Args:
@@ -92,16 +95,17 @@ def validate_config(
     Raises:
         ConfigurationError: every problem found, at once.
     """
-    source = config.source or "<config>"
+    data: Any = config
+    source = data.source or "<config>"
     problems: list[Problem] = []
-    for index, corpus in enumerate(config.corpora, start=1):
+    for index, corpus in enumerate(data.corpora, start=1):
         problems.extend(_corpus_problems(corpus, f"[[corpora]] #{index} {corpus.label}", data_dir))
     skipped: set[str] = set()
-    for index, spec in enumerate(config.segmenters, start=1):
+    for index, spec in enumerate(data.segmenters, start=1):
         if spec.label in shipped:
             continue
         where = f"[[segmenters]] #{index} {spec.label}"
-        found, skip = _segmenter_problems(spec, where, config.corpora, data_dir)
+        found, skip = _segmenter_problems(spec, where, data.corpora, data_dir)
         problems.extend(found)
         if skip is not None:
             skipped.add(spec.label)
@@ -111,8 +115,8 @@ def validate_config(
         raise ConfigurationError(source, problems)
     if not skipped:
         return config
-    kept = tuple(s for s in config.segmenters if s.label not in skipped)
-    return replace(config, segmenters=kept)
+    kept = tuple(s for s in data.segmenters if s.label not in skipped)
+    return replace(data, segmenters=kept)  # type: ignore[no-any-return]
 
 
 def _corpus_problems(corpus: Any, where: str, data_dir: str | None) -> list[Problem]:
@@ -217,24 +221,28 @@ def _segmenter_problems(
 
 
 def select(
-    config: Any, *, segmenters: Sequence[str] | None = None, corpora: Sequence[str] | None = None
-) -> Any:
+    config: Config,
+    *,
+    segmenters: Sequence[str] | None = None,
+    corpora: Sequence[str] | None = None,
+) -> Config:
     """The configuration with only the segmenters and corpora of these labels (None: all).
 
     Raises:
         CwsBenchError: a label that is not in the configuration (with the closest ones).
     """
+    data: Any = config
     changes: dict[str, Any] = {}
     for kind, given, rows in (
-        ("segmenter", segmenters, config.segmenters),
-        ("corpus", corpora, config.corpora),
+        ("segmenter", segmenters, data.segmenters),
+        ("corpus", corpora, data.corpora),
     ):
         if given is None:
             continue
         check_names(kind, list(given), [row.label for row in rows])
         field = "segmenters" if kind == "segmenter" else "corpora"
         changes[field] = tuple(row for row in rows if row.label in set(given))
-    return replace(config, **changes) if changes else config
+    return replace(data, **changes) if changes else config  # type: ignore[no-any-return]
 
 
 def check_main_guard(what: str = "run_bakeoff") -> None:

@@ -64,3 +64,15 @@ def test_a_file_in_the_way_is_a_clear_error(bakeoff, tmp_path):
     blocker.write_text("", encoding="utf-8")
     with pytest.raises(CwsBenchError, match="cannot create the report folder"):
         write_reports(bakeoff, blocker / "run")
+
+
+def test_a_bar_counts_the_reports_on_a_terminal_only(bakeoff, tmp_path, monkeypatch, capsys):
+    write_reports(bakeoff, tmp_path / "quiet", progress=True)  # stderr is no terminal here
+    assert capsys.readouterr().err == ""
+    monkeypatch.setattr(cws_bench.reports, "_on_terminal", lambda: True)
+    write_reports(bakeoff, tmp_path / "shown", progress=True)
+    shown = capsys.readouterr().err
+    assert f"reports:   0%|          | 0/{len(REPORT_FILES)}" in shown
+    assert all(name in shown for name in REPORT_FILES.values())  # the file rendering now
+    write_reports(bakeoff, tmp_path / "off", progress=False)
+    assert capsys.readouterr().err == ""
