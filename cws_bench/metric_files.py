@@ -500,6 +500,16 @@ def read_table(path: PathLike, *, encoding: str = "utf-8") -> pd.DataFrame:
     name = display_name(path)
     if not text.strip():
         raise CwsBenchError(f"{name}: empty table", "write a header line, then one row a line")
+    import csv
+
+    header = next(csv.reader(io.StringIO(text)), [])
+    seen: set[str] = set()
+    for column in header:  # pandas would read a second `a` as `a.1` without a word
+        if column in seen:
+            raise CorpusFormatError(
+                name, 1, f"column {column!r} is named twice", "give each column its own name"
+            )
+        seen.add(column)
     try:
         return pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
     except (pd.errors.ParserError, pd.errors.EmptyDataError) as e:
