@@ -459,6 +459,19 @@ def read_request_log(
         if unparsed.any() and not skip_bad:
             index = int(np.argmax(unparsed))
             kind = "a number or an ISO 8601 time" if field_name in _TIME_COLUMNS else "a number"
+            column = frame[mapping[field_name]]
+            if ns is None and field_name in _TIME_COLUMNS:  # typed as numbers by a number
+                _, iso, _ = _seconds(column.iloc[index : index + 1].astype("string"))
+                if iso is not None and iso[0] != np.iinfo(np.int64).min:
+                    first = int(np.argmax(~np.isnan(values)))
+                    raise CwsBenchError(
+                        f"{_where_request(name, lines, index)}: {field_name} "
+                        f"{column.iloc[index]!r} is an ISO 8601 time, but the column mixes "
+                        f"kinds: {_where_request(name, lines, first)} has the number "
+                        f"{column.iloc[first]!r}",
+                        "write every time of the log the same way: all seconds, or all "
+                        "ISO 8601 times",
+                    )
             raise CwsBenchError(
                 f"{_where_request(name, lines, index)}: {field_name} "
                 f"{frame[mapping[field_name]].iloc[index]!r} is not {kind}",
