@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cws_bench import __version__
+from cws_bench.errors import SegmenterError
 
 __all__ = [
     "CACHE_VERSION",
@@ -515,11 +516,15 @@ def segment_lines(
     batch_size: int,
     convert: str = "none",
     report: Callable[[int], None] | None = None,
+    *,
+    where: tuple[str, int] | None = None,
 ) -> tuple[list[list[str]], float]:
     """Segment raw lines in batches of ``batch_size``; the words and the seconds in ``segment()``.
 
     With a ``convert`` other than ``none`` the segmenter gets the converted
-    lines and the words are cut back out of the original ones.
+    lines and the words are cut back out of the original ones. ``where`` (a
+    corpus label, the 0-based line of ``raw[0]`` in it) names a segmenter's
+    failure by the corpus and its line numbers, not by lines of a batch.
     """
     converter = None
     if convert != "none":
@@ -532,7 +537,12 @@ def segment_lines(
         batch = raw[start : start + batch_size]
         given = batch if converter is None else [converter(line) for line in batch]
         began = time.perf_counter()
-        words = segmenter.segment(given)
+        try:
+            words = segmenter.segment(given)
+        except SegmenterError as e:
+            if where is None:
+                raise
+            raise _located(e, where[0], where[1] + start, len(batch)) from e
         segment_s += time.perf_counter() - began
         pred.extend(words if converter is None else map(_cut_like, batch, words))
         if report is not None:
@@ -760,7 +770,11 @@ def segment_shard(context: ShardContext, item: ShardItem) -> ShardOutput:
             )
         loading = False
         pred, segment_s = segment_lines(
-            segmenter, list(item.lines), setup.batch_size, setup.convert
+            segmenter,
+            list(item.lines),
+            setup.batch_size,
+            setup.convert,
+            where=(item.corpus, item.first_line),
         )
         facts = None
         if item.shard == 0:
@@ -780,6 +794,19 @@ def segment_shard(context: ShardContext, item: ShardItem) -> ShardOutput:
     if loading:
         _FAILED_LOADS[setup.key] = (status, error)
     return ShardOutput(None, status=status, error=error)
+
+
+def _located(error: SegmenterError, corpus: str, first: int, count: int) -> SegmenterError:
+    """``error`` named by the corpus' lines (``first``: the batch's 0-based first line)."""
+    detail = error.message.removeprefix(f"segmenter {error.segmenter}: ")
+    batch_lines = getattr(error, "batch_lines", None)
+    if batch_lines is not None:  # lines within the batch: the corpus' own numbers
+        start, size, relative = batch_lines
+        lines = f"lines {first + start + 1}-{first + start + size} of {corpus}"
+        detail = detail.replace(relative, lines, 1)
+    else:
+        detail = f"{corpus}, lines {first + 1}-{first + count}: {detail}"
+    return SegmenterError(error.segmenter, detail, error.template, fixes=error.fixes)
 
 
 def _cut_like(line: str, words: list[str]) -> list[str]:
