@@ -243,7 +243,8 @@ def test_a_hanging_program_under_dask_does_not_outlive_the_run(tmp_path):
 
 
 def test_a_crashing_program_in_a_bakeoff_is_named_by_corpus_and_line(tmp_path):
-    """The program crashes on the batch holding line 23 of the sample (batches of 10 lines)."""
+    """The program crashes on line 23 of the sample: in the third shard (of 10 lines each),
+    the first of its batches of 5 lines: lines 21-25 of the corpus, 1-5 of the batch."""
     raw = (ROOT / "corpora" / "sample" / "raw.txt").read_text(encoding="utf-8").splitlines()
     marker = raw[22][:4]
     assert all(marker not in line for line in raw[:20])
@@ -256,6 +257,10 @@ def test_a_crashing_program_in_a_bakeoff_is_named_by_corpus_and_line(tmp_path):
     body = f"""
         name = "crashes"
         resamples = 20
+        batch_size = 10
+
+        [settings]
+        shard_chars = 10
 
         [[corpora]]
         name = "sample"
@@ -263,7 +268,7 @@ def test_a_crashing_program_in_a_bakeoff_is_named_by_corpus_and_line(tmp_path):
         [[segmenters]]
         name = "command"
         label = "crashes"
-        options = {{ command = {json.dumps(["sh", script])}, batch_size = 10 }}
+        options = {{ command = {json.dumps(["sh", script])}, batch_size = 5 }}
     """
     path = tmp_path / "bakeoff.toml"
     path.write_text(textwrap.dedent(body), encoding="utf-8")
@@ -271,5 +276,5 @@ def test_a_crashing_program_in_a_bakeoff_is_named_by_corpus_and_line(tmp_path):
     (pair,) = result.pairs
     assert pair.status == "failed"
     assert "exited with" in pair.error and "3" in pair.error
-    assert "lines 21-30 of sample" in pair.error
+    assert "lines 21-25 of sample" in pair.error
     assert "of the batch" not in pair.error
