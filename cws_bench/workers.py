@@ -199,7 +199,7 @@ def _retry(signum: int) -> None:
     import _thread
 
     _stop.retrying = True
-    _thread.interrupt_main(signum)
+    _thread.interrupt_main(signal.Signals(signum))
 
 
 def _quiet_libraries() -> None:
