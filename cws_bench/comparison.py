@@ -277,24 +277,32 @@ class ComparisonReport:
 
     def to_markdown(self) -> str:
         """A GitHub Markdown table (scores in %), then the paired tests."""
+        from cws_bench.reports.tables import escape_markdown
+
         headings, cells = self._table()
         escape = _markdown_escape
+        for line in cells:  # a label is the user's text: no link, no markup (as leaderboard.md)
+            line[1] = escape_markdown(line[1])
+        gold = f"`{self.gold}`" if "`" not in self.gold else escape_markdown(self.gold)
         lines = [
-            f"{len(self.rows)} systems against `{self.gold}` ({self.settings()}, scores in %).",
+            f"{len(self.rows)} systems against {gold} ({self.settings()}, scores in %).",
             "",
             "| " + " | ".join(escape(h) for h in headings) + " |",
             "| " + " | ".join(["---", "---"] + ["---:"] * (len(headings) - 3) + ["---"]) + " |",
         ]
-        lines += ["| " + " | ".join(escape(c) for c in row) + " |" for row in cells]
+        lines += [
+            "| " + " | ".join(c if i == 1 else escape(c) for i, c in enumerate(row)) + " |"
+            for row in cells
+        ]
         if self.comparisons:
             lines += [
                 "",
                 "| paired test of F1 | difference | interval | p | significant |",
                 "| --- | ---: | --- | ---: | --- |",
             ]
-            lines += [
-                "| " + " | ".join(escape(c) for c in row) + " |" for row in self._comparison_lines()
-            ]
+            for c, row in zip(self.comparisons, self._comparison_lines()):
+                pair = f"{escape_markdown(c.a)} - {escape_markdown(c.b)}"
+                lines.append("| " + " | ".join([pair, *map(escape, row[1:])]) + " |")
         return "\n".join(lines)
 
     def to_latex(self) -> str:
