@@ -161,22 +161,36 @@ EXAMPLE_WORDS = 16
 """Words of context kept on each side of an error in its example sentence."""
 
 
-def clip_words(words: Sequence[str], start: int, end: int, window: int = EXAMPLE_WORDS) -> str:
+def clip_words(
+    words: Sequence[str],
+    start: int,
+    end: int,
+    window: int = EXAMPLE_WORDS,
+    *,
+    first: int = 0,
+    last: int | None = None,
+) -> str:
     """``words[start:end]`` with up to ``window`` words on each side, joined by spaces.
 
     An ellipsis word marks each side that was cut, so an example sentence stays
-    short however long its line is.
+    short however long its line is. ``first`` and ``last`` bound the sentence
+    within ``words`` (default: all of it), so that a caller holding the words
+    of many sentences in one list need not copy a sentence out (a copy per
+    error made a long line's analysis quadratic).
 
     >>> clip_words(list("abcdefg"), 3, 4, window=1)
     '… c d e …'
     >>> clip_words(["a", "b"], 0, 1)
     'a b'
+    >>> clip_words(list("xxabcdefgyy"), 5, 6, window=1, first=2, last=9)
+    '… c d e …'
     """
-    low, high = max(0, start - window), min(len(words), end + window)
+    last = len(words) if last is None else last
+    low, high = max(first, start - window), min(last, end + window)
     parts = list(words[low:high])
-    if low > 0:
+    if low > first:
         parts.insert(0, ELLIPSIS)
-    if high < len(words):
+    if high < last:
         parts.append(ELLIPSIS)
     return " ".join(parts)
 
@@ -275,7 +289,7 @@ def analyse_errors(
             sentence = int(aligned.gold_sentence[g])
             begin = int(aligned.gold_first[sentence])
             end = sentence_ends[sentence]
-            example = clip_words(gold_words[begin:end], g - begin, g - begin + m)
+            example = clip_words(gold_words, g, g + m, first=begin, last=end)
             first[kind, gold_block, pred_block] = (int(aligned.lines[sentence]), example)
 
     def most_common(kind: str) -> tuple[ErrorPattern, ...]:

@@ -472,6 +472,19 @@ def read_request_log(
         if unparsed.any() and not skip_bad:
             index = int(np.argmax(unparsed))
             kind = "a number or an ISO 8601 time" if field_name in _TIME_COLUMNS else "a number"
+            column = frame[mapping[field_name]]
+            if ns is None and field_name in _TIME_COLUMNS:  # typed as numbers by a number
+                _, iso, _ = _seconds(column.iloc[index : index + 1].astype("string"))
+                if iso is not None and iso[0] != np.iinfo(np.int64).min:
+                    first = int(np.argmax(~np.isnan(values)))
+                    raise CwsBenchError(
+                        f"{_where_request(name, lines, index)}: {field_name} "
+                        f"{column.iloc[index]!r} is an ISO 8601 time, but the column mixes "
+                        f"kinds: {_where_request(name, lines, first)} has the number "
+                        f"{column.iloc[first]!r}",
+                        "write every time of the log the same way: all seconds, or all "
+                        "ISO 8601 times",
+                    )
             raise CwsBenchError(
                 f"{_where_request(name, lines, index)}: {field_name} "
                 f"{frame[mapping[field_name]].iloc[index]!r} is not {kind}",
@@ -514,6 +527,16 @@ def read_table(path: PathLike, *, encoding: str = "utf-8") -> pd.DataFrame:
     name = display_name(path)
     if not text.strip():
         raise CwsBenchError(f"{name}: empty table", "write a header line, then one row a line")
+    import csv
+
+    header = next(csv.reader(io.StringIO(text)), [])
+    seen: set[str] = set()
+    for column in header:  # pandas would read a second `a` as `a.1` without a word
+        if column in seen:
+            raise CorpusFormatError(
+                name, 1, f"column {column!r} is named twice", "give each column its own name"
+            )
+        seen.add(column)
     try:
         return pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
     except (pd.errors.ParserError, pd.errors.EmptyDataError) as e:

@@ -76,6 +76,7 @@ RECORD_SCHEMA: dict[str, Any] = {
     "properties": {
         "version": {"type": "integer"},
         "checksum": {"type": "string"},
+        "key": {"type": "string"},
         "scores": {
             "type": "object",
             "required": ["precision", "recall", "f1", "gold_words", "pred_words", "correct_words"],
@@ -313,6 +314,9 @@ def store_record(path: PathLike, record: dict[str, Any]) -> None:
     Raises:
         ValueError: the record holds a NaN or an infinity (JSON has neither).
     """
+    # the record names its own key (its file's name), so that a record copied over
+    # another's file is refused on read (see _key_problem)
+    record = {**record, "key": _key_of(path)}
     checksum, writable = _checksum(record)
     stored = {**record, "checksum": checksum}
     if isinstance(stored.get("sentence_counts"), list):
@@ -322,6 +326,20 @@ def store_record(path: PathLike, record: dict[str, Any]) -> None:
         data = json.dumps(stored, ensure_ascii=False, allow_nan=False).encode("utf-8")
     with atomic_write(path, encoding=None) as f:
         f.write(data)
+
+
+def _key_of(path: PathLike) -> str:
+    return os.path.splitext(os.path.basename(os.fspath(path)))[0]
+
+
+def _key_problem(record: Any, path: PathLike) -> str | None:
+    """Why ``record`` is not the one of ``path``'s key (None when it is, or when it is
+    a record written before records carried their key)."""
+    if not isinstance(record, dict) or "key" not in record:
+        return None
+    if record["key"] != _key_of(path):
+        return f"it is the record of {record['key']!r}, copied over this file"
+    return None
 
 
 def _read_json(path: PathLike) -> Any:
@@ -405,9 +423,13 @@ def load_record(path: PathLike, *, version: int) -> tuple[dict[str, Any] | None,
     if isinstance(record, dict) and "sentence_counts" in record:
         record["sentence_counts"] = unpack_counts(record["sentence_counts"])
     problems = record_problems(record)
+    key_problem = _key_problem(record, path)
+    if key_problem is not None and not problems:
+        problems = [key_problem]
     if problems:
         return None, f"{name}: invalid cache record ({problems[0]}); running the pair again"
     record.pop("checksum", None)
+    record.pop("key", None)
     return record, None
 
 
@@ -419,6 +441,7 @@ SHARD_SCHEMA: dict[str, Any] = {
     "properties": {
         "version": {"type": "integer"},
         "checksum": {"type": "string"},
+        "key": {"type": "string"},
         "pred": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}},
         "segment_s": {"type": "number", "minimum": 0},
         "loads": {
@@ -459,6 +482,8 @@ def load_shard_record(
     problem = _schema_problem(record, SHARD_SCHEMA, "pred", _are_words)
     if problem is None and not _checksum_matches(record, record.get("checksum")):
         problem = "the checksum does not match the content (the file was edited)"
+    if problem is None:
+        problem = _key_problem(record, path)
     if problem is None and (
         len(record["pred"]) != len(lines)
         or any("".join(w) != "".join(line.split()) for w, line in zip(record["pred"], lines))
@@ -467,4 +492,5 @@ def load_shard_record(
     if problem is not None:
         return None, f"{name}: invalid cache record ({problem}); running the shard again"
     record.pop("checksum", None)
+    record.pop("key", None)
     return record, None

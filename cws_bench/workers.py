@@ -34,6 +34,7 @@ __all__ = [
     "Interrupted",
     "StopSignal",
     "become_subreaper",
+    "block_stop_signals",
     "command_ended",
     "command_preexec",
     "command_started",
@@ -46,6 +47,7 @@ __all__ = [
     "signals_ignored",
     "signals_raise",
     "stop_deferred",
+    "stop_quietly",
     "stop_requested",
     "stop_told",
     "stop_worker",
@@ -116,6 +118,7 @@ class _StopState:
         self.retrying = False
         self.told = False
         self.deferred = 0
+        self.quiet = False
         self.on_exit: list[Callable[[], None]] = []
 
 
@@ -139,6 +142,20 @@ def install_stop_handler(on_exit: Callable[[], None] | None = None) -> bool:
 def stop_requested() -> int | None:
     """The signal that asked the run to stop, or None."""
     return _stop.signum
+
+
+def stop_quietly() -> None:
+    """From now on a stop signal is only recorded (the command is over; the caller looks
+    at :func:`stop_requested` before it exits)."""
+    _stop.quiet = True
+
+
+def block_stop_signals() -> None:
+    """Hold SIGINT and SIGTERM back for good (the process is about to exit with its own
+    code; the interpreter's teardown puts the default handlers back, which would end it
+    with no word and a negative code)."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
 
 
 def stop_told() -> None:
@@ -185,7 +202,7 @@ def _on_stop_signal(signum: int, frame: Any) -> None:
         _quiet_libraries()
         watchdog = threading.Thread(target=_watchdog, name="stop-watchdog", daemon=True)
         watchdog.start()
-    if _stop.raised:
+    if _stop.raised or _stop.quiet:
         return
     if _safe(frame):
         _stop.raised = True

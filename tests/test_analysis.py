@@ -133,3 +133,44 @@ def test_examples_are_clipped_around_the_error():
     words = pattern.sentence.split(" ")
     assert words[0] == words[-1] == "…"
     assert words[1:-1] == gold[50 - EXAMPLE_WORDS : 51 + EXAMPLE_WORDS]
+
+
+def _examples_as_before(gold, pred):
+    """The first example of each pattern as the analysis found it before (each example
+    clipped from a copy of its whole sentence): the oracle of the linear version."""
+    from cws_bench.alignment import align
+    from cws_bench.analysis import clip_words
+
+    aligned = align(gold, pred)
+    words = aligned.gold_words
+    gold_start, gold_count, pred_start, pred_count = aligned.blocks()
+    ends = [*aligned.gold_first[1:].tolist(), len(words)]
+    first = {}
+    for g, m, p, n in zip(gold_start, gold_count, pred_start, pred_count):
+        g, m, p, n = int(g), int(m), int(p), int(n)
+        if m == 1 and n == 1:
+            continue
+        kind = "split" if m == 1 else "merge" if n == 1 else "cross"
+        key = (kind, tuple(words[g : g + m]), tuple(aligned.pred_words[p : p + n]))
+        if key not in first:
+            sentence = int(aligned.gold_sentence[g])
+            begin, end = int(aligned.gold_first[sentence]), ends[sentence]
+            example = clip_words(words[begin:end], g - begin, g - begin + m)
+            first[key] = (int(aligned.lines[sentence]), example)
+    return first
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(pair(), min_size=1, max_size=12), st.integers(1, 6), st.integers(1, 3))
+def test_examples_are_those_of_the_sentence_copying_version(pairs, per_line, repeat):
+    # lines of several pairs each: long enough (up to 72 words) to be clipped on both sides
+    lines = [pairs[i : i + per_line] for i in range(0, len(pairs), per_line)] * repeat
+    gold = [[w for g, _ in line for w in g] for line in lines]
+    pred = [[w for _, p in line for w in p] for line in lines]
+    analysis = analyse_errors(gold, pred, top=1000)
+    expected = _examples_as_before(gold, pred)
+    found = {
+        (e.kind, tuple(e.gold), tuple(e.pred)): (e.line, e.sentence)
+        for e in (*analysis.splits, *analysis.merges, *analysis.crossings)
+    }
+    assert found == expected

@@ -141,7 +141,9 @@ def test_the_checksum_survives_the_round_trip(first_run, tmp_path):
     record["tuple"] = (1, 2)  # written as a list
     store_record(tmp_path / "r.json", record)
     stored = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
-    assert stored["checksum"] == record_checksum(record) == record_checksum(stored)
+    assert stored["key"] == "r"  # a record names its own key: its file's name
+    keyed = {**record, "key": "r"}
+    assert stored["checksum"] == record_checksum(keyed) == record_checksum(stored)
     assert record_problems(stored) == []
 
 
@@ -206,6 +208,8 @@ def old_checksum(record):
 
 
 def old_store(path, record):
+    """The json writer of a record (which names its key, its file's name)."""
+    record = {**record, "key": Path(path).stem}
     stored = {**record, "checksum": old_checksum(record)}
     if isinstance(stored.get("sentence_counts"), list):
         stored["sentence_counts"] = pack_counts(stored["sentence_counts"])
@@ -244,7 +248,10 @@ _json_like = st.recursive(
 def test_the_checksum_and_file_are_those_of_the_json_writer(tmp_path_factory, record):
     assert outcome(record_checksum, record) == outcome(old_checksum, record)
     folder = tmp_path_factory.mktemp("r")
-    new, old = folder / "new.json", folder / "old.json"
+    (folder / "new").mkdir()
+    (folder / "old").mkdir()
+    # one name, the record's key, in two folders
+    new, old = folder / "new" / "record.json", folder / "old" / "record.json"
     if outcome(old_store, old, record) is not None:  # refused (a NaN, an infinity): by both
         assert outcome(store_record, new, record) == outcome(old_store, old, record)
         assert not new.exists()
@@ -339,6 +346,7 @@ def old_load_shard_record(path, *, version, lines):
     if problem is not None:
         return None, f"{name}: invalid cache record ({problem}); running the shard again"
     record.pop("checksum", None)
+    record.pop("key", None)  # its key was its file's (or the edit changed the checksum)
     return record, None
 
 
@@ -395,5 +403,28 @@ def test_a_cache_record_reads_into_typed_parts_and_back_to_the_same_json(first_r
     )
     body = {key: value for key, value in data.items() if key != "checksum"}
     assert json.dumps(record.to_dict()) == json.dumps(body)  # same keys, order and values
-    stored = json.loads(first_run[2].read_text(encoding="utf-8"))["checksum"]
-    assert record_checksum(record.to_dict()) == stored
+    stored = json.loads(first_run[2].read_text(encoding="utf-8"))
+    # the file also names its own key (a record copied over another's file is refused)
+    own = {**record.to_dict(), "key": stored["key"]}
+    assert record_checksum(own) == stored["checksum"]
+
+
+def test_a_record_copied_over_another_keys_file_is_refused(tmp_path):
+    """A valid record of another segmenter on the same lines, copied over this key's file."""
+    lines = ["我们是学生", "", "ｉＰｈｏｎｅ 2008年"]
+    store_record(tmp_path / "jieba-shard.json", _shard())
+    store_record(tmp_path / "fmm-shard.json", {**_shard(), "segment_s": 9.0})
+    shutil.copyfile(tmp_path / "fmm-shard.json", tmp_path / "jieba-shard.json")
+    record, warning = load_shard_record(
+        tmp_path / "jieba-shard.json", version=CACHE_VERSION, lines=lines
+    )
+    assert record is None
+    assert "the record of 'fmm-shard', copied over this file" in warning
+    assert load_shard_record(tmp_path / "fmm-shard.json", version=CACHE_VERSION, lines=lines)[0]
+
+    store_record(tmp_path / "a.json", _minimal())
+    shutil.copyfile(tmp_path / "a.json", tmp_path / "b.json")
+    record, warning = load_record(tmp_path / "b.json", version=CACHE_VERSION)
+    assert record is None
+    assert "the record of 'a', copied over this file" in warning
+    assert load_record(tmp_path / "a.json", version=CACHE_VERSION) == (_minimal(), None)

@@ -155,7 +155,7 @@ def test_a_signal_to_segment_ends_it_with_one_line_and_no_leftover(
 
 def test_a_signal_to_sharded_score_ends_it_with_one_line_and_no_process(tmp_path):
     gold = tmp_path / "gold.txt"
-    gold.write_text("我们 在 北京 大学 学习 。\n" * 200_000, encoding="utf-8")
+    gold.write_text("我们 在 北京 大学 学习 。\n" * 1_000_000, encoding="utf-8")
     out = tmp_path / "out"
     out.mkdir()
     argv = ["score", str(gold), str(gold), "--executor", "local", "--jobs", "1"]
@@ -163,7 +163,7 @@ def test_a_signal_to_sharded_score_ends_it_with_one_line_and_no_process(tmp_path
     proc = start(argv)
     try:
         wait_for(lambda: len(tree(proc.pid)) >= 1, "a worker started")
-        time.sleep(1.0)
+        time.sleep(0.5)
         descendants = tree(proc.pid)
         proc.send_signal(signal.SIGTERM)
     finally:

@@ -240,3 +240,41 @@ def test_a_hanging_program_under_dask_does_not_outlive_the_run(tmp_path):
         assert all(dead(pid) for pid in started_pids(tmp_path))
     finally:
         _kill_left(started_pids(tmp_path))
+
+
+def test_a_crashing_program_in_a_bakeoff_is_named_by_corpus_and_line(tmp_path):
+    """The program crashes on line 23 of the sample: in the third shard (of 10 lines each),
+    the first of its batches of 5 lines: lines 21-25 of the corpus, 1-5 of the batch."""
+    raw = (ROOT / "corpora" / "sample" / "raw.txt").read_text(encoding="utf-8").splitlines()
+    marker = raw[22][:4]
+    assert all(marker not in line for line in raw[:20])
+    program = tmp_path / "crashes.sh"
+    program.write_text(
+        f'input=$(cat)\ncase "$input" in *{marker}*) exit 3;; esac\nprintf "%s\\n" "$input"\n',
+        encoding="utf-8",
+    )
+    script = str(program)
+    body = f"""
+        name = "crashes"
+        resamples = 20
+        batch_size = 10
+
+        [settings]
+        shard_chars = 10
+
+        [[corpora]]
+        name = "sample"
+
+        [[segmenters]]
+        name = "command"
+        label = "crashes"
+        options = {{ command = {json.dumps(["sh", script])}, batch_size = 5 }}
+    """
+    path = tmp_path / "bakeoff.toml"
+    path.write_text(textwrap.dedent(body), encoding="utf-8")
+    result = run_bakeoff(load_config(path), output_dir=tmp_path / "out", jobs=1, write=False)
+    (pair,) = result.pairs
+    assert pair.status == "failed"
+    assert "exited with" in pair.error and "3" in pair.error
+    assert "lines 21-25 of sample" in pair.error
+    assert "of the batch" not in pair.error

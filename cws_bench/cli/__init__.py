@@ -26,9 +26,11 @@ from cws_bench.errors import CwsBenchError, describe_os_error
 from cws_bench.workers import (
     Interrupted,
     become_subreaper,
+    block_stop_signals,
     finish_stop,
     install_stop_handler,
     kill_orphans,
+    stop_quietly,
     stop_requested,
     stop_told,
 )
@@ -150,6 +152,8 @@ def main() -> None:
         code = e.code
     except (Interrupted, KeyboardInterrupt):  # before a command took over (while parsing)
         code = 0  # said below
+    stop_quietly()  # the command is over: a signal from now on is recorded, not raised
+    kill_orphans()
     signum = stop_requested()
     if signum is not None:
         # Stopped by a signal: no interpreter teardown (it can hang on a thread or
@@ -160,5 +164,5 @@ def main() -> None:
             message = None
             stop_told()  # Stopped said it
         finish_stop(message, int(code))
-    kill_orphans()
+    block_stop_signals()
     sys.exit(code)

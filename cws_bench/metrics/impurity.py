@@ -382,9 +382,17 @@ def split_criteria(
         ('outlook', 0.3113)
     """
     columns = [str(c) for c in table]
+    twice = sorted({c for c in columns if columns.count(c) > 1})
+    if twice:
+        raise ValueError(f"column {twice[0]!r} is named twice; give each column its own name")
     if target not in columns:
         raise ValueError(f"no column {target!r}; the columns are {', '.join(columns)}")
     chosen = [c for c in columns if c != target] if features is None else list(features)
+    if target in chosen:
+        raise ValueError(f"the target {target!r} is also a feature: a feature predicts the target")
+    repeated = sorted({c for c in chosen if chosen.count(c) > 1})
+    if repeated:
+        raise ValueError(f"feature {repeated[0]!r} is given twice")
     for name in chosen:
         if name not in columns:
             raise ValueError(f"no column {name!r}; the columns are {', '.join(columns)}")

@@ -94,8 +94,8 @@ def spreadsheet_safe(value: Any) -> Any:
     return gets a leading ``'``; numbers, and text that is a number, stay as
     they are. Every CSV cws-bench writes goes through it.
 
-    >>> [spreadsheet_safe(v) for v in ['=HYPERLINK("x")', "-0.5", -0.5, "@SUM(A1)", "jieba"]]
-    ['\'=HYPERLINK("x")', '-0.5', -0.5, "'@SUM(A1)", 'jieba']
+    >>> [spreadsheet_safe(v) for v in ["=SUM(A1)", "-0.5", -0.5, "@cmd", "jieba"]]
+    ["'=SUM(A1)", '-0.5', -0.5, "'@cmd", 'jieba']
     """
     if not isinstance(value, str) or not value or value[0] not in _FORMULA_STARTS:
         return value

@@ -319,12 +319,16 @@ class CommandSegmenter(Segmenter):
         return out
 
     def _fail(self, message: str, first: int, count: int, stderr: bytes | None) -> SegmenterError:
-        return SegmenterError(
+        where = f"lines {first + 1}-{first + count} of the batch"
+        error = SegmenterError(
             self.name,
-            f"command {self.display!r} {message} on lines {first + 1}-{first + count} "
-            f"of the batch\n    {_tail(stderr, self.encoding)}",
+            f"command {self.display!r} {message} on {where}\n    {_tail(stderr, self.encoding)}",
             "run the command by hand on those lines to see what goes wrong",
         )
+        # which lines of the segment() call: a caller that knows where the batch came
+        # from (a corpus, a file) names them its own way (see segmenters.stream)
+        error.batch_lines = (first, count, where)  # type: ignore[attr-defined]
+        return error
 
     def _run(self, lines: list[str], first: int) -> list[list[str]]:
         payload = "".join(" ".join(line.split()) + "\n" for line in lines)

@@ -86,10 +86,14 @@ def _run_batch(segment: Segment, batch: list[str], source: str, first: int) -> l
         raise e.relocate(source, first) from None
     except SegmenterError as e:
         detail = e.message.removeprefix(f"segmenter {e.segmenter}: ")
-        last = first + len(batch) - 1
-        raise SegmenterError(
-            e.segmenter, f"{source}: lines {first}-{last}: {detail}", e.template, fixes=e.fixes
-        ) from e
+        within = getattr(e, "batch_lines", None)  # (start, count, its words) within the batch
+        if within is not None:  # the lines the adapter named, numbered as the input's own
+            start, count, words = within
+            named = f"lines {first + start}-{first + start + count - 1} of {source}"
+            detail = detail.replace(words, named, 1)
+        else:
+            detail = f"{source}: lines {first}-{first + len(batch) - 1}: {detail}"
+        raise SegmenterError(e.segmenter, detail, e.template, fixes=e.fixes) from e
 
 
 class SegmentRun:

@@ -188,3 +188,32 @@ def test_gini_of_the_root_matches_a_scikit_learn_tree():
     counts = model.tree_.n_node_samples
     weighted = counts[1] / counts[0] * left + counts[2] / counts[0] * right
     assert gini_gain(split, play) == pytest.approx(root - weighted, abs=TOLERANCE)
+
+
+@pytest.mark.parametrize(
+    ("header", "argv", "message"),
+    [
+        ("outlook,play", ["--target", "play", "--feature", "play"], "'play' is also a feature"),
+        (
+            "outlook,play",
+            ["--target", "play", "--feature", "outlook", "--feature", "outlook"],
+            "given twice",
+        ),
+        ("outlook,outlook,play", ["--target", "play"], "column 'outlook' is named twice"),
+    ],
+    ids=["the target as a feature", "a feature twice", "a column name twice"],
+)
+def test_the_command_refuses_a_target_feature_or_a_column_named_twice(
+    tmp_path, header, argv, message
+):
+    from click.testing import CliRunner
+
+    from cws_bench.cli import cli
+
+    width = header.count(",") + 1
+    table = tmp_path / "t.csv"
+    table.write_text(header + "\n" + ",".join(["a"] * width) + "\n", encoding="utf-8")
+    run = CliRunner().invoke(cli, ["metrics", "impurity", str(table), *argv])
+    assert run.exit_code == 2, run.output
+    assert message in run.output
+    assert "Traceback" not in run.output

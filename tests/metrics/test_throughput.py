@@ -286,3 +286,37 @@ def test_cli_bad_rows(write):
     result = invoke("metrics", "throughput", path, "--end", "finish")
     assert result.exit_code == 2
     assert "no column 'finish'" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "bad", "good"),
+    [
+        (
+            "log.csv",
+            "start,first_token,end,input_tokens,output_tokens\n"
+            "0,0.5,1,10,20\n"
+            "2026-01-01T00:00:01Z,0.7,2,10,20\n",
+            3,
+            2,
+        ),
+        (
+            "log.jsonl",
+            '{"start": 0, "first_token": 0.5, "end": 1, "input_tokens": 1, "output_tokens": 2}\n'
+            '{"start": "2026-01-01T00:00:01Z", "first_token": 0.7, "end": 2, '
+            '"input_tokens": 1, "output_tokens": 2}\n',
+            2,
+            1,
+        ),
+    ],
+    ids=["csv", "jsonl"],
+)
+def test_a_time_column_mixing_numbers_and_iso_times_is_named_as_mixed(
+    tmp_path, name, text, bad, good
+):
+    log = tmp_path / name
+    log.write_text(text, encoding="utf-8")
+    run = CliRunner().invoke(cli, ["metrics", "throughput", str(log)])
+    assert run.exit_code == 2, run.output
+    first = run.output.splitlines()[0]
+    assert first.startswith(f"error: {log}:{bad}: start '2026-01-01T00:00:01Z' is an ISO 8601")
+    assert f"{log}:{good} has the number" in first

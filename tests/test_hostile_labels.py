@@ -1,8 +1,9 @@
-"""Every CSV cws-bench writes is safe to open in a spreadsheet (OWASP's CSV injection rule).
+"""A label someone chose is shown as text, never run: in every CSV and Markdown table.
 
-A text cell that begins with ``=``, ``+``, ``-`` or ``@`` (a label someone
-chose) would run as a formula; it gets a leading ``'``. Numbers, and text that
-is a number (``-0.5``), stay as they are.
+CSV (OWASP's CSV injection rule): a text cell that begins with ``=``, ``+``,
+``-`` or ``@`` would run as a formula in a spreadsheet; it gets a leading
+``'``. Numbers, and text that is a number (``-0.5``), stay as they are.
+Markdown: a label is escaped as leaderboard.md escapes it (no live link).
 """
 
 from __future__ import annotations
@@ -62,3 +63,12 @@ def test_a_classification_report_csv_neutralises_a_class_label():
     labels = [row[0] for row in rows(text)[1:]]
     assert "'-x" in labels and "'=y" in labels
     assert "-x" not in labels and "=y" not in labels
+
+
+def test_a_system_label_is_no_live_link_in_the_markdown_table():
+    gold = [["结婚", "的", "和", "尚未", "结婚", "的"]] * 3
+    bad = [["结婚", "的", "和尚", "未", "结婚", "的"]] * 3
+    report = compare(gold, {"[x](javascript:1)": bad, "good": gold}, resamples=50)
+    text = report.render("markdown")
+    assert "[x](javascript:1)" not in text
+    assert "\\[x\\](javascript:1)" in text

@@ -1,0 +1,147 @@
+"""One huge line, millions of empty lines, a large diff: time and peak memory of whole commands.
+
+- a bake-off (fmm and hmm) whose corpus is one line of 20 MB (about 6.7 million
+  characters in words of 1 to 3 characters, most of them wrong in fmm's and
+  hmm's output, so the error analysis meets millions of distinct errors). It
+  was quadratic in the line's length (611 s and 3.2 GB on the probe's
+  machine). Baseline: `cws-bench score` of the same gold against itself.
+  Target: under 60 s and 1 GiB.
+- a bake-off whose corpus is 2 million lines, all empty but one in a thousand.
+  Target: under 1 GiB.
+- `cws-bench diff` of two 47 MB files (94 MB in all; B merges two words on one
+  line in ten). Target: at most 1 GiB.
+
+Run as ``python benchmarks/run.py hugeline`` (or ``python benchmarks/bench_hugeline.py``),
+with ``--quick`` for inputs a tenth of the size.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+from common import BIN, peak_rss_of, table
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE_DICT = ROOT / "dictionaries" / "sample.txt"
+SAMPLE_GOLD = ROOT / "corpora" / "sample" / "gold.txt"  # hmm learns from it
+CHARS = [chr(c) for c in range(0x4E00, 0x4E00 + 3000)]
+
+
+def _words(rng: random.Random, count: int) -> list[str]:
+    return ["".join(rng.choices(CHARS, k=rng.choice((1, 2, 2, 3)))) for _ in range(count)]
+
+
+def _one_line(folder: Path, megabytes: float) -> Path:
+    rng = random.Random(5)
+    words = _words(rng, int(megabytes * 2**20 / 3 / 2))  # ~2 characters of 3 bytes a word
+    path = folder / "line.txt"
+    path.write_text(" ".join(words) + "\n", encoding="utf-8")
+    return path
+
+
+def _empty_lines(folder: Path, lines: int) -> Path:
+    rng = random.Random(6)
+    path = folder / "empty.txt"
+    with open(path, "w", encoding="utf-8") as f:
+        for i in range(lines):
+            f.write(" ".join(_words(rng, 10)) + "\n" if i % 1000 == 0 else "\n")
+    return path
+
+
+def _pair(folder: Path, lines: int) -> tuple[Path, Path]:
+    rng = random.Random(3)
+    a, b = folder / "a.txt", folder / "b.txt"
+    with open(a, "w", encoding="utf-8") as fa, open(b, "w", encoding="utf-8") as fb:
+        for i in range(lines):
+            words = _words(rng, 25)
+            fa.write(" ".join(words) + "\n")
+            if i % 10 == 0:
+                words = [*words[:5], words[5] + words[6], *words[7:]]
+            fb.write(" ".join(words) + "\n")
+    return a, b
+
+
+def _config(folder: Path, gold: Path) -> Path:
+    body = f"""
+        name = "huge"
+        resamples = 100
+
+        [[corpora]]
+        label = "huge"
+        gold = "{gold}"
+        dictionary = "{SAMPLE_DICT}"
+
+        [[segmenters]]
+        name = "fmm"
+        options = {{ dictionary = "{SAMPLE_DICT}" }}
+
+        [[segmenters]]
+        name = "hmm"
+        options = {{ corpus = "{SAMPLE_GOLD}" }}
+    """
+    path = folder / f"{gold.stem}.toml"
+    path.write_text(textwrap.dedent(body), encoding="utf-8")
+    return path
+
+
+def _timed(argv: list) -> tuple[float, float]:
+    started = time.perf_counter()
+    peak = peak_rss_of(argv)
+    return time.perf_counter() - started, peak
+
+
+def run(args) -> list[dict]:
+    quick = getattr(args, "quick", False) or "--quick" in sys.argv
+    scale = 0.1 if quick else 1.0
+    cws = BIN / "cws-bench"
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        cases = [
+            (f"one {20 * scale:g} MB line", _one_line(folder, 20 * scale), "60 s, 1 GiB"),
+            (
+                f"{int(2e6 * scale):,} mostly empty lines",
+                _empty_lines(folder, int(2e6 * scale)),
+                "1 GiB",
+            ),
+        ]
+        for name, gold, target in cases:
+            score_s, score_mib = _timed([cws, "score", gold, gold])
+            out = folder / f"out-{gold.stem}"
+            argv = [cws, "bakeoff", _config(folder, gold), "-o", out, "--jobs", "1", "--quiet"]
+            argv += ["--no-cache"]
+            seconds, peak = _timed(argv)
+            rows.append(
+                {
+                    "case": f"bakeoff fmm+hmm, {name}",
+                    "input_mib": gold.stat().st_size / 2**20,
+                    "baseline": f"score {score_s:.1f} s {score_mib:.0f} MiB",
+                    "seconds": seconds,
+                    "peak_mib": peak,
+                    "target": target,
+                }
+            )
+        a, b = _pair(folder, int(400_000 * scale))
+        score_s, score_mib = _timed([cws, "score", a, b])
+        seconds, peak = _timed([cws, "diff", a, b, "-o", folder / "diff.txt"])
+        rows.append(
+            {
+                "case": "diff A B",
+                "input_mib": (a.stat().st_size + b.stat().st_size) / 2**20,
+                "baseline": f"score {score_s:.1f} s {score_mib:.0f} MiB",
+                "seconds": seconds,
+                "peak_mib": peak,
+                "target": "1 GiB",
+            }
+        )
+    print(table(rows, ["case", "input_mib", "baseline", "seconds", "peak_mib", "target"]))
+    return rows
+
+
+if __name__ == "__main__":
+    run(None)
