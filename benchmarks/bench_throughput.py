@@ -95,7 +95,7 @@ def run(args) -> list[dict]:
         for suffix in ("csv", "jsonl"):
             path = Path(folder) / f"log.{suffix}"
             if suffix == "csv":
-                frame.to_csv(path, index=False, float_format=repr)
+                frame.to_csv(path, index=False, float_format="%.17g")  # round-trips
             else:
                 _write_jsonl(frame, path)
             whole[suffix] = run_process(
