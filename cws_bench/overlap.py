@@ -25,7 +25,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-__all__ = ["Overlap", "group_test_sets", "normalized_text", "sentence_overlap"]
+__all__ = [
+    "Overlap",
+    "RunOverlap",
+    "group_test_sets",
+    "normalized_text",
+    "run_overlap",
+    "sentence_overlap",
+]
 
 Sentence = Sequence[str]
 
@@ -164,3 +171,59 @@ def group_test_sets(
                     first, second = sorted((ra, rb), key=labels.index)
                     parent[second] = first
     return {label: root(label) for label in labels}
+
+
+@dataclass(frozen=True)
+class RunOverlap:
+    """What a bake-off knows of its corpora's test sentences found elsewhere.
+
+    Attributes:
+        test_sets: corpus label -> the label of its test set's group
+            (:func:`group_test_sets`: a converted copy, a release in the other
+            script or an older release of the same test set is one group).
+        warnings: corpus label -> the warning its pairs carry: how many of its
+            test sentences are in its training split (only when some are).
+        train: corpus label -> :meth:`Overlap.to_dict` against its training split.
+    """
+
+    test_sets: dict[str, str]
+    warnings: dict[str, str]
+    train: dict[str, dict[str, Any]]
+
+
+def run_overlap(corpora: Sequence[Any], data_dir: str | None) -> RunOverlap:
+    """The test-set groups and training-split overlaps of a bake-off's named corpora.
+
+    Args:
+        corpora: the run's corpus specifications (``label``, ``name``, ``split``);
+            corpora of the user's files are each a group of their own.
+        data_dir: where the external corpora are.
+    """
+    from cws_bench.corpora.registry import get_corpus
+    from cws_bench.errors import CwsBenchError
+
+    test_sets: dict[str, list[list[str]]] = {}
+    read: dict[tuple[str, str], list[list[str]]] = {}
+    warnings: dict[str, str] = {}
+    train: dict[str, dict[str, Any]] = {}
+    for spec in corpora:
+        if spec.name is None:
+            continue
+        corpus = get_corpus(spec.name, data_dir=data_dir)
+        key = (spec.name, spec.split)
+        if key not in read:
+            read[key] = list(corpus.sentences(spec.split))
+        test_sets[spec.label] = read[key]
+        if spec.split == "train" or "train" not in corpus.available_splits:
+            continue
+        try:
+            found = sentence_overlap(read[key], corpus.sentences("train"))
+        except CwsBenchError:
+            continue
+        train[spec.label] = found.to_dict()
+        if found.normalized:
+            warnings[spec.label] = found.describe(f"{spec.name}:train")
+    groups = group_test_sets(test_sets)
+    for spec in corpora:
+        groups.setdefault(spec.label, spec.label)
+    return RunOverlap(groups, warnings, train)
