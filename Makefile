@@ -45,8 +45,9 @@ neural: $(NEURAL)
 run: $(STAMP)
 	$(BIN)/cws-bench bakeoff
 
+# Tests in parallel, one worker per core (pytest-xdist); the 15 slowest printed at the end.
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto --durations=15
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py

@@ -691,8 +691,11 @@ def _result(
     data: str | None,
 ) -> BakeoffResult:
     """The BakeoffResult of a finished run: rows, statistics, settings."""
+    from cws_bench.overlap import run_overlap
+
     records = plan.records
     intervals, comparisons = _statistics(records, config)
+    overlap = run_overlap(plan.corpora, data)  # test sentences in training data, shared sets
     pairs = []
     for corpus in plan.corpora:
         for spec, info in segmenters:
@@ -712,7 +715,9 @@ def _result(
                     seed=config.seed,
                     resamples=config.resamples,
                 )
-                pairs.append(replace(scored, cached=pair in plan.cached))
+                seen = overlap.warnings.get(corpus.label)
+                warnings = scored.warnings if seen is None else (*scored.warnings, seen)
+                pairs.append(replace(scored, cached=pair in plan.cached, warnings=warnings))
     return BakeoffResult(
         name=config.name,
         config=config.to_dict(),
@@ -733,6 +738,8 @@ def _result(
             "loads": run.load_reports(),
             "notes": plan.notes,
             "corpus_domains": _corpus_domains(plan.corpora, data),
+            "corpus_test_sets": overlap.test_sets,
+            "test_in_train": overlap.train,
         },
         environment={**environment(), **model_devices(records)},
         created=datetime.now(timezone.utc).isoformat(timespec="seconds"),

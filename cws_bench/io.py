@@ -58,11 +58,14 @@ def orjson_loads(data: str | bytes) -> Any:
     the value :mod:`json` gives.
 
     orjson reads an integer past 64 bits as a float (``1e+23``) where :mod:`json`
-    keeps the integer: text with a run of 19 or more digits (no integer within
-    64 bits has more) is left to :mod:`json`, as is what orjson refuses (``NaN``).
+    keeps the integer: text with a run of 19 or more digits that does not follow a
+    decimal point (no integer within 64 bits has more; a float's fraction may) is
+    left to :mod:`json`, as is what orjson refuses (``NaN``).
 
     >>> orjson_loads('[1, 2.5, "x"]')
     [1, 2.5, 'x']
+    >>> orjson_loads("[0.0009381661727260374]")  # 19 digits, but a fraction's
+    [0.0009381661727260374]
     >>> orjson_loads("[99999999999999999999999]")
     Traceback (most recent call last):
     ...
@@ -78,7 +81,7 @@ def orjson_loads(data: str | bytes) -> Any:
     import orjson
 
     text = data.decode("latin-1") if isinstance(data, bytes) else data  # digits are ASCII
-    if re.search(r"[0-9]{19}", text):
+    if re.search(r"(?<![0-9.])[0-9]{19}", text):
         raise ValueError("an integer may be past 64 bits: parse with json")
     return orjson.loads(data)  # orjson.JSONDecodeError is a ValueError
 

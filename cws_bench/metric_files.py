@@ -28,7 +28,7 @@ import math
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -289,7 +289,12 @@ def _log_format(path: PathLike, text_start: str) -> str:
     return "jsonl" if text_start.lstrip().startswith("{") else "csv"
 
 
-def _text_lines(path: PathLike, encoding: str) -> tuple[str, np.ndarray]:
+def _read_bytes(path: PathLike) -> bytes:
+    with open_binary(path) as f:
+        return f.read()
+
+
+def _text_lines(path: PathLike, encoding: str, data: bytes | None = None) -> tuple[str, np.ndarray]:
     """The file's non-blank lines joined by newlines, and the line number of each.
 
     The whole file is decoded at once (a million-line log in well under a
@@ -298,8 +303,8 @@ def _text_lines(path: PathLike, encoding: str) -> tuple[str, np.ndarray]:
     """
     import re
 
-    with open_binary(path) as f:
-        data = f.read()
+    if data is None:
+        data = _read_bytes(path)
     try:
         text = data.decode(normalize_encoding(encoding))
     except UnicodeDecodeError:
@@ -319,6 +324,113 @@ def _text_lines(path: PathLike, encoding: str) -> tuple[str, np.ndarray]:
                 body.append(line)
                 numbers.append(line_no)
     return "\n".join(body), np.asarray(numbers, dtype=np.int64)
+
+
+_INT64_LIMIT = 2.0**63
+
+
+def _quick_jsonl(path: PathLike, data: bytes, wanted: Sequence[str]) -> pd.DataFrame | None:
+    """The ``wanted`` columns of a UTF-8 JSONL log in one pass of msgspec, or None.
+
+    The common case, done fast: msgspec decodes the lines straight from the bytes
+    (it checks the UTF-8) into records holding only the wanted keys (about three
+    times as fast as orjson's dictionaries of every key), integers past 64 bits
+    kept as :mod:`json` keeps them; each column that holds only numbers becomes
+    a float array at once. None, for :func:`_parse_jsonl` to read the file
+    line by line as before (same values, same errors), when msgspec is missing
+    or refuses the text, or when a line is blank or holds anything but one object.
+    """
+    try:
+        import msgspec
+    except ImportError:
+        return None
+    import re
+
+    import pandas as pd
+
+    start = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+    end = len(data) - 1 if data.endswith(b"\n") else len(data)
+    body = memoryview(data)[start:end]  # no copy of a large file
+    first_end = data.find(b"\n", start, end)
+    first_line = data[start : end if first_end < 0 else first_end]
+    last_line = data[data.rfind(b"\n", start, end) + 1 : end]
+    if not first_line.strip() or not last_line.strip() or re.search(rb"\n[ \t\r\f\v]*\n", body):
+        return None  # a blank line: the careful reader skips it and numbers the others
+    keys = list(dict.fromkeys(wanted))
+    fields = [f"f{i}" for i in range(len(keys))]
+    try:
+        first = msgspec.json.decode(first_line)  # its keys, in order
+    except msgspec.DecodeError:
+        return None
+    if not isinstance(first, dict):
+        return None
+    columns: dict[str, object] | None = None
+    # numbers only (the usual log) decode straight to floats; anything else as it is
+    for kind in (float, Any):
+        record = msgspec.defstruct(
+            "Request",
+            [(field, kind | msgspec.UnsetType, msgspec.UNSET) for field in fields],
+            rename=dict(zip(fields, keys)),
+        )
+        try:
+            records = msgspec.json.Decoder(record).decode_lines(body)
+        except msgspec.DecodeError:  # a list, NaN, ...: the careful reader names the line
+            continue
+        # no blank line, so as many values as lines means one value a line
+        if len(records) != data.count(b"\n", start, end) + 1:
+            return None
+        columns = _quick_columns(records, keys, fields, exact=kind is Any)
+        if columns is not None:
+            break
+    if columns is None:
+        return None
+    frame = pd.DataFrame(columns)
+    frame.attrs["keys"] = [str(key) for key in first]
+    return frame
+
+
+def _quick_columns(
+    records: list[Any], keys: list[str], fields: list[str], *, exact: bool
+) -> dict[str, object] | None:
+    """Columns of decoded requests: a float array where every value is a number.
+
+    ``exact`` (the values decoded as they are): a column of numbers becomes a float
+    array, any other stays a list for pandas to infer as the careful reader does.
+    Otherwise (the values decoded as floats): None when a line lacks a key, or when
+    a float of 2**63 or more may have been an integer past 64 bits (:mod:`json`
+    keeps it an integer).
+    """
+    from operator import attrgetter
+
+    import msgspec
+
+    columns: dict[str, object] = {}
+    count = len(records)
+    for key, field in zip(keys, fields):
+        values = map(attrgetter(field), records)
+        if not exact:
+            try:
+                array = np.fromiter(values, dtype=np.float64, count=count)
+            except TypeError:  # a line without the key (UNSET): the exact pass says
+                return None
+            if (np.abs(array) >= _INT64_LIMIT).any():
+                return None
+            columns[key] = array
+            continue
+        listed = list(values)
+        kinds = set(map(type, listed))
+        if kinds == {msgspec.UnsetType}:
+            continue  # no line has the key
+        if msgspec.UnsetType in kinds:
+            listed = [None if type(v) is msgspec.UnsetType else v for v in listed]
+            kinds = set(map(type, listed))
+        if kinds <= {float, int}:  # not bool (True is an int, not of type int)
+            array = np.array(listed, dtype=np.float64)
+            if not (np.abs(array) >= _INT64_LIMIT).any():  # else pandas reads it as before
+                columns[key] = array
+                continue
+        columns[key] = listed  # pandas infers the column as the careful reader does
+    return columns
 
 
 def _parse_jsonl(
@@ -438,22 +550,35 @@ def read_request_log(
         if name not in mapping:
             raise ValueError(f"unknown request field {name!r}; the fields are {', '.join(COLUMNS)}")
         mapping[name] = column
-    body, numbers = _text_lines(path, encoding)
+    data = _read_bytes(path)
     name = display_name(path)
-    if not body:
-        raise CwsBenchError(f"{name}: empty log", "write one request a line (JSONL or CSV)")
-    fmt = log_format or _log_format(path, body.split("\n", 1)[0])
-    if fmt not in _LOG_FORMATS:
-        raise ValueError(f"log_format must be one of {', '.join(_LOG_FORMATS)}, got {fmt!r}")
-    if fmt == "jsonl":
-        frame = _parse_jsonl(path, body, numbers, list(mapping.values()))
-        lines: np.ndarray | None = numbers
+    wanted = list(mapping.values())
+    start = data[:64].decode("latin-1").removeprefix("\xef\xbb\xbf")  # a UTF-8 BOM
+    quick = None
+    if (log_format or _log_format(path, start)) == "jsonl" and normalize_encoding(
+        encoding
+    ) == "utf-8":
+        quick = _quick_jsonl(path, data, wanted)
+    lines: np.ndarray | None
+    if quick is not None:
+        frame = quick
+        lines = np.arange(1, len(frame) + 1)
     else:
-        try:
-            frame = pd.read_csv(io.StringIO(body), low_memory=False)
-        except (pd.errors.ParserError, pd.errors.EmptyDataError) as e:
-            raise CwsBenchError(f"{name}: not a CSV file: {e}", "write a header line") from None
-        lines = numbers[1:] if len(frame) == len(numbers) - 1 else None
+        body, numbers = _text_lines(path, encoding, data)
+        if not body:
+            raise CwsBenchError(f"{name}: empty log", "write one request a line (JSONL or CSV)")
+        fmt = log_format or _log_format(path, body.split("\n", 1)[0])
+        if fmt not in _LOG_FORMATS:
+            raise ValueError(f"log_format must be one of {', '.join(_LOG_FORMATS)}, got {fmt!r}")
+        if fmt == "jsonl":
+            frame = _parse_jsonl(path, body, numbers, wanted)
+            lines = numbers
+        else:
+            try:
+                frame = pd.read_csv(io.StringIO(body), low_memory=False)
+            except (pd.errors.ParserError, pd.errors.EmptyDataError) as e:
+                raise CwsBenchError(f"{name}: not a CSV file: {e}", "write a header line") from None
+            lines = numbers[1:] if len(frame) == len(numbers) - 1 else None
     frame.columns = [str(c) for c in frame.columns]
     for field_name, column in mapping.items():
         if column not in frame.columns:

@@ -256,10 +256,13 @@ def record_problems(record: Any) -> list[str]:
     if problem is not None:
         return [problem]
     problems = score_problems(record["scores"], record["sentence_counts"])
-    sentences = record["timing"].get("sentences")
+    # one row per scored sentence: the scores' count, not timing's lines segmented
+    # (an empty gold line is segmented but not scored)
+    sentences = record["scores"].get("sentences")
     if isinstance(sentences, int) and len(record["sentence_counts"]) != sentences:
         problems.append(
-            f"sentence_counts has {len(record['sentence_counts'])} rows for {sentences} sentences"
+            f"sentence_counts has {len(record['sentence_counts'])} rows "
+            f"for {sentences} scored sentences"
         )
     checksum = record.get("checksum")
     if checksum is not None and not _checksum_matches(record, checksum):

@@ -10,7 +10,7 @@ import pytest
 from cws_bench.bakeoff import load_config, parse_config, run_bakeoff
 from cws_bench.errors import CwsBenchError
 
-DEFAULT_SEGMENTERS = ["fmm", "bmm", "bimm", "hmm", "jieba", "pkuseg", "snownlp", "thulac"]
+DEFAULT_SEGMENTERS = ["fmm", "bmm", "bimm", "hmm", "crf", "jieba", "pkuseg", "snownlp", "thulac"]
 
 
 def test_domains_configuration():
@@ -33,6 +33,8 @@ def test_domains_configuration():
     # closed rows only where the corpus has its own training data (or word list)
     by_label = {s.label: s for s in config.segmenters}
     assert by_label["hmm"].corpora == ("pd1998", "sxu", "zx", "wtb", "udc", "ctb6")
+    assert by_label["crf"].corpora == by_label["hmm"].corpora
+    assert by_label["crf"].track == "closed"
     assert "ud-zh-cfl" not in by_label["fmm"].corpora
     assert not any(label.endswith("+t2s") for label in by_label["fmm"].corpora)
     assert by_label["jieba"].corpora is None
@@ -143,3 +145,18 @@ def test_pairs_carry_their_buckets(small_domains):
     assert oov["gold"] == 327  # the OOV words of `corpora info wtb`
     # no training data for GSD here: no frequency buckets
     assert pairs["ud-zh-gsd", "jieba"].analysis["buckets"]["frequency"] == []
+
+
+def test_test_sentences_in_training_data_and_shared_test_sets(small_domains):
+    settings = small_domains.settings
+    # a converted copy is the same test set; WTB's is its own
+    assert settings["corpus_test_sets"] == {
+        "wtb": "wtb",
+        "ud-zh-gsd": "ud-zh-gsd",
+        "ud-zh-gsd+t2s": "ud-zh-gsd",
+    }
+    # 2 of WTB's 92 test sentences are training sentences (corpora info says the same)
+    assert settings["test_in_train"]["wtb"] == {"sentences": 92, "exact": 2, "normalized": 2}
+    warning = "2 of 92 test sentences (2.2%) are in wtb:train"
+    for pair in small_domains.pairs:
+        assert any(w.startswith(warning) for w in pair.warnings) == (pair.corpus == "wtb")

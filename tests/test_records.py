@@ -128,6 +128,25 @@ def test_a_valid_record_is_used_as_stored(first_run, tmp_path):
     assert again.pairs[0].scores == result.pairs[0].scores
 
 
+def test_a_corpus_with_an_empty_gold_line_is_all_cache_hits_on_a_rerun(tmp_path):
+    # an empty gold line is segmented (its raw line is) but not scored: no row, no redo
+    gold = tmp_path / "g.txt"
+    gold.write_text("我们 是 学生\n\n他 来 了\n今天 天气 好\n", encoding="utf-8")
+    (tmp_path / "bakeoff.toml").write_text(
+        f"name = 'empty'\nresamples = 20\n[[corpora]]\ngold = '{gold}'\n"
+        f"[[segmenters]]\nname = 'fmm'\noptions = {{ dictionary = '{SAMPLE_DICT}' }}\n"
+        "[[segmenters]]\nname = 'jieba'\n",
+        encoding="utf-8",
+    )
+    config = load_config(tmp_path / "bakeoff.toml")
+    first = run_bakeoff(config, output_dir=tmp_path / "out", jobs=1, write=False)
+    assert [p.scores["sentences"] for p in first.pairs] == [3, 3]
+    again = run_bakeoff(config, output_dir=tmp_path / "out", jobs=1, write=False)
+    assert [p.cached for p in again.pairs] == [True, True]
+    assert again.settings["notes"] == []
+    assert [p.scores for p in again.pairs] == [p.scores for p in first.pairs]
+
+
 def test_a_record_of_another_version_is_silently_ignored(tmp_path):
     path = tmp_path / "old.json"
     path.write_text(json.dumps({"version": CACHE_VERSION - 1}), encoding="utf-8")
@@ -178,7 +197,7 @@ def _minimal():
 def test_runs_of_empty_lines_are_packed_on_file(tmp_path):
     record = _minimal()
     record["sentence_counts"] = [[0, 0, 0]] * 1000 + [[3, 5, 4]] + [[0, 0, 0]] * 999
-    record["timing"] = {"sentences": 2000}
+    record["scores"]["sentences"] = 2000
     path = tmp_path / "r.json"
     store_record(path, record)
     assert json.loads(path.read_text(encoding="utf-8"))["sentence_counts"] == [1000, [3, 5, 4], 999]
@@ -193,7 +212,7 @@ def test_runs_of_empty_lines_are_packed_on_file(tmp_path):
     path.write_text(json.dumps(stored), encoding="utf-8")
     loaded, warning = load_record(path, version=CACHE_VERSION)
     assert loaded is None
-    assert "sentence_counts has 1999 rows for 2000 sentences" in warning
+    assert "sentence_counts has 1999 rows for 2000 scored sentences" in warning
 
 
 # The record writer before orjson (the oracle): json.dump of the record with the checksum

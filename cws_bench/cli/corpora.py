@@ -97,6 +97,13 @@ def _list(data_dir: str | None, fmt: str) -> None:
 @encoding_option
 @_data_dir_option
 @click.option("--download", is_flag=True, help="Download the corpus first if it is not here.")
+@click.option(
+    "--overlap-with",
+    multiple=True,
+    metavar="NAME[:SPLIT]",
+    help="Also count the split's sentences found in this corpus' split (default test), "
+    "e.g. another corpus' test set; repeatable. The training split is always compared.",
+)
 @_quiet_option
 @_format_option
 def info(
@@ -107,6 +114,7 @@ def info(
     encoding: str,
     data_dir: str | None,
     download: bool,
+    overlap_with: tuple[str, ...],
     quiet: bool,
     fmt: str,
 ) -> None:
@@ -115,13 +123,16 @@ def info(
     NAME is a named corpus (see `cws-bench corpora`) or a gold file in any
     known format. The OOV rate is that of the split against the corpus'
     standard dictionary (SIGHAN: the training word list; others: the word
-    types of the training split), or against --dict.
+    types of the training split), or against --dict. For a named corpus it
+    also counts the split's sentences found in its training split (exactly,
+    and after normalising width and punctuation), and in --overlap-with.
 
     \b
     Example:
         cws-bench corpora info sample
         cws-bench corpora info pd1998 --split test --format json
         cws-bench corpora info gold.txt --dict words.txt
+        cws-bench corpora info udc --overlap-with ud-zh-gsdsimp --data-dir ../shared/corpora
     """
     from pathlib import Path
 
@@ -140,7 +151,9 @@ def info(
         if split is None:
             available = corpus.available_splits
             split = "test" if "test" in available or not available else available[0]
-        statistics = corpus_statistics(corpus, split, dictionary=given)
+        statistics = corpus_statistics(
+            corpus, split, dictionary=given, overlap_with=overlap_with, data_dir=data_dir
+        )
         title = f"{corpus.name}, {split} split: {corpus.title}"
         card = corpus.metadata()
     click.echo(statistics.render(fmt, title=title, card=card))

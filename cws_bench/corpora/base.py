@@ -22,13 +22,42 @@ if TYPE_CHECKING:  # pathlib costs about 5 ms at start-up (`cws-bench score` rea
     from pathlib import Path
 
 __all__ = [
+    "DATA_ROOT_VARIABLE",
     "Availability",
     "Corpus",
     "SplitSummary",
+    "environment_data_dir",
     "kept_summaries",
     "sentences_checksum",
     "word_types",
 ]
+
+DATA_ROOT_VARIABLE = "CWS_BENCH_DATA"
+"""The environment variable naming one folder that holds the external corpora."""
+
+
+def environment_data_dir(variable: str | None) -> str | None:
+    """The data folder the environment names for a corpus family, or None.
+
+    The family's own variable (``CWS_BENCH_SIGHAN2005``, ``CWS_BENCH_UD_CHINESE``,
+    ``CWS_BENCH_MCCWS``, ``CWS_BENCH_CTB6``) first, then the data root
+    ``CWS_BENCH_DATA``: a folder holding ``icwb2-data``, the UD treebanks, ``mccws``, ...,
+    where each family finds its own files, as with ``data_dir``.
+
+    >>> import os
+    >>> os.environ["CWS_BENCH_DATA"] = "/data"
+    >>> environment_data_dir("CWS_BENCH_NO_SUCH_FAMILY")
+    '/data'
+    >>> del os.environ["CWS_BENCH_DATA"]
+    >>> environment_data_dir("CWS_BENCH_NO_SUCH_FAMILY") is None
+    True
+    """
+    import os
+
+    for name in (variable, DATA_ROOT_VARIABLE):
+        if name and os.environ.get(name):
+            return os.environ[name]
+    return None
 
 
 @dataclass(frozen=True)

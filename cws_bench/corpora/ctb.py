@@ -12,11 +12,10 @@ multi-criteria CWS work: ``ctb6.train.seg``, ``ctb6.dev.seg``,
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from cws_bench.corpora.base import Availability, Corpus
+from cws_bench.corpora.base import Availability, Corpus, environment_data_dir
 from cws_bench.corpora.readers import read_plain
 from cws_bench.errors import CorpusUnavailableError
 from cws_bench.io import PathLike
@@ -52,8 +51,8 @@ class CTB6(Corpus):
     external_data = True
 
     def __init__(self, data_dir: PathLike | None = None) -> None:
-        if data_dir is None and os.environ.get(DATA_VARIABLE):
-            data_dir = os.environ[DATA_VARIABLE]
+        if data_dir is None:
+            data_dir = environment_data_dir(DATA_VARIABLE)
         self.data_dir = Path(data_dir).expanduser() if data_dir is not None else None
 
     def _file(self, split: str) -> Path | None:

@@ -22,7 +22,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from cws_bench.corpora.base import Availability, Corpus
+from cws_bench.corpora.base import Availability, Corpus, environment_data_dir
 from cws_bench.corpora.download import (
     ChecksumMismatchError,
     cache_dir,
@@ -89,8 +89,8 @@ class PinnedFiles(Corpus):
         url: str | None = None,
         progress: bool = False,
     ) -> None:
-        if data_dir is None and self.data_variable and os.environ.get(self.data_variable):
-            data_dir = os.environ[self.data_variable]
+        if data_dir is None:
+            data_dir = environment_data_dir(self.data_variable)
         self.data_dir = Path(data_dir).expanduser() if data_dir is not None else None
         self.download_missing = download
         self.verify = verify

@@ -72,9 +72,11 @@ def get_corpus(name: str, *, data_dir: PathLike | None = None, **options: Any) -
 
     Args:
         name: a registry name (see :func:`corpus_names`).
-        data_dir: where the corpus' files are, for corpora that are not
-            shipped (a folder, or for SIGHAN 2005 also the released zip);
-            each corpus also reads an environment variable (see its docs).
+        data_dir: where the corpus' files are, for corpora whose data no Python
+            package installs (``external_data``: a folder, or for SIGHAN 2005 also
+            the released zip); ignored by the others (``sample``, ``pd1998``). Each
+            external corpus also reads its environment variable, then
+            ``CWS_BENCH_DATA`` (see :func:`~cws_bench.corpora.base.environment_data_dir`).
         **options: corpus options, e.g. ``compounds="join"`` for ``pd1998``,
             ``download=True`` for the SIGHAN corpora.
 
@@ -91,6 +93,11 @@ def get_corpus(name: str, *, data_dir: PathLike | None = None, **options: Any) -
     module, _, attribute = target.partition(":")
     factory = getattr(importlib.import_module(module), attribute)
     try:
-        return factory(data_dir=data_dir, **options)
+        corpus: Corpus = factory(**options)
+        # data_dir locates external data only: a shipped corpus (sample) or one a package
+        # installs (pd1998) keeps its own data whatever folder a run names
+        if data_dir is not None and corpus.external_data:
+            corpus = factory(data_dir=data_dir, **options)
+        return corpus
     except TypeError as e:
         raise CwsBenchError(f"corpus {name}: {e}") from e

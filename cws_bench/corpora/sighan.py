@@ -43,7 +43,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from cws_bench.corpora.base import Availability, Corpus
+from cws_bench.corpora.base import Availability, Corpus, environment_data_dir
 from cws_bench.corpora.download import (
     ChecksumMismatchError,
     cache_dir,
@@ -225,8 +225,8 @@ class Sighan2005(Corpus):
             f"{self.spec.note}. Some raw test lines differ from the gold text "
             "(the release's own quirk); scoring aligns them."
         )
-        if data_dir is None and os.environ.get(DATA_VARIABLE):
-            data_dir = os.environ[DATA_VARIABLE]
+        if data_dir is None:
+            data_dir = environment_data_dir(DATA_VARIABLE)
         self.data_dir = Path(data_dir).expanduser() if data_dir is not None else None
         self.download_missing = download
         self.verify = verify

@@ -8,7 +8,7 @@ beside each test set (PKU test: 0.058 against its training word list).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from cws_bench.checksums import SentenceDigest
@@ -46,6 +46,10 @@ class CorpusStatistics:
         oov_rate: ``oov_words / words`` (None without a dictionary).
         corpus, split, checksum: what was counted, when it is a named corpus.
         note: why a figure is absent (e.g. no dictionary available).
+        overlaps: for a named corpus' split, how many of its sentences are in
+            its training split and in the other splits asked for: one dict
+            each (``with``, ``sentences``, ``exact``, ``normalized``, see
+            :class:`cws_bench.overlap.Overlap`).
     """
 
     sentences: int
@@ -64,10 +68,13 @@ class CorpusStatistics:
     split: str | None = None
     checksum: str | None = None
     note: str | None = None
+    overlaps: tuple[dict[str, Any], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe dict in field order."""
-        return asdict(self)
+        data = asdict(self)
+        data["overlaps"] = [dict(found) for found in self.overlaps]
+        return data
 
     def render(self, fmt: str, *, title: str = "", card: Mapping[str, Any] | None = None) -> str:
         """What ``cws-bench corpora info`` prints: ``text`` or ``json``, no final newline.
@@ -114,6 +121,8 @@ class CorpusStatistics:
             rows.append(("OOV rate", "--"))
         if self.empty_lines:
             rows.append(("empty lines", f"{self.empty_lines:,}"))
+        for found in self.overlaps:
+            rows.append((f"in {found['with']}", _overlap_text(found)))
         rows.append(("checksum", self.checksum or "--"))
         width = max(len(label) for label, _ in rows)
         lines = [title]
@@ -215,7 +224,12 @@ def sentence_statistics(
 
 
 def corpus_statistics(
-    corpus: Corpus, split: str, *, dictionary: Dictionary | None = None
+    corpus: Corpus,
+    split: str,
+    *,
+    dictionary: Dictionary | None = None,
+    overlap_with: Sequence[str] = (),
+    data_dir: str | None = None,
 ) -> CorpusStatistics:
     """Statistics of a split of a named corpus, OOV against its standard dictionary.
 
@@ -223,6 +237,9 @@ def corpus_statistics(
         corpus: the corpus.
         split: the split to count.
         dictionary: a dictionary to use instead of the corpus' standard one.
+        overlap_with: other corpora's splits (``NAME[:SPLIT]``) whose sentences to
+            look for, besides the training split (:func:`split_overlaps`).
+        data_dir: where ``overlap_with``'s external corpora are.
 
     Raises:
         CorpusUnavailableError: the split is not here.
@@ -234,9 +251,58 @@ def corpus_statistics(
             dictionary = corpus.dictionary()
         except CorpusUnavailableError as e:
             note = f"no OOV figures: {e.message}"
-    return sentence_statistics(
+    statistics = sentence_statistics(
         corpus.sentences(split), dictionary, corpus=corpus.name, split=split, note=note
     )
+    overlaps = split_overlaps(corpus, split, overlap_with, data_dir=data_dir)
+    return replace(statistics, overlaps=overlaps)
+
+
+def _overlap_text(found: Mapping[str, Any]) -> str:
+    total = found["sentences"]
+
+    def part(n: int) -> str:
+        return f"{n:,} ({100 * n / total:.1f}%)" if total else f"{n:,}"
+
+    return f"{part(found['exact'])} exact, {part(found['normalized'])} after normalising"
+
+
+def split_overlaps(
+    corpus: Corpus,
+    split: str,
+    others: Sequence[str] = (),
+    *,
+    data_dir: str | None = None,
+) -> tuple[dict[str, Any], ...]:
+    """How many of a split's sentences are in the corpus' training split and in ``others``.
+
+    The training split is compared when it is here and ``split`` is another one;
+    each of ``others`` (``NAME[:SPLIT]``, split ``test`` by default) is read with
+    ``data_dir``. Exact texts, and texts with width folded and punctuation removed
+    (Traditional converted to Simplified when either side is Traditional):
+    :func:`cws_bench.overlap.sentence_overlap`.
+    """
+    from cws_bench.corpora.registry import get_corpus
+    from cws_bench.overlap import sentence_overlap
+
+    found: list[dict[str, Any]] = []
+    sentences = list(corpus.sentences(split))
+    targets: list[tuple[Corpus, str]] = []
+    if split != "train" and "train" in corpus.available_splits:
+        targets.append((corpus, "train"))
+    for spec in others:
+        name, _, other_split = spec.partition(":")
+        other = get_corpus(name, data_dir=data_dir)
+        other_split = other_split or "test"
+        other.check_split(other_split)
+        targets.append((other, other_split))
+    for other, other_split in targets:
+        traditional = "Traditional" in (corpus.script, other.script)
+        overlap = sentence_overlap(
+            sentences, other.sentences(other_split), convert="t2s" if traditional else "none"
+        )
+        found.append({"with": f"{other.name}:{other_split}", **overlap.to_dict()})
+    return tuple(found)
 
 
 def render_corpus_list(cards: Sequence[Mapping[str, Any]], fmt: str = "text") -> str:

@@ -42,7 +42,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from cws_bench.corpora.base import Availability, Corpus
+from cws_bench.corpora.base import Availability, Corpus, environment_data_dir
 from cws_bench.corpora.download import cache_dir, download_file, file_sha256
 from cws_bench.corpora.readers import iter_conllu
 from cws_bench.errors import CorpusUnavailableError
@@ -126,8 +126,8 @@ class UniversalDependencies(Corpus):
             "CoNLL-U FORM column; raw input is each sentence's # text. "
             "The standard dictionary needs the train split."
         )
-        if data_dir is None and os.environ.get(DATA_VARIABLE):
-            data_dir = os.environ[DATA_VARIABLE]
+        if data_dir is None:
+            data_dir = environment_data_dir(DATA_VARIABLE)
         self.data_dir = Path(data_dir).expanduser() if data_dir is not None else None
         self.multiword = multiword
         self.cache = cache_dir(cache) / "ud" / folder

@@ -29,6 +29,7 @@ __all__ = [
     "DomainRow",
     "DomainView",
     "FallOff",
+    "distinct_mean",
     "domain_matrix",
     "domain_view",
     "falloff_chart",
@@ -48,16 +49,49 @@ def is_news(domain: str | None) -> bool:
     return bool(domain) and (domain == "news" or domain.startswith("news ("))  # type: ignore[union-attr]
 
 
+def distinct_mean(f1: dict[str, float], test_sets: dict[str, str]) -> float | None:
+    """The mean F1 over distinct test sets: corpora of one test set averaged first.
+
+    >>> distinct_mean({"gsd": 0.8, "gsdsimp": 0.9, "pku": 0.6}, {"gsdsimp": "gsd"})
+    0.725
+    """
+    groups: dict[str, list[float]] = {}
+    for corpus, value in f1.items():
+        groups.setdefault(test_sets.get(corpus, corpus), []).append(value)
+    if not groups:
+        return None
+    means = [sum(values) / len(values) for values in groups.values()]
+    return sum(means) / len(means)
+
+
 @dataclass(frozen=True)
 class DomainRow:
-    """One segmenter across the corpora: F1 per corpus label, its mean and worst corpus."""
+    """One segmenter across the corpora: F1 per corpus label, its means and worst corpus.
+
+    Attributes:
+        segmenter: the row's label.
+        f1: corpus label -> F1.
+        test_sets: corpus label -> its test set's group (the run's
+            ``settings["corpus_test_sets"]``): corpora of one test set (a
+            converted copy, a release in the other script, an older release)
+            count once in :attr:`mean`.
+        common: the corpora every row of the matrix was scored on.
+    """
 
     segmenter: str
     f1: dict[str, float]
+    test_sets: dict[str, str] = field(default_factory=dict)
+    common: tuple[str, ...] = ()
 
     @property
     def mean(self) -> float | None:
-        return sum(self.f1.values()) / len(self.f1) if self.f1 else None
+        """The mean F1 over the distinct test sets this row was scored on."""
+        return distinct_mean(self.f1, self.test_sets)
+
+    @property
+    def common_mean(self) -> float | None:
+        """The mean F1 over the distinct test sets of the corpora every row has."""
+        return distinct_mean({c: self.f1[c] for c in self.common}, self.test_sets)
 
     @property
     def worst(self) -> tuple[str, float] | None:
@@ -102,7 +136,9 @@ def domain_matrix(result: BakeoffResult) -> DomainMatrix | None:
         values.setdefault(pair.segmenter, {})[pair.corpus] = f1
     if len(corpora) < 2 or not values:
         return None
-    rows = [DomainRow(name, f1) for name, f1 in values.items()]
+    test_sets = dict(result.settings.get("corpus_test_sets") or {})
+    common = tuple(c for c in corpora if all(c in f1 for f1 in values.values()))
+    rows = [DomainRow(name, f1, test_sets, common) for name, f1 in values.items()]
     # Means over different sets of corpora do not compare: the rows scored on
     # every corpus come first, then those scored on fewer (closed-track rows
     # run only where a corpus has training data), each group by mean F1.
@@ -126,10 +162,12 @@ class FallOff:
     segmenter: str
     news_f1: float
     drops: dict[str, float]
+    test_sets: dict[str, str] = field(default_factory=dict)
 
     @property
     def mean_drop(self) -> float | None:
-        return sum(self.drops.values()) / len(self.drops) if self.drops else None
+        """The mean difference over distinct test sets (:func:`distinct_mean`)."""
+        return distinct_mean(self.drops, self.test_sets)
 
     @property
     def worst(self) -> tuple[str, float] | None:
@@ -153,7 +191,7 @@ def falloff_rows(matrix: DomainMatrix) -> list[FallOff]:
         reference = sum(on_news) / len(on_news)
         drops = {c: f1 - reference for c, f1 in row.f1.items() if c not in news}
         if drops:
-            rows.append(FallOff(row.segmenter, reference, drops))
+            rows.append(FallOff(row.segmenter, reference, drops, row.test_sets))
     rows.sort(key=lambda r: (-(r.mean_drop or 0.0), r.segmenter))
     return rows
 
@@ -262,6 +300,19 @@ def _cell(value: float | None) -> str:
     return fmt.MISSING if value is None else fmt.format_score(value)
 
 
+def _shared_sets(matrix: DomainMatrix) -> str:
+    """The groups of corpora that share a test set, ``a = b = c; d = e``."""
+    test_sets = matrix.rows[0].test_sets if matrix.rows else {}
+    groups: dict[str, list[str]] = {}
+    for corpus in matrix.corpora:
+        groups.setdefault(test_sets.get(corpus, corpus), []).append(corpus)
+    return "; ".join(
+        " = ".join(map(escape_markdown, members))
+        for members in groups.values()
+        if len(members) > 1
+    )
+
+
 def render_wide_markdown(result: BakeoffResult, *, heading: str = "##") -> str:
     """F1 by corpus as one wide Markdown table, with each row's mean and worst corpus.
 
@@ -271,24 +322,39 @@ def render_wide_markdown(result: BakeoffResult, *, heading: str = "##") -> str:
     if matrix is None:
         return ""
     esc = escape_markdown
-
-    header = ["segmenter", *map(esc, matrix.corpora), "mean", "worst corpus"]
+    common = matrix.rows[0].common if matrix.rows else ()
+    header = [
+        "segmenter",
+        *map(esc, matrix.corpora),
+        "mean",
+        f"mean of {len(common)} shared",
+        "worst corpus",
+    ]
     lines = [
         f"{heading} F1 by corpus",
         "",
         "Rows: segmenters scored on more corpora first, then by mean F1 over the corpora "
         f"each was scored on ({fmt.MISSING}: not run there); columns by the mean F1 of the "
-        "segmenters scored on every corpus.",
+        "segmenters scored on every corpus. Means are over distinct test sets: corpora "
+        "sharing most of their test sentences count once"
+        + (f" ({_shared_sets(matrix)})" if _shared_sets(matrix) else "")
+        + "; mean of shared: over the corpora every row was scored on"
+        + (f" ({', '.join(map(esc, common))})" if common else "")
+        + ", the one mean that compares across rows.",
         "",
         "| " + " | ".join(header) + " |",
-        "| --- | " + " | ".join("---:" for _ in matrix.corpora) + " | ---: | --- |",
+        "| --- | " + " | ".join("---:" for _ in matrix.corpora) + " | ---: | ---: | --- |",
     ]
     for row in matrix.rows:
         worst = row.worst
         cells = [_cell(row.f1.get(c)) for c in matrix.corpora]
         worst_text = f"{esc(worst[0])} ({fmt.format_score(worst[1])})" if worst else fmt.MISSING
         lines.append(
-            "| " + " | ".join([esc(row.segmenter), *cells, _cell(row.mean), worst_text]) + " |"
+            "| "
+            + " | ".join(
+                [esc(row.segmenter), *cells, _cell(row.mean), _cell(row.common_mean), worst_text]
+            )
+            + " |"
         )
     falloff = falloff_rows(matrix)
     if falloff:

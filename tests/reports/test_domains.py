@@ -70,9 +70,11 @@ def test_wide_markdown_table():
     lines = text.splitlines()
     assert lines[0] == "## F1 by corpus"
     header = next(line for line in lines if line.startswith("| segmenter |"))
-    assert header == "| segmenter | news-a | news-b | novel | weibo | mean | worst corpus |"
-    assert "| pkuseg | 0.950 | 0.930 | 0.880 | 0.800 | 0.890 | weibo (0.800) |" in lines
-    assert "| fmm | 0.850 | 0.870 | — | 0.600 | 0.773 | weibo (0.600) |" in lines
+    header_cells = "| segmenter | news-a | news-b | novel | weibo | mean | mean of 3 shared |"
+    assert header == header_cells + " worst corpus |"
+    # shared: news-a, news-b, weibo (fmm has no novel); pkuseg (0.95 + 0.93 + 0.80) / 3
+    assert "| pkuseg | 0.950 | 0.930 | 0.880 | 0.800 | 0.890 | 0.893 | weibo (0.800) |" in lines
+    assert "| fmm | 0.850 | 0.870 | — | 0.600 | 0.773 | 0.773 | weibo (0.600) |" in lines
     assert "| jieba | 0.850 | -0.125 | weibo (-0.150) |" in lines
     assert "| fmm | 0.860 | -0.260 | weibo (-0.260) |" in lines
     # and it is part of leaderboard.md
@@ -103,3 +105,34 @@ def test_rows_scored_on_fewer_corpora_come_after():
     assert [row.segmenter for row in matrix.rows] == ["pkuseg", "jieba", "fmm", "bimm"]
     # columns ordered by the rows scored everywhere (pkuseg, jieba), not by bimm's news
     assert matrix.corpora == ["news-a", "news-b", "novel", "weibo"]
+
+
+def test_means_count_a_shared_test_set_once_and_compare_over_shared_corpora():
+    # gsd, gsd+t2s and udc are one test set; closed rows (fmm) only run where there is a train
+    f1 = {
+        "jieba": {"pku": 0.80, "gsd": 0.70, "gsd+t2s": 0.90, "udc": 0.80, "weibo": 0.60},
+        "fmm": {"pku": 0.90, "udc": 0.70},
+    }
+    domains = {"pku": "news", "gsd": "Wikipedia", "gsd+t2s": "Wikipedia", "udc": "Wikipedia"}
+    domains["weibo"] = "microblogs"
+    base = result(f1, domains)
+    groups = {"pku": "pku", "gsd": "gsd", "gsd+t2s": "gsd", "udc": "gsd", "weibo": "weibo"}
+    run = BakeoffResult(
+        "demo", {}, base.pairs, settings={**base.settings, "corpus_test_sets": groups}
+    )
+    rows = {row.segmenter: row for row in domain_matrix(run).rows}
+    # by hand: jieba's Wikipedia set (0.70 + 0.90 + 0.80) / 3 = 0.80, then (0.80 + 0.80 + 0.60) / 3
+    assert rows["jieba"].mean == pytest.approx(2.2 / 3)
+    # every corpus counted alike, as before: (0.8 + 0.7 + 0.9 + 0.8 + 0.6) / 5 = 0.76
+    assert domain_matrix(base).rows[0].mean == pytest.approx(0.76)
+    # the corpora every row has: pku and udc; jieba (0.80 + 0.80) / 2, fmm (0.90 + 0.70) / 2
+    assert rows["jieba"].common == rows["fmm"].common == ("pku", "udc")
+    assert rows["jieba"].common_mean == pytest.approx(0.80)
+    assert rows["fmm"].common_mean == pytest.approx(0.80)
+    # the fall-off from news: Wikipedia once (0.80 - 0.80 = 0), weibo -0.20 -> -0.10
+    (jieba,) = [r for r in falloff_rows(domain_matrix(run)) if r.segmenter == "jieba"]
+    assert jieba.mean_drop == pytest.approx(-0.10)
+    text = render_wide_markdown(run)
+    assert "mean of 2 shared" in text
+    assert "(gsd+t2s = udc = gsd)" in text  # in column order
+    assert "| jieba | " in text and "| 0.733 | 0.800 |" in text
