@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import itertools
 import json
 import os
 from typing import Any
@@ -44,6 +43,7 @@ from typing import Any
 from cws_bench.errors import SegmenterError
 from cws_bench.segmenters.base import Segmenter, TrainingData
 from cws_bench.segmenters.neural import (
+    cut_at,
     folder_checksum,
     hub_folder,
     library_versions,
@@ -76,16 +76,6 @@ def words_of(output: Any) -> list[list[str]]:
     if not all(isinstance(words, list) for words in cws):
         raise TypeError("LTP returned something else than one list of words per line")
     return [pieces(words) for words in cws]
-
-
-def cut_at(line: str, starts: list[int]) -> list[str]:
-    """``line`` cut before each position of ``starts`` (and at its whitespace).
-
-    >>> cut_at("他说 Hello了", [0, 4, 9])
-    ['他说', 'Hello', '了']
-    """
-    bounds = sorted({0, *starts, len(line)})
-    return pieces(line[a:b] for a, b in itertools.pairwise(bounds))
 
 
 class _NeuralModel:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import logging
 import os
 import re
@@ -231,6 +232,45 @@ def pieces(words: Iterable[str]) -> list[str]:
     ['他说', 'H', 'o', 'W', '了']
     """
     return [piece for word in words for piece in word.split()]
+
+
+def cut_at(line: str, starts: Iterable[int]) -> list[str]:
+    """``line`` cut before each position of ``starts`` (and at its whitespace).
+
+    >>> cut_at("他说 Hello了", [0, 4, 9])
+    ['他说', 'Hello', '了']
+    """
+    bounds = sorted({0, *starts, len(line)})
+    return pieces(line[a:b] for a, b in itertools.pairwise(bounds))
+
+
+def word_starts(text: str, words: Sequence[str]) -> list[int]:
+    """Where in ``text`` each of ``words`` begins (whitespace in either is skipped).
+
+    >>> word_starts("他说 Hello了", ["他说 ", "Hello", "了"])
+    [0, 3, 8]
+
+    Raises:
+        ValueError: the words do not give back the text's characters.
+    """
+    starts: list[int] = []
+    position = 0
+    for word in words:
+        characters = "".join(word.split())
+        if not characters:
+            continue
+        while position < len(text) and text[position].isspace():
+            position += 1
+        starts.append(position)
+        for character in characters:
+            while position < len(text) and text[position].isspace():
+                position += 1
+            if position >= len(text) or text[position] != character:
+                raise ValueError(f"the words {list(words)!r} do not give back {text!r}")
+            position += 1
+    if text[position:].strip():
+        raise ValueError(f"the words {list(words)!r} do not give back {text!r}")
+    return starts
 
 
 def missing_model(name: str, what: str, path: str, fetch: str) -> SegmenterError:
