@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -78,7 +79,9 @@ def hanlp_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     bert.mkdir()
     vocabulary = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *characters]
     (bert / "vocab.txt").write_text("\n".join(vocabulary) + "\n", encoding="utf-8")
-    transformers.BertTokenizer(vocab_file=str(bert / "vocab.txt")).save_pretrained(str(bert))
+    tokenizer = transformers.BertTokenizer(vocab={t: i for i, t in enumerate(vocabulary)})
+    assert tokenizer.encode("我", add_special_tokens=False) == [vocabulary.index("我")]
+    tokenizer.save_pretrained(str(bert))
     config = transformers.BertConfig(
         vocab_size=len(vocabulary),
         hidden_size=16,
@@ -159,13 +162,15 @@ def stanza_model(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 
 
 @pytest.fixture
-def silent_server() -> Iterator[str]:
-    """``http://127.0.0.1:PORT``: a server that accepts connections and never answers.
+def silent_server() -> Iterator[Any]:
+    """A server on 127.0.0.1 that accepts connections and never answers.
 
+    ``.url`` is its address, ``.connections`` the connections it accepted.
     It stops (every socket closed) when the test ends.
     """
     import socket
     import threading
+    import types
 
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.bind(("127.0.0.1", 0))
@@ -185,7 +190,9 @@ def silent_server() -> Iterator[str]:
     thread = threading.Thread(target=accept, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+        yield types.SimpleNamespace(
+            url=f"http://127.0.0.1:{listener.getsockname()[1]}", connections=held
+        )
     finally:
         stop.set()
         thread.join(timeout=5)
