@@ -183,7 +183,7 @@ def _scratch_model(sentences: list[list[str]], folder: Path, settings: dict[str,
             NAME, f"the new tokenizer does not know {probe!r} (transformers changed?)"
         )
     hidden = settings["hidden"]
-    config = transformers.BertConfig(
+    config = transformers.BertConfig(  # type: ignore[call-arg]  # num_labels... go to **kwargs
         vocab_size=len(vocabulary),
         hidden_size=hidden,
         num_hidden_layers=settings["layers"],
@@ -254,7 +254,7 @@ def _batches(
     order = examples[:]
     rng.shuffle(order)
     pool = size * 50
-    batches = []
+    batches: list[list[tuple[list[int], list[int]]]] = []
     for start in range(0, len(order), pool):
         chunk = sorted(order[start : start + pool], key=lambda example: len(example[0]))
         batches.extend(chunk[i : i + size] for i in range(0, len(chunk), size))
