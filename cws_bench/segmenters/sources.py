@@ -254,7 +254,6 @@ def train_segmenter(
     """
     from cws_bench.segmenters.registry import get_segmenter, segmenter_class
 
-    sentences = TrainingCorpus(corpus, split, format=format, encoding=encoding, data_dir=data_dir)
     cls = segmenter_class(name)
     build = getattr(cls, "from_training", None)
     if build is not None:  # a model built by training, not an adapter that learns (transformers)
@@ -262,6 +261,9 @@ def train_segmenter(
             raise SegmenterUnavailableError(
                 name, f"no module named {cls.missing()[0]!r}", cls.install or ""
             )
+        sentences = TrainingCorpus(
+            corpus, split, format=format, encoding=encoding, data_dir=data_dir
+        )
         trained: Segmenter = build(sentences, **options)
         return trained
     segmenter = get_segmenter(name, **options)
@@ -271,5 +273,7 @@ def train_segmenter(
             "cannot be trained",
             "trainable segmenters: hmm, crf, transformers, and fmm/bmm/bimm (a word list)",
         )
-    segmenter.train(sentences)
+    segmenter.train(
+        TrainingCorpus(corpus, split, format=format, encoding=encoding, data_dir=data_dir)
+    )
     return segmenter
