@@ -237,7 +237,7 @@ def pieces(words: Iterable[str]) -> list[str]:
 def cut_at(line: str, starts: Iterable[int]) -> list[str]:
     """``line`` cut before each position of ``starts`` (and at its whitespace).
 
-    >>> cut_at("他说 Hello了", [0, 4, 9])
+    >>> cut_at("他说 Hello了", [0, 3, 8])
     ['他说', 'Hello', '了']
     """
     bounds = sorted({0, *starts, len(line)})
