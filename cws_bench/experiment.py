@@ -30,7 +30,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cws_bench import __version__
-from cws_bench.errors import SegmenterError
 
 if TYPE_CHECKING:
     from cws_bench.results import Interval, PairResult
