@@ -791,7 +791,7 @@ def finish_pair(
     return PairRecord(
         scores=result.to_dict(),
         sentence_counts=scored.sentence_counts,
-        analysis={**analysis.to_dict(), "buckets": buckets},
+        analysis={**analysis.to_dict(), "buckets": buckets, **_tokens(facts, gold, pred)},
         timing=PairTiming.from_dict(
             {
                 "load_s": timing["load_s"],
@@ -808,6 +808,15 @@ def finish_pair(
         contaminated=scored.contaminated,
         diagnostics=kept,
     )
+
+
+def _tokens(facts: dict[str, Any], gold: list[list[str]], pred: list[list[str]]) -> dict[str, Any]:
+    """A subword tokenizer's figures (``{"tokens": ...}``), or nothing for a word segmenter."""
+    if not facts.get("tokenizer"):
+        return {}
+    from cws_bench.segmenters.subword import token_figures
+
+    return {"tokens": token_figures(gold, pred, skip_differing=True).to_dict()}
 
 
 def _fidelity_warning(summary: dict[str, Any] | None) -> list[str]:

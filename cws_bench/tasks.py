@@ -97,6 +97,8 @@ def segmenter_facts(segmenter: Segmenter, track: str, leaks: Leaks) -> dict[str,
         "trained_on": trained_on.to_dict() if trained_on is not None else None,
         "notes": list(getattr(segmenter, "notes", [])),  # e.g. crf: what stood in for data
         "has_speed": bool(segmenter.has_speed),
+        # a subword tokenizer (token ids): the pair's analysis adds the tokenizer figures
+        "tokenizer": callable(getattr(segmenter, "token_ids", None)),
         "leaks": leak,
     }
 

@@ -33,6 +33,7 @@ from cws_bench.reports.tables import (
     significance_method,
     significance_note,
 )
+from cws_bench.reports.tokens import token_markdown
 from cws_bench.results import BakeoffResult
 
 __all__ = ["escape_markdown", "render_markdown"]
@@ -215,6 +216,7 @@ def _corpus_section(board: Board, result: BakeoffResult, level: str) -> list[str
         lines.append("")
     lines += published_markdown(board)  # SIGHAN 2005 corpora: the published rows
     lines += llm_markdown(board)  # rows with per-line diagnostics: fidelity, latency, cost
+    lines += token_markdown(board)  # subword tokenizers: token against word boundaries
     if board.rows:
         lines += [
             "<details><summary>Confidence intervals, boundaries, speed and memory</summary>",

@@ -22,6 +22,8 @@ from cws_bench.reports.tables import (
     format_speed,
     significance_method,
 )
+from cws_bench.reports.tokens import HEADER as TOKEN_HEADER
+from cws_bench.reports.tokens import token_rows
 from cws_bench.results import BakeoffResult
 
 __all__ = ["render_across_corpora", "render_leaderboard"]
@@ -120,6 +122,11 @@ def _board_lines(board: Board, confidence: str) -> list[str]:
     if llm:
         lines += ["", "  LLM rows beside the others:"]
         lines += ["  " + line for line in _columns(HEADER, llm, [False, False, *[True] * 10])]
+    tokens = token_rows(board)  # subword tokenizers: their boundaries against the words'
+    if tokens:
+        lines += ["", "  Subword tokenizers (token boundaries against word boundaries):"]
+        right = [False, *[True] * (len(TOKEN_HEADER) - 1)]
+        lines += ["  " + line for line in _columns(TOKEN_HEADER, tokens, right)]
     return lines
 
 

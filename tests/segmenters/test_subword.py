@@ -263,3 +263,37 @@ def test_token_figures_by_hand():
     json.dumps(figures.to_dict())
     with pytest.raises(ValueError, match="line 1"):
         token_figures([["北京"]], [["北"]])
+
+
+def test_a_bakeoff_reports_the_tokenizer_figures_of_a_tokenizer_row(tmp_path):
+    """The pair's analysis holds token_figures of its own segmentation; the leaderboards
+    show them for the tokenizer row only."""
+    pytest.importorskip("tiktoken", reason="tiktoken is not installed (the subword extra)")
+    from cws_bench import run_bakeoff
+    from cws_bench.bakeoff import parse_config
+    from cws_bench.reports import render_leaderboard, render_markdown
+    from cws_bench.scoring import read_gold
+
+    config = parse_config(
+        {
+            "name": "tok",
+            "resamples": 50,
+            "corpora": [{"name": "sample"}],
+            "segmenters": [
+                {"name": "tokenizer-cl100k"},
+                {"name": "fmm", "track": "closed", "options": {"corpus": "sample"}},
+            ],
+        }
+    )
+    result = run_bakeoff(config, output_dir=tmp_path / "out", jobs=1)
+    by = {pair.segmenter: pair for pair in result.pairs}
+    assert "tokens" not in by["fmm"].analysis
+    figures = by["tokenizer-cl100k"].analysis["tokens"]
+    gold = [words for words in read_gold(str(ROOT / "corpora" / "sample" / "gold.txt"))]
+    segmenter = get_segmenter("tokenizer-cl100k")
+    expected = token_figures(gold, segmenter.segment(["".join(w) for w in gold]))
+    assert figures == json.loads(json.dumps(expected.to_dict()))
+    markdown = render_markdown(result)
+    assert "| tokenizer-cl100k |" in markdown.split("Subword tokenizers, each token")[1]
+    text = render_leaderboard(result)
+    assert f"{expected.straddling_share:.3f}" in text.split("Subword tokenizers")[1]

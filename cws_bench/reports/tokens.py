@@ -1,0 +1,73 @@
+"""The leaderboard's section on subword tokenizers: how an LLM's tokens cut the gold's words.
+
+Under a corpus' table (leaderboard.md and the terminal's), when a row carries
+tokenizer figures (``analysis["tokens"]``: a segmenter with token ids, such
+as the ``tokenizer`` segmenter, see :func:`cws_bench.segmenters.subword.token_figures`),
+one more table shows, for every such row and for the word segmenters beside
+them: F, the precision and recall of token boundaries against word
+boundaries, the share of tokens that straddle a gold word boundary, and
+tokens per gold word and per character. Nothing is computed here: every
+number is read from the result.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cws_bench.metrics.tables import escape_markdown
+from cws_bench.reports.tables import MISSING, Board, format_score
+
+__all__ = ["HEADER", "token_markdown", "token_rows"]
+
+HEADER = [
+    "Segmenter",
+    "F",
+    "boundary P",
+    "boundary R",
+    "tokens straddling a word boundary",
+    "tokens per word",
+    "tokens per char",
+]
+
+
+def _ratio(figures: dict[str, Any], key: str, digits: int = 3) -> str:
+    value = figures.get(key)
+    return MISSING if value is None else f"{value:.{digits}f}"
+
+
+def token_rows(board: Board) -> list[list[str]]:
+    """One row of cells per row of ``board`` with tokenizer figures; empty when none has them."""
+    rows = []
+    for row in board.rows:
+        figures = (row.pair.analysis or {}).get("tokens")
+        if not figures:
+            continue
+        rows.append(
+            [
+                row.pair.segmenter,
+                format_score(row.pair.f1),
+                _ratio(figures, "boundary_precision"),
+                _ratio(figures, "boundary_recall"),
+                _ratio(figures, "straddling_share"),
+                _ratio(figures, "tokens_per_word"),
+                _ratio(figures, "tokens_per_char"),
+            ]
+        )
+    return rows
+
+
+def token_markdown(board: Board) -> list[str]:
+    """The section's Markdown lines (none when no row is a subword tokenizer)."""
+    rows = token_rows(board)
+    if not rows:
+        return []
+    lines = [
+        "Subword tokenizers, each token scored as a word: how their token boundaries "
+        "meet the gold's word boundaries (fractions; tokens after a character's bytes "
+        "are joined to the token of its first byte):",
+        "",
+        "| " + " | ".join(HEADER) + " |",
+        "|:--|" + "--:|" * (len(HEADER) - 1),
+    ]
+    lines += ["| " + " | ".join(escape_markdown(cell) for cell in row) + " |" for row in rows]
+    return [*lines, ""]
