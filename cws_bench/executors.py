@@ -47,7 +47,13 @@ from typing import Any
 # CLI reads at start-up without importing this module (multiprocessing, socket, ...).
 from cws_bench.defaults import DEFAULT_RETRIES, EXECUTORS
 from cws_bench.errors import CwsBenchError, Fix
-from cws_bench.workers import become_subreaper, descendants_of, kill_orphans, kill_processes
+from cws_bench.workers import (
+    become_subreaper,
+    descendants_of,
+    kill_orphans,
+    kill_processes,
+    signals_held,
+)
 
 __all__ = [
     "EXECUTORS",
@@ -364,7 +370,8 @@ class LocalExecutor(Executor):
     def _start(self) -> _Slot:
         parent, child = self._context.Pipe()
         process = self._context.Process(target=_worker_main, args=(child,), daemon=True)
-        process.start()
+        with signals_held():  # a Ctrl-C while the worker imports: none of its business
+            process.start()
         child.close()
         return _Slot(process, parent)
 

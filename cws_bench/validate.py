@@ -65,7 +65,7 @@ def check_names(kind: str, given: Sequence[str], known: Sequence[str]) -> None:
     Traceback (most recent call last):
     ...
     cws_bench.errors.CwsBenchError: no segmenter labelled 'fmn' in this bake-off
-      hint: did you mean fmm or bmm? (its segmenters: fmm, bmm)
+      hint: did you mean fmm? (its segmenters: fmm, bmm)
     """
     for name in given:
         if name not in known:

@@ -299,6 +299,28 @@ def _exit_on_sigterm(signum: int, frame: Any) -> None:
     raise SystemExit(128 + signum)
 
 
+_HELD = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextlib.contextmanager
+def signals_held() -> Iterator[None]:
+    """SIGINT and SIGTERM held (blocked) in this thread inside the block.
+
+    A worker process started inside inherits the mask, so a Ctrl-C sent to the
+    whole process group while it is still importing (before :func:`worker_started`
+    ignores SIGINT) cannot print a ``KeyboardInterrupt`` traceback from it; the
+    caller gets a signal held meanwhile as soon as the block ends.
+    """
+    if os.name != "posix":  # pragma: no cover
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
 def worker_started() -> None:
     """Set up a worker process so that its parent can stop it cleanly (see the module doc)."""
     if os.name != "posix":  # pragma: no cover
@@ -308,6 +330,9 @@ def worker_started() -> None:
         os.setpgid(0, 0)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
+    # started with both held (signals_held): a Ctrl-C sent while it imported is dropped
+    # now, a SIGTERM ends it as any later one would
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
     become_subreaper()  # an orphan of a program it runs comes back to it
     if sys.platform.startswith("linux"):
         import ctypes

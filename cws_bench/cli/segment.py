@@ -122,7 +122,7 @@ def segmenters(fmt: str) -> None:
     metavar="FILE",
     type=click.Path(dir_okay=False),
     help="Write one JSON object per request the segmenter sent (start, first_token, end, "
-    "input_tokens, output_tokens; llm): the log `cws-bench metrics throughput` reads.",
+    "input_tokens, output_tokens; llm): the log that metrics throughput reads.",
 )
 @quiet_option()
 @executor_options

@@ -15,11 +15,15 @@ options (a jieba user dictionary), cws-bench version, or machine (speed).
 That is a changed experiment, not only a regression; ``fail_on_change``
 makes it a failure too.
 
->>> from cws_bench.experiment import CorpusSpec
->>> from cws_bench.regression.baseline import CorpusRecord, SegmenterConfig, Speed
+>>> from cws_bench.experiment import CorpusSpec, SegmenterMetadata
+>>> from cws_bench.regression.baseline import (
+...     CorpusRecord, RecordIdentity, SegmenterConfig, Speed)
+>>> segmenter = SegmenterMetadata("demo", "1", None, None, None, {})
+>>> identity = RecordIdentity("c0ffee", None, "key", "sig")
 >>> def run(f1, speed):
 ...     speed = Speed(speed, (speed,), characters=10, passes=1)
-...     record = CorpusRecord(CorpusSpec("demo", name="demo"), {"f1": f1}, speed, {}, {}, ())
+...     corpus = CorpusSpec("demo", name="demo")
+...     record = CorpusRecord(corpus, {"f1": f1}, speed, segmenter, identity, ())
 ...     return Baseline(SegmenterConfig("demo"), (record,))
 >>> result = check_baseline(run(0.80, 1000.0), run(0.79, 990.0), Bounds({"f1": 0.5}, speed=5))
 >>> [(c.metric, c.status) for c in result.checks], result.passed

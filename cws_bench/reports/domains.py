@@ -52,7 +52,7 @@ def is_news(domain: str | None) -> bool:
 def distinct_mean(f1: dict[str, float], test_sets: dict[str, str]) -> float | None:
     """The mean F1 over distinct test sets: corpora of one test set averaged first.
 
-    >>> distinct_mean({"gsd": 0.8, "gsdsimp": 0.9, "pku": 0.6}, {"gsdsimp": "gsd"})
+    >>> round(distinct_mean({"gsd": 0.8, "gsdsimp": 0.9, "pku": 0.6}, {"gsdsimp": "gsd"}), 6)
     0.725
     """
     groups: dict[str, list[float]] = {}

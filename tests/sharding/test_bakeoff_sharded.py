@@ -536,9 +536,14 @@ def test_one_sentence_shards_with_empty_lines_at_the_edges(
 # ---------------------------------------------------------------- what the driver read
 
 
-def test_a_worker_learns_its_words_from_the_split_the_driver_read(tmp_path: Path) -> None:
+def test_a_worker_learns_its_words_from_the_split_the_driver_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The run's summaries go to the workers in the context: a dictionary-based segmenter
-    learns the word types the run hashed into its identity, without reading them again."""
+    learns the word types the run hashed into its identity, without reading them again.
+
+    pd1998 reads its own data whatever the run's data folder: $CWS_BENCH_PD1998 names
+    the test's copy."""
     from cws_bench.corpora.base import SplitSummary
     from cws_bench.corpora.peoples_daily import PeoplesDaily1998
     from cws_bench.executors import cached
@@ -548,7 +553,8 @@ def test_a_worker_learns_its_words_from_the_split_the_driver_read(tmp_path: Path
         "".join(f"19980101-01-001-{n:03d}/m  [中央/n 人民/n]nt  报道/v\n" for n in range(20)),
         encoding="utf-8",
     )
-    options = {"corpus": "pd1998", "split": "train", "data_dir": str(tmp_path)}
+    monkeypatch.setenv("CWS_BENCH_PD1998", str(tmp_path / "199801.txt"))
+    options = {"corpus": "pd1998", "split": "train"}
     read = PeoplesDaily1998(tmp_path).summary("train")  # what the file gives
     assert set(read.counts) == {"中央", "人民", "报道"}
     (key,) = _summary_keys(tmp_path)
