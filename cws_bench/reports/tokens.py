@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cws_bench.metrics.tables import escape_markdown
+from cws_bench.metrics.tables import markdown_table
 from cws_bench.reports.tables import MISSING, Board, format_score
 
 __all__ = ["HEADER", "token_markdown", "token_rows"]
@@ -61,13 +61,9 @@ def token_markdown(board: Board) -> list[str]:
     rows = token_rows(board)
     if not rows:
         return []
-    lines = [
+    intro = (
         "Subword tokenizers, each token scored as a word: how their token boundaries "
         "meet the gold's word boundaries (fractions; tokens after a character's bytes "
-        "are joined to the token of its first byte):",
-        "",
-        "| " + " | ".join(HEADER) + " |",
-        "|:--|" + "--:|" * (len(HEADER) - 1),
-    ]
-    lines += ["| " + " | ".join(escape_markdown(cell) for cell in row) + " |" for row in rows]
-    return [*lines, ""]
+        "are joined to the token of its first byte):"
+    )
+    return [intro, "", *markdown_table(HEADER, rows).splitlines(), ""]
