@@ -26,7 +26,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from cws_bench.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
+from cws_bench.defaults import (
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    STANDARD_DICTIONARY,
+    DictionaryDefault,
+)
 from cws_bench.errors import CwsBenchError
 from cws_bench.io import PathLike, display_name, read_segmented
 from cws_bench.methods import get_method
@@ -390,7 +395,9 @@ def compare(
     gold: PathLike,
     systems: Mapping[str, System] | Sequence[PathLike],
     *,
-    dictionary: Dictionary | Iterable[str] | PathLike | None = None,
+    dictionary: Dictionary | Iterable[str] | PathLike | DictionaryDefault | None = (
+        STANDARD_DICTIONARY
+    ),
     method: str = "interval",
     normalize: str | Normalizer | None = None,
     encoding: str = "utf-8",
@@ -419,7 +426,8 @@ def compare(
             or the gold sentences themselves (lists of words).
         systems: name -> prediction file or predicted sentences (lists of
             words); or a sequence of files, named as given.
-        dictionary: for OOV/IV figures, as ``score_files`` takes it.
+        dictionary: for OOV/IV figures, as ``score_files`` takes it (by default
+            the standard dictionary of a corpus named as ``gold``, none for a file).
         method: ``interval`` or ``sighan`` (without statistics: the bake-off's
             bootstrap resamples interval counts).
         normalize, encoding, pred_encoding, dictionary_encoding, gold_format,
@@ -454,9 +462,11 @@ def compare(
             "bootstrap intervals and paired tests resample interval counts, as the bake-off does",
             f"leave out --method {method}, or --confidence/--paired/--baseline",
         )
-    from cws_bench.scoring import _as_dictionary
+    from cws_bench.scoring import scoring_dictionary
 
-    words = _as_dictionary(dictionary, dictionary_encoding or encoding)
+    words = scoring_dictionary(
+        gold, dictionary, data_dir=data_dir, encoding=dictionary_encoding or encoding
+    )
     results = _score_all(
         gold,
         named,

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal, ParamSpec, cast
 
 from cws_bench.checksums import LineDigest, SentenceDigest
 from cws_bench.counts import AdditiveCounts
+from cws_bench.defaults import STANDARD_DICTIONARY, DictionaryDefault
 from cws_bench.dictionary_checks import coverage_warnings
 from cws_bench.errors import (
     CorpusFormatError,
@@ -70,6 +71,7 @@ except ImportError:  # pragma: no cover - the package was installed without a co
 
 __all__ = [
     "RESULT_FORMATS",
+    "STANDARD_DICTIONARY",
     "LineMismatch",
     "ScoreResult",
     "SegCounts",
@@ -80,6 +82,7 @@ __all__ = [
     "score_counts",
     "score_files",
     "score_sentences",
+    "scoring_dictionary",
 ]
 
 Method = Literal["interval", "sighan"]
@@ -970,6 +973,37 @@ def _trim_blank_tail(lines: list[str]) -> list[str]:
     return lines[:end]
 
 
+def scoring_dictionary(
+    gold: Any,
+    dictionary: Any = STANDARD_DICTIONARY,
+    *,
+    data_dir: PathLike | None = None,
+    encoding: str = "utf-8",
+) -> Dictionary | None:
+    """The OOV dictionary a score of ``gold`` uses: the one place its default is decided.
+
+    ``dictionary`` is any word source (:func:`cws_bench.words.as_dictionary`:
+    a Dictionary, a file read in ``encoding``, ``jieba``, ``corpus:NAME[:SPLIT]``
+    found in ``data_dir``, words), None for no dictionary, or
+    :data:`~cws_bench.defaults.STANDARD_DICTIONARY` (the default): the standard
+    dictionary of a registered corpus named as ``gold``, none for a gold file
+    or gold sentences.
+
+    >>> len(scoring_dictionary("sample")), scoring_dictionary("sample", None)
+    (251, None)
+    """
+    if dictionary is STANDARD_DICTIONARY:
+        if not isinstance(gold, str | os.PathLike):
+            return None
+        reference = gold_corpus(gold, data_dir=data_dir)
+        return reference[0].dictionary() if reference is not None else None
+    if dictionary is None:
+        return None
+    from cws_bench.words import as_dictionary
+
+    return as_dictionary(dictionary, data_dir=data_dir, encoding=encoding)
+
+
 def _as_dictionary(value: Any, encoding: str = "utf-8") -> Dictionary | None:
     """A Dictionary from any word source (``jieba``, ``corpus:NAME[:SPLIT]``, a path, words).
 
@@ -1191,7 +1225,9 @@ def score_files(
     gold: PathLike,
     pred: PathLike,
     *,
-    dictionary: Dictionary | Iterable[str] | PathLike | None = None,
+    dictionary: Dictionary | Iterable[str] | PathLike | DictionaryDefault | None = (
+        STANDARD_DICTIONARY
+    ),
     normalize: str | Normalizer | None = None,
     encoding: str = "utf-8",
     pred_encoding: str | None = None,
@@ -1226,8 +1262,11 @@ def score_files(
             (split ``test`` by default) when no file has that name.
         pred: predicted segmentation file, or ``-`` for standard input.
         dictionary: for OOV/IV figures: a Dictionary, a dictionary file (read
-            in ``dictionary_encoding``), an iterable of words, or None (OOV
-            figures are then None).
+            in ``dictionary_encoding``), ``jieba``, ``corpus:NAME[:SPLIT]``, an
+            iterable of words, or None (OOV figures are then None). By default
+            (:data:`~cws_bench.defaults.STANDARD_DICTIONARY`) the standard
+            dictionary of a corpus named as ``gold``, none for a gold file: what
+            ``cws-bench score`` uses (:func:`scoring_dictionary`).
         normalize: a normalisation applied alike to gold, prediction and
             dictionary before scoring (a spec such as ``width+t2s`` or a
             :class:`~cws_bench.normalize.Normalizer`); recorded in the signature.
@@ -1262,7 +1301,10 @@ def score_files(
     check_plain(pred, encoding=pred_encoding, role="prediction")
     normalizer = _as_normalizer(normalize)
     dictionary = _normalize_dictionary(
-        _as_dictionary(dictionary, dictionary_encoding or encoding), normalizer
+        scoring_dictionary(
+            gold, dictionary, data_dir=data_dir, encoding=dictionary_encoding or encoding
+        ),
+        normalizer,
     )
     gold_name, pred_name = display_name(gold), display_name(pred)
     # The sentence checksum of the gold lines (as score_sentences and Corpus.checksum),

@@ -184,10 +184,13 @@ def classify(
 # generation
 
 
-def _check_generation_metrics(ctx: click.Context, param: click.Parameter, value: str) -> list[str]:
+def _check_generation_metrics(
+    ctx: click.Context, param: click.Parameter, value: str | None
+) -> list[str]:
     from cws_bench.metrics.generation import METRICS
+    from cws_bench.tokenizers import DEFAULT_METRICS
 
-    chosen = _split_list(value)
+    chosen = list(DEFAULT_METRICS) if value is None else _split_list(value)
     unknown = [m for m in chosen if m not in METRICS]
     if unknown or not chosen:
         raise click.BadParameter(
@@ -213,8 +216,8 @@ def _check_generation_metrics(ctx: click.Context, param: click.Parameter, value:
     "--metric",
     "-m",
     "metric_names",
-    default="em,f1,bleu,rouge",
-    show_default=True,
+    default=None,
+    show_default="em,f1,bleu,rouge (the library's DEFAULT_METRICS)",
     callback=_check_generation_metrics,
     help="Comma-separated: em (exact match), f1 (token P/R/F1), bleu, rouge (ROUGE-1/2/L), "
     "rouge-w, rouge-s, rouge-su (gap 4), rouge-lsum, weighted (weighted token P/R/F1: "
@@ -301,10 +304,12 @@ def generation(
 # ranking
 
 
-def _check_ranking_metrics(ctx: click.Context, param: click.Parameter, value: str) -> list[str]:
-    from cws_bench.metrics.ranking import parse_metric
+def _check_ranking_metrics(
+    ctx: click.Context, param: click.Parameter, value: str | None
+) -> list[str]:
+    from cws_bench.metrics.ranking import DEFAULT_METRICS, parse_metric
 
-    chosen = _split_list(value)
+    chosen = list(DEFAULT_METRICS) if value is None else _split_list(value)
     if not chosen:
         raise click.BadParameter("no metric given")
     for name in chosen:
@@ -322,8 +327,8 @@ def _check_ranking_metrics(ctx: click.Context, param: click.Parameter, value: st
     "--metric",
     "-m",
     "metric_names",
-    default="map,mrr,ndcg@10,hit_rate@10,precision@10,recall@100",
-    show_default=True,
+    default=None,
+    show_default="map,mrr,ndcg@10,hit_rate@10,precision@10,recall@100 (the library's)",
     callback=_check_ranking_metrics,
     help="Comma-separated: map, mrr, ndcg, ndcg_burges, cg, dcg, dcg_burges, hit_rate, "
     "recall (each optionally @k), precision@k. ndcg and dcg have linear gain (the grade, "

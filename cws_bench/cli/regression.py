@@ -239,24 +239,17 @@ def diff(
         cws-bench diff before.txt after.txt --gold gold.txt --normalize width
         cws-bench diff before.txt after.txt --gold gold.txt --format html -o diff.html
     """
+    from cws_bench.defaults import STANDARD_DICTIONARY
     from cws_bench.regression.diff import diff_files
     from cws_bench.regression.render import render_diff_html, render_diff_json, render_diff_text
-    from cws_bench.scoring import gold_corpus
-    from cws_bench.words import resolve_dictionary
 
-    words = (
-        resolve_dictionary(dictionary, data_dir=data_dir, encoding=dict_encoding or encoding)
-        if dictionary
-        else None
-    )
-    reference = gold_corpus(gold, data_dir=data_dir) if gold is not None else None
-    if reference is not None and words is None:
-        words = reference[0].dictionary()  # a corpus gold brings its standard word list
     result = diff_files(
         a,
         b,
         gold,
-        dictionary=words,
+        # The library's default: the standard dictionary of a corpus named as --gold.
+        dictionary=dictionary or STANDARD_DICTIONARY,
+        dictionary_encoding=dict_encoding,
         encoding=encoding,
         gold_format=gold_format,
         data_dir=data_dir,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
@@ -24,19 +24,16 @@ from cws_bench.cli.options import (
     seed_option,
     write_output,
 )
+from cws_bench.defaults import STANDARD_DICTIONARY
 from cws_bench.errors import DecodingError
 from cws_bench.io import display_name
 from cws_bench.scoring import (
     GOLD_FORMATS,
     METHODS,
     ScoreResult,
-    gold_corpus,
     score_files,
     write_details,
 )
-
-if TYPE_CHECKING:
-    from cws_bench.dictionary import Dictionary
 
 FORMATS = ("text", "json", "csv", "sighan", "markdown", "latex")
 
@@ -204,9 +201,12 @@ def score(
     options = {display_name(pred): "pred_encoding" for pred in preds}
     options[gold] = "encoding"
     with _encoding_hints(options):
-        words = _words(gold, dictionary, data_dir, dict_encoding or encoding, options)
+        if dictionary:
+            options.setdefault(dictionary.removeprefix("file:"), "dict_encoding")
         common: dict[str, Any] = {
-            "dictionary": words,
+            # The library's default: the standard dictionary of a corpus named as GOLD.
+            "dictionary": dictionary or STANDARD_DICTIONARY,
+            "dictionary_encoding": dict_encoding,
             "method": method or "interval",
             "normalize": normalize,
             "encoding": encoding,
@@ -274,23 +274,6 @@ def _check_one_prediction_options(
         raise click.UsageError("--executor scores one prediction")
     if strict or allow_line_mismatch or beta != 1.0:
         raise click.UsageError("--strict, --allow-line-mismatch and --beta apply to one prediction")
-
-
-def _words(
-    gold: str,
-    dictionary: str | None,
-    data_dir: str | None,
-    encoding: str,
-    options: dict[str, str],
-) -> Dictionary | None:
-    """The OOV dictionary: --dict's, else that of a corpus named as GOLD, else none."""
-    if dictionary:
-        from cws_bench.words import resolve_dictionary
-
-        options.setdefault(dictionary.removeprefix("file:"), "dict_encoding")
-        return resolve_dictionary(dictionary, data_dir=data_dir, encoding=encoding)
-    reference = gold_corpus(gold, data_dir=data_dir)
-    return reference[0].dictionary() if reference is not None else None
 
 
 @contextlib.contextmanager
