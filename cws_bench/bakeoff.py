@@ -77,6 +77,7 @@ from pathlib import Path
 from typing import Any
 
 from cws_bench.defaults import DEFAULT_BATCH_SIZE, DEFAULT_RESAMPLES, DEFAULT_SEED
+from cws_bench.dictionary_checks import is_leak_warning
 from cws_bench.errors import CwsBenchError
 from cws_bench.executors import DEFAULT_RETRIES, EXECUTORS, Executor
 from cws_bench.experiment import (
@@ -806,7 +807,8 @@ def _scored_pair(
             spec.name, seed=config.seed, resamples=config.resamples, convert=corpus.convert
         ),
         analysis=record.analysis,
-        contaminated=record.contaminated,
+        # (a record cached before leaks excluded a row carries only the warning)
+        contaminated=record.contaminated or any(map(is_leak_warning, record.warnings)),
     )
 
 

@@ -35,6 +35,7 @@ from cws_bench.defaults import (
 from cws_bench.errors import CwsBenchError
 from cws_bench.io import PathLike, display_name, read_segmented
 from cws_bench.methods import get_method
+from cws_bench.metrics.units import Units, format_p_value, units
 from cws_bench.results import Comparison, Interval
 from cws_bench.scoring import ScoreResult, score_files, score_sentences
 
@@ -195,8 +196,8 @@ class ComparisonReport:
             out.append(flat)
         return out
 
-    def _table(self, percent: bool = True) -> tuple[list[str], list[list[str]]]:
-        """Headings and cells of the main table (scores in %)."""
+    def _table(self, unit: Units) -> tuple[list[str], list[list[str]]]:
+        """Headings and cells of the main table (scores in ``unit``)."""
         headings = ["", "system", *(heading for _, heading in self._columns())]
         if self.has_intervals:
             headings.insert(headings.index("F1") + 1, f"F1 {self.confidence:.0%} CI")
@@ -206,33 +207,49 @@ class ComparisonReport:
             scores = row.result.to_dict()
             line = [row.letter, row.name]
             for key, heading in self._columns():
-                line.append(_percent(scores[key]))
+                line.append(unit.score(scores[key]))
                 if heading == "F1" and self.has_intervals:
                     ci = row.intervals.get("f1")
-                    line.append(f"[{_percent(ci.low)}, {_percent(ci.high)}]" if ci else "--")
+                    line.append(f"[{unit.score(ci.low)}, {unit.score(ci.high)}]" if ci else "--")
             line.append(" ".join(row.beats) or "--")
             cells.append(line)
         return headings, cells
 
-    def _comparison_lines(self) -> list[tuple[str, str, str, str, str]]:
+    def _comparison_lines(self, unit: Units) -> list[tuple[str, str, str, str, str]]:
         out = []
         for c in self.comparisons:
             out.append(
                 (
                     f"{c.a} - {c.b}",
-                    f"{100 * c.difference:+.2f}",
-                    f"[{100 * c.interval.low:+.2f}, {100 * c.interval.high:+.2f}]",
-                    f"{c.p_value:.4f}",
+                    unit.points(c.difference),
+                    f"[{unit.points(c.interval.low)}, {unit.points(c.interval.high)}]",
+                    format_p_value(c.p_value),
                     "yes" if c.significant else "no",
                 )
             )
         return out
 
-    def to_text(self) -> str:
-        """An aligned text table (scores in %), then the paired tests."""
-        headings, cells = self._table()
+    @property
+    def signature(self) -> str:
+        """The signature of the best system's scores, with the resampling settings when the
+        report holds intervals or tests (as a bake-off's signatures carry them)."""
+        if not self.rows:
+            return ""
+        signature = self.rows[0].result.signature
+        if self.has_intervals or self.comparisons:
+            signature = replace(
+                signature,
+                seed=self.seed,
+                extra=(*signature.extra, ("resamples", str(self.resamples))),
+            )
+        return signature.format()
+
+    def to_text(self, *, scale: str | None = None, digits: int | None = None) -> str:
+        """An aligned text table (scores in %, unless ``scale``), then the paired tests."""
+        unit = units(scale, digits)
+        headings, cells = self._table(unit)
         widths = [max(len(r[i]) for r in [headings, *cells]) for i in range(len(headings))]
-        lines = [f"{len(self.rows)} systems against {self.gold} ({self.settings()}, scores in %)"]
+        lines = [f"{len(self.rows)} systems against {self.gold} ({self.settings()}, {unit.label})"]
         for r in [headings, *cells]:
             lines.append(
                 "  "
@@ -242,19 +259,21 @@ class ComparisonReport:
                 ).rstrip()
             )
         if self.comparisons:
-            lines.append("  paired bootstrap tests of F1 (difference in points, interval, p):")
-            rows = self._comparison_lines()
+            what = "points" if unit.scale == "percent" else "fractions"
+            lines.append(f"  paired bootstrap tests of F1 (difference in {what}, interval, p):")
+            rows = self._comparison_lines(unit)
             name_width = max(len(r[0]) for r in rows)
             for pair, difference, interval, p_value, significant in rows:
                 mark = "  significant" if significant == "yes" else ""
+                p_text = p_value if p_value.startswith("<") else f"= {p_value}"
                 lines.append(
-                    f"    {pair:<{name_width}}  {difference:>7}  {interval}  p={p_value}{mark}"
+                    f"    {pair:<{name_width}}  {difference:>7}  {interval}  p {p_text}{mark}"
                 )
         for row in self.rows:
             for warning in row.result.warnings:
                 lines.append(f"  note ({row.name}): {warning}")
         if self.rows:
-            lines.append(f"  signature: {self.rows[0].result.signature}")
+            lines.append(f"  signature: {self.signature}")
         return "\n".join(lines)
 
     def to_json(self) -> str:
@@ -278,12 +297,13 @@ class ComparisonReport:
             writer.writerow({k: "" if v is None else v for k, v in row.items()})
         return out.getvalue().rstrip("\n")
 
-    def to_markdown(self) -> str:
-        """A GitHub Markdown table (scores in %), then the paired tests."""
-        headings, cells = self._table()
+    def to_markdown(self, *, scale: str | None = None, digits: int | None = None) -> str:
+        """A GitHub Markdown table (scores in %, unless ``scale``), then the paired tests."""
+        unit = units(scale, digits)
+        headings, cells = self._table(unit)
         escape = _markdown_escape
         lines = [
-            f"{len(self.rows)} systems against `{self.gold}` ({self.settings()}, scores in %).",
+            f"{len(self.rows)} systems against `{self.gold}` ({self.settings()}, {unit.label}).",
             "",
             "| " + " | ".join(escape(h) for h in headings) + " |",
             "| " + " | ".join(["---", "---"] + ["---:"] * (len(headings) - 3) + ["---"]) + " |",
@@ -296,13 +316,17 @@ class ComparisonReport:
                 "| --- | ---: | --- | ---: | --- |",
             ]
             lines += [
-                "| " + " | ".join(escape(c) for c in row) + " |" for row in self._comparison_lines()
+                "| " + " | ".join(escape(c) for c in row) + " |"
+                for row in self._comparison_lines(unit)
             ]
+        if self.rows:
+            lines += ["", f"Signature: `{self.signature}`"]
         return "\n".join(lines)
 
-    def to_latex(self) -> str:
+    def to_latex(self, *, scale: str | None = None, digits: int | None = None) -> str:
         """A booktabs table: best value per column in bold, CIs in brackets, letters beaten
-        as superscripts of F1 (scores in %)."""
+        as superscripts of F1 (scores in %, unless ``scale``), the signature under it."""
+        unit = units(scale, digits)
         columns = self._columns()
         best: dict[str, float] = {}
         for key, _ in columns:
@@ -320,44 +344,45 @@ class ComparisonReport:
             cells = [row.letter, _latex_escape(row.name)]
             for key, _ in columns:
                 value = scores[key]
-                cell = "--" if value is None else f"{100 * value:.2f}"
+                cell = unit.score(value)
                 if value is not None and best.get(key) == value:
                     cell = f"\\textbf{{{cell}}}"
                 if key == "f1":
                     ci = row.intervals.get("f1")
                     if ci is not None:
-                        cell += f" [{100 * ci.low:.2f}, {100 * ci.high:.2f}]"
+                        cell += f" [{unit.score(ci.low)}, {unit.score(ci.high)}]"
                     if row.beats:
                         cell += f"$^{{{','.join(row.beats)}}}$"
                 cells.append(cell)
             body.append(" & ".join(cells))
+        shown = "\\%" if unit.scale == "percent" else "fractions"
         caption = (
-            f"Word segmentation scores (\\%) against {_latex_escape(self.gold)} "
+            f"Word segmentation scores ({shown}) against {_latex_escape(self.gold)} "
             f"({_latex_escape(self.settings())})."
         )
         if any(row.beats for row in self.rows):
             caption += " Superscripts: the systems a system's F1 beats significantly."
-        lines = tabular("ll" + "r" * len(columns), headings, body, caption)
+        # under the table, as sacrebleu prints its signature under a score
+        after = [f"Signature: \\texttt{{{_latex_escape(self.signature)}}}"] if self.rows else []
+        lines = tabular("ll" + "r" * len(columns), headings, body, caption, after=after)
         return "\n".join(lines)
 
-    def render(self, fmt: str) -> str:
-        """The report in one of :data:`REPORT_FORMATS`."""
+    def render(self, fmt: str, *, scale: str | None = None, digits: int | None = None) -> str:
+        """The report in one of :data:`REPORT_FORMATS`; ``scale`` and ``digits`` set how
+        text, Markdown and LaTeX print scores (JSON and CSV hold fractions)."""
+        printed = {"scale": scale, "digits": digits}
         renderers = {
-            "text": self.to_text,
+            "text": lambda: self.to_text(**printed),
             "json": self.to_json,
             "csv": self.to_csv,
-            "markdown": self.to_markdown,
-            "latex": self.to_latex,
+            "markdown": lambda: self.to_markdown(**printed),
+            "latex": lambda: self.to_latex(**printed),
         }
         if fmt not in renderers:
             raise CwsBenchError(
                 f"unknown report format {fmt!r}", f"use one of: {', '.join(renderers)}"
             )
         return renderers[fmt]()
-
-
-def _percent(value: float | None) -> str:
-    return "--" if value is None else f"{100 * value:.2f}"
 
 
 def _markdown_escape(text: str) -> str:

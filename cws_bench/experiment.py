@@ -655,7 +655,8 @@ def finish_pair(
         peak_memory_mib=peak_memory_mib,
         warnings=(*result.warnings, *contamination, *facts["leaks"], *facts["notes"]),
         segmenter_info=facts["info"],
-        contaminated=bool(contamination),
+        # A leaked closed-track dictionary has seen the test gold, as training on it would.
+        contaminated=bool(contamination or facts["leaks"]),
     )
 
 

@@ -17,8 +17,10 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = [
+    "LEAKED",
     "STATUSES",
     "TRACKS",
+    "TRAINED_ON_IT",
     "BakeoffResult",
     "Comparison",
     "Interval",
@@ -34,6 +36,11 @@ STATUSES = ("ok", "failed", "timeout", "skipped")
 
 TRACKS = ("closed", "open")
 """The tracks in the order reports show them (SIGHAN reports closed before open)."""
+
+TRAINED_ON_IT = "trained on this data"
+"""Why a row scored on its own training data is never ranked, as the reports say it."""
+LEAKED = "its dictionary saw the test data"
+"""Why a closed-track row whose dictionary leaked the test words is never ranked."""
 
 _SCORE_NAMES = (
     "precision",
@@ -93,9 +100,11 @@ class PairResult:
         signature: every setting that can change the numbers, ``key:value|...``.
         analysis: :meth:`cws_bench.analysis.ErrorAnalysis.to_dict` of the pair.
         cached: whether the row came from the run cache.
-        contaminated: the segmenter was trained on the data it is scored on
-            (the warning says which): the row is shown and marked, but never
-            wins and takes no part in the significance letters of the others.
+        contaminated: the segmenter has seen the data it is scored on: it was
+            trained on it, or (closed track) its dictionary holds the test words
+            the training words lack, a leak (the warning says which; see
+            :attr:`exclusion`): the row is shown and marked, but never wins and
+            takes no part in the significance letters of the others.
 
     The scores read through as attributes, as on a ScoreResult:
     ``pair.f1``, ``pair.precision``, ``pair.recall``, ``pair.oov_recall``, ...
@@ -124,6 +133,18 @@ class PairResult:
     def ok(self) -> bool:
         return self.status == "ok"
 
+    @property
+    def exclusion(self) -> str | None:
+        """Why the row is never ranked (``trained on this data``, ``its dictionary saw the
+        test data``), or None for a row that is ranked."""
+        if not self.contaminated:
+            return None
+        from cws_bench.dictionary_checks import is_leak_warning
+
+        if any(map(is_leak_warning, self.warnings)):
+            return LEAKED
+        return TRAINED_ON_IT
+
     def __getattr__(self, name: str) -> Any:
         # precision, recall, f1, ... read through to the scores (None when not scored).
         if name in _SCORE_NAMES:
@@ -133,7 +154,7 @@ class PairResult:
     def __repr__(self) -> str:
         if not self.ok:
             return f"<PairResult {self.segmenter} on {self.corpus}: {self.status}>"
-        marks = " (trained on this data)" if self.contaminated else ""
+        marks = f" ({self.exclusion})" if self.contaminated else ""
         return (
             f"<PairResult {self.segmenter} on {self.corpus} ({self.track}): "
             f"P {self.scores.get('precision', 0):.3f} R {self.scores.get('recall', 0):.3f} "
@@ -154,7 +175,7 @@ class PairResult:
         else:
             cells += [("status", self.status), ("error", self.error or "")]
         if self.contaminated:
-            cells.append(("note", "trained on this data: never ranked"))
+            cells.append(("note", f"{self.exclusion}: never ranked"))
         header = "".join(f"<th>{escape(name)}</th>" for name, _ in cells)
         row = "".join(f"<td>{escape(str(value))}</td>" for _, value in cells)
         return f"<table><tr>{header}</tr><tr>{row}</tr></table>"
@@ -526,7 +547,7 @@ class BakeoffResult:
             for p in self.leaderboard(corpus):
                 mark = ""
                 if p.contaminated:
-                    mark = " (trained on this data: never ranked)"
+                    mark = f" ({p.exclusion}: never ranked)"
                 elif p.ok and winners.get(p.track) is p:
                     mark = f" (best of the {p.track} track)"
                 elif not p.ok:

@@ -31,6 +31,7 @@ from cws_bench.cli.options import (
     resamples_option,
     seed_option,
     segmenter_options,
+    units_options,
     write_output,
 )
 from cws_bench.scoring import GOLD_FORMATS
@@ -201,6 +202,7 @@ def _speed_runs_option(default: int | None) -> Callable[[F], F]:
     "their words through a character alignment.",
 )
 @encoding_option
+@units_options
 def diff(
     a: str,
     b: str,
@@ -217,6 +219,8 @@ def diff(
     resamples: int,
     strict: bool,
     encoding: str,
+    scale: str | None,
+    digits: int | None,
 ) -> None:
     """Show what changed from segmentation A to segmentation B of the same text.
 
@@ -259,8 +263,12 @@ def diff(
         strict=strict,
         normalize=normalize,
     )
-    renderers = {"text": render_diff_text, "json": render_diff_json, "html": render_diff_html}
-    write_output(renderers[fmt](result), output, what="diff")
+    renderers = {
+        "text": lambda: render_diff_text(result, scale=scale, digits=digits),
+        "json": lambda: render_diff_json(result),
+        "html": lambda: render_diff_html(result),
+    }
+    write_output(renderers[fmt](), output, what="diff")
 
 
 # ---------------------------------------------------------------------------
@@ -449,6 +457,7 @@ def show(path: str) -> None:
 @raw_options_option("Run with this segmenter option instead of the recorded one (repeatable).")
 @_speed_runs_option(None)
 @_data_dir_option
+@units_options
 @executor_options(shard_chars=None)
 def check(
     sharding: dict[str, Any] | None,
@@ -463,6 +472,8 @@ def check(
     option: tuple[str, ...],
     speed_runs: int | None,
     data_dir: str | None,
+    scale: str | None,
+    digits: int | None,
 ) -> None:
     """Rerun a baseline's configuration and compare: exit 1 when a bound is broken.
 
@@ -501,7 +512,13 @@ def check(
     print_warnings(f"{r.label}: {w}" for r in current.records for w in r.warnings)
     bounds = _bounds(max_f1_drop, max_oov_recall_drop, max_drop, max_speed_drop, stored.bounds)
     result = check_baseline(stored, current, bounds, fail_on_change=fail_on_change)
-    text = render_check_text(result, baseline=path, accept=f"cws-bench baseline update {path}")
+    text = render_check_text(
+        result,
+        baseline=path,
+        accept=f"cws-bench baseline update {path}",
+        scale=scale,
+        digits=digits,
+    )
     renderers = {
         "text": lambda: text,
         "json": lambda: render_check_json(result),

@@ -22,6 +22,7 @@ from cws_bench.cli.options import (
     quiet_option,
     resamples_option,
     seed_option,
+    units_options,
     write_output,
 )
 from cws_bench.defaults import STANDARD_DICTIONARY
@@ -130,6 +131,7 @@ FORMATS = ("text", "json", "csv", "sighan", "markdown", "latex")
     "empty; with --method sighan only the lines both files have are scored, as the "
     "script does.",
 )
+@units_options
 @quiet_option("No progress bar (with --executor).")
 @executor_options
 def score(
@@ -154,6 +156,8 @@ def score(
     beta: float,
     strict: bool,
     allow_line_mismatch: bool,
+    scale: str | None = None,
+    digits: int | None = None,
     quiet: bool = False,
     sharding: dict | None = None,
 ) -> None:
@@ -167,8 +171,8 @@ def score(
     (CoNLL-U, People's Daily, BMES; see --gold-format), or a registered
     corpus NAME[:SPLIT] (`cws-bench corpora`; split test by default), scored
     with its standard dictionary unless --dict says otherwise. Scores are
-    printed as percentages in the text format and as fractions in [0, 1] in
-    JSON and CSV.
+    printed as percentages with two decimals (--scale, --digits) and held as
+    fractions in [0, 1] in JSON and CSV.
 
     \b
     Example:
@@ -233,7 +237,7 @@ def score(
                     for row in report.rows
                     for warning in row.result.warnings
                 )
-            write_output(report.render(fmt), output)
+            write_output(report.render(fmt, scale=scale, digits=digits), output)
             return
         (pred,) = preds
         # One big file in shards (--executor): the same numbers, on worker processes.
@@ -250,7 +254,7 @@ def score(
     print_warnings(result.warnings)
     if details is not None:
         write_details(result, details)
-    write_output(result.render(fmt, gold=gold, pred=pred), output)
+    write_output(result.render(fmt, gold=gold, pred=pred, scale=scale, digits=digits), output)
 
 
 TABLES = ("markdown", "latex")

@@ -2,24 +2,12 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
+from cws_bench.metrics.units import percent
+
 __all__ = ["csv_table", "markdown_table", "percent", "text_table"]
-
-
-def percent(value: float | None) -> str:
-    """A fraction as a percentage with two decimals; ``--`` when undefined, ``nan`` for NaN.
-
-    >>> percent(0.5), percent(None), percent(float("nan"))
-    ('50.00', '--', 'nan')
-    """
-    if value is None:
-        return "--"
-    if math.isnan(value):
-        return "nan"
-    return f"{100 * value:.2f}"
 
 
 def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:

@@ -33,7 +33,7 @@ from cws_bench.reports.tables import (
     run_notes,
     significance_method,
 )
-from cws_bench.results import BakeoffResult, PairResult
+from cws_bench.results import LEAKED, TRAINED_ON_IT, BakeoffResult, PairResult
 
 __all__ = ["LATEX_MISSING", "escape_latex", "render_latex", "tabular"]
 
@@ -204,8 +204,14 @@ def _caption(board: Board, result: BakeoffResult) -> str:
             "Superscripts: the letters of the segmenters of the same track whose F the row "
             f"beats in a paired bootstrap test, {escape_latex(significance_method(settings))}. "
         )
-    if any(row.excluded for row in board.rows):
+    reasons = {row.pair.exclusion for row in board.rows if row.excluded}
+    if TRAINED_ON_IT in reasons:
         text += "Rows in italics were scored on their own training data and are not ranked. "
+    if LEAKED in reasons:
+        text += (
+            "Rows in italics whose dictionary holds the test words the training words lack "
+            "(a leak) are not ranked. "
+        )
     return text.rstrip()
 
 

@@ -22,6 +22,7 @@ from cws_bench.reports.tables import (
     confidence_label,
     detail_columns,
     escape_markdown,
+    excluded_note,
     format_interval,
     format_score,
     format_seconds,
@@ -52,7 +53,7 @@ def _name(row: BoardRow) -> str:
 
 def _beats_cell(board: Board, row: BoardRow) -> str:
     if row.excluded:
-        return "*excluded: trained on this data*"
+        return f"*excluded: {row.pair.exclusion}*"
     return " ".join(row.beats) if board.tested else MISSING
 
 
@@ -135,13 +136,10 @@ def _marked(row: BoardRow) -> str:
 
 
 def _track_verdict(winner: TrackWinner, tracks: int) -> str:
-    excluded = ""
-    if winner.excluded:
-        names = ", ".join(
-            escape_markdown(r.pair.segmenter) + "".join(f"<sup>†{n}</sup>" for n in r.notes)
-            for r in winner.excluded
-        )
-        excluded = f" ({names}: trained on this data, not ranked)"
+    excluded = excluded_note(
+        winner.excluded,
+        lambda r: escape_markdown(r.pair.segmenter) + "".join(f"<sup>†{n}</sup>" for n in r.notes),
+    )
     if winner.row is None:
         return f"no segmenter ranked{excluded}."
     row = winner.row

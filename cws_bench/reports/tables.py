@@ -491,3 +491,16 @@ def escape_markdown(text: str) -> str:
     'a\\|b \\*c\\*'
     """
     return _SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
+
+
+def excluded_note(rows: Sequence[BoardRow], name: Callable[[BoardRow], str]) -> str:
+    """``" (a, b: trained on this data, not ranked)"`` for a track's rows that are never
+    ranked, each reason once (:attr:`~cws_bench.results.PairResult.exclusion`); ``""`` for none.
+    """
+    if not rows:
+        return ""
+    reasons: dict[str, list[str]] = {}
+    for row in rows:
+        reasons.setdefault(row.pair.exclusion or "", []).append(name(row))
+    said = "; ".join(f"{', '.join(names)}: {reason}" for reason, names in reasons.items())
+    return f" ({said}, not ranked)"

@@ -16,6 +16,7 @@ from cws_bench.reports.tables import (
     TrackWinner,
     build_boards,
     confidence_label,
+    excluded_note,
     format_interval,
     format_score,
     format_speed,
@@ -49,10 +50,7 @@ def _columns(
 def _winner_line(winner: TrackWinner, tracks: int) -> str:
     """Who wins a track, in one line."""
     others = f"other {winner.track}-track segmenter" if tracks > 1 else "other segmenter"
-    excluded = ""
-    if winner.excluded:
-        names = ", ".join(row.pair.segmenter for row in winner.excluded)
-        excluded = f" ({names}: trained on this data, not ranked)"
+    excluded = excluded_note(winner.excluded, lambda row: row.pair.segmenter)
     head = f"{winner.track} track: "
     if winner.row is None:
         return f"{head}no segmenter ranked{excluded}"
