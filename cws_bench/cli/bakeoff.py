@@ -7,7 +7,7 @@ from typing import Any
 import click
 
 from cws_bench.cli.executor_options import executor_options
-from cws_bench.cli.options import data_dir_option, print_warnings
+from cws_bench.cli.options import data_dir_option, print_warnings, units_options
 from cws_bench.metrics.significance import CORRECTIONS
 
 
@@ -46,6 +46,7 @@ from cws_bench.metrics.significance import CORRECTIONS
     help="Multiple-comparison correction of the significance letters within each track "
     "[default: the config's, else holm].",
 )
+@units_options
 def bakeoff(
     config: str | None,
     output: str | None,
@@ -55,6 +56,8 @@ def bakeoff(
     quiet: bool,
     allow_failures: bool,
     correction: str | None,
+    scale: str | None,
+    digits: int | None,
 ) -> None:
     """Run a bake-off: CONFIG is a TOML file or a bundled name (default, sighan2005).
 
@@ -91,19 +94,23 @@ def bakeoff(
         from dataclasses import replace
 
         loaded = replace(loaded, correction=correction)
-    result = run_bakeoff(
-        loaded,
-        output_dir=output,
-        jobs=sharding["jobs"],
-        executor=sharding["executor"],
-        scheduler=sharding["scheduler"],
-        shard_chars=sharding["shard_chars"],
-        shard_timeout=sharding["shard_timeout"],
-        retries=sharding["retries"],
-        data_dir=data_dir,
-        use_cache=not no_cache,
-        progress=not quiet,
-    )
+    from cws_bench.reports.tables import printed_in
+
+    with printed_in(scale, digits):  # the reports written and the table printed
+        result = run_bakeoff(
+            loaded,
+            output_dir=output,
+            jobs=sharding["jobs"],
+            executor=sharding["executor"],
+            scheduler=sharding["scheduler"],
+            shard_chars=sharding["shard_chars"],
+            shard_timeout=sharding["shard_timeout"],
+            retries=sharding["retries"],
+            data_dir=data_dir,
+            use_cache=not no_cache,
+            progress=not quiet,
+        )
+        leaderboard = render_leaderboard(result)
     for note in result.settings.get("notes", []):
         click.echo(f"note: {note}", err=True)
     print_warnings(
@@ -116,7 +123,7 @@ def bakeoff(
             click.echo(f"{pair.status}: {pair.segmenter} on {pair.corpus}: {pair.error}", err=True)
     # A skipped pair lacks data that is not here (a training split): said, not a failure.
     failed = [pair for pair in result.pairs if pair.status in ("failed", "timeout")]
-    click.echo(render_leaderboard(result))
+    click.echo(leaderboard)
     folder = Path(output) if output else Path("reports") / result.name
     from cws_bench.reports import REPORT_FILES
 

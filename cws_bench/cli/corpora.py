@@ -16,6 +16,7 @@ from cws_bench.cli.options import (
     output_option,
     quiet_option,
     split_option,
+    units_options,
 )
 from cws_bench.corpora import Corpus, corpus_names, get_corpus, read_corpus
 from cws_bench.corpora.readers import FORMATS
@@ -82,6 +83,7 @@ def corpora(ctx: click.Context, data_dir: str | None, fmt: str) -> None:
 @click.option("--download", is_flag=True, help="Download the corpus first if it is not here.")
 @_quiet_option
 @_format_option
+@units_options
 def info(
     name: str,
     split: str | None,
@@ -92,6 +94,8 @@ def info(
     download: bool,
     quiet: bool,
     fmt: str,
+    scale: str | None,
+    digits: int | None,
 ) -> None:
     """Describe a corpus split: sentences, words, characters, types, OOV rate.
 
@@ -126,7 +130,7 @@ def info(
         statistics = corpus_statistics(corpus, split, dictionary=given)
         title = f"{corpus.name}, {split} split: {corpus.title}"
         card = corpus.metadata()
-    click.echo(statistics.render(fmt, title=title, card=card))
+    click.echo(statistics.render(fmt, title=title, card=card, scale=scale, digits=digits))
 
 
 @corpora.command()

@@ -3,14 +3,19 @@
 Scores are computed and stored as fractions in [0, 1] (JSON, CSV, the Python
 API). Where they are printed for a reader, one policy decides how:
 
-* the default is **percentages with two decimals** (``93.43``): what
-  ``score``, ``diff``, ``check``, ``corpora info`` and the metric reports
-  printed already, the form of most published segmentation tables since the
-  SIGHAN bakeoffs, and four significant digits where three decimals of a
-  fraction (``0.934``) give three;
-* ``scale="fraction"`` prints fractions (``0.934`` with ``digits=3``, the
-  SIGHAN 2005 tables' form), ``digits`` sets the decimals of either;
-* every header and caption says the unit (:attr:`Units.label`);
+* ``scale="percent"`` prints percentages with two decimals (``93.43``),
+  ``scale="fraction"`` fractions with three (``0.934``); ``digits`` sets
+  the decimals of either;
+* the default scale is **percent** (:data:`DEFAULT_SCALE`): what ``score``,
+  ``diff``, ``check``, ``corpora info`` and the metric reports print, four
+  significant digits where three decimals of a fraction give three;
+* the bake-off's leaderboards (``bakeoff``, ``report``: leaderboard.md,
+  leaderboard.tex, report.html, the terminal table) keep the SIGHAN 2005
+  tables' fractions with three decimals (:data:`REPORT_SCALE`), the form
+  the published rows they are compared with are printed in;
+* every command and renderer that prints scores takes ``scale`` and
+  ``digits`` (``--scale``, ``--digits``), and every header and caption
+  says the unit and the counting method;
 * a p-value is printed one way everywhere (:func:`format_p_value`).
 
 This module imports nothing of cws_bench, so every layer can use it.
@@ -23,8 +28,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 __all__ = [
-    "DEFAULT_DIGITS",
     "DEFAULT_SCALE",
+    "DIGITS",
+    "REPORT_SCALE",
     "SCALES",
     "Units",
     "format_p_value",
@@ -36,9 +42,11 @@ Scale = Literal["percent", "fraction"]
 SCALES: tuple[str, ...] = ("percent", "fraction")
 """What ``scale`` (``--scale``) takes."""
 DEFAULT_SCALE: Scale = "percent"
-"""The one default scale of printed scores."""
-DEFAULT_DIGITS = 2
-"""The default decimals of printed scores (of a percentage; a fraction then has four)."""
+"""The default scale of printed scores."""
+REPORT_SCALE: Scale = "fraction"
+"""The default scale of the bake-off's leaderboards (SIGHAN's tables print fractions)."""
+DIGITS: dict[str, int] = {"percent": 2, "fraction": 3}
+"""Decimals printed when not told: 93.43 or 0.934."""
 P_VALUE_FLOOR = 0.001
 """p-values below this print as ``< 0.001``."""
 
@@ -47,9 +55,9 @@ P_VALUE_FLOOR = 0.001
 class Units:
     """How printed scores look: ``scale`` (percent or fraction) and ``digits`` decimals.
 
-    >>> Units().score(0.934321), Units("fraction", 3).score(0.934321)
+    >>> Units().score(0.934321), Units("fraction").score(0.934321)
     ('93.43', '0.934')
-    >>> Units("fraction").score(0.934321), Units().points(-0.004071)
+    >>> Units("fraction", 4).score(0.934321), Units().points(-0.004071)
     ('0.9343', '-0.41')
     """
 
@@ -64,10 +72,8 @@ class Units:
 
     @property
     def decimals(self) -> int:
-        """Decimals printed: ``digits``, else two of a percentage (four of a fraction)."""
-        if self.digits is not None:
-            return self.digits
-        return DEFAULT_DIGITS if self.scale == "percent" else DEFAULT_DIGITS + 2
+        """Decimals printed: ``digits``, else two of a percentage, three of a fraction."""
+        return self.digits if self.digits is not None else DIGITS[self.scale]
 
     @property
     def factor(self) -> float:
@@ -101,13 +107,15 @@ class Units:
         return f"{kind} with {decimals} decimal{'' if self.decimals == 1 else 's'}"
 
 
-def units(scale: str | None = None, digits: int | None = None) -> Units:
-    """The Units of ``scale`` (default :data:`DEFAULT_SCALE`) and ``digits``.
+def units(
+    scale: str | None = None, digits: int | None = None, *, default: str = DEFAULT_SCALE
+) -> Units:
+    """The Units of ``scale`` (else ``default``) and ``digits``.
 
     Raises:
         ValueError: an unknown scale or digits out of 0-15.
     """
-    return Units(scale or DEFAULT_SCALE, digits)  # type: ignore[arg-type]
+    return Units(scale or default, digits)  # type: ignore[arg-type]
 
 
 def percent(value: float | None) -> str:

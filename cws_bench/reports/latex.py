@@ -26,12 +26,15 @@ from cws_bench.reports.tables import (
     BoardRow,
     build_boards,
     confidence_label,
+    counting,
     format_interval,
     format_score,
     format_speed,
     plural,
+    report_units,
     run_notes,
     significance_method,
+    with_units,
 )
 from cws_bench.results import LEAKED, TRAINED_ON_IT, BakeoffResult, PairResult
 
@@ -103,6 +106,27 @@ def tabular(
         lines.append(f"\\label{{{label}}}")
     lines.append("\\end{table}")
     return lines
+
+
+def shared_signature(pairs: Sequence[PairResult]) -> str:
+    """The ``key:value`` items every pair's signature holds, in the first one's order: what
+    the rows of one table were computed alike with (gold, dictionary, seed, resamples, ...).
+
+    >>> a = PairResult("c", "x", "x", "open", "ok", signature="cws-bench:1|gold:ab|segmenter:x")
+    >>> b = PairResult("c", "y", "y", "open", "ok", signature="cws-bench:1|gold:ab|segmenter:y")
+    >>> shared_signature([a, b])
+    'cws-bench:1|gold:ab'
+    """
+    signatures = [p.signature or p.scores.get("signature") or "" for p in pairs]
+    signatures = [sig for sig in signatures if sig]
+    if not signatures:
+        return ""
+    common = set(signatures[0].split("|")).intersection(*(sig.split("|") for sig in signatures))
+    return "|".join(item for item in signatures[0].split("|") if item in common)
+
+
+def _unit_word() -> str:
+    return "\\%" if report_units().scale == "percent" else "fractions"
 
 
 def _cell(text: str) -> str:
@@ -183,7 +207,8 @@ def _caption(board: Board, result: BakeoffResult) -> str:
     if facts:
         text += f" ({', '.join(facts)})"
     text += (
-        ": word recall, precision and F1 (fractions), with the "
+        f": word recall, precision and F1 ({_unit_word()}, "
+        f"{escape_latex(counting(settings))}), with the "
         f"{escape_latex(confidence_label(settings))} bootstrap interval of F"
     )
     oov = [row.pair.scores.get("oov_rate") for row in board.rows]
@@ -242,12 +267,17 @@ def _board_table(board: Board, result: BakeoffResult) -> list[str]:
         f"{escape_latex(p.error or 'no error message recorded')}"
         for p in board.failed
     ]
+    shared = shared_signature([row.pair for row in board.rows])
+    if shared:
+        # under the table, as sacrebleu prints its signature under a score
+        notes.append(f"Signature (all rows): \\texttt{{{escape_latex(shared)}}}")
     align = "cl" + "r" * (width - 2)
     return tabular(
         align, header, body, _caption(board, result), label=_label(board.corpus), after=notes
     )
 
 
+@with_units
 def render_latex(result: BakeoffResult) -> str:
     """The leaderboards of a bake-off as LaTeX: one booktabs ``table`` per corpus.
 

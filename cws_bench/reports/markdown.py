@@ -20,6 +20,7 @@ from cws_bench.reports.tables import (
     TrackWinner,
     build_boards,
     confidence_label,
+    counting,
     detail_columns,
     escape_markdown,
     excluded_note,
@@ -29,9 +30,11 @@ from cws_bench.reports.tables import (
     format_speed,
     letters_corrected,
     plural,
+    report_units,
     run_notes,
     significance_method,
     significance_note,
+    with_units,
 )
 from cws_bench.results import BakeoffResult
 
@@ -235,9 +238,8 @@ def _legend(result: BakeoffResult) -> list[str]:
     return [
         "Legend:",
         "",
-        "- Scores are fractions from 0 to 1 with three decimals, as the SIGHAN bakeoff "
-        "tables print them. R, P, F: word recall, precision and F1 (a word is correct when "
-        "its character span is a gold word's).",
+        f"- Scores are {report_units().caption} ({counting(settings)}: a word is correct "
+        "when its character span is a gold word's). R, P, F: word recall, precision and F1.",
         "- OOV rate: share of gold words missing from the corpus' dictionary; R_oov, R_iv: "
         f"recall of out-of-vocabulary and in-vocabulary gold words ({MISSING} without a "
         "dictionary).",
@@ -303,6 +305,7 @@ def _run_section(result: BakeoffResult, level: str) -> list[str]:
     return lines
 
 
+@with_units
 def render_markdown(result: BakeoffResult, *, heading_level: int = 1) -> str:
     """The leaderboard of a bake-off as GitHub-flavoured Markdown.
 
