@@ -166,3 +166,20 @@ def test_bakeoff_and_report_take_the_scale_and_sign_leaderboard_tex(tmp_path):
     assert "segmenter" not in default[signature : default.index("\n", signature)]
     digits = run("report", out / "results.json", "--format", "text", "--digits", "4")
     assert f"{f1['fmm']:.4f}" in digits
+
+
+def test_metrics_generation_and_ranking_take_the_scale(tmp_path):
+    (tmp_path / "p.txt").write_text("今天天气很好\n我们去公园\n", encoding="utf-8")
+    (tmp_path / "r.txt").write_text("今天天气很好\n我们去公园玩\n", encoding="utf-8")
+    args = ("metrics", "generation", tmp_path / "p.txt", tmp_path / "r.txt", "-m", "em")
+    # exact match: one line of two
+    assert re.search(r"^\s*char\s+50\.00$", run(*args), flags=re.M)
+    fraction = run(*args, "--scale", "fraction")
+    assert "(scores as fractions)" in fraction and re.search(r"^\s*char\s+0\.500$", fraction, re.M)
+    run_file, qrels = tmp_path / "run.trec", tmp_path / "qrels.trec"
+    run_file.write_text("q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t\n", encoding="utf-8")
+    qrels.write_text("q1 0 d2 1\n", encoding="utf-8")
+    # the one relevant document at rank 2: reciprocal rank 1/2
+    ranking = ("metrics", "ranking", run_file, qrels, "-m", "mrr")
+    assert re.search(r"mrr\s+50\.00$", run(*ranking), flags=re.M)
+    assert re.search(r"mrr\s+0\.5000$", run(*ranking, "--scale", "fraction", "--digits", "4"), re.M)

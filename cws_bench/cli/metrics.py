@@ -21,6 +21,7 @@ from cws_bench.cli.options import (
     output_option,
     print_warnings,
     stacked,
+    units_options,
     write_output,
 )
 from cws_bench.metrics._undefined import ZeroDivision
@@ -247,6 +248,7 @@ def _check_generation_metrics(
 )
 @table_format_option
 @encoding_option
+@units_options
 def generation(
     pred: str,
     refs: tuple[str, ...],
@@ -258,6 +260,8 @@ def generation(
     fmt: str,
     encoding: str,
     output: str,
+    scale: str | None,
+    digits: int | None,
 ) -> None:
     """Corpus-level generation scores of PRED against one or more REF files.
 
@@ -297,7 +301,8 @@ def generation(
             )
             table = TokenizerComparison(rows=(row,))
     print_warnings(f"tokenizer {name} skipped: {reason}" for name, reason in table.skipped.items())
-    write_output(table.render(fmt, pred=pred, references=len(refs)), output)
+    rendered = table.render(fmt, pred=pred, references=len(refs), scale=scale, digits=digits)
+    write_output(rendered, output)
 
 
 # ---------------------------------------------------------------------------
@@ -344,6 +349,7 @@ def _check_ranking_metrics(
 @click.option("--per-query", is_flag=True, help="Also print every query's scores.")
 @table_format_option
 @encoding_option
+@units_options
 def ranking(
     run: str,
     qrels: str,
@@ -353,6 +359,8 @@ def ranking(
     fmt: str,
     encoding: str,
     output: str,
+    scale: str | None,
+    digits: int | None,
 ) -> None:
     """Ranking scores of a TREC run file RUN against the judgements QRELS.
 
@@ -390,7 +398,10 @@ def ranking(
             f"(first: {unjudged[0]})"
         )
     print_warnings(notes)
-    write_output(report.render(fmt, per_query=per_query, run=run, qrels=qrels), output)
+    rendered = report.render(
+        fmt, per_query=per_query, run=run, qrels=qrels, scale=scale, digits=digits
+    )
+    write_output(rendered, output)
 
 
 # ---------------------------------------------------------------------------
