@@ -77,7 +77,6 @@ from pathlib import Path
 from typing import Any
 
 from cws_bench.defaults import DEFAULT_BATCH_SIZE, DEFAULT_RESAMPLES, DEFAULT_SEED
-from cws_bench.dictionary_checks import is_leak_warning
 from cws_bench.errors import CwsBenchError
 from cws_bench.executors import DEFAULT_RETRIES, EXECUTORS, Executor
 from cws_bench.experiment import (
@@ -98,6 +97,7 @@ from cws_bench.results import (
     Comparison,
     Interval,
     PairResult,
+    is_leak_warning,
     judge_comparisons,
 )
 from cws_bench.runner import BAKEOFF_SHARD_CHARS, Progress, Run, RunCache, RunPlan, plan_run

@@ -42,6 +42,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from cws_bench.results import LEAK_NOTE, is_leak_warning
+
 __all__ = [
     "COVERS_GOLD",
     "LEAK_NOTE",
@@ -69,15 +71,8 @@ MIN_LEAKED = 20
 """Gold OOV types in the segmenter's dictionary below which the precision test is not made."""
 MAX_EXTRA_PRECISION = 0.5
 """Share of the dictionary's non-training words that are test-gold words, above which it leaked."""
-LEAK_NOTE = "so this is not a closed-track result"
-"""How every leak warning ends: a row with such a warning is shown, marked and never ranked."""
 COVERS_GOLD = "dict-covers-gold"
 """The ``warn`` key of a signature whose OOV dictionary holds (nearly) every gold word."""
-
-
-def is_leak_warning(warning: str) -> bool:
-    """Whether ``warning`` is one of :func:`leak_warnings` (the row's dictionary saw the gold)."""
-    return warning.endswith(LEAK_NOTE)
 
 
 def coverage_warnings(gold_words: int, oov_words: int, dictionary: str | None = None) -> list[str]:

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "LEAKED",
+    "LEAK_NOTE",
     "STATUSES",
     "TRACKS",
     "TRAINED_ON_IT",
@@ -28,6 +29,7 @@ __all__ = [
     "PairResult",
     "Verdict",
     "group_warnings",
+    "is_leak_warning",
     "judge_comparisons",
 ]
 
@@ -41,6 +43,15 @@ TRAINED_ON_IT = "trained on this data"
 """Why a row scored on its own training data is never ranked, as the reports say it."""
 LEAKED = "its dictionary saw the test data"
 """Why a closed-track row whose dictionary leaked the test words is never ranked."""
+LEAK_NOTE = "so this is not a closed-track result"
+"""How every leak warning (:func:`cws_bench.dictionary_checks.leak_warnings`) ends: a row
+with such a warning is shown, marked and never ranked."""
+
+
+def is_leak_warning(warning: str) -> bool:
+    """Whether ``warning`` is a leak warning (the row's closed-track dictionary saw the gold)."""
+    return warning.endswith(LEAK_NOTE)
+
 
 _SCORE_NAMES = (
     "precision",
@@ -139,8 +150,6 @@ class PairResult:
         test data``), or None for a row that is ranked."""
         if not self.contaminated:
             return None
-        from cws_bench.dictionary_checks import is_leak_warning
-
         if any(map(is_leak_warning, self.warnings)):
             return LEAKED
         return TRAINED_ON_IT

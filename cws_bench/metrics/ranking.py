@@ -436,15 +436,16 @@ class RankingReport:
             run, qrels: the names the text format's first line gives the inputs.
             scale, digits: how text and Markdown print fractions (:mod:`cws_bench.metrics.units`).
         """
-        printed = {"scale": scale, "digits": digits}
         if fmt == "json":
             return self.to_json(per_query=per_query)
         if fmt == "csv":
             return self.to_csv(per_query=per_query)
         if fmt == "markdown":
-            return self.to_markdown(per_query=per_query, **printed)
+            return self.to_markdown(per_query=per_query, scale=scale, digits=digits)
         if fmt == "text":
-            return self.to_text(per_query=per_query, run=run, qrels=qrels, **printed)
+            return self.to_text(
+                per_query=per_query, run=run, qrels=qrels, scale=scale, digits=digits
+            )
         raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(REPORT_FORMATS)}")
 
     def to_json(self, *, per_query: bool = False) -> str:
