@@ -35,9 +35,9 @@ from cws_bench.defaults import (
 from cws_bench.errors import CwsBenchError
 from cws_bench.io import PathLike, display_name, read_segmented
 from cws_bench.methods import get_method
-from cws_bench.metrics.units import Units, format_p_value, units
 from cws_bench.results import Comparison, Interval
 from cws_bench.scoring import ScoreResult, score_files, score_sentences
+from cws_bench.units import Units, format_p_value, units
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -52,10 +52,10 @@ from cws_bench.io import (
 )
 from cws_bench.methods import CountingMethod, get_method, line_methods
 from cws_bench.metrics.counts import precision_recall_fscore_from_counts
-from cws_bench.metrics.units import units
 from cws_bench.scores import SegScores
 from cws_bench.signature import Signature
 from cws_bench.spans import align_chars, project_spans, to_spans
+from cws_bench.units import units
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -429,7 +429,7 @@ class ScoreResult:
 
         ``gold`` and ``pred`` name the files in the text table and the SIGHAN block;
         ``scale`` (``percent``, the default, or ``fraction``) and ``digits`` set how the
-        text table prints scores (:mod:`cws_bench.metrics.units`; JSON and CSV hold
+        text table prints scores (:mod:`cws_bench.units`; JSON and CSV hold
         fractions at full precision).
         """
         renderers = {

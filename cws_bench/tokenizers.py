@@ -21,7 +21,7 @@ from cws_bench.metrics.generation import (
     MultiReference,
     generation_scores_from_tokens,
 )
-from cws_bench.metrics.units import Units, units
+from cws_bench.units import Units, units
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -312,7 +312,7 @@ class TokenizerComparison:
 
         ``pred`` and ``references`` (the number of reference files) name the
         inputs on the text format's first line; ``scale`` and ``digits`` set how
-        text and Markdown print scores (:mod:`cws_bench.metrics.units`).
+        text and Markdown print scores (:mod:`cws_bench.units`).
         """
         if fmt == "json":
             return self.to_json()

@@ -13,8 +13,8 @@ from click.testing import CliRunner
 
 from cws_bench import compare, score_files
 from cws_bench.cli import cli
-from cws_bench.metrics.units import Units, format_p_value
 from cws_bench.regression.diff import diff_files
+from cws_bench.units import Units, format_p_value
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_PRED = ROOT / "corpora" / "sample" / "pred.txt"

@@ -15,7 +15,7 @@ from cws_bench.checksums import SentenceDigest
 from cws_bench.corpora.base import Corpus
 from cws_bench.dictionary import Dictionary
 from cws_bench.errors import CorpusUnavailableError
-from cws_bench.metrics.units import units
+from cws_bench.units import units
 
 __all__ = [
     "STATISTICS_FORMATS",
@@ -87,7 +87,7 @@ class CorpusStatistics:
             title: the text table's first line.
             card: a named corpus' card (:meth:`Corpus.metadata`), or None.
             scale, digits: how the text prints the OOV rate (default a percentage
-                with two decimals, :mod:`cws_bench.metrics.units`); JSON holds a fraction.
+                with two decimals, :mod:`cws_bench.units`); JSON holds a fraction.
         """
         if fmt == "json":
             return self.to_json(card=card)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cws_bench.metrics.units import percent
+from cws_bench.metrics._units import percent
 
 __all__ = ["csv_table", "markdown_table", "percent", "text_table"]
 

@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from cws_bench.metrics._tables import csv_table, markdown_table, text_table
 from cws_bench.metrics._undefined import ZeroDivision, check_zero_division, warn_undefined
-from cws_bench.metrics.units import Units, units
+from cws_bench.metrics._units import Units, units
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -434,7 +434,7 @@ class RankingReport:
             fmt: ``text``, ``json``, ``csv`` or ``markdown``.
             per_query: also every query's scores.
             run, qrels: the names the text format's first line gives the inputs.
-            scale, digits: how text and Markdown print fractions (:mod:`cws_bench.metrics.units`).
+            scale, digits: how text and Markdown print fractions (:mod:`cws_bench.metrics._units`).
         """
         if fmt == "json":
             return self.to_json(per_query=per_query)

@@ -34,8 +34,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
 from cws_bench.errors import CwsBenchError
-from cws_bench.metrics.units import Units, format_p_value
 from cws_bench.regression.baseline import Baseline, Bounds, CorpusRecord
+from cws_bench.units import Units, format_p_value
 
 if TYPE_CHECKING:
     from cws_bench.regression.diff import SegmentationDiff

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from cws_bench.metrics.units import Units, format_p_value, units
 from cws_bench.regression.check import CheckResult
 from cws_bench.regression.diff import (
     COMPARED_METRICS,
@@ -21,6 +20,7 @@ from cws_bench.regression.diff import (
     SegmentationDiff,
 )
 from cws_bench.reports.tables import plural
+from cws_bench.units import Units, format_p_value, units
 
 if TYPE_CHECKING:
     from cws_bench.regression.baseline import Baseline
@@ -143,7 +143,7 @@ def render_diff_text(
     Args:
         diff: the diff.
         shown: how many of the most frequent patterns of change to list.
-        scale, digits: how scores print (:mod:`cws_bench.metrics.units`; default
+        scale, digits: how scores print (:mod:`cws_bench.units`; default
             percentages with two decimals).
     """
     unit = units(scale, digits)

@@ -27,8 +27,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
-from cws_bench.metrics.units import REPORT_SCALE, Units, format_p_value, units
 from cws_bench.results import BakeoffResult, Comparison, Interval, PairResult, group_warnings
+from cws_bench.units import REPORT_SCALE, Units, format_p_value, units
 
 __all__ = [
     "DETAILS",
@@ -68,7 +68,7 @@ _UNITS: ContextVar[Units | None] = ContextVar("cws_bench_report_units", default=
 @contextmanager
 def printed_in(scale: str | None = None, digits: int | None = None) -> Iterator[Units]:
     """Within the block, the report tables print scores in ``scale`` with ``digits`` decimals
-    (:mod:`cws_bench.metrics.units`; default :data:`~cws_bench.metrics.units.REPORT_SCALE`,
+    (:mod:`cws_bench.units`; default :data:`~cws_bench.units.REPORT_SCALE`,
     fractions with three decimals).
 
     >>> with printed_in("percent"):
