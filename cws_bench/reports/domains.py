@@ -307,9 +307,7 @@ def _shared_sets(matrix: DomainMatrix) -> str:
     for corpus in matrix.corpora:
         groups.setdefault(test_sets.get(corpus, corpus), []).append(corpus)
     return "; ".join(
-        " = ".join(map(escape_markdown, members))
-        for members in groups.values()
-        if len(members) > 1
+        " = ".join(map(escape_markdown, members)) for members in groups.values() if len(members) > 1
     )
 
 
