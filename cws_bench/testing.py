@@ -106,6 +106,7 @@ class RegressionFixture:
         max_oov_recall_drop: float | None = None,
         max_speed_drop: float | None = None,
         max_drop: Mapping[str, float] | None = None,
+        max_token_lines: int | None = None,
         fail_on_change: bool = False,
         speed_runs: int = 1,
         data_dir: str | os.PathLike[str] | None = None,
@@ -130,6 +131,9 @@ class RegressionFixture:
             max_speed_drop: the largest allowed speed drop in percent (None:
                 speed not checked; speed is noisy, see cws_bench.regression.baseline).
             max_drop: bounds on other scores (``{"recall": 1.0}``).
+            max_token_lines: a tokenizer (one with token ids, such as the
+                ``tokenizer`` segmenter): how many lines' token ids may change
+                (default: the baseline's bound, else 0).
             fail_on_change: also fail when the experiment changed (corpus,
                 dictionary, version, options).
             speed_runs: timed runs (speed is their median).
@@ -154,6 +158,7 @@ class RegressionFixture:
                 max_speed_drop=max_speed_drop,
                 max_drop=max_drop,
                 base=base,
+                max_token_lines=max_token_lines,
             )
 
         shown = os.path.relpath(path, self.request.config.rootpath)

@@ -81,12 +81,16 @@ def output_option(
     required: bool = False,
     default: str | None = None,
     allow_dash: bool = True,
+    dir_okay: bool = False,
 ) -> Callable[[F], F]:
-    """``-o/--output FILE``: where a command's output goes (``-`` is standard output)."""
+    """``-o/--output FILE``: where a command's output goes (``-`` is standard output).
+
+    ``dir_okay``: the output may be a folder (a model folder ``train`` writes).
+    """
     return click.option(
         "-o",
         "--output",
-        type=click.Path(dir_okay=False, writable=True, allow_dash=allow_dash),
+        type=click.Path(dir_okay=dir_okay, writable=True, allow_dash=allow_dash),
         required=required,
         default=default,
         show_default=default is not None,

@@ -92,6 +92,14 @@ def bound_options(function: F) -> F:
             "machine that made the baseline.",
         ),
         click.option(
+            "--max-token-lines",
+            type=click.IntRange(min=0),
+            default=None,
+            metavar="N",
+            help="A tokenizer (-s tokenizer...): fail when the token ids of more than N lines "
+            "changed [baseline's bound, else 0: any changed line fails].",
+        ),
+        click.option(
             "--max-drop",
             multiple=True,
             metavar="METRIC=POINTS",
@@ -110,6 +118,7 @@ def _bounds(
     max_drop: tuple[str, ...],
     max_speed_drop: float | None,
     base: Bounds | None = None,
+    max_token_lines: int | None = None,
 ) -> Bounds:
     """The bound options as :meth:`Bounds.from_limits` takes them (the library decides)."""
     from cws_bench.regression.baseline import Bounds
@@ -120,6 +129,7 @@ def _bounds(
         max_speed_drop=max_speed_drop,
         max_drop=dict(_max_drop(item) for item in max_drop),
         base=base,
+        max_token_lines=max_token_lines,
     )
 
 
@@ -332,6 +342,7 @@ def save(
     max_f1_drop: float | None,
     max_oov_recall_drop: float | None,
     max_speed_drop: float | None,
+    max_token_lines: int | None,
     max_drop: tuple[str, ...],
     speed_runs: int,
     batch_size: int,
@@ -359,7 +370,9 @@ def save(
     """
     from cws_bench.regression.baseline import record_baseline, save_baseline
 
-    bounds = _bounds(max_f1_drop, max_oov_recall_drop, max_drop, max_speed_drop)
+    bounds = _bounds(
+        max_f1_drop, max_oov_recall_drop, max_drop, max_speed_drop, max_token_lines=max_token_lines
+    )
     with _maybe_executor(sharding) as executor:
         recorded = record_baseline(
             name,
@@ -455,6 +468,7 @@ def check(
     max_f1_drop: float | None,
     max_oov_recall_drop: float | None,
     max_speed_drop: float | None,
+    max_token_lines: int | None,
     max_drop: tuple[str, ...],
     fail_on_change: bool,
     fmt: str,
@@ -500,7 +514,9 @@ def check(
             shard_chars=None if sharding is None else sharding.shard_chars,
         )
     print_warnings(f"{r.label}: {w}" for r in current.records for w in r.warnings)
-    bounds = _bounds(max_f1_drop, max_oov_recall_drop, max_drop, max_speed_drop, stored.bounds)
+    bounds = _bounds(
+        max_f1_drop, max_oov_recall_drop, max_drop, max_speed_drop, stored.bounds, max_token_lines
+    )
     result = check_baseline(stored, current, bounds, fail_on_change=fail_on_change)
     text = render_check_text(
         result,

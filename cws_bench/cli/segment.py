@@ -256,9 +256,11 @@ def _report_diagnostics(
 @click.argument("name", metavar="SEGMENTER")
 @click.argument("corpus")
 @output_option(
-    "The model file to write (hmm: JSON; crf: .npz; fmm/bmm/bimm: a word list).",
+    "The model file to write (hmm: JSON; crf: .npz; fmm/bmm/bimm: a word list; "
+    "transformers: a model folder).",
     required=True,
     allow_dash=False,
+    dir_okay=True,
 )
 @split_option("The split of a registered CORPUS (default: train).")
 @data_dir_option(
@@ -282,7 +284,7 @@ def train(
     option: tuple[str, ...],
     encoding: str,
 ) -> None:
-    """Train SEGMENTER (hmm, crf, or the word list of fmm/bmm/bimm) on CORPUS and save it.
+    """Train SEGMENTER (hmm, crf, transformers, or fmm/bmm/bimm's word list) on CORPUS; save it.
 
     CORPUS is a registered corpus name (see `cws-bench corpora`) or a
     segmented file in any supported format (plain, People's Daily, CoNLL-U,
@@ -295,9 +297,14 @@ def train(
         cws-bench train crf pd1998 -o pd1998.crf.npz
         cws-bench train hmm sighan2005-pku --data-dir icwb2-data -o pku.hmm.json
         cws-bench segment -s hmm --model pd1998.hmm.json pku_test.utf8
+        cws-bench train transformers pd1998 -o pd1998-tagger -O layers=2 -O hidden=128
+        cws-bench segment -s transformers -O model=pd1998-tagger pku_test.utf8
     """
+    from cws_bench.segmenters.registry import segmenter_class
     from cws_bench.segmenters.sources import train_segmenter
 
+    if os.path.isdir(output) and getattr(segmenter_class(name), "from_training", None) is None:
+        raise click.BadParameter(f"{output} is a folder: {name} writes a file", param_hint="-o")
     options = dict(parse_option(item) for item in option)
     started = time.perf_counter()
     segmenter = train_segmenter(

@@ -64,6 +64,7 @@ from cws_bench.experiment import (
 )
 from cws_bench.identity import command_argv, command_files, forget, is_path, options_identity
 from cws_bench.io import PathLike, atomic_write
+from cws_bench.regression.tokens import TokenIds, record_token_ids
 
 if TYPE_CHECKING:
     from cws_bench.executors import Executor
@@ -222,6 +223,8 @@ class CorpusRecord:
         sentence_counts: (correct, predicted, gold) words per scored sentence.
         segmentation: the predicted sentences (words joined by spaces), or None.
         warnings: what a reader must know (contamination, nondeterminism, ...).
+        token_ids: a tokenizer's token ids of every raw line
+            (:mod:`cws_bench.regression.tokens`), or None for a segmenter without ids.
         gold: the gold sentences, kept in memory for a diff (never saved).
     """
 
@@ -233,6 +236,7 @@ class CorpusRecord:
     sentence_counts: tuple[tuple[int, int, int], ...]
     segmentation: tuple[str, ...] | None = None
     warnings: tuple[str, ...] = ()
+    token_ids: TokenIds | None = None
     gold: tuple[tuple[str, ...], ...] | None = field(default=None, compare=False, repr=False)
 
     @property
@@ -262,13 +266,16 @@ class Bounds:
             (``{"f1": 0.5}``: F1 may fall from 80.76 to 80.26, not lower).
         speed: the largest allowed drop of the median speed, in percent, or
             None (speed not checked).
+        token_lines: for a tokenizer, how many lines' token ids may change (0:
+            any changed line fails).
 
-    >>> Bounds().drops, Bounds().speed
-    ({'f1': 0.0}, None)
+    >>> Bounds().drops, Bounds().speed, Bounds().token_lines
+    ({'f1': 0.0}, None, 0)
     """
 
     drops: Mapping[str, float] = field(default_factory=lambda: {"f1": 0.0})
     speed: float | None = None
+    token_lines: int = 0
 
     def __post_init__(self) -> None:
         for metric, value in self.drops.items():
@@ -278,16 +285,27 @@ class Bounds:
                 )
             if not value >= 0:
                 raise CwsBenchError(f"the allowed drop of {metric} must be >= 0, not {value}")
+        if self.token_lines < 0:
+            raise CwsBenchError(
+                f"the changed token lines allowed must be >= 0, not {self.token_lines}"
+            )
         if self.speed is not None and not 0 <= self.speed <= 100:
             raise CwsBenchError(
                 f"the allowed speed drop is a percentage in [0, 100], not {self.speed}"
             )
 
     def merged(
-        self, drops: Mapping[str, float] | None = None, speed: float | None = None
+        self,
+        drops: Mapping[str, float] | None = None,
+        speed: float | None = None,
+        token_lines: int | None = None,
     ) -> Bounds:
         """These bounds with some replaced (e.g. by command-line options)."""
-        return Bounds({**self.drops, **(drops or {})}, self.speed if speed is None else speed)
+        return Bounds(
+            {**self.drops, **(drops or {})},
+            self.speed if speed is None else speed,
+            self.token_lines if token_lines is None else token_lines,
+        )
 
     @classmethod
     def from_limits(
@@ -298,6 +316,7 @@ class Bounds:
         max_speed_drop: float | None = None,
         max_drop: Mapping[str, float] | None = None,
         base: Bounds | None = None,
+        max_token_lines: int | None = None,
     ) -> Bounds:
         """``base`` (default: F1 may not drop) with the limits a caller gives; None keeps one.
 
@@ -316,10 +335,13 @@ class Bounds:
             drops["f1"] = max_f1_drop
         if max_oov_recall_drop is not None:
             drops["oov_recall"] = max_oov_recall_drop
-        return (base if base is not None else cls()).merged(drops, max_speed_drop)
+        return (base if base is not None else cls()).merged(drops, max_speed_drop, max_token_lines)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"drops": dict(self.drops), "speed": self.speed}
+        data: dict[str, Any] = {"drops": dict(self.drops), "speed": self.speed}
+        if self.token_lines:  # only where allowed: other baselines' files stay as they were
+            data["token_lines"] = self.token_lines
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Bounds:
@@ -327,6 +349,7 @@ class Bounds:
         return cls(
             {str(k): float(v) for k, v in data.get("drops", {}).items()},
             None if speed is None else float(speed),
+            int(data.get("token_lines", 0)),
         )
 
 
@@ -375,6 +398,11 @@ class Baseline:
                     "segmentation": (
                         None if record.segmentation is None else list(record.segmentation)
                     ),
+                    **(
+                        {}
+                        if record.token_ids is None
+                        else {"token_ids": record.token_ids.to_dict()}
+                    ),
                 }
             )
         return {
@@ -420,6 +448,11 @@ class Baseline:
                         None if item.get("segmentation") is None else tuple(item["segmentation"])
                     ),
                     warnings=tuple(item.get("warnings", ())),
+                    token_ids=(
+                        None
+                        if item.get("token_ids") is None
+                        else TokenIds.from_dict(item["token_ids"])
+                    ),
                 )
             )
         return cls(
@@ -435,6 +468,11 @@ class Baseline:
             environment=dict(data.get("environment", {})),
             created=str(data.get("created", "")),
         )
+
+
+def _token_ids(record: CorpusRecord) -> dict[str, Any]:
+    """A tokenizer's ids as a baseline file keeps them (nothing for a word segmenter)."""
+    return {} if record.token_ids is None else {"token_ids": record.token_ids.to_dict()}
 
 
 def _corpus_fields(corpus: CorpusSpec) -> dict[str, Any]:
@@ -596,6 +634,7 @@ class _Runner:
     info: dict[str, Any]
     trained_on: Any = None
     load_s: float | None = None
+    tokenizer: Any = None  # a segmenter with token ids (regression.tokens), or None
 
 
 def _runner(
@@ -615,10 +654,18 @@ def _runner(
         built = get_segmenter(segmenter, **options)
         load_s = time.perf_counter() - began
         config = SegmenterConfig(segmenter, options, registered=True)
-        return _Runner(config, built.segment, _info(built.metadata()), built.trained_on, load_s)
+        return _Runner(
+            config, built.segment, _info(built.metadata()), built.trained_on, load_s, built
+        )
     if isinstance(segmenter, Segmenter):
         config = SegmenterConfig(name or segmenter.name, dict(segmenter.options), registered=False)
-        return _Runner(config, segmenter.segment, _info(segmenter.metadata()), segmenter.trained_on)
+        return _Runner(
+            config,
+            segmenter.segment,
+            _info(segmenter.metadata()),
+            segmenter.trained_on,
+            tokenizer=segmenter,
+        )
     if not callable(segmenter):
         raise CwsBenchError(
             f"cannot segment with {segmenter!r}",
@@ -716,6 +763,7 @@ def _run_corpus(
         sentence_counts=scored.sentence_counts,
         segmentation=tuple(" ".join(words) for words in pred) if keep_segmentation else None,
         warnings=tuple(warnings),
+        token_ids=None if runner.tokenizer is None else record_token_ids(runner.tokenizer, raw),
         gold=tuple(tuple(words) for words in gold),
     )
 
@@ -1059,6 +1107,14 @@ BASELINE_SCHEMA: dict[str, Any] = {
                         "items": {"type": "array", "items": _COUNT, "minItems": 3, "maxItems": 3},
                     },
                     "segmentation": {"type": ["array", "null"], "items": {"type": "string"}},
+                    "token_ids": {
+                        "type": "object",
+                        "required": ["checksum", "lines"],
+                        "properties": {
+                            "checksum": {"type": "string"},
+                            "lines": {"type": "array", "items": {"type": "array", "items": _COUNT}},
+                        },
+                    },
                 },
             },
         },

@@ -57,6 +57,7 @@ LABELS = {
     "boundary_recall": "boundary recall",
     "boundary_f1": "boundary F1",
     "speed": "speed",
+    "token_ids": "token ids",
 }
 
 
@@ -119,7 +120,7 @@ class BoundCheck:
             "new": self.new,
             "allowed": self.allowed,
             "bound": self.bound,
-            "unit": "percent" if self.metric == "speed" else "points",
+            "unit": {"speed": "percent", "token_ids": "lines"}.get(self.metric, "points"),
             "p_value": self.p_value,
             "message": self.message,
         }
@@ -289,6 +290,38 @@ def _speed_check(label: str, drop: float, old: CorpusRecord, new: CorpusRecord) 
     )
     return BoundCheck(
         label, "speed", "failed" if failed else "ok", before, after, allowed, drop, None, message
+    )
+
+
+def _token_check(label: str, allowed: int, old: CorpusRecord, new: CorpusRecord) -> BoundCheck:
+    """A tokenizer's token ids, line by line: at most ``allowed`` lines may have changed.
+
+    ``old`` and ``new`` are the counts of lines whose ids are the same and that changed.
+    """
+    from cws_bench.regression.tokens import compare_token_ids
+
+    assert old.token_ids is not None
+    assert new.token_ids is not None
+    try:
+        change = compare_token_ids(old.token_ids, new.token_ids, examples=1)
+    except ValueError as e:
+        return BoundCheck(label, "token_ids", "failed", None, None, allowed, allowed, None, str(e))
+    status = "ok" if change.changed <= allowed else "failed"
+    message = (
+        f"token ids changed on {change.changed:,} of {change.lines:,} lines; allowed {allowed}"
+    )
+    if change.examples:
+        number, before, after = change.examples[0]
+        shown = 12
+        message += (
+            f"; first at line {number}: {list(before[:shown])}"
+            f"{' ...' if len(before) > shown else ''} -> {list(after[:shown])}"
+            f"{' ...' if len(after) > shown else ''}"
+        )
+    same = float(change.lines - change.changed)  # lines whose ids stayed the same
+    lines = float(change.lines)
+    return BoundCheck(
+        label, "token_ids", status, lines, same, lines - allowed, allowed, None, message
     )
 
 
@@ -480,6 +513,8 @@ def check_baseline(
             checks.append(_score_check(old.label, metric, drop, old, new, p_values.get(metric)))
         if bounds.speed is not None:
             checks.append(_speed_check(old.label, bounds.speed, old, new))
+        if old.token_ids is not None and new.token_ids is not None:
+            checks.append(_token_check(old.label, bounds.token_lines, old, new))
         if (
             diff
             and old.segmentation is not None

@@ -7,6 +7,18 @@ HanLP resolves in its own cache ($HANLP_HOME, default ~/.hanlp) and
 downloads only when missing there. A tokenizer returns one list of words
 per line; a multi-task model returns a ``Document`` whose ``tok/fine`` (or
 ``tok/coarse``, ``task``) entry is that list.
+
+A line longer than the model's ``max_seq_len`` (less ``[CLS]`` and
+``[SEP]``, and no more than its encoder's positions allow) is cut into
+overlapping windows (``overlap``, a quarter by default), each character
+taking its word boundary from the window where it lies farthest from an
+edge, as the ``transformers`` adapter does: HanLP itself would drop the
+characters past the limit.
+
+With ``download = true`` an identifier missing from HanLP's cache is
+downloaded; the server is asked first with a bounded wait
+(``$CWS_BENCH_HUB_TIMEOUT`` seconds, 10 by default), so a machine without
+network fails at once with one line.
 """
 
 from __future__ import annotations
@@ -17,7 +29,14 @@ from typing import Any
 
 from cws_bench.errors import SegmenterError
 from cws_bench.segmenters.base import Segmenter, TrainingData
-from cws_bench.segmenters.neural import folder_checksum, pieces, resolve_device
+from cws_bench.segmenters.neural import (
+    cut_at,
+    folder_checksum,
+    hub_timeout,
+    pieces,
+    resolve_device,
+    word_starts,
+)
 
 __all__ = ["HanlpSegmenter", "words_of"]
 
@@ -56,10 +75,12 @@ class HanlpSegmenter(Segmenter):
         task: the output entry of a multi-task model (default ``tok/fine``,
             else ``tok/coarse``).
         device: ``auto``, ``cpu`` or ``cuda:N``.
-        batch_size: lines per call.
+        batch_size: lines (windows) per call.
         download: let HanLP download an identifier missing from its cache
             ($HANLP_HOME, default ~/.hanlp); without it such an identifier
             is an error that says where HanLP looked.
+        max_length: characters per window (default: the model's limit).
+        overlap: characters two consecutive windows share (default: a quarter).
     """
 
     name = "hanlp"
@@ -98,9 +119,17 @@ class HanlpSegmenter(Segmenter):
         device: str = "auto",
         batch_size: int = 32,
         download: bool = False,
+        max_length: int | None = None,
+        overlap: int | None = None,
     ) -> None:
         super().__init__(
-            model=model, task=task, device=device, batch_size=batch_size, download=download or None
+            model=model,
+            task=task,
+            device=device,
+            batch_size=batch_size,
+            download=download or None,
+            max_length=max_length,
+            overlap=overlap,
         )
         if int(batch_size) < 1:
             raise SegmenterError(self.name, f"batch_size must be at least 1, not {batch_size}")
@@ -125,6 +154,8 @@ class HanlpSegmenter(Segmenter):
                     "set download = true to let HanLP fetch it, or pass the folder of a saved "
                     "HanLP component (model = '/path/to/folder')",
                 )
+        if not local and download:
+            self._check_reachable(str(identifier))
         devices = -1 if self.device == "cpu" else int(self.device.partition(":")[2] or 0)
         try:
             self.component = hanlp.load(identifier, devices=devices)
@@ -135,6 +166,17 @@ class HanlpSegmenter(Segmenter):
                 "pass the folder of a saved HanLP component (model = '/path/to/folder', the "
                 "one holding its config.json)",
             ) from e
+        limit = self._limit()
+        self.max_length = int(max_length) if max_length else limit
+        if not 1 <= self.max_length <= limit:
+            raise SegmenterError(
+                self.name, f"max_length {max_length} is outside 1..{limit} (the model's limit)"
+            )
+        self.overlap = int(overlap) if overlap is not None else self.max_length // 4
+        if not 0 <= self.overlap < self.max_length:
+            raise SegmenterError(
+                self.name, f"overlap {overlap} must be at least 0 and below max_length"
+            )
         self.identity = {
             "model": os.path.abspath(where) if local else str(identifier),
             "checksum": folder_checksum(where) if local else None,
@@ -147,9 +189,59 @@ class HanlpSegmenter(Segmenter):
         """The base metadata plus ``model``: which model and where it runs."""
         return {**super().metadata(), "model": dict(self.identity)}
 
+    def _check_reachable(self, url: str) -> None:
+        """Fail in one line, within the hub wait, when HanLP's server does not answer."""
+        import requests
+
+        timeout = hub_timeout()
+        try:
+            requests.head(url.split("#")[0], timeout=timeout, allow_redirects=True)
+        except requests.RequestException as e:
+            raise SegmenterError(
+                self.name,
+                f"model {url} is not in HanLP's cache and its server did not answer within "
+                f"{timeout:g} s ({type(e).__name__})",
+                "download and unzip it on a machine with network, then pass the folder "
+                "(model = '/path/to/folder'); $CWS_BENCH_HUB_TIMEOUT sets the wait",
+            ) from None
+
+    def _limit(self) -> int:
+        """Characters the model takes in one piece: max_seq_len, within its encoder's positions."""
+        known: list[int] = []
+        config = getattr(self.component, "config", None) or {}
+        seq = config.get("max_seq_len") if hasattr(config, "get") else None
+        if isinstance(seq, int) and seq > 2:
+            known.append(seq - 2)
+        encoder = getattr(getattr(self.component, "model", None), "encoder", None)
+        transformer = getattr(encoder, "transformer", None)
+        positions = getattr(getattr(transformer, "config", None), "max_position_embeddings", None)
+        if isinstance(positions, int) and positions > 2:
+            known.append(positions - 2)
+        return min(known) if known else 510
+
     def _segment(self, lines: list[str]) -> list[list[str]]:
-        out: list[list[str]] = []
-        for start in range(0, len(lines), self.batch_size):
-            batch = lines[start : start + self.batch_size]
-            out.extend(words_of(self.component(batch), len(batch), self.task))
+        from cws_bench.segmenters.transformers import owner, windows
+
+        jobs: list[tuple[int, int, int, int]] = []  # line, window, start, end
+        spans_of: list[list[tuple[int, int]]] = []
+        for index, line in enumerate(lines):
+            spans = windows(len(line), self.max_length, self.overlap)
+            spans_of.append(spans)
+            jobs.extend((index, w, start, end) for w, (start, end) in enumerate(spans))
+        starts: dict[tuple[int, int], set[int]] = {}
+        for first in range(0, len(jobs), self.batch_size):
+            group = jobs[first : first + self.batch_size]
+            texts = [lines[i][start:end] for i, _, start, end in group]
+            found = words_of(self.component(texts), len(texts), self.task)
+            for (i, w, start, _), text, words in zip(group, texts, found):
+                starts[i, w] = {start + at for at in word_starts(text, words)}
+        out = []
+        for index, line in enumerate(lines):
+            spans = spans_of[index]
+            cuts = [
+                position
+                for position in range(len(line))
+                if position in starts[index, owner(position, spans) if len(spans) > 1 else 0]
+            ]
+            out.append(cut_at(line, cuts))
         return out

@@ -1,32 +1,61 @@
 """LTP 4 (https://github.com/HIT-SCIR/ltp): the HIT language technology platform, CWS only.
 
-``LTP(path_or_name)`` loads either kind of LTP model from a folder (or a hub
-name, from the local hub cache when the hub cannot be reached):
+Either kind of LTP model loads from a folder, or from a hub name found in the
+local Hugging Face cache (downloaded, with bounded waits, only when missing
+there: :func:`cws_bench.segmenters.neural.hub_folder`):
 
 - the neural models (``LTP/tiny``, ``LTP/small``, ``LTP/base``...): a
-  transformer with one head per task, a torch module moved to ``device``;
+  transformers encoder (``model.backbone``) with one head per task, built
+  from the folder's ``config.json`` by ``ltp_core`` and moved to ``device``;
 - the legacy model (``LTP/legacy``): ltp-extension's averaged perceptron
   (``cws_model.bin`` beside a ``config.json`` saying ``"nerual": false``),
-  on the CPU.
+  run by ``ltp.LTP`` on the CPU.
 
-Only the ``cws`` task runs (``pipeline(batch, tasks=["cws"]).cws``: one list
-of words per line). LTP keeps whitespace inside its words (``他说 `` for
-``他说 Hello``); whitespace is never part of a word, so words are cut there.
+The neural models are run here, not by ``ltp.LTP``: LTP 4.2.14's
+``pipeline`` calls the tokenizer's ``batch_encode_plus`` (gone in
+transformers 5) and its hub loader passes ``use_auth_token`` (gone in
+huggingface_hub 1). Pinning transformers 4 for LTP would break every other
+neural adapter in the same environment, so the adapter builds LTP's model
+with ``ltp_core`` (the same classes LTP builds), loads the weights and the
+tokenizer itself, runs the encoder, the ``cws`` processor and head, and
+decodes as LTP does: the CRF's Viterbi path when the head has a CRF, else
+the argmax; one tag per token that starts a new span of the line
+(LTP's ``_cws_post``), words from ltp-extension's ``get_entities``.
+
+A line longer than the encoder's positions (``max_length`` characters, by
+default its position limit less ``[CLS]`` and ``[SEP]``) is cut into
+overlapping windows (``overlap``, a quarter by default), each character
+taking its tag from the window where it lies farthest from an edge, as the
+``transformers`` adapter does; LTP itself truncates at 512 tokens.
+
+LTP keeps whitespace inside its words (``他说 `` for ``他说 Hello``);
+whitespace is never part of a word, so words are cut there.
 """
 
 from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
 from collections.abc import Mapping
 from typing import Any
 
 from cws_bench.errors import SegmenterError
 from cws_bench.segmenters.base import Segmenter, TrainingData
-from cws_bench.segmenters.neural import folder_checksum, pieces, resolve_device
+from cws_bench.segmenters.neural import (
+    cut_at,
+    folder_checksum,
+    hub_folder,
+    library_versions,
+    looks_like_path,
+    pieces,
+    resolve_device,
+)
 
 __all__ = ["LtpSegmenter", "words_of"]
+
+WEIGHTS = "pytorch_model.bin"
 
 
 def words_of(output: Any) -> list[list[str]]:
@@ -50,13 +79,109 @@ def words_of(output: Any) -> list[list[str]]:
     return [pieces(words) for words in cws]
 
 
+class _NeuralModel:
+    """An LTP neural model's ``cws`` path: tokenizer, encoder, processor, head, labels."""
+
+    def __init__(self, name: str, folder: str, config: dict[str, Any], device: str) -> None:
+        import torch
+        import transformers
+        from ltp_core.models.utils import instantiate
+
+        transformers.logging.set_verbosity_error()
+        vocabulary = config.get("vocabs", {}).get("cws", ["I-W", "B-W"])
+        if not vocabulary:
+            raise SegmenterError(name, f"model {folder} has no cws task")
+        self.labels = [str(label) for label in vocabulary]
+        weights = os.path.join(folder, WEIGHTS)
+        if not os.path.isfile(weights):
+            raise SegmenterError(
+                name,
+                f"model folder {folder}: no {WEIGHTS} in it",
+                "pass the folder of an LTP model (its config.json, weights and vocabularies)",
+            )
+        try:
+            self.model = instantiate(config["model"])
+            state = torch.load(weights, map_location="cpu", weights_only=True)
+            loaded = self.model.load_state_dict(state, strict=False)
+            self.tokenizer = transformers.AutoTokenizer.from_pretrained(
+                folder, config=self.model.backbone.config
+            )
+        except (KeyError, TypeError, ValueError, OSError, RuntimeError, ImportError) as e:
+            raise SegmenterError(
+                name,
+                f"cannot load the LTP model in {folder}: {type(e).__name__}: "
+                f"{(str(e).splitlines() or [''])[0]}",
+                "pass the folder of an LTP neural model (config.json, pytorch_model.bin, "
+                "vocab.txt and the tokenizer's files)",
+            ) from e
+        needed = ("backbone.", "processor.cws.", "task_heads.cws.")
+        missing = [
+            key
+            for key in loaded.missing_keys
+            if key.startswith(needed) and not key.endswith("position_ids")
+        ]
+        if missing:
+            raise SegmenterError(
+                name,
+                f"the weights in {weights} lack {len(missing)} tensor(s) of the cws task "
+                f"(first: {missing[0]})",
+                "the folder's config.json and pytorch_model.bin must come from the same model",
+            )
+        self.model.to(device).eval()
+        self.device = device
+        self.limit = int(getattr(self.model.backbone.config, "max_position_embeddings", 512)) - 2
+        self._torch = torch
+
+    def tags(self, texts: list[str]) -> list[list[tuple[int, str]]]:
+        """For each text: ``(character offset, label)`` of each token that starts a new span.
+
+        This is LTP's ``_cws_post`` up to the labels: the tokens between
+        ``[CLS]`` and ``[SEP]``, padding stops them, empty spans are skipped,
+        a token with the span of the one before is the same unit.
+        """
+        torch = self._torch
+        encoded = self.tokenizer(
+            texts, padding="longest", return_tensors="pt", return_offsets_mapping=True
+        )
+        offsets = encoded.pop("offset_mapping").tolist()
+        inputs = {key: value.to(self.device) for key, value in encoded.items()}
+        with torch.inference_mode():
+            outputs = self.model.backbone(**inputs)
+            hidden, mask = self.model.processor["cws"](outputs, inputs["attention_mask"])
+            result = self.model.task_heads["cws"](hidden, mask)
+            if result.crf is None:
+                best = result.logits.argmax(dim=-1).cpu().tolist()
+                keep = result.attention_mask.cpu().tolist()
+                decoded = [[t for t, m in zip(row, on) if m] for row, on in zip(best, keep)]
+            else:
+                scores = torch.log_softmax(result.logits, dim=-1)
+                decoded = result.crf.decode(scores, result.attention_mask)
+        out = []
+        for spans, labels in zip(offsets, decoded):
+            units: list[tuple[int, str]] = []
+            last = None
+            for index, (start, end) in enumerate(spans[1:-1]):
+                if start == 0 and end == 0:
+                    break
+                if start == end:
+                    continue
+                if (start, end) != last and index < len(labels):
+                    units.append((start, self.labels[labels[index]]))
+                last = (start, end)
+            out.append(units)
+        return out
+
+
 class LtpSegmenter(Segmenter):
     """LTP's segmentation (the ``cws`` task only).
 
     Args:
         model: a model folder, or a hub name (``LTP/small``, ``LTP/legacy``...).
         device: ``auto``, ``cpu``, ``cuda:N`` or ``mps`` (neural models only).
-        batch_size: lines per ``pipeline`` call.
+        batch_size: lines (neural: windows) per call.
+        max_length: characters per window (neural models; default: the
+            encoder's limit).
+        overlap: characters two consecutive windows share (default: a quarter).
     """
 
     name = "ltp"
@@ -80,55 +205,128 @@ class LtpSegmenter(Segmenter):
         model: str | os.PathLike[str] = "LTP/small",
         device: str = "auto",
         batch_size: int = 32,
+        max_length: int | None = None,
+        overlap: int | None = None,
     ) -> None:
-        super().__init__(model=model, device=device, batch_size=batch_size)
+        super().__init__(
+            model=model,
+            device=device,
+            batch_size=batch_size,
+            max_length=max_length,
+            overlap=overlap,
+        )
         if int(batch_size) < 1:
             raise SegmenterError(self.name, f"batch_size must be at least 1, not {batch_size}")
         self.batch_size = int(batch_size)
         where = os.fspath(model)
         local = os.path.isdir(where)
-        if not local and (where.startswith((".", "/", "~")) or where.count("/") > 1):
+        if not local and looks_like_path(where):
             raise SegmenterError(self.name, f"model folder {where}: no such folder")
-        if local and not os.path.isfile(os.path.join(where, "config.json")):
+        import ltp  # noqa: F401 - an ImportError here says the library is missing
+
+        folder = where if local else hub_folder(self.name, where)
+        config_file = os.path.join(folder, "config.json")
+        if not os.path.isfile(config_file):
             raise SegmenterError(
                 self.name,
-                f"model folder {where}: no config.json in it",
+                f"model folder {folder}: no config.json in it",
                 "pass the folder of an LTP model (its config.json, weights and vocabularies)",
             )
+        try:
+            with open(config_file, encoding="utf-8") as stream:
+                config = json.load(stream)
+        except (OSError, ValueError) as e:
+            raise SegmenterError(self.name, f"{config_file}: not readable JSON: {e}") from e
+        self.network: _NeuralModel | None = None
+        self.device, self.gpu = "cpu", None
+        if config.get("nerual", config.get("neural", True)):
+            self.device, self.gpu = resolve_device(self.name, device)
+            self.network = _NeuralModel(self.name, folder, config, self.device)
+            self.max_length = int(max_length) if max_length else self.network.limit
+            if not 1 <= self.max_length <= self.network.limit:
+                raise SegmenterError(
+                    self.name,
+                    f"max_length {max_length} is outside 1..{self.network.limit} "
+                    "(the model's limit)",
+                )
+            self.overlap = int(overlap) if overlap is not None else self.max_length // 4
+            if not 0 <= self.overlap < self.max_length:
+                raise SegmenterError(
+                    self.name, f"overlap {overlap} must be at least 0 and below max_length"
+                )
+        else:
+            self.legacy = self._legacy(folder)
+        self.identity: dict[str, Any] = {
+            "model": os.path.abspath(where) if local else where,
+            "folder": None if local else folder,
+            "checksum": folder_checksum(folder),
+            "kind": "neural" if self.network else "legacy",
+            "device": self.device,
+            "gpu": self.gpu,
+            "versions": library_versions("ltp", "ltp-core", "ltp-extension", "transformers"),
+        }
+        self.trained_on = TrainingData(f"the training data of {where}")
+
+    def _legacy(self, folder: str) -> Any:
         from ltp import LTP
 
         try:
             with contextlib.redirect_stdout(io.StringIO()):  # "Loading weights from ..."
-                self.ltp = LTP(where)
-        except Exception as e:  # hub errors come as several types
+                legacy = LTP(folder)
+        except Exception as e:  # the perceptron's loader raises several types
             raise SegmenterError(
                 self.name,
-                f"cannot load model {where!r}: {type(e).__name__}: {str(e).splitlines()[0]}",
-                "pass the folder of a downloaded model (model = '/path/to/folder'), or fetch "
-                f"it on a machine with network first: hf download {where}",
+                f"cannot load the legacy model in {folder}: {type(e).__name__}: "
+                f"{(str(e).splitlines() or [''])[0]}",
+                "pass the folder of an LTP model (its config.json, cws_model.bin...)",
             ) from e
-        if "cws" not in getattr(self.ltp, "supported_tasks", {"cws"}):
-            raise SegmenterError(self.name, f"model {where!r} has no cws task")
-        self.device, self.gpu = "cpu", None
-        if hasattr(self.ltp, "to"):  # a neural model: a torch module
-            self.device, self.gpu = resolve_device(self.name, device)
-            self.ltp.to(self.device)
-        self.identity: dict[str, Any] = {
-            "model": os.path.abspath(where) if local else where,
-            "checksum": folder_checksum(where) if local else None,
-            "kind": "neural" if hasattr(self.ltp, "to") else "legacy",
-            "device": self.device,
-            "gpu": self.gpu,
-        }
-        self.trained_on = TrainingData(f"the training data of {where}")
+        if "cws" not in getattr(legacy, "supported_tasks", {"cws"}):
+            raise SegmenterError(self.name, f"model {folder!r} has no cws task")
+        return legacy
 
     def metadata(self) -> dict[str, Any]:
         """The base metadata plus ``model``: which model and where it runs."""
         return {**super().metadata(), "model": dict(self.identity)}
 
     def _segment(self, lines: list[str]) -> list[list[str]]:
-        out: list[list[str]] = []
-        for start in range(0, len(lines), self.batch_size):
-            batch = lines[start : start + self.batch_size]
-            out.extend(words_of(self.ltp.pipeline(batch, tasks=["cws"])))
+        if self.network is None:
+            out: list[list[str]] = []
+            for start in range(0, len(lines), self.batch_size):
+                batch = lines[start : start + self.batch_size]
+                out.extend(words_of(self.legacy.pipeline(batch, tasks=["cws"])))
+            return out
+        return self._segment_neural(lines)
+
+    def _segment_neural(self, lines: list[str]) -> list[list[str]]:
+        from ltp_extension.algorithms import get_entities
+
+        from cws_bench.segmenters.transformers import owner, windows
+
+        assert self.network is not None
+        jobs: list[tuple[int, int, int, int]] = []  # line, window, start, end
+        spans_of: list[list[tuple[int, int]]] = []
+        for index, line in enumerate(lines):
+            spans = windows(len(line), self.max_length, self.overlap)
+            spans_of.append(spans)
+            jobs.extend((index, w, start, end) for w, (start, end) in enumerate(spans))
+        jobs.sort(key=lambda job: job[3] - job[2], reverse=True)
+        units: dict[tuple[int, int], dict[int, str]] = {}
+        for first in range(0, len(jobs), self.batch_size):
+            group = jobs[first : first + self.batch_size]
+            tagged = self.network.tags([lines[i][start:end] for i, _, start, end in group])
+            for (i, w, start, _), found in zip(group, tagged):
+                units[i, w] = {start + offset: label for offset, label in found}
+        out = []
+        for index, line in enumerate(lines):
+            spans = spans_of[index]
+            positions: list[int] = []
+            labels: list[str] = []
+            for position in range(len(line)):
+                w = owner(position, spans) if len(spans) > 1 else 0
+                label = units[index, w].get(position)
+                if label is not None:
+                    positions.append(position)
+                    labels.append(label)
+            starts = [positions[start] for _, start, _ in get_entities(labels)]
+            out.append(cut_at(line, starts))
         return out

@@ -16,10 +16,13 @@ that join back to the characters.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import itertools
+import logging
 import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,10 +31,12 @@ from cws_bench.errors import SegmenterError
 __all__ = [
     "DTYPES",
     "ROLES",
+    "character_id",
     "default_device",
     "folder_checksum",
     "label_roles",
     "resolve_device",
+    "special_tokens",
     "tags_to_words",
 ]
 
@@ -255,6 +260,170 @@ def hub_model_problem(model: Any) -> tuple[str, str] | None:
     )
 
 
+def cut_at(line: str, starts: Iterable[int]) -> list[str]:
+    """``line`` cut before each position of ``starts`` (and at its whitespace).
+
+    >>> cut_at("他说 Hello了", [0, 3, 8])
+    ['他说', 'Hello', '了']
+    """
+    bounds = sorted({0, *starts, len(line)})
+    return pieces(line[a:b] for a, b in itertools.pairwise(bounds))
+
+
+def word_starts(text: str, words: Sequence[str]) -> list[int]:
+    """Where in ``text`` each of ``words`` begins (whitespace in either is skipped).
+
+    >>> word_starts("他说 Hello了", ["他说 ", "Hello", "了"])
+    [0, 3, 8]
+
+    Raises:
+        ValueError: the words do not give back the text's characters.
+    """
+    starts: list[int] = []
+    position = 0
+    for word in words:
+        characters = "".join(word.split())
+        if not characters:
+            continue
+        while position < len(text) and text[position].isspace():
+            position += 1
+        starts.append(position)
+        for character in characters:
+            while position < len(text) and text[position].isspace():
+                position += 1
+            if position >= len(text) or text[position] != character:
+                raise ValueError(f"the words {list(words)!r} do not give back {text!r}")
+            position += 1
+    if text[position:].strip():
+        raise ValueError(f"the words {list(words)!r} do not give back {text!r}")
+    return starts
+
+
 def missing_model(name: str, what: str, path: str, fetch: str) -> SegmenterError:
     """The error of a model that is not where the options say, with how to get one."""
     return SegmenterError(name, f"{what} {path}: not found", fetch)
+
+
+#: Seconds to wait for the model hub (connecting, and each read) before giving up.
+HUB_TIMEOUT = 10.0
+HUB_TIMEOUT_VARIABLE = "CWS_BENCH_HUB_TIMEOUT"
+
+
+def hub_timeout() -> float:
+    """The hub wait: $CWS_BENCH_HUB_TIMEOUT seconds, else :data:`HUB_TIMEOUT`."""
+    value = os.environ.get(HUB_TIMEOUT_VARIABLE, "")
+    try:
+        seconds = float(value) if value.strip() else HUB_TIMEOUT
+    except ValueError:
+        seconds = HUB_TIMEOUT
+    return seconds if seconds > 0 else HUB_TIMEOUT
+
+
+def _fetch_hint(repo_id: str) -> str:
+    return (
+        f"on a machine with network run `hf download {repo_id} --local-dir FOLDER`, then pass "
+        "that folder as the model (model = 'FOLDER')"
+    )
+
+
+@contextlib.contextmanager
+def quiet_hub(timeout: float) -> Iterator[None]:
+    """huggingface_hub quiet (no retry warnings, no progress bars), its waits bounded."""
+    import huggingface_hub
+    from huggingface_hub import constants
+
+    loggers = [logging.getLogger(name) for name in ("huggingface_hub", "transformers", "filelock")]
+    levels = [logger.level for logger in loggers]
+    saved = (constants.HF_HUB_DOWNLOAD_TIMEOUT, constants.HF_HUB_ETAG_TIMEOUT)
+    bars = huggingface_hub.utils.are_progress_bars_disabled()
+    try:
+        for logger in loggers:
+            logger.setLevel(logging.ERROR)
+        constants.HF_HUB_DOWNLOAD_TIMEOUT = constants.HF_HUB_ETAG_TIMEOUT = timeout  # type: ignore[assignment]
+        huggingface_hub.utils.disable_progress_bars()
+        yield
+    finally:
+        for logger, level in zip(loggers, levels):
+            logger.setLevel(level)
+        constants.HF_HUB_DOWNLOAD_TIMEOUT, constants.HF_HUB_ETAG_TIMEOUT = saved
+        if not bars:
+            huggingface_hub.utils.enable_progress_bars()
+
+
+def hub_folder(name: str, repo_id: str, revision: str | None = None) -> str:
+    """The local folder of the hub model ``repo_id``: from the local cache, else downloaded.
+
+    The local Hugging Face cache is tried first (no network). With the hub
+    allowed (``HF_HUB_OFFLINE`` unset) the hub is asked once, with a
+    bounded wait (:func:`hub_timeout` seconds, no retries), whether the model
+    exists, and only then is it downloaded, every wait bounded the same way;
+    the hub library's retry messages stay off the terminal.
+
+    Raises:
+        SegmenterError: one line: not cached, and offline, unreachable or
+            unknown to the hub; with how to point at a local folder.
+    """
+    from huggingface_hub import HfApi, constants, snapshot_download
+
+    try:
+        with quiet_hub(hub_timeout()):
+            return str(snapshot_download(repo_id, revision=revision, local_files_only=True))
+    except Exception:
+        pass
+    if constants.HF_HUB_OFFLINE:
+        raise SegmenterError(
+            name,
+            f"model {repo_id!r} is not in the local Hugging Face cache (HF_HUB_OFFLINE is set)",
+            _fetch_hint(repo_id),
+        )
+    timeout = hub_timeout()
+    with quiet_hub(timeout):
+        try:
+            HfApi().model_info(repo_id, revision=revision, timeout=timeout)
+        except Exception as e:
+            reason = str(e).splitlines()[0] if str(e) else type(e).__name__
+            raise SegmenterError(
+                name,
+                f"model {repo_id!r} is not in the local Hugging Face cache and the hub did "
+                f"not give it within {timeout:g} s ({type(e).__name__}: {reason[:160]})",
+                f"{_fetch_hint(repo_id)}; ${HUB_TIMEOUT_VARIABLE} sets the wait",
+            ) from None
+        try:
+            return str(snapshot_download(repo_id, revision=revision, etag_timeout=timeout))
+        except Exception as e:
+            raise SegmenterError(
+                name,
+                f"cannot download model {repo_id!r}: {type(e).__name__}: "
+                f"{(str(e).splitlines() or [''])[0][:160]}",
+                _fetch_hint(repo_id),
+            ) from None
+
+
+def looks_like_path(where: str) -> bool:
+    """Whether ``where`` names a folder rather than a hub name (``org/name``)."""
+    return where.startswith((".", "/", "~")) or where.count("/") > 1 or "\\" in where
+
+
+def character_id(tokenizer: Any, character: str) -> int:
+    """A tokenizer's id for one character: its single token, else the unknown token."""
+    pieces = tokenizer.encode(character, add_special_tokens=False)
+    unknown = tokenizer.unk_token_id
+    return int(pieces[0]) if len(pieces) == 1 else (unknown if unknown is not None else 0)
+
+
+def special_tokens(tokenizer: Any) -> tuple[list[int], list[int]]:
+    """The ids a tokenizer puts before and after a sentence (``[CLS]``, ``[SEP]``...)."""
+    probe = next(
+        (
+            token
+            for token in "的一是中人a0"
+            if len(tokenizer.encode(token, add_special_tokens=False)) == 1
+        ),
+        None,
+    )
+    if probe is None:
+        return [], []
+    inner = tokenizer.encode(probe, add_special_tokens=False)
+    outer = tokenizer.encode(probe, add_special_tokens=True)
+    at = outer.index(inner[0])
+    return list(outer[:at]), list(outer[at + 1 :])

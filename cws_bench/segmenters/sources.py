@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from cws_bench.checksums import SentenceDigest
 from cws_bench.dictionary import Dictionary
-from cws_bench.errors import CwsBenchError, Fix, SegmenterError
+from cws_bench.errors import CwsBenchError, Fix, SegmenterError, SegmenterUnavailableError
 from cws_bench.io import PathLike
 from cws_bench.segmenters.base import TrainingData
 from cws_bench.words import CORPUS_PREFIX, resolve_words
@@ -238,7 +238,9 @@ def train_segmenter(
     ('sample:test', 'sample')
 
     Args:
-        name: a trainable segmenter (``hmm``; ``fmm``/``bmm``/``bimm`` learn a word list).
+        name: a trainable segmenter (``hmm``, ``crf``, ``transformers``: a character tagger,
+            see :mod:`cws_bench.segmenters.tagger_training`; ``fmm``/``bmm``/``bimm`` learn
+            a word list).
         corpus: a registered corpus name or a segmented file.
         split: the split of a registered corpus (default ``train``).
         format: the file's format (``auto`` sniffs it).
@@ -250,14 +252,26 @@ def train_segmenter(
         SegmenterError: the segmenter cannot be trained, or an unknown option.
         CwsBenchError: the corpus cannot be read.
     """
-    from cws_bench.segmenters.registry import get_segmenter
+    from cws_bench.segmenters.registry import get_segmenter, segmenter_class
 
+    cls = segmenter_class(name)
+    build = getattr(cls, "from_training", None)
+    if build is not None:  # a model built by training, not an adapter that learns (transformers)
+        if cls.missing():
+            raise SegmenterUnavailableError(
+                name, f"no module named {cls.missing()[0]!r}", cls.install or ""
+            )
+        sentences = TrainingCorpus(
+            corpus, split, format=format, encoding=encoding, data_dir=data_dir
+        )
+        trained: Segmenter = build(sentences, **options)
+        return trained
     segmenter = get_segmenter(name, **options)
     if not segmenter.trainable:
         raise SegmenterError(
             name,
             "cannot be trained",
-            "trainable segmenters: hmm, crf, and fmm/bmm/bimm (a word list)",
+            "trainable segmenters: hmm, crf, transformers, and fmm/bmm/bimm (a word list)",
         )
     segmenter.train(
         TrainingCorpus(corpus, split, format=format, encoding=encoding, data_dir=data_dir)

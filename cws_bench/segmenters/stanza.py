@@ -10,6 +10,13 @@ processors='tokenize', model_dir='DIR')"``.
 
 stanza also splits sentences: the words of a line are the tokens of all its
 sentences, in order (``doc.sentences[i].tokens[j].text``).
+
+Lines are segmented ``batch_size`` at a time: one ``Pipeline.bulk_process``
+call per batch, one ``Document`` per line (stanza's tokenizer joins them with
+blank lines, runs once, and splits the result back per document).
+
+The identity records the language, the resources folder, the package and,
+with ``model_path``, that file and a checksum of its bytes.
 """
 
 from __future__ import annotations
@@ -52,6 +59,7 @@ class StanzaSegmenter(Segmenter):
         package: the tokenizer package (default: the language's default).
         model_path: a tokenizer model file (``.pt``) instead of the package's.
         device: ``auto``, ``cpu``, ``cuda:N`` or ``mps``.
+        batch_size: lines per ``bulk_process`` call.
     """
 
     name = "stanza"
@@ -86,8 +94,19 @@ class StanzaSegmenter(Segmenter):
         package: str | None = None,
         model_path: str | os.PathLike[str] | None = None,
         device: str = "auto",
+        batch_size: int = 64,
     ) -> None:
-        super().__init__(lang=lang, dir=dir, package=package, model_path=model_path, device=device)
+        super().__init__(
+            lang=lang,
+            dir=dir,
+            package=package,
+            model_path=model_path,
+            device=device,
+            batch_size=batch_size,
+        )
+        if int(batch_size) < 1:
+            raise SegmenterError(self.name, f"batch_size must be at least 1, not {batch_size}")
+        self.batch_size = int(batch_size)
         if lang not in LANGUAGES:
             raise SegmenterError(
                 self.name, f"unknown language {lang!r}", f"use one of: {', '.join(LANGUAGES)}"
@@ -128,17 +147,40 @@ class StanzaSegmenter(Segmenter):
             raise SegmenterError(
                 self.name, f"cannot load the {lang} tokenizer from {folder}: {e}", fetch
             ) from e
+        self._document = stanza.Document
         self.identity = {
             "lang": lang,
             "dir": os.path.abspath(folder),
+            "package": package,
+            "model_path": os.path.abspath(model_path) if model_path is not None else None,
+            "checksum": _file_checksum(model_path) if model_path is not None else None,
             "device": self.device,
             "gpu": self.gpu,
         }
-        self.trained_on = TrainingData(f"stanza's {lang} tokenizer ({package or 'default'})")
+        if model_path is not None:
+            described = f"the training data of {os.path.basename(os.fspath(model_path))}"
+        else:
+            described = f"the training data of stanza's {lang} tokenizer ({package or 'default'})"
+        self.trained_on = TrainingData(described)
 
     def metadata(self) -> dict[str, Any]:
         """The base metadata plus ``model``: which models and where they run."""
         return {**super().metadata(), "model": dict(self.identity)}
 
     def _segment(self, lines: list[str]) -> list[list[str]]:
-        return [words_of(self.pipeline(line)) for line in lines]
+        out: list[list[str]] = []
+        for start in range(0, len(lines), self.batch_size):
+            batch = [self._document([], text=t) for t in lines[start : start + self.batch_size]]
+            out.extend(words_of(document) for document in self.pipeline.bulk_process(batch))
+        return out
+
+
+def _file_checksum(path: str | os.PathLike[str]) -> str:
+    """A content checksum of one model file (as :func:`folder_checksum` of a folder)."""
+    import hashlib
+
+    digest = hashlib.blake2b(digest_size=16)
+    with open(path, "rb") as stream:
+        for block in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()

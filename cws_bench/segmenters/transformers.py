@@ -36,22 +36,29 @@ the bake-off's signature changes when any of them does.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from cws_bench.errors import SegmenterError
 from cws_bench.segmenters.base import Segmenter, TrainingData
 from cws_bench.segmenters.neural import (
+    character_id,
     folder_checksum,
+    hub_folder,
     label_roles,
     library_versions,
+    looks_like_path,
     resolve_device,
+    special_tokens,
     tags_to_words,
     torch_dtype,
 )
 
 __all__ = ["TransformersSegmenter", "windows"]
+
+#: What ``cws-bench train transformers`` writes beside the model: what it learned from.
+TRAINING_RECORD = "cws_bench.json"
 
 
 def windows(length: int, size: int, overlap: int) -> list[tuple[int, int]]:
@@ -118,6 +125,7 @@ class TransformersSegmenter(Segmenter):
     distribution = "transformers"
     install = "pip install 'cws-bench[transformers]'"
     neural = True
+    _scratch: Any = None  # the temporary folder of a model trained in this process
 
     @classmethod
     def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
@@ -158,25 +166,26 @@ class TransformersSegmenter(Segmenter):
         self.dtype = dtype
         where = os.fspath(model)
         local = Path(where).is_dir()
-        if not local and (where.startswith((".", "/", "~")) or where.count("/") > 1):
+        if not local and looks_like_path(where):
             raise SegmenterError(self.name, f"model folder {where}: no such folder")
         transformers.logging.set_verbosity_error()
         transformers.utils.logging.disable_progress_bar()
+        folder = where if local else hub_folder(self.name, where, revision)
         try:
-            self.tokenizer = transformers.AutoTokenizer.from_pretrained(where, revision=revision)
+            self.tokenizer = transformers.AutoTokenizer.from_pretrained(folder)
             self.model = transformers.AutoModelForTokenClassification.from_pretrained(
-                where, revision=revision, dtype=torch_dtype(self.name, dtype)
+                folder, dtype=torch_dtype(self.name, dtype)
             )
-        except OSError as e:
+        except (OSError, ValueError) as e:
             raise SegmenterError(
                 self.name,
-                f"cannot load model {where!r}: {str(e).splitlines()[0]}",
-                "pass the folder of a downloaded model (model = '/path/to/folder'), or fetch "
-                f"it on a machine with network first: hf download {where}",
+                f"cannot load model {where!r}: {(str(e).splitlines() or [type(e).__name__])[0]}",
+                "pass the folder of a token-classification model (save_pretrained's layout: "
+                "config.json, the weights, the tokenizer's files): model = '/path/to/folder'",
             ) from e
         self.model.to(self.device).eval()
         self.roles = label_roles(self.name, self.model.config.id2label, label_map)
-        self._prefix, self._suffix = self._special_tokens()
+        self._prefix, self._suffix = special_tokens(self.tokenizer)
         limit = self._position_limit() - len(self._prefix) - len(self._suffix)
         self.max_length = int(max_length) if max_length else limit
         if not 1 <= self.max_length <= limit:
@@ -192,18 +201,55 @@ class TransformersSegmenter(Segmenter):
         self._torch = torch
         self.identity: dict[str, Any] = {
             "model": os.path.abspath(where) if local else where,
-            "revision": None if local else self._commit(revision),
+            "revision": None if local else self._commit(folder, revision),
             "checksum": folder_checksum(where) if local else None,
             "device": self.device,
             "gpu": self.gpu,
             "dtype": dtype,
             "versions": library_versions("transformers", "torch", "tokenizers"),
         }
-        self.trained_on = TrainingData(f"the training data of {where}")
+        self.folder = Path(where) if local else None
+        self.trained_on = _recorded_training(self.name, where) if local else None
+        if self.trained_on is None:
+            self.trained_on = TrainingData(f"the training data of {where}")
+
+    @classmethod
+    def from_training(
+        cls, sentences: Iterable[Sequence[str]], **options: Any
+    ) -> TransformersSegmenter:
+        """Train a character tagger on gold ``sentences`` (``cws-bench train transformers``).
+
+        The options are :func:`cws_bench.segmenters.tagger_training.train_tagger`'s
+        (``init``, ``layers``, ``hidden``, ``epochs``, ``device``, ``seed``...)
+        plus the adapter's own ``batch_size``, ``dtype`` and ``device`` for
+        segmenting; the model is kept in a temporary folder until :meth:`save`.
+        """
+        import tempfile
+
+        from cws_bench.segmenters.tagger_training import train_tagger
+
+        scratch = tempfile.TemporaryDirectory(prefix="cws-bench-tagger-")
+        folder = Path(scratch.name) / "model"
+        train_tagger(sentences, folder, **options)
+        segmenter = cls(model=folder, device=str(options.get("device", "auto")))
+        segmenter._scratch = scratch  # removed with the segmenter
+        return segmenter
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Copy the model folder to ``path`` (a folder; replaced only if it holds a model)."""
+        if self.folder is None:
+            raise SegmenterError(self.name, "a hub model has no folder to save")
+        from cws_bench.segmenters.tagger_training import replace_folder
+
+        replace_folder(self.name, self.folder, Path(path))
 
     # -- set-up ---------------------------------------------------------------
 
-    def _commit(self, revision: str | None) -> str | None:
+    def _commit(self, folder: str, revision: str | None) -> str | None:
+        """The commit of a hub snapshot (its folder's name in the hub cache)."""
+        name = Path(folder).name
+        if Path(folder).parent.name == "snapshots" and len(name) == 40:
+            return name
         commit = getattr(self.model.config, "_commit_hash", None)
         return str(commit) if commit else revision
 
@@ -221,31 +267,11 @@ class TransformersSegmenter(Segmenter):
             known = [min(known) - offset]
         return min(known)
 
-    def _special_tokens(self) -> tuple[list[int], list[int]]:
-        """The ids the tokenizer puts before and after a sentence."""
-        probe = next(
-            (
-                token
-                for token in "的一是中人a0"
-                if len(self.tokenizer.encode(token, add_special_tokens=False)) == 1
-            ),
-            None,
-        )
-        if probe is None:
-            return [], []
-        inner = self.tokenizer.encode(probe, add_special_tokens=False)
-        outer = self.tokenizer.encode(probe, add_special_tokens=True)
-        at = outer.index(inner[0])
-        return list(outer[:at]), list(outer[at + 1 :])
-
     def token_id(self, character: str) -> int:
         """The model's id for one character: its tokenizer's single token, else unknown."""
         cached = self._ids.get(character)
         if cached is None:
-            pieces = self.tokenizer.encode(character, add_special_tokens=False)
-            unknown = self.tokenizer.unk_token_id
-            cached = pieces[0] if len(pieces) == 1 else (unknown if unknown is not None else 0)
-            self._ids[character] = cached
+            cached = self._ids[character] = character_id(self.tokenizer, character)
         return cached
 
     # -- segmenting -----------------------------------------------------------
@@ -309,6 +335,24 @@ class TransformersSegmenter(Segmenter):
             best = logits.argmax(-1).cpu().tolist()
         start = len(prefix)
         return [best[r][start : start + len(row)] for r, row in enumerate(rows)]
+
+
+def _recorded_training(name: str, folder: str) -> TrainingData | None:
+    """What ``cws-bench train transformers`` recorded that the model in ``folder`` learned from."""
+    import json
+
+    record = Path(folder) / TRAINING_RECORD
+    if not record.is_file():
+        return None
+    try:
+        data = json.loads(record.read_text(encoding="utf-8"))["trained_on"]
+        return TrainingData.from_dict(data) if data else None
+    except (ValueError, KeyError, TypeError) as e:
+        raise SegmenterError(
+            name,
+            f"{record}: not a training record cws-bench wrote ({type(e).__name__}: {e})",
+            f"remove {TRAINING_RECORD} from the model folder, or train the model again",
+        ) from e
 
 
 def _split_at_whitespace(line: str, words: list[str]) -> list[str]:

@@ -10,6 +10,9 @@ reached: HF_HUB_OFFLINE is set for every test here.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -39,3 +42,160 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  
 def pytest_make_collect_report(collector: pytest.Collector):  # type: ignore[no-untyped-def]
     outcome = yield
     _fail_skips(outcome.get_result())
+
+
+# -- tiny models built once per test session ----------------------------------
+
+#: Segmented sentences the tiny HanLP and stanza models learn from (hand-segmented, PKU style).
+TINY_TRAINING = [
+    "我们 是 中国 人 。",
+    "他 说 了 ， 我们 在 北京 大学 。",
+    "北京 大学 的 学生 在 研究 生命 起源 。",
+    "我们 研究 中国 的 大学 。",
+    "他 是 学生 ， 我们 也 是 学生 。",
+] * 4
+
+
+@pytest.fixture(scope="session")
+def hanlp_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A HanLP TransformerTaggingTokenizer trained here on a one-layer BERT (random start).
+
+    The BERT's vocabulary is the training characters; its 34 positions and
+    ``max_seq_len = 32`` make lines of more than 32 characters long lines.
+    transformers 5 removed the ``AdamW`` HanLP 2.1.5 builds its optimizer
+    with: torch's AdamW stands in while the model trains.
+    """
+    pytest.importorskip("hanlp", reason="hanlp is not installed (pip install 'cws-bench[hanlp]')")
+    import torch
+    import transformers
+    import transformers.optimization
+    from hanlp.components.tokenizers.transformer import TransformerTaggingTokenizer
+
+    root = tmp_path_factory.mktemp("hanlp")
+    train = root / "train.txt"
+    train.write_text("\n".join(TINY_TRAINING) + "\n", encoding="utf-8")
+    characters = sorted(set("".join(TINY_TRAINING).replace(" ", "")))
+    bert = root / "bert"
+    bert.mkdir()
+    vocabulary = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *characters]
+    (bert / "vocab.txt").write_text("\n".join(vocabulary) + "\n", encoding="utf-8")
+    tokenizer = transformers.BertTokenizer(vocab={t: i for i, t in enumerate(vocabulary)})
+    assert tokenizer.encode("我", add_special_tokens=False) == [vocabulary.index("我")]
+    tokenizer.save_pretrained(str(bert))
+    config = transformers.BertConfig(
+        vocab_size=len(vocabulary),
+        hidden_size=16,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        intermediate_size=32,
+        max_position_embeddings=34,
+    )
+    torch.manual_seed(0)
+    transformers.BertModel(config).save_pretrained(str(bert))
+
+    class AdamW(torch.optim.AdamW):
+        def __init__(self, params, no_deprecation_warning=None, **options):  # type: ignore[no-untyped-def]
+            super().__init__(params, **options)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(transformers.optimization, "AdamW", AdamW, raising=False)
+        TransformerTaggingTokenizer().fit(
+            str(train),
+            str(train),
+            str(root / "model"),
+            transformer=str(bert),
+            epochs=3,
+            lr=1e-2,
+            max_seq_len=32,
+            batch_size=8,
+            eval_trn=False,
+            devices=-1,
+        )
+    return root / "model"
+
+
+@pytest.fixture(scope="session")
+def stanza_model(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A stanza tokenizer trained here (20 steps), and a resources folder naming it.
+
+    Returns ``(resources folder, model file)``. stanza's trainer reads the
+    raw text (one paragraph per sentence, blank lines between) and one label
+    per character: 0 inside a word, 1 at a word's end, 2 at a sentence's end.
+    """
+    pytest.importorskip(
+        "stanza", reason="stanza is not installed (pip install 'cws-bench[stanza]')"
+    )
+    import json
+
+    from stanza.models import tokenizer
+
+    root = tmp_path_factory.mktemp("stanza")
+    sentences = [line.split() for line in TINY_TRAINING]
+    labels = ["".join("0" * (len(w) - 1) + "1" for w in words)[:-1] + "2" for words in sentences]
+    (root / "train.txt").write_text(
+        "\n\n".join("".join(words) for words in sentences) + "\n", encoding="utf-8"
+    )
+    (root / "train.toklabels").write_text("\n\n".join(labels) + "\n", encoding="utf-8")
+    (root / "mwt.json").write_text("[]", encoding="utf-8")
+    tokenizer.main(
+        [
+            *("--txt_file", str(root / "train.txt"), "--label_file", str(root / "train.toklabels")),
+            *("--dev_txt_file", str(root / "train.txt")),
+            *("--dev_label_file", str(root / "train.toklabels")),
+            *("--mwt_json_file", str(root / "mwt.json"), "--no_use_mwt", "--skip_newline"),
+            *("--lang", "zh-hans", "--shorthand", "zh-hans_tiny", "--mode", "train"),
+            *("--steps", "20", "--eval_steps", "20", "--batch_size", "8", "--max_seqlen", "50"),
+            *("--emb_dim", "16", "--hidden_dim", "16", "--seed", "1", "--cpu"),
+            *("--save_dir", str(root), "--save_name", "tokenizer.pt"),
+        ]
+    )
+    resources = {
+        "zh-hans": {
+            "lang_name": "Chinese",
+            "packages": {},
+            "tokenize": {"tiny": {}},
+            "default_processors": {"tokenize": "tiny"},
+        }
+    }
+    (root / "resources.json").write_text(json.dumps(resources), encoding="utf-8")
+    return root, root / "tokenizer.pt"
+
+
+@pytest.fixture
+def silent_server() -> Iterator[Any]:
+    """A server on 127.0.0.1 that accepts connections and never answers.
+
+    ``.url`` is its address, ``.connections`` the connections it accepted.
+    It stops (every socket closed) when the test ends.
+    """
+    import socket
+    import threading
+    import types
+
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(16)
+    listener.settimeout(0.2)
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        while not stop.is_set():
+            try:
+                connection, _ = listener.accept()
+            except OSError:
+                continue
+            held.append(connection)
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    try:
+        yield types.SimpleNamespace(
+            url=f"http://127.0.0.1:{listener.getsockname()[1]}", connections=held
+        )
+    finally:
+        stop.set()
+        thread.join(timeout=5)
+        for connection in held:
+            connection.close()
+        listener.close()

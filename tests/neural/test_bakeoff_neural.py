@@ -82,3 +82,57 @@ def test_a_local_model_in_a_bakeoff_records_model_device_and_signature(tmp_path)
     other = run(first, "b").pairs[0]
     assert other.segmenter_info["options"] == pair.segmenter_info["options"]
     assert other.signature != pair.signature
+
+
+def test_the_neural_rows_run_offline_on_models_built_here(tmp_path, hanlp_model, stanza_model):
+    """The bundled rows of the neural adapters, each pointed at a local model, in one bake-off.
+
+    What docs/NEURAL.md tells a user without a model hub to do: copy the
+    bundled configuration and set each row's ``model`` (or ``dir``) to a folder.
+    """
+    import json
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    import test_ltp
+    import torch
+    from ltp_core.models.utils import instantiate
+
+    ltp = tmp_path / "ltp"
+    ltp.mkdir()
+    vocabulary = test_ltp.SPECIAL + test_ltp.PIECES + test_ltp.CHARACTERS
+    ltp_config = test_ltp._neural_config(len(vocabulary), crf=True)
+    torch.manual_seed(0)
+    torch.save(instantiate(ltp_config["model"]).state_dict(), ltp / "pytorch_model.bin")
+    (ltp / "config.json").write_text(json.dumps(ltp_config), encoding="utf-8")
+    (ltp / "vocab.txt").write_text("\n".join(vocabulary) + "\n", encoding="utf-8")
+    (ltp / "tokenizer_config.json").write_text(
+        json.dumps({"tokenizer_class": "BertTokenizer"}), encoding="utf-8"
+    )
+    stanza_dir, stanza_file = stanza_model
+    local = {
+        "ckip-bert-ws": {"model": str(tiny_model(tmp_path / "bert", seed=0))},
+        "ltp": {"model": str(ltp)},
+        "hanlp": {"model": str(hanlp_model)},
+        "stanza": {"dir": str(stanza_dir), "model_path": str(stanza_file)},
+    }
+    bundled = load_config("neural")
+    rows = [
+        {"name": s.name, "label": s.label, "track": s.track, "options": local[s.label]}
+        for s in bundled.segmenters
+        if s.label in local
+    ]
+    config = parse_config(
+        {
+            "name": "neural-offline",
+            "resamples": 50,
+            "corpora": [{"name": "sample", "split": "test", "dictionary": str(SAMPLE_DICT)}],
+            "segmenters": rows,
+        },
+        source=str(tmp_path / "neural-offline.toml"),
+    )
+    result = run_bakeoff(config, output_dir=tmp_path / "out", jobs=1, write=False)
+    assert sorted(p.segmenter for p in result.pairs) == sorted(local)
+    for pair in result.pairs:
+        assert pair.status == "ok", (pair.segmenter, pair.error)
+        assert pair.segmenter_info["model"]["checksum"]

@@ -1,14 +1,17 @@
-"""Tests of hanlp.py and stanza.py: what can be checked without their downloaded models.
+"""Tests of hanlp.py and stanza.py, end to end on tiny models trained in the session.
 
-Neither library can build a model here: HanLP's tokenizers and stanza's are
-trained networks fetched from their own servers. Tested: the messages when the
-library or the model is missing, and the mapping from each library's own
-output types (HanLP's lists and ``Document``, stanza's ``Document``) to words.
+conftest.py trains a HanLP ``TransformerTaggingTokenizer`` on a one-layer BERT
+and a stanza tokenizer (20 steps) on twenty hand-segmented sentences; the
+adapters run them as they run the downloaded models. Also tested: the messages
+when the library or the model is missing, and the mapping from each library's
+own output types (HanLP's lists and ``Document``, stanza's ``Document``) to words.
 """
 
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +21,9 @@ from cws_bench.segmenters.hanlp import HanlpSegmenter
 from cws_bench.segmenters.hanlp import words_of as hanlp_words
 from cws_bench.segmenters.stanza import StanzaSegmenter
 from cws_bench.segmenters.stanza import words_of as stanza_words
+
+sys.path.insert(0, str(Path(__file__).parent))
+from bounds import bounded
 
 
 def test_hanlp_mapping_of_its_output_types():
@@ -98,3 +104,111 @@ def test_not_installed_message(monkeypatch, name, cls, module):
     info = next(info for info in list_segmenters() if info.name == name)
     assert not info.available and info.device is None
     assert info.install == f"pip install 'cws-bench[{name}]'"
+
+
+LINES = [
+    "我们是中国人。",
+    "他说 Hello World 了",
+    "北京大学的学生在研究生命起源。他说了",
+    "😀我们是学生，ＡＢＣ１２３",
+]
+LONG = "北京大学的学生在研究生命起源。我们研究中国的大学，他说了。" * 4  # 112 characters
+
+
+def test_hanlp_runs_a_model_built_here(hanlp_model):
+    import hanlp
+
+    plain = [line for line in LINES if " " not in line]
+    direct = hanlp.load(str(hanlp_model), devices=-1)(plain)
+    for batch_size in (1, 3, 32):
+        segmenter = get_segmenter(
+            "hanlp", model=str(hanlp_model), device="cpu", batch_size=batch_size
+        )
+        assert segmenter.segment([*plain, ""]) == [*direct, []]
+        # HanLP joins words across a space (HelloWorld); words never span whitespace.
+        spaced = segmenter.segment(["他说 Hello World 了"])[0]
+        assert "".join(spaced) == "他说HelloWorld了" and "Hello" in spaced and "World" in spaced
+    model = segmenter.metadata()["model"]
+    assert model["model"] == str(hanlp_model.resolve()) and len(model["checksum"]) == 32
+
+
+def test_hanlp_windows_long_lines(hanlp_model):
+    import hanlp
+
+    # HanLP alone drops what lies past its limit ...
+    assert len("".join(hanlp.load(str(hanlp_model), devices=-1)([LONG])[0])) < len(LONG)
+    # ... the adapter cuts the line into windows of max_seq_len less [CLS] and [SEP].
+    segmenter = get_segmenter("hanlp", model=str(hanlp_model), device="cpu")
+    assert (segmenter.max_length, segmenter.overlap) == (30, 7)
+    words = segmenter.segment([LONG, "我们是中国人。", LONG + " Hello"])
+    assert "".join(words[0]) == LONG and "".join(words[2]) == LONG + "Hello"
+    assert words[1] == segmenter.segment(["我们是中国人。"])[0]
+    # The characters before the second window (at 23) are tagged by the first window alone.
+    alone = segmenter.segment([LONG[:30]])[0]
+    count, total = 0, 0
+    for word in alone:
+        total += len(word)
+        if total > 21:
+            break
+        count += 1
+    assert count > 0 and words[0][:count] == alone[:count]
+
+
+def test_hanlp_download_bounded_without_network(silent_server, tmp_path, monkeypatch):
+    pytest.importorskip("hanlp", reason="hanlp is not installed (pip install 'cws-bench[hanlp]')")
+    import hanlp.utils.io_util as io_util
+
+    monkeypatch.setenv("CWS_BENCH_HUB_TIMEOUT", "1")
+    original = io_util.path_from_url
+    home = str(tmp_path / "home")
+    monkeypatch.setattr(io_util, "path_from_url", lambda url: original(url, save_dir=home))
+    url = f"{silent_server.url}/tok.zip"
+    with pytest.raises(SegmenterError) as caught:
+        bounded(lambda: get_segmenter("hanlp", model=url, download=True, device="cpu"))
+    message = str(caught.value)
+    assert "did not answer within 1 s" in message and "model = '/path/to/folder'" in message
+    assert silent_server.connections  # it asked, and stopped waiting
+
+
+def test_stanza_runs_a_model_built_here(stanza_model):
+    import stanza
+
+    folder, model_path = stanza_model
+    pipeline = stanza.Pipeline(
+        "zh-hans",
+        processors="tokenize",
+        dir=str(folder),
+        download_method=None,
+        tokenize_model_path=str(model_path),
+        device="cpu",
+        logging_level="WARN",
+    )
+    lines = [*LINES, LONG]
+    one_by_one = [stanza_words(pipeline(line)) for line in lines]
+    for batch_size in (1, 2, 64):
+        segmenter = get_segmenter(
+            "stanza",
+            dir=str(folder),
+            model_path=str(model_path),
+            device="cpu",
+            batch_size=batch_size,
+        )
+        assert segmenter.segment([*lines, ""]) == [*one_by_one, []]
+
+
+def test_stanza_identity_names_the_model_file(stanza_model, tmp_path):
+    import shutil
+
+    folder, model_path = stanza_model
+    segmenter = get_segmenter("stanza", dir=str(folder), model_path=str(model_path), device="cpu")
+    model = segmenter.metadata()["model"]
+    assert model["model_path"] == str(model_path.resolve()) and len(model["checksum"]) == 32
+    assert "(default)" not in segmenter.trained_on.description
+    assert "tokenizer.pt" in segmenter.trained_on.description
+    # Another file with other bytes: another checksum.
+    other = tmp_path / "tokenizer.pt"
+    shutil.copyfile(model_path, other)
+    with other.open("ab") as stream:
+        stream.write(b"\0")
+    changed = get_segmenter("stanza", dir=str(folder), model_path=str(other), device="cpu")
+    assert changed.metadata()["model"]["checksum"] != model["checksum"]

@@ -221,9 +221,11 @@ def test_bad_options(bmes, options, message):
 def test_missing_model(tmp_path):
     with pytest.raises(SegmenterError, match="no such folder"):
         get_segmenter("transformers", model=str(tmp_path / "absent" / "model"))
-    # A hub name that is not in the local cache, with the hub unreachable.
+    # A hub name that is not in the local cache, the hub not allowed (HF_HUB_OFFLINE=1).
     with pytest.raises(
-        SegmenterError, match=r"(?s)cannot load model .nobody/no-such-model.*hf download"
+        SegmenterError,
+        match=r"(?s)'nobody/no-such-model' is not in the local Hugging Face cache.*"
+        r"hf download nobody/no-such-model --local-dir FOLDER",
     ):
         get_segmenter("transformers", model="nobody/no-such-model")
 

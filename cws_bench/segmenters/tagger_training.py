@@ -1,0 +1,524 @@
+"""Training a character tagger the ``transformers`` adapter loads: ``cws-bench train transformers``.
+
+Each character of a gold sentence gets one of four labels, ``B`` (begins a
+word), ``M`` (inside), ``E`` (ends it) or ``S`` (a one-character word), and a
+BERT-style encoder with a token-classification head learns them. The model
+either starts from a local pretrained folder (``init``: any model
+``AutoModelForTokenClassification`` loads, e.g. a downloaded
+``bert-base-chinese``; its head is replaced by a new 4-label one) or is built
+from scratch (``layers`` transformer layers of width ``hidden``, a vocabulary
+of the characters of the training sentences, positions for ``max_length``
+characters).
+
+The model sees characters exactly as the adapter shows them
+(:func:`cws_bench.segmenters.neural.character_id`), one position each,
+so what it learns is what the adapter asks. Sentences longer than
+``max_length`` characters are cut between words into pieces that fit.
+
+A held-out part of the training sentences (``dev``: a fraction, by default
+5% up to 2,000 sentences; or a segmented file) is segmented after every
+epoch (or every ``eval_every`` steps); the weights with the best word F1 on
+it are kept, and training stops after ``patience`` evaluations without
+improvement, after ``epochs`` epochs, or after ``time_limit`` minutes,
+whichever comes first. The folder written holds the model and tokenizer
+(``save_pretrained``'s layout) and ``cws_bench.json``: what the model was
+trained on (the ``trained_on`` record the contamination checks read), the
+options, and the dev F1 of each evaluation.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import random
+import shutil
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from cws_bench.errors import SegmenterError
+from cws_bench.segmenters.base import TrainingData
+from cws_bench.segmenters.neural import resolve_device, tags_to_words
+from cws_bench.segmenters.sources import TrainingCorpus, training_data
+
+__all__ = ["DEFAULTS", "LABELS", "labels_of", "pieces_of", "replace_folder", "train_tagger"]
+
+NAME = "transformers"
+LABELS = ("B", "M", "E", "S")
+SPECIAL = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
+RECORD = "cws_bench.json"
+
+#: Every option and its default (None: chosen from the others, see train_tagger).
+DEFAULTS: dict[str, Any] = {
+    "init": None,
+    "layers": 4,
+    "hidden": 256,
+    "heads": None,
+    "epochs": 10,
+    "batch_size": 32,
+    "lr": None,
+    "max_length": 128,
+    "min_count": 1,
+    "dev": 0.05,
+    "patience": 2,
+    "eval_every": None,
+    "time_limit": None,
+    "device": "auto",
+    "seed": 0,
+    "progress": True,
+}
+
+
+def labels_of(words: Sequence[str]) -> list[int]:
+    """The label id (index in :data:`LABELS`) of each character of ``words``.
+
+    >>> [LABELS[i] for i in labels_of(["我们", "是", "中国人"])]
+    ['B', 'E', 'S', 'B', 'M', 'E']
+    """
+    out: list[int] = []
+    for word in words:
+        if len(word) == 1:
+            out.append(3)
+        elif word:
+            out.extend([0] + [1] * (len(word) - 2) + [2])
+    return out
+
+
+def pieces_of(words: Sequence[str], size: int) -> list[list[str]]:
+    """``words`` cut between words into pieces of at most ``size`` characters.
+
+    A word longer than ``size`` is cut into parts of ``size`` characters (its
+    labels then describe the parts, the best a window that size can learn).
+
+    >>> pieces_of(["我们", "是", "中国人"], 3)
+    [['我们', '是'], ['中国人']]
+    >>> pieces_of(["一二三四五"], 2)
+    [['一二'], ['三四'], ['五']]
+    """
+    out: list[list[str]] = []
+    current: list[str] = []
+    length = 0
+    for word in words:
+        parts = [word[i : i + size] for i in range(0, len(word), size)] or [word]
+        for part in parts:
+            if current and length + len(part) > size:
+                out.append(current)
+                current, length = [], 0
+            current.append(part)
+            length += len(part)
+    if current:
+        out.append(current)
+    return out
+
+
+def _clean(sentence: Sequence[str]) -> list[str]:
+    return [piece for word in sentence for piece in word.split()]
+
+
+def _check(settings: dict[str, Any]) -> None:
+    def fail(message: str) -> SegmenterError:
+        return SegmenterError(NAME, message)
+
+    for key in ("layers", "hidden", "epochs", "batch_size", "max_length", "min_count", "patience"):
+        value = settings[key]
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise fail(f"{key} must be a positive integer, not {value!r}")
+    for key in ("heads", "eval_every"):
+        value = settings[key]
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, int) or value < 1
+        ):
+            raise fail(f"{key} must be a positive integer, not {value!r}")
+    seed = settings["seed"]
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise fail(f"seed must be a non-negative integer, not {seed!r}")
+    for key in ("lr", "time_limit"):
+        value = settings[key]
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0
+        ):
+            raise fail(f"{key} must be a positive number, not {value!r}")
+    dev = settings["dev"]
+    if not isinstance(dev, str) and (
+        isinstance(dev, bool) or not isinstance(dev, (int, float)) or not 0 <= dev < 1
+    ):
+        raise fail(
+            f"dev must be a fraction of the training sentences (0 <= dev < 1) or a "
+            f"segmented file, not {dev!r}"
+        )
+    heads = settings["heads"] or _default_heads(settings["hidden"])
+    if settings["init"] is None and settings["hidden"] % heads:
+        raise fail(f"hidden ({settings['hidden']}) must be a multiple of heads ({heads})")
+    if not isinstance(settings["progress"], bool):
+        raise fail(f"progress must be true or false, not {settings['progress']!r}")
+
+
+def _default_heads(hidden: int) -> int:
+    return max(1, hidden // 64)
+
+
+def _scratch_model(sentences: list[list[str]], folder: Path, settings: dict[str, Any]) -> Any:
+    """A new tokenizer (the training characters) and an untrained BERT tagger."""
+    import transformers
+
+    counts = Counter(character for sentence in sentences for word in sentence for character in word)
+    characters = sorted(c for c, n in counts.items() if n >= settings["min_count"])
+    vocabulary = list(SPECIAL) + [c for c in characters if c not in SPECIAL]
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "vocab.txt").write_text("\n".join(vocabulary) + "\n", encoding="utf-8")
+    tokenizer = transformers.BertTokenizer(
+        vocab={token: index for index, token in enumerate(vocabulary)},
+        do_lower_case=False,
+        tokenize_chinese_chars=True,
+        strip_accents=False,
+        model_max_length=settings["max_length"] + 2,
+    )
+    probe = vocabulary[-1]
+    if tokenizer.encode(probe, add_special_tokens=False) != [len(vocabulary) - 1]:
+        raise SegmenterError(
+            NAME, f"the new tokenizer does not know {probe!r} (transformers changed?)"
+        )
+    hidden = settings["hidden"]
+    config = transformers.BertConfig(  # type: ignore[call-arg]  # num_labels... go to **kwargs
+        vocab_size=len(vocabulary),
+        hidden_size=hidden,
+        num_hidden_layers=settings["layers"],
+        num_attention_heads=settings["heads"] or _default_heads(hidden),
+        intermediate_size=4 * hidden,
+        max_position_embeddings=settings["max_length"] + 2,
+        num_labels=len(LABELS),
+        id2label=dict(enumerate(LABELS)),
+        label2id={label: i for i, label in enumerate(LABELS)},
+    )
+    return tokenizer, transformers.BertForTokenClassification(config)
+
+
+def _pretrained_model(settings: dict[str, Any]) -> Any:
+    """The tokenizer and a new 4-label tagger from the local folder ``init``."""
+    import transformers
+
+    init = Path(os.fspath(settings["init"])).expanduser()
+    if not (init / "config.json").is_file():
+        raise SegmenterError(
+            NAME,
+            f"init {init}: not a model folder (no config.json there)",
+            "pass the folder of a downloaded model (e.g. fetched with `hf download "
+            "bert-base-chinese --local-dir bert-base-chinese` on a machine with network)",
+        )
+    try:
+        tokenizer = transformers.AutoTokenizer.from_pretrained(str(init))
+        model = transformers.AutoModelForTokenClassification.from_pretrained(
+            str(init),
+            num_labels=len(LABELS),
+            id2label=dict(enumerate(LABELS)),
+            label2id={label: i for i, label in enumerate(LABELS)},
+            ignore_mismatched_sizes=True,
+        )
+    except (OSError, ValueError) as e:
+        raise SegmenterError(
+            NAME, f"cannot load init {init}: {type(e).__name__}: {str(e).splitlines()[0]}"
+        ) from e
+    return tokenizer, model
+
+
+class _Encoder:
+    """Characters to model ids, as the adapter makes them."""
+
+    def __init__(self, tokenizer: Any) -> None:
+        from cws_bench.segmenters.neural import special_tokens
+
+        self.tokenizer = tokenizer
+        self.prefix, self.suffix = special_tokens(tokenizer)
+        self.ids: dict[str, int] = {}
+
+    def __call__(self, characters: str) -> list[int]:
+        from cws_bench.segmenters.neural import character_id
+
+        out = []
+        for character in characters:
+            known = self.ids.get(character)
+            if known is None:
+                known = self.ids[character] = character_id(self.tokenizer, character)
+            out.append(known)
+        return self.prefix + out + self.suffix
+
+
+def _batches(
+    examples: list[tuple[list[int], list[int]]], size: int, rng: random.Random
+) -> list[list[tuple[list[int], list[int]]]]:
+    """Shuffled batches of examples of similar length (sorted within pools of 50 batches)."""
+    order = examples[:]
+    rng.shuffle(order)
+    pool = size * 50
+    batches: list[list[tuple[list[int], list[int]]]] = []
+    for start in range(0, len(order), pool):
+        chunk = sorted(order[start : start + pool], key=lambda example: len(example[0]))
+        batches.extend(chunk[i : i + size] for i in range(0, len(chunk), size))
+    rng.shuffle(batches)
+    return batches
+
+
+def _tensors(batch: Sequence[tuple[list[int], list[int]]], pad: int, torch: Any) -> Any:
+    width = max(len(ids) for ids, _ in batch)
+    ids = torch.full((len(batch), width), pad, dtype=torch.long)
+    mask = torch.zeros((len(batch), width), dtype=torch.long)
+    labels = torch.full((len(batch), width), -100, dtype=torch.long)
+    for row, (tokens, tags) in enumerate(batch):
+        ids[row, : len(tokens)] = torch.tensor(tokens, dtype=torch.long)
+        mask[row, : len(tokens)] = 1
+        labels[row, : len(tags)] = torch.tensor(tags, dtype=torch.long)
+    return ids, mask, labels
+
+
+def _example(encode: _Encoder, words: list[str]) -> tuple[list[int], list[int]]:
+    ids = encode("".join(words))
+    tags = labels_of(words)
+    front = len(encode.prefix)
+    labels = [-100] * front + tags + [-100] * (len(ids) - front - len(tags))
+    return ids, labels
+
+
+def _dev_f1(model: Any, encode: _Encoder, dev: list[list[str]], settings: dict[str, Any]) -> float:
+    """Word F1 of the model's segmentation of the dev pieces."""
+    import torch
+
+    from cws_bench.scoring import score_sentences
+
+    model.eval()
+    predicted: list[list[str]] = []
+    pad = encode.tokenizer.pad_token_id or 0
+    front = len(encode.prefix)
+    size = settings["batch_size"] * 2
+    with torch.inference_mode():
+        for start in range(0, len(dev), size):
+            group = dev[start : start + size]
+            ids, mask, _ = _tensors([_example(encode, words) for words in group], pad, torch)
+            device = next(model.parameters()).device
+            best = model(input_ids=ids.to(device), attention_mask=mask.to(device)).logits
+            best = best.argmax(-1).cpu().tolist()
+            for row, words in enumerate(group):
+                characters = "".join(words)
+                tags = [LABELS[i] for i in best[row][front : front + len(characters)]]
+                predicted.append(tags_to_words(characters, tags))
+    model.train()
+    return float(score_sentences(dev, predicted).to_dict()["f1"])
+
+
+def _dev_sentences(
+    dev: Any, sentences: list[list[str]], rng: random.Random
+) -> tuple[list[list[str]], list[list[str]], str]:
+    """The training sentences, the dev sentences, and what the dev sentences are."""
+    if isinstance(dev, str):
+        source = TrainingCorpus(dev)
+        held = [_clean(sentence) for sentence in source]
+        return sentences, [s for s in held if s], source.description
+    count = min(int(len(sentences) * dev), 2000) if dev else 0
+    if dev and count == 0 and len(sentences) > 1:
+        count = 1
+    order = list(range(len(sentences)))
+    rng.shuffle(order)
+    held_out = set(order[:count])
+    train = [s for i, s in enumerate(sentences) if i not in held_out]
+    return train, [sentences[i] for i in sorted(held_out)], f"{count} training sentences held out"
+
+
+def train_tagger(
+    sentences: Iterable[Sequence[str]],
+    output: str | os.PathLike[str],
+    *,
+    source: TrainingData | None = None,
+    **options: Any,
+) -> dict[str, Any]:
+    """Train a BMES character tagger on gold ``sentences`` and write its folder to ``output``.
+
+    Args:
+        sentences: gold sentences (lists of words); a
+            :class:`~cws_bench.segmenters.sources.TrainingCorpus` records
+            what they are.
+        output: the model folder to write (replaced if it holds a model).
+        source: what the sentences are (default: what the corpus recorded).
+        **options: ``init`` (a local pretrained folder to fine-tune; default:
+            a new model), ``layers`` (4), ``hidden`` (256), ``heads``
+            (hidden / 64), ``epochs`` (10), ``batch_size`` (32), ``lr``
+            (5e-4 from scratch, 5e-5 from ``init``), ``max_length`` (128
+            characters), ``min_count`` (1: the least count of a character to
+            enter a new vocabulary), ``dev`` (0.05, or a segmented file),
+            ``patience`` (2), ``eval_every`` (steps; default once per
+            epoch), ``time_limit`` (minutes), ``device`` (``auto``), ``seed``
+            (0), ``progress`` (a progress bar on a terminal).
+
+    Returns:
+        What ``cws_bench.json`` in the folder records.
+
+    Raises:
+        SegmenterError: an unknown or bad option, no sentences, or an
+            ``init`` folder that cannot be loaded.
+    """
+    unknown = sorted(set(options) - set(DEFAULTS))
+    if unknown:
+        raise SegmenterError(
+            NAME,
+            f"unknown training option(s): {', '.join(unknown)}",
+            f"training options: {', '.join(DEFAULTS)}",
+        )
+    settings = {**DEFAULTS, **options}
+    _check(settings)
+    import torch
+    import transformers
+    from tqdm import tqdm
+
+    transformers.logging.set_verbosity_error()
+    transformers.utils.logging.disable_progress_bar()
+    device, _ = resolve_device(NAME, str(settings["device"]))
+    rng = random.Random(settings["seed"])
+    torch.manual_seed(settings["seed"])
+    everything = [s for s in (_clean(sentence) for sentence in sentences) if s]
+    data = training_data(sentences, source, "<sentences>")
+    if not everything:
+        raise SegmenterError(NAME, "no training sentences (the corpus is empty)")
+    train, dev, dev_description = _dev_sentences(settings["dev"], everything, rng)
+    size = settings["max_length"]
+    folder = Path(os.fspath(output))
+    staging = folder.with_name(f".{folder.name}.part-{os.getpid()}")
+    shutil.rmtree(staging, ignore_errors=True)
+    if settings["init"] is None:
+        tokenizer, model = _scratch_model(train, staging, settings)
+        if settings["init"] is None and tokenizer.model_max_length < size + 2:
+            raise SegmenterError(NAME, "the tokenizer's limit is below max_length")
+    else:
+        tokenizer, model = _pretrained_model(settings)
+        limit = int(getattr(model.config, "max_position_embeddings", size + 2) or size + 2) - 2
+        size = min(size, limit)
+    encode = _Encoder(tokenizer)
+    examples = [_example(encode, piece) for words in train for piece in pieces_of(words, size)]
+    dev_pieces = [piece for words in dev for piece in pieces_of(words, size)]
+    model.to(device).train()
+    lr = settings["lr"] or (5e-5 if settings["init"] else 5e-4)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.01)
+    per_epoch = math.ceil(len(examples) / settings["batch_size"])
+    total = per_epoch * settings["epochs"]
+    warmup = max(1, total // 20)
+    scheduler = torch.optim.lr_scheduler.LambdaLR(
+        optimizer,
+        lambda step: min((step + 1) / warmup, max(0.0, (total - step) / max(1, total - warmup))),
+    )
+    pad = tokenizer.pad_token_id or 0
+    eval_every = settings["eval_every"] or per_epoch
+    limit_s = settings["time_limit"] * 60 if settings["time_limit"] else math.inf
+    started = time.monotonic()
+    history: list[dict[str, Any]] = []
+    best_f1, best_state, waited, step = -1.0, None, 0, 0
+    stopped = "epochs"
+    bar = tqdm(
+        total=total,
+        desc=f"training {NAME}",
+        unit="step",
+        file=sys.stderr,
+        disable=None if settings["progress"] else True,
+        dynamic_ncols=True,
+    )
+
+    def evaluate() -> bool:
+        """Score dev, keep the best weights; True when patience has run out."""
+        nonlocal best_f1, best_state, waited
+        if not dev_pieces:
+            return False
+        f1 = _dev_f1(model, encode, dev_pieces, settings)
+        history.append({"step": step, "epoch": round(step / per_epoch, 3), "dev_f1": f1})
+        bar.set_postfix(dev_f1=f"{f1:.4f}")
+        if f1 > best_f1:
+            best_f1, waited = f1, 0
+            best_state = {k: v.detach().to("cpu", copy=True) for k, v in model.state_dict().items()}
+            return False
+        waited += 1
+        return waited >= settings["patience"]
+
+    try:
+        done = False
+        for _epoch in range(settings["epochs"]):
+            for batch in _batches(examples, settings["batch_size"], rng):
+                ids, mask, labels = (t.to(device) for t in _tensors(batch, pad, torch))
+                loss = model(input_ids=ids, attention_mask=mask, labels=labels).loss
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+                optimizer.step()
+                scheduler.step()
+                optimizer.zero_grad(set_to_none=True)
+                step += 1
+                bar.update(1)
+                if step % 20 == 0:
+                    bar.set_postfix_str(f"loss={loss.item():.3f}" + _last(history))
+                if step % eval_every == 0 and evaluate():
+                    stopped, done = "patience", True
+                    break
+                if time.monotonic() - started > limit_s:
+                    stopped, done = "time_limit", True
+                    break
+            if done:
+                break
+        if step % eval_every:
+            evaluate()
+    finally:
+        bar.close()
+    if best_state is not None:
+        model.load_state_dict(best_state)
+    model.to("cpu")
+    record = {
+        "trained_on": data.to_dict() if data else None,
+        "options": {
+            k: (os.fspath(v) if isinstance(v, os.PathLike) else v) for k, v in settings.items()
+        },
+        "dev": dev_description,
+        "dev_sentences": len(dev),
+        "training_sentences": len(train),
+        "best_dev_f1": best_f1 if best_f1 >= 0 else None,
+        "evaluations": history,
+        "steps": step,
+        "stopped_by": stopped,
+        "seconds": round(time.monotonic() - started, 1),
+        "device": device,
+        "versions": {"torch": torch.__version__, "transformers": transformers.__version__},
+    }
+    model.save_pretrained(str(staging))
+    tokenizer.save_pretrained(str(staging))
+    (staging / RECORD).write_text(
+        json.dumps(record, ensure_ascii=False, indent=1), encoding="utf-8"
+    )
+    replace_folder(NAME, staging, folder, move=True)
+    return record
+
+
+def _last(history: list[dict[str, Any]]) -> str:
+    return f", dev_f1={history[-1]['dev_f1']:.4f}" if history else ""
+
+
+def replace_folder(name: str, source: Path, target: Path, *, move: bool = False) -> None:
+    """Put the model folder ``source`` at ``target`` whole, or leave ``target`` as it was.
+
+    ``target`` may be missing, empty, or a model folder cws-bench wrote (it
+    holds ``cws_bench.json``); anything else is refused.
+    """
+    if target.exists() and not target.is_dir():
+        raise SegmenterError(name, f"{target}: exists and is not a folder", "choose another path")
+    if target.is_dir() and any(target.iterdir()) and not (target / RECORD).is_file():
+        raise SegmenterError(
+            name,
+            f"{target}: a folder that holds something else than a model cws-bench wrote",
+            "choose a new or empty folder",
+        )
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = target.with_name(f".{target.name}.new-{os.getpid()}")
+    shutil.rmtree(staging, ignore_errors=True)
+    if move:
+        os.replace(source, staging)
+    else:
+        shutil.copytree(source, staging)
+    old = target.with_name(f".{target.name}.old-{os.getpid()}")
+    if target.exists():
+        os.replace(target, old)
+    os.replace(staging, target)
+    shutil.rmtree(old, ignore_errors=True)
