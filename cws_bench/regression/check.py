@@ -93,10 +93,11 @@ class BoundCheck:
         return LABELS.get(self.metric, self.metric)
 
     def describe(self, unit: Units | None = None) -> str:
-        """The one line for people, scores printed in ``unit`` (default: :attr:`message`)."""
+        """The one line for people, scores printed in ``unit`` (default: :attr:`message`);
+        speed and token-id lines are no scores and keep their message."""
         if (
             unit is None
-            or self.metric == "speed"
+            or self.metric in ("speed", "token_ids")
             or self.status == "skipped"
             or None in (self.old, self.new, self.allowed, self.bound)
         ):
