@@ -24,6 +24,7 @@ _EXPORTS = {
     "ScoreResult": "cws_bench.scoring",
     "score_files": "cws_bench.scoring",
     "score_sentences": "cws_bench.scoring",
+    "STANDARD_DICTIONARY": "cws_bench.defaults",
     "compare": "cws_bench.comparison",
     "ComparisonReport": "cws_bench.comparison",
     "SegmentationMetric": "cws_bench.streaming",

@@ -26,10 +26,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from cws_bench.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
+from cws_bench.defaults import (
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    STANDARD_DICTIONARY,
+    DictionaryDefault,
+)
 from cws_bench.errors import CwsBenchError, Fix
 from cws_bench.io import PathLike, display_name, read_segmented
 from cws_bench.metrics.tables import escape_markdown
+from cws_bench.metrics.units import Units, format_p_value, units
 from cws_bench.results import Comparison, Interval
 from cws_bench.scoring import ScoreResult, score_files, score_sentences
 from cws_bench.scoring.methods import get_method
@@ -206,8 +212,8 @@ class ComparisonReport:
             out.append(flat)
         return out
 
-    def _table(self, percent: bool = True) -> tuple[list[str], list[list[str]]]:
-        """Headings and cells of the main table (scores in %)."""
+    def _table(self, unit: Units) -> tuple[list[str], list[list[str]]]:
+        """Headings and cells of the main table (scores in ``unit``)."""
         headings = ["", "system", *(heading for _, heading in self._columns())]
         if self.has_intervals:
             headings.insert(headings.index("F1") + 1, f"F1 {self.confidence:.0%} CI")
@@ -217,33 +223,49 @@ class ComparisonReport:
             scores = row.result.to_dict()
             line = [row.letter, row.name]
             for key, heading in self._columns():
-                line.append(_percent(scores[key]))
+                line.append(unit.score(scores[key]))
                 if heading == "F1" and self.has_intervals:
                     ci = row.intervals.get("f1")
-                    line.append(f"[{_percent(ci.low)}, {_percent(ci.high)}]" if ci else "--")
+                    line.append(f"[{unit.score(ci.low)}, {unit.score(ci.high)}]" if ci else "--")
             line.append(" ".join(row.beats) or "--")
             cells.append(line)
         return headings, cells
 
-    def _comparison_lines(self) -> list[tuple[str, str, str, str, str]]:
+    def _comparison_lines(self, unit: Units) -> list[tuple[str, str, str, str, str]]:
         out = []
         for c in self.comparisons:
             out.append(
                 (
                     f"{c.a} - {c.b}",
-                    f"{100 * c.difference:+.2f}",
-                    f"[{100 * c.interval.low:+.2f}, {100 * c.interval.high:+.2f}]",
-                    f"{c.p_value:.4f}",
+                    unit.points(c.difference),
+                    f"[{unit.points(c.interval.low)}, {unit.points(c.interval.high)}]",
+                    format_p_value(c.p_value),
                     "yes" if c.significant else "no",
                 )
             )
         return out
 
-    def to_text(self) -> str:
-        """An aligned text table (scores in %), then the paired tests."""
-        headings, cells = self._table()
+    @property
+    def signature(self) -> str:
+        """The signature of the best system's scores, with the resampling settings when the
+        report holds intervals or tests (as a bake-off's signatures carry them)."""
+        if not self.rows:
+            return ""
+        signature = self.rows[0].result.signature
+        if self.has_intervals or self.comparisons:
+            signature = replace(
+                signature,
+                seed=self.seed,
+                extra=(*signature.extra, ("resamples", str(self.resamples))),
+            )
+        return signature.format()
+
+    def to_text(self, *, scale: str | None = None, digits: int | None = None) -> str:
+        """An aligned text table (scores in %, unless ``scale``), then the paired tests."""
+        unit = units(scale, digits)
+        headings, cells = self._table(unit)
         widths = [max(len(r[i]) for r in [headings, *cells]) for i in range(len(headings))]
-        lines = [f"{len(self.rows)} systems against {self.gold} ({self.settings()}, scores in %)"]
+        lines = [f"{len(self.rows)} systems against {self.gold} ({self.settings()}, {unit.label})"]
         for r in [headings, *cells]:
             lines.append(
                 "  "
@@ -253,19 +275,21 @@ class ComparisonReport:
                 ).rstrip()
             )
         if self.comparisons:
-            lines.append("  paired bootstrap tests of F1 (difference in points, interval, p):")
-            rows = self._comparison_lines()
+            what = "points" if unit.scale == "percent" else "fractions"
+            lines.append(f"  paired bootstrap tests of F1 (difference in {what}, interval, p):")
+            rows = self._comparison_lines(unit)
             name_width = max(len(r[0]) for r in rows)
             for pair, difference, interval, p_value, significant in rows:
                 mark = "  significant" if significant == "yes" else ""
+                p_text = p_value if p_value.startswith("<") else f"= {p_value}"
                 lines.append(
-                    f"    {pair:<{name_width}}  {difference:>7}  {interval}  p={p_value}{mark}"
+                    f"    {pair:<{name_width}}  {difference:>7}  {interval}  p {p_text}{mark}"
                 )
         for row in self.rows:
             for warning in row.result.warnings:
                 lines.append(f"  note ({row.name}): {warning}")
         if self.rows:
-            lines.append(f"  signature: {self.rows[0].result.signature}")
+            lines.append(f"  signature: {self.signature}")
         return "\n".join(lines)
 
     def to_json(self) -> str:
@@ -291,12 +315,13 @@ class ComparisonReport:
             writer.writerow(safe_record({k: "" if v is None else v for k, v in row.items()}))
         return out.getvalue().rstrip("\n")
 
-    def to_markdown(self) -> str:
-        """A GitHub Markdown table (scores in %), then the paired tests."""
-        headings, cells = self._table()
+    def to_markdown(self, *, scale: str | None = None, digits: int | None = None) -> str:
+        """A GitHub Markdown table (scores in %, unless ``scale``), then the paired tests."""
+        unit = units(scale, digits)
+        headings, cells = self._table(unit)
         escape = escape_markdown  # every cell: a label cannot become a link or a new cell
         lines = [
-            f"{len(self.rows)} systems against `{self.gold}` ({self.settings()}, scores in %).",
+            f"{len(self.rows)} systems against `{self.gold}` ({self.settings()}, {unit.label}).",
             "",
             "| " + " | ".join(escape(h) for h in headings) + " |",
             "| " + " | ".join(["---", "---"] + ["---:"] * (len(headings) - 3) + ["---"]) + " |",
@@ -309,13 +334,17 @@ class ComparisonReport:
                 "| --- | ---: | --- | ---: | --- |",
             ]
             lines += [
-                "| " + " | ".join(escape(c) for c in row) + " |" for row in self._comparison_lines()
+                "| " + " | ".join(escape(c) for c in row) + " |"
+                for row in self._comparison_lines(unit)
             ]
+        if self.rows:
+            lines += ["", f"Signature: `{self.signature}`"]
         return "\n".join(lines)
 
-    def to_latex(self) -> str:
+    def to_latex(self, *, scale: str | None = None, digits: int | None = None) -> str:
         """A booktabs table: best value per column in bold, CIs in brackets, letters beaten
-        as superscripts of F1 (scores in %)."""
+        as superscripts of F1 (scores in %, unless ``scale``), the signature under it."""
+        unit = units(scale, digits)
         columns = self._columns()
         best: dict[str, float] = {}
         for key, _ in columns:
@@ -333,45 +362,46 @@ class ComparisonReport:
             cells = [row.letter, _latex_escape(row.name)]
             for key, _ in columns:
                 value = scores[key]
-                cell = "--" if value is None else f"{100 * value:.2f}"
+                cell = unit.score(value)
                 if value is not None and best.get(key) == value:
                     cell = f"\\textbf{{{cell}}}"
                 if key == "f1":
                     ci = row.intervals.get("f1")
                     if ci is not None:
-                        cell += f" [{100 * ci.low:.2f}, {100 * ci.high:.2f}]"
+                        cell += f" [{unit.score(ci.low)}, {unit.score(ci.high)}]"
                     if row.beats:
                         cell += f"$^{{{','.join(row.beats)}}}$"
                 cells.append(cell)
             body.append(" & ".join(cells))
+        shown = "\\%" if unit.scale == "percent" else "fractions"
         caption = (
-            f"Word segmentation scores (\\%) against {_latex_escape(self.gold)} "
+            f"Word segmentation scores ({shown}) against {_latex_escape(self.gold)} "
             # the table shows the F1 intervals only (not the paired tests' differences)
             f"({_latex_escape(self.settings(intervals=self.has_intervals))})."
         )
         if any(row.beats for row in self.rows):
             caption += " Superscripts: the systems a system's F1 beats significantly."
-        lines = tabular("ll" + "r" * len(columns), headings, body, caption)
+        # under the table, as sacrebleu prints its signature under a score
+        after = [f"Signature: \\texttt{{{_latex_escape(self.signature)}}}"] if self.rows else []
+        lines = tabular("ll" + "r" * len(columns), headings, body, caption, after=after)
         return "\n".join(lines)
 
-    def render(self, fmt: str) -> str:
-        """The report in one of :data:`REPORT_FORMATS`."""
+    def render(self, fmt: str, *, scale: str | None = None, digits: int | None = None) -> str:
+        """The report in one of :data:`REPORT_FORMATS`; ``scale`` and ``digits`` set how
+        text, Markdown and LaTeX print scores (JSON and CSV hold fractions)."""
+        printed = {"scale": scale, "digits": digits}
         renderers = {
-            "text": self.to_text,
+            "text": lambda: self.to_text(**printed),
             "json": self.to_json,
             "csv": self.to_csv,
-            "markdown": self.to_markdown,
-            "latex": self.to_latex,
+            "markdown": lambda: self.to_markdown(**printed),
+            "latex": lambda: self.to_latex(**printed),
         }
         if fmt not in renderers:
             raise CwsBenchError(
                 f"unknown report format {fmt!r}", f"use one of: {', '.join(renderers)}"
             )
         return renderers[fmt]()
-
-
-def _percent(value: float | None) -> str:
-    return "--" if value is None else f"{100 * value:.2f}"
 
 
 def _latex_escape(text: str) -> str:
@@ -405,7 +435,9 @@ def compare(
     gold: PathLike,
     systems: Mapping[str, System] | Sequence[PathLike],
     *,
-    dictionary: Dictionary | Iterable[str] | PathLike | None = None,
+    dictionary: Dictionary | Iterable[str] | PathLike | DictionaryDefault | None = (
+        STANDARD_DICTIONARY
+    ),
     method: str = "interval",
     normalize: str | Normalizer | None = None,
     encoding: str = "utf-8",
@@ -434,7 +466,8 @@ def compare(
             or the gold sentences themselves (lists of words).
         systems: name -> prediction file or predicted sentences (lists of
             words); or a sequence of files, named as given.
-        dictionary: for OOV/IV figures, as ``score_files`` takes it.
+        dictionary: for OOV/IV figures, as ``score_files`` takes it (by default
+            the standard dictionary of a corpus named as ``gold``, none for a file).
         method: ``interval`` or ``sighan`` (without statistics: the bake-off's
             bootstrap resamples interval counts).
         normalize, encoding, pred_encoding, dictionary_encoding, gold_format,
@@ -470,9 +503,11 @@ def compare(
             "leave out {0}, or {1}/{2}/{3}",
             fixes=(Fix("method", method), Fix("confidence"), Fix("paired"), Fix("baseline")),
         )
-    from cws_bench.scoring.inputs import optional_dictionary
+    from cws_bench.scoring import scoring_dictionary
 
-    words = optional_dictionary(dictionary, dictionary_encoding or encoding)
+    words = scoring_dictionary(
+        gold, dictionary, data_dir=data_dir, encoding=dictionary_encoding or encoding
+    )
     results = _score_all(
         gold,
         named,

@@ -8,6 +8,8 @@ the bake-off's configuration read it at start-up.
 
 from __future__ import annotations
 
+import enum
+
 from cws_bench.metrics.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 __all__ = [
@@ -17,6 +19,8 @@ __all__ = [
     "DEFAULT_SEED",
     "DEFAULT_SHARD_CHARS",
     "EXECUTORS",
+    "STANDARD_DICTIONARY",
+    "DictionaryDefault",
 ]
 
 DEFAULT_BATCH_SIZE = 500
@@ -31,3 +35,19 @@ DEFAULT_RETRIES = 2
 
 DEFAULT_SHARD_CHARS = 200_000
 """Characters per shard by default (see docs/BENCHMARKS.md, section shards)."""
+
+
+class DictionaryDefault(enum.Enum):
+    """The OOV dictionary a scoring function uses when not told (the type of its one value)."""
+
+    STANDARD = "standard"
+
+    def __repr__(self) -> str:
+        return "STANDARD_DICTIONARY"
+
+
+STANDARD_DICTIONARY = DictionaryDefault.STANDARD
+"""The default ``dictionary`` of ``score_files``, ``compare``, ``diff_files`` and ``score``,
+``diff`` on the command line: the standard dictionary of a registered corpus named as the
+gold (``sighan2005-pku:test``: the bakeoff's training word list), none for a gold file.
+``dictionary=None`` asks for no dictionary (OOV figures None) whatever the gold."""

@@ -42,7 +42,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from cws_bench.results import LEAK_NOTE, is_leak_warning
+
 __all__ = [
+    "COVERS_GOLD",
+    "LEAK_NOTE",
     "MAX_EXTRA_PRECISION",
     "MAX_OOV_RATE",
     "MAX_OOV_TYPE_SHARE",
@@ -50,6 +54,7 @@ __all__ = [
     "MIN_LEAKED",
     "MIN_OOV_TYPES",
     "coverage_warnings",
+    "is_leak_warning",
     "leak_warnings",
     "segmenter_leak_warnings",
 ]
@@ -66,6 +71,8 @@ MIN_LEAKED = 20
 """Gold OOV types in the segmenter's dictionary below which the precision test is not made."""
 MAX_EXTRA_PRECISION = 0.5
 """Share of the dictionary's non-training words that are test-gold words, above which it leaked."""
+COVERS_GOLD = "dict-covers-gold"
+"""The ``warn`` key of a signature whose OOV dictionary holds (nearly) every gold word."""
 
 
 def coverage_warnings(gold_words: int, oov_words: int, dictionary: str | None = None) -> list[str]:
@@ -128,7 +135,7 @@ def leak_warnings(
         f"{segmenter} holds {leaked:,} of the {len(unseen):,} gold word types that are not in "
         f"the training words ({100 * share:.0f}%; {100 * precision:.0f}% of its {extra:,} words "
         "beyond the training words are test-gold words): its dictionary has seen the test gold "
-        "(a leak), so this is not a closed-track result"
+        f"(a leak), {LEAK_NOTE}"
     ]
 
 

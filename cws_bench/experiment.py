@@ -587,7 +587,7 @@ def pair_result(
 ) -> PairResult:
     """The bake-off's row of a scored pair: its record, its bootstrap intervals and the
     SIGHAN bakeoffs' half-widths ±2·sqrt(p(1−p)/n) (Emerson 2005), signed."""
-    from cws_bench.results import PairResult
+    from cws_bench.results import PairResult, is_leak_warning
 
     scores = record.scores
     sighan = {}
@@ -611,7 +611,8 @@ def pair_result(
             spec.name, seed=seed, resamples=resamples, convert=corpus.convert
         ),
         analysis=record.analysis,
-        contaminated=record.contaminated,
+        # (a record cached before leaks excluded a row carries only the warning)
+        contaminated=record.contaminated or any(map(is_leak_warning, record.warnings)),
         diagnostics=record.diagnostics or {},
     )
 
@@ -805,7 +806,8 @@ def finish_pair(
         peak_memory_mib=peak_memory_mib,
         warnings=(*scored.warnings, *facts["leaks"], *facts["notes"], *fidelity),
         segmenter_info=SegmenterMetadata.from_dict(facts["info"]),
-        contaminated=scored.contaminated,
+        # A leaked closed-track dictionary has seen the test gold, as training on it would.
+        contaminated=scored.contaminated or bool(facts["leaks"]),
         diagnostics=kept,
     )
 

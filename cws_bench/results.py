@@ -17,8 +17,11 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = [
+    "LEAKED",
+    "LEAK_NOTE",
     "STATUSES",
     "TRACKS",
+    "TRAINED_ON_IT",
     "BakeoffResult",
     "Comparison",
     "Interval",
@@ -26,6 +29,7 @@ __all__ = [
     "PairResult",
     "Verdict",
     "group_warnings",
+    "is_leak_warning",
     "judge_comparisons",
 ]
 
@@ -34,6 +38,20 @@ STATUSES = ("ok", "failed", "timeout", "skipped")
 
 TRACKS = ("closed", "open")
 """The tracks in the order reports show them (SIGHAN reports closed before open)."""
+
+TRAINED_ON_IT = "trained on this data"
+"""Why a row scored on its own training data is never ranked, as the reports say it."""
+LEAKED = "its dictionary saw the test data"
+"""Why a closed-track row whose dictionary leaked the test words is never ranked."""
+LEAK_NOTE = "so this is not a closed-track result"
+"""How every leak warning (:func:`cws_bench.dictionary_checks.leak_warnings`) ends: a row
+with such a warning is shown, marked and never ranked."""
+
+
+def is_leak_warning(warning: str) -> bool:
+    """Whether ``warning`` is a leak warning (the row's closed-track dictionary saw the gold)."""
+    return warning.endswith(LEAK_NOTE)
+
 
 _SCORE_NAMES = (
     "precision",
@@ -93,9 +111,11 @@ class PairResult:
         signature: every setting that can change the numbers, ``key:value|...``.
         analysis: :meth:`cws_bench.analysis.ErrorAnalysis.to_dict` of the pair.
         cached: whether the row came from the run cache.
-        contaminated: the segmenter was trained on the data it is scored on
-            (the warning says which): the row is shown and marked, but never
-            wins and takes no part in the significance letters of the others.
+        contaminated: the segmenter has seen the data it is scored on: it was
+            trained on it, or (closed track) its dictionary holds the test words
+            the training words lack, a leak (the warning says which; see
+            :attr:`exclusion`): the row is shown and marked, but never wins and
+            takes no part in the significance letters of the others.
         diagnostics: the segmenter's per-line diagnostics summed
             (:func:`cws_bench.diagnostics.summarize`: ``fidelity`` of an LLM's
             text, ``requests`` with serving metrics, ``cost``); empty for
@@ -129,6 +149,16 @@ class PairResult:
     def ok(self) -> bool:
         return self.status == "ok"
 
+    @property
+    def exclusion(self) -> str | None:
+        """Why the row is never ranked (``trained on this data``, ``its dictionary saw the
+        test data``), or None for a row that is ranked."""
+        if not self.contaminated:
+            return None
+        if any(map(is_leak_warning, self.warnings)):
+            return LEAKED
+        return TRAINED_ON_IT
+
     def __getattr__(self, name: str) -> Any:
         # precision, recall, f1, ... read through to the scores (None when not scored).
         if name in _SCORE_NAMES:
@@ -138,7 +168,7 @@ class PairResult:
     def __repr__(self) -> str:
         if not self.ok:
             return f"<PairResult {self.segmenter} on {self.corpus}: {self.status}>"
-        marks = " (trained on this data)" if self.contaminated else ""
+        marks = f" ({self.exclusion})" if self.contaminated else ""
         return (
             f"<PairResult {self.segmenter} on {self.corpus} ({self.track}): "
             f"P {self.scores.get('precision', 0):.3f} R {self.scores.get('recall', 0):.3f} "
@@ -159,7 +189,7 @@ class PairResult:
         else:
             cells += [("status", self.status), ("error", self.error or "")]
         if self.contaminated:
-            cells.append(("note", "trained on this data: never ranked"))
+            cells.append(("note", f"{self.exclusion}: never ranked"))
         header = "".join(f"<th>{escape(name)}</th>" for name, _ in cells)
         row = "".join(f"<td>{escape(str(value))}</td>" for _, value in cells)
         return f"<table><tr>{header}</tr><tr>{row}</tr></table>"
@@ -531,7 +561,7 @@ class BakeoffResult:
             for p in self.leaderboard(corpus):
                 mark = ""
                 if p.contaminated:
-                    mark = " (trained on this data: never ranked)"
+                    mark = f" ({p.exclusion}: never ranked)"
                 elif p.ok and winners.get(p.track) is p:
                     mark = f" (best of the {p.track} track)"
                 elif not p.ok:

@@ -34,7 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from cws_bench.defaults import DEFAULT_BATCH_SIZE
+from cws_bench.defaults import DEFAULT_BATCH_SIZE, STANDARD_DICTIONARY
 from cws_bench.errors import CwsBenchError
 from cws_bench.executors import Executor, LoadReport, cached, take_load_reports
 from cws_bench.io import STDIN, PathLike, atomic_write, display_name, normalize_encoding
@@ -353,7 +353,7 @@ def score_sharded(
     pred: PathLike,
     *,
     executor: Executor,
-    dictionary: Any = None,
+    dictionary: Any = STANDARD_DICTIONARY,
     normalize: Any = None,
     encoding: str = "utf-8",
     pred_encoding: str | None = None,
@@ -401,7 +401,8 @@ def score_sharded(
     inputs.check_plain(pred, encoding=pred_encoding, role="prediction")
     normalizer = as_normalizer(normalize)
     words = inputs.normalized_dictionary(
-        inputs.optional_dictionary(dictionary, dictionary_encoding or encoding), normalizer
+        inputs.scoring_dictionary(gold, dictionary, encoding=dictionary_encoding or encoding),
+        normalizer,
     )
     gold_name, pred_name = display_name(gold), display_name(pred)
     plan = plan_shards([gold, pred], shard_chars=shard_chars, encodings=[encoding, pred_encoding])

@@ -20,7 +20,8 @@ from cws_bench.metrics.generation import (
     MultiReference,
     generation_scores_from_tokens,
 )
-from cws_bench.metrics.tables import csv_table, markdown_table, percent, text_table
+from cws_bench.metrics.tables import csv_table, markdown_table, text_table
+from cws_bench.metrics.units import Units, units
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -306,20 +307,29 @@ class TokenizerComparison:
             if any(getattr(row, name) is not None for row in self.rows)
         ]
 
-    def render(self, fmt: str, *, pred: str = "pred", references: int = 1) -> str:
+    def render(
+        self,
+        fmt: str,
+        *,
+        pred: str = "pred",
+        references: int = 1,
+        scale: str | None = None,
+        digits: int | None = None,
+    ) -> str:
         """The table in ``fmt`` (one of :data:`REPORT_FORMATS`), without a final newline.
 
         ``pred`` and ``references`` (the number of reference files) name the
-        inputs on the text format's first line.
+        inputs on the text format's first line; ``scale`` and ``digits`` set how
+        text and Markdown print scores (:mod:`cws_bench.metrics.units`).
         """
         if fmt == "json":
             return self.to_json()
         if fmt == "csv":
             return self.to_csv()
         if fmt == "markdown":
-            return self.to_markdown()
+            return self.to_markdown(scale=scale, digits=digits)
         if fmt == "text":
-            return self.to_text(pred=pred, references=references)
+            return self.to_text(pred=pred, references=references, scale=scale, digits=digits)
         raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(REPORT_FORMATS)}")
 
     def to_json(self) -> str:
@@ -339,24 +349,32 @@ class TokenizerComparison:
             ],
         )
 
-    def _percent_rows(self) -> tuple[list[str], list[list[str]]]:
+    def _score_rows(self, unit: Units) -> tuple[list[str], list[list[str]]]:
         columns = self.columns()
         header = ["tokenizer", *(title for _, title in columns)]
         body = [
-            [row.tokenizer, *(percent(getattr(row, name)) for name, _ in columns)]
+            [row.tokenizer, *(unit.score(getattr(row, name)) for name, _ in columns)]
             for row in self.rows
         ]
         return header, body
 
-    def to_markdown(self) -> str:
-        """A Markdown table, one row per tokenizer, scores in %."""
-        return markdown_table(*self._percent_rows())
+    def to_markdown(self, *, scale: str | None = None, digits: int | None = None) -> str:
+        """A Markdown table, one row per tokenizer, scores in % (unless ``scale``)."""
+        return markdown_table(*self._score_rows(units(scale, digits)))
 
-    def to_text(self, *, pred: str = "pred", references: int = 1) -> str:
-        """A line naming the inputs, then the aligned table (scores in %)."""
+    def to_text(
+        self,
+        *,
+        pred: str = "pred",
+        references: int = 1,
+        scale: str | None = None,
+        digits: int | None = None,
+    ) -> str:
+        """A line naming the inputs, then the aligned table (scores in %, unless ``scale``)."""
+        unit = units(scale, digits)
         items = self.rows[0].items if self.rows else 0
-        title = f"{pred}: {items:,} lines against {references} reference file(s) (scores in %)"
-        return f"{title}\n{text_table(*self._percent_rows())}"
+        title = f"{pred}: {items:,} lines against {references} reference file(s) ({unit.label})"
+        return f"{title}\n{text_table(*self._score_rows(unit))}"
 
 
 REPORT_FORMATS: tuple[str, ...] = ("text", "json", "csv", "markdown")

@@ -63,7 +63,8 @@ def test_help_texts_name_only_commands_that_exist():
     for path in commands:
         text = invoke(*path, "--help").output
         # `cws-bench ...` in the prose, and the example lines that start with cws-bench
-        mentions = re.findall(r"`cws-bench ([^`]*)`", text)
+        # (a mention the help wraps over two lines is read as one line)
+        mentions = [" ".join(m.split()) for m in re.findall(r"`cws-bench ([^`]*)`", text)]
         mentions += re.findall(r"^\s+cws-bench (.*)$", text, flags=re.MULTILINE)
         for mention in mentions:
             words = " ".join(re.findall(r"^(?:[a-z][a-z-]*(?: |$))+", mention + " ")[0].split())

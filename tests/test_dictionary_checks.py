@@ -4,6 +4,8 @@ standard set-ups of the real corpora."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from click.testing import CliRunner
 
@@ -113,6 +115,42 @@ def test_the_bakeoff_shows_a_leaked_closed_track_dictionary(tmp_path):
     assert not any("leak" in w for w in pairs["honest"].warnings)
     board = (tmp_path / "out" / "leaderboard.md").read_text(encoding="utf-8")
     assert "not a closed-track result" in board
+    # shown and marked, as a row trained on its own test data: never ranked, never the
+    # winner, in no row's letters, though its F1 is the best
+    leaky, honest = pairs["leaky"], pairs["honest"]
+    assert leaky.f1 > honest.f1
+    assert leaky.contaminated and leaky.exclusion == "its dictionary saw the test data"
+    assert not honest.contaminated and honest.exclusion is None
+    (verdict,) = result.winners("sample")
+    assert verdict.winner is honest and verdict.excluded == ("leaky",)
+    assert [p.segmenter for p in result.leaderboard("sample")] == ["honest", "leaky"]
+    assert not any("leaky" in (c.a, c.b) for c in result.comparisons if c.significant)
+    assert "*excluded: its dictionary saw the test data*" in board
+    assert "leaky<sup>" in board and "its dictionary saw the test data, not ranked" in board
+    assert "best F **honest**" in board
+    latex = (tmp_path / "out" / "leaderboard.tex").read_text(encoding="utf-8")
+    assert "(a leak) are not ranked" in latex
+
+
+def test_scoring_with_the_golds_own_word_list_is_marked_in_the_signature():
+    own = score_sentences(GOLD, GOLD, _words(GOLD))
+    assert any("OOV dictionary" in w for w in own.warnings)
+    assert own.signature.format().endswith("|warn:dict-covers-gold")
+    assert json.loads(own.to_json())["signature"].endswith("|warn:dict-covers-gold")
+    training = {w for w in _words(GOLD) if len(w) > 1}  # a dictionary with OOV words
+    fair = score_sentences(GOLD, GOLD, training)
+    assert not fair.warnings and "warn:" not in fair.signature.format()
+
+
+def test_score_command_prints_the_marked_signature(tmp_path):
+    gold = tmp_path / "gold.txt"
+    gold.write_text("".join(" ".join(s) + "\n" for s in GOLD), encoding="utf-8")
+    words = tmp_path / "words.txt"
+    words.write_text("\n".join(sorted(_words(GOLD))) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["score", str(gold), str(gold), "--dict", str(words)])
+    assert result.exit_code == 0
+    assert "|warn:dict-covers-gold" in result.stdout
+    assert "warning: the OOV dictionary" in result.stderr
 
 
 # -- the standard set-ups of the real corpora: no false alarm --------------------------

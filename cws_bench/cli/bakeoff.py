@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import click
 
 from cws_bench.cli.executor_options import executor_options
-from cws_bench.cli.options import data_dir_option, print_warnings, rename_flags
+from cws_bench.cli.options import data_dir_option, print_warnings, rename_flags, units_options
 from cws_bench.metrics.significance import CORRECTIONS
 
 if TYPE_CHECKING:
@@ -93,6 +93,7 @@ def _labels(ctx: click.Context, param: click.Parameter, value: str | None) -> li
     help="Multiple-comparison correction of the significance letters within each track "
     "[default: the config's, else holm].",
 )
+@units_options
 def bakeoff(
     config: str | None,
     output: str | None,
@@ -104,6 +105,8 @@ def bakeoff(
     quiet: bool,
     allow_failures: bool,
     correction: str | None,
+    scale: str | None,
+    digits: int | None,
 ) -> None:
     """Run a bake-off: CONFIG is a TOML file or a bundled name ({configs}).
 
@@ -146,21 +149,26 @@ def bakeoff(
         from dataclasses import replace
 
         loaded = replace(loaded, correction=correction)
-    result = run_bakeoff(
-        loaded,
-        output_dir=output,
-        jobs=sharding.jobs,
-        executor=sharding.executor,
-        scheduler=sharding.scheduler,
-        shard_chars=sharding.shard_chars,
-        shard_timeout=sharding.timeout,
-        retries=sharding.retries,
-        data_dir=data_dir,
-        use_cache=not no_cache,
-        progress=not quiet,
-        only_segmenters=only_segmenters,
-        only_corpora=only_corpora,
-    )
+    from cws_bench.reports.tables import printed_in
+
+    with printed_in(scale, digits):  # the reports written and the tables printed
+        result = run_bakeoff(
+            loaded,
+            output_dir=output,
+            jobs=sharding.jobs,
+            executor=sharding.executor,
+            scheduler=sharding.scheduler,
+            shard_chars=sharding.shard_chars,
+            shard_timeout=sharding.timeout,
+            retries=sharding.retries,
+            data_dir=data_dir,
+            use_cache=not no_cache,
+            progress=not quiet,
+            only_segmenters=only_segmenters,
+            only_corpora=only_corpora,
+        )
+        leaderboard = render_leaderboard(result)
+        across = render_across_corpora(result)
     for note in result.settings.get("notes", []):
         click.echo(f"note: {note}", err=True)
     print_warnings(
@@ -173,8 +181,7 @@ def bakeoff(
             click.echo(f"{pair.status}: {pair.segmenter} on {pair.corpus}: {pair.error}", err=True)
     # A skipped pair lacks data that is not here (a training split): said, not a failure.
     failed = [pair for pair in result.pairs if pair.status in ("failed", "timeout")]
-    click.echo(render_leaderboard(result))
-    across = render_across_corpora(result)
+    click.echo(leaderboard)
     if across:
         click.echo(across)
     folder = Path(output) if output else Path("reports") / result.name

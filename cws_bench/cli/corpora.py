@@ -16,6 +16,7 @@ from cws_bench.cli.options import (
     output_option,
     quiet_option,
     split_option,
+    units_options,
 )
 from cws_bench.corpora import Corpus, corpus_names, get_corpus, read_corpus
 from cws_bench.corpora.readers import FORMATS
@@ -106,6 +107,7 @@ def _list(data_dir: str | None, fmt: str) -> None:
 )
 @_quiet_option
 @_format_option
+@units_options
 def info(
     name: str,
     split: str | None,
@@ -117,6 +119,8 @@ def info(
     overlap_with: tuple[str, ...],
     quiet: bool,
     fmt: str,
+    scale: str | None,
+    digits: int | None,
 ) -> None:
     """Describe a corpus split: sentences, words, characters, types, OOV rate.
 
@@ -156,7 +160,7 @@ def info(
         )
         title = f"{corpus.name}, {split} split: {corpus.title}"
         card = corpus.metadata()
-    click.echo(statistics.render(fmt, title=title, card=card))
+    click.echo(statistics.render(fmt, title=title, card=card, scale=scale, digits=digits))
 
 
 @corpora.command()

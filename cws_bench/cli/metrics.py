@@ -22,6 +22,7 @@ from cws_bench.cli.options import (
     output_option,
     print_warnings,
     stacked,
+    units_options,
     write_output,
 )
 from cws_bench.metrics.undefined import ZeroDivision
@@ -179,10 +180,13 @@ def classify(
 # generation
 
 
-def _check_generation_metrics(ctx: click.Context, param: click.Parameter, value: str) -> list[str]:
+def _check_generation_metrics(
+    ctx: click.Context, param: click.Parameter, value: str | None
+) -> list[str]:
     from cws_bench.metrics.generation import METRICS
+    from cws_bench.tokenizers import DEFAULT_METRICS
 
-    chosen = _split_list(value)
+    chosen = list(DEFAULT_METRICS) if value is None else _split_list(value)
     unknown = [m for m in chosen if m not in METRICS]
     if unknown or not chosen:
         raise click.BadParameter(
@@ -221,8 +225,8 @@ def _check_generation_metrics(ctx: click.Context, param: click.Parameter, value:
     "--metric",
     "-m",
     "metric_names",
-    default="em,f1,bleu,rouge",
-    show_default=True,
+    default=None,
+    show_default="em,f1,bleu,rouge (the library's DEFAULT_METRICS)",
     callback=_check_generation_metrics,
     help="Comma-separated: em (exact match), f1 (token P/R/F1), bleu, rouge (ROUGE-1/2/L), "
     "rouge-w, rouge-s, rouge-su (gap 4), rouge-lsum, weighted (weighted token P/R/F1: "
@@ -252,6 +256,7 @@ def _check_generation_metrics(ctx: click.Context, param: click.Parameter, value:
 )
 @table_format_option
 @encoding_option
+@units_options
 def generation(
     positional: tuple[str, ...],
     refs: tuple[str, ...],
@@ -264,6 +269,8 @@ def generation(
     fmt: str,
     encoding: str,
     output: str,
+    scale: str | None,
+    digits: int | None,
 ) -> None:
     """Corpus-level generation scores of --pred against one or more --ref files.
 
@@ -312,17 +319,20 @@ def generation(
             )
             table = TokenizerComparison(rows=(row,))
     print_warnings(f"tokenizer {name} skipped: {reason}" for name, reason in table.skipped.items())
-    write_output(table.render(fmt, pred=pred, references=len(refs)), output)
+    rendered = table.render(fmt, pred=pred, references=len(refs), scale=scale, digits=digits)
+    write_output(rendered, output)
 
 
 # ---------------------------------------------------------------------------
 # ranking
 
 
-def _check_ranking_metrics(ctx: click.Context, param: click.Parameter, value: str) -> list[str]:
-    from cws_bench.metrics.ranking import parse_metric
+def _check_ranking_metrics(
+    ctx: click.Context, param: click.Parameter, value: str | None
+) -> list[str]:
+    from cws_bench.metrics.ranking import DEFAULT_METRICS, parse_metric
 
-    chosen = _split_list(value)
+    chosen = list(DEFAULT_METRICS) if value is None else _split_list(value)
     if not chosen:
         raise click.BadParameter("no metric given")
     for name in chosen:
@@ -340,8 +350,8 @@ def _check_ranking_metrics(ctx: click.Context, param: click.Parameter, value: st
     "--metric",
     "-m",
     "metric_names",
-    default="map,mrr,ndcg@10,hit_rate@10,precision@10,recall@100",
-    show_default=True,
+    default=None,
+    show_default="map,mrr,ndcg@10,hit_rate@10,precision@10,recall@100 (the library's)",
     callback=_check_ranking_metrics,
     help="Comma-separated: map, mrr, ndcg, ndcg_burges, cg, dcg, dcg_burges, hit_rate, "
     "recall (each optionally @k), precision@k. ndcg and dcg have linear gain (the grade, "
@@ -357,6 +367,7 @@ def _check_ranking_metrics(ctx: click.Context, param: click.Parameter, value: st
 @click.option("--per-query", is_flag=True, help="Also print every query's scores.")
 @table_format_option
 @encoding_option
+@units_options
 def ranking(
     qrels: str,
     run: str,
@@ -366,6 +377,8 @@ def ranking(
     fmt: str,
     encoding: str,
     output: str,
+    scale: str | None,
+    digits: int | None,
 ) -> None:
     """Ranking scores of a TREC run file RUN against the judgements QRELS.
 
@@ -414,7 +427,10 @@ def ranking(
             f"(first: {unjudged[0]})"
         )
     print_warnings(notes)
-    write_output(report.render(fmt, per_query=per_query, run=run, qrels=qrels), output)
+    rendered = report.render(
+        fmt, per_query=per_query, run=run, qrels=qrels, scale=scale, digits=digits
+    )
+    write_output(rendered, output)
 
 
 # ---------------------------------------------------------------------------

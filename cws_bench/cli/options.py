@@ -449,3 +449,23 @@ def cli_terms(ctx: click.Context) -> Callable[[Any], str]:
         return f"{flag} {fix.metavar}" if fix.metavar else str(flag)
 
     return name
+
+
+def units_options(function: F) -> F:
+    """``--scale percent|fraction`` and ``--digits N``: how printed scores look, passed on as
+    ``scale`` and ``digits`` (None: the library's default, cws_bench.metrics.units)."""
+    return stacked(
+        click.option(
+            "--scale",
+            type=click.Choice(["percent", "fraction"]),
+            default=None,
+            help="Print scores as percentages (93.43) or fractions (0.934) [default: percent; "
+            "fraction in the bake-off's leaderboards]. JSON and CSV hold fractions.",
+        ),
+        click.option(
+            "--digits",
+            type=click.IntRange(0, 15),
+            default=None,
+            help="Decimals of printed scores [default: 2 of a percentage, 3 of a fraction].",
+        ),
+    )(function)

@@ -34,6 +34,7 @@ from cws_bench.cli.options import (
     seed_option,
     segmenter_options,
     strict_option,
+    units_options,
     write_output,
 )
 
@@ -201,6 +202,7 @@ def _speed_runs_option(default: int | None) -> Callable[[F], F]:
     "their words through a character alignment."
 )
 @encoding_option
+@units_options
 def diff(
     a: str,
     b: str,
@@ -217,6 +219,8 @@ def diff(
     resamples: int,
     strict: bool,
     encoding: str,
+    scale: str | None,
+    digits: int | None,
 ) -> None:
     """Show what changed from segmentation A to segmentation B of the same text.
 
@@ -239,24 +243,17 @@ def diff(
         cws-bench diff before.txt after.txt --gold gold.txt --normalize width
         cws-bench diff before.txt after.txt --gold gold.txt --format html -o diff.html
     """
+    from cws_bench.defaults import STANDARD_DICTIONARY
     from cws_bench.regression.diff import diff_files
     from cws_bench.regression.render import render_diff_html, render_diff_json, render_diff_text
-    from cws_bench.scoring import gold_corpus
-    from cws_bench.words import resolve_dictionary
 
-    words = (
-        resolve_dictionary(dictionary, data_dir=data_dir, encoding=dict_encoding or encoding)
-        if dictionary
-        else None
-    )
-    reference = gold_corpus(gold, data_dir=data_dir) if gold is not None else None
-    if reference is not None and words is None:
-        words = reference[0].dictionary()  # a corpus gold brings its standard word list
     result = diff_files(
         a,
         b,
         gold,
-        dictionary=words,
+        # The library's default: the standard dictionary of a corpus named as --gold.
+        dictionary=dictionary or STANDARD_DICTIONARY,
+        dictionary_encoding=dict_encoding,
         encoding=encoding,
         gold_format=gold_format,
         data_dir=data_dir,
@@ -266,8 +263,12 @@ def diff(
         strict=strict,
         normalize=normalize,
     )
-    renderers = {"text": render_diff_text, "json": render_diff_json, "html": render_diff_html}
-    write_output(renderers[fmt](result), output, what="diff")
+    renderers = {
+        "text": lambda: render_diff_text(result, scale=scale, digits=digits),
+        "json": lambda: render_diff_json(result),
+        "html": lambda: render_diff_html(result),
+    }
+    write_output(renderers[fmt](), output, what="diff")
 
 
 # ---------------------------------------------------------------------------
@@ -459,6 +460,7 @@ def show(path: str) -> None:
 @raw_options_option("Run with this segmenter option instead of the recorded one (repeatable).")
 @_speed_runs_option(None)
 @_data_dir_option
+@units_options
 @executor_options(shard_chars=None)
 def check(
     sharding: ExecutorSettings | None,
@@ -474,6 +476,8 @@ def check(
     option: tuple[str, ...],
     speed_runs: int | None,
     data_dir: str | None,
+    scale: str | None,
+    digits: int | None,
 ) -> None:
     """Rerun a baseline's configuration and compare: exit 1 when a bound is broken.
 
@@ -514,7 +518,13 @@ def check(
         max_f1_drop, max_oov_recall_drop, max_drop, max_speed_drop, stored.bounds, max_token_lines
     )
     result = check_baseline(stored, current, bounds, fail_on_change=fail_on_change)
-    text = render_check_text(result, baseline=path, accept=f"cws-bench baseline update {path}")
+    text = render_check_text(
+        result,
+        baseline=path,
+        accept=f"cws-bench baseline update {path}",
+        scale=scale,
+        digits=digits,
+    )
     renderers = {
         "text": lambda: text,
         "json": lambda: render_check_json(result),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from cws_bench.cli.options import format_option, output_option
+from cws_bench.cli.options import format_option, output_option, units_options
 from cws_bench.errors import CwsBenchError
 
 
@@ -17,7 +17,14 @@ from cws_bench.errors import CwsBenchError
     default="md",
 )
 @output_option("Write the report to this file (atomically); default: standard output.")
-def report(results: tuple[str, ...], fmt: str, output: str | None) -> None:
+@units_options
+def report(
+    results: tuple[str, ...],
+    fmt: str,
+    output: str | None,
+    scale: str | None,
+    digits: int | None,
+) -> None:
     """Render saved results.json files again; several runs are merged into one.
 
     Runs are merged only when they scored the same corpora with the same
@@ -30,7 +37,7 @@ def report(results: tuple[str, ...], fmt: str, output: str | None) -> None:
     from cws_bench.io import atomic_write
     from cws_bench.reports import load_results, render_report
 
-    text = render_report(load_results(results), fmt)
+    text = render_report(load_results(results), fmt, scale=scale, digits=digits)
     if output is None or output == "-":
         click.echo(text, nl=False)
         return

@@ -26,20 +26,20 @@ from cws_bench.cli.options import (
     resamples_option,
     seed_option,
     strict_option,
+    units_options,
     write_output,
 )
+from cws_bench.defaults import STANDARD_DICTIONARY
 from cws_bench.errors import DecodingError
 from cws_bench.io import display_name
 from cws_bench.scoring import (
     METHODS,
     ScoreResult,
-    gold_corpus,
     score_files,
     write_details,
 )
 
 if TYPE_CHECKING:
-    from cws_bench.dictionary import Dictionary
     from cws_bench.executors import ExecutorSettings
 
 FORMATS = ("text", "json", "csv", "sighan", "markdown", "latex")
@@ -131,6 +131,7 @@ def _labelled(
     "empty; with --method sighan only the lines both files have are scored, as the "
     "script does.",
 )
+@units_options
 @quiet_option("No progress bar (with --executor).")
 @executor_options
 def score(
@@ -155,6 +156,8 @@ def score(
     beta: float,
     strict: bool,
     allow_line_mismatch: bool,
+    scale: str | None = None,
+    digits: int | None = None,
     quiet: bool = False,
     sharding: ExecutorSettings | None = None,
 ) -> None:
@@ -169,8 +172,8 @@ def score(
     (CoNLL-U, People's Daily, BMES; see --gold-format), or a registered
     corpus NAME[:SPLIT] (`cws-bench corpora`; split test by default), scored
     with its standard dictionary unless --dict says otherwise. Scores are
-    printed as percentages in the text format and as fractions in [0, 1] in
-    JSON and CSV.
+    printed as percentages with two decimals (--scale, --digits) and held as
+    fractions in [0, 1] in JSON and CSV.
 
     \b
     Example:
@@ -207,9 +210,12 @@ def score(
     options = {display_name(pred): "pred_encoding" for pred in paths}
     options[gold] = "encoding"
     with _encoding_hints(options):
-        words = _words(gold, dictionary, data_dir, dict_encoding or encoding, options)
+        if dictionary:
+            options.setdefault(dictionary.removeprefix("file:"), "dict_encoding")
         common: dict[str, Any] = {
-            "dictionary": words,
+            # The library's default: the standard dictionary of a corpus named as GOLD.
+            "dictionary": dictionary or STANDARD_DICTIONARY,
+            "dictionary_encoding": dict_encoding,
             "method": method or "interval",
             "normalize": normalize,
             "encoding": encoding,
@@ -241,7 +247,7 @@ def score(
                     for row in report.rows
                     for warning in row.result.warnings
                 )
-            write_output(report.render(fmt), output)
+            write_output(report.render(fmt, scale=scale, digits=digits), output)
             return
         (pred,) = paths
         # One big file in shards (--executor): the same numbers, on worker processes.
@@ -258,7 +264,7 @@ def score(
     print_warnings(result.warnings)
     if details is not None:
         write_details(result, details)
-    write_output(result.render(fmt, gold=gold, pred=pred), output)
+    write_output(result.render(fmt, gold=gold, pred=pred, scale=scale, digits=digits), output)
 
 
 TABLES = ("markdown", "latex")
@@ -282,23 +288,6 @@ def _check_one_prediction_options(
         raise click.UsageError("--executor scores one prediction")
     if strict or allow_line_mismatch or beta != 1.0:
         raise click.UsageError("--strict, --allow-line-mismatch and --beta apply to one prediction")
-
-
-def _words(
-    gold: str,
-    dictionary: str | None,
-    data_dir: str | None,
-    encoding: str,
-    options: dict[str, str],
-) -> Dictionary | None:
-    """The OOV dictionary: --dict's, else that of a corpus named as GOLD, else none."""
-    if dictionary:
-        from cws_bench.words import resolve_dictionary
-
-        options.setdefault(dictionary.removeprefix("file:"), "dict_encoding")
-        return resolve_dictionary(dictionary, data_dir=data_dir, encoding=encoding)
-    reference = gold_corpus(gold, data_dir=data_dir)
-    return reference[0].dictionary() if reference is not None else None
 
 
 @contextlib.contextmanager

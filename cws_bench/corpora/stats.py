@@ -15,6 +15,7 @@ from cws_bench.checksums import SentenceDigest
 from cws_bench.corpora.base import Corpus
 from cws_bench.dictionary import Dictionary
 from cws_bench.errors import CorpusUnavailableError
+from cws_bench.metrics.units import units
 
 __all__ = [
     "STATISTICS_FORMATS",
@@ -76,7 +77,15 @@ class CorpusStatistics:
         data["overlaps"] = [dict(found) for found in self.overlaps]
         return data
 
-    def render(self, fmt: str, *, title: str = "", card: Mapping[str, Any] | None = None) -> str:
+    def render(
+        self,
+        fmt: str,
+        *,
+        title: str = "",
+        card: Mapping[str, Any] | None = None,
+        scale: str | None = None,
+        digits: int | None = None,
+    ) -> str:
         """What ``cws-bench corpora info`` prints: ``text`` or ``json``, no final newline.
 
         Args:
@@ -84,11 +93,13 @@ class CorpusStatistics:
                 card) or ``json`` (:meth:`to_dict`, with the card under ``card``).
             title: the text table's first line.
             card: a named corpus' card (:meth:`Corpus.metadata`), or None.
+            scale, digits: how the text prints the OOV rate (default a percentage
+                with two decimals, :mod:`cws_bench.metrics.units`); JSON holds a fraction.
         """
         if fmt == "json":
             return self.to_json(card=card)
         if fmt == "text":
-            text = self.to_text(title)
+            text = self.to_text(title, scale=scale, digits=digits)
             return text if card is None else f"{text}\n{format_card(card)}"
         raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(STATISTICS_FORMATS)}")
 
@@ -101,8 +112,10 @@ class CorpusStatistics:
             data["card"] = dict(card)
         return json.dumps(data, ensure_ascii=False, indent=2)
 
-    def to_text(self, title: str) -> str:
+    def to_text(self, title: str, *, scale: str | None = None, digits: int | None = None) -> str:
         """The aligned text table: sizes, types, the dictionary and OOV figures, checksum."""
+        unit = units(scale, digits)
+        oov_label = "OOV rate (%)" if unit.scale == "percent" else "OOV rate (fraction)"
         rows = [
             ("sentences", f"{self.sentences:,}"),
             ("words", f"{self.words:,}"),
@@ -115,10 +128,10 @@ class CorpusStatistics:
             rows += [
                 ("dictionary", f"{self.dictionary} ({self.dictionary_words:,} words)"),
                 ("OOV words", f"{self.oov_words:,} ({self.oov_types:,} types)"),
-                ("OOV rate", f"{self.oov_rate:.4f}"),
+                (oov_label, unit.score(self.oov_rate)),
             ]
         else:
-            rows.append(("OOV rate", "--"))
+            rows.append((oov_label, "--"))
         if self.empty_lines:
             rows.append(("empty lines", f"{self.empty_lines:,}"))
         for found in self.overlaps:

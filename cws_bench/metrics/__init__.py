@@ -43,5 +43,6 @@ MODULES = (
 )
 """The metric modules, for registry-wide tests and documentation."""
 
-HELPERS = ("tables", "defaults", "undefined")
-"""The modules the metric modules share: plain tables, resampling defaults, ``zero_division``."""
+HELPERS = ("tables", "defaults", "undefined", "units")
+"""The modules the metric modules share: plain tables, resampling defaults, ``zero_division``,
+the unit policy of printed scores."""

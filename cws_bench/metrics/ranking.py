@@ -47,8 +47,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from cws_bench.metrics.tables import csv_table, markdown_table, percent, text_table
+from cws_bench.metrics.tables import csv_table, markdown_table, text_table
 from cws_bench.metrics.undefined import ZeroDivision, check_zero_division, warn_undefined
+from cws_bench.metrics.units import Units, units
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -426,7 +427,14 @@ class RankingReport:
     # Rendering: what ``cws-bench metrics ranking`` prints, one method per format.
 
     def render(
-        self, fmt: str, *, per_query: bool = False, run: str = "run", qrels: str = "qrels"
+        self,
+        fmt: str,
+        *,
+        per_query: bool = False,
+        run: str = "run",
+        qrels: str = "qrels",
+        scale: str | None = None,
+        digits: int | None = None,
     ) -> str:
         """The report in ``fmt`` (one of :data:`REPORT_FORMATS`), without a final newline.
 
@@ -434,15 +442,18 @@ class RankingReport:
             fmt: ``text``, ``json``, ``csv`` or ``markdown``.
             per_query: also every query's scores.
             run, qrels: the names the text format's first line gives the inputs.
+            scale, digits: how text and Markdown print fractions (:mod:`cws_bench.metrics.units`).
         """
         if fmt == "json":
             return self.to_json(per_query=per_query)
         if fmt == "csv":
             return self.to_csv(per_query=per_query)
         if fmt == "markdown":
-            return self.to_markdown(per_query=per_query)
+            return self.to_markdown(per_query=per_query, scale=scale, digits=digits)
         if fmt == "text":
-            return self.to_text(per_query=per_query, run=run, qrels=qrels)
+            return self.to_text(
+                per_query=per_query, run=run, qrels=qrels, scale=scale, digits=digits
+            )
         raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(REPORT_FORMATS)}")
 
     def to_json(self, *, per_query: bool = False) -> str:
@@ -464,31 +475,43 @@ class RankingReport:
             ]
         return csv_table(["query", *self.metrics], rows)
 
-    def _value_rows(self, per_query: bool) -> list[list[str]]:
-        rows = [["mean", *(_shown(n, self.means[n]) for n in self.metrics)]]
+    def _value_rows(self, per_query: bool, unit: Units) -> list[list[str]]:
+        rows = [["mean", *(_shown(n, self.means[n], unit) for n in self.metrics)]]
         if per_query:
             rows += [
-                [query, *(_shown(n, s[n]) for n in self.metrics)]
+                [query, *(_shown(n, s[n], unit) for n in self.metrics)]
                 for query, s in self.per_query.items()
             ]
         return rows
 
-    def to_markdown(self, *, per_query: bool = False) -> str:
-        """A Markdown table of the means (and every query); fractions in %."""
-        return markdown_table(["query", *self.metrics], self._value_rows(per_query))
+    def to_markdown(
+        self, *, per_query: bool = False, scale: str | None = None, digits: int | None = None
+    ) -> str:
+        """A Markdown table of the means (and every query); fractions in % unless ``scale``."""
+        unit = units(scale, digits)
+        return markdown_table(["query", *self.metrics], self._value_rows(per_query, unit))
 
-    def to_text(self, *, per_query: bool = False, run: str = "run", qrels: str = "qrels") -> str:
+    def to_text(
+        self,
+        *,
+        per_query: bool = False,
+        run: str = "run",
+        qrels: str = "qrels",
+        scale: str | None = None,
+        digits: int | None = None,
+    ) -> str:
         """The means one a line (in %, sums of gains as they are), then every query's."""
+        unit = units(scale, digits)
         width = max(len(name) for name in self.metrics)
         raw = [name for name in self.metrics if name.split("@")[0] in GAIN_SUMS]
         note = f"; {', '.join(raw)} as sums of gains" if raw else ""
-        lines = [f"{run} against {qrels}: {self.queries:,} queries (scores in %{note})"]
+        lines = [f"{run} against {qrels}: {self.queries:,} queries ({unit.label}{note})"]
         lines += [
-            f"  {name:<{width}}  {_shown(name, self.means[name]):>7}" for name in self.metrics
+            f"  {name:<{width}}  {_shown(name, self.means[name], unit):>7}" for name in self.metrics
         ]
         if per_query:
             lines.append("")
-            lines.append(text_table(["query", *self.metrics], self._value_rows(True)[1:]))
+            lines.append(text_table(["query", *self.metrics], self._value_rows(True, unit)[1:]))
         return "\n".join(lines)
 
 
@@ -499,11 +522,12 @@ GAIN_SUMS = frozenset({"cg", "dcg", "dcg_burges"})
 """Ranking metrics that are sums of gains, not fractions: shown as they are, not in %."""
 
 
-def _shown(name: str, value: float) -> str:
-    """A metric's value as the reports show it: fractions in %, sums of gains with 4 decimals."""
+def _shown(name: str, value: float, unit: Units | None = None) -> str:
+    """A metric's value as the reports show it: fractions in ``unit`` (default %), sums of
+    gains with 4 decimals."""
     if name.split("@")[0] in GAIN_SUMS:
         return "nan" if math.isnan(value) else f"{value:.4f}"
-    return percent(value)
+    return (unit or Units()).score(value)
 
 
 def _check_qrels(qrels: Mapping[str, Judgements]) -> None:

@@ -7,10 +7,11 @@ bake-off's leaderboard.md escape every label through it.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
+
+from cws_bench.metrics.units import percent
 
 __all__ = [
     "csv_table",
@@ -37,19 +38,6 @@ def escape_markdown(text: str) -> str:
     '\\[x\\](javascript:1)'
     """
     return _SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
-
-
-def percent(value: float | None) -> str:
-    """A fraction as a percentage with two decimals; ``--`` when undefined, ``nan`` for NaN.
-
-    >>> percent(0.5), percent(None), percent(float("nan"))
-    ('50.00', '--', 'nan')
-    """
-    if value is None:
-        return "--"
-    if math.isnan(value):
-        return "nan"
-    return f"{100 * value:.2f}"
 
 
 def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:

@@ -35,9 +35,10 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from cws_bench.errors import CwsBenchError
+from cws_bench.metrics.units import Units, format_p_value
 from cws_bench.regression.baseline import Baseline, Bounds, CorpusRecord
 
 if TYPE_CHECKING:
@@ -94,6 +95,26 @@ class BoundCheck:
     @property
     def label(self) -> str:
         return LABELS.get(self.metric, self.metric)
+
+    def describe(self, unit: Units | None = None) -> str:
+        """The one line for people, scores printed in ``unit`` (default: :attr:`message`);
+        speed and token-id lines are no scores and keep their message."""
+        if (
+            unit is None
+            or self.metric in ("speed", "token_ids")
+            or self.status == "skipped"
+            or None in (self.old, self.new, self.allowed, self.bound)
+        ):
+            return self.message
+        return score_message(
+            self.label,
+            cast(float, self.old),
+            cast(float, self.new),
+            cast(float, self.bound),
+            cast(float, self.allowed),
+            self.p_value,
+            unit,
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -202,8 +223,34 @@ def _diff_summary(diff: SegmentationDiff) -> dict[str, Any]:
     return data
 
 
-def _percent(value: float | None) -> str:
-    return "--" if value is None else f"{100 * value:.2f}"
+def score_message(
+    name: str,
+    before: float,
+    after: float,
+    drop: float,
+    allowed: float,
+    p_value: float | None,
+    unit: Units | None = None,
+) -> str:
+    """``F1 dropped 85.00 → 84.00 (-1.00 points); allowed drop 0.5 points: ...``, the scores
+    in ``unit`` (default: percentages with two decimals); the bound is in points always."""
+    unit = unit or Units()
+    change = after - before
+    verb = "dropped" if change < 0 else "rose" if change > 0 else "stayed"
+    what = "points" if unit.scale == "percent" else "as a fraction"
+    message = (
+        f"{name} {verb} {unit.score(before)} → {unit.score(after)} "
+        f"({unit.points(change)} {what}); "
+        f"allowed drop {drop:g} points: at least {unit.score(allowed)}"
+    )
+    if p_value is not None and change:
+        message += f"; paired bootstrap p {_p_text(p_value)}"
+    return message
+
+
+def _p_text(p_value: float) -> str:
+    text = format_p_value(p_value)
+    return text if text.startswith("<") else f"= {text}"
 
 
 def _score_check(
@@ -223,14 +270,7 @@ def _score_check(
         )
     allowed = before - drop / 100
     failed = after < allowed - _TOLERANCE
-    change = 100 * (after - before)
-    verb = "dropped" if change < 0 else "rose" if change > 0 else "stayed"
-    message = (
-        f"{name} {verb} {_percent(before)} → {_percent(after)} ({change:+.2f} points); "
-        f"allowed drop {drop:g} points: at least {_percent(allowed)}"
-    )
-    if p_value is not None and change:
-        message += f"; paired bootstrap p = {p_value:.3f}"
+    message = score_message(name, before, after, drop, allowed, p_value)
     return BoundCheck(
         label,
         metric,

@@ -27,13 +27,13 @@ and they are left out of the kinds of change.
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cws_bench.analysis import block_kind, shared_blocks
+from cws_bench.defaults import STANDARD_DICTIONARY, DictionaryDefault
 from cws_bench.errors import CwsBenchError, Fix, TextMismatchError
 from cws_bench.io import PathLike, display_name, read_segmented
 from cws_bench.scoring.spans import align_chars, project_spans, to_spans
@@ -657,7 +657,9 @@ def diff_files(
     b: PathLike,
     gold: PathLike | None = None,
     *,
-    dictionary: Dictionary | Iterable[str] | PathLike | None = None,
+    dictionary: Dictionary | Iterable[str] | PathLike | DictionaryDefault | None = (
+        STANDARD_DICTIONARY
+    ),
     encoding: str = "utf-8",
     top: int = 20,
     seed: int | None = None,
@@ -674,20 +676,21 @@ def diff_files(
     The gold is read as ``score`` reads it (:func:`cws_bench.scoring.read_gold`):
     a file in any gold format (``gold_format``: ``auto`` detects CoNLL-U,
     People's Daily, BMES or plain text) or a registered corpus ``NAME[:SPLIT]``.
-    A dictionary given as a path is read in ``dictionary_encoding``, by default
-    the files' ``encoding``.
+    The dictionary is any word source ``score_files`` takes, a file read in
+    ``dictionary_encoding`` (by default the files' ``encoding``); by default
+    the standard dictionary of a corpus named as ``gold``, none for a file
+    (:func:`cws_bench.scoring.scoring_dictionary`).
 
     Raises:
         CwsBenchError: a file is missing or not in ``encoding`` (file, line and
             byte offset named), the gold does not match its format, or the
             files have different numbers of lines.
     """
-    from cws_bench.scoring import read_gold
+    from cws_bench.scoring import read_gold, scoring_dictionary
 
-    if isinstance(dictionary, str | os.PathLike):
-        from cws_bench.dictionary import load_dictionary
-
-        dictionary = load_dictionary(dictionary, encoding=dictionary_encoding or encoding)
+    words = scoring_dictionary(
+        gold, dictionary, data_dir=data_dir, encoding=dictionary_encoding or encoding
+    )
     names = (display_name(a), display_name(b), display_name(gold) if gold is not None else "gold")
     return diff_segmentations(
         read_segmented(a, encoding=encoding),
@@ -695,7 +698,7 @@ def diff_files(
         None
         if gold is None
         else read_gold(gold, gold_format=gold_format, encoding=encoding, data_dir=data_dir),
-        dictionary=dictionary,
+        dictionary=words,
         names=names,
         top=top,
         seed=seed,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from cws_bench.metrics.units import Units, format_p_value, units
 from cws_bench.regression.check import CheckResult
 from cws_bench.regression.diff import (
     COMPARED_METRICS,
@@ -66,7 +67,7 @@ def format_percent(value: float | None) -> str:
     >>> format_percent(0.807643), format_percent(None)
     ('80.76', '--')
     """
-    return "--" if value is None else f"{100 * value:.2f}"
+    return Units().score(value)
 
 
 def format_points(value: float | None) -> str:
@@ -75,13 +76,7 @@ def format_points(value: float | None) -> str:
     >>> format_points(-0.004071), format_points(0.0)
     ('-0.41', '+0.00')
     """
-    return "--" if value is None else f"{100 * value:+.2f}"
-
-
-def _p_value(value: float | None) -> str:
-    if value is None:
-        return ""
-    return "< 0.001" if value < 0.001 else f"{value:.3f}"
+    return Units().points(value)
 
 
 def _share(part: int, whole: int) -> str:
@@ -136,13 +131,22 @@ def _pattern_line(pattern: ChangePattern, gold: bool) -> str:
     )
 
 
-def render_diff_text(diff: SegmentationDiff, *, shown: int = SHOWN_PATTERNS) -> str:
+def render_diff_text(
+    diff: SegmentationDiff,
+    *,
+    shown: int = SHOWN_PATTERNS,
+    scale: str | None = None,
+    digits: int | None = None,
+) -> str:
     """The diff as plain text for the terminal.
 
     Args:
         diff: the diff.
         shown: how many of the most frequent patterns of change to list.
+        scale, digits: how scores print (:mod:`cws_bench.metrics.units`; default
+            percentages with two decimals).
     """
+    unit = units(scale, digits)
     a, b = diff.a_name, diff.b_name
     out = [
         f"{a} → {b}: {diff.lines:,} lines, {diff.changed_lines:,} changed "
@@ -187,15 +191,15 @@ def render_diff_text(diff: SegmentationDiff, *, shown: int = SHOWN_PATTERNS) -> 
                 continue
             test = gold.tests.get(metric)
             out.append(
-                f"  {LABELS[metric]:<12} {format_percent(gold.a_scores[metric]):>7} "
-                f"{format_percent(gold.b_scores[metric]):>7} "
-                f"{format_points(gold.difference(metric)):>7}  "
-                f"{_p_value(test.p_value if test else None):>7}"
+                f"  {LABELS[metric]:<12} {unit.score(gold.a_scores[metric]):>7} "
+                f"{unit.score(gold.b_scores[metric]):>7} "
+                f"{unit.points(gold.difference(metric)):>7}  "
+                f"{format_p_value(test.p_value if test else None):>7}"
             )
         if gold.tests:
             test = gold.tests["f1"]
             out.append(
-                f"  scores in %; p: two-sided paired bootstrap over {test.items:,} sentences, "
+                f"  {unit.label}; p: two-sided paired bootstrap over {test.items:,} sentences, "
                 f"{test.n_resamples:,} resamples, seed {test.seed}"
             )
     if diff.patterns:
@@ -330,7 +334,7 @@ def render_diff_html(diff: SegmentationDiff, *, max_lines: int = HTML_LINES) -> 
     from cws_bench.reports.html import template_environment
 
     environment = template_environment(
-        percent=format_percent, points=format_points, p_value=_p_value, share=_share
+        percent=format_percent, points=format_points, p_value=format_p_value, share=_share
     )
     template = environment.get_template("diff.html.j2")
     return template.render(
@@ -354,6 +358,8 @@ def render_check_text(
     baseline: str = "the baseline",
     accept: str | None = None,
     shown: int = 5,
+    scale: str | None = None,
+    digits: int | None = None,
 ) -> str:
     """A check as plain text: the verdict, each bound, what changed in the experiment and output.
 
@@ -362,7 +368,9 @@ def render_check_text(
         baseline: how to name the baseline (its file).
         accept: how to accept the change (a command), shown when the check fails.
         shown: patterns of change listed per corpus.
+        scale, digits: how scores print (default percentages with two decimals).
     """
+    unit = units(scale, digits)
     failures = len(result.failures)
     if result.passed:
         verdict = f"passed ({plural(len(result.checks), 'bound')} held)"
@@ -374,7 +382,7 @@ def render_check_text(
     marks = {"ok": "ok  ", "failed": "FAIL", "skipped": "skip"}
     width = max((len(check.corpus) for check in result.checks), default=0)
     for check in result.checks:
-        out.append(f"  {marks[check.status]}  {check.corpus:<{width}}  {check.message}")
+        out.append(f"  {marks[check.status]}  {check.corpus:<{width}}  {check.describe(unit)}")
     if result.changes:
         header = (
             "changed since the baseline (a changed experiment, not only a regression):"

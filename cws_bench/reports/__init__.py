@@ -37,6 +37,7 @@ from cws_bench.reports.html import render_html
 from cws_bench.reports.latex import render_latex
 from cws_bench.reports.markdown import render_markdown
 from cws_bench.reports.merge import load_results, merge_results
+from cws_bench.reports.tables import printed_in
 from cws_bench.reports.text import render_across_corpora, render_leaderboard
 from cws_bench.results import BakeoffResult
 
@@ -82,8 +83,13 @@ REPORT_FORMATS = {
 """Format name of ``cws-bench report --format`` -> renderer of a :class:`BakeoffResult`."""
 
 
-def render_report(result: BakeoffResult, fmt: str) -> str:
+def render_report(
+    result: BakeoffResult, fmt: str, *, scale: str | None = None, digits: int | None = None
+) -> str:
     """A result rendered in one of :data:`REPORT_FORMATS` (``md``, ``html``, ``latex``, ...).
+
+    ``scale`` (``percent``, the default, or ``fraction``) and ``digits`` set how the
+    tables print scores (:mod:`cws_bench.metrics.units`); JSON and CSV hold fractions.
 
     Raises:
         CwsBenchError: an unknown format (the message lists the known ones).
@@ -93,7 +99,10 @@ def render_report(result: BakeoffResult, fmt: str) -> str:
         raise CwsBenchError(
             f"unknown report format {fmt!r}", f"use one of: {', '.join(REPORT_FORMATS)}"
         )
-    return renderer(result)
+    if scale is None and digits is None:
+        return renderer(result)
+    with printed_in(scale, digits):
+        return renderer(result)
 
 
 def prepare_reports() -> threading.Thread:

@@ -219,6 +219,7 @@ def template_environment(**filters: Any) -> Any:
     return environment
 
 
+@fmt.with_units
 def render_html(result: BakeoffResult) -> str:
     """The bake-off as one self-contained HTML page.
 
@@ -256,4 +257,6 @@ def render_html(result: BakeoffResult) -> str:
         significance_method=fmt.significance_method(result.settings),
         corrected=fmt.letters_corrected(result.settings),
         judged="correction" in result.settings,
+        units=fmt.report_units().caption,
+        counting=fmt.counting(result.settings),
     )

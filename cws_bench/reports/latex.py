@@ -26,14 +26,17 @@ from cws_bench.reports.tables import (
     BoardRow,
     build_boards,
     confidence_label,
+    counting,
     format_interval,
     format_score,
     format_speed,
     plural,
+    report_units,
     run_notes,
     significance_method,
+    with_units,
 )
-from cws_bench.results import BakeoffResult, PairResult
+from cws_bench.results import LEAKED, TRAINED_ON_IT, BakeoffResult, PairResult
 
 __all__ = ["LATEX_MISSING", "escape_latex", "render_latex", "tabular"]
 
@@ -103,6 +106,27 @@ def tabular(
         lines.append(f"\\label{{{label}}}")
     lines.append("\\end{table}")
     return lines
+
+
+def shared_signature(pairs: Sequence[PairResult]) -> str:
+    """The ``key:value`` items every pair's signature holds, in the first one's order: what
+    the rows of one table were computed alike with (gold, dictionary, seed, resamples, ...).
+
+    >>> a = PairResult("c", "x", "x", "open", "ok", signature="cws-bench:1|gold:ab|segmenter:x")
+    >>> b = PairResult("c", "y", "y", "open", "ok", signature="cws-bench:1|gold:ab|segmenter:y")
+    >>> shared_signature([a, b])
+    'cws-bench:1|gold:ab'
+    """
+    signatures = [p.signature or p.scores.get("signature") or "" for p in pairs]
+    signatures = [sig for sig in signatures if sig]
+    if not signatures:
+        return ""
+    common = set(signatures[0].split("|")).intersection(*(sig.split("|") for sig in signatures))
+    return "|".join(item for item in signatures[0].split("|") if item in common)
+
+
+def _unit_word() -> str:
+    return "\\%" if report_units().scale == "percent" else "fractions"
 
 
 def _cell(text: str) -> str:
@@ -183,7 +207,8 @@ def _caption(board: Board, result: BakeoffResult) -> str:
     if facts:
         text += f" ({', '.join(facts)})"
     text += (
-        ": word recall, precision and F1 (fractions), with the "
+        f": word recall, precision and F1 ({_unit_word()}, "
+        f"{escape_latex(counting(settings))}), with the "
         f"{escape_latex(confidence_label(settings))} bootstrap interval of F"
     )
     oov = [row.pair.scores.get("oov_rate") for row in board.rows]
@@ -204,8 +229,14 @@ def _caption(board: Board, result: BakeoffResult) -> str:
             "Superscripts: the letters of the segmenters of the same track whose F the row "
             f"beats in a paired bootstrap test, {escape_latex(significance_method(settings))}. "
         )
-    if any(row.excluded for row in board.rows):
+    reasons = {row.pair.exclusion for row in board.rows if row.excluded}
+    if TRAINED_ON_IT in reasons:
         text += "Rows in italics were scored on their own training data and are not ranked. "
+    if LEAKED in reasons:
+        text += (
+            "Rows in italics whose dictionary holds the test words the training words lack "
+            "(a leak) are not ranked. "
+        )
     return text.rstrip()
 
 
@@ -236,12 +267,17 @@ def _board_table(board: Board, result: BakeoffResult) -> list[str]:
         f"{escape_latex(p.error or 'no error message recorded')}"
         for p in board.failed
     ]
+    shared = shared_signature([row.pair for row in board.rows])
+    if shared:
+        # under the table, as sacrebleu prints its signature under a score
+        notes.append(f"Signature (all rows): \\texttt{{{escape_latex(shared)}}}")
     align = "cl" + "r" * (width - 2)
     return tabular(
         align, header, body, _caption(board, result), label=_label(board.corpus), after=notes
     )
 
 
+@with_units
 def render_latex(result: BakeoffResult) -> str:
     """The leaderboards of a bake-off as LaTeX: one booktabs ``table`` per corpus.
 

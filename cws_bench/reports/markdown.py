@@ -22,16 +22,20 @@ from cws_bench.reports.tables import (
     TrackWinner,
     build_boards,
     confidence_label,
+    counting,
     detail_columns,
+    excluded_note,
     format_interval,
     format_score,
     format_seconds,
     format_speed,
     letters_corrected,
     plural,
+    report_units,
     run_notes,
     significance_method,
     significance_note,
+    with_units,
 )
 from cws_bench.reports.tokens import token_markdown
 from cws_bench.results import BakeoffResult
@@ -54,7 +58,7 @@ def _name(row: BoardRow) -> str:
 
 def _beats_cell(board: Board, row: BoardRow) -> str:
     if row.excluded:
-        return "*excluded: trained on this data*"
+        return f"*excluded: {row.pair.exclusion}*"
     return " ".join(row.beats) if board.tested else MISSING
 
 
@@ -137,13 +141,10 @@ def _marked(row: BoardRow) -> str:
 
 
 def _track_verdict(winner: TrackWinner, tracks: int) -> str:
-    excluded = ""
-    if winner.excluded:
-        names = ", ".join(
-            escape_markdown(r.pair.segmenter) + "".join(f"<sup>†{n}</sup>" for n in r.notes)
-            for r in winner.excluded
-        )
-        excluded = f" ({names}: trained on this data, not ranked)"
+    excluded = excluded_note(
+        winner.excluded,
+        lambda r: escape_markdown(r.pair.segmenter) + "".join(f"<sup>†{n}</sup>" for n in r.notes),
+    )
     if winner.row is None:
         return f"no segmenter ranked{excluded}."
     row = winner.row
@@ -241,9 +242,8 @@ def _legend(result: BakeoffResult) -> list[str]:
     return [
         "Legend:",
         "",
-        "- Scores are fractions from 0 to 1 with three decimals, as the SIGHAN bakeoff "
-        "tables print them. R, P, F: word recall, precision and F1 (a word is correct when "
-        "its character span is a gold word's).",
+        f"- Scores are {report_units().caption} ({counting(settings)}: a word is correct "
+        "when its character span is a gold word's). R, P, F: word recall, precision and F1.",
         "- OOV rate: share of gold words missing from the corpus' dictionary; R_oov, R_iv: "
         f"recall of out-of-vocabulary and in-vocabulary gold words ({MISSING} without a "
         "dictionary).",
@@ -309,6 +309,7 @@ def _run_section(result: BakeoffResult, level: str) -> list[str]:
     return lines
 
 
+@with_units
 def render_markdown(result: BakeoffResult, *, heading_level: int = 1) -> str:
     """The leaderboard of a bake-off as GitHub-flavoured Markdown.
 

@@ -18,11 +18,15 @@ one's letters.
 
 from __future__ import annotations
 
+import functools
 import string
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
+from cws_bench.metrics.units import REPORT_SCALE, Units, format_p_value, units
 from cws_bench.results import BakeoffResult, Comparison, Interval, PairResult, group_warnings
 
 __all__ = [
@@ -34,7 +38,9 @@ __all__ = [
     "TrackWinner",
     "build_boards",
     "confidence_label",
+    "counting",
     "detail_columns",
+    "excluded_note",
     "format_count",
     "format_interval",
     "format_p_value",
@@ -44,26 +50,65 @@ __all__ = [
     "letters",
     "letters_corrected",
     "plural",
+    "printed_in",
+    "report_units",
     "run_notes",
     "significance_method",
     "significance_note",
     "significantly_better",
+    "with_units",
 ]
 
 MISSING = "—"
 """What a table shows for a value the result lacks (e.g. OOV figures without a dictionary)."""
 
-SCORE_DECIMALS = 3
-"""Scores are fractions printed with three decimals, as the SIGHAN bakeoff tables print them."""
+_UNITS: ContextVar[Units | None] = ContextVar("cws_bench_report_units", default=None)
+
+
+@contextmanager
+def printed_in(scale: str | None = None, digits: int | None = None) -> Iterator[Units]:
+    """Within the block, the report tables print scores in ``scale`` with ``digits`` decimals
+    (:mod:`cws_bench.metrics.units`; default :data:`~cws_bench.metrics.units.REPORT_SCALE`,
+    fractions with three decimals).
+
+    >>> with printed_in("percent"):
+    ...     format_score(0.96249)
+    '96.25'
+    """
+    chosen = units(scale, digits, default=REPORT_SCALE)
+    token = _UNITS.set(chosen)
+    try:
+        yield chosen
+    finally:
+        _UNITS.reset(token)
+
+
+def with_units(render: Callable[..., str]) -> Callable[..., str]:
+    """A report renderer that also takes ``scale`` and ``digits`` keyword arguments (how
+    scores print; left out, the units of an enclosing :func:`printed_in`, else the default)."""
+
+    @functools.wraps(render)
+    def wrapped(*args: Any, scale: str | None = None, digits: int | None = None, **kw: Any) -> str:
+        if scale is None and digits is None:
+            return render(*args, **kw)
+        with printed_in(scale, digits):
+            return render(*args, **kw)
+
+    return wrapped
+
+
+def report_units() -> Units:
+    """The units the report tables print scores in now (see :func:`printed_in`)."""
+    return _UNITS.get() or Units(REPORT_SCALE)
 
 
 def format_score(value: float | None) -> str:
-    """A score as the tables print it: a fraction with three decimals.
+    """A score as the tables print it: by default a fraction with three decimals.
 
     >>> format_score(0.96249), format_score(None)
     ('0.962', '—')
     """
-    return MISSING if value is None else f"{value:.{SCORE_DECIMALS}f}"
+    return report_units().score(value, missing=MISSING)
 
 
 def format_interval(interval: Interval | None) -> str:
@@ -134,22 +179,22 @@ def format_memory(value: float | None) -> str:
     return MISSING if value is None else f"{value:.1f}"
 
 
-def format_p_value(value: float) -> str:
-    """A p-value with three decimals, or ``< 0.001`` below that.
-
-    >>> format_p_value(0.0412), format_p_value(0.0002)
-    ('0.041', '< 0.001')
-    """
-    return "< 0.001" if value < 0.001 else f"{value:.3f}"
-
-
 def format_difference(value: float) -> str:
-    """A signed score difference with three decimals.
+    """A signed score difference (a fraction with three decimals by default).
 
     >>> format_difference(0.01234), format_difference(-0.002)
     ('+0.012', '-0.002')
     """
-    return f"{value:+.{SCORE_DECIMALS}f}"
+    return report_units().points(value, missing=MISSING)
+
+
+def counting(settings: dict[str, Any]) -> str:
+    """How the run counted correct words, as captions say it.
+
+    >>> counting({}), counting({"method": "sighan"})
+    ('interval counting', 'sighan counting')
+    """
+    return f"{settings.get('method') or 'interval'} counting"
 
 
 def confidence_label(settings: dict[str, Any]) -> str:
@@ -478,3 +523,16 @@ def detail_columns(board: Board, names: Sequence[str], confidence: str) -> list[
         if any(column.cell(row.pair) != MISSING for row in board.rows):
             columns.append(Column(column.header.format(confidence=confidence), column.cell))
     return columns
+
+
+def excluded_note(rows: Sequence[BoardRow], name: Callable[[BoardRow], str]) -> str:
+    """``" (a, b: trained on this data, not ranked)"`` for a track's rows that are never
+    ranked, each reason once (:attr:`~cws_bench.results.PairResult.exclusion`); ``""`` for none.
+    """
+    if not rows:
+        return ""
+    reasons: dict[str, list[str]] = {}
+    for row in rows:
+        reasons.setdefault(row.pair.exclusion or "", []).append(name(row))
+    said = "; ".join(f"{', '.join(names)}: {reason}" for reason, names in reasons.items())
+    return f" ({said}, not ranked)"

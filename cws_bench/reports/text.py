@@ -17,10 +17,14 @@ from cws_bench.reports.tables import (
     TrackWinner,
     build_boards,
     confidence_label,
+    counting,
+    excluded_note,
     format_interval,
     format_score,
     format_speed,
+    report_units,
     significance_method,
+    with_units,
 )
 from cws_bench.reports.tokens import HEADER as TOKEN_HEADER
 from cws_bench.reports.tokens import token_rows
@@ -52,10 +56,7 @@ def _columns(
 def _winner_line(winner: TrackWinner, tracks: int) -> str:
     """Who wins a track, in one line."""
     others = f"other {winner.track}-track segmenter" if tracks > 1 else "other segmenter"
-    excluded = ""
-    if winner.excluded:
-        names = ", ".join(row.pair.segmenter for row in winner.excluded)
-        excluded = f" ({names}: trained on this data, not ranked)"
+    excluded = excluded_note(winner.excluded, lambda row: row.pair.segmenter)
     head = f"{winner.track} track: "
     if winner.row is None:
         return f"{head}no segmenter ranked{excluded}"
@@ -130,6 +131,7 @@ def _board_lines(board: Board, confidence: str) -> list[str]:
     return lines
 
 
+@with_units
 def render_leaderboard(result: BakeoffResult) -> str:
     """Every corpus' leaderboard as aligned plain text, best F first.
 
@@ -142,7 +144,8 @@ def render_leaderboard(result: BakeoffResult) -> str:
     confidence = confidence_label(result.settings)
     blocks = ["\n".join(_board_lines(board, confidence)) for board in build_boards(result)]
     key = (
-        "Scores are fractions with three decimals; tracks are ranked apart (closed first); "
+        f"Scores are {report_units().caption} ({counting(result.settings)}); "
+        "tracks are ranked apart (closed first); "
         "better than: letters of the same track's segmenters beaten in a paired bootstrap "
         f"test of F, {significance_method(result.settings)}; excluded: scored on its own "
         f"training data, never ranked; {MISSING} chars/s: read from a file; "

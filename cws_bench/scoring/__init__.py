@@ -28,10 +28,17 @@ The worked example of the literature:
 [60.0, 46.15, 52.17, 33.33, 50.0]
 """
 
+from cws_bench.defaults import STANDARD_DICTIONARY
 from cws_bench.scoring.api import MAX_EXAMPLES, METHODS, Method, score_files, score_sentences
 from cws_bench.scoring.counts import COUNT_FIELDS, SegCounts, count_sentence
 from cws_bench.scoring.engine import file_sentence_checksum
-from cws_bench.scoring.inputs import GOLD_FORMATS, check_plain, gold_corpus, read_gold
+from cws_bench.scoring.inputs import (
+    GOLD_FORMATS,
+    check_plain,
+    gold_corpus,
+    read_gold,
+    scoring_dictionary,
+)
 from cws_bench.scoring.result import RESULT_FORMATS, LineMismatch, ScoreResult, write_details
 from cws_bench.scoring.scores import SegScores, score_counts
 
@@ -41,6 +48,7 @@ __all__ = [
     "MAX_EXAMPLES",
     "METHODS",
     "RESULT_FORMATS",
+    "STANDARD_DICTIONARY",
     "LineMismatch",
     "Method",
     "ScoreResult",
@@ -54,5 +62,6 @@ __all__ = [
     "score_counts",
     "score_files",
     "score_sentences",
+    "scoring_dictionary",
     "write_details",
 ]

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Literal, ParamSpec
 
 from cws_bench.checksums import LineDigest, SentenceDigest
+from cws_bench.defaults import STANDARD_DICTIONARY, DictionaryDefault
 from cws_bench.errors import LineCountMismatchError
 from cws_bench.io import (
     STDIN,
@@ -24,6 +25,7 @@ from cws_bench.scoring.inputs import (
     gold_sentences,
     normalized_dictionary,
     optional_dictionary,
+    scoring_dictionary,
     sentence_blocks,
 )
 from cws_bench.scoring.methods import line_methods
@@ -66,7 +68,9 @@ def score_files(
     gold: PathLike,
     pred: PathLike,
     *,
-    dictionary: Dictionary | Iterable[str] | PathLike | None = None,
+    dictionary: Dictionary | Iterable[str] | PathLike | DictionaryDefault | None = (
+        STANDARD_DICTIONARY
+    ),
     normalize: str | Normalizer | None = None,
     encoding: str = "utf-8",
     pred_encoding: str | None = None,
@@ -101,8 +105,11 @@ def score_files(
             (split ``test`` by default) when no file has that name.
         pred: predicted segmentation file, or ``-`` for standard input.
         dictionary: for OOV/IV figures: a Dictionary, a dictionary file (read
-            in ``dictionary_encoding``), an iterable of words, or None (OOV
-            figures are then None).
+            in ``dictionary_encoding``), ``jieba``, ``corpus:NAME[:SPLIT]``, an
+            iterable of words, or None (OOV figures are then None). By default
+            (:data:`~cws_bench.defaults.STANDARD_DICTIONARY`) the standard
+            dictionary of a corpus named as ``gold``, none for a gold file: what
+            ``cws-bench score`` uses (:func:`~cws_bench.scoring.inputs.scoring_dictionary`).
         normalize: a normalisation applied alike to gold, prediction and
             dictionary before scoring (a spec such as ``width+t2s`` or a
             :class:`~cws_bench.normalize.Normalizer`); recorded in the signature.
@@ -137,7 +144,10 @@ def score_files(
     check_plain(pred, encoding=pred_encoding, role="prediction")
     normalizer = as_normalizer(normalize)
     dictionary = normalized_dictionary(
-        optional_dictionary(dictionary, dictionary_encoding or encoding), normalizer
+        scoring_dictionary(
+            gold, dictionary, data_dir=data_dir, encoding=dictionary_encoding or encoding
+        ),
+        normalizer,
     )
     gold_name, pred_name = display_name(gold), display_name(pred)
     # The sentence checksum of the gold lines (as score_sentences and Corpus.checksum),

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import codecs
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, cast
 
 from cws_bench.checksums import LineDigest
-from cws_bench.dictionary_checks import coverage_warnings
+from cws_bench.dictionary_checks import COVERS_GOLD, coverage_warnings
 from cws_bench.errors import Fix, LineCountMismatchError, TextMismatchError
 from cws_bench.io import (
     BLOCK_SIZE,
@@ -359,7 +359,12 @@ class Scorer:
             )
         counts = SegCounts(*acc.totals)
         if self.dictionary is not None:
-            warnings += coverage_warnings(counts.gold, counts.oov_gold, self.dictionary.name)
+            covers = coverage_warnings(counts.gold, counts.oov_gold, self.dictionary.name)
+            if covers:
+                # The warning travels with the numbers: a signature quoted without it is
+                # not the signature of this result.
+                warnings += covers
+                signature = replace(signature, extra=(*signature.extra, ("warn", COVERS_GOLD)))
         return ScoreResult(
             counts=counts,
             has_dictionary=self.dictionary is not None,

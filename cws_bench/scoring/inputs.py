@@ -6,6 +6,7 @@ import os
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+from cws_bench.defaults import STANDARD_DICTIONARY
 from cws_bench.errors import CorpusFormatError, CwsBenchError, Fix
 from cws_bench.io import STDIN, PathLike, display_name, read_segmented
 
@@ -22,6 +23,7 @@ __all__ = [
     "normalized_dictionary",
     "optional_dictionary",
     "read_gold",
+    "scoring_dictionary",
     "sentence_blocks",
 ]
 
@@ -124,6 +126,37 @@ def gold_corpus(gold: PathLike, *, data_dir: PathLike | None = None) -> tuple[Co
     if name not in corpus_names():
         return None
     return get_corpus(name, data_dir=data_dir), split or "test"
+
+
+def scoring_dictionary(
+    gold: Any,
+    dictionary: Any = STANDARD_DICTIONARY,
+    *,
+    data_dir: PathLike | None = None,
+    encoding: str = "utf-8",
+) -> Dictionary | None:
+    """The OOV dictionary a score of ``gold`` uses: the one place its default is decided.
+
+    ``dictionary`` is any word source (:func:`cws_bench.words.as_dictionary`:
+    a Dictionary, a file read in ``encoding``, ``jieba``, ``corpus:NAME[:SPLIT]``
+    found in ``data_dir``, words), None for no dictionary, or
+    :data:`~cws_bench.defaults.STANDARD_DICTIONARY` (the default): the standard
+    dictionary of a registered corpus named as ``gold``, none for a gold file
+    or gold sentences.
+
+    >>> len(scoring_dictionary("sample")), scoring_dictionary("sample", None)
+    (251, None)
+    """
+    if dictionary is STANDARD_DICTIONARY:
+        if not isinstance(gold, str | os.PathLike):
+            return None
+        reference = gold_corpus(gold, data_dir=data_dir)
+        return reference[0].dictionary() if reference is not None else None
+    if dictionary is None:
+        return None
+    from cws_bench.words import as_dictionary
+
+    return as_dictionary(dictionary, data_dir=data_dir, encoding=encoding)
 
 
 def gold_sentences(

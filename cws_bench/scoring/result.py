@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from cws_bench.errors import CwsBenchError
 from cws_bench.io import PathLike
+from cws_bench.metrics.units import units
 from cws_bench.scoring.counts import SegCounts
 from cws_bench.scoring.methods import CountingMethod, get_method
 from cws_bench.scoring.scores import SegScores, score_counts
@@ -166,13 +167,24 @@ class ScoreResult(Mapping[str, Any]):
 
     # Rendering: what ``cws-bench score`` prints for one prediction, one method per format.
 
-    def render(self, fmt: str, *, gold: str = "gold", pred: str = "pred") -> str:
+    def render(
+        self,
+        fmt: str,
+        *,
+        gold: str = "gold",
+        pred: str = "pred",
+        scale: str | None = None,
+        digits: int | None = None,
+    ) -> str:
         """The result in ``fmt`` (one of :data:`RESULT_FORMATS`), without a final newline.
 
-        ``gold`` and ``pred`` name the files in the text table and the SIGHAN block.
+        ``gold`` and ``pred`` name the files in the text table and the SIGHAN block;
+        ``scale`` (``percent``, the default, or ``fraction``) and ``digits`` set how the
+        text table prints scores (:mod:`cws_bench.metrics.units`; JSON and CSV hold
+        fractions at full precision).
         """
         renderers = {
-            "text": lambda: self.to_text(gold=gold, pred=pred),
+            "text": lambda: self.to_text(gold=gold, pred=pred, scale=scale, digits=digits),
             "json": self.to_json,
             "csv": self.to_csv,
             "sighan": lambda: self.to_sighan(pred=pred),
@@ -181,32 +193,41 @@ class ScoreResult(Mapping[str, Any]):
             raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(renderers)}")
         return renderers[fmt]()
 
-    def to_text(self, *, gold: str = "gold", pred: str = "pred") -> str:
-        """The small aligned table of the text format (scores in %)."""
+    def to_text(
+        self,
+        *,
+        gold: str = "gold",
+        pred: str = "pred",
+        scale: str | None = None,
+        digits: int | None = None,
+    ) -> str:
+        """The small aligned table of the text format (scores in %, unless ``scale``)."""
+        unit = units(scale, digits)
+        shown = unit.score
         s = self.scores
         c = self.counts
         rows = [
             ("gold words", f"{self.gold_words:,}"),
             ("predicted words", f"{self.pred_words:,}"),
             ("correct words", f"{self.correct_words:,}"),
-            ("precision", _percent(s.precision)),
-            ("recall", _percent(s.recall)),
-            ("F1", _percent(s.f1)),
+            ("precision", shown(s.precision)),
+            ("recall", shown(s.recall)),
+            ("F1", shown(s.f1)),
         ]
         if self.beta != 1.0:
-            rows.append((f"F{self.beta:g}", _percent(s.fbeta)))
+            rows.append((f"F{self.beta:g}", shown(s.fbeta)))
         boundary = (s.boundary_precision, s.boundary_recall, s.boundary_f1)
         rows += [
-            ("OOV rate", _percent(s.oov_rate)),
-            ("OOV recall", _percent(s.oov_recall)),
-            ("IV recall", _percent(s.iv_recall)),
-            ("boundary P/R/F1", " / ".join(map(_percent, boundary))),
+            ("OOV rate", shown(s.oov_rate)),
+            ("OOV recall", shown(s.oov_recall)),
+            ("IV recall", shown(s.iv_recall)),
+            ("boundary P/R/F1", " / ".join(map(shown, boundary))),
         ]
         # the method's own counts (sighan: insertions, deletions, substitutions)
         own_counts = self.counting_method.result_fields(self.sighan)
         rows += [(name, f"{value:,}") for name, value in own_counts.items()]
         width = max(len(label) for label, _ in rows)
-        lines = [f"{pred} against {gold} ({self.method} counting, scores in %)"]
+        lines = [f"{pred} against {gold} ({self.method} counting, {unit.label})"]
         lines += [f"  {label:<{width}}  {value:>10}" for label, value in rows]
         lines.append(
             f"  errors: {c.split_gold:,} gold words split into {c.split_pred:,} pieces; "
@@ -257,11 +278,6 @@ class ScoreResult(Mapping[str, Any]):
 
 RESULT_FORMATS: tuple[str, ...] = ("text", "json", "csv", "sighan")
 """The formats :meth:`ScoreResult.render` writes."""
-
-
-def _percent(value: float | None) -> str:
-    """A fraction as a percentage with two decimals; ``--`` when undefined."""
-    return "--" if value is None else f"{100 * value:.2f}"
 
 
 def write_details(result: ScoreResult, target: PathLike) -> None:

@@ -40,8 +40,15 @@ def test_info_text_sample():
     lines = {line.strip().split("  ")[0]: line for line in result.stdout.splitlines()}
     assert "414" in lines["words"]
     assert "656" in lines["characters"]
-    assert "0.0845" in lines["OOV rate"]
+    assert lines["OOV rate (%)"].split()[-1] == "8.45"  # 35 of 414 words
     assert "35 (33 types)" in lines["OOV words"]
+
+
+def test_info_prints_the_oov_rate_in_the_scale_asked_for():
+    result = invoke("corpora", "info", "sample", "--scale", "fraction", "--digits", "4")
+    assert result.exit_code == 0, result.output
+    lines = {line.strip().split("  ")[0]: line for line in result.stdout.splitlines()}
+    assert lines["OOV rate (fraction)"].split()[-1] == "0.0845"
 
 
 def test_info_json_matches_library(shared_corpora):

@@ -1,0 +1,186 @@
+"""One unit policy: every command that prints scores takes --scale and --digits, says its
+unit, prints p-values one way, and signs its LaTeX tables and paired comparisons fully."""
+
+from __future__ import annotations
+
+import json
+import re
+import textwrap
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cws_bench import compare, score_files
+from cws_bench.cli import cli
+from cws_bench.metrics.units import Units, format_p_value
+from cws_bench.regression.diff import diff_files
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE_PRED = ROOT / "corpora" / "sample" / "pred.txt"
+SAMPLE_DICT = ROOT / "dictionaries" / "sample.txt"
+
+
+def run(*args: object) -> str:
+    result = CliRunner().invoke(cli, [str(a) for a in args])
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+@pytest.fixture(scope="module")
+def other_pred(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sample prediction with the first two words of every line joined."""
+    path = tmp_path_factory.mktemp("units") / "joined.txt"
+    lines = SAMPLE_PRED.read_text(encoding="utf-8").splitlines()
+    joined = []
+    for line in lines:
+        words = line.split()
+        joined.append(" ".join(["".join(words[:2]), *words[2:]]) if len(words) > 1 else line)
+    path.write_text("\n".join(joined) + "\n", encoding="utf-8")
+    return path
+
+
+def test_units_by_hand():
+    # 317 correct of 371 predicted words: precision 0.854447...
+    value = 317 / 371
+    assert Units().score(value) == "85.44"
+    assert Units("fraction").score(value) == "0.854"
+    assert Units("fraction", 4).score(value) == "0.8544"
+    assert Units("percent", 0).score(value) == "85"
+    assert Units().label == "scores in %" and Units("fraction").label == "scores as fractions"
+    with pytest.raises(ValueError, match="scale"):
+        Units("permille")  # type: ignore[arg-type]
+    assert [format_p_value(p) for p in (0.0412, 0.000999, 0.001, 1.0)] == [
+        "0.041",
+        "< 0.001",
+        "0.001",
+        "1.000",
+    ]
+
+
+def test_score_text_in_fractions_from_the_cli_and_the_api():
+    text = run("score", "sample:test", SAMPLE_PRED, "--scale", "fraction", "--digits", "3")
+    assert "(interval counting, scores as fractions)" in text.splitlines()[0]
+    assert re.search(r"precision\s+0\.854$", text, flags=re.M)
+    api = score_files("sample:test", SAMPLE_PRED).render(
+        "text", gold="sample:test", pred=str(SAMPLE_PRED), scale="fraction", digits=3
+    )
+    assert text.rstrip("\n") == api
+    default = run("score", "sample:test", SAMPLE_PRED)
+    assert re.search(r"precision\s+85\.44$", default, flags=re.M)
+
+
+def test_p_values_print_one_way_in_score_paired_and_diff(other_pred):
+    paired = run("score", "sample:test", SAMPLE_PRED, other_pred, "--paired")
+    (line,) = [line for line in paired.splitlines() if " - " in line and "[" in line]
+    p_text = re.search(r"p (= [0-9.]+|< 0\.001)", line)
+    assert p_text is not None and "p=" not in paired
+    report = compare("sample:test", [SAMPLE_PRED, other_pred], confidence=False)
+    (comparison,) = report.comparisons
+    assert p_text.group(1).removeprefix("= ") == format_p_value(comparison.p_value)
+    diff = run("diff", SAMPLE_PRED, other_pred, "--gold", "sample:test")
+    result = diff_files(SAMPLE_PRED, other_pred, "sample:test")
+    f1_row = next(line for line in diff.splitlines() if line.strip().startswith("F1 "))
+    assert f1_row.rstrip().endswith(format_p_value(result.gold.tests["f1"].p_value))
+
+
+def test_paired_signatures_carry_seed_and_resamples(other_pred):
+    text = run("score", "sample:test", SAMPLE_PRED, other_pred, "--paired", "--resamples", "300")
+    signature = next(line for line in text.splitlines() if "signature:" in line)
+    assert signature.endswith("|seed:2005|resamples:300")
+    plain = run("score", "sample:test", SAMPLE_PRED, other_pred)  # no resampling: no seed
+    assert "seed:" not in plain and "resamples:" not in plain
+
+
+def test_the_signature_is_under_score_latex_table(other_pred):
+    tex = run("score", "sample:test", SAMPLE_PRED, other_pred, "--paired", "--format", "latex")
+    end, caption = tex.index("\\end{tabular}"), tex.index("\\caption")
+    signature = tex.index("Signature: \\texttt{cws-bench:")
+    assert end < signature < caption
+    assert "seed:2005\\textbar{}resamples:1000}" in tex
+    assert "Word segmentation scores (\\%)" in tex
+    fraction = run("score", "sample:test", SAMPLE_PRED, "--format", "latex", "--scale", "fraction")
+    assert "Word segmentation scores (fractions)" in fraction and "0.854" in fraction
+
+
+def test_diff_and_check_take_the_scale(tmp_path, other_pred):
+    diff = run("diff", SAMPLE_PRED, other_pred, "--gold", "sample:test", "--scale", "fraction")
+    assert "scores as fractions; p:" in diff
+    assert re.search(r"precision\s+0\.854\s", diff)
+    from cws_bench.regression.baseline import record_baseline, save_baseline
+
+    path = tmp_path / "baseline.json"
+    save_baseline(
+        record_baseline("fmm", ["sample"], options={"dictionary": str(SAMPLE_DICT)}, speed_runs=1),
+        path,
+    )
+    percent = run("check", "--baseline", path, "--speed-runs", "1")
+    fraction = run("check", "--baseline", path, "--speed-runs", "1", "--scale", "fraction")
+    f1 = next(line for line in percent.splitlines() if "F1 stayed" in line)
+    f1_fraction = next(line for line in fraction.splitlines() if "F1 stayed" in line)
+    value = float(re.search(r"F1 stayed ([0-9.]+)", f1).group(1))
+    value_fraction = float(re.search(r"F1 stayed ([0-9.]+)", f1_fraction).group(1))
+    assert value_fraction == pytest.approx(value / 100, abs=0.0006)
+    assert "(+0.000 as a fraction)" in f1_fraction and "(+0.00 points)" in f1
+
+
+BAKEOFF = f"""
+    name = "units"
+    resamples = 100
+
+    [[corpora]]
+    name = "sample"
+    split = "test"
+
+    [[segmenters]]
+    name = "fmm"
+    track = "closed"
+    options = {{ dictionary = "{SAMPLE_DICT}" }}
+
+    [[segmenters]]
+    name = "bmm"
+    track = "closed"
+    options = {{ dictionary = "{SAMPLE_DICT}" }}
+"""
+
+
+def test_bakeoff_and_report_take_the_scale_and_sign_leaderboard_tex(tmp_path):
+    config = tmp_path / "units.toml"
+    config.write_text(textwrap.dedent(BAKEOFF), encoding="utf-8")
+    out = tmp_path / "out"
+    printed = run("bakeoff", config, "-o", out, "--quiet", "--scale", "percent")
+    results = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    f1 = {p["segmenter"]: p["scores"]["f1"] for p in results["pairs"]}
+    assert f"{100 * f1['fmm']:.2f}" in printed
+    assert "Scores are percentages with two decimals (interval counting)" in printed
+    markdown = (out / "leaderboard.md").read_text(encoding="utf-8")
+    assert f"**{100 * max(f1.values()):.2f}**" in markdown
+    # the default of the leaderboards: SIGHAN's fractions with three decimals
+    default = run("report", out / "results.json", "--format", "latex")
+    assert f"{max(f1.values()):.3f}" in default
+    assert "(fractions, interval counting)" in default
+    end, caption = default.index("\\end{tabular}"), default.index("\\caption")
+    signature = default.index("Signature (all rows): \\texttt{cws-bench:")
+    assert end < signature < caption
+    assert "seed:2005\\textbar{}resamples:100" in default
+    assert "segmenter" not in default[signature : default.index("\n", signature)]
+    digits = run("report", out / "results.json", "--format", "text", "--digits", "4")
+    assert f"{f1['fmm']:.4f}" in digits
+
+
+def test_metrics_generation_and_ranking_take_the_scale(tmp_path):
+    (tmp_path / "p.txt").write_text("今天天气很好\n我们去公园\n", encoding="utf-8")
+    (tmp_path / "r.txt").write_text("今天天气很好\n我们去公园玩\n", encoding="utf-8")
+    args = ("metrics", "generation", "--pred", tmp_path / "p.txt", "--ref", tmp_path / "r.txt")
+    args = (*args, "-m", "em")
+    # exact match: one line of two
+    assert re.search(r"^\s*char\s+50\.00$", run(*args), flags=re.M)
+    fraction = run(*args, "--scale", "fraction")
+    assert "(scores as fractions)" in fraction and re.search(r"^\s*char\s+0\.500$", fraction, re.M)
+    run_file, qrels = tmp_path / "run.trec", tmp_path / "qrels.trec"
+    run_file.write_text("q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t\n", encoding="utf-8")
+    qrels.write_text("q1 0 d2 1\n", encoding="utf-8")
+    # the one relevant document at rank 2: reciprocal rank 1/2
+    ranking = ("metrics", "ranking", qrels, run_file, "-m", "mrr")
+    assert re.search(r"mrr\s+50\.00$", run(*ranking), flags=re.M)
+    assert re.search(r"mrr\s+0\.5000$", run(*ranking, "--scale", "fraction", "--digits", "4"), re.M)
