@@ -770,7 +770,18 @@ def _rouge(
         )
         for overlap, predicted, actual in overlaps
     ]
-    return _best(scores, "fscore")
+    if len(scores) == 1:
+        return scores[0]
+    # The best reference as rouge-score picks it: by F computed from the float precision
+    # and recall (2pr / (p + r)), whose rounding can break a tie the counts' F leaves
+    # (P 0.75 R 0.6 against P 0.5 R 1.0: both 2/3 from counts, not from floats).
+    ranked = [
+        score._replace(fscore=_fscore_from(score.precision, score.recall, beta))
+        if not (math.isnan(score.precision) or math.isnan(score.recall))
+        else score
+        for score in scores
+    ]
+    return scores[ranked.index(_best(ranked, "fscore"))]
 
 
 def rouge_n(
