@@ -33,8 +33,9 @@ WAIT_S = 60
 
 
 def dead(pid: int) -> bool:
-    """Whether ``pid`` is dead (gone, or a zombie) within a few seconds."""
-    for _ in range(100):
+    """Whether ``pid`` is dead (gone, or a zombie) within 20 s (a loaded machine's death
+    chain: the driver, then its worker by its parent-death signal, then the program)."""
+    for _ in range(400):
         try:
             if psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
                 return True
