@@ -12,9 +12,14 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
+import os
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from cws_bench.errors import CorpusFormatError, CwsBenchError
+from cws_bench.io import PathLike, atomic_write
 
 __all__ = [
     "TokenDiff",
@@ -24,8 +29,14 @@ __all__ = [
     "compare_token_ids",
     "diff_token_ids",
     "keeping_token_ids",
+    "load_token_ids",
+    "record_file_token_ids",
     "record_token_ids",
+    "save_token_ids",
 ]
+
+FORMAT = "cws-bench token ids"
+"""The ``format`` of a token-id file (:func:`save_token_ids`)."""
 
 
 @dataclass(frozen=True)
@@ -80,6 +91,47 @@ class TokenIds:
         return record
 
 
+def save_token_ids(ids: TokenIds, path: PathLike) -> None:
+    """Write a token-id file, atomically: the ids of every line, with their checksum.
+
+    It is what a tokenizer's baseline stores per corpus (:meth:`TokenIds.to_dict`),
+    on its own, for a segmentation file (``diff`` compares two of them).
+    """
+    text = json.dumps({"format": FORMAT, **ids.to_dict()}, separators=(",", ":"))
+    with atomic_write(path) as f:
+        f.write(text + "\n")
+
+
+def load_token_ids(path: PathLike) -> TokenIds:
+    """Read a token-id file that :func:`save_token_ids` wrote.
+
+    Raises:
+        CwsBenchError: the file is missing, not JSON (line and column named), not a
+            token-id file, or its checksum does not match its ids.
+    """
+    name = os.fspath(path)
+    try:
+        with open(name, encoding="utf-8") as f:
+            data = json.load(f)
+    except FileNotFoundError:
+        raise CwsBenchError(f"{name}: no such token-id file") from None
+    except json.JSONDecodeError as e:
+        raise CorpusFormatError(
+            name, e.lineno, f"column {e.colno}: not valid JSON: {e.msg}", "write the file again"
+        ) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise CwsBenchError(f"{name}: cannot read the token ids: {e}") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise CwsBenchError(
+            f'{name}: not a token-id file (no "format": "{FORMAT}")',
+            "write one when segmenting with a tokenizer",
+        )
+    try:
+        return TokenIds.from_dict(data)
+    except ValueError as e:
+        raise CwsBenchError(f"{name}: {e}", "write the file again") from None
+
+
 @contextlib.contextmanager
 def keeping_token_ids(segmenter: Any) -> Iterator[None]:
     """While inside, a tokenizer keeps the ids of the lines it segments, so that
@@ -110,6 +162,31 @@ def record_token_ids(segmenter: Any, lines: Sequence[str]) -> TokenIds | None:
     if not any(ids) and any(line.strip() for line in lines):
         return None
     return TokenIds(tuple(tuple(int(i) for i in line_ids) for line_ids in ids))
+
+
+def record_file_token_ids(
+    segmenter: Any, source: PathLike, path: PathLike, *, encoding: str = "utf-8"
+) -> TokenIds:
+    """The token ids of every line of ``source`` written to the token-id file ``path``.
+
+    Inside :func:`keeping_token_ids` (around the segmenting of ``source``) the ids of
+    that pass are written, not computed again.
+
+    Raises:
+        CwsBenchError: the segmenter has no token ids (it is no tokenizer).
+    """
+    from cws_bench.io import iter_lines
+
+    lines = list(iter_lines(source, encoding=encoding))
+    ids = record_token_ids(segmenter, lines)
+    if ids is None:
+        name = getattr(segmenter, "name", type(segmenter).__name__)
+        raise CwsBenchError(
+            f"{name} gives no token ids: only a tokenizer (the tokenizer segmenter) has them",
+            "leave out the token-id file, or segment with a tokenizer",
+        )
+    save_token_ids(ids, path)
+    return ids
 
 
 @dataclass(frozen=True)
