@@ -338,14 +338,15 @@ def quiet_hub(timeout: float) -> Iterator[None]:
     # A file whose metadata did not come in time is asked again with a wait of its own
     # (60 s in huggingface_hub 2.x): bounded the same way.
     retry_wait = getattr(file_download, "_ETAG_RETRY_TIMEOUT", None)
-    session = session_hooks = None
+    session: Any = None
+    session_hooks: Any = None
     bars = huggingface_hub.utils.are_progress_bars_disabled()
     try:
         for logger in loggers:
             logger.setLevel(logging.ERROR)
         constants.HF_HUB_DOWNLOAD_TIMEOUT = constants.HF_HUB_ETAG_TIMEOUT = timeout  # type: ignore[assignment]
         if retry_wait is not None:
-            file_download._ETAG_RETRY_TIMEOUT = timeout  # type: ignore[attr-defined]
+            setattr(file_download, "_ETAG_RETRY_TIMEOUT", timeout)  # noqa: B010
         # Calls that pass no timeout of their own, or None (listing a repository's files),
         # are bounded on their way out of the shared client.
         session = huggingface_hub.get_session()
@@ -364,7 +365,7 @@ def quiet_hub(timeout: float) -> Iterator[None]:
         yield
     finally:
         if retry_wait is not None:
-            file_download._ETAG_RETRY_TIMEOUT = retry_wait  # type: ignore[attr-defined]
+            setattr(file_download, "_ETAG_RETRY_TIMEOUT", retry_wait)  # noqa: B010
         if session is not None:
             session.event_hooks = session_hooks
         for logger, level in zip(loggers, levels):
