@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cws_bench.errors import CorpusFormatError, CwsBenchError
-from cws_bench.io import PathLike, atomic_write
+from cws_bench.text.io import PathLike, atomic_write
 
 __all__ = [
     "TokenDiff",
@@ -175,7 +175,7 @@ def record_file_token_ids(
     Raises:
         CwsBenchError: the segmenter has no token ids (it is no tokenizer).
     """
-    from cws_bench.io import iter_lines
+    from cws_bench.text.io import iter_lines
 
     lines = list(iter_lines(source, encoding=encoding))
     ids = record_token_ids(segmenter, lines)

@@ -27,7 +27,7 @@ from itertools import accumulate, compress
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from cws_bench.alignment import Aligned
+    from cws_bench.analysis.alignment import Aligned
 
 __all__ = [
     "ErrorAnalysis",
@@ -251,7 +251,7 @@ def analyse_errors(
         dictionary: words in vocabulary (anything supporting ``in``), or None
             (then no OOV list).
         top: how many of the most frequent patterns and words to keep.
-        aligned: :func:`cws_bench.alignment.align` of ``gold`` and ``pred``
+        aligned: :func:`cws_bench.analysis.alignment.align` of ``gold`` and ``pred``
             when the caller has it (then ``gold`` and ``pred`` are not read).
 
     Returns:
@@ -260,7 +260,7 @@ def analyse_errors(
     import numpy as np
 
     if aligned is None:
-        from cws_bench.alignment import align
+        from cws_bench.analysis.alignment import align
 
         aligned = align(gold, pred)
     gold_words, pred_words = aligned.gold_words, aligned.pred_words
@@ -302,7 +302,7 @@ def analyse_errors(
     missed: list[tuple[str, int]] = []
     oov_seen: Counter[str] = Counter()
     if dictionary is not None:
-        from cws_bench.dictionary import Dictionary
+        from cws_bench.text.dictionary import Dictionary
 
         if isinstance(dictionary, Dictionary):
             dictionary = dictionary.words  # its own test, without a Python call per word
