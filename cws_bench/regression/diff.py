@@ -770,9 +770,9 @@ def diff_tokenizers(
 
     Each line is tokenized once per side: the ids are those of the segmenting pass.
     """
-    from cws_bench.text.io import iter_lines
     from cws_bench.regression.tokens import keeping_token_ids, record_token_ids
     from cws_bench.segmenters import get_segmenter
+    from cws_bench.text.io import iter_lines
 
     lines = list(iter_lines(text, encoding=encoding))
     sides = []
