@@ -234,6 +234,14 @@ def _speed_runs_option(default: int | None) -> Callable[[F], F]:
     show_default=True,
     help="Patterns of change kept, most frequent first (text shows the first 10).",
 )
+@click.option(
+    "--examples",
+    type=click.IntRange(min=0),
+    default=5,
+    show_default=True,
+    help="Lines shown of each sort of token-id change (boundaries kept, moved) and of "
+    "lines whose characters differ.",
+)
 @seed_option("Seed of the paired bootstrap test (with --gold).")
 @resamples_option("Resamples of the paired bootstrap test (with --gold).")
 @strict_option(
@@ -259,6 +267,7 @@ def diff(
     fmt: str,
     output: str | None,
     top: int,
+    examples: int,
     seed: int,
     resamples: int,
     strict: bool,
@@ -316,6 +325,7 @@ def diff(
         "resamples": resamples,
         "strict": strict,
         "normalize": normalize,
+        "max_examples": examples,
     }
     if text is not None:
         result = diff_tokenizers(

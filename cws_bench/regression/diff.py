@@ -852,6 +852,7 @@ def diff_files(
     normalize: str | Normalizer | None = None,
     corpus: str | None = None,
     token_ids: tuple[PathLike, PathLike] | None = None,
+    max_examples: int = MAX_EXAMPLES,
 ) -> SegmentationDiff:
     """Compare two segmentation files (one sentence a line, words separated by whitespace).
 
@@ -890,4 +891,5 @@ def diff_files(
         resamples=resamples,
         strict=strict,
         normalize=normalize,
+        max_examples=max_examples,
     )
