@@ -179,7 +179,8 @@ BAKEOFF = f"""
 
 def test_bakeoff_and_report_agree_with_run_bakeoff(tmp_path):
     from cws_bench.reports import render_report
-    from cws_bench.run.bakeoff import load_config, run_bakeoff
+    from cws_bench.run.bakeoff import run_bakeoff
+    from cws_bench.run.config import load_config
 
     config = tmp_path / "agree.toml"
     config.write_text(textwrap.dedent(BAKEOFF), encoding="utf-8")

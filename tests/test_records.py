@@ -25,7 +25,9 @@ from cws_bench.results.records import (
     schema_problem,
     store_record,
 )
-from cws_bench.run.bakeoff import CACHE_VERSION, load_config, run_bakeoff
+from cws_bench.run.bakeoff import run_bakeoff
+from cws_bench.run.config import load_config
+from cws_bench.run.pair import CACHE_VERSION
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_DICT = ROOT / "dictionaries" / "sample.txt"
@@ -409,7 +411,7 @@ def test_an_edited_shard_file_reads_as_the_old_reader_read_it(
 def test_a_cache_record_reads_into_typed_parts_and_back_to_the_same_json(first_run):
     """The typed record (timing, segmenter info) writes back the very JSON it was read from,
     so cache files written before keep their checksum and results.json its content."""
-    from cws_bench.run.experiment import PairRecord, PairTiming, SegmenterMetadata
+    from cws_bench.run.pair import PairRecord, PairTiming, SegmenterMetadata
 
     data, warning = load_record(first_run[2], version=CACHE_VERSION)
     assert warning is None

@@ -1,393 +1,52 @@
-"""One pair's experiment: a segmenter on a corpus, from specifications to a signed record.
+"""One pair's result: a segmentation scored, analysed and signed into a :class:`PairRecord`.
 
 Everything the bake-off and the regression baseline both need to know about
-one (segmenter, corpus) pair lives here, once:
+one scored (segmenter, corpus) pair lives here, once:
 
-- the corpus: :func:`gold_and_raw` (the gold sentences and the raw lines a
-  segmenter gets), :func:`corpus_dictionary` (its OOV dictionary, through the
-  one word-source resolver), :func:`corpus_identity` (the checksums of its
-  gold, raw input and dictionary, and its size);
-- the pair's identity: :func:`cache_key` (everything that can change its
-  numbers, files by content: :mod:`cws_bench.run.identity`) and
-  :func:`pair_signature` (the score's signature plus segmenter, version,
-  options, seed and resamples);
-- :func:`contamination_warnings` (scored on data it was trained on);
-- :func:`run_pair`: build the segmenter, segment in batches timing
-  ``segment()`` only, score per sentence, analyse errors, measure peak
-  memory, and return a :class:`PairRecord` (the typed record the run cache
-  holds, with ``to_dict``/``from_dict``).
+- :func:`score_pair`: score a pair's segmentation per sentence and say
+  whether it is contaminated (:func:`contamination_warnings`: scored on data
+  it was trained on); the one assembly of a scored pair;
+- :func:`finish_pair`: that, plus error analysis, buckets, timing and
+  diagnostics: the typed :class:`PairRecord` the run cache holds (with
+  ``to_dict``/``from_dict``, :data:`CACHE_VERSION`);
+- :func:`pair_signature` (the score's signature plus segmenter, version,
+  options, seed and resamples) and :func:`pair_result` (the bake-off's row).
+
+This module imports nothing of cws_bench at module level, everything inside
+functions.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
-import re
-import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from cws_bench import __version__
-
 if TYPE_CHECKING:
     from cws_bench.results.model import Interval, PairResult
+    from cws_bench.run.config import CorpusSpec, SegmenterSpec
     from cws_bench.scoring import ScoreResult
     from cws_bench.segmenters import TrainingData
 
 __all__ = [
     "CACHE_VERSION",
-    "CorpusIdentity",
-    "CorpusSpec",
     "PairInput",
     "PairRecord",
-    "PairTask",
     "PairTiming",
     "ScoredPair",
     "SegmenterMetadata",
-    "SegmenterSpec",
-    "cache_key",
     "contamination_warnings",
-    "corpus_dictionary",
-    "corpus_identity",
-    "environment",
     "finish_pair",
-    "gold_and_raw",
-    "identity_of",
     "pair_result",
     "pair_signature",
-    "run_pair",
     "score_pair",
 ]
+
 
 CACHE_VERSION = 4
 """The version of :class:`PairRecord` and of the cache key's material (4: content keys,
 records that say whether the pair is contaminated and whether it has a speed)."""
-
-
-@dataclass(frozen=True)
-class CorpusSpec:
-    """A corpus of the bake-off: a registered one, or files of the user's.
-
-    Attributes:
-        label: the name in reports.
-        name: the registered corpus name, or None for files.
-        split: the split scored (registered corpora).
-        gold: the gold file (files only).
-        raw: the raw input file, or None to join the gold words.
-        format: the gold file's format (``auto``, ``plain``, ``conllu``, ``pd``, ``bmes``).
-        encoding: the files' encoding.
-        dictionary: the OOV dictionary (a ``--dict`` specification), or None:
-            the corpus' standard dictionary for a registered corpus, none for files.
-        normalize: the normalisation applied before scoring.
-        convert: a character-by-character conversion (``t2s``: OpenCC
-            Traditional to Simplified) applied to the raw input before it is
-            segmented; the words are cut back out of the original text, so
-            the scores are on the corpus as it is. ``none`` (the default)
-            gives the input as it is.
-        optional: skip the corpus (with a note) when its data is not here.
-    """
-
-    label: str
-    name: str | None = None
-    split: str = "test"
-    gold: str | None = None
-    raw: str | None = None
-    format: str = "auto"
-    encoding: str = "utf-8"
-    dictionary: str | None = None
-    normalize: str = "none"
-    convert: str = "none"
-    optional: bool = False
-
-
-_ENV = re.compile(r"\{env:([A-Za-z_][A-Za-z0-9_]*)\}")
-"""An ``{env:NAME}`` placeholder in a segmenter's options."""
-
-
-@dataclass(frozen=True)
-class SegmenterSpec:
-    """A segmenter of the bake-off.
-
-    Attributes:
-        label: the row name in reports.
-        name: the registered adapter name.
-        track: ``closed`` or ``open``.
-        options: keyword options of ``get_segmenter`` (``{corpus}`` placeholders allowed).
-        optional: skip the segmenter when its library or its model is not here.
-        corpora: the corpus labels it runs on (closed-track rows only where a
-            corpus has training data), or None for every corpus.
-    """
-
-    label: str
-    name: str
-    track: str = "open"
-    options: dict[str, Any] = field(default_factory=dict)
-    optional: bool = False
-    corpora: tuple[str, ...] | None = None
-
-    def runs_on(self, corpus: CorpusSpec) -> bool:
-        """Whether the segmenter is run on ``corpus``."""
-        return self.corpora is None or corpus.label in self.corpora
-
-    def unset_variables(self) -> list[str]:
-        """The environment variables its ``{env:NAME}`` placeholders name that are not set."""
-        names = _ENV.findall(json.dumps(self.options, ensure_ascii=False))
-        return sorted({name for name in names if not os.environ.get(name)})
-
-    def options_for(self, corpus: CorpusSpec, data_dir: str | None = None) -> dict[str, Any]:
-        """The options with their placeholders filled.
-
-        ``{corpus}`` becomes the corpus' registered name (or its label);
-        ``{data_dir}`` the run's ``--data-dir``: an option whose whole value is
-        ``{data_dir}`` is left out when the run has none; ``{env:NAME}`` the
-        value of the environment variable ``NAME`` (an LLM's endpoint and
-        model), read in the parent process, so the run cache's key holds the
-        value, not the name.
-        """
-        target = corpus.name or corpus.label
-
-        def fill(value: Any) -> Any:
-            if isinstance(value, str):
-                value = value.replace("{corpus}", target)
-                if "{env:" in value:
-                    value = _ENV.sub(lambda m: os.environ.get(m.group(1), ""), value)
-                if "{data_dir}" in value and data_dir is not None:
-                    value = value.replace("{data_dir}", data_dir)
-                return value
-            if isinstance(value, list):
-                return [fill(v) for v in value]
-            if isinstance(value, dict):
-                return {k: fill(v) for k, v in value.items()}
-            return value
-
-        return {
-            key: fill(value)
-            for key, value in self.options.items()
-            if not (value == "{data_dir}" and data_dir is None)
-        }
-
-
-# ---------------------------------------------------------------------------
-# The corpus
-
-
-def _gold(corpus: CorpusSpec, data_dir: str | None) -> list[list[str]]:
-    if corpus.name is not None:
-        from cws_bench.corpora import get_corpus
-
-        return list(get_corpus(corpus.name, data_dir=data_dir).sentences(corpus.split))
-    from cws_bench.corpora import read_corpus
-
-    assert corpus.gold is not None  # a spec names either a corpus or a gold file
-    return list(read_corpus(corpus.gold, format=corpus.format, encoding=corpus.encoding))
-
-
-def _raw(corpus: CorpusSpec, data_dir: str | None, gold: list[list[str]]) -> list[str]:
-    if corpus.name is not None:
-        from cws_bench.corpora import get_corpus
-
-        return list(get_corpus(corpus.name, data_dir=data_dir).raw(corpus.split))
-    if corpus.raw:
-        from cws_bench.text.io import iter_lines
-
-        return list(iter_lines(corpus.raw, encoding=corpus.encoding))
-    return ["".join(words) for words in gold]
-
-
-def gold_and_raw(corpus: CorpusSpec, data_dir: str | None) -> tuple[list[list[str]], list[str]]:
-    """The gold sentences and the raw lines a segmenter gets."""
-    gold = _gold(corpus, data_dir)
-    raw = _raw(corpus, data_dir, gold)
-    if corpus.name is not None:
-        return gold, raw
-    if len(raw) != len(gold):
-        from cws_bench.errors import LineCountMismatchError
-
-        raise LineCountMismatchError(
-            corpus.gold or "gold", len(gold), corpus.raw or "raw", len(raw)
-        )
-    return gold, raw
-
-
-def corpus_dictionary(corpus: CorpusSpec, data_dir: str | None) -> Any:
-    """The OOV dictionary of a corpus spec, or None (also for ``dictionary = "none"``)."""
-    if corpus.dictionary == "none":
-        return None
-    if corpus.dictionary:
-        from cws_bench.corpora.words import resolve_dictionary
-
-        return resolve_dictionary(corpus.dictionary, data_dir=data_dir)
-    if corpus.name is not None:
-        from cws_bench.corpora import get_corpus
-
-        return get_corpus(corpus.name, data_dir=data_dir).dictionary()
-    return None
-
-
-@dataclass(frozen=True)
-class CorpusIdentity:
-    """What a corpus is, by content.
-
-    Attributes:
-        checksum: the sentence checksum of its gold sentences.
-        raw: a checksum of the raw lines segmenters get.
-        dictionary: the checksum of its OOV dictionary, or None.
-        characters: characters of its gold sentences.
-    """
-
-    checksum: str
-    raw: str
-    dictionary: str | None
-    characters: int
-
-
-def corpus_identity(corpus: CorpusSpec, data_dir: str | None) -> CorpusIdentity:
-    """The checksums of a corpus' gold, raw input and dictionary, and its size."""
-    gold = _gold(corpus, data_dir)
-    raw = _raw(corpus, data_dir, gold)  # its line count is checked when the pair runs
-    return identity_of(gold, raw, corpus_dictionary(corpus, data_dir))
-
-
-def identity_of(gold: list[list[str]], raw: list[str], dictionary: Any) -> CorpusIdentity:
-    """The :class:`CorpusIdentity` of gold sentences, raw lines and a dictionary (or None)."""
-    from cws_bench.text.checksums import SentenceDigest
-
-    digest = SentenceDigest()
-    characters = 0
-    for words in gold:
-        digest.add(words)
-        characters += sum(map(len, words))
-    raw_digest = hashlib.blake2b(digest_size=8)
-    for line in raw:
-        raw_digest.update(line.encode("utf-8", "surrogatepass"))
-        raw_digest.update(b"\n")
-    return CorpusIdentity(
-        checksum=digest.hexdigest(),
-        raw=raw_digest.hexdigest(),
-        dictionary=None if dictionary is None else dictionary.checksum,
-        characters=characters,
-    )
-
-
-# ---------------------------------------------------------------------------
-# Identity
-
-
-def cache_key(
-    corpus: CorpusSpec,
-    segmenter: str,
-    options: dict[str, Any],
-    identity: CorpusIdentity,
-    segmenter_version: str | None,
-    *,
-    data_dir: str | None = None,
-    libraries: dict[str, str] | None = None,
-) -> str:
-    """A short hash of everything that can change a pair's numbers.
-
-    The segmenter's name, version and options, with every file an option
-    names by its content (:func:`cws_bench.run.identity.options_identity`), the
-    training data behind ``corpus=``/``dictionary="corpus:..."`` by its
-    checksums, the installed versions of the libraries it uses; the corpus
-    by the checksums of its gold, raw input and dictionary; the
-    normalisation, the cache format and cws-bench's version. Paths never
-    enter it, so moving files keeps the key and editing them changes it.
-    """
-    from cws_bench.run.identity import library_versions, options_identity, training_identity
-
-    if libraries is None:
-        try:
-            libraries = library_versions(segmenter)
-        except Exception:  # an unknown or broken adapter: the run reports it
-            libraries = {}
-    material = json.dumps(
-        {
-            "cache": CACHE_VERSION,
-            "cws_bench": __version__,
-            "segmenter": segmenter,
-            "segmenter_version": segmenter_version,
-            "libraries": libraries,
-            "options": options_identity(options),
-            "training": training_identity(options, data_dir),
-            "corpus": corpus.name,
-            "split": corpus.split if corpus.name else None,
-            "corpus_checksum": identity.checksum,
-            "raw": identity.raw,
-            "dictionary": identity.dictionary,
-            "normalize": corpus.normalize,
-            **({"convert": corpus.convert} if corpus.convert != "none" else {}),
-        },
-        sort_keys=True,
-        ensure_ascii=False,
-    )
-    return hashlib.blake2b(material.encode("utf-8"), digest_size=10).hexdigest()
-
-
-def pair_signature(
-    score_signature: str,
-    segmenter: str,
-    info: SegmenterMetadata,
-    *,
-    seed: int,
-    resamples: int,
-    convert: str = "none",
-) -> str:
-    """The score's signature plus the segmenter, its version and options, the input's
-    conversion (when there is one), seed and resamples."""
-    options = json.dumps(info.options, sort_keys=True, ensure_ascii=False)
-    if info.model:  # a neural adapter's model, checksum, device, dtype (neural.py)
-        options += json.dumps(info.model, sort_keys=True, ensure_ascii=False)
-    digest = hashlib.blake2b(options.encode("utf-8"), digest_size=4).hexdigest()
-    return "|".join(
-        [
-            score_signature,
-            f"seg:{segmenter}",
-            f"segver:{info.version}",
-            f"opts:{digest}",
-            *([f"input:{convert}"] if convert != "none" else []),
-            f"seed:{seed}",
-            f"resamples:{resamples}",
-        ]
-    )
-
-
-def contamination_warnings(trained_on: Any, corpus: CorpusSpec, checksum: str | None) -> list[str]:
-    """The warning when a segmenter is scored on data it was trained on (or none).
-
-    Args:
-        trained_on: the segmenter's ``trained_on`` (a TrainingData, or None).
-        corpus: the corpus scored.
-        checksum: the sentence checksum of the scored gold, which also catches
-            the same text under another name.
-    """
-    if trained_on is None or not (
-        (corpus.name is not None and trained_on.overlaps(corpus.name, corpus.split, checksum))
-        or (checksum is not None and checksum == trained_on.checksum)
-    ):
-        return []
-    scored = f"{corpus.name}:{corpus.split}" if corpus.name else corpus.label
-    return [
-        f"trained on {trained_on.description}, which includes {scored}: "
-        "these scores are on data it has seen"
-    ]
-
-
-def environment() -> dict[str, Any]:
-    """The versions and the machine a result was computed with."""
-    import platform
-
-    return {
-        "cws_bench": __version__,
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "cpus": os.cpu_count(),
-    }
-
-
-# ---------------------------------------------------------------------------
-# The record and the run
 
 
 @dataclass(frozen=True)
@@ -576,6 +235,55 @@ class PairRecord:
         )
 
 
+def pair_signature(
+    score_signature: str,
+    segmenter: str,
+    info: SegmenterMetadata,
+    *,
+    seed: int,
+    resamples: int,
+    convert: str = "none",
+) -> str:
+    """The score's signature plus the segmenter, its version and options, the input's
+    conversion (when there is one), seed and resamples."""
+    options = json.dumps(info.options, sort_keys=True, ensure_ascii=False)
+    if info.model:  # a neural adapter's model, checksum, device, dtype (neural.py)
+        options += json.dumps(info.model, sort_keys=True, ensure_ascii=False)
+    digest = hashlib.blake2b(options.encode("utf-8"), digest_size=4).hexdigest()
+    return "|".join(
+        [
+            score_signature,
+            f"seg:{segmenter}",
+            f"segver:{info.version}",
+            f"opts:{digest}",
+            *([f"input:{convert}"] if convert != "none" else []),
+            f"seed:{seed}",
+            f"resamples:{resamples}",
+        ]
+    )
+
+
+def contamination_warnings(trained_on: Any, corpus: CorpusSpec, checksum: str | None) -> list[str]:
+    """The warning when a segmenter is scored on data it was trained on (or none).
+
+    Args:
+        trained_on: the segmenter's ``trained_on`` (a TrainingData, or None).
+        corpus: the corpus scored.
+        checksum: the sentence checksum of the scored gold, which also catches
+            the same text under another name.
+    """
+    if trained_on is None or not (
+        (corpus.name is not None and trained_on.overlaps(corpus.name, corpus.split, checksum))
+        or (checksum is not None and checksum == trained_on.checksum)
+    ):
+        return []
+    scored = f"{corpus.name}:{corpus.split}" if corpus.name else corpus.label
+    return [
+        f"trained on {trained_on.description}, which includes {scored}: "
+        "these scores are on data it has seen"
+    ]
+
+
 def pair_result(
     corpus: CorpusSpec,
     spec: SegmenterSpec,
@@ -615,68 +323,6 @@ def pair_result(
         # (a record cached before leaks excluded a row carries only the warning)
         contaminated=record.contaminated or any(map(is_leak_warning, record.warnings)),
         diagnostics=record.diagnostics or {},
-    )
-
-
-@dataclass(frozen=True)
-class PairTask:
-    """Everything a worker needs for one pair (picklable)."""
-
-    corpus: CorpusSpec
-    segmenter: SegmenterSpec
-    options: dict[str, Any]
-    key: str
-    batch_size: int
-    data_dir: str | None
-
-
-def _normalized(dictionary: Any, normalize: str | None) -> Any:
-    if normalize is None:
-        return dictionary
-    from cws_bench.text.normalize import get_normalizer
-
-    normalizer = get_normalizer(normalize)
-    return {normalizer(word) for word in dictionary.words}
-
-
-def run_pair(task: PairTask, report: Callable[[int], None] | None = None) -> PairRecord:
-    """Run one segmenter on one corpus and score it, in this process (the unsharded run).
-
-    The bake-off's runner does the same in shards (:func:`cws_bench.run.tasks.segment_shard`, then
-    :func:`finish_pair`): the numbers are the same.
-
-    Args:
-        task: the pair.
-        report: called with the characters of each batch segmented (progress).
-    """
-    from cws_bench.run.tasks import build_segmenter, leak_inputs, segmenter_facts
-    from cws_bench.segmenters.stream import SegmentRun
-    from cws_bench.system.memory import peak_memory_mib
-
-    corpus = task.corpus
-    gold, raw = gold_and_raw(corpus, task.data_dir)
-    dictionary = corpus_dictionary(corpus, task.data_dir)
-    started = time.perf_counter()
-    segmenter = build_segmenter(task.segmenter.name, task.options)
-    load_s = time.perf_counter() - started  # loading its model, or training it
-    run = SegmentRun(
-        segmenter,
-        raw,
-        batch_size=task.batch_size,
-        convert=corpus.convert,
-        progress=None if report is None else (lambda lines, characters: report(characters)),
-    )
-    pred = list(run)
-    segment_s = run.seconds
-    diagnostics = run.diagnostics
-    facts = segmenter_facts(segmenter, task.segmenter.track, leak_inputs(gold, dictionary))
-    return finish_pair(
-        PairInput(corpus, gold, raw, dictionary, task.data_dir),
-        pred,
-        facts,
-        timing={"load_s": load_s, "segment_s": segment_s},
-        peak_memory_mib=peak_memory_mib(),
-        diagnostics=diagnostics,
     )
 
 
@@ -734,6 +380,15 @@ def score_pair(
         (*result.warnings, *contamination),
         bool(contamination),
     )
+
+
+def _normalized(dictionary: Any, normalize: str | None) -> Any:
+    if normalize is None:
+        return dictionary
+    from cws_bench.text.normalize import get_normalizer
+
+    normalizer = get_normalizer(normalize)
+    return {normalizer(word) for word in dictionary.words}
 
 
 def finish_pair(
