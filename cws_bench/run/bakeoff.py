@@ -45,7 +45,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from cws_bench.results.model import (
     BakeoffResult,
@@ -63,6 +63,9 @@ from cws_bench.run.identity import environment
 from cws_bench.run.pair import PairRecord, pair_result
 from cws_bench.run.plan import RunPlan, installed_segmenters, plan_run
 from cws_bench.text.io import PathLike
+
+if TYPE_CHECKING:
+    from cws_bench.segmenters import SegmenterInfo
 
 __all__ = ["run_bakeoff"]
 
@@ -132,6 +135,7 @@ def run_bakeoff(
 
     forget()  # files may have changed since an earlier run in this process
     started = time.perf_counter()
+    # 1. configuration (run/config.py): the file and what the caller gave
     given = ExecutorSettings(
         executor=executor if isinstance(executor, str) else None,
         scheduler=scheduler,
@@ -141,7 +145,7 @@ def run_bakeoff(
     config = configured(config, given, segmenters)
     data = os.fspath(data_dir) if data_dir is not None else None
     notes: list[str] = []
-    # validate sits below this module: it takes and gives the configuration untyped
+    # 2. validation (run/validate.py: below run/config.py, so the configuration goes untyped)
     selected = validate.select(config, segmenters=only_segmenters, corpora=only_corpora)
     checked: BakeoffConfig = cast(
         BakeoffConfig,
@@ -150,6 +154,7 @@ def run_bakeoff(
     own = executor if isinstance(executor, Executor) else None
     if own is None and not checked.settings.scheduler:
         validate.check_main_guard()  # before any worker process imports the script
+    # 3. the plan (run/plan.py), while a local executor's workers start
     output = Path(output_dir) if output_dir is not None else Path("reports") / checked.name
     cache = RunCache(output / "cache" if use_cache or write else None)
     installed = installed_segmenters(checked, notes, shipped=shipped_segmenters(segmenters))
@@ -165,6 +170,7 @@ def run_bakeoff(
                 from cws_bench.reports import prepare_reports
 
                 warming = prepare_reports()
+            # 4. the execution (run/execute.py)
             run = execute_plan(plan, cache, settings, own or early, progress, use_cache)
     finally:
         if early is not None:
@@ -172,6 +178,7 @@ def run_bakeoff(
 
             with signals_ignored():  # a second Ctrl-C cannot cut the cleanup
                 early.close()
+    # 5. the result (below) and 6. the reports
     notes.extend(cache.warnings)
     result = _result(checked, plan, [(s, i) for s, i, _ in installed], run, data)
     result = replace(result, duration_s=time.perf_counter() - started)
@@ -191,7 +198,7 @@ def run_bakeoff(
 def _result(
     config: BakeoffConfig,
     plan: RunPlan,
-    segmenters: list[tuple[Any, Any]],
+    segmenters: list[tuple[SegmenterSpec, SegmenterInfo]],
     run: Run,
     data: str | None,
 ) -> BakeoffResult:
@@ -255,7 +262,7 @@ def _result(
 def _failed_pair(
     corpus: CorpusSpec,
     spec: SegmenterSpec,
-    info: Any,
+    info: SegmenterInfo,
     status: str,
     error: str | None,
     data_dir: str | None,

@@ -24,10 +24,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from cws_bench.results.model import Interval, PairResult
+    from cws_bench.results.model import Interval, PairAnalysis, PairResult, PairScores
     from cws_bench.run.config import CorpusSpec, SegmenterSpec
     from cws_bench.scoring import ScoreResult
     from cws_bench.segmenters import TrainingData
+    from cws_bench.text.dictionary import Dictionary
 
 __all__ = [
     "CACHE_VERSION",
@@ -159,9 +160,9 @@ class PairRecord:
     """What one pair's run produced: the record the run cache holds.
 
     Attributes:
-        scores: :meth:`cws_bench.scoring.ScoreResult.to_dict`.
+        scores: the pair's :class:`~cws_bench.results.model.PairScores`.
         sentence_counts: one row per scored sentence (:mod:`cws_bench.scoring.per_sentence`).
-        analysis: :meth:`cws_bench.analysis.patterns.ErrorAnalysis.to_dict`.
+        analysis: the pair's :class:`~cws_bench.results.model.PairAnalysis`.
         timing: the pair's :class:`PairTiming`.
         peak_memory_mib: the worker's peak resident memory.
         warnings: the scorer's warnings and contamination warnings.
@@ -173,9 +174,9 @@ class PairRecord:
             keeps none.
     """
 
-    scores: dict[str, Any]
+    scores: PairScores
     sentence_counts: tuple[tuple[int, int, int], ...]
-    analysis: dict[str, Any]
+    analysis: PairAnalysis
     timing: PairTiming
     peak_memory_mib: float
     warnings: tuple[str, ...]
@@ -188,9 +189,9 @@ class PairRecord:
         """Plain JSON-safe data, in the cache file's key order."""
         data = {
             "version": self.version,
-            "scores": self.scores,
+            "scores": self.scores.to_dict(),
             "sentence_counts": [list(row) for row in self.sentence_counts],
-            "analysis": self.analysis,
+            "analysis": self.analysis.to_dict(),
             "timing": self.timing.to_dict(),
             "peak_memory_mib": self.peak_memory_mib,
             "warnings": list(self.warnings),
@@ -208,12 +209,13 @@ class PairRecord:
         Raises:
             KeyError, TypeError, ValueError: the data is not a record.
         """
+        from cws_bench.results.model import PairAnalysis, PairScores
         from cws_bench.scoring.per_sentence import as_rows
 
         return cls(
-            scores=dict(data["scores"]),
+            scores=PairScores.from_dict(data["scores"]),
             sentence_counts=tuple(as_rows(data["sentence_counts"])),
-            analysis=dict(data["analysis"]),
+            analysis=PairAnalysis.from_dict(data["analysis"]),
             timing=PairTiming.from_dict(data["timing"]),
             peak_memory_mib=float(data["peak_memory_mib"]),
             warnings=tuple(str(w) for w in data["warnings"]),
@@ -226,7 +228,7 @@ class PairRecord:
     def signature(self, segmenter: str, *, seed: int, resamples: int, convert: str = "none") -> str:
         """:func:`pair_signature` of this record."""
         return pair_signature(
-            self.scores["signature"],
+            self.scores.signature,
             segmenter,
             self.segmenter_info,
             seed=seed,
@@ -300,8 +302,10 @@ def pair_result(
 
     scores = record.scores
     sighan = {}
-    for metric, n in (("recall", scores["gold_words"]), ("precision", scores["pred_words"])):
-        p = scores[metric]
+    for metric, n, p in (
+        ("recall", scores.gold_words, scores.recall),
+        ("precision", scores.pred_words, scores.precision),
+    ):
         sighan[metric] = 2 * (p * (1 - p) / n) ** 0.5 if n else 0.0
     return PairResult(
         corpus=corpus.label,
@@ -333,7 +337,7 @@ class PairInput:
     corpus: CorpusSpec
     gold: list[list[str]]
     raw: list[str]
-    dictionary: Any
+    dictionary: Dictionary | None
     data_dir: str | None
 
 
@@ -414,6 +418,7 @@ def finish_pair(
     from cws_bench.analysis.buckets import bucket_analysis
     from cws_bench.analysis.patterns import analyse_errors
     from cws_bench.metrics.throughput import rate
+    from cws_bench.results.model import PairAnalysis, PairScores
     from cws_bench.segmenters import TrainingData
     from cws_bench.segmenters.stream import count_characters
 
@@ -446,9 +451,11 @@ def finish_pair(
     kept = _summarize(diagnostics, pair.raw)
     fidelity = _fidelity_warning(kept)
     return PairRecord(
-        scores=result.to_dict(),
+        scores=PairScores.from_dict(result.to_dict()),
         sentence_counts=scored.sentence_counts,
-        analysis={**analysis.to_dict(), "buckets": buckets, **_tokens(facts, gold, pred)},
+        analysis=PairAnalysis.from_dict(
+            {**analysis.to_dict(), "buckets": buckets, **_tokens(facts, gold, pred)}
+        ),
         timing=PairTiming.from_dict(
             {
                 "load_s": timing["load_s"],

@@ -20,14 +20,18 @@ import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cws_bench import __version__
 from cws_bench.errors import CwsBenchError
 from cws_bench.run.cache import RunCache
-from cws_bench.run.config import BakeoffConfig, CorpusSpec, SegmenterSpec
+from cws_bench.run.config import BAKEOFF_SHARD_CHARS, BakeoffConfig, CorpusSpec, SegmenterSpec
 from cws_bench.run.pair import CACHE_VERSION, PairInput, PairRecord
 from cws_bench.run.tasks import PairSetup, segmenter_key
+
+if TYPE_CHECKING:
+    from cws_bench.segmenters import SegmenterInfo
+    from cws_bench.text.dictionary import Dictionary
 
 __all__ = [
     "CorpusIdentity",
@@ -95,7 +99,7 @@ def gold_and_raw(corpus: CorpusSpec, data_dir: str | None) -> tuple[list[list[st
     return gold, raw
 
 
-def corpus_dictionary(corpus: CorpusSpec, data_dir: str | None) -> Any:
+def corpus_dictionary(corpus: CorpusSpec, data_dir: str | None) -> Dictionary | None:
     """The OOV dictionary of a corpus spec, or None (also for ``dictionary = "none"``)."""
     if corpus.dictionary == "none":
         return None
@@ -134,7 +138,9 @@ def corpus_identity(corpus: CorpusSpec, data_dir: str | None) -> CorpusIdentity:
     return identity_of(gold, raw, corpus_dictionary(corpus, data_dir))
 
 
-def identity_of(gold: list[list[str]], raw: list[str], dictionary: Any) -> CorpusIdentity:
+def identity_of(
+    gold: list[list[str]], raw: list[str], dictionary: Dictionary | None
+) -> CorpusIdentity:
     """The :class:`CorpusIdentity` of gold sentences, raw lines and a dictionary (or None)."""
     from cws_bench.text.checksums import SentenceDigest
 
@@ -211,27 +217,27 @@ def cache_key(
 
 def installed_segmenters(
     config: BakeoffConfig, notes: list[str], *, shipped: Mapping[str, tuple[bytes, bool]]
-) -> list[tuple[Any, Any, bytes | None]]:
+) -> list[tuple[SegmenterSpec, SegmenterInfo, bytes | None]]:
     """The configuration's segmenters with their registry info (and shipped bytes, if any);
     optional missing ones noted.
 
     Raises:
         CwsBenchError: an unknown segmenter, or one that is not installed and not optional.
     """
-    from types import SimpleNamespace
-
-    from cws_bench.segmenters import list_segmenters
+    from cws_bench.segmenters import SegmenterInfo, list_segmenters
 
     available = {info.name: info for info in list_segmenters()}
-    segmenters: list[tuple[Any, Any, bytes | None]] = []
+    segmenters: list[tuple[SegmenterSpec, SegmenterInfo, bytes | None]] = []
     for spec in config.segmenters:
         if spec.label in shipped:
             blob, independent = shipped[spec.label]
-            own = SimpleNamespace(
+            own = SegmenterInfo(
                 name=spec.label,
-                version=None,
                 kind=None,
+                description="a Python segmenter",
                 available=True,
+                version=None,
+                install=None,
                 independent_lines=independent,
             )
             segmenters.append((spec, own, blob))
@@ -292,7 +298,7 @@ class PlannedPair:
 
     corpus: CorpusSpec
     spec: SegmenterSpec
-    info: Any
+    info: SegmenterInfo
     key: str
     setup: PairSetup
     cuts: list[tuple[int, int]] = field(default_factory=list)
@@ -342,8 +348,8 @@ def _read_corpus(corpus: CorpusSpec, data_dir: str | None) -> PairInput | str:
 
 
 def plan_run(
-    config: Any,
-    segmenters: Sequence[tuple[SegmenterSpec, Any, bytes | None]],
+    config: BakeoffConfig,
+    segmenters: Sequence[tuple[SegmenterSpec, SegmenterInfo, bytes | None]],
     *,
     cache: RunCache,
     use_cache: bool,
@@ -357,7 +363,9 @@ def plan_run(
         segmenters: ``(spec, registry info, shipped segmenter or None)``.
     """
     plan = RunPlan([], {}, [], {}, {}, set(), notes)
-    batch_size, shard_chars = config.batch_size, config.settings.shard_chars
+    # (the configuration's settings always hold a shard size: DEFAULT_SETTINGS has one)
+    batch_size = config.batch_size
+    shard_chars = config.settings.shard_chars or BAKEOFF_SHARD_CHARS
     for corpus in config.corpora:
         if not _corpus_here(corpus, data_dir, notes):
             continue
@@ -399,9 +407,9 @@ def _plan_pair(
     plan: RunPlan,
     corpus: CorpusSpec,
     spec: SegmenterSpec,
-    info: Any,
+    info: SegmenterInfo,
     blob: bytes | None,
-    identity: Any,
+    identity: CorpusIdentity,
     lengths: list[int],
     cache: RunCache,
     use_cache: bool,
@@ -427,7 +435,7 @@ def _plan_pair(
     setup = PairSetup(spec.name, options, batch_size, corpus.convert, spec.track, loaded_as, blob)
     # Shards end between batches, as an unsharded run cuts them, or between any two
     # lines for a segmenter whose lines are segmented each on its own.
-    unit = 1 if getattr(info, "independent_lines", False) else batch_size
+    unit = 1 if info.independent_lines else batch_size
     # an empty corpus still has one (empty) shard: its segmenter is loaded and described
     cuts = cut_batches(lengths, unit, shard_chars) or [(0, 0)]
     plan.pairs.append(PlannedPair(corpus, spec, info, key, setup, cuts))
