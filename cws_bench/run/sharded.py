@@ -32,7 +32,7 @@ import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cws_bench.defaults import DEFAULT_BATCH_SIZE, STANDARD_DICTIONARY
 from cws_bench.errors import CwsBenchError
@@ -54,6 +54,12 @@ from cws_bench.run.tasks import (
     segmenter_key,
 )
 from cws_bench.text.io import STDIN, PathLike, atomic_write, display_name, normalize_encoding
+
+if TYPE_CHECKING:  # at run time inside functions: a worker loads only what its shards need
+    from cws_bench.scoring.engine import Accumulator, Scorer
+    from cws_bench.scoring.result import ScoreResult
+    from cws_bench.text.dictionary import Dictionary
+    from cws_bench.text.normalize import Normalizer
 
 __all__ = [
     "ScoreContext",
@@ -240,7 +246,7 @@ class ScoreContext:
     pred: str
     dictionary: tuple[str, frozenset[str], str] | None  # (checksum, words, name)
     method: str = "interval"
-    normalizer: Any = None
+    normalizer: Normalizer | None = None
     gold_encoding: str = "utf-8"
     pred_encoding: str = "utf-8"
     per_line: bool = False
@@ -252,12 +258,12 @@ class ScoreContext:
 class ScoreShardResult:
     """A scored shard: the scorer's running totals over its lines (absolute line numbers)."""
 
-    accumulator: Any
+    accumulator: Accumulator
     lines: int
     loads: tuple[LoadReport, ...] = field(default_factory=tuple)
 
 
-def _dictionary(context: ScoreContext) -> Any:
+def _dictionary(context: ScoreContext) -> Dictionary | None:
     """The context's dictionary, built once per worker (its compiled table does not pickle)."""
     if context.dictionary is None:
         return None
@@ -267,7 +273,7 @@ def _dictionary(context: ScoreContext) -> Any:
     return cached(f"dictionary {checksum}", lambda: Dictionary(words, name))
 
 
-def _scorer(context: ScoreContext, first_line: int, dictionary: Any = None) -> Any:
+def _scorer(context: ScoreContext, first_line: int, dictionary: Dictionary | None = None) -> Scorer:
     from cws_bench.scoring.engine import Scorer
 
     scorer = Scorer(
@@ -302,7 +308,7 @@ def _shard_bytes(
     return data, start
 
 
-def _count_bytes(scorer: Any, context: ScoreContext, shard: Shard) -> int:
+def _count_bytes(scorer: Scorer, context: ScoreContext, shard: Shard) -> int:
     """Count a shard through the kernel's byte buffers, as ``score_files`` counts a file."""
     from cws_bench.scoring.engine import kernel
     from cws_bench.text.io import decoding_error
@@ -373,7 +379,7 @@ def score_sharded(
     gold_format: str = "auto",
     shard_chars: int = DEFAULT_SHARD_CHARS,
     progress: Callable[[int, int], None] | None = None,
-) -> Any:
+) -> ScoreResult:
     """``score_files`` run shard by shard on ``executor``: the same ScoreResult, digit for digit.
 
     GOLD must be a plain segmented file (one sentence a line) and PRED a
