@@ -178,8 +178,8 @@ BAKEOFF = f"""
 
 
 def test_bakeoff_and_report_agree_with_run_bakeoff(tmp_path):
-    from cws_bench.bakeoff import load_config, run_bakeoff
     from cws_bench.reports import render_report
+    from cws_bench.run.bakeoff import load_config, run_bakeoff
 
     config = tmp_path / "agree.toml"
     config.write_text(textwrap.dedent(BAKEOFF), encoding="utf-8")
@@ -211,7 +211,7 @@ def test_metrics_classification_agrees(tmp_path):
 
 
 def test_metrics_generation_agrees(tmp_path):
-    from cws_bench.tokenizers import TokenizerComparison, generation_scores
+    from cws_bench.segmenters.tokenizers import TokenizerComparison, generation_scores
 
     preds, refs = ["今天天气很好", "我们去公园"], ["今天天气不错", "我们去公园玩"]
     (tmp_path / "p.txt").write_text("\n".join(preds) + "\n", encoding="utf-8")
@@ -232,8 +232,8 @@ def test_metrics_generation_agrees(tmp_path):
 
 
 def test_metrics_ranking_agrees(tmp_path):
-    from cws_bench.metric_files import read_trec_qrels, read_trec_run
     from cws_bench.metrics.ranking import evaluate_run
+    from cws_bench.text.metric_files import read_trec_qrels, read_trec_run
 
     run = tmp_path / "run.trec"
     qrels = tmp_path / "qrels.trec"
@@ -248,8 +248,8 @@ def test_metrics_ranking_agrees(tmp_path):
 
 
 def test_metrics_impurity_agrees(tmp_path):
-    from cws_bench.metric_files import read_table
     from cws_bench.metrics.impurity import split_criteria
+    from cws_bench.text.metric_files import read_table
 
     data = tmp_path / "t.csv"
     data.write_text("outlook,windy,play\nsun,no,yes\nsun,yes,no\nrain,no,yes\nrain,yes,no\n")
@@ -259,8 +259,8 @@ def test_metrics_impurity_agrees(tmp_path):
 
 
 def test_metrics_throughput_agrees(tmp_path):
-    from cws_bench.metric_files import read_request_log
     from cws_bench.metrics.throughput import serving_metrics
+    from cws_bench.text.metric_files import read_request_log
 
     log = tmp_path / "log.jsonl"
     rows = [

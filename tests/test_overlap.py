@@ -8,7 +8,7 @@ import re
 from click.testing import CliRunner
 
 from cws_bench.cli import cli
-from cws_bench.overlap import group_test_sets, normalized_text, sentence_overlap
+from cws_bench.corpora.overlap import group_test_sets, normalized_text, sentence_overlap
 
 
 def invoke(*args):

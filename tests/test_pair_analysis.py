@@ -1,7 +1,8 @@
 """The error and bucket analyses over aligned arrays equal the sentence-by-sentence code.
 
-:func:`cws_bench.analysis.analyse_errors` and :func:`cws_bench.buckets.bucket_analysis`
-walk the words of all sentences at once (:mod:`cws_bench.alignment`); the oracles
+:func:`cws_bench.analysis.patterns.analyse_errors` and
+:func:`cws_bench.analysis.buckets.bucket_analysis`
+walk the words of all sentences at once (:mod:`cws_bench.analysis.alignment`); the oracles
 below are the code they replaced, which walked each sentence's blocks and each
 word's buckets in Python. Segmentations with empty words, lines whose
 characters differ and empty lines included.
@@ -16,18 +17,8 @@ from itertools import repeat
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cws_bench.alignment import align
-from cws_bench.analysis import (
-    ErrorAnalysis,
-    ErrorPattern,
-    LengthRecall,
-    MissedWord,
-    analyse_errors,
-    block_kind,
-    clip_words,
-    shared_blocks,
-)
-from cws_bench.buckets import (
+from cws_bench.analysis.alignment import align
+from cws_bench.analysis.buckets import (
     _ORDER,
     ATTRIBUTES,
     _spans,
@@ -37,11 +28,21 @@ from cws_bench.buckets import (
     sentence_length_bucket,
     word_length_bucket,
 )
-from cws_bench.dictionary import Dictionary
+from cws_bench.analysis.patterns import (
+    ErrorAnalysis,
+    ErrorPattern,
+    LengthRecall,
+    MissedWord,
+    analyse_errors,
+    block_kind,
+    clip_words,
+    shared_blocks,
+)
+from cws_bench.text.dictionary import Dictionary
 
 
 def old_analyse_errors(gold, pred, dictionary=None, *, top=20):
-    """analyse_errors as it was (cws_bench/analysis.py at e7653e8): block by block."""
+    """analyse_errors as it was (cws_bench/analysis/patterns.py at e7653e8): block by block."""
     found = {"split": Counter(), "merge": Counter(), "cross": Counter()}
     first = {}
     oov_seen, oov_missed = Counter(), Counter()
@@ -93,7 +94,7 @@ def old_analyse_errors(gold, pred, dictionary=None, *, top=20):
 
 
 def old_bucket_analysis(gold, pred, *, counts=None, words=None):
-    """bucket_analysis as it was (cws_bench/buckets.py at e7653e8): sentence by sentence."""
+    """bucket_analysis as it was (cws_bench/analysis/buckets.py at e7653e8): sentence by sentence."""
     tallies: dict[str, Counter[tuple[str, str]]] = {name: Counter() for name in ATTRIBUTES}
     by_frequency = counts is not None or words is not None
     skipped = 0

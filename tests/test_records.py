@@ -1,4 +1,4 @@
-"""Tests of cws_bench/records.py: a bake-off cache record is checked before it is used."""
+"""Tests of cws_bench/results/records.py: a bake-off cache record is checked before it is used."""
 
 from __future__ import annotations
 
@@ -11,8 +11,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from cws_bench.bakeoff import CACHE_VERSION, load_config, run_bakeoff
-from cws_bench.records import (
+from cws_bench.results.records import (
     RECORD_SCHEMA,
     SHARD_SCHEMA,
     _are_counts,
@@ -26,6 +25,7 @@ from cws_bench.records import (
     schema_problem,
     store_record,
 )
+from cws_bench.run.bakeoff import CACHE_VERSION, load_config, run_bakeoff
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_DICT = ROOT / "dictionaries" / "sample.txt"
@@ -344,7 +344,7 @@ def test_the_fast_schema_check_gives_the_validators_verdict(pred, rows, segment_
 
 
 def old_load_shard_record(path, *, version, lines):
-    """load_shard_record as it was (cws_bench/records.py at e7653e8): json, the whole schema."""
+    """load_shard_record as it was (cws_bench/results/records.py at e7653e8): json, the whole schema."""
     name = str(path)
     if not Path(path).exists():
         return None, None
@@ -409,7 +409,7 @@ def test_an_edited_shard_file_reads_as_the_old_reader_read_it(
 def test_a_cache_record_reads_into_typed_parts_and_back_to_the_same_json(first_run):
     """The typed record (timing, segmenter info) writes back the very JSON it was read from,
     so cache files written before keep their checksum and results.json its content."""
-    from cws_bench.experiment import PairRecord, PairTiming, SegmenterMetadata
+    from cws_bench.run.experiment import PairRecord, PairTiming, SegmenterMetadata
 
     data, warning = load_record(first_run[2], version=CACHE_VERSION)
     assert warning is None

@@ -1,4 +1,4 @@
-"""Tests of cws_bench/workers.py: a bake-off stops its workers and what they started.
+"""Tests of cws_bench/system/workers.py: a bake-off stops its workers and what they started.
 
 The segmenter is a ``sh -c`` wrapper that starts a sleeping grandchild (its
 pid written to a file) and then hangs: the shape of program that used to
@@ -20,8 +20,8 @@ from pathlib import Path
 import psutil
 import pytest
 
-from cws_bench.bakeoff import load_config, run_bakeoff
-from cws_bench.executors import DEFAULT_RETRIES
+from cws_bench.run.bakeoff import load_config, run_bakeoff
+from cws_bench.run.executors import DEFAULT_RETRIES
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_DICT = ROOT / "dictionaries" / "sample.txt"

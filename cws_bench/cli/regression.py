@@ -39,8 +39,8 @@ from cws_bench.cli.options import (
 )
 
 if TYPE_CHECKING:
-    from cws_bench.executors import Executor, ExecutorSettings
     from cws_bench.regression.baseline import Bounds
+    from cws_bench.run.executors import Executor, ExecutorSettings
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -500,7 +500,7 @@ def check(
     from cws_bench.regression.render import render_check_json, render_check_text
 
     if output is not None:
-        from cws_bench.io import check_writable
+        from cws_bench.text.io import check_writable
 
         check_writable(output)  # before the rerun: exit 2 now, not after a long check
     stored = load_baseline(path)

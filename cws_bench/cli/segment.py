@@ -27,7 +27,7 @@ from cws_bench.corpora.readers import FORMATS as CORPUS_FORMATS
 from cws_bench.defaults import DEFAULT_SHARD_CHARS
 
 if TYPE_CHECKING:
-    from cws_bench.executors import ExecutorSettings
+    from cws_bench.run.executors import ExecutorSettings
 
 
 __all__ = ["parse_option", "segment", "segmenters", "train"]
@@ -168,7 +168,7 @@ def segment(
             "--fidelity and --requests need an unsharded run: leave out the executor"
         )
     if sharding is not None:
-        from cws_bench.sharded import segment_sharded
+        from cws_bench.run.sharded import segment_sharded
 
         with open_executor(sharding) as executor, _character_bar(name, quiet) as bar:
             result = segment_sharded(
@@ -234,8 +234,8 @@ def _report_diagnostics(
     the ``--requests`` log (one object per request sent)."""
     import json
 
-    from cws_bench.diagnostics import fidelity_line, request_log, summarize, summary_note
-    from cws_bench.io import atomic_write
+    from cws_bench.segmenters.diagnostics import fidelity_line, request_log, summarize, summary_note
+    from cws_bench.text.io import atomic_write
 
     if requests_log is not None:
         with atomic_write(requests_log) as f:

@@ -6,7 +6,7 @@ boundary figures, error kinds), the speed, the per-sentence counts (for a
 paired bootstrap test of a later run against it), optionally the
 segmentation itself (so a later run can say *what* changed), and the
 reproducibility signature of the bake-off results
-(:func:`cws_bench.experiment.pair_signature`, :func:`cws_bench.experiment.cache_key`):
+(:func:`cws_bench.run.experiment.pair_signature`, :func:`cws_bench.run.experiment.cache_key`):
 segmenter name, version and options, corpus checksum, dictionary checksum,
 cws-bench version. Files named by options (a jieba user dictionary, an HMM
 model) enter the signature by their content (``file:<checksum>``), not by
@@ -14,7 +14,7 @@ their path, so a baseline made on one machine is the same experiment on
 another, and an edited user dictionary is a changed experiment.
 
 The JSON file stores paths relative to the baseline's folder and is written
-atomically (:func:`cws_bench.io.atomic_write`).
+atomically (:func:`cws_bench.text.io.atomic_write`).
 
 Speed
 -----
@@ -47,10 +47,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cws_bench import __version__
-from cws_bench.checksums import file_checksum, sentences_checksum
 from cws_bench.defaults import DEFAULT_BATCH_SIZE
 from cws_bench.errors import CorpusFormatError, CwsBenchError
-from cws_bench.experiment import (
+from cws_bench.regression.tokens import TokenIds, record_token_ids
+from cws_bench.run.experiment import (
     CorpusSpec,
     PairInput,
     SegmenterMetadata,
@@ -62,12 +62,12 @@ from cws_bench.experiment import (
     pair_signature,
     score_pair,
 )
-from cws_bench.identity import command_argv, command_files, forget, is_path, options_identity
-from cws_bench.io import PathLike, atomic_write
-from cws_bench.regression.tokens import TokenIds, record_token_ids
+from cws_bench.run.identity import command_argv, command_files, forget, is_path, options_identity
+from cws_bench.text.checksums import file_checksum, sentences_checksum
+from cws_bench.text.io import PathLike, atomic_write
 
 if TYPE_CHECKING:
-    from cws_bench.executors import Executor
+    from cws_bench.run.executors import Executor
     from cws_bench.segmenters import Segmenter
 
 __all__ = [
@@ -184,9 +184,9 @@ class RecordIdentity:
     Attributes:
         corpus_checksum: the sentence checksum of the gold.
         dictionary_checksum: the OOV dictionary's checksum, or None.
-        key: the bake-off's cache key of the pair (:func:`~cws_bench.experiment.cache_key`).
+        key: the bake-off's cache key of the pair (:func:`~cws_bench.run.experiment.cache_key`).
         signature: the bake-off's signature of the pair
-            (:func:`~cws_bench.experiment.pair_signature`).
+            (:func:`~cws_bench.run.experiment.pair_signature`).
     """
 
     corpus_checksum: str
@@ -773,9 +773,9 @@ def _sharded_speed(
 ) -> tuple[Speed, list[list[str]], int]:
     """The words of ``raw`` segmented in shards on ``executor``, and the speed: characters
     per second of ``segment()`` summed over the shards (one pass, so one run)."""
-    from cws_bench.runner import BAKEOFF_SHARD_CHARS, segment_with
+    from cws_bench.run.runner import BAKEOFF_SHARD_CHARS, segment_with
+    from cws_bench.run.tasks import PairSetup, segmenter_key
     from cws_bench.segmenters.stream import count_characters
-    from cws_bench.tasks import PairSetup, segmenter_key
 
     config = runner.config
     if not config.registered:
@@ -838,7 +838,7 @@ def record_baseline(
         seed: the seed of a check's paired bootstrap test (default
             :data:`~cws_bench.metrics.significance.DEFAULT_SEED`).
         resamples: its resamples (default 1000).
-        executor: a :class:`~cws_bench.executors.Executor` (registered segmenters
+        executor: a :class:`~cws_bench.run.executors.Executor` (registered segmenters
             only): segment each corpus once, in shards of whole batches
             (``shard_chars``), on its workers; the speed is then that one pass'
             characters per second of ``segment()``. Same scores.
@@ -1130,7 +1130,7 @@ def baseline_problems(data: Any) -> list[str]:
     sum to them, and a stored segmentation must hold as many words as were
     scored: a file cut short or edited by hand is refused.
     """
-    from cws_bench.records import schema_problem, score_problems
+    from cws_bench.results.records import schema_problem, score_problems
 
     problem = schema_problem(data, BASELINE_SCHEMA, whole="the file")
     if problem is not None:

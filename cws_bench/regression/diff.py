@@ -1,6 +1,6 @@
 """What changed between two segmentations of the same text (tokenizer v1 against v2).
 
-A diff is the block analysis of :mod:`cws_bench.analysis` with A in the
+A diff is the block analysis of :mod:`cws_bench.analysis.patterns` with A in the
 role of gold: between two consecutive boundaries that A and B share, A has
 ``m`` words and B ``n``. ``m = n = 1`` is an unchanged word; ``m = 1 < n``
 a word of A **split** in B; ``n = 1 < m`` words of A **merged** in B;
@@ -32,16 +32,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from cws_bench.analysis import block_kind, shared_blocks
+from cws_bench.analysis.patterns import block_kind, shared_blocks
 from cws_bench.defaults import STANDARD_DICTIONARY, DictionaryDefault
 from cws_bench.errors import CwsBenchError, Fix, TextMismatchError
-from cws_bench.io import PathLike, display_name, read_segmented
 from cws_bench.scoring.spans import align_chars, project_spans, to_spans
+from cws_bench.text.io import PathLike, display_name, read_segmented
 
 if TYPE_CHECKING:
-    from cws_bench.dictionary import Dictionary
     from cws_bench.metrics.significance import PairedTestResult
-    from cws_bench.normalize import Normalizer
+    from cws_bench.text.dictionary import Dictionary
+    from cws_bench.text.normalize import Normalizer
 
 __all__ = [
     "KINDS",
@@ -61,7 +61,8 @@ KINDS: dict[str, str] = {
     "merge": "words of A merged into one in B",
     "cross": "a boundary moved: A and B cross",
 }
-"""Kind of change -> what it means (the keys are :func:`cws_bench.analysis.block_kind`'s)."""
+"""Kind of change -> what it means (the keys are
+:func:`cws_bench.analysis.patterns.block_kind`'s)."""
 
 OUTCOMES = ("fixed", "broke", "neither")
 """What a change did to agreement with the gold: more, fewer or as many gold words."""
@@ -351,7 +352,7 @@ def _words(line: str) -> list[str]:
 
 def _example(number: int, words: Sequence[str], index: int, size: int) -> tuple[int, str, int]:
     """(line, sentence, index) of a change's example, the sentence clipped around the change."""
-    from cws_bench.analysis import EXAMPLE_WORDS, clip_words
+    from cws_bench.analysis.patterns import EXAMPLE_WORDS, clip_words
 
     low = max(0, index - EXAMPLE_WORDS)
     return number, clip_words(words, index, index + size), index - low + (low > 0)
@@ -492,9 +493,9 @@ def diff_segmentations(
     >>> d.patterns[0].kind, d.gold.outcomes["broke"], d.gold.correct_change
     ('merge', 1, -2)
     """
+    from cws_bench.corpora.words import as_dictionary
     from cws_bench.metrics.significance import DEFAULT_RESAMPLES, DEFAULT_SEED
-    from cws_bench.normalize import as_normalizer
-    from cws_bench.words import as_dictionary
+    from cws_bench.text.normalize import as_normalizer
 
     a_name, b_name, gold_name = names
     seed = DEFAULT_SEED if seed is None else seed

@@ -19,7 +19,7 @@ from cws_bench.reports import tables as fmt
 from cws_bench.reports.buckets import bucket_chart
 from cws_bench.reports.published import PublishedView, published_view
 from cws_bench.reports.tables import Board, BoardRow, build_boards
-from cws_bench.results import BakeoffResult
+from cws_bench.results.model import BakeoffResult
 
 __all__ = ["example_parts", "render_html"]
 
@@ -59,7 +59,7 @@ def example_parts(
     """Cut an example sentence into text and the highlighted error, for display.
 
     The sentence is the gold words joined by spaces (as
-    :class:`~cws_bench.analysis.ErrorPattern` stores it); the error is the
+    :class:`~cws_bench.analysis.patterns.ErrorPattern` stores it); the error is the
     first place its gold words occur, at word boundaries. Long sentences are
     clipped to ``window`` words either side, with ``…``.
 

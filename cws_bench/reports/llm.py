@@ -1,7 +1,7 @@
 """The leaderboard's section on segmenters that keep per-line diagnostics (prompted LLMs).
 
 Under a corpus' table (leaderboard.md and the terminal's), when a row
-carries :attr:`PairResult.diagnostics <cws_bench.results.PairResult.diagnostics>`,
+carries :attr:`PairResult.diagnostics <cws_bench.results.model.PairResult.diagnostics>`,
 one more table puts every row of the board side by side: F, text fidelity (lines altered; characters
 inserted, deleted, substituted; lines refused or empty), speed (characters
 per second of the pair), the requests' latency (median TTFT, median time

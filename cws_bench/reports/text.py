@@ -28,7 +28,7 @@ from cws_bench.reports.tables import (
 )
 from cws_bench.reports.tokens import HEADER as TOKEN_HEADER
 from cws_bench.reports.tokens import token_rows
-from cws_bench.results import BakeoffResult
+from cws_bench.results.model import BakeoffResult
 
 __all__ = ["render_across_corpora", "render_leaderboard"]
 

@@ -134,7 +134,7 @@ def test_nothing_here(tmp_path, monkeypatch):
     corpus = get_corpus("sighan2005-as", cache=tmp_path)
     availability = corpus.availability()
     assert not availability.available
-    assert "cws-bench corpora download sighan2005-as" in availability.how_to_get
+    assert "cws-bench corpora download sighan2005-as" in availability.how_to_get()
     with pytest.raises(CorpusUnavailableError) as info:
         list(corpus.sentences("test"))
     assert "--data-dir" in str(info.value)

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from cws_bench.reports import render_csv, render_json
-from cws_bench.results import BakeoffResult
+from cws_bench.results.model import BakeoffResult
 
 
 def test_json_round_trips_to_the_result(reports, bakeoff):

@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from cws_bench.bakeoff import load_config, run_bakeoff
-from cws_bench.executors import LocalExecutor
-from cws_bench.experiment import PairTask, run_pair
-from cws_bench.results import BakeoffResult
+from cws_bench.results.model import BakeoffResult
+from cws_bench.run.bakeoff import load_config, run_bakeoff
+from cws_bench.run.executors import LocalExecutor
+from cws_bench.run.experiment import PairTask, run_pair
 
 sys.path.insert(0, str(Path(__file__).parent))
 from faults import FaultyExecutor
@@ -81,7 +81,7 @@ def local() -> Iterator[LocalExecutor]:
 @pytest.fixture(scope="module")
 def dask_executor() -> Iterator[Any]:
     pytest.importorskip("distributed", reason="dask[distributed] is not installed")
-    from cws_bench.executors import DaskExecutor
+    from cws_bench.run.executors import DaskExecutor
 
     executor = DaskExecutor(jobs=2, retries=1)
     try:
@@ -546,8 +546,8 @@ def test_a_worker_learns_its_words_from_the_split_the_driver_read(
     the test's copy."""
     from cws_bench.corpora.base import SplitSummary
     from cws_bench.corpora.peoples_daily import PeoplesDaily1998
-    from cws_bench.executors import cached
-    from cws_bench.tasks import PairSetup, ShardContext, ShardItem, segment_shard
+    from cws_bench.run.executors import cached
+    from cws_bench.run.tasks import PairSetup, ShardContext, ShardItem, segment_shard
 
     (tmp_path / "199801.txt").write_text(
         "".join(f"19980101-01-001-{n:03d}/m  [中央/n 人民/n]nt  报道/v\n" for n in range(20)),

@@ -1,6 +1,6 @@
 """The result model of a bake-off: one row per (segmenter, corpus) pair, plus comparisons.
 
-The runner (cws_bench/bakeoff.py) produces a :class:`BakeoffResult`; the
+The runner (cws_bench/run/bakeoff.py) produces a :class:`BakeoffResult`; the
 reports (cws_bench/reports/) render it and never recompute a number. Every
 value is JSON-safe, so ``BakeoffResult.from_dict(result.to_dict())`` gives the
 result back and ``results.json`` is the single source of every number in a
@@ -13,12 +13,13 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeGuard
 
+from cws_bench.text.dictionary_checks import is_leak_warning
+
 if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = [
     "LEAKED",
-    "LEAK_NOTE",
     "STATUSES",
     "TRACKS",
     "TRAINED_ON_IT",
@@ -29,7 +30,6 @@ __all__ = [
     "PairResult",
     "Verdict",
     "group_warnings",
-    "is_leak_warning",
     "judge_comparisons",
 ]
 
@@ -43,16 +43,6 @@ TRAINED_ON_IT = "trained on this data"
 """Why a row scored on its own training data is never ranked, as the reports say it."""
 LEAKED = "its dictionary saw the test data"
 """Why a closed-track row whose dictionary leaked the test words is never ranked."""
-LEAK_NOTE = "so this is not a closed-track result"
-"""How every leak warning (:func:`cws_bench.dictionary_checks.leak_warnings`) ends: a row
-with such a warning is shown, marked and never ranked."""
-
-
-def is_leak_warning(warning: str) -> bool:
-    """Whether ``warning`` is a leak warning (the row's closed-track dictionary saw the gold)."""
-    return warning.endswith(LEAK_NOTE)
-
-
 _SCORE_NAMES = (
     "precision",
     "recall",
@@ -109,7 +99,7 @@ class PairResult:
         segmenter_info: name, version, kind, options and training data of the
             segmenter as it ran.
         signature: every setting that can change the numbers, ``key:value|...``.
-        analysis: :meth:`cws_bench.analysis.ErrorAnalysis.to_dict` of the pair.
+        analysis: :meth:`cws_bench.analysis.patterns.ErrorAnalysis.to_dict` of the pair.
         cached: whether the row came from the run cache.
         contaminated: the segmenter has seen the data it is scored on: it was
             trained on it, or (closed track) its dictionary holds the test words
@@ -117,7 +107,7 @@ class PairResult:
             :attr:`exclusion`): the row is shown and marked, but never wins and
             takes no part in the significance letters of the others.
         diagnostics: the segmenter's per-line diagnostics summed
-            (:func:`cws_bench.diagnostics.summarize`: ``fidelity`` of an LLM's
+            (:func:`cws_bench.segmenters.diagnostics.summarize`: ``fidelity`` of an LLM's
             text, ``requests`` with serving metrics, ``cost``); empty for
             adapters that keep none.
 

@@ -1,21 +1,21 @@
 """The one shard task: a worker segments one shard of one segmenter's input.
 
 Every sharded run maps :func:`segment_shard` over :class:`ShardItem` s on an
-executor (:mod:`cws_bench.executors`), with a :class:`ShardContext` sent to
+executor (:mod:`cws_bench.run.executors`), with a :class:`ShardContext` sent to
 each worker once, and gets a :class:`ShardResult` per shard:
 
-- the bake-off (:mod:`cws_bench.runner`) and a regression baseline in shards:
+- the bake-off (:mod:`cws_bench.run.runner`) and a regression baseline in shards:
   items hold their raw lines (cut in memory by ``runner.cut_batches``), the
   context the setups of many pairs; a result holds the words, and a segmenter
   that fails gives a failed result, never an exception (its pair fails, the
   others go on);
-- one big file (:mod:`cws_bench.sharded`): items name a byte range of the
+- one big file (:mod:`cws_bench.run.sharded`): items name a byte range of the
   context's :class:`FileShards` source (cut by ``shards.plan_shards``); a
   result holds the output's bytes, or the part file a worker on the driver's
   machine wrote them to; a failure is raised, located in the file.
 
 Either way the worker keeps the segmenter it loaded under its
-:func:`segmenter_key` (:func:`cws_bench.executors.cached`) for its next
+:func:`segmenter_key` (:func:`cws_bench.run.executors.cached`) for its next
 shards, and segments through the one loop,
 :class:`cws_bench.segmenters.stream.SegmentRun` (time inside ``segment()``
 only). This module imports nothing of cws_bench at module level but the
@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from cws_bench.executors import LoadReport
+    from cws_bench.run.executors import LoadReport
     from cws_bench.segmenters import Segmenter
 
 __all__ = [
@@ -73,7 +73,7 @@ def leak_inputs(gold: list[list[str]], dictionary: Any) -> Leaks:
     scoring dictionary's words (None without a dictionary: no check)."""
     if dictionary is None:
         return None
-    from cws_bench.dictionary import Dictionary
+    from cws_bench.text.dictionary import Dictionary
 
     words = dictionary.words if isinstance(dictionary, Dictionary) else dictionary
     return frozenset(word for words_ in gold for word in words_), frozenset(words)
@@ -85,7 +85,7 @@ def segmenter_facts(segmenter: Segmenter, track: str, leaks: Leaks) -> dict[str,
     ``info`` (its metadata), ``trained_on``, ``notes``, ``has_speed`` and the
     closed-track ``leaks`` warnings (:func:`leak_inputs` of the corpus).
     """
-    from cws_bench.dictionary_checks import segmenter_leak_warnings
+    from cws_bench.text.dictionary_checks import segmenter_leak_warnings
 
     leak = []
     if leaks is not None:
@@ -292,7 +292,7 @@ def _reason(error: Exception) -> tuple[str, str]:
 def _load(context: ShardContext, setup: PairSetup) -> Segmenter:
     """The worker's segmenter of ``setup``, built on first use (within the run's summaries)."""
     from cws_bench.corpora.base import kept_summaries
-    from cws_bench.executors import cached
+    from cws_bench.run.executors import cached
 
     def build() -> Segmenter:
         segmenter = build_segmenter(setup.name, setup.options, setup.blob)
@@ -304,9 +304,9 @@ def _load(context: ShardContext, setup: PairSetup) -> Segmenter:
 
 
 def _segment(context: ShardContext, item: ShardItem, setup: PairSetup) -> ShardResult:
-    from cws_bench.executors import take_load_reports
-    from cws_bench.memory import peak_memory_mib
+    from cws_bench.run.executors import take_load_reports
     from cws_bench.segmenters.stream import SegmentRun
+    from cws_bench.system.memory import peak_memory_mib
 
     try:
         segmenter = _load(context, setup)
@@ -327,8 +327,8 @@ def _segment(context: ShardContext, item: ShardItem, setup: PairSetup) -> ShardR
             convert=converter,
         )
     else:
-        from cws_bench.io import display_name
-        from cws_bench.shards import read_shard_lines
+        from cws_bench.run.shards import read_shard_lines
+        from cws_bench.text.io import display_name
 
         assert item.byte_range is not None  # a file's items are byte ranges
         lines = read_shard_lines(

@@ -8,11 +8,11 @@ segmenter gets exactly the batches it gets in an unsharded run; or runs of
 whole lines for an adapter whose ``independent_lines`` says that each line is
 segmented on its own (finer shards share a slow pair among the workers). :class:`Run`
 feeds every shard of every pair to one executor
-(:mod:`cws_bench.executors`), whose workers keep the segmenters they loaded
+(:mod:`cws_bench.run.executors`), whose workers keep the segmenters they loaded
 from one shard, and one corpus, to the next; as each shard comes back it is
 written to the run cache, and as each pair is complete it is scored, in a
 thread of this process while the workers go on, by the same
-:func:`cws_bench.experiment.finish_pair` an unsharded run uses: the numbers
+:func:`cws_bench.run.experiment.finish_pair` an unsharded run uses: the numbers
 are the same to the last digit.
 
 A shard whose worker dies or hangs is run again (``retries``); a shard that
@@ -34,8 +34,8 @@ from pathlib import Path
 from typing import Any
 
 from cws_bench.errors import CwsBenchError
-from cws_bench.executors import Executor, ItemFailure, LoadReport
-from cws_bench.experiment import (
+from cws_bench.run.executors import Executor, ItemFailure, LoadReport
+from cws_bench.run.experiment import (
     CACHE_VERSION,
     CorpusSpec,
     PairInput,
@@ -47,10 +47,7 @@ from cws_bench.experiment import (
     gold_and_raw,
     identity_of,
 )
-from cws_bench.io import make_folder
-from cws_bench.segmenters import Segmenter
-from cws_bench.segmenters.stream import count_characters
-from cws_bench.tasks import (
+from cws_bench.run.tasks import (
     PairSetup,
     ShardContext,
     ShardItem,
@@ -59,6 +56,9 @@ from cws_bench.tasks import (
     segment_shard,
     segmenter_key,
 )
+from cws_bench.segmenters import Segmenter
+from cws_bench.segmenters.stream import count_characters
+from cws_bench.text.io import make_folder
 
 __all__ = [
     "BAKEOFF_SHARD_CHARS",
@@ -174,7 +174,7 @@ class RunCache:
     """Finished pairs (``cache/<key>.json``) and finished shards (``cache/shards/``).
 
     Both are written atomically with a checksum and validated when read back
-    (:mod:`cws_bench.records`): an invalid file is never used, it adds a
+    (:mod:`cws_bench.results.records`): an invalid file is never used, it adds a
     warning and the work runs again.
     """
 
@@ -186,7 +186,7 @@ class RunCache:
 
     def record(self, key: str) -> PairRecord | None:
         """The cached record of a pair, or None."""
-        from cws_bench.records import load_record
+        from cws_bench.results.records import load_record
 
         if self.folder is None:
             return None
@@ -199,14 +199,14 @@ class RunCache:
             return None  # not a record: run the pair again
 
     def put(self, key: str, record: PairRecord) -> None:
-        from cws_bench.records import store_record
+        from cws_bench.results.records import store_record
 
         if self.folder is not None:
             store_record(self.folder / f"{key}.json", record.to_dict())
 
     def shard(self, key: str, lines: Sequence[str]) -> ShardResult | None:
         """The cached output of a shard whose raw lines are ``lines``, or None."""
-        from cws_bench.records import load_shard_record
+        from cws_bench.results.records import load_shard_record
 
         if self.folder is None:
             return None
@@ -227,7 +227,7 @@ class RunCache:
         )
 
     def put_shard(self, key: str, output: ShardResult) -> None:
-        from cws_bench.records import store_record
+        from cws_bench.results.records import store_record
 
         if self.folder is None:
             return
@@ -288,7 +288,7 @@ def _corpus_here(corpus: CorpusSpec, data_dir: str | None, notes: list[str]) -> 
     named = get_corpus(corpus.name, data_dir=data_dir)
     if corpus.split in named.available_splits:
         return True
-    notes.append(f"skipped corpus {corpus.label}: not here ({named.availability().how_to_get})")
+    notes.append(f"skipped corpus {corpus.label}: not here ({named.availability().how_to_get()})")
     return False
 
 

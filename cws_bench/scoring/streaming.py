@@ -28,20 +28,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from cws_bench.checksums import SentenceDigest
 from cws_bench.errors import CwsBenchError, LineCountMismatchError
-from cws_bench.normalize import as_normalizer
 from cws_bench.scoring.api import MAX_EXAMPLES, Method
 from cws_bench.scoring.engine import Scorer
 from cws_bench.scoring.inputs import normalized_dictionary, optional_dictionary
 from cws_bench.scoring.methods import get_method
 from cws_bench.scoring.result import ScoreResult
 from cws_bench.scoring.signature import Signature
+from cws_bench.text.checksums import SentenceDigest
+from cws_bench.text.normalize import as_normalizer
 
 if TYPE_CHECKING:
-    from cws_bench.dictionary import Dictionary
-    from cws_bench.io import PathLike
-    from cws_bench.normalize import Normalizer
+    from cws_bench.text.dictionary import Dictionary
+    from cws_bench.text.io import PathLike
+    from cws_bench.text.normalize import Normalizer
 
 __all__ = ["SegmentationMetric"]
 
@@ -50,7 +50,7 @@ _CHUNK = 4096
 
 
 def _as_dictionary_type() -> type[Dictionary]:
-    from cws_bench.dictionary import Dictionary
+    from cws_bench.text.dictionary import Dictionary
 
     return Dictionary
 
@@ -83,7 +83,7 @@ class SegmentationMetric:
 
     Args:
         dictionary: the OOV dictionary, as :func:`~cws_bench.scoring.score_sentences`
-            takes it (a :class:`~cws_bench.dictionary.Dictionary`, words, or a path).
+            takes it (a :class:`~cws_bench.text.dictionary.Dictionary`, words, or a path).
         method: ``interval`` (the literature's counting) or ``sighan`` (the
             official bakeoff script's).
         normalize: a normaliser name such as ``"width"`` applied to both sides.

@@ -15,11 +15,11 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from cws_bench.errors import CwsBenchError, SegmenterError
+from cws_bench.errors import CwsBenchError, Fix, SegmenterError, Terms
 from cws_bench.suggest import did_you_mean
 
 Config = TypeVar("Config")
-"""A :class:`~cws_bench.bakeoff.BakeoffConfig` (this module sits below the bake-off)."""
+"""A :class:`~cws_bench.run.bakeoff.BakeoffConfig` (this module sits below the bake-off)."""
 
 __all__ = [
     "ConfigurationError",
@@ -38,10 +38,16 @@ class Problem:
     where: str
     message: str
     hint: str | None = None
+    fixes: tuple[Fix, ...] = ()
+
+    def describe(self, terms: Terms = Fix.api) -> str:
+        """The problem, with the fixes its hint names (``{0}``, ...) in ``terms``."""
+        text = f"{self.where}: {self.message}" if self.where else self.message
+        hint = CwsBenchError("", self.hint, fixes=self.fixes).describe_hint(terms)
+        return f"{text}; {hint}" if hint else text
 
     def __str__(self) -> str:
-        text = f"{self.where}: {self.message}" if self.where else self.message
-        return f"{text}; {self.hint}" if self.hint else text
+        return self.describe()
 
 
 class ConfigurationError(CwsBenchError):
@@ -49,12 +55,21 @@ class ConfigurationError(CwsBenchError):
 
     def __init__(self, source: str, problems: Sequence[Problem]) -> None:
         self.problems = tuple(problems)
-        lines = "\n".join(f"  - {problem}" for problem in self.problems)
+        self.source = source
+        super().__init__(self._message(Fix.api), "fix them and run again")
+
+    def _message(self, terms: Terms) -> str:
+        lines = "\n".join(f"  - {problem.describe(terms)}" for problem in self.problems)
         count = len(self.problems)
-        super().__init__(
-            f"{source}: {count} problem{'s' if count > 1 else ''}, nothing was run:\n{lines}",
-            "fix them and run again",
+        return (
+            f"{self.source}: {count} problem{'s' if count > 1 else ''}, nothing was run:\n{lines}"
         )
+
+    def describe(self, terms: Terms = Fix.api) -> str:
+        """Every problem and the hint, each fix named by ``terms`` (e.g. a command's flags)."""
+        hint = self.describe_hint(terms)
+        message = self._message(terms)
+        return f"{message}\n  hint: {hint}" if hint else message
 
 
 def check_names(kind: str, given: Sequence[str], known: Sequence[str]) -> None:
@@ -87,7 +102,7 @@ def validate_config(
     """Check a BakeoffConfig before it runs; return it without the optional rows to skip.
 
     Args:
-        config: the :class:`~cws_bench.bakeoff.BakeoffConfig`.
+        config: the :class:`~cws_bench.run.bakeoff.BakeoffConfig`.
         data_dir: where corpora that need local data are.
         shipped: labels of segmenters given as Python objects (not looked up).
         notes: where skip notes go (an optional segmenter whose model is not here).
@@ -145,12 +160,13 @@ def _corpus_problems(corpus: Any, where: str, data_dir: str | None) -> list[Prob
                 )
             )
         elif not corpus.optional and corpus.split not in named.available_splits:
-            how = named.availability().how_to_get
+            availability = named.availability()
             problems.append(
                 Problem(
                     where,
                     f"corpus {corpus.name} ({corpus.split}) is not here",
-                    f"{how}; or mark the corpus optional = true to skip it",
+                    f"{availability.hint}; or mark the corpus optional = true to skip it",
+                    availability.fixes,
                 )
             )
     else:

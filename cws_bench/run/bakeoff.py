@@ -42,7 +42,7 @@ corpus being scored (closed tracks train on each corpus' own training data).
 
 Each (segmenter, corpus) pair is cut into shards (of whole batches, or of lines
 for a segmenter that segments each line on its own), and every
-shard of every pair runs on one executor (:mod:`cws_bench.runner`; local
+shard of every pair runs on one executor (:mod:`cws_bench.run.runner`; local
 worker processes or a Dask cluster, chosen by ``[settings]``: ``executor``,
 ``scheduler``, ``shard_chars``, ``retries``), whose workers keep the
 segmenters they loaded. A segmenter that raises, or a shard that keeps
@@ -59,7 +59,7 @@ recall, predicted words for precision), and a paired bootstrap test of F1 for
 every two segmenters of the same track on a corpus (Koehn 2004), its
 p-values corrected within each track for multiple comparisons
 (``correction``, Holm-Bonferroni by default) by
-:func:`cws_bench.results.judge_comparisons`. A segmenter scored on its own
+:func:`cws_bench.results.model.judge_comparisons`. A segmenter scored on its own
 training data is in no family and never wins.
 """
 
@@ -75,12 +75,19 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, cast
 
-from cws_bench import validate
 from cws_bench.configs import BUNDLED_CONFIGS, bundled_text
 from cws_bench.defaults import DEFAULT_BATCH_SIZE, DEFAULT_RESAMPLES, DEFAULT_SEED
 from cws_bench.errors import CwsBenchError
-from cws_bench.executors import DEFAULT_RETRIES, EXECUTORS, Executor, ExecutorSettings
-from cws_bench.experiment import (
+from cws_bench.results.model import (
+    BakeoffResult,
+    Comparison,
+    Interval,
+    PairResult,
+    judge_comparisons,
+)
+from cws_bench.run import validate
+from cws_bench.run.executors import DEFAULT_RETRIES, EXECUTORS, Executor, ExecutorSettings
+from cws_bench.run.experiment import (
     CACHE_VERSION,
     CorpusSpec,
     PairRecord,
@@ -93,15 +100,8 @@ from cws_bench.experiment import (
     pair_result,
     pair_signature,
 )
-from cws_bench.io import PathLike
-from cws_bench.results import (
-    BakeoffResult,
-    Comparison,
-    Interval,
-    PairResult,
-    judge_comparisons,
-)
-from cws_bench.runner import BAKEOFF_SHARD_CHARS, Progress, Run, RunCache, RunPlan, plan_run
+from cws_bench.run.runner import BAKEOFF_SHARD_CHARS, Progress, Run, RunCache, RunPlan, plan_run
+from cws_bench.text.io import PathLike
 
 __all__ = [
     "BUNDLED_CONFIGS",
@@ -131,7 +131,7 @@ DEFAULT_SETTINGS = ExecutorSettings(
 """A bake-off's ``[settings]`` when its configuration sets none."""
 
 # The pair's experiment (specs, corpus resolution, identity, the worker's run) is
-# cws_bench/experiment.py, the runner (shards, executor, cache) cws_bench/runner.py;
+# cws_bench/run/experiment.py, the runner (shards, executor, cache) cws_bench/run/runner.py;
 # these names stay importable from here.
 
 
@@ -427,11 +427,11 @@ def _statistics(
     """Bootstrap intervals per pair and paired comparisons per corpus.
 
     Per-sentence counts are the rows of cws_bench.scoring.per_sentence; the pairs of
-    a corpus share their resamples (:func:`cws_bench.comparison.bootstrap_statistics`).
+    a corpus share their resamples (:func:`cws_bench.run.comparison.bootstrap_statistics`).
     """
     import numpy as np
 
-    from cws_bench.comparison import bootstrap_statistics
+    from cws_bench.run.comparison import bootstrap_statistics
     from cws_bench.scoring.per_sentence import COLUMNS
 
     by_corpus: dict[str, dict[str, Any]] = {}
@@ -488,7 +488,7 @@ def run_bakeoff(
 ) -> BakeoffResult:
     """Run a bake-off and write its reports.
 
-    The configuration is checked first (:func:`cws_bench.validate.validate_config`):
+    The configuration is checked first (:func:`cws_bench.run.validate.validate_config`):
     every problem (a missing file or corpus, an unknown segmenter or option, a
     model that is not here) is raised at once, before anything runs or is written.
 
@@ -502,7 +502,7 @@ def run_bakeoff(
             finished pair otherwise (a CI log gets no carriage returns).
         write: write the reports (results.json, results.csv, leaderboard.md, report.html,
             leaderboard.tex).
-        executor: ``local``, ``dask`` or an :class:`~cws_bench.executors.Executor`
+        executor: ``local``, ``dask`` or an :class:`~cws_bench.run.executors.Executor`
             (left open) [default: the config's ``[settings]``, else local].
         scheduler: a Dask scheduler's address (implies dask) [default: the config's].
         shard_chars: characters per shard [default: the config's, 20,000].
@@ -523,7 +523,7 @@ def run_bakeoff(
             available (and not optional), or a report that cannot be written.
     """
     from cws_bench.corpora.base import kept_summaries
-    from cws_bench.identity import forget
+    from cws_bench.run.identity import forget
 
     forget()  # files may have changed since an earlier run in this process
     started = time.perf_counter()
@@ -563,7 +563,7 @@ def run_bakeoff(
             run = _execute(plan, cache, settings, own or early, progress, use_cache)
     finally:
         if early is not None:
-            from cws_bench.workers import signals_ignored
+            from cws_bench.system.workers import signals_ignored
 
             with signals_ignored():  # a second Ctrl-C cannot cut the cleanup
                 early.close()
@@ -614,7 +614,7 @@ def _shipped(segmenters: Mapping[str, Any] | None) -> dict[str, tuple[bytes, boo
                     f"segmenters[{label!r}]: {segmenter!r} is neither a Segmenter nor a callable",
                     "give a Segmenter, or a function from a line to its list of words",
                 )
-            from cws_bench.runner import FunctionSegmenter
+            from cws_bench.run.runner import FunctionSegmenter
 
             segmenter = FunctionSegmenter(label, segmenter)
         try:
@@ -634,7 +634,7 @@ def _early_executor(settings: ExecutorSettings, given: Executor | None) -> Execu
     cluster starts once a shard is to run)."""
     if given is not None or settings.kind != "local" or settings.scheduler:
         return None
-    from cws_bench.executors import make_executor
+    from cws_bench.run.executors import make_executor
 
     executor = make_executor(settings)
     executor.start()
@@ -650,9 +650,9 @@ def _execute(
     use_cache: bool,
 ) -> Run:
     """Run the plan's shards on the executor (made and closed here when None)."""
-    from cws_bench.executors import make_executor
+    from cws_bench.run.executors import make_executor
     from cws_bench.segmenters.stream import count_characters
-    from cws_bench.workers import Interrupted, signals_ignored, signals_raise
+    from cws_bench.system.workers import Interrupted, signals_ignored, signals_raise
 
     characters = sum(count_characters(plan.inputs[p.corpus.label].raw) for p in plan.pairs)
     shown = Progress(progress, characters, len(plan.pairs))
@@ -691,7 +691,7 @@ def _result(
     data: str | None,
 ) -> BakeoffResult:
     """The BakeoffResult of a finished run: rows, statistics, settings."""
-    from cws_bench.overlap import run_overlap
+    from cws_bench.corpora.overlap import run_overlap
 
     records = plan.records
     intervals, comparisons = _statistics(records, config)

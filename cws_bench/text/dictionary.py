@@ -5,7 +5,7 @@ the word types of a corpus' training set (``*_training_words.utf8``).
 
 Dictionaries come from files (one word a line, or jieba's ``word freq tag``),
 from the word types of sentences, from the dictionary bundled with jieba, and
-by union and difference. :func:`cws_bench.words.resolve_words` turns the
+by union and difference. :func:`cws_bench.corpora.words.resolve_words` turns the
 one-string specification of the command line (``--dict``) into a dictionary:
 a path, ``jieba``, or a corpus reference ``corpus:NAME[:SPLIT]``.
 """
@@ -24,7 +24,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from cws_bench.errors import CorpusFormatError, CwsBenchError, Fix
-from cws_bench.io import (
+from cws_bench.text.io import (
     STDIN,
     PathLike,
     display_name,
@@ -34,7 +34,7 @@ from cws_bench.io import (
 )
 
 if TYPE_CHECKING:
-    from cws_bench.normalize import Normalizer
+    from cws_bench.text.normalize import Normalizer
 
 __all__ = [
     "Dictionary",
@@ -142,7 +142,7 @@ class Dictionary:
     def normalized(self, normalizer: Normalizer) -> Dictionary:
         """The dictionary as text normalised by ``normalizer`` sees it, named after both.
 
-        >>> from cws_bench.normalize import get_normalizer
+        >>> from cws_bench.text.normalize import get_normalizer
         >>> d = Dictionary.from_words(["ＩＢＭ", "公司"], "demo")
         >>> normalized = d.normalized(get_normalizer("width"))
         >>> sorted(normalized), normalized.name

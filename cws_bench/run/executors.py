@@ -3,7 +3,7 @@
 An executor maps ``task(context, item)`` over items and yields the results
 in the items' order, whatever order they finish in. The context (a
 segmenter's name and options, a dictionary, scoring settings) goes to each
-worker once; an item (a :class:`~cws_bench.shards.Shard`) is small.
+worker once; an item (a :class:`~cws_bench.run.shards.Shard`) is small.
 
 - :class:`LocalExecutor`: ``jobs`` worker processes of the spawn context,
   each fed one item at a time. A worker that dies, or runs an item past the
@@ -47,7 +47,7 @@ from typing import Any
 # CLI reads at start-up without importing this module (multiprocessing, socket, ...).
 from cws_bench.defaults import DEFAULT_RETRIES, EXECUTORS
 from cws_bench.errors import CwsBenchError, Fix
-from cws_bench.workers import (
+from cws_bench.system.workers import (
     become_subreaper,
     descendants_of,
     kill_orphans,
@@ -261,7 +261,7 @@ def _worker_main(connection: Connection) -> None:
     ``("item", index, item)`` runs one; ``None`` stops. The worker lives on
     from one ``map`` to the next, keeping what :func:`cached` loaded.
     """
-    from cws_bench.workers import worker_started
+    from cws_bench.system.workers import worker_started
 
     # Out of the terminal's process group (Ctrl-C reaches the parent only, which
     # decides), SIGTERM runs the finally blocks, and the worker dies with its parent.
@@ -336,7 +336,7 @@ class LocalExecutor(Executor):
     The workers start on the first :meth:`map` and serve the next ones (a
     segmenter they loaded stays loaded) until :meth:`close`. A worker that is
     stopped gets SIGTERM and a short grace, then it and everything it started
-    get SIGKILL (:func:`cws_bench.workers.stop_worker`).
+    get SIGKILL (:func:`cws_bench.system.workers.stop_worker`).
 
     Args:
         jobs: worker processes (default: the CPU count).
@@ -378,7 +378,7 @@ class LocalExecutor(Executor):
     def _stop(self, slot: _Slot, *, kill: bool) -> None:
         """Stop a worker: one already told to leave (``kill`` false) is given a few seconds;
         then SIGTERM and SIGKILL as needed."""
-        from cws_bench.workers import stop_worker
+        from cws_bench.system.workers import stop_worker
 
         if not kill:
             slot.process.join(timeout=5)
@@ -777,7 +777,7 @@ class DaskExecutor(Executor):
 class ExecutorSettings:
     """How a run is spread over workers: the one description of an executor (changes no number).
 
-    What the command line's executor options, :func:`~cws_bench.bakeoff.run_bakeoff`'s
+    What the command line's executor options, :func:`~cws_bench.run.bakeoff.run_bakeoff`'s
     keyword arguments and a bake-off's ``[settings]`` table give; :func:`make_executor`
     builds the executor. A field left None is not set: :meth:`merged` lets another
     settings object's set fields win, and the executor's own default applies.

@@ -7,7 +7,7 @@ after about ``shard_chars`` characters (UTF-8 characters, or bytes in another
 encoding), always at a line end; the other files are cut at the same line
 indices, since their bytes differ (a gold file has spaces its raw text has not).
 
-Reading a shard back gives exactly the lines :func:`cws_bench.io.iter_lines`
+Reading a shard back gives exactly the lines :func:`cws_bench.text.io.iter_lines`
 gives for that range (``\\n`` or ``\\r\\n`` line ends, a UTF-8 byte-order mark
 dropped at the start of a file, a last line without its newline).
 
@@ -33,7 +33,7 @@ from dataclasses import dataclass
 # The default lives with the others, which the CLI reads without importing this module.
 from cws_bench.defaults import DEFAULT_SHARD_CHARS
 from cws_bench.errors import CwsBenchError, Fix
-from cws_bench.io import (
+from cws_bench.text.io import (
     BLOCK_SIZE,
     STDIN,
     PathLike,
@@ -290,7 +290,7 @@ def plan_shards(
 def read_shard_lines(
     path: PathLike, byte_range: tuple[int, int], first_line: int = 0, *, encoding: str = "utf-8"
 ) -> list[str]:
-    """The lines in ``byte_range`` of a file, as :func:`cws_bench.io.iter_lines` reads them.
+    """The lines in ``byte_range`` of a file, as :func:`cws_bench.text.io.iter_lines` reads them.
 
     Args:
         path: the file.

@@ -8,7 +8,7 @@ one (segmenter, corpus) pair lives here, once:
   one word-source resolver), :func:`corpus_identity` (the checksums of its
   gold, raw input and dictionary, and its size);
 - the pair's identity: :func:`cache_key` (everything that can change its
-  numbers, files by content: :mod:`cws_bench.identity`) and
+  numbers, files by content: :mod:`cws_bench.run.identity`) and
   :func:`pair_signature` (the score's signature plus segmenter, version,
   options, seed and resamples);
 - :func:`contamination_warnings` (scored on data it was trained on);
@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 from cws_bench import __version__
 
 if TYPE_CHECKING:
-    from cws_bench.results import Interval, PairResult
+    from cws_bench.results.model import Interval, PairResult
     from cws_bench.scoring import ScoreResult
     from cws_bench.segmenters import TrainingData
 
@@ -190,7 +190,7 @@ def _raw(corpus: CorpusSpec, data_dir: str | None, gold: list[list[str]]) -> lis
 
         return list(get_corpus(corpus.name, data_dir=data_dir).raw(corpus.split))
     if corpus.raw:
-        from cws_bench.io import iter_lines
+        from cws_bench.text.io import iter_lines
 
         return list(iter_lines(corpus.raw, encoding=corpus.encoding))
     return ["".join(words) for words in gold]
@@ -216,7 +216,7 @@ def corpus_dictionary(corpus: CorpusSpec, data_dir: str | None) -> Any:
     if corpus.dictionary == "none":
         return None
     if corpus.dictionary:
-        from cws_bench.words import resolve_dictionary
+        from cws_bench.corpora.words import resolve_dictionary
 
         return resolve_dictionary(corpus.dictionary, data_dir=data_dir)
     if corpus.name is not None:
@@ -252,7 +252,7 @@ def corpus_identity(corpus: CorpusSpec, data_dir: str | None) -> CorpusIdentity:
 
 def identity_of(gold: list[list[str]], raw: list[str], dictionary: Any) -> CorpusIdentity:
     """The :class:`CorpusIdentity` of gold sentences, raw lines and a dictionary (or None)."""
-    from cws_bench.checksums import SentenceDigest
+    from cws_bench.text.checksums import SentenceDigest
 
     digest = SentenceDigest()
     characters = 0
@@ -288,14 +288,14 @@ def cache_key(
     """A short hash of everything that can change a pair's numbers.
 
     The segmenter's name, version and options, with every file an option
-    names by its content (:func:`cws_bench.identity.options_identity`), the
+    names by its content (:func:`cws_bench.run.identity.options_identity`), the
     training data behind ``corpus=``/``dictionary="corpus:..."`` by its
     checksums, the installed versions of the libraries it uses; the corpus
     by the checksums of its gold, raw input and dictionary; the
     normalisation, the cache format and cws-bench's version. Paths never
     enter it, so moving files keeps the key and editing them changes it.
     """
-    from cws_bench.identity import library_versions, options_identity, training_identity
+    from cws_bench.run.identity import library_versions, options_identity, training_identity
 
     if libraries is None:
         try:
@@ -502,14 +502,14 @@ class PairRecord:
     Attributes:
         scores: :meth:`cws_bench.scoring.ScoreResult.to_dict`.
         sentence_counts: one row per scored sentence (:mod:`cws_bench.scoring.per_sentence`).
-        analysis: :meth:`cws_bench.analysis.ErrorAnalysis.to_dict`.
+        analysis: :meth:`cws_bench.analysis.patterns.ErrorAnalysis.to_dict`.
         timing: the pair's :class:`PairTiming`.
         peak_memory_mib: the worker's peak resident memory.
         warnings: the scorer's warnings and contamination warnings.
         segmenter_info: the segmenter's metadata (:class:`SegmenterMetadata`).
         contaminated: scored on data it was trained on (see :func:`contamination_warnings`).
         version: :data:`CACHE_VERSION` of the record.
-        diagnostics: :func:`cws_bench.diagnostics.summarize` of the segmenter's
+        diagnostics: :func:`cws_bench.segmenters.diagnostics.summarize` of the segmenter's
             per-line diagnostics (text fidelity, requests, cost), or None when it
             keeps none.
     """
@@ -587,7 +587,8 @@ def pair_result(
 ) -> PairResult:
     """The bake-off's row of a scored pair: its record, its bootstrap intervals and the
     SIGHAN bakeoffs' half-widths ±2·sqrt(p(1−p)/n) (Emerson 2005), signed."""
-    from cws_bench.results import PairResult, is_leak_warning
+    from cws_bench.results.model import PairResult
+    from cws_bench.text.dictionary_checks import is_leak_warning
 
     scores = record.scores
     sighan = {}
@@ -632,7 +633,7 @@ class PairTask:
 def _normalized(dictionary: Any, normalize: str | None) -> Any:
     if normalize is None:
         return dictionary
-    from cws_bench.normalize import get_normalizer
+    from cws_bench.text.normalize import get_normalizer
 
     normalizer = get_normalizer(normalize)
     return {normalizer(word) for word in dictionary.words}
@@ -641,16 +642,16 @@ def _normalized(dictionary: Any, normalize: str | None) -> Any:
 def run_pair(task: PairTask, report: Callable[[int], None] | None = None) -> PairRecord:
     """Run one segmenter on one corpus and score it, in this process (the unsharded run).
 
-    The bake-off's runner does the same in shards (:func:`cws_bench.tasks.segment_shard`, then
+    The bake-off's runner does the same in shards (:func:`cws_bench.run.tasks.segment_shard`, then
     :func:`finish_pair`): the numbers are the same.
 
     Args:
         task: the pair.
         report: called with the characters of each batch segmented (progress).
     """
-    from cws_bench.memory import peak_memory_mib
+    from cws_bench.run.tasks import build_segmenter, leak_inputs, segmenter_facts
     from cws_bench.segmenters.stream import SegmentRun
-    from cws_bench.tasks import build_segmenter, leak_inputs, segmenter_facts
+    from cws_bench.system.memory import peak_memory_mib
 
     corpus = task.corpus
     gold, raw = gold_and_raw(corpus, task.data_dir)
@@ -754,9 +755,9 @@ def finish_pair(
         peak_memory_mib: the peak resident memory of the process(es) that segmented.
         diagnostics: the segmenter's per-line diagnostics, one per raw line (or None).
     """
-    from cws_bench.alignment import align
-    from cws_bench.analysis import analyse_errors
-    from cws_bench.buckets import bucket_analysis
+    from cws_bench.analysis.alignment import align
+    from cws_bench.analysis.buckets import bucket_analysis
+    from cws_bench.analysis.patterns import analyse_errors
     from cws_bench.metrics.throughput import rate
     from cws_bench.segmenters import TrainingData
     from cws_bench.segmenters.stream import count_characters
@@ -823,7 +824,7 @@ def _tokens(facts: dict[str, Any], gold: list[list[str]], pred: list[list[str]])
 
 def _fidelity_warning(summary: dict[str, Any] | None) -> list[str]:
     """A warning for the leaderboard when the segmenter's text differed from some lines."""
-    from cws_bench.diagnostics import summary_note
+    from cws_bench.segmenters.diagnostics import summary_note
 
     note = summary_note(summary)
     if note is None or not (summary or {}).get("fidelity", {}).get("altered"):
@@ -836,7 +837,7 @@ def _summarize(
 ) -> dict[str, Any] | None:
     if not diagnostics or len(diagnostics) != len(raw):
         return None
-    from cws_bench.diagnostics import summarize
+    from cws_bench.segmenters.diagnostics import summarize
 
     return summarize(diagnostics, raw)
 

@@ -16,7 +16,7 @@ bake-off all name word lists the same ways, read here and nowhere else:
     a dictionary file (one word a line, or ``word freq tag``). A file called
     ``jieba`` is read as ``./jieba`` or ``file:jieba``.
 words
-    a list, tuple or set of words, or a :class:`~cws_bench.dictionary.Dictionary`.
+    a list, tuple or set of words, or a :class:`~cws_bench.text.dictionary.Dictionary`.
 
 This module sits above ``dictionary`` and ``corpora`` (it reads both), so
 neither imports the other's resolver.
@@ -29,9 +29,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from cws_bench.dictionary import Dictionary, jieba_dictionary, load_dictionary
 from cws_bench.errors import CwsBenchError
-from cws_bench.io import PathLike
+from cws_bench.text.dictionary import Dictionary, jieba_dictionary, load_dictionary
+from cws_bench.text.io import PathLike
 
 __all__ = [
     "CORPUS_PREFIX",

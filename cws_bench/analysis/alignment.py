@@ -6,9 +6,9 @@ to compare their characters) and does the rest with numpy on the words of
 all the aligned sentences at once: each word's character span, whether the
 other side has the same span (a gold word recalled, a predicted word
 correct), and the blocks between the boundaries both sides share
-(:func:`cws_bench.analysis.shared_blocks`, for the whole corpus in one go).
-A pair is scored once and analysed twice (:func:`cws_bench.analysis.analyse_errors`
-and :func:`cws_bench.buckets.bucket_analysis`): both take the same
+(:func:`cws_bench.analysis.patterns.shared_blocks`, for the whole corpus in one go).
+A pair is scored once and analysed twice (:func:`cws_bench.analysis.patterns.analyse_errors`
+and :func:`cws_bench.analysis.buckets.bucket_analysis`): both take the same
 :class:`Aligned`, so the sentences are walked once.
 
 Which sentences are aligned: those whose two sides have the same characters

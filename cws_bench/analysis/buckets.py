@@ -40,7 +40,7 @@ from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from cws_bench.alignment import Aligned
+    from cws_bench.analysis.alignment import Aligned
 
 __all__ = [
     "ATTRIBUTES",
@@ -244,7 +244,7 @@ def bucket_analysis(
         pred: predicted sentences, aligned with gold.
         counts: word -> frequency in the training data (``rare``/``frequent``), or None.
         words: a word list (a set) when there are no counts (``iv``), or None.
-        aligned: :func:`cws_bench.alignment.align` of ``gold`` and ``pred``
+        aligned: :func:`cws_bench.analysis.alignment.align` of ``gold`` and ``pred``
             when the caller has it (then ``gold`` and ``pred`` are not read).
 
     Returns:
@@ -256,7 +256,7 @@ def bucket_analysis(
     import numpy as np
 
     if aligned is None:
-        from cws_bench.alignment import align
+        from cws_bench.analysis.alignment import align
 
         aligned = align(gold, pred)
     by_frequency = counts is not None or words is not None

@@ -2,7 +2,7 @@
 
 :mod:`cws_bench.metrics` computes from plain Python data and knows nothing
 about files; this module reads files the way the rest of cws-bench does
-(:func:`cws_bench.io.iter_lines`: any ASCII-compatible encoding, a BOM, LF
+(:func:`cws_bench.text.io.iter_lines`: any ASCII-compatible encoding, a BOM, LF
 or CRLF, a missing final newline) and turns malformed input into a
 :class:`~cws_bench.errors.CwsBenchError` naming the file and the line.
 
@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from cws_bench.errors import CorpusFormatError, CwsBenchError, Fix
-from cws_bench.io import (
+from cws_bench.text.io import (
     display_name,
     iter_line_blocks,
     iter_lines,
@@ -442,7 +442,7 @@ def _parse_jsonl(
     several times faster than ``pandas.read_json`` on a million lines. The
     array is parsed by orjson when it is installed (about 1.5 times as fast as
     :mod:`json`); what orjson refuses or would read otherwise (``NaN``, integers
-    past 64 bits: :func:`cws_bench.io.orjson_loads`) falls back to :mod:`json`,
+    past 64 bits: :func:`cws_bench.text.io.orjson_loads`) falls back to :mod:`json`,
     so the values are the same.
     """
     import json

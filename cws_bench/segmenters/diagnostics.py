@@ -6,7 +6,7 @@ which adapter wrote them; a record may hold any of:
 
 - the text-fidelity fields (``altered``, ``inserted``, ``deleted``,
   ``substituted``, ``refused``, ``empty``, ``output``): how far a reply's
-  text strayed from the line (:mod:`cws_bench.llm_align`);
+  text strayed from the line (:mod:`cws_bench.segmenters.llm_align`);
 - ``request``: one request's ``start``, ``first_token``, ``end``,
   ``input_tokens``, ``output_tokens`` (the fields ``cws-bench metrics
   throughput`` reads), None when no request was sent (a cached reply);

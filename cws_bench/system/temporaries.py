@@ -26,7 +26,7 @@ import os
 import re
 import threading
 
-from cws_bench.workers import stop_deferred
+from cws_bench.system.workers import stop_deferred
 
 __all__ = [
     "discard",

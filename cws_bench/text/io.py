@@ -399,7 +399,7 @@ def atomic_write(
             yield sys.stdout
         sys.stdout.flush()
         return
-    from cws_bench.temporaries import discard, make_temporary
+    from cws_bench.system.temporaries import discard, make_temporary
 
     path = os.fspath(target)
     directory = os.path.dirname(path) or "."

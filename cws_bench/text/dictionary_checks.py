@@ -42,8 +42,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from cws_bench.results import LEAK_NOTE, is_leak_warning
-
 __all__ = [
     "COVERS_GOLD",
     "LEAK_NOTE",
@@ -58,6 +56,16 @@ __all__ = [
     "leak_warnings",
     "segmenter_leak_warnings",
 ]
+
+LEAK_NOTE = "so this is not a closed-track result"
+"""How every leak warning (:func:`leak_warnings`) ends: a row
+with such a warning is shown, marked and never ranked."""
+
+
+def is_leak_warning(warning: str) -> bool:
+    """Whether ``warning`` is a leak warning (the row's closed-track dictionary saw the gold)."""
+    return warning.endswith(LEAK_NOTE)
+
 
 MIN_GOLD_WORDS = 1000
 """Gold words below which an OOV rate of zero can be chance."""
@@ -146,12 +154,12 @@ def segmenter_leak_warnings(
 
     Args:
         segmenter: the segmenter (its ``dictionary`` attribute, when it is a
-            :class:`~cws_bench.dictionary.Dictionary`, is checked).
+            :class:`~cws_bench.text.dictionary.Dictionary`, is checked).
         track: ``closed`` or ``open``; only the closed track is checked.
         gold: the gold sentences.
         dictionary: the scoring (training-word) dictionary, or None.
     """
-    from cws_bench.dictionary import Dictionary
+    from cws_bench.text.dictionary import Dictionary
 
     words = getattr(segmenter, "dictionary", None)
     if track != "closed" or not isinstance(words, Dictionary) or dictionary is None:

@@ -86,7 +86,7 @@ def normalized_text(text: str, *, convert: str = "none") -> str:
         text: the sentence (words joined).
         convert: an OpenCC conversion applied too (``t2s``), or ``none``.
     """
-    from cws_bench.normalize import get_normalizer
+    from cws_bench.text.normalize import get_normalizer
 
     spec = "width" if convert == "none" else f"width+{convert}"
     folded = get_normalizer(spec)(text)

@@ -372,7 +372,7 @@ def baseline_differences(corpus: str, pairs: Any) -> tuple[BaselineDifference, .
 
     Args:
         corpus: the leaderboard's corpus label.
-        pairs: the scored :class:`~cws_bench.results.PairResult` of that corpus.
+        pairs: the scored :class:`~cws_bench.results.model.PairResult` of that corpus.
 
     Returns:
         One entry per ``fmm`` row with an F, in the order given; ``()`` when

@@ -6,7 +6,7 @@ same question of every option a segmenter gets, and both ask it here:
 
 - :func:`option_identity`: an option value as content. A file (a user
   dictionary, a model, the output a ``file`` segmenter reads, a dictionary)
-  is its :func:`~cws_bench.checksums.file_checksum`; a folder (a model
+  is its :func:`~cws_bench.text.checksums.file_checksum`; a folder (a model
   folder) the checksum of its files; a ``command`` is its arguments with each
   file among them (its script: :func:`command_files`) replaced by its checksum.
 - :func:`training_identity`: the content of the training data that ``corpus=``
@@ -30,8 +30,8 @@ import shlex
 from collections.abc import Mapping
 from typing import Any
 
-from cws_bench.checksums import file_checksum, path_checksum
-from cws_bench.io import PathLike
+from cws_bench.text.checksums import file_checksum, path_checksum
+from cws_bench.text.io import PathLike
 
 __all__ = [
     "BY_NAME_OPTIONS",
@@ -197,7 +197,7 @@ def training_identity(
     ``data_dir`` or else the run's.
     """
     from cws_bench.corpora import corpus_names
-    from cws_bench.words import parse_word_spec
+    from cws_bench.corpora.words import parse_word_spec
 
     where = options.get("data_dir") or data_dir
     where = None if where is None else os.fspath(where)

@@ -27,7 +27,7 @@ from itertools import accumulate, compress
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from cws_bench.alignment import Aligned
+    from cws_bench.analysis.alignment import Aligned
 
 __all__ = [
     "ErrorAnalysis",
@@ -251,7 +251,7 @@ def analyse_errors(
         dictionary: words in vocabulary (anything supporting ``in``), or None
             (then no OOV list).
         top: how many of the most frequent patterns and words to keep.
-        aligned: :func:`cws_bench.alignment.align` of ``gold`` and ``pred``
+        aligned: :func:`cws_bench.analysis.alignment.align` of ``gold`` and ``pred``
             when the caller has it (then ``gold`` and ``pred`` are not read).
 
     Returns:
@@ -260,7 +260,7 @@ def analyse_errors(
     import numpy as np
 
     if aligned is None:
-        from cws_bench.alignment import align
+        from cws_bench.analysis.alignment import align
 
         aligned = align(gold, pred)
     gold_words = aligned.gold_words
@@ -403,7 +403,7 @@ def _missed_words(aligned: Aligned, dictionary: Any, top: int) -> list[MissedWor
     """The ``top`` OOV gold words missed most often (ties broken by the word)."""
     import numpy as np
 
-    from cws_bench.dictionary import Dictionary
+    from cws_bench.text.dictionary import Dictionary
 
     gold_words = aligned.gold_words
     if isinstance(dictionary, Dictionary):

@@ -1,8 +1,8 @@
 """Segmenting and scoring one big file shard by shard, on an executor.
 
 The tasks here run on workers (local processes or Dask); the drivers plan
-the shards (:mod:`cws_bench.shards`), hand them to an executor
-(:mod:`cws_bench.executors`) and put the results back together in order:
+the shards (:mod:`cws_bench.run.shards`), hand them to an executor
+(:mod:`cws_bench.run.executors`) and put the results back together in order:
 
 - :func:`segment_sharded`: each shard's segmentation, written in order to
   the output (atomically), exactly what ``segment_file`` writes. A worker on
@@ -14,12 +14,12 @@ the shards (:mod:`cws_bench.shards`), hand them to an executor
   differ), summed and concatenated into the :class:`~cws_bench.scoring.ScoreResult`
   that ``score_files`` returns, to the last digit.
 
-Segmenting runs the one shard task, :func:`cws_bench.tasks.segment_shard`
+Segmenting runs the one shard task, :func:`cws_bench.run.tasks.segment_shard`
 (the bake-off's too), over items that are byte ranges of the file
-(:class:`~cws_bench.tasks.FileShards`); scoring runs :func:`score_shard` with
+(:class:`~cws_bench.run.tasks.FileShards`); scoring runs :func:`score_shard` with
 its context :class:`ScoreContext`. A worker keeps each segmenter it loaded
 (keyed by name and options) for its next shards, and the results carry the
-loads made for them (:class:`~cws_bench.executors.LoadReport`).
+loads made for them (:class:`~cws_bench.run.executors.LoadReport`).
 """
 
 from __future__ import annotations
@@ -36,10 +36,15 @@ from typing import Any
 
 from cws_bench.defaults import DEFAULT_BATCH_SIZE, STANDARD_DICTIONARY
 from cws_bench.errors import CwsBenchError
-from cws_bench.executors import Executor, LoadReport, cached, take_load_reports
-from cws_bench.io import STDIN, PathLike, atomic_write, display_name, normalize_encoding
-from cws_bench.shards import DEFAULT_SHARD_CHARS, Shard, ShardPlan, plan_shards, read_shard_lines
-from cws_bench.tasks import (
+from cws_bench.run.executors import Executor, LoadReport, cached, take_load_reports
+from cws_bench.run.shards import (
+    DEFAULT_SHARD_CHARS,
+    Shard,
+    ShardPlan,
+    plan_shards,
+    read_shard_lines,
+)
+from cws_bench.run.tasks import (
     FileShards,
     PairSetup,
     ShardContext,
@@ -48,6 +53,7 @@ from cws_bench.tasks import (
     segment_shard,
     segmenter_key,
 )
+from cws_bench.text.io import STDIN, PathLike, atomic_write, display_name, normalize_encoding
 
 __all__ = [
     "ScoreContext",
@@ -142,7 +148,7 @@ def segment_sharded(
         name, options: the segmenter, as :func:`~cws_bench.segmenters.get_segmenter` takes them.
         source: the raw input file (not standard input).
         target: the output file (``-``: standard output), written atomically.
-        executor: a :class:`~cws_bench.executors.LocalExecutor` or ``DaskExecutor``.
+        executor: a :class:`~cws_bench.run.executors.LocalExecutor` or ``DaskExecutor``.
         progress: called with (characters of a shard, characters in all) as each
             shard finishes.
         plan: shards already planned over ``source`` (default: planned here).
@@ -209,7 +215,7 @@ def _parts_folder(target: PathLike) -> Any:
     if path == STDIN:
         yield None
         return
-    from cws_bench.temporaries import discard, make_temporary
+    from cws_bench.system.temporaries import discard, make_temporary
 
     _, folder = make_temporary(path, folder=True, suffix=".parts")
     try:
@@ -255,7 +261,7 @@ def _dictionary(context: ScoreContext) -> Any:
     """The context's dictionary, built once per worker (its compiled table does not pickle)."""
     if context.dictionary is None:
         return None
-    from cws_bench.dictionary import Dictionary
+    from cws_bench.text.dictionary import Dictionary
 
     checksum, words, name = context.dictionary
     return cached(f"dictionary {checksum}", lambda: Dictionary(words, name))
@@ -298,8 +304,8 @@ def _shard_bytes(
 
 def _count_bytes(scorer: Any, context: ScoreContext, shard: Shard) -> int:
     """Count a shard through the kernel's byte buffers, as ``score_files`` counts a file."""
-    from cws_bench.io import decoding_error
     from cws_bench.scoring.engine import kernel
+    from cws_bench.text.io import decoding_error
 
     sides = (
         (
@@ -384,11 +390,11 @@ def score_sharded(
         CwsBenchError: as ``score_files``; a gold that is not a plain file.
         ShardFailedError: a shard's worker kept dying or hanging.
     """
-    from cws_bench.normalize import as_normalizer
     from cws_bench.scoring import inputs
     from cws_bench.scoring.engine import file_sentence_checksum
     from cws_bench.scoring.methods import get_method
     from cws_bench.scoring.signature import Signature
+    from cws_bench.text.normalize import as_normalizer
 
     pred_encoding = pred_encoding or encoding
     if inputs.gold_sentences(gold, gold_format, encoding, None) is not None:

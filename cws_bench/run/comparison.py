@@ -33,18 +33,18 @@ from cws_bench.defaults import (
     DictionaryDefault,
 )
 from cws_bench.errors import CwsBenchError, Fix
-from cws_bench.io import PathLike, display_name, read_segmented
 from cws_bench.metrics.tables import escape_markdown
 from cws_bench.metrics.units import Units, format_p_value, units
-from cws_bench.results import Comparison, Interval
+from cws_bench.results.model import Comparison, Interval
 from cws_bench.scoring import ScoreResult, score_files, score_sentences
 from cws_bench.scoring.methods import get_method
+from cws_bench.text.io import PathLike, display_name, read_segmented
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from cws_bench.dictionary import Dictionary
-    from cws_bench.normalize import Normalizer
+    from cws_bench.text.dictionary import Dictionary
+    from cws_bench.text.normalize import Normalizer
 
 __all__ = ["ComparisonReport", "SystemRow", "bootstrap_statistics", "compare"]
 
@@ -668,7 +668,7 @@ def bootstrap_statistics(
     rows, :mod:`cws_bench.scoring.per_sentence`) the intervals (none for a system
     without rows; all of them only when ``intervals``), and for each ``(a,
     b)`` of ``pairs`` whose rows have the same shape a paired bootstrap test
-    (a :class:`~cws_bench.results.Comparison`, uncorrected). The systems with
+    (a :class:`~cws_bench.results.model.Comparison`, uncorrected). The systems with
     the same number of rows share one draw of resamples
     (:class:`~cws_bench.metrics.significance.SharedResamples`): the numbers
     are those of ``bootstrap_confidence_interval`` and ``paired_bootstrap_test``

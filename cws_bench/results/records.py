@@ -39,7 +39,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from cws_bench.io import PathLike, atomic_write
+from cws_bench.text.io import PathLike, atomic_write
 
 __all__ = [
     "RECORD_SCHEMA",
@@ -347,12 +347,12 @@ def _key_problem(record: Any, path: PathLike) -> str | None:
 
 def _read_json(path: PathLike) -> Any:
     """A JSON file's value, as :mod:`json` reads it: parsed by orjson when that gives the
-    same (:func:`cws_bench.io.orjson_loads`), else by :mod:`json` (its value or its error).
+    same (:func:`cws_bench.text.io.orjson_loads`), else by :mod:`json` (its value or its error).
 
     Raises:
         OSError, ValueError: the file cannot be read, or is not JSON.
     """
-    from cws_bench.io import orjson_loads
+    from cws_bench.text.io import orjson_loads
 
     try:
         return orjson_loads(Path(path).read_bytes())
