@@ -41,9 +41,9 @@ from typing import Any
 import numpy as np
 from common import table
 
-from cws_bench.analysis.patterns import alignment, buckets
-from cws_bench.analysis.patterns import patterns as analysis
-from cws_bench.results.model import records as record_files
+from cws_bench.analysis import alignment, buckets
+from cws_bench.analysis import patterns as analysis
+from cws_bench.results import records as record_files
 from cws_bench.run.bakeoff import _statistics, load_config
 from cws_bench.run.executors import LoadReport
 from cws_bench.run.experiment import (

@@ -42,7 +42,7 @@ from cws_bench.text.dictionary import Dictionary
 
 
 def old_analyse_errors(gold, pred, dictionary=None, *, top=20):
-    """analyse_errors as it was (cws_bench/analysis/patterns.py at e7653e8): block by block."""
+    """analyse_errors as it was (cws_bench/analysis.py at e7653e8): block by block."""
     found = {"split": Counter(), "merge": Counter(), "cross": Counter()}
     first = {}
     oov_seen, oov_missed = Counter(), Counter()
@@ -94,7 +94,7 @@ def old_analyse_errors(gold, pred, dictionary=None, *, top=20):
 
 
 def old_bucket_analysis(gold, pred, *, counts=None, words=None):
-    """bucket_analysis as it was (cws_bench/analysis/buckets.py at e7653e8): sentence by sentence."""
+    """bucket_analysis as it was (cws_bench/buckets.py at e7653e8): sentence by sentence."""
     tallies: dict[str, Counter[tuple[str, str]]] = {name: Counter() for name in ATTRIBUTES}
     by_frequency = counts is not None or words is not None
     skipped = 0

@@ -344,7 +344,7 @@ def test_the_fast_schema_check_gives_the_validators_verdict(pred, rows, segment_
 
 
 def old_load_shard_record(path, *, version, lines):
-    """load_shard_record as it was (cws_bench/results/records.py at e7653e8): json, the whole schema."""
+    """load_shard_record as it was (cws_bench/records.py at e7653e8): json, the whole schema."""
     name = str(path)
     if not Path(path).exists():
         return None, None
