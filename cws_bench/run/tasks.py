@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -45,6 +46,7 @@ __all__ = [
     "segment_shard",
     "segmenter_facts",
     "segmenter_key",
+    "share_words",
 ]
 
 
@@ -241,6 +243,22 @@ class ShardResult:
 _FAILED_LOADS: dict[str, tuple[str, str]] = {}  # key -> (status, error) in this worker
 
 
+def share_words(lines: Iterable[Sequence[str]]) -> list[list[str]]:
+    """Each line's words as a list, equal words made one object.
+
+    An output of few distinct words (one character a word, as a maximum matcher
+    with a small dictionary gives) then costs a pointer a word, in this process
+    and in the one it is pickled to (pickle keeps one copy of a shared object).
+
+    >>> words = ["中国"[:1], "国"], ["中人"[:1], "人"]
+    >>> words[0][0] is words[1][0], (lambda a, b: a[0] is b[0])(*share_words(words))
+    (False, True)
+    """
+    table: dict[str, str] = {}
+    keep = table.setdefault
+    return [list(map(keep, words, words)) for words in lines]
+
+
 def segment_shard(context: ShardContext, item: ShardItem) -> ShardResult:
     """The shard task: segment one shard with the worker's cached segmenter.
 
@@ -342,7 +360,7 @@ def _segment(context: ShardContext, item: ShardItem, setup: PairSetup) -> ShardR
             first_line=item.first_line + 1,
             convert=converter,
         )
-    pred = list(run)
+    pred = share_words(run)
     facts = None
     if item.shard == 0 and item.corpus in context.leaks:
         facts = segmenter_facts(segmenter, setup.track, context.leaks[item.corpus])
