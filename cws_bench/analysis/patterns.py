@@ -358,7 +358,7 @@ def _ranked_patterns(
     text = aligned.text
     keyed = _END not in text and _SEP not in text
     if keyed:  # each word's offset in the words joined by _SEP: its start plus its index
-        gold_joined, pred_joined = _SEP.join(gold_words), _SEP.join(pred_words)
+        gold_joined, pred_joined = gold_words.joined(_SEP), pred_words.joined(_SEP)
         gold_starts = aligned.gold_ends - aligned.gold_lengths
         pred_starts = aligned.pred_ends - aligned.pred_lengths
         g_last, p_last = gs + gc - 1, ps + pc - 1
@@ -404,6 +404,8 @@ def _most_common(counts: Counter[Any], top: int) -> list[tuple[Any, int]]:
     call per item (most items of a long line's count are tied at the bottom)."""
     import numpy as np
 
+    if top <= 0:
+        return []
     if len(counts) <= top:
         return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
     values = np.fromiter(counts.values(), dtype=np.int64, count=len(counts))
@@ -432,7 +434,7 @@ def _missed_words(aligned: Aligned, dictionary: Any, top: int) -> list[MissedWor
     first_codes = _first_codes(text, (aligned.gold_ends - aligned.gold_lengths)[oov])
     candidates: list[MissedWord] = []
     for group in _groups(first_codes, len(oov)):
-        words = list(map(gold_words.__getitem__, oov[group].tolist()))
+        words = gold_words.take(oov[group])
         seen = Counter(words)
         missed = Counter(compress(words, missed_mask[group].tolist()))
         ranked = _most_common(missed, top)

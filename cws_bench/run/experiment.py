@@ -174,14 +174,17 @@ class SegmenterSpec:
 
 
 def _gold(corpus: CorpusSpec, data_dir: str | None) -> list[list[str]]:
+    # equal words made one object: a run holds its gold sentences from start to end
+    from cws_bench.run.tasks import share_words
+
     if corpus.name is not None:
         from cws_bench.corpora import get_corpus
 
-        return list(get_corpus(corpus.name, data_dir=data_dir).sentences(corpus.split))
+        return share_words(get_corpus(corpus.name, data_dir=data_dir).sentences(corpus.split))
     from cws_bench.corpora import read_corpus
 
     assert corpus.gold is not None  # a spec names either a corpus or a gold file
-    return list(read_corpus(corpus.gold, format=corpus.format, encoding=corpus.encoding))
+    return share_words(read_corpus(corpus.gold, format=corpus.format, encoding=corpus.encoding))
 
 
 def _raw(corpus: CorpusSpec, data_dir: str | None, gold: list[list[str]]) -> list[str]:

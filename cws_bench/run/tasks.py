@@ -71,14 +71,15 @@ Leaks = tuple[frozenset[str], frozenset[str]] | None
 
 
 def leak_inputs(gold: list[list[str]], dictionary: Any) -> Leaks:
-    """What the closed-track leak check needs of a corpus: its gold word types and the
-    scoring dictionary's words (None without a dictionary: no check)."""
+    """What the closed-track leak check needs of a corpus: its gold word types that the
+    scoring dictionary lacks (the check looks at no other) and the scoring dictionary's
+    words (None without a dictionary: no check)."""
     if dictionary is None:
         return None
     from cws_bench.text.dictionary import Dictionary
 
-    words = dictionary.words if isinstance(dictionary, Dictionary) else dictionary
-    return frozenset(word for words_ in gold for word in words_), frozenset(words)
+    words = frozenset(dictionary.words if isinstance(dictionary, Dictionary) else dictionary)
+    return frozenset(word for words_ in gold for word in words_ if word not in words), words
 
 
 def segmenter_facts(segmenter: Segmenter, track: str, leaks: Leaks) -> dict[str, Any]:

@@ -65,6 +65,10 @@ __all__ = [
 # count_sentence's alignment.
 
 
+_ZERO_COUNTS = SegCounts()
+"""The counts of a line that counts nothing, shared (counts are frozen)."""
+
+
 @dataclass(slots=True)
 class Accumulator:
     """Mutable running totals of one scoring pass.
@@ -160,8 +164,12 @@ class Scorer:
             if rows is not None:
                 rows[index] = counts.astuple()
         if rows is not None and acc.lines is not None:
+            # One counts object for every line that counts nothing (an empty line): a
+            # file of millions of empty lines would otherwise hold one each.
+            zero = _ZERO_COUNTS
+            nothing = zero.astuple()
             acc.lines.extend(
-                (first + index, SegCounts(*row))  # type: ignore[misc]
+                (first + index, zero if row == nothing else SegCounts(*row))  # type: ignore[misc]
                 for index, row in enumerate(rows)
             )
         self.line_no += count
