@@ -27,6 +27,8 @@ from typing import overload
 
 import numpy as np
 
+from cws_bench.text.joined import joined
+
 __all__ = ["Aligned", "Words", "align"]
 
 
@@ -173,8 +175,8 @@ def align(gold: Iterable[Sequence[str]], pred: Iterable[Sequence[str]]) -> Align
     pred_counts: list[int] = []
     skipped = 0
     for line, (gold_side, pred_side) in enumerate(zip(gold, pred), start=1):
-        text = "".join(gold_side)
-        if text != "".join(pred_side):
+        text = joined(gold_side, "")
+        if text != joined(pred_side, ""):
             skipped += 1
             continue
         if not gold_side:

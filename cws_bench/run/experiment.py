@@ -196,7 +196,9 @@ def _raw(corpus: CorpusSpec, data_dir: str | None, gold: list[list[str]]) -> lis
         from cws_bench.text.io import iter_lines
 
         return list(iter_lines(corpus.raw, encoding=corpus.encoding))
-    return ["".join(words) for words in gold]
+    from cws_bench.text.joined import joined
+
+    return [joined(words, "") for words in gold]
 
 
 def gold_and_raw(corpus: CorpusSpec, data_dir: str | None) -> tuple[list[list[str]], list[str]]:

@@ -217,8 +217,11 @@ class RunCache:
         if data is None:
             return None
         loads = tuple(LoadReport(str(k), str(w), float(s)) for k, w, s in data["loads"])
+        from cws_bench.text.joined import JoinedWords
+
+        pred = [JoinedWords.from_line(w) if isinstance(w, str) else w for w in data["pred"]]
         return ShardResult(
-            data["pred"],
+            pred,
             data["segment_s"],
             loads,
             data["facts"],
@@ -228,12 +231,16 @@ class RunCache:
 
     def put_shard(self, key: str, output: ShardResult) -> None:
         from cws_bench.results.records import store_record
+        from cws_bench.text.joined import JoinedWords
 
         if self.folder is None:
             return
         record: dict[str, Any] = {
             "version": CACHE_VERSION,
-            "pred": output.pred,
+            # a long line's words as one string, as the run holds them (JoinedWords)
+            "pred": None
+            if output.pred is None
+            else [w.line if isinstance(w, JoinedWords) else w for w in output.pred],
             "segment_s": output.segment_s,
             "loads": [[load.key, load.worker, load.seconds] for load in output.loads],
             "facts": output.facts,

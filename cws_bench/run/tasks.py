@@ -217,7 +217,7 @@ class ShardResult:
             when it keeps none.
     """
 
-    pred: list[list[str]] | None
+    pred: list[Sequence[str]] | None
     segment_s: float = 0.0
     loads: tuple[LoadReport, ...] = ()
     facts: dict[str, Any] | None = None
@@ -244,20 +244,27 @@ class ShardResult:
 _FAILED_LOADS: dict[str, tuple[str, str]] = {}  # key -> (status, error) in this worker
 
 
-def share_words(lines: Iterable[Sequence[str]]) -> list[list[str]]:
-    """Each line's words as a list, equal words made one object.
+def share_words(lines: Iterable[Sequence[str]]) -> list[Sequence[str]]:
+    """Each line's words as a list, equal words made one object, and a long line's
+    words as one string (:func:`cws_bench.text.joined.compact`).
 
     An output of few distinct words (one character a word, as a maximum matcher
-    with a small dictionary gives) then costs a pointer a word, in this process
-    and in the one it is pickled to (pickle keeps one copy of a shared object).
+    with a small dictionary gives) then costs a pointer a word, and a line of
+    millions of words a few bytes a word, in this process and in the one it is
+    pickled to (pickle keeps one copy of a shared object).
 
     >>> words = ["中国"[:1], "国"], ["中人"[:1], "人"]
     >>> words[0][0] is words[1][0], (lambda a, b: a[0] is b[0])(*share_words(words))
     (False, True)
     """
+    from cws_bench.text.joined import LONG_SENTENCE, compact
+
     table: dict[str, str] = {}
     keep = table.setdefault
-    return [list(map(keep, words, words)) for words in lines]
+    return [
+        compact(list(words)) if len(words) >= LONG_SENTENCE else list(map(keep, words, words))
+        for words in lines
+    ]
 
 
 def segment_shard(context: ShardContext, item: ShardItem) -> ShardResult:
@@ -361,7 +368,7 @@ def _segment(context: ShardContext, item: ShardItem, setup: PairSetup) -> ShardR
             first_line=item.first_line + 1,
             convert=converter,
         )
-    pred = share_words(run)
+    pred = share_words(run)  # a line's words made compact as soon as it is segmented
     facts = None
     if item.shard == 0 and item.corpus in context.leaks:
         facts = segmenter_facts(segmenter, setup.track, context.leaks[item.corpus])
@@ -378,7 +385,9 @@ def _segment(context: ShardContext, item: ShardItem, setup: PairSetup) -> ShardR
     )
     if file is None:
         return replace(result, pred=pred)
-    out = [file.separator.join(words) for words in pred]
+    from cws_bench.text.joined import joined
+
+    out = [joined(words, file.separator) for words in pred]
     if out:
         out.append("")  # the last line's newline
     data = "\n".join(out).encode("utf-8")

@@ -20,6 +20,8 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from cws_bench.text.joined import joined
+
 __all__ = [
     "LineDigest",
     "SentenceDigest",
@@ -62,7 +64,7 @@ class SentenceDigest:
 
     def add(self, words: Sequence[str]) -> None:
         """Add one sentence."""
-        self._digest.update(" ".join(words).encode("utf-8"))
+        self._digest.update(joined(words, " ").encode("utf-8"))
         self._digest.update(b"\n")
 
     def add_line(self, line: str) -> None:
