@@ -45,15 +45,21 @@ class Words(Sequence[str]):
     ('结婚|的|和尚|未', ['未', '结婚'])
     """
 
-    __slots__ = ("ends", "starts", "text")
+    __slots__ = ("ends", "text")
 
     CHUNK = 65_536
     """Words made at once when iterating."""
 
-    def __init__(self, text: str, ends: np.ndarray, starts: np.ndarray | None = None) -> None:
+    def __init__(self, text: str, ends: np.ndarray) -> None:
         self.text = text
         self.ends = ends
-        self.starts = starts if starts is not None else np.concatenate(([0], ends[:-1]))
+
+    def starts(self, indices: np.ndarray) -> np.ndarray:
+        """The start offsets of the words at ``indices`` (each word starts where the one
+        before it ends)."""
+        indices = np.asarray(indices, dtype=np.int64)
+        before = self.ends[np.maximum(indices - 1, 0)]
+        return np.where(indices > 0, before, 0)
 
     def __len__(self) -> int:
         return len(self.ends)
@@ -71,12 +77,13 @@ class Words(Sequence[str]):
             index += len(self)
         if not 0 <= index < len(self):
             raise IndexError("word index out of range")
-        return self.text[int(self.starts[index]) : int(self.ends[index])]
+        start = int(self.ends[index - 1]) if index else 0
+        return self.text[start : int(self.ends[index])]
 
     def take(self, indices: np.ndarray) -> list[str]:
         """The words at ``indices``, in that order."""
         text = self.text
-        starts, ends = self.starts[indices].tolist(), self.ends[indices].tolist()
+        starts, ends = self.starts(indices).tolist(), self.ends[indices].tolist()
         return [text[start:end] for start, end in zip(starts, ends)]
 
     def __iter__(self) -> Iterator[str]:
@@ -197,20 +204,23 @@ def align(gold: Iterable[Sequence[str]], pred: Iterable[Sequence[str]]) -> Align
         pred_counts.append(len(pred_side))
     text = "".join(texts)
     del texts
-    gold_lengths = np.frombuffer(gold_lengths_, dtype=np.int64).copy()
-    pred_lengths = np.frombuffer(pred_lengths_, dtype=np.int64).copy()
+    # Per word arrays of four bytes where a value cannot outgrow them (a word's length, a
+    # sentence's index), eight for offsets into the text: a pair of millions of words.
+    gold_lengths = np.frombuffer(gold_lengths_, dtype=np.int64).astype(np.int32)
+    pred_lengths = np.frombuffer(pred_lengths_, dtype=np.int64).astype(np.int32)
     del gold_lengths_, pred_lengths_
-    gold_ends, pred_ends = np.cumsum(gold_lengths), np.cumsum(pred_lengths)
+    gold_ends = np.cumsum(gold_lengths, dtype=np.int64)
+    pred_ends = np.cumsum(pred_lengths, dtype=np.int64)
     gold_starts, pred_starts = gold_ends - gold_lengths, pred_ends - pred_lengths
-    sentences = np.arange(len(lines))
+    sentences = np.arange(len(lines), dtype=np.int32)
     gold_first = np.cumsum(gold_counts) - np.asarray(gold_counts, dtype=np.int64)
     return Aligned(
         lines=np.asarray(lines, dtype=np.int64),
         regular=np.asarray(regular, dtype=bool),
         irregular=irregular,
         skipped=skipped,
-        gold_words=Words(text, gold_ends, gold_starts),
-        pred_words=Words(text, pred_ends, pred_starts),
+        gold_words=Words(text, gold_ends),
+        pred_words=Words(text, pred_ends),
         gold_lengths=gold_lengths,
         pred_lengths=pred_lengths,
         gold_ends=gold_ends,

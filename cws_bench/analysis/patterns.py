@@ -340,7 +340,7 @@ def _first_codes(text: str, starts: Any) -> Any:
     if not len(starts):
         return np.zeros(0, dtype=np.int64)
     codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
-    return codes[starts].astype(np.int64)
+    return codes[starts]  # a copy: the text's codes are freed
 
 
 def _ranked_patterns(
@@ -351,26 +351,32 @@ def _ranked_patterns(
     import numpy as np
 
     gold_words, pred_words = aligned.gold_words, aligned.pred_words
-    gold_start, gold_count, pred_start, pred_count = aligned.blocks()
-    wrong = (gold_count != 1) | (pred_count != 1)
-    gs, gc, ps, pc = gold_start[wrong], gold_count[wrong], pred_start[wrong], pred_count[wrong]
-    kinds = np.where(gc == 1, 0, np.where(pc == 1, 1, 2))
+    blocks = aligned.blocks()
+    wrong = np.flatnonzero((blocks[1] != 1) | (blocks[3] != 1))
+    gs, gc, ps, pc = (column[wrong] for column in blocks)
+    del blocks, wrong  # a long line's arrays are freed before its patterns are counted
+    kinds = np.where(gc == 1, 0, np.where(pc == 1, 1, 2)).astype(np.int8)
     text = aligned.text
     keyed = _END not in text and _SEP not in text
     if keyed:  # each word's offset in the words joined by _SEP: its start plus its index
         gold_joined, pred_joined = gold_words.joined(_SEP), pred_words.joined(_SEP)
-        gold_starts = aligned.gold_ends - aligned.gold_lengths
-        pred_starts = aligned.pred_ends - aligned.pred_lengths
-        g_last, p_last = gs + gc - 1, ps + pc - 1
-        columns = (
-            gold_starts[gs] + gs,
-            aligned.gold_ends[g_last] + g_last,
-            pred_starts[ps] + ps,
-            aligned.pred_ends[p_last] + p_last,
-        )
-        first_codes = _first_codes(text, gold_starts[gs])
+
+        def columns(chosen: Any) -> tuple[Any, ...]:
+            g, m, p, n = gs[chosen], gc[chosen], ps[chosen], pc[chosen]
+            return (
+                gold_words.starts(g) + g,
+                aligned.gold_ends[g + m - 1] + g + m - 1,
+                pred_words.starts(p) + p,
+                aligned.pred_ends[p + n - 1] + p + n - 1,
+            )
+
+        first_codes = _first_codes(text, gold_words.starts(gs))
     else:  # the text holds _END or _SEP: the tuples of words themselves are the keys
-        columns = (gs, gs + gc, ps, ps + pc)
+
+        def columns(chosen: Any) -> tuple[Any, ...]:
+            g, p = gs[chosen], ps[chosen]
+            return g, g + gc[chosen], p, p + pc[chosen]
+
         first_codes = np.zeros(len(gs), dtype=np.int64)
     found: dict[str, list[tuple[Any, int, int, int]]] = {kind: [] for kind in _KINDS}
     distinct = dict.fromkeys(_KINDS, 0)
@@ -379,7 +385,7 @@ def _ranked_patterns(
         for group in _groups(first_codes[of_kind], len(of_kind)):
             chosen = of_kind[group]
             blocks = chosen.tolist()
-            a, b, c, d = (column[chosen].tolist() for column in columns)
+            a, b, c, d = (column.tolist() for column in columns(chosen))
             if keyed:
                 keys: list[Any] = [
                     gold_joined[w:x] + _END + pred_joined[y:z] for w, x, y, z in zip(a, b, c, d)
@@ -431,7 +437,7 @@ def _missed_words(aligned: Aligned, dictionary: Any, top: int) -> list[MissedWor
     oov = np.flatnonzero(~known)
     missed_mask = ~aligned.gold_hit[oov]
     text = aligned.text
-    first_codes = _first_codes(text, (aligned.gold_ends - aligned.gold_lengths)[oov])
+    first_codes = _first_codes(text, gold_words.starts(oov))
     candidates: list[MissedWord] = []
     for group in _groups(first_codes, len(oov)):
         words = gold_words.take(oov[group])

@@ -65,8 +65,23 @@ __all__ = [
 # count_sentence's alignment.
 
 
-_ZERO_COUNTS = SegCounts()
-"""The counts of a line that counts nothing, shared (counts are frozen)."""
+_SENTENCES = COUNT_FIELDS.index("sentences")
+_UNSCORED: dict[tuple[int, ...], SegCounts] = {}
+"""The counts of lines that score nothing (an empty line, ``skipped_lines=1``), one
+object for each kind: counts are frozen, and a file of millions of empty lines would
+otherwise hold one object each."""
+
+
+def _line_counts(row: tuple[int, ...]) -> SegCounts:
+    """The :class:`SegCounts` of one line's row of counts (shared when it scores nothing)."""
+    if row[_SENTENCES]:  # a scored line
+        return SegCounts(*row)
+    counts = _UNSCORED.get(row)
+    if counts is None:
+        counts = SegCounts(*row)
+        if len(_UNSCORED) < 64:
+            _UNSCORED[row] = counts
+    return counts
 
 
 @dataclass(slots=True)
@@ -164,12 +179,8 @@ class Scorer:
             if rows is not None:
                 rows[index] = counts.astuple()
         if rows is not None and acc.lines is not None:
-            # One counts object for every line that counts nothing (an empty line): a
-            # file of millions of empty lines would otherwise hold one each.
-            zero = _ZERO_COUNTS
-            nothing = zero.astuple()
             acc.lines.extend(
-                (first + index, zero if row == nothing else SegCounts(*row))  # type: ignore[misc]
+                (first + index, _line_counts(row))  # type: ignore[arg-type]
                 for index, row in enumerate(rows)
             )
         self.line_no += count
