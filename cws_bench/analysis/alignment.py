@@ -164,10 +164,18 @@ def _hits(
     starts: np.ndarray, ends: np.ndarray, other_starts: np.ndarray, other_ends: np.ndarray
 ) -> np.ndarray:
     """Whether each span ``[start, end)`` is one of the other side's (starts increasing)."""
+    hit = np.zeros(len(starts), dtype=bool)
     if not len(other_starts):
-        return np.zeros(len(starts), dtype=bool)
-    at = np.minimum(np.searchsorted(other_starts, starts), len(other_starts) - 1)
-    return (other_starts[at] == starts) & (other_ends[at] == ends)
+        return hit
+    for low in range(0, len(starts), _CHUNK):  # a chunk at a time: no array of 8 bytes a word
+        here = slice(low, low + _CHUNK)
+        at = np.minimum(np.searchsorted(other_starts, starts[here]), len(other_starts) - 1)
+        hit[here] = (other_starts[at] == starts[here]) & (other_ends[at] == ends[here])
+    return hit
+
+
+_CHUNK = 1 << 20
+"""Words whose spans are looked up at once."""
 
 
 def align(gold: Iterable[Sequence[str]], pred: Iterable[Sequence[str]]) -> Aligned:
