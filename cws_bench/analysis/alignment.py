@@ -23,6 +23,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import overload
 
 import numpy as np
@@ -87,8 +88,11 @@ class Words(Sequence[str]):
         return [text[start:end] for start, end in zip(starts, ends)]
 
     def __iter__(self) -> Iterator[str]:
-        for low in range(0, len(self), self.CHUNK):
-            yield from self.take(np.arange(low, min(low + self.CHUNK, len(self))))
+        chunks = (
+            self.take(np.arange(low, min(low + self.CHUNK, len(self))))
+            for low in range(0, len(self), self.CHUNK)
+        )
+        return chain.from_iterable(chunks)
 
     def joined(self, separator: str) -> str:
         """The words joined by ``separator`` (made a chunk of words at a time)."""
