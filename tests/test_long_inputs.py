@@ -19,7 +19,6 @@ from cws_bench.analysis import patterns
 from cws_bench.analysis.alignment import align
 from cws_bench.analysis.patterns import analyse_errors
 from cws_bench.run.experiment import CorpusSpec, gold_and_raw
-from cws_bench.run.tasks import share_words
 from cws_bench.scoring import score_sentences
 from cws_bench.text.checksums import SentenceDigest
 
@@ -72,6 +71,8 @@ def test_a_long_gold_line_is_held_as_its_text(tmp_path: Path):
 
 def test_a_long_segmented_line_pickles_to_about_its_text():
     # what a worker sends back for a line segmented into 200,000 single characters
+    from cws_bench.run.tasks import share_words  # what segment_shard returns its lines through
+
     line = "".join(_words(100_000))
     pred = share_words([list(line)])
     size = len(pickle.dumps(pred, protocol=pickle.HIGHEST_PROTOCOL))
@@ -82,10 +83,10 @@ def test_a_long_segmented_line_pickles_to_about_its_text():
 def test_the_pair_analysis_of_a_long_line_holds_no_string_per_word():
     gold_words = _words(100_000)
     pred_words = [c for w in gold_words for c in w]  # every word split: all distinct errors
-    gold, pred = share_words([gold_words]), share_words([pred_words])
-    aligned, held, _ = _allocated(lambda: align(gold, pred))
-    # arrays of a few machine integers a word; a Python string a word was over 8 MiB
-    assert held < 12, f"the alignment of a 100,000-word line holds {held:.1f} MiB"
+    aligned, held, _ = _allocated(lambda: align([gold_words], [pred_words]))
+    # 5.2 MiB: the text and a few bytes a word in arrays; with a list of the words on
+    # each side and arrays of 8 bytes a word it was 9.4 MiB
+    assert held < 7, f"the alignment of a 100,000-word line holds {held:.1f} MiB"
     assert list(aligned.gold_words) == gold_words
     assert list(aligned.pred_words) == pred_words
 
@@ -111,3 +112,15 @@ def test_empty_lines_scored_per_line_share_their_counts():
     assert len(result.lines) == 100_000
     # one counts object for the 99,999 lines that count nothing, not one each
     assert len({id(counts) for _, counts in result.lines}) == 2
+
+
+def test_empty_gold_lines_cost_a_pointer_each(tmp_path: Path):
+    # 100,000 lines, one in a thousand with words: an empty list a line was 5.6 MiB
+    path = tmp_path / "gold.txt"
+    lines = ["结婚 的" if i % 1000 == 0 else "" for i in range(100_000)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    spec = CorpusSpec(label="empty", gold=str(path))
+    (gold, raw), held, _ = _allocated(lambda: gold_and_raw(spec, None))
+    assert [list(words) for words in gold] == [line.split() for line in lines]
+    assert raw == [line.replace(" ", "") for line in lines]
+    assert held < 3, f"the gold and raw text of 100,000 mostly empty lines hold {held:.1f} MiB"

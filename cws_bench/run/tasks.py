@@ -245,8 +245,8 @@ _FAILED_LOADS: dict[str, tuple[str, str]] = {}  # key -> (status, error) in this
 
 
 def share_words(lines: Iterable[Sequence[str]]) -> list[Sequence[str]]:
-    """Each line's words as a list, equal words made one object, and a long line's
-    words as one string (:func:`cws_bench.text.joined.compact`).
+    """Each line's words as a list, equal words made one object, a long line's words
+    as one string (:func:`cws_bench.text.joined.compact`), an empty line as ``()``.
 
     An output of few distinct words (one character a word, as a maximum matcher
     with a small dictionary gives) then costs a pointer a word, and a line of
@@ -262,7 +262,13 @@ def share_words(lines: Iterable[Sequence[str]]) -> list[Sequence[str]]:
     table: dict[str, str] = {}
     keep = table.setdefault
     return [
-        compact(list(words)) if len(words) >= LONG_SENTENCE else list(map(keep, words, words))
+        (
+            ()  # every empty line the one empty tuple: millions of them cost a pointer each
+            if not words
+            else compact(list(words))
+            if len(words) >= LONG_SENTENCE
+            else list(map(keep, words, words))
+        )
         for words in lines
     ]
 
