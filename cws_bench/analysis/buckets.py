@@ -221,7 +221,9 @@ _CHUNK = 1 << 20
 """Characters whose classes are looked up at once."""
 
 
-def _frequency_indices(side_words: list[str], counts: Mapping[str, int] | None, words: Any) -> Any:
+def _frequency_indices(
+    side_words: Sequence[str], counts: Mapping[str, int] | None, words: Any
+) -> Any:
     """:func:`frequency_bucket` of each word as indices into ``_ORDER["frequency"]``."""
     import numpy as np
 

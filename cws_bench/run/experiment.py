@@ -25,7 +25,7 @@ import json
 import os
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -173,7 +173,7 @@ class SegmenterSpec:
 # The corpus
 
 
-def _gold(corpus: CorpusSpec, data_dir: str | None) -> list[list[str]]:
+def _gold(corpus: CorpusSpec, data_dir: str | None) -> list[Sequence[str]]:
     # equal words made one object: a run holds its gold sentences from start to end
     from cws_bench.run.tasks import share_words
 
@@ -187,7 +187,7 @@ def _gold(corpus: CorpusSpec, data_dir: str | None) -> list[list[str]]:
     return share_words(read_corpus(corpus.gold, format=corpus.format, encoding=corpus.encoding))
 
 
-def _raw(corpus: CorpusSpec, data_dir: str | None, gold: list[list[str]]) -> list[str]:
+def _raw(corpus: CorpusSpec, data_dir: str | None, gold: list[Sequence[str]]) -> list[str]:
     if corpus.name is not None:
         from cws_bench.corpora import get_corpus
 
@@ -201,7 +201,7 @@ def _raw(corpus: CorpusSpec, data_dir: str | None, gold: list[list[str]]) -> lis
     return [joined(words, "") for words in gold]
 
 
-def gold_and_raw(corpus: CorpusSpec, data_dir: str | None) -> tuple[list[list[str]], list[str]]:
+def gold_and_raw(corpus: CorpusSpec, data_dir: str | None) -> tuple[list[Sequence[str]], list[str]]:
     """The gold sentences and the raw lines a segmenter gets."""
     gold = _gold(corpus, data_dir)
     raw = _raw(corpus, data_dir, gold)
@@ -255,7 +255,7 @@ def corpus_identity(corpus: CorpusSpec, data_dir: str | None) -> CorpusIdentity:
     return identity_of(gold, raw, corpus_dictionary(corpus, data_dir))
 
 
-def identity_of(gold: list[list[str]], raw: list[str], dictionary: Any) -> CorpusIdentity:
+def identity_of(gold: list[Sequence[str]], raw: list[str], dictionary: Any) -> CorpusIdentity:
     """The :class:`CorpusIdentity` of gold sentences, raw lines and a dictionary (or None)."""
     from cws_bench.text.checksums import SentenceDigest
 
@@ -690,7 +690,7 @@ class PairInput:
     """A corpus as a pair is scored on it: gold sentences, raw lines, OOV dictionary."""
 
     corpus: CorpusSpec
-    gold: list[list[str]]
+    gold: list[Sequence[str]]
     raw: list[str]
     dictionary: Any
     data_dir: str | None
@@ -715,7 +715,7 @@ class ScoredPair:
 
 
 def score_pair(
-    pair: PairInput, pred: list[list[str]], trained_on: TrainingData | None
+    pair: PairInput, pred: Sequence[Sequence[str]], trained_on: TrainingData | None
 ) -> ScoredPair:
     """Score a pair's segmentation per sentence and say whether it is contaminated: the one
     assembly of a scored pair, under the bake-off's records and the baselines'.
@@ -743,7 +743,7 @@ def score_pair(
 
 def finish_pair(
     pair: PairInput,
-    pred: list[list[str]],
+    pred: Sequence[Sequence[str]],
     facts: dict[str, Any],
     *,
     timing: dict[str, float],
@@ -818,7 +818,9 @@ def finish_pair(
     )
 
 
-def _tokens(facts: dict[str, Any], gold: list[list[str]], pred: list[list[str]]) -> dict[str, Any]:
+def _tokens(
+    facts: dict[str, Any], gold: Sequence[Sequence[str]], pred: Sequence[Sequence[str]]
+) -> dict[str, Any]:
     """A subword tokenizer's figures (``{"tokens": ...}``), or nothing for a word segmenter."""
     if not facts.get("tokenizer"):
         return {}

@@ -70,7 +70,7 @@ def build_segmenter(name: str, options: dict[str, Any], blob: bytes | None = Non
 Leaks = tuple[frozenset[str], frozenset[str]] | None
 
 
-def leak_inputs(gold: list[list[str]], dictionary: Any) -> Leaks:
+def leak_inputs(gold: Sequence[Sequence[str]], dictionary: Any) -> Leaks:
     """What the closed-track leak check needs of a corpus: its gold word types that the
     scoring dictionary lacks (the check looks at no other) and the scoring dictionary's
     words (None without a dictionary: no check)."""

@@ -44,14 +44,14 @@ class JoinedWords(Sequence[str]):
     """The words of a sentence as one string, joined by single spaces (no word is empty
     or holds whitespace; :func:`compact` checks)."""
 
-    __slots__ = ("count", "line")
+    __slots__ = ("line", "size")
 
     def __init__(self, line: str, count: int) -> None:
         self.line = line
-        self.count = count
+        self.size = count
 
     def __len__(self) -> int:
-        return self.count
+        return self.size
 
     def __iter__(self) -> Iterator[str]:
         line, start, end = self.line, 0, len(self.line)
@@ -69,9 +69,9 @@ class JoinedWords(Sequence[str]):
 
     def __getitem__(self, index: int | slice) -> str | list[str]:
         if isinstance(index, slice):
-            return list(islice(self, *index.indices(self.count)))
-        position = index + self.count if index < 0 else index
-        if not 0 <= position < self.count:
+            return list(islice(self, *index.indices(self.size)))
+        position = index + self.size if index < 0 else index
+        if not 0 <= position < self.size:
             raise IndexError("word index out of range")
         return next(islice(self, position, None))
 
@@ -84,7 +84,7 @@ class JoinedWords(Sequence[str]):
         if isinstance(other, JoinedWords):
             return self.line == other.line
         if isinstance(other, (list, tuple)):
-            return len(other) == self.count and all(a == b for a, b in zip(self, other))
+            return len(other) == self.size and all(a == b for a, b in zip(self, other))
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]  # equal to lists, as a list is
@@ -94,7 +94,7 @@ class JoinedWords(Sequence[str]):
         return f"JoinedWords({shown!r})"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (JoinedWords, (self.line, self.count))
+        return (JoinedWords, (self.line, self.size))
 
     def joined(self, separator: str) -> str:
         """The words joined by ``separator``."""
@@ -104,7 +104,7 @@ class JoinedWords(Sequence[str]):
     def from_line(cls, line: str) -> JoinedWords:
         """The words of ``line``, which :func:`is_joined_line` must accept.
 
-        >>> JoinedWords.from_line("结婚 的").count
+        >>> len(JoinedWords.from_line("结婚 的"))
         2
         """
         if not is_joined_line(line):
