@@ -88,18 +88,39 @@ class Words(Sequence[str]):
         return [text[start:end] for start, end in zip(starts, ends)]
 
     def __iter__(self) -> Iterator[str]:
-        chunks = (
-            self.take(np.arange(low, min(low + self.CHUNK, len(self))))
-            for low in range(0, len(self), self.CHUNK)
-        )
+        if _MARK in self.text:  # the words made one by one
+            chunks: Iterator[list[str]] = (
+                self.take(np.arange(low, min(low + self.CHUNK, len(self))))
+                for low in range(0, len(self), self.CHUNK)
+            )
+        else:  # a chunk of words joined by a character the text lacks, then split
+            chunks = (self._joined(low, high, _MARK).split(_MARK) for low, high in self._chunks())
         return chain.from_iterable(chunks)
 
     def joined(self, separator: str) -> str:
         """The words joined by ``separator`` (made a chunk of words at a time)."""
-        return separator.join(
-            separator.join(self.take(np.arange(low, min(low + self.CHUNK, len(self)))))
-            for low in range(0, len(self), self.CHUNK)
-        )
+        if len(separator) != 1:
+            return separator.join(self)
+        return separator.join(self._joined(low, high, separator) for low, high in self._chunks())
+
+    def _chunks(self) -> Iterator[tuple[int, int]]:
+        for low in range(0, len(self), self.CHUNK):
+            yield low, min(low + self.CHUNK, len(self))
+
+    def _joined(self, low: int, high: int, separator: str) -> str:
+        """Words ``low`` to ``high - 1`` joined by a one-character ``separator``, made with
+        numpy from the text's code points (no string a word)."""
+        start = int(self.ends[low - 1]) if low else 0
+        piece = self.text[start : int(self.ends[high - 1])]
+        codes = np.frombuffer(piece.encode("utf-32-le", "surrogatepass"), dtype="<u4")
+        lengths = np.diff(self.ends[low:high], prepend=start)
+        out = np.full(len(codes) + high - low - 1, ord(separator), dtype="<u4")
+        out[np.arange(len(codes)) + np.repeat(np.arange(high - low), lengths)] = codes
+        return out.tobytes().decode("utf-32-le", "surrogatepass")
+
+
+_MARK = "\x00"
+"""What :meth:`Words.__iter__` splits a chunk of words on (when the text has none)."""
 
 
 @dataclass(frozen=True, eq=False)
