@@ -9,7 +9,6 @@ difference. The SIGHAN cases skip without the real corpora.
 from __future__ import annotations
 
 import json
-import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -155,34 +154,13 @@ def test_check_agrees_with_check_baseline(tmp_path):
     assert cli_result["passed"] is True
 
 
-BAKEOFF = f"""
-    name = "agree"
-    seed = 7
-    resamples = 100
-    timeout = 120
-
-    [[corpora]]
-    name = "sample"
-    split = "test"
-
-    [[segmenters]]
-    name = "fmm"
-    track = "closed"
-    options = {{ dictionary = "{SAMPLE_DICT}" }}
-
-    [[segmenters]]
-    name = "bmm"
-    track = "closed"
-    options = {{ dictionary = "{SAMPLE_DICT}" }}
-"""
-
-
-def test_bakeoff_and_report_agree_with_run_bakeoff(tmp_path):
+def test_bakeoff_and_report_agree_with_run_bakeoff(tmp_path, sample_bakeoff):
     from cws_bench.reports import render_report
     from cws_bench.run.bakeoff import load_config, run_bakeoff
 
     config = tmp_path / "agree.toml"
-    config.write_text(textwrap.dedent(BAKEOFF), encoding="utf-8")
+    bakeoff = sample_bakeoff("agree", settings={"seed": 7, "resamples": 100, "timeout": 120})
+    config.write_text(bakeoff, encoding="utf-8")
     out = tmp_path / "cli"
     result = CliRunner().invoke(cli, ["bakeoff", str(config), "-o", str(out), "--quiet"])
     assert result.exit_code == 0, result.output

@@ -279,7 +279,12 @@ def test_listings_render_what_the_commands_print(fmt):
     from cws_bench.segmenters.registry import list_segmenters, render_segmenters
 
     assert render_segmenters(list_segmenters(), fmt) + "\n" == stdout("segmenters", "--format", fmt)
-    cards = [get_corpus(name).metadata() for name in corpus_names()]
+
+    # the command names the data folder by its flag, the API by its parameter
+    def flags(fix):
+        return "--data-dir FOLDER" if fix.parameter == "data_dir" else fix.api()
+
+    cards = [get_corpus(name).metadata(flags) for name in corpus_names()]
     assert render_corpus_list(cards, fmt) + "\n" == stdout("corpora", "--format", fmt)
 
 

@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Any
 from cws_bench import __version__
 from cws_bench.defaults import DEFAULT_BATCH_SIZE
 from cws_bench.errors import CorpusFormatError, CwsBenchError
-from cws_bench.regression.tokens import TokenIds, record_token_ids
+from cws_bench.regression.tokens import TokenIds, keeping_token_ids, record_token_ids
 from cws_bench.run.experiment import (
     CorpusSpec,
     PairInput,
@@ -721,16 +721,20 @@ def _run_corpus(
             f"corpus {corpus.label}: no words to segment", "give a corpus with some text"
         )
     dictionary = corpus_dictionary(corpus, data_dir)
-    if executor is not None:
-        speed, pred, differing = _sharded_speed(runner, raw, executor, batch_size, shard_chars)
-    else:
-        speed, pred, differing = measure_speed(
-            runner.segment,
-            raw,
-            runs=speed_runs,
-            batch_size=batch_size,
-            min_run_seconds=min_run_seconds,
-        )
+    # A tokenizer keeps the ids of the lines it segments, so they are not computed again
+    # (on an executor the segmenting pass runs elsewhere, and the ids are computed here).
+    with keeping_token_ids(runner.tokenizer):
+        if executor is not None:
+            speed, pred, differing = _sharded_speed(runner, raw, executor, batch_size, shard_chars)
+        else:
+            speed, pred, differing = measure_speed(
+                runner.segment,
+                raw,
+                runs=speed_runs,
+                batch_size=batch_size,
+                min_run_seconds=min_run_seconds,
+            )
+        token_ids = None if runner.tokenizer is None else record_token_ids(runner.tokenizer, raw)
     speed = replace(speed, load_s=runner.load_s)
     scored = score_pair(PairInput(corpus, gold, raw, dictionary, data_dir), pred, runner.trained_on)
     checksum = sentences_checksum(iter(gold))  # the gold's, as the scorer signs it
@@ -763,7 +767,7 @@ def _run_corpus(
         sentence_counts=scored.sentence_counts,
         segmentation=tuple(" ".join(words) for words in pred) if keep_segmentation else None,
         warnings=tuple(warnings),
-        token_ids=None if runner.tokenizer is None else record_token_ids(runner.tokenizer, raw),
+        token_ids=token_ids,
         gold=tuple(tuple(words) for words in gold),
     )
 

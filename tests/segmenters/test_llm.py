@@ -584,6 +584,15 @@ def test_a_bakeoff_keeps_the_fidelity_and_requests_of_an_llm_row(server, tmp_pat
     from cws_bench.reports.text import render_leaderboard
 
     assert "LLM rows beside the others:" in render_leaderboard(result)
+    from cws_bench.reports.html import render_html
+
+    page = render_html(result)
+    assert "Prompted LLMs beside the other rows" in page
+    table = page.split('<table class="llm">')[1].split("</table>")[0]
+    assert (
+        f'<td>open</td><td class="num">1.000</td><td class="num">1 of {len(gold)}</td>'
+        f'<td class="num">0 / 0 / {commas}</td><td class="num">0 / 0</td>'
+    ) in table
     sent = server.total
     kept = run_bakeoff(load_config(config), output_dir=tmp_path / "out", jobs=1, shard_chars=300)
     assert kept.pairs[0].cached and kept.pairs[0].diagnostics == pair.diagnostics  # run cache
