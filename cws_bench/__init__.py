@@ -35,7 +35,7 @@ _EXPORTS = {
     "get_segmenter": "cws_bench.segmenters",
     "list_segmenters": "cws_bench.segmenters",
     "BakeoffResult": "cws_bench.results.model",
-    "load_config": "cws_bench.run.bakeoff",
+    "load_config": "cws_bench.run.config",
     "run_bakeoff": "cws_bench.run.bakeoff",
 }
 

@@ -156,7 +156,8 @@ def test_check_agrees_with_check_baseline(tmp_path):
 
 def test_bakeoff_and_report_agree_with_run_bakeoff(tmp_path, sample_bakeoff):
     from cws_bench.reports import render_report
-    from cws_bench.run.bakeoff import load_config, run_bakeoff
+    from cws_bench.run.bakeoff import run_bakeoff
+    from cws_bench.run.config import load_config
 
     config = tmp_path / "agree.toml"
     bakeoff = sample_bakeoff("agree", settings={"seed": 7, "resamples": 100, "timeout": 120})

@@ -14,7 +14,8 @@ from click.testing import CliRunner
 from cws_bench.cli import cli
 from cws_bench.errors import CwsBenchError
 from cws_bench.results.model import BakeoffResult
-from cws_bench.run.bakeoff import BakeoffConfig, load_config, parse_config, run_bakeoff
+from cws_bench.run.bakeoff import run_bakeoff
+from cws_bench.run.config import BakeoffConfig, load_config, parse_config
 from cws_bench.scoring import score_files
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -35,7 +35,11 @@ NOT_NEEDED = (
     "cws_bench.segmenters",
     "cws_bench.reports",
     "cws_bench.run.bakeoff",
-    "cws_bench.run.experiment",
+    "cws_bench.run.config",
+    "cws_bench.run.plan",
+    "cws_bench.run.execute",
+    "cws_bench.run.pair",
+    "cws_bench.run.cache",
     "cws_bench.run.comparison",
     "jieba",
 )

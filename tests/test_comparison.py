@@ -14,8 +14,9 @@ from click.testing import CliRunner
 import cws_bench
 from cws_bench.cli import cli
 from cws_bench.errors import CwsBenchError
-from cws_bench.run.bakeoff import load_config, run_bakeoff
+from cws_bench.run.bakeoff import run_bakeoff
 from cws_bench.run.comparison import compare
+from cws_bench.run.config import load_config
 from cws_bench.scoring import score_files, score_sentences
 from cws_bench.segmenters import get_segmenter
 from cws_bench.text.io import iter_lines

@@ -12,7 +12,8 @@ from click.testing import CliRunner
 from cws_bench.cli import cli
 from cws_bench.corpora import get_corpus, read_corpus
 from cws_bench.regression.diff import diff_files
-from cws_bench.run.bakeoff import parse_config, run_bakeoff
+from cws_bench.run.bakeoff import run_bakeoff
+from cws_bench.run.config import parse_config
 from cws_bench.scoring import score_sentences
 from cws_bench.segmenters import get_segmenter
 from cws_bench.text.dictionary import Dictionary

@@ -18,7 +18,8 @@ from typing import Any
 from cws_bench.analysis import patterns
 from cws_bench.analysis.alignment import align
 from cws_bench.analysis.patterns import analyse_errors
-from cws_bench.run.experiment import CorpusSpec, gold_and_raw
+from cws_bench.run.config import CorpusSpec
+from cws_bench.run.plan import gold_and_raw
 from cws_bench.scoring import score_sentences
 from cws_bench.text.checksums import SentenceDigest
 

@@ -13,7 +13,8 @@ from click.testing import CliRunner
 
 from cws_bench.cli import cli
 from cws_bench.errors import CwsBenchError
-from cws_bench.run.bakeoff import load_config, run_bakeoff
+from cws_bench.run.bakeoff import run_bakeoff
+from cws_bench.run.config import load_config
 from cws_bench.run.validate import ConfigurationError
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -8,7 +8,8 @@ import pytest
 
 from cws_bench.corpora.words import WordSpec, parse_word_spec, resolve_words
 from cws_bench.errors import CwsBenchError
-from cws_bench.run.bakeoff import CorpusSpec, corpus_dictionary
+from cws_bench.run.config import CorpusSpec
+from cws_bench.run.plan import corpus_dictionary
 from cws_bench.scoring import score_sentences
 from cws_bench.segmenters import get_segmenter
 from cws_bench.segmenters.sources import load_word_source

@@ -20,7 +20,8 @@ from pathlib import Path
 import psutil
 import pytest
 
-from cws_bench.run.bakeoff import load_config, run_bakeoff
+from cws_bench.run.bakeoff import run_bakeoff
+from cws_bench.run.config import load_config
 from cws_bench.run.executors import DEFAULT_RETRIES
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -141,7 +141,8 @@ def bakeoff(
     from pathlib import Path
 
     from cws_bench.reports import render_across_corpora, render_leaderboard
-    from cws_bench.run.bakeoff import load_config, run_bakeoff
+    from cws_bench.run.bakeoff import run_bakeoff
+    from cws_bench.run.config import load_config
 
     rename_flags({"output_dir": "--output"})  # the report folder's hints name -o/--output
     loaded = load_config(config)

@@ -6,7 +6,7 @@ boundary figures, error kinds), the speed, the per-sentence counts (for a
 paired bootstrap test of a later run against it), optionally the
 segmentation itself (so a later run can say *what* changed), and the
 reproducibility signature of the bake-off results
-(:func:`cws_bench.run.experiment.pair_signature`, :func:`cws_bench.run.experiment.cache_key`):
+(:func:`cws_bench.run.pair.pair_signature`, :func:`cws_bench.run.plan.cache_key`):
 segmenter name, version and options, corpus checksum, dictionary checksum,
 cws-bench version. Files named by options (a jieba user dictionary, an HMM
 model) enter the signature by their content (``file:<checksum>``), not by
@@ -50,19 +50,17 @@ from cws_bench import __version__
 from cws_bench.defaults import DEFAULT_BATCH_SIZE
 from cws_bench.errors import CorpusFormatError, CwsBenchError
 from cws_bench.regression.tokens import TokenIds, keeping_token_ids, record_token_ids
-from cws_bench.run.experiment import (
-    CorpusSpec,
-    PairInput,
-    SegmenterMetadata,
-    cache_key,
-    corpus_dictionary,
+from cws_bench.run.config import CorpusSpec
+from cws_bench.run.identity import (
+    command_argv,
+    command_files,
     environment,
-    gold_and_raw,
-    identity_of,
-    pair_signature,
-    score_pair,
+    forget,
+    is_path,
+    options_identity,
 )
-from cws_bench.run.identity import command_argv, command_files, forget, is_path, options_identity
+from cws_bench.run.pair import PairInput, SegmenterMetadata, pair_signature, score_pair
+from cws_bench.run.plan import cache_key, corpus_dictionary, gold_and_raw, identity_of
 from cws_bench.text.checksums import file_checksum, sentences_checksum
 from cws_bench.text.io import PathLike, atomic_write
 
@@ -184,9 +182,9 @@ class RecordIdentity:
     Attributes:
         corpus_checksum: the sentence checksum of the gold.
         dictionary_checksum: the OOV dictionary's checksum, or None.
-        key: the bake-off's cache key of the pair (:func:`~cws_bench.run.experiment.cache_key`).
+        key: the bake-off's cache key of the pair (:func:`~cws_bench.run.plan.cache_key`).
         signature: the bake-off's signature of the pair
-            (:func:`~cws_bench.run.experiment.pair_signature`).
+            (:func:`~cws_bench.run.pair.pair_signature`).
     """
 
     corpus_checksum: str
@@ -777,7 +775,8 @@ def _sharded_speed(
 ) -> tuple[Speed, list[list[str]], int]:
     """The words of ``raw`` segmented in shards on ``executor``, and the speed: characters
     per second of ``segment()`` summed over the shards (one pass, so one run)."""
-    from cws_bench.run.runner import BAKEOFF_SHARD_CHARS, segment_with
+    from cws_bench.run.config import BAKEOFF_SHARD_CHARS
+    from cws_bench.run.execute import segment_with
     from cws_bench.run.tasks import PairSetup, segmenter_key
     from cws_bench.segmenters.stream import count_characters
 

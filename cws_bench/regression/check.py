@@ -15,7 +15,8 @@ options (a jieba user dictionary), cws-bench version, or machine (speed).
 That is a changed experiment, not only a regression; ``fail_on_change``
 makes it a failure too.
 
->>> from cws_bench.run.experiment import CorpusSpec, SegmenterMetadata
+>>> from cws_bench.run.config import CorpusSpec
+>>> from cws_bench.run.pair import SegmenterMetadata
 >>> from cws_bench.regression.baseline import (
 ...     CorpusRecord, RecordIdentity, SegmenterConfig, Speed)
 >>> segmenter = SegmenterMetadata("demo", "1", None, None, None, {})

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -141,7 +142,7 @@ class CorpusView:
     published: PublishedView | None = None  # SIGHAN 2005 corpora: the published rows
 
 
-def _patterns(analysis: dict[str, Any]) -> list[dict[str, Any]]:
+def _patterns(analysis: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The shown patterns of each error kind, with their example sentences cut for display."""
     distinct = analysis.get("distinct") or {}
     kinds = []

@@ -9,8 +9,8 @@ report.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeGuard
 
 from cws_bench.text.dictionary_checks import is_leak_warning
@@ -27,7 +27,9 @@ __all__ = [
     "Comparison",
     "Interval",
     "Note",
+    "PairAnalysis",
     "PairResult",
+    "PairScores",
     "Verdict",
     "group_warnings",
     "judge_comparisons",
@@ -71,6 +73,193 @@ class Interval:
         return {"low": self.low, "high": self.high}
 
 
+_SCORES_HEAD = ("precision", "recall", "f1")
+_SCORES_BETA = ("fbeta", "beta")
+_SCORES_MIDDLE = (
+    "gold_words",
+    "pred_words",
+    "correct_words",
+    "oov_rate",
+    "oov_recall",
+    "iv_recall",
+    "boundary_precision",
+    "boundary_recall",
+    "boundary_f1",
+)
+_SCORES_TAIL = (
+    "sentences",
+    "characters",
+    "split_gold",
+    "split_pred",
+    "merge_gold",
+    "merge_pred",
+    "cross_gold",
+    "cross_pred",
+    "cross_regions",
+    "mismatched_lines",
+    "skipped_lines",
+    "method",
+    "signature",
+)
+_SCORES_KEYS = frozenset(_SCORES_HEAD + _SCORES_BETA + _SCORES_MIDDLE + _SCORES_TAIL)
+
+
+@dataclass(frozen=True, eq=False)
+class PairScores(Mapping[str, Any]):
+    """A scored pair's scores, typed: :meth:`cws_bench.scoring.ScoreResult.to_dict`'s fields.
+
+    Also a read-only mapping in :meth:`to_dict`'s key order (``scores["f1"]``,
+    ``scores.get("oov_rate")``), as the reports read every row's scores; it
+    equals any mapping with the same items. Values are kept as they were
+    stored, so ``PairScores.from_dict(d).to_dict()`` writes ``d`` back byte for byte.
+
+    Attributes:
+        precision, recall, f1: the word scores.
+        gold_words, pred_words, correct_words: the word counts.
+        oov_rate, oov_recall, iv_recall: against the OOV dictionary (None without one).
+        boundary_precision, boundary_recall, boundary_f1: word boundary scores.
+        sentences, characters: what was scored.
+        split_gold ... cross_regions: the error kinds' counts.
+        mismatched_lines, skipped_lines: lines whose texts differ; lines left out.
+        method: the counting method; signature: the score's signature.
+        fbeta, beta: F-beta and its beta, when beta is not 1 (None: not stored).
+        method_counts: the counting method's own counts (``sighan``: insertions,
+            deletions, substitutions), after the boundary scores.
+    """
+
+    precision: float
+    recall: float
+    f1: float
+    gold_words: int
+    pred_words: int
+    correct_words: int
+    oov_rate: float | None
+    oov_recall: float | None
+    iv_recall: float | None
+    boundary_precision: float
+    boundary_recall: float
+    boundary_f1: float
+    sentences: int
+    characters: int
+    split_gold: int
+    split_pred: int
+    merge_gold: int
+    merge_pred: int
+    cross_gold: int
+    cross_pred: int
+    cross_regions: int
+    mismatched_lines: int
+    skipped_lines: int
+    method: str
+    signature: str
+    fbeta: float | None = None
+    beta: float | None = None
+    method_counts: dict[str, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The scores as ``ScoreResult.to_dict`` gives them, in its key order."""
+        data: dict[str, Any] = {key: getattr(self, key) for key in _SCORES_HEAD}
+        if self.beta is not None:
+            data.update(fbeta=self.fbeta, beta=self.beta)
+        data.update((key, getattr(self, key)) for key in _SCORES_MIDDLE)
+        data.update(self.method_counts)
+        data.update((key, getattr(self, key)) for key in _SCORES_TAIL)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> PairScores:
+        """Rebuild them from :meth:`to_dict` output (values as they were stored).
+
+        Raises:
+            KeyError: a score is missing.
+        """
+        known = {key: data[key] for key in _SCORES_HEAD + _SCORES_MIDDLE + _SCORES_TAIL}
+        return cls(
+            **known,
+            fbeta=data.get("fbeta"),
+            beta=data.get("beta"),
+            method_counts={k: v for k, v in data.items() if k not in _SCORES_KEYS},
+        )
+
+    def __getitem__(self, key: str) -> Any:
+        if key in self.method_counts:
+            return self.method_counts[key]
+        if key in _SCORES_KEYS and (key not in _SCORES_BETA or self.beta is not None):
+            return getattr(self, key)
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.to_dict())
+
+    def __len__(self) -> int:
+        return len(self.to_dict())
+
+
+_ANALYSIS_KEYS = ("splits", "merges", "crossings", "missed_oov", "recall_by_length", "distinct")
+
+
+@dataclass(frozen=True, eq=False)
+class PairAnalysis(Mapping[str, Any]):
+    """A scored pair's error analysis, typed: what :func:`cws_bench.run.pair.finish_pair` stores.
+
+    Also a read-only mapping in :meth:`to_dict`'s key order (``analysis["buckets"]``),
+    as the reports read it; values are kept as they were stored, so
+    ``PairAnalysis.from_dict(d).to_dict()`` writes ``d`` back byte for byte.
+
+    Attributes:
+        splits, merges, crossings: the most frequent error patterns
+            (:meth:`cws_bench.analysis.patterns.ErrorPattern.to_dict` each).
+        missed_oov: the most missed OOV words; recall_by_length: recall by word length.
+        distinct: how many distinct patterns of each kind there were.
+        buckets: :func:`cws_bench.analysis.buckets.bucket_analysis` (None: not stored).
+        tokens: a subword tokenizer's figures (None: a word segmenter).
+    """
+
+    splits: list[dict[str, Any]]
+    merges: list[dict[str, Any]]
+    crossings: list[dict[str, Any]]
+    missed_oov: list[dict[str, Any]]
+    recall_by_length: list[dict[str, Any]]
+    distinct: dict[str, int]
+    buckets: dict[str, Any] | None = None
+    tokens: dict[str, Any] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The analysis as plain data, in the cache file's key order."""
+        data: dict[str, Any] = {key: getattr(self, key) for key in _ANALYSIS_KEYS}
+        if self.buckets is not None:
+            data["buckets"] = self.buckets
+        if self.tokens is not None:
+            data["tokens"] = self.tokens
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> PairAnalysis:
+        """Rebuild it from :meth:`to_dict` output (values as they were stored).
+
+        Raises:
+            KeyError: a part of the analysis is missing.
+        """
+        return cls(
+            **{key: data[key] for key in _ANALYSIS_KEYS},
+            buckets=data.get("buckets"),
+            tokens=data.get("tokens"),
+        )
+
+    def __getitem__(self, key: str) -> Any:
+        if key in _ANALYSIS_KEYS:
+            return getattr(self, key)
+        if key in ("buckets", "tokens") and getattr(self, key) is not None:
+            return getattr(self, key)
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.to_dict())
+
+    def __len__(self) -> int:
+        return len(self.to_dict())
+
+
 @dataclass(frozen=True)
 class PairResult:
     """One segmenter on one corpus.
@@ -83,8 +272,8 @@ class PairResult:
         track: ``closed`` (only the corpus' training data) or ``open``.
         status: ``ok``, ``failed`` (an error, in ``error``) or ``timeout``.
         error: what went wrong, for a failed or timed-out pair.
-        scores: :meth:`cws_bench.scoring.ScoreResult.to_dict` of the pair
-            (precision, recall, f1, oov_rate, oov_recall, iv_recall,
+        scores: a scored pair's :class:`PairScores` (a mapping; empty for a pair
+            that was not scored) (precision, recall, f1, oov_rate, oov_recall, iv_recall,
             boundary_*, word counts, error kinds, signature, ...).
         intervals: bootstrap confidence intervals by metric name
             (``precision``, ``recall``, ``f1``).
@@ -99,7 +288,7 @@ class PairResult:
         segmenter_info: name, version, kind, options and training data of the
             segmenter as it ran.
         signature: every setting that can change the numbers, ``key:value|...``.
-        analysis: :meth:`cws_bench.analysis.patterns.ErrorAnalysis.to_dict` of the pair.
+        analysis: a scored pair's :class:`PairAnalysis` (a mapping; empty when not scored).
         cached: whether the row came from the run cache.
         contaminated: the segmenter has seen the data it is scored on: it was
             trained on it, or (closed track) its dictionary holds the test words
@@ -122,7 +311,7 @@ class PairResult:
     track: str
     status: str
     error: str | None = None
-    scores: dict[str, Any] = field(default_factory=dict)
+    scores: Mapping[str, Any] = field(default_factory=dict)
     intervals: dict[str, Interval] = field(default_factory=dict)
     sighan_intervals: dict[str, float] = field(default_factory=dict)
     timing: dict[str, float] = field(default_factory=dict)
@@ -130,7 +319,7 @@ class PairResult:
     warnings: tuple[str, ...] = ()
     segmenter_info: dict[str, Any] = field(default_factory=dict)
     signature: str = ""
-    analysis: dict[str, Any] = field(default_factory=dict)
+    analysis: Mapping[str, Any] = field(default_factory=dict)
     cached: bool = False
     contaminated: bool = False
     diagnostics: dict[str, Any] = field(default_factory=dict)
@@ -185,16 +374,26 @@ class PairResult:
         return f"<table><tr>{header}</tr><tr>{row}</tr></table>"
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
+        data = asdict(replace(self, scores={}, analysis={}))
+        data["scores"] = dict(self.scores)  # a PairScores' key order: its to_dict's
         data["intervals"] = {k: v.to_dict() for k, v in self.intervals.items()}
         data["warnings"] = list(self.warnings)
+        data["analysis"] = dict(self.analysis)
         return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> PairResult:
+        """Rebuild a row from :meth:`to_dict` output: a scored row's scores and analysis
+        typed (:class:`PairScores`, :class:`PairAnalysis`), a failed row's empty."""
         data = dict(data)
         data["intervals"] = {k: Interval(**v) for k, v in data.get("intervals", {}).items()}
         data["warnings"] = tuple(data.get("warnings", ()))
+        for key, typed in (("scores", PairScores), ("analysis", PairAnalysis)):
+            if data.get(key):
+                try:
+                    data[key] = typed.from_dict(data[key])
+                except KeyError:  # written by an older version, without some field: as stored
+                    data[key] = dict(data[key])
         return cls(**data)
 
 

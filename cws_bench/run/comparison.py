@@ -521,31 +521,55 @@ def compare(
     )
     gold_name = "gold" if not isinstance(gold, (str, os.PathLike)) else display_name(gold)
     counts = {name: _sentence_counts(result) for name, result in results.items()}
-    pairs: list[tuple[str, str]] = []
-    if paired and len(results) > 1:
-        names = list(results)
-        pairs = (
-            [(a, baseline) for a in names if a != baseline]
-            if baseline is not None
-            else [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
-        )
+    pairs = _test_pairs(list(results), baseline) if paired and len(results) > 1 else []
     intervals, comparisons = bootstrap_statistics(
         gold_name, counts, pairs, resamples=resamples, seed=seed, intervals=bool(confidence)
     )
     if pairs:
-        # One family, as one track of a bake-off: corrected together.
-        from cws_bench.metrics.significance import adjust_p_values
+        comparisons = _corrected(comparisons, correction)
+    return ComparisonReport(
+        gold=gold_name,
+        method=method,
+        rows=_ranked_rows(gold_name, results, intervals, comparisons),
+        comparisons=tuple(comparisons),
+        baseline=baseline,
+        confidence=CONFIDENCE,
+        resamples=resamples,
+        seed=seed,
+        correction=correction,
+    )
 
-        adjusted = adjust_p_values([c.p_value for c in comparisons], method=correction)
-        comparisons = [
-            replace(c, adjusted_p_value=float(p), significant=bool(p < ALPHA))
-            for c, p in zip(comparisons, adjusted)
-        ]
-    ranked = sorted(results, key=lambda name: -results[name].f1)
-    letter_of = dict(zip(ranked, _letters(len(ranked))))
+
+def _test_pairs(names: list[str], baseline: str | None) -> list[tuple[str, str]]:
+    """The pairs to test: each system against the baseline, or every two systems."""
+    if baseline is not None:
+        return [(a, baseline) for a in names if a != baseline]
+    return [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
+
+
+def _corrected(comparisons: list[Comparison], correction: str) -> list[Comparison]:
+    """One family, as one track of a bake-off: the p-values corrected together."""
+    from cws_bench.metrics.significance import adjust_p_values
+
+    adjusted = adjust_p_values([c.p_value for c in comparisons], method=correction)
+    return [
+        replace(c, adjusted_p_value=float(p), significant=bool(p < ALPHA))
+        for c, p in zip(comparisons, adjusted)
+    ]
+
+
+def _ranked_rows(
+    gold_name: str,
+    results: Mapping[str, ScoreResult],
+    intervals: Mapping[str, dict[str, Interval]],
+    comparisons: list[Comparison],
+) -> tuple[SystemRow, ...]:
+    """Best F1 first, each with its letter and the letters of the systems it beats."""
     from cws_bench.reports.tables import significantly_better
 
-    rows = tuple(
+    ranked = sorted(results, key=lambda name: -results[name].f1)
+    letter_of = dict(zip(ranked, _letters(len(ranked))))
+    return tuple(
         SystemRow(
             name=name,
             result=results[name],
@@ -558,17 +582,6 @@ def compare(
             intervals=intervals[name],
         )
         for name in ranked
-    )
-    return ComparisonReport(
-        gold=gold_name,
-        method=method,
-        rows=rows,
-        comparisons=tuple(comparisons),
-        baseline=baseline,
-        confidence=CONFIDENCE,
-        resamples=resamples,
-        seed=seed,
-        correction=correction,
     )
 
 

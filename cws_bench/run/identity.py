@@ -30,6 +30,7 @@ import shlex
 from collections.abc import Mapping
 from typing import Any
 
+from cws_bench import __version__
 from cws_bench.text.checksums import file_checksum, path_checksum
 from cws_bench.text.io import PathLike
 
@@ -38,6 +39,7 @@ __all__ = [
     "PATH_OPTIONS",
     "command_argv",
     "command_files",
+    "environment",
     "forget",
     "library_versions",
     "option_identity",
@@ -261,3 +263,15 @@ def forget() -> None:
     """Forget the files, corpora and libraries read so far (a new run starts)."""
     for memo in (_file_content, _corpus_content, _module_distributions, library_versions):
         memo.cache_clear()
+
+
+def environment() -> dict[str, Any]:
+    """The versions and the machine a result was computed with."""
+    import platform
+
+    return {
+        "cws_bench": __version__,
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "cpus": os.cpu_count(),
+    }

@@ -4,8 +4,8 @@ Every sharded run maps :func:`segment_shard` over :class:`ShardItem` s on an
 executor (:mod:`cws_bench.run.executors`), with a :class:`ShardContext` sent to
 each worker once, and gets a :class:`ShardResult` per shard:
 
-- the bake-off (:mod:`cws_bench.run.runner`) and a regression baseline in shards:
-  items hold their raw lines (cut in memory by ``runner.cut_batches``), the
+- the bake-off (:mod:`cws_bench.run.execute`) and a regression baseline in shards:
+  items hold their raw lines (cut in memory by ``plan.cut_batches``), the
   context the setups of many pairs; a result holds the words, and a segmenter
   that fails gives a failed result, never an exception (its pair fails, the
   others go on);

@@ -19,7 +19,7 @@ from cws_bench.errors import CwsBenchError, Fix, SegmenterError, Terms
 from cws_bench.suggest import did_you_mean
 
 Config = TypeVar("Config")
-"""A :class:`~cws_bench.run.bakeoff.BakeoffConfig` (this module sits below the bake-off)."""
+"""A :class:`~cws_bench.run.config.BakeoffConfig` (this module sits below the bake-off)."""
 
 __all__ = [
     "ConfigurationError",
@@ -102,7 +102,7 @@ def validate_config(
     """Check a BakeoffConfig before it runs; return it without the optional rows to skip.
 
     Args:
-        config: the :class:`~cws_bench.run.bakeoff.BakeoffConfig`.
+        config: the :class:`~cws_bench.run.config.BakeoffConfig`.
         data_dir: where corpora that need local data are.
         shipped: labels of segmenters given as Python objects (not looked up).
         notes: where skip notes go (an optional segmenter whose model is not here).

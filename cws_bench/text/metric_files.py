@@ -542,8 +542,6 @@ def read_request_log(
         CorpusFormatError: a line that is not JSON, or (unless ``skip_bad``)
             a value that is not a number or a time, naming the line.
     """
-    import pandas as pd
-
     from cws_bench.metrics.throughput import COLUMNS
 
     mapping = {name: name for name in COLUMNS}
@@ -551,35 +549,8 @@ def read_request_log(
         if name not in mapping:
             raise ValueError(f"unknown request field {name!r}; the fields are {', '.join(COLUMNS)}")
         mapping[name] = column
-    data = _read_bytes(path)
     name = display_name(path)
-    wanted = list(mapping.values())
-    start = data[:64].decode("latin-1").removeprefix("\xef\xbb\xbf")  # a UTF-8 BOM
-    quick = None
-    if (log_format or _log_format(path, start)) == "jsonl" and normalize_encoding(
-        encoding
-    ) == "utf-8":
-        quick = _quick_jsonl(path, data, wanted)
-    lines: np.ndarray | None
-    if quick is not None:
-        frame = quick
-        lines = np.arange(1, len(frame) + 1)
-    else:
-        body, numbers = _text_lines(path, encoding, data)
-        if not body:
-            raise CwsBenchError(f"{name}: empty log", "write one request a line (JSONL or CSV)")
-        fmt = log_format or _log_format(path, body.split("\n", 1)[0])
-        if fmt not in _LOG_FORMATS:
-            raise ValueError(f"log_format must be one of {', '.join(_LOG_FORMATS)}, got {fmt!r}")
-        if fmt == "jsonl":
-            frame = _parse_jsonl(path, body, numbers, wanted)
-            lines = numbers
-        else:
-            try:
-                frame = pd.read_csv(io.StringIO(body), low_memory=False)
-            except (pd.errors.ParserError, pd.errors.EmptyDataError) as e:
-                raise CwsBenchError(f"{name}: not a CSV file: {e}", "write a header line") from None
-            lines = numbers[1:] if len(frame) == len(numbers) - 1 else None
+    frame, lines = _log_table(path, list(mapping.values()), log_format, encoding)
     frame.columns = [str(c) for c in frame.columns]
     for field_name, column in mapping.items():
         if column not in frame.columns:
@@ -590,6 +561,55 @@ def read_request_log(
                 f"name the column that holds it ({option} COLUMN, or "
                 f"columns={{{field_name!r}: COLUMN}} in Python)",
             )
+    fields = _request_fields(name, frame, lines, mapping, skip_bad=skip_bad)
+    return RequestLog(name, fields, lines, mapping)
+
+
+def _log_table(
+    path: PathLike, wanted: list[str], log_format: str | None, encoding: str
+) -> tuple[pd.DataFrame, np.ndarray | None]:
+    """The log as a table of (at least) the ``wanted`` columns, and each row's line number.
+
+    A UTF-8 JSONL log goes through msgspec in one pass (:func:`_quick_jsonl`);
+    anything else is decoded line by line, so errors name the line.
+    """
+    import pandas as pd
+
+    data = _read_bytes(path)
+    name = display_name(path)
+    start = data[:64].decode("latin-1").removeprefix("\xef\xbb\xbf")  # a UTF-8 BOM
+    quick = None
+    if (log_format or _log_format(path, start)) == "jsonl" and normalize_encoding(
+        encoding
+    ) == "utf-8":
+        quick = _quick_jsonl(path, data, wanted)
+    if quick is not None:
+        return quick, np.arange(1, len(quick) + 1)
+    body, numbers = _text_lines(path, encoding, data)
+    if not body:
+        raise CwsBenchError(f"{name}: empty log", "write one request a line (JSONL or CSV)")
+    fmt = log_format or _log_format(path, body.split("\n", 1)[0])
+    if fmt not in _LOG_FORMATS:
+        raise ValueError(f"log_format must be one of {', '.join(_LOG_FORMATS)}, got {fmt!r}")
+    if fmt == "jsonl":
+        return _parse_jsonl(path, body, numbers, wanted), numbers
+    try:
+        frame = pd.read_csv(io.StringIO(body), low_memory=False)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError) as e:
+        raise CwsBenchError(f"{name}: not a CSV file: {e}", "write a header line") from None
+    return frame, numbers[1:] if len(frame) == len(numbers) - 1 else None
+
+
+def _request_fields(
+    name: str,
+    frame: pd.DataFrame,
+    lines: np.ndarray | None,
+    mapping: Mapping[str, str],
+    *,
+    skip_bad: bool,
+) -> dict[str, np.ndarray]:
+    """Field -> float array: numbers as they are, ISO 8601 times as seconds from the earliest."""
+    from cws_bench.metrics.throughput import COLUMNS
 
     fields: dict[str, np.ndarray] = {}
     stamps: dict[str, np.ndarray] = {}
@@ -635,7 +655,7 @@ def read_request_log(
         )
         for field_name, ns in stamps.items():
             fields[field_name] = np.where(ns == missing, np.nan, (ns - origin) / 1e9)
-    return RequestLog(name, fields, lines, mapping)
+    return fields
 
 
 def read_table(path: PathLike, *, encoding: str = "utf-8") -> pd.DataFrame:

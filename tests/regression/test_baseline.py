@@ -21,7 +21,7 @@ from cws_bench.regression.baseline import (
     rerun_baseline,
     save_baseline,
 )
-from cws_bench.run.bakeoff import CorpusSpec
+from cws_bench.run.config import CorpusSpec
 from cws_bench.segmenters import get_segmenter
 
 

@@ -18,7 +18,8 @@ from cws_bench.errors import (
     CwsBenchError,
     SegmenterError,
 )
-from cws_bench.run.bakeoff import load_config, parse_config, run_bakeoff
+from cws_bench.run.bakeoff import run_bakeoff
+from cws_bench.run.config import load_config, parse_config
 from cws_bench.scoring import score_sentences
 from cws_bench.segmenters import get_segmenter
 from cws_bench.segmenters.crf import (

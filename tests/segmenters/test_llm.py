@@ -530,7 +530,8 @@ def test_the_local_backend_stays_lossless_on_a_random_model(tiny_causal_lm, tmp_
 
 def test_a_bakeoff_keeps_the_fidelity_and_requests_of_an_llm_row(server, tmp_path, monkeypatch):
     from cws_bench.corpora import get_corpus
-    from cws_bench.run.bakeoff import load_config, run_bakeoff
+    from cws_bench.run.bakeoff import run_bakeoff
+    from cws_bench.run.config import load_config
 
     gold = list(get_corpus("sample").sentences("test"))
     for words in gold:  # the gold words, except one line answered in half-width
@@ -635,7 +636,7 @@ def test_any_reply_gives_the_line_back_with_consistent_counts(seed):
 
 
 def test_the_bundled_llm_configuration_reads_its_endpoint_from_the_environment(monkeypatch):
-    from cws_bench.run.bakeoff import load_config
+    from cws_bench.run.config import load_config
 
     config = load_config("llm")
     rows = [spec for spec in config.segmenters if spec.name == "llm"]

@@ -271,7 +271,7 @@ def test_a_bakeoff_reports_the_tokenizer_figures_of_a_tokenizer_row(tmp_path):
     pytest.importorskip("tiktoken", reason="tiktoken is not installed (the subword extra)")
     from cws_bench import run_bakeoff
     from cws_bench.reports import render_leaderboard, render_markdown
-    from cws_bench.run.bakeoff import parse_config
+    from cws_bench.run.config import parse_config
     from cws_bench.scoring import read_gold
 
     config = parse_config(

@@ -17,9 +17,10 @@ from typing import Any
 import pytest
 
 from cws_bench.results.model import BakeoffResult
-from cws_bench.run.bakeoff import load_config, run_bakeoff
+from cws_bench.run.bakeoff import run_bakeoff
+from cws_bench.run.config import load_config
+from cws_bench.run.execute import PairTask, run_pair
 from cws_bench.run.executors import LocalExecutor
-from cws_bench.run.experiment import PairTask, run_pair
 
 sys.path.insert(0, str(Path(__file__).parent))
 from faults import FaultyExecutor
@@ -96,7 +97,7 @@ def serial(
 
 
 def test_the_unsharded_run_is_the_pairs_own_run(serial: tuple[Any, BakeoffResult]) -> None:
-    """The runner's rows equal experiment.run_pair's (a whole pair in one process)."""
+    """The runner's rows equal execute.run_pair's (a whole pair in one process)."""
     config, result = serial
     for spec in config.segmenters:
         corpus = config.corpora[0]

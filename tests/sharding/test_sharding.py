@@ -345,7 +345,8 @@ def test_every_runner_counts_the_same_characters(tmp_path, local):
     """segment, a big file's shards, the bake-off and a baseline (timed and in shards) count a
     speed's characters alike: the input's characters without whitespace (ideographic space too)."""
     from cws_bench.regression import measure_speed, record_baseline
-    from cws_bench.run.experiment import CorpusSpec, PairTask, SegmenterSpec, run_pair
+    from cws_bench.run.config import CorpusSpec, SegmenterSpec
+    from cws_bench.run.execute import PairTask, run_pair
 
     lines = ["我们 是学生", "今天\u3000下雨", "", "OK 了"]
     expected = 5 + 4 + 0 + 3  # by hand: the spaces are not characters

@@ -1,51 +1,46 @@
-"""The bake-off's runner: every pair cut into shards, run on one executor.
+"""The execution of a bake-off run: every shard of the plan on one executor.
 
-:func:`plan_run` resolves a configuration into corpora (gold, raw lines,
-dictionary, identity: read once, in this process), pairs (their cache keys)
-and, for each pair not in the run cache, its shards: runs of whole batches of
-``batch_size`` lines, about ``shard_chars`` characters each, so that a
-segmenter gets exactly the batches it gets in an unsharded run; or runs of
-whole lines for an adapter whose ``independent_lines`` says that each line is
-segmented on its own (finer shards share a slow pair among the workers). :class:`Run`
-feeds every shard of every pair to one executor
-(:mod:`cws_bench.run.executors`), whose workers keep the segmenters they loaded
-from one shard, and one corpus, to the next; as each shard comes back it is
-written to the run cache, and as each pair is complete it is scored, in a
-thread of this process while the workers go on, by the same
-:func:`cws_bench.run.experiment.finish_pair` an unsharded run uses: the numbers
-are the same to the last digit.
+:func:`execute_plan` feeds every shard of every pair to one executor
+(:mod:`cws_bench.run.executors`; :func:`early_executor` starts a local one's
+workers while the corpora are read), whose workers keep the segmenters they
+loaded from one shard, and one corpus, to the next. In :class:`Run`, as each
+shard comes back it is written to the run cache, and as each pair is
+complete it is scored, in a thread of this process while the workers go on,
+by the same :func:`cws_bench.run.pair.finish_pair` an unsharded run
+(:func:`run_pair`) uses: the numbers are the same to the last digit.
 
 A shard whose worker dies or hangs is run again (``retries``); a shard that
 keeps failing fails its pair, with the reason, and the other pairs go on. A
 shard is never counted twice: results are placed by position. An
 interrupted run resumes shard by shard from the cache.
+
+Python segmenters given to :func:`~cws_bench.run.bakeoff.run_bakeoff`
+(:func:`shipped_segmenters`; a callable becomes a :class:`FunctionSegmenter`)
+go to the workers pickled with cloudpickle. :func:`segment_with` segments
+one input in shards (what a regression baseline runs).
 """
 
 from __future__ import annotations
 
-import hashlib
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
 
 from cws_bench.errors import CwsBenchError
-from cws_bench.run.executors import Executor, ItemFailure, LoadReport
-from cws_bench.run.experiment import (
-    CACHE_VERSION,
-    CorpusSpec,
-    PairInput,
-    PairRecord,
-    SegmenterSpec,
-    cache_key,
+from cws_bench.run.cache import RunCache, shard_key
+from cws_bench.run.config import BAKEOFF_SHARD_CHARS, CorpusSpec, SegmenterSpec
+from cws_bench.run.executors import Executor, ExecutorSettings, ItemFailure
+from cws_bench.run.pair import PairInput, PairRecord, finish_pair
+from cws_bench.run.plan import (
+    PlannedPair,
+    RunPlan,
     corpus_dictionary,
-    finish_pair,
+    cut_batches,
     gold_and_raw,
-    identity_of,
 )
 from cws_bench.run.tasks import (
     PairSetup,
@@ -54,55 +49,21 @@ from cws_bench.run.tasks import (
     ShardResult,
     leak_inputs,
     segment_shard,
-    segmenter_key,
 )
 from cws_bench.segmenters import Segmenter
 from cws_bench.segmenters.stream import count_characters
-from cws_bench.text.io import make_folder
 
 __all__ = [
-    "BAKEOFF_SHARD_CHARS",
     "FunctionSegmenter",
-    "PlannedPair",
+    "PairTask",
     "Progress",
     "Run",
-    "RunCache",
-    "RunPlan",
-    "cut_batches",
-    "plan_run",
+    "early_executor",
+    "execute_plan",
+    "run_pair",
     "segment_with",
+    "shipped_segmenters",
 ]
-
-BAKEOFF_SHARD_CHARS = 20_000
-"""Characters per shard of a bake-off by default: small corpora still make a few shards."""
-
-# Adapters that ship a trained model are usually the slowest to run: start them first,
-# so that a long pair does not begin last and keep the others waiting.
-KIND_ORDER = {"pretrained": 0, "statistical": 1, "dictionary": 2}
-
-Pair = tuple[str, str]  # (corpus label, segmenter label)
-
-
-def cut_batches(lengths: Sequence[int], batch_size: int, shard_chars: int) -> list[tuple[int, int]]:
-    """``(first line, lines)`` of shards made of whole batches, each of at least
-    ``shard_chars`` characters but the last.
-
-    >>> cut_batches([5, 5, 5, 5, 5], 2, 8)
-    [(0, 2), (2, 2), (4, 1)]
-    >>> cut_batches([5, 5, 5, 5, 5], 1, 11)
-    [(0, 3), (3, 2)]
-    >>> cut_batches([], 3, 10)
-    []
-    """
-    shards = []
-    first = characters = 0
-    for start in range(0, len(lengths), batch_size):
-        end = min(start + batch_size, len(lengths))
-        characters += sum(lengths[start:end])
-        if characters >= shard_chars or end == len(lengths):
-            shards.append((first, end - first))
-            first, characters = end, 0
-    return shards
 
 
 class FunctionSegmenter(Segmenter):
@@ -127,6 +88,37 @@ class FunctionSegmenter(Segmenter):
 
     def _segment(self, lines: list[str]) -> list[list[str]]:
         return [list(self.function(line)) if line.strip() else [] for line in lines]
+
+
+def shipped_segmenters(segmenters: Mapping[str, Any] | None) -> dict[str, tuple[bytes, bool]]:
+    """The caller's segmenters by label, pickled with cloudpickle for the workers, each
+    with whether its lines are segmented each on its own."""
+    if not segmenters:
+        return {}
+    try:
+        import cloudpickle
+    except ImportError as e:  # pragma: no cover - installed with cws-bench
+        raise CwsBenchError("segmenters= needs cloudpickle", "pip install cloudpickle") from e
+    from cws_bench.segmenters import Segmenter
+
+    shipped = {}
+    for label, segmenter in segmenters.items():
+        if not isinstance(segmenter, Segmenter):
+            if not callable(segmenter):
+                raise CwsBenchError(
+                    f"segmenters[{label!r}]: {segmenter!r} is neither a Segmenter nor a callable",
+                    "give a Segmenter, or a function from a line to its list of words",
+                )
+            segmenter = FunctionSegmenter(label, segmenter)
+        try:
+            shipped[label] = (cloudpickle.dumps(segmenter), segmenter.independent_lines)
+        except Exception as e:
+            raise CwsBenchError(
+                f"segmenters[{label!r}] cannot be sent to the worker processes: {e}",
+                "build what it holds (a model, a connection) inside the function on first "
+                "use, or register it as a Segmenter adapter (docs/SCALING.md)",
+            ) from e
+    return shipped
 
 
 def segment_with(
@@ -158,250 +150,6 @@ def _shard_name(item: ShardItem) -> str:
     return (
         f"shard {item.shard + 1} (lines {item.first_line + 1}-{item.first_line + len(item.lines)})"
     )
-
-
-# ---------------------------------------------------------------------------
-# The cache
-
-
-def shard_key(pair_key: str, first: int, lines: int) -> str:
-    """The cache key of a shard: its pair's key (contents) and its line range."""
-    material = f"{pair_key}:{first}:{lines}".encode()
-    return hashlib.blake2b(material, digest_size=10).hexdigest()
-
-
-class RunCache:
-    """Finished pairs (``cache/<key>.json``) and finished shards (``cache/shards/``).
-
-    Both are written atomically with a checksum and validated when read back
-    (:mod:`cws_bench.results.records`): an invalid file is never used, it adds a
-    warning and the work runs again.
-    """
-
-    def __init__(self, folder: Path | None) -> None:
-        self.folder = folder
-        self.warnings: list[str] = []
-        if folder is not None:
-            make_folder(folder)
-
-    def record(self, key: str) -> PairRecord | None:
-        """The cached record of a pair, or None."""
-        from cws_bench.results.records import load_record
-
-        if self.folder is None:
-            return None
-        data, warning = load_record(self.folder / f"{key}.json", version=CACHE_VERSION)
-        if warning is not None:
-            self.warnings.append(warning)
-        try:
-            return None if data is None else PairRecord.from_dict(data)
-        except (KeyError, TypeError, ValueError):
-            return None  # not a record: run the pair again
-
-    def put(self, key: str, record: PairRecord) -> None:
-        from cws_bench.results.records import store_record
-
-        if self.folder is not None:
-            store_record(self.folder / f"{key}.json", record.to_dict())
-
-    def shard(self, key: str, lines: Sequence[str]) -> ShardResult | None:
-        """The cached output of a shard whose raw lines are ``lines``, or None."""
-        from cws_bench.results.records import load_shard_record
-
-        if self.folder is None:
-            return None
-        path = self.folder / "shards" / f"{key}.json"
-        data, warning = load_shard_record(path, version=CACHE_VERSION, lines=lines)
-        if warning is not None:
-            self.warnings.append(warning)
-        if data is None:
-            return None
-        loads = tuple(LoadReport(str(k), str(w), float(s)) for k, w, s in data["loads"])
-        from cws_bench.text.joined import JoinedWords
-
-        pred = [JoinedWords.from_line(w) if isinstance(w, str) else w for w in data["pred"]]
-        return ShardResult(
-            pred,
-            data["segment_s"],
-            loads,
-            data["facts"],
-            data["peak_memory_mib"],
-            diagnostics=data.get("diagnostics"),
-        )
-
-    def put_shard(self, key: str, output: ShardResult) -> None:
-        from cws_bench.results.records import store_record
-        from cws_bench.text.joined import JoinedWords
-
-        if self.folder is None:
-            return
-        record: dict[str, Any] = {
-            "version": CACHE_VERSION,
-            # a long line's words as one string, as the run holds them (JoinedWords)
-            "pred": None
-            if output.pred is None
-            else [w.line if isinstance(w, JoinedWords) else w for w in output.pred],
-            "segment_s": output.segment_s,
-            "loads": [[load.key, load.worker, load.seconds] for load in output.loads],
-            "facts": output.facts,
-            "peak_memory_mib": output.peak_memory_mib,
-        }
-        if output.diagnostics is not None:
-            record["diagnostics"] = output.diagnostics
-        folder = self.folder / "shards"
-        make_folder(folder)
-        store_record(folder / f"{key}.json", record)
-
-
-# ---------------------------------------------------------------------------
-# Planning
-
-
-@dataclass
-class PlannedPair:
-    """A pair to run: its specs, registry info, cache key, setup and shards."""
-
-    corpus: CorpusSpec
-    spec: SegmenterSpec
-    info: Any
-    key: str
-    setup: PairSetup
-    cuts: list[tuple[int, int]] = field(default_factory=list)
-
-    @property
-    def label(self) -> Pair:
-        return (self.corpus.label, self.spec.label)
-
-
-@dataclass
-class RunPlan:
-    """What a run does: the corpora read, pairs to run, pairs from the cache, notes."""
-
-    corpora: list[CorpusSpec]
-    inputs: dict[str, PairInput]
-    pairs: list[PlannedPair]
-    records: dict[Pair, PairRecord]
-    statuses: dict[Pair, tuple[str, str | None]]
-    cached: set[Pair]
-    notes: list[str]
-
-
-def _corpus_here(corpus: CorpusSpec, data_dir: str | None, notes: list[str]) -> bool:
-    """False (with a note) for an optional registered corpus whose split is not here."""
-    if not (corpus.optional and corpus.name is not None):
-        return True
-    from cws_bench.corpora import get_corpus
-
-    named = get_corpus(corpus.name, data_dir=data_dir)
-    if corpus.split in named.available_splits:
-        return True
-    notes.append(f"skipped corpus {corpus.label}: not here ({named.availability().how_to_get()})")
-    return False
-
-
-def _read_corpus(corpus: CorpusSpec, data_dir: str | None) -> PairInput | str:
-    """The corpus' input, or the reason it cannot be scored (its pairs fail with it)."""
-    try:
-        gold, raw = gold_and_raw(corpus, data_dir)
-    except CwsBenchError as e:
-        from cws_bench.errors import CorpusUnavailableError
-
-        if isinstance(e, CorpusUnavailableError):
-            raise
-        return str(e)
-    return PairInput(corpus, gold, raw, corpus_dictionary(corpus, data_dir), data_dir)
-
-
-def plan_run(
-    config: Any,
-    segmenters: Sequence[tuple[SegmenterSpec, Any, bytes | None]],
-    *,
-    cache: RunCache,
-    use_cache: bool,
-    data_dir: str | None,
-    notes: list[str],
-) -> RunPlan:
-    """Resolve corpora and pairs; take finished pairs from the cache; cut the others.
-
-    Args:
-        config: the bake-off's configuration (its corpora, batch size and shard size).
-        segmenters: ``(spec, registry info, shipped segmenter or None)``.
-    """
-    plan = RunPlan([], {}, [], {}, {}, set(), notes)
-    batch_size, shard_chars = config.batch_size, config.settings.shard_chars
-    for corpus in config.corpora:
-        if not _corpus_here(corpus, data_dir, notes):
-            continue
-        plan.corpora.append(corpus)
-        read = _read_corpus(corpus, data_dir)
-        if isinstance(read, str):
-            for spec, _, _ in segmenters:
-                if spec.runs_on(corpus):
-                    plan.statuses[corpus.label, spec.label] = ("failed", read)
-            continue
-        plan.inputs[corpus.label] = read
-        identity = identity_of(read.gold, read.raw, read.dictionary)
-        lengths = [len(line) for line in read.raw]
-        for spec, info, blob in segmenters:
-            if spec.runs_on(corpus):
-                _plan_pair(
-                    plan,
-                    corpus,
-                    spec,
-                    info,
-                    blob,
-                    identity,
-                    lengths,
-                    cache,
-                    use_cache,
-                    batch_size,
-                    shard_chars,
-                    data_dir,
-                )
-    kinds = {spec.label: info.kind for spec, info, _ in segmenters}
-    sizes = {label: sum(map(len, i.raw)) for label, i in plan.inputs.items()}
-    plan.pairs.sort(
-        key=lambda p: (-sizes[p.corpus.label], KIND_ORDER.get(kinds[p.spec.label] or "", 3))
-    )
-    return plan
-
-
-def _plan_pair(
-    plan: RunPlan,
-    corpus: CorpusSpec,
-    spec: SegmenterSpec,
-    info: Any,
-    blob: bytes | None,
-    identity: Any,
-    lengths: list[int],
-    cache: RunCache,
-    use_cache: bool,
-    batch_size: int,
-    shard_chars: int,
-    data_dir: str | None,
-) -> None:
-    options = spec.options_for(corpus, data_dir)
-    if blob is None:
-        key = cache_key(corpus, spec.name, options, identity, info.version, data_dir=data_dir)
-        loaded_as = segmenter_key(spec.name, options)
-    else:  # a shipped segmenter: known by its pickled bytes
-        code = hashlib.blake2b(blob, digest_size=10).hexdigest()
-        key = cache_key(corpus, f"python:{code}", {}, identity, None, libraries={})
-        loaded_as = f"python:{code}"
-    pair = (corpus.label, spec.label)
-    record = cache.record(key) if use_cache else None
-    if record is not None:
-        plan.records[pair] = record
-        plan.statuses[pair] = ("ok", None)
-        plan.cached.add(pair)
-        return
-    setup = PairSetup(spec.name, options, batch_size, corpus.convert, spec.track, loaded_as, blob)
-    # Shards end between batches, as an unsharded run cuts them, or between any two
-    # lines for a segmenter whose lines are segmented each on its own.
-    unit = 1 if getattr(info, "independent_lines", False) else batch_size
-    # an empty corpus still has one (empty) shard: its segmenter is loaded and described
-    cuts = cut_batches(lengths, unit, shard_chars) or [(0, 0)]
-    plan.pairs.append(PlannedPair(corpus, spec, info, key, setup, cuts))
 
 
 # ---------------------------------------------------------------------------
@@ -647,3 +395,115 @@ def _diagnostics(outputs: list[ShardResult]) -> list[dict[str, Any] | None] | No
         for o in outputs
         for record in (o.diagnostics if o.diagnostics is not None else [None] * len(o.pred or []))
     ]
+
+
+def early_executor(settings: ExecutorSettings, given: Executor | None) -> Executor | None:
+    """The local executor of a run, its workers already starting (they import while the
+    corpora are read); None when the caller gave one or the run is on Dask (whose
+    cluster starts once a shard is to run)."""
+    if given is not None or settings.kind != "local" or settings.scheduler:
+        return None
+    from cws_bench.run.executors import make_executor
+
+    executor = make_executor(settings)
+    executor.start()
+    return executor
+
+
+def execute_plan(
+    plan: RunPlan,
+    cache: RunCache,
+    settings: ExecutorSettings,
+    executor: Executor | None,
+    progress: bool,
+    use_cache: bool,
+) -> Run:
+    """Run the plan's shards on the executor (made and closed here when None)."""
+    from cws_bench.run.executors import make_executor
+    from cws_bench.segmenters.stream import count_characters
+    from cws_bench.system.workers import Interrupted, signals_ignored, signals_raise
+
+    characters = sum(count_characters(plan.inputs[p.corpus.label].raw) for p in plan.pairs)
+    shown = Progress(progress, characters, len(plan.pairs))
+    run = Run(plan, cache, shown, timeout=settings.timeout, use_cache=use_cache)
+    total = len(plan.pairs) + len(plan.statuses)
+    made = None
+    try:
+        with signals_raise():
+            try:
+                if plan.pairs:
+                    if executor is None:
+                        executor = made = make_executor(settings)
+                    run.executor_jobs = executor.jobs
+                    run.run(executor)
+            finally:
+                if made is not None:
+                    with signals_ignored():  # a second Ctrl-C cannot cut the cleanup
+                        made.close()
+    except Interrupted as e:
+        kept = f"; finished pairs are kept in {cache.folder}" if cache.folder else ""
+        raise Interrupted(
+            e.signum,
+            f"{e.message}: {len(plan.records)} of {total} pairs "
+            f"done{kept}; run the same command again to resume",
+        ) from None
+    finally:
+        shown.close()
+    return run
+
+
+# ---------------------------------------------------------------------------
+# One pair in this process
+
+
+@dataclass(frozen=True)
+class PairTask:
+    """Everything a worker needs for one pair (picklable)."""
+
+    corpus: CorpusSpec
+    segmenter: SegmenterSpec
+    options: dict[str, Any]
+    key: str
+    batch_size: int
+    data_dir: str | None
+
+
+def run_pair(task: PairTask, report: Callable[[int], None] | None = None) -> PairRecord:
+    """Run one segmenter on one corpus and score it, in this process (the unsharded run).
+
+    The bake-off's runner does the same in shards (:func:`cws_bench.run.tasks.segment_shard`, then
+    :func:`finish_pair`): the numbers are the same.
+
+    Args:
+        task: the pair.
+        report: called with the characters of each batch segmented (progress).
+    """
+    from cws_bench.run.tasks import build_segmenter, leak_inputs, segmenter_facts
+    from cws_bench.segmenters.stream import SegmentRun
+    from cws_bench.system.memory import peak_memory_mib
+
+    corpus = task.corpus
+    gold, raw = gold_and_raw(corpus, task.data_dir)
+    dictionary = corpus_dictionary(corpus, task.data_dir)
+    started = time.perf_counter()
+    segmenter = build_segmenter(task.segmenter.name, task.options)
+    load_s = time.perf_counter() - started  # loading its model, or training it
+    run = SegmentRun(
+        segmenter,
+        raw,
+        batch_size=task.batch_size,
+        convert=corpus.convert,
+        progress=None if report is None else (lambda lines, characters: report(characters)),
+    )
+    pred = list(run)
+    segment_s = run.seconds
+    diagnostics = run.diagnostics
+    facts = segmenter_facts(segmenter, task.segmenter.track, leak_inputs(gold, dictionary))
+    return finish_pair(
+        PairInput(corpus, gold, raw, dictionary, task.data_dir),
+        pred,
+        facts,
+        timing={"load_s": load_s, "segment_s": segment_s},
+        peak_memory_mib=peak_memory_mib(),
+        diagnostics=diagnostics,
+    )
