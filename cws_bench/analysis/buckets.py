@@ -202,27 +202,37 @@ def _class_indices(text: str, starts: Any) -> Any:
     import numpy as np
 
     if not len(starts):
-        return np.zeros(0, dtype=np.int64)
+        return np.zeros(0, dtype=np.int8)
     codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
-    distinct, index = np.unique(codes, return_inverse=True)
-    masks = np.array([_character_mask(c) for c in distinct.tolist()], dtype=np.int64)[index]
+    distinct = np.unique(codes)
+    table = np.array([_character_mask(c) for c in distinct.tolist()], dtype=np.uint8)
+    masks = np.empty(len(codes), dtype=np.uint8)  # a byte a character, made a chunk at a time
+    for low in range(0, len(codes), _CHUNK):
+        masks[low : low + _CHUNK] = table[np.searchsorted(distinct, codes[low : low + _CHUNK])]
+    del codes
     word_masks = np.bitwise_and.reduceat(masks, starts)
-    classes = np.full(len(starts), 4)  # mixed
+    classes = np.full(len(starts), 4, dtype=np.int8)  # mixed
     for position, bit in reversed(list(enumerate((_HAN, _DIGIT, _LATIN, _PUNCTUATION)))):
         classes[(word_masks & bit) != 0] = position  # the first class that holds wins
     return classes
 
 
-def _frequency_indices(side_words: list[str], counts: Mapping[str, int] | None, words: Any) -> Any:
+_CHUNK = 1 << 20
+"""Characters whose classes are looked up at once."""
+
+
+def _frequency_indices(
+    side_words: Sequence[str], counts: Mapping[str, int] | None, words: Any
+) -> Any:
     """:func:`frequency_bucket` of each word as indices into ``_ORDER["frequency"]``."""
     import numpy as np
 
     if counts is not None:
         seen = np.fromiter(map(counts.get, side_words, repeat(0)), np.int64, len(side_words))
-        return np.where(seen == 0, 0, np.where(seen <= RARE_MAX, 1, 2))
+        return np.where(seen == 0, 0, np.where(seen <= RARE_MAX, 1, 2)).astype(np.int8)
     contains = getattr(words, "__contains__", None) or (lambda w: w in words)
     known = np.fromiter(map(contains, side_words), bool, len(side_words))
-    return np.where(known, 3, 0)
+    return np.where(known, 3, 0).astype(np.int8)
 
 
 def bucket_analysis(
@@ -267,39 +277,43 @@ def bucket_analysis(
     sentence_chars = np.bincount(
         aligned.gold_sentence, weights=aligned.gold_lengths, minlength=len(aligned.lines)
     ).astype(np.int64)
-    sentence_index = np.searchsorted([10, 20, 40, 80], sentence_chars)
+    sentence_index = np.searchsorted([10, 20, 40, 80], sentence_chars).astype(np.int8)
     text = aligned.text
-    gold_starts = aligned.gold_ends - aligned.gold_lengths
-    pred_starts = aligned.pred_ends - aligned.pred_lengths
-    indices: dict[str, tuple[Any, Any]] = {
-        "word_length": (
-            np.minimum(aligned.gold_lengths, 5) - 1,
-            np.minimum(aligned.pred_lengths, 5) - 1,
-        ),
-        "sentence_length": (
-            sentence_index[aligned.gold_sentence],
-            sentence_index[aligned.pred_sentence],
-        ),
-        "character_class": (_class_indices(text, gold_starts), _class_indices(text, pred_starts)),
-    }
-    if by_frequency:
-        indices["frequency"] = (
-            _frequency_indices(aligned.gold_words, counts, words),
-            _frequency_indices(aligned.pred_words, counts, words),
-        )
+
+    def side_indices(name: str) -> tuple[Any, Any] | None:
+        """Each word's bucket of attribute ``name``, per side (one attribute's arrays at a
+        time: a pair of millions of words holds no more)."""
+        if name == "word_length":
+            return np.minimum(aligned.gold_lengths, 5) - 1, np.minimum(aligned.pred_lengths, 5) - 1
+        if name == "sentence_length":
+            return sentence_index[aligned.gold_sentence], sentence_index[aligned.pred_sentence]
+        if name == "character_class":
+            return (
+                _class_indices(text, aligned.gold_ends - aligned.gold_lengths),
+                _class_indices(text, aligned.pred_ends - aligned.pred_lengths),
+            )
+        if name == "frequency" and by_frequency:
+            return (
+                _frequency_indices(aligned.gold_words, counts, words),
+                _frequency_indices(aligned.pred_words, counts, words),
+            )
+        return None
+
     irregular = _count_sentences(aligned.irregular, counts, words)
     result: dict[str, Any] = {}
     for name in ATTRIBUTES:
         order = _ORDER[name]
         tallies = {side: [0] * len(order) for side in ("gold", "pred", "correct")}
-        if name in indices:
-            gold_index, pred_index = indices[name]
+        indices = side_indices(name)
+        if indices is not None:
+            gold_index, pred_index = indices
             for side, index in (
                 ("gold", gold_index[regular_gold]),
                 ("pred", pred_index[regular_pred]),
                 ("correct", gold_index[regular_gold & aligned.gold_hit]),
             ):
                 tallies[side] = np.bincount(index, minlength=len(order)).tolist()
+            del indices, gold_index, pred_index
         for (bucket, side), n in irregular[name].items():
             if bucket in order:
                 tallies[side][order.index(bucket)] += n

@@ -263,66 +263,186 @@ def analyse_errors(
         from cws_bench.analysis.alignment import align
 
         aligned = align(gold, pred)
-    gold_words, pred_words = aligned.gold_words, aligned.pred_words
-    found: dict[str, Counter[tuple[tuple[str, ...], tuple[str, ...]]]] = {
-        "split": Counter(),
-        "merge": Counter(),
-        "cross": Counter(),
-    }
-    first: dict[tuple[str, tuple[str, ...], tuple[str, ...]], tuple[int, str]] = {}
-    gold_start, gold_count, pred_start, pred_count = aligned.blocks()
+    gold_words = aligned.gold_words
+    found, distinct = _ranked_patterns(aligned, top)
     sentence_ends = [*aligned.gold_first[1:].tolist(), len(gold_words)]
-    wrong = (gold_count != 1) | (pred_count != 1)
-    errors = zip(
-        gold_start[wrong].tolist(),
-        gold_count[wrong].tolist(),
-        pred_start[wrong].tolist(),
-        pred_count[wrong].tolist(),
-    )
-    for g, m, p, n in errors:
-        gold_block, pred_block = tuple(gold_words[g : g + m]), tuple(pred_words[p : p + n])
-        kind = "split" if m == 1 else "merge" if n == 1 else "cross"
-        found[kind][gold_block, pred_block] += 1
-        if (kind, gold_block, pred_block) not in first:
-            # A window of the sentence, not a copy of it: one long line with many
-            # errors would otherwise cost its length times its number of errors.
-            sentence = int(aligned.gold_sentence[g])
-            begin = int(aligned.gold_first[sentence])
-            end = sentence_ends[sentence]
-            example = clip_words(gold_words, g, g + m, first=begin, last=end)
-            first[kind, gold_block, pred_block] = (int(aligned.lines[sentence]), example)
 
-    def most_common(kind: str) -> tuple[ErrorPattern, ...]:
-        # Ties broken by the words, so the report does not depend on input order.
-        ranked = nsmallest(top, found[kind].items(), key=lambda item: (-item[1], item[0]))
-        return tuple(
-            ErrorPattern(kind, g, p, count, *first[kind, g, p]) for (g, p), count in ranked
+    def pattern(kind: str, g: int, m: int, key: Any, count: int) -> ErrorPattern:
+        # The example is made for the patterns kept only, a window of the sentence.
+        sentence = int(aligned.gold_sentence[g])
+        begin = int(aligned.gold_first[sentence])
+        example = clip_words(gold_words, g, g + m, first=begin, last=sentence_ends[sentence])
+        gold_block, pred_block = _pattern_words(key)
+        return ErrorPattern(
+            kind, gold_block, pred_block, count, int(aligned.lines[sentence]), example
         )
 
-    missed: list[tuple[str, int]] = []
-    oov_seen: Counter[str] = Counter()
-    if dictionary is not None:
-        from cws_bench.text.dictionary import Dictionary
-
-        if isinstance(dictionary, Dictionary):
-            dictionary = dictionary.words  # its own test, without a Python call per word
-        contains = getattr(dictionary, "__contains__", None) or (lambda w: w in dictionary)
-        known = np.fromiter(map(contains, gold_words), dtype=bool, count=len(gold_words))
-        oov_seen = Counter(compress(gold_words, (~known).tolist()))
-        oov_missed = Counter(compress(gold_words, (~known & ~aligned.gold_hit).tolist()))
-        missed = nsmallest(top, oov_missed.items(), key=lambda item: (-item[1], item[0]))
+    patterns = {
+        kind: tuple(pattern(kind, g, m, key, count) for key, count, g, m in found[kind])
+        for kind in _KINDS
+    }
+    missed = _missed_words(aligned, dictionary, top) if dictionary is not None else []
     by_length_gold = np.bincount(aligned.gold_lengths)
     by_length_correct = np.bincount(
         aligned.gold_lengths[aligned.gold_hit], minlength=len(by_length_gold)
     )
     return ErrorAnalysis(
-        splits=most_common("split"),
-        merges=most_common("merge"),
-        crossings=most_common("cross"),
-        missed_oov=tuple(MissedWord(word, count, oov_seen[word]) for word, count in missed),
+        splits=patterns["split"],
+        merges=patterns["merge"],
+        crossings=patterns["cross"],
+        missed_oov=tuple(missed),
         recall_by_length=tuple(
             LengthRecall(length, int(by_length_gold[length]), int(by_length_correct[length]))
             for length in np.flatnonzero(by_length_gold).tolist()
         ),
-        distinct={kind: len(counter) for kind, counter in found.items()},
+        distinct=distinct,
     )
+
+
+_KINDS = ("split", "merge", "cross")
+
+GROUP = 50_000
+"""Error blocks (or OOV words) counted at once: the blocks are cut into groups by
+their first character, so that no two groups share a pattern and only one group's
+distinct patterns are held at a time (a line of millions of distinct errors stays
+in bounded memory)."""
+
+_END, _SEP = "\x00", "\x01"
+"""The key of a pattern is its gold words joined by ``_SEP``, ``_END``, its predicted
+words joined by ``_SEP``: one string per block, ordered as the (gold, pred) tuples
+of words are (``_END`` < ``_SEP`` < any character of the text)."""
+
+
+def _pattern_words(key: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The (gold words, predicted words) of a pattern's key."""
+    if isinstance(key, tuple):
+        return key
+    gold_part, pred_part = key.split(_END)
+    return tuple(gold_part.split(_SEP)), tuple(pred_part.split(_SEP))
+
+
+def _groups(first_codes: Any, size: int) -> list[Any]:
+    """Indices (increasing) of the items of each group, grouped by their first character."""
+    import numpy as np
+
+    parts = max(1, -(-size // GROUP))
+    if parts == 1:
+        return [np.arange(size)]
+    group = first_codes % parts
+    order = np.argsort(group, kind="stable")
+    bounds = np.searchsorted(group[order], np.arange(1, parts))
+    return [part for part in np.split(order, bounds) if len(part)]
+
+
+def _first_codes(text: str, starts: Any) -> Any:
+    import numpy as np
+
+    if not len(starts):
+        return np.zeros(0, dtype=np.int64)
+    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
+    return codes[starts]  # a copy: the text's codes are freed
+
+
+def _ranked_patterns(
+    aligned: Aligned, top: int
+) -> tuple[dict[str, list[tuple[Any, int, int, int]]], dict[str, int]]:
+    """Per kind, the ``top`` most frequent patterns ``(key, count, first gold word, gold
+    words)`` (ties broken by the words) and the number of distinct patterns."""
+    import numpy as np
+
+    gold_words, pred_words = aligned.gold_words, aligned.pred_words
+    blocks = aligned.blocks()
+    wrong = np.flatnonzero((blocks[1] != 1) | (blocks[3] != 1))
+    gs, gc, ps, pc = (column[wrong] for column in blocks)
+    del blocks, wrong  # a long line's arrays are freed before its patterns are counted
+    kinds = np.where(gc == 1, 0, np.where(pc == 1, 1, 2)).astype(np.int8)
+    text = aligned.text
+    keyed = _END not in text and _SEP not in text
+    if keyed:  # each word's offset in the words joined by _SEP: its start plus its index
+        gold_joined, pred_joined = gold_words.joined(_SEP), pred_words.joined(_SEP)
+
+        def columns(chosen: Any) -> tuple[Any, ...]:
+            g, m, p, n = gs[chosen], gc[chosen], ps[chosen], pc[chosen]
+            return (
+                gold_words.starts(g) + g,
+                aligned.gold_ends[g + m - 1] + g + m - 1,
+                pred_words.starts(p) + p,
+                aligned.pred_ends[p + n - 1] + p + n - 1,
+            )
+
+        first_codes = _first_codes(text, gold_words.starts(gs))
+    else:  # the text holds _END or _SEP: the tuples of words themselves are the keys
+
+        def columns(chosen: Any) -> tuple[Any, ...]:
+            g, p = gs[chosen], ps[chosen]
+            return g, g + gc[chosen], p, p + pc[chosen]
+
+        first_codes = np.zeros(len(gs), dtype=np.int64)
+    found: dict[str, list[tuple[Any, int, int, int]]] = {kind: [] for kind in _KINDS}
+    distinct = dict.fromkeys(_KINDS, 0)
+    for number, kind in enumerate(_KINDS):
+        of_kind = np.flatnonzero(kinds == number)
+        for group in _groups(first_codes[of_kind], len(of_kind)):
+            chosen = of_kind[group]
+            blocks = chosen.tolist()
+            a, b, c, d = (column.tolist() for column in columns(chosen))
+            if keyed:
+                keys: list[Any] = [
+                    gold_joined[w:x] + _END + pred_joined[y:z] for w, x, y, z in zip(a, b, c, d)
+                ]
+            else:
+                keys = [
+                    (tuple(gold_words[w:x]), tuple(pred_words[y:z]))
+                    for w, x, y, z in zip(a, b, c, d)
+                ]
+            counts = Counter(keys)
+            distinct[kind] += len(counts)
+            for key, count in _most_common(counts, top):
+                block = blocks[keys.index(key)]  # the first occurrence
+                found[kind].append((key, count, int(gs[block]), int(gc[block])))
+        found[kind] = nsmallest(top, found[kind], key=lambda item: (-item[1], item[0]))
+    return found, distinct
+
+
+def _most_common(counts: Counter[Any], top: int) -> list[tuple[Any, int]]:
+    """The ``top`` most common items of ``counts``, ties broken by the smaller key: what
+    ``nsmallest(top, counts.items(), key=lambda i: (-i[1], i[0]))`` gives, with no Python
+    call per item (most items of a long line's count are tied at the bottom)."""
+    import numpy as np
+
+    if top <= 0:
+        return []
+    if len(counts) <= top:
+        return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    values = np.fromiter(counts.values(), dtype=np.int64, count=len(counts))
+    least = int(np.partition(values, len(values) - top)[len(values) - top])
+    keys = list(counts)
+    above = [(keys[i], int(values[i])) for i in np.flatnonzero(values > least).tolist()]
+    tied = [keys[i] for i in np.flatnonzero(values == least).tolist()]
+    ranked = sorted(above, key=lambda item: (-item[1], item[0]))
+    return ranked + [(key, least) for key in nsmallest(top - len(ranked), tied)]
+
+
+def _missed_words(aligned: Aligned, dictionary: Any, top: int) -> list[MissedWord]:
+    """The ``top`` OOV gold words missed most often (ties broken by the word)."""
+    import numpy as np
+
+    from cws_bench.text.dictionary import Dictionary
+
+    gold_words = aligned.gold_words
+    if isinstance(dictionary, Dictionary):
+        dictionary = dictionary.words  # its own test, without a Python call per word
+    contains = getattr(dictionary, "__contains__", None) or (lambda w: w in dictionary)
+    known = np.fromiter(map(contains, gold_words), dtype=bool, count=len(gold_words))
+    oov = np.flatnonzero(~known)
+    missed_mask = ~aligned.gold_hit[oov]
+    text = aligned.text
+    first_codes = _first_codes(text, gold_words.starts(oov))
+    candidates: list[MissedWord] = []
+    for group in _groups(first_codes, len(oov)):
+        words = gold_words.take(oov[group])
+        seen = Counter(words)
+        missed = Counter(compress(words, missed_mask[group].tolist()))
+        ranked = _most_common(missed, top)
+        candidates.extend(MissedWord(word, count, seen[word]) for word, count in ranked)
+    return nsmallest(top, candidates, key=lambda m: (-m.missed, m.word))

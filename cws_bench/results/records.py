@@ -400,10 +400,20 @@ def _are_counts(rows: Any) -> bool:
 
 
 def _are_words(pred: Any) -> bool:
-    """Whether ``pred`` is a list of lists of strings (SHARD_SCHEMA's ``pred``)."""
+    """Whether ``pred`` is a list of lists of strings, or of a long line's words joined by
+    single spaces (SHARD_SCHEMA's ``pred``)."""
+    from cws_bench.text.joined import is_joined_line
+
     return type(pred) is list and all(
-        type(words) is list and all(type(word) is str for word in words) for words in pred
+        (type(words) is list and all(type(word) is str for word in words))
+        or (type(words) is str and is_joined_line(words))
+        for words in pred
     )
+
+
+def _characters(words: list[str] | str) -> str:
+    """The characters of a line of ``pred`` (a list of words or words joined by spaces)."""
+    return words.replace(" ", "") if isinstance(words, str) else "".join(words)
 
 
 def load_record(path: PathLike, *, version: int) -> tuple[dict[str, Any] | None, str | None]:
@@ -445,7 +455,11 @@ SHARD_SCHEMA: dict[str, Any] = {
         "version": {"type": "integer"},
         "checksum": {"type": "string"},
         "key": {"type": "string"},
-        "pred": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}},
+        # a line's words, or a long line's words joined by single spaces (JoinedWords)
+        "pred": {
+            "type": "array",
+            "items": {"type": ["array", "string"], "items": {"type": "string"}},
+        },
         "segment_s": {"type": "number", "minimum": 0},
         "loads": {
             "type": "array",
@@ -489,7 +503,7 @@ def load_shard_record(
         problem = _key_problem(record, path)
     if problem is None and (
         len(record["pred"]) != len(lines)
-        or any("".join(w) != "".join(line.split()) for w, line in zip(record["pred"], lines))
+        or any(_characters(w) != "".join(line.split()) for w, line in zip(record["pred"], lines))
     ):
         problem = "its words are not those of the shard's lines"
     if problem is not None:

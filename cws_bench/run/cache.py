@@ -17,6 +17,7 @@ from cws_bench.run.executors import LoadReport
 from cws_bench.run.pair import CACHE_VERSION, PairRecord
 from cws_bench.run.tasks import ShardResult
 from cws_bench.text.io import make_folder
+from cws_bench.text.joined import JoinedWords
 
 __all__ = ["RunCache", "shard_key"]
 
@@ -74,8 +75,9 @@ class RunCache:
         if data is None:
             return None
         loads = tuple(LoadReport(str(k), str(w), float(s)) for k, w, s in data["loads"])
+        pred = [JoinedWords.from_line(w) if isinstance(w, str) else w for w in data["pred"]]
         return ShardResult(
-            data["pred"],
+            pred,
             data["segment_s"],
             loads,
             data["facts"],
@@ -90,7 +92,10 @@ class RunCache:
             return
         record: dict[str, Any] = {
             "version": CACHE_VERSION,
-            "pred": output.pred,
+            # a long line's words as one string, as the run holds them (JoinedWords)
+            "pred": None
+            if output.pred is None
+            else [w.line if isinstance(w, JoinedWords) else w for w in output.pred],
             "segment_s": output.segment_s,
             "loads": [[load.key, load.worker, load.seconds] for load in output.loads],
             "facts": output.facts,

@@ -272,9 +272,14 @@ class Run:
         from cws_bench.corpora.base import kept
 
         self._collect()
+        closed = {p.corpus.label for p in self.plan.pairs if p.setup.track == "closed"}
         context = ShardContext(
             tuple(p.setup for p in self.plan.pairs),
-            {label: leak_inputs(i.gold, i.dictionary) for label, i in self.plan.inputs.items()},
+            {
+                # only a closed-track pair is checked for a leak: the others need no word set
+                label: leak_inputs(i.gold, i.dictionary) if label in closed else None
+                for label, i in self.plan.inputs.items()
+            },
             kept(),
         )
         try:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -335,7 +336,7 @@ class PairInput:
     """A corpus as a pair is scored on it: gold sentences, raw lines, OOV dictionary."""
 
     corpus: CorpusSpec
-    gold: list[list[str]]
+    gold: list[Sequence[str]]
     raw: list[str]
     dictionary: Dictionary | None
     data_dir: str | None
@@ -360,7 +361,7 @@ class ScoredPair:
 
 
 def score_pair(
-    pair: PairInput, pred: list[list[str]], trained_on: TrainingData | None
+    pair: PairInput, pred: Sequence[Sequence[str]], trained_on: TrainingData | None
 ) -> ScoredPair:
     """Score a pair's segmentation per sentence and say whether it is contaminated: the one
     assembly of a scored pair, under the bake-off's records and the baselines'.
@@ -397,7 +398,7 @@ def _normalized(dictionary: Any, normalize: str | None) -> Any:
 
 def finish_pair(
     pair: PairInput,
-    pred: list[list[str]],
+    pred: Sequence[Sequence[str]],
     facts: dict[str, Any],
     *,
     timing: dict[str, float],
@@ -475,7 +476,9 @@ def finish_pair(
     )
 
 
-def _tokens(facts: dict[str, Any], gold: list[list[str]], pred: list[list[str]]) -> dict[str, Any]:
+def _tokens(
+    facts: dict[str, Any], gold: Sequence[Sequence[str]], pred: Sequence[Sequence[str]]
+) -> dict[str, Any]:
     """A subword tokenizer's figures (``{"tokens": ...}``), or nothing for a word segmenter."""
     if not facts.get("tokenizer"):
         return {}

@@ -61,18 +61,21 @@ Pair = tuple[str, str]  # (corpus label, segmenter label)
 # The corpus: read once
 
 
-def _gold(corpus: CorpusSpec, data_dir: str | None) -> list[list[str]]:
+def _gold(corpus: CorpusSpec, data_dir: str | None) -> list[Sequence[str]]:
+    # equal words made one object: a run holds its gold sentences from start to end
+    from cws_bench.run.tasks import share_words
+
     if corpus.name is not None:
         from cws_bench.corpora import get_corpus
 
-        return list(get_corpus(corpus.name, data_dir=data_dir).sentences(corpus.split))
+        return share_words(get_corpus(corpus.name, data_dir=data_dir).sentences(corpus.split))
     from cws_bench.corpora import read_corpus
 
     assert corpus.gold is not None  # a spec names either a corpus or a gold file
-    return list(read_corpus(corpus.gold, format=corpus.format, encoding=corpus.encoding))
+    return share_words(read_corpus(corpus.gold, format=corpus.format, encoding=corpus.encoding))
 
 
-def _raw(corpus: CorpusSpec, data_dir: str | None, gold: list[list[str]]) -> list[str]:
+def _raw(corpus: CorpusSpec, data_dir: str | None, gold: list[Sequence[str]]) -> list[str]:
     if corpus.name is not None:
         from cws_bench.corpora import get_corpus
 
@@ -81,10 +84,12 @@ def _raw(corpus: CorpusSpec, data_dir: str | None, gold: list[list[str]]) -> lis
         from cws_bench.text.io import iter_lines
 
         return list(iter_lines(corpus.raw, encoding=corpus.encoding))
-    return ["".join(words) for words in gold]
+    from cws_bench.text.joined import joined
+
+    return [joined(words, "") for words in gold]
 
 
-def gold_and_raw(corpus: CorpusSpec, data_dir: str | None) -> tuple[list[list[str]], list[str]]:
+def gold_and_raw(corpus: CorpusSpec, data_dir: str | None) -> tuple[list[Sequence[str]], list[str]]:
     """The gold sentences and the raw lines a segmenter gets."""
     gold = _gold(corpus, data_dir)
     raw = _raw(corpus, data_dir, gold)
@@ -139,7 +144,7 @@ def corpus_identity(corpus: CorpusSpec, data_dir: str | None) -> CorpusIdentity:
 
 
 def identity_of(
-    gold: list[list[str]], raw: list[str], dictionary: Dictionary | None
+    gold: Sequence[Sequence[str]], raw: list[str], dictionary: Dictionary | None
 ) -> CorpusIdentity:
     """The :class:`CorpusIdentity` of gold sentences, raw lines and a dictionary (or None)."""
     from cws_bench.text.checksums import SentenceDigest
@@ -226,7 +231,8 @@ def installed_segmenters(
     """
     from cws_bench.segmenters import SegmenterInfo, list_segmenters
 
-    available = {info.name: info for info in list_segmenters()}
+    # the devices would import torch (200 MB) for a run that may use no neural segmenter
+    available = {info.name: info for info in list_segmenters(devices=False)}
     segmenters: list[tuple[SegmenterSpec, SegmenterInfo, bytes | None]] = []
     for spec in config.segmenters:
         if spec.label in shipped:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -45,6 +46,7 @@ __all__ = [
     "segment_shard",
     "segmenter_facts",
     "segmenter_key",
+    "share_words",
 ]
 
 
@@ -68,15 +70,16 @@ def build_segmenter(name: str, options: dict[str, Any], blob: bytes | None = Non
 Leaks = tuple[frozenset[str], frozenset[str]] | None
 
 
-def leak_inputs(gold: list[list[str]], dictionary: Any) -> Leaks:
-    """What the closed-track leak check needs of a corpus: its gold word types and the
-    scoring dictionary's words (None without a dictionary: no check)."""
+def leak_inputs(gold: Sequence[Sequence[str]], dictionary: Any) -> Leaks:
+    """What the closed-track leak check needs of a corpus: its gold word types that the
+    scoring dictionary lacks (the check looks at no other) and the scoring dictionary's
+    words (None without a dictionary: no check)."""
     if dictionary is None:
         return None
     from cws_bench.text.dictionary import Dictionary
 
-    words = dictionary.words if isinstance(dictionary, Dictionary) else dictionary
-    return frozenset(word for words_ in gold for word in words_), frozenset(words)
+    words = frozenset(dictionary.words if isinstance(dictionary, Dictionary) else dictionary)
+    return frozenset(word for words_ in gold for word in words_ if word not in words), words
 
 
 def segmenter_facts(segmenter: Segmenter, track: str, leaks: Leaks) -> dict[str, Any]:
@@ -214,7 +217,7 @@ class ShardResult:
             when it keeps none.
     """
 
-    pred: list[list[str]] | None
+    pred: list[Sequence[str]] | None
     segment_s: float = 0.0
     loads: tuple[LoadReport, ...] = ()
     facts: dict[str, Any] | None = None
@@ -239,6 +242,35 @@ class ShardResult:
 
 
 _FAILED_LOADS: dict[str, tuple[str, str]] = {}  # key -> (status, error) in this worker
+
+
+def share_words(lines: Iterable[Sequence[str]]) -> list[Sequence[str]]:
+    """Each line's words as a list, equal words made one object, a long line's words
+    as one string (:func:`cws_bench.text.joined.compact`), an empty line as ``()``.
+
+    An output of few distinct words (one character a word, as a maximum matcher
+    with a small dictionary gives) then costs a pointer a word, and a line of
+    millions of words a few bytes a word, in this process and in the one it is
+    pickled to (pickle keeps one copy of a shared object).
+
+    >>> words = ["中国"[:1], "国"], ["中人"[:1], "人"]
+    >>> words[0][0] is words[1][0], (lambda a, b: a[0] is b[0])(*share_words(words))
+    (False, True)
+    """
+    from cws_bench.text.joined import LONG_SENTENCE, compact
+
+    table: dict[str, str] = {}
+    keep = table.setdefault
+    return [
+        (
+            ()  # every empty line the one empty tuple: millions of them cost a pointer each
+            if not words
+            else compact(list(words))
+            if len(words) >= LONG_SENTENCE
+            else list(map(keep, words, words))
+        )
+        for words in lines
+    ]
 
 
 def segment_shard(context: ShardContext, item: ShardItem) -> ShardResult:
@@ -342,7 +374,7 @@ def _segment(context: ShardContext, item: ShardItem, setup: PairSetup) -> ShardR
             first_line=item.first_line + 1,
             convert=converter,
         )
-    pred = list(run)
+    pred = share_words(run)  # a line's words made compact as soon as it is segmented
     facts = None
     if item.shard == 0 and item.corpus in context.leaks:
         facts = segmenter_facts(segmenter, setup.track, context.leaks[item.corpus])
@@ -359,7 +391,9 @@ def _segment(context: ShardContext, item: ShardItem, setup: PairSetup) -> ShardR
     )
     if file is None:
         return replace(result, pred=pred)
-    out = [file.separator.join(words) for words in pred]
+    from cws_bench.text.joined import joined
+
+    out = [joined(words, file.separator) for words in pred]
     if out:
         out.append("")  # the last line's newline
     data = "\n".join(out).encode("utf-8")

@@ -30,6 +30,7 @@ from cws_bench.text.io import (
     encoding_parameters,
     iter_line_blocks,
 )
+from cws_bench.text.joined import joined
 from cws_bench.text.normalize import as_normalizer
 
 if TYPE_CHECKING:
@@ -226,7 +227,7 @@ def _joined_sentences(sentences: Iterable[Sequence[str]], side: str) -> list[str
                 f"{number} is a str ({shown!r}): split it first, e.g. "
                 "[line.split() for line in lines]"
             )
-        lines.append(" ".join(words))
+        lines.append(joined(words, " "))  # a long sentence is not split to be joined
     return lines
 
 

@@ -65,6 +65,25 @@ __all__ = [
 # count_sentence's alignment.
 
 
+_SENTENCES = COUNT_FIELDS.index("sentences")
+_UNSCORED: dict[tuple[int, ...], SegCounts] = {}
+"""The counts of lines that score nothing (an empty line, ``skipped_lines=1``), one
+object for each kind: counts are frozen, and a file of millions of empty lines would
+otherwise hold one object each."""
+
+
+def _line_counts(row: tuple[int, ...]) -> SegCounts:
+    """The :class:`SegCounts` of one line's row of counts (shared when it scores nothing)."""
+    if row[_SENTENCES]:  # a scored line
+        return SegCounts(*row)
+    counts = _UNSCORED.get(row)
+    if counts is None:
+        counts = SegCounts(*row)
+        if len(_UNSCORED) < 64:
+            _UNSCORED[row] = counts
+    return counts
+
+
 @dataclass(slots=True)
 class Accumulator:
     """Mutable running totals of one scoring pass.
@@ -161,7 +180,7 @@ class Scorer:
                 rows[index] = counts.astuple()
         if rows is not None and acc.lines is not None:
             acc.lines.extend(
-                (first + index, SegCounts(*row))  # type: ignore[misc]
+                (first + index, _line_counts(row))  # type: ignore[arg-type]
                 for index, row in enumerate(rows)
             )
         self.line_no += count

@@ -16,8 +16,11 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
+
+from cws_bench.text.joined import joined
 
 __all__ = [
     "LineDigest",
@@ -42,6 +45,11 @@ def short_hash(data: bytes | str) -> str:
     return hashlib.blake2b(data, digest_size=DIGEST_SIZE).hexdigest()
 
 
+_IRREGULAR_SPACING = re.compile(r"[^\S ]|  |\A | \Z")
+"""Whitespace that is not one space between two words (``str.split`` and ``\\s`` agree on
+what whitespace is): a line without any is its words joined by one space."""
+
+
 class SentenceDigest:
     """The sentence checksum, fed one sentence (a list of words) or one text line at a time.
 
@@ -56,12 +64,16 @@ class SentenceDigest:
 
     def add(self, words: Sequence[str]) -> None:
         """Add one sentence."""
-        self._digest.update(" ".join(words).encode("utf-8"))
+        self._digest.update(joined(words, " ").encode("utf-8"))
         self._digest.update(b"\n")
 
     def add_line(self, line: str) -> None:
         """Add one segmented line (words separated by any whitespace)."""
-        self.add(line.split())
+        if _IRREGULAR_SPACING.search(line) is None:  # already its words joined by one space
+            self._digest.update(line.encode("utf-8"))
+            self._digest.update(b"\n")
+        else:
+            self.add(line.split())
 
     def hexdigest(self) -> str:
         return self._digest.hexdigest()
