@@ -370,6 +370,11 @@ class LocalExecutor(Executor):
     def _start(self) -> _Slot:
         parent, child = self._context.Pipe()
         process = self._context.Process(target=_worker_main, args=(child,), daemon=True)
+        # multiprocessing starts its resource tracker on the first start and then unblocks
+        # SIGINT and SIGTERM in the caller, held or not: start it before holding them
+        from multiprocessing import resource_tracker
+
+        resource_tracker.ensure_running()
         with signals_held():  # a Ctrl-C while the worker imports: none of its business
             process.start()
         child.close()
