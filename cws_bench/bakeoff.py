@@ -760,7 +760,7 @@ def _installed_segmenters(
 
     from cws_bench.segmenters import list_segmenters
 
-    available = {info.name: info for info in list_segmenters()}
+    available = {info.name: info for info in list_segmenters(devices=False)}
     segmenters: list[tuple[Any, Any, bytes | None]] = []
     for spec in config.segmenters:
         if spec.label in shipped:

@@ -400,11 +400,16 @@ def get_segmenter(name: str, **options: Any) -> Segmenter:
     return segmenter
 
 
-def list_segmenters() -> list[SegmenterInfo]:
+def list_segmenters(*, devices: bool = True) -> list[SegmenterInfo]:
     """Every registered segmenter, whether it is available here, its version and how to install it.
 
-    Nothing heavy is imported: availability is whether the adapter's modules
-    can be found, and the version is the installed distribution's.
+    Nothing heavy is imported but torch, for the devices: availability is
+    whether the adapter's modules can be found, and the version is the
+    installed distribution's.
+
+    Args:
+        devices: say where an installed neural adapter's ``device="auto"`` would run
+            (imports torch, seconds); without, ``device`` is None.
     """
     infos = []
     for name, registered in _table().items():
@@ -443,7 +448,7 @@ def list_segmenters() -> list[SegmenterInfo]:
                 source=registered.source,
                 trainable=cls.train is not Segmenter.train,
                 independent_lines=cls.independent_lines,
-                device=None if missing else _auto_device(cls),
+                device=None if missing or not devices else _auto_device(cls),
             )
         )
     return infos
