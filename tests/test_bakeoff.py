@@ -249,7 +249,7 @@ def test_optional_segmenters_that_are_missing_are_skipped(tmp_path, monkeypatch)
 
     real = segmenters.list_segmenters
 
-    def without_jieba():
+    def without_jieba(**options):
         return [
             info
             if info.name != "jieba"
@@ -260,7 +260,7 @@ def test_optional_segmenters_that_are_missing_are_skipped(tmp_path, monkeypatch)
                     "install": "pip install jieba",
                 }
             )
-            for info in real()
+            for info in real(**options)
         ]
 
     monkeypatch.setattr(segmenters, "list_segmenters", without_jieba)
