@@ -1,4 +1,4 @@
-"""The bucket analysis of one bake-off pair (cws_bench.buckets.bucket_analysis).
+"""The bucket analysis of one bake-off pair (cws_bench.analysis.buckets.bucket_analysis).
 
 Every pair of a bake-off gets F1 by word length, training frequency,
 sentence length and character class; on pd1998's test split it was about a
@@ -17,7 +17,7 @@ from typing import Any
 
 from common import best_of, table
 
-from cws_bench.buckets import (
+from cws_bench.analysis.buckets import (
     ATTRIBUTES,
     bucket_analysis,
     character_class,

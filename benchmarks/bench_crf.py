@@ -22,7 +22,7 @@ HMM's compiled decoder in the same run; target >= 200,000 characters per
 second.
 
 Also printed: the figures behind the dictionary-sanity thresholds
-(``cws_bench/dictionary_checks.py``): each standard set-up's OOV rate, and
+(``cws_bench/text/dictionary_checks.py``): each standard set-up's OOV rate, and
 the share of its gold OOV types that jieba's dictionary holds.
 
 Times are wall seconds with the process CPU seconds beside them, and the
@@ -39,10 +39,10 @@ from pathlib import Path
 from common import best_of, table
 
 from cws_bench.corpora import get_corpus, read_corpus
-from cws_bench.io import iter_lines
 from cws_bench.scoring import score_sentences
 from cws_bench.segmenters import get_segmenter
 from cws_bench.segmenters.crf import CRFModel
+from cws_bench.text.io import iter_lines
 
 COPIES = 10
 SPEED_TARGET = 200_000

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from common import table
 
-from cws_bench.bakeoff import run_bakeoff
+from cws_bench.run.bakeoff import run_bakeoff
 
 BUDGET_S = 600.0
 

@@ -7,7 +7,7 @@
   server counts). Target: the rerun's time in ``segment()`` under 1 s.
 - alignment: one 200,000-character line (random CJK characters cut into
   words of 1-3 characters) against a reply with 1% edits (a third each
-  substituted, inserted, deleted), through :func:`cws_bench.llm_align.align_reply`
+  substituted, inserted, deleted), through :func:`cws_bench.segmenters.llm_align.align_reply`
   (banded: the distance found first, then opcodes with it as the hint),
   against rapidfuzz's ``Levenshtein.opcodes`` without the hint (the full
   bit-parallel matrix) as the baseline. Targets: under 2 s, and the aligning
@@ -65,7 +65,7 @@ ALIGN_CHILD = """
 import resource, sys, time
 sys.path.insert(0, {bench!r})
 from bench_llm import long_line
-from cws_bench.llm_align import align_reply
+from cws_bench.segmenters.llm_align import align_reply
 text, reply = long_line()
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 started = time.perf_counter()
@@ -84,7 +84,7 @@ print(seconds, cpu, before / 1024, peak / 1024, fidelity.inserted, fidelity.dele
 def _alignment(repeat: int) -> list[dict]:
     from rapidfuzz.distance import Levenshtein
 
-    from cws_bench.llm_align import align_reply
+    from cws_bench.segmenters.llm_align import align_reply
 
     text, reply = long_line()
     pred = "".join(reply.split())

@@ -23,11 +23,11 @@ from collections.abc import Callable
 import numpy as np
 from common import best_of, table
 
-from cws_bench.io import read_segmented
 from cws_bench.metrics.classification import classification_report
 from cws_bench.metrics.generation import corpus_bleu
 from cws_bench.metrics.significance import bootstrap_confidence_interval, fscore_statistic
 from cws_bench.scoring import count_sentence
+from cws_bench.text.io import read_segmented
 
 COPIES = 5
 RESAMPLES = 1000

@@ -33,8 +33,8 @@ from pathlib import Path
 
 from common import table
 
-from cws_bench.io import iter_lines
 from cws_bench.segmenters import get_segmenter
+from cws_bench.text.io import iter_lines
 
 BATCH = 32
 TARGET = 0.10

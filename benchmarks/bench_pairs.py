@@ -1,9 +1,9 @@
 """What the bake-off's driver process spends on each pair: scoring, statistics, the cache.
 
 While the workers segment, the driver scores each finished pair
-(:func:`cws_bench.experiment.finish_pair`: scores, error analysis, bucket
+(:func:`cws_bench.run.pair.finish_pair`: scores, error analysis, bucket
 analysis), writes each finished shard to the run cache
-(:meth:`cws_bench.runner.RunCache.put_shard`), and after the last pair
+(:meth:`cws_bench.run.cache.RunCache.put_shard`), and after the last pair
 computes the bootstrap intervals and paired tests (``bakeoff._statistics``).
 On 2 cores that CPU competes with the two workers, and the statistics are a
 serial tail. Each is timed here against the code it replaced, in the same
@@ -41,20 +41,17 @@ from typing import Any
 import numpy as np
 from common import table
 
-from cws_bench import alignment, analysis, buckets
-from cws_bench import records as record_files
-from cws_bench.bakeoff import _statistics, load_config
-from cws_bench.executors import LoadReport
-from cws_bench.experiment import (
-    PairInput,
-    _training_counts,
-    corpus_dictionary,
-    finish_pair,
-    gold_and_raw,
-)
-from cws_bench.runner import RunCache, cut_batches, shard_key
+from cws_bench.analysis import alignment, buckets
+from cws_bench.analysis import patterns as analysis
+from cws_bench.results import records as record_files
+from cws_bench.run.bakeoff import _statistics
+from cws_bench.run.cache import RunCache, shard_key
+from cws_bench.run.config import load_config
+from cws_bench.run.executors import LoadReport
+from cws_bench.run.pair import PairInput, _training_counts, finish_pair
+from cws_bench.run.plan import corpus_dictionary, cut_batches, gold_and_raw
+from cws_bench.run.tasks import ShardResult, leak_inputs, segmenter_facts
 from cws_bench.segmenters import get_segmenter
-from cws_bench.tasks import ShardResult, leak_inputs, segmenter_facts
 
 TESTS = Path(__file__).resolve().parent.parent / "tests"
 SEGMENTERS = ("fmm", "bmm", "bimm", "hmm", "jieba")

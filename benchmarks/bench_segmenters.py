@@ -29,9 +29,9 @@ from pathlib import Path
 from common import best_of, table
 
 from cws_bench.errors import SegmenterUnavailableError
-from cws_bench.io import iter_lines
 from cws_bench.segmenters import get_segmenter
 from cws_bench.segmenters.maxmatch import maximum_matching_python
+from cws_bench.text.io import iter_lines
 
 COPIES = 10
 FMM_TARGET = 1_000_000

@@ -108,10 +108,10 @@ def _cpu_of(pids: list[int], function: Any, repeat: int) -> list[tuple[float, fl
 
 
 def run(args: Any) -> list[dict[str, Any]]:
-    from cws_bench.executors import DaskExecutor, LocalExecutor
+    from cws_bench.run.executors import DaskExecutor, LocalExecutor
+    from cws_bench.run.sharded import segment_sharded
+    from cws_bench.run.shards import plan_shards
     from cws_bench.segmenters import get_segmenter, segment_file
-    from cws_bench.sharded import segment_sharded
-    from cws_bench.shards import plan_shards
 
     rows: list[dict[str, Any]] = []
     repeat = max(1, min(args.repeat, 3))

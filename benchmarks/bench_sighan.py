@@ -105,9 +105,9 @@ def once(argv: list) -> dict:
 
 def in_process(gold: Path, pred: Path, dictionary: Path, repeat: int) -> dict:
     """The SIGHAN counting alone: compiled against the pure-Python twin."""
-    from cws_bench.io import iter_lines
+    from cws_bench.corpora.words import as_dictionary
     from cws_bench.scoring import sighan
-    from cws_bench.words import as_dictionary
+    from cws_bench.text.io import iter_lines
 
     words = as_dictionary(dictionary).words
     gold_lines, pred_lines = list(iter_lines(gold)), list(iter_lines(pred))

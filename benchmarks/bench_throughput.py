@@ -24,8 +24,8 @@ from pathlib import Path
 import numpy as np
 from common import BIN, best_of, run_process, table
 
-from cws_bench.metric_files import read_request_log
 from cws_bench.metrics.throughput import serving_metrics
+from cws_bench.text.metric_files import read_request_log
 
 REQUESTS = 1_000_000
 COLUMNS = ("start", "first_token", "end", "input_tokens", "output_tokens")

@@ -500,7 +500,7 @@ def count_buffers(bytes gold, Py_ssize_t gold_start, bint gold_eof,
 def checksum_parts(words):
     """(size, sum, xor) of the 64-bit FNV-1a hashes of the words' UTF-8 bytes.
 
-    An order-independent summary of a word set; ``cws_bench.dictionary``
+    An order-independent summary of a word set; ``cws_bench.text.dictionary``
     hashes it into the dictionary checksum (and has a Python twin of it).
     """
     cdef uint64_t h, key_sum = 0, key_xor = 0
@@ -519,7 +519,7 @@ def single_spaced(bytes text):
     """Whole UTF-8 lines with each run of whitespace made one space and none at either end.
 
     What ``" ".join(line.split())`` gives for each line, on the bytes: the form
-    the sentence checksum hashes (``cws_bench.checksums.LineDigest``). ``text``
+    the sentence checksum hashes (``cws_bench.text.checksums.LineDigest``). ``text``
     holds whole lines, each ending in ``\\n``. Invalid UTF-8 inside a run of
     whitespace ends the run; other bytes are copied as they are.
     """

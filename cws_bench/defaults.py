@@ -28,7 +28,7 @@ DEFAULT_BATCH_SIZE = 500
 save`` and the bake-off (``segment`` used 1000 before)."""
 
 EXECUTORS: tuple[str, ...] = ("local", "dask")
-"""What ``--executor`` takes (:mod:`cws_bench.executors` implements them)."""
+"""What ``--executor`` takes (:mod:`cws_bench.run.executors` implements them)."""
 
 DEFAULT_RETRIES = 2
 """How many times an item whose worker died or hung runs again before the run fails."""

@@ -2,16 +2,64 @@
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 SHARED = Path(os.environ.get("CWS_BENCH_SHARED_CORPORA", ROOT.parent / "shared" / "corpora"))
+SAMPLE_DICT = ROOT / "dictionaries" / "sample.txt"
+
+
+def _toml_lines(table: Mapping[str, Any]) -> list[str]:
+    return [f"{key} = {json.dumps(value, ensure_ascii=False)}" for key, value in table.items()]
+
+
+@pytest.fixture(scope="session")
+def sample_bakeoff() -> Callable[..., str]:
+    """The small bake-off several tests run: fmm and bmm (closed track, both with the
+    sample's dictionary) on the sample corpus. A function giving its TOML text:
+
+    ``sample_bakeoff(name, settings={...}, corpus={...}, extra="...")``: ``settings`` are
+    top-level keys (seed, resamples, ...), ``corpus`` the sample corpus' keys (default
+    ``split = "test"``), ``extra`` TOML appended (more segmenters or corpora).
+    """
+
+    def make(
+        name: str,
+        *,
+        settings: Mapping[str, Any] | None = None,
+        corpus: Mapping[str, Any] | None = None,
+        extra: str = "",
+    ) -> str:
+        segmenter = [
+            'track = "closed"',
+            f"options = {{ dictionary = {json.dumps(str(SAMPLE_DICT))} }}",
+        ]
+        lines = [
+            *_toml_lines({"name": name, **(settings or {})}),
+            "",
+            "[[corpora]]",
+            *_toml_lines({"name": "sample", **({"split": "test"} if corpus is None else corpus)}),
+            "",
+            "[[segmenters]]",
+            'name = "fmm"',
+            *segmenter,
+            "",
+            "[[segmenters]]",
+            'name = "bmm"',
+            *segmenter,
+        ]
+        return "\n".join(lines) + "\n" + extra
+
+    return make
 
 
 @pytest.fixture(scope="session")

@@ -1,4 +1,4 @@
-"""Tests of cws_bench/analysis.py: error patterns agree with the scorer's counts."""
+"""Tests of cws_bench/analysis/patterns.py: error patterns agree with the scorer's counts."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import sys
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cws_bench.analysis import EXAMPLE_WORDS, ErrorAnalysis, analyse_errors
+from cws_bench.analysis.patterns import EXAMPLE_WORDS, ErrorAnalysis, analyse_errors
 from cws_bench.scoring import SegCounts, count_sentence
 
 GOLD = "结婚 的 和 尚未 结婚 的 都 应该 好好 考虑 一下 人生 大事".split()  # noqa: SIM905
@@ -96,7 +96,7 @@ def test_patterns_add_up_to_the_scorer_counts(pairs):
 
 MEMORY_SCRIPT = """
 import resource, sys
-from cws_bench.analysis import analyse_errors
+from cws_bench.analysis.patterns import analyse_errors
 
 n = int(sys.argv[1])
 # n distinct two-character gold words, each split in two: n distinct error patterns.
@@ -138,8 +138,8 @@ def test_examples_are_clipped_around_the_error():
 def _examples_as_before(gold, pred):
     """The first example of each pattern as the analysis found it before (each example
     clipped from a copy of its whole sentence): the oracle of the linear version."""
-    from cws_bench.alignment import align
-    from cws_bench.analysis import clip_words
+    from cws_bench.analysis.alignment import align
+    from cws_bench.analysis.patterns import clip_words
 
     aligned = align(gold, pred)
     words = aligned.gold_words

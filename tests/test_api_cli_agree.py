@@ -9,7 +9,6 @@ difference. The SIGHAN cases skip without the real corpora.
 from __future__ import annotations
 
 import json
-import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -155,34 +154,14 @@ def test_check_agrees_with_check_baseline(tmp_path):
     assert cli_result["passed"] is True
 
 
-BAKEOFF = f"""
-    name = "agree"
-    seed = 7
-    resamples = 100
-    timeout = 120
-
-    [[corpora]]
-    name = "sample"
-    split = "test"
-
-    [[segmenters]]
-    name = "fmm"
-    track = "closed"
-    options = {{ dictionary = "{SAMPLE_DICT}" }}
-
-    [[segmenters]]
-    name = "bmm"
-    track = "closed"
-    options = {{ dictionary = "{SAMPLE_DICT}" }}
-"""
-
-
-def test_bakeoff_and_report_agree_with_run_bakeoff(tmp_path):
-    from cws_bench.bakeoff import load_config, run_bakeoff
+def test_bakeoff_and_report_agree_with_run_bakeoff(tmp_path, sample_bakeoff):
     from cws_bench.reports import render_report
+    from cws_bench.run.bakeoff import run_bakeoff
+    from cws_bench.run.config import load_config
 
     config = tmp_path / "agree.toml"
-    config.write_text(textwrap.dedent(BAKEOFF), encoding="utf-8")
+    bakeoff = sample_bakeoff("agree", settings={"seed": 7, "resamples": 100, "timeout": 120})
+    config.write_text(bakeoff, encoding="utf-8")
     out = tmp_path / "cli"
     result = CliRunner().invoke(cli, ["bakeoff", str(config), "-o", str(out), "--quiet"])
     assert result.exit_code == 0, result.output
@@ -211,7 +190,7 @@ def test_metrics_classification_agrees(tmp_path):
 
 
 def test_metrics_generation_agrees(tmp_path):
-    from cws_bench.tokenizers import TokenizerComparison, generation_scores
+    from cws_bench.segmenters.tokenizers import TokenizerComparison, generation_scores
 
     preds, refs = ["今天天气很好", "我们去公园"], ["今天天气不错", "我们去公园玩"]
     (tmp_path / "p.txt").write_text("\n".join(preds) + "\n", encoding="utf-8")
@@ -232,8 +211,8 @@ def test_metrics_generation_agrees(tmp_path):
 
 
 def test_metrics_ranking_agrees(tmp_path):
-    from cws_bench.metric_files import read_trec_qrels, read_trec_run
     from cws_bench.metrics.ranking import evaluate_run
+    from cws_bench.text.metric_files import read_trec_qrels, read_trec_run
 
     run = tmp_path / "run.trec"
     qrels = tmp_path / "qrels.trec"
@@ -248,8 +227,8 @@ def test_metrics_ranking_agrees(tmp_path):
 
 
 def test_metrics_impurity_agrees(tmp_path):
-    from cws_bench.metric_files import read_table
     from cws_bench.metrics.impurity import split_criteria
+    from cws_bench.text.metric_files import read_table
 
     data = tmp_path / "t.csv"
     data.write_text("outlook,windy,play\nsun,no,yes\nsun,yes,no\nrain,no,yes\nrain,yes,no\n")
@@ -259,8 +238,8 @@ def test_metrics_impurity_agrees(tmp_path):
 
 
 def test_metrics_throughput_agrees(tmp_path):
-    from cws_bench.metric_files import read_request_log
     from cws_bench.metrics.throughput import serving_metrics
+    from cws_bench.text.metric_files import read_request_log
 
     log = tmp_path / "log.jsonl"
     rows = [

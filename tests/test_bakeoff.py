@@ -1,4 +1,4 @@
-"""Tests of cws_bench/bakeoff.py: configurations, worker processes, cache, statistics."""
+"""Tests of cws_bench/run/bakeoff.py: configurations, worker processes, cache, statistics."""
 
 from __future__ import annotations
 
@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cws_bench.bakeoff import BakeoffConfig, load_config, parse_config, run_bakeoff
 from cws_bench.cli import cli
 from cws_bench.errors import CwsBenchError
-from cws_bench.results import BakeoffResult
+from cws_bench.results.model import BakeoffResult
+from cws_bench.run.bakeoff import run_bakeoff
+from cws_bench.run.config import BakeoffConfig, load_config, parse_config
 from cws_bench.scoring import score_files
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from cws_bench.bakeoff import load_config, run_bakeoff
-from cws_bench.experiment import CorpusSpec, cache_key, corpus_identity
-from cws_bench.identity import library_versions, option_identity
+from cws_bench.run.bakeoff import run_bakeoff
+from cws_bench.run.config import CorpusSpec, load_config
+from cws_bench.run.identity import library_versions, option_identity
+from cws_bench.run.plan import cache_key, corpus_identity
 
 GOLD = "研究 人员 发现 问题\n今天 上午 下雨\n结婚 的 和 尚未 结婚 的\n"
 RAW = "研究人员发现问题\n今天上午下雨\n结婚的和尚未结婚的\n"
@@ -174,7 +175,7 @@ def test_the_report_says_which_pairs_came_from_the_cache():
     from dataclasses import replace
 
     from cws_bench.reports.markdown import render_markdown
-    from cws_bench.results import BakeoffResult, PairResult
+    from cws_bench.results.model import BakeoffResult, PairResult
 
     pairs = (
         PairResult(corpus="pku", segmenter="jieba", adapter="jieba", track="open", status="ok"),

@@ -1,4 +1,5 @@
-"""Tests of cws_bench/buckets.py: recall, precision and F1 by bucket (ExplainaBoard style)."""
+"""Tests of cws_bench/analysis/buckets.py: recall, precision and F1 by bucket
+(ExplainaBoard style)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cws_bench.buckets import (
+from cws_bench.analysis.buckets import (
     ATTRIBUTES,
     bucket_analysis,
     character_class,
@@ -18,7 +19,7 @@ from cws_bench.buckets import (
 )
 from cws_bench.reports.buckets import bucket_chart
 from cws_bench.reports.tables import build_boards
-from cws_bench.results import BakeoffResult, PairResult
+from cws_bench.results.model import BakeoffResult, PairResult
 from cws_bench.scoring import score_sentences
 
 GOLD = [["我们", "是", "北京", "大学", "的", "学生", "。"], ["２００８", "年", "NBA", "比赛"]]

@@ -9,17 +9,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cws_bench.checksums import (
+from cws_bench.corpora import get_corpus, read_corpus
+from cws_bench.corpora.stats import sentence_statistics
+from cws_bench.scoring import file_sentence_checksum, score_files, score_sentences
+from cws_bench.segmenters.sources import TrainingCorpus
+from cws_bench.text.checksums import (
     LineDigest,
     _single_spaced_python,
     file_checksum,
     sentences_checksum,
     short_hash,
 )
-from cws_bench.corpora import get_corpus, read_corpus
-from cws_bench.corpora.stats import sentence_statistics
-from cws_bench.scoring import file_sentence_checksum, score_files, score_sentences
-from cws_bench.segmenters.sources import TrainingCorpus
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_GOLD = ROOT / "corpora" / "sample" / "gold.txt"
@@ -63,7 +63,7 @@ def test_the_file_layout_and_encoding_do_not_change_the_checksum(write):
         for method in ("interval", "sighan"):
             result = score_files(path, path, encoding=encoding, method=method)
             assert result.signature.gold == expected, (name, method)
-        # what a sharded score signs (cws_bench/sharded.py) without scoring the file
+        # what a sharded score signs (cws_bench/run/sharded.py) without scoring the file
         assert file_sentence_checksum(path, encoding) == expected, name
 
 

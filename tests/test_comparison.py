@@ -1,4 +1,4 @@
-"""Tests of cws_bench/comparison.py and ``cws-bench score GOLD PRED1 PRED2 ...``."""
+"""Tests of cws_bench/run/comparison.py and ``cws-bench score GOLD PRED1 PRED2 ...``."""
 
 from __future__ import annotations
 
@@ -12,13 +12,14 @@ import pytest
 from click.testing import CliRunner
 
 import cws_bench
-from cws_bench.bakeoff import load_config, run_bakeoff
 from cws_bench.cli import cli
-from cws_bench.comparison import compare
 from cws_bench.errors import CwsBenchError
-from cws_bench.io import iter_lines
+from cws_bench.run.bakeoff import run_bakeoff
+from cws_bench.run.comparison import compare
+from cws_bench.run.config import load_config
 from cws_bench.scoring import score_files, score_sentences
 from cws_bench.segmenters import get_segmenter
+from cws_bench.text.io import iter_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "corpora" / "sample"

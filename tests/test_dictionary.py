@@ -1,4 +1,4 @@
-"""Tests of cws_bench/dictionary.py: loading, jieba's dictionary, union/difference, specs."""
+"""Tests of cws_bench/text/dictionary.py: loading, jieba's dictionary, union/difference, specs."""
 
 from __future__ import annotations
 
@@ -6,7 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cws_bench.dictionary import (
+from cws_bench.corpora.words import as_dictionary, resolve_dictionary
+from cws_bench.errors import CorpusFormatError, CwsBenchError
+from cws_bench.text.dictionary import (
     Dictionary,
     _word_of_stripped_line,
     difference,
@@ -16,8 +18,6 @@ from cws_bench.dictionary import (
     parse_dictionary_line,
     union,
 )
-from cws_bench.errors import CorpusFormatError, CwsBenchError
-from cws_bench.words import as_dictionary, resolve_dictionary
 
 
 @pytest.mark.parametrize(
@@ -85,7 +85,8 @@ _file_pieces = st.sampled_from(
 
 @given(st.lists(_file_pieces, max_size=30).map("".join), st.sampled_from(["utf-8", "gb18030"]))
 def test_reading_in_one_go_equals_reading_line_by_line(tmp_path_factory, text, encoding):
-    from cws_bench import _kernel, dictionary
+    from cws_bench import _kernel
+    from cws_bench.text import dictionary
 
     path = tmp_path_factory.mktemp("words") / "words.txt"
     path.write_bytes(text.encode(encoding))
@@ -116,7 +117,7 @@ def test_reading_in_one_go_equals_reading_line_by_line(tmp_path_factory, text, e
 
 
 def test_a_bare_word_list_is_read_in_one_go(write):
-    from cws_bench import dictionary
+    from cws_bench.text import dictionary
 
     path = write("words.txt", "\ufeff我们\n是\n学生\n是\n")
     found = dictionary._load_bare_words(path, "utf-8")

@@ -1,4 +1,4 @@
-"""Tests of cws_bench/dictionary_checks.py: the gold's own word list as the OOV dictionary,
+"""Tests of cws_bench/text/dictionary_checks.py: the gold's own word list as the OOV dictionary,
 and a leaked closed-track dictionary, on purpose-made cases; and no false alarm on the
 standard set-ups of the real corpora."""
 
@@ -9,20 +9,21 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from cws_bench.bakeoff import parse_config, run_bakeoff
 from cws_bench.cli import cli
 from cws_bench.corpora import get_corpus, read_corpus
-from cws_bench.dictionary import Dictionary
-from cws_bench.dictionary_checks import (
+from cws_bench.regression.diff import diff_files
+from cws_bench.run.bakeoff import run_bakeoff
+from cws_bench.run.config import parse_config
+from cws_bench.scoring import score_sentences
+from cws_bench.segmenters import get_segmenter
+from cws_bench.text.dictionary import Dictionary
+from cws_bench.text.dictionary_checks import (
     MAX_OOV_RATE,
     MIN_GOLD_WORDS,
     coverage_warnings,
     leak_warnings,
     segmenter_leak_warnings,
 )
-from cws_bench.regression.diff import diff_files
-from cws_bench.scoring import score_sentences
-from cws_bench.segmenters import get_segmenter
 
 SAMPLE = list(get_corpus("sample").sentences("test"))
 # the sample three times over: enough gold words for the coverage check

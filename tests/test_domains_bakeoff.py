@@ -7,8 +7,9 @@ import textwrap
 
 import pytest
 
-from cws_bench.bakeoff import load_config, parse_config, run_bakeoff
 from cws_bench.errors import CwsBenchError
+from cws_bench.run.bakeoff import run_bakeoff
+from cws_bench.run.config import load_config, parse_config
 
 DEFAULT_SEGMENTERS = ["fmm", "bmm", "bimm", "hmm", "crf", "jieba", "pkuseg", "snownlp", "thulac"]
 

@@ -129,7 +129,7 @@ def test_score_files_names_the_encoding_parameter_of_the_file_at_fault(tmp_path)
 def test_executor_settings_hints_name_parameters_in_the_library_and_flags_on_the_command_line(
     tmp_path,
 ):
-    from cws_bench.executors import ExecutorSettings, make_executor
+    from cws_bench.run.executors import ExecutorSettings, make_executor
 
     with pytest.raises(CwsBenchError) as caught:
         make_executor(ExecutorSettings(executor="local", scheduler="tcp://127.0.0.1:9"))

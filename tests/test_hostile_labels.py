@@ -11,11 +11,11 @@ from __future__ import annotations
 import csv
 import io
 
-from cws_bench.comparison import compare
 from cws_bench.metrics.classification import classification_report
 from cws_bench.metrics.tables import csv_table
 from cws_bench.reports.data import render_csv
-from cws_bench.results import BakeoffResult, PairResult
+from cws_bench.results.model import BakeoffResult, PairResult
+from cws_bench.run.comparison import compare
 
 EVIL = '=HYPERLINK("http://evil.example","x")'
 

@@ -1,11 +1,11 @@
-"""Tests of cws_bench/io.py: encodings, BOM, line ends, separators, atomic writes."""
+"""Tests of cws_bench/text/io.py: encodings, BOM, line ends, separators, atomic writes."""
 
 from __future__ import annotations
 
 import pytest
 
-from cws_bench import io
 from cws_bench.errors import CwsBenchError, DecodingError
+from cws_bench.text import io
 
 
 @pytest.mark.parametrize(

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cws_bench.dictionary import Dictionary, _checksum_parts_python
 from cws_bench.errors import DecodingError
 from cws_bench.scoring import SegCounts, count_sentence, engine, score_files
+from cws_bench.text.dictionary import Dictionary, _checksum_parts_python
 
 _kernel = pytest.importorskip("cws_bench._kernel", reason="the compiled kernel is not built")
 

@@ -124,9 +124,8 @@ def _method_name_comparisons(path: Path) -> list[str]:
 
 SCORERS = [
     *sorted(str(path.relative_to(PACKAGE)) for path in (PACKAGE / "scoring").glob("*.py")),
-    "sharded.py",
-    "streaming.py",
-    "comparison.py",
+    "run/sharded.py",
+    "run/comparison.py",
 ]
 
 

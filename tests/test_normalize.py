@@ -1,4 +1,4 @@
-"""Tests of cws_bench/normalize.py: character-level, length-preserving normalisation."""
+"""Tests of cws_bench/text/normalize.py: character-level, length-preserving normalisation."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cws_bench.errors import CwsBenchError
-from cws_bench.normalize import NORMALIZERS, OPENCC_CONVERSIONS, get_normalizer
+from cws_bench.text.normalize import NORMALIZERS, OPENCC_CONVERSIONS, get_normalizer
 
 opencc = pytest.importorskip("opencc", reason="OpenCC is not installed (pip install opencc)")
 
@@ -93,7 +93,7 @@ def test_words():
 
 
 def test_cityu_gold_converts_line_by_line_like_word_by_word(icwb2):
-    from cws_bench.io import read_segmented
+    from cws_bench.text.io import read_segmented
 
     normalize = get_normalizer("width+t2s")
     for words in read_segmented(icwb2 / "gold" / "cityu_test_gold.utf8"):

@@ -8,7 +8,7 @@ import re
 from click.testing import CliRunner
 
 from cws_bench.cli import cli
-from cws_bench.overlap import group_test_sets, normalized_text, sentence_overlap
+from cws_bench.corpora.overlap import group_test_sets, normalized_text, sentence_overlap
 
 
 def invoke(*args):
@@ -29,16 +29,16 @@ def test_overlap_counts_exact_and_normalised_texts():
 
 def test_a_normaliser_is_built_once_per_conversion_not_per_sentence(monkeypatch):
     """Building one loads OpenCC's tables: per sentence it was most of a bake-off's time."""
-    import cws_bench.normalize
+    import cws_bench.text.normalize
 
     built = []
-    original = cws_bench.normalize.get_normalizer
+    original = cws_bench.text.normalize.get_normalizer
 
     def counting(spec):
         built.append(spec)
         return original(spec)
 
-    monkeypatch.setattr(cws_bench.normalize, "get_normalizer", counting)
+    monkeypatch.setattr(cws_bench.text.normalize, "get_normalizer", counting)
     test = [f"第{i}句話。" for i in range(50)]
     other = [f"第{i}句话" for i in range(0, 100, 2)]
     for _ in range(2):

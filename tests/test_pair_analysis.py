@@ -1,7 +1,8 @@
 """The error and bucket analyses over aligned arrays equal the sentence-by-sentence code.
 
-:func:`cws_bench.analysis.analyse_errors` and :func:`cws_bench.buckets.bucket_analysis`
-walk the words of all sentences at once (:mod:`cws_bench.alignment`); the oracles
+:func:`cws_bench.analysis.patterns.analyse_errors` and
+:func:`cws_bench.analysis.buckets.bucket_analysis`
+walk the words of all sentences at once (:mod:`cws_bench.analysis.alignment`); the oracles
 below are the code they replaced, which walked each sentence's blocks and each
 word's buckets in Python. Segmentations with empty words, lines whose
 characters differ and empty lines included.
@@ -16,18 +17,8 @@ from itertools import repeat
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cws_bench.alignment import align
-from cws_bench.analysis import (
-    ErrorAnalysis,
-    ErrorPattern,
-    LengthRecall,
-    MissedWord,
-    analyse_errors,
-    block_kind,
-    clip_words,
-    shared_blocks,
-)
-from cws_bench.buckets import (
+from cws_bench.analysis.alignment import align
+from cws_bench.analysis.buckets import (
     _ORDER,
     ATTRIBUTES,
     _spans,
@@ -37,7 +28,17 @@ from cws_bench.buckets import (
     sentence_length_bucket,
     word_length_bucket,
 )
-from cws_bench.dictionary import Dictionary
+from cws_bench.analysis.patterns import (
+    ErrorAnalysis,
+    ErrorPattern,
+    LengthRecall,
+    MissedWord,
+    analyse_errors,
+    block_kind,
+    clip_words,
+    shared_blocks,
+)
+from cws_bench.text.dictionary import Dictionary
 
 
 def old_analyse_errors(gold, pred, dictionary=None, *, top=20):

@@ -1,6 +1,6 @@
 """The bake-off's statistics from shared resamples equal the one-by-one computation.
 
-:func:`cws_bench.comparison.bootstrap_statistics` (and the bake-off's
+:func:`cws_bench.run.comparison.bootstrap_statistics` (and the bake-off's
 ``_statistics`` built on it) draws each corpus' resamples once; the oracle is
 the code it replaced: one ``bootstrap_confidence_interval`` per pair and
 statistic, one ``paired_bootstrap_test`` per compared pair.
@@ -14,10 +14,10 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cws_bench.bakeoff import ALPHA, CONFIDENCE, _statistics
-from cws_bench.comparison import bootstrap_statistics
 from cws_bench.metrics import significance
-from cws_bench.results import Comparison, Interval
+from cws_bench.results.model import Comparison, Interval
+from cws_bench.run.bakeoff import ALPHA, CONFIDENCE, _statistics
+from cws_bench.run.comparison import bootstrap_statistics
 from cws_bench.scoring.per_sentence import statistics as sentence_statistics
 
 

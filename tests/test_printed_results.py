@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 from cws_bench.cli import cli
-from cws_bench.comparison import compare
+from cws_bench.run.comparison import compare
 from cws_bench.scoring import score_files
-from cws_bench.streaming import SegmentationMetric
+from cws_bench.scoring.streaming import SegmentationMetric
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLD = str(ROOT / "corpora" / "sample" / "gold.txt")
@@ -51,12 +51,12 @@ def test_a_comparison_prints_the_commands_table():
 
 def test_metric_reports_print_their_tables():
     from cws_bench.metrics.ranking import evaluate_run
-    from cws_bench.tokenizers import generation_scores
+    from cws_bench.segmenters.tokenizers import generation_scores
 
     ranking = evaluate_run({"q1": {"d1": 1}}, {"q1": ["d2", "d1"]}, metrics=["map"])
     assert str(ranking) == ranking.to_text()
     assert repr(ranking) == "RankingReport(map=0.5000, queries=1)"
-    from cws_bench.tokenizers import TokenizerComparison
+    from cws_bench.segmenters.tokenizers import TokenizerComparison
 
     table = TokenizerComparison(rows=(generation_scores(["猫吃鱼"], [["猫吃了鱼"]]),))
     assert str(table) == table.to_text()

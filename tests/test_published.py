@@ -16,13 +16,13 @@ from pathlib import Path
 import pytest
 
 from cws_bench.errors import CwsBenchError
-from cws_bench.published import (
+from cws_bench.results.model import PairResult
+from cws_bench.results.published import (
     METRICS,
     baseline_differences,
     load_published,
     published_for,
 )
-from cws_bench.results import PairResult
 
 SIGHAN = ("sighan2005-as", "sighan2005-cityu", "sighan2005-msr", "sighan2005-pku")
 

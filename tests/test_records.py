@@ -1,4 +1,4 @@
-"""Tests of cws_bench/records.py: a bake-off cache record is checked before it is used."""
+"""Tests of cws_bench/results/records.py: a bake-off cache record is checked before it is used."""
 
 from __future__ import annotations
 
@@ -11,8 +11,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from cws_bench.bakeoff import CACHE_VERSION, load_config, run_bakeoff
-from cws_bench.records import (
+from cws_bench.results.records import (
     RECORD_SCHEMA,
     SHARD_SCHEMA,
     _are_counts,
@@ -26,6 +25,9 @@ from cws_bench.records import (
     schema_problem,
     store_record,
 )
+from cws_bench.run.bakeoff import run_bakeoff
+from cws_bench.run.config import load_config
+from cws_bench.run.pair import CACHE_VERSION
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_DICT = ROOT / "dictionaries" / "sample.txt"
@@ -409,7 +411,7 @@ def test_an_edited_shard_file_reads_as_the_old_reader_read_it(
 def test_a_cache_record_reads_into_typed_parts_and_back_to_the_same_json(first_run):
     """The typed record (timing, segmenter info) writes back the very JSON it was read from,
     so cache files written before keep their checksum and results.json its content."""
-    from cws_bench.experiment import PairRecord, PairTiming, SegmenterMetadata
+    from cws_bench.run.pair import PairRecord, PairTiming, SegmenterMetadata
 
     data, warning = load_record(first_run[2], version=CACHE_VERSION)
     assert warning is None
@@ -447,3 +449,29 @@ def test_a_record_copied_over_another_keys_file_is_refused(tmp_path):
     assert record is None
     assert "the record of 'a', copied over this file" in warning
     assert load_record(tmp_path / "a.json", version=CACHE_VERSION) == (_minimal(), None)
+
+
+RECORDS = ROOT / "tests" / "data" / "records"
+
+
+def test_a_record_file_written_before_reads_into_typed_scores_and_writes_back_the_same_bytes(
+    tmp_path,
+):
+    """A cache file as an earlier cws-bench wrote it (the sample corpus, fmm): read into the
+    typed record (scores and analysis included) and stored again, it is the same file."""
+    from cws_bench.results.model import PairAnalysis, PairScores
+    from cws_bench.run.pair import PairRecord
+
+    (written,) = RECORDS.glob("*[0-9a-f].json")
+    data, warning = load_record(written, version=CACHE_VERSION)
+    assert warning is None and data is not None
+    record = PairRecord.from_dict(data)
+    assert isinstance(record.scores, PairScores) and isinstance(record.analysis, PairAnalysis)
+    # typed fields, as the file has them: the sample's test split has 414 gold words
+    assert record.scores.gold_words == data["scores"]["gold_words"] == 414
+    assert record.scores.method == "interval" and record.scores.beta is None
+    assert record.analysis.distinct == data["analysis"]["distinct"]
+    assert record.analysis.buckets is not None and record.analysis.tokens is None
+    again = tmp_path / written.name  # a record names its own key: the same file name
+    store_record(again, record.to_dict())
+    assert again.read_bytes() == written.read_bytes()

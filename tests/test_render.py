@@ -17,7 +17,7 @@ from cws_bench.corpora import get_corpus
 from cws_bench.corpora.stats import corpus_statistics, format_card
 from cws_bench.metrics.ranking import evaluate_run
 from cws_bench.scoring import RESULT_FORMATS, score_files, score_sentences
-from cws_bench.tokenizers import TokenizerComparison, generation_scores
+from cws_bench.segmenters.tokenizers import TokenizerComparison, generation_scores
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLD = str(ROOT / "corpora" / "sample" / "gold.txt")
@@ -279,7 +279,12 @@ def test_listings_render_what_the_commands_print(fmt):
     from cws_bench.segmenters.registry import list_segmenters, render_segmenters
 
     assert render_segmenters(list_segmenters(), fmt) + "\n" == stdout("segmenters", "--format", fmt)
-    cards = [get_corpus(name).metadata() for name in corpus_names()]
+
+    # the command names the data folder by its flag, the API by its parameter
+    def flags(fix):
+        return "--data-dir FOLDER" if fix.parameter == "data_dir" else fix.api()
+
+    cards = [get_corpus(name).metadata(flags) for name in corpus_names()]
     assert render_corpus_list(cards, fmt) + "\n" == stdout("corpora", "--format", fmt)
 
 

@@ -11,7 +11,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cws_bench import scoring
-from cws_bench.dictionary import Dictionary
 from cws_bench.errors import (
     CorpusFormatError,
     CwsBenchError,
@@ -27,6 +26,7 @@ from cws_bench.scoring import (
     score_files,
     score_sentences,
 )
+from cws_bench.text.dictionary import Dictionary
 
 GOLD = [
     "结婚",

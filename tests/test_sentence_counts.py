@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cws_bench.experiment import CorpusSpec, PairTask, SegmenterSpec, run_pair
 from cws_bench.regression.baseline import record_baseline
+from cws_bench.run.config import CorpusSpec, SegmenterSpec
+from cws_bench.run.execute import PairTask, run_pair
 from cws_bench.scoring import score_sentences
 from cws_bench.scoring.per_sentence import COLUMNS, column, sentence_rows, statistics
 

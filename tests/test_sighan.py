@@ -21,8 +21,6 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cws_bench.dictionary import load_dictionary
-from cws_bench.io import iter_lines
 from cws_bench.scoring import score_files, score_sentences
 from cws_bench.scoring import sighan as sighan_module
 from cws_bench.scoring.sighan import (
@@ -36,6 +34,8 @@ from cws_bench.scoring.sighan import (
     format_sighan_summary,
     split_sighan_line,
 )
+from cws_bench.text.dictionary import load_dictionary
+from cws_bench.text.io import iter_lines
 
 # ---------------------------------------------------------------------------
 # Hand-checked examples

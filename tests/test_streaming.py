@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from cws_bench import score_sentences
 from cws_bench.errors import CwsBenchError, LineCountMismatchError
-from cws_bench.streaming import SegmentationMetric
+from cws_bench.scoring.streaming import SegmentationMetric
 
 CHARS = "结婚的和尚未都应该好好考虑一下人生大事ab1"
 words = st.text(alphabet=CHARS, min_size=1, max_size=4)

@@ -43,7 +43,7 @@ def test_a_mistyped_corpus_name_as_gold_suggests_the_corpus_with_its_split():
 
 
 def test_a_mistyped_bundled_configuration_suggests_the_closest():
-    from cws_bench.bakeoff import load_config
+    from cws_bench.run.config import load_config
 
     with pytest.raises(CwsBenchError, match="did you mean neural"):
         load_config("neurl")

@@ -1,4 +1,5 @@
-"""Tests of cws_bench/tokenizers.py: text to tokens by name, and text-level generation scores."""
+"""Tests of cws_bench/segmenters/tokenizers.py: text to tokens by name, and text-level
+generation scores."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import dataclasses
 import pytest
 
 from cws_bench.errors import CwsBenchError
-from cws_bench.tokenizers import (
+from cws_bench.segmenters.tokenizers import (
     Tokenizer,
     compare_tokenizers,
     generation_scores,

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -124,29 +123,9 @@ def test_diff_and_check_take_the_scale(tmp_path, other_pred):
     assert "(+0.000 as a fraction)" in f1_fraction and "(+0.00 points)" in f1
 
 
-BAKEOFF = f"""
-    name = "units"
-    resamples = 100
-
-    [[corpora]]
-    name = "sample"
-    split = "test"
-
-    [[segmenters]]
-    name = "fmm"
-    track = "closed"
-    options = {{ dictionary = "{SAMPLE_DICT}" }}
-
-    [[segmenters]]
-    name = "bmm"
-    track = "closed"
-    options = {{ dictionary = "{SAMPLE_DICT}" }}
-"""
-
-
-def test_bakeoff_and_report_take_the_scale_and_sign_leaderboard_tex(tmp_path):
+def test_bakeoff_and_report_take_the_scale_and_sign_leaderboard_tex(tmp_path, sample_bakeoff):
     config = tmp_path / "units.toml"
-    config.write_text(textwrap.dedent(BAKEOFF), encoding="utf-8")
+    config.write_text(sample_bakeoff("units", settings={"resamples": 100}), encoding="utf-8")
     out = tmp_path / "out"
     printed = run("bakeoff", config, "-o", out, "--quiet", "--scale", "percent")
     results = json.loads((out / "results.json").read_text(encoding="utf-8"))

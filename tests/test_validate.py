@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cws_bench.bakeoff import load_config, run_bakeoff
 from cws_bench.cli import cli
 from cws_bench.errors import CwsBenchError
-from cws_bench.validate import ConfigurationError
+from cws_bench.run.bakeoff import run_bakeoff
+from cws_bench.run.config import load_config
+from cws_bench.run.validate import ConfigurationError
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_DICT = ROOT / "dictionaries" / "sample.txt"
@@ -200,7 +201,7 @@ def test_the_command_filters_segmenters_and_corpora(tmp_path):
 
 
 SCRIPT = """
-from cws_bench.bakeoff import run_bakeoff
+from cws_bench.run.bakeoff import run_bakeoff
 {call}
 """
 
@@ -259,8 +260,8 @@ def test_the_help_names_every_bundled_configuration_and_report_file():
 
 def test_neural_rows_whose_models_are_not_here_are_skipped_when_optional(tmp_path, monkeypatch):
     # The library may be installed or not here: pretend it is, so only the model is missing.
+    from cws_bench.run.validate import validate_config
     from cws_bench.segmenters.stanza import StanzaSegmenter
-    from cws_bench.validate import validate_config
 
     monkeypatch.setattr(StanzaSegmenter, "missing", classmethod(lambda cls: []))
     monkeypatch.setenv("STANZA_RESOURCES_DIR", str(tmp_path / "stanza"))

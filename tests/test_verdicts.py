@@ -14,11 +14,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cws_bench.bakeoff import load_config, run_bakeoff
 from cws_bench.cli import cli
 from cws_bench.errors import CwsBenchError
 from cws_bench.metrics.significance import adjust_p_values
-from cws_bench.results import BakeoffResult
+from cws_bench.results.model import BakeoffResult
+from cws_bench.run.bakeoff import run_bakeoff
+from cws_bench.run.config import load_config
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "corpora" / "sample"

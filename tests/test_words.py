@@ -6,13 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from cws_bench.bakeoff import CorpusSpec, corpus_dictionary
-from cws_bench.dictionary import jieba_dictionary
+from cws_bench.corpora.words import WordSpec, parse_word_spec, resolve_words
 from cws_bench.errors import CwsBenchError
+from cws_bench.run.config import CorpusSpec
+from cws_bench.run.plan import corpus_dictionary
 from cws_bench.scoring import score_sentences
 from cws_bench.segmenters import get_segmenter
 from cws_bench.segmenters.sources import load_word_source
-from cws_bench.words import WordSpec, parse_word_spec, resolve_words
+from cws_bench.text.dictionary import jieba_dictionary
 
 GOLD = [["结婚", "的", "和", "尚未", "结婚", "的"]]
 PRED = [["结婚", "的", "和尚", "未", "结婚", "的"]]

@@ -1,4 +1,4 @@
-"""Tests of cws_bench/workers.py: a bake-off stops its workers and what they started.
+"""Tests of cws_bench/system/workers.py: a bake-off stops its workers and what they started.
 
 The segmenter is a ``sh -c`` wrapper that starts a sleeping grandchild (its
 pid written to a file) and then hangs: the shape of program that used to
@@ -20,8 +20,9 @@ from pathlib import Path
 import psutil
 import pytest
 
-from cws_bench.bakeoff import load_config, run_bakeoff
-from cws_bench.executors import DEFAULT_RETRIES
+from cws_bench.run.bakeoff import run_bakeoff
+from cws_bench.run.config import load_config
+from cws_bench.run.executors import DEFAULT_RETRIES
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_DICT = ROOT / "dictionaries" / "sample.txt"
@@ -278,3 +279,33 @@ def test_a_crashing_program_in_a_bakeoff_is_named_by_corpus_and_line(tmp_path):
     assert "exited with" in pair.error and "3" in pair.error
     assert "lines 21-25 of sample" in pair.error
     assert "of the batch" not in pair.error
+
+
+def test_a_worker_starts_with_interrupts_held():
+    """A Ctrl-C sent while a fresh worker imports is held until it can stop cleanly.
+
+    multiprocessing starts its resource tracker on the first process start and then
+    unblocks SIGINT and SIGTERM in the caller, so the first worker used to start with
+    neither held, and a Ctrl-C during its imports printed a traceback. The worker's
+    mask is read at once, long before its interpreter has started up.
+    """
+    script = textwrap.dedent(
+        """
+        from cws_bench.run.executors import ExecutorSettings, make_executor
+        executor = make_executor(ExecutorSettings(executor="local", jobs=1))
+        executor.start()
+        pid = executor.worker_pids()[0]
+        status = open(f"/proc/{pid}/status").read()
+        print(int(status.split("SigBlk:")[1].split()[0], 16))
+        executor.close()
+        """
+    )
+    if not Path("/proc/self/status").exists():
+        pytest.skip("reads a process' signal mask from /proc (Linux)")
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    blocked = int(done.stdout.split()[-1])
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        assert blocked & (1 << (signum - 1)), f"signal {signum} not held: mask {blocked:x}"

@@ -23,7 +23,7 @@ import click
 from cws_bench import __version__
 from cws_bench.cli.options import SuggestingGroup, cli_terms, record_command
 from cws_bench.errors import CwsBenchError, describe_os_error
-from cws_bench.workers import (
+from cws_bench.system.workers import (
     Interrupted,
     become_subreaper,
     block_stop_signals,
@@ -123,7 +123,7 @@ def cli() -> None:
 
 
 def _remove_temporaries() -> None:
-    from cws_bench.temporaries import remove_temporaries
+    from cws_bench.system.temporaries import remove_temporaries
 
     remove_temporaries()
 
@@ -138,7 +138,7 @@ def main() -> None:
     SIGINT and SIGTERM are handled first of all, for every command: the run
     stops at a safe point, removes its temporary files, ends what it started,
     says one line and exits with 128 + the signal (130, 143); see
-    :func:`cws_bench.workers.install_stop_handler`.
+    :func:`cws_bench.system.workers.install_stop_handler`.
     """
     install_stop_handler(on_exit=_remove_temporaries)
     become_subreaper()  # a program's orphan comes back here, to be ended with the run

@@ -11,7 +11,7 @@ from cws_bench.cli.options import data_dir_option, print_warnings, rename_flags,
 from cws_bench.metrics.significance import CORRECTIONS
 
 if TYPE_CHECKING:
-    from cws_bench.executors import ExecutorSettings
+    from cws_bench.run.executors import ExecutorSettings
 
 
 class BakeoffCommand(click.Command):
@@ -140,8 +140,9 @@ def bakeoff(
     """
     from pathlib import Path
 
-    from cws_bench.bakeoff import load_config, run_bakeoff
     from cws_bench.reports import render_across_corpora, render_leaderboard
+    from cws_bench.run.bakeoff import run_bakeoff
+    from cws_bench.run.config import load_config
 
     rename_flags({"output_dir": "--output"})  # the report folder's hints name -o/--output
     loaded = load_config(config)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import click
 
 from cws_bench.cli.options import (
     RecordingGroup,
+    cli_terms,
     data_dir_option,
     dictionary_option,
     encoding_option,
@@ -21,6 +23,7 @@ from cws_bench.cli.options import (
 from cws_bench.corpora import Corpus, corpus_names, get_corpus, read_corpus
 from cws_bench.corpora.readers import FORMATS
 from cws_bench.corpora.stats import corpus_statistics, render_corpus_list, sentence_statistics
+from cws_bench.errors import Fix
 
 OUTPUTS = ("text", "json")
 
@@ -77,13 +80,19 @@ def list_corpora(ctx: click.Context) -> None:
     _list(ctx.parent.params["data_dir"], ctx.parent.params["fmt"])
 
 
+def _terms() -> Callable[[Fix], str]:
+    """This command's names for a hint's fixes; the data folder is the group's ``--data-dir``."""
+    terms = cli_terms(click.get_current_context())
+    return lambda fix: f"--data-dir {fix.metavar}" if fix.parameter == "data_dir" else terms(fix)
+
+
 def _list(data_dir: str | None, fmt: str) -> None:
     cards = []
     for name in corpus_names():
         corpus = get_corpus(name)
         if data_dir is not None and corpus.external_data:
             corpus = get_corpus(name, data_dir=data_dir)
-        cards.append(corpus.metadata())
+        cards.append(corpus.metadata(_terms()))
     click.echo(render_corpus_list(cards, fmt))
 
 
@@ -140,7 +149,7 @@ def info(
     """
     from pathlib import Path
 
-    from cws_bench.words import resolve_dictionary
+    from cws_bench.corpora.words import resolve_dictionary
 
     given = (
         resolve_dictionary(dictionary, data_dir=data_dir, encoding=encoding) if dictionary else None
@@ -159,7 +168,7 @@ def info(
             corpus, split, dictionary=given, overlap_with=overlap_with, data_dir=data_dir
         )
         title = f"{corpus.name}, {split} split: {corpus.title}"
-        card = corpus.metadata()
+        card = corpus.metadata(_terms())
     click.echo(statistics.render(fmt, title=title, card=card, scale=scale, digits=digits))
 
 
@@ -207,7 +216,7 @@ def export(
     """
     from pathlib import Path
 
-    from cws_bench.io import atomic_write
+    from cws_bench.text.io import atomic_write
 
     if name not in corpus_names() and Path(name).is_file():
         sentences = read_corpus(name, format=input_format, encoding=encoding)

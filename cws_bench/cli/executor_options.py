@@ -1,6 +1,6 @@
 """``--executor``, ``--scheduler``, ``--shard-chars``, ``--jobs``: running one big file in shards.
 
-The options only parse; :mod:`cws_bench.executors` and :mod:`cws_bench.sharded`
+The options only parse; :mod:`cws_bench.run.executors` and :mod:`cws_bench.run.sharded`
 do the work.
 """
 
@@ -15,7 +15,7 @@ import click
 from cws_bench.defaults import DEFAULT_RETRIES, DEFAULT_SHARD_CHARS, EXECUTORS
 
 if TYPE_CHECKING:  # the CLI imports the executors only when a command runs in shards
-    from cws_bench.executors import Executor, ExecutorSettings
+    from cws_bench.run.executors import Executor, ExecutorSettings
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -27,7 +27,7 @@ def executor_options(
     always: bool = False,
 ) -> Any:
     """The options of a sharded run, passed on as one
-    :class:`~cws_bench.executors.ExecutorSettings` ``sharding`` (None: not sharded).
+    :class:`~cws_bench.run.executors.ExecutorSettings` ``sharding`` (None: not sharded).
 
     Args:
         shard_chars: the default of ``--shard-chars`` (None: the command decides,
@@ -98,7 +98,7 @@ def executor_options(
         timeout = kwargs.pop("shard_timeout")
         sharding = None
         if always or values["executor"] is not None or values["scheduler"] is not None:
-            from cws_bench.executors import ExecutorSettings  # only for a run in shards
+            from cws_bench.run.executors import ExecutorSettings  # only for a run in shards
 
             sharding = ExecutorSettings(**values, timeout=timeout)
         return function(sharding=sharding, **kwargs)
@@ -114,7 +114,7 @@ def executor_options(
 @contextlib.contextmanager
 def open_executor(sharding: ExecutorSettings) -> Iterator[Executor]:
     """The executor the options ask for, closed on the way out (Ctrl-C too)."""
-    from cws_bench.executors import make_executor
+    from cws_bench.run.executors import make_executor
 
     with make_executor(sharding) as executor:
         yield executor

@@ -154,8 +154,8 @@ def classify(
         cws-bench metrics classification true.txt pred.txt
         cws-bench metrics classification true.txt pred.txt --format json --confusion
     """
-    from cws_bench.metric_files import read_label_files
     from cws_bench.metrics.classification import classification_report, confusion_matrix
+    from cws_bench.text.metric_files import read_label_files
 
     y_true, y_pred = read_label_files(true, pred, encoding=encoding)
     labels = _split_list(labels_text) if labels_text else None
@@ -184,7 +184,7 @@ def _check_generation_metrics(
     ctx: click.Context, param: click.Parameter, value: str | None
 ) -> list[str]:
     from cws_bench.metrics.generation import METRICS
-    from cws_bench.tokenizers import DEFAULT_METRICS
+    from cws_bench.segmenters.tokenizers import DEFAULT_METRICS
 
     chosen = list(DEFAULT_METRICS) if value is None else _split_list(value)
     unknown = [m for m in chosen if m not in METRICS]
@@ -295,8 +295,12 @@ def generation(
         )
     if not refs or pred is None:
         raise click.UsageError("give --ref REF (one or more) and --pred PRED")
-    from cws_bench.metric_files import read_generation_files
-    from cws_bench.tokenizers import TokenizerComparison, compare_tokenizers, generation_scores
+    from cws_bench.segmenters.tokenizers import (
+        TokenizerComparison,
+        compare_tokenizers,
+        generation_scores,
+    )
+    from cws_bench.text.metric_files import read_generation_files
 
     predictions, references = read_generation_files(pred, refs, encoding=encoding)
     if "weighted" in metric_names and weights_path is None:
@@ -307,7 +311,7 @@ def generation(
         "clipped": not unclipped,
     }
     if weights_path is not None:
-        from cws_bench.metric_files import read_token_weights
+        from cws_bench.text.metric_files import read_token_weights
 
         options["weights"] = read_token_weights(weights_path, encoding=encoding)
     with collected_warnings():
@@ -396,7 +400,7 @@ def ranking(
         cws-bench metrics ranking qrels.trec run.trec
         cws-bench metrics ranking qrels.trec run.trec -m map@100,ndcg@10 --per-query
     """
-    from cws_bench.metric_files import read_trec_qrels, read_trec_run, trec_file_kind
+    from cws_bench.text.metric_files import read_trec_qrels, read_trec_run, trec_file_kind
 
     kinds = (trec_file_kind(qrels, encoding), None if run == "-" else trec_file_kind(run, encoding))
     if kinds == ("run", "qrels"):
@@ -477,8 +481,8 @@ def impurity(
         cws-bench metrics impurity tennis.csv --target play
         cws-bench metrics impurity tennis.csv --target play --feature outlook --format json
     """
-    from cws_bench.metric_files import read_table
     from cws_bench.metrics.impurity import split_criteria
+    from cws_bench.text.metric_files import read_table
 
     table = read_table(data, encoding=encoding)
     try:
@@ -552,8 +556,8 @@ def throughput(
         cws-bench metrics throughput requests.jsonl
         cws-bench metrics throughput log.csv --start sent --end done --format json
     """
-    from cws_bench.metric_files import read_request_log
     from cws_bench.metrics.throughput import BadRequestError, serving_metrics
+    from cws_bench.text.metric_files import read_request_log
 
     columns = {
         "start": start_column,

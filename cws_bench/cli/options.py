@@ -71,7 +71,7 @@ DICT_HELP = (
 
 def dictionary_option(help: str = DICT_HELP, *, metavar: str | None = None) -> Callable[[F], F]:
     """``--dict`` (the ``dictionary`` parameter): the OOV dictionary, any word source of
-    cws_bench.words."""
+    cws_bench.corpora.words."""
     return click.option("--dict", "dictionary", default=None, metavar=metavar, help=help)
 
 
@@ -352,7 +352,7 @@ def write_output(text: str, output: str | None, *, what: str | None = None) -> N
     if output is None or output == "-":
         click.echo(text)
         return
-    from cws_bench.io import atomic_write
+    from cws_bench.text.io import atomic_write
 
     with atomic_write(output) as f:
         f.write(text + "\n")

@@ -39,8 +39,8 @@ from cws_bench.cli.options import (
 )
 
 if TYPE_CHECKING:
-    from cws_bench.executors import Executor, ExecutorSettings
     from cws_bench.regression.baseline import Bounds
+    from cws_bench.run.executors import Executor, ExecutorSettings
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -166,8 +166,47 @@ def _speed_runs_option(default: int | None) -> Callable[[F], F]:
 
 
 @click.command()
-@click.argument("a", type=click.Path(exists=True, dir_okay=False))
-@click.argument("b", type=click.Path(exists=True, dir_okay=False))
+@click.argument("a")
+@click.argument("b")
+@click.option(
+    "--text",
+    type=click.Path(exists=True, dir_okay=False),
+    metavar="RAW",
+    help="A and B are segmenters (e.g. two tokenizers): run both over this raw text, one "
+    "sentence a line, and diff their outputs and token ids.",
+)
+@click.option(
+    "-A",
+    "--a-option",
+    "a_option",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="With --text: an option of segmenter A (repeatable), e.g. -A path=v1/tokenizer.json.",
+)
+@click.option(
+    "-B",
+    "--b-option",
+    "b_option",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="With --text: an option of segmenter B (repeatable).",
+)
+@click.option(
+    "--token-ids",
+    nargs=2,
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    metavar="A_IDS B_IDS",
+    help="The token-id files of A and B (`segment --token-ids`): also report the lines "
+    "whose token ids changed, even where every boundary stayed.",
+)
+@click.option(
+    "--corpus",
+    metavar="LABEL",
+    default=None,
+    help="When A and B are baseline files: the corpus of theirs to compare (needed when "
+    "they hold several).",
+)
 @click.option(
     "--gold",
     metavar="GOLD",
@@ -195,6 +234,14 @@ def _speed_runs_option(default: int | None) -> Callable[[F], F]:
     show_default=True,
     help="Patterns of change kept, most frequent first (text shows the first 10).",
 )
+@click.option(
+    "--examples",
+    type=click.IntRange(min=0),
+    default=5,
+    show_default=True,
+    help="Lines shown of each sort of token-id change (boundaries kept, moved) and of "
+    "lines whose characters differ.",
+)
 @seed_option("Seed of the paired bootstrap test (with --gold).")
 @resamples_option("Resamples of the paired bootstrap test (with --gold).")
 @strict_option(
@@ -206,6 +253,11 @@ def _speed_runs_option(default: int | None) -> Callable[[F], F]:
 def diff(
     a: str,
     b: str,
+    text: str | None,
+    a_option: tuple[str, ...],
+    b_option: tuple[str, ...],
+    token_ids: tuple[str, str] | None,
+    corpus: str | None,
     gold: str | None,
     gold_format: str,
     dictionary: str | None,
@@ -215,6 +267,7 @@ def diff(
     fmt: str,
     output: str | None,
     top: int,
+    examples: int,
     seed: int,
     resamples: int,
     strict: bool,
@@ -235,34 +288,63 @@ def diff(
     whose standard dictionary is the default --dict; --dict is read in
     --encoding unless --dict-encoding says otherwise.
 
+    A tokenizer's output is compared by its token ids too (ids can change
+    while every boundary stays): A and B may be two baseline files of a
+    tokenizer (`baseline save -s tokenizer...`; --corpus picks one of their
+    corpora), two segmentations with --token-ids, or, with --text RAW, two
+    segmenters run over RAW.
+
     \b
     Example:
         cws-bench diff before.txt after.txt
+        cws-bench diff v1-baseline.json v2-baseline.json
+        cws-bench diff tokenizer-qwen2.5 tokenizer-qwen3.6 --text raw.txt
+        cws-bench diff tokenizer tokenizer -A path=v1.json -B path=v2.json --text raw.txt
         cws-bench diff before.txt after.txt --gold gold.txt --dict words.txt
         cws-bench diff before.txt after.txt --gold zh_gsd-ud-test.conllu
         cws-bench diff before.txt after.txt --gold gold.txt --normalize width
         cws-bench diff before.txt after.txt --gold gold.txt --format html -o diff.html
     """
     from cws_bench.defaults import STANDARD_DICTIONARY
-    from cws_bench.regression.diff import diff_files
+    from cws_bench.regression.diff import diff_files, diff_tokenizers
     from cws_bench.regression.render import render_diff_html, render_diff_json, render_diff_text
 
-    result = diff_files(
-        a,
-        b,
-        gold,
+    if text is None and (a_option or b_option):
+        raise click.UsageError("-A and -B are options of segmenters: give --text RAW too")
+    if text is not None and (token_ids or corpus):
+        raise click.UsageError("--text runs A and B: leave out --token-ids and --corpus")
+    settings: dict[str, Any] = {
         # The library's default: the standard dictionary of a corpus named as --gold.
-        dictionary=dictionary or STANDARD_DICTIONARY,
-        dictionary_encoding=dict_encoding,
-        encoding=encoding,
-        gold_format=gold_format,
-        data_dir=data_dir,
-        top=top,
-        seed=seed,
-        resamples=resamples,
-        strict=strict,
-        normalize=normalize,
-    )
+        "dictionary": dictionary or STANDARD_DICTIONARY,
+        "dictionary_encoding": dict_encoding,
+        "encoding": encoding,
+        "gold_format": gold_format,
+        "data_dir": data_dir,
+        "top": top,
+        "seed": seed,
+        "resamples": resamples,
+        "strict": strict,
+        "normalize": normalize,
+        "max_examples": examples,
+    }
+    if text is not None:
+        result = diff_tokenizers(
+            text,
+            a,
+            b,
+            gold,
+            a_options=dict(parse_option(item) for item in a_option),
+            b_options=dict(parse_option(item) for item in b_option),
+            **settings,
+        )
+    else:
+        for path in (a, b):
+            if not os.path.isfile(path):
+                raise click.BadParameter(
+                    f"{path}: no such file (give --text RAW to run segmenters A and B)",
+                    param_hint="A/B",
+                )
+        result = diff_files(a, b, gold, corpus=corpus, token_ids=token_ids, **settings)
     renderers = {
         "text": lambda: render_diff_text(result, scale=scale, digits=digits),
         "json": lambda: render_diff_json(result),
@@ -500,7 +582,7 @@ def check(
     from cws_bench.regression.render import render_check_json, render_check_text
 
     if output is not None:
-        from cws_bench.io import check_writable
+        from cws_bench.text.io import check_writable
 
         check_writable(output)  # before the rerun: exit 2 now, not after a long check
     stored = load_baseline(path)

@@ -34,8 +34,8 @@ def report(
     Example:
         cws-bench report reports/default/results.json --format latex -o table.tex
     """
-    from cws_bench.io import atomic_write
     from cws_bench.reports import load_results, render_report
+    from cws_bench.text.io import atomic_write
 
     text = render_report(load_results(results), fmt, scale=scale, digits=digits)
     if output is None or output == "-":

@@ -31,16 +31,16 @@ from cws_bench.cli.options import (
 )
 from cws_bench.defaults import STANDARD_DICTIONARY
 from cws_bench.errors import DecodingError
-from cws_bench.io import display_name
 from cws_bench.scoring import (
     METHODS,
     ScoreResult,
     score_files,
     write_details,
 )
+from cws_bench.text.io import display_name
 
 if TYPE_CHECKING:
-    from cws_bench.executors import ExecutorSettings
+    from cws_bench.run.executors import ExecutorSettings
 
 FORMATS = ("text", "json", "csv", "sighan", "markdown", "latex")
 
@@ -224,7 +224,7 @@ def score(
             "data_dir": data_dir,
         }
         if many:
-            from cws_bench.comparison import compare
+            from cws_bench.run.comparison import compare
 
             systems: Any = list(paths)
             if labels:  # rows named NAME, the others by their file name
@@ -302,7 +302,7 @@ def _encoding_hints(options: dict[str, str]) -> Iterator[None]:
 
 def _sharded_score(sharding: ExecutorSettings, quiet: bool) -> Any:
     """score_files' twin that runs shards on the executor the options ask for."""
-    from cws_bench.sharded import score_sharded
+    from cws_bench.run.sharded import score_sharded
 
     def run(gold: str, pred: str, *, data_dir: str | None, **kwargs: Any) -> ScoreResult:
         bar_context = contextlib.nullcontext(None) if quiet else character_bar("score")

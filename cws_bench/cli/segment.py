@@ -27,7 +27,7 @@ from cws_bench.corpora.readers import FORMATS as CORPUS_FORMATS
 from cws_bench.defaults import DEFAULT_SHARD_CHARS
 
 if TYPE_CHECKING:
-    from cws_bench.executors import ExecutorSettings
+    from cws_bench.run.executors import ExecutorSettings
 
 
 __all__ = ["parse_option", "segment", "segmenters", "train"]
@@ -124,6 +124,15 @@ def segmenters(fmt: str) -> None:
     help="Write one JSON object per request the segmenter sent (start, first_token, end, "
     "input_tokens, output_tokens; llm): the log that metrics throughput reads.",
 )
+@click.option(
+    "--token-ids",
+    "token_ids",
+    default=None,
+    metavar="FILE",
+    type=click.Path(dir_okay=False),
+    help="Write the token ids of every line (a tokenizer: -s tokenizer...), the file that "
+    "`diff --token-ids` compares.",
+)
 @quiet_option()
 @executor_options
 def segment(
@@ -138,6 +147,7 @@ def segment(
     timing: bool,
     fidelity: str | None,
     requests_log: str | None,
+    token_ids: str | None,
     quiet: bool,
     sharding: ExecutorSettings | None,
 ) -> None:
@@ -163,12 +173,14 @@ def segment(
     separator = separator.replace("\\t", "\t")
     if data_dir is not None:
         options["data_dir"] = data_dir
-    if sharding is not None and (fidelity is not None or requests_log is not None):
+    if sharding is not None and (fidelity, requests_log, token_ids) != (None, None, None):
         raise click.UsageError(
-            "--fidelity and --requests need an unsharded run: leave out the executor"
+            "--fidelity, --requests and --token-ids need an unsharded run: leave out the executor"
         )
+    if token_ids is not None and source == "-":
+        raise click.UsageError("--token-ids reads INPUT again: give a file, not -")
     if sharding is not None:
-        from cws_bench.sharded import segment_sharded
+        from cws_bench.run.sharded import segment_sharded
 
         with open_executor(sharding) as executor, _character_bar(name, quiet) as bar:
             result = segment_sharded(
@@ -201,9 +213,18 @@ def segment(
 
     # disable=None: no bar when stderr is not a terminal; delay: none for short inputs.
     disable = True if quiet else None
-    with tqdm(
-        total=total, unit=" lines", desc=name, disable=disable, delay=1.0, leave=False
-    ) as bar:
+    from cws_bench.regression.tokens import keeping_token_ids
+
+    if token_ids is not None and not callable(getattr(segmenter, "token_ids", None)):
+        raise click.BadParameter(
+            f"{name} gives no token ids: only a tokenizer (-s tokenizer...) has them",
+            param_hint="--token-ids",
+        )
+
+    with (
+        keeping_token_ids(segmenter if token_ids is not None else None),
+        tqdm(total=total, unit=" lines", desc=name, disable=disable, delay=1.0, leave=False) as bar,
+    ):
         stats = segment_file(
             segmenter,
             source,
@@ -213,6 +234,10 @@ def segment(
             batch_size=batch_size,
             progress=bar.update,
         )
+        if token_ids is not None:
+            from cws_bench.regression.tokens import record_file_token_ids
+
+            record_file_token_ids(segmenter, source, token_ids, encoding=encoding)
     _report_diagnostics(name, stats.diagnostics, fidelity, requests_log, quiet)
     if timing:
         click.echo(
@@ -234,8 +259,8 @@ def _report_diagnostics(
     the ``--requests`` log (one object per request sent)."""
     import json
 
-    from cws_bench.diagnostics import fidelity_line, request_log, summarize, summary_note
-    from cws_bench.io import atomic_write
+    from cws_bench.segmenters.diagnostics import fidelity_line, request_log, summarize, summary_note
+    from cws_bench.text.io import atomic_write
 
     if requests_log is not None:
         with atomic_write(requests_log) as f:

@@ -14,9 +14,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from cws_bench.checksums import SentenceDigest, sentences_checksum
-from cws_bench.dictionary import Dictionary
-from cws_bench.errors import CorpusUnavailableError, CwsBenchError, Fix
+from cws_bench.errors import CorpusUnavailableError, CwsBenchError, Fix, Terms
+from cws_bench.text.checksums import SentenceDigest, sentences_checksum
+from cws_bench.text.dictionary import Dictionary
 
 if TYPE_CHECKING:  # pathlib costs about 5 ms at start-up (`cws-bench score` reads no corpus)
     from pathlib import Path
@@ -60,6 +60,11 @@ def environment_data_dir(variable: str | None) -> str | None:
     return None
 
 
+DATA_DIR = Fix("data_dir", metavar="FOLDER")
+"""The fix a "not here" hint names as ``{0}``: the folder that holds the corpus' files
+(``data_dir=`` in the API, the command line's data-directory flag)."""
+
+
 @dataclass(frozen=True)
 class Availability:
     """Whether a corpus can be read here, and from where or how to get it.
@@ -67,14 +72,34 @@ class Availability:
     Attributes:
         available: the corpus (at least one split) can be read.
         location: where it is read from (a folder, a package), or None.
-        how_to_get: what to do when it is not available (or to get missing splits).
+        hint: what to do when it is not available (or to get missing splits), with
+            ``{0}`` standing for :data:`DATA_DIR`; :meth:`how_to_get` names it.
         splits: the splits that can be read here.
     """
 
     available: bool
     location: str | None = None
-    how_to_get: str | None = None
+    hint: str | None = None
     splits: tuple[str, ...] = field(default=())
+
+    def how_to_get(self, terms: Terms = Fix.api) -> str | None:
+        """The hint with the data folder named by ``terms`` (the API's, or a command's flags).
+
+        >>> Availability(False, None, "pass its folder with {0}").how_to_get()
+        'pass its folder with data_dir=FOLDER'
+        """
+        return unavailable("", self.hint).describe_hint(terms)
+
+    @property
+    def fixes(self) -> tuple[Fix, ...]:
+        """The fixes :attr:`hint` names: :data:`DATA_DIR` where it says ``{0}``."""
+        return unavailable("", self.hint).fixes
+
+
+def unavailable(message: str, hint: str | None) -> CorpusUnavailableError:
+    """The error of a corpus that is not here, its hint's ``{0}`` being :data:`DATA_DIR`."""
+    fixes = (DATA_DIR,) if hint and "{0}" in hint else ()
+    return CorpusUnavailableError(message, hint, fixes=fixes)
 
 
 @dataclass(frozen=True)
@@ -206,9 +231,8 @@ class Corpus(ABC):
             CorpusUnavailableError: the corpus cannot be downloaded by cws-bench
                 (the hint says how to get it).
         """
-        raise CorpusUnavailableError(
-            f"corpus {self.name} cannot be downloaded by cws-bench",
-            self.availability().how_to_get,
+        raise unavailable(
+            f"corpus {self.name} cannot be downloaded by cws-bench", self.availability().hint
         )
 
     @property
@@ -231,9 +255,9 @@ class Corpus(ABC):
         availability = self.availability()
         if split not in availability.splits:
             where = f" (looked in {availability.location})" if availability.location else ""
-            raise CorpusUnavailableError(
+            raise unavailable(
                 f"corpus {self.name}: split {split!r} is not available here{where}",
-                availability.how_to_get,
+                availability.hint,
             )
         return split
 
@@ -320,9 +344,9 @@ class Corpus(ABC):
                 _SUMMARIES[key] = found
         return found
 
-    def metadata(self) -> dict[str, Any]:
+    def metadata(self, terms: Terms = Fix.api) -> dict[str, Any]:
         """The corpus card: name, title, script, domain, standard, licence, citation, source,
-        note, splits, availability."""
+        note, splits, availability (how to get it, its data folder named by ``terms``)."""
         availability = self.availability()
         return {
             "name": self.name,
@@ -338,7 +362,7 @@ class Corpus(ABC):
             "available": availability.available,
             "available_splits": list(availability.splits),
             "location": availability.location,
-            "how_to_get": availability.how_to_get,
+            "how_to_get": availability.how_to_get(terms),
         }
 
     def __repr__(self) -> str:

@@ -15,10 +15,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from cws_bench.corpora.base import Availability, Corpus, environment_data_dir
+from cws_bench.corpora.base import Availability, Corpus, environment_data_dir, unavailable
 from cws_bench.corpora.readers import read_plain
-from cws_bench.errors import CorpusUnavailableError
-from cws_bench.io import PathLike
+from cws_bench.text.io import PathLike
 
 __all__ = ["CTB6", "DATA_VARIABLE", "ctb6"]
 
@@ -69,7 +68,7 @@ class CTB6(Corpus):
         return (
             f"CTB6 is licensed by the LDC: get it from {CATALOGUE}, make the standard split "
             "files ctb6.train.seg, ctb6.dev.seg, ctb6.test.seg (one sentence a line, words "
-            f"separated by spaces) and pass their folder with --data-dir or {DATA_VARIABLE}"
+            f"separated by spaces) and pass their folder with {{0}} or {DATA_VARIABLE}"
         )
 
     def availability(self) -> Availability:
@@ -85,7 +84,7 @@ class CTB6(Corpus):
     def _sentences(self, split: str) -> Iterator[list[str]]:
         path = self._file(split)
         if path is None:  # pragma: no cover - check_split saw it a moment ago
-            raise CorpusUnavailableError(f"corpus {self.name}: no {split} file", self._how_to_get())
+            raise unavailable(f"corpus {self.name}: no {split} file", self._how_to_get())
         return read_plain(path)
 
 

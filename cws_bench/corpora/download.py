@@ -18,9 +18,9 @@ import zipfile
 from collections.abc import Mapping
 from pathlib import Path
 
-from cws_bench.errors import CwsBenchError
-from cws_bench.io import PathLike, atomic_write
-from cws_bench.temporaries import discard, make_temporary
+from cws_bench.errors import CwsBenchError, Fix
+from cws_bench.system.temporaries import discard, make_temporary
+from cws_bench.text.io import PathLike, atomic_write
 
 __all__ = [
     "CACHE_VARIABLE",
@@ -104,8 +104,9 @@ def download_file(
     except (urllib.error.URLError, OSError, ValueError) as e:
         raise CwsBenchError(
             f"cannot download {url}: {getattr(e, 'reason', e)}",
-            f"check the address and your connection, or download it by hand and "
-            f"pass its path with --data-dir (expected file: {target.name})",
+            "check the address and your connection, or download it by hand and "
+            f"pass its folder with {{0}} (expected file: {target.name})",
+            fixes=(Fix("data_dir", metavar="FOLDER"),),
         ) from e
     with response, atomic_write(target, encoding=None) as out:
         total = response.headers.get("Content-Length")

@@ -22,15 +22,14 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from cws_bench.corpora.base import Availability, Corpus, environment_data_dir
+from cws_bench.corpora.base import Availability, Corpus, environment_data_dir, unavailable
 from cws_bench.corpora.download import (
     ChecksumMismatchError,
     cache_dir,
     download_file,
     file_sha256,
 )
-from cws_bench.errors import CorpusUnavailableError
-from cws_bench.io import PathLike
+from cws_bench.text.io import PathLike
 
 __all__ = ["PinnedFiles"]
 
@@ -126,9 +125,9 @@ class PinnedFiles(Corpus):
 
     def _how_to_get(self) -> str:
         where = (
-            f"pass its folder with --data-dir or {self.data_variable}"
+            f"pass its folder with {{0}} or {self.data_variable}"
             if self.data_variable
-            else "pass its folder with --data-dir"
+            else "pass its folder with {0}"
         )
         if self.downloadable:
             return (
@@ -154,7 +153,7 @@ class PinnedFiles(Corpus):
         self.check_split(split)
         folder = self._folder()
         if folder is None:  # pragma: no cover - check_split saw it a moment ago
-            raise CorpusUnavailableError(f"corpus {self.name} is not available", self._how_to_get())
+            raise unavailable(f"corpus {self.name} is not available", self._how_to_get())
         path = folder / self.split_files[split]
         self._check(path, self.split_files[split])
         return path

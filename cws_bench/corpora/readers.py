@@ -1,7 +1,7 @@
 """Readers of gold segmentation files: every common format, streamed, sentence by sentence.
 
 Each reader yields sentences as lists of words and reads its file in decoded
-blocks (:func:`cws_bench.io.iter_line_blocks`), so memory stays flat however
+blocks (:func:`cws_bench.text.io.iter_line_blocks`), so memory stays flat however
 long the file is. Anything malformed raises
 :class:`~cws_bench.errors.CorpusFormatError` naming the file and the line
 (``pd.txt:12: token '中国' has no /POS tag``), and the CLI turns that into one
@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from cws_bench.errors import CorpusFormatError, CwsBenchError
-from cws_bench.io import PathLike, display_name, iter_line_blocks
+from cws_bench.text.io import PathLike, display_name, iter_line_blocks
 
 __all__ = [
     "FORMATS",

@@ -13,7 +13,7 @@ from typing import Any
 
 from cws_bench.corpora.base import Corpus
 from cws_bench.errors import CwsBenchError
-from cws_bench.io import PathLike
+from cws_bench.text.io import PathLike
 
 __all__ = ["CORPORA", "ENTRY_POINT_GROUP", "corpus_names", "get_corpus"]
 

@@ -19,9 +19,9 @@ from importlib import resources
 from pathlib import Path
 
 from cws_bench.corpora.base import Availability, Corpus
-from cws_bench.dictionary import Dictionary, load_dictionary
 from cws_bench.errors import CorpusUnavailableError
-from cws_bench.io import iter_lines, read_segmented
+from cws_bench.text.dictionary import Dictionary, load_dictionary
+from cws_bench.text.io import iter_lines, read_segmented
 
 __all__ = ["SampleCorpus", "project_file"]
 

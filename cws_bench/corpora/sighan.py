@@ -43,7 +43,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from cws_bench.corpora.base import Availability, Corpus, environment_data_dir
+from cws_bench.corpora.base import Availability, Corpus, environment_data_dir, unavailable
 from cws_bench.corpora.download import (
     ChecksumMismatchError,
     cache_dir,
@@ -51,9 +51,9 @@ from cws_bench.corpora.download import (
     extract_members,
     file_sha256,
 )
-from cws_bench.dictionary import Dictionary, load_dictionary
-from cws_bench.errors import CorpusUnavailableError, CwsBenchError
-from cws_bench.io import PathLike, iter_lines, read_segmented
+from cws_bench.errors import CwsBenchError
+from cws_bench.text.dictionary import Dictionary, load_dictionary
+from cws_bench.text.io import PathLike, iter_lines, read_segmented
 
 __all__ = [
     "DATA_VARIABLE",
@@ -257,7 +257,7 @@ class Sighan2005(Corpus):
     def _how_to_get(self) -> str:
         return (
             f"download it with `cws-bench corpora download {self.name}` (from {self.url}), "
-            f"or pass --data-dir (or set {DATA_VARIABLE}) to an icwb2-data folder or "
+            f"or pass {{0}} (or set {DATA_VARIABLE}) to an icwb2-data folder or "
             f"{ARCHIVE_NAME}"
         )
 
@@ -351,7 +351,7 @@ class Sighan2005(Corpus):
             source = self._source()
         if source is None:
             where = f" at {self.data_dir}" if self.data_dir is not None else ""
-            raise CorpusUnavailableError(
+            raise unavailable(
                 f"corpus {self.name}: no SIGHAN 2005 data found{where}", self._how_to_get()
             )
         kind, path = source
@@ -381,9 +381,9 @@ class Sighan2005(Corpus):
             if path.is_file():
                 self._check(path, relative)
                 return path, encoding
-        raise CorpusUnavailableError(
+        raise unavailable(
             f"corpus {self.name}: {self.spec.candidates(kind)[0][0]} is not in {root}",
-            self.availability().how_to_get,
+            self.availability().hint,
         )
 
     def _check(self, path: Path, relative: str) -> None:

@@ -11,11 +11,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from cws_bench.checksums import SentenceDigest
 from cws_bench.corpora.base import Corpus
-from cws_bench.dictionary import Dictionary
 from cws_bench.errors import CorpusUnavailableError
 from cws_bench.metrics.units import units
+from cws_bench.text.checksums import SentenceDigest
+from cws_bench.text.dictionary import Dictionary
 
 __all__ = [
     "STATISTICS_FORMATS",
@@ -50,7 +50,7 @@ class CorpusStatistics:
         overlaps: for a named corpus' split, how many of its sentences are in
             its training split and in the other splits asked for: one dict
             each (``with``, ``sentences``, ``exact``, ``normalized``, see
-            :class:`cws_bench.overlap.Overlap`).
+            :class:`cws_bench.corpora.overlap.Overlap`).
     """
 
     sentences: int
@@ -293,10 +293,10 @@ def split_overlaps(
     each of ``others`` (``NAME[:SPLIT]``, split ``test`` by default) is read with
     ``data_dir``. Exact texts, and texts with width folded and punctuation removed
     (Traditional converted to Simplified when either side is Traditional):
-    :func:`cws_bench.overlap.sentence_overlap`.
+    :func:`cws_bench.corpora.overlap.sentence_overlap`.
     """
+    from cws_bench.corpora.overlap import sentence_overlap
     from cws_bench.corpora.registry import get_corpus
-    from cws_bench.overlap import sentence_overlap
 
     found: list[dict[str, Any]] = []
     sentences = list(corpus.sentences(split))

@@ -42,11 +42,10 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from cws_bench.corpora.base import Availability, Corpus, environment_data_dir
+from cws_bench.corpora.base import Availability, Corpus, environment_data_dir, unavailable
 from cws_bench.corpora.download import cache_dir, download_file, file_sha256
 from cws_bench.corpora.readers import iter_conllu
-from cws_bench.errors import CorpusUnavailableError
-from cws_bench.io import PathLike
+from cws_bench.text.io import PathLike
 
 __all__ = [
     "DATA_VARIABLE",
@@ -200,12 +199,12 @@ class UniversalDependencies(Corpus):
         if self.downloadable:
             return (
                 f"download it with `cws-bench corpora download {self.name}` (release "
-                f"{RELEASE} from {self.url}), or pass its folder with --data-dir or "
+                f"{RELEASE} from {self.url}), or pass its folder with {{0}} or "
                 f"{DATA_VARIABLE}"
             )
         return (
             f"get the treebank from {self.source} (releases: "
-            f"https://universaldependencies.org) and pass its folder with --data-dir "
+            f"https://universaldependencies.org) and pass its folder with {{0}} "
             f"or {DATA_VARIABLE}"
         )
 
@@ -226,7 +225,7 @@ class UniversalDependencies(Corpus):
         self.check_split(split)
         folder = self._folder()
         if folder is None:  # pragma: no cover - check_split saw it a moment ago
-            raise CorpusUnavailableError(f"corpus {self.name} is not available", self._how_to_get())
+            raise unavailable(f"corpus {self.name} is not available", self._how_to_get())
         path = folder / self._file_name(split)
         if path not in self._verified:
             expected = PINNED_SHA256.get(path.name)

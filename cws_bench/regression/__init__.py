@@ -41,7 +41,9 @@ from cws_bench.regression.diff import (
     TextDifference,
     diff_files,
     diff_segmentations,
+    diff_tokenizers,
 )
+from cws_bench.regression.tokens import TokenDiff, load_token_ids, save_token_ids
 
 __all__ = [
     "Baseline",
@@ -58,12 +60,16 @@ __all__ = [
     "SegmenterConfig",
     "Speed",
     "TextDifference",
+    "TokenDiff",
     "check_baseline",
     "diff_files",
     "diff_segmentations",
+    "diff_tokenizers",
     "load_baseline",
+    "load_token_ids",
     "measure_speed",
     "record_baseline",
     "rerun_baseline",
     "save_baseline",
+    "save_token_ids",
 ]

@@ -6,7 +6,7 @@ boundary figures, error kinds), the speed, the per-sentence counts (for a
 paired bootstrap test of a later run against it), optionally the
 segmentation itself (so a later run can say *what* changed), and the
 reproducibility signature of the bake-off results
-(:func:`cws_bench.experiment.pair_signature`, :func:`cws_bench.experiment.cache_key`):
+(:func:`cws_bench.run.pair.pair_signature`, :func:`cws_bench.run.plan.cache_key`):
 segmenter name, version and options, corpus checksum, dictionary checksum,
 cws-bench version. Files named by options (a jieba user dictionary, an HMM
 model) enter the signature by their content (``file:<checksum>``), not by
@@ -14,7 +14,7 @@ their path, so a baseline made on one machine is the same experiment on
 another, and an edited user dictionary is a changed experiment.
 
 The JSON file stores paths relative to the baseline's folder and is written
-atomically (:func:`cws_bench.io.atomic_write`).
+atomically (:func:`cws_bench.text.io.atomic_write`).
 
 Speed
 -----
@@ -47,27 +47,25 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cws_bench import __version__
-from cws_bench.checksums import file_checksum, sentences_checksum
 from cws_bench.defaults import DEFAULT_BATCH_SIZE
 from cws_bench.errors import CorpusFormatError, CwsBenchError
-from cws_bench.experiment import (
-    CorpusSpec,
-    PairInput,
-    SegmenterMetadata,
-    cache_key,
-    corpus_dictionary,
+from cws_bench.regression.tokens import TokenIds, keeping_token_ids, record_token_ids
+from cws_bench.run.config import CorpusSpec
+from cws_bench.run.identity import (
+    command_argv,
+    command_files,
     environment,
-    gold_and_raw,
-    identity_of,
-    pair_signature,
-    score_pair,
+    forget,
+    is_path,
+    options_identity,
 )
-from cws_bench.identity import command_argv, command_files, forget, is_path, options_identity
-from cws_bench.io import PathLike, atomic_write
-from cws_bench.regression.tokens import TokenIds, record_token_ids
+from cws_bench.run.pair import PairInput, SegmenterMetadata, pair_signature, score_pair
+from cws_bench.run.plan import cache_key, corpus_dictionary, gold_and_raw, identity_of
+from cws_bench.text.checksums import file_checksum, sentences_checksum
+from cws_bench.text.io import PathLike, atomic_write
 
 if TYPE_CHECKING:
-    from cws_bench.executors import Executor
+    from cws_bench.run.executors import Executor
     from cws_bench.segmenters import Segmenter
 
 __all__ = [
@@ -184,9 +182,9 @@ class RecordIdentity:
     Attributes:
         corpus_checksum: the sentence checksum of the gold.
         dictionary_checksum: the OOV dictionary's checksum, or None.
-        key: the bake-off's cache key of the pair (:func:`~cws_bench.experiment.cache_key`).
+        key: the bake-off's cache key of the pair (:func:`~cws_bench.run.plan.cache_key`).
         signature: the bake-off's signature of the pair
-            (:func:`~cws_bench.experiment.pair_signature`).
+            (:func:`~cws_bench.run.pair.pair_signature`).
     """
 
     corpus_checksum: str
@@ -721,16 +719,20 @@ def _run_corpus(
             f"corpus {corpus.label}: no words to segment", "give a corpus with some text"
         )
     dictionary = corpus_dictionary(corpus, data_dir)
-    if executor is not None:
-        speed, pred, differing = _sharded_speed(runner, raw, executor, batch_size, shard_chars)
-    else:
-        speed, pred, differing = measure_speed(
-            runner.segment,
-            raw,
-            runs=speed_runs,
-            batch_size=batch_size,
-            min_run_seconds=min_run_seconds,
-        )
+    # A tokenizer keeps the ids of the lines it segments, so they are not computed again
+    # (on an executor the segmenting pass runs elsewhere, and the ids are computed here).
+    with keeping_token_ids(runner.tokenizer):
+        if executor is not None:
+            speed, pred, differing = _sharded_speed(runner, raw, executor, batch_size, shard_chars)
+        else:
+            speed, pred, differing = measure_speed(
+                runner.segment,
+                raw,
+                runs=speed_runs,
+                batch_size=batch_size,
+                min_run_seconds=min_run_seconds,
+            )
+        token_ids = None if runner.tokenizer is None else record_token_ids(runner.tokenizer, raw)
     speed = replace(speed, load_s=runner.load_s)
     scored = score_pair(PairInput(corpus, gold, raw, dictionary, data_dir), pred, runner.trained_on)
     checksum = sentences_checksum(iter(gold))  # the gold's, as the scorer signs it
@@ -763,7 +765,7 @@ def _run_corpus(
         sentence_counts=scored.sentence_counts,
         segmentation=tuple(" ".join(words) for words in pred) if keep_segmentation else None,
         warnings=tuple(warnings),
-        token_ids=None if runner.tokenizer is None else record_token_ids(runner.tokenizer, raw),
+        token_ids=token_ids,
         gold=tuple(tuple(words) for words in gold),
     )
 
@@ -773,9 +775,10 @@ def _sharded_speed(
 ) -> tuple[Speed, list[list[str]], int]:
     """The words of ``raw`` segmented in shards on ``executor``, and the speed: characters
     per second of ``segment()`` summed over the shards (one pass, so one run)."""
-    from cws_bench.runner import BAKEOFF_SHARD_CHARS, segment_with
+    from cws_bench.run.config import BAKEOFF_SHARD_CHARS
+    from cws_bench.run.execute import segment_with
+    from cws_bench.run.tasks import PairSetup, segmenter_key
     from cws_bench.segmenters.stream import count_characters
-    from cws_bench.tasks import PairSetup, segmenter_key
 
     config = runner.config
     if not config.registered:
@@ -838,7 +841,7 @@ def record_baseline(
         seed: the seed of a check's paired bootstrap test (default
             :data:`~cws_bench.metrics.significance.DEFAULT_SEED`).
         resamples: its resamples (default 1000).
-        executor: a :class:`~cws_bench.executors.Executor` (registered segmenters
+        executor: a :class:`~cws_bench.run.executors.Executor` (registered segmenters
             only): segment each corpus once, in shards of whole batches
             (``shard_chars``), on its workers; the speed is then that one pass'
             characters per second of ``segment()``. Same scores.
@@ -1130,7 +1133,7 @@ def baseline_problems(data: Any) -> list[str]:
     sum to them, and a stored segmentation must hold as many words as were
     scored: a file cut short or edited by hand is refused.
     """
-    from cws_bench.records import schema_problem, score_problems
+    from cws_bench.results.records import schema_problem, score_problems
 
     problem = schema_problem(data, BASELINE_SCHEMA, whole="the file")
     if problem is not None:

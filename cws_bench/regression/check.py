@@ -15,7 +15,8 @@ options (a jieba user dictionary), cws-bench version, or machine (speed).
 That is a changed experiment, not only a regression; ``fail_on_change``
 makes it a failure too.
 
->>> from cws_bench.experiment import CorpusSpec, SegmenterMetadata
+>>> from cws_bench.run.config import CorpusSpec
+>>> from cws_bench.run.pair import SegmenterMetadata
 >>> from cws_bench.regression.baseline import (
 ...     CorpusRecord, RecordIdentity, SegmenterConfig, Speed)
 >>> segmenter = SegmenterMetadata("demo", "1", None, None, None, {})
@@ -386,67 +387,83 @@ def _changes(old: Baseline, new: Baseline) -> list[ExperimentChange]:
                 "speeds were measured on a different machine or Python: they compare poorly",
             )
         )
-    reported_options = False
+    first = True
     for before in old.records:
         after = new.record(before.label)
         if after is None:
             continue
-        label = before.label
-        old_id, new_id = before.identity, after.identity
-        if old_id.corpus_checksum != new_id.corpus_checksum:
-            changes.append(
-                ExperimentChange(
-                    label,
-                    "corpus",
-                    old_id.corpus_checksum,
-                    new_id.corpus_checksum,
-                    f"{label}: the gold data changed (checksum {old_id.corpus_checksum} → "
-                    f"{new_id.corpus_checksum}): the scores are not comparable; record "
-                    "the baseline again",
-                    comparable=False,
-                )
+        changes += _corpus_changes(before, after)
+        if first:  # the segmenter's options are the same on every corpus
+            first = False
+            changes += _option_changes(before, after, old, new)
+    return changes
+
+
+def _corpus_changes(before: CorpusRecord, after: CorpusRecord) -> list[ExperimentChange]:
+    """What differs in one corpus' experiment: its gold data, OOV dictionary, normalisation."""
+    changes: list[ExperimentChange] = []
+    label = before.label
+    old_id, new_id = before.identity, after.identity
+    if old_id.corpus_checksum != new_id.corpus_checksum:
+        changes.append(
+            ExperimentChange(
+                label,
+                "corpus",
+                old_id.corpus_checksum,
+                new_id.corpus_checksum,
+                f"{label}: the gold data changed (checksum {old_id.corpus_checksum} → "
+                f"{new_id.corpus_checksum}): the scores are not comparable; record "
+                "the baseline again",
+                comparable=False,
             )
-        if old_id.dictionary_checksum != new_id.dictionary_checksum:
-            changes.append(
-                ExperimentChange(
-                    label,
-                    "dictionary",
-                    old_id.dictionary_checksum,
-                    new_id.dictionary_checksum,
-                    f"{label}: the OOV dictionary changed (checksum "
-                    f"{old_id.dictionary_checksum} → {new_id.dictionary_checksum}):"
-                    " OOV and IV recall are not comparable",
-                )
+        )
+    if old_id.dictionary_checksum != new_id.dictionary_checksum:
+        changes.append(
+            ExperimentChange(
+                label,
+                "dictionary",
+                old_id.dictionary_checksum,
+                new_id.dictionary_checksum,
+                f"{label}: the OOV dictionary changed (checksum "
+                f"{old_id.dictionary_checksum} → {new_id.dictionary_checksum}):"
+                " OOV and IV recall are not comparable",
             )
-        if before.corpus.normalize != after.corpus.normalize:
-            changes.append(
-                ExperimentChange(
-                    label,
-                    "normalize",
-                    before.corpus.normalize,
-                    after.corpus.normalize,
-                    f"{label}: normalisation {before.corpus.normalize} → {after.corpus.normalize}",
-                    comparable=False,
-                )
+        )
+    if before.corpus.normalize != after.corpus.normalize:
+        changes.append(
+            ExperimentChange(
+                label,
+                "normalize",
+                before.corpus.normalize,
+                after.corpus.normalize,
+                f"{label}: normalisation {before.corpus.normalize} → {after.corpus.normalize}",
+                comparable=False,
             )
-        if not reported_options:
-            reported_options = True
-            old_options = before.segmenter.options
-            new_options = after.segmenter.options
-            for key in sorted(set(old_options) | set(new_options)):
-                was, now = old_options.get(key), new_options.get(key)
-                if was == now:
-                    continue
-                if str(was).startswith("file:") and str(now).startswith("file:"):
-                    path = new.segmenter.options.get(key, old.segmenter.options.get(key))
-                    name = os.path.basename(str(path)) if path else "the file"
-                    what = (
-                        f"option {key}: {name} changed since the baseline (checksum "
-                        f"{str(was).removeprefix('file:')} → {str(now).removeprefix('file:')})"
-                    )
-                else:
-                    what = f"option {key} changed: {was!r} → {now!r}"
-                changes.append(ExperimentChange(None, "option", was, now, what))
+        )
+    return changes
+
+
+def _option_changes(
+    before: CorpusRecord, after: CorpusRecord, old: Baseline, new: Baseline
+) -> list[ExperimentChange]:
+    """The segmenter options that differ (a file an option names: by its checksum)."""
+    changes: list[ExperimentChange] = []
+    old_options = before.segmenter.options
+    new_options = after.segmenter.options
+    for key in sorted(set(old_options) | set(new_options)):
+        was, now = old_options.get(key), new_options.get(key)
+        if was == now:
+            continue
+        if str(was).startswith("file:") and str(now).startswith("file:"):
+            path = new.segmenter.options.get(key, old.segmenter.options.get(key))
+            name = os.path.basename(str(path)) if path else "the file"
+            what = (
+                f"option {key}: {name} changed since the baseline (checksum "
+                f"{str(was).removeprefix('file:')} → {str(now).removeprefix('file:')})"
+            )
+        else:
+            what = f"option {key} changed: {was!r} → {now!r}"
+        changes.append(ExperimentChange(None, "option", was, now, what))
     return changes
 
 

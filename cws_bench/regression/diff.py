@@ -1,6 +1,6 @@
 """What changed between two segmentations of the same text (tokenizer v1 against v2).
 
-A diff is the block analysis of :mod:`cws_bench.analysis` with A in the
+A diff is the block analysis of :mod:`cws_bench.analysis.patterns` with A in the
 role of gold: between two consecutive boundaries that A and B share, A has
 ``m`` words and B ``n``. ``m = n = 1`` is an unchanged word; ``m = 1 < n``
 a word of A **split** in B; ``n = 1 < m`` words of A **merged** in B;
@@ -29,19 +29,20 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from cws_bench.analysis import block_kind, shared_blocks
+from cws_bench.analysis.patterns import block_kind, shared_blocks
 from cws_bench.defaults import STANDARD_DICTIONARY, DictionaryDefault
 from cws_bench.errors import CwsBenchError, Fix, TextMismatchError
-from cws_bench.io import PathLike, display_name, read_segmented
 from cws_bench.scoring.spans import align_chars, project_spans, to_spans
+from cws_bench.text.io import PathLike, display_name, read_segmented
 
 if TYPE_CHECKING:
-    from cws_bench.dictionary import Dictionary
     from cws_bench.metrics.significance import PairedTestResult
-    from cws_bench.normalize import Normalizer
+    from cws_bench.regression.tokens import TokenDiff, TokenIds
+    from cws_bench.text.dictionary import Dictionary
+    from cws_bench.text.normalize import Normalizer
 
 __all__ = [
     "KINDS",
@@ -54,6 +55,8 @@ __all__ = [
     "TextDifference",
     "diff_files",
     "diff_segmentations",
+    "diff_tokenizers",
+    "read_side",
 ]
 
 KINDS: dict[str, str] = {
@@ -61,7 +64,8 @@ KINDS: dict[str, str] = {
     "merge": "words of A merged into one in B",
     "cross": "a boundary moved: A and B cross",
 }
-"""Kind of change -> what it means (the keys are :func:`cws_bench.analysis.block_kind`'s)."""
+"""Kind of change -> what it means (the keys are
+:func:`cws_bench.analysis.patterns.block_kind`'s)."""
 
 OUTCOMES = ("fixed", "broke", "neither")
 """What a change did to agreement with the gold: more, fewer or as many gold words."""
@@ -286,6 +290,8 @@ class SegmentationDiff:
         oov_words: words of A and of B not in the dictionary (``{"a": n, "b": n}``), or None.
         settings: ``top``, ``seed``, ``resamples`` (the bootstrap's), ``dictionary``.
         warnings: what a reader must know.
+        token_ids: when both sides are a tokenizer's output with its token ids, the
+            lines whose ids changed (also where every boundary stayed), or None.
     """
 
     a_name: str
@@ -307,6 +313,7 @@ class SegmentationDiff:
     oov_words: dict[str, int] | None = None
     settings: dict[str, Any] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
+    token_ids: TokenDiff | None = None
 
     @property
     def changes(self) -> int:
@@ -335,6 +342,7 @@ class SegmentationDiff:
             "oov_words": self.oov_words,
             "settings": dict(self.settings),
             "warnings": list(self.warnings),
+            "token_ids": None if self.token_ids is None else self.token_ids.to_dict(),
             "line_diffs": [line.to_dict() for line in self.line_diffs],
         }
 
@@ -351,7 +359,7 @@ def _words(line: str) -> list[str]:
 
 def _example(number: int, words: Sequence[str], index: int, size: int) -> tuple[int, str, int]:
     """(line, sentence, index) of a change's example, the sentence clipped around the change."""
-    from cws_bench.analysis import EXAMPLE_WORDS, clip_words
+    from cws_bench.analysis.patterns import EXAMPLE_WORDS, clip_words
 
     low = max(0, index - EXAMPLE_WORDS)
     return number, clip_words(words, index, index + size), index - low + (low > 0)
@@ -460,6 +468,7 @@ def diff_segmentations(
     strict: bool = False,
     max_examples: int = MAX_EXAMPLES,
     normalize: str | Normalizer | None = None,
+    token_ids: tuple[TokenIds, TokenIds] | None = None,
 ) -> SegmentationDiff:
     """Compare two segmentations of the same text, sentence by sentence.
 
@@ -478,12 +487,17 @@ def diff_segmentations(
         normalize: a normalisation applied alike to A, B, the gold and the
             dictionary first (as score's: ``width``, ``t2s``, ``width+t2s``...);
             named in ``settings["normalize"]`` when it changes anything.
+        token_ids: A's and B's token ids, line by line, when both are a tokenizer's
+            output: the lines whose ids changed are reported
+            (:func:`cws_bench.regression.tokens.diff_token_ids`), also those whose
+            every boundary stayed.
 
     Returns:
         The SegmentationDiff.
 
     Raises:
-        CwsBenchError: A, B (and the gold) have different numbers of sentences.
+        CwsBenchError: A, B (and the gold) have different numbers of sentences, or the
+            token ids cover another number of lines.
         TextMismatchError: ``strict`` and some line holds different characters in A and B.
 
     >>> d = diff_segmentations(
@@ -492,9 +506,9 @@ def diff_segmentations(
     >>> d.patterns[0].kind, d.gold.outcomes["broke"], d.gold.correct_change
     ('merge', 1, -2)
     """
+    from cws_bench.corpora.words import as_dictionary
     from cws_bench.metrics.significance import DEFAULT_RESAMPLES, DEFAULT_SEED
-    from cws_bench.normalize import as_normalizer
-    from cws_bench.words import as_dictionary
+    from cws_bench.text.normalize import as_normalizer
 
     a_name, b_name, gold_name = names
     seed = DEFAULT_SEED if seed is None else seed
@@ -616,6 +630,23 @@ def diff_segmentations(
             outcomes={outcome: outcomes[outcome] for outcome in OUTCOMES},
         )
 
+    token_diff = None
+    if token_ids is not None:
+        from cws_bench.regression.tokens import diff_token_ids
+
+        try:
+            token_diff = diff_token_ids(
+                *token_ids,
+                [_words(line) for line in a_lines],
+                [_words(line) for line in b_lines],
+                examples=max_examples,
+            )
+        except ValueError as error:
+            raise CwsBenchError(
+                f"{a_name} and {b_name}: {error}",
+                "give the token ids of the same lines as the segmentations",
+            ) from None
+
     oov_words = None
     if words is not None:
         oov_words = {
@@ -649,7 +680,157 @@ def diff_segmentations(
             **({} if normalizer is None else {"normalize": normalizer.name}),
         },
         warnings=tuple(warnings),
+        token_ids=token_diff,
     )
+
+
+def _is_baseline(path: PathLike) -> bool:
+    """Whether a file is a baseline (JSON that :func:`save_baseline` wrote), not a segmentation."""
+    from cws_bench.regression.baseline import FORMAT
+
+    try:
+        with open(path, "rb") as f:
+            head = f.read(256).lstrip()
+    except OSError:
+        return False  # reading it as a segmentation names the problem
+    return head.startswith(b"{") and f'"{FORMAT}"'.encode() in head
+
+
+def read_side(
+    source: PathLike,
+    *,
+    encoding: str = "utf-8",
+    corpus: str | None = None,
+    token_ids: PathLike | None = None,
+) -> tuple[Iterable[list[str]], TokenIds | None]:
+    """One side of a diff: its sentences of words, and its token ids when it has them.
+
+    ``source`` is a segmentation file, or a baseline file
+    (:func:`cws_bench.regression.baseline.save_baseline`): its stored segmentation of
+    ``corpus`` (a label it holds; may be left out when it holds one corpus), with the
+    token ids of a tokenizer's baseline. ``token_ids`` is a token-id file
+    (:func:`cws_bench.regression.tokens.save_token_ids`) of a segmentation file.
+
+    Raises:
+        CwsBenchError: the baseline holds no such corpus, several and none chosen, or no
+            segmentation; a token-id file given for a baseline.
+    """
+    from cws_bench.regression.tokens import load_token_ids
+
+    name = display_name(source)
+    if not _is_baseline(source):
+        ids = None if token_ids is None else load_token_ids(token_ids)
+        return read_segmented(source, encoding=encoding), ids
+    from cws_bench.regression.baseline import load_baseline
+
+    if token_ids is not None:
+        raise CwsBenchError(
+            f"{name} is a baseline: its token ids are inside it",
+            "leave out the token-id files: they are for segmentation files",
+        )
+    records = load_baseline(source).records
+    labels = [record.corpus.label for record in records]
+    chosen = [record for record in records if corpus is None or record.corpus.label == corpus]
+    if len(chosen) != 1:
+        raise CwsBenchError(
+            f"{name} holds the corpora {', '.join(labels)}"
+            + (f", not {corpus}" if corpus is not None else ": choose one"),
+            "name the corpus to compare, e.g. {0}; the baseline holds " + ", ".join(labels),
+            fixes=(Fix("corpus", labels[0]),),
+        )
+    record = chosen[0]
+    if record.segmentation is None:
+        raise CwsBenchError(
+            f"{name}: the baseline of {record.corpus.label} holds no segmentation",
+            "record it again with the segmentation kept",
+        )
+    return [_words(line) for line in record.segmentation], record.token_ids
+
+
+def diff_tokenizers(
+    text: PathLike,
+    a: str | Any,
+    b: str | Any,
+    gold: PathLike | None = None,
+    *,
+    a_options: dict[str, Any] | None = None,
+    b_options: dict[str, Any] | None = None,
+    encoding: str = "utf-8",
+    **settings: Any,
+) -> SegmentationDiff:
+    """Run two segmenters (e.g. two tokenizers, or two versions of one) over a raw text
+    file and diff them, with their token ids when both have them.
+
+    Args:
+        text: the raw text, one sentence a line.
+        a, b: a registered segmenter's name (with ``a_options``/``b_options``) or a
+            :class:`~cws_bench.segmenters.base.Segmenter`.
+        gold: as in :func:`diff_files`.
+        settings: the other keywords of :func:`diff_files` (``dictionary``, ``top``, ...).
+
+    Each line is tokenized once per side: the ids are those of the segmenting pass.
+    """
+    from cws_bench.regression.tokens import keeping_token_ids, record_token_ids
+    from cws_bench.segmenters import get_segmenter
+    from cws_bench.text.io import iter_lines
+
+    lines = list(iter_lines(text, encoding=encoding))
+    sides = []
+    for segmenter, options in ((a, a_options), (b, b_options)):
+        built = (
+            get_segmenter(segmenter, **(options or {})) if isinstance(segmenter, str) else segmenter
+        )
+        with keeping_token_ids(built):
+            words = built.segment(lines)
+            ids = record_token_ids(built, lines)
+        label = segmenter if isinstance(segmenter, str) else built.name
+        sides.append((words, ids, label))
+    (a_words, a_ids, a_label), (b_words, b_ids, b_label) = sides
+    if a_label == b_label:
+        a_label, b_label = f"A ({a_label})", f"B ({b_label})"
+    return _diff_sides((a_words, a_ids), (b_words, b_ids), (a_label, b_label), gold, **settings)
+
+
+def _diff_sides(
+    a: tuple[Iterable[Sequence[str]], TokenIds | None],
+    b: tuple[Iterable[Sequence[str]], TokenIds | None],
+    names: tuple[str, str],
+    gold: PathLike | None = None,
+    *,
+    dictionary: Dictionary | Iterable[str] | PathLike | DictionaryDefault | None = (
+        STANDARD_DICTIONARY
+    ),
+    encoding: str = "utf-8",
+    gold_format: str = "auto",
+    data_dir: PathLike | None = None,
+    dictionary_encoding: str | None = None,
+    **settings: Any,
+) -> SegmentationDiff:
+    """Two sides read (sentences, token ids or None) diffed, the gold and dictionary read
+    as :func:`diff_files` says."""
+    from cws_bench.scoring import read_gold, scoring_dictionary
+
+    words = scoring_dictionary(
+        gold, dictionary, data_dir=data_dir, encoding=dictionary_encoding or encoding
+    )
+    gold_name = display_name(gold) if gold is not None else "gold"
+    (a_sentences, a_ids), (b_sentences, b_ids) = a, b
+    result = diff_segmentations(
+        a_sentences,
+        b_sentences,
+        None
+        if gold is None
+        else read_gold(gold, gold_format=gold_format, encoding=encoding, data_dir=data_dir),
+        dictionary=words,
+        names=(*names, gold_name),
+        token_ids=None if a_ids is None or b_ids is None else (a_ids, b_ids),
+        **settings,
+    )
+    if (a_ids is None) != (b_ids is None):
+        has, lacks = names if b_ids is None else names[::-1]
+        note = f"{has} has token ids and {lacks} none: the token ids were not compared"
+        result = replace(result, warnings=(*result.warnings, note))
+    return result
 
 
 def diff_files(
@@ -669,6 +850,9 @@ def diff_files(
     data_dir: PathLike | None = None,
     dictionary_encoding: str | None = None,
     normalize: str | Normalizer | None = None,
+    corpus: str | None = None,
+    token_ids: tuple[PathLike, PathLike] | None = None,
+    max_examples: int = MAX_EXAMPLES,
 ) -> SegmentationDiff:
     """Compare two segmentation files (one sentence a line, words separated by whitespace).
 
@@ -681,28 +865,31 @@ def diff_files(
     the standard dictionary of a corpus named as ``gold``, none for a file
     (:func:`cws_bench.scoring.scoring_dictionary`).
 
+    A tokenizer's output is compared by its token ids too: ``a`` and ``b`` may be
+    baseline files (their stored segmentation of ``corpus``, with a tokenizer's
+    token ids), or ``token_ids`` names the token-id files of ``a`` and ``b``
+    (:func:`cws_bench.regression.tokens.save_token_ids`). See :func:`read_side`.
+
     Raises:
         CwsBenchError: a file is missing or not in ``encoding`` (file, line and
-            byte offset named), the gold does not match its format, or the
-            files have different numbers of lines.
+            byte offset named), the gold does not match its format, the
+            files have different numbers of lines, or only one side has token ids.
     """
-    from cws_bench.scoring import read_gold, scoring_dictionary
-
-    words = scoring_dictionary(
-        gold, dictionary, data_dir=data_dir, encoding=dictionary_encoding or encoding
-    )
-    names = (display_name(a), display_name(b), display_name(gold) if gold is not None else "gold")
-    return diff_segmentations(
-        read_segmented(a, encoding=encoding),
-        read_segmented(b, encoding=encoding),
-        None
-        if gold is None
-        else read_gold(gold, gold_format=gold_format, encoding=encoding, data_dir=data_dir),
-        dictionary=words,
-        names=names,
+    a_ids, b_ids = token_ids if token_ids is not None else (None, None)
+    return _diff_sides(
+        read_side(a, encoding=encoding, corpus=corpus, token_ids=a_ids),
+        read_side(b, encoding=encoding, corpus=corpus, token_ids=b_ids),
+        (display_name(a), display_name(b)),
+        gold,
+        dictionary=dictionary,
+        encoding=encoding,
+        gold_format=gold_format,
+        data_dir=data_dir,
+        dictionary_encoding=dictionary_encoding,
         top=top,
         seed=seed,
         resamples=resamples,
         strict=strict,
         normalize=normalize,
+        max_examples=max_examples,
     )

@@ -24,6 +24,7 @@ from cws_bench.reports.tables import plural
 
 if TYPE_CHECKING:
     from cws_bench.regression.baseline import Baseline
+    from cws_bench.regression.tokens import TokenDiff
 
 __all__ = [
     "HTML_LINES",
@@ -131,6 +132,32 @@ def _pattern_line(pattern: ChangePattern, gold: bool) -> str:
     )
 
 
+def _ids(ids: tuple[int, ...], limit: int = 12) -> str:
+    """Token ids as a list, cut after ``limit``.
+
+    >>> _ids((1, 2, 3), 2)
+    '[1, 2, …]'
+    """
+    shown = ", ".join(map(str, ids[:limit]))
+    return f"[{shown}{', …' if len(ids) > limit else ''}]"
+
+
+def _token_lines(tokens: TokenDiff) -> list[str]:
+    """The token-id part of a text diff: counts, then each example with its ids."""
+    out = [
+        f"  token ids: {tokens.changed:,} of {tokens.lines:,} lines changed "
+        f"({_share(tokens.changed, tokens.lines)}): {tokens.same_boundaries:,} with every "
+        f"boundary kept, {tokens.moved_boundaries:,} with boundaries moved; "
+        f"tokens {tokens.a_tokens:,} → {tokens.b_tokens:,}"
+    ]
+    for example in tokens.examples:
+        how = "boundaries kept" if example.same_boundaries else "boundaries moved"
+        out.append(f"    line {example.line} ({how}): {' '.join(example.a_words)[:60]}")
+        out.append(f"      A {_ids(example.a_ids)}")
+        out.append(f"      B {_ids(example.b_ids)}")
+    return out
+
+
 def render_diff_text(
     diff: SegmentationDiff,
     *,
@@ -171,6 +198,8 @@ def render_diff_text(
         for example in diff.text_examples:
             out.append(f"    line {example.line}: A {example.a[:60]!r}")
             out.append(f"    {' ' * len(str(example.line))}       B {example.b[:60]!r}")
+    if diff.token_ids is not None:
+        out.extend(_token_lines(diff.token_ids))
     if diff.oov_words is not None:
         out.append(
             f"  words not in {diff.settings.get('dictionary')}: {diff.oov_words['a']:,} in A, "
@@ -334,7 +363,11 @@ def render_diff_html(diff: SegmentationDiff, *, max_lines: int = HTML_LINES) -> 
     from cws_bench.reports.html import template_environment
 
     environment = template_environment(
-        percent=format_percent, points=format_points, p_value=format_p_value, share=_share
+        percent=format_percent,
+        points=format_points,
+        p_value=format_p_value,
+        share=_share,
+        ids=lambda ids: _ids(ids, 40),
     )
     template = environment.get_template("diff.html.j2")
     return template.render(

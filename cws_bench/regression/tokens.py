@@ -10,12 +10,33 @@ line's ids changed, unless the bound allows that many changed lines.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
-from collections.abc import Mapping, Sequence
+import json
+import os
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["TokenIdChange", "TokenIds", "compare_token_ids", "record_token_ids"]
+from cws_bench.errors import CorpusFormatError, CwsBenchError
+from cws_bench.text.io import PathLike, atomic_write
+
+__all__ = [
+    "TokenDiff",
+    "TokenIdChange",
+    "TokenIds",
+    "TokenLineChange",
+    "compare_token_ids",
+    "diff_token_ids",
+    "keeping_token_ids",
+    "load_token_ids",
+    "record_file_token_ids",
+    "record_token_ids",
+    "save_token_ids",
+]
+
+FORMAT = "cws-bench token ids"
+"""The ``format`` of a token-id file (:func:`save_token_ids`)."""
 
 
 @dataclass(frozen=True)
@@ -70,12 +91,67 @@ class TokenIds:
         return record
 
 
+def save_token_ids(ids: TokenIds, path: PathLike) -> None:
+    """Write a token-id file, atomically: the ids of every line, with their checksum.
+
+    It is what a tokenizer's baseline stores per corpus (:meth:`TokenIds.to_dict`),
+    on its own, for a segmentation file (``diff`` compares two of them).
+    """
+    text = json.dumps({"format": FORMAT, **ids.to_dict()}, separators=(",", ":"))
+    with atomic_write(path) as f:
+        f.write(text + "\n")
+
+
+def load_token_ids(path: PathLike) -> TokenIds:
+    """Read a token-id file that :func:`save_token_ids` wrote.
+
+    Raises:
+        CwsBenchError: the file is missing, not JSON (line and column named), not a
+            token-id file, or its checksum does not match its ids.
+    """
+    name = os.fspath(path)
+    try:
+        with open(name, encoding="utf-8") as f:
+            data = json.load(f)
+    except FileNotFoundError:
+        raise CwsBenchError(f"{name}: no such token-id file") from None
+    except json.JSONDecodeError as e:
+        raise CorpusFormatError(
+            name, e.lineno, f"column {e.colno}: not valid JSON: {e.msg}", "write the file again"
+        ) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise CwsBenchError(f"{name}: cannot read the token ids: {e}") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise CwsBenchError(
+            f'{name}: not a token-id file (no "format": "{FORMAT}")',
+            "write one when segmenting with a tokenizer",
+        )
+    try:
+        return TokenIds.from_dict(data)
+    except ValueError as e:
+        raise CwsBenchError(f"{name}: {e}", "write the file again") from None
+
+
+@contextlib.contextmanager
+def keeping_token_ids(segmenter: Any) -> Iterator[None]:
+    """While inside, a tokenizer keeps the ids of the lines it segments, so that
+    :func:`record_token_ids` afterwards reads them instead of tokenizing every line again.
+
+    A segmenter without ids (or without a ``keeping_token_ids`` method) is left as it is.
+    """
+    method = getattr(segmenter, "keeping_token_ids", None)
+    with method() if method is not None else contextlib.nullcontext():
+        yield
+
+
 def record_token_ids(segmenter: Any, lines: Sequence[str]) -> TokenIds | None:
     """The segmenter's token ids of every line, or None when it has none to give.
 
     A segmenter has token ids when it has a ``token_ids(lines)`` method that
     returns one list per line (an empty list for a line means no ids: a
-    tokenizer given as a Python function has none).
+    tokenizer given as a Python function has none). Inside
+    :func:`keeping_token_ids` the ids of the lines it segmented there are
+    reused, not computed again.
     """
     method = getattr(segmenter, "token_ids", None)
     if method is None:
@@ -88,6 +164,31 @@ def record_token_ids(segmenter: Any, lines: Sequence[str]) -> TokenIds | None:
     return TokenIds(tuple(tuple(int(i) for i in line_ids) for line_ids in ids))
 
 
+def record_file_token_ids(
+    segmenter: Any, source: PathLike, path: PathLike, *, encoding: str = "utf-8"
+) -> TokenIds:
+    """The token ids of every line of ``source`` written to the token-id file ``path``.
+
+    Inside :func:`keeping_token_ids` (around the segmenting of ``source``) the ids of
+    that pass are written, not computed again.
+
+    Raises:
+        CwsBenchError: the segmenter has no token ids (it is no tokenizer).
+    """
+    from cws_bench.text.io import iter_lines
+
+    lines = list(iter_lines(source, encoding=encoding))
+    ids = record_token_ids(segmenter, lines)
+    if ids is None:
+        name = getattr(segmenter, "name", type(segmenter).__name__)
+        raise CwsBenchError(
+            f"{name} gives no token ids: only a tokenizer (the tokenizer segmenter) has them",
+            "leave out the token-id file, or segment with a tokenizer",
+        )
+    save_token_ids(ids, path)
+    return ids
+
+
 @dataclass(frozen=True)
 class TokenIdChange:
     """How the token ids of two runs over the same lines differ.
@@ -96,11 +197,13 @@ class TokenIdChange:
         lines: lines compared.
         changed: lines whose ids differ.
         examples: the first few changed lines as (line number from 1, old ids, new ids).
+        numbers: every changed line's number (from 1).
     """
 
     lines: int
     changed: int
     examples: tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]
+    numbers: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -131,4 +234,128 @@ def compare_token_ids(old: TokenIds, new: TokenIds, *, examples: int = 5) -> Tok
     changed = [
         (number, a, b) for number, (a, b) in enumerate(zip(old.lines, new.lines), start=1) if a != b
     ]
-    return TokenIdChange(len(old.lines), len(changed), tuple(changed[:examples]))
+    return TokenIdChange(
+        len(old.lines),
+        len(changed),
+        tuple(changed[:examples]),
+        tuple(number for number, _, _ in changed),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class TokenLineChange:
+    """A line whose token ids changed from A to B.
+
+    Attributes:
+        line: the line number (from 1).
+        a_words, b_words: the line's tokens (as words) in A and in B.
+        a_ids, b_ids: its token ids in A and in B.
+        same_boundaries: every token boundary stayed (only the ids changed).
+    """
+
+    line: int
+    a_words: tuple[str, ...]
+    b_words: tuple[str, ...]
+    a_ids: tuple[int, ...]
+    b_ids: tuple[int, ...]
+    same_boundaries: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "line": self.line,
+            "same_boundaries": self.same_boundaries,
+            "a_words": list(self.a_words),
+            "b_words": list(self.b_words),
+            "a_ids": list(self.a_ids),
+            "b_ids": list(self.b_ids),
+        }
+
+
+@dataclass(frozen=True)
+class TokenDiff:
+    """How two tokenizers' (or two versions') token ids differ over the same lines.
+
+    Attributes:
+        lines: lines compared.
+        changed: lines whose ids changed.
+        same_boundaries: of those, lines where every token boundary stayed
+            (ids that changed under unchanged cuts: no segmentation diff shows them).
+        a_tokens, b_tokens: tokens (ids) of A and of B.
+        examples: up to ``examples`` changed lines of each sort (boundaries kept,
+            boundaries moved), in line order.
+    """
+
+    lines: int
+    changed: int
+    same_boundaries: int
+    a_tokens: int
+    b_tokens: int
+    examples: tuple[TokenLineChange, ...]
+
+    @property
+    def moved_boundaries(self) -> int:
+        """Changed lines where some token boundary moved too."""
+        return self.changed - self.same_boundaries
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "lines": self.lines,
+            "changed": self.changed,
+            "same_boundaries": self.same_boundaries,
+            "moved_boundaries": self.moved_boundaries,
+            "a_tokens": self.a_tokens,
+            "b_tokens": self.b_tokens,
+            "examples": [example.to_dict() for example in self.examples],
+        }
+
+
+def diff_token_ids(
+    a: TokenIds,
+    b: TokenIds,
+    a_lines: Sequence[Sequence[str]],
+    b_lines: Sequence[Sequence[str]],
+    *,
+    examples: int = 5,
+) -> TokenDiff:
+    """The lines whose token ids changed from A to B, and which of them kept every boundary.
+
+    ``a_lines`` and ``b_lines`` are the two runs' tokens as words, line by
+    line (a boundary stayed when the words are the same).
+
+    >>> d = diff_token_ids(
+    ...     TokenIds(((1, 2), (3,), (4, 5))),
+    ...     TokenIds(((1, 2), (9,), (6,))),
+    ...     [["北京", "市"], ["好"], ["气", "象"]],
+    ...     [["北京", "市"], ["好"], ["气象"]],
+    ... )
+    >>> d.changed, d.same_boundaries, [e.line for e in d.examples]
+    (2, 1, [2, 3])
+
+    Raises:
+        ValueError: the ids or the words cover different numbers of lines.
+    """
+    change = compare_token_ids(a, b, examples=0)
+    if not len(a_lines) == len(b_lines) == change.lines:
+        raise ValueError(
+            f"the token ids cover {change.lines} lines but the words {len(a_lines)} and "
+            f"{len(b_lines)}: not the same text"
+        )
+    same = kept = moved = 0
+    shown: list[TokenLineChange] = []
+    for number in change.numbers:
+        a_words, b_words = tuple(a_lines[number - 1]), tuple(b_lines[number - 1])
+        same_boundaries = a_words == b_words
+        same += same_boundaries
+        if (kept if same_boundaries else moved) < examples:
+            kept, moved = (kept + 1, moved) if same_boundaries else (kept, moved + 1)
+            shown.append(
+                TokenLineChange(
+                    number,
+                    a_words,
+                    b_words,
+                    a.lines[number - 1],
+                    b.lines[number - 1],
+                    same_boundaries,
+                )
+            )
+    return TokenDiff(change.lines, change.changed, same, a.tokens, b.tokens, tuple(shown))

@@ -2,7 +2,7 @@
 
 :func:`write_reports` is what the runner calls; it writes five files to a folder:
 
-- ``results.json``: :meth:`~cws_bench.results.BakeoffResult.to_dict`, the
+- ``results.json``: :meth:`~cws_bench.results.model.BakeoffResult.to_dict`, the
   source of every number in the others;
 - ``results.csv``: one row per (segmenter, corpus) pair, with its signature;
 - ``leaderboard.md``: per corpus, the SIGHAN bakeoff's columns with
@@ -31,7 +31,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 from cws_bench.errors import CwsBenchError, Fix
-from cws_bench.io import atomic_write
 from cws_bench.reports.data import render_csv, render_json
 from cws_bench.reports.html import render_html
 from cws_bench.reports.latex import render_latex
@@ -39,7 +38,8 @@ from cws_bench.reports.markdown import render_markdown
 from cws_bench.reports.merge import load_results, merge_results
 from cws_bench.reports.tables import printed_in
 from cws_bench.reports.text import render_across_corpora, render_leaderboard
-from cws_bench.results import BakeoffResult
+from cws_bench.results.model import BakeoffResult
+from cws_bench.text.io import atomic_write
 
 __all__ = [
     "REPORTS",

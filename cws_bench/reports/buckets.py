@@ -1,4 +1,4 @@
-"""report.html's chart of where each segmenter breaks: F1 by bucket (cws_bench/buckets.py).
+"""report.html's chart of where each segmenter breaks: F1 by bucket (cws_bench/analysis/buckets.py).
 
 One figure per corpus, one panel per attribute (word length, training
 frequency, sentence length, character class), one line per segmenter in its

@@ -171,7 +171,7 @@ def to_svg(figure: Figure, name: str, label: str) -> str:
     """
     from markupsafe import escape
 
-    from cws_bench.checksums import short_hash
+    from cws_bench.text.checksums import short_hash
 
     buffer = io.StringIO()
     figure.canvas.print_svg(

@@ -1,8 +1,8 @@
 """``results.json`` and ``results.csv``: the result as data, the source of every number.
 
-``results.json`` is :meth:`~cws_bench.results.BakeoffResult.to_dict` in
+``results.json`` is :meth:`~cws_bench.results.model.BakeoffResult.to_dict` in
 UTF-8 (Chinese stays readable), so ``BakeoffResult.from_dict`` reads it back.
-``results.csv`` is :meth:`~cws_bench.results.BakeoffResult.to_rows`, one row
+``results.csv`` is :meth:`~cws_bench.results.model.BakeoffResult.to_rows`, one row
 per pair with its signature; floats keep every digit, so pandas reads back
 the same numbers.
 """
@@ -14,7 +14,7 @@ import io
 import json
 
 from cws_bench.metrics.tables import safe_record
-from cws_bench.results import BakeoffResult
+from cws_bench.results.model import BakeoffResult
 
 __all__ = ["render_csv", "render_json"]
 
@@ -22,7 +22,7 @@ __all__ = ["render_csv", "render_json"]
 def render_json(result: BakeoffResult) -> str:
     """The result as indented JSON, non-ASCII characters as they are.
 
-    >>> from cws_bench.results import BakeoffResult
+    >>> from cws_bench.results.model import BakeoffResult
     >>> print(render_json(BakeoffResult("demo", {}, ())), end="")  # doctest: +ELLIPSIS
     {
       "name": "demo",
@@ -36,7 +36,7 @@ def render_csv(result: BakeoffResult) -> str:
 
     Floats are written with ``repr``, which round-trips exactly.
 
-    >>> from cws_bench.results import BakeoffResult
+    >>> from cws_bench.results.model import BakeoffResult
     >>> render_csv(BakeoffResult("demo", {}, ())).startswith("corpus,segmenter,adapter")
     True
     """
@@ -51,7 +51,7 @@ def render_csv(result: BakeoffResult) -> str:
 
 def _columns() -> list[str]:
     """The CSV columns, taken from the row of a pair with nothing filled in."""
-    from cws_bench.results import PairResult
+    from cws_bench.results.model import PairResult
 
     empty = BakeoffResult("", {}, (PairResult("", "", "", "", "ok"),))
     return list(empty.to_rows()[0])

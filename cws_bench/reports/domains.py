@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from cws_bench.metrics.tables import escape_markdown
 from cws_bench.reports import tables as fmt
-from cws_bench.results import BakeoffResult
+from cws_bench.results.model import BakeoffResult
 
 __all__ = [
     "DomainMatrix",

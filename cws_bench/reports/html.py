@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,7 +20,7 @@ from cws_bench.reports import tables as fmt
 from cws_bench.reports.buckets import bucket_chart
 from cws_bench.reports.published import PublishedView, published_view
 from cws_bench.reports.tables import Board, BoardRow, build_boards
-from cws_bench.results import BakeoffResult
+from cws_bench.results.model import BakeoffResult
 
 __all__ = ["example_parts", "render_html"]
 
@@ -59,7 +60,7 @@ def example_parts(
     """Cut an example sentence into text and the highlighted error, for display.
 
     The sentence is the gold words joined by spaces (as
-    :class:`~cws_bench.analysis.ErrorPattern` stores it); the error is the
+    :class:`~cws_bench.analysis.patterns.ErrorPattern` stores it); the error is the
     first place its gold words occur, at word boundaries. Long sentences are
     clipped to ``window`` words either side, with ``…``.
 
@@ -104,6 +105,30 @@ class RowAnalysis:
     length_chart: str | None
 
 
+@dataclass(frozen=True)
+class SideTable:
+    """A table shown under a corpus' leaderboard (LLM rows, subword tokenizers): what it
+    shows is decided by :mod:`cws_bench.reports.llm` and :mod:`cws_bench.reports.tokens`,
+    as leaderboard.md and the terminal show it."""
+
+    key: str
+    intro: str
+    header: list[str]
+    numeric: list[bool]
+    rows: list[list[str]]
+
+
+def side_tables(board: Board) -> list[SideTable]:
+    """The LLM table and the tokenizer table of a corpus, those that have rows."""
+    from cws_bench.reports import llm, tokens
+
+    tables = [
+        SideTable("llm", llm.INTRO, llm.HEADER, llm.NUMERIC, llm.llm_rows(board)),
+        SideTable("tokens", tokens.INTRO, tokens.HEADER, tokens.NUMERIC, tokens.token_rows(board)),
+    ]
+    return [table for table in tables if table.rows]
+
+
 @dataclass
 class CorpusView:
     """One corpus' section: its board, charts and analyses."""
@@ -111,12 +136,13 @@ class CorpusView:
     board: Board
     anchor: str
     details: list[fmt.Column] = field(default_factory=list)
+    side_tables: list[SideTable] = field(default_factory=list)
     charts: list[tuple[str, str]] = field(default_factory=list)
     analyses: list[RowAnalysis] = field(default_factory=list)
     published: PublishedView | None = None  # SIGHAN 2005 corpora: the published rows
 
 
-def _patterns(analysis: dict[str, Any]) -> list[dict[str, Any]]:
+def _patterns(analysis: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The shown patterns of each error kind, with their example sentences cut for display."""
     distinct = analysis.get("distinct") or {}
     kinds = []
@@ -145,6 +171,7 @@ def _corpus_view(
         anchor=anchor(board.corpus, index),
         details=fmt.detail_columns(board, DETAILS, confidence),
         published=published_view(board),
+        side_tables=side_tables(board),
     )
     drawn = [
         (

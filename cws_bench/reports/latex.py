@@ -11,7 +11,7 @@ escaped. The file is a fragment to ``\\input``; it needs ``\\usepackage{booktabs
 The numbers are those of :mod:`cws_bench.reports.tables` (three decimals, as
 the SIGHAN bakeoff prints them), so the LaTeX and Markdown always agree.
 The escaping and the ``tabular`` skeleton are shared with
-:meth:`cws_bench.comparison.ComparisonReport.to_latex`.
+:meth:`cws_bench.run.comparison.ComparisonReport.to_latex`.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from cws_bench.reports.tables import (
     significance_method,
     with_units,
 )
-from cws_bench.results import LEAKED, TRAINED_ON_IT, BakeoffResult, PairResult
+from cws_bench.results.model import LEAKED, TRAINED_ON_IT, BakeoffResult, PairResult
 
 __all__ = ["LATEX_MISSING", "escape_latex", "render_latex", "tabular"]
 

@@ -1,7 +1,7 @@
 """The leaderboard's section on segmenters that keep per-line diagnostics (prompted LLMs).
 
 Under a corpus' table (leaderboard.md and the terminal's), when a row
-carries :attr:`PairResult.diagnostics <cws_bench.results.PairResult.diagnostics>`,
+carries :attr:`PairResult.diagnostics <cws_bench.results.model.PairResult.diagnostics>`,
 one more table puts every row of the board side by side: F, text fidelity (lines altered; characters
 inserted, deleted, substituted; lines refused or empty), speed (characters
 per second of the pair), the requests' latency (median TTFT, median time
@@ -25,7 +25,7 @@ from cws_bench.reports.tables import (
     format_speed,
 )
 
-__all__ = ["HEADER", "llm_markdown", "llm_rows"]
+__all__ = ["HEADER", "INTRO", "NUMERIC", "llm_markdown", "llm_rows"]
 
 HEADER = [
     "Segmenter",
@@ -41,6 +41,17 @@ HEADER = [
     "requests sent / cached",
     "cost per M chars",
 ]
+
+
+NUMERIC = [False, False, *[True] * (len(HEADER) - 2)]
+"""Which columns hold numbers (right-aligned in every rendering)."""
+
+INTRO = (
+    "Prompted LLMs beside the other rows: text fidelity (lines whose text the model "
+    "changed, and how), speed, request latency (from the requests sent; replies from "
+    "the cache send none) and cost:"
+)
+"""What the table shows, above it in leaderboard.md and report.html."""
 
 
 def _ms(summary: dict[str, Any] | None, key: str) -> str:
@@ -89,9 +100,7 @@ def llm_markdown(board: Board) -> list[str]:
     if not rows:
         return []
     lines = [
-        "Prompted LLMs beside the other rows: text fidelity (lines whose text the model "
-        "changed, and how), speed, request latency (from the requests sent; replies from "
-        "the cache send none) and cost:",
+        INTRO,
         "",
         "| " + " | ".join(HEADER) + " |",
         "|:--|:--|" + "--:|" * (len(HEADER) - 2),

@@ -38,7 +38,7 @@ from cws_bench.reports.tables import (
     with_units,
 )
 from cws_bench.reports.tokens import token_markdown
-from cws_bench.results import BakeoffResult
+from cws_bench.results.model import BakeoffResult
 
 __all__ = ["escape_markdown", "render_markdown"]
 

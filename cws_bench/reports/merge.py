@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from cws_bench.errors import CwsBenchError
-from cws_bench.records import RECORD_SCHEMA, schema_problem
-from cws_bench.results import BakeoffResult, judge_comparisons
+from cws_bench.results.model import BakeoffResult, judge_comparisons
+from cws_bench.results.records import RECORD_SCHEMA, schema_problem
 
 __all__ = ["IDENTITY_KEYS", "MERGE_IGNORED_SETTINGS", "load_results", "merge_results"]
 

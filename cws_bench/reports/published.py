@@ -2,7 +2,7 @@
 
 Under the leaderboard of a SIGHAN 2005 test set (``sighan2005-pku``, ``-msr``,
 ``-cityu``, ``-as``, scored whole) the reports show the bakeoff's published
-baseline, topline and best closed and open runs (:mod:`cws_bench.published`),
+baseline, topline and best closed and open runs (:mod:`cws_bench.results.published`),
 marked as published and not run here, with their source; then how the run's
 ``fmm`` rows compare with the published baseline, and why they differ. Other
 corpora get nothing. Each renderer calls one function of this module.
@@ -15,7 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from cws_bench.metrics.tables import escape_markdown
-from cws_bench.published import (
+from cws_bench.reports.tables import Board, format_score
+from cws_bench.results.published import (
     BASELINE_EXPLANATION,
     BaselineDifference,
     PublishedRow,
@@ -23,7 +24,6 @@ from cws_bench.published import (
     load_published,
     published_for,
 )
-from cws_bench.reports.tables import Board, format_score
 
 __all__ = [
     "PublishedView",

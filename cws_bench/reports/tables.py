@@ -3,7 +3,7 @@
 The Markdown and HTML renderers draw the same :class:`Board` objects (as
 seqeval's reporters render the same rows), so the two can never disagree on
 an order, a significance marker or a rounded number. Nothing here computes a
-score: every figure is read from the :class:`~cws_bench.results.BakeoffResult`
+score: every figure is read from the :class:`~cws_bench.results.model.BakeoffResult`
 and only rounded for display.
 
 Significance follows ranx's comparison report: each scored segmenter of a
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cws_bench.metrics.units import REPORT_SCALE, Units, format_p_value, units
-from cws_bench.results import BakeoffResult, Comparison, Interval, PairResult, group_warnings
+from cws_bench.results.model import BakeoffResult, Comparison, Interval, PairResult, group_warnings
 
 __all__ = [
     "DETAILS",
@@ -527,7 +527,8 @@ def detail_columns(board: Board, names: Sequence[str], confidence: str) -> list[
 
 def excluded_note(rows: Sequence[BoardRow], name: Callable[[BoardRow], str]) -> str:
     """``" (a, b: trained on this data, not ranked)"`` for a track's rows that are never
-    ranked, each reason once (:attr:`~cws_bench.results.PairResult.exclusion`); ``""`` for none.
+    ranked, each reason once (:attr:`~cws_bench.results.model.PairResult.exclusion`);
+    ``""`` for none.
     """
     if not rows:
         return ""

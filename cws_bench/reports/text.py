@@ -10,6 +10,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from cws_bench.reports.llm import HEADER, llm_rows
+from cws_bench.reports.llm import NUMERIC as LLM_NUMERIC
 from cws_bench.reports.published import published_text
 from cws_bench.reports.tables import (
     MISSING,
@@ -27,8 +28,9 @@ from cws_bench.reports.tables import (
     with_units,
 )
 from cws_bench.reports.tokens import HEADER as TOKEN_HEADER
+from cws_bench.reports.tokens import NUMERIC as TOKEN_NUMERIC
 from cws_bench.reports.tokens import token_rows
-from cws_bench.results import BakeoffResult
+from cws_bench.results.model import BakeoffResult
 
 __all__ = ["render_across_corpora", "render_leaderboard"]
 
@@ -122,12 +124,11 @@ def _board_lines(board: Board, confidence: str) -> list[str]:
     llm = llm_rows(board)  # rows with per-line diagnostics: fidelity, latency, cost
     if llm:
         lines += ["", "  LLM rows beside the others:"]
-        lines += ["  " + line for line in _columns(HEADER, llm, [False, False, *[True] * 10])]
+        lines += ["  " + line for line in _columns(HEADER, llm, LLM_NUMERIC)]
     tokens = token_rows(board)  # subword tokenizers: their boundaries against the words'
     if tokens:
         lines += ["", "  Subword tokenizers (token boundaries against word boundaries):"]
-        right = [False, *[True] * (len(TOKEN_HEADER) - 1)]
-        lines += ["  " + line for line in _columns(TOKEN_HEADER, tokens, right)]
+        lines += ["  " + line for line in _columns(TOKEN_HEADER, tokens, TOKEN_NUMERIC)]
     return lines
 
 

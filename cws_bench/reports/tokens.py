@@ -17,7 +17,7 @@ from typing import Any
 from cws_bench.metrics.tables import markdown_table
 from cws_bench.reports.tables import MISSING, Board, format_score
 
-__all__ = ["HEADER", "token_markdown", "token_rows"]
+__all__ = ["HEADER", "INTRO", "NUMERIC", "token_markdown", "token_rows"]
 
 HEADER = [
     "Segmenter",
@@ -28,6 +28,17 @@ HEADER = [
     "tokens per word",
     "tokens per char",
 ]
+
+
+NUMERIC = [False, *[True] * (len(HEADER) - 1)]
+"""Which columns hold numbers (right-aligned in every rendering)."""
+
+INTRO = (
+    "Subword tokenizers, each token scored as a word: how their token boundaries "
+    "meet the gold's word boundaries (fractions; tokens after a character's bytes "
+    "are joined to the token of its first byte):"
+)
+"""What the table shows, above it in leaderboard.md and report.html."""
 
 
 def _ratio(figures: dict[str, Any], key: str, digits: int = 3) -> str:
@@ -61,9 +72,4 @@ def token_markdown(board: Board) -> list[str]:
     rows = token_rows(board)
     if not rows:
         return []
-    intro = (
-        "Subword tokenizers, each token scored as a word: how their token boundaries "
-        "meet the gold's word boundaries (fractions; tokens after a character's bytes "
-        "are joined to the token of its first byte):"
-    )
-    return [intro, "", *markdown_table(HEADER, rows).splitlines(), ""]
+    return [INTRO, "", *markdown_table(HEADER, rows).splitlines(), ""]

@@ -7,18 +7,8 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Literal, ParamSpec
 
-from cws_bench.checksums import LineDigest, SentenceDigest
 from cws_bench.defaults import STANDARD_DICTIONARY, DictionaryDefault
 from cws_bench.errors import LineCountMismatchError
-from cws_bench.io import (
-    STDIN,
-    BackgroundHasher,
-    PathLike,
-    display_name,
-    encoding_parameters,
-    iter_line_blocks,
-)
-from cws_bench.normalize import as_normalizer
 from cws_bench.scoring.engine import Scorer, hashed_blocks, kernel, paired_batches
 from cws_bench.scoring.inputs import (
     check_plain,
@@ -31,10 +21,21 @@ from cws_bench.scoring.inputs import (
 from cws_bench.scoring.methods import line_methods
 from cws_bench.scoring.result import ScoreResult
 from cws_bench.scoring.signature import Signature
+from cws_bench.text.checksums import LineDigest, SentenceDigest
+from cws_bench.text.io import (
+    STDIN,
+    BackgroundHasher,
+    PathLike,
+    display_name,
+    encoding_parameters,
+    iter_line_blocks,
+)
+from cws_bench.text.joined import joined
+from cws_bench.text.normalize import as_normalizer
 
 if TYPE_CHECKING:
-    from cws_bench.dictionary import Dictionary
-    from cws_bench.normalize import Normalizer
+    from cws_bench.text.dictionary import Dictionary
+    from cws_bench.text.normalize import Normalizer
 
 __all__ = ["MAX_EXAMPLES", "METHODS", "Method", "score_files", "score_sentences"]
 
@@ -112,7 +113,7 @@ def score_files(
             ``cws-bench score`` uses (:func:`~cws_bench.scoring.inputs.scoring_dictionary`).
         normalize: a normalisation applied alike to gold, prediction and
             dictionary before scoring (a spec such as ``width+t2s`` or a
-            :class:`~cws_bench.normalize.Normalizer`); recorded in the signature.
+            :class:`~cws_bench.text.normalize.Normalizer`); recorded in the signature.
         encoding: encoding of the gold file (and of the prediction, unless
             ``pred_encoding`` is given).
         method: ``interval`` (a word is correct iff its character interval is
@@ -192,8 +193,8 @@ def score_files(
     )
     scorer.check_strict(gold_name, pred_name)
     if gold_as_sentences is None and STDIN not in (os.fspath(gold), os.fspath(pred)):
-        from cws_bench.input_checks import input_warnings
-        from cws_bench.io import iter_lines
+        from cws_bench.scoring.input_checks import input_warnings
+        from cws_bench.text.io import iter_lines
 
         warnings += input_warnings(
             iter_lines(gold, encoding=encoding),
@@ -226,7 +227,7 @@ def _joined_sentences(sentences: Iterable[Sequence[str]], side: str) -> list[str
                 f"{number} is a str ({shown!r}): split it first, e.g. "
                 "[line.split() for line in lines]"
             )
-        lines.append(" ".join(words))
+        lines.append(joined(words, " "))  # a long sentence is not split to be joined
     return lines
 
 

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cws_bench.errors import CorpusFormatError, CwsBenchError, Fix, TextMismatchError
-from cws_bench.io import PathLike, display_name, iter_line_blocks
+from cws_bench.text.io import PathLike, display_name, iter_line_blocks
 
 __all__ = [
     "Conll18Result",

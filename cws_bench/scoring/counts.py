@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from cws_bench.scoring.spans import align_chars, project_spans, to_spans
 
 if TYPE_CHECKING:
-    from cws_bench.dictionary import Dictionary
+    from cws_bench.text.dictionary import Dictionary
 
 __all__ = ["COUNT_FIELDS", "AdditiveCounts", "SegCounts", "count_sentence"]
 

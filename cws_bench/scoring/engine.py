@@ -1,8 +1,8 @@
 """The scorer's engine: one pass over paired lines, summed into a ScoreResult.
 
 :class:`Scorer` is what ``score_files``, ``score_sentences``, the streaming
-metric (:mod:`cws_bench.streaming`) and the sharded scorer
-(:mod:`cws_bench.sharded`) count with; its :class:`Accumulator` holds the
+metric (:mod:`cws_bench.scoring.streaming`) and the sharded scorer
+(:mod:`cws_bench.run.sharded`) count with; its :class:`Accumulator` holds the
 additive running totals that shards and merged metrics add together.
 :class:`ByteSource` reads a file as UTF-8 byte blocks for the compiled kernel.
 """
@@ -14,10 +14,13 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, cast
 
-from cws_bench.checksums import LineDigest
-from cws_bench.dictionary_checks import COVERS_GOLD, coverage_warnings
 from cws_bench.errors import Fix, LineCountMismatchError, TextMismatchError
-from cws_bench.io import (
+from cws_bench.scoring.counts import COUNT_FIELDS, AdditiveCounts, SegCounts, count_sentence
+from cws_bench.scoring.methods import get_method
+from cws_bench.scoring.result import LineMismatch, ScoreResult
+from cws_bench.text.checksums import LineDigest
+from cws_bench.text.dictionary_checks import COVERS_GOLD, coverage_warnings
+from cws_bench.text.io import (
     BLOCK_SIZE,
     PathLike,
     decoding_error,
@@ -25,15 +28,12 @@ from cws_bench.io import (
     normalize_encoding,
     open_binary,
 )
-from cws_bench.scoring.counts import COUNT_FIELDS, AdditiveCounts, SegCounts, count_sentence
-from cws_bench.scoring.methods import get_method
-from cws_bench.scoring.result import LineMismatch, ScoreResult
 
 if TYPE_CHECKING:
-    from cws_bench.dictionary import Dictionary
-    from cws_bench.normalize import Normalizer
     from cws_bench.scoring.sighan import BufferCounts, SighanCounts
     from cws_bench.scoring.signature import Signature
+    from cws_bench.text.dictionary import Dictionary
+    from cws_bench.text.normalize import Normalizer
 
 try:
     from cws_bench import _kernel as kernel
@@ -63,6 +63,25 @@ __all__ = [
 # count_sentence; it serves the sighan method, score_sentences and installs
 # without the kernel. Lines whose characters differ always go through
 # count_sentence's alignment.
+
+
+_SENTENCES = COUNT_FIELDS.index("sentences")
+_UNSCORED: dict[tuple[int, ...], SegCounts] = {}
+"""The counts of lines that score nothing (an empty line, ``skipped_lines=1``), one
+object for each kind: counts are frozen, and a file of millions of empty lines would
+otherwise hold one object each."""
+
+
+def _line_counts(row: tuple[int, ...]) -> SegCounts:
+    """The :class:`SegCounts` of one line's row of counts (shared when it scores nothing)."""
+    if row[_SENTENCES]:  # a scored line
+        return SegCounts(*row)
+    counts = _UNSCORED.get(row)
+    if counts is None:
+        counts = SegCounts(*row)
+        if len(_UNSCORED) < 64:
+            _UNSCORED[row] = counts
+    return counts
 
 
 @dataclass(slots=True)
@@ -161,7 +180,7 @@ class Scorer:
                 rows[index] = counts.astuple()
         if rows is not None and acc.lines is not None:
             acc.lines.extend(
-                (first + index, SegCounts(*row))  # type: ignore[misc]
+                (first + index, _line_counts(row))  # type: ignore[arg-type]
                 for index, row in enumerate(rows)
             )
         self.line_no += count

@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING, Any
 
 from cws_bench.defaults import STANDARD_DICTIONARY
 from cws_bench.errors import CorpusFormatError, CwsBenchError, Fix
-from cws_bench.io import STDIN, PathLike, display_name, read_segmented
+from cws_bench.text.io import STDIN, PathLike, display_name, read_segmented
 
 if TYPE_CHECKING:
     from cws_bench.corpora import Corpus
-    from cws_bench.dictionary import Dictionary
-    from cws_bench.normalize import Normalizer
+    from cws_bench.text.dictionary import Dictionary
+    from cws_bench.text.normalize import Normalizer
 
 __all__ = [
     "GOLD_FORMATS",
@@ -35,7 +35,7 @@ def optional_dictionary(value: Any, encoding: str = "utf-8") -> Dictionary | Non
     """
     if value is None:
         return None
-    from cws_bench.words import as_dictionary
+    from cws_bench.corpora.words import as_dictionary
 
     return as_dictionary(value, encoding=encoding)
 
@@ -137,7 +137,7 @@ def scoring_dictionary(
 ) -> Dictionary | None:
     """The OOV dictionary a score of ``gold`` uses: the one place its default is decided.
 
-    ``dictionary`` is any word source (:func:`cws_bench.words.as_dictionary`:
+    ``dictionary`` is any word source (:func:`cws_bench.corpora.words.as_dictionary`:
     a Dictionary, a file read in ``encoding``, ``jieba``, ``corpus:NAME[:SPLIT]``
     found in ``data_dir``, words), None for no dictionary, or
     :data:`~cws_bench.defaults.STANDARD_DICTIONARY` (the default): the standard
@@ -154,7 +154,7 @@ def scoring_dictionary(
         return reference[0].dictionary() if reference is not None else None
     if dictionary is None:
         return None
-    from cws_bench.words import as_dictionary
+    from cws_bench.corpora.words import as_dictionary
 
     return as_dictionary(dictionary, data_dir=data_dir, encoding=encoding)
 

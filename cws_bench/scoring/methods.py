@@ -35,9 +35,9 @@ from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from cws_bench.errors import CwsBenchError
-from cws_bench.io import PathLike, normalize_encoding, open_binary, split_words
 from cws_bench.scoring.counts import AdditiveCounts
 from cws_bench.scoring.scores import SegScores
+from cws_bench.text.io import PathLike, normalize_encoding, open_binary, split_words
 
 if TYPE_CHECKING:
     from cws_bench.scoring.sighan import BufferCounts

@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cws_bench.errors import CwsBenchError
-from cws_bench.io import PathLike
 from cws_bench.metrics.units import units
 from cws_bench.scoring.counts import SegCounts
 from cws_bench.scoring.methods import CountingMethod, get_method
 from cws_bench.scoring.scores import SegScores, score_counts
+from cws_bench.text.io import PathLike
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -288,7 +288,7 @@ def write_details(result: ScoreResult, target: PathLike) -> None:
     """
     import csv
 
-    from cws_bench.io import atomic_write
+    from cws_bench.text.io import atomic_write
 
     if result.lines is None:
         raise CwsBenchError("no per-line counts in this result", "score with per_line=True")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from cws_bench import __version__
-from cws_bench.checksums import short_hash
+from cws_bench.text.checksums import short_hash
 
 __all__ = ["Signature", "short_hash"]
 

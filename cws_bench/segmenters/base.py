@@ -75,7 +75,7 @@ class TrainingData:
         corpus: the registry name of the corpus, when it is a registered one.
         split: the corpus split, when known.
         checksum: :func:`cws_bench.corpora.sentences_checksum` of the training
-            sentences, or the :attr:`~cws_bench.dictionary.Dictionary.checksum`
+            sentences, or the :attr:`~cws_bench.text.dictionary.Dictionary.checksum`
             of a word list; None when unknown.
         sentences: how many training sentences (0 for a word list).
     """

@@ -71,9 +71,9 @@ from cws_bench.errors import (
     Fix,
     SegmenterError,
 )
-from cws_bench.io import atomic_write, display_name
 from cws_bench.segmenters.base import ModelSegmenter, TrainingData
 from cws_bench.segmenters.sources import TrainingCorpus, training_data
+from cws_bench.text.io import atomic_write, display_name
 
 try:
     from cws_bench.segmenters import _crf  # type: ignore[attr-defined]  # compiled, no stub

@@ -39,17 +39,17 @@ import time
 from collections import defaultdict, deque
 from pathlib import Path
 
-from cws_bench.checksums import SentenceDigest
 from cws_bench.errors import SegmenterError
-from cws_bench.io import iter_lines, normalize_encoding
 from cws_bench.segmenters.base import KINDS, Kind, Segmenter, SegmenterOutputError, TrainingData
-from cws_bench.workers import (
+from cws_bench.system.workers import (
     command_ended,
     command_preexec,
     command_started,
     kill_orphans,
     kill_tree,
 )
+from cws_bench.text.checksums import SentenceDigest
+from cws_bench.text.io import iter_lines, normalize_encoding
 
 __all__ = ["CommandSegmenter", "FileSegmenter"]
 

@@ -30,6 +30,7 @@ from typing import Any
 from cws_bench.errors import SegmenterError
 from cws_bench.segmenters.base import Segmenter, TrainingData
 from cws_bench.segmenters.neural import (
+    bounded_network,
     cut_at,
     folder_checksum,
     hub_timeout,
@@ -65,6 +66,26 @@ def words_of(output: Any, lines: int, task: str | None = None) -> list[list[str]
     if lines and not all(isinstance(words, list) for words in output):
         raise TypeError("HanLP returned something else than one list of words per line")
     return [pieces(words) for words in output]
+
+
+def _network_error(error: BaseException) -> bool:
+    """Whether an error of a load is a network wait that ended (or a connection refused)."""
+    import socket
+    import urllib.error
+
+    kinds: tuple[type[BaseException], ...] = (
+        socket.timeout,
+        TimeoutError,
+        ConnectionError,
+        urllib.error.URLError,
+    )
+    try:
+        import requests
+
+        kinds = (*kinds, requests.RequestException)
+    except ImportError:
+        pass
+    return isinstance(error, kinds)
 
 
 class HanlpSegmenter(Segmenter):
@@ -157,15 +178,30 @@ class HanlpSegmenter(Segmenter):
         if not local and download:
             self._check_reachable(str(identifier))
         devices = -1 if self.device == "cpu" else int(self.device.partition(":")[2] or 0)
+        timeout = hub_timeout()
         try:
-            self.component = hanlp.load(identifier, devices=devices)
-        except (FileNotFoundError, OSError, ValueError) as e:
+            # Every wait of the load (HanLP's downloads, the hub's files of its encoder)
+            # is bounded, not only the first request.
+            with bounded_network(timeout):
+                self.component = hanlp.load(identifier, devices=devices)
+        except Exception as e:
+            if not _network_error(e):
+                if isinstance(e, (FileNotFoundError, OSError, ValueError)):
+                    raise SegmenterError(
+                        self.name,
+                        f"cannot load model {where!r}: {type(e).__name__}: "
+                        f"{(str(e).splitlines() or [''])[0]}",
+                        "pass the folder of a saved HanLP component (model = '/path/to/folder', "
+                        "the one holding its config.json)",
+                    ) from e
+                raise
             raise SegmenterError(
                 self.name,
-                f"cannot load model {where!r}: {type(e).__name__}: {str(e).splitlines()[0]}",
-                "pass the folder of a saved HanLP component (model = '/path/to/folder', the "
-                "one holding its config.json)",
-            ) from e
+                f"cannot load model {where!r}: the network did not answer within "
+                f"{timeout:g} s ({type(e).__name__})",
+                "download and unzip it on a machine with network, then pass the folder "
+                "(model = '/path/to/folder'); $CWS_BENCH_HUB_TIMEOUT sets the wait",
+            ) from None
         limit = self._limit()
         self.max_length = int(max_length) if max_length else limit
         if not 1 <= self.max_length <= limit:

@@ -66,9 +66,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cws_bench.errors import CorpusFormatError, CwsBenchError, SegmenterError
-from cws_bench.io import atomic_write, display_name
 from cws_bench.segmenters.base import ModelSegmenter, TrainingData
 from cws_bench.segmenters.sources import TrainingCorpus, training_data
+from cws_bench.text.io import atomic_write, display_name
 
 try:
     from cws_bench.segmenters import _decode  # type: ignore[attr-defined]  # compiled, no stub

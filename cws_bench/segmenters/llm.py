@@ -2,7 +2,7 @@
 
 ``llm`` asks a model to segment each line ("请对下列文本进行分词…"), reads the
 words out of its reply, and makes them the line's words whatever the reply
-did to the text (:mod:`cws_bench.llm_align`: the reply aligned to the line,
+did to the text (:mod:`cws_bench.segmenters.llm_align`: the reply aligned to the line,
 its boundaries projected onto it; ``on_altered``). Every line is one request
 (``independent_lines``), sent ``concurrency`` at a time. See docs/LLM.md.
 
@@ -44,7 +44,7 @@ Diagnostics and requests
 ------------------------
 After :meth:`~cws_bench.segmenters.base.Segmenter.segment`,
 :meth:`~cws_bench.segmenters.base.Segmenter.diagnostics` gives one record
-per line: the fidelity counts (:class:`~cws_bench.llm_align.LineFidelity`),
+per line: the fidelity counts (:class:`~cws_bench.segmenters.llm_align.LineFidelity`),
 ``cached``, ``request`` (``start``, ``first_token``, ``end`` as Unix times,
 ``input_tokens``, ``output_tokens`` as the server's ``usage`` counts them,
 ``attempts``; None for a reply from the cache: no request was sent) and
@@ -183,7 +183,7 @@ class ResponseCache:
 
     def put(self, key: str, reply: Reply) -> None:
         """Keep a reply (atomically: a reader never sees half a file)."""
-        from cws_bench.io import atomic_write
+        from cws_bench.text.io import atomic_write
 
         path = self._path(key)
         os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -259,7 +259,7 @@ class LLMSegmenter(Segmenter):
         retries: further attempts after a retryable failure.
         backoff: the first wait between attempts, in seconds (doubles).
         stream: ask for a streamed answer (first-token times).
-        on_altered: ``repair``, ``unsegmented`` or ``fail`` (:mod:`cws_bench.llm_align`).
+        on_altered: ``repair``, ``unsegmented`` or ``fail`` (:mod:`cws_bench.segmenters.llm_align`).
         cache: read and write the reply cache.
         price_in: price per million input tokens (for the cost figures).
         price_out: price per million output tokens.
@@ -301,7 +301,7 @@ class LLMSegmenter(Segmenter):
         batch_size: int = 8,
         data_dir: str | None = None,
     ) -> None:
-        from cws_bench.llm_align import ON_ALTERED
+        from cws_bench.segmenters.llm_align import ON_ALTERED
 
         if backend not in BACKENDS:
             raise SegmenterError(
@@ -423,7 +423,7 @@ class LLMSegmenter(Segmenter):
         return {**super().metadata(), "model": dict(self.identity)}
 
     def _segment(self, lines: list[str]) -> list[list[str]]:
-        from cws_bench.llm_align import align_reply
+        from cws_bench.segmenters.llm_align import align_reply
 
         texts = [" ".join(line.split()) for line in lines]
         replies = self.replies(texts)

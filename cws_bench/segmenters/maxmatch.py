@@ -47,11 +47,11 @@ import os
 from collections.abc import Iterable, Sequence
 from typing import Literal
 
-from cws_bench.dictionary import Dictionary, load_dictionary
 from cws_bench.errors import CwsBenchError, Fix, SegmenterError
-from cws_bench.io import atomic_write
 from cws_bench.segmenters.base import Segmenter, TrainingData
 from cws_bench.segmenters.sources import load_word_source, training_data
+from cws_bench.text.dictionary import Dictionary, load_dictionary
+from cws_bench.text.io import atomic_write
 
 try:
     from cws_bench.segmenters import _decode  # type: ignore[attr-defined]  # compiled, no stub

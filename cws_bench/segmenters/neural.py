@@ -329,25 +329,94 @@ def _fetch_hint(repo_id: str) -> str:
 @contextlib.contextmanager
 def quiet_hub(timeout: float) -> Iterator[None]:
     """huggingface_hub quiet (no retry warnings, no progress bars), its waits bounded."""
-    import huggingface_hub
-    from huggingface_hub import constants
+    import huggingface_hub.utils
+    from huggingface_hub import constants, file_download
 
     loggers = [logging.getLogger(name) for name in ("huggingface_hub", "transformers", "filelock")]
     levels = [logger.level for logger in loggers]
     saved = (constants.HF_HUB_DOWNLOAD_TIMEOUT, constants.HF_HUB_ETAG_TIMEOUT)
+    # A file whose metadata did not come in time is asked again with a wait of its own
+    # (60 s in huggingface_hub 2.x): bounded the same way.
+    retry_wait = getattr(file_download, "_ETAG_RETRY_TIMEOUT", None)
+    session: Any = None
+    session_hooks: Any = None
     bars = huggingface_hub.utils.are_progress_bars_disabled()
     try:
         for logger in loggers:
             logger.setLevel(logging.ERROR)
         constants.HF_HUB_DOWNLOAD_TIMEOUT = constants.HF_HUB_ETAG_TIMEOUT = timeout  # type: ignore[assignment]
+        if retry_wait is not None:
+            setattr(file_download, "_ETAG_RETRY_TIMEOUT", timeout)  # noqa: B010
+        # Calls that pass no timeout of their own, or None (listing a repository's files),
+        # are bounded on their way out of the shared client.
+        session = huggingface_hub.get_session()
+        hooks = session.event_hooks
+        session_hooks = {key: list(value) for key, value in hooks.items()}
+
+        def bound_request(request: Any) -> None:
+            waits = request.extensions.get("timeout") or {}
+            request.extensions["timeout"] = {
+                key: timeout if waits.get(key) is None else min(waits[key], timeout)
+                for key in ("connect", "read", "write", "pool")
+            }
+
+        session.event_hooks = {**hooks, "request": [*hooks.get("request", []), bound_request]}
         huggingface_hub.utils.disable_progress_bars()
         yield
     finally:
+        if retry_wait is not None:
+            setattr(file_download, "_ETAG_RETRY_TIMEOUT", retry_wait)  # noqa: B010
+        if session is not None:
+            session.event_hooks = session_hooks
         for logger, level in zip(loggers, levels):
             logger.setLevel(level)
         constants.HF_HUB_DOWNLOAD_TIMEOUT, constants.HF_HUB_ETAG_TIMEOUT = saved
         if not bars:
             huggingface_hub.utils.enable_progress_bars()
+
+
+@contextlib.contextmanager
+def bounded_network(timeout: float) -> Iterator[None]:
+    """Every network wait inside bounded by ``timeout`` seconds, also in libraries that set
+    no timeout of their own (HanLP's downloader, ``urllib.request.urlopen``).
+
+    - sockets opened without a timeout get ``timeout`` (:func:`socket.setdefaulttimeout`);
+    - a ``requests`` call without a timeout gets ``timeout`` to connect and to read each
+      piece, and no retries (a retried wait would be another wait of the same length);
+    - the Hugging Face hub's waits are bounded and quiet (:func:`quiet_hub`).
+
+    Everything is restored on the way out.
+    """
+    import socket
+
+    saved_timeout = socket.getdefaulttimeout()
+    patched = None
+    try:
+        from requests.adapters import HTTPAdapter
+        from urllib3.util.retry import Retry
+
+        send = HTTPAdapter.send
+
+        def bounded_send(self: Any, request: Any, *args: Any, **kwargs: Any) -> Any:
+            if kwargs.get("timeout") is None:
+                kwargs["timeout"] = (timeout, timeout)
+            self.max_retries = Retry(total=0, read=False, redirect=10)
+            return send(self, request, *args, **kwargs)
+
+        HTTPAdapter.send = bounded_send  # type: ignore[method-assign]
+        patched = (HTTPAdapter, send)
+    except ImportError:  # no requests: nothing of it to bound
+        pass
+    socket.setdefaulttimeout(timeout)
+    try:
+        with contextlib.ExitStack() as stack:
+            with contextlib.suppress(ImportError):  # no huggingface_hub: no hub to wait for
+                stack.enter_context(quiet_hub(timeout))
+            yield
+    finally:
+        socket.setdefaulttimeout(saved_timeout)
+        if patched is not None:
+            patched[0].send = patched[1]  # type: ignore[method-assign]
 
 
 def hub_folder(name: str, repo_id: str, revision: str | None = None) -> str:
@@ -377,7 +446,7 @@ def hub_folder(name: str, repo_id: str, revision: str | None = None) -> str:
             _fetch_hint(repo_id),
         )
     timeout = hub_timeout()
-    with quiet_hub(timeout):
+    with bounded_network(timeout):
         try:
             HfApi().model_info(repo_id, revision=revision, timeout=timeout)
         except Exception as e:

@@ -403,13 +403,10 @@ def get_segmenter(name: str, **options: Any) -> Segmenter:
 def list_segmenters(*, devices: bool = True) -> list[SegmenterInfo]:
     """Every registered segmenter, whether it is available here, its version and how to install it.
 
-    Nothing heavy is imported but torch, for the devices: availability is
-    whether the adapter's modules can be found, and the version is the
-    installed distribution's.
-
-    Args:
-        devices: say where an installed neural adapter's ``device="auto"`` would run
-            (imports torch, seconds); without, ``device`` is None.
+    Nothing heavy is imported: availability is whether the adapter's modules
+    can be found, and the version is the installed distribution's. Only the
+    device a neural adapter would pick imports its library (torch); with
+    ``devices=False`` it is not looked up (``device`` is None).
     """
     infos = []
     for name, registered in _table().items():

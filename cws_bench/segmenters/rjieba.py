@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import os
 
-from cws_bench.dictionary import parse_dictionary_line
 from cws_bench.errors import SegmenterError
-from cws_bench.io import iter_lines
 from cws_bench.segmenters.base import Segmenter, TrainingData
+from cws_bench.text.dictionary import parse_dictionary_line
+from cws_bench.text.io import iter_lines
 
 __all__ = ["RJiebaSegmenter"]
 

@@ -14,12 +14,12 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cws_bench.checksums import SentenceDigest
-from cws_bench.dictionary import Dictionary
+from cws_bench.corpora.words import CORPUS_PREFIX, resolve_words
 from cws_bench.errors import CwsBenchError, Fix, SegmenterError, SegmenterUnavailableError
-from cws_bench.io import PathLike
 from cws_bench.segmenters.base import TrainingData
-from cws_bench.words import CORPUS_PREFIX, resolve_words
+from cws_bench.text.checksums import SentenceDigest
+from cws_bench.text.dictionary import Dictionary
+from cws_bench.text.io import PathLike
 
 if TYPE_CHECKING:
     from cws_bench.segmenters.base import Segmenter
@@ -137,7 +137,7 @@ def load_word_source(
     """The word list of a dictionary-based segmenter, from exactly one source.
 
     Args:
-        dictionary: what ``--dict`` names (:func:`cws_bench.words.resolve_words`):
+        dictionary: what ``--dict`` names (:func:`cws_bench.corpora.words.resolve_words`):
             a dictionary file (one word a line, or jieba's ``word freq tag``),
             ``jieba`` (jieba's bundled dictionary), or ``corpus:NAME[:SPLIT]``
             (the same as ``corpus=NAME, split=SPLIT``).

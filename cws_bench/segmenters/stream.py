@@ -24,8 +24,8 @@ from typing import Any
 
 from cws_bench.defaults import DEFAULT_BATCH_SIZE
 from cws_bench.errors import CwsBenchError, SegmenterError
-from cws_bench.io import PathLike, atomic_write, display_name, iter_lines
 from cws_bench.segmenters.base import Segmenter, SegmenterOutputError
+from cws_bench.text.io import PathLike, atomic_write, display_name, iter_lines
 
 __all__ = [
     "DEFAULT_BATCH_SIZE",
@@ -120,7 +120,7 @@ class SegmentRun:
             numbers); None leaves the segmenter's errors as they are.
         first_line: the number of the first line in ``source`` (1-based).
         convert: a length-preserving conversion applied to each line before the
-            segmenter sees it (a :func:`~cws_bench.normalize.get_normalizer` name
+            segmenter sees it (a :func:`~cws_bench.text.normalize.get_normalizer` name
             such as ``t2s``, or a function; ``none``: none); the words are cut back
             out of the original line.
         clock: the timer (``time.perf_counter``; tests pass a fake one), read
@@ -153,7 +153,7 @@ class SegmentRun:
         self.source = source
         self.first_line = first_line
         if isinstance(convert, str):
-            from cws_bench.normalize import get_normalizer
+            from cws_bench.text.normalize import get_normalizer
 
             convert = None if convert == "none" else get_normalizer(convert)
         self.convert = convert

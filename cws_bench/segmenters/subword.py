@@ -52,10 +52,11 @@ gold's word boundaries.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.metadata
 import os
 from bisect import bisect_right
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -135,29 +136,32 @@ def words_from_starts(line: str, starts: Iterable[int]) -> list[str]:
 
 
 def _starts_of_pieces(line: str, pieces: Sequence[str] | Sequence[bytes]) -> set[int]:
-    """Character starts of tokens given as strings or byte strings (no offsets)."""
-    if all(isinstance(piece, bytes) for piece in pieces):
-        raw = [bytes(piece) for piece in pieces]  # type: ignore[arg-type]
-        joined = b"".join(raw)
-        byte_starts, offset = [], 0
-        for piece in raw:
-            if piece:
-                byte_starts.append(offset)
-            offset += len(piece)
-        if joined == line.encode("utf-8"):
-            return char_starts_from_byte_starts(line, byte_starts)
+    """Character starts of tokens given as strings or byte strings (no offsets).
+
+    Byte strings are measured in bytes and their starts moved to characters
+    by :func:`char_starts_from_byte_starts`; strings are measured in characters.
+
+    >>> sorted(_starts_of_pieces("气象台", [b"\\xe6\\xb0", b"\\x94", "象台".encode()]))
+    [0, 1]
+    >>> sorted(_starts_of_pieces("气象台", ["气", "", "象台"]))
+    [0, 1]
+    """
+    in_bytes = all(isinstance(piece, bytes) for piece in pieces)
+    if in_bytes:
+        joined = b"".join(pieces)  # type: ignore[arg-type]
         try:
-            decoded = joined.decode("utf-8")
+            text = joined.decode("utf-8")
         except UnicodeDecodeError as error:
             raise ValueError(f"the tokens' bytes are not UTF-8 ({error.reason})") from None
-        return _project_starts(line, decoded, char_starts_from_byte_starts(decoded, byte_starts))
-    texts = [str(piece) for piece in pieces]
-    starts, offset = set(), 0
-    for text_piece in texts:
-        if text_piece:
-            starts.add(offset)
-        offset += len(text_piece)
-    text = "".join(texts)
+    else:
+        pieces = [str(piece) for piece in pieces]
+        text = "".join(pieces)
+    offsets, offset = [], 0
+    for piece in pieces:  # bytes or characters, as the pieces are measured
+        if piece:
+            offsets.append(offset)
+        offset += len(piece)
+    starts = char_starts_from_byte_starts(text, offsets) if in_bytes else set(offsets)
     return starts if text == line else _project_starts(line, text, starts)
 
 
@@ -346,6 +350,7 @@ class SubwordSegmenter(Segmenter):
         )
         self._backend = given[0]
         self._library: str | None = None
+        self._kept: dict[str, list[int]] | None = None  # ids of segmented lines, when kept
         self._encode: Callable[[str], tuple[list[int], set[int]]]
         if path is not None:
             self._load_file(Path(path))
@@ -486,17 +491,32 @@ class SubwordSegmenter(Segmenter):
         except importlib.metadata.PackageNotFoundError:
             return self._library
 
+    @contextlib.contextmanager
+    def keeping_token_ids(self) -> Iterator[None]:
+        """While inside, keep the ids of every line segmented, for :meth:`token_ids`
+        (so a baseline tokenizes each line once, not once to segment and once for its ids)."""
+        self._kept = {}
+        try:
+            yield
+        finally:
+            self._kept = None
+
     def token_ids(self, lines: Sequence[str]) -> list[list[int]]:
-        """The token ids of each line (empty for a ``tokenize`` function, which gives none)."""
-        return [self._encode(line)[0] for line in lines]
+        """The token ids of each line (empty for a ``tokenize`` function, which gives none);
+        inside :meth:`keeping_token_ids`, a line already segmented there is not encoded again."""
+        kept = self._kept or {}
+        return [kept[line] if line in kept else self._encode(line)[0] for line in lines]
 
     def _segment(self, lines: list[str]) -> list[list[str]]:
         out = []
+        kept = self._kept
         for line in lines:
             try:
-                _, starts = self._encode(line)
+                ids, starts = self._encode(line)
             except ValueError as error:
                 raise SegmenterError(self.name, str(error), "check the tokenizer") from None
+            if kept is not None:
+                kept.setdefault(line, ids)  # the first pass', as the scores are
             out.append(words_from_starts(line, starts))
         return out
 

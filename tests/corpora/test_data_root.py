@@ -16,7 +16,8 @@ from click.testing import CliRunner
 from cws_bench.cli import cli
 from cws_bench.corpora import get_corpus
 from cws_bench.corpora.sample import SampleCorpus
-from cws_bench.experiment import CorpusSpec, gold_and_raw
+from cws_bench.run.config import CorpusSpec
+from cws_bench.run.plan import gold_and_raw
 
 FAMILY_VARIABLES = (
     "CWS_BENCH_SIGHAN2005",

@@ -154,7 +154,7 @@ def test_ctb6_is_user_supplied(tmp_path, monkeypatch):
     assert not corpus.downloadable
     availability = corpus.availability()
     assert not availability.available
-    assert "LDC2007T36" in availability.how_to_get
+    assert "LDC2007T36" in availability.how_to_get()
     with pytest.raises(CorpusUnavailableError, match="cannot be downloaded") as info:
         corpus.download()
     assert "ctb6.train.seg" in str(info.value.hint)

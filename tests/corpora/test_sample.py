@@ -9,8 +9,8 @@ import pytest
 
 from cws_bench.corpora import get_corpus
 from cws_bench.corpora.sample import SampleCorpus, project_file
-from cws_bench.dictionary import load_dictionary
 from cws_bench.errors import CorpusUnavailableError
+from cws_bench.text.dictionary import load_dictionary
 
 ROOT = Path(__file__).resolve().parents[2]
 # Words the dictionary adds that are not gold words of the sample: traps for

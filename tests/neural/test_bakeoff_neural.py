@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from cws_bench.bakeoff import load_config, parse_config, run_bakeoff
+from cws_bench.run.bakeoff import run_bakeoff
+from cws_bench.run.config import load_config, parse_config
 from cws_bench.segmenters import segmenter_names
 
 ROOT = Path(__file__).resolve().parent.parent.parent

@@ -170,6 +170,32 @@ def test_hanlp_download_bounded_without_network(silent_server, tmp_path, monkeyp
     assert silent_server.connections  # it asked, and stopped waiting
 
 
+def test_every_wait_of_a_hanlp_download_is_bounded(stalling_server, tmp_path, monkeypatch):
+    # The host answers the first request (HEAD: the file is there) and then stalls on the
+    # download itself: that wait is bounded too, and the load fails in one line.
+    pytest.importorskip("hanlp", reason="hanlp is not installed (pip install 'cws-bench[hanlp]')")
+    import socket
+
+    import hanlp.utils.io_util as io_util
+    import requests.adapters
+
+    monkeypatch.setenv("CWS_BENCH_HUB_TIMEOUT", "1")
+    original = io_util.path_from_url
+    home = str(tmp_path / "home")
+    monkeypatch.setattr(io_util, "path_from_url", lambda url, *a, **k: original(url, save_dir=home))
+    monkeypatch.setattr(io_util, "check_outdated", lambda *a, **k: (None, None))  # no PyPI
+    send, default = requests.adapters.HTTPAdapter.send, socket.getdefaulttimeout()
+    url = f"{stalling_server.url}/tok.zip"
+    with pytest.raises(SegmenterError) as caught:
+        bounded(lambda: get_segmenter("hanlp", model=url, download=True, device="cpu"), 60)
+    message = str(caught.value)
+    assert "the network did not answer within 1 s" in message, message
+    assert "model = '/path/to/folder'" in message
+    assert stalling_server.stalled == [("GET", "/tok.zip")]  # asked once: no retries
+    # and the process' network settings are as they were
+    assert requests.adapters.HTTPAdapter.send is send and socket.getdefaulttimeout() == default
+
+
 def test_stanza_runs_a_model_built_here(stanza_model):
     import stanza
 

@@ -129,3 +129,33 @@ def test_the_cli_says_it_in_one_line_without_retry_noise(tmp_path, silent_server
     assert "did not give it within 2 s" in lines[0]
     assert "hf download nobody/no-such-model --local-dir FOLDER" in done.stderr
     assert not (tmp_path / "out.txt").exists()
+
+
+def test_a_hub_that_stalls_after_answering_is_bounded_too(monkeypatch, tmp_path, stalling_server):
+    # The hub says the model exists (its info, with one file), then stalls on the file:
+    # that wait is bounded too, and the load fails in one line.
+    import json
+
+    from huggingface_hub import constants
+
+    sha = "0123456789abcdef0123456789abcdef01234567"
+    info = {"id": "nobody/stalls", "sha": sha, "siblings": [{"rfilename": "config.json"}]}
+    for path in (
+        "/api/models/nobody/stalls",
+        f"/api/models/nobody/stalls/revision/{sha}",
+        "/api/models/nobody/stalls/revision/main",
+    ):
+        stalling_server.answers["GET", path] = (
+            200,
+            {"Content-Type": "application/json"},
+            json.dumps(info).encode(),
+        )
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
+    monkeypatch.setattr(constants, "ENDPOINT", stalling_server.url)
+    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path / "hub"))
+    monkeypatch.setenv("CWS_BENCH_HUB_TIMEOUT", "1")
+    with pytest.raises(SegmenterError) as caught:
+        bounded(lambda: get_segmenter("transformers", model="nobody/stalls", device="cpu"), 60)
+    assert stalling_server.stalled  # the download was asked for, and the wait for it ended
+    message = str(caught.value)
+    assert "cannot download model 'nobody/stalls'" in message, message

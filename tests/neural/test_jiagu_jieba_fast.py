@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from cws_bench.errors import SegmenterError
-from cws_bench.io import iter_lines
 from cws_bench.segmenters import get_segmenter
+from cws_bench.text.io import iter_lines
 
 LINES = [
     "他说 Hello World 了，我们是中国人",

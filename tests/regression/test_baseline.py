@@ -8,7 +8,6 @@ import shutil
 
 import pytest
 
-from cws_bench.bakeoff import CorpusSpec
 from cws_bench.corpora import get_corpus, sentences_checksum
 from cws_bench.errors import CwsBenchError
 from cws_bench.regression.baseline import (
@@ -22,6 +21,7 @@ from cws_bench.regression.baseline import (
     rerun_baseline,
     save_baseline,
 )
+from cws_bench.run.config import CorpusSpec
 from cws_bench.segmenters import get_segmenter
 
 

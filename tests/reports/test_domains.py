@@ -8,7 +8,7 @@ import pytest
 
 from cws_bench.reports import render_html, render_markdown
 from cws_bench.reports.domains import domain_matrix, falloff_rows, render_wide_markdown
-from cws_bench.results import BakeoffResult, PairResult
+from cws_bench.results.model import BakeoffResult, PairResult
 
 # F1 by hand: segmenter -> corpus -> F1 (a missing corpus: not run there)
 F1 = {

@@ -11,7 +11,7 @@ import pytest
 from cws_bench.reports import render_html
 from cws_bench.reports.html import example_parts
 from cws_bench.reports.tables import format_interval, format_score
-from cws_bench.results import BakeoffResult, PairResult
+from cws_bench.results.model import BakeoffResult, PairResult
 
 
 def first_text(cell) -> str:

@@ -14,7 +14,13 @@ from pathlib import Path
 
 from cws_bench.reports import render_latex
 from cws_bench.reports.latex import escape_latex
-from cws_bench.results import BakeoffResult, Comparison, Interval, PairResult, judge_comparisons
+from cws_bench.results.model import (
+    BakeoffResult,
+    Comparison,
+    Interval,
+    PairResult,
+    judge_comparisons,
+)
 
 EXPECTED = Path(__file__).resolve().parents[1] / "data" / "leaderboard_expected.tex"
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from cws_bench.reports import render_markdown
 from cws_bench.reports.tables import format_interval, format_score, format_speed
-from cws_bench.results import BakeoffResult, PairResult
+from cws_bench.results.model import BakeoffResult, PairResult
 
 LEADERBOARD = ["#", "Segmenter", "Track", "R", "P", "F", "F 95% CI", "OOV rate", "R_oov", "R_iv"]
 

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-import cws_bench.published as published_module
-from cws_bench.published import load_published
+import cws_bench.results.published as published_module
 from cws_bench.reports import render_html, render_latex, render_markdown
 from cws_bench.reports.text import render_leaderboard
-from cws_bench.results import BakeoffResult, Interval, PairResult
+from cws_bench.results.model import BakeoffResult, Interval, PairResult
+from cws_bench.results.published import load_published
 
 TITLE = "Published results (Emerson 2005; not run here)"
 

@@ -19,7 +19,7 @@ from cws_bench.reports import (
     write_reports,
 )
 from cws_bench.reports.data import render_json
-from cws_bench.results import BakeoffResult
+from cws_bench.results.model import BakeoffResult
 
 KINDS = {"json": "json", "csv": "csv", "markdown": "md", "html": "html", "latex": "latex"}
 

@@ -1,4 +1,4 @@
-"""The result objects' own API (cws_bench/results.py): look-ups, attributes, reprs."""
+"""The result objects' own API (cws_bench/results/model.py): look-ups, attributes, reprs."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from cws_bench.results import BakeoffResult, PairResult
+from cws_bench.results.model import BakeoffResult, PairResult
 
 
 def test_an_unknown_corpus_is_a_key_error_naming_the_corpora(bakeoff):

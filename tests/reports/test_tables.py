@@ -17,7 +17,7 @@ from cws_bench.reports.tables import (
     letters,
     significantly_better,
 )
-from cws_bench.results import BakeoffResult, Comparison, Interval, PairResult
+from cws_bench.results.model import BakeoffResult, Comparison, Interval, PairResult
 
 
 def pair(segmenter: str, f1: float, corpus: str = "c", status: str = "ok", **changes) -> PairResult:
@@ -200,7 +200,7 @@ def test_a_contaminated_row_never_wins_and_marks_no_one():
         result,
         pairs=(replace(result.pairs[0], contaminated=True), *result.pairs[1:]),
     )
-    from cws_bench.results import judge_comparisons
+    from cws_bench.results.model import judge_comparisons
 
     result = replace(result, comparisons=judge_comparisons(result.pairs, result.comparisons))
     (board,) = build_boards(result)

@@ -6,8 +6,8 @@ import os
 
 import pytest
 
-import cws_bench.io
 import cws_bench.reports
+import cws_bench.text.io
 from cws_bench.errors import CwsBenchError
 from cws_bench.reports import REPORT_FILES, write_reports
 
@@ -46,7 +46,7 @@ def test_a_failed_write_leaves_no_temporary_file(bakeoff, tmp_path, monkeypatch)
             raise OSError(28, "No space left on device")
         real_replace(source, target)
 
-    monkeypatch.setattr(cws_bench.io.os, "replace", replace)
+    monkeypatch.setattr(cws_bench.text.io.os, "replace", replace)
     with pytest.raises(CwsBenchError, match=r"report\.html: cannot write the report"):
         write_reports(bakeoff, tmp_path)
     # The files before it are whole, the page is the old one, no temporary file is left.

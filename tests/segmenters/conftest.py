@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from cws_bench.errors import SegmenterUnavailableError
-from cws_bench.io import iter_lines
 from cws_bench.segmenters import Segmenter, get_segmenter
+from cws_bench.text.io import iter_lines
 
 TEST_INPUTS = {
     "pku": "testing/pku_test.utf8",

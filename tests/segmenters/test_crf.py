@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from cws_bench.bakeoff import load_config, parse_config, run_bakeoff
 from cws_bench.cli import cli
 from cws_bench.corpora import get_corpus, read_corpus
 from cws_bench.errors import (
@@ -19,6 +18,8 @@ from cws_bench.errors import (
     CwsBenchError,
     SegmenterError,
 )
+from cws_bench.run.bakeoff import run_bakeoff
+from cws_bench.run.config import load_config, parse_config
 from cws_bench.scoring import score_sentences
 from cws_bench.segmenters import get_segmenter
 from cws_bench.segmenters.crf import (

@@ -13,7 +13,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cws_bench.errors import CorpusFormatError, CwsBenchError, SegmenterError
-from cws_bench.io import iter_lines, read_segmented
 from cws_bench.scoring import score_sentences
 from cws_bench.segmenters import _decode, get_segmenter
 from cws_bench.segmenters.hmm import (
@@ -26,6 +25,7 @@ from cws_bench.segmenters.hmm import (
     tags_of,
     viterbi_python,
 )
+from cws_bench.text.io import iter_lines, read_segmented
 
 B, M, E, S = range(4)
 IMPOSSIBLE = {("B", "B"), ("B", "S"), ("M", "B"), ("M", "S"), ("E", "M"), ("E", "E"),

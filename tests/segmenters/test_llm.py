@@ -529,8 +529,9 @@ def test_the_local_backend_stays_lossless_on_a_random_model(tiny_causal_lm, tmp_
 
 
 def test_a_bakeoff_keeps_the_fidelity_and_requests_of_an_llm_row(server, tmp_path, monkeypatch):
-    from cws_bench.bakeoff import load_config, run_bakeoff
     from cws_bench.corpora import get_corpus
+    from cws_bench.run.bakeoff import run_bakeoff
+    from cws_bench.run.config import load_config
 
     gold = list(get_corpus("sample").sentences("test"))
     for words in gold:  # the gold words, except one line answered in half-width
@@ -584,6 +585,15 @@ def test_a_bakeoff_keeps_the_fidelity_and_requests_of_an_llm_row(server, tmp_pat
     from cws_bench.reports.text import render_leaderboard
 
     assert "LLM rows beside the others:" in render_leaderboard(result)
+    from cws_bench.reports.html import render_html
+
+    page = render_html(result)
+    assert "Prompted LLMs beside the other rows" in page
+    table = page.split('<table class="llm">')[1].split("</table>")[0]
+    assert (
+        f'<td>open</td><td class="num">1.000</td><td class="num">1 of {len(gold)}</td>'
+        f'<td class="num">0 / 0 / {commas}</td><td class="num">0 / 0</td>'
+    ) in table
     sent = server.total
     kept = run_bakeoff(load_config(config), output_dir=tmp_path / "out", jobs=1, shard_chars=300)
     assert kept.pairs[0].cached and kept.pairs[0].diagnostics == pair.diagnostics  # run cache
@@ -602,7 +612,7 @@ def test_any_reply_gives_the_line_back_with_consistent_counts(seed):
     # minus the deleted); and a line is altered exactly when a count is above zero.
     import random
 
-    from cws_bench.llm_align import align_reply, extract_answer
+    from cws_bench.segmenters.llm_align import align_reply, extract_answer
 
     rng = random.Random(seed)
     alphabet = "我爱北京天安门你好，世界！X"
@@ -626,7 +636,7 @@ def test_any_reply_gives_the_line_back_with_consistent_counts(seed):
 
 
 def test_the_bundled_llm_configuration_reads_its_endpoint_from_the_environment(monkeypatch):
-    from cws_bench.bakeoff import load_config
+    from cws_bench.run.config import load_config
 
     config = load_config("llm")
     rows = [spec for spec in config.segmenters if spec.name == "llm"]

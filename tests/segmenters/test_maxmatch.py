@@ -7,12 +7,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cws_bench.dictionary import load_dictionary
 from cws_bench.errors import CwsBenchError, SegmenterError
-from cws_bench.io import iter_lines, read_segmented
 from cws_bench.scoring import score_sentences
 from cws_bench.segmenters import _decode, get_segmenter
 from cws_bench.segmenters.maxmatch import MaximumMatching, maximum_matching_python, run_glue
+from cws_bench.text.dictionary import load_dictionary
+from cws_bench.text.io import iter_lines, read_segmented
 
 pytestmark = pytest.mark.skipif(_decode is None, reason="the compiled decoder is not built")
 

@@ -270,8 +270,8 @@ def test_a_bakeoff_reports_the_tokenizer_figures_of_a_tokenizer_row(tmp_path):
     show them for the tokenizer row only."""
     pytest.importorskip("tiktoken", reason="tiktoken is not installed (the subword extra)")
     from cws_bench import run_bakeoff
-    from cws_bench.bakeoff import parse_config
     from cws_bench.reports import render_leaderboard, render_markdown
+    from cws_bench.run.config import parse_config
     from cws_bench.scoring import read_gold
 
     config = parse_config(
@@ -297,6 +297,19 @@ def test_a_bakeoff_reports_the_tokenizer_figures_of_a_tokenizer_row(tmp_path):
     assert "| tokenizer-cl100k |" in markdown.split("Subword tokenizers, each token")[1]
     text = render_leaderboard(result)
     assert f"{expected.straddling_share:.3f}" in text.split("Subword tokenizers")[1]
+    # report.html shows the same table: the tokenizer row only, the same cells.
+    from cws_bench.reports.html import render_html
+
+    table = render_html(result).split('<table class="tokens">')[1].split("</table>")[0]
+    assert ">tokenizer-cl100k</td>" in table and "fmm" not in table
+    cells = [
+        expected.boundary_precision,
+        expected.boundary_recall,
+        expected.straddling_share,
+        expected.tokens_per_word,
+        expected.tokens_per_char,
+    ]
+    assert "".join(f'<td class="num">{value:.3f}</td>' for value in cells) in table
 
 
 def test_a_preset_whose_vocabulary_is_not_installed_is_listed_unavailable(monkeypatch):

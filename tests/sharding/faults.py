@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from cws_bench.executors import Executor
+from cws_bench.run.executors import Executor
 
 
 def _kill_self() -> None:

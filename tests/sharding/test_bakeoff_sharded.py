@@ -10,16 +10,17 @@ from __future__ import annotations
 import json
 import sys
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from cws_bench.bakeoff import load_config, run_bakeoff
-from cws_bench.executors import LocalExecutor
-from cws_bench.experiment import PairTask, run_pair
-from cws_bench.results import BakeoffResult
+from cws_bench.results.model import BakeoffResult
+from cws_bench.run.bakeoff import run_bakeoff
+from cws_bench.run.config import load_config
+from cws_bench.run.execute import PairTask, run_pair
+from cws_bench.run.executors import LocalExecutor
 
 sys.path.insert(0, str(Path(__file__).parent))
 from faults import FaultyExecutor
@@ -27,34 +28,25 @@ from faults import FaultyExecutor
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE_DICT = ROOT / "dictionaries" / "sample.txt"
 
-# 40 sentences in batches of 4: shards of one batch each (shard_chars=1) make 10 per pair.
-SAMPLE = f"""
-    name = "sharded"
-    seed = 11
-    resamples = 200
-    timeout = 120
-    batch_size = 4
-
-    [[corpora]]
-    name = "sample"
-    dictionary = "{SAMPLE_DICT}"
-
-    [[segmenters]]
-    name = "fmm"
-    track = "closed"
-    options = {{ dictionary = "{SAMPLE_DICT}" }}
-
-    [[segmenters]]
-    name = "bmm"
-    track = "closed"
-    options = {{ dictionary = "{SAMPLE_DICT}" }}
-
-    [[segmenters]]
-    name = "jieba"
-"""
+JIEBA = '\n[[segmenters]]\nname = "jieba"\n'
+PAIRS = '\n[[segmenters]]\nname = "pairs"\nlabel = "mine"\n'
 
 
-def _config(folder: Path, body: str = SAMPLE) -> Any:
+@pytest.fixture(scope="session")
+def sample(sample_bakeoff: Callable[..., str]) -> Callable[[str], str]:
+    """The shared sample bake-off (tests/conftest.py) as these tests run it: batches of 4
+    sentences, so shards of one batch each (shard_chars=1) make 10 per pair; ``extra``
+    TOML after fmm and bmm (by default jieba)."""
+
+    def make(extra: str = JIEBA) -> str:
+        settings = {"seed": 11, "resamples": 200, "timeout": 120, "batch_size": 4}
+        corpus = {"dictionary": str(SAMPLE_DICT)}
+        return sample_bakeoff("sharded", settings=settings, corpus=corpus, extra=extra)
+
+    return make
+
+
+def _config(folder: Path, body: str) -> Any:
     path = folder / "bakeoff.toml"
     path.write_text(textwrap.dedent(body), encoding="utf-8")
     return load_config(path)
@@ -81,7 +73,7 @@ def local() -> Iterator[LocalExecutor]:
 @pytest.fixture(scope="module")
 def dask_executor() -> Iterator[Any]:
     pytest.importorskip("distributed", reason="dask[distributed] is not installed")
-    from cws_bench.executors import DaskExecutor
+    from cws_bench.run.executors import DaskExecutor
 
     executor = DaskExecutor(jobs=2, retries=1)
     try:
@@ -91,10 +83,12 @@ def dask_executor() -> Iterator[Any]:
 
 
 @pytest.fixture(scope="module")
-def serial(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, BakeoffResult]:
+def serial(
+    tmp_path_factory: pytest.TempPathFactory, sample: Callable[..., str]
+) -> tuple[Any, BakeoffResult]:
     """The unsharded run: one shard per pair, one worker."""
     folder = tmp_path_factory.mktemp("serial")
-    config = _config(folder)
+    config = _config(folder, sample())
     result = run_bakeoff(
         config, output_dir=folder / "out", jobs=1, shard_chars=10**9, use_cache=False
     )
@@ -103,7 +97,7 @@ def serial(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, BakeoffResult
 
 
 def test_the_unsharded_run_is_the_pairs_own_run(serial: tuple[Any, BakeoffResult]) -> None:
-    """The runner's rows equal experiment.run_pair's (a whole pair in one process)."""
+    """The runner's rows equal execute.run_pair's (a whole pair in one process)."""
     config, result = serial
     for spec in config.segmenters:
         corpus = config.corpora[0]
@@ -135,14 +129,14 @@ def test_sharded_runs_give_the_serial_numbers(
 
 
 def test_the_cli_and_the_config_choose_the_executor(
-    serial: tuple[Any, BakeoffResult], tmp_path: Path
+    serial: tuple[Any, BakeoffResult], tmp_path: Path, sample: Callable[..., str]
 ) -> None:
     from click.testing import CliRunner
 
     from cws_bench.cli import cli
 
     pytest.importorskip("distributed", reason="dask[distributed] is not installed")
-    body = SAMPLE + '\n    [settings]\n    executor = "dask"\n    shard_chars = 1\n'
+    body = sample() + '\n[settings]\nexecutor = "dask"\nshard_chars = 1\n'
     path = tmp_path / "bakeoff.toml"
     path.write_text(textwrap.dedent(body), encoding="utf-8")
     out = tmp_path / "out"
@@ -177,9 +171,9 @@ def test_a_worker_killed_mid_run_changes_nothing(
 
 
 def test_a_shard_that_always_crashes_fails_its_pair_only(
-    local: LocalExecutor, tmp_path: Path
+    local: LocalExecutor, tmp_path: Path, sample: Callable[..., str]
 ) -> None:
-    config = _config(tmp_path)
+    config = _config(tmp_path, sample())
     faulty = FaultyExecutor(local, "die", str(tmp_path / "m"), 4)
     result = run_bakeoff(config, output_dir=tmp_path / "out", executor=faulty, shard_chars=1)
     failed = [p for p in result.pairs if p.status != "ok"]
@@ -228,8 +222,10 @@ def test_an_interrupted_run_resumes_shard_by_shard(
     assert numbers(fourth) == numbers(expected)
 
 
-def test_workers_keep_their_segmenters_across_corpora(tmp_path: Path) -> None:
-    body = SAMPLE + textwrap.dedent(
+def test_workers_keep_their_segmenters_across_corpora(
+    tmp_path: Path, sample: Callable[..., str]
+) -> None:
+    body = sample() + textwrap.dedent(
         f"""
         [[corpora]]
         label = "again"
@@ -351,19 +347,20 @@ def _row(result: BakeoffResult, label: str) -> dict[str, Any]:
 
 
 def test_a_callable_gives_the_row_of_the_same_function_registered(
-    toy_distribution: Any, tmp_path: Path
+    toy_distribution: Any, tmp_path: Path, sample: Callable[..., str]
 ) -> None:
     # workers started after the distribution is on sys.path (spawned workers copy it)
     with LocalExecutor(2) as local:
-        _callable_rows(toy_distribution, local, tmp_path)
+        _callable_rows(toy_distribution, local, tmp_path, sample)
 
 
-def _callable_rows(toy_distribution: Any, local: LocalExecutor, tmp_path: Path) -> None:
-    registered = SAMPLE.replace('name = "jieba"', 'name = "pairs"\n    label = "mine"')
-    config = _config(tmp_path, registered)
+def _callable_rows(
+    toy_distribution: Any, local: LocalExecutor, tmp_path: Path, sample: Callable[..., str]
+) -> None:
+    config = _config(tmp_path, sample(PAIRS))
     by_name = run_bakeoff(config, output_dir=tmp_path / "a", executor=local, shard_chars=1)
     assert {p.segmenter: p.status for p in by_name.pairs}["mine"] == "ok"
-    plain = _config(tmp_path, SAMPLE.replace('[[segmenters]]\n    name = "jieba"\n', ""))
+    plain = _config(tmp_path, sample(""))
     for shipped in (
         toy_distribution.pairs,  # a module's function
         lambda line: toy_distribution.pairs(line),  # a lambda, shipped by value
@@ -387,9 +384,9 @@ def _callable_rows(toy_distribution: Any, local: LocalExecutor, tmp_path: Path) 
 
 
 def test_shards_end_between_batches_unless_each_line_is_segmented_alone(
-    toy_distribution: Any, tmp_path: Path
+    toy_distribution: Any, tmp_path: Path, sample: Callable[..., str]
 ) -> None:
-    plain = _config(tmp_path, SAMPLE.replace('[[segmenters]]\n    name = "jieba"\n', ""))
+    plain = _config(tmp_path, sample(""))
     with LocalExecutor(1) as local:
         result = run_bakeoff(
             plain,
@@ -407,13 +404,13 @@ def test_shards_end_between_batches_unless_each_line_is_segmented_alone(
     assert result.settings["shards"] == 40 + 40 + 10
 
 
-def test_what_cannot_be_shipped_is_said(tmp_path: Path) -> None:
+def test_what_cannot_be_shipped_is_said(tmp_path: Path, sample: Callable[..., str]) -> None:
     import threading
 
     from cws_bench.errors import CwsBenchError
 
     lock = threading.Lock()
-    config = _config(tmp_path)
+    config = _config(tmp_path, sample())
     with pytest.raises(CwsBenchError, match="cannot be sent to the worker processes"):
         run_bakeoff(config, write=False, segmenters={"locked": lambda line, lock=lock: [line]})
     with pytest.raises(CwsBenchError, match="neither a Segmenter nor a callable"):
@@ -546,8 +543,8 @@ def test_a_worker_learns_its_words_from_the_split_the_driver_read(
     the test's copy."""
     from cws_bench.corpora.base import SplitSummary
     from cws_bench.corpora.peoples_daily import PeoplesDaily1998
-    from cws_bench.executors import cached
-    from cws_bench.tasks import PairSetup, ShardContext, ShardItem, segment_shard
+    from cws_bench.run.executors import cached
+    from cws_bench.run.tasks import PairSetup, ShardContext, ShardItem, segment_shard
 
     (tmp_path / "199801.txt").write_text(
         "".join(f"19980101-01-001-{n:03d}/m  [中央/n 人民/n]nt  报道/v\n" for n in range(20)),

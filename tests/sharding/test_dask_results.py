@@ -17,7 +17,7 @@ from faults import FaultyExecutor
 @pytest.fixture(scope="module")
 def dask_executor() -> Iterator[object]:
     pytest.importorskip("distributed", reason="dask[distributed] is not installed")
-    from cws_bench.executors import DaskExecutor
+    from cws_bench.run.executors import DaskExecutor
 
     executor = DaskExecutor(jobs=2, retries=1, window=1)
     try:

@@ -16,8 +16,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cws_bench import shards
-from cws_bench.shards import plan_shards
+from cws_bench.run import shards
+from cws_bench.run.shards import plan_shards
 
 LINE = st.text(alphabet="我们a \r\u00e9\U0001f600\ufeff", max_size=9)
 

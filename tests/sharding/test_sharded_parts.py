@@ -12,11 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from cws_bench.executors import LocalExecutor, ShardFailedError
-from cws_bench.segmenters import get_segmenter, segment_file
-from cws_bench.sharded import segment_sharded
-from cws_bench.shards import plan_shards
-from cws_bench.tasks import (
+from cws_bench.run.executors import LocalExecutor, ShardFailedError
+from cws_bench.run.sharded import segment_sharded
+from cws_bench.run.shards import plan_shards
+from cws_bench.run.tasks import (
     FileShards,
     PairSetup,
     ShardContext,
@@ -24,6 +23,7 @@ from cws_bench.tasks import (
     segment_shard,
     segmenter_key,
 )
+from cws_bench.segmenters import get_segmenter, segment_file
 
 sys.path.insert(0, str(Path(__file__).parent))
 from faults import FaultyExecutor
@@ -124,8 +124,8 @@ def test_a_part_file_this_machine_cannot_see_is_named(tmp_path: Path) -> None:
     import io
 
     from cws_bench.errors import CwsBenchError
-    from cws_bench.sharded import _append_part
-    from cws_bench.tasks import ShardResult
+    from cws_bench.run.sharded import _append_part
+    from cws_bench.run.tasks import ShardResult
 
     lost = ShardResult(None, lines=1, characters=2, words=1, part=str(tmp_path / "0.part"), size=7)
     with pytest.raises(CwsBenchError, match=r"0\.part: a worker wrote .* cannot see it"):
@@ -139,7 +139,7 @@ def test_parts_and_bytes_appended_in_order_with_or_without_copy_file_range(
     tmp_path: Path, serial: bytes, monkeypatch: pytest.MonkeyPatch, missing: Exception | None
 ) -> None:
     # copy_file_range, or not on this system (macOS) or file system (EOPNOTSUPP)
-    from cws_bench.sharded import _append_part
+    from cws_bench.run.sharded import _append_part
 
     results = _shard_outputs(tmp_path, socket.gethostname())
 

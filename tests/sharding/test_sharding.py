@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 
 from cws_bench.errors import LineCountMismatchError, SegmenterError
-from cws_bench.executors import LocalExecutor, ShardFailedError
-from cws_bench.io import iter_lines
+from cws_bench.run.executors import LocalExecutor, ShardFailedError
+from cws_bench.run.sharded import score_sharded, segment_sharded
+from cws_bench.run.shards import plan_shards, read_shard_lines
 from cws_bench.scoring import score_files
 from cws_bench.segmenters import get_segmenter, segment_file
-from cws_bench.sharded import score_sharded, segment_sharded
-from cws_bench.shards import plan_shards, read_shard_lines
+from cws_bench.text.io import iter_lines
 
 # The fault tasks are imported by name in the workers (spawned after this).
 sys.path.insert(0, str(Path(__file__).parent))
@@ -39,7 +39,7 @@ def local() -> Iterator[LocalExecutor]:
 @pytest.fixture(scope="module")
 def dask_executor() -> Iterator[object]:
     pytest.importorskip("distributed", reason="dask[distributed] is not installed")
-    from cws_bench.executors import DaskExecutor
+    from cws_bench.run.executors import DaskExecutor
 
     executor = DaskExecutor(jobs=2, retries=1)
     try:
@@ -344,8 +344,9 @@ def test_an_interrupted_run_leaves_no_worker_behind() -> None:
 def test_every_runner_counts_the_same_characters(tmp_path, local):
     """segment, a big file's shards, the bake-off and a baseline (timed and in shards) count a
     speed's characters alike: the input's characters without whitespace (ideographic space too)."""
-    from cws_bench.experiment import CorpusSpec, PairTask, SegmenterSpec, run_pair
     from cws_bench.regression import measure_speed, record_baseline
+    from cws_bench.run.config import CorpusSpec, SegmenterSpec
+    from cws_bench.run.execute import PairTask, run_pair
 
     lines = ["我们 是学生", "今天\u3000下雨", "", "OK 了"]
     expected = 5 + 4 + 0 + 3  # by hand: the spaces are not characters

@@ -1,0 +1,1 @@
+"""Error analysis of a scored pair: aligned sentences, error patterns, buckets."""

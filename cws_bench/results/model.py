@@ -1,0 +1,830 @@
+"""The result model of a bake-off: one row per (segmenter, corpus) pair, plus comparisons.
+
+The runner (cws_bench/run/bakeoff.py) produces a :class:`BakeoffResult`; the
+reports (cws_bench/reports/) render it and never recompute a number. Every
+value is JSON-safe, so ``BakeoffResult.from_dict(result.to_dict())`` gives the
+result back and ``results.json`` is the single source of every number in a
+report.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeGuard
+
+from cws_bench.text.dictionary_checks import is_leak_warning
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = [
+    "LEAKED",
+    "STATUSES",
+    "TRACKS",
+    "TRAINED_ON_IT",
+    "BakeoffResult",
+    "Comparison",
+    "Interval",
+    "Note",
+    "PairAnalysis",
+    "PairResult",
+    "PairScores",
+    "Verdict",
+    "group_warnings",
+    "judge_comparisons",
+]
+
+STATUSES = ("ok", "failed", "timeout", "skipped")
+"""A pair's outcome; ``skipped``: the data it needs is not here (a training split), not a fault."""
+
+TRACKS = ("closed", "open")
+"""The tracks in the order reports show them (SIGHAN reports closed before open)."""
+
+TRAINED_ON_IT = "trained on this data"
+"""Why a row scored on its own training data is never ranked, as the reports say it."""
+LEAKED = "its dictionary saw the test data"
+"""Why a closed-track row whose dictionary leaked the test words is never ranked."""
+_SCORE_NAMES = (
+    "precision",
+    "recall",
+    "f1",
+    "oov_rate",
+    "oov_recall",
+    "iv_recall",
+    "boundary_precision",
+    "boundary_recall",
+    "boundary_f1",
+    "gold_words",
+    "pred_words",
+    "correct_words",
+)
+"""The scores a :class:`PairResult` reads through as attributes, as ScoreResult has them."""
+
+
+@dataclass(frozen=True, slots=True)
+class Interval:
+    """A confidence interval of a score (fractions in [0, 1])."""
+
+    low: float
+    high: float
+
+    def to_dict(self) -> dict[str, float]:
+        return {"low": self.low, "high": self.high}
+
+
+_SCORES_HEAD = ("precision", "recall", "f1")
+_SCORES_BETA = ("fbeta", "beta")
+_SCORES_MIDDLE = (
+    "gold_words",
+    "pred_words",
+    "correct_words",
+    "oov_rate",
+    "oov_recall",
+    "iv_recall",
+    "boundary_precision",
+    "boundary_recall",
+    "boundary_f1",
+)
+_SCORES_TAIL = (
+    "sentences",
+    "characters",
+    "split_gold",
+    "split_pred",
+    "merge_gold",
+    "merge_pred",
+    "cross_gold",
+    "cross_pred",
+    "cross_regions",
+    "mismatched_lines",
+    "skipped_lines",
+    "method",
+    "signature",
+)
+_SCORES_KEYS = frozenset(_SCORES_HEAD + _SCORES_BETA + _SCORES_MIDDLE + _SCORES_TAIL)
+
+
+@dataclass(frozen=True, eq=False)
+class PairScores(Mapping[str, Any]):
+    """A scored pair's scores, typed: :meth:`cws_bench.scoring.ScoreResult.to_dict`'s fields.
+
+    Also a read-only mapping in :meth:`to_dict`'s key order (``scores["f1"]``,
+    ``scores.get("oov_rate")``), as the reports read every row's scores; it
+    equals any mapping with the same items. Values are kept as they were
+    stored, so ``PairScores.from_dict(d).to_dict()`` writes ``d`` back byte for byte.
+
+    Attributes:
+        precision, recall, f1: the word scores.
+        gold_words, pred_words, correct_words: the word counts.
+        oov_rate, oov_recall, iv_recall: against the OOV dictionary (None without one).
+        boundary_precision, boundary_recall, boundary_f1: word boundary scores.
+        sentences, characters: what was scored.
+        split_gold ... cross_regions: the error kinds' counts.
+        mismatched_lines, skipped_lines: lines whose texts differ; lines left out.
+        method: the counting method; signature: the score's signature.
+        fbeta, beta: F-beta and its beta, when beta is not 1 (None: not stored).
+        method_counts: the counting method's own counts (``sighan``: insertions,
+            deletions, substitutions), after the boundary scores.
+    """
+
+    precision: float
+    recall: float
+    f1: float
+    gold_words: int
+    pred_words: int
+    correct_words: int
+    oov_rate: float | None
+    oov_recall: float | None
+    iv_recall: float | None
+    boundary_precision: float
+    boundary_recall: float
+    boundary_f1: float
+    sentences: int
+    characters: int
+    split_gold: int
+    split_pred: int
+    merge_gold: int
+    merge_pred: int
+    cross_gold: int
+    cross_pred: int
+    cross_regions: int
+    mismatched_lines: int
+    skipped_lines: int
+    method: str
+    signature: str
+    fbeta: float | None = None
+    beta: float | None = None
+    method_counts: dict[str, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The scores as ``ScoreResult.to_dict`` gives them, in its key order."""
+        data: dict[str, Any] = {key: getattr(self, key) for key in _SCORES_HEAD}
+        if self.beta is not None:
+            data.update(fbeta=self.fbeta, beta=self.beta)
+        data.update((key, getattr(self, key)) for key in _SCORES_MIDDLE)
+        data.update(self.method_counts)
+        data.update((key, getattr(self, key)) for key in _SCORES_TAIL)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> PairScores:
+        """Rebuild them from :meth:`to_dict` output (values as they were stored).
+
+        Raises:
+            KeyError: a score is missing.
+        """
+        known = {key: data[key] for key in _SCORES_HEAD + _SCORES_MIDDLE + _SCORES_TAIL}
+        return cls(
+            **known,
+            fbeta=data.get("fbeta"),
+            beta=data.get("beta"),
+            method_counts={k: v for k, v in data.items() if k not in _SCORES_KEYS},
+        )
+
+    def __getitem__(self, key: str) -> Any:
+        if key in self.method_counts:
+            return self.method_counts[key]
+        if key in _SCORES_KEYS and (key not in _SCORES_BETA or self.beta is not None):
+            return getattr(self, key)
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.to_dict())
+
+    def __len__(self) -> int:
+        return len(self.to_dict())
+
+
+_ANALYSIS_KEYS = ("splits", "merges", "crossings", "missed_oov", "recall_by_length", "distinct")
+
+
+@dataclass(frozen=True, eq=False)
+class PairAnalysis(Mapping[str, Any]):
+    """A scored pair's error analysis, typed: what :func:`cws_bench.run.pair.finish_pair` stores.
+
+    Also a read-only mapping in :meth:`to_dict`'s key order (``analysis["buckets"]``),
+    as the reports read it; values are kept as they were stored, so
+    ``PairAnalysis.from_dict(d).to_dict()`` writes ``d`` back byte for byte.
+
+    Attributes:
+        splits, merges, crossings: the most frequent error patterns
+            (:meth:`cws_bench.analysis.patterns.ErrorPattern.to_dict` each).
+        missed_oov: the most missed OOV words; recall_by_length: recall by word length.
+        distinct: how many distinct patterns of each kind there were.
+        buckets: :func:`cws_bench.analysis.buckets.bucket_analysis` (None: not stored).
+        tokens: a subword tokenizer's figures (None: a word segmenter).
+    """
+
+    splits: list[dict[str, Any]]
+    merges: list[dict[str, Any]]
+    crossings: list[dict[str, Any]]
+    missed_oov: list[dict[str, Any]]
+    recall_by_length: list[dict[str, Any]]
+    distinct: dict[str, int]
+    buckets: dict[str, Any] | None = None
+    tokens: dict[str, Any] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The analysis as plain data, in the cache file's key order."""
+        data: dict[str, Any] = {key: getattr(self, key) for key in _ANALYSIS_KEYS}
+        if self.buckets is not None:
+            data["buckets"] = self.buckets
+        if self.tokens is not None:
+            data["tokens"] = self.tokens
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> PairAnalysis:
+        """Rebuild it from :meth:`to_dict` output (values as they were stored).
+
+        Raises:
+            KeyError: a part of the analysis is missing.
+        """
+        return cls(
+            **{key: data[key] for key in _ANALYSIS_KEYS},
+            buckets=data.get("buckets"),
+            tokens=data.get("tokens"),
+        )
+
+    def __getitem__(self, key: str) -> Any:
+        if key in _ANALYSIS_KEYS:
+            return getattr(self, key)
+        if key in ("buckets", "tokens") and getattr(self, key) is not None:
+            return getattr(self, key)
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.to_dict())
+
+    def __len__(self) -> int:
+        return len(self.to_dict())
+
+
+@dataclass(frozen=True)
+class PairResult:
+    """One segmenter on one corpus.
+
+    Attributes:
+        corpus: the corpus label of the run (a registered name, or the label
+            given in the configuration).
+        segmenter: the segmenter label of the run (e.g. ``hmm``, ``jieba-nohmm``).
+        adapter: the registered adapter name behind the label.
+        track: ``closed`` (only the corpus' training data) or ``open``.
+        status: ``ok``, ``failed`` (an error, in ``error``) or ``timeout``.
+        error: what went wrong, for a failed or timed-out pair.
+        scores: a scored pair's :class:`PairScores` (a mapping; empty for a pair
+            that was not scored) (precision, recall, f1, oov_rate, oov_recall, iv_recall,
+            boundary_*, word counts, error kinds, signature, ...).
+        intervals: bootstrap confidence intervals by metric name
+            (``precision``, ``recall``, ``f1``).
+        sighan_intervals: the SIGHAN bakeoff half-widths ±2·sqrt(p(1−p)/n) by
+            metric name (``precision``, ``recall``).
+        timing: ``load_s`` (building the segmenter: loading its model, or
+            training it), ``segment_s``, ``characters``, ``sentences``,
+            ``chars_per_s``, ``words_per_s``.
+        peak_memory_mib: peak resident memory of the worker process.
+        warnings: things a reader must know (differing lines, evaluation on
+            the segmenter's own training data, ...).
+        segmenter_info: name, version, kind, options and training data of the
+            segmenter as it ran.
+        signature: every setting that can change the numbers, ``key:value|...``.
+        analysis: a scored pair's :class:`PairAnalysis` (a mapping; empty when not scored).
+        cached: whether the row came from the run cache.
+        contaminated: the segmenter has seen the data it is scored on: it was
+            trained on it, or (closed track) its dictionary holds the test words
+            the training words lack, a leak (the warning says which; see
+            :attr:`exclusion`): the row is shown and marked, but never wins and
+            takes no part in the significance letters of the others.
+        diagnostics: the segmenter's per-line diagnostics summed
+            (:func:`cws_bench.segmenters.diagnostics.summarize`: ``fidelity`` of an LLM's
+            text, ``requests`` with serving metrics, ``cost``); empty for
+            adapters that keep none.
+
+    The scores read through as attributes, as on a ScoreResult:
+    ``pair.f1``, ``pair.precision``, ``pair.recall``, ``pair.oov_recall``, ...
+    (None for a pair that was not scored).
+    """
+
+    corpus: str
+    segmenter: str
+    adapter: str
+    track: str
+    status: str
+    error: str | None = None
+    scores: Mapping[str, Any] = field(default_factory=dict)
+    intervals: dict[str, Interval] = field(default_factory=dict)
+    sighan_intervals: dict[str, float] = field(default_factory=dict)
+    timing: dict[str, float] = field(default_factory=dict)
+    peak_memory_mib: float | None = None
+    warnings: tuple[str, ...] = ()
+    segmenter_info: dict[str, Any] = field(default_factory=dict)
+    signature: str = ""
+    analysis: Mapping[str, Any] = field(default_factory=dict)
+    cached: bool = False
+    contaminated: bool = False
+    diagnostics: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+    @property
+    def exclusion(self) -> str | None:
+        """Why the row is never ranked (``trained on this data``, ``its dictionary saw the
+        test data``), or None for a row that is ranked."""
+        if not self.contaminated:
+            return None
+        if any(map(is_leak_warning, self.warnings)):
+            return LEAKED
+        return TRAINED_ON_IT
+
+    def __getattr__(self, name: str) -> Any:
+        # precision, recall, f1, ... read through to the scores (None when not scored).
+        if name in _SCORE_NAMES:
+            return self.scores.get(name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __repr__(self) -> str:
+        if not self.ok:
+            return f"<PairResult {self.segmenter} on {self.corpus}: {self.status}>"
+        marks = f" ({self.exclusion})" if self.contaminated else ""
+        return (
+            f"<PairResult {self.segmenter} on {self.corpus} ({self.track}): "
+            f"P {self.scores.get('precision', 0):.3f} R {self.scores.get('recall', 0):.3f} "
+            f"F1 {self.scores.get('f1', 0):.3f}{marks}>"
+        )
+
+    def _repr_html_(self) -> str:
+        """A small table for notebooks: the scores a leaderboard row shows."""
+        from html import escape
+
+        cells = [("segmenter", self.segmenter), ("corpus", self.corpus), ("track", self.track)]
+        if self.ok:
+            cells += [
+                (name, "—" if value is None else f"{value:.3f}")
+                for name in ("precision", "recall", "f1", "oov_rate", "oov_recall", "iv_recall")
+                for value in [self.scores.get(name)]
+            ]
+        else:
+            cells += [("status", self.status), ("error", self.error or "")]
+        if self.contaminated:
+            cells.append(("note", f"{self.exclusion}: never ranked"))
+        header = "".join(f"<th>{escape(name)}</th>" for name, _ in cells)
+        row = "".join(f"<td>{escape(str(value))}</td>" for _, value in cells)
+        return f"<table><tr>{header}</tr><tr>{row}</tr></table>"
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(replace(self, scores={}, analysis={}))
+        data["scores"] = dict(self.scores)  # a PairScores' key order: its to_dict's
+        data["intervals"] = {k: v.to_dict() for k, v in self.intervals.items()}
+        data["warnings"] = list(self.warnings)
+        data["analysis"] = dict(self.analysis)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PairResult:
+        """Rebuild a row from :meth:`to_dict` output: a scored row's scores and analysis
+        typed (:class:`PairScores`, :class:`PairAnalysis`), a failed row's empty."""
+        data = dict(data)
+        data["intervals"] = {k: Interval(**v) for k, v in data.get("intervals", {}).items()}
+        data["warnings"] = tuple(data.get("warnings", ()))
+        for key, typed in (("scores", PairScores), ("analysis", PairAnalysis)):
+            if data.get(key):
+                try:
+                    data[key] = typed.from_dict(data[key])
+                except KeyError:  # written by an older version, without some field: as stored
+                    data[key] = dict(data[key])
+        return cls(**data)
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """A paired bootstrap comparison of two segmenters on the same corpus.
+
+    Attributes:
+        corpus: the corpus label.
+        a, b: the segmenter labels; ``difference`` is a's score minus b's.
+        metric: the compared metric (``f1``).
+        difference: the observed difference.
+        interval: the bootstrap confidence interval of the difference.
+        p_value: the paired bootstrap p-value of "a is not better than b"
+            (two-sided: of "a and b do not differ"), uncorrected.
+        significant: whether the comparison counts as a significant difference
+            in the run's verdicts: ``adjusted_p_value < alpha`` (see
+            :func:`judge_comparisons`); always False for a comparison outside
+            every family (a segmenter scored on its own training data).
+        adjusted_p_value: the p-value corrected for multiple comparisons within
+            its family (the comparisons of one track on one corpus), by the
+            run's ``correction``; None outside every family.
+    """
+
+    corpus: str
+    a: str
+    b: str
+    metric: str
+    difference: float
+    interval: Interval
+    p_value: float
+    significant: bool
+    adjusted_p_value: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["interval"] = self.interval.to_dict()
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Comparison:
+        data = dict(data)
+        data["interval"] = Interval(**data["interval"])
+        return cls(**data)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Who wins one track of one corpus.
+
+    Attributes:
+        corpus: the corpus label.
+        track: ``closed`` or ``open``.
+        winner: the scored pair with the best F1 among those eligible (not
+            trained on the corpus' data), or None when none is.
+        ties: the eligible segmenters the winner does not beat significantly
+            (it shares first place with them), best F1 first.
+        excluded: the segmenters of the track scored on their own training
+            data, which cannot win.
+        tested: whether the run compared the winner with any other segmenter.
+    """
+
+    corpus: str
+    track: str
+    winner: PairResult | None
+    ties: tuple[str, ...] = ()
+    excluded: tuple[str, ...] = ()
+    tested: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe: the winner's name and F1, ties and exclusions by name."""
+        return {
+            "corpus": self.corpus,
+            "track": self.track,
+            "winner": None if self.winner is None else self.winner.segmenter,
+            "f1": None if self.winner is None else self.winner.scores.get("f1"),
+            "ties": list(self.ties),
+            "excluded": list(self.excluded),
+            "tested": self.tested,
+        }
+
+
+class Note(NamedTuple):
+    """A warning given to one or more segmenters of a corpus."""
+
+    segmenters: tuple[str, ...]
+    text: str
+    everyone: bool
+
+    @property
+    def who(self) -> str:
+        """``every segmenter (n)`` for a note about the corpus, else the segmenters' names."""
+        if self.everyone:
+            return f"every segmenter ({len(self.segmenters)})"
+        return ", ".join(self.segmenters)
+
+
+def group_warnings(pairs: Sequence[PairResult]) -> list[Note]:
+    """The warnings of a corpus' pairs, each text once with the segmenters that got it.
+
+    >>> a = PairResult("c", "a", "a", "open", "ok", warnings=("lines differ", "own"))
+    >>> b = PairResult("c", "b", "b", "open", "ok", warnings=("lines differ",))
+    >>> [(n.who, n.text) for n in group_warnings([a, b])]
+    [('every segmenter (2)', 'lines differ'), ('a', 'own')]
+    """
+    grouped: dict[str, list[str]] = {}
+    for p in pairs:
+        for warning in p.warnings:
+            names = grouped.setdefault(warning, [])
+            if p.segmenter not in names:
+                names.append(p.segmenter)
+    everyone = {p.segmenter for p in pairs}
+    return [
+        Note(tuple(names), warning, len(names) > 1 and set(names) == everyone)
+        for warning, names in grouped.items()
+    ]
+
+
+def _track_rank(track: str) -> tuple[int, str]:
+    return (TRACKS.index(track), "") if track in TRACKS else (len(TRACKS), track)
+
+
+def _in_family(pair: PairResult | None) -> TypeGuard[PairResult]:
+    return pair is not None and pair.ok and not pair.contaminated
+
+
+def judge_comparisons(
+    pairs: Sequence[PairResult],
+    comparisons: Sequence[Comparison],
+    *,
+    alpha: float = 0.05,
+    correction: str = "holm",
+) -> tuple[Comparison, ...]:
+    """Decide which comparisons are significant, correcting for multiple comparisons.
+
+    A family is the comparisons of two segmenters of the same track on the
+    same corpus, neither trained on that corpus' data: each family's p-values
+    are adjusted together by ``correction`` (see
+    :func:`cws_bench.metrics.significance.adjust_p_values`), and a comparison
+    is significant when its adjusted p-value is below ``alpha``. Comparisons
+    outside every family (across tracks, or with a contaminated row) get no
+    adjusted p-value and are never significant, so they mark no row.
+
+    Args:
+        pairs: the run's pairs (their track and contamination decide the families).
+        comparisons: the paired tests with their raw p-values.
+        alpha: the significance level.
+        correction: ``holm`` (Holm–Bonferroni), ``bonferroni``, ``fdr_bh``
+            (Benjamini–Hochberg) or ``none``.
+
+    Returns:
+        The comparisons in the same order, with ``adjusted_p_value`` and
+        ``significant`` set.
+    """
+    from dataclasses import replace
+
+    from cws_bench.metrics.significance import adjust_p_values
+
+    by_name = {(p.corpus, p.segmenter): p for p in pairs}
+    families: dict[tuple[str, str, str], list[int]] = {}
+    for index, c in enumerate(comparisons):
+        a, b = by_name.get((c.corpus, c.a)), by_name.get((c.corpus, c.b))
+        if _in_family(a) and _in_family(b) and a.track == b.track:
+            family = (c.corpus, a.track, c.metric)
+            families.setdefault(family, []).append(index)
+    judged = [replace(c, adjusted_p_value=None, significant=False) for c in comparisons]
+    for members in families.values():
+        adjusted = adjust_p_values([comparisons[i].p_value for i in members], method=correction)
+        for i, p_value in zip(members, adjusted):
+            judged[i] = replace(
+                comparisons[i], adjusted_p_value=float(p_value), significant=bool(p_value < alpha)
+            )
+    return tuple(judged)
+
+
+@dataclass(frozen=True)
+class BakeoffResult:
+    """Every pair of a bake-off, the comparisons, and how the run was made.
+
+    Attributes:
+        name: the run name (reports go to ``reports/<name>/`` by default).
+        config: the configuration as run (JSON-safe).
+        pairs: one row per (segmenter, corpus) pair, in configuration order.
+        comparisons: paired bootstrap tests of every two segmenters per corpus.
+        settings: seed, number of resamples, confidence level, alpha.
+        environment: cws-bench and Python versions, platform, CPU count.
+        created: ISO 8601 time the run finished.
+        duration_s: wall time of the run.
+    """
+
+    name: str
+    config: dict[str, Any]
+    pairs: tuple[PairResult, ...]
+    comparisons: tuple[Comparison, ...] = ()
+    settings: dict[str, Any] = field(default_factory=dict)
+    environment: dict[str, Any] = field(default_factory=dict)
+    created: str = ""
+    duration_s: float = 0.0
+
+    def corpora(self) -> list[str]:
+        """Corpus labels in configuration order."""
+        return list(dict.fromkeys(p.corpus for p in self.pairs))
+
+    def segmenters(self) -> list[str]:
+        """Segmenter labels in configuration order."""
+        return list(dict.fromkeys(p.segmenter for p in self.pairs))
+
+    def _pairs_of(self, corpus: str) -> list[PairResult]:
+        rows = [p for p in self.pairs if p.corpus == corpus]
+        if not rows:
+            raise KeyError(
+                f"no corpus {corpus!r} in bake-off {self.name!r}; "
+                f"its corpora: {', '.join(self.corpora()) or 'none'}"
+            )
+        return rows
+
+    def warnings(self, corpus: str) -> list[Note]:
+        """The warnings of a corpus' pairs, each text once with the segmenters that got it.
+
+        A warning about the corpus itself (e.g. lines of its gold and raw
+        input that differ) reaches every segmenter alike: it becomes one
+        note whose ``everyone`` is True. Notes come in configuration order.
+
+        Raises:
+            KeyError: the run has no such corpus (the message names its corpora).
+        """
+        return group_warnings(self._pairs_of(corpus))
+
+    def tracks(self, corpus: str) -> list[str]:
+        """The tracks of a corpus' pairs, closed before open.
+
+        Raises:
+            KeyError: the run has no such corpus (the message names its corpora).
+        """
+        return sorted({p.track for p in self._pairs_of(corpus)}, key=_track_rank)
+
+    def leaderboard(self, corpus: str, track: str | None = None) -> list[PairResult]:
+        """The pairs of one corpus ranked as the reports rank them.
+
+        Tracks are ranked apart, as SIGHAN reports them: the closed track's
+        scored rows first, then the open track's. Within a track: best F1
+        first, then the rows scored on their own training data (they never
+        rank). Failed and timed-out pairs come last, as the tables list them.
+
+        Args:
+            corpus: the corpus label.
+            track: only this track's rows (``closed`` or ``open``); None: every track.
+
+        Raises:
+            KeyError: the run has no such corpus or track (the message names those it has).
+        """
+        rows = self._pairs_of(corpus)
+        if track is not None:
+            if track not in {p.track for p in rows}:
+                raise KeyError(
+                    f"no {track!r} track on {corpus!r}; "
+                    f"its tracks: {', '.join(self.tracks(corpus))}"
+                )
+            rows = [p for p in rows if p.track == track]
+        return sorted(
+            rows,
+            # failed pairs: last, in configuration order (the sort is stable)
+            key=lambda p: (
+                (False, _track_rank(p.track), p.contaminated, -p.scores.get("f1", 0.0))
+                if p.ok
+                else (True,)
+            ),
+        )
+
+    def winners(self, corpus: str) -> list[Verdict]:
+        """Who wins each track of a corpus (closed first), by F1 and the run's significance tests.
+
+        The winner is the best F1 among the track's scored pairs that were not
+        trained on the corpus' data; its ties are the eligible segmenters it
+        does not beat significantly (``Comparison.significant``, corrected for
+        multiple comparisons by the run's ``correction``).
+
+        Raises:
+            KeyError: the run has no such corpus (the message names its corpora).
+        """
+        verdicts = []
+        for track in self.tracks(corpus):
+            ranked = self.leaderboard(corpus, track)
+            eligible = [p for p in ranked if p.ok and not p.contaminated]
+            excluded = tuple(p.segmenter for p in ranked if p.ok and p.contaminated)
+            if not eligible:
+                verdicts.append(Verdict(corpus, track, None, (), excluded, False))
+                continue
+            winner = eligible[0]
+            compared = [
+                c
+                for c in self.comparisons
+                if c.corpus == corpus and c.metric == "f1" and winner.segmenter in (c.a, c.b)
+            ]
+            ties = tuple(
+                p.segmenter
+                for p in eligible[1:]
+                if not any(_beats(c, winner.segmenter, p.segmenter) for c in compared)
+            )
+            others = {p.segmenter for p in eligible[1:]}
+            tested = any({c.a, c.b} & others for c in compared)
+            verdicts.append(Verdict(corpus, track, winner, ties, excluded, tested))
+        return verdicts
+
+    def comparison(self, corpus: str, a: str, b: str) -> Comparison | None:
+        """The comparison of a against b on a corpus (either direction stored)."""
+        for c in self.comparisons:
+            if c.corpus == corpus and (c.a, c.b) == (a, b):
+                return c
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe dict with a stable key order.
+
+        ``winners`` (one entry per corpus and track, see :meth:`winners`) is
+        derived from the pairs and comparisons; :meth:`from_dict` ignores it.
+        """
+        return {
+            "name": self.name,
+            "created": self.created,
+            "duration_s": self.duration_s,
+            "settings": self.settings,
+            "environment": self.environment,
+            "config": self.config,
+            "winners": [v.to_dict() for corpus in self.corpora() for v in self.winners(corpus)],
+            "pairs": [p.to_dict() for p in self.pairs],
+            "comparisons": [c.to_dict() for c in self.comparisons],
+        }
+
+    def __repr__(self) -> str:
+        failed = sum(not p.ok for p in self.pairs)
+        winners = "; ".join(
+            f"{v.corpus} {v.track}: {v.winner.segmenter if v.winner else 'none'}"
+            for corpus in self.corpora()
+            for v in self.winners(corpus)
+        )
+        return (
+            f"<BakeoffResult {self.name!r}: {len(self.segmenters())} segmenters × "
+            f"{len(self.corpora())} corpora, {len(self.pairs)} pairs"
+            f"{f' ({failed} not scored)' if failed else ''}; best F1: {winners or 'none'}>"
+        )
+
+    def _repr_html_(self) -> str:
+        """The leaderboards for notebooks: per corpus, the rows ranked track by track."""
+        from html import escape
+
+        def cell(value: Any) -> str:
+            return "—" if value is None else f"{value:.3f}"
+
+        parts = [f"<p><strong>{escape(self.name)}</strong></p>"]
+        for corpus in self.corpora():
+            winners = {v.track: v.winner for v in self.winners(corpus)}
+            rows = []
+            for p in self.leaderboard(corpus):
+                mark = ""
+                if p.contaminated:
+                    mark = f" ({p.exclusion}: never ranked)"
+                elif p.ok and winners.get(p.track) is p:
+                    mark = f" (best of the {p.track} track)"
+                elif not p.ok:
+                    mark = f" ({p.status})"
+                scores = "".join(
+                    f"<td>{cell(p.scores.get(name))}</td>" for name in ("precision", "recall", "f1")
+                )
+                rows.append(
+                    f"<tr><td>{escape(p.segmenter)}{escape(mark)}</td>"
+                    f"<td>{escape(p.track)}</td>{scores}</tr>"
+                )
+            parts.append(
+                f"<table><caption>{escape(corpus)}</caption><tr><th>segmenter</th>"
+                "<th>track</th><th>P</th><th>R</th><th>F1</th></tr>" + "".join(rows) + "</table>"
+            )
+        return "\n".join(parts)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> BakeoffResult:
+        return cls(
+            name=data["name"],
+            config=data.get("config", {}),
+            pairs=tuple(PairResult.from_dict(p) for p in data["pairs"]),
+            comparisons=tuple(Comparison.from_dict(c) for c in data.get("comparisons", ())),
+            settings=data.get("settings", {}),
+            environment=data.get("environment", {}),
+            created=data.get("created", ""),
+            duration_s=data.get("duration_s", 0.0),
+        )
+
+    def to_rows(self) -> list[dict[str, Any]]:
+        """One flat row per pair: the columns of results.csv and of :meth:`to_frame`."""
+        rows = []
+        for p in self.pairs:
+            row: dict[str, Any] = {
+                "corpus": p.corpus,
+                "segmenter": p.segmenter,
+                "adapter": p.adapter,
+                "track": p.track,
+                "status": p.status,
+                "error": p.error,
+                "version": p.segmenter_info.get("version"),
+            }
+            for key in (*_SCORE_NAMES, "mismatched_lines"):
+                row[key] = p.scores.get(key)
+            for metric in ("precision", "recall", "f1"):
+                interval = p.intervals.get(metric)
+                row[f"{metric}_low"] = interval.low if interval else None
+                row[f"{metric}_high"] = interval.high if interval else None
+            for metric in ("precision", "recall"):
+                row[f"{metric}_sighan_halfwidth"] = p.sighan_intervals.get(metric)
+            for key in ("chars_per_s", "words_per_s", "segment_s", "load_s"):
+                row[key] = p.timing.get(key)
+            row["peak_memory_mib"] = p.peak_memory_mib
+            row["warnings"] = " | ".join(p.warnings)
+            row["cached"] = p.cached
+            row["contaminated"] = p.contaminated
+            row["signature"] = p.signature
+            rows.append(row)
+        return rows
+
+    def to_frame(self) -> pd.DataFrame:
+        """The pairs as a pandas DataFrame (the columns of results.csv)."""
+        import pandas as pd
+
+        return pd.DataFrame(self.to_rows())
+
+
+def _beats(comparison: Comparison, first: str, second: str) -> bool:
+    """Whether a comparison says ``first`` beats ``second`` significantly."""
+    if not comparison.significant:
+        return False
+    if (comparison.a, comparison.b) == (first, second):
+        return comparison.difference > 0
+    if (comparison.a, comparison.b) == (second, first):
+        return comparison.difference < 0
+    return False

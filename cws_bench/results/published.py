@@ -1,0 +1,403 @@
+"""Published reference results of the SIGHAN 2005 bakeoff, shown beside a run's own.
+
+The Second International Chinese Word Segmentation Bakeoff (Emerson 2005,
+ACL Anthology I05-3017) published, for each of its four test sets, the
+organisers' baseline (maximal matching with the training word list), their
+topline (maximal matching with the test set's own word list) and every
+submitted run, closed and open track. ``cws_bench/data/sighan2005_published.toml``
+keeps the baseline, the topline and the best closed and open run of each
+corpus, each with the table it was read from; :func:`load_published` reads and
+checks it, and the reports (:mod:`cws_bench.reports.published`) show the rows
+under the ``sighan2005-*`` leaderboards, marked as published, not run here.
+
+The rows are shown only where they apply: the corpus label names a SIGHAN 2005
+corpus *and* the gold scored has the published test set's word count (not a
+training split, not a subset).
+
+**Our FMM against the published baseline.** ``fmm`` with a corpus' training
+word list and ``keep_runs=false`` scores above the published baseline on every
+corpus (official counting, ``--method sighan``; F here vs published): PKU
+0.874 vs 0.869, MSR 0.937 vs 0.933, CityU 0.872 vs 0.833, AS 0.887 vs 0.882.
+Its PKU figures equal those of the ``mwseg.pl`` released in icwb2-data
+(R 0.907, P 0.843, F 0.874, R_oov 0.069), so the released script is not what
+made Table 3. What did is told by R_oov: the published baseline recalls
+*only* the OOV words of one ASCII character (PKU 0.059, AS 0.004, MSR and
+CityU 0.000), where FMM recalls every one-character OOV word. A maximal
+matcher that falls back to one *byte* of UTF-8 instead of one character
+(an unknown Chinese character becomes three broken tokens, never a correct
+word) gives exactly that: F 0.869 PKU, 0.933 MSR, 0.835 CityU, 0.883 AS, and
+R_oov 0.059 / 0.000 / 0.000 / 0.004, within 0.002 of every published F
+(``tests/test_published.py`` rebuilds it on the real test sets). With the
+test set's own word list (the topline) no character is unknown, and FMM is
+within 0.002 of the published topline whichever fallback it uses.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from cws_bench.errors import CwsBenchError
+
+__all__ = [
+    "BASELINE_EXPLANATION",
+    "DATA_FILE",
+    "METRICS",
+    "TRACKS",
+    "BaselineDifference",
+    "PublishedResults",
+    "PublishedRow",
+    "baseline_differences",
+    "load_published",
+    "published_for",
+]
+
+DATA_FILE = "sighan2005_published.toml"
+"""The data file, in ``cws_bench/data``."""
+
+TRACKS = ("baseline", "topline", "closed", "open")
+"""Kinds of published row, in the order the reports show them after sorting by F."""
+
+METRICS = ("recall", "precision", "f1", "oov_rate", "oov_recall", "iv_recall")
+"""The figures of a row, as the bakeoff's tables give them (R, P, F, OOV, R_oov, R_iv)."""
+
+_ROW_KEYS = frozenset({"corpus", "track", "system", "site", "run", "table", "note", *METRICS})
+_REQUIRED = frozenset(_ROW_KEYS - {"note"})
+
+BASELINE_EXPLANATION = (
+    "Why fmm differs from the published baseline: the published baseline recalls only the "
+    "OOV words of one ASCII character (R_oov 0.059 PKU, 0.004 AS, 0.000 MSR and CityU), as a "
+    "maximal matcher does that falls back to one byte of UTF-8 instead of one character (an "
+    "unknown Chinese character is cut into broken bytes, never a word); such a matcher "
+    "rebuilds the published baseline within 0.002 F on all four corpora. fmm falls back to "
+    "one character, and with keep_runs=true (the default) never cuts a run of Latin letters "
+    "and digits, so it scores higher. The mwseg.pl released in icwb2-data gives fmm's "
+    "keep_runs=false figures on PKU (F 0.874), not the paper's."
+)
+"""Why the run's ``fmm`` rows score above the published baseline (see the module docstring)."""
+
+ROUNDING = 0.0005
+"""Half a unit of the third decimal: how far a printed figure may be from its value."""
+
+
+@dataclass(frozen=True)
+class PublishedRow:
+    """One published result: a system's scores on a SIGHAN 2005 test set.
+
+    Attributes:
+        corpus: the cws-bench corpus name (``sighan2005-pku``).
+        track: ``baseline``, ``topline``, ``closed`` or ``open``.
+        system: what it is (``best closed``, ``maximal matching, training word list``).
+        site: who ran it (a participating site with its ID in the paper, or ``organisers``).
+        run: the run ID within the site (``b``), or ``""``.
+        table: where in the source the figures are (``Table 11``).
+        recall, precision, f1, oov_rate, oov_recall, iv_recall: the figures, as printed.
+        citation: the source (author, year, title, venue, pages).
+        source_key: the short citation (``Emerson 2005``).
+        url: where the source is.
+        note: anything else the source says about the row (a tie), or ``""``.
+    """
+
+    corpus: str
+    track: str
+    system: str
+    site: str
+    run: str
+    table: str
+    recall: float
+    precision: float
+    f1: float
+    oov_rate: float
+    oov_recall: float
+    iv_recall: float
+    citation: str
+    source_key: str
+    url: str
+    note: str = ""
+
+    @property
+    def kind(self) -> str:
+        """The row's kind in a table: ``baseline``, ``topline``, ``best closed``, ``best open``."""
+        return f"best {self.track}" if self.track in ("closed", "open") else self.track
+
+    @property
+    def label(self) -> str:
+        """The row's name in a table: the site and run, or what the organisers ran."""
+        if self.site == "organisers":
+            return f"{self.system} (organisers)"
+        return self.site + (f", run {self.run}" if self.run else "")
+
+    def figures(self) -> dict[str, float]:
+        """The six figures by metric name."""
+        return {name: getattr(self, name) for name in METRICS}
+
+
+@dataclass(frozen=True)
+class PublishedResults:
+    """The published rows, with their source and the test-set sizes they apply to.
+
+    Attributes:
+        rows: every row, in file order.
+        source_key: short citation (``Emerson 2005``).
+        citation: full citation.
+        url: the paper's address.
+        results_url: the bakeoff's official results page.
+        test_words: per corpus name, the test set's word count as published.
+        path: the file read.
+    """
+
+    rows: tuple[PublishedRow, ...]
+    source_key: str
+    citation: str
+    url: str
+    results_url: str
+    test_words: dict[str, int]
+    path: str
+
+    def for_corpus(self, corpus: str) -> tuple[PublishedRow, ...]:
+        """The rows of a corpus name, best F first (ties in file order)."""
+        rows = [row for row in self.rows if row.corpus == corpus]
+        return tuple(sorted(rows, key=lambda row: -row.f1))
+
+    def baseline(self, corpus: str) -> PublishedRow | None:
+        """The published baseline of a corpus, if any."""
+        return next((r for r in self.rows if r.corpus == corpus and r.track == "baseline"), None)
+
+
+def _fail(path: str, where: str, message: str) -> CwsBenchError:
+    return CwsBenchError(
+        f"{path}: {where}: {message}",
+        "fix the row against its source (every figure as printed, three decimals)",
+    )
+
+
+def _check_row(path: str, index: int, table: Any, test_words: dict[str, int]) -> None:
+    where = f"[[rows]] #{index}"
+    if not isinstance(table, dict):
+        raise _fail(path, where, "expected a table")
+    where += f" ({table.get('corpus', '?')}, {table.get('track', '?')})"
+    missing = sorted(_REQUIRED - table.keys())
+    if missing:
+        raise _fail(path, where, f"missing {', '.join(missing)}")
+    unknown = sorted(table.keys() - _ROW_KEYS)
+    if unknown:
+        raise _fail(path, where, f"unknown key(s) {', '.join(unknown)}")
+    if table["corpus"] not in test_words:
+        raise _fail(path, where, f"corpus {table['corpus']!r} has no test_words entry")
+    if table["track"] not in TRACKS:
+        raise _fail(path, where, f"track must be one of {', '.join(TRACKS)}")
+    for key in ("system", "site", "run", "table", "note"):
+        if key in table and not isinstance(table[key], str):
+            raise _fail(path, where, f"{key} must be a string")
+    for name in METRICS:
+        value = table[name]
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise _fail(path, where, f"{name} must be a number, not {value!r}")
+        if not 0.0 <= value <= 1.0:
+            raise _fail(path, where, f"{name} {value} is not a fraction in [0, 1]")
+    recall, precision, f1 = table["recall"], table["precision"], table["f1"]
+    # Each printed figure is within ROUNDING of its value; F moves by at most
+    # about one unit of P or R per unit, so 3 roundings bound the gap.
+    expected = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    if abs(expected - f1) > 3 * ROUNDING + 1e-9:
+        raise _fail(path, where, f"F {f1} is not 2PR/(P+R) = {expected:.4f} (a misread figure?)")
+    oov = table["oov_rate"]
+    mixed = oov * table["oov_recall"] + (1 - oov) * table["iv_recall"]
+    if abs(mixed - recall) > 4 * ROUNDING + 1e-9:
+        raise _fail(
+            path,
+            where,
+            f"R {recall} is not OOV·R_oov + (1−OOV)·R_iv = {mixed:.4f} (a misread figure?)",
+        )
+
+
+def _read(path: str | os.PathLike[str] | None) -> tuple[str, str]:
+    if path is None:
+        resource = resources.files("cws_bench") / "data" / DATA_FILE
+        return str(resource), resource.read_text(encoding="utf-8")
+    try:
+        return os.fspath(path), Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise CwsBenchError(f"{os.fspath(path)}: cannot read ({error.strerror})") from error
+
+
+def load_published(path: str | os.PathLike[str] | None = None) -> PublishedResults:
+    """Read and check a file of published results (default: the bundled SIGHAN 2005 one).
+
+    Every row is checked: its keys, its corpus and track, every figure a
+    fraction, F equal to 2PR/(P+R) and R to OOV·R_oov + (1−OOV)·R_iv within
+    the rounding of three printed decimals, so a misread cell is caught.
+
+    Args:
+        path: a TOML file in the bundled file's form, or None for the bundled one.
+
+    Returns:
+        The rows with their source.
+
+    Raises:
+        CwsBenchError: the file cannot be read or parsed, or a row is wrong
+            (the message names the file and the row).
+    """
+    if path is None:
+        return _bundled()
+    return _load(path)
+
+
+@cache
+def _bundled() -> PublishedResults:
+    return _load(None)
+
+
+def _load(path: str | os.PathLike[str] | None) -> PublishedResults:
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+
+    name, text = _read(path)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise CwsBenchError(f"{name}: not valid TOML ({error})") from error
+    source = data.get("source")
+    if not isinstance(source, dict) or not all(
+        isinstance(source.get(key), str) and source.get(key)
+        for key in ("key", "citation", "url", "results_url")
+    ):
+        raise _fail(name, "[source]", "needs key, citation, url and results_url (strings)")
+    test_words = data.get("test_words")
+    if (
+        not isinstance(test_words, dict)
+        or not test_words
+        or not all(
+            isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in test_words.values()
+        )
+    ):
+        raise _fail(name, "[test_words]", "needs a positive word count per corpus name")
+    tables = data.get("rows")
+    if not isinstance(tables, list) or not tables:
+        raise _fail(name, "[[rows]]", "no rows")
+    rows = []
+    for index, table in enumerate(tables, start=1):
+        _check_row(name, index, table, test_words)
+        rows.append(
+            PublishedRow(
+                corpus=table["corpus"],
+                track=table["track"],
+                system=table["system"],
+                site=table["site"],
+                run=table["run"],
+                table=table["table"],
+                recall=float(table["recall"]),
+                precision=float(table["precision"]),
+                f1=float(table["f1"]),
+                oov_rate=float(table["oov_rate"]),
+                oov_recall=float(table["oov_recall"]),
+                iv_recall=float(table["iv_recall"]),
+                citation=" ".join(source["citation"].split()),
+                source_key=source["key"],
+                url=source["url"],
+                note=table.get("note", ""),
+            )
+        )
+    return PublishedResults(
+        rows=tuple(rows),
+        source_key=source["key"],
+        citation=" ".join(source["citation"].split()),
+        url=source["url"],
+        results_url=source["results_url"],
+        test_words=dict(test_words),
+        path=name,
+    )
+
+
+def published_for(corpus: str, gold_words: int | None) -> tuple[PublishedRow, ...]:
+    """The published rows that apply to a leaderboard, best F first.
+
+    Args:
+        corpus: the leaderboard's corpus label (``sighan2005-pku``).
+        gold_words: how many gold words the run scored (None: not known).
+
+    Returns:
+        The rows, or ``()`` when the corpus is not a SIGHAN 2005 test set or
+        the gold is not the whole published test set (another word count).
+    """
+    published = load_published()
+    expected = published.test_words.get(corpus)
+    if expected is None or gold_words != expected:
+        return ()
+    return published.for_corpus(corpus)
+
+
+@dataclass(frozen=True)
+class BaselineDifference:
+    """How one of the run's rows compares with the published baseline of its corpus.
+
+    Attributes:
+        segmenter: the row's label.
+        method: how the run counted correct words (``interval`` or ``sighan``).
+        keep_runs: the row's ``keep_runs`` option (None when not recorded).
+        ours: the row's F.
+        published: the published baseline's F.
+    """
+
+    segmenter: str
+    method: str
+    keep_runs: bool | None
+    ours: float
+    published: float
+
+    @property
+    def difference(self) -> float:
+        """Our F minus the published one."""
+        return self.ours - self.published
+
+    def sentence(self) -> str:
+        """One line for a report: the two F, their difference and what the row ran."""
+        runs = {True: "keep_runs=true; ", False: "keep_runs=false; ", None: ""}[self.keep_runs]
+        name = self.segmenter if self.segmenter == "fmm" else f"{self.segmenter} (fmm)"
+        return (
+            f"{name}, {runs}{self.method} counting: F {self.ours:.3f} here, "
+            f"{self.published:.3f} published, {self.difference:+.3f}"
+        )
+
+
+def baseline_differences(corpus: str, pairs: Any) -> tuple[BaselineDifference, ...]:
+    """The run's FMM rows against the published baseline of their corpus.
+
+    Args:
+        corpus: the leaderboard's corpus label.
+        pairs: the scored :class:`~cws_bench.results.model.PairResult` of that corpus.
+
+    Returns:
+        One entry per ``fmm`` row with an F, in the order given; ``()`` when
+        the corpus has no published baseline.
+    """
+    baseline = load_published().baseline(corpus)
+    if baseline is None:
+        return ()
+    found = []
+    for pair in pairs:
+        f1 = pair.scores.get("f1")
+        if pair.adapter != "fmm" or f1 is None or not math.isfinite(f1):
+            continue
+        info = pair.segmenter_info or {}
+        # keep_runs is on unless the options say otherwise; unknown when none were recorded.
+        keep_runs = (
+            (info.get("options") or {}).get("keep_runs", True) if "options" in info else None
+        )
+        found.append(
+            BaselineDifference(
+                segmenter=pair.segmenter,
+                method=str(pair.scores.get("method") or "interval"),
+                keep_runs=keep_runs if isinstance(keep_runs, bool) else None,
+                ours=float(f1),
+                published=baseline.f1,
+            )
+        )
+    return tuple(found)

@@ -1,0 +1,352 @@
+"""The bake-off: several segmenters over several gold corpora, in shards on one executor.
+
+:func:`run_bakeoff` runs the phases one after the other, each in its own
+module:
+
+1. configuration (:mod:`cws_bench.run.config`: the TOML, every key checked,
+   and the caller's settings and Python segmenters);
+2. validation (:mod:`cws_bench.run.validate`: every corpus, file, segmenter,
+   option and model, every problem at once, before anything runs);
+3. the plan (:mod:`cws_bench.run.plan`: each corpus read once, pairs keyed by
+   content, finished ones from the run cache, the others cut into shards);
+4. the execution (:mod:`cws_bench.run.execute`: every shard on one executor,
+   each pair scored as it completes by :func:`cws_bench.run.pair.finish_pair`);
+5. the result (here: rows, bootstrap intervals, paired comparisons, verdicts);
+6. the reports (:func:`cws_bench.reports.write_reports`).
+
+Each (segmenter, corpus) pair is cut into shards (of whole batches, or of lines
+for a segmenter that segments each line on its own), and every
+shard of every pair runs on one executor (local
+worker processes or a Dask cluster, chosen by ``[settings]``: ``executor``,
+``scheduler``, ``shard_chars``, ``retries``), whose workers keep the
+segmenters they loaded. A segmenter that raises, or a shard that keeps
+crashing or timing out, becomes a failed row and the rest go on. Each
+finished shard and pair is written to the run cache at once (a temporary
+file, then a rename), keyed by everything that can change its numbers, so a
+rerun after an interruption redoes only what is missing, shard by shard.
+The numbers do not depend on the executor or the shard size.
+
+Statistics (cws_bench/metrics/significance.py): percentile bootstrap
+intervals of P, R and F1 over sentences (``resamples`` resamples, ``seed``),
+the SIGHAN bakeoff's ±2·sqrt(p(1−p)/n) (Emerson 2005; n: gold words for
+recall, predicted words for precision), and a paired bootstrap test of F1 for
+every two segmenters of the same track on a corpus (Koehn 2004), its
+p-values corrected within each track for multiple comparisons
+(``correction``, Holm-Bonferroni by default) by
+:func:`cws_bench.results.model.judge_comparisons`. A segmenter scored on its own
+training data is in no family and never wins.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+from cws_bench.results.model import (
+    BakeoffResult,
+    Comparison,
+    Interval,
+    PairResult,
+    judge_comparisons,
+)
+from cws_bench.run import validate
+from cws_bench.run.cache import RunCache
+from cws_bench.run.config import BakeoffConfig, CorpusSpec, SegmenterSpec, configured
+from cws_bench.run.execute import Run, early_executor, execute_plan, shipped_segmenters
+from cws_bench.run.executors import Executor, ExecutorSettings
+from cws_bench.run.identity import environment
+from cws_bench.run.pair import PairRecord, pair_result
+from cws_bench.run.plan import RunPlan, installed_segmenters, plan_run
+from cws_bench.text.io import PathLike
+
+if TYPE_CHECKING:
+    from cws_bench.segmenters import SegmenterInfo
+
+__all__ = ["run_bakeoff"]
+
+
+CONFIDENCE = 0.95
+
+
+ALPHA = 0.05
+
+
+def run_bakeoff(
+    config: BakeoffConfig | PathLike | None = None,
+    *,
+    output_dir: PathLike | None = None,
+    jobs: int | None = None,
+    data_dir: PathLike | None = None,
+    use_cache: bool = True,
+    progress: bool = False,
+    write: bool = True,
+    executor: str | Executor | None = None,
+    scheduler: str | None = None,
+    shard_chars: int | None = None,
+    shard_timeout: float | None = None,
+    retries: int | None = None,
+    segmenters: Mapping[str, Any] | None = None,
+    only_segmenters: Sequence[str] | None = None,
+    only_corpora: Sequence[str] | None = None,
+) -> BakeoffResult:
+    """Run a bake-off and write its reports.
+
+    The configuration is checked first (:func:`cws_bench.run.validate.validate_config`):
+    every problem (a missing file or corpus, an unknown segmenter or option, a
+    model that is not here) is raised at once, before anything runs or is written.
+
+    Args:
+        config: a BakeoffConfig, a TOML file, a bundled name, or None (the default bake-off).
+        output_dir: where reports and the run cache go (default ``reports/<name>``).
+        jobs: worker processes (default: the CPU count; the local Dask cluster's workers).
+        data_dir: where corpora that need one are (e.g. the SIGHAN 2005 data).
+        use_cache: reuse finished pairs and shards from the run cache.
+        progress: show progress on stderr: a bar on a terminal, one line per
+            finished pair otherwise (a CI log gets no carriage returns).
+        write: write the reports (results.json, results.csv, leaderboard.md, report.html,
+            leaderboard.tex).
+        executor: ``local``, ``dask`` or an :class:`~cws_bench.run.executors.Executor`
+            (left open) [default: the config's ``[settings]``, else local].
+        scheduler: a Dask scheduler's address (implies dask) [default: the config's].
+        shard_chars: characters per shard [default: the config's, 20,000].
+        shard_timeout: seconds a shard may take [default: the config's ``timeout``].
+        retries: runs again of a shard whose worker died or hung [default: the config's, 2].
+        segmenters: more segmenters by label, each a
+            :class:`~cws_bench.segmenters.Segmenter` or a callable (a line in, its
+            words out), on the open track and every corpus; shipped to the workers
+            with cloudpickle (see docs/SCALING.md).
+        only_segmenters: run only the segmenters of these labels [default: all].
+        only_corpora: run only on the corpora of these labels [default: all].
+
+    Returns:
+        The BakeoffResult (``.to_frame()`` gives a pandas DataFrame).
+
+    Raises:
+        CwsBenchError: a bad configuration, a corpus or segmenter that is not
+            available (and not optional), or a report that cannot be written.
+    """
+    from cws_bench.corpora.base import kept_summaries
+    from cws_bench.run.identity import forget
+
+    forget()  # files may have changed since an earlier run in this process
+    started = time.perf_counter()
+    # 1. configuration (run/config.py): the file and what the caller gave
+    given = ExecutorSettings(
+        executor=executor if isinstance(executor, str) else None,
+        scheduler=scheduler,
+        shard_chars=shard_chars,
+        retries=retries,
+    )
+    config = configured(config, given, segmenters)
+    data = os.fspath(data_dir) if data_dir is not None else None
+    notes: list[str] = []
+    # 2. validation (run/validate.py: below run/config.py, so the configuration goes untyped)
+    selected = validate.select(config, segmenters=only_segmenters, corpora=only_corpora)
+    checked: BakeoffConfig = cast(
+        BakeoffConfig,
+        validate.validate_config(selected, data_dir=data, shipped=segmenters or (), notes=notes),
+    )
+    own = executor if isinstance(executor, Executor) else None
+    if own is None and not checked.settings.scheduler:
+        validate.check_main_guard()  # before any worker process imports the script
+    # 3. the plan (run/plan.py), while a local executor's workers start
+    output = Path(output_dir) if output_dir is not None else Path("reports") / checked.name
+    cache = RunCache(output / "cache" if use_cache or write else None)
+    installed = installed_segmenters(checked, notes, shipped=shipped_segmenters(segmenters))
+    settings = replace(checked.settings, jobs=jobs, timeout=shard_timeout or checked.timeout)
+    early = early_executor(settings, own)
+    warming = None
+    try:
+        with kept_summaries():  # a training split is read once: identity, dictionary, buckets
+            plan = plan_run(
+                checked, installed, cache=cache, use_cache=use_cache, data_dir=data, notes=notes
+            )
+            if write:  # the first charts' imports and fonts, while the workers segment
+                from cws_bench.reports import prepare_reports
+
+                warming = prepare_reports()
+            # 4. the execution (run/execute.py)
+            run = execute_plan(plan, cache, settings, own or early, progress, use_cache)
+    finally:
+        if early is not None:
+            from cws_bench.system.workers import signals_ignored
+
+            with signals_ignored():  # a second Ctrl-C cannot cut the cleanup
+                early.close()
+    # 5. the result (below) and 6. the reports
+    notes.extend(cache.warnings)
+    result = _result(checked, plan, [(s, i) for s, i, _ in installed], run, data)
+    result = replace(result, duration_s=time.perf_counter() - started)
+    if write:
+        from cws_bench.reports import write_reports
+
+        if warming is not None:
+            warming.join()
+        write_reports(result, output, progress=progress)
+    return result
+
+
+# ---------------------------------------------------------------------------
+# The result
+
+
+def _result(
+    config: BakeoffConfig,
+    plan: RunPlan,
+    segmenters: list[tuple[SegmenterSpec, SegmenterInfo]],
+    run: Run,
+    data: str | None,
+) -> BakeoffResult:
+    """The BakeoffResult of a finished run: rows, statistics, settings."""
+    from cws_bench.corpora.overlap import run_overlap
+
+    records = plan.records
+    intervals, comparisons = _statistics(records, config)
+    overlap = run_overlap(plan.corpora, data)  # test sentences in training data, shared sets
+    pairs = []
+    for corpus in plan.corpora:
+        for spec, info in segmenters:
+            if not spec.runs_on(corpus):
+                continue
+            pair = (corpus.label, spec.label)
+            record = records.get(pair)
+            if record is None:
+                status, error = plan.statuses.get(pair, ("failed", "not run"))
+                pairs.append(_failed_pair(corpus, spec, info, status, error, data))
+            else:
+                scored = pair_result(
+                    corpus,
+                    spec,
+                    record,
+                    intervals.get(pair, {}),
+                    seed=config.seed,
+                    resamples=config.resamples,
+                )
+                seen = overlap.warnings.get(corpus.label)
+                warnings = scored.warnings if seen is None else (*scored.warnings, seen)
+                pairs.append(replace(scored, cached=pair in plan.cached, warnings=warnings))
+    return BakeoffResult(
+        name=config.name,
+        config=config.to_dict(),
+        pairs=tuple(pairs),
+        comparisons=judge_comparisons(
+            pairs, comparisons, alpha=ALPHA, correction=config.correction
+        ),
+        settings={
+            "seed": config.seed,
+            "resamples": config.resamples,
+            "confidence": CONFIDENCE,
+            "alpha": ALPHA,
+            "correction": config.correction,
+            "jobs": run.executor_jobs,
+            "executor": "dask" if config.settings.scheduler else config.settings.executor,
+            "shard_chars": config.settings.shard_chars,
+            "shards": len(run.items),
+            "loads": run.load_reports(),
+            "notes": plan.notes,
+            "corpus_domains": _corpus_domains(plan.corpora, data),
+            "corpus_test_sets": overlap.test_sets,
+            "test_in_train": overlap.train,
+        },
+        environment={**environment(), **model_devices(records)},
+        created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        duration_s=0.0,
+    )
+
+
+def _failed_pair(
+    corpus: CorpusSpec,
+    spec: SegmenterSpec,
+    info: SegmenterInfo,
+    status: str,
+    error: str | None,
+    data_dir: str | None,
+) -> PairResult:
+    """The row of a pair that failed, timed out or did not run."""
+    return PairResult(
+        corpus=corpus.label,
+        segmenter=spec.label,
+        adapter=spec.name,
+        track=spec.track,
+        status=status,
+        error=error,
+        segmenter_info={
+            "name": spec.name,
+            "version": info.version,
+            "options": spec.options_for(corpus, data_dir),
+        },
+    )
+
+
+def _corpus_domains(corpora: Sequence[CorpusSpec], data_dir: str | None) -> dict[str, str]:
+    """Corpus label -> the domain on its card (for the reports' across-corpora views)."""
+    from cws_bench.corpora import get_corpus
+
+    return {
+        c.label: get_corpus(c.name, data_dir=data_dir).domain for c in corpora if c.name is not None
+    }
+
+
+def model_devices(records: dict[tuple[str, str], PairRecord]) -> dict[str, Any]:
+    """``{"models": {segmenter: its model, device, dtype, GPU}}`` of the neural adapters run.
+
+    Empty when no segmenter recorded a ``model`` in its metadata.
+    """
+    models = {
+        label: record.segmenter_info.model
+        for (_, label), record in sorted(records.items(), key=lambda item: item[0])
+        if record.segmenter_info.model
+    }
+    return {"models": models} if models else {}
+
+
+# ---------------------------------------------------------------------------
+# Statistics
+
+
+def _statistics(
+    records: dict[tuple[str, str], PairRecord], config: BakeoffConfig
+) -> tuple[dict[tuple[str, str], dict[str, Interval]], list[Comparison]]:
+    """Bootstrap intervals per pair and paired comparisons per corpus.
+
+    Per-sentence counts are the rows of cws_bench.scoring.per_sentence; the pairs of
+    a corpus share their resamples (:func:`cws_bench.run.comparison.bootstrap_statistics`).
+    """
+    import numpy as np
+
+    from cws_bench.run.comparison import bootstrap_statistics
+    from cws_bench.scoring.per_sentence import COLUMNS
+
+    by_corpus: dict[str, dict[str, Any]] = {}
+    for corpus_label, label in records:
+        rows = records[corpus_label, label].sentence_counts
+        array = np.asarray(rows, dtype=np.int64).reshape(-1, len(COLUMNS))
+        by_corpus.setdefault(corpus_label, {})[label] = array
+    track_of = {s.label: s.track for s in config.segmenters}
+    found: dict[str, dict[str, dict[str, Interval]]] = {}
+    compared: dict[str, list[Comparison]] = {}
+    for corpus_label, systems in by_corpus.items():
+        labels = [s.label for s in config.segmenters if s.label in systems]
+        pairs = [
+            (a, b)
+            for i, a in enumerate(labels)
+            for b in labels[i + 1 :]
+            if track_of[a] == track_of[b]  # tracks are ranked apart
+        ]
+        found[corpus_label], compared[corpus_label] = bootstrap_statistics(
+            corpus_label,
+            systems,
+            pairs,
+            resamples=config.resamples,
+            seed=config.seed,
+            confidence=CONFIDENCE,
+            alpha=ALPHA,
+        )
+    intervals = {key: found[key[0]][key[1]] for key in records}
+    comparisons = [c for corpus in config.corpora for c in compared.get(corpus.label, [])]
+    return intervals, comparisons

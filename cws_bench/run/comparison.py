@@ -1,0 +1,730 @@
+"""Many systems against one gold standard: scores, bootstrap intervals, paired tests.
+
+:func:`compare` scores each system's output against the same gold, as
+``cws-bench score GOLD PRED1 PRED2 ...`` does, in the manner of sacrebleu's
+``-i a b c --paired-bs`` and ranx's ``compare``. The statistics are those of a
+bake-off, computed the same way from the same per-sentence counts with the
+same seed, so the numbers equal a bake-off's on the same outputs:
+
+- a percentile bootstrap interval of precision, recall and F1 per system,
+  resampling sentences (``resamples`` resamples, ``seed``);
+- a paired bootstrap test of F1 (Koehn 2004) for every two systems, in the
+  order given, or for every system against one ``baseline``;
+- a letter per system (``a`` for the best F1), and for each the letters of
+  the systems it beats significantly (p < 0.05 after the same correction for
+  multiple comparisons as the bake-off's, Holm–Bonferroni unless told), as
+  the bake-off's tables.
+
+The :class:`ComparisonReport` renders itself as text, JSON, CSV, Markdown and
+LaTeX (booktabs), and as a pandas DataFrame.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from cws_bench.defaults import (
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    STANDARD_DICTIONARY,
+    DictionaryDefault,
+)
+from cws_bench.errors import CwsBenchError, Fix
+from cws_bench.metrics.tables import escape_markdown
+from cws_bench.metrics.units import Units, format_p_value, units
+from cws_bench.results.model import Comparison, Interval
+from cws_bench.scoring import ScoreResult, score_files, score_sentences
+from cws_bench.scoring.methods import get_method
+from cws_bench.text.io import PathLike, display_name, read_segmented
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from cws_bench.text.dictionary import Dictionary
+    from cws_bench.text.normalize import Normalizer
+
+__all__ = ["ComparisonReport", "SystemRow", "bootstrap_statistics", "compare"]
+
+# The bake-off's defaults (DEFAULT_SEED and DEFAULT_RESAMPLES are the library's one each).
+CONFIDENCE = 0.95
+ALPHA = 0.05
+INTERVAL_METRICS = ("precision", "recall", "f1")
+REPORT_FORMATS = ("text", "json", "csv", "markdown", "latex")
+
+System = PathLike | Iterable[Sequence[str]]
+
+
+@dataclass(frozen=True)
+class SystemRow:
+    """One system of a comparison.
+
+    Attributes:
+        name: the system's name (its file as given, or the mapping's key).
+        result: its scores against the gold.
+        letter: its letter, ``a`` for the best F1.
+        beats: letters of the systems it beats significantly (F1), best first.
+        intervals: bootstrap intervals of precision, recall and F1 (empty
+            without ``confidence``).
+    """
+
+    name: str
+    result: ScoreResult
+    letter: str
+    beats: tuple[str, ...] = ()
+    intervals: dict[str, Interval] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "letter": self.letter,
+            "beats": list(self.beats),
+            "intervals": {k: v.to_dict() for k, v in self.intervals.items()},
+            "scores": self.result.to_dict(),
+            "warnings": list(self.result.warnings),
+        }
+
+
+@dataclass(frozen=True)
+class ComparisonReport:
+    """The systems, best F1 first, and the paired comparisons between them.
+
+    Attributes:
+        gold: the gold's name.
+        method: the counting method.
+        rows: one per system, best F1 first (ties in the order given).
+        comparisons: paired bootstrap tests of F1 (``difference`` = a - b).
+        baseline: the system every other one was tested against, or None.
+        confidence: the confidence level of the intervals.
+        resamples: bootstrap resamples.
+        seed: the resampling seed.
+        correction: the multiple-comparison correction of the paired tests
+            (``Comparison.adjusted_p_value``; ``none``: uncorrected).
+    """
+
+    gold: str
+    method: str
+    rows: tuple[SystemRow, ...]
+    comparisons: tuple[Comparison, ...] = ()
+    baseline: str | None = None
+    confidence: float = CONFIDENCE
+    resamples: int = DEFAULT_RESAMPLES
+    seed: int = DEFAULT_SEED
+    correction: str = "holm"
+
+    def __str__(self) -> str:
+        """The command line's table (:meth:`to_text`)."""
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        best = f", best={self.rows[0].name!r}" if self.rows else ""
+        return (
+            f"ComparisonReport(gold={self.gold!r}, systems={len(self.rows)}, "
+            f"comparisons={len(self.comparisons)}{best})"
+        )
+
+    @property
+    def has_intervals(self) -> bool:
+        return any(row.intervals for row in self.rows)
+
+    @property
+    def has_dictionary(self) -> bool:
+        return any(row.result.has_dictionary for row in self.rows)
+
+    def row(self, name: str) -> SystemRow:
+        """The row of one system, by name."""
+        for row in self.rows:
+            if row.name == name:
+                return row
+        raise KeyError(name)
+
+    def settings(self, *, intervals: bool | None = None) -> str:
+        """The settings line: counting, resampling, signature of the best system.
+
+        ``intervals``: whether the table at hand shows intervals (default: when
+        there are intervals or paired tests, whose differences have one).
+        """
+        parts = [f"{self.method} counting"]
+        if intervals is None:
+            intervals = self.has_intervals or bool(self.comparisons)
+        if self.has_intervals or self.comparisons:
+            shown = f", {self.confidence:.0%} intervals" if intervals else ""
+            parts.append(f"{self.resamples} bootstrap resamples, seed {self.seed}{shown}")
+        if self.comparisons:
+            from cws_bench.reports.tables import significance_method
+
+            parts.append(
+                "paired tests of F1 at "
+                + significance_method({"alpha": ALPHA, "correction": self.correction}).replace(
+                    " over the tests of each track", ""
+                )
+            )
+        return "; ".join(parts)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe dict: settings, the systems best first, the comparisons."""
+        return {
+            "gold": self.gold,
+            "method": self.method,
+            "confidence": self.confidence,
+            "resamples": self.resamples,
+            "seed": self.seed,
+            "alpha": ALPHA,
+            "correction": self.correction,
+            "baseline": self.baseline,
+            "systems": [row.to_dict() for row in self.rows],
+            "comparisons": [c.to_dict() for c in self.comparisons],
+        }
+
+    def to_frame(self) -> pd.DataFrame:
+        """One pandas row per system, the columns of :meth:`to_csv`."""
+        import pandas as pd
+
+        return pd.DataFrame(self._flat_rows())
+
+    # -- renderings ----------------------------------------------------------
+
+    def _columns(self) -> list[tuple[str, str]]:
+        """(key, heading) of the score columns shown."""
+        columns = [("precision", "P"), ("recall", "R"), ("f1", "F1")]
+        if self.has_dictionary:
+            columns += [("oov_rate", "OOV rate"), ("oov_recall", "OOV-R"), ("iv_recall", "IV-R")]
+        return columns
+
+    def _flat_rows(self) -> list[dict[str, Any]]:
+        out = []
+        for row in self.rows:
+            scores = row.result.to_dict()
+            flat: dict[str, Any] = {"system": row.name, "letter": row.letter}
+            for key in ("precision", "recall", "f1"):
+                flat[key] = scores[key]
+                if key in row.intervals:
+                    flat[f"{key}_low"] = row.intervals[key].low
+                    flat[f"{key}_high"] = row.intervals[key].high
+            for key in ("oov_rate", "oov_recall", "iv_recall"):
+                flat[key] = scores[key]
+            for key in ("gold_words", "pred_words", "correct_words"):
+                flat[key] = scores[key]
+            flat["beats"] = " ".join(row.beats)
+            flat["signature"] = scores["signature"]
+            out.append(flat)
+        return out
+
+    def _table(self, unit: Units) -> tuple[list[str], list[list[str]]]:
+        """Headings and cells of the main table (scores in ``unit``)."""
+        headings = ["", "system", *(heading for _, heading in self._columns())]
+        if self.has_intervals:
+            headings.insert(headings.index("F1") + 1, f"F1 {self.confidence:.0%} CI")
+        headings.append("better than")
+        cells = []
+        for row in self.rows:
+            scores = row.result.to_dict()
+            line = [row.letter, row.name]
+            for key, heading in self._columns():
+                line.append(unit.score(scores[key]))
+                if heading == "F1" and self.has_intervals:
+                    ci = row.intervals.get("f1")
+                    line.append(f"[{unit.score(ci.low)}, {unit.score(ci.high)}]" if ci else "--")
+            line.append(" ".join(row.beats) or "--")
+            cells.append(line)
+        return headings, cells
+
+    def _comparison_lines(self, unit: Units) -> list[tuple[str, str, str, str, str]]:
+        out = []
+        for c in self.comparisons:
+            out.append(
+                (
+                    f"{c.a} - {c.b}",
+                    unit.points(c.difference),
+                    f"[{unit.points(c.interval.low)}, {unit.points(c.interval.high)}]",
+                    format_p_value(c.p_value),
+                    "yes" if c.significant else "no",
+                )
+            )
+        return out
+
+    @property
+    def signature(self) -> str:
+        """The signature of the best system's scores, with the resampling settings when the
+        report holds intervals or tests (as a bake-off's signatures carry them)."""
+        if not self.rows:
+            return ""
+        signature = self.rows[0].result.signature
+        if self.has_intervals or self.comparisons:
+            signature = replace(
+                signature,
+                seed=self.seed,
+                extra=(*signature.extra, ("resamples", str(self.resamples))),
+            )
+        return signature.format()
+
+    def to_text(self, *, scale: str | None = None, digits: int | None = None) -> str:
+        """An aligned text table (scores in %, unless ``scale``), then the paired tests."""
+        unit = units(scale, digits)
+        headings, cells = self._table(unit)
+        widths = [max(len(r[i]) for r in [headings, *cells]) for i in range(len(headings))]
+        lines = [f"{len(self.rows)} systems against {self.gold} ({self.settings()}, {unit.label})"]
+        for r in [headings, *cells]:
+            lines.append(
+                "  "
+                + "  ".join(
+                    cell.ljust(width) if i < 2 or i == len(r) - 1 else cell.rjust(width)
+                    for i, (cell, width) in enumerate(zip(r, widths))
+                ).rstrip()
+            )
+        if self.comparisons:
+            what = "points" if unit.scale == "percent" else "fractions"
+            lines.append(f"  paired bootstrap tests of F1 (difference in {what}, interval, p):")
+            rows = self._comparison_lines(unit)
+            name_width = max(len(r[0]) for r in rows)
+            for pair, difference, interval, p_value, significant in rows:
+                mark = "  significant" if significant == "yes" else ""
+                p_text = p_value if p_value.startswith("<") else f"= {p_value}"
+                lines.append(
+                    f"    {pair:<{name_width}}  {difference:>7}  {interval}  p {p_text}{mark}"
+                )
+        for row in self.rows:
+            for warning in row.result.warnings:
+                lines.append(f"  note ({row.name}): {warning}")
+        if self.rows:
+            lines.append(f"  signature: {self.signature}")
+        return "\n".join(lines)
+
+    def to_json(self) -> str:
+        import json
+
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=2)
+
+    def to_csv(self) -> str:
+        """One header line and one row per system (fractions in [0, 1])."""
+        import csv
+        import io
+
+        from cws_bench.metrics.tables import safe_record
+
+        rows = self._flat_rows()
+        fields: list[str] = []
+        for row in rows:
+            fields += [key for key in row if key not in fields]
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
+        writer.writeheader()
+        for row in rows:
+            writer.writerow(safe_record({k: "" if v is None else v for k, v in row.items()}))
+        return out.getvalue().rstrip("\n")
+
+    def to_markdown(self, *, scale: str | None = None, digits: int | None = None) -> str:
+        """A GitHub Markdown table (scores in %, unless ``scale``), then the paired tests."""
+        unit = units(scale, digits)
+        headings, cells = self._table(unit)
+        escape = escape_markdown  # every cell: a label cannot become a link or a new cell
+        lines = [
+            f"{len(self.rows)} systems against `{self.gold}` ({self.settings()}, {unit.label}).",
+            "",
+            "| " + " | ".join(escape(h) for h in headings) + " |",
+            "| " + " | ".join(["---", "---"] + ["---:"] * (len(headings) - 3) + ["---"]) + " |",
+        ]
+        lines += ["| " + " | ".join(escape(c) for c in row) + " |" for row in cells]
+        if self.comparisons:
+            lines += [
+                "",
+                "| paired test of F1 | difference | interval | p | significant |",
+                "| --- | ---: | --- | ---: | --- |",
+            ]
+            lines += [
+                "| " + " | ".join(escape(c) for c in row) + " |"
+                for row in self._comparison_lines(unit)
+            ]
+        if self.rows:
+            lines += ["", f"Signature: `{self.signature}`"]
+        return "\n".join(lines)
+
+    def to_latex(self, *, scale: str | None = None, digits: int | None = None) -> str:
+        """A booktabs table: best value per column in bold, CIs in brackets, letters beaten
+        as superscripts of F1 (scores in %, unless ``scale``), the signature under it."""
+        unit = units(scale, digits)
+        columns = self._columns()
+        best: dict[str, float] = {}
+        for key, _ in columns:
+            values = [row.result.to_dict()[key] for row in self.rows]
+            present = [v for v in values if v is not None]
+            # The best OOV rate is not a thing: it describes the gold.
+            if present and key != "oov_rate":
+                best[key] = max(present)
+        from cws_bench.reports.latex import tabular
+
+        headings = ["", "System", *(_latex_escape(h) for _, h in columns)]
+        body = []
+        for row in self.rows:
+            scores = row.result.to_dict()
+            cells = [row.letter, _latex_escape(row.name)]
+            for key, _ in columns:
+                value = scores[key]
+                cell = unit.score(value)
+                if value is not None and best.get(key) == value:
+                    cell = f"\\textbf{{{cell}}}"
+                if key == "f1":
+                    ci = row.intervals.get("f1")
+                    if ci is not None:
+                        cell += f" [{unit.score(ci.low)}, {unit.score(ci.high)}]"
+                    if row.beats:
+                        cell += f"$^{{{','.join(row.beats)}}}$"
+                cells.append(cell)
+            body.append(" & ".join(cells))
+        shown = "\\%" if unit.scale == "percent" else "fractions"
+        caption = (
+            f"Word segmentation scores ({shown}) against {_latex_escape(self.gold)} "
+            # the table shows the F1 intervals only (not the paired tests' differences)
+            f"({_latex_escape(self.settings(intervals=self.has_intervals))})."
+        )
+        if any(row.beats for row in self.rows):
+            caption += " Superscripts: the systems a system's F1 beats significantly."
+        # under the table, as sacrebleu prints its signature under a score
+        after = [f"Signature: \\texttt{{{_latex_escape(self.signature)}}}"] if self.rows else []
+        lines = tabular("ll" + "r" * len(columns), headings, body, caption, after=after)
+        return "\n".join(lines)
+
+    def render(self, fmt: str, *, scale: str | None = None, digits: int | None = None) -> str:
+        """The report in one of :data:`REPORT_FORMATS`; ``scale`` and ``digits`` set how
+        text, Markdown and LaTeX print scores (JSON and CSV hold fractions)."""
+        printed = {"scale": scale, "digits": digits}
+        renderers = {
+            "text": lambda: self.to_text(**printed),
+            "json": self.to_json,
+            "csv": self.to_csv,
+            "markdown": lambda: self.to_markdown(**printed),
+            "latex": lambda: self.to_latex(**printed),
+        }
+        if fmt not in renderers:
+            raise CwsBenchError(
+                f"unknown report format {fmt!r}", f"use one of: {', '.join(renderers)}"
+            )
+        return renderers[fmt]()
+
+
+def _latex_escape(text: str) -> str:
+    """Escape LaTeX's special characters (:func:`cws_bench.reports.latex.escape_latex`).
+
+    >>> _latex_escape("out_1.txt: 50% & more")
+    'out\\\\_1.txt: 50\\\\% \\\\& more'
+    """
+    from cws_bench.reports.latex import escape_latex
+
+    return escape_latex(text)
+
+
+def _sentence_counts(result: ScoreResult) -> Any:
+    """Per-sentence rows (cws_bench.scoring.per_sentence), as the bake-off resamples them."""
+    import numpy as np
+
+    from cws_bench.scoring.per_sentence import COLUMNS, sentence_rows
+
+    rows = sentence_rows(result)
+    return np.asarray(rows, dtype=np.int64).reshape(-1, len(COLUMNS))
+
+
+def _letters(count: int) -> list[str]:
+    from cws_bench.reports.tables import letters
+
+    return letters(count)
+
+
+def compare(
+    gold: PathLike,
+    systems: Mapping[str, System] | Sequence[PathLike],
+    *,
+    dictionary: Dictionary | Iterable[str] | PathLike | DictionaryDefault | None = (
+        STANDARD_DICTIONARY
+    ),
+    method: str = "interval",
+    normalize: str | Normalizer | None = None,
+    encoding: str = "utf-8",
+    pred_encoding: str | None = None,
+    dictionary_encoding: str | None = None,
+    gold_format: str = "auto",
+    data_dir: PathLike | None = None,
+    confidence: bool = True,
+    paired: bool = True,
+    baseline: str | None = None,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+    correction: str = "holm",
+) -> ComparisonReport:
+    """Score several systems against one gold, with intervals and paired tests.
+
+    >>> gold = [["结婚", "的", "和", "尚未", "结婚", "的"]] * 3
+    >>> bad = [["结婚", "的", "和尚", "未", "结婚", "的"]] * 3
+    >>> report = compare(gold, {"bad": bad, "good": gold}, resamples=100)
+    >>> [(row.letter, row.name, round(row.result.f1, 2)) for row in report.rows]
+    [('a', 'good', 1.0), ('b', 'bad', 0.67)]
+
+    Args:
+        gold: the gold, as :func:`cws_bench.scoring.score_files` takes it (a
+            file in any gold format, or a registered corpus ``NAME[:SPLIT]``),
+            or the gold sentences themselves (lists of words).
+        systems: name -> prediction file or predicted sentences (lists of
+            words); or a sequence of files, named as given.
+        dictionary: for OOV/IV figures, as ``score_files`` takes it (by default
+            the standard dictionary of a corpus named as ``gold``, none for a file).
+        method: ``interval`` or ``sighan`` (without statistics: the bake-off's
+            bootstrap resamples interval counts).
+        normalize, encoding, pred_encoding, dictionary_encoding, gold_format,
+            data_dir: as :func:`cws_bench.scoring.score_files` takes them.
+        confidence: bootstrap intervals of P, R and F1 per system.
+        paired: paired bootstrap tests of F1 between every two systems.
+        baseline: the name of one system to test every other against
+            (instead of every pair).
+        resamples: bootstrap resamples.
+        seed: the resampling seed (the bake-off's default, 2005).
+        correction: the multiple-comparison correction of the paired tests, as
+            the bake-off's (``holm``, ``bonferroni``, ``fdr_bh`` or ``none``).
+
+    Returns:
+        A :class:`ComparisonReport`.
+
+    Raises:
+        CwsBenchError: no system, an unknown baseline, statistics with the
+            sighan method, or any error of scoring.
+    """
+    named = _named_systems(systems)
+    if not named:
+        raise CwsBenchError("no system to compare", "give at least one prediction")
+    if baseline is not None and baseline not in named:
+        raise CwsBenchError(
+            f"baseline {baseline!r} is not one of the systems",
+            f"use one of: {', '.join(named)}",
+        )
+    paired = paired or baseline is not None
+    if (confidence or paired) and not get_method(method).resamples_sentences:
+        raise CwsBenchError(
+            "bootstrap intervals and paired tests resample interval counts, as the bake-off does",
+            "leave out {0}, or {1}/{2}/{3}",
+            fixes=(Fix("method", method), Fix("confidence"), Fix("paired"), Fix("baseline")),
+        )
+    from cws_bench.scoring import scoring_dictionary
+
+    words = scoring_dictionary(
+        gold, dictionary, data_dir=data_dir, encoding=dictionary_encoding or encoding
+    )
+    results = _score_all(
+        gold,
+        named,
+        dictionary=words,
+        method=method,
+        normalize=normalize,
+        encoding=encoding,
+        pred_encoding=pred_encoding,
+        gold_format=gold_format,
+        data_dir=data_dir,
+    )
+    gold_name = "gold" if not isinstance(gold, (str, os.PathLike)) else display_name(gold)
+    counts = {name: _sentence_counts(result) for name, result in results.items()}
+    pairs = _test_pairs(list(results), baseline) if paired and len(results) > 1 else []
+    intervals, comparisons = bootstrap_statistics(
+        gold_name, counts, pairs, resamples=resamples, seed=seed, intervals=bool(confidence)
+    )
+    if pairs:
+        comparisons = _corrected(comparisons, correction)
+    return ComparisonReport(
+        gold=gold_name,
+        method=method,
+        rows=_ranked_rows(gold_name, results, intervals, comparisons),
+        comparisons=tuple(comparisons),
+        baseline=baseline,
+        confidence=CONFIDENCE,
+        resamples=resamples,
+        seed=seed,
+        correction=correction,
+    )
+
+
+def _test_pairs(names: list[str], baseline: str | None) -> list[tuple[str, str]]:
+    """The pairs to test: each system against the baseline, or every two systems."""
+    if baseline is not None:
+        return [(a, baseline) for a in names if a != baseline]
+    return [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
+
+
+def _corrected(comparisons: list[Comparison], correction: str) -> list[Comparison]:
+    """One family, as one track of a bake-off: the p-values corrected together."""
+    from cws_bench.metrics.significance import adjust_p_values
+
+    adjusted = adjust_p_values([c.p_value for c in comparisons], method=correction)
+    return [
+        replace(c, adjusted_p_value=float(p), significant=bool(p < ALPHA))
+        for c, p in zip(comparisons, adjusted)
+    ]
+
+
+def _ranked_rows(
+    gold_name: str,
+    results: Mapping[str, ScoreResult],
+    intervals: Mapping[str, dict[str, Interval]],
+    comparisons: list[Comparison],
+) -> tuple[SystemRow, ...]:
+    """Best F1 first, each with its letter and the letters of the systems it beats."""
+    from cws_bench.reports.tables import significantly_better
+
+    ranked = sorted(results, key=lambda name: -results[name].f1)
+    letter_of = dict(zip(ranked, _letters(len(ranked))))
+    return tuple(
+        SystemRow(
+            name=name,
+            result=results[name],
+            letter=letter_of[name],
+            beats=tuple(
+                letter_of[other]
+                for other in ranked
+                if other != name and significantly_better(comparisons, gold_name, name, other)
+            ),
+            intervals=intervals[name],
+        )
+        for name in ranked
+    )
+
+
+def _named_systems(systems: Mapping[str, System] | Sequence[PathLike]) -> dict[str, System]:
+    if isinstance(systems, Mapping):
+        return {str(name): value for name, value in systems.items()}
+    if isinstance(systems, (str, os.PathLike)):
+        systems = [systems]
+    named: dict[str, System] = {}
+    for path in systems:
+        name = display_name(path)
+        if name in named:
+            raise CwsBenchError(f"{name} is given twice", "give each system once")
+        named[name] = path
+    return named
+
+
+def _is_path(value: Any) -> bool:
+    return isinstance(value, (str, os.PathLike))
+
+
+def _score_all(
+    gold: Any,
+    named: dict[str, System],
+    *,
+    dictionary: Dictionary | None,
+    method: str,
+    normalize: str | Normalizer | None,
+    encoding: str,
+    pred_encoding: str | None,
+    gold_format: str,
+    data_dir: PathLike | None,
+) -> dict[str, ScoreResult]:
+    """Each system's result with per-sentence counts.
+
+    When the gold and every system are files, each is scored by
+    ``score_files``; otherwise all go through ``score_sentences`` (files
+    read as sentences), so the rows of one report are counted alike.
+    """
+    if _is_path(gold) and all(_is_path(v) for v in named.values()):
+        return {
+            name: score_files(
+                gold,
+                path,  # type: ignore[arg-type]
+                dictionary=dictionary,
+                method=method,  # type: ignore[arg-type]
+                normalize=normalize,
+                encoding=encoding,
+                pred_encoding=pred_encoding,
+                gold_format=gold_format,
+                data_dir=data_dir,
+                per_line=True,
+            )
+            for name, path in named.items()
+        }
+    if _is_path(gold):
+        from cws_bench.scoring.inputs import gold_sentences
+
+        sentences = gold_sentences(gold, gold_format, encoding, data_dir)
+        if sentences is None:
+            sentences = read_segmented(gold, encoding=encoding)
+        gold_sentences = [list(words) for words in sentences]
+    else:
+        gold_sentences = [list(words) for words in gold]
+    results = {}
+    for name, value in named.items():
+        pred = (
+            list(read_segmented(value, encoding=pred_encoding or encoding))
+            if _is_path(value)
+            else [list(words) for words in value]  # type: ignore[union-attr]
+        )
+        results[name] = score_sentences(
+            gold_sentences,
+            pred,
+            dictionary,
+            method=method,  # type: ignore[arg-type]
+            normalize=normalize,
+            per_line=True,
+        )
+    return results
+
+
+def bootstrap_statistics(
+    corpus: str,
+    counts: Mapping[str, Any],
+    pairs: Sequence[tuple[str, str]],
+    *,
+    resamples: int,
+    seed: int,
+    intervals: bool = True,
+    confidence: float = CONFIDENCE,
+    alpha: float = ALPHA,
+) -> tuple[dict[str, dict[str, Interval]], list[Comparison]]:
+    """Percentile bootstrap intervals of P, R and F1 and paired tests of F1 on one corpus.
+
+    What the bake-off and ``compare`` report: for each system (its per-sentence
+    rows, :mod:`cws_bench.scoring.per_sentence`) the intervals (none for a system
+    without rows; all of them only when ``intervals``), and for each ``(a,
+    b)`` of ``pairs`` whose rows have the same shape a paired bootstrap test
+    (a :class:`~cws_bench.results.model.Comparison`, uncorrected). The systems with
+    the same number of rows share one draw of resamples
+    (:class:`~cws_bench.metrics.significance.SharedResamples`): the numbers
+    are those of ``bootstrap_confidence_interval`` and ``paired_bootstrap_test``
+    run one by one, to the last digit.
+    """
+    from cws_bench.metrics.significance import SharedResamples
+    from cws_bench.scoring.per_sentence import statistics as sentence_statistics
+
+    statistics = sentence_statistics()
+    tested = [(a, b) for a, b in pairs if counts[a].shape == counts[b].shape and len(counts[a])]
+    needed = set(counts) if intervals else {name for pair in tested for name in pair}
+    groups: dict[int, list[str]] = {}
+    for name in counts:
+        if name in needed and len(counts[name]):
+            groups.setdefault(len(counts[name]), []).append(name)
+    shared: dict[str, tuple[SharedResamples, int]] = {}
+    for names in groups.values():
+        draw = SharedResamples([counts[n] for n in names], n_resamples=resamples, seed=seed)
+        shared.update((name, (draw, i)) for i, name in enumerate(names))
+    out: dict[str, dict[str, Interval]] = {name: {} for name in counts}
+    for name in counts if intervals else ():
+        if name not in shared:
+            continue
+        draw, i = shared[name]
+        for metric, statistic in statistics.items():
+            ci = draw.interval(i, statistic, confidence=confidence)
+            out[name][metric] = Interval(float(ci.low), float(ci.high))
+    comparisons = []
+    for a, b in tested:
+        (draw, i), (_, j) = shared[a], shared[b]
+        test = draw.paired_test(i, j, statistics["f1"], confidence=confidence)
+        assert test.low is not None  # a bootstrap test has an interval
+        assert test.high is not None
+        comparisons.append(
+            Comparison(
+                corpus=corpus,
+                a=a,
+                b=b,
+                metric="f1",
+                difference=float(test.difference),
+                interval=Interval(float(test.low), float(test.high)),
+                p_value=float(test.p_value),
+                significant=bool(test.p_value < alpha),
+            )
+        )
+    return out, comparisons

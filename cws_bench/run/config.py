@@ -1,0 +1,487 @@
+"""A bake-off's configuration: its corpora, segmenters and settings, every key checked.
+
+A bake-off is a TOML file (see ``cws_bench/configs/default.toml``)::
+
+    name = "default"           # reports go to reports/<name>/
+    seed = 2005                # resampling seed
+    resamples = 1000           # bootstrap resamples
+    timeout = 900              # seconds a shard may take
+    batch_size = 500           # lines per segment() call
+    correction = "holm"        # multiple comparisons: holm, bonferroni, fdr_bh or none
+
+    [settings]                 # how the run is spread over workers (changes no number)
+    executor = "local"         # local worker processes, or dask
+    scheduler = "tcp://10.0.0.5:8786"   # a Dask scheduler (default: a local cluster)
+    shard_chars = 20000        # characters per shard, in whole batches
+    retries = 2                # runs again of a shard whose worker died or hung
+
+    [[corpora]]
+    name = "pd1998"            # a registered corpus ...
+    split = "test"
+    dictionary = "corpus:pd1998"   # OOV dictionary (default: the corpus' standard one; "none")
+    normalize = "none"
+    convert = "none"           # e.g. "t2s": convert the input before segmenting (see CorpusSpec)
+    optional = false           # true: skip the corpus when its data is not here
+
+    [[corpora]]
+    label = "mine"             # ... or files of your own
+    gold = "gold.txt"          # segmented, any format read_corpus reads
+    raw = "raw.txt"            # optional: the raw input (else the gold words joined)
+    dictionary = "words.txt"
+
+    [[segmenters]]
+    name = "hmm"               # a registered adapter
+    label = "hmm"              # the row name (default: the name)
+    track = "closed"           # closed: only the corpus' training data; open: anything
+    options = { corpus = "pd1998", split = "train" }
+    optional = false           # true: skip when the adapter or its model is not here
+    corpora = ["pd1998"]       # only on these corpus labels (default: every corpus)
+
+Option values may say ``{corpus}``: it becomes the registered name of the
+corpus being scored (closed tracks train on each corpus' own training data).
+
+:func:`load_config` reads the file (or a bundled name), :func:`parse_config`
+checks every key and value into a :class:`BakeoffConfig` of
+:class:`CorpusSpec` and :class:`SegmenterSpec`, and :func:`configured` adds
+what the caller of :func:`~cws_bench.run.bakeoff.run_bakeoff` gave (settings,
+Python segmenters).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from cws_bench.configs import BUNDLED_CONFIGS, bundled_text
+from cws_bench.defaults import DEFAULT_BATCH_SIZE, DEFAULT_RESAMPLES, DEFAULT_SEED
+from cws_bench.errors import CwsBenchError
+from cws_bench.run import validate
+from cws_bench.run.executors import DEFAULT_RETRIES, EXECUTORS, ExecutorSettings
+from cws_bench.text.io import PathLike
+
+__all__ = [
+    "BAKEOFF_SHARD_CHARS",
+    "BUNDLED_CONFIGS",
+    "BakeoffConfig",
+    "CorpusSpec",
+    "SegmenterSpec",
+    "configured",
+    "load_config",
+    "parse_config",
+]
+
+
+@dataclass(frozen=True)
+class CorpusSpec:
+    """A corpus of the bake-off: a registered one, or files of the user's.
+
+    Attributes:
+        label: the name in reports.
+        name: the registered corpus name, or None for files.
+        split: the split scored (registered corpora).
+        gold: the gold file (files only).
+        raw: the raw input file, or None to join the gold words.
+        format: the gold file's format (``auto``, ``plain``, ``conllu``, ``pd``, ``bmes``).
+        encoding: the files' encoding.
+        dictionary: the OOV dictionary (a ``--dict`` specification), or None:
+            the corpus' standard dictionary for a registered corpus, none for files.
+        normalize: the normalisation applied before scoring.
+        convert: a character-by-character conversion (``t2s``: OpenCC
+            Traditional to Simplified) applied to the raw input before it is
+            segmented; the words are cut back out of the original text, so
+            the scores are on the corpus as it is. ``none`` (the default)
+            gives the input as it is.
+        optional: skip the corpus (with a note) when its data is not here.
+    """
+
+    label: str
+    name: str | None = None
+    split: str = "test"
+    gold: str | None = None
+    raw: str | None = None
+    format: str = "auto"
+    encoding: str = "utf-8"
+    dictionary: str | None = None
+    normalize: str = "none"
+    convert: str = "none"
+    optional: bool = False
+
+
+_ENV = re.compile(r"\{env:([A-Za-z_][A-Za-z0-9_]*)\}")
+"""An ``{env:NAME}`` placeholder in a segmenter's options."""
+
+
+@dataclass(frozen=True)
+class SegmenterSpec:
+    """A segmenter of the bake-off.
+
+    Attributes:
+        label: the row name in reports.
+        name: the registered adapter name.
+        track: ``closed`` or ``open``.
+        options: keyword options of ``get_segmenter`` (``{corpus}`` placeholders allowed).
+        optional: skip the segmenter when its library or its model is not here.
+        corpora: the corpus labels it runs on (closed-track rows only where a
+            corpus has training data), or None for every corpus.
+    """
+
+    label: str
+    name: str
+    track: str = "open"
+    options: dict[str, Any] = field(default_factory=dict)
+    optional: bool = False
+    corpora: tuple[str, ...] | None = None
+
+    def runs_on(self, corpus: CorpusSpec) -> bool:
+        """Whether the segmenter is run on ``corpus``."""
+        return self.corpora is None or corpus.label in self.corpora
+
+    def unset_variables(self) -> list[str]:
+        """The environment variables its ``{env:NAME}`` placeholders name that are not set."""
+        names = _ENV.findall(json.dumps(self.options, ensure_ascii=False))
+        return sorted({name for name in names if not os.environ.get(name)})
+
+    def options_for(self, corpus: CorpusSpec, data_dir: str | None = None) -> dict[str, Any]:
+        """The options with their placeholders filled.
+
+        ``{corpus}`` becomes the corpus' registered name (or its label);
+        ``{data_dir}`` the run's ``--data-dir``: an option whose whole value is
+        ``{data_dir}`` is left out when the run has none; ``{env:NAME}`` the
+        value of the environment variable ``NAME`` (an LLM's endpoint and
+        model), read in the parent process, so the run cache's key holds the
+        value, not the name.
+        """
+        target = corpus.name or corpus.label
+
+        def fill(value: Any) -> Any:
+            if isinstance(value, str):
+                value = value.replace("{corpus}", target)
+                if "{env:" in value:
+                    value = _ENV.sub(lambda m: os.environ.get(m.group(1), ""), value)
+                if "{data_dir}" in value and data_dir is not None:
+                    value = value.replace("{data_dir}", data_dir)
+                return value
+            if isinstance(value, list):
+                return [fill(v) for v in value]
+            if isinstance(value, dict):
+                return {k: fill(v) for k, v in value.items()}
+            return value
+
+        return {
+            key: fill(value)
+            for key, value in self.options.items()
+            if not (value == "{data_dir}" and data_dir is None)
+        }
+
+
+TRACKS = ("closed", "open")
+
+
+SAFE_NAME = re.compile(r"[\w.+ -]{1,100}")
+"""A bake-off name: a plain file name (Unicode letters allowed), the folder of its reports."""
+
+
+CORRECTION = "holm"  # multiple comparisons within a track: Holm-Bonferroni unless told
+
+
+BAKEOFF_SHARD_CHARS = 20_000
+"""Characters per shard of a bake-off by default: small corpora still make a few shards."""
+
+
+DEFAULT_SETTINGS = ExecutorSettings(
+    executor="local", shard_chars=BAKEOFF_SHARD_CHARS, retries=DEFAULT_RETRIES
+)
+"""A bake-off's ``[settings]`` when its configuration sets none."""
+
+
+@dataclass(frozen=True)
+class BakeoffConfig:
+    """A whole bake-off: corpora, segmenters and settings.
+
+    ``settings`` (executor, scheduler, shard_chars, retries) come from the
+    TOML's ``[settings]`` table (how the run is spread over workers: they
+    change no number); the shard timeout is ``timeout``.
+    """
+
+    name: str
+    corpora: tuple[CorpusSpec, ...]
+    segmenters: tuple[SegmenterSpec, ...]
+    seed: int = DEFAULT_SEED
+    resamples: int = DEFAULT_RESAMPLES
+    timeout: float = 900.0
+    batch_size: int = DEFAULT_BATCH_SIZE
+    description: str = ""
+    source: str | None = None
+    correction: str = CORRECTION
+    settings: ExecutorSettings = DEFAULT_SETTINGS
+
+    def to_dict(self) -> dict[str, Any]:
+        """The configuration as plain data (what results.json records)."""
+        return {
+            "name": self.name,
+            "description": self.description,
+            "source": self.source,
+            "seed": self.seed,
+            "resamples": self.resamples,
+            "timeout": self.timeout,
+            "batch_size": self.batch_size,
+            "correction": self.correction,
+            "corpora": [vars_of(c) for c in self.corpora],
+            "segmenters": [vars_of(s) for s in self.segmenters],
+            "settings": {key: getattr(self.settings, key) for key in sorted(_SETTINGS_KEYS)},
+        }
+
+
+def vars_of(obj: Any) -> dict[str, Any]:
+    return {key: getattr(obj, key) for key in obj.__dataclass_fields__}
+
+
+_CORPUS_KEYS = set(CorpusSpec.__dataclass_fields__)
+
+
+_SEGMENTER_KEYS = set(SegmenterSpec.__dataclass_fields__)
+
+
+_SETTINGS_KEYS = {"executor", "scheduler", "shard_chars", "retries"}
+
+
+_TOP_KEYS = {
+    "name",
+    "description",
+    "seed",
+    "resamples",
+    "timeout",
+    "batch_size",
+    "correction",
+    "corpora",
+    "segmenters",
+    "settings",
+}
+
+
+def _check_keys(where: str, table: Any, allowed: set[str]) -> None:
+    if not isinstance(table, dict):
+        raise CwsBenchError(f"{where}: expected a table")
+    unknown = sorted(set(table) - allowed)
+    if unknown:
+        from cws_bench.suggest import did_you_mean
+
+        close = [hint for key in unknown if (hint := did_you_mean(key, sorted(allowed), n=1))]
+        listed = f"allowed keys: {', '.join(sorted(allowed))}"
+        raise CwsBenchError(
+            f"{where}: unknown key(s) {', '.join(unknown)}",
+            f"{'; '.join(close)} ({listed})" if close else listed,
+        )
+
+
+def _parse_corpus(table: Any, where: str, base: Path) -> CorpusSpec:
+    """One ``[[corpora]]`` table; relative paths are relative to ``base``."""
+    _check_keys(where, table, _CORPUS_KEYS)
+    if bool(table.get("name")) == bool(table.get("gold")):
+        raise CwsBenchError(f"{where}: give either name (a registered corpus) or gold (a file)")
+    spec = dict(table)
+    for key in ("gold", "raw"):
+        if spec.get(key):
+            spec[key] = os.fspath(base / spec[key])
+    if spec.get("dictionary") and not str(spec["dictionary"]).startswith(("corpus:", "jieba")):
+        path = base / spec["dictionary"]
+        spec["dictionary"] = os.fspath(path if path.exists() else spec["dictionary"])
+    spec.setdefault("label", spec.get("name") or Path(spec["gold"]).stem)
+    return CorpusSpec(**spec)
+
+
+def _parse_segmenter(table: Any, where: str) -> SegmenterSpec:
+    """One ``[[segmenters]]`` table."""
+    _check_keys(where, table, _SEGMENTER_KEYS)
+    if not table.get("name"):
+        raise CwsBenchError(
+            f"{where}: missing name (a registered segmenter)", "see `cws-bench segmenters`"
+        )
+    spec = dict(table)
+    spec.setdefault("label", spec["name"])
+    if spec.get("track", "open") not in TRACKS:
+        raise CwsBenchError(f"{where}: track must be closed or open, not {spec['track']!r}")
+    if not isinstance(spec.get("options", {}), dict):
+        raise CwsBenchError(f"{where}: options must be a table")
+    if spec.get("corpora") is not None:
+        only = spec["corpora"]
+        if not isinstance(only, list) or not all(isinstance(c, str) for c in only):
+            raise CwsBenchError(f"{where}: corpora must be a list of corpus labels")
+        spec["corpora"] = tuple(only)
+    return SegmenterSpec(**spec)
+
+
+def _check_labels(
+    source: str, corpora: Sequence[CorpusSpec], segmenters: Sequence[SegmenterSpec]
+) -> None:
+    """Every segmenter's corpora exist; no label is used twice."""
+    if not corpora or not segmenters:
+        raise CwsBenchError(f"{source}: a bake-off needs at least one corpus and one segmenter")
+    corpus_labels = {c.label for c in corpora}
+    for segmenter in segmenters:
+        unknown = sorted(set(segmenter.corpora or ()) - corpus_labels)
+        if unknown:
+            raise CwsBenchError(
+                f"{source}: segmenter {segmenter.label}: no corpus labelled {', '.join(unknown)}",
+                f"corpus labels: {', '.join(sorted(corpus_labels))}",
+            )
+    for kind, labels in (
+        ("corpus", [c.label for c in corpora]),
+        ("segmenter", [s.label for s in segmenters]),
+    ):
+        duplicates = sorted({label for label in labels if labels.count(label) > 1})
+        if duplicates:
+            raise CwsBenchError(
+                f"{source}: {kind} label(s) used twice: {', '.join(duplicates)}",
+                "give each a distinct label",
+            )
+
+
+def _run_name(data: dict[str, Any], source: str) -> str:
+    name = str(data.get("name") or Path(source).stem)
+    if not SAFE_NAME.fullmatch(name) or name.startswith("."):
+        # The name is a folder under reports/: "../x" or "/tmp/x" would write elsewhere.
+        raise CwsBenchError(
+            f"{source}: name {name!r} is not a plain file name",
+            "use letters, digits, spaces and - _ . + (reports go to reports/<name>/; "
+            "pass -o to write them elsewhere)",
+        )
+    return name
+
+
+def _parse_settings(data: dict[str, Any], source: str) -> dict[str, Any]:
+    """The ``[settings]`` table: executor, scheduler, shard_chars, retries."""
+    table = data.get("settings", {})
+    _check_keys(f"{source}: [settings]", table, _SETTINGS_KEYS)
+    settings = dict(table)
+    if settings.get("executor", "local") not in EXECUTORS:
+        raise CwsBenchError(
+            f"{source}: [settings] executor must be one of {', '.join(EXECUTORS)}, "
+            f"not {settings['executor']!r}"
+        )
+    for key in ("shard_chars", "retries"):
+        value = settings.get(key, 1)
+        if not isinstance(value, int) or isinstance(value, bool) or value < (key == "shard_chars"):
+            raise CwsBenchError(f"{source}: [settings] {key} must be a whole number, not {value!r}")
+    return settings
+
+
+def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffConfig:
+    """Build a BakeoffConfig from parsed TOML, checking every key and value.
+
+    Relative file paths are taken relative to the configuration file's folder.
+
+    Raises:
+        CwsBenchError: a missing or unknown key, or a value of the wrong kind.
+    """
+    base = Path(source).resolve().parent if source and not source.startswith("<") else Path.cwd()
+    found: list[CwsBenchError] = []  # every table's problems, reported together
+
+    def parse(make: Any, *args: Any) -> Any:
+        try:
+            return make(*args)
+        except CwsBenchError as e:
+            found.append(e)
+            return None
+
+    parse(_check_keys, source, data, _TOP_KEYS)
+    corpora = [
+        parse(_parse_corpus, table, f"{source}: [[corpora]] #{index}", base)
+        for index, table in enumerate(data.get("corpora", []), start=1)
+    ]
+    segmenters = [
+        parse(_parse_segmenter, table, f"{source}: [[segmenters]] #{index}")
+        for index, table in enumerate(data.get("segmenters", []), start=1)
+    ]
+    if len(found) > 1:
+        raise validate.ConfigurationError(
+            source, [validate.Problem("", e.message, e.hint) for e in found]
+        )
+    if found:
+        raise found[0]
+    _check_labels(source, corpora, segmenters)
+    try:
+        config = BakeoffConfig(
+            name=_run_name(data, source),
+            corpora=tuple(corpora),
+            segmenters=tuple(segmenters),
+            seed=int(data.get("seed", DEFAULT_SEED)),
+            resamples=int(data.get("resamples", DEFAULT_RESAMPLES)),
+            timeout=float(data.get("timeout", 900)),
+            batch_size=int(data.get("batch_size", DEFAULT_BATCH_SIZE)),
+            description=str(data.get("description", "")),
+            source=source,
+            correction=str(data.get("correction", CORRECTION)),
+            settings=replace(DEFAULT_SETTINGS, **_parse_settings(data, source)),
+        )
+    except (TypeError, ValueError) as e:
+        raise CwsBenchError(f"{source}: {e}") from e
+    from cws_bench.metrics.significance import CORRECTIONS
+
+    if config.correction not in CORRECTIONS:
+        raise CwsBenchError(
+            f"{source}: correction must be one of {', '.join(CORRECTIONS)}, "
+            f"not {config.correction!r}",
+            "holm (Holm-Bonferroni) is the default; none leaves the p-values uncorrected",
+        )
+    return config
+
+
+def load_config(config: PathLike | None = None) -> BakeoffConfig:
+    """Read a bake-off configuration: a TOML file, or a bundled name (:data:`BUNDLED_CONFIGS`).
+
+    Raises:
+        CwsBenchError: the file is missing or not valid TOML (naming line and
+            column), or its content is not a bake-off.
+    """
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+
+    name = "default" if config is None else os.fspath(config)
+    if name in BUNDLED_CONFIGS and not Path(name).exists():
+        text = bundled_text(name)
+        source = f"<bundled {name}>"
+    else:
+        path = Path(name)
+        if not path.is_file():
+            from cws_bench.suggest import did_you_mean
+
+            close = did_you_mean(name, BUNDLED_CONFIGS)
+            listed = f"give a TOML file, or one of the bundled ones: {', '.join(BUNDLED_CONFIGS)}"
+            raise CwsBenchError(
+                f"{name}: no such bake-off configuration",
+                f"{close} ({listed})" if close else listed,
+            )
+        text = path.read_text(encoding="utf-8-sig")
+        source = os.fspath(path)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise CwsBenchError(
+            f"{source}: not valid TOML: {e}", "see https://toml.io for the syntax"
+        ) from e
+    return parse_config(data, source=source)
+
+
+def configured(
+    config: BakeoffConfig | PathLike | None,
+    given: ExecutorSettings,
+    segmenters: Mapping[str, Any] | None,
+) -> BakeoffConfig:
+    """The configuration with the caller's settings and shipped segmenters in it."""
+    if not isinstance(config, BakeoffConfig):
+        config = load_config(config)
+    changes: dict[str, Any] = {"settings": config.settings.merged(given)}
+    if segmenters:
+        extra = tuple(SegmenterSpec(label=label, name=label) for label in segmenters)
+        changes["segmenters"] = config.segmenters + extra
+        _check_labels(config.source or "<config>", config.corpora, changes["segmenters"])
+    return replace(config, **changes)

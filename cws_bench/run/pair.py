@@ -1,0 +1,525 @@
+"""One pair's result: a segmentation scored, analysed and signed into a :class:`PairRecord`.
+
+Everything the bake-off and the regression baseline both need to know about
+one scored (segmenter, corpus) pair lives here, once:
+
+- :func:`score_pair`: score a pair's segmentation per sentence and say
+  whether it is contaminated (:func:`contamination_warnings`: scored on data
+  it was trained on); the one assembly of a scored pair;
+- :func:`finish_pair`: that, plus error analysis, buckets, timing and
+  diagnostics: the typed :class:`PairRecord` the run cache holds (with
+  ``to_dict``/``from_dict``, :data:`CACHE_VERSION`);
+- :func:`pair_signature` (the score's signature plus segmenter, version,
+  options, seed and resamples) and :func:`pair_result` (the bake-off's row).
+
+This module imports nothing of cws_bench at module level, everything inside
+functions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cws_bench.results.model import Interval, PairAnalysis, PairResult, PairScores
+    from cws_bench.run.config import CorpusSpec, SegmenterSpec
+    from cws_bench.scoring import ScoreResult
+    from cws_bench.segmenters import TrainingData
+    from cws_bench.text.dictionary import Dictionary
+
+__all__ = [
+    "CACHE_VERSION",
+    "PairInput",
+    "PairRecord",
+    "PairTiming",
+    "ScoredPair",
+    "SegmenterMetadata",
+    "contamination_warnings",
+    "finish_pair",
+    "pair_result",
+    "pair_signature",
+    "score_pair",
+]
+
+
+CACHE_VERSION = 4
+"""The version of :class:`PairRecord` and of the cache key's material (4: content keys,
+records that say whether the pair is contaminated and whether it has a speed)."""
+
+
+@dataclass(frozen=True)
+class SegmenterMetadata:
+    """A segmenter as it ran: its metadata (:meth:`~cws_bench.segmenters.Segmenter.metadata`).
+
+    Attributes:
+        name, version, kind, description: what it is.
+        trained_on: :meth:`~cws_bench.segmenters.TrainingData.to_dict` of its training
+            data, or None.
+        options: its options (in a baseline, files by content).
+        extra: what an adapter adds, in its order (a neural adapter's ``model``: its
+            name, checksum, device, dtype).
+    """
+
+    name: str
+    version: str | None
+    kind: str | None
+    description: str | None
+    trained_on: dict[str, Any] | None
+    options: dict[str, Any]
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _KEYS = ("name", "version", "kind", "description", "trained_on", "options")
+
+    @property
+    def model(self) -> dict[str, Any] | None:
+        """A neural adapter's model, device and dtype, or None."""
+        return self.extra.get("model")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The metadata as the adapter gave it (the same keys, in the same order)."""
+        return {
+            "name": self.name,
+            "version": self.version,
+            "kind": self.kind,
+            "description": self.description,
+            "trained_on": self.trained_on,
+            "options": self.options,
+            **self.extra,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SegmenterMetadata:
+        """Rebuild it from :meth:`to_dict` output (or a segmenter's ``metadata()``).
+
+        Raises:
+            KeyError: a key of the metadata is missing.
+        """
+        return cls(
+            name=data["name"],
+            version=data["version"],
+            kind=data["kind"],
+            description=data["description"],
+            trained_on=data["trained_on"],
+            options=dict(data["options"]),
+            extra={key: value for key, value in data.items() if key not in cls._KEYS},
+        )
+
+
+@dataclass(frozen=True)
+class PairTiming:
+    """How long a pair took and how fast it segmented (none of it changes a score).
+
+    Attributes:
+        load_s: building the segmenter (loading its model, or training it).
+        segment_s: time inside ``segment()``, summed over shards.
+        characters: characters segmented (the raw lines' non-whitespace characters).
+        sentences: lines segmented.
+        chars_per_s, words_per_s: speed, or None (no speed: e.g. a file read).
+    """
+
+    load_s: float
+    segment_s: float
+    characters: int
+    sentences: int
+    chars_per_s: float | None
+    words_per_s: float | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The cache file's ``timing`` table, in its key order."""
+        return {
+            "load_s": self.load_s,
+            "segment_s": self.segment_s,
+            "characters": self.characters,
+            "sentences": self.sentences,
+            "chars_per_s": self.chars_per_s,
+            "words_per_s": self.words_per_s,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PairTiming:
+        """Rebuild it from :meth:`to_dict` output (values as they were stored).
+
+        Raises:
+            KeyError: a key is missing.
+        """
+        return cls(
+            load_s=data["load_s"],
+            segment_s=data["segment_s"],
+            characters=data["characters"],
+            sentences=data["sentences"],
+            chars_per_s=data["chars_per_s"],
+            words_per_s=data["words_per_s"],
+        )
+
+
+@dataclass(frozen=True)
+class PairRecord:
+    """What one pair's run produced: the record the run cache holds.
+
+    Attributes:
+        scores: the pair's :class:`~cws_bench.results.model.PairScores`.
+        sentence_counts: one row per scored sentence (:mod:`cws_bench.scoring.per_sentence`).
+        analysis: the pair's :class:`~cws_bench.results.model.PairAnalysis`.
+        timing: the pair's :class:`PairTiming`.
+        peak_memory_mib: the worker's peak resident memory.
+        warnings: the scorer's warnings and contamination warnings.
+        segmenter_info: the segmenter's metadata (:class:`SegmenterMetadata`).
+        contaminated: scored on data it was trained on (see :func:`contamination_warnings`).
+        version: :data:`CACHE_VERSION` of the record.
+        diagnostics: :func:`cws_bench.segmenters.diagnostics.summarize` of the segmenter's
+            per-line diagnostics (text fidelity, requests, cost), or None when it
+            keeps none.
+    """
+
+    scores: PairScores
+    sentence_counts: tuple[tuple[int, int, int], ...]
+    analysis: PairAnalysis
+    timing: PairTiming
+    peak_memory_mib: float
+    warnings: tuple[str, ...]
+    segmenter_info: SegmenterMetadata
+    contaminated: bool = False
+    version: int = CACHE_VERSION
+    diagnostics: dict[str, Any] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-safe data, in the cache file's key order."""
+        data = {
+            "version": self.version,
+            "scores": self.scores.to_dict(),
+            "sentence_counts": [list(row) for row in self.sentence_counts],
+            "analysis": self.analysis.to_dict(),
+            "timing": self.timing.to_dict(),
+            "peak_memory_mib": self.peak_memory_mib,
+            "warnings": list(self.warnings),
+            "contaminated": self.contaminated,
+            "segmenter_info": self.segmenter_info.to_dict(),
+        }
+        if self.diagnostics is not None:
+            data["diagnostics"] = self.diagnostics
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PairRecord:
+        """Rebuild a record from :meth:`to_dict` output.
+
+        Raises:
+            KeyError, TypeError, ValueError: the data is not a record.
+        """
+        from cws_bench.results.model import PairAnalysis, PairScores
+        from cws_bench.scoring.per_sentence import as_rows
+
+        return cls(
+            scores=PairScores.from_dict(data["scores"]),
+            sentence_counts=tuple(as_rows(data["sentence_counts"])),
+            analysis=PairAnalysis.from_dict(data["analysis"]),
+            timing=PairTiming.from_dict(data["timing"]),
+            peak_memory_mib=float(data["peak_memory_mib"]),
+            warnings=tuple(str(w) for w in data["warnings"]),
+            segmenter_info=SegmenterMetadata.from_dict(data["segmenter_info"]),
+            contaminated=bool(data.get("contaminated", False)),
+            version=int(data["version"]),
+            diagnostics=data.get("diagnostics"),
+        )
+
+    def signature(self, segmenter: str, *, seed: int, resamples: int, convert: str = "none") -> str:
+        """:func:`pair_signature` of this record."""
+        return pair_signature(
+            self.scores.signature,
+            segmenter,
+            self.segmenter_info,
+            seed=seed,
+            resamples=resamples,
+            convert=convert,
+        )
+
+
+def pair_signature(
+    score_signature: str,
+    segmenter: str,
+    info: SegmenterMetadata,
+    *,
+    seed: int,
+    resamples: int,
+    convert: str = "none",
+) -> str:
+    """The score's signature plus the segmenter, its version and options, the input's
+    conversion (when there is one), seed and resamples."""
+    options = json.dumps(info.options, sort_keys=True, ensure_ascii=False)
+    if info.model:  # a neural adapter's model, checksum, device, dtype (neural.py)
+        options += json.dumps(info.model, sort_keys=True, ensure_ascii=False)
+    digest = hashlib.blake2b(options.encode("utf-8"), digest_size=4).hexdigest()
+    return "|".join(
+        [
+            score_signature,
+            f"seg:{segmenter}",
+            f"segver:{info.version}",
+            f"opts:{digest}",
+            *([f"input:{convert}"] if convert != "none" else []),
+            f"seed:{seed}",
+            f"resamples:{resamples}",
+        ]
+    )
+
+
+def contamination_warnings(trained_on: Any, corpus: CorpusSpec, checksum: str | None) -> list[str]:
+    """The warning when a segmenter is scored on data it was trained on (or none).
+
+    Args:
+        trained_on: the segmenter's ``trained_on`` (a TrainingData, or None).
+        corpus: the corpus scored.
+        checksum: the sentence checksum of the scored gold, which also catches
+            the same text under another name.
+    """
+    if trained_on is None or not (
+        (corpus.name is not None and trained_on.overlaps(corpus.name, corpus.split, checksum))
+        or (checksum is not None and checksum == trained_on.checksum)
+    ):
+        return []
+    scored = f"{corpus.name}:{corpus.split}" if corpus.name else corpus.label
+    return [
+        f"trained on {trained_on.description}, which includes {scored}: "
+        "these scores are on data it has seen"
+    ]
+
+
+def pair_result(
+    corpus: CorpusSpec,
+    spec: SegmenterSpec,
+    record: PairRecord,
+    intervals: dict[str, Interval],
+    *,
+    seed: int,
+    resamples: int,
+) -> PairResult:
+    """The bake-off's row of a scored pair: its record, its bootstrap intervals and the
+    SIGHAN bakeoffs' half-widths ±2·sqrt(p(1−p)/n) (Emerson 2005), signed."""
+    from cws_bench.results.model import PairResult
+    from cws_bench.text.dictionary_checks import is_leak_warning
+
+    scores = record.scores
+    sighan = {}
+    for metric, n, p in (
+        ("recall", scores.gold_words, scores.recall),
+        ("precision", scores.pred_words, scores.precision),
+    ):
+        sighan[metric] = 2 * (p * (1 - p) / n) ** 0.5 if n else 0.0
+    return PairResult(
+        corpus=corpus.label,
+        segmenter=spec.label,
+        adapter=spec.name,
+        track=spec.track,
+        status="ok",
+        scores=scores,
+        intervals=intervals,
+        sighan_intervals=sighan,
+        timing=record.timing.to_dict(),
+        peak_memory_mib=record.peak_memory_mib,
+        warnings=record.warnings,
+        segmenter_info=record.segmenter_info.to_dict(),
+        signature=record.signature(
+            spec.name, seed=seed, resamples=resamples, convert=corpus.convert
+        ),
+        analysis=record.analysis,
+        # (a record cached before leaks excluded a row carries only the warning)
+        contaminated=record.contaminated or any(map(is_leak_warning, record.warnings)),
+        diagnostics=record.diagnostics or {},
+    )
+
+
+@dataclass(frozen=True)
+class PairInput:
+    """A corpus as a pair is scored on it: gold sentences, raw lines, OOV dictionary."""
+
+    corpus: CorpusSpec
+    gold: list[Sequence[str]]
+    raw: list[str]
+    dictionary: Dictionary | None
+    data_dir: str | None
+
+
+@dataclass(frozen=True)
+class ScoredPair:
+    """A pair's segmentation scored per sentence: what a bake-off's record and a baseline's
+    share (each adds its own: analysis and timing, or speed and identity).
+
+    Attributes:
+        result: the score (:func:`~cws_bench.scoring.score_sentences`, per line).
+        sentence_counts: one row per scored sentence (:mod:`cws_bench.scoring.per_sentence`).
+        warnings: the scorer's warnings, then the contamination warning.
+        contaminated: scored on data the segmenter was trained on.
+    """
+
+    result: ScoreResult
+    sentence_counts: tuple[tuple[int, int, int], ...]
+    warnings: tuple[str, ...]
+    contaminated: bool
+
+
+def score_pair(
+    pair: PairInput, pred: Sequence[Sequence[str]], trained_on: TrainingData | None
+) -> ScoredPair:
+    """Score a pair's segmentation per sentence and say whether it is contaminated: the one
+    assembly of a scored pair, under the bake-off's records and the baselines'.
+
+    Args:
+        pair: the corpus.
+        pred: the words of every raw line.
+        trained_on: the segmenter's training data, or None.
+    """
+    from cws_bench.scoring import score_sentences
+    from cws_bench.scoring.per_sentence import sentence_rows
+
+    corpus = pair.corpus
+    result = score_sentences(
+        pair.gold, pred, pair.dictionary, normalize=corpus.normalize, per_line=True
+    )
+    contamination = contamination_warnings(trained_on, corpus, result.signature.gold)
+    return ScoredPair(
+        result,
+        tuple(sentence_rows(result)),
+        (*result.warnings, *contamination),
+        bool(contamination),
+    )
+
+
+def _normalized(dictionary: Any, normalize: str | None) -> Any:
+    if normalize is None:
+        return dictionary
+    from cws_bench.text.normalize import get_normalizer
+
+    normalizer = get_normalizer(normalize)
+    return {normalizer(word) for word in dictionary.words}
+
+
+def finish_pair(
+    pair: PairInput,
+    pred: Sequence[Sequence[str]],
+    facts: dict[str, Any],
+    *,
+    timing: dict[str, float],
+    peak_memory_mib: float,
+    diagnostics: list[dict[str, Any] | None] | None = None,
+) -> PairRecord:
+    """Score a pair's segmentation per sentence, analyse its errors: its :class:`PairRecord`.
+
+    Args:
+        pair: the corpus.
+        pred: the words of every raw line.
+        facts: :func:`segmenter_facts` of the segmenter.
+        timing: ``load_s`` and ``segment_s``.
+        peak_memory_mib: the peak resident memory of the process(es) that segmented.
+        diagnostics: the segmenter's per-line diagnostics, one per raw line (or None).
+    """
+    from cws_bench.analysis.alignment import align
+    from cws_bench.analysis.buckets import bucket_analysis
+    from cws_bench.analysis.patterns import analyse_errors
+    from cws_bench.metrics.throughput import rate
+    from cws_bench.results.model import PairAnalysis, PairScores
+    from cws_bench.segmenters import TrainingData
+    from cws_bench.segmenters.stream import count_characters
+
+    corpus, gold, dictionary = pair.corpus, pair.gold, pair.dictionary
+    trained_on = facts["trained_on"]
+    scored = score_pair(
+        pair, pred, None if trained_on is None else TrainingData.from_dict(trained_on)
+    )
+    result = scored.result
+    normalizer = None if corpus.normalize == "none" else corpus.normalize
+    aligned = align(gold, pred)  # walked once for both analyses
+    analysis = analyse_errors(
+        gold,
+        pred,
+        None if dictionary is None else _normalized(dictionary, normalizer),
+        aligned=aligned,
+    )
+    # a bake-off reads the training split once for all its pairs (Corpus.summary, kept)
+    counts = _training_counts(corpus, pair.data_dir)
+    buckets = bucket_analysis(
+        gold,
+        pred,
+        counts=counts,
+        words=dictionary.words if counts is None and dictionary is not None else None,
+        aligned=aligned,
+    )
+    characters = count_characters(pair.raw)
+    segment_s = timing["segment_s"]
+    timed = facts["has_speed"] and segment_s > 0  # a file read is no segmenting speed
+    kept = _summarize(diagnostics, pair.raw)
+    fidelity = _fidelity_warning(kept)
+    return PairRecord(
+        scores=PairScores.from_dict(result.to_dict()),
+        sentence_counts=scored.sentence_counts,
+        analysis=PairAnalysis.from_dict(
+            {**analysis.to_dict(), "buckets": buckets, **_tokens(facts, gold, pred)}
+        ),
+        timing=PairTiming.from_dict(
+            {
+                "load_s": timing["load_s"],
+                "segment_s": segment_s,
+                "characters": characters,
+                "sentences": len(pair.raw),
+                "chars_per_s": rate(characters, segment_s) if timed else None,
+                "words_per_s": rate(result.pred_words, segment_s) if timed else None,
+            }
+        ),
+        peak_memory_mib=peak_memory_mib,
+        warnings=(*scored.warnings, *facts["leaks"], *facts["notes"], *fidelity),
+        segmenter_info=SegmenterMetadata.from_dict(facts["info"]),
+        # A leaked closed-track dictionary has seen the test gold, as training on it would.
+        contaminated=scored.contaminated or bool(facts["leaks"]),
+        diagnostics=kept,
+    )
+
+
+def _tokens(
+    facts: dict[str, Any], gold: Sequence[Sequence[str]], pred: Sequence[Sequence[str]]
+) -> dict[str, Any]:
+    """A subword tokenizer's figures (``{"tokens": ...}``), or nothing for a word segmenter."""
+    if not facts.get("tokenizer"):
+        return {}
+    from cws_bench.segmenters.subword import token_figures
+
+    return {"tokens": token_figures(gold, pred, skip_differing=True).to_dict()}
+
+
+def _fidelity_warning(summary: dict[str, Any] | None) -> list[str]:
+    """A warning for the leaderboard when the segmenter's text differed from some lines."""
+    from cws_bench.segmenters.diagnostics import summary_note
+
+    note = summary_note(summary)
+    if note is None or not (summary or {}).get("fidelity", {}).get("altered"):
+        return []
+    return [f"text fidelity: {note}"]
+
+
+def _summarize(
+    diagnostics: list[dict[str, Any] | None] | None, raw: list[str]
+) -> dict[str, Any] | None:
+    if not diagnostics or len(diagnostics) != len(raw):
+        return None
+    from cws_bench.segmenters.diagnostics import summarize
+
+    return summarize(diagnostics, raw)
+
+
+def _training_counts(corpus: CorpusSpec, data_dir: str | None) -> dict[str, int] | None:
+    """Word frequencies of a registered corpus' training split (for the frequency buckets).
+
+    None when the corpus is scored against another dictionary or has no
+    training split here (the SIGHAN word lists carry no counts).
+    """
+    if corpus.name is None or corpus.dictionary:
+        return None
+
+    from cws_bench.corpora import get_corpus
+
+    named = get_corpus(corpus.name, data_dir=data_dir)
+    split = named.dictionary_split
+    if split is None or split not in named.available_splits:
+        return None
+    return dict(named.summary(split).counts)

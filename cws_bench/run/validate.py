@@ -1,0 +1,315 @@
+"""A bake-off's configuration checked before anything runs: every problem at once.
+
+:func:`validate_config` looks at each corpus (a registered name and split, or
+files that exist) and each segmenter (a registered name, options its class
+accepts, a model that is here) without reading a corpus or loading a model,
+and raises one :class:`ConfigurationError` listing every problem. Corpora
+and segmenters marked ``optional`` are skipped with a note instead: a corpus
+whose data is not here, a segmenter whose library or model is missing.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, TypeVar
+
+from cws_bench.errors import CwsBenchError, Fix, SegmenterError, Terms
+from cws_bench.suggest import did_you_mean
+
+Config = TypeVar("Config")
+"""A :class:`~cws_bench.run.config.BakeoffConfig` (this module sits below the bake-off)."""
+
+__all__ = [
+    "ConfigurationError",
+    "Problem",
+    "check_main_guard",
+    "check_names",
+    "select",
+    "validate_config",
+]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a configuration: where, what, and how to fix it."""
+
+    where: str
+    message: str
+    hint: str | None = None
+    fixes: tuple[Fix, ...] = ()
+
+    def describe(self, terms: Terms = Fix.api) -> str:
+        """The problem, with the fixes its hint names (``{0}``, ...) in ``terms``."""
+        text = f"{self.where}: {self.message}" if self.where else self.message
+        hint = CwsBenchError("", self.hint, fixes=self.fixes).describe_hint(terms)
+        return f"{text}; {hint}" if hint else text
+
+    def __str__(self) -> str:
+        return self.describe()
+
+
+class ConfigurationError(CwsBenchError):
+    """A bake-off configuration with problems; ``problems`` lists them all."""
+
+    def __init__(self, source: str, problems: Sequence[Problem]) -> None:
+        self.problems = tuple(problems)
+        self.source = source
+        super().__init__(self._message(Fix.api), "fix them and run again")
+
+    def _message(self, terms: Terms) -> str:
+        lines = "\n".join(f"  - {problem.describe(terms)}" for problem in self.problems)
+        count = len(self.problems)
+        return (
+            f"{self.source}: {count} problem{'s' if count > 1 else ''}, nothing was run:\n{lines}"
+        )
+
+    def describe(self, terms: Terms = Fix.api) -> str:
+        """Every problem and the hint, each fix named by ``terms`` (e.g. a command's flags)."""
+        hint = self.describe_hint(terms)
+        message = self._message(terms)
+        return f"{message}\n  hint: {hint}" if hint else message
+
+
+def check_names(kind: str, given: Sequence[str], known: Sequence[str]) -> None:
+    """Raise when a name in ``given`` is not in ``known`` (with the closest ones).
+
+    >>> check_names("segmenter", ["fmm"], ["fmm", "bmm"])
+    >>> check_names("segmenter", ["fmn"], ["fmm", "bmm"])
+    Traceback (most recent call last):
+    ...
+    cws_bench.errors.CwsBenchError: no segmenter labelled 'fmn' in this bake-off
+      hint: did you mean fmm? (its segmenters: fmm, bmm)
+    """
+    for name in given:
+        if name not in known:
+            close = did_you_mean(name, known)
+            listed = f"its {kind}s: {', '.join(known)}"
+            raise CwsBenchError(
+                f"no {kind} labelled {name!r} in this bake-off",
+                f"{close} ({listed})" if close else listed,
+            )
+
+
+def validate_config(
+    config: Config,
+    *,
+    data_dir: str | None = None,
+    shipped: Collection[str] = (),
+    notes: list[str] | None = None,
+) -> Config:
+    """Check a BakeoffConfig before it runs; return it without the optional rows to skip.
+
+    Args:
+        config: the :class:`~cws_bench.run.config.BakeoffConfig`.
+        data_dir: where corpora that need local data are.
+        shipped: labels of segmenters given as Python objects (not looked up).
+        notes: where skip notes go (an optional segmenter whose model is not here).
+
+    Raises:
+        ConfigurationError: every problem found, at once.
+    """
+    data: Any = config
+    source = data.source or "<config>"
+    problems: list[Problem] = []
+    for index, corpus in enumerate(data.corpora, start=1):
+        problems.extend(_corpus_problems(corpus, f"[[corpora]] #{index} {corpus.label}", data_dir))
+    skipped: set[str] = set()
+    for index, spec in enumerate(data.segmenters, start=1):
+        if spec.label in shipped:
+            continue
+        where = f"[[segmenters]] #{index} {spec.label}"
+        found, skip = _segmenter_problems(spec, where, data.corpora, data_dir)
+        problems.extend(found)
+        if skip is not None:
+            skipped.add(spec.label)
+            if notes is not None:
+                notes.append(f"skipped {spec.label}: {skip}")
+    if problems:
+        raise ConfigurationError(source, problems)
+    if not skipped:
+        return config
+    kept = tuple(s for s in data.segmenters if s.label not in skipped)
+    return replace(data, segmenters=kept)  # type: ignore[no-any-return]
+
+
+def _corpus_problems(corpus: Any, where: str, data_dir: str | None) -> list[Problem]:
+    problems = []
+    if corpus.name is not None:
+        from cws_bench.corpora import corpus_names, get_corpus
+
+        known = corpus_names()
+        if corpus.name not in known:
+            return [
+                Problem(
+                    where,
+                    f"no registered corpus {corpus.name!r}",
+                    did_you_mean(corpus.name, known) or "see `cws-bench corpora`",
+                )
+            ]
+        named = get_corpus(corpus.name, data_dir=data_dir)
+        if corpus.split not in named.splits:
+            hint = did_you_mean(corpus.split, named.splits)
+            listed = f"its splits: {', '.join(named.splits)}"
+            problems.append(
+                Problem(
+                    where,
+                    f"corpus {corpus.name} has no split {corpus.split!r}",
+                    f"{hint} ({listed})" if hint else listed,
+                )
+            )
+        elif not corpus.optional and corpus.split not in named.available_splits:
+            availability = named.availability()
+            problems.append(
+                Problem(
+                    where,
+                    f"corpus {corpus.name} ({corpus.split}) is not here",
+                    f"{availability.hint}; or mark the corpus optional = true to skip it",
+                    availability.fixes,
+                )
+            )
+    else:
+        for key in ("gold", "raw"):
+            path = getattr(corpus, key)
+            if path and not os.path.isfile(path):
+                problems.append(Problem(where, f"{key} file {path}: no such file"))
+    problems.extend(_dictionary_problems(corpus.dictionary, where))
+    return problems
+
+
+def _dictionary_problems(dictionary: str | None, where: str) -> list[Problem]:
+    if not dictionary or dictionary in ("none", "jieba"):
+        return []
+    if dictionary.startswith("corpus:"):
+        from cws_bench.corpora import corpus_names
+
+        name = dictionary.removeprefix("corpus:").partition(":")[0]
+        known = corpus_names()
+        if name not in known:
+            return [
+                Problem(
+                    where,
+                    f"dictionary {dictionary}: no registered corpus {name!r}",
+                    did_you_mean(name, known),
+                )
+            ]
+        return []
+    path = dictionary.removeprefix("file:")
+    if not os.path.exists(path):
+        return [Problem(where, f"dictionary file {path}: no such file")]
+    return []
+
+
+def _segmenter_problems(
+    spec: Any, where: str, corpora: Sequence[Any], data_dir: str | None
+) -> tuple[list[Problem], str | None]:
+    """The problems of one segmenter row, and why it is skipped (an optional one), if it is."""
+    from cws_bench.segmenters import check_segmenter_options, segmenter_names
+
+    known = segmenter_names()
+    if spec.name not in known:
+        hint = did_you_mean(spec.name, known) or "see `cws-bench segmenters`"
+        return [Problem(where, f"no registered segmenter {spec.name!r}", hint)], None
+    try:
+        cls, presets = check_segmenter_options(spec.name, {})
+        check_segmenter_options(spec.name, spec.options)
+    except SegmenterError as e:
+        return [Problem(where, e.message.removeprefix(f"segmenter {spec.name}: "), e.hint)], None
+    if cls.missing():
+        return [], None  # a missing library: noted (optional) or refused by the run itself
+    problems = []
+    skip = None
+    for corpus in corpora:
+        if not spec.runs_on(corpus):
+            continue
+        found = cls.model_problem({**presets, **spec.options_for(corpus, data_dir)})
+        if found is None:
+            continue
+        message, hint = found
+        if spec.optional:
+            skip = f"{message} ({hint})"
+            break
+        problems.append(Problem(where, message, hint))
+        if "{corpus}" not in str(spec.options):
+            break  # the same model for every corpus: said once
+    return problems, skip
+
+
+def select(
+    config: Config,
+    *,
+    segmenters: Sequence[str] | None = None,
+    corpora: Sequence[str] | None = None,
+) -> Config:
+    """The configuration with only the segmenters and corpora of these labels (None: all).
+
+    Raises:
+        CwsBenchError: a label that is not in the configuration (with the closest ones).
+    """
+    data: Any = config
+    changes: dict[str, Any] = {}
+    for kind, given, rows in (
+        ("segmenter", segmenters, data.segmenters),
+        ("corpus", corpora, data.corpora),
+    ):
+        if given is None:
+            continue
+        check_names(kind, list(given), [row.label for row in rows])
+        field = "segmenters" if kind == "segmenter" else "corpora"
+        changes[field] = tuple(row for row in rows if row.label in set(given))
+    return replace(data, **changes) if changes else config  # type: ignore[no-any-return]
+
+
+def check_main_guard(what: str = "run_bakeoff") -> None:
+    """Raise when the main script calls ``what`` outside ``if __name__ == "__main__":``.
+
+    Worker processes are started with the spawn method, which imports the main
+    script again in each worker: an unguarded call would start the run once
+    more in every worker, which multiprocessing refuses with a long traceback
+    from each. Scripts run with ``-c`` or interactively are not imported again.
+    """
+    import ast
+    import sys
+
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    if main is None or not path:
+        return
+    frame = sys._getframe(1)
+    line = None
+    while frame is not None:  # the outermost line of the main script's own code
+        if frame.f_globals.get("__name__") in ("__main__", "__mp_main__") and (
+            frame.f_code.co_name == "<module>"
+        ):
+            line = frame.f_lineno
+        frame = frame.f_back  # type: ignore[assignment]
+    if line is None:
+        return
+    try:
+        with open(path, encoding="utf-8") as handle:
+            tree = ast.parse(handle.read())
+    except (OSError, SyntaxError, ValueError):
+        return
+    for node in tree.body:
+        if node.lineno <= line <= (node.end_lineno or node.lineno):
+            if _is_main_guard(node):
+                return
+            raise CwsBenchError(
+                f"{path}:{line}: {what} is called at the top level of the script; its worker "
+                "processes import the script again and would start the run again",
+                'put the call under `if __name__ == "__main__":` (see the multiprocessing '
+                'docs, "Safe importing of main module")',
+            )
+
+
+def _is_main_guard(node: Any) -> bool:
+    """Whether a statement is ``if __name__ == "__main__":`` (either way round)."""
+    import ast
+
+    if not isinstance(node, ast.If) or not isinstance(node.test, ast.Compare):
+        return False
+    sides = [node.test.left, *node.test.comparators]
+    names = {s.id for s in sides if isinstance(s, ast.Name)}
+    values = {s.value for s in sides if isinstance(s, ast.Constant)}
+    return names == {"__name__"} and values == {"__main__"}

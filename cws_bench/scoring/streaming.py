@@ -1,0 +1,263 @@
+"""A streaming segmentation metric for training and evaluation loops.
+
+In the style of Hugging Face ``evaluate`` and torchmetrics: create it once,
+feed it batches as they come, read the scores at the end. It keeps only the
+additive counts of :class:`~cws_bench.scoring.SegCounts` (and, with the
+``sighan`` method, :class:`~cws_bench.scoring.sighan.SighanCounts`), so a batch costs
+what scoring it costs and memory does not grow with the data; two metrics
+filled in different processes add up with :meth:`SegmentationMetric.merge`.
+Whatever way the data is cut into batches, :meth:`SegmentationMetric.compute`
+returns the numbers :func:`~cws_bench.scoring.score_sentences` gives on all of
+it at once.
+
+Each prediction and reference is either a list of words or a string of words
+separated by whitespace (split with ``str.split()``, as the scorer splits a
+line of a file). A batch itself must be a sequence of those, never one string:
+
+>>> m = SegmentationMetric()
+>>> predictions = [["结婚", "的"], "和尚 未 结婚"]
+>>> m.add_batch(predictions=predictions, references=["结婚 的", "和 尚未 结婚"])
+>>> m.add(prediction="都 应该", reference=["都", "应该"])
+>>> r = m.compute()
+>>> round(r.precision, 4), round(r.recall, 4), r.counts.sentences
+(0.7143, 0.7143, 3)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from cws_bench.errors import CwsBenchError, LineCountMismatchError
+from cws_bench.scoring.api import MAX_EXAMPLES, Method
+from cws_bench.scoring.engine import Scorer
+from cws_bench.scoring.inputs import normalized_dictionary, optional_dictionary
+from cws_bench.scoring.methods import get_method
+from cws_bench.scoring.result import ScoreResult
+from cws_bench.scoring.signature import Signature
+from cws_bench.text.checksums import SentenceDigest
+from cws_bench.text.normalize import as_normalizer
+
+if TYPE_CHECKING:
+    from cws_bench.text.dictionary import Dictionary
+    from cws_bench.text.io import PathLike
+    from cws_bench.text.normalize import Normalizer
+
+__all__ = ["SegmentationMetric"]
+
+# Lines are scored in chunks of this many, as score_sentences does.
+_CHUNK = 4096
+
+
+def _as_dictionary_type() -> type[Dictionary]:
+    from cws_bench.text.dictionary import Dictionary
+
+    return Dictionary
+
+
+def _as_line(item: Any, what: str, index: int) -> str:
+    """One prediction or reference as a line of space-separated words."""
+    if isinstance(item, str):
+        return " ".join(item.split())
+    if isinstance(item, Sequence) and all(isinstance(word, str) for word in item):
+        return " ".join(word for word in item if word)
+    raise TypeError(
+        f"{what}[{index}] is a {type(item).__name__}: give a list of words or a string "
+        f"of words separated by spaces"
+    )
+
+
+def _as_lines(batch: Any, what: str) -> list[str]:
+    if isinstance(batch, str):
+        raise TypeError(
+            f"{what} is one string: give a sequence of sentences, each a list of words "
+            f"or a string of words separated by spaces (e.g. [{batch[:20]!r}])"
+        )
+    if not isinstance(batch, Iterable):
+        raise TypeError(f"{what} must be a sequence of sentences, not {type(batch).__name__}")
+    return [_as_line(item, what, index) for index, item in enumerate(batch)]
+
+
+class SegmentationMetric:
+    """Accumulate segmentation counts batch by batch; score them at the end.
+
+    Args:
+        dictionary: the OOV dictionary, as :func:`~cws_bench.scoring.score_sentences`
+            takes it (a :class:`~cws_bench.text.dictionary.Dictionary`, words, or a path).
+        method: ``interval`` (the literature's counting) or ``sighan`` (the
+            official bakeoff script's).
+        normalize: a normaliser name such as ``"width"`` applied to both sides.
+        beta: the F-beta weight.
+
+    ``compute()`` returns a :class:`~cws_bench.scoring.ScoreResult`, the same
+    object and the same numbers as ``score_sentences`` on all the data added
+    so far; it can be called at any time and does not reset the metric.
+    """
+
+    def __init__(
+        self,
+        dictionary: Dictionary | Iterable[str] | PathLike | None = None,
+        *,
+        method: Method = "interval",
+        normalize: str | Normalizer | None = None,
+        beta: float = 1.0,
+    ) -> None:
+        get_method(method)  # raises for an unknown method, naming the known ones
+        self.method = method
+        self.beta = beta
+        self._normalizer = as_normalizer(normalize)
+        self._dictionary = normalized_dictionary(optional_dictionary(dictionary), self._normalizer)
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget every batch added so far."""
+        self._scorer = Scorer(
+            self._dictionary,
+            method=self.method,
+            strict=False,
+            per_line=False,
+            max_examples=MAX_EXAMPLES,
+            normalizer=self._normalizer,
+        )
+        self._gold_digest = SentenceDigest()
+        self._merged = False
+
+    @property
+    def sentences_seen(self) -> int:
+        """How many sentence pairs were added (empty references included)."""
+        return self._scorer.line_no
+
+    def add(self, *, prediction: Sequence[str] | str, reference: Sequence[str] | str) -> None:
+        """Add one sentence pair."""
+        self.add_batch(predictions=[prediction], references=[reference])
+
+    def add_batch(
+        self,
+        *,
+        predictions: Iterable[Sequence[str] | str],
+        references: Iterable[Sequence[str] | str],
+    ) -> None:
+        """Add a batch of sentence pairs, paired in order.
+
+        Raises:
+            TypeError: a batch is one string, or an item is neither a string
+                nor a sequence of strings.
+            LineCountMismatchError: the two batches differ in length.
+        """
+        pred_lines = _as_lines(predictions, "predictions")
+        gold_lines = _as_lines(references, "references")
+        if len(gold_lines) != len(pred_lines):
+            raise LineCountMismatchError(
+                "references", len(gold_lines), "predictions", len(pred_lines)
+            )
+        for line in gold_lines:
+            self._gold_digest.add_line(line)
+        for start in range(0, len(gold_lines), _CHUNK):
+            self._scorer.add_lines(
+                gold_lines[start : start + _CHUNK], pred_lines[start : start + _CHUNK]
+            )
+
+    def _settings(self) -> tuple[str, str | None, str, float]:
+        dictionary = self._dictionary.checksum if self._dictionary is not None else None
+        normalization = self._normalizer.name if self._normalizer is not None else "none"
+        return self.method, dictionary, normalization, self.beta
+
+    def merge(self, other: SegmentationMetric) -> SegmentationMetric:
+        """Add ``other``'s data after this metric's (as if its batches came next).
+
+        Use it to combine metrics filled in several processes or devices (a
+        metric pickles with its dictionary). Returns ``self``.
+
+        A merged metric's signature carries no gold checksum: the checksum
+        is a digest of the whole sequence of references and cannot be
+        combined from the parts' digests.
+
+        Raises:
+            CwsBenchError: the two metrics were set up differently.
+        """
+        if not isinstance(other, SegmentationMetric):
+            raise TypeError(f"cannot merge a {type(other).__name__} into a SegmentationMetric")
+        if other._settings() != self._settings():
+            raise CwsBenchError(
+                "cannot merge segmentation metrics set up differently "
+                f"(method, dictionary, normalisation, beta: {self._settings()} "
+                f"against {other._settings()})",
+                "create every metric with the same dictionary and options",
+            )
+        mine, theirs = self._scorer, other._scorer
+        offset = mine.line_no
+        mine.acc.merge(theirs.acc, mine.max_examples, line_offset=offset)
+        mine.line_no += theirs.line_no
+        self._merged = True
+        return self
+
+    def __iadd__(self, other: SegmentationMetric) -> SegmentationMetric:
+        return self.merge(other)
+
+    def compute(
+        self,
+        *,
+        predictions: Iterable[Sequence[str] | str] | None = None,
+        references: Iterable[Sequence[str] | str] | None = None,
+    ) -> ScoreResult:
+        """The scores of everything added so far (see :class:`ScoreResult`).
+
+        With ``predictions`` and ``references`` (as Hugging Face ``evaluate``
+        takes them), that batch is added first: ``SegmentationMetric().compute(
+        predictions=..., references=...)`` scores one batch in one call. The
+        result is a mapping as well (``result["f1"]``, ``dict(result)``), with
+        attribute access (``result.f1``), ``to_dict`` and ``to_json``; printed,
+        it is the command line's table.
+
+        >>> r = SegmentationMetric().compute(predictions=["结婚 的"], references=["结婚 的"])
+        >>> r["f1"], r.f1
+        (1.0, 1.0)
+        """
+        if (predictions is None) != (references is None):
+            raise TypeError("compute() takes both predictions and references, or neither")
+        if predictions is not None and references is not None:
+            self.add_batch(predictions=predictions, references=references)
+        method, dictionary, normalization, beta = self._settings()
+        signature = Signature(
+            method=method,
+            gold=None if self._merged else self._gold_digest.hexdigest(),
+            dictionary=dictionary,
+            normalization=normalization,
+            beta=beta,
+        )
+        return self._scorer.result(signature, [])
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The scorer holds the compiled dictionary lookup and hashlib's digest,
+        # neither of which pickles: carry the settings and the counts, and
+        # rebuild the rest. A digest's input is gone, so a metric that crossed
+        # a process has no gold checksum, like a merged one.
+        return {
+            "method": self.method,
+            "beta": self.beta,
+            "normalize": self._normalizer.name if self._normalizer is not None else None,
+            "dictionary": (
+                (self._dictionary.words, self._dictionary.name)
+                if self._dictionary is not None
+                else None
+            ),
+            "acc": self._scorer.acc,
+            "line_no": self._scorer.line_no,
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.method = state["method"]
+        self.beta = state["beta"]
+        self._normalizer = as_normalizer(state["normalize"])
+        words = state["dictionary"]
+        self._dictionary = None if words is None else _as_dictionary_type()(*words)
+        self.reset()
+        self._scorer.acc = state["acc"]
+        self._scorer.line_no = state["line_no"]
+        self._merged = True
+
+    def __repr__(self) -> str:
+        return (
+            f"SegmentationMetric(method={self.method!r}, sentences={self.sentences_seen}, "
+            f"dictionary={'yes' if self._dictionary is not None else 'no'})"
+        )

@@ -1,0 +1,194 @@
+"""Checksums: one for sentences, one for a file's bytes, both 16 hex digits of BLAKE2b.
+
+A *sentence checksum* names segmented text whatever its file layout and
+encoding: each sentence is hashed as its words joined by one space plus a
+newline (an empty sentence is a bare newline). Every path that names gold
+data uses it (``score_files``, ``score_sentences``, ``Corpus.checksum``,
+corpus statistics, training data, the bake-off and the regression
+baseline), so a ``gold:`` signature from ``cws-bench score`` matches the
+bake-off's on the same sentences.
+
+A *file checksum* names a file by its bytes (a model, a user dictionary, a
+script): what cache keys and baselines use for the files options name.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from cws_bench.text.joined import joined
+
+__all__ = [
+    "LineDigest",
+    "SentenceDigest",
+    "file_checksum",
+    "path_checksum",
+    "sentences_checksum",
+    "short_hash",
+]
+
+DIGEST_SIZE = 8
+
+
+def short_hash(data: bytes | str) -> str:
+    """A 16-hex-digit BLAKE2b digest, as signatures show checksums.
+
+    >>> short_hash("结婚")
+    'b986e2feeb8f3f53'
+    """
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    return hashlib.blake2b(data, digest_size=DIGEST_SIZE).hexdigest()
+
+
+_IRREGULAR_SPACING = re.compile(r"[^\S ]|  |\A | \Z")
+"""Whitespace that is not one space between two words (``str.split`` and ``\\s`` agree on
+what whitespace is): a line without any is its words joined by one space."""
+
+
+class SentenceDigest:
+    """The sentence checksum, fed one sentence (a list of words) or one text line at a time.
+
+    >>> d = SentenceDigest()
+    >>> d.add(["结婚", "的"]); d.add_line("  和\\t尚未 ")
+    >>> d.hexdigest() == sentences_checksum([["结婚", "的"], ["和", "尚未"]])
+    True
+    """
+
+    def __init__(self) -> None:
+        self._digest = hashlib.blake2b(digest_size=DIGEST_SIZE)
+
+    def add(self, words: Sequence[str]) -> None:
+        """Add one sentence."""
+        self._digest.update(joined(words, " ").encode("utf-8"))
+        self._digest.update(b"\n")
+
+    def add_line(self, line: str) -> None:
+        """Add one segmented line (words separated by any whitespace)."""
+        if _IRREGULAR_SPACING.search(line) is None:  # already its words joined by one space
+            self._digest.update(line.encode("utf-8"))
+            self._digest.update(b"\n")
+        else:
+            self.add(line.split())
+
+    def hexdigest(self) -> str:
+        return self._digest.hexdigest()
+
+
+def sentences_checksum(sentences: Iterable[Sequence[str]]) -> str:
+    """The sentence checksum of some sentences (lists of words).
+
+    >>> sentences_checksum([["结婚", "的"], []]) == short_hash("结婚 的\\n\\n")
+    True
+    """
+    digest = SentenceDigest()
+    for words in sentences:
+        digest.add(words)
+    return digest.hexdigest()
+
+
+def _single_spaced_python(chunk: bytes) -> bytes:
+    """Whole UTF-8 lines (each ending in ``\\n``), each as its words joined by one space.
+
+    The reference of the compiled ``_kernel.single_spaced``.
+
+    >>> _single_spaced_python("\u3000结婚  的 \\r\\n\\t\\n和\\n".encode()).decode()
+    '结婚 的\\n\\n和\\n'
+    """
+    lines = chunk.decode("utf-8", "surrogateescape").split("\n")[:-1]
+    text = "".join(" ".join(line.split()) + "\n" for line in lines)
+    return text.encode("utf-8", "surrogateescape")
+
+
+try:
+    from cws_bench._kernel import single_spaced as _single_spaced
+except ImportError:  # pragma: no cover - an install without a C compiler
+    _single_spaced = _single_spaced_python
+
+
+class LineDigest:
+    """The sentence checksum of UTF-8 text fed as byte blocks (a hashlib-like ``update``).
+
+    Blocks need not end at a line end. Runs of whitespace are rewritten on
+    the bytes by the compiled kernel (without decoding), so this keeps up
+    with the compiled scorer.
+    A final line without a newline counts as a line.
+
+    >>> d = LineDigest()
+    >>> d.update("结婚  的\\n和 尚".encode()); d.update("未".encode())
+    >>> d.hexdigest() == sentences_checksum([["结婚", "的"], ["和", "尚未"]])
+    True
+    """
+
+    def __init__(self) -> None:
+        self._digest = hashlib.blake2b(digest_size=DIGEST_SIZE)
+        self._pending = b""
+        self._final: str | None = None
+
+    def update(self, data: bytes) -> None:
+        data = self._pending + data if self._pending else data
+        cut = data.rfind(b"\n") + 1
+        self._pending = data[cut:]
+        if cut:
+            self._add_lines(data[:cut] if cut < len(data) else data)
+
+    def _add_lines(self, chunk: bytes) -> None:
+        self._digest.update(_single_spaced(chunk))
+
+    def hexdigest(self) -> str:
+        if self._final is None:
+            if self._pending:
+                self._add_lines(self._pending + b"\n")
+                self._pending = b""
+            self._final = self._digest.hexdigest()
+        return self._final
+
+
+def file_checksum(path: str | os.PathLike[str]) -> str:
+    """A 16-hex-digit BLAKE2b digest of a file's bytes (:func:`short_hash` of its content).
+
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = os.path.join(d, "words.txt")
+    ...     _ = open(p, "w", encoding="utf-8").write("结婚\\n")
+    ...     file_checksum(p), file_checksum(p) == short_hash("结婚\\n")
+    ('f1a4b62333732ad9', True)
+    """
+    digest = hashlib.blake2b(digest_size=DIGEST_SIZE)
+    with open(path, "rb") as f:
+        while block := f.read(1 << 20):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def path_checksum(
+    path: str | os.PathLike[str], *, file_hash: Callable[[str], str] = file_checksum
+) -> str:
+    """The content of a file or of a folder's files, as one checksum.
+
+    A folder hashes each regular file below it (names relative to the folder,
+    sorted, then their ``file_hash``, by default :func:`file_checksum`), so a
+    model folder whose files change gets a new checksum.
+
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = open(os.path.join(d, "a.txt"), "w").write("x")
+    ...     before = path_checksum(d)
+    ...     _ = open(os.path.join(d, "a.txt"), "w").write("y")
+    ...     before != path_checksum(d)
+    True
+    """
+    if not os.path.isdir(path):
+        return file_hash(os.fspath(path))
+    entries: list[Any] = []
+    for root, dirs, files in os.walk(path):
+        dirs.sort()
+        for name in sorted(files):
+            full = os.path.join(root, name)
+            if os.path.isfile(full):
+                entries.append([os.path.relpath(full, path), file_hash(full)])
+    return short_hash(repr(entries))
