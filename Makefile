@@ -45,9 +45,11 @@ neural: $(NEURAL)
 run: $(STAMP)
 	$(BIN)/cws-bench bakeoff
 
-# Tests in parallel, one worker per core (pytest-xdist); the 15 slowest printed at the end.
+# Tests in parallel, one worker per core (pytest-xdist); a worker that runs out of tests
+# takes pending ones from the other (worksteal), so both end together; the 15 slowest
+# printed at the end.
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n auto --durations=15
+	$(BIN)/python -m pytest -q -n auto --dist worksteal --durations=15
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py

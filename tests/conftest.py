@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import resource
+import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -96,3 +98,32 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     slow_modules = {item.path for item in items if item.get_closest_marker("slow")}
     order = {id(item): index for index, item in enumerate(items)}
     items.sort(key=lambda item: (item.path not in slow_modules, order[id(item)]))
+
+
+_CPU_LOG = os.environ.get("CWS_BENCH_TEST_CPU_LOG")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
+    """With ``CWS_BENCH_TEST_CPU_LOG=FILE``, append each test's CPU seconds to FILE.
+
+    One tab-separated line per test: the worker's own CPU (user + system) and that of
+    the processes it started and waited for (bake-off workers, subprocesses), the clock
+    time it ended, the xdist worker and the test's id; for finding what the suite's CPU
+    goes to and whether the workers end together, not a test of anything.
+    """
+    if not _CPU_LOG:
+        yield
+        return
+
+    def spent(who: int) -> float:
+        usage = resource.getrusage(who)
+        return usage.ru_utime + usage.ru_stime
+
+    before = spent(resource.RUSAGE_SELF), spent(resource.RUSAGE_CHILDREN)
+    yield
+    own = spent(resource.RUSAGE_SELF) - before[0]
+    children = spent(resource.RUSAGE_CHILDREN) - before[1]
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    with open(_CPU_LOG, "a", encoding="utf-8") as log:
+        log.write(f"{own:.2f}\t{children:.2f}\t{time.time():.1f}\t{worker}\t{item.nodeid}\n")

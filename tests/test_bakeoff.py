@@ -250,7 +250,7 @@ def test_optional_segmenters_that_are_missing_are_skipped(tmp_path, monkeypatch)
 
     real = segmenters.list_segmenters
 
-    def without_jieba():
+    def without_jieba(**options):
         return [
             info
             if info.name != "jieba"
@@ -261,7 +261,7 @@ def test_optional_segmenters_that_are_missing_are_skipped(tmp_path, monkeypatch)
                     "install": "pip install jieba",
                 }
             )
-            for info in real()
+            for info in real(**options)
         ]
 
     monkeypatch.setattr(segmenters, "list_segmenters", without_jieba)
@@ -296,3 +296,41 @@ def test_config_round_trips_to_plain_data():
     data = config.to_dict()
     assert json.loads(json.dumps(data)) == data
     assert isinstance(config, BakeoffConfig)
+
+
+def test_a_bakeoff_without_neural_rows_does_not_import_torch(tmp_path):
+    """Listing the installed segmenters asked torch for their device: seconds per run."""
+    import importlib.util
+    import subprocess
+
+    if importlib.util.find_spec("torch") is None:
+        pytest.skip("torch is not installed: nothing could import it")
+    config = tmp_path / "bakeoff.toml"
+    config.write_text(
+        textwrap.dedent(
+            f"""
+            name = "no-torch"
+            resamples = 50
+
+            [[corpora]]
+            name = "sample"
+
+            [[segmenters]]
+            name = "fmm"
+            options = {{ dictionary = "{SAMPLE_DICT.as_posix()}" }}
+            """
+        ),
+        encoding="utf-8",
+    )
+    code = (
+        "import sys\n"
+        "from cws_bench import run_bakeoff\n"
+        f"result = run_bakeoff({str(config)!r}, output_dir={str(tmp_path / 'out')!r}, jobs=1)\n"
+        "assert [pair.status for pair in result.pairs] == ['ok'], result.pairs\n"
+        "print('torch' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=False
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().splitlines()[-1] == "False"

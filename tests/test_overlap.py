@@ -27,6 +27,27 @@ def test_overlap_counts_exact_and_normalised_texts():
     assert sentence_overlap(["我們來了"], ["我们来了"], convert="t2s").normalized == 1
 
 
+def test_a_normaliser_is_built_once_per_conversion_not_per_sentence(monkeypatch):
+    """Building one loads OpenCC's tables: per sentence it was most of a bake-off's time."""
+    import cws_bench.text.normalize
+
+    built = []
+    original = cws_bench.text.normalize.get_normalizer
+
+    def counting(spec):
+        built.append(spec)
+        return original(spec)
+
+    monkeypatch.setattr(cws_bench.text.normalize, "get_normalizer", counting)
+    test = [f"第{i}句話。" for i in range(50)]
+    other = [f"第{i}句话" for i in range(0, 100, 2)]
+    for _ in range(2):
+        assert sentence_overlap(test, other, convert="t2s").normalized == 25
+        assert sentence_overlap(test, other).normalized == 0
+        assert group_test_sets({"a": test, "b": other}) == {"a": "a", "b": "b"}
+    assert len(built) <= 2, built  # at most once for t2s and once for none
+
+
 def test_groups_are_closed_and_named_by_their_first_member():
     groups = group_test_sets(
         {"a": ["一二", "三四"], "b": ["五六", "七八"], "c": ["三四", "五六", "一二"]},

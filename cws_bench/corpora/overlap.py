@@ -20,10 +20,14 @@ and spaces removed.
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cws_bench.text.normalize import Normalizer
 
 __all__ = [
     "Overlap",
@@ -86,11 +90,17 @@ def normalized_text(text: str, *, convert: str = "none") -> str:
         text: the sentence (words joined).
         convert: an OpenCC conversion applied too (``t2s``), or ``none``.
     """
+    folded = _normalizer(convert)(text)
+    return "".join(c for c in folded if not _is_dropped(c))
+
+
+@functools.lru_cache(maxsize=8)
+def _normalizer(convert: str) -> Normalizer:
+    """One normaliser per conversion: building one loads OpenCC's tables (milliseconds),
+    and its character table fills as it is used, so every sentence shares it."""
     from cws_bench.text.normalize import get_normalizer
 
-    spec = "width" if convert == "none" else f"width+{convert}"
-    folded = get_normalizer(spec)(text)
-    return "".join(c for c in folded if not _is_dropped(c))
+    return get_normalizer("width" if convert == "none" else f"width+{convert}")
 
 
 def _texts(sentences: Iterable[Sentence | str], convert: str) -> tuple[list[str], list[str]]:
