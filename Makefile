@@ -45,13 +45,11 @@ neural: $(NEURAL)
 run: $(STAMP)
 	$(BIN)/cws-bench bakeoff
 
-# Tests in parallel (pytest-xdist): one worker per core and one more, since many tests
-# wait on processes they started (a core would idle); a worker that runs out of tests
-# takes pending ones from another (worksteal), so they end together; the 15 slowest
+# Tests in parallel, one worker per core (pytest-xdist); a worker that runs out of tests
+# takes pending ones from the other (worksteal), so both end together; the 15 slowest
 # printed at the end.
 test: $(STAMP)
-	PYTEST_XDIST_AUTO_NUM_WORKERS=$$(($$(nproc 2>/dev/null || echo 1) + 1)) \
-		$(BIN)/python -m pytest -q -n auto --dist worksteal --durations=15
+	$(BIN)/python -m pytest -q -n auto --dist worksteal --durations=15
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
