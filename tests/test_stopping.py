@@ -12,6 +12,7 @@ they start can reach the test's terminal); every wait is bounded and a
 
 from __future__ import annotations
 
+import contextlib
 import http.server
 import json
 import os
@@ -310,3 +311,34 @@ def test_a_signal_at_any_moment_of_a_cached_bakeoff_rerun_ends_it_cleanly(tmp_pa
                 json.loads(path.read_text(encoding="utf-8"))
             elif path.is_file():
                 assert len(path.read_bytes()) >= 0.9 * len(reports[path.name]), path
+
+
+def test_a_signal_during_the_interpreters_teardown_changes_nothing():
+    """After the command is over, a late Ctrl-C neither kills the process (exit -2) nor
+    says anything: the teardown puts the default handlers back, and another thread still
+    alive (a pool's, a progress bar's) would take the signal if it were only held."""
+    child = textwrap.dedent(
+        """
+        import signal, sys, threading, time
+        from cws_bench.system.workers import block_stop_signals
+        signal.signal(signal.SIGINT, lambda *args: None)  # the run's own handler
+        threading.Thread(target=time.sleep, args=(60,), daemon=True).start()
+        print("ready", flush=True)
+        time.sleep(0.2)
+        block_stop_signals()
+        sys.exit(0)
+        """
+    )
+    codes = []
+    for _ in range(3):
+        process = subprocess.Popen([sys.executable, "-c", child], stdout=subprocess.PIPE)
+        assert process.stdout is not None
+        process.stdout.readline()
+        deadline = time.monotonic() + 30
+        while process.poll() is None and time.monotonic() < deadline:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(process.pid, signal.SIGINT)
+            time.sleep(0.001)
+        process.kill()  # no-op once it has ended
+        codes.append(process.wait(timeout=10))
+    assert codes == [0, 0, 0]

@@ -151,11 +151,16 @@ def stop_quietly() -> None:
 
 
 def block_stop_signals() -> None:
-    """Hold SIGINT and SIGTERM back for good (the process is about to exit with its own
-    code; the interpreter's teardown puts the default handlers back, which would end it
-    with no word and a negative code)."""
+    """Hold SIGINT and SIGTERM back for good: the process is about to exit with its own
+    code. The interpreter's teardown puts the default handlers back, which would end it
+    with no word and a negative code, and a mask holds them in this thread only (another
+    thread still alive, a progress bar's or a pool's, would take them); so both are
+    ignored too, which the teardown leaves as it is. Call it from the main thread."""
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    if threading.current_thread() is threading.main_thread():
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(signum, signal.SIG_IGN)
 
 
 def stop_told() -> None:
