@@ -47,9 +47,12 @@ run: $(STAMP)
 
 # Tests in parallel, one worker per core (pytest-xdist); a worker that runs out of tests
 # takes pending ones from the other (worksteal), so both end together; the 15 slowest
-# printed at the end.
+# printed at the end. pytest exits 5 when it collects no test: for this suite that means
+# the tests were not found (a wrong folder, a broken conftest), so it fails saying so.
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n auto --dist worksteal --durations=15
+	$(BIN)/python -m pytest -q -n auto --dist worksteal --durations=15; status=$$?; \
+	if [ $$status -eq 5 ]; then echo "make test: pytest collected no tests" >&2; fi; \
+	exit $$status
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
