@@ -29,6 +29,7 @@ __all__ = [
     "SegmenterUnavailableError",
     "TextMismatchError",
     "describe_os_error",
+    "fill_hint",
 ]
 
 
@@ -63,6 +64,20 @@ Terms = Callable[[Fix], str]
 """How a caller names a fix: :meth:`Fix.api`, or the command line's flags."""
 
 
+def fill_hint(template: str | None, fixes: Sequence[Fix], terms: Terms = Fix.api) -> str | None:
+    """A hint's ``{0}``, ``{1}``, ... replaced by its fixes, each named by ``terms``.
+
+    >>> fill_hint("pass {0}", [Fix("encoding", "gb18030")])
+    'pass encoding="gb18030"'
+    """
+    if template is None:
+        return None
+    text = template
+    for index, fix in enumerate(fixes):
+        text = text.replace(f"{{{index}}}", terms(fix))
+    return text
+
+
 class CwsBenchError(Exception):
     """An error the user can cause and fix.
 
@@ -91,12 +106,7 @@ class CwsBenchError(Exception):
 
     def describe_hint(self, terms: Terms = Fix.api) -> str | None:
         """The hint with each fix named by ``terms`` (e.g. as a command-line flag)."""
-        if self.template is None:
-            return None
-        text = self.template
-        for index, fix in enumerate(self.fixes):
-            text = text.replace(f"{{{index}}}", terms(fix))
-        return text
+        return fill_hint(self.template, self.fixes, terms)
 
     def describe(self, terms: Terms = Fix.api) -> str:
         """The message and, on a line of its own, the hint named by ``terms``."""

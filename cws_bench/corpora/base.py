@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from cws_bench.errors import CorpusUnavailableError, CwsBenchError, Fix, Terms
+from cws_bench.errors import CorpusUnavailableError, CwsBenchError, Fix, Terms, fill_hint
 from cws_bench.text.checksums import SentenceDigest, sentences_checksum
 from cws_bench.text.dictionary import Dictionary
 
@@ -88,18 +88,17 @@ class Availability:
         >>> Availability(False, None, "pass its folder with {0}").how_to_get()
         'pass its folder with data_dir=FOLDER'
         """
-        return unavailable("", self.hint).describe_hint(terms)
+        return fill_hint(self.hint, self.fixes, terms)
 
     @property
     def fixes(self) -> tuple[Fix, ...]:
         """The fixes :attr:`hint` names: :data:`DATA_DIR` where it says ``{0}``."""
-        return unavailable("", self.hint).fixes
+        return (DATA_DIR,) if self.hint and "{0}" in self.hint else ()
 
 
 def unavailable(message: str, hint: str | None) -> CorpusUnavailableError:
     """The error of a corpus that is not here, its hint's ``{0}`` being :data:`DATA_DIR`."""
-    fixes = (DATA_DIR,) if hint and "{0}" in hint else ()
-    return CorpusUnavailableError(message, hint, fixes=fixes)
+    return CorpusUnavailableError(message, hint, fixes=Availability(False, None, hint).fixes)
 
 
 @dataclass(frozen=True)

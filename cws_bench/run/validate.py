@@ -15,7 +15,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from cws_bench.errors import CwsBenchError, Fix, SegmenterError, Terms
+from cws_bench.errors import CwsBenchError, Fix, SegmenterError, Terms, fill_hint
 from cws_bench.suggest import did_you_mean
 
 Config = TypeVar("Config")
@@ -43,7 +43,7 @@ class Problem:
     def describe(self, terms: Terms = Fix.api) -> str:
         """The problem, with the fixes its hint names (``{0}``, ...) in ``terms``."""
         text = f"{self.where}: {self.message}" if self.where else self.message
-        hint = CwsBenchError("", self.hint, fixes=self.fixes).describe_hint(terms)
+        hint = fill_hint(self.hint, self.fixes, terms)
         return f"{text}; {hint}" if hint else text
 
     def __str__(self) -> str:
