@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import click
@@ -23,7 +22,6 @@ from cws_bench.cli.options import (
 from cws_bench.corpora import Corpus, corpus_names, get_corpus, read_corpus
 from cws_bench.corpora.readers import FORMATS
 from cws_bench.corpora.stats import corpus_statistics, render_corpus_list, sentence_statistics
-from cws_bench.errors import Fix
 
 OUTPUTS = ("text", "json")
 
@@ -80,19 +78,13 @@ def list_corpora(ctx: click.Context) -> None:
     _list(ctx.parent.params["data_dir"], ctx.parent.params["fmt"])
 
 
-def _terms() -> Callable[[Fix], str]:
-    """This command's names for a hint's fixes; the data folder is the group's ``--data-dir``."""
-    terms = cli_terms(click.get_current_context())
-    return lambda fix: f"--data-dir {fix.metavar}" if fix.parameter == "data_dir" else terms(fix)
-
-
 def _list(data_dir: str | None, fmt: str) -> None:
     cards = []
     for name in corpus_names():
         corpus = get_corpus(name)
         if data_dir is not None and corpus.external_data:
             corpus = get_corpus(name, data_dir=data_dir)
-        cards.append(corpus.metadata(_terms()))
+        cards.append(corpus.metadata(cli_terms(click.get_current_context())))
     click.echo(render_corpus_list(cards, fmt))
 
 
@@ -168,7 +160,7 @@ def info(
             corpus, split, dictionary=given, overlap_with=overlap_with, data_dir=data_dir
         )
         title = f"{corpus.name}, {split} split: {corpus.title}"
-        card = corpus.metadata(_terms())
+        card = corpus.metadata(cli_terms(click.get_current_context()))
     click.echo(statistics.render(fmt, title=title, card=card, scale=scale, digits=digits))
 
 

@@ -403,9 +403,14 @@ class RecordingGroup(SuggestingGroup):
 
 
 def record_command(ctx: click.Context, command: click.Command | None) -> None:
-    """Remember ``command`` as the one that runs (the last one a group resolves)."""
-    if command is not None:
-        ctx.meta[COMMAND_META] = command
+    """Remember ``command`` as the one that runs (the last one a group resolves), after the
+    groups resolved on the way to it."""
+    if command is not None:  # keyed by the depth of the group that resolved it
+        depth = 0
+        while ctx.parent is not None:
+            ctx, depth = ctx.parent, depth + 1
+        chain = ctx.meta.get(COMMAND_META, {})
+        ctx.meta[COMMAND_META] = {**{d: c for d, c in chain.items() if d < depth}, depth: command}
 
 
 def rename_flags(flags: dict[str, str]) -> None:
@@ -420,13 +425,20 @@ def cli_terms(ctx: click.Context) -> Callable[[Any], str]:
     """How the running command names a :class:`~cws_bench.errors.Fix`: with its flags.
 
     A parameter the command has no flag for keeps its API name, except a
-    segmenter's option on a command with ``-O``, shown as ``-O KEY=VALUE``.
+    segmenter's option on a command with ``-O``, shown as ``-O KEY=VALUE``. A flag of a
+    group the command is under counts too (``cws-bench corpora --data-dir DIR list``),
+    the command's own first.
     """
-    command = ctx.meta.get(COMMAND_META)
+    chain = [command for _, command in sorted(ctx.meta.get(COMMAND_META, {}).items())]
     renamed: dict[str, str] = ctx.meta.get(FLAGS_META, {})
-    options = [p for p in getattr(command, "params", []) if isinstance(p, click.Option)]
-    by_name = {option.name: option for option in options}
-    by_flag = {flag: option for option in options for flag in option.opts}
+    options = [
+        p
+        for command in chain
+        for p in getattr(command, "params", [])
+        if isinstance(p, click.Option)
+    ]
+    by_name = {option.name: option for option in reversed(options)}
+    by_flag = {flag: option for option in reversed(options) for flag in option.opts}
 
     def name(fix: Any) -> str:
         key = f"segmenter.{fix.parameter}" if fix.segmenter else fix.parameter
