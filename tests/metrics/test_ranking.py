@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import math
+import os
 import random
+import sys
 import warnings
 
 import pytest
@@ -26,6 +28,14 @@ from cws_bench.metrics.ranking import (
 )
 
 TOLERANCE = 1e-9
+
+# ranx compiles its metrics with numba on first use: in a new virtualenv that costs about a
+# minute of CPU (the compiled code is then cached in ranx's folder), while the same code run
+# as plain Python takes a few seconds on these test-sized runs; the oracle's arithmetic is
+# the same either way. Only ranx uses numba here; if something imported numba before this
+# module, the setting does not apply and the tests are only slower.
+if "numba" not in sys.modules:
+    os.environ.setdefault("NUMBA_DISABLE_JIT", "1")
 
 # One query: d1 grade 1, d2 grade 0 (judged, not relevant), d3 grade 2; the run ranks d9, d3, d1.
 JUDGEMENTS = {"d1": 1, "d2": 0, "d3": 2}

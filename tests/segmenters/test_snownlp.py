@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 snownlp = pytest.importorskip(
@@ -9,11 +11,45 @@ snownlp = pytest.importorskip(
 )
 
 
+# Characters snownlp's model never saw (every tag's count 0), where its decoder keeps the
+# last path unchanged: alone, first, in the middle, last, and several in a row.
+UNSEEN = [
+    "龘",
+    "龘齉天气",
+    "今天龘地很好",
+    "我们去爨",
+    "龘齉爩的人",
+    "天",
+    "的的的的的的的的的的的的",
+]
+
+
 def test_equals_calling_snownlp_directly(test_inputs, build):
     from snownlp import seg
 
-    lines = [*test_inputs["pku"][::40], "他说 Hello World 了\t好，１９９８年"]
+    lines = [*test_inputs["pku"][::40], "他说 Hello World 了\t好，１９９８年", *UNSEEN]
     assert build("snownlp").segment(lines) == [seg.seg(line) for line in lines]
+
+
+def test_the_decoder_tags_as_snownlps_own_on_every_test_set(test_inputs, build):
+    """Every run of Chinese characters in a sample of the four SIGHAN 2005 test sets
+    (simplified and traditional, where the model meets many characters it never saw)."""
+    from cws_bench.segmenters.snownlp import tags
+
+    model = build("snownlp").model.segger
+    pieces = [
+        piece
+        for name in ("pku", "msr", "as", "cityu")
+        for line in test_inputs[name][::25]
+        for piece in re.findall("[\u4e00-\u9fa5]+", line)
+    ]
+    assert len(pieces) > 2000
+    assert [tags(model, piece) for piece in pieces] == [
+        [tag for _, tag in model.tag(piece)] for piece in pieces
+    ]
+    assert [tags(model, piece) for piece in UNSEEN] == [
+        [tag for _, tag in model.tag(piece)] for piece in UNSEEN
+    ]
 
 
 def test_declares_its_training_corpus(build):
