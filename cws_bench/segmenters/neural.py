@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import inspect
 import itertools
 import logging
 import os
@@ -326,6 +327,47 @@ def _fetch_hint(repo_id: str) -> str:
     )
 
 
+def _without_retries(
+    places: Sequence[tuple[str, str, str, Any]],
+) -> list[tuple[Any, str, Any, Any]]:
+    """For each (module, function, keyword, value) in ``places`` whose function takes that
+    keyword: (module, name, the function, the function with that keyword always set to
+    the value). A module or function a library version lacks, or whose signature
+    changed, is left out."""
+    import importlib
+
+    found = []
+    for module_name, name, keyword, value in places:
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:
+            continue
+        function = getattr(module, name, None)
+        if function is None or keyword not in inspect.signature(function).parameters:
+            continue
+
+        def fixed(*args: Any, _f: Any = function, _k: str = keyword, _v: Any = value, **kw: Any):
+            return _f(*args, **{**kw, _k: _v})
+
+        found.append((module, name, function, fixed))
+    return found
+
+
+# huggingface_hub's retry loops, each wait as long again (2.x): a file's metadata that did
+# not come is asked 5 more times, 1, 2, 4, 8 and 8 s apart, and so is a page of a
+# repository's file list; a download that stalls is resumed up to 5 times.
+_HUB_RETRIES = (
+    (
+        "huggingface_hub.file_download",
+        "_httpx2_follow_hub_redirects_with_backoff",
+        "retry_on_errors",
+        False,
+    ),
+    ("huggingface_hub.utils._pagination", "http_backoff", "max_retries", 0),
+    ("huggingface_hub.file_download", "http_get", "_nb_retries", 0),
+)
+
+
 @contextlib.contextmanager
 def quiet_hub(timeout: float) -> Iterator[None]:
     """huggingface_hub quiet (no retry warnings, no progress bars), its waits bounded."""
@@ -338,6 +380,7 @@ def quiet_hub(timeout: float) -> Iterator[None]:
     # A file whose metadata did not come in time is asked again with a wait of its own
     # (60 s in huggingface_hub 2.x): bounded the same way.
     retry_wait = getattr(file_download, "_ETAG_RETRY_TIMEOUT", None)
+    once = _without_retries(_HUB_RETRIES)  # each asked once
     session: Any = None
     session_hooks: Any = None
     bars = huggingface_hub.utils.are_progress_bars_disabled()
@@ -347,6 +390,8 @@ def quiet_hub(timeout: float) -> Iterator[None]:
         constants.HF_HUB_DOWNLOAD_TIMEOUT = constants.HF_HUB_ETAG_TIMEOUT = timeout  # type: ignore[assignment]
         if retry_wait is not None:
             setattr(file_download, "_ETAG_RETRY_TIMEOUT", timeout)  # noqa: B010
+        for module, name, _, function in once:
+            setattr(module, name, function)
         # Calls that pass no timeout of their own, or None (listing a repository's files),
         # are bounded on their way out of the shared client.
         session = huggingface_hub.get_session()
@@ -366,6 +411,8 @@ def quiet_hub(timeout: float) -> Iterator[None]:
     finally:
         if retry_wait is not None:
             setattr(file_download, "_ETAG_RETRY_TIMEOUT", retry_wait)  # noqa: B010
+        for module, name, original, _ in once:
+            setattr(module, name, original)
         if session is not None:
             session.event_hooks = session_hooks
         for logger, level in zip(loggers, levels):

@@ -207,8 +207,8 @@ def stalling_server() -> Iterator[Any]:
     every other: a model host that answers the first questions, then stalls on a download.
 
     ``.answers`` maps (method, path) to (status, headers, body); by default HEAD of any
-    path says 200, a zip of 1 MB. ``.url`` is its address, ``.stalled`` the requests it
-    left unanswered. Its threads end when the test ends.
+    path says 200, a zip of 1 MB. ``.url`` is its address, ``.asked`` every request (method,
+    path), ``.stalled`` those it left unanswered. Its threads end when the test ends.
     """
     import http.server
     import threading
@@ -216,11 +216,13 @@ def stalling_server() -> Iterator[Any]:
 
     stop = threading.Event()
     stalled: list[tuple[str, str]] = []
+    asked: list[tuple[str, str]] = []
     answers: dict[tuple[str, str], tuple[int, dict[str, str], bytes]] = {}
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def _answer(self, method: str) -> None:
             path = self.path.split("?")[0]
+            asked.append((method, path))
             answer = answers.get((method, path))
             if answer is None and method == "HEAD" and not answers:
                 answer = (200, {"Content-Type": "application/zip"}, b"")
@@ -252,7 +254,10 @@ def stalling_server() -> Iterator[Any]:
     thread.start()
     try:
         yield types.SimpleNamespace(
-            url=f"http://127.0.0.1:{server.server_port}", stalled=stalled, answers=answers
+            url=f"http://127.0.0.1:{server.server_port}",
+            stalled=stalled,
+            asked=asked,
+            answers=answers,
         )
     finally:
         stop.set()

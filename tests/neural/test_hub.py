@@ -131,31 +131,56 @@ def test_the_cli_says_it_in_one_line_without_retry_noise(tmp_path, silent_server
     assert not (tmp_path / "out.txt").exists()
 
 
-def test_a_hub_that_stalls_after_answering_is_bounded_too(monkeypatch, tmp_path, stalling_server):
-    # The hub says the model exists (its info, with one file), then stalls on the file:
-    # that wait is bounded too, and the load fails in one line.
+SHA = "0123456789abcdef0123456789abcdef01234567"
+TREE = f"/api/models/nobody/stalls/tree/{SHA}"
+FILE = f"/nobody/stalls/resolve/{SHA}/config.json"
+
+
+@pytest.mark.parametrize(
+    "answered, stalls",
+    [
+        ((), [("GET", TREE)]),  # the list of the model's files
+        # a file's metadata: asked a second time by huggingface_hub's own fallback
+        ((("GET", TREE),), [("HEAD", FILE)] * 2),
+        ((("GET", TREE), ("HEAD", FILE)), [("GET", FILE)]),  # the file itself
+    ],
+    ids=["file list", "file metadata", "file download"],
+)
+def test_a_hub_that_stalls_after_answering_is_bounded_too(
+    monkeypatch, tmp_path, stalling_server, answered, stalls
+):
+    """The hub says the model exists (its info, with one file), answers some requests, then
+    stalls: the stalled request is not retried, each wait ends, and the load fails in one
+    line. (huggingface_hub would ask 5 more times, 1 to 8 s apart, or resume the download
+    5 times: 29 s with a 1 s wait.)"""
     import json
 
     from huggingface_hub import constants
 
-    sha = "0123456789abcdef0123456789abcdef01234567"
-    info = {"id": "nobody/stalls", "sha": sha, "siblings": [{"rfilename": "config.json"}]}
+    info = {"id": "nobody/stalls", "sha": SHA, "siblings": [{"rfilename": "config.json"}]}
+    json_type = {"Content-Type": "application/json"}
     for path in (
         "/api/models/nobody/stalls",
-        f"/api/models/nobody/stalls/revision/{sha}",
+        f"/api/models/nobody/stalls/revision/{SHA}",
         "/api/models/nobody/stalls/revision/main",
     ):
-        stalling_server.answers["GET", path] = (
-            200,
-            {"Content-Type": "application/json"},
-            json.dumps(info).encode(),
-        )
+        stalling_server.answers["GET", path] = (200, json_type, json.dumps(info).encode())
+    listing = [{"type": "file", "path": "config.json", "size": 2, "oid": "ab" * 20}]
+    answers = {
+        ("GET", TREE): (200, json_type, json.dumps(listing).encode()),
+        ("HEAD", FILE): (200, {"X-Repo-Commit": SHA, "ETag": '"ab"', **json_type}, b"{}"),
+    }
+    for request in answered:
+        stalling_server.answers[request] = answers[request]
     monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
     monkeypatch.setattr(constants, "ENDPOINT", stalling_server.url)
+    template = stalling_server.url + "/{repo_id}/resolve/{revision}/{filename}"
+    monkeypatch.setattr(constants, "HUGGINGFACE_CO_URL_TEMPLATE", template)
     monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path / "hub"))
     monkeypatch.setenv("CWS_BENCH_HUB_TIMEOUT", "1")
     with pytest.raises(SegmenterError) as caught:
         bounded(lambda: get_segmenter("transformers", model="nobody/stalls", device="cpu"), 60)
-    assert stalling_server.stalled  # the download was asked for, and the wait for it ended
+    asked = [request for request in stalling_server.stalled if request[1] in (TREE, FILE)]
+    assert asked == stalls
     message = str(caught.value)
     assert "cannot download model 'nobody/stalls'" in message, message
