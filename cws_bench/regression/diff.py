@@ -32,7 +32,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import zip_longest
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from cws_bench.analysis.patterns import block_kind, shared_blocks
 from cws_bench.defaults import STANDARD_DICTIONARY, DictionaryDefault
@@ -493,7 +493,7 @@ def _lockstep(sides: list[Iterator[str]], names: tuple[str, str, str]) -> Iterat
                 for line, side in zip(lines, sides)
             ]
             _raise_line_counts(counts, names)
-        yield lines
+        yield cast("tuple[str, ...]", lines)
 
 
 def _raise_line_counts(counts: list[int], names: tuple[str, str, str]) -> None:
@@ -518,18 +518,23 @@ class _GoldScores:
     rows of the paired tests (:mod:`cws_bench.scoring.per_sentence`) kept as arrays."""
 
     CHUNK = 4096
+    """Lines scored at once (as score_sentences scores them)..."""
+    CHUNK_CHARACTERS = 2**23
+    """...or fewer when they are long."""
 
     def __init__(self, words: Dictionary | None) -> None:
         from cws_bench.scoring.streaming import SegmentationMetric
 
         self.metrics = [SegmentationMetric(words, per_sentence=True) for _ in "ab"]
-        self.rows = [array("q") for _ in "ab"]
+        self.rows = [array("q") for _ in "ab"]  # (correct, predicted, gold) of each sentence
         self.pending: tuple[list[str], list[str], list[str]] = ([], [], [])
+        self.pending_characters = 0
 
     def add(self, gold: str, a: str, b: str) -> None:
         for lines, line in zip(self.pending, (gold, a, b)):
             lines.append(line)
-        if len(self.pending[0]) >= self.CHUNK:
+        self.pending_characters += len(gold) + len(a) + len(b)
+        if len(self.pending[0]) >= self.CHUNK or self.pending_characters >= self.CHUNK_CHARACTERS:
             self.flush()
 
     def flush(self) -> None:
@@ -540,6 +545,7 @@ class _GoldScores:
                 rows.extend(row)
         for lines in self.pending:
             lines.clear()
+        self.pending_characters = 0
 
     def comparison(
         self, outcomes: Counter[str], names: tuple[str, str], *, seed: int, resamples: int

@@ -20,6 +20,8 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from cws_bench.metrics.significance import PairedTestResult, Statistic
     from cws_bench.scoring import ScoreResult
     from cws_bench.scoring.counts import SegCounts
@@ -102,8 +104,8 @@ def statistics() -> dict[str, Statistic]:
 
 
 def paired_tests(
-    a_rows: Sequence[Sequence[int]],
-    b_rows: Sequence[Sequence[int]],
+    a_rows: Sequence[Sequence[int]] | np.ndarray,
+    b_rows: Sequence[Sequence[int]] | np.ndarray,
     *,
     seed: int,
     resamples: int,
