@@ -526,7 +526,8 @@ class _GoldScores:
         from cws_bench.scoring.streaming import SegmentationMetric
 
         self.metrics = [SegmentationMetric(words, per_sentence=True) for _ in "ab"]
-        self.rows = [array("q") for _ in "ab"]  # (correct, predicted, gold) of each sentence
+        # (correct, predicted, gold) of each sentence, as the floats the bootstrap takes
+        self.rows = [array("d") for _ in "ab"]
         self.pending: tuple[list[str], list[str], list[str]] = ([], [], [])
         self.pending_characters = 0
 
@@ -555,7 +556,9 @@ class _GoldScores:
 
         self.flush()
         a_result, b_result = (metric.compute() for metric in self.metrics)
-        a_rows, b_rows = (np.frombuffer(rows, dtype=np.int64).reshape(-1, 3) for rows in self.rows)
+        a_rows, b_rows = (
+            np.frombuffer(rows, dtype=np.float64).reshape(-1, 3) for rows in self.rows
+        )
         warnings = [f"{names[0]}: {warning}" for warning in a_result.warnings]
         warnings += [f"{names[1]}: {warning}" for warning in b_result.warnings]
         comparison = GoldComparison(
@@ -584,8 +587,11 @@ class _DiffPass:
         self.oov = [0, 0]
         self.kinds = {kind: {"changes": 0, "a_words": 0, "b_words": 0} for kind in KINDS}
         self.patterns: Counter[PatternKey] = Counter()
-        self.by_outcome: dict[PatternKey, Counter[str]] = {}
-        self.first: dict[PatternKey, tuple[int, str, int]] = {}
+        # Per pattern, as few objects as can be (a pair of files can hold millions of
+        # distinct patterns): its count by outcome, and where it first occurs (the
+        # changed line's position in line_diffs, the change's first word in A).
+        self.pattern_outcomes: dict[str, Counter[PatternKey]] = {o: Counter() for o in OUTCOMES}
+        self.first: dict[PatternKey, tuple[int, int]] = {}
         self.outcomes: Counter[str] = Counter()
         self.text_examples: list[TextDifference] = []
         self.text_differences = 0
@@ -618,39 +624,47 @@ class _DiffPass:
         else:
             line, changes = _same_text_line(number, a_words, b_words, gold_words)
             for change in changes:
-                self._count(change, a_words)
+                self._count(change)
         self.line_diffs.append(line)
         self.changed_a += sum(line.a_changed)
         self.changed_b += sum(line.b_changed)
 
-    def _count(self, change: Change, a_words: list[str]) -> None:
+    def _count(self, change: Change) -> None:
         key = (change.kind, change.a, change.b)
         counts = self.kinds[change.kind]
         counts["changes"] += 1
         counts["a_words"] += len(change.a)
         counts["b_words"] += len(change.b)
         self.patterns[key] += 1
-        self.by_outcome.setdefault(key, Counter())[change.outcome or ""] += 1
         if change.outcome:
             self.outcomes[change.outcome] += 1
-        if key not in self.first:  # a window of the line, not a copy of it (see analysis)
-            self.first[key] = _example(change.line, a_words, change.a_index, len(change.a))
+            self.pattern_outcomes[change.outcome][key] += 1
+        if key not in self.first:
+            self.first[key] = (len(self.line_diffs), change.a_index)
 
     def kept_patterns(self, top: int) -> tuple[ChangePattern, ...]:
         """The ``top`` most frequent patterns; ties broken by the words, so the report does
         not depend on input order."""
         ranked = sorted(self.patterns.items(), key=lambda item: (-item[1], item[0]))
+        outcomes = self.pattern_outcomes
         return tuple(
             ChangePattern(
                 *key,
                 count,
-                self.by_outcome[key]["fixed"],
-                self.by_outcome[key]["broke"],
-                self.by_outcome[key]["neither"],
-                *self.first[key],
+                outcomes["fixed"][key],
+                outcomes["broke"][key],
+                outcomes["neither"][key],
+                *self._example(key),
             )
             for key, count in ranked[:top]
         )
+
+    def _example(self, key: PatternKey) -> tuple[int, str, int]:
+        """A pattern's example: a window of the line where it first occurs (not a copy of
+        the line, see analysis), read back from line_diffs."""
+        position, a_index = self.first[key]
+        line = self.line_diffs[position]
+        return _example(line.line, line.a, a_index, len(key[1]))
 
     def check_strict(self, a_name: str, b_name: str) -> None:
         if self.text_differences:
