@@ -8,11 +8,13 @@
   Target: under 60 s and 1 GiB.
 - a bake-off whose corpus is 2 million lines, all empty but one in a thousand.
   Target: under 1 GiB.
-- `cws-bench diff` of two 47 MB files (94 MB in all; B merges two words on one
-  line in ten). Target: at most 1 GiB.
+- `cws-bench diff` of two files of 400,000 lines (133.5 MiB in all; B merges two
+  words on one line in ten), and of 1,200,000 lines: streamed, its peak should not
+  grow with the lines. Target: at most 1 GiB.
 
 Run as ``python benchmarks/run.py hugeline`` (or ``python benchmarks/bench_hugeline.py``),
-with ``--quick`` for inputs a tenth of the size.
+with ``--quick`` for inputs a tenth of the size, ``--only=diff`` or ``--only=bakeoff``
+for one kind of case.
 """
 
 from __future__ import annotations
@@ -109,52 +111,75 @@ def _timed(argv: list) -> tuple[float, float, float]:
     return seconds, int(peak) / 1024, float(user) + float(system)
 
 
+def _bakeoff_cases(cws: Path, folder: Path, scale: float) -> list[dict]:
+    rows = []
+    cases = [
+        (f"one {20 * scale:g} MB line", _one_line(folder, 20 * scale), "60 s, 1 GiB"),
+        (
+            f"{int(2e6 * scale):,} mostly empty lines",
+            _empty_lines(folder, int(2e6 * scale)),
+            "1 GiB",
+        ),
+    ]
+    for name, gold, target in cases:
+        score_s, score_mib, _ = _timed([cws, "score", gold, gold])
+        out = folder / f"out-{gold.stem}"
+        argv = [cws, "bakeoff", _config(folder, gold), "-o", out, "--jobs", "1", "--quiet"]
+        argv += ["--no-cache"]
+        seconds, peak, cpu = _timed(argv)
+        rows.append(
+            {
+                "case": f"bakeoff fmm+hmm, {name}",
+                "input_mib": gold.stat().st_size / 2**20,
+                "baseline": f"score {score_s:.1f} s {score_mib:.0f} MiB",
+                "seconds": seconds,
+                "cpu_s": cpu,
+                "peak_mib": peak,
+                "target": target,
+            }
+        )
+    return rows
+
+
+def _diff_cases(cws: Path, folder: Path, scale: float) -> list[dict]:
+    """The same kind of pair at 400,000 and 1,200,000 lines: a streamed diff's peak stays
+    flat. As text, then as JSON against a gold (A itself: every change B makes breaks
+    agreement), which writes every changed line."""
+    rows = []
+    for lines in (int(400_000 * scale), int(1_200_000 * scale)):
+        a, b = _pair(folder, lines)
+        score_s, score_mib, _ = _timed([cws, "score", a, b])
+        for name, extra in (
+            ("diff A B", ["-o", folder / "diff.txt"]),
+            ("diff A B --gold A, JSON", ["--gold", a, "--format", "json", "-o", folder / "d.json"]),
+        ):
+            seconds, peak, cpu = _timed([cws, "diff", a, b, *extra])
+            rows.append(
+                {
+                    "case": f"{name}, {lines:,} lines",
+                    "input_mib": (a.stat().st_size + b.stat().st_size) / 2**20,
+                    "baseline": f"score {score_s:.1f} s {score_mib:.0f} MiB",
+                    "seconds": seconds,
+                    "cpu_s": cpu,
+                    "peak_mib": peak,
+                    "target": "1 GiB",
+                }
+            )
+    return rows
+
+
 def run(args) -> list[dict]:
     quick = getattr(args, "quick", False) or "--quick" in sys.argv
     scale = 0.1 if quick else 1.0
     cws = BIN / "cws-bench"
     rows = []
+    only = next((arg.split("=", 1)[1] for arg in sys.argv if arg.startswith("--only=")), None)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        cases = [
-            (f"one {20 * scale:g} MB line", _one_line(folder, 20 * scale), "60 s, 1 GiB"),
-            (
-                f"{int(2e6 * scale):,} mostly empty lines",
-                _empty_lines(folder, int(2e6 * scale)),
-                "1 GiB",
-            ),
-        ]
-        for name, gold, target in cases:
-            score_s, score_mib, _ = _timed([cws, "score", gold, gold])
-            out = folder / f"out-{gold.stem}"
-            argv = [cws, "bakeoff", _config(folder, gold), "-o", out, "--jobs", "1", "--quiet"]
-            argv += ["--no-cache"]
-            seconds, peak, cpu = _timed(argv)
-            rows.append(
-                {
-                    "case": f"bakeoff fmm+hmm, {name}",
-                    "input_mib": gold.stat().st_size / 2**20,
-                    "baseline": f"score {score_s:.1f} s {score_mib:.0f} MiB",
-                    "seconds": seconds,
-                    "cpu_s": cpu,
-                    "peak_mib": peak,
-                    "target": target,
-                }
-            )
-        a, b = _pair(folder, int(400_000 * scale))
-        score_s, score_mib, _ = _timed([cws, "score", a, b])
-        seconds, peak, cpu = _timed([cws, "diff", a, b, "-o", folder / "diff.txt"])
-        rows.append(
-            {
-                "case": "diff A B",
-                "input_mib": (a.stat().st_size + b.stat().st_size) / 2**20,
-                "baseline": f"score {score_s:.1f} s {score_mib:.0f} MiB",
-                "seconds": seconds,
-                "cpu_s": cpu,
-                "peak_mib": peak,
-                "target": "1 GiB",
-            }
-        )
+        if only in (None, "bakeoff"):
+            rows += _bakeoff_cases(cws, folder, scale)
+        if only in (None, "diff"):
+            rows += _diff_cases(cws, folder, scale)
     columns = ["case", "input_mib", "baseline", "seconds", "cpu_s", "peak_mib", "target"]
     print(table(rows, columns))
     return rows

@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, TypeVar
+from typing import IO, Any, TypeVar
 
 import click
 
@@ -357,6 +357,20 @@ def write_output(text: str, output: str | None, *, what: str | None = None) -> N
     with atomic_write(output) as f:
         f.write(text + "\n")
     if what is not None:
+        click.echo(f"{what} written to {output}", err=True)
+
+
+def write_streamed(
+    write: Callable[[IO[str]], None], output: str | None, *, what: str | None = None
+) -> None:
+    """As :func:`write_output`, the text written piece by piece by ``write`` (to standard
+    output, or to a temporary file moved into place), one newline after it."""
+    from cws_bench.text.io import atomic_write
+
+    with atomic_write(output or "-") as f:
+        write(f)
+        f.write("\n")
+    if what is not None and output not in (None, "-"):
         click.echo(f"{what} written to {output}", err=True)
 
 

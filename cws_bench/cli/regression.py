@@ -36,6 +36,7 @@ from cws_bench.cli.options import (
     strict_option,
     units_options,
     write_output,
+    write_streamed,
 )
 
 if TYPE_CHECKING:
@@ -307,7 +308,7 @@ def diff(
     """
     from cws_bench.defaults import STANDARD_DICTIONARY
     from cws_bench.regression.diff import diff_files, diff_tokenizers
-    from cws_bench.regression.render import render_diff_html, render_diff_json, render_diff_text
+    from cws_bench.regression.render import render_diff_html, render_diff_text, write_diff_json
 
     if text is None and (a_option or b_option):
         raise click.UsageError("-A and -B are options of segmenters: give --text RAW too")
@@ -345,9 +346,11 @@ def diff(
                     param_hint="A/B",
                 )
         result = diff_files(a, b, gold, corpus=corpus, token_ids=token_ids, **settings)
+    if fmt == "json":  # every changed line: written one at a time
+        write_streamed(lambda out: write_diff_json(result, out), output, what="diff")
+        return
     renderers = {
         "text": lambda: render_diff_text(result, scale=scale, digits=digits),
-        "json": lambda: render_diff_json(result),
         "html": lambda: render_diff_html(result),
     }
     write_output(renderers[fmt](), output, what="diff")

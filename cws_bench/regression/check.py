@@ -216,8 +216,7 @@ class CheckResult:
 
 
 def _diff_summary(diff: SegmentationDiff) -> dict[str, Any]:
-    data = diff.to_dict()
-    data.pop("line_diffs")
+    data = diff.to_dict(line_diffs=False)
     data.pop("against_gold")
     if diff.gold is not None:
         data["outcomes"] = dict(diff.gold.outcomes)

@@ -27,18 +27,23 @@ and they are left out of the kinds of change.
 
 from __future__ import annotations
 
+from array import array
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from itertools import zip_longest
+from typing import TYPE_CHECKING, Any, cast
 
 from cws_bench.analysis.patterns import block_kind, shared_blocks
 from cws_bench.defaults import STANDARD_DICTIONARY, DictionaryDefault
 from cws_bench.errors import CwsBenchError, Fix, TextMismatchError
+from cws_bench.regression.spill import SpillList
 from cws_bench.scoring.spans import align_chars, project_spans, to_spans
 from cws_bench.text.io import PathLike, display_name, read_segmented
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from cws_bench.metrics.significance import PairedTestResult
     from cws_bench.regression.tokens import TokenDiff, TokenIds
     from cws_bench.text.dictionary import Dictionary
@@ -283,7 +288,9 @@ class SegmentationDiff:
         kinds: per kind, ``changes`` (blocks), ``a_words`` and ``b_words`` in them.
         patterns: the most frequent patterns of change, most frequent first.
         distinct_patterns: how many distinct patterns there are.
-        line_diffs: every line where A and B differ, in order.
+        line_diffs: every line where A and B differ, in order (a sequence: the first
+            ones in memory, the others in a temporary file when there are many, see
+            :class:`~cws_bench.regression.spill.SpillList`).
         text_differences: how many lines hold different characters in A and B.
         text_examples: the first of them.
         gold: A and B against the gold, or None.
@@ -306,7 +313,7 @@ class SegmentationDiff:
     kinds: dict[str, dict[str, int]]
     patterns: tuple[ChangePattern, ...]
     distinct_patterns: int
-    line_diffs: tuple[LineDiff, ...]
+    line_diffs: Sequence[LineDiff]
     text_differences: int
     text_examples: tuple[TextDifference, ...]
     gold: GoldComparison | None = None
@@ -320,9 +327,10 @@ class SegmentationDiff:
         """Changed blocks of every kind."""
         return sum(kind["changes"] for kind in self.kinds.values())
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-safe dict with a stable key order."""
-        return {
+    def to_dict(self, *, line_diffs: bool = True) -> dict[str, Any]:
+        """JSON-safe dict with a stable key order; ``line_diffs`` last, or left out (they
+        are all in memory at once in the dict: render_diff_json writes them one by one)."""
+        data = {
             "a": self.a_name,
             "b": self.b_name,
             "gold": self.gold_name,
@@ -343,8 +351,10 @@ class SegmentationDiff:
             "settings": dict(self.settings),
             "warnings": list(self.warnings),
             "token_ids": None if self.token_ids is None else self.token_ids.to_dict(),
-            "line_diffs": [line.to_dict() for line in self.line_diffs],
         }
+        if line_diffs:
+            data["line_diffs"] = [line.to_dict() for line in self.line_diffs]
+        return data
 
 
 def _joined(words: Iterable[str]) -> str:
@@ -441,18 +451,274 @@ def _text_differs_line(number: int, a: list[str], b: list[str], gold: list[str] 
 
 
 def _paired_tests(
-    a_rows: list[tuple[int, int, int]],
-    b_rows: list[tuple[int, int, int]],
+    a_rows: np.ndarray,
+    b_rows: np.ndarray,
     *,
     seed: int,
     resamples: int,
 ) -> dict[str, PairedTestResult]:
     """Paired bootstrap tests of A against B over sentences: precision, recall, F1."""
-    if not a_rows:
+    if not len(a_rows):
         return {}
     from cws_bench.scoring.per_sentence import paired_tests
 
     return paired_tests(a_rows, b_rows, seed=seed, resamples=resamples)
+
+
+_END = object()
+"""What :func:`_lockstep` sees of a side that has no more lines."""
+
+
+def _joined_lines(
+    sentences: Iterable[Sequence[str]], normalizer: Normalizer | None
+) -> Iterator[str]:
+    """Each sentence as one line (:func:`_joined`), normalised character by character (the
+    word boundaries stay)."""
+    for words in sentences:
+        line = _joined(words)
+        yield line if normalizer is None else normalizer(line)
+
+
+def _lockstep(sides: list[Iterator[str]], names: tuple[str, str, str]) -> Iterator[tuple[str, ...]]:
+    """The lines of A, B (and the gold) side by side, one line of each at a time.
+
+    Raises:
+        CwsBenchError: at the end, when the sides have different numbers of lines (the
+            rest of the longer ones is read to count them).
+    """
+    for count, lines in enumerate(zip_longest(*sides, fillvalue=_END)):
+        if any(line is _END for line in lines):
+            counts = [
+                count + (line is not _END) + sum(1 for _ in side)
+                for line, side in zip(lines, sides)
+            ]
+            _raise_line_counts(counts, names)
+        yield cast("tuple[str, ...]", lines)
+
+
+def _raise_line_counts(counts: list[int], names: tuple[str, str, str]) -> None:
+    a_name, b_name, gold_name = names
+    if counts[0] != counts[1]:
+        raise CwsBenchError(
+            f"{a_name} has {counts[0]} lines but {b_name} has {counts[1]}",
+            "a diff compares two segmentations of the same text, line by line",
+        )
+    raise CwsBenchError(
+        f"{gold_name} has {counts[2]} lines but {a_name} and {b_name} have {counts[0]}",
+        "the gold must segment the same text, line by line",
+    )
+
+
+def _word_count(line: str) -> int:
+    return line.count(" ") + 1 if line else 0
+
+
+class _GoldScores:
+    """A and B scored against the gold in one pass (:class:`SegmentationMetric`), with the
+    rows of the paired tests (:mod:`cws_bench.scoring.per_sentence`) kept as arrays."""
+
+    CHUNK = 4096
+    """Lines scored at once (as score_sentences scores them)..."""
+    CHUNK_CHARACTERS = 2**23
+    """...or fewer when they are long."""
+
+    def __init__(self, words: Dictionary | None) -> None:
+        from cws_bench.scoring.streaming import SegmentationMetric
+
+        self.metrics = [SegmentationMetric(words, per_sentence=True) for _ in "ab"]
+        # (correct, predicted, gold) of each sentence, as the floats the bootstrap takes
+        self.rows = [array("d") for _ in "ab"]
+        self.pending: tuple[list[str], list[str], list[str]] = ([], [], [])
+        self.pending_characters = 0
+
+    def add(self, gold: str, a: str, b: str) -> None:
+        for lines, line in zip(self.pending, (gold, a, b)):
+            lines.append(line)
+        self.pending_characters += len(gold) + len(a) + len(b)
+        if len(self.pending[0]) >= self.CHUNK or self.pending_characters >= self.CHUNK_CHARACTERS:
+            self.flush()
+
+    def flush(self) -> None:
+        gold, *preds = self.pending
+        for metric, pred, rows in zip(self.metrics, preds, self.rows):
+            metric.add_batch(predictions=map(_words, pred), references=map(_words, gold))
+            for row in metric.take_rows():
+                rows.extend(row)
+        for lines in self.pending:
+            lines.clear()
+        self.pending_characters = 0
+
+    def comparison(
+        self, outcomes: Counter[str], names: tuple[str, str], *, seed: int, resamples: int
+    ) -> tuple[GoldComparison, list[str]]:
+        """The comparison, and the scorer's warnings (each naming its side)."""
+        import numpy as np
+
+        self.flush()
+        a_result, b_result = (metric.compute() for metric in self.metrics)
+        a_rows, b_rows = (
+            np.frombuffer(rows, dtype=np.float64).reshape(-1, 3) for rows in self.rows
+        )
+        warnings = [f"{names[0]}: {warning}" for warning in a_result.warnings]
+        warnings += [f"{names[1]}: {warning}" for warning in b_result.warnings]
+        comparison = GoldComparison(
+            a_scores=a_result.to_dict(),
+            b_scores=b_result.to_dict(),
+            tests=_paired_tests(a_rows, b_rows, seed=seed, resamples=resamples),
+            outcomes={outcome: outcomes[outcome] for outcome in OUTCOMES},
+        )
+        return comparison, warnings
+
+
+PatternKey = tuple[str, tuple[str, ...], tuple[str, ...]]
+
+
+class _DiffPass:
+    """Every count of a diff, taken in one pass over the lines of A, B (and the gold).
+
+    Each line is one string (words joined by single spaces), split only when it
+    changed; the changed lines go to a :class:`SpillList`.
+    """
+
+    def __init__(self, words: Dictionary | None, gold: bool, max_examples: int) -> None:
+        self.words = words
+        self.max_examples = max_examples
+        self.lines = self.a_words = self.b_words = self.changed_a = self.changed_b = 0
+        self.oov = [0, 0]
+        self.kinds = {kind: {"changes": 0, "a_words": 0, "b_words": 0} for kind in KINDS}
+        self.patterns: Counter[PatternKey] = Counter()
+        # Per pattern, as few objects as can be (a pair of files can hold millions of
+        # distinct patterns): its count by outcome, and where it first occurs (the
+        # changed line's position in line_diffs, the change's first word in A).
+        self.pattern_outcomes: dict[str, Counter[PatternKey]] = {o: Counter() for o in OUTCOMES}
+        self.first: dict[PatternKey, tuple[int, int]] = {}
+        self.outcomes: Counter[str] = Counter()
+        self.text_examples: list[TextDifference] = []
+        self.text_differences = 0
+        self.line_diffs: SpillList[LineDiff] = SpillList()
+        self.gold = _GoldScores(words) if gold else None
+
+    def add(self, a_line: str, b_line: str, gold_line: str | None) -> None:
+        """One line of each side."""
+        self.lines += 1
+        self.a_words += _word_count(a_line)
+        self.b_words += _word_count(b_line)
+        if self.words is not None:
+            self.oov[0] += sum(word not in self.words for word in _words(a_line))
+            self.oov[1] += sum(word not in self.words for word in _words(b_line))
+        if self.gold is not None and gold_line is not None:
+            self.gold.add(gold_line, a_line, b_line)
+        if a_line != b_line:
+            self._changed(a_line, b_line, gold_line)
+
+    def _changed(self, a_line: str, b_line: str, gold_line: str | None) -> None:
+        number = self.lines
+        a_words, b_words = _words(a_line), _words(b_line)
+        gold_words = None if gold_line is None else _words(gold_line)
+        if a_line.replace(" ", "") != b_line.replace(" ", ""):
+            self.text_differences += 1
+            if len(self.text_examples) < self.max_examples:
+                example = TextDifference(number, " ".join(a_words), " ".join(b_words))
+                self.text_examples.append(example)
+            line = _text_differs_line(number, a_words, b_words, gold_words)
+        else:
+            line, changes = _same_text_line(number, a_words, b_words, gold_words)
+            for change in changes:
+                self._count(change)
+        self.line_diffs.append(line)
+        self.changed_a += sum(line.a_changed)
+        self.changed_b += sum(line.b_changed)
+
+    def _count(self, change: Change) -> None:
+        key = (change.kind, change.a, change.b)
+        counts = self.kinds[change.kind]
+        counts["changes"] += 1
+        counts["a_words"] += len(change.a)
+        counts["b_words"] += len(change.b)
+        self.patterns[key] += 1
+        if change.outcome:
+            self.outcomes[change.outcome] += 1
+            self.pattern_outcomes[change.outcome][key] += 1
+        if key not in self.first:
+            self.first[key] = (len(self.line_diffs), change.a_index)
+
+    def kept_patterns(self, top: int) -> tuple[ChangePattern, ...]:
+        """The ``top`` most frequent patterns; ties broken by the words, so the report does
+        not depend on input order."""
+        ranked = sorted(self.patterns.items(), key=lambda item: (-item[1], item[0]))
+        outcomes = self.pattern_outcomes
+        return tuple(
+            ChangePattern(
+                *key,
+                count,
+                outcomes["fixed"][key],
+                outcomes["broke"][key],
+                outcomes["neither"][key],
+                *self._example(key),
+            )
+            for key, count in ranked[:top]
+        )
+
+    def _example(self, key: PatternKey) -> tuple[int, str, int]:
+        """A pattern's example: a window of the line where it first occurs (not a copy of
+        the line, see analysis), read back from line_diffs."""
+        position, a_index = self.first[key]
+        line = self.line_diffs[position]
+        return _example(line.line, line.a, a_index, len(key[1]))
+
+    def check_strict(self, a_name: str, b_name: str) -> None:
+        if self.text_differences:
+            shown = "; ".join(f"line {example.line}" for example in self.text_examples)
+            raise TextMismatchError(
+                f"{a_name} and {b_name}: {self.text_differences} line(s) hold different "
+                f"characters ({shown})",
+                "both must segment exactly the same text; leave out {0} to compare them "
+                "through a character alignment",
+                fixes=(Fix("strict", True),),
+            )
+
+    def warnings(self, a_name: str, b_name: str) -> list[str]:
+        if not self.text_differences:
+            return []
+        return [
+            f"{self.text_differences} line(s) hold different characters in {a_name} and "
+            f"{b_name}; their words were matched through a character alignment (not in the "
+            "kinds of change)"
+        ]
+
+
+def _token_diff(
+    token_ids: tuple[TokenIds, TokenIds],
+    lines: tuple[list[str], list[str]],
+    names: tuple[str, str],
+    max_examples: int,
+) -> TokenDiff:
+    """The lines whose token ids changed (the token ids are in memory: so are the lines)."""
+    from cws_bench.regression.tokens import diff_token_ids
+
+    try:
+        return diff_token_ids(
+            *token_ids,
+            [_words(line) for line in lines[0]],
+            [_words(line) for line in lines[1]],
+            examples=max_examples,
+        )
+    except ValueError as error:
+        raise CwsBenchError(
+            f"{names[0]} and {names[1]}: {error}",
+            "give the token ids of the same lines as the segmentations",
+        ) from None
+
+
+def _kept(
+    lines: Iterator[tuple[str, ...]], kept: tuple[list[str], list[str]] | None
+) -> Iterator[tuple[str, ...]]:
+    """The lines of A and B passed on, and appended to ``kept`` when it is not None."""
+    for sides in lines:
+        if kept is not None:
+            kept[0].append(sides[0])
+            kept[1].append(sides[1])
+        yield sides
 
 
 def diff_segmentations(
@@ -513,164 +779,49 @@ def diff_segmentations(
     a_name, b_name, gold_name = names
     seed = DEFAULT_SEED if seed is None else seed
     resamples = DEFAULT_RESAMPLES if resamples is None else resamples
-    # Each line is kept as one string and split only when it changed: a list of word
-    # objects per line costs about ten times the text (a 105 MB pair took 1.7 GB).
-    a_lines = [_joined(words) for words in a]
-    b_lines = [_joined(words) for words in b]
-    gold_lines = None if gold is None else [_joined(words) for words in gold]
     normalizer = as_normalizer(normalize)
-    if normalizer is not None:  # character by character: the word boundaries stay
-        a_lines = list(map(normalizer, a_lines))
-        b_lines = list(map(normalizer, b_lines))
-        gold_lines = None if gold_lines is None else list(map(normalizer, gold_lines))
-    if len(a_lines) != len(b_lines):
-        raise CwsBenchError(
-            f"{a_name} has {len(a_lines)} lines but {b_name} has {len(b_lines)}",
-            "a diff compares two segmentations of the same text, line by line",
-        )
-    if gold_lines is not None and len(gold_lines) != len(a_lines):
-        raise CwsBenchError(
-            f"{gold_name} has {len(gold_lines)} lines but {a_name} and {b_name} have "
-            f"{len(a_lines)}",
-            "the gold must segment the same text, line by line",
-        )
     words = as_dictionary(dictionary)
     if words is not None and normalizer is not None:
         words = words.normalized(normalizer)
-
-    line_diffs: list[LineDiff] = []
-    kinds = {kind: {"changes": 0, "a_words": 0, "b_words": 0} for kind in KINDS}
-    patterns: Counter[tuple[str, tuple[str, ...], tuple[str, ...]]] = Counter()
-    by_outcome: dict[tuple[str, tuple[str, ...], tuple[str, ...]], Counter[str]] = {}
-    first: dict[tuple[str, tuple[str, ...], tuple[str, ...]], tuple[int, str, int]] = {}
-    text_examples: list[TextDifference] = []
-    text_differences = 0
-    changed_a = changed_b = 0
-    for index, (a_line, b_line) in enumerate(zip(a_lines, b_lines)):
-        if a_line == b_line:
-            continue
-        number = index + 1
-        a_words, b_words = _words(a_line), _words(b_line)
-        gold_words = None if gold_lines is None else _words(gold_lines[index])
-        if a_line.replace(" ", "") != b_line.replace(" ", ""):
-            text_differences += 1
-            if len(text_examples) < max_examples:
-                text_examples.append(TextDifference(number, " ".join(a_words), " ".join(b_words)))
-            line = _text_differs_line(number, a_words, b_words, gold_words)
-        else:
-            line, changes = _same_text_line(number, a_words, b_words, gold_words)
-            for change in changes:
-                key = (change.kind, change.a, change.b)
-                kinds[change.kind]["changes"] += 1
-                kinds[change.kind]["a_words"] += len(change.a)
-                kinds[change.kind]["b_words"] += len(change.b)
-                patterns[key] += 1
-                by_outcome.setdefault(key, Counter())[change.outcome or ""] += 1
-                if key not in first:  # a window of the line, not a copy of it (see analysis)
-                    first[key] = _example(number, a_words, change.a_index, len(change.a))
-        line_diffs.append(line)
-        changed_a += sum(line.a_changed)
-        changed_b += sum(line.b_changed)
-
-    if strict and text_differences:
-        shown = "; ".join(f"line {example.line}" for example in text_examples)
-        raise TextMismatchError(
-            f"{a_name} and {b_name}: {text_differences} line(s) hold different characters "
-            f"({shown})",
-            "both must segment exactly the same text; leave out {0} to compare them "
-            "through a character alignment",
-            fixes=(Fix("strict", True),),
-        )
-    warnings = []
-    if text_differences:
-        warnings.append(
-            f"{text_differences} line(s) hold different characters in {a_name} and {b_name}; "
-            "their words were matched through a character alignment (not in the kinds of change)"
-        )
-
-    # Ties broken by the words, so the report does not depend on input order.
-    ranked = sorted(patterns.items(), key=lambda item: (-item[1], item[0]))
-    kept = tuple(
-        ChangePattern(
-            kind,
-            a_block,
-            b_block,
-            count,
-            by_outcome[kind, a_block, b_block]["fixed"],
-            by_outcome[kind, a_block, b_block]["broke"],
-            by_outcome[kind, a_block, b_block]["neither"],
-            *first[kind, a_block, b_block],
-        )
-        for (kind, a_block, b_block), count in ranked[:top]
-    )
-
+    # A line is one string, split only when it changed (a list of word objects per line
+    # costs about ten times the text), and no line is kept once it is counted.
+    sides = [iter(_joined_lines(side, normalizer)) for side in (a, b)]
+    if gold is not None:
+        sides.append(iter(_joined_lines(gold, normalizer)))
+    kept: tuple[list[str], list[str]] | None = None if token_ids is None else ([], [])
+    state = _DiffPass(words, gold is not None, max_examples)
+    for lines in _kept(_lockstep(sides, names), kept):
+        state.add(lines[0], lines[1], lines[2] if gold is not None else None)
+    if strict:
+        state.check_strict(a_name, b_name)
+    warnings = state.warnings(a_name, b_name)
     comparison = None
-    if gold_lines is not None:
-        from cws_bench.scoring import score_sentences
-        from cws_bench.scoring.per_sentence import sentence_rows
-
-        a_result = score_sentences(
-            map(_words, gold_lines), map(_words, a_lines), words, per_line=True
+    if state.gold is not None:
+        comparison, scored = state.gold.comparison(
+            state.outcomes, (a_name, b_name), seed=seed, resamples=resamples
         )
-        b_result = score_sentences(
-            map(_words, gold_lines), map(_words, b_lines), words, per_line=True
-        )
-        warnings.extend(f"{a_name}: {warning}" for warning in a_result.warnings)
-        warnings.extend(f"{b_name}: {warning}" for warning in b_result.warnings)
-
-        rows = sentence_rows
-
-        outcomes = Counter(
-            change.outcome for line in line_diffs for change in line.changes if change.outcome
-        )
-        comparison = GoldComparison(
-            a_scores=a_result.to_dict(),
-            b_scores=b_result.to_dict(),
-            tests=_paired_tests(rows(a_result), rows(b_result), seed=seed, resamples=resamples),
-            outcomes={outcome: outcomes[outcome] for outcome in OUTCOMES},
-        )
-
+        warnings += scored
     token_diff = None
-    if token_ids is not None:
-        from cws_bench.regression.tokens import diff_token_ids
-
-        try:
-            token_diff = diff_token_ids(
-                *token_ids,
-                [_words(line) for line in a_lines],
-                [_words(line) for line in b_lines],
-                examples=max_examples,
-            )
-        except ValueError as error:
-            raise CwsBenchError(
-                f"{a_name} and {b_name}: {error}",
-                "give the token ids of the same lines as the segmentations",
-            ) from None
-
-    oov_words = None
-    if words is not None:
-        oov_words = {
-            "a": sum(word not in words for line in a_lines for word in _words(line)),
-            "b": sum(word not in words for line in b_lines for word in _words(line)),
-        }
+    if token_ids is not None and kept is not None:
+        token_diff = _token_diff(token_ids, kept, (a_name, b_name), max_examples)
     return SegmentationDiff(
         a_name=a_name,
         b_name=b_name,
-        gold_name=gold_name if gold_lines is not None else None,
-        lines=len(a_lines),
-        changed_lines=len(line_diffs),
-        a_words=sum(line.count(" ") + 1 for line in a_lines if line),
-        b_words=sum(line.count(" ") + 1 for line in b_lines if line),
-        changed_a_words=changed_a,
-        changed_b_words=changed_b,
-        kinds=kinds,
-        patterns=kept,
-        distinct_patterns=len(patterns),
-        line_diffs=tuple(line_diffs),
-        text_differences=text_differences,
-        text_examples=tuple(text_examples),
+        gold_name=gold_name if gold is not None else None,
+        lines=state.lines,
+        changed_lines=len(state.line_diffs),
+        a_words=state.a_words,
+        b_words=state.b_words,
+        changed_a_words=state.changed_a,
+        changed_b_words=state.changed_b,
+        kinds=state.kinds,
+        patterns=state.kept_patterns(top),
+        distinct_patterns=len(state.patterns),
+        line_diffs=state.line_diffs,
+        text_differences=state.text_differences,
+        text_examples=tuple(state.text_examples),
         gold=comparison,
-        oov_words=oov_words,
+        oov_words=None if words is None else {"a": state.oov[0], "b": state.oov[1]},
         settings={
             "top": top,
             "seed": seed,
@@ -744,7 +895,7 @@ def read_side(
             f"{name}: the baseline of {record.corpus.label} holds no segmentation",
             "record it again with the segmentation kept",
         )
-    return [_words(line) for line in record.segmentation], record.token_ids
+    return (_words(line) for line in record.segmentation), record.token_ids
 
 
 def diff_tokenizers(

@@ -8,8 +8,9 @@ score`` prints them, so a difference reads in points of F1.
 
 from __future__ import annotations
 
+import io
 import json
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from cws_bench.metrics.units import Units, format_p_value, units
 from cws_bench.regression.check import CheckResult
@@ -40,7 +41,11 @@ __all__ = [
     "render_diff_html",
     "render_diff_json",
     "render_diff_text",
+    "write_diff_json",
 ]
+
+JSON_STYLE: dict[str, Any] = {"ensure_ascii": False, "indent": 2}
+"""How a diff is written as JSON."""
 
 SHOWN_PATTERNS = 10
 """Patterns of change the text format lists (JSON and HTML keep all that the diff kept)."""
@@ -244,7 +249,32 @@ def render_diff_text(
 
 def render_diff_json(diff: SegmentationDiff) -> str:
     """The diff as JSON (:meth:`SegmentationDiff.to_dict`: fractions in [0, 1])."""
-    return json.dumps(diff.to_dict(), ensure_ascii=False, indent=2)
+    out = io.StringIO()
+    write_diff_json(diff, out)
+    return out.getvalue()
+
+
+def write_diff_json(diff: SegmentationDiff, out: IO[str]) -> None:
+    """Write :func:`render_diff_json`'s text to ``out``, the changed lines one at a time.
+
+    The text is ``json.dumps(diff.to_dict(), ensure_ascii=False, indent=2)``, made
+    without holding every changed line at once: the summary is dumped with no line,
+    then each line's dict, indented as the whole dump would indent it, is written in
+    its place.
+    """
+    head = json.dumps({**diff.to_dict(line_diffs=False), "line_diffs": []}, **JSON_STYLE)
+    if not diff.line_diffs:
+        out.write(head)
+        return
+    empty = "[]\n}"
+    assert head.endswith(empty)
+    out.write(head[: -len(empty)] + "[")
+    separator = "\n    "
+    for line in diff.line_diffs:
+        # JSON strings hold no raw newline: every newline of the dump starts a line.
+        out.write(separator + json.dumps(line.to_dict(), **JSON_STYLE).replace("\n", "\n    "))
+        separator = ",\n    "
+    out.write("\n  ]\n}")
 
 
 def line_pieces(line: LineDiff, side: str) -> list[tuple[str, str | None]]:

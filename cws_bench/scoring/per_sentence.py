@@ -16,14 +16,25 @@ it a row of zeros would only dilute the resamples.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from cws_bench.metrics.significance import PairedTestResult, Statistic
     from cws_bench.scoring import ScoreResult
+    from cws_bench.scoring.counts import SegCounts
 
-__all__ = ["COLUMNS", "Row", "column", "paired_tests", "sentence_rows", "statistics"]
+__all__ = [
+    "COLUMNS",
+    "Row",
+    "column",
+    "line_rows",
+    "paired_tests",
+    "sentence_rows",
+    "statistics",
+]
 
 COLUMNS: tuple[tuple[str, str], ...] = (
     ("correct", "predicted words that are gold words (same character interval)"),
@@ -59,10 +70,16 @@ def sentence_rows(result: ScoreResult) -> list[Row]:
     """
     if result.lines is None:
         raise ValueError("the result holds no per-line counts: score with per_line=True")
+    return line_rows(result.lines)
+
+
+def line_rows(lines: Iterable[tuple[int, SegCounts]]) -> list[Row]:
+    """The rows of per-line counts, (line, counts) pairs as a result holds them: one per
+    scored sentence (see :func:`sentence_rows`)."""
     names = [name for name, _ in COLUMNS]
     return [
         (getattr(c, names[0]), getattr(c, names[1]), getattr(c, names[2]))
-        for _, c in result.lines
+        for _, c in lines
         if c.sentences
     ]
 
@@ -87,8 +104,8 @@ def statistics() -> dict[str, Statistic]:
 
 
 def paired_tests(
-    a_rows: Sequence[Sequence[int]],
-    b_rows: Sequence[Sequence[int]],
+    a_rows: Sequence[Sequence[int]] | np.ndarray,
+    b_rows: Sequence[Sequence[int]] | np.ndarray,
     *,
     seed: int,
     resamples: int,

@@ -33,6 +33,7 @@ from cws_bench.scoring.api import MAX_EXAMPLES, Method
 from cws_bench.scoring.engine import Scorer
 from cws_bench.scoring.inputs import normalized_dictionary, optional_dictionary
 from cws_bench.scoring.methods import get_method
+from cws_bench.scoring.per_sentence import Row, line_rows
 from cws_bench.scoring.result import ScoreResult
 from cws_bench.scoring.signature import Signature
 from cws_bench.text.checksums import SentenceDigest
@@ -88,6 +89,8 @@ class SegmentationMetric:
             official bakeoff script's).
         normalize: a normaliser name such as ``"width"`` applied to both sides.
         beta: the F-beta weight.
+        per_sentence: keep each scored sentence's row of counts
+            (:mod:`cws_bench.scoring.per_sentence`) until :meth:`take_rows` takes them.
 
     ``compute()`` returns a :class:`~cws_bench.scoring.ScoreResult`, the same
     object and the same numbers as ``score_sentences`` on all the data added
@@ -101,10 +104,12 @@ class SegmentationMetric:
         method: Method = "interval",
         normalize: str | Normalizer | None = None,
         beta: float = 1.0,
+        per_sentence: bool = False,
     ) -> None:
         get_method(method)  # raises for an unknown method, naming the known ones
         self.method = method
         self.beta = beta
+        self.per_sentence = per_sentence
         self._normalizer = as_normalizer(normalize)
         self._dictionary = normalized_dictionary(optional_dictionary(dictionary), self._normalizer)
         self.reset()
@@ -115,7 +120,7 @@ class SegmentationMetric:
             self._dictionary,
             method=self.method,
             strict=False,
-            per_line=False,
+            per_line=self.per_sentence,
             max_examples=MAX_EXAMPLES,
             normalizer=self._normalizer,
         )
@@ -156,6 +161,25 @@ class SegmentationMetric:
             self._scorer.add_lines(
                 gold_lines[start : start + _CHUNK], pred_lines[start : start + _CHUNK]
             )
+
+    def take_rows(self) -> list[Row]:
+        """The rows of the sentences added since the last call, in order, then forgotten:
+        a long stream of sentences keeps no counts per sentence for long.
+
+        >>> m = SegmentationMetric(per_sentence=True)
+        >>> m.add_batch(predictions=["结婚 的", "", "和尚 未"],
+        ...             references=["结婚 的", "", "和 尚未"])
+        >>> m.take_rows(), m.take_rows()
+        ([(2, 2, 2), (0, 2, 2)], [])
+
+        Raises:
+            ValueError: the metric was made without ``per_sentence``.
+        """
+        acc = self._scorer.acc
+        if acc.lines is None:
+            raise ValueError("this metric keeps no rows: make it with per_sentence=True")
+        lines, acc.lines = acc.lines, []
+        return line_rows(lines)
 
     def _settings(self) -> tuple[str, str | None, str, float]:
         dictionary = self._dictionary.checksum if self._dictionary is not None else None
@@ -241,6 +265,7 @@ class SegmentationMetric:
                 if self._dictionary is not None
                 else None
             ),
+            "per_sentence": self.per_sentence,
             "acc": self._scorer.acc,
             "line_no": self._scorer.line_no,
         }
@@ -248,6 +273,7 @@ class SegmentationMetric:
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.method = state["method"]
         self.beta = state["beta"]
+        self.per_sentence = state.get("per_sentence", False)
         self._normalizer = as_normalizer(state["normalize"])
         words = state["dictionary"]
         self._dictionary = None if words is None else _as_dictionary_type()(*words)
