@@ -9,6 +9,7 @@ input in one batch (the lossless-join check included).
 
 Baselines measured in the same run:
 - FMM/BMM/BiMM against ``maximum_matching_python`` (the pure-Python reference);
+- snownlp's adapter (its own Viterbi search) against ``snownlp.seg.seg``;
 - the HMM's compiled Viterbi against ``HMMSegmenter.segment_python``, a
   straightforward per-sentence pure-Python Viterbi over the same model.
 Both pairs must give the same segmentation, or the comparison means nothing.
@@ -122,12 +123,23 @@ def run(args) -> list[dict]:
             print(f"   {name}: skipped ({e.install})")
             continue
         data = lines if copies == COPIES else one
-        segment_s, _ = best_of(lambda s=segmenter, d=data: s.segment(d), repeat)
+        segment_s, output = best_of(lambda s=segmenter, d=data: s.segment(d), repeat)
+        extra = {}
+        if name == "snownlp":  # its own decoder, on the same model, in the same run
+            from snownlp import seg
+
+            started = time.perf_counter()
+            reference = [seg.seg(line) for line in data]
+            python_s = time.perf_counter() - started
+            assert output == reference, "snownlp: the adapter and snownlp's own seg differ"
+            extra = {"baseline": "snownlp's own seg", "baseline_s": python_s}
+            extra["speedup"] = python_s / segment_s
         row(
             name if copies == COPIES else f"{name} (1 copy)",
             characters if copies == COPIES else characters_one,
             load_s,
             segment_s,
+            **extra,
         )
 
     columns = ["segmenter", "characters", "load_s", "segment_s", "chars_per_s"]
