@@ -96,6 +96,29 @@ def write(tmp_path: Path):
     return _write
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "needs(module, reason): skip with the reason unless the module is installed; unlike "
+        "pytest.importorskip, nothing is imported while the tests are collected",
+    )
+
+
+@pytest.hookimpl(tryfirst=True)  # before its fixtures are set up
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Skip a test marked ``needs(module, reason=...)`` when the module is not installed.
+
+    For modules whose import takes seconds (snownlp reads its model, spaCy, LTP): every
+    xdist worker collects every test module, so an import at module level is paid by
+    each worker, while the tests that use the module run on one of them.
+    """
+    import importlib.util
+
+    for mark in item.iter_markers("needs"):
+        if importlib.util.find_spec(mark.args[0]) is None:
+            pytest.skip(mark.kwargs["reason"])
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The modules holding a ``slow`` test first, each kept whole and in order.
 

@@ -19,16 +19,19 @@ import pytest
 from cws_bench.errors import SegmenterError
 from cws_bench.segmenters import get_segmenter
 
-pytest.importorskip(
-    "transformers", reason="transformers is not installed (pip install 'cws-bench[transformers]')"
-)
-pytest.importorskip(
-    "huggingface_hub",
-    reason="huggingface_hub is not installed (pip install 'cws-bench[transformers]')",
-)
-
 sys.path.insert(0, str(Path(__file__).parent))  # the model builders of the other tests here
 from bounds import bounded
+
+pytestmark = [
+    pytest.mark.needs(
+        "transformers",
+        reason="transformers is not installed (pip install 'cws-bench[transformers]')",
+    ),
+    pytest.mark.needs(
+        "huggingface_hub",
+        reason="huggingface_hub is not installed (pip install 'cws-bench[transformers]')",
+    ),
+]
 
 COMMIT = "0123456789abcdef0123456789abcdef01234567"
 
@@ -137,7 +140,7 @@ FILE = f"/nobody/stalls/resolve/{SHA}/config.json"
 
 
 @pytest.mark.parametrize(
-    "answered, stalls",
+    ("answered", "stalls"),
     [
         ((), [("GET", TREE)]),  # the list of the model's files
         # a file's metadata: asked a second time by huggingface_hub's own fallback

@@ -25,7 +25,16 @@ from cws_bench.errors import SegmenterError
 from cws_bench.segmenters import get_segmenter
 from cws_bench.segmenters.ltp import words_of
 
-ltp = pytest.importorskip("ltp", reason="ltp is not installed (pip install 'cws-bench[ltp]')")
+pytestmark = pytest.mark.needs("ltp", reason="ltp is not installed (pip install 'cws-bench[ltp]')")
+
+
+@pytest.fixture(scope="module")
+def ltp():
+    """LTP, imported when a test needs it (with torch and transformers)."""
+    import ltp
+
+    return ltp
+
 
 TRAINING = [
     "我们 是 中国 人 。",
@@ -67,7 +76,7 @@ def legacy(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.parametrize("batch_size", [1, 2, 32])
-def test_equals_calling_ltp(legacy, batch_size):
+def test_equals_calling_ltp(legacy, batch_size, ltp):
     direct = ltp.LTP(str(legacy)).pipeline([line for line in LINES if line], tasks=["cws"]).cws
     expected = iter([[p for w in words for p in w.split()] for words in direct])
     segmenter = get_segmenter("ltp", model=str(legacy), batch_size=batch_size)
@@ -78,7 +87,7 @@ def test_equals_calling_ltp(legacy, batch_size):
     assert any(" " in w for w in direct[1])
 
 
-def test_metadata_records_the_model(legacy):
+def test_metadata_records_the_model(legacy, ltp):
     segmenter = get_segmenter("ltp", model=str(legacy))
     model = segmenter.metadata()["model"]
     assert model["kind"] == "legacy" and model["device"] == "cpu"

@@ -9,9 +9,18 @@ import pytest
 from cws_bench.errors import SegmenterError
 from cws_bench.segmenters import get_segmenter
 
-spacy = pytest.importorskip(
+pytestmark = pytest.mark.needs(
     "spacy", reason="spaCy is not installed (pip install 'cws-bench[spacy]')"
 )
+
+
+@pytest.fixture(scope="module")
+def spacy():
+    """spaCy, imported when a test needs it."""
+    import spacy
+
+    return spacy
+
 
 LINES = [
     "他说 Hello World 了，我们是中国人",
@@ -22,21 +31,21 @@ LINES = [
 ]
 
 
-def test_char_segmenter_equals_spacy():
+def test_char_segmenter_equals_spacy(spacy):
     nlp = spacy.blank("zh")
     expected = [[t.text for t in nlp(line) if not t.text.isspace()] for line in LINES]
     assert get_segmenter("spacy").segment(LINES) == expected
     assert expected[1] == list("结婚的和尚未结婚的")
 
 
-def test_jieba_segmenter_equals_spacy():
+def test_jieba_segmenter_equals_spacy(spacy):
     nlp = spacy.blank("zh", config={"nlp": {"tokenizer": {"segmenter": "jieba"}}})
     expected = [[t.text for t in nlp(line) if not t.text.isspace()] for line in LINES]
     assert get_segmenter("spacy-jieba").segment(LINES) == expected
     assert expected[1] == ["结婚", "的", "和", "尚未", "结婚", "的"]
 
 
-def test_pkuseg_segmenter_equals_spacy_with_pkusegs_model():
+def test_pkuseg_segmenter_equals_spacy_with_pkusegs_model(spacy):
     pytest.importorskip(
         "spacy_pkuseg",
         reason="spacy-pkuseg is not installed (pip install --no-binary spacy-pkuseg "
@@ -54,7 +63,7 @@ def test_pkuseg_segmenter_equals_spacy_with_pkusegs_model():
         get_segmenter("spacy-pkuseg", pkuseg_model="no-such-model")
 
 
-def test_trained_pipeline_from_a_folder(tmp_path):
+def test_trained_pipeline_from_a_folder(tmp_path, spacy):
     nlp = spacy.blank("zh", config={"nlp": {"tokenizer": {"segmenter": "jieba"}}})
     nlp.to_disk(tmp_path / "pipeline")
     segmenter = get_segmenter("spacy", model=str(tmp_path / "pipeline"))

@@ -20,8 +20,10 @@ from cws_bench.segmenters import get_segmenter
 from cws_bench.segmenters.sources import train_segmenter
 from cws_bench.segmenters.tagger_training import labels_of, pieces_of, train_tagger
 
-pytest.importorskip("torch", reason="torch is not installed (make neural)")
-pytest.importorskip("transformers", reason="transformers is not installed (make neural)")
+pytestmark = [
+    pytest.mark.needs("torch", reason="torch is not installed (make neural)"),
+    pytest.mark.needs("transformers", reason="transformers is not installed (make neural)"),
+]
 
 SENTENCES = [
     "我们 是 中国 人 。",

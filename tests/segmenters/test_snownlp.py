@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-snownlp = pytest.importorskip(
+pytestmark = pytest.mark.needs(
     "snownlp", reason="snownlp is not installed (pip install 'cws-bench[snownlp]')"
 )
 
