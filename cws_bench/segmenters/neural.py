@@ -329,11 +329,10 @@ def _fetch_hint(repo_id: str) -> str:
 
 def _without_retries(
     places: Sequence[tuple[str, str, str, Any]],
-) -> list[tuple[Any, str, Any, Any]]:
+) -> list[tuple[Any, str, Any]]:
     """For each (module, function, keyword, value) in ``places`` whose function takes that
-    keyword: (module, name, the function, the function with that keyword always set to
-    the value). A module or function a library version lacks, or whose signature
-    changed, is left out."""
+    keyword: (module, name, the function with that keyword always set to the value). A
+    module or function a library version lacks, or whose signature changed, is left out."""
     import importlib
 
     found = []
@@ -349,7 +348,7 @@ def _without_retries(
         def fixed(*args: Any, _f: Any = function, _k: str = keyword, _v: Any = value, **kw: Any):
             return _f(*args, **{**kw, _k: _v})
 
-        found.append((module, name, function, fixed))
+        found.append((module, name, fixed))
     return found
 
 
@@ -368,58 +367,63 @@ _HUB_RETRIES = (
 )
 
 
+def _hub_settings(timeout: float) -> list[tuple[Any, str, Any]]:
+    """What :func:`quiet_hub` sets in huggingface_hub, as (object, attribute, value): its
+    waits bounded by ``timeout`` and its retry loops asked once."""
+    from huggingface_hub import constants, file_download
+
+    settings: list[tuple[Any, str, Any]] = [
+        (constants, "HF_HUB_DOWNLOAD_TIMEOUT", timeout),
+        (constants, "HF_HUB_ETAG_TIMEOUT", timeout),
+    ]
+    # A file whose metadata did not come in time is asked again with a wait of its own
+    # (60 s in huggingface_hub 2.x): bounded the same way.
+    if hasattr(file_download, "_ETAG_RETRY_TIMEOUT"):
+        settings.append((file_download, "_ETAG_RETRY_TIMEOUT", timeout))
+    return settings + _without_retries(_HUB_RETRIES)
+
+
 @contextlib.contextmanager
 def quiet_hub(timeout: float) -> Iterator[None]:
     """huggingface_hub quiet (no retry warnings, no progress bars), its waits bounded."""
+    from unittest import mock
+
     import huggingface_hub.utils
-    from huggingface_hub import constants, file_download
 
     loggers = [logging.getLogger(name) for name in ("huggingface_hub", "transformers", "filelock")]
     levels = [logger.level for logger in loggers]
-    saved = (constants.HF_HUB_DOWNLOAD_TIMEOUT, constants.HF_HUB_ETAG_TIMEOUT)
-    # A file whose metadata did not come in time is asked again with a wait of its own
-    # (60 s in huggingface_hub 2.x): bounded the same way.
-    retry_wait = getattr(file_download, "_ETAG_RETRY_TIMEOUT", None)
-    once = _without_retries(_HUB_RETRIES)  # each asked once
     session: Any = None
     session_hooks: Any = None
     bars = huggingface_hub.utils.are_progress_bars_disabled()
-    try:
-        for logger in loggers:
-            logger.setLevel(logging.ERROR)
-        constants.HF_HUB_DOWNLOAD_TIMEOUT = constants.HF_HUB_ETAG_TIMEOUT = timeout  # type: ignore[assignment]
-        if retry_wait is not None:
-            setattr(file_download, "_ETAG_RETRY_TIMEOUT", timeout)  # noqa: B010
-        for module, name, _, function in once:
-            setattr(module, name, function)
-        # Calls that pass no timeout of their own, or None (listing a repository's files),
-        # are bounded on their way out of the shared client.
-        session = huggingface_hub.get_session()
-        hooks = session.event_hooks
-        session_hooks = {key: list(value) for key, value in hooks.items()}
+    with contextlib.ExitStack() as settings:  # each put back on the way out
+        for owner, name, value in _hub_settings(timeout):
+            settings.enter_context(mock.patch.object(owner, name, value))
+        try:
+            for logger in loggers:
+                logger.setLevel(logging.ERROR)
+            # Calls that pass no timeout of their own, or None (listing a repository's
+            # files), are bounded on their way out of the shared client.
+            session = huggingface_hub.get_session()
+            hooks = session.event_hooks
+            session_hooks = {key: list(value) for key, value in hooks.items()}
 
-        def bound_request(request: Any) -> None:
-            waits = request.extensions.get("timeout") or {}
-            request.extensions["timeout"] = {
-                key: timeout if waits.get(key) is None else min(waits[key], timeout)
-                for key in ("connect", "read", "write", "pool")
-            }
+            def bound_request(request: Any) -> None:
+                waits = request.extensions.get("timeout") or {}
+                request.extensions["timeout"] = {
+                    key: timeout if waits.get(key) is None else min(waits[key], timeout)
+                    for key in ("connect", "read", "write", "pool")
+                }
 
-        session.event_hooks = {**hooks, "request": [*hooks.get("request", []), bound_request]}
-        huggingface_hub.utils.disable_progress_bars()
-        yield
-    finally:
-        if retry_wait is not None:
-            setattr(file_download, "_ETAG_RETRY_TIMEOUT", retry_wait)  # noqa: B010
-        for module, name, original, _ in once:
-            setattr(module, name, original)
-        if session is not None:
-            session.event_hooks = session_hooks
-        for logger, level in zip(loggers, levels):
-            logger.setLevel(level)
-        constants.HF_HUB_DOWNLOAD_TIMEOUT, constants.HF_HUB_ETAG_TIMEOUT = saved
-        if not bars:
-            huggingface_hub.utils.enable_progress_bars()
+            session.event_hooks = {**hooks, "request": [*hooks.get("request", []), bound_request]}
+            huggingface_hub.utils.disable_progress_bars()
+            yield
+        finally:
+            if session is not None:
+                session.event_hooks = session_hooks
+            for logger, level in zip(loggers, levels):
+                logger.setLevel(level)
+            if not bars:
+                huggingface_hub.utils.enable_progress_bars()
 
 
 @contextlib.contextmanager
