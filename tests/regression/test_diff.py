@@ -355,20 +355,29 @@ FILES_MEMORY_SCRIPT = """
 import os, random, resource, sys
 from cws_bench.regression.diff import diff_files, diff_segmentations
 
-folder, n = sys.argv[1], int(sys.argv[2])
+# n lines of 25 random words; with a pool, the lines repeat its lines (so do the patterns
+# of change), else each line is drawn anew
+folder, n, pool = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 random.seed(3)
 chars = [chr(c) for c in range(0x4E00, 0x4E00 + 3000)]
-paths = [os.path.join(folder, name) for name in ("a.txt", "b.txt", "gold.txt")]
+
+
+def draw():
+    return ["".join(random.choices(chars, k=random.choice((1, 2, 2, 3)))) for _ in range(25)]
+
+
+drawn = [draw() for _ in range(pool)]
+paths = [os.path.join(folder, f"{name}{n}.txt") for name in ("a", "b", "gold")]
 with open(paths[0], "w") as fa, open(paths[1], "w") as fb, open(paths[2], "w") as fg:
     for i in range(n):
-        words = ["".join(random.choices(chars, k=random.choice((1, 2, 2, 3)))) for _ in range(25)]
+        words = drawn[i % pool] if pool else draw()
         fg.write(" ".join(words) + "\\n")
         fa.write(" ".join(words) + "\\n")
         if i % 10 == 0:  # one line in ten: two words merged
             words = words[:5] + [words[5] + words[6]] + words[7:]
         fb.write(" ".join(words) + "\\n")
 size = sum(os.path.getsize(path) for path in paths)
-diff_segmentations([["甲乙"]], [["甲", "乙"]], [["甲乙"]], resamples=10)  # warm up
+diff_segmentations([["甲乙"]] * 2, [["甲", "乙"]] * 2, [["甲乙"]] * 2, resamples=10)  # warm up
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 result = diff_files(*paths, resamples=10)
 after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -381,7 +390,7 @@ def test_a_diff_of_large_files_takes_a_few_times_their_size(tmp_path):
     # Lines were kept as lists of word objects: about 16 times the files (a 105 MB
     # pair took 1.7 GB); as one string each, about 5 times.
     proc = subprocess.run(
-        [sys.executable, "-c", FILES_MEMORY_SCRIPT, str(tmp_path), "10000"],
+        [sys.executable, "-c", FILES_MEMORY_SCRIPT, str(tmp_path), "10000", "0"],
         capture_output=True,
         text=True,
         check=True,
@@ -389,6 +398,24 @@ def test_a_diff_of_large_files_takes_a_few_times_their_size(tmp_path):
     )
     size, peak = map(int, proc.stdout.split())
     assert peak < 9 * size
+
+
+def test_the_peak_memory_of_a_diff_does_not_grow_with_the_lines(tmp_path):
+    # Every line of A, B and the gold was held at once: the peak grew by about five
+    # times the files (30,000 more lines, 16 MB: 77 MB more). Now only a few numbers
+    # per sentence (the paired test's rows) and per changed line stay: 9 MB more.
+    grown = []
+    for lines in (10_000, 40_000):
+        proc = subprocess.run(
+            [sys.executable, "-c", FILES_MEMORY_SCRIPT, str(tmp_path), str(lines), "500"],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+        )
+        grown.append(tuple(map(int, proc.stdout.split())))
+    (small_size, small_peak), (large_size, large_peak) = grown
+    assert large_peak - small_peak < large_size - small_size
 
 
 def test_normalize_compares_a_b_gold_and_dictionary_after_normalising(tmp_path):

@@ -7,8 +7,6 @@ from __future__ import annotations
 import json
 import os
 import pickle
-import subprocess
-import sys
 import tempfile
 from collections import Counter
 
@@ -169,54 +167,3 @@ def test_spill_list_behaves_as_a_tuple_and_leaves_no_file(tmp_path, monkeypatch)
     assert pickle.loads(pickle.dumps(spilled)) == spilled
     small = SpillList(items, memory_bytes=100)
     assert 0 < len(items) - small.spilled < 10 and small == spilled
-
-
-# ---------------------------------------------------------------------------
-# Memory: the peak does not grow with the lines
-
-STREAM_MEMORY_SCRIPT = """
-import os, random, resource, sys
-from cws_bench.regression.diff import diff_files, diff_segmentations
-
-folder, n = sys.argv[1], int(sys.argv[2])
-random.seed(3)
-chars = [chr(c) for c in range(0x4E00, 0x4E00 + 3000)]
-pool = [
-    ["".join(random.choices(chars, k=random.choice((1, 2, 2, 3)))) for _ in range(25)]
-    for _ in range(500)
-]
-paths = [os.path.join(folder, f"{name}{n}.txt") for name in ("a", "b", "gold")]
-with open(paths[0], "w") as fa, open(paths[1], "w") as fb, open(paths[2], "w") as fg:
-    for i in range(n):
-        words = pool[i % len(pool)]
-        fg.write(" ".join(words) + "\\n")
-        fa.write(" ".join(words) + "\\n")
-        if i % 10 == 0:  # one line in ten: two words merged
-            words = words[:5] + [words[5] + words[6]] + words[7:]
-        fb.write(" ".join(words) + "\\n")
-size = sum(os.path.getsize(path) for path in paths)
-diff_segmentations([["甲乙"]] * 2, [["甲", "乙"]] * 2, [["甲乙"]] * 2, resamples=10)  # warm up
-before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-result = diff_files(*paths, resamples=10)
-after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-assert result.changed_lines == n // 10
-print(size, (after - before) * 1024)
-"""
-
-
-def test_the_peak_memory_of_a_diff_does_not_grow_with_the_lines(tmp_path):
-    # Every line of A, B and the gold was held at once: the peak grew by about five
-    # times the files (30,000 more lines, 16 MB: 77 MB more). Now only a few numbers
-    # per sentence (the paired test's rows) and per changed line stay: 9 MB more.
-    grown = []
-    for lines in (10_000, 40_000):
-        proc = subprocess.run(
-            [sys.executable, "-c", STREAM_MEMORY_SCRIPT, str(tmp_path), str(lines)],
-            capture_output=True,
-            text=True,
-            check=True,
-            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
-        )
-        grown.append(tuple(map(int, proc.stdout.split())))
-    (small_size, small_peak), (large_size, large_peak) = grown
-    assert large_peak - small_peak < large_size - small_size
