@@ -9,6 +9,7 @@ report.
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeGuard
@@ -104,8 +105,21 @@ _SCORES_TAIL = (
 _SCORES_KEYS = frozenset(_SCORES_HEAD + _SCORES_BETA + _SCORES_MIDDLE + _SCORES_TAIL)
 
 
+class _StoredMapping(Mapping[str, Any]):
+    """A read-only mapping whose keys and order are those of its ``to_dict()``."""
+
+    @abstractmethod
+    def to_dict(self) -> dict[str, Any]: ...
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.to_dict())
+
+    def __len__(self) -> int:
+        return len(self.to_dict())
+
+
 @dataclass(frozen=True, eq=False)
-class PairScores(Mapping[str, Any]):
+class PairScores(_StoredMapping):
     """A scored pair's scores, typed: :meth:`cws_bench.scoring.ScoreResult.to_dict`'s fields.
 
     Also a read-only mapping in :meth:`to_dict`'s key order (``scores["f1"]``,
@@ -188,18 +202,12 @@ class PairScores(Mapping[str, Any]):
             return getattr(self, key)
         raise KeyError(key)
 
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.to_dict())
-
-    def __len__(self) -> int:
-        return len(self.to_dict())
-
 
 _ANALYSIS_KEYS = ("splits", "merges", "crossings", "missed_oov", "recall_by_length", "distinct")
 
 
 @dataclass(frozen=True, eq=False)
-class PairAnalysis(Mapping[str, Any]):
+class PairAnalysis(_StoredMapping):
     """A scored pair's error analysis, typed: what :func:`cws_bench.run.pair.finish_pair` stores.
 
     Also a read-only mapping in :meth:`to_dict`'s key order (``analysis["buckets"]``),
@@ -252,12 +260,6 @@ class PairAnalysis(Mapping[str, Any]):
         if key in ("buckets", "tokens") and getattr(self, key) is not None:
             return getattr(self, key)
         raise KeyError(key)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.to_dict())
-
-    def __len__(self) -> int:
-        return len(self.to_dict())
 
 
 @dataclass(frozen=True)
