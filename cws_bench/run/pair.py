@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -129,15 +129,8 @@ class PairTiming:
     words_per_s: float | None
 
     def to_dict(self) -> dict[str, Any]:
-        """The cache file's ``timing`` table, in its key order."""
-        return {
-            "load_s": self.load_s,
-            "segment_s": self.segment_s,
-            "characters": self.characters,
-            "sentences": self.sentences,
-            "chars_per_s": self.chars_per_s,
-            "words_per_s": self.words_per_s,
-        }
+        """The cache file's ``timing`` table, in its key order (the fields' order)."""
+        return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> PairTiming:
@@ -146,14 +139,7 @@ class PairTiming:
         Raises:
             KeyError: a key is missing.
         """
-        return cls(
-            load_s=data["load_s"],
-            segment_s=data["segment_s"],
-            characters=data["characters"],
-            sentences=data["sentences"],
-            chars_per_s=data["chars_per_s"],
-            words_per_s=data["words_per_s"],
-        )
+        return cls(**{item.name: data[item.name] for item in fields(cls)})
 
 
 @dataclass(frozen=True)
