@@ -41,12 +41,13 @@ CORPORA: dict[str, str] = {
 
 
 def entry_points(*, group: str) -> Any:
-    """``importlib.metadata.entry_points``, imported when first needed.
+    """The entry points of ``group`` (:func:`cws_bench.system.installed.entry_points`).
 
     Importing importlib.metadata costs about 25 ms of CPU, which `cws-bench
-    score` on a file (that imports the readers, hence this package) never needs.
+    score` on a file (that imports the readers, hence this package) never needs:
+    it is imported when first asked.
     """
-    from importlib.metadata import entry_points as found
+    from cws_bench.system.installed import entry_points as found
 
     return found(group=group)
 

@@ -31,6 +31,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from cws_bench import __version__
+from cws_bench.system.installed import distributions_of
 from cws_bench.text.checksums import file_checksum, path_checksum
 from cws_bench.text.io import PathLike
 
@@ -217,11 +218,6 @@ def training_identity(
 _REQUIREMENT = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 
 
-@functools.lru_cache(maxsize=1)
-def _module_distributions() -> dict[str, list[str]]:
-    return dict(importlib.metadata.packages_distributions())
-
-
 def _closure(distributions: list[str]) -> dict[str, str]:
     versions: dict[str, str] = {}
     pending = list(distributions)
@@ -252,8 +248,7 @@ def library_versions(segmenter: str) -> dict[str, str]:
     from cws_bench.segmenters.registry import segmenter_class
 
     cls = segmenter_class(segmenter)
-    modules = _module_distributions()
-    names = [dist for module in cls.requires for dist in modules.get(module, [module])]
+    names = [dist for module in cls.requires for dist in distributions_of(module) or [module]]
     if cls.distribution:
         names.append(cls.distribution)
     return _closure(names)
@@ -261,7 +256,7 @@ def library_versions(segmenter: str) -> dict[str, str]:
 
 def forget() -> None:
     """Forget the files, corpora and libraries read so far (a new run starts)."""
-    for memo in (_file_content, _corpus_content, _module_distributions, library_versions):
+    for memo in (_file_content, _corpus_content, library_versions):
         memo.cache_clear()
 
 

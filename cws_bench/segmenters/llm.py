@@ -606,10 +606,10 @@ class LLMSegmenter(Segmenter):
             raise ImportError(f"backend 'transformers' needs transformers and torch: {e}") from e
         from cws_bench.segmenters.neural import (
             folder_checksum,
-            library_versions,
             resolve_device,
             torch_dtype,
         )
+        from cws_bench.system.installed import installed_versions
 
         if not Path(where).is_dir():
             raise SegmenterError(
@@ -639,7 +639,7 @@ class LLMSegmenter(Segmenter):
                 "device": self.device,
                 "gpu": gpu,
                 "dtype": dtype,
-                "versions": library_versions("transformers", "torch", "tokenizers"),
+                "versions": installed_versions("transformers", "torch", "tokenizers"),
             }
         )
         if self.trained_on is None:

@@ -47,11 +47,11 @@ from cws_bench.segmenters.neural import (
     cut_at,
     folder_checksum,
     hub_folder,
-    library_versions,
     looks_like_path,
     pieces,
     resolve_device,
 )
+from cws_bench.system.installed import installed_versions
 
 __all__ = ["LtpSegmenter", "words_of"]
 
@@ -263,7 +263,7 @@ class LtpSegmenter(Segmenter):
             "kind": "neural" if self.network else "legacy",
             "device": self.device,
             "gpu": self.gpu,
-            "versions": library_versions("ltp", "ltp-core", "ltp-extension", "transformers"),
+            "versions": installed_versions("ltp", "ltp-core", "ltp-extension", "transformers"),
         }
         self.trained_on = TrainingData(f"the training data of {where}")
 

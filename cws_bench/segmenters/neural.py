@@ -215,19 +215,6 @@ def torch_dtype(name: str, dtype: str) -> Any:
     return getattr(torch, dtype)
 
 
-def library_versions(*distributions: str) -> dict[str, str]:
-    """The installed versions of ``distributions`` (those installed)."""
-    import importlib.metadata
-
-    versions = {}
-    for distribution in distributions:
-        try:
-            versions[distribution] = importlib.metadata.version(distribution)
-        except importlib.metadata.PackageNotFoundError:
-            continue
-    return versions
-
-
 def pieces(words: Iterable[str]) -> list[str]:
     """Words with the whitespace inside them cut out (whitespace is never part of a word).
 

@@ -22,12 +22,13 @@ import inspect
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib.metadata import EntryPoint, entry_points
+from importlib.metadata import EntryPoint
 from typing import Any
 
 from cws_bench.errors import SegmenterError, SegmenterUnavailableError
 from cws_bench.segmenters.base import Segmenter, plain_options
 from cws_bench.suggest import did_you_mean
+from cws_bench.system.installed import entry_points
 
 __all__ = [
     "ENTRY_POINT_GROUP",

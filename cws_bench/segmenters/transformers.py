@@ -47,13 +47,13 @@ from cws_bench.segmenters.neural import (
     folder_checksum,
     hub_folder,
     label_roles,
-    library_versions,
     looks_like_path,
     resolve_device,
     special_tokens,
     tags_to_words,
     torch_dtype,
 )
+from cws_bench.system.installed import installed_versions
 
 __all__ = ["TransformersSegmenter", "windows"]
 
@@ -206,7 +206,7 @@ class TransformersSegmenter(Segmenter):
             "device": self.device,
             "gpu": self.gpu,
             "dtype": dtype,
-            "versions": library_versions("transformers", "torch", "tokenizers"),
+            "versions": installed_versions("transformers", "torch", "tokenizers"),
         }
         self.folder = Path(where) if local else None
         self.trained_on = _recorded_training(self.name, where) if local else None
