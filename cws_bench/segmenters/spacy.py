@@ -16,6 +16,7 @@ whitespace); every other token is a word.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from typing import Any, Literal
 
@@ -27,6 +28,19 @@ __all__ = ["SpacySegmenter"]
 
 SpacySegmentation = Literal["char", "jieba", "pkuseg"]
 SEGMENTATIONS: tuple[str, ...] = ("char", "jieba", "pkuseg")
+
+
+def _shared_pkuseg_models() -> contextlib.AbstractContextManager[None]:
+    """spacy-pkuseg's models shared in the process
+    (:func:`~cws_bench.segmenters.pkuseg.shared_models`), or nothing when it cannot be
+    imported (spaCy then says why when it imports it)."""
+    from cws_bench.segmenters.pkuseg import shared_models
+
+    try:
+        import spacy_pkuseg
+    except ImportError:
+        return contextlib.nullcontext()
+    return shared_models(spacy_pkuseg)
 
 
 class SpacySegmenter(Segmenter):
@@ -97,7 +111,8 @@ class SpacySegmenter(Segmenter):
             self.nlp = spacy.blank("zh", config=config)
         if segmenter == "pkuseg":
             try:
-                self.nlp.tokenizer.initialize(pkuseg_model=pkuseg_model or "default")
+                with _shared_pkuseg_models():
+                    self.nlp.tokenizer.initialize(pkuseg_model=pkuseg_model or "default")
             except ImportError as e:
                 raise SegmenterError(
                     self.name,

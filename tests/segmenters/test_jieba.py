@@ -93,6 +93,8 @@ def test_user_dictionary(tmp_path, build):
     segmenter = get_segmenter("jieba", user_dict=str(path))
     assert segmenter.segment([line]) == [["云计算服务平台", "正式", "上线"]]
     assert build("jieba").segment([line])[0][0] != "云计算服务平台"
+    # built after it on the dictionary it read (shared in the process): without its words
+    assert get_segmenter("jieba").segment([line])[0][0] != "云计算服务平台"
     tokenizer = jieba.Tokenizer()
     tokenizer.load_userdict(str(path))
     assert segmenter.segment([line])[0] == tokenizer.lcut(line)
@@ -108,6 +110,11 @@ def test_own_dictionary_replaces_jiebas(tmp_path):
     assert segmenter.segment(["结婚的和尚未结婚的"]) == [
         jieba.Tokenizer(str(path)).lcut("结婚的和尚未结婚的", HMM=False)
     ]
+    assert segmenter.segment(["结婚的和尚未结婚的"]) == [["结婚", "的", "和尚", "未", "结婚", "的"]]
+    # the same path with other words: read again, not the dictionary read before
+    path.write_text("结婚 10 v\n的 100 u\n和 5 c\n尚未 8 d\n", encoding="utf-8")
+    edited = get_segmenter("jieba-nohmm", dictionary=str(path))
+    assert edited.segment(["结婚的和尚未结婚的"]) == [["结婚", "的", "和", "尚未", "结婚", "的"]]
 
 
 def test_unknown_mode():

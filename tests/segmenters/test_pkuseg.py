@@ -32,5 +32,10 @@ def test_user_dictionary(tmp_path, build):
     assert with_words.segment([line])[0][0] == "云计算服务平台"
     assert build("pkuseg").segment([line])[0][0] != "云计算服务平台"
     assert with_words.segment([line])[0] == pkuseg.pkuseg(user_dict=["云计算服务平台"]).cut(line)
+    # the features and weights are read once in the process; the user's words stay its own
+    plain = get_segmenter("pkuseg")
+    assert plain.tokenizer.feature_extractor is with_words.tokenizer.feature_extractor
+    assert plain.tokenizer.model is with_words.tokenizer.model
+    assert plain.segment([line])[0][0] != "云计算服务平台"
     with pytest.raises(SegmenterError, match="no such file"):
         get_segmenter("pkuseg", user_dict=str(tmp_path / "none.txt"))
