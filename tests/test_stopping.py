@@ -287,12 +287,16 @@ def test_a_signal_at_any_moment_of_a_cached_bakeoff_rerun_ends_it_cleanly(tmp_pa
     code, stderr = finish(start(argv))
     assert code == 0, stderr
     reports = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
-    # the statistics and report-writing phase of a rerun with every pair cached, at
-    # moments from the start-up to the last report file
+    began = time.monotonic()
+    code, stderr = finish(start(argv))  # a whole rerun with every pair cached, timed
+    assert code == 0, stderr
+    whole = time.monotonic() - began
+    # the statistics and report-writing phase of such a rerun, at 8 moments spread
+    # evenly from the start-up to the last report file
     for moment, signum in enumerate([signal.SIGTERM, signal.SIGINT] * 4):
         proc = start(argv)
         try:
-            time.sleep(0.4 * (moment + 1))
+            time.sleep(whole * (moment + 0.5) / 8)
             if signum == signal.SIGINT:
                 os.killpg(proc.pid, signum)
             else:
