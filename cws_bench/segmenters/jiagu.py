@@ -17,8 +17,9 @@ jiagu's module-level segmenter.
 
 from __future__ import annotations
 
+import inspect
 import os
-from typing import Literal
+from typing import Any, Literal
 
 from cws_bench.errors import SegmenterError
 from cws_bench.segmenters.base import Segmenter, TrainingData
@@ -28,6 +29,31 @@ __all__ = ["JiaguSegmenter"]
 
 JiaguMode = Literal["default", "probe", "model"]
 JIAGU_MODES: tuple[str, ...] = ("default", "probe", "model")
+
+
+def _initialized_segment() -> Any:
+    """A ``jiagu.segment.nroute.Segment`` as its ``init()`` makes it (jiagu's dictionary, its
+    user dictionary and its perceptron), read once per process for the same files
+    (:func:`~cws_bench.segmenters.loaded.shared_model`): each gets its own copy of the
+    word table, since a user dictionary adds to it; the perceptron is only read."""
+    import jiagu.segment.nroute as nroute
+
+    from cws_bench.segmenters.loaded import shared_model
+
+    def load() -> Any:
+        segment = nroute.Segment()
+        segment.init()
+        return segment
+
+    # what init() reads: its arguments' defaults, relative to jiagu/segment/
+    defaults = inspect.signature(nroute.Segment.init).parameters.values()
+    folder = os.path.dirname(nroute.__file__)
+    files = [os.path.join(folder, *p.default.split("/")) for p in defaults if p.default != p.empty]
+    read = shared_model("jiagu.Segment", files, load)
+    segment = nroute.Segment()
+    for name, value in vars(read).items():
+        setattr(segment, name, dict(value) if name == "vocab" else value)
+    return segment
 
 
 class JiaguSegmenter(Segmenter):
@@ -55,11 +81,8 @@ class JiaguSegmenter(Segmenter):
             raise SegmenterError(
                 self.name, f"unknown mode {mode!r}", f"use one of: {', '.join(JIAGU_MODES)}"
             )
-        from jiagu.segment.nroute import Segment
-
         self.mode = mode
-        self.segment_model = Segment()
-        self.segment_model.init()
+        self.segment_model = _initialized_segment()
         if user_dict is not None:
             if not os.path.isfile(user_dict):
                 raise SegmenterError(

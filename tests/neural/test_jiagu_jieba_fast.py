@@ -53,6 +53,8 @@ def test_jiagu_user_dictionary(tmp_path):
     assert get_segmenter("jiagu").segment([line])[0][:3] == ["这个", "区块", "链"]
     with_word = get_segmenter("jiagu", user_dict=str(path)).segment([line])[0]
     assert with_word[:3] == ["这个", "区块链", "钱包"]
+    # built after it on the dictionary it read (shared in the process): without its word
+    assert get_segmenter("jiagu").segment([line])[0][:3] == ["这个", "区块", "链"]
     # jiagu's load_userdict(path) would also add each character of the path as a word:
     # the adapter reads the file only, so "t" (from "tmp") is no word of its dictionary.
     segmenter = get_segmenter("jiagu", user_dict=str(path))
