@@ -343,9 +343,26 @@ def build_result() -> BakeoffResult:
 
 
 @pytest.fixture(scope="session")
-def bakeoff() -> BakeoffResult:
-    """A real bake-off result over the sample corpus and People's Daily 1998."""
-    return build_result()
+def bakeoff(tmp_path_factory, worker_id) -> BakeoffResult:
+    """A real bake-off result over the sample corpus and People's Daily 1998.
+
+    Built once per test session: under xdist the first worker to need it builds it and
+    saves its results.json in the session's folder, which the other workers read back
+    (a saved result re-renders byte for byte: tests/reports/test_report_command.py).
+    """
+    if worker_id == "master":
+        return build_result()
+    import fcntl
+
+    from cws_bench.reports import render_json
+    from cws_bench.reports.merge import load_results
+
+    saved = tmp_path_factory.getbasetemp().parent / "report-tests-results.json"
+    with open(f"{saved}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # one worker builds while the others wait
+        if not saved.is_file():
+            saved.write_text(render_json(build_result()), encoding="utf-8")
+    return load_results([saved])
 
 
 # ---------------------------------------------------------------------------
