@@ -6,7 +6,7 @@ import json
 import os
 import resource
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -82,6 +82,34 @@ def shared_corpora() -> Path:
 def icwb2(shared_corpora: Path) -> Path:
     """The SIGHAN 2005 icwb2-data folder."""
     return shared_corpora / "icwb2-data"
+
+
+@pytest.fixture
+def serve_http() -> Iterator[Callable[..., Any]]:
+    """Start HTTP servers for a test: ``serve_http(handler)`` gives a running
+    ``ThreadingHTTPServer`` on 127.0.0.1 (any free port) with that handler class; each
+    stops at the end of the test. It looks for the stop request every 20 ms, not
+    ``serve_forever``'s default 0.5 s, which every test with a server waited out."""
+    import http.server
+    import threading
+
+    started: list[tuple[http.server.ThreadingHTTPServer, threading.Thread]] = []
+
+    def start(handler: Callable[..., Any]) -> http.server.ThreadingHTTPServer:
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        server.daemon_threads = True
+        thread = threading.Thread(
+            target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        )
+        thread.start()
+        started.append((server, thread))
+        return server
+
+    yield start
+    for server, thread in started:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
 
 
 @pytest.fixture

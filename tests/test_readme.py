@@ -315,70 +315,59 @@ def test_python_examples_run_as_shown(page: str, heading: str, tmp_path: Path, m
         assert (tmp_path / "scratch" / "out.txt").is_file()
 
 
-class StandInModel:
-    """An OpenAI-compatible chat endpoint on 127.0.0.1 whose "model" is jieba.
+def stand_in_model(serve_http) -> str:
+    """An OpenAI-compatible chat endpoint on 127.0.0.1 whose "model" is jieba; its URL.
 
     It answers the line at the end of the llm segmenter's prompt with jieba's words
     separated by spaces and the full-width comma made half-width, as models do, so the
     recipe's fidelity summary has altered lines to count; it streams as the adapter
     asks (server-sent events) and stops with the test.
     """
+    from http.server import BaseHTTPRequestHandler
 
-    def __enter__(self) -> str:
-        import threading
-        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    import jieba
 
-        import jieba
+    from cws_bench.segmenters.llm import DEFAULT_PROMPT
 
-        from cws_bench.segmenters.llm import DEFAULT_PROMPT
+    head = DEFAULT_PROMPT.split("{text}")[0]
+    tokenizer = jieba.Tokenizer()
 
-        head = DEFAULT_PROMPT.split("{text}")[0]
-        tokenizer = jieba.Tokenizer()
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args) -> None:
+            pass
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args) -> None:
-                pass
-
-            def do_POST(self) -> None:
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                line = body["messages"][-1]["content"].removeprefix(head)
-                reply = " ".join(tokenizer.lcut(line)).replace("，", ",")
-                if body.get("stream"):
-                    self.send_response(200)
-                    self.send_header("Content-Type", "text/event-stream")
-                    self.end_headers()
-                    chunk = {"choices": [{"index": 0, "delta": {"content": reply}}]}
-                    self.wfile.write(f"data: {json.dumps(chunk)}\n\ndata: [DONE]\n\n".encode())
-                    return
-                data = json.dumps(
-                    {"choices": [{"index": 0, "message": {"role": "assistant", "content": reply}}]}
-                ).encode()
+        def do_POST(self) -> None:
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            line = body["messages"][-1]["content"].removeprefix(head)
+            reply = " ".join(tokenizer.lcut(line)).replace("，", ",")
+            if body.get("stream"):
                 self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
+                self.send_header("Content-Type", "text/event-stream")
                 self.end_headers()
-                self.wfile.write(data)
+                chunk = {"choices": [{"index": 0, "delta": {"content": reply}}]}
+                self.wfile.write(f"data: {json.dumps(chunk)}\n\ndata: [DONE]\n\n".encode())
+                return
+            data = json.dumps(
+                {"choices": [{"index": 0, "message": {"role": "assistant", "content": reply}}]}
+            ).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self.thread.start()
-        return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-
-    def __exit__(self, *exc) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
-        self.thread.join(timeout=5)
+    server = serve_http(Handler)
+    return f"http://127.0.0.1:{server.server_address[1]}/v1"
 
 
 @pytest.mark.slow
-def test_the_recipes_run_verbatim(icwb2: Path, tmp_path: Path, monkeypatch) -> None:
+def test_the_recipes_run_verbatim(icwb2: Path, tmp_path: Path, monkeypatch, serve_http) -> None:
     """ "From your segmenter to a publishable number": every command and script, as shown.
 
     Run in a copy of the project's layout (docs/ linked), after the quick start's export
     of PKU's raw input; `python3`/`python` are this interpreter (what `source
     .venv/bin/activate` gives a reader). No LLM endpoint is reachable here: the prompted
-    LLM's `$LLM` is a stand-in OpenAI-compatible server on 127.0.0.1 (StandInModel).
+    LLM's `$LLM` is a stand-in OpenAI-compatible server on 127.0.0.1 (stand_in_model).
     """
     import subprocess
     import sys
@@ -398,28 +387,28 @@ def test_the_recipes_run_verbatim(icwb2: Path, tmp_path: Path, monkeypatch) -> N
     assert [kind for kind, _ in blocks] == ["sh", "python", "sh", "sh", "sh", "sh"]
     script = (ROOT / "docs" / "examples" / "my_bakeoff.py").read_text(encoding="utf-8")
     assert blocks[1][1] in script, "the README shows docs/examples/my_bakeoff.py"
-    with StandInModel() as endpoint:
-        for kind, body in blocks:
-            if kind == "python":
+    endpoint = stand_in_model(serve_http)
+    for kind, body in blocks:
+        if kind == "python":
+            continue
+        for line in body.splitlines():
+            if line.startswith("export LLM="):
+                monkeypatch.setenv("LLM", endpoint)  # the stand-in, not the example address
                 continue
-            for line in body.splitlines():
-                if line.startswith("export LLM="):
-                    monkeypatch.setenv("LLM", endpoint)  # the stand-in, not the example address
-                    continue
-                if line.startswith("python "):
-                    done = subprocess.run(
-                        [sys.executable, *shlex.split(line)[1:]],
-                        capture_output=True,
-                        text=True,
-                        timeout=600,
-                        check=False,
-                    )
-                    assert done.returncode == 0, done.stderr[-2000:]
-                    assert "PairResult mine on sighan2005-pku (open)" in done.stdout
-                    continue
-                result = run_block(os.path.expandvars(line), runner)[0]
-                if "--method sighan" in line and "--format" not in line:
-                    assert "(sighan counting" in result.stdout
+            if line.startswith("python "):
+                done = subprocess.run(
+                    [sys.executable, *shlex.split(line)[1:]],
+                    capture_output=True,
+                    text=True,
+                    timeout=600,
+                    check=False,
+                )
+                assert done.returncode == 0, done.stderr[-2000:]
+                assert "PairResult mine on sighan2005-pku (open)" in done.stdout
+                continue
+            result = run_block(os.path.expandvars(line), runner)[0]
+            if "--method sighan" in line and "--format" not in line:
+                assert "(sighan counting" in result.stdout
     names = ("pku-mine.tex", "pku.tex", "my-outputs.tex", "pku-llm.tex", "pku-qwen.tex")
     for name in names:
         assert "\\begin{table}" in (tmp_path / "scratch" / name).read_text(encoding="utf-8")

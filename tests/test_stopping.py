@@ -21,7 +21,6 @@ import signal
 import subprocess
 import sys
 import textwrap
-import threading
 import time
 from pathlib import Path
 
@@ -233,27 +232,20 @@ class _SlowHandler(http.server.BaseHTTPRequestHandler):
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
-def test_a_signal_during_a_download_leaves_no_temporary(tmp_path, signum):
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _SlowHandler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+def test_a_signal_during_a_download_leaves_no_temporary(tmp_path, signum, serve_http):
+    server = serve_http(_SlowHandler)
     cache = tmp_path / "cache"
     url = f"http://127.0.0.1:{server.server_address[1]}/icwb2-data.zip"
+    proc = start(
+        ["corpora", "download", "sighan2005-pku", "--quiet"],
+        CWS_BENCH_CACHE_DIR=str(cache),
+        CWS_BENCH_SIGHAN2005_URL=url,
+    )
     try:
-        proc = start(
-            ["corpora", "download", "sighan2005-pku", "--quiet"],
-            CWS_BENCH_CACHE_DIR=str(cache),
-            CWS_BENCH_SIGHAN2005_URL=url,
-        )
-        try:
-            wait_for(lambda: any(cache.rglob(".icwb2-data.zip.*.tmp")), "the download started")
-            proc.send_signal(signum)
-        finally:
-            returncode, stderr = finish(proc)
+        wait_for(lambda: any(cache.rglob(".icwb2-data.zip.*.tmp")), "the download started")
+        proc.send_signal(signum)
     finally:
-        server.shutdown()
-        server.server_close()
+        returncode, stderr = finish(proc)
     assert returncode == 128 + signum
     assert_one_line(stderr, "interrupted")
     assert list(cache.rglob("*.tmp")) == []

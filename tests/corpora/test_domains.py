@@ -287,8 +287,8 @@ def test_ud_reader_handles_what_ud_files_contain(write):
 
 
 @pytest.fixture
-def served(tmp_path):
-    """A local HTTP server on 127.0.0.1 serving tmp_path/www; yields (root, base URL)."""
+def served(tmp_path, serve_http):
+    """A local HTTP server on 127.0.0.1 serving tmp_path/www: (root, base URL)."""
     root = tmp_path / "www"
     root.mkdir()
 
@@ -296,17 +296,8 @@ def served(tmp_path):
         def log_message(self, *args):
             pass
 
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(root))
-    )
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield root, f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
+    server = serve_http(functools.partial(Quiet, directory=str(root)))
+    return root, f"http://127.0.0.1:{server.server_address[1]}"
 
 
 def _mirror_mccws(shared: Path, root: Path, code: str) -> None:

@@ -6,7 +6,6 @@ import functools
 import hashlib
 import http.server
 import shutil
-import threading
 import zipfile
 from pathlib import Path
 
@@ -45,8 +44,8 @@ def build_zip(icwb2: Path, target: Path, *, training: bool = True, edit: str | N
 
 
 @pytest.fixture
-def served(tmp_path):
-    """A local HTTP server on 127.0.0.1 serving tmp_path/www; yields its base URL."""
+def served(tmp_path, serve_http):
+    """A local HTTP server on 127.0.0.1 serving tmp_path/www: (root, base URL)."""
     root = tmp_path / "www"
     root.mkdir()
 
@@ -54,17 +53,8 @@ def served(tmp_path):
         def log_message(self, *args):
             pass
 
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(root))
-    )
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield root, f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
+    server = serve_http(functools.partial(Quiet, directory=str(root)))
+    return root, f"http://127.0.0.1:{server.server_address[1]}"
 
 
 # -- the real files ---------------------------------------------------------------

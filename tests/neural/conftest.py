@@ -202,7 +202,7 @@ def silent_server() -> Iterator[Any]:
 
 
 @pytest.fixture
-def stalling_server() -> Iterator[Any]:
+def stalling_server(serve_http: Any) -> Iterator[Any]:
     """A server on 127.0.0.1 that answers the requests in its ``.answers`` and stalls on
     every other: a model host that answers the first questions, then stalls on a download.
 
@@ -248,10 +248,7 @@ def stalling_server() -> Iterator[Any]:
         def log_message(self, *args: Any) -> None:
             pass
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1})
-    thread.start()
+    server = serve_http(Handler)
     try:
         yield types.SimpleNamespace(
             url=f"http://127.0.0.1:{server.server_port}",
@@ -260,7 +257,4 @@ def stalling_server() -> Iterator[Any]:
             answers=answers,
         )
     finally:
-        stop.set()
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
+        stop.set()  # before serve_http stops the server

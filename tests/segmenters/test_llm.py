@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
@@ -108,19 +108,13 @@ def make_handler(script: Script):
 
 
 @pytest.fixture
-def server(tmp_path, monkeypatch):
+def server(tmp_path, monkeypatch, serve_http):
     """A scripted server on 127.0.0.1 and a fresh reply cache; both gone after the test."""
     monkeypatch.setenv("CWS_BENCH_LLM_CACHE", str(tmp_path / "llm-cache"))
     script = Script()
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(script))
-    httpd.daemon_threads = True
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
+    httpd = serve_http(make_handler(script))
     script.url = f"http://127.0.0.1:{httpd.server_address[1]}/v1"
-    yield script
-    httpd.shutdown()
-    httpd.server_close()
-    thread.join(timeout=5)
+    return script
 
 
 def llm(script: Script, **options):

@@ -15,7 +15,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager, nullcontext, suppress
 from pathlib import Path
 
 import pytest
@@ -69,28 +69,17 @@ class _Hello(http.server.BaseHTTPRequestHandler):
         pass
 
 
-@contextmanager
-def http_server() -> Iterator[int]:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Hello)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield server.server_address[1]
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
 SERVERS = {
-    "accepts and never answers": lambda: raw_server(None),
-    "a plain HTTP server": http_server,
-    "sends garbage bytes": lambda: raw_server(b"\xff\xfe garbage \x00" * 4096),
+    "accepts and never answers": lambda serve_http: raw_server(None),
+    "a plain HTTP server": lambda serve_http: nullcontext(serve_http(_Hello).server_address[1]),
+    "sends garbage bytes": lambda serve_http: raw_server(b"\xff\xfe garbage \x00" * 4096),
 }
 
 
 @pytest.mark.parametrize("kind", list(SERVERS))
-def test_a_scheduler_address_that_is_no_scheduler_gives_one_line_and_exit_2(tmp_path, kind):
+def test_a_scheduler_address_that_is_no_scheduler_gives_one_line_and_exit_2(
+    tmp_path, kind, serve_http
+):
     source = tmp_path / "in.txt"
     source.write_text("我们在北京大学学习。\n", encoding="utf-8")
     env = {
@@ -98,7 +87,7 @@ def test_a_scheduler_address_that_is_no_scheduler_gives_one_line_and_exit_2(tmp_
         "PYTHONPATH": os.pathsep.join(sys.path),
         "CWS_BENCH_SCHEDULER_TIMEOUT": "2",
     }
-    with SERVERS[kind]() as port:
+    with SERVERS[kind](serve_http) as port:
         argv = ["segment", "-s", "fmm", "--lexicon", str(SAMPLE_DICT), str(source)]
         argv += ["-o", str(tmp_path / "out.txt"), "--scheduler", f"tcp://127.0.0.1:{port}"]
         proc = subprocess.run(
