@@ -80,7 +80,7 @@ def started_pids(tmp_path: Path) -> list[int]:
 
 
 def test_a_pair_that_times_out_leaves_no_process(tmp_path):
-    config = load_config(hanging_config(tmp_path, timeout=3))
+    config = load_config(hanging_config(tmp_path, timeout=2))
     result = run_bakeoff(config, output_dir=tmp_path / "out", jobs=2, write=False)
     status = {p.segmenter: p.status for p in result.pairs}
     assert status == {"fmm": "ok", "hangs": "timeout"}
