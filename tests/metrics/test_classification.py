@@ -24,8 +24,22 @@ from cws_bench.metrics.classification import (
     roc_curves,
 )
 
-sklearn_metrics = pytest.importorskip("sklearn.metrics", reason="scikit-learn is the test oracle")
-sklearn_preprocessing = pytest.importorskip("sklearn.preprocessing")
+
+class Oracle:
+    """A scikit-learn module imported when a test first uses it: not while every xdist
+    worker collects this module (importing scikit-learn takes seconds), and only the
+    tests that compare with it skip where it is not installed."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __getattr__(self, attribute: str):
+        module = pytest.importorskip(self.name, reason="scikit-learn is the test oracle")
+        return getattr(module, attribute)
+
+
+sklearn_metrics = Oracle("sklearn.metrics")
+sklearn_preprocessing = Oracle("sklearn.preprocessing")
 
 TOLERANCE = 1e-9
 

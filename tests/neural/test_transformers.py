@@ -17,10 +17,12 @@ import pytest
 from cws_bench.errors import SegmenterError
 from cws_bench.segmenters import get_segmenter
 
-torch = pytest.importorskip("torch", reason="torch is not installed (make neural)")
-transformers = pytest.importorskip(
-    "transformers", reason="transformers is not installed (make neural)"
-)
+# Imported by the tests that run, not at collection: every xdist worker collects this
+# module, and importing torch and transformers takes seconds.
+pytestmark = [
+    pytest.mark.needs("torch", reason="torch is not installed (make neural)"),
+    pytest.mark.needs("transformers", reason="transformers is not installed (make neural)"),
+]
 
 VOCAB = [
     "[PAD]",
@@ -35,6 +37,9 @@ MAX_POSITIONS = 12  # 10 characters per window after [CLS] and [SEP]
 
 def build_model(folder: Path, labels: list[str], seed: int = 0) -> Path:
     """A tiny random BERT tagger with ``labels``, saved into ``folder``."""
+    import torch
+    import transformers
+
     tokenizer = transformers.BertTokenizer(vocab={t: i for i, t in enumerate(VOCAB)})
     config = transformers.BertConfig(
         vocab_size=len(VOCAB),
@@ -63,6 +68,8 @@ def bmes(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def argmax_tags(model, tokenizer, characters: str, roles: dict[str, str]) -> list[str]:
     """Tags of one unpadded sequence: [CLS] + one id per character + [SEP]."""
+    import torch
+
     ids = [tokenizer.cls_token_id]
     for c in characters:
         ids.append(VOCAB.index(c) if c in VOCAB else tokenizer.unk_token_id)
@@ -85,6 +92,8 @@ def decode(characters: str, tags: list[str]) -> list[str]:
 
 @functools.cache
 def load(folder: Path):
+    import transformers
+
     model = transformers.AutoModelForTokenClassification.from_pretrained(folder).eval()
     return model, transformers.AutoTokenizer.from_pretrained(folder)
 
@@ -185,6 +194,8 @@ def test_label_map_and_unreadable_labels(tmp_path):
 
 
 def test_identity_in_metadata_and_signature(tmp_path, bmes):
+    import torch
+
     segmenter = get_segmenter("transformers", model=str(bmes), device="cpu", dtype="float32")
     model = segmenter.metadata()["model"]
     assert model["model"] == str(bmes.resolve())
@@ -196,6 +207,8 @@ def test_identity_in_metadata_and_signature(tmp_path, bmes):
 
 
 def test_bfloat16_runs(bmes):
+    import torch
+
     segmenter = get_segmenter("transformers", model=str(bmes), dtype="bfloat16")
     words = segmenter.segment(["他在北京大学生活，我们是中国人的一个好学生。他说了"])[0]
     assert "".join(words) == "他在北京大学生活，我们是中国人的一个好学生。他说了"
@@ -231,6 +244,7 @@ def test_missing_model(tmp_path):
 
 
 def test_segmenters_listing_shows_the_device():
+    import torch
     from click.testing import CliRunner
 
     from cws_bench.cli import cli
