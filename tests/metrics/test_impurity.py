@@ -141,7 +141,7 @@ def exact_gini(labels) -> Fraction:
     return 1 - sum(Fraction(c, n) ** 2 for c in Counter(labels).values())
 
 
-@settings(deadline=None, max_examples=1000)
+@settings(deadline=None, max_examples=300)
 @given(columns=COLUMNS, base=st.sampled_from([2.0, math.e, 10.0]))
 def test_against_scikit_learn_and_exact_fractions(columns, base):
     sklearn_metrics = pytest.importorskip("sklearn.metrics", reason="scikit-learn is the oracle")

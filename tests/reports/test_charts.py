@@ -68,8 +68,10 @@ def test_length_chart_per_pair(boards, colors):
 
 def test_length_charts_on_one_figure_draw_each_chart_alone(boards, colors):
     # A report draws every pair's chart on one figure: each chart is the one drawn
-    # alone, in whatever order the pairs come.
-    rows = [(board.corpus, row) for board in boards for row in board.rows]
+    # alone, in whatever order the pairs come (three pairs of each corpus: each chart
+    # drawn alone is a figure laid out from nothing, the slow way the shared one avoids).
+    rows = [(board.corpus, row) for board in boards for row in board.rows[:3]]
+    assert len({corpus for corpus, _ in rows}) > 1 and len(rows) > 4
     alone = [charts.length_recall_chart(row, corpus, colors) for corpus, row in rows]
     assert all(alone)
     shared = charts.LengthCharts()
