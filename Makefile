@@ -45,8 +45,10 @@ neural: $(NEURAL)
 run: $(STAMP)
 	$(BIN)/cws-bench bakeoff
 
-# Tests in parallel, one worker per core (pytest-xdist); a worker that runs out of tests
-# takes pending ones from the other (worksteal), so both end together; the 15 slowest
+# Tests in parallel (pytest-xdist): one worker per core and one more, which runs tests
+# while the others wait on servers, timeouts and child processes (tests/conftest.py,
+# pytest_xdist_auto_num_workers); a worker that runs out of tests takes pending ones from
+# the others (worksteal), so they end together; the 15 slowest
 # printed at the end. pytest exits 5 when it collects no test: for this suite that means
 # the tests were not found (a wrong folder, a broken conftest), so it fails saying so.
 test: $(STAMP)
