@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 
 # One thread per xdist worker: `make test` starts one worker per core and one more, and
-# torch and the BLAS libraries would each start a thread per core too; on a busy core their threads
-# wait for each other spinning (a tiny model's training took 33 s of CPU instead of 4).
+# torch and the BLAS libraries would each start a thread per core too; on a busy core
+# their threads wait for each other spinning (a tiny model's training took 33 s of CPU
+# instead of 4).
 # Set before any test imports them; a test that needs more threads sets them itself.
 if os.environ.get("PYTEST_XDIST_WORKER"):
     for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):

@@ -11,9 +11,7 @@ lines for CoNLL; lines and whitespace-separated fields for the others):
 
 from __future__ import annotations
 
-import functools
 import hashlib
-import http.server
 import json
 import shutil
 import socket
@@ -284,20 +282,6 @@ def test_ud_reader_handles_what_ud_files_contain(write):
 
 
 # -- downloads from a local server with the real files' bytes ---------------------------
-
-
-@pytest.fixture
-def served(tmp_path, serve_http):
-    """A local HTTP server on 127.0.0.1 serving tmp_path/www: (root, base URL)."""
-    root = tmp_path / "www"
-    root.mkdir()
-
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    server = serve_http(functools.partial(Quiet, directory=str(root)))
-    return root, f"http://127.0.0.1:{server.server_address[1]}"
 
 
 def _mirror_mccws(shared: Path, root: Path, code: str) -> None:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import functools
 import hashlib
-import http.server
 import shutil
 import zipfile
 from pathlib import Path
@@ -41,20 +39,6 @@ def build_zip(icwb2: Path, target: Path, *, training: bool = True, edit: str | N
         if training:
             archive.writestr("icwb2-data/training/pku_training.utf8", TRAINING.encode("utf-8"))
     return target
-
-
-@pytest.fixture
-def served(tmp_path, serve_http):
-    """A local HTTP server on 127.0.0.1 serving tmp_path/www: (root, base URL)."""
-    root = tmp_path / "www"
-    root.mkdir()
-
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    server = serve_http(functools.partial(Quiet, directory=str(root)))
-    return root, f"http://127.0.0.1:{server.server_address[1]}"
 
 
 # -- the real files ---------------------------------------------------------------
