@@ -8,6 +8,7 @@ import pytest
 
 from cws_bench.errors import SegmenterError
 from cws_bench.segmenters import get_segmenter
+from cws_bench.segmenters.pkuseg import shared_models
 
 pytestmark = pytest.mark.needs(
     "spacy", reason="spaCy is not installed (pip install 'cws-bench[spacy]')"
@@ -54,7 +55,11 @@ def test_pkuseg_segmenter_equals_spacy_with_pkusegs_model(spacy):
     pkuseg = pytest.importorskip("pkuseg", reason="pkuseg is not installed (make)")
     model = os.path.join(os.path.dirname(pkuseg.__file__), "models", "default")
     nlp = spacy.blank("zh", config={"nlp": {"tokenizer": {"segmenter": "pkuseg"}}})
-    nlp.tokenizer.initialize(pkuseg_model=model)
+    # spaCy reads the model with spacy-pkuseg's own loaders, through the adapters' cache
+    # of read models (pkuseg.shared_models): this first read is spacy-pkuseg's, and the
+    # adapter below shares it instead of reading the same files a second time (3 s).
+    with shared_models(pytest.importorskip("spacy_pkuseg")):
+        nlp.tokenizer.initialize(pkuseg_model=model)
     expected = [[t.text for t in nlp(line) if not t.text.isspace()] for line in LINES]
     assert get_segmenter("spacy-pkuseg", pkuseg_model=model).segment(LINES) == expected
     # spaCy's pkuseg with pkuseg's own model segments as pkuseg does (the pkuseg adapter,
