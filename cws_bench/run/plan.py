@@ -426,7 +426,7 @@ def _plan_pair(
     options = spec.options_for(corpus, data_dir)
     if blob is None:
         key = cache_key(corpus, spec.name, options, identity, info.version, data_dir=data_dir)
-        loaded_as = segmenter_key(spec.name, options)
+        loaded_as = segmenter_key(spec.name, options, data_dir)
     else:  # a shipped segmenter: known by its pickled bytes
         code = hashlib.blake2b(blob, digest_size=10).hexdigest()
         key = cache_key(corpus, f"python:{code}", {}, identity, None, libraries={})

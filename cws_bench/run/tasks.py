@@ -50,10 +50,30 @@ __all__ = [
 ]
 
 
-def segmenter_key(name: str, options: dict[str, Any]) -> str:
-    """What a worker caches a registered segmenter under: its name and options
-    (``fmm {"dictionary": ...}``; an option JSON cannot hold, such as a path, as its text)."""
-    return f"{name} {json.dumps(options, sort_keys=True, ensure_ascii=False, default=str)}"
+def segmenter_key(name: str, options: dict[str, Any], data_dir: str | None = None) -> str:
+    """What a worker caches a registered segmenter under (and a failed load's error): its
+    name and options (``fmm {"dictionary": ...}``; an option JSON cannot hold, such as a
+    path, as its text), then the content of what they name, as the run cache identifies
+    it (:func:`cws_bench.run.identity.options_identity` and ``training_identity``).
+
+    A worker outlives a run when the executor does (one passed to ``run_bakeoff``, a Dask
+    cluster's workers): a model or dictionary edited in place, or a training split, gets
+    a new key there, so the worker builds the segmenter again instead of serving the
+    one it built from the old file.
+    """
+    import hashlib
+
+    from cws_bench.run.identity import options_identity, training_identity
+
+    shown = json.dumps(options, sort_keys=True, ensure_ascii=False, default=str)
+    content = json.dumps(
+        [options_identity(options), training_identity(options, data_dir)],
+        sort_keys=True,
+        ensure_ascii=False,
+        default=str,
+    )
+    digest = hashlib.blake2b(content.encode("utf-8"), digest_size=8).hexdigest()
+    return f"{name} {shown} content:{digest}"
 
 
 def build_segmenter(name: str, options: dict[str, Any], blob: bytes | None = None) -> Segmenter:

@@ -575,3 +575,47 @@ def _summary_keys(folder: Path) -> list[tuple[Any, ...]]:
     with kept_summaries():
         get_corpus("pd1998", data_dir=str(folder)).summary("train")
         return list(kept())
+
+
+# ---------------------------------------------------------------- a worker that outlives a run
+
+
+def test_a_worker_that_outlives_a_run_never_serves_a_segmenter_of_an_older_file(
+    tmp_path: Path, local: LocalExecutor
+) -> None:
+    """An executor passed to ``run_bakeoff`` (or a Dask cluster's workers) keeps its
+    workers, and they keep the segmenters they built: a dictionary created or edited in
+    place between two runs is built again, never served from the worker's earlier build
+    (nor its earlier failure)."""
+    words = tmp_path / "words.txt"
+    config = _config(
+        tmp_path,
+        f"""
+        name = "kept"
+        resamples = 50
+        [[corpora]]
+        name = "sample"
+        [[segmenters]]
+        name = "fmm"
+        options = {{ dictionary = "{words.as_posix()}" }}
+        """,
+    )
+
+    def row(executor: Any, out: str) -> Any:
+        result = run_bakeoff(
+            config, output_dir=tmp_path / out, executor=executor, use_cache=False, write=False
+        )
+        (pair,) = result.pairs
+        return pair
+
+    missing = row(local, "missing")
+    assert missing.status == "failed" and "words.txt" in (missing.error or "")
+    sample_words = SAMPLE_DICT.read_text(encoding="utf-8").splitlines()
+    words.write_text("\n".join(sample_words[: len(sample_words) // 4]) + "\n", encoding="utf-8")
+    created = row(local, "created")
+    assert created.status == "ok", created.error
+    words.write_text("\n".join(sample_words) + "\n", encoding="utf-8")  # edited in place
+    edited = row(local, "edited")
+    with LocalExecutor(1, retries=0) as fresh:  # workers that never saw the older files
+        expected = row(fresh, "fresh")
+    assert edited.scores == expected.scores != created.scores
