@@ -55,7 +55,12 @@ def tiny_model(folder: Path, seed: int) -> Path:
 
 
 def test_a_local_model_in_a_bakeoff_records_model_device_and_signature(tmp_path):
+    """Both runs on one worker process, which imports torch once: the second run's model,
+    another in the same folder, must not be the first one the worker kept."""
+    from cws_bench.run.executors import LocalExecutor
+
     first = tiny_model(tmp_path / "model", seed=0)
+    executor = LocalExecutor(1, retries=0)
 
     def run(model: Path, out: str):
         config = parse_config(
@@ -69,20 +74,22 @@ def test_a_local_model_in_a_bakeoff_records_model_device_and_signature(tmp_path)
             },
             source=str(tmp_path / "tiny.toml"),
         )
-        return run_bakeoff(config, output_dir=tmp_path / out, jobs=1, write=False)
+        return run_bakeoff(config, output_dir=tmp_path / out, executor=executor, write=False)
 
-    result = run(first, "a")
-    (pair,) = result.pairs
-    assert pair.status == "ok", pair.error
-    model = result.environment["models"]["tiny"]
-    assert model["model"] == str(first.resolve()) and model["device"] == "cpu"
-    assert model["dtype"] == "float32" and model["gpu"] is None
-    assert pair.segmenter_info["model"] == model
-    # The same folder, the same options, another model in it: another signature.
-    tiny_model(tmp_path / "model", seed=1)
-    other = run(first, "b").pairs[0]
+    with executor:
+        result = run(first, "a")
+        (pair,) = result.pairs
+        assert pair.status == "ok", pair.error
+        model = result.environment["models"]["tiny"]
+        assert model["model"] == str(first.resolve()) and model["device"] == "cpu"
+        assert model["dtype"] == "float32" and model["gpu"] is None
+        assert pair.segmenter_info["model"] == model
+        # The same folder, the same options, another model in it: another signature.
+        tiny_model(tmp_path / "model", seed=1)
+        other = run(first, "b").pairs[0]
     assert other.segmenter_info["options"] == pair.segmenter_info["options"]
     assert other.signature != pair.signature
+    assert other.scores != pair.scores  # the other model's output, not the kept one's
 
 
 def test_the_neural_rows_run_offline_on_models_built_here(tmp_path, hanlp_model, stanza_model):
