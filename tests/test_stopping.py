@@ -29,29 +29,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_DICT = ROOT / "dictionaries" / "sample.txt"
-WAIT_S = 60
 
-
-def dead(pid: int) -> bool:
-    """Whether ``pid`` is dead (gone, or a zombie) within 20 s (a loaded machine's death
-    chain: the driver, then its worker by its parent-death signal, then the program)."""
-    for _ in range(400):
-        try:
-            if psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
-                return True
-        except psutil.NoSuchProcess:
-            return True
-        time.sleep(0.05)
-    return False
-
-
-def wait_for(condition, what: str, seconds: float = WAIT_S) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.05)
-    pytest.fail(f"never happened: {what}")
+sys.path.insert(0, str(Path(__file__).parent))
+from processes import WAIT_S, dead, wait_for  # noqa: E402
 
 
 def start(argv: list[str], **env: str) -> subprocess.Popen:

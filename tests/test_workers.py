@@ -14,7 +14,6 @@ import signal
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import psutil
@@ -27,25 +26,8 @@ from cws_bench.run.executors import DEFAULT_RETRIES
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_DICT = ROOT / "dictionaries" / "sample.txt"
 
-
-def dead(pid: int) -> bool:
-    """Whether ``pid`` is dead (gone, or a zombie) within a few seconds."""
-    for _ in range(100):
-        try:
-            if psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
-                return True
-        except psutil.NoSuchProcess:
-            return True
-        time.sleep(0.05)
-    return False
-
-
-def wait_for(condition, what: str) -> None:
-    for _ in range(1200):
-        if condition():
-            return
-        time.sleep(0.05)
-    pytest.fail(f"never happened: {what}")
+sys.path.insert(0, str(Path(__file__).parent))
+from processes import dead, wait_for  # noqa: E402
 
 
 def hanging_config(tmp_path: Path, *, timeout: float = 600) -> Path:
