@@ -1,36 +1,67 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Compiled decoders of the built-in baselines: maximum matching over a trie, and HMM Viterbi.
+# distutils: extra_compile_args = -ffp-contract=off
+"""Compiled decoders: maximum matching over a trie and HMM Viterbi for the built-in
+baselines, and snownlp's second-order Viterbi search for its adapter.
 
-Both compute exactly what their pure-Python twins compute
-(``cws_bench.segmenters.maxmatch`` and ``cws_bench.segmenters.hmm``);
-``tests/segmenters/test_maxmatch.py`` and ``test_hmm.py`` check them against each other on random
-input and on the real corpora. They read each line's characters in place
-(no copy, no per-character objects) and create one str per output word.
+Each computes exactly what its pure-Python twin computes
+(``cws_bench.segmenters.maxmatch``, ``cws_bench.segmenters.hmm`` and
+``cws_bench.segmenters.snownlp.tags``); ``tests/segmenters/test_maxmatch.py``,
+``test_hmm.py`` and ``test_snownlp.py`` check them against each other on random
+input and on the real corpora (snownlp's against snownlp's own decoder too). They
+read each line's characters in place (no copy, no per-character objects) and
+create one str per output word.
 
-Common rules:
+Common rules of maximum matching and the HMM:
 - whitespace (exactly the characters for which ``str.isspace()`` is true)
   is never part of a word and always ends one;
 - with ``keep_runs``, a maximal run of Latin letters and digits (ASCII or
   full width, with ``.``/``．`` between two digits) is never cut inside.
+
+snownlp's search (``SnowNLPModel``) sums C doubles in the order Python sums its
+floats, so its ties are Python's; ``-ffp-contract=off`` (the ``distutils`` line
+above) keeps a compiler from fusing a product and a sum into one rounding on
+machines with FMA instructions, which Python never does.
 """
 
-from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
+cimport cython
+from cpython.dict cimport PyDict_Next
+from cpython.mem cimport PyMem_Calloc, PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from cpython.list cimport PyList_New
+from cpython.object cimport PyObject
 from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
-from libc.math cimport INFINITY
+from libc.math cimport INFINITY, log
+from libc.stdlib cimport calloc, free
+from libc.string cimport memcpy, memset
 
 cdef extern from *:
     """
     #define CWS_KNUTH 2654435761u
     #define CWS_FIBONACCI 11400714819323198485ULL
     #define CWS_FREE_SLOT 0xFFFFFFFFu
+    #if defined(__GNUC__) || defined(__clang__)
+    #define CWS_PREFETCH(p) __builtin_prefetch((const void *) (p))
+    #else
+    #define CWS_PREFETCH(p) ((void) (p))
+    #endif
+    #if defined(__GLIBC__)
+    #include <malloc.h>
+    #define CWS_TRIM() ((void) malloc_trim(0))
+    #else
+    #define CWS_TRIM() ((void) 0)
+    #endif
     """
     const uint32_t KNUTH "CWS_KNUTH"
     const uint64_t FIBONACCI "CWS_FIBONACCI"
     const uint32_t FREE_SLOT "CWS_FREE_SLOT"
+    void PREFETCH "CWS_PREFETCH"(const void *address) noexcept nogil
+    void TRIM "CWS_TRIM"() noexcept nogil  # glibc: give the heap's free pages back
 
 cdef extern from "Python.h":
     bint Py_UNICODE_ISSPACE(Py_UCS4 ch) nogil
+    # on borrowed references, no reference counting
+    bint _is_tuple "PyTuple_Check"(PyObject *o) noexcept nogil
+    Py_ssize_t _tuple_size "PyTuple_GET_SIZE"(PyObject *o) noexcept nogil
+    PyObject *_tuple_item "PyTuple_GET_ITEM"(PyObject *o, Py_ssize_t i) noexcept nogil
 
 
 cdef inline bint _is_space(Py_UCS4 c) noexcept nogil:
@@ -594,3 +625,578 @@ def viterbi(list lines, CharTable table, const double[:, ::1] emit, const double
         PyMem_Free(back)
         PyMem_Free(tags)
     return out
+
+
+# ---------------------------------------------------------------------------
+# snownlp: the second-order Viterbi search of CharacterBasedGenerativeModel.tag
+
+cdef enum:
+    SNOW_TAGS = 6           # at most this many tags: a combination of three fits a byte
+    SNOW_CODES = 0x110000   # code points
+    SNOW_BATCH = 64         # n-grams read at a time when converting
+
+cdef uint32_t SNOW_UNKNOWN = 0xFFFFFFFFu  # a character the model never saw
+cdef double SNOW_EXACT = 9007199254740992.0  # 2 ** 53: the ints a double holds exactly
+cdef tuple SNOW_BOS = ("", "BOS")
+
+
+cdef double _snow_number(object value, str what) except? -1.0:
+    """``value`` as the double Python's arithmetic on it works with, when that is exact:
+    an int of magnitude below 2 ** 53 (so that a product of two rounds once, as Python's
+    exact int product then ``float`` does) or a float; never negative (Python's
+    ``math.log`` raises where C's ``log`` gives NaN). Anything else raises ValueError."""
+    cdef double d
+    if type(value) is float:
+        d = value
+    elif type(value) is int or type(value) is bool:
+        try:
+            d = value
+        except OverflowError:
+            raise ValueError(f"{what} is too large for a double: {value!r}") from None
+        if not (-SNOW_EXACT < d < SNOW_EXACT):
+            raise ValueError(f"{what} is an int a double does not hold exactly: {value!r}")
+    else:
+        raise ValueError(f"{what} is not an int or a float: {value!r}")
+    if d < 0:
+        raise ValueError(f"{what} is negative: {value!r}")
+    return d
+
+
+cdef void _sort_by(uint32_t *order, uint32_t *scratch, Py_ssize_t n, const uint32_t *key,
+                   uint32_t *counts, Py_ssize_t buckets) noexcept:
+    """Reorder ``order`` stably by ``key[order[i]]`` (a counting sort; keys below
+    ``buckets``, ``counts`` holds buckets + 1)."""
+    cdef Py_ssize_t i
+    memset(counts, 0, (buckets + 1) * sizeof(uint32_t))
+    for i in range(n):
+        counts[key[order[i]] + 1] += 1
+    for i in range(buckets):
+        counts[i + 1] += counts[i]
+    for i in range(n):
+        scratch[counts[key[order[i]]]] = order[i]
+        counts[key[order[i]]] += 1
+    memcpy(order, scratch, n * sizeof(uint32_t))
+
+
+cdef inline Py_ssize_t _lower_bound(const uint32_t *values, Py_ssize_t lo, Py_ssize_t hi,
+                                    uint32_t key) noexcept nogil:
+    """The first i in [lo, hi) with values[i] >= key (hi if none): a binary search without
+    branches on the data (a conditional move each step), which mispredicts nothing."""
+    cdef const uint32_t *base = values + lo
+    cdef Py_ssize_t n = hi - lo, half
+    if n <= 0:
+        return lo
+    while n > 1:
+        half = n >> 1
+        base = base + half if base[half] < key else base
+        n -= half
+    return (base - values) + (base[0] < key)
+
+
+cdef inline bint _before(uint32_t a, uint32_t b, uint32_t c, uint32_t d) noexcept nogil:
+    """(a, b) < (c, d)"""
+    return a < c or (a == c and b < d)
+
+
+cdef void *_shrink(void *block, size_t size) noexcept:
+    """``block`` cut to ``size`` bytes (or left as it is if that fails)."""
+    cdef void *smaller = PyMem_Realloc(block, size if size > 0 else 1)
+    return smaller if smaller != NULL else block
+
+
+cdef struct SnowEntries:
+    # n-grams as read, before they are grouped: characters, tags combined, counts
+    uint32_t *first
+    uint32_t *second
+    uint32_t *third
+    uint8_t *tags
+    double *counts
+    uint32_t *order   # the entries in their sorted order
+    Py_ssize_t size
+
+
+cdef int _snow_entries(SnowEntries *e, Py_ssize_t capacity) except -1:
+    capacity = max(capacity, 1)
+    e.first = <uint32_t *> PyMem_Malloc(capacity * sizeof(uint32_t))
+    e.second = <uint32_t *> PyMem_Malloc(capacity * sizeof(uint32_t))
+    e.third = <uint32_t *> PyMem_Malloc(capacity * sizeof(uint32_t))
+    e.tags = <uint8_t *> PyMem_Malloc(capacity * sizeof(uint8_t))
+    e.counts = <double *> PyMem_Malloc(capacity * sizeof(double))
+    e.order = <uint32_t *> PyMem_Malloc(capacity * sizeof(uint32_t))
+    e.size = 0
+    if not (e.first and e.second and e.third and e.tags and e.counts and e.order):
+        raise MemoryError()
+    return 0
+
+
+cdef void _snow_free(SnowEntries *e) noexcept:
+    PyMem_Free(e.first)
+    PyMem_Free(e.second)
+    PyMem_Free(e.third)
+    PyMem_Free(e.tags)
+    PyMem_Free(e.counts)
+    PyMem_Free(e.order)
+
+
+@cython.final
+cdef class SnowNLPModel:
+    """A snownlp ``CharacterBasedGenerativeModel``'s counts in C arrays, and its search.
+
+    ``SnowNLPModel(model).tags(chars)`` gives what ``cws_bench.segmenters.snownlp.tags(
+    model, chars)`` gives, from the same doubles summed in the same order (so the same
+    ties), and ``words(chars)`` what its ``tagged_words`` makes of them. Characters get
+    indices 1, 2, ... (0 is ``('', 'BOS')``, whose tag counts as 0). Bigram and trigram
+    counts are grouped by their (last two) characters' pair; the pairs are sorted rows
+    (the pairs of first character f: ``rows[f]`` to ``rows[f + 1]``, by second
+    character), each pair pointing at its entries: (tags, count) for bigrams, (first
+    character, tags, count) for trigrams, sorted by first character. A step of the search
+    finds one pair by binary search. Items no lookup of the search can equal (a tag not
+    in ``status``, a string longer than one character) are left out.
+
+    The conversion reads the model once and keeps nothing of it but ``status``: changing
+    the model afterwards does not change this. A model the search could not follow
+    exactly raises ValueError (counts that are not ints below 2 ** 53 or floats,
+    negative numbers, a ``uni.total`` not above 0, more than six tags or a repeated
+    one): decode with the Python search then.
+    """
+
+    cdef uint32_t *index       # code point -> character index; 0: not in the model
+    cdef double *uni           # [character index * tags + tag]; absent: uni.none
+    cdef uint32_t *rows        # the pairs of first character f: rows[f] .. rows[f + 1]
+    cdef uint32_t *seconds     # each pair's second character, ascending within a row
+    cdef uint32_t *bi_start    # pair p's bigrams: bi_start[p] .. bi_start[p + 1]
+    cdef uint32_t *tri_start   # pair p's trigrams: tri_start[p] .. tri_start[p + 1]
+    cdef uint8_t *bi_tags      # first tag * tags + second tag
+    cdef double *bi_counts
+    cdef uint32_t *tri_first   # the first item's character, ascending within a pair
+    cdef uint8_t *tri_tags     # (first tag * tags + second tag) * tags + third tag
+    cdef double *tri_counts
+    cdef double l1, l2, l3, total, uni_none, bi_none, tri_none
+    cdef PyObject *names[SNOW_TAGS]  # status's tags (status holds them)
+    cdef dict tag_of           # tag -> its index in status
+    cdef int kinds[SNOW_TAGS]  # tagged_words: 1 ends a word (e), 2 starts one (b, s), 0 neither
+    cdef readonly tuple status
+    cdef readonly int ntags
+    cdef readonly Py_ssize_t characters, pairs, bigrams, trigrams
+
+    def __cinit__(self, model):
+        cdef dict uni_d, bi_d, tri_d
+        cdef Py_ssize_t t, i, j, size
+        cdef int T, tag
+        cdef uint32_t a, x, y
+        cdef SnowEntries unigrams, bigrams, trigrams
+        cdef uint32_t *scratch = NULL
+        cdef uint32_t *counts = NULL
+        cdef object item, value, name
+        self.status = tuple(model.status)
+        T = self.ntags = len(self.status)
+        if not 1 <= T <= SNOW_TAGS:
+            raise ValueError(f"{T} tags: the compiled search handles 1 to {SNOW_TAGS}")
+        self.tag_of = {}
+        for t in range(T):
+            name = self.status[t]
+            self.names[t] = <PyObject *> name
+            self.tag_of.setdefault(name, t)
+            self.kinds[t] = 1 if name == "e" else 2 if name in ("b", "s") else 0
+        if len(self.tag_of) != T:
+            raise ValueError(f"repeated tags: {self.status!r}")
+        self.l1 = _snow_number(model.l1, "l1")
+        self.l2 = _snow_number(model.l2, "l2")
+        self.l3 = _snow_number(model.l3, "l3")
+        self.total = _snow_number(model.uni.total, "uni.total")
+        if not self.total > 0:
+            raise ValueError("uni.total is not above 0: snownlp's search divides by it")
+        self.uni_none = _snow_number(model.uni.none, "uni.none")
+        self.bi_none = _snow_number(model.bi.none, "bi.none")
+        self.tri_none = _snow_number(model.tri.none, "tri.none")
+        uni_d, bi_d, tri_d = model.uni.d, model.bi.d, model.tri.d
+
+        self.index = <uint32_t *> calloc(SNOW_CODES, sizeof(uint32_t))  # few pages touched
+        if self.index == NULL:
+            raise MemoryError()
+        memset(&unigrams, 0, sizeof(SnowEntries))
+        memset(&bigrams, 0, sizeof(SnowEntries))
+        memset(&trigrams, 0, sizeof(SnowEntries))
+        try:
+            _snow_entries(&unigrams, len(uni_d))
+            _snow_entries(&bigrams, len(bi_d))
+            _snow_entries(&trigrams, len(tri_d))
+
+            # Read: characters get their indices in the order they are met.
+            for item, value in uni_d.items():
+                if self._item(item, &a, &tag):
+                    unigrams.first[unigrams.size] = a
+                    unigrams.tags[unigrams.size] = <uint8_t> tag
+                    unigrams.counts[unigrams.size] = _snow_number(value, "a unigram count")
+                    unigrams.size += 1
+            self._ngrams(bi_d, 2, &bigrams)
+            self._ngrams(tri_d, 3, &trigrams)
+            self.bigrams = bigrams.size
+            self.trigrams = trigrams.size
+
+            # Every character is known now (bigrams and trigrams may name some that no
+            # unigram does: those count uni.none, as in the dict).
+            size = (self.characters + 1) * T
+            self.uni = <double *> PyMem_Malloc(size * sizeof(double))
+            if self.uni == NULL:
+                raise MemoryError()
+            for i in range(size):
+                self.uni[i] = self.uni_none
+            for i in range(unigrams.size):
+                self.uni[unigrams.first[i] * T + unigrams.tags[i]] = unigrams.counts[i]
+
+            # Sort: bigrams by (first, second), trigrams by (second, third, first).
+            size = max(bigrams.size, trigrams.size, 1)
+            scratch = <uint32_t *> PyMem_Malloc(size * sizeof(uint32_t))
+            counts = <uint32_t *> PyMem_Malloc((self.characters + 2) * sizeof(uint32_t))
+            if scratch == NULL or counts == NULL:
+                raise MemoryError()
+            for i in range(bigrams.size):
+                bigrams.order[i] = <uint32_t> i
+            for i in range(trigrams.size):
+                trigrams.order[i] = <uint32_t> i
+            size = self.characters + 1
+            _sort_by(bigrams.order, scratch, bigrams.size, bigrams.second, counts, size)
+            _sort_by(bigrams.order, scratch, bigrams.size, bigrams.first, counts, size)
+            _sort_by(trigrams.order, scratch, trigrams.size, trigrams.first, counts, size)
+            _sort_by(trigrams.order, scratch, trigrams.size, trigrams.third, counts, size)
+            _sort_by(trigrams.order, scratch, trigrams.size, trigrams.second, counts, size)
+
+            # Group: merge the two sorted lists' pairs, placing each entry in its pair's.
+            size = bigrams.size + trigrams.size + 1  # at most this many pairs
+            self.rows = <uint32_t *> PyMem_Calloc(self.characters + 2, sizeof(uint32_t))
+            self.seconds = <uint32_t *> PyMem_Malloc(size * sizeof(uint32_t))
+            self.bi_start = <uint32_t *> PyMem_Malloc(size * sizeof(uint32_t))
+            self.tri_start = <uint32_t *> PyMem_Malloc(size * sizeof(uint32_t))
+            self.bi_tags = <uint8_t *> PyMem_Malloc(max(bigrams.size, 1) * sizeof(uint8_t))
+            self.bi_counts = <double *> PyMem_Malloc(max(bigrams.size, 1) * sizeof(double))
+            self.tri_first = <uint32_t *> PyMem_Malloc(
+                max(trigrams.size, 1) * sizeof(uint32_t))
+            self.tri_tags = <uint8_t *> PyMem_Malloc(max(trigrams.size, 1) * sizeof(uint8_t))
+            self.tri_counts = <double *> PyMem_Malloc(
+                max(trigrams.size, 1) * sizeof(double))
+            if not (self.rows and self.seconds and self.bi_start and self.tri_start
+                    and self.bi_tags and self.bi_counts and self.tri_first
+                    and self.tri_tags and self.tri_counts):
+                raise MemoryError()
+            i = j = 0
+            while i < bigrams.size or j < trigrams.size:
+                # the next pair (x, y): the smaller of the two lists' next
+                if j == trigrams.size or (
+                        i < bigrams.size and _before(
+                            bigrams.first[bigrams.order[i]], bigrams.second[bigrams.order[i]],
+                            trigrams.second[trigrams.order[j]],
+                            trigrams.third[trigrams.order[j]])):
+                    x = bigrams.first[bigrams.order[i]]
+                    y = bigrams.second[bigrams.order[i]]
+                else:
+                    x = trigrams.second[trigrams.order[j]]
+                    y = trigrams.third[trigrams.order[j]]
+                self.rows[x + 1] += 1
+                self.seconds[self.pairs] = y
+                self.bi_start[self.pairs] = <uint32_t> i
+                self.tri_start[self.pairs] = <uint32_t> j
+                self.pairs += 1
+                while (i < bigrams.size and bigrams.first[bigrams.order[i]] == x
+                       and bigrams.second[bigrams.order[i]] == y):
+                    self.bi_tags[i] = bigrams.tags[bigrams.order[i]]
+                    self.bi_counts[i] = bigrams.counts[bigrams.order[i]]
+                    i += 1
+                while (j < trigrams.size and trigrams.second[trigrams.order[j]] == x
+                       and trigrams.third[trigrams.order[j]] == y):
+                    self.tri_first[j] = trigrams.first[trigrams.order[j]]
+                    self.tri_tags[j] = trigrams.tags[trigrams.order[j]]
+                    self.tri_counts[j] = trigrams.counts[trigrams.order[j]]
+                    j += 1
+            self.bi_start[self.pairs] = <uint32_t> i
+            self.tri_start[self.pairs] = <uint32_t> j
+            for i in range(self.characters + 1):
+                self.rows[i + 1] += self.rows[i]
+            self.seconds = <uint32_t *> _shrink(self.seconds, self.pairs * sizeof(uint32_t))
+            self.bi_start = <uint32_t *> _shrink(self.bi_start,
+                                                 (self.pairs + 1) * sizeof(uint32_t))
+            self.tri_start = <uint32_t *> _shrink(self.tri_start,
+                                                  (self.pairs + 1) * sizeof(uint32_t))
+        finally:
+            _snow_free(&unigrams)
+            _snow_free(&bigrams)
+            _snow_free(&trigrams)
+            PyMem_Free(scratch)
+            PyMem_Free(counts)
+            TRIM()  # glibc keeps the temporary arrays' 30 MB in its heap otherwise
+
+    def __dealloc__(self):
+        free(self.index)
+        PyMem_Free(self.uni)
+        PyMem_Free(self.rows)
+        PyMem_Free(self.seconds)
+        PyMem_Free(self.bi_start)
+        PyMem_Free(self.tri_start)
+        PyMem_Free(self.bi_tags)
+        PyMem_Free(self.bi_counts)
+        PyMem_Free(self.tri_first)
+        PyMem_Free(self.tri_tags)
+        PyMem_Free(self.tri_counts)
+
+    cdef int _ngrams(self, dict counts, int n, SnowEntries *e) except -1:
+        """Read the n-grams (n = 2 or 3) the search can meet into ``e``.
+
+        The keys, their item tuples and the items' strings lie all over memory (1.4
+        million distinct items and strings in snownlp's trigrams), so they are read in
+        batches, one level of all of a batch's at a time, each level prefetched while
+        the level before is read: the loads of a batch overlap instead of waiting for
+        each other (3 times as fast as reading each key through)."""
+        cdef PyObject *keys[SNOW_BATCH]
+        cdef PyObject *values[SNOW_BATCH]
+        cdef PyObject *items[3 * SNOW_BATCH]
+        cdef PyObject *key
+        cdef PyObject *item
+        cdef Py_ssize_t position = 0, got, k, j
+        cdef int T = self.ntags
+        cdef uint32_t chars[3]
+        cdef int tags[3]
+        while True:
+            got = 0
+            while got < SNOW_BATCH and PyDict_Next(counts, &position, &keys[got], &values[got]):
+                PREFETCH(keys[got])
+                PREFETCH(values[got])
+                got += 1
+            if got == 0:
+                return 0
+            for k in range(got):  # the keys' items
+                key = keys[k]
+                if _is_tuple(key) and _tuple_size(key) == n:
+                    for j in range(n):
+                        items[3 * k + j] = _tuple_item(key, j)
+                        PREFETCH(items[3 * k + j])
+                else:
+                    items[3 * k] = NULL
+            for k in range(got):  # the items' strings
+                if items[3 * k] == NULL:
+                    continue
+                for j in range(n):
+                    item = items[3 * k + j]
+                    if _is_tuple(item) and _tuple_size(item) > 0:
+                        item = _tuple_item(item, 0)
+                        PREFETCH(item)
+                        PREFETCH(<char *> item + 64)  # a str's characters follow its header
+            for k in range(got):
+                if items[3 * k] == NULL:
+                    continue
+                for j in range(n):
+                    if not self._item(<object> items[3 * k + j], &chars[j], &tags[j]):
+                        break
+                else:
+                    e.first[e.size] = chars[0]
+                    e.second[e.size] = chars[1]
+                    if n == 2:
+                        e.tags[e.size] = <uint8_t> (tags[0] * T + tags[1])
+                        e.counts[e.size] = _snow_number(<object> values[k], "a bigram count")
+                    else:
+                        e.third[e.size] = chars[2]
+                        e.tags[e.size] = <uint8_t> ((tags[0] * T + tags[1]) * T + tags[2])
+                        e.counts[e.size] = _snow_number(<object> values[k], "a trigram count")
+                    e.size += 1
+
+    cdef inline int _item(self, object item, uint32_t *char, int *tag) except -1:
+        """Whether the search can meet ``item``; if so its character's index (new ones
+        numbered as met) into ``char`` and its tag into ``tag``: a (character of one code
+        point, one of status's tags) pair, or snownlp's ``('', 'BOS')`` (0, 0). No lookup
+        of the search can equal any other item."""
+        cdef object name, found
+        cdef str text
+        cdef uint32_t code
+        cdef int t
+        if not isinstance(item, tuple) or len(<tuple> item) != 2:
+            return 0
+        if not isinstance((<tuple> item)[0], str):
+            return 0
+        text = (<tuple> item)[0]
+        if len(text) != 1:
+            if item == SNOW_BOS:
+                char[0] = 0
+                tag[0] = 0
+                return 1
+            return 0
+        name = (<tuple> item)[1]
+        for t in range(self.ntags):  # the tags are most often status's own objects
+            if <PyObject *> name == self.names[t]:
+                tag[0] = t
+                break
+        else:
+            found = self.tag_of.get(name)
+            if found is None:
+                return 0
+            tag[0] = <int> found
+        code = <uint32_t> text[0]
+        if self.index[code] == 0:
+            self.characters += 1
+            self.index[code] = <uint32_t> self.characters
+        char[0] = self.index[code]
+        return 1
+
+    cdef inline Py_ssize_t _pair(self, uint32_t first, uint32_t second) noexcept nogil:
+        """The pair of two characters (an index into seconds), or -1 when no count names it."""
+        cdef Py_ssize_t hi, found
+        if first == SNOW_UNKNOWN or second == SNOW_UNKNOWN:
+            return -1
+        hi = self.rows[first + 1]
+        found = _lower_bound(self.seconds, self.rows[first], hi, second)
+        return found if found < hi and self.seconds[found] == second else -1
+
+    cdef int _search(self, str chars, Py_ssize_t n, uint8_t *found) except -1:
+        """The tags (indices into ``status``) of ``chars``, into ``found[0:n]``.
+
+        The Python ``tags``, step for step: probs[t2 * T + t1] is the best path's log
+        probability ending with tags t1, t2 (``probs[t2][t1]`` there), pairs[t2 * T + t1]
+        the bigram count of that (before, last) item pair, bigram[t2 * T + t] and
+        trigram[(t1 * T + t2) * T + t] the counts this character's tag t makes with them.
+        """
+        cdef int T = self.ntags
+        cdef double probs[SNOW_TAGS * SNOW_TAGS]
+        cdef double step_probs[SNOW_TAGS * SNOW_TAGS]
+        cdef double pairs[SNOW_TAGS * SNOW_TAGS]
+        cdef double step_pairs[SNOW_TAGS * SNOW_TAGS]
+        cdef double last_counts[SNOW_TAGS]
+        cdef double counts[SNOW_TAGS]
+        cdef double bigram[SNOW_TAGS * SNOW_TAGS]
+        cdef double trigram[SNOW_TAGS * SNOW_TAGS * SNOW_TAGS]
+        cdef uint8_t *back
+        cdef uint8_t *backs = NULL
+        cdef Py_ssize_t i, e, lo, hi, slot
+        cdef Py_ssize_t n_last = 1, n_before = 1  # ('', 'BOS') alone, at the start
+        cdef uint32_t before = 0, last = 0, char  # character indices; 0: ('', 'BOS')
+        cdef int t, t1, t2, tag, previous, arg
+        cdef bint seen
+        cdef double unigram, partial, d, mixed, p, q, best
+        cdef double l1 = self.l1, l2 = self.l2, l3 = self.l3, total = self.total
+        if n == 0:
+            return 0
+        backs = <uint8_t *> PyMem_Malloc(n * T * T * sizeof(uint8_t))
+        if backs == NULL:
+            raise MemoryError()
+        probs[0] = 0.0
+        last_counts[0] = self.uni[0]
+        pairs[0] = self.bi_none
+        slot = self._pair(0, 0)
+        if slot >= 0:
+            for e in range(self.bi_start[slot], self.bi_start[slot + 1]):
+                if self.bi_tags[e] == 0:
+                    pairs[0] = self.bi_counts[e]
+        for i in range(n):
+            char = self.index[<uint32_t> chars[i]]
+            if char == 0:
+                char = SNOW_UNKNOWN
+            seen = False
+            for t in range(T):
+                counts[t] = self.uni_none if char == SNOW_UNKNOWN else self.uni[char * T + t]
+                if counts[t] / total != 0:
+                    seen = True
+            for t in range(T * T):
+                bigram[t] = self.bi_none
+            slot = self._pair(last, char)
+            if slot >= 0:
+                for e in range(self.bi_start[slot], self.bi_start[slot + 1]):
+                    bigram[self.bi_tags[e]] = self.bi_counts[e]
+            if seen:
+                for t in range(T * T * T):
+                    trigram[t] = self.tri_none
+                if slot >= 0 and before != SNOW_UNKNOWN:
+                    hi = self.tri_start[slot + 1]
+                    lo = _lower_bound(self.tri_first, self.tri_start[slot], hi, before)
+                    while lo < hi and self.tri_first[lo] == before:
+                        trigram[self.tri_tags[lo]] = self.tri_counts[lo]
+                        lo += 1
+            back = backs + i * T * T
+            for t in range(T):
+                unigram = l1 * (counts[t] / total)
+                for t2 in range(n_last):
+                    step_pairs[t * T + t2] = bigram[t2 * T + t]
+                    if not seen:  # the last path, unchanged
+                        step_probs[t * T + t2] = probs[t2 * T + n_before - 1]
+                        back[t * T + t2] = <uint8_t> (n_before - 1)
+                        continue
+                    d = last_counts[t2]
+                    partial = unigram + (0.0 if d == 0 else (l2 * bigram[t2 * T + t]) / d)
+                    best = -INFINITY
+                    arg = 0
+                    for t1 in range(n_before):
+                        p = probs[t2 * T + t1]
+                        if p == -INFINITY:
+                            continue
+                        d = pairs[t2 * T + t1]
+                        mixed = partial + (
+                            0.0 if d == 0 else (l3 * trigram[(t1 * T + t2) * T + t]) / d)
+                        q = p + (-INFINITY if mixed == 0 else log(mixed))
+                        if q > best:
+                            best = q
+                            arg = t1
+                    step_probs[t * T + t2] = best
+                    back[t * T + t2] = <uint8_t> arg
+            memcpy(probs, step_probs, T * T * sizeof(double))
+            memcpy(pairs, step_pairs, T * T * sizeof(double))
+            memcpy(last_counts, counts, T * sizeof(double))
+            n_before = n_last
+            n_last = T
+            before = last
+            last = char
+        # the first of the best states, tag-major
+        tag = 0
+        previous = 0
+        best = probs[0]
+        for t in range(T):
+            for t2 in range(n_before):
+                if probs[t * T + t2] > best:
+                    best = probs[t * T + t2]
+                    tag = t
+                    previous = t2
+        for i in range(n - 1, -1, -1):
+            found[i] = <uint8_t> tag
+            t = previous
+            previous = backs[i * T * T + tag * T + previous]
+            tag = t
+        PyMem_Free(backs)
+        return 0
+
+    def tags(self, str chars):
+        """The tag of each character (``status``'s objects), as ``snownlp.tags`` gives."""
+        cdef Py_ssize_t n = len(chars), i
+        cdef uint8_t *found = <uint8_t *> PyMem_Malloc(max(n, 1) * sizeof(uint8_t))
+        cdef list out
+        if found == NULL:
+            raise MemoryError()
+        try:
+            self._search(chars, n, found)
+            out = PyList_New(0)
+            for i in range(n):
+                out.append(self.status[found[i]])
+        finally:
+            PyMem_Free(found)
+        return out
+
+    def words(self, str chars):
+        """The words of ``chars``: ``snownlp.tagged_words(chars, self.tags(chars))``."""
+        cdef Py_ssize_t n = len(chars), i, start = -1
+        cdef uint8_t *found = <uint8_t *> PyMem_Malloc(max(n, 1) * sizeof(uint8_t))
+        cdef list out = PyList_New(0)
+        cdef int kind
+        if found == NULL:
+            raise MemoryError()
+        try:
+            self._search(chars, n, found)
+            for i in range(n):  # start: where the word being made starts, -1 when none
+                kind = self.kinds[found[i]]
+                if kind == 1:
+                    out.append(chars[start if start >= 0 else i:i + 1])
+                    start = -1
+                elif kind == 2:
+                    if start >= 0:
+                        out.append(chars[start:i])
+                    start = i
+                elif start < 0:
+                    start = i
+            if start >= 0:
+                out.append(chars[start:n])
+        finally:
+            PyMem_Free(found)
+        return out
