@@ -26,17 +26,20 @@ UNSEEN = [
 ]
 
 
-def test_equals_calling_snownlp_directly(test_inputs, build):
-    """Through the compiled search when it is built, and through the pure-Python one."""
+def test_equals_calling_snownlp_directly(test_inputs, build, monkeypatch):
+    """Through the compiled search when it is built, and through the pure-Python one
+    when it is not."""
     from snownlp import seg
 
-    from cws_bench.segmenters.snownlp import SnowNLPSegmenter
+    from cws_bench.segmenters import snownlp as adapter
 
     lines = [*test_inputs["pku"][::40], "他说 Hello World 了\t好，１９９８年", *UNSEEN]
     expected = [seg.seg(line) for line in lines]
     assert build("snownlp").segment(lines) == expected
-    python = SnowNLPSegmenter()  # the same model, shared
-    python.compiled = None
+    monkeypatch.setattr(adapter, "_decode", None)  # as when the extension is not built
+    monkeypatch.setattr(adapter, "_COMPILED", [])
+    python = adapter.SnowNLPSegmenter()  # the same model, shared
+    assert python.compiled is None
     assert python.segment(lines) == expected
 
 
@@ -46,7 +49,7 @@ def _snownlp_tags(model, chars: str) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def test_pieces(test_inputs) -> list[str]:
+def sighan_pieces(test_inputs) -> list[str]:
     """Every run of Chinese characters in a sample of the four SIGHAN 2005 test sets
     (simplified and traditional, where the model meets many characters it never saw)."""
     pieces = [
@@ -60,10 +63,10 @@ def test_pieces(test_inputs) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def snownlps_tags(build, test_pieces) -> list[list[str]]:
-    """snownlp's own decoder's tags of test_pieces (slow: computed once)."""
+def snownlps_tags(build, sighan_pieces) -> list[list[str]]:
+    """snownlp's own decoder's tags of sighan_pieces (slow: computed once)."""
     model = build("snownlp").model.segger
-    return [_snownlp_tags(model, piece) for piece in test_pieces]
+    return [_snownlp_tags(model, piece) for piece in sighan_pieces]
 
 
 @pytest.fixture(scope="module")
@@ -78,24 +81,24 @@ def compiled(build):
     return search
 
 
-def test_the_decoder_tags_as_snownlps_own_on_every_test_set(build, test_pieces, snownlps_tags):
+def test_the_decoder_tags_as_snownlps_own_on_every_test_set(build, sighan_pieces, snownlps_tags):
     from cws_bench.segmenters.snownlp import tags
 
     model = build("snownlp").model.segger
-    assert [tags(model, piece) for piece in test_pieces] == snownlps_tags
+    assert [tags(model, piece) for piece in sighan_pieces] == snownlps_tags
     assert [tags(model, piece) for piece in UNSEEN] == [
         _snownlp_tags(model, piece) for piece in UNSEEN
     ]
 
 
 def test_the_compiled_search_tags_as_snownlps_own_on_every_test_set(
-    compiled, test_pieces, snownlps_tags
+    compiled, sighan_pieces, snownlps_tags
 ):
     from cws_bench.segmenters.snownlp import tagged_words
 
-    assert [compiled.tags(piece) for piece in test_pieces] == snownlps_tags
-    assert [compiled.words(piece) for piece in test_pieces] == [
-        tagged_words(piece, tagged) for piece, tagged in zip(test_pieces, snownlps_tags)
+    assert [compiled.tags(piece) for piece in sighan_pieces] == snownlps_tags
+    assert [compiled.words(piece) for piece in sighan_pieces] == [
+        tagged_words(piece, tagged) for piece, tagged in zip(sighan_pieces, snownlps_tags)
     ]
 
 
