@@ -289,6 +289,36 @@ def test_a_signal_at_any_moment_of_a_cached_bakeoff_rerun_ends_it_cleanly(tmp_pa
                 assert len(path.read_bytes()) >= 0.9 * len(reports[path.name]), path
 
 
+def test_a_stop_a_library_turned_into_its_own_error_still_ends_with_one_line():
+    """A signal inside a library that catches the handler's exception and raises its own
+    (matplotlib's C++ drawing code, while report.html's charts are drawn, says "ValueError:
+    Invalid affine transformation matrix"): the run still ends as stopped, no traceback."""
+    child = textwrap.dedent(
+        """
+        import os, signal, sys, time
+        import click
+        from cws_bench import cli
+
+        @click.command()
+        def draw():
+            try:
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(5)  # the stop handler raises here
+            except BaseException:
+                raise ValueError("Invalid affine transformation matrix")
+
+        cli.COMMANDS["draw"] = "__main__:draw"
+        sys.argv = ["cws-bench", "draw"]
+        cli.main()
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", child], capture_output=True, text=True, timeout=WAIT_S
+    )
+    assert done.returncode == 128 + signal.SIGINT, done.stderr
+    assert_one_line(done.stderr, "interrupted")
+
+
 def test_a_signal_during_the_interpreters_teardown_changes_nothing():
     """After the command is over, a late Ctrl-C neither kills the process (exit -2) nor
     says anything: the teardown puts the default handlers back, and another thread still

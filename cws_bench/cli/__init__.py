@@ -105,10 +105,18 @@ class LazyGroup(SuggestingGroup):
             raise Stopped(_stopped_by(signum), 128 + signum) from None
         except BrokenPipeError:
             raise
-        except OSError as e:
-            # A file or folder that cannot be read or written (a gold file under /proc,
-            # an output folder below a file or without permission): one message, exit 2.
-            raise UserError(describe_os_error(e)) from e
+        except Exception as e:
+            signum = stop_requested()
+            if signum is not None:
+                # The stop, swallowed on its way up by a library that raised its own error
+                # instead (matplotlib's C++ drawing code turns it into "ValueError: Invalid
+                # affine transformation matrix"): still one line and 128 + the signal.
+                raise Stopped(_stopped_by(signum), 128 + signum) from e
+            if isinstance(e, OSError):
+                # A file or folder that cannot be read or written (a gold file under /proc,
+                # an output folder below a file or without permission): one message, exit 2.
+                raise UserError(describe_os_error(e)) from e
+            raise
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
