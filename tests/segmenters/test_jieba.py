@@ -130,3 +130,32 @@ def test_building_one_logs_nothing():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert proc.stdout.strip() == "[['我们', '是', '学生']]"
     assert proc.stderr == ""
+
+
+@pytest.mark.parametrize("dictionary", [None, "user"])
+def test_the_stored_word_table_is_the_one_jieba_builds(dictionary, tmp_path, monkeypatch):
+    """The table read back in the next process is jieba's own, for its dictionary and for
+    a user's (keyed by the file's content: an edited dictionary is read again)."""
+    import jieba
+
+    from cws_bench.segmenters import loaded
+    from cws_bench.segmenters.jieba import initialized_tokenizer
+
+    monkeypatch.setenv("CWS_BENCH_CACHE_DIR", str(tmp_path / "cache"))
+    path = None
+    if dictionary:
+        path = tmp_path / "dict.txt"
+        path.write_text("云计算 5\n创新办 3 i\n", encoding="utf-8")
+    own = jieba.Tokenizer(None if path is None else str(path))
+    own.tmp_dir = str(tmp_path)  # jieba's own cache file, not the machine's
+    own.initialize()
+    for _ in range(2):  # built, then read back from the stored file
+        loaded.forget_models("jieba.Tokenizer")
+        tokenizer = initialized_tokenizer(jieba, None if path is None else str(path))
+        assert (tokenizer.FREQ, tokenizer.total) == (own.FREQ, own.total)
+    assert len(list((tmp_path / "cache" / "models").glob("jieba.Tokenizer-*.bin"))) == 1
+    if path is not None:
+        path.write_text("云计算 5\n", encoding="utf-8")
+        loaded.forget_models("jieba.Tokenizer")
+        tokenizer = initialized_tokenizer(jieba, str(path))
+        assert "创新办" not in tokenizer.FREQ and tokenizer.FREQ["云计算"] == 5
