@@ -21,6 +21,19 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
     for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ.setdefault(_variable, "1")
 
+# The suite's own cache folder, not the user's: what the library stores there (models read
+# back by later processes, downloads of tests that do not pick a folder of their own) is
+# shared by the xdist workers and the processes the tests start, and removed at the end.
+# Made by the process pytest started, before it starts the workers (they inherit it).
+if not os.environ.get("PYTEST_XDIST_WORKER") and not os.environ.get("CWS_BENCH_CACHE_DIR"):
+    import atexit
+    import shutil
+    import tempfile
+
+    _CACHE = tempfile.mkdtemp(prefix="cws-bench-test-cache-")
+    os.environ["CWS_BENCH_CACHE_DIR"] = _CACHE
+    atexit.register(shutil.rmtree, _CACHE, True)
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 SHARED = Path(os.environ.get("CWS_BENCH_SHARED_CORPORA", ROOT.parent / "shared" / "corpora"))
