@@ -9,6 +9,7 @@ e-mail attachment with no network. Tables and markers come from the same
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Mapping
@@ -246,6 +247,13 @@ def template_environment(**filters: Any) -> Any:
     return environment
 
 
+@functools.lru_cache(maxsize=1)
+def _report_template() -> Any:
+    """report.html's template, compiled once per process (0.1 s: a process that writes
+    several reports, a notebook, the test suite, compiles it once)."""
+    return template_environment().get_template("report.html.j2")
+
+
 @fmt.with_units
 def render_html(result: BakeoffResult) -> str:
     """The bake-off as one self-contained HTML page.
@@ -258,7 +266,6 @@ def render_html(result: BakeoffResult) -> str:
     """
     from cws_bench import __version__
 
-    environment = template_environment()
     boards = build_boards(result)
     colors = charts.colors_for(result.segmenters())
     confidence = fmt.confidence_label(result.settings)
@@ -269,8 +276,7 @@ def render_html(result: BakeoffResult) -> str:
     ]
     from cws_bench.reports.domains import domain_view
 
-    template = environment.get_template("report.html.j2")
-    return template.render(
+    return _report_template().render(
         result=result,
         domains=domain_view(result),
         views=views,
