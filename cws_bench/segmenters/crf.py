@@ -790,9 +790,9 @@ class CRFSegmenter(ModelSegmenter):
         data = _combined(sources, note)
         path = None
         if cache:
-            from cws_bench.corpora.download import cache_dir
+            from cws_bench.segmenters.loaded import models_folder
 
-            folder = cache_dir() / "models" if cache is True else Path(os.fspath(cache))
+            folder = models_folder() if cache is True else Path(os.fspath(cache))
             # the effective settings: a change of a default trains a new model
             settings = {**DEFAULTS, **self.settings}
             key = hashlib.blake2b(

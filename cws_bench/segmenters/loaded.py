@@ -36,7 +36,7 @@ from typing import Any, TypeVar
 
 from cws_bench.text.checksums import file_checksum, short_hash
 
-__all__ = ["KEEP", "Stored", "forget_models", "shared_model", "stored_path"]
+__all__ = ["KEEP", "Stored", "forget_models", "models_folder", "shared_model", "stored_path"]
 
 T = TypeVar("T")
 
@@ -65,12 +65,18 @@ class Stored:
     load: Callable[[bytes], Any]
 
 
-def stored_path(kind: str, version: str, checksums: Sequence[str]) -> Path:
-    """Where the model of ``kind`` stored as ``version`` from files of ``checksums`` is kept."""
+def models_folder() -> Path:
+    """The cache folder's ``models`` folder: stored models, and the CRF models trained on a
+    corpus (cws_bench/segmenters/crf.py)."""
     from cws_bench.corpora.download import cache_dir
 
+    return cache_dir() / "models"
+
+
+def stored_path(kind: str, version: str, checksums: Sequence[str]) -> Path:
+    """Where the model of ``kind`` stored as ``version`` from files of ``checksums`` is kept."""
     name = "".join(c if c.isalnum() or c in "-_." else "-" for c in kind)
-    return cache_dir() / "models" / f"{name}-{short_hash(repr((version, *checksums)))}.bin"
+    return models_folder() / f"{name}-{short_hash(repr((version, *checksums)))}.bin"
 
 
 def _read_stored(path: Path, stored: Stored) -> Any | None:
