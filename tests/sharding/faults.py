@@ -58,3 +58,17 @@ class FaultyExecutor(Executor):
     ) -> Any:
         wrapped = (self.kind, self.marker, self.target, task, context)
         return self.inner.map(faulty, wrapped, items, **kwargs)
+
+
+_LOADED: set[str] = set()  # what this worker process has "loaded"
+
+
+def loading(context: dict[str, Any], item: str) -> tuple[str, int]:
+    """Run an item of key ``item``: the first of a key in a worker "loads" it (sleeps
+    ``context["load_s"][item]``), then each sleeps ``context["run_s"]``; gives the key and
+    the worker's pid."""
+    if item not in _LOADED:
+        time.sleep(context["load_s"][item])
+        _LOADED.add(item)
+    time.sleep(context["run_s"])
+    return item, os.getpid()

@@ -23,7 +23,7 @@ from cws_bench.text.io import iter_lines
 
 # The fault tasks are imported by name in the workers (spawned after this).
 sys.path.insert(0, str(Path(__file__).parent))
-from faults import FaultyExecutor
+from faults import FaultyExecutor, loading
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "corpora" / "sample"
@@ -264,6 +264,24 @@ def test_a_shard_that_always_crashes_fails_with_the_reason(
     assert not out.exists()  # nothing half-written
     # the executor still works afterwards
     assert list(executor.map(pow, 2, [3, 4])) == [8, 16]
+
+
+def test_a_worker_loads_what_another_holds_only_when_it_pays() -> None:
+    """An idle worker does not load a segmenter another worker holds for its last few
+    shards (the holder finishes them before the load would); it does for many."""
+    with LocalExecutor(2) as executor:
+        # "slow" loads in 1.5 s and has 4 items of 0.1 s: one worker runs them all, the
+        # other runs "quick" and then waits
+        context = {"load_s": {"slow": 1.5, "quick": 0.0}, "run_s": 0.1}
+        items = ["slow", "quick", "slow", "slow", "slow"]
+        ran = list(executor.map(loading, context, items, affinity=lambda item: item))
+        assert [key for key, _ in ran] == items
+        assert len({pid for key, pid in ran if key == "slow"}) == 1
+    with LocalExecutor(2) as executor:
+        # 40 items of one key: the second worker loads it too, at once
+        context = {"load_s": {"many": 0.3}, "run_s": 0.05}
+        ran = list(executor.map(loading, context, ["many"] * 40, affinity=lambda item: item))
+        assert len({pid for _, pid in ran}) == 2
 
 
 def test_a_hung_shard_is_killed_after_the_timeout(tmp_path: Path) -> None:
