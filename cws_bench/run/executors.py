@@ -357,9 +357,14 @@ class _Queue:
 
     def _worth_helping(self, keys: list[str], slots: Sequence[_Slot]) -> int | None:
         """The first waiting item whose key is worth loading once more (see the class)."""
-        for key in dict.fromkeys(keys):
+        first: dict[str, int] = {}
+        waiting_of: dict[str, int] = {}
+        for position, key in enumerate(keys):
+            first.setdefault(key, position)
+            waiting_of[key] = waiting_of.get(key, 0) + 1
+        for key, position in first.items():
             holders = sum(1 for other in slots if key in other.keys)
-            waiting = keys.count(key)
+            waiting = waiting_of[key]
             runs, firsts = self.runs.get(key), self.firsts.get(key)
             if runs and firsts:
                 run = sum(runs) / len(runs)
@@ -368,7 +373,7 @@ class _Queue:
             else:
                 worth = waiting >= HELP_UNMEASURED * (holders + 1)
             if worth:
-                return keys.index(key)
+                return position
         return None
 
     def finished(self, slot: _Slot, seconds: float) -> None:
