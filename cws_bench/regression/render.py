@@ -8,6 +8,7 @@ score`` prints them, so a difference reads in points of F1.
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 from typing import IO, TYPE_CHECKING, Any
@@ -390,17 +391,7 @@ def render_diff_html(diff: SegmentationDiff, *, max_lines: int = HTML_LINES) -> 
             if diff.gold.a_scores.get(metric) is not None
         ]
     examples = [example_parts(pattern) for pattern in diff.patterns]
-    from cws_bench.reports.html import template_environment
-
-    environment = template_environment(
-        percent=format_percent,
-        points=format_points,
-        p_value=format_p_value,
-        share=_share,
-        ids=lambda ids: _ids(ids, 40),
-    )
-    template = environment.get_template("diff.html.j2")
-    return template.render(
+    return _diff_template().render(
         diff=diff,
         examples=examples,
         rows=rows,
@@ -413,6 +404,21 @@ def render_diff_html(diff: SegmentationDiff, *, max_lines: int = HTML_LINES) -> 
         page_size=HTML_PAGE,
         pattern_outcomes=[_pattern_outcomes(p, diff.gold is not None) for p in diff.patterns],
     )
+
+
+@functools.lru_cache(maxsize=1)
+def _diff_template() -> Any:
+    """The diff page's template, compiled once per process (as report.html's is)."""
+    from cws_bench.reports.html import template_environment
+
+    environment = template_environment(
+        percent=format_percent,
+        points=format_points,
+        p_value=format_p_value,
+        share=_share,
+        ids=lambda ids: _ids(ids, 40),
+    )
+    return environment.get_template("diff.html.j2")
 
 
 def render_check_text(
