@@ -136,15 +136,15 @@ def shared_model(
         if key in models:
             models.move_to_end(key)
             return models[key]  # type: ignore[no-any-return]
-    kept = None if stored is None else stored_path(kind, stored.version, key)
-    model: Any = None if kept is None or stored is None else _read_stored(kept, stored)
+    kept = None if stored is None else (stored_path(kind, stored.version, key), stored)
+    model: Any = None if kept is None else _read_stored(*kept)
     if model is None:
         model = load()
         if tuple(file_checksum(path) for path in files) != key:
             # a file changed while it was read: used once, kept for no one
             return model  # type: ignore[no-any-return]
-        if kept is not None and stored is not None:
-            _write_stored(kept, stored, model)
+        if kept is not None:
+            _write_stored(*kept, model)
     with _LOCK:
         models[key] = model
         models.move_to_end(key)
