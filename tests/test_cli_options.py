@@ -104,6 +104,8 @@ def test_report_takes_markdown_as_every_other_format_option_does(tmp_path):
     from cws_bench.reports import REPORT_FORMATS
 
     assert REPORT_FORMATS["markdown"] is REPORT_FORMATS["md"]
+    report = visible(dict(commands())["report"], "--format")
+    assert list(report.type.choices) == list(REPORT_FORMATS)  # type: ignore[union-attr]
     for command_name in ("score", "metrics ranking", "report"):
         option = visible(dict(commands())[command_name], "--format")
         assert "markdown" in option.type.choices  # type: ignore[union-attr]

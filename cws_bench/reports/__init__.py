@@ -28,6 +28,7 @@ import contextlib
 import os
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from cws_bench.errors import CwsBenchError, Fix
@@ -45,6 +46,7 @@ __all__ = [
     "REPORTS",
     "REPORT_FILES",
     "REPORT_FORMATS",
+    "Report",
     "load_results",
     "merge_results",
     "prepare_reports",
@@ -59,28 +61,35 @@ __all__ = [
     "write_reports",
 ]
 
-REPORTS: dict[str, tuple[str, Callable[[BakeoffResult], str]]] = {
-    "json": ("results.json", render_json),
-    "csv": ("results.csv", render_csv),
-    "markdown": ("leaderboard.md", render_markdown),
-    "html": ("report.html", render_html),
-    "latex": ("leaderboard.tex", render_latex),
-}
-"""Report kind -> (file name in the output folder, renderer): a new format is one row."""
 
-REPORT_FILES = {kind: name for kind, (name, _) in REPORTS.items()}
-"""Report kind -> file name in the output folder."""
+@dataclass(frozen=True)
+class Report:
+    """One report format: the file a bake-off writes it to (None: printed, never written),
+    the renderer of a :class:`BakeoffResult`, and other names ``--format`` takes for it."""
+
+    file: str | None
+    render: Callable[[BakeoffResult], str]
+    aliases: tuple[str, ...] = ()
+
+
+REPORTS: dict[str, Report] = {
+    "json": Report("results.json", render_json),
+    "csv": Report("results.csv", render_csv),
+    # md is the file's suffix; markdown the name every other --format uses
+    "markdown": Report("leaderboard.md", render_markdown, ("md",)),
+    "html": Report("report.html", render_html),
+    "latex": Report("leaderboard.tex", render_latex),
+    "text": Report(None, render_leaderboard),
+}
+"""Report format -> :class:`Report`: the one table of formats; a new format is one row."""
+
+REPORT_FILES = {kind: report.file for kind, report in REPORTS.items() if report.file}
+"""Report kind -> file name in the output folder (the formats a bake-off writes)."""
 
 REPORT_FORMATS = {
-    "md": render_markdown,
-    "html": render_html,
-    "latex": render_latex,
-    "csv": render_csv,
-    "json": render_json,
-    "text": render_leaderboard,
-    "markdown": render_markdown,  # the name every other --format uses; md is the file's suffix
+    name: report.render for kind, report in REPORTS.items() for name in (kind, *report.aliases)
 }
-"""Format name of ``cws-bench report --format`` -> renderer of a :class:`BakeoffResult`."""
+"""Format name of ``cws-bench report --format`` (aliases too) -> renderer."""
 
 
 def render_report(
@@ -94,11 +103,10 @@ def render_report(
     Raises:
         CwsBenchError: an unknown format (the message lists the known ones).
     """
-    renderer = REPORT_FORMATS.get(fmt)
+    named = {name: r.render for kind, r in REPORTS.items() for name in (kind, *r.aliases)}
+    renderer = named.get(fmt)
     if renderer is None:
-        raise CwsBenchError(
-            f"unknown report format {fmt!r}", f"use one of: {', '.join(REPORT_FORMATS)}"
-        )
+        raise CwsBenchError(f"unknown report format {fmt!r}", f"use one of: {', '.join(named)}")
     if scale is None and digits is None:
         return renderer(result)
     with printed_in(scale, digits):
@@ -146,18 +154,19 @@ def write_reports(
     """
     from tqdm.auto import tqdm
 
+    files = {kind: report.file for kind, report in REPORTS.items() if report.file}
     bar = tqdm(
-        REPORTS.items(),
+        files.items(),
         desc="reports",
         unit="file",
-        total=len(REPORTS),
+        total=len(files),
         disable=not progress or not _on_terminal(),
         leave=False,
     )
     contents = {}
-    for kind, (name, render) in bar:
+    for kind, name in bar:
         bar.set_postfix_str(name, refresh=True)
-        contents[kind] = render(result)
+        contents[kind] = REPORTS[kind].render(result)
     bar.close()
     folder = Path(output_dir)
     try:
@@ -170,7 +179,7 @@ def write_reports(
         ) from e
     written: dict[str, Path] = {}
     for kind, text in contents.items():
-        path = folder / REPORT_FILES[kind]
+        path = folder / files[kind]
         try:
             with atomic_write(path) as f:
                 f.write(text)

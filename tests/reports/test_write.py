@@ -43,7 +43,9 @@ def test_a_failed_rendering_writes_nothing(bakeoff, tmp_path, monkeypatch):
     def broken(result):
         raise RuntimeError("template exploded")
 
-    monkeypatch.setitem(cws_bench.reports.REPORTS, "html", ("report.html", broken))
+    monkeypatch.setitem(
+        cws_bench.reports.REPORTS, "html", cws_bench.reports.Report("report.html", broken)
+    )
     with pytest.raises(RuntimeError, match="template exploded"):
         write_reports(bakeoff, tmp_path)
     assert os.listdir(tmp_path) == ["report.html"]
