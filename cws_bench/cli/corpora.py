@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import click
@@ -212,7 +213,7 @@ def export(
 
     if name not in corpus_names() and Path(name).is_file():
         sentences = read_corpus(name, format=input_format, encoding=encoding)
-        lines = (("" if kind == "raw" else " ").join(words) for words in sentences)
+        lines: Iterator[str] = (("" if kind == "raw" else " ").join(w) for w in sentences)
         label = name
     else:
         corpus = _open_corpus(name, data_dir, download, quiet)

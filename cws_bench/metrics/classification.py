@@ -27,7 +27,7 @@ import math
 import warnings
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast
 
 from cws_bench.metrics.counts import PrecisionRecallF, precision_recall_fscore_from_counts
 from cws_bench.metrics.tables import spreadsheet_safe
@@ -98,7 +98,7 @@ def _as_list(values: ArrayLike | Iterable[Hashable], name: str) -> list[Any]:
         return values.tolist()
     if hasattr(values, "tolist"):  # pandas Series and the like
         return list(values.tolist())
-    return list(values)
+    return list(cast("Iterable[Any]", values))
 
 
 def _sorted(labels: Iterable[Hashable]) -> list[Any]:
@@ -815,6 +815,8 @@ def classification_report(
         weighted avg       0.82      0.77      0.78       100
         <BLANKLINE>
     """
+    import numpy as np
+
     true, pred, present = _check_targets(y_true, y_pred)
     labels_given = labels is not None
     chosen = _as_list(labels, "labels") if labels is not None else present
@@ -825,31 +827,44 @@ def classification_report(
             "pass labels=... in the order of target_names"
         )
     names = [str(name) for name in (target_names if target_names is not None else chosen)]
-    options = {"beta": beta, "labels": chosen, "pos_label": None, "zero_division": zero_division}
-    per_label = _precision_recall_fscore(
-        true, pred, average=None, warn_for=("precision", "recall", "f-score"), **options
-    )
+
+    def scores(average: Average) -> PrecisionRecallFSupport:
+        return _precision_recall_fscore(
+            true,
+            pred,
+            beta=beta,
+            labels=chosen,
+            pos_label=None,
+            average=average,
+            zero_division=zero_division,
+            warn_for=("precision", "recall", "f-score"),
+        )
+
+    per_label = scores(None)
     support = per_label.support
     assert support is not None
+    precisions, recalls, fscores = (
+        np.asarray(values) for values in (per_label.precision, per_label.recall, per_label.fscore)
+    )
     classes = tuple(
         ClassScores(name, float(p), float(r), float(f), int(s))
-        for name, p, r, f, s in zip(
-            names, per_label.precision, per_label.recall, per_label.fscore, support
-        )
+        for name, p, r, f, s in zip(names, precisions, recalls, fscores, support)
     )
     total = int(support.sum())
     averages = []
     accuracy = None
     for average in ("micro", "macro", "weighted"):
-        scores = _precision_recall_fscore(
-            true, pred, average=average, warn_for=("precision", "recall", "f-score"), **options
-        )
+        averaged = scores(average)
         name = "accuracy" if average == "micro" and micro_is_accuracy else f"{average} avg"
         if name == "accuracy":
-            accuracy = float(scores.fscore)
+            accuracy = float(averaged.fscore)
         averages.append(
             ClassScores(
-                name, float(scores.precision), float(scores.recall), float(scores.fscore), total
+                name,
+                float(averaged.precision),
+                float(averaged.recall),
+                float(averaged.fscore),
+                total,
             )
         )
     return ClassificationReport(classes, tuple(averages), accuracy, beta)

@@ -19,7 +19,7 @@ import io
 import math
 import re
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from cws_bench.reports.tables import Board, BoardRow
 
@@ -138,7 +138,7 @@ def new_chart(name: str, width: float, height: float) -> Iterator[Figure]:
     from matplotlib.backends.backend_svg import FigureCanvasSVG
     from matplotlib.figure import Figure
 
-    with matplotlib.rc_context({**STYLE, "svg.hashsalt": name}):
+    with matplotlib.rc_context(_style(name)):
         figure = Figure(figsize=(width, height), layout="constrained")
         FigureCanvasSVG(figure)  # the figure draws through the SVG canvas only
         yield figure
@@ -162,6 +162,11 @@ def warm_up() -> None:
 _ROOT = re.compile(r'<svg ([^>]*?)width="([\d.]+)pt" height="([\d.]+)pt"')
 
 
+def _style(salt: str | None = None) -> Any:
+    """The report's style as matplotlib's ``rc_context`` takes it, with the SVG ids' salt."""
+    return {**STYLE, "svg.hashsalt": salt} if salt is not None else dict(STYLE)
+
+
 def to_svg(figure: Figure, name: str, label: str) -> str:
     """Print a figure as an SVG element ready to inline in HTML (must run inside ``new_chart``).
 
@@ -174,7 +179,7 @@ def to_svg(figure: Figure, name: str, label: str) -> str:
     from cws_bench.text.checksums import short_hash
 
     buffer = io.StringIO()
-    figure.canvas.print_svg(
+    cast(Any, figure.canvas).print_svg(  # the SVG canvas new_chart gave it
         buffer, metadata={"Date": None, "Creator": None, "Format": None, "Type": None}
     )
     svg = buffer.getvalue()
@@ -212,7 +217,8 @@ def _ink(color: str) -> str:
     """
     from matplotlib.colors import to_hex, to_rgb
 
-    return to_hex(tuple(0.7 * channel for channel in to_rgb(color)))
+    red, green, blue = to_rgb(color)
+    return to_hex((0.7 * red, 0.7 * green, 0.7 * blue))
 
 
 Box = tuple[float, float, float, float]
@@ -259,13 +265,14 @@ def _label_points(axes: Axes, rows: Sequence[tuple[float, float, str, str]]) -> 
     back to the point). Sizes are estimated from the font size; the layout is
     settled first so that positions are final (:func:`_settle`).
     """
-    figure = axes.figure
+    figure = cast("Figure", axes.figure)
     _settle(figure)
     scale = 72 / figure.dpi  # display pixels to points
     points = [
         tuple(value * scale for value in axes.transData.transform((x, y))) for x, y, _, _ in rows
     ]
-    frame = tuple(value * scale for value in axes.bbox.extents)
+    left, bottom, right, top = axes.bbox.extents
+    frame = (left * scale, bottom * scale, right * scale, top * scale)
     taken = [(px - 3.5, py - 3.5, px + 3.5, py + 3.5) for px, py in points]
     height = LABEL_SIZE * 1.3
     candidates = [
@@ -525,7 +532,7 @@ class LengthCharts:
             from matplotlib.backends.backend_svg import FigureCanvasSVG
             from matplotlib.figure import Figure
 
-            with matplotlib.rc_context(STYLE):
+            with matplotlib.rc_context(_style()):
                 figure = Figure(figsize=(3.4, 1.9), layout="constrained")
                 FigureCanvasSVG(figure)
                 axes = figure.add_subplot()
@@ -550,8 +557,8 @@ class LengthCharts:
         segmenter = row.pair.segmenter
         name = f"length-{corpus}-{segmenter}"
         axes = self._axes()
-        figure = axes.figure
-        with matplotlib.rc_context({**STYLE, "svg.hashsalt": name}):
+        figure = cast("Figure", axes.figure)
+        with matplotlib.rc_context(_style(name)):
             if self._bars is not None:
                 self._bars.remove()
             positions = range(len(lengths))
