@@ -951,3 +951,46 @@ def test_ctrl_c_with_requests_in_flight_ends_at_once(server, tmp_path):
             proc.wait()
     assert proc.returncode == 130, stderr
     assert "Traceback" not in stderr
+
+
+def test_rows_from_the_reply_cache_show_the_speed_of_the_requests_sent(
+    server, tmp_path, monkeypatch
+):
+    # issue 39: a rerun read from the reply cache showed the cache's speed as the model's.
+    from cws_bench.corpora import get_corpus
+    from cws_bench.reports.llm import llm_rows
+    from cws_bench.reports.tables import build_boards
+    from cws_bench.run.bakeoff import run_bakeoff
+    from cws_bench.run.config import load_config
+
+    gold = list(get_corpus("sample").sentences("test"))
+    for words in gold:
+        server.replies["".join(words)] = [("json", " ".join(words))]
+    monkeypatch.setenv("SCRIPTED_URL", server.url)
+    config = tmp_path / "llm.toml"
+    config.write_text(
+        'name = "llm-speed"\nseed = 1\nresamples = 20\n'
+        '[[corpora]]\nname = "sample"\nsplit = "test"\n'
+        '[[segmenters]]\nname = "llm"\n'
+        'options = { base_url = "{env:SCRIPTED_URL}", model = "scripted", stream = false }\n',
+        encoding="utf-8",
+    )
+    first = run_bakeoff(load_config(config), output_dir=tmp_path / "a", jobs=1)
+    assert first.pairs[0].timing["chars_per_s"] > 0  # every request sent
+    cached = run_bakeoff(load_config(config), output_dir=tmp_path / "b", jobs=1)
+    pair = cached.pairs[0]
+    assert pair.diagnostics["requests"]["sent"] == 0
+    assert pair.timing["chars_per_s"] is None and pair.timing["words_per_s"] is None
+    (board,) = build_boards(cached)
+    assert llm_rows(board)[0][6] == "—"  # the LLM table's chars/s: none
+    # One line's reply dropped from the cache: the speed is that line's characters
+    # over the time segmenting took, not all the lines'.
+    line = "".join(gold[0])
+    for path in (tmp_path / "llm-cache").glob("*/*.json"):
+        if json.loads(path.read_text(encoding="utf-8"))["text"] == " ".join(gold[0]):
+            path.unlink()
+    partly = run_bakeoff(load_config(config), output_dir=tmp_path / "c", jobs=1).pairs[0]
+    assert partly.diagnostics["requests"]["sent"] == 1
+    timing = partly.timing
+    assert timing["chars_per_s"] == pytest.approx(len(line) / timing["segment_s"])
+    assert timing["words_per_s"] == pytest.approx(len(gold[0]) / timing["segment_s"])
