@@ -43,6 +43,8 @@ def fidelity_line(number: int, record: dict[str, Any] | None) -> dict[str, Any]:
     out["output"] = record.get("output", "ok")
     if "cached" in record:
         out["cached"] = record["cached"]
+    if record.get("oversized"):  # a reply past its size bound, not read (docs/LLM.md)
+        out["oversized"] = True
     return out
 
 

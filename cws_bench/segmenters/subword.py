@@ -597,6 +597,16 @@ def _is_byte_level(saved: str) -> bool:
     return has(data.get("pre_tokenizer")) or has(data.get("decoder"))
 
 
+def _tiktoken_cache_path(blobpath: str) -> str:
+    """Where tiktoken looks for a vocabulary before downloading it (``tiktoken.load``)."""
+    import hashlib
+    import tempfile
+
+    folder = os.environ.get("TIKTOKEN_CACHE_DIR") or os.environ.get("DATA_GYM_CACHE_DIR")
+    folder = folder or os.path.join(tempfile.gettempdir(), "data-gym-cache")
+    return os.path.join(folder, hashlib.sha1(blobpath.encode()).hexdigest())
+
+
 def _seconds(segmenter: str, value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1e9:
         raise SegmenterError(
@@ -633,7 +643,8 @@ def _bounded_tiktoken_downloads(timeout: float) -> Iterator[list[str]]:
             except CwsBenchError as error:
                 failures.append(
                     f"the vocabulary download from {blobpath} failed ({error.message}; "
-                    f"bounded to {timeout:g} s of silence)"
+                    f"bounded to {timeout:g} s of silence); to work offline, copy that file "
+                    f"to {_tiktoken_cache_path(blobpath)}"
                 )
                 raise ValueError(failures[-1]) from None
             return target.read_bytes()

