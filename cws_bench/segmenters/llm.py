@@ -67,9 +67,11 @@ per line: the fidelity counts (:class:`~cws_bench.segmenters.llm_align.LineFidel
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import http.client
 import json
+import math
 import os
 import random
 import threading
@@ -356,6 +358,32 @@ class LLMSegmenter(Segmenter):
             raise SegmenterError(
                 self.name, f"unknown backend {backend!r}", f"use one of: {', '.join(BACKENDS)}"
             )
+        checked = _check_options(
+            {
+                "max_tokens": max_tokens,
+                "concurrency": concurrency,
+                "retries": retries,
+                "shots": shots,
+                "seed": seed,
+                "batch_size": batch_size,
+                "timeout": timeout,
+                "deadline": deadline,
+                "backoff": backoff,
+                "stream": stream,
+                "cache": cache,
+                "price_in": price_in,
+                "price_out": price_out,
+            }
+        )
+        max_tokens, concurrency, retries = (
+            checked["max_tokens"],
+            checked["concurrency"],
+            checked["retries"],
+        )
+        shots, seed, batch_size = checked["shots"], checked["seed"], checked["batch_size"]
+        timeout, deadline, backoff = checked["timeout"], checked["deadline"], checked["backoff"]
+        stream, cache = checked["stream"], checked["cache"]
+        price_in, price_out = checked["price_in"], checked["price_out"]
         local = backend == "transformers"
         super().__init__(
             backend=backend,
@@ -391,23 +419,6 @@ class LLMSegmenter(Segmenter):
                 self.name,
                 f"on_altered must be one of {', '.join(ON_ALTERED)}, not {on_altered!r}",
             )
-        _check_options(
-            {
-                "max_tokens": max_tokens,
-                "concurrency": concurrency,
-                "retries": retries,
-                "shots": shots,
-                "seed": seed,
-                "batch_size": batch_size,
-                "timeout": timeout,
-                "deadline": deadline,
-                "backoff": backoff,
-                "stream": stream,
-                "cache": cache,
-                "price_in": price_in,
-                "price_out": price_out,
-            }
-        )
         if int(shots) > 0 and not shots_corpus:
             raise SegmenterError(
                 self.name,
@@ -600,8 +611,8 @@ class LLMSegmenter(Segmenter):
                     if refusals > 1 or attempt == self.retries:
                         raise SegmenterError(
                             self.name,
-                            f"{url}: connection refused ({attempt + 1} attempts): no server "
-                            "is listening there",
+                            f"{url}: connection refused ({attempt + 1} "
+                            f"attempt{'s' if attempt else ''}): no server is listening there",
                             "start the server, or check base_url (host and port)",
                         ) from None
                     time.sleep(min(REFUSED_WAIT, self.backoff))
@@ -868,42 +879,58 @@ _OPTION_RULES: dict[str, tuple[str, float, bool]] = {
 }
 
 
-def _check_options(values: Mapping[str, Any]) -> None:
-    """Refuse an option of the wrong type or out of range, naming it and what it may be.
+def _check_options(values: Mapping[str, Any]) -> dict[str, Any]:
+    """The options, each checked for its type and range (a value given as text, as an
+    ``{env:NAME}`` placeholder gives it, is read as JSON first); the first that is not
+    what it may be is refused, naming it and what it may be.
 
-    >>> _check_options({"max_tokens": 0})
+    >>> _check_options({"max_tokens": "200", "stream": "false"})
+    {'max_tokens': 200, 'stream': False}
+    >>> _check_options({"max_tokens": 0})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    cws_bench.errors.SegmenterError: segmenter llm: max_tokens must be a whole number of at least 1, not 0
+    cws_bench.errors.SegmenterError: segmenter llm: max_tokens must be a whole number ..., not 0
     >>> _check_options({"stream": "maybe"})
     Traceback (most recent call last):
     ...
     cws_bench.errors.SegmenterError: segmenter llm: stream must be true or false, not 'maybe'
     """
-    for option, value in values.items():
+    out: dict[str, Any] = {}
+    for option, given in values.items():
         kind, least, optional = _OPTION_RULES[option]
+        value = given
+        if isinstance(value, str):
+            with contextlib.suppress(ValueError):
+                value = json.loads(value)
+        out[option] = value
         if value is None and optional:
             continue
         if kind == "bool":
             if not isinstance(value, bool):
-                raise SegmenterError("llm", f"{option} must be true or false, not {value!r}")
+                raise SegmenterError("llm", f"{option} must be true or false, not {given!r}")
             continue
-        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        number = (
+            isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+        )
         if kind == "int":
-            whole = number and float(value).is_integer()
-            if not whole or value < least:
+            if not number or not float(value).is_integer() or value < least:
                 raise SegmenterError(
-                    "llm", f"{option} must be a whole number of at least {least:g}, not {value!r}"
+                    "llm", f"{option} must be a whole number of at least {least:g}, not {given!r}"
                 )
+            out[option] = int(value)
         elif kind == "positive":
-            if not number or not value > 0 or value != value or value == float("inf"):
+            if not number or not value > 0:
                 raise SegmenterError(
-                    "llm", f"{option} must be a number of seconds above 0, not {value!r}"
+                    "llm", f"{option} must be a number of seconds above 0, not {given!r}"
                 )
-        elif not number or not value >= least or value == float("inf"):
+            out[option] = float(value)
+        elif not number or not value >= least:
             raise SegmenterError(
-                "llm", f"{option} must be a number of at least {least:g}, not {value!r}"
+                "llm", f"{option} must be a number of at least {least:g}, not {given!r}"
             )
+        else:
+            out[option] = float(value)
+    return out
 
 
 def _api_key(variable: str) -> str:

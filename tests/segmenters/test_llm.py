@@ -867,6 +867,15 @@ def test_option_types_and_ranges_are_checked(server, option, value, message):
         llm(server, **{option: value})
 
 
+def test_options_given_as_text_are_read_as_json(server):
+    # An {env:NAME} placeholder in a bake-off configuration gives text: "200", "false".
+    server.replies["我爱北京"] = [("json", "我 爱 北京")]
+    seg = llm(server, max_tokens="200", stream="false", concurrency="2")
+    assert seg.segment(["我爱北京"]) == [["我", "爱", "北京"]]
+    assert server.bodies[0]["max_tokens"] == 200 and "stream" not in server.bodies[0]
+    assert seg.options["max_tokens"] == 200
+
+
 def test_a_bad_option_on_the_command_line_is_one_clear_message(server, tmp_path):
     from click.testing import CliRunner
 
