@@ -652,7 +652,8 @@ class LLMSegmenter(Segmenter):
         with response:
             streamed = "text/event-stream" in response.headers.get("Content-Type", "")
             reader = _StreamReader() if streamed else None
-            raw = bytearray()
+            raw = bytearray()  # a JSON answer's bytes (a stream's are read as they come)
+            received = 0
             try:
                 while True:
                     piece = response.read1(65_536)
@@ -660,11 +661,13 @@ class LLMSegmenter(Segmenter):
                         if response.length:  # bytes its Content-Length promised, not sent
                             raise http.client.IncompleteRead(b"", response.length)
                         break
-                    if len(raw) + len(piece) > limit:
+                    received += len(piece)
+                    if received > limit:  # not read further; the connection is closed
                         end = time.time()
                         return Reply("", None, None, start, end, end, oversized=True)
-                    raw += piece
-                    if reader is not None:
+                    if reader is None:
+                        raw += piece
+                    else:
                         reader.feed(piece)
                         if reader.done:
                             break
@@ -673,10 +676,11 @@ class LLMSegmenter(Segmenter):
                             f"no complete answer within the deadline of {self.deadline:g} s"
                         )
             except TimeoutError:
-                raise _Retryable(f"the reply stopped for {self.timeout:g} s") from None
+                if reader is None or not reader.finished:  # a finish_reason came: complete
+                    raise _Retryable(f"the reply stopped for {self.timeout:g} s") from None
             except http.client.IncompleteRead as e:
                 raise _Retryable(
-                    f"the reply was cut short after {len(raw) + len(e.partial):,} bytes "
+                    f"the reply was cut short after {received + len(e.partial):,} bytes "
                     "(a lost connection)"
                 ) from None
             except (http.client.HTTPException, OSError) as e:

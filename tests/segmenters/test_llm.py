@@ -102,6 +102,19 @@ def make_handler(script: Script):
                     for piece in behaviour[1]:
                         chunk = {"choices": [{"index": 0, "delta": {"content": piece}}]}
                         self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                elif kind == "finish_then_hold":  # a finish_reason, no [DONE], open
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/event-stream")
+                    self.end_headers()
+                    for index, piece in enumerate(behaviour[1]):
+                        last = index == len(behaviour[1]) - 1
+                        choice = {
+                            "delta": {"content": piece},
+                            "finish_reason": "stop" if last else None,
+                        }
+                        self.wfile.write(f"data: {json.dumps({'choices': [choice]})}\n\n".encode())
+                    self.wfile.flush()
+                    script.release.wait(60)
                 elif kind == "cut_chunked":  # ("cut_chunked", [pieces]): no last chunk
                     self.send_response(200)
                     self.send_header("Content-Type", "text/event-stream")
@@ -744,6 +757,13 @@ def test_a_finish_reason_ends_a_stream_without_done():
     cut.feed(events.split("\n\n")[0].encode() + b"\n\n")
     with pytest.raises(_Retryable, match="ended before its end"):
         cut.reply(0.0, 1.0)
+
+
+def test_a_stream_with_its_finish_reason_is_complete_though_the_server_stays(server):
+    server.replies["我爱北京"] = [("finish_then_hold", ["我 爱", " 北京"])]
+    seg = llm(server, stream=True, timeout=0.5, retries=0)
+    assert seg.segment(["我爱北京"]) == [["我", "爱", "北京"]]
+    assert server.requests == {"我爱北京": 1}
 
 
 def test_a_body_cut_short_is_retried_and_the_hint_does_not_blame_the_data(server, tmp_path):
