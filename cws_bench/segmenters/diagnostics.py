@@ -105,6 +105,9 @@ def _fidelity(
         totals[key] = sum(int((r or {}).get(key, 0)) for r in records)
     for kind in ("repaired", "unsegmented"):
         totals[kind] = sum((r or {}).get("output") == kind for r in records)
+    oversized = sum(bool((r or {}).get("oversized")) for r in records)
+    if oversized:  # replies past their size bound, not read (counted as empty too)
+        totals["oversized"] = oversized
     edits = [
         (
             -(r.get("inserted", 0) + r.get("deleted", 0) + r.get("substituted", 0)),
@@ -153,5 +156,11 @@ def summary_note(summary: dict[str, Any] | None) -> str | None:
         f"{fidelity['altered']:,} of {fidelity['lines']:,} lines altered "
         f"({fidelity['inserted']:,} inserted, {fidelity['deleted']:,} deleted, "
         f"{fidelity['substituted']:,} substituted characters; "
-        f"{fidelity['refused']:,} refused, {fidelity['empty']:,} empty)"
+        f"{fidelity['refused']:,} refused, {fidelity['empty']:,} empty"
+        + (
+            f", of which {fidelity['oversized']:,} oversized, not read"
+            if fidelity.get("oversized")
+            else ""
+        )
+        + ")"
     )

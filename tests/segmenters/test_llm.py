@@ -807,6 +807,12 @@ def test_an_oversized_reply_is_not_read_past_its_bound_nor_cached(server, tmp_pa
     from cws_bench.segmenters.diagnostics import fidelity_line
 
     assert fidelity_line(1, record)["oversized"] is True  # the --fidelity file's record
+    from cws_bench.segmenters.diagnostics import summarize, summary_note
+
+    assert summary_note(summarize([record])) == (
+        "1 of 1 lines altered (0 inserted, 4 deleted, 0 substituted characters; "
+        "0 refused, 1 empty, of which 1 oversized, not read)"
+    )
     assert server.sent < 50_000_000  # the client left long before the end
     assert _cache_files(tmp_path) == []
     llm(server).segment(["我爱北京"])
