@@ -431,16 +431,25 @@ class SubwordSegmenter(Segmenter):
                 ) from None
 
             table = byte_level_table() if _is_byte_level(model.to_str()) else None
+            # added tokens (<|endoftext|>, ...) are kept as their text, not in byte-level form
+            added = {i: token.content for i, token in model.get_added_tokens_decoder().items()}
+
+            def token_bytes(token_id: int, token: str) -> bytes:
+                if token_id in added:
+                    return added[token_id].encode("utf-8")
+                assert table is not None
+                return bytes(table[ch] for ch in token)
 
             def encode(line: str) -> tuple[list[int], set[int]]:
                 encoding = model.encode(line, add_special_tokens=False)
+                ids = list(encoding.ids)
                 if table is not None:  # the first-byte rule on the tokens' own bytes
                     try:
-                        pieces = [bytes(table[ch] for ch in token) for token in encoding.tokens]
-                        return list(encoding.ids), _starts_of_pieces(line, pieces)
-                    except (KeyError, ValueError):  # an added token, not byte-level
+                        pieces = [token_bytes(i, t) for i, t in zip(ids, encoding.tokens)]
+                        return ids, _starts_of_pieces(line, pieces)
+                    except (KeyError, ValueError):  # a token outside the byte alphabet
                         pass
-                return list(encoding.ids), {s for s, e in encoding.offsets if e > s}
+                return ids, {s for s, e in encoding.offsets if e > s}
 
             self._encode = encode
         elif path.suffix == ".model":

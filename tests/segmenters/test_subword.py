@@ -366,19 +366,28 @@ def test_a_byte_level_token_across_two_characters_follows_the_first_byte_rule(tm
     tok = tokenizers.Tokenizer(models.BPE(vocab=vocab, merges=merges))
     tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)
     tok.decoder = decoders.ByteLevel()
+    tok.add_special_tokens([tokenizers.AddedToken("<｜end｜>")])  # kept as text, not bytes
     path = tmp_path / "tokenizer.json"
     tok.save(str(path))
     encoding = tok.encode("气象", add_special_tokens=False)
     assert encoding.tokens == [chars(qi + xiang[:1]), chars(xiang[1:])]
     assert encoding.offsets == [(0, 2), (1, 2)]  # the library's spans: both hold 象
     segmenter = get_segmenter("tokenizer", path=str(path))
-    lines = ["气象", "北京气象台", "气象 台"]
+    lines = ["气象", "北京气象台", "气象 台", "气象<｜end｜>台"]
     # By hand: 北京 and 台 are single bytes each (no merges): one character a token.
-    assert segmenter.segment(lines) == [["气象"], ["北", "京", "气象", "台"], ["气象", "台"]]
+    assert segmenter.segment(lines) == [
+        ["气象"],
+        ["北", "京", "气象", "台"],
+        ["气象", "台"],
+        ["气象", "<｜end｜>", "台"],
+    ]
     # The oracle: the tokens' own bytes and the first-byte rule on byte offsets.
     inverse = {ch: byte for byte, ch in table.items()}
     for line, got in zip(lines, segmenter.segment(lines)):
-        pieces = [bytes(inverse[ch] for ch in token) for token in tok.encode(line).tokens]
+        pieces = [
+            token.encode() if token == "<｜end｜>" else bytes(inverse[ch] for ch in token)
+            for token in tok.encode(line).tokens
+        ]
         starts, offset = [], 0
         for piece in pieces:
             starts.append(offset)
