@@ -615,9 +615,9 @@ class LLMSegmenter(Segmenter):
                             f"attempt{'s' if attempt else ''}): no server is listening there",
                             "start the server, or check base_url (host and port)",
                         ) from None
-                    time.sleep(min(REFUSED_WAIT, self.backoff))
+                    self._stop.wait(min(REFUSED_WAIT, self.backoff))  # a stop ends the wait
                 elif attempt < self.retries:
-                    time.sleep(retry_delay(attempt, self.backoff, e.retry_after))
+                    self._stop.wait(retry_delay(attempt, self.backoff, e.retry_after))
                 continue
             reply.attempts = attempt + 1
             return reply
@@ -932,8 +932,6 @@ def _check_options(values: Mapping[str, Any]) -> dict[str, Any]:
             raise SegmenterError(
                 "llm", f"{option} must be a number of at least {least:g}, not {given!r}"
             )
-        else:
-            out[option] = float(value)
     return out
 
 
