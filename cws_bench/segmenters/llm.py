@@ -25,7 +25,8 @@ else the messages' texts one a line.
 Failures
 --------
 A 429 or 5xx answer, a timeout (no bytes for ``timeout`` seconds, or no
-complete reply ``deadline`` seconds after the attempt started), a lost
+complete reply ``deadline`` seconds after the attempt started: a timer then
+shuts the connection down, whatever it was waiting for), a lost
 connection, a reply cut short (a body shorter than its ``Content-Length``, a
 chunked body without its last chunk, a stream that ends without ``data:
 [DONE]`` or a ``finish_reason``) or a malformed body is retried up to
@@ -74,6 +75,7 @@ import json
 import math
 import os
 import random
+import socket
 import threading
 import time
 import urllib.error
@@ -630,10 +632,38 @@ class LLMSegmenter(Segmenter):
         )
 
     def _send(self, request: urllib.request.Request, limit: int) -> Reply:
+        """One attempt. At its deadline a timer shuts its socket down, whatever it is
+        waiting for (the status line, a header, the body), so the attempt ends then."""
+        sockets: list[socket.socket] = []
+        expired = threading.Event()
+
+        def expire() -> None:
+            expired.set()
+            for sock in sockets:
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)
+
+        timer = threading.Timer(self.deadline, expire)
+        timer.daemon = True
+        timer.start()
+        try:
+            return self._exchange(request, limit, _opener(sockets))
+        except (_Retryable, SegmenterError):
+            if expired.is_set():
+                raise _Retryable(
+                    f"no complete answer within the deadline of {self.deadline:g} s"
+                ) from None
+            raise
+        finally:
+            timer.cancel()
+
+    def _exchange(
+        self, request: urllib.request.Request, limit: int, opener: urllib.request.OpenerDirector
+    ) -> Reply:
         start = time.time()
         deadline = time.monotonic() + self.deadline
         try:
-            response = urllib.request.urlopen(request, timeout=min(self.timeout, self.deadline))
+            response = opener.open(request, timeout=min(self.timeout, self.deadline))
         except urllib.error.HTTPError as e:
             detail = _error_detail(e)
             if e.code in RETRY_STATUSES:
@@ -851,6 +881,30 @@ class _StreamReader:
             end if self.first is None else self.first,
             end,
         )
+
+
+def _opener(sockets: list[socket.socket]) -> urllib.request.OpenerDirector:
+    """urllib's opener (proxies from the environment and all), whose HTTP and HTTPS
+    connections put their sockets in ``sockets`` (for the deadline's timer)."""
+
+    def keeping(base: type[http.client.HTTPConnection]) -> Any:
+        class Connection(base):  # type: ignore[valid-type,misc]
+            def connect(self) -> None:
+                super().connect()
+                sockets.append(self.sock)
+
+        return Connection
+
+    class Http(urllib.request.HTTPHandler):
+        def http_open(self, req: urllib.request.Request) -> Any:
+            return self.do_open(keeping(http.client.HTTPConnection), req)
+
+    class Https(urllib.request.HTTPSHandler):
+        def https_open(self, req: urllib.request.Request) -> Any:
+            context = getattr(self, "_context", None)
+            return self.do_open(keeping(http.client.HTTPSConnection), req, context=context)
+
+    return urllib.request.build_opener(Http, Https)
 
 
 def _count(value: Any) -> int | None:

@@ -144,6 +144,12 @@ def make_handler(script: Script):
                         self.wfile.write(bytes([byte]))
                         self.wfile.flush()
                         time.sleep(behaviour[1])
+                elif kind == "trickle_head":  # ("trickle_head", seconds): the status line too
+                    data = b"HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n" * 20
+                    for byte in data:
+                        self.wfile.write(bytes([byte]))
+                        self.wfile.flush()
+                        time.sleep(behaviour[1])
                 elif kind == "echo":  # ("echo", code): an error body that quotes the headers
                     self._send(behaviour[1], json.dumps({"error": dict(self.headers)}).encode())
                 elif kind == "hold":  # wait for the test's release (at most 60 s)
@@ -850,9 +856,11 @@ def test_an_error_message_never_holds_the_key(server, monkeypatch, code, retries
     assert "sk-secret" not in text and "[redacted]" in text
 
 
-def test_a_trickling_server_meets_the_deadline(server):
-    # A byte every 0.25 s: never 2 s of silence (timeout), but no answer within 1 s.
-    server.replies["我爱北京"] = [("trickle", 0.25)]
+@pytest.mark.parametrize("where", ["trickle", "trickle_head"])
+def test_a_trickling_server_meets_the_deadline(server, where):
+    # A byte every 0.25 s, of the body or of the status line and headers: never 2 s of
+    # silence (timeout), but no answer within 1 s.
+    server.replies["我爱北京"] = [(where, 0.25)]
     with pytest.raises(SegmenterError, match=r"deadline of 1 s"):
         llm(server, timeout=2.0, deadline=1.0, retries=0).segment(["我爱北京"])
 
