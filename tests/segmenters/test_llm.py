@@ -33,6 +33,9 @@ class Script:
         self.bodies: list[dict] = []
         self.headers: list[dict] = []
         self.lock = threading.Lock()
+        self.held = 0  # requests waiting in a "hold"
+        self.release = threading.Event()
+        self.sent = 0  # bytes of a "huge" answer written
 
     def next(self, line: str) -> tuple:
         with self.lock:
@@ -92,14 +95,81 @@ def make_handler(script: Script):
                     self._send(behaviour[1], b'{"error": "scripted"}', behaviour[2])
                 elif kind == "malformed":
                     self._send(200, b'{"choices": [{"message": ')
+                elif kind == "cut_stream":  # ("cut_stream", [pieces]): no finish, no [DONE]
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/event-stream")
+                    self.end_headers()
+                    for piece in behaviour[1]:
+                        chunk = {"choices": [{"index": 0, "delta": {"content": piece}}]}
+                        self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                elif kind == "finish_then_hold":  # a finish_reason, no [DONE], open
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/event-stream")
+                    self.end_headers()
+                    for index, piece in enumerate(behaviour[1]):
+                        last = index == len(behaviour[1]) - 1
+                        choice = {
+                            "delta": {"content": piece},
+                            "finish_reason": "stop" if last else None,
+                        }
+                        self.wfile.write(f"data: {json.dumps({'choices': [choice]})}\n\n".encode())
+                    self.wfile.flush()
+                    script.release.wait(60)
+                elif kind == "cut_chunked":  # ("cut_chunked", [pieces]): no last chunk
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/event-stream")
+                    self.send_header("Transfer-Encoding", "chunked")
+                    self.end_headers()
+                    for piece in behaviour[1]:
+                        chunk = {"choices": [{"index": 0, "delta": {"content": piece}}]}
+                        data = f"data: {json.dumps(chunk)}\n\n".encode()
+                        self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+                elif kind == "short_body":  # ("short_body", content): Content-Length too long
+                    data = _completion(behaviour[1])
+                    self._send(200, data[: len(data) // 2], {"Content-Length": str(len(data))})
+                elif kind == "huge":  # ("huge", bytes): one JSON answer of that many bytes
+                    script.sent = 0
+                    size = behaviour[1]
+                    head = b'{"choices": [{"message": {"content": "'
+                    self._send_head(200, len(head) + size + 4)
+                    self.wfile.write(head)
+                    block = b"x" * 65_536
+                    while script.sent < size:
+                        self.wfile.write(block)
+                        script.sent += len(block)
+                elif kind == "trickle":  # ("trickle", seconds): a byte every `seconds`
+                    data = _completion("我 爱 北京")
+                    self._send_head(200, len(data))
+                    for byte in data:
+                        self.wfile.write(bytes([byte]))
+                        self.wfile.flush()
+                        time.sleep(behaviour[1])
+                elif kind == "trickle_head":  # ("trickle_head", seconds): the status line too
+                    data = b"HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n" * 20
+                    for byte in data:
+                        self.wfile.write(bytes([byte]))
+                        self.wfile.flush()
+                        time.sleep(behaviour[1])
+                elif kind == "echo":  # ("echo", code): an error body that quotes the headers
+                    self._send(behaviour[1], json.dumps({"error": dict(self.headers)}).encode())
+                elif kind == "hold":  # wait for the test's release (at most 60 s)
+                    with script.lock:
+                        script.held += 1
+                    script.release.wait(60)
             except (BrokenPipeError, ConnectionResetError):  # the client timed out and left
                 pass
+
+        def _send_head(self, code: int, length: int) -> None:
+            self.send_response(code)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(length))
+            self.end_headers()
 
         def _send(self, code: int, data: bytes, headers: dict | None = None) -> None:
             self.send_response(code)
             self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            for key, value in (headers or {}).items():
+            headers = {"Content-Length": str(len(data)), **(headers or {})}
+            for key, value in headers.items():
                 self.send_header(key, value)
             self.end_headers()
             self.wfile.write(data)
@@ -114,7 +184,8 @@ def server(tmp_path, monkeypatch, serve_http):
     script = Script()
     httpd = serve_http(make_handler(script))
     script.url = f"http://127.0.0.1:{httpd.server_address[1]}/v1"
-    return script
+    yield script
+    script.release.set()  # a held request ends with the test
 
 
 def llm(script: Script, **options):
@@ -648,3 +719,324 @@ def test_the_bundled_llm_configuration_reads_its_endpoint_from_the_environment(m
     options = shots.options_for(pku)
     assert (options["base_url"], options["model"]) == ("http://127.0.0.1:9/v1", "some-model")
     assert options["shots_corpus"] == "sighan2005-pku"  # the scored corpus' own training data
+
+
+# -- faults of a hostile network or server (issue 40) ---------------------------------------
+
+
+def _cache_files(tmp_path: Path) -> list[Path]:
+    return sorted((tmp_path / "llm-cache").glob("*/*.json"))
+
+
+@pytest.mark.parametrize("cut", ["cut_stream", "cut_chunked"])
+def test_a_stream_cut_before_its_end_is_retried_never_scored_or_cached(server, tmp_path, cut):
+    # A stream that stops before data: [DONE] (and with no finish_reason), or a chunked
+    # body that stops before its last chunk, is a lost connection: the second attempt's
+    # complete stream is the answer.
+    server.replies["我爱北京"] = [(cut, ["我 爱"]), ("stream", ["我 爱", " 北京"])]
+    seg = llm(server, stream=True)
+    assert seg.segment(["我爱北京"]) == [["我", "爱", "北京"]]
+    assert server.requests == {"我爱北京": 2}
+    # Cut every time: a clear error, and nothing kept for a later run to serve.
+    server.replies["他来了"] = [(cut, ["他 来"])]
+    with pytest.raises(SegmenterError, match=r"no answer after 2 attempts.*(ended before|cut)"):
+        llm(server, stream=True, retries=1).segment(["他来了"])
+    assert len(_cache_files(tmp_path)) == 1  # 我爱北京's complete answer only
+    with pytest.raises(SegmenterError):
+        llm(server, stream=True, retries=0).segment(["他来了"])
+    assert server.requests["他来了"] == 3  # asked again: nothing was cached
+
+
+def test_a_finish_reason_ends_a_stream_without_done():
+    # Some servers close after the chunk with a finish_reason and send no [DONE]: that
+    # stream is complete; the same stream without its last chunk is not.
+    from cws_bench.segmenters.llm import _Retryable, _StreamReader
+
+    events = (
+        'data: {"choices": [{"delta": {"content": "我 爱"}}]}\n\n'
+        'data: {"choices": [{"delta": {"content": " 北京"}, "finish_reason": "stop"}]}\n\n'
+    )
+    reader = _StreamReader()
+    reader.feed(events.encode())
+    assert reader.reply(0.0, 1.0).text == "我 爱 北京"
+    cut = _StreamReader()
+    cut.feed(events.split("\n\n")[0].encode() + b"\n\n")
+    with pytest.raises(_Retryable, match="ended before its end"):
+        cut.reply(0.0, 1.0)
+
+
+def test_a_stream_with_its_finish_reason_is_complete_though_the_server_stays(server):
+    server.replies["我爱北京"] = [("finish_then_hold", ["我 爱", " 北京"])]
+    seg = llm(server, stream=True, timeout=0.5, retries=0)
+    assert seg.segment(["我爱北京"]) == [["我", "爱", "北京"]]
+    assert server.requests == {"我爱北京": 1}
+
+
+def test_a_body_cut_short_is_retried_and_the_hint_does_not_blame_the_data(server, tmp_path):
+    server.replies["我爱北京"] = [("short_body", "我 爱 北京"), ("json", "我 爱 北京")]
+    seg = llm(server)
+    assert seg.segment(["我爱北京"]) == [["我", "爱", "北京"]]
+    assert server.requests == {"我爱北京": 2}
+    from click.testing import CliRunner
+
+    from cws_bench.cli import cli
+
+    server.replies["他来了"] = [("short_body", "他 来 了")]
+    source = tmp_path / "in.txt"
+    source.write_text("他来了\n", encoding="utf-8")
+    result = CliRunner().invoke(
+        cli,
+        ["segment", "-s", "llm", str(source), "-o", str(tmp_path / "out.txt"),
+         "-O", f"base_url={server.url}", "-O", "model=scripted", "-O", "stream=false",
+         "-O", "retries=1", "-O", "backoff=0.01"],
+    )  # fmt: skip
+    assert result.exit_code == 2, result.output
+    assert "cut short" in result.stderr and "Traceback" not in result.stderr
+    assert "not the data" in result.stderr
+    assert "input" not in result.stderr.lower().replace("input_tokens", "")
+    assert server.requests["他来了"] == 2
+
+
+def test_an_oversized_reply_is_not_read_past_its_bound_nor_cached(server, tmp_path):
+    # 我爱北京: max_tokens 3*4+32 = 44, so the bound is 65,536 + 44*1,024 + 4*16 = 110,656
+    # bytes. The server means to send 50 MB; the reader stops at the bound, the line
+    # counts as answered with nothing (empty, unsegmented) and is marked oversized.
+    from cws_bench.segmenters.llm import reply_limit
+
+    assert reply_limit(44, "我爱北京") == 110_656
+    server.replies["我爱北京"] = [("huge", 50_000_000)]
+    seg = llm(server)
+    assert seg.segment(["我爱北京"]) == [["我爱北京"]]
+    record = seg.diagnostics()[0]
+    assert record["oversized"] is True and record["empty"] is True
+    assert record["output"] == "unsegmented"
+    from cws_bench.segmenters.diagnostics import fidelity_line
+
+    assert fidelity_line(1, record)["oversized"] is True  # the --fidelity file's record
+    from cws_bench.segmenters.diagnostics import summarize, summary_note
+
+    assert summary_note(summarize([record])) == (
+        "1 of 1 lines altered (0 inserted, 4 deleted, 0 substituted characters; "
+        "0 refused, 1 empty, of which 1 oversized, not read)"
+    )
+    assert server.sent < 50_000_000  # the client left long before the end
+    assert _cache_files(tmp_path) == []
+    llm(server).segment(["我爱北京"])
+    assert server.requests == {"我爱北京": 2}  # nothing was cached
+    with pytest.raises(SegmenterError, match="passed its size bound"):
+        llm(server, on_altered="fail").segment(["我爱北京"])
+
+
+def test_a_key_with_a_trailing_newline_is_stripped(server, monkeypatch):
+    monkeypatch.setenv("SCRIPTED_KEY", "sk-secret-123\n")
+    server.replies["我爱北京"] = [("json", "我 爱 北京")]
+    seg = llm(server, api_key_env="SCRIPTED_KEY")
+    assert seg.segment(["我爱北京"]) == [["我", "爱", "北京"]]
+    assert server.headers[0]["Authorization"] == "Bearer sk-secret-123"
+
+
+@pytest.mark.parametrize("key", ["sk-sec ret-123", "sk-secret\r\nX-Evil: 1", "sk-sëcret", "  "])
+def test_a_key_that_is_no_header_value_is_refused_unshown(server, monkeypatch, key):
+    monkeypatch.setenv("SCRIPTED_KEY", key)
+    with pytest.raises(SegmenterError, match="SCRIPTED_KEY") as caught:
+        llm(server, api_key_env="SCRIPTED_KEY")
+    if key.strip():
+        assert key.strip() not in str(caught.value) and "sec" not in str(caught.value)
+    assert server.total == 0
+
+
+@pytest.mark.parametrize(("code", "retries"), [(401, 0), (500, 1)])
+def test_an_error_message_never_holds_the_key(server, monkeypatch, code, retries):
+    # The server's error body quotes the request's headers, Authorization included.
+    monkeypatch.setenv("SCRIPTED_KEY", "sk-secret-123")
+    server.replies["我爱北京"] = [("echo", code)]
+    with pytest.raises(SegmenterError, match=f"HTTP {code}") as caught:
+        llm(server, api_key_env="SCRIPTED_KEY", retries=retries).segment(["我爱北京"])
+    text = str(caught.value) + str(caught.value.hint)
+    assert "sk-secret" not in text and "[redacted]" in text
+
+
+@pytest.mark.parametrize("where", ["trickle", "trickle_head"])
+def test_a_trickling_server_meets_the_deadline(server, where):
+    # A byte every 0.25 s, of the body or of the status line and headers: never 2 s of
+    # silence (timeout), but no answer within 1 s.
+    server.replies["我爱北京"] = [(where, 0.25)]
+    with pytest.raises(SegmenterError, match=r"deadline of 1 s"):
+        llm(server, timeout=2.0, deadline=1.0, retries=0).segment(["我爱北京"])
+
+
+def test_a_cache_entry_under_another_key_is_not_served(server, tmp_path):
+    server.replies["我爱北京"] = [("json", "我 爱 北京")]
+    server.replies["他来了"] = [("json", "他 来 了")]
+    llm(server).segment(["我爱北京", "他来了"])
+    files = {json.loads(f.read_text(encoding="utf-8"))["text"]: f for f in _cache_files(tmp_path)}
+    assert set(files) == {"我 爱 北京", "他 来 了"}
+    # 我爱北京's entry copied over 他来了's: its words are not 他来了's answer
+    files["他 来 了"].write_bytes(files["我 爱 北京"].read_bytes())
+    seg = llm(server)
+    assert seg.segment(["我爱北京", "他来了"]) == [["我", "爱", "北京"], ["他", "来", "了"]]
+    assert server.requests == {"我爱北京": 1, "他来了": 2}  # re-requested, not served
+    assert [d["cached"] for d in seg.diagnostics()] == [True, False]
+    kept = json.loads(files["他 来 了"].read_text(encoding="utf-8"))
+    assert kept["text"] == "他 来 了"  # the entry is replaced by the right answer
+    assert kept["request"]["messages"][-1]["content"].endswith("他来了")
+    assert kept["request"]["model"] == "scripted"
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("max_tokens", 0, "max_tokens must be a whole number of at least 1, not 0"),
+        ("max_tokens", 2.5, "max_tokens must be a whole number"),
+        ("stream", "maybe", "stream must be true or false, not 'maybe'"),
+        ("cache", "yes", "cache must be true or false"),
+        ("concurrency", "four", "concurrency must be a whole number of at least 1"),
+        ("timeout", 0, "timeout must be a number of seconds above 0"),
+        ("deadline", -1, "deadline must be a number of seconds above 0"),
+        ("price_in", -1.0, "price_in must be a number of at least 0"),
+    ],
+)
+def test_option_types_and_ranges_are_checked(server, option, value, message):
+    with pytest.raises(SegmenterError, match=message):
+        llm(server, **{option: value})
+
+
+def test_options_given_as_text_are_read_as_json(server):
+    # An {env:NAME} placeholder in a bake-off configuration gives text: "200", "false".
+    server.replies["我爱北京"] = [("json", "我 爱 北京")]
+    seg = llm(server, max_tokens="200", stream="false", concurrency="2")
+    assert seg.segment(["我爱北京"]) == [["我", "爱", "北京"]]
+    assert server.bodies[0]["max_tokens"] == 200 and "stream" not in server.bodies[0]
+    assert seg.options["max_tokens"] == 200
+
+
+def test_a_bad_option_on_the_command_line_is_one_clear_message(server, tmp_path):
+    from click.testing import CliRunner
+
+    from cws_bench.cli import cli
+
+    source = tmp_path / "in.txt"
+    source.write_text("他来了\n", encoding="utf-8")
+    for option, shown in (
+        ("stream=maybe", "stream must be true or false"),
+        ("max_tokens=0", "max_tokens must be a whole number of at least 1"),
+    ):
+        result = CliRunner().invoke(
+            cli,
+            ["segment", "-s", "llm", str(source), "-o", str(tmp_path / "out.txt"),
+             "-O", f"base_url={server.url}", "-O", "model=scripted", "-O", option],
+        )  # fmt: skip
+        assert result.exit_code == 2, result.output
+        assert shown in result.stderr and "Traceback" not in result.stderr
+    assert server.total == 0
+
+
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_a_refused_connection_is_tried_twice_not_five_times(tmp_path, monkeypatch):
+    monkeypatch.setenv("CWS_BENCH_LLM_CACHE", str(tmp_path / "llm-cache"))
+    url = f"http://127.0.0.1:{_closed_port()}/v1"
+    seg = get_segmenter("llm", base_url=url, model="m", retries=4, backoff=1.0, stream=False)
+    with pytest.raises(SegmenterError, match=r"connection refused \(2 attempts\)") as caught:
+        seg.segment(["我爱北京"])
+    assert "start the server" in str(caught.value.hint)
+    from click.testing import CliRunner
+
+    from cws_bench.cli import cli
+
+    source = tmp_path / "in.txt"
+    source.write_text("他来了\n我爱北京\n", encoding="utf-8")
+    result = CliRunner().invoke(
+        cli,
+        ["segment", "-s", "llm", str(source), "-o", str(tmp_path / "out.txt"),
+         "-O", f"base_url={url}", "-O", "model=m", "-O", "concurrency=2"],
+    )  # fmt: skip
+    assert result.exit_code == 2, result.output
+    assert "connection refused" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_ctrl_c_with_requests_in_flight_ends_at_once(server, tmp_path):
+    # Four lines held by the server for up to 60 s, four requests in flight: SIGINT ends
+    # the run with 130 long before the server would answer (and before the 20 s the
+    # stop watchdog gives a run that does not stop by itself).
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent.parent))
+    from processes import wait_for
+
+    lines = ["我爱北京", "他来了", "你好", "天安门"]
+    for line in lines:
+        server.replies[line] = [("hold",)]
+    source = tmp_path / "in.txt"
+    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from cws_bench.cli import main; main()",
+         "segment", "-s", "llm", str(source), "-o", str(tmp_path / "out.txt"),
+         "-O", f"base_url={server.url}", "-O", "model=scripted", "-O", "stream=false",
+         "-O", "concurrency=4"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        start_new_session=True,
+    )  # fmt: skip
+    try:
+        wait_for(lambda: server.held == 4, "four requests in flight")
+        proc.send_signal(signal.SIGINT)
+        _, stderr = proc.communicate(timeout=15)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 130, stderr
+    assert "Traceback" not in stderr
+
+
+def test_rows_from_the_reply_cache_show_the_speed_of_the_requests_sent(
+    server, tmp_path, monkeypatch
+):
+    # issue 39: a rerun read from the reply cache showed the cache's speed as the model's.
+    from cws_bench.corpora import get_corpus
+    from cws_bench.reports.llm import llm_rows
+    from cws_bench.reports.tables import build_boards
+    from cws_bench.run.bakeoff import run_bakeoff
+    from cws_bench.run.config import load_config
+
+    gold = list(get_corpus("sample").sentences("test"))
+    for words in gold:
+        server.replies["".join(words)] = [("json", " ".join(words))]
+    monkeypatch.setenv("SCRIPTED_URL", server.url)
+    config = tmp_path / "llm.toml"
+    config.write_text(
+        'name = "llm-speed"\nseed = 1\nresamples = 20\n'
+        '[[corpora]]\nname = "sample"\nsplit = "test"\n'
+        '[[segmenters]]\nname = "llm"\n'
+        'options = { base_url = "{env:SCRIPTED_URL}", model = "scripted", stream = false }\n',
+        encoding="utf-8",
+    )
+    first = run_bakeoff(load_config(config), output_dir=tmp_path / "a", jobs=1)
+    assert first.pairs[0].timing["chars_per_s"] > 0  # every request sent
+    cached = run_bakeoff(load_config(config), output_dir=tmp_path / "b", jobs=1)
+    pair = cached.pairs[0]
+    assert pair.diagnostics["requests"]["sent"] == 0
+    assert pair.timing["chars_per_s"] is None and pair.timing["words_per_s"] is None
+    (board,) = build_boards(cached)
+    assert llm_rows(board)[0][6] == "—"  # the LLM table's chars/s: none
+    # One line's reply dropped from the cache: the speed is that line's characters
+    # over the time segmenting took, not all the lines'.
+    line = "".join(gold[0])
+    for path in (tmp_path / "llm-cache").glob("*/*.json"):
+        if json.loads(path.read_text(encoding="utf-8"))["text"] == " ".join(gold[0]):
+            path.unlink()
+    partly = run_bakeoff(load_config(config), output_dir=tmp_path / "c", jobs=1).pairs[0]
+    assert partly.diagnostics["requests"]["sent"] == 1
+    timing = partly.timing
+    assert timing["chars_per_s"] == pytest.approx(len(line) / timing["segment_s"])
+    assert timing["words_per_s"] == pytest.approx(len(gold[0]) / timing["segment_s"])

