@@ -287,6 +287,7 @@ def render_html(result: BakeoffResult) -> str:
         version=__version__,
         shown_patterns=SHOWN_PATTERNS,
         run_notes=fmt.run_notes(result.settings),
+        run_facts=fmt.run_facts(result),
         significance_method=fmt.significance_method(result.settings),
         corrected=fmt.letters_corrected(result.settings),
         judged="correction" in result.settings,

@@ -52,6 +52,7 @@ __all__ = [
     "plural",
     "printed_in",
     "report_units",
+    "run_facts",
     "run_notes",
     "significance_method",
     "significance_note",
@@ -215,6 +216,110 @@ def run_notes(settings: dict[str, Any]) -> list[str]:
     """
     notes = settings.get("notes")
     return [str(note) for note in notes] if isinstance(notes, list | tuple) else []
+
+
+BOOKKEEPING_SETTINGS = ("jobs", "executor", "shard_chars", "shards", "loads")
+"""Settings that say how a run was carried out, not what it computed: no number depends
+on them (a merge keeps them per run, in ``settings["runs"]``)."""
+
+
+def _execution(facts: dict[str, Any], pairs: Sequence[PairResult] | None) -> str:
+    """How one run was carried out, in words: its pairs and shards, workers and loads."""
+    parts = []
+    if pairs is not None:
+        total, cached = len(pairs), sum(1 for p in pairs if p.cached)
+    else:  # a merged run's counts
+        total, cached = facts.get("pairs"), facts.get("cached_pairs")
+    if isinstance(total, int) and isinstance(cached, int):
+        if cached == total and total:
+            parts.append(f"{cached} of {total} pairs from the cache")
+        elif cached:
+            parts.append(f"{total - cached} of {total} pairs run, {cached} from the cache")
+        else:
+            parts.append(plural(total, "pair") + " run")
+    shards = facts.get("shards")
+    if isinstance(shards, int) and shards > 0:
+        jobs = facts.get("jobs")
+        on = f" on {plural(jobs, 'worker')}" if isinstance(jobs, int) and jobs > 0 else ""
+        size = facts.get("shard_chars")
+        cut = f" of up to {format_count(size)} characters" if isinstance(size, int) else ""
+        executor = facts.get("executor")
+        by = f" ({executor})" if executor else ""
+        parts.append(f"{plural(shards, 'shard')}{cut}{on}{by}")
+    elif shards == 0:
+        parts.append("nothing segmented")
+    loads = facts.get("loads")
+    if isinstance(loads, list | tuple) and loads:
+        seconds = [load.get("seconds") for load in loads if isinstance(load, dict)]
+        total = sum(s for s in seconds if isinstance(s, int | float))
+        parts.append(f"{plural(len(loads), 'segmenter load')} ({format_seconds(total)} s)")
+    return ", ".join(parts)
+
+
+def run_facts(result: BakeoffResult) -> list[tuple[str, str]]:
+    """The Run section of the reports as (fact, text) rows, each value in words.
+
+    What the run computed with (seed, resamples, ...), then what it did: pairs
+    run or read from the cache, shards, workers and segmenter loads (one row
+    per run for merged runs), then what the corpora are.
+    """
+    settings = result.settings
+    rows: list[tuple[str, str]] = [("name", result.name)]
+    if result.created:
+        rows.append(("finished", result.created))
+    rows.append(("wall time", f"{format_seconds(result.duration_s)} s"))
+    skip = {"notes", "runs", "corpus_domains", "corpus_test_sets", "test_in_train"}
+    for key, value in settings.items():
+        if key not in skip and key not in BOOKKEEPING_SETTINGS:
+            rows.append((str(key), _words(value)))
+    runs = settings.get("runs")
+    if isinstance(runs, list | tuple) and runs:
+        for run in runs:
+            if isinstance(run, dict):
+                done = _execution(run, None)
+                wall = run.get("duration_s")
+                when = f"finished {run.get('created')}, " if run.get("created") else ""
+                took = (
+                    f"wall time {format_seconds(wall)} s" if isinstance(wall, int | float) else ""
+                )
+                rows.append(
+                    (f"run {run.get('name', '')}", ", ".join(filter(None, [when + took, done])))
+                )
+    else:
+        rows.append(("execution", _execution(settings, result.pairs) or MISSING))
+        loads = settings.get("loads")
+        if isinstance(loads, list | tuple) and loads:
+            rows.append(
+                (
+                    "segmenter loads",
+                    "; ".join(
+                        f"{load.get('segmenter')} on {load.get('worker')}: "
+                        f"{format_seconds(load.get('seconds'))} s"
+                        for load in loads
+                        if isinstance(load, dict)
+                    ),
+                )
+            )
+    cached = [f"{p.segmenter} on {p.corpus}" for p in result.pairs if p.cached]
+    if cached and len(cached) < len(result.pairs):
+        rows.append(("from the run cache", ", ".join(cached)))
+    for key, label in (
+        ("corpus_domains", "corpus domains"),
+        ("corpus_test_sets", "corpus test sets"),
+        ("test_in_train", "test sentences in training data"),
+    ):
+        if key in settings:
+            rows.append((label, _words(settings[key])))
+    return rows
+
+
+def _words(value: Any) -> str:
+    """A setting's value in words: a mapping as ``key: value; ...``, a list joined."""
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {_words(v)}" for k, v in value.items()) or "none"
+    if isinstance(value, list | tuple):
+        return ", ".join(_words(v) for v in value) or "none"
+    return str(value)
 
 
 def letters(count: int) -> list[str]:
