@@ -66,6 +66,8 @@ def test_every_number_in_a_table_is_in_results_json(reports):
     numeric = {"#", "Segmenter", "Track", "Better than", "Corpus", "Signature"}
     checked = 0
     for table in reports.tables:
+        if list(table.header) == ["Fact", "Value"]:
+            continue  # the Run section's facts in words (test_settings_and_signatures_are_shown)
         for row in table.rows:
             for name, cell in zip(table.header, row):
                 if name not in numeric:
@@ -142,9 +144,15 @@ def test_tables_are_valid_github_markdown(reports):
 
 
 def test_settings_and_signatures_are_shown(reports, bakeoff):
-    for key, value in bakeoff.settings.items():
-        if key != "notes":
-            assert f"- {key}: {value}" in reports.markdown
+    from cws_bench.reports.markdown import escape_markdown
+    from cws_bench.reports.tables import run_facts
+
+    for key in ("seed", "resamples", "confidence", "alpha", "correction"):
+        assert f"| {key} | {bakeoff.settings[key]} |" in reports.markdown
+    for key, value in run_facts(bakeoff):
+        assert f"| {escape_markdown(key)} | {escape_markdown(value)} |" in reports.markdown
+    run = reports.markdown[reports.markdown.index("## Run") :]
+    assert "{'" not in run and "[{" not in run  # no Python repr of a setting
     # The run's notes come first, under the title.
     head = reports.markdown.split("\n## ")[0]
     assert "- skipped rjieba: not installed (pip install rjieba)" in head
