@@ -26,7 +26,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
-from cws_bench.metrics.units import REPORT_SCALE, Units, format_p_value, units
+from cws_bench.metrics.units import DEFAULT_SCALE, Units, format_p_value, units
 from cws_bench.results.model import BakeoffResult, Comparison, Interval, PairResult, group_warnings
 
 __all__ = [
@@ -69,14 +69,14 @@ _UNITS: ContextVar[Units | None] = ContextVar("cws_bench_report_units", default=
 @contextmanager
 def printed_in(scale: str | None = None, digits: int | None = None) -> Iterator[Units]:
     """Within the block, the report tables print scores in ``scale`` with ``digits`` decimals
-    (:mod:`cws_bench.metrics.units`; default :data:`~cws_bench.metrics.units.REPORT_SCALE`,
-    fractions with three decimals).
+    (:mod:`cws_bench.metrics.units`; default :data:`~cws_bench.metrics.units.DEFAULT_SCALE`,
+    percentages with two decimals, as every command prints them).
 
-    >>> with printed_in("percent"):
+    >>> with printed_in("fraction"):
     ...     format_score(0.96249)
-    '96.25'
+    '0.962'
     """
-    chosen = units(scale, digits, default=REPORT_SCALE)
+    chosen = units(scale, digits, default=DEFAULT_SCALE)
     token = _UNITS.set(chosen)
     try:
         yield chosen
@@ -100,14 +100,14 @@ def with_units(render: Callable[..., str]) -> Callable[..., str]:
 
 def report_units() -> Units:
     """The units the report tables print scores in now (see :func:`printed_in`)."""
-    return _UNITS.get() or Units(REPORT_SCALE)
+    return _UNITS.get() or Units(DEFAULT_SCALE)
 
 
 def format_score(value: float | None) -> str:
-    """A score as the tables print it: by default a fraction with three decimals.
+    """A score as the tables print it: by default a percentage with two decimals.
 
     >>> format_score(0.96249), format_score(None)
-    ('0.962', '—')
+    ('96.25', '—')
     """
     return report_units().score(value, missing=MISSING)
 
@@ -116,7 +116,7 @@ def format_interval(interval: Interval | None) -> str:
     """A confidence interval as ``[low, high]``.
 
     >>> format_interval(Interval(0.9512, 0.9587))
-    '[0.951, 0.959]'
+    '[95.12, 95.87]'
     """
     if interval is None:
         return MISSING
@@ -124,10 +124,10 @@ def format_interval(interval: Interval | None) -> str:
 
 
 def format_halfwidth(value: float | None) -> str:
-    """A half-width as ``±0.004``.
+    """A half-width as ``±0.41`` (points).
 
     >>> format_halfwidth(0.00412)
-    '±0.004'
+    '±0.41'
     """
     return MISSING if value is None else f"±{format_score(value)}"
 
@@ -181,10 +181,10 @@ def format_memory(value: float | None) -> str:
 
 
 def format_difference(value: float) -> str:
-    """A signed score difference (a fraction with three decimals by default).
+    """A signed score difference (percentage points with two decimals by default).
 
     >>> format_difference(0.01234), format_difference(-0.002)
-    ('+0.012', '-0.002')
+    ('+1.23', '-0.20')
     """
     return report_units().points(value, missing=MISSING)
 
@@ -226,6 +226,8 @@ on them (a merge keeps them per run, in ``settings["runs"]``)."""
 def _execution(facts: dict[str, Any], pairs: Sequence[PairResult] | None) -> str:
     """How one run was carried out, in words: its pairs and shards, workers and loads."""
     parts = []
+    total: Any
+    cached: Any
     if pairs is not None:
         total, cached = len(pairs), sum(1 for p in pairs if p.cached)
     else:  # a merged run's counts
@@ -251,8 +253,8 @@ def _execution(facts: dict[str, Any], pairs: Sequence[PairResult] | None) -> str
     loads = facts.get("loads")
     if isinstance(loads, list | tuple) and loads:
         seconds = [load.get("seconds") for load in loads if isinstance(load, dict)]
-        total = sum(s for s in seconds if isinstance(s, int | float))
-        parts.append(f"{plural(len(loads), 'segmenter load')} ({format_seconds(total)} s)")
+        loading = sum((float(s) for s in seconds if isinstance(s, int | float)), 0.0)
+        parts.append(f"{plural(len(loads), 'segmenter load')} ({format_seconds(loading)} s)")
     return ", ".join(parts)
 
 
