@@ -54,11 +54,11 @@ def test_cells_equal_the_json_values_rounded(reports, bakeoff):
                 continue
             assert cells["R"] == format_score(p.scores["recall"])
             assert cells["P"] == format_score(p.scores["precision"])
-            assert cells["F"].strip("*") == f"{p.scores['f1']:.3f}"
+            assert cells["F"].strip("*") == f"{100 * p.scores['f1']:.2f}"
             assert cells["F 95% CI"] == format_interval(p.intervals["f1"])
-            assert cells["OOV rate"] == f"{p.scores['oov_rate']:.3f}"
-            assert cells["R_oov"] == f"{p.scores['oov_recall']:.3f}"
-            assert cells["R_iv"] == f"{p.scores['iv_recall']:.3f}"
+            assert cells["OOV rate"] == f"{100 * p.scores['oov_rate']:.2f}"
+            assert cells["R_oov"] == f"{100 * p.scores['oov_recall']:.2f}"
+            assert cells["R_iv"] == f"{100 * p.scores['iv_recall']:.2f}"
             assert cells["chars/s"] == format_speed(p.timing["chars_per_s"])
 
 
@@ -166,7 +166,7 @@ def test_heading_level_and_legend(bakeoff):
     text = render_markdown(bakeoff, heading_level=2)
     assert text.startswith("## Leaderboard: report-test\n")
     assert "\n### pd1998\n" in text
-    assert "three decimals" in text and "paired bootstrap" in text
+    assert "Scores are percentages with two decimals" in text and "paired bootstrap" in text
 
 
 def test_without_statistics_or_dictionary():
@@ -181,7 +181,7 @@ def test_without_statistics_or_dictionary():
         ),
     )
     text = render_markdown(result)
-    assert "| a | a | open | 0.800 | 0.900 | **0.847** | — | — | — | — | — | — |" in text
+    assert "| a | a | open | 80.00 | 90.00 | **84.70** | — | — | — | — | — | — |" in text
     assert "the run made no significance tests" in text
     empty = render_markdown(replace(result, pairs=()))
     assert empty.startswith("# Leaderboard: bare") and "## Run" in empty

@@ -89,7 +89,7 @@ def expected_cells(corpus: str) -> list[list[str]]:
         [
             row.kind,
             row.label + (f" ({row.note})" if row.note else ""),
-            *(f"{value:.3f}" for value in row.figures().values()),
+            *(f"{100 * value:.2f}" for value in row.figures().values()),
             row.table,
         ]
         for row in load_published().for_corpus(corpus)
@@ -112,7 +112,7 @@ def test_markdown_shows_the_published_rows_under_the_sighan_leaderboard_only():
         "best closed",
         "baseline",
     ]
-    assert rows[-1][2:8] == ["0.904", "0.836", "0.869", "0.058", "0.059", "0.956"]  # Table 3
+    assert rows[-1][2:8] == ["90.40", "83.60", "86.90", "5.80", "5.90", "95.60"]  # Table 3
 
 
 def test_markdown_names_the_source_and_compares_fmm_with_the_published_baseline():
@@ -135,7 +135,7 @@ def test_the_text_leaderboard_shows_them_too():
     assert f"  {TITLE}, Tables 3, 4, 11, 12:" in pku
     lines = [line.split() for line in pku.splitlines() if line.startswith("    ")]
     baseline = next(line for line in lines if line[0] == "baseline")
-    assert baseline[-6:] == ["0.904", "0.836", "0.869", "0.058", "0.059", "0.956"]
+    assert baseline[-6:] == ["90.40", "83.60", "86.90", "5.80", "5.90", "95.60"]
     assert len(lines) == 1 + len(expected_cells("sighan2005-pku"))  # header and rows
     assert "  baseline (fmm), keep_runs=false; interval counting: F 0.874 here" in pku
     assert TITLE not in blocks["pku_test"] and TITLE not in blocks["sighan2005-msr"]
