@@ -230,6 +230,7 @@ def template_environment(**filters: Any) -> Any:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    environment.globals["report_units"] = fmt.report_units
     environment.filters.update(
         score=fmt.format_score,
         interval=fmt.format_interval,
