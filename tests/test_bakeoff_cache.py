@@ -185,7 +185,8 @@ def test_the_report_says_which_pairs_came_from_the_cache():
     assert "from the run cache" not in render_markdown(result)
     cached = replace(result, pairs=(replace(pairs[0], cached=True), pairs[1]))
     text = render_markdown(cached)
-    assert "- from the run cache:\n  - jieba on pku\n" in text
+    assert "| from the run cache | jieba on pku |" in text
+    assert "| execution | 1 of 2 pairs run, 1 from the cache |" in text
     assert "fmm on pku" not in text
     assert cached.to_dict()["pairs"][0]["cached"] is True
 

@@ -196,7 +196,7 @@ def test_latex_is_compile_shaped_and_matches_the_stored_file():
     for line in latex.splitlines()[5:-4]:
         if line.startswith(("a ", "b ", "c ")):
             assert line.endswith("\\\\")
-            assert line.count(" & ") == 7  # letter, system, P, R, F1, OOV rate, OOV-R, IV-R
+            assert line.count(" & ") == 7  # letter, system, R, P, F, F CI, R_oov, R_iv
     expected = (DATA / "compare_expected.tex").read_text(encoding="utf-8")
     assert latex + "\n" == expected
 

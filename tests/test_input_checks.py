@@ -45,3 +45,64 @@ def test_files_named_the_other_way_round_are_warned_about(tmp_path):
     assert any("named like a prediction" in w for w in swapped.warnings)
     right = score_files(gold, pred)
     assert not any("swapped" in w for w in right.warnings)
+
+
+# The checks run whatever the gold is: a registered corpus, a file in another format,
+# standard input; and whatever the prediction is (standard input too).
+
+
+def test_a_raw_text_prediction_is_warned_about_against_a_corpus():
+    result = score_files("sample:test", SAMPLE / "raw.txt")
+    assert any("raw.txt looks like raw, unsegmented text" in w for w in result.warnings)
+
+
+def test_a_raw_gold_corpus_file_in_another_format_is_checked_too(tmp_path):
+    # the sample gold as CoNLL-U (read as sentences), the raw text as the prediction
+    conllu = tmp_path / "gold.conllu"
+    blocks = []
+    for line in (SAMPLE / "gold.txt").read_text(encoding="utf-8").splitlines():
+        rows = [f"{i}\t{w}\t_\t_\t_\t_\t_\t_\t_\t_" for i, w in enumerate(line.split(), 1)]
+        blocks.append("\n".join(rows) + "\n")
+    conllu.write_text("\n".join(blocks), encoding="utf-8")
+    result = score_files(conllu, SAMPLE / "raw.txt")
+    assert any("looks like raw, unsegmented text" in w for w in result.warnings)
+
+
+def test_the_command_warns_for_a_corpus_gold_and_for_standard_input():
+    raw = (SAMPLE / "raw.txt").read_text(encoding="utf-8")
+    gold = (SAMPLE / "gold.txt").read_text(encoding="utf-8")
+    runner = CliRunner()
+    result = runner.invoke(cli, ["score", "sample:test", str(SAMPLE / "raw.txt")])
+    assert result.exit_code == 0 and "looks like raw, unsegmented text" in result.stderr
+    result = runner.invoke(cli, ["score", "sample:test", "-"], input=raw)
+    assert result.exit_code == 0 and "<stdin> looks like raw, unsegmented text" in result.stderr
+    # a raw gold read from standard input: swapped, by its content
+    result = runner.invoke(cli, ["score", "-", str(SAMPLE / "gold.txt")], input=raw)
+    assert result.exit_code == 0
+    assert "(the gold) looks like raw" in result.stderr and "swapped" in result.stderr
+    # and a right pair read from standard input is not warned about
+    result = runner.invoke(cli, ["score", "sample:test", "-"], input=gold)
+    assert "unsegmented" not in result.stderr and "swapped" not in result.stderr
+
+
+def test_swapped_files_are_caught_by_content_whatever_their_names(tmp_path):
+    # names that say nothing: only the content tells that the gold is raw text
+    first, second = tmp_path / "a.txt", tmp_path / "b.txt"
+    shutil.copy(SAMPLE / "raw.txt", first)
+    shutil.copy(SAMPLE / "gold.txt", second)
+    result = score_files(first, second)
+    assert any("a.txt (the gold) looks like raw" in w and "swapped" in w for w in result.warnings)
+
+
+def test_the_sharded_scorer_gives_the_same_warnings():
+    from cws_bench.run.executors import LocalExecutor
+    from cws_bench.run.sharded import score_sharded
+
+    with LocalExecutor(1, retries=0) as executor:
+        for gold, pred in (
+            (SAMPLE / "gold.txt", SAMPLE / "raw.txt"),
+            (SAMPLE / "raw.txt", SAMPLE / "gold.txt"),
+        ):
+            sharded = score_sharded(gold, pred, executor=executor, shard_chars=400)
+            assert sharded.warnings == score_files(gold, pred).warnings
+            assert any("raw" in w for w in sharded.warnings)

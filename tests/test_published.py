@@ -178,9 +178,9 @@ def test_fmm_rows_are_compared_with_the_published_baseline():
     assert [d.keep_runs for d in found] == [False, True, None]
     assert found[0].difference == pytest.approx(0.8744 - 0.869)
     assert found[0].sentence() == (
-        "baseline (fmm), keep_runs=false; sighan counting: F 0.874 here, 0.869 published, +0.005"
+        "baseline (fmm), keep_runs=false; sighan counting: F 87.44 here, 86.90 published, +0.54"
     )
-    assert found[2].sentence().startswith("odd (fmm), interval counting: F 0.880")
+    assert found[2].sentence().startswith("odd (fmm), interval counting: F 88.00")
     assert baseline_differences("pku_test", pairs) == ()
 
 

@@ -59,3 +59,25 @@ def test_the_registries_use_the_same_suggestion():
     with pytest.raises(CwsBenchError) as segmenter:
         get_segmenter("fmm", keeprun=True)
     assert (segmenter.value.hint or "").startswith("did you mean keep_runs? its options are")
+
+
+def test_a_misspelt_file_suggests_the_near_file_names(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from cws_bench.cli import cli
+    from cws_bench.scoring import score_files
+
+    (tmp_path / "gold.txt").write_text("我们 是\n", encoding="utf-8")
+    (tmp_path / "jieba-out.txt").write_text("我们 是\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["score", "gold.txt", "jieba-ot.txt"])
+    assert result.exit_code == 2
+    assert "File 'jieba-ot.txt' does not exist. Did you mean jieba-out.txt?" in result.stderr
+    result = CliRunner().invoke(cli, ["score", "gld.txt", "jieba-out.txt"])
+    assert result.exit_code == 2 and "did you mean gold.txt?" in result.stderr
+    with pytest.raises(CwsBenchError) as caught:
+        score_files("gold.txt", "jieba_out.txt")
+    assert caught.value.hint == "did you mean jieba-out.txt?"
+    # nothing near: the plain hint
+    result = CliRunner().invoke(cli, ["score", "gold.txt", "zzzzzz.csv"])
+    assert result.exit_code == 2 and "Did you mean" not in result.stderr

@@ -97,9 +97,9 @@ def test_the_signature_is_under_score_latex_table(other_pred):
     signature = tex.index("Signature: \\texttt{cws-bench:")
     assert end < signature < caption
     assert "seed:2005\\textbar{}resamples:1000}" in tex
-    assert "Word segmentation scores (\\%)" in tex
+    assert "word recall, precision and F1 (\\%, interval counting" in tex
     fraction = run("score", "sample:test", SAMPLE_PRED, "--format", "latex", "--scale", "fraction")
-    assert "Word segmentation scores (fractions)" in fraction and "0.854" in fraction
+    assert "F1 (fractions, interval counting" in fraction and "0.854" in fraction
 
 
 def test_diff_and_check_take_the_scale(tmp_path, other_pred):
@@ -134,17 +134,19 @@ def test_bakeoff_and_report_take_the_scale_and_sign_leaderboard_tex(tmp_path, sa
     assert "Scores are percentages with two decimals (interval counting)" in printed
     markdown = (out / "leaderboard.md").read_text(encoding="utf-8")
     assert f"**{100 * max(f1.values()):.2f}**" in markdown
-    # the default of the leaderboards: SIGHAN's fractions with three decimals
+    # one default for every command and report: percentages with two decimals
     default = run("report", out / "results.json", "--format", "latex")
-    assert f"{max(f1.values()):.3f}" in default
-    assert "(fractions, interval counting)" in default
+    assert f"{100 * max(f1.values()):.2f}" in default
+    assert "(\\%, interval counting)" in default
+    fraction = run("report", out / "results.json", "--format", "latex", "--scale", "fraction")
+    assert f"{max(f1.values()):.3f}" in fraction and "(fractions, interval counting)" in fraction
     end, caption = default.index("\\end{tabular}"), default.index("\\caption")
     signature = default.index("Signature (all rows): \\texttt{cws-bench:")
     assert end < signature < caption
     assert "seed:2005\\textbar{}resamples:100" in default
     assert "segmenter" not in default[signature : default.index("\n", signature)]
     digits = run("report", out / "results.json", "--format", "text", "--digits", "4")
-    assert f"{f1['fmm']:.4f}" in digits
+    assert f"{100 * f1['fmm']:.4f}" in digits  # percentages, four decimals
 
 
 def test_metrics_generation_and_ranking_take_the_scale(tmp_path):
@@ -163,3 +165,57 @@ def test_metrics_generation_and_ranking_take_the_scale(tmp_path):
     ranking = ("metrics", "ranking", qrels, run_file, "-m", "mrr")
     assert re.search(r"mrr\s+50\.00$", run(*ranking), flags=re.M)
     assert re.search(r"mrr\s+0\.5000$", run(*ranking, "--scale", "fraction", "--digits", "4"), re.M)
+
+
+def test_score_latex_and_leaderboard_tex_share_one_style_and_one_unit(tmp_path, sample_bakeoff):
+    # the same two segmentations, once through `score`, once through a bake-off
+    config = tmp_path / "style.toml"
+    config.write_text(sample_bakeoff("style", settings={"resamples": 100}), encoding="utf-8")
+    out = tmp_path / "out"
+    run("bakeoff", config, "-o", out, "--quiet")
+    board = (out / "leaderboard.tex").read_text(encoding="utf-8")
+    results = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    scores = {p["segmenter"]: p["scores"] for p in results["pairs"]}
+    fmm, bmm = tmp_path / "fmm.txt", tmp_path / "bmm.txt"
+    for name, path in (("fmm", fmm), ("bmm", bmm)):
+        run(
+            "segment",
+            "-s",
+            name,
+            "-O",
+            f"dictionary={SAMPLE_DICT}",
+            ROOT / "corpora" / "sample" / "raw.txt",
+            "-o",
+            path,
+        )
+    table = run(
+        "score",
+        "sample:test",
+        f"fmm={fmm}",
+        f"bmm={bmm}",
+        "--dict",
+        SAMPLE_DICT,
+        "--format",
+        "latex",
+        "--confidence",
+        "--paired",
+        "--resamples",
+        "100",
+    )
+
+    def header(tex: str) -> list[str]:
+        line = tex.splitlines()[tex.splitlines().index("\\toprule") + 1]
+        return [cell.strip() for cell in line.removesuffix("\\\\").split("&")]
+
+    # one column order: R, P, F, the F interval, R_oov, R_iv (the leaderboard adds chars/s)
+    expected = ["R", "P", "F", "F 95\\% CI", "R\\textsubscript{oov}", "R\\textsubscript{iv}"]
+    assert header(table)[2:] == expected
+    assert header(board)[2:8] == expected
+    # one unit, said in both captions, and the same figures
+    for tex in (table, board):
+        assert "F1 (\\%, interval counting" in tex
+        assert f"{100 * scores['fmm']['recall']:.2f}" in tex
+        assert f"{100 * scores['fmm']['precision']:.2f}" in tex
+    # one superscript style (upright letters), wherever a row beats another
+    assert "$^{" not in table.replace("$^{\\mathrm{", "")
+    assert "$^{" not in board.replace("$^{\\mathrm{", "")

@@ -64,7 +64,8 @@ def test_every_problem_is_reported_at_once_and_nothing_is_written(tmp_path):
     assert f"gold file {tmp_path / 'nothere.txt'}: no such file" in text
     assert "no option 'keeprun'; did you mean keep_runs?" in text
     assert "no registered segmenter 'jeiba'; did you mean jieba" in text
-    assert "model file no-such-folder/model.hmm.json: no such file" in text
+    # resolved against the TOML's folder, as the gold file is
+    assert f"model file {tmp_path / 'no-such-folder/model.hmm.json'}: no such file" in text
     assert not (tmp_path / "out").exists()
 
 
@@ -284,3 +285,97 @@ def test_neural_rows_whose_models_are_not_here_are_skipped_when_optional(tmp_pat
     required = load_config(write(tmp_path, body.replace("optional = true", "")))
     with pytest.raises(ConfigurationError, match="no stanza models in"):
         validate_config(required)
+
+
+def test_relative_paths_all_resolve_against_the_tomls_folder(tmp_path, monkeypatch):
+    # a TOML in conf/, its files beside it, the command run from elsewhere
+    conf = tmp_path / "conf"
+    conf.mkdir()
+    sample = ROOT / "corpora" / "sample"
+    (conf / "gold.txt").write_bytes((sample / "gold.txt").read_bytes())
+    (conf / "pred.txt").write_bytes((sample / "pred.txt").read_bytes())
+    (conf / "words.txt").write_bytes(SAMPLE_DICT.read_bytes())
+    config = write(
+        conf,
+        """
+        name = "beside"
+        resamples = 20
+
+        [[corpora]]
+        label = "mine"
+        gold = "gold.txt"
+        dictionary = "words.txt"
+
+        [[segmenters]]
+        name = "file"
+        label = "theirs"
+        options = { path = "pred.txt" }
+
+        [[segmenters]]
+        name = "fmm"
+        options = { dictionary = "words.txt" }
+
+        [[segmenters]]
+        name = "hmm"
+        options = { corpus = "gold.txt", model = "./no-model.json" }
+        optional = true
+    """,
+    )
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    loaded = load_config(config)
+    options = {s.label: s.options for s in loaded.segmenters}
+    assert options["theirs"]["path"] == str(conf / "pred.txt")
+    assert options["fmm"]["dictionary"] == str(conf / "words.txt")
+    assert options["hmm"] == {
+        "corpus": str(conf / "gold.txt"),
+        "model": str(conf / "no-model.json"),
+    }
+    assert loaded.corpora[0].dictionary == str(conf / "words.txt")
+    result = run_bakeoff(loaded, jobs=1, write=False, only_segmenters=["theirs", "fmm"])
+    assert {p.segmenter: p.status for p in result.pairs} == {"theirs": "ok", "fmm": "ok"}
+    # a registered corpus, a hub model and the special words stay names
+    named = write(
+        conf,
+        """
+        [[corpora]]
+        name = "sample"
+        dictionary = "corpus:sample"
+
+        [[segmenters]]
+        name = "hmm"
+        options = { corpus = "pd1998", model = "someone/a-model" }
+
+        [[segmenters]]
+        name = "fmm"
+        options = { dictionary = "jieba" }
+    """,
+        "named.toml",
+    )
+    loaded = load_config(named)
+    assert loaded.segmenters[0].options == {"corpus": "pd1998", "model": "someone/a-model"}
+    assert loaded.segmenters[1].options == {"dictionary": "jieba"}
+    assert loaded.corpora[0].dictionary == "corpus:sample"
+
+
+def test_validation_names_the_resolved_path_of_a_missing_file(tmp_path, monkeypatch):
+    conf = tmp_path / "conf"
+    conf.mkdir()
+    config = write(
+        conf,
+        """
+        [[corpora]]
+        name = "sample"
+        dictionary = "gone-words.txt"
+
+        [[segmenters]]
+        name = "file"
+        options = { path = "gone.txt" }
+    """,
+    )
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["bakeoff", str(config), "-o", str(tmp_path / "out")])
+    assert result.exit_code == 2, result.output
+    assert f"{conf / 'gone.txt'}: no such file" in result.stderr
+    assert f"dictionary file {conf / 'gone-words.txt'}: no such file" in result.stderr

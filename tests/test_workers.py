@@ -73,16 +73,22 @@ def test_a_pair_that_times_out_leaves_no_process(tmp_path):
 
 
 @pytest.mark.parametrize(
-    ("signum", "to_group", "code", "executor"),
+    ("signum", "to_group", "code", "executor", "no_cache"),
     [
-        (signal.SIGTERM, False, 143, "local"),
-        (signal.SIGINT, True, 130, "local"),
-        (signal.SIGTERM, False, 143, "dask"),
+        (signal.SIGTERM, False, 143, "local", False),
+        (signal.SIGINT, True, 130, "local", False),
+        (signal.SIGTERM, False, 143, "dask", False),
+        (signal.SIGINT, True, 130, "local", True),
     ],
-    ids=["SIGTERM", "Ctrl-C to the process group", "SIGTERM with a local Dask cluster"],
+    ids=[
+        "SIGTERM",
+        "Ctrl-C to the process group",
+        "SIGTERM with a local Dask cluster",
+        "Ctrl-C of a --no-cache run",
+    ],
 )
 def test_a_signal_stops_every_worker_keeps_the_cache_and_says_how_to_resume(
-    tmp_path, signum, to_group, code, executor
+    tmp_path, signum, to_group, code, executor, no_cache
 ):
     if executor == "dask":
         pytest.importorskip("distributed", reason="dask[distributed] is not installed")
@@ -90,7 +96,7 @@ def test_a_signal_stops_every_worker_keeps_the_cache_and_says_how_to_resume(
     out = tmp_path / "out"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     argv = ["bakeoff", str(config), "-o", str(out), "--jobs", "2", "--quiet"]
-    argv += ["--executor", executor]
+    argv += ["--executor", executor] + (["--no-cache"] if no_cache else [])
     proc = subprocess.Popen(
         [sys.executable, "-c", "from cws_bench.cli import main; main()", *argv],
         stdout=subprocess.PIPE,
@@ -118,7 +124,12 @@ def test_a_signal_stops_every_worker_keeps_the_cache_and_says_how_to_resume(
     lines = stderr.strip().splitlines()
     assert len(lines) == 1, stderr
     assert "1 of 2 pairs done" in lines[0]
-    assert "run the same command again to resume" in lines[0]
+    if no_cache:  # running the same command again would not read the cache: it says so
+        assert "run the same command again" not in lines[0]
+        assert "--no-cache does not read them" in lines[0]
+        assert "run the command again without --no-cache to resume" in lines[0]
+    else:
+        assert "run the same command again to resume" in lines[0]
     assert all(dead(p.pid) for p in descendants)
     assert all(dead(pid) for pid in started_pids(tmp_path))
     assert len(list((out / "cache").glob("*.json"))) == 1  # the finished pair is kept

@@ -21,7 +21,8 @@ Attributes (:data:`ATTRIBUTES`):
 ``sentence_length``
     characters in the gold sentence the word is in: 1-10, 11-20, 21-40, 41-80, 81+.
 ``character_class``
-    ``chinese`` (all Han), ``digits`` (all Unicode digits, e.g. ``2008``,
+    ``chinese`` (all Han: the CJK ideograph blocks by code point, Extensions B to I
+    of the supplementary planes too), ``digits`` (all Unicode digits, e.g. ``2008``,
     ``２００８``), ``latin`` (all Latin letters, half- or full-width),
     ``punctuation`` (all punctuation or symbols), ``mixed`` (anything else,
     e.g. ``3月``).
@@ -34,6 +35,7 @@ of several files add up.
 from __future__ import annotations
 
 import unicodedata
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import repeat
@@ -102,11 +104,41 @@ def frequency_bucket(word: str, counts: Mapping[str, int] | None, words: Any = N
     return "iv" if words is not None and word in words else "oov"
 
 
+# The Han ideograph blocks (Unicode 15.1), by code point rather than by unicodedata's
+# names: those stop at the Unicode version of the running Python (3.11 knows no
+# Extension H or I), and a name test is easy to get wrong for the supplementary planes
+# (sacrebleu's Chinese tokenizer, its issue 298). The look-alike symbols of U+2000..U+2BFF
+# (U+2A6D, U+2B50) are not in these blocks.
+_HAN_BLOCKS: tuple[tuple[int, int], ...] = (
+    (0x3005, 0x3005),  # 々
+    (0x3007, 0x3007),  # 〇
+    (0x3400, 0x4DBF),  # Extension A
+    (0x4E00, 0x9FFF),  # the unified ideographs
+    (0xF900, 0xFA6D),  # compatibility ideographs
+    (0xFA70, 0xFAD9),
+    (0x20000, 0x2A6DF),  # Extension B
+    (0x2A700, 0x2B73F),  # Extension C
+    (0x2B740, 0x2B81F),  # Extension D
+    (0x2B820, 0x2CEAF),  # Extension E
+    (0x2CEB0, 0x2EBEF),  # Extension F
+    (0x2EBF0, 0x2EE5F),  # Extension I
+    (0x2F800, 0x2FA1D),  # compatibility ideographs supplement
+    (0x30000, 0x3134F),  # Extension G
+    (0x31350, 0x323AF),  # Extension H
+)
+_HAN_STARTS = [low for low, _ in _HAN_BLOCKS]
+
+
 def _is_han(char: str) -> bool:
-    """Han script: the CJK ideographs, plus 〇 (U+3007) and 々 (U+3005)."""
-    return char in "\u3005\u3007" or unicodedata.name(char, "").startswith(
-        ("CJK UNIFIED IDEOGRAPH", "CJK COMPATIBILITY IDEOGRAPH")
-    )
+    """Han script: a character of the CJK ideograph blocks (Extensions A to I, the
+    compatibility ideographs), or 〇 (U+3007) and 々 (U+3005).
+
+    >>> [_is_han(c) for c in "中\U00020000\U00031350\u2a6d\u2b50\u2001"]
+    [True, True, True, False, False, False]
+    """
+    code = ord(char)
+    index = bisect_right(_HAN_STARTS, code) - 1
+    return index >= 0 and code <= _HAN_BLOCKS[index][1]
 
 
 def character_class(word: str) -> str:

@@ -116,7 +116,9 @@ def bakeoff(
     installed off-the-shelf segmenters (open track). The configuration is
     checked first: every missing file, corpus or model and every unknown
     segmenter or option is reported at once (exit 2) before anything runs;
-    --segmenters and --corpora run part of it. Each (segmenter, corpus)
+    --segmenters and --corpora run part of it, whose reports go to a
+    sub-folder named by the filter (OUTPUT/only-jieba-on-zx/), never over
+    the full run's. Each (segmenter, corpus)
     pair is cut into shards of whole batches, run on worker processes
     (--executor local, the default) or a Dask cluster (--executor dask,
     --scheduler), whose workers keep the segmenters they loaded; finished
@@ -138,10 +140,9 @@ def bakeoff(
         cws-bench bakeoff my-bakeoff.toml --jobs 4
         cws-bench bakeoff my-bakeoff.toml --executor dask --scheduler tcp://10.0.0.5:8786
     """
-    from pathlib import Path
 
     from cws_bench.reports import render_across_corpora, render_leaderboard
-    from cws_bench.run.bakeoff import run_bakeoff
+    from cws_bench.run.bakeoff import reports_folder, run_bakeoff
     from cws_bench.run.config import load_config
 
     rename_flags({"output_dir": "--output"})  # the report folder's hints name -o/--output
@@ -185,7 +186,7 @@ def bakeoff(
     click.echo(leaderboard)
     if across:
         click.echo(across)
-    folder = Path(output) if output else Path("reports") / result.name
+    folder = reports_folder(result.name, output, only_segmenters, only_corpora)
     from cws_bench.reports import REPORT_FILES
 
     click.echo(f"reports in {folder}/: {' '.join(REPORT_FILES.values())}", err=True)

@@ -9,7 +9,7 @@ from cws_bench.errors import CwsBenchError
 
 
 @click.command()
-@click.argument("results", nargs=-1, required=True, metavar="RESULTS.json...")
+@click.argument("results", nargs=-1, required=True, metavar="RESULTS.json|FOLDER...")
 # The names of reports.REPORTS (tests/test_cli_options.py checks they agree), written out:
 # importing the reports to read them would slow every `cws-bench --help` by 0.1-0.2 s.
 @format_option(
@@ -29,12 +29,17 @@ def report(
 ) -> None:
     """Render saved results.json files again; several runs are merged into one.
 
-    Runs are merged only when they scored the same corpora with the same
-    settings; otherwise the error lists what differs.
+    A FOLDER stands for its results.json (a bake-off's report folder). Runs
+    are merged when they scored the same corpora (the same gold texts) with
+    the same scoring settings (seed, resamples, confidence, alpha,
+    correction); otherwise the error lists what differs. How each run was
+    carried out (workers, shards, loads, wall time) may differ: the merged
+    report keeps it per run.
 
     \b
     Example:
         cws-bench report reports/default/results.json --format latex -o table.tex
+        cws-bench report reports/mine reports/theirs -o both.md
     """
     from cws_bench.reports import load_results, render_report
     from cws_bench.text.io import atomic_write

@@ -58,8 +58,12 @@ def _labelled(
         if value == "-" or os.path.exists(value) or not equals or not label:
             label, path = "", value
         if path != "-" and not os.path.isfile(path):
+            from cws_bench.suggest import close_files
+
             what = "is a folder" if os.path.isdir(path) else "does not exist"
-            raise click.BadParameter(f"File {path!r} {what}.", ctx=ctx, param=param)
+            close = [] if os.path.isdir(path) else close_files(path)
+            near = f" Did you mean {' or '.join(close)}?" if close else ""
+            raise click.BadParameter(f"File {path!r} {what}.{near}", ctx=ctx, param=param)
         out.append((label or None, path))
     return tuple(out)
 

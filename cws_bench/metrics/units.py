@@ -6,13 +6,11 @@ API). Where they are printed for a reader, one policy decides how:
 * ``scale="percent"`` prints percentages with two decimals (``93.43``),
   ``scale="fraction"`` fractions with three (``0.934``); ``digits`` sets
   the decimals of either;
-* the default scale is **percent** (:data:`DEFAULT_SCALE`): what ``score``,
-  ``diff``, ``check``, ``corpora info`` and the metric reports print, four
-  significant digits where three decimals of a fraction give three;
-* the bake-off's leaderboards (``bakeoff``, ``report``: leaderboard.md,
-  leaderboard.tex, report.html, the terminal table) keep the SIGHAN 2005
-  tables' fractions with three decimals (:data:`REPORT_SCALE`), the form
-  the published rows they are compared with are printed in;
+* the default scale is **percent** (:data:`DEFAULT_SCALE`), one default for
+  every command and report: what ``score``, ``diff``, ``check``, ``corpora
+  info``, the metric reports and the bake-off's leaderboards (``bakeoff``,
+  ``report``: leaderboard.md, leaderboard.tex, report.html, the terminal
+  table) print, two decimals of a percentage;
 * every command and renderer that prints scores takes ``scale`` and
   ``digits`` (``--scale``, ``--digits``), and every header and caption
   says the unit and the counting method;
@@ -30,7 +28,6 @@ from typing import Literal
 __all__ = [
     "DEFAULT_SCALE",
     "DIGITS",
-    "REPORT_SCALE",
     "SCALES",
     "Units",
     "format_p_value",
@@ -43,8 +40,6 @@ SCALES: tuple[str, ...] = ("percent", "fraction")
 """What ``scale`` (``--scale``) takes."""
 DEFAULT_SCALE: Scale = "percent"
 """The default scale of printed scores."""
-REPORT_SCALE: Scale = "fraction"
-"""The default scale of the bake-off's leaderboards (SIGHAN's tables print fractions)."""
 DIGITS: dict[str, int] = {"percent": 2, "fraction": 3}
 """Decimals printed when not told: 93.43 or 0.934."""
 P_VALUE_FLOOR = 0.001

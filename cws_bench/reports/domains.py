@@ -369,11 +369,13 @@ def render_wide_markdown(result: BakeoffResult, *, heading: str = "##") -> str:
         ]
         for item in falloff:
             worst = item.worst
-            worst_text = f"{esc(worst[0])} ({worst[1]:+.3f})" if worst else fmt.MISSING
+            worst_text = (
+                f"{esc(worst[0])} ({fmt.format_difference(worst[1])})" if worst else fmt.MISSING
+            )
             mean = item.mean_drop
             lines.append(
                 f"| {esc(item.segmenter)} | {fmt.format_score(item.news_f1)} | "
-                f"{fmt.MISSING if mean is None else f'{mean:+.3f}'} | {worst_text} |"
+                f"{fmt.MISSING if mean is None else fmt.format_difference(mean)} | {worst_text} |"
             )
     return "\n".join(lines) + "\n"
 

@@ -230,6 +230,7 @@ def template_environment(**filters: Any) -> Any:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    environment.globals["report_units"] = fmt.report_units
     environment.filters.update(
         score=fmt.format_score,
         interval=fmt.format_interval,
@@ -287,6 +288,7 @@ def render_html(result: BakeoffResult) -> str:
         version=__version__,
         shown_patterns=SHOWN_PATTERNS,
         run_notes=fmt.run_notes(result.settings),
+        run_facts=fmt.run_facts(result),
         significance_method=fmt.significance_method(result.settings),
         corrected=fmt.letters_corrected(result.settings),
         judged="correction" in result.settings,

@@ -8,8 +8,10 @@ is a column in brackets, and the letters of the segmenters a row beats
 significantly are superscripts of its F. Every string from the result is
 escaped. The file is a fragment to ``\\input``; it needs ``\\usepackage{booktabs}``.
 
-The numbers are those of :mod:`cws_bench.reports.tables` (three decimals, as
-the SIGHAN bakeoff prints them), so the LaTeX and Markdown always agree.
+The numbers are those of :mod:`cws_bench.reports.tables` (percentages with two
+decimals by default, as every command prints them), so the LaTeX and Markdown always
+agree; ``score --format latex`` shares the table's style (:data:`LATEX_SCORE_COLUMNS`,
+:func:`beaten_superscript`, :func:`unit_word`).
 The escaping and the ``tabular`` skeleton are shared with
 :meth:`cws_bench.run.comparison.ComparisonReport.to_latex`.
 """
@@ -38,7 +40,16 @@ from cws_bench.reports.tables import (
 )
 from cws_bench.results.model import LEAKED, TRAINED_ON_IT, BakeoffResult, PairResult
 
-__all__ = ["LATEX_MISSING", "escape_latex", "render_latex", "tabular"]
+__all__ = [
+    "LATEX_MISSING",
+    "LATEX_SCORE_COLUMNS",
+    "beaten_superscript",
+    "escape_latex",
+    "interval_header",
+    "render_latex",
+    "tabular",
+    "unit_word",
+]
 
 LATEX_MISSING = "--"
 """What a LaTeX cell shows for a missing value (an en dash)."""
@@ -70,6 +81,31 @@ def escape_latex(text: str) -> str:
     out\\_1.txt: 50\\% \\& more \\{x\\}
     """
     return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in str(text))
+
+
+LATEX_SCORE_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("recall", "R"),
+    ("precision", "P"),
+    ("f1", "F"),
+    ("oov_recall", "R\\textsubscript{oov}"),
+    ("iv_recall", "R\\textsubscript{iv}"),
+)
+"""(score, header) of the score columns of every LaTeX table, in order (SIGHAN's R, P, F;
+the F interval follows F): ``leaderboard.tex`` and ``score --format latex`` alike."""
+
+
+def beaten_superscript(letters: Sequence[str]) -> str:
+    """The letters of the rows a row's F beats, as an upright superscript (every LaTeX table).
+
+    >>> print(beaten_superscript(["b", "c"]), repr(beaten_superscript([])))
+    $^{\\mathrm{b,c}}$ ''
+    """
+    return f"$^{{\\mathrm{{{','.join(letters)}}}}}$" if letters else ""
+
+
+def interval_header(confidence: str) -> str:
+    """The header of the F interval column: ``F 95\\% CI``."""
+    return f"F {escape_latex(confidence)} CI"
 
 
 _RULES = frozenset({"\\midrule", "\\addlinespace"})
@@ -125,8 +161,13 @@ def shared_signature(pairs: Sequence[PairResult]) -> str:
     return "|".join(item for item in signatures[0].split("|") if item in common)
 
 
+def unit_word(scale: str) -> str:
+    """How every LaTeX caption names the unit of its scores: ``\\%`` or ``fractions``."""
+    return "\\%" if scale == "percent" else "fractions"
+
+
 def _unit_word() -> str:
-    return "\\%" if report_units().scale == "percent" else "fractions"
+    return unit_word(report_units().scale)
 
 
 def _cell(text: str) -> str:
@@ -137,17 +178,13 @@ def _cell(text: str) -> str:
 _Column = tuple[str, Callable[[PairResult], float | None], Callable[[float | None], str]]
 
 
+def _score(key: str) -> Callable[[PairResult], float | None]:
+    return lambda p: p.scores.get(key)
+
+
 def _columns(board: Board) -> list[_Column]:
-    columns: list[_Column] = [
-        ("R", lambda p: p.scores.get("recall"), format_score),
-        ("P", lambda p: p.scores.get("precision"), format_score),
-        ("F", lambda p: p.scores.get("f1"), format_score),
-    ]
-    if board.has_oov():
-        columns += [
-            ("R\\textsubscript{oov}", lambda p: p.scores.get("oov_recall"), format_score),
-            ("R\\textsubscript{iv}", lambda p: p.scores.get("iv_recall"), format_score),
-        ]
+    shown = LATEX_SCORE_COLUMNS if board.has_oov() else LATEX_SCORE_COLUMNS[:3]
+    columns: list[_Column] = [(header, _score(key), format_score) for key, header in shown]
     if any(row.pair.timing.get("chars_per_s") is not None for row in board.rows):
         columns.append(("chars/s", lambda p: p.timing.get("chars_per_s"), format_speed))
     return columns
@@ -178,8 +215,7 @@ def _track_rows(board: Board, track: str, columns: Sequence[_Column]) -> list[st
             if number is not None and top is not None and number == top and not row.excluded:
                 cell = f"\\textbf{{{cell}}}"
             if header == "F":
-                if row.beats:
-                    cell += f"$^{{\\mathrm{{{','.join(row.beats)}}}}}$"
+                cell += beaten_superscript(row.beats)
                 cells += [cell, _cell(format_interval(row.pair.intervals.get("f1")))]
             else:
                 cells.append(cell)
@@ -242,12 +278,11 @@ def _caption(board: Board, result: BakeoffResult) -> str:
 
 def _board_table(board: Board, result: BakeoffResult) -> list[str]:
     columns = _columns(board)
-    confidence = escape_latex(confidence_label(result.settings))
     header = ["", "Segmenter"]
     for name, _, _ in columns:
         header.append(name)
         if name == "F":
-            header.append(f"F {confidence} CI")
+            header.append(interval_header(confidence_label(result.settings)))
     tracks = board.tracks or sorted({p.track for p in board.failed})
     width = len(header)
     body: list[str] = []

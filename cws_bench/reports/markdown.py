@@ -10,7 +10,6 @@ and as plain text, so a run's leaderboard can be pasted into a README.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from cws_bench.metrics.tables import escape_markdown
 from cws_bench.reports.llm import llm_markdown
@@ -27,11 +26,11 @@ from cws_bench.reports.tables import (
     excluded_note,
     format_interval,
     format_score,
-    format_seconds,
     format_speed,
     letters_corrected,
     plural,
     report_units,
+    run_facts,
     run_notes,
     significance_method,
     significance_note,
@@ -270,23 +269,10 @@ def _legend(result: BakeoffResult) -> list[str]:
 
 def _run_section(result: BakeoffResult, level: str) -> list[str]:
     lines = [f"{level}# Run", ""]
-    facts: list[tuple[str, Any]] = [("name", result.name)]
-    if result.created:
-        facts.append(("finished", result.created))
-    facts.append(("wall time", f"{format_seconds(result.duration_s)} s"))
-    facts += [(str(key), value) for key, value in result.settings.items() if key != "notes"]
-    facts += [(str(key), value) for key, value in result.environment.items()]
-    cached = [f"{p.segmenter} on {p.corpus}" for p in result.pairs if p.cached]
-    if cached:  # Say which numbers were not recomputed in this run
-        facts.append(("from the run cache", cached))
-    for key, value in facts:
-        if isinstance(value, list | tuple):
-            # a list setting: one item a line
-            lines.append(f"- {escape_markdown(key)}:{'' if value else ' none'}")
-            lines += [f"  - {escape_markdown(str(item))}" for item in value]
-        else:
-            lines.append(f"- {escape_markdown(key)}: {escape_markdown(str(value))}")
-    lines.append("")
+    facts = run_facts(result)
+    facts += [(str(key), str(value)) for key, value in result.environment.items()]
+    rows = [[escape_markdown(key), escape_markdown(value)] for key, value in facts]
+    lines += [*_table(["Fact", "Value"], "ll", rows), ""]
     signed = [p for p in result.pairs if p.signature or p.scores.get("signature")]
     if signed:
         rows = [

@@ -24,13 +24,15 @@ from pathlib import Path
 from typing import Any
 
 from cws_bench.errors import CwsBenchError
+from cws_bench.reports.tables import BOOKKEEPING_SETTINGS
 from cws_bench.results.model import BakeoffResult, judge_comparisons
 from cws_bench.results.records import RECORD_SCHEMA, schema_problem
 
 __all__ = ["IDENTITY_KEYS", "MERGE_IGNORED_SETTINGS", "load_results", "merge_results"]
 
-MERGE_IGNORED_SETTINGS = frozenset({"notes", "jobs"})
-"""Settings that may differ between merged runs: they change no number."""
+MERGE_IGNORED_SETTINGS = frozenset({"notes", "runs", *BOOKKEEPING_SETTINGS})
+"""Settings that may differ between merged runs: they change no number. How each run was
+carried out (workers, shards, loads, wall time) is kept per run, in ``settings["runs"]``."""
 
 IDENTITY_KEYS = ("cws-bench", "method", "norm", "gold", "dict")
 """Fields of a pair's signature that say which text was scored and how: equal across runs."""
@@ -144,6 +146,8 @@ def _not_finite(value: Any, where: str = "") -> str | None:
 
 
 def _read(path: Path) -> BakeoffResult:
+    if path.is_dir():  # a run's report folder: its results.json
+        path = path / "results.json"
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -183,6 +187,8 @@ def _read(path: Path) -> BakeoffResult:
 
 def load_results(paths: Sequence[str | os.PathLike[str]]) -> BakeoffResult:
     """Read saved ``results.json`` files; several are merged by :func:`merge_results`.
+
+    A folder stands for the ``results.json`` in it (a run's report folder).
 
     One file gives back the result as the run saved it, so its reports
     re-render byte for byte.
@@ -263,6 +269,23 @@ def _environment(results: Sequence[BakeoffResult]) -> dict[str, Any]:
     return merged
 
 
+def _runs(result: BakeoffResult, label: str) -> list[dict[str, Any]]:
+    """How a run was carried out, kept per run in a merge (a merged run's own runs as they are)."""
+    runs = result.settings.get("runs")
+    if isinstance(runs, list) and runs:
+        return [dict(run) for run in runs]
+    cached = sum(1 for p in result.pairs if p.cached)
+    run: dict[str, Any] = {
+        "name": label,
+        "created": result.created,
+        "duration_s": result.duration_s,
+    }
+    run["pairs"] = len(result.pairs)
+    run["cached_pairs"] = cached
+    run.update({k: result.settings[k] for k in BOOKKEEPING_SETTINGS if k in result.settings})
+    return [run]
+
+
 def merge_results(
     results: Sequence[BakeoffResult], names: Sequence[str] | None = None
 ) -> BakeoffResult:
@@ -270,8 +293,10 @@ def merge_results(
 
     Pairs are kept in run order; comparisons are those of each run, judged
     again together (one family per corpus and track, the runs' ``correction``
-    and ``alpha``). The merged settings are the runs' with their notes joined
-    and a note that segmenters of different runs were not compared.
+    and ``alpha``). The merged settings are the runs' scoring settings, with
+    their notes joined and a note that segmenters of different runs were not
+    compared; how each run was carried out (workers, shards, segmenter loads,
+    wall time, pairs from the cache) is kept per run in ``settings["runs"]``.
 
     Args:
         results: the runs.
@@ -296,7 +321,8 @@ def merge_results(
         )
     first = results[0]
     pairs = tuple(p for r in results for p in r.pairs)
-    settings = dict(first.settings)
+    settings = {k: v for k, v in first.settings.items() if k not in MERGE_IGNORED_SETTINGS}
+    settings["runs"] = [run for r, label in zip(results, labels) for run in _runs(r, label)]
     notes = [str(n) for r in results for n in r.settings.get("notes", ()) or ()]
     notes = list(dict.fromkeys(notes))
     notes.append(

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from cws_bench.metrics.tables import escape_markdown
-from cws_bench.reports.tables import Board, format_score
+from cws_bench.reports.tables import Board, format_score, report_units
 from cws_bench.results.published import (
     BASELINE_EXPLANATION,
     BaselineDifference,
@@ -126,7 +126,7 @@ def published_markdown(board: Board) -> list[str]:
         lines.append("| " + " | ".join(escape_markdown(cell) for cell in cells) + " |")
     lines += ["", escape_markdown(view.source_sentence()), ""]
     if view.differences:
-        lines += [f"- {escape_markdown(d.sentence())}" for d in view.differences]
+        lines += [f"- {escape_markdown(d.sentence(report_units()))}" for d in view.differences]
         lines += ["", escape_markdown(view.explanation), ""]
     return lines
 
@@ -148,7 +148,7 @@ def published_text(board: Board) -> list[str]:
         return "    " + "  ".join(padded).rstrip()
 
     lines = [f"  {view.title}, {view.tables}:", line(header), *(line(values) for values in cells)]
-    lines += [f"  {d.sentence()}" for d in view.differences]
+    lines += [f"  {d.sentence(report_units())}" for d in view.differences]
     return lines
 
 
@@ -185,7 +185,7 @@ def published_latex(
         " & ".join(escape_latex(cell) for cell in [row.kind, _name(row), *_figures(row), row.table])
         for row in view.rows
     ]
-    after = [escape_latex(d.sentence()) for d in view.differences]
+    after = [escape_latex(d.sentence(report_units())) for d in view.differences]
     if view.differences:
         after.append(escape_latex(view.explanation))
     caption = (

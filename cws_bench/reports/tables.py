@@ -26,7 +26,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
-from cws_bench.metrics.units import REPORT_SCALE, Units, format_p_value, units
+from cws_bench.metrics.units import DEFAULT_SCALE, Units, format_p_value, units
 from cws_bench.results.model import BakeoffResult, Comparison, Interval, PairResult, group_warnings
 
 __all__ = [
@@ -52,6 +52,7 @@ __all__ = [
     "plural",
     "printed_in",
     "report_units",
+    "run_facts",
     "run_notes",
     "significance_method",
     "significance_note",
@@ -68,14 +69,14 @@ _UNITS: ContextVar[Units | None] = ContextVar("cws_bench_report_units", default=
 @contextmanager
 def printed_in(scale: str | None = None, digits: int | None = None) -> Iterator[Units]:
     """Within the block, the report tables print scores in ``scale`` with ``digits`` decimals
-    (:mod:`cws_bench.metrics.units`; default :data:`~cws_bench.metrics.units.REPORT_SCALE`,
-    fractions with three decimals).
+    (:mod:`cws_bench.metrics.units`; default :data:`~cws_bench.metrics.units.DEFAULT_SCALE`,
+    percentages with two decimals, as every command prints them).
 
-    >>> with printed_in("percent"):
+    >>> with printed_in("fraction"):
     ...     format_score(0.96249)
-    '96.25'
+    '0.962'
     """
-    chosen = units(scale, digits, default=REPORT_SCALE)
+    chosen = units(scale, digits, default=DEFAULT_SCALE)
     token = _UNITS.set(chosen)
     try:
         yield chosen
@@ -99,14 +100,14 @@ def with_units(render: Callable[..., str]) -> Callable[..., str]:
 
 def report_units() -> Units:
     """The units the report tables print scores in now (see :func:`printed_in`)."""
-    return _UNITS.get() or Units(REPORT_SCALE)
+    return _UNITS.get() or Units(DEFAULT_SCALE)
 
 
 def format_score(value: float | None) -> str:
-    """A score as the tables print it: by default a fraction with three decimals.
+    """A score as the tables print it: by default a percentage with two decimals.
 
     >>> format_score(0.96249), format_score(None)
-    ('0.962', '—')
+    ('96.25', '—')
     """
     return report_units().score(value, missing=MISSING)
 
@@ -115,7 +116,7 @@ def format_interval(interval: Interval | None) -> str:
     """A confidence interval as ``[low, high]``.
 
     >>> format_interval(Interval(0.9512, 0.9587))
-    '[0.951, 0.959]'
+    '[95.12, 95.87]'
     """
     if interval is None:
         return MISSING
@@ -123,10 +124,10 @@ def format_interval(interval: Interval | None) -> str:
 
 
 def format_halfwidth(value: float | None) -> str:
-    """A half-width as ``±0.004``.
+    """A half-width as ``±0.41`` (points).
 
     >>> format_halfwidth(0.00412)
-    '±0.004'
+    '±0.41'
     """
     return MISSING if value is None else f"±{format_score(value)}"
 
@@ -180,10 +181,10 @@ def format_memory(value: float | None) -> str:
 
 
 def format_difference(value: float) -> str:
-    """A signed score difference (a fraction with three decimals by default).
+    """A signed score difference (percentage points with two decimals by default).
 
     >>> format_difference(0.01234), format_difference(-0.002)
-    ('+0.012', '-0.002')
+    ('+1.23', '-0.20')
     """
     return report_units().points(value, missing=MISSING)
 
@@ -215,6 +216,112 @@ def run_notes(settings: dict[str, Any]) -> list[str]:
     """
     notes = settings.get("notes")
     return [str(note) for note in notes] if isinstance(notes, list | tuple) else []
+
+
+BOOKKEEPING_SETTINGS = ("jobs", "executor", "shard_chars", "shards", "loads")
+"""Settings that say how a run was carried out, not what it computed: no number depends
+on them (a merge keeps them per run, in ``settings["runs"]``)."""
+
+
+def _execution(facts: dict[str, Any], pairs: Sequence[PairResult] | None) -> str:
+    """How one run was carried out, in words: its pairs and shards, workers and loads."""
+    parts = []
+    total: Any
+    cached: Any
+    if pairs is not None:
+        total, cached = len(pairs), sum(1 for p in pairs if p.cached)
+    else:  # a merged run's counts
+        total, cached = facts.get("pairs"), facts.get("cached_pairs")
+    if isinstance(total, int) and isinstance(cached, int):
+        if cached == total and total:
+            parts.append(f"{cached} of {total} pairs from the cache")
+        elif cached:
+            parts.append(f"{total - cached} of {total} pairs run, {cached} from the cache")
+        else:
+            parts.append(plural(total, "pair") + " run")
+    shards = facts.get("shards")
+    if isinstance(shards, int) and shards > 0:
+        jobs = facts.get("jobs")
+        on = f" on {plural(jobs, 'worker')}" if isinstance(jobs, int) and jobs > 0 else ""
+        size = facts.get("shard_chars")
+        cut = f" of up to {format_count(size)} characters" if isinstance(size, int) else ""
+        executor = facts.get("executor")
+        by = f" ({executor})" if executor else ""
+        parts.append(f"{plural(shards, 'shard')}{cut}{on}{by}")
+    elif shards == 0:
+        parts.append("nothing segmented")
+    loads = facts.get("loads")
+    if isinstance(loads, list | tuple) and loads:
+        seconds = [load.get("seconds") for load in loads if isinstance(load, dict)]
+        loading = sum((float(s) for s in seconds if isinstance(s, int | float)), 0.0)
+        parts.append(f"{plural(len(loads), 'segmenter load')} ({format_seconds(loading)} s)")
+    return ", ".join(parts)
+
+
+def run_facts(result: BakeoffResult) -> list[tuple[str, str]]:
+    """The Run section of the reports as (fact, text) rows, each value in words.
+
+    What the run computed with (seed, resamples, ...), then what it did: pairs
+    run or read from the cache, shards, workers and segmenter loads (one row
+    per run for merged runs), then what the corpora are.
+    """
+    settings = result.settings
+    rows: list[tuple[str, str]] = [("name", result.name)]
+    if result.created:
+        rows.append(("finished", result.created))
+    rows.append(("wall time", f"{format_seconds(result.duration_s)} s"))
+    skip = {"notes", "runs", "corpus_domains", "corpus_test_sets", "test_in_train"}
+    for key, value in settings.items():
+        if key not in skip and key not in BOOKKEEPING_SETTINGS:
+            rows.append((str(key), _words(value)))
+    runs = settings.get("runs")
+    if isinstance(runs, list | tuple) and runs:
+        for run in runs:
+            if isinstance(run, dict):
+                done = _execution(run, None)
+                wall = run.get("duration_s")
+                when = f"finished {run.get('created')}, " if run.get("created") else ""
+                took = (
+                    f"wall time {format_seconds(wall)} s" if isinstance(wall, int | float) else ""
+                )
+                rows.append(
+                    (f"run {run.get('name', '')}", ", ".join(filter(None, [when + took, done])))
+                )
+    else:
+        rows.append(("execution", _execution(settings, result.pairs) or MISSING))
+        loads = settings.get("loads")
+        if isinstance(loads, list | tuple) and loads:
+            rows.append(
+                (
+                    "segmenter loads",
+                    "; ".join(
+                        f"{load.get('segmenter')} on {load.get('worker')}: "
+                        f"{format_seconds(load.get('seconds'))} s"
+                        for load in loads
+                        if isinstance(load, dict)
+                    ),
+                )
+            )
+    cached = [f"{p.segmenter} on {p.corpus}" for p in result.pairs if p.cached]
+    if cached and len(cached) < len(result.pairs):
+        rows.append(("from the run cache", ", ".join(cached)))
+    for key, label in (
+        ("corpus_domains", "corpus domains"),
+        ("corpus_test_sets", "corpus test sets"),
+        ("test_in_train", "test sentences in training data"),
+    ):
+        if key in settings:
+            rows.append((label, _words(settings[key])))
+    return rows
+
+
+def _words(value: Any) -> str:
+    """A setting's value in words: a mapping as ``key: value; ...``, a list joined."""
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {_words(v)}" for k, v in value.items()) or "none"
+    if isinstance(value, list | tuple):
+        return ", ".join(_words(v) for v in value) or "none"
+    return str(value)
 
 
 def letters(count: int) -> list[str]:

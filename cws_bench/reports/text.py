@@ -20,6 +20,7 @@ from cws_bench.reports.tables import (
     confidence_label,
     counting,
     excluded_note,
+    format_difference,
     format_interval,
     format_score,
     format_speed,
@@ -196,8 +197,8 @@ def render_across_corpora(result: BakeoffResult) -> str:
                 [
                     item.segmenter,
                     format_score(item.news_f1),
-                    MISSING if mean is None else f"{mean:+.3f}",
-                    f"{worst[0]} ({worst[1]:+.3f})" if worst else MISSING,
+                    MISSING if mean is None else format_difference(mean),
+                    f"{worst[0]} ({format_difference(worst[1])})" if worst else MISSING,
                 ]
             )
         header = ["segmenter", "F1 on news", "mean difference", "worst corpus"]

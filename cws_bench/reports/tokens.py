@@ -35,8 +35,9 @@ NUMERIC = [False, *[True] * (len(HEADER) - 1)]
 
 INTRO = (
     "Subword tokenizers, each token scored as a word: how their token boundaries "
-    "meet the gold's word boundaries (fractions; tokens after a character's bytes "
-    "are joined to the token of its first byte):"
+    "meet the gold's word boundaries (F, boundary P and R and the share of straddling "
+    "tokens in the leaderboard's unit, tokens per word and per character as ratios; "
+    "tokens after a character's bytes are joined to the token of its first byte):"
 )
 """What the table shows, above it in leaderboard.md and report.html."""
 
@@ -57,9 +58,9 @@ def token_rows(board: Board) -> list[list[str]]:
             [
                 row.pair.segmenter,
                 format_score(row.pair.f1),
-                _ratio(figures, "boundary_precision"),
-                _ratio(figures, "boundary_recall"),
-                _ratio(figures, "straddling_share"),
+                format_score(figures.get("boundary_precision")),
+                format_score(figures.get("boundary_recall")),
+                format_score(figures.get("straddling_share")),
                 _ratio(figures, "tokens_per_word"),
                 _ratio(figures, "tokens_per_char"),
             ]

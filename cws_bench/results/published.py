@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from cws_bench.errors import CwsBenchError
+from cws_bench.metrics.units import Units
 
 __all__ = [
     "BASELINE_EXPLANATION",
@@ -357,13 +358,15 @@ class BaselineDifference:
         """Our F minus the published one."""
         return self.ours - self.published
 
-    def sentence(self) -> str:
-        """One line for a report: the two F, their difference and what the row ran."""
+    def sentence(self, units: Units | None = None) -> str:
+        """One line for a report: the two F, their difference and what the row ran, in
+        ``units`` (the report's; default percentages, as every table prints scores)."""
+        unit = units or Units()
         runs = {True: "keep_runs=true; ", False: "keep_runs=false; ", None: ""}[self.keep_runs]
         name = self.segmenter if self.segmenter == "fmm" else f"{self.segmenter} (fmm)"
         return (
-            f"{name}, {runs}{self.method} counting: F {self.ours:.3f} here, "
-            f"{self.published:.3f} published, {self.difference:+.3f}"
+            f"{name}, {runs}{self.method} counting: F {unit.score(self.ours)} here, "
+            f"{unit.score(self.published)} published, {unit.points(self.difference)}"
         )
 
 

@@ -67,13 +67,44 @@ from cws_bench.text.io import PathLike
 if TYPE_CHECKING:
     from cws_bench.segmenters import SegmenterInfo
 
-__all__ = ["run_bakeoff"]
+__all__ = ["reports_folder", "run_bakeoff"]
 
 
 CONFIDENCE = 0.95
 
 
 ALPHA = 0.05
+
+
+def reports_folder(
+    name: str,
+    output_dir: PathLike | None = None,
+    only_segmenters: Sequence[str] | None = None,
+    only_corpora: Sequence[str] | None = None,
+) -> Path:
+    """Where a run's reports go: ``output_dir`` (default ``reports/<name>``), and a filtered
+    run's in a sub-folder of it named by the filter, so that it never replaces the
+    reports of a fuller run (the run cache stays in ``output_dir/cache``, shared).
+
+    >>> reports_folder("mine").as_posix()
+    'reports/mine'
+    >>> reports_folder("mine", only_segmenters=["jieba"], only_corpora=["zx"]).as_posix()
+    'reports/mine/only-jieba-on-zx'
+    >>> reports_folder("mine", "out", only_corpora=["pku", "msr"]).as_posix()
+    'out/only-all-on-msr+pku'
+    """
+    import re
+
+    folder = Path(output_dir) if output_dir is not None else Path("reports") / name
+    if only_segmenters is None and only_corpora is None:
+        return folder
+
+    def part(labels: Sequence[str] | None) -> str:
+        if labels is None:
+            return "all"
+        return "+".join(re.sub(r"[^\w.-]+", "_", label) for label in sorted(set(labels)))
+
+    return folder / f"only-{part(only_segmenters)}-on-{part(only_corpora)}"
 
 
 def run_bakeoff(
@@ -102,7 +133,10 @@ def run_bakeoff(
 
     Args:
         config: a BakeoffConfig, a TOML file, a bundled name, or None (the default bake-off).
-        output_dir: where reports and the run cache go (default ``reports/<name>``).
+        output_dir: where reports and the run cache go (default ``reports/<name>``); a
+            run filtered by ``only_segmenters`` or ``only_corpora`` writes its reports
+            in a sub-folder named by the filter (:func:`reports_folder`), keeping the
+            cache here.
         jobs: worker processes (default: the CPU count; the local Dask cluster's workers).
         data_dir: where corpora that need one are (e.g. the SIGHAN 2005 data).
         use_cache: reuse finished pairs and shards from the run cache.
@@ -187,7 +221,8 @@ def run_bakeoff(
 
         if warming is not None:
             warming.join()
-        write_reports(result, output, progress=progress)
+        folder = reports_folder(checked.name, output_dir, only_segmenters, only_corpora)
+        write_reports(result, folder, progress=progress)
     return result
 
 

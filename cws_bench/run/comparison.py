@@ -342,48 +342,74 @@ class ComparisonReport:
         return "\n".join(lines)
 
     def to_latex(self, *, scale: str | None = None, digits: int | None = None) -> str:
-        """A booktabs table: best value per column in bold, CIs in brackets, letters beaten
-        as superscripts of F1 (scores in %, unless ``scale``), the signature under it."""
+        """A booktabs table in the bake-off's ``leaderboard.tex`` style: R, P, F (the best
+        value of each column in bold), the F interval in a column of its own, the letters
+        of the systems a row's F beats as its superscript, R_oov and R_iv; the unit (%,
+        unless ``scale``) and the OOV rate in the caption, the signature under it."""
+        from cws_bench.reports.latex import (
+            LATEX_SCORE_COLUMNS,
+            beaten_superscript,
+            interval_header,
+            tabular,
+            unit_word,
+        )
+
         unit = units(scale, digits)
-        columns = self._columns()
+        columns = LATEX_SCORE_COLUMNS if self.has_dictionary else LATEX_SCORE_COLUMNS[:3]
         best: dict[str, float] = {}
         for key, _ in columns:
-            values = [row.result.to_dict()[key] for row in self.rows]
-            present = [v for v in values if v is not None]
-            # The best OOV rate is not a thing: it describes the gold.
-            if present and key != "oov_rate":
-                best[key] = max(present)
-        from cws_bench.reports.latex import tabular
-
-        headings = ["", "System", *(_latex_escape(h) for _, h in columns)]
+            present = [row.result.to_dict()[key] for row in self.rows]
+            values = [v for v in present if v is not None]
+            if values:
+                best[key] = max(values)
+        headings = ["", "System"]
+        for key, heading in columns:
+            headings.append(heading)
+            if key == "f1" and self.has_intervals:
+                headings.append(interval_header(f"{self.confidence:.0%}"))
         body = []
         for row in self.rows:
             scores = row.result.to_dict()
             cells = [row.letter, _latex_escape(row.name)]
             for key, _ in columns:
                 value = scores[key]
-                cell = unit.score(value)
+                cell = unit.score(value, missing="--")
                 if value is not None and best.get(key) == value:
                     cell = f"\\textbf{{{cell}}}"
                 if key == "f1":
-                    ci = row.intervals.get("f1")
-                    if ci is not None:
-                        cell += f" [{unit.score(ci.low)}, {unit.score(ci.high)}]"
-                    if row.beats:
-                        cell += f"$^{{{','.join(row.beats)}}}$"
-                cells.append(cell)
+                    cell += beaten_superscript(row.beats)
+                    cells.append(cell)
+                    if self.has_intervals:
+                        ci = row.intervals.get("f1")
+                        cells.append(
+                            f"[{unit.score(ci.low)}, {unit.score(ci.high)}]" if ci else "--"
+                        )
+                else:
+                    cells.append(cell)
             body.append(" & ".join(cells))
-        shown = "\\%" if unit.scale == "percent" else "fractions"
         caption = (
-            f"Word segmentation scores ({shown}) against {_latex_escape(self.gold)} "
+            f"Word segmentation against {_latex_escape(self.gold)}: word recall, precision "
+            f"and F1 ({unit_word(unit.scale)}, "
             # the table shows the F1 intervals only (not the paired tests' differences)
-            f"({_latex_escape(self.settings(intervals=self.has_intervals))})."
+            f"{_latex_escape(self.settings(intervals=self.has_intervals))})"
         )
+        oov_rate = next(
+            (r.result.to_dict()["oov_rate"] for r in self.rows if self.has_dictionary), None
+        )
+        if oov_rate is not None:
+            caption += (
+                f"; OOV rate {unit.score(oov_rate)}, R\\textsubscript{{oov}} and "
+                "R\\textsubscript{iv} the recall of out- and in-vocabulary gold words"
+            )
+        caption += ". The best value of each column is bold."
         if any(row.beats for row in self.rows):
-            caption += " Superscripts: the systems a system's F1 beats significantly."
+            caption += (
+                " Superscripts: the letters of the systems whose F the row beats in a paired "
+                "bootstrap test."
+            )
         # under the table, as sacrebleu prints its signature under a score
         after = [f"Signature: \\texttt{{{_latex_escape(self.signature)}}}"] if self.rows else []
-        lines = tabular("ll" + "r" * len(columns), headings, body, caption, after=after)
+        lines = tabular("ll" + "r" * (len(headings) - 2), headings, body, caption, after=after)
         return "\n".join(lines)
 
     def render(self, fmt: str, *, scale: str | None = None, digits: int | None = None) -> str:

@@ -289,15 +289,48 @@ def _parse_corpus(table: Any, where: str, base: Path) -> CorpusSpec:
     for key in ("gold", "raw"):
         if spec.get(key):
             spec[key] = os.fspath(base / spec[key])
-    if spec.get("dictionary") and not str(spec["dictionary"]).startswith(("corpus:", "jieba")):
-        path = base / spec["dictionary"]
-        spec["dictionary"] = os.fspath(path if path.exists() else spec["dictionary"])
+    dictionary = spec.get("dictionary")
+    if (
+        isinstance(dictionary, str)
+        and dictionary not in ("none", "jieba")
+        and not dictionary.startswith("corpus:")
+    ):
+        # a file, whether it exists or not: validation names the path it looked for
+        prefix = "file:" if dictionary.startswith("file:") else ""
+        spec["dictionary"] = prefix + os.fspath(base / dictionary.removeprefix("file:"))
     spec.setdefault("label", spec.get("name") or Path(spec["gold"]).stem)
     return CorpusSpec(**spec)
 
 
-def _parse_segmenter(table: Any, where: str) -> SegmenterSpec:
-    """One ``[[segmenters]]`` table."""
+FILE_OPTIONS = ("path", "dictionary", "user_dict", "cwd")
+"""Segmenter options that always name a file or folder: a relative one is resolved
+against the configuration's folder (``jieba`` and ``corpus:NAME`` are no files)."""
+MAYBE_FILE_OPTIONS = ("model", "corpus")
+"""Options that name a file or something else (a model on the Hugging Face hub, a registered
+corpus): resolved against the configuration's folder when that file exists there, or when
+the value looks like a file (``./x``, ``../x``, a name with an extension)."""
+
+
+def _resolve_options(options: dict[str, Any], base: Path) -> dict[str, Any]:
+    """A segmenter's options with their relative paths resolved against ``base``."""
+    resolved = dict(options)
+    for key, value in options.items():
+        if not isinstance(value, str) or not value or os.path.isabs(value):
+            continue
+        if value in ("jieba", "none") or value.startswith(("corpus:", "~")):
+            continue
+        prefix = "file:" if value.startswith("file:") else ""
+        path = base / value.removeprefix(prefix)
+        if key in FILE_OPTIONS or (
+            key in MAYBE_FILE_OPTIONS
+            and (path.exists() or value.startswith(".") or os.path.splitext(value)[1])
+        ):
+            resolved[key] = prefix + os.fspath(path)
+    return resolved
+
+
+def _parse_segmenter(table: Any, where: str, base: Path) -> SegmenterSpec:
+    """One ``[[segmenters]]`` table; relative file options are relative to ``base``."""
     _check_keys(where, table, _SEGMENTER_KEYS)
     if not table.get("name"):
         raise CwsBenchError(
@@ -309,6 +342,8 @@ def _parse_segmenter(table: Any, where: str) -> SegmenterSpec:
         raise CwsBenchError(f"{where}: track must be closed or open, not {spec['track']!r}")
     if not isinstance(spec.get("options", {}), dict):
         raise CwsBenchError(f"{where}: options must be a table")
+    if spec.get("options"):
+        spec["options"] = _resolve_options(spec["options"], base)
     if spec.get("corpora") is not None:
         only = spec["corpora"]
         if not isinstance(only, list) or not all(isinstance(c, str) for c in only):
@@ -375,7 +410,10 @@ def _parse_settings(data: dict[str, Any], source: str) -> dict[str, Any]:
 def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffConfig:
     """Build a BakeoffConfig from parsed TOML, checking every key and value.
 
-    Relative file paths are taken relative to the configuration file's folder.
+    Relative file paths are taken relative to the configuration file's folder (the
+    working folder for a configuration that is no file): a corpus' ``gold``, ``raw`` and
+    ``dictionary``, and a segmenter's file options (:data:`FILE_OPTIONS`,
+    :data:`MAYBE_FILE_OPTIONS`).
 
     Raises:
         CwsBenchError: a missing or unknown key, or a value of the wrong kind.
@@ -396,7 +434,7 @@ def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffCo
         for index, table in enumerate(data.get("corpora", []), start=1)
     ]
     segmenters = [
-        parse(_parse_segmenter, table, f"{source}: [[segmenters]] #{index}")
+        parse(_parse_segmenter, table, f"{source}: [[segmenters]] #{index}", base)
         for index, table in enumerate(data.get("segmenters", []), start=1)
     ]
     if len(found) > 1:

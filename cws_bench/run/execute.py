@@ -441,15 +441,35 @@ def execute_plan(
                     with signals_ignored():  # a second Ctrl-C cannot cut the cleanup
                         made.close()
     except Interrupted as e:
-        kept = f"; finished pairs are kept in {cache.folder}" if cache.folder else ""
         raise Interrupted(
             e.signum,
-            f"{e.message}: {len(plan.records)} of {total} pairs "
-            f"done{kept}; run the same command again to resume",
+            f"{e.message}: {len(plan.records)} of {total} pairs done; "
+            + _resume_hint(cache.folder, use_cache),
         ) from None
     finally:
         shown.close()
     return run
+
+
+def _resume_hint(folder: Any, use_cache: bool) -> str:
+    """What running the command again will do after a stop, as it will really happen.
+
+    >>> _resume_hint("reports/x/cache", True)
+    'finished pairs and shards are kept in reports/x/cache; run the same command again to resume'
+    >>> _resume_hint(None, False)
+    'nothing was kept: running it again starts over'
+    """
+    if not folder:
+        return "nothing was kept: running it again starts over"
+    if use_cache:
+        return (
+            f"finished pairs and shards are kept in {folder}; run the same command again to resume"
+        )
+    return (
+        f"finished pairs and shards are kept in {folder}, but --no-cache does not read them: "
+        "run the command again without --no-cache to resume from them (with it, every pair "
+        "runs again from the start)"
+    )
 
 
 # ---------------------------------------------------------------------------

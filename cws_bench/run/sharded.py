@@ -32,6 +32,7 @@ import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from cws_bench.defaults import DEFAULT_BATCH_SIZE, STANDARD_DICTIONARY
@@ -400,8 +401,10 @@ def score_sharded(
     """
     from cws_bench.scoring import inputs
     from cws_bench.scoring.engine import file_sentence_checksum
+    from cws_bench.scoring.input_checks import SAMPLE_LINES
     from cws_bench.scoring.methods import get_method
     from cws_bench.scoring.signature import Signature
+    from cws_bench.text.io import iter_lines
     from cws_bench.text.normalize import as_normalizer
 
     pred_encoding = pred_encoding or encoding
@@ -469,6 +472,14 @@ def score_sharded(
     )
     scorer.strict = strict
     scorer.check_strict(gold_name, pred_name)
+    # The input checks of score_files, on the first lines of the two files.
+    scorer.sample = list(
+        islice(
+            zip(iter_lines(gold, encoding=encoding), iter_lines(pred, encoding=pred_encoding)),
+            SAMPLE_LINES,
+        )
+    )
+    warnings += scorer.input_warnings(gold_name, pred_name)
     signature = Signature(
         method=method,
         gold=gold_checksum,

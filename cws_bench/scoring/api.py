@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import os
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Literal, ParamSpec
 
@@ -23,7 +22,6 @@ from cws_bench.scoring.result import ScoreResult
 from cws_bench.scoring.signature import Signature
 from cws_bench.text.checksums import LineDigest, SentenceDigest
 from cws_bench.text.io import (
-    STDIN,
     BackgroundHasher,
     PathLike,
     display_name,
@@ -192,16 +190,8 @@ def score_files(
         allow_line_mismatch=allow_line_mismatch,
     )
     scorer.check_strict(gold_name, pred_name)
-    if gold_as_sentences is None and STDIN not in (os.fspath(gold), os.fspath(pred)):
-        from cws_bench.scoring.input_checks import input_warnings
-        from cws_bench.text.io import iter_lines
-
-        warnings += input_warnings(
-            iter_lines(gold, encoding=encoding),
-            iter_lines(pred, encoding=pred_encoding or encoding),
-            gold_name,
-            pred_name,
-        )
+    # Whatever the gold is (a file, a corpus, standard input): its first lines as read.
+    warnings += scorer.input_warnings(gold_name, pred_name)
     signature = Signature(
         method=method,
         gold=hasher.hexdigest() if hasher is not None else sentence_digest.hexdigest(),

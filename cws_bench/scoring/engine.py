@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from cws_bench.errors import Fix, LineCountMismatchError, TextMismatchError
 from cws_bench.scoring.counts import COUNT_FIELDS, AdditiveCounts, SegCounts, count_sentence
+from cws_bench.scoring.input_checks import SAMPLE_LINES, input_warnings
 from cws_bench.scoring.methods import get_method
 from cws_bench.scoring.result import LineMismatch, ScoreResult
 from cws_bench.text.checksums import LineDigest
@@ -152,10 +153,27 @@ class Scorer:
             lines=[] if per_line else None,
         )
         self.line_no = 0
+        # The first line pairs as read (before normalisation), whatever the source (a
+        # file, a corpus, standard input): what the input checks look at.
+        self.sample: list[tuple[str, str]] = []
 
     @property
     def per_line(self) -> bool:
         return self.acc.lines is not None
+
+    def _keep_sample(self, gold_lines: Sequence[str], pred_lines: Sequence[str]) -> None:
+        room = SAMPLE_LINES - len(self.sample)
+        if room > 0:
+            self.sample.extend(zip(gold_lines[:room], pred_lines[:room]))
+
+    def input_warnings(self, gold_name: str, pred_name: str) -> list[str]:
+        """The input checks' warnings on the first line pairs counted (a raw-text side, ...)."""
+        return input_warnings(
+            (gold for gold, _ in self.sample),
+            (pred for _, pred in self.sample),
+            gold_name,
+            pred_name,
+        )
 
     def add_counted(
         self,
@@ -188,6 +206,7 @@ class Scorer:
     def add_lines(self, gold_lines: list[str], pred_lines: list[str]) -> None:
         """Count decoded line pairs (lines without their line end)."""
         first_batch = self.line_no == 0
+        self._keep_sample(gold_lines, pred_lines)
         if self.normalizer is not None:
             gold_lines = list(map(self.normalizer, gold_lines))
             pred_lines = list(map(self.normalizer, pred_lines))
@@ -276,6 +295,10 @@ class Scorer:
                 for index, g_from, g_to, p_from, p_to in differ
             ]
             first_batch = self.line_no == 0
+            if count and len(self.sample) < SAMPLE_LINES:
+                self._keep_sample(
+                    gold_side.lines(gold_end, count), pred_side.lines(pred_end, count)
+                )
             self.add_counted(totals, count, decoded, empty, rows)
             if count and buffers is not None:
                 self._count_buffers(buffers, gold_side, gold_end, pred_side, pred_end, first_batch)

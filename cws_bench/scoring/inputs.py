@@ -186,10 +186,11 @@ def gold_sentences(
         return None
     if not os.path.exists(gold):
         from cws_bench.corpora import corpus_names
-        from cws_bench.suggest import close_names
+        from cws_bench.suggest import close_files, close_names
 
         name, colon, split = os.fspath(gold).partition(":")
         close = [f"{c}{colon}{split}" for c in close_names(name, corpus_names())]
+        close += close_files(gold)
         raise CwsBenchError(
             f"{display_name(gold)}: no such file, nor a registered corpus NAME[:SPLIT]",
             f"did you mean {' or '.join(close)}?"

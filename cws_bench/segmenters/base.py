@@ -59,9 +59,11 @@ __all__ = [
     "plain_options",
 ]
 
-Kind = Literal["dictionary", "statistical", "pretrained"]
-KINDS: tuple[str, ...] = ("dictionary", "statistical", "pretrained")
-"""What a segmenter is: built from a word list, trained by cws-bench, or shipped trained."""
+Kind = Literal["dictionary", "statistical", "pretrained", "external"]
+KINDS: tuple[str, ...] = ("dictionary", "statistical", "pretrained", "external")
+"""What a segmenter is: built from a word list, trained by cws-bench, shipped trained, or
+``external``: a program or a file of segmentations made elsewhere, whose kind cws-bench
+cannot know (the ``command`` and ``file`` segmenters, unless their ``kind`` option says)."""
 
 log = logging.getLogger(__name__)
 

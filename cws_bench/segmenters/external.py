@@ -37,7 +37,9 @@ import signal
 import subprocess
 import time
 from collections import defaultdict, deque
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from cws_bench.errors import SegmenterError
 from cws_bench.segmenters.base import KINDS, Kind, Segmenter, SegmenterOutputError, TrainingData
@@ -238,14 +240,14 @@ class CommandSegmenter(Segmenter):
         encoding: of the program's input and output.
         cwd: the folder to run it in.
         kind: what the program is: ``dictionary``, ``statistical`` or
-            ``pretrained`` (the default).
+            ``pretrained``; by default ``external`` (cws-bench cannot tell).
         version: a version string to report (default ``unknown``).
         trained_on: what the program was trained on, for contamination
             warnings (a registered corpus name, or a description).
     """
 
     name = "command"
-    kind: Kind = "pretrained"  # type: ignore[misc]
+    kind: Kind = "external"  # type: ignore[misc]
     description = "any program: raw lines on stdin, space-separated words on stdout"
 
     def __init__(
@@ -256,7 +258,7 @@ class CommandSegmenter(Segmenter):
         batch_size: int | None = None,
         encoding: str = "utf-8",
         cwd: str | os.PathLike[str] | None = None,
-        kind: str = "pretrained",
+        kind: str = "external",
         version: str | None = None,
         trained_on: str | None = None,
     ) -> None:
@@ -266,7 +268,7 @@ class CommandSegmenter(Segmenter):
             batch_size=batch_size,
             encoding=encoding if encoding != "utf-8" else None,
             cwd=cwd,
-            kind=kind if kind != "pretrained" else None,
+            kind=kind if kind != "external" else None,
             version=version,
             trained_on=trained_on,
         )
@@ -394,28 +396,37 @@ class FileSegmenter(Segmenter):
     Args:
         path: the segmented file: one sentence a line, words separated by whitespace.
         encoding: its encoding.
-        kind: what produced it (``pretrained`` by default).
+        kind: what produced it: ``dictionary``, ``statistical`` or ``pretrained``;
+            by default ``external`` (cws-bench cannot tell).
         trained_on: what that segmenter was trained on, for contamination
             warnings (a registered corpus name, or a description).
     """
 
     name = "file"
-    kind: Kind = "pretrained"  # type: ignore[misc]
+    kind: Kind = "external"  # type: ignore[misc]
     description = "segmentations produced elsewhere, read from a file"
     has_speed = False  # reading a file is not segmenting: no speed to report
+
+    @classmethod
+    def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
+        """A segmented file that is not there (checked before a bake-off starts)."""
+        path = options.get("path")
+        if path is None or Path(path).is_file():
+            return None
+        return f"{os.fspath(path)}: no such file", "check the path"
 
     def __init__(
         self,
         *,
         path: str | os.PathLike[str] | None = None,
         encoding: str = "utf-8",
-        kind: str = "pretrained",
+        kind: str = "external",
         trained_on: str | None = None,
     ) -> None:
         super().__init__(
             path=path,
             encoding=encoding if encoding != "utf-8" else None,
-            kind=kind if kind != "pretrained" else None,
+            kind=kind if kind != "external" else None,
             trained_on=trained_on,
         )
         if path is None:

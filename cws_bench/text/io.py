@@ -205,7 +205,9 @@ def open_binary(source: PathLike) -> Iterator[BinaryIO]:
     try:
         f = open(path, "rb")  # noqa: SIM115 - closed by the with below
     except FileNotFoundError as e:
-        raise CwsBenchError(f"{path}: no such file", "check the path") from e
+        from cws_bench.suggest import missing_file_hint
+
+        raise CwsBenchError(f"{path}: no such file", missing_file_hint(path)) from e
     except IsADirectoryError as e:
         raise CwsBenchError(f"{path}: is a directory, expected a file") from e
     except PermissionError as e:

@@ -386,8 +386,9 @@ def json_numbers(data: Any) -> list[float]:
 
 
 def formatted(numbers: list[float]) -> set[str]:
-    """The numbers as a report may print them: 0 to 3 decimals, no separators or sign marks."""
-    return {f"{abs(x):.{d}f}" for x in numbers for d in range(4)}
+    """The numbers as a report may print them: 0 to 3 decimals, as they are or as
+    percentages (a score), no separators or sign marks."""
+    return {f"{abs(f * x):.{d}f}" for x in numbers for d in range(4) for f in (1, 100)}
 
 
 def untraceable(text: str, printed: set[str], numbers: list[float]) -> list[str]:

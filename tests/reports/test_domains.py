@@ -73,10 +73,11 @@ def test_wide_markdown_table():
     header_cells = "| segmenter | news-a | news-b | novel | weibo | mean | mean of 3 shared |"
     assert header == header_cells + " worst corpus |"
     # shared: news-a, news-b, weibo (fmm has no novel); pkuseg (0.95 + 0.93 + 0.80) / 3
-    assert "| pkuseg | 0.950 | 0.930 | 0.880 | 0.800 | 0.890 | 0.893 | weibo (0.800) |" in lines
-    assert "| fmm | 0.850 | 0.870 | — | 0.600 | 0.773 | 0.773 | weibo (0.600) |" in lines
-    assert "| jieba | 0.850 | -0.125 | weibo (-0.150) |" in lines
-    assert "| fmm | 0.860 | -0.260 | weibo (-0.260) |" in lines
+    assert "| pkuseg | 95.00 | 93.00 | 88.00 | 80.00 | 89.00 | 89.33 | weibo (80.00) |" in lines
+    assert "| fmm | 85.00 | 87.00 | — | 60.00 | 77.33 | 77.33 | weibo (60.00) |" in lines
+    # differences in points, the scores' unit
+    assert "| jieba | 85.00 | -12.50 | weibo (-15.00) |" in lines
+    assert "| fmm | 86.00 | -26.00 | weibo (-26.00) |" in lines
     # and it is part of leaderboard.md
     assert "## F1 by corpus" in render_markdown(result())
 
@@ -89,7 +90,7 @@ def test_html_heatmap_has_values_in_cells_and_no_raster():
     # every F1 is printed in its heatmap cell, as text
     for values in F1.values():
         for value in values.values():
-            assert f"{value:.3f}" in svg
+            assert f"{100 * value:.2f}" in svg
     assert "data:image" not in page
     assert 'href="#across-corpora"' in page
     assert "How far each segmenter falls off news" in section
@@ -135,4 +136,4 @@ def test_means_count_a_shared_test_set_once_and_compare_over_shared_corpora():
     text = render_wide_markdown(run)
     assert "mean of 2 shared" in text
     assert "(gsd+t2s = udc = gsd)" in text  # in column order
-    assert "| jieba | " in text and "| 0.733 | 0.800 |" in text
+    assert "| jieba | " in text and "| 73.33 | 80.00 |" in text

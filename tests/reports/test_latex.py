@@ -128,12 +128,12 @@ def test_the_latex_of_a_hand_made_run_is_the_stored_file():
 def test_best_values_are_bold_per_track_and_never_a_contaminated_row():
     tex = render_latex(hand_made_run())
     rows = {line.split(" & ")[1]: line for line in tex.splitlines() if line.count(" & ") > 4}
-    # F 0.833 > 0.774 in the closed track; crf's 0.950 is higher but not ranked.
-    assert "\\textbf{0.833}$^{\\mathrm{b}}$" in rows["fmm"]
+    # F 83.33 > 77.42 in the closed track; crf's 95.00 is higher but not ranked.
+    assert "\\textbf{83.33}$^{\\mathrm{b}}$" in rows["fmm"]
     assert "\\textbf" not in rows["\\textit{crf}\\textsuperscript{\\dag{}1}"]
-    assert "\\textbf{0.903}" in rows["jieba"]  # the only ranked open row
+    assert "\\textbf{90.32}" in rows["jieba"]  # the only ranked open row
     assert rows["hmm\\_2 \\& co"].startswith("b & hmm\\_2 \\& co & ")
-    assert "[0.813, 0.853]" in rows["fmm"]
+    assert "[81.33, 85.33]" in rows["fmm"]
     assert "50\\%\\textasciitilde{}model" in tex and "exit 1 \\{x\\}" in tex
 
 

@@ -54,11 +54,11 @@ def test_cells_equal_the_json_values_rounded(reports, bakeoff):
                 continue
             assert cells["R"] == format_score(p.scores["recall"])
             assert cells["P"] == format_score(p.scores["precision"])
-            assert cells["F"].strip("*") == f"{p.scores['f1']:.3f}"
+            assert cells["F"].strip("*") == f"{100 * p.scores['f1']:.2f}"
             assert cells["F 95% CI"] == format_interval(p.intervals["f1"])
-            assert cells["OOV rate"] == f"{p.scores['oov_rate']:.3f}"
-            assert cells["R_oov"] == f"{p.scores['oov_recall']:.3f}"
-            assert cells["R_iv"] == f"{p.scores['iv_recall']:.3f}"
+            assert cells["OOV rate"] == f"{100 * p.scores['oov_rate']:.2f}"
+            assert cells["R_oov"] == f"{100 * p.scores['oov_recall']:.2f}"
+            assert cells["R_iv"] == f"{100 * p.scores['iv_recall']:.2f}"
             assert cells["chars/s"] == format_speed(p.timing["chars_per_s"])
 
 
@@ -66,6 +66,8 @@ def test_every_number_in_a_table_is_in_results_json(reports):
     numeric = {"#", "Segmenter", "Track", "Better than", "Corpus", "Signature"}
     checked = 0
     for table in reports.tables:
+        if list(table.header) == ["Fact", "Value"]:
+            continue  # the Run section's facts in words (test_settings_and_signatures_are_shown)
         for row in table.rows:
             for name, cell in zip(table.header, row):
                 if name not in numeric:
@@ -142,9 +144,15 @@ def test_tables_are_valid_github_markdown(reports):
 
 
 def test_settings_and_signatures_are_shown(reports, bakeoff):
-    for key, value in bakeoff.settings.items():
-        if key != "notes":
-            assert f"- {key}: {value}" in reports.markdown
+    from cws_bench.reports.markdown import escape_markdown
+    from cws_bench.reports.tables import run_facts
+
+    for key in ("seed", "resamples", "confidence", "alpha", "correction"):
+        assert f"| {key} | {bakeoff.settings[key]} |" in reports.markdown
+    for key, value in run_facts(bakeoff):
+        assert f"| {escape_markdown(key)} | {escape_markdown(value)} |" in reports.markdown
+    run = reports.markdown[reports.markdown.index("## Run") :]
+    assert "{'" not in run and "[{" not in run  # no Python repr of a setting
     # The run's notes come first, under the title.
     head = reports.markdown.split("\n## ")[0]
     assert "- skipped rjieba: not installed (pip install rjieba)" in head
@@ -158,7 +166,7 @@ def test_heading_level_and_legend(bakeoff):
     text = render_markdown(bakeoff, heading_level=2)
     assert text.startswith("## Leaderboard: report-test\n")
     assert "\n### pd1998\n" in text
-    assert "three decimals" in text and "paired bootstrap" in text
+    assert "Scores are percentages with two decimals" in text and "paired bootstrap" in text
 
 
 def test_without_statistics_or_dictionary():
@@ -173,7 +181,7 @@ def test_without_statistics_or_dictionary():
         ),
     )
     text = render_markdown(result)
-    assert "| a | a | open | 0.800 | 0.900 | **0.847** | — | — | — | — | — | — |" in text
+    assert "| a | a | open | 80.00 | 90.00 | **84.70** | — | — | — | — | — | — |" in text
     assert "the run made no significance tests" in text
     empty = render_markdown(replace(result, pairs=()))
     assert empty.startswith("# Leaderboard: bare") and "## Run" in empty

@@ -89,7 +89,7 @@ def expected_cells(corpus: str) -> list[list[str]]:
         [
             row.kind,
             row.label + (f" ({row.note})" if row.note else ""),
-            *(f"{value:.3f}" for value in row.figures().values()),
+            *(f"{100 * value:.2f}" for value in row.figures().values()),
             row.table,
         ]
         for row in load_published().for_corpus(corpus)
@@ -112,7 +112,7 @@ def test_markdown_shows_the_published_rows_under_the_sighan_leaderboard_only():
         "best closed",
         "baseline",
     ]
-    assert rows[-1][2:8] == ["0.904", "0.836", "0.869", "0.058", "0.059", "0.956"]  # Table 3
+    assert rows[-1][2:8] == ["90.40", "83.60", "86.90", "5.80", "5.90", "95.60"]  # Table 3
 
 
 def test_markdown_names_the_source_and_compares_fmm_with_the_published_baseline():
@@ -122,7 +122,7 @@ def test_markdown_names_the_source_and_compares_fmm_with_the_published_baseline(
     assert "http://sighan.cs.uchicago.edu/bakeoff2005/data/results.php.htm" in pku
     assert (
         "- baseline (fmm), keep\\_runs=false; interval counting: "
-        "F 0.874 here, 0.869 published, +0.005"
+        "F 87.44 here, 86.90 published, +0.54"
     ) in pku
     assert "Why fmm differs from the published baseline" in pku
     assert "jieba (fmm)" not in pku  # only fmm rows are compared
@@ -135,9 +135,9 @@ def test_the_text_leaderboard_shows_them_too():
     assert f"  {TITLE}, Tables 3, 4, 11, 12:" in pku
     lines = [line.split() for line in pku.splitlines() if line.startswith("    ")]
     baseline = next(line for line in lines if line[0] == "baseline")
-    assert baseline[-6:] == ["0.904", "0.836", "0.869", "0.058", "0.059", "0.956"]
+    assert baseline[-6:] == ["90.40", "83.60", "86.90", "5.80", "5.90", "95.60"]
     assert len(lines) == 1 + len(expected_cells("sighan2005-pku"))  # header and rows
-    assert "  baseline (fmm), keep_runs=false; interval counting: F 0.874 here" in pku
+    assert "  baseline (fmm), keep_runs=false; interval counting: F 87.44 here" in pku
     assert TITLE not in blocks["pku_test"] and TITLE not in blocks["sighan2005-msr"]
 
 
@@ -188,7 +188,7 @@ def test_html_shows_the_rows_in_the_sighan_section_with_the_data_files_values():
     section = re.search(r'<section id="sighan2005-pku-0">(.*?)</section>', html, re.S)
     assert section and TITLE in section.group(1)
     assert 'href="https://aclanthology.org/I05-3017/"' in section.group(1)
-    assert "baseline (fmm), keep_runs=false; interval counting: F 0.874 here" in section.group(1)
+    assert "baseline (fmm), keep_runs=false; interval counting: F 87.44 here" in section.group(1)
 
 
 def check_latex_shape(tex: str) -> None:

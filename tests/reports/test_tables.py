@@ -34,14 +34,14 @@ def comparison(a: str, b: str, difference: float, significant: bool = True) -> C
 
 @pytest.mark.parametrize(
     ("value", "text"),
-    [(0.0, "0.000"), (1.0, "1.000"), (0.9995, "1.000"), (0.12345, "0.123"), (None, "—")],
+    [(0.0, "0.00"), (1.0, "100.00"), (0.99995, "100.00"), (0.12345, "12.35"), (None, "—")],
 )
-def test_scores_have_three_decimals(value, text):
+def test_scores_are_percentages_with_two_decimals(value, text):
     assert format_score(value) == text
 
 
 def test_other_formats():
-    assert format_interval(Interval(0.1, 0.25)) == "[0.100, 0.250]"
+    assert format_interval(Interval(0.1, 0.25)) == "[10.00, 25.00]"
     assert format_interval(None) == "—"
     assert format_speed(999.5) == "1,000"
     assert format_p_value(0.001) == "0.001"

@@ -202,3 +202,23 @@ def test_file_for_another_input_is_caught(tmp_path):
     assert "'学生'" in message
     with pytest.raises(SegmenterError, match="no such file"):
         get_segmenter("file", path=str(tmp_path / "none.txt"))
+
+
+def test_file_and_command_rows_are_listed_as_external_not_pretrained(tmp_path):
+    from click.testing import CliRunner
+
+    from cws_bench.cli import cli
+
+    listed = CliRunner().invoke(cli, ["segmenters"])
+    assert listed.exit_code == 0
+    kinds = {line.split()[0]: line.split()[1] for line in listed.output.splitlines()[1:] if line}
+    assert kinds["file"] == "external" and kinds["command"] == "external"
+    assert kinds["jieba"] == "pretrained"  # the others keep theirs
+    segmented = tmp_path / "out.txt"
+    segmented.write_text("我们 是\n", encoding="utf-8")
+    assert get_segmenter("file", path=str(segmented)).kind == "external"
+    command = get_segmenter("command", command=[sys.executable, str(SCRIPT)])
+    assert command.kind == "external"
+    # the kind option still says what the program is
+    said = get_segmenter("file", path=str(segmented), kind="statistical")
+    assert said.kind == "statistical" and said.options["kind"] == "statistical"

@@ -298,20 +298,21 @@ def test_a_bakeoff_reports_the_tokenizer_figures_of_a_tokenizer_row(tmp_path):
     markdown = render_markdown(result)
     assert "| tokenizer-cl100k |" in markdown.split("Subword tokenizers, each token")[1]
     text = render_leaderboard(result)
-    assert f"{expected.straddling_share:.3f}" in text.split("Subword tokenizers")[1]
+    # scores and shares in the leaderboard's unit (%), ratios as ratios
+    assert f"{100 * expected.straddling_share:.2f}" in text.split("Subword tokenizers")[1]
     # report.html shows the same table: the tokenizer row only, the same cells.
     from cws_bench.reports.html import render_html
 
     table = render_html(result).split('<table class="tokens">')[1].split("</table>")[0]
     assert ">tokenizer-cl100k</td>" in table and "fmm" not in table
     cells = [
-        expected.boundary_precision,
-        expected.boundary_recall,
-        expected.straddling_share,
-        expected.tokens_per_word,
-        expected.tokens_per_char,
+        f"{100 * expected.boundary_precision:.2f}",
+        f"{100 * expected.boundary_recall:.2f}",
+        f"{100 * expected.straddling_share:.2f}",
+        f"{expected.tokens_per_word:.3f}",
+        f"{expected.tokens_per_char:.3f}",
     ]
-    assert "".join(f'<td class="num">{value:.3f}</td>' for value in cells) in table
+    assert "".join(f'<td class="num">{value}</td>' for value in cells) in table
 
 
 def test_a_preset_whose_vocabulary_is_not_installed_is_listed_unavailable(monkeypatch):
