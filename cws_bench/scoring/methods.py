@@ -82,8 +82,10 @@ class CountingMethod:
         keeps_byte_order_mark: a file's byte-order mark stays on its first word.
         scores_missing_predictions: with ``allow_line_mismatch``, gold lines past
             the prediction's end count as empty predictions (else they are not scored).
-        resamples_sentences: bootstrap intervals and paired tests, which resample
-            the per-sentence interval counts, test this method's numbers.
+        resamples_sentences: the method's counts add up sentence by sentence, so
+            bootstrap intervals and paired tests can resample its per-sentence rows
+            (:func:`~cws_bench.scoring.per_sentence.method_rows`; interval: the
+            result's own rows).
     """
 
     name: ClassVar[str]
@@ -149,6 +151,11 @@ class CountingMethod:
         """Counts of its own that a result's ``to_dict`` adds after the boundary scores."""
         return {}
 
+    def sentence_row(self, gold_line: str, pred_line: str) -> tuple[int, int, int]:
+        """(correct, predicted, gold) words of one line pair, as the method counts them
+        (only for a method that ``resamples_sentences`` with counts of its own)."""
+        raise NotImplementedError(f"the {self.name} method has no per-sentence rows")
+
     def missing_predictions_outcome(self, scored_lines: int, gold_rest: Sequence[str]) -> str:
         """What happens to gold lines past the prediction's end, for the warning."""
         return "missing predictions scored as empty lines"
@@ -176,6 +183,9 @@ class SighanMethod(CountingMethod):
     keeps_byte_order_mark = True
     # It reads the two files only while both have a line.
     scores_missing_predictions = False
+    # Its counts add up line by line: resampling sentences and counting them again
+    # is resampling its per-sentence rows (scoring/per_sentence.py, method_rows).
+    resamples_sentences = True
 
     def zero(self) -> AdditiveCounts:
         from cws_bench.scoring.sighan import SighanCounts
@@ -195,6 +205,12 @@ class SighanMethod(CountingMethod):
             gold_lines = [marks[0] + gold_lines[0], *gold_lines[1:]]
             pred_lines = [marks[1] + pred_lines[0], *pred_lines[1:]]
         return count_sighan_lines(gold_lines, pred_lines, words)
+
+    def sentence_row(self, gold_line: str, pred_line: str) -> tuple[int, int, int]:
+        from cws_bench.scoring.sighan import count_sighan_line
+
+        counts = count_sighan_line(gold_line, pred_line)
+        return counts.matched, counts.test_words, counts.truth_words
 
     def buffer_counter(self, words: Collection[str] | None) -> BufferCounts | None:
         from cws_bench.scoring.sighan import BufferCounts
