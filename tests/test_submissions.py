@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from cws_bench.cli import cli
 from cws_bench.run.bakeoff import run_bakeoff
-from cws_bench.run.config import load_config
+from cws_bench.run.config import CorpusSpec, SegmenterSpec, load_config
 from cws_bench.run.validate import ConfigurationError
 from cws_bench.segmenters import get_segmenter
 
@@ -95,6 +95,10 @@ def test_submissions_expand_into_file_rows(folder: Path):
     assert {s.participant for s in rows.values()} == {"A", "B", "C"}
     second = config.corpora[1]
     assert rows["B"].options_for(second)["path"] == str(folder / "submitted/B/second.txt")
+    # {label} is the corpus' label in any option, {corpus} its registered name
+    spec = SegmenterSpec("x", "file", options={"path": "{label}/{corpus}.txt"})
+    pku = CorpusSpec(label="pku", name="sighan2005-pku")
+    assert spec.options_for(pku)["path"] == "pku/sighan2005-pku.txt"
 
 
 def test_every_bad_file_is_reported_at_once_and_nothing_is_written(folder: Path):

@@ -310,6 +310,8 @@ class Board:
         comparisons: the corpus' F1 comparisons, in rank order of ``a`` then ``b``.
         tested: whether the run compared any two segmenters of this corpus.
         winners: who wins each track (closed first).
+        dataset: the registered corpus the label stands for (``sighan2005-pku`` for a
+            corpus labelled ``pku``), or None: the published rows belong to the data.
     """
 
     corpus: str
@@ -319,6 +321,7 @@ class Board:
     comparisons: tuple[Comparison, ...]
     tested: bool
     winners: tuple[TrackWinner, ...] = ()
+    dataset: str | None = None
 
     @property
     def tracks(self) -> list[str]:
@@ -406,7 +409,17 @@ def _board(result: BakeoffResult, corpus: str, metric: str) -> Board:
         comparisons=tuple(comparisons),
         tested=bool(comparisons),
         winners=winners,
+        dataset=registered_corpus(result, corpus),
     )
+
+
+def registered_corpus(result: BakeoffResult, corpus: str) -> str | None:
+    """The registered corpus name behind a corpus label of the run, or None (files)."""
+    for spec in (result.config or {}).get("corpora") or ():
+        if isinstance(spec, dict) and spec.get("label") == corpus:
+            name = spec.get("name")
+            return str(name) if name else None
+    return None
 
 
 def build_boards(result: BakeoffResult, *, metric: str = "f1") -> list[Board]:
