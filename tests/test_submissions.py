@@ -167,6 +167,38 @@ def test_a_line_whose_text_differs_is_scored_and_counted_not_failed(folder: Path
     assert "was it produced from this input" not in latex and "pass -O" not in latex
 
 
+def test_a_failed_pairs_hint_stays_out_of_the_latex(folder: Path):
+    # an ordinary file row looks lines up by their text: a differing line fails it
+    path = folder / "submitted" / "B" / "first.txt"
+    lines = path.read_text("utf-8").splitlines()
+    lines[4] = "这 不是 那 一 行"
+    path.write_text("\n".join(lines) + "\n", "utf-8")
+    config = folder / "files.toml"
+    config.write_text(
+        textwrap.dedent(
+            f"""
+            name = "files"
+            resamples = 20
+            [[corpora]]
+            label = "first"
+            gold = "first_gold.txt"
+            raw = "first_raw.txt"
+            [[segmenters]]
+            name = "file"
+            label = "B"
+            options = {{ path = "{path}" }}
+            """
+        ),
+        encoding="utf-8",
+    )
+    result = run_bakeoff(config, output_dir=folder / "out", jobs=1)
+    (pair,) = result.pairs
+    assert pair.status == "failed" and "hint:" in (pair.error or "")
+    latex = (folder / "out" / "leaderboard.tex").read_text("utf-8")
+    assert "segments this input line" in latex
+    assert "hint:" not in latex and "adapter must" not in latex
+
+
 def test_a_late_submission_runs_alone(folder: Path):
     config = write_config(folder)
     text = config.read_text("utf-8")
@@ -245,6 +277,9 @@ def test_sighan_counting_intervals_and_tests_are_those_of_resampled_files(
     assert pairs["B"].scores["f1"] == pytest.approx(sighan_f(gold, preds["B"], tmp_path))
     assert pairs["B"].scores["f1"] != pytest.approx(other["B"].scores["f1"])  # not the same count
     assert pairs["B"].signature.startswith("cws-bench:") and "method:sighan" in pairs["B"].signature
+    assert "(sighan counting: the official SIGHAN script's diff" in (
+        folder / "out" / "leaderboard.md"
+    ).read_text("utf-8")
     # the recount: the same resampled sentence indices, the script's counting run again
     rng = np.random.default_rng(7)
     draws = rng.integers(0, len(gold), (60, len(gold)))

@@ -39,8 +39,10 @@ __all__ = [
     "build_boards",
     "confidence_label",
     "counting",
+    "counting_rule",
     "detail_columns",
     "excluded_note",
+    "failure_text",
     "format_count",
     "format_interval",
     "format_p_value",
@@ -195,6 +197,24 @@ def counting(settings: dict[str, Any]) -> str:
     ('interval counting', 'sighan counting')
     """
     return f"{settings.get('method') or 'interval'} counting"
+
+
+COUNTING_RULES = {
+    "interval": "a word is correct when its character span is a gold word's",
+    "sighan": "the official SIGHAN script's diff of each line's words: a word is correct "
+    "when the diff leaves it unchanged",
+}
+"""What makes a word correct, per counting method, as the legends say it."""
+
+
+def counting_rule(settings: dict[str, Any]) -> str:
+    """What makes a word correct under the run's counting method.
+
+    >>> counting_rule({})
+    "a word is correct when its character span is a gold word's"
+    """
+    method = settings.get("method") or "interval"
+    return COUNTING_RULES.get(method, f"as the {method} method counts")
 
 
 def confidence_label(settings: dict[str, Any]) -> str:
@@ -411,6 +431,17 @@ def _board(result: BakeoffResult, corpus: str, metric: str) -> Board:
         winners=winners,
         dataset=registered_corpus(result, corpus),
     )
+
+
+def failure_text(pair: PairResult) -> str:
+    """Why a pair failed, for a table's notes: the error without its hint (a hint speaks to
+    whoever runs the command or writes the adapter, not to a reader of the proceedings).
+
+    >>> failure_text(PairResult("c", "s", "file", "open", "failed",
+    ...                         error="no line of f.txt segments line 5\n  hint: an adapter must"))
+    'no line of f.txt segments line 5'
+    """
+    return (pair.error or "no error message recorded").split("\n  hint:")[0].strip()
 
 
 def registered_corpus(result: BakeoffResult, corpus: str) -> str | None:

@@ -291,6 +291,7 @@ def _result(
             "confidence": CONFIDENCE,
             "alpha": ALPHA,
             "correction": config.correction,
+            "method": config.method,
             "jobs": run.executor_jobs,
             "executor": "dask" if config.settings.scheduler else config.settings.executor,
             "shard_chars": config.settings.shard_chars,
