@@ -197,6 +197,7 @@ def test_a_failed_pairs_hint_stays_out_of_the_latex(folder: Path):
     latex = (folder / "out" / "leaderboard.tex").read_text("utf-8")
     assert "segments this input line" in latex
     assert "hint:" not in latex and "adapter must" not in latex
+    assert not (folder / "out" / "scorecards").exists()  # no participant, no scorecard
 
 
 def test_a_late_submission_runs_alone(folder: Path):
@@ -239,6 +240,25 @@ def test_results_record_each_submitted_files_sha256(folder: Path):
     assert len(files) == 6
     (pair,) = [p for p in data["pairs"] if (p["corpus"], p["segmenter"]) == ("second", "C (open)")]
     assert pair["segmenter_info"]["sha256"] == entry["sha256"]
+
+
+def test_one_scorecard_per_participant(folder: Path):
+    result = run_bakeoff(write_config(folder), output_dir=folder / "out", jobs=1)
+    cards = sorted(p.name for p in (folder / "out" / "scorecards").iterdir())
+    assert cards == ["A.md", "B.md", "C.md"]
+    ranked = [p.segmenter for p in result.leaderboard("first", "closed")]
+    card = (folder / "out" / "scorecards" / "C.md").read_text("utf-8")
+    assert card.startswith("# C: scorecard of organiser")
+    rank = ranked.index("C (closed)") + 1
+    (pair,) = [p for p in result.pairs if (p.corpus, p.segmenter) == ("first", "C (closed)")]
+    f1 = f"{pair.scores['f1']:.3f}"
+    low, high = pair.intervals["f1"].low, pair.intervals["f1"].high
+    assert f"| C (closed) | closed | {rank} of {len(ranked)} |" in card
+    assert f"| {f1} | \\[{low:.3f}, {high:.3f}\\] |" in card
+    assert f"SHA-256 `{pair.segmenter_info['sha256']}`" in card
+    assert "## second" in card and "| C (open) | open |" in card
+    a = (folder / "out" / "scorecards" / "A.md").read_text("utf-8")
+    assert "forward maximum matching" in a and "C (open)" not in a
 
 
 # ---------------------------------------------------------------------------

@@ -187,8 +187,10 @@ def bakeoff(
         click.echo(across)
     folder = Path(output) if output else Path("reports") / result.name
     from cws_bench.reports import REPORT_FILES
+    from cws_bench.reports.scorecards import participants
 
-    click.echo(f"reports in {folder}/: {' '.join(REPORT_FILES.values())}", err=True)
+    cards = f" scorecards/ ({len(people)} participants)" if (people := participants(result)) else ""
+    click.echo(f"reports in {folder}/: {' '.join(REPORT_FILES.values())}{cards}", err=True)
     if failed and not allow_failures:
         click.echo(
             f"error: {len(failed)} pair(s) not scored (failed or timed out); "
