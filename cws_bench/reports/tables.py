@@ -438,7 +438,7 @@ def failure_text(pair: PairResult) -> str:
     whoever runs the command or writes the adapter, not to a reader of the proceedings).
 
     >>> failure_text(PairResult("c", "s", "file", "open", "failed",
-    ...                         error="no line of f.txt segments line 5\n  hint: an adapter must"))
+    ...                         error="no line of f.txt segments line 5\\n  hint: an adapter must"))
     'no line of f.txt segments line 5'
     """
     return (pair.error or "no error message recorded").split("\n  hint:")[0].strip()

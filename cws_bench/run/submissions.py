@@ -51,6 +51,7 @@ __all__ = [
     "differing_lines",
     "file_sha256",
     "read_submission",
+    "shown_path",
     "submission_problems",
     "submission_rows",
 ]
@@ -175,7 +176,7 @@ def submission_rows(
         used = [t for t in _TRACKS if by_track[t]]
         for track in used:
             filled = pattern.replace("{participant}", name).replace("{track}", track)
-            path = os.fspath(base / folder / filled.replace("{corpus}", "{label}"))
+            path = os.path.normpath(base / folder / filled.replace("{corpus}", "{label}"))
             rows.append(
                 {
                     "name": "file",
@@ -234,6 +235,17 @@ def differing_lines(raw: Sequence[str], words: Sequence[Sequence[str]]) -> list[
     ]
 
 
+def shown_path(path: str) -> str:
+    """A path as messages show it: relative to the working folder when it is inside it.
+
+    >>> inside = os.path.join(os.getcwd(), "scratch", "a.txt")
+    >>> shown_path(inside) == os.path.join("scratch", "a.txt")
+    True
+    """
+    relative = os.path.relpath(path)
+    return path if relative.startswith(os.pardir) else relative
+
+
 def _text_key(lines: Sequence[str]) -> str:
     return hashlib.blake2b("\n".join("".join(x.split()) for x in lines).encode()).hexdigest()
 
@@ -255,6 +267,7 @@ def submission_problems(
     texts = {_text_key(lines): label for label, lines in raw_of.items()}
     problems: list[tuple[str, str, str | None]] = []
     for where, label, path, encoding in files:
+        path = shown_path(path)
         try:
             submitted = read_submission(path, encoding)
         except CwsBenchError as e:

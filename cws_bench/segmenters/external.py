@@ -456,7 +456,9 @@ class FileSegmenter(Segmenter):
         path = options.get("path")
         if path is None or os.path.isfile(os.fspath(path)):
             return None
-        return (f"segmented file {os.fspath(path)}: no such file", "check the path")
+        shown = os.path.relpath(path)  # relative to the working folder when inside it
+        shown = os.fspath(path) if shown.startswith(os.pardir) else shown
+        return (f"segmented file {shown}: no such file", "check the path")
 
     @property
     def version(self) -> str:
