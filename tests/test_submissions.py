@@ -358,3 +358,40 @@ def test_score_paired_with_the_sighan_method_resamples_its_counts(folder: Path, 
     )
     assert cli.exit_code == 0, cli.output
     assert "sighan counting" in cli.output and "paired bootstrap tests" in cli.output
+
+
+def conll18_f(gold: list[str], pred: list[str], tmp: Path) -> float:
+    """The CoNLL 2018 evaluation's Words F of segmented files (the independent recount)."""
+    from cws_bench.scoring.conll18 import evaluate, load_segmented
+
+    (tmp / "g.txt").write_text("\n".join(gold) + "\n", "utf-8")
+    (tmp / "p.txt").write_text("\n".join(pred) + "\n", "utf-8")
+    return evaluate(load_segmented(tmp / "g.txt"), load_segmented(tmp / "p.txt")).words.f1
+
+
+def test_conll18_counting_in_a_bake_off(folder: Path, tmp_path: Path):
+    result = run_bakeoff(
+        write_config(folder, settings='method = "conll18"'), output_dir=folder / "out", jobs=1
+    )
+    gold = (folder / "second_gold.txt").read_text("utf-8").splitlines()
+    pred = (folder / "submitted" / "B" / "second.txt").read_text("utf-8").splitlines()
+    (pair,) = [p for p in result.pairs if (p.corpus, p.segmenter) == ("second", "B")]
+    assert pair.scores["f1"] == pytest.approx(conll18_f(gold, pred, tmp_path))
+    assert "method:conll18" in pair.signature and pair.scores["method"] == "conll18"
+    draws = np.random.default_rng(7).integers(0, len(gold), (60, len(gold)))
+    recount = [conll18_f([gold[i] for i in d], [pred[i] for i in d], tmp_path) for d in draws]
+    low, high = np.quantile(recount, (0.025, 0.975))
+    assert (pair.intervals["f1"].low, pair.intervals["f1"].high) == pytest.approx((low, high))
+    # the evaluation scores no text that differs: that participant's pair fails, with its reason
+    path = folder / "submitted" / "A" / "first.txt"
+    lines = path.read_text("utf-8").splitlines()
+    lines[4] = "这 不是 那 一 行"
+    path.write_text("\n".join(lines) + "\n", "utf-8")
+    again = run_bakeoff(
+        write_config(folder, settings='method = "conll18"'), output_dir=folder / "out", jobs=1
+    )
+    failed = {(p.corpus, p.segmenter): str(p.error) for p in again.pairs if not p.ok}
+    assert list(failed) == [("first", "A")]
+    assert (
+        "line 5: the concatenation of tokens in gold and in system differ" in failed["first", "A"]
+    )

@@ -522,7 +522,7 @@ def compare(
         gold_format=gold_format,
         data_dir=data_dir,
         # a method with counts of its own resamples them
-        rows=statistics and get_method(method, line_pairs=False).zero() is not None,
+        rows=statistics and get_method(method, line_pairs=False).has_sentence_rows,
     )
     gold_name = "gold" if not isinstance(gold, (str, os.PathLike)) else display_name(gold)
     counts = {

@@ -8,7 +8,7 @@ A bake-off is a TOML file (see ``cws_bench/configs/default.toml``)::
     timeout = 900              # seconds a shard may take
     batch_size = 500           # lines per segment() call
     correction = "holm"        # multiple comparisons: holm, bonferroni, fdr_bh or none
-    method = "interval"        # the counting: interval, or sighan (the official script's)
+    method = "interval"        # the counting: interval, sighan (the official script's), conll18
 
     [settings]                 # how the run is spread over workers (changes no number)
     executor = "local"         # local worker processes, or dask
@@ -459,11 +459,11 @@ def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffCo
 
 
 def _check_method(method: str, source: str) -> None:
-    """A bake-off's counting method counts line pairs and resamples sentences (``interval``,
-    ``sighan``): its F, intervals and letters are one count."""
+    """A bake-off's counting method resamples sentences (``interval``, ``sighan``,
+    ``conll18``): its F, intervals and letters are one count."""
     from cws_bench.scoring.methods import methods
 
-    names = [m.name for m in methods() if m.counts_line_pairs and m.resamples_sentences]
+    names = [m.name for m in methods() if m.resamples_sentences]
     if method not in names:
         from cws_bench.suggest import did_you_mean
 

@@ -86,6 +86,8 @@ class CountingMethod:
             bootstrap intervals and paired tests can resample its per-sentence rows
             (:func:`~cws_bench.scoring.per_sentence.method_rows`; interval: the
             result's own rows).
+        has_sentence_rows: the method counts each sentence pair itself
+            (:meth:`sentence_row`), beside the interval rows of a result.
     """
 
     name: ClassVar[str]
@@ -95,6 +97,7 @@ class CountingMethod:
     keeps_byte_order_mark: ClassVar[bool] = False
     scores_missing_predictions: ClassVar[bool] = True
     resamples_sentences: ClassVar[bool] = False
+    has_sentence_rows: ClassVar[bool] = False
 
     def zero(self) -> AdditiveCounts | None:
         """The method's own counts before any line (None: the interval counts are its counts)."""
@@ -186,6 +189,7 @@ class SighanMethod(CountingMethod):
     # Its counts add up line by line: resampling sentences and counting them again
     # is resampling its per-sentence rows (scoring/per_sentence.py, method_rows).
     resamples_sentences = True
+    has_sentence_rows = True
 
     def zero(self) -> AdditiveCounts:
         from cws_bench.scoring.sighan import SighanCounts
@@ -267,6 +271,16 @@ class Conll18Method(CountingMethod):
     name = "conll18"
     description = "the CoNLL 2018 UD shared task's Words score (GOLD in CoNLL-U)"
     counts_line_pairs = False
+    # Sentences whose texts agree add up to the file's Words score (a bake-off's
+    # sentences are line pairs): their rows resample as the sighan method's do.
+    resamples_sentences = True
+    has_sentence_rows = True
+
+    def sentence_row(self, gold_line: str, pred_line: str) -> tuple[int, int, int]:
+        from cws_bench.scoring.conll18 import sentence_words_score
+
+        score = sentence_words_score(gold_line.split(), pred_line.split())
+        return score.correct, score.system, score.gold
 
 
 _REGISTRY: dict[str, CountingMethod] = {}

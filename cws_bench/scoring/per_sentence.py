@@ -101,7 +101,7 @@ def method_rows(
     from cws_bench.scoring.methods import get_method
 
     counting = get_method(method, line_pairs=False)
-    if counting.zero() is None:  # the interval counts are its counts
+    if not counting.has_sentence_rows:  # the interval counts are its counts
         return None
     if not counting.resamples_sentences:
         from cws_bench.errors import CwsBenchError
@@ -115,14 +115,19 @@ def method_rows(
         from cws_bench.text.normalize import get_normalizer
 
         normalizer = get_normalizer(normalize)
+    from cws_bench.errors import CwsBenchError
+
     rows = []
-    for gold_words, pred_words in zip(gold, pred):
+    for number, (gold_words, pred_words) in enumerate(zip(gold, pred), start=1):
         if not gold_words:
             continue
         gold_line, pred_line = " ".join(gold_words), " ".join(pred_words)
         if normalizer is not None:
             gold_line, pred_line = normalizer(gold_line), normalizer(pred_line)
-        rows.append(counting.sentence_row(gold_line, pred_line))
+        try:
+            rows.append(counting.sentence_row(gold_line, pred_line))
+        except CwsBenchError as e:  # (conll18: texts that differ are not scored)
+            raise type(e)(f"line {number}: {e.message}", e.hint) from None
     return rows
 
 
