@@ -123,7 +123,10 @@ def bakeoff(
     shards and pairs are cached, so an interrupted run picks up where it
     stopped. The numbers do not depend on the executor or the shard size.
     Writes {count} files ({files}), prints the leaderboard of each corpus
-    and, over several corpora, the F1-by-corpus table.
+    and, over several corpora, the F1-by-corpus table. An organiser's
+    [[submissions]] (a folder of participants' files, docs/BAKEOFF.md) are
+    read and checked whole first, and get one scorecards/<participant>.md each;
+    method = "sighan" in the TOML counts as the official script does.
 
     Tracks are ranked apart (closed, then open), each with its winner; a
     segmenter scored on its own training data is shown but never ranked.
