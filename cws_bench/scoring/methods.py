@@ -159,6 +159,10 @@ class CountingMethod:
         (only for a method that ``resamples_sentences`` with counts of its own)."""
         raise NotImplementedError(f"the {self.name} method has no per-sentence rows")
 
+    def mismatch_outcome(self) -> str:
+        """How lines whose characters differ are scored, for the warning."""
+        return "scored through a character alignment"
+
     def missing_predictions_outcome(self, scored_lines: int, gold_rest: Sequence[str]) -> str:
         """What happens to gold lines past the prediction's end, for the warning."""
         return "missing predictions scored as empty lines"
@@ -256,6 +260,12 @@ class SighanMethod(CountingMethod):
         return (
             f"only the {scored_lines} lines both have are scored, as the SIGHAN script "
             f"does ({missed} gold words of the other lines not counted)"
+        )
+
+    def mismatch_outcome(self) -> str:
+        return (
+            "their words counted by the script's diff, their boundaries through a "
+            "character alignment"
         )
 
     def summary_block(self, own: Any, pred_name: str, *, has_dictionary: bool) -> str:
