@@ -296,7 +296,8 @@ def submission_problems(
             )
             continue
         gold = [" ".join(sentence) for sentence in gold_of[label]]
-        raw_text = [w for w in input_warnings(gold, lines, label, path) if "raw, unsegmented" in w]
+        warnings = input_warnings(gold, lines, label, path)
+        raw_text = [w for w in warnings if w.startswith(f"{path} looks like raw, unsegmented")]
         if raw_text:
             problems.append((where, raw_text[0].split("; segment it")[0], "segment it first"))
             continue
