@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import textwrap
+from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
@@ -236,6 +237,8 @@ def test_results_record_each_submitted_files_sha256(folder: Path):
     entry = files["second", "C (open)"]
     assert entry["sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()
     assert entry["participant"] == "C" and entry["path"] == str(path)
+    modified = datetime.fromtimestamp(path.stat().st_mtime, timezone.utc)
+    assert entry["modified"] == modified.isoformat(timespec="seconds")
     assert entry["signature"].startswith("cws-bench:")
     assert len(files) == 6
     (pair,) = [p for p in data["pairs"] if (p["corpus"], p["segmenter"]) == ("second", "C (open)")]

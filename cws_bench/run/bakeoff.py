@@ -335,11 +335,21 @@ def _submitted_files(config: BakeoffConfig, pairs: list[PairResult]) -> dict[str
                 "description": spec.description,
                 "path": path,
                 "sha256": sha256,
+                # when the file was last written (a late or corrected submission shows)
+                "modified": _modified(path),
                 "status": pair.status,
                 "signature": pair.signature,
             }
         )
     return {"submissions": found} if found else {}
+
+
+def _modified(path: str | None) -> str | None:
+    """A file's modification time (UTC, ISO 8601, seconds), or None when it is not there."""
+    if path is None or not os.path.isfile(path):
+        return None
+    stamp = datetime.fromtimestamp(os.path.getmtime(path), timezone.utc)
+    return stamp.isoformat(timespec="seconds")
 
 
 def _failed_pair(
