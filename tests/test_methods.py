@@ -52,7 +52,8 @@ def test_each_method_carries_its_quirks():
     interval, sighan = get_method("interval"), get_method("sighan")
     assert (interval.keeps_byte_order_mark, sighan.keeps_byte_order_mark) == (False, True)
     assert interval.scores_missing_predictions and not sighan.scores_missing_predictions
-    assert interval.resamples_sentences and not sighan.resamples_sentences
+    assert interval.resamples_sentences and sighan.resamples_sentences  # per-line counts
+    assert get_method("conll18", line_pairs=False).has_sentence_rows  # in a bake-off
     assert interval.zero() is None and sighan.zero() == SighanCounts()
     assert not get_method("conll18", line_pairs=False).counts_line_pairs
 

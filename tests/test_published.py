@@ -234,3 +234,30 @@ def test_a_byte_fallback_matcher_rebuilds_the_published_baseline(icwb2, corpus):
     assert round(oov / total, 3) == baseline.oov_rate
     assert round(oov_correct / oov, 3) == baseline.oov_recall
     assert abs(round(f1, 3) - baseline.f1) <= 0.002 + 1e-9  # as printed: three decimals
+
+
+def test_a_labelled_sighan_corpus_keeps_its_published_rows():
+    from cws_bench.reports.published import published_markdown, published_view
+    from cws_bench.reports.tables import build_boards
+    from cws_bench.results.model import BakeoffResult
+
+    pair = PairResult(
+        corpus="pku",
+        segmenter="fmm",
+        adapter="fmm",
+        track="closed",
+        status="ok",
+        scores={"f1": 0.88, "gold_words": 104372, "method": "interval"},
+        segmenter_info={"name": "fmm", "options": {}},
+    )
+    config = {"corpora": [{"label": "pku", "name": "sighan2005-pku", "split": "test"}]}
+    (board,) = build_boards(BakeoffResult("x", config, (pair,)))
+    view = published_view(board)
+    assert view is not None and len(view.rows) == 5 and view.corpus == "pku"
+    assert [d.segmenter for d in view.differences] == ["fmm"]
+    assert any(
+        "Emerson" in line or "published" in line.lower() for line in published_markdown(board)
+    )
+    # files of one's own under that label are not the published data
+    (mine,) = build_boards(BakeoffResult("x", {"corpora": [{"label": "pku"}]}, (pair,)))
+    assert published_view(mine) is None

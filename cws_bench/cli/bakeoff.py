@@ -125,7 +125,10 @@ def bakeoff(
     shards and pairs are cached, so an interrupted run picks up where it
     stopped. The numbers do not depend on the executor or the shard size.
     Writes {count} files ({files}), prints the leaderboard of each corpus
-    and, over several corpora, the F1-by-corpus table.
+    and, over several corpora, the F1-by-corpus table. An organiser's
+    [[submissions]] (a folder of participants' files, docs/BAKEOFF.md) are
+    read and checked whole first, and get one scorecards/<participant>.md each;
+    method = "sighan" in the TOML counts as the official script does.
 
     Tracks are ranked apart (closed, then open), each with its winner; a
     segmenter scored on its own training data is shown but never ranked.
@@ -188,8 +191,10 @@ def bakeoff(
         click.echo(across)
     folder = reports_folder(result.name, output, only_segmenters, only_corpora)
     from cws_bench.reports import REPORT_FILES
+    from cws_bench.reports.scorecards import participants
 
-    click.echo(f"reports in {folder}/: {' '.join(REPORT_FILES.values())}", err=True)
+    cards = f" scorecards/ ({len(people)} participants)" if (people := participants(result)) else ""
+    click.echo(f"reports in {folder}/: {' '.join(REPORT_FILES.values())}{cards}", err=True)
     if failed and not allow_failures:
         click.echo(
             f"error: {len(failed)} pair(s) not scored (failed or timed out); "

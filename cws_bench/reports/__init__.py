@@ -9,7 +9,9 @@
   confidence intervals, speed and significance letters, best F first;
 - ``report.html``: one self-contained page with the tables, charts and the
   error analysis;
-- ``leaderboard.tex``: the leaderboards as booktabs tables for a paper.
+- ``leaderboard.tex``: the leaderboards as booktabs tables for a paper;
+- ``scorecards/<participant>.md`` (an organiser's bake-off only): one page per
+  participant (:mod:`cws_bench.reports.scorecards`).
 
 :func:`load_results` reads saved ``results.json`` files back, merging several
 runs of the same corpora and settings (:func:`merge_results`), and
@@ -147,7 +149,8 @@ def write_reports(
         progress: show a bar on stderr while the reports render (on a terminal only).
 
     Returns:
-        Report kind (``json``, ``csv``, ``markdown``, ``html``, ``latex``) -> path written.
+        Report kind (``json``, ``csv``, ``markdown``, ``html``, ``latex``) -> path written,
+        and ``scorecards/<participant>.md`` -> its path for each participant.
 
     Raises:
         CwsBenchError: the folder cannot be created or written.
@@ -168,6 +171,9 @@ def write_reports(
         bar.set_postfix_str(name, refresh=True)
         contents[kind] = REPORTS[kind].render(result)
     bar.close()
+    from cws_bench.reports.scorecards import scorecard_files
+
+    cards = scorecard_files(result)  # an organiser's bake-off: one per participant
     folder = Path(output_dir)
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -190,6 +196,19 @@ def write_reports(
                 fixes=(Fix("output_dir"),),
             ) from e
         written[kind] = path
+    for name, text in cards.items():
+        path = folder / name
+        try:
+            path.parent.mkdir(exist_ok=True)
+            with atomic_write(path) as f:
+                f.write(text)
+        except OSError as e:
+            raise CwsBenchError(
+                f"{path}: cannot write the scorecard ({e.strerror})",
+                "check the folder's permissions and free space, or pass another {0}",
+                fixes=(Fix("output_dir"),),
+            ) from e
+        written[name] = path
     return written
 
 

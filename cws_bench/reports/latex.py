@@ -29,6 +29,7 @@ from cws_bench.reports.tables import (
     build_boards,
     confidence_label,
     counting,
+    failure_text,
     format_interval,
     format_score,
     format_speed,
@@ -298,8 +299,7 @@ def _board_table(board: Board, result: BakeoffResult) -> list[str]:
         for number, (who, text) in enumerate(board.notes, start=1)
     ]
     notes += [
-        f"{escape_latex(p.segmenter)} ({escape_latex(p.status)}): "
-        f"{escape_latex(p.error or 'no error message recorded')}"
+        f"{escape_latex(p.segmenter)} ({escape_latex(p.status)}): {escape_latex(failure_text(p))}"
         for p in board.failed
     ]
     shared = shared_signature([row.pair for row in board.rows])

@@ -22,6 +22,7 @@ from cws_bench.reports.tables import (
     build_boards,
     confidence_label,
     counting,
+    counting_rule,
     detail_columns,
     excluded_note,
     format_interval,
@@ -241,8 +242,8 @@ def _legend(result: BakeoffResult) -> list[str]:
     return [
         "Legend:",
         "",
-        f"- Scores are {report_units().caption} ({counting(settings)}: a word is correct "
-        "when its character span is a gold word's). R, P, F: word recall, precision and F1.",
+        f"- Scores are {report_units().caption} ({counting(settings)}: "
+        f"{counting_rule(settings)}). R, P, F: word recall, precision and F1.",
         "- OOV rate: share of gold words missing from the corpus' dictionary; R_oov, R_iv: "
         f"recall of out-of-vocabulary and in-vocabulary gold words ({MISSING} without a "
         "dictionary).",

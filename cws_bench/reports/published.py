@@ -83,14 +83,15 @@ def _number(text: str) -> tuple[int, str]:
 
 def published_view(board: Board) -> PublishedView | None:
     """The published rows for a leaderboard, or None when none apply to its corpus."""
-    rows = published_for(board.corpus, board.corpus_size().get("gold_words"))
+    dataset = board.dataset or board.corpus  # a labelled corpus keeps its published rows
+    rows = published_for(dataset, board.corpus_size().get("gold_words"))
     if not rows:
         return None
     published = load_published()
     return PublishedView(
         corpus=board.corpus,
         rows=rows,
-        differences=baseline_differences(board.corpus, [row.pair for row in board.rows]),
+        differences=baseline_differences(dataset, [row.pair for row in board.rows]),
         source_key=published.source_key,
         citation=published.citation,
         url=published.url,

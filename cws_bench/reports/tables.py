@@ -39,8 +39,10 @@ __all__ = [
     "build_boards",
     "confidence_label",
     "counting",
+    "counting_rule",
     "detail_columns",
     "excluded_note",
+    "failure_text",
     "format_count",
     "format_interval",
     "format_p_value",
@@ -196,6 +198,24 @@ def counting(settings: dict[str, Any]) -> str:
     ('interval counting', 'sighan counting')
     """
     return f"{settings.get('method') or 'interval'} counting"
+
+
+COUNTING_RULES = {
+    "interval": "a word is correct when its character span is a gold word's",
+    "sighan": "the official SIGHAN script's diff of each line's words: a word is correct "
+    "when the diff leaves it unchanged",
+}
+"""What makes a word correct, per counting method, as the legends say it."""
+
+
+def counting_rule(settings: dict[str, Any]) -> str:
+    """What makes a word correct under the run's counting method.
+
+    >>> counting_rule({})
+    "a word is correct when its character span is a gold word's"
+    """
+    method = settings.get("method") or "interval"
+    return COUNTING_RULES.get(method, f"as the {method} method counts")
 
 
 def confidence_label(settings: dict[str, Any]) -> str:
@@ -417,6 +437,8 @@ class Board:
         comparisons: the corpus' F1 comparisons, in rank order of ``a`` then ``b``.
         tested: whether the run compared any two segmenters of this corpus.
         winners: who wins each track (closed first).
+        dataset: the registered corpus the label stands for (``sighan2005-pku`` for a
+            corpus labelled ``pku``), or None: the published rows belong to the data.
     """
 
     corpus: str
@@ -426,6 +448,7 @@ class Board:
     comparisons: tuple[Comparison, ...]
     tested: bool
     winners: tuple[TrackWinner, ...] = ()
+    dataset: str | None = None
 
     @property
     def tracks(self) -> list[str]:
@@ -513,7 +536,28 @@ def _board(result: BakeoffResult, corpus: str, metric: str) -> Board:
         comparisons=tuple(comparisons),
         tested=bool(comparisons),
         winners=winners,
+        dataset=registered_corpus(result, corpus),
     )
+
+
+def failure_text(pair: PairResult) -> str:
+    """Why a pair failed, for a table's notes: the error without its hint (a hint speaks to
+    whoever runs the command or writes the adapter, not to a reader of the proceedings).
+
+    >>> failure_text(PairResult("c", "s", "file", "open", "failed",
+    ...                         error="no line of f.txt segments line 5\\n  hint: an adapter must"))
+    'no line of f.txt segments line 5'
+    """
+    return (pair.error or "no error message recorded").split("\n  hint:")[0].strip()
+
+
+def registered_corpus(result: BakeoffResult, corpus: str) -> str | None:
+    """The registered corpus name behind a corpus label of the run, or None (files)."""
+    for spec in (result.config or {}).get("corpora") or ():
+        if isinstance(spec, dict) and spec.get("label") == corpus:
+            name = spec.get("name")
+            return str(name) if name else None
+    return None
 
 
 def build_boards(result: BakeoffResult, *, metric: str = "f1") -> list[Board]:

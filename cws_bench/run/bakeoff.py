@@ -181,10 +181,20 @@ def run_bakeoff(
     notes: list[str] = []
     # 2. validation (run/validate.py: below run/config.py, so the configuration goes untyped)
     selected = validate.select(config, segmenters=only_segmenters, corpora=only_corpora)
-    checked: BakeoffConfig = cast(
-        BakeoffConfig,
-        validate.validate_config(selected, data_dir=data, shipped=segmenters or (), notes=notes),
-    )
+    submitted = _submission_problems(selected, data)  # every submitted file, read once here
+    try:
+        checked: BakeoffConfig = cast(
+            BakeoffConfig,
+            validate.validate_config(
+                selected, data_dir=data, shipped=segmenters or (), notes=notes
+            ),
+        )
+    except validate.ConfigurationError as e:
+        if not submitted:
+            raise
+        raise validate.ConfigurationError(e.source, [*e.problems, *submitted]) from None
+    if submitted:
+        raise validate.ConfigurationError(selected.source or "<config>", submitted)
     own = executor if isinstance(executor, Executor) else None
     if own is None and not checked.settings.scheduler:
         validate.check_main_guard()  # before any worker process imports the script
@@ -193,7 +203,9 @@ def run_bakeoff(
     cache = RunCache(output / "cache" if use_cache or write else None)
     installed = installed_segmenters(checked, notes, shipped=shipped_segmenters(segmenters))
     settings = replace(checked.settings, jobs=jobs, timeout=shard_timeout or checked.timeout)
-    early = early_executor(settings, own)
+    # (a bake-off of submissions only reads files: no worker to start)
+    only_files = all(s.participant is not None for s in checked.segmenters)
+    early = None if only_files else early_executor(settings, own)
     warming = None
     try:
         with kept_summaries():  # a training split is read once: identity, dictionary, buckets
@@ -224,6 +236,42 @@ def run_bakeoff(
         folder = reports_folder(checked.name, output_dir, only_segmenters, only_corpora)
         write_reports(result, folder, progress=progress)
     return result
+
+
+def _submission_problems(config: BakeoffConfig, data_dir: str | None) -> list[validate.Problem]:
+    """What is wrong with the participants' files (:mod:`cws_bench.run.submissions`).
+
+    A missing file is left to the validation (the ``file`` adapter's model
+    check names it), as is a corpus that cannot be read.
+    """
+    from cws_bench.errors import CwsBenchError
+    from cws_bench.run.plan import gold_and_raw
+    from cws_bench.run.submissions import submission_problems
+
+    rows = [s for s in config.segmenters if s.participant is not None]
+    if not rows:
+        return []
+    raw_of: dict[str, list[str]] = {}
+    gold_of: dict[str, Any] = {}
+    for corpus in config.corpora:
+        try:
+            gold_of[corpus.label], raw_of[corpus.label] = gold_and_raw(corpus, data_dir)
+        except CwsBenchError:
+            continue  # its problem is the validation's
+    files = []
+    for spec in rows:
+        for corpus in config.corpora:
+            if not spec.runs_on(corpus) or corpus.label not in raw_of:
+                continue
+            options = spec.options_for(corpus, data_dir)
+            if os.path.isfile(options["path"]):
+                where = f"participant {spec.label} on {corpus.label}"
+                encoding = options.get("encoding") or "utf-8"
+                files.append((where, corpus.label, options["path"], encoding))
+    return [
+        validate.Problem(where, message, hint)
+        for where, message, hint in submission_problems(files, raw_of, gold_of)
+    ]
 
 
 # ---------------------------------------------------------------------------
@@ -278,6 +326,7 @@ def _result(
             "confidence": CONFIDENCE,
             "alpha": ALPHA,
             "correction": config.correction,
+            "method": config.method,
             "jobs": run.executor_jobs,
             "executor": "dask" if config.settings.scheduler else config.settings.executor,
             "shard_chars": config.settings.shard_chars,
@@ -287,11 +336,55 @@ def _result(
             "corpus_domains": _corpus_domains(plan.corpora, data),
             "corpus_test_sets": overlap.test_sets,
             "test_in_train": overlap.train,
+            **_submitted_files(config, pairs),
         },
         environment={**environment(), **model_devices(records)},
         created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
         duration_s=0.0,
     )
+
+
+def _submitted_files(config: BakeoffConfig, pairs: list[PairResult]) -> dict[str, Any]:
+    """``{"submissions": [...]}``: what an organiser publishes of each submitted file (who,
+    which corpus, where, the SHA-256 of its bytes, the signature of its scores: every
+    number traces to the bytes scored); empty for a bake-off without submissions."""
+    from cws_bench.run.submissions import file_sha256
+
+    specs = {s.label: s for s in config.segmenters if s.participant is not None}
+    found = []
+    for pair in pairs:
+        spec = specs.get(pair.segmenter)
+        if spec is None:
+            continue
+        info = pair.segmenter_info or {}
+        path = (info.get("options") or {}).get("path")
+        sha256 = info.get("sha256")
+        if sha256 is None and path is not None and os.path.isfile(path):
+            sha256 = file_sha256(path)  # a failed pair's file
+        found.append(
+            {
+                "participant": spec.participant,
+                "segmenter": pair.segmenter,
+                "track": pair.track,
+                "corpus": pair.corpus,
+                "description": spec.description,
+                "path": path,
+                "sha256": sha256,
+                # when the file was last written (a late or corrected submission shows)
+                "modified": _modified(path),
+                "status": pair.status,
+                "signature": pair.signature,
+            }
+        )
+    return {"submissions": found} if found else {}
+
+
+def _modified(path: str | None) -> str | None:
+    """A file's modification time (UTC, ISO 8601, seconds), or None when it is not there."""
+    if path is None or not os.path.isfile(path):
+        return None
+    stamp = datetime.fromtimestamp(os.path.getmtime(path), timezone.utc)
+    return stamp.isoformat(timespec="seconds")
 
 
 def _failed_pair(

@@ -441,13 +441,14 @@ def _latex_escape(text: str) -> str:
     return escape_latex(text)
 
 
-def _sentence_counts(result: ScoreResult) -> Any:
-    """Per-sentence rows (cws_bench.scoring.per_sentence), as the bake-off resamples them."""
+def _sentence_counts(result: ScoreResult, own: list[tuple[int, int, int]] | None = None) -> Any:
+    """Per-sentence rows (cws_bench.scoring.per_sentence), as the bake-off resamples them:
+    the method's own rows when it has some (:func:`_method_rows`), else the interval ones."""
     import numpy as np
 
     from cws_bench.scoring.per_sentence import COLUMNS, sentence_rows
 
-    rows = sentence_rows(result)
+    rows = own if own is not None else sentence_rows(result)
     return np.asarray(rows, dtype=np.int64).reshape(-1, len(COLUMNS))
 
 
@@ -523,9 +524,11 @@ def compare(
             f"use one of: {', '.join(named)}",
         )
     paired = paired or baseline is not None
-    if (confidence or paired) and not get_method(method).resamples_sentences:
+    statistics = bool(confidence or paired)
+    if statistics and not get_method(method, line_pairs=False).resamples_sentences:
         raise CwsBenchError(
-            "bootstrap intervals and paired tests resample interval counts, as the bake-off does",
+            f"the {method} method's counts are not per sentence: bootstrap intervals and "
+            "paired tests resample sentences",
             "leave out {0}, or {1}/{2}/{3}",
             fixes=(Fix("method", method), Fix("confidence"), Fix("paired"), Fix("baseline")),
         )
@@ -534,7 +537,7 @@ def compare(
     words = scoring_dictionary(
         gold, dictionary, data_dir=data_dir, encoding=dictionary_encoding or encoding
     )
-    results = _score_all(
+    results, own_rows = _score_all(
         gold,
         named,
         dictionary=words,
@@ -544,9 +547,13 @@ def compare(
         pred_encoding=pred_encoding,
         gold_format=gold_format,
         data_dir=data_dir,
+        # a method with counts of its own resamples them
+        rows=statistics and get_method(method, line_pairs=False).has_sentence_rows,
     )
     gold_name = "gold" if not isinstance(gold, (str, os.PathLike)) else display_name(gold)
-    counts = {name: _sentence_counts(result) for name, result in results.items()}
+    counts = {
+        name: _sentence_counts(result, own_rows.get(name)) for name, result in results.items()
+    }
     pairs = _test_pairs(list(results), baseline) if paired and len(results) > 1 else []
     intervals, comparisons = bootstrap_statistics(
         gold_name, counts, pairs, resamples=resamples, seed=seed, intervals=bool(confidence)
@@ -640,14 +647,19 @@ def _score_all(
     pred_encoding: str | None,
     gold_format: str,
     data_dir: PathLike | None,
-) -> dict[str, ScoreResult]:
+    rows: bool = False,
+) -> tuple[dict[str, ScoreResult], dict[str, list[tuple[int, int, int]]]]:
     """Each system's result with per-sentence counts.
 
     When the gold and every system are files, each is scored by
     ``score_files``; otherwise all go through ``score_sentences`` (files
-    read as sentences), so the rows of one report are counted alike.
+    read as sentences), so the rows of one report are counted alike. With
+    ``rows`` (statistics on a method's own counts), all go through
+    ``score_sentences``, and the second value holds each system's per-sentence
+    rows of the method (:func:`_method_rows`): the figures and their resamples
+    are one count. (Else it is empty: the results' interval rows are used.)
     """
-    if _is_path(gold) and all(_is_path(v) for v in named.values()):
+    if not rows and _is_path(gold) and all(_is_path(v) for v in named.values()):
         return {
             name: score_files(
                 gold,
@@ -662,7 +674,7 @@ def _score_all(
                 per_line=True,
             )
             for name, path in named.items()
-        }
+        }, {}
     if _is_path(gold):
         from cws_bench.scoring.inputs import gold_sentences
 
@@ -673,6 +685,7 @@ def _score_all(
     else:
         gold_sentences = [list(words) for words in gold]
     results = {}
+    own_rows: dict[str, list[tuple[int, int, int]]] = {}
     for name, value in named.items():
         pred = (
             list(read_segmented(value, encoding=pred_encoding or encoding))
@@ -687,7 +700,34 @@ def _score_all(
             normalize=normalize,
             per_line=True,
         )
-    return results
+        if rows:
+            found = _method_rows(results[name], gold_sentences, pred, normalize)
+            if found is not None:
+                own_rows[name] = found
+    return results, own_rows
+
+
+def _method_rows(
+    result: ScoreResult,
+    gold: Sequence[Sequence[str]],
+    pred: Sequence[Sequence[str]],
+    normalize: Any,
+) -> list[tuple[int, int, int]] | None:
+    """The result's method's per-sentence rows (``method_rows``; None for ``interval``),
+    checked to add up to the result's own totals."""
+    from cws_bench.scoring.per_sentence import method_rows
+
+    name = normalize if isinstance(normalize, str) or normalize is None else normalize.name
+    found = method_rows(result.method, gold, pred, normalize=name)
+    if found is None:
+        return result
+    totals = tuple(map(sum, zip(*found))) if found else (0, 0, 0)
+    if totals != (result.correct_words, result.pred_words, result.gold_words):
+        raise CwsBenchError(
+            f"the {result.method} method's per-sentence counts {totals} do not add up to its "
+            f"totals {(result.correct_words, result.pred_words, result.gold_words)}"
+        )
+    return found
 
 
 def bootstrap_statistics(

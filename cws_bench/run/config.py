@@ -8,6 +8,7 @@ A bake-off is a TOML file (see ``cws_bench/configs/default.toml``)::
     timeout = 900              # seconds a shard may take
     batch_size = 500           # lines per segment() call
     correction = "holm"        # multiple comparisons: holm, bonferroni, fdr_bh or none
+    method = "interval"        # the counting: interval, sighan (the official script's), conll18
 
     [settings]                 # how the run is spread over workers (changes no number)
     executor = "local"         # local worker processes, or dask
@@ -36,9 +37,15 @@ A bake-off is a TOML file (see ``cws_bench/configs/default.toml``)::
     options = { corpus = "pd1998", split = "train" }
     optional = false           # true: skip when the adapter or its model is not here
     corpora = ["pd1998"]       # only on these corpus labels (default: every corpus)
+    description = ""           # one line about the row, for the reports
+
+    [[submissions]]            # an organiser's folder of submissions: ``file`` rows
+    folder = "submissions"     # (see cws_bench.run.submissions)
+    pattern = "{participant}/{corpus}.txt"
 
 Option values may say ``{corpus}``: it becomes the registered name of the
-corpus being scored (closed tracks train on each corpus' own training data).
+corpus being scored (closed tracks train on each corpus' own training data);
+``{label}`` becomes its label.
 
 :func:`load_config` reads the file (or a bundled name), :func:`parse_config`
 checks every key and value into a :class:`BakeoffConfig` of
@@ -63,6 +70,7 @@ from cws_bench.defaults import DEFAULT_BATCH_SIZE, DEFAULT_RESAMPLES, DEFAULT_SE
 from cws_bench.errors import CwsBenchError
 from cws_bench.run import validate
 from cws_bench.run.executors import DEFAULT_RETRIES, EXECUTORS, ExecutorSettings
+from cws_bench.run.submissions import submission_rows
 from cws_bench.text.io import PathLike
 
 __all__ = [
@@ -129,6 +137,9 @@ class SegmenterSpec:
         optional: skip the segmenter when its library or its model is not here.
         corpora: the corpus labels it runs on (closed-track rows only where a
             corpus has training data), or None for every corpus.
+        description: one line about the row (a participant's system), for the reports.
+        participant: who submitted the row's files (rows made from ``[[submissions]]``,
+            :mod:`cws_bench.run.submissions`), or None.
     """
 
     label: str
@@ -137,6 +148,8 @@ class SegmenterSpec:
     options: dict[str, Any] = field(default_factory=dict)
     optional: bool = False
     corpora: tuple[str, ...] | None = None
+    description: str = ""
+    participant: str | None = None
 
     def runs_on(self, corpus: CorpusSpec) -> bool:
         """Whether the segmenter is run on ``corpus``."""
@@ -151,6 +164,7 @@ class SegmenterSpec:
         """The options with their placeholders filled.
 
         ``{corpus}`` becomes the corpus' registered name (or its label);
+        ``{label}`` the corpus' label (a file per corpus, as the reports name it);
         ``{data_dir}`` the run's ``--data-dir``: an option whose whole value is
         ``{data_dir}`` is left out when the run has none; ``{env:NAME}`` the
         value of the environment variable ``NAME`` (an LLM's endpoint and
@@ -161,7 +175,7 @@ class SegmenterSpec:
 
         def fill(value: Any) -> Any:
             if isinstance(value, str):
-                value = value.replace("{corpus}", target)
+                value = value.replace("{corpus}", target).replace("{label}", corpus.label)
                 if "{env:" in value:
                     value = _ENV.sub(lambda m: os.environ.get(m.group(1), ""), value)
                 if "{data_dir}" in value and data_dir is not None:
@@ -220,6 +234,7 @@ class BakeoffConfig:
     source: str | None = None
     correction: str = CORRECTION
     settings: ExecutorSettings = DEFAULT_SETTINGS
+    method: str = "interval"
 
     def to_dict(self) -> dict[str, Any]:
         """The configuration as plain data (what results.json records)."""
@@ -232,6 +247,7 @@ class BakeoffConfig:
             "timeout": self.timeout,
             "batch_size": self.batch_size,
             "correction": self.correction,
+            "method": self.method,
             "corpora": [vars_of(c) for c in self.corpora],
             "segmenters": [vars_of(s) for s in self.segmenters],
             "settings": {key: getattr(self.settings, key) for key in sorted(_SETTINGS_KEYS)},
@@ -262,6 +278,8 @@ _TOP_KEYS = {
     "corpora",
     "segmenters",
     "settings",
+    "method",
+    "submissions",
 }
 
 
@@ -437,6 +455,11 @@ def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffCo
         parse(_parse_segmenter, table, f"{source}: [[segmenters]] #{index}", base)
         for index, table in enumerate(data.get("segmenters", []), start=1)
     ]
+    labels = [c.label for c in corpora if c is not None]
+    for index, table in enumerate(data.get("submissions", []), start=1):
+        where = f"{source}: [[submissions]] #{index}"
+        for row in parse(submission_rows, table, where, base, labels) or []:
+            segmenters.append(parse(_parse_segmenter, row, where))
     if len(found) > 1:
         raise validate.ConfigurationError(
             source, [validate.Problem("", e.message, e.hint) for e in found]
@@ -457,6 +480,7 @@ def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffCo
             source=source,
             correction=str(data.get("correction", CORRECTION)),
             settings=replace(DEFAULT_SETTINGS, **_parse_settings(data, source)),
+            method=str(data.get("method", "interval")),
         )
     except (TypeError, ValueError) as e:
         raise CwsBenchError(f"{source}: {e}") from e
@@ -468,7 +492,23 @@ def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffCo
             f"not {config.correction!r}",
             "holm (Holm-Bonferroni) is the default; none leaves the p-values uncorrected",
         )
+    _check_method(config.method, source)
     return config
+
+
+def _check_method(method: str, source: str) -> None:
+    """A bake-off's counting method resamples sentences (``interval``, ``sighan``,
+    ``conll18``): its F, intervals and letters are one count."""
+    from cws_bench.scoring.methods import methods
+
+    names = [m.name for m in methods() if m.resamples_sentences]
+    if method not in names:
+        from cws_bench.suggest import did_you_mean
+
+        raise CwsBenchError(
+            f"{source}: method must be one of {', '.join(names)}, not {method!r}",
+            did_you_mean(method, names) or "interval (the default) counts character intervals",
+        )
 
 
 def load_config(config: PathLike | None = None) -> BakeoffConfig:

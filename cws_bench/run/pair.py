@@ -321,13 +321,15 @@ def pair_result(
 
 @dataclass(frozen=True)
 class PairInput:
-    """A corpus as a pair is scored on it: gold sentences, raw lines, OOV dictionary."""
+    """A corpus as a pair is scored on it: gold sentences, raw lines, OOV dictionary, and
+    the counting method (``interval``, or ``sighan``: the official script's)."""
 
     corpus: CorpusSpec
     gold: list[Sequence[str]]
     raw: list[str]
     dictionary: Dictionary | None
     data_dir: str | None
+    method: str = "interval"
 
 
 @dataclass(frozen=True)
@@ -359,17 +361,39 @@ def score_pair(
         pred: the words of every raw line.
         trained_on: the segmenter's training data, or None.
     """
+    from dataclasses import replace
+
     from cws_bench.scoring import score_sentences
-    from cws_bench.scoring.per_sentence import sentence_rows
+    from cws_bench.scoring.methods import get_method
+    from cws_bench.scoring.per_sentence import method_rows, sentence_rows
 
     corpus = pair.corpus
+    # a method that scores whole files (conll18) is counted sentence by sentence below;
+    # its totals are then the interval counts' (checked), which the result keeps
+    by_lines = get_method(pair.method, line_pairs=False).counts_line_pairs
     result = score_sentences(
-        pair.gold, pred, pair.dictionary, normalize=corpus.normalize, per_line=True
+        pair.gold,
+        pred,
+        pair.dictionary,
+        normalize=corpus.normalize,
+        per_line=True,
+        method=pair.method if by_lines else "interval",  # type: ignore[arg-type]
     )
     contamination = contamination_warnings(trained_on, corpus, result.signature.gold)
+    # the rows the bake-off resamples are counted by the pair's method: its F and its
+    # intervals and letters are one count
+    rows = method_rows(pair.method, pair.gold, pred, normalize=corpus.normalize)
+    if rows is not None:
+        totals = tuple(map(sum, zip(*rows))) if rows else (0, 0, 0)
+        expected = (result.correct_words, result.pred_words, result.gold_words)
+        if totals != expected:
+            raise ValueError(f"{pair.method} rows add up to {totals}, not to {expected}")
+        if not by_lines:
+            signature = replace(result.signature, method=pair.method)
+            result = replace(result, method=pair.method, signature=signature)
     return ScoredPair(
         result,
-        tuple(sentence_rows(result)),
+        tuple(sentence_rows(result) if rows is None else rows),
         (*result.warnings, *contamination),
         bool(contamination),
     )

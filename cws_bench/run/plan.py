@@ -175,6 +175,7 @@ def cache_key(
     *,
     data_dir: str | None = None,
     libraries: dict[str, str] | None = None,
+    method: str = "interval",
 ) -> str:
     """A short hash of everything that can change a pair's numbers.
 
@@ -183,7 +184,7 @@ def cache_key(
     training data behind ``corpus=``/``dictionary="corpus:..."`` by its
     checksums, the installed versions of the libraries it uses; the corpus
     by the checksums of its gold, raw input and dictionary; the
-    normalisation, the cache format and cws-bench's version. Paths never
+    normalisation, the counting method, the cache format and cws-bench's version. Paths never
     enter it, so moving files keeps the key and editing them changes it.
     """
     from cws_bench.run.identity import library_versions, options_identity, training_identity
@@ -209,6 +210,7 @@ def cache_key(
             "dictionary": identity.dictionary,
             "normalize": corpus.normalize,
             **({"convert": corpus.convert} if corpus.convert != "none" else {}),
+            **({"method": method} if method != "interval" else {}),
         },
         sort_keys=True,
         ensure_ascii=False,
@@ -325,6 +327,7 @@ class RunPlan:
     statuses: dict[Pair, tuple[str, str | None]]
     cached: set[Pair]
     notes: list[str]
+    method: str = "interval"
 
 
 def _corpus_here(corpus: CorpusSpec, data_dir: str | None, notes: list[str]) -> bool:
@@ -340,7 +343,9 @@ def _corpus_here(corpus: CorpusSpec, data_dir: str | None, notes: list[str]) -> 
     return False
 
 
-def _read_corpus(corpus: CorpusSpec, data_dir: str | None) -> PairInput | str:
+def _read_corpus(
+    corpus: CorpusSpec, data_dir: str | None, method: str = "interval"
+) -> PairInput | str:
     """The corpus' input, or the reason it cannot be scored (its pairs fail with it)."""
     try:
         gold, raw = gold_and_raw(corpus, data_dir)
@@ -350,7 +355,7 @@ def _read_corpus(corpus: CorpusSpec, data_dir: str | None) -> PairInput | str:
         if isinstance(e, CorpusUnavailableError):
             raise
         return str(e)
-    return PairInput(corpus, gold, raw, corpus_dictionary(corpus, data_dir), data_dir)
+    return PairInput(corpus, gold, raw, corpus_dictionary(corpus, data_dir), data_dir, method)
 
 
 def plan_run(
@@ -368,7 +373,7 @@ def plan_run(
         config: the bake-off's configuration (its corpora, batch size and shard size).
         segmenters: ``(spec, registry info, shipped segmenter or None)``.
     """
-    plan = RunPlan([], {}, [], {}, {}, set(), notes)
+    plan = RunPlan([], {}, [], {}, {}, set(), notes, config.method)
     # (the configuration's settings always hold a shard size: DEFAULT_SETTINGS has one)
     batch_size = config.batch_size
     shard_chars = config.settings.shard_chars or BAKEOFF_SHARD_CHARS
@@ -376,7 +381,7 @@ def plan_run(
         if not _corpus_here(corpus, data_dir, notes):
             continue
         plan.corpora.append(corpus)
-        read = _read_corpus(corpus, data_dir)
+        read = _read_corpus(corpus, data_dir, config.method)
         if isinstance(read, str):
             for spec, _, _ in segmenters:
                 if spec.runs_on(corpus):
@@ -425,11 +430,21 @@ def _plan_pair(
 ) -> None:
     options = spec.options_for(corpus, data_dir)
     if blob is None:
-        key = cache_key(corpus, spec.name, options, identity, info.version, data_dir=data_dir)
+        key = cache_key(
+            corpus,
+            spec.name,
+            options,
+            identity,
+            info.version,
+            data_dir=data_dir,
+            method=plan.method,
+        )
         loaded_as = segmenter_key(spec.name, options, data_dir)
     else:  # a shipped segmenter: known by its pickled bytes
         code = hashlib.blake2b(blob, digest_size=10).hexdigest()
-        key = cache_key(corpus, f"python:{code}", {}, identity, None, libraries={})
+        key = cache_key(
+            corpus, f"python:{code}", {}, identity, None, libraries={}, method=plan.method
+        )
         loaded_as = f"python:{code}"
     pair = (corpus.label, spec.label)
     record = cache.record(key) if use_cache else None
@@ -438,6 +453,10 @@ def _plan_pair(
         plan.statuses[pair] = ("ok", None)
         plan.cached.add(pair)
         return
+    if spec.participant is not None and blob is None:
+        # a participant's file: scored as it is, line by line (no shards, no workers)
+        _score_submission(plan, corpus, spec, options, key, cache)
+        return
     setup = PairSetup(spec.name, options, batch_size, corpus.convert, spec.track, loaded_as, blob)
     # Shards end between batches, as an unsharded run cuts them, or between any two
     # lines for a segmenter whose lines are segmented each on its own.
@@ -445,3 +464,45 @@ def _plan_pair(
     # an empty corpus still has one (empty) shard: its segmenter is loaded and described
     cuts = cut_batches(lengths, unit, shard_chars) or [(0, 0)]
     plan.pairs.append(PlannedPair(corpus, spec, info, key, setup, cuts))
+
+
+def _score_submission(
+    plan: RunPlan,
+    corpus: CorpusSpec,
+    spec: SegmenterSpec,
+    options: dict[str, Any],
+    key: str,
+    cache: RunCache,
+) -> None:
+    """A participant's file scored against the corpus, line by line as submitted.
+
+    Unlike a ``file`` row, which looks each input line up in the file by its
+    text, a submission's line *n* is the segmentation of input line *n*: a line
+    whose text differs from the input's is scored as the counting method scores
+    it (aligned by the interval method, diffed by the SIGHAN script's) and
+    counted in the row's warnings, never a failed pair. (Its lines were
+    checked before the run: :func:`cws_bench.run.submissions.submission_problems`.)
+    """
+    from cws_bench.run.pair import finish_pair
+    from cws_bench.run.submissions import read_submission
+    from cws_bench.run.tasks import segmenter_facts
+    from cws_bench.segmenters import get_segmenter
+    from cws_bench.system.memory import peak_memory_mib
+
+    pair = (corpus.label, spec.label)
+    try:
+        submitted = read_submission(options["path"], options.get("encoding", "utf-8"))
+        facts = segmenter_facts(get_segmenter("file", **options), spec.track, None)
+        record = finish_pair(
+            plan.inputs[corpus.label],
+            submitted.words,
+            facts,
+            timing={"load_s": 0.0, "segment_s": 0.0},
+            peak_memory_mib=peak_memory_mib(),
+        )
+    except Exception as e:  # a scoring error fails this pair only
+        plan.statuses[pair] = ("failed", f"{type(e).__name__}: {e}")
+        return
+    cache.put(key, record)
+    plan.records[pair] = record
+    plan.statuses[pair] = ("ok", None)

@@ -120,6 +120,8 @@ def validate_config(
         if spec.label in shipped:
             continue
         where = f"[[segmenters]] #{index} {spec.label}"
+        if getattr(spec, "participant", None) is not None:
+            where = f"participant {spec.label}"  # a row of [[submissions]]
         found, skip = _segmenter_problems(spec, where, data.corpora, data_dir)
         problems.extend(found)
         if skip is not None:
@@ -231,7 +233,7 @@ def _segmenter_problems(
             skip = f"{message} ({hint})"
             break
         problems.append(Problem(where, message, hint))
-        if "{corpus}" not in str(spec.options):
+        if "{corpus}" not in str(spec.options) and "{label}" not in str(spec.options):
             break  # the same model for every corpus: said once
     return problems, skip
 

@@ -390,7 +390,7 @@ class Scorer:
         if acc.mismatch_count:
             warnings.append(
                 f"{acc.mismatch_count} line(s) hold different characters in gold and "
-                f"prediction; scored through a character alignment"
+                f"prediction; {self.counter.mismatch_outcome()}"
             )
         if acc.empty_gold_lines:
             shown = ", ".join(map(str, acc.empty_gold_lines[: self.max_examples]))

@@ -82,8 +82,12 @@ class CountingMethod:
         keeps_byte_order_mark: a file's byte-order mark stays on its first word.
         scores_missing_predictions: with ``allow_line_mismatch``, gold lines past
             the prediction's end count as empty predictions (else they are not scored).
-        resamples_sentences: bootstrap intervals and paired tests, which resample
-            the per-sentence interval counts, test this method's numbers.
+        resamples_sentences: the method's counts add up sentence by sentence, so
+            bootstrap intervals and paired tests can resample its per-sentence rows
+            (:func:`~cws_bench.scoring.per_sentence.method_rows`; interval: the
+            result's own rows).
+        has_sentence_rows: the method counts each sentence pair itself
+            (:meth:`sentence_row`), beside the interval rows of a result.
     """
 
     name: ClassVar[str]
@@ -93,6 +97,7 @@ class CountingMethod:
     keeps_byte_order_mark: ClassVar[bool] = False
     scores_missing_predictions: ClassVar[bool] = True
     resamples_sentences: ClassVar[bool] = False
+    has_sentence_rows: ClassVar[bool] = False
 
     def zero(self) -> AdditiveCounts | None:
         """The method's own counts before any line (None: the interval counts are its counts)."""
@@ -149,6 +154,15 @@ class CountingMethod:
         """Counts of its own that a result's ``to_dict`` adds after the boundary scores."""
         return {}
 
+    def sentence_row(self, gold_line: str, pred_line: str) -> tuple[int, int, int]:
+        """(correct, predicted, gold) words of one line pair, as the method counts them
+        (only for a method that ``resamples_sentences`` with counts of its own)."""
+        raise NotImplementedError(f"the {self.name} method has no per-sentence rows")
+
+    def mismatch_outcome(self) -> str:
+        """How lines whose characters differ are scored, for the warning."""
+        return "scored through a character alignment"
+
     def missing_predictions_outcome(self, scored_lines: int, gold_rest: Sequence[str]) -> str:
         """What happens to gold lines past the prediction's end, for the warning."""
         return "missing predictions scored as empty lines"
@@ -176,6 +190,10 @@ class SighanMethod(CountingMethod):
     keeps_byte_order_mark = True
     # It reads the two files only while both have a line.
     scores_missing_predictions = False
+    # Its counts add up line by line: resampling sentences and counting them again
+    # is resampling its per-sentence rows (scoring/per_sentence.py, method_rows).
+    resamples_sentences = True
+    has_sentence_rows = True
 
     def zero(self) -> AdditiveCounts:
         from cws_bench.scoring.sighan import SighanCounts
@@ -195,6 +213,12 @@ class SighanMethod(CountingMethod):
             gold_lines = [marks[0] + gold_lines[0], *gold_lines[1:]]
             pred_lines = [marks[1] + pred_lines[0], *pred_lines[1:]]
         return count_sighan_lines(gold_lines, pred_lines, words)
+
+    def sentence_row(self, gold_line: str, pred_line: str) -> tuple[int, int, int]:
+        from cws_bench.scoring.sighan import count_sighan_line
+
+        counts = count_sighan_line(gold_line, pred_line)
+        return counts.matched, counts.test_words, counts.truth_words
 
     def buffer_counter(self, words: Collection[str] | None) -> BufferCounts | None:
         from cws_bench.scoring.sighan import BufferCounts
@@ -238,6 +262,12 @@ class SighanMethod(CountingMethod):
             f"does ({missed} gold words of the other lines not counted)"
         )
 
+    def mismatch_outcome(self) -> str:
+        return (
+            "their words counted by the script's diff, their boundaries through a "
+            "character alignment"
+        )
+
     def summary_block(self, own: Any, pred_name: str, *, has_dictionary: bool) -> str:
         """The script's summary block (``--format sighan``)."""
         from cws_bench.scoring.sighan import format_sighan_summary
@@ -251,6 +281,16 @@ class Conll18Method(CountingMethod):
     name = "conll18"
     description = "the CoNLL 2018 UD shared task's Words score (GOLD in CoNLL-U)"
     counts_line_pairs = False
+    # Sentences whose texts agree add up to the file's Words score (a bake-off's
+    # sentences are line pairs): their rows resample as the sighan method's do.
+    resamples_sentences = True
+    has_sentence_rows = True
+
+    def sentence_row(self, gold_line: str, pred_line: str) -> tuple[int, int, int]:
+        from cws_bench.scoring.conll18 import sentence_words_score
+
+        score = sentence_words_score(gold_line.split(), pred_line.split())
+        return score.correct, score.system, score.gold
 
 
 _REGISTRY: dict[str, CountingMethod] = {}

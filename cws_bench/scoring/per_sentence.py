@@ -31,6 +31,7 @@ __all__ = [
     "Row",
     "column",
     "line_rows",
+    "method_rows",
     "paired_tests",
     "sentence_rows",
     "statistics",
@@ -71,6 +72,63 @@ def sentence_rows(result: ScoreResult) -> list[Row]:
     if result.lines is None:
         raise ValueError("the result holds no per-line counts: score with per_line=True")
     return line_rows(result.lines)
+
+
+def method_rows(
+    method: str,
+    gold: Sequence[Sequence[str]],
+    pred: Sequence[Sequence[str]],
+    *,
+    normalize: str | None = None,
+) -> list[Row] | None:
+    """One row per scored sentence as a counting method counts it, or None for ``interval``
+    (its rows are the result's own: :func:`sentence_rows`).
+
+    A method whose counts add up line by line (``sighan``: the script diffs each
+    line pair on its own, :func:`~cws_bench.scoring.sighan.count_sighan_line`)
+    gives (matched, predicted, gold) words per sentence; their sums are the
+    method's totals, so a resample of these rows is the method run on the
+    resampled sentences. Rows are those of the lines with gold words (the
+    script skips an empty gold line, as the interval rows do).
+
+    >>> method_rows("sighan", [["结婚", "的"], [], ["和", "尚未"]],
+    ...             [["结婚", "的"], ["x"], ["和尚", "未"]])
+    [(2, 2, 2), (0, 2, 2)]
+
+    Raises:
+        CwsBenchError: a method whose counts are not per sentence.
+    """
+    from cws_bench.scoring.methods import get_method
+
+    counting = get_method(method, line_pairs=False)
+    if not counting.has_sentence_rows:  # the interval counts are its counts
+        return None
+    if not counting.resamples_sentences:
+        from cws_bench.errors import CwsBenchError
+
+        raise CwsBenchError(
+            f"the {method} method has no per-sentence counts to resample",
+            "use the interval or sighan method for intervals and paired tests",
+        )
+    normalizer = None
+    if normalize not in (None, "none"):
+        from cws_bench.text.normalize import get_normalizer
+
+        normalizer = get_normalizer(normalize)
+    from cws_bench.errors import CwsBenchError
+
+    rows = []
+    for number, (gold_words, pred_words) in enumerate(zip(gold, pred), start=1):
+        if not gold_words:
+            continue
+        gold_line, pred_line = " ".join(gold_words), " ".join(pred_words)
+        if normalizer is not None:
+            gold_line, pred_line = normalizer(gold_line), normalizer(pred_line)
+        try:
+            rows.append(counting.sentence_row(gold_line, pred_line))
+        except CwsBenchError as e:  # (conll18: texts that differ are not scored)
+            raise type(e)(f"line {number}: {e.message}", e.hint) from None
+    return rows
 
 
 def line_rows(lines: Iterable[tuple[int, SegCounts]]) -> list[Row]:

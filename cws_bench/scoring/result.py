@@ -60,7 +60,7 @@ class ScoreResult(Mapping[str, Any]):
     @property
     def counting_method(self) -> CountingMethod:
         """The registered counting method that produced this result."""
-        return get_method(self.method)
+        return get_method(self.method, line_pairs=False)  # (conll18: a bake-off's rows)
 
     @property
     def scores(self) -> SegScores:

@@ -30,6 +30,7 @@ file for a different input is caught at its first line.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import selectors
 import shlex
@@ -443,11 +444,30 @@ class FileSegmenter(Segmenter):
             if words:
                 self._lines["".join(words)].append((number, words))
         self._version = f"file:{digest.hexdigest()}"
+        sha256 = hashlib.sha256()
+        with open(path, "rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                sha256.update(block)
+        self.sha256 = sha256.hexdigest()
         if trained_on:
             from cws_bench.corpora import corpus_names
 
             registered = trained_on if trained_on in corpus_names() else None
             self.trained_on = TrainingData(trained_on, corpus=registered)
+
+    def metadata(self) -> dict[str, Any]:
+        """The adapter's metadata and the SHA-256 of the file's bytes (what was scored)."""
+        return {**super().metadata(), "sha256": self.sha256}
+
+    @classmethod
+    def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
+        """A segmented file that is not there (checked before a bake-off starts)."""
+        path = options.get("path")
+        if path is None or os.path.isfile(os.fspath(path)):
+            return None
+        shown = os.path.relpath(path)  # relative to the working folder when inside it
+        shown = os.fspath(path) if shown.startswith(os.pardir) else shown
+        return (f"segmented file {shown}: no such file", "check the path")
 
     @property
     def version(self) -> str:
