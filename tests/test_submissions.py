@@ -254,10 +254,11 @@ def test_one_scorecard_per_participant(folder: Path):
     assert card.startswith("# C: scorecard of organiser")
     rank = ranked.index("C (closed)") + 1
     (pair,) = [p for p in result.pairs if (p.corpus, p.segmenter) == ("first", "C (closed)")]
-    f1 = f"{pair.scores['f1']:.3f}"
-    low, high = pair.intervals["f1"].low, pair.intervals["f1"].high
+    f1 = f"{100 * pair.scores['f1']:.2f}"
+    low, high = 100 * pair.intervals["f1"].low, 100 * pair.intervals["f1"].high
     assert f"| C (closed) | closed | {rank} of {len(ranked)} |" in card
-    assert f"| {f1} | \\[{low:.3f}, {high:.3f}\\] |" in card
+    assert f"| {f1} | \\[{low:.2f}, {high:.2f}\\] |" in card
+    assert "Scores are percentages with two decimals" in card
     assert f"SHA-256 `{pair.segmenter_info['sha256']}`" in card
     assert "## second" in card and "| C (open) | open |" in card
     a = (folder / "out" / "scorecards" / "A.md").read_text("utf-8")
@@ -398,3 +399,26 @@ def test_conll18_counting_in_a_bake_off(folder: Path, tmp_path: Path):
     assert (
         "line 5: the concatenation of tokens in gold and in system differ" in failed["first", "A"]
     )
+
+
+def test_a_late_participants_own_run_merges_with_the_first_and_joins_the_files(folder: Path):
+    from cws_bench.reports import load_results
+
+    config = write_config(folder)
+    text = config.read_text("utf-8")
+    head, _, rest = text.partition("[[submissions.participants]]")
+    blocks = [
+        "[[submissions.participants]]" + b for b in rest.split("[[submissions.participants]]")
+    ]
+    config.write_text(head + "".join(blocks[:2]), encoding="utf-8")  # A and B on time
+    run_bakeoff(config, output_dir=folder / "early", jobs=1)
+    late = folder / "late.toml"
+    late.write_text(head.replace('"organiser"', '"organiser-late"') + blocks[2], "utf-8")
+    run_bakeoff(late, output_dir=folder / "late", jobs=1)  # C alone, later
+    merged = load_results([folder / "early", folder / "late"])
+    assert {p.segmenter for p in merged.pairs} == {"A", "B", "C (closed)", "C (open)"}
+    files = {(f["corpus"], f["segmenter"]) for f in merged.settings["submissions"]}
+    assert files == {(c, s) for c in ("first", "second") for s in ("A", "B")} | {
+        ("first", "C (closed)"),
+        ("second", "C (open)"),
+    }

@@ -377,5 +377,6 @@ def test_validation_names_the_resolved_path_of_a_missing_file(tmp_path, monkeypa
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(cli, ["bakeoff", str(config), "-o", str(tmp_path / "out")])
     assert result.exit_code == 2, result.output
-    assert f"{conf / 'gone.txt'}: no such file" in result.stderr
+    # resolved against the TOML's folder, shown from the working folder it lies in
+    assert "segmented file conf/gone.txt: no such file" in result.stderr
     assert f"dictionary file {conf / 'gone-words.txt'}: no such file" in result.stderr

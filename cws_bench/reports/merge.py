@@ -30,9 +30,10 @@ from cws_bench.results.records import RECORD_SCHEMA, schema_problem
 
 __all__ = ["IDENTITY_KEYS", "MERGE_IGNORED_SETTINGS", "load_results", "merge_results"]
 
-MERGE_IGNORED_SETTINGS = frozenset({"notes", "runs", *BOOKKEEPING_SETTINGS})
+MERGE_IGNORED_SETTINGS = frozenset({"notes", "runs", "submissions", *BOOKKEEPING_SETTINGS})
 """Settings that may differ between merged runs: they change no number. How each run was
-carried out (workers, shards, loads, wall time) is kept per run, in ``settings["runs"]``."""
+carried out (workers, shards, loads, wall time) is kept per run, in ``settings["runs"]``;
+an organiser's submitted files (``submissions``) are joined."""
 
 IDENTITY_KEYS = ("cws-bench", "method", "norm", "gold", "dict")
 """Fields of a pair's signature that say which text was scored and how: equal across runs."""
@@ -323,6 +324,9 @@ def merge_results(
     pairs = tuple(p for r in results for p in r.pairs)
     settings = {k: v for k, v in first.settings.items() if k not in MERGE_IGNORED_SETTINGS}
     settings["runs"] = [run for r, label in zip(results, labels) for run in _runs(r, label)]
+    submitted = [s for r in results for s in r.settings.get("submissions", ()) or ()]
+    if submitted:
+        settings["submissions"] = submitted
     notes = [str(n) for r in results for n in r.settings.get("notes", ()) or ()]
     notes = list(dict.fromkeys(notes))
     notes.append(

@@ -23,6 +23,7 @@ from cws_bench.reports.tables import (
     failure_text,
     format_interval,
     format_score,
+    report_units,
     significantly_better,
 )
 from cws_bench.results.model import BakeoffResult
@@ -154,8 +155,9 @@ def render_scorecard(result: BakeoffResult, participant: str) -> str:
     if description:
         lines += [escape_markdown(str(description)), ""]
     lines += [
-        f"Scores are fractions ({counting(settings)}); ranks are within a track, best F "
-        "first; better/worse than: significant paired tests of F, as the leaderboard's letters.",
+        f"Scores are {report_units().caption} ({counting(settings)}); ranks are within a "
+        "track, best F first; better/worse than: significant paired tests of F, as the "
+        "leaderboard's letters.",
         "",
     ]
     for board in boards:

@@ -459,7 +459,7 @@ def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffCo
     for index, table in enumerate(data.get("submissions", []), start=1):
         where = f"{source}: [[submissions]] #{index}"
         for row in parse(submission_rows, table, where, base, labels) or []:
-            segmenters.append(parse(_parse_segmenter, row, where))
+            segmenters.append(parse(_parse_segmenter, row, where, base))
     if len(found) > 1:
         raise validate.ConfigurationError(
             source, [validate.Problem("", e.message, e.hint) for e in found]

@@ -408,14 +408,6 @@ class FileSegmenter(Segmenter):
     description = "segmentations produced elsewhere, read from a file"
     has_speed = False  # reading a file is not segmenting: no speed to report
 
-    @classmethod
-    def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
-        """A segmented file that is not there (checked before a bake-off starts)."""
-        path = options.get("path")
-        if path is None or Path(path).is_file():
-            return None
-        return f"{os.fspath(path)}: no such file", "check the path"
-
     def __init__(
         self,
         *,
