@@ -24,13 +24,15 @@ from pathlib import Path
 from typing import Any
 
 from cws_bench.errors import CwsBenchError
-from cws_bench.results.model import BakeoffResult, judge_comparisons
+from cws_bench.metrics.defaults import DEFAULT_ALPHA
+from cws_bench.results.model import BakeoffResult, detectable_differences, judge_comparisons
 from cws_bench.results.records import RECORD_SCHEMA, schema_problem
 
 __all__ = ["IDENTITY_KEYS", "MERGE_IGNORED_SETTINGS", "load_results", "merge_results"]
 
-MERGE_IGNORED_SETTINGS = frozenset({"notes", "jobs"})
-"""Settings that may differ between merged runs: they change no number."""
+MERGE_IGNORED_SETTINGS = frozenset({"notes", "jobs", "detectable"})
+"""Settings that may differ between merged runs: they change no number (``detectable``
+summarises each run's comparisons, and is summed up again over the merged ones)."""
 
 IDENTITY_KEYS = ("cws-bench", "method", "norm", "gold", "dict")
 """Fields of a pair's signature that say which text was scored and how: equal across runs."""
@@ -117,6 +119,8 @@ RESULTS_SCHEMA: dict[str, Any] = {
                     "p_value": _FRACTION,
                     "significant": {"type": "boolean"},
                     "adjusted_p_value": {"type": ["number", "null"], "minimum": 0, "maximum": 1},
+                    "standard_error": {"type": ["number", "null"], "minimum": 0},
+                    "mde": {"type": ["number", "null"], "minimum": 0},
                 },
             },
         },
@@ -311,9 +315,11 @@ def merge_results(
     comparisons = judge_comparisons(
         pairs,
         [c for r in results for c in r.comparisons],
-        alpha=float(settings.get("alpha", 0.05)),
+        alpha=float(settings.get("alpha", DEFAULT_ALPHA)),
         correction=correction if correction else "none",
     )
+    if "detectable" in settings:
+        settings["detectable"] = detectable_differences(comparisons)
     return BakeoffResult(
         name=" + ".join(dict.fromkeys(r.name for r in results)),
         config=config,
