@@ -20,6 +20,7 @@ from cws_bench.metrics.significance import (
     fscore_statistic,
     maxt_adjusted_p_values,
     minimum_detectable_effect,
+    paired_bootstrap_test,
 )
 from cws_bench.results.model import (
     Comparison,
@@ -82,7 +83,11 @@ def test_score_runs_approximate_randomization(outputs):
     )
     assert comparison["p_value"] == expected.p_value
     assert comparison["difference"] == pytest.approx(expected.difference, abs=1e-15)
-    assert comparison["mde"] == pytest.approx(minimum_detectable_effect(expected.standard_error))
+    bootstrap = paired_bootstrap_test(
+        counts_of(first), counts_of(second), fscore_statistic(), n_resamples=500, seed=3
+    )  # the SE of the difference is the bootstrap's, whichever the test
+    assert comparison["standard_error"] == bootstrap.standard_error
+    assert comparison["mde"] == pytest.approx(minimum_detectable_effect(bootstrap.standard_error))
     assert data["detectable"]["mde"] == comparison["mde"]
     text = invoke(*args, "--resamples", 500, "--seed", 3).stdout
     assert "paired permutation (randomization) tests of F1" in text
@@ -128,7 +133,10 @@ def test_the_bakeoff_statistics_run_the_chosen_test():
         )
         assert comparison.p_value == expected.p_value
         assert comparison.significant == (expected.p_value < 0.01)
-        assert comparison.mde == minimum_detectable_effect(expected.standard_error, alpha=0.01)
+        bootstrap = paired_bootstrap_test(
+            counts[a], counts[b], fscore_statistic(), n_resamples=400, seed=4
+        )
+        assert comparison.mde == minimum_detectable_effect(bootstrap.standard_error, alpha=0.01)
         np.testing.assert_array_equal(comparison.null, expected.null)
     with pytest.raises(ValueError, match="test must be one of"):
         bootstrap_statistics("c", counts, pairs, resamples=10, seed=1, test="t")

@@ -422,7 +422,8 @@ class Comparison:
             its family (the comparisons of one track on one corpus), by the
             run's ``correction``; None outside every family.
         standard_error: the standard error of the difference (the standard
-            deviation of the test's null distribution), or None (older results).
+            deviation of its paired bootstrap distribution), or None (older
+            results, one resample).
         mde: the minimum detectable effect of this pair at the run's alpha and
             power 0.8, ``(z_{1-α/2} + z_{0.8})·standard_error``
             (:func:`cws_bench.metrics.significance.minimum_detectable_effect`).

@@ -754,7 +754,10 @@ def bootstrap_statistics(
     shuffles are shared too (the same seed), so every comparison's ``null``
     is drawn jointly with the others', as the ``maxt`` correction needs. Each
     comparison's ``mde`` is its minimum detectable effect at ``alpha`` and
-    power 0.8.
+    power 0.8, from the bootstrap standard error of its difference (with
+    either test: the shuffles' spread, ``sqrt(Σd_i²)``, also holds the
+    systems' mean difference per sentence, and overstates the SE of systems
+    far apart).
     """
     from cws_bench.metrics.significance import (
         SharedResamples,
@@ -795,7 +798,9 @@ def bootstrap_statistics(
             result = approximate_randomization_test(
                 counts[a], counts[b], statistics["f1"], n_resamples=resamples, seed=seed
             )
-        error = result.standard_error
+        # the SE of the observed difference is the bootstrap's, whichever test: the
+        # shuffles' spread also holds the systems' mean difference (Σd² against Σ(d - d̄)²)
+        error = bootstrap.standard_error
         if error is not None and not math.isfinite(error):  # one resample: no spread
             error = None
         comparisons.append(
