@@ -33,7 +33,7 @@ from cws_bench.metrics.significance import (
     paired_bootstrap_test,
 )
 
-__all__ = ["FalsePositiveRate", "aa_study", "pseudo_systems", "wilson_interval"]
+__all__ = ["RejectionRate", "aa_study", "pseudo_systems", "wilson_interval"]
 
 
 def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:
@@ -55,27 +55,32 @@ def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> tu
 
 
 def pseudo_systems(
-    counts_x: ArrayLike, counts_y: ArrayLike, rng: np.random.Generator
+    counts_x: ArrayLike, counts_y: ArrayLike, rng: np.random.Generator, bias: float = 0.0
 ) -> tuple[np.ndarray, np.ndarray]:
     """Two pseudo-systems of the same expected quality, made from two real ones.
 
     Each takes, item by item, system X's counts or system Y's with
     probability 1/2, independently of the other: A and B are exchangeable,
-    so every difference between them is chance.
+    so every difference between them is chance. With ``bias``, A takes X's
+    with probability ``1/2 + bias`` and B with ``1/2 - bias``: a known
+    difference, about ``2·bias`` times X's advantage over Y, injected.
     """
+    if not -0.5 <= bias <= 0.5:
+        raise ValueError(f"bias must lie in [-0.5, 0.5], got {bias!r}")
     x = np.asarray(counts_x, dtype=np.float64)
     y = np.asarray(counts_y, dtype=np.float64)
     if x.shape != y.shape or x.ndim != 2:
         raise ValueError(f"the two systems' counts differ in shape: {x.shape} and {y.shape}")
-    picks = rng.random((2, x.shape[0])) < 0.5
+    picks = rng.random((2, x.shape[0])) < np.array([[0.5 + bias], [0.5 - bias]])
     a = np.where(picks[0][:, None], x, y)
     b = np.where(picks[1][:, None], x, y)
     return a, b
 
 
 @dataclass(frozen=True)
-class FalsePositiveRate:
-    """One test's rejections on pairs of equally good systems.
+class RejectionRate:
+    """One test's rejections on pairs of pseudo-systems: its false-positive rate on
+    equally good ones, its power on ones with an injected difference.
 
     Attributes:
         test: ``bootstrap`` or ``permutation``.
@@ -118,8 +123,10 @@ def aa_study(
     alpha: float = DEFAULT_ALPHA,
     seed: int = DEFAULT_SEED,
     tests: Sequence[str] = TESTS,
-) -> dict[str, FalsePositiveRate]:
-    """Each paired test's false-positive rate on ``comparisons`` A/A pairs.
+    bias: float = 0.0,
+) -> dict[str, RejectionRate]:
+    """Each paired test's false-positive rate on ``comparisons`` A/A pairs (or, with
+    ``bias``, its power on pairs with a known difference, see :func:`pseudo_systems`).
 
     Args:
         counts_x, counts_y: two real systems' counts on the same items, shape
@@ -130,6 +137,7 @@ def aa_study(
         alpha: the level a p-value must be under to count as a rejection.
         seed: the study's seed.
         tests: some of :data:`~cws_bench.metrics.defaults.TESTS`.
+        bias: the injected difference (0: an A/A study).
 
     Example:
         >>> rng = np.random.default_rng(0)
@@ -150,14 +158,12 @@ def aa_study(
         raise ValueError(f"alpha must be between 0 and 1, got {alpha!r}")
     rejections = dict.fromkeys(tests, 0)
     for i in range(comparisons):
-        a, b = pseudo_systems(counts_x, counts_y, np.random.default_rng([seed, i]))
+        a, b = pseudo_systems(counts_x, counts_y, np.random.default_rng([seed, i]), bias)
         for test in tests:
             run = paired_bootstrap_test if test == "bootstrap" else approximate_randomization_test
             result = run(a, b, statistic, n_resamples=n_resamples, seed=seed + i)
             rejections[test] += result.p_value < alpha
     return {
-        test: FalsePositiveRate(
-            test, comparisons, count, alpha, *wilson_interval(count, comparisons)
-        )
+        test: RejectionRate(test, comparisons, count, alpha, *wilson_interval(count, comparisons))
         for test, count in rejections.items()
     }
