@@ -107,7 +107,7 @@ def run(args: Any) -> list[dict[str, Any]]:
         )
         errors = [
             paired_bootstrap_test(
-                *pseudo_systems(counts[x], counts[y], np.random.default_rng([SEED, -1, s])),
+                *pseudo_systems(counts[x], counts[y], np.random.default_rng([SEED, 1_000_000, s])),
                 f1,
                 n_resamples=RESAMPLES,
                 seed=s,
