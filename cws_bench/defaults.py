@@ -1,8 +1,8 @@
 """The defaults every command shares, one constant each (one default per setting).
 
-``DEFAULT_SEED`` and ``DEFAULT_RESAMPLES`` live in :mod:`cws_bench.metrics.defaults`
-(the general metrics import nothing else of cws_bench) and are re-exported
-here. This module imports nothing heavy, so the CLI's option defaults and
+``DEFAULT_SEED``, ``DEFAULT_RESAMPLES``, ``DEFAULT_ALPHA`` and the paired ``TESTS`` live in
+:mod:`cws_bench.metrics.defaults` (the general metrics import nothing else of cws_bench)
+and are re-exported here. This module imports nothing heavy, so the CLI's option defaults and
 the bake-off's configuration read it at start-up.
 """
 
@@ -10,16 +10,25 @@ from __future__ import annotations
 
 import enum
 
-from cws_bench.metrics.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
+from cws_bench.metrics.defaults import (
+    DEFAULT_ALPHA,
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    DEFAULT_TEST,
+    TESTS,
+)
 
 __all__ = [
+    "DEFAULT_ALPHA",
     "DEFAULT_BATCH_SIZE",
     "DEFAULT_RESAMPLES",
     "DEFAULT_RETRIES",
     "DEFAULT_SEED",
     "DEFAULT_SHARD_CHARS",
+    "DEFAULT_TEST",
     "EXECUTORS",
     "STANDARD_DICTIONARY",
+    "TESTS",
     "DictionaryDefault",
 ]
 

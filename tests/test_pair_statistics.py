@@ -14,9 +14,10 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cws_bench.defaults import DEFAULT_ALPHA as ALPHA
 from cws_bench.metrics import significance
 from cws_bench.results.model import Comparison, Interval
-from cws_bench.run.bakeoff import ALPHA, CONFIDENCE, _statistics
+from cws_bench.run.bakeoff import CONFIDENCE, _statistics
 from cws_bench.run.comparison import bootstrap_statistics
 from cws_bench.scoring.per_sentence import statistics as sentence_statistics
 
@@ -46,6 +47,7 @@ def one_by_one(corpus, counts, pairs, resamples, seed):
             confidence=CONFIDENCE,
             seed=seed,
         )
+        error = test.standard_error if resamples > 1 else None
         comparisons.append(
             Comparison(
                 corpus=corpus,
@@ -56,6 +58,10 @@ def one_by_one(corpus, counts, pairs, resamples, seed):
                 interval=Interval(float(test.low), float(test.high)),
                 p_value=float(test.p_value),
                 significant=bool(test.p_value < ALPHA),
+                standard_error=error,
+                mde=None
+                if error is None
+                else significance.minimum_detectable_effect(error, alpha=ALPHA),
             )
         )
     return intervals, comparisons
@@ -109,6 +115,8 @@ def test_the_bakeoff_statistics_equal_one_by_one():
         segmenters=[SimpleNamespace(label=s, track=t) for s, t in labels.items()],
         resamples=500,
         seed=12345,
+        alpha=ALPHA,
+        test="bootstrap",
     )
     intervals, comparisons = _statistics(records, config)  # type: ignore[arg-type]
     expected_comparisons = []

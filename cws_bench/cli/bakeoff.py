@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from cws_bench.cli.executor_options import executor_options
-from cws_bench.cli.options import data_dir_option, print_warnings, rename_flags, units_options
+from cws_bench.cli.options import (
+    alpha_option,
+    data_dir_option,
+    print_warnings,
+    rename_flags,
+    test_option,
+    units_options,
+)
 from cws_bench.metrics.significance import CORRECTIONS
 
 if TYPE_CHECKING:
@@ -93,6 +100,15 @@ def _labels(ctx: click.Context, param: click.Parameter, value: str | None) -> li
     help="Multiple-comparison correction of the significance letters within each track "
     "[default: the config's, else holm].",
 )
+@alpha_option(
+    None,
+    "Significance level of the paired tests (0 < alpha < 1) [default: the config's, else 0.05].",
+)
+@test_option(
+    None,
+    "The paired test: bootstrap, or permutation (approximate randomization) "
+    "[default: the config's, else bootstrap].",
+)
 @units_options
 def bakeoff(
     config: str | None,
@@ -105,6 +121,8 @@ def bakeoff(
     quiet: bool,
     allow_failures: bool,
     correction: str | None,
+    alpha: float | None,
+    test: str | None,
     scale: str | None,
     digits: int | None,
 ) -> None:
@@ -150,10 +168,10 @@ def bakeoff(
 
     rename_flags({"output_dir": "--output"})  # the report folder's hints name -o/--output
     loaded = load_config(config)
-    if correction is not None:
-        from dataclasses import replace
+    from dataclasses import replace
 
-        loaded = replace(loaded, correction=correction)
+    given: dict[str, Any] = {"correction": correction, "alpha": alpha, "test": test}
+    loaded = replace(loaded, **{key: value for key, value in given.items() if value is not None})
     from cws_bench.reports.tables import printed_in
 
     with printed_in(scale, digits):  # the reports written and the tables printed

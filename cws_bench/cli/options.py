@@ -163,6 +163,30 @@ def resamples_option(help: str = "Bootstrap resamples.") -> Callable[[F], F]:
     )
 
 
+def alpha_option(default: float | None, help: str) -> Callable[[F], F]:
+    """``--alpha``: the significance level, checked up front (0 < alpha < 1)."""
+    return click.option(
+        "--alpha",
+        type=click.FloatRange(0, 1, min_open=True, max_open=True),
+        default=default,
+        show_default=default is not None,
+        help=help,
+    )
+
+
+def test_option(default: str | None, help: str) -> Callable[[F], F]:
+    """``--test``: the paired test, bootstrap or permutation (approximate randomization)."""
+    from cws_bench.defaults import TESTS
+
+    return click.option(
+        "--test",
+        type=click.Choice(TESTS),
+        default=default,
+        show_default=default is not None,
+        help=help,
+    )
+
+
 def batch_size_option(function: F) -> F:
     """``--batch-size``: lines per ``segment()`` call, by default DEFAULT_BATCH_SIZE."""
     from cws_bench.defaults import DEFAULT_BATCH_SIZE

@@ -101,6 +101,15 @@ def bound_options(function: F) -> F:
             "changed [baseline's bound, else 0: any changed line fails].",
         ),
         click.option(
+            "--max-p",
+            type=click.FloatRange(0, 1, min_open=True, max_open=True),
+            default=None,
+            metavar="P",
+            help="Fail a score below its bound only when the drop is significant: the paired "
+            "bootstrap test over the same sentences gives p < P (e.g. 0.05) [baseline's, "
+            "else every drop below the bound fails].",
+        ),
+        click.option(
             "--max-drop",
             multiple=True,
             metavar="METRIC=POINTS",
@@ -120,6 +129,7 @@ def _bounds(
     max_speed_drop: float | None,
     base: Bounds | None = None,
     max_token_lines: int | None = None,
+    max_p: float | None = None,
 ) -> Bounds:
     """The bound options as :meth:`Bounds.from_limits` takes them (the library decides)."""
     from cws_bench.regression.baseline import Bounds
@@ -131,6 +141,7 @@ def _bounds(
         max_drop=dict(_max_drop(item) for item in max_drop),
         base=base,
         max_token_lines=max_token_lines,
+        max_p=max_p,
     )
 
 
@@ -428,6 +439,7 @@ def save(
     max_oov_recall_drop: float | None,
     max_speed_drop: float | None,
     max_token_lines: int | None,
+    max_p: float | None,
     max_drop: tuple[str, ...],
     speed_runs: int,
     batch_size: int,
@@ -456,7 +468,12 @@ def save(
     from cws_bench.regression.baseline import record_baseline, save_baseline
 
     bounds = _bounds(
-        max_f1_drop, max_oov_recall_drop, max_drop, max_speed_drop, max_token_lines=max_token_lines
+        max_f1_drop,
+        max_oov_recall_drop,
+        max_drop,
+        max_speed_drop,
+        max_token_lines=max_token_lines,
+        max_p=max_p,
     )
     with _maybe_executor(sharding) as executor:
         recorded = record_baseline(
@@ -554,6 +571,7 @@ def check(
     max_oov_recall_drop: float | None,
     max_speed_drop: float | None,
     max_token_lines: int | None,
+    max_p: float | None,
     max_drop: tuple[str, ...],
     fail_on_change: bool,
     fmt: str,
@@ -577,6 +595,7 @@ def check(
     Example:
         cws-bench check --baseline baseline.json
         cws-bench check --baseline baseline.json --max-f1-drop 0.5 --max-oov-recall-drop 2
+        cws-bench check --baseline baseline.json --max-p 0.05
         cws-bench check --baseline baseline.json --max-speed-drop 30 --format junit -o check.xml
     """
     from cws_bench.regression.baseline import load_baseline, rerun_baseline
@@ -600,7 +619,13 @@ def check(
         )
     print_warnings(f"{r.label}: {w}" for r in current.records for w in r.warnings)
     bounds = _bounds(
-        max_f1_drop, max_oov_recall_drop, max_drop, max_speed_drop, stored.bounds, max_token_lines
+        max_f1_drop,
+        max_oov_recall_drop,
+        max_drop,
+        max_speed_drop,
+        stored.bounds,
+        max_token_lines,
+        max_p,
     )
     result = check_baseline(stored, current, bounds, fail_on_change=fail_on_change)
     text = render_check_text(

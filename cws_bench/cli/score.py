@@ -12,6 +12,7 @@ import click
 from cws_bench.cli.executor_options import character_bar, executor_options, open_executor
 from cws_bench.cli.options import (
     DICT_HELP,
+    alpha_option,
     beta_option,
     data_dir_option,
     dict_encoding_option,
@@ -26,10 +27,11 @@ from cws_bench.cli.options import (
     resamples_option,
     seed_option,
     strict_option,
+    test_option,
     units_options,
     write_output,
 )
-from cws_bench.defaults import STANDARD_DICTIONARY
+from cws_bench.defaults import DEFAULT_ALPHA, DEFAULT_TEST, STANDARD_DICTIONARY
 from cws_bench.errors import DecodingError
 from cws_bench.scoring import (
     METHODS,
@@ -110,6 +112,12 @@ def _labelled(
     default=None,
     help="Test every system against this prediction only (implies --paired).",
 )
+@test_option(
+    DEFAULT_TEST,
+    "The paired test: the paired bootstrap (Koehn 2004) or permutation, approximate "
+    "randomization over sentences (Noreen 1989) with --resamples shuffles.",
+)
+@alpha_option(DEFAULT_ALPHA, "Significance level of the paired tests (0 < alpha < 1).")
 @resamples_option()
 @seed_option("Resampling seed (the bake-off's default).")
 @click.option(
@@ -150,6 +158,8 @@ def score(
     confidence: bool,
     paired: bool,
     baseline: str | None,
+    test: str,
+    alpha: float,
     resamples: int,
     seed: int,
     details: str | None,
@@ -187,6 +197,7 @@ def score(
         cws-bench score gold.txt out.txt --dict jieba --normalize width
         cws-bench score gold.gb out.gb --encoding gb18030 --dict words.gb
         cws-bench score gold.txt jieba=a.txt pkuseg=b.txt --confidence --paired
+        cws-bench score gold.txt a.txt b.txt --paired --test permutation --alpha 0.01
         cws-bench score gold.txt a.txt b.txt --baseline base.txt --format latex -o table.tex
     """
     labels = {path: label for label, path in preds if label is not None}
@@ -243,6 +254,8 @@ def score(
                 baseline=None if baseline is None else labels.get(baseline, baseline),
                 resamples=resamples,
                 seed=seed,
+                test=test,
+                alpha=alpha,
                 **common,
             )
             if fmt != "text":  # the text table shows them as notes

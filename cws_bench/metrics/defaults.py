@@ -6,7 +6,7 @@ pay for numpy at start-up (the CLI's option defaults) import them from here.
 
 from __future__ import annotations
 
-__all__ = ["DEFAULT_RESAMPLES", "DEFAULT_SEED"]
+__all__ = ["DEFAULT_ALPHA", "DEFAULT_RESAMPLES", "DEFAULT_SEED", "DEFAULT_TEST", "TESTS"]
 
 DEFAULT_RESAMPLES = 1000
 """Resamples when not told: Koehn (2004) and sacrebleu use 1000."""
@@ -15,3 +15,14 @@ DEFAULT_SEED = 2005
 """The seed when not told: the one default of every command and function that resamples
 (the bake-off's since its first release; ``diff`` and ``baseline`` used sacrebleu's 12345
 before)."""
+
+DEFAULT_ALPHA = 0.05
+"""The significance level when not told (``--alpha``, ``alpha =`` in a bake-off): a
+comparison is significant when its (corrected) p-value is below it."""
+
+TESTS = ("bootstrap", "permutation")
+"""The paired tests a comparison can use (``--test``, ``test =``): the paired bootstrap
+(Koehn 2004) or approximate randomization, a paired permutation test (Noreen 1989)."""
+
+DEFAULT_TEST = "bootstrap"
+"""The paired test when not told."""

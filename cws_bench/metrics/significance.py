@@ -29,8 +29,12 @@ Everything is seeded (``numpy.random.default_rng(seed)``, default seed
   ``p = (1 + #{|δ_r| >= |δ|}) / (R + 1)``.
 - :func:`adjust_p_values`: a family of tests (every two of eight systems is
   28 tests) corrected for multiple comparisons: Holm–Bonferroni (Holm 1979),
-  Bonferroni, or Benjamini–Hochberg's false discovery rate; the same
-  adjusted p-values as statsmodels' ``multipletests``.
+  Bonferroni, or Benjamini–Hochberg's false discovery rate, the same
+  adjusted p-values as statsmodels' ``multipletests``; or the step-down
+  max-T of Westfall & Young (1993), which uses the tests' joint resampling
+  distribution (:func:`maxt_adjusted_p_values`).
+- :func:`minimum_detectable_effect`: the smallest difference a paired test
+  of this size detects with the given power, ``(z_{1-α/2} + z_power)·SE``.
 
 The "+1" keeps a p-value from being 0 with finitely many resamples (Davison &
 Hinkley 1997, ch. 4). One-sided tests (``alternative="greater"``: A better
@@ -42,7 +46,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, field, fields
 from itertools import pairwise
 from statistics import NormalDist
 from typing import Any, Literal
@@ -50,12 +54,14 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from cws_bench.metrics.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
+from cws_bench.metrics.defaults import DEFAULT_ALPHA, DEFAULT_RESAMPLES, DEFAULT_SEED, TESTS
 
 __all__ = [
     "CORRECTIONS",
+    "DEFAULT_ALPHA",
     "DEFAULT_RESAMPLES",
     "DEFAULT_SEED",
+    "TESTS",
     "BootstrapInterval",
     "PairedTestResult",
     "SharedResamples",
@@ -64,6 +70,8 @@ __all__ = [
     "approximate_randomization_test",
     "bootstrap_confidence_interval",
     "fscore_statistic",
+    "maxt_adjusted_p_values",
+    "minimum_detectable_effect",
     "paired_bootstrap_test",
     "ratio_statistic",
 ]
@@ -78,6 +86,8 @@ Alternative = Literal["two-sided", "greater", "less"]
 _CHUNK_CELLS = 1 << 21
 # Differences within this (relative) distance of the observed one count as ties.
 _TIE = 1e-12
+# The most items the exact randomization test enumerates (2^20 swaps).
+_EXACT_ITEMS = 20
 
 
 # ---------------------------------------------------------------------------
@@ -235,7 +245,7 @@ class BootstrapInterval:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe dict in field order."""
-        return asdict(self)
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 def _bca_levels(
@@ -336,6 +346,13 @@ class PairedTestResult:
         high: the upper bound (bootstrap only).
         confidence: the interval's confidence level (bootstrap only).
         wins: the fraction of resamples in which A beat B (Koehn 2004; bootstrap only).
+        standard_error: the standard deviation of the null distribution of the
+            difference (the bootstrap's or the shuffles'), the SE that
+            :func:`minimum_detectable_effect` takes.
+        null: the null distribution itself, one value per resample or
+            shuffle (the bootstrap's ``δ*_b - δ``, the shuffles' ``δ_r``), in
+            the order drawn: what :func:`maxt_adjusted_p_values` needs. Not
+            compared, not in :meth:`to_dict`.
     """
 
     test: str
@@ -351,14 +368,16 @@ class PairedTestResult:
     high: float | None = None
     confidence: float | None = None
     wins: float | None = None
+    standard_error: float | None = None
+    null: np.ndarray | None = field(default=None, compare=False, repr=False)
 
-    def significant(self, level: float = 0.05) -> bool:
+    def significant(self, level: float = DEFAULT_ALPHA) -> bool:
         """Whether ``p_value < level``."""
         return self.p_value < level
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-safe dict in field order."""
-        return asdict(self)
+        """JSON-safe dict in field order (without the null distribution)."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "null"}
 
 
 def _paired(counts_a: ArrayLike, counts_b: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
@@ -426,6 +445,7 @@ def approximate_randomization_test(
     n_resamples: int = DEFAULT_RESAMPLES,
     alternative: Alternative = "two-sided",
     seed: int | None = DEFAULT_SEED,
+    exact: bool = False,
 ) -> PairedTestResult:
     """Approximate randomization test of two systems on the same items (Noreen 1989).
 
@@ -436,6 +456,12 @@ def approximate_randomization_test(
     |δ|}) / (R + 1)`` (Riezler & Maxwell 2005); ``greater`` counts ``δ_r >=
     δ``, ``less`` ``δ_r <= δ``.
 
+    The swaps depend only on the number of items, ``n_resamples`` and
+    ``seed``: the tests of several pairs on the same items with the same seed
+    swap the same items in the same shuffle, so their ``null`` distributions
+    are drawn jointly (a sign flip of every pair's per-item differences at
+    once), as :func:`maxt_adjusted_p_values` needs them.
+
     Args:
         counts_a: shape (n_items, n_counts), system A's counts per item.
         counts_b: the same shape, system B's counts on the same items.
@@ -443,6 +469,11 @@ def approximate_randomization_test(
         n_resamples: the number of shuffles.
         alternative: ``two-sided``, ``greater`` (A better) or ``less``.
         seed: the seed of ``numpy.random.default_rng``.
+        exact: the exact randomization test instead: every one of the ``2^n``
+            ways to swap the items once (n at most 20; ``n_resamples`` and
+            ``seed`` unused), ``p = #{|δ_r| >= |δ|} / 2^n`` (the observed
+            assignment is one of them), as ``scipy.stats.permutation_test``
+            computes it when it enumerates.
 
     Example:
         >>> a = [[9, 10, 10]] * 50
@@ -452,6 +483,10 @@ def approximate_randomization_test(
     """
     _check_options(n_resamples)
     a, b = _paired(counts_a, counts_b)
+    if exact and a.shape[0] > _EXACT_ITEMS:
+        raise ValueError(
+            f"the exact test enumerates 2^n swaps: at most {_EXACT_ITEMS} items, got {a.shape[0]}"
+        )
     total_a = a.sum(axis=0)
     total_b = b.sum(axis=0)
     estimate_a = float(_apply(statistic, total_a[None, :])[0])
@@ -461,11 +496,18 @@ def approximate_randomization_test(
     gap = b - a
     n = a.shape[0]
     chunk = max(1, _CHUNK_CELLS // n)
+    if exact:
+        n_resamples = 1 << n
+        chunk = max(1, min(chunk, n_resamples))
     deltas = np.empty(n_resamples)
     for start in range(0, n_resamples, chunk):
         size = min(chunk, n_resamples - start)
-        # one uniform draw per item and shuffle, so the draws do not depend on the chunking
-        swap = rng.random((size, n)) < 0.5
+        if exact:  # shuffle r swaps item i when bit i of r is set
+            codes = np.arange(start, start + size)[:, None]
+            swap = (codes >> np.arange(n)[None, :]) & 1 == 1
+        else:
+            # one uniform draw per item and shuffle, so the draws do not depend on the chunking
+            swap = rng.random((size, n)) < 0.5
         moved = swap.astype(np.float64) @ gap  # what A gains (and B loses) by the swaps
         deltas[start : start + size] = _apply(statistic, total_a + moved) - _apply(
             statistic, total_b - moved
@@ -476,12 +518,19 @@ def approximate_randomization_test(
         estimate_a=estimate_a,
         estimate_b=estimate_b,
         difference=difference,
-        p_value=(count + 1) / (n_resamples + 1),
+        p_value=count / n_resamples if exact else (count + 1) / (n_resamples + 1),
         alternative=alternative,
         n_resamples=n_resamples,
-        seed=seed,
+        seed=None if exact else seed,
         items=n,
+        standard_error=_spread(deltas),
+        null=deltas,
     )
+
+
+def _spread(values: np.ndarray) -> float:
+    """The standard deviation (ddof 1) of a null distribution, nan for one value."""
+    return float(np.std(values, ddof=1)) if values.shape[0] > 1 else math.nan
 
 
 # ---------------------------------------------------------------------------
@@ -660,21 +709,31 @@ class SharedResamples:
             high=high,
             confidence=confidence,
             wins=float(np.count_nonzero(deltas > 0) / n_resamples),
+            standard_error=_spread(deltas),
+            null=deltas - difference,
         )
 
 
 # ---------------------------------------------------------------------------
 # Multiple comparisons
 
-CORRECTIONS = ("holm", "bonferroni", "fdr_bh", "none")
-"""The corrections :func:`adjust_p_values` knows (statsmodels' ``multipletests`` names)."""
+CORRECTIONS = ("holm", "bonferroni", "fdr_bh", "maxt", "none")
+"""The corrections :func:`adjust_p_values` knows (statsmodels' ``multipletests`` names, and
+``maxt``: Westfall & Young's step-down max-T, which needs the tests' null distributions)."""
 
 
-def adjust_p_values(p_values: ArrayLike, *, method: str = "holm") -> np.ndarray:
+def adjust_p_values(
+    p_values: ArrayLike,
+    *,
+    method: str = "holm",
+    differences: ArrayLike | None = None,
+    nulls: Sequence[ArrayLike] | None = None,
+    alternative: Alternative = "two-sided",
+) -> np.ndarray:
     """P-values adjusted for multiple comparisons within one family of tests.
 
     Rejecting the tests whose adjusted p-value is below ``alpha`` keeps the
-    family-wise error rate at ``alpha`` (``holm``, ``bonferroni``) or the
+    family-wise error rate at ``alpha`` (``holm``, ``bonferroni``, ``maxt``) or the
     false discovery rate at ``alpha`` (``fdr_bh``). With ``m`` tests and the
     p-values sorted ``p_(1) <= ... <= p_(m)``:
 
@@ -683,6 +742,11 @@ def adjust_p_values(p_values: ArrayLike, *, method: str = "holm") -> np.ndarray:
       never less powerful than Bonferroni;
     - ``fdr_bh`` (Benjamini & Hochberg 1995, step-up):
       ``p̃_(i) = min_{j>=i} min(1, m·p_(j)/j)``;
+    - ``maxt`` (Westfall & Young 1993, step-down max-T): from the observed
+      ``differences`` and their joint null distributions ``nulls`` (one
+      array per test, the same resamples in the same order, as
+      :attr:`PairedTestResult.null` holds them), see
+      :func:`maxt_adjusted_p_values`; ``p_values`` are then not used;
     - ``none``: the p-values as they are.
 
     Ties keep their input order, as statsmodels' ``multipletests`` does.
@@ -690,12 +754,16 @@ def adjust_p_values(p_values: ArrayLike, *, method: str = "holm") -> np.ndarray:
     Args:
         p_values: the family's p-values, shape (m,).
         method: one of :data:`CORRECTIONS`.
+        differences: the observed statistics (``maxt`` only).
+        nulls: their null distributions (``maxt`` only).
+        alternative: the tests' alternative (``maxt`` only).
 
     Returns:
         The adjusted p-values in the input order, shape (m,).
 
     Raises:
-        ValueError: an unknown method, or a p-value outside [0, 1].
+        ValueError: an unknown method, a p-value outside [0, 1], or ``maxt``
+            without differences and nulls.
 
     Example:
         >>> adjust_p_values([0.01, 0.04, 0.03, 0.2]).tolist()
@@ -705,6 +773,12 @@ def adjust_p_values(p_values: ArrayLike, *, method: str = "holm") -> np.ndarray:
     """
     if method not in CORRECTIONS:
         raise ValueError(f"unknown correction {method!r}; use one of {', '.join(CORRECTIONS)}")
+    if method == "maxt":
+        if differences is None or nulls is None:
+            raise ValueError(
+                "the max-T correction needs the tests' differences and null distributions"
+            )
+        return maxt_adjusted_p_values(differences, nulls, alternative=alternative)
     p = np.asarray(p_values, dtype=np.float64).reshape(-1)
     if p.size and (np.isnan(p).any() or p.min() < 0 or p.max() > 1):
         raise ValueError("p-values must lie in [0, 1]")
@@ -725,3 +799,120 @@ def adjust_p_values(p_values: ArrayLike, *, method: str = "holm") -> np.ndarray:
     adjusted = np.empty(m)
     adjusted[order] = steps
     return adjusted
+
+
+def maxt_adjusted_p_values(
+    differences: ArrayLike,
+    nulls: Sequence[ArrayLike] | np.ndarray,
+    *,
+    alternative: Alternative = "two-sided",
+) -> np.ndarray:
+    """Westfall & Young's (1993) step-down max-T adjusted p-values, from joint nulls.
+
+    Each test ``j`` has an observed difference ``δ_j`` and a null distribution
+    ``δ*_{bj}`` (``b = 1..B``), drawn jointly: resample (or shuffle) ``b`` is
+    the same items for every test, so the nulls keep the dependence between
+    the tests (pairs that share a system are correlated). The tests' statistics
+    ``|δ|`` (two-sided; ``greater`` uses ``δ``, ``less`` ``-δ``) are put on
+    one scale by their own null distributions: with the observation counted as
+    one more draw (``b = 0``), ``p_{bj} = #{b': |δ*_{b'j}| >= |δ*_{bj}|} / (B +
+    1)``, so that ``p_{0j}`` is test j's own p-value and the largest
+    standardised statistic of a draw is its smallest ``p`` (Westfall & Young's
+    minP form of max-T, for tests whose nulls differ in spread and shape). With
+    the tests ordered by p-value, smallest first (``r_1, ..., r_m``), each
+    draw's successive minima ``q_{b,i} = min_{k >= i} p_{b,r_k}`` give
+    ``p̃_{r_i} = #{b = 0..B: q_{b,i} <= p_{0,r_i}} / (B + 1)``, made monotone
+    (``p̃_{r_i} = max(p̃_{r_{i-1}}, p̃_{r_i})``; Westfall & Young 1993, Algorithm
+    2.8; Ge, Dudoit & Speed 2003).
+
+    It controls the family-wise error rate as Holm does (under subset
+    pivotality), and uses the dependence Holm ignores: for correlated tests it
+    rejects more. With one test it is that test's p-value, and it is never
+    above Bonferroni's ``m·p`` (the union bound holds draw by draw).
+
+    Args:
+        differences: the observed differences, shape (m,).
+        nulls: one null distribution per test, each of shape (B,), the same
+            resamples in the same order (shape (m, B) as an array).
+        alternative: ``two-sided``, ``greater`` or ``less``, as the tests'.
+
+    Returns:
+        The adjusted p-values in the input order, shape (m,).
+
+    Raises:
+        ValueError: nulls of different lengths or not one per difference.
+
+    Example:
+        >>> rng = np.random.default_rng(0)
+        >>> common = rng.normal(size=999)
+        >>> nulls = [common + 0.1 * rng.normal(size=999) for _ in range(3)]
+        >>> maxt = maxt_adjusted_p_values([2.5, 2.5, 0.1], nulls)
+        >>> raw = [(1 + np.sum(np.abs(null) >= 2.5)) / 1000 for null in nulls[:2]]
+        >>> bool(maxt[0] < 3 * raw[0])  # the tests move together: less than Bonferroni
+        True
+    """
+    observed = np.asarray(differences, dtype=np.float64).reshape(-1)
+    null = np.asarray(nulls, dtype=np.float64)
+    m = observed.size
+    if m == 0:
+        return observed.copy()
+    if null.ndim != 2 or null.shape[0] != m or null.shape[1] == 0:
+        raise ValueError(
+            f"maxt needs one null distribution of the same length per test: {m} test(s), "
+            f"nulls of shape {null.shape}"
+        )
+    if not (np.isfinite(observed).all() and np.isfinite(null).all()):
+        raise ValueError("differences and nulls must be finite")
+    draws = np.concatenate([observed[:, None], null], axis=1)  # column 0: the observation
+    if alternative == "two-sided":
+        draws = np.abs(draws)
+    elif alternative == "less":
+        draws = -draws
+    elif alternative != "greater":
+        raise ValueError(
+            f"alternative must be 'two-sided', 'greater' or 'less', got {alternative!r}"
+        )
+    total = draws.shape[1]
+    # ranks[j, b]: how many draws of test j are at least draw b (ties within _TIE, as
+    # _tail_count counts them), that is (B + 1) times p_{bj}
+    ranks = np.empty(draws.shape, dtype=np.int64)
+    for j in range(m):
+        ordered = np.sort(draws[j])
+        lower = draws[j] - _TIE * np.maximum(1.0, np.abs(draws[j]))
+        ranks[j] = total - np.searchsorted(ordered, lower, side="left")
+    order = np.argsort(ranks[:, 0], kind="stable")
+    # successive minima from the least significant test up: q[i] = min over order[i:]
+    successive = np.minimum.accumulate(ranks[order][::-1], axis=0)[::-1]
+    counts = np.count_nonzero(successive <= ranks[order, 0][:, None], axis=1)
+    steps = np.maximum.accumulate(counts / total)
+    adjusted = np.empty(m)
+    adjusted[order] = steps
+    return adjusted
+
+
+# ---------------------------------------------------------------------------
+# Power
+
+
+def minimum_detectable_effect(
+    standard_error: float, *, alpha: float = DEFAULT_ALPHA, power: float = 0.8
+) -> float:
+    """The smallest true difference a two-sided test at ``alpha`` detects with ``power``.
+
+    ``MDE = (z_{1-α/2} + z_power)·SE`` (the normal approximation of the
+    difference's sampling distribution, e.g. Bloom 1995): a true difference
+    this large is found significant in a share ``power`` of the test sets
+    like this one; smaller ones are mostly missed. ``SE`` is the standard
+    error of the observed difference, e.g. :attr:`PairedTestResult.standard_error`
+    (the standard deviation of the paired bootstrap's or the shuffles' null).
+
+    Example:
+        >>> round(minimum_detectable_effect(0.001), 6)  # 0.28 points of F at SE 0.1 points
+        0.002802
+    """
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be between 0 and 1, got {alpha!r}")
+    if not 0 < power < 1:
+        raise ValueError(f"power must be between 0 and 1, got {power!r}")
+    normal = NormalDist()
+    return float((normal.inv_cdf(1 - alpha / 2) + normal.inv_cdf(power)) * standard_error)

@@ -266,14 +266,21 @@ class Bounds:
             None (speed not checked).
         token_lines: for a tokenizer, how many lines' token ids may change (0:
             any changed line fails).
+        max_p: None (a score that falls below its bound fails), or a p-value
+            level: a score below its bound fails only when the paired bootstrap
+            test of the rerun against the baseline over the same sentences (their
+            stored per-sentence counts) gives p < max_p, that is when the drop is
+            more than chance; without such a test (the runs scored different
+            sentences) the bound applies alone.
 
-    >>> Bounds().drops, Bounds().speed, Bounds().token_lines
-    ({'f1': 0.0}, None, 0)
+    >>> Bounds().drops, Bounds().speed, Bounds().token_lines, Bounds().max_p
+    ({'f1': 0.0}, None, 0, None)
     """
 
     drops: Mapping[str, float] = field(default_factory=lambda: {"f1": 0.0})
     speed: float | None = None
     token_lines: int = 0
+    max_p: float | None = None
 
     def __post_init__(self) -> None:
         for metric, value in self.drops.items():
@@ -291,18 +298,29 @@ class Bounds:
             raise CwsBenchError(
                 f"the allowed speed drop is a percentage in [0, 100], not {self.speed}"
             )
+        if self.max_p is not None and (
+            isinstance(self.max_p, bool)
+            or not isinstance(self.max_p, (int, float))
+            or not 0 < self.max_p < 1
+        ):
+            raise CwsBenchError(
+                f"max_p must be a p-value level between 0 and 1 (exclusive), not {self.max_p!r}",
+                "0.05: a drop fails the check only when p < 0.05",
+            )
 
     def merged(
         self,
         drops: Mapping[str, float] | None = None,
         speed: float | None = None,
         token_lines: int | None = None,
+        max_p: float | None = None,
     ) -> Bounds:
         """These bounds with some replaced (e.g. by command-line options)."""
         return Bounds(
             {**self.drops, **(drops or {})},
             self.speed if speed is None else speed,
             self.token_lines if token_lines is None else token_lines,
+            self.max_p if max_p is None else max_p,
         )
 
     @classmethod
@@ -315,6 +333,7 @@ class Bounds:
         max_drop: Mapping[str, float] | None = None,
         base: Bounds | None = None,
         max_token_lines: int | None = None,
+        max_p: float | None = None,
     ) -> Bounds:
         """``base`` (default: F1 may not drop) with the limits a caller gives; None keeps one.
 
@@ -333,21 +352,27 @@ class Bounds:
             drops["f1"] = max_f1_drop
         if max_oov_recall_drop is not None:
             drops["oov_recall"] = max_oov_recall_drop
-        return (base if base is not None else cls()).merged(drops, max_speed_drop, max_token_lines)
+        return (base if base is not None else cls()).merged(
+            drops, max_speed_drop, max_token_lines, max_p
+        )
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"drops": dict(self.drops), "speed": self.speed}
         if self.token_lines:  # only where allowed: other baselines' files stay as they were
             data["token_lines"] = self.token_lines
+        if self.max_p is not None:  # likewise
+            data["max_p"] = self.max_p
         return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Bounds:
         speed = data.get("speed")
+        max_p = data.get("max_p")
         return cls(
             {str(k): float(v) for k, v in data.get("drops", {}).items()},
             None if speed is None else float(speed),
             int(data.get("token_lines", 0)),
+            None if max_p is None else float(max_p),
         )
 
 

@@ -5,8 +5,10 @@ configuration (:func:`~cws_bench.regression.baseline.rerun_baseline`) and
 checks each bound on each corpus: a score may drop by at most so many
 percentage points (``{"f1": 0.5}``), the median speed by at most so many
 percent. Each check says the old value, the new one and the lowest value
-allowed; a paired bootstrap test over sentences says whether a score change
-is more than chance when both runs scored the same sentences.
+allowed; a paired bootstrap test over sentences (of the per-sentence counts
+the baseline stores) says whether a score change is more than chance when
+both runs scored the same sentences, and with ``max_p`` a score below its
+bound fails only when that test's p-value is below ``max_p``.
 
 The check also says when the experiment itself changed since the baseline:
 a different corpus checksum (the gold data changed: scores are not
@@ -81,6 +83,8 @@ class BoundCheck:
         p_value: a paired bootstrap p-value of the score difference, when both
             runs scored the same sentences (None otherwise, and for speed).
         message: one line for people.
+        max_p: the significance level a drop below the bound had to reach to
+            fail (:attr:`Bounds.max_p`), or None.
     """
 
     corpus: str
@@ -92,6 +96,7 @@ class BoundCheck:
     bound: float | None
     p_value: float | None
     message: str
+    max_p: float | None = None
 
     @property
     def label(self) -> str:
@@ -115,6 +120,7 @@ class BoundCheck:
             cast(float, self.allowed),
             self.p_value,
             unit,
+            self.max_p,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -129,6 +135,7 @@ class BoundCheck:
             "unit": {"speed": "percent", "token_ids": "lines"}.get(self.metric, "points"),
             "p_value": self.p_value,
             "message": self.message,
+            **({"max_p": self.max_p} if self.max_p is not None else {}),
         }
 
 
@@ -231,9 +238,11 @@ def score_message(
     allowed: float,
     p_value: float | None,
     unit: Units | None = None,
+    max_p: float | None = None,
 ) -> str:
     """``F1 dropped 85.00 → 84.00 (-1.00 points); allowed drop 0.5 points: ...``, the scores
-    in ``unit`` (default: percentages with two decimals); the bound is in points always."""
+    in ``unit`` (default: percentages with two decimals); the bound is in points always.
+    With ``max_p``, a score below its bound says whether the drop was significant."""
     unit = unit or Units()
     change = after - before
     verb = "dropped" if change < 0 else "rose" if change > 0 else "stayed"
@@ -245,6 +254,13 @@ def score_message(
     )
     if p_value is not None and change:
         message += f"; paired bootstrap p {_p_text(p_value)}"
+    if max_p is not None and after < allowed - _TOLERANCE:
+        if p_value is None:
+            message += "; no paired test (the runs scored different sentences): the bound alone"
+        elif p_value >= max_p:
+            message += f"; not significant (p >= {max_p:g}): passes"
+        else:
+            message += f"; significant (p < {max_p:g})"
     return message
 
 
@@ -260,6 +276,7 @@ def _score_check(
     old: CorpusRecord,
     new: CorpusRecord,
     p_value: float | None,
+    max_p: float | None = None,
 ) -> BoundCheck:
     name = LABELS.get(metric, metric)
     before, after = old.scores.get(metric), new.scores.get(metric)
@@ -270,7 +287,9 @@ def _score_check(
         )
     allowed = before - drop / 100
     failed = after < allowed - _TOLERANCE
-    message = score_message(name, before, after, drop, allowed, p_value)
+    if failed and max_p is not None and p_value is not None and p_value >= max_p:
+        failed = False  # below the bound, but by chance
+    message = score_message(name, before, after, drop, allowed, p_value, max_p=max_p)
     return BoundCheck(
         label,
         metric,
@@ -281,6 +300,7 @@ def _score_check(
         drop,
         p_value,
         message,
+        max_p,
     )
 
 
@@ -531,7 +551,9 @@ def check_baseline(
         metrics = list(bounds.drops)
         p_values = _p_values(old, new, metrics, seed=seed, resamples=resamples)
         for metric, drop in bounds.drops.items():
-            checks.append(_score_check(old.label, metric, drop, old, new, p_values.get(metric)))
+            checks.append(
+                _score_check(old.label, metric, drop, old, new, p_values.get(metric), bounds.max_p)
+            )
         if bounds.speed is not None:
             checks.append(_speed_check(old.label, bounds.speed, old, new))
         if old.token_ids is not None and new.token_ids is not None:

@@ -290,6 +290,10 @@ def render_html(result: BakeoffResult) -> str:
         run_notes=fmt.run_notes(result.settings),
         run_facts=fmt.run_facts(result),
         significance_method=fmt.significance_method(result.settings),
+        test_name=fmt.paired_test_name(result.settings),
+        detectable={
+            corpus: fmt.detectable_note(corpus, result.settings) for corpus in result.corpora()
+        },
         corrected=fmt.letters_corrected(result.settings),
         judged="correction" in result.settings,
         units=fmt.report_units().caption,

@@ -29,10 +29,12 @@ from cws_bench.reports.tables import (
     build_boards,
     confidence_label,
     counting,
+    detectable_note,
     failure_text,
     format_interval,
     format_score,
     format_speed,
+    paired_test_name,
     plural,
     report_units,
     run_notes,
@@ -264,8 +266,12 @@ def _caption(board: Board, result: BakeoffResult) -> str:
     if board.tested:
         text += (
             "Superscripts: the letters of the segmenters of the same track whose F the row "
-            f"beats in a paired bootstrap test, {escape_latex(significance_method(settings))}. "
+            f"beats in a {paired_test_name(settings)} test, "
+            f"{escape_latex(significance_method(settings))}. "
         )
+    detectable = detectable_note(board.corpus, settings)
+    if detectable:
+        text += escape_latex(detectable) + " "
     reasons = {row.pair.exclusion for row in board.rows if row.excluded}
     if TRAINED_ON_IT in reasons:
         text += "Rows in italics were scored on their own training data and are not ranked. "

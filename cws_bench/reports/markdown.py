@@ -24,11 +24,13 @@ from cws_bench.reports.tables import (
     counting,
     counting_rule,
     detail_columns,
+    detectable_note,
     excluded_note,
     format_interval,
     format_score,
     format_speed,
     letters_corrected,
+    paired_test_name,
     plural,
     report_units,
     run_facts,
@@ -198,6 +200,9 @@ def _corpus_section(board: Board, result: BakeoffResult, level: str) -> list[str
     method = significance_note(board, result.settings)
     if method:
         lines += [escape_markdown(method), ""]
+    detectable = detectable_note(board.corpus, result.settings)
+    if detectable:
+        lines += [escape_markdown(detectable), ""]
     if board.notes:
         lines.append("Notes:")
         lines.append("")
@@ -254,7 +259,7 @@ def _legend(result: BakeoffResult) -> list[str]:
         "sorted by F, best first; a segmenter scored on its own training data is shown, "
         "marked and listed last in its track, never wins and is in no row's letters.",
         "- \\#: the row's letter. Better than: the letters of the segmenters of the same track "
-        f"whose F this one beats in a paired bootstrap test over sentences, "
+        f"whose F this one beats in a {paired_test_name(settings)} test over sentences, "
         f"{escape_markdown(significance_method(settings))}; letters are "
         f"{'corrected' if letters_corrected(settings) else 'not corrected'} for multiple "
         "comparisons.",

@@ -24,16 +24,20 @@ from pathlib import Path
 from typing import Any
 
 from cws_bench.errors import CwsBenchError
+from cws_bench.metrics.defaults import DEFAULT_ALPHA
 from cws_bench.reports.tables import BOOKKEEPING_SETTINGS
-from cws_bench.results.model import BakeoffResult, judge_comparisons
+from cws_bench.results.model import BakeoffResult, detectable_differences, judge_comparisons
 from cws_bench.results.records import RECORD_SCHEMA, schema_problem
 
 __all__ = ["IDENTITY_KEYS", "MERGE_IGNORED_SETTINGS", "load_results", "merge_results"]
 
-MERGE_IGNORED_SETTINGS = frozenset({"notes", "runs", "submissions", *BOOKKEEPING_SETTINGS})
+MERGE_IGNORED_SETTINGS = frozenset(
+    {"notes", "runs", "submissions", "detectable", *BOOKKEEPING_SETTINGS}
+)
 """Settings that may differ between merged runs: they change no number. How each run was
 carried out (workers, shards, loads, wall time) is kept per run, in ``settings["runs"]``;
-an organiser's submitted files (``submissions``) are joined."""
+an organiser's submitted files (``submissions``) are joined; ``detectable`` summarises
+each run's comparisons, and is summed up again over the merged ones."""
 
 IDENTITY_KEYS = ("cws-bench", "method", "norm", "gold", "dict")
 """Fields of a pair's signature that say which text was scored and how: equal across runs."""
@@ -120,6 +124,8 @@ RESULTS_SCHEMA: dict[str, Any] = {
                     "p_value": _FRACTION,
                     "significant": {"type": "boolean"},
                     "adjusted_p_value": {"type": ["number", "null"], "minimum": 0, "maximum": 1},
+                    "standard_error": {"type": ["number", "null"], "minimum": 0},
+                    "mde": {"type": ["number", "null"], "minimum": 0},
                 },
             },
         },
@@ -341,9 +347,11 @@ def merge_results(
     comparisons = judge_comparisons(
         pairs,
         [c for r in results for c in r.comparisons],
-        alpha=float(settings.get("alpha", 0.05)),
+        alpha=float(settings.get("alpha", DEFAULT_ALPHA)),
         correction=correction if correction else "none",
     )
+    if "detectable" in first.settings:
+        settings["detectable"] = detectable_differences(comparisons)
     return BakeoffResult(
         name=" + ".join(dict.fromkeys(r.name for r in results)),
         config=config,

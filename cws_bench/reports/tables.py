@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import functools
 import string
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
+from cws_bench.metrics.defaults import DEFAULT_ALPHA
 from cws_bench.metrics.units import DEFAULT_SCALE, Units, format_p_value, units
 from cws_bench.results.model import BakeoffResult, Comparison, Interval, PairResult, group_warnings
 
@@ -41,6 +42,8 @@ __all__ = [
     "counting",
     "counting_rule",
     "detail_columns",
+    "detectable_line",
+    "detectable_note",
     "excluded_note",
     "failure_text",
     "format_count",
@@ -51,6 +54,7 @@ __all__ = [
     "format_speed",
     "letters",
     "letters_corrected",
+    "paired_test_name",
     "plural",
     "printed_in",
     "report_units",
@@ -577,6 +581,7 @@ CORRECTION_NAMES = {
     "holm": "Holm–Bonferroni",
     "bonferroni": "Bonferroni",
     "fdr_bh": "Benjamini–Hochberg (false discovery rate)",
+    "maxt": "Westfall–Young step-down max-T",
 }
 """How the legends name each multiple-comparison correction."""
 
@@ -598,11 +603,61 @@ def significance_method(settings: dict[str, Any]) -> str:
     >>> significance_method({"alpha": 0.05})
     'p < 0.05, not corrected for multiple comparisons'
     """
-    alpha = settings.get("alpha", 0.05)
+    alpha = settings.get("alpha", DEFAULT_ALPHA)
     if letters_corrected(settings):
         name = CORRECTION_NAMES[settings["correction"]]
         return f"p < {alpha} after {name} correction over the tests of each track"
     return f"p < {alpha}, not corrected for multiple comparisons"
+
+
+def detectable_line(
+    corpus: str, summary: Mapping[str, Any], alpha: float, unit: Units | None = None
+) -> str:
+    """The sentence under a comparison table that says what its tests cannot see.
+
+    ``summary`` is a corpus' :func:`~cws_bench.results.model.detectable_differences`;
+    the scores are in ``unit`` (default: the report tables' units now).
+
+    >>> from cws_bench.metrics.units import Units
+    >>> one = {"mde": 0.0031, "low": 0.0031, "high": 0.0031, "pairs": 1}
+    >>> detectable_line("pku", one, 0.05, Units("percent"))
+    'On pku, differences under 0.31 F points cannot be told apart (alpha 0.05, power 0.8).'
+    """
+    unit = unit or report_units()
+    size = unit.score(summary["mde"])
+    what = (
+        f"differences under {size} F points"
+        if unit.scale == "percent"
+        else (f"F differences under {size}")
+    )
+    text = f"On {corpus}, {what} cannot be told apart"
+    spread = ""
+    if summary["pairs"] > 1:
+        spread = (
+            f"; median of {summary['pairs']} pairs, "
+            f"{unit.score(summary['low'])}–{unit.score(summary['high'])}"
+        )
+    return f"{text} (alpha {alpha:g}, power 0.8{spread})."
+
+
+def paired_test_name(settings: Mapping[str, Any]) -> str:
+    """The run's paired test as the legends name it.
+
+    >>> paired_test_name({}), paired_test_name({"test": "permutation"})
+    ('paired bootstrap', 'paired permutation (approximate randomization)')
+    """
+    if settings.get("test", "bootstrap") == "permutation":
+        return "paired permutation (approximate randomization)"
+    return "paired bootstrap"
+
+
+def detectable_note(corpus: str, settings: Mapping[str, Any]) -> str | None:
+    """The line under a corpus' table that says the smallest difference its tests can
+    tell apart (the run's ``detectable`` setting), or None (no comparison, older runs)."""
+    summary = (settings.get("detectable") or {}).get(corpus)
+    if not summary:
+        return None
+    return detectable_line(corpus, summary, float(settings.get("alpha", DEFAULT_ALPHA)))
 
 
 def significance_note(board: Board, settings: dict[str, Any]) -> str | None:
@@ -620,7 +675,7 @@ def significance_note(board: Board, settings: dict[str, Any]) -> str | None:
         f"{sizes[track]} in the {track} track" for track in board.tracks if sizes.get(track)
     )
     method = significance_method(settings)
-    text = f"Better than: paired bootstrap tests of F within a track, {method}"
+    text = f"Better than: {paired_test_name(settings)} tests of F within a track, {method}"
     if counted and letters_corrected(settings):
         text += f" ({counted})"
     return text + "."

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
+from typing import Any
 
 from cws_bench.reports.llm import HEADER, llm_rows
 from cws_bench.reports.llm import NUMERIC as LLM_NUMERIC
@@ -19,11 +20,13 @@ from cws_bench.reports.tables import (
     build_boards,
     confidence_label,
     counting,
+    detectable_note,
     excluded_note,
     format_difference,
     format_interval,
     format_score,
     format_speed,
+    paired_test_name,
     report_units,
     significance_method,
     with_units,
@@ -74,7 +77,7 @@ def _winner_line(winner: TrackWinner, tracks: int) -> str:
     return text + excluded
 
 
-def _board_lines(board: Board, confidence: str) -> list[str]:
+def _board_lines(board: Board, confidence: str, settings: dict[str, Any]) -> list[str]:
     header = [
         "#",
         "segmenter",
@@ -114,6 +117,9 @@ def _board_lines(board: Board, confidence: str) -> list[str]:
     right = [False, False, False, *[True] * 8, False]
     lines = [board.corpus, *_columns(header, rows, right)]
     lines += [f"  {_winner_line(winner, len(board.winners))}" for winner in board.winners]
+    detectable = detectable_note(board.corpus, settings)
+    if detectable:
+        lines.append(f"  {detectable}")
     lines += [
         f"  [{n}] {segmenter}: {warning}" for n, (segmenter, warning) in enumerate(board.notes, 1)
     ]
@@ -144,12 +150,16 @@ def render_leaderboard(result: BakeoffResult) -> str:
         The tables, a blank line between corpora, and a one-line key.
     """
     confidence = confidence_label(result.settings)
-    blocks = ["\n".join(_board_lines(board, confidence)) for board in build_boards(result)]
+    blocks = [
+        "\n".join(_board_lines(board, confidence, result.settings))
+        for board in build_boards(result)
+    ]
     key = (
         f"Scores are {report_units().caption} ({counting(result.settings)}); "
         "tracks are ranked apart (closed first); "
-        "better than: letters of the same track's segmenters beaten in a paired bootstrap "
-        f"test of F, {significance_method(result.settings)}; excluded: scored on its own "
+        "better than: letters of the same track's segmenters beaten in a "
+        f"{paired_test_name(result.settings)} test of F, "
+        f"{significance_method(result.settings)}; excluded: scored on its own "
         f"training data, never ranked; {MISSING} chars/s: read from a file; "
         "[n]: warning n under the table."
     )

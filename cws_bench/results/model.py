@@ -14,6 +14,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeGuard
 
+from cws_bench.metrics.defaults import DEFAULT_ALPHA
 from cws_bench.text.dictionary_checks import is_leak_warning
 
 if TYPE_CHECKING:
@@ -32,6 +33,8 @@ __all__ = [
     "PairResult",
     "PairScores",
     "Verdict",
+    "detectable_differences",
+    "family_adjusted",
     "group_warnings",
     "judge_comparisons",
 ]
@@ -418,6 +421,15 @@ class Comparison:
         adjusted_p_value: the p-value corrected for multiple comparisons within
             its family (the comparisons of one track on one corpus), by the
             run's ``correction``; None outside every family.
+        standard_error: the standard error of the difference (the standard
+            deviation of its paired bootstrap distribution), or None (older
+            results, one resample).
+        mde: the minimum detectable effect of this pair at the run's alpha and
+            power 0.8, ``(z_{1-α/2} + z_{0.8})·standard_error``
+            (:func:`cws_bench.metrics.significance.minimum_detectable_effect`).
+        null: the test's null distribution (one value per resample or shuffle,
+            drawn jointly with the other pairs of the corpus), which the
+            ``maxt`` correction needs; kept in memory only, never written.
     """
 
     corpus: str
@@ -429,10 +441,15 @@ class Comparison:
     p_value: float
     significant: bool
     adjusted_p_value: float | None = None
+    standard_error: float | None = None
+    mde: float | None = None
+    null: Any = field(default=None, compare=False, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
+        data = {f: getattr(self, f) for f in self.__dataclass_fields__ if f != "null"}
         data["interval"] = self.interval.to_dict()
+        if self.standard_error is None:  # an older result's comparison keeps its keys
+            del data["standard_error"], data["mde"]
         return data
 
     @classmethod
@@ -526,7 +543,7 @@ def judge_comparisons(
     pairs: Sequence[PairResult],
     comparisons: Sequence[Comparison],
     *,
-    alpha: float = 0.05,
+    alpha: float = DEFAULT_ALPHA,
     correction: str = "holm",
 ) -> tuple[Comparison, ...]:
     """Decide which comparisons are significant, correcting for multiple comparisons.
@@ -544,7 +561,8 @@ def judge_comparisons(
         comparisons: the paired tests with their raw p-values.
         alpha: the significance level.
         correction: ``holm`` (Holm–Bonferroni), ``bonferroni``, ``fdr_bh``
-            (Benjamini–Hochberg) or ``none``.
+            (Benjamini–Hochberg), ``maxt`` (Westfall–Young's step-down max-T,
+            from the comparisons' joint ``null`` distributions) or ``none``.
 
     Returns:
         The comparisons in the same order, with ``adjusted_p_value`` and
@@ -552,9 +570,9 @@ def judge_comparisons(
     """
     from dataclasses import replace
 
-    from cws_bench.metrics.significance import adjust_p_values
-
     by_name = {(p.corpus, p.segmenter): p for p in pairs}
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be between 0 and 1, got {alpha!r}")
     families: dict[tuple[str, str, str], list[int]] = {}
     for index, c in enumerate(comparisons):
         a, b = by_name.get((c.corpus, c.a)), by_name.get((c.corpus, c.b))
@@ -563,12 +581,67 @@ def judge_comparisons(
             families.setdefault(family, []).append(index)
     judged = [replace(c, adjusted_p_value=None, significant=False) for c in comparisons]
     for members in families.values():
-        adjusted = adjust_p_values([comparisons[i].p_value for i in members], method=correction)
+        adjusted = family_adjusted([comparisons[i] for i in members], correction)
         for i, p_value in zip(members, adjusted):
             judged[i] = replace(
                 comparisons[i], adjusted_p_value=float(p_value), significant=bool(p_value < alpha)
             )
     return tuple(judged)
+
+
+def detectable_differences(comparisons: Sequence[Comparison]) -> dict[str, dict[str, Any]]:
+    """Per corpus, the smallest difference its paired tests can tell apart.
+
+    The minimum detectable effect (at the run's alpha, power 0.8) differs from
+    pair to pair with how much the two systems' per-sentence results vary
+    together; a corpus is summed up by the median over its comparisons, with
+    the smallest and the largest: ``{corpus: {"mde": median, "low": ...,
+    "high": ..., "pairs": n}}``. Comparisons without one (older results) are
+    left out.
+
+    >>> c = Comparison("pku", "a", "b", "f1", 0.01, Interval(0, 0.02), 0.04, True, mde=0.003)
+    >>> detectable_differences([c])
+    {'pku': {'mde': 0.003, 'low': 0.003, 'high': 0.003, 'pairs': 1}}
+    """
+    import statistics
+
+    found: dict[str, list[float]] = {}
+    for c in comparisons:
+        if c.mde is not None:
+            found.setdefault(c.corpus, []).append(c.mde)
+    return {
+        corpus: {
+            "mde": float(statistics.median(values)),
+            "low": min(values),
+            "high": max(values),
+            "pairs": len(values),
+        }
+        for corpus, values in found.items()
+    }
+
+
+def family_adjusted(family: Sequence[Comparison], correction: str) -> Any:
+    """One family's adjusted p-values; ``maxt`` from the comparisons' joint nulls, or, for
+    comparisons read back from results.json (no nulls), the adjusted p-values their run
+    computed (a family never spans runs)."""
+    from cws_bench.metrics.significance import adjust_p_values
+
+    if correction != "maxt":
+        return adjust_p_values([c.p_value for c in family], method=correction)
+    if all(c.null is not None for c in family):
+        return adjust_p_values(
+            [c.p_value for c in family],
+            method="maxt",
+            differences=[c.difference for c in family],
+            nulls=[c.null for c in family],
+        )
+    stored = [c.adjusted_p_value for c in family]
+    if all(p is not None for p in stored):
+        return stored
+    raise ValueError(
+        "the maxt correction needs the paired tests' resampling distributions, which "
+        "results.json does not keep: rerun the bake-off, or use another correction"
+    )
 
 
 @dataclass(frozen=True)

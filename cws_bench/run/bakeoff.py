@@ -30,9 +30,10 @@ Statistics (cws_bench/metrics/significance.py): percentile bootstrap
 intervals of P, R and F1 over sentences (``resamples`` resamples, ``seed``),
 the SIGHAN bakeoff's ±2·sqrt(p(1−p)/n) (Emerson 2005; n: gold words for
 recall, predicted words for precision), and a paired bootstrap test of F1 for
-every two segmenters of the same track on a corpus (Koehn 2004), its
+every two segmenters of the same track on a corpus (Koehn 2004; or, with
+``test = "permutation"``, approximate randomization, Noreen 1989), its
 p-values corrected within each track for multiple comparisons
-(``correction``, Holm-Bonferroni by default) by
+(``correction``, Holm-Bonferroni by default; ``alpha``, 0.05 by default) by
 :func:`cws_bench.results.model.judge_comparisons`. A segmenter scored on its own
 training data is in no family and never wins.
 """
@@ -71,9 +72,6 @@ __all__ = ["reports_folder", "run_bakeoff"]
 
 
 CONFIDENCE = 0.95
-
-
-ALPHA = 0.05
 
 
 def reports_folder(
@@ -287,6 +285,7 @@ def _result(
 ) -> BakeoffResult:
     """The BakeoffResult of a finished run: rows, statistics, settings."""
     from cws_bench.corpora.overlap import run_overlap
+    from cws_bench.run.comparison import detectable_differences
 
     records = plan.records
     intervals, comparisons = _statistics(records, config)
@@ -309,6 +308,7 @@ def _result(
                     intervals.get(pair, {}),
                     seed=config.seed,
                     resamples=config.resamples,
+                    test=config.test,
                 )
                 seen = overlap.warnings.get(corpus.label)
                 warnings = scored.warnings if seen is None else (*scored.warnings, seen)
@@ -318,15 +318,17 @@ def _result(
         config=config.to_dict(),
         pairs=tuple(pairs),
         comparisons=judge_comparisons(
-            pairs, comparisons, alpha=ALPHA, correction=config.correction
+            pairs, comparisons, alpha=config.alpha, correction=config.correction
         ),
         settings={
             "seed": config.seed,
             "resamples": config.resamples,
             "confidence": CONFIDENCE,
-            "alpha": ALPHA,
+            "alpha": config.alpha,
+            "test": config.test,
             "correction": config.correction,
             "method": config.method,
+            "detectable": detectable_differences(comparisons),
             "jobs": run.executor_jobs,
             "executor": "dask" if config.settings.scheduler else config.settings.executor,
             "shard_chars": config.settings.shard_chars,
@@ -473,7 +475,8 @@ def _statistics(
             resamples=config.resamples,
             seed=config.seed,
             confidence=CONFIDENCE,
-            alpha=ALPHA,
+            alpha=config.alpha,
+            test=config.test,
         )
     intervals = {key: found[key[0]][key[1]] for key in records}
     comparisons = [c for corpus in config.corpora for c in compared.get(corpus.label, [])]

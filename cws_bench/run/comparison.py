@@ -8,12 +8,16 @@ same seed, so the numbers equal a bake-off's on the same outputs:
 
 - a percentile bootstrap interval of precision, recall and F1 per system,
   resampling sentences (``resamples`` resamples, ``seed``);
-- a paired bootstrap test of F1 (Koehn 2004) for every two systems, in the
-  order given, or for every system against one ``baseline``;
+- a paired test of F1 for every two systems, in the order given, or for
+  every system against one ``baseline``: the paired bootstrap (Koehn 2004) or
+  approximate randomization (``test="permutation"``, Noreen 1989);
 - a letter per system (``a`` for the best F1), and for each the letters of
-  the systems it beats significantly (p < 0.05 after the same correction for
-  multiple comparisons as the bake-off's, Holm–Bonferroni unless told), as
-  the bake-off's tables.
+  the systems it beats significantly (p < ``alpha``, 0.05 unless told, after
+  the same correction for multiple comparisons as the bake-off's,
+  Holm–Bonferroni unless told), as the bake-off's tables;
+- the smallest difference the tests can tell apart (the minimum detectable
+  effect at ``alpha`` and power 0.8,
+  :func:`~cws_bench.results.model.detectable_differences`).
 
 The :class:`ComparisonReport` renders itself as text, JSON, CSV, Markdown and
 LaTeX (booktabs), and as a pandas DataFrame.
@@ -21,21 +25,25 @@ LaTeX (booktabs), and as a pandas DataFrame.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from cws_bench.defaults import (
+    DEFAULT_ALPHA,
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
+    DEFAULT_TEST,
     STANDARD_DICTIONARY,
+    TESTS,
     DictionaryDefault,
 )
 from cws_bench.errors import CwsBenchError, Fix
 from cws_bench.metrics.tables import escape_markdown
 from cws_bench.metrics.units import Units, format_p_value, units
-from cws_bench.results.model import Comparison, Interval
+from cws_bench.results.model import Comparison, Interval, detectable_differences
 from cws_bench.scoring import ScoreResult, score_files, score_sentences
 from cws_bench.scoring.methods import get_method
 from cws_bench.text.io import PathLike, display_name, read_segmented
@@ -46,11 +54,16 @@ if TYPE_CHECKING:
     from cws_bench.text.dictionary import Dictionary
     from cws_bench.text.normalize import Normalizer
 
-__all__ = ["ComparisonReport", "SystemRow", "bootstrap_statistics", "compare"]
+__all__ = [
+    "ComparisonReport",
+    "SystemRow",
+    "bootstrap_statistics",
+    "compare",
+]
 
-# The bake-off's defaults (DEFAULT_SEED and DEFAULT_RESAMPLES are the library's one each).
+# The bake-off's default (DEFAULT_SEED, DEFAULT_RESAMPLES and DEFAULT_ALPHA are the
+# library's one each).
 CONFIDENCE = 0.95
-ALPHA = 0.05
 INTERVAL_METRICS = ("precision", "recall", "f1")
 REPORT_FORMATS = ("text", "json", "csv", "markdown", "latex")
 
@@ -102,6 +115,8 @@ class ComparisonReport:
         seed: the resampling seed.
         correction: the multiple-comparison correction of the paired tests
             (``Comparison.adjusted_p_value``; ``none``: uncorrected).
+        alpha: the significance level.
+        test: the paired test, ``bootstrap`` or ``permutation``.
     """
 
     gold: str
@@ -113,6 +128,8 @@ class ComparisonReport:
     resamples: int = DEFAULT_RESAMPLES
     seed: int = DEFAULT_SEED
     correction: str = "holm"
+    alpha: float = DEFAULT_ALPHA
+    test: str = DEFAULT_TEST
 
     def __str__(self) -> str:
         """The command line's table (:meth:`to_text`)."""
@@ -156,8 +173,10 @@ class ComparisonReport:
             from cws_bench.reports.tables import significance_method
 
             parts.append(
-                "paired tests of F1 at "
-                + significance_method({"alpha": ALPHA, "correction": self.correction}).replace(
+                # the bootstrap is the default, named where the tests are listed
+                ("paired tests" if self.test == DEFAULT_TEST else f"paired {self.test_name} tests")
+                + " of F1 at "
+                + significance_method({"alpha": self.alpha, "correction": self.correction}).replace(
                     " over the tests of each track", ""
                 )
             )
@@ -171,12 +190,31 @@ class ComparisonReport:
             "confidence": self.confidence,
             "resamples": self.resamples,
             "seed": self.seed,
-            "alpha": ALPHA,
+            "alpha": self.alpha,
+            "test": self.test,
             "correction": self.correction,
             "baseline": self.baseline,
             "systems": [row.to_dict() for row in self.rows],
             "comparisons": [c.to_dict() for c in self.comparisons],
+            "detectable": self.detectable,
         }
+
+    @property
+    def test_name(self) -> str:
+        """``bootstrap`` or ``permutation`` as the tables name the test."""
+        return "bootstrap" if self.test == "bootstrap" else "permutation (randomization)"
+
+    def _detectable_line(self, unit: Units) -> str:
+        from cws_bench.reports.tables import detectable_line
+
+        assert self.detectable is not None
+        return detectable_line(self.gold, self.detectable, self.alpha, unit)
+
+    @property
+    def detectable(self) -> dict[str, Any] | None:
+        """The smallest difference the paired tests can tell apart (see
+        :func:`detectable_differences`), or None without paired tests."""
+        return detectable_differences(self.comparisons).get(self.gold)
 
     def to_frame(self) -> pd.DataFrame:
         """One pandas row per system, the columns of :meth:`to_csv`."""
@@ -253,11 +291,10 @@ class ComparisonReport:
             return ""
         signature = self.rows[0].result.signature
         if self.has_intervals or self.comparisons:
-            signature = replace(
-                signature,
-                seed=self.seed,
-                extra=(*signature.extra, ("resamples", str(self.resamples))),
-            )
+            extra = [("resamples", str(self.resamples))]
+            if self.comparisons and self.test != DEFAULT_TEST:
+                extra += [("test", self.test), ("shuffles", str(self.resamples))]
+            signature = replace(signature, seed=self.seed, extra=(*signature.extra, *extra))
         return signature.format()
 
     def to_text(self, *, scale: str | None = None, digits: int | None = None) -> str:
@@ -276,7 +313,9 @@ class ComparisonReport:
             )
         if self.comparisons:
             what = "points" if unit.scale == "percent" else "fractions"
-            lines.append(f"  paired bootstrap tests of F1 (difference in {what}, interval, p):")
+            lines.append(
+                f"  paired {self.test_name} tests of F1 (difference in {what}, interval, p):"
+            )
             rows = self._comparison_lines(unit)
             name_width = max(len(r[0]) for r in rows)
             for pair, difference, interval, p_value, significant in rows:
@@ -285,6 +324,8 @@ class ComparisonReport:
                 lines.append(
                     f"    {pair:<{name_width}}  {difference:>7}  {interval}  p {p_text}{mark}"
                 )
+            if self.detectable is not None:
+                lines.append("  " + self._detectable_line(unit))
         for row in self.rows:
             for warning in row.result.warnings:
                 lines.append(f"  note ({row.name}): {warning}")
@@ -337,6 +378,8 @@ class ComparisonReport:
                 "| " + " | ".join(escape(c) for c in row) + " |"
                 for row in self._comparison_lines(unit)
             ]
+            if self.detectable is not None:
+                lines += ["", escape(self._detectable_line(unit))]
         if self.rows:
             lines += ["", f"Signature: `{self.signature}`"]
         return "\n".join(lines)
@@ -478,6 +521,8 @@ def compare(
     resamples: int = DEFAULT_RESAMPLES,
     seed: int = DEFAULT_SEED,
     correction: str = "holm",
+    alpha: float = DEFAULT_ALPHA,
+    test: str = DEFAULT_TEST,
 ) -> ComparisonReport:
     """Score several systems against one gold, with intervals and paired tests.
 
@@ -506,7 +551,10 @@ def compare(
         resamples: bootstrap resamples.
         seed: the resampling seed (the bake-off's default, 2005).
         correction: the multiple-comparison correction of the paired tests, as
-            the bake-off's (``holm``, ``bonferroni``, ``fdr_bh`` or ``none``).
+            the bake-off's (``holm``, ``bonferroni``, ``fdr_bh``, ``maxt`` or ``none``).
+        alpha: the significance level (0 < alpha < 1).
+        test: the paired test: ``bootstrap`` or ``permutation`` (approximate
+            randomization, ``resamples`` shuffles).
 
     Returns:
         A :class:`ComparisonReport`.
@@ -515,6 +563,11 @@ def compare(
         CwsBenchError: no system, an unknown baseline, statistics with the
             sighan method, or any error of scoring.
     """
+    from cws_bench.run.validate import check_alpha
+
+    check_alpha(alpha)
+    if test not in TESTS:
+        raise CwsBenchError(f"unknown test {test!r}", f"use one of: {', '.join(TESTS)}")
     named = _named_systems(systems)
     if not named:
         raise CwsBenchError("no system to compare", "give at least one prediction")
@@ -556,10 +609,17 @@ def compare(
     }
     pairs = _test_pairs(list(results), baseline) if paired and len(results) > 1 else []
     intervals, comparisons = bootstrap_statistics(
-        gold_name, counts, pairs, resamples=resamples, seed=seed, intervals=bool(confidence)
+        gold_name,
+        counts,
+        pairs,
+        resamples=resamples,
+        seed=seed,
+        intervals=bool(confidence),
+        alpha=alpha,
+        test=test,
     )
     if pairs:
-        comparisons = _corrected(comparisons, correction)
+        comparisons = _corrected(comparisons, correction, alpha)
     return ComparisonReport(
         gold=gold_name,
         method=method,
@@ -570,6 +630,8 @@ def compare(
         resamples=resamples,
         seed=seed,
         correction=correction,
+        alpha=alpha,
+        test=test,
     )
 
 
@@ -580,13 +642,13 @@ def _test_pairs(names: list[str], baseline: str | None) -> list[tuple[str, str]]
     return [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
 
 
-def _corrected(comparisons: list[Comparison], correction: str) -> list[Comparison]:
+def _corrected(comparisons: list[Comparison], correction: str, alpha: float) -> list[Comparison]:
     """One family, as one track of a bake-off: the p-values corrected together."""
-    from cws_bench.metrics.significance import adjust_p_values
+    from cws_bench.results.model import family_adjusted
 
-    adjusted = adjust_p_values([c.p_value for c in comparisons], method=correction)
+    adjusted = family_adjusted(comparisons, correction)
     return [
-        replace(c, adjusted_p_value=float(p), significant=bool(p < ALPHA))
+        replace(c, adjusted_p_value=float(p), significant=bool(p < alpha))
         for c, p in zip(comparisons, adjusted)
     ]
 
@@ -739,23 +801,39 @@ def bootstrap_statistics(
     seed: int,
     intervals: bool = True,
     confidence: float = CONFIDENCE,
-    alpha: float = ALPHA,
+    alpha: float = DEFAULT_ALPHA,
+    test: str = DEFAULT_TEST,
 ) -> tuple[dict[str, dict[str, Interval]], list[Comparison]]:
     """Percentile bootstrap intervals of P, R and F1 and paired tests of F1 on one corpus.
 
     What the bake-off and ``compare`` report: for each system (its per-sentence
     rows, :mod:`cws_bench.scoring.per_sentence`) the intervals (none for a system
     without rows; all of them only when ``intervals``), and for each ``(a,
-    b)`` of ``pairs`` whose rows have the same shape a paired bootstrap test
-    (a :class:`~cws_bench.results.model.Comparison`, uncorrected). The systems with
-    the same number of rows share one draw of resamples
-    (:class:`~cws_bench.metrics.significance.SharedResamples`): the numbers
-    are those of ``bootstrap_confidence_interval`` and ``paired_bootstrap_test``
-    run one by one, to the last digit.
+    b)`` of ``pairs`` whose rows have the same shape a paired test of F1 (a
+    :class:`~cws_bench.results.model.Comparison`, uncorrected): ``test`` is
+    ``bootstrap`` (Koehn 2004) or ``permutation`` (approximate randomization,
+    ``resamples`` shuffles with ``seed``); the difference's interval is the
+    bootstrap's either way. The systems with the same number of rows share one
+    draw of resamples (:class:`~cws_bench.metrics.significance.SharedResamples`):
+    the numbers are those of ``bootstrap_confidence_interval`` and
+    ``paired_bootstrap_test`` run one by one, to the last digit; the pairs'
+    shuffles are shared too (the same seed), so every comparison's ``null``
+    is drawn jointly with the others', as the ``maxt`` correction needs. Each
+    comparison's ``mde`` is its minimum detectable effect at ``alpha`` and
+    power 0.8, from the bootstrap standard error of its difference (with
+    either test: the shuffles' spread, ``sqrt(Σd_i²)``, also holds the
+    systems' mean difference per sentence, and overstates the SE of systems
+    far apart).
     """
-    from cws_bench.metrics.significance import SharedResamples
+    from cws_bench.metrics.significance import (
+        SharedResamples,
+        approximate_randomization_test,
+        minimum_detectable_effect,
+    )
     from cws_bench.scoring.per_sentence import statistics as sentence_statistics
 
+    if test not in TESTS:
+        raise ValueError(f"test must be one of {', '.join(TESTS)}, not {test!r}")
     statistics = sentence_statistics()
     tested = [(a, b) for a, b in pairs if counts[a].shape == counts[b].shape and len(counts[a])]
     needed = set(counts) if intervals else {name for pair in tested for name in pair}
@@ -778,19 +856,32 @@ def bootstrap_statistics(
     comparisons = []
     for a, b in tested:
         (draw, i), (_, j) = shared[a], shared[b]
-        test = draw.paired_test(i, j, statistics["f1"], confidence=confidence)
-        assert test.low is not None  # a bootstrap test has an interval
-        assert test.high is not None
+        bootstrap = draw.paired_test(i, j, statistics["f1"], confidence=confidence)
+        assert bootstrap.low is not None  # a bootstrap test has an interval
+        assert bootstrap.high is not None
+        result = bootstrap
+        if test == "permutation":
+            result = approximate_randomization_test(
+                counts[a], counts[b], statistics["f1"], n_resamples=resamples, seed=seed
+            )
+        # the SE of the observed difference is the bootstrap's, whichever test: the
+        # shuffles' spread also holds the systems' mean difference (Σd² against Σ(d - d̄)²)
+        error = bootstrap.standard_error
+        if error is not None and not math.isfinite(error):  # one resample: no spread
+            error = None
         comparisons.append(
             Comparison(
                 corpus=corpus,
                 a=a,
                 b=b,
                 metric="f1",
-                difference=float(test.difference),
-                interval=Interval(float(test.low), float(test.high)),
-                p_value=float(test.p_value),
-                significant=bool(test.p_value < alpha),
+                difference=float(result.difference),
+                interval=Interval(float(bootstrap.low), float(bootstrap.high)),
+                p_value=float(result.p_value),
+                significant=bool(result.p_value < alpha),
+                standard_error=error,
+                mde=None if error is None else minimum_detectable_effect(error, alpha=alpha),
+                null=result.null,
             )
         )
     return out, comparisons

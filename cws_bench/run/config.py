@@ -7,8 +7,10 @@ A bake-off is a TOML file (see ``cws_bench/configs/default.toml``)::
     resamples = 1000           # bootstrap resamples
     timeout = 900              # seconds a shard may take
     batch_size = 500           # lines per segment() call
-    correction = "holm"        # multiple comparisons: holm, bonferroni, fdr_bh or none
+    correction = "holm"        # multiple comparisons: holm, bonferroni, fdr_bh, maxt or none
     method = "interval"        # the counting: interval, sighan (the official script's), conll18
+    alpha = 0.05               # significance level of the paired tests (0 < alpha < 1)
+    test = "bootstrap"         # paired test: bootstrap, or permutation (approximate randomization)
 
     [settings]                 # how the run is spread over workers (changes no number)
     executor = "local"         # local worker processes, or dask
@@ -66,7 +68,14 @@ from pathlib import Path
 from typing import Any
 
 from cws_bench.configs import BUNDLED_CONFIGS, bundled_text
-from cws_bench.defaults import DEFAULT_BATCH_SIZE, DEFAULT_RESAMPLES, DEFAULT_SEED
+from cws_bench.defaults import (
+    DEFAULT_ALPHA,
+    DEFAULT_BATCH_SIZE,
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    DEFAULT_TEST,
+    TESTS,
+)
 from cws_bench.errors import CwsBenchError
 from cws_bench.run import validate
 from cws_bench.run.executors import DEFAULT_RETRIES, EXECUTORS, ExecutorSettings
@@ -235,6 +244,8 @@ class BakeoffConfig:
     correction: str = CORRECTION
     settings: ExecutorSettings = DEFAULT_SETTINGS
     method: str = "interval"
+    alpha: float = DEFAULT_ALPHA
+    test: str = DEFAULT_TEST
 
     def to_dict(self) -> dict[str, Any]:
         """The configuration as plain data (what results.json records)."""
@@ -248,6 +259,8 @@ class BakeoffConfig:
             "batch_size": self.batch_size,
             "correction": self.correction,
             "method": self.method,
+            "alpha": self.alpha,
+            "test": self.test,
             "corpora": [vars_of(c) for c in self.corpora],
             "segmenters": [vars_of(s) for s in self.segmenters],
             "settings": {key: getattr(self.settings, key) for key in sorted(_SETTINGS_KEYS)},
@@ -275,6 +288,8 @@ _TOP_KEYS = {
     "timeout",
     "batch_size",
     "correction",
+    "alpha",
+    "test",
     "corpora",
     "segmenters",
     "settings",
@@ -481,6 +496,8 @@ def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffCo
             correction=str(data.get("correction", CORRECTION)),
             settings=replace(DEFAULT_SETTINGS, **_parse_settings(data, source)),
             method=str(data.get("method", "interval")),
+            alpha=validate.check_alpha(data.get("alpha", DEFAULT_ALPHA), source),
+            test=str(data.get("test", DEFAULT_TEST)),
         )
     except (TypeError, ValueError) as e:
         raise CwsBenchError(f"{source}: {e}") from e
@@ -493,6 +510,12 @@ def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffCo
             "holm (Holm-Bonferroni) is the default; none leaves the p-values uncorrected",
         )
     _check_method(config.method, source)
+    if config.test not in TESTS:
+        raise CwsBenchError(
+            f"{source}: test must be one of {', '.join(TESTS)}, not {config.test!r}",
+            "bootstrap (the paired bootstrap) is the default; permutation is approximate "
+            "randomization",
+        )
     return config
 
 

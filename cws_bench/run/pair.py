@@ -24,6 +24,8 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
+from cws_bench.metrics.defaults import DEFAULT_TEST
+
 if TYPE_CHECKING:
     from cws_bench.results.model import Interval, PairAnalysis, PairResult, PairScores
     from cws_bench.run.config import CorpusSpec, SegmenterSpec
@@ -214,7 +216,15 @@ class PairRecord:
             diagnostics=data.get("diagnostics"),
         )
 
-    def signature(self, segmenter: str, *, seed: int, resamples: int, convert: str = "none") -> str:
+    def signature(
+        self,
+        segmenter: str,
+        *,
+        seed: int,
+        resamples: int,
+        convert: str = "none",
+        test: str = DEFAULT_TEST,
+    ) -> str:
         """:func:`pair_signature` of this record."""
         return pair_signature(
             self.scores.signature,
@@ -223,6 +233,7 @@ class PairRecord:
             seed=seed,
             resamples=resamples,
             convert=convert,
+            test=test,
         )
 
 
@@ -234,9 +245,11 @@ def pair_signature(
     seed: int,
     resamples: int,
     convert: str = "none",
+    test: str = DEFAULT_TEST,
 ) -> str:
     """The score's signature plus the segmenter, its version and options, the input's
-    conversion (when there is one), seed and resamples."""
+    conversion (when there is one), seed and resamples, and the paired test with its
+    number of shuffles when it is not the bootstrap (``test:permutation|shuffles:1000``)."""
     options = json.dumps(info.options, sort_keys=True, ensure_ascii=False)
     if info.model:  # a neural adapter's model, checksum, device, dtype (neural.py)
         options += json.dumps(info.model, sort_keys=True, ensure_ascii=False)
@@ -250,6 +263,7 @@ def pair_signature(
             *([f"input:{convert}"] if convert != "none" else []),
             f"seed:{seed}",
             f"resamples:{resamples}",
+            *([f"test:{test}", f"shuffles:{resamples}"] if test != DEFAULT_TEST else []),
         ]
     )
 
@@ -283,6 +297,7 @@ def pair_result(
     *,
     seed: int,
     resamples: int,
+    test: str = DEFAULT_TEST,
 ) -> PairResult:
     """The bake-off's row of a scored pair: its record, its bootstrap intervals and the
     SIGHAN bakeoffs' half-widths ±2·sqrt(p(1−p)/n) (Emerson 2005), signed."""
@@ -310,7 +325,7 @@ def pair_result(
         warnings=record.warnings,
         segmenter_info=record.segmenter_info.to_dict(),
         signature=record.signature(
-            spec.name, seed=seed, resamples=resamples, convert=corpus.convert
+            spec.name, seed=seed, resamples=resamples, convert=corpus.convert, test=test
         ),
         analysis=record.analysis,
         # (a record cached before leaks excluded a row carries only the warning)

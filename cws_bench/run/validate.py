@@ -92,6 +92,24 @@ def check_names(kind: str, given: Sequence[str], known: Sequence[str]) -> None:
             )
 
 
+def check_alpha(alpha: Any, where: str = "") -> float:
+    """A significance level (``alpha``), checked up front: a number strictly between 0 and 1.
+
+    >>> check_alpha(0.01)
+    0.01
+
+    Raises:
+        CwsBenchError: it is not (the message names ``where``, e.g. the TOML file).
+    """
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 < alpha < 1:
+        place = f"{where}: " if where else ""
+        raise CwsBenchError(
+            f"{place}alpha must be a number between 0 and 1 (exclusive), not {alpha!r}",
+            "0.05 is the default; 0.01 asks for stronger evidence",
+        )
+    return float(alpha)
+
+
 def validate_config(
     config: Config,
     *,

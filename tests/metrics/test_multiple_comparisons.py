@@ -10,7 +10,13 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from cws_bench.metrics.significance import CORRECTIONS, adjust_p_values
+from cws_bench.metrics.significance import (
+    CORRECTIONS,
+    SharedResamples,
+    adjust_p_values,
+    fscore_statistic,
+    maxt_adjusted_p_values,
+)
 
 
 def test_holm_by_hand() -> None:
@@ -64,7 +70,7 @@ def test_p_values_outside_the_unit_interval(p: list[float]) -> None:
         min_size=1,
         max_size=40,
     ),
-    st.sampled_from([m for m in CORRECTIONS if m != "none"]),
+    st.sampled_from([m for m in CORRECTIONS if m not in ("none", "maxt")]),
 )
 def test_equal_to_statsmodels(p: list[float], method: str) -> None:
     multitest = pytest.importorskip(
@@ -75,3 +81,82 @@ def test_equal_to_statsmodels(p: list[float], method: str) -> None:
     with mock.patch.object(gc, "collect"):
         expected = multitest.multipletests(p, method=method)[1]
     np.testing.assert_allclose(adjust_p_values(p, method=method), expected, rtol=1e-12, atol=0)
+
+
+# ---------------------------------------------------------------------------
+# Westfall & Young's step-down max-T
+
+
+def reference_maxt(differences, nulls):
+    """Westfall & Young's step-down max-T on the tests' own null scales (their minP form),
+    written out one loop at a time (two-sided)."""
+    m, resamples = len(differences), len(nulls[0])
+    draws = [[abs(d), *(abs(v) for v in null)] for d, null in zip(differences, nulls)]
+
+    def p(j, b):  # p-value of draw b of test j among its B + 1 draws (b = 0: observed)
+        x = draws[j][b]
+        return sum(v >= x - 1e-12 * max(1.0, x) for v in draws[j]) / (resamples + 1)
+
+    raw = [p(j, 0) for j in range(m)]
+    order = sorted(range(m), key=lambda j: raw[j])  # most significant first, ties in order
+    adjusted = [0.0] * m
+    previous = 0.0
+    for step, j in enumerate(order):
+        rest = order[step:]  # the hypotheses not yet rejected
+        hits = sum(min(p(k, b) for k in rest) <= raw[j] + 1e-15 for b in range(resamples + 1))
+        previous = max(previous, hits / (resamples + 1))
+        adjusted[j] = previous
+    return adjusted
+
+
+def family_of_pairs(seed: int, systems: int = 4, n: int = 120):
+    """The paired bootstrap tests of every two of ``systems`` systems on shared resamples."""
+    rng = np.random.default_rng(seed)
+    gold = rng.integers(5, 30, n)
+    difficulty = rng.beta(8, 2, n)
+    skills = rng.uniform(0.9, 1.0, systems)
+    counts = [np.stack([rng.binomial(gold, difficulty * s), gold, gold], axis=1) for s in skills]
+    shared = SharedResamples(counts, n_resamples=150, seed=seed)
+    f1 = fscore_statistic()
+    return [shared.paired_test(i, j, f1) for i in range(systems) for j in range(i + 1, systems)]
+
+
+@settings(deadline=None, max_examples=15)
+@given(st.integers(0, 2**32 - 1))
+def test_maxt_equals_a_reference_loop_and_stays_under_bonferroni(seed: int) -> None:
+    tests = family_of_pairs(seed)
+    differences = [t.difference for t in tests]
+    nulls = [t.null for t in tests]
+    got = adjust_p_values(
+        [t.p_value for t in tests], method="maxt", differences=differences, nulls=nulls
+    )
+    np.testing.assert_allclose(got, reference_maxt(differences, nulls), rtol=0, atol=1e-15)
+    raw = np.array([t.p_value for t in tests])
+    assert (got <= adjust_p_values(raw, method="bonferroni") + 1e-12).all()
+    assert (got >= raw - 1e-12).all()  # a family never makes a test more significant
+
+
+def test_maxt_of_one_test_is_its_p_value() -> None:
+    (test,) = family_of_pairs(3, systems=2)
+    (adjusted,) = maxt_adjusted_p_values([test.difference], [test.null])
+    assert adjusted == test.p_value
+
+
+def test_maxt_uses_the_dependence_between_tests() -> None:
+    """Three copies of nearly one test: Holm divides by three, max-T hardly at all."""
+    rng = np.random.default_rng(0)
+    common = rng.normal(size=1999)
+    nulls = [common + 0.01 * rng.normal(size=1999) for _ in range(3)]
+    differences = [2.2, 2.2, 2.2]
+    raw = [(1 + np.sum(np.abs(null) >= 2.2)) / 2000 for null in nulls]
+    maxt = maxt_adjusted_p_values(differences, nulls)
+    holm = adjust_p_values(raw, method="holm")
+    assert max(raw) < 0.05 < min(holm)
+    assert (maxt < 0.05).all()
+
+
+def test_maxt_needs_the_nulls() -> None:
+    with pytest.raises(ValueError, match="null distributions"):
+        adjust_p_values([0.01, 0.2], method="maxt")
+    with pytest.raises(ValueError, match="one null distribution"):
+        maxt_adjusted_p_values([0.1, 0.2], [np.zeros(10)])
