@@ -198,6 +198,34 @@ def test_flip_rates_worked_example(tmp_path):
     assert again["robustness"]["rates"] == result["robustness"]["rates"]
 
 
+def test_sharded_audit_gives_the_same_numbers(tmp_path):
+    """--executor local segments in shards on workers; every figure is the same."""
+    words = tmp_path / "words.txt"
+    words.write_text("研究\n研究生\n生命\n起源\n", "utf-8")
+    text = tmp_path / "text.txt"
+    text.write_text("他研究生命\n研究生命起源\n生命起源\n生命研究\n" * 3, "utf-8")
+    results = []
+    for name, extra in (("serial", []), ("sharded", ["--executor", "local", "-j", 1])):
+        folder = tmp_path / name
+        invoke(
+            "audit",
+            text,
+            "-s",
+            "fmm,bmm",
+            f"-Ofmm.dictionary={words}",
+            f"-Obmm.dictionary={words}",
+            "-o",
+            folder,
+            "--resamples",
+            50,
+            "--quiet",
+            *extra,
+        )
+        result = json.loads((folder / "audit.json").read_text("utf-8"))
+        results.append({k: result[k] for k in ("agreement", "consistency", "robustness")})
+    assert results[0] == results[1]
+
+
 def test_width_perturbation_touches_the_changed_characters():
     p = perturb("width", "用Python写代码")
     assert p is not None and p.line == "用Ｐｙｔｈｏｎ写代码"

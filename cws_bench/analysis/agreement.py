@@ -116,17 +116,21 @@ class BlockRows:
     (2, [[1, 2], [5, 2], [9, 2]])
     """
 
-    def __init__(self, width: int, *, cap: int = 1 << 20) -> None:
+    def __init__(self, width: int, *, cap: int = 1 << 16) -> None:
         if cap < 2 or cap % 2:
             raise ValueError(f"cap must be an even number >= 2, got {cap}")
         self.cap = cap
         self.block = 1
-        self._rows = np.zeros((cap, width), dtype=np.int64)
+        self._rows = np.zeros((min(cap, 1024), width), dtype=np.int64)  # grows to cap
         self._full = 0  # complete rows
         self._partial = 0  # sentences in the row being filled
 
     def add(self, row: Sequence[int]) -> None:
         """Add one sentence's counts."""
+        if self._full == len(self._rows):
+            grown = np.zeros((min(2 * len(self._rows), self.cap), self._rows.shape[1]), np.int64)
+            grown[: self._full] = self._rows
+            self._rows = grown
         self._rows[self._full] += row
         self._partial += 1
         if self._partial == self.block:

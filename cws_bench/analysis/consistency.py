@@ -31,6 +31,7 @@ keeps per segmenter and tracked string one count and one example per cut.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -81,8 +82,9 @@ class StringCuts:
     cuts: dict[str, int]
     examples: dict[str, tuple[int, str]]
 
-    @property
+    @functools.cached_property
     def occurrences(self) -> int:
+        """All occurrences (read once the counting is over: the value is kept)."""
         return sum(self.cuts.values())
 
     @property
@@ -114,34 +116,35 @@ class Consistency:
         self.names = list(names)
         self.strings = strings
         self.lengths = sorted({len(s) for s in strings})
+        self.prefixes = frozenset(s[:2] for s in strings)  # most places start none: one lookup
         self.table: list[dict[str, StringCuts]] = [{} for _ in self.names]
 
     def add(self, line: int, text: str, segmentations: Sequence[Sequence[str]]) -> None:
         """Add one sentence: its text and each segmenter's words of it (same order as names)."""
-        strings = self.strings
+        strings, prefixes, lengths, size = self.strings, self.prefixes, self.lengths, len(text)
         found = [
             (i, length)
-            for i in range(len(text) - 1)
-            for length in self.lengths
-            if i + length <= len(text) and text[i : i + length] in strings
+            for i in range(size - 1)
+            if text[i : i + 2] in prefixes
+            for length in lengths
+            if i + length <= size and text[i : i + length] in strings
         ]
         if not found:
             return
         for table, words in zip(self.table, segmentations):
             if "".join(words) != text:
                 continue  # a segmenter that changed the text: its offsets are not the text's
-            edges = {0}
-            end = 0
-            for word in words:
-                end += len(word)
-                edges.add(end)
+            edges = set(itertools.accumulate(map(len, words), initial=0))
             for i, length in found:
                 if i not in edges or i + length not in edges:
                     continue
-                inside = [o for o in range(1, length) if i + o in edges]
-                pieces = [0, *inside, length]
                 string = text[i : i + length]
-                cut = " ".join(string[a:b] for a, b in itertools.pairwise(pieces))
+                inside = [o for o in range(1, length) if i + o in edges]
+                if inside:
+                    pieces = [0, *inside, length]
+                    cut = " ".join(string[a:b] for a, b in itertools.pairwise(pieces))
+                else:
+                    cut = string
                 entry = table.get(string)
                 if entry is None:
                     entry = table[string] = StringCuts(string, {}, {})

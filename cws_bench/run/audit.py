@@ -83,7 +83,9 @@ class AuditSettings:
         strings: the most strings the consistency check tracks.
         max_length: the longest tracked string.
         top: inconsistent strings listed per segmenter.
-        row_cap: per-sentence rows kept for the bootstrap (then blocks of sentences).
+        row_cap: per-sentence rows kept for the bootstrap; past it, neighbouring rows are
+            summed into blocks of 2, 4, ... sentences (memory: ``row_cap`` × (6 × (pairs +
+            segmenters) + 2) × 8 bytes at most, 20 MB for three segmenters).
     """
 
     seed: int = DEFAULT_SEED
@@ -95,7 +97,7 @@ class AuditSettings:
     strings: int = 50_000
     max_length: int = 8
     top: int = 20
-    row_cap: int = 1 << 20
+    row_cap: int = 1 << 16
 
 
 # ---------------------------------------------------------------- inputs
@@ -158,6 +160,14 @@ class _Timing:
     wall_s: float = 0.0  # the segmenting steps' wall time
     characters: int = 0
     cached: int = 0
+    by_segmenter: dict[str, list[float]] = field(default_factory=dict)  # label -> [s, chars]
+
+    def add(self, label: str, seconds: float, characters: int) -> None:
+        self.segment_s += seconds
+        self.characters += characters
+        spent = self.by_segmenter.setdefault(label, [0.0, 0])
+        spent[0] += seconds
+        spent[1] += characters
 
 
 def _key(segmenter: AuditSegmenter, source: str) -> str:
@@ -206,8 +216,7 @@ def _segment(
             options=dict(segmenter.options),
             batch_size=batch_size,
         )
-        timing.segment_s += stats.seconds
-        timing.characters += stats.characters
+        timing.add(segmenter.label, stats.seconds, stats.characters)
     else:
         from cws_bench.run.tasks import segmenter_key
         from cws_bench.segmenters import get_segmenter, segment_file
@@ -217,8 +226,7 @@ def _segment(
         if loaded is None:
             loaded = _LOADED[held] = get_segmenter(segmenter.name, **segmenter.options)
         run = segment_file(loaded, source, target, batch_size=batch_size)
-        timing.segment_s += run.seconds
-        timing.characters += run.characters
+        timing.add(segmenter.label, run.seconds, run.characters)
     timing.wall_s += time.perf_counter() - started
     with atomic_write(key_file) as f:
         f.write(key)
@@ -408,21 +416,17 @@ def audit(
         )
     if not sentences:
         raise CwsBenchError("the text holds no sentence", "give a file with some text")
-    array = rows.array()
+    from cws_bench.metrics.significance import SharedResamples, fscore_statistic, ratio_statistic
+
+    # One draw of resamples for every interval of the rows (the same sentences).
+    shared = SharedResamples([rows.array()], n_resamples=settings.resamples, seed=settings.seed)
 
     def interval(columns: Sequence[int]) -> dict[str, Any]:
-        from cws_bench.metrics.significance import (
-            bootstrap_confidence_interval,
-            fscore_statistic,
+        correct, predicted, actual = columns
+        statistic = fscore_statistic(
+            true_positives=correct, predicted_positives=predicted, actual_positives=actual
         )
-
-        found = bootstrap_confidence_interval(
-            array[:, list(columns)],
-            fscore_statistic(),
-            n_resamples=settings.resamples,
-            confidence=settings.confidence,
-            seed=settings.seed,
-        )
+        found = shared.interval(0, statistic, confidence=settings.confidence)
         return {"low": found.low, "high": found.high}
 
     matrix = []
@@ -452,7 +456,14 @@ def audit(
                 "word_f1_interval": interval([base, base + 1, base + 2]),
             }
         )
-    all_agree = _ratio_interval(array[:, [width - 2, width - 1]], settings)
+    agree_interval = shared.interval(
+        0, ratio_statistic(width - 2, width - 1), confidence=settings.confidence
+    )
+    all_agree = {
+        "share": agree_interval.estimate,
+        "low": agree_interval.low,
+        "high": agree_interval.high,
+    }
 
     say("writing the annotation sample")
     annotation = _write_sample(root / "annotate", labels, sample, STRATA)
@@ -498,6 +509,15 @@ def audit(
             "segment_wall_s": timing.wall_s,
             "segmented_characters": timing.characters,
             "cached_outputs": timing.cached,
+            "segmenters": [
+                {
+                    "segmenter": label,
+                    "segment_s": seconds,
+                    "characters": int(chars),
+                    "characters_per_second": chars / seconds if seconds > 0 else 0.0,
+                }
+                for label, (seconds, chars) in timing.by_segmenter.items()
+            ],
             "audit_s": audit_s,
             "audit_characters_per_second": characters / audit_s if audit_s > 0 else 0.0,
             "total_s": time.perf_counter() - started,
