@@ -317,3 +317,21 @@ def test_agreement_on_a_shared_corpus(shared_corpora, tmp_path):
     fmm, bmm = (folder / "segmented" / name / "1.txt" for name in ("fmm", "bmm"))
     assert pair["boundary_f1"] == score_files(fmm, bmm).scores.boundary_f1
     assert 0.9 < pair["boundary_f1"] < 1.0
+
+
+@pytest.mark.slow
+@pytest.mark.needs("pkuseg", reason="docs/AUDIT.md's example audits with pkuseg")
+@pytest.mark.needs("jieba", reason="docs/AUDIT.md's example audits with jieba")
+def test_the_docs_example_prints_what_the_page_shows(shared_corpora, tmp_path):
+    """docs/AUDIT.md's command on the shared zx corpus prints the page's block, digit for digit."""
+    import re
+    import shlex
+
+    page = (ROOT / "docs" / "AUDIT.md").read_text("utf-8")
+    command = re.search(r"```sh\n(cws-bench audit zx:test [^\n]*)\n```", page)
+    printed = re.search(r"It prints[^\n]*\n\n```\n(.*?)```", page, flags=re.S)
+    assert command is not None and printed is not None
+    words = shlex.split(command.group(1))[1:]
+    words[words.index("--data-dir") + 1] = str(shared_corpora)
+    words[words.index("-o") + 1] = str(tmp_path / "audit-zx")
+    assert invoke(*words, "--quiet") == printed.group(1)
