@@ -283,11 +283,12 @@ def heatmap_chart(result: Mapping[str, Any]) -> str:
 
     labels = _labels(result)
     cells = _matrix(result, "boundary_f1")
+    # percent; the diagonal (a segmenter against itself) is left out of the scale, grey
     data = np.array(
-        [[1.0 if a == b else cells[a, b]["boundary_f1"] for b in labels] for a in labels]
+        [[np.nan if a == b else 100 * cells[a, b]["boundary_f1"] for b in labels] for a in labels]
     )
-    off = data[~np.eye(len(labels), dtype=bool)]
-    low, high = float(off.min()), 1.0
+    low, high = float(np.nanmin(data)), float(np.nanmax(data))
+    high = max(high, low + 1e-9)
     name = "audit-heatmap"
     size = 1.6 + 0.7 * len(labels)
     with new_chart(name, size + 0.9, size) as figure:
@@ -295,16 +296,22 @@ def heatmap_chart(result: Mapping[str, Any]) -> str:
 
         axes = figure.add_subplot()
         mesh = axes.pcolormesh(
-            data, cmap=colormaps["viridis"], vmin=low, vmax=high, edgecolors="white", linewidth=1.0
+            np.ma.masked_invalid(data),
+            cmap=colormaps["viridis"].with_extremes(bad="#f0f0f0"),
+            vmin=low,
+            vmax=high,
+            edgecolors="white",
+            linewidth=1.0,
         )
         axes.invert_yaxis()
         for i in range(len(labels)):
             for j in range(len(labels)):
-                shade = (data[i, j] - low) / (high - low) if high > low else 1.0
+                value = data[i, j]
+                shade = (value - low) / (high - low) if i != j else 1.0
                 axes.text(
                     j + 0.5,
                     i + 0.5,
-                    "—" if i == j else _pct(data[i, j]),
+                    "—" if i == j else f"{value:.2f}",
                     ha="center",
                     va="center",
                     fontsize=7,
@@ -315,7 +322,7 @@ def heatmap_chart(result: Mapping[str, Any]) -> str:
         axes.set_yticks(ticks, labels)
         axes.tick_params(length=0)
         bar = figure.colorbar(mesh, ax=axes, shrink=0.8)
-        bar.set_label("boundary F")
+        bar.set_label("boundary F (%)")
         return to_svg(figure, name, "boundary F of every pair of segmenters")
 
 
