@@ -335,3 +335,75 @@ def test_the_docs_example_prints_what_the_page_shows(shared_corpora, tmp_path):
     words[words.index("--data-dir") + 1] = str(shared_corpora)
     words[words.index("-o") + 1] = str(tmp_path / "audit-zx")
     assert invoke(*words, "--quiet") == printed.group(1)
+
+
+def test_segmenters_from_a_bakeoff_config(sample_bakeoff, tmp_path):
+    config = tmp_path / "bakeoff.toml"
+    config.write_text(sample_bakeoff("audit-config"), "utf-8")
+    folder = tmp_path / "out"
+    invoke(
+        "audit",
+        "sample:test",
+        "--config",
+        config,
+        "-o",
+        folder,
+        "--resamples",
+        50,
+        "--perturb",
+        "",
+        "--quiet",
+    )
+    result = json.loads((folder / "audit.json").read_text("utf-8"))
+    assert [s["label"] for s in result["signature"]["segmenters"]] == ["fmm", "bmm"]
+    (pair,) = result["agreement"]["pairs"]
+    fmm, bmm = (folder / "segmented" / name / "1.txt" for name in ("fmm", "bmm"))
+    assert pair["word_f1"] == score_files(fmm, bmm).scores.f1
+
+
+def test_an_unknown_segmenter_fails_before_any_work(tmp_path):
+    result = CliRunner().invoke(
+        cli,
+        [
+            "audit",
+            "sample:test",
+            "-s",
+            "fmm,nosuch",
+            f"-Ofmm.dictionary={SAMPLE_DICT}",
+            "-o",
+            tmp_path / "out",
+        ],
+    )
+    assert result.exit_code == 2 and "nosuch" in result.output
+    assert not (tmp_path / "out" / "segmented").exists()
+
+
+def test_rows_past_the_cap_become_blocks_with_the_same_scores(audited, tmp_path):
+    from cws_bench.run.audit import AuditSegmenter, AuditSettings, audit, resolve_texts
+
+    folder, result = audited
+    texts = resolve_texts([str(folder / "inputs" / "sample-test.txt")], tmp_path)
+    segmenters = [AuditSegmenter(n, n, {"dictionary": str(SAMPLE_DICT)}) for n in SEGMENTERS]
+    small = audit(
+        texts,
+        segmenters,
+        tmp_path,
+        settings=AuditSettings(resamples=200, row_cap=8, perturbations=()),
+    )
+    assert small["agreement"]["block"] == 8  # 40 sentences in at most 8 rows: blocks of 8
+    for a, b in zip(small["agreement"]["pairs"], result["agreement"]["pairs"]):
+        assert a["boundary_f1"] == b["boundary_f1"]
+        interval = a["boundary_f1_interval"]
+        assert interval["low"] <= a["boundary_f1"] <= interval["high"]
+    assert small["agreement"]["all_agree"]["share"] == result["agreement"]["all_agree"]["share"]
+
+
+@pytest.mark.needs("opencc", reason="the script perturbation converts with OpenCC")
+def test_script_perturbation_compares_the_whole_sentence():
+    from cws_bench.text.normalize import get_normalizer
+
+    p = perturb("script", "汉语研究", get_normalizer("s2t"))
+    assert p is not None and p.line == "漢語研究" and not p.touched
+    assert flipped(["汉语", "研究"], ["漢", "語", "研究"], p)
+    assert not flipped(["汉语", "研究"], ["漢語", "研究"], p)
+    assert perturb("script", "研究", get_normalizer("s2t")) is None  # nothing to convert

@@ -329,6 +329,7 @@ def audit(
         raise CwsBenchError(f"segmenter labels repeat: {', '.join(labels)}", "label each once")
     if not texts:
         raise CwsBenchError("no text to audit", "name a file, a glob or a corpus")
+    identities = [_identity(s) for s in segmenters]  # an unknown name fails before any work
     say = progress or (lambda message: None)
     root = Path(folder)
     started = time.perf_counter()
@@ -487,7 +488,7 @@ def audit(
     }
     return {
         "signature": {
-            "segmenters": [_identity(s) for s in segmenters],
+            "segmenters": identities,
             "texts": text_facts,
             "settings": asdict(settings),
             "tie_rule": "a boundary where exactly half the segmenters cut goes the first "
