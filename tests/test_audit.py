@@ -407,3 +407,38 @@ def test_script_perturbation_compares_the_whole_sentence():
     assert flipped(["汉语", "研究"], ["漢", "語", "研究"], p)
     assert not flipped(["汉语", "研究"], ["漢語", "研究"], p)
     assert perturb("script", "研究", get_normalizer("s2t")) is None  # nothing to convert
+
+
+def test_globs_and_several_files_add_up(tmp_path):
+    words = tmp_path / "words.txt"
+    words.write_text("研究\n研究生\n生命\n起源\n", "utf-8")
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "a.txt").write_text("他研究生命\n\n研究生命起源\n", "utf-8")
+    (logs / "b.txt").write_text("生命起源\n生命研究\n", "utf-8")
+    folder = tmp_path / "out"
+    invoke(
+        "audit",
+        logs / "*.txt",
+        "-s",
+        "fmm,bmm",
+        f"-Ofmm.dictionary={words}",
+        f"-Obmm.dictionary={words}",
+        "-o",
+        folder,
+        "--resamples",
+        50,
+        "--perturb",
+        "",
+        "--quiet",
+    )
+    result = json.loads((folder / "audit.json").read_text("utf-8"))
+    texts = result["signature"]["texts"]
+    assert [(t["label"], t["lines"], t["sentences"]) for t in texts] == [
+        ("a.txt", 3, 2),
+        ("b.txt", 2, 2),
+    ]
+    # fmm and bmm differ on 他研究生命 and 研究生命起源 only (the worked example above)
+    assert result["sentences"] == 4 and result["agreement"]["all_agree"]["sentences"] == 2
+    missing = CliRunner().invoke(cli, ["audit", str(logs / "*.md"), "-s", "fmm,bmm", "-o", folder])
+    assert missing.exit_code == 2 and "no file matches" in missing.output
