@@ -1,1 +1,2 @@
-"""Error analysis of a scored pair: aligned sentences, error patterns, buckets."""
+"""Error analysis of a scored pair (aligned sentences, error patterns, buckets) and of
+segmentations without gold (agreement, consistency, perturbation flips)."""

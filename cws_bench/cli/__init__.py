@@ -39,6 +39,7 @@ __all__ = ["COMMANDS", "main"]
 
 # name -> "module:attribute" of a click command; the single list of commands.
 COMMANDS: dict[str, str] = {
+    "audit": "cws_bench.cli.audit:audit",
     "bakeoff": "cws_bench.cli.bakeoff:bakeoff",
     "baseline": "cws_bench.cli.regression:baseline",
     "check": "cws_bench.cli.regression:check",

@@ -1,0 +1,251 @@
+"""``cws-bench audit``: several segmenters on text without gold.
+
+Parsing and printing only: :mod:`cws_bench.run.audit` audits,
+:mod:`cws_bench.reports.audit` renders.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from cws_bench.cli.executor_options import executor_options, open_executor
+from cws_bench.cli.options import (
+    batch_size_option,
+    data_dir_option,
+    parse_option,
+    quiet_option,
+    resamples_option,
+    seed_option,
+)
+
+if TYPE_CHECKING:
+    from cws_bench.run.audit import AuditSegmenter
+    from cws_bench.run.executors import ExecutorSettings
+
+__all__ = ["audit"]
+
+
+def _segmenters(
+    names: str | None, raw_options: tuple[str, ...], config: str | None
+) -> list[AuditSegmenter]:
+    from cws_bench.run.audit import AuditSegmenter
+
+    found: list[AuditSegmenter] = []
+    if config is not None:
+        from cws_bench.run.config import load_config
+
+        found += [
+            AuditSegmenter(s.label, s.name, dict(s.options)) for s in load_config(config).segmenters
+        ]
+    options: dict[str, dict[str, Any]] = {}
+    for text in raw_options:
+        target, dot, rest = text.partition(".")
+        if not dot or "=" in target:
+            raise click.BadParameter(
+                f"{text!r}: expected SEGMENTER.KEY=VALUE, e.g. fmm.dictionary=words.txt",
+                param_hint="-O/--option",
+            )
+        key, value = parse_option(rest)
+        options.setdefault(target, {})[key] = value
+    listed = [n.strip() for n in (names or "").split(",") if n.strip()]
+    found += [AuditSegmenter(n, n, options.get(n, {})) for n in listed]
+    unknown = sorted(set(options) - set(listed))
+    if unknown:
+        raise click.BadParameter(
+            f"options for {', '.join(unknown)}, which --segmenters does not list",
+            param_hint="-O/--option",
+        )
+    if not found:
+        raise click.UsageError("name the segmenters: --segmenters A,B,... or --config FILE")
+    return found
+
+
+@click.command()
+@click.argument("texts", nargs=-1, required=True, metavar="TEXT...")
+@click.option(
+    "-s",
+    "--segmenters",
+    "names",
+    metavar="A,B,...",
+    default=None,
+    help="The segmenters, by registered name, comma-separated.",
+)
+@click.option(
+    "-O",
+    "--option",
+    "raw_options",
+    multiple=True,
+    metavar="SEGMENTER.KEY=VALUE",
+    help="An option of one segmenter (repeatable): -O fmm.dictionary=words.txt.",
+)
+@click.option(
+    "--config",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="Take the segmenters from a bake-off TOML's [[segmenters]] (labels and options).",
+)
+@click.option(
+    "-o",
+    "--output",
+    "folder",
+    required=True,
+    type=click.Path(file_okay=False),
+    help="The folder of the reports, the segmentations (reused by a run again) and the "
+    "sample to annotate.",
+)
+@data_dir_option("Where a corpus named as TEXT finds its files.")
+@click.option(
+    "--perturb",
+    default="space,width,punct",
+    show_default=True,
+    metavar="KINDS",
+    help="Perturbations of the robustness check (space, width, punct, script), "
+    "comma-separated; empty: none.",
+)
+@click.option(
+    "--perturb-sentences",
+    type=click.IntRange(min=1),
+    default=1000,
+    show_default=True,
+    help="Sentences (a seeded sample) each perturbation is tried on.",
+)
+@click.option(
+    "--sample",
+    type=click.IntRange(min=4),
+    default=200,
+    show_default=True,
+    help="Disagreeing sentences exported for annotation (spread over four strata).",
+)
+@click.option(
+    "--strings",
+    type=click.IntRange(min=1),
+    default=50_000,
+    show_default=True,
+    help="The most strings the consistency check tracks (the most frequent).",
+)
+@click.option(
+    "--top",
+    type=click.IntRange(min=0),
+    default=20,
+    show_default=True,
+    help="Inconsistent strings listed per segmenter.",
+)
+@resamples_option()
+@seed_option("Seed of the bootstrap and of the samples.")
+@batch_size_option
+@quiet_option()
+@executor_options
+def audit(
+    texts: tuple[str, ...],
+    names: str | None,
+    raw_options: tuple[str, ...],
+    config: str | None,
+    folder: str,
+    data_dir: str | None,
+    perturb: str,
+    perturb_sentences: int,
+    sample: int,
+    strings: int,
+    top: int,
+    resamples: int,
+    seed: int,
+    batch_size: int,
+    quiet: bool,
+    sharding: ExecutorSettings | None,
+) -> None:
+    """Audit segmenters on TEXT without gold: how much they agree, whether each cuts a
+    string the same way everywhere, whether a stray space changes the rest of a
+    sentence, and which sentences to annotate.
+
+    TEXT: raw files (one sentence a line), globs, or a corpus' raw text as
+    NAME[:SPLIT] (default split: test).
+
+    \b
+    Example:
+        cws-bench audit logs/*.txt --segmenters jieba,pkuseg -o audit/
+        cws-bench audit zx:test -s fmm,jieba,pkuseg -O fmm.dictionary=jieba -o audit/
+        cws-bench audit crawl.txt --config bakeoff.toml -o audit/ --executor local -j 4
+    """
+    import contextlib
+
+    from cws_bench.reports.audit import write_audit_reports
+    from cws_bench.run.audit import AuditSettings, resolve_texts
+    from cws_bench.run.audit import audit as run_audit
+
+    segmenters = _segmenters(names, raw_options, config)
+    settings = AuditSettings(
+        seed=seed,
+        resamples=resamples,
+        perturbations=tuple(k.strip() for k in perturb.split(",") if k.strip()),
+        perturb_sentences=perturb_sentences,
+        sample=sample,
+        strings=strings,
+        top=top,
+    )
+    found = resolve_texts(texts, folder, data_dir=data_dir)
+
+    def say(message: str) -> None:
+        if not quiet:
+            click.echo(message, err=True)
+
+    with open_executor(sharding) if sharding is not None else contextlib.nullcontext() as executor:
+        result = run_audit(
+            found,
+            segmenters,
+            folder,
+            settings=settings,
+            executor=executor,
+            batch_size=batch_size,
+            progress=say,
+        )
+    written = write_audit_reports(result, folder)
+    click.echo(_summary(result))
+    say("wrote " + ", ".join(str(p) for p in written))
+
+
+def _summary(result: dict[str, Any]) -> str:
+    """The few lines the terminal shows: the matrix, all-agree, consensus, flip rates."""
+    from cws_bench.reports.audit import signature_line
+
+    labels = [s["label"] for s in result["signature"]["segmenters"]]
+    cells = {}
+    for p in result["agreement"]["pairs"]:
+        cells[p["a"], p["b"]] = cells[p["b"], p["a"]] = p["boundary_f1"]
+    width = max(len(label) for label in labels) + 2
+    lines = [
+        f"{result['sentences']:,} sentences, {result['characters']:,} characters; "
+        "boundary F of each pair (%):",
+        " " * width + "".join(label.rjust(width) for label in labels),
+    ]
+    for a in labels:
+        values = "".join(
+            ("—" if a == b else f"{100 * cells[a, b]:.2f}").rjust(width) for b in labels
+        )
+        lines.append(a.ljust(width) + values)
+    agree = result["agreement"]["all_agree"]
+    lines.append(
+        f"all agree on {100 * agree['share']:.2f}% of sentences "
+        f"[{100 * agree['low']:.2f}, {100 * agree['high']:.2f}]"
+    )
+    lines.append(
+        "with the consensus (boundary F): "
+        + ", ".join(
+            f"{c['segmenter']} {100 * c['boundary_f1']:.2f}"
+            for c in result["agreement"]["consensus"]
+        )
+    )
+    for entry in result["consistency"]["segmenters"]:
+        band = entry["bands"][-1]
+        lines.append(
+            f"{entry['segmenter']}: inconsistent on {band['inconsistent']:,} of "
+            f"{band['strings']:,} strings seen twice or more ({100 * band['rate']:.2f}%)"
+        )
+    for r in result["robustness"]["rates"]:
+        lines.append(
+            f"{r['perturbation']:>6} {r['segmenter']}: flips {r['flipped']}/{r['sentences']} "
+            f"({100 * r['rate']:.2f}% [{100 * r['low']:.2f}, {100 * r['high']:.2f}])"
+        )
+    lines.append(f"signature: {signature_line(result)}")
+    return "\n".join(lines)

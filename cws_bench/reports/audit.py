@@ -1,0 +1,396 @@
+"""The audit's reports, rendered from its result (plain data, what ``audit.json`` holds).
+
+:func:`write_audit_reports` writes, atomically, into the audit's folder:
+``audit.json`` (the result, its signature first), ``audit.md`` (the tables),
+``agreement.csv`` (the pairwise matrix, one row per pair) and ``audit.html``
+(one self-contained page: the agreement heatmap with its colour scale, the
+tables). Nothing here computes a number; it only formats them.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from cws_bench.metrics.tables import escape_markdown
+
+__all__ = [
+    "agreement_csv",
+    "audit_html",
+    "audit_markdown",
+    "heatmap_chart",
+    "signature_line",
+    "write_audit_reports",
+]
+
+REPORT_FILES = ("audit.json", "audit.md", "agreement.csv", "audit.html")
+
+
+def _pct(value: float) -> str:
+    return f"{100 * value:.2f}"
+
+
+def _with_interval(value: float, interval: Mapping[str, float]) -> str:
+    return f"{_pct(value)} [{_pct(interval['low'])}, {_pct(interval['high'])}]"
+
+
+def signature_line(result: Mapping[str, Any]) -> str:
+    """The audit's settings as one ``key:value|...`` line (with the texts' checksums)."""
+    signature = result["signature"]
+    settings = signature["settings"]
+    parts = [
+        "segmenters:" + ",".join(s["label"] for s in signature["segmenters"]),
+        "text:" + ",".join(t["checksum"] for t in signature["texts"]),
+        f"seed:{settings['seed']}",
+        f"resamples:{settings['resamples']}",
+        f"confidence:{settings['confidence']}",
+        "perturb:" + ",".join(settings["perturbations"]),
+        f"perturb_sentences:{settings['perturb_sentences']}",
+        f"strings:{settings['strings']}",
+    ]
+    return "|".join(parts)
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    lines = [
+        "| " + " | ".join(header) + " |",
+        "| " + " | ".join("---" for _ in header) + " |",
+    ]
+    lines += ["| " + " | ".join(escape_markdown(str(c)) for c in row) + " |" for row in rows]
+    return lines
+
+
+def _labels(result: Mapping[str, Any]) -> list[str]:
+    return [s["label"] for s in result["signature"]["segmenters"]]
+
+
+def _matrix(result: Mapping[str, Any], key: str) -> dict[tuple[str, str], Mapping[str, Any]]:
+    cells: dict[tuple[str, str], Mapping[str, Any]] = {}
+    for pair in result["agreement"]["pairs"]:
+        cells[pair["a"], pair["b"]] = cells[pair["b"], pair["a"]] = pair
+    return cells
+
+
+def audit_markdown(result: Mapping[str, Any]) -> str:
+    """The audit as Markdown: agreement, consensus, consistency, robustness, sample."""
+    labels = _labels(result)
+    agreement = result["agreement"]
+    cells = _matrix(result, "boundary_f1")
+    texts = ", ".join(
+        f"{t['label']} ({t['sentences']:,} sentences, {t['characters']:,} characters)"
+        for t in result["signature"]["texts"]
+    )
+    settings = result["signature"]["settings"]
+    level = f"{100 * settings['confidence']:g}%"
+    lines = [
+        "# Audit without gold",
+        "",
+        f"Text: {texts}. Scores in percent, {level} bootstrap intervals over sentences "
+        f"({settings['resamples']} resamples"
+        + (f", blocks of {agreement['block']} sentences" if agreement["block"] > 1 else "")
+        + ").",
+        "",
+        "## Agreement (boundary F of each pair)",
+        "",
+    ]
+    rows = []
+    for a in labels:
+        row = [a]
+        for b in labels:
+            row.append(
+                "—"
+                if a == b
+                else _with_interval(cells[a, b]["boundary_f1"], cells[a, b]["boundary_f1_interval"])
+            )
+        rows.append(row)
+    lines += _table(["", *labels], rows)
+    lines += ["", "Word F of each pair:", ""]
+    rows = [
+        [
+            a,
+            *(
+                "—"
+                if a == b
+                else _with_interval(cells[a, b]["word_f1"], cells[a, b]["word_f1_interval"])
+                for b in labels
+            ),
+        ]
+        for a in labels
+    ]
+    lines += _table(["", *labels], rows)
+    agree = agreement["all_agree"]
+    lines += [
+        "",
+        f"All segmenters agree on {agree['sentences']:,} of {result['sentences']:,} sentences: "
+        f"{_with_interval(agree['share'], agree)}.",
+        "",
+        "## Agreement with the consensus",
+        "",
+        "The consensus keeps a boundary where most segmenters cut; "
+        f"{result['signature']['tie_rule']}.",
+        "",
+    ]
+    lines += _table(
+        ["segmenter", "boundary F", "word F"],
+        [
+            [
+                c["segmenter"],
+                _with_interval(c["boundary_f1"], c["boundary_f1_interval"]),
+                _with_interval(c["word_f1"], c["word_f1_interval"]),
+            ]
+            for c in agreement["consensus"]
+        ],
+    )
+    consistency = result["consistency"]
+    lines += [
+        "",
+        "## Consistency",
+        "",
+        f"Strings tracked: {consistency['tracked_strings']:,} (words of 2 to "
+        f"{consistency['max_length']} characters some segmenter produced"
+        + (", the most frequent kept" if consistency["pruned"] else "")
+        + "). A string is inconsistent for a segmenter when it cuts its occurrences "
+        "(places where it cuts both edges) in more than one way.",
+        "",
+    ]
+    bands = [b["band"] for b in consistency["segmenters"][0]["bands"]]
+    lines += _table(
+        ["segmenter", *(f"{band} occurrences" for band in bands)],
+        [
+            [
+                s["segmenter"],
+                *(f"{b['inconsistent']}/{b['strings']} ({_pct(b['rate'])})" for b in s["bands"]),
+            ]
+            for s in consistency["segmenters"]
+        ],
+    )
+    for entry in consistency["segmenters"]:
+        if not entry["top"]:
+            continue
+        lines += ["", f"Most inconsistent strings of {entry['segmenter']}:", ""]
+        lines += _table(
+            ["string", "occurrences", "cuts (count, first example, line)"],
+            [
+                [
+                    t["string"],
+                    t["occurrences"],
+                    "; ".join(
+                        f"{c['cut']} ×{c['count']}: {c['example']} (line {c['line']})"
+                        for c in t["cuts"]
+                    ),
+                ]
+                for t in entry["top"]
+            ],
+        )
+    robustness = result["robustness"]
+    lines += [
+        "",
+        "## Robustness (flip rate under meaning-preserving changes)",
+        "",
+        f"Tried on a seeded sample of {robustness['sampled']:,} sentences; a sentence flips "
+        "when the cut of its untouched part changes.",
+        "",
+    ]
+    lines += _table(
+        ["perturbation", "segmenter", "sentences", "flipped", "flip rate"],
+        [
+            [
+                r["perturbation"],
+                r["segmenter"],
+                f"{r['sentences']:,}",
+                f"{r['flipped']:,}",
+                _with_interval(r["rate"], r),
+            ]
+            for r in robustness["rates"]
+        ],
+    )
+    lines += [*(f"\nNote: {note}" for note in robustness["notes"])]
+    annotation = result["annotation"]
+    lines += [
+        "",
+        "## Where to look",
+        "",
+        f"{annotation['sentences']} disagreeing sentences sampled by contested share "
+        f"(the share of character gaps the segmenters do not all cut alike) into "
+        f"`{annotation['folder']}`: correct `gold.txt` (the consensus), then "
+        "`cws-bench score gold.txt SEGMENTER.txt --confidence`.",
+        "",
+    ]
+    lines += _table(
+        ["contested share", "disagreeing sentences", "sampled"],
+        [[s["stratum"], f"{s['disagreeing']:,}", s["sampled"]] for s in annotation["strata"]],
+    )
+    timing = result["timing"]
+    lines += [
+        "",
+        f"Time: segmenters {timing['segment_s']:.2f} s inside segment() "
+        f"({timing['cached_outputs']} outputs from the cache); the audit's own pass "
+        f"{timing['audit_s']:.2f} s ({timing['audit_characters_per_second']:,.0f} characters/s).",
+        "",
+        f"Signature: `{signature_line(result)}`",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def agreement_csv(result: Mapping[str, Any]) -> str:
+    """The pairwise matrix, one row per pair (both orders), and each segmenter against the
+    consensus (``b`` = ``consensus``)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(
+        [
+            "a",
+            "b",
+            "boundary_f1",
+            "boundary_f1_low",
+            "boundary_f1_high",
+            "word_f1",
+            "word_f1_low",
+            "word_f1_high",
+        ]
+    )
+    rows = []
+    for p in result["agreement"]["pairs"]:
+        for a, b in ((p["a"], p["b"]), (p["b"], p["a"])):
+            rows.append((a, b, p))
+    rows += [(c["segmenter"], "consensus", c) for c in result["agreement"]["consensus"]]
+    for a, b, p in rows:
+        writer.writerow(
+            [
+                a,
+                b,
+                p["boundary_f1"],
+                p["boundary_f1_interval"]["low"],
+                p["boundary_f1_interval"]["high"],
+                p["word_f1"],
+                p["word_f1_interval"]["low"],
+                p["word_f1_interval"]["high"],
+            ]
+        )
+    return buffer.getvalue()
+
+
+def heatmap_chart(result: Mapping[str, Any]) -> str:
+    """The boundary-F agreement heatmap as inline SVG, with its colour scale."""
+    import numpy as np
+
+    from cws_bench.reports.charts import new_chart, to_svg
+
+    labels = _labels(result)
+    cells = _matrix(result, "boundary_f1")
+    # percent; the diagonal (a segmenter against itself) is left out of the scale, grey
+    data = np.array(
+        [[np.nan if a == b else 100 * cells[a, b]["boundary_f1"] for b in labels] for a in labels]
+    )
+    low, high = float(np.nanmin(data)), float(np.nanmax(data))
+    high = max(high, low + 1e-9)
+    name = "audit-heatmap"
+    size = 1.6 + 0.7 * len(labels)
+    with new_chart(name, size + 0.9, size) as figure:
+        from matplotlib import colormaps
+
+        axes = figure.add_subplot()
+        mesh = axes.pcolormesh(
+            np.ma.masked_invalid(data),
+            cmap=colormaps["viridis"].with_extremes(bad="#f0f0f0"),
+            vmin=low,
+            vmax=high,
+            edgecolors="white",
+            linewidth=1.0,
+        )
+        axes.invert_yaxis()
+        for i in range(len(labels)):
+            for j in range(len(labels)):
+                value = data[i, j]
+                shade = (value - low) / (high - low) if i != j else 1.0
+                axes.text(
+                    j + 0.5,
+                    i + 0.5,
+                    "—" if i == j else f"{value:.2f}",
+                    ha="center",
+                    va="center",
+                    fontsize=7,
+                    color="black" if shade > 0.6 else "white",
+                )
+        ticks = [i + 0.5 for i in range(len(labels))]
+        axes.set_xticks(ticks, labels, rotation=40, ha="right")
+        axes.set_yticks(ticks, labels)
+        axes.tick_params(length=0)
+        bar = figure.colorbar(mesh, ax=axes, shrink=0.8)
+        bar.set_label("boundary F (%)")
+        return to_svg(figure, name, "boundary F of every pair of segmenters")
+
+
+def audit_html(result: Mapping[str, Any]) -> str:
+    """One self-contained page: the heatmap, then the Markdown's tables as HTML."""
+    from markupsafe import Markup
+
+    body = _html_body(audit_markdown(result))
+    return (
+        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+        "<title>Audit without gold</title><style>"
+        "body{font-family:system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem}"
+        "table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #ddd;"
+        "padding:.25rem .5rem;text-align:left}code{background:#f4f4f4}</style></head><body>"
+        f"<figure>{Markup(heatmap_chart(result))}</figure>{body}</body></html>\n"
+    )
+
+
+def _html_body(markdown: str) -> str:
+    """The audit's own Markdown (headings, tables, paragraphs) as HTML, escaped."""
+    import re
+
+    from markupsafe import escape
+
+    def inline(text: str) -> str:
+        text = re.sub(r"\\([^\w\s])", r"\1", text)  # Markdown's escapes undone
+        return re.sub(r"`([^`]*)`", r"<code>\1</code>", str(escape(text)))
+
+    out: list[str] = []
+    table: list[list[str]] = []
+    for line in [*markdown.split("\n"), ""]:
+        if line.startswith("|"):
+            cells = [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", line)[1:-1]]
+            if not all(set(c) <= {"-"} and c for c in cells):
+                table.append(cells)
+            continue
+        if table:
+            head, *rest = table
+            out.append("<table><thead><tr>" + "".join(f"<th>{inline(c)}</th>" for c in head))
+            out.append("</tr></thead><tbody>")
+            out += [
+                "<tr>" + "".join(f"<td>{inline(c)}</td>" for c in row) + "</tr>" for row in rest
+            ]
+            out.append("</tbody></table>")
+            table = []
+        if line.startswith("#"):
+            level = len(line) - len(line.lstrip("#"))
+            out.append(f"<h{level}>{inline(line[level:].strip())}</h{level}>")
+        elif line.strip():
+            out.append(f"<p>{inline(line)}</p>")
+    return "\n".join(out)
+
+
+def write_audit_reports(result: Mapping[str, Any], folder: str | Path) -> list[Path]:
+    """Write every report of the audit into ``folder`` (atomically); the paths written."""
+    from cws_bench.text.io import atomic_write
+
+    root = Path(folder)
+    root.mkdir(parents=True, exist_ok=True)
+    rendered = {
+        "audit.json": json.dumps(result, ensure_ascii=False, indent=2) + "\n",
+        "audit.md": audit_markdown(result),
+        "agreement.csv": agreement_csv(result),
+        "audit.html": audit_html(result),
+    }
+    written = []
+    for name, text in rendered.items():
+        with atomic_write(root / name) as f:
+            f.write(text)
+        written.append(root / name)
+    return written

@@ -1,0 +1,675 @@
+"""``audit``: several segmenters on text without gold (agreement, consistency, robustness).
+
+The text (files, or a corpus' raw text) is segmented by each segmenter
+through the run's machinery: in this process with
+:func:`~cws_bench.segmenters.segment_file`, or in shards on an executor with
+:func:`~cws_bench.run.sharded.segment_sharded`, into ``FOLDER/segmented/``,
+each output kept under a key of its content (the segmenter's name, options
+and the files they name, its libraries' versions, the input's checksum), so
+a run again reuses what is done. Then one pass reads the outputs in lockstep,
+line by line, and keeps only additive counts and bounded samples:
+
+- **agreement**: each pair scored with the scorer's engine, one segmenter as
+  gold (boundary F and word F are symmetric), the consensus
+  (:func:`~cws_bench.analysis.agreement.consensus`) likewise; per-sentence
+  rows (:class:`~cws_bench.analysis.agreement.BlockRows`) for the bootstrap
+  intervals of :mod:`cws_bench.metrics.significance`;
+- **consistency** (:mod:`cws_bench.analysis.consistency`), on the strings a
+  first pass over the outputs counted;
+- **robustness** (:mod:`cws_bench.analysis.robustness`): a seeded sample of
+  sentences, perturbed, written to ``FOLDER/perturbed/`` and segmented the same way;
+- **where to look**: a stratified sample of disagreeing sentences written to
+  ``FOLDER/annotate/`` (the consensus as gold to correct, each segmenter's
+  segmentation of the same lines, a TSV of the alternatives).
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cws_bench.defaults import DEFAULT_BATCH_SIZE, DEFAULT_RESAMPLES, DEFAULT_SEED
+from cws_bench.errors import CwsBenchError
+
+if TYPE_CHECKING:
+    from cws_bench.run.executors import Executor
+
+__all__ = [
+    "AuditSegmenter",
+    "AuditSettings",
+    "AuditText",
+    "audit",
+    "resolve_texts",
+]
+
+WORD_COLUMNS = 6  # correct, pred, gold words; correct, pred, gold boundaries
+_FIELDS = ("correct", "pred", "gold", "correct_boundaries", "pred_boundaries", "gold_boundaries")
+BATCH_LINES = 2000
+
+
+@dataclass(frozen=True)
+class AuditSegmenter:
+    """A segmenter of the audit: its report label, registered name and options."""
+
+    label: str
+    name: str
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class AuditText:
+    """A text of the audit: a label and the raw file (one sentence a line)."""
+
+    label: str
+    path: str
+
+
+@dataclass(frozen=True)
+class AuditSettings:
+    """Every setting that can change an audit's numbers (its signature).
+
+    Attributes:
+        seed, resamples, confidence: of the bootstrap intervals and of the samples.
+        perturbations: which of :data:`~cws_bench.analysis.robustness.PERTURBATIONS`.
+        perturb_sentences: the sentences (a seeded sample) each perturbation is tried on.
+        sample: sentences exported for annotation (spread over the four strata).
+        strings: the most strings the consistency check tracks.
+        max_length: the longest tracked string.
+        top: inconsistent strings listed per segmenter.
+        row_cap: per-sentence rows kept for the bootstrap; past it, neighbouring rows are
+            summed into blocks of 2, 4, ... sentences (memory: ``row_cap`` × (6 × (pairs +
+            segmenters) + 2) × 8 bytes at most, 20 MB for three segmenters).
+    """
+
+    seed: int = DEFAULT_SEED
+    resamples: int = DEFAULT_RESAMPLES
+    confidence: float = 0.95
+    perturbations: tuple[str, ...] = ("space", "width", "punct")
+    perturb_sentences: int = 1000
+    sample: int = 200
+    strings: int = 50_000
+    max_length: int = 8
+    top: int = 20
+    row_cap: int = 1 << 16
+
+
+# ---------------------------------------------------------------- inputs
+
+
+def resolve_texts(
+    texts: Sequence[str], folder: str | os.PathLike[str], *, data_dir: str | None = None
+) -> list[AuditText]:
+    """The files the arguments name: files, globs, or a corpus' raw text ``NAME[:SPLIT]``
+    (written once to ``FOLDER/inputs/NAME-SPLIT.txt``).
+
+    Raises:
+        CwsBenchError: an argument that is none of these.
+    """
+    found: list[AuditText] = []
+    for text in texts:
+        if os.path.isfile(text):
+            found.append(AuditText(os.path.basename(text), text))
+            continue
+        if glob.has_magic(text):
+            paths = sorted(p for p in glob.glob(text) if os.path.isfile(p))
+            if not paths:
+                raise CwsBenchError(f"{text}: no file matches", "check the pattern (quote it)")
+            found += [AuditText(os.path.basename(p), p) for p in paths]
+            continue
+        found.append(_corpus_text(text, Path(folder), data_dir))
+    labels = [t.label for t in found]
+    return [
+        AuditText(t.label if labels.count(t.label) == 1 else f"{i + 1}-{t.label}", t.path)
+        for i, t in enumerate(found)
+    ]
+
+
+def _corpus_text(spec: str, folder: Path, data_dir: str | None) -> AuditText:
+    from cws_bench.corpora import corpus_names, get_corpus
+    from cws_bench.text.io import atomic_write
+
+    name, _, split = spec.partition(":")
+    if name not in corpus_names():
+        raise CwsBenchError(
+            f"{spec}: neither a file nor a corpus",
+            "give a raw text file, a glob, or a corpus as NAME[:SPLIT] (cws-bench corpora list)",
+        )
+    corpus = get_corpus(name, data_dir=data_dir)
+    split = corpus.check_split(split or "test")
+    path = folder / "inputs" / f"{name}-{split}.txt"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_write(path) as f:
+        for line in corpus.raw(split):
+            f.write(line + "\n")
+    return AuditText(f"{name}:{split}", str(path))
+
+
+# ---------------------------------------------------------------- segmenting
+
+
+@dataclass
+class _Timing:
+    segment_s: float = 0.0  # inside the segmenters (summed over workers)
+    wall_s: float = 0.0  # the segmenting steps' wall time
+    characters: int = 0
+    cached: int = 0
+    by_segmenter: dict[str, list[float]] = field(default_factory=dict)  # label -> [s, chars]
+
+    def add(self, label: str, seconds: float, characters: int) -> None:
+        self.segment_s += seconds
+        self.characters += characters
+        spent = self.by_segmenter.setdefault(label, [0.0, 0])
+        spent[0] += seconds
+        spent[1] += characters
+
+
+def _key(segmenter: AuditSegmenter, source: str) -> str:
+    from cws_bench import __version__
+    from cws_bench.run.identity import library_versions
+    from cws_bench.run.tasks import segmenter_key
+    from cws_bench.text.checksums import file_checksum
+
+    return json.dumps(
+        {
+            "segmenter": segmenter_key(segmenter.name, dict(segmenter.options)),
+            "libraries": library_versions(segmenter.name),
+            "input": file_checksum(source),
+            "cws_bench": __version__,
+        },
+        sort_keys=True,
+    )
+
+
+def _segment(
+    segmenter: AuditSegmenter,
+    source: str,
+    target: Path,
+    executor: Executor | None,
+    batch_size: int,
+    timing: _Timing,
+) -> None:
+    """Segment ``source`` into ``target`` unless the key beside it says it is done."""
+    key = _key(segmenter, source)
+    key_file = target.with_suffix(".key")
+    if target.is_file() and key_file.is_file() and key_file.read_text("utf-8") == key:
+        timing.cached += 1
+        return
+    from cws_bench.text.io import atomic_write
+
+    target.parent.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    if executor is not None:
+        from cws_bench.run.sharded import segment_sharded
+
+        stats = segment_sharded(
+            segmenter.name,
+            source,
+            target,
+            executor=executor,
+            options=dict(segmenter.options),
+            batch_size=batch_size,
+        )
+        timing.add(segmenter.label, stats.seconds, stats.characters)
+    else:
+        from cws_bench.run.tasks import segmenter_key
+        from cws_bench.segmenters import get_segmenter, segment_file
+
+        held = segmenter_key(segmenter.name, dict(segmenter.options))
+        loaded = _LOADED.get(held)
+        if loaded is None:
+            loaded = _LOADED[held] = get_segmenter(segmenter.name, **segmenter.options)
+        run = segment_file(loaded, source, target, batch_size=batch_size)
+        timing.add(segmenter.label, run.seconds, run.characters)
+    timing.wall_s += time.perf_counter() - started
+    with atomic_write(key_file) as f:
+        f.write(key)
+
+
+_LOADED: dict[str, Any] = {}  # segmenter_key -> the segmenter loaded in this process
+
+
+# ---------------------------------------------------------------- the pass
+
+
+def _read_lines(path: Path) -> Iterator[str]:
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            yield line.rstrip("\n")
+
+
+def _batches(paths: Sequence[Path], name: str) -> Iterator[list[tuple[str, ...]]]:
+    """The outputs' lines in lockstep, in batches; outputs of different lengths raise."""
+    with ExitStack() as stack:
+        files = [stack.enter_context(open(p, encoding="utf-8")) for p in paths]
+        batch: list[tuple[str, ...]] = []
+        while True:
+            lines = [f.readline() for f in files]
+            ends = [line == "" for line in lines]
+            if all(ends):
+                break
+            if any(ends):
+                raise CwsBenchError(
+                    f"{name}: the segmenters' outputs have different numbers of lines "
+                    f"({', '.join(str(p) for p in paths)})",
+                    "remove the folder's segmented/ and run again",
+                )
+            batch.append(tuple(line.rstrip("\n") for line in lines))
+            if len(batch) == BATCH_LINES:
+                yield batch
+                batch = []
+        if batch:
+            yield batch
+
+
+def _pair_rows(gold: list[str], pred: list[str]) -> tuple[list[int], list[tuple[int, ...]]]:
+    """The scorer's totals (COUNT_FIELDS) and each line's six agreement columns."""
+    from cws_bench.scoring.engine import Scorer
+
+    scorer = Scorer(None, method="interval", strict=False, per_line=True, max_examples=0)
+    scorer.add_lines(gold, pred)
+    rows: list[tuple[int, ...]] = [(0,) * WORD_COLUMNS] * len(gold)
+    for line, counts in scorer.acc.lines or ():
+        rows[line - 1] = tuple(getattr(counts, name) for name in _FIELDS)
+    return scorer.acc.totals, rows
+
+
+def _add_totals(into: list[int] | None, totals: list[int]) -> list[int]:
+    return list(totals) if into is None else [a + b for a, b in zip(into, totals)]
+
+
+def _score(totals: list[int] | None) -> tuple[float, float]:
+    from cws_bench.scoring import SegCounts
+    from cws_bench.scoring.scores import score_counts
+
+    scores = score_counts(SegCounts(*(totals or [])), has_dictionary=False)
+    return scores.boundary_f1, scores.f1
+
+
+def audit(
+    texts: Sequence[AuditText],
+    segmenters: Sequence[AuditSegmenter],
+    folder: str | os.PathLike[str],
+    *,
+    settings: AuditSettings | None = None,
+    executor: Executor | None = None,
+    batch_size: int = DEFAULT_BATCH_SIZE,
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """Audit ``segmenters`` on ``texts``; the result as plain data (what ``audit.json`` holds).
+
+    The folder receives ``segmented/``, ``perturbed/`` and ``annotate/``; the
+    reports are written by the caller (:func:`cws_bench.reports.audit.write_audit_reports`).
+
+    Raises:
+        CwsBenchError: fewer than two segmenters, duplicate labels, no text,
+            a segmenter that failed.
+    """
+    from cws_bench.analysis.agreement import (
+        STRATA,
+        BlockRows,
+        StratifiedSample,
+        consensus,
+        contested_share,
+        stratum,
+    )
+    from cws_bench.analysis.consistency import CandidateCounter, Consistency
+
+    settings = settings or AuditSettings()
+    labels = [s.label for s in segmenters]
+    if len(segmenters) < 2:
+        raise CwsBenchError("an audit needs at least two segmenters", "name two or more")
+    if len(set(labels)) != len(labels):
+        raise CwsBenchError(f"segmenter labels repeat: {', '.join(labels)}", "label each once")
+    if not texts:
+        raise CwsBenchError("no text to audit", "name a file, a glob or a corpus")
+    identities = [_identity(s) for s in segmenters]  # an unknown name fails before any work
+    say = progress or (lambda message: None)
+    root = Path(folder)
+    started = time.perf_counter()
+    timing = _Timing()
+    outputs: list[list[Path]] = []
+    for index, text in enumerate(texts):
+        row = []
+        for segmenter in segmenters:
+            target = root / "segmented" / segmenter.label / f"{index + 1}.txt"
+            say(f"segmenting {text.label} with {segmenter.label}")
+            _segment(segmenter, text.path, target, executor, batch_size, timing)
+            row.append(target)
+        outputs.append(row)
+
+    audit_started = time.perf_counter()
+    say("counting strings")
+    counter = CandidateCounter(cap=settings.strings, max_length=settings.max_length)
+    for row in outputs:
+        for path in row:
+            for line in _read_lines(path):
+                counter.add(line.split(" "))
+    tracker = Consistency(labels, counter.strings())
+
+    pairs = [(i, j) for i in range(len(labels)) for j in range(i + 1, len(labels))]
+    width = WORD_COLUMNS * (len(pairs) + len(labels)) + 2  # + (all agree, 1)
+    rows = BlockRows(width, cap=settings.row_cap)
+    pair_totals: list[list[int] | None] = [None] * len(pairs)
+    consensus_totals: list[list[int] | None] = [None] * len(labels)
+    per_stratum = max(1, settings.sample // len(STRATA))
+    sample = StratifiedSample(len(STRATA), per_stratum, seed=settings.seed)
+    perturb_pool = StratifiedSample(1, settings.perturb_sentences, seed=settings.seed + 1)
+    sentences = characters = agreeing = 0
+    text_facts = []
+    for text, row in zip(texts, outputs):
+        say(f"auditing {text.label}")
+        line_no = 0
+        text_sentences = text_characters = 0
+        for batch in _batches(row, text.label):
+            columns = list(zip(*batch))
+            split = [[line.split(" ") if line else [] for line in lines] for lines in batch]
+            votes = [" ".join(consensus(words)) if words[0] else "" for words in split]
+            counted = []
+            for p, (i, j) in enumerate(pairs):
+                totals, lines = _pair_rows(list(columns[i]), list(columns[j]))
+                pair_totals[p] = _add_totals(pair_totals[p], totals)
+                counted.append(lines)
+            for k in range(len(labels)):
+                totals, lines = _pair_rows(votes, list(columns[k]))
+                consensus_totals[k] = _add_totals(consensus_totals[k], totals)
+                counted.append(lines)
+            for offset, line_tuple in enumerate(batch):
+                line_no += 1
+                words = split[offset]
+                text_str = "".join(words[0])
+                if not text_str:
+                    continue
+                same = all(w == words[0] for w in words[1:])
+                sentences += 1
+                text_sentences += 1
+                characters += len(text_str)
+                text_characters += len(text_str)
+                agreeing += same
+                row_values: list[int] = []
+                for lines in counted:
+                    row_values.extend(lines[offset])
+                row_values += (int(same), 1)
+                rows.add(row_values)
+                tracker.add(line_no, text_str, words)
+                perturb_pool.offer(0, (text.label, line_no, text_str, line_tuple))
+                if not same:
+                    share = contested_share(words)
+                    where = stratum(share)
+                    if where is not None:
+                        item = (share, text.label, line_no, votes[offset], line_tuple)
+                        sample.offer(where, item)
+        text_facts.append(
+            {
+                "label": text.label,
+                "path": text.path,
+                "checksum": _checksum(text.path),
+                "lines": line_no,
+                "sentences": text_sentences,
+                "characters": text_characters,
+            }
+        )
+    if not sentences:
+        raise CwsBenchError("the text holds no sentence", "give a file with some text")
+    from cws_bench.metrics.significance import SharedResamples, fscore_statistic, ratio_statistic
+
+    # One draw of resamples for every interval of the rows (the same sentences).
+    shared = SharedResamples([rows.array()], n_resamples=settings.resamples, seed=settings.seed)
+
+    def interval(columns: Sequence[int]) -> dict[str, Any]:
+        correct, predicted, actual = columns
+        statistic = fscore_statistic(
+            true_positives=correct, predicted_positives=predicted, actual_positives=actual
+        )
+        found = shared.interval(0, statistic, confidence=settings.confidence)
+        return {"low": found.low, "high": found.high}
+
+    matrix = []
+    for p, (i, j) in enumerate(pairs):
+        base = WORD_COLUMNS * p
+        boundary_f1, word_f1 = _score(pair_totals[p])
+        matrix.append(
+            {
+                "a": labels[i],
+                "b": labels[j],
+                "boundary_f1": boundary_f1,
+                "boundary_f1_interval": interval([base + 3, base + 4, base + 5]),
+                "word_f1": word_f1,
+                "word_f1_interval": interval([base, base + 1, base + 2]),
+            }
+        )
+    with_consensus = []
+    for k, label in enumerate(labels):
+        base = WORD_COLUMNS * (len(pairs) + k)
+        boundary_f1, word_f1 = _score(consensus_totals[k])
+        with_consensus.append(
+            {
+                "segmenter": label,
+                "boundary_f1": boundary_f1,
+                "boundary_f1_interval": interval([base + 3, base + 4, base + 5]),
+                "word_f1": word_f1,
+                "word_f1_interval": interval([base, base + 1, base + 2]),
+            }
+        )
+    agree_interval = shared.interval(
+        0, ratio_statistic(width - 2, width - 1), confidence=settings.confidence
+    )
+    all_agree = {
+        "share": agree_interval.estimate,
+        "low": agree_interval.low,
+        "high": agree_interval.high,
+    }
+
+    say("writing the annotation sample")
+    annotation = _write_sample(root / "annotate", labels, sample, STRATA)
+    robustness = _robustness(
+        root, segmenters, perturb_pool.items[0], settings, executor, batch_size, timing
+    )
+    audit_s = time.perf_counter() - audit_started - robustness.pop("segment_wall_s")
+
+    consistency = {
+        "tracked_strings": len(counter.strings()),
+        "pruned": counter.pruned,
+        "max_length": settings.max_length,
+        "segmenters": [
+            {
+                "segmenter": label,
+                "bands": tracker.bands(label),
+                "top": [e.to_dict() for e in tracker.inconsistent(label)[: settings.top]],
+            }
+            for label in labels
+        ],
+    }
+    return {
+        "signature": {
+            "segmenters": identities,
+            "texts": text_facts,
+            "settings": asdict(settings),
+            "tie_rule": "a boundary where exactly half the segmenters cut goes the first "
+            "segmenter's way",
+        },
+        "sentences": sentences,
+        "characters": characters,
+        "agreement": {
+            "pairs": matrix,
+            "all_agree": {"sentences": agreeing, **all_agree},
+            "consensus": with_consensus,
+            "block": rows.block,
+        },
+        "consistency": consistency,
+        "robustness": robustness,
+        "annotation": annotation,
+        "timing": {
+            "segment_s": timing.segment_s,
+            "segment_wall_s": timing.wall_s,
+            "segmented_characters": timing.characters,
+            "cached_outputs": timing.cached,
+            "segmenters": [
+                {
+                    "segmenter": label,
+                    "segment_s": seconds,
+                    "characters": int(chars),
+                    "characters_per_second": chars / seconds if seconds > 0 else 0.0,
+                }
+                for label, (seconds, chars) in timing.by_segmenter.items()
+            ],
+            "audit_s": audit_s,
+            "audit_characters_per_second": characters / audit_s if audit_s > 0 else 0.0,
+            "total_s": time.perf_counter() - started,
+        },
+    }
+
+
+def _checksum(path: str) -> str:
+    from cws_bench.text.checksums import file_checksum
+
+    return file_checksum(path)
+
+
+def _identity(segmenter: AuditSegmenter) -> dict[str, Any]:
+    from cws_bench.run.identity import library_versions, options_identity
+
+    return {
+        "label": segmenter.label,
+        "name": segmenter.name,
+        "options": options_identity(segmenter.options),
+        "libraries": library_versions(segmenter.name),
+    }
+
+
+def _ratio_interval(rows: Any, settings: AuditSettings) -> dict[str, Any]:
+    """A share (hits / sentences, rows of both) with its bootstrap interval."""
+    import numpy as np
+
+    from cws_bench.metrics.significance import bootstrap_confidence_interval, ratio_statistic
+
+    counts = np.asarray(rows, dtype=np.int64)
+    found = bootstrap_confidence_interval(
+        counts,
+        ratio_statistic(0, 1),
+        n_resamples=settings.resamples,
+        confidence=settings.confidence,
+        seed=settings.seed,
+    )
+    return {"share": found.estimate, "low": found.low, "high": found.high}
+
+
+# ---------------------------------------------------------------- where to look
+
+
+def _write_sample(
+    folder: Path, labels: list[str], sample: Any, strata: Sequence[tuple[float, float]]
+) -> dict[str, Any]:
+    """Write the stratified sample: ``gold.txt`` (the consensus, to correct), one file per
+    segmenter (its segmentation of the same lines) and ``alternatives.tsv``."""
+    import csv
+    import io
+
+    from cws_bench.text.io import atomic_write
+
+    chosen = []
+    for index in reversed(range(len(strata))):  # the most contested first
+        chosen += [(index, item) for item in sorted(sample.items[index], key=lambda x: -x[0])]
+    folder.mkdir(parents=True, exist_ok=True)
+    with atomic_write(folder / "gold.txt") as f:
+        for _, (_, _, _, vote, _) in chosen:
+            f.write(vote + "\n")
+    for k, label in enumerate(labels):
+        with atomic_write(folder / f"{label}.txt") as f:
+            for _, (_, _, _, _, lines) in chosen:
+                f.write(lines[k] + "\n")
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, delimiter="\t", lineterminator="\n")
+    writer.writerow(["row", "text", "line", "stratum", "contested_share", "consensus", *labels])
+    for row, (index, (share, text, line, vote, lines)) in enumerate(chosen, start=1):
+        low, high = strata[index]
+        writer.writerow([row, text, line, f"({low}, {high}]", f"{share:.4f}", vote, *lines])
+    with atomic_write(folder / "alternatives.tsv") as f:
+        f.write(buffer.getvalue())
+    return {
+        "folder": str(folder),
+        "sentences": len(chosen),
+        "strata": [
+            {"stratum": f"({low}, {high}]", "disagreeing": seen, "sampled": len(items)}
+            for (low, high), seen, items in zip(strata, sample.seen, sample.items)
+        ],
+    }
+
+
+# ---------------------------------------------------------------- robustness
+
+
+def _robustness(
+    root: Path,
+    segmenters: Sequence[AuditSegmenter],
+    pool: list[Any],
+    settings: AuditSettings,
+    executor: Executor | None,
+    batch_size: int,
+    timing: _Timing,
+) -> dict[str, Any]:
+    from cws_bench.analysis.robustness import PERTURBATIONS, flipped, perturb
+    from cws_bench.text.io import atomic_write
+
+    notes: list[str] = []
+    results: list[dict[str, Any]] = []
+    wall = 0.0
+    pool = sorted(pool, key=lambda item: (item[0], item[1]))
+    for kind in settings.perturbations:
+        if kind not in PERTURBATIONS:
+            raise CwsBenchError(
+                f"unknown perturbation {kind!r}", f"choose from {', '.join(PERTURBATIONS)}"
+            )
+        convert = None
+        if kind == "script":
+            try:
+                from cws_bench.text.normalize import get_normalizer
+
+                convert = get_normalizer("s2t")
+                convert("汉")
+            except Exception as e:  # OpenCC missing or broken: skipped, said
+                notes.append(f"script: skipped ({e})")
+                continue
+        made = [(item, perturb(kind, item[2], convert)) for item in pool]
+        applied = [(item, p) for item, p in made if p is not None]
+        if not applied:
+            notes.append(f"{kind}: applies to none of the sampled sentences")
+            continue
+        source = root / "perturbed" / f"{kind}.txt"
+        source.parent.mkdir(parents=True, exist_ok=True)
+        with atomic_write(source) as f:
+            for _, p in applied:
+                f.write(p.line + "\n")
+        for k, segmenter in enumerate(segmenters):
+            target = root / "perturbed" / segmenter.label / f"{kind}.txt"
+            before = time.perf_counter()
+            _segment(segmenter, str(source), target, executor, batch_size, timing)
+            wall += time.perf_counter() - before
+            flips = []
+            for (item, p), line in zip(applied, _read_lines(target)):
+                original = item[3][k].split(" ") if item[3][k] else []
+                flips.append(int(flipped(original, line.split(" ") if line else [], p)))
+            share = _ratio_interval([(f, 1) for f in flips], settings)
+            results.append(
+                {
+                    "perturbation": kind,
+                    "segmenter": segmenter.label,
+                    "sentences": len(flips),
+                    "flipped": sum(flips),
+                    "rate": share["share"],
+                    "low": share["low"],
+                    "high": share["high"],
+                }
+            )
+    if "script" not in settings.perturbations:
+        notes.append(
+            "script (Simplified to Traditional): not run; no adapter declares that it reads "
+            "both scripts: ask for it with --perturb ...,script"
+        )
+    return {"sampled": len(pool), "rates": results, "notes": notes, "segment_wall_s": wall}
