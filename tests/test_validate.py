@@ -8,6 +8,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -284,3 +285,95 @@ def test_neural_rows_whose_models_are_not_here_are_skipped_when_optional(tmp_pat
     required = load_config(write(tmp_path, body.replace("optional = true", "")))
     with pytest.raises(ConfigurationError, match="no stanza models in"):
         validate_config(required)
+
+
+OUT_OF_RANGE = """
+    name = "ranges"
+    resamples = -5
+    seed = -1
+    timeout = 0
+    batch_size = true
+    correction = "holm"
+    [settings]
+    shard_chars = 0
+    retries = 1.5
+    [[corpora]]
+    name = "sample"
+    [[segmenters]]
+    name = "fmm"
+    optoins = {}
+"""
+
+
+def test_numeric_settings_out_of_range_are_refused_together_exit_2_nothing_written(tmp_path):
+    path = write(tmp_path, OUT_OF_RANGE)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(cli, ["bakeoff", str(path), "-o", str(out), "--quiet", "-j", "1"])
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    assert "7 problems, nothing was run" in result.output
+    for expected in (
+        "resamples must be a whole number of at least 1, not -5",
+        "seed must be a whole number of at least 0, not -1",
+        "timeout must be a number more than 0, not 0",
+        "batch_size must be a whole number of at least 1, not True",
+        "[settings] shard_chars must be a whole number of at least 1, not 0",
+        "[settings] retries must be a whole number of at least 0, not 1.5",
+        "unknown key(s) optoins",
+    ):
+        assert expected in result.output
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("resamples", [0, -5])
+def test_no_resamples_is_refused_before_any_pair_runs(tmp_path, resamples):
+    body = f"resamples = {resamples}\n[[corpora]]\nname = 'sample'\n[[segmenters]]\nname = 'fmm'\n"
+    out = tmp_path / "out"
+    result = CliRunner().invoke(cli, ["bakeoff", str(write(tmp_path, body)), "-o", str(out)])
+    assert result.exit_code == 2, result.output
+    assert f"resamples must be a whole number of at least 1, not {resamples}" in result.output
+    assert not out.exists()
+
+
+def test_a_configuration_built_in_python_and_the_run_arguments_are_checked_too(tmp_path):
+    from dataclasses import replace
+
+    config = replace(load_config(write(tmp_path, SELECTABLE)), resamples=0, timeout=-1.0)
+    with pytest.raises(ConfigurationError) as caught:
+        run_bakeoff(config, output_dir=tmp_path / "out", jobs=0, shard_timeout=float("nan"))
+    text = str(caught.value)
+    assert len(caught.value.problems) == 4, text
+    assert "resamples must be a whole number of at least 1, not 0" in text
+    assert "timeout must be a number more than 0, not -1.0" in text
+    assert "[settings] jobs must be a whole number of at least 1, not 0" in text
+    assert "[settings] timeout must be a number more than 0, not nan" in text
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_options_of_a_setting_take_their_range_from_the_one_table():
+    from cws_bench.defaults import BOUNDS
+
+    options = {"seed": "score", "resamples": "score", "batch_size": "segment"}
+    options |= {key: "bakeoff" for key in ("jobs", "shard_chars", "retries")}
+
+    def option(command, name):
+        found = cli.get_command(click.Context(cli), command)
+        return next(p for p in found.params if p.name == name).type.bounds
+
+    seen = {setting: option(command, setting) for setting, command in options.items()}
+    seen["timeout"] = option("bakeoff", "shard_timeout")
+    assert seen == BOUNDS
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["bakeoff", "--jobs", "0"], "0 is not in the range x>=1"),
+        (["bakeoff", "--shard-timeout", "nan"], "must be a number more than 0, not nan"),
+        (["score", "gold.txt", "--seed", "-1"], "-1 is not in the range x>=0"),
+    ],
+)
+def test_an_option_out_of_range_is_a_usage_error(tmp_path, args, expected):
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2, result.output
+    assert expected in result.output

@@ -141,6 +141,8 @@ def run_bakeoff(
         scheduler=scheduler,
         shard_chars=shard_chars,
         retries=retries,
+        jobs=jobs,
+        timeout=shard_timeout,
     )
     config = configured(config, given, segmenters)
     data = os.fspath(data_dir) if data_dir is not None else None

@@ -365,10 +365,6 @@ def _parse_settings(data: dict[str, Any], source: str) -> dict[str, Any]:
             f"{source}: [settings] executor must be one of {', '.join(EXECUTORS)}, "
             f"not {settings['executor']!r}"
         )
-    for key in ("shard_chars", "retries"):
-        value = settings.get(key, 1)
-        if not isinstance(value, int) or isinstance(value, bool) or value < (key == "shard_chars"):
-            raise CwsBenchError(f"{source}: [settings] {key} must be a whole number, not {value!r}")
     return settings
 
 
@@ -391,6 +387,18 @@ def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffCo
             return None
 
     parse(_check_keys, source, data, _TOP_KEYS)
+    settings = parse(_parse_settings, data, source)
+    found.extend(
+        CwsBenchError(problem)
+        for problem in validate.range_problems(data, validate.NUMBERS, f"{source}:")
+    )
+    if isinstance(settings, dict):
+        found.extend(
+            CwsBenchError(problem)
+            for problem in validate.range_problems(
+                settings, validate.SETTINGS_NUMBERS, f"{source}: [settings]"
+            )
+        )
     corpora = [
         parse(_parse_corpus, table, f"{source}: [[corpora]] #{index}", base)
         for index, table in enumerate(data.get("corpora", []), start=1)
@@ -418,7 +426,7 @@ def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffCo
             description=str(data.get("description", "")),
             source=source,
             correction=str(data.get("correction", CORRECTION)),
-            settings=replace(DEFAULT_SETTINGS, **_parse_settings(data, source)),
+            settings=replace(DEFAULT_SETTINGS, **settings),
         )
     except (TypeError, ValueError) as e:
         raise CwsBenchError(f"{source}: {e}") from e
