@@ -377,3 +377,35 @@ def test_an_option_out_of_range_is_a_usage_error(tmp_path, args, expected):
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 2, result.output
     assert expected in result.output
+
+
+def test_a_folder_named_like_a_bundled_configuration_does_not_hide_it(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "domains").mkdir()  # e.g. the reports of an earlier `-o domains`
+    notes: list[str] = []
+    config = load_config("domains", notes=notes)
+    assert config.source == "<bundled domains>"
+    assert notes == ["domains: the bundled configuration (./domains is a folder, not a TOML file)"]
+    result = CliRunner().invoke(cli, ["bakeoff", "domains", "--segmenters", "nothere"])
+    assert result.exit_code == 2, result.output
+    assert "no such bake-off configuration" not in result.output
+    assert "note: domains: the bundled configuration" in result.output
+    assert "no segmenter labelled 'nothere'" in result.output
+
+
+def test_a_toml_file_named_like_a_bundled_configuration_is_taken_and_said(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, SELECTABLE, name="domains")
+    notes: list[str] = []
+    config = load_config("domains", notes=notes)
+    assert config.name == "select" and config.source == "domains"
+    assert notes and "the file ./domains, not the bundled configuration" in notes[0]
+    assert load_config("default", notes=notes).source == "<bundled default>"
+    assert len(notes) == 1  # nothing named default here: nothing to say
+
+
+def test_a_folder_that_is_no_bundled_name_is_refused_saying_so(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine").mkdir()
+    with pytest.raises(CwsBenchError, match=r"mine is a folder, not a TOML file"):
+        load_config("mine")

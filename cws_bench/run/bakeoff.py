@@ -144,9 +144,9 @@ def run_bakeoff(
         jobs=jobs,
         timeout=shard_timeout,
     )
-    config = configured(config, given, segmenters)
-    data = os.fspath(data_dir) if data_dir is not None else None
     notes: list[str] = []
+    config = configured(config, given, segmenters, notes)
+    data = os.fspath(data_dir) if data_dir is not None else None
     # 2. validation (run/validate.py: below run/config.py, so the configuration goes untyped)
     selected = validate.select(config, segmenters=only_segmenters, corpora=only_corpora)
     checked: BakeoffConfig = cast(
