@@ -961,8 +961,9 @@ def _diff_sides(
     as :func:`diff_files` says."""
     from cws_bench.scoring import read_gold, scoring_dictionary
 
+    notes: list[str] = []
     words = scoring_dictionary(
-        gold, dictionary, data_dir=data_dir, encoding=dictionary_encoding or encoding
+        gold, dictionary, data_dir=data_dir, encoding=dictionary_encoding or encoding, notes=notes
     )
     gold_name = display_name(gold) if gold is not None else "gold"
     (a_sentences, a_ids), (b_sentences, b_ids) = a, b
@@ -977,6 +978,8 @@ def _diff_sides(
         token_ids=None if a_ids is None or b_ids is None else (a_ids, b_ids),
         **settings,
     )
+    if notes:
+        result = replace(result, warnings=(*notes, *result.warnings))
     if (a_ids is None) != (b_ids is None):
         has, lacks = names if b_ids is None else names[::-1]
         note = f"{has} has token ids and {lacks} none: the token ids were not compared"

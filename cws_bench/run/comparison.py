@@ -505,8 +505,9 @@ def compare(
         )
     from cws_bench.scoring import scoring_dictionary
 
+    notes: list[str] = []
     words = scoring_dictionary(
-        gold, dictionary, data_dir=data_dir, encoding=dictionary_encoding or encoding
+        gold, dictionary, data_dir=data_dir, encoding=dictionary_encoding or encoding, notes=notes
     )
     results = _score_all(
         gold,
@@ -519,6 +520,11 @@ def compare(
         gold_format=gold_format,
         data_dir=data_dir,
     )
+    if notes:  # each row says it has no OOV figures, and why
+        results = {
+            name: replace(result, warnings=(*notes, *result.warnings))
+            for name, result in results.items()
+        }
     gold_name = "gold" if not isinstance(gold, (str, os.PathLike)) else display_name(gold)
     counts = {name: _sentence_counts(result) for name, result in results.items()}
     pairs = _test_pairs(list(results), baseline) if paired and len(results) > 1 else []
