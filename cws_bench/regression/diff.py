@@ -225,8 +225,9 @@ def _flags(flags: Sequence[bool]) -> list[bool]:
 
 
 def _count_true(flags: Sequence[bool]) -> int:
-    count_nonzero = getattr(flags, "nonzero", None)
-    return len(count_nonzero()[0]) if count_nonzero is not None else sum(flags)
+    """How many flags are true (a numpy array's counted by numpy)."""
+    total = getattr(flags, "sum", None)
+    return int(total()) if total is not None else sum(flags)
 
 
 LONG_LINE = LONG_SENTENCE
@@ -282,47 +283,20 @@ class LineChanges(Sequence[Change]):
 
     def make(self, low: int, high: int) -> list[Change]:
         """Changes ``low`` to ``high - 1``, each word of them made once."""
-        import numpy as np
-
-        a_first, a_count = self.a_first[low:high], self.a_count[low:high]
-        b_first, b_count = self.b_first[low:high], self.b_count[low:high]
-        a_words = self.a.take(_ranges(a_first, a_count))
-        b_words = self.b.take(_ranges(b_first, b_count))
-        starts = self.a.starts(a_first).tolist()
-        if self.delta is None:
-            deltas: list[int] = [0] * len(a_first)
-        else:
-            deltas = self.delta[low:high].tolist()
-        outcomes = [None if self.delta is None else _outcome(d) for d in deltas]
-        a_ends = np.cumsum(a_count).tolist()
-        b_ends = np.cumsum(b_count).tolist()
-        changes = []
-        a_low = b_low = 0
-        for kind, a_index, a_end, b_index, b_end, start, delta, outcome in zip(
-            self.kinds[low:high].tolist(),
-            a_first.tolist(),
-            a_ends,
-            b_first.tolist(),
-            b_ends,
-            starts,
-            deltas,
-            outcomes,
-        ):
-            changes.append(
-                Change(
-                    self.line,
-                    _KIND_NAMES[kind],
-                    tuple(a_words[a_low:a_end]),
-                    tuple(b_words[b_low:b_end]),
-                    a_index,
-                    b_index,
-                    start,
-                    delta,
-                    outcome,
-                )
+        return [
+            Change(
+                row["line"],
+                row["kind"],
+                tuple(row["a"]),
+                tuple(row["b"]),
+                row["a_index"],
+                row["b_index"],
+                row["start"],
+                row["delta"],
+                row["outcome"],
             )
-            a_low, b_low = a_end, b_end
-        return changes
+            for row in self.dicts(low, high)
+        ]
 
     def dicts(self, low: int, high: int) -> list[dict[str, Any]]:
         """:meth:`Change.to_dict` of changes ``low`` to ``high - 1``, made without the
