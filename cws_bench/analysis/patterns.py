@@ -20,7 +20,7 @@ scorer reports them).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from heapq import nsmallest
 from itertools import accumulate, compress
@@ -405,7 +405,7 @@ def _ranked_patterns(
     return found, distinct
 
 
-def most_common(counts: Counter[Any], top: int) -> list[tuple[Any, int]]:
+def most_common(counts: Mapping[Any, int], top: int) -> list[tuple[Any, int]]:
     """The ``top`` most common items of ``counts``, ties broken by the smaller key: what
     ``nsmallest(top, counts.items(), key=lambda i: (-i[1], i[0]))`` gives, with no Python
     call per item (most items of a long line's count are tied at the bottom)."""

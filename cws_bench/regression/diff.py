@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import islice, zip_longest
 from typing import TYPE_CHECKING, Any, cast, overload
@@ -925,6 +925,99 @@ def _pattern_key(change: Change) -> PatternKey:
     return change.kind, " ".join(change.a), " ".join(change.b)
 
 
+_OUTCOME_CODES = {"fixed": 0, "broke": 1, "neither": 2}
+"""An outcome's column in :class:`_PatternTable` (after the count)."""
+
+
+class _PatternTable(Mapping[PatternKey, int]):
+    """Every distinct pattern of change and how often it occurs: one dict from a pattern to
+    its slot, and per slot its count, its counts by outcome and its first occurrence
+    (``position << 32 | first word``) in one numpy array. A pair of files can hold
+    millions of distinct patterns: a slot costs five integers, not three dict entries.
+
+    Changes are added a chunk at a time (:meth:`add`), or one by one into a buffer
+    (:meth:`add_one`) that is added when it is full or read. As a mapping it gives each
+    pattern's count (what :func:`~cws_bench.analysis.patterns.most_common` ranks).
+    """
+
+    def __init__(self) -> None:
+        import numpy as np
+
+        self.slots: dict[PatternKey, int] = {}
+        self.columns = np.zeros((5, 1024), dtype=np.int64)
+        self.pending: tuple[list[PatternKey], list[int], list[int]] = ([], [], [])
+
+    def add(self, keys: Sequence[PatternKey], outcomes: Any, firsts: Any) -> None:
+        """Count ``keys``; ``outcomes`` their codes (:data:`_OUTCOME_CODES`, -1: none) and
+        ``firsts`` where each occurs, as arrays."""
+        import numpy as np
+
+        slots = self.slots
+        known = len(slots)
+        index = np.fromiter(
+            (slots.setdefault(key, len(slots)) for key in keys), dtype=np.int64, count=len(keys)
+        )
+        if len(slots) > self.columns.shape[1]:
+            grown = np.zeros((5, max(len(slots), 2 * self.columns.shape[1])), dtype=np.int64)
+            grown[:, :known] = self.columns[:, :known]
+            self.columns = grown
+        size = len(slots)
+        self.columns[0, :size] += np.bincount(index, minlength=size)
+        for code in range(3):
+            chosen = index[outcomes == code]
+            if len(chosen):
+                self.columns[1 + code, :size] += np.bincount(chosen, minlength=size)
+        new = index >= known
+        if new.any():
+            slot, at = np.unique(index[new], return_index=True)
+            self.columns[4, slot] = np.asarray(firsts)[new][at]
+
+    def add_one(self, key: PatternKey, outcome: str | None, first: int) -> None:
+        keys, outcomes, firsts = self.pending
+        keys.append(key)
+        outcomes.append(-1 if outcome is None else _OUTCOME_CODES[outcome])
+        firsts.append(first)
+        if len(keys) >= CHUNK:
+            self.flush()
+
+    def flush(self) -> None:
+        import numpy as np
+
+        keys, outcomes, firsts = self.pending
+        if keys:
+            self.add(keys, np.asarray(outcomes), np.asarray(firsts, dtype=np.int64))
+            for pending in self.pending:
+                pending.clear()
+
+    def outcome(self, key: PatternKey, outcome: str) -> int:
+        """How often the pattern ``key`` had ``outcome``."""
+        self.flush()
+        return int(self.columns[1 + _OUTCOME_CODES[outcome], self.slots[key]])
+
+    def first(self, key: PatternKey) -> tuple[int, int]:
+        """(changed line's position in line_diffs, first word in A) of the first occurrence."""
+        self.flush()
+        where = int(self.columns[4, self.slots[key]])
+        return where >> 32, where & 0xFFFFFFFF
+
+    def __getitem__(self, key: PatternKey) -> int:
+        self.flush()
+        return int(self.columns[0, self.slots[key]])
+
+    def __iter__(self) -> Iterator[PatternKey]:
+        self.flush()
+        return iter(self.slots)
+
+    def __len__(self) -> int:
+        self.flush()
+        return len(self.slots)
+
+    def values(self) -> Any:  # type: ignore[override]
+        """The counts, in the order of the keys (a numpy array)."""
+        self.flush()
+        return self.columns[0, : len(self.slots)]
+
+
 class _DiffPass:
     """Every count of a diff, taken in one pass over the lines of A, B (and the gold).
 
@@ -938,13 +1031,10 @@ class _DiffPass:
         self.lines = self.a_words = self.b_words = self.changed_a = self.changed_b = 0
         self.oov = [0, 0]
         self.kinds = {kind: {"changes": 0, "a_words": 0, "b_words": 0} for kind in KINDS}
-        self.patterns: Counter[PatternKey] = Counter()
+        self.patterns = _PatternTable()
         # Per pattern, as few objects as can be (a pair of files can hold millions of
         # distinct patterns): its count by outcome, and where it first occurs (the
         # changed line's position in line_diffs, the change's first word in A).
-        self.pattern_outcomes: dict[str, Counter[PatternKey]] = {o: Counter() for o in OUTCOMES}
-        # (position << 32) | first word: one integer a pattern
-        self.first: dict[PatternKey, int] = {}
         self.outcomes: Counter[str] = Counter()
         self.text_examples: list[TextDifference] = []
         self.text_differences = 0
@@ -977,15 +1067,18 @@ class _DiffPass:
             line = _text_differs_line(number, a_words, b_words, gold_words)
         elif _is_long(a_line, b_line):
             line = _long_same_text_line(number, a_line, b_line, gold_line)
+            # spilled before its patterns are counted: the pickle's bytes are gone by then
+            self.line_diffs.append(line)
             assert isinstance(line.changes, LineChanges)
-            self._count_long(line.changes)
+            self._count_long(line.changes, len(self.line_diffs) - 1)
         else:
             a_words, b_words = _words(a_line), _words(b_line)
             gold_words = None if gold_line is None else _words(gold_line)
             line, changes = _same_text_line(number, a_words, b_words, gold_words)
             for change in changes:
                 self._count(change)
-        self.line_diffs.append(line)
+        if not line.long:
+            self.line_diffs.append(line)
         self.changed_a += _count_true(line.a_changed)
         self.changed_b += _count_true(line.b_changed)
 
@@ -995,16 +1088,13 @@ class _DiffPass:
         counts["changes"] += 1
         counts["a_words"] += len(change.a)
         counts["b_words"] += len(change.b)
-        self.patterns[key] += 1
         if change.outcome:
             self.outcomes[change.outcome] += 1
-            self.pattern_outcomes[change.outcome][key] += 1
-        if key not in self.first:
-            self.first[key] = len(self.line_diffs) << 32 | change.a_index
+        self.patterns.add_one(key, change.outcome, len(self.line_diffs) << 32 | change.a_index)
 
-    def _count_long(self, changes: LineChanges) -> None:
-        """:meth:`_count` of every change of a long line, a chunk at a time, with numpy
-        and Counter.update (no Change made)."""
+    def _count_long(self, changes: LineChanges, position: int) -> None:
+        """:meth:`_count` of every change of a long line (at ``position`` in line_diffs), a
+        chunk at a time, with numpy (no Change made)."""
         import numpy as np
 
         for number, kind in enumerate(_KIND_NAMES):
@@ -1013,28 +1103,25 @@ class _DiffPass:
             counts["changes"] += int(np.count_nonzero(of_kind))
             counts["a_words"] += int(changes.a_count[of_kind].sum())
             counts["b_words"] += int(changes.b_count[of_kind].sum())
-        position = len(self.line_diffs) << 32
-        first = self.first
+        position <<= 32
+        self.patterns.flush()  # the changes of the lines before come first
         for low in range(0, len(changes), CHUNK):
             high = min(low + CHUNK, len(changes))
-            keys = changes.pattern_keys(low, high)
-            self.patterns.update(keys)
+            codes = np.full(high - low, -1, dtype=np.int64)
             if changes.delta is not None:
                 signs = np.sign(changes.delta[low:high])
-                for sign, outcome in ((1, "fixed"), (-1, "broke"), (0, "neither")):
-                    chosen = np.flatnonzero(signs == sign).tolist()
-                    self.outcomes[outcome] += len(chosen)
-                    self.pattern_outcomes[outcome].update(keys[i] for i in chosen)
-            for key, a_index in zip(keys, changes.a_first[low:high].tolist()):
-                if key not in first:
-                    first[key] = position | a_index
+                codes = np.where(signs > 0, 0, np.where(signs < 0, 1, 2))
+                for outcome, code in _OUTCOME_CODES.items():
+                    self.outcomes[outcome] += int(np.count_nonzero(codes == code))
+            firsts = position | changes.a_first[low:high]
+            self.patterns.add(changes.pattern_keys(low, high), codes, firsts)
 
     def kept_patterns(self, top: int) -> tuple[ChangePattern, ...]:
         """The ``top`` most frequent patterns; ties broken by the words, so the report does
         not depend on input order."""
         from cws_bench.analysis.patterns import most_common
 
-        outcomes = self.pattern_outcomes
+        patterns = self.patterns
         read: dict[int, LineDiff] = {}  # a line read back once (a long one is large)
         return tuple(
             ChangePattern(
@@ -1042,9 +1129,9 @@ class _DiffPass:
                 tuple(key[1].split(" ")),
                 tuple(key[2].split(" ")),
                 count,
-                outcomes["fixed"][key],
-                outcomes["broke"][key],
-                outcomes["neither"][key],
+                patterns.outcome(key, "fixed"),
+                patterns.outcome(key, "broke"),
+                patterns.outcome(key, "neither"),
                 *self._example(key, read),
             )
             for key, count in most_common(self.patterns, top)
@@ -1053,7 +1140,7 @@ class _DiffPass:
     def _example(self, key: PatternKey, read: dict[int, LineDiff]) -> tuple[int, str, int]:
         """A pattern's example: a window of the line where it first occurs (not a copy of
         the line, see analysis), read back from line_diffs (once: ``read`` keeps them)."""
-        position, a_index = self.first[key] >> 32, self.first[key] & 0xFFFFFFFF
+        position, a_index = self.patterns.first(key)
         if position not in read:
             read[position] = self.line_diffs[position]
         line = read[position]
