@@ -11,10 +11,16 @@
 - `cws-bench diff` of two files of 400,000 lines (133.5 MiB in all; B merges two
   words on one line in ten), and of 1,200,000 lines: streamed, its peak should not
   grow with the lines. Target: at most 1 GiB.
+- `cws-bench diff` of one line of 20 MB (the same random words as the bake-off's
+  line; B merges every tenth pair of words and splits every seventh word of two
+  characters or more: 649,201 changes, 646,969 distinct patterns), as text, JSON,
+  HTML and text against a gold (every twentieth pair merged). It was super-linear
+  (issue 40: 320k characters 1.4 s, 640k 21.8 s, 20 MB killed at 300 s with 3-4 GiB).
+  Target: under 60 s and 1 GB, every format.
 
 Run as ``python benchmarks/run.py hugeline`` (or ``python benchmarks/bench_hugeline.py``),
 with ``--quick`` for inputs a tenth of the size, ``--only=diff`` or ``--only=bakeoff``
-for one kind of case.
+or ``--only=longdiff`` for one kind of case.
 """
 
 from __future__ import annotations
@@ -68,6 +74,39 @@ def _pair(folder: Path, lines: int) -> tuple[Path, Path]:
                 words = [*words[:5], words[5] + words[6], *words[7:]]
             fb.write(" ".join(words) + "\n")
     return a, b
+
+
+def _long_line_pair(folder: Path, megabytes: float) -> tuple[Path, Path, Path]:
+    """A, B and a gold of one line: A the random words of :func:`_one_line`; B merges every
+    tenth pair of A's words and splits every seventh word of two characters or more; the
+    gold merges every twentieth pair (the 5th and 6th of each twenty)."""
+    rng = random.Random(5)
+    words = _words(rng, int(megabytes * 2**20 / 3 / 2))
+    b: list[str] = []
+    gold: list[str] = []
+    i = 0
+    while i < len(words):
+        if i % 10 == 0 and i + 1 < len(words):
+            b.append(words[i] + words[i + 1])
+            i += 2
+        elif i % 7 == 0 and len(words[i]) > 1:
+            b.extend((words[i][0], words[i][1:]))
+            i += 1
+        else:
+            b.append(words[i])
+            i += 1
+    i = 0
+    while i < len(words):
+        if i % 20 == 5 and i + 1 < len(words):
+            gold.append(words[i] + words[i + 1])
+            i += 2
+        else:
+            gold.append(words[i])
+            i += 1
+    paths = (folder / "long-a.txt", folder / "long-b.txt", folder / "long-gold.txt")
+    for path, side in zip(paths, (words, b, gold)):
+        path.write_text(" ".join(side) + "\n", encoding="utf-8")
+    return paths
 
 
 def _config(folder: Path, gold: Path) -> Path:
@@ -168,6 +207,32 @@ def _diff_cases(cws: Path, folder: Path, scale: float) -> list[dict]:
     return rows
 
 
+def _long_line_diff_cases(cws: Path, folder: Path, scale: float) -> list[dict]:
+    """``diff`` of one line of 20 MB in each output format, and against a gold."""
+    a, b, gold = _long_line_pair(folder, 20 * scale)
+    score_s, score_mib, _ = _timed([cws, "score", a, b])
+    rows = []
+    for name, extra in (
+        ("text", ["-o", folder / "long.txt"]),
+        ("json", ["--format", "json", "-o", folder / "long.json"]),
+        ("html", ["--format", "html", "-o", folder / "long.html"]),
+        ("--gold, text", ["--gold", gold, "-o", folder / "long-gold.txt"]),
+    ):
+        seconds, peak, cpu = _timed([cws, "diff", a, b, *extra])
+        rows.append(
+            {
+                "case": f"diff A B, one {20 * scale:g} MB line, {name}",
+                "input_mib": (a.stat().st_size + b.stat().st_size) / 2**20,
+                "baseline": f"score {score_s:.1f} s {score_mib:.0f} MiB",
+                "seconds": seconds,
+                "cpu_s": cpu,
+                "peak_mib": peak,
+                "target": "60 s, 1 GB",
+            }
+        )
+    return rows
+
+
 def run(args) -> list[dict]:
     quick = getattr(args, "quick", False) or "--quick" in sys.argv
     scale = 0.1 if quick else 1.0
@@ -180,6 +245,8 @@ def run(args) -> list[dict]:
             rows += _bakeoff_cases(cws, folder, scale)
         if only in (None, "diff"):
             rows += _diff_cases(cws, folder, scale)
+        if only in (None, "longdiff"):
+            rows += _long_line_diff_cases(cws, folder, scale)
     columns = ["case", "input_mib", "baseline", "seconds", "cpu_s", "peak_mib", "target"]
     print(table(rows, columns))
     return rows

@@ -8,6 +8,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -380,3 +381,129 @@ def test_validation_names_the_resolved_path_of_a_missing_file(tmp_path, monkeypa
     # resolved against the TOML's folder, shown from the working folder it lies in
     assert "segmented file conf/gone.txt: no such file" in result.stderr
     assert f"dictionary file {conf / 'gone-words.txt'}: no such file" in result.stderr
+
+
+OUT_OF_RANGE = """
+    name = "ranges"
+    resamples = -5
+    seed = -1
+    timeout = 0
+    batch_size = true
+    correction = "holm"
+    alpha = 1.5
+    [settings]
+    shard_chars = 0
+    retries = 1.5
+    [[corpora]]
+    name = "sample"
+    [[segmenters]]
+    name = "fmm"
+    optoins = {}
+"""
+
+
+def test_numeric_settings_out_of_range_are_refused_together_exit_2_nothing_written(tmp_path):
+    path = write(tmp_path, OUT_OF_RANGE)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(cli, ["bakeoff", str(path), "-o", str(out), "--quiet", "-j", "1"])
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    assert "8 problems, nothing was run" in result.output
+    for expected in (
+        "resamples must be a whole number of at least 1, not -5",
+        "seed must be a whole number of at least 0, not -1",
+        "timeout must be a number more than 0, not 0",
+        "batch_size must be a whole number of at least 1, not True",
+        "alpha must be a number more than 0 and less than 1, not 1.5",
+        "[settings] shard_chars must be a whole number of at least 1, not 0",
+        "[settings] retries must be a whole number of at least 0, not 1.5",
+        "unknown key(s) optoins",
+    ):
+        assert expected in result.output
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("resamples", [0, -5])
+def test_no_resamples_is_refused_before_any_pair_runs(tmp_path, resamples):
+    body = f"resamples = {resamples}\n[[corpora]]\nname = 'sample'\n[[segmenters]]\nname = 'fmm'\n"
+    out = tmp_path / "out"
+    result = CliRunner().invoke(cli, ["bakeoff", str(write(tmp_path, body)), "-o", str(out)])
+    assert result.exit_code == 2, result.output
+    assert f"resamples must be a whole number of at least 1, not {resamples}" in result.output
+    assert not out.exists()
+
+
+def test_a_configuration_built_in_python_and_the_run_arguments_are_checked_too(tmp_path):
+    from dataclasses import replace
+
+    config = replace(load_config(write(tmp_path, SELECTABLE)), resamples=0, timeout=-1.0)
+    with pytest.raises(ConfigurationError) as caught:
+        run_bakeoff(config, output_dir=tmp_path / "out", jobs=0, shard_timeout=float("nan"))
+    text = str(caught.value)
+    assert len(caught.value.problems) == 4, text
+    assert "resamples must be a whole number of at least 1, not 0" in text
+    assert "timeout must be a number more than 0, not -1.0" in text
+    assert "[settings] jobs must be a whole number of at least 1, not 0" in text
+    assert "[settings] timeout must be a number more than 0, not nan" in text
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_options_of_a_setting_take_their_range_from_the_one_table():
+    from cws_bench.defaults import BOUNDS
+
+    options = {"seed": "score", "resamples": "score", "batch_size": "segment"}
+    options |= {key: "bakeoff" for key in ("jobs", "shard_chars", "retries")}
+
+    def option(command, name):
+        found = cli.get_command(click.Context(cli), command)
+        return next(p for p in found.params if p.name == name).type.bounds
+
+    seen = {setting: option(command, setting) for setting, command in options.items()}
+    seen["timeout"] = option("bakeoff", "shard_timeout")
+    assert seen == BOUNDS
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["bakeoff", "--jobs", "0"], "0 is not in the range x>=1"),
+        (["bakeoff", "--shard-timeout", "nan"], "must be a number more than 0, not nan"),
+        (["score", "gold.txt", "--seed", "-1"], "-1 is not in the range x>=0"),
+    ],
+)
+def test_an_option_out_of_range_is_a_usage_error(tmp_path, args, expected):
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2, result.output
+    assert expected in result.output
+
+
+def test_a_folder_named_like_a_bundled_configuration_does_not_hide_it(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "domains").mkdir()  # e.g. the reports of an earlier `-o domains`
+    notes: list[str] = []
+    config = load_config("domains", notes=notes)
+    assert config.source == "<bundled domains>"
+    assert notes == ["domains: the bundled configuration (./domains is a folder, not a TOML file)"]
+    result = CliRunner().invoke(cli, ["bakeoff", "domains", "--segmenters", "nothere"])
+    assert result.exit_code == 2, result.output
+    assert "no such bake-off configuration" not in result.output
+    assert "note: domains: the bundled configuration" in result.output
+    assert "no segmenter labelled 'nothere'" in result.output
+
+
+def test_a_toml_file_named_like_a_bundled_configuration_is_taken_and_said(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, SELECTABLE, name="domains")
+    notes: list[str] = []
+    config = load_config("domains", notes=notes)
+    assert config.name == "select" and config.source == "domains"
+    assert notes and "the file ./domains, not the bundled configuration" in notes[0]
+    assert load_config("default", notes=notes).source == "<bundled default>"
+    assert len(notes) == 1  # nothing named default here: nothing to say
+
+
+def test_a_folder_that_is_no_bundled_name_is_refused_saying_so(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine").mkdir()
+    with pytest.raises(CwsBenchError, match=r"mine is a folder, not a TOML file"):
+        load_config("mine")

@@ -30,7 +30,7 @@ import numpy as np
 
 from cws_bench.text.joined import joined
 
-__all__ = ["Aligned", "Words", "align"]
+__all__ = ["Aligned", "Words", "align", "hits", "shared_block_arrays"]
 
 
 class Words(Sequence[str]):
@@ -172,20 +172,36 @@ class Aligned:
         A block of one word on each side is a correct word; one gold word in
         several predicted ones a split, several in one a merge, else a crossing.
         """
-        # Both sides' ends increase strictly (no empty word): a gold end is shared when
-        # the predicted end at its place in pred_ends is the same.
-        at = np.searchsorted(self.pred_ends, self.gold_ends)
-        inside = at < len(self.pred_ends)
-        shared = np.zeros(len(at), dtype=bool)
-        shared[inside] = self.pred_ends[at[inside]] == self.gold_ends[inside]
-        gold_last = np.flatnonzero(shared)
-        pred_last = at[shared]
-        gold_count = np.diff(gold_last, prepend=-1)
-        pred_count = np.diff(pred_last, prepend=-1)
-        return gold_last - gold_count + 1, gold_count, pred_last - pred_count + 1, pred_count
+        return shared_block_arrays(self.gold_ends, self.pred_ends)
 
 
-def _hits(
+def shared_block_arrays(
+    gold_ends: np.ndarray, pred_ends: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The blocks between the boundaries two segmentations of the same text share, as
+    arrays: ``(first gold word, gold words, first predicted word, predicted words)``.
+
+    ``gold_ends`` and ``pred_ends`` are the words' end offsets, strictly increasing
+    (no empty word); what :func:`cws_bench.analysis.patterns.shared_blocks` yields, in
+    numpy (``diff`` walks a long line with it).
+
+    >>> [a.tolist() for a in shared_block_arrays(np.array([2, 3, 4, 6]), np.array([2, 3, 5, 6]))]
+    [[0, 1, 2], [1, 1, 2], [0, 1, 2], [1, 1, 2]]
+    """
+    # Both sides' ends increase strictly: a gold end is shared when the predicted end
+    # at its place in pred_ends is the same.
+    at = np.searchsorted(pred_ends, gold_ends)
+    inside = at < len(pred_ends)
+    shared = np.zeros(len(at), dtype=bool)
+    shared[inside] = pred_ends[at[inside]] == gold_ends[inside]
+    gold_last = np.flatnonzero(shared)
+    pred_last = at[shared]
+    gold_count = np.diff(gold_last, prepend=-1)
+    pred_count = np.diff(pred_last, prepend=-1)
+    return gold_last - gold_count + 1, gold_count, pred_last - pred_count + 1, pred_count
+
+
+def hits(
     starts: np.ndarray, ends: np.ndarray, other_starts: np.ndarray, other_ends: np.ndarray
 ) -> np.ndarray:
     """Whether each span ``[start, end)`` is one of the other side's (starts increasing)."""
@@ -261,6 +277,6 @@ def align(gold: Iterable[Sequence[str]], pred: Iterable[Sequence[str]]) -> Align
         gold_sentence=np.repeat(sentences, gold_counts),
         pred_sentence=np.repeat(sentences, pred_counts),
         gold_first=gold_first.astype(np.int64),
-        gold_hit=_hits(gold_starts, gold_ends, pred_starts, pred_ends),
-        pred_hit=_hits(pred_starts, pred_ends, gold_starts, gold_ends),
+        gold_hit=hits(gold_starts, gold_ends, pred_starts, pred_ends),
+        pred_hit=hits(pred_starts, pred_ends, gold_starts, gold_ends),
     )

@@ -20,7 +20,7 @@ scorer reports them).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from heapq import nsmallest
 from itertools import accumulate, compress
@@ -37,6 +37,7 @@ __all__ = [
     "analyse_errors",
     "block_kind",
     "clip_words",
+    "most_common",
     "shared_blocks",
 ]
 
@@ -397,14 +398,14 @@ def _ranked_patterns(
                 ]
             counts = Counter(keys)
             distinct[kind] += len(counts)
-            for key, count in _most_common(counts, top):
+            for key, count in most_common(counts, top):
                 block = blocks[keys.index(key)]  # the first occurrence
                 found[kind].append((key, count, int(gs[block]), int(gc[block])))
         found[kind] = nsmallest(top, found[kind], key=lambda item: (-item[1], item[0]))
     return found, distinct
 
 
-def _most_common(counts: Counter[Any], top: int) -> list[tuple[Any, int]]:
+def most_common(counts: Mapping[Any, int], top: int) -> list[tuple[Any, int]]:
     """The ``top`` most common items of ``counts``, ties broken by the smaller key: what
     ``nsmallest(top, counts.items(), key=lambda i: (-i[1], i[0]))`` gives, with no Python
     call per item (most items of a long line's count are tied at the bottom)."""
@@ -443,6 +444,6 @@ def _missed_words(aligned: Aligned, dictionary: Any, top: int) -> list[MissedWor
         words = gold_words.take(oov[group])
         seen = Counter(words)
         missed = Counter(compress(words, missed_mask[group].tolist()))
-        ranked = _most_common(missed, top)
+        ranked = most_common(missed, top)
         candidates.extend(MissedWord(word, count, seen[word]) for word, count in ranked)
     return nsmallest(top, candidates, key=lambda m: (-m.missed, m.word))

@@ -167,7 +167,10 @@ def bakeoff(
     from cws_bench.run.config import load_config
 
     rename_flags({"output_dir": "--output"})  # the report folder's hints name -o/--output
-    loaded = load_config(config)
+    chosen: list[str] = []
+    loaded = load_config(config, notes=chosen)
+    for note in chosen:
+        click.echo(f"note: {note}", err=True)
     from dataclasses import replace
 
     given: dict[str, Any] = {"correction": correction, "alpha": alpha, "test": test}

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from cws_bench.cli.options import bounded
 from cws_bench.defaults import DEFAULT_RETRIES, DEFAULT_SHARD_CHARS, EXECUTORS
 
 if TYPE_CHECKING:  # the CLI imports the executors only when a command runs in shards
@@ -55,7 +56,7 @@ def executor_options(
         ),
         click.option(
             "--shard-chars",
-            type=click.IntRange(min=1),
+            type=bounded("shard_chars"),
             default=default_chars,
             show_default=default_chars is not None,
             help="Characters per shard (with --executor)."
@@ -66,21 +67,21 @@ def executor_options(
         click.option(
             "-j",
             "--jobs",
-            type=click.IntRange(min=1),
+            type=bounded("jobs"),
             default=None,
             help="Worker processes of --executor local, or of the local Dask cluster "
             "(default: the CPU count).",
         ),
         click.option(
             "--shard-timeout",
-            type=click.FloatRange(min=0, min_open=True),
+            type=bounded("timeout"),
             default=None,
             metavar="SECONDS",
             help="Kill a worker whose shard runs longer, and run the shard again.",
         ),
         click.option(
             "--retries",
-            type=click.IntRange(min=0),
+            type=bounded("retries"),
             default=DEFAULT_RETRIES if default_chars is not None else None,
             show_default=default_chars is not None,
             help="Runs again of a shard whose worker died or hung, before the run fails"

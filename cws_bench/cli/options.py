@@ -41,6 +41,61 @@ def stacked(*decorators: Callable[[F], F]) -> Callable[[F], F]:
     return apply
 
 
+class _BoundedInt(click.IntRange):
+    """An IntRange that also asks the setting's :class:`~cws_bench.defaults.Bounds`."""
+
+    def __init__(self, bounds: Any) -> None:
+        low, high = bounds.low, bounds.high
+        super().__init__(
+            min=None if low is None else int(low),
+            max=None if high is None else int(high),
+            min_open=bounds.low_open,
+            max_open=bounds.high_open,
+        )
+        self.bounds = bounds
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        problem = self.bounds.problem(number)
+        if problem is not None:
+            self.fail(problem, param, ctx)
+        return number
+
+
+class _BoundedFloat(click.FloatRange):
+    """A FloatRange that also asks the setting's Bounds (which refuse nan and inf)."""
+
+    def __init__(self, bounds: Any) -> None:
+        super().__init__(
+            min=bounds.low, max=bounds.high, min_open=bounds.low_open, max_open=bounds.high_open
+        )
+        self.bounds = bounds
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        problem = self.bounds.problem(number)
+        if problem is not None:
+            self.fail(problem, param, ctx)
+        return number
+
+
+def bounded(setting: str) -> click.ParamType:
+    """The click type of a numeric setting's option: its range from the one table,
+    :data:`cws_bench.defaults.BOUNDS`, that a bake-off's TOML is checked against.
+
+    >>> bounded("resamples").convert("1000", None, None)
+    1000
+    >>> bounded("resamples").convert("0", None, None)
+    Traceback (most recent call last):
+    ...
+    click.exceptions.BadParameter: 0 is not in the range x>=1.
+    """
+    from cws_bench.defaults import BOUNDS
+
+    bounds = BOUNDS[setting]
+    return _BoundedInt(bounds) if bounds.whole else _BoundedFloat(bounds)
+
+
 def encoding_option(function: F) -> F:
     """``--encoding``: the encoding of input text files."""
     return click.option(
@@ -147,7 +202,9 @@ def seed_option(help: str) -> Callable[[F], F]:
     """``--seed``: the resampling seed, by default the library's one DEFAULT_SEED."""
     from cws_bench.defaults import DEFAULT_SEED
 
-    return click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True, help=help)
+    return click.option(
+        "--seed", type=bounded("seed"), default=DEFAULT_SEED, show_default=True, help=help
+    )
 
 
 def resamples_option(help: str = "Bootstrap resamples.") -> Callable[[F], F]:
@@ -156,7 +213,7 @@ def resamples_option(help: str = "Bootstrap resamples.") -> Callable[[F], F]:
 
     return click.option(
         "--resamples",
-        type=click.IntRange(min=1),
+        type=bounded("resamples"),
         default=DEFAULT_RESAMPLES,
         show_default=True,
         help=help,
@@ -164,10 +221,10 @@ def resamples_option(help: str = "Bootstrap resamples.") -> Callable[[F], F]:
 
 
 def alpha_option(default: float | None, help: str) -> Callable[[F], F]:
-    """``--alpha``: the significance level, checked up front (0 < alpha < 1)."""
+    """``--alpha``: the significance level, checked up front (0 < alpha < 1, ``BOUNDS``)."""
     return click.option(
         "--alpha",
-        type=click.FloatRange(0, 1, min_open=True, max_open=True),
+        type=bounded("alpha"),
         default=default,
         show_default=default is not None,
         help=help,
@@ -193,7 +250,7 @@ def batch_size_option(function: F) -> F:
 
     return click.option(
         "--batch-size",
-        type=click.IntRange(min=1),
+        type=bounded("batch_size"),
         default=DEFAULT_BATCH_SIZE,
         show_default=True,
         help="Lines handed to the segmenter at a time.",

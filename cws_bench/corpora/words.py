@@ -15,6 +15,9 @@ bake-off all name word lists the same ways, read here and nowhere else:
 ``file:PATH`` or ``PATH`` (a string or a path object)
     a dictionary file (one word a line, or ``word freq tag``). A file called
     ``jieba`` is read as ``./jieba`` or ``file:jieba``.
+``none``
+    no dictionary (the scores have no OOV figures); a file called ``none`` is
+    ``./none`` or ``file:none``.
 words
     a list, tuple or set of words, or a :class:`~cws_bench.text.dictionary.Dictionary`.
 
@@ -36,12 +39,16 @@ from cws_bench.text.io import PathLike
 __all__ = [
     "CORPUS_PREFIX",
     "FILE_PREFIX",
+    "NO_DICTIONARY",
     "WordSource",
     "WordSpec",
     "parse_word_spec",
     "resolve_dictionary",
     "resolve_words",
 ]
+
+NO_DICTIONARY = "none"
+"""The word source that says there is no dictionary (a file called ``none``: ``./none``)."""
 
 CORPUS_PREFIX = "corpus:"
 FILE_PREFIX = "file:"
@@ -202,8 +209,12 @@ def as_dictionary(
 ) -> Dictionary | None:
     """None, or the dictionary any word source names (what the scoring API accepts).
 
-    A dictionary file is read in ``encoding``.
+    ``"none"`` (what ``--dict none`` and a bake-off's ``dictionary = "none"`` say) is
+    no dictionary: None. A dictionary file is read in ``encoding``.
+
+    >>> as_dictionary("none") is None
+    True
     """
-    if value is None:
+    if value is None or (isinstance(value, str) and value == NO_DICTIONARY):
         return None
     return resolve_words(value, data_dir=data_dir, encoding=encoding).dictionary

@@ -29,21 +29,23 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from itertools import zip_longest
-from typing import TYPE_CHECKING, Any, cast
+from itertools import islice, zip_longest
+from typing import TYPE_CHECKING, Any, cast, overload
 
 from cws_bench.analysis.patterns import block_kind, shared_blocks
 from cws_bench.defaults import STANDARD_DICTIONARY, DictionaryDefault
 from cws_bench.errors import CwsBenchError, Fix, TextMismatchError
 from cws_bench.regression.spill import SpillList
 from cws_bench.scoring.spans import align_chars, project_spans, to_spans
-from cws_bench.text.io import PathLike, display_name, read_segmented
+from cws_bench.text.io import PathLike, display_name, iter_line_blocks
+from cws_bench.text.joined import LONG_SENTENCE, JoinedWords, is_joined_line
 
 if TYPE_CHECKING:
     import numpy as np
 
+    from cws_bench.analysis.alignment import Words
     from cws_bench.metrics.significance import PairedTestResult
     from cws_bench.regression.tokens import TokenDiff, TokenIds
     from cws_bench.text.dictionary import Dictionary
@@ -55,6 +57,7 @@ __all__ = [
     "Change",
     "ChangePattern",
     "GoldComparison",
+    "LineChanges",
     "LineDiff",
     "SegmentationDiff",
     "TextDifference",
@@ -130,6 +133,10 @@ class Change:
         }
 
 
+CHUNK = 65_536
+"""Changes (or words) made at once when a long line's changes are read or written."""
+
+
 @dataclass(frozen=True, slots=True)
 class LineDiff:
     """A line where A and B differ.
@@ -143,28 +150,280 @@ class LineDiff:
         text_differs: A and B hold different characters on this line.
         a_changed: for each word of A, whether it is not a word of B (same interval).
         b_changed: for each word of B, whether it is not a word of A.
+
+    A line of :data:`LONG_LINE` words or more whose text A and B share is held
+    compactly: ``a`` and ``b`` are :class:`~cws_bench.analysis.alignment.Words` (one
+    text and the words' ends), ``gold`` a :class:`~cws_bench.text.joined.JoinedWords`,
+    ``changes`` a :class:`LineChanges` and the flags numpy arrays; they read as the
+    tuples a short line holds, and :meth:`to_dict` gives the same dict.
     """
 
     line: int
-    a: tuple[str, ...]
-    b: tuple[str, ...]
-    gold: tuple[str, ...] | None
-    changes: tuple[Change, ...]
+    a: Sequence[str]
+    b: Sequence[str]
+    gold: Sequence[str] | None
+    changes: Sequence[Change]
     text_differs: bool
-    a_changed: tuple[bool, ...]
-    b_changed: tuple[bool, ...]
+    a_changed: Sequence[bool]
+    b_changed: Sequence[bool]
 
-    def to_dict(self) -> dict[str, Any]:
+    @property
+    def long(self) -> bool:
+        """Whether the line is held as arrays (see above)."""
+        return isinstance(self.changes, LineChanges)
+
+    def to_dict(self, *, placeholders: bool = False) -> dict[str, Any]:
+        """The line as plain data; with ``placeholders``, each list (see :data:`LISTS`) is
+        the string ``"\\x00KEY"`` instead, for a writer that dumps it a chunk at a time
+        (:meth:`chunks`)."""
+        if placeholders:
+            lists: dict[str, Any] = {key: f"\x00{key}" for key in LISTS}
+        else:
+            lists = {key: [item for chunk in self.chunks(key) for item in chunk] for key in LISTS}
         return {
             "line": self.line,
-            "a": list(self.a),
-            "b": list(self.b),
-            "gold": None if self.gold is None else list(self.gold),
+            "a": lists["a"],
+            "b": lists["b"],
+            "gold": None if self.gold is None else lists["gold"],
             "text_differs": self.text_differs,
-            "a_changed": list(self.a_changed),
-            "b_changed": list(self.b_changed),
-            "changes": [change.to_dict() for change in self.changes],
+            "a_changed": lists["a_changed"],
+            "b_changed": lists["b_changed"],
+            "changes": lists["changes"],
         }
+
+    def chunks(self, key: str, size: int = CHUNK) -> Iterator[list[Any]]:
+        """The items of the list ``key`` of :meth:`to_dict` (one of :data:`LISTS`), ``size``
+        at a time: a long line's words, flags and changes are made a chunk at a time."""
+        if key == "changes":
+            changes = self.changes
+            if isinstance(changes, LineChanges):
+                for low in range(0, len(changes), size):
+                    yield changes.dicts(low, min(low + size, len(changes)))
+            else:
+                yield [change.to_dict() for change in changes]
+            return
+        items = getattr(self, key)
+        if items is None:
+            return
+        if key in ("a_changed", "b_changed"):
+            for low in range(0, len(items), size):
+                yield _flags(items[low : low + size])
+            return
+        iterator = iter(items)
+        while chunk := list(islice(iterator, size)):
+            yield chunk
+
+
+LISTS = ("a", "b", "gold", "a_changed", "b_changed", "changes")
+"""The lists of a changed line's dict (:meth:`LineDiff.to_dict`)."""
+
+
+def _flags(flags: Sequence[bool]) -> list[bool]:
+    """Flags as a list of Python booleans (a numpy array's too)."""
+    tolist = getattr(flags, "tolist", None)
+    return tolist() if tolist is not None else list(flags)
+
+
+def _count_true(flags: Sequence[bool]) -> int:
+    """How many flags are true (a numpy array's counted by numpy)."""
+    total = getattr(flags, "sum", None)
+    return int(total()) if total is not None else sum(flags)
+
+
+LONG_LINE = LONG_SENTENCE
+"""Words of A from which a changed line whose text A and B share is diffed with numpy
+(:func:`_long_same_text_line`): its blocks found by ``searchsorted`` over the words' end
+offsets, its words kept as one text, its changes as arrays (:class:`LineChanges`). A
+line of millions of words then costs a few bytes a word, and time linear in its length."""
+
+_KIND_NAMES = ("split", "merge", "cross")
+"""The kinds of change by number, as :class:`LineChanges` holds them."""
+
+
+class LineChanges(Sequence[Change]):
+    """The changed blocks of a long line as arrays: a :class:`Change` is made when read.
+
+    What :attr:`LineDiff.changes` is for a line of :data:`LONG_LINE` words or more: a
+    million changes cost a few machine integers each, not a Change and its tuples of
+    words. Indexing, slicing (a tuple), iteration (:meth:`chunks` at a time) and
+    equality behave as the tuple of the same changes.
+
+    Args:
+        line: the 1-based line number.
+        a, b: the line's words in A and in B.
+        kinds: per change, its kind's index in :data:`_KIND_NAMES`.
+        a_first, a_count, b_first, b_count: per change, its first word and its number
+            of words in A and in B.
+        delta: per change, gold words B has minus those A has, or None without gold.
+    """
+
+    __slots__ = ("a", "a_count", "a_first", "b", "b_count", "b_first", "delta", "kinds", "line")
+
+    def __init__(
+        self,
+        line: int,
+        a: Words,
+        b: Words,
+        kinds: np.ndarray,
+        a_first: np.ndarray,
+        a_count: np.ndarray,
+        b_first: np.ndarray,
+        b_count: np.ndarray,
+        delta: np.ndarray | None,
+    ) -> None:
+        self.line = line
+        self.a, self.b = a, b
+        self.kinds = kinds
+        self.a_first, self.a_count = a_first, a_count
+        self.b_first, self.b_count = b_first, b_count
+        self.delta = delta
+
+    def __len__(self) -> int:
+        return len(self.kinds)
+
+    def make(self, low: int, high: int) -> list[Change]:
+        """Changes ``low`` to ``high - 1``, each word of them made once."""
+        return [
+            Change(
+                row["line"],
+                row["kind"],
+                tuple(row["a"]),
+                tuple(row["b"]),
+                row["a_index"],
+                row["b_index"],
+                row["start"],
+                row["delta"],
+                row["outcome"],
+            )
+            for row in self.dicts(low, high)
+        ]
+
+    def dicts(self, low: int, high: int) -> list[dict[str, Any]]:
+        """:meth:`Change.to_dict` of changes ``low`` to ``high - 1``, made without the
+        Change objects (what the JSON output writes)."""
+        import numpy as np
+
+        a_first, a_count = self.a_first[low:high], self.a_count[low:high]
+        b_first, b_count = self.b_first[low:high], self.b_count[low:high]
+        a_words = self.a.take(_ranges(a_first, a_count))
+        b_words = self.b.take(_ranges(b_first, b_count))
+        starts = self.a.starts(a_first)
+        ends = self.a.ends[a_first + a_count - 1]
+        deltas = [0] * len(a_first) if self.delta is None else self.delta[low:high].tolist()
+        rows = []
+        a_low = b_low = 0
+        line = self.line
+        for kind, a_index, a_end, b_index, b_end, start, end, delta in zip(
+            self.kinds[low:high].tolist(),
+            a_first.tolist(),
+            np.cumsum(a_count).tolist(),
+            b_first.tolist(),
+            np.cumsum(b_count).tolist(),
+            starts.tolist(),
+            ends.tolist(),
+            deltas,
+        ):
+            rows.append(
+                {
+                    "line": line,
+                    "kind": _KIND_NAMES[kind],
+                    "a": a_words[a_low:a_end],
+                    "b": b_words[b_low:b_end],
+                    "a_index": a_index,
+                    "b_index": b_index,
+                    "start": start,
+                    "end": end,
+                    "delta": delta,
+                    "outcome": None if self.delta is None else _outcome(delta),
+                }
+            )
+            a_low, b_low = a_end, b_end
+        return rows
+
+    def pattern_keys(self, low: int, high: int) -> list[tuple[str, str, str]]:
+        """``(kind, A's words, B's words)`` of changes ``low`` to ``high - 1``, each side's
+        words joined by single spaces (the key a diff counts patterns by)."""
+        import numpy as np
+
+        a_count, b_count = self.a_count[low:high], self.b_count[low:high]
+        a_words = self.a.take(_ranges(self.a_first[low:high], a_count))
+        b_words = self.b.take(_ranges(self.b_first[low:high], b_count))
+        keys = []
+        a_low = b_low = 0
+        for kind, a_end, b_end in zip(
+            self.kinds[low:high].tolist(), np.cumsum(a_count).tolist(), np.cumsum(b_count).tolist()
+        ):
+            keys.append(
+                (_KIND_NAMES[kind], " ".join(a_words[a_low:a_end]), " ".join(b_words[b_low:b_end]))
+            )
+            a_low, b_low = a_end, b_end
+        return keys
+
+    def chunks(self, size: int = CHUNK) -> Iterator[list[Change]]:
+        """The changes, ``size`` at a time."""
+        for low in range(0, len(self), size):
+            yield self.make(low, min(low + size, len(self)))
+
+    @overload
+    def __getitem__(self, index: int) -> Change: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Change, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Change | tuple[Change, ...]:
+        if isinstance(index, slice):
+            low, high, step = index.indices(len(self))
+            if step == 1:
+                return tuple(self.make(low, max(low, high)))
+            return tuple(self[i] for i in range(low, high, step))
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError("change index out of range")
+        return self.make(index, index + 1)[0]
+
+    def __iter__(self) -> Iterator[Change]:
+        for chunk in self.chunks():
+            yield from chunk
+
+    def kind_names(self) -> list[str]:
+        """The kinds of change on the line, sorted."""
+        import numpy as np
+
+        return sorted(_KIND_NAMES[k] for k in np.unique(self.kinds).tolist())
+
+    def outcome_names(self) -> list[str]:
+        """The outcomes against the gold on the line, sorted (none without gold)."""
+        import numpy as np
+
+        if self.delta is None:
+            return []
+        signs = np.unique(np.sign(self.delta)).tolist()
+        return sorted(_outcome(sign) for sign in signs)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, (LineChanges, tuple, list)):
+            return NotImplemented
+        return len(self) == len(other) and all(x == y for x, y in zip(self, other))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"LineChanges({len(self):,} changes on line {self.line})"
+
+
+def _ranges(first: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """The indices ``first[i], ..., first[i] + count[i] - 1`` of every i, in order.
+
+    >>> import numpy as np
+    >>> _ranges(np.array([3, 10]), np.array([2, 3])).tolist()
+    [3, 4, 10, 11, 12]
+    """
+    import numpy as np
+
+    total = int(count.sum())
+    offsets = np.cumsum(count) - count
+    return np.arange(total, dtype=np.int64) - np.repeat(offsets - first, count)
 
 
 @dataclass(frozen=True, slots=True)
@@ -359,6 +618,8 @@ class SegmentationDiff:
 
 def _joined(words: Iterable[str]) -> str:
     """A sentence as one string, its non-empty words separated by one space."""
+    if isinstance(words, JoinedWords):
+        return words.line
     return " ".join(word for word in words if word)
 
 
@@ -431,6 +692,81 @@ def _same_text_line(
     return line, changes
 
 
+def _line_ends(line: str) -> tuple[str, np.ndarray]:
+    """The characters of a line of words joined by single spaces, and each word's end
+    offset in them (found with numpy: no word is made).
+
+    >>> text, ends = _line_ends("结婚 的 和尚未")
+    >>> text, ends.tolist()
+    ('结婚的和尚未', [2, 3, 6])
+    """
+    import numpy as np
+
+    codes = np.frombuffer(line.encode("utf-32-le", "surrogatepass"), dtype="<u4")
+    spaces = np.flatnonzero(codes == ord(" "))
+    del codes
+    ends = np.empty(len(spaces) + 1, dtype=np.int64)
+    ends[:-1] = spaces - np.arange(len(spaces))
+    ends[-1] = len(line) - len(spaces)
+    return line.replace(" ", ""), ends
+
+
+def _is_long(a_line: str, b_line: str) -> bool:
+    """Whether a changed line whose text A and B share is diffed with arrays."""
+    return a_line.count(" ") + 1 >= LONG_LINE and is_joined_line(a_line) and is_joined_line(b_line)
+
+
+def _gold_hits(a: Words, gold_line: str) -> np.ndarray:
+    """Whether each of ``a``'s words is a gold word (the same interval of A's characters;
+    aligned as the scorer aligns them when the gold's characters differ)."""
+    import numpy as np
+
+    from cws_bench.analysis.alignment import hits
+
+    starts = a.starts(np.arange(len(a)))
+    if is_joined_line(gold_line) and gold_line.replace(" ", "") == a.text:
+        _, gold_ends = _line_ends(gold_line)
+        gold_starts = np.concatenate(([0], gold_ends[:-1]))
+        return hits(starts, a.ends, gold_starts, gold_ends)
+    spans = _gold_spans(list(a), _words(gold_line))
+    return np.fromiter(
+        ((s, e) in spans for s, e in zip(starts.tolist(), a.ends.tolist())),
+        dtype=bool,
+        count=len(a),
+    )
+
+
+def _long_same_text_line(number: int, a_line: str, b_line: str, gold_line: str | None) -> LineDiff:
+    """:func:`_same_text_line` of a long line, in numpy: time and memory linear in its length."""
+    import numpy as np
+
+    from cws_bench.analysis.alignment import Words, shared_block_arrays
+
+    text, a_ends = _line_ends(a_line)
+    _, b_ends = _line_ends(b_line)
+    a, b = Words(text, a_ends), Words(text, b_ends)
+    a_first, a_count, b_first, b_count = shared_block_arrays(a_ends, b_ends)
+    changed = (a_count != 1) | (b_count != 1)
+    a_changed, b_changed = np.repeat(changed, a_count), np.repeat(changed, b_count)
+    chosen = np.flatnonzero(changed)
+    a_first, a_count = a_first[chosen], a_count[chosen]
+    b_first, b_count = b_first[chosen], b_count[chosen]
+    kinds = np.where(a_count == 1, 0, np.where(b_count == 1, 1, 2)).astype(np.int8)
+    delta = None
+    gold: Sequence[str] | None = None
+    if gold_line is not None:
+        gold = JoinedWords.from_line(gold_line) if is_joined_line(gold_line) else _words(gold_line)
+        if gold:  # as a short line: an empty gold line gives no outcome
+            a_hits = np.concatenate(([0], np.cumsum(_gold_hits(a, gold_line))))
+            b_hits = np.concatenate(([0], np.cumsum(_gold_hits(b, gold_line))))
+            delta = (b_hits[b_first + b_count] - b_hits[b_first]) - (
+                a_hits[a_first + a_count] - a_hits[a_first]
+            )
+    changes = LineChanges(number, a, b, kinds, a_first, a_count, b_first, b_count, delta)
+    flags: Any = (a_changed, b_changed)  # numpy arrays of booleans, read as sequences
+    return LineDiff(number, a, b, gold, changes, False, *flags)
+
+
 def _text_differs_line(number: int, a: list[str], b: list[str], gold: list[str] | None) -> LineDiff:
     """A line whose characters differ: B's words matched to A's through a character alignment."""
     alignment = align_chars("".join(a), "".join(b))
@@ -476,6 +812,7 @@ def _joined_lines(
     word boundaries stay)."""
     for words in sentences:
         line = _joined(words)
+        del words  # a long sentence's words are not kept while its line is used
         yield line if normalizer is None else normalizer(line)
 
 
@@ -507,6 +844,14 @@ def _raise_line_counts(counts: list[int], names: tuple[str, str, str]) -> None:
         f"{gold_name} has {counts[2]} lines but {a_name} and {b_name} have {counts[0]}",
         "the gold must segment the same text, line by line",
     )
+
+
+def _sentence(line: str) -> Sequence[str]:
+    """A line's words: a long line of words joined by single spaces as a JoinedWords (its
+    words are not made), else the list of them."""
+    if len(line) >= LONG_LINE and line.count(" ") + 1 >= LONG_LINE and is_joined_line(line):
+        return JoinedWords(line, line.count(" ") + 1)
+    return _words(line)
 
 
 def _word_count(line: str) -> int:
@@ -541,7 +886,7 @@ class _GoldScores:
     def flush(self) -> None:
         gold, *preds = self.pending
         for metric, pred, rows in zip(self.metrics, preds, self.rows):
-            metric.add_batch(predictions=map(_words, pred), references=map(_words, gold))
+            metric.add_batch(predictions=map(_sentence, pred), references=map(_sentence, gold))
             for row in metric.take_rows():
                 rows.extend(row)
         for lines in self.pending:
@@ -570,7 +915,107 @@ class _GoldScores:
         return comparison, warnings
 
 
-PatternKey = tuple[str, tuple[str, ...], tuple[str, ...]]
+PatternKey = tuple[str, str, str]
+"""A pattern of change as a diff counts it: its kind, A's words and B's words, each side's
+words joined by single spaces (a word holds no space), three objects however many words:
+a pair of files can hold millions of distinct patterns. Ties are ranked by these strings."""
+
+
+def _pattern_key(change: Change) -> PatternKey:
+    return change.kind, " ".join(change.a), " ".join(change.b)
+
+
+_OUTCOME_CODES = {"fixed": 0, "broke": 1, "neither": 2}
+"""An outcome's column in :class:`_PatternTable` (after the count)."""
+
+
+class _PatternTable(Mapping[PatternKey, int]):
+    """Every distinct pattern of change and how often it occurs: one dict from a pattern to
+    its slot, and per slot its count, its counts by outcome and its first occurrence
+    (``position << 32 | first word``) in one numpy array. A pair of files can hold
+    millions of distinct patterns: a slot costs five integers, not three dict entries.
+
+    Changes are added a chunk at a time (:meth:`add`), or one by one into a buffer
+    (:meth:`add_one`) that is added when it is full or read. As a mapping it gives each
+    pattern's count (what :func:`~cws_bench.analysis.patterns.most_common` ranks).
+    """
+
+    def __init__(self) -> None:
+        import numpy as np
+
+        self.slots: dict[PatternKey, int] = {}
+        self.columns = np.zeros((5, 1024), dtype=np.int64)
+        self.pending: tuple[list[PatternKey], list[int], list[int]] = ([], [], [])
+
+    def add(self, keys: Sequence[PatternKey], outcomes: Any, firsts: Any) -> None:
+        """Count ``keys``; ``outcomes`` their codes (:data:`_OUTCOME_CODES`, -1: none) and
+        ``firsts`` where each occurs, as arrays."""
+        import numpy as np
+
+        slots = self.slots
+        known = len(slots)
+        index = np.fromiter(
+            (slots.setdefault(key, len(slots)) for key in keys), dtype=np.int64, count=len(keys)
+        )
+        if len(slots) > self.columns.shape[1]:
+            grown = np.zeros((5, max(len(slots), 2 * self.columns.shape[1])), dtype=np.int64)
+            grown[:, :known] = self.columns[:, :known]
+            self.columns = grown
+        size = len(slots)
+        self.columns[0, :size] += np.bincount(index, minlength=size)
+        for code in range(3):
+            chosen = index[outcomes == code]
+            if len(chosen):
+                self.columns[1 + code, :size] += np.bincount(chosen, minlength=size)
+        new = index >= known
+        if new.any():
+            slot, at = np.unique(index[new], return_index=True)
+            self.columns[4, slot] = np.asarray(firsts)[new][at]
+
+    def add_one(self, key: PatternKey, outcome: str | None, first: int) -> None:
+        keys, outcomes, firsts = self.pending
+        keys.append(key)
+        outcomes.append(-1 if outcome is None else _OUTCOME_CODES[outcome])
+        firsts.append(first)
+        if len(keys) >= CHUNK:
+            self.flush()
+
+    def flush(self) -> None:
+        import numpy as np
+
+        keys, outcomes, firsts = self.pending
+        if keys:
+            self.add(keys, np.asarray(outcomes), np.asarray(firsts, dtype=np.int64))
+            for pending in self.pending:
+                pending.clear()
+
+    def outcome(self, key: PatternKey, outcome: str) -> int:
+        """How often the pattern ``key`` had ``outcome``."""
+        self.flush()
+        return int(self.columns[1 + _OUTCOME_CODES[outcome], self.slots[key]])
+
+    def first(self, key: PatternKey) -> tuple[int, int]:
+        """(changed line's position in line_diffs, first word in A) of the first occurrence."""
+        self.flush()
+        where = int(self.columns[4, self.slots[key]])
+        return where >> 32, where & 0xFFFFFFFF
+
+    def __getitem__(self, key: PatternKey) -> int:
+        self.flush()
+        return int(self.columns[0, self.slots[key]])
+
+    def __iter__(self) -> Iterator[PatternKey]:
+        self.flush()
+        return iter(self.slots)
+
+    def __len__(self) -> int:
+        self.flush()
+        return len(self.slots)
+
+    def values(self) -> Any:  # type: ignore[override]
+        """The counts, in the order of the keys (a numpy array)."""
+        self.flush()
+        return self.columns[0, : len(self.slots)]
 
 
 class _DiffPass:
@@ -586,12 +1031,10 @@ class _DiffPass:
         self.lines = self.a_words = self.b_words = self.changed_a = self.changed_b = 0
         self.oov = [0, 0]
         self.kinds = {kind: {"changes": 0, "a_words": 0, "b_words": 0} for kind in KINDS}
-        self.patterns: Counter[PatternKey] = Counter()
+        self.patterns = _PatternTable()
         # Per pattern, as few objects as can be (a pair of files can hold millions of
         # distinct patterns): its count by outcome, and where it first occurs (the
         # changed line's position in line_diffs, the change's first word in A).
-        self.pattern_outcomes: dict[str, Counter[PatternKey]] = {o: Counter() for o in OUTCOMES}
-        self.first: dict[PatternKey, tuple[int, int]] = {}
         self.outcomes: Counter[str] = Counter()
         self.text_examples: list[TextDifference] = []
         self.text_differences = 0
@@ -604,8 +1047,8 @@ class _DiffPass:
         self.a_words += _word_count(a_line)
         self.b_words += _word_count(b_line)
         if self.words is not None:
-            self.oov[0] += sum(word not in self.words for word in _words(a_line))
-            self.oov[1] += sum(word not in self.words for word in _words(b_line))
+            self.oov[0] += sum(word not in self.words for word in _sentence(a_line))
+            self.oov[1] += sum(word not in self.words for word in _sentence(b_line))
         if self.gold is not None and gold_line is not None:
             self.gold.add(gold_line, a_line, b_line)
         if a_line != b_line:
@@ -613,58 +1056,95 @@ class _DiffPass:
 
     def _changed(self, a_line: str, b_line: str, gold_line: str | None) -> None:
         number = self.lines
-        a_words, b_words = _words(a_line), _words(b_line)
-        gold_words = None if gold_line is None else _words(gold_line)
+        line: LineDiff
         if a_line.replace(" ", "") != b_line.replace(" ", ""):
+            a_words, b_words = _words(a_line), _words(b_line)
+            gold_words = None if gold_line is None else _words(gold_line)
             self.text_differences += 1
             if len(self.text_examples) < self.max_examples:
                 example = TextDifference(number, " ".join(a_words), " ".join(b_words))
                 self.text_examples.append(example)
             line = _text_differs_line(number, a_words, b_words, gold_words)
+        elif _is_long(a_line, b_line):
+            line = _long_same_text_line(number, a_line, b_line, gold_line)
+            # spilled before its patterns are counted: the pickle's bytes are gone by then
+            self.line_diffs.append(line)
+            assert isinstance(line.changes, LineChanges)
+            self._count_long(line.changes, len(self.line_diffs) - 1)
         else:
+            a_words, b_words = _words(a_line), _words(b_line)
+            gold_words = None if gold_line is None else _words(gold_line)
             line, changes = _same_text_line(number, a_words, b_words, gold_words)
             for change in changes:
                 self._count(change)
-        self.line_diffs.append(line)
-        self.changed_a += sum(line.a_changed)
-        self.changed_b += sum(line.b_changed)
+        if not line.long:
+            self.line_diffs.append(line)
+        self.changed_a += _count_true(line.a_changed)
+        self.changed_b += _count_true(line.b_changed)
 
     def _count(self, change: Change) -> None:
-        key = (change.kind, change.a, change.b)
+        key = _pattern_key(change)
         counts = self.kinds[change.kind]
         counts["changes"] += 1
         counts["a_words"] += len(change.a)
         counts["b_words"] += len(change.b)
-        self.patterns[key] += 1
         if change.outcome:
             self.outcomes[change.outcome] += 1
-            self.pattern_outcomes[change.outcome][key] += 1
-        if key not in self.first:
-            self.first[key] = (len(self.line_diffs), change.a_index)
+        self.patterns.add_one(key, change.outcome, len(self.line_diffs) << 32 | change.a_index)
+
+    def _count_long(self, changes: LineChanges, position: int) -> None:
+        """:meth:`_count` of every change of a long line (at ``position`` in line_diffs), a
+        chunk at a time, with numpy (no Change made)."""
+        import numpy as np
+
+        for number, kind in enumerate(_KIND_NAMES):
+            of_kind = changes.kinds == number
+            counts = self.kinds[kind]
+            counts["changes"] += int(np.count_nonzero(of_kind))
+            counts["a_words"] += int(changes.a_count[of_kind].sum())
+            counts["b_words"] += int(changes.b_count[of_kind].sum())
+        position <<= 32
+        self.patterns.flush()  # the changes of the lines before come first
+        for low in range(0, len(changes), CHUNK):
+            high = min(low + CHUNK, len(changes))
+            codes = np.full(high - low, -1, dtype=np.int64)
+            if changes.delta is not None:
+                signs = np.sign(changes.delta[low:high])
+                codes = np.where(signs > 0, 0, np.where(signs < 0, 1, 2))
+                for outcome, code in _OUTCOME_CODES.items():
+                    self.outcomes[outcome] += int(np.count_nonzero(codes == code))
+            firsts = position | changes.a_first[low:high]
+            self.patterns.add(changes.pattern_keys(low, high), codes, firsts)
 
     def kept_patterns(self, top: int) -> tuple[ChangePattern, ...]:
         """The ``top`` most frequent patterns; ties broken by the words, so the report does
         not depend on input order."""
-        ranked = sorted(self.patterns.items(), key=lambda item: (-item[1], item[0]))
-        outcomes = self.pattern_outcomes
+        from cws_bench.analysis.patterns import most_common
+
+        patterns = self.patterns
+        read: dict[int, LineDiff] = {}  # a line read back once (a long one is large)
         return tuple(
             ChangePattern(
-                *key,
+                key[0],
+                tuple(key[1].split(" ")),
+                tuple(key[2].split(" ")),
                 count,
-                outcomes["fixed"][key],
-                outcomes["broke"][key],
-                outcomes["neither"][key],
-                *self._example(key),
+                patterns.outcome(key, "fixed"),
+                patterns.outcome(key, "broke"),
+                patterns.outcome(key, "neither"),
+                *self._example(key, read),
             )
-            for key, count in ranked[:top]
+            for key, count in most_common(self.patterns, top)
         )
 
-    def _example(self, key: PatternKey) -> tuple[int, str, int]:
+    def _example(self, key: PatternKey, read: dict[int, LineDiff]) -> tuple[int, str, int]:
         """A pattern's example: a window of the line where it first occurs (not a copy of
-        the line, see analysis), read back from line_diffs."""
-        position, a_index = self.first[key]
-        line = self.line_diffs[position]
-        return _example(line.line, line.a, a_index, len(key[1]))
+        the line, see analysis), read back from line_diffs (once: ``read`` keeps them)."""
+        position, a_index = self.patterns.first(key)
+        if position not in read:
+            read[position] = self.line_diffs[position]
+        line = read[position]
+        return _example(line.line, line.a, a_index, key[1].count(" ") + 1)
 
     def check_strict(self, a_name: str, b_name: str) -> None:
         if self.text_differences:
@@ -847,13 +1327,24 @@ def _is_baseline(path: PathLike) -> bool:
     return head.startswith(b"{") and f'"{FORMAT}"'.encode() in head
 
 
+def _segmented(source: PathLike, encoding: str) -> Iterator[Sequence[str]]:
+    """:func:`~cws_bench.text.io.read_segmented`, a long line of words joined by single
+    spaces given as a JoinedWords (its words are not made)."""
+    for block in iter_line_blocks(source, encoding=encoding):
+        for line in block:
+            if len(line) >= LONG_LINE and is_joined_line(line):
+                yield JoinedWords(line, line.count(" ") + 1)
+            else:
+                yield line.split()
+
+
 def read_side(
     source: PathLike,
     *,
     encoding: str = "utf-8",
     corpus: str | None = None,
     token_ids: PathLike | None = None,
-) -> tuple[Iterable[list[str]], TokenIds | None]:
+) -> tuple[Iterable[Sequence[str]], TokenIds | None]:
     """One side of a diff: its sentences of words, and its token ids when it has them.
 
     ``source`` is a segmentation file, or a baseline file
@@ -871,7 +1362,7 @@ def read_side(
     name = display_name(source)
     if not _is_baseline(source):
         ids = None if token_ids is None else load_token_ids(token_ids)
-        return read_segmented(source, encoding=encoding), ids
+        return _segmented(source, encoding), ids
     from cws_bench.regression.baseline import load_baseline
 
     if token_ids is not None:
@@ -961,8 +1452,9 @@ def _diff_sides(
     as :func:`diff_files` says."""
     from cws_bench.scoring import read_gold, scoring_dictionary
 
+    notes: list[str] = []
     words = scoring_dictionary(
-        gold, dictionary, data_dir=data_dir, encoding=dictionary_encoding or encoding
+        gold, dictionary, data_dir=data_dir, encoding=dictionary_encoding or encoding, notes=notes
     )
     gold_name = display_name(gold) if gold is not None else "gold"
     (a_sentences, a_ids), (b_sentences, b_ids) = a, b
@@ -977,6 +1469,8 @@ def _diff_sides(
         token_ids=None if a_ids is None or b_ids is None else (a_ids, b_ids),
         **settings,
     )
+    if notes:
+        result = replace(result, warnings=(*notes, *result.warnings))
     if (a_ids is None) != (b_ids is None):
         has, lacks = names if b_ids is None else names[::-1]
         note = f"{has} has token ids and {lacks} none: the token ids were not compared"

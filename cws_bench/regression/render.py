@@ -11,6 +11,8 @@ from __future__ import annotations
 import functools
 import io
 import json
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import islice
 from typing import IO, TYPE_CHECKING, Any
 
 from cws_bench.metrics.units import Units, format_p_value, units
@@ -18,6 +20,8 @@ from cws_bench.regression.check import CheckResult
 from cws_bench.regression.diff import (
     COMPARED_METRICS,
     KINDS,
+    LISTS,
+    Change,
     ChangePattern,
     LineDiff,
     SegmentationDiff,
@@ -53,6 +57,18 @@ SHOWN_PATTERNS = 10
 
 HTML_LINES = 2000
 """Changed lines the HTML page holds (the first ones, in order; the JSON output has all)."""
+
+HTML_LINE_WORDS = 5000
+"""Words of each side of a changed line the HTML page shows (a block is kept whole); the
+rest is left out with a note (the JSON output has every word)."""
+
+
+def _clipped(words: Sequence[str], limit: int) -> str:
+    """The first ``limit`` words joined by spaces, and how many are left out."""
+    if len(words) <= limit:
+        return " ".join(words)
+    return " ".join(islice(words, limit)) + f" … {len(words) - limit:,} more words"
+
 
 HTML_PAGE = 100
 """Changed lines the HTML page shows at once: the others are a page away (or filtered out)."""
@@ -272,43 +288,151 @@ def write_diff_json(diff: SegmentationDiff, out: IO[str]) -> None:
     out.write(head[: -len(empty)] + "[")
     separator = "\n    "
     for line in diff.line_diffs:
+        out.write(separator)
         # JSON strings hold no raw newline: every newline of the dump starts a line.
-        out.write(separator + json.dumps(line.to_dict(), **JSON_STYLE).replace("\n", "\n    "))
+        for piece in _line_json(line):
+            out.write(piece.replace("\n", "\n    "))
         separator = ",\n    "
     out.write("\n  ]\n}")
 
 
-def line_pieces(line: LineDiff, side: str) -> list[tuple[str, str | None]]:
+def _line_json(line: LineDiff) -> Iterator[str]:
+    """``json.dumps(line.to_dict(), **JSON_STYLE)`` in pieces: a long line's lists are
+    dumped a chunk at a time (no list of its millions of words, no dict per change)."""
+    if not line.long:
+        yield json.dumps(line.to_dict(), **JSON_STYLE)
+        return
+    text = json.dumps(line.to_dict(placeholders=True), **JSON_STYLE)
+    for key in LISTS:
+        quoted = json.dumps(f"\x00{key}", **JSON_STYLE)
+        if quoted not in text:  # no gold
+            continue
+        before, text = text.split(quoted, 1)
+        yield before
+        yield from _list_json(line.chunks(key, JSON_CHUNK), indent=2)
+    yield text
+
+
+JSON_CHUNK = 8192
+"""Items of a long line's list (words, flags, changes) dumped at once."""
+
+
+def _list_json(chunks: Iterable[list[Any]], indent: int) -> Iterator[str]:
+    """A JSON list, as ``json.dumps(..., **JSON_STYLE)`` writes it as a value at ``indent``
+    spaces, from its items a chunk at a time."""
+    pad = " " * indent
+    inner = pad + "  "
+    first = True
+    for chunk in chunks:
+        if not chunk:
+            continue
+        text = ",\n".join(inner + _indented(item, inner) for item in chunk)
+        yield ("[\n" if first else ",\n") + text
+        first = False
+    yield "[]" if first else "\n" + pad + "]"
+
+
+_STRING = json.encoder.encode_basestring  # type: ignore[attr-defined]
+"""How ``json.dumps(..., ensure_ascii=False)`` writes a string (the C encoder's)."""
+
+
+def _indented(value: Any, pad: str) -> str:
+    """``json.dumps(value, **JSON_STYLE)``, its lines after the first indented by ``pad``:
+    the same text for dicts, lists, strings, integers, booleans and None, several times
+    as fast as json's encoder with an indent (pure Python), which a long line's
+    millions of words and changes would wait on."""
+    if isinstance(value, str):
+        return _STRING(value)  # type: ignore[no-any-return]
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        inner = pad + "  "
+        items = ",\n".join(
+            f"{inner}{_STRING(key)}: {_indented(item, inner)}" for key, item in value.items()
+        )
+        return "{\n" + items + "\n" + pad + "}"
+    if isinstance(value, list):
+        if not value:
+            return "[]"
+        inner = pad + "  "
+        return (
+            "[\n"
+            + ",\n".join(inner + _indented(item, inner) for item in value)
+            + ("\n" + pad + "]")
+        )
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if type(value) is int:
+        return int.__repr__(value)
+    return json.dumps(value, **JSON_STYLE)
+
+
+def line_pieces(
+    line: LineDiff, side: str, limit: int | None = None
+) -> list[tuple[str, str | None]]:
     """One side of a changed line cut into pieces to show: (text, highlight class or None).
 
     A changed block is one piece whose class is its outcome against the gold
     (``fixed``, ``broke``, ``neither``) or ``changed`` without gold; words of
-    a line whose text differs are marked ``differs`` one by one.
+    a line whose text differs are marked ``differs`` one by one. With ``limit``,
+    the pieces of the first ``limit`` words or so only (a block is kept whole),
+    then one piece saying how many words are left out (class ``more``).
 
     >>> from cws_bench.regression.diff import diff_segmentations
     >>> d = diff_segmentations([["结婚", "的", "和", "尚未"]], [["结婚", "的", "和尚", "未"]])
     >>> line_pieces(d.line_diffs[0], "b")
     [('结婚', None), ('的', None), ('和尚 未', 'changed')]
+    >>> line_pieces(d.line_diffs[0], "b", limit=1)
+    [('结婚', None), ('… 3 more words (the JSON output has them)', 'more')]
     """
     words = line.a if side == "a" else line.b
+    size = len(words)
+    shown = size if limit is None else min(size, limit)
     if line.text_differs:
         flags = line.a_changed if side == "a" else line.b_changed
-        return [(word, "differs" if flag else None) for word, flag in zip(words, flags)]
+        marked = [(word, "differs" if flag else None) for word, flag in zip(words, flags)]
+        return _cut(marked[:shown], size - shown)
     starts = {}
-    for change in line.changes:
+    for change in _changes_before(line, side, shown):
         index = change.a_index if side == "a" else change.b_index
         block = change.a if side == "a" else change.b
         starts[index] = (len(block), change.outcome or "changed")
+        shown = max(shown, index + len(block))  # a block is shown whole
+    head = list(words[:shown]) if shown < size else list(words)
     pieces: list[tuple[str, str | None]] = []
     index = 0
-    while index < len(words):
+    while index < shown:
         if index in starts:
-            size, css = starts[index]
-            pieces.append((" ".join(words[index : index + size]), css))
-            index += size
+            block_size, css = starts[index]
+            pieces.append((" ".join(head[index : index + block_size]), css))
+            index += block_size
         else:
-            pieces.append((words[index], None))
+            pieces.append((head[index], None))
             index += 1
+    return _cut(pieces, size - index)
+
+
+def _changes_before(line: LineDiff, side: str, shown: int) -> Sequence[Change]:
+    """The changes of ``line`` whose block starts among the first ``shown`` words of a side
+    (a long line's others are not made)."""
+    from cws_bench.regression.diff import LineChanges
+
+    changes = line.changes
+    if not isinstance(changes, LineChanges):
+        return [c for c in changes if (c.a_index if side == "a" else c.b_index) < shown]
+    import numpy as np
+
+    first = changes.a_first if side == "a" else changes.b_first
+    return changes[: int(np.searchsorted(first, shown))]
+
+
+def _cut(pieces: list[tuple[str, str | None]], left: int) -> list[tuple[str, str | None]]:
+    if left > 0:
+        pieces.append((f"… {left:,} more words (the JSON output has them)", "more"))
     return pieces
 
 
@@ -329,7 +453,20 @@ def line_kinds(line: LineDiff) -> list[str]:
     """
     if line.text_differs:
         return ["differs"]
+    from cws_bench.regression.diff import LineChanges
+
+    if isinstance(line.changes, LineChanges):
+        return line.changes.kind_names()
     return sorted({change.kind for change in line.changes})
+
+
+def line_outcomes(line: LineDiff) -> list[str]:
+    """The outcomes against the gold of the changes on a line, sorted."""
+    from cws_bench.regression.diff import LineChanges
+
+    if isinstance(line.changes, LineChanges):
+        return line.changes.outcome_names()
+    return sorted({c.outcome for c in line.changes if c.outcome})
 
 
 def _filters(rows: list[dict[str, Any]], gold: bool) -> dict[str, list[tuple[str, str, int]]]:
@@ -368,11 +505,11 @@ def render_diff_html(diff: SegmentationDiff, *, max_lines: int = HTML_LINES) -> 
     rows = [
         {
             "line": line,
-            "a": line_pieces(line, "a"),
-            "b": line_pieces(line, "b"),
-            "gold": None if line.gold is None else " ".join(line.gold),
+            "a": line_pieces(line, "a", HTML_LINE_WORDS),
+            "b": line_pieces(line, "b", HTML_LINE_WORDS),
+            "gold": None if line.gold is None else _clipped(line.gold, HTML_LINE_WORDS),
             "kinds": line_kinds(line),
-            "outcomes": sorted({c.outcome for c in line.changes if c.outcome}),
+            "outcomes": line_outcomes(line),
         }
         for line in shown
     ]

@@ -173,10 +173,12 @@ def run_bakeoff(
         scheduler=scheduler,
         shard_chars=shard_chars,
         retries=retries,
+        jobs=jobs,
+        timeout=shard_timeout,
     )
-    config = configured(config, given, segmenters)
-    data = os.fspath(data_dir) if data_dir is not None else None
     notes: list[str] = []
+    config = configured(config, given, segmenters, notes)
+    data = os.fspath(data_dir) if data_dir is not None else None
     # 2. validation (run/validate.py: below run/config.py, so the configuration goes untyped)
     selected = validate.select(config, segmenters=only_segmenters, corpora=only_corpora)
     submitted = _submission_problems(selected, data)  # every submitted file, read once here

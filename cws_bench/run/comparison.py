@@ -563,9 +563,11 @@ def compare(
         CwsBenchError: no system, an unknown baseline, statistics with the
             sighan method, or any error of scoring.
     """
-    from cws_bench.run.validate import check_alpha
+    from cws_bench.defaults import BOUNDS
 
-    check_alpha(alpha)
+    problem = BOUNDS["alpha"].problem(alpha)
+    if problem is not None:
+        raise CwsBenchError(f"alpha {problem}", "0.05 is the default; 0.01 asks for more evidence")
     if test not in TESTS:
         raise CwsBenchError(f"unknown test {test!r}", f"use one of: {', '.join(TESTS)}")
     named = _named_systems(systems)
@@ -587,8 +589,9 @@ def compare(
         )
     from cws_bench.scoring import scoring_dictionary
 
+    notes: list[str] = []
     words = scoring_dictionary(
-        gold, dictionary, data_dir=data_dir, encoding=dictionary_encoding or encoding
+        gold, dictionary, data_dir=data_dir, encoding=dictionary_encoding or encoding, notes=notes
     )
     results, own_rows = _score_all(
         gold,
@@ -603,6 +606,11 @@ def compare(
         # a method with counts of its own resamples them
         rows=statistics and get_method(method, line_pairs=False).has_sentence_rows,
     )
+    if notes:  # each row says it has no OOV figures, and why
+        results = {
+            name: replace(result, warnings=(*notes, *result.warnings))
+            for name, result in results.items()
+        }
     gold_name = "gold" if not isinstance(gold, (str, os.PathLike)) else display_name(gold)
     counts = {
         name: _sentence_counts(result, own_rows.get(name)) for name, result in results.items()

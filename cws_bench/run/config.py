@@ -433,10 +433,6 @@ def _parse_settings(data: dict[str, Any], source: str) -> dict[str, Any]:
             f"{source}: [settings] executor must be one of {', '.join(EXECUTORS)}, "
             f"not {settings['executor']!r}"
         )
-    for key in ("shard_chars", "retries"):
-        value = settings.get(key, 1)
-        if not isinstance(value, int) or isinstance(value, bool) or value < (key == "shard_chars"):
-            raise CwsBenchError(f"{source}: [settings] {key} must be a whole number, not {value!r}")
     return settings
 
 
@@ -462,6 +458,18 @@ def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffCo
             return None
 
     parse(_check_keys, source, data, _TOP_KEYS)
+    settings = parse(_parse_settings, data, source)
+    found.extend(
+        CwsBenchError(problem)
+        for problem in validate.range_problems(data, validate.NUMBERS, f"{source}:")
+    )
+    if isinstance(settings, dict):
+        found.extend(
+            CwsBenchError(problem)
+            for problem in validate.range_problems(
+                settings, validate.SETTINGS_NUMBERS, f"{source}: [settings]"
+            )
+        )
     corpora = [
         parse(_parse_corpus, table, f"{source}: [[corpora]] #{index}", base)
         for index, table in enumerate(data.get("corpora", []), start=1)
@@ -494,9 +502,9 @@ def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffCo
             description=str(data.get("description", "")),
             source=source,
             correction=str(data.get("correction", CORRECTION)),
-            settings=replace(DEFAULT_SETTINGS, **_parse_settings(data, source)),
+            settings=replace(DEFAULT_SETTINGS, **settings),
             method=str(data.get("method", "interval")),
-            alpha=validate.check_alpha(data.get("alpha", DEFAULT_ALPHA), source),
+            alpha=float(data.get("alpha", DEFAULT_ALPHA)),
             test=str(data.get("test", DEFAULT_TEST)),
         )
     except (TypeError, ValueError) as e:
@@ -534,8 +542,13 @@ def _check_method(method: str, source: str) -> None:
         )
 
 
-def load_config(config: PathLike | None = None) -> BakeoffConfig:
+def load_config(config: PathLike | None = None, *, notes: list[str] | None = None) -> BakeoffConfig:
     """Read a bake-off configuration: a TOML file, or a bundled name (:data:`BUNDLED_CONFIGS`).
+
+    A bundled name is the bundled configuration unless a file of that name is
+    here (then the file is read); when both exist, a note in ``notes`` says
+    which was taken (a folder named ``domains``, e.g. the reports of ``-o
+    domains``, never hides the bundled ``domains``).
 
     Raises:
         CwsBenchError: the file is missing or not valid TOML (naming line and
@@ -547,22 +560,32 @@ def load_config(config: PathLike | None = None) -> BakeoffConfig:
         import tomli as tomllib
 
     name = "default" if config is None else os.fspath(config)
-    if name in BUNDLED_CONFIGS and not Path(name).exists():
+    path = Path(name)
+    if name in BUNDLED_CONFIGS and not path.is_file():
         text = bundled_text(name)
         source = f"<bundled {name}>"
+        if path.exists() and notes is not None:
+            notes.append(
+                f"{name}: the bundled configuration (./{name} is a folder, not a TOML file)"
+            )
     else:
-        path = Path(name)
         if not path.is_file():
             from cws_bench.suggest import did_you_mean
 
             close = did_you_mean(name, BUNDLED_CONFIGS)
             listed = f"give a TOML file, or one of the bundled ones: {', '.join(BUNDLED_CONFIGS)}"
+            folder = f" ({name} is a folder, not a TOML file)" if path.is_dir() else ""
             raise CwsBenchError(
-                f"{name}: no such bake-off configuration",
+                f"{name}: no such bake-off configuration{folder}",
                 f"{close} ({listed})" if close else listed,
             )
         text = path.read_text(encoding="utf-8-sig")
         source = os.fspath(path)
+        if name in BUNDLED_CONFIGS and notes is not None:
+            notes.append(
+                f"{name}: the file ./{name}, not the bundled configuration of that name "
+                "(rename the file to run the bundled one)"
+            )
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
@@ -576,10 +599,11 @@ def configured(
     config: BakeoffConfig | PathLike | None,
     given: ExecutorSettings,
     segmenters: Mapping[str, Any] | None,
+    notes: list[str] | None = None,
 ) -> BakeoffConfig:
     """The configuration with the caller's settings and shipped segmenters in it."""
     if not isinstance(config, BakeoffConfig):
-        config = load_config(config)
+        config = load_config(config, notes=notes)
     changes: dict[str, Any] = {"settings": config.settings.merged(given)}
     if segmenters:
         extra = tuple(SegmenterSpec(label=label, name=label) for label in segmenters)

@@ -233,8 +233,9 @@ def installed_segmenters(
     """
     from cws_bench.segmenters import SegmenterInfo, list_segmenters
 
-    # the devices would import torch (200 MB) for a run that may use no neural segmenter
-    available = {info.name: info for info in list_segmenters(devices=False)}
+    # the devices would import torch (200 MB) for a run that may use no neural segmenter;
+    # the models of the run's options were looked for by the validation
+    available = {info.name: info for info in list_segmenters(devices=False, models=False)}
     segmenters: list[tuple[SegmenterSpec, SegmenterInfo, bytes | None]] = []
     for spec in config.segmenters:
         if spec.label in shipped:

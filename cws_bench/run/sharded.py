@@ -417,8 +417,11 @@ def score_sharded(
         )
     inputs.check_plain(pred, encoding=pred_encoding, role="prediction")
     normalizer = as_normalizer(normalize)
+    notes: list[str] = []
     words = inputs.normalized_dictionary(
-        inputs.scoring_dictionary(gold, dictionary, encoding=dictionary_encoding or encoding),
+        inputs.scoring_dictionary(
+            gold, dictionary, encoding=dictionary_encoding or encoding, notes=notes
+        ),
         normalizer,
     )
     gold_name, pred_name = display_name(gold), display_name(pred)
@@ -487,7 +490,7 @@ def score_sharded(
         normalization=normalizer.name if normalizer is not None else "none",
         beta=beta,
     )
-    return scorer.result(signature, warnings)
+    return scorer.result(signature, [*notes, *warnings])
 
 
 def _tail(path: PathLike, size: int, encoding: str, plan: ShardPlan, side: int) -> list[str]:

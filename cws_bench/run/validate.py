@@ -11,7 +11,7 @@ whose data is not here, a segmenter whose library or model is missing.
 from __future__ import annotations
 
 import os
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
@@ -22,11 +22,15 @@ Config = TypeVar("Config")
 """A :class:`~cws_bench.run.config.BakeoffConfig` (this module sits below the bake-off)."""
 
 __all__ = [
+    "NUMBERS",
+    "SETTINGS_NUMBERS",
     "ConfigurationError",
     "Problem",
     "check_main_guard",
     "check_names",
+    "range_problems",
     "select",
+    "setting_problems",
     "validate_config",
 ]
 
@@ -92,22 +96,41 @@ def check_names(kind: str, given: Sequence[str], known: Sequence[str]) -> None:
             )
 
 
-def check_alpha(alpha: Any, where: str = "") -> float:
-    """A significance level (``alpha``), checked up front: a number strictly between 0 and 1.
+NUMBERS = ("seed", "resamples", "timeout", "batch_size", "alpha")
+"""A bake-off's numeric settings at the top of its TOML (each has a line in
+:data:`~cws_bench.defaults.BOUNDS`)."""
 
-    >>> check_alpha(0.01)
-    0.01
 
-    Raises:
-        CwsBenchError: it is not (the message names ``where``, e.g. the TOML file).
+SETTINGS_NUMBERS = ("shard_chars", "retries", "jobs", "timeout")
+"""Its numeric ``[settings]``: the TOML's ``[settings]`` table sets the first two; ``jobs``
+and the shard ``timeout`` come from the caller (``run_bakeoff``, ``--jobs``,
+``--shard-timeout``)."""
+
+
+def range_problems(table: Mapping[str, Any], keys: Sequence[str], where: str) -> list[str]:
+    """The keys of ``table`` among ``keys`` whose value is out of range (``BOUNDS``), said.
+
+    >>> range_problems({"resamples": 0, "seed": 1}, ["seed", "resamples"], "x.toml:")
+    ['x.toml: resamples must be a whole number of at least 1, not 0']
     """
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 < alpha < 1:
-        place = f"{where}: " if where else ""
-        raise CwsBenchError(
-            f"{place}alpha must be a number between 0 and 1 (exclusive), not {alpha!r}",
-            "0.05 is the default; 0.01 asks for stronger evidence",
-        )
-    return float(alpha)
+    from cws_bench.defaults import BOUNDS
+
+    return [
+        f"{where} {key} {problem}"
+        for key in keys
+        if key in table and (problem := BOUNDS[key].problem(table[key])) is not None
+    ]
+
+
+def setting_problems(config: Any) -> list[Problem]:
+    """The numeric settings of a BakeoffConfig out of range (one built in Python is checked too)."""
+    top = {key: getattr(config, key) for key in NUMBERS}
+    given = {key: getattr(config.settings, key) for key in SETTINGS_NUMBERS}
+    present = {key: value for key, value in given.items() if value is not None}
+    problems = range_problems(top, NUMBERS, "") + range_problems(
+        present, SETTINGS_NUMBERS, "[settings]"
+    )
+    return [Problem("", problem.strip()) for problem in problems]
 
 
 def validate_config(
@@ -130,7 +153,7 @@ def validate_config(
     """
     data: Any = config
     source = data.source or "<config>"
-    problems: list[Problem] = []
+    problems = setting_problems(data)
     for index, corpus in enumerate(data.corpora, start=1):
         problems.extend(_corpus_problems(corpus, f"[[corpora]] #{index} {corpus.label}", data_dir))
     skipped: set[str] = set()

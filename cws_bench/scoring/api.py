@@ -142,9 +142,14 @@ def score_files(
     gold_as_sentences = gold_sentences(gold, gold_format, encoding, data_dir)
     check_plain(pred, encoding=pred_encoding, role="prediction")
     normalizer = as_normalizer(normalize)
+    notes: list[str] = []
     dictionary = normalized_dictionary(
         scoring_dictionary(
-            gold, dictionary, data_dir=data_dir, encoding=dictionary_encoding or encoding
+            gold,
+            dictionary,
+            data_dir=data_dir,
+            encoding=dictionary_encoding or encoding,
+            notes=notes,
         ),
         normalizer,
     )
@@ -199,7 +204,7 @@ def score_files(
         normalization=normalizer.name if normalizer is not None else "none",
         beta=beta,
     )
-    return scorer.result(signature, warnings)
+    return scorer.result(signature, [*notes, *warnings])
 
 
 def _joined_sentences(sentences: Iterable[Sequence[str]], side: str) -> list[str]:

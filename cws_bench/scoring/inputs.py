@@ -134,6 +134,7 @@ def scoring_dictionary(
     *,
     data_dir: PathLike | None = None,
     encoding: str = "utf-8",
+    notes: list[str] | None = None,
 ) -> Dictionary | None:
     """The OOV dictionary a score of ``gold`` uses: the one place its default is decided.
 
@@ -142,7 +143,9 @@ def scoring_dictionary(
     found in ``data_dir``, words), None for no dictionary, or
     :data:`~cws_bench.defaults.STANDARD_DICTIONARY` (the default): the standard
     dictionary of a registered corpus named as ``gold``, none for a gold file
-    or gold sentences.
+    or gold sentences. When a corpus' standard dictionary is not here (UD GSD
+    without its ``train`` split), the score has no OOV figures: None, and a
+    note saying why goes to ``notes`` (the score's warnings).
 
     >>> len(scoring_dictionary("sample")), scoring_dictionary("sample", None)
     (251, None)
@@ -151,7 +154,19 @@ def scoring_dictionary(
         if not isinstance(gold, str | os.PathLike):
             return None
         reference = gold_corpus(gold, data_dir=data_dir)
-        return reference[0].dictionary() if reference is not None else None
+        if reference is None:
+            return None
+        from cws_bench.errors import CorpusUnavailableError
+
+        try:
+            return reference[0].dictionary()
+        except CorpusUnavailableError as e:
+            if notes is not None:
+                notes.append(
+                    f"no OOV/IV figures: {gold} has no standard dictionary here: {e.message}; "
+                    "give a dictionary to count OOV words, or none to say there is none"
+                )
+            return None
     if dictionary is None:
         return None
     from cws_bench.corpora.words import as_dictionary

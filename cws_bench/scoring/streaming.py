@@ -37,6 +37,7 @@ from cws_bench.scoring.per_sentence import Row, line_rows
 from cws_bench.scoring.result import ScoreResult
 from cws_bench.scoring.signature import Signature
 from cws_bench.text.checksums import SentenceDigest
+from cws_bench.text.joined import JoinedWords
 from cws_bench.text.normalize import as_normalizer
 
 if TYPE_CHECKING:
@@ -60,6 +61,8 @@ def _as_line(item: Any, what: str, index: int) -> str:
     """One prediction or reference as a line of space-separated words."""
     if isinstance(item, str):
         return " ".join(item.split())
+    if isinstance(item, JoinedWords):  # a long sentence: its line as it is, no word made
+        return item.line
     if isinstance(item, Sequence) and all(isinstance(word, str) for word in item):
         return " ".join(word for word in item if word)
     raise TypeError(

@@ -191,6 +191,10 @@ class SegmenterInfo:
             picks here (``cuda:0`` or ``cpu``); None otherwise.
         independent_lines: each line is segmented on its own (see
             :class:`~cws_bench.segmenters.base.Segmenter`).
+        model_missing: for an installed adapter whose default model is not here, why
+            and how to get it (the bake-off's check,
+            :meth:`~cws_bench.segmenters.base.Segmenter.model_problem`); None when it
+            is here or there is none to find.
     """
 
     name: str
@@ -205,6 +209,7 @@ class SegmenterInfo:
     trainable: bool = False
     device: str | None = None
     independent_lines: bool = False
+    model_missing: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-safe dict in field order."""
@@ -221,14 +226,16 @@ class SegmenterInfo:
             "trainable": self.trainable,
             "device": self.device,
             "independent_lines": self.independent_lines,
+            "model_missing": self.model_missing,
         }
 
 
 def render_segmenters(infos: Sequence[SegmenterInfo], fmt: str = "text") -> str:
     """What ``cws-bench segmenters`` prints: an aligned table (``text``) or ``json``.
 
-    The table gives name, kind, version, whether it is available, and its
-    description (with the device ``auto`` picks) or how to install it.
+    The table gives name, kind, version, whether it is available (``no model``:
+    installed, but its default model is not here), and its description (with the
+    device ``auto`` picks), how to install it, or how to get its model.
     """
     if fmt == "json":
         import json
@@ -238,13 +245,15 @@ def render_segmenters(infos: Sequence[SegmenterInfo], fmt: str = "text") -> str:
         raise ValueError(f"unknown format {fmt!r}; choose from text, json")
     rows = [("name", "kind", "version", "available", "description / how to install")]
     for info in infos:
-        if info.available:
+        if info.available and info.model_missing:
+            note = f"model missing: {info.model_missing}"
+        elif info.available:
             note = info.description
             if info.device:  # a neural adapter: where device="auto" would run it
                 note += f" [device: {info.device}]"
         else:
             note = f"install: {info.install}" if info.install else f"unavailable: {info.reason}"
-        available = "yes" if info.available else "no"
+        available = "no" if not info.available else "no model" if info.model_missing else "yes"
         rows.append((info.name, info.kind or "?", info.version or "-", available, note))
     widths = [max(len(row[i]) for row in rows) for i in range(4)]
     return "\n".join(
@@ -401,13 +410,15 @@ def get_segmenter(name: str, **options: Any) -> Segmenter:
     return segmenter
 
 
-def list_segmenters(*, devices: bool = True) -> list[SegmenterInfo]:
+def list_segmenters(*, devices: bool = True, models: bool = True) -> list[SegmenterInfo]:
     """Every registered segmenter, whether it is available here, its version and how to install it.
 
     Nothing heavy is imported: availability is whether the adapter's modules
     can be found, and the version is the installed distribution's. Only the
     device a neural adapter would pick imports its library (torch); with
-    ``devices=False`` it is not looked up (``device`` is None).
+    ``devices=False`` it is not looked up (``device`` is None). With ``models``,
+    an installed adapter's default model (its preset options) is looked for as
+    the bake-off's check looks for it, loading nothing (``model_missing``).
     """
     infos = []
     for name, registered in _table().items():
@@ -429,6 +440,7 @@ def list_segmenters(*, devices: bool = True) -> list[SegmenterInfo]:
             )
             continue
         missing = registered.missing(cls)
+        model = cls.model_problem(dict(registered.options)) if models and not missing else None
         infos.append(
             SegmenterInfo(
                 name=name,
@@ -447,6 +459,7 @@ def list_segmenters(*, devices: bool = True) -> list[SegmenterInfo]:
                 trainable=cls.train is not Segmenter.train,
                 independent_lines=cls.independent_lines,
                 device=None if missing or not devices else _auto_device(cls),
+                model_missing=None if model is None else f"{model[0]}; {model[1]}",
             )
         )
     return infos

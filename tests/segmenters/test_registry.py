@@ -337,3 +337,44 @@ def test_every_builtin_keeps_the_lossless_join_on_the_real_test_inputs(
     output = segmenter.segment(lines)
     assert len(output) == len(lines)
     assert sum(map(len, output)) >= sum(bool(line.strip()) for line in lines)
+
+
+@pytest.fixture
+def stanza_without_models(tmp_path, monkeypatch):
+    """stanza installed, its resources folder empty (no model downloaded)."""
+    import importlib.util
+
+    if importlib.util.find_spec("stanza") is None:
+        pytest.skip("stanza is not installed (pip install 'cws-bench[stanza]')")
+    monkeypatch.setenv("STANZA_RESOURCES_DIR", str(tmp_path / "stanza"))
+    return tmp_path / "stanza"
+
+
+def test_an_installed_adapter_whose_model_is_not_here_is_not_listed_as_available(
+    stanza_without_models,
+):
+    info = next(info for info in list_segmenters() if info.name == "stanza")
+    assert info.version is not None  # the library is here...
+    assert info.model_missing == (  # ...its model is not, as the bake-off's check says
+        f"no stanza models in {stanza_without_models} (no resources.json there); fetch them "
+        "once on a machine with network: python -c \"import stanza; stanza.download('zh-hans', "
+        f"processors='tokenize', model_dir='{stanza_without_models}')\""
+    )
+    shown = CliRunner().invoke(cli, ["segmenters"])
+    assert shown.exit_code == 0, shown.output
+    (row,) = [line for line in shown.output.splitlines() if line.startswith("stanza ")]
+    assert " no model " in row and " yes " not in row
+    assert f"model missing: no stanza models in {stanza_without_models}" in row
+    listed = json.loads(CliRunner().invoke(cli, ["segmenters", "--format", "json"]).output)
+    assert next(i for i in listed if i["name"] == "stanza")["model_missing"] == info.model_missing
+    # with the model here, the row is available again
+    stanza_without_models.mkdir()
+    (stanza_without_models / "resources.json").write_text("{}", encoding="utf-8")
+    info = next(info for info in list_segmenters() if info.name == "stanza")
+    assert info.available and info.model_missing is None
+
+
+def test_an_adapter_without_a_model_to_find_is_available_with_nothing_missing():
+    infos = {info.name: info for info in list_segmenters()}
+    assert infos["fmm"].available and infos["fmm"].model_missing is None
+    assert infos["hmm"].available and infos["hmm"].model_missing is None
