@@ -231,9 +231,9 @@ def test_the_bakeoff_command_overrides_test_and_alpha(run, tmp_path):
 @pytest.mark.parametrize(
     ("old", "new", "message"),
     [
-        ("alpha = 0.2", "alpha = 1.5", "alpha must be a number between 0 and 1"),
-        ("alpha = 0.2", "alpha = 0", "alpha must be a number between 0 and 1"),
-        ("alpha = 0.2", 'alpha = "0.05"', "alpha must be a number between 0 and 1"),
+        ("alpha = 0.2", "alpha = 1.5", "alpha must be a number more than 0 and less than 1"),
+        ("alpha = 0.2", "alpha = 0", "alpha must be a number more than 0 and less than 1"),
+        ("alpha = 0.2", 'alpha = "0.05"', "alpha must be a number more than 0 and less than 1"),
         ('test = "permutation"', 'test = "t"', "test must be one of bootstrap, permutation"),
     ],
 )
