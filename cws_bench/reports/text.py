@@ -162,7 +162,13 @@ def render_across_corpora(result: BakeoffResult) -> str:
     The same numbers as leaderboard.md's "F1 by corpus" section; empty when
     fewer than two corpora were scored.
     """
-    from cws_bench.reports.domains import domain_matrix, falloff_rows
+    from cws_bench.reports.domains import (
+        domain_matrix,
+        excluded_cells,
+        f1_cell,
+        falloff_rows,
+        mean_over,
+    )
 
     matrix = domain_matrix(result)
     if matrix is None:
@@ -171,20 +177,24 @@ def render_across_corpora(result: BakeoffResult) -> str:
     def cell(value: float | None) -> str:
         return MISSING if value is None else format_score(value)
 
-    header = ["segmenter", *matrix.corpora, "mean", "worst corpus"]
+    header = ["segmenter", *matrix.corpora, "mean", "over", "worst corpus"]
     rows = []
     for row in matrix.rows:
         worst = row.worst
         rows.append(
             [
                 row.segmenter,
-                *(cell(row.f1.get(c)) for c in matrix.corpora),
+                *(f1_cell(row, c) for c in matrix.corpora),
                 cell(row.mean),
+                mean_over(row),
                 f"{worst[0]} ({format_score(worst[1])})" if worst else MISSING,
             ]
         )
-    right = [False, *(True for _ in matrix.corpora), True, False]
+    right = [False, *(True for _ in matrix.corpora), True, True, False]
     lines = ["F1 by corpus", "", *_columns(header, rows, right)]
+    excluded = excluded_cells(matrix)
+    if excluded:
+        lines += ["", excluded]
     falloff = falloff_rows(matrix)
     if falloff:
         lines += ["", f"Off news ({', '.join(matrix.news())}): F1 elsewhere minus F1 on news", ""]
