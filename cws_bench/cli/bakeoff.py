@@ -140,7 +140,7 @@ def bakeoff(
     """
     from pathlib import Path
 
-    from cws_bench.reports import render_across_corpora, render_leaderboard
+    from cws_bench.reports.text import render_text
     from cws_bench.run.bakeoff import run_bakeoff
     from cws_bench.run.config import load_config
 
@@ -168,8 +168,7 @@ def bakeoff(
             only_segmenters=only_segmenters,
             only_corpora=only_corpora,
         )
-        leaderboard = render_leaderboard(result)
-        across = render_across_corpora(result)
+        text = render_text(result)
     for note in result.settings.get("notes", []):
         click.echo(f"note: {note}", err=True)
     print_warnings(
@@ -182,9 +181,7 @@ def bakeoff(
             click.echo(f"{pair.status}: {pair.segmenter} on {pair.corpus}: {pair.error}", err=True)
     # A skipped pair lacks data that is not here (a training split): said, not a failure.
     failed = [pair for pair in result.pairs if pair.status in ("failed", "timeout")]
-    click.echo(leaderboard)
-    if across:
-        click.echo(across)
+    click.echo(text)
     folder = Path(output) if output else Path("reports") / result.name
     from cws_bench.reports import REPORT_FILES
 

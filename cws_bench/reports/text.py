@@ -32,7 +32,7 @@ from cws_bench.reports.tokens import NUMERIC as TOKEN_NUMERIC
 from cws_bench.reports.tokens import token_rows
 from cws_bench.results.model import BakeoffResult
 
-__all__ = ["render_across_corpora", "render_leaderboard"]
+__all__ = ["render_across_corpora", "render_leaderboard", "render_text"]
 
 
 def _width(text: str) -> int:
@@ -213,3 +213,11 @@ def render_across_corpora(result: BakeoffResult) -> str:
         header = ["segmenter", "F1 on news", "mean difference", "worst corpus"]
         lines += _columns(header, table, [False, True, True, False])
     return "\n".join(lines) + "\n"
+
+
+@with_units
+def render_text(result: BakeoffResult) -> str:
+    """What ``cws-bench bakeoff`` prints and ``print(result)`` shows: each corpus' leaderboard,
+    then, over two corpora or more, :func:`render_across_corpora`'s tables."""
+    across = render_across_corpora(result)
+    return render_leaderboard(result) + (f"\n{across}" if across else "")

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 __all__ = [
     "LEAKED",
     "STATUSES",
+    "TEXT_RENDERER",
     "TRACKS",
     "TRAINED_ON_IT",
     "BakeoffResult",
@@ -46,6 +47,8 @@ TRACKS = ("closed", "open")
 
 TRAINED_ON_IT = "trained on this data"
 """Why a row scored on its own training data is never ranked, as the reports say it."""
+TEXT_RENDERER = "cws_bench.reports.text:render_text"
+"""What ``str(BakeoffResult)`` renders with, ``"module:function"`` imported when asked for."""
 LEAKED = "its dictionary saw the test data"
 """Why a closed-track row whose dictionary leaked the test words is never ranked."""
 _SCORE_NAMES = (
@@ -767,6 +770,20 @@ class BakeoffResult:
         data["pairs"] = [p.to_dict() for p in self.pairs]
         data["comparisons"] = [c.to_dict() for c in self.comparisons]
         return data
+
+    def __str__(self) -> str:
+        """Its leaderboards as ``cws-bench bakeoff`` prints them, as ``print(ScoreResult)``
+        prints its scores: each corpus' table, then F1 by corpus.
+
+        The renderer, :func:`cws_bench.reports.text.render_text`, is named by
+        :data:`TEXT_RENDERER` and imported when asked for (the registries' way), as
+        the result model imports no report.
+        """
+        import importlib
+
+        module, _, name = TEXT_RENDERER.partition(":")
+        render = getattr(importlib.import_module(module), name)
+        return str(render(self))
 
     def __repr__(self) -> str:
         failed = sum(not p.ok for p in self.pairs)
