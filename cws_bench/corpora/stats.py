@@ -153,6 +153,7 @@ CARD_FIELDS = (
     ("licence", "licence"),
     ("citation", "citation"),
     ("source", "source"),
+    ("training_stand_in", "train stand-in"),
 )
 """The corpus card's fields in the text block, in order: (key, label)."""
 
