@@ -215,10 +215,10 @@ def _output_commands(tmp_path: Path, write) -> dict[str, list[str]]:
     config = write(
         "bakeoff.toml",
         f'[[corpora]]\ngold = "{gold}"\n[[segmenters]]\nname = "fmm"\n'
-        f'options = {{ dictionary = "{SAMPLE_DICT}" }}\n',
+        f'options = {{ lexicon = "{SAMPLE_DICT}" }}\n',
     )
     baseline = tmp_path / "baseline.json"
-    fmm = ["-s", "fmm", "-O", f"dictionary={SAMPLE_DICT}"]
+    fmm = ["-s", "fmm", "-O", f"lexicon={SAMPLE_DICT}"]
     saved = invoke("baseline", "save", *fmm, "--corpus", gold, "-o", baseline, "--speed-runs", 1)
     assert saved.exit_code == 0, saved.output
     return {

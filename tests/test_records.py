@@ -41,7 +41,7 @@ name = "sample"
 
 [[segmenters]]
 name = "fmm"
-options = {{ dictionary = "{SAMPLE_DICT}" }}
+options = {{ lexicon = "{SAMPLE_DICT}" }}
 """
 
 
@@ -136,7 +136,7 @@ def test_a_corpus_with_an_empty_gold_line_is_all_cache_hits_on_a_rerun(tmp_path)
     gold.write_text("我们 是 学生\n\n他 来 了\n今天 天气 好\n", encoding="utf-8")
     (tmp_path / "bakeoff.toml").write_text(
         f"name = 'empty'\nresamples = 20\n[[corpora]]\ngold = '{gold}'\n"
-        f"[[segmenters]]\nname = 'fmm'\noptions = {{ dictionary = '{SAMPLE_DICT}' }}\n"
+        f"[[segmenters]]\nname = 'fmm'\noptions = {{ lexicon = '{SAMPLE_DICT}' }}\n"
         "[[segmenters]]\nname = 'jieba'\n",
         encoding="utf-8",
     )

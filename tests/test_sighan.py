@@ -644,7 +644,7 @@ def test_fmm_differs_from_mwseg_only_across_spaces_on_cityu(icwb2, tmp_path):
     from cws_bench.segmenters import get_segmenter
 
     words = icwb2 / "gold" / "cityu_training_words.utf8"
-    fmm = get_segmenter("fmm", dictionary=str(words), keep_runs=False)
+    fmm = get_segmenter("fmm", lexicon=str(words), keep_runs=False)
     raw = list(iter_lines(icwb2 / "testing" / "cityu_test.utf8"))
     assert " " in raw[387]
 

@@ -98,7 +98,7 @@ def test_an_optional_segmenter_whose_model_is_missing_is_skipped_with_a_note(tmp
         name = "sample"
         [[segmenters]]
         name = "fmm"
-        options = {{ dictionary = "{SAMPLE_DICT}" }}
+        options = {{ lexicon = "{SAMPLE_DICT}" }}
         [[segmenters]]
         name = "hmm"
         optional = true
@@ -166,10 +166,10 @@ SELECTABLE = f"""
     gold = "{ROOT / "corpora" / "sample" / "gold.txt"}"
     [[segmenters]]
     name = "fmm"
-    options = {{ dictionary = "{SAMPLE_DICT}" }}
+    options = {{ lexicon = "{SAMPLE_DICT}" }}
     [[segmenters]]
     name = "bmm"
-    options = {{ dictionary = "{SAMPLE_DICT}" }}
+    options = {{ lexicon = "{SAMPLE_DICT}" }}
 """
 
 

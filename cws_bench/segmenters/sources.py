@@ -238,7 +238,7 @@ def combined_data(sources: Sequence[TrainingCorpus], note: str | None) -> Traini
 
 def load_word_source(
     *,
-    dictionary: PathLike | None = None,
+    lexicon: PathLike | None = None,
     corpus: str | os.PathLike[str] | None = None,
     split: str | None = None,
     words: list[str] | None = None,
@@ -248,15 +248,15 @@ def load_word_source(
     """The word list of a dictionary-based segmenter, from exactly one source.
 
     Args:
-        dictionary: what ``--dict`` names (:func:`cws_bench.corpora.words.resolve_words`):
-            a dictionary file (one word a line, or jieba's ``word freq tag``),
+        lexicon: what ``--lexicon`` names (:func:`cws_bench.corpora.words.resolve_words`):
+            a word list file (one word a line, or jieba's ``word freq tag``),
             ``jieba`` (jieba's bundled dictionary), or ``corpus:NAME[:SPLIT]``
             (the same as ``corpus=NAME, split=SPLIT``).
         corpus: a registered corpus (its standard dictionary, or with ``split``
             the word types of that split) or a segmented file (its word types).
         split: the split whose word types to take, for a registered corpus.
         words: the words themselves.
-        encoding: the encoding of ``dictionary`` or of a corpus file.
+        encoding: the encoding of ``lexicon`` or of a corpus file.
         data_dir: where a registered corpus' data is (as ``get_corpus`` takes it).
 
     Returns:
@@ -267,7 +267,7 @@ def load_word_source(
     """
     given = [
         name
-        for name, value in (("dictionary", dictionary), ("corpus", corpus), ("words", words))
+        for name, value in (("lexicon", lexicon), ("corpus", corpus), ("words", words))
         if value is not None
     ]
     if len(given) != 1:
@@ -276,7 +276,7 @@ def load_word_source(
             + (f", got {' and '.join(given)}" if given else ""),
             "pass {0} (one word a line), or {1} to use the words of a corpus (e.g. {2} {3})",
             fixes=(
-                Fix("dictionary", metavar="FILE", segmenter=True),
+                Fix("lexicon", metavar="FILE", segmenter=True),
                 Fix("corpus", metavar="NAME_OR_FILE", segmenter=True),
                 Fix("corpus", "pd1998", segmenter=True),
                 Fix("split", "train", segmenter=True),
@@ -288,8 +288,8 @@ def load_word_source(
         found = resolve_words(words)
         if not found.dictionary.words:
             raise CwsBenchError("the word list is empty")
-    elif dictionary is not None:
-        found = resolve_words(dictionary, split=split, data_dir=data_dir, encoding=encoding)
+    elif lexicon is not None:
+        found = resolve_words(lexicon, split=split, data_dir=data_dir, encoding=encoding)
     elif corpus is not None and _registered(os.fspath(corpus)):
         spec = f"{CORPUS_PREFIX}{os.fspath(corpus)}"
         found = resolve_words(spec, split=split, data_dir=data_dir)

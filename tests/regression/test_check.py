@@ -62,7 +62,7 @@ def test_what_changed_in_the_output_and_the_experiment(experiment):
     result = check_baseline(baseline, rerun_baseline(baseline))
     (change,) = result.changes
     assert change.what == "option" and change.corpus is None
-    assert change.message.startswith("option dictionary: words.txt changed since the baseline")
+    assert change.message.startswith("option lexicon: words.txt changed since the baseline")
     assert result.changed_experiment
     diff = result.diffs["gold"]
     (pattern,) = diff.patterns
