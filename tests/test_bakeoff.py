@@ -82,7 +82,7 @@ def test_placeholders_are_filled_per_corpus():
 @pytest.mark.parametrize(
     ("body", "message"),
     [
-        ("name = 'x'\ncolour = 1\n", "unknown key(s) colour"),
+        ("name = 'x'\ncolour = 1\n", "unknown key colour"),
         (
             "[[corpora]]\nname = 'sample'\n[[segmenters]]\nname = 'fmm'\ntrack = 'half'\n",
             "track must be closed or open",
@@ -95,7 +95,7 @@ def test_placeholders_are_filled_per_corpus():
         (
             "[[corpora]]\nname = 'sample'\n[[segmenters]]\nname = 'fmm'\n"
             "[[segmenters]]\nname = 'fmm'\n",
-            "segmenter label(s) used twice: fmm",
+            "segmenter label used twice: fmm",
         ),
         ("[[corpora]\nname = 'sample'\n", "not valid TOML"),
         (

@@ -172,7 +172,7 @@ def test_console_script_error_goes_to_stderr(write, tmp_path):
     assert proc.returncode == 2
     assert proc.stdout == ""
     assert proc.stderr.startswith("error: ")
-    assert "has 1 lines" in proc.stderr
+    assert "has 1 line but" in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 2  # the message and its hint
 
 
@@ -198,7 +198,7 @@ def test_warnings_go_to_stderr_not_into_json(write):
     data = json.loads(proc.stdout)
     assert data["mismatched_lines"] == 1
     assert data["mismatch_examples"] == [{"line": 1, "gold": "我们 是", "pred": "我们 事"}]
-    assert "warning: 1 line(s) hold different characters" in proc.stderr
+    assert "warning: 1 line holds different characters" in proc.stderr
 
 
 # ---------------------------------------------------------------------------

@@ -214,7 +214,7 @@ def test_runs_of_empty_lines_are_packed_on_file(tmp_path):
     path.write_text(json.dumps(stored), encoding="utf-8")
     loaded, warning = load_record(path, version=CACHE_VERSION)
     assert loaded is None
-    assert "sentence_counts has 1999 rows for 2000 scored sentences" in warning
+    assert "sentence_counts has 1,999 rows for 2,000 scored sentences" in warning
 
 
 # The record writer before orjson (the oracle): json.dump of the record with the checksum

@@ -133,11 +133,11 @@ def test_model_folders_that_are_paths_must_exist(tmp_path):
 @pytest.mark.parametrize(
     ("body", "expected"),
     [
-        ("[[corpus]]\nname = 'sample'\n", "unknown key(s) corpus\n  hint: did you mean corpora?"),
-        ("resample = 5\n", "unknown key(s) resample\n  hint: did you mean resamples?"),
+        ("[[corpus]]\nname = 'sample'\n", "unknown key corpus\n  hint: did you mean corpora?"),
+        ("resample = 5\n", "unknown key resample\n  hint: did you mean resamples?"),
         (
             "[[corpora]]\nname = 'sample'\n[[segmenters]]\nname = 'fmm'\noptoins = {}\n",
-            "unknown key(s) optoins\n  hint: did you mean options?",
+            "unknown key optoins\n  hint: did you mean options?",
         ),
     ],
 )

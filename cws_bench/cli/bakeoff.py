@@ -9,6 +9,7 @@ import click
 from cws_bench.cli.executor_options import executor_options
 from cws_bench.cli.options import data_dir_option, print_warnings, rename_flags, units_options
 from cws_bench.metrics.significance import CORRECTIONS
+from cws_bench.metrics.units import plural
 
 if TYPE_CHECKING:
     from cws_bench.run.executors import ExecutorSettings
@@ -188,7 +189,7 @@ def bakeoff(
     click.echo(f"reports in {folder}/: {' '.join(REPORT_FILES.values())}", err=True)
     if failed and not allow_failures:
         click.echo(
-            f"error: {len(failed)} pair(s) not scored (failed or timed out); "
+            f"error: {plural(len(failed), 'pair')} not scored (failed or timed out); "
             "pass --allow-failures to exit 0 anyway",
             err=True,
         )

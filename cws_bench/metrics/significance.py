@@ -51,6 +51,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from cws_bench.metrics.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
+from cws_bench.metrics.units import plural
 
 __all__ = [
     "CORRECTIONS",
@@ -543,7 +544,7 @@ class SharedResamples:
         for i, array in enumerate(arrays):
             if array.shape[0] != arrays[0].shape[0]:
                 raise ValueError(
-                    f"systems[{i}] has {array.shape[0]} items but systems[0] has "
+                    f"systems[{i}] has {plural(array.shape[0], 'item')} but systems[0] has "
                     f"{arrays[0].shape[0]}: shared resamples need the same items"
                 )
         self._draw(arrays, n_resamples, seed)

@@ -14,6 +14,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeGuard
 
+from cws_bench.metrics.units import plural
 from cws_bench.text.dictionary_checks import is_leak_warning
 
 if TYPE_CHECKING:
@@ -793,8 +794,9 @@ class BakeoffResult:
             for v in self.winners(corpus)
         )
         return (
-            f"<BakeoffResult {self.name!r}: {len(self.segmenters())} segmenters × "
-            f"{len(self.corpora())} corpora, {len(self.pairs)} pairs"
+            f"<BakeoffResult {self.name!r}: {plural(len(self.segmenters()), 'segmenter')} × "
+            f"{plural(len(self.corpora()), 'corpus', 'corpora')}, "
+            f"{plural(len(self.pairs), 'pair')}"
             f"{f' ({failed} not scored)' if failed else ''}; best F1: {winners or 'none'}>"
         )
 

@@ -78,7 +78,7 @@ def test_diff_input_errors_exit_2(segmentations, write):
     other = write("other.txt", "今天上午 ， 乒乓球 拍卖 完 了 。\n研究 人员 发明\n")
     assert invoke("diff", a, other).exit_code == 0
     strict = invoke("diff", a, other, "--strict")
-    assert strict.exit_code == 2 and "1 line(s) hold different characters" in strict.stderr
+    assert strict.exit_code == 2 and "1 line holds different characters" in strict.stderr
     assert "Traceback" not in strict.output
 
 
@@ -240,7 +240,7 @@ def test_a_bound_that_cannot_be_checked_fails_closed(saved):
     # No OOV dictionary: the OOV recall bound cannot be checked; that is no pass.
     result = invoke("check", "--baseline", saved, "--max-oov-recall-drop", "1")
     assert result.exit_code == 2, result.output
-    assert "1 bound(s) cannot be checked, so the check cannot pass" in result.stderr
+    assert "1 bound cannot be checked, so the check cannot pass" in result.stderr
     assert "oov" in result.stderr.lower()
     data = json.loads(saved.read_text(encoding="utf-8"))
     data["bounds"] = {"drops": {}, "speed": None}
