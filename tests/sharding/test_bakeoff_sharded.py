@@ -451,7 +451,7 @@ def test_a_baseline_on_an_executor_has_the_same_scores(
         "-s",
         "fmm",
         "-O",
-        f"dictionary={SAMPLE_DICT}",
+        f"lexicon={SAMPLE_DICT}",
         "--corpus",
         "sample",
     ]
