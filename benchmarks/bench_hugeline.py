@@ -121,7 +121,7 @@ def _config(folder: Path, gold: Path) -> Path:
 
         [[segmenters]]
         name = "fmm"
-        options = {{ dictionary = "{SAMPLE_DICT}" }}
+        options = {{ lexicon = "{SAMPLE_DICT}" }}
 
         [[segmenters]]
         name = "hmm"

@@ -75,7 +75,7 @@ def run(args) -> list[dict]:
 
     # -- maximum matching against its pure-Python reference ---------------------
     for name in ("fmm", "bmm", "bimm"):
-        load_s, segmenter = timed(lambda name=name: get_segmenter(name, dictionary=str(words)))
+        load_s, segmenter = timed(lambda name=name: get_segmenter(name, lexicon=str(words)))
         segment_s, output = best_of(lambda s=segmenter: s.segment(lines), args.repeat)
         started = time.perf_counter()
         reference = maximum_matching_python(

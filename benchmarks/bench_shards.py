@@ -123,7 +123,7 @@ def run(args: Any) -> list[dict[str, Any]]:
         print(f"   input: {big.stat().st_size / 1e6:.1f} MB; load average {load:.2f}")
 
         # fmm: overhead of sharding against the serial run
-        fmm = get_segmenter("fmm", dictionary=str(words))
+        fmm = get_segmenter("fmm", lexicon=str(words))
         serial = _timed(lambda: segment_file(fmm, big, out), repeat)
         reference = out.read_bytes()
         ((serial_cpu, _),) = _cpu_of([os.getpid()], lambda: segment_file(fmm, big, out), repeat)
@@ -141,7 +141,7 @@ def run(args: Any) -> list[dict[str, Any]]:
                             big,
                             out,
                             executor=executor,
-                            options={"dictionary": str(words)},
+                            options={"lexicon": str(words)},
                             shard_chars=size,
                         )
 

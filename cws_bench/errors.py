@@ -179,8 +179,10 @@ class LineCountMismatchError(CwsBenchError):
     """
 
     def __init__(self, gold: str, gold_lines: int, pred: str, pred_lines: int) -> None:
+        from cws_bench.metrics.units import plural  # when raised: errors load nothing
+
         super().__init__(
-            f"{gold} has {gold_lines} lines but {pred} has {pred_lines}",
+            f"{gold} has {plural(gold_lines, 'line')} but {pred} has {pred_lines}",
             "each prediction line must segment the gold line with the same number; "
             "pass {0} to score anyway (missing predictions count as "
             "empty; with {1} only the lines both files have are scored)",

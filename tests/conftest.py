@@ -63,7 +63,7 @@ def sample_bakeoff() -> Callable[..., str]:
     ) -> str:
         segmenter = [
             'track = "closed"',
-            f"options = {{ dictionary = {json.dumps(str(SAMPLE_DICT))} }}",
+            f"options = {{ lexicon = {json.dumps(str(SAMPLE_DICT))} }}",
         ]
         lines = [
             *_toml_lines({"name": name, **(settings or {})}),

@@ -142,7 +142,7 @@ def test_check_agrees_with_check_baseline(tmp_path):
 
     path = tmp_path / "baseline.json"
     save_baseline(
-        record_baseline("fmm", ["sample"], options={"dictionary": str(SAMPLE_DICT)}, speed_runs=1),
+        record_baseline("fmm", ["sample"], options={"lexicon": str(SAMPLE_DICT)}, speed_runs=1),
         path,
     )
     cli_result = run_json("check", "--baseline", path, "--format", "json", "--speed-runs", "1")

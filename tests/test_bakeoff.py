@@ -43,7 +43,7 @@ SMALL = f"""
     [[segmenters]]
     name = "fmm"
     track = "closed"
-    options = {{ dictionary = "{SAMPLE_DICT}" }}
+    options = {{ lexicon = "{SAMPLE_DICT}" }}
 
     [[segmenters]]
     name = "jieba"
@@ -82,7 +82,7 @@ def test_placeholders_are_filled_per_corpus():
 @pytest.mark.parametrize(
     ("body", "message"),
     [
-        ("name = 'x'\ncolour = 1\n", "unknown key(s) colour"),
+        ("name = 'x'\ncolour = 1\n", "unknown key colour"),
         (
             "[[corpora]]\nname = 'sample'\n[[segmenters]]\nname = 'fmm'\ntrack = 'half'\n",
             "track must be closed or open",
@@ -95,7 +95,7 @@ def test_placeholders_are_filled_per_corpus():
         (
             "[[corpora]]\nname = 'sample'\n[[segmenters]]\nname = 'fmm'\n"
             "[[segmenters]]\nname = 'fmm'\n",
-            "segmenter label(s) used twice: fmm",
+            "segmenter label used twice: fmm",
         ),
         ("[[corpora]\nname = 'sample'\n", "not valid TOML"),
         (
@@ -208,7 +208,7 @@ def test_a_crash_becomes_a_failed_row_and_the_rest_goes_on(tmp_path):
 
         [[segmenters]]
         name = "fmm"
-        options = {{ dictionary = "{SAMPLE_DICT}" }}
+        options = {{ lexicon = "{SAMPLE_DICT}" }}
 
         [[segmenters]]
         name = "command"
@@ -317,7 +317,7 @@ def test_a_bakeoff_without_neural_rows_does_not_import_torch(tmp_path):
 
             [[segmenters]]
             name = "fmm"
-            options = {{ dictionary = "{SAMPLE_DICT.as_posix()}" }}
+            options = {{ lexicon = "{SAMPLE_DICT.as_posix()}" }}
             """
         ),
         encoding="utf-8",

@@ -64,12 +64,12 @@ def test_edited_option_files_are_run_again(folder: Path):
 
             [[segmenters]]
             name = "fmm"
-            options = {{ dictionary = "{folder / "fmm.txt"}" }}
+            options = {{ lexicon = "{folder / "fmm.txt"}" }}
 
             [[segmenters]]
             name = "fmm"
             label = "fmm-emptied"
-            options = {{ dictionary = "{folder / "empty.txt"}" }}
+            options = {{ lexicon = "{folder / "empty.txt"}" }}
 
             [[segmenters]]
             name = "command"
@@ -110,7 +110,7 @@ def test_an_edited_raw_file_of_a_custom_corpus_is_run_again(folder: Path):
             f"""
             [[segmenters]]
             name = "fmm"
-            options = {{ dictionary = "{folder / "words.txt"}" }}
+            options = {{ lexicon = "{folder / "words.txt"}" }}
             """,
             raw=True,
         )

@@ -172,7 +172,7 @@ def test_console_script_error_goes_to_stderr(write, tmp_path):
     assert proc.returncode == 2
     assert proc.stdout == ""
     assert proc.stderr.startswith("error: ")
-    assert "has 1 lines" in proc.stderr
+    assert "has 1 line but" in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 2  # the message and its hint
 
 
@@ -198,7 +198,7 @@ def test_warnings_go_to_stderr_not_into_json(write):
     data = json.loads(proc.stdout)
     assert data["mismatched_lines"] == 1
     assert data["mismatch_examples"] == [{"line": 1, "gold": "我们 是", "pred": "我们 事"}]
-    assert "warning: 1 line(s) hold different characters" in proc.stderr
+    assert "warning: 1 line holds different characters" in proc.stderr
 
 
 # ---------------------------------------------------------------------------
@@ -215,10 +215,10 @@ def _output_commands(tmp_path: Path, write) -> dict[str, list[str]]:
     config = write(
         "bakeoff.toml",
         f'[[corpora]]\ngold = "{gold}"\n[[segmenters]]\nname = "fmm"\n'
-        f'options = {{ dictionary = "{SAMPLE_DICT}" }}\n',
+        f'options = {{ lexicon = "{SAMPLE_DICT}" }}\n',
     )
     baseline = tmp_path / "baseline.json"
-    fmm = ["-s", "fmm", "-O", f"dictionary={SAMPLE_DICT}"]
+    fmm = ["-s", "fmm", "-O", f"lexicon={SAMPLE_DICT}"]
     saved = invoke("baseline", "save", *fmm, "--corpus", gold, "-o", baseline, "--speed-runs", 1)
     assert saved.exit_code == 0, saved.output
     return {

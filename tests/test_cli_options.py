@@ -197,14 +197,14 @@ def test_baseline_save_oov_dict_still_works_as_dict(tmp_path):
     assert "note: --oov-dict is deprecated here; use --dict" in old.stderr
     identity = [record["identity"] for record in saved_new["corpora"]]
     assert identity == [record["identity"] for record in saved_old["corpora"]]
-    assert saved_new["segmenter"]["paths"] == ["dictionary"]  # --lexicon: fmm's word list
+    assert saved_new["segmenter"]["paths"] == ["lexicon"]  # --lexicon: fmm's word list
 
 
 def test_segmenter_flags_win_over_the_same_raw_option():
     text = "南京市长江大桥\n"
     result = CliRunner().invoke(
         cli,
-        ["segment", "-s", "fmm", "-O", "dictionary=missing.txt", "--lexicon", str(SAMPLE_DICT),
+        ["segment", "-s", "fmm", "-O", "lexicon=missing.txt", "--lexicon", str(SAMPLE_DICT),
          "-"],
         input=text,
     )  # fmt: skip
@@ -240,3 +240,35 @@ def test_corpora_info_and_export_read_a_file_in_encoding(tmp_path):
     result = CliRunner().invoke(cli, [*args, "--encoding", "gb18030"])
     assert result.exit_code == 0, result.output
     assert out.read_text(encoding="utf-8") == "我们是学生\n南京市长江大桥\n"
+
+
+def test_the_word_list_is_lexicon_everywhere_and_dictionary_gets_a_did_you_mean(tmp_path):
+    """fmm's word list was `--lexicon` on the command line but `dictionary` in a TOML row
+    (where `dictionary` is also a corpus' OOV dictionary): one name, `lexicon`, in both."""
+    from cws_bench.errors import SegmenterError
+    from cws_bench.segmenters import get_segmenter
+
+    said = "did you mean lexicon? (a segmenter's word list is `lexicon` (--lexicon)"
+    fmm = get_segmenter("fmm", lexicon=str(SAMPLE_DICT))
+    assert fmm.options == {"direction": "forward", "lexicon": str(SAMPLE_DICT), "keep_runs": True}
+    with pytest.raises(SegmenterError, match="no option 'dictionary'") as caught:
+        get_segmenter("fmm", dictionary=str(SAMPLE_DICT))
+    assert said in str(caught.value)
+    # -O dictionary=...: one line on stderr, exit 2
+    result = CliRunner().invoke(
+        cli, ["segment", "-s", "fmm", "-O", f"dictionary={SAMPLE_DICT}", "-"], input="南京\n"
+    )
+    assert result.exit_code == 2
+    assert said in result.stderr and "Traceback" not in result.stderr
+    # a TOML row: the same answer, naming the file; a corpus' dictionary stays what it was
+    toml = tmp_path / "mine.toml"
+    row = f'[[segmenters]]\nname = "fmm"\noptions = {{ dictionary = "{SAMPLE_DICT}" }}\n'
+    corpus = f'[[corpora]]\nname = "sample"\nsplit = "test"\ndictionary = "{SAMPLE_DICT}"\n'
+    toml.write_text(corpus + row, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["bakeoff", str(toml), "-o", str(tmp_path / "out")])
+    assert result.exit_code == 2
+    assert said in result.stderr and "mine.toml" in result.stderr
+    toml.write_text(corpus + row.replace("dictionary =", "lexicon ="), encoding="utf-8")
+    args = ["bakeoff", str(toml), "-o", str(tmp_path / "out"), "--quiet", "-j", "1"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output

@@ -28,8 +28,8 @@ DATA = Path(__file__).resolve().parent / "data"
 
 # Three systems of the bake-off below, as (label, adapter, options).
 SYSTEMS = [
-    ("fmm", "fmm", {"dictionary": str(SAMPLE_DICT)}),
-    ("bmm", "bmm", {"dictionary": str(SAMPLE_DICT)}),
+    ("fmm", "fmm", {"lexicon": str(SAMPLE_DICT)}),
+    ("bmm", "bmm", {"lexicon": str(SAMPLE_DICT)}),
     ("jieba", "jieba", {}),
 ]
 

@@ -103,7 +103,7 @@ def test_the_bakeoff_shows_a_leaked_closed_track_dictionary(tmp_path):
             "corpora": [{"name": "sample", "split": "test"}],
             "segmenters": [
                 {"name": "fmm", "label": "leaky", "track": "closed",
-                 "options": {"dictionary": str(gold_words)}},
+                 "options": {"lexicon": str(gold_words)}},
                 {"name": "fmm", "label": "honest", "track": "closed",
                  "options": {"corpus": "sample"}},
             ],

@@ -52,7 +52,7 @@ def test_library_errors_name_api_parameters(tmp_path):
     assert "--" not in str(caught.value.hint)
     with pytest.raises(CwsBenchError) as caught:
         get_segmenter("fmm").segment(["南京"])
-    assert caught.value.hint == "pass dictionary=FILE (one word a line) or corpus=NAME_OR_FILE"
+    assert caught.value.hint == "pass lexicon=FILE (one word a line) or corpus=NAME_OR_FILE"
 
 
 @pytest.mark.parametrize(

@@ -41,7 +41,7 @@ name = "sample"
 
 [[segmenters]]
 name = "fmm"
-options = {{ dictionary = "{SAMPLE_DICT}" }}
+options = {{ lexicon = "{SAMPLE_DICT}" }}
 """
 
 
@@ -136,7 +136,7 @@ def test_a_corpus_with_an_empty_gold_line_is_all_cache_hits_on_a_rerun(tmp_path)
     gold.write_text("我们 是 学生\n\n他 来 了\n今天 天气 好\n", encoding="utf-8")
     (tmp_path / "bakeoff.toml").write_text(
         f"name = 'empty'\nresamples = 20\n[[corpora]]\ngold = '{gold}'\n"
-        f"[[segmenters]]\nname = 'fmm'\noptions = {{ dictionary = '{SAMPLE_DICT}' }}\n"
+        f"[[segmenters]]\nname = 'fmm'\noptions = {{ lexicon = '{SAMPLE_DICT}' }}\n"
         "[[segmenters]]\nname = 'jieba'\n",
         encoding="utf-8",
     )
@@ -214,7 +214,7 @@ def test_runs_of_empty_lines_are_packed_on_file(tmp_path):
     path.write_text(json.dumps(stored), encoding="utf-8")
     loaded, warning = load_record(path, version=CACHE_VERSION)
     assert loaded is None
-    assert "sentence_counts has 1999 rows for 2000 scored sentences" in warning
+    assert "sentence_counts has 1,999 rows for 2,000 scored sentences" in warning
 
 
 # The record writer before orjson (the oracle): json.dump of the record with the checksum

@@ -135,7 +135,7 @@ def test_tokenizer_comparison_renders_by_hand(tmp_path):
     table = TokenizerComparison(rows=(row,))
     assert [title for _, title in table.columns()] == ["EM", "P", "R", "F1"]
     assert table.to_text(pred="p.txt", references=1) == (
-        "p.txt: 1 lines against 1 reference file(s) (scores in %)\n"
+        "p.txt: 1 line against 1 reference file (scores in %)\n"
         "  tokenizer    EM      P      R     F1\n"
         "  char       0.00  75.00  75.00  75.00"
     )

@@ -632,7 +632,7 @@ def test_pku_prediction_cut_short_is_scored_on_the_lines_both_have(icwb2, tmp_pa
     assert sighan.f1 == 1.0
     assert interval.gold_words == 104_372
     assert interval.correct_words == sighan.correct_words
-    assert any("1945 lines but" in w and "1845" in w for w in sighan.warnings)
+    assert any("1,945 lines but" in w and "1845" in w for w in sighan.warnings)
 
 
 @pytest.mark.slow
@@ -644,7 +644,7 @@ def test_fmm_differs_from_mwseg_only_across_spaces_on_cityu(icwb2, tmp_path):
     from cws_bench.segmenters import get_segmenter
 
     words = icwb2 / "gold" / "cityu_training_words.utf8"
-    fmm = get_segmenter("fmm", dictionary=str(words), keep_runs=False)
+    fmm = get_segmenter("fmm", lexicon=str(words), keep_runs=False)
     raw = list(iter_lines(icwb2 / "testing" / "cityu_test.utf8"))
     assert " " in raw[387]
 

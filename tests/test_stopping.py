@@ -241,11 +241,11 @@ def moments_config(tmp_path: Path) -> Path:
 
         [[segmenters]]
         name = "fmm"
-        options = {{ dictionary = "{SAMPLE_DICT}" }}
+        options = {{ lexicon = "{SAMPLE_DICT}" }}
 
         [[segmenters]]
         name = "bmm"
-        options = {{ dictionary = "{SAMPLE_DICT}" }}
+        options = {{ lexicon = "{SAMPLE_DICT}" }}
     """
     path = tmp_path / "bakeoff.toml"
     path.write_text(textwrap.dedent(body), encoding="utf-8")

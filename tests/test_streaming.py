@@ -150,7 +150,7 @@ def test_mismatched_text_warning_keeps_line_numbers_across_batches() -> None:
     metric.add_batch(predictions=["结 的"], references=["结婚 的"])
     result = metric.compute()
     assert [m.line for m in result.mismatches] == [2]
-    assert "1 line(s) hold different characters" in result.warnings[0]
+    assert "1 line holds different characters" in result.warnings[0]
 
 
 def test_readme_example_runs_as_shown(capsys) -> None:

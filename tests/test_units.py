@@ -110,7 +110,7 @@ def test_diff_and_check_take_the_scale(tmp_path, other_pred):
 
     path = tmp_path / "baseline.json"
     save_baseline(
-        record_baseline("fmm", ["sample"], options={"dictionary": str(SAMPLE_DICT)}, speed_runs=1),
+        record_baseline("fmm", ["sample"], options={"lexicon": str(SAMPLE_DICT)}, speed_runs=1),
         path,
     )
     percent = run("check", "--baseline", path, "--speed-runs", "1")

@@ -56,13 +56,13 @@ def test_segmenters_bakeoff_and_scoring_get_the_same_words(tmp_path: Path):
     words.write_text("结婚\n尚未\n", encoding="utf-8")
     for spec in (str(words), "corpus:sample", "corpus:sample:test"):
         expected = resolve_words(spec).dictionary
-        loaded, _ = load_word_source(dictionary=spec)
+        loaded, _ = load_word_source(lexicon=spec)
         assert loaded.words == expected.words and loaded.name == expected.name
         bakeoff = corpus_dictionary(CorpusSpec(label="x", name="sample", dictionary=spec), None)
         assert bakeoff.checksum == expected.checksum
         scored = score_sentences(GOLD, GOLD, dictionary=spec)
         assert scored.signature.dictionary == expected.checksum
-    segmenter = get_segmenter("fmm", dictionary="corpus:sample:test")
+    segmenter = get_segmenter("fmm", lexicon="corpus:sample:test")
     assert segmenter.trained_on.checksum == resolve_words("corpus:sample:test").checksum
 
 

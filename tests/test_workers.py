@@ -44,7 +44,7 @@ def hanging_config(tmp_path: Path, *, timeout: float = 600) -> Path:
 
         [[segmenters]]
         name = "fmm"
-        options = {{ dictionary = "{SAMPLE_DICT}" }}
+        options = {{ lexicon = "{SAMPLE_DICT}" }}
 
         [[segmenters]]
         name = "command"

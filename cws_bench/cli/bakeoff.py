@@ -16,6 +16,7 @@ from cws_bench.cli.options import (
     units_options,
 )
 from cws_bench.metrics.significance import CORRECTIONS
+from cws_bench.metrics.units import plural
 
 if TYPE_CHECKING:
     from cws_bench.run.executors import ExecutorSettings
@@ -162,7 +163,7 @@ def bakeoff(
         cws-bench bakeoff my-bakeoff.toml --executor dask --scheduler tcp://10.0.0.5:8786
     """
 
-    from cws_bench.reports import render_across_corpora, render_leaderboard
+    from cws_bench.reports.text import render_text
     from cws_bench.run.bakeoff import reports_folder, run_bakeoff
     from cws_bench.run.config import load_config
 
@@ -193,8 +194,7 @@ def bakeoff(
             only_segmenters=only_segmenters,
             only_corpora=only_corpora,
         )
-        leaderboard = render_leaderboard(result)
-        across = render_across_corpora(result)
+        text = render_text(result)
     for note in result.settings.get("notes", []):
         click.echo(f"note: {note}", err=True)
     print_warnings(
@@ -207,9 +207,7 @@ def bakeoff(
             click.echo(f"{pair.status}: {pair.segmenter} on {pair.corpus}: {pair.error}", err=True)
     # A skipped pair lacks data that is not here (a training split): said, not a failure.
     failed = [pair for pair in result.pairs if pair.status in ("failed", "timeout")]
-    click.echo(leaderboard)
-    if across:
-        click.echo(across)
+    click.echo(text)
     folder = reports_folder(result.name, output, only_segmenters, only_corpora)
     from cws_bench.reports import REPORT_FILES
     from cws_bench.reports.scorecards import participants
@@ -218,7 +216,7 @@ def bakeoff(
     click.echo(f"reports in {folder}/: {' '.join(REPORT_FILES.values())}{cards}", err=True)
     if failed and not allow_failures:
         click.echo(
-            f"error: {len(failed)} pair(s) not scored (failed or timed out); "
+            f"error: {plural(len(failed), 'pair')} not scored (failed or timed out); "
             "pass --allow-failures to exit 0 anyway",
             err=True,
         )

@@ -23,6 +23,7 @@ from cws_bench.cli.options import (
 from cws_bench.corpora import Corpus, corpus_names, get_corpus, read_corpus
 from cws_bench.corpora.readers import FORMATS
 from cws_bench.corpora.stats import corpus_statistics, render_corpus_list, sentence_statistics
+from cws_bench.metrics.units import plural
 
 OUTPUTS = ("text", "json")
 
@@ -230,7 +231,7 @@ def export(
             out.write("\n")
             count += 1
     if output != "-":
-        click.echo(f"wrote {count:,} lines of {label} ({kind}) to {output}", err=True)
+        click.echo(f"wrote {plural(count, 'line')} of {label} ({kind}) to {output}", err=True)
 
 
 @corpora.command()

@@ -26,6 +26,7 @@ from cws_bench.cli.options import (
     write_output,
 )
 from cws_bench.metrics.undefined import ZeroDivision
+from cws_bench.metrics.units import plural
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -62,7 +63,7 @@ def _split_list(value: str) -> list[str]:
 
 
 def _queries(count: int) -> str:
-    return f"{count:,} query" if count == 1 else f"{count:,} queries"
+    return plural(count, "query", "queries")
 
 
 def _zero_division(value: str) -> ZeroDivision:
@@ -582,7 +583,7 @@ def throughput(
     except BadRequestError as e:
         from cws_bench.errors import CwsBenchError
 
-        more = f" ({e.bad - 1:,} more bad request(s) after it)" if e.bad > 1 else ""
+        more = f" ({plural(e.bad - 1, 'more bad request')} after it)" if e.bad > 1 else ""
         raise CwsBenchError(
             f"{requests.where(e.index)}: {e.reason}{more}",
             "fix the log, or pass --skip-bad to leave bad requests out and count them",
@@ -592,7 +593,7 @@ def throughput(
 
         raise CwsBenchError(f"{requests.path}: {e}") from None
     print_warnings(
-        f"{requests.path}: {count:,} request(s) left out: {reason}"
+        f"{requests.path}: {plural(count, 'request')} left out: {reason}"
         for reason, count in result.skipped.items()
     )
     write_output(result.render(fmt, name=requests.path), output)

@@ -3,7 +3,8 @@
 Each option has one meaning and one spelling on every command:
 
 * ``--dict`` is always the OOV dictionary (the ``dictionary`` parameter of
-  the scoring functions); a segmenter's own word list is ``--lexicon``.
+  the scoring functions, a corpus' ``dictionary`` in a TOML); a segmenter's own
+  word list is ``--lexicon`` (its option ``lexicon``, in a TOML row too).
 * ``--input-format`` is the format of an input corpus file; ``--format``
   always chooses the output format.
 * ``-o/--output`` is where the output goes; ``--data-dir``, ``--normalize``,
@@ -321,13 +322,14 @@ OPTION_HELP = (
 LEXICON_HELP = (
     "Word list of the maximum-matching family (fmm, bmm, bimm): a file (one word a "
     "line, or jieba's 'word freq tag'), 'jieba', or 'corpus:NAME[:SPLIT]'. For jieba: a "
-    "main dictionary replacing its own. (The segmenter's option `dictionary`; not the OOV "
-    "dictionary, which is --dict where a command scores.)"
+    "main word list replacing its own dictionary. (The segmenter's option `lexicon`, "
+    "-O lexicon=... or lexicon = ... in a TOML row; not the OOV dictionary, which is --dict "
+    "where a command scores and a corpus' `dictionary` in a TOML.)"
 )
 
 # The segmenter's options that have flags of their own: flag's parameter -> segmenter option.
 _SEGMENTER_FLAGS = {
-    "lexicon": "dictionary",
+    "lexicon": "lexicon",
     "user_dict": "user_dict",
     "model": "model",
     "corpus": "corpus",

@@ -150,7 +150,7 @@ def _absolute(options: dict[str, Any]) -> dict[str, Any]:
     return {
         key: os.path.abspath(value)
         if isinstance(value, str)
-        and key in ("user_dict", "model", "dictionary", "path")
+        and key in ("user_dict", "model", "lexicon", "path")
         and os.path.exists(value)
         else value
         for key, value in options.items()

@@ -25,6 +25,7 @@ from cws_bench.cli.options import (
 )
 from cws_bench.corpora.readers import FORMATS as CORPUS_FORMATS
 from cws_bench.defaults import DEFAULT_SHARD_CHARS
+from cws_bench.metrics.units import plural
 
 if TYPE_CHECKING:
     from cws_bench.run.executors import ExecutorSettings
@@ -199,8 +200,9 @@ def segment(
             for load in result.loads:
                 click.echo(f"{load.worker}: loaded {name} in {load.seconds:.2f} s", err=True)
             click.echo(
-                f"{name}: segmented {result.lines:,} lines ({result.characters:,} characters) "
-                f"in {result.shards:,} shards on {executor.jobs} workers in {result.wall:.2f} s, "
+                f"{name}: segmented {plural(result.lines, 'line')} "
+                f"({plural(result.characters, 'character')}) in {plural(result.shards, 'shard')} "
+                f"on {plural(executor.jobs, 'worker')} in {result.wall:.2f} s, "
                 f"{result.characters_per_second:,.0f} characters/s",
                 err=True,
             )
@@ -241,8 +243,9 @@ def segment(
     _report_diagnostics(name, stats.diagnostics, fidelity, requests_log, quiet)
     if timing:
         click.echo(
-            f"{name} {segmenter.version}: loaded in {loaded:.2f} s; segmented {stats.lines:,} "
-            f"lines ({stats.characters:,} characters) in {stats.seconds:.2f} s, "
+            f"{name} {segmenter.version}: loaded in {loaded:.2f} s; segmented "
+            f"{plural(stats.lines, 'line')} ({plural(stats.characters, 'character')}) in "
+            f"{stats.seconds:.2f} s, "
             f"{stats.characters_per_second:,.0f} characters/s",
             err=True,
         )
@@ -344,7 +347,7 @@ def train(
     segmenter.save(output)
     data = segmenter.trained_on
     described = (
-        f"{data.description} ({data.sentences:,} sentences, checksum {data.checksum})"
+        f"{data.description} ({plural(data.sentences, 'sentence')}, checksum {data.checksum})"
         if data
         else corpus
     )

@@ -187,6 +187,11 @@ class Corpus(ABC):
         downloadable: :meth:`download` can fetch the data.
         external_data: the data is never installed with a Python package;
             the user points at it with ``data_dir`` (or downloads it).
+        training_stand_in: what a segmenter trains on when the training split
+            is not here, ``NAME[:SPLIT[+SPLIT...]]`` of another registered corpus
+            of the same text and standard (``sighan2005-pku``:
+            ``pd1998:train+test``), or None; every bake-off and ``cws-bench
+            train`` find it here (a segmenter's ``fallback`` option overrides it).
     """
 
     name: str = ""
@@ -202,6 +207,7 @@ class Corpus(ABC):
     dictionary_split: str | None = "train"
     downloadable: bool = False
     external_data: bool = False
+    training_stand_in: str | None = None
 
     # -- to implement ---------------------------------------------------------
 
@@ -345,7 +351,8 @@ class Corpus(ABC):
 
     def metadata(self, terms: Terms = Fix.api) -> dict[str, Any]:
         """The corpus card: name, title, script, domain, standard, licence, citation, source,
-        note, splits, availability (how to get it, its data folder named by ``terms``)."""
+        note, what stands in for its training split, splits, availability (how to get it,
+        its data folder named by ``terms``)."""
         availability = self.availability()
         return {
             "name": self.name,
@@ -357,6 +364,7 @@ class Corpus(ABC):
             "citation": self.citation,
             "source": self.source,
             "note": self.note,
+            "training_stand_in": self.training_stand_in,
             "splits": list(self.splits),
             "available": availability.available,
             "available_splits": list(availability.splits),

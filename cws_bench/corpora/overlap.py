@@ -26,6 +26,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
+from cws_bench.metrics.units import plural
+
 if TYPE_CHECKING:
     from cws_bench.text.normalize import Normalizer
 
@@ -70,8 +72,9 @@ class Overlap:
             return f"{100 * n / self.sentences:.1f}%" if self.sentences else "--"
 
         return (
-            f"{self.exact:,} of {self.sentences:,} test sentences ({percent(self.exact)}) "
-            f"are in {where}; {self.normalized:,} ({percent(self.normalized)}) after "
+            f"{self.exact:,} of {plural(self.sentences, 'test sentence')} "
+            f"({percent(self.exact)}) {'is' if self.exact == 1 else 'are'} in {where}; "
+            f"{self.normalized:,} ({percent(self.normalized)}) after "
             "normalising width and punctuation"
         )
 

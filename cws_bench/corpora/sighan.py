@@ -110,6 +110,7 @@ class _Spec:
     legacy_encoding: str
     note: str
     domain: str = "news"
+    stand_in: str | None = None  # Corpus.training_stand_in
 
     def candidates(self, kind: str) -> tuple[tuple[str, str], ...]:
         """(relative path, encoding) pairs for one kind of file, UTF-8 first."""
@@ -133,6 +134,9 @@ _SPECS = {
         "Simplified",
         "gb18030",
         "PKU standard (People's Daily text); full-width digits and Latin letters",
+        # People's Daily 1998 is PKU's text and standard: it trains in place of
+        # pku_training when that is not here (every bake-off and `train` find it here)
+        stand_in="pd1998:train+test",
     ),
     "msr": _Spec(
         "msr",
@@ -220,6 +224,7 @@ class Sighan2005(Corpus):
         self.title = self.spec.title
         self.script = self.spec.script
         self.domain = self.spec.domain
+        self.training_stand_in = self.spec.stand_in
         self.standard = f"{code.upper() if code != 'cityu' else 'CityU'} guidelines (SIGHAN 2005)"
         self.note = (
             f"{self.spec.note}. Some raw test lines differ from the gold text "

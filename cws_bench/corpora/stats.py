@@ -13,7 +13,7 @@ from typing import Any
 
 from cws_bench.corpora.base import Corpus
 from cws_bench.errors import CorpusUnavailableError
-from cws_bench.metrics.units import units
+from cws_bench.metrics.units import plural, units
 from cws_bench.text.checksums import SentenceDigest
 from cws_bench.text.dictionary import Dictionary
 
@@ -126,8 +126,8 @@ class CorpusStatistics:
         ]
         if self.dictionary is not None:
             rows += [
-                ("dictionary", f"{self.dictionary} ({self.dictionary_words:,} words)"),
-                ("OOV words", f"{self.oov_words:,} ({self.oov_types:,} types)"),
+                ("dictionary", f"{self.dictionary} ({plural(self.dictionary_words, 'word')})"),
+                ("OOV words", f"{self.oov_words:,} ({plural(self.oov_types, 'type')})"),
                 (oov_label, unit.score(self.oov_rate)),
             ]
         else:
@@ -153,6 +153,7 @@ CARD_FIELDS = (
     ("licence", "licence"),
     ("citation", "citation"),
     ("source", "source"),
+    ("training_stand_in", "train stand-in"),
 )
 """The corpus card's fields in the text block, in order: (key, label)."""
 

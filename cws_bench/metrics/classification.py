@@ -37,6 +37,7 @@ from cws_bench.metrics.undefined import (
     check_zero_division,
     warn_undefined,
 )
+from cws_bench.metrics.units import plural
 
 if TYPE_CHECKING:
     import numpy as np
@@ -823,7 +824,7 @@ def classification_report(
     micro_is_accuracy = not labels_given or set(chosen) >= set(present)
     if target_names is not None and len(target_names) != len(chosen):
         raise ValueError(
-            f"{len(chosen)} labels but {len(target_names)} target names; "
+            f"{plural(len(chosen), 'label')} but {plural(len(target_names), 'target name')}; "
             "pass labels=... in the order of target_names"
         )
     names = [str(name) for name in (target_names if target_names is not None else chosen)]

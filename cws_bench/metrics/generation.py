@@ -44,6 +44,7 @@ from numpy.typing import ArrayLike
 
 from cws_bench.metrics.classification import precision_recall_fscore_from_counts
 from cws_bench.metrics.undefined import ZeroDivision, check_zero_division
+from cws_bench.metrics.units import plural
 
 if TYPE_CHECKING:
     pass
@@ -706,7 +707,10 @@ def corpus_bleu(
         1.0
     """
     if isinstance(predictions, str) or len(predictions) != len(references):
-        raise ValueError(f"{len(predictions)} predictions but {len(references)} reference lists")
+        raise ValueError(
+            f"{plural(len(predictions), 'prediction')} but "
+            f"{plural(len(references), 'reference list')}"
+        )
     _check_smoothing(smooth_method, smooth_value)
     sums = [0] * (2 + 2 * max_order)
     for prediction, refs in zip(predictions, references):
@@ -1274,7 +1278,10 @@ def generation_scores_from_tokens(
     if "weighted" in chosen and weights is None:
         raise ValueError("the weighted token scores need weights (token -> weight)")
     if len(predictions) != len(references):
-        raise ValueError(f"{len(predictions)} predictions but {len(references)} reference lists")
+        raise ValueError(
+            f"{plural(len(predictions), 'prediction')} but "
+            f"{plural(len(references), 'reference list')}"
+        )
     preds = [_tokens(p) for p in predictions]
     refs = [_references(r) for r in references]
     fields: dict[str, Any] = {}

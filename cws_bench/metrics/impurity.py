@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from cws_bench.metrics.tables import csv_table, markdown_table, text_table
 from cws_bench.metrics.undefined import ZeroDivision, check_zero_division, warn_undefined
+from cws_bench.metrics.units import plural
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -63,7 +64,7 @@ def _pair(feature: Iterable[Hashable], target: Iterable[Hashable]) -> tuple[list
     x = _values(feature, "feature")
     y = _values(target, "target")
     if len(x) != len(y):
-        raise ValueError(f"feature has {len(x)} values but target has {len(y)}")
+        raise ValueError(f"feature has {plural(len(x), 'value')} but target has {len(y)}")
     if not y:
         raise ValueError("no items: the criteria of an empty set are undefined")
     return x, y
@@ -336,7 +337,7 @@ class SplitCriteria:
         base = self.base
         unit = "bits" if base == 2 else ("nats" if abs(base - math.e) < 1e-12 else f"base {base:g}")
         summary = (
-            f"{self.target}: {self.items:,} rows, entropy {number(self.entropy)} {unit}, "
+            f"{self.target}: {plural(self.items, 'row')}, entropy {number(self.entropy)} {unit}, "
             f"Gini index {number(self.gini_impurity)}"
         )
         if fmt == "markdown":
@@ -401,7 +402,9 @@ def split_criteria(
     for name in chosen:
         x = _values(table[name], name)
         if len(x) != len(y):
-            raise ValueError(f"column {name!r} has {len(x)} values but {target!r} has {len(y)}")
+            raise ValueError(
+                f"column {name!r} has {plural(len(x), 'value')} but {target!r} has {len(y)}"
+            )
         split = split_information(x, base=base) if x else 0.0
         gain = information_gain(x, y, base=base)
         rows.append(

@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from cws_bench.metrics.tables import csv_table, markdown_table, text_table
 from cws_bench.metrics.undefined import ZeroDivision, check_zero_division, warn_undefined
-from cws_bench.metrics.units import Units, units
+from cws_bench.metrics.units import Units, plural, units
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -505,7 +505,8 @@ class RankingReport:
         width = max(len(name) for name in self.metrics)
         raw = [name for name in self.metrics if name.split("@")[0] in GAIN_SUMS]
         note = f"; {', '.join(raw)} as sums of gains" if raw else ""
-        lines = [f"{run} against {qrels}: {self.queries:,} queries ({unit.label}{note})"]
+        queries = plural(self.queries, "query", "queries")
+        lines = [f"{run} against {qrels}: {queries} ({unit.label}{note})"]
         lines += [
             f"  {name:<{width}}  {_shown(name, self.means[name], unit):>7}" for name in self.metrics
         ]

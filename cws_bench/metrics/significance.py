@@ -55,6 +55,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from cws_bench.metrics.defaults import DEFAULT_ALPHA, DEFAULT_RESAMPLES, DEFAULT_SEED, TESTS
+from cws_bench.metrics.units import plural
 
 __all__ = [
     "CORRECTIONS",
@@ -592,7 +593,7 @@ class SharedResamples:
         for i, array in enumerate(arrays):
             if array.shape[0] != arrays[0].shape[0]:
                 raise ValueError(
-                    f"systems[{i}] has {array.shape[0]} items but systems[0] has "
+                    f"systems[{i}] has {plural(array.shape[0], 'item')} but systems[0] has "
                     f"{arrays[0].shape[0]}: shared resamples need the same items"
                 )
         self._draw(arrays, n_resamples, seed)
@@ -858,7 +859,7 @@ def maxt_adjusted_p_values(
         return observed.copy()
     if null.ndim != 2 or null.shape[0] != m or null.shape[1] == 0:
         raise ValueError(
-            f"maxt needs one null distribution of the same length per test: {m} test(s), "
+            f"maxt needs one null distribution of the same length per test: {plural(m, 'test')}, "
             f"nulls of shape {null.shape}"
         )
     if not (np.isfinite(observed).all() and np.isfinite(null).all()):

@@ -50,6 +50,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from cws_bench.metrics.tables import csv_table, markdown_table, text_table
+from cws_bench.metrics.units import plural
 
 __all__ = [
     "COLUMNS",
@@ -211,9 +212,9 @@ class ServingMetrics:
             return self.to_csv()
         rates, latencies = self._table_rows()
         summary = (
-            f"{self.requests:,} request{'' if self.requests == 1 else 's'} over "
+            f"{plural(self.requests, 'request')} over "
             f"{self.duration:,.3f} s "
-            f"({self.input_tokens:,} input, {self.output_tokens:,} output tokens)"
+            f"({self.input_tokens:,} input, {plural(self.output_tokens, 'output token')})"
         )
         if fmt == "markdown":
             return (
@@ -347,7 +348,7 @@ class BadRequestError(ValueError):
     """A request is unusable; ``index`` is its 0-based position and ``reason`` why."""
 
     def __init__(self, index: int, reason: str, bad: int) -> None:
-        others = f" ({bad - 1:,} more bad request(s))" if bad > 1 else ""
+        others = f" ({plural(bad - 1, 'more bad request')})" if bad > 1 else ""
         super().__init__(f"request {index}: {reason}{others}")
         self.index = index
         self.reason = reason

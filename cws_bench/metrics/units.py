@@ -32,6 +32,7 @@ __all__ = [
     "Units",
     "format_p_value",
     "percent",
+    "plural",
     "units",
 ]
 
@@ -131,3 +132,16 @@ def format_p_value(value: float | None) -> str:
     if value is None:
         return ""
     return f"< {P_VALUE_FLOOR:g}" if value < P_VALUE_FLOOR else f"{value:.3f}"
+
+
+def plural(count: int | None, singular: str, plural_form: str | None = None) -> str:
+    """A count with its noun in the right number, thousands separated: the one way every
+    message of cws-bench counts things.
+
+    >>> plural(1, "empty gold line"), plural(1234, "gold word"), plural(2, "match", "matches")
+    ('1 empty gold line', '1,234 gold words', '2 matches')
+    >>> plural(0, "line"), plural(None, "sentence")
+    ('0 lines', '— sentences')
+    """
+    noun = singular if count == 1 else (plural_form or singular + "s")
+    return f"{'—' if count is None else f'{count:,}'} {noun}"

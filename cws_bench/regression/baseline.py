@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, Any
 from cws_bench import __version__
 from cws_bench.defaults import DEFAULT_BATCH_SIZE
 from cws_bench.errors import CorpusFormatError, CwsBenchError
+from cws_bench.metrics.units import plural
 from cws_bench.regression.tokens import TokenIds, keeping_token_ids, record_token_ids
 from cws_bench.run.config import CorpusSpec
 from cws_bench.run.identity import (
@@ -1222,7 +1223,7 @@ def load_baseline(path: PathLike) -> Baseline:
     if problems:
         raise CwsBenchError(
             f"{name}: a malformed baseline: {problems[0]}"
-            + (f" (and {len(problems) - 1} more problem(s))" if len(problems) > 1 else ""),
+            + (f" (and {plural(len(problems) - 1, 'more problem')})" if len(problems) > 1 else ""),
             "restore the file, or record the baseline again (`cws-bench baseline save`)",
         )
     folder = os.path.dirname(os.path.abspath(name))

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
 from cws_bench.errors import CwsBenchError
-from cws_bench.metrics.units import Units, format_p_value
+from cws_bench.metrics.units import Units, format_p_value, plural
 from cws_bench.regression.baseline import Baseline, Bounds, CorpusRecord
 
 if TYPE_CHECKING:
@@ -311,7 +311,7 @@ def _speed_check(label: str, drop: float, old: CorpusRecord, new: CorpusRecord) 
     change = 100 * (after - before) / before if before else 0.0
     message = (
         f"speed {before:,.0f} → {after:,.0f} characters/s ({change:+.1f}%, median of "
-        f"{len(new.speed.runs)} run(s)); allowed drop {drop:g}%: at least {allowed:,.0f}"
+        f"{plural(len(new.speed.runs), 'run')}); allowed drop {drop:g}%: at least {allowed:,.0f}"
     )
     return BoundCheck(
         label, "speed", "failed" if failed else "ok", before, after, allowed, drop, None, message
@@ -333,7 +333,8 @@ def _token_check(label: str, allowed: int, old: CorpusRecord, new: CorpusRecord)
         return BoundCheck(label, "token_ids", "failed", None, None, allowed, allowed, None, str(e))
     status = "ok" if change.changed <= allowed else "failed"
     message = (
-        f"token ids changed on {change.changed:,} of {change.lines:,} lines; allowed {allowed}"
+        f"token ids changed on {change.changed:,} of {plural(change.lines, 'line')}; "
+        f"allowed {allowed}"
     )
     if change.examples:
         number, before, after = change.examples[0]
@@ -503,7 +504,8 @@ def _fail_closed(checks: list[BoundCheck], baseline: Baseline, current: Baseline
     if skipped:
         listed = "; ".join(f"{check.corpus}: {check.message}" for check in skipped)
         raise CwsBenchError(
-            f"{len(skipped)} bound(s) cannot be checked, so the check cannot pass: {listed}",
+            f"{plural(len(skipped), 'bound')} cannot be checked, so the check cannot pass: "
+            f"{listed}",
             "record the baseline again, or drop the bound (an OOV bound needs a baseline "
             "recorded with an OOV dictionary)",
         )

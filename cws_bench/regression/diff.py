@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, cast, overload
 from cws_bench.analysis.patterns import block_kind, shared_blocks
 from cws_bench.defaults import STANDARD_DICTIONARY, DictionaryDefault
 from cws_bench.errors import CwsBenchError, Fix, TextMismatchError
+from cws_bench.metrics.units import plural
 from cws_bench.regression.spill import SpillList
 from cws_bench.scoring.spans import align_chars, project_spans, to_spans
 from cws_bench.text.io import PathLike, display_name, iter_line_blocks
@@ -837,11 +838,11 @@ def _raise_line_counts(counts: list[int], names: tuple[str, str, str]) -> None:
     a_name, b_name, gold_name = names
     if counts[0] != counts[1]:
         raise CwsBenchError(
-            f"{a_name} has {counts[0]} lines but {b_name} has {counts[1]}",
+            f"{a_name} has {plural(counts[0], 'line')} but {b_name} has {counts[1]}",
             "a diff compares two segmentations of the same text, line by line",
         )
     raise CwsBenchError(
-        f"{gold_name} has {counts[2]} lines but {a_name} and {b_name} have {counts[0]}",
+        f"{gold_name} has {plural(counts[2], 'line')} but {a_name} and {b_name} have {counts[0]}",
         "the gold must segment the same text, line by line",
     )
 
@@ -1150,8 +1151,9 @@ class _DiffPass:
         if self.text_differences:
             shown = "; ".join(f"line {example.line}" for example in self.text_examples)
             raise TextMismatchError(
-                f"{a_name} and {b_name}: {self.text_differences} line(s) hold different "
-                f"characters ({shown})",
+                f"{a_name} and {b_name}: {plural(self.text_differences, 'line')} "
+                f"{'holds' if self.text_differences == 1 else 'hold'} different characters "
+                f"({shown})",
                 "both must segment exactly the same text; leave out {0} to compare them "
                 "through a character alignment",
                 fixes=(Fix("strict", True),),
@@ -1161,9 +1163,10 @@ class _DiffPass:
         if not self.text_differences:
             return []
         return [
-            f"{self.text_differences} line(s) hold different characters in {a_name} and "
-            f"{b_name}; their words were matched through a character alignment (not in the "
-            "kinds of change)"
+            f"{plural(self.text_differences, 'line')} "
+            f"{'holds' if self.text_differences == 1 else 'hold'} different characters in "
+            f"{a_name} and {b_name}; their words were matched through a character alignment "
+            "(not in the kinds of change)"
         ]
 
 

@@ -167,7 +167,7 @@ def _ids(ids: tuple[int, ...], limit: int = 12) -> str:
 def _token_lines(tokens: TokenDiff) -> list[str]:
     """The token-id part of a text diff: counts, then each example with its ids."""
     out = [
-        f"  token ids: {tokens.changed:,} of {tokens.lines:,} lines changed "
+        f"  token ids: {tokens.changed:,} of {plural(tokens.lines, 'line')} changed "
         f"({_share(tokens.changed, tokens.lines)}): {tokens.same_boundaries:,} with every "
         f"boundary kept, {tokens.moved_boundaries:,} with boundaries moved; "
         f"tokens {tokens.a_tokens:,} → {tokens.b_tokens:,}"
@@ -198,7 +198,7 @@ def render_diff_text(
     unit = units(scale, digits)
     a, b = diff.a_name, diff.b_name
     out = [
-        f"{a} → {b}: {diff.lines:,} lines, {diff.changed_lines:,} changed "
+        f"{a} → {b}: {plural(diff.lines, 'line')}, {diff.changed_lines:,} changed "
         f"({_share(diff.changed_lines, diff.lines)})"
     ]
     out.append(
@@ -250,8 +250,9 @@ def render_diff_text(
         if gold.tests:
             test = gold.tests["f1"]
             out.append(
-                f"  {unit.label}; p: two-sided paired bootstrap over {test.items:,} sentences, "
-                f"{test.n_resamples:,} resamples, seed {test.seed}"
+                f"  {unit.label}; p: two-sided paired bootstrap over "
+                f"{plural(test.items, 'sentence')}, {plural(test.n_resamples, 'resample')}, "
+                f"seed {test.seed}"
             )
     if diff.patterns:
         listed = min(shown, len(diff.patterns))

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cws_bench.errors import CorpusFormatError, CwsBenchError
+from cws_bench.metrics.units import plural
 from cws_bench.text.io import PathLike, atomic_write
 
 __all__ = [
@@ -158,7 +159,7 @@ def record_token_ids(segmenter: Any, lines: Sequence[str]) -> TokenIds | None:
         return None
     ids = method([line for line in lines])
     if len(ids) != len(lines):
-        raise ValueError(f"token_ids gave {len(ids)} lines for {len(lines)}")
+        raise ValueError(f"token_ids gave {plural(len(ids), 'line')} for {len(lines)}")
     if not any(ids) and any(line.strip() for line in lines):
         return None
     return TokenIds(tuple(tuple(int(i) for i in line_ids) for line_ids in ids))
@@ -228,7 +229,7 @@ def compare_token_ids(old: TokenIds, new: TokenIds, *, examples: int = 5) -> Tok
     """
     if len(old.lines) != len(new.lines):
         raise ValueError(
-            f"the token ids cover {len(old.lines)} lines in the baseline and "
+            f"the token ids cover {plural(len(old.lines), 'line')} in the baseline and "
             f"{len(new.lines)} now: not the same corpus"
         )
     changed = [
@@ -337,7 +338,7 @@ def diff_token_ids(
     change = compare_token_ids(a, b, examples=0)
     if not len(a_lines) == len(b_lines) == change.lines:
         raise ValueError(
-            f"the token ids cover {change.lines} lines but the words {len(a_lines)} and "
+            f"the token ids cover {plural(change.lines, 'line')} but the words {len(a_lines)} and "
             f"{len(b_lines)}: not the same text"
         )
     same = kept = moved = 0

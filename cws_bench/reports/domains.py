@@ -13,18 +13,30 @@ each row's mean and worst corpus.
 The domain of each corpus comes from the run's settings
 (``settings["corpus_domains"]``, label -> domain, written by the bake-off
 from each corpus' card); a corpus is news when its domain is ``news`` or
-``news (...)``. Only scores stored in the result are shown, never computed.
+``news (...)``. The matrix, its orders, means, worst corpora and the fall-off
+are computed once, in :mod:`cws_bench.results.across` (a contaminated cell is
+shown, marked and counted in none); this module only draws and writes them.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from cws_bench.metrics.tables import escape_markdown
 from cws_bench.reports import tables as fmt
+from cws_bench.results.across import (
+    DomainMatrix,
+    DomainRow,
+    FallOff,
+    distinct_mean,
+    falloff_rows,
+    is_news,
+)
 from cws_bench.results.model import BakeoffResult
 
 __all__ = [
+    "EXCLUDED_MARK",
     "DomainMatrix",
     "DomainRow",
     "DomainView",
@@ -32,205 +44,96 @@ __all__ = [
     "distinct_mean",
     "domain_matrix",
     "domain_view",
+    "excluded_cells",
+    "f1_cell",
     "falloff_chart",
     "falloff_rows",
     "heatmap_chart",
     "is_news",
+    "mean_over",
     "render_wide_markdown",
 ]
-
-
-def is_news(domain: str | None) -> bool:
-    """Whether a corpus' domain is news.
-
-    >>> is_news("news"), is_news("news (Hong Kong)"), is_news("news, Wikipedia (translated)")
-    (True, True, False)
-    """
-    return bool(domain) and (domain == "news" or domain.startswith("news ("))  # type: ignore[union-attr]
-
-
-def distinct_mean(f1: dict[str, float], test_sets: dict[str, str]) -> float | None:
-    """The mean F1 over distinct test sets: corpora of one test set averaged first.
-
-    >>> round(distinct_mean({"gsd": 0.8, "gsdsimp": 0.9, "pku": 0.6}, {"gsdsimp": "gsd"}), 6)
-    0.725
-    """
-    groups: dict[str, list[float]] = {}
-    for corpus, value in f1.items():
-        groups.setdefault(test_sets.get(corpus, corpus), []).append(value)
-    if not groups:
-        return None
-    means = [sum(values) / len(values) for values in groups.values()]
-    return sum(means) / len(means)
-
-
-@dataclass(frozen=True)
-class DomainRow:
-    """One segmenter across the corpora: F1 per corpus label, its means and worst corpus.
-
-    Attributes:
-        segmenter: the row's label.
-        f1: corpus label -> F1.
-        test_sets: corpus label -> its test set's group (the run's
-            ``settings["corpus_test_sets"]``): corpora of one test set (a
-            converted copy, a release in the other script, an older release)
-            count once in :attr:`mean`.
-        common: the corpora every row of the matrix was scored on.
-    """
-
-    segmenter: str
-    f1: dict[str, float]
-    test_sets: dict[str, str] = field(default_factory=dict)
-    common: tuple[str, ...] = ()
-
-    @property
-    def mean(self) -> float | None:
-        """The mean F1 over the distinct test sets this row was scored on."""
-        return distinct_mean(self.f1, self.test_sets)
-
-    @property
-    def common_mean(self) -> float | None:
-        """The mean F1 over the distinct test sets of the corpora every row has."""
-        return distinct_mean({c: self.f1[c] for c in self.common}, self.test_sets)
-
-    @property
-    def worst(self) -> tuple[str, float] | None:
-        if not self.f1:
-            return None
-        corpus = min(self.f1, key=lambda c: (self.f1[c], c))
-        return corpus, self.f1[corpus]
-
-
-@dataclass(frozen=True)
-class DomainMatrix:
-    """F1 of segmenters (rows) on corpora (columns), sorted as :func:`domain_matrix` says."""
-
-    corpora: list[str]
-    rows: list[DomainRow]
-    domains: dict[str, str] = field(default_factory=dict)
-
-    def column_mean(self, corpus: str) -> float | None:
-        values = [row.f1[corpus] for row in self.rows if corpus in row.f1]
-        return sum(values) / len(values) if values else None
-
-    def news(self) -> list[str]:
-        """The news corpora (scored as written, not converted)."""
-        return [c for c in self.corpora if is_news(self.domains.get(c)) and "+" not in c]
 
 
 def domain_matrix(result: BakeoffResult) -> DomainMatrix | None:
     """The F1 matrix of a bake-off, or None when it has fewer than two corpora scored.
 
-    Rows: the segmenters scored on more corpora first (means over different
-    sets of corpora do not compare), then by mean F1. Columns: by the mean F1
-    of the segmenters scored on every corpus (all segmenters when none is).
+    :meth:`~cws_bench.results.model.BakeoffResult.across_corpora`, where every
+    mean, order and worst corpus across corpora is computed (contaminated
+    cells shown, counted in none).
     """
-    corpora: list[str] = []
-    values: dict[str, dict[str, float]] = {}
-    for pair in result.pairs:
-        f1 = (pair.scores or {}).get("f1") if pair.status == "ok" else None
-        if f1 is None:
-            continue
-        if pair.corpus not in corpora:
-            corpora.append(pair.corpus)
-        values.setdefault(pair.segmenter, {})[pair.corpus] = f1
-    if len(corpora) < 2 or not values:
-        return None
-    test_sets = dict(result.settings.get("corpus_test_sets") or {})
-    common = tuple(c for c in corpora if all(c in f1 for f1 in values.values()))
-    rows = [DomainRow(name, f1, test_sets, common) for name, f1 in values.items()]
-    # Means over different sets of corpora do not compare: the rows scored on
-    # every corpus come first, then those scored on fewer (closed-track rows
-    # run only where a corpus has training data), each group by mean F1.
-    rows.sort(key=lambda row: (-len(row.f1), -(row.mean or 0.0), row.segmenter))
-    complete = [row for row in rows if len(row.f1) == len(corpora)] or rows
-    matrix = DomainMatrix(corpora, rows, dict(result.settings.get("corpus_domains") or {}))
-    order = {corpus: index for index, corpus in enumerate(corpora)}
-
-    def column_mean(corpus: str) -> float:
-        values = [row.f1[corpus] for row in complete if corpus in row.f1]
-        return sum(values) / len(values) if values else 0.0
-
-    corpora.sort(key=lambda c: (-column_mean(c), order[c]))
-    return matrix
-
-
-@dataclass(frozen=True)
-class FallOff:
-    """How a segmenter does off news: its mean F1 on news and each other corpus' difference."""
-
-    segmenter: str
-    news_f1: float
-    drops: dict[str, float]
-    test_sets: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def mean_drop(self) -> float | None:
-        """The mean difference over distinct test sets (:func:`distinct_mean`)."""
-        return distinct_mean(self.drops, self.test_sets)
-
-    @property
-    def worst(self) -> tuple[str, float] | None:
-        if not self.drops:
-            return None
-        corpus = min(self.drops, key=lambda c: (self.drops[c], c))
-        return corpus, self.drops[corpus]
-
-
-def falloff_rows(matrix: DomainMatrix) -> list[FallOff]:
-    """Per segmenter scored on news: F1 on each non-news corpus minus its mean F1 on news.
-
-    Sorted by the mean difference, the segmenter that holds up best first.
-    """
-    news = matrix.news()
-    rows = []
-    for row in matrix.rows:
-        on_news = [row.f1[c] for c in news if c in row.f1]
-        if not on_news:
-            continue
-        reference = sum(on_news) / len(on_news)
-        drops = {c: f1 - reference for c, f1 in row.f1.items() if c not in news}
-        if drops:
-            rows.append(FallOff(row.segmenter, reference, drops, row.test_sets))
-    rows.sort(key=lambda r: (-(r.mean_drop or 0.0), r.segmenter))
-    return rows
+    return result.across_corpora()
 
 
 def heatmap_chart(matrix: DomainMatrix) -> str:
-    """The F1 heatmap as inline SVG: segmenters × corpora, values printed in the cells."""
+    """The F1 heatmap as inline SVG: segmenters × corpora, values printed in the cells.
+
+    A colour bar gives the scale. Contaminated cells are shown with their value
+    and the mark ``excluded``, hatched grey rather than coloured: they take no
+    part in the scale, as they take none in the means.
+    """
     import numpy as np
 
     from cws_bench.reports.charts import new_chart, to_svg
 
     corpora, rows = matrix.corpora, matrix.rows
     data = np.full((len(rows), len(corpora)), np.nan)
+    excluded = np.zeros((len(rows), len(corpora)), dtype=bool)
     for i, row in enumerate(rows):
         for j, corpus in enumerate(corpora):
             if corpus in row.f1:
                 data[i, j] = row.f1[corpus]
-    low = float(np.nanmin(data))
-    high = float(np.nanmax(data))
+                excluded[i, j] = corpus in row.excluded
+    counted = np.where(excluded, np.nan, data)
+    if np.isnan(counted).all():  # every cell excluded: the scale spans what is shown
+        counted = data
+    low = float(np.nanmin(counted))
+    high = float(np.nanmax(counted))
     name = "domains-heatmap"
-    with new_chart(name, 1.8 + 0.62 * len(corpora), 1.3 + 0.34 * len(rows)) as figure:
+    with new_chart(name, 2.6 + 0.62 * len(corpora), 1.3 + 0.34 * len(rows)) as figure:
         from matplotlib import colormaps
+        from matplotlib.patches import Rectangle
 
         cmap = colormaps["viridis"].with_extremes(bad="#f0f0f0")
         axes = figure.add_subplot()
         # vector cells (pcolormesh), so the page holds no raster image
-        axes.pcolormesh(
-            np.ma.masked_invalid(data),
+        mesh = axes.pcolormesh(
+            np.ma.masked_invalid(np.where(excluded, np.nan, data)),
             cmap=cmap,
             vmin=low,
             vmax=max(high, low + 1e-9),
             edgecolors="white",
             linewidth=1.0,
         )
+        bar = figure.colorbar(mesh, ax=axes, fraction=0.08, pad=0.03)
+        if bar.solids is not None:  # matplotlib rasterizes the bar: keep it vector
+            bar.solids.set_rasterized(False)
+        bar.set_label(f"F1 ({fmt.report_units().caption.split(' with ')[0]})")
+        bar.ax.yaxis.set_major_formatter(lambda value, _: fmt.format_score(value))
+        bar.ax.tick_params(labelsize=7)
+        bar.outline.set_visible(False)
         axes.invert_yaxis()
         for i in range(len(rows)):
             for j in range(len(corpora)):
                 value = data[i, j]
                 if np.isnan(value):
                     axes.text(j + 0.5, i + 0.5, fmt.MISSING, ha="center", va="center", color="#999")
+                    continue
+                if excluded[i, j]:
+                    axes.add_patch(
+                        Rectangle(
+                            (j, i), 1, 1, facecolor="#f0f0f0", edgecolor="#bbbbbb", hatch="///"
+                        )
+                    )
+                    axes.text(
+                        j + 0.5,
+                        i + 0.5,
+                        f"{fmt.format_score(value)}\n{EXCLUDED_MARK}",
+                        ha="center",
+                        va="center",
+                        fontsize=6,
+                        color="#555555",
+                    )
                     continue
                 shade = (value - low) / (high - low) if high > low else 1.0
                 axes.text(
@@ -300,6 +203,53 @@ def _cell(value: float | None) -> str:
     return fmt.MISSING if value is None else fmt.format_score(value)
 
 
+EXCLUDED_MARK = "excluded"
+"""How a contaminated cell is marked across corpora, as the per-corpus tables mark its row."""
+
+
+def f1_cell(row: DomainRow, corpus: str, mark: Callable[[str], str] = str) -> str:
+    """A row's F1 on one corpus as printed: ``0.964 excluded`` for a contaminated cell.
+
+    ``mark`` dresses the mark (Markdown: in italics).
+
+    >>> row = DomainRow("snownlp", {"pd1998": 0.9641, "sample": 0.9}, {"pd1998": "trained"})
+    >>> f1_cell(row, "pd1998"), f1_cell(row, "sample"), f1_cell(row, "other")
+    ('0.964 excluded', '0.900', '—')
+    """
+    text = _cell(row.f1.get(corpus))
+    return f"{text} {mark(EXCLUDED_MARK)}" if corpus in row.excluded else text
+
+
+def mean_over(row: DomainRow) -> str:
+    """Over how many corpora a row's mean runs: ``2 corpora``, ``1 corpus``, ``no corpus``.
+
+    >>> mean_over(DomainRow("a", {"x": 0.9, "y": 0.8}, {"x": "trained"}))
+    '1 corpus'
+    """
+    count = len(row.counted)
+    return "no corpus" if count == 0 else fmt.plural(count, "corpus", "corpora")
+
+
+def excluded_cells(matrix: DomainMatrix) -> str:
+    """The contaminated cells a matrix shows and counts in nothing, as one sentence ("" for none).
+
+    >>> m = DomainMatrix(["pd1998", "sample"], [DomainRow("snownlp", {"pd1998": 0.96},
+    ...     {"pd1998": "trained on this data"})])
+    >>> print(excluded_cells(m))  # doctest: +NORMALIZE_WHITESPACE
+    excluded: snownlp on pd1998 (trained on this data): shown, but counted in no mean,
+    order or worst corpus.
+    """
+    grouped: dict[tuple[str, str], list[str]] = {}
+    for name, corpus, why in matrix.excluded():
+        grouped.setdefault((name, why), []).append(corpus)
+    if not grouped:
+        return ""
+    said = "; ".join(
+        f"{name} on {', '.join(corpora)} ({why})" for (name, why), corpora in grouped.items()
+    )
+    return f"{EXCLUDED_MARK}: {said}: shown, but counted in no mean, order or worst corpus."
+
+
 def _shared_sets(matrix: DomainMatrix) -> str:
     """The groups of corpora that share a test set, ``a = b = c; d = e``."""
     test_sets = matrix.rows[0].test_sets if matrix.rows else {}
@@ -314,20 +264,25 @@ def _shared_sets(matrix: DomainMatrix) -> str:
 def render_wide_markdown(result: BakeoffResult, *, heading: str = "##") -> str:
     """F1 by corpus as one wide Markdown table, with each row's mean and worst corpus.
 
-    Empty when the bake-off has fewer than two corpora scored.
+    A contaminated cell is shown, marked *excluded*, and counted in no mean,
+    order or worst corpus (:mod:`cws_bench.results.across`); the ``over``
+    column says how many corpora each mean counts. Empty when the bake-off
+    has fewer than two corpora scored.
     """
     matrix = domain_matrix(result)
     if matrix is None:
         return ""
     esc = escape_markdown
-    common = matrix.rows[0].common if matrix.rows else ()
+    common = matrix.common
     header = [
         "segmenter",
         *map(esc, matrix.corpora),
         "mean",
+        "over",
         f"mean of {len(common)} shared",
         "worst corpus",
     ]
+    excluded = excluded_cells(matrix)
     lines = [
         f"{heading} F1 by corpus",
         "",
@@ -336,21 +291,30 @@ def render_wide_markdown(result: BakeoffResult, *, heading: str = "##") -> str:
         "segmenters scored on every corpus. Means are over distinct test sets: corpora "
         "sharing most of their test sentences count once"
         + (f" ({_shared_sets(matrix)})" if _shared_sets(matrix) else "")
-        + "; mean of shared: over the corpora every row was scored on"
+        + "; over: the corpora a row's mean counts; mean of shared: over the corpora where "
+        "every row counts"
         + (f" ({', '.join(map(esc, common))})" if common else "")
         + ", the one mean that compares across rows.",
+        *(["", f"*{esc(excluded)}*"] if excluded else []),
         "",
         "| " + " | ".join(header) + " |",
-        "| --- | " + " | ".join("---:" for _ in matrix.corpora) + " | ---: | ---: | --- |",
+        "| --- | " + " | ".join("---:" for _ in matrix.corpora) + " | ---: | ---: | ---: | --- |",
     ]
     for row in matrix.rows:
         worst = row.worst
-        cells = [_cell(row.f1.get(c)) for c in matrix.corpora]
+        cells = [f1_cell(row, c, lambda mark: f"*{mark}*") for c in matrix.corpora]
         worst_text = f"{esc(worst[0])} ({fmt.format_score(worst[1])})" if worst else fmt.MISSING
         lines.append(
             "| "
             + " | ".join(
-                [esc(row.segmenter), *cells, _cell(row.mean), _cell(row.common_mean), worst_text]
+                [
+                    esc(row.segmenter),
+                    *cells,
+                    _cell(row.mean),
+                    mean_over(row),
+                    _cell(row.common_mean),
+                    worst_text,
+                ]
             )
             + " |"
         )
@@ -362,7 +326,7 @@ def render_wide_markdown(result: BakeoffResult, *, heading: str = "##") -> str:
             "",
             f"News corpora: {', '.join(map(esc, matrix.news()))}. "
             "Difference: F1 on the other corpora "
-            "minus the segmenter's mean F1 on news.",
+            "minus the segmenter's mean F1 on news (excluded cells counted in neither).",
             "",
             "| segmenter | F1 on news | mean difference off news | worst corpus (difference) |",
             "| --- | ---: | ---: | --- |",
@@ -382,12 +346,22 @@ def render_wide_markdown(result: BakeoffResult, *, heading: str = "##") -> str:
 
 @dataclass
 class DomainView:
-    """What report.html's "Across corpora" section shows."""
+    """What report.html's "Across corpora" section shows.
+
+    Attributes:
+        matrix: the F1 matrix (:func:`domain_matrix`).
+        heatmap: the heatmap's SVG.
+        falloff: the rows of the fall-off from news; falloff_chart: its SVG (None: no news).
+        over: segmenter -> over how many corpora its mean runs (:func:`mean_over`).
+        excluded: :func:`excluded_cells` ("" when no cell is contaminated).
+    """
 
     matrix: DomainMatrix
     heatmap: str
     falloff: list[FallOff]
     falloff_chart: str | None
+    over: dict[str, str]
+    excluded: str = ""
 
 
 def domain_view(result: BakeoffResult) -> DomainView | None:
@@ -405,4 +379,6 @@ def domain_view(result: BakeoffResult) -> DomainView | None:
         Markup(heatmap_chart(matrix)),
         falloff,
         Markup(chart) if chart is not None else None,
+        {row.segmenter: mean_over(row) for row in matrix.rows},
+        excluded_cells(matrix),
     )

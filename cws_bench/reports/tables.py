@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cws_bench.metrics.defaults import DEFAULT_ALPHA
-from cws_bench.metrics.units import DEFAULT_SCALE, Units, format_p_value, units
+from cws_bench.metrics.units import DEFAULT_SCALE, Units, format_p_value, plural, units
 from cws_bench.results.model import BakeoffResult, Comparison, Interval, PairResult, group_warnings
 
 __all__ = [
@@ -154,18 +154,6 @@ def format_count(value: int | None) -> str:
     '1,234,567'
     """
     return MISSING if value is None else f"{value:,}"
-
-
-def plural(count: int | None, singular: str, plural_form: str | None = None) -> str:
-    """A count with its noun in the right number: ``1 gold word``, ``2 gold words``.
-
-    >>> plural(1, "gold word"), plural(1234, "gold word"), plural(2, "match", "matches")
-    ('1 gold word', '1,234 gold words', '2 matches')
-    >>> plural(None, "sentence")
-    '— sentences'
-    """
-    noun = singular if count == 1 else (plural_form or singular + "s")
-    return f"{format_count(count)} {noun}"
 
 
 def format_seconds(value: float | None) -> str:

@@ -36,7 +36,7 @@ from cws_bench.reports.tokens import NUMERIC as TOKEN_NUMERIC
 from cws_bench.reports.tokens import token_rows
 from cws_bench.results.model import BakeoffResult
 
-__all__ = ["render_across_corpora", "render_leaderboard"]
+__all__ = ["render_across_corpora", "render_leaderboard", "render_text"]
 
 
 def _width(text: str) -> int:
@@ -173,7 +173,13 @@ def render_across_corpora(result: BakeoffResult) -> str:
     The same numbers as leaderboard.md's "F1 by corpus" section; empty when
     fewer than two corpora were scored.
     """
-    from cws_bench.reports.domains import domain_matrix, falloff_rows
+    from cws_bench.reports.domains import (
+        domain_matrix,
+        excluded_cells,
+        f1_cell,
+        falloff_rows,
+        mean_over,
+    )
 
     matrix = domain_matrix(result)
     if matrix is None:
@@ -182,20 +188,24 @@ def render_across_corpora(result: BakeoffResult) -> str:
     def cell(value: float | None) -> str:
         return MISSING if value is None else format_score(value)
 
-    header = ["segmenter", *matrix.corpora, "mean", "worst corpus"]
+    header = ["segmenter", *matrix.corpora, "mean", "over", "worst corpus"]
     rows = []
     for row in matrix.rows:
         worst = row.worst
         rows.append(
             [
                 row.segmenter,
-                *(cell(row.f1.get(c)) for c in matrix.corpora),
+                *(f1_cell(row, c) for c in matrix.corpora),
                 cell(row.mean),
+                mean_over(row),
                 f"{worst[0]} ({format_score(worst[1])})" if worst else MISSING,
             ]
         )
-    right = [False, *(True for _ in matrix.corpora), True, False]
+    right = [False, *(True for _ in matrix.corpora), True, True, False]
     lines = ["F1 by corpus", "", *_columns(header, rows, right)]
+    excluded = excluded_cells(matrix)
+    if excluded:
+        lines += ["", excluded]
     falloff = falloff_rows(matrix)
     if falloff:
         lines += ["", f"Off news ({', '.join(matrix.news())}): F1 elsewhere minus F1 on news", ""]
@@ -214,3 +224,11 @@ def render_across_corpora(result: BakeoffResult) -> str:
         header = ["segmenter", "F1 on news", "mean difference", "worst corpus"]
         lines += _columns(header, table, [False, True, True, False])
     return "\n".join(lines) + "\n"
+
+
+@with_units
+def render_text(result: BakeoffResult) -> str:
+    """What ``cws-bench bakeoff`` prints and ``print(result)`` shows: each corpus' leaderboard,
+    then, over two corpora or more, :func:`render_across_corpora`'s tables."""
+    across = render_across_corpora(result)
+    return render_leaderboard(result) + (f"\n{across}" if across else "")

@@ -15,14 +15,18 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeGuard
 
 from cws_bench.metrics.defaults import DEFAULT_ALPHA
+from cws_bench.metrics.units import plural
 from cws_bench.text.dictionary_checks import is_leak_warning
 
 if TYPE_CHECKING:
     import pandas as pd
 
+    from cws_bench.results.across import DomainMatrix
+
 __all__ = [
     "LEAKED",
     "STATUSES",
+    "TEXT_RENDERER",
     "TRACKS",
     "TRAINED_ON_IT",
     "BakeoffResult",
@@ -47,6 +51,8 @@ TRACKS = ("closed", "open")
 
 TRAINED_ON_IT = "trained on this data"
 """Why a row scored on its own training data is never ranked, as the reports say it."""
+TEXT_RENDERER = "cws_bench.reports.text:render_text"
+"""What ``str(BakeoffResult)`` renders with, ``"module:function"`` imported when asked for."""
 LEAKED = "its dictionary saw the test data"
 """Why a closed-track row whose dictionary leaked the test words is never ranked."""
 _SCORE_NAMES = (
@@ -780,13 +786,50 @@ class BakeoffResult:
                 return c
         return None
 
+    def across_corpora(self) -> DomainMatrix | None:
+        """F1 by corpus with each segmenter's means and worst corpus, or None (fewer than
+        two corpora scored): :func:`cws_bench.results.across.across_corpora`.
+
+        Contaminated cells (:attr:`PairResult.contaminated`) are shown in the
+        matrix, named in each row's ``excluded``, and count in no mean, order
+        or worst corpus; ``row.counted`` is what each mean runs over.
+        """
+        from cws_bench.results.across import across_corpora
+
+        return across_corpora(
+            self.pairs,
+            test_sets=self.settings.get("corpus_test_sets"),
+            domains=self.settings.get("corpus_domains"),
+        )
+
+    def _across_to_dict(self) -> list[dict[str, Any]]:
+        matrix = self.across_corpora()
+        if matrix is None:
+            return []
+        return [
+            {
+                "segmenter": row.segmenter,
+                "mean": row.mean,
+                "counted": list(row.counted),
+                "excluded": dict(row.excluded),
+                "shared": list(row.common),
+                "shared_mean": row.common_mean,
+                "worst": None if row.worst is None else row.worst[0],
+            }
+            for row in matrix.rows
+        ]
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe dict with a stable key order.
 
-        ``winners`` (one entry per corpus and track, see :meth:`winners`) is
-        derived from the pairs and comparisons; :meth:`from_dict` ignores it.
+        ``winners`` (one entry per corpus and track, see :meth:`winners`) and
+        ``across_corpora`` (one entry per segmenter, best mean first, see
+        :meth:`across_corpora`: its mean, the corpora it counts, the
+        contaminated ones it leaves out, its worst corpus) are derived from
+        the pairs and comparisons; :meth:`from_dict` ignores them.
+        ``across_corpora`` is written only when two corpora or more were scored.
         """
-        return {
+        data: dict[str, Any] = {
             "name": self.name,
             "created": self.created,
             "duration_s": self.duration_s,
@@ -794,9 +837,27 @@ class BakeoffResult:
             "environment": self.environment,
             "config": self.config,
             "winners": [v.to_dict() for corpus in self.corpora() for v in self.winners(corpus)],
-            "pairs": [p.to_dict() for p in self.pairs],
-            "comparisons": [c.to_dict() for c in self.comparisons],
         }
+        across = self._across_to_dict()
+        if across:  # two corpora scored or more
+            data["across_corpora"] = across
+        data["pairs"] = [p.to_dict() for p in self.pairs]
+        data["comparisons"] = [c.to_dict() for c in self.comparisons]
+        return data
+
+    def __str__(self) -> str:
+        """Its leaderboards as ``cws-bench bakeoff`` prints them, as ``print(ScoreResult)``
+        prints its scores: each corpus' table, then F1 by corpus.
+
+        The renderer, :func:`cws_bench.reports.text.render_text`, is named by
+        :data:`TEXT_RENDERER` and imported when asked for (the registries' way), as
+        the result model imports no report.
+        """
+        import importlib
+
+        module, _, name = TEXT_RENDERER.partition(":")
+        render = getattr(importlib.import_module(module), name)
+        return str(render(self))
 
     def __repr__(self) -> str:
         failed = sum(not p.ok for p in self.pairs)
@@ -806,8 +867,9 @@ class BakeoffResult:
             for v in self.winners(corpus)
         )
         return (
-            f"<BakeoffResult {self.name!r}: {len(self.segmenters())} segmenters × "
-            f"{len(self.corpora())} corpora, {len(self.pairs)} pairs"
+            f"<BakeoffResult {self.name!r}: {plural(len(self.segmenters()), 'segmenter')} × "
+            f"{plural(len(self.corpora()), 'corpus', 'corpora')}, "
+            f"{plural(len(self.pairs), 'pair')}"
             f"{f' ({failed} not scored)' if failed else ''}; best F1: {winners or 'none'}>"
         )
 

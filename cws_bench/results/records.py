@@ -39,6 +39,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from cws_bench.metrics.units import plural
 from cws_bench.text.io import PathLike, atomic_write
 
 __all__ = [
@@ -261,8 +262,8 @@ def record_problems(record: Any) -> list[str]:
     sentences = record["scores"].get("sentences")
     if isinstance(sentences, int) and len(record["sentence_counts"]) != sentences:
         problems.append(
-            f"sentence_counts has {len(record['sentence_counts'])} rows "
-            f"for {sentences} scored sentences"
+            f"sentence_counts has {plural(len(record['sentence_counts']), 'row')} "
+            f"for {plural(sentences, 'scored sentence')}"
         )
     checksum = record.get("checksum")
     if checksum is not None and not _checksum_matches(record, checksum):

@@ -42,7 +42,7 @@ from cws_bench.defaults import (
 )
 from cws_bench.errors import CwsBenchError, Fix
 from cws_bench.metrics.tables import escape_markdown
-from cws_bench.metrics.units import Units, format_p_value, units
+from cws_bench.metrics.units import Units, format_p_value, plural, units
 from cws_bench.results.model import Comparison, Interval, detectable_differences
 from cws_bench.scoring import ScoreResult, score_files, score_sentences
 from cws_bench.scoring.methods import get_method
@@ -168,7 +168,8 @@ class ComparisonReport:
             intervals = self.has_intervals or bool(self.comparisons)
         if self.has_intervals or self.comparisons:
             shown = f", {self.confidence:.0%} intervals" if intervals else ""
-            parts.append(f"{self.resamples} bootstrap resamples, seed {self.seed}{shown}")
+            resamples = plural(self.resamples, "bootstrap resample")
+            parts.append(f"{resamples}, seed {self.seed}{shown}")
         if self.comparisons:
             from cws_bench.reports.tables import significance_method
 
@@ -302,7 +303,8 @@ class ComparisonReport:
         unit = units(scale, digits)
         headings, cells = self._table(unit)
         widths = [max(len(r[i]) for r in [headings, *cells]) for i in range(len(headings))]
-        lines = [f"{len(self.rows)} systems against {self.gold} ({self.settings()}, {unit.label})"]
+        systems = plural(len(self.rows), "system")
+        lines = [f"{systems} against {self.gold} ({self.settings()}, {unit.label})"]
         for r in [headings, *cells]:
             lines.append(
                 "  "
@@ -362,7 +364,8 @@ class ComparisonReport:
         headings, cells = self._table(unit)
         escape = escape_markdown  # every cell: a label cannot become a link or a new cell
         lines = [
-            f"{len(self.rows)} systems against `{self.gold}` ({self.settings()}, {unit.label}).",
+            f"{plural(len(self.rows), 'system')} against `{self.gold}` "
+            f"({self.settings()}, {unit.label}).",
             "",
             "| " + " | ".join(escape(h) for h in headings) + " |",
             "| " + " | ".join(["---", "---"] + ["---:"] * (len(headings) - 3) + ["---"]) + " |",

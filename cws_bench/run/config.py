@@ -308,7 +308,7 @@ def _check_keys(where: str, table: Any, allowed: set[str]) -> None:
         close = [hint for key in unknown if (hint := did_you_mean(key, sorted(allowed), n=1))]
         listed = f"allowed keys: {', '.join(sorted(allowed))}"
         raise CwsBenchError(
-            f"{where}: unknown key(s) {', '.join(unknown)}",
+            f"{where}: unknown {'key' if len(unknown) == 1 else 'keys'} {', '.join(unknown)}",
             f"{'; '.join(close)} ({listed})" if close else listed,
         )
 
@@ -406,7 +406,8 @@ def _check_labels(
         duplicates = sorted({label for label in labels if labels.count(label) > 1})
         if duplicates:
             raise CwsBenchError(
-                f"{source}: {kind} label(s) used twice: {', '.join(duplicates)}",
+                f"{source}: {kind} {'label' if len(duplicates) == 1 else 'labels'} used twice: "
+                f"{', '.join(duplicates)}",
                 "give each a distinct label",
             )
 

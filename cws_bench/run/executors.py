@@ -47,6 +47,7 @@ from typing import Any
 # CLI reads at start-up without importing this module (multiprocessing, socket, ...).
 from cws_bench.defaults import DEFAULT_RETRIES, EXECUTORS
 from cws_bench.errors import CwsBenchError, Fix
+from cws_bench.metrics.units import plural
 from cws_bench.system.workers import (
     become_subreaper,
     descendants_of,
@@ -492,7 +493,7 @@ class LocalExecutor(Executor):
                     if failures[index] <= self.retries:
                         queue.put_back(index)
                         continue
-                    reason = f"failed {failures[index]} times: {outcome[0]}"
+                    reason = f"failed {plural(failures[index], 'time')}: {outcome[0]}"
                     if not tolerate:
                         raise ShardFailedError(
                             f"{describe(items[index])}: {reason}",

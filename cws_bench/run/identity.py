@@ -10,7 +10,7 @@ same question of every option a segmenter gets, and both ask it here:
   folder) the checksum of its files; a ``command`` is its arguments with each
   file among them (its script: :func:`command_files`) replaced by its checksum.
 - :func:`training_identity`: the content of the training data that ``corpus=``
-  (with ``split=`` and ``data_dir=``) or ``dictionary="corpus:..."`` name:
+  (with ``split=`` and ``data_dir=``) or ``lexicon="corpus:..."`` name:
   the sentence checksum of the split, the corpus' dictionary checksum.
 - :func:`library_versions`: the installed version of every distribution an
   adapter imports, and of what they require.
@@ -48,7 +48,9 @@ __all__ = [
     "training_identity",
 ]
 
-PATH_OPTIONS = frozenset({"user_dict", "dictionary", "model", "path", "cwd", "gold", "raw"})
+PATH_OPTIONS = frozenset(
+    {"user_dict", "lexicon", "dictionary", "model", "path", "cwd", "gold", "raw"}
+)
 """Option names whose value is a path when it names an existing file or folder.
 
 Other options (``corpus=train.txt``) count as paths when they look like one: a
@@ -195,7 +197,7 @@ def training_identity(
     """The content of the registered corpus a segmenter learns from, or None.
 
     ``corpus=NAME`` (with ``split=``, default ``train``) or
-    ``dictionary="corpus:NAME[:SPLIT]"``: the sentence checksum of the split
+    ``lexicon="corpus:NAME[:SPLIT]"``: the sentence checksum of the split
     and the checksum of the corpus' dictionary, read from the option's
     ``data_dir`` or else the run's.
     """
@@ -205,9 +207,9 @@ def training_identity(
     where = options.get("data_dir") or data_dir
     where = None if where is None else os.fspath(where)
     name, split = options.get("corpus"), options.get("split")
-    dictionary = options.get("dictionary")
-    if isinstance(dictionary, str) and dictionary.startswith("corpus:"):
-        spec = parse_word_spec(dictionary)
+    lexicon = options.get("lexicon")
+    if isinstance(lexicon, str) and lexicon.startswith("corpus:"):
+        spec = parse_word_spec(lexicon)
         name, split = spec.name, spec.split or split
     if not isinstance(name, str) or name not in corpus_names():
         return None

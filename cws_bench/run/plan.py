@@ -181,7 +181,7 @@ def cache_key(
 
     The segmenter's name, version and options, with every file an option
     names by its content (:func:`cws_bench.run.identity.options_identity`), the
-    training data behind ``corpus=``/``dictionary="corpus:..."`` by its
+    training data behind ``corpus=``/``lexicon="corpus:..."`` by its
     checksums, the installed versions of the libraries it uses; the corpus
     by the checksums of its gold, raw input and dictionary; the
     normalisation, the counting method, the cache format and cws-bench's version. Paths never

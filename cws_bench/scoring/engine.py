@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, cast
 
 from cws_bench.errors import Fix, LineCountMismatchError, TextMismatchError
+from cws_bench.metrics.units import plural
 from cws_bench.scoring.counts import COUNT_FIELDS, AdditiveCounts, SegCounts, count_sentence
 from cws_bench.scoring.input_checks import SAMPLE_LINES, input_warnings
 from cws_bench.scoring.methods import get_method
@@ -371,15 +372,18 @@ class Scorer:
             outcome = self.counter.missing_predictions_outcome(self.line_no, gold_rest)
         if gold_rest and self.counter.scores_missing_predictions:
             self.add_lines(gold_rest, [""] * len(gold_rest))
-        return [f"{gold_name} has {total_gold} lines but {pred_name} has {total_pred}: {outcome}"]
+        return [
+            f"{gold_name} has {plural(total_gold, 'line')} but {pred_name} has {total_pred}: "
+            f"{outcome}"
+        ]
 
     def check_strict(self, gold_name: str, pred_name: str) -> None:
         acc = self.acc
         if self.strict and acc.mismatch_count:
             shown = "; ".join(f"line {m.line}" for m in acc.mismatches)
             raise TextMismatchError(
-                f"{gold_name} and {pred_name}: {acc.mismatch_count} line(s) hold different "
-                f"characters ({shown})",
+                f"{gold_name} and {pred_name}: {plural(acc.mismatch_count, 'line')} "
+                f"{'holds' if acc.mismatch_count == 1 else 'hold'} different characters ({shown})",
                 "the prediction must segment exactly the gold text; leave out {0} "
                 "to score through a character alignment",
                 fixes=(Fix("strict", True),),
@@ -389,15 +393,16 @@ class Scorer:
         acc = self.acc
         if acc.mismatch_count:
             warnings.append(
-                f"{acc.mismatch_count} line(s) hold different characters in gold and "
-                f"prediction; {self.counter.mismatch_outcome()}"
+                f"{plural(acc.mismatch_count, 'line')} "
+                f"{'holds' if acc.mismatch_count == 1 else 'hold'} different characters in gold "
+                f"and prediction; {self.counter.mismatch_outcome()}"
             )
         if acc.empty_gold_lines:
             shown = ", ".join(map(str, acc.empty_gold_lines[: self.max_examples]))
             more = "" if len(acc.empty_gold_lines) <= self.max_examples else ", ..."
             warnings.append(
-                f"{len(acc.empty_gold_lines)} empty gold line(s) where the prediction has "
-                f"words, skipped (line {shown}{more})"
+                f"{plural(len(acc.empty_gold_lines), 'empty gold line')} where the prediction "
+                f"has words, skipped (line {shown}{more})"
             )
         counts = SegCounts(*acc.totals)
         if self.dictionary is not None:

@@ -12,6 +12,8 @@ import re
 from collections.abc import Iterable
 from itertools import islice
 
+from cws_bench.metrics.units import plural
+
 __all__ = ["SAMPLE_LINES", "input_warnings", "names_look_swapped"]
 
 SAMPLE_LINES = 2000
@@ -72,15 +74,16 @@ def input_warnings(
     several, single = _unsegmented(pairs)
     if _looks_unsegmented(several, single):
         warnings.append(
-            f"{pred_name} looks like raw, unsegmented text: {single} of the {several} lines "
-            f"where the gold has several words are one word in it (read among the first "
-            f"{len(pairs)} lines); segment it first (e.g. with cws-bench segment)"
+            f"{pred_name} looks like raw, unsegmented text: {single} of the "
+            f"{plural(several, 'line')} where the gold has several words are one word in it "
+            f"(read among the first {plural(len(pairs), 'line')}); segment it first "
+            "(e.g. with cws-bench segment)"
         )
     several, single = _unsegmented((pred, gold) for gold, pred in pairs)
     if _looks_unsegmented(several, single):
         warnings.append(
             f"{gold_name} (the gold) looks like raw, unsegmented text: {single} of the "
-            f"{several} lines where the prediction has several words are one word in it; "
+            f"{plural(several, 'line')} where the prediction has several words are one word in it; "
             "are the gold and the prediction swapped? The gold comes first"
         )
     elif names_look_swapped(gold_name, pred_name):

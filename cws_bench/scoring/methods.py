@@ -35,6 +35,7 @@ from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from cws_bench.errors import CwsBenchError
+from cws_bench.metrics.units import plural
 from cws_bench.scoring.counts import AdditiveCounts
 from cws_bench.scoring.scores import SegScores
 from cws_bench.text.io import PathLike, normalize_encoding, open_binary, split_words
@@ -258,8 +259,9 @@ class SighanMethod(CountingMethod):
     def missing_predictions_outcome(self, scored_lines: int, gold_rest: Sequence[str]) -> str:
         missed = sum(len(split_words(line)) for line in gold_rest)
         return (
-            f"only the {scored_lines} lines both have are scored, as the SIGHAN script "
-            f"does ({missed} gold words of the other lines not counted)"
+            f"only the {plural(scored_lines, 'line')} both have "
+            f"{'is' if scored_lines == 1 else 'are'} scored, as the SIGHAN script "
+            f"does ({plural(missed, 'gold word')} of the other lines not counted)"
         )
 
     def mismatch_outcome(self) -> str:

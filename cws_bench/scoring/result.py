@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cws_bench.errors import CwsBenchError
-from cws_bench.metrics.units import units
+from cws_bench.metrics.units import plural, units
 from cws_bench.scoring.counts import SegCounts
 from cws_bench.scoring.methods import CountingMethod, get_method
 from cws_bench.scoring.scores import SegScores, score_counts
@@ -230,13 +230,13 @@ class ScoreResult(Mapping[str, Any]):
         lines = [f"{pred} against {gold} ({self.method} counting, {unit.label})"]
         lines += [f"  {label:<{width}}  {value:>10}" for label, value in rows]
         lines.append(
-            f"  errors: {c.split_gold:,} gold words split into {c.split_pred:,} pieces; "
-            f"{c.merge_gold:,} merged into {c.merge_pred:,} words; "
-            f"{c.cross_regions:,} crossing regions ({c.cross_gold:,} gold, {c.cross_pred:,} "
-            f"predicted words)"
+            f"  errors: {plural(c.split_gold, 'gold word')} split into "
+            f"{plural(c.split_pred, 'piece')}; {c.merge_gold:,} merged into "
+            f"{plural(c.merge_pred, 'word')}; {plural(c.cross_regions, 'crossing region')} "
+            f"({c.cross_gold:,} gold, {plural(c.cross_pred, 'predicted word')})"
         )
         lines.append(
-            f"  sentences: {c.sentences:,} scored, {c.skipped_lines:,} empty gold lines "
+            f"  sentences: {c.sentences:,} scored, {plural(c.skipped_lines, 'empty gold line')} "
             f"skipped, {c.mismatched_lines:,} with differing text"
         )
         for m in self.mismatches:

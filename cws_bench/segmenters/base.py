@@ -47,6 +47,7 @@ from typing import Any, ClassVar, Literal
 
 from cws_bench import __version__
 from cws_bench.errors import CwsBenchError, Fix, SegmenterError
+from cws_bench.metrics.units import plural
 
 __all__ = [
     "KINDS",
@@ -225,7 +226,7 @@ def check_segmentation(
     if len(output) != len(lines):
         raise SegmenterError(
             name,
-            f"returned {len(output)} segmented lines for a batch of {len(lines)}",
+            f"returned {plural(len(output), 'segmented line')} for a batch of {len(lines)}",
             "an adapter must return exactly one list of words per input line",
         )
     checked: list[list[str]] = []
@@ -382,7 +383,7 @@ class Segmenter(ABC):
             log.debug("segmenter %s failed", self.name, exc_info=True)
             raise SegmenterError(
                 self.name,
-                f"failed on a batch of {len(lines)} lines: {type(e).__name__}: {e}",
+                f"failed on a batch of {plural(len(lines), 'line')}: {type(e).__name__}: {e}",
                 "segment smaller batches ({0}) to find the line that breaks it",
                 fixes=(Fix("batch_size"),),
             ) from e

@@ -66,13 +66,16 @@ import numpy as np
 
 from cws_bench.errors import (
     CorpusFormatError,
-    CorpusUnavailableError,
     CwsBenchError,
-    Fix,
     SegmenterError,
 )
 from cws_bench.segmenters.base import ModelSegmenter, TrainingData
-from cws_bench.segmenters.sources import TrainingCorpus, training_data
+from cws_bench.segmenters.sources import (
+    TrainingCorpus,
+    combined_data,
+    training_data,
+    training_sources,
+)
 from cws_bench.text.io import atomic_write, display_name
 
 try:
@@ -633,57 +636,6 @@ def _learn_crfsuite(
     return weights, transitions
 
 
-def _training_sources(
-    corpus: str,
-    split: str | None,
-    fallback: str | dict[str, str] | None,
-    **options: Any,
-) -> tuple[list[TrainingCorpus], str | None]:
-    """What to train on: ``corpus``/``split``, or the fallback when that is not here."""
-    try:
-        return [TrainingCorpus(corpus, split, **options)], None
-    except CorpusUnavailableError as e:
-        target = fallback.get(corpus) if isinstance(fallback, dict) else fallback
-        if not target:
-            raise CorpusUnavailableError(
-                f"crf has no training data for {corpus}: {e.message}",
-                f"{e.template}; or name data to train on instead with {{{len(e.fixes)}}}",
-                fixes=(*e.fixes, Fix("fallback", metavar="CORPUS[:SPLITS]", segmenter=True)),
-            ) from e
-    name, _, splits = target.partition(":")
-    # data_dir is where ``corpus`` is, not the fallback
-    sources = [TrainingCorpus(name, part or None) for part in splits.split("+")]
-    described = f"{name}:{splits}" if splits else sources[0].description
-    absent = f"{corpus}:{split or 'train'}"
-    return sources, f"{described}, in place of {absent} (not available here)"
-
-
-def _combined(sources: list[TrainingCorpus], note: str | None) -> TrainingData:
-    """One TrainingData for sentences read from one or more sources (after reading them)."""
-    datas = [source.data for source in sources]
-    assert all(data is not None for data in datas)
-    if len(datas) == 1 and note is None:
-        assert datas[0] is not None
-        return datas[0]
-    first = datas[0]
-    assert first is not None
-    same_corpus = all(d is not None and d.corpus == first.corpus for d in datas)
-    checksum = (
-        datas[0].checksum
-        if len(datas) == 1 and datas[0] is not None
-        else hashlib.blake2b(
-            "+".join(d.checksum or "" for d in datas if d is not None).encode(), digest_size=8
-        ).hexdigest()
-    )
-    return TrainingData(
-        description=note or "+".join(d.description for d in datas if d is not None),
-        corpus=first.corpus if same_corpus else None,
-        split=first.split if len(datas) == 1 else None,
-        checksum=checksum,
-        sentences=sum(d.sentences for d in datas if d is not None),
-    )
-
-
 class CRFSegmenter(ModelSegmenter):
     """A B/M/E/S (or B/I) character tagger with a linear model, trained by cws-bench.
 
@@ -704,9 +656,12 @@ class CRFSegmenter(ModelSegmenter):
         word_features: add the word-list features (default on); ``folds``
             is the jackknife's number of folds (default 10).
         fallback: what to train on when ``corpus``'s training split is not on
-            this machine: ``NAME[:SPLIT[+SPLIT...]]``, or a table of such by
-            corpus name (``{"sighan2005-pku": "pd1998:train+test"}``); the
-            model's ``trained_on`` says that it stood in.
+            this machine, overriding what the corpus itself names
+            (``Corpus.training_stand_in``: ``sighan2005-pku``'s is
+            ``pd1998:train+test``): ``NAME[:SPLIT[+SPLIT...]]``, a table of such
+            by corpus name, or ``"none"`` (nothing stands in). The model's
+            ``trained_on`` says what stood in
+            (:func:`~cws_bench.segmenters.sources.training_sources`).
         cache: keep the trained model in a folder (True: the user's cache
             folder, ``models/``), keyed by the training data's checksum and the
             settings, and load it instead of training again.
@@ -773,8 +728,14 @@ class CRFSegmenter(ModelSegmenter):
             self.model = CRFModel.load(model).prepare()
             self.trained_on = self.model.trained_on
         elif corpus is not None:
-            sources, note = _training_sources(
-                corpus, split, fallback, format=format, encoding=encoding, data_dir=data_dir
+            sources, note = training_sources(
+                corpus,
+                split,
+                fallback,
+                segmenter=self.name,
+                format=format,
+                encoding=encoding,
+                data_dir=data_dir,
             )
             self._train_cached(sources, note, cache)
             if note is not None:
@@ -787,7 +748,7 @@ class CRFSegmenter(ModelSegmenter):
     ) -> None:
         """Train on ``sources``, or load the model cached for the same data and settings."""
         sentences = [sentence for source in sources for sentence in source]
-        data = _combined(sources, note)
+        data = combined_data(sources, note)
         path = None
         if cache:
             from cws_bench.segmenters.loaded import models_folder

@@ -22,6 +22,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from cws_bench.metrics.units import plural
+
 __all__ = ["FIDELITY_FIELDS", "fidelity_line", "request_log", "summarize", "summary_note"]
 
 FIDELITY_FIELDS = ("altered", "inserted", "deleted", "substituted", "refused", "empty")
@@ -153,9 +155,9 @@ def summary_note(summary: dict[str, Any] | None) -> str | None:
     if not fidelity:
         return None
     return (
-        f"{fidelity['altered']:,} of {fidelity['lines']:,} lines altered "
+        f"{fidelity['altered']:,} of {plural(fidelity['lines'], 'line')} altered "
         f"({fidelity['inserted']:,} inserted, {fidelity['deleted']:,} deleted, "
-        f"{fidelity['substituted']:,} substituted characters; "
+        f"{plural(fidelity['substituted'], 'substituted character')}; "
         f"{fidelity['refused']:,} refused, {fidelity['empty']:,} empty"
         + (
             f", of which {fidelity['oversized']:,} oversized, not read"

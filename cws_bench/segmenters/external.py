@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from cws_bench.errors import SegmenterError
+from cws_bench.metrics.units import plural
 from cws_bench.segmenters.base import KINDS, Kind, Segmenter, SegmenterOutputError, TrainingData
 from cws_bench.system.workers import (
     command_ended,
@@ -383,7 +384,7 @@ class CommandSegmenter(Segmenter):
             outputs.pop()
         if len(outputs) != len(lines):
             raise self._fail(
-                f"wrote {len(outputs)} lines for {len(lines)} input lines",
+                f"wrote {plural(len(outputs), 'line')} for {plural(len(lines), 'input line')}",
                 first,
                 len(lines),
                 proc.stderr,

@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from cws_bench.errors import SegmenterError
+from cws_bench.metrics.units import plural
 from cws_bench.segmenters.base import Segmenter, TrainingData
 from cws_bench.segmenters.neural import (
     bounded_network,
@@ -62,7 +63,9 @@ def words_of(output: Any, lines: int, task: str | None = None) -> list[list[str]
             )
         output = output[keys[0]]
     if not isinstance(output, list) or len(output) != lines:
-        raise TypeError(f"HanLP returned {type(output).__name__} for a batch of {lines} lines")
+        raise TypeError(
+            f"HanLP returned {type(output).__name__} for a batch of {plural(lines, 'line')}"
+        )
     if lines and not all(isinstance(words, list) for words in output):
         raise TypeError("HanLP returned something else than one list of words per line")
     return [pieces(words) for words in output]

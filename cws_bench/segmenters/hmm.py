@@ -67,7 +67,7 @@ from typing import Any
 
 from cws_bench.errors import CorpusFormatError, CwsBenchError, SegmenterError
 from cws_bench.segmenters.base import ModelSegmenter, TrainingData
-from cws_bench.segmenters.sources import TrainingCorpus, training_data
+from cws_bench.segmenters.sources import combined_data, training_data, training_sources
 from cws_bench.text.io import atomic_write, display_name
 
 try:
@@ -495,14 +495,26 @@ class HMMSegmenter(ModelSegmenter):
         self.fold = bool(fold_width)
         self.compiled = compiled and _decode is not None
         self.model: HMMModel | None = None
+        self.notes: list[str] = []  # shown with the bake-off's warnings
         if model is not None and corpus is not None:
             raise SegmenterError(self.name, "give a model or a corpus to train on, not both")
         if model is not None:
             self._use(HMMModel.load(model))
         elif corpus is not None:
-            self.train(
-                TrainingCorpus(corpus, split, format=format, encoding=encoding, data_dir=data_dir)
+            sources, note = training_sources(
+                corpus,
+                split,
+                segmenter=self.name,
+                format=format,
+                encoding=encoding,
+                data_dir=data_dir,
             )
+            if len(sources) == 1 and note is None:
+                self.train(sources[0])
+            else:  # what the corpus names stands in for its absent training split
+                sentences = [sentence for source in sources for sentence in source]
+                self.train(sentences, combined_data(sources, note))
+                self.notes.append(f"trained on {note}")
         elif split is not None:
             raise SegmenterError(self.name, "split needs a corpus", "pass corpus=NAME too")
 

@@ -150,7 +150,8 @@ class JiebaSegmenter(Segmenter):
         hmm: let jieba's HMM join characters its dictionary does not know.
         user_dict: a user dictionary (``word [freq] [tag]`` a line, UTF-8),
             loaded with ``Tokenizer.load_userdict``.
-        dictionary: a main dictionary replacing jieba's own (``word freq [tag]``).
+        lexicon: a main word list replacing jieba's own dictionary (``word freq [tag]``;
+            ``--lexicon`` on the command line).
     """
 
     name = "jieba"
@@ -169,17 +170,18 @@ class JiebaSegmenter(Segmenter):
         mode: Mode = "default",
         hmm: bool = True,
         user_dict: str | os.PathLike[str] | None = None,
-        dictionary: str | os.PathLike[str] | None = None,
+        lexicon: str | os.PathLike[str] | None = None,
     ) -> None:
-        super().__init__(mode=mode, hmm=hmm, user_dict=user_dict, dictionary=dictionary)
+        super().__init__(mode=mode, hmm=hmm, user_dict=user_dict, lexicon=lexicon)
         if mode not in MODES:
             raise SegmenterError(
                 self.name, f"unknown mode {mode!r}", f"use one of: {', '.join(MODES)}"
             )
         self.mode = mode
         self.hmm = bool(hmm)
+        dictionary = lexicon
         if dictionary is not None:
-            dictionary = check_dictionary_file(self.name, dictionary, "dictionary")
+            dictionary = check_dictionary_file(self.name, dictionary, "lexicon")
         if user_dict is not None:
             user_dict = check_dictionary_file(self.name, user_dict, "user dictionary")
         with quiet_jieba(self.library) as library:

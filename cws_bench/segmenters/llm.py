@@ -88,6 +88,7 @@ from pathlib import Path
 from typing import Any
 
 from cws_bench.errors import SegmenterError
+from cws_bench.metrics.units import plural
 from cws_bench.segmenters.base import Segmenter, TrainingData
 
 __all__ = [
@@ -273,13 +274,13 @@ def _draw_shots(corpus: str, count: int, seed: int, data_dir: str | None) -> _Sh
     if len(pool) < count:
         raise SegmenterError(
             "llm",
-            f"{source.description} has {len(pool)} sentences of {low}-{high} characters, "
-            f"fewer than the {count} shots asked for",
+            f"{source.description} has {plural(len(pool), 'sentence')} of {low}-{high} "
+            f"characters, fewer than the {plural(count, 'shot')} asked for",
         )
     chosen = random.Random(seed).sample(pool, count)
     assert source.data is not None
     data = TrainingData(
-        f"{count} shots from {source.description} (seed {seed})",
+        f"{plural(count, 'shot')} from {source.description} (seed {seed})",
         source.data.corpus,
         source.data.split,
         source.data.checksum,
@@ -424,7 +425,7 @@ class LLMSegmenter(Segmenter):
         if int(shots) > 0 and not shots_corpus:
             raise SegmenterError(
                 self.name,
-                f"{shots} shots asked for but no shots_corpus",
+                f"{plural(shots, 'shot')} asked for but no shots_corpus",
                 "name the corpus whose training split the shots come from (shots_corpus)",
             )
         self.backend = backend
@@ -625,7 +626,8 @@ class LLMSegmenter(Segmenter):
             return reply
         raise SegmenterError(
             self.name,
-            f"{url}: no answer after {self.retries + 1} attempts ({'; '.join(failures[-3:])})",
+            f"{url}: no answer after {plural(self.retries + 1, 'attempt')} "
+            f"({'; '.join(failures[-3:])})",
             "the server or the connection failed, not the data: check that the server is "
             "up and the model name is right; raise timeout, deadline or retries for a slow "
             "server",

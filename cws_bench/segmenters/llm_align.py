@@ -67,6 +67,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from cws_bench.metrics.units import plural
+
 __all__ = [
     "ANSWER_MARKERS",
     "ON_ALTERED",
@@ -330,7 +332,7 @@ substituted=1, refused=False, empty=False, output='repaired'))
         what = "refused" if refused else "changed the text"
         raise ValueError(
             f"the reply {what}: {inserted} inserted, {deleted} deleted, "
-            f"{substituted} substituted characters"
+            f"{plural(substituted, 'substituted character')}"
         )
     if spaces:
         bounds = sorted(set(bounds) | set(spaces))

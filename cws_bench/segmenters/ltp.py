@@ -42,6 +42,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from cws_bench.errors import SegmenterError
+from cws_bench.metrics.units import plural
 from cws_bench.segmenters.base import Segmenter, TrainingData
 from cws_bench.segmenters.neural import (
     cut_at,
@@ -123,7 +124,7 @@ class _NeuralModel:
         if missing:
             raise SegmenterError(
                 name,
-                f"the weights in {weights} lack {len(missing)} tensor(s) of the cws task "
+                f"the weights in {weights} lack {plural(len(missing), 'tensor')} of the cws task "
                 f"(first: {missing[0]})",
                 "the folder's config.json and pytorch_model.bin must come from the same model",
             )

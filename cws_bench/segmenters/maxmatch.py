@@ -24,7 +24,7 @@ Rules shared by the three:
 
 The official SIGHAN 2005 baseline (``mwseg.pl`` in ``icwb2-data/scripts``)
 is FMM with the longest word of the training word list as maximum length
-and no run rule: ``get_segmenter("fmm", dictionary=..., keep_runs=False)``
+and no run rule: ``get_segmenter("fmm", lexicon=..., keep_runs=False)``
 reproduces its PKU scores exactly (R 0.907, P 0.843, F 0.874, OOV-R 0.069,
 IV-R 0.958; ``tests/segmenters/test_maxmatch.py``). The baseline table of
 the bakeoff's paper (Emerson 2005, Table 3: PKU F 0.869) was not produced
@@ -200,14 +200,15 @@ def maximum_matching_python(
 class MaximumMatching(Segmenter):
     """Maximum matching over a dictionary: forward (``fmm``), backward (``bmm``) or both (``bimm``).
 
-    Exactly one word source: ``dictionary`` (a file), ``corpus`` (a
+    Exactly one word source: ``lexicon`` (a word list file), ``corpus`` (a
     registered corpus, or a segmented file, whose word types are used), or
     ``words`` (a list).
 
     Args:
         direction: ``forward``, ``backward`` or ``bidirectional``.
-        dictionary: a dictionary file, one word a line (or jieba's ``word freq
-            tag``); or, as ``--dict`` takes it, ``jieba`` or ``corpus:NAME[:SPLIT]``.
+        lexicon: the word list: a file, one word a line (or jieba's ``word freq
+            tag``), ``jieba`` or ``corpus:NAME[:SPLIT]`` (``--lexicon`` on the command
+            line; not a corpus' ``dictionary``, the OOV dictionary scoring uses).
         corpus: a registered corpus name or a segmented file. A registered
             corpus without ``split`` gives its standard dictionary (the SIGHAN
             training word list, or the word types of its training split).
@@ -216,7 +217,7 @@ class MaximumMatching(Segmenter):
         max_word_length: the longest word tried, in characters (default:
             the longest dictionary word, as the SIGHAN baseline does).
         keep_runs: never cut inside a run of Latin letters and digits.
-        encoding: the encoding of ``dictionary`` or of a corpus file.
+        encoding: the encoding of ``lexicon`` or of a corpus file.
         data_dir: where a registered corpus' data is (as ``get_corpus`` takes it).
     """
 
@@ -229,7 +230,7 @@ class MaximumMatching(Segmenter):
         self,
         *,
         direction: Direction = "forward",
-        dictionary: str | os.PathLike[str] | None = None,
+        lexicon: str | os.PathLike[str] | None = None,
         corpus: str | None = None,
         split: str | None = None,
         words: list[str] | None = None,
@@ -240,7 +241,7 @@ class MaximumMatching(Segmenter):
     ) -> None:
         super().__init__(
             direction=direction,
-            dictionary=dictionary,
+            lexicon=lexicon,
             corpus=corpus,
             split=split,
             words=words,
@@ -269,9 +270,9 @@ class MaximumMatching(Segmenter):
         self.max_word_length = max_word_length
         self.keep_runs = bool(keep_runs)
         self.dictionary: Dictionary | None = None
-        if dictionary is not None or corpus is not None or words is not None:
+        if lexicon is not None or corpus is not None or words is not None:
             found, source = load_word_source(
-                dictionary=dictionary,
+                lexicon=lexicon,
                 corpus=corpus,
                 split=split,
                 words=words,
@@ -297,7 +298,7 @@ class MaximumMatching(Segmenter):
                 "has no dictionary",
                 "pass {0} (one word a line) or {1}",
                 fixes=(
-                    Fix("dictionary", metavar="FILE", segmenter=True),
+                    Fix("lexicon", metavar="FILE", segmenter=True),
                     Fix("corpus", metavar="NAME_OR_FILE", segmenter=True),
                 ),
             )
@@ -347,7 +348,7 @@ class MaximumMatching(Segmenter):
         self.options = {
             key: value
             for key, value in self.options.items()
-            if key not in ("dictionary", "corpus", "split", "words")
+            if key not in ("lexicon", "corpus", "split", "words")
         }
-        self.options["dictionary"] = os.fspath(path)
+        self.options["lexicon"] = os.fspath(path)
         return self

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from cws_bench.errors import SegmenterError
+from cws_bench.metrics.units import plural
 
 __all__ = [
     "DTYPES",
@@ -197,7 +198,7 @@ def resolve_device(name: str, device: str) -> tuple[str, str | None]:
     index = int(match.group(1))
     count = torch.cuda.device_count() if torch.cuda.is_available() else 0
     if index >= count:
-        seen = f"{count} CUDA device(s)" if count else "no CUDA device"
+        seen = plural(count, "CUDA device") if count else "no CUDA device"
         raise SegmenterError(
             name,
             f"device {requested}: torch sees {seen} here",

@@ -27,7 +27,7 @@ from typing import Any
 
 from cws_bench.errors import SegmenterError, SegmenterUnavailableError
 from cws_bench.segmenters.base import Segmenter, plain_options
-from cws_bench.suggest import did_you_mean
+from cws_bench.suggest import close_names, did_you_mean
 from cws_bench.system.installed import entry_points
 
 __all__ = [
@@ -332,15 +332,32 @@ def _install_command(name: str, cls: type[Segmenter], registered: Registered) ->
     return f"pip install {' '.join(cls.requires)}"
 
 
+RENAMED_OPTIONS = {
+    "dictionary": (
+        "lexicon",
+        "a segmenter's word list is `lexicon` (--lexicon); `dictionary` is a corpus' "
+        "OOV dictionary",
+    ),
+}
+"""Segmenter options renamed: old name -> (new name, why), answered by "did you mean"."""
+
+
 def _check_options(name: str, cls: type[Segmenter], options: Mapping[str, Any]) -> None:
     parameters = inspect.signature(cls.__init__).parameters
     if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
         return
     accepted = [p for p in parameters if p != "self"]
     unknown = [key for key in options if key not in accepted]
+    renamed = {old: pair for old, pair in RENAMED_OPTIONS.items() if pair[0] in accepted}
+    for key in unknown:
+        # an old name, or a near miss of one (dictonary): the new name, and why
+        close = close_names(key, [*accepted, *renamed], n=1)
+        if key in renamed or (close and close[0] in renamed):
+            new, why = renamed[key if key in renamed else close[0]]
+            raise SegmenterError(name, f"no option {key!r}", f"did you mean {new}? ({why})")
     if unknown:
-        close = did_you_mean(unknown[0], accepted, n=1)
-        hint = f"{close} " if close else ""
+        close_hint = did_you_mean(unknown[0], accepted, n=1)
+        hint = f"{close_hint} " if close_hint else ""
         raise SegmenterError(
             name,
             f"no option {unknown[0]!r}",
@@ -370,7 +387,7 @@ def get_segmenter(name: str, **options: Any) -> Segmenter:
 
     Options are JSON/TOML-able values (strings, numbers, booleans, paths), so
     a configuration file or a worker process can build the same segmenter:
-    ``get_segmenter("fmm", dictionary="words.txt")``,
+    ``get_segmenter("fmm", lexicon="words.txt")``,
     ``get_segmenter("fmm", corpus="pd1998", split="train")`` (the word types of
     a corpus split), ``get_segmenter("hmm", corpus="pd1998")`` (trained on it),
     ``get_segmenter("hmm", model="pd1998.hmm.json")``.

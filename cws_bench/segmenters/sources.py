@@ -9,13 +9,20 @@ BMES). A registered name wins over a file of the same name; write
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cws_bench.corpora.words import CORPUS_PREFIX, resolve_words
-from cws_bench.errors import CwsBenchError, Fix, SegmenterError, SegmenterUnavailableError
+from cws_bench.errors import (
+    CorpusUnavailableError,
+    CwsBenchError,
+    Fix,
+    SegmenterError,
+    SegmenterUnavailableError,
+)
 from cws_bench.segmenters.base import TrainingData
 from cws_bench.text.checksums import SentenceDigest
 from cws_bench.text.dictionary import Dictionary
@@ -24,7 +31,15 @@ from cws_bench.text.io import PathLike
 if TYPE_CHECKING:
     from cws_bench.segmenters.base import Segmenter
 
-__all__ = ["TrainingCorpus", "load_word_source", "train_segmenter", "training_data"]
+__all__ = [
+    "NO_STAND_IN",
+    "TrainingCorpus",
+    "combined_data",
+    "load_word_source",
+    "train_segmenter",
+    "training_data",
+    "training_sources",
+]
 
 DEFAULT_SPLIT = "train"
 
@@ -125,9 +140,105 @@ class TrainingCorpus:
         )
 
 
+NO_STAND_IN = "none"
+"""A ``fallback`` that turns the corpus' own stand-in off: absent training data skips the row."""
+
+
+def _stand_in(
+    corpus: str, split: str | None, fallback: str | dict[str, str] | None, data_dir: PathLike | None
+) -> str | None:
+    """What to train on in place of ``corpus``'s absent split: the ``fallback`` given
+    (a ``NAME[:SPLITS]`` or a table of such by corpus name), else the registered
+    corpus' own :attr:`~cws_bench.corpora.Corpus.training_stand_in` for its training split."""
+    given = fallback.get(corpus) if isinstance(fallback, dict) else fallback
+    if given:
+        return None if given == NO_STAND_IN else given
+    if (split or DEFAULT_SPLIT) != DEFAULT_SPLIT or not _registered(corpus):
+        return None
+    from cws_bench.corpora import get_corpus
+
+    stand_in: str | None = get_corpus(corpus, data_dir=data_dir).training_stand_in
+    return stand_in
+
+
+def training_sources(
+    corpus: str,
+    split: str | None = None,
+    fallback: str | dict[str, str] | None = None,
+    *,
+    segmenter: str,
+    format: str = "auto",
+    encoding: str = "utf-8",
+    data_dir: PathLike | None = None,
+) -> tuple[list[TrainingCorpus], str | None]:
+    """What a segmenter trains on: ``corpus``/``split``, or what stands in when that is not here.
+
+    What stands in is said once, with the corpus: ``sighan2005-pku``'s training
+    split is People's Daily 1998 (``pd1998:train+test``, the same text and
+    standard) when ``pku_training`` is absent. A ``fallback`` given overrides it
+    (``"none"``: nothing stands in).
+
+    >>> sources, note = training_sources("sample", "test", segmenter="hmm")
+    >>> [source.description for source in sources], note
+    (['sample:test'], None)
+
+    Returns:
+        The sources to read in turn, and None, or the note that says what stood in
+        (``pd1998:train+test, in place of sighan2005-pku:train (not available here)``).
+
+    Raises:
+        CorpusUnavailableError: the data is not here and nothing stands in (the
+            hint names the ``fallback`` option).
+    """
+    try:
+        return [
+            TrainingCorpus(corpus, split, format=format, encoding=encoding, data_dir=data_dir)
+        ], None
+    except CorpusUnavailableError as e:
+        target = _stand_in(corpus, split, fallback, data_dir)
+        if not target:
+            raise CorpusUnavailableError(
+                f"{segmenter} has no training data for {corpus}: {e.message}",
+                f"{e.template}; or name data to train on instead with {{{len(e.fixes)}}}",
+                fixes=(*e.fixes, Fix("fallback", metavar="CORPUS[:SPLITS]", segmenter=True)),
+            ) from e
+    name, _, splits = target.partition(":")
+    # data_dir is where ``corpus`` is, not the stand-in
+    sources = [TrainingCorpus(name, part or None) for part in splits.split("+")]
+    described = f"{name}:{splits}" if splits else sources[0].description
+    absent = f"{corpus}:{split or DEFAULT_SPLIT}"
+    return sources, f"{described}, in place of {absent} (not available here)"
+
+
+def combined_data(sources: Sequence[TrainingCorpus], note: str | None) -> TrainingData:
+    """One TrainingData for sentences read from one or more sources (after reading them)."""
+    datas = [source.data for source in sources]
+    if any(data is None for data in datas):
+        raise ValueError("combined_data: read every source first")
+    known = [data for data in datas if data is not None]
+    first = known[0]
+    if len(known) == 1 and note is None:
+        return first
+    same_corpus = all(d.corpus == first.corpus for d in known)
+    checksum = (
+        first.checksum
+        if len(known) == 1
+        else hashlib.blake2b(
+            "+".join(d.checksum or "" for d in known).encode(), digest_size=8
+        ).hexdigest()
+    )
+    return TrainingData(
+        description=note or "+".join(d.description for d in known),
+        corpus=first.corpus if same_corpus else None,
+        split=first.split if len(known) == 1 else None,
+        checksum=checksum,
+        sentences=sum(d.sentences for d in known),
+    )
+
+
 def load_word_source(
     *,
-    dictionary: PathLike | None = None,
+    lexicon: PathLike | None = None,
     corpus: str | os.PathLike[str] | None = None,
     split: str | None = None,
     words: list[str] | None = None,
@@ -137,15 +248,15 @@ def load_word_source(
     """The word list of a dictionary-based segmenter, from exactly one source.
 
     Args:
-        dictionary: what ``--dict`` names (:func:`cws_bench.corpora.words.resolve_words`):
-            a dictionary file (one word a line, or jieba's ``word freq tag``),
+        lexicon: what ``--lexicon`` names (:func:`cws_bench.corpora.words.resolve_words`):
+            a word list file (one word a line, or jieba's ``word freq tag``),
             ``jieba`` (jieba's bundled dictionary), or ``corpus:NAME[:SPLIT]``
             (the same as ``corpus=NAME, split=SPLIT``).
         corpus: a registered corpus (its standard dictionary, or with ``split``
             the word types of that split) or a segmented file (its word types).
         split: the split whose word types to take, for a registered corpus.
         words: the words themselves.
-        encoding: the encoding of ``dictionary`` or of a corpus file.
+        encoding: the encoding of ``lexicon`` or of a corpus file.
         data_dir: where a registered corpus' data is (as ``get_corpus`` takes it).
 
     Returns:
@@ -156,7 +267,7 @@ def load_word_source(
     """
     given = [
         name
-        for name, value in (("dictionary", dictionary), ("corpus", corpus), ("words", words))
+        for name, value in (("lexicon", lexicon), ("corpus", corpus), ("words", words))
         if value is not None
     ]
     if len(given) != 1:
@@ -165,7 +276,7 @@ def load_word_source(
             + (f", got {' and '.join(given)}" if given else ""),
             "pass {0} (one word a line), or {1} to use the words of a corpus (e.g. {2} {3})",
             fixes=(
-                Fix("dictionary", metavar="FILE", segmenter=True),
+                Fix("lexicon", metavar="FILE", segmenter=True),
                 Fix("corpus", metavar="NAME_OR_FILE", segmenter=True),
                 Fix("corpus", "pd1998", segmenter=True),
                 Fix("split", "train", segmenter=True),
@@ -177,8 +288,8 @@ def load_word_source(
         found = resolve_words(words)
         if not found.dictionary.words:
             raise CwsBenchError("the word list is empty")
-    elif dictionary is not None:
-        found = resolve_words(dictionary, split=split, data_dir=data_dir, encoding=encoding)
+    elif lexicon is not None:
+        found = resolve_words(lexicon, split=split, data_dir=data_dir, encoding=encoding)
     elif corpus is not None and _registered(os.fspath(corpus)):
         spec = f"{CORPUS_PREFIX}{os.fspath(corpus)}"
         found = resolve_words(spec, split=split, data_dir=data_dir)
@@ -273,7 +384,21 @@ def train_segmenter(
             "cannot be trained",
             "trainable segmenters: hmm, crf, transformers, and fmm/bmm/bimm (a word list)",
         )
-    segmenter.train(
-        TrainingCorpus(corpus, split, format=format, encoding=encoding, data_dir=data_dir)
+    sources, note = training_sources(
+        os.fspath(corpus),
+        split,
+        options.get("fallback"),  # crf's option, overriding the corpus' own stand-in
+        segmenter=name,
+        format=format,
+        encoding=encoding,
+        data_dir=data_dir,
     )
+    if len(sources) == 1 and note is None:
+        segmenter.train(sources[0])
+    else:  # what the corpus names stands in for its absent training split
+        read = [sentence for source in sources for sentence in source]
+        segmenter.train(read, combined_data(sources, note))
+        notes = getattr(segmenter, "notes", None)
+        if isinstance(notes, list):
+            notes.append(f"trained on {note}")
     return segmenter

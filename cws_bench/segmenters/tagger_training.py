@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from cws_bench.errors import SegmenterError
+from cws_bench.metrics.units import plural
 from cws_bench.segmenters.base import TrainingData
 from cws_bench.segmenters.neural import resolve_device, tags_to_words
 from cws_bench.segmenters.sources import TrainingCorpus, training_data
@@ -323,7 +324,11 @@ def _dev_sentences(
     rng.shuffle(order)
     held_out = set(order[:count])
     train = [s for i, s in enumerate(sentences) if i not in held_out]
-    return train, [sentences[i] for i in sorted(held_out)], f"{count} training sentences held out"
+    return (
+        train,
+        [sentences[i] for i in sorted(held_out)],
+        f"{plural(count, 'training sentence')} held out",
+    )
 
 
 def train_tagger(

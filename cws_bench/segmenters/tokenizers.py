@@ -21,7 +21,7 @@ from cws_bench.metrics.generation import (
     generation_scores_from_tokens,
 )
 from cws_bench.metrics.tables import csv_table, markdown_table, text_table
-from cws_bench.metrics.units import Units, units
+from cws_bench.metrics.units import Units, plural, units
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -235,7 +235,10 @@ def generation_scores(
         (0.0, True, 1.0, 0.6)
     """
     if isinstance(predictions, str) or len(predictions) != len(references):
-        raise ValueError(f"{len(predictions)} predictions but {len(references)} reference lists")
+        raise ValueError(
+            f"{plural(len(predictions), 'prediction')} but "
+            f"{plural(len(references), 'reference list')}"
+        )
     resolved = tokenizer if isinstance(tokenizer, Tokenizer) else get_tokenizer(tokenizer)
     texts = []
     for refs in references:
@@ -373,7 +376,8 @@ class TokenizerComparison:
         """A line naming the inputs, then the aligned table (scores in %, unless ``scale``)."""
         unit = units(scale, digits)
         items = self.rows[0].items if self.rows else 0
-        title = f"{pred}: {items:,} lines against {references} reference file(s) ({unit.label})"
+        files = plural(references, "reference file")
+        title = f"{pred}: {plural(items, 'line')} against {files} ({unit.label})"
         return f"{title}\n{text_table(*self._score_rows(unit))}"
 
 

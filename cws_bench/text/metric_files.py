@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from cws_bench.errors import CorpusFormatError, CwsBenchError, Fix
+from cws_bench.metrics.units import plural
 from cws_bench.text.io import (
     display_name,
     iter_line_blocks,
@@ -148,7 +149,7 @@ def _fields(line: str, count: int, path: PathLike, number: int, layout: str) -> 
         raise CorpusFormatError(
             display_name(path),
             number,
-            f"{len(fields)} fields, expected {count} ({layout})",
+            f"{plural(len(fields), 'field')}, expected {count} ({layout})",
             f"each line of a TREC {'run' if count == 6 else 'qrels'} file is: {layout}",
         )
     return fields
@@ -703,7 +704,7 @@ def read_token_weights(path: PathLike, *, encoding: str = "utf-8") -> dict[str, 
         fields = line.split("\t")
         hint = "each line is: token<TAB>weight"
         if len(fields) != 2 or not fields[0]:
-            raise CorpusFormatError(display_name(path), number, f"{len(fields)} field(s)", hint)
+            raise CorpusFormatError(display_name(path), number, plural(len(fields), "field"), hint)
         token, text = fields
         try:
             weight = float(text)

@@ -401,7 +401,7 @@ def test_report_with_target_names_and_beta():
     assert [row.name for row in report.classes] == ["Alpha", "Beta"]
     assert "f2-score" in report.to_text()
     assert list(report.to_frame().columns) == ["precision", "recall", "f2-score", "support"]
-    with pytest.raises(ValueError, match="target names"):
+    with pytest.raises(ValueError, match="1 target name;"):
         classification_report(["a", "b"], ["a", "b"], target_names=["x"])
 
 

@@ -137,7 +137,7 @@ def test_generation_text(texts):
     result = invoke("metrics", "generation", "-r", ref1, "-p", pred)
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
-    assert lines[0] == f"{pred}: 2 lines against 1 reference file(s) (scores in %)"
+    assert lines[0] == f"{pred}: 2 lines against 1 reference file (scores in %)"
     assert lines[1].split() == [
         "tokenizer",
         "EM",

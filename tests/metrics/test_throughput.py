@@ -351,14 +351,14 @@ def test_cli_bad_rows(write):
     path = write("log.csv", f"{HEADER}\n0,1,2,3,4\n\n5,6,4,3,4\n1,1,2,-3,4\n")
     result = invoke("metrics", "throughput", path)
     assert result.exit_code == 2
-    assert "log.csv:4: end is before start (1 more bad request(s) after it)" in result.stderr
+    assert "log.csv:4: end is before start (1 more bad request after it)" in result.stderr
     assert "--skip-bad" in result.stderr
     result = invoke("metrics", "throughput", path, "--skip-bad", "--format", "json")
     assert result.exit_code == 0
     data = json.loads(result.stdout)
     assert data["requests"] == 1
     assert data["skipped"] == {"input_tokens is negative": 1, "end is before start": 1}
-    assert "1 request(s) left out: end is before start" in result.stderr
+    assert "1 request left out: end is before start" in result.stderr
     result = invoke("metrics", "throughput", path, "--end", "finish")
     assert result.exit_code == 2
     assert "no column 'finish'" in result.stderr

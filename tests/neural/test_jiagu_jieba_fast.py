@@ -85,7 +85,7 @@ def test_jieba_fast_search_mode_and_user_dictionary(tmp_path):
     words = get_segmenter("jieba-fast", user_dict=str(path)).segment(["云计算服务平台上线"])[0]
     assert words[0] == "云计算服务平台"
     with pytest.raises(SegmenterError, match="no such file"):
-        get_segmenter("jieba-fast", dictionary=str(tmp_path / "none.txt"))
+        get_segmenter("jieba-fast", lexicon=str(tmp_path / "none.txt"))
 
 
 def test_jieba_fast_agrees_with_jieba_on_most_lines(icwb2):

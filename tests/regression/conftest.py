@@ -34,7 +34,7 @@ class Experiment:
         kwargs.setdefault("speed_runs", 1)
         kwargs.setdefault("min_run_seconds", 0.0)
         return record_baseline(
-            "fmm", [str(self.gold)], options={"dictionary": str(self.words)}, **kwargs
+            "fmm", [str(self.gold)], options={"lexicon": str(self.words)}, **kwargs
         )
 
 

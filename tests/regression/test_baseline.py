@@ -36,7 +36,7 @@ def test_record_scores_counts_and_signature(experiment):
     assert record.identity.corpus_checksum == sentences_checksum(iter(gold))
     assert record.identity.dictionary_checksum is None  # a file corpus has no OOV dictionary
     # The word list enters the signature by its content, not its path.
-    assert record.segmenter.options["dictionary"] == f"file:{file_checksum(experiment.words)}"
+    assert record.segmenter.options["lexicon"] == f"file:{file_checksum(experiment.words)}"
     signature = record.identity.signature
     assert f"gold:{record.identity.corpus_checksum}" in signature
     assert "|seg:fmm|segver:0.1.0|opts:" in signature and signature.endswith("resamples:1000")
@@ -47,14 +47,14 @@ def test_record_scores_counts_and_signature(experiment):
 
 def test_a_registered_corpus_has_its_dictionary(experiment):
     baseline = record_baseline(
-        "fmm", ["sample"], options={"dictionary": "corpus:sample"}, speed_runs=1
+        "fmm", ["sample"], options={"lexicon": "corpus:sample"}, speed_runs=1
     )
     (record,) = baseline.records
     assert record.identity.dictionary_checksum == get_corpus("sample").dictionary().checksum
     assert record.identity.corpus_checksum == get_corpus("sample").checksum("test")
     assert record.scores["oov_recall"] is not None
     # A spec that is not a file stays as it is in the signature.
-    assert record.segmenter.options["dictionary"] == "corpus:sample"
+    assert record.segmenter.options["lexicon"] == "corpus:sample"
 
 
 def test_save_and_load_round_trip_with_relative_paths(experiment):
@@ -64,8 +64,8 @@ def test_save_and_load_round_trip_with_relative_paths(experiment):
     save_baseline(baseline, path)
     data = json.loads(path.read_text(encoding="utf-8"))
     assert data["format"] == "cws-bench baseline" and data["format_version"] == 1
-    assert data["segmenter"]["options"] == {"dictionary": "../words.txt"}
-    assert data["segmenter"]["paths"] == ["dictionary"]
+    assert data["segmenter"]["options"] == {"lexicon": "../words.txt"}
+    assert data["segmenter"]["paths"] == ["lexicon"]
     assert data["corpora"][0]["corpus"]["gold"] == "../gold.txt"
     assert data["corpora"][0]["sentence_counts"] == [[4, 4, 4], [3, 3, 3]]
     assert "[4, 4, 4]" in path.read_text(encoding="utf-8")  # a row a line
@@ -80,7 +80,7 @@ def test_a_moved_baseline_is_the_same_experiment(experiment, tmp_path_factory):
     elsewhere = tmp_path_factory.mktemp("elsewhere") / "project"
     shutil.copytree(experiment.folder, elsewhere)
     moved = load_baseline(elsewhere / "baseline.json")
-    assert moved.segmenter.options["dictionary"] == str(elsewhere / "words.txt")
+    assert moved.segmenter.options["lexicon"] == str(elsewhere / "words.txt")
     again = rerun_baseline(moved)
     assert again.records[0].identity == baseline.records[0].identity
     assert again.records[0].scores == baseline.records[0].scores
@@ -96,7 +96,7 @@ def test_a_changed_word_list_changes_the_signature_and_the_scores(experiment):
     assert new.identity.key != old.identity.key
     assert new.identity.signature != old.identity.signature
     assert new.identity.corpus_checksum == old.identity.corpus_checksum
-    assert new.segmenter.options["dictionary"] != old.segmenter.options["dictionary"]
+    assert new.segmenter.options["lexicon"] != old.segmenter.options["lexicon"]
     # Replacing an option is a run of a different configuration.
     plain = rerun_baseline(baseline, options={"keep_runs": False})
     assert plain.segmenter.options["keep_runs"] is False
@@ -119,10 +119,10 @@ def test_callables_segmenters_and_batches():
         many.segmenter.version == "2"
         and "|seg:chars|segver:2|" in many.records[0].identity.signature
     )
-    fmm = get_segmenter("fmm", dictionary="corpus:sample")
+    fmm = get_segmenter("fmm", lexicon="corpus:sample")
     made = record_baseline(fmm, ["sample"], speed_runs=1, min_run_seconds=0)
     named = record_baseline(
-        "fmm", ["sample"], options={"dictionary": "corpus:sample"}, speed_runs=1, min_run_seconds=0
+        "fmm", ["sample"], options={"lexicon": "corpus:sample"}, speed_runs=1, min_run_seconds=0
     )
     assert made.records[0].scores == named.records[0].scores
     with pytest.raises(CwsBenchError, match="cannot be rebuilt"):
@@ -223,7 +223,7 @@ def test_corpus_specs(experiment):
     with pytest.raises(CwsBenchError, match="neither a registered corpus nor a file"):
         as_corpus_spec("no-such-corpus")
     with pytest.raises(CwsBenchError, match="corpus given twice"):
-        record_baseline("fmm", ["sample", "sample"], options={"dictionary": "corpus:sample"})
+        record_baseline("fmm", ["sample", "sample"], options={"lexicon": "corpus:sample"})
     with pytest.raises(CwsBenchError, match="no corpus"):
         record_baseline("fmm", [])
 

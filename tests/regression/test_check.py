@@ -62,7 +62,7 @@ def test_what_changed_in_the_output_and_the_experiment(experiment):
     result = check_baseline(baseline, rerun_baseline(baseline))
     (change,) = result.changes
     assert change.what == "option" and change.corpus is None
-    assert change.message.startswith("option dictionary: words.txt changed since the baseline")
+    assert change.message.startswith("option lexicon: words.txt changed since the baseline")
     assert result.changed_experiment
     diff = result.diffs["gold"]
     (pattern,) = diff.patterns
@@ -109,8 +109,7 @@ def test_speed_bound_on_recorded_speeds(experiment):
         700.0,
     )
     assert speed.message == (
-        "speed 1,000 → 650 characters/s (-35.0%, median of 1 run(s)); allowed drop 30%: "
-        "at least 700"
+        "speed 1,000 → 650 characters/s (-35.0%, median of 1 run); allowed drop 30%: at least 700"
     )
     assert check_baseline(baseline, current, Bounds({"f1": 0.0}, speed=40)).passed
     assert len(check_baseline(baseline, current, Bounds()).checks) == 1  # speed not checked
@@ -119,7 +118,7 @@ def test_speed_bound_on_recorded_speeds(experiment):
 def test_oov_recall_without_a_dictionary_cannot_pass(experiment):
     # A bound that cannot be checked fails closed: an error, not a pass.
     baseline = experiment.record()
-    with pytest.raises(CwsBenchError, match=r"1 bound\(s\) cannot be checked.*no OOV dictionary"):
+    with pytest.raises(CwsBenchError, match=r"1 bound cannot be checked.*no OOV dictionary"):
         check_baseline(baseline, rerun_baseline(baseline), Bounds({"oov_recall": 1.0}))
 
 

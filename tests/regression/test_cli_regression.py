@@ -78,7 +78,7 @@ def test_diff_input_errors_exit_2(segmentations, write):
     other = write("other.txt", "今天上午 ， 乒乓球 拍卖 完 了 。\n研究 人员 发明\n")
     assert invoke("diff", a, other).exit_code == 0
     strict = invoke("diff", a, other, "--strict")
-    assert strict.exit_code == 2 and "1 line(s) hold different characters" in strict.stderr
+    assert strict.exit_code == 2 and "1 line holds different characters" in strict.stderr
     assert "Traceback" not in strict.output
 
 
@@ -90,7 +90,7 @@ def test_diff_input_errors_exit_2(segmentations, write):
 def saved(experiment):
     path = experiment.folder / "baseline.json"
     result = invoke(
-        "baseline", "save", "-s", "fmm", "-O", f"dictionary={experiment.words}",
+        "baseline", "save", "-s", "fmm", "-O", f"lexicon={experiment.words}",
         "--corpus", experiment.gold, "-o", path, "--speed-runs", "1",
     )  # fmt: skip
     assert result.exit_code == 0, result.output
@@ -103,8 +103,8 @@ def test_save_prints_a_summary_and_writes_the_file(saved):
         "name": "fmm",
         "registered": True,
         "version": "0.1.0",
-        "options": {"dictionary": "words.txt"},
-        "paths": ["dictionary"],
+        "options": {"lexicon": "words.txt"},
+        "paths": ["lexicon"],
     }
     assert data["settings"]["speed_runs"] == 1
     shown = invoke("baseline", "show", saved).stdout
@@ -118,7 +118,7 @@ def test_check_exit_codes_and_accepting_a_change(experiment, saved):
     failed = invoke("check", "--baseline", saved, "--max-f1-drop", "0.5")
     assert failed.exit_code == 1
     assert "  FAIL  gold  F1 dropped 100.00 → 76.92 (-23.08 points)" in failed.stdout
-    assert "option dictionary: words.txt changed since the baseline" in failed.stdout
+    assert "option lexicon: words.txt changed since the baseline" in failed.stdout
     assert failed.stderr == ""  # a broken bound is not an error
     assert invoke("check", "--baseline", saved, "--max-f1-drop", "25").exit_code == 0
     assert (
@@ -133,7 +133,7 @@ def test_check_exit_codes_and_accepting_a_change(experiment, saved):
 def test_bounds_stored_in_the_baseline_apply(experiment, tmp_path):
     path = tmp_path / "loose.json"
     saved = invoke(
-        "baseline", "save", "-s", "fmm", "-O", f"dictionary={experiment.words}",
+        "baseline", "save", "-s", "fmm", "-O", f"lexicon={experiment.words}",
         "--corpus", experiment.gold, "-o", path, "--speed-runs", "1", "--max-f1-drop", "30",
     )  # fmt: skip
     assert saved.exit_code == 0
@@ -240,7 +240,7 @@ def test_a_bound_that_cannot_be_checked_fails_closed(saved):
     # No OOV dictionary: the OOV recall bound cannot be checked; that is no pass.
     result = invoke("check", "--baseline", saved, "--max-oov-recall-drop", "1")
     assert result.exit_code == 2, result.output
-    assert "1 bound(s) cannot be checked, so the check cannot pass" in result.stderr
+    assert "1 bound cannot be checked, so the check cannot pass" in result.stderr
     assert "oov" in result.stderr.lower()
     data = json.loads(saved.read_text(encoding="utf-8"))
     data["bounds"] = {"drops": {}, "speed": None}

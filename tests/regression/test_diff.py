@@ -158,7 +158,7 @@ def test_dictionary_counts_out_of_vocabulary_words():
 def test_different_numbers_of_lines_are_an_error():
     with pytest.raises(CwsBenchError, match="A has 2 lines but B has 1"):
         diff_segmentations(sentences(A), sentences(B[:1]))
-    with pytest.raises(CwsBenchError, match="gold has 1 lines"):
+    with pytest.raises(CwsBenchError, match="gold has 1 line but"):
         diff_segmentations(sentences(A), sentences(B), sentences(GOLD[:1]))
 
 
@@ -452,7 +452,7 @@ def test_cli_diff_normalize(tmp_path):
     assert before.exit_code == after.exit_code == 0
     assert "1 changed" in before.stdout
     assert after.stdout.splitlines()[:4] == [
-        f"{tmp_path / 'a.txt'} → {tmp_path / 'b.txt'}: 1 lines, 0 changed (0.0%)",
+        f"{tmp_path / 'a.txt'} → {tmp_path / 'b.txt'}: 1 line, 0 changed (0.0%)",
         "  words: 2 → 2; 0 of A's words are not words of B, 0 of B's are new",
         "  changes: 0 (0 split, 0 merged, 0 boundary moved)",
         "  compared after normalising: width",

@@ -133,11 +133,11 @@ def test_other_tokenizers_corpora_and_baseline_names(pytester):
 
         @pytest.mark.parametrize("direction", ["fmm", "bmm"])
         def test_registered(cws_regression, direction):
-            cws_regression(direction, "sample", options={"dictionary": "corpus:sample"})
+            cws_regression(direction, "sample", options={"lexicon": "corpus:sample"})
 
 
         def test_segmenter_object(cws_regression):
-            cws_regression(get_segmenter("fmm", dictionary="corpus:sample"), "sample")
+            cws_regression(get_segmenter("fmm", lexicon="corpus:sample"), "sample")
         """
     )
     pytester.runpytest("--cws-update-baseline").assert_outcomes(passed=4)

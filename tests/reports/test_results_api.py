@@ -46,6 +46,23 @@ def test_reprs_are_short(bakeoff):
     assert repr(failed) == f"<PairResult {failed.segmenter} on {failed.corpus}: {failed.status}>"
 
 
+def test_print_of_a_bakeoff_prints_its_leaderboards(bakeoff, capsys):
+    """As print(ScoreResult) prints its scores (and ranx's print(report) its table)."""
+    from cws_bench.reports.text import render_across_corpora, render_leaderboard, render_text
+
+    print(bakeoff)
+    printed = capsys.readouterr().out
+    assert printed == render_text(bakeoff) + "\n"
+    assert printed != repr(bakeoff) + "\n"
+    # each corpus' table, with its rows, then F1 by corpus
+    assert printed.startswith(render_leaderboard(bakeoff))
+    assert printed.rstrip("\n").endswith(render_across_corpora(bakeoff).rstrip("\n"))
+    for corpus in bakeoff.corpora():
+        assert f"\n{corpus}\n" in f"\n{printed}"
+    assert all(p.segmenter in printed for p in bakeoff.pairs if p.ok)
+    assert str(bakeoff) == render_text(bakeoff)
+
+
 class _Cells(HTMLParser):
     def __init__(self) -> None:
         super().__init__()

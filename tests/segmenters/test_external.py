@@ -64,7 +64,7 @@ def test_a_hang_is_killed_after_the_timeout():
 
 
 def test_a_wrong_number_of_lines():
-    with pytest.raises(SegmenterError, match="wrote 1 lines for 2 input lines"):
+    with pytest.raises(SegmenterError, match="wrote 1 line for 2 input lines"):
         command("--drop-last").segment(["我们", "是"])
 
 

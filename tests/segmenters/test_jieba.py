@@ -105,7 +105,7 @@ def test_user_dictionary(tmp_path, build):
 def test_own_dictionary_replaces_jiebas(tmp_path):
     path = tmp_path / "dict.txt"
     path.write_text("结婚 10 v\n的 100 u\n和尚 5 n\n尚未 8 d\n", encoding="utf-8")
-    segmenter = get_segmenter("jieba-nohmm", dictionary=str(path))
+    segmenter = get_segmenter("jieba-nohmm", lexicon=str(path))
     assert segmenter.trained_on.description == "dict.txt"
     assert segmenter.segment(["结婚的和尚未结婚的"]) == [
         jieba.Tokenizer(str(path)).lcut("结婚的和尚未结婚的", HMM=False)
@@ -113,7 +113,7 @@ def test_own_dictionary_replaces_jiebas(tmp_path):
     assert segmenter.segment(["结婚的和尚未结婚的"]) == [["结婚", "的", "和尚", "未", "结婚", "的"]]
     # the same path with other words: read again, not the dictionary read before
     path.write_text("结婚 10 v\n的 100 u\n和 5 c\n尚未 8 d\n", encoding="utf-8")
-    edited = get_segmenter("jieba-nohmm", dictionary=str(path))
+    edited = get_segmenter("jieba-nohmm", lexicon=str(path))
     assert edited.segment(["结婚的和尚未结婚的"]) == [["结婚", "的", "和", "尚未", "结婚", "的"]]
 
 

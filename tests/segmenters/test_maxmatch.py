@@ -273,8 +273,8 @@ def test_needs_exactly_one_word_source(tmp_path):
     fmm = get_segmenter("fmm")
     with pytest.raises(SegmenterError, match="has no dictionary"):
         fmm.segment(["我们"])
-    with pytest.raises(CwsBenchError, match="exactly one word source, got dictionary and words"):
-        get_segmenter("fmm", dictionary="x", words=["a"])
+    with pytest.raises(CwsBenchError, match="exactly one word source, got lexicon and words"):
+        get_segmenter("fmm", lexicon="x", words=["a"])
     with pytest.raises(SegmenterError, match="unknown direction"):
         MaximumMatching(direction="sideways", words=["a"])
     with pytest.raises(SegmenterError, match="max_word_length must be a positive integer"):
@@ -290,7 +290,7 @@ def test_train_save_and_load_a_word_list(tmp_path):
     assert path.read_text(encoding="utf-8").split() == sorted(["结婚", "的", "和", "尚未"])
     again = get_segmenter("bmm").load(path)
     assert again.segment(["结婚的和尚未结婚的"]) == [["结婚", "的", "和", "尚未", "结婚", "的"]]
-    assert again.options["dictionary"] == str(path)
+    assert again.options["lexicon"] == str(path)
     assert again.trained_on.checksum == fmm.dictionary.checksum
 
 
@@ -302,7 +302,7 @@ def test_dictionary_from_a_corpus_split_and_a_corpus_file(tmp_path):
     assert fmm.dictionary.words == expected.words
     assert fmm.trained_on.corpus == "sample" and fmm.trained_on.split == "test"
     assert fmm.trained_on.checksum == get_corpus("sample").checksum("test")
-    same = get_segmenter("fmm", dictionary="corpus:sample:test")
+    same = get_segmenter("fmm", lexicon="corpus:sample:test")
     assert same.dictionary.words == expected.words
     gold = tmp_path / "gold.txt"
     gold.write_text("结婚 的 和 尚未\n\n南京市 长江 大桥\n", encoding="utf-8")
@@ -314,7 +314,7 @@ def test_dictionary_from_a_corpus_split_and_a_corpus_file(tmp_path):
 
 
 def test_jieba_dictionary_by_name():
-    fmm = get_segmenter("fmm", dictionary="jieba")
+    fmm = get_segmenter("fmm", lexicon="jieba")
     assert len(fmm.dictionary) > 300_000
     assert fmm.segment(["中华人民共和国成立了"]) == [["中华人民共和国", "成立", "了"]]
 
@@ -338,7 +338,7 @@ def pku(icwb2):
 @pytest.mark.parametrize("method", ["interval", "sighan"])
 def test_fmm_reproduces_the_official_pku_baseline(pku, pku_words, method):
     raw, gold, words = pku
-    fmm = get_segmenter("fmm", dictionary=str(pku_words), keep_runs=False)
+    fmm = get_segmenter("fmm", lexicon=str(pku_words), keep_runs=False)
     pred = fmm.segment(raw)
     result = score_sentences(gold, pred, dictionary=words, method=method)
     for name, expected in BASELINE.items():
@@ -361,7 +361,7 @@ def test_keeping_runs_whole_beats_the_baseline(pku, pku_words):
     raw, gold, words = pku
     scores = {}
     for name in ("fmm", "bmm", "bimm"):
-        pred = get_segmenter(name, dictionary=str(pku_words)).segment(raw)
+        pred = get_segmenter(name, lexicon=str(pku_words)).segment(raw)
         scores[name] = score_sentences(gold, pred, dictionary=words)
     assert scores["fmm"].f1 > BASELINE["f1"] + 0.015
     assert round(scores["fmm"].oov_recall, 3) > BASELINE["oov_recall"]

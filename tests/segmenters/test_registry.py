@@ -107,7 +107,11 @@ def test_unknown_name_and_option():
     assert "did you mean jieba" in str(caught.value)
     with pytest.raises(SegmenterError, match="no option 'dictonary'") as caught:
         get_segmenter("fmm", dictonary="x")
-    assert "did you mean dictionary" in str(caught.value)
+    # a near miss of the old name `dictionary`: the word list's name now
+    assert "did you mean lexicon? (a segmenter's word list is `lexicon`" in str(caught.value)
+    with pytest.raises(SegmenterError, match="no option 'lexicn'") as caught:
+        get_segmenter("fmm", lexicn="x")
+    assert "did you mean lexicon?" in str(caught.value)
 
 
 def test_caller_options_override_presets():
@@ -251,9 +255,9 @@ def minimal_options(name: str, pku_words: Path, tmp_path: Path) -> dict:
     segmented = tmp_path / "segmented.txt"
     segmented.write_text("我们 是 学生\n", encoding="utf-8")
     return {
-        "fmm": {"dictionary": str(pku_words)},
-        "bmm": {"dictionary": str(pku_words)},
-        "bimm": {"dictionary": str(pku_words)},
+        "fmm": {"lexicon": str(pku_words)},
+        "bmm": {"lexicon": str(pku_words)},
+        "bimm": {"lexicon": str(pku_words)},
         "hmm": {"corpus": "sample", "split": "test"},
         "crf": {"corpus": "sample", "split": "test", "epochs": 2},
         "jieba": {},

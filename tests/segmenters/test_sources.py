@@ -50,7 +50,7 @@ def test_neither_corpus_nor_file():
 def test_word_sources():
     words, data = load_word_source(words=["我们", "是"])
     assert words.words == {"我们", "是"} and data.checksum == words.checksum
-    words, data = load_word_source(dictionary="corpus:sample:test")
+    words, data = load_word_source(lexicon="corpus:sample:test")
     assert data.corpus == "sample" and data.split == "test"
     with pytest.raises(CwsBenchError, match="not one string"):
         load_word_source(words="我们")

@@ -259,12 +259,12 @@ def test_real_sighan_pku_identical(shared_corpora: Path, tmp_path: Path) -> None
         [[segmenters]]
         name = "fmm"
         track = "closed"
-        options = {{ dictionary = "{words}" }}
+        options = {{ lexicon = "{words}" }}
 
         [[segmenters]]
         name = "bmm"
         track = "closed"
-        options = {{ dictionary = "{words}" }}
+        options = {{ lexicon = "{words}" }}
     """
     config = _config(tmp_path, body)
     runs = {
@@ -430,7 +430,7 @@ def test_a_baseline_on_an_executor_has_the_same_scores(
     from cws_bench.cli import cli
     from cws_bench.regression.baseline import record_baseline
 
-    options = {"dictionary": str(SAMPLE_DICT)}
+    options = {"lexicon": str(SAMPLE_DICT)}
     serial = record_baseline("fmm", ["sample"], options=options, batch_size=4, speed_runs=1)
     sharded = record_baseline(
         "fmm", ["sample"], options=options, batch_size=4, executor=local, shard_chars=1
@@ -451,7 +451,7 @@ def test_a_baseline_on_an_executor_has_the_same_scores(
         "-s",
         "fmm",
         "-O",
-        f"dictionary={SAMPLE_DICT}",
+        f"lexicon={SAMPLE_DICT}",
         "--corpus",
         "sample",
     ]
@@ -479,7 +479,7 @@ def test_an_empty_corpus_and_a_corpus_smaller_than_one_shard(
 
         [[segmenters]]
         name = "fmm"
-        options = {{ dictionary = "{SAMPLE_DICT}" }}
+        options = {{ lexicon = "{SAMPLE_DICT}" }}
     """
     config = _config(tmp_path, body)
     # write=False: report.html's bucket chart fails on an empty corpus (reports/buckets.py)
@@ -512,11 +512,11 @@ def test_one_sentence_shards_with_empty_lines_at_the_edges(
 
         [[segmenters]]
         name = "fmm"
-        options = {{ dictionary = "{SAMPLE_DICT}" }}
+        options = {{ lexicon = "{SAMPLE_DICT}" }}
 
         [[segmenters]]
         name = "bmm"
-        options = {{ dictionary = "{SAMPLE_DICT}" }}
+        options = {{ lexicon = "{SAMPLE_DICT}" }}
     """
     config = _config(tmp_path, body)
     whole = run_bakeoff(config, output_dir=tmp_path / "a", jobs=1, shard_chars=10**9, write=False)
@@ -597,7 +597,7 @@ def test_a_worker_that_outlives_a_run_never_serves_a_segmenter_of_an_older_file(
         name = "sample"
         [[segmenters]]
         name = "fmm"
-        options = {{ dictionary = "{words.as_posix()}" }}
+        options = {{ lexicon = "{words.as_posix()}" }}
         """,
     )
 

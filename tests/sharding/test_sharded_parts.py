@@ -42,14 +42,14 @@ def local() -> Iterator[LocalExecutor]:
 @pytest.fixture(scope="module")
 def serial(tmp_path_factory: pytest.TempPathFactory) -> bytes:
     out = tmp_path_factory.mktemp("serial") / "out.txt"
-    segment_file(get_segmenter("fmm", dictionary=DICT), RAW, out)
+    segment_file(get_segmenter("fmm", lexicon=DICT), RAW, out)
     return out.read_bytes()
 
 
 def _shard_outputs(tmp_path: Path, host: str) -> list:
     parts = tmp_path / "parts"
     parts.mkdir()
-    options = {"dictionary": DICT}
+    options = {"lexicon": DICT}
     setup = PairSetup("fmm", options, 500, "none", "open", segmenter_key("fmm", options))
     file = FileShards(str(RAW), parts=str(parts), host=host)
     context = ShardContext((setup,), file=file)
@@ -83,11 +83,11 @@ def test_parts_appended_in_order_and_removed(
     local: LocalExecutor, tmp_path: Path, serial: bytes
 ) -> None:
     out = tmp_path / "out.txt"
-    options = {"dictionary": DICT}
+    options = {"lexicon": DICT}
     stats = segment_sharded("fmm", RAW, out, executor=local, options=options, shard_chars=60)
     assert stats.shards > 5
     assert out.read_bytes() == serial
-    expected = segment_file(get_segmenter("fmm", dictionary=DICT), RAW, tmp_path / "s.txt")
+    expected = segment_file(get_segmenter("fmm", lexicon=DICT), RAW, tmp_path / "s.txt")
     assert (stats.lines, stats.characters, stats.words) == (
         expected.lines,
         expected.characters,
@@ -107,7 +107,7 @@ def test_a_failed_run_leaves_no_part_behind(local: LocalExecutor, tmp_path: Path
             RAW,
             folder / "o.txt",
             executor=faulty,
-            options={"dictionary": DICT},
+            options={"lexicon": DICT},
             shard_chars=60,
         )
     assert list(folder.iterdir()) == []
@@ -116,7 +116,7 @@ def test_a_failed_run_leaves_no_part_behind(local: LocalExecutor, tmp_path: Path
 def test_standard_output_gets_the_bytes(
     local: LocalExecutor, serial: bytes, capsysbinary: pytest.CaptureFixture[bytes]
 ) -> None:
-    segment_sharded("fmm", RAW, "-", executor=local, options={"dictionary": DICT}, shard_chars=60)
+    segment_sharded("fmm", RAW, "-", executor=local, options={"lexicon": DICT}, shard_chars=60)
     assert capsysbinary.readouterr().out == serial
 
 

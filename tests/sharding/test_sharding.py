@@ -128,13 +128,13 @@ def test_sample_corpus_identical_to_a_serial_run(
     executor = _executor(request, executor_name)
     raw, gold = SAMPLE / "raw.txt", SAMPLE / "gold.txt"
     serial_out, sharded_out = tmp_path / "serial.txt", tmp_path / "sharded.txt"
-    segment_file(get_segmenter("fmm", dictionary=str(SAMPLE_DICT)), raw, serial_out)
+    segment_file(get_segmenter("fmm", lexicon=str(SAMPLE_DICT)), raw, serial_out)
     stats = segment_sharded(
         "fmm",
         raw,
         sharded_out,
         executor=executor,
-        options={"dictionary": str(SAMPLE_DICT)},
+        options={"lexicon": str(SAMPLE_DICT)},
         shard_chars=60,
     )
     assert stats.shards > 5
@@ -191,13 +191,13 @@ def test_real_sighan_corpora_identical(
         raw = icwb2 / "testing" / f"{corpus}_test.utf8"
         words = icwb2 / "gold" / f"{corpus}_training_words.utf8"
         serial, sharded = tmp_path / f"{corpus}.serial", tmp_path / f"{corpus}.dask"
-        segment_file(get_segmenter("fmm", dictionary=str(words)), raw, serial)
+        segment_file(get_segmenter("fmm", lexicon=str(words)), raw, serial)
         segment_sharded(
             "fmm",
             raw,
             sharded,
             executor=dask_executor,
-            options={"dictionary": str(words)},
+            options={"lexicon": str(words)},
             shard_chars=40_000,
         )
         assert sharded.read_bytes() == serial.read_bytes()
@@ -235,13 +235,11 @@ def test_a_worker_killed_mid_run_changes_nothing(
         SAMPLE / "raw.txt",
         out,
         executor=faulty,
-        options={"dictionary": str(SAMPLE_DICT)},
+        options={"lexicon": str(SAMPLE_DICT)},
         shard_chars=60,
     )
     assert marker.exists()
-    segment_file(
-        get_segmenter("fmm", dictionary=str(SAMPLE_DICT)), SAMPLE / "raw.txt", tmp_path / "s"
-    )
+    segment_file(get_segmenter("fmm", lexicon=str(SAMPLE_DICT)), SAMPLE / "raw.txt", tmp_path / "s")
     assert out.read_bytes() == (tmp_path / "s").read_bytes()
 
 
@@ -258,7 +256,7 @@ def test_a_shard_that_always_crashes_fails_with_the_reason(
             SAMPLE / "raw.txt",
             out,
             executor=faulty,
-            options={"dictionary": str(SAMPLE_DICT)},
+            options={"lexicon": str(SAMPLE_DICT)},
             shard_chars=60,
         )
     assert not out.exists()  # nothing half-written
@@ -370,7 +368,7 @@ def test_every_runner_counts_the_same_characters(tmp_path, local):
     expected = 5 + 4 + 0 + 3  # by hand: the spaces are not characters
     raw = _write(tmp_path / "raw.txt", "\n".join(lines) + "\n")
     gold = _write(tmp_path / "gold.txt", "我们 是 学生\n今天 下雨\n\nOK 了\n")
-    options = {"dictionary": str(SAMPLE_DICT)}
+    options = {"lexicon": str(SAMPLE_DICT)}
     fmm = get_segmenter("fmm", **options)
 
     streamed = segment_file(fmm, raw, tmp_path / "out.txt", batch_size=2)
