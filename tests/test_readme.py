@@ -437,3 +437,31 @@ def test_the_pip_path_installs_what_make_installs() -> None:
     shown = re.fullmatch(r"pip install -e '\.\[([\w,-]+)\]'", lines[2])
     assert shown is not None, lines[2]
     assert set(shown.group(1).split(",")) | {"pkuseg"} == set(extras.group(1).split(","))
+
+
+def test_the_pip_route_for_users_installs_what_the_default_bakeoff_needs() -> None:
+    """README's "Install with pip": pkuseg's order as its adapter says it, the package by its
+    name, extras that exist; the default bake-off's libraries are core dependencies.
+
+    tests/test_wheel.py runs the default bake-off from the wheel installed alone.
+    """
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10: the backport, a dependency there
+        import tomli as tomllib
+
+    from cws_bench.segmenters.pkuseg import PkusegSegmenter
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    body = section("## Two commands")
+    route = re.search(r"```sh\n(python3 -m venv ~/.*?)```", body, flags=re.S)
+    assert route is not None
+    lines = [line.split("  #")[0].strip() for line in route.group(1).splitlines()]
+    assert lines[1] == PkusegSegmenter.install
+    assert lines[2] == f"pip install {project['name']}"
+    named = re.findall(r"pip install\s+'cws-bench\[([\w,-]+)\]'", body)
+    assert named
+    for extras in named:
+        assert set(extras.split(",")) <= set(project["optional-dependencies"])
+    core = {re.match(r"[\w-]+", requirement).group(0) for requirement in project["dependencies"]}
+    assert {"jieba", "snownlp", "opencc"} <= core
