@@ -7,7 +7,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 # Extras installed by the set-up: everything but the 500 MB THULAC model.
-EXTRAS := test,pkuseg,snownlp,rjieba,opencc,crfsuite,dask,subword
+EXTRAS := test,pkuseg,rjieba,crfsuite,dask,subword
 STAMP  := $(VENV)/.installed
 
 .PHONY: run test bench lint clean neural

@@ -463,3 +463,31 @@ def test_the_default_bakeoffs_time_is_one_measured_figure_with_its_date_and_mach
     assert wall.search(readme).group(1) == wall.search(bakeoff).group(1)
     assert date.search(readme).group(1) == date.search(bakeoff).group(1)
     assert "2-core" in bakeoff and "busy" in bakeoff  # the machine, and that it was shared
+
+
+def test_the_pip_route_for_users_installs_what_the_default_bakeoff_needs() -> None:
+    """README's "Install with pip": pkuseg's order as its adapter says it, the package by its
+    name, extras that exist; the default bake-off's libraries are core dependencies.
+
+    tests/test_wheel.py runs the default bake-off from the wheel installed alone.
+    """
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10: the backport, a dependency there
+        import tomli as tomllib
+
+    from cws_bench.segmenters.pkuseg import PkusegSegmenter
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    body = section("## Two commands")
+    route = re.search(r"```sh\n(python3 -m venv ~/.*?)```", body, flags=re.S)
+    assert route is not None
+    lines = [line.split("  #")[0].strip() for line in route.group(1).splitlines()]
+    assert lines[1] == PkusegSegmenter.install
+    assert lines[2] == f"pip install {project['name']}"
+    named = re.findall(r"pip install\s+'cws-bench\[([\w,-]+)\]'", body)
+    assert named
+    for extras in named:
+        assert set(extras.split(",")) <= set(project["optional-dependencies"])
+    core = {re.match(r"[\w-]+", requirement).group(0) for requirement in project["dependencies"]}
+    assert {"jieba", "snownlp", "opencc"} <= core

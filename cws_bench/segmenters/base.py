@@ -36,7 +36,6 @@ naming the segmenter, the line and the first character that differs.
 from __future__ import annotations
 
 import importlib.metadata
-import importlib.util
 import logging
 import os
 from abc import ABC, abstractmethod
@@ -48,6 +47,7 @@ from typing import Any, ClassVar, Literal
 from cws_bench import __version__
 from cws_bench.errors import CwsBenchError, Fix, SegmenterError
 from cws_bench.metrics.units import plural
+from cws_bench.system.installed import missing_modules
 
 __all__ = [
     "KINDS",
@@ -457,7 +457,7 @@ class Segmenter(ABC):
     @classmethod
     def missing(cls) -> list[str]:
         """The modules in :attr:`requires` that cannot be found here."""
-        return [module for module in cls.requires if importlib.util.find_spec(module) is None]
+        return missing_modules(*cls.requires)
 
     @classmethod
     def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:

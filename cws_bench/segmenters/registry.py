@@ -28,7 +28,7 @@ from typing import Any
 from cws_bench.errors import SegmenterError, SegmenterUnavailableError
 from cws_bench.segmenters.base import Segmenter, plain_options
 from cws_bench.suggest import close_names, did_you_mean
-from cws_bench.system.installed import entry_points
+from cws_bench.system.installed import entry_points, missing_modules
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -71,10 +71,7 @@ class Registered:
 
     def missing(self, cls: type[Segmenter]) -> list[str]:
         """The modules this configuration needs that cannot be found here."""
-        import importlib.util
-
-        own = [module for module in self.requires if importlib.util.find_spec(module) is None]
-        return [*cls.missing(), *own]
+        return [*cls.missing(), *missing_modules(*self.requires)]
 
 
 _MAXMATCH = "cws_bench.segmenters.maxmatch:MaximumMatching"

