@@ -53,7 +53,7 @@ def outputs(tmp_path_factory) -> dict[str, Path]:
     raw = list(iter_lines(SAMPLE / "raw.txt"))
     found = {"stored": SAMPLE / "pred.txt"}
     for name in ("fmm", "bmm"):
-        words = get_segmenter(name, dictionary=str(SAMPLE_DICT)).segment(raw)
+        words = get_segmenter(name, lexicon=str(SAMPLE_DICT)).segment(raw)
         path = folder / f"{name}.txt"
         path.write_text("".join(" ".join(w) + "\n" for w in words), encoding="utf-8")
         found[name] = path

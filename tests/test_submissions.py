@@ -57,7 +57,7 @@ CONFIG = """
 
 
 def segment(name: str, lines: list[str]) -> list[str]:
-    segmenter = get_segmenter(name, dictionary=str(SAMPLE_DICT))
+    segmenter = get_segmenter(name, lexicon=str(SAMPLE_DICT))
     return [" ".join(words) for words in segmenter.segment(lines)]
 
 

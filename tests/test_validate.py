@@ -315,7 +315,7 @@ def test_relative_paths_all_resolve_against_the_tomls_folder(tmp_path, monkeypat
 
         [[segmenters]]
         name = "fmm"
-        options = { dictionary = "words.txt" }
+        options = { lexicon = "words.txt" }
 
         [[segmenters]]
         name = "hmm"
@@ -329,7 +329,7 @@ def test_relative_paths_all_resolve_against_the_tomls_folder(tmp_path, monkeypat
     loaded = load_config(config)
     options = {s.label: s.options for s in loaded.segmenters}
     assert options["theirs"]["path"] == str(conf / "pred.txt")
-    assert options["fmm"]["dictionary"] == str(conf / "words.txt")
+    assert options["fmm"]["lexicon"] == str(conf / "words.txt")
     assert options["hmm"] == {
         "corpus": str(conf / "gold.txt"),
         "model": str(conf / "no-model.json"),
@@ -351,13 +351,13 @@ def test_relative_paths_all_resolve_against_the_tomls_folder(tmp_path, monkeypat
 
         [[segmenters]]
         name = "fmm"
-        options = { dictionary = "jieba" }
+        options = { lexicon = "jieba" }
     """,
         "named.toml",
     )
     loaded = load_config(named)
     assert loaded.segmenters[0].options == {"corpus": "pd1998", "model": "someone/a-model"}
-    assert loaded.segmenters[1].options == {"dictionary": "jieba"}
+    assert loaded.segmenters[1].options == {"lexicon": "jieba"}
     assert loaded.corpora[0].dictionary == "corpus:sample"
 
 

@@ -44,7 +44,7 @@ def _segmenters(
         target, dot, rest = text.partition(".")
         if not dot or "=" in target:
             raise click.BadParameter(
-                f"{text!r}: expected SEGMENTER.KEY=VALUE, e.g. fmm.dictionary=words.txt",
+                f"{text!r}: expected SEGMENTER.KEY=VALUE, e.g. fmm.lexicon=words.txt",
                 param_hint="-O/--option",
             )
         key, value = parse_option(rest)
@@ -78,7 +78,7 @@ def _segmenters(
     "raw_options",
     multiple=True,
     metavar="SEGMENTER.KEY=VALUE",
-    help="An option of one segmenter (repeatable): -O fmm.dictionary=words.txt.",
+    help="An option of one segmenter (repeatable): -O fmm.lexicon=words.txt.",
 )
 @click.option(
     "--config",
@@ -165,7 +165,7 @@ def audit(
     \b
     Example:
         cws-bench audit logs/*.txt --segmenters jieba,pkuseg -o audit/
-        cws-bench audit zx:test -s fmm,jieba,pkuseg -O fmm.dictionary=jieba -o audit/
+        cws-bench audit zx:test -s fmm,jieba,pkuseg -O fmm.lexicon=jieba -o audit/
         cws-bench audit crawl.txt --config bakeoff.toml -o audit/ --executor local -j 4
     """
     import contextlib

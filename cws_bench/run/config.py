@@ -335,7 +335,7 @@ def _parse_corpus(table: Any, where: str, base: Path) -> CorpusSpec:
     return CorpusSpec(**spec)
 
 
-FILE_OPTIONS = ("path", "dictionary", "user_dict", "cwd")
+FILE_OPTIONS = ("path", "lexicon", "user_dict", "cwd")
 """Segmenter options that always name a file or folder: a relative one is resolved
 against the configuration's folder (``jieba`` and ``corpus:NAME`` are no files)."""
 MAYBE_FILE_OPTIONS = ("model", "corpus")
