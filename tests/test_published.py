@@ -128,7 +128,7 @@ def test_a_file_of_my_own_loads(tmp_path):
         ('corpus = "sighan2005-pku"', 'corpus = "sighan2005-ctb"', "no test_words entry"),
         ("recall = 0.904", "recall = 9.04", "not a fraction"),
         ("recall = 0.904", 'recall = "0.904"', "recall must be a number"),
-        ('run = ""', 'run = ""\nrank = 1', "unknown key(s) rank"),
+        ('run = ""', 'run = ""\nrank = 1', "unknown key rank"),
         ('table = "Table 3"', "", "missing table"),
     ],
 )

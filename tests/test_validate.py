@@ -418,7 +418,7 @@ def test_numeric_settings_out_of_range_are_refused_together_exit_2_nothing_writt
         "alpha must be a number more than 0 and less than 1, not 1.5",
         "[settings] shard_chars must be a whole number of at least 1, not 0",
         "[settings] retries must be a whole number of at least 0, not 1.5",
-        "unknown key(s) optoins",
+        "unknown key optoins",
     ):
         assert expected in result.output
     assert not out.exists()

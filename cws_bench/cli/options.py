@@ -42,8 +42,22 @@ def stacked(*decorators: Callable[[F], F]) -> Callable[[F], F]:
     return apply
 
 
-class _BoundedInt(click.IntRange):
-    """An IntRange that also asks the setting's :class:`~cws_bench.defaults.Bounds`."""
+class _Bounded(click.ParamType):
+    """What both bounded types add to click's range: the setting's
+    :class:`~cws_bench.defaults.Bounds` asked after click's own conversion."""
+
+    bounds: Any
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        problem = self.bounds.problem(number)
+        if problem is not None:
+            self.fail(problem, param, ctx)
+        return number
+
+
+class _BoundedInt(_Bounded, click.IntRange):
+    """An IntRange that also asks the setting's Bounds."""
 
     def __init__(self, bounds: Any) -> None:
         low, high = bounds.low, bounds.high
@@ -55,15 +69,8 @@ class _BoundedInt(click.IntRange):
         )
         self.bounds = bounds
 
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        number = super().convert(value, param, ctx)
-        problem = self.bounds.problem(number)
-        if problem is not None:
-            self.fail(problem, param, ctx)
-        return number
 
-
-class _BoundedFloat(click.FloatRange):
+class _BoundedFloat(_Bounded, click.FloatRange):
     """A FloatRange that also asks the setting's Bounds (which refuse nan and inf)."""
 
     def __init__(self, bounds: Any) -> None:
@@ -71,13 +78,6 @@ class _BoundedFloat(click.FloatRange):
             min=bounds.low, max=bounds.high, min_open=bounds.low_open, max_open=bounds.high_open
         )
         self.bounds = bounds
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        number = super().convert(value, param, ctx)
-        problem = self.bounds.problem(number)
-        if problem is not None:
-            self.fail(problem, param, ctx)
-        return number
 
 
 def bounded(setting: str) -> click.ParamType:

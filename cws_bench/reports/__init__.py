@@ -185,31 +185,25 @@ def write_reports(
         ) from e
     written: dict[str, Path] = {}
     for kind, text in contents.items():
-        path = folder / files[kind]
-        try:
-            with atomic_write(path) as f:
-                f.write(text)
-        except OSError as e:
-            raise CwsBenchError(
-                f"{path}: cannot write the report ({e.strerror})",
-                "check the folder's permissions and free space, or pass another {0}",
-                fixes=(Fix("output_dir"),),
-            ) from e
-        written[kind] = path
+        written[kind] = _write(folder / files[kind], text, "report")
     for name, text in cards.items():
-        path = folder / name
-        try:
-            path.parent.mkdir(exist_ok=True)
-            with atomic_write(path) as f:
-                f.write(text)
-        except OSError as e:
-            raise CwsBenchError(
-                f"{path}: cannot write the scorecard ({e.strerror})",
-                "check the folder's permissions and free space, or pass another {0}",
-                fixes=(Fix("output_dir"),),
-            ) from e
-        written[name] = path
+        written[name] = _write(folder / name, text, "scorecard")
     return written
+
+
+def _write(path: Path, text: str, what: str) -> Path:
+    """Write one report file atomically (its folder made if missing); a failure names it."""
+    try:
+        path.parent.mkdir(exist_ok=True)
+        with atomic_write(path) as f:
+            f.write(text)
+    except OSError as e:
+        raise CwsBenchError(
+            f"{path}: cannot write the {what} ({e.strerror})",
+            "check the folder's permissions and free space, or pass another {0}",
+            fixes=(Fix("output_dir"),),
+        ) from e
+    return path
 
 
 def _on_terminal() -> bool:

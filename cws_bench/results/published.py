@@ -187,7 +187,9 @@ def _check_row(path: str, index: int, table: Any, test_words: dict[str, int]) ->
         raise _fail(path, where, f"missing {', '.join(missing)}")
     unknown = sorted(table.keys() - _ROW_KEYS)
     if unknown:
-        raise _fail(path, where, f"unknown key(s) {', '.join(unknown)}")
+        raise _fail(
+            path, where, f"unknown {'key' if len(unknown) == 1 else 'keys'} {', '.join(unknown)}"
+        )
     if table["corpus"] not in test_words:
         raise _fail(path, where, f"corpus {table['corpus']!r} has no test_words entry")
     if table["track"] not in TRACKS:

@@ -87,7 +87,7 @@ def _check_keys(where: str, table: Any, allowed: set[str]) -> None:
         listed = f"allowed keys: {', '.join(sorted(allowed))}"
         raise _problem(
             where,
-            f"unknown key(s) {', '.join(unknown)}",
+            f"unknown {'key' if len(unknown) == 1 else 'keys'} {', '.join(unknown)}",
             f"{'; '.join(close)} ({listed})" if close else listed,
         )
 

@@ -67,7 +67,7 @@ from typing import Any
 
 from cws_bench.errors import CorpusFormatError, CwsBenchError, SegmenterError
 from cws_bench.segmenters.base import ModelSegmenter, TrainingData
-from cws_bench.segmenters.sources import combined_data, training_data, training_sources
+from cws_bench.segmenters.sources import train_on_sources, training_data, training_sources
 from cws_bench.text.io import atomic_write, display_name
 
 try:
@@ -509,12 +509,7 @@ class HMMSegmenter(ModelSegmenter):
                 encoding=encoding,
                 data_dir=data_dir,
             )
-            if len(sources) == 1 and note is None:
-                self.train(sources[0])
-            else:  # what the corpus names stands in for its absent training split
-                sentences = [sentence for source in sources for sentence in source]
-                self.train(sentences, combined_data(sources, note))
-                self.notes.append(f"trained on {note}")
+            train_on_sources(self, sources, note)
         elif split is not None:
             raise SegmenterError(self.name, "split needs a corpus", "pass corpus=NAME too")
 

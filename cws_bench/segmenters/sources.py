@@ -210,6 +210,21 @@ def training_sources(
     return sources, f"{described}, in place of {absent} (not available here)"
 
 
+def train_on_sources(
+    segmenter: Segmenter, sources: Sequence[TrainingCorpus], note: str | None
+) -> None:
+    """Train on what :func:`training_sources` found: one source as it is, or the sources
+    that stand in for an absent split read as one, with the note in the segmenter's notes."""
+    if len(sources) == 1 and note is None:
+        segmenter.train(sources[0])
+        return
+    read = [sentence for source in sources for sentence in source]
+    segmenter.train(read, combined_data(sources, note))
+    notes = getattr(segmenter, "notes", None)
+    if isinstance(notes, list):
+        notes.append(f"trained on {note}")
+
+
 def combined_data(sources: Sequence[TrainingCorpus], note: str | None) -> TrainingData:
     """One TrainingData for sentences read from one or more sources (after reading them)."""
     datas = [source.data for source in sources]
@@ -393,12 +408,5 @@ def train_segmenter(
         encoding=encoding,
         data_dir=data_dir,
     )
-    if len(sources) == 1 and note is None:
-        segmenter.train(sources[0])
-    else:  # what the corpus names stands in for its absent training split
-        read = [sentence for source in sources for sentence in source]
-        segmenter.train(read, combined_data(sources, note))
-        notes = getattr(segmenter, "notes", None)
-        if isinstance(notes, list):
-            notes.append(f"trained on {note}")
+    train_on_sources(segmenter, sources, note)
     return segmenter
