@@ -34,6 +34,18 @@ if not os.environ.get("PYTEST_XDIST_WORKER") and not os.environ.get("CWS_BENCH_C
     os.environ["CWS_BENCH_CACHE_DIR"] = _CACHE
     atexit.register(shutil.rmtree, _CACHE, True)
 
+# Tests never assert on time: hypothesis' own timing checks (a deadline per example, the
+# "input generation is slow" health check) fail on a loaded machine, not on wrong code.
+try:
+    from hypothesis import HealthCheck, settings
+
+    settings.register_profile(
+        "cws-bench", deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    )
+    settings.load_profile("cws-bench")
+except ImportError:  # the test extra holds hypothesis; a test that needs it skips without
+    pass
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 SHARED = Path(os.environ.get("CWS_BENCH_SHARED_CORPORA", ROOT.parent / "shared" / "corpora"))

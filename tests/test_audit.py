@@ -383,7 +383,7 @@ def test_rows_past_the_cap_become_blocks_with_the_same_scores(audited, tmp_path)
 
     folder, result = audited
     texts = resolve_texts([str(folder / "inputs" / "sample-test.txt")], tmp_path)
-    segmenters = [AuditSegmenter(n, n, {"dictionary": str(SAMPLE_DICT)}) for n in SEGMENTERS]
+    segmenters = [AuditSegmenter(n, n, {"lexicon": str(SAMPLE_DICT)}) for n in SEGMENTERS]
     small = audit(
         texts,
         segmenters,

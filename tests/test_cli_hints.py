@@ -87,8 +87,8 @@ def test_help_texts_name_only_commands_that_exist():
 @pytest.mark.parametrize("command", ["segment", "train"])
 def test_segment_and_train_take_the_data_dir_their_hints_name(command, tmp_path):
     args = {
-        "segment": ["segment", "-s", "hmm", "--corpus", "sighan2005-pku", str(SAMPLE / "raw.txt")],
-        "train": ["train", "hmm", "sighan2005-pku", "-o", str(tmp_path / "m.json")],
+        "segment": ["segment", "-s", "hmm", "--corpus", "sighan2005-msr", str(SAMPLE / "raw.txt")],
+        "train": ["train", "hmm", "sighan2005-msr", "-o", str(tmp_path / "m.json")],
     }[command]
     empty = tmp_path / "nothing"
     empty.mkdir()

@@ -53,7 +53,9 @@ def test_a_bakeoff_on_spawned_workers_runs_once(tmp_path):
         cwd=tmp_path,
     )
     assert result.returncode == 0, result.stderr
-    pairs = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))["pairs"]
+    # a filtered run writes beside the full run's reports, in a folder named by the filter
+    written = tmp_path / "out" / "only-bmm+fmm-on-sample" / "results.json"
+    pairs = json.loads(written.read_text(encoding="utf-8"))["pairs"]
     assert sorted((pair["segmenter"], pair["status"]) for pair in pairs) == [
         ("bmm", "ok"),
         ("fmm", "ok"),

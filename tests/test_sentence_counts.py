@@ -42,7 +42,7 @@ def test_bakeoff_and_baseline_keep_the_same_rows_for_empty_gold_lines(tmp_path: 
     gold.write_text(GOLD, encoding="utf-8")
     words.write_text(WORDS, encoding="utf-8")
     corpus = CorpusSpec(label="gold", gold=str(gold))
-    options = {"dictionary": str(words)}
+    options = {"lexicon": str(words)}
     task = PairTask(corpus, SegmenterSpec("fmm", "fmm"), options, "key", 100, None)
     bakeoff_rows = [tuple(row) for row in run_pair(task).sentence_counts]
     baseline = record_baseline(

@@ -160,11 +160,11 @@ BAKEOFF = f"""
 
     [[segmenters]]
     name = "fmm"
-    options = {{ dictionary = "{SAMPLE_DICT}" }}
+    options = {{ lexicon = "{SAMPLE_DICT}" }}
 
     [[segmenters]]
     name = "bmm"
-    options = {{ dictionary = "{SAMPLE_DICT}" }}
+    options = {{ lexicon = "{SAMPLE_DICT}" }}
 
     [[segmenters]]
     name = "file"

@@ -14,7 +14,7 @@ and spaces removed.
 >>> (o.sentences, o.exact, o.normalized)
 (3, 1, 3)
 >>> for part in o.describe("its training split").split("; "): print(part)
-1 of 3 test sentences (33.3%) are in its training split
+1 of 3 test sentences (33.3%) is in its training split
 3 (100.0%) after normalising width and punctuation
 """
 

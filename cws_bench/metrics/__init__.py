@@ -43,6 +43,7 @@ MODULES = (
 )
 """The metric modules, for registry-wide tests and documentation."""
 
-HELPERS = ("tables", "defaults", "undefined", "units")
-"""The modules the metric modules share: plain tables, resampling defaults, ``zero_division``,
-the unit policy of printed scores."""
+HELPERS = ("tables", "defaults", "undefined", "units", "calibration")
+"""The modules beside the metrics: plain tables, resampling defaults, ``zero_division``,
+the unit policy of printed scores, and the A/A study of the paired tests (``calibration``,
+a study of ``significance`` rather than a metric)."""

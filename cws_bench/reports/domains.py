@@ -208,13 +208,13 @@ EXCLUDED_MARK = "excluded"
 
 
 def f1_cell(row: DomainRow, corpus: str, mark: Callable[[str], str] = str) -> str:
-    """A row's F1 on one corpus as printed: ``0.964 excluded`` for a contaminated cell.
+    """A row's F1 on one corpus as printed: ``96.41 excluded`` for a contaminated cell.
 
     ``mark`` dresses the mark (Markdown: in italics).
 
     >>> row = DomainRow("snownlp", {"pd1998": 0.9641, "sample": 0.9}, {"pd1998": "trained"})
     >>> f1_cell(row, "pd1998"), f1_cell(row, "sample"), f1_cell(row, "other")
-    ('0.964 excluded', '0.900', '—')
+    ('96.41 excluded', '90.00', '—')
     """
     text = _cell(row.f1.get(corpus))
     return f"{text} {mark(EXCLUDED_MARK)}" if corpus in row.excluded else text

@@ -242,10 +242,10 @@ def render_segmenters(infos: Sequence[SegmenterInfo], fmt: str = "text") -> str:
         raise ValueError(f"unknown format {fmt!r}; choose from text, json")
     rows = [("name", "kind", "version", "available", "description / how to install")]
     for info in infos:
-        if info.available and info.model_missing:
-            note = f"model missing: {info.model_missing}"
-        elif info.available:
-            note = info.description
+        if info.available:
+            note = (
+                f"model missing: {info.model_missing}" if info.model_missing else info.description
+            )
             if info.device:  # a neural adapter: where device="auto" would run it
                 note += f" [device: {info.device}]"
         else:

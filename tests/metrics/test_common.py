@@ -53,10 +53,15 @@ OPTIONS = {
     "skip_bad",
     # significance
     "actual_positives",
+    "alpha",
     "alternative",
     "confidence",
+    "differences",  # max-T: the observed differences beside their joint nulls
+    "exact",  # approximate randomization: every one of the 2^n swaps
     "method",
     "n_resamples",
+    "nulls",  # max-T: each test's null distribution, drawn jointly
+    "power",
     "predicted_positives",
     "seed",
     "true_positives",

@@ -98,7 +98,7 @@ def test_check_and_baseline_take_max_p(experiment, tmp_path):
     saved = CliRunner().invoke(
         cli,
         [
-            "baseline", "save", "-s", "fmm", "-O", f"dictionary={experiment.words}",
+            "baseline", "save", "-s", "fmm", "-O", f"lexicon={experiment.words}",
             "--corpus", str(experiment.gold), "-o", str(path), "--speed-runs", "1",
             "--max-p", "0.05",
         ],

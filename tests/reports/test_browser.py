@@ -95,7 +95,7 @@ def test_dom_holds_the_leaderboards(chromium, page, bakeoff, tmp_path):
         assert f'data-segmenter="{p.segmenter}"' in dom
     assert dom.count("<svg") == dom.count("</svg>") >= 4 * len(bakeoff.corpora())
     best = bakeoff.leaderboard("pd1998")[0]
-    assert f"{best.scores['f1']:.3f}" in dom
+    assert f"{100 * best.scores['f1']:.2f}" in dom  # the report's unit, percent
 
 
 # Appended to a copy of the page: scroll the first leaderboard's box to the right and record,

@@ -646,7 +646,7 @@ def test_a_bakeoff_keeps_the_fidelity_and_requests_of_an_llm_row(server, tmp_pat
     assert any(w.startswith("text fidelity: 1 of") for w in pair.warnings)
     board = (tmp_path / "out" / "leaderboard.md").read_text(encoding="utf-8")
     assert "Prompted LLMs beside the other rows" in board
-    assert f"| llm | open | 1.000 | 1 of {len(gold)} | 0 / 0 / {commas} | 0 / 0 |" in board
+    assert f"| llm | open | 100.00 | 1 of {len(gold)} | 0 / 0 / {commas} | 0 / 0 |" in board
     from cws_bench.reports.text import render_leaderboard
 
     assert "LLM rows beside the others:" in render_leaderboard(result)
@@ -656,7 +656,7 @@ def test_a_bakeoff_keeps_the_fidelity_and_requests_of_an_llm_row(server, tmp_pat
     assert "Prompted LLMs beside the other rows" in page
     table = page.split('<table class="llm">')[1].split("</table>")[0]
     assert (
-        f'<td>open</td><td class="num">1.000</td><td class="num">1 of {len(gold)}</td>'
+        f'<td>open</td><td class="num">100.00</td><td class="num">1 of {len(gold)}</td>'
         f'<td class="num">0 / 0 / {commas}</td><td class="num">0 / 0</td>'
     ) in table
     sent = server.total
@@ -816,7 +816,7 @@ def test_an_oversized_reply_is_not_read_past_its_bound_nor_cached(server, tmp_pa
     from cws_bench.segmenters.diagnostics import summarize, summary_note
 
     assert summary_note(summarize([record])) == (
-        "1 of 1 lines altered (0 inserted, 4 deleted, 0 substituted characters; "
+        "1 of 1 line altered (0 inserted, 4 deleted, 0 substituted characters; "
         "0 refused, 1 empty, of which 1 oversized, not read)"
     )
     assert server.sent < 50_000_000  # the client left long before the end
