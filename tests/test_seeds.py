@@ -1,0 +1,143 @@
+"""Seeds as a dimension of a bake-off (issue 44): ``seeds = [...]`` on a trainable row, one
+pair per seed, the distribution per row, and the two-level bootstrap over seeds and sentences,
+checked against a direct reference loop and against the one-seed paired bootstrap."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from cws_bench.errors import CwsBenchError
+from cws_bench.metrics.significance import (
+    fscore_statistic,
+    paired_bootstrap_test,
+    seed_bootstrap_test,
+)
+from cws_bench.run.config import parse_config
+
+
+def _counts(rng: np.random.Generator, n: int, quality: float) -> np.ndarray:
+    """Per-sentence (correct, predicted, gold) word counts of a made-up system."""
+    gold = rng.integers(3, 30, n)
+    predicted = np.maximum(1, gold + rng.integers(-3, 4, n))
+    correct = np.minimum(predicted, rng.binomial(gold, quality))
+    return np.column_stack([correct, predicted, gold]).astype(np.int64)
+
+
+def _reference(seeds_a, seeds_b, n_resamples, seed, confidence=0.95):
+    """The two-level bootstrap written out loop by loop, from the documented draws."""
+    n = seeds_a[0].shape[0]
+    items = np.random.default_rng(seed).integers(0, n, (n_resamples, n))
+    picker = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
+    picks_a = picker.integers(0, len(seeds_a), (n_resamples, len(seeds_a)))
+    picks_b = picker.integers(0, len(seeds_b), (n_resamples, len(seeds_b)))
+
+    def f1(c):
+        correct, predicted, gold = c
+        return 2 * correct / (predicted + gold)
+
+    def pooled(seeds):
+        return f1(sum(s.sum(axis=0) for s in seeds))
+
+    observed = pooled(seeds_a) - pooled(seeds_b)
+    deltas = []
+    for r in range(n_resamples):
+        total_a = np.zeros(3)
+        for k in picks_a[r]:
+            for i in items[r]:
+                total_a += seeds_a[k][i]
+        total_b = np.zeros(3)
+        for k in picks_b[r]:
+            for i in items[r]:
+                total_b += seeds_b[k][i]
+        deltas.append(f1(total_a) - f1(total_b))
+    deltas = np.array(deltas)
+    extreme = np.sum(np.abs(deltas - observed) >= abs(observed) - 1e-12 * max(1, abs(observed)))
+    low, high = np.quantile(deltas, ((1 - confidence) / 2, (1 + confidence) / 2))
+    return observed, (extreme + 1) / (n_resamples + 1), low, high, np.std(deltas, ddof=1)
+
+
+def test_two_level_bootstrap_matches_the_reference_loop():
+    rng = np.random.default_rng(7)
+    seeds_a = [_counts(rng, 60, q) for q in (0.90, 0.86, 0.93)]
+    seeds_b = [_counts(rng, 60, q) for q in (0.88, 0.89)]
+    seeds_b = [np.column_stack([b[:, 0], b[:, 1], seeds_a[0][:, 2]]) for b in seeds_b]
+    seeds_b = [np.column_stack([np.minimum(b[:, 0], b[:, 2]), b[:, 1], b[:, 2]]) for b in seeds_b]
+    result = seed_bootstrap_test(seeds_a, seeds_b, fscore_statistic(), n_resamples=300, seed=11)
+    difference, p_value, low, high, spread = _reference(seeds_a, seeds_b, 300, 11)
+    assert result.difference == pytest.approx(difference, abs=1e-12)
+    assert result.p_value == pytest.approx(p_value, abs=1e-12)
+    assert (result.low, result.high) == pytest.approx((low, high), abs=1e-12)
+    assert result.standard_error == pytest.approx(spread, abs=1e-12)
+    assert result.test == "two-level bootstrap"
+
+
+def test_one_seed_is_the_ordinary_paired_bootstrap():
+    rng = np.random.default_rng(3)
+    a, b = _counts(rng, 80, 0.9), _counts(rng, 80, 0.85)
+    b[:, 2] = a[:, 2]
+    b[:, 0] = np.minimum(b[:, 0], b[:, 2])
+    one = seed_bootstrap_test([a], [b], fscore_statistic(), n_resamples=500, seed=5)
+    plain = paired_bootstrap_test(a, b, fscore_statistic(), n_resamples=500, seed=5)
+    for key in ("difference", "p_value", "low", "high", "wins", "standard_error"):
+        assert getattr(one, key) == getattr(plain, key), key
+    assert np.array_equal(one.null, plain.null)
+
+
+def test_seed_variation_widens_the_interval():
+    """Seeds that disagree make the difference less certain than one seed's sentences say."""
+    rng = np.random.default_rng(5)
+    base = _counts(rng, 100, 0.9)
+    other = base.copy()
+    other[:, 0] = np.maximum(0, other[:, 0] - rng.integers(0, 2, 100))
+    spread_seeds = [base, other, base, other]
+    one = seed_bootstrap_test([base], [other], fscore_statistic(), n_resamples=400)
+    both = seed_bootstrap_test(spread_seeds, [other], fscore_statistic(), n_resamples=400)
+    assert both.standard_error > one.standard_error
+
+
+def test_seed_bootstrap_refuses_mismatched_seeds():
+    with pytest.raises(ValueError, match="same items"):
+        seed_bootstrap_test([np.ones((3, 3))], [np.ones((4, 3))], fscore_statistic())
+    with pytest.raises(ValueError, match="at least one seed"):
+        seed_bootstrap_test([], [np.ones((3, 3))], fscore_statistic())
+
+
+# ---------------------------------------------------------------------------
+# The configuration
+
+
+def _config(**row):
+    return {
+        "name": "seeds",
+        "corpora": [{"name": "sample"}],
+        "segmenters": [{"name": "fmm", "track": "closed"}, row],
+    }
+
+
+def test_a_seeded_row_becomes_one_row_per_seed():
+    row = {"name": "crf", "track": "closed", "seeds": [1, 2, 3], "options": {"corpus": "pd1998"}}
+    config = parse_config(_config(**row))
+    rows = config.segmenters[1:]
+    assert [r.label for r in rows] == ["crf@seed1", "crf@seed2", "crf@seed3"]
+    assert [r.options["seed"] for r in rows] == [1, 2, 3]
+    assert {r.seed_of for r in rows} == {"crf"}
+    assert all(r.seeds is None and r.options["corpus"] == "pd1998" for r in rows)
+    assert config.segmenters[0].seed_of is None
+
+
+@pytest.mark.parametrize(
+    ("row", "message"),
+    [
+        ({"name": "hmm", "seeds": [1, 2]}, "segmenter hmm has no seed option"),
+        ({"name": "fmm", "seeds": [1]}, "segmenter fmm has no seed option"),
+        ({"name": "crf", "seeds": [1, 1]}, "distinct non-negative integers"),
+        ({"name": "crf", "seeds": []}, "distinct non-negative integers"),
+        ({"name": "crf", "seeds": "1,2"}, "distinct non-negative integers"),
+        ({"name": "crf", "seeds": [1], "options": {"seed": 3}}, "either seeds or options.seed"),
+    ],
+)
+def test_bad_seeds_are_one_clear_error(row, message):
+    with pytest.raises(CwsBenchError, match=message) as caught:
+        parse_config(_config(**row), source="seeds.toml")
+    assert "[[segmenters]] #2" in caught.value.message
