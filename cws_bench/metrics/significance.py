@@ -604,8 +604,8 @@ def seed_bootstrap_test(
 
     resampled_a = np.einsum("rk,rkc->rc", times(k_a).astype(np.float64), sums[:, :k_a])
     resampled_b = np.einsum("rk,rkc->rc", times(k_b).astype(np.float64), sums[:, k_a:])
-    estimate_a = float(_apply(statistic, sum(arrays["a"]).sum(axis=0)[None, :])[0])
-    estimate_b = float(_apply(statistic, sum(arrays["b"]).sum(axis=0)[None, :])[0])
+    estimate_a = float(_apply(statistic, np.sum(arrays["a"], axis=(0, 1))[None, :])[0])
+    estimate_b = float(_apply(statistic, np.sum(arrays["b"], axis=(0, 1))[None, :])[0])
     difference = estimate_a - estimate_b
     deltas = _apply(statistic, resampled_a) - _apply(statistic, resampled_b)
     count = _tail_count(deltas - difference, difference, alternative)
