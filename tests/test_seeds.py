@@ -4,6 +4,11 @@ checked against a direct reference loop and against the one-seed paired bootstra
 
 from __future__ import annotations
 
+import json
+import statistics
+import textwrap
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -13,6 +18,8 @@ from cws_bench.metrics.significance import (
     paired_bootstrap_test,
     seed_bootstrap_test,
 )
+from cws_bench.results.model import BakeoffResult
+from cws_bench.run.bakeoff import run_bakeoff
 from cws_bench.run.config import parse_config
 
 
@@ -141,3 +148,118 @@ def test_bad_seeds_are_one_clear_error(row, message):
     with pytest.raises(CwsBenchError, match=message) as caught:
         parse_config(_config(**row), source="seeds.toml")
     assert "[[segmenters]] #2" in caught.value.message
+
+
+# ---------------------------------------------------------------------------
+# A bake-off with seeds
+
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE_GOLD = ROOT / "corpora" / "sample" / "gold.txt"
+
+
+def _seeded_bakeoff(folder: Path, seeds: list[int]) -> Path:
+    """A crf trained with ``seeds`` on half the sample, fmm and bmm, scored on the other half."""
+    lines = SAMPLE_GOLD.read_text(encoding="utf-8").splitlines(keepends=True)
+    (folder / "train.txt").write_text("".join(lines[::2]), encoding="utf-8")
+    (folder / "test.txt").write_text("".join(lines[1::2]), encoding="utf-8")
+    words = sorted({w for line in lines[::2] for w in line.split()})
+    (folder / "words.txt").write_text("\n".join(words) + "\n", encoding="utf-8")
+    models = folder / "models"
+    crf = f'{{ corpus = "train.txt", epochs = 2, word_features = false, cache = "{models}" }}'
+    config = folder / "seeds.toml"
+    config.write_text(
+        textwrap.dedent(
+            f"""\
+            name = "seeds"
+            resamples = 200
+
+            [[corpora]]
+            label = "half"
+            gold = "test.txt"
+            dictionary = "words.txt"
+
+            [[segmenters]]
+            name = "fmm"
+            track = "closed"
+            options = {{ dictionary = "words.txt" }}
+
+            [[segmenters]]
+            name = "bmm"
+            track = "closed"
+            options = {{ dictionary = "words.txt" }}
+
+            [[segmenters]]
+            name = "crf"
+            track = "closed"
+            seeds = {json.dumps(seeds)}
+            options = {crf}
+            """
+        ),
+        encoding="utf-8",
+    )
+    return config
+
+
+@pytest.fixture(scope="module")
+def seeded(tmp_path_factory) -> tuple[Path, BakeoffResult, BakeoffResult]:
+    folder = tmp_path_factory.mktemp("seeded")
+    config = _seeded_bakeoff(folder, [1, 2, 3])
+    first = run_bakeoff(config, output_dir=folder / "out", jobs=1)
+    models = sorted((folder / "models").glob("crf-*.npz"))
+    stamps = [m.stat().st_mtime_ns for m in models]
+    again = run_bakeoff(config, output_dir=folder / "out", jobs=1)
+    assert [m.stat().st_mtime_ns for m in models] == stamps  # nothing trained again
+    return folder, first, again
+
+
+def test_one_pair_and_one_cached_model_per_seed(seeded):
+    folder, first, again = seeded
+    labels = [p.segmenter for p in first.pairs]
+    assert labels == ["fmm", "bmm", "crf@seed1", "crf@seed2", "crf@seed3"]
+    assert all(p.ok for p in first.pairs)
+    assert len(list((folder / "models").glob("crf-*.npz"))) == 3  # one model per seed
+    f1 = [p.f1 for p in first.pairs[2:]]
+    assert len(set(f1)) > 1  # the seeds change the model
+    assert all(p.cached for p in again.pairs)  # the rerun trains and segments nothing
+    assert [p.f1 for p in again.pairs[2:]] == f1
+
+
+def test_the_row_shows_the_distribution_over_seeds(seeded):
+    _, result, _ = seeded
+    f1 = [p.f1 for p in result.pairs[2:]]
+    summary = result.settings["seeds"]["half"]["crf"]
+    assert summary["seeds"] == [1, 2, 3]
+    assert summary["pairs"] == ["crf@seed1", "crf@seed2", "crf@seed3"]
+    assert summary["scores"]["f1"] == {
+        "mean": pytest.approx(statistics.fmean(f1), abs=1e-6),
+        "sd": pytest.approx(statistics.stdev(f1), abs=1e-6),
+        "min": min(f1),
+        "max": max(f1),
+        "n": 3,
+    }
+    recall = [p.recall for p in result.pairs[2:]]
+    assert summary["scores"]["recall"]["mean"] == pytest.approx(statistics.fmean(recall))
+    board = result.leaderboard("half")
+    assert sorted(p.segmenter for p in board) == ["bmm", "crf", "fmm"]  # one row, not three
+    row = next(p for p in board if p.segmenter == "crf")
+    assert row.f1 == pytest.approx(statistics.fmean(f1), abs=1e-6)
+    # results.json keeps the per-seed pairs and the summary
+    stored = BakeoffResult.from_dict(json.loads(json.dumps(result.to_dict())))
+    assert stored.settings["seeds"] == result.settings["seeds"]
+    assert [p.segmenter for p in stored.leaderboard("half")] == [p.segmenter for p in board]
+
+
+def test_seeded_rows_are_compared_by_the_two_level_bootstrap(seeded):
+    _, result, _ = seeded
+    pairs = {(c.a, c.b): c for c in result.comparisons}
+    assert set(pairs) == {("fmm", "bmm"), ("fmm", "crf"), ("bmm", "crf")}  # no per-seed pairs
+    comparison = pairs["fmm", "crf"]
+    assert comparison.adjusted_p_value is not None  # in the closed track's family
+    assert len([c for c in result.comparisons if c.adjusted_p_value is not None]) == 3
+    # the seeded row's F is the one of its counts summed over the seeds
+    runs = result.pairs[2:]
+    correct = sum(p.correct_words for p in runs)
+    pooled = 2 * correct / sum(p.pred_words + p.gold_words for p in runs)
+    assert comparison.difference == pytest.approx(result.pairs[0].f1 - pooled, abs=1e-12)
+    assert comparison.interval.low <= comparison.difference <= comparison.interval.high
