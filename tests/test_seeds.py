@@ -263,3 +263,43 @@ def test_seeded_rows_are_compared_by_the_two_level_bootstrap(seeded):
     pooled = 2 * correct / sum(p.pred_words + p.gold_words for p in runs)
     assert comparison.difference == pytest.approx(result.pairs[0].f1 - pooled, abs=1e-12)
     assert comparison.interval.low <= comparison.difference <= comparison.interval.high
+
+
+def test_leaderboard_and_terminal_show_one_row_and_the_spread(seeded):
+    folder, result, _ = seeded
+    from cws_bench.metrics.units import Units
+    from cws_bench.reports.tables import seed_lines
+    from cws_bench.reports.text import render_leaderboard
+
+    f1 = [p.f1 for p in result.pairs[2:]]
+    unit = Units("percent")
+    line = seed_lines("half", result.settings, unit)[0]
+    mean, sd = unit.score(statistics.fmean(f1)), unit.score(statistics.stdev(f1))
+    assert line.startswith(f"crf, 3 seeds (1, 2, 3): F {mean} ± {sd} ")
+    assert f"({unit.score(min(f1))}–{unit.score(max(f1))})" in line
+    markdown = (folder / "out" / "leaderboard.md").read_text(encoding="utf-8")
+    text = render_leaderboard(result)
+    for shown, cell in ((markdown, "| closed |"), (text, "  closed  ")):
+        ranked = [row for row in shown.splitlines() if cell in row]
+        assert len(ranked) == 3  # crf once, not once per seed
+        assert not any("@seed" in row for row in ranked)
+        assert "3 seeds (1, 2, 3): F " in shown
+    assert not any(row.startswith("| seeds |") for row in markdown.splitlines())  # not a fact
+
+
+def test_cli_refuses_seeds_on_a_row_without_a_seed_option(tmp_path):
+    from click.testing import CliRunner
+
+    from cws_bench.cli import cli
+
+    config = tmp_path / "bad.toml"
+    config.write_text(
+        'name = "bad"\n[[corpora]]\nname = "sample"\n'
+        '[[segmenters]]\nname = "hmm"\ntrack = "closed"\nseeds = [1, 2]\n',
+        encoding="utf-8",
+    )
+    run = CliRunner().invoke(cli, ["bakeoff", str(config), "-o", str(tmp_path / "out")])
+    assert run.exit_code == 2, run.output
+    assert "[[segmenters]] #1: seeds given, but segmenter hmm has no seed option" in run.output
+    assert "Traceback" not in run.output
+    assert not (tmp_path / "out").exists()
