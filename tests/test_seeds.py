@@ -303,3 +303,19 @@ def test_cli_refuses_seeds_on_a_row_without_a_seed_option(tmp_path):
     assert "[[segmenters]] #1: seeds given, but segmenter hmm has no seed option" in run.output
     assert "Traceback" not in run.output
     assert not (tmp_path / "out").exists()
+
+
+def test_the_bundled_seeds_bakeoff_has_two_five_seed_rows():
+    from cws_bench.run.config import load_config
+
+    config = load_config("seeds")
+    seeded = {s.seed_of for s in config.segmenters if s.seed_of}
+    assert seeded == {"crf-bmes", "crf-bi"}
+    assert [s.options["seed"] for s in config.segmenters if s.seed_of == "crf-bi"] == [
+        1,
+        2,
+        3,
+        4,
+        5,
+    ]
+    assert all(s.track == "closed" for s in config.segmenters)
