@@ -319,3 +319,32 @@ def test_the_bundled_seeds_bakeoff_has_two_five_seed_rows():
         5,
     ]
     assert all(s.track == "closed" for s in config.segmenters)
+
+
+def test_seeds_option_and_selection_of_a_seeded_row(tmp_path):
+    from click.testing import CliRunner
+
+    from cws_bench.cli import cli
+    from cws_bench.run.config import load_config, with_seeds
+    from cws_bench.run.validate import select
+
+    config = with_seeds(load_config("seeds"), [7, 8])
+    labels = [s.label for s in config.segmenters]
+    assert labels == [
+        "fmm",
+        "hmm",
+        "crf-bmes@seed7",
+        "crf-bmes@seed8",
+        "crf-bi@seed7",
+        "crf-bi@seed8",
+    ]
+    assert [s.options["seed"] for s in config.segmenters[2:]] == [7, 8, 7, 8]
+    chosen = select(config, segmenters=["crf-bi", "fmm"])
+    assert [s.label for s in chosen.segmenters] == ["fmm", "crf-bi@seed7", "crf-bi@seed8"]
+    plain = parse_config(_config(name="crf", options={"corpus": "pd1998"}))
+    assert [s.label for s in with_seeds(plain, [3]).segmenters] == ["fmm", "crf@seed3"]
+    with pytest.raises(CwsBenchError, match="no segmenter of the configuration has a seed"):
+        with_seeds(load_config("default"), [1, 2])
+    bad = CliRunner().invoke(cli, ["bakeoff", "default", "--seeds", "1,x", "-o", str(tmp_path)])
+    assert bad.exit_code == 2
+    assert "--seeds: give non-negative whole numbers separated by commas" in bad.output

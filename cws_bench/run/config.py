@@ -92,7 +92,9 @@ __all__ = [
     "configured",
     "load_config",
     "parse_config",
+    "parse_seeds",
     "seed_rows",
+    "with_seeds",
 ]
 
 
@@ -306,6 +308,69 @@ def seed_rows(spec: SegmenterSpec) -> list[SegmenterSpec]:
         )
         for seed in spec.seeds
     ]
+
+
+def parse_seeds(text: str) -> list[int]:
+    """``--seeds``' value: whole numbers separated by commas.
+
+    >>> parse_seeds("1, 2,3")
+    [1, 2, 3]
+    """
+    parts = [part.strip() for part in text.split(",") if part.strip()]
+    if not parts or not all(part.isdigit() for part in parts):
+        raise CwsBenchError(
+            f"--seeds: give non-negative whole numbers separated by commas, not {text!r}",
+            "e.g. --seeds 1,2,3,4,5",
+        )
+    return [int(part) for part in parts]
+
+
+def with_seeds(config: BakeoffConfig, seeds: Sequence[int]) -> BakeoffConfig:
+    """The configuration with every row whose segmenter has a seed option run with ``seeds``
+    (``--seeds`` on ``bakeoff``): a row with ``seeds`` gets these instead, a row without
+    them is expanded (:func:`seed_rows`) unless its options set ``seed``; the others stay.
+
+    Raises:
+        CwsBenchError: bad seeds, or no row of the configuration has a seed option.
+    """
+    where = f"{config.source or '<config>'}: --seeds"
+    rows: list[SegmenterSpec] = []
+    done: set[str] = set()
+    seeded = 0
+    for spec in config.segmenters:
+        if spec.seed_of is not None:
+            if spec.seed_of in done:
+                continue
+            done.add(spec.seed_of)
+            options = {k: v for k, v in spec.options.items() if k != "seed"}
+            spec = replace(spec, label=spec.seed_of, options=options, seed_of=None)
+        elif "seed" in spec.options or not _has_seed_option(spec.name):
+            rows.append(spec)
+            continue
+        table = {"name": spec.name, "seeds": list(seeds), "options": spec.options}
+        rows += seed_rows(replace(spec, seeds=_check_seeds(table, where)))
+        seeded += 1
+    if not seeded:
+        raise CwsBenchError(
+            f"{where}: no segmenter of the configuration has a seed option",
+            "seeds are for trainable segmenters whose training draws on a seed "
+            "(crf, the transformer tagger, llm's shots)",
+        )
+    _check_labels(config.source or "<config>", config.corpora, rows)
+    return replace(config, segmenters=tuple(rows))
+
+
+def _has_seed_option(name: str) -> bool:
+    from cws_bench.errors import SegmenterError
+    from cws_bench.segmenters import check_segmenter_options, segmenter_names
+
+    if name not in segmenter_names():
+        return False
+    try:
+        check_segmenter_options(name, {"seed": 0})
+    except SegmenterError:
+        return False
+    return True
 
 
 def _check_seeds(spec: dict[str, Any], where: str) -> tuple[int, ...]:
