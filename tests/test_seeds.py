@@ -348,3 +348,28 @@ def test_seeds_option_and_selection_of_a_seeded_row(tmp_path):
     bad = CliRunner().invoke(cli, ["bakeoff", "default", "--seeds", "1,x", "-o", str(tmp_path)])
     assert bad.exit_code == 2
     assert "--seeds: give non-negative whole numbers separated by commas" in bad.output
+
+
+def test_train_seeds_writes_one_model_per_seed(tmp_path):
+    from click.testing import CliRunner
+
+    from cws_bench.cli import cli
+
+    lines = SAMPLE_GOLD.read_text(encoding="utf-8").splitlines(keepends=True)
+    gold = tmp_path / "train.txt"
+    gold.write_text("".join(lines[::2]), encoding="utf-8")
+    output = tmp_path / "half.crf.npz"
+    args = ["train", "crf", str(gold), "-o", str(output), "-O", "epochs=2"]
+    run = CliRunner().invoke(cli, [*args, "-O", "word_features=false", "--seeds", "4,9"])
+    assert run.exit_code == 0, run.output
+    written = sorted(p.name for p in tmp_path.glob("half.crf*"))
+    assert written == ["half.crf.seed4.npz", "half.crf.seed9.npz"]
+    first, second = (np.load(tmp_path / name) for name in written)
+    assert any(not np.array_equal(first[key], second[key]) for key in first.files)
+    hmm = CliRunner().invoke(cli, ["train", "hmm", str(gold), "-o", str(tmp_path / "h.json")])
+    assert hmm.exit_code == 0
+    bad = CliRunner().invoke(
+        cli, ["train", "hmm", str(gold), "-o", str(tmp_path / "h.json"), "--seeds", "1,2"]
+    )
+    assert bad.exit_code == 2
+    assert "--seeds: training hmm draws on no seed" in bad.output
