@@ -373,3 +373,27 @@ def test_train_seeds_writes_one_model_per_seed(tmp_path):
     )
     assert bad.exit_code == 2
     assert "--seeds: training hmm draws on no seed" in bad.output
+
+
+def test_f1_by_corpus_has_one_row_per_seeded_segmenter(seeded):
+    from cws_bench.reports.domains import domain_matrix
+    from cws_bench.results.model import PairResult
+
+    _, result, _ = seeded
+    moved = tuple(
+        PairResult(**{**vars_of(p), "corpus": "other"}) for p in result.pairs
+    )  # the same rows on a second corpus
+    seeds = {**result.settings["seeds"], "other": result.settings["seeds"]["half"]}
+    both = BakeoffResult(
+        "two", result.config, result.pairs + moved, settings={**result.settings, "seeds": seeds}
+    )
+    matrix = domain_matrix(both)
+    assert matrix is not None
+    assert sorted(row.segmenter for row in matrix.rows) == ["bmm", "crf", "fmm"]
+    crf = next(row for row in matrix.rows if row.segmenter == "crf")
+    f1 = statistics.fmean(p.f1 for p in result.pairs[2:])
+    assert crf.f1["other"] == pytest.approx(f1, abs=1e-6)
+
+
+def vars_of(pair):
+    return {name: getattr(pair, name) for name in pair.__dataclass_fields__}

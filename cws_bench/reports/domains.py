@@ -127,7 +127,8 @@ def domain_matrix(result: BakeoffResult) -> DomainMatrix | None:
     """
     corpora: list[str] = []
     values: dict[str, dict[str, float]] = {}
-    for pair in result.pairs:
+    # a row run with several seeds is one row, its mean (BakeoffResult.leaderboard)
+    for pair in (p for corpus in result.corpora() for p in result.leaderboard(corpus)):
         f1 = (pair.scores or {}).get("f1") if pair.status == "ok" else None
         if f1 is None:
             continue
