@@ -253,10 +253,10 @@ def test_the_help_names_every_bundled_configuration_and_report_file():
     from cws_bench.configs import BUNDLED_CONFIGS
     from cws_bench.reports import REPORT_FILES
 
-    bundled = {"default", "sighan2005", "neural", "domains", "tokenizers", "llm"}
+    bundled = {"default", "sighan2005", "neural", "domains", "tokenizers", "llm", "seeds"}
     assert set(BUNDLED_CONFIGS) == bundled
     text = " ".join(CliRunner().invoke(cli, ["bakeoff", "--help"]).output.split())
-    assert "bundled name (default, domains, llm, neural, sighan2005, tokenizers)" in text
+    assert "bundled name (default, domains, llm, neural, seeds, sighan2005, tokenizers)" in text
     assert f"Writes {len(REPORT_FILES)} files" in text
     assert all(name in text for name in REPORT_FILES.values())
 

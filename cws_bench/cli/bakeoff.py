@@ -110,6 +110,13 @@ def _labels(ctx: click.Context, param: click.Parameter, value: str | None) -> li
     "The paired test: bootstrap, or permutation (approximate randomization) "
     "[default: the config's, else bootstrap].",
 )
+@click.option(
+    "--seeds",
+    metavar="N,...",
+    default=None,
+    help="Run every segmenter with a seed option (crf, the transformer tagger, llm) once "
+    "per seed, e.g. 1,2,3,4,5 (replaces the config's seeds).",
+)
 @units_options
 def bakeoff(
     config: str | None,
@@ -124,6 +131,7 @@ def bakeoff(
     correction: str | None,
     alpha: float | None,
     test: str | None,
+    seeds: str | None,
     scale: str | None,
     digits: int | None,
 ) -> None:
@@ -176,6 +184,10 @@ def bakeoff(
 
     given: dict[str, Any] = {"correction": correction, "alpha": alpha, "test": test}
     loaded = replace(loaded, **{key: value for key, value in given.items() if value is not None})
+    if seeds is not None:
+        from cws_bench.run.config import parse_seeds, with_seeds
+
+        loaded = with_seeds(loaded, parse_seeds(seeds))
     from cws_bench.reports.tables import printed_in
 
     with printed_in(scale, digits):  # the reports written and the tables printed

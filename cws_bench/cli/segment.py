@@ -302,6 +302,13 @@ def _report_diagnostics(
     "-O epochs=5 -O seed=1 for crf."
 )
 @encoding_option
+@click.option(
+    "--seeds",
+    metavar="N,...",
+    default=None,
+    help="Train once per seed (crf, transformers), e.g. 1,2,3: the models go to OUTPUT "
+    "with .seed<n> before its extension (pku.crf.seed1.npz) or after a folder's name.",
+)
 def train(
     name: str,
     corpus: str,
@@ -311,6 +318,7 @@ def train(
     input_format: str,
     option: tuple[str, ...],
     encoding: str,
+    seeds: str | None,
 ) -> None:
     """Train SEGMENTER (hmm, crf, transformers, or fmm/bmm/bimm's word list) on CORPUS; save it.
 
@@ -327,13 +335,52 @@ def train(
         cws-bench segment -s hmm --model pd1998.hmm.json pku_test.utf8
         cws-bench train transformers pd1998 -o pd1998-tagger -O layers=2 -O hidden=128
         cws-bench segment -s transformers -O model=pd1998-tagger pku_test.utf8
+        cws-bench train crf pd1998 -o pd1998.crf.npz --seeds 1,2,3
     """
     from cws_bench.segmenters.registry import segmenter_class
-    from cws_bench.segmenters.sources import train_segmenter
 
     if os.path.isdir(output) and getattr(segmenter_class(name), "from_training", None) is None:
         raise click.BadParameter(f"{output} is a folder: {name} writes a file", param_hint="-o")
     options = dict(parse_option(item) for item in option)
+    if seeds is not None:
+        from cws_bench.errors import CwsBenchError
+        from cws_bench.run.config import parse_seeds
+        from cws_bench.segmenters.sources import seed_output, trains_with_seed
+
+        if not trains_with_seed(name):
+            raise CwsBenchError(
+                f"--seeds: training {name} draws on no seed",
+                "seeds are for crf and transformers (the character taggers)",
+            )
+        if "seed" in options:
+            raise CwsBenchError("give either --seeds or -O seed=N, not both")
+        for seed in parse_seeds(seeds):
+            _train_one(
+                name,
+                corpus,
+                seed_output(output, seed),
+                split,
+                data_dir,
+                input_format,
+                encoding,
+                {**options, "seed": seed},
+            )
+        return
+    _train_one(name, corpus, output, split, data_dir, input_format, encoding, options)
+
+
+def _train_one(
+    name: str,
+    corpus: str,
+    output: str,
+    split: str | None,
+    data_dir: str | None,
+    input_format: str,
+    encoding: str,
+    options: dict[str, Any],
+) -> None:
+    from cws_bench.segmenters.sources import train_segmenter
+
     started = time.perf_counter()
     segmenter = train_segmenter(
         name,

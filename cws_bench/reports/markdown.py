@@ -35,6 +35,7 @@ from cws_bench.reports.tables import (
     report_units,
     run_facts,
     run_notes,
+    seed_lines,
     significance_method,
     significance_note,
     with_units,
@@ -203,6 +204,11 @@ def _corpus_section(board: Board, result: BakeoffResult, level: str) -> list[str
     detectable = detectable_note(board.corpus, result.settings)
     if detectable:
         lines += [escape_markdown(detectable), ""]
+    lines += [
+        line
+        for seeded in seed_lines(board.corpus, result.settings)
+        for line in (escape_markdown(seeded), "")
+    ]
     if board.notes:
         lines.append("Notes:")
         lines.append("")

@@ -32,12 +32,13 @@ from cws_bench.results.records import RECORD_SCHEMA, schema_problem
 __all__ = ["IDENTITY_KEYS", "MERGE_IGNORED_SETTINGS", "load_results", "merge_results"]
 
 MERGE_IGNORED_SETTINGS = frozenset(
-    {"notes", "runs", "submissions", "detectable", *BOOKKEEPING_SETTINGS}
+    {"notes", "runs", "submissions", "detectable", "seeds", *BOOKKEEPING_SETTINGS}
 )
 """Settings that may differ between merged runs: they change no number. How each run was
 carried out (workers, shards, loads, wall time) is kept per run, in ``settings["runs"]``;
 an organiser's submitted files (``submissions``) are joined; ``detectable`` summarises
-each run's comparisons, and is summed up again over the merged ones."""
+each run's comparisons, and is summed up again over the merged ones; ``seeds`` (the rows
+run with several seeds) are joined."""
 
 IDENTITY_KEYS = ("cws-bench", "method", "norm", "gold", "dict")
 """Fields of a pair's signature that say which text was scored and how: equal across runs."""
@@ -344,11 +345,18 @@ def merge_results(
     config = dict(first.config)
     config["segmenters"] = [s for r in results for s in r.config.get("segmenters", ()) or ()]
     correction = str(settings.get("correction", "none"))
+    seeds: dict[str, dict[str, Any]] = {}
+    for r in results:
+        for corpus, rows in (r.settings.get("seeds") or {}).items():
+            seeds.setdefault(corpus, {}).update(rows)
+    if seeds:
+        settings["seeds"] = seeds
     comparisons = judge_comparisons(
         pairs,
         [c for r in results for c in r.comparisons],
         alpha=float(settings.get("alpha", DEFAULT_ALPHA)),
         correction=correction if correction else "none",
+        seeded={label: s["pairs"] for rows in seeds.values() for label, s in rows.items()},
     )
     if "detectable" in first.settings:
         settings["detectable"] = detectable_differences(comparisons)

@@ -60,6 +60,7 @@ __all__ = [
     "report_units",
     "run_facts",
     "run_notes",
+    "seed_lines",
     "significance_method",
     "significance_note",
     "significantly_better",
@@ -282,7 +283,7 @@ def run_facts(result: BakeoffResult) -> list[tuple[str, str]]:
     if result.created:
         rows.append(("finished", result.created))
     rows.append(("wall time", f"{format_seconds(result.duration_s)} s"))
-    skip = {"notes", "runs", "corpus_domains", "corpus_test_sets", "test_in_train"}
+    skip = {"notes", "runs", "corpus_domains", "corpus_test_sets", "test_in_train", "seeds"}
     for key, value in settings.items():
         if key not in skip and key not in BOOKKEEPING_SETTINGS:
             rows.append((str(key), _words(value)))
@@ -626,6 +627,40 @@ def detectable_line(
             f"{unit.score(summary['low'])}–{unit.score(summary['high'])}"
         )
     return f"{text} (alpha {alpha:g}, power 0.8{spread})."
+
+
+SEED_SCORES = (("f1", "F"), ("precision", "P"), ("recall", "R"), ("oov_recall", "OOV recall"))
+"""The scores whose spread over seeds the line under a table gives (results.json has all)."""
+
+
+def seed_lines(corpus: str, settings: Mapping[str, Any], unit: Units | None = None) -> list[str]:
+    """The lines under a corpus' table for its rows run with several seeds (the run's
+    ``seeds`` setting, :func:`~cws_bench.results.model.seed_summaries`): the row shows the
+    mean; each line gives mean ± sd and min–max of F, P, R and OOV recall over the seeds.
+
+    >>> from cws_bench.metrics.units import Units
+    >>> f1 = {"mean": 0.91, "sd": 0.0141, "min": 0.9, "max": 0.92, "n": 2}
+    >>> crf = {"seeds": [1, 2], "pairs": ["crf@seed1", "crf@seed2"], "scores": {"f1": f1}}
+    >>> seed_lines("pku", {"seeds": {"pku": {"crf": crf}}}, Units("percent"))
+    ['crf, 2 seeds (1, 2): F 91.00 ± 1.41 (90.00–92.00); seeds compared by a two-level bootstrap over seeds and sentences.']
+    """  # noqa: E501
+    unit = unit or report_units()
+    lines = []
+    for label, summary in ((settings.get("seeds") or {}).get(corpus) or {}).items():
+        parts = []
+        for key, name in SEED_SCORES:
+            stats = summary["scores"].get(key)
+            if stats is None:
+                continue
+            sd = "" if stats["sd"] is None else f" ± {unit.score(stats['sd'])}"
+            low, high = unit.score(stats["min"]), unit.score(stats["max"])
+            parts.append(f"{name} {unit.score(stats['mean'])}{sd} ({low}–{high})")
+        seeds = ", ".join(str(seed) for seed in summary["seeds"])
+        lines.append(
+            f"{label}, {len(summary['seeds'])} seeds ({seeds}): {', '.join(parts)}; "
+            "seeds compared by a two-level bootstrap over seeds and sentences."
+        )
+    return lines
 
 
 def paired_test_name(settings: Mapping[str, Any]) -> str:

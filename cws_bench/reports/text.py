@@ -28,6 +28,7 @@ from cws_bench.reports.tables import (
     format_speed,
     paired_test_name,
     report_units,
+    seed_lines,
     significance_method,
     with_units,
 )
@@ -120,6 +121,7 @@ def _board_lines(board: Board, confidence: str, settings: dict[str, Any]) -> lis
     detectable = detectable_note(board.corpus, settings)
     if detectable:
         lines.append(f"  {detectable}")
+    lines += [f"  {seeded}" for seeded in seed_lines(board.corpus, settings)]
     lines += [
         f"  [{n}] {segmenter}: {warning}" for n, (segmenter, warning) in enumerate(board.notes, 1)
     ]

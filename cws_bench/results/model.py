@@ -41,6 +41,8 @@ __all__ = [
     "family_adjusted",
     "group_warnings",
     "judge_comparisons",
+    "seed_row",
+    "seed_summaries",
 ]
 
 STATUSES = ("ok", "failed", "timeout", "skipped")
@@ -551,6 +553,7 @@ def judge_comparisons(
     *,
     alpha: float = DEFAULT_ALPHA,
     correction: str = "holm",
+    seeded: Mapping[str, Sequence[str]] | None = None,
 ) -> tuple[Comparison, ...]:
     """Decide which comparisons are significant, correcting for multiple comparisons.
 
@@ -569,6 +572,9 @@ def judge_comparisons(
         correction: ``holm`` (Holm–Bonferroni), ``bonferroni``, ``fdr_bh``
             (Benjamini–Hochberg), ``maxt`` (Westfall–Young's step-down max-T,
             from the comparisons' joint ``null`` distributions) or ``none``.
+        seeded: the rows run with several seeds, ``{label: [per-seed labels]}``: a
+            comparison of such a row (the two-level bootstrap) is in the family of
+            its per-seed rows' track.
 
     Returns:
         The comparisons in the same order, with ``adjusted_p_value`` and
@@ -577,6 +583,10 @@ def judge_comparisons(
     from dataclasses import replace
 
     by_name = {(p.corpus, p.segmenter): p for p in pairs}
+    for label, runs in (seeded or {}).items():
+        for p in pairs:
+            if p.segmenter in runs and p.ok:
+                by_name.setdefault((p.corpus, label), p)
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must be between 0 and 1, got {alpha!r}")
     families: dict[tuple[str, str, str], list[int]] = {}
@@ -593,6 +603,115 @@ def judge_comparisons(
                 comparisons[i], adjusted_p_value=float(p_value), significant=bool(p_value < alpha)
             )
     return tuple(judged)
+
+
+def seed_summaries(
+    pairs: Sequence[PairResult], seeded: Mapping[str, Sequence[str]]
+) -> dict[str, dict[str, Any]]:
+    """Per corpus, the distribution over seeds of each row run with several seeds.
+
+    ``seeded`` maps a row's label to its per-seed labels (``crf`` to ``crf@seed1``,
+    ...). For each corpus and such row with a scored seed: ``{"seeds": [...],
+    "pairs": [per-seed labels], "scores": {score: {"mean", "sd", "min", "max",
+    "n"}}}`` over its scored seeds, for F and every other number of the scores
+    (``sd`` the sample standard deviation, None for one seed).
+
+    >>> rows = [PairResult("pku", f"crf@seed{i}", "crf", "closed", "ok", scores={"f1": f})
+    ...         for i, f in ((1, 0.90), (2, 0.92))]
+    >>> seed_summaries(rows, {"crf": ["crf@seed1", "crf@seed2"]})["pku"]["crf"]["scores"]["f1"]
+    {'mean': 0.91, 'sd': 0.014142, 'min': 0.9, 'max': 0.92, 'n': 2}
+    """
+    import statistics
+
+    found: dict[str, dict[str, Any]] = {}
+    for label, members in seeded.items():
+        for corpus in dict.fromkeys(p.corpus for p in pairs):
+            scored = [p for p in pairs if p.corpus == corpus and p.segmenter in members and p.ok]
+            if not scored:
+                continue
+            values: dict[str, list[float]] = {}
+            for p in scored:
+                for key, value in p.scores.items():
+                    if isinstance(value, (int, float)) and not isinstance(value, bool):
+                        values.setdefault(key, []).append(float(value))
+            found.setdefault(corpus, {})[label] = {
+                "seeds": [_seed_of(p.segmenter) for p in scored],
+                "pairs": [p.segmenter for p in scored],
+                "scores": {
+                    key: {
+                        "mean": round(statistics.fmean(v), 6),
+                        "sd": round(statistics.stdev(v), 6) if len(v) > 1 else None,
+                        "min": min(v),
+                        "max": max(v),
+                        "n": len(v),
+                    }
+                    for key, v in values.items()
+                    if len(v) == len(scored)
+                },
+            }
+    return found
+
+
+def _seed_of(label: str) -> int | None:
+    """The seed of a per-seed row's label (``crf@seed3``: 3), or None."""
+    _, mark, seed = label.rpartition("@seed")
+    return int(seed) if mark and seed.isdigit() else None
+
+
+def seed_row(label: str, members: Sequence[PairResult], summary: Mapping[str, Any]) -> PairResult:
+    """The one row a leaderboard shows for a row run with several seeds.
+
+    Its first scored seed's pair under ``label``, with every fractional score
+    (P, R, F, OOV recall, boundary F, ...) the mean over the seeds
+    (``summary["scores"]``, see :func:`seed_summaries`) and its
+    ``segmenter_info["seeds"]`` the summary; counts, analysis and timing stay
+    the first seed's, no interval (the per-seed pairs keep theirs), and a
+    warning says so.
+    """
+    base = next(p for p in members if p.ok)
+    means = {
+        key: stats["mean"]
+        for key, stats in summary["scores"].items()
+        if isinstance(base.scores.get(key), float)
+    }
+    if isinstance(base.scores, PairScores):
+        fields = set(PairScores.__dataclass_fields__)
+        scores: Mapping[str, Any] = replace(
+            base.scores, **{k: v for k, v in means.items() if k in fields}
+        )
+    else:
+        scores = {**base.scores, **means}
+    seeds = ", ".join(str(seed) for seed in summary["seeds"])
+    note = (
+        f"mean of {len(summary['seeds'])} seeds ({seeds}); counts and analysis are "
+        f"seed {summary['seeds'][0]}'s"
+    )
+    return replace(
+        base,
+        segmenter=label,
+        scores=scores,
+        intervals={},
+        warnings=(*base.warnings, note),
+        segmenter_info={**base.segmenter_info, "seeds": dict(summary)},
+        cached=all(p.cached for p in members),
+    )
+
+
+def _with_seed_rows(
+    rows: Sequence[PairResult], summaries: Mapping[str, Mapping[str, Any]]
+) -> list[PairResult]:
+    """``rows`` with each seeded row's per-seed pairs replaced by its :func:`seed_row`."""
+    out: list[PairResult] = []
+    for p in rows:
+        for label, summary in summaries.items():
+            if p.segmenter in summary["pairs"]:
+                if p.segmenter == summary["pairs"][0]:
+                    members = [q for q in rows if q.segmenter in summary["pairs"]]
+                    out.append(seed_row(label, members, summary))
+                break
+        else:
+            out.append(p)
+    return out
 
 
 def detectable_differences(comparisons: Sequence[Comparison]) -> dict[str, dict[str, Any]]:
@@ -734,6 +853,7 @@ class BakeoffResult:
                     f"its tracks: {', '.join(self.tracks(corpus))}"
                 )
             rows = [p for p in rows if p.track == track]
+        rows = _with_seed_rows(rows, self.settings.get("seeds", {}).get(corpus, {}))
         return sorted(
             rows,
             # failed pairs: last, in configuration order (the sort is stable)
@@ -796,8 +916,9 @@ class BakeoffResult:
         """
         from cws_bench.results.across import across_corpora
 
+        # a row run with several seeds is one row, its mean over the seeds (leaderboard)
         return across_corpora(
-            self.pairs,
+            [pair for corpus in self.corpora() for pair in self.leaderboard(corpus)],
             test_sets=self.settings.get("corpus_test_sets"),
             domains=self.settings.get("corpus_domains"),
         )

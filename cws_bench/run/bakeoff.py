@@ -40,6 +40,7 @@ training data is in no family and never wins.
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from collections.abc import Mapping, Sequence
@@ -54,6 +55,7 @@ from cws_bench.results.model import (
     Interval,
     PairResult,
     judge_comparisons,
+    seed_summaries,
 )
 from cws_bench.run import validate
 from cws_bench.run.cache import RunCache
@@ -291,6 +293,7 @@ def _result(
 
     records = plan.records
     intervals, comparisons = _statistics(records, config)
+    seeded = seeded_rows(config)
     overlap = run_overlap(plan.corpora, data)  # test sentences in training data, shared sets
     pairs = []
     for corpus in plan.corpora:
@@ -320,7 +323,7 @@ def _result(
         config=config.to_dict(),
         pairs=tuple(pairs),
         comparisons=judge_comparisons(
-            pairs, comparisons, alpha=config.alpha, correction=config.correction
+            pairs, comparisons, alpha=config.alpha, correction=config.correction, seeded=seeded
         ),
         settings={
             "seed": config.seed,
@@ -331,6 +334,7 @@ def _result(
             "correction": config.correction,
             "method": config.method,
             "detectable": detectable_differences(comparisons),
+            "seeds": seed_summaries(pairs, seeded),
             "jobs": run.executor_jobs,
             "executor": "dask" if config.settings.scheduler else config.settings.executor,
             "shard_chars": config.settings.shard_chars,
@@ -463,7 +467,9 @@ def _statistics(
     found: dict[str, dict[str, dict[str, Interval]]] = {}
     compared: dict[str, list[Comparison]] = {}
     for corpus_label, systems in by_corpus.items():
-        labels = [s.label for s in config.segmenters if s.label in systems]
+        # a row run with several seeds is compared as one (the two-level bootstrap,
+        # below), never seed by seed
+        labels = [s.label for s in config.segmenters if s.label in systems and not s.seed_of]
         pairs = [
             (a, b)
             for i, a in enumerate(labels)
@@ -480,6 +486,83 @@ def _statistics(
             alpha=config.alpha,
             test=config.test,
         )
+        compared[corpus_label] += seed_comparisons(corpus_label, systems, config)
     intervals = {key: found[key[0]][key[1]] for key in records}
     comparisons = [c for corpus in config.corpora for c in compared.get(corpus.label, [])]
     return intervals, comparisons
+
+
+def seeded_rows(config: BakeoffConfig) -> dict[str, list[str]]:
+    """The rows run with several seeds: ``{label: [per-seed labels]}``, in order."""
+    found: dict[str, list[str]] = {}
+    for spec in config.segmenters:
+        if spec.seed_of:
+            found.setdefault(spec.seed_of, []).append(spec.label)
+    return found
+
+
+def seed_comparisons(
+    corpus: str, systems: dict[str, Any], config: BakeoffConfig
+) -> list[Comparison]:
+    """The paired tests of F1 on one corpus that involve a row run with several seeds.
+
+    Each such row against every other row of its track (a row with one run is
+    one seed) by :func:`~cws_bench.metrics.significance.seed_bootstrap_test`,
+    the two-level bootstrap over seeds and sentences, with the run's resamples
+    and seed (its sentence draws are those of the other pairs' bootstrap),
+    whatever the run's ``test``: uncorrected, as the other comparisons.
+    """
+    from cws_bench.metrics.significance import minimum_detectable_effect, seed_bootstrap_test
+    from cws_bench.scoring.per_sentence import statistics as sentence_statistics
+
+    seeded = seeded_rows(config)
+    units: list[tuple[str, str, list[Any]]] = []  # (label, track, per-seed counts)
+    for spec in config.segmenters:
+        if spec.seed_of:
+            if spec.label == seeded[spec.seed_of][0]:
+                present = [systems[m] for m in seeded[spec.seed_of] if m in systems]
+                units.append((spec.seed_of, spec.track, present))
+        elif spec.label in systems:
+            units.append((spec.label, spec.track, [systems[spec.label]]))
+    f1 = sentence_statistics()["f1"]
+    found = []
+    for i, (a, track_a, counts_a) in enumerate(units):
+        for b, track_b, counts_b in units[i + 1 :]:
+            if track_a != track_b or (a not in seeded and b not in seeded):
+                continue
+            arrays = [*counts_a, *counts_b]
+            if not counts_a or not counts_b or not len(arrays[0]):
+                continue
+            if any(array.shape != arrays[0].shape for array in arrays):
+                continue
+            result = seed_bootstrap_test(
+                counts_a,
+                counts_b,
+                f1,
+                n_resamples=config.resamples,
+                seed=config.seed,
+                confidence=CONFIDENCE,
+            )
+            error = result.standard_error
+            if error is not None and not math.isfinite(error):
+                error = None
+            assert result.low is not None
+            assert result.high is not None
+            found.append(
+                Comparison(
+                    corpus=corpus,
+                    a=a,
+                    b=b,
+                    metric="f1",
+                    difference=float(result.difference),
+                    interval=Interval(result.low, result.high),
+                    p_value=float(result.p_value),
+                    significant=bool(result.p_value < config.alpha),
+                    standard_error=error,
+                    mde=None
+                    if error is None
+                    else minimum_detectable_effect(error, alpha=config.alpha),
+                    null=result.null,
+                )
+            )
+    return found

@@ -40,6 +40,7 @@ A bake-off is a TOML file (see ``cws_bench/configs/default.toml``)::
     optional = false           # true: skip when the adapter or its model is not here
     corpora = ["pd1998"]       # only on these corpus labels (default: every corpus)
     description = ""           # one line about the row, for the reports
+    seeds = [1, 2, 3]          # a trainable row with a seed option: one pair per seed
 
     [[submissions]]            # an organiser's folder of submissions: ``file`` rows
     folder = "submissions"     # (see cws_bench.run.submissions)
@@ -91,6 +92,9 @@ __all__ = [
     "configured",
     "load_config",
     "parse_config",
+    "parse_seeds",
+    "seed_rows",
+    "with_seeds",
 ]
 
 
@@ -149,6 +153,11 @@ class SegmenterSpec:
         description: one line about the row (a participant's system), for the reports.
         participant: who submitted the row's files (rows made from ``[[submissions]]``,
             :mod:`cws_bench.run.submissions`), or None.
+        seeds: the seeds of a trainable row (its adapter has a ``seed`` option), as
+            written; :func:`parse_config` expands such a row into one row per seed
+            (:func:`seed_rows`), and this is None on every expanded row.
+        seed_of: the label of the row an expanded per-seed row comes from (its
+            label is ``<label>@seed<n>``), or None.
     """
 
     label: str
@@ -159,6 +168,8 @@ class SegmenterSpec:
     corpora: tuple[str, ...] | None = None
     description: str = ""
     participant: str | None = None
+    seeds: tuple[int, ...] | None = None
+    seed_of: str | None = None
 
     def runs_on(self, corpus: CorpusSpec) -> bool:
         """Whether the segmenter is run on ``corpus``."""
@@ -274,7 +285,125 @@ def vars_of(obj: Any) -> dict[str, Any]:
 _CORPUS_KEYS = set(CorpusSpec.__dataclass_fields__)
 
 
-_SEGMENTER_KEYS = set(SegmenterSpec.__dataclass_fields__)
+_SEGMENTER_KEYS = set(SegmenterSpec.__dataclass_fields__) - {"seed_of"}
+
+
+SEED_MARK = "@seed"
+"""Between a seeded row's label and its seed in the label of each of its per-seed rows."""
+
+
+def seed_rows(spec: SegmenterSpec) -> list[SegmenterSpec]:
+    """A row with ``seeds`` as one row per seed (``seed`` option set, label ``label@seed<n>``);
+    any other row as it is. The run plans, caches and scores each one as a pair of its own;
+    the reports sum them up (:func:`cws_bench.results.model.seed_summaries`)."""
+    if not spec.seeds:
+        return [spec]
+    return [
+        replace(
+            spec,
+            label=f"{spec.label}{SEED_MARK}{seed}",
+            options={**spec.options, "seed": seed},
+            seeds=None,
+            seed_of=spec.label,
+        )
+        for seed in spec.seeds
+    ]
+
+
+def parse_seeds(text: str) -> list[int]:
+    """``--seeds``' value: whole numbers separated by commas.
+
+    >>> parse_seeds("1, 2,3")
+    [1, 2, 3]
+    """
+    parts = [part.strip() for part in text.split(",") if part.strip()]
+    if not parts or not all(part.isdigit() for part in parts):
+        raise CwsBenchError(
+            f"--seeds: give non-negative whole numbers separated by commas, not {text!r}",
+            "e.g. --seeds 1,2,3,4,5",
+        )
+    return [int(part) for part in parts]
+
+
+def with_seeds(config: BakeoffConfig, seeds: Sequence[int]) -> BakeoffConfig:
+    """The configuration with every row whose segmenter has a seed option run with ``seeds``
+    (``--seeds`` on ``bakeoff``): a row with ``seeds`` gets these instead, a row without
+    them is expanded (:func:`seed_rows`) unless its options set ``seed``; the others stay.
+
+    Raises:
+        CwsBenchError: bad seeds, or no row of the configuration has a seed option.
+    """
+    where = f"{config.source or '<config>'}: --seeds"
+    rows: list[SegmenterSpec] = []
+    done: set[str] = set()
+    seeded = 0
+    for spec in config.segmenters:
+        if spec.seed_of is not None:
+            if spec.seed_of in done:
+                continue
+            done.add(spec.seed_of)
+            options = {k: v for k, v in spec.options.items() if k != "seed"}
+            spec = replace(spec, label=spec.seed_of, options=options, seed_of=None)
+        elif "seed" in spec.options or not _has_seed_option(spec.name):
+            rows.append(spec)
+            continue
+        table = {"name": spec.name, "seeds": list(seeds), "options": spec.options}
+        rows += seed_rows(replace(spec, seeds=_check_seeds(table, where)))
+        seeded += 1
+    if not seeded:
+        raise CwsBenchError(
+            f"{where}: no segmenter of the configuration has a seed option",
+            "seeds are for trainable segmenters whose training draws on a seed "
+            "(crf, the transformer tagger, llm's shots)",
+        )
+    _check_labels(config.source or "<config>", config.corpora, rows)
+    return replace(config, segmenters=tuple(rows))
+
+
+def _has_seed_option(name: str) -> bool:
+    from cws_bench.errors import SegmenterError
+    from cws_bench.segmenters import check_segmenter_options, segmenter_names
+
+    if name not in segmenter_names():
+        return False
+    try:
+        check_segmenter_options(name, {"seed": 0})
+    except SegmenterError:
+        return False
+    return True
+
+
+def _check_seeds(spec: dict[str, Any], where: str) -> tuple[int, ...]:
+    """A row's ``seeds``: distinct non-negative integers, on an adapter with a seed option."""
+    seeds = spec["seeds"]
+    if (
+        not isinstance(seeds, list)
+        or not seeds
+        or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in seeds)
+        or len(set(seeds)) != len(seeds)
+    ):
+        raise CwsBenchError(
+            f"{where}: seeds must be a list of distinct non-negative integers, not {seeds!r}",
+            "e.g. seeds = [1, 2, 3, 4, 5]",
+        )
+    if "seed" in spec.get("options", {}):
+        raise CwsBenchError(
+            f"{where}: give either seeds or options.seed, not both",
+            "seeds = [...] runs the row once per seed",
+        )
+    from cws_bench.errors import SegmenterError
+    from cws_bench.segmenters import check_segmenter_options, segmenter_names
+
+    if spec["name"] in segmenter_names():  # an unknown name is said by the validation
+        try:
+            check_segmenter_options(spec["name"], {"seed": 0})
+        except SegmenterError as e:
+            raise CwsBenchError(
+                f"{where}: seeds given, but segmenter {spec['name']} has no seed option",
+                "seeds are for trainable segmenters whose training draws on a seed "
+                "(crf, the transformer tagger, llm's shots); remove seeds from this row",
+            ) from e
+    return tuple(seeds)
 
 
 _SETTINGS_KEYS = {"executor", "scheduler", "shard_chars", "retries"}
@@ -382,6 +511,8 @@ def _parse_segmenter(table: Any, where: str, base: Path) -> SegmenterSpec:
         if not isinstance(only, list) or not all(isinstance(c, str) for c in only):
             raise CwsBenchError(f"{where}: corpora must be a list of corpus labels")
         spec["corpora"] = tuple(only)
+    if spec.get("seeds") is not None:
+        spec["seeds"] = _check_seeds(spec, where)
     return SegmenterSpec(**spec)
 
 
@@ -490,6 +621,7 @@ def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffCo
         )
     if found:
         raise found[0]
+    segmenters = [row for spec in segmenters for row in seed_rows(spec)]
     _check_labels(source, corpora, segmenters)
     try:
         config = BakeoffConfig(

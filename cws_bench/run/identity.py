@@ -60,6 +60,11 @@ BY_NAME_OPTIONS = frozenset({"data_dir", "cwd"})
 """Folders named by their name only: what is read from them is identified on its own
 (the corpora in ``data_dir`` by their checksums, the files a command runs in ``cwd``)."""
 
+MODEL_CACHE_OPTIONS = frozenset({"cache"})
+"""Options naming where a trained model is kept (``crf``'s ``cache``): the model read
+back is the one training gives again, so its folder, whose content the run itself
+changes, is no part of the identity; only whether a folder is used."""
+
 
 def is_path(key: str, value: Any) -> bool:
     """Whether an option value names an existing file or folder.
@@ -157,6 +162,8 @@ def option_identity(key: str, value: Any, *, cwd: PathLike | None = None) -> Any
         ]
     if isinstance(value, list):
         return [option_identity(key, item, cwd=cwd) for item in value]
+    if key in MODEL_CACHE_OPTIONS and isinstance(value, str):
+        return "folder"
     if is_path(key, value):
         if key in BY_NAME_OPTIONS and os.path.isdir(value):
             return f"dir:{os.path.basename(os.path.normpath(value))}"

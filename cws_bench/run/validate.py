@@ -298,9 +298,15 @@ def select(
     ):
         if given is None:
             continue
-        check_names(kind, list(given), [row.label for row in rows])
+        # a row run with several seeds is selected by its label (all its seeds) or one seed's
+        groups = [row.seed_of for row in rows if getattr(row, "seed_of", None)]
+        check_names(kind, list(given), list(dict.fromkeys([row.label for row in rows] + groups)))
         field = "segmenters" if kind == "segmenter" else "corpora"
-        changes[field] = tuple(row for row in rows if row.label in set(given))
+        changes[field] = tuple(
+            row
+            for row in rows
+            if row.label in set(given) or getattr(row, "seed_of", None) in set(given)
+        )
     return replace(data, **changes) if changes else config  # type: ignore[no-any-return]
 
 

@@ -36,9 +36,12 @@ __all__ = [
     "TrainingCorpus",
     "combined_data",
     "load_word_source",
+    "seed_output",
+    "train_on_sources",
     "train_segmenter",
     "training_data",
     "training_sources",
+    "trains_with_seed",
 ]
 
 DEFAULT_SPLIT = "train"
@@ -345,6 +348,46 @@ def training_data(
     if isinstance(sentences, TrainingCorpus):
         return sentences.data
     return TrainingData(fallback)
+
+
+def trains_with_seed(name: str) -> bool:
+    """Whether training segmenter ``name`` draws on a ``seed`` option (``crf``: the
+    perceptron's order; ``transformers``: the tagger's initialisation and batches).
+
+    >>> trains_with_seed("crf"), trains_with_seed("hmm")
+    (True, False)
+    """
+    import inspect
+
+    from cws_bench.errors import SegmenterError
+    from cws_bench.segmenters.registry import check_segmenter_options, segmenter_class
+
+    try:
+        check_segmenter_options(name, {"seed": 0})
+        return True
+    except SegmenterError:
+        pass
+    trainer = getattr(segmenter_class(name), "from_training", None)
+    if trainer is None:
+        return False
+    from cws_bench.segmenters.tagger_training import DEFAULTS as TAGGER_DEFAULTS
+
+    accepts = inspect.signature(trainer).parameters
+    return "seed" in accepts or ("options" in accepts and "seed" in TAGGER_DEFAULTS)
+
+
+def seed_output(path: str, seed: int) -> str:
+    """Where ``train --seeds`` writes the model of one seed: ``.seed<n>`` before a file's
+    extension, after a folder's name.
+
+    >>> seed_output("pku.crf.npz", 3), seed_output("models/pd1998-tagger", 1)
+    ('pku.crf.seed3.npz', 'models/pd1998-tagger.seed1')
+    """
+    folder, name = os.path.split(path)
+    stem, dot, suffix = name.rpartition(".")
+    if not dot or not stem:
+        return os.path.join(folder, f"{name}.seed{seed}")
+    return os.path.join(folder, f"{stem}.seed{seed}.{suffix}")
 
 
 def train_segmenter(
