@@ -365,3 +365,31 @@ def test_board_index_in_headless_chromium(site, tmp_path):
         check=False,
     ).stdout
     assert 'id="board"' in dom and "segmenters/jieba.html" in dom
+
+
+def test_board_command_names_an_absent_corpus_with_its_flags(tmp_path):
+    from cws_bench.corpora import get_corpus
+
+    if get_corpus("ud-zh-hk", data_dir=tmp_path).availability().available:
+        pytest.skip("ud-zh-hk is here (downloaded): nothing absent to show")
+    result = CliRunner().invoke(
+        cli,
+        [
+            "board",
+            "-o",
+            str(tmp_path / "site"),
+            "--segmenters",
+            "fmm",
+            "--corpora",
+            "sample,ud-zh-hk",
+            "--data-dir",
+            str(tmp_path),
+            "--quiet",
+            "--resamples",
+            "50",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert "not on the board: corpus ud-zh-hk: not here" in result.output
+    assert "--data-dir FOLDER" in result.output and "data_dir=" not in result.output
+    assert "ud-zh-hk" in (tmp_path / "site" / "board.md").read_text(encoding="utf-8")

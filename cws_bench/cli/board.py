@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import click
 
 from cws_bench.cli.executor_options import executor_options
-from cws_bench.cli.options import data_dir_option, units_options
+from cws_bench.cli.options import cli_terms, data_dir_option, units_options
 
 if TYPE_CHECKING:
     from cws_bench.run.executors import ExecutorSettings
@@ -94,7 +94,11 @@ def board(
     from cws_bench.run.board import board_config, run_board
 
     made = board_config(
-        segmenters=only_segmenters, corpora=only_corpora, data_dir=data_dir, resamples=resamples
+        segmenters=only_segmenters,
+        corpora=only_corpora,
+        data_dir=data_dir,
+        resamples=resamples,
+        terms=cli_terms(click.get_current_context()),
     )
     for absent in made.absent:
         click.echo(f"not on the board: {absent}", err=True)

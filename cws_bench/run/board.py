@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cws_bench.errors import Fix, Terms
 from cws_bench.run.config import BakeoffConfig, CorpusSpec, SegmenterSpec
 from cws_bench.text.io import PathLike
 
@@ -105,7 +106,7 @@ class _CorpusFacts:
 
 
 def _corpora(
-    names: Sequence[str] | None, data_dir: str | None
+    names: Sequence[str] | None, data_dir: str | None, terms: Terms
 ) -> tuple[list[_CorpusFacts], list[Absent]]:
     from cws_bench.corpora import corpus_names, get_corpus
     from cws_bench.run.validate import check_names
@@ -121,7 +122,7 @@ def _corpora(
             absent.append(Absent("corpus", name, "has no test split (a word source, not gold)"))
             continue
         if "test" not in availability.splits:
-            absent.append(Absent("corpus", name, "not here", availability.how_to_get()))
+            absent.append(Absent("corpus", name, "not here", availability.how_to_get(terms)))
             continue
         if corpus.dictionary_split is None:
             has_dictionary = True  # the corpus ships its word list beside the test set
@@ -203,6 +204,7 @@ def board_config(
     corpora: Sequence[str] | None = None,
     data_dir: PathLike | None = None,
     resamples: int = 1000,
+    terms: Terms = Fix.api,
 ) -> Board:
     """The board's bake-off: what the registries hold that is here, and what is not.
 
@@ -211,6 +213,7 @@ def board_config(
         corpora: only these registered corpora [default: every one].
         data_dir: where corpora that need local data are.
         resamples: bootstrap resamples of the intervals.
+        terms: how the hints of absent corpora name a fix (the API's, or a command's flags).
 
     Raises:
         CwsBenchError: a name that is in neither registry (with the closest ones).
@@ -218,7 +221,7 @@ def board_config(
     import os
 
     data = os.fspath(data_dir) if data_dir is not None else None
-    facts, absent_corpora = _corpora(corpora, data)
+    facts, absent_corpora = _corpora(corpora, data, terms)
     specs, absent_segmenters = _segmenters(segmenters, facts, data)
     config = BakeoffConfig(
         name=BOARD_NAME,
