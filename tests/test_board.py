@@ -290,6 +290,27 @@ def test_small_board_tokenizer_table(site):
     assert f"{row['tokens_per_word']:.3f}" in section and "jieba.html" not in section
 
 
+def test_rank_agreement_is_scipys_kendall_tau(site):
+    from scipy.stats import kendalltau
+
+    folder, _ = site
+    data = _board_json(folder)
+    (item,) = data["rank_agreement"]  # two corpora: one pair
+    first, second = item["corpora"]
+    ranked = {
+        (r["segmenter"], r["corpus"]): r["f1"]
+        for r in data["rows"]
+        if r["f1"] is not None and not r["contaminated"]
+    }
+    common = sorted(s for s, c in ranked if c == first and (s, second) in ranked)
+    assert item["segmenters"] == len(common) >= 3
+    expected = kendalltau(
+        [ranked[(s, first)] for s in common], [ranked[(s, second)] for s in common]
+    )
+    assert item["tau"] == pytest.approx(expected.statistic)
+    assert "Would one corpus have sufficed?" in (folder / "index.html").read_text("utf-8")
+
+
 # -- 4. honest: contaminated rows are marked and never ranked --------------------------------
 
 

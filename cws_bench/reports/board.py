@@ -190,6 +190,30 @@ class _Board:
             key=lambda c: (order[c.pair.corpus], -(c.pair.scores.get("boundary_f1") or 0.0)),
         )
 
+    def rank_agreement(self) -> list[dict[str, Any]]:
+        """Kendall's τ-b between the F rankings of every two corpora, over the segmenters
+        ranked on both (at least three); high τ: one of the two would have ranked them alike."""
+        from cws_bench.metrics.ranking import kendall_tau
+
+        found = []
+        scores = {
+            corpus: {
+                c.pair.segmenter: c.f1 for c in self.cells if c.pair.corpus == corpus and c.ranked
+            }
+            for corpus in self.corpora
+        }
+        for i, first in enumerate(self.corpora):
+            for second in self.corpora[i + 1 :]:
+                common = sorted(set(scores[first]) & set(scores[second]))
+                if len(common) < 3:
+                    continue
+                tau = kendall_tau(
+                    [scores[first][s] or 0.0 for s in common],
+                    [scores[second][s] or 0.0 for s in common],
+                )
+                found.append({"corpora": [first, second], "segmenters": len(common), "tau": tau})
+        return found
+
     def claim_checks(self) -> list[tuple[BoardCell, ClaimCheck]]:
         return [(cell, check) for cell in self.cells for check in cell.claims]
 
@@ -354,6 +378,7 @@ def _json(board: _Board) -> str:
             {**_base(cell), "claims": [check.to_dict() for check in cell.claims]}
             for cell in board.cells
         ],
+        "rank_agreement": board.rank_agreement(),
         "absent": board.absent,
     }
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
@@ -411,6 +436,15 @@ def render_board_markdown(board: _Board) -> str:
                 f"{_covered(check.covered)} | [{esc(check.claim.source)}]({check.claim.url}), "
                 f"{esc(check.claim.where)} |"
             )
+    agreement = board.rank_agreement()
+    if agreement:
+        lines += ["", "## Would one corpus have sufficed?", ""]
+        lines.append("Kendall's τ-b of the F rankings of two corpora (segmenters ranked on both):")
+        lines += ["", "| corpora | segmenters | τ |", "| --- | ---: | ---: |"]
+        for item in agreement:
+            tau = fmt.MISSING if item["tau"] is None else f"{item['tau']:.3f}"
+            pair = " · ".join(map(esc, item["corpora"]))
+            lines.append(f"| {pair} | {item['segmenters']} | {tau} |")
     unverified = sorted({c.pair.segmenter for c in board.cells if c.checksum is None})
     if unverified:
         lines += ["", "No checksum (the model is not verified): " + ", ".join(unverified) + "."]
