@@ -69,6 +69,7 @@ def test_board_config_from_the_registries(shared_corpora):
     # the dictionary baselines on the closed track, each corpus' own training words
     assert labels["fmm"].track == "closed" and labels["fmm"].options["corpus"] == "{corpus}"
     assert "sighan2005-pku" in labels["fmm"].corpora
+    assert all(labels[name].track == "closed" for name in ("bmm", "bimm"))
     # the taggers only where a training split is here (pd1998 has one; the shared
     # SIGHAN 2005 folder has only the word lists)
     assert "pd1998" in labels["hmm"].corpora

@@ -75,7 +75,7 @@ def board(
     """Build the board: every segmenter whose library and model are here, on every gold
     corpus present, as a static site in OUTPUT.
 
-    Closed track: maximum matching (fmm, bmm) with each corpus' training words, the hmm
+    Closed track: maximum matching (fmm, bmm, bimm) with each corpus' training words, the hmm
     and crf taggers trained on each corpus' training split where it is here; open
     track: every pretrained segmenter and LLM tokenizer installed with its model. What
     is not here is listed on stderr and in the site with why and how to add it, never

@@ -231,8 +231,13 @@ def _board(
         name: _mean([c for c in cells if c.pair.segmenter == name], test_sets)
         for name in result.segmenters()
     }
-    # Rows: by mean F over the cells they are ranked in, the unranked last.
-    segmenters = sorted(result.segmenters(), key=lambda s: (means[s] is None, -(means[s] or 0.0)))
+    # Rows: means over different sets of corpora do not compare, so the rows ranked on
+    # more corpora come first (closed-track rows run only where there is training data),
+    # each group by its mean F; the rows ranked nowhere last.
+    ranked = {name: sum(c.ranked for c in cells if c.pair.segmenter == name) for name in means}
+    segmenters = sorted(
+        result.segmenters(), key=lambda s: (means[s] is None, -ranked[s], -(means[s] or 0.0))
+    )
     return _Board(
         result,
         cells,
@@ -451,8 +456,8 @@ def render_board_markdown(board: _Board) -> str:
     if board.absent:
         lines += ["", "## Not on the board", ""]
         for item in board.absent:
-            how = f" — {item['how']}" if item.get("how") else ""
-            lines.append(f"- {item['kind']} `{item['name']}`: {esc(item['why'])}{esc(how)}")
+            how = f" — {esc(item['how'])}" if item.get("how") else ""
+            lines.append(f"- {item['kind']} `{item['name']}`: {esc(item['why'])}{how}")
     return "\n".join(lines) + "\n"
 
 

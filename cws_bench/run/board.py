@@ -6,7 +6,7 @@ the registries, not from a file:
 - the corpora: every registered corpus whose test split is here
   (:meth:`~cws_bench.corpora.base.Corpus.availability`), scored as written,
   with its standard dictionary where it has one (else no OOV figures);
-- the closed track: maximum matching (``fmm``, ``bmm``) with each corpus' own
+- the closed track: maximum matching (``fmm``, ``bmm``, ``bimm``) with each corpus' own
   training words, on the corpora that have them, and the ``hmm`` and ``crf``
   taggers trained on each corpus' training split where one is here;
 - the open track: every pretrained segmenter of the registry whose library
@@ -50,7 +50,7 @@ __all__ = [
 
 BOARD_NAME = "board"
 
-DICTIONARY_BASELINES = ("fmm", "bmm")
+DICTIONARY_BASELINES = ("fmm", "bmm", "bimm")
 """Closed track: maximum matching with each corpus' own training words."""
 
 TAGGERS = ("hmm", "crf")
