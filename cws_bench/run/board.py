@@ -155,11 +155,8 @@ def _segmenters(
         if names is not None and info.name not in names:
             continue
         if info.name in NEEDS_A_NAME or info.kind == "external":
-            if names is not None or info.name in NEEDS_A_NAME:
-                why = f"needs {NEEDS_A_NAME.get(info.name, 'options of your own')}"
-                absent.append(
-                    Absent("segmenter", info.name, why, "add a row of it to a bake-off TOML")
-                )
+            why = f"needs {NEEDS_A_NAME.get(info.name, 'options of your own')}"
+            absent.append(Absent("segmenter", info.name, why, "add a row of it to a bake-off TOML"))
             continue
         if not info.available:
             absent.append(Absent("segmenter", info.name, info.reason or "not here", info.install))
@@ -252,7 +249,8 @@ def segmenter_facts(names: Sequence[str]) -> dict[str, dict[str, Any]]:
         except importlib.metadata.PackageNotFoundError:
             meta = None
         if meta is not None:
-            licence = meta["License-Expression"] or meta["License"]
+            named = [*(meta.get_all("License-Expression") or []), *(meta.get_all("License") or [])]
+            licence = next((str(value) for value in named if value), None)
             if not licence or len(licence) > 80:  # a whole licence text: the classifier's name
                 classifiers = [
                     c.rsplit(" :: ", 1)[-1]
