@@ -312,6 +312,38 @@ def test_rank_agreement_is_scipys_kendall_tau(site):
     assert "Would one corpus have sufficed?" in (folder / "index.html").read_text("utf-8")
 
 
+def test_a_segmenter_added_computes_only_its_cells(site, shared_corpora, tmp_path):
+    """The run cache: the cells already on the board are read back, the new one is run."""
+    folder, _ = site
+    again = tmp_path / "again"
+    shutil.copytree(folder / "cache", again / "cache")
+    result = CliRunner().invoke(
+        cli,
+        [
+            "board",
+            "-o",
+            str(again),
+            "--segmenters",
+            "fmm,jieba,jieba-nohmm",
+            "--corpora",
+            "sample",
+            "--resamples",
+            "200",
+            "--jobs",
+            "1",
+            "--quiet",
+            "--data-dir",
+            str(shared_corpora),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    pairs = json.loads((again / "results.json").read_text(encoding="utf-8"))["pairs"]
+    cached = {p["segmenter"]: p["cached"] for p in pairs}
+    assert cached == {"fmm": True, "jieba": True, "jieba-nohmm": False}
+    before = _row(_board_json(folder), "jieba", "sample")
+    assert _row(_board_json(again), "jieba", "sample")["f1"] == before["f1"]
+
+
 # -- 4. honest: contaminated rows are marked and never ranked --------------------------------
 
 
