@@ -125,8 +125,8 @@ def board(
             click.echo(f"{pair.status}: {pair.segmenter} on {pair.corpus}: {pair.error}", err=True)
     scored = sum(pair.ok for pair in result.pairs)
     click.echo(
-        f"board: {scored} of {len(result.pairs)} cells scored "
-        f"({len(made.config.segmenters)} segmenters, {len(made.config.corpora)} corpora); "
+        f"board: cells scored {scored} of {len(result.pairs)} (segmenters: "
+        f"{len(made.config.segmenters)}, corpora: {len(made.config.corpora)}); "
         f"open {output}/index.html",
         err=True,
     )
