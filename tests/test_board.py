@@ -374,6 +374,8 @@ def test_contaminated_rows_marked_not_ranked_not_in_mean(tmp_path):
             pair("a", "y", 0.70),
         ),
     )
+    failed = PairResult(corpus="y", segmenter="c", adapter="c", track="open", status="failed")
+    result = BakeoffResult(name="t", config={}, pairs=(*result.pairs, failed))
     cells = {(c.pair.segmenter, c.pair.corpus): c for c in board_cells(result)}
     assert cells[("a", "x")].rank == 1 and cells[("b", "x")].rank is None
     assert cells[("b", "y")].rank == 1 and cells[("a", "y")].rank == 2
@@ -385,7 +387,11 @@ def test_contaminated_rows_marked_not_ranked_not_in_mean(tmp_path):
     assert "99.00*" in (tmp_path / "board.md").read_text(encoding="utf-8")
     page = (tmp_path / "corpora" / "x.html").read_text(encoding="utf-8")
     assert "never ranked" in page
-    assert "corpus <code>z</code>: not here" in (tmp_path / "index.html").read_text("utf-8")
+    index = (tmp_path / "index.html").read_text("utf-8")
+    assert "corpus <code>z</code>: not here" in index
+    # the heatmap says which cell failed, and the failed row has no mean
+    assert "failed" in index.split("<svg")[1].split("</svg>")[0]
+    assert means["c"] is None and cells[("c", "y")].rank is None
 
 
 # -- the site in a browser ---------------------------------------------------------------------

@@ -258,12 +258,15 @@ def _heatmap(board: _Board) -> str | None:
     rows, corpora = board.segmenters, board.corpora
     data = np.full((len(rows), len(corpora)), np.nan)
     marks = np.zeros(data.shape, dtype=bool)
+    statuses: dict[tuple[int, int], str] = {}
     for i, name in enumerate(rows):
         for j, corpus in enumerate(corpora):
             cell = board.cell(name, corpus)
             if cell is not None and cell.f1 is not None:
                 data[i, j] = cell.f1 * 100
                 marks[i, j] = cell.pair.contaminated
+            elif cell is not None:
+                statuses[(i, j)] = cell.pair.status  # failed, timeout, skipped
     if np.isnan(data).all():
         return None
     low, high = float(np.nanmin(data)), float(np.nanmax(data))
@@ -286,7 +289,17 @@ def _heatmap(board: _Board) -> str | None:
             for j in range(len(corpora)):
                 value = data[i, j]
                 if np.isnan(value):
-                    axes.text(j + 0.5, i + 0.5, "—", ha="center", va="center", color="#999")
+                    text = statuses.get((i, j), "—")
+                    size = 6 if text != "—" else 7
+                    axes.text(
+                        j + 0.5,
+                        i + 0.5,
+                        text,
+                        ha="center",
+                        va="center",
+                        color="#999",
+                        fontsize=size,
+                    )
                     continue
                 shade = (value - low) / (high - low)
                 axes.text(
