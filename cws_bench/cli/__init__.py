@@ -41,6 +41,7 @@ __all__ = ["COMMANDS", "main"]
 COMMANDS: dict[str, str] = {
     "audit": "cws_bench.cli.audit:audit",
     "bakeoff": "cws_bench.cli.bakeoff:bakeoff",
+    "board": "cws_bench.cli.board:board",
     "baseline": "cws_bench.cli.regression:baseline",
     "check": "cws_bench.cli.regression:check",
     "corpora": "cws_bench.cli.corpora:corpora",

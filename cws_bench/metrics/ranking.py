@@ -64,6 +64,7 @@ __all__ = [
     "dcg",
     "evaluate_run",
     "hit_rate",
+    "kendall_tau",
     "mean_average_precision",
     "mean_reciprocal_rank",
     "ndcg",
@@ -77,6 +78,41 @@ __all__ = [
 Judgements = Mapping[str, int]
 Ranking = Sequence[str] | Mapping[str, float]
 Gain = Literal["exponential", "linear"]
+
+
+def kendall_tau(x: Sequence[float], y: Sequence[float]) -> float | None:
+    """Kendall's τ-b of two scorings of the same items (scipy.stats.kendalltau's default).
+
+    ``(C - D) / sqrt((n0 - n1) (n0 - n2))`` over the ``n0`` pairs of items: ``C``
+    concordant, ``D`` discordant, ``n1`` and ``n2`` tied in ``x`` and in ``y``.
+    None when it is undefined (fewer than two items, or one scoring all ties).
+
+    >>> kendall_tau([1, 2, 3], [10, 20, 30]), kendall_tau([1, 2, 3], [3, 2, 1])
+    (1.0, -1.0)
+    >>> round(kendall_tau([1, 2, 3, 4], [1, 3, 2, 4]), 6)
+    0.666667
+    """
+    if len(x) != len(y):
+        raise ValueError(f"kendall_tau: {len(x)} and {len(y)} values")
+    n = len(x)
+    concordant = discordant = tied_x = tied_y = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            dx, dy = x[i] - x[j], y[i] - y[j]
+            if dx == 0:
+                tied_x += 1
+            if dy == 0:
+                tied_y += 1
+            if dx and dy:
+                if (dx > 0) == (dy > 0):
+                    concordant += 1
+                else:
+                    discordant += 1
+    pairs = n * (n - 1) // 2
+    denominator = math.sqrt((pairs - tied_x) * (pairs - tied_y))
+    if denominator == 0:
+        return None
+    return (concordant - discordant) / denominator
 
 
 def rank_documents(scores: Mapping[str, float]) -> list[str]:

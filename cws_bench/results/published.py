@@ -1,4 +1,6 @@
-"""Published reference results of the SIGHAN 2005 bakeoff, shown beside a run's own.
+"""Published figures, shown beside a run's own: the SIGHAN 2005 bakeoff's rows and the
+figures segmenters' authors claim (:func:`load_claims`, read from
+``cws_bench/data/claims.toml``, shown on the board beside the measured F).
 
 The Second International Chinese Word Segmentation Bakeoff (Emerson 2005,
 ACL Anthology I05-3017) published, for each of its four test sets, the
@@ -47,13 +49,18 @@ from cws_bench.metrics.units import Units
 
 __all__ = [
     "BASELINE_EXPLANATION",
+    "CLAIMS_FILE",
     "DATA_FILE",
     "METRICS",
     "TRACKS",
     "BaselineDifference",
+    "Claim",
+    "ClaimCheck",
     "PublishedResults",
     "PublishedRow",
     "baseline_differences",
+    "check_claim",
+    "load_claims",
     "load_published",
     "published_for",
 ]
@@ -406,3 +413,182 @@ def baseline_differences(corpus: str, pairs: Any) -> tuple[BaselineDifference, .
             )
         )
     return tuple(found)
+
+
+CLAIMS_FILE = "claims.toml"
+"""The segmenters' published figures, in ``cws_bench/data``."""
+
+_CLAIM_KEYS = frozenset(
+    {"segmenter", "corpus", "by", "source", "url", "where", "model", "method", "note"}
+    | {"precision", "recall", "f1"}
+)
+_CLAIM_REQUIRED = ("segmenter", "corpus", "by", "source", "url", "where")
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A figure a segmenter's authors (or others) publish for it on a corpus.
+
+    Attributes:
+        segmenter: the registered segmenter it is about (the board's row).
+        corpus: the cws-bench corpus name it maps to.
+        f1: the F published, or derived from ``precision`` and ``recall`` when only
+            they are (``derived``).
+        precision, recall: as published, or None.
+        derived: whether ``f1`` was computed here from P and R.
+        by: who published it.
+        source: a short name of the source.
+        url: where the source is (pinned to a commit where it is a repository).
+        where: file, lines and table of the figure in the source.
+        model: the model the figure is for, or ``""``.
+        method: how the source counted, or ``""``.
+        note: anything else, or ``""``.
+    """
+
+    segmenter: str
+    corpus: str
+    f1: float
+    precision: float | None
+    recall: float | None
+    derived: bool
+    by: str
+    source: str
+    url: str
+    where: str
+    model: str = ""
+    method: str = ""
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+
+
+def _claim(name: str, index: int, table: Any) -> Claim:
+    where = f"[[claims]] #{index}"
+    if not isinstance(table, dict):
+        raise _fail(name, where, "not a table")
+    unknown = sorted(set(table) - _CLAIM_KEYS)
+    if unknown:
+        raise _fail(
+            name, where, f"unknown key {unknown[0]!r} (keys: {', '.join(sorted(_CLAIM_KEYS))})"
+        )
+    for key in _CLAIM_REQUIRED:
+        if not isinstance(table.get(key), str) or not table[key]:
+            raise _fail(name, where, f"needs {key} (a string)")
+    figures: dict[str, float | None] = {}
+    for key in ("precision", "recall", "f1"):
+        value = table.get(key)
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1
+        ):
+            raise _fail(name, where, f"{key} = {value!r}: a fraction between 0 and 1")
+        figures[key] = None if value is None else float(value)
+    p, r, f = figures["precision"], figures["recall"], figures["f1"]
+    derived = False
+    if f is None:
+        if p is None or r is None:
+            raise _fail(name, where, "needs f1, or both precision and recall")
+        f, derived = (2 * p * r / (p + r) if p + r else 0.0), True
+    elif p is not None and r is not None and p + r:
+        expected = 2 * p * r / (p + r)
+        if abs(expected - f) > 2 * ROUNDING:
+            raise _fail(name, where, f"f1 {f} is not 2PR/(P+R) = {expected:.4f}")
+    return Claim(
+        segmenter=table["segmenter"],
+        corpus=table["corpus"],
+        f1=f,
+        precision=p,
+        recall=r,
+        derived=derived,
+        by=table["by"],
+        source=table["source"],
+        url=table["url"],
+        where=table["where"],
+        model=table.get("model", ""),
+        method=table.get("method", ""),
+        note=table.get("note", ""),
+    )
+
+
+def load_claims(path: str | os.PathLike[str] | None = None) -> tuple[Claim, ...]:
+    """Read and check a file of claimed figures (default: the bundled ``claims.toml``).
+
+    Raises:
+        CwsBenchError: the file cannot be read or parsed, or a claim is wrong
+            (the message names the file and the claim).
+    """
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+
+    if path is None:
+        resource = resources.files("cws_bench") / "data" / CLAIMS_FILE
+        name, text = str(resource), resource.read_text(encoding="utf-8")
+    else:
+        name, text = _read(path)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise CwsBenchError(f"{name}: not valid TOML ({error})") from error
+    unknown = sorted(set(data) - {"claims"})
+    if unknown:
+        raise _fail(name, f"[{unknown[0]}]", "unknown table (the file holds [[claims]] only)")
+    tables = data.get("claims", [])
+    if not isinstance(tables, list):
+        raise _fail(name, "claims", "must be [[claims]] tables")
+    return tuple(_claim(name, index, table) for index, table in enumerate(tables, start=1))
+
+
+@dataclass(frozen=True)
+class ClaimCheck:
+    """A claim beside the figure measured here.
+
+    Attributes:
+        claim: the published figure.
+        measured: the F measured here.
+        low, high: its interval (None when the run has none).
+    """
+
+    claim: Claim
+    measured: float
+    low: float | None
+    high: float | None
+
+    @property
+    def difference(self) -> float:
+        """Measured minus claimed F."""
+        return self.measured - self.claim.f1
+
+    @property
+    def covered(self) -> bool | None:
+        """Whether the measured interval holds the claimed F (None without an interval)."""
+        if self.low is None or self.high is None:
+            return None
+        return self.low <= self.claim.f1 <= self.high
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            **self.claim.to_dict(),
+            "claimed_f1": self.claim.f1,
+            "measured_f1": self.measured,
+            "measured_low": self.low,
+            "measured_high": self.high,
+            "difference": self.difference,
+            "covered": self.covered,
+        }
+
+
+def check_claim(claim: Claim, pair: Any) -> ClaimCheck | None:
+    """The claim beside a scored :class:`~cws_bench.results.model.PairResult`
+    (its F and F interval), or None when the pair has no F."""
+    f1 = pair.scores.get("f1") if pair.ok else None
+    if f1 is None or not math.isfinite(f1):
+        return None
+    interval = pair.intervals.get("f1")
+    return ClaimCheck(
+        claim,
+        float(f1),
+        None if interval is None else interval.low,
+        None if interval is None else interval.high,
+    )

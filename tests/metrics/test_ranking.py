@@ -207,3 +207,26 @@ def test_ndcg_is_linear_and_ndcg_burges_exponential_as_in_ranx():
     assert round(100 * report.means["ndcg_burges@3"], 2) == 82.95
     assert round(100 * report.means["ndcg@3"], 2) == 83.48
     assert cumulative_gain(qrels["q1"], run["q1"], k=2) == 2.0
+
+
+def test_kendall_tau_equals_scipy_with_ties():
+    import random
+
+    from scipy.stats import kendalltau
+
+    from cws_bench.metrics.ranking import kendall_tau
+
+    rng = random.Random(43)
+    for _ in range(200):
+        n = rng.randint(2, 15)
+        x = [rng.choice([0.1, 0.2, rng.random()]) for _ in range(n)]
+        y = [rng.choice([0.5, rng.random()]) for _ in range(n)]
+        expected = kendalltau(x, y).statistic
+        found = kendall_tau(x, y)
+        if expected != expected:  # nan: undefined
+            assert found is None
+        else:
+            assert found == pytest.approx(expected, abs=1e-12)
+    assert kendall_tau([1.0], [2.0]) is None
+    with pytest.raises(ValueError, match="2 and 1 values"):
+        kendall_tau([1, 2], [1])

@@ -1,0 +1,556 @@
+"""The board's site: a static folder that opens from the file system, and its data files.
+
+:func:`write_board` writes, beside the bake-off's own reports:
+
+- ``index.html``: the F heatmap (segmenter × corpus, with its colour scale),
+  a sortable table of every segmenter's F on every corpus and its mean over
+  the cells it is ranked in, the claimed figures beside the measured ones,
+  and what is not on the board with why and how to add it;
+- ``corpora/<corpus>.html``: the corpus' leaderboard by track, the claims
+  about it and the published SIGHAN 2005 rows where they apply;
+- ``segmenters/<segmenter>.html``: its version, licence, model checksum (or
+  that it has none), claims and measured figures on every corpus;
+- ``board.md``, ``board.csv``, ``board.json``: every number of the pages.
+
+A row whose segmenter has seen the test data (``contaminated``: trained on
+it, or a dictionary that leaked it) is shown, marked, and never ranked; its
+cells count in no mean. The pages use report.html's stylesheet and Jinja
+environment (:func:`cws_bench.reports.html.template_environment`) and the
+charts' style (:mod:`cws_bench.reports.charts`); sorting is a few lines of
+inline JavaScript, so nothing is fetched.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cws_bench.reports import tables as fmt
+from cws_bench.results.model import BakeoffResult, PairResult
+from cws_bench.results.published import Claim, ClaimCheck, check_claim, published_for
+
+__all__ = ["BOARD_FILES", "BoardCell", "board_cells", "render_board_markdown", "write_board"]
+
+BOARD_FILES = ("index.html", "board.md", "board.csv", "board.json")
+"""The board's files at the top of its folder (plus ``corpora/`` and ``segmenters/``)."""
+
+CSV_COLUMNS = (
+    "segmenter",
+    "corpus",
+    "track",
+    "status",
+    "rank",
+    "f1",
+    "f1_low",
+    "f1_high",
+    "precision",
+    "recall",
+    "oov_recall",
+    "boundary_f1",
+    "straddling_share",
+    "tokens_per_word",
+    "tokens_per_char",
+    "contaminated",
+    "exclusion",
+    "version",
+    "model_checksum",
+    "checksum_of",
+    "signature",
+    "claimed_f1",
+    "claim_derived",
+    "claim_by",
+    "claim_source",
+    "claim_url",
+    "claim_where",
+    "difference",
+    "covered",
+)
+
+
+TOKEN_FIGURES = ("straddling_share", "tokens_per_word", "tokens_per_char")
+"""A subword tokenizer's figures the board shows (:mod:`cws_bench.reports.tokens` has them all)."""
+
+
+@dataclass(frozen=True)
+class BoardCell:
+    """One (segmenter, corpus) pair of the board.
+
+    Attributes:
+        pair: the bake-off's row.
+        rank: its place among the ranked rows of its corpus and track, or None
+            (not scored, or contaminated: never ranked).
+        checksum: the checksum of what the segmenter ran with (a model folder's,
+            else its training data's or dictionary's), or None: not verified.
+        checksum_of: what ``checksum`` is of (``model``, ``training data``), or ``""``.
+        claims: the claims about this segmenter on this corpus, beside the measured F.
+    """
+
+    pair: PairResult
+    rank: int | None
+    checksum: str | None
+    checksum_of: str
+    claims: tuple[ClaimCheck, ...] = field(default_factory=tuple)
+
+    @property
+    def f1(self) -> float | None:
+        value = self.pair.scores.get("f1") if self.pair.ok else None
+        return None if value is None else float(value)
+
+    @property
+    def tokens(self) -> Mapping[str, Any] | None:
+        """A subword tokenizer's figures (``analysis["tokens"]``), or None for a word segmenter."""
+        figures = (self.pair.analysis or {}).get("tokens") if self.pair.ok else None
+        return figures or None
+
+    @property
+    def ranked(self) -> bool:
+        return self.f1 is not None and not self.pair.contaminated
+
+
+def _checksum(info: Mapping[str, Any]) -> tuple[str | None, str]:
+    model = info.get("model")
+    if isinstance(model, Mapping) and model.get("checksum"):
+        return str(model["checksum"]), "model"
+    trained = info.get("trained_on")
+    if isinstance(trained, Mapping) and trained.get("checksum"):
+        return str(trained["checksum"]), "training data"
+    return None, ""
+
+
+def board_cells(result: BakeoffResult, claims: Sequence[Claim] = ()) -> list[BoardCell]:
+    """Every pair of the run with its rank, checksum and claims, in the run's order."""
+    ranks: dict[tuple[str, str], int] = {}
+    groups: dict[tuple[str, str], list[PairResult]] = {}
+    for pair in result.pairs:
+        if pair.ok and not pair.contaminated and pair.scores.get("f1") is not None:
+            groups.setdefault((pair.corpus, pair.track), []).append(pair)
+    for group in groups.values():
+        group.sort(key=lambda p: (-float(p.scores["f1"]), p.segmenter))
+        for place, pair in enumerate(group, start=1):
+            ranks[(pair.corpus, pair.segmenter)] = place
+    cells = []
+    for pair in result.pairs:
+        checksum, of = _checksum(pair.segmenter_info or {})
+        found = [
+            check_claim(claim, pair)
+            for claim in claims
+            if claim.segmenter == pair.adapter and claim.corpus == pair.corpus
+        ]
+        cells.append(
+            BoardCell(
+                pair,
+                ranks.get((pair.corpus, pair.segmenter)),
+                checksum,
+                of,
+                tuple(c for c in found if c is not None),
+            )
+        )
+    return cells
+
+
+def _mean(cells: Sequence[BoardCell], test_sets: Mapping[str, str]) -> float | None:
+    """The mean F over the distinct test sets of the ranked cells (contaminated ones left out)."""
+    from cws_bench.reports.domains import distinct_mean
+
+    return distinct_mean(
+        {c.pair.corpus: c.f1 for c in cells if c.ranked and c.f1 is not None}, dict(test_sets)
+    )
+
+
+@dataclass(frozen=True)
+class _Board:
+    """What every page and file of the board reads."""
+
+    result: BakeoffResult
+    cells: list[BoardCell]
+    corpora: list[str]
+    segmenters: list[str]
+    means: dict[str, float | None]
+    absent: list[dict[str, Any]]
+    facts: dict[str, dict[str, Any]]
+
+    def cell(self, segmenter: str, corpus: str) -> BoardCell | None:
+        return next(
+            (c for c in self.cells if c.pair.segmenter == segmenter and c.pair.corpus == corpus),
+            None,
+        )
+
+    def token_cells(self) -> list[BoardCell]:
+        """The cells of subword tokenizers, by corpus, then boundary F."""
+        cells = [c for c in self.cells if c.tokens]
+        order = {corpus: i for i, corpus in enumerate(self.corpora)}
+        return sorted(
+            cells,
+            key=lambda c: (order[c.pair.corpus], -(c.pair.scores.get("boundary_f1") or 0.0)),
+        )
+
+    def rank_agreement(self) -> list[dict[str, Any]]:
+        """Kendall's τ-b between the F rankings of every two corpora, over the segmenters
+        ranked on both (at least three); high τ: one of the two would have ranked them alike."""
+        from cws_bench.metrics.ranking import kendall_tau
+
+        found = []
+        scores = {
+            corpus: {
+                c.pair.segmenter: c.f1 for c in self.cells if c.pair.corpus == corpus and c.ranked
+            }
+            for corpus in self.corpora
+        }
+        for i, first in enumerate(self.corpora):
+            for second in self.corpora[i + 1 :]:
+                common = sorted(set(scores[first]) & set(scores[second]))
+                if len(common) < 3:
+                    continue
+                tau = kendall_tau(
+                    [scores[first][s] or 0.0 for s in common],
+                    [scores[second][s] or 0.0 for s in common],
+                )
+                found.append({"corpora": [first, second], "segmenters": len(common), "tau": tau})
+        return found
+
+    def claim_checks(self) -> list[tuple[BoardCell, ClaimCheck]]:
+        return [(cell, check) for cell in self.cells for check in cell.claims]
+
+
+def _board(
+    result: BakeoffResult,
+    claims: Sequence[Claim],
+    absent: Sequence[Any],
+    facts: Mapping[str, Mapping[str, Any]],
+) -> _Board:
+    cells = board_cells(result, claims)
+    corpora = result.corpora()
+    test_sets = result.settings.get("corpus_test_sets") or {}
+    means = {
+        name: _mean([c for c in cells if c.pair.segmenter == name], test_sets)
+        for name in result.segmenters()
+    }
+    # Rows: means over different sets of corpora do not compare, so the rows ranked on
+    # more corpora come first (closed-track rows run only where there is training data),
+    # each group by its mean F; the rows ranked nowhere last.
+    ranked = {name: sum(c.ranked for c in cells if c.pair.segmenter == name) for name in means}
+    segmenters = sorted(
+        result.segmenters(), key=lambda s: (means[s] is None, -ranked[s], -(means[s] or 0.0))
+    )
+    return _Board(
+        result,
+        cells,
+        corpora,
+        segmenters,
+        means,
+        [dict(a) if isinstance(a, Mapping) else a.to_dict() for a in absent],
+        {name: dict(value) for name, value in facts.items()},
+    )
+
+
+def _heatmap(board: _Board) -> str | None:
+    """The F heatmap as inline SVG with its colour scale; contaminated cells marked ``*``."""
+    import numpy as np
+
+    from cws_bench.reports.charts import new_chart, to_svg
+
+    rows, corpora = board.segmenters, board.corpora
+    data = np.full((len(rows), len(corpora)), np.nan)
+    marks = np.zeros(data.shape, dtype=bool)
+    statuses: dict[tuple[int, int], str] = {}
+    for i, name in enumerate(rows):
+        for j, corpus in enumerate(corpora):
+            cell = board.cell(name, corpus)
+            if cell is not None and cell.f1 is not None:
+                data[i, j] = cell.f1 * 100
+                marks[i, j] = cell.pair.contaminated
+            elif cell is not None:
+                statuses[(i, j)] = cell.pair.status  # failed, timeout, skipped
+    if np.isnan(data).all():
+        return None
+    low, high = float(np.nanmin(data)), float(np.nanmax(data))
+    high = max(high, low + 1e-9)
+    name = "board-heatmap"
+    with new_chart(name, 2.6 + 0.7 * len(corpora), 1.3 + 0.34 * len(rows)) as figure:
+        from matplotlib import colormaps
+
+        axes = figure.add_subplot()
+        mesh = axes.pcolormesh(
+            np.ma.masked_invalid(data),
+            cmap=colormaps["viridis"].with_extremes(bad="#f0f0f0"),
+            vmin=low,
+            vmax=high,
+            edgecolors="white",
+            linewidth=1.0,
+        )
+        axes.invert_yaxis()
+        for i in range(len(rows)):
+            for j in range(len(corpora)):
+                value = data[i, j]
+                if np.isnan(value):
+                    text = statuses.get((i, j), "—")
+                    size = 6 if text != "—" else 7
+                    axes.text(
+                        j + 0.5,
+                        i + 0.5,
+                        text,
+                        ha="center",
+                        va="center",
+                        color="#999",
+                        fontsize=size,
+                    )
+                    continue
+                shade = (value - low) / (high - low)
+                axes.text(
+                    j + 0.5,
+                    i + 0.5,
+                    f"{value:.1f}" + ("*" if marks[i, j] else ""),
+                    ha="center",
+                    va="center",
+                    fontsize=7,
+                    color="black" if shade > 0.6 else "white",
+                )
+        axes.set_xticks([j + 0.5 for j in range(len(corpora))], corpora, rotation=40, ha="right")
+        axes.set_yticks([i + 0.5 for i in range(len(rows))], rows)
+        axes.tick_params(length=0)
+        for side in ("left", "bottom"):
+            axes.spines[side].set_visible(False)
+        bar = figure.colorbar(mesh, ax=axes, shrink=0.8)
+        bar.set_label("F (%)")
+        return to_svg(figure, name, "F of every segmenter on every corpus")
+
+
+def page_name(name: str) -> str:
+    """A page's file name for a corpus or segmenter name.
+
+    >>> page_name("tokenizer-qwen2.5"), page_name("a/b c")
+    ('tokenizer-qwen2.5.html', 'a_b_c.html')
+    """
+    return re.sub(r"[^\w.+-]+", "_", name) + ".html"
+
+
+def _base(cell: BoardCell) -> dict[str, Any]:
+    """A cell's columns before the claim's."""
+    pair = cell.pair
+    interval = pair.intervals.get("f1")
+    tokens = cell.tokens or {}
+    return {
+        "segmenter": pair.segmenter,
+        "corpus": pair.corpus,
+        "track": pair.track,
+        "status": pair.status,
+        "rank": cell.rank,
+        "f1": cell.f1,
+        "f1_low": None if interval is None else interval.low,
+        "f1_high": None if interval is None else interval.high,
+        "precision": pair.scores.get("precision") if pair.ok else None,
+        "recall": pair.scores.get("recall") if pair.ok else None,
+        "oov_recall": pair.scores.get("oov_recall") if pair.ok else None,
+        "boundary_f1": pair.scores.get("boundary_f1") if pair.ok else None,
+        **{key: tokens.get(key) for key in TOKEN_FIGURES},
+        "contaminated": pair.contaminated,
+        "exclusion": pair.exclusion,
+        "version": (pair.segmenter_info or {}).get("version"),
+        "model_checksum": cell.checksum,
+        "checksum_of": cell.checksum_of or None,
+        "signature": pair.signature,
+    }
+
+
+def _csv_rows(board: _Board) -> list[dict[str, Any]]:
+    """One row per cell and claim (a cell with no claim: one row, the claim's columns empty)."""
+    rows = []
+    for cell in board.cells:
+        base = _base(cell)
+        claims = cell.claims or (None,)
+        for check in claims:
+            rows.append(
+                {
+                    **base,
+                    "claimed_f1": None if check is None else check.claim.f1,
+                    "claim_derived": None if check is None else check.claim.derived,
+                    "claim_by": None if check is None else check.claim.by,
+                    "claim_source": None if check is None else check.claim.source,
+                    "claim_url": None if check is None else check.claim.url,
+                    "claim_where": None if check is None else check.claim.where,
+                    "difference": None if check is None else check.difference,
+                    "covered": None if check is None else check.covered,
+                }
+            )
+    return rows
+
+
+def _json(board: _Board) -> str:
+    result = board.result
+    data = {
+        "name": result.name,
+        "created": result.created,
+        "method": result.config.get("method", "interval"),
+        "corpora": board.corpora,
+        "segmenters": [
+            {"name": name, "mean_f1": board.means[name], **board.facts.get(name, {})}
+            for name in board.segmenters
+        ],
+        "rows": [
+            {**_base(cell), "claims": [check.to_dict() for check in cell.claims]}
+            for cell in board.cells
+        ],
+        "rank_agreement": board.rank_agreement(),
+        "absent": board.absent,
+    }
+    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+
+
+def _csv(board: _Board) -> str:
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for row in _csv_rows(board):
+        writer.writerow({k: "" if v is None else v for k, v in row.items()})
+    return out.getvalue()
+
+
+def render_board_markdown(board: _Board) -> str:
+    """board.md: the F table (segmenters × corpora), the claims and what is absent."""
+    from cws_bench.metrics.tables import escape_markdown as esc
+
+    lines = [f"# The board: {board.result.name}", ""]
+    lines.append(
+        "F of each segmenter on each corpus (percent); `*`: trained on the test data or its "
+        "dictionary saw it, never ranked and out of the mean."
+    )
+    lines.append("")
+    lines.append("| segmenter | mean F | " + " | ".join(map(esc, board.corpora)) + " |")
+    lines.append("| --- | ---: | " + " | ".join("---:" for _ in board.corpora) + " |")
+    for name in board.segmenters:
+        values = []
+        for corpus in board.corpora:
+            cell = board.cell(name, corpus)
+            if cell is None or cell.f1 is None:
+                values.append(fmt.MISSING if cell is None else cell.pair.status)
+            else:
+                values.append(fmt.format_score(cell.f1) + ("*" if cell.pair.contaminated else ""))
+        lines.append(
+            f"| {esc(name)} | {fmt.format_score(board.means[name])} | " + " | ".join(values) + " |"
+        )
+    checks = board.claim_checks()
+    if checks:
+        lines += ["", "## Claimed beside measured", ""]
+        lines.append(
+            "| segmenter | corpus | claimed F | by | measured F | interval | difference | "
+            "covered | source |"
+        )
+        lines.append("| --- | --- | ---: | --- | ---: | --- | ---: | --- | --- |")
+        for cell, check in checks:
+            claimed = fmt.format_score(check.claim.f1) + (
+                " (from P, R)" if check.claim.derived else ""
+            )
+            lines.append(
+                f"| {esc(cell.pair.segmenter)} | {esc(cell.pair.corpus)} | {claimed} | "
+                f"{esc(check.claim.by)} | {fmt.format_score(check.measured)} | "
+                f"{fmt.format_interval(cell.pair.intervals.get('f1'))} | "
+                f"{fmt.format_difference(check.difference)} | "
+                f"{_covered(check.covered)} | [{esc(check.claim.source)}]({check.claim.url}), "
+                f"{esc(check.claim.where)} |"
+            )
+    agreement = board.rank_agreement()
+    if agreement:
+        lines += ["", "## Would one corpus have sufficed?", ""]
+        lines.append("Kendall's τ-b of the F rankings of two corpora (segmenters ranked on both):")
+        lines += ["", "| corpora | segmenters | τ |", "| --- | ---: | ---: |"]
+        for item in agreement:
+            tau = fmt.MISSING if item["tau"] is None else f"{item['tau']:.3f}"
+            pair = " · ".join(map(esc, item["corpora"]))
+            lines.append(f"| {pair} | {item['segmenters']} | {tau} |")
+    unverified = sorted({c.pair.segmenter for c in board.cells if c.checksum is None})
+    if unverified:
+        lines += ["", "No checksum (the model is not verified): " + ", ".join(unverified) + "."]
+    if board.absent:
+        lines += ["", "## Not on the board", ""]
+        for item in board.absent:
+            how = f" — {esc(item['how'])}" if item.get("how") else ""
+            lines.append(f"- {item['kind']} `{item['name']}`: {esc(item['why'])}{how}")
+    return "\n".join(lines) + "\n"
+
+
+def _covered(value: bool | None) -> str:
+    return {True: "yes", False: "no", None: fmt.MISSING}[value]
+
+
+def _write(path: Path, text: str) -> None:
+    from cws_bench.text.io import atomic_write
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_write(path) as handle:
+        handle.write(text)
+
+
+def write_board(
+    result: BakeoffResult,
+    folder: str | Path,
+    *,
+    absent: Sequence[Any] = (),
+    claims: Sequence[Claim] = (),
+    facts: Mapping[str, Mapping[str, Any]] | None = None,
+) -> list[Path]:
+    """Write the board's site and data files into ``folder``; return the files written.
+
+    Args:
+        result: the board's bake-off.
+        folder: where (created if needed).
+        absent: what is not on the board (:class:`~cws_bench.run.board.Absent`, or
+            dicts with kind, name, why, how).
+        claims: the published claims (:func:`~cws_bench.results.published.load_claims`).
+        facts: per segmenter label, more to show on its page (``licence``, ``distribution``).
+
+    Scores print in the units of an enclosing :func:`~cws_bench.reports.tables.printed_in`
+    (percent by default); the CSV and JSON hold fractions.
+    """
+    from markupsafe import Markup
+
+    from cws_bench.reports.html import template_environment
+
+    board = _board(result, claims, absent, facts or {})
+    target = Path(folder)
+    environment = template_environment(page=page_name, covered=_covered)
+    template = environment.get_template("board.html.j2")
+    heatmap = _heatmap(board)
+    written = []
+
+    def page(path: Path, **context: Any) -> None:
+        depth = "../" if path.parent != target else ""
+        _write(path, template.render(board=board, root=depth, **context))
+        written.append(path)
+
+    page(target / "index.html", view="index", heatmap=Markup(heatmap) if heatmap else None)
+    for corpus in board.corpora:
+        cells = [c for c in board.cells if c.pair.corpus == corpus]
+        cells.sort(
+            key=lambda c: (
+                c.pair.track != "closed",
+                c.rank is None,
+                c.rank or 0,
+                -(c.f1 or 0.0),
+                c.pair.segmenter,
+            )
+        )
+        gold = next((c.pair.scores.get("gold_words") for c in cells if c.pair.ok), None)
+        page(
+            target / "corpora" / page_name(corpus),
+            view="corpus",
+            corpus=corpus,
+            cells=cells,
+            published=published_for(corpus, gold),
+        )
+    for name in board.segmenters:
+        cells = [c for c in board.cells if c.pair.segmenter == name]
+        page(target / "segmenters" / page_name(name), view="segmenter", name=name, cells=cells)
+    for file, text in (
+        ("board.md", render_board_markdown(board)),
+        ("board.csv", _csv(board)),
+        ("board.json", _json(board)),
+    ):
+        _write(target / file, text)
+        written.append(target / file)
+    return written
