@@ -112,7 +112,7 @@ def test_the_bakeoff_statistics_equal_one_by_one():
             records[corpus, label] = SimpleNamespace(sentence_counts=rows)
     config = SimpleNamespace(
         corpora=[SimpleNamespace(label=c) for c in ("small", "big", "empty")],
-        segmenters=[SimpleNamespace(label=s, track=t) for s, t in labels.items()],
+        segmenters=[SimpleNamespace(label=s, track=t, seed_of=None) for s, t in labels.items()],
         resamples=500,
         seed=12345,
         alpha=ALPHA,

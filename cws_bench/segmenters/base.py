@@ -299,6 +299,10 @@ class Segmenter(ABC):
     has_speed: ClassVar[bool] = True
     independent_lines: ClassVar[bool] = False
 
+    training_takes_seed: ClassVar[bool] = False
+    """Whether ``from_training(sentences, **options)`` takes a ``seed`` among its options
+    (``train --seeds``), for a trainer whose signature does not name it."""
+
     def __init__(self, **options: Any) -> None:
         self.options: dict[str, Any] = plain_options(options)
         self.trained_on: TrainingData | None = None

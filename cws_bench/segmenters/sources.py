@@ -367,13 +367,12 @@ def trains_with_seed(name: str) -> bool:
         return True
     except SegmenterError:
         pass
-    trainer = getattr(segmenter_class(name), "from_training", None)
+    cls = segmenter_class(name)
+    trainer = getattr(cls, "from_training", None)
     if trainer is None:
         return False
-    from cws_bench.segmenters.tagger_training import DEFAULTS as TAGGER_DEFAULTS
-
-    accepts = inspect.signature(trainer).parameters
-    return "seed" in accepts or ("options" in accepts and "seed" in TAGGER_DEFAULTS)
+    # a trainer that takes its options as **options says whether a seed is one of them
+    return "seed" in inspect.signature(trainer).parameters or cls.training_takes_seed
 
 
 def seed_output(path: str, seed: int) -> str:

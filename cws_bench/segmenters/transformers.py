@@ -125,6 +125,7 @@ class TransformersSegmenter(Segmenter):
     distribution = "transformers"
     install = "pip install 'cws-bench[transformers]'"
     neural = True
+    training_takes_seed = True  # tagger_training.train_tagger's seed, through **options
     _scratch: Any = None  # the temporary folder of a model trained in this process
 
     @classmethod
