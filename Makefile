@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml setup.py cws_bench/_kernel.pyx cws_bench/_sighan.pyx cw
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	# pkuseg's setup.py imports numpy and cythonizes: build tools first, no isolation.
-	$(BIN)/python -m pip install --quiet setuptools wheel numpy Cython
+	$(BIN)/python -m pip install --quiet "setuptools>=77" wheel numpy Cython
 	$(BIN)/python -m pip install --quiet --no-build-isolation pkuseg
 	# compat mode: a path entry instead of an import hook, which saves start-up time.
 	$(BIN)/python -m pip install --quiet --no-build-isolation -e ".[$(EXTRAS)]" \
