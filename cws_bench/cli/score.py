@@ -31,7 +31,7 @@ from cws_bench.cli.options import (
     units_options,
     write_output,
 )
-from cws_bench.defaults import DEFAULT_ALPHA, DEFAULT_TEST, STANDARD_DICTIONARY
+from cws_bench.defaults import DEFAULT_ALPHA, DEFAULT_SHARD_CHARS, DEFAULT_TEST, STANDARD_DICTIONARY
 from cws_bench.errors import DecodingError
 from cws_bench.scoring import (
     METHODS,
@@ -328,7 +328,7 @@ def _sharded_score(sharding: ExecutorSettings, quiet: bool) -> Any:
                 gold,
                 pred,
                 executor=executor,
-                shard_chars=sharding.shard_chars,
+                shard_chars=sharding.shard_chars or DEFAULT_SHARD_CHARS,
                 progress=bar,
                 **kwargs,
             )

@@ -292,7 +292,7 @@ def _run_section(result: BakeoffResult, level: str) -> list[str]:
                 escape_markdown(p.corpus),
                 escape_markdown(p.segmenter),
                 # GitHub splits table cells on "|" even inside code spans.
-                "`" + (p.signature or p.scores.get("signature")).replace("|", "\\|") + "`",
+                "`" + str(p.signature or p.scores.get("signature")).replace("|", "\\|") + "`",
             ]
             for p in signed
         ]

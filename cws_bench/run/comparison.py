@@ -461,13 +461,12 @@ class ComparisonReport:
     def render(self, fmt: str, *, scale: str | None = None, digits: int | None = None) -> str:
         """The report in one of :data:`REPORT_FORMATS`; ``scale`` and ``digits`` set how
         text, Markdown and LaTeX print scores (JSON and CSV hold fractions)."""
-        printed = {"scale": scale, "digits": digits}
         renderers = {
-            "text": lambda: self.to_text(**printed),
+            "text": lambda: self.to_text(scale=scale, digits=digits),
             "json": self.to_json,
             "csv": self.to_csv,
-            "markdown": lambda: self.to_markdown(**printed),
-            "latex": lambda: self.to_latex(**printed),
+            "markdown": lambda: self.to_markdown(scale=scale, digits=digits),
+            "latex": lambda: self.to_latex(scale=scale, digits=digits),
         }
         if fmt not in renderers:
             raise CwsBenchError(
@@ -754,19 +753,19 @@ def _score_all(
         sentences = gold_sentences(gold, gold_format, encoding, data_dir)
         if sentences is None:
             sentences = read_segmented(gold, encoding=encoding)
-        gold_sentences = [list(words) for words in sentences]
+        gold_words = [list(words) for words in sentences]
     else:
-        gold_sentences = [list(words) for words in gold]
+        gold_words = [list(words) for words in gold]  # type: ignore[union-attr]
     results = {}
     own_rows: dict[str, list[tuple[int, int, int]]] = {}
     for name, value in named.items():
         pred = (
-            list(read_segmented(value, encoding=pred_encoding or encoding))
+            list(read_segmented(value, encoding=pred_encoding or encoding))  # type: ignore[arg-type]
             if _is_path(value)
             else [list(words) for words in value]  # type: ignore[union-attr]
         )
         results[name] = score_sentences(
-            gold_sentences,
+            gold_words,
             pred,
             dictionary,
             method=method,  # type: ignore[arg-type]
@@ -774,7 +773,7 @@ def _score_all(
             per_line=True,
         )
         if rows:
-            found = _method_rows(results[name], gold_sentences, pred, normalize)
+            found = _method_rows(results[name], gold_words, pred, normalize)
             if found is not None:
                 own_rows[name] = found
     return results, own_rows
@@ -793,7 +792,7 @@ def _method_rows(
     name = normalize if isinstance(normalize, str) or normalize is None else normalize.name
     found = method_rows(result.method, gold, pred, normalize=name)
     if found is None:
-        return result
+        return None
     totals = tuple(map(sum, zip(*found))) if found else (0, 0, 0)
     if totals != (result.correct_words, result.pred_words, result.gold_words):
         raise CwsBenchError(
