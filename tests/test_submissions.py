@@ -422,3 +422,14 @@ def test_a_late_participants_own_run_merges_with_the_first_and_joins_the_files(f
         ("first", "C (closed)"),
         ("second", "C (open)"),
     }
+    # the merged table says which row came when: each file's time and the run that scored it
+    from cws_bench.reports import render_report
+
+    late_file = folder / "submitted" / "C" / "second.txt"
+    modified = datetime.fromtimestamp(late_file.stat().st_mtime, timezone.utc)
+    board = render_report(merged, "md")
+    (line,) = [
+        row for row in board.splitlines() if row.startswith("| submitted C (open) on second")
+    ]
+    assert f"modified {modified.isoformat(timespec='seconds')}" in line
+    assert "scored by run organiser-late" in line

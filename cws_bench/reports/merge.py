@@ -331,7 +331,11 @@ def merge_results(
     pairs = tuple(p for r in results for p in r.pairs)
     settings = {k: v for k, v in first.settings.items() if k not in MERGE_IGNORED_SETTINGS}
     settings["runs"] = [run for r, label in zip(results, labels) for run in _runs(r, label)]
-    submitted = [s for r in results for s in r.settings.get("submissions", ()) or ()]
+    submitted = [
+        {**s, "run": s.get("run") or r.name}
+        for r in results
+        for s in r.settings.get("submissions", ()) or ()
+    ]
     if submitted:
         settings["submissions"] = submitted
     notes = [str(n) for r in results for n in r.settings.get("notes", ()) or ()]

@@ -19,6 +19,7 @@ one's letters.
 from __future__ import annotations
 
 import functools
+import os
 import string
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -283,7 +284,15 @@ def run_facts(result: BakeoffResult) -> list[tuple[str, str]]:
     if result.created:
         rows.append(("finished", result.created))
     rows.append(("wall time", f"{format_seconds(result.duration_s)} s"))
-    skip = {"notes", "runs", "corpus_domains", "corpus_test_sets", "test_in_train", "seeds"}
+    skip = {
+        "notes",
+        "runs",
+        "corpus_domains",
+        "corpus_test_sets",
+        "test_in_train",
+        "seeds",
+        "submissions",
+    }
     for key, value in settings.items():
         if key not in skip and key not in BOOKKEEPING_SETTINGS:
             rows.append((str(key), _words(value)))
@@ -315,6 +324,7 @@ def run_facts(result: BakeoffResult) -> list[tuple[str, str]]:
                     ),
                 )
             )
+    rows += _submitted(settings.get("submissions"))
     cached = [f"{p.segmenter} on {p.corpus}" for p in result.pairs if p.cached]
     if cached and len(cached) < len(result.pairs):
         rows.append(("from the run cache", ", ".join(cached)))
@@ -325,6 +335,34 @@ def run_facts(result: BakeoffResult) -> list[tuple[str, str]]:
     ):
         if key in settings:
             rows.append((label, _words(settings[key])))
+    return rows
+
+
+def _submitted(entries: Any) -> list[tuple[str, str]]:
+    """An organiser's submitted files, one row each: which row came when (the file's
+    modification time), the run that scored it when runs were merged, and its SHA-256.
+
+    >>> (row,) = _submitted([{"segmenter": "S01", "corpus": "pku", "path": "in/pku-S01.txt",
+    ...                       "modified": "2026-12-06T05:37:32+00:00", "sha256": "1a2b" * 16}])
+    >>> row[0]
+    'submitted S01 on pku'
+    >>> for part in row[1].split(", "): print(part)
+    pku-S01.txt
+    modified 2026-12-06T05:37:32+00:00
+    SHA-256 1a2b1a2b1a2b…
+    """
+    rows = []
+    for entry in entries if isinstance(entries, list | tuple) else ():
+        if not isinstance(entry, dict):
+            continue
+        parts = [
+            os.path.basename(str(entry.get("path", ""))),
+            f"modified {entry['modified']}" if entry.get("modified") else "",
+            f"scored by run {entry['run']}" if entry.get("run") else "",
+            f"SHA-256 {str(entry['sha256'])[:12]}…" if entry.get("sha256") else "",
+        ]
+        label = f"submitted {entry.get('segmenter')} on {entry.get('corpus')}"
+        rows.append((label, ", ".join(part for part in parts if part)))
     return rows
 
 
