@@ -279,7 +279,7 @@ def heatmap_chart(result: Mapping[str, Any]) -> str:
     """The boundary-F agreement heatmap as inline SVG, with its colour scale."""
     import numpy as np
 
-    from cws_bench.reports.charts import new_chart, to_svg
+    from cws_bench.reports.charts import heatmap, new_chart, to_svg
 
     labels = _labels(result)
     cells = _matrix(result, "boundary_f1")
@@ -287,23 +287,11 @@ def heatmap_chart(result: Mapping[str, Any]) -> str:
     data = np.array(
         [[np.nan if a == b else 100 * cells[a, b]["boundary_f1"] for b in labels] for a in labels]
     )
-    low, high = float(np.nanmin(data)), float(np.nanmax(data))
-    high = max(high, low + 1e-9)
     name = "audit-heatmap"
     size = 1.6 + 0.7 * len(labels)
     with new_chart(name, size + 0.9, size) as figure:
-        from matplotlib import colormaps
-
-        axes = figure.add_subplot()
-        mesh = axes.pcolormesh(
-            np.ma.masked_invalid(data),
-            cmap=colormaps["viridis"].with_extremes(bad="#f0f0f0"),
-            vmin=low,
-            vmax=high,
-            edgecolors="white",
-            linewidth=1.0,
-        )
-        axes.invert_yaxis()
+        axes, low, high, _ = heatmap(figure, data, "boundary F (%)")
+        high = max(high, low + 1e-9)
         for i in range(len(labels)):
             for j in range(len(labels)):
                 value = data[i, j]
@@ -321,8 +309,6 @@ def heatmap_chart(result: Mapping[str, Any]) -> str:
         axes.set_xticks(ticks, labels, rotation=40, ha="right")
         axes.set_yticks(ticks, labels)
         axes.tick_params(length=0)
-        bar = figure.colorbar(mesh, ax=axes, shrink=0.8)
-        bar.set_label("boundary F (%)")
         return to_svg(figure, name, "boundary F of every pair of segmenters")
 
 

@@ -253,7 +253,7 @@ def _heatmap(board: _Board) -> str | None:
     """The F heatmap as inline SVG with its colour scale; contaminated cells marked ``*``."""
     import numpy as np
 
-    from cws_bench.reports.charts import new_chart, to_svg
+    from cws_bench.reports.charts import heatmap, new_chart, to_svg
 
     rows, corpora = board.segmenters, board.corpora
     data = np.full((len(rows), len(corpora)), np.nan)
@@ -269,22 +269,10 @@ def _heatmap(board: _Board) -> str | None:
                 statuses[(i, j)] = cell.pair.status  # failed, timeout, skipped
     if np.isnan(data).all():
         return None
-    low, high = float(np.nanmin(data)), float(np.nanmax(data))
-    high = max(high, low + 1e-9)
     name = "board-heatmap"
     with new_chart(name, 2.6 + 0.7 * len(corpora), 1.3 + 0.34 * len(rows)) as figure:
-        from matplotlib import colormaps
-
-        axes = figure.add_subplot()
-        mesh = axes.pcolormesh(
-            np.ma.masked_invalid(data),
-            cmap=colormaps["viridis"].with_extremes(bad="#f0f0f0"),
-            vmin=low,
-            vmax=high,
-            edgecolors="white",
-            linewidth=1.0,
-        )
-        axes.invert_yaxis()
+        axes, low, high, _ = heatmap(figure, data, "F (%)")
+        high = max(high, low + 1e-9)
         for i in range(len(rows)):
             for j in range(len(corpora)):
                 value = data[i, j]
@@ -316,8 +304,6 @@ def _heatmap(board: _Board) -> str | None:
         axes.tick_params(length=0)
         for side in ("left", "bottom"):
             axes.spines[side].set_visible(False)
-        bar = figure.colorbar(mesh, ax=axes, shrink=0.8)
-        bar.set_label("F (%)")
         return to_svg(figure, name, "F of every segmenter on every corpus")
 
 

@@ -200,6 +200,41 @@ def to_svg(figure: Figure, name: str, label: str) -> str:
     )
 
 
+def heatmap(
+    figure: Figure, data: Any, label: str, *, scale_from: Any = None
+) -> tuple[Axes, float, float, Any]:
+    """Vector heatmap cells of ``data`` (rows top down; NaN cells grey, outside the scale) on
+    the figure's one axes, with a vector colour bar labelled ``label``: the drawing every
+    heatmap of the reports shares (F by corpus, the board, the audit's agreement).
+
+    The scale spans the finite cells of ``scale_from`` (default: ``data``). Returns the
+    axes, the scale's lowest and highest values and the colour bar; the cells' labels and
+    the ticks are the caller's.
+    """
+    import numpy as np
+    from matplotlib import colormaps
+
+    values = data if scale_from is None else scale_from
+    low, high = float(np.nanmin(values)), float(np.nanmax(values))
+    axes = figure.add_subplot()
+    mesh = axes.pcolormesh(
+        np.ma.masked_invalid(data),
+        cmap=colormaps["viridis"].with_extremes(bad="#f0f0f0"),
+        vmin=low,
+        vmax=max(high, low + 1e-9),
+        edgecolors="white",
+        linewidth=1.0,
+    )
+    bar = figure.colorbar(mesh, ax=axes, fraction=0.08, pad=0.03)
+    if bar.solids is not None:  # matplotlib rasterizes the bar: keep it vector
+        bar.solids.set_rasterized(False)
+    bar.set_label(label)
+    bar.ax.tick_params(labelsize=7)
+    bar.outline.set_visible(False)
+    axes.invert_yaxis()
+    return axes, low, high, bar
+
+
 def light_grid(axes: Axes) -> None:
     axes.grid(True, color=GRID, linewidth=0.6)
     axes.set_axisbelow(True)

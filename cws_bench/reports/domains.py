@@ -74,7 +74,7 @@ def heatmap_chart(matrix: DomainMatrix) -> str:
     """
     import numpy as np
 
-    from cws_bench.reports.charts import new_chart, to_svg
+    from cws_bench.reports.charts import heatmap, new_chart, to_svg
 
     corpora, rows = matrix.corpora, matrix.rows
     data = np.full((len(rows), len(corpora)), np.nan)
@@ -87,32 +87,18 @@ def heatmap_chart(matrix: DomainMatrix) -> str:
     counted = np.where(excluded, np.nan, data)
     if np.isnan(counted).all():  # every cell excluded: the scale spans what is shown
         counted = data
-    low = float(np.nanmin(counted))
-    high = float(np.nanmax(counted))
     name = "domains-heatmap"
     with new_chart(name, 2.6 + 0.62 * len(corpora), 1.3 + 0.34 * len(rows)) as figure:
-        from matplotlib import colormaps
         from matplotlib.patches import Rectangle
 
-        cmap = colormaps["viridis"].with_extremes(bad="#f0f0f0")
-        axes = figure.add_subplot()
         # vector cells (pcolormesh), so the page holds no raster image
-        mesh = axes.pcolormesh(
-            np.ma.masked_invalid(np.where(excluded, np.nan, data)),
-            cmap=cmap,
-            vmin=low,
-            vmax=max(high, low + 1e-9),
-            edgecolors="white",
-            linewidth=1.0,
+        axes, low, high, bar = heatmap(
+            figure,
+            np.where(excluded, np.nan, data),
+            f"F1 ({fmt.report_units().caption.split(' with ')[0]})",
+            scale_from=counted,
         )
-        bar = figure.colorbar(mesh, ax=axes, fraction=0.08, pad=0.03)
-        if bar.solids is not None:  # matplotlib rasterizes the bar: keep it vector
-            bar.solids.set_rasterized(False)
-        bar.set_label(f"F1 ({fmt.report_units().caption.split(' with ')[0]})")
         bar.ax.yaxis.set_major_formatter(lambda value, _: fmt.format_score(value))
-        bar.ax.tick_params(labelsize=7)
-        bar.outline.set_visible(False)
-        axes.invert_yaxis()
         for i in range(len(rows)):
             for j in range(len(corpora)):
                 value = data[i, j]
