@@ -283,7 +283,7 @@ def python_blocks(heading: str, page: Path = README) -> list[str]:
 @pytest.mark.parametrize(
     ("page", "heading"),
     [
-        ("README.md", "## Python API"),
+        ("docs/SCORING.md", "## Python API"),
         ("docs/SCORING.md", "## The `score` command"),
         ("docs/SCORING.md", "### Many systems, one command"),
         ("docs/CORPORA.md", "# Corpora and dictionaries"),
