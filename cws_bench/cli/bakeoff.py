@@ -9,6 +9,7 @@ import click
 from cws_bench.cli.executor_options import executor_options
 from cws_bench.cli.options import (
     alpha_option,
+    comma_list,
     data_dir_option,
     print_warnings,
     rename_flags,
@@ -42,16 +43,6 @@ class BakeoffCommand(click.Command):
             self.help = original
 
 
-def _labels(ctx: click.Context, param: click.Parameter, value: str | None) -> list[str] | None:
-    """A comma-separated list of labels, or None."""
-    if value is None:
-        return None
-    labels = [label.strip() for label in value.split(",") if label.strip()]
-    if not labels:
-        raise click.BadParameter("give at least one label", ctx=ctx, param=param)
-    return labels
-
-
 @click.command(cls=BakeoffCommand)
 @click.argument("config", required=False, metavar="[CONFIG]")
 @click.option(
@@ -69,14 +60,14 @@ def _labels(ctx: click.Context, param: click.Parameter, value: str | None) -> li
     "--segmenters",
     "only_segmenters",
     metavar="LABEL,...",
-    callback=_labels,
+    callback=comma_list("label"),
     help="Run only these segmenters of the configuration (their labels, comma-separated).",
 )
 @click.option(
     "--corpora",
     "only_corpora",
     metavar="LABEL,...",
-    callback=_labels,
+    callback=comma_list("label"),
     help="Run only on these corpora of the configuration (their labels, comma-separated).",
 )
 @click.option(

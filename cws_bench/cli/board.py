@@ -7,20 +7,10 @@ from typing import TYPE_CHECKING
 import click
 
 from cws_bench.cli.executor_options import executor_options
-from cws_bench.cli.options import cli_terms, data_dir_option, units_options
+from cws_bench.cli.options import cli_terms, comma_list, data_dir_option, units_options
 
 if TYPE_CHECKING:
     from cws_bench.run.executors import ExecutorSettings
-
-
-def _names(ctx: click.Context, param: click.Parameter, value: str | None) -> list[str] | None:
-    """A comma-separated list of registered names, or None."""
-    if value is None:
-        return None
-    names = [name.strip() for name in value.split(",") if name.strip()]
-    if not names:
-        raise click.BadParameter("give at least one name", ctx=ctx, param=param)
-    return names
 
 
 @click.command()
@@ -40,14 +30,14 @@ def _names(ctx: click.Context, param: click.Parameter, value: str | None) -> lis
     "--segmenters",
     "only_segmenters",
     metavar="NAME,...",
-    callback=_names,
+    callback=comma_list("name"),
     help="Only these registered segmenters (comma-separated) [default: every one here].",
 )
 @click.option(
     "--corpora",
     "only_corpora",
     metavar="NAME,...",
-    callback=_names,
+    callback=comma_list("name"),
     help="Only these registered corpora (comma-separated) [default: every one here].",
 )
 @click.option(

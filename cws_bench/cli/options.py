@@ -80,6 +80,22 @@ class _BoundedFloat(_Bounded, click.FloatRange):
         self.bounds = bounds
 
 
+def comma_list(what: str) -> Callable[[click.Context, click.Parameter, str | None], Any]:
+    """A click callback for a comma-separated list (``--segmenters A,B``): the items, or
+    None when the option is absent; an empty list is a usage error ("give at least one ...").
+    """
+
+    def parse(ctx: click.Context, param: click.Parameter, value: str | None) -> list[str] | None:
+        if value is None:
+            return None
+        items = [item.strip() for item in value.split(",") if item.strip()]
+        if not items:
+            raise click.BadParameter(f"give at least one {what}", ctx=ctx, param=param)
+        return items
+
+    return parse
+
+
 def bounded(setting: str) -> click.ParamType:
     """The click type of a numeric setting's option: its range from the one table,
     :data:`cws_bench.defaults.BOUNDS`, that a bake-off's TOML is checked against.
