@@ -605,15 +605,38 @@ def seed_bootstrap_test(
 
     resampled_a = np.einsum("rk,rkc->rc", times(k_a).astype(np.float64), sums[:, :k_a])
     resampled_b = np.einsum("rk,rkc->rc", times(k_b).astype(np.float64), sums[:, k_a:])
-    estimate_a = float(_apply(statistic, np.sum(arrays["a"], axis=(0, 1))[None, :])[0])
-    estimate_b = float(_apply(statistic, np.sum(arrays["b"], axis=(0, 1))[None, :])[0])
+    return _bootstrap_result(
+        "two-level bootstrap",
+        float(_apply(statistic, np.sum(arrays["a"], axis=(0, 1))[None, :])[0]),
+        float(_apply(statistic, np.sum(arrays["b"], axis=(0, 1))[None, :])[0]),
+        _apply(statistic, resampled_a) - _apply(statistic, resampled_b),
+        alternative=alternative,
+        confidence=confidence,
+        seed=seed,
+        items=first.shape[0],
+    )
+
+
+def _bootstrap_result(
+    test: str,
+    estimate_a: float,
+    estimate_b: float,
+    deltas: np.ndarray,
+    *,
+    alternative: Alternative,
+    confidence: float,
+    seed: int | None,
+    items: int,
+) -> PairedTestResult:
+    """A bootstrap test's result from the two estimates and the resampled differences
+    (one per resample): the p-value of the shifted null, the percentile interval, the wins."""
     difference = estimate_a - estimate_b
-    deltas = _apply(statistic, resampled_a) - _apply(statistic, resampled_b)
+    n_resamples = deltas.shape[0]
     count = _tail_count(deltas - difference, difference, alternative)
     tail = (1 - confidence) / 2
     low, high = (float(q) for q in np.quantile(deltas, (tail, 1 - tail)))
     return PairedTestResult(
-        test="two-level bootstrap",
+        test=test,
         estimate_a=estimate_a,
         estimate_b=estimate_b,
         difference=difference,
@@ -621,7 +644,7 @@ def seed_bootstrap_test(
         alternative=alternative,
         n_resamples=n_resamples,
         seed=seed,
-        items=first.shape[0],
+        items=items,
         low=low,
         high=high,
         confidence=confidence,
@@ -790,30 +813,15 @@ class SharedResamples:
         """
         _check_options(self.n_resamples, confidence)
         a, b = _paired(self.counts[system_a], self.counts[system_b])
-        n_resamples = self.n_resamples
-        estimate_a = float(_apply(statistic, a.sum(axis=0)[None, :])[0])
-        estimate_b = float(_apply(statistic, b.sum(axis=0)[None, :])[0])
-        difference = estimate_a - estimate_b
-        deltas = _apply(statistic, self.sums[system_a]) - _apply(statistic, self.sums[system_b])
-        count = _tail_count(deltas - difference, difference, alternative)
-        alpha = (1 - confidence) / 2
-        low, high = (float(q) for q in np.quantile(deltas, (alpha, 1 - alpha)))
-        return PairedTestResult(
-            test="paired bootstrap",
-            estimate_a=estimate_a,
-            estimate_b=estimate_b,
-            difference=difference,
-            p_value=(count + 1) / (n_resamples + 1),
+        return _bootstrap_result(
+            "paired bootstrap",
+            float(_apply(statistic, a.sum(axis=0)[None, :])[0]),
+            float(_apply(statistic, b.sum(axis=0)[None, :])[0]),
+            _apply(statistic, self.sums[system_a]) - _apply(statistic, self.sums[system_b]),
             alternative=alternative,
-            n_resamples=n_resamples,
+            confidence=confidence,
             seed=self.seed,
             items=a.shape[0],
-            low=low,
-            high=high,
-            confidence=confidence,
-            wins=float(np.count_nonzero(deltas > 0) / n_resamples),
-            standard_error=_spread(deltas),
-            null=deltas - difference,
         )
 
 
