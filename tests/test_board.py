@@ -85,6 +85,9 @@ def test_board_config_from_the_registries(shared_corpora):
     # every corpus whose test split is here; the rest said absent with how to get it
     corpora = {spec.label for spec in board.config.corpora}
     assert {"sample", "pd1998", "sighan2005-pku", "ud-zh-cfl"} <= corpora
+    # each counted as its official scores are: SIGHAN by the script's diff, others by intervals
+    methods = {spec.label: spec.counted_by(board.config.method) for spec in board.config.corpora}
+    assert methods["sighan2005-pku"] == "sighan" and methods["pd1998"] == "interval"
     for a in board.absent:
         assert a.kind in ("segmenter", "corpus") and a.why
         assert a.name not in labels and a.name not in corpora
@@ -214,7 +217,8 @@ def test_small_board_files_and_absent(site):
 
 
 def test_small_board_numbers_equal_score(site, shared_corpora, tmp_path):
-    """jieba's F on SIGHAN 2005 PKU as score_files gives it, on the board in every file."""
+    """jieba's F on SIGHAN 2005 PKU as score_files gives it by the official script's counting
+    (the board counts each corpus as its official scores are), on the board in every file."""
     from cws_bench.corpora import get_corpus
     from cws_bench.scoring import score_files
     from cws_bench.segmenters import get_segmenter
@@ -226,7 +230,11 @@ def test_small_board_numbers_equal_score(site, shared_corpora, tmp_path):
     pred = tmp_path / "jieba.txt"
     pred.write_text("".join(" ".join(line) + "\n" for line in words), encoding="utf-8")
     scored = score_files(
-        "sighan2005-pku:test", pred, data_dir=shared_corpora, dictionary=corpus.dictionary()
+        "sighan2005-pku:test",
+        pred,
+        data_dir=shared_corpora,
+        dictionary=corpus.dictionary(),
+        method="sighan",
     )
     data = _board_json(folder)
     row = _row(data, "jieba", "sighan2005-pku")
