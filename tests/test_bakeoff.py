@@ -334,3 +334,52 @@ def test_a_bakeoff_without_neural_rows_does_not_import_torch(tmp_path):
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip().splitlines()[-1] == "False"
+
+
+def test_a_corpus_counted_by_its_own_method(tmp_path):
+    """[[corpora]] method: that corpus' pairs are counted as `score --method sighan` counts
+    them, the others by the run's method, and the captions name both."""
+    from cws_bench.reports import render_markdown
+    from cws_bench.run.config import parse_config
+    from cws_bench.scoring import score_files
+    from cws_bench.segmenters import get_segmenter
+
+    gold = ROOT / "corpora" / "sample" / "gold.txt"
+    config = parse_config(
+        {
+            "name": "methods",
+            "resamples": 20,
+            "corpora": [
+                {"name": "sample"},
+                {"label": "official", "gold": str(gold), "method": "sighan"},
+            ],
+            "segmenters": [
+                {"name": "fmm", "options": {"lexicon": str(ROOT / "dictionaries" / "sample.txt")}}
+            ],
+        }
+    )
+    result = run_bakeoff(config, output_dir=tmp_path / "out", jobs=1)
+    by = {pair.corpus: pair for pair in result.pairs}
+    assert by["official"].scores["method"] == "sighan"
+    assert by["sample"].scores["method"] == "interval"
+    raw = [line.replace(" ", "") for line in gold.read_text(encoding="utf-8").splitlines()]
+    pred = tmp_path / "fmm.txt"
+    words = get_segmenter("fmm", lexicon=str(ROOT / "dictionaries" / "sample.txt")).segment(raw)
+    pred.write_text("".join(" ".join(w) + "\n" for w in words), encoding="utf-8")
+    official = score_files(gold, pred, method="sighan")
+    assert by["official"].scores["correct_words"] == official.correct_words
+    assert result.settings["corpus_methods"] == {"official": "sighan"}
+    assert "interval counting; sighan counting on official" in render_markdown(result)
+
+
+def test_a_corpus_method_that_does_not_resample_is_refused():
+    from cws_bench.run.config import parse_config
+
+    with pytest.raises(CwsBenchError, match="corpus s: method must be one of"):
+        parse_config(
+            {
+                "name": "m",
+                "corpora": [{"name": "sample", "label": "s", "method": "sighn"}],
+                "segmenters": [{"name": "fmm"}],
+            }
+        )

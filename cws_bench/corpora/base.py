@@ -192,6 +192,8 @@ class Corpus(ABC):
             of the same text and standard (``sighan2005-pku``:
             ``pd1998:train+test``), or None; every bake-off and ``cws-bench
             train`` find it here (a segmenter's ``fallback`` option overrides it).
+        official_method: the counting method of the corpus' official scores
+            (``sighan``: the bakeoff's own script), which the board counts it by.
     """
 
     name: str = ""
@@ -208,6 +210,7 @@ class Corpus(ABC):
     downloadable: bool = False
     external_data: bool = False
     training_stand_in: str | None = None
+    official_method: str = "interval"
 
     # -- to implement ---------------------------------------------------------
 

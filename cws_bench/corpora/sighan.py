@@ -197,6 +197,7 @@ class Sighan2005(Corpus):
     """
 
     splits = ("test", "train")
+    official_method = "sighan"
     licence = "SIGHAN 2005 bakeoff data: research use only (no commercial use, no redistribution)"
     source = RELEASE_URL
     citation = (

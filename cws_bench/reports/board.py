@@ -54,8 +54,12 @@ CSV_COLUMNS = (
     "oov_recall",
     "boundary_f1",
     "straddling_share",
+    "split_share",
+    "iv_split_share",
+    "oov_split_share",
     "tokens_per_word",
     "tokens_per_char",
+    "renyi_efficiency",
     "contaminated",
     "exclusion",
     "version",
@@ -73,8 +77,23 @@ CSV_COLUMNS = (
 )
 
 
-TOKEN_FIGURES = ("straddling_share", "tokens_per_word", "tokens_per_char")
-"""A subword tokenizer's figures the board shows (:mod:`cws_bench.reports.tokens` has them all)."""
+TOKEN_COLUMNS = (
+    ("straddling_share", "straddling", "score"),
+    ("split_share", "words split", "score"),
+    ("iv_split_share", "IV words split", "score"),
+    ("oov_split_share", "OOV words split", "score"),
+    ("tokens_per_word", "tokens per word", "ratio"),
+    ("tokens_per_char", "tokens per char", "ratio"),
+    ("renyi_efficiency", "Rényi efficiency", "ratio"),
+)
+"""The token figures the board shows (key in ``analysis["tokens"]``, label, printed as a
+score in the board's unit or as a ratio); :mod:`cws_bench.analysis.tokens` defines them."""
+
+TOKEN_FIGURES = tuple(key for key, _, _ in TOKEN_COLUMNS)
+
+PARITY_CORPORA = ("ud-zh-gsd", "ud-zh-gsdsimp")
+"""The parallel corpora of the Traditional/Simplified parity: the same sentences, in
+Traditional (UD GSD) and in Simplified (UD GSDSimp) characters."""
 
 
 @dataclass(frozen=True)
@@ -104,9 +123,20 @@ class BoardCell:
 
     @property
     def tokens(self) -> Mapping[str, Any] | None:
-        """A subword tokenizer's figures (``analysis["tokens"]``), or None for a word segmenter."""
+        """How its words cut the gold's (``analysis["tokens"]``), or None (not scored)."""
         figures = (self.pair.analysis or {}).get("tokens") if self.pair.ok else None
         return figures or None
+
+    def value(self, column: str) -> float | None:
+        """F (``f1``), a score, or a token figure of this cell; None when it has none."""
+        if column == "f1":
+            return self.f1
+        if not self.pair.ok:
+            return None
+        found = self.pair.scores.get(column)
+        if found is None:
+            found = (self.tokens or {}).get(column)
+        return None if found is None else float(found)
 
     @property
     def ranked(self) -> bool:
@@ -175,6 +205,8 @@ class _Board:
     absent: list[dict[str, Any]]
     facts: dict[str, dict[str, Any]]
 
+    token_columns = TOKEN_COLUMNS
+
     def cell(self, segmenter: str, corpus: str) -> BoardCell | None:
         return next(
             (c for c in self.cells if c.pair.segmenter == segmenter and c.pair.corpus == corpus),
@@ -182,7 +214,8 @@ class _Board:
         )
 
     def token_cells(self) -> list[BoardCell]:
-        """The cells of subword tokenizers, by corpus, then boundary F."""
+        """The cells with token figures (tokenizers and word segmenters), by corpus, then
+        boundary F."""
         cells = [c for c in self.cells if c.tokens]
         order = {corpus: i for i, corpus in enumerate(self.corpora)}
         return sorted(
@@ -190,28 +223,74 @@ class _Board:
             key=lambda c: (order[c.pair.corpus], -(c.pair.scores.get("boundary_f1") or 0.0)),
         )
 
-    def rank_agreement(self) -> list[dict[str, Any]]:
-        """Kendall's τ-b between the F rankings of every two corpora, over the segmenters
-        ranked on both (at least three); high τ: one of the two would have ranked them alike."""
+    def rank_agreement(self, column: str = "f1") -> list[dict[str, Any]]:
+        """Kendall's τ-b between the rankings by ``column`` on every two corpora, over the
+        segmenters ranked on both (at least three); high τ: one of the two would have
+        ranked them alike."""
         from cws_bench.metrics.ranking import kendall_tau
 
         found = []
-        scores = {
+        values = {
             corpus: {
-                c.pair.segmenter: c.f1 for c in self.cells if c.pair.corpus == corpus and c.ranked
+                c.pair.segmenter: value
+                for c in self.cells
+                if c.pair.corpus == corpus and c.ranked and (value := c.value(column)) is not None
             }
             for corpus in self.corpora
         }
         for i, first in enumerate(self.corpora):
             for second in self.corpora[i + 1 :]:
-                common = sorted(set(scores[first]) & set(scores[second]))
+                common = sorted(set(values[first]) & set(values[second]))
                 if len(common) < 3:
                     continue
                 tau = kendall_tau(
-                    [scores[first][s] or 0.0 for s in common],
-                    [scores[second][s] or 0.0 for s in common],
+                    [values[first][s] for s in common], [values[second][s] for s in common]
                 )
                 found.append({"corpora": [first, second], "segmenters": len(common), "tau": tau})
+        return found
+
+    def column_agreement(self) -> list[dict[str, Any]]:
+        """For F, boundary F and each token figure: the mean and lowest τ of its rankings
+        over every two corpora (:meth:`rank_agreement`), for the columns with any."""
+        found = []
+        for column, label in (
+            ("f1", "F"),
+            ("boundary_f1", "boundary F"),
+            *((key, label) for key, label, _ in TOKEN_COLUMNS),
+        ):
+            taus = [item["tau"] for item in self.rank_agreement(column) if item["tau"] is not None]
+            if taus:
+                found.append(
+                    {
+                        "column": column,
+                        "label": label,
+                        "pairs": len(taus),
+                        "mean_tau": sum(taus) / len(taus),
+                        "lowest_tau": min(taus),
+                    }
+                )
+        return found
+
+    def parity(self) -> list[dict[str, Any]]:
+        """Traditional/Simplified parity of each segmenter with cells on both
+        :data:`PARITY_CORPORA`: its tokens on the Traditional sentences over its tokens on
+        the Simplified ones (1: no premium for the script; above 1: Traditional costs
+        more tokens)."""
+        traditional, simplified = PARITY_CORPORA
+        found = []
+        for name in self.segmenters:
+            cells = [self.cell(name, traditional), self.cell(name, simplified)]
+            counts = [(c.tokens or {}).get("tokens") if c is not None else None for c in cells]
+            if counts[0] is None or not counts[1]:
+                continue
+            found.append(
+                {
+                    "segmenter": name,
+                    "tokens_traditional": counts[0],
+                    "tokens_simplified": counts[1],
+                    "parity": counts[0] / counts[1],
+                }
+            )
         return found
 
     def claim_checks(self) -> list[tuple[BoardCell, ClaimCheck]]:
@@ -383,6 +462,8 @@ def _json(board: _Board) -> str:
             for cell in board.cells
         ],
         "rank_agreement": board.rank_agreement(),
+        "column_agreement": board.column_agreement(),
+        "parity": board.parity(),
         "absent": board.absent,
     }
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
@@ -449,6 +530,7 @@ def render_board_markdown(board: _Board) -> str:
             tau = fmt.MISSING if item["tau"] is None else f"{item['tau']:.3f}"
             pair = " · ".join(map(esc, item["corpora"]))
             lines.append(f"| {pair} | {item['segmenters']} | {tau} |")
+    lines += _token_markdown(board)
     unverified = sorted({c.pair.segmenter for c in board.cells if c.checksum is None})
     if unverified:
         lines += ["", "No checksum (the model is not verified): " + ", ".join(unverified) + "."]
@@ -458,6 +540,66 @@ def render_board_markdown(board: _Board) -> str:
             how = f" — {esc(item['how'])}" if item.get("how") else ""
             lines.append(f"- {item['kind']} `{item['name']}`: {esc(item['why'])}{how}")
     return "\n".join(lines) + "\n"
+
+
+def _token_value(cell: BoardCell, key: str, kind: str) -> str:
+    value = cell.value(key)
+    if kind == "score" or value is None:
+        return fmt.format_score(value)
+    return f"{value:.3f}"
+
+
+def _token_markdown(board: _Board) -> list[str]:
+    """board.md's sections on how tokens cut words: the figures of every cell, the
+    Traditional/Simplified parity, and whether one corpus ranks each column as all do."""
+    from cws_bench.metrics.tables import escape_markdown as esc
+
+    cells = board.token_cells()
+    if not cells:
+        return []
+    lines = ["", "## How the tokens cut the gold's words", ""]
+    lines.append(
+        "Boundary F, the shares of straddling tokens and of split gold words in percent; "
+        "tokens per word and per character and the Rényi efficiency (α = 2.5) as ratios."
+    )
+    labels = ["boundary F", *(label for _, label, _ in TOKEN_COLUMNS)]
+    lines += ["", "| segmenter | corpus | " + " | ".join(labels) + " |"]
+    lines.append("| --- | --- | " + " | ".join("---:" for _ in labels) + " |")
+    for cell in cells:
+        values = [fmt.format_score(cell.value("boundary_f1"))]
+        values += [_token_value(cell, key, kind) for key, _, kind in TOKEN_COLUMNS]
+        lines.append(
+            f"| {esc(cell.pair.segmenter)} | {esc(cell.pair.corpus)} | " + " | ".join(values) + " |"
+        )
+    parity = board.parity()
+    if parity:
+        lines += ["", "## Traditional/Simplified parity", ""]
+        lines.append(
+            f"Tokens on {PARITY_CORPORA[0]} (Traditional) over tokens on the same sentences in "
+            f"{PARITY_CORPORA[1]} (Simplified): 1, no premium for the script."
+        )
+        lines += ["", "| segmenter | Traditional | Simplified | parity |"]
+        lines.append("| --- | ---: | ---: | ---: |")
+        for item in parity:
+            lines.append(
+                f"| {esc(item['segmenter'])} | {item['tokens_traditional']:,} | "
+                f"{item['tokens_simplified']:,} | {item['parity']:.3f} |"
+            )
+    columns = board.column_agreement()
+    if columns:
+        lines += ["", "## Would one corpus have sufficed, column by column?", ""]
+        lines.append(
+            "Kendall's τ-b of each column's rankings over every two corpora: the mean and "
+            "the lowest; a low τ says one corpus would have ranked the segmenters otherwise."
+        )
+        lines += ["", "| column | corpus pairs | mean τ | lowest τ |"]
+        lines.append("| --- | ---: | ---: | ---: |")
+        for item in columns:
+            lines.append(
+                f"| {esc(item['label'])} | {item['pairs']} | {item['mean_tau']:.3f} | "
+                f"{item['lowest_tau']:.3f} |"
+            )
+    return lines
 
 
 def _covered(value: bool | None) -> str:

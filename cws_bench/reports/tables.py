@@ -186,12 +186,22 @@ def format_difference(value: float) -> str:
 
 
 def counting(settings: dict[str, Any]) -> str:
-    """How the run counted correct words, as captions say it.
+    """How the run counted correct words, as captions say it (and the corpora counted
+    otherwise, ``corpus_methods``).
 
     >>> counting({}), counting({"method": "sighan"})
     ('interval counting', 'sighan counting')
+    >>> counting({"corpus_methods": {"sighan2005-pku": "sighan", "sighan2005-msr": "sighan"}})
+    'interval counting; sighan counting on sighan2005-pku, sighan2005-msr'
     """
-    return f"{settings.get('method') or 'interval'} counting"
+    method = settings.get("method") or "interval"
+    others: dict[str, list[str]] = {}
+    for corpus, counted in (settings.get("corpus_methods") or {}).items():
+        if counted != method:
+            others.setdefault(counted, []).append(corpus)
+    return "; ".join(
+        [f"{method} counting", *(f"{m} counting on {', '.join(c)}" for m, c in others.items())]
+    )
 
 
 COUNTING_RULES = {
@@ -209,7 +219,11 @@ def counting_rule(settings: dict[str, Any]) -> str:
     "a word is correct when its character span is a gold word's"
     """
     method = settings.get("method") or "interval"
-    return COUNTING_RULES.get(method, f"as the {method} method counts")
+    rule = COUNTING_RULES.get(method, f"as the {method} method counts")
+    others = sorted(set((settings.get("corpus_methods") or {}).values()) - {method})
+    return "; ".join(
+        [rule, *(f"{m}: {COUNTING_RULES.get(m, f'as the {m} method counts')}" for m in others)]
+    )
 
 
 def confidence_label(settings: dict[str, Any]) -> str:

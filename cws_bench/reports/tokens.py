@@ -1,13 +1,14 @@
 """The leaderboard's section on subword tokenizers: how an LLM's tokens cut the gold's words.
 
-Under a corpus' table (leaderboard.md and the terminal's), when a row carries
-tokenizer figures (``analysis["tokens"]``: a segmenter with token ids, such
-as the ``tokenizer`` segmenter, see :func:`cws_bench.segmenters.subword.token_figures`),
-one more table shows, for every such row and for the word segmenters beside
-them: F, the precision and recall of token boundaries against word
-boundaries, the share of tokens that straddle a gold word boundary, and
-tokens per gold word and per character. Nothing is computed here: every
-number is read from the result.
+Every row carries how its words cut the gold's (``analysis["tokens"]``, see
+:func:`cws_bench.analysis.tokens.token_figures`). Under a corpus' table
+(leaderboard.md, report.html and the terminal's), when one of its rows is a
+subword tokenizer (such as the ``tokenizer`` segmenter), one more table shows,
+for it and for the word segmenters beside it: F, the precision and recall of
+token boundaries against word boundaries, the share of tokens that straddle a
+gold word boundary, the share of gold words split (in and out of the
+dictionary), tokens per gold word and per character, and the Rényi efficiency.
+Nothing is computed here: every number is read from the result.
 """
 
 from __future__ import annotations
@@ -25,8 +26,12 @@ HEADER = [
     "boundary P",
     "boundary R",
     "tokens straddling a word boundary",
+    "words split",
+    "IV words split",
+    "OOV words split",
     "tokens per word",
     "tokens per char",
+    "Rényi efficiency",
 ]
 
 
@@ -35,9 +40,11 @@ NUMERIC = [False, *[True] * (len(HEADER) - 1)]
 
 INTRO = (
     "Subword tokenizers, each token scored as a word: how their token boundaries "
-    "meet the gold's word boundaries (F, boundary P and R and the share of straddling "
-    "tokens in the leaderboard's unit, tokens per word and per character as ratios; "
-    "tokens after a character's bytes are joined to the token of its first byte):"
+    "meet the gold's word boundaries (F, boundary P and R, the share of straddling "
+    "tokens and of gold words split into two or more tokens in the leaderboard's unit; "
+    "tokens per word and per character, and the Rényi efficiency at α = 2.5 of the "
+    "tokens' distribution, as ratios; tokens after a character's bytes are joined to "
+    "the token of its first byte):"
 )
 """What the table shows, above it in leaderboard.md and report.html."""
 
@@ -47,25 +54,34 @@ def _ratio(figures: dict[str, Any], key: str, digits: int = 3) -> str:
     return MISSING if value is None else f"{value:.{digits}f}"
 
 
+def _subword(figures: dict[str, Any]) -> bool:
+    # Records from before every row had figures hold them for subword tokenizers only.
+    return bool(figures.get("subword", True))
+
+
 def token_rows(board: Board) -> list[list[str]]:
-    """One row of cells per row of ``board`` with tokenizer figures; empty when none has them."""
-    rows = []
-    for row in board.rows:
-        figures = (row.pair.analysis or {}).get("tokens")
-        if not figures:
-            continue
-        rows.append(
-            [
-                row.pair.segmenter,
-                format_score(row.pair.f1),
-                format_score(figures.get("boundary_precision")),
-                format_score(figures.get("boundary_recall")),
-                format_score(figures.get("straddling_share")),
-                _ratio(figures, "tokens_per_word"),
-                _ratio(figures, "tokens_per_char"),
-            ]
-        )
-    return rows
+    """One row of cells per row of ``board`` with token figures; empty when no row of the
+    board is a subword tokenizer."""
+    found = [(row, (row.pair.analysis or {}).get("tokens")) for row in board.rows]
+    if not any(figures and _subword(figures) for _, figures in found):
+        return []
+    return [
+        [
+            row.pair.segmenter,
+            format_score(row.pair.f1),
+            format_score(figures.get("boundary_precision")),
+            format_score(figures.get("boundary_recall")),
+            format_score(figures.get("straddling_share")),
+            format_score(figures.get("split_share")),
+            format_score(figures.get("iv_split_share")),
+            format_score(figures.get("oov_split_share")),
+            _ratio(figures, "tokens_per_word"),
+            _ratio(figures, "tokens_per_char"),
+            _ratio(figures, "renyi_efficiency"),
+        ]
+        for row, figures in found
+        if figures
+    ]
 
 
 def token_markdown(board: Board) -> list[str]:

@@ -333,6 +333,7 @@ def _result(
             "test": config.test,
             "correction": config.correction,
             "method": config.method,
+            **_corpus_methods(config),
             "detectable": detectable_differences(comparisons),
             "seeds": seed_summaries(pairs, seeded),
             "jobs": run.executor_jobs,
@@ -417,6 +418,12 @@ def _failed_pair(
             "options": spec.options_for(corpus, data_dir),
         },
     )
+
+
+def _corpus_methods(config: BakeoffConfig) -> dict[str, Any]:
+    """``corpus_methods``: the corpora counted otherwise than the run's ``method``, if any."""
+    found = {c.label: c.method for c in config.corpora if c.method and c.method != config.method}
+    return {"corpus_methods": found} if found else {}
 
 
 def _corpus_domains(corpora: Sequence[CorpusSpec], data_dir: str | None) -> dict[str, str]:

@@ -18,9 +18,9 @@ failure. :func:`run_board` runs the configuration through
 :func:`~cws_bench.run.bakeoff.run_bakeoff` (its cache, executors and reports)
 and writes the site (:func:`cws_bench.reports.board.write_board`).
 
-The counting method is one per run (``method`` of a bake-off), not one per
-corpus, so the SIGHAN 2005 corpora are counted by intervals like the others,
-not by the official script's diff (``cws-bench score --method sighan``).
+Each corpus is counted by its official method (``Corpus.official_method``): the
+SIGHAN 2005 corpora by the bakeoff script's diff (``cws-bench score --method
+sighan``), the others by intervals.
 """
 
 from __future__ import annotations
@@ -135,6 +135,7 @@ def _corpora(
             split="test",
             dictionary=None if has_dictionary else "none",
             normalize="none",
+            method=None if corpus.official_method == "interval" else corpus.official_method,
         )
         present.append(_CorpusFacts(spec, has_dictionary, has_train))
     return present, absent

@@ -24,6 +24,7 @@ A bake-off is a TOML file (see ``cws_bench/configs/default.toml``)::
     dictionary = "corpus:pd1998"   # OOV dictionary (default: the corpus' standard one; "none")
     normalize = "none"
     convert = "none"           # e.g. "t2s": convert the input before segmenting (see CorpusSpec)
+    method = "sighan"          # this corpus' counting, when not the run's method
     optional = false           # true: skip the corpus when its data is not here
 
     [[corpora]]
@@ -132,6 +133,11 @@ class CorpusSpec:
     normalize: str = "none"
     convert: str = "none"
     optional: bool = False
+    method: str | None = None
+
+    def counted_by(self, method: str) -> str:
+        """This corpus' counting method in a run whose ``method`` is ``method``."""
+        return self.method or method
 
 
 _ENV = re.compile(r"\{env:([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -651,6 +657,9 @@ def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffCo
             "holm (Holm-Bonferroni) is the default; none leaves the p-values uncorrected",
         )
     _check_method(config.method, source)
+    for corpus in config.corpora:
+        if corpus.method is not None:
+            _check_method(corpus.method, f"{source}: corpus {corpus.label}")
     if config.test not in TESTS:
         raise CwsBenchError(
             f"{source}: test must be one of {', '.join(TESTS)}, not {config.test!r}",

@@ -48,9 +48,10 @@ __all__ = [
 ]
 
 
-CACHE_VERSION = 4
+CACHE_VERSION = 5
 """The version of :class:`PairRecord` and of the cache key's material (4: content keys,
-records that say whether the pair is contaminated and whether it has a speed)."""
+records that say whether the pair is contaminated and whether it has a speed; 5: every
+record holds how its words cut the gold's, ``analysis["tokens"]``)."""
 
 
 @dataclass(frozen=True)
@@ -163,6 +164,8 @@ class PairRecord:
         diagnostics: :func:`cws_bench.segmenters.diagnostics.summarize` of the segmenter's
             per-line diagnostics (text fidelity, requests, cost), or None when it
             keeps none.
+        prediction: :func:`~cws_bench.text.checksums.sentences_checksum` of the
+            segmentation scored, which the signature names (``pred:``), or None.
     """
 
     scores: PairScores
@@ -175,6 +178,7 @@ class PairRecord:
     contaminated: bool = False
     version: int = CACHE_VERSION
     diagnostics: dict[str, Any] | None = None
+    prediction: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-safe data, in the cache file's key order."""
@@ -191,6 +195,8 @@ class PairRecord:
         }
         if self.diagnostics is not None:
             data["diagnostics"] = self.diagnostics
+        if self.prediction is not None:
+            data["prediction"] = self.prediction
         return data
 
     @classmethod
@@ -214,6 +220,7 @@ class PairRecord:
             contaminated=bool(data.get("contaminated", False)),
             version=int(data["version"]),
             diagnostics=data.get("diagnostics"),
+            prediction=data.get("prediction"),
         )
 
     def signature(
@@ -234,6 +241,7 @@ class PairRecord:
             resamples=resamples,
             convert=convert,
             test=test,
+            prediction=self.prediction,
         )
 
 
@@ -246,10 +254,13 @@ def pair_signature(
     resamples: int,
     convert: str = "none",
     test: str = DEFAULT_TEST,
+    prediction: str | None = None,
 ) -> str:
     """The score's signature plus the segmenter, its version and options, the input's
-    conversion (when there is one), seed and resamples, and the paired test with its
-    number of shuffles when it is not the bootstrap (``test:permutation|shuffles:1000``)."""
+    conversion (when there is one), the checksum of the segmentation scored (``pred:``,
+    when known: two runs with the same signature scored the same words), seed and
+    resamples, and the paired test with its number of shuffles when it is not the
+    bootstrap (``test:permutation|shuffles:1000``)."""
     options = json.dumps(info.options, sort_keys=True, ensure_ascii=False)
     if info.model:  # a neural adapter's model, checksum, device, dtype (neural.py)
         options += json.dumps(info.model, sort_keys=True, ensure_ascii=False)
@@ -261,6 +272,7 @@ def pair_signature(
             f"segver:{info.version}",
             f"opts:{digest}",
             *([f"input:{convert}"] if convert != "none" else []),
+            *([f"pred:{prediction}"] if prediction else []),
             f"seed:{seed}",
             f"resamples:{resamples}",
             *([f"test:{test}", f"shuffles:{resamples}"] if test != DEFAULT_TEST else []),
@@ -449,6 +461,7 @@ def finish_pair(
     from cws_bench.results.model import PairAnalysis, PairScores
     from cws_bench.segmenters import TrainingData
     from cws_bench.segmenters.stream import count_characters
+    from cws_bench.text.checksums import sentences_checksum
 
     corpus, gold, dictionary = pair.corpus, pair.gold, pair.dictionary
     trained_on = facts["trained_on"]
@@ -458,12 +471,8 @@ def finish_pair(
     result = scored.result
     normalizer = None if corpus.normalize == "none" else corpus.normalize
     aligned = align(gold, pred)  # walked once for both analyses
-    analysis = analyse_errors(
-        gold,
-        pred,
-        None if dictionary is None else _normalized(dictionary, normalizer),
-        aligned=aligned,
-    )
+    words = None if dictionary is None else _normalized(dictionary, normalizer)
+    analysis = analyse_errors(gold, pred, words, aligned=aligned)
     # a bake-off reads the training split once for all its pairs (Corpus.summary, kept)
     counts = _training_counts(corpus, pair.data_dir)
     buckets = bucket_analysis(
@@ -488,7 +497,7 @@ def finish_pair(
         scores=PairScores.from_dict(result.to_dict()),
         sentence_counts=scored.sentence_counts,
         analysis=PairAnalysis.from_dict(
-            {**analysis.to_dict(), "buckets": buckets, **_tokens(facts, gold, pred)}
+            {**analysis.to_dict(), "buckets": buckets, **_tokens(facts, gold, pred, words)}
         ),
         timing=PairTiming.from_dict(
             {
@@ -506,18 +515,22 @@ def finish_pair(
         # A leaked closed-track dictionary has seen the test gold, as training on it would.
         contaminated=scored.contaminated or bool(facts["leaks"]),
         diagnostics=kept,
+        prediction=sentences_checksum(pred),
     )
 
 
 def _tokens(
-    facts: dict[str, Any], gold: Sequence[Sequence[str]], pred: Sequence[Sequence[str]]
+    facts: dict[str, Any],
+    gold: Sequence[Sequence[str]],
+    pred: Sequence[Sequence[str]],
+    dictionary: Any,
 ) -> dict[str, Any]:
-    """A subword tokenizer's figures (``{"tokens": ...}``), or nothing for a word segmenter."""
-    if not facts.get("tokenizer"):
-        return {}
-    from cws_bench.segmenters.subword import token_figures
+    """How the segmentation cuts the gold's words (``{"tokens": ...}``), for a subword
+    tokenizer (``subword``: true) and a word segmenter alike."""
+    from cws_bench.analysis.tokens import token_figures
 
-    return {"tokens": token_figures(gold, pred, skip_differing=True).to_dict()}
+    figures = token_figures(gold, pred, dictionary=dictionary, skip_differing=True)
+    return {"tokens": {"subword": bool(facts.get("tokenizer")), **figures.to_dict()}}
 
 
 def _fidelity_warning(summary: dict[str, Any] | None) -> list[str]:

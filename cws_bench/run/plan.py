@@ -382,7 +382,7 @@ def plan_run(
         if not _corpus_here(corpus, data_dir, notes):
             continue
         plan.corpora.append(corpus)
-        read = _read_corpus(corpus, data_dir, config.method)
+        read = _read_corpus(corpus, data_dir, corpus.counted_by(config.method))
         if isinstance(read, str):
             for spec, _, _ in segmenters:
                 if spec.runs_on(corpus):
@@ -438,13 +438,19 @@ def _plan_pair(
             identity,
             info.version,
             data_dir=data_dir,
-            method=plan.method,
+            method=corpus.counted_by(plan.method),
         )
         loaded_as = segmenter_key(spec.name, options, data_dir)
     else:  # a shipped segmenter: known by its pickled bytes
         code = hashlib.blake2b(blob, digest_size=10).hexdigest()
         key = cache_key(
-            corpus, f"python:{code}", {}, identity, None, libraries={}, method=plan.method
+            corpus,
+            f"python:{code}",
+            {},
+            identity,
+            None,
+            libraries={},
+            method=corpus.counted_by(plan.method),
         )
         loaded_as = f"python:{code}"
     pair = (corpus.label, spec.label)

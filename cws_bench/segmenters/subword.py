@@ -50,10 +50,8 @@ The output is lossless: the words concatenate to the line without its
 whitespace, which :class:`~cws_bench.segmenters.base.Segmenter` checks for every
 adapter.
 
-:func:`token_figures` gives what a tokenizer report adds to word P/R/F: the
-share of tokens that straddle a gold word boundary, tokens per gold word and
-per character, and the precision and recall of token boundaries against the
-gold's word boundaries.
+:func:`cws_bench.analysis.tokens.token_figures` gives what a tokenizer report adds
+to word P/R/F, for these tokens and any segmenter's words alike.
 """
 
 from __future__ import annotations
@@ -63,7 +61,6 @@ import importlib.metadata
 import os
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -72,10 +69,8 @@ from cws_bench.segmenters.base import Segmenter
 
 __all__ = [
     "SubwordSegmenter",
-    "TokenFigures",
     "byte_level_table",
     "char_starts_from_byte_starts",
-    "token_figures",
     "words_from_starts",
 ]
 
@@ -203,132 +198,6 @@ def _project_starts(line: str, text: str, starts: set[int]) -> set[int]:
 
     alignment = align_chars(line, text)
     return {alignment.left[start] for start in starts if start < len(text)}
-
-
-@dataclass(frozen=True)
-class TokenFigures:
-    """What a tokenizer report adds to word P/R/F, summed over lines.
-
-    Attributes:
-        tokens: tokens after attribution (the segmenter's words).
-        gold_words: gold words.
-        chars: non-whitespace characters.
-        straddling: tokens with a gold word boundary strictly inside them.
-        boundaries_correct: internal token boundaries that are gold word boundaries.
-        boundaries_predicted: internal token boundaries (between two tokens of a line).
-        boundaries_gold: internal gold word boundaries.
-    """
-
-    tokens: int = 0
-    gold_words: int = 0
-    chars: int = 0
-    straddling: int = 0
-    boundaries_correct: int = 0
-    boundaries_predicted: int = 0
-    boundaries_gold: int = 0
-
-    @property
-    def straddling_share(self) -> float | None:
-        """The share of tokens that straddle a gold word boundary."""
-        return self.straddling / self.tokens if self.tokens else None
-
-    @property
-    def tokens_per_word(self) -> float | None:
-        return self.tokens / self.gold_words if self.gold_words else None
-
-    @property
-    def tokens_per_char(self) -> float | None:
-        return self.tokens / self.chars if self.chars else None
-
-    @property
-    def boundary_precision(self) -> float | None:
-        predicted = self.boundaries_predicted
-        return self.boundaries_correct / predicted if predicted else None
-
-    @property
-    def boundary_recall(self) -> float | None:
-        gold = self.boundaries_gold
-        return self.boundaries_correct / gold if gold else None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "tokens": self.tokens,
-            "gold_words": self.gold_words,
-            "chars": self.chars,
-            "straddling": self.straddling,
-            "boundaries_correct": self.boundaries_correct,
-            "boundaries_predicted": self.boundaries_predicted,
-            "boundaries_gold": self.boundaries_gold,
-            "straddling_share": self.straddling_share,
-            "tokens_per_word": self.tokens_per_word,
-            "tokens_per_char": self.tokens_per_char,
-            "boundary_precision": self.boundary_precision,
-            "boundary_recall": self.boundary_recall,
-        }
-
-
-def _ends(words: Sequence[str]) -> list[int]:
-    ends, offset = [], 0
-    for word in words:
-        offset += len(word)
-        ends.append(offset)
-    return ends
-
-
-def token_figures(
-    gold: Iterable[Sequence[str]],
-    tokens: Iterable[Sequence[str]],
-    *,
-    skip_differing: bool = False,
-) -> TokenFigures:
-    """Tokenizer figures of tokens against gold words, line by line.
-
-    Lines must hold the same characters (the tokens of a lossless segmenter
-    do), or, with ``skip_differing``, a line whose gold and raw text differ
-    (a corpus quirk) is left out; a boundary is a position between two
-    characters of a line, the line's ends excluded.
-
-    >>> f = token_figures([["北京市", "气象台"]], [["北京", "市气", "象台"]])
-    >>> f.straddling, f.boundaries_correct, f.boundaries_predicted, f.boundaries_gold
-    (1, 0, 2, 1)
-    """
-    totals = dict.fromkeys(
-        (
-            "tokens",
-            "gold_words",
-            "chars",
-            "straddling",
-            "boundaries_correct",
-            "boundaries_predicted",
-            "boundaries_gold",
-        ),
-        0,
-    )
-    for number, (gold_words, token_words) in enumerate(zip(gold, tokens, strict=True), 1):
-        gold_ends, token_ends = _ends(gold_words), _ends(token_words)
-        length = gold_ends[-1] if gold_ends else 0
-        if (token_ends[-1] if token_ends else 0) != length or (
-            skip_differing and "".join(gold_words) != "".join(token_words)
-        ):
-            if skip_differing:
-                continue
-            raise ValueError(f"line {number}: the tokens and the gold hold different text")
-        inner_gold = gold_ends[:-1]
-        inner_tokens = set(token_ends[:-1])
-        straddling, start = 0, 0
-        for end in token_ends:  # a gold boundary strictly inside (start, end)?
-            first = bisect_right(inner_gold, start)
-            if first < len(inner_gold) and inner_gold[first] < end:
-                straddling += 1
-            start = end
-        totals["tokens"] += len(token_words)
-        totals["gold_words"] += len(gold_words)
-        totals["chars"] += length
-        totals["straddling"] += straddling
-        totals["boundaries_correct"] += len(inner_tokens.intersection(inner_gold))
-        totals["boundaries_predicted"] += len(inner_tokens)
-        totals["boundaries_gold"] += len(inner_gold)
-    return TokenFigures(**totals)
 
 
 class SubwordSegmenter(Segmenter):

@@ -48,3 +48,12 @@ def test_user_dictionary(tmp_path, build):
     assert plain.segment([line])[0][0] != "云计算服务平台"
     with pytest.raises(SegmenterError, match="no such file"):
         get_segmenter("pkuseg", user_dict=str(tmp_path / "none.txt"))
+
+
+def test_the_default_model_is_marked_trained_on_the_peoples_daily(build):
+    """pkuseg's default model learned from PKU's People's Daily: its pd1998 rows are scores
+    on its own training data (marked, never ranked); SIGHAN 2005 PKU's test set is not."""
+    trained_on = build("pkuseg").trained_on
+    assert trained_on is not None and trained_on.corpus == "pd1998"
+    assert trained_on.overlaps("pd1998", "test")
+    assert not trained_on.overlaps("sighan2005-pku", "test")

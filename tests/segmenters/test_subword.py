@@ -13,10 +13,10 @@ from click.testing import CliRunner
 from cws_bench.cli import cli
 from cws_bench.errors import SegmenterError
 from cws_bench.segmenters import get_segmenter
+from cws_bench.analysis.tokens import token_figures
 from cws_bench.segmenters.subword import (
     SubwordSegmenter,
     char_starts_from_byte_starts,
-    token_figures,
     words_from_starts,
 )
 
@@ -268,8 +268,9 @@ def test_token_figures_by_hand():
 
 
 def test_a_bakeoff_reports_the_tokenizer_figures_of_a_tokenizer_row(tmp_path):
-    """The pair's analysis holds token_figures of its own segmentation; the leaderboards
-    show them for the tokenizer row only."""
+    """The pair's analysis holds token_figures of its own segmentation, for the tokenizer
+    and the word segmenter beside it; the leaderboards show both, since a row is a
+    tokenizer."""
     pytest.importorskip("tiktoken", reason="tiktoken is not installed (the subword extra)")
     from cws_bench import run_bakeoff
     from cws_bench.reports import render_leaderboard, render_markdown
@@ -289,28 +290,37 @@ def test_a_bakeoff_reports_the_tokenizer_figures_of_a_tokenizer_row(tmp_path):
     )
     result = run_bakeoff(config, output_dir=tmp_path / "out", jobs=1)
     by = {pair.segmenter: pair for pair in result.pairs}
-    assert "tokens" not in by["fmm"].analysis
+    assert by["fmm"].analysis["tokens"]["subword"] is False
     figures = by["tokenizer-cl100k"].analysis["tokens"]
+    assert figures.pop("subword") is True
     gold = [words for words in read_gold(str(ROOT / "corpora" / "sample" / "gold.txt"))]
     segmenter = get_segmenter("tokenizer-cl100k")
-    expected = token_figures(gold, segmenter.segment(["".join(w) for w in gold]))
+    from cws_bench.corpora import get_corpus
+
+    dictionary = get_corpus("sample").dictionary()  # IV and OOV words by the corpus' own
+    raw = ["".join(w) for w in gold]
+    expected = token_figures(gold, segmenter.segment(raw), dictionary=dictionary)
     assert figures == json.loads(json.dumps(expected.to_dict()))
     markdown = render_markdown(result)
     assert "| tokenizer-cl100k |" in markdown.split("Subword tokenizers, each token")[1]
     text = render_leaderboard(result)
     # scores and shares in the leaderboard's unit (%), ratios as ratios
     assert f"{100 * expected.straddling_share:.2f}" in text.split("Subword tokenizers")[1]
-    # report.html shows the same table: the tokenizer row only, the same cells.
+    # report.html shows the same table: the tokenizer row and fmm beside it, the same cells.
     from cws_bench.reports.html import render_html
 
     table = render_html(result).split('<table class="tokens">')[1].split("</table>")[0]
-    assert ">tokenizer-cl100k</td>" in table and "fmm" not in table
+    assert ">tokenizer-cl100k</td>" in table and ">fmm</td>" in table
     cells = [
         f"{100 * expected.boundary_precision:.2f}",
         f"{100 * expected.boundary_recall:.2f}",
         f"{100 * expected.straddling_share:.2f}",
+        f"{100 * expected.split_share:.2f}",
+        f"{100 * expected.iv_split_share:.2f}",
+        f"{100 * expected.oov_split_share:.2f}",
         f"{expected.tokens_per_word:.3f}",
         f"{expected.tokens_per_char:.3f}",
+        f"{expected.renyi_efficiency:.3f}",
     ]
     assert "".join(f'<td class="num">{value}</td>' for value in cells) in table
 
