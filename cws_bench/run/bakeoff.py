@@ -165,9 +165,7 @@ def run_bakeoff(
             available (and not optional), or a report that cannot be written.
     """
     from cws_bench.corpora.base import kept_summaries
-    from cws_bench.run.identity import forget
 
-    forget()  # files may have changed since an earlier run in this process
     started = time.perf_counter()
     # 1. configuration (run/config.py): the file and what the caller gave
     given = ExecutorSettings(
