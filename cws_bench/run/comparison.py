@@ -51,7 +51,7 @@ from cws_bench.text.io import PathLike, display_name, read_segmented
 if TYPE_CHECKING:
     import pandas as pd
 
-    from cws_bench.text.dictionary import Dictionary
+    from cws_bench.text.dictionary import Dictionary, WordsLike
     from cws_bench.text.normalize import Normalizer
 
 __all__ = [
@@ -507,9 +507,7 @@ def compare(
     gold: PathLike,
     systems: Mapping[str, System] | Sequence[PathLike],
     *,
-    dictionary: Dictionary | Iterable[str] | PathLike | DictionaryDefault | None = (
-        STANDARD_DICTIONARY
-    ),
+    dictionary: WordsLike | DictionaryDefault | None = (STANDARD_DICTIONARY),
     method: str = "interval",
     normalize: str | Normalizer | None = None,
     encoding: str = "utf-8",

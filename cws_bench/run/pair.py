@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from cws_bench.run.config import CorpusSpec, SegmenterSpec
     from cws_bench.scoring import ScoreResult
     from cws_bench.segmenters import TrainingData
+    from cws_bench.segmenters.diagnostics import DiagnosticsSummary
     from cws_bench.text.dictionary import Dictionary
 
 __all__ = [
@@ -174,7 +175,7 @@ class PairRecord:
     segmenter_info: SegmenterMetadata
     contaminated: bool = False
     version: int = CACHE_VERSION
-    diagnostics: dict[str, Any] | None = None
+    diagnostics: DiagnosticsSummary | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-safe data, in the cache file's key order."""
@@ -330,7 +331,7 @@ def pair_result(
         analysis=record.analysis,
         # (a record cached before leaks excluded a row carries only the warning)
         contaminated=record.contaminated or any(map(is_leak_warning, record.warnings)),
-        diagnostics=record.diagnostics or {},
+        diagnostics=dict(record.diagnostics or {}),
     )
 
 
@@ -520,7 +521,7 @@ def _tokens(
     return {"tokens": token_figures(gold, pred, skip_differing=True).to_dict()}
 
 
-def _fidelity_warning(summary: dict[str, Any] | None) -> list[str]:
+def _fidelity_warning(summary: DiagnosticsSummary | None) -> list[str]:
     """A warning for the leaderboard when the segmenter's text differed from some lines."""
     from cws_bench.segmenters.diagnostics import summary_note
 
@@ -544,7 +545,7 @@ def _sent_lines(
 
 def _summarize(
     diagnostics: list[dict[str, Any] | None] | None, raw: list[str]
-) -> dict[str, Any] | None:
+) -> DiagnosticsSummary | None:
     if not diagnostics or len(diagnostics) != len(raw):
         return None
     from cws_bench.segmenters.diagnostics import summarize
