@@ -19,7 +19,7 @@ from the arithmetic itself:
    training words (a small list of extra words that is mostly test words).
 
 The thresholds come from the real corpora (``benchmarks/bench_crf.py``
-prints the figures; docs/BENCHMARKS.md, section "crf", has them):
+prints the figures; docs/BENCHMARKS-LOG.md, section "crf", has them):
 
 - token OOV rate of each standard set-up (test gold against the training
   words): SIGHAN 2005 PKU 0.058, MSR 0.026, CityU 0.074, AS 0.043;
