@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from cws_bench.run.executors import LoadReport
     from cws_bench.run.identity import Memo
     from cws_bench.segmenters import Segmenter
+    from cws_bench.text.dictionary import Dictionary
 
 __all__ = [
     "FileShards",
@@ -95,7 +96,9 @@ def build_segmenter(name: str, options: dict[str, Any], blob: bytes | None = Non
 Leaks = tuple[frozenset[str], frozenset[str]] | None
 
 
-def leak_inputs(gold: Sequence[Sequence[str]], dictionary: Any) -> Leaks:
+def leak_inputs(
+    gold: Sequence[Sequence[str]], dictionary: Dictionary | Iterable[str] | None
+) -> Leaks:
     """What the closed-track leak check needs of a corpus: its gold word types that the
     scoring dictionary lacks (the check looks at no other) and the scoring dictionary's
     words (None without a dictionary: no check)."""

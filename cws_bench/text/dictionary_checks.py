@@ -40,7 +40,10 @@ holds none of the gold's OOV types, so neither warning can fire on it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cws_bench.text.dictionary import Dictionary
 
 __all__ = [
     "COVERS_GOLD",
@@ -148,7 +151,10 @@ def leak_warnings(
 
 
 def segmenter_leak_warnings(
-    segmenter: Any, track: str, gold: Iterable[Sequence[str]], dictionary: Any
+    segmenter: Any,
+    track: str,
+    gold: Iterable[Sequence[str]],
+    dictionary: Dictionary | Iterable[str] | None,
 ) -> list[str]:
     """:func:`leak_warnings` for a closed-track segmenter that has a dictionary, else none.
 
