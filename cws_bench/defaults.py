@@ -48,7 +48,7 @@ DEFAULT_RETRIES = 2
 """How many times an item whose worker died or hung runs again before the run fails."""
 
 DEFAULT_SHARD_CHARS = 200_000
-"""Characters per shard by default (see docs/BENCHMARKS.md, section shards)."""
+"""Characters per shard by default (see docs/BENCHMARKS-LOG.md, section shards)."""
 
 
 @dataclass(frozen=True)

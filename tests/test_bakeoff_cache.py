@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import textwrap
 from pathlib import Path
 
 import pytest
 
+from cws_bench.run import identity as identity_module
 from cws_bench.run.bakeoff import run_bakeoff
 from cws_bench.run.config import CorpusSpec, load_config
-from cws_bench.run.identity import library_versions, option_identity
+from cws_bench.run.identity import Memo, library_versions, option_identity, options_identity
 from cws_bench.run.plan import cache_key, corpus_identity
 
 GOLD = "研究 人员 发现 问题\n今天 上午 下雨\n结婚 的 和 尚未 结婚 的\n"
@@ -142,6 +144,60 @@ def test_moving_files_keeps_the_key_and_editing_them_changes_it(folder: Path, tm
         (elsewhere / "words.txt").write_text(WORDS + "新词\n", encoding="utf-8")
         assert key(elsewhere, **{option: str(elsewhere / "words.txt")}) != before, option
         (elsewhere / "words.txt").write_bytes((folder / "words.txt").read_bytes())
+
+
+def _edit_in_place(path: Path, text: str) -> None:
+    """Write ``text`` (the same size in bytes) keeping the file's inode and times."""
+    stat = path.stat()
+    assert len(text.encode("utf-8")) == stat.st_size
+    path.write_text(text, encoding="utf-8")
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+
+
+def test_two_runs_in_one_process_see_a_file_changed_between_them(folder: Path):
+    config = load_config(
+        _config(
+            folder,
+            f"""
+            [[segmenters]]
+            name = "fmm"
+            options = {{ lexicon = "{folder / "fmm.txt"}" }}
+            """,
+        )
+    )
+    first = _scores(run_bakeoff(config, output_dir=folder / "out", jobs=1, write=False))
+    # Same size, time and inode: only the content tells (和尚 for 尚未: 结婚 的 和尚 未 ...).
+    _edit_in_place(folder / "fmm.txt", WORDS.replace("尚未", "和尚"))
+    again = _scores(run_bakeoff(config, output_dir=folder / "out", jobs=1, write=False))
+    assert first["fmm"] == ("ok", 1.0, False)
+    assert again["fmm"][2] is False and again["fmm"][1] < 1.0
+
+
+def test_a_memo_reads_each_file_once_and_a_new_one_reads_it_again(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+):
+    read: list[str] = []
+    checksum = identity_module.file_checksum
+
+    def counted(path):
+        read.append(os.path.basename(path))
+        return checksum(path)
+
+    monkeypatch.setattr(identity_module, "file_checksum", counted)
+    options = {"lexicon": str(folder / "fmm.txt"), "user_dict": str(folder / "fmm.txt")}
+    memo = Memo()
+    first = options_identity(options, memo)
+    assert options_identity(options, memo) == first
+    assert read == ["fmm.txt"]  # one run: one read
+    _edit_in_place(folder / "fmm.txt", WORDS.replace("尚未", "和尚"))
+    assert options_identity(options, memo) == first  # the run's view holds still
+    assert options_identity(options, Memo()) != first  # the next run reads it again
+    # Without a memo nothing is kept between calls: no module state to forget.
+    _edit_in_place(folder / "fmm.txt", WORDS)
+    assert option_identity("lexicon", str(folder / "fmm.txt")) == first["lexicon"]
+    _edit_in_place(folder / "fmm.txt", WORDS.replace("尚未", "和尚"))
+    assert option_identity("lexicon", str(folder / "fmm.txt")) != first["lexicon"]
+    assert not hasattr(identity_module, "forget")
 
 
 def test_a_model_folder_is_identified_by_its_files(tmp_path: Path):

@@ -125,7 +125,7 @@ def test_the_setup_commands_stay_first() -> None:
 def test_one_way_of_calling_the_cli() -> None:
     """`cws-bench` throughout, after activating .venv once; no `.venv/bin/cws-bench`.
 
-    The README and the pages moved out of it; docs/SCALING.md and docs/BENCHMARKS.md
+    The README and the pages moved out of it; docs/SCALING.md and docs/BENCHMARKS(-LOG).md
     record how their figures were measured and keep their own spelling.
     """
     moved = ("METRICS", "NEURAL", "REGRESSION", *REFERENCE_PAGES)  # pages moved out of the README
@@ -491,3 +491,47 @@ def test_the_pip_route_for_users_installs_what_the_default_bakeoff_needs() -> No
         assert set(extras.split(",")) <= set(project["optional-dependencies"])
     core = {re.match(r"[\w-]+", requirement).group(0) for requirement in project["dependencies"]}
     assert {"jieba", "snownlp", "opencc"} <= core
+
+
+# docs/BENCHMARKS.md is the short current table; docs/BENCHMARKS-LOG.md the dated log:
+# each benchmark script has a row (its latest figure, the command that measures it),
+# each row links to its sections of the log, every section of the log is reached.
+
+BENCHMARKS = DOCS / "BENCHMARKS.md"
+BENCHMARKS_LOG = DOCS / "BENCHMARKS-LOG.md"
+
+
+def benchmark_rows() -> list[list[str]]:
+    """The cells of docs/BENCHMARKS.md's table rows (the header and its rule left out)."""
+    text = BENCHMARKS.read_text(encoding="utf-8")
+    lines = [line for line in text.splitlines() if line.startswith("|")]
+    return [[cell.strip() for cell in line.strip("|").split(" | ")] for line in lines[2:]]
+
+
+def test_benchmarks_is_a_short_table_and_the_log_holds_the_detail() -> None:
+    assert len(BENCHMARKS.read_bytes()) < 12_000
+    assert benchmark_rows() and all(len(cells) == 4 for cells in benchmark_rows())
+    assert len(BENCHMARKS_LOG.read_bytes()) > 8 * len(BENCHMARKS.read_bytes())
+
+
+def test_every_benchmark_script_has_a_row_with_its_figure_and_command() -> None:
+    rows = benchmark_rows()
+    named = {name for cells in rows for name in re.findall(r"`(bench_\w+\.py)`", cells[0])}
+    scripts = {path.name for path in (ROOT / "benchmarks").glob("bench_*.py")}
+    assert scripts <= named, sorted(scripts - named)
+    for benchmark, figure, command, _ in rows:
+        assert re.search(r"\d{4}-\d{2}-\d{2}\)", figure), benchmark  # dated
+        assert command.startswith("`"), benchmark
+
+
+def test_every_section_of_the_benchmarks_log_is_reached_from_a_row() -> None:
+    linked = {
+        anchor
+        for cells in benchmark_rows()
+        for anchor in re.findall(r"\]\(BENCHMARKS-LOG\.md#([^)]+)\)", cells[3])
+    }
+    log = BENCHMARKS_LOG.read_text(encoding="utf-8")
+    sections = [heading for heading in headings(log) if f"\n## {heading}\n" in log]
+    assert len(sections) > 20
+    missing = [heading for heading in sections if github_anchor(heading) not in linked]
+    assert not missing, missing

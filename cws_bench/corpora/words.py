@@ -28,12 +28,11 @@ neither imports the other's resolver.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from cws_bench.errors import CwsBenchError
-from cws_bench.text.dictionary import Dictionary, jieba_dictionary, load_dictionary
+from cws_bench.text.dictionary import Dictionary, WordsLike, jieba_dictionary, load_dictionary
 from cws_bench.text.io import PathLike
 
 __all__ = [
@@ -121,7 +120,7 @@ class WordSource:
 
 
 def resolve_words(
-    source: Dictionary | str | os.PathLike[str] | Iterable[str],
+    source: WordsLike,
     *,
     split: str | None = None,
     data_dir: PathLike | None = None,
@@ -205,7 +204,7 @@ def resolve_dictionary(
 
 
 def as_dictionary(
-    value: Any, *, data_dir: PathLike | None = None, encoding: str = "utf-8"
+    value: WordsLike | None, *, data_dir: PathLike | None = None, encoding: str = "utf-8"
 ) -> Dictionary | None:
     """None, or the dictionary any word source names (what the scoring API accepts).
 

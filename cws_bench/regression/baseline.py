@@ -53,10 +53,10 @@ from cws_bench.metrics.units import plural
 from cws_bench.regression.tokens import TokenIds, keeping_token_ids, record_token_ids
 from cws_bench.run.config import CorpusSpec
 from cws_bench.run.identity import (
+    Memo,
     command_argv,
     command_files,
     environment,
-    forget,
     is_path,
     options_identity,
 )
@@ -651,7 +651,8 @@ def measure_speed(
 
 @dataclass
 class _Runner:
-    """One segmenter, ready to run on corpora (kept private)."""
+    """One segmenter, ready to run on corpora (kept private), with the run's memo of what
+    its identity read (each file once in the run)."""
 
     config: SegmenterConfig
     segment: Segment
@@ -659,6 +660,7 @@ class _Runner:
     trained_on: Any = None
     load_s: float | None = None
     tokenizer: Any = None  # a segmenter with token ids (regression.tokens), or None
+    memo: Memo = field(default_factory=Memo)
 
 
 def _runner(
@@ -673,22 +675,23 @@ def _runner(
     from cws_bench.segmenters import Segmenter, check_segmentation, get_segmenter
 
     options = dict(options or {})
+    memo = Memo()  # a new run: files edited since an earlier one are read again
     if isinstance(segmenter, str):
         began = time.perf_counter()
         built = get_segmenter(segmenter, **options)
         load_s = time.perf_counter() - began
         config = SegmenterConfig(segmenter, options, registered=True)
-        return _Runner(
-            config, built.segment, _info(built.metadata()), built.trained_on, load_s, built
-        )
+        described = _info(built.metadata(), memo)
+        return _Runner(config, built.segment, described, built.trained_on, load_s, built, memo)
     if isinstance(segmenter, Segmenter):
         config = SegmenterConfig(name or segmenter.name, dict(segmenter.options), registered=False)
         return _Runner(
             config,
             segmenter.segment,
-            _info(segmenter.metadata()),
+            _info(segmenter.metadata(), memo),
             segmenter.trained_on,
             tokenizer=segmenter,
+            memo=memo,
         )
     if not callable(segmenter):
         raise CwsBenchError(
@@ -717,10 +720,10 @@ def _runner(
     return _Runner(config, segment, info)
 
 
-def _info(metadata: Mapping[str, Any]) -> dict[str, Any]:
+def _info(metadata: Mapping[str, Any], memo: Memo) -> dict[str, Any]:
     """Segmenter metadata as the signature sees it: files named by options go by their content."""
     info = dict(metadata)
-    info["options"] = options_identity(metadata["options"])
+    info["options"] = options_identity(metadata["options"], memo)
     return info
 
 
@@ -779,6 +782,7 @@ def _run_corpus(
         runner.info.get("version"),
         data_dir=data_dir,
         libraries=None if runner.config.registered else {},
+        memo=runner.memo,
     )
     info = SegmenterMetadata.from_dict(runner.info)
     signature = pair_signature(scores["signature"], name, info, seed=seed, resamples=resamples)
@@ -814,7 +818,12 @@ def _sharded_speed(
         )
     options = dict(config.options)
     setup = PairSetup(
-        config.name, options, batch_size, "none", "open", segmenter_key(config.name, options)
+        config.name,
+        options,
+        batch_size,
+        "none",
+        "open",
+        segmenter_key(config.name, options, memo=runner.memo),
     )
     pred, seconds = segment_with(
         executor, setup, raw, shard_chars=shard_chars or BAKEOFF_SHARD_CHARS
@@ -886,7 +895,6 @@ def record_baseline(
     duplicates = sorted({label for label in labels if labels.count(label) > 1})
     if duplicates:
         raise CwsBenchError(f"corpus given twice: {', '.join(duplicates)}", "give each corpus once")
-    forget()  # files may have changed since an earlier run in this process
     runner = _runner(segmenter, options=options, name=name, version=version, batch=batch)
     settings = {
         "speed_runs": speed_runs,

@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from cws_bench.analysis.alignment import Words
     from cws_bench.metrics.significance import PairedTestResult
     from cws_bench.regression.tokens import TokenDiff, TokenIds
-    from cws_bench.text.dictionary import Dictionary
+    from cws_bench.text.dictionary import Dictionary, WordsLike
     from cws_bench.text.normalize import Normalizer
 
 __all__ = [
@@ -1209,7 +1209,7 @@ def diff_segmentations(
     b: Iterable[Sequence[str]],
     gold: Iterable[Sequence[str]] | None = None,
     *,
-    dictionary: Dictionary | Iterable[str] | PathLike | None = None,
+    dictionary: WordsLike | None = None,
     names: tuple[str, str, str] = ("A", "B", "gold"),
     top: int = 20,
     seed: int | None = None,
@@ -1442,9 +1442,7 @@ def _diff_sides(
     names: tuple[str, str],
     gold: PathLike | None = None,
     *,
-    dictionary: Dictionary | Iterable[str] | PathLike | DictionaryDefault | None = (
-        STANDARD_DICTIONARY
-    ),
+    dictionary: WordsLike | DictionaryDefault | None = (STANDARD_DICTIONARY),
     encoding: str = "utf-8",
     gold_format: str = "auto",
     data_dir: PathLike | None = None,
@@ -1486,9 +1484,7 @@ def diff_files(
     b: PathLike,
     gold: PathLike | None = None,
     *,
-    dictionary: Dictionary | Iterable[str] | PathLike | DictionaryDefault | None = (
-        STANDARD_DICTIONARY
-    ),
+    dictionary: WordsLike | DictionaryDefault | None = (STANDARD_DICTIONARY),
     encoding: str = "utf-8",
     top: int = 20,
     seed: int | None = None,

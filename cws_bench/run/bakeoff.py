@@ -43,11 +43,11 @@ from __future__ import annotations
 import math
 import os
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from cws_bench.results.model import (
     BakeoffResult,
@@ -165,9 +165,7 @@ def run_bakeoff(
             available (and not optional), or a report that cannot be written.
     """
     from cws_bench.corpora.base import kept_summaries
-    from cws_bench.run.identity import forget
 
-    forget()  # files may have changed since an earlier run in this process
     started = time.perf_counter()
     # 1. configuration (run/config.py): the file and what the caller gave
     given = ExecutorSettings(
@@ -181,22 +179,9 @@ def run_bakeoff(
     notes: list[str] = []
     config = configured(config, given, segmenters, notes)
     data = os.fspath(data_dir) if data_dir is not None else None
-    # 2. validation (run/validate.py: below run/config.py, so the configuration goes untyped)
+    # 2. validation (run/validate.py)
     selected = validate.select(config, segmenters=only_segmenters, corpora=only_corpora)
-    submitted = _submission_problems(selected, data)  # every submitted file, read once here
-    try:
-        checked: BakeoffConfig = cast(
-            BakeoffConfig,
-            validate.validate_config(
-                selected, data_dir=data, shipped=segmenters or (), notes=notes
-            ),
-        )
-    except validate.ConfigurationError as e:
-        if not submitted:
-            raise
-        raise validate.ConfigurationError(e.source, [*e.problems, *submitted]) from None
-    if submitted:
-        raise validate.ConfigurationError(selected.source or "<config>", submitted)
+    checked = _validated(selected, data, segmenters or (), notes)
     own = executor if isinstance(executor, Executor) else None
     if own is None and not checked.settings.scheduler:
         validate.check_main_guard()  # before any worker process imports the script
@@ -238,6 +223,23 @@ def run_bakeoff(
         folder = reports_folder(checked.name, output_dir, only_segmenters, only_corpora)
         write_reports(result, folder, progress=progress)
     return result
+
+
+def _validated(
+    config: BakeoffConfig, data: str | None, shipped: Collection[str], notes: list[str]
+) -> BakeoffConfig:
+    """The configuration checked (:func:`~cws_bench.run.validate.validate_config`) with
+    its participants' files (:func:`_submission_problems`): every problem raised at once."""
+    submitted = _submission_problems(config, data)  # every submitted file, read once here
+    try:
+        checked = validate.validate_config(config, data_dir=data, shipped=shipped, notes=notes)
+    except validate.ConfigurationError as e:
+        if not submitted:
+            raise
+        raise validate.ConfigurationError(e.source, [*e.problems, *submitted]) from None
+    if submitted:
+        raise validate.ConfigurationError(config.source or "<config>", submitted)
+    return checked
 
 
 def _submission_problems(config: BakeoffConfig, data_dir: str | None) -> list[validate.Problem]:

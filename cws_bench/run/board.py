@@ -109,7 +109,7 @@ def _corpora(
     names: Sequence[str] | None, data_dir: str | None, terms: Terms
 ) -> tuple[list[_CorpusFacts], list[Absent]]:
     from cws_bench.corpora import corpus_names, get_corpus
-    from cws_bench.run.validate import check_names
+    from cws_bench.run.problems import check_names
 
     known = corpus_names()
     if names is not None:
@@ -144,7 +144,7 @@ def _corpora(
 def _segmenters(
     names: Sequence[str] | None, corpora: list[_CorpusFacts], data_dir: str | None
 ) -> tuple[list[SegmenterSpec], list[Absent]]:
-    from cws_bench.run.validate import check_names
+    from cws_bench.run.problems import check_names
     from cws_bench.segmenters import check_segmenter_options, list_segmenters
 
     infos = list_segmenters(devices=False)

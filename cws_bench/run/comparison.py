@@ -51,7 +51,7 @@ from cws_bench.text.io import PathLike, display_name, read_segmented
 if TYPE_CHECKING:
     import pandas as pd
 
-    from cws_bench.text.dictionary import Dictionary
+    from cws_bench.text.dictionary import Dictionary, WordsLike
     from cws_bench.text.normalize import Normalizer
 
 __all__ = [
@@ -507,9 +507,7 @@ def compare(
     gold: PathLike,
     systems: Mapping[str, System] | Sequence[PathLike],
     *,
-    dictionary: Dictionary | Iterable[str] | PathLike | DictionaryDefault | None = (
-        STANDARD_DICTIONARY
-    ),
+    dictionary: WordsLike | DictionaryDefault | None = (STANDARD_DICTIONARY),
     method: str = "interval",
     normalize: str | Normalizer | None = None,
     encoding: str = "utf-8",
@@ -565,30 +563,11 @@ def compare(
         CwsBenchError: no system, an unknown baseline, statistics with the
             sighan method, or any error of scoring.
     """
-    from cws_bench.defaults import BOUNDS
-
-    problem = BOUNDS["alpha"].problem(alpha)
-    if problem is not None:
-        raise CwsBenchError(f"alpha {problem}", "0.05 is the default; 0.01 asks for more evidence")
-    if test not in TESTS:
-        raise CwsBenchError(f"unknown test {test!r}", f"use one of: {', '.join(TESTS)}")
-    named = _named_systems(systems)
-    if not named:
-        raise CwsBenchError("no system to compare", "give at least one prediction")
-    if baseline is not None and baseline not in named:
-        raise CwsBenchError(
-            f"baseline {baseline!r} is not one of the systems",
-            f"use one of: {', '.join(named)}",
-        )
     paired = paired or baseline is not None
     statistics = bool(confidence or paired)
-    if statistics and not get_method(method, line_pairs=False).resamples_sentences:
-        raise CwsBenchError(
-            f"the {method} method's counts are not per sentence: bootstrap intervals and "
-            "paired tests resample sentences",
-            "leave out {0}, or {1}/{2}/{3}",
-            fixes=(Fix("method", method), Fix("confidence"), Fix("paired"), Fix("baseline")),
-        )
+    named = _checked_request(
+        systems, method=method, baseline=baseline, statistics=statistics, alpha=alpha, test=test
+    )
     from cws_bench.scoring import scoring_dictionary
 
     notes: list[str] = []
@@ -614,22 +593,19 @@ def compare(
             for name, result in results.items()
         }
     gold_name = "gold" if not isinstance(gold, (str, os.PathLike)) else display_name(gold)
-    counts = {
-        name: _sentence_counts(result, own_rows.get(name)) for name, result in results.items()
-    }
     pairs = _test_pairs(list(results), baseline) if paired and len(results) > 1 else []
-    intervals, comparisons = bootstrap_statistics(
+    intervals, comparisons = _statistics(
         gold_name,
-        counts,
+        results,
+        own_rows,
         pairs,
+        confidence=confidence,
         resamples=resamples,
         seed=seed,
-        intervals=bool(confidence),
+        correction=correction,
         alpha=alpha,
         test=test,
     )
-    if pairs:
-        comparisons = _corrected(comparisons, correction, alpha)
     return ComparisonReport(
         gold=gold_name,
         method=method,
@@ -643,6 +619,76 @@ def compare(
         alpha=alpha,
         test=test,
     )
+
+
+def _checked_request(
+    systems: Mapping[str, System] | Sequence[PathLike],
+    *,
+    method: str,
+    baseline: str | None,
+    statistics: bool,
+    alpha: float,
+    test: str,
+) -> dict[str, System]:
+    """The systems by name, once the comparison asked for is checked: the significance
+    level, the test, at least one system, the baseline among them, and statistics only
+    with a method whose counts are per sentence."""
+    from cws_bench.defaults import BOUNDS
+
+    problem = BOUNDS["alpha"].problem(alpha)
+    if problem is not None:
+        raise CwsBenchError(f"alpha {problem}", "0.05 is the default; 0.01 asks for more evidence")
+    if test not in TESTS:
+        raise CwsBenchError(f"unknown test {test!r}", f"use one of: {', '.join(TESTS)}")
+    named = _named_systems(systems)
+    if not named:
+        raise CwsBenchError("no system to compare", "give at least one prediction")
+    if baseline is not None and baseline not in named:
+        raise CwsBenchError(
+            f"baseline {baseline!r} is not one of the systems",
+            f"use one of: {', '.join(named)}",
+        )
+    if statistics and not get_method(method, line_pairs=False).resamples_sentences:
+        raise CwsBenchError(
+            f"the {method} method's counts are not per sentence: bootstrap intervals and "
+            "paired tests resample sentences",
+            "leave out {0}, or {1}/{2}/{3}",
+            fixes=(Fix("method", method), Fix("confidence"), Fix("paired"), Fix("baseline")),
+        )
+    return named
+
+
+def _statistics(
+    gold_name: str,
+    results: Mapping[str, ScoreResult],
+    own_rows: Mapping[str, list[tuple[int, int, int]]],
+    pairs: list[tuple[str, str]],
+    *,
+    confidence: bool,
+    resamples: int,
+    seed: int,
+    correction: str,
+    alpha: float,
+    test: str,
+) -> tuple[dict[str, dict[str, Interval]], list[Comparison]]:
+    """Each system's bootstrap intervals (with ``confidence``) and the paired tests of
+    ``pairs``, corrected as one family, from the per-sentence counts."""
+    counts = {
+        name: _sentence_counts(result, own_rows.get(name)) for name, result in results.items()
+    }
+    intervals, comparisons = bootstrap_statistics(
+        gold_name,
+        counts,
+        pairs,
+        resamples=resamples,
+        seed=seed,
+        intervals=bool(confidence),
+        alpha=alpha,
+        test=test,
+    )
+    if pairs:
+        comparisons = _corrected(comparisons, correction, alpha)
+    return intervals, comparisons
 
 
 def _test_pairs(names: list[str], baseline: str | None) -> list[tuple[str, str]]:

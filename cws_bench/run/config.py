@@ -79,7 +79,7 @@ from cws_bench.defaults import (
     TESTS,
 )
 from cws_bench.errors import CwsBenchError
-from cws_bench.run import validate
+from cws_bench.run import problems
 from cws_bench.run.executors import DEFAULT_RETRIES, EXECUTORS, ExecutorSettings
 from cws_bench.run.submissions import submission_rows
 from cws_bench.text.io import PathLike
@@ -599,13 +599,13 @@ def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffCo
     settings = parse(_parse_settings, data, source)
     found.extend(
         CwsBenchError(problem)
-        for problem in validate.range_problems(data, validate.NUMBERS, f"{source}:")
+        for problem in problems.range_problems(data, problems.NUMBERS, f"{source}:")
     )
     if isinstance(settings, dict):
         found.extend(
             CwsBenchError(problem)
-            for problem in validate.range_problems(
-                settings, validate.SETTINGS_NUMBERS, f"{source}: [settings]"
+            for problem in problems.range_problems(
+                settings, problems.SETTINGS_NUMBERS, f"{source}: [settings]"
             )
         )
     corpora = [
@@ -622,8 +622,8 @@ def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffCo
         for row in parse(submission_rows, table, where, base, labels) or []:
             segmenters.append(parse(_parse_segmenter, row, where, base))
     if len(found) > 1:
-        raise validate.ConfigurationError(
-            source, [validate.Problem("", e.message, e.hint) for e in found]
+        raise problems.ConfigurationError(
+            source, [problems.Problem("", e.message, e.hint) for e in found]
         )
     if found:
         raise found[0]

@@ -15,14 +15,14 @@ same question of every option a segmenter gets, and both ask it here:
 - :func:`library_versions`: the installed version of every distribution an
   adapter imports, and of what they require.
 
-Within one run each file, corpus split and library is read once: call
-:func:`forget` when a run starts (the bake-off and the baseline do), so an
-edit between two runs in one process is always seen.
+Within one run each file, corpus split and library is read once: a run holds
+one :class:`Memo` and passes it to these functions (the bake-off's plan, a
+baseline's runner). A new run makes a new memo, so an edit between two runs in
+one process is always seen; without a memo nothing is kept.
 """
 
 from __future__ import annotations
 
-import functools
 import importlib.metadata
 import os
 import re
@@ -38,10 +38,10 @@ from cws_bench.text.io import PathLike
 __all__ = [
     "BY_NAME_OPTIONS",
     "PATH_OPTIONS",
+    "Memo",
     "command_argv",
     "command_files",
     "environment",
-    "forget",
     "library_versions",
     "option_identity",
     "options_identity",
@@ -80,28 +80,53 @@ def is_path(key: str, value: Any) -> bool:
     return (key in PATH_OPTIONS or looks_like_path) and os.path.exists(value)
 
 
-@functools.lru_cache(maxsize=4096)
-def _file_content(path: str, size: int, mtime_ns: int, inode: int) -> str:
-    del size, mtime_ns, inode  # part of the memo's key only
-    return file_checksum(path)
+class Memo:
+    """What one run has read, by content: each file, corpus split and library once.
+
+    Make one when a run starts and pass it to :func:`option_identity`,
+    :func:`options_identity`, :func:`training_identity` and
+    :func:`library_versions`; a file is known by its path, size, time and inode,
+    so a file edited during the run is read again.
+    """
+
+    def __init__(self) -> None:
+        self._files: dict[tuple[str, int, int, int], str] = {}
+        self._corpora: dict[tuple[str, str | None, str | None], dict[str, Any]] = {}
+        self._libraries: dict[str, dict[str, str]] = {}
+
+    def file_checksum(self, path: str) -> str:
+        """The file's :func:`~cws_bench.text.checksums.file_checksum`, read once."""
+        name = os.path.abspath(path)
+        stat = os.stat(name)
+        key = (name, stat.st_size, stat.st_mtime_ns, stat.st_ino)
+        if key not in self._files:
+            self._files[key] = file_checksum(name)
+        return self._files[key]
+
+    def corpus_content(self, name: str, split: str | None, data_dir: str | None) -> dict[str, Any]:
+        """:func:`training_identity`'s checksums of a registered corpus, read once."""
+        key = (name, split, data_dir)
+        if key not in self._corpora:
+            self._corpora[key] = _corpus_content(name, split, data_dir)
+        return self._corpora[key]
+
+    def library_versions(self, segmenter: str) -> dict[str, str]:
+        """:func:`library_versions`, looked up once."""
+        if segmenter not in self._libraries:
+            self._libraries[segmenter] = _library_versions(segmenter)
+        return self._libraries[segmenter]
 
 
-def _memoised_file_checksum(path: str) -> str:
-    # Keyed by size, time and inode too, though forget() is what keeps runs apart.
-    name = os.path.abspath(path)
-    stat = os.stat(name)
-    return _file_content(name, stat.st_size, stat.st_mtime_ns, stat.st_ino)
-
-
-def content_checksum(path: PathLike) -> str:
+def content_checksum(path: PathLike, memo: Memo | None = None) -> str:
     """``file:<checksum>`` of a file, ``dir:<checksum>`` of a folder's files.
 
-    Each file is hashed once until :func:`forget` is called.
+    Each file is hashed once in a run (``memo``).
     """
+    hashed = (memo or Memo()).file_checksum
     name = os.fspath(path)
     if os.path.isdir(name):
-        return f"dir:{path_checksum(name, file_hash=_memoised_file_checksum)}"
-    return f"file:{_memoised_file_checksum(name)}"
+        return f"dir:{path_checksum(name, file_hash=hashed)}"
+    return f"file:{hashed(name)}"
 
 
 def command_argv(value: Any) -> list[str] | None:
@@ -138,7 +163,9 @@ def command_files(argv: list[str], cwd: PathLike | None = None) -> list[int]:
     ]
 
 
-def option_identity(key: str, value: Any, *, cwd: PathLike | None = None) -> Any:
+def option_identity(
+    key: str, value: Any, *, cwd: PathLike | None = None, memo: Memo | None = None
+) -> Any:
     """An option value as an experiment's identity sees it: files by their content.
 
     >>> option_identity("mode", "default"), option_identity("corpus", "corpus:pd1998")
@@ -148,6 +175,7 @@ def option_identity(key: str, value: Any, *, cwd: PathLike | None = None) -> Any
         key: the option's name.
         value: its value.
         cwd: the folder a ``command`` runs in (its relative file names are read there).
+        memo: the run's :class:`Memo` (each file is hashed once in it).
     """
     if key == "command":
         argv = command_argv(value)
@@ -155,29 +183,29 @@ def option_identity(key: str, value: Any, *, cwd: PathLike | None = None) -> Any
         if not files or argv is None:
             return value
         return [
-            content_checksum(os.path.join(os.fspath(cwd), arg) if cwd is not None else arg)
+            content_checksum(os.path.join(os.fspath(cwd), arg) if cwd is not None else arg, memo)
             if index in files
             else arg
             for index, arg in enumerate(argv)
         ]
     if isinstance(value, list):
-        return [option_identity(key, item, cwd=cwd) for item in value]
+        return [option_identity(key, item, cwd=cwd, memo=memo) for item in value]
     if key in MODEL_CACHE_OPTIONS and isinstance(value, str):
         return "folder"
     if is_path(key, value):
         if key in BY_NAME_OPTIONS and os.path.isdir(value):
             return f"dir:{os.path.basename(os.path.normpath(value))}"
-        return content_checksum(value)
+        return content_checksum(value, memo)
     return value
 
 
-def options_identity(options: Mapping[str, Any]) -> dict[str, Any]:
-    """Every option through :func:`option_identity`."""
+def options_identity(options: Mapping[str, Any], memo: Memo | None = None) -> dict[str, Any]:
+    """Every option through :func:`option_identity` (each file hashed once in ``memo``)."""
     cwd = options.get("cwd")
-    return {key: option_identity(key, value, cwd=cwd) for key, value in options.items()}
+    memo = memo or Memo()
+    return {key: option_identity(key, value, cwd=cwd, memo=memo) for key, value in options.items()}
 
 
-@functools.lru_cache(maxsize=256)
 def _corpus_content(name: str, split: str | None, data_dir: str | None) -> dict[str, Any]:
     from cws_bench.corpora import get_corpus
     from cws_bench.errors import CwsBenchError
@@ -199,14 +227,14 @@ def _corpus_content(name: str, split: str | None, data_dir: str | None) -> dict[
 
 
 def training_identity(
-    options: Mapping[str, Any], data_dir: PathLike | None = None
+    options: Mapping[str, Any], data_dir: PathLike | None = None, memo: Memo | None = None
 ) -> dict[str, Any] | None:
     """The content of the registered corpus a segmenter learns from, or None.
 
     ``corpus=NAME`` (with ``split=``, default ``train``) or
     ``lexicon="corpus:NAME[:SPLIT]"``: the sentence checksum of the split
     and the checksum of the corpus' dictionary, read from the option's
-    ``data_dir`` or else the run's.
+    ``data_dir`` or else the run's; read once in a run (``memo``).
     """
     from cws_bench.corpora import corpus_names
     from cws_bench.corpora.words import parse_word_spec
@@ -220,7 +248,7 @@ def training_identity(
         name, split = spec.name, spec.split or split
     if not isinstance(name, str) or name not in corpus_names():
         return None
-    return _corpus_content(name, split, where)
+    return (memo or Memo()).corpus_content(name, split, where)
 
 
 # "name (>=1.0) ; extra == 'x'" -> "name"; requirements of extras are not installed by default.
@@ -249,11 +277,15 @@ def _closure(distributions: list[str]) -> dict[str, str]:
     return dict(sorted(versions.items()))
 
 
-@functools.lru_cache(maxsize=256)
-def library_versions(segmenter: str) -> dict[str, str]:
+def library_versions(segmenter: str, memo: Memo | None = None) -> dict[str, str]:
     """Installed versions of the distributions a registered segmenter imports, with what
-    they require (``{"jieba": "0.42.1"}``; cws-bench itself is keyed apart).
+    they require (``{"jieba": "0.42.1"}``; cws-bench itself is keyed apart); looked up
+    once in a run (``memo``).
     """
+    return (memo or Memo()).library_versions(segmenter)
+
+
+def _library_versions(segmenter: str) -> dict[str, str]:
     from cws_bench.segmenters.registry import segmenter_class
 
     cls = segmenter_class(segmenter)
@@ -261,12 +293,6 @@ def library_versions(segmenter: str) -> dict[str, str]:
     if cls.distribution:
         names.append(cls.distribution)
     return _closure(names)
-
-
-def forget() -> None:
-    """Forget the files, corpora and libraries read so far (a new run starts)."""
-    for memo in (_file_content, _corpus_content, library_versions):
-        memo.cache_clear()
 
 
 def environment() -> dict[str, Any]:

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from cws_bench.run.config import CorpusSpec, SegmenterSpec
     from cws_bench.scoring import ScoreResult
     from cws_bench.segmenters import TrainingData
+    from cws_bench.segmenters.diagnostics import DiagnosticsSummary
     from cws_bench.text.dictionary import Dictionary
 
 __all__ = [
@@ -177,7 +178,7 @@ class PairRecord:
     segmenter_info: SegmenterMetadata
     contaminated: bool = False
     version: int = CACHE_VERSION
-    diagnostics: dict[str, Any] | None = None
+    diagnostics: DiagnosticsSummary | None = None
     prediction: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -342,7 +343,7 @@ def pair_result(
         analysis=record.analysis,
         # (a record cached before leaks excluded a row carries only the warning)
         contaminated=record.contaminated or any(map(is_leak_warning, record.warnings)),
-        diagnostics=record.diagnostics or {},
+        diagnostics=dict(record.diagnostics or {}),
     )
 
 
@@ -533,7 +534,7 @@ def _tokens(
     return {"tokens": {"subword": bool(facts.get("tokenizer")), **figures.to_dict()}}
 
 
-def _fidelity_warning(summary: dict[str, Any] | None) -> list[str]:
+def _fidelity_warning(summary: DiagnosticsSummary | None) -> list[str]:
     """A warning for the leaderboard when the segmenter's text differed from some lines."""
     from cws_bench.segmenters.diagnostics import summary_note
 
@@ -557,7 +558,7 @@ def _sent_lines(
 
 def _summarize(
     diagnostics: list[dict[str, Any] | None] | None, raw: list[str]
-) -> dict[str, Any] | None:
+) -> DiagnosticsSummary | None:
     if not diagnostics or len(diagnostics) != len(raw):
         return None
     from cws_bench.segmenters.diagnostics import summarize

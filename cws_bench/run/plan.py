@@ -30,6 +30,7 @@ from cws_bench.run.pair import CACHE_VERSION, PairInput, PairRecord
 from cws_bench.run.tasks import PairSetup, segmenter_key
 
 if TYPE_CHECKING:
+    from cws_bench.run.identity import Memo
     from cws_bench.segmenters import SegmenterInfo
     from cws_bench.text.dictionary import Dictionary
 
@@ -176,6 +177,7 @@ def cache_key(
     data_dir: str | None = None,
     libraries: dict[str, str] | None = None,
     method: str = "interval",
+    memo: Memo | None = None,
 ) -> str:
     """A short hash of everything that can change a pair's numbers.
 
@@ -185,13 +187,20 @@ def cache_key(
     checksums, the installed versions of the libraries it uses; the corpus
     by the checksums of its gold, raw input and dictionary; the
     normalisation, the counting method, the cache format and cws-bench's version. Paths never
-    enter it, so moving files keeps the key and editing them changes it.
+    enter it, so moving files keeps the key and editing them changes it. ``memo``: the
+    run's :class:`~cws_bench.run.identity.Memo` (each file is read once in a run).
     """
-    from cws_bench.run.identity import library_versions, options_identity, training_identity
+    from cws_bench.run.identity import (
+        Memo,
+        library_versions,
+        options_identity,
+        training_identity,
+    )
 
+    memo = memo or Memo()
     if libraries is None:
         try:
-            libraries = library_versions(segmenter)
+            libraries = library_versions(segmenter, memo)
         except Exception:  # an unknown or broken adapter: the run reports it
             libraries = {}
     material = json.dumps(
@@ -201,8 +210,8 @@ def cache_key(
             "segmenter": segmenter,
             "segmenter_version": segmenter_version,
             "libraries": libraries,
-            "options": options_identity(options),
-            "training": training_identity(options, data_dir),
+            "options": options_identity(options, memo),
+            "training": training_identity(options, data_dir, memo),
             "corpus": corpus.name,
             "split": corpus.split if corpus.name else None,
             "corpus_checksum": identity.checksum,
@@ -374,7 +383,10 @@ def plan_run(
         config: the bake-off's configuration (its corpora, batch size and shard size).
         segmenters: ``(spec, registry info, shipped segmenter or None)``.
     """
+    from cws_bench.run.identity import Memo
+
     plan = RunPlan([], {}, [], {}, {}, set(), notes, config.method)
+    memo = Memo()  # this run's: each file, corpus split and library read once
     # (the configuration's settings always hold a shard size: DEFAULT_SETTINGS has one)
     batch_size = config.batch_size
     shard_chars = config.settings.shard_chars or BAKEOFF_SHARD_CHARS
@@ -406,6 +418,7 @@ def plan_run(
                     batch_size,
                     shard_chars,
                     data_dir,
+                    memo,
                 )
     kinds = {spec.label: info.kind for spec, info, _ in segmenters}
     sizes = {label: sum(map(len, i.raw)) for label, i in plan.inputs.items()}
@@ -428,6 +441,7 @@ def _plan_pair(
     batch_size: int,
     shard_chars: int,
     data_dir: str | None,
+    memo: Memo,
 ) -> None:
     options = spec.options_for(corpus, data_dir)
     if blob is None:
@@ -439,8 +453,9 @@ def _plan_pair(
             info.version,
             data_dir=data_dir,
             method=corpus.counted_by(plan.method),
+            memo=memo,
         )
-        loaded_as = segmenter_key(spec.name, options, data_dir)
+        loaded_as = segmenter_key(spec.name, options, data_dir, memo)
     else:  # a shipped segmenter: known by its pickled bytes
         code = hashlib.blake2b(blob, digest_size=10).hexdigest()
         key = cache_key(

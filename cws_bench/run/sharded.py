@@ -38,7 +38,6 @@ from typing import TYPE_CHECKING, Any
 from cws_bench.defaults import DEFAULT_BATCH_SIZE, STANDARD_DICTIONARY
 from cws_bench.errors import CwsBenchError
 from cws_bench.run.executors import Executor, LoadReport, cached, take_load_reports
-from cws_bench.run.identity import forget
 from cws_bench.run.shards import (
     DEFAULT_SHARD_CHARS,
     Shard,
@@ -183,7 +182,6 @@ def segment_sharded(
         if progress is not None:
             progress(plan.shards[index].characters, plan.characters)
 
-    forget()  # files may have changed since an earlier run in this process (segmenter_key)
     describe = _describer(source)
     with atomic_write(target, encoding=None) as f, _parts_folder(target) as parts:
         setup = PairSetup(name, options, batch_size, "none", "open", segmenter_key(name, options))

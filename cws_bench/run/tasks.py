@@ -32,7 +32,9 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from cws_bench.run.executors import LoadReport
+    from cws_bench.run.identity import Memo
     from cws_bench.segmenters import Segmenter
+    from cws_bench.text.dictionary import Dictionary
 
 __all__ = [
     "FileShards",
@@ -50,11 +52,14 @@ __all__ = [
 ]
 
 
-def segmenter_key(name: str, options: dict[str, Any], data_dir: str | None = None) -> str:
+def segmenter_key(
+    name: str, options: dict[str, Any], data_dir: str | None = None, memo: Memo | None = None
+) -> str:
     """What a worker caches a registered segmenter under (and a failed load's error): its
     name and options (``fmm {"dictionary": ...}``; an option JSON cannot hold, such as a
     path, as its text), then the content of what they name, as the run cache identifies
-    it (:func:`cws_bench.run.identity.options_identity` and ``training_identity``).
+    it (:func:`cws_bench.run.identity.options_identity` and ``training_identity``, each
+    file read once in the run's ``memo``).
 
     A worker outlives a run when the executor does (one passed to ``run_bakeoff``, a Dask
     cluster's workers): a model or dictionary edited in place, or a training split, gets
@@ -63,11 +68,12 @@ def segmenter_key(name: str, options: dict[str, Any], data_dir: str | None = Non
     """
     import hashlib
 
-    from cws_bench.run.identity import options_identity, training_identity
+    from cws_bench.run.identity import Memo, options_identity, training_identity
 
     shown = json.dumps(options, sort_keys=True, ensure_ascii=False, default=str)
+    memo = memo or Memo()
     content = json.dumps(
-        [options_identity(options), training_identity(options, data_dir)],
+        [options_identity(options, memo), training_identity(options, data_dir, memo)],
         sort_keys=True,
         ensure_ascii=False,
         default=str,
@@ -90,7 +96,9 @@ def build_segmenter(name: str, options: dict[str, Any], blob: bytes | None = Non
 Leaks = tuple[frozenset[str], frozenset[str]] | None
 
 
-def leak_inputs(gold: Sequence[Sequence[str]], dictionary: Any) -> Leaks:
+def leak_inputs(
+    gold: Sequence[Sequence[str]], dictionary: Dictionary | Iterable[str] | None
+) -> Leaks:
     """What the closed-track leak check needs of a corpus: its gold word types that the
     scoring dictionary lacks (the check looks at no other) and the scoring dictionary's
     words (None without a dictionary: no check)."""

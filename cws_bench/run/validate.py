@@ -11,15 +11,21 @@ whose data is not here, a segmenter whose library or model is missing.
 from __future__ import annotations
 
 import os
-from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from collections.abc import Collection, Sequence
+from dataclasses import replace
+from typing import Any
 
-from cws_bench.errors import CwsBenchError, Fix, SegmenterError, Terms, fill_hint
+from cws_bench.errors import CwsBenchError, SegmenterError
+from cws_bench.run.config import BakeoffConfig, CorpusSpec, SegmenterSpec
+from cws_bench.run.problems import (
+    NUMBERS,
+    SETTINGS_NUMBERS,
+    ConfigurationError,
+    Problem,
+    check_names,
+    range_problems,
+)
 from cws_bench.suggest import did_you_mean
-
-Config = TypeVar("Config")
-"""A :class:`~cws_bench.run.config.BakeoffConfig` (this module sits below the bake-off)."""
 
 __all__ = [
     "NUMBERS",
@@ -35,94 +41,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class Problem:
-    """One thing wrong with a configuration: where, what, and how to fix it."""
-
-    where: str
-    message: str
-    hint: str | None = None
-    fixes: tuple[Fix, ...] = ()
-
-    def describe(self, terms: Terms = Fix.api) -> str:
-        """The problem, with the fixes its hint names (``{0}``, ...) in ``terms``."""
-        text = f"{self.where}: {self.message}" if self.where else self.message
-        hint = fill_hint(self.hint, self.fixes, terms)
-        return f"{text}; {hint}" if hint else text
-
-    def __str__(self) -> str:
-        return self.describe()
-
-
-class ConfigurationError(CwsBenchError):
-    """A bake-off configuration with problems; ``problems`` lists them all."""
-
-    def __init__(self, source: str, problems: Sequence[Problem]) -> None:
-        self.problems = tuple(problems)
-        self.source = source
-        super().__init__(self._message(Fix.api), "fix them and run again")
-
-    def _message(self, terms: Terms) -> str:
-        lines = "\n".join(f"  - {problem.describe(terms)}" for problem in self.problems)
-        count = len(self.problems)
-        return (
-            f"{self.source}: {count} problem{'s' if count > 1 else ''}, nothing was run:\n{lines}"
-        )
-
-    def describe(self, terms: Terms = Fix.api) -> str:
-        """Every problem and the hint, each fix named by ``terms`` (e.g. a command's flags)."""
-        hint = self.describe_hint(terms)
-        message = self._message(terms)
-        return f"{message}\n  hint: {hint}" if hint else message
-
-
-def check_names(kind: str, given: Sequence[str], known: Sequence[str]) -> None:
-    """Raise when a name in ``given`` is not in ``known`` (with the closest ones).
-
-    >>> check_names("segmenter", ["fmm"], ["fmm", "bmm"])
-    >>> check_names("segmenter", ["fmn"], ["fmm", "bmm"])
-    Traceback (most recent call last):
-    ...
-    cws_bench.errors.CwsBenchError: no segmenter labelled 'fmn' in this bake-off
-      hint: did you mean fmm? (its segmenters: fmm, bmm)
-    """
-    for name in given:
-        if name not in known:
-            close = did_you_mean(name, known)
-            listed = f"its {kind}s: {', '.join(known)}"
-            raise CwsBenchError(
-                f"no {kind} labelled {name!r} in this bake-off",
-                f"{close} ({listed})" if close else listed,
-            )
-
-
-NUMBERS = ("seed", "resamples", "timeout", "batch_size", "alpha")
-"""A bake-off's numeric settings at the top of its TOML (each has a line in
-:data:`~cws_bench.defaults.BOUNDS`)."""
-
-
-SETTINGS_NUMBERS = ("shard_chars", "retries", "jobs", "timeout")
-"""Its numeric ``[settings]``: the TOML's ``[settings]`` table sets the first two; ``jobs``
-and the shard ``timeout`` come from the caller (``run_bakeoff``, ``--jobs``,
-``--shard-timeout``)."""
-
-
-def range_problems(table: Mapping[str, Any], keys: Sequence[str], where: str) -> list[str]:
-    """The keys of ``table`` among ``keys`` whose value is out of range (``BOUNDS``), said.
-
-    >>> range_problems({"resamples": 0, "seed": 1}, ["seed", "resamples"], "x.toml:")
-    ['x.toml: resamples must be a whole number of at least 1, not 0']
-    """
-    from cws_bench.defaults import BOUNDS
-
-    return [
-        f"{where} {key} {problem}"
-        for key in keys
-        if key in table and (problem := BOUNDS[key].problem(table[key])) is not None
-    ]
-
-
-def setting_problems(config: Any) -> list[Problem]:
+def setting_problems(config: BakeoffConfig) -> list[Problem]:
     """The numeric settings of a BakeoffConfig out of range (one built in Python is checked too)."""
     top = {key: getattr(config, key) for key in NUMBERS}
     given = {key: getattr(config.settings, key) for key in SETTINGS_NUMBERS}
@@ -134,12 +53,12 @@ def setting_problems(config: Any) -> list[Problem]:
 
 
 def validate_config(
-    config: Config,
+    config: BakeoffConfig,
     *,
     data_dir: str | None = None,
     shipped: Collection[str] = (),
     notes: list[str] | None = None,
-) -> Config:
+) -> BakeoffConfig:
     """Check a BakeoffConfig before it runs; return it without the optional rows to skip.
 
     Args:
@@ -151,19 +70,18 @@ def validate_config(
     Raises:
         ConfigurationError: every problem found, at once.
     """
-    data: Any = config
-    source = data.source or "<config>"
-    problems = setting_problems(data)
-    for index, corpus in enumerate(data.corpora, start=1):
+    source = config.source or "<config>"
+    problems = setting_problems(config)
+    for index, corpus in enumerate(config.corpora, start=1):
         problems.extend(_corpus_problems(corpus, f"[[corpora]] #{index} {corpus.label}", data_dir))
     skipped: set[str] = set()
-    for index, spec in enumerate(data.segmenters, start=1):
+    for index, spec in enumerate(config.segmenters, start=1):
         if spec.label in shipped:
             continue
         where = f"[[segmenters]] #{index} {spec.label}"
-        if getattr(spec, "participant", None) is not None:
+        if spec.participant is not None:
             where = f"participant {spec.label}"  # a row of [[submissions]]
-        found, skip = _segmenter_problems(spec, where, data.corpora, data_dir)
+        found, skip = _segmenter_problems(spec, where, config.corpora, data_dir)
         problems.extend(found)
         if skip is not None:
             skipped.add(spec.label)
@@ -173,11 +91,11 @@ def validate_config(
         raise ConfigurationError(source, problems)
     if not skipped:
         return config
-    kept = tuple(s for s in data.segmenters if s.label not in skipped)
-    return replace(data, segmenters=kept)  # type: ignore[no-any-return]
+    kept = tuple(s for s in config.segmenters if s.label not in skipped)
+    return replace(config, segmenters=kept)
 
 
-def _corpus_problems(corpus: Any, where: str, data_dir: str | None) -> list[Problem]:
+def _corpus_problems(corpus: CorpusSpec, where: str, data_dir: str | None) -> list[Problem]:
     problems = []
     if corpus.name is not None:
         from cws_bench.corpora import corpus_names, get_corpus
@@ -245,7 +163,7 @@ def _dictionary_problems(dictionary: str | None, where: str) -> list[Problem]:
 
 
 def _segmenter_problems(
-    spec: Any, where: str, corpora: Sequence[Any], data_dir: str | None
+    spec: SegmenterSpec, where: str, corpora: Sequence[CorpusSpec], data_dir: str | None
 ) -> tuple[list[Problem], str | None]:
     """The problems of one segmenter row, and why it is skipped (an optional one), if it is."""
     from cws_bench.segmenters import check_segmenter_options, segmenter_names
@@ -280,26 +198,26 @@ def _segmenter_problems(
 
 
 def select(
-    config: Config,
+    config: BakeoffConfig,
     *,
     segmenters: Sequence[str] | None = None,
     corpora: Sequence[str] | None = None,
-) -> Config:
+) -> BakeoffConfig:
     """The configuration with only the segmenters and corpora of these labels (None: all).
 
     Raises:
         CwsBenchError: a label that is not in the configuration (with the closest ones).
     """
-    data: Any = config
     changes: dict[str, Any] = {}
+    rows: Sequence[SegmenterSpec | CorpusSpec]
     for kind, given, rows in (
-        ("segmenter", segmenters, data.segmenters),
-        ("corpus", corpora, data.corpora),
+        ("segmenter", segmenters, config.segmenters),
+        ("corpus", corpora, config.corpora),
     ):
         if given is None:
             continue
         # a row run with several seeds is selected by its label (all its seeds) or one seed's
-        groups = [row.seed_of for row in rows if getattr(row, "seed_of", None)]
+        groups: list[str] = [seed for row in rows if (seed := getattr(row, "seed_of", None))]
         check_names(kind, list(given), list(dict.fromkeys([row.label for row in rows] + groups)))
         field = "segmenters" if kind == "segmenter" else "corpora"
         changes[field] = tuple(
@@ -307,7 +225,7 @@ def select(
             for row in rows
             if row.label in set(given) or getattr(row, "seed_of", None) in set(given)
         )
-    return replace(data, **changes) if changes else config  # type: ignore[no-any-return]
+    return replace(config, **changes) if changes else config
 
 
 def check_main_guard(what: str = "run_bakeoff") -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import codecs
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 from cws_bench.errors import Fix, LineCountMismatchError, TextMismatchError
 from cws_bench.metrics.units import plural
@@ -24,6 +24,7 @@ from cws_bench.text.checksums import LineDigest
 from cws_bench.text.dictionary_checks import COVERS_GOLD, coverage_warnings
 from cws_bench.text.io import (
     BLOCK_SIZE,
+    Hasher,
     PathLike,
     decoding_error,
     iter_line_blocks,
@@ -264,7 +265,7 @@ class Scorer:
         pred: PathLike,
         gold_encoding: str,
         pred_encoding: str,
-        hasher: Any,
+        hasher: Hasher | None,
     ) -> tuple[list[str], list[str]]:
         """Count two files through the kernel's byte buffers.
 
@@ -451,7 +452,7 @@ class ByteSource:
     decoded line by line, which validates them, and re-encoded.
     """
 
-    def __init__(self, source: PathLike, encoding: str, hasher: Any = None) -> None:
+    def __init__(self, source: PathLike, encoding: str, hasher: Hasher | None = None) -> None:
         self.source = source
         self.encoding = normalize_encoding(encoding)
         self.buffer = b""
@@ -460,7 +461,7 @@ class ByteSource:
         self.line = 0  # lines before buffer[0]
         self._blocks = self._read(hasher)
 
-    def _read(self, hasher: Any) -> Iterator[bytes]:
+    def _read(self, hasher: Hasher | None) -> Iterator[bytes]:
         if self.encoding != "utf-8":
             for lines in iter_line_blocks(self.source, encoding=self.encoding):
                 block = ("\n".join(lines) + "\n").encode("utf-8")
@@ -566,7 +567,7 @@ def _trim_blank_tail(lines: list[str]) -> list[str]:
     return lines[:end]
 
 
-def hashed_blocks(blocks: Iterable[list[str]], digest: Any) -> Iterator[list[str]]:
+def hashed_blocks(blocks: Iterable[list[str]], digest: Hasher) -> Iterator[list[str]]:
     """Blocks of lines, each line added to a sentence digest as it passes."""
     for lines in blocks:
         block = "\n".join(lines) + "\n" if lines else ""

@@ -6,13 +6,13 @@ import os
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from cws_bench.defaults import STANDARD_DICTIONARY
+from cws_bench.defaults import STANDARD_DICTIONARY, DictionaryDefault
 from cws_bench.errors import CorpusFormatError, CwsBenchError, Fix
-from cws_bench.text.io import STDIN, PathLike, display_name, read_segmented
+from cws_bench.text.io import STDIN, Hasher, PathLike, display_name, read_segmented
 
 if TYPE_CHECKING:
     from cws_bench.corpora import Corpus
-    from cws_bench.text.dictionary import Dictionary
+    from cws_bench.text.dictionary import Dictionary, WordsLike
     from cws_bench.text.normalize import Normalizer
 
 __all__ = [
@@ -28,7 +28,7 @@ __all__ = [
 ]
 
 
-def optional_dictionary(value: Any, encoding: str = "utf-8") -> Dictionary | None:
+def optional_dictionary(value: WordsLike | None, encoding: str = "utf-8") -> Dictionary | None:
     """A Dictionary from any word source (``jieba``, ``corpus:NAME[:SPLIT]``, a path, words).
 
     A dictionary file is read in ``encoding``.
@@ -130,7 +130,7 @@ def gold_corpus(gold: PathLike, *, data_dir: PathLike | None = None) -> tuple[Co
 
 def scoring_dictionary(
     gold: Any,
-    dictionary: Any = STANDARD_DICTIONARY,
+    dictionary: WordsLike | DictionaryDefault | None = STANDARD_DICTIONARY,
     *,
     data_dir: PathLike | None = None,
     encoding: str = "utf-8",
@@ -249,7 +249,7 @@ def read_gold(
 
 
 def sentence_blocks(
-    sentences: Iterable[Sequence[str]], digest: Any, size: int = 4096
+    sentences: Iterable[Sequence[str]], digest: Hasher, size: int = 4096
 ) -> Iterator[list[str]]:
     """Sentences as blocks of lines (words joined by a space), hashed into ``digest``.
 

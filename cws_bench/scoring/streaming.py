@@ -41,8 +41,7 @@ from cws_bench.text.joined import JoinedWords
 from cws_bench.text.normalize import as_normalizer
 
 if TYPE_CHECKING:
-    from cws_bench.text.dictionary import Dictionary
-    from cws_bench.text.io import PathLike
+    from cws_bench.text.dictionary import Dictionary, WordsLike
     from cws_bench.text.normalize import Normalizer
 
 __all__ = ["SegmentationMetric"]
@@ -102,7 +101,7 @@ class SegmentationMetric:
 
     def __init__(
         self,
-        dictionary: Dictionary | Iterable[str] | PathLike | None = None,
+        dictionary: WordsLike | None = None,
         *,
         method: Method = "interval",
         normalize: str | Normalizer | None = None,

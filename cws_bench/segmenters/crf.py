@@ -37,7 +37,7 @@ Two learners, chosen with ``learner``:
   (``c2`` L2 regularisation, ``iterations``); its weights are read back into
   the same table, so both decode alike.
 
-docs/BENCHMARKS.md (section "crf") gives the measurements behind the
+docs/BENCHMARKS-LOG.md (section "crf") gives the measurements behind the
 defaults: the perceptron was more accurate than the CRF at 100 L-BFGS
 iterations and trained 40x faster; B/M/E/S beat B/I; the word-list
 features add about a point of F1.

@@ -20,11 +20,39 @@ beside a pair's scores (``PairRecord.diagnostics``).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 from cws_bench.metrics.units import plural
 
-__all__ = ["FIDELITY_FIELDS", "fidelity_line", "request_log", "summarize", "summary_note"]
+__all__ = [
+    "FIDELITY_FIELDS",
+    "CostSummary",
+    "DiagnosticsSummary",
+    "fidelity_line",
+    "request_log",
+    "summarize",
+    "summary_note",
+]
+
+
+class CostSummary(TypedDict):
+    """What the requests cost: in all, how many had a price, per million characters
+    (None unless every line's request had one and the texts were given)."""
+
+    total: float
+    requests: int
+    per_million_characters: float | None
+
+
+class DiagnosticsSummary(TypedDict, total=False):
+    """A run's per-line diagnostics summed (:func:`summarize`), each part present only
+    when some record held it: ``fidelity`` (lines, edits, the worst lines), ``requests``
+    (sent, cached, serving metrics), ``cost``. Plain JSON, as the run cache keeps it."""
+
+    fidelity: dict[str, Any]
+    requests: dict[str, Any]
+    cost: CostSummary
+
 
 FIDELITY_FIELDS = ("altered", "inserted", "deleted", "substituted", "refused", "empty")
 WORST = 5
@@ -65,7 +93,7 @@ _REQUEST_FIELDS = ("start", "first_token", "end", "input_tokens", "output_tokens
 
 def summarize(
     records: Sequence[dict[str, Any] | None], texts: Sequence[str] | None = None
-) -> dict[str, Any] | None:
+) -> DiagnosticsSummary | None:
     """A run's records summed: ``fidelity``, ``requests`` (serving metrics), ``cost``.
 
     None when no record holds anything (an adapter that keeps no diagnostics).
@@ -78,7 +106,7 @@ def summarize(
     present = [(i, r) for i, r in enumerate(records) if r]
     if not present:
         return None
-    summary: dict[str, Any] = {}
+    summary: DiagnosticsSummary = {}
     if any("altered" in r for _, r in present):
         summary["fidelity"] = _fidelity(records, texts)
     log = request_log(r for _, r in present)
@@ -144,7 +172,7 @@ def _serving(log: list[dict[str, Any]], cached: int) -> dict[str, Any]:
     return out
 
 
-def summary_note(summary: dict[str, Any] | None) -> str | None:
+def summary_note(summary: DiagnosticsSummary | None) -> str | None:
     """One line for people: lines altered and characters changed, or None when none changed.
 
     >>> summary_note({"fidelity": {"lines": 10, "altered": 2, "inserted": 1, "deleted": 0,

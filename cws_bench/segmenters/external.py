@@ -148,16 +148,39 @@ def run_process(
         preexec_fn=command_preexec(),  # it dies with this thread, even a killed one
     )
     command_started(proc.pid)
-    stdout = bytearray()
-    stderr = bytearray()
+    pipes = _Pipes(proc, data, limit)
     try:
+        pipes.pump(deadline)
+        try:
+            returncode = proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            raise ProcessTimeout(bytes(pipes.stderr)) from None
+    finally:
+        _end(proc)
+    return subprocess.CompletedProcess(argv, returncode, bytes(pipes.stdout), bytes(pipes.stderr))
+
+
+class _Pipes:
+    """A running program's pipes: its input written as it takes it, its output read as it
+    comes (standard output up to ``limit`` bytes, the tail of standard error)."""
+
+    def __init__(self, proc: subprocess.Popen[bytes], data: bytes, limit: int) -> None:
+        self.proc = proc
+        self.view = memoryview(data)
+        self.written = 0
+        self.limit = limit
+        self.stdout = bytearray()
+        self.stderr = bytearray()
+
+    def pump(self, deadline: float) -> None:
+        """Write and read until both outputs end; kill what holds them open after the
+        program exited (:data:`EXIT_GRACE`)."""
+        proc = self.proc
         assert proc.stdin is not None
         assert proc.stdout is not None
         assert proc.stderr is not None
         with selectors.DefaultSelector() as selector:
-            view = memoryview(data)
-            written = 0
-            if data:
+            if self.view:
                 os.set_blocking(proc.stdin.fileno(), False)
                 selector.register(proc.stdin, selectors.EVENT_WRITE)
             else:
@@ -169,7 +192,7 @@ def run_process(
             while outputs:
                 now = time.monotonic()
                 if now > deadline:
-                    raise ProcessTimeout(bytes(stderr))
+                    raise ProcessTimeout(bytes(self.stderr))
                 if exited_at is None and proc.poll() is not None:
                     exited_at = now
                 elif exited_at is not None and now - exited_at > EXIT_GRACE:
@@ -180,47 +203,55 @@ def run_process(
                     kill_group(proc.pid)
                     kill_orphans()
                 for key, _ in selector.select(min(POLL_S, deadline - now)):
-                    pipe = key.fileobj
-                    if pipe is proc.stdin:
-                        try:
-                            written += os.write(
-                                proc.stdin.fileno(), view[written : written + PIPE_CHUNK]
-                            )
-                        except BlockingIOError:
-                            continue
-                        except BrokenPipeError:
-                            written = len(data)  # it stopped reading: its exit code tells
-                        if written >= len(data):
-                            selector.unregister(proc.stdin)
-                            proc.stdin.close()
-                        continue
-                    chunk = os.read(pipe.fileno(), PIPE_CHUNK)  # type: ignore[union-attr]
-                    if not chunk:
-                        selector.unregister(pipe)
+                    if key.fileobj is proc.stdin:
+                        self._write(selector)
+                    elif not self._read(key.fileobj):
+                        selector.unregister(key.fileobj)
                         outputs -= 1
-                    elif pipe is proc.stdout:
-                        stdout += chunk
-                        if len(stdout) > limit:
-                            raise OutputTooLong(limit, bytes(stderr))
-                    else:
-                        stderr += chunk
-                        del stderr[: max(0, len(stderr) - STDERR_KEEP)]
+
+    def _write(self, selector: selectors.BaseSelector) -> None:
+        """The next piece of the input, if the program takes it; stdin closed at its end."""
+        stdin = self.proc.stdin
+        assert stdin is not None
         try:
-            returncode = proc.wait(timeout=max(0.0, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            raise ProcessTimeout(bytes(stderr)) from None
-    finally:
-        # its group, what left the group (``setsid helper &``) and what it orphaned
-        kill_tree(proc.pid)
-        kill_group(proc.pid)
-        for stream in (proc.stdin, proc.stdout, proc.stderr):
-            if stream is not None and not stream.closed:
-                stream.close()
-        proc.kill()
-        proc.wait()
-        command_ended(proc.pid)
-        kill_orphans()
-    return subprocess.CompletedProcess(argv, returncode, bytes(stdout), bytes(stderr))
+            self.written += os.write(
+                stdin.fileno(), self.view[self.written : self.written + PIPE_CHUNK]
+            )
+        except BlockingIOError:
+            return
+        except BrokenPipeError:
+            self.written = len(self.view)  # it stopped reading: its exit code tells
+        if self.written >= len(self.view):
+            selector.unregister(stdin)
+            stdin.close()
+
+    def _read(self, pipe: Any) -> bool:
+        """Read what ``pipe`` holds; False at its end."""
+        chunk = os.read(pipe.fileno(), PIPE_CHUNK)
+        if not chunk:
+            return False
+        if pipe is self.proc.stdout:
+            self.stdout += chunk
+            if len(self.stdout) > self.limit:
+                raise OutputTooLong(self.limit, bytes(self.stderr))
+        else:
+            self.stderr += chunk
+            del self.stderr[: max(0, len(self.stderr) - STDERR_KEEP)]
+        return True
+
+
+def _end(proc: subprocess.Popen[bytes]) -> None:
+    """Kill a program's group, what left the group (``setsid helper &``) and what it
+    orphaned; close its pipes and reap it."""
+    kill_tree(proc.pid)
+    kill_group(proc.pid)
+    for stream in (proc.stdin, proc.stdout, proc.stderr):
+        if stream is not None and not stream.closed:
+            stream.close()
+    proc.kill()
+    proc.wait()
+    command_ended(proc.pid)
+    kill_orphans()
 
 
 def _check_kind(name: str, kind: str) -> Kind:

@@ -31,7 +31,7 @@ lets it run Hyyrö's bit-parallel alignment inside that band (with a common
 prefix and suffix removed first). A line of n characters whose reply has
 d edits costs O(d·n/64) time and O(d·n/64) machine words at most; a reply
 unrelated to the line (garbage, a refusal) costs the full O(n·m/64).
-docs/BENCHMARKS.md has the figures for one 200,000-character line. Every replaced character is a
+docs/BENCHMARKS-LOG.md has the figures for one 200,000-character line. Every replaced character is a
 *substituted* one, every character only in the reply an *inserted* one,
 every character only in the line a *deleted* one. A line is *altered* when
 any of the three counts is above zero.

@@ -15,7 +15,7 @@ reads it back (a 19 MB file, 0.1 s of CPU) and never loads snownlp's model,
 whose import alone costs about 2.9 s of CPU (and 430 MiB), plus 0.35 s to
 convert it. Building the adapter and segmenting a line in a fresh process
 took 0.14-0.22 s of CPU so, against 3.4-3.8 s when it was not stored yet
-(docs/BENCHMARKS.md, "snownlp's decoder").
+(docs/BENCHMARKS-LOG.md, "snownlp's decoder").
 """
 
 from __future__ import annotations

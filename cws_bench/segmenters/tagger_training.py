@@ -37,6 +37,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -374,7 +375,6 @@ def train_tagger(
     _check(settings)
     import torch
     import transformers
-    from tqdm import tqdm
 
     transformers.logging.set_verbosity_error()
     transformers.utils.logging.disable_progress_bar()
@@ -386,38 +386,102 @@ def train_tagger(
     if not everything:
         raise SegmenterError(NAME, "no training sentences (the corpus is empty)")
     train, dev, dev_description = _dev_sentences(settings["dev"], everything, rng)
-    size = settings["max_length"]
     folder = Path(os.fspath(output))
     staging = folder.with_name(f".{folder.name}.part-{os.getpid()}")
     shutil.rmtree(staging, ignore_errors=True)
+    tokenizer, model, size = _starting_model(train, staging, settings)
+    encode = _Encoder(tokenizer)
+    examples = [_example(encode, piece) for words in train for piece in pieces_of(words, size)]
+    dev_pieces = [piece for words in dev for piece in pieces_of(words, size)]
+    model.to(device).train()
+    started = time.monotonic()
+    fitted = _fit(model, encode, examples, dev_pieces, settings, device, rng)
+    model.to("cpu")
+    record = {
+        "trained_on": data.to_dict() if data else None,
+        "options": {
+            k: (os.fspath(v) if isinstance(v, os.PathLike) else v) for k, v in settings.items()
+        },
+        "dev": dev_description,
+        "dev_sentences": len(dev),
+        "training_sentences": len(train),
+        "best_dev_f1": fitted.best_f1 if fitted.best_f1 >= 0 else None,
+        "evaluations": fitted.history,
+        "steps": fitted.steps,
+        "stopped_by": fitted.stopped,
+        "seconds": round(time.monotonic() - started, 1),
+        "device": device,
+        "versions": {"torch": torch.__version__, "transformers": transformers.__version__},
+    }
+    _write_model(model, tokenizer, record, staging, folder)
+    return record
+
+
+def _starting_model(
+    train: list[list[str]], staging: Path, settings: dict[str, Any]
+) -> tuple[Any, Any, int]:
+    """The tokenizer and model training starts from (new, or ``init``'s), and the piece
+    size in characters (``max_length``, or less when the pretrained model's limit is)."""
+    size = int(settings["max_length"])
     if settings["init"] is None:
         tokenizer, model = _scratch_model(train, staging, settings)
-        if settings["init"] is None and tokenizer.model_max_length < size + 2:
+        if tokenizer.model_max_length < size + 2:
             raise SegmenterError(NAME, "the tokenizer's limit is below max_length")
     else:
         tokenizer, model = _pretrained_model(settings)
         limit = int(getattr(model.config, "max_position_embeddings", size + 2) or size + 2) - 2
         size = min(size, limit)
-    encode = _Encoder(tokenizer)
-    examples = [_example(encode, piece) for words in train for piece in pieces_of(words, size)]
-    dev_pieces = [piece for words in dev for piece in pieces_of(words, size)]
-    model.to(device).train()
+    return tokenizer, model, size
+
+
+@dataclass
+class _Fitted:
+    """What a training loop did: the dev scores, the best, the steps and why it stopped."""
+
+    history: list[dict[str, Any]] = field(default_factory=list)
+    best_f1: float = -1.0
+    steps: int = 0
+    stopped: str = "epochs"
+
+
+def _schedule(model: Any, settings: dict[str, Any], total: int) -> tuple[Any, Any]:
+    """AdamW and a linear warm-up (a twentieth of the steps) then linear decay to zero."""
+    import torch
+
     lr = settings["lr"] or (5e-5 if settings["init"] else 5e-4)
     optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.01)
-    per_epoch = math.ceil(len(examples) / settings["batch_size"])
-    total = per_epoch * settings["epochs"]
     warmup = max(1, total // 20)
     scheduler = torch.optim.lr_scheduler.LambdaLR(
         optimizer,
         lambda step: min((step + 1) / warmup, max(0.0, (total - step) / max(1, total - warmup))),
     )
-    pad = tokenizer.pad_token_id or 0
+    return optimizer, scheduler
+
+
+def _fit(
+    model: Any,
+    encode: _Encoder,
+    examples: list[tuple[list[int], list[int]]],
+    dev_pieces: list[list[str]],
+    settings: dict[str, Any],
+    device: str,
+    rng: random.Random,
+) -> _Fitted:
+    """Train ``model`` in place for the epochs, scoring dev every ``eval_every`` steps;
+    stop when patience or the time limit runs out; load the best dev weights back."""
+    import torch
+    from tqdm import tqdm
+
+    per_epoch = math.ceil(len(examples) / settings["batch_size"])
+    total = per_epoch * settings["epochs"]
+    optimizer, scheduler = _schedule(model, settings, total)
+    pad = encode.tokenizer.pad_token_id or 0
     eval_every = settings["eval_every"] or per_epoch
     limit_s = settings["time_limit"] * 60 if settings["time_limit"] else math.inf
     started = time.monotonic()
-    history: list[dict[str, Any]] = []
-    best_f1, best_state, waited, step = -1.0, None, 0, 0
-    stopped = "epochs"
+    fitted = _Fitted()
+    best_state = None
+    waited = 0
     bar = tqdm(
         total=total,
         desc=f"training {NAME}",
@@ -429,18 +493,19 @@ def train_tagger(
 
     def evaluate() -> bool:
         """Score dev, keep the best weights; True when patience has run out."""
-        nonlocal best_f1, best_state, waited
+        nonlocal best_state, waited
         if not dev_pieces:
             return False
         f1 = _dev_f1(model, encode, dev_pieces, settings)
-        history.append({"step": step, "epoch": round(step / per_epoch, 3), "dev_f1": f1})
+        step = fitted.steps
+        fitted.history.append({"step": step, "epoch": round(step / per_epoch, 3), "dev_f1": f1})
         bar.set_postfix(dev_f1=f"{f1:.4f}")
-        if f1 > best_f1:
-            best_f1, waited = f1, 0
+        if f1 > fitted.best_f1:
+            fitted.best_f1, waited = f1, 0
             best_state = {k: v.detach().to("cpu", copy=True) for k, v in model.state_dict().items()}
             return False
         waited += 1
-        return waited >= settings["patience"]
+        return bool(waited >= settings["patience"])
 
     try:
         done = False
@@ -453,48 +518,38 @@ def train_tagger(
                 optimizer.step()
                 scheduler.step()
                 optimizer.zero_grad(set_to_none=True)
-                step += 1
+                fitted.steps += 1
                 bar.update(1)
-                if step % 20 == 0:
-                    bar.set_postfix_str(f"loss={loss.item():.3f}" + _last(history))
-                if step % eval_every == 0 and evaluate():
-                    stopped, done = "patience", True
+                if fitted.steps % 20 == 0:
+                    bar.set_postfix_str(f"loss={loss.item():.3f}" + _last(fitted.history))
+                if fitted.steps % eval_every == 0 and evaluate():
+                    fitted.stopped, done = "patience", True
                     break
                 if time.monotonic() - started > limit_s:
-                    stopped, done = "time_limit", True
+                    fitted.stopped, done = "time_limit", True
                     break
             if done:
                 break
-        if step % eval_every:
+        if fitted.steps % eval_every:
             evaluate()
     finally:
         bar.close()
     if best_state is not None:
         model.load_state_dict(best_state)
-    model.to("cpu")
-    record = {
-        "trained_on": data.to_dict() if data else None,
-        "options": {
-            k: (os.fspath(v) if isinstance(v, os.PathLike) else v) for k, v in settings.items()
-        },
-        "dev": dev_description,
-        "dev_sentences": len(dev),
-        "training_sentences": len(train),
-        "best_dev_f1": best_f1 if best_f1 >= 0 else None,
-        "evaluations": history,
-        "steps": step,
-        "stopped_by": stopped,
-        "seconds": round(time.monotonic() - started, 1),
-        "device": device,
-        "versions": {"torch": torch.__version__, "transformers": transformers.__version__},
-    }
+    return fitted
+
+
+def _write_model(
+    model: Any, tokenizer: Any, record: dict[str, Any], staging: Path, folder: Path
+) -> None:
+    """The model, its tokenizer and ``cws_bench.json`` into ``staging``, then moved to
+    ``folder`` (replacing a model there)."""
     model.save_pretrained(str(staging))
     tokenizer.save_pretrained(str(staging))
     (staging / RECORD).write_text(
         json.dumps(record, ensure_ascii=False, indent=1), encoding="utf-8"
     )
     replace_folder(NAME, staging, folder, move=True)
-    return record
 
 
 def _last(history: list[dict[str, Any]]) -> str:

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Dictionary",
+    "WordsLike",
     "difference",
     "jieba_dictionary",
     "jieba_dictionary_path",
@@ -208,6 +209,12 @@ class Dictionary:
 
     def __sub__(self, other: Dictionary) -> Dictionary:
         return Dictionary(self.words - other.words, f"{self.name}-{other.name}")
+
+
+WordsLike = Dictionary | Iterable[str] | PathLike
+"""A word source, as every API that takes a dictionary accepts it: a :class:`Dictionary`,
+words, or a path or specification (``jieba``, ``corpus:NAME[:SPLIT]``, ``file:PATH``)
+that :func:`cws_bench.corpora.words.resolve_words` reads."""
 
 
 def load_dictionary(path: PathLike, *, encoding: str = "utf-8") -> Dictionary:

@@ -19,7 +19,7 @@ from the arithmetic itself:
    training words (a small list of extra words that is mostly test words).
 
 The thresholds come from the real corpora (``benchmarks/bench_crf.py``
-prints the figures; docs/BENCHMARKS.md, section "crf", has them):
+prints the figures; docs/BENCHMARKS-LOG.md, section "crf", has them):
 
 - token OOV rate of each standard set-up (test gold against the training
   words): SIGHAN 2005 PKU 0.058, MSR 0.026, CityU 0.074, AS 0.043;
@@ -40,7 +40,10 @@ holds none of the gold's OOV types, so neither warning can fire on it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cws_bench.text.dictionary import Dictionary
 
 __all__ = [
     "COVERS_GOLD",
@@ -148,7 +151,10 @@ def leak_warnings(
 
 
 def segmenter_leak_warnings(
-    segmenter: Any, track: str, gold: Iterable[Sequence[str]], dictionary: Any
+    segmenter: Any,
+    track: str,
+    gold: Iterable[Sequence[str]],
+    dictionary: Dictionary | Iterable[str] | None,
 ) -> list[str]:
     """:func:`leak_warnings` for a closed-track segmenter that has a dictionary, else none.
 

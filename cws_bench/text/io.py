@@ -25,6 +25,8 @@ from cws_bench.errors import CwsBenchError, DecodingError, Fix
 __all__ = [
     "STDIN",
     "BackgroundHasher",
+    "Digest",
+    "Hasher",
     "atomic_write",
     "check_writable",
     "decoding_error",
@@ -92,6 +94,13 @@ class Hasher(Protocol):
     def update(self, data: bytes, /) -> None: ...
 
 
+class Digest(Hasher, Protocol):
+    """A :class:`Hasher` that says its digest: a :mod:`hashlib` object, a
+    :class:`~cws_bench.text.checksums.LineDigest`."""
+
+    def hexdigest(self) -> str: ...
+
+
 class BackgroundHasher:
     """Feeds a hashlib object from a thread of its own.
 
@@ -106,7 +115,7 @@ class BackgroundHasher:
     True
     """
 
-    def __init__(self, hasher: Any) -> None:
+    def __init__(self, hasher: Digest) -> None:
         import queue
         import threading
 

@@ -3,7 +3,7 @@
 A 20 MB line took more than 300 s and 3-4 GiB (issue 40): every change of the line
 was a Change object holding tuples of words, and the line (with them) was read back
 from the spill file once per pattern shown. A line of :data:`LONG_LINE` words or
-more is now diffed with numpy (docs/BENCHMARKS.md has the figures); these tests
+more is now diffed with numpy (docs/BENCHMARKS-LOG.md has the figures); these tests
 check what makes that linear without timing anything: how many Change objects and
 read-backs a diff makes, and that the long path gives the short path's output.
 """
