@@ -38,6 +38,7 @@ from cws_bench.cli.options import (
     write_output,
     write_streamed,
 )
+from cws_bench.score_registry import bounded_scores
 
 if TYPE_CHECKING:
     from cws_bench.regression.baseline import Bounds
@@ -52,8 +53,8 @@ CHECK_FORMATS = ("text", "json", "junit")
 def _max_drop(text: str) -> tuple[str, float]:
     """``METRIC=POINTS`` -> (metric, points).
 
-    >>> _max_drop("iv_recall=0.5")
-    ('iv_recall', 0.5)
+    >>> _max_drop("recall=0.5")
+    ('recall', 0.5)
     """
     metric, _, value = text.partition("=")
     try:
@@ -113,8 +114,9 @@ def bound_options(function: F) -> F:
             "--max-drop",
             multiple=True,
             metavar="METRIC=POINTS",
-            help="A bound on any score (repeatable): precision, recall, f1, oov_recall, "
-            "iv_recall, boundary_precision, boundary_recall, boundary_f1.",
+            help="A bound on any score (repeatable): "
+            + ", ".join(s.name for s in bounded_scores())
+            + ".",
         ),
     ]
     for decorator in reversed(decorators):

@@ -62,6 +62,7 @@ from cws_bench.run.identity import (
 )
 from cws_bench.run.pair import PairInput, SegmenterMetadata, pair_signature, score_pair
 from cws_bench.run.plan import cache_key, corpus_dictionary, gold_and_raw, identity_of
+from cws_bench.score_registry import bounded_scores
 from cws_bench.text.checksums import file_checksum, sentences_checksum
 from cws_bench.text.io import PathLike, atomic_write
 
@@ -243,19 +244,6 @@ class CorpusRecord:
         return self.corpus.label
 
 
-METRICS = (
-    "precision",
-    "recall",
-    "f1",
-    "oov_recall",
-    "iv_recall",
-    "boundary_precision",
-    "boundary_recall",
-    "boundary_f1",
-)
-"""Scores a bound may be put on (``Bounds.drops`` keys), besides ``speed``."""
-
-
 @dataclass(frozen=True)
 class Bounds:
     """How far a rerun may fall behind its baseline before the check fails.
@@ -284,10 +272,11 @@ class Bounds:
     max_p: float | None = None
 
     def __post_init__(self) -> None:
+        bounded = [s.name for s in bounded_scores()]  # besides speed
         for metric, value in self.drops.items():
-            if metric not in METRICS:
+            if metric not in bounded:
                 raise CwsBenchError(
-                    f"no score {metric!r} to bound", f"use one of: {', '.join(METRICS)}"
+                    f"no score {metric!r} to bound", f"use one of: {', '.join(bounded)}"
                 )
             if not value >= 0:
                 raise CwsBenchError(f"the allowed drop of {metric} must be >= 0, not {value}")
@@ -1106,7 +1095,7 @@ BASELINE_SCHEMA: dict[str, Any] = {
                             "correct_words",
                         ],
                         "properties": {
-                            **{metric: _OPTIONAL_FRACTION for metric in METRICS},
+                            **{s.name: _OPTIONAL_FRACTION for s in bounded_scores()},
                             "precision": {"type": "number", "minimum": 0, "maximum": 1},
                             "recall": {"type": "number", "minimum": 0, "maximum": 1},
                             "f1": {"type": "number", "minimum": 0, "maximum": 1},

@@ -39,6 +39,7 @@ from cws_bench.defaults import STANDARD_DICTIONARY, DictionaryDefault
 from cws_bench.errors import CwsBenchError, Fix, TextMismatchError
 from cws_bench.metrics.units import plural
 from cws_bench.regression.spill import SpillList
+from cws_bench.score_registry import compared_scores
 from cws_bench.scoring.spans import align_chars, project_spans, to_spans
 from cws_bench.text.io import PathLike, display_name, iter_line_blocks
 from cws_bench.text.joined import LONG_SENTENCE, JoinedWords, is_joined_line
@@ -81,9 +82,6 @@ OUTCOMES = ("fixed", "broke", "neither")
 
 TESTED_METRICS = ("precision", "recall", "f1")
 """The scores compared by a paired bootstrap test (the others are reported without one)."""
-
-COMPARED_METRICS = ("precision", "recall", "f1", "oov_recall", "iv_recall", "boundary_f1")
-"""The scores of A and B shown side by side against a gold segmentation."""
 
 MAX_EXAMPLES = 5
 
@@ -525,7 +523,7 @@ class GoldComparison:
                     "difference": self.difference(metric),
                     "p_value": self.tests[metric].p_value if metric in self.tests else None,
                 }
-                for metric in COMPARED_METRICS
+                for metric in (s.name for s in compared_scores())
             },
             "tests": {metric: test.to_dict() for metric, test in self.tests.items()},
             "a": self.a_scores,
