@@ -467,7 +467,8 @@ def save(
         cws-bench baseline save -s command -O command='python seg.py' -O version=2.1 \\
             --corpus gold.txt -o base.json
     """
-    from cws_bench.regression.baseline import record_baseline, save_baseline
+    from cws_bench.regression.baseline_file import save_baseline
+    from cws_bench.regression.recording import record_baseline
 
     bounds = _bounds(
         max_f1_drop,
@@ -510,7 +511,8 @@ def update(path: str, speed_runs: int | None, data_dir: str | None) -> None:
     Example:
         cws-bench baseline update baseline.json
     """
-    from cws_bench.regression.baseline import load_baseline, rerun_baseline, save_baseline
+    from cws_bench.regression.baseline_file import load_baseline, save_baseline
+    from cws_bench.regression.recording import rerun_baseline
 
     old = load_baseline(path)
     new = rerun_baseline(old, data_dir=data_dir, speed_runs=speed_runs)
@@ -528,7 +530,7 @@ def show(path: str) -> None:
     Example:
         cws-bench baseline show baseline.json
     """
-    from cws_bench.regression.baseline import load_baseline
+    from cws_bench.regression.baseline_file import load_baseline
 
     click.echo(_summary(load_baseline(path), path))
 
@@ -600,9 +602,10 @@ def check(
         cws-bench check --baseline baseline.json --max-p 0.05
         cws-bench check --baseline baseline.json --max-speed-drop 30 --format junit -o check.xml
     """
-    from cws_bench.regression.baseline import load_baseline, rerun_baseline
+    from cws_bench.regression.baseline_file import load_baseline
     from cws_bench.regression.check import check_baseline
     from cws_bench.regression.junit import render_junit
+    from cws_bench.regression.recording import rerun_baseline
     from cws_bench.regression.render import render_check_json, render_check_text
 
     if output is not None:

@@ -1,7 +1,7 @@
 """The gate: a rerun compared with its baseline, bound by bound.
 
 :func:`check_baseline` takes a baseline and a rerun of the same
-configuration (:func:`~cws_bench.regression.baseline.rerun_baseline`) and
+configuration (:func:`~cws_bench.regression.recording.rerun_baseline`) and
 checks each bound on each corpus: a score may drop by at most so many
 percentage points (``{"f1": 0.5}``), the median speed by at most so many
 percent. Each check says the old value, the new one and the lowest value
@@ -521,7 +521,7 @@ def check_baseline(
 
     Args:
         baseline: the stored baseline.
-        current: the rerun (:func:`~cws_bench.regression.baseline.rerun_baseline`).
+        current: the rerun (:func:`~cws_bench.regression.recording.rerun_baseline`).
         bounds: the bounds to apply (default: the baseline's).
         fail_on_change: fail when the experiment changed (corpus, OOV
             dictionary, segmenter version or configuration, cws-bench version),

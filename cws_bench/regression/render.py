@@ -16,15 +16,9 @@ from itertools import islice
 from typing import IO, TYPE_CHECKING, Any
 
 from cws_bench.metrics.units import Units, format_p_value, units
+from cws_bench.regression.changes import KINDS, LISTS, Change, ChangePattern, LineDiff
 from cws_bench.regression.check import CheckResult
-from cws_bench.regression.diff import (
-    KINDS,
-    LISTS,
-    Change,
-    ChangePattern,
-    LineDiff,
-    SegmentationDiff,
-)
+from cws_bench.regression.diff import SegmentationDiff
 from cws_bench.reports.tables import plural
 from cws_bench.score_registry import compared_scores
 
@@ -413,7 +407,7 @@ def line_pieces(
 def _changes_before(line: LineDiff, side: str, shown: int) -> Sequence[Change]:
     """The changes of ``line`` whose block starts among the first ``shown`` words of a side
     (a long line's others are not made)."""
-    from cws_bench.regression.diff import LineChanges
+    from cws_bench.regression.changes import LineChanges
 
     changes = line.changes
     if not isinstance(changes, LineChanges):
@@ -447,7 +441,7 @@ def line_kinds(line: LineDiff) -> list[str]:
     """
     if line.text_differs:
         return ["differs"]
-    from cws_bench.regression.diff import LineChanges
+    from cws_bench.regression.changes import LineChanges
 
     if isinstance(line.changes, LineChanges):
         return line.changes.kind_names()
@@ -456,7 +450,7 @@ def line_kinds(line: LineDiff) -> list[str]:
 
 def line_outcomes(line: LineDiff) -> list[str]:
     """The outcomes against the gold of the changes on a line, sorted."""
-    from cws_bench.regression.diff import LineChanges
+    from cws_bench.regression.changes import LineChanges
 
     if isinstance(line.changes, LineChanges):
         return line.changes.outcome_names()
