@@ -49,6 +49,7 @@ class Score:
             or ``""`` for a score the leaderboards leave out.
         markdown: its heading in the Markdown leaderboard, when not ``board``.
         latex: its heading in LaTeX tables, or ``""`` for none.
+        html: its heading in report.html's leaderboards, or ``""`` for none.
         kind: one of :data:`KINDS`.
         needs_dictionary: None without an OOV dictionary (shown as ``--``).
         higher_is_better: True for a quality score (a regression bound may be put
@@ -67,6 +68,7 @@ class Score:
     board: str = ""
     markdown: str = ""
     latex: str = ""
+    html: str = ""
     needs_dictionary: bool = False
     higher_is_better: bool | None = True
     detail: bool = False
@@ -84,9 +86,9 @@ class Score:
 SCORES: dict[str, Score] = {
     score.name: score
     for score in (
-        Score("precision", "precision", "P", "word", board="P", latex="P"),
-        Score("recall", "recall", "R", "word", board="R", latex="R"),
-        Score("f1", "F1", "F1", "word", board="F", latex="F"),
+        Score("precision", "precision", "P", "word", board="P", latex="P", html="P"),
+        Score("recall", "recall", "R", "word", board="R", latex="R", html="R"),
+        Score("f1", "F1", "F1", "word", board="F", latex="F", html="F1"),
         Score(
             "oov_rate",
             "OOV rate",
@@ -94,6 +96,7 @@ SCORES: dict[str, Score] = {
             "oov",
             board="OOV",
             markdown="OOV rate",
+            html="OOV rate",
             needs_dictionary=True,
             higher_is_better=None,
         ),
@@ -104,6 +107,7 @@ SCORES: dict[str, Score] = {
             "oov",
             board="R_oov",
             latex="R\\textsubscript{oov}",
+            html="R_oov",
             needs_dictionary=True,
         ),
         Score(
@@ -113,11 +117,12 @@ SCORES: dict[str, Score] = {
             "oov",
             board="R_iv",
             latex="R\\textsubscript{iv}",
+            html="R_iv",
             needs_dictionary=True,
         ),
         Score("boundary_precision", "boundary precision", "BP", "boundary", detail=True),
         Score("boundary_recall", "boundary recall", "BR", "boundary", detail=True),
-        Score("boundary_f1", "boundary F1", "BF1", "boundary"),
+        Score("boundary_f1", "boundary F1", "BF1", "boundary", html="Boundary F1"),
     )
 }
 """Every score by name, in the order results.json and every table give them."""
@@ -148,7 +153,8 @@ def compared_scores() -> tuple[Score, ...]:
 
 def board_scores(heading: str = "board") -> tuple[Score, ...]:
     """The score columns of the leaderboards, in SIGHAN's order (R, P, F, then the
-    dictionary's): the scores with a ``heading`` (``board`` or ``latex``).
+    dictionary's, then the boundary F1 in report.html): the scores with a ``heading``
+    (``board``, ``latex`` or ``html``).
 
     >>> [s.board for s in board_scores()]
     ['R', 'P', 'F', 'OOV', 'R_oov', 'R_iv']

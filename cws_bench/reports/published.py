@@ -29,6 +29,7 @@ from cws_bench.score_registry import SCORES
 
 __all__ = [
     "PublishedView",
+    "published_headings",
     "published_latex",
     "published_markdown",
     "published_text",
@@ -110,9 +111,9 @@ def _figures(row: PublishedRow) -> list[str]:
     return [format_score(value) for value in row.figures().values()]
 
 
-def _headings(heading: str) -> list[str]:
-    """The figures' headings in a kind of table (``board``, ``markdown``, ``latex``), as the
-    leaderboard above calls each score (:mod:`cws_bench.score_registry`)."""
+def published_headings(heading: str) -> list[str]:
+    """The figures' headings in a kind of table (``board``, ``markdown``, ``latex``,
+    ``html``), as the leaderboard above calls each score (:mod:`cws_bench.score_registry`)."""
     shown = [SCORES[name] for name in METRICS]
     if heading == "markdown":
         return [s.markdown or s.board for s in shown]
@@ -127,7 +128,7 @@ def published_markdown(board: Board) -> list[str]:
     lines = [
         f"**{escape_markdown(view.title)}**",
         "",
-        "| " + " | ".join(["Row", "System", *_headings("markdown"), "Source"]) + " |",
+        "| " + " | ".join(["Row", "System", *published_headings("markdown"), "Source"]) + " |",
         "|:--|:--|" + "--:|" * len(METRICS) + ":--|",
     ]
     for row in view.rows:
@@ -146,7 +147,7 @@ def published_text(board: Board) -> list[str]:
     if view is None:
         return []
     cells = [[row.kind, _name(row), *_figures(row)] for row in view.rows]
-    header = ["", "", *_headings("board")]
+    header = ["", "", *published_headings("board")]
     widths = [max(len(line[i]) for line in [header, *cells]) for i in range(len(header))]
 
     def line(values: list[str]) -> str:
@@ -179,7 +180,7 @@ def published_latex(
     view = published_view(board)
     if view is None:
         return []
-    header = ["Row", "System", *_headings("latex"), "Source"]
+    header = ["Row", "System", *published_headings("latex"), "Source"]
     body = [
         " & ".join(escape_latex(cell) for cell in [row.kind, _name(row), *_figures(row), row.table])
         for row in view.rows
