@@ -26,12 +26,12 @@ from cws_bench.regression.baseline_file import load_baseline, save_baseline
 from cws_bench.regression.changes import Change, ChangePattern, LineDiff, TextDifference
 from cws_bench.regression.check import BoundCheck, CheckResult, ExperimentChange, check_baseline
 from cws_bench.regression.diff import (
-    GoldComparison,
     SegmentationDiff,
     diff_files,
     diff_segmentations,
     diff_tokenizers,
 )
+from cws_bench.regression.gold import GoldComparison
 from cws_bench.regression.recording import measure_speed, record_baseline, rerun_baseline
 from cws_bench.regression.tokens import TokenDiff, load_token_ids, save_token_ids
 

@@ -30,6 +30,7 @@ __all__ = [
     "line_words",
     "long_same_text_line",
     "same_text_line",
+    "sentence_of",
     "text_differs_line",
 ]
 
@@ -206,3 +207,11 @@ def text_differs_line(number: int, a: list[str], b: list[str], gold: list[str] |
         tuple(span not in b_set for span in a_spans),
         tuple(span is None or span not in a_set for span in b_mapped),
     )
+
+
+def sentence_of(line: str) -> Sequence[str]:
+    """A line's words: a long line of words joined by single spaces as a JoinedWords (its
+    words are not made), else the list of them."""
+    if len(line) >= LONG_LINE and line.count(" ") + 1 >= LONG_LINE and is_joined_line(line):
+        return JoinedWords(line, line.count(" ") + 1)
+    return line_words(line)

@@ -16,10 +16,19 @@ def test_no_regression_module_has_banners():
 
 
 def test_each_purpose_has_its_module():
-    from cws_bench.regression import baseline, baseline_file, changes, diff, line_diff, recording
+    from cws_bench.regression import (
+        baseline,
+        baseline_file,
+        changes,
+        diff,
+        gold,
+        line_diff,
+        recording,
+    )
 
     assert hasattr(baseline, "Baseline") and not hasattr(baseline, "record_baseline")
     assert hasattr(recording, "record_baseline") and hasattr(recording, "measure_speed")
     assert hasattr(baseline_file, "load_baseline") and hasattr(baseline_file, "save_baseline")
     assert hasattr(changes, "LineChanges") and hasattr(line_diff, "same_text_line")
     assert hasattr(diff, "diff_files") and "Change" not in diff.__all__
+    assert hasattr(gold, "GoldComparison") and not hasattr(diff, "TESTED_METRICS")
