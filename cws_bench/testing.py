@@ -129,7 +129,7 @@ class RegressionFixture:
                 (default: the baseline's bound, else 0).
             max_oov_recall_drop: the largest allowed OOV recall drop in points.
             max_speed_drop: the largest allowed speed drop in percent (None:
-                speed not checked; speed is noisy, see cws_bench.regression.baseline).
+                speed not checked; speed is noisy, see cws_bench.regression.recording).
             max_drop: bounds on other scores (``{"recall": 1.0}``).
             max_token_lines: a tokenizer (one with token ids, such as the
                 ``tokenizer`` segmenter): how many lines' token ids may change
@@ -143,7 +143,9 @@ class RegressionFixture:
             The CheckResult, or None when the baseline was (re)written.
         """
         from cws_bench.errors import CwsBenchError
-        from cws_bench.regression.baseline import Bounds, record_baseline, save_baseline
+        from cws_bench.regression.baseline import Bounds
+        from cws_bench.regression.baseline_file import save_baseline
+        from cws_bench.regression.recording import record_baseline
 
         folder = Path(self.request.path).parent
         path = self.baseline_path(baseline)
@@ -213,8 +215,9 @@ class RegressionFixture:
         fail_on_change: bool,
         **run: Any,
     ) -> CheckResult:
-        from cws_bench.regression.baseline import as_corpus_spec, load_baseline, rerun_baseline
+        from cws_bench.regression.baseline_file import load_baseline
         from cws_bench.regression.check import check_baseline
+        from cws_bench.regression.recording import as_corpus_spec, rerun_baseline
         from cws_bench.regression.render import render_check_text
 
         options, version, batch = run["options"], run["version"], run["batch"]

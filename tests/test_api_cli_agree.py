@@ -131,13 +131,9 @@ def without_timing(value: Any) -> Any:
 
 
 def test_check_agrees_with_check_baseline(tmp_path):
-    from cws_bench.regression.baseline import (
-        load_baseline,
-        record_baseline,
-        rerun_baseline,
-        save_baseline,
-    )
+    from cws_bench.regression.baseline_file import load_baseline, save_baseline
     from cws_bench.regression.check import check_baseline
+    from cws_bench.regression.recording import record_baseline, rerun_baseline
     from cws_bench.regression.render import render_check_json
 
     path = tmp_path / "baseline.json"

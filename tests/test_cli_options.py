@@ -114,7 +114,7 @@ def test_report_takes_markdown_as_every_other_format_option_does(tmp_path):
 def test_no_default_seed_or_batch_size_is_written_twice():
     """The library's defaults are the constants (the bake-off's config and the baseline)."""
     from cws_bench.metrics.significance import DEFAULT_SEED as significance_seed
-    from cws_bench.regression.baseline import DEFAULT_BATCH_SIZE as baseline_batch
+    from cws_bench.regression.recording import DEFAULT_BATCH_SIZE as baseline_batch
     from cws_bench.run.comparison import DEFAULT_SEED as comparison_seed
     from cws_bench.run.config import BakeoffConfig
     from cws_bench.segmenters.stream import DEFAULT_BATCH_SIZE as stream_batch

@@ -145,3 +145,47 @@ def test_the_report_format_recipe(sample_bakeoff, tmp_path, monkeypatch):
         "cws_bench/cli/report.py",
     ]
     assert all((ROOT / path).exists() for path in touched(body)[1:])
+
+
+def test_the_score_recipe(sample_bakeoff, tmp_path, monkeypatch):
+    import json
+
+    from cws_bench.run.bakeoff import run_bakeoff
+    from cws_bench.run.config import parse_config
+    from cws_bench.score_registry import SCORES, Score
+
+    body = recipe("A score")
+    (row,) = blocks(body, "python").values()
+    score = eval(row.split("\n", 1)[1].strip().rstrip(","), {"Score": Score})
+    assert score.name not in SCORES
+    monkeypatch.setitem(SCORES, score.name, score)
+    monkeypatch.chdir(tmp_path)
+    Path("gold.txt").write_text("我们 是 学生\n他们 是 老师\n", encoding="utf-8")
+    Path("out.txt").write_text("我 们 是 学生\n他们 是 老 师\n", encoding="utf-8")
+    commands = re.findall(r"^cws-bench (.*?)\s+#", body, flags=re.M)
+    assert len(commands) == 2
+    table, as_json = (run(*command.split()) for command in commands)
+    assert table.exit_code == 0 and as_json.exit_code == 0, table.output + as_json.output
+    # 我们 and 老师 split: 2 of 6 gold words, as the shown figures (percent, two decimals)
+    (line,) = [line for line in table.output.splitlines() if "split rate" in line]
+    assert line.split()[-1] == "33.33"
+    lines = table.output.splitlines()
+    assert lines.index(line) == 1 + next(i for i, x in enumerate(lines) if x.split()[0] == "F1")
+    data = json.loads(as_json.output)
+    assert data["split_rate"] == 2 / 6
+    assert list(data)[list(data).index("f1") + 1] == "split_rate"
+
+    # a bake-off's rows, results.json and results.csv carry it too
+    config = parse_config(tomllib.loads(sample_bakeoff("score", settings={"resamples": 20})))
+    result = run_bakeoff(config, output_dir=tmp_path / "run", jobs=1, write=False)
+    scored = [p for p in result.pairs if p.scores]
+    assert scored and all(0 <= p.scores["split_rate"] <= 1 for p in scored)
+    stored = json.loads(json.dumps(result.to_dict()))["pairs"]
+    assert [p["scores"]["split_rate"] for p in stored if p["scores"]] == [
+        p.scores["split_rate"] for p in scored
+    ]
+    assert all("split_rate" in row for row in result.to_rows())
+
+    files = touched(body)
+    assert files[0] == "cws_bench/score_registry.py" and len(files) == 3
+    assert all((ROOT / path).exists() for path in files)

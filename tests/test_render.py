@@ -110,7 +110,7 @@ def test_corpus_card_marks_missing_splits():
 
 
 def test_baseline_renders_what_baseline_show_prints(tmp_path):
-    from cws_bench.regression.baseline import load_baseline
+    from cws_bench.regression.baseline_file import load_baseline
     from cws_bench.regression.render import render_baseline_text
 
     path = str(tmp_path / "base.json")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cws_bench.regression.baseline import record_baseline
+from cws_bench.regression.recording import record_baseline
 from cws_bench.run.config import CorpusSpec, SegmenterSpec
 from cws_bench.run.execute import PairTask, run_pair
 from cws_bench.scoring import score_sentences

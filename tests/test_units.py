@@ -106,7 +106,8 @@ def test_diff_and_check_take_the_scale(tmp_path, other_pred):
     diff = run("diff", SAMPLE_PRED, other_pred, "--gold", "sample:test", "--scale", "fraction")
     assert "scores as fractions; p:" in diff
     assert re.search(r"precision\s+0\.854\s", diff)
-    from cws_bench.regression.baseline import record_baseline, save_baseline
+    from cws_bench.regression.baseline_file import save_baseline
+    from cws_bench.regression.recording import record_baseline
 
     path = tmp_path / "baseline.json"
     save_baseline(

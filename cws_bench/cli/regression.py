@@ -38,6 +38,7 @@ from cws_bench.cli.options import (
     write_output,
     write_streamed,
 )
+from cws_bench.score_registry import bounded_scores
 
 if TYPE_CHECKING:
     from cws_bench.regression.baseline import Bounds
@@ -52,8 +53,8 @@ CHECK_FORMATS = ("text", "json", "junit")
 def _max_drop(text: str) -> tuple[str, float]:
     """``METRIC=POINTS`` -> (metric, points).
 
-    >>> _max_drop("iv_recall=0.5")
-    ('iv_recall', 0.5)
+    >>> _max_drop("recall=0.5")
+    ('recall', 0.5)
     """
     metric, _, value = text.partition("=")
     try:
@@ -113,8 +114,9 @@ def bound_options(function: F) -> F:
             "--max-drop",
             multiple=True,
             metavar="METRIC=POINTS",
-            help="A bound on any score (repeatable): precision, recall, f1, oov_recall, "
-            "iv_recall, boundary_precision, boundary_recall, boundary_f1.",
+            help="A bound on any score (repeatable): "
+            + ", ".join(s.name for s in bounded_scores())
+            + ".",
         ),
     ]
     for decorator in reversed(decorators):
@@ -465,7 +467,8 @@ def save(
         cws-bench baseline save -s command -O command='python seg.py' -O version=2.1 \\
             --corpus gold.txt -o base.json
     """
-    from cws_bench.regression.baseline import record_baseline, save_baseline
+    from cws_bench.regression.baseline_file import save_baseline
+    from cws_bench.regression.recording import record_baseline
 
     bounds = _bounds(
         max_f1_drop,
@@ -508,7 +511,8 @@ def update(path: str, speed_runs: int | None, data_dir: str | None) -> None:
     Example:
         cws-bench baseline update baseline.json
     """
-    from cws_bench.regression.baseline import load_baseline, rerun_baseline, save_baseline
+    from cws_bench.regression.baseline_file import load_baseline, save_baseline
+    from cws_bench.regression.recording import rerun_baseline
 
     old = load_baseline(path)
     new = rerun_baseline(old, data_dir=data_dir, speed_runs=speed_runs)
@@ -526,7 +530,7 @@ def show(path: str) -> None:
     Example:
         cws-bench baseline show baseline.json
     """
-    from cws_bench.regression.baseline import load_baseline
+    from cws_bench.regression.baseline_file import load_baseline
 
     click.echo(_summary(load_baseline(path), path))
 
@@ -598,9 +602,10 @@ def check(
         cws-bench check --baseline baseline.json --max-p 0.05
         cws-bench check --baseline baseline.json --max-speed-drop 30 --format junit -o check.xml
     """
-    from cws_bench.regression.baseline import load_baseline, rerun_baseline
+    from cws_bench.regression.baseline_file import load_baseline
     from cws_bench.regression.check import check_baseline
     from cws_bench.regression.junit import render_junit
+    from cws_bench.regression.recording import rerun_baseline
     from cws_bench.regression.render import render_check_json, render_check_text
 
     if output is not None:

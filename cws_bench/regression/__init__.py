@@ -4,7 +4,9 @@
   of the same text (kinds and patterns of change; with a gold standard, what
   each change did, and ΔP/ΔR/ΔF1 with a paired bootstrap test).
 - :mod:`~cws_bench.regression.baseline`: a segmenter configuration's scores,
-  speed and signature on some corpora, saved to and loaded from JSON.
+  speed and signature on some corpora; :mod:`~cws_bench.regression.recording`
+  records and reruns it, :mod:`~cws_bench.regression.baseline_file` saves it to
+  and loads it from JSON.
 - :mod:`~cws_bench.regression.check`: a rerun compared with its baseline,
   bound by bound, and what changed in the experiment.
 - :mod:`~cws_bench.regression.render` and :mod:`~cws_bench.regression.junit`:
@@ -19,30 +21,18 @@ The pytest plugin (:mod:`cws_bench.testing`) runs the same functions.
 
 from __future__ import annotations
 
-from cws_bench.regression.baseline import (
-    Baseline,
-    Bounds,
-    CorpusRecord,
-    SegmenterConfig,
-    Speed,
-    load_baseline,
-    measure_speed,
-    record_baseline,
-    rerun_baseline,
-    save_baseline,
-)
+from cws_bench.regression.baseline import Baseline, Bounds, CorpusRecord, SegmenterConfig, Speed
+from cws_bench.regression.baseline_file import load_baseline, save_baseline
+from cws_bench.regression.changes import Change, ChangePattern, LineDiff, TextDifference
 from cws_bench.regression.check import BoundCheck, CheckResult, ExperimentChange, check_baseline
 from cws_bench.regression.diff import (
-    Change,
-    ChangePattern,
-    GoldComparison,
-    LineDiff,
     SegmentationDiff,
-    TextDifference,
     diff_files,
     diff_segmentations,
     diff_tokenizers,
 )
+from cws_bench.regression.gold import GoldComparison
+from cws_bench.regression.recording import measure_speed, record_baseline, rerun_baseline
 from cws_bench.regression.tokens import TokenDiff, load_token_ids, save_token_ids
 
 __all__ = [

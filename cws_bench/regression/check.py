@@ -1,7 +1,7 @@
 """The gate: a rerun compared with its baseline, bound by bound.
 
 :func:`check_baseline` takes a baseline and a rerun of the same
-configuration (:func:`~cws_bench.regression.baseline.rerun_baseline`) and
+configuration (:func:`~cws_bench.regression.recording.rerun_baseline`) and
 checks each bound on each corpus: a score may drop by at most so many
 percentage points (``{"f1": 0.5}``), the median speed by at most so many
 percent. Each check says the old value, the new one and the lowest value
@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any, cast
 from cws_bench.errors import CwsBenchError
 from cws_bench.metrics.units import Units, format_p_value, plural
 from cws_bench.regression.baseline import Baseline, Bounds, CorpusRecord
+from cws_bench.score_registry import SCORES
 
 if TYPE_CHECKING:
     from cws_bench.regression.diff import SegmentationDiff
@@ -54,18 +55,14 @@ STATUSES = ("ok", "failed", "skipped")
 # Score differences below this are rounding, not a drop (scores are ratios of integers).
 _TOLERANCE = 1e-12
 
-LABELS = {
-    "precision": "precision",
-    "recall": "recall",
-    "f1": "F1",
-    "oov_recall": "OOV recall",
-    "iv_recall": "IV recall",
-    "boundary_precision": "boundary precision",
-    "boundary_recall": "boundary recall",
-    "boundary_f1": "boundary F1",
-    "speed": "speed",
-    "token_ids": "token ids",
-}
+_LABELS = {"speed": "speed", "token_ids": "token ids"}
+"""The labels of the bounds that are no score (a score's is its registry label)."""
+
+
+def bound_label(metric: str) -> str:
+    """What a bound's messages call it: a score's label, ``speed``, ``token ids``."""
+    score = SCORES.get(metric)
+    return score.label if score else _LABELS.get(metric, metric)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +97,7 @@ class BoundCheck:
 
     @property
     def label(self) -> str:
-        return LABELS.get(self.metric, self.metric)
+        return bound_label(self.metric)
 
     def describe(self, unit: Units | None = None) -> str:
         """The one line for people, scores printed in ``unit`` (default: :attr:`message`);
@@ -278,10 +275,11 @@ def _score_check(
     p_value: float | None,
     max_p: float | None = None,
 ) -> BoundCheck:
-    name = LABELS.get(metric, metric)
+    name = bound_label(metric)
     before, after = old.scores.get(metric), new.scores.get(metric)
     if before is None or after is None:
-        reason = "no OOV dictionary" if metric in ("oov_recall", "iv_recall") else "not recorded"
+        needs_dictionary = metric in SCORES and SCORES[metric].needs_dictionary
+        reason = "no OOV dictionary" if needs_dictionary else "not recorded"
         return BoundCheck(
             label, metric, "skipped", before, after, None, drop, None, f"{name}: skipped ({reason})"
         )
@@ -523,7 +521,7 @@ def check_baseline(
 
     Args:
         baseline: the stored baseline.
-        current: the rerun (:func:`~cws_bench.regression.baseline.rerun_baseline`).
+        current: the rerun (:func:`~cws_bench.regression.recording.rerun_baseline`).
         bounds: the bounds to apply (default: the baseline's).
         fail_on_change: fail when the experiment changed (corpus, OOV
             dictionary, segmenter version or configuration, cws-bench version),

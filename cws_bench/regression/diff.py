@@ -27,510 +27,57 @@ and they are left out of the kinds of change.
 
 from __future__ import annotations
 
-from array import array
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from itertools import islice, zip_longest
-from typing import TYPE_CHECKING, Any, cast, overload
+from itertools import zip_longest
+from typing import TYPE_CHECKING, Any, cast
 
-from cws_bench.analysis.patterns import block_kind, shared_blocks
 from cws_bench.defaults import STANDARD_DICTIONARY, DictionaryDefault
 from cws_bench.errors import CwsBenchError, Fix, TextMismatchError
 from cws_bench.metrics.units import plural
+from cws_bench.regression.changes import (
+    CHUNK,
+    KIND_NAMES,
+    KINDS,
+    Change,
+    ChangePattern,
+    LineChanges,
+    LineDiff,
+    TextDifference,
+    count_true,
+)
+from cws_bench.regression.gold import GoldComparison, GoldScores
+from cws_bench.regression.line_diff import (
+    LONG_LINE,
+    example_of,
+    is_long,
+    joined,
+    line_words,
+    long_same_text_line,
+    same_text_line,
+    sentence_of,
+    text_differs_line,
+)
 from cws_bench.regression.spill import SpillList
-from cws_bench.scoring.spans import align_chars, project_spans, to_spans
 from cws_bench.text.io import PathLike, display_name, iter_line_blocks
-from cws_bench.text.joined import LONG_SENTENCE, JoinedWords, is_joined_line
+from cws_bench.text.joined import JoinedWords, is_joined_line
 
 if TYPE_CHECKING:
-    import numpy as np
-
-    from cws_bench.analysis.alignment import Words
-    from cws_bench.metrics.significance import PairedTestResult
     from cws_bench.regression.tokens import TokenDiff, TokenIds
     from cws_bench.text.dictionary import Dictionary, WordsLike
     from cws_bench.text.normalize import Normalizer
 
 __all__ = [
-    "KINDS",
-    "OUTCOMES",
-    "Change",
-    "ChangePattern",
-    "GoldComparison",
-    "LineChanges",
-    "LineDiff",
+    "MAX_EXAMPLES",
     "SegmentationDiff",
-    "TextDifference",
     "diff_files",
     "diff_segmentations",
     "diff_tokenizers",
     "read_side",
 ]
 
-KINDS: dict[str, str] = {
-    "split": "a word of A split into several in B",
-    "merge": "words of A merged into one in B",
-    "cross": "a boundary moved: A and B cross",
-}
-"""Kind of change -> what it means (the keys are
-:func:`cws_bench.analysis.patterns.block_kind`'s)."""
-
-OUTCOMES = ("fixed", "broke", "neither")
-"""What a change did to agreement with the gold: more, fewer or as many gold words."""
-
-TESTED_METRICS = ("precision", "recall", "f1")
-"""The scores compared by a paired bootstrap test (the others are reported without one)."""
-
-COMPARED_METRICS = ("precision", "recall", "f1", "oov_recall", "iv_recall", "boundary_f1")
-"""The scores of A and B shown side by side against a gold segmentation."""
-
 MAX_EXAMPLES = 5
-
-
-@dataclass(frozen=True, slots=True)
-class Change:
-    """One changed block of a line whose text A and B share.
-
-    Attributes:
-        line: the 1-based line number.
-        kind: ``split``, ``merge`` or ``cross`` (see :data:`KINDS`).
-        a: A's words in the block.
-        b: B's words in the block.
-        a_index: index of the block's first word among A's words of the line.
-        b_index: index of the block's first word among B's words.
-        start: offset of the block's first character in the line (words joined).
-        delta: gold words B has in the block minus those A has (0 without gold).
-        outcome: ``fixed``, ``broke`` or ``neither`` against the gold; None without gold.
-    """
-
-    line: int
-    kind: str
-    a: tuple[str, ...]
-    b: tuple[str, ...]
-    a_index: int
-    b_index: int
-    start: int
-    delta: int = 0
-    outcome: str | None = None
-
-    @property
-    def end(self) -> int:
-        """Offset one past the block's last character."""
-        return self.start + sum(map(len, self.a))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "line": self.line,
-            "kind": self.kind,
-            "a": list(self.a),
-            "b": list(self.b),
-            "a_index": self.a_index,
-            "b_index": self.b_index,
-            "start": self.start,
-            "end": self.end,
-            "delta": self.delta,
-            "outcome": self.outcome,
-        }
-
-
-CHUNK = 65_536
-"""Changes (or words) made at once when a long line's changes are read or written."""
-
-
-@dataclass(frozen=True, slots=True)
-class LineDiff:
-    """A line where A and B differ.
-
-    Attributes:
-        line: the 1-based line number.
-        a: A's words.
-        b: B's words.
-        gold: the gold words, or None without gold.
-        changes: the changed blocks (empty when the texts differ).
-        text_differs: A and B hold different characters on this line.
-        a_changed: for each word of A, whether it is not a word of B (same interval).
-        b_changed: for each word of B, whether it is not a word of A.
-
-    A line of :data:`LONG_LINE` words or more whose text A and B share is held
-    compactly: ``a`` and ``b`` are :class:`~cws_bench.analysis.alignment.Words` (one
-    text and the words' ends), ``gold`` a :class:`~cws_bench.text.joined.JoinedWords`,
-    ``changes`` a :class:`LineChanges` and the flags numpy arrays; they read as the
-    tuples a short line holds, and :meth:`to_dict` gives the same dict.
-    """
-
-    line: int
-    a: Sequence[str]
-    b: Sequence[str]
-    gold: Sequence[str] | None
-    changes: Sequence[Change]
-    text_differs: bool
-    a_changed: Sequence[bool]
-    b_changed: Sequence[bool]
-
-    @property
-    def long(self) -> bool:
-        """Whether the line is held as arrays (see above)."""
-        return isinstance(self.changes, LineChanges)
-
-    def to_dict(self, *, placeholders: bool = False) -> dict[str, Any]:
-        """The line as plain data; with ``placeholders``, each list (see :data:`LISTS`) is
-        the string ``"\\x00KEY"`` instead, for a writer that dumps it a chunk at a time
-        (:meth:`chunks`)."""
-        if placeholders:
-            lists: dict[str, Any] = {key: f"\x00{key}" for key in LISTS}
-        else:
-            lists = {key: [item for chunk in self.chunks(key) for item in chunk] for key in LISTS}
-        return {
-            "line": self.line,
-            "a": lists["a"],
-            "b": lists["b"],
-            "gold": None if self.gold is None else lists["gold"],
-            "text_differs": self.text_differs,
-            "a_changed": lists["a_changed"],
-            "b_changed": lists["b_changed"],
-            "changes": lists["changes"],
-        }
-
-    def chunks(self, key: str, size: int = CHUNK) -> Iterator[list[Any]]:
-        """The items of the list ``key`` of :meth:`to_dict` (one of :data:`LISTS`), ``size``
-        at a time: a long line's words, flags and changes are made a chunk at a time."""
-        if key == "changes":
-            changes = self.changes
-            if isinstance(changes, LineChanges):
-                for low in range(0, len(changes), size):
-                    yield changes.dicts(low, min(low + size, len(changes)))
-            else:
-                yield [change.to_dict() for change in changes]
-            return
-        items = getattr(self, key)
-        if items is None:
-            return
-        if key in ("a_changed", "b_changed"):
-            for low in range(0, len(items), size):
-                yield _flags(items[low : low + size])
-            return
-        iterator = iter(items)
-        while chunk := list(islice(iterator, size)):
-            yield chunk
-
-
-LISTS = ("a", "b", "gold", "a_changed", "b_changed", "changes")
-"""The lists of a changed line's dict (:meth:`LineDiff.to_dict`)."""
-
-
-def _flags(flags: Sequence[bool]) -> list[bool]:
-    """Flags as a list of Python booleans (a numpy array's too)."""
-    tolist = getattr(flags, "tolist", None)
-    return tolist() if tolist is not None else list(flags)
-
-
-def _count_true(flags: Sequence[bool]) -> int:
-    """How many flags are true (a numpy array's counted by numpy)."""
-    total = getattr(flags, "sum", None)
-    return int(total()) if total is not None else sum(flags)
-
-
-LONG_LINE = LONG_SENTENCE
-"""Words of A from which a changed line whose text A and B share is diffed with numpy
-(:func:`_long_same_text_line`): its blocks found by ``searchsorted`` over the words' end
-offsets, its words kept as one text, its changes as arrays (:class:`LineChanges`). A
-line of millions of words then costs a few bytes a word, and time linear in its length."""
-
-_KIND_NAMES = ("split", "merge", "cross")
-"""The kinds of change by number, as :class:`LineChanges` holds them."""
-
-
-class LineChanges(Sequence[Change]):
-    """The changed blocks of a long line as arrays: a :class:`Change` is made when read.
-
-    What :attr:`LineDiff.changes` is for a line of :data:`LONG_LINE` words or more: a
-    million changes cost a few machine integers each, not a Change and its tuples of
-    words. Indexing, slicing (a tuple), iteration (:meth:`chunks` at a time) and
-    equality behave as the tuple of the same changes.
-
-    Args:
-        line: the 1-based line number.
-        a, b: the line's words in A and in B.
-        kinds: per change, its kind's index in :data:`_KIND_NAMES`.
-        a_first, a_count, b_first, b_count: per change, its first word and its number
-            of words in A and in B.
-        delta: per change, gold words B has minus those A has, or None without gold.
-    """
-
-    __slots__ = ("a", "a_count", "a_first", "b", "b_count", "b_first", "delta", "kinds", "line")
-
-    def __init__(
-        self,
-        line: int,
-        a: Words,
-        b: Words,
-        kinds: np.ndarray,
-        a_first: np.ndarray,
-        a_count: np.ndarray,
-        b_first: np.ndarray,
-        b_count: np.ndarray,
-        delta: np.ndarray | None,
-    ) -> None:
-        self.line = line
-        self.a, self.b = a, b
-        self.kinds = kinds
-        self.a_first, self.a_count = a_first, a_count
-        self.b_first, self.b_count = b_first, b_count
-        self.delta = delta
-
-    def __len__(self) -> int:
-        return len(self.kinds)
-
-    def make(self, low: int, high: int) -> list[Change]:
-        """Changes ``low`` to ``high - 1``, each word of them made once."""
-        return [
-            Change(
-                row["line"],
-                row["kind"],
-                tuple(row["a"]),
-                tuple(row["b"]),
-                row["a_index"],
-                row["b_index"],
-                row["start"],
-                row["delta"],
-                row["outcome"],
-            )
-            for row in self.dicts(low, high)
-        ]
-
-    def dicts(self, low: int, high: int) -> list[dict[str, Any]]:
-        """:meth:`Change.to_dict` of changes ``low`` to ``high - 1``, made without the
-        Change objects (what the JSON output writes)."""
-        import numpy as np
-
-        a_first, a_count = self.a_first[low:high], self.a_count[low:high]
-        b_first, b_count = self.b_first[low:high], self.b_count[low:high]
-        a_words = self.a.take(_ranges(a_first, a_count))
-        b_words = self.b.take(_ranges(b_first, b_count))
-        starts = self.a.starts(a_first)
-        ends = self.a.ends[a_first + a_count - 1]
-        deltas = [0] * len(a_first) if self.delta is None else self.delta[low:high].tolist()
-        rows = []
-        a_low = b_low = 0
-        line = self.line
-        for kind, a_index, a_end, b_index, b_end, start, end, delta in zip(
-            self.kinds[low:high].tolist(),
-            a_first.tolist(),
-            np.cumsum(a_count).tolist(),
-            b_first.tolist(),
-            np.cumsum(b_count).tolist(),
-            starts.tolist(),
-            ends.tolist(),
-            deltas,
-        ):
-            rows.append(
-                {
-                    "line": line,
-                    "kind": _KIND_NAMES[kind],
-                    "a": a_words[a_low:a_end],
-                    "b": b_words[b_low:b_end],
-                    "a_index": a_index,
-                    "b_index": b_index,
-                    "start": start,
-                    "end": end,
-                    "delta": delta,
-                    "outcome": None if self.delta is None else _outcome(delta),
-                }
-            )
-            a_low, b_low = a_end, b_end
-        return rows
-
-    def pattern_keys(self, low: int, high: int) -> list[tuple[str, str, str]]:
-        """``(kind, A's words, B's words)`` of changes ``low`` to ``high - 1``, each side's
-        words joined by single spaces (the key a diff counts patterns by)."""
-        import numpy as np
-
-        a_count, b_count = self.a_count[low:high], self.b_count[low:high]
-        a_words = self.a.take(_ranges(self.a_first[low:high], a_count))
-        b_words = self.b.take(_ranges(self.b_first[low:high], b_count))
-        keys = []
-        a_low = b_low = 0
-        for kind, a_end, b_end in zip(
-            self.kinds[low:high].tolist(), np.cumsum(a_count).tolist(), np.cumsum(b_count).tolist()
-        ):
-            keys.append(
-                (_KIND_NAMES[kind], " ".join(a_words[a_low:a_end]), " ".join(b_words[b_low:b_end]))
-            )
-            a_low, b_low = a_end, b_end
-        return keys
-
-    def chunks(self, size: int = CHUNK) -> Iterator[list[Change]]:
-        """The changes, ``size`` at a time."""
-        for low in range(0, len(self), size):
-            yield self.make(low, min(low + size, len(self)))
-
-    @overload
-    def __getitem__(self, index: int) -> Change: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> tuple[Change, ...]: ...
-
-    def __getitem__(self, index: int | slice) -> Change | tuple[Change, ...]:
-        if isinstance(index, slice):
-            low, high, step = index.indices(len(self))
-            if step == 1:
-                return tuple(self.make(low, max(low, high)))
-            return tuple(self[i] for i in range(low, high, step))
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError("change index out of range")
-        return self.make(index, index + 1)[0]
-
-    def __iter__(self) -> Iterator[Change]:
-        for chunk in self.chunks():
-            yield from chunk
-
-    def kind_names(self) -> list[str]:
-        """The kinds of change on the line, sorted."""
-        import numpy as np
-
-        return sorted(_KIND_NAMES[k] for k in np.unique(self.kinds).tolist())
-
-    def outcome_names(self) -> list[str]:
-        """The outcomes against the gold on the line, sorted (none without gold)."""
-        import numpy as np
-
-        if self.delta is None:
-            return []
-        signs = np.unique(np.sign(self.delta)).tolist()
-        return sorted(_outcome(sign) for sign in signs)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, (LineChanges, tuple, list)):
-            return NotImplemented
-        return len(self) == len(other) and all(x == y for x, y in zip(self, other))
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"LineChanges({len(self):,} changes on line {self.line})"
-
-
-def _ranges(first: np.ndarray, count: np.ndarray) -> np.ndarray:
-    """The indices ``first[i], ..., first[i] + count[i] - 1`` of every i, in order.
-
-    >>> import numpy as np
-    >>> _ranges(np.array([3, 10]), np.array([2, 3])).tolist()
-    [3, 4, 10, 11, 12]
-    """
-    import numpy as np
-
-    total = int(count.sum())
-    offsets = np.cumsum(count) - count
-    return np.arange(total, dtype=np.int64) - np.repeat(offsets - first, count)
-
-
-@dataclass(frozen=True, slots=True)
-class ChangePattern:
-    """One pattern of change (these words of A became those of B) and how often it occurs.
-
-    Attributes:
-        kind: ``split``, ``merge`` or ``cross``.
-        a: A's words.
-        b: B's words.
-        count: occurrences.
-        fixed, broke, neither: occurrences by outcome against the gold (0 without gold).
-        line: the 1-based line of the first occurrence.
-        sentence: that line's words in A, joined by spaces.
-        index: the index of the occurrence's first word among them.
-    """
-
-    kind: str
-    a: tuple[str, ...]
-    b: tuple[str, ...]
-    count: int
-    fixed: int
-    broke: int
-    neither: int
-    line: int
-    sentence: str
-    index: int = 0
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "a": list(self.a),
-            "b": list(self.b),
-            "count": self.count,
-            "fixed": self.fixed,
-            "broke": self.broke,
-            "neither": self.neither,
-            "line": self.line,
-            "sentence": self.sentence,
-            "index": self.index,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class TextDifference:
-    """A line whose characters differ between A and B (1-based line number)."""
-
-    line: int
-    a: str
-    b: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"line": self.line, "a": self.a, "b": self.b}
-
-
-@dataclass(frozen=True)
-class GoldComparison:
-    """A and B scored against a gold segmentation.
-
-    Attributes:
-        a_scores: :meth:`cws_bench.scoring.ScoreResult.to_dict` of A.
-        b_scores: the same for B.
-        tests: paired bootstrap test of A against B per metric of
-            :data:`TESTED_METRICS`: ``estimate_a`` is A's score, ``estimate_b``
-            B's, and the test's ``difference`` A's minus B's (the two-sided
-            p-value is the same either way round; :meth:`difference` gives
-            B's minus A's); empty when no sentence was scored.
-        outcomes: changes by outcome (``fixed``, ``broke``, ``neither``).
-    """
-
-    a_scores: dict[str, Any]
-    b_scores: dict[str, Any]
-    tests: dict[str, PairedTestResult]
-    outcomes: dict[str, int]
-
-    @property
-    def correct_change(self) -> int:
-        """The net change in correct words, B's minus A's."""
-        return self.b_scores["correct_words"] - self.a_scores["correct_words"]
-
-    def difference(self, metric: str) -> float | None:
-        """B's score minus A's (None when undefined: OOV recall without a dictionary)."""
-        a, b = self.a_scores.get(metric), self.b_scores.get(metric)
-        return None if a is None or b is None else b - a
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "outcomes": dict(self.outcomes),
-            "correct_words": {
-                "a": self.a_scores["correct_words"],
-                "b": self.b_scores["correct_words"],
-                "change": self.correct_change,
-            },
-            "scores": {
-                metric: {
-                    "a": self.a_scores.get(metric),
-                    "b": self.b_scores.get(metric),
-                    "difference": self.difference(metric),
-                    "p_value": self.tests[metric].p_value if metric in self.tests else None,
-                }
-                for metric in COMPARED_METRICS
-            },
-            "tests": {metric: test.to_dict() for metric, test in self.tests.items()},
-            "a": self.a_scores,
-            "b": self.b_scores,
-        }
 
 
 @dataclass(frozen=True)
@@ -617,191 +164,6 @@ class SegmentationDiff:
         return data
 
 
-def _joined(words: Iterable[str]) -> str:
-    """A sentence as one string, its non-empty words separated by one space."""
-    if isinstance(words, JoinedWords):
-        return words.line
-    return " ".join(word for word in words if word)
-
-
-def _words(line: str) -> list[str]:
-    """The inverse of :func:`_joined`."""
-    return line.split(" ") if line else []
-
-
-def _example(number: int, words: Sequence[str], index: int, size: int) -> tuple[int, str, int]:
-    """(line, sentence, index) of a change's example, the sentence clipped around the change."""
-    from cws_bench.analysis.patterns import EXAMPLE_WORDS, clip_words
-
-    low = max(0, index - EXAMPLE_WORDS)
-    return number, clip_words(words, index, index + size), index - low + (low > 0)
-
-
-def _gold_spans(a_words: Sequence[str], gold_words: Sequence[str]) -> set[tuple[int, int]]:
-    """The gold words' intervals on A's characters (aligned, as the scorer does, if they differ)."""
-    a_text, gold_text = "".join(a_words), "".join(gold_words)
-    if a_text == gold_text:
-        return set(to_spans(gold_words))
-    return set(project_spans(gold_words, align_chars(a_text, gold_text)))
-
-
-def _found(words: Sequence[str], start: int, spans: set[tuple[int, int]]) -> int:
-    """How many of ``words``, placed from offset ``start``, are among ``spans``."""
-    return sum((start + s, start + e) in spans for s, e in to_spans(words))
-
-
-def _outcome(delta: int) -> str:
-    return "fixed" if delta > 0 else "broke" if delta < 0 else "neither"
-
-
-def _same_text_line(
-    number: int, a: list[str], b: list[str], gold: list[str] | None
-) -> tuple[LineDiff, list[Change]]:
-    """The changed blocks of a line whose text A and B share."""
-    gold_spans = _gold_spans(a, gold) if gold else None
-    changes: list[Change] = []
-    a_changed: list[bool] = []
-    b_changed: list[bool] = []
-    start = a_index = b_index = 0
-    for a_block, b_block in shared_blocks(a, b):
-        kind = block_kind(a_block, b_block)
-        width = sum(map(len, a_block))
-        a_changed.extend([kind is not None] * len(a_block))
-        b_changed.extend([kind is not None] * len(b_block))
-        if kind is not None:
-            delta = 0
-            outcome = None
-            if gold_spans is not None:
-                delta = _found(b_block, start, gold_spans) - _found(a_block, start, gold_spans)
-                outcome = _outcome(delta)
-            changes.append(
-                Change(number, kind, a_block, b_block, a_index, b_index, start, delta, outcome)
-            )
-        start += width
-        a_index += len(a_block)
-        b_index += len(b_block)
-    line = LineDiff(
-        number,
-        tuple(a),
-        tuple(b),
-        None if gold is None else tuple(gold),
-        tuple(changes),
-        False,
-        tuple(a_changed),
-        tuple(b_changed),
-    )
-    return line, changes
-
-
-def _line_ends(line: str) -> tuple[str, np.ndarray]:
-    """The characters of a line of words joined by single spaces, and each word's end
-    offset in them (found with numpy: no word is made).
-
-    >>> text, ends = _line_ends("结婚 的 和尚未")
-    >>> text, ends.tolist()
-    ('结婚的和尚未', [2, 3, 6])
-    """
-    import numpy as np
-
-    codes = np.frombuffer(line.encode("utf-32-le", "surrogatepass"), dtype="<u4")
-    spaces = np.flatnonzero(codes == ord(" "))
-    del codes
-    ends = np.empty(len(spaces) + 1, dtype=np.int64)
-    ends[:-1] = spaces - np.arange(len(spaces))
-    ends[-1] = len(line) - len(spaces)
-    return line.replace(" ", ""), ends
-
-
-def _is_long(a_line: str, b_line: str) -> bool:
-    """Whether a changed line whose text A and B share is diffed with arrays."""
-    return a_line.count(" ") + 1 >= LONG_LINE and is_joined_line(a_line) and is_joined_line(b_line)
-
-
-def _gold_hits(a: Words, gold_line: str) -> np.ndarray:
-    """Whether each of ``a``'s words is a gold word (the same interval of A's characters;
-    aligned as the scorer aligns them when the gold's characters differ)."""
-    import numpy as np
-
-    from cws_bench.analysis.alignment import hits
-
-    starts = a.starts(np.arange(len(a)))
-    if is_joined_line(gold_line) and gold_line.replace(" ", "") == a.text:
-        _, gold_ends = _line_ends(gold_line)
-        gold_starts = np.concatenate(([0], gold_ends[:-1]))
-        return hits(starts, a.ends, gold_starts, gold_ends)
-    spans = _gold_spans(list(a), _words(gold_line))
-    return np.fromiter(
-        ((s, e) in spans for s, e in zip(starts.tolist(), a.ends.tolist())),
-        dtype=bool,
-        count=len(a),
-    )
-
-
-def _long_same_text_line(number: int, a_line: str, b_line: str, gold_line: str | None) -> LineDiff:
-    """:func:`_same_text_line` of a long line, in numpy: time and memory linear in its length."""
-    import numpy as np
-
-    from cws_bench.analysis.alignment import Words, shared_block_arrays
-
-    text, a_ends = _line_ends(a_line)
-    _, b_ends = _line_ends(b_line)
-    a, b = Words(text, a_ends), Words(text, b_ends)
-    a_first, a_count, b_first, b_count = shared_block_arrays(a_ends, b_ends)
-    changed = (a_count != 1) | (b_count != 1)
-    a_changed, b_changed = np.repeat(changed, a_count), np.repeat(changed, b_count)
-    chosen = np.flatnonzero(changed)
-    a_first, a_count = a_first[chosen], a_count[chosen]
-    b_first, b_count = b_first[chosen], b_count[chosen]
-    kinds = np.where(a_count == 1, 0, np.where(b_count == 1, 1, 2)).astype(np.int8)
-    delta = None
-    gold: Sequence[str] | None = None
-    if gold_line is not None:
-        gold = JoinedWords.from_line(gold_line) if is_joined_line(gold_line) else _words(gold_line)
-        if gold:  # as a short line: an empty gold line gives no outcome
-            a_hits = np.concatenate(([0], np.cumsum(_gold_hits(a, gold_line))))
-            b_hits = np.concatenate(([0], np.cumsum(_gold_hits(b, gold_line))))
-            delta = (b_hits[b_first + b_count] - b_hits[b_first]) - (
-                a_hits[a_first + a_count] - a_hits[a_first]
-            )
-    changes = LineChanges(number, a, b, kinds, a_first, a_count, b_first, b_count, delta)
-    flags: Any = (a_changed, b_changed)  # numpy arrays of booleans, read as sequences
-    return LineDiff(number, a, b, gold, changes, False, *flags)
-
-
-def _text_differs_line(number: int, a: list[str], b: list[str], gold: list[str] | None) -> LineDiff:
-    """A line whose characters differ: B's words matched to A's through a character alignment."""
-    alignment = align_chars("".join(a), "".join(b))
-    a_spans = to_spans(a)
-    b_mapped = [alignment.map_span(start, end) for start, end in to_spans(b)]
-    a_set = set(a_spans)
-    b_set = {span for span in b_mapped if span is not None}
-    return LineDiff(
-        number,
-        tuple(a),
-        tuple(b),
-        None if gold is None else tuple(gold),
-        (),
-        True,
-        tuple(span not in b_set for span in a_spans),
-        tuple(span is None or span not in a_set for span in b_mapped),
-    )
-
-
-def _paired_tests(
-    a_rows: np.ndarray,
-    b_rows: np.ndarray,
-    *,
-    seed: int,
-    resamples: int,
-) -> dict[str, PairedTestResult]:
-    """Paired bootstrap tests of A against B over sentences: precision, recall, F1."""
-    if not len(a_rows):
-        return {}
-    from cws_bench.scoring.per_sentence import paired_tests
-
-    return paired_tests(a_rows, b_rows, seed=seed, resamples=resamples)
-
-
 _END = object()
 """What :func:`_lockstep` sees of a side that has no more lines."""
 
@@ -809,10 +171,10 @@ _END = object()
 def _joined_lines(
     sentences: Iterable[Sequence[str]], normalizer: Normalizer | None
 ) -> Iterator[str]:
-    """Each sentence as one line (:func:`_joined`), normalised character by character (the
+    """Each sentence as one line (:func:`joined`), normalised character by character (the
     word boundaries stay)."""
     for words in sentences:
-        line = _joined(words)
+        line = joined(words)
         del words  # a long sentence's words are not kept while its line is used
         yield line if normalizer is None else normalizer(line)
 
@@ -847,73 +209,8 @@ def _raise_line_counts(counts: list[int], names: tuple[str, str, str]) -> None:
     )
 
 
-def _sentence(line: str) -> Sequence[str]:
-    """A line's words: a long line of words joined by single spaces as a JoinedWords (its
-    words are not made), else the list of them."""
-    if len(line) >= LONG_LINE and line.count(" ") + 1 >= LONG_LINE and is_joined_line(line):
-        return JoinedWords(line, line.count(" ") + 1)
-    return _words(line)
-
-
 def _word_count(line: str) -> int:
     return line.count(" ") + 1 if line else 0
-
-
-class _GoldScores:
-    """A and B scored against the gold in one pass (:class:`SegmentationMetric`), with the
-    rows of the paired tests (:mod:`cws_bench.scoring.per_sentence`) kept as arrays."""
-
-    CHUNK = 4096
-    """Lines scored at once (as score_sentences scores them)..."""
-    CHUNK_CHARACTERS = 2**23
-    """...or fewer when they are long."""
-
-    def __init__(self, words: Dictionary | None) -> None:
-        from cws_bench.scoring.streaming import SegmentationMetric
-
-        self.metrics = [SegmentationMetric(words, per_sentence=True) for _ in "ab"]
-        # (correct, predicted, gold) of each sentence, as the floats the bootstrap takes
-        self.rows = [array("d") for _ in "ab"]
-        self.pending: tuple[list[str], list[str], list[str]] = ([], [], [])
-        self.pending_characters = 0
-
-    def add(self, gold: str, a: str, b: str) -> None:
-        for lines, line in zip(self.pending, (gold, a, b)):
-            lines.append(line)
-        self.pending_characters += len(gold) + len(a) + len(b)
-        if len(self.pending[0]) >= self.CHUNK or self.pending_characters >= self.CHUNK_CHARACTERS:
-            self.flush()
-
-    def flush(self) -> None:
-        gold, *preds = self.pending
-        for metric, pred, rows in zip(self.metrics, preds, self.rows):
-            metric.add_batch(predictions=map(_sentence, pred), references=map(_sentence, gold))
-            for row in metric.take_rows():
-                rows.extend(row)
-        for lines in self.pending:
-            lines.clear()
-        self.pending_characters = 0
-
-    def comparison(
-        self, outcomes: Counter[str], names: tuple[str, str], *, seed: int, resamples: int
-    ) -> tuple[GoldComparison, list[str]]:
-        """The comparison, and the scorer's warnings (each naming its side)."""
-        import numpy as np
-
-        self.flush()
-        a_result, b_result = (metric.compute() for metric in self.metrics)
-        a_rows, b_rows = (
-            np.frombuffer(rows, dtype=np.float64).reshape(-1, 3) for rows in self.rows
-        )
-        warnings = [f"{names[0]}: {warning}" for warning in a_result.warnings]
-        warnings += [f"{names[1]}: {warning}" for warning in b_result.warnings]
-        comparison = GoldComparison(
-            a_scores=a_result.to_dict(),
-            b_scores=b_result.to_dict(),
-            tests=_paired_tests(a_rows, b_rows, seed=seed, resamples=resamples),
-            outcomes={outcome: outcomes[outcome] for outcome in OUTCOMES},
-        )
-        return comparison, warnings
 
 
 PatternKey = tuple[str, str, str]
@@ -1040,7 +337,7 @@ class _DiffPass:
         self.text_examples: list[TextDifference] = []
         self.text_differences = 0
         self.line_diffs: SpillList[LineDiff] = SpillList()
-        self.gold = _GoldScores(words) if gold else None
+        self.gold = GoldScores(words) if gold else None
 
     def add(self, a_line: str, b_line: str, gold_line: str | None) -> None:
         """One line of each side."""
@@ -1048,8 +345,8 @@ class _DiffPass:
         self.a_words += _word_count(a_line)
         self.b_words += _word_count(b_line)
         if self.words is not None:
-            self.oov[0] += sum(word not in self.words for word in _sentence(a_line))
-            self.oov[1] += sum(word not in self.words for word in _sentence(b_line))
+            self.oov[0] += sum(word not in self.words for word in sentence_of(a_line))
+            self.oov[1] += sum(word not in self.words for word in sentence_of(b_line))
         if self.gold is not None and gold_line is not None:
             self.gold.add(gold_line, a_line, b_line)
         if a_line != b_line:
@@ -1059,29 +356,29 @@ class _DiffPass:
         number = self.lines
         line: LineDiff
         if a_line.replace(" ", "") != b_line.replace(" ", ""):
-            a_words, b_words = _words(a_line), _words(b_line)
-            gold_words = None if gold_line is None else _words(gold_line)
+            a_words, b_words = line_words(a_line), line_words(b_line)
+            gold_words = None if gold_line is None else line_words(gold_line)
             self.text_differences += 1
             if len(self.text_examples) < self.max_examples:
                 example = TextDifference(number, " ".join(a_words), " ".join(b_words))
                 self.text_examples.append(example)
-            line = _text_differs_line(number, a_words, b_words, gold_words)
-        elif _is_long(a_line, b_line):
-            line = _long_same_text_line(number, a_line, b_line, gold_line)
+            line = text_differs_line(number, a_words, b_words, gold_words)
+        elif is_long(a_line, b_line):
+            line = long_same_text_line(number, a_line, b_line, gold_line)
             # spilled before its patterns are counted: the pickle's bytes are gone by then
             self.line_diffs.append(line)
             assert isinstance(line.changes, LineChanges)
             self._count_long(line.changes, len(self.line_diffs) - 1)
         else:
-            a_words, b_words = _words(a_line), _words(b_line)
-            gold_words = None if gold_line is None else _words(gold_line)
-            line, changes = _same_text_line(number, a_words, b_words, gold_words)
+            a_words, b_words = line_words(a_line), line_words(b_line)
+            gold_words = None if gold_line is None else line_words(gold_line)
+            line, changes = same_text_line(number, a_words, b_words, gold_words)
             for change in changes:
                 self._count(change)
         if not line.long:
             self.line_diffs.append(line)
-        self.changed_a += _count_true(line.a_changed)
-        self.changed_b += _count_true(line.b_changed)
+        self.changed_a += count_true(line.a_changed)
+        self.changed_b += count_true(line.b_changed)
 
     def _count(self, change: Change) -> None:
         key = _pattern_key(change)
@@ -1098,7 +395,7 @@ class _DiffPass:
         chunk at a time, with numpy (no Change made)."""
         import numpy as np
 
-        for number, kind in enumerate(_KIND_NAMES):
+        for number, kind in enumerate(KIND_NAMES):
             of_kind = changes.kinds == number
             counts = self.kinds[kind]
             counts["changes"] += int(np.count_nonzero(of_kind))
@@ -1145,7 +442,7 @@ class _DiffPass:
         if position not in read:
             read[position] = self.line_diffs[position]
         line = read[position]
-        return _example(line.line, line.a, a_index, key[1].count(" ") + 1)
+        return example_of(line.line, line.a, a_index, key[1].count(" ") + 1)
 
     def check_strict(self, a_name: str, b_name: str) -> None:
         if self.text_differences:
@@ -1182,8 +479,8 @@ def _token_diff(
     try:
         return diff_token_ids(
             *token_ids,
-            [_words(line) for line in lines[0]],
-            [_words(line) for line in lines[1]],
+            [line_words(line) for line in lines[0]],
+            [line_words(line) for line in lines[1]],
             examples=max_examples,
         )
     except ValueError as error:
@@ -1351,7 +648,7 @@ def read_side(
     """One side of a diff: its sentences of words, and its token ids when it has them.
 
     ``source`` is a segmentation file, or a baseline file
-    (:func:`cws_bench.regression.baseline.save_baseline`): its stored segmentation of
+    (:func:`cws_bench.regression.baseline_file.save_baseline`): its stored segmentation of
     ``corpus`` (a label it holds; may be left out when it holds one corpus), with the
     token ids of a tokenizer's baseline. ``token_ids`` is a token-id file
     (:func:`cws_bench.regression.tokens.save_token_ids`) of a segmentation file.
@@ -1366,7 +663,7 @@ def read_side(
     if not _is_baseline(source):
         ids = None if token_ids is None else load_token_ids(token_ids)
         return _segmented(source, encoding), ids
-    from cws_bench.regression.baseline import load_baseline
+    from cws_bench.regression.baseline_file import load_baseline
 
     if token_ids is not None:
         raise CwsBenchError(
@@ -1389,7 +686,7 @@ def read_side(
             f"{name}: the baseline of {record.corpus.label} holds no segmentation",
             "record it again with the segmentation kept",
         )
-    return (_words(line) for line in record.segmentation), record.token_ids
+    return (line_words(line) for line in record.segmentation), record.token_ids
 
 
 def diff_tokenizers(

@@ -16,17 +16,11 @@ from itertools import islice
 from typing import IO, TYPE_CHECKING, Any
 
 from cws_bench.metrics.units import Units, format_p_value, units
+from cws_bench.regression.changes import KINDS, LISTS, Change, ChangePattern, LineDiff
 from cws_bench.regression.check import CheckResult
-from cws_bench.regression.diff import (
-    COMPARED_METRICS,
-    KINDS,
-    LISTS,
-    Change,
-    ChangePattern,
-    LineDiff,
-    SegmentationDiff,
-)
+from cws_bench.regression.diff import SegmentationDiff
 from cws_bench.reports.tables import plural
+from cws_bench.score_registry import compared_scores
 
 if TYPE_CHECKING:
     from cws_bench.regression.baseline import Baseline
@@ -73,14 +67,6 @@ def _clipped(words: Sequence[str], limit: int) -> str:
 HTML_PAGE = 100
 """Changed lines the HTML page shows at once: the others are a page away (or filtered out)."""
 
-LABELS = {
-    "precision": "precision",
-    "recall": "recall",
-    "f1": "F1",
-    "oov_recall": "OOV recall",
-    "iv_recall": "IV recall",
-    "boundary_f1": "boundary F1",
-}
 KIND_LABELS = {"split": "split", "merge": "merged", "cross": "boundary moved"}
 
 
@@ -237,12 +223,13 @@ def render_diff_text(
             f"({gold.correct_change:+,})"
         )
         out.append(f"  {'':<12} {'A':>7} {'B':>7} {'Δ':>7}  {'p-value':>7}")
-        for metric in COMPARED_METRICS:
+        for score in compared_scores():
+            metric = score.name
             if gold.a_scores.get(metric) is None:
                 continue
             test = gold.tests.get(metric)
             out.append(
-                f"  {LABELS[metric]:<12} {unit.score(gold.a_scores[metric]):>7} "
+                f"  {score.label:<12} {unit.score(gold.a_scores[metric]):>7} "
                 f"{unit.score(gold.b_scores[metric]):>7} "
                 f"{unit.points(gold.difference(metric)):>7}  "
                 f"{format_p_value(test.p_value if test else None):>7}"
@@ -420,7 +407,7 @@ def line_pieces(
 def _changes_before(line: LineDiff, side: str, shown: int) -> Sequence[Change]:
     """The changes of ``line`` whose block starts among the first ``shown`` words of a side
     (a long line's others are not made)."""
-    from cws_bench.regression.diff import LineChanges
+    from cws_bench.regression.changes import LineChanges
 
     changes = line.changes
     if not isinstance(changes, LineChanges):
@@ -454,7 +441,7 @@ def line_kinds(line: LineDiff) -> list[str]:
     """
     if line.text_differs:
         return ["differs"]
-    from cws_bench.regression.diff import LineChanges
+    from cws_bench.regression.changes import LineChanges
 
     if isinstance(line.changes, LineChanges):
         return line.changes.kind_names()
@@ -463,7 +450,7 @@ def line_kinds(line: LineDiff) -> list[str]:
 
 def line_outcomes(line: LineDiff) -> list[str]:
     """The outcomes against the gold of the changes on a line, sorted."""
-    from cws_bench.regression.diff import LineChanges
+    from cws_bench.regression.changes import LineChanges
 
     if isinstance(line.changes, LineChanges):
         return line.changes.outcome_names()
@@ -519,14 +506,14 @@ def render_diff_html(diff: SegmentationDiff, *, max_lines: int = HTML_LINES) -> 
     if diff.gold is not None:
         metrics = [
             {
-                "label": LABELS[metric],
-                "a": diff.gold.a_scores.get(metric),
-                "b": diff.gold.b_scores.get(metric),
-                "difference": diff.gold.difference(metric),
-                "test": diff.gold.tests.get(metric),
+                "label": score.label,
+                "a": diff.gold.a_scores.get(score.name),
+                "b": diff.gold.b_scores.get(score.name),
+                "difference": diff.gold.difference(score.name),
+                "test": diff.gold.tests.get(score.name),
             }
-            for metric in COMPARED_METRICS
-            if diff.gold.a_scores.get(metric) is not None
+            for score in compared_scores()
+            if diff.gold.a_scores.get(score.name) is not None
         ]
     examples = [example_parts(pattern) for pattern in diff.patterns]
     return _diff_template().render(

@@ -19,9 +19,10 @@ from typing import Any
 from cws_bench.reports import charts
 from cws_bench.reports import tables as fmt
 from cws_bench.reports.buckets import bucket_chart
-from cws_bench.reports.published import PublishedView, published_view
+from cws_bench.reports.published import PublishedView, published_headings, published_view
 from cws_bench.reports.tables import Board, BoardRow, build_boards
 from cws_bench.results.model import BakeoffResult
+from cws_bench.score_registry import board_scores
 
 __all__ = ["example_parts", "render_html"]
 
@@ -231,6 +232,9 @@ def template_environment(**filters: Any) -> Any:
         keep_trailing_newline=True,
     )
     environment.globals["report_units"] = fmt.report_units
+    # the leaderboard's score columns: R, P, F1 (with their intervals), then the others
+    environment.globals["score_columns"] = lambda: board_scores("html")
+    environment.globals["published_headings"] = published_headings
     environment.filters.update(
         score=fmt.format_score,
         interval=fmt.format_interval,

@@ -10,7 +10,7 @@ escaped. The file is a fragment to ``\\input``; it needs ``\\usepackage{booktabs
 
 The numbers are those of :mod:`cws_bench.reports.tables` (percentages with two
 decimals by default, as every command prints them), so the LaTeX and Markdown always
-agree; ``score --format latex`` shares the table's style (:data:`LATEX_SCORE_COLUMNS`,
+agree; ``score --format latex`` shares the table's style (:func:`latex_score_columns`,
 :func:`beaten_superscript`, :func:`unit_word`).
 The escaping and the ``tabular`` skeleton are shared with
 :meth:`cws_bench.run.comparison.ComparisonReport.to_latex`.
@@ -42,13 +42,14 @@ from cws_bench.reports.tables import (
     with_units,
 )
 from cws_bench.results.model import LEAKED, TRAINED_ON_IT, BakeoffResult, PairResult
+from cws_bench.score_registry import board_scores
 
 __all__ = [
     "LATEX_MISSING",
-    "LATEX_SCORE_COLUMNS",
     "beaten_superscript",
     "escape_latex",
     "interval_header",
+    "latex_score_columns",
     "render_latex",
     "tabular",
     "unit_word",
@@ -86,15 +87,16 @@ def escape_latex(text: str) -> str:
     return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in str(text))
 
 
-LATEX_SCORE_COLUMNS: tuple[tuple[str, str], ...] = (
-    ("recall", "R"),
-    ("precision", "P"),
-    ("f1", "F"),
-    ("oov_recall", "R\\textsubscript{oov}"),
-    ("iv_recall", "R\\textsubscript{iv}"),
-)
-"""(score, header) of the score columns of every LaTeX table, in order (SIGHAN's R, P, F;
-the F interval follows F): ``leaderboard.tex`` and ``score --format latex`` alike."""
+def latex_score_columns(has_dictionary: bool) -> list[tuple[str, str]]:
+    """(score, header) of the score columns of every LaTeX table, in order (SIGHAN's R, P, F;
+    the F interval follows F; the dictionary's scores only with one): ``leaderboard.tex``
+    and ``score --format latex`` alike.
+
+    >>> [key for key, _ in latex_score_columns(False)]
+    ['recall', 'precision', 'f1']
+    """
+    shown = board_scores("latex")
+    return [(s.name, s.latex) for s in shown if has_dictionary or not s.needs_dictionary]
 
 
 def beaten_superscript(letters: Sequence[str]) -> str:
@@ -186,7 +188,7 @@ def _score(key: str) -> Callable[[PairResult], float | None]:
 
 
 def _columns(board: Board) -> list[_Column]:
-    shown = LATEX_SCORE_COLUMNS if board.has_oov() else LATEX_SCORE_COLUMNS[:3]
+    shown = latex_score_columns(board.has_oov())
     columns: list[_Column] = [(header, _score(key), format_score) for key, header in shown]
     if any(row.pair.timing.get("chars_per_s") is not None for row in board.rows):
         columns.append(("chars/s", lambda p: p.timing.get("chars_per_s"), format_speed))

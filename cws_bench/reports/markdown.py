@@ -42,6 +42,7 @@ from cws_bench.reports.tables import (
 )
 from cws_bench.reports.tokens import token_markdown
 from cws_bench.results.model import BakeoffResult
+from cws_bench.score_registry import board_scores
 
 __all__ = ["escape_markdown", "render_markdown"]
 
@@ -66,39 +67,32 @@ def _beats_cell(board: Board, row: BoardRow) -> str:
 
 
 def _main_table(board: Board, confidence: str) -> list[str]:
-    header = [
-        "#",
-        "Segmenter",
-        "Track",
-        "R",
-        "P",
-        "F",
-        f"F {confidence} CI",
-        "OOV rate",
-        "R_oov",
-        "R_iv",
+    shown = board_scores()  # R, P, F (its interval after it), the dictionary's
+    header = ["#", "Segmenter", "Track"]
+    for score in shown:
+        header.append(score.markdown or score.board)
+        if score.name == "f1":
+            header.append(f"F {confidence} CI")
+    header += [
         "chars/s",
         "Better than",
     ]
     rows = []
     for row in board.rows:
         scores = row.pair.scores
-        f1 = format_score(scores.get("f1"))
+        cells = [row.letter, _name(row), escape_markdown(row.pair.track)]
+        for score in shown:
+            value = format_score(scores.get(score.name))
+            if score.name == "f1":
+                best = board.is_winner(row)
+                cells += [
+                    f"**{value}**" if best else value,
+                    format_interval(row.pair.intervals.get("f1")),
+                ]
+            else:
+                cells.append(value)
         rows.append(
-            [
-                row.letter,
-                _name(row),
-                escape_markdown(row.pair.track),
-                format_score(scores.get("recall")),
-                format_score(scores.get("precision")),
-                f"**{f1}**" if board.is_winner(row) else f1,
-                format_interval(row.pair.intervals.get("f1")),
-                format_score(scores.get("oov_rate")),
-                format_score(scores.get("oov_recall")),
-                format_score(scores.get("iv_recall")),
-                format_speed(row.pair.timing.get("chars_per_s")),
-                _beats_cell(board, row),
-            ]
+            [*cells, format_speed(row.pair.timing.get("chars_per_s")), _beats_cell(board, row)]
         )
     for pair in board.failed:
         rows.append(
@@ -106,11 +100,11 @@ def _main_table(board: Board, confidence: str) -> list[str]:
                 "",
                 f"{escape_markdown(pair.segmenter)} *({escape_markdown(pair.status)})*",
                 escape_markdown(pair.track),
-                *[MISSING] * 8,
+                *[MISSING] * (len(shown) + 2),
                 "",
             ]
         )
-    return _table(header, "clcrrrrrrrrl", rows)
+    return _table(header, "clc" + "r" * (len(shown) + 2) + "l", rows)
 
 
 DETAILS = (

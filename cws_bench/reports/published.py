@@ -18,15 +18,18 @@ from cws_bench.metrics.tables import escape_markdown
 from cws_bench.reports.tables import Board, format_score, report_units
 from cws_bench.results.published import (
     BASELINE_EXPLANATION,
+    METRICS,
     BaselineDifference,
     PublishedRow,
     baseline_differences,
     load_published,
     published_for,
 )
+from cws_bench.score_registry import SCORES
 
 __all__ = [
     "PublishedView",
+    "published_headings",
     "published_latex",
     "published_markdown",
     "published_text",
@@ -108,7 +111,13 @@ def _figures(row: PublishedRow) -> list[str]:
     return [format_score(value) for value in row.figures().values()]
 
 
-HEADER = ("Row", "System", "R", "P", "F", "OOV rate", "R_oov", "R_iv", "Source")
+def published_headings(heading: str) -> list[str]:
+    """The figures' headings in a kind of table (``board``, ``markdown``, ``latex``,
+    ``html``), as the leaderboard above calls each score (:mod:`cws_bench.score_registry`)."""
+    shown = [SCORES[name] for name in METRICS]
+    if heading == "markdown":
+        return [s.markdown or s.board for s in shown]
+    return [getattr(s, heading) or s.board for s in shown]
 
 
 def published_markdown(board: Board) -> list[str]:
@@ -119,8 +128,8 @@ def published_markdown(board: Board) -> list[str]:
     lines = [
         f"**{escape_markdown(view.title)}**",
         "",
-        "| " + " | ".join(HEADER) + " |",
-        "|:--|:--|--:|--:|--:|--:|--:|--:|:--|",
+        "| " + " | ".join(["Row", "System", *published_headings("markdown"), "Source"]) + " |",
+        "|:--|:--|" + "--:|" * len(METRICS) + ":--|",
     ]
     for row in view.rows:
         cells = [row.kind, _name(row), *_figures(row), row.table]
@@ -138,7 +147,7 @@ def published_text(board: Board) -> list[str]:
     if view is None:
         return []
     cells = [[row.kind, _name(row), *_figures(row)] for row in view.rows]
-    header = ["", "", *(cell if cell != "OOV rate" else "OOV" for cell in HEADER[2:-1])]
+    header = ["", "", *published_headings("board")]
     widths = [max(len(line[i]) for line in [header, *cells]) for i in range(len(header))]
 
     def line(values: list[str]) -> str:
@@ -171,17 +180,7 @@ def published_latex(
     view = published_view(board)
     if view is None:
         return []
-    header = [
-        "Row",
-        "System",
-        "R",
-        "P",
-        "F",
-        "OOV",
-        "R\\textsubscript{oov}",
-        "R\\textsubscript{iv}",
-        "Source",
-    ]
+    header = ["Row", "System", *published_headings("latex"), "Source"]
     body = [
         " & ".join(escape_latex(cell) for cell in [row.kind, _name(row), *_figures(row), row.table])
         for row in view.rows
@@ -195,5 +194,12 @@ def published_latex(
     )
     return [
         "",
-        *tabular("llrrrrrrl", header, body, caption, label=_latex_label(board.corpus), after=after),
+        *tabular(
+            "ll" + "r" * len(METRICS) + "l",
+            header,
+            body,
+            caption,
+            label=_latex_label(board.corpus),
+            after=after,
+        ),
     ]

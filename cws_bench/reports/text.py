@@ -36,6 +36,7 @@ from cws_bench.reports.tokens import HEADER as TOKEN_HEADER
 from cws_bench.reports.tokens import NUMERIC as TOKEN_NUMERIC
 from cws_bench.reports.tokens import token_rows
 from cws_bench.results.model import BakeoffResult
+from cws_bench.score_registry import board_scores
 
 __all__ = ["render_across_corpora", "render_leaderboard", "render_text"]
 
@@ -79,43 +80,33 @@ def _winner_line(winner: TrackWinner, tracks: int) -> str:
 
 
 def _board_lines(board: Board, confidence: str, settings: dict[str, Any]) -> list[str]:
-    header = [
-        "#",
-        "segmenter",
-        "track",
-        "R",
-        "P",
-        "F",
-        f"F {confidence} CI",
-        "OOV",
-        "R_oov",
-        "R_iv",
-    ]
+    shown = board_scores()  # R, P, F (its interval after it), the dictionary's
+    header = ["#", "segmenter", "track"]
+    for score in shown:
+        header.append(score.board)
+        if score.name == "f1":
+            header.append(f"F {confidence} CI")
     header += ["chars/s", "better than"]
     rows = []
     for row in board.rows:
         pair = row.pair
         scores = pair.scores
         marks = "".join(f" [{n}]" for n in row.notes)
+        cells = [row.letter, pair.segmenter + marks, pair.track]
+        for score in shown:
+            cells.append(format_score(scores.get(score.name)))
+            if score.name == "f1":
+                cells.append(format_interval(pair.intervals.get("f1")))
         rows.append(
             [
-                row.letter,
-                pair.segmenter + marks,
-                pair.track,
-                format_score(scores.get("recall")),
-                format_score(scores.get("precision")),
-                format_score(scores.get("f1")),
-                format_interval(pair.intervals.get("f1")),
-                format_score(scores.get("oov_rate")),
-                format_score(scores.get("oov_recall")),
-                format_score(scores.get("iv_recall")),
+                *cells,
                 format_speed(pair.timing.get("chars_per_s")),
                 "excluded" if row.excluded else " ".join(row.beats) if board.tested else MISSING,
             ]
         )
     for pair in board.failed:
-        rows.append(["", pair.segmenter, pair.track, pair.status, *[""] * 8])
-    right = [False, False, False, *[True] * 8, False]
+        rows.append(["", pair.segmenter, pair.track, pair.status, *[""] * (len(shown) + 2)])
+    right = [False, False, False, *[True] * (len(shown) + 2), False]
     lines = [board.corpus, *_columns(header, rows, right)]
     lines += [f"  {_winner_line(winner, len(board.winners))}" for winner in board.winners]
     detectable = detectable_note(board.corpus, settings)

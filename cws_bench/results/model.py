@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeGuard
 
 from cws_bench.metrics.defaults import DEFAULT_ALPHA
 from cws_bench.metrics.units import plural
+from cws_bench.score_registry import SCORES, scores_of_kind
 from cws_bench.text.dictionary_checks import is_leak_warning
 
 if TYPE_CHECKING:
@@ -57,21 +58,13 @@ TEXT_RENDERER = "cws_bench.reports.text:render_text"
 """What ``str(BakeoffResult)`` renders with, ``"module:function"`` imported when asked for."""
 LEAKED = "its dictionary saw the test data"
 """Why a closed-track row whose dictionary leaked the test words is never ranked."""
-_SCORE_NAMES = (
-    "precision",
-    "recall",
-    "f1",
-    "oov_rate",
-    "oov_recall",
-    "iv_recall",
-    "boundary_precision",
-    "boundary_recall",
-    "boundary_f1",
-    "gold_words",
-    "pred_words",
-    "correct_words",
-)
-"""The scores a :class:`PairResult` reads through as attributes, as ScoreResult has them."""
+_WORD_COUNTS = ("gold_words", "pred_words", "correct_words")
+
+
+def _score_names() -> tuple[str, ...]:
+    """The registered scores, then the word counts: what a :class:`PairResult` reads through
+    as attributes (as ScoreResult has them), and the score columns of results.csv."""
+    return (*SCORES, *_WORD_COUNTS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,19 +78,19 @@ class Interval:
         return {"low": self.low, "high": self.high}
 
 
-_SCORES_HEAD = ("precision", "recall", "f1")
 _SCORES_BETA = ("fbeta", "beta")
-_SCORES_MIDDLE = (
-    "gold_words",
-    "pred_words",
-    "correct_words",
-    "oov_rate",
-    "oov_recall",
-    "iv_recall",
-    "boundary_precision",
-    "boundary_recall",
-    "boundary_f1",
-)
+
+
+def _scores_head() -> tuple[str, ...]:
+    """The keys before F-beta: the word scores."""
+    return tuple(s.name for s in scores_of_kind("word"))
+
+
+def _scores_middle() -> tuple[str, ...]:
+    """The keys after F-beta: the word counts, then the other scores."""
+    return (*_WORD_COUNTS, *(s.name for s in SCORES.values() if s.kind != "word"))
+
+
 _SCORES_TAIL = (
     "sentences",
     "characters",
@@ -113,7 +106,10 @@ _SCORES_TAIL = (
     "method",
     "signature",
 )
-_SCORES_KEYS = frozenset(_SCORES_HEAD + _SCORES_BETA + _SCORES_MIDDLE + _SCORES_TAIL)
+
+
+def _scores_keys() -> frozenset[str]:
+    return frozenset(_scores_head() + _SCORES_BETA + _scores_middle() + _SCORES_TAIL)
 
 
 class _StoredMapping(Mapping[str, Any]):
@@ -150,6 +146,8 @@ class PairScores(_StoredMapping):
         fbeta, beta: F-beta and its beta, when beta is not 1 (None: not stored).
         method_counts: the counting method's own counts (``sighan``: insertions,
             deletions, substitutions), after the boundary scores.
+        extra_scores: the registered scores (:data:`cws_bench.score_registry.SCORES`)
+            that have no field here, by name.
     """
 
     precision: float
@@ -180,13 +178,14 @@ class PairScores(_StoredMapping):
     fbeta: float | None = None
     beta: float | None = None
     method_counts: dict[str, int] = field(default_factory=dict)
+    extra_scores: dict[str, float | None] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """The scores as ``ScoreResult.to_dict`` gives them, in its key order."""
-        data: dict[str, Any] = {key: getattr(self, key) for key in _SCORES_HEAD}
+        data: dict[str, Any] = {key: self._value(key) for key in _scores_head()}
         if self.beta is not None:
             data.update(fbeta=self.fbeta, beta=self.beta)
-        data.update((key, getattr(self, key)) for key in _SCORES_MIDDLE)
+        data.update((key, self._value(key)) for key in _scores_middle())
         data.update(self.method_counts)
         data.update((key, getattr(self, key)) for key in _SCORES_TAIL)
         return data
@@ -198,19 +197,26 @@ class PairScores(_StoredMapping):
         Raises:
             KeyError: a score is missing.
         """
-        known = {key: data[key] for key in _SCORES_HEAD + _SCORES_MIDDLE + _SCORES_TAIL}
+        stored = {key: data[key] for key in _scores_head() + _scores_middle() + _SCORES_TAIL}
+        fields = cls.__dataclass_fields__
+        keys = _scores_keys()
         return cls(
-            **known,
+            **{k: v for k, v in stored.items() if k in fields},
             fbeta=data.get("fbeta"),
             beta=data.get("beta"),
-            method_counts={k: v for k, v in data.items() if k not in _SCORES_KEYS},
+            method_counts={k: v for k, v in data.items() if k not in keys},
+            extra_scores={k: v for k, v in stored.items() if k not in fields},
         )
+
+    def _value(self, key: str) -> Any:
+        """A key's value: a field, or a registered score that is none (``extra_scores``)."""
+        return self.extra_scores[key] if key in self.extra_scores else getattr(self, key)
 
     def __getitem__(self, key: str) -> Any:
         if key in self.method_counts:
             return self.method_counts[key]
-        if key in _SCORES_KEYS and (key not in _SCORES_BETA or self.beta is not None):
-            return getattr(self, key)
+        if key in _scores_keys() and (key not in _SCORES_BETA or self.beta is not None):
+            return self._value(key)
         raise KeyError(key)
 
 
@@ -353,7 +359,7 @@ class PairResult:
 
     def __getattr__(self, name: str) -> Any:
         # precision, recall, f1, ... read through to the scores (None when not scored).
-        if name in _SCORE_NAMES:
+        if name in _score_names():
             return self.scores.get(name)
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
@@ -375,7 +381,7 @@ class PairResult:
         if self.ok:
             cells += [
                 (name, "—" if value is None else f"{value:.3f}")
-                for name in ("precision", "recall", "f1", "oov_rate", "oov_recall", "iv_recall")
+                for name in (s.name for s in scores_of_kind("word", "oov"))
                 for value in [self.scores.get(name)]
             ]
         else:
@@ -1052,7 +1058,7 @@ class BakeoffResult:
                 "error": p.error,
                 "version": p.segmenter_info.get("version"),
             }
-            for key in (*_SCORE_NAMES, "mismatched_lines"):
+            for key in (*_score_names(), "mismatched_lines"):
                 row[key] = p.scores.get(key)
             for metric in ("precision", "recall", "f1"):
                 interval = p.intervals.get(metric)

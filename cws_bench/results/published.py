@@ -72,7 +72,8 @@ TRACKS = ("baseline", "topline", "closed", "open")
 """Kinds of published row, in the order the reports show them after sorting by F."""
 
 METRICS = ("recall", "precision", "f1", "oov_rate", "oov_recall", "iv_recall")
-"""The figures of a row, as the bakeoff's tables give them (R, P, F, OOV, R_oov, R_iv)."""
+"""The figures of a row, as the bakeoff's tables give them (R, P, F, OOV, R_oov, R_iv): the
+data file's columns, each a registered score (:data:`cws_bench.score_registry.SCORES`)."""
 
 _ROW_KEYS = frozenset({"corpus", "track", "system", "site", "run", "table", "note", *METRICS})
 _REQUIRED = frozenset(_ROW_KEYS - {"note"})

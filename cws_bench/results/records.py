@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from cws_bench.metrics.units import plural
+from cws_bench.score_registry import SCORES
 from cws_bench.text.io import PathLike, atomic_write
 
 __all__ = [
@@ -82,20 +83,15 @@ RECORD_SCHEMA: dict[str, Any] = {
             "type": "object",
             "required": ["precision", "recall", "f1", "gold_words", "pred_words", "correct_words"],
             "properties": {
-                "precision": _FRACTION,
-                "recall": _FRACTION,
-                "f1": _FRACTION,
+                **{
+                    s.name: (_OPTIONAL_FRACTION if s.needs_dictionary or s.compute else _FRACTION)
+                    for s in SCORES.values()
+                },
                 "fbeta": _FRACTION,
                 "beta": {"type": "number", "exclusiveMinimum": 0},
                 "gold_words": _COUNT,
                 "pred_words": _COUNT,
                 "correct_words": _COUNT,
-                "oov_rate": _OPTIONAL_FRACTION,
-                "oov_recall": _OPTIONAL_FRACTION,
-                "iv_recall": _OPTIONAL_FRACTION,
-                "boundary_precision": _FRACTION,
-                "boundary_recall": _FRACTION,
-                "boundary_f1": _FRACTION,
                 "signature": {"type": "string"},
             },
         },

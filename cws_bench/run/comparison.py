@@ -44,6 +44,7 @@ from cws_bench.errors import CwsBenchError, Fix
 from cws_bench.metrics.tables import escape_markdown
 from cws_bench.metrics.units import Units, format_p_value, plural, units
 from cws_bench.results.model import Comparison, Interval, detectable_differences
+from cws_bench.score_registry import scores_of_kind
 from cws_bench.scoring import ScoreResult, score_files, score_sentences
 from cws_bench.scoring.methods import get_method
 from cws_bench.text.io import PathLike, display_name, read_segmented
@@ -227,22 +228,20 @@ class ComparisonReport:
 
     def _columns(self) -> list[tuple[str, str]]:
         """(key, heading) of the score columns shown."""
-        columns = [("precision", "P"), ("recall", "R"), ("f1", "F1")]
-        if self.has_dictionary:
-            columns += [("oov_rate", "OOV rate"), ("oov_recall", "OOV-R"), ("iv_recall", "IV-R")]
-        return columns
+        kinds = ("word", "oov") if self.has_dictionary else ("word",)
+        return [(s.name, s.short) for s in scores_of_kind(*kinds)]
 
     def _flat_rows(self) -> list[dict[str, Any]]:
         out = []
         for row in self.rows:
             scores = row.result.to_dict()
             flat: dict[str, Any] = {"system": row.name, "letter": row.letter}
-            for key in ("precision", "recall", "f1"):
+            for key in (s.name for s in scores_of_kind("word")):
                 flat[key] = scores[key]
                 if key in row.intervals:
                     flat[f"{key}_low"] = row.intervals[key].low
                     flat[f"{key}_high"] = row.intervals[key].high
-            for key in ("oov_rate", "oov_recall", "iv_recall"):
+            for key in (s.name for s in scores_of_kind("oov")):
                 flat[key] = scores[key]
             for key in ("gold_words", "pred_words", "correct_words"):
                 flat[key] = scores[key]
@@ -393,15 +392,15 @@ class ComparisonReport:
         of the systems a row's F beats as its superscript, R_oov and R_iv; the unit (%,
         unless ``scale``) and the OOV rate in the caption, the signature under it."""
         from cws_bench.reports.latex import (
-            LATEX_SCORE_COLUMNS,
             beaten_superscript,
             interval_header,
+            latex_score_columns,
             tabular,
             unit_word,
         )
 
         unit = units(scale, digits)
-        columns = LATEX_SCORE_COLUMNS if self.has_dictionary else LATEX_SCORE_COLUMNS[:3]
+        columns = latex_score_columns(self.has_dictionary)
         best: dict[str, float] = {}
         for key, _ in columns:
             present = [row.result.to_dict()[key] for row in self.rows]

@@ -245,6 +245,7 @@ class SighanMethod(CountingMethod):
             boundary_precision=interval.boundary_precision,
             boundary_recall=interval.boundary_recall,
             boundary_f1=interval.boundary_f1,
+            extra=interval.extra,
         )
 
     def result_fields(self, own: Any) -> dict[str, int]:

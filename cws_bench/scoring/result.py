@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from cws_bench.errors import CwsBenchError
 from cws_bench.metrics.units import plural, units
+from cws_bench.score_registry import SCORES, scores_of_kind
 from cws_bench.scoring.counts import SegCounts
 from cws_bench.scoring.methods import CountingMethod, get_method
 from cws_bench.scoring.scores import SegScores, score_counts
@@ -72,6 +73,8 @@ class ScoreResult(Mapping[str, Any]):
 
     def __getattr__(self, name: str) -> Any:
         # precision, recall, f1, ... read through to the scores.
+        if name in SCORES:
+            return SCORES[name].of(self.scores)
         if name in SegScores.__dataclass_fields__:
             return getattr(self.scores, name)
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
@@ -115,11 +118,8 @@ class ScoreResult(Mapping[str, Any]):
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe dict with a stable key order: scores, counts, settings."""
         scores = self.scores
-        out: dict[str, Any] = {
-            "precision": scores.precision,
-            "recall": scores.recall,
-            "f1": scores.f1,
-        }
+        # the word scores, F-beta, the word counts, the other scores (score_registry's order)
+        out: dict[str, Any] = {s.name: s.of(scores) for s in scores_of_kind("word")}
         if self.beta != 1.0:
             out["fbeta"] = scores.fbeta
             out["beta"] = self.beta
@@ -127,13 +127,8 @@ class ScoreResult(Mapping[str, Any]):
             gold_words=self.gold_words,
             pred_words=self.pred_words,
             correct_words=self.correct_words,
-            oov_rate=scores.oov_rate,
-            oov_recall=scores.oov_recall,
-            iv_recall=scores.iv_recall,
-            boundary_precision=scores.boundary_precision,
-            boundary_recall=scores.boundary_recall,
-            boundary_f1=scores.boundary_f1,
         )
+        out.update((s.name, s.of(scores)) for s in SCORES.values() if s.kind != "word")
         out.update(self.counting_method.result_fields(self.sighan))
         counts = self.counts
         out.update(
@@ -210,19 +205,14 @@ class ScoreResult(Mapping[str, Any]):
             ("gold words", f"{self.gold_words:,}"),
             ("predicted words", f"{self.pred_words:,}"),
             ("correct words", f"{self.correct_words:,}"),
-            ("precision", shown(s.precision)),
-            ("recall", shown(s.recall)),
-            ("F1", shown(s.f1)),
         ]
+        rows += [(score.label, shown(score.of(s))) for score in scores_of_kind("word")]
         if self.beta != 1.0:
             rows.append((f"F{self.beta:g}", shown(s.fbeta)))
-        boundary = (s.boundary_precision, s.boundary_recall, s.boundary_f1)
-        rows += [
-            ("OOV rate", shown(s.oov_rate)),
-            ("OOV recall", shown(s.oov_recall)),
-            ("IV recall", shown(s.iv_recall)),
-            ("boundary P/R/F1", " / ".join(map(shown, boundary))),
-        ]
+        others = [score for score in SCORES.values() if score.kind != "word"]
+        rows += [(score.label, shown(score.of(s))) for score in others if score.kind != "boundary"]
+        boundary = scores_of_kind("boundary")  # one row: P / R / F1
+        rows.append(("boundary P/R/F1", " / ".join(shown(score.of(s)) for score in boundary)))
         # the method's own counts (sighan: insertions, deletions, substitutions)
         own_counts = self.counting_method.result_fields(self.sighan)
         rows += [(name, f"{value:,}") for name, value in own_counts.items()]

@@ -8,10 +8,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from cws_bench.metrics.counts import precision_recall_fscore_from_counts
+from cws_bench.score_registry import SCORES
 
 if TYPE_CHECKING:
     from cws_bench.scoring.counts import SegCounts
@@ -24,6 +26,8 @@ class SegScores:
     """Scores of one set of counts, as fractions in [0, 1].
 
     OOV figures are None when no dictionary was given (absent, not zero).
+    ``extra`` holds the registered scores that are no field here
+    (:data:`cws_bench.score_registry.SCORES` rows with a ``compute``), by name.
     """
 
     precision: float
@@ -37,6 +41,7 @@ class SegScores:
     boundary_precision: float
     boundary_recall: float
     boundary_f1: float
+    extra: Mapping[str, float | None] = field(default_factory=dict)
 
 
 def _ratio(numerator: int, denominator: int) -> float | None:
@@ -99,4 +104,9 @@ def score_counts(counts: SegCounts, *, has_dictionary: bool, beta: float = 1.0) 
         boundary_precision=bounds.precision,
         boundary_recall=bounds.recall,
         boundary_f1=bounds.fscore,
+        extra={
+            s.name: None if s.needs_dictionary and not has_dictionary else s.compute(counts)
+            for s in SCORES.values()
+            if s.compute is not None
+        },
     )

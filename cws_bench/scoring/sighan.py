@@ -755,12 +755,7 @@ def format_sighan_summary(counts: SighanCounts, pred_name: str, *, has_dictionar
     if recall is not None and precision is not None:
         # (1 + beta)·P·R / (beta·P + R) with beta = 1, from the unrounded P and R.
         fmeasure = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    oov_rate = oov_recall = iv_recall = None
-    if has_dictionary:
-        iv = counts.truth_words - counts.oov
-        oov_rate = counts.oov / counts.truth_words if counts.truth_words else None
-        oov_recall = 1 - counts.oov_missed / counts.oov if counts.oov else None
-        iv_recall = 1 - counts.iv_missed / iv if iv else None
+    dictionary = counts.scores(has_dictionary=has_dictionary)  # OOV figures: None without
     numbers = [
         ("TOTAL INSERTIONS", str(counts.insertions)),
         ("TOTAL DELETIONS", str(counts.deletions)),
@@ -771,9 +766,9 @@ def format_sighan_summary(counts: SighanCounts, pred_name: str, *, has_dictionar
         ("TOTAL TRUE WORDS RECALL", _fixed(recall)),
         ("TOTAL TEST WORDS PRECISION", _fixed(precision)),
         ("F MEASURE", _fixed(fmeasure)),
-        ("OOV Rate", _fixed(oov_rate)),
-        ("OOV Recall Rate", _fixed(oov_recall)),
-        ("IV Recall Rate", _fixed(iv_recall)),
+        ("OOV Rate", _fixed(dictionary.oov_rate)),
+        ("OOV Recall Rate", _fixed(dictionary.oov_recall)),
+        ("IV Recall Rate", _fixed(dictionary.iv_recall)),
     ]
     lines = ["=== SUMMARY:"]
     lines += [f"=== {label}:\t{value}" for label, value in numbers]

@@ -29,7 +29,7 @@ class Experiment:
         self.words.write_text(MORE_WORDS, encoding="utf-8")
 
     def record(self, **kwargs):
-        from cws_bench.regression.baseline import record_baseline
+        from cws_bench.regression.recording import record_baseline
 
         kwargs.setdefault("speed_runs", 1)
         kwargs.setdefault("min_run_seconds", 0.0)

@@ -10,19 +10,17 @@ import pytest
 
 from cws_bench.corpora import get_corpus, sentences_checksum
 from cws_bench.errors import CwsBenchError
-from cws_bench.regression.baseline import (
-    Baseline,
-    Bounds,
+from cws_bench.regression.baseline import Baseline, Bounds
+from cws_bench.regression.baseline_file import load_baseline, save_baseline
+from cws_bench.regression.recording import (
     as_corpus_spec,
-    file_checksum,
-    load_baseline,
     measure_speed,
     record_baseline,
     rerun_baseline,
-    save_baseline,
 )
 from cws_bench.run.config import CorpusSpec
 from cws_bench.segmenters import get_segmenter
+from cws_bench.text.checksums import file_checksum
 
 
 def test_record_scores_counts_and_signature(experiment):

@@ -11,9 +11,10 @@ import pytest
 from cws_bench.defaults import DEFAULT_SEED
 from cws_bench.errors import CwsBenchError
 from cws_bench.metrics.significance import fscore_statistic, paired_bootstrap_test
-from cws_bench.regression.baseline import Bounds, Speed, rerun_baseline
+from cws_bench.regression.baseline import Bounds, Speed
 from cws_bench.regression.check import check_baseline
 from cws_bench.regression.junit import render_junit
+from cws_bench.regression.recording import rerun_baseline
 from cws_bench.regression.render import render_check_json, render_check_text
 
 

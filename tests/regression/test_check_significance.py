@@ -22,10 +22,10 @@ from cws_bench.regression.baseline import (
     RecordIdentity,
     SegmenterConfig,
     Speed,
-    load_baseline,
-    rerun_baseline,
 )
+from cws_bench.regression.baseline_file import load_baseline
 from cws_bench.regression.check import check_baseline
+from cws_bench.regression.recording import rerun_baseline
 from cws_bench.run.config import CorpusSpec
 from cws_bench.run.pair import SegmenterMetadata
 

@@ -365,12 +365,12 @@ def test_a_command_baseline_finds_its_script_from_any_folder_and_sees_it_change(
 
 
 def test_check_refuses_an_unwritable_report_before_running(saved, tmp_path, monkeypatch):
-    from cws_bench.regression import baseline
+    from cws_bench.regression import recording
 
     def rerun(*args, **kwargs):
         raise AssertionError("the check ran before finding that -o cannot be written")
 
-    monkeypatch.setattr(baseline, "rerun_baseline", rerun)
+    monkeypatch.setattr(recording, "rerun_baseline", rerun)
     blocker = tmp_path / "a-file"
     blocker.write_text("", encoding="utf-8")
     result = invoke("check", "--baseline", saved, "--format", "junit", "-o", blocker / "c.xml")

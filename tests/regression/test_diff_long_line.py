@@ -15,8 +15,10 @@ import random
 
 import pytest
 
-from cws_bench.regression import diff as diff_module
-from cws_bench.regression.diff import Change, LineChanges, diff_files, diff_segmentations
+from cws_bench.regression import changes as changes_module
+from cws_bench.regression import line_diff as line_diff_module
+from cws_bench.regression.changes import Change, LineChanges
+from cws_bench.regression.diff import diff_files, diff_segmentations
 from cws_bench.regression.render import (
     HTML_LINE_WORDS,
     render_diff_html,
@@ -67,7 +69,7 @@ def counted(monkeypatch):
         made["read"] += 1
         return original(self, index)
 
-    monkeypatch.setattr(diff_module, "Change", Counted)
+    monkeypatch.setattr(changes_module, "Change", Counted)
     monkeypatch.setattr(SpillList, "__getitem__", read)
     return made
 
@@ -99,7 +101,7 @@ def test_the_long_path_gives_the_short_paths_output(monkeypatch, with_gold):
     b[2] = [*b[2][:-1], b[2][-1] + "尾"]  # a line whose text differs between A and B
     given = gold if with_gold else None
     short = diff_segmentations(a, b, given, resamples=20)
-    monkeypatch.setattr(diff_module, "LONG_LINE", 1)
+    monkeypatch.setattr(line_diff_module, "LONG_LINE", 1)
     long = diff_segmentations(a, b, given, resamples=20)
     shared = [line for line in long.line_diffs if not line.text_differs]
     assert shared and all(line.long for line in shared)

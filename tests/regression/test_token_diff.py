@@ -19,8 +19,9 @@ import pytest
 from click.testing import CliRunner
 
 from cws_bench.cli import cli
-from cws_bench.regression.baseline import record_baseline, save_baseline
+from cws_bench.regression.baseline_file import save_baseline
 from cws_bench.regression.diff import diff_tokenizers
+from cws_bench.regression.recording import record_baseline
 from cws_bench.regression.render import render_diff_html, render_diff_text
 from cws_bench.regression.tokens import load_token_ids
 from cws_bench.segmenters.subword import SubwordSegmenter

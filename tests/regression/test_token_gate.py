@@ -8,14 +8,10 @@ import pytest
 from click.testing import CliRunner
 
 from cws_bench.cli import cli
-from cws_bench.regression.baseline import (
-    Bounds,
-    load_baseline,
-    record_baseline,
-    rerun_baseline,
-    save_baseline,
-)
+from cws_bench.regression.baseline import Bounds
+from cws_bench.regression.baseline_file import load_baseline, save_baseline
 from cws_bench.regression.check import check_baseline
+from cws_bench.regression.recording import record_baseline, rerun_baseline
 from cws_bench.segmenters.subword import SubwordSegmenter
 
 pytest.importorskip("tiktoken", reason="tiktoken is not installed (the subword extra)")

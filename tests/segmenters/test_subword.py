@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from cws_bench.analysis.tokens import token_figures
 from cws_bench.cli import cli
 from cws_bench.errors import SegmenterError
 from cws_bench.segmenters import get_segmenter
-from cws_bench.analysis.tokens import token_figures
 from cws_bench.segmenters.subword import (
     SubwordSegmenter,
     char_starts_from_byte_starts,

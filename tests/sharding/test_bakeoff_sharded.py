@@ -428,7 +428,7 @@ def test_a_baseline_on_an_executor_has_the_same_scores(
     from click.testing import CliRunner
 
     from cws_bench.cli import cli
-    from cws_bench.regression.baseline import record_baseline
+    from cws_bench.regression.recording import record_baseline
 
     options = {"lexicon": str(SAMPLE_DICT)}
     serial = record_baseline("fmm", ["sample"], options=options, batch_size=4, speed_runs=1)
