@@ -297,7 +297,7 @@ def split_overlaps(
     :func:`cws_bench.corpora.overlap.sentence_overlap`.
     """
     from cws_bench.corpora.overlap import sentence_overlap
-    from cws_bench.corpora.registry import get_corpus
+    from cws_bench.corpora.registry import get_corpus, parse_corpus_spec
 
     found: list[dict[str, Any]] = []
     sentences = list(corpus.sentences(split))
@@ -305,9 +305,9 @@ def split_overlaps(
     if split != "train" and "train" in corpus.available_splits:
         targets.append((corpus, "train"))
     for spec in others:
-        name, _, other_split = spec.partition(":")
+        name, asked = parse_corpus_spec(spec)
         other = get_corpus(name, data_dir=data_dir)
-        other_split = other_split or "test"
+        other_split = asked or "test"
         other.check_split(other_split)
         targets.append((other, other_split))
     for other, other_split in targets:

@@ -132,10 +132,10 @@ def resolve_texts(
 
 
 def _corpus_text(spec: str, folder: Path, data_dir: str | None) -> AuditText:
-    from cws_bench.corpora import corpus_names, get_corpus
+    from cws_bench.corpora import corpus_names, get_corpus, parse_corpus_spec
     from cws_bench.text.io import atomic_write
 
-    name, _, split = spec.partition(":")
+    name, split = parse_corpus_spec(spec)
     if name not in corpus_names():
         raise CwsBenchError(
             f"{spec}: neither a file nor a corpus",

@@ -205,9 +205,11 @@ def training_sources(
                 f"{e.template}; or name data to train on instead with {{{len(e.fixes)}}}",
                 fixes=(*e.fixes, Fix("fallback", metavar="CORPUS[:SPLITS]", segmenter=True)),
             ) from e
-    name, _, splits = target.partition(":")
+    from cws_bench.corpora.registry import parse_corpus_spec
+
+    name, splits = parse_corpus_spec(target)
     # data_dir is where ``corpus`` is, not the stand-in
-    sources = [TrainingCorpus(name, part or None) for part in splits.split("+")]
+    sources = [TrainingCorpus(name, part or None) for part in (splits or "").split("+")]
     described = f"{name}:{splits}" if splits else sources[0].description
     absent = f"{corpus}:{split or DEFAULT_SPLIT}"
     return sources, f"{described}, in place of {absent} (not available here)"
