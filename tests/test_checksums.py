@@ -105,3 +105,20 @@ def test_real_gold_files_sign_their_sentences(icwb2: Path):
         path = icwb2 / "gold" / name
         expected = sentences_checksum(read_corpus(path, format="plain"))
         assert score_files(path, path).signature.gold == expected, name
+
+
+def test_a_models_checksum_keeps_the_bytes_results_json_prints(tmp_path: Path) -> None:
+    """One home for the model checksum of a folder (was segmenters/neural.py) and of a file
+    (was segmenters/stanza.py): the bytes an earlier run's identity printed."""
+    from cws_bench.segmenters.neural import folder_checksum
+    from cws_bench.text.checksums import model_checksum
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "b.txt").write_bytes(b"B")
+    (tmp_path / "c.txt").write_bytes(b"C")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "HEAD").write_bytes(b"ref")
+    expected = hashlib.blake2b(b"a/b.txt\0B\0c.txt\0C\0", digest_size=16).hexdigest()
+    assert model_checksum(tmp_path) == folder_checksum(tmp_path) == expected
+    file = hashlib.blake2b(b"C", digest_size=16).hexdigest()
+    assert model_checksum(tmp_path / "c.txt") == file

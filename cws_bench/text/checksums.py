@@ -9,7 +9,12 @@ baseline), so a ``gold:`` signature from ``cws-bench score`` matches the
 bake-off's on the same sentences.
 
 A *file checksum* names a file by its bytes (a model, a user dictionary, a
-script): what cache keys and baselines use for the files options name.
+script): what cache keys and baselines use for the files options name, and
+:func:`path_checksum` a folder by its files' checksums. A *model checksum*
+(:func:`model_checksum`, 32 hex digits) is what a neural adapter's identity
+prints of the model file or folder it loaded (``results.json``'s
+``segmenter_info.model.checksum``); it keeps its own bytes so that the
+identities of earlier runs still compare equal.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ __all__ = [
     "LineDigest",
     "SentenceDigest",
     "file_checksum",
+    "model_checksum",
     "path_checksum",
     "sentences_checksum",
     "short_hash",
@@ -159,10 +165,14 @@ def file_checksum(path: str | os.PathLike[str]) -> str:
     ('f1a4b62333732ad9', True)
     """
     digest = hashlib.blake2b(digest_size=DIGEST_SIZE)
+    _add_file(digest, path)
+    return digest.hexdigest()
+
+
+def _add_file(digest: Any, path: str | os.PathLike[str]) -> None:
     with open(path, "rb") as f:
         while block := f.read(1 << 20):
             digest.update(block)
-    return digest.hexdigest()
 
 
 def path_checksum(
@@ -192,3 +202,39 @@ def path_checksum(
             if os.path.isfile(full):
                 entries.append([os.path.relpath(full, path), file_hash(full)])
     return short_hash(repr(entries))
+
+
+def model_checksum(path: str | os.PathLike[str]) -> str:
+    """The content checksum of a model file or folder (32 hex digits of BLAKE2b).
+
+    A file: its bytes. A folder: each file's path relative to the folder (in
+    sorted order), a NUL, its bytes and a NUL; hidden files and folders
+    (``.git``, ``.cache``) are left out.
+
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = open(os.path.join(d, "m.bin"), "wb").write(b"x")
+    ...     os.mkdir(os.path.join(d, ".cache"))
+    ...     _ = open(os.path.join(d, ".cache", "lock"), "wb").write(b"y")
+    ...     folder = model_checksum(d)
+    ...     file = model_checksum(os.path.join(d, "m.bin"))
+    >>> folder == hashlib.blake2b(b"m.bin\\0x\\0", digest_size=16).hexdigest()
+    True
+    >>> file == hashlib.blake2b(b"x", digest_size=16).hexdigest()
+    True
+    """
+    from pathlib import Path
+
+    digest = hashlib.blake2b(digest_size=16)
+    root = Path(path)
+    if not root.is_dir():
+        _add_file(digest, root)
+        return digest.hexdigest()
+    for file in sorted(p for p in root.rglob("*") if p.is_file()):
+        relative = file.relative_to(root)
+        if any(part.startswith(".") for part in relative.parts):
+            continue
+        digest.update(relative.as_posix().encode("utf-8") + b"\0")
+        _add_file(digest, file)
+        digest.update(b"\0")
+    return digest.hexdigest()
