@@ -122,3 +122,28 @@ def test_a_models_checksum_keeps_the_bytes_results_json_prints(tmp_path: Path) -
     assert model_checksum(tmp_path) == folder_checksum(tmp_path) == expected
     file = hashlib.blake2b(b"C", digest_size=16).hexdigest()
     assert model_checksum(tmp_path / "c.txt") == file
+
+
+def test_each_purpose_has_one_digest_size_and_hashlib_agrees() -> None:
+    from cws_bench.text.checksums import DIGEST_SIZES, hash_hex, hasher
+
+    assert DIGEST_SIZES == {"checksum": 8, "cache": 10, "identity": 16, "signature": 4}
+    for purpose, size in DIGEST_SIZES.items():
+        expected = hashlib.blake2b("结婚".encode(), digest_size=size).hexdigest()
+        assert hash_hex("结婚", purpose) == hash_hex("结婚".encode(), purpose) == expected
+        streamed = hasher(purpose)
+        streamed.update("结".encode())
+        streamed.update("婚".encode())
+        assert streamed.hexdigest() == expected
+
+
+def test_every_blake2b_hash_is_made_in_one_module() -> None:
+    """Issue 41, item 4: 17 ad-hoc BLAKE2b keys with their own digest sizes became calls of
+    text/checksums.py; only the host tag of temporaries (below the text layer) is its own."""
+    package = ROOT / "cws_bench"
+    found = sorted(
+        str(path.relative_to(package))
+        for path in package.rglob("*.py")
+        if "blake2b" in path.read_text(encoding="utf-8")
+    )
+    assert found == ["system/temporaries.py", "text/checksums.py"]

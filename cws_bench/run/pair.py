@@ -18,7 +18,6 @@ functions.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, fields
@@ -253,7 +252,9 @@ def pair_signature(
     options = json.dumps(info.options, sort_keys=True, ensure_ascii=False)
     if info.model:  # a neural adapter's model, checksum, device, dtype (neural.py)
         options += json.dumps(info.model, sort_keys=True, ensure_ascii=False)
-    digest = hashlib.blake2b(options.encode("utf-8"), digest_size=4).hexdigest()
+    from cws_bench.text.checksums import hash_hex
+
+    digest = hash_hex(options, "signature")
     return "|".join(
         [
             score_signature,

@@ -15,6 +15,12 @@ script): what cache keys and baselines use for the files options name, and
 prints of the model file or folder it loaded (``results.json``'s
 ``segmenter_info.model.checksum``); it keeps its own bytes so that the
 identities of earlier runs still compare equal.
+
+Every BLAKE2b hash in cws-bench is made here, by :func:`hash_hex` or
+:func:`hasher`, with the digest size of its purpose (:data:`DIGEST_SIZES`).
+The one exception is the host tag in temporaries' names
+(:mod:`cws_bench.system.temporaries`: 6 hex digits), which sits below this
+layer and is read back by a pattern.
 """
 
 from __future__ import annotations
@@ -23,32 +29,65 @@ import hashlib
 import os
 import re
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from cws_bench.text.joined import joined
 
 __all__ = [
+    "DIGEST_SIZES",
     "LineDigest",
     "SentenceDigest",
     "file_checksum",
+    "hash_hex",
+    "hasher",
     "model_checksum",
     "path_checksum",
     "sentences_checksum",
     "short_hash",
 ]
 
-DIGEST_SIZE = 8
+Purpose = Literal["checksum", "cache", "identity", "signature"]
+
+DIGEST_SIZES: dict[Purpose, int] = {
+    # 16 hex digits: names of data that signatures, results.json and baselines print
+    # (sentences, files, dictionaries, token ids, training data), and short names
+    # made of content (a folder of extracted files, a palette slot, a text's key)
+    "checksum": 8,
+    # 20 hex digits: the keys of the run cache, its shards, and trained models on disk
+    "cache": 10,
+    # 32 hex digits: what names one of very many stored things (a results record,
+    # an LLM request's cached reply, a model's content)
+    "identity": 16,
+    # 8 hex digits: the options digest inside a pair's signature (``opts:...``)
+    "signature": 4,
+}
+"""Purpose -> BLAKE2b digest size in bytes: one size per purpose. The sizes are those
+the printed checksums and on-disk keys already have, so no number or name changes."""
+
+
+def hasher(purpose: Purpose = "checksum") -> Any:
+    """A fresh BLAKE2b hash object (``update``, ``hexdigest``) of ``purpose``'s size."""
+    return hashlib.blake2b(digest_size=DIGEST_SIZES[purpose])
+
+
+def hash_hex(data: bytes | str, purpose: Purpose = "checksum") -> str:
+    """The hex BLAKE2b digest of ``data`` (a str is hashed as UTF-8) for ``purpose``.
+
+    >>> hash_hex("结婚"), hash_hex("结婚", "cache"), len(hash_hex(b"", "signature"))
+    ('b986e2feeb8f3f53', 'b9fd76699b38a1bb6825', 8)
+    """
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    return hashlib.blake2b(data, digest_size=DIGEST_SIZES[purpose]).hexdigest()
 
 
 def short_hash(data: bytes | str) -> str:
-    """A 16-hex-digit BLAKE2b digest, as signatures show checksums.
+    """A 16-hex-digit BLAKE2b digest, as signatures show checksums (``checksum``'s size).
 
     >>> short_hash("结婚")
     'b986e2feeb8f3f53'
     """
-    if isinstance(data, str):
-        data = data.encode("utf-8")
-    return hashlib.blake2b(data, digest_size=DIGEST_SIZE).hexdigest()
+    return hash_hex(data, "checksum")
 
 
 _IRREGULAR_SPACING = re.compile(r"[^\S ]|  |\A | \Z")
@@ -66,7 +105,7 @@ class SentenceDigest:
     """
 
     def __init__(self) -> None:
-        self._digest = hashlib.blake2b(digest_size=DIGEST_SIZE)
+        self._digest = hasher("checksum")
 
     def add(self, words: Sequence[str]) -> None:
         """Add one sentence."""
@@ -131,7 +170,7 @@ class LineDigest:
     """
 
     def __init__(self) -> None:
-        self._digest = hashlib.blake2b(digest_size=DIGEST_SIZE)
+        self._digest = hasher("checksum")
         self._pending = b""
         self._final: str | None = None
 
@@ -164,7 +203,7 @@ def file_checksum(path: str | os.PathLike[str]) -> str:
     ...     file_checksum(p), file_checksum(p) == short_hash("结婚\\n")
     ('f1a4b62333732ad9', True)
     """
-    digest = hashlib.blake2b(digest_size=DIGEST_SIZE)
+    digest = hasher("checksum")
     _add_file(digest, path)
     return digest.hexdigest()
 
@@ -225,7 +264,7 @@ def model_checksum(path: str | os.PathLike[str]) -> str:
     """
     from pathlib import Path
 
-    digest = hashlib.blake2b(digest_size=16)
+    digest = hasher("identity")
     root = Path(path)
     if not root.is_dir():
         _add_file(digest, root)
