@@ -13,7 +13,7 @@ from typing import Any
 
 from cws_bench.corpora.base import Corpus
 from cws_bench.errors import CorpusUnavailableError
-from cws_bench.metrics.units import plural, units
+from cws_bench.metrics.units import plural, share, units
 from cws_bench.text.checksums import SentenceDigest
 from cws_bench.text.dictionary import Dictionary
 
@@ -276,7 +276,7 @@ def _overlap_text(found: Mapping[str, Any]) -> str:
     total = found["sentences"]
 
     def part(n: int) -> str:
-        return f"{n:,} ({100 * n / total:.1f}%)" if total else f"{n:,}"
+        return f"{n:,} ({share(n, total)})" if total else f"{n:,}"
 
     return f"{part(found['exact'])} exact, {part(found['normalized'])} after normalising"
 

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice
 from typing import IO, TYPE_CHECKING, Any
 
-from cws_bench.metrics.units import Units, format_p_value, units
+from cws_bench.metrics.units import Units, format_p_value, percent, share, units
 from cws_bench.regression.check import CheckResult
 from cws_bench.regression.diff import (
     COMPARED_METRICS,
@@ -36,7 +36,6 @@ __all__ = [
     "HTML_LINES",
     "HTML_PAGE",
     "example_parts",
-    "format_percent",
     "format_points",
     "line_kinds",
     "line_pieces",
@@ -84,15 +83,6 @@ LABELS = {
 KIND_LABELS = {"split": "split", "merge": "merged", "cross": "boundary moved"}
 
 
-def format_percent(value: float | None) -> str:
-    """A fraction as a percentage with two decimals (``--`` when undefined).
-
-    >>> format_percent(0.807643), format_percent(None)
-    ('80.76', '--')
-    """
-    return Units().score(value)
-
-
 def format_points(value: float | None) -> str:
     """A difference of fractions in signed percentage points.
 
@@ -100,10 +90,6 @@ def format_points(value: float | None) -> str:
     ('-0.41', '+0.00')
     """
     return Units().points(value)
-
-
-def _share(part: int, whole: int) -> str:
-    return f"{100 * part / whole:.1f}%" if whole else "0.0%"
 
 
 EXAMPLE_WINDOW = 8
@@ -168,7 +154,8 @@ def _token_lines(tokens: TokenDiff) -> list[str]:
     """The token-id part of a text diff: counts, then each example with its ids."""
     out = [
         f"  token ids: {tokens.changed:,} of {plural(tokens.lines, 'line')} changed "
-        f"({_share(tokens.changed, tokens.lines)}): {tokens.same_boundaries:,} with every "
+        f"({share(tokens.changed, tokens.lines, empty='0.0%')}): "
+        f"{tokens.same_boundaries:,} with every "
         f"boundary kept, {tokens.moved_boundaries:,} with boundaries moved; "
         f"tokens {tokens.a_tokens:,} → {tokens.b_tokens:,}"
     ]
@@ -199,7 +186,7 @@ def render_diff_text(
     a, b = diff.a_name, diff.b_name
     out = [
         f"{a} → {b}: {plural(diff.lines, 'line')}, {diff.changed_lines:,} changed "
-        f"({_share(diff.changed_lines, diff.lines)})"
+        f"({share(diff.changed_lines, diff.lines, empty='0.0%')})"
     ]
     out.append(
         f"  words: {diff.a_words:,} → {diff.b_words:,}; {diff.changed_a_words:,} of A's words "
@@ -550,10 +537,10 @@ def _diff_template() -> Any:
     from cws_bench.reports.html import template_environment
 
     environment = template_environment(
-        percent=format_percent,
+        percent=percent,
         points=format_points,
         p_value=format_p_value,
-        share=_share,
+        share=functools.partial(share, empty="0.0%"),
         ids=lambda ids: _ids(ids, 40),
     )
     return environment.get_template("diff.html.j2")
@@ -629,9 +616,9 @@ def render_baseline_text(baseline: Baseline, path: str) -> str:
     for record in baseline.records:
         scores = record.scores
         lines.append(
-            f"  {record.label}: F1 {format_percent(scores['f1'])}, P "
-            f"{format_percent(scores['precision'])}, R {format_percent(scores['recall'])}, "
-            f"OOV recall {format_percent(scores.get('oov_recall'))}, "
+            f"  {record.label}: F1 {percent(scores['f1'])}, P "
+            f"{percent(scores['precision'])}, R {percent(scores['recall'])}, "
+            f"OOV recall {percent(scores.get('oov_recall'))}, "
             f"{record.speed.chars_per_s:,.0f} characters/s (median of "
             f"{len(record.speed.runs)}, spread {100 * record.speed.spread:.0f}%)"
         )
