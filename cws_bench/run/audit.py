@@ -35,7 +35,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cws_bench.defaults import DEFAULT_BATCH_SIZE, DEFAULT_RESAMPLES, DEFAULT_SEED
+from cws_bench.defaults import (
+    DEFAULT_BATCH_SIZE,
+    DEFAULT_CONFIDENCE,
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+)
 from cws_bench.errors import CwsBenchError
 
 if TYPE_CHECKING:
@@ -90,7 +95,7 @@ class AuditSettings:
 
     seed: int = DEFAULT_SEED
     resamples: int = DEFAULT_RESAMPLES
-    confidence: float = 0.95
+    confidence: float = DEFAULT_CONFIDENCE
     perturbations: tuple[str, ...] = ("space", "width", "punct")
     perturb_sentences: int = 1000
     sample: int = 200

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from cws_bench.defaults import (
     DEFAULT_ALPHA,
+    DEFAULT_CONFIDENCE,
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
     DEFAULT_TEST,
@@ -61,9 +62,6 @@ __all__ = [
     "compare",
 ]
 
-# The bake-off's default (DEFAULT_SEED, DEFAULT_RESAMPLES and DEFAULT_ALPHA are the
-# library's one each).
-CONFIDENCE = 0.95
 INTERVAL_METRICS = ("precision", "recall", "f1")
 REPORT_FORMATS = ("text", "json", "csv", "markdown", "latex")
 
@@ -124,7 +122,7 @@ class ComparisonReport:
     rows: tuple[SystemRow, ...]
     comparisons: tuple[Comparison, ...] = ()
     baseline: str | None = None
-    confidence: float = CONFIDENCE
+    confidence: float = DEFAULT_CONFIDENCE
     resamples: int = DEFAULT_RESAMPLES
     seed: int = DEFAULT_SEED
     correction: str = "holm"
@@ -636,7 +634,7 @@ def compare(
         rows=_ranked_rows(gold_name, results, intervals, comparisons),
         comparisons=tuple(comparisons),
         baseline=baseline,
-        confidence=CONFIDENCE,
+        confidence=DEFAULT_CONFIDENCE,
         resamples=resamples,
         seed=seed,
         correction=correction,
@@ -810,7 +808,7 @@ def bootstrap_statistics(
     resamples: int,
     seed: int,
     intervals: bool = True,
-    confidence: float = CONFIDENCE,
+    confidence: float = DEFAULT_CONFIDENCE,
     alpha: float = DEFAULT_ALPHA,
     test: str = DEFAULT_TEST,
 ) -> tuple[dict[str, dict[str, Interval]], list[Comparison]]:
