@@ -415,15 +415,6 @@ def score_pair(
     )
 
 
-def _normalized(dictionary: Any, normalize: str | None) -> Any:
-    if normalize is None:
-        return dictionary
-    from cws_bench.text.normalize import get_normalizer
-
-    normalizer = get_normalizer(normalize)
-    return {normalizer(word) for word in dictionary.words}
-
-
 def finish_pair(
     pair: PairInput,
     pred: Sequence[Sequence[str]],
@@ -448,8 +439,10 @@ def finish_pair(
     from cws_bench.analysis.patterns import analyse_errors
     from cws_bench.metrics.throughput import rate
     from cws_bench.results.model import PairAnalysis, PairScores
+    from cws_bench.scoring.inputs import normalized_dictionary
     from cws_bench.segmenters import TrainingData
     from cws_bench.segmenters.stream import count_characters
+    from cws_bench.text.normalize import get_normalizer
 
     corpus, gold, dictionary = pair.corpus, pair.gold, pair.dictionary
     trained_on = facts["trained_on"]
@@ -457,13 +450,10 @@ def finish_pair(
         pair, pred, None if trained_on is None else TrainingData.from_dict(trained_on)
     )
     result = scored.result
-    normalizer = None if corpus.normalize == "none" else corpus.normalize
+    normalizer = None if corpus.normalize == "none" else get_normalizer(corpus.normalize)
     aligned = align(gold, pred)  # walked once for both analyses
     analysis = analyse_errors(
-        gold,
-        pred,
-        None if dictionary is None else _normalized(dictionary, normalizer),
-        aligned=aligned,
+        gold, pred, normalized_dictionary(dictionary, normalizer), aligned=aligned
     )
     # a bake-off reads the training split once for all its pairs (Corpus.summary, kept)
     counts = _training_counts(corpus, pair.data_dir)
