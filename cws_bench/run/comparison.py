@@ -29,7 +29,7 @@ import math
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from cws_bench.defaults import (
     DEFAULT_ALPHA,
@@ -42,6 +42,7 @@ from cws_bench.defaults import (
     DictionaryDefault,
 )
 from cws_bench.errors import CwsBenchError, Fix
+from cws_bench.metrics.formats import Renderable
 from cws_bench.metrics.tables import escape_markdown
 from cws_bench.metrics.units import Units, format_p_value, plural, units
 from cws_bench.results.model import Comparison, Interval, detectable_differences
@@ -63,7 +64,6 @@ __all__ = [
 ]
 
 INTERVAL_METRICS = ("precision", "recall", "f1")
-REPORT_FORMATS = ("text", "json", "csv", "markdown", "latex")
 
 System = PathLike | Iterable[Sequence[str]]
 
@@ -99,7 +99,7 @@ class SystemRow:
 
 
 @dataclass(frozen=True)
-class ComparisonReport:
+class ComparisonReport(Renderable):
     """The systems, best F1 first, and the paired comparisons between them.
 
     Attributes:
@@ -115,7 +115,12 @@ class ComparisonReport:
             (``Comparison.adjusted_p_value``; ``none``: uncorrected).
         alpha: the significance level.
         test: the paired test, ``bootstrap`` or ``permutation``.
+
+    :meth:`render` writes one of :attr:`FORMATS`; ``scale`` and ``digits`` set how
+    text, Markdown and LaTeX print scores (JSON and CSV hold fractions).
     """
+
+    FORMATS: ClassVar[tuple[str, ...]] = ("text", "json", "csv", "markdown", "latex")
 
     gold: str
     method: str
@@ -456,21 +461,9 @@ class ComparisonReport:
         lines = tabular("ll" + "r" * (len(headings) - 2), headings, body, caption, after=after)
         return "\n".join(lines)
 
-    def render(self, fmt: str, *, scale: str | None = None, digits: int | None = None) -> str:
-        """The report in one of :data:`REPORT_FORMATS`; ``scale`` and ``digits`` set how
-        text, Markdown and LaTeX print scores (JSON and CSV hold fractions)."""
-        renderers = {
-            "text": lambda: self.to_text(scale=scale, digits=digits),
-            "json": self.to_json,
-            "csv": self.to_csv,
-            "markdown": lambda: self.to_markdown(scale=scale, digits=digits),
-            "latex": lambda: self.to_latex(scale=scale, digits=digits),
-        }
-        if fmt not in renderers:
-            raise CwsBenchError(
-                f"unknown report format {fmt!r}", f"use one of: {', '.join(renderers)}"
-            )
-        return renderers[fmt]()
+
+REPORT_FORMATS = ComparisonReport.FORMATS
+"""The formats :meth:`ComparisonReport.render` writes."""
 
 
 def _latex_escape(text: str) -> str:

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from cws_bench.defaults import STANDARD_DICTIONARY
-from cws_bench.errors import CorpusFormatError, CwsBenchError, Fix
+from cws_bench.errors import CorpusFormatError, CwsBenchError, Fix, UnknownFormatError
 from cws_bench.text.io import STDIN, PathLike, display_name, read_segmented
 
 if TYPE_CHECKING:
@@ -183,9 +183,7 @@ def gold_sentences(
     reads as raw bytes).
     """
     if gold_format not in GOLD_FORMATS:
-        raise CwsBenchError(
-            f"unknown gold format {gold_format!r}", f"use one of: {', '.join(GOLD_FORMATS)}"
-        )
+        raise UnknownFormatError(gold_format, GOLD_FORMATS, what="gold format")
     reference = gold_corpus(gold, data_dir=data_dir)
     if reference is not None:
         if gold_format not in ("auto", "plain"):
