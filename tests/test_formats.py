@@ -129,3 +129,13 @@ def test_no_module_writes_its_own_unknown_format_message() -> None:
         if pattern.search(line) and "raise" in line
     ]
     assert found == []
+
+
+def test_the_regression_commands_choices_are_their_tables() -> None:
+    from cws_bench.cli import regression as cli_regression
+    from cws_bench.regression import render
+
+    assert cli_regression.DIFF_FORMATS == render.DIFF_FORMATS == tuple(_choices("diff"))
+    assert cli_regression.CHECK_FORMATS == render.CHECK_FORMATS == tuple(_choices("check"))
+    with pytest.raises(UnknownFormatError, match="use one of: text, json, junit"):
+        render.render_check(object(), "xml")  # type: ignore[arg-type]

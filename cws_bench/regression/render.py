@@ -11,10 +11,11 @@ from __future__ import annotations
 import functools
 import io
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import islice
 from typing import IO, TYPE_CHECKING, Any
 
+from cws_bench.metrics.formats import render_in
 from cws_bench.metrics.units import Units, format_p_value, percent, share, units
 from cws_bench.regression.check import CheckResult
 from cws_bench.regression.diff import (
@@ -26,6 +27,7 @@ from cws_bench.regression.diff import (
     LineDiff,
     SegmentationDiff,
 )
+from cws_bench.regression.junit import render_junit
 from cws_bench.reports.tables import plural
 
 if TYPE_CHECKING:
@@ -33,6 +35,8 @@ if TYPE_CHECKING:
     from cws_bench.regression.tokens import TokenDiff
 
 __all__ = [
+    "CHECK_FORMATS",
+    "DIFF_FORMATS",
     "HTML_LINES",
     "HTML_PAGE",
     "example_parts",
@@ -40,8 +44,10 @@ __all__ = [
     "line_kinds",
     "line_pieces",
     "render_baseline_text",
+    "render_check",
     "render_check_json",
     "render_check_text",
+    "render_diff",
     "render_diff_html",
     "render_diff_json",
     "render_diff_text",
@@ -608,6 +614,25 @@ def render_check_json(result: CheckResult) -> str:
     return json.dumps(result.to_dict(), ensure_ascii=False, indent=2)
 
 
+def render_diff(diff: SegmentationDiff, fmt: str, **options: Any) -> str:
+    """A diff in one of :data:`DIFF_FORMATS`, each renderer given the options it takes.
+
+    Raises:
+        UnknownFormatError: another format.
+    """
+    return render_in(fmt, DIFF_RENDERERS, diff, **options)
+
+
+def render_check(result: CheckResult, fmt: str, **options: Any) -> str:
+    """A check in one of :data:`CHECK_FORMATS` (``junit``: :mod:`cws_bench.regression.junit`),
+    each renderer given the options it takes (``baseline``, ``accept``, ``scale`` ...).
+
+    Raises:
+        UnknownFormatError: another format.
+    """
+    return render_in(fmt, CHECK_RENDERERS, result, **options)
+
+
 def render_baseline_text(baseline: Baseline, path: str) -> str:
     """What ``baseline save``, ``update`` and ``show`` print: per corpus F1, P, R, OOV
     recall, speed and signature, then the bounds."""
@@ -628,3 +653,20 @@ def render_baseline_text(baseline: Baseline, path: str) -> str:
     speed = "not checked" if bounds.speed is None else f"{bounds.speed:g}%"
     lines.append(f"  bounds: largest drops {drops}; speed {speed}")
     return "\n".join(lines)
+
+
+DIFF_RENDERERS: dict[str, Callable[..., str]] = {
+    "text": render_diff_text,
+    "json": render_diff_json,
+    "html": render_diff_html,
+}
+"""``cws-bench diff --format`` -> renderer of a :class:`SegmentationDiff`."""
+DIFF_FORMATS: tuple[str, ...] = tuple(DIFF_RENDERERS)
+
+CHECK_RENDERERS: dict[str, Callable[..., str]] = {
+    "text": render_check_text,
+    "json": render_check_json,
+    "junit": render_junit,
+}
+"""``cws-bench check --format`` -> renderer of a :class:`CheckResult`."""
+CHECK_FORMATS: tuple[str, ...] = tuple(CHECK_RENDERERS)
