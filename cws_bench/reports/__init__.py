@@ -88,6 +88,7 @@ REPORTS: dict[str, Report] = {
 REPORT_FILES = {kind: report.file for kind, report in REPORTS.items() if report.file}
 """Report kind -> file name in the output folder (the formats a bake-off writes)."""
 
+
 def _formats() -> dict[str, Callable[[BakeoffResult], str]]:
     """Format name (aliases too) -> renderer, read from :data:`REPORTS` as it is now."""
     return {name: r.render for kind, r in REPORTS.items() for name in (kind, *r.aliases)}
