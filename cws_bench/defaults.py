@@ -1,6 +1,7 @@
 """The defaults every command shares, one constant each (one default per setting).
 
-``DEFAULT_SEED``, ``DEFAULT_RESAMPLES``, ``DEFAULT_ALPHA`` and the paired ``TESTS`` live in
+``DEFAULT_SEED``, ``DEFAULT_RESAMPLES``, ``DEFAULT_ALPHA``, ``DEFAULT_CONFIDENCE`` and the
+paired ``TESTS`` live in
 :mod:`cws_bench.metrics.defaults` (the general metrics import nothing else of cws_bench)
 and are re-exported here. This module imports nothing heavy, so the CLI's option defaults and
 the bake-off's configuration read it at start-up.
@@ -15,6 +16,7 @@ from typing import Any
 
 from cws_bench.metrics.defaults import (
     DEFAULT_ALPHA,
+    DEFAULT_CONFIDENCE,
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
     DEFAULT_TEST,
@@ -25,6 +27,7 @@ __all__ = [
     "BOUNDS",
     "DEFAULT_ALPHA",
     "DEFAULT_BATCH_SIZE",
+    "DEFAULT_CONFIDENCE",
     "DEFAULT_RESAMPLES",
     "DEFAULT_RETRIES",
     "DEFAULT_SEED",

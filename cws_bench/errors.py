@@ -15,7 +15,7 @@ library never names a flag and a renamed flag needs no library change.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 __all__ = [
@@ -28,6 +28,7 @@ __all__ = [
     "SegmenterError",
     "SegmenterUnavailableError",
     "TextMismatchError",
+    "UnknownFormatError",
     "describe_os_error",
     "fill_hint",
 ]
@@ -117,6 +118,20 @@ class CwsBenchError(Exception):
 
     def __str__(self) -> str:
         return self.describe()
+
+
+class UnknownFormatError(CwsBenchError, ValueError):
+    """A format name that is not one of ``known``: the one message of every format table.
+
+    A ValueError too, as the renderers raised before, so callers that catch that still do.
+
+    >>> str(UnknownFormatError("xml", ("text", "json"), what="report format"))
+    "unknown report format 'xml'\\n  hint: use one of: text, json"
+    """
+
+    def __init__(self, fmt: object, known: Iterable[str], *, what: str = "format") -> None:
+        self.known = tuple(known)
+        super().__init__(f"unknown {what} {fmt!r}", f"use one of: {', '.join(self.known)}")
 
 
 def _where(path: str | os.PathLike[str], line: int | None) -> str:

@@ -105,3 +105,45 @@ def test_real_gold_files_sign_their_sentences(icwb2: Path):
         path = icwb2 / "gold" / name
         expected = sentences_checksum(read_corpus(path, format="plain"))
         assert score_files(path, path).signature.gold == expected, name
+
+
+def test_a_models_checksum_keeps_the_bytes_results_json_prints(tmp_path: Path) -> None:
+    """One home for the model checksum of a folder (was segmenters/neural.py) and of a file
+    (was segmenters/stanza.py): the bytes an earlier run's identity printed."""
+    from cws_bench.segmenters.neural import folder_checksum
+    from cws_bench.text.checksums import model_checksum
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "b.txt").write_bytes(b"B")
+    (tmp_path / "c.txt").write_bytes(b"C")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "HEAD").write_bytes(b"ref")
+    expected = hashlib.blake2b(b"a/b.txt\0B\0c.txt\0C\0", digest_size=16).hexdigest()
+    assert model_checksum(tmp_path) == folder_checksum(tmp_path) == expected
+    file = hashlib.blake2b(b"C", digest_size=16).hexdigest()
+    assert model_checksum(tmp_path / "c.txt") == file
+
+
+def test_each_purpose_has_one_digest_size_and_hashlib_agrees() -> None:
+    from cws_bench.text.checksums import DIGEST_SIZES, hash_hex, hasher
+
+    assert DIGEST_SIZES == {"checksum": 8, "cache": 10, "identity": 16, "signature": 4}
+    for purpose, size in DIGEST_SIZES.items():
+        expected = hashlib.blake2b("结婚".encode(), digest_size=size).hexdigest()
+        assert hash_hex("结婚", purpose) == hash_hex("结婚".encode(), purpose) == expected
+        streamed = hasher(purpose)
+        streamed.update("结".encode())
+        streamed.update("婚".encode())
+        assert streamed.hexdigest() == expected
+
+
+def test_every_blake2b_hash_is_made_in_one_module() -> None:
+    """Issue 41, item 4: 17 ad-hoc BLAKE2b keys with their own digest sizes became calls of
+    text/checksums.py; only the host tag of temporaries (below the text layer) is its own."""
+    package = ROOT / "cws_bench"
+    found = sorted(
+        str(path.relative_to(package))
+        for path in package.rglob("*.py")
+        if "blake2b" in path.read_text(encoding="utf-8")
+    )
+    assert found == ["system/temporaries.py", "text/checksums.py"]

@@ -99,3 +99,25 @@ def test_cityu_gold_converts_line_by_line_like_word_by_word(icwb2):
     for words in read_segmented(icwb2 / "gold" / "cityu_test_gold.utf8"):
         line = " ".join(words)
         assert normalize(line) == " ".join(normalize.words(words))
+
+
+@pytest.mark.parametrize(("normalize", "missed"), [("width", ["公司"]), ("none", ["IBM", "公司"])])
+def test_a_pairs_missed_oov_words_read_the_dictionary_as_normalised(normalize, missed):
+    """The bake-off's error analysis sees the OOV dictionary through Dictionary.normalized,
+    the scorer's one way (issue 41, item 4: run/pair._normalized was a second)."""
+    from cws_bench.run.config import CorpusSpec
+    from cws_bench.run.pair import PairInput, finish_pair
+    from cws_bench.text.dictionary import Dictionary
+
+    corpus = CorpusSpec(label="x", gold="/dev/null", normalize=normalize)
+    info = {"name": "x", "version": "1", "kind": "dictionary", "description": ""}
+    info |= {"options": {}, "trained_on": None}
+    facts = {"info": info, "trained_on": None, "notes": [], "has_speed": True, "leaks": []}
+    record = finish_pair(
+        PairInput(corpus, [["IBM", "公司"]], ["IBM公司"], Dictionary.from_words(["ＩＢＭ"]), None),
+        [["I", "BM", "公", "司"]],
+        facts,
+        timing={"load_s": 0.0, "segment_s": 1.0},
+        peak_memory_mib=1.0,
+    )
+    assert [m["word"] for m in record.analysis.missed_oov] == missed

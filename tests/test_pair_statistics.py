@@ -15,9 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cws_bench.defaults import DEFAULT_ALPHA as ALPHA
+from cws_bench.defaults import DEFAULT_CONFIDENCE as CONFIDENCE
 from cws_bench.metrics import significance
 from cws_bench.results.model import Comparison, Interval
-from cws_bench.run.bakeoff import CONFIDENCE, _statistics
+from cws_bench.run.bakeoff import _statistics
 from cws_bench.run.comparison import bootstrap_statistics
 from cws_bench.scoring.per_sentence import statistics as sentence_statistics
 

@@ -220,3 +220,38 @@ def test_score_latex_and_leaderboard_tex_share_one_style_and_one_unit(tmp_path, 
     # one superscript style (upright letters), wherever a row beats another
     assert "$^{" not in table.replace("$^{\\mathrm{", "")
     assert "$^{" not in board.replace("$^{\\mathrm{", "")
+
+
+def test_one_share_formatter_for_counts() -> None:
+    """Issue 41, item 4: the share of a count (one decimal and a %) is metrics.units.share
+    wherever it is printed; a score is metrics.units.percent (two decimals, no sign)."""
+    from cws_bench.corpora.overlap import Overlap
+    from cws_bench.metrics.units import percent, share
+
+    assert (share(1, 3), share(2, 3), share(0, 0), share(0, 0, empty="0.0%")) == (
+        "33.3%",
+        "66.7%",
+        "--",
+        "0.0%",
+    )
+    assert (percent(0.123449), percent(0.5), percent(None)) == ("12.34", "50.00", "--")
+    assert Overlap(sentences=3, exact=1, normalized=2).describe("the training split") == (
+        "1 of 3 test sentences (33.3%) is in the training split; 2 (66.7%) after "
+        "normalising width and punctuation"
+    )
+    assert (
+        Overlap(sentences=0, exact=0, normalized=0)
+        .describe("x")
+        .startswith("0 of 0 test sentences (--) are in x; 0 (--)")
+    )
+
+
+def test_no_module_writes_its_own_percent_formatter() -> None:
+    package = Path(__file__).resolve().parent.parent / "cws_bench"
+    pattern = re.compile(r"def (\w*percent\w*|_?pct|_share|format_percent)\(")
+    found = sorted(
+        str(path.relative_to(package))
+        for path in package.rglob("*.py")
+        if pattern.search(path.read_text(encoding="utf-8"))
+    )
+    assert found == ["metrics/units.py"]

@@ -16,6 +16,7 @@ from cws_bench.cli.options import (
     test_option,
     units_options,
 )
+from cws_bench.defaults import DEFAULT_ALPHA
 from cws_bench.metrics.significance import CORRECTIONS
 from cws_bench.metrics.units import plural
 
@@ -94,7 +95,8 @@ class BakeoffCommand(click.Command):
 )
 @alpha_option(
     None,
-    "Significance level of the paired tests (0 < alpha < 1) [default: the config's, else 0.05].",
+    "Significance level of the paired tests (0 < alpha < 1) "
+    f"[default: the config's, else {DEFAULT_ALPHA:g}].",
 )
 @test_option(
     None,

@@ -22,10 +22,15 @@ from cws_bench.cli.options import (
 )
 from cws_bench.corpora import Corpus, corpus_names, get_corpus, read_corpus
 from cws_bench.corpora.readers import FORMATS
-from cws_bench.corpora.stats import corpus_statistics, render_corpus_list, sentence_statistics
+from cws_bench.corpora.stats import (
+    STATISTICS_FORMATS,
+    corpus_statistics,
+    render_corpus_list,
+    sentence_statistics,
+)
 from cws_bench.metrics.units import plural
 
-OUTPUTS = ("text", "json")
+OUTPUTS = STATISTICS_FORMATS
 
 
 _data_dir_option = data_dir_option(

@@ -25,13 +25,15 @@ from cws_bench.cli.options import (
     units_options,
     write_output,
 )
+from cws_bench.metrics.ranking import RankingReport
 from cws_bench.metrics.undefined import ZeroDivision
 from cws_bench.metrics.units import plural
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-FORMATS = ("text", "json", "csv")
-TABLE_FORMATS = (*FORMATS, "markdown")
+TABLE_FORMATS = RankingReport.FORMATS
+"""Every metrics subcommand's ``--format`` choices: the formats its result renders
+itself in (the same four for each; tests/test_formats.py checks they agree)."""
 
 ALIASES = {"classify": "classification"}
 """Old subcommand names that still work."""

@@ -46,6 +46,8 @@ if TYPE_CHECKING:
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+# regression.render's DIFF_FORMATS and CHECK_FORMATS, written out: importing it costs
+# a second at start-up (tests/test_formats.py checks they agree).
 DIFF_FORMATS = ("text", "json", "html")
 CHECK_FORMATS = ("text", "json", "junit")
 
@@ -321,7 +323,7 @@ def diff(
     """
     from cws_bench.defaults import STANDARD_DICTIONARY
     from cws_bench.regression.diff import diff_files, diff_tokenizers
-    from cws_bench.regression.render import render_diff_html, render_diff_text, write_diff_json
+    from cws_bench.regression.render import render_diff, write_diff_json
 
     if text is None and (a_option or b_option):
         raise click.UsageError("-A and -B are options of segmenters: give --text RAW too")
@@ -362,11 +364,7 @@ def diff(
     if fmt == "json":  # every changed line: written one at a time
         write_streamed(lambda out: write_diff_json(result, out), output, what="diff")
         return
-    renderers = {
-        "text": lambda: render_diff_text(result, scale=scale, digits=digits),
-        "html": lambda: render_diff_html(result),
-    }
-    write_output(renderers[fmt](), output, what="diff")
+    write_output(render_diff(result, fmt, scale=scale, digits=digits), output, what="diff")
 
 
 # ---------------------------------------------------------------------------
@@ -604,9 +602,8 @@ def check(
     """
     from cws_bench.regression.baseline_file import load_baseline
     from cws_bench.regression.check import check_baseline
-    from cws_bench.regression.junit import render_junit
     from cws_bench.regression.recording import rerun_baseline
-    from cws_bench.regression.render import render_check_json, render_check_text
+    from cws_bench.regression.render import render_check
 
     if output is not None:
         from cws_bench.text.io import check_writable
@@ -633,24 +630,14 @@ def check(
         max_p,
     )
     result = check_baseline(stored, current, bounds, fail_on_change=fail_on_change)
-    text = render_check_text(
-        result,
-        baseline=path,
-        accept=f"cws-bench baseline update {path}",
-        scale=scale,
-        digits=digits,
-    )
-    renderers = {
-        "text": lambda: text,
-        "json": lambda: render_check_json(result),
-        "junit": lambda: render_junit(result, baseline=path),
-    }
-    rendered = renderers[fmt]()
+    accept = f"cws-bench baseline update {path}"
+    options = {"baseline": path, "accept": accept, "scale": scale, "digits": digits}
+    rendered = render_check(result, fmt, **options)
     if output is None or output == "-":
         click.echo(rendered.rstrip("\n"))
     else:
         write_output(rendered, output, what="check report")
-        click.echo(text)
+        click.echo(render_check(result, "text", **options))
     if not result.passed:
         raise click.exceptions.Exit(1)
 

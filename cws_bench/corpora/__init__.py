@@ -25,7 +25,7 @@ from cws_bench.corpora.readers import (
     sniff_format,
     words_from_tags,
 )
-from cws_bench.corpora.registry import CORPORA, corpus_names, get_corpus
+from cws_bench.corpora.registry import CORPORA, corpus_names, get_corpus, parse_corpus_spec
 
 __all__ = [
     "CORPORA",
@@ -36,6 +36,7 @@ __all__ = [
     "corpus_names",
     "get_corpus",
     "iter_conllu",
+    "parse_corpus_spec",
     "read_bmes",
     "read_conllu",
     "read_corpus",

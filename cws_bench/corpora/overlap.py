@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
-from cws_bench.metrics.units import plural
+from cws_bench.metrics.units import plural, share
 
 if TYPE_CHECKING:
     from cws_bench.text.normalize import Normalizer
@@ -68,13 +68,11 @@ class Overlap:
     def describe(self, where: str) -> str:
         """One line: ``N of M test sentences (x%) are in WHERE; K (y%) after normalising``."""
 
-        def percent(n: int) -> str:
-            return f"{100 * n / self.sentences:.1f}%" if self.sentences else "--"
-
         return (
             f"{self.exact:,} of {plural(self.sentences, 'test sentence')} "
-            f"({percent(self.exact)}) {'is' if self.exact == 1 else 'are'} in {where}; "
-            f"{self.normalized:,} ({percent(self.normalized)}) after "
+            f"({share(self.exact, self.sentences)}) "
+            f"{'is' if self.exact == 1 else 'are'} in {where}; "
+            f"{self.normalized:,} ({share(self.normalized, self.sentences)}) after "
             "normalising width and punctuation"
         )
 

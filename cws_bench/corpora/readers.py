@@ -45,7 +45,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from cws_bench.errors import CorpusFormatError, CwsBenchError
+from cws_bench.errors import CorpusFormatError, CwsBenchError, UnknownFormatError
 from cws_bench.text.io import PathLike, display_name, iter_line_blocks
 
 __all__ = [
@@ -801,10 +801,7 @@ def read_corpus(
         format = sniff_format(path, encoding=encoding)
     reader = FORMATS.get(format)
     if reader is None:
-        raise CwsBenchError(
-            f"unknown corpus format {format!r}",
-            f"use one of: auto, {', '.join(FORMATS)}",
-        )
+        raise UnknownFormatError(format, ("auto", *FORMATS), what="corpus format")
     try:
         sentences = reader(path, encoding=encoding, **options)
     except TypeError as e:

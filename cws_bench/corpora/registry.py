@@ -15,7 +15,7 @@ from cws_bench.corpora.base import Corpus
 from cws_bench.errors import CwsBenchError
 from cws_bench.text.io import PathLike
 
-__all__ = ["CORPORA", "ENTRY_POINT_GROUP", "corpus_names", "get_corpus"]
+__all__ = ["CORPORA", "ENTRY_POINT_GROUP", "corpus_names", "get_corpus", "parse_corpus_spec"]
 
 ENTRY_POINT_GROUP = "cws_bench.corpora"
 
@@ -38,6 +38,20 @@ CORPORA: dict[str, str] = {
     "udc": "cws_bench.corpora.mccws:udc",
     "ctb6": "cws_bench.corpora.ctb:ctb6",
 }
+
+
+def parse_corpus_spec(spec: str) -> tuple[str, str | None]:
+    """A ``NAME[:SPLIT]`` corpus spec as (name, split or None): the one reading of it.
+
+    The name is what comes before the first colon; the rest, if any, is the split
+    (``train``, ``test``, or ``train+dev`` where a caller takes several). Whether
+    the name is registered and the split exists is the caller's check.
+
+    >>> parse_corpus_spec("pd1998:train"), parse_corpus_spec("pku"), parse_corpus_spec("pku:")
+    (('pd1998', 'train'), ('pku', None), ('pku', None))
+    """
+    name, _, split = spec.partition(":")
+    return name, split or None
 
 
 def entry_points(*, group: str) -> Any:

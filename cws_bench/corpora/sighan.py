@@ -36,7 +36,6 @@ is read and recorded as ``unverified`` in :meth:`Sighan2005.verification`.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import zipfile
 from collections.abc import Iterator
@@ -52,6 +51,7 @@ from cws_bench.corpora.download import (
     file_sha256,
 )
 from cws_bench.errors import CwsBenchError
+from cws_bench.text.checksums import hash_hex
 from cws_bench.text.dictionary import Dictionary, load_dictionary
 from cws_bench.text.io import PathLike, iter_lines, read_segmented
 
@@ -364,9 +364,7 @@ class Sighan2005(Corpus):
         if kind == "folder":
             return path
         stat = path.stat()
-        key = hashlib.blake2b(
-            f"{path.resolve()}|{stat.st_size}|{stat.st_mtime_ns}".encode(), digest_size=8
-        ).hexdigest()
+        key = hash_hex(f"{path.resolve()}|{stat.st_size}|{stat.st_mtime_ns}", "checksum")
         root = self.cache / "extracted" / key / self.spec.code
         if not root.is_dir():
             status = extract_members(

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from cws_bench.corpora.base import Corpus
 from cws_bench.errors import CorpusUnavailableError
-from cws_bench.metrics.units import plural, units
+from cws_bench.metrics.formats import Renderable, render_in
+from cws_bench.metrics.units import plural, share, units
 from cws_bench.text.checksums import SentenceDigest
 from cws_bench.text.dictionary import Dictionary
 
@@ -26,13 +27,19 @@ __all__ = [
     "sentence_statistics",
 ]
 
-STATISTICS_FORMATS = ("text", "json")
-"""The formats :meth:`CorpusStatistics.render` writes."""
+STATISTICS_FORMATS: tuple[str, ...] = ("text", "json")
+"""The formats :meth:`CorpusStatistics.render` and :func:`render_corpus_list` write."""
 
 
 @dataclass(frozen=True)
-class CorpusStatistics:
+class CorpusStatistics(Renderable):
     """Sizes of a set of segmented sentences.
+
+    :meth:`render` writes what ``cws-bench corpora info`` prints, in one of
+    :attr:`FORMATS`: ``text`` (the aligned table under ``title``, then the corpus
+    ``card``, a named corpus' :meth:`Corpus.metadata`) or ``json`` (:meth:`to_dict`,
+    with the card under ``card``); ``scale`` and ``digits`` set how the text prints
+    the OOV rate (:mod:`cws_bench.metrics.units`); JSON holds a fraction.
 
     Attributes:
         sentences: non-empty sentences.
@@ -52,6 +59,8 @@ class CorpusStatistics:
             each (``with``, ``sentences``, ``exact``, ``normalized``, see
             :class:`cws_bench.corpora.overlap.Overlap`).
     """
+
+    FORMATS: ClassVar[tuple[str, ...]] = STATISTICS_FORMATS
 
     sentences: int
     empty_lines: int
@@ -77,32 +86,6 @@ class CorpusStatistics:
         data["overlaps"] = [dict(found) for found in self.overlaps]
         return data
 
-    def render(
-        self,
-        fmt: str,
-        *,
-        title: str = "",
-        card: Mapping[str, Any] | None = None,
-        scale: str | None = None,
-        digits: int | None = None,
-    ) -> str:
-        """What ``cws-bench corpora info`` prints: ``text`` or ``json``, no final newline.
-
-        Args:
-            fmt: ``text`` (the aligned table under ``title``, then the corpus
-                card) or ``json`` (:meth:`to_dict`, with the card under ``card``).
-            title: the text table's first line.
-            card: a named corpus' card (:meth:`Corpus.metadata`), or None.
-            scale, digits: how the text prints the OOV rate (default a percentage
-                with two decimals, :mod:`cws_bench.metrics.units`); JSON holds a fraction.
-        """
-        if fmt == "json":
-            return self.to_json(card=card)
-        if fmt == "text":
-            text = self.to_text(title, scale=scale, digits=digits)
-            return text if card is None else f"{text}\n{format_card(card)}"
-        raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(STATISTICS_FORMATS)}")
-
     def to_json(self, *, card: Mapping[str, Any] | None = None) -> str:
         """:meth:`to_dict` as indented JSON, with a corpus card under ``card``."""
         import json
@@ -112,8 +95,16 @@ class CorpusStatistics:
             data["card"] = dict(card)
         return json.dumps(data, ensure_ascii=False, indent=2)
 
-    def to_text(self, title: str, *, scale: str | None = None, digits: int | None = None) -> str:
-        """The aligned text table: sizes, types, the dictionary and OOV figures, checksum."""
+    def to_text(
+        self,
+        title: str = "",
+        *,
+        card: Mapping[str, Any] | None = None,
+        scale: str | None = None,
+        digits: int | None = None,
+    ) -> str:
+        """The aligned text table under ``title``: sizes, types, the dictionary and OOV
+        figures, checksum; then the corpus ``card``'s block, when there is one."""
         unit = units(scale, digits)
         oov_label = "OOV rate (%)" if unit.scale == "percent" else "OOV rate (fraction)"
         rows = [
@@ -142,6 +133,8 @@ class CorpusStatistics:
         lines += [f"  {label:<{width}}  {value}" for label, value in rows]
         if self.note:
             lines.append(f"  note: {self.note}")
+        if card is not None:
+            lines.append(format_card(card))
         return "\n".join(lines)
 
 
@@ -276,7 +269,7 @@ def _overlap_text(found: Mapping[str, Any]) -> str:
     total = found["sentences"]
 
     def part(n: int) -> str:
-        return f"{n:,} ({100 * n / total:.1f}%)" if total else f"{n:,}"
+        return f"{n:,} ({share(n, total)})" if total else f"{n:,}"
 
     return f"{part(found['exact'])} exact, {part(found['normalized'])} after normalising"
 
@@ -297,7 +290,7 @@ def split_overlaps(
     :func:`cws_bench.corpora.overlap.sentence_overlap`.
     """
     from cws_bench.corpora.overlap import sentence_overlap
-    from cws_bench.corpora.registry import get_corpus
+    from cws_bench.corpora.registry import get_corpus, parse_corpus_spec
 
     found: list[dict[str, Any]] = []
     sentences = list(corpus.sentences(split))
@@ -305,9 +298,9 @@ def split_overlaps(
     if split != "train" and "train" in corpus.available_splits:
         targets.append((corpus, "train"))
     for spec in others:
-        name, _, other_split = spec.partition(":")
+        name, asked = parse_corpus_spec(spec)
         other = get_corpus(name, data_dir=data_dir)
-        other_split = other_split or "test"
+        other_split = asked or "test"
         other.check_split(other_split)
         targets.append((other, other_split))
     for other, other_split in targets:
@@ -322,12 +315,15 @@ def split_overlaps(
 def render_corpus_list(cards: Sequence[Mapping[str, Any]], fmt: str = "text") -> str:
     """What ``cws-bench corpora`` prints: the corpora's cards as ``json``, or in ``text``
     one block each (name, script, here or not, splits; title, where from, how to get)."""
-    if fmt == "json":
-        import json
+    import json
 
+    def as_json() -> str:
         return json.dumps([dict(card) for card in cards], ensure_ascii=False, indent=2)
-    if fmt != "text":
-        raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(STATISTICS_FORMATS)}")
+
+    return render_in(fmt, {"text": lambda: _corpus_blocks(cards), "json": as_json})
+
+
+def _corpus_blocks(cards: Sequence[Mapping[str, Any]]) -> str:
     width = max(len(card["name"]) for card in cards)
     lines = []
     for card in cards:

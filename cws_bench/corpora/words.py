@@ -85,12 +85,14 @@ def parse_word_spec(spec: str | os.PathLike[str]) -> WordSpec:
     if spec == "jieba":
         return WordSpec("jieba")
     if spec.startswith(CORPUS_PREFIX):
-        name, _, split = spec[len(CORPUS_PREFIX) :].partition(":")
+        from cws_bench.corpora.registry import parse_corpus_spec
+
+        name, split = parse_corpus_spec(spec[len(CORPUS_PREFIX) :])
         if not name:
             raise CwsBenchError(
                 f"dictionary {spec!r}: no corpus name", "write corpus:NAME or corpus:NAME:SPLIT"
             )
-        return WordSpec("corpus", name, split or None)
+        return WordSpec("corpus", name, split)
     if spec.startswith(FILE_PREFIX):
         spec = spec[len(FILE_PREFIX) :]
     return WordSpec("file", spec)

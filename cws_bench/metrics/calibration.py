@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from cws_bench.metrics.defaults import DEFAULT_ALPHA, DEFAULT_SEED, TESTS
+from cws_bench.metrics.defaults import DEFAULT_ALPHA, DEFAULT_CONFIDENCE, DEFAULT_SEED, TESTS
 from cws_bench.metrics.significance import (
     Statistic,
     approximate_randomization_test,
@@ -36,7 +36,9 @@ from cws_bench.metrics.significance import (
 __all__ = ["RejectionRate", "aa_study", "pseudo_systems", "wilson_interval"]
 
 
-def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:
+def wilson_interval(
+    successes: int, trials: int, confidence: float = DEFAULT_CONFIDENCE
+) -> tuple[float, float]:
     """The Wilson score interval of a binomial proportion (Wilson 1927).
 
     >>> [round(x, 4) for x in wilson_interval(5, 100)]

@@ -27,9 +27,10 @@ import math
 import warnings
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, NamedTuple, cast
 
 from cws_bench.metrics.counts import PrecisionRecallF, precision_recall_fscore_from_counts
+from cws_bench.metrics.formats import render_in
 from cws_bench.metrics.tables import spreadsheet_safe
 from cws_bench.metrics.undefined import (
     UndefinedMetricWarning,
@@ -595,8 +596,10 @@ class ClassificationReport:
 
     ``averages`` holds the ``micro avg`` (shown as ``accuracy`` when every
     label is scored, because micro-averaged F-beta is then the accuracy),
-    ``macro avg`` and ``weighted avg`` rows.
+    ``macro avg`` and ``weighted avg`` rows. :meth:`render` writes one of :attr:`FORMATS`.
     """
+
+    FORMATS: ClassVar[tuple[str, ...]] = ("text", "json", "csv", "markdown")
 
     classes: tuple[ClassScores, ...]
     averages: tuple[ClassScores, ...]
@@ -708,7 +711,7 @@ class ClassificationReport:
         """
         import json
 
-        if fmt == "json":
+        def as_json() -> str:
             data = self.to_dict()
             if confusion is not None:
                 names, matrix = confusion
@@ -717,18 +720,23 @@ class ClassificationReport:
                     "matrix": [list(r) for r in matrix],
                 }
             return json.dumps(data, ensure_ascii=False, indent=2)
-        if fmt == "csv":
+
+        def as_csv() -> str:
             frame = self.to_frame()
             frame.index = frame.index.map(spreadsheet_safe)
             return str(frame.to_csv(lineterminator="\n")).rstrip("\n")
-        if fmt == "markdown":
-            return self.to_markdown(digits=digits, confusion=confusion)
-        if fmt == "text":
+
+        def as_text() -> str:
             text = self.to_text(digits=digits).rstrip("\n")
             if confusion is not None:
                 text += "\n\n" + render_confusion(*confusion)
             return text
-        raise ValueError(f"unknown format {fmt!r}; choose from text, json, csv, markdown")
+
+        def as_markdown() -> str:
+            return self.to_markdown(digits=digits, confusion=confusion)
+
+        renderers = {"text": as_text, "json": as_json, "csv": as_csv, "markdown": as_markdown}
+        return render_in(fmt, {name: renderers[name] for name in self.FORMATS})
 
     def to_markdown(
         self,

@@ -6,7 +6,14 @@ pay for numpy at start-up (the CLI's option defaults) import them from here.
 
 from __future__ import annotations
 
-__all__ = ["DEFAULT_ALPHA", "DEFAULT_RESAMPLES", "DEFAULT_SEED", "DEFAULT_TEST", "TESTS"]
+__all__ = [
+    "DEFAULT_ALPHA",
+    "DEFAULT_CONFIDENCE",
+    "DEFAULT_RESAMPLES",
+    "DEFAULT_SEED",
+    "DEFAULT_TEST",
+    "TESTS",
+]
 
 DEFAULT_RESAMPLES = 1000
 """Resamples when not told: Koehn (2004) and sacrebleu use 1000."""
@@ -19,6 +26,11 @@ before)."""
 DEFAULT_ALPHA = 0.05
 """The significance level when not told (``--alpha``, ``alpha =`` in a bake-off): a
 comparison is significant when its (corrected) p-value is below it."""
+
+DEFAULT_CONFIDENCE = 0.95
+"""The confidence level of every interval when not told: the bake-off's, ``score
+--confidence``'s, the audit's, the metrics' bootstrap and Wilson intervals, and what a
+report says of a run that did not record its level."""
 
 TESTS = ("bootstrap", "permutation")
 """The paired tests a comparison can use (``--test``, ``test =``): the paired bootstrap

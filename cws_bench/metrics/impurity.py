@@ -24,8 +24,9 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from cws_bench.metrics.formats import Renderable
 from cws_bench.metrics.tables import csv_table, markdown_table, text_table
 from cws_bench.metrics.undefined import ZeroDivision, check_zero_division, warn_undefined
 from cws_bench.metrics.units import plural
@@ -248,7 +249,7 @@ class FeatureSplit:
 
 
 @dataclass(frozen=True, slots=True)
-class SplitCriteria:
+class SplitCriteria(Renderable):
     """The split criteria of every feature of a table, for one target column.
 
     Attributes:
@@ -311,21 +312,29 @@ class SplitCriteria:
 
     # Rendering: what ``cws-bench metrics impurity`` prints, one method per format.
 
-    def render(self, fmt: str, *, name: str = "data", digits: int = 6) -> str:
-        """The criteria in ``fmt`` (``text``, ``json``, ``csv``, ``markdown``), no final newline.
+    # :meth:`render` (Renderable) writes one of FORMATS: ``name`` (the table's file name)
+    # starts the text format's first line; ``digits`` are the decimals of text and Markdown.
+    FORMATS: ClassVar[tuple[str, ...]] = ("text", "json", "csv", "markdown")
 
-        ``name`` (the table's file name) starts the text format's first line;
-        ``digits`` are the decimals of text and Markdown.
-        """
-        if fmt == "json":
-            return json.dumps(self.to_dict(), ensure_ascii=False, indent=2)
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=2)
+
+    def to_csv(self) -> str:
+        rows: list[list[Any]] = [
+            [f.feature, f.values, *(getattr(f, n) for n in SHOWN_CRITERIA)] for f in self.features
+        ]
+        return csv_table(["feature", "values", *SHOWN_CRITERIA], rows)
+
+    def to_markdown(self, *, digits: int = 6) -> str:
+        summary, header, body = self._table(digits)
+        return f"{summary}\n\n{markdown_table(header, body)}"
+
+    def to_text(self, *, name: str = "data", digits: int = 6) -> str:
+        summary, header, body = self._table(digits)
+        return f"{name}: {summary}\n{text_table(header, body)}"
+
+    def _table(self, digits: int) -> tuple[str, list[str], list[list[str]]]:
         header = ["feature", "values", *SHOWN_CRITERIA]
-        if fmt == "csv":
-            rows: list[list[Any]] = [
-                [f.feature, f.values, *(getattr(f, n) for n in SHOWN_CRITERIA)]
-                for f in self.features
-            ]
-            return csv_table(header, rows)
 
         def number(value: float | None) -> str:
             return "--" if value is None else f"{value:.{digits}f}"
@@ -340,11 +349,7 @@ class SplitCriteria:
             f"{self.target}: {plural(self.items, 'row')}, entropy {number(self.entropy)} {unit}, "
             f"Gini index {number(self.gini_impurity)}"
         )
-        if fmt == "markdown":
-            return f"{summary}\n\n{markdown_table(header, body)}"
-        if fmt == "text":
-            return f"{name}: {summary}\n{text_table(header, body)}"
-        raise ValueError(f"unknown format {fmt!r}; choose from text, json, csv, markdown")
+        return summary, header, body
 
 
 SHOWN_CRITERIA = (

@@ -45,8 +45,9 @@ import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
+from cws_bench.metrics.formats import Renderable
 from cws_bench.metrics.tables import csv_table, markdown_table, text_table
 from cws_bench.metrics.undefined import ZeroDivision, check_zero_division, warn_undefined
 from cws_bench.metrics.units import Units, plural, units
@@ -406,8 +407,11 @@ def parse_metric(name: str) -> tuple[str, int | None]:
 
 
 @dataclass(frozen=True)
-class RankingReport:
-    """Per-query and mean scores of a run.
+class RankingReport(Renderable):
+    """Per-query and mean scores of a run, rendered by :meth:`render` in one of
+    :attr:`FORMATS` (``per_query``: also every query's scores; ``run``, ``qrels``: the
+    names the text format's first line gives the inputs; ``scale``, ``digits``: how
+    text and Markdown print fractions, :mod:`cws_bench.metrics.units`).
 
     Attributes:
         metrics: the metric names, in order.
@@ -417,6 +421,8 @@ class RankingReport:
         unjudged_queries: queries of the run with no judgements (left out).
         relevance_level: the lowest relevant grade.
     """
+
+    FORMATS: ClassVar[tuple[str, ...]] = ("text", "json", "csv", "markdown")
 
     metrics: tuple[str, ...]
     means: Mapping[str, float]
@@ -461,36 +467,6 @@ class RankingReport:
         ).rename_axis("query")
 
     # Rendering: what ``cws-bench metrics ranking`` prints, one method per format.
-
-    def render(
-        self,
-        fmt: str,
-        *,
-        per_query: bool = False,
-        run: str = "run",
-        qrels: str = "qrels",
-        scale: str | None = None,
-        digits: int | None = None,
-    ) -> str:
-        """The report in ``fmt`` (one of :data:`REPORT_FORMATS`), without a final newline.
-
-        Args:
-            fmt: ``text``, ``json``, ``csv`` or ``markdown``.
-            per_query: also every query's scores.
-            run, qrels: the names the text format's first line gives the inputs.
-            scale, digits: how text and Markdown print fractions (:mod:`cws_bench.metrics.units`).
-        """
-        if fmt == "json":
-            return self.to_json(per_query=per_query)
-        if fmt == "csv":
-            return self.to_csv(per_query=per_query)
-        if fmt == "markdown":
-            return self.to_markdown(per_query=per_query, scale=scale, digits=digits)
-        if fmt == "text":
-            return self.to_text(
-                per_query=per_query, run=run, qrels=qrels, scale=scale, digits=digits
-            )
-        raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(REPORT_FORMATS)}")
 
     def to_json(self, *, per_query: bool = False) -> str:
         """:meth:`to_dict` as indented JSON (``per_query`` left out unless asked for)."""
@@ -552,7 +528,7 @@ class RankingReport:
         return "\n".join(lines)
 
 
-REPORT_FORMATS: tuple[str, ...] = ("text", "json", "csv", "markdown")
+REPORT_FORMATS: tuple[str, ...] = RankingReport.FORMATS
 """The formats :meth:`RankingReport.render` writes."""
 
 GAIN_SUMS = frozenset({"cg", "dcg", "dcg_burges"})

@@ -54,7 +54,13 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from cws_bench.metrics.defaults import DEFAULT_ALPHA, DEFAULT_RESAMPLES, DEFAULT_SEED, TESTS
+from cws_bench.metrics.defaults import (
+    DEFAULT_ALPHA,
+    DEFAULT_CONFIDENCE,
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    TESTS,
+)
 from cws_bench.metrics.units import plural
 
 __all__ = [
@@ -283,7 +289,7 @@ def bootstrap_confidence_interval(
     statistic: Statistic,
     *,
     n_resamples: int = DEFAULT_RESAMPLES,
-    confidence: float = 0.95,
+    confidence: float = DEFAULT_CONFIDENCE,
     method: Literal["percentile", "basic", "bca"] = "percentile",
     seed: int | None = DEFAULT_SEED,
 ) -> BootstrapInterval:
@@ -399,7 +405,7 @@ def paired_bootstrap_test(
     statistic: Statistic,
     *,
     n_resamples: int = DEFAULT_RESAMPLES,
-    confidence: float = 0.95,
+    confidence: float = DEFAULT_CONFIDENCE,
     alternative: Alternative = "two-sided",
     seed: int | None = DEFAULT_SEED,
 ) -> PairedTestResult:
@@ -536,7 +542,7 @@ def seed_bootstrap_test(
     statistic: Statistic,
     *,
     n_resamples: int = DEFAULT_RESAMPLES,
-    confidence: float = 0.95,
+    confidence: float = DEFAULT_CONFIDENCE,
     alternative: Alternative = "two-sided",
     seed: int | None = DEFAULT_SEED,
 ) -> PairedTestResult:
@@ -759,7 +765,7 @@ class SharedResamples:
         system: int,
         statistic: Statistic,
         *,
-        confidence: float = 0.95,
+        confidence: float = DEFAULT_CONFIDENCE,
         method: Literal["percentile", "basic", "bca"] = "percentile",
     ) -> BootstrapInterval:
         """:func:`bootstrap_confidence_interval` of one system (by position)."""
@@ -803,7 +809,7 @@ class SharedResamples:
         system_b: int,
         statistic: Statistic,
         *,
-        confidence: float = 0.95,
+        confidence: float = DEFAULT_CONFIDENCE,
         alternative: Alternative = "two-sided",
     ) -> PairedTestResult:
         """:func:`paired_bootstrap_test` of two systems (by position).

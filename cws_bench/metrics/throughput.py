@@ -44,11 +44,12 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike
 
+from cws_bench.metrics.formats import Renderable
 from cws_bench.metrics.tables import csv_table, markdown_table, text_table
 from cws_bench.metrics.units import plural
 
@@ -132,7 +133,7 @@ def latency_summary(values: ArrayLike) -> LatencySummary | None:
 
 
 @dataclass(frozen=True, slots=True)
-class ServingMetrics:
+class ServingMetrics(Renderable):
     """Throughput and latency of a run of requests.
 
     Attributes:
@@ -201,32 +202,33 @@ class ServingMetrics:
 
     # Rendering: what ``cws-bench metrics throughput`` prints, one method per format.
 
-    def render(self, fmt: str, *, name: str = "log") -> str:
-        """The figures in ``fmt`` (``text``, ``json``, ``csv``, ``markdown``), no final newline.
+    # :meth:`render` (Renderable) writes one of FORMATS; ``name`` (the log's file name)
+    # starts the text format's first line.
+    FORMATS: ClassVar[tuple[str, ...]] = ("text", "json", "csv", "markdown")
 
-        ``name`` (the log's file name) starts the text format's first line.
-        """
-        if fmt == "json":
-            return json.dumps(self.to_dict(), indent=2)
-        if fmt == "csv":
-            return self.to_csv()
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2)
+
+    def to_markdown(self) -> str:
         rates, latencies = self._table_rows()
-        summary = (
+        return (
+            f"{self._summary()}\n\n{markdown_table(['throughput', 'value', 'unit'], rates)}\n\n"
+            f"{markdown_table(LATENCY_HEADER, latencies)}"
+        )
+
+    def to_text(self, *, name: str = "log") -> str:
+        rates, latencies = self._table_rows()
+        return (
+            f"{name}: {self._summary()}\n{text_table(['throughput', 'value', 'unit'], rates)}"
+            f"\n\n{text_table(LATENCY_HEADER, latencies)}"
+        )
+
+    def _summary(self) -> str:
+        return (
             f"{plural(self.requests, 'request')} over "
             f"{self.duration:,.3f} s "
             f"({self.input_tokens:,} input, {plural(self.output_tokens, 'output token')})"
         )
-        if fmt == "markdown":
-            return (
-                f"{summary}\n\n{markdown_table(['throughput', 'value', 'unit'], rates)}\n\n"
-                f"{markdown_table(LATENCY_HEADER, latencies)}"
-            )
-        if fmt == "text":
-            return (
-                f"{name}: {summary}\n{text_table(['throughput', 'value', 'unit'], rates)}\n\n"
-                f"{text_table(LATENCY_HEADER, latencies)}"
-            )
-        raise ValueError(f"unknown format {fmt!r}; choose from text, json, csv, markdown")
 
     def to_csv(self) -> str:
         """Rows of (metric, statistic, value): the throughputs, then each latency's statistics."""

@@ -33,6 +33,7 @@ __all__ = [
     "format_p_value",
     "percent",
     "plural",
+    "share",
     "units",
 ]
 
@@ -121,6 +122,16 @@ def percent(value: float | None) -> str:
     ('50.00', '--', 'nan')
     """
     return Units().score(value)
+
+
+def share(part: float, whole: float, *, empty: str = "--") -> str:
+    """``part`` as a percentage of ``whole``, one decimal and a sign (a count's share, not a
+    score); ``empty`` when ``whole`` is 0.
+
+    >>> share(1, 3), share(2, 2), share(0, 0), share(0, 0, empty="0.0%")
+    ('33.3%', '100.0%', '--', '0.0%')
+    """
+    return f"{100 * part / whole:.1f}%" if whole else empty
 
 
 def format_p_value(value: float | None) -> str:

@@ -97,11 +97,11 @@ def as_corpus_spec(corpus: str | CorpusSpec, *, dictionary: str | None = None) -
     """
     if isinstance(corpus, CorpusSpec):
         return corpus if dictionary is None else replace(corpus, dictionary=dictionary)
-    from cws_bench.corpora import corpus_names
+    from cws_bench.corpora import corpus_names, parse_corpus_spec
 
-    name, _, split = corpus.partition(":")
+    name, split = parse_corpus_spec(corpus)
     if name in corpus_names() and not os.path.isfile(corpus):
-        label = corpus if split else name
+        label = f"{name}:{split}" if split else name
         return CorpusSpec(label=label, name=name, split=split or "test", dictionary=dictionary)
     if os.path.isfile(corpus):
         return CorpusSpec(

@@ -11,14 +11,16 @@ from __future__ import annotations
 import functools
 import io
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import islice
 from typing import IO, TYPE_CHECKING, Any
 
-from cws_bench.metrics.units import Units, format_p_value, units
+from cws_bench.metrics.formats import render_in
+from cws_bench.metrics.units import Units, format_p_value, percent, share, units
 from cws_bench.regression.changes import KINDS, LISTS, Change, ChangePattern, LineDiff
 from cws_bench.regression.check import CheckResult
 from cws_bench.regression.diff import SegmentationDiff
+from cws_bench.regression.junit import render_junit
 from cws_bench.reports.tables import plural
 from cws_bench.score_registry import compared_scores
 
@@ -27,16 +29,19 @@ if TYPE_CHECKING:
     from cws_bench.regression.tokens import TokenDiff
 
 __all__ = [
+    "CHECK_FORMATS",
+    "DIFF_FORMATS",
     "HTML_LINES",
     "HTML_PAGE",
     "example_parts",
-    "format_percent",
     "format_points",
     "line_kinds",
     "line_pieces",
     "render_baseline_text",
+    "render_check",
     "render_check_json",
     "render_check_text",
+    "render_diff",
     "render_diff_html",
     "render_diff_json",
     "render_diff_text",
@@ -70,15 +75,6 @@ HTML_PAGE = 100
 KIND_LABELS = {"split": "split", "merge": "merged", "cross": "boundary moved"}
 
 
-def format_percent(value: float | None) -> str:
-    """A fraction as a percentage with two decimals (``--`` when undefined).
-
-    >>> format_percent(0.807643), format_percent(None)
-    ('80.76', '--')
-    """
-    return Units().score(value)
-
-
 def format_points(value: float | None) -> str:
     """A difference of fractions in signed percentage points.
 
@@ -86,10 +82,6 @@ def format_points(value: float | None) -> str:
     ('-0.41', '+0.00')
     """
     return Units().points(value)
-
-
-def _share(part: int, whole: int) -> str:
-    return f"{100 * part / whole:.1f}%" if whole else "0.0%"
 
 
 EXAMPLE_WINDOW = 8
@@ -154,7 +146,8 @@ def _token_lines(tokens: TokenDiff) -> list[str]:
     """The token-id part of a text diff: counts, then each example with its ids."""
     out = [
         f"  token ids: {tokens.changed:,} of {plural(tokens.lines, 'line')} changed "
-        f"({_share(tokens.changed, tokens.lines)}): {tokens.same_boundaries:,} with every "
+        f"({share(tokens.changed, tokens.lines, empty='0.0%')}): "
+        f"{tokens.same_boundaries:,} with every "
         f"boundary kept, {tokens.moved_boundaries:,} with boundaries moved; "
         f"tokens {tokens.a_tokens:,} → {tokens.b_tokens:,}"
     ]
@@ -185,7 +178,7 @@ def render_diff_text(
     a, b = diff.a_name, diff.b_name
     out = [
         f"{a} → {b}: {plural(diff.lines, 'line')}, {diff.changed_lines:,} changed "
-        f"({_share(diff.changed_lines, diff.lines)})"
+        f"({share(diff.changed_lines, diff.lines, empty='0.0%')})"
     ]
     out.append(
         f"  words: {diff.a_words:,} → {diff.b_words:,}; {diff.changed_a_words:,} of A's words "
@@ -537,10 +530,10 @@ def _diff_template() -> Any:
     from cws_bench.reports.html import template_environment
 
     environment = template_environment(
-        percent=format_percent,
+        percent=percent,
         points=format_points,
         p_value=format_p_value,
-        share=_share,
+        share=functools.partial(share, empty="0.0%"),
         ids=lambda ids: _ids(ids, 40),
     )
     return environment.get_template("diff.html.j2")
@@ -608,6 +601,25 @@ def render_check_json(result: CheckResult) -> str:
     return json.dumps(result.to_dict(), ensure_ascii=False, indent=2)
 
 
+def render_diff(diff: SegmentationDiff, fmt: str, **options: Any) -> str:
+    """A diff in one of :data:`DIFF_FORMATS`, each renderer given the options it takes.
+
+    Raises:
+        UnknownFormatError: another format.
+    """
+    return render_in(fmt, DIFF_RENDERERS, diff, **options)
+
+
+def render_check(result: CheckResult, fmt: str, **options: Any) -> str:
+    """A check in one of :data:`CHECK_FORMATS` (``junit``: :mod:`cws_bench.regression.junit`),
+    each renderer given the options it takes (``baseline``, ``accept``, ``scale`` ...).
+
+    Raises:
+        UnknownFormatError: another format.
+    """
+    return render_in(fmt, CHECK_RENDERERS, result, **options)
+
+
 def render_baseline_text(baseline: Baseline, path: str) -> str:
     """What ``baseline save``, ``update`` and ``show`` print: per corpus F1, P, R, OOV
     recall, speed and signature, then the bounds."""
@@ -616,9 +628,9 @@ def render_baseline_text(baseline: Baseline, path: str) -> str:
     for record in baseline.records:
         scores = record.scores
         lines.append(
-            f"  {record.label}: F1 {format_percent(scores['f1'])}, P "
-            f"{format_percent(scores['precision'])}, R {format_percent(scores['recall'])}, "
-            f"OOV recall {format_percent(scores.get('oov_recall'))}, "
+            f"  {record.label}: F1 {percent(scores['f1'])}, P "
+            f"{percent(scores['precision'])}, R {percent(scores['recall'])}, "
+            f"OOV recall {percent(scores.get('oov_recall'))}, "
             f"{record.speed.chars_per_s:,.0f} characters/s (median of "
             f"{len(record.speed.runs)}, spread {100 * record.speed.spread:.0f}%)"
         )
@@ -628,3 +640,20 @@ def render_baseline_text(baseline: Baseline, path: str) -> str:
     speed = "not checked" if bounds.speed is None else f"{bounds.speed:g}%"
     lines.append(f"  bounds: largest drops {drops}; speed {speed}")
     return "\n".join(lines)
+
+
+DIFF_RENDERERS: dict[str, Callable[..., str]] = {
+    "text": render_diff_text,
+    "json": render_diff_json,
+    "html": render_diff_html,
+}
+"""``cws-bench diff --format`` -> renderer of a :class:`SegmentationDiff`."""
+DIFF_FORMATS: tuple[str, ...] = tuple(DIFF_RENDERERS)
+
+CHECK_RENDERERS: dict[str, Callable[..., str]] = {
+    "text": render_check_text,
+    "json": render_check_json,
+    "junit": render_junit,
+}
+"""``cws-bench check --format`` -> renderer of a :class:`CheckResult`."""
+CHECK_FORMATS: tuple[str, ...] = tuple(CHECK_RENDERERS)

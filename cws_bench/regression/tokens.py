@@ -11,7 +11,6 @@ line's ids changed, unless the bound allows that many changed lines.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 from collections.abc import Iterator, Mapping, Sequence
@@ -20,6 +19,7 @@ from typing import Any
 
 from cws_bench.errors import CorpusFormatError, CwsBenchError
 from cws_bench.metrics.units import plural
+from cws_bench.text.checksums import hasher
 from cws_bench.text.io import PathLike, atomic_write
 
 __all__ = [
@@ -53,7 +53,7 @@ class TokenIds:
     @property
     def checksum(self) -> str:
         """16 hex digits of BLAKE2b over the ids, line by line."""
-        digest = hashlib.blake2b(digest_size=8)
+        digest = hasher("checksum")
         for ids in self.lines:
             digest.update(",".join(map(str, ids)).encode("ascii") + b"\n")
         return digest.hexdigest()

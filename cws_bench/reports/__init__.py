@@ -33,7 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from cws_bench.errors import CwsBenchError, Fix
+from cws_bench.errors import CwsBenchError, Fix, UnknownFormatError
 from cws_bench.reports.data import render_csv, render_json
 from cws_bench.reports.html import render_html
 from cws_bench.reports.latex import render_latex
@@ -88,9 +88,13 @@ REPORTS: dict[str, Report] = {
 REPORT_FILES = {kind: report.file for kind, report in REPORTS.items() if report.file}
 """Report kind -> file name in the output folder (the formats a bake-off writes)."""
 
-REPORT_FORMATS = {
-    name: report.render for kind, report in REPORTS.items() for name in (kind, *report.aliases)
-}
+
+def _formats() -> dict[str, Callable[[BakeoffResult], str]]:
+    """Format name (aliases too) -> renderer, read from :data:`REPORTS` as it is now."""
+    return {name: r.render for kind, r in REPORTS.items() for name in (kind, *r.aliases)}
+
+
+REPORT_FORMATS = _formats()
 """Format name of ``cws-bench report --format`` (aliases too) -> renderer."""
 
 
@@ -105,10 +109,10 @@ def render_report(
     Raises:
         CwsBenchError: an unknown format (the message lists the known ones).
     """
-    named = {name: r.render for kind, r in REPORTS.items() for name in (kind, *r.aliases)}
-    renderer = named.get(fmt)
+    formats = _formats()  # a row added to REPORTS since import counts
+    renderer = formats.get(fmt)
     if renderer is None:
-        raise CwsBenchError(f"unknown report format {fmt!r}", f"use one of: {', '.join(named)}")
+        raise UnknownFormatError(fmt, formats, what="report format")
     if scale is None and digits is None:
         return renderer(result)
     with printed_in(scale, digits):

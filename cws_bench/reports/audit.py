@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from cws_bench.metrics.tables import escape_markdown
+from cws_bench.metrics.units import percent
 
 __all__ = [
     "agreement_csv",
@@ -30,12 +31,8 @@ __all__ = [
 REPORT_FILES = ("audit.json", "audit.md", "agreement.csv", "audit.html")
 
 
-def _pct(value: float) -> str:
-    return f"{100 * value:.2f}"
-
-
 def _with_interval(value: float, interval: Mapping[str, float]) -> str:
-    return f"{_pct(value)} [{_pct(interval['low'])}, {_pct(interval['high'])}]"
+    return f"{percent(value)} [{percent(interval['low'])}, {percent(interval['high'])}]"
 
 
 def signature_line(result: Mapping[str, Any]) -> str:
@@ -163,7 +160,7 @@ def audit_markdown(result: Mapping[str, Any]) -> str:
         [
             [
                 s["segmenter"],
-                *(f"{b['inconsistent']}/{b['strings']} ({_pct(b['rate'])})" for b in s["bands"]),
+                *(f"{b['inconsistent']}/{b['strings']} ({percent(b['rate'])})" for b in s["bands"]),
             ]
             for s in consistency["segmenters"]
         ],

@@ -94,10 +94,9 @@ def color_slot(name: str) -> int:
     >>> color_slot("jieba") == color_slot("jieba")
     True
     """
-    import hashlib
+    from cws_bench.text.checksums import hash_hex
 
-    digest = hashlib.blake2b(name.encode("utf-8"), digest_size=8).digest()
-    return int.from_bytes(digest, "big") % len(PALETTE)
+    return int(hash_hex(name, "checksum"), 16) % len(PALETTE)
 
 
 def colors_for(segmenters: Sequence[str]) -> dict[str, str]:

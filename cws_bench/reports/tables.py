@@ -27,7 +27,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
-from cws_bench.metrics.defaults import DEFAULT_ALPHA
+from cws_bench.metrics.defaults import DEFAULT_ALPHA, DEFAULT_CONFIDENCE
 from cws_bench.metrics.units import DEFAULT_SCALE, Units, format_p_value, plural, units
 from cws_bench.results.model import BakeoffResult, Comparison, Interval, PairResult, group_warnings
 
@@ -233,7 +233,7 @@ def confidence_label(settings: dict[str, Any]) -> str:
     ('90%', '95%')
     """
     level = settings.get("confidence")
-    return f"{level * 100:g}%" if isinstance(level, int | float) else "95%"
+    return f"{(level if isinstance(level, int | float) else DEFAULT_CONFIDENCE) * 100:g}%"
 
 
 def run_notes(settings: dict[str, Any]) -> list[str]:

@@ -31,7 +31,6 @@ file and the problem: the pair runs again; an invalid record is never used.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import os
@@ -41,6 +40,7 @@ from typing import Any
 
 from cws_bench.metrics.units import plural
 from cws_bench.score_registry import SCORES
+from cws_bench.text.checksums import hash_hex
 from cws_bench.text.io import PathLike, atomic_write
 
 __all__ = [
@@ -161,7 +161,7 @@ def _checksum(record: dict[str, Any]) -> tuple[str, bool]:
         plain = json.loads(json.dumps(body, ensure_ascii=False, allow_nan=False))
         text = json.dumps(plain, sort_keys=True, ensure_ascii=False)
         writable = False
-    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest(), writable
+    return hash_hex(text, "identity"), writable
 
 
 def _checksum_matches(record: dict[str, Any], checksum: Any) -> bool:

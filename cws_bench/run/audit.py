@@ -35,7 +35,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cws_bench.defaults import DEFAULT_BATCH_SIZE, DEFAULT_RESAMPLES, DEFAULT_SEED
+from cws_bench.defaults import (
+    DEFAULT_BATCH_SIZE,
+    DEFAULT_CONFIDENCE,
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+)
 from cws_bench.errors import CwsBenchError
 
 if TYPE_CHECKING:
@@ -90,7 +95,7 @@ class AuditSettings:
 
     seed: int = DEFAULT_SEED
     resamples: int = DEFAULT_RESAMPLES
-    confidence: float = 0.95
+    confidence: float = DEFAULT_CONFIDENCE
     perturbations: tuple[str, ...] = ("space", "width", "punct")
     perturb_sentences: int = 1000
     sample: int = 200
@@ -132,10 +137,10 @@ def resolve_texts(
 
 
 def _corpus_text(spec: str, folder: Path, data_dir: str | None) -> AuditText:
-    from cws_bench.corpora import corpus_names, get_corpus
+    from cws_bench.corpora import corpus_names, get_corpus, parse_corpus_spec
     from cws_bench.text.io import atomic_write
 
-    name, _, split = spec.partition(":")
+    name, split = parse_corpus_spec(spec)
     if name not in corpus_names():
         raise CwsBenchError(
             f"{spec}: neither a file nor a corpus",

@@ -49,6 +49,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cws_bench.defaults import DEFAULT_CONFIDENCE
 from cws_bench.results.model import (
     BakeoffResult,
     Comparison,
@@ -71,9 +72,6 @@ if TYPE_CHECKING:
     from cws_bench.segmenters import SegmenterInfo
 
 __all__ = ["reports_folder", "run_bakeoff"]
-
-
-CONFIDENCE = 0.95
 
 
 def reports_folder(
@@ -330,7 +328,7 @@ def _result(
         settings={
             "seed": config.seed,
             "resamples": config.resamples,
-            "confidence": CONFIDENCE,
+            "confidence": DEFAULT_CONFIDENCE,
             "alpha": config.alpha,
             "test": config.test,
             "correction": config.correction,
@@ -491,7 +489,7 @@ def _statistics(
             pairs,
             resamples=config.resamples,
             seed=config.seed,
-            confidence=CONFIDENCE,
+            confidence=DEFAULT_CONFIDENCE,
             alpha=config.alpha,
             test=config.test,
         )
@@ -550,7 +548,7 @@ def seed_comparisons(
                 f1,
                 n_resamples=config.resamples,
                 seed=config.seed,
-                confidence=CONFIDENCE,
+                confidence=DEFAULT_CONFIDENCE,
             )
             error = result.standard_error
             if error is not None and not math.isfinite(error):

@@ -8,7 +8,6 @@ resumes shard by shard.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,7 @@ from typing import Any
 from cws_bench.run.executors import LoadReport
 from cws_bench.run.pair import CACHE_VERSION, PairRecord
 from cws_bench.run.tasks import ShardResult
+from cws_bench.text.checksums import hash_hex
 from cws_bench.text.io import make_folder
 from cws_bench.text.joined import JoinedWords
 
@@ -24,8 +24,7 @@ __all__ = ["RunCache", "shard_key"]
 
 def shard_key(pair_key: str, first: int, lines: int) -> str:
     """The cache key of a shard: its pair's key (contents) and its line range."""
-    material = f"{pair_key}:{first}:{lines}".encode()
-    return hashlib.blake2b(material, digest_size=10).hexdigest()
+    return hash_hex(f"{pair_key}:{first}:{lines}", "cache")
 
 
 class RunCache:

@@ -29,10 +29,11 @@ import math
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from cws_bench.defaults import (
     DEFAULT_ALPHA,
+    DEFAULT_CONFIDENCE,
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
     DEFAULT_TEST,
@@ -41,6 +42,7 @@ from cws_bench.defaults import (
     DictionaryDefault,
 )
 from cws_bench.errors import CwsBenchError, Fix
+from cws_bench.metrics.formats import Renderable
 from cws_bench.metrics.tables import escape_markdown
 from cws_bench.metrics.units import Units, format_p_value, plural, units
 from cws_bench.results.model import Comparison, Interval, detectable_differences
@@ -62,11 +64,7 @@ __all__ = [
     "compare",
 ]
 
-# The bake-off's default (DEFAULT_SEED, DEFAULT_RESAMPLES and DEFAULT_ALPHA are the
-# library's one each).
-CONFIDENCE = 0.95
 INTERVAL_METRICS = ("precision", "recall", "f1")
-REPORT_FORMATS = ("text", "json", "csv", "markdown", "latex")
 
 System = PathLike | Iterable[Sequence[str]]
 
@@ -102,7 +100,7 @@ class SystemRow:
 
 
 @dataclass(frozen=True)
-class ComparisonReport:
+class ComparisonReport(Renderable):
     """The systems, best F1 first, and the paired comparisons between them.
 
     Attributes:
@@ -118,14 +116,19 @@ class ComparisonReport:
             (``Comparison.adjusted_p_value``; ``none``: uncorrected).
         alpha: the significance level.
         test: the paired test, ``bootstrap`` or ``permutation``.
+
+    :meth:`render` writes one of :attr:`FORMATS`; ``scale`` and ``digits`` set how
+    text, Markdown and LaTeX print scores (JSON and CSV hold fractions).
     """
+
+    FORMATS: ClassVar[tuple[str, ...]] = ("text", "json", "csv", "markdown", "latex")
 
     gold: str
     method: str
     rows: tuple[SystemRow, ...]
     comparisons: tuple[Comparison, ...] = ()
     baseline: str | None = None
-    confidence: float = CONFIDENCE
+    confidence: float = DEFAULT_CONFIDENCE
     resamples: int = DEFAULT_RESAMPLES
     seed: int = DEFAULT_SEED
     correction: str = "holm"
@@ -457,21 +460,9 @@ class ComparisonReport:
         lines = tabular("ll" + "r" * (len(headings) - 2), headings, body, caption, after=after)
         return "\n".join(lines)
 
-    def render(self, fmt: str, *, scale: str | None = None, digits: int | None = None) -> str:
-        """The report in one of :data:`REPORT_FORMATS`; ``scale`` and ``digits`` set how
-        text, Markdown and LaTeX print scores (JSON and CSV hold fractions)."""
-        renderers = {
-            "text": lambda: self.to_text(scale=scale, digits=digits),
-            "json": self.to_json,
-            "csv": self.to_csv,
-            "markdown": lambda: self.to_markdown(scale=scale, digits=digits),
-            "latex": lambda: self.to_latex(scale=scale, digits=digits),
-        }
-        if fmt not in renderers:
-            raise CwsBenchError(
-                f"unknown report format {fmt!r}", f"use one of: {', '.join(renderers)}"
-            )
-        return renderers[fmt]()
+
+REPORT_FORMATS = ComparisonReport.FORMATS
+"""The formats :meth:`ComparisonReport.render` writes."""
 
 
 def _latex_escape(text: str) -> str:
@@ -611,7 +602,7 @@ def compare(
         rows=_ranked_rows(gold_name, results, intervals, comparisons),
         comparisons=tuple(comparisons),
         baseline=baseline,
-        confidence=CONFIDENCE,
+        confidence=DEFAULT_CONFIDENCE,
         resamples=resamples,
         seed=seed,
         correction=correction,
@@ -855,7 +846,7 @@ def bootstrap_statistics(
     resamples: int,
     seed: int,
     intervals: bool = True,
-    confidence: float = CONFIDENCE,
+    confidence: float = DEFAULT_CONFIDENCE,
     alpha: float = DEFAULT_ALPHA,
     test: str = DEFAULT_TEST,
 ) -> tuple[dict[str, dict[str, Interval]], list[Comparison]]:

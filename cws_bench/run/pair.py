@@ -18,7 +18,6 @@ functions.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, fields
@@ -265,7 +264,9 @@ def pair_signature(
     options = json.dumps(info.options, sort_keys=True, ensure_ascii=False)
     if info.model:  # a neural adapter's model, checksum, device, dtype (neural.py)
         options += json.dumps(info.model, sort_keys=True, ensure_ascii=False)
-    digest = hashlib.blake2b(options.encode("utf-8"), digest_size=4).hexdigest()
+    from cws_bench.text.checksums import hash_hex
+
+    digest = hash_hex(options, "signature")
     return "|".join(
         [
             score_signature,
@@ -427,15 +428,6 @@ def score_pair(
     )
 
 
-def _normalized(dictionary: Any, normalize: str | None) -> Any:
-    if normalize is None:
-        return dictionary
-    from cws_bench.text.normalize import get_normalizer
-
-    normalizer = get_normalizer(normalize)
-    return {normalizer(word) for word in dictionary.words}
-
-
 def finish_pair(
     pair: PairInput,
     pred: Sequence[Sequence[str]],
@@ -460,9 +452,11 @@ def finish_pair(
     from cws_bench.analysis.patterns import analyse_errors
     from cws_bench.metrics.throughput import rate
     from cws_bench.results.model import PairAnalysis, PairScores
+    from cws_bench.scoring.inputs import normalized_dictionary
     from cws_bench.segmenters import TrainingData
     from cws_bench.segmenters.stream import count_characters
     from cws_bench.text.checksums import sentences_checksum
+    from cws_bench.text.normalize import get_normalizer
 
     corpus, gold, dictionary = pair.corpus, pair.gold, pair.dictionary
     trained_on = facts["trained_on"]
@@ -470,9 +464,9 @@ def finish_pair(
         pair, pred, None if trained_on is None else TrainingData.from_dict(trained_on)
     )
     result = scored.result
-    normalizer = None if corpus.normalize == "none" else corpus.normalize
+    normalizer = None if corpus.normalize == "none" else get_normalizer(corpus.normalize)
     aligned = align(gold, pred)  # walked once for both analyses
-    words = None if dictionary is None else _normalized(dictionary, normalizer)
+    words = normalized_dictionary(dictionary, normalizer)
     analysis = analyse_errors(gold, pred, words, aligned=aligned)
     # a bake-off reads the training split once for all its pairs (Corpus.summary, kept)
     counts = _training_counts(corpus, pair.data_dir)

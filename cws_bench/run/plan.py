@@ -16,7 +16,6 @@ registry info.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -28,6 +27,7 @@ from cws_bench.run.cache import RunCache
 from cws_bench.run.config import BAKEOFF_SHARD_CHARS, BakeoffConfig, CorpusSpec, SegmenterSpec
 from cws_bench.run.pair import CACHE_VERSION, PairInput, PairRecord
 from cws_bench.run.tasks import PairSetup, segmenter_key
+from cws_bench.text.checksums import hash_hex, hasher
 
 if TYPE_CHECKING:
     from cws_bench.run.identity import Memo
@@ -155,7 +155,7 @@ def identity_of(
     for words in gold:
         digest.add(words)
         characters += sum(map(len, words))
-    raw_digest = hashlib.blake2b(digest_size=8)
+    raw_digest = hasher("checksum")
     for line in raw:
         raw_digest.update(line.encode("utf-8", "surrogatepass"))
         raw_digest.update(b"\n")
@@ -224,7 +224,7 @@ def cache_key(
         sort_keys=True,
         ensure_ascii=False,
     )
-    return hashlib.blake2b(material.encode("utf-8"), digest_size=10).hexdigest()
+    return hash_hex(material, "cache")
 
 
 # ---------------------------------------------------------------------------
@@ -457,7 +457,7 @@ def _plan_pair(
         )
         loaded_as = segmenter_key(spec.name, options, data_dir, memo)
     else:  # a shipped segmenter: known by its pickled bytes
-        code = hashlib.blake2b(blob, digest_size=10).hexdigest()
+        code = hash_hex(blob, "cache")
         key = cache_key(
             corpus,
             f"python:{code}",

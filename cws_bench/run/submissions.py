@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from cws_bench.errors import CwsBenchError
+from cws_bench.text.checksums import hash_hex
 
 __all__ = [
     "MOSTLY_DIFFERENT",
@@ -247,7 +248,7 @@ def shown_path(path: str) -> str:
 
 
 def _text_key(lines: Sequence[str]) -> str:
-    return hashlib.blake2b("\n".join("".join(x.split()) for x in lines).encode()).hexdigest()
+    return hash_hex("\n".join("".join(x.split()) for x in lines), "checksum")
 
 
 def submission_problems(

@@ -66,9 +66,8 @@ def segmenter_key(
     a new key there, so the worker builds the segmenter again instead of serving the
     one it built from the old file.
     """
-    import hashlib
-
     from cws_bench.run.identity import Memo, options_identity, training_identity
+    from cws_bench.text.checksums import hash_hex
 
     shown = json.dumps(options, sort_keys=True, ensure_ascii=False, default=str)
     memo = memo or Memo()
@@ -78,7 +77,7 @@ def segmenter_key(
         ensure_ascii=False,
         default=str,
     )
-    digest = hashlib.blake2b(content.encode("utf-8"), digest_size=8).hexdigest()
+    digest = hash_hex(content, "checksum")
     return f"{name} {shown} content:{digest}"
 
 

@@ -143,9 +143,9 @@ def _dictionary_problems(dictionary: str | None, where: str) -> list[Problem]:
     if not dictionary or dictionary in ("none", "jieba"):
         return []
     if dictionary.startswith("corpus:"):
-        from cws_bench.corpora import corpus_names
+        from cws_bench.corpora import corpus_names, parse_corpus_spec
 
-        name = dictionary.removeprefix("corpus:").partition(":")[0]
+        name = parse_corpus_spec(dictionary.removeprefix("corpus:"))[0]
         known = corpus_names()
         if name not in known:
             return [

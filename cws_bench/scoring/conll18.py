@@ -39,11 +39,17 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cws_bench.errors import CorpusFormatError, CwsBenchError, Fix, TextMismatchError
+from cws_bench.errors import (
+    CorpusFormatError,
+    CwsBenchError,
+    Fix,
+    TextMismatchError,
+    UnknownFormatError,
+)
 from cws_bench.text.io import PathLike, display_name, iter_line_blocks
 
 __all__ = [
@@ -478,7 +484,9 @@ def evaluate_files(
     if system_format == "auto":
         system_format = sniff_system_format(system, encoding=system_encoding)
     if system_format not in ("conllu", "segmented"):
-        raise CwsBenchError(f"system format {system_format!r}: expected conllu, segmented or auto")
+        raise UnknownFormatError(
+            system_format, ("conllu", "segmented", "auto"), what="system format"
+        )
     gold_ud = load_conllu(gold, encoding=encoding)
     if system_format == "conllu":
         system_ud = load_conllu(system, encoding=system_encoding)
@@ -488,9 +496,17 @@ def evaluate_files(
 
 
 def render(result: Conll18Result, fmt: str = "text") -> str:
-    """The script's verbose table (``text``) or the counts and scores as JSON (``json``)."""
-    if fmt == "json":
-        return json.dumps(result.to_dict(), indent=2)
+    """The script's verbose table (``text``) or the counts and scores as JSON (``json``).
+
+    Raises:
+        UnknownFormatError: any other format.
+    """
+    from cws_bench.metrics.formats import render_in
+
+    return render_in(fmt, RENDERERS, result)
+
+
+def _table(result: Conll18Result) -> str:
     lines = [
         f"{result.system_path} against {result.gold_path} "
         "(CoNLL 2018 UD shared task evaluation, scores in %)",
@@ -509,6 +525,15 @@ def render(result: Conll18Result, fmt: str = "text") -> str:
     return "\n".join(lines)
 
 
+def _json(result: Conll18Result) -> str:
+    return json.dumps(result.to_dict(), indent=2)
+
+
+RENDERERS: dict[str, Callable[[Conll18Result], str]] = {"text": _table, "json": _json}
+"""Format -> renderer: what :func:`render` and the ``conll18`` method write."""
+FORMATS: tuple[str, ...] = tuple(RENDERERS)
+
+
 def score_command(
     gold: PathLike,
     system: PathLike,
@@ -523,8 +548,8 @@ def score_command(
     Raises:
         CwsBenchError: an option the CoNLL 2018 evaluation has no use for.
     """
-    if fmt not in ("text", "json"):
-        raise CwsBenchError(f"the conll18 method prints text or json, not {fmt}")
+    if fmt not in FORMATS:  # before reading the files
+        raise UnknownFormatError(fmt, FORMATS, what="format of the conll18 method")
     if dictionary or normalize != "none":
         raise CwsBenchError(
             "the conll18 method takes no dictionary and no normalisation",

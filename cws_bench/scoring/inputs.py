@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from cws_bench.defaults import STANDARD_DICTIONARY, DictionaryDefault
-from cws_bench.errors import CorpusFormatError, CwsBenchError, Fix
+from cws_bench.errors import CorpusFormatError, CwsBenchError, Fix, UnknownFormatError
 from cws_bench.text.io import STDIN, Hasher, PathLike, display_name, read_segmented
 
 if TYPE_CHECKING:
@@ -120,9 +120,9 @@ def gold_corpus(gold: PathLike, *, data_dir: PathLike | None = None) -> tuple[Co
     """
     if not isinstance(gold, str) or gold == STDIN or os.path.exists(gold):
         return None
-    from cws_bench.corpora import corpus_names, get_corpus
+    from cws_bench.corpora import corpus_names, get_corpus, parse_corpus_spec
 
-    name, _, split = gold.partition(":")
+    name, split = parse_corpus_spec(gold)
     if name not in corpus_names():
         return None
     return get_corpus(name, data_dir=data_dir), split or "test"
@@ -183,9 +183,7 @@ def gold_sentences(
     reads as raw bytes).
     """
     if gold_format not in GOLD_FORMATS:
-        raise CwsBenchError(
-            f"unknown gold format {gold_format!r}", f"use one of: {', '.join(GOLD_FORMATS)}"
-        )
+        raise UnknownFormatError(gold_format, GOLD_FORMATS, what="gold format")
     reference = gold_corpus(gold, data_dir=data_dir)
     if reference is not None:
         if gold_format not in ("auto", "plain"):
@@ -200,11 +198,11 @@ def gold_sentences(
     if os.fspath(gold) == STDIN:
         return None
     if not os.path.exists(gold):
-        from cws_bench.corpora import corpus_names
+        from cws_bench.corpora import corpus_names, parse_corpus_spec
         from cws_bench.suggest import close_files, close_names
 
-        name, colon, split = os.fspath(gold).partition(":")
-        close = [f"{c}{colon}{split}" for c in close_names(name, corpus_names())]
+        name, asked = parse_corpus_spec(os.fspath(gold))
+        close = [f"{c}:{asked}" if asked else c for c in close_names(name, corpus_names())]
         close += close_files(gold)
         raise CwsBenchError(
             f"{display_name(gold)}: no such file, nor a registered corpus NAME[:SPLIT]",

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from cws_bench.errors import CwsBenchError
+from cws_bench.metrics.formats import Renderable
 from cws_bench.metrics.units import plural, units
 from cws_bench.score_registry import SCORES, scores_of_kind
 from cws_bench.scoring.counts import SegCounts
@@ -37,7 +38,7 @@ class LineMismatch:
 
 
 @dataclass(frozen=True)
-class ScoreResult(Mapping[str, Any]):
+class ScoreResult(Renderable, Mapping[str, Any]):
     """The scores of a prediction against a gold standard, with what produced them.
 
     Every score is computed from ``counts`` (or, with the ``sighan`` method,
@@ -45,8 +46,13 @@ class ScoreResult(Mapping[str, Any]):
     figures are None when no dictionary was given. The result is also a
     read-only mapping of :meth:`to_dict`'s keys (``result["f1"]``, as Hugging
     Face ``evaluate`` returns), and ``print(result)`` prints the command
-    line's text table.
+    line's text table. :meth:`render` writes one of :attr:`FORMATS` (``gold`` and
+    ``pred`` name the files in the text table and the SIGHAN block; ``scale`` and
+    ``digits`` set how the text table prints scores, :mod:`cws_bench.metrics.units`;
+    JSON and CSV hold fractions at full precision).
     """
+
+    FORMATS: ClassVar[tuple[str, ...]] = ("text", "json", "csv", "sighan")
 
     counts: SegCounts
     has_dictionary: bool
@@ -162,32 +168,6 @@ class ScoreResult(Mapping[str, Any]):
 
     # Rendering: what ``cws-bench score`` prints for one prediction, one method per format.
 
-    def render(
-        self,
-        fmt: str,
-        *,
-        gold: str = "gold",
-        pred: str = "pred",
-        scale: str | None = None,
-        digits: int | None = None,
-    ) -> str:
-        """The result in ``fmt`` (one of :data:`RESULT_FORMATS`), without a final newline.
-
-        ``gold`` and ``pred`` name the files in the text table and the SIGHAN block;
-        ``scale`` (``percent``, the default, or ``fraction``) and ``digits`` set how the
-        text table prints scores (:mod:`cws_bench.metrics.units`; JSON and CSV hold
-        fractions at full precision).
-        """
-        renderers = {
-            "text": lambda: self.to_text(gold=gold, pred=pred, scale=scale, digits=digits),
-            "json": self.to_json,
-            "csv": self.to_csv,
-            "sighan": lambda: self.to_sighan(pred=pred),
-        }
-        if fmt not in renderers:
-            raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(renderers)}")
-        return renderers[fmt]()
-
     def to_text(
         self,
         *,
@@ -266,7 +246,7 @@ class ScoreResult(Mapping[str, Any]):
         return str(summary_block(self.sighan, pred, has_dictionary=self.has_dictionary))
 
 
-RESULT_FORMATS: tuple[str, ...] = ("text", "json", "csv", "sighan")
+RESULT_FORMATS: tuple[str, ...] = ScoreResult.FORMATS
 """The formats :meth:`ScoreResult.render` writes."""
 
 

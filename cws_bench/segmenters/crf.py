@@ -53,7 +53,6 @@ features). Saving and loading is exact (the same output).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import unicodedata
@@ -76,6 +75,7 @@ from cws_bench.segmenters.sources import (
     training_data,
     training_sources,
 )
+from cws_bench.text.checksums import hash_hex
 from cws_bench.text.io import atomic_write, display_name
 
 try:
@@ -756,12 +756,12 @@ class CRFSegmenter(ModelSegmenter):
             folder = models_folder() if cache is True else Path(os.fspath(cache))
             # the effective settings: a change of a default trains a new model
             settings = {**DEFAULTS, **self.settings}
-            key = hashlib.blake2b(
+            key = hash_hex(
                 json.dumps(
                     [FORMAT_VERSION, data.checksum, data.description, settings], sort_keys=True
-                ).encode("utf-8"),
-                digest_size=10,
-            ).hexdigest()
+                ),
+                "cache",
+            )
             path = folder / f"crf-{key}.npz"
             if path.is_file():
                 try:

@@ -69,7 +69,6 @@ per line: the fidelity counts (:class:`~cws_bench.segmenters.llm_align.LineFidel
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import http.client
 import json
 import math
@@ -90,6 +89,7 @@ from typing import Any
 from cws_bench.errors import SegmenterError
 from cws_bench.metrics.units import plural
 from cws_bench.segmenters.base import Segmenter, TrainingData
+from cws_bench.text.checksums import hash_hex
 
 __all__ = [
     "BACKENDS",
@@ -201,7 +201,7 @@ class ResponseCache:
     def key(material: Mapping[str, Any]) -> str:
         """The hash of a request's content (sorted JSON, BLAKE2b, 32 hex digits)."""
         text = json.dumps(material, sort_keys=True, ensure_ascii=False)
-        return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+        return hash_hex(text, "identity")
 
     def _path(self, key: str) -> str:
         return os.path.join(self._root, key[:2], key + ".json")

@@ -17,18 +17,17 @@ that join back to the characters.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import inspect
 import itertools
 import logging
 import os
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from cws_bench.errors import SegmenterError
 from cws_bench.metrics.units import plural
+from cws_bench.text.checksums import model_checksum as folder_checksum
 
 __all__ = [
     "DTYPES",
@@ -142,25 +141,6 @@ def tags_to_words(characters: Sequence[str], roles: Iterable[str]) -> list[str]:
     if current:
         words.append("".join(current))
     return words
-
-
-def folder_checksum(path: str | os.PathLike[str]) -> str:
-    """A content checksum of a model folder: every file's relative path and bytes.
-
-    Hidden files and folders (``.git``, ``.cache``) are left out.
-    """
-    root = Path(path)
-    digest = hashlib.blake2b(digest_size=16)
-    for file in sorted(p for p in root.rglob("*") if p.is_file()):
-        relative = file.relative_to(root)
-        if any(part.startswith(".") for part in relative.parts):
-            continue
-        digest.update(relative.as_posix().encode("utf-8") + b"\0")
-        with file.open("rb") as stream:
-            for block in iter(lambda: stream.read(1 << 20), b""):
-                digest.update(block)
-        digest.update(b"\0")
-    return digest.hexdigest()
 
 
 def default_device() -> str:

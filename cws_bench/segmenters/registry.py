@@ -26,6 +26,7 @@ from importlib.metadata import EntryPoint
 from typing import Any
 
 from cws_bench.errors import SegmenterError, SegmenterUnavailableError
+from cws_bench.metrics.formats import render_in
 from cws_bench.segmenters.base import Segmenter, plain_options
 from cws_bench.suggest import close_names, did_you_mean
 from cws_bench.system.installed import entry_points, missing_modules
@@ -234,12 +235,15 @@ def render_segmenters(infos: Sequence[SegmenterInfo], fmt: str = "text") -> str:
     installed, but its default model is not here), and its description (with the
     device ``auto`` picks), how to install it, or how to get its model.
     """
-    if fmt == "json":
-        import json
+    import json
 
+    def as_json() -> str:
         return json.dumps([info.to_dict() for info in infos], ensure_ascii=False, indent=2)
-    if fmt != "text":
-        raise ValueError(f"unknown format {fmt!r}; choose from text, json")
+
+    return render_in(fmt, {"text": lambda: _segmenter_table(infos), "json": as_json})
+
+
+def _segmenter_table(infos: Sequence[SegmenterInfo]) -> str:
     rows = [("name", "kind", "version", "available", "description / how to install")]
     for info in infos:
         if info.available:

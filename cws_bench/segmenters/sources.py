@@ -9,7 +9,6 @@ BMES). A registered name wins over a file of the same name; write
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
@@ -24,7 +23,7 @@ from cws_bench.errors import (
     SegmenterUnavailableError,
 )
 from cws_bench.segmenters.base import TrainingData
-from cws_bench.text.checksums import SentenceDigest
+from cws_bench.text.checksums import SentenceDigest, hash_hex
 from cws_bench.text.dictionary import Dictionary
 from cws_bench.text.io import PathLike
 
@@ -205,9 +204,11 @@ def training_sources(
                 f"{e.template}; or name data to train on instead with {{{len(e.fixes)}}}",
                 fixes=(*e.fixes, Fix("fallback", metavar="CORPUS[:SPLITS]", segmenter=True)),
             ) from e
-    name, _, splits = target.partition(":")
+    from cws_bench.corpora.registry import parse_corpus_spec
+
+    name, splits = parse_corpus_spec(target)
     # data_dir is where ``corpus`` is, not the stand-in
-    sources = [TrainingCorpus(name, part or None) for part in splits.split("+")]
+    sources = [TrainingCorpus(name, part or None) for part in (splits or "").split("+")]
     described = f"{name}:{splits}" if splits else sources[0].description
     absent = f"{corpus}:{split or DEFAULT_SPLIT}"
     return sources, f"{described}, in place of {absent} (not available here)"
@@ -241,9 +242,7 @@ def combined_data(sources: Sequence[TrainingCorpus], note: str | None) -> Traini
     checksum = (
         first.checksum
         if len(known) == 1
-        else hashlib.blake2b(
-            "+".join(d.checksum or "" for d in known).encode(), digest_size=8
-        ).hexdigest()
+        else hash_hex("+".join(d.checksum or "" for d in known), "checksum")
     )
     return TrainingData(
         description=note or "+".join(d.description for d in known),

@@ -31,6 +31,7 @@ from typing import Any
 from cws_bench.errors import SegmenterError
 from cws_bench.segmenters.base import Segmenter, TrainingData
 from cws_bench.segmenters.neural import pieces, resolve_device
+from cws_bench.text.checksums import model_checksum
 
 __all__ = ["StanzaSegmenter", "words_of"]
 
@@ -153,7 +154,7 @@ class StanzaSegmenter(Segmenter):
             "dir": os.path.abspath(folder),
             "package": package,
             "model_path": os.path.abspath(model_path) if model_path is not None else None,
-            "checksum": _file_checksum(model_path) if model_path is not None else None,
+            "checksum": model_checksum(model_path) if model_path is not None else None,
             "device": self.device,
             "gpu": self.gpu,
         }
@@ -173,14 +174,3 @@ class StanzaSegmenter(Segmenter):
             batch = [self._document([], text=t) for t in lines[start : start + self.batch_size]]
             out.extend(words_of(document) for document in self.pipeline.bulk_process(batch))
         return out
-
-
-def _file_checksum(path: str | os.PathLike[str]) -> str:
-    """A content checksum of one model file (as :func:`folder_checksum` of a folder)."""
-    import hashlib
-
-    digest = hashlib.blake2b(digest_size=16)
-    with open(path, "rb") as stream:
-        for block in iter(lambda: stream.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
+from cws_bench.metrics.formats import Renderable
 from cws_bench.metrics.generation import (
     GenerationScores,
     MultiReference,
@@ -271,8 +272,15 @@ def generation_scores(
 
 
 @dataclass(frozen=True)
-class TokenizerComparison:
-    """The same corpus scored under several tokenizers, and the segmenters that were skipped."""
+class TokenizerComparison(Renderable):
+    """The same corpus scored under several tokenizers, and the segmenters that were skipped.
+
+    :meth:`render` writes one of :attr:`FORMATS`; ``pred`` and ``references`` (the number
+    of reference files) name the inputs on the text format's first line, ``scale`` and
+    ``digits`` set how text and Markdown print scores (:mod:`cws_bench.metrics.units`).
+    """
+
+    FORMATS: ClassVar[tuple[str, ...]] = ("text", "json", "csv", "markdown")
 
     rows: tuple[GenerationScores, ...]
     skipped: Mapping[str, str] = field(default_factory=dict)
@@ -309,31 +317,6 @@ class TokenizerComparison:
             for name, title in SCORE_COLUMNS
             if any(getattr(row, name) is not None for row in self.rows)
         ]
-
-    def render(
-        self,
-        fmt: str,
-        *,
-        pred: str = "pred",
-        references: int = 1,
-        scale: str | None = None,
-        digits: int | None = None,
-    ) -> str:
-        """The table in ``fmt`` (one of :data:`REPORT_FORMATS`), without a final newline.
-
-        ``pred`` and ``references`` (the number of reference files) name the
-        inputs on the text format's first line; ``scale`` and ``digits`` set how
-        text and Markdown print scores (:mod:`cws_bench.metrics.units`).
-        """
-        if fmt == "json":
-            return self.to_json()
-        if fmt == "csv":
-            return self.to_csv()
-        if fmt == "markdown":
-            return self.to_markdown(scale=scale, digits=digits)
-        if fmt == "text":
-            return self.to_text(pred=pred, references=references, scale=scale, digits=digits)
-        raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(REPORT_FORMATS)}")
 
     def to_json(self) -> str:
         """:meth:`to_dict` as indented JSON."""
@@ -381,7 +364,7 @@ class TokenizerComparison:
         return f"{title}\n{text_table(*self._score_rows(unit))}"
 
 
-REPORT_FORMATS: tuple[str, ...] = ("text", "json", "csv", "markdown")
+REPORT_FORMATS: tuple[str, ...] = TokenizerComparison.FORMATS
 """The formats :meth:`TokenizerComparison.render` writes."""
 
 SCORE_COLUMNS: tuple[tuple[str, str], ...] = (

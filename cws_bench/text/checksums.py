@@ -9,7 +9,18 @@ baseline), so a ``gold:`` signature from ``cws-bench score`` matches the
 bake-off's on the same sentences.
 
 A *file checksum* names a file by its bytes (a model, a user dictionary, a
-script): what cache keys and baselines use for the files options name.
+script): what cache keys and baselines use for the files options name, and
+:func:`path_checksum` a folder by its files' checksums. A *model checksum*
+(:func:`model_checksum`, 32 hex digits) is what a neural adapter's identity
+prints of the model file or folder it loaded (``results.json``'s
+``segmenter_info.model.checksum``); it keeps its own bytes so that the
+identities of earlier runs still compare equal.
+
+Every BLAKE2b hash in cws-bench is made here, by :func:`hash_hex` or
+:func:`hasher`, with the digest size of its purpose (:data:`DIGEST_SIZES`).
+The one exception is the host tag in temporaries' names
+(:mod:`cws_bench.system.temporaries`: 6 hex digits), which sits below this
+layer and is read back by a pattern.
 """
 
 from __future__ import annotations
@@ -18,31 +29,65 @@ import hashlib
 import os
 import re
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from cws_bench.text.joined import joined
 
 __all__ = [
+    "DIGEST_SIZES",
     "LineDigest",
     "SentenceDigest",
     "file_checksum",
+    "hash_hex",
+    "hasher",
+    "model_checksum",
     "path_checksum",
     "sentences_checksum",
     "short_hash",
 ]
 
-DIGEST_SIZE = 8
+Purpose = Literal["checksum", "cache", "identity", "signature"]
+
+DIGEST_SIZES: dict[Purpose, int] = {
+    # 16 hex digits: names of data that signatures, results.json and baselines print
+    # (sentences, files, dictionaries, token ids, training data), and short names
+    # made of content (a folder of extracted files, a palette slot, a text's key)
+    "checksum": 8,
+    # 20 hex digits: the keys of the run cache, its shards, and trained models on disk
+    "cache": 10,
+    # 32 hex digits: what names one of very many stored things (a results record,
+    # an LLM request's cached reply, a model's content)
+    "identity": 16,
+    # 8 hex digits: the options digest inside a pair's signature (``opts:...``)
+    "signature": 4,
+}
+"""Purpose -> BLAKE2b digest size in bytes: one size per purpose. The sizes are those
+the printed checksums and on-disk keys already have, so no number or name changes."""
+
+
+def hasher(purpose: Purpose = "checksum") -> Any:
+    """A fresh BLAKE2b hash object (``update``, ``hexdigest``) of ``purpose``'s size."""
+    return hashlib.blake2b(digest_size=DIGEST_SIZES[purpose])
+
+
+def hash_hex(data: bytes | str, purpose: Purpose = "checksum") -> str:
+    """The hex BLAKE2b digest of ``data`` (a str is hashed as UTF-8) for ``purpose``.
+
+    >>> hash_hex("结婚"), hash_hex("结婚", "cache"), len(hash_hex(b"", "signature"))
+    ('b986e2feeb8f3f53', 'b9fd76699b38a1bb6825', 8)
+    """
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    return hashlib.blake2b(data, digest_size=DIGEST_SIZES[purpose]).hexdigest()
 
 
 def short_hash(data: bytes | str) -> str:
-    """A 16-hex-digit BLAKE2b digest, as signatures show checksums.
+    """A 16-hex-digit BLAKE2b digest, as signatures show checksums (``checksum``'s size).
 
     >>> short_hash("结婚")
     'b986e2feeb8f3f53'
     """
-    if isinstance(data, str):
-        data = data.encode("utf-8")
-    return hashlib.blake2b(data, digest_size=DIGEST_SIZE).hexdigest()
+    return hash_hex(data, "checksum")
 
 
 _IRREGULAR_SPACING = re.compile(r"[^\S ]|  |\A | \Z")
@@ -60,7 +105,7 @@ class SentenceDigest:
     """
 
     def __init__(self) -> None:
-        self._digest = hashlib.blake2b(digest_size=DIGEST_SIZE)
+        self._digest = hasher("checksum")
 
     def add(self, words: Sequence[str]) -> None:
         """Add one sentence."""
@@ -125,7 +170,7 @@ class LineDigest:
     """
 
     def __init__(self) -> None:
-        self._digest = hashlib.blake2b(digest_size=DIGEST_SIZE)
+        self._digest = hasher("checksum")
         self._pending = b""
         self._final: str | None = None
 
@@ -158,11 +203,15 @@ def file_checksum(path: str | os.PathLike[str]) -> str:
     ...     file_checksum(p), file_checksum(p) == short_hash("结婚\\n")
     ('f1a4b62333732ad9', True)
     """
-    digest = hashlib.blake2b(digest_size=DIGEST_SIZE)
+    digest = hasher("checksum")
+    _add_file(digest, path)
+    return digest.hexdigest()
+
+
+def _add_file(digest: Any, path: str | os.PathLike[str]) -> None:
     with open(path, "rb") as f:
         while block := f.read(1 << 20):
             digest.update(block)
-    return digest.hexdigest()
 
 
 def path_checksum(
@@ -192,3 +241,39 @@ def path_checksum(
             if os.path.isfile(full):
                 entries.append([os.path.relpath(full, path), file_hash(full)])
     return short_hash(repr(entries))
+
+
+def model_checksum(path: str | os.PathLike[str]) -> str:
+    """The content checksum of a model file or folder (32 hex digits of BLAKE2b).
+
+    A file: its bytes. A folder: each file's path relative to the folder (in
+    sorted order), a NUL, its bytes and a NUL; hidden files and folders
+    (``.git``, ``.cache``) are left out.
+
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = open(os.path.join(d, "m.bin"), "wb").write(b"x")
+    ...     os.mkdir(os.path.join(d, ".cache"))
+    ...     _ = open(os.path.join(d, ".cache", "lock"), "wb").write(b"y")
+    ...     folder = model_checksum(d)
+    ...     file = model_checksum(os.path.join(d, "m.bin"))
+    >>> folder == hashlib.blake2b(b"m.bin\\0x\\0", digest_size=16).hexdigest()
+    True
+    >>> file == hashlib.blake2b(b"x", digest_size=16).hexdigest()
+    True
+    """
+    from pathlib import Path
+
+    digest = hasher("identity")
+    root = Path(path)
+    if not root.is_dir():
+        _add_file(digest, root)
+        return digest.hexdigest()
+    for file in sorted(p for p in root.rglob("*") if p.is_file()):
+        relative = file.relative_to(root)
+        if any(part.startswith(".") for part in relative.parts):
+            continue
+        digest.update(relative.as_posix().encode("utf-8") + b"\0")
+        _add_file(digest, file)
+        digest.update(b"\0")
+    return digest.hexdigest()

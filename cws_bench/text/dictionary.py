@@ -13,7 +13,6 @@ a path, ``jieba``, or a corpus reference ``corpus:NAME[:SPLIT]``.
 from __future__ import annotations
 
 import codecs
-import hashlib
 import importlib.util
 import itertools
 import os
@@ -24,6 +23,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from cws_bench.errors import CorpusFormatError, CwsBenchError, Fix
+from cws_bench.text.checksums import hash_hex
 from cws_bench.text.io import (
     STDIN,
     PathLike,
@@ -190,7 +190,7 @@ class Dictionary:
         parts = table.checksum_parts if table is not None else _checksum_parts(self.words)
         size, key_sum, key_xor = parts
         summary = f"{size}:{key_sum}:{key_xor}".encode("ascii")
-        return hashlib.blake2b(summary, digest_size=8).hexdigest()
+        return hash_hex(summary, "checksum")
 
     @cached_property
     def lookup_table(self) -> Any:

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from cws_bench.errors import CorpusFormatError, CwsBenchError, Fix
+from cws_bench.errors import CorpusFormatError, CwsBenchError, Fix, UnknownFormatError
 from cws_bench.metrics.units import plural
 from cws_bench.text.io import (
     display_name,
@@ -591,7 +591,7 @@ def _log_table(
         raise CwsBenchError(f"{name}: empty log", "write one request a line (JSONL or CSV)")
     fmt = log_format or _log_format(path, body.split("\n", 1)[0])
     if fmt not in _LOG_FORMATS:
-        raise ValueError(f"log_format must be one of {', '.join(_LOG_FORMATS)}, got {fmt!r}")
+        raise UnknownFormatError(fmt, _LOG_FORMATS, what="log format")
     if fmt == "jsonl":
         return _parse_jsonl(path, body, numbers, wanted), numbers
     try:
