@@ -91,38 +91,38 @@ class TokenFigures:
     @property
     def straddling_share(self) -> float | None:
         """The share of tokens that straddle a gold word boundary."""
-        return _share(self.straddling, self.tokens)
+        return _fraction(self.straddling, self.tokens)
 
     @property
     def split_share(self) -> float | None:
         """The share of gold words split into two or more tokens."""
-        return _share(self.split_words, self.gold_words)
+        return _fraction(self.split_words, self.gold_words)
 
     @property
     def iv_split_share(self) -> float | None:
         """The share of in-vocabulary gold words split (None without a dictionary)."""
-        return _share(self.iv_split, self.iv_words)
+        return _fraction(self.iv_split, self.iv_words)
 
     @property
     def oov_split_share(self) -> float | None:
         """The share of out-of-vocabulary gold words split (None without a dictionary)."""
-        return _share(self.oov_split, self.oov_words)
+        return _fraction(self.oov_split, self.oov_words)
 
     @property
     def tokens_per_word(self) -> float | None:
-        return _share(self.tokens, self.gold_words)
+        return _fraction(self.tokens, self.gold_words)
 
     @property
     def tokens_per_char(self) -> float | None:
-        return _share(self.tokens, self.chars)
+        return _fraction(self.tokens, self.chars)
 
     @property
     def boundary_precision(self) -> float | None:
-        return _share(self.boundaries_correct, self.boundaries_predicted)
+        return _fraction(self.boundaries_correct, self.boundaries_predicted)
 
     @property
     def boundary_recall(self) -> float | None:
-        return _share(self.boundaries_correct, self.boundaries_gold)
+        return _fraction(self.boundaries_correct, self.boundaries_gold)
 
     def to_dict(self) -> dict[str, Any]:
         """The counts, then every figure (JSON-safe)."""
@@ -144,7 +144,7 @@ class TokenFigures:
         }
 
 
-def _share(part: int | None, whole: int | None) -> float | None:
+def _fraction(part: int | None, whole: int | None) -> float | None:
     return part / whole if part is not None and whole else None
 
 

@@ -8,7 +8,7 @@ import pytest
 from cws_bench.corpora import parse_corpus_spec
 from cws_bench.corpora.words import parse_word_spec
 from cws_bench.errors import CwsBenchError
-from cws_bench.regression.baseline import as_corpus_spec
+from cws_bench.regression.recording import as_corpus_spec
 from cws_bench.scoring.inputs import gold_corpus, gold_sentences
 
 SPECS = [
