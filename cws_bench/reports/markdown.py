@@ -35,6 +35,8 @@ from cws_bench.reports.tables import (
     report_units,
     run_facts,
     run_notes,
+    RESPLIT_HEADER,
+    resplit_table,
     seed_lines,
     significance_method,
     significance_note,
@@ -209,6 +211,7 @@ def _corpus_section(board: Board, result: BakeoffResult, level: str) -> list[str
         for seeded in seed_lines(board.corpus, result.settings)
         for line in (escape_markdown(seeded), "")
     ]
+    lines += _resplit_section(board.corpus, result.settings)
     if board.notes:
         lines.append("Notes:")
         lines.append("")
@@ -238,6 +241,19 @@ def _corpus_section(board: Board, result: BakeoffResult, level: str) -> list[str
             "</details>",
             "",
         ]
+    return lines
+
+
+def _resplit_section(corpus: str, settings: dict[str, Any]) -> list[str]:
+    """How often each verdict held on the corpus' re-splits: a sentence and a table."""
+    found = resplit_table(corpus, settings)
+    if found is None:
+        return []
+    text, rows = found
+    lines = [escape_markdown(text), ""]
+    if rows:
+        cells = [[escape_markdown(cell) for cell in row] for row in rows]
+        lines += [*_table(RESPLIT_HEADER, "lllrrr", cells), ""]
     return lines
 
 
