@@ -9,13 +9,14 @@ and as plain text, so a run's leaderboard can be pasted into a README.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from cws_bench.metrics.tables import escape_markdown
 from cws_bench.reports.llm import llm_markdown
 from cws_bench.reports.published import published_markdown
 from cws_bench.reports.tables import (
     MISSING,
+    RESPLIT_HEADER,
     Board,
     BoardRow,
     TrackWinner,
@@ -33,10 +34,9 @@ from cws_bench.reports.tables import (
     paired_test_name,
     plural,
     report_units,
+    resplit_table,
     run_facts,
     run_notes,
-    RESPLIT_HEADER,
-    resplit_table,
     seed_lines,
     significance_method,
     significance_note,
@@ -244,7 +244,7 @@ def _corpus_section(board: Board, result: BakeoffResult, level: str) -> list[str
     return lines
 
 
-def _resplit_section(corpus: str, settings: dict[str, Any]) -> list[str]:
+def _resplit_section(corpus: str, settings: Mapping[str, object]) -> list[str]:
     """How often each verdict held on the corpus' re-splits: a sentence and a table."""
     found = resplit_table(corpus, settings)
     if found is None:

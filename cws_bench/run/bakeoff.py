@@ -259,7 +259,8 @@ def _resplits(
     judged as the standard split is.
 
     Returns ``{"n", "seed", "signature", "corpora": {label: {"train", "test", "splits",
-    "retrained", "pairs"}}, "skipped": {label: why}}``.
+    "retrained", "failed", "scored", "cached", "pairs"}}, "skipped": {label: why}}``
+    (``scored``: the splits' pairs, ``cached``: of which from the run cache).
     """
     from cws_bench.run.resplits import (
         resplit_config,
@@ -307,6 +308,8 @@ def _resplits(
             "splits": list(splits.labels),
             "retrained": sorted(retrained),
             "failed": sorted({f"{p.segmenter} on {p.corpus}" for p in run.pairs if not p.ok}),
+            "scored": len(run.pairs),
+            "cached": sum(p.cached for p in run.pairs),
             "pairs": tally_verdicts(result.comparisons, by_split, corpus.label),
         }
     return found
