@@ -11,13 +11,13 @@ from cws_bench.cli.options import (
     alpha_option,
     bounded,
     comma_list,
+    correction_option,
     data_dir_option,
     print_warnings,
     rename_flags,
     test_option,
     units_options,
 )
-from cws_bench.metrics.significance import CORRECTIONS
 from cws_bench.metrics.units import plural
 
 if TYPE_CHECKING:
@@ -86,11 +86,9 @@ class BakeoffCommand(click.Command):
     is_flag=True,
     help="Exit 0 even when a pair failed or timed out (by default such a run exits 1).",
 )
-@click.option(
-    "--correction",
-    type=click.Choice(CORRECTIONS),
-    default=None,
-    help="Multiple-comparison correction of the significance letters within each track "
+@correction_option(
+    None,
+    "Multiple-comparison correction of the significance letters within each track "
     "[default: the config's, else holm].",
 )
 @alpha_option(
