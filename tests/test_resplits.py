@@ -246,3 +246,37 @@ def test_a_run_without_resplits_records_none(tmp_path, sample_bakeoff):
     assert result.exit_code == 0, result.output
     data = json.loads(Path(tmp_path / "o" / "results.json").read_text(encoding="utf-8"))
     assert "resplits" not in data["settings"] and "resplits" not in data["config"]
+
+
+def test_resplits_that_cannot_run_leave_the_standard_reports(shared_corpora, tmp_path, monkeypatch):
+    """A re-split bake-off refused by the validation (here: made so by a stand-in) is
+    said under `skipped`; the standard split's reports are written all the same."""
+    from dataclasses import replace
+
+    from cws_bench.run import resplits
+    from cws_bench.run.bakeoff import run_bakeoff
+    from cws_bench.run.config import SegmenterSpec, parse_config
+
+    monkeypatch.setenv("CWS_BENCH_MCCWS", os.fspath(shared_corpora / "mccws"))
+    made = resplits.resplit_config
+
+    def unknown_row(*args, **kwargs):
+        derived, retrained = made(*args, **kwargs)
+        return replace(derived, segmenters=(SegmenterSpec("nope", "no-such-segmenter"),)), retrained
+
+    monkeypatch.setattr(resplits, "resplit_config", unknown_row)
+    config = parse_config(
+        {
+            "name": "refused",
+            "resamples": 50,
+            "resplits": 2,
+            "corpora": [{"name": "zx", "split": "test"}],
+            "segmenters": [{"name": "fmm", "options": {"corpus": "{corpus}"}}],
+        }
+    )
+    result = run_bakeoff(config, output_dir=tmp_path / "out", jobs=1)
+    assert [p.status for p in result.pairs] == ["ok"]
+    why = result.settings["resplits"]["skipped"]["zx"]
+    assert why.startswith("its re-splits could not run: ") and "no-such-segmenter" in why
+    markdown = (tmp_path / "out" / "leaderboard.md").read_text(encoding="utf-8")
+    assert "No re-splits of zx: its re-splits could not run" in markdown

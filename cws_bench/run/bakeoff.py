@@ -262,6 +262,7 @@ def _resplits(
     "retrained", "failed", "scored", "cached", "pairs"}}, "skipped": {label: why}}``
     (``scored``: the splits' pairs, ``cached``: of which from the run cache).
     """
+    from cws_bench.errors import CwsBenchError
     from cws_bench.run.resplits import (
         resplit_config,
         resplit_signature,
@@ -285,21 +286,28 @@ def _resplits(
             found["skipped"][corpus.label] = splits
             continue
         derived, retrained = resplit_config(config, corpus, splits, segmenters or (), data)
-        run = run_bakeoff(
-            derived,
-            output_dir=output,
-            data_dir=data,
-            use_cache=use_cache,
-            progress=progress,
-            write=False,
-            executor=given.executor,
-            scheduler=given.scheduler,
-            shard_chars=given.shard_chars,
-            shard_timeout=given.timeout,
-            retries=given.retries,
-            jobs=given.jobs,
-            segmenters=segmenters,
-        )
+        if not derived.segmenters and not segmenters:
+            found["skipped"][corpus.label] = "no row of the run can be scored on a re-split"
+            continue
+        try:  # the standard split's reports are written whatever happens here
+            run = run_bakeoff(
+                derived,
+                output_dir=output,
+                data_dir=data,
+                use_cache=use_cache,
+                progress=progress,
+                write=False,
+                executor=given.executor,
+                scheduler=given.scheduler,
+                shard_chars=given.shard_chars,
+                shard_timeout=given.timeout,
+                retries=given.retries,
+                jobs=given.jobs,
+                segmenters=segmenters,
+            )
+        except CwsBenchError as e:
+            found["skipped"][corpus.label] = f"its re-splits could not run: {e.message}"
+            continue
         judged = _judged_on_resplits(run, corpus, retrained, derived)
         by_split = {label: [c for c in judged if c.corpus == label] for label in splits.labels}
         found["corpora"][corpus.label] = {
