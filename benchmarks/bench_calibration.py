@@ -16,6 +16,14 @@ often than B; the MDE from the bootstrap standard error of five A/A pairs),
 each test should find the difference in about 80% of ``POWER_COMPARISONS``
 pairs. A pair of outputs too alike to inject that much is skipped.
 
+The two-level bootstrap over seeds and sentences (``SEED_POOL`` runs of one
+trainable system, a perceptron tagger ``crf`` trained on People's Daily 1998
+with seeds 1 to ``SEED_POOL``, five epochs without word-list features, as the
+bundled ``seeds`` bake-off; each A/A comparison draws ``PER_SIDE`` seeds for A
+and as many others for B, ``cws_bench.metrics.calibration.seed_aa_study``):
+its false-positive rate on ``COMPARISONS`` comparisons, with its Wilson
+interval. ``CWS_BENCH_CALIBRATION_ONLY=seeds`` runs only this part.
+
 The real outputs are made here (jieba, pkuseg, fmm and bmm with the PKU
 training words) unless they are in ``CWS_BENCH_CALIBRATION_DIR`` already
 (``<name>.txt``, one segmented line per test line). No target: the rates are
@@ -32,7 +40,7 @@ from typing import Any
 import numpy as np
 from common import table
 
-from cws_bench.metrics.calibration import aa_study, pseudo_systems
+from cws_bench.metrics.calibration import aa_study, pseudo_systems, seed_aa_study
 from cws_bench.metrics.significance import (
     fscore_statistic,
     minimum_detectable_effect,
@@ -49,6 +57,65 @@ RESAMPLES = 1000
 ALPHA = 0.05
 SEED = 2005
 PAIRS = (("jieba", "pkuseg"), ("fmm", "bmm"))
+SEED_POOL = int(os.environ.get("CWS_BENCH_CALIBRATION_SEEDS", "12"))
+PER_SIDES = (1, 3)
+ONLY = os.environ.get("CWS_BENCH_CALIBRATION_ONLY", "")
+CRF = {"corpus": "pd1998", "split": "train", "tags": "bmes", "epochs": 5, "word_features": False}
+
+
+def seed_outputs(shared: Path, folder: Path) -> dict[int, Path]:
+    """The crf tagger's output on the PKU test input for each seed of the pool, made once
+    (the models kept in the user's model cache)."""
+    raw = None
+    found = {}
+    for seed in range(1, SEED_POOL + 1):
+        path = folder / f"crf-seed{seed}.txt"
+        if not path.exists():
+            raw = raw or list(iter_lines(shared / "icwb2-data" / "testing" / "pku_test.utf8"))
+            tagger = get_segmenter("crf", **CRF, seed=seed, cache=True)
+            segmented = tagger.segment(raw)
+            path.write_text("".join(" ".join(w) + "\n" for w in segmented), encoding="utf-8")
+        found[seed] = path
+    return found
+
+
+def seed_rows(args: Any, folder: Path, gold: Path) -> list[dict[str, Any]]:
+    """The two-level bootstrap's A/A rate: crf against itself, PER_SIDE seeds a side."""
+    started = time.perf_counter()
+    made = seed_outputs(args.shared, folder)
+    made_in = time.perf_counter() - started
+    pool = [
+        np.asarray(sentence_rows(score_files(gold, path, per_line=True)), dtype=np.float64)
+        for path in made.values()
+    ]
+    f1 = fscore_statistic()
+    scores = [float(f1(counts.sum(axis=0)[None, :])[0]) for counts in pool]
+    print(
+        f"crf, {len(pool)} seeds: F1 {np.mean(scores):.4f} ± {np.std(scores, ddof=1):.4f} "
+        f"({min(scores):.4f}-{max(scores):.4f}); outputs in {made_in:.0f} s"
+    )
+    rows = []
+    for per_side in PER_SIDES:
+        started = time.perf_counter()
+        rate = seed_aa_study(
+            pool,
+            f1,
+            per_side=per_side,
+            comparisons=COMPARISONS,
+            n_resamples=RESAMPLES,
+            alpha=ALPHA,
+            seed=SEED,
+        )
+        seconds = time.perf_counter() - started
+        rows.append(
+            {
+                "pair": f"crf/crf {per_side}+{per_side} of {len(pool)} seeds",
+                "bias": 0.0,
+                **rate.to_dict(),
+                "seconds": seconds,
+            }
+        )
+    return rows
 
 
 def outputs(shared: Path, folder: Path) -> dict[str, Path]:
@@ -78,8 +145,12 @@ def run(args: Any) -> list[dict[str, Any]]:
     folder = Path(
         os.environ.get("CWS_BENCH_CALIBRATION_DIR", Path(__file__).parent / "results" / "pku")
     )
-    made = outputs(args.shared, folder)
     gold = args.shared / "icwb2-data" / "gold" / "pku_test_gold.utf8"
+    if ONLY == "seeds":
+        rows = seed_rows(args, folder, gold)
+        print(table(rows, ["pair", "test", "comparisons", "rejections", "rate", "low", "high"]))
+        return rows
+    made = outputs(args.shared, folder)
     counts = {
         name: np.asarray(sentence_rows(score_files(gold, path, per_line=True)), dtype=np.float64)
         for name, path in made.items()
@@ -135,5 +206,7 @@ def run(args: Any) -> list[dict[str, Any]]:
             rows.append(
                 {"pair": f"{x}/{y}", "bias": bias, "mde": mde, **rate.to_dict(), "seconds": seconds}
             )
+    if COMPARISONS:
+        rows += seed_rows(args, folder, gold)
     print(table(rows, ["pair", "bias", "test", "comparisons", "rejections", "rate", "low", "high"]))
     return rows

@@ -120,6 +120,7 @@ BOUNDS: dict[str, Bounds] = {
     "shard_chars": Bounds(whole=True, low=1),
     "retries": Bounds(whole=True, low=0),
     "alpha": Bounds(whole=False, low=0, high=1, low_open=True, high_open=True),
+    "resplits": Bounds(whole=True, low=0),
 }
 """The range of every numeric setting, one line each: a bake-off's TOML keys (top level and
 ``[settings]``) are checked against it up front (:mod:`cws_bench.run.config`,

@@ -287,6 +287,24 @@ def test_leaderboard_and_terminal_show_one_row_and_the_spread(seeded):
     assert not any(row.startswith("| seeds |") for row in markdown.splitlines())  # not a fact
 
 
+def test_html_and_latex_show_the_spread_over_seeds(seeded):
+    """report.html and leaderboard.tex give the line the Markdown gives: mean ± sd and
+    min–max of F, P, R and OOV recall over the seeds."""
+    import html as html_module
+
+    folder, result, _ = seeded
+    f1 = [p.f1 for p in result.pairs[2:]]
+    from cws_bench.metrics.units import Units
+
+    unit = Units("percent")
+    mean, sd = unit.score(statistics.fmean(f1)), unit.score(statistics.stdev(f1))
+    low, high = unit.score(min(f1)), unit.score(max(f1))
+    page = html_module.unescape((folder / "out" / "report.html").read_text(encoding="utf-8"))
+    assert f"crf, 3 seeds (1, 2, 3): F {mean} ± {sd} ({low}–{high}), P " in page
+    latex = (folder / "out" / "leaderboard.tex").read_text(encoding="utf-8")
+    assert f"crf, 3 seeds (1, 2, 3): F {mean} $\\pm$ {sd} ({low}–{high}), P " in latex
+
+
 def test_cli_refuses_seeds_on_a_row_without_a_seed_option(tmp_path):
     from click.testing import CliRunner
 

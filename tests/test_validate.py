@@ -453,7 +453,7 @@ def test_the_options_of_a_setting_take_their_range_from_the_one_table():
     from cws_bench.defaults import BOUNDS
 
     options = {"seed": "score", "resamples": "score", "batch_size": "segment"}
-    options |= {key: "bakeoff" for key in ("jobs", "shard_chars", "retries", "alpha")}
+    options |= {key: "bakeoff" for key in ("jobs", "shard_chars", "retries", "alpha", "resplits")}
 
     def option(command, name):
         found = cli.get_command(click.Context(cli), command)

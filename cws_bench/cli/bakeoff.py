@@ -9,7 +9,9 @@ import click
 from cws_bench.cli.executor_options import executor_options
 from cws_bench.cli.options import (
     alpha_option,
+    bounded,
     comma_list,
+    correction_option,
     data_dir_option,
     print_warnings,
     rename_flags,
@@ -17,7 +19,6 @@ from cws_bench.cli.options import (
     units_options,
 )
 from cws_bench.defaults import DEFAULT_ALPHA
-from cws_bench.metrics.significance import CORRECTIONS
 from cws_bench.metrics.units import plural
 
 if TYPE_CHECKING:
@@ -86,11 +87,9 @@ class BakeoffCommand(click.Command):
     is_flag=True,
     help="Exit 0 even when a pair failed or timed out (by default such a run exits 1).",
 )
-@click.option(
-    "--correction",
-    type=click.Choice(CORRECTIONS),
-    default=None,
-    help="Multiple-comparison correction of the significance letters within each track "
+@correction_option(
+    None,
+    "Multiple-comparison correction of the significance letters within each track "
     "[default: the config's, else holm].",
 )
 @alpha_option(
@@ -110,6 +109,15 @@ class BakeoffCommand(click.Command):
     help="Run every segmenter with a seed option (crf, the transformer tagger, llm) once "
     "per seed, e.g. 1,2,3,4,5 (replaces the config's seeds).",
 )
+@click.option(
+    "--resplits",
+    type=bounded("resplits"),
+    default=None,
+    metavar="N",
+    help="Also train and test on N random splits of each corpus' training and test "
+    "sentences, and count how often each pairwise verdict holds "
+    "[default: the config's, else 0].",
+)
 @units_options
 def bakeoff(
     config: str | None,
@@ -125,6 +133,7 @@ def bakeoff(
     alpha: float | None,
     test: str | None,
     seeds: str | None,
+    resplits: int | None,
     scale: str | None,
     digits: int | None,
 ) -> None:
@@ -175,7 +184,12 @@ def bakeoff(
         click.echo(f"note: {note}", err=True)
     from dataclasses import replace
 
-    given: dict[str, Any] = {"correction": correction, "alpha": alpha, "test": test}
+    given: dict[str, Any] = {
+        "correction": correction,
+        "alpha": alpha,
+        "test": test,
+        "resplits": resplits,
+    }
     loaded = replace(loaded, **{key: value for key, value in given.items() if value is not None})
     if seeds is not None:
         from cws_bench.run.config import parse_seeds, with_seeds

@@ -248,6 +248,20 @@ def alpha_option(default: float | None, help: str) -> Callable[[F], F]:
     )
 
 
+def correction_option(default: str | None, help: str) -> Callable[[F], F]:
+    """``--correction``: the multiple-comparison correction of the paired tests (holm,
+    bonferroni, fdr_bh, maxt or none: :data:`~cws_bench.metrics.significance.CORRECTIONS`)."""
+    from cws_bench.metrics.significance import CORRECTIONS
+
+    return click.option(
+        "--correction",
+        type=click.Choice(CORRECTIONS),
+        default=default,
+        show_default=default is not None,
+        help=help,
+    )
+
+
 def test_option(default: str | None, help: str) -> Callable[[F], F]:
     """``--test``: the paired test, bootstrap or permutation (approximate randomization)."""
     from cws_bench.defaults import TESTS

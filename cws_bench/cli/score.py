@@ -14,6 +14,7 @@ from cws_bench.cli.options import (
     DICT_HELP,
     alpha_option,
     beta_option,
+    correction_option,
     data_dir_option,
     dict_encoding_option,
     dictionary_option,
@@ -118,6 +119,12 @@ def _labelled(
     "randomization over sentences (Noreen 1989) with --resamples shuffles.",
 )
 @alpha_option(DEFAULT_ALPHA, "Significance level of the paired tests (0 < alpha < 1).")
+@correction_option(
+    "holm",
+    "Multiple-comparison correction of the paired tests of several systems, as in a "
+    "bake-off: Holm-Bonferroni, Bonferroni, Benjamini-Hochberg (fdr_bh), Westfall-Young's "
+    "step-down max-T, or none.",
+)
 @resamples_option()
 @seed_option("Resampling seed (the bake-off's default).")
 @click.option(
@@ -160,6 +167,7 @@ def score(
     baseline: str | None,
     test: str,
     alpha: float,
+    correction: str,
     resamples: int,
     seed: int,
     details: str | None,
@@ -256,6 +264,7 @@ def score(
                 seed=seed,
                 test=test,
                 alpha=alpha,
+                correction=correction,
                 **common,
             )
             if fmt != "text":  # the text table shows them as notes

@@ -13,6 +13,12 @@ score interval (:func:`wilson_interval`; Wilson 1927, as
 
 Everything is seeded: comparison ``i`` draws its pseudo-systems from
 ``numpy.random.default_rng([seed, i])`` and its test uses seed ``seed + i``.
+
+:func:`seed_aa_study` is the same study for the two-level bootstrap over
+seeds and sentences (:func:`~cws_bench.metrics.significance.seed_bootstrap_test`):
+from one trainable system run with a pool of seeds, each comparison draws two
+disjoint groups of seeds (``numpy.random.default_rng([seed, i]).choice``,
+without replacement), the same system against itself, and tests them.
 """
 
 from __future__ import annotations
@@ -31,9 +37,10 @@ from cws_bench.metrics.significance import (
     Statistic,
     approximate_randomization_test,
     paired_bootstrap_test,
+    seed_bootstrap_test,
 )
 
-__all__ = ["RejectionRate", "aa_study", "pseudo_systems", "wilson_interval"]
+__all__ = ["RejectionRate", "aa_study", "pseudo_systems", "seed_aa_study", "wilson_interval"]
 
 
 def wilson_interval(
@@ -169,3 +176,68 @@ def aa_study(
         test: RejectionRate(test, comparisons, count, alpha, *wilson_interval(count, comparisons))
         for test, count in rejections.items()
     }
+
+
+SEED_TEST = "two-level bootstrap"
+"""The :class:`RejectionRate` ``test`` of :func:`seed_aa_study`."""
+
+
+def seed_aa_study(
+    seed_counts: Sequence[ArrayLike],
+    statistic: Statistic,
+    *,
+    per_side: int,
+    comparisons: int = 1000,
+    n_resamples: int = 1000,
+    alpha: float = DEFAULT_ALPHA,
+    seed: int = DEFAULT_SEED,
+) -> RejectionRate:
+    """The two-level bootstrap's false-positive rate: one system against itself.
+
+    ``seed_counts`` are one trainable system's counts on the same items, one array
+    per training seed (a pool of ``m`` runs). Comparison ``i`` draws ``2·per_side``
+    of them without replacement (``numpy.random.default_rng([seed, i]).choice(m,
+    2·per_side, replace=False)``): the first ``per_side`` are system A's seeds, the
+    others B's, so A and B are the same system and every difference is chance; it is
+    tested by :func:`~cws_bench.metrics.significance.seed_bootstrap_test` with
+    ``n_resamples`` and seed ``seed + i``, and counts when p < ``alpha``.
+
+    The comparisons share the pool's runs, so they are not independent draws of
+    new trainings: the rate is that of this pool, and its Wilson interval the
+    spread over the draws (a larger pool makes them nearer independent).
+
+    Args:
+        seed_counts: the pool, each of shape (n_items, n_counts).
+        statistic: the compared statistic of summed counts (e.g. F1).
+        per_side: seeds per system in each comparison (at least 1).
+        comparisons, n_resamples, alpha, seed: as :func:`aa_study`.
+
+    Example:
+        >>> rng = np.random.default_rng(0)
+        >>> gold = rng.integers(5, 30, 100)
+        >>> pool = [np.stack([rng.binomial(gold, 0.9), gold, gold], axis=1) for _ in range(6)]
+        >>> from cws_bench.metrics.significance import fscore_statistic
+        >>> rate = seed_aa_study(pool, fscore_statistic(), per_side=2, comparisons=20,
+        ...                      n_resamples=100)
+        >>> rate.test, rate.comparisons
+        ('two-level bootstrap', 20)
+    """
+    pool = [np.asarray(c, dtype=np.float64) for c in seed_counts]
+    if per_side < 1 or 2 * per_side > len(pool):
+        raise ValueError(
+            f"per_side must be between 1 and half the pool ({len(pool)} runs), got {per_side}"
+        )
+    if comparisons < 1:
+        raise ValueError(f"comparisons must be >= 1, got {comparisons}")
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be between 0 and 1, got {alpha!r}")
+    rejections = 0
+    for i in range(comparisons):
+        drawn = np.random.default_rng([seed, i]).choice(len(pool), 2 * per_side, replace=False)
+        a = [pool[j] for j in drawn[:per_side]]
+        b = [pool[j] for j in drawn[per_side:]]
+        result = seed_bootstrap_test(a, b, statistic, n_resamples=n_resamples, seed=seed + i)
+        rejections += result.p_value < alpha
+    return RejectionRate(
+        SEED_TEST, comparisons, rejections, alpha, *wilson_interval(rejections, comparisons)
+    )

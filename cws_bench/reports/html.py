@@ -298,6 +298,11 @@ def render_html(result: BakeoffResult) -> str:
         detectable={
             corpus: fmt.detectable_note(corpus, result.settings) for corpus in result.corpora()
         },
+        seeds={corpus: fmt.seed_lines(corpus, result.settings) for corpus in result.corpora()},
+        resplits={
+            corpus: fmt.resplit_table(corpus, result.settings) for corpus in result.corpora()
+        },
+        resplit_header=fmt.RESPLIT_HEADER,
         corrected=fmt.letters_corrected(result.settings),
         judged="correction" in result.settings,
         units=fmt.report_units().caption,

@@ -38,6 +38,7 @@ from cws_bench.reports.tables import (
     plural,
     report_units,
     run_notes,
+    seed_lines,
     significance_method,
     with_units,
 )
@@ -72,6 +73,7 @@ _LATEX_SPECIAL = {
     "<": "\\textless{}",
     ">": "\\textgreater{}",
     "—": "--",
+    "±": "$\\pm$",
     "|": "\\textbar{}",
     "\n": " ",
     "\r": " ",
@@ -274,6 +276,8 @@ def _caption(board: Board, result: BakeoffResult) -> str:
     detectable = detectable_note(board.corpus, settings)
     if detectable:
         text += escape_latex(detectable) + " "
+    for line in seed_lines(board.corpus, settings):  # a seeded row's spread over its seeds
+        text += escape_latex(line) + " "
     reasons = {row.pair.exclusion for row in board.rows if row.excluded}
     if TRAINED_ON_IT in reasons:
         text += "Rows in italics were scored on their own training data and are not ranked. "

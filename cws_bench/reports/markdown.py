@@ -9,13 +9,14 @@ and as plain text, so a run's leaderboard can be pasted into a README.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from cws_bench.metrics.tables import escape_markdown
 from cws_bench.reports.llm import llm_markdown
 from cws_bench.reports.published import published_markdown
 from cws_bench.reports.tables import (
     MISSING,
+    RESPLIT_HEADER,
     Board,
     BoardRow,
     TrackWinner,
@@ -33,6 +34,7 @@ from cws_bench.reports.tables import (
     paired_test_name,
     plural,
     report_units,
+    resplit_table,
     run_facts,
     run_notes,
     seed_lines,
@@ -203,6 +205,7 @@ def _corpus_section(board: Board, result: BakeoffResult, level: str) -> list[str
         for seeded in seed_lines(board.corpus, result.settings)
         for line in (escape_markdown(seeded), "")
     ]
+    lines += _resplit_section(board.corpus, result.settings)
     if board.notes:
         lines.append("Notes:")
         lines.append("")
@@ -232,6 +235,19 @@ def _corpus_section(board: Board, result: BakeoffResult, level: str) -> list[str
             "</details>",
             "",
         ]
+    return lines
+
+
+def _resplit_section(corpus: str, settings: Mapping[str, object]) -> list[str]:
+    """How often each verdict held on the corpus' re-splits: a sentence and a table."""
+    found = resplit_table(corpus, settings)
+    if found is None:
+        return []
+    text, rows = found
+    lines = [escape_markdown(text), ""]
+    if rows:
+        cells = [[escape_markdown(cell) for cell in row] for row in rows]
+        lines += [*_table(RESPLIT_HEADER, "lllrrr", cells), ""]
     return lines
 
 

@@ -32,13 +32,14 @@ from cws_bench.results.records import RECORD_SCHEMA, schema_problem
 __all__ = ["IDENTITY_KEYS", "MERGE_IGNORED_SETTINGS", "load_results", "merge_results"]
 
 MERGE_IGNORED_SETTINGS = frozenset(
-    {"notes", "runs", "submissions", "detectable", "seeds", *BOOKKEEPING_SETTINGS}
+    {"notes", "runs", "submissions", "detectable", "seeds", "resplits", *BOOKKEEPING_SETTINGS}
 )
 """Settings that may differ between merged runs: they change no number. How each run was
 carried out (workers, shards, loads, wall time) is kept per run, in ``settings["runs"]``;
 an organiser's submitted files (``submissions``) are joined; ``detectable`` summarises
 each run's comparisons, and is summed up again over the merged ones; ``seeds`` (the rows
-run with several seeds) are joined."""
+run with several seeds) are joined, as are the re-splits' verdict counts (``resplits``) of
+runs with the same number of re-splits and seed (a run's counts are of its own rows)."""
 
 IDENTITY_KEYS = ("cws-bench", "method", "norm", "gold", "dict")
 """Fields of a pair's signature that say which text was scored and how: equal across runs."""
@@ -294,6 +295,34 @@ def _runs(result: BakeoffResult, label: str) -> list[dict[str, Any]]:
     return [run]
 
 
+def _joined_resplits(results: Sequence[BakeoffResult], notes: list[str]) -> dict[str, Any]:
+    """The runs' ``resplits`` joined: each corpus' pairs of every run with the first such
+    run's number of re-splits and seed (a note names the runs left out)."""
+    import copy
+
+    joined: dict[str, Any] = {}
+    for r in results:
+        found = r.settings.get("resplits")
+        if not found:
+            continue
+        if not joined:
+            joined = copy.deepcopy(found)
+            continue
+        if (found["n"], found["seed"]) != (joined["n"], joined["seed"]):
+            notes.append(
+                f"{r.name}: its {found['n']} re-splits (seed {found['seed']}) are not shown "
+                f"beside the first run's {joined['n']} (seed {joined['seed']})"
+            )
+            continue
+        for corpus, data in found["corpora"].items():
+            mine = joined["corpora"].setdefault(corpus, {**copy.deepcopy(data), "pairs": []})
+            mine["pairs"] += copy.deepcopy(data["pairs"])
+            mine["retrained"] = sorted({*mine["retrained"], *data["retrained"]})
+        for corpus, why in found.get("skipped", {}).items():
+            joined.setdefault("skipped", {}).setdefault(corpus, why)
+    return joined
+
+
 def merge_results(
     results: Sequence[BakeoffResult], names: Sequence[str] | None = None
 ) -> BakeoffResult:
@@ -355,6 +384,9 @@ def merge_results(
             seeds.setdefault(corpus, {}).update(rows)
     if seeds:
         settings["seeds"] = seeds
+    resplits = _joined_resplits(results, notes)
+    if resplits:
+        settings["resplits"] = resplits
     comparisons = judge_comparisons(
         pairs,
         [c for r in results for c in r.comparisons],

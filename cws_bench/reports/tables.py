@@ -59,6 +59,7 @@ __all__ = [
     "plural",
     "printed_in",
     "report_units",
+    "resplit_table",
     "run_facts",
     "run_notes",
     "seed_lines",
@@ -713,6 +714,66 @@ def seed_lines(corpus: str, settings: Mapping[str, Any], unit: Units | None = No
             "seeds compared by a two-level bootstrap over seeds and sentences."
         )
     return lines
+
+
+RESPLIT_HEADER = ("a", "b", "standard split", "a better", "no difference", "b better")
+"""The columns of the re-splits table under a corpus' comparisons."""
+
+
+def resplit_table(
+    corpus: str, settings: Mapping[str, Any]
+) -> tuple[str, list[tuple[str, ...]]] | None:
+    """What the reports say of a corpus' re-splits (the run's ``resplits`` setting,
+    :mod:`cws_bench.run.resplits`): a sentence, then one row per pair of rows (a, b,
+    the standard split's verdict, and on how many splits a beat b significantly, they
+    did not differ, b beat a); or None (no re-splits, or this corpus has none).
+
+    >>> pair = {"a": "fmm", "b": "hmm", "standard": "a", "n": 3,
+    ...         "counts": {"a": 2, "none": 1, "b": 0}, "agree": 2}
+    >>> zx = {"train": 2373, "test": 1394, "splits": ["zx@resplit1"] * 3,
+    ...       "retrained": ["fmm", "hmm"], "failed": [], "pairs": [pair]}
+    >>> text, rows = resplit_table("zx", {"resplits": {"n": 3, "seed": 7, "corpora": {"zx": zx}}})
+    >>> text
+    'Verdicts on 3 random re-splits of zx (2,373 training and 1,394 test sentences each, as the standard split; seed 7), fmm and hmm trained again on each: the standard verdict held on 2 of 3.'
+    >>> rows
+    [('fmm', 'hmm', 'fmm better', '2', '1', '0')]
+    """  # noqa: E501
+    found = settings.get("resplits") or {}
+    data = (found.get("corpora") or {}).get(corpus)
+    if not data:
+        why = (found.get("skipped") or {}).get(corpus)
+        return (f"No re-splits of {corpus}: {why}.", []) if why else None
+    rows = []
+    held = judged = 0
+    for pair in data["pairs"]:
+        standard = pair["standard"]
+        said = {"a": f"{pair['a']} better", "b": f"{pair['b']} better", "none": "no difference"}
+        counts = pair["counts"]
+        rows.append(
+            (
+                pair["a"],
+                pair["b"],
+                said.get(standard, "not judged") if standard else "not judged",
+                *(str(counts[key]) for key in ("a", "none", "b")),
+            )
+        )
+        if standard:
+            held += pair["agree"]
+            judged += pair["n"]
+    retrained = data["retrained"]
+    names = ", ".join(retrained[:-1]) + " and " if len(retrained) > 1 else ""
+    trained = (
+        f", {names}{retrained[-1]} trained again on each" if retrained else ", no row trained on it"
+    )
+    text = (
+        f"Verdicts on {plural(len(data['splits']), 'random re-split')} of {corpus} "
+        f"({data['train']:,} training and {data['test']:,} test sentences each, as the "
+        f"standard split; seed {found['seed']}){trained}: the standard verdict held on "
+        f"{held:,} of {judged:,}."
+    )
+    if data.get("failed"):
+        text += f" Not scored: {', '.join(data['failed'])}."
+    return text, rows
 
 
 def paired_test_name(settings: Mapping[str, Any]) -> str:

@@ -212,6 +212,9 @@ def run_bakeoff(
     # 5. the result (below) and 6. the reports
     notes.extend(cache.warnings)
     result = _result(checked, plan, [(s, i) for s, i, _ in installed], run, data)
+    if checked.resplits:  # the same rows on random splits of each corpus (run/resplits.py)
+        found = _resplits(checked, result, output, data, use_cache, progress, segmenters, given)
+        result = replace(result, settings={**result.settings, "resplits": found})
     result = replace(result, duration_s=time.perf_counter() - started)
     if write:
         from cws_bench.reports import write_reports
@@ -238,6 +241,107 @@ def _validated(
     if submitted:
         raise validate.ConfigurationError(config.source or "<config>", submitted)
     return checked
+
+
+def _resplits(
+    config: BakeoffConfig,
+    result: BakeoffResult,
+    output: Path,
+    data: str | None,
+    use_cache: bool,
+    progress: bool,
+    segmenters: Mapping[str, Any] | None,
+    given: ExecutorSettings,
+) -> dict[str, Any]:
+    """The verdicts of ``result`` counted over ``config.resplits`` random splits of each
+    corpus with a training split (:mod:`cws_bench.run.resplits`): each corpus' splits
+    run as a bake-off of their own (write nothing, the same run cache and settings),
+    judged as the standard split is.
+
+    Returns ``{"n", "seed", "signature", "corpora": {label: {"train", "test", "splits",
+    "retrained", "failed", "scored", "cached", "pairs"}}, "skipped": {label: why}}``
+    (``scored``: the splits' pairs, ``cached``: of which from the run cache).
+    """
+    from cws_bench.errors import CwsBenchError
+    from cws_bench.run.resplits import (
+        resplit_config,
+        resplit_signature,
+        tally_verdicts,
+        write_resplits,
+    )
+
+    found: dict[str, Any] = {
+        "n": config.resplits,
+        "seed": config.seed,
+        "signature": resplit_signature(config.resplits, config.seed, config),
+        "corpora": {},
+        "skipped": {},
+    }
+    root = output / "cache" / "resplits"
+    for corpus in config.corpora:
+        if corpus.label not in result.corpora():
+            continue
+        splits = write_resplits(corpus, config.resplits, config.seed, root, data)
+        if isinstance(splits, str):
+            found["skipped"][corpus.label] = splits
+            continue
+        derived, retrained = resplit_config(config, corpus, splits, segmenters or (), data)
+        if not derived.segmenters and not segmenters:
+            found["skipped"][corpus.label] = "no row of the run can be scored on a re-split"
+            continue
+        try:  # the standard split's reports are written whatever happens here
+            run = run_bakeoff(
+                derived,
+                output_dir=output,
+                data_dir=data,
+                use_cache=use_cache,
+                progress=progress,
+                write=False,
+                executor=given.executor,
+                scheduler=given.scheduler,
+                shard_chars=given.shard_chars,
+                shard_timeout=given.timeout,
+                retries=given.retries,
+                jobs=given.jobs,
+                segmenters=segmenters,
+            )
+        except CwsBenchError as e:
+            found["skipped"][corpus.label] = f"its re-splits could not run: {e.message}"
+            continue
+        judged = _judged_on_resplits(run, corpus, retrained, derived)
+        by_split = {label: [c for c in judged if c.corpus == label] for label in splits.labels}
+        found["corpora"][corpus.label] = {
+            "train": splits.train,
+            "test": splits.test,
+            "splits": list(splits.labels),
+            "retrained": sorted(retrained),
+            "failed": sorted({f"{p.segmenter} on {p.corpus}" for p in run.pairs if not p.ok}),
+            "scored": len(run.pairs),
+            "cached": sum(p.cached for p in run.pairs),
+            "pairs": tally_verdicts(result.comparisons, by_split, corpus.label),
+        }
+    return found
+
+
+def _judged_on_resplits(
+    run: BakeoffResult, corpus: CorpusSpec, retrained: set[str], config: BakeoffConfig
+) -> tuple[Comparison, ...]:
+    """The re-splits' comparisons judged again with every row not trained again that was
+    trained on any split of ``corpus`` marked as scored on data it has seen (a split's
+    test part holds the corpus' training sentences)."""
+    seeded = seeded_rows(config)
+    origin = {label: row for row, labels in seeded.items() for label in labels}
+
+    def seen(pair: PairResult) -> bool:
+        if origin.get(pair.segmenter, pair.segmenter) in retrained:
+            return False
+        trained_on = (pair.segmenter_info or {}).get("trained_on") or {}
+        return corpus.name is not None and trained_on.get("corpus") == corpus.name
+
+    pairs = [replace(p, contaminated=True) if p.ok and seen(p) else p for p in run.pairs]
+    return judge_comparisons(
+        pairs, run.comparisons, alpha=config.alpha, correction=config.correction, seeded=seeded
+    )
 
 
 def _submission_problems(config: BakeoffConfig, data_dir: str | None) -> list[validate.Problem]:

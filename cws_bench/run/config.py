@@ -11,6 +11,7 @@ A bake-off is a TOML file (see ``cws_bench/configs/default.toml``)::
     method = "interval"        # the counting: interval, sighan (the official script's), conll18
     alpha = 0.05               # significance level of the paired tests (0 < alpha < 1)
     test = "bootstrap"         # paired test: bootstrap, or permutation (approximate randomization)
+    resplits = 10              # also on 10 random splits of each corpus' train+test (0: none)
 
     [settings]                 # how the run is spread over workers (changes no number)
     executor = "local"         # local worker processes, or dask
@@ -263,6 +264,7 @@ class BakeoffConfig:
     method: str = "interval"
     alpha: float = DEFAULT_ALPHA
     test: str = DEFAULT_TEST
+    resplits: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """The configuration as plain data (what results.json records)."""
@@ -281,6 +283,8 @@ class BakeoffConfig:
             "corpora": [vars_of(c) for c in self.corpora],
             "segmenters": [vars_of(s) for s in self.segmenters],
             "settings": {key: getattr(self.settings, key) for key in sorted(_SETTINGS_KEYS)},
+            # (only when asked: a run without re-splits records what it did before)
+            **({"resplits": self.resplits} if self.resplits else {}),
         }
 
 
@@ -430,6 +434,7 @@ _TOP_KEYS = {
     "settings",
     "method",
     "submissions",
+    "resplits",
 }
 
 
@@ -645,6 +650,7 @@ def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffCo
             method=str(data.get("method", "interval")),
             alpha=float(data.get("alpha", DEFAULT_ALPHA)),
             test=str(data.get("test", DEFAULT_TEST)),
+            resplits=int(data.get("resplits", 0)),
         )
     except (TypeError, ValueError) as e:
         raise CwsBenchError(f"{source}: {e}") from e

@@ -85,7 +85,7 @@ def check_names(kind: str, given: Sequence[str], known: Sequence[str]) -> None:
             )
 
 
-NUMBERS = ("seed", "resamples", "timeout", "batch_size", "alpha")
+NUMBERS = ("seed", "resamples", "timeout", "batch_size", "alpha", "resplits")
 """A bake-off's numeric settings at the top of its TOML (each has a line in
 :data:`~cws_bench.defaults.BOUNDS`)."""
 

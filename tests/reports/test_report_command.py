@@ -92,6 +92,40 @@ def test_two_runs_merge_into_one_leaderboard(bakeoff, tmp_path):
     assert "F1 by corpus" in headings
 
 
+def _resplits(n: int, a: str, b: str, counts: dict[str, int]) -> dict:
+    pair = {"a": a, "b": b, "standard": "a", "counts": counts, "n": sum(counts.values())}
+    corpus = {"train": 90, "test": 10, "splits": [f"pd1998@resplit{i}" for i in range(n)]}
+    corpus |= {"retrained": [a], "failed": [], "pairs": [{**pair, "agree": counts["a"]}]}
+    return {"n": n, "seed": 7, "corpora": {"pd1998": corpus}, "skipped": {}}
+
+
+def test_merged_runs_join_their_resplit_verdicts(bakeoff, tmp_path):
+    """Each run's re-split counts are of its own rows: the merge lists both runs' pairs
+    under the corpus (rows trained again joined); a run with another number of re-splits
+    is left out with a note."""
+    a, b = _split(bakeoff, {"chars", "jieba", "thulac"})
+    a = dataclasses.replace(
+        a, settings={**a.settings, "resplits": _resplits(2, "x", "y", {"a": 2, "none": 0, "b": 0})}
+    )
+    b = dataclasses.replace(
+        b, settings={**b.settings, "resplits": _resplits(2, "z", "w", {"a": 1, "none": 1, "b": 0})}
+    )
+    merged = load_results([_save(a, tmp_path / "a.json"), _save(b, tmp_path / "b.json")])
+    pd1998 = merged.settings["resplits"]["corpora"]["pd1998"]
+    assert [(p["a"], p["b"], p["counts"]["a"]) for p in pd1998["pairs"]] == [
+        ("x", "y", 2),
+        ("z", "w", 1),
+    ]
+    assert pd1998["retrained"] == ["x", "z"]
+    assert "| z | w | z better | 1 | 1 | 0 |" in render_report(merged, "md")
+    other = dataclasses.replace(
+        b, settings={**b.settings, "resplits": _resplits(3, "z", "w", {"a": 3, "none": 0, "b": 0})}
+    )
+    merged = load_results([_save(a, tmp_path / "a.json"), _save(other, tmp_path / "c.json")])
+    assert [p["a"] for p in merged.settings["resplits"]["corpora"]["pd1998"]["pairs"]] == ["x"]
+    assert any("3 re-splits (seed 7) are not shown" in n for n in merged.settings["notes"])
+
+
 def test_merge_refuses_runs_that_differ_and_says_what_differs(bakeoff, tmp_path):
     a, b = _split(bakeoff, {"chars", "jieba"})
     other_seed = dataclasses.replace(b, settings={**b.settings, "seed": 1, "jobs": 9})
