@@ -227,13 +227,13 @@ def _kind_of(hint: Any) -> str:
     """A type in words, for messages: ``a whole number``, ``true or false``..."""
     words = {bool: "true or false", int: "a whole number", float: "a number", str: "text"}
     members = get_args(hint) if get_origin(hint) in (Union, types.UnionType) else (hint,)
-    said = []
+    said: list[str] = []
     for member in members:
         if member is type(None):
             continue
         origin = get_origin(member) or member
         name = words.get(member) or {dict: "a table", list: "a list", tuple: "a list"}.get(origin)
-        said.append(name or getattr(origin, "__name__", str(origin)))
+        said.append(str(name or getattr(origin, "__name__", origin)))
     return " or ".join(dict.fromkeys(said))
 
 
@@ -526,12 +526,13 @@ class Segmenter(ABC):
     """The adapter's options, declared once: a frozen dataclass of :func:`option` fields
     (default, type, bounds, choices, identity, help). ``__init__`` parses the caller's
     options with it (:func:`parse_options`) into :attr:`opts`, checks the model
-    (:meth:`model_problem`), and keeps the identity fields as :attr:`options`. None: an
+    (:meth:`load_problem`), and keeps the identity fields as :attr:`options`. None: an
     adapter that declares none records the keywords it passes up as they are."""
 
     training_options: ClassVar[type | None] = None
     """The declaration of ``from_training(sentences, **options)``'s options, when the
-    adapter builds its model by training (``transformers``)."""
+    adapter builds its model by training (``transformers``); ``train --seeds`` looks for
+    ``seed`` in it or in :attr:`Options`."""
 
     opts: Any = None
     """The parsed :attr:`Options` (None for an adapter that declares none)."""
@@ -542,9 +543,7 @@ class Segmenter(ABC):
             self.options: dict[str, Any] = plain_options(options)
             return
         self.opts = parse_options(self.Options, options, self.name)
-        problem = self.model_problem(
-            {f.name: getattr(self.opts, f.name) for f in fields(self.opts)}
-        )
+        problem = self.load_problem({f.name: getattr(self.opts, f.name) for f in fields(self.opts)})
         if problem is not None:
             raise SegmenterError(self.name, *problem)
         self.options = identity_options(self.opts)
@@ -714,6 +713,12 @@ class Segmenter(ABC):
         preset options, loading nothing. Adapters with no model file keep this default.
         """
         return None
+
+    @classmethod
+    def load_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
+        """What ``__init__`` checks first: :meth:`model_problem`, unless the load may fetch
+        what is missing (a hub name), when only what no fetch can mend is a problem."""
+        return cls.model_problem(options)
 
     @classmethod
     def parsed(cls, options: Mapping[str, Any]) -> Any:

@@ -39,6 +39,7 @@ __all__ = [
     "default_device",
     "device_option",
     "folder_checksum",
+    "folder_problem",
     "label_roles",
     "max_length_option",
     "overlap_option",
@@ -231,6 +232,19 @@ def pieces(words: Iterable[str]) -> list[str]:
     return [piece for word in words for piece in word.split()]
 
 
+def folder_problem(model: Any) -> tuple[str, str] | None:
+    """A model named by a path (:func:`looks_like_path`) that is no folder, or None: what a
+    load that may fetch a hub name checks first.
+
+    >>> folder_problem("./gone"), folder_problem("owner/name")
+    (('model folder ./gone: no such folder', 'fix the path, or download the model'), None)
+    """
+    where = os.fspath(model)
+    if os.path.isdir(where) or not looks_like_path(where):
+        return None
+    return (f"model folder {where}: no such folder", "fix the path, or download the model")
+
+
 def hub_model_problem(model: Any) -> tuple[str, str] | None:
     """Why a model folder or Hugging Face hub name cannot be loaded here, or None.
 
@@ -239,10 +253,8 @@ def hub_model_problem(model: Any) -> tuple[str, str] | None:
     there), so that a bake-off never stops on a download halfway through.
     """
     where = os.fspath(model)
-    if os.path.isdir(where):
-        return None
-    if where.startswith((".", "/", "~")) or where.count("/") > 1:
-        return (f"model folder {where}: no such folder", "fix the path, or download the model")
+    if os.path.isdir(where) or folder_problem(where):
+        return folder_problem(where)
     try:
         from huggingface_hub import try_to_load_from_cache
     except ImportError:  # the adapter's library is missing: said elsewhere
