@@ -761,13 +761,34 @@ class ModelSegmenter(Segmenter):
 
     @classmethod
     def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
-        """A ``model`` file that is not there."""
-        model = options.get("model")
+        """A ``model`` file that is not there, both a model and a corpus to train on, or a
+        split without its corpus."""
+        model, corpus = options.get("model"), options.get("corpus")
+        if model is not None and corpus is not None:
+            return ("give a model or a corpus to train on, not both", "drop one of them")
+        if model is None and corpus is None and options.get("split") is not None:
+            return ("split needs a corpus", "pass corpus=NAME too")
         if model is None or os.path.exists(os.fspath(model)):
             return None
         return (
             f"model file {os.fspath(model)}: no such file",
             f"train one (cws-bench train {cls.name} CORPUS -o MODEL) or fix the path",
+        )
+
+    def _training_sources(self, fallback: Any = None) -> tuple[list[Any], str | None]:
+        """The sources of the ``corpus``/``split`` options (see
+        :func:`~cws_bench.segmenters.sources.training_sources`)."""
+        from cws_bench.segmenters.sources import training_sources
+
+        opts = self.opts
+        return training_sources(
+            opts.corpus,
+            opts.split,
+            fallback,
+            segmenter=self.name,
+            format=opts.format,
+            encoding=opts.encoding,
+            data_dir=opts.data_dir,
         )
 
     def check_ready(self) -> None:

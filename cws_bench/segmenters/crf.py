@@ -68,14 +68,12 @@ from cws_bench.defaults import Bounds
 from cws_bench.errors import (
     CorpusFormatError,
     CwsBenchError,
-    SegmenterError,
 )
 from cws_bench.segmenters.base import ModelSegmenter, TrainingData, option
 from cws_bench.segmenters.sources import (
     TrainingCorpus,
     combined_data,
     training_data,
-    training_sources,
 )
 from cws_bench.text.io import atomic_write, display_name
 
@@ -692,13 +690,6 @@ class CRFSegmenter(ModelSegmenter):
 
     opts: Options
 
-    @classmethod
-    def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
-        """A model and a corpus both given, or a model file that is not there."""
-        if options.get("model") is not None and options.get("corpus") is not None:
-            return ("give a model or a corpus to train on, not both", "drop one of them")
-        return super().model_problem(options)
-
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         opts = self.opts
@@ -709,20 +700,10 @@ class CRFSegmenter(ModelSegmenter):
             self.model = CRFModel.load(opts.model).prepare()
             self.trained_on = self.model.trained_on
         elif opts.corpus is not None:
-            sources, note = training_sources(
-                opts.corpus,
-                opts.split,
-                opts.fallback,
-                segmenter=self.name,
-                format=opts.format,
-                encoding=opts.encoding,
-                data_dir=opts.data_dir,
-            )
+            sources, note = self._training_sources(opts.fallback)
             self._train_cached(sources, note, opts.cache)
             if note is not None:
                 self.notes.append(f"trained on {note}")
-        elif opts.split is not None:
-            raise SegmenterError(self.name, "split needs a corpus", "pass corpus=NAME too")
 
     def _train_cached(
         self, sources: list[TrainingCorpus], note: str | None, cache: bool | str | None
