@@ -223,6 +223,15 @@ def _converted(value: Any, hint: Any) -> Any:
     raise ValueError(value)
 
 
+_KINDS = {
+    dict: "a table",
+    collections.abc.Mapping: "a table",
+    list: "a list",
+    tuple: "a list",
+    collections.abc.Sequence: "a list",
+}
+
+
 def _kind_of(hint: Any) -> str:
     """A type in words, for messages: ``a whole number``, ``true or false``..."""
     words = {bool: "true or false", int: "a whole number", float: "a number", str: "text"}
@@ -232,7 +241,7 @@ def _kind_of(hint: Any) -> str:
         if member is type(None):
             continue
         origin = get_origin(member) or member
-        name = words.get(member) or {dict: "a table", list: "a list", tuple: "a list"}.get(origin)
+        name = words.get(member) or _KINDS.get(origin)
         said.append(str(name or getattr(origin, "__name__", origin)))
     return " or ".join(dict.fromkeys(said))
 
