@@ -219,7 +219,7 @@ class MaximumMatching(Segmenter):
 
     @dataclass(frozen=True)
     class Options:
-        direction: str = option("forward", "which way words are matched", choices=DIRECTIONS)
+        direction: Direction = option("forward", "which way words are matched")
         lexicon: str | None = option(
             None, "a word list file (one word a line), jieba or corpus:NAME[:SPLIT]"
         )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 import pytest
 
@@ -26,6 +27,7 @@ class Demo:
     rate: float | None = option(None, "a rate")
     download: bool = option(False, "fetch it", identity="changed")
     timeout: float = option(10, "seconds", identity=False)
+    side: Literal["left", "right"] | None = option(None, "a Literal's values are its choices")
 
 
 def parse(**options):
@@ -37,7 +39,7 @@ def test_unknown_names_get_the_closest_one_and_the_list():
         parse(batchsize=3)
     assert caught.value.hint == (
         "did you mean batch_size? its options are: "
-        "model, batch_size, mode, hmm, rate, download, timeout"
+        "model, batch_size, mode, hmm, rate, download, timeout, side"
     )
     with pytest.raises(SegmenterError) as caught:
         parse(zzz=1)
@@ -64,13 +66,19 @@ def test_text_is_converted_by_the_annotation():
 
 def test_bounds_and_choices():
     with pytest.raises(
-        SegmenterError, match="segmenter demo: batch_size must be a whole number of at least 1, not 0"
+        SegmenterError,
+        match="segmenter demo: batch_size must be a whole number of at least 1, not 0",
     ):
         parse(batch_size=0)
-    with pytest.raises(SegmenterError, match="mode must be one of default, search, not 'serch'") as e:
+    with pytest.raises(
+        SegmenterError, match="mode must be one of default, search, not 'serch'"
+    ) as e:
         parse(mode="serch")
     assert e.value.hint == "did you mean search?"
     assert parse(mode="search", rate=None).mode == "search"
+    with pytest.raises(SegmenterError, match="side must be one of left, right, not 'up'"):
+        parse(side="up")
+    assert parse(side="left").side == "left"
 
 
 def test_identity_fields():
@@ -89,6 +97,7 @@ def test_describe_options_reads_the_declaration():
     assert rows["batch_size"]["accepts"] == "a whole number of at least 1"
     assert rows["mode"]["accepts"] == "one of default, search"
     assert rows["rate"]["type"] == "a number" and rows["rate"]["default"] is None
+    assert rows["side"]["accepts"] == "one of left, right"
     assert rows["download"]["identity"] == "changed" and rows["hmm"]["help"] == "use the HMM"
 
 
