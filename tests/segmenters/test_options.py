@@ -137,3 +137,23 @@ def test_the_registry_checks_values_up_front_without_loading():
     with pytest.raises(SegmenterError, match="no option 'batchsize'") as e:
         check_segmenter_options("hanlp", {"batchsize": 8})
     assert e.value.hint.startswith("did you mean batch_size?")
+
+
+def test_cws_bench_segmenters_name_lists_the_declared_options():
+    import json
+
+    from click.testing import CliRunner
+
+    from cws_bench.cli import cli
+
+    shown = CliRunner().invoke(cli, ["segmenters", "jieba-nohmm"])
+    assert shown.exit_code == 0, shown.output
+    rows = {line.split()[0]: line for line in shown.output.splitlines()}
+    # the preset of jieba-nohmm is its default; the choices come from the declaration
+    assert rows["hmm"].split()[1:5] == ["true", "or", "false", "false"]
+    assert "one of default, search" in rows["mode"]
+    listed = json.loads(CliRunner().invoke(cli, ["segmenters", "crf", "--format", "json"]).output)
+    epochs = next(row for row in listed if row["name"] == "epochs")
+    assert epochs["accepts"] == "a whole number of at least 1" and epochs["default"] is None
+    unknown = CliRunner().invoke(cli, ["segmenters", "jeiba"])
+    assert unknown.exit_code == 2 and "did you mean jieba" in unknown.output
