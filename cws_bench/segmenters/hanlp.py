@@ -186,10 +186,6 @@ class HanlpSegmenter(Segmenter):
         }
         self.trained_on = TrainingData(f"the training data of {where}")
 
-    def metadata(self) -> dict[str, Any]:
-        """The base metadata plus ``model``: which model and where it runs."""
-        return {**super().metadata(), "model": dict(self.identity)}
-
     def _check_reachable(self, url: str) -> None:
         """Fail in one line, within the hub wait, when HanLP's server does not answer."""
         import requests
@@ -221,14 +217,9 @@ class HanlpSegmenter(Segmenter):
         return min(known) if known else 510
 
     def _segment(self, lines: list[str]) -> list[list[str]]:
-        from cws_bench.segmenters.transformers import owner, windows
+        from cws_bench.segmenters.transformers import owner, window_jobs
 
-        jobs: list[tuple[int, int, int, int]] = []  # line, window, start, end
-        spans_of: list[list[tuple[int, int]]] = []
-        for index, line in enumerate(lines):
-            spans = windows(len(line), self.max_length, self.overlap)
-            spans_of.append(spans)
-            jobs.extend((index, w, start, end) for w, (start, end) in enumerate(spans))
+        jobs, spans_of = window_jobs(lines, self.max_length, self.overlap, longest_first=False)
         starts: dict[tuple[int, int], set[int]] = {}
         for first in range(0, len(jobs), self.batch_size):
             group = jobs[first : first + self.batch_size]

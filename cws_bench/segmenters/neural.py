@@ -17,6 +17,7 @@ that join back to the characters.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import inspect
 import itertools
@@ -30,11 +31,12 @@ from typing import Any
 from cws_bench.defaults import Bounds
 from cws_bench.errors import SegmenterError
 from cws_bench.metrics.units import plural
-from cws_bench.segmenters.base import option
+from cws_bench.segmenters.base import Segmenter, option
 
 __all__ = [
     "DTYPES",
     "ROLES",
+    "HubSegmenter",
     "character_id",
     "default_device",
     "device_option",
@@ -267,23 +269,16 @@ def hub_model_problem(model: Any) -> tuple[str, str] | None:
     )
 
 
-def device_option() -> Any:
-    """The ``device`` field of a neural adapter's Options."""
-    return option("auto", "auto (CUDA when torch sees a GPU, else CPU), cpu, cuda:N or mps")
-
-
-def max_length_option() -> Any:
-    """The ``max_length`` field: characters per window."""
-    return option(None, "characters per window (default: the model's limit)", bounds=_AT_LEAST_1)
-
-
-def overlap_option() -> Any:
-    """The ``overlap`` field: characters two consecutive windows share."""
-    return option(None, "characters two windows share (default: a quarter)", bounds=_AT_LEAST_0)
-
-
-_AT_LEAST_1 = Bounds(whole=True, low=1)
-_AT_LEAST_0 = Bounds(whole=True, low=0)
+# The fields the neural adapters' Options share.
+device_option = functools.partial(
+    option, "auto", "auto (CUDA if torch sees a GPU), cpu, cuda:N, mps"
+)
+max_length_option = functools.partial(
+    option, None, "characters per window (default: the model's limit)", bounds=Bounds(True, 1)
+)
+overlap_option = functools.partial(
+    option, None, "characters two windows share (default: a quarter)", bounds=Bounds(True, 0)
+)
 
 
 def window_sizes(name: str, opts: Any, limit: int) -> tuple[int, int]:
@@ -299,11 +294,29 @@ def window_sizes(name: str, opts: Any, limit: int) -> tuple[int, int]:
             name, f"max_length {opts.max_length} is outside 1..{limit} (the model's limit)"
         )
     overlap = opts.overlap if opts.overlap is not None else size // 4
-    if not 0 <= overlap < size:
+    if overlap >= size:
         raise SegmenterError(
             name, f"overlap {opts.overlap} must be at least 0 and below max_length"
         )
     return size, overlap
+
+
+class HubSegmenter(Segmenter):
+    """An adapter whose ``model`` option is a folder or a Hugging Face hub name (its
+    Options declare ``model``): not cached is a problem before a run, not for a load,
+    which fetches it."""
+
+    neural = True
+
+    @classmethod
+    def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
+        """A model folder that is not there, or a hub model not cached offline."""
+        return hub_model_problem(cls.parsed(options).model)
+
+    @classmethod
+    def load_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
+        """A model folder that is not there (a hub name is fetched by the load)."""
+        return folder_problem(cls.parsed(options).model)
 
 
 def cut_at(line: str, starts: Iterable[int]) -> list[str]:

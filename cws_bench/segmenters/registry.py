@@ -21,7 +21,7 @@ import importlib
 import inspect
 import logging
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from importlib.metadata import EntryPoint
 from typing import Any
 
@@ -217,21 +217,7 @@ class SegmenterInfo:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-safe dict in field order."""
-        return {
-            "name": self.name,
-            "kind": self.kind,
-            "description": self.description,
-            "available": self.available,
-            "version": self.version,
-            "install": self.install,
-            "reason": self.reason,
-            "options": dict(self.options),
-            "source": self.source,
-            "trainable": self.trainable,
-            "device": self.device,
-            "independent_lines": self.independent_lines,
-            "model_missing": self.model_missing,
-        }
+        return {**asdict(self), "options": dict(self.options)}
 
 
 def render_segmenters(infos: Sequence[SegmenterInfo], fmt: str = "text") -> str:
@@ -259,11 +245,7 @@ def render_segmenters(infos: Sequence[SegmenterInfo], fmt: str = "text") -> str:
             note = f"install: {info.install}" if info.install else f"unavailable: {info.reason}"
         available = "no" if not info.available else "no model" if info.model_missing else "yes"
         rows.append((info.name, info.kind or "?", info.version or "-", available, note))
-    widths = [max(len(row[i]) for row in rows) for i in range(4)]
-    return "\n".join(
-        "  ".join([*(cell.ljust(width) for cell, width in zip(row, widths)), row[4]])
-        for row in rows
-    )
+    return _aligned(rows)
 
 
 def render_options(name: str, fmt: str = "text") -> str:
@@ -289,9 +271,15 @@ def render_options(name: str, fmt: str = "text") -> str:
         default = json.dumps(row["default"], ensure_ascii=False)
         default = "-" if row["default"] is None else default.strip('"')
         table.append((row["name"], row["type"], default, row["accepts"] or "-", row["help"]))
-    widths = [max(len(r[i]) for r in table) for i in range(4)]
+    return _aligned(table)
+
+
+def _aligned(rows: Sequence[Sequence[str]]) -> str:
+    """Rows of five cells, the first four padded to their column's width."""
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
     return "\n".join(
-        "  ".join([*(cell.ljust(width) for cell, width in zip(r, widths)), r[4]]) for r in table
+        "  ".join([*(cell.ljust(width) for cell, width in zip(row, widths)), row[4]])
+        for row in rows
     )
 
 

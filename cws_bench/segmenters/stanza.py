@@ -140,10 +140,6 @@ class StanzaSegmenter(Segmenter):
             described = f"the training data of stanza's {lang} tokenizer ({package or 'default'})"
         self.trained_on = TrainingData(described)
 
-    def metadata(self) -> dict[str, Any]:
-        """The base metadata plus ``model``: which models and where they run."""
-        return {**super().metadata(), "model": dict(self.identity)}
-
     def _segment(self, lines: list[str]) -> list[list[str]]:
         out: list[list[str]] = []
         for start in range(0, len(lines), self.batch_size):
