@@ -172,16 +172,21 @@ def option(
     bounds: str | Bounds | None = None,
     choices: Sequence[Any] | None = None,
     identity: bool | Literal["changed"] = True,
+    file: str | None = None,
+    folder: str | None = None,
 ) -> Any:
     """One field of an adapter's ``Options`` dataclass: its ``default`` (immutable), one
     line of ``help``, its ``bounds`` (a key of :data:`cws_bench.defaults.BOUNDS` or a
     :class:`Bounds`), ``choices`` (a ``Literal`` type's values are its choices), and
     whether it is part of the segmenter's ``identity`` (:attr:`Segmenter.options`, cache
     keys, signatures): always (True), never (False), or when not the default (``"changed"``).
+    A ``file`` (or ``folder``) option names one that must be there, called so in the
+    message of :meth:`Segmenter.model_problem`.
     """
     bounds = BOUNDS[bounds] if isinstance(bounds, str) else bounds
     choices = tuple(choices) if choices is not None else None
     meta = {"help": help, "bounds": bounds, "choices": choices, "identity": identity}
+    meta.update(path=file or folder, folder=folder is not None)
     return field(default=default, metadata=meta)
 
 
@@ -506,23 +511,19 @@ class Segmenter(ABC):
     independent_lines: ClassVar[bool] = False
 
     Options: ClassVar[type | None] = None
-    """The adapter's options, declared once: a frozen dataclass of :func:`option` fields
-    (default, type, bounds, choices, identity, help). ``__init__`` parses the caller's
-    options with it (:func:`parse_options`) into :attr:`opts`, checks the model
-    (:meth:`load_problem`), and keeps the identity fields as :attr:`options`. None: an
-    adapter that declares none records the keywords it passes up as they are."""
+    """The adapter's options, declared once: a frozen dataclass of :func:`option` fields.
+    ``__init__`` parses the caller's options with it into :attr:`opts`, checks the model
+    (:meth:`load_problem`) and keeps the identity fields as :attr:`options`. None: the
+    keywords an adapter passes up are recorded as they are."""
 
     training_options: ClassVar[type | None] = None
-    """The declaration of ``from_training(sentences, **options)``'s options, when the
-    adapter builds its model by training (``transformers``); ``train --seeds`` looks for
-    ``seed`` in it or in :attr:`Options`."""
+    """The declaration of ``from_training(sentences, **options)``'s options (``transformers``)."""
 
     opts: Any = None
-    """The parsed :attr:`Options` (None for an adapter that declares none)."""
+    """The parsed :attr:`Options`."""
 
     identity: dict[str, Any] | None = None
-    """What the loaded model is and where it runs (a neural adapter's model, revision,
-    checksum, device...): ``metadata()["model"]``; None for adapters with nothing to add."""
+    """What the loaded model is and where it runs: ``metadata()["model"]``."""
 
     def __init__(self, **options: Any) -> None:
         self.trained_on: TrainingData | None = None
@@ -699,8 +700,19 @@ class Segmenter(ABC):
 
         The one model check: ``__init__`` calls it first (with every option, defaults
         filled in), the bake-off before it starts and ``cws-bench segmenters`` with the
-        preset options, loading nothing. Adapters with no model file keep this default.
+        preset options, loading nothing. This default checks the ``file`` and ``folder``
+        options (:func:`option`).
         """
+        if cls.Options is None:
+            return None
+        opts = cls.parsed(options)
+        for f in fields(opts):
+            what = f.metadata.get("path")
+            problem = what and path_problem(
+                what, getattr(opts, f.name), folder=f.metadata["folder"]
+            )
+            if problem:
+                return problem
         return None
 
     @classmethod

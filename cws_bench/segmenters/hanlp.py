@@ -76,6 +76,12 @@ def words_of(output: Any, lines: int, task: str | None = None) -> list[list[str]
     return [pieces(words) for words in output]
 
 
+_OFFLINE = (
+    "download and unzip it on a machine with network, then pass the folder "
+    "(model = '/path/to/folder'); $CWS_BENCH_HUB_TIMEOUT sets the wait"
+)
+
+
 def _network_error(error: BaseException) -> bool:
     """Whether an error of a load is a network wait that ended (or a connection refused)."""
     import socket
@@ -174,8 +180,7 @@ class HanlpSegmenter(Segmenter):
                 self.name,
                 f"cannot load model {where!r}: the network did not answer within "
                 f"{timeout:g} s ({type(e).__name__})",
-                "download and unzip it on a machine with network, then pass the folder "
-                "(model = '/path/to/folder'); $CWS_BENCH_HUB_TIMEOUT sets the wait",
+                _OFFLINE,
             ) from None
         self.max_length, self.overlap = window_sizes(self.name, self.opts, self._limit())
         self.identity = {
@@ -198,8 +203,7 @@ class HanlpSegmenter(Segmenter):
                 self.name,
                 f"model {url} is not in HanLP's cache and its server did not answer within "
                 f"{timeout:g} s ({type(e).__name__})",
-                "download and unzip it on a machine with network, then pass the folder "
-                "(model = '/path/to/folder'); $CWS_BENCH_HUB_TIMEOUT sets the wait",
+                _OFFLINE,
             ) from None
 
     def _limit(self) -> int:

@@ -236,11 +236,7 @@ def pieces(words: Iterable[str]) -> list[str]:
 
 def folder_problem(model: Any) -> tuple[str, str] | None:
     """A model named by a path (:func:`looks_like_path`) that is no folder, or None: what a
-    load that may fetch a hub name checks first.
-
-    >>> folder_problem("./gone"), folder_problem("owner/name")
-    (('model folder ./gone: no such folder', 'fix the path, or download the model'), None)
-    """
+    load that may fetch a hub name checks first."""
     where = os.fspath(model)
     if os.path.isdir(where) or not looks_like_path(where):
         return None
@@ -282,12 +278,8 @@ overlap_option = functools.partial(
 
 
 def window_sizes(name: str, opts: Any, limit: int) -> tuple[int, int]:
-    """``(max_length, overlap)`` of a windowed adapter's options within the model's ``limit``.
-
-    >>> from types import SimpleNamespace as N
-    >>> window_sizes("demo", N(max_length=None, overlap=None), 510)
-    (510, 127)
-    """
+    """``(max_length, overlap)`` of a windowed adapter's options within the model's ``limit``
+    (by default: the limit, and a quarter of it)."""
     size = opts.max_length or limit
     if not 1 <= size <= limit:
         raise SegmenterError(
@@ -302,20 +294,18 @@ def window_sizes(name: str, opts: Any, limit: int) -> tuple[int, int]:
 
 
 class HubSegmenter(Segmenter):
-    """An adapter whose ``model`` option is a folder or a Hugging Face hub name (its
-    Options declare ``model``): not cached is a problem before a run, not for a load,
-    which fetches it."""
+    """An adapter whose ``model`` option is a folder or a Hugging Face hub name: one not
+    cached is a problem before a run (:meth:`model_problem`), not for a load, which
+    fetches it (:meth:`load_problem`: only a folder that is not there)."""
 
     neural = True
 
     @classmethod
     def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
-        """A model folder that is not there, or a hub model not cached offline."""
         return hub_model_problem(cls.parsed(options).model)
 
     @classmethod
     def load_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
-        """A model folder that is not there (a hub name is fetched by the load)."""
         return folder_problem(cls.parsed(options).model)
 
 

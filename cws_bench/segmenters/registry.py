@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import json
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -228,8 +229,6 @@ def render_segmenters(infos: Sequence[SegmenterInfo], fmt: str = "text") -> str:
     device ``auto`` picks), how to install it, or how to get its model.
     """
     if fmt == "json":
-        import json
-
         return json.dumps([info.to_dict() for info in infos], ensure_ascii=False, indent=2)
     if fmt != "text":
         raise ValueError(f"unknown format {fmt!r}; choose from text, json")
@@ -250,13 +249,7 @@ def render_segmenters(infos: Sequence[SegmenterInfo], fmt: str = "text") -> str:
 
 def render_options(name: str, fmt: str = "text") -> str:
     """What ``cws-bench segmenters NAME`` prints: the options the adapter declares
-    (:attr:`Segmenter.Options`), with this name's presets as their defaults.
-
-    >>> [line.split()[0] for line in render_options("jieba-nohmm").splitlines()]
-    ['option', 'mode', 'hmm', 'user_dict', 'lexicon']
-    """
-    import json
-
+    (:attr:`Segmenter.Options`), with this name's presets as their defaults."""
     registered, cls = _lookup(name)
     if cls.Options is None:
         raise SegmenterError(name, "declares no options table", "see its documentation")
@@ -266,12 +259,10 @@ def render_options(name: str, fmt: str = "text") -> str:
         row["default"] = presets.get(row["name"], row["default"])
     if fmt == "json":
         return json.dumps(rows, ensure_ascii=False, indent=2)
-    table = [("option", "type", "default", "accepts", "help")]
-    for row in rows:
-        default = json.dumps(row["default"], ensure_ascii=False)
-        default = "-" if row["default"] is None else default.strip('"')
-        table.append((row["name"], row["type"], default, row["accepts"] or "-", row["help"]))
-    return _aligned(table)
+    shown = [json.dumps(r["default"], ensure_ascii=False).strip('"') for r in rows]
+    shown = [d if d != "null" else "-" for d in shown]
+    table = [(r["name"], r["type"], d, r["accepts"] or "-", r["help"]) for r, d in zip(rows, shown)]
+    return _aligned([("option", "type", "default", "accepts", "help"), *table])
 
 
 def _aligned(rows: Sequence[Sequence[str]]) -> str:

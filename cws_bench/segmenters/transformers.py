@@ -201,10 +201,9 @@ class TransformersSegmenter(HubSegmenter):
     ) -> TransformersSegmenter:
         """Train a character tagger on gold ``sentences`` (``cws-bench train transformers``).
 
-        The options are :func:`cws_bench.segmenters.tagger_training.train_tagger`'s
-        (``init``, ``layers``, ``hidden``, ``epochs``, ``device``, ``seed``...)
-        plus the adapter's own ``batch_size``, ``dtype`` and ``device`` for
-        segmenting; the model is kept in a temporary folder until :meth:`save`.
+        The options are :class:`~cws_bench.segmenters.tagger_training.TrainingOptions`; the
+        model segments on the training ``device`` and is kept in a temporary folder until
+        :meth:`save`.
         """
         import tempfile
 
