@@ -157,3 +157,30 @@ def test_cws_bench_segmenters_name_lists_the_declared_options():
     assert epochs["accepts"] == "a whole number of at least 1" and epochs["default"] is None
     unknown = CliRunner().invoke(cli, ["segmenters", "jeiba"])
     assert unknown.exit_code == 2 and "did you mean jieba" in unknown.output
+
+
+def test_file_and_folder_options_are_the_default_model_check(tmp_path):
+    class Words(Segmenter):
+        name = "words"
+
+        @dataclass(frozen=True)
+        class Options:
+            user_dict: str | None = option(None, "words", file="user dictionary")
+            models: str | None = option(None, "a folder", folder="model folder")
+
+        def _segment(self, lines):
+            return [list(line) for line in lines]
+
+    assert Words.model_problem({}) is None
+    gone = tmp_path / "gone.txt"
+    assert Words.model_problem({"user_dict": gone}) == (
+        f"user dictionary {gone}: no such file",
+        "check the path",
+    )
+    with pytest.raises(SegmenterError, match=f"model folder {tmp_path / 'x'}: no such folder"):
+        Words(models=str(tmp_path / "x"))
+    (tmp_path / "words.txt").write_text("我们\n", encoding="utf-8")
+    assert Words(user_dict=tmp_path / "words.txt", models=tmp_path).options == {
+        "user_dict": str(tmp_path / "words.txt"),
+        "models": str(tmp_path),
+    }
