@@ -184,3 +184,14 @@ def test_file_and_folder_options_are_the_default_model_check(tmp_path):
         "user_dict": str(tmp_path / "words.txt"),
         "models": str(tmp_path),
     }
+
+
+def test_text_options_through_get_segmenter_are_converted_not_truthy():
+    """``hmm="false"`` (text from a shell or a TOML string) turned the HMM on before: any
+    non-empty string is true. Now it is read as the boolean it says, in the identity too."""
+    from cws_bench.segmenters import get_segmenter
+
+    jieba = get_segmenter("jieba", hmm="false")
+    assert jieba.hmm is False and jieba.options == {"mode": "default", "hmm": False}
+    fmm = get_segmenter("fmm", words=["结婚", "尚未"], max_word_length="2")
+    assert fmm.max_word_length == 2 and fmm.options["max_word_length"] == 2
