@@ -35,28 +35,41 @@ naming the segmenter, the line and the first character that differs.
 
 from __future__ import annotations
 
+import collections.abc
+import contextlib
+import functools
 import importlib.metadata
 import logging
 import os
+import types
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import PurePath
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, Union, get_args, get_origin, get_type_hints
 
 from cws_bench import __version__
+from cws_bench.defaults import BOUNDS, Bounds
 from cws_bench.errors import CwsBenchError, Fix, SegmenterError
 from cws_bench.metrics.units import plural
+from cws_bench.suggest import close_names, did_you_mean
 from cws_bench.system.installed import missing_modules
 
 __all__ = [
     "KINDS",
     "Kind",
+    "ModelOptions",
     "ModelSegmenter",
     "Segmenter",
     "SegmenterOutputError",
     "TrainingData",
+    "check_option_names",
     "check_segmentation",
+    "describe_options",
+    "identity_options",
+    "option",
+    "parse_options",
+    "path_problem",
     "plain_options",
 ]
 
@@ -133,6 +146,204 @@ def plain_options(options: dict[str, Any]) -> dict[str, Any]:
             value = list(value)
         plain[key] = value
     return plain
+
+
+# -- options, declared once ----------------------------------------------------
+
+RENAMED_OPTIONS = {
+    "dictionary": (
+        "lexicon",
+        "a segmenter's word list is `lexicon` (--lexicon); `dictionary` is a corpus' "
+        "OOV dictionary",
+    ),
+}
+"""Segmenter options renamed: old name -> (new name, why), answered by "did you mean"."""
+
+_TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
+_WORDS: dict[Any, str] = {bool: "true or false", int: "a whole number", float: "a number"}
+_WORDS.update({str: "text", Literal: "text", dict: "a table", collections.abc.Mapping: "a table"})
+_WORDS.update({list: "a list", tuple: "a list", collections.abc.Sequence: "a list"})
+
+
+def option(
+    default: Any = None,
+    help: str = "",
+    *,
+    bounds: str | Bounds | None = None,
+    choices: Sequence[Any] | None = None,
+    identity: bool | Literal["changed"] = True,
+    file: str | None = None,
+    folder: str | None = None,
+) -> Any:
+    """One field of an adapter's ``Options`` dataclass: its ``default`` (immutable), one
+    line of ``help``, its ``bounds`` (a key of :data:`cws_bench.defaults.BOUNDS` or a
+    :class:`Bounds`), ``choices`` (a ``Literal`` type's values are its choices), and
+    whether it is part of the segmenter's ``identity`` (:attr:`Segmenter.options`, cache
+    keys, signatures): always (True), never (False), or when not the default (``"changed"``).
+    A ``file`` (or ``folder``) option names one that must be there, called so in the
+    message of :meth:`Segmenter.model_problem`.
+    """
+    bounds = BOUNDS[bounds] if isinstance(bounds, str) else bounds
+    choices = tuple(choices) if choices is not None else None
+    meta = {"help": help, "bounds": bounds, "choices": choices, "identity": identity}
+    meta.update(path=file or folder, folder=folder is not None)
+    return field(default=default, metadata=meta)
+
+
+def _members(hint: Any) -> tuple[Any, ...]:
+    return get_args(hint) if get_origin(hint) in (Union, types.UnionType) else (hint,)
+
+
+def _instance(value: Any, hint: Any) -> bool:
+    """Whether ``value`` already has the type ``hint`` names (no conversion needed)."""
+    origin = get_origin(hint) or hint
+    if hint is Any or origin in (Union, types.UnionType):
+        return hint is Any or any(_instance(value, member) for member in get_args(hint))
+    if origin in (int, float) and isinstance(value, bool):
+        return False
+    if origin is float or origin is Literal:  # a Literal's values: checked as its choices
+        return isinstance(value, (int, float) if origin is float else str)
+    if origin is collections.abc.Callable:
+        return callable(value)
+    if origin in (list, tuple, collections.abc.Sequence):
+        return isinstance(value, (list, tuple))
+    return value is None if hint is type(None) else isinstance(value, origin)
+
+
+def _converted(value: Any, hint: Any) -> Any:
+    """``value`` as ``hint`` from the text a command line or a TOML file gives; raises
+    ValueError when it cannot be."""
+    if _instance(value, hint):
+        return value
+    for member in _members(hint):
+        if member is bool and isinstance(value, str) and value.lower() in (*_TRUE, *_FALSE):
+            return value.lower() in _TRUE
+        if member in (int, float) and isinstance(value, str):
+            with contextlib.suppress(ValueError):
+                return member(value)
+        if member is str and isinstance(value, os.PathLike):
+            return os.fspath(value)
+    raise ValueError(value)
+
+
+def _kind_of(hint: Any) -> str:
+    """A type in words, for messages: ``a whole number``, ``true or false``..."""
+    said = [
+        _WORDS.get(member) or _WORDS.get(get_origin(member), str(member))
+        for member in _members(hint)
+        if member is not type(None)
+    ]
+    return " or ".join(dict.fromkeys(said))
+
+
+def _choices(spec: Any, hint: Any) -> Sequence[Any] | None:
+    """A field's choices: its ``choices``, else the values of its ``Literal`` type."""
+    literal = [m for m in _members(hint) if get_origin(m) is Literal]
+    return spec.metadata.get("choices") or (get_args(literal[0]) if literal else None)
+
+
+@functools.cache
+def _hints(declared: type) -> dict[str, Any]:
+    return get_type_hints(declared)
+
+
+def check_option_names(
+    segmenter: str, options: Iterable[str], known: Sequence[str], what: str = "option"
+) -> None:
+    """Refuse the first name of ``options`` not ``known``, with the closest known one (or
+    the new name of a renamed one, :data:`RENAMED_OPTIONS`) and the list."""
+    renamed = {old: pair for old, pair in RENAMED_OPTIONS.items() if pair[0] in known}
+    for key in options:
+        if key in known:
+            continue
+        close = close_names(key, [*known, *renamed], n=1)
+        if key in renamed or (close and close[0] in renamed):
+            new, why = renamed[key if key in renamed else close[0]]
+            raise SegmenterError(segmenter, f"no {what} {key!r}", f"did you mean {new}? ({why})")
+        near = f"did you mean {close[0]}? " if close else ""
+        raise SegmenterError(
+            segmenter,
+            f"no {what} {key!r}",
+            f"{near}its {what}s are: {', '.join(known) or '(none)'}",
+        )
+
+
+def parse_options(
+    declared: type, options: Mapping[str, Any], segmenter: str, *, what: str = "option"
+) -> Any:
+    """The one parser of a segmenter's (or a trainer's) options: ``declared(**options)``,
+    checked.
+
+    Unknown names are answered with the closest known one (and the renamed ones with
+    their new name); values are converted to their field's annotation when given as text
+    (``-O batch_size=64``, ``-O hmm=no``), then checked against the field's bounds and
+    choices. Every failure is one :class:`SegmenterError` of the form
+    ``segmenter NAME: KEY must be ..., not VALUE``.
+    """
+    check_option_names(segmenter, options, [f.name for f in fields(declared)], what)
+    hints = _hints(declared)
+    values = {}
+    for spec in fields(declared):
+        if spec.name not in options:
+            continue
+        value, meta = options[spec.name], spec.metadata
+        try:
+            value = _converted(value, hints[spec.name])
+        except ValueError:
+            raise SegmenterError(
+                segmenter, f"{spec.name} must be {_kind_of(hints[spec.name])}, not {value!r}"
+            ) from None
+        numeric = isinstance(value, (int, float)) and meta.get("bounds")  # of a number only
+        if numeric and (problem := meta["bounds"].problem(value)):
+            raise SegmenterError(segmenter, f"{spec.name} {problem}")
+        choices = _choices(spec, hints[spec.name])
+        if choices is not None and value is not None and value not in choices:
+            raise SegmenterError(
+                segmenter,
+                f"{spec.name} must be one of {', '.join(map(str, choices))}, not {value!r}",
+                did_you_mean(str(value), map(str, choices), n=1),
+            )
+        values[spec.name] = value
+    return declared(**values)
+
+
+def identity_options(parsed: Any) -> dict[str, Any]:
+    """The fields of parsed options that make the segmenter's identity (see :func:`option`)."""
+    return plain_options(
+        {
+            f.name: getattr(parsed, f.name)
+            for f in fields(parsed)
+            if f.metadata.get("identity", True) is True
+            or (f.metadata.get("identity") == "changed" and getattr(parsed, f.name) != f.default)
+        }
+    )
+
+
+def path_problem(what: str, path: str | None, *, folder: bool = False) -> tuple[str, str] | None:
+    """A model check's answer for a file (or folder) option that names nothing there."""
+    if path is None or (os.path.isdir(path) if folder else os.path.isfile(path)):
+        return None
+    return (f"{what} {path}: no such {'folder' if folder else 'file'}", "check the path")
+
+
+def describe_options(declared: type) -> list[dict[str, Any]]:
+    """Each option of a declaration: name, type, default, range or choices, help (JSON-safe)."""
+    hints = _hints(declared)
+    rows = []
+    for spec in fields(declared):
+        choices, bounds = _choices(spec, hints[spec.name]), spec.metadata.get("bounds")
+        accepts = bounds.describe() if bounds else None
+        rows.append(
+            {
+                "name": spec.name,
+                "type": _kind_of(hints[spec.name]),
+                "default": plain_options({"v": spec.default}).get("v"),
+                "accepts": "one of " + ", ".join(map(str, choices)) if choices else accepts,
+                "identity": spec.metadata.get("identity", True),
+                "help": spec.metadata.get("help", ""),
+            }
+        )
+    return rows
 
 
 class SegmenterOutputError(SegmenterError):
@@ -299,13 +510,31 @@ class Segmenter(ABC):
     has_speed: ClassVar[bool] = True
     independent_lines: ClassVar[bool] = False
 
-    training_takes_seed: ClassVar[bool] = False
-    """Whether ``from_training(sentences, **options)`` takes a ``seed`` among its options
-    (``train --seeds``), for a trainer whose signature does not name it."""
+    Options: ClassVar[type | None] = None
+    """The adapter's options, declared once: a frozen dataclass of :func:`option` fields.
+    ``__init__`` parses the caller's options with it into :attr:`opts`, checks the model
+    (:meth:`load_problem`) and keeps the identity fields as :attr:`options`. None: the
+    keywords an adapter passes up are recorded as they are."""
+
+    training_options: ClassVar[type | None] = None
+    """The declaration of ``from_training(sentences, **options)``'s options (``transformers``)."""
+
+    opts: Any = None
+    """The parsed :attr:`Options`."""
+
+    identity: dict[str, Any] | None = None
+    """What the loaded model is and where it runs: ``metadata()["model"]``."""
 
     def __init__(self, **options: Any) -> None:
-        self.options: dict[str, Any] = plain_options(options)
         self.trained_on: TrainingData | None = None
+        if self.Options is None:
+            self.options: dict[str, Any] = plain_options(options)
+            return
+        self.opts = parse_options(self.Options, options, self.name)
+        problem = self.load_problem({f.name: getattr(self.opts, f.name) for f in fields(self.opts)})
+        if problem is not None:
+            raise SegmenterError(self.name, *problem)
+        self.options = identity_options(self.opts)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -416,7 +645,8 @@ class Segmenter(ABC):
         return type(self).train is not Segmenter.train
 
     def metadata(self) -> dict[str, Any]:
-        """Name, version, kind, description, training data and options (JSON-safe)."""
+        """Name, version, kind, description, training data, options and the model's
+        :attr:`identity` when there is one (JSON-safe)."""
         return {
             "name": self.name,
             "version": self.version,
@@ -424,6 +654,7 @@ class Segmenter(ABC):
             "description": self.description,
             "trained_on": self.trained_on.to_dict() if self.trained_on else None,
             "options": dict(self.options),
+            **({} if self.identity is None else {"model": dict(self.identity)}),
         }
 
     def __repr__(self) -> str:
@@ -467,10 +698,34 @@ class Segmenter(ABC):
     def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
         """Why the model these options name is not here (message, how to get it), or None.
 
-        Checked before a bake-off starts, without loading anything; adapters
-        with no model file keep this default (nothing to check).
+        The one model check: ``__init__`` calls it first (with every option, defaults
+        filled in), the bake-off before it starts and ``cws-bench segmenters`` with the
+        preset options, loading nothing. This default checks the ``file`` and ``folder``
+        options (:func:`option`).
         """
+        if cls.Options is None:
+            return None
+        opts = cls.parsed(options)
+        for f in fields(opts):
+            what = f.metadata.get("path")
+            problem = what and path_problem(
+                what, getattr(opts, f.name), folder=f.metadata["folder"]
+            )
+            if problem:
+                return problem
         return None
+
+    @classmethod
+    def load_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
+        """What ``__init__`` checks first: :meth:`model_problem`, unless the load may fetch
+        what is missing (a hub name), when only what no fetch can mend is a problem."""
+        return cls.model_problem(options)
+
+    @classmethod
+    def parsed(cls, options: Mapping[str, Any]) -> Any:
+        """``options`` parsed by :attr:`Options` (defaults filled in), for a model check."""
+        assert cls.Options is not None, f"{cls.__name__} declares no Options"
+        return parse_options(cls.Options, options, cls.name)
 
     @classmethod
     def library_version(cls) -> str | None:
@@ -483,12 +738,25 @@ class Segmenter(ABC):
             return None
 
 
+@dataclass(frozen=True)
+class ModelOptions:
+    """The options of every :class:`ModelSegmenter`: a saved model, or a corpus to train on."""
+
+    model: str | None = option(None, "a model file written by save (cws-bench train NAME)")
+    corpus: str | None = option(None, "a registered corpus name or a segmented file to train on")
+    split: str | None = option(None, "the split of a registered corpus (default train)")
+    format: str = option("auto", "of a corpus file", identity="changed")
+    encoding: str = option("utf-8", "of a corpus file", identity="changed")
+    data_dir: str | None = option(None, "where a registered corpus' data is")
+
+
 class ModelSegmenter(Segmenter):
     """A segmenter whose model cws-bench trains (``cws-bench train NAME``): ``hmm``, ``crf``.
 
     ``model`` is None until the segmenter is trained or loaded; the model has
     ``save(path)``. Subclasses implement :meth:`train` and :meth:`load`
-    (reading the file, then :meth:`_loaded_from`).
+    (reading the file, then :meth:`_loaded_from`), and declare their Options as a
+    subclass of :class:`ModelOptions`.
     """
 
     model: Any = None
@@ -507,8 +775,13 @@ class ModelSegmenter(Segmenter):
 
     @classmethod
     def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
-        """A ``model`` file that is not there."""
-        model = options.get("model")
+        """A ``model`` file that is not there, both a model and a corpus to train on, or a
+        split without its corpus."""
+        model, corpus = options.get("model"), options.get("corpus")
+        if model is not None and corpus is not None:
+            return ("give a model or a corpus to train on, not both", "drop one of them")
+        if model is None and corpus is None and options.get("split") is not None:
+            return ("split needs a corpus", "pass corpus=NAME too")
         if model is None or os.path.exists(os.fspath(model)):
             return None
         return (

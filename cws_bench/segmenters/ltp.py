@@ -38,19 +38,23 @@ import contextlib
 import io
 import json
 import os
-from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from cws_bench.errors import SegmenterError
 from cws_bench.metrics.units import plural
-from cws_bench.segmenters.base import Segmenter, TrainingData
+from cws_bench.segmenters.base import TrainingData, option
 from cws_bench.segmenters.neural import (
+    HubSegmenter,
     cut_at,
+    device_option,
     folder_checksum,
     hub_folder,
-    looks_like_path,
+    max_length_option,
+    overlap_option,
     pieces,
     resolve_device,
+    window_sizes,
 )
 from cws_bench.system.installed import installed_versions
 
@@ -173,17 +177,8 @@ class _NeuralModel:
         return out
 
 
-class LtpSegmenter(Segmenter):
-    """LTP's segmentation (the ``cws`` task only).
-
-    Args:
-        model: a model folder, or a hub name (``LTP/small``, ``LTP/legacy``...).
-        device: ``auto``, ``cpu``, ``cuda:N`` or ``mps`` (neural models only).
-        batch_size: lines (neural: windows) per call.
-        max_length: characters per window (neural models; default: the
-            encoder's limit).
-        overlap: characters two consecutive windows share (default: a quarter).
-    """
+class LtpSegmenter(HubSegmenter):
+    """LTP's segmentation (the ``cws`` task only): a neural model, or a legacy perceptron."""
 
     name = "ltp"
     kind = "pretrained"
@@ -191,40 +186,23 @@ class LtpSegmenter(Segmenter):
     requires = ("ltp", "torch")
     distribution = "ltp"
     install = "pip install 'cws-bench[ltp]'"
-    neural = True
 
-    @classmethod
-    def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
-        """A model folder that is not there, or a hub model not cached offline."""
-        from cws_bench.segmenters.neural import hub_model_problem
+    @dataclass(frozen=True)
+    class Options:
+        model: str = option("LTP/small", "a model folder, or a hub name (LTP/small, LTP/legacy...)")
+        device: str = device_option()
+        batch_size: int = option(32, "lines (neural: windows) per call", bounds="batch_size")
+        max_length: int | None = max_length_option()
+        overlap: int | None = overlap_option()
 
-        return hub_model_problem(options.get("model", "LTP/small"))
+    opts: Options
 
-    def __init__(
-        self,
-        *,
-        model: str | os.PathLike[str] = "LTP/small",
-        device: str = "auto",
-        batch_size: int = 32,
-        max_length: int | None = None,
-        overlap: int | None = None,
-    ) -> None:
-        super().__init__(
-            model=model,
-            device=device,
-            batch_size=batch_size,
-            max_length=max_length,
-            overlap=overlap,
-        )
-        if int(batch_size) < 1:
-            raise SegmenterError(self.name, f"batch_size must be at least 1, not {batch_size}")
-        self.batch_size = int(batch_size)
-        where = os.fspath(model)
-        local = os.path.isdir(where)
-        if not local and looks_like_path(where):
-            raise SegmenterError(self.name, f"model folder {where}: no such folder")
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
         import ltp  # noqa: F401 - an ImportError here says the library is missing
 
+        self.batch_size, where = self.opts.batch_size, self.opts.model
+        local = os.path.isdir(where)
         folder = where if local else hub_folder(self.name, where)
         config_file = os.path.join(folder, "config.json")
         if not os.path.isfile(config_file):
@@ -241,20 +219,9 @@ class LtpSegmenter(Segmenter):
         self.network: _NeuralModel | None = None
         self.device, self.gpu = "cpu", None
         if config.get("nerual", config.get("neural", True)):
-            self.device, self.gpu = resolve_device(self.name, device)
+            self.device, self.gpu = resolve_device(self.name, self.opts.device)
             self.network = _NeuralModel(self.name, folder, config, self.device)
-            self.max_length = int(max_length) if max_length else self.network.limit
-            if not 1 <= self.max_length <= self.network.limit:
-                raise SegmenterError(
-                    self.name,
-                    f"max_length {max_length} is outside 1..{self.network.limit} "
-                    "(the model's limit)",
-                )
-            self.overlap = int(overlap) if overlap is not None else self.max_length // 4
-            if not 0 <= self.overlap < self.max_length:
-                raise SegmenterError(
-                    self.name, f"overlap {overlap} must be at least 0 and below max_length"
-                )
+            self.max_length, self.overlap = window_sizes(self.name, self.opts, self.network.limit)
         else:
             self.legacy = self._legacy(folder)
         self.identity: dict[str, Any] = {
@@ -285,10 +252,6 @@ class LtpSegmenter(Segmenter):
             raise SegmenterError(self.name, f"model {folder!r} has no cws task")
         return legacy
 
-    def metadata(self) -> dict[str, Any]:
-        """The base metadata plus ``model``: which model and where it runs."""
-        return {**super().metadata(), "model": dict(self.identity)}
-
     def _segment(self, lines: list[str]) -> list[list[str]]:
         if self.network is None:
             out: list[list[str]] = []
@@ -301,16 +264,10 @@ class LtpSegmenter(Segmenter):
     def _segment_neural(self, lines: list[str]) -> list[list[str]]:
         from ltp_extension.algorithms import get_entities
 
-        from cws_bench.segmenters.transformers import owner, windows
+        from cws_bench.segmenters.transformers import owner, window_jobs
 
         assert self.network is not None
-        jobs: list[tuple[int, int, int, int]] = []  # line, window, start, end
-        spans_of: list[list[tuple[int, int]]] = []
-        for index, line in enumerate(lines):
-            spans = windows(len(line), self.max_length, self.overlap)
-            spans_of.append(spans)
-            jobs.extend((index, w, start, end) for w, (start, end) in enumerate(spans))
-        jobs.sort(key=lambda job: job[3] - job[2], reverse=True)
+        jobs, spans_of = window_jobs(lines, self.max_length, self.overlap)
         units: dict[tuple[int, int], dict[int, str]] = {}
         for first in range(0, len(jobs), self.batch_size):
             group = jobs[first : first + self.batch_size]

@@ -17,6 +17,7 @@ that join back to the characters.
 from __future__ import annotations
 
 import contextlib
+import functools
 import inspect
 import itertools
 import logging
@@ -25,20 +26,28 @@ import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
+from cws_bench.defaults import Bounds
 from cws_bench.errors import SegmenterError
 from cws_bench.metrics.units import plural
+from cws_bench.segmenters.base import Segmenter, option
 from cws_bench.text.checksums import model_checksum as folder_checksum
 
 __all__ = [
     "DTYPES",
     "ROLES",
+    "HubSegmenter",
     "character_id",
     "default_device",
+    "device_option",
     "folder_checksum",
+    "folder_problem",
     "label_roles",
+    "max_length_option",
+    "overlap_option",
     "resolve_device",
     "special_tokens",
     "tags_to_words",
+    "window_sizes",
 ]
 
 ROLES = ("B", "M", "E", "S")
@@ -205,6 +214,15 @@ def pieces(words: Iterable[str]) -> list[str]:
     return [piece for word in words for piece in word.split()]
 
 
+def folder_problem(model: Any) -> tuple[str, str] | None:
+    """A model named by a path (:func:`looks_like_path`) that is no folder, or None: what a
+    load that may fetch a hub name checks first."""
+    where = os.fspath(model)
+    if os.path.isdir(where) or not looks_like_path(where):
+        return None
+    return (f"model folder {where}: no such folder", "fix the path, or download the model")
+
+
 def hub_model_problem(model: Any) -> tuple[str, str] | None:
     """Why a model folder or Hugging Face hub name cannot be loaded here, or None.
 
@@ -213,10 +231,8 @@ def hub_model_problem(model: Any) -> tuple[str, str] | None:
     there), so that a bake-off never stops on a download halfway through.
     """
     where = os.fspath(model)
-    if os.path.isdir(where):
-        return None
-    if where.startswith((".", "/", "~")) or where.count("/") > 1:
-        return (f"model folder {where}: no such folder", "fix the path, or download the model")
+    if os.path.isdir(where) or folder_problem(where):
+        return folder_problem(where)
     try:
         from huggingface_hub import try_to_load_from_cache
     except ImportError:  # the adapter's library is missing: said elsewhere
@@ -227,6 +243,50 @@ def hub_model_problem(model: Any) -> tuple[str, str] | None:
         f"model {where}: not in the local Hugging Face cache",
         f"download it first (on a machine with network): hf download {where}",
     )
+
+
+# The fields the neural adapters' Options share.
+device_option = functools.partial(
+    option, "auto", "auto (CUDA if torch sees a GPU), cpu, cuda:N, mps"
+)
+max_length_option = functools.partial(
+    option, None, "characters per window (default: the model's limit)", bounds=Bounds(True, 1)
+)
+overlap_option = functools.partial(
+    option, None, "characters two windows share (default: a quarter)", bounds=Bounds(True, 0)
+)
+
+
+def window_sizes(name: str, opts: Any, limit: int) -> tuple[int, int]:
+    """``(max_length, overlap)`` of a windowed adapter's options within the model's ``limit``
+    (by default: the limit, and a quarter of it)."""
+    size = opts.max_length or limit
+    if not 1 <= size <= limit:
+        raise SegmenterError(
+            name, f"max_length {opts.max_length} is outside 1..{limit} (the model's limit)"
+        )
+    overlap = opts.overlap if opts.overlap is not None else size // 4
+    if overlap >= size:
+        raise SegmenterError(
+            name, f"overlap {opts.overlap} must be at least 0 and below max_length"
+        )
+    return size, overlap
+
+
+class HubSegmenter(Segmenter):
+    """An adapter whose ``model`` option is a folder or a Hugging Face hub name: one not
+    cached is a problem before a run (:meth:`model_problem`), not for a load, which
+    fetches it (:meth:`load_problem`: only a folder that is not there)."""
+
+    neural = True
+
+    @classmethod
+    def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
+        return hub_model_problem(cls.parsed(options).model)
+
+    @classmethod
+    def load_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
+        return folder_problem(cls.parsed(options).model)
 
 
 def cut_at(line: str, starts: Iterable[int]) -> list[str]:

@@ -19,16 +19,23 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import json
 import logging
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from importlib.metadata import EntryPoint
 from typing import Any
 
 from cws_bench.errors import SegmenterError, SegmenterUnavailableError
 from cws_bench.metrics.formats import render_in
-from cws_bench.segmenters.base import Segmenter, plain_options
-from cws_bench.suggest import close_names, did_you_mean
+from cws_bench.segmenters.base import (
+    Segmenter,
+    check_option_names,
+    describe_options,
+    parse_options,
+    plain_options,
+)
+from cws_bench.suggest import did_you_mean
 from cws_bench.system.installed import entry_points, missing_modules
 
 __all__ = [
@@ -39,6 +46,7 @@ __all__ = [
     "check_segmenter_options",
     "get_segmenter",
     "list_segmenters",
+    "render_options",
     "render_segmenters",
     "segmenter_class",
     "segmenter_names",
@@ -211,21 +219,7 @@ class SegmenterInfo:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-safe dict in field order."""
-        return {
-            "name": self.name,
-            "kind": self.kind,
-            "description": self.description,
-            "available": self.available,
-            "version": self.version,
-            "install": self.install,
-            "reason": self.reason,
-            "options": dict(self.options),
-            "source": self.source,
-            "trainable": self.trainable,
-            "device": self.device,
-            "independent_lines": self.independent_lines,
-            "model_missing": self.model_missing,
-        }
+        return {**asdict(self), "options": dict(self.options)}
 
 
 def render_segmenters(infos: Sequence[SegmenterInfo], fmt: str = "text") -> str:
@@ -256,6 +250,29 @@ def _segmenter_table(infos: Sequence[SegmenterInfo]) -> str:
             note = f"install: {info.install}" if info.install else f"unavailable: {info.reason}"
         available = "no" if not info.available else "no model" if info.model_missing else "yes"
         rows.append((info.name, info.kind or "?", info.version or "-", available, note))
+    return _aligned(rows)
+
+
+def render_options(name: str, fmt: str = "text") -> str:
+    """What ``cws-bench segmenters NAME`` prints: the options the adapter declares
+    (:attr:`Segmenter.Options`), with this name's presets as their defaults."""
+    registered, cls = _lookup(name)
+    if cls.Options is None:
+        raise SegmenterError(name, "declares no options table", "see its documentation")
+    rows = describe_options(cls.Options)
+    presets = plain_options(dict(registered.options))
+    for row in rows:
+        row["default"] = presets.get(row["name"], row["default"])
+    if fmt == "json":
+        return json.dumps(rows, ensure_ascii=False, indent=2)
+    shown = [json.dumps(r["default"], ensure_ascii=False).strip('"') for r in rows]
+    shown = [d if d != "null" else "-" for d in shown]
+    table = [(r["name"], r["type"], d, r["accepts"] or "-", r["help"]) for r, d in zip(rows, shown)]
+    return _aligned([("option", "type", "default", "accepts", "help"), *table])
+
+
+def _aligned(rows: Sequence[Sequence[str]]) -> str:
+    """Rows of five cells, the first four padded to their column's width."""
     widths = [max(len(row[i]) for row in rows) for i in range(4)]
     return "\n".join(
         "  ".join([*(cell.ljust(width) for cell, width in zip(row, widths)), row[4]])
@@ -333,43 +350,23 @@ def _install_command(name: str, cls: type[Segmenter], registered: Registered) ->
     return f"pip install {' '.join(cls.requires)}"
 
 
-RENAMED_OPTIONS = {
-    "dictionary": (
-        "lexicon",
-        "a segmenter's word list is `lexicon` (--lexicon); `dictionary` is a corpus' "
-        "OOV dictionary",
-    ),
-}
-"""Segmenter options renamed: old name -> (new name, why), answered by "did you mean"."""
-
-
 def _check_options(name: str, cls: type[Segmenter], options: Mapping[str, Any]) -> None:
+    """The adapter's declared options (:attr:`Segmenter.Options`) parse ``options``; an
+    adapter that declares none is checked by the keywords its ``__init__`` names."""
+    if cls.Options is not None:
+        parse_options(cls.Options, options, name)
+        return
     parameters = inspect.signature(cls.__init__).parameters
     if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
         return
-    accepted = [p for p in parameters if p != "self"]
-    unknown = [key for key in options if key not in accepted]
-    renamed = {old: pair for old, pair in RENAMED_OPTIONS.items() if pair[0] in accepted}
-    for key in unknown:
-        # an old name, or a near miss of one (dictonary): the new name, and why
-        close = close_names(key, [*accepted, *renamed], n=1)
-        if key in renamed or (close and close[0] in renamed):
-            new, why = renamed[key if key in renamed else close[0]]
-            raise SegmenterError(name, f"no option {key!r}", f"did you mean {new}? ({why})")
-    if unknown:
-        close_hint = did_you_mean(unknown[0], accepted, n=1)
-        hint = f"{close_hint} " if close_hint else ""
-        raise SegmenterError(
-            name,
-            f"no option {unknown[0]!r}",
-            f"{hint}its options are: {', '.join(accepted) or '(none)'}",
-        )
+    check_option_names(name, options, [p for p in parameters if p != "self"])
 
 
 def check_segmenter_options(
     name: str, options: Mapping[str, Any]
 ) -> tuple[type[Segmenter], dict[str, Any]]:
-    """Check a name and its options against the adapter's signature, loading no model.
+    """Check a name and its options against the adapter's declared options, loading no model:
+    names, types, bounds and choices.
 
     Returns the adapter class (its module imported, its library not) and the
     options with the name's preset ones under them.

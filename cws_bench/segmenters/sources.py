@@ -36,6 +36,7 @@ __all__ = [
     "combined_data",
     "load_word_source",
     "seed_output",
+    "sources_of",
     "train_on_sources",
     "train_segmenter",
     "training_data",
@@ -214,6 +215,22 @@ def training_sources(
     return sources, f"{described}, in place of {absent} (not available here)"
 
 
+def sources_of(
+    name: str, opts: Any, fallback: Any = None
+) -> tuple[list[TrainingCorpus], str | None]:
+    """:func:`training_sources` of a model segmenter's options (its
+    :class:`~cws_bench.segmenters.base.ModelOptions`)."""
+    return training_sources(
+        opts.corpus,
+        opts.split,
+        fallback,
+        segmenter=name,
+        format=opts.format,
+        encoding=opts.encoding,
+        data_dir=opts.data_dir,
+    )
+
+
 def train_on_sources(
     segmenter: Segmenter, sources: Sequence[TrainingCorpus], note: str | None
 ) -> None:
@@ -356,22 +373,13 @@ def trains_with_seed(name: str) -> bool:
     >>> trains_with_seed("crf"), trains_with_seed("hmm")
     (True, False)
     """
-    import inspect
+    from dataclasses import fields
 
-    from cws_bench.errors import SegmenterError
-    from cws_bench.segmenters.registry import check_segmenter_options, segmenter_class
+    from cws_bench.segmenters.registry import segmenter_class
 
-    try:
-        check_segmenter_options(name, {"seed": 0})
-        return True
-    except SegmenterError:
-        pass
     cls = segmenter_class(name)
-    trainer = getattr(cls, "from_training", None)
-    if trainer is None:
-        return False
-    # a trainer that takes its options as **options says whether a seed is one of them
-    return "seed" in inspect.signature(trainer).parameters or cls.training_takes_seed
+    declared = [d for d in (cls.Options, cls.training_options) if d is not None]
+    return any(f.name == "seed" for d in declared for f in fields(d))
 
 
 def seed_output(path: str, seed: int) -> str:

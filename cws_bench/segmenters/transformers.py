@@ -37,25 +37,32 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from cws_bench.errors import SegmenterError
-from cws_bench.segmenters.base import Segmenter, TrainingData
+from cws_bench.segmenters.base import TrainingData, option
 from cws_bench.segmenters.neural import (
+    DTYPES,
+    HubSegmenter,
     character_id,
+    device_option,
     folder_checksum,
     hub_folder,
     label_roles,
-    looks_like_path,
+    max_length_option,
+    overlap_option,
     resolve_device,
     special_tokens,
     tags_to_words,
     torch_dtype,
+    window_sizes,
 )
+from cws_bench.segmenters.tagger_training import TrainingOptions
 from cws_bench.system.installed import installed_versions
 
-__all__ = ["TransformersSegmenter", "windows"]
+__all__ = ["TransformersSegmenter", "window_jobs", "windows"]
 
 #: What ``cws-bench train transformers`` writes beside the model: what it learned from.
 TRAINING_RECORD = "cws_bench.json"
@@ -83,6 +90,18 @@ def windows(length: int, size: int, overlap: int) -> list[tuple[int, int]]:
     return spans
 
 
+def window_jobs(
+    lines: Sequence[str], size: int, overlap: int, *, longest_first: bool = True
+) -> tuple[list[tuple[int, int, int, int]], list[list[tuple[int, int]]]]:
+    """One job ``(line, window, start, end)`` per window of each line (longest first, so
+    a batch pads little), and each line's windows."""
+    spans_of = [windows(len(line), size, overlap) for line in lines]
+    jobs = [(i, w, *span) for i, spans in enumerate(spans_of) for w, span in enumerate(spans)]
+    if longest_first:
+        jobs.sort(key=lambda job: job[3] - job[2], reverse=True)
+    return jobs, spans_of
+
+
 def owner(position: int, spans: list[tuple[int, int]]) -> int:
     """The window whose edges are farthest from ``position`` (the first on ties).
 
@@ -100,22 +119,13 @@ def owner(position: int, spans: list[tuple[int, int]]) -> int:
     return best
 
 
-class TransformersSegmenter(Segmenter):
+class TransformersSegmenter(HubSegmenter):
     """A Hugging Face token-classification model that tags each character.
 
-    Args:
-        model: a local folder (``save_pretrained``'s layout) or a hub name;
-            hub names load from the local hub cache when the hub cannot be
-            reached (``HF_HUB_OFFLINE=1``).
-        revision: the hub revision (branch, tag or commit) of a hub name.
-        device: ``auto`` (CUDA when torch sees a GPU, else CPU), ``cpu``,
-            ``cuda``, ``cuda:N`` or ``mps``.
-        dtype: ``float32``, ``float16`` or ``bfloat16``.
-        batch_size: windows per forward pass.
-        max_length: characters per window (default: the model's limit).
-        overlap: characters two consecutive windows share (default: a quarter).
-        label_map: label name -> ``B``, ``M``/``I``, ``E`` or ``S`` for labels
-            whose names do not say it.
+    ``model`` is a local folder (``save_pretrained``'s layout) or a hub name;
+    hub names load from the local hub cache when the hub cannot be reached
+    (``HF_HUB_OFFLINE=1``). ``label_map`` maps label names that do not say their
+    role to ``B``, ``M``/``I``, ``E`` or ``S``.
     """
 
     name = "transformers"
@@ -124,58 +134,38 @@ class TransformersSegmenter(Segmenter):
     requires = ("transformers", "torch")
     distribution = "transformers"
     install = "pip install 'cws-bench[transformers]'"
-    neural = True
-    training_takes_seed = True  # tagger_training.train_tagger's seed, through **options
+    training_options = TrainingOptions  # train_tagger's, through from_training
     _scratch: Any = None  # the temporary folder of a model trained in this process
 
-    @classmethod
-    def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
-        """A model folder that is not there, or a hub model not cached offline."""
-        from cws_bench.segmenters.neural import hub_model_problem
+    @dataclass(frozen=True)
+    class Options:
+        model: str = option("ckiplab/bert-base-chinese-ws", "a model folder or a hub name")
+        revision: str | None = option(None, "the hub revision (branch, tag or commit)")
+        device: str = device_option()
+        dtype: str = option("float32", "the weights' type", choices=DTYPES)
+        batch_size: int = option(32, "windows per forward pass", bounds="batch_size")
+        max_length: int | None = max_length_option()
+        overlap: int | None = overlap_option()
+        label_map: Mapping[str, str] | None = option(None, "label name -> B, M/I, E or S")
 
-        return hub_model_problem(options.get("model", "ckiplab/bert-base-chinese-ws"))
+    opts: Options
 
-    def __init__(
-        self,
-        *,
-        model: str | os.PathLike[str] = "ckiplab/bert-base-chinese-ws",
-        revision: str | None = None,
-        device: str = "auto",
-        dtype: str = "float32",
-        batch_size: int = 32,
-        max_length: int | None = None,
-        overlap: int | None = None,
-        label_map: Mapping[str, str] | None = None,
-    ) -> None:
-        super().__init__(
-            model=model,
-            revision=revision,
-            device=device,
-            dtype=dtype,
-            batch_size=batch_size,
-            max_length=max_length,
-            overlap=overlap,
-            label_map=dict(label_map) if label_map else None,
-        )
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
         import torch
         import transformers
 
-        if int(batch_size) < 1:
-            raise SegmenterError(self.name, f"batch_size must be at least 1, not {batch_size}")
-        self.batch_size = int(batch_size)
-        self.device, self.gpu = resolve_device(self.name, device)
-        self.dtype = dtype
-        where = os.fspath(model)
+        opts = self.opts
+        self.batch_size, self.dtype, where = opts.batch_size, opts.dtype, opts.model
+        self.device, self.gpu = resolve_device(self.name, opts.device)
         local = Path(where).is_dir()
-        if not local and looks_like_path(where):
-            raise SegmenterError(self.name, f"model folder {where}: no such folder")
         transformers.logging.set_verbosity_error()
         transformers.utils.logging.disable_progress_bar()
-        folder = where if local else hub_folder(self.name, where, revision)
+        folder = where if local else hub_folder(self.name, where, opts.revision)
         try:
             self.tokenizer = transformers.AutoTokenizer.from_pretrained(folder)
             self.model = transformers.AutoModelForTokenClassification.from_pretrained(
-                folder, dtype=torch_dtype(self.name, dtype)
+                folder, dtype=torch_dtype(self.name, opts.dtype)
             )
         except (OSError, ValueError) as e:
             raise SegmenterError(
@@ -185,28 +175,19 @@ class TransformersSegmenter(Segmenter):
                 "config.json, the weights, the tokenizer's files): model = '/path/to/folder'",
             ) from e
         self.model.to(self.device).eval()
-        self.roles = label_roles(self.name, self.model.config.id2label, label_map)
+        self.roles = label_roles(self.name, self.model.config.id2label, opts.label_map)
         self._prefix, self._suffix = special_tokens(self.tokenizer)
         limit = self._position_limit() - len(self._prefix) - len(self._suffix)
-        self.max_length = int(max_length) if max_length else limit
-        if not 1 <= self.max_length <= limit:
-            raise SegmenterError(
-                self.name, f"max_length {max_length} is outside 1..{limit} (the model's limit)"
-            )
-        self.overlap = int(overlap) if overlap is not None else self.max_length // 4
-        if not 0 <= self.overlap < self.max_length:
-            raise SegmenterError(
-                self.name, f"overlap {overlap} must be at least 0 and below max_length"
-            )
+        self.max_length, self.overlap = window_sizes(self.name, opts, limit)
         self._ids: dict[str, int] = {}
         self._torch = torch
         self.identity: dict[str, Any] = {
             "model": os.path.abspath(where) if local else where,
-            "revision": None if local else self._commit(folder, revision),
+            "revision": None if local else self._commit(folder, opts.revision),
             "checksum": folder_checksum(where) if local else None,
             "device": self.device,
             "gpu": self.gpu,
-            "dtype": dtype,
+            "dtype": opts.dtype,
             "versions": installed_versions("transformers", "torch", "tokenizers"),
         }
         self.folder = Path(where) if local else None
@@ -220,10 +201,9 @@ class TransformersSegmenter(Segmenter):
     ) -> TransformersSegmenter:
         """Train a character tagger on gold ``sentences`` (``cws-bench train transformers``).
 
-        The options are :func:`cws_bench.segmenters.tagger_training.train_tagger`'s
-        (``init``, ``layers``, ``hidden``, ``epochs``, ``device``, ``seed``...)
-        plus the adapter's own ``batch_size``, ``dtype`` and ``device`` for
-        segmenting; the model is kept in a temporary folder until :meth:`save`.
+        The options are :class:`~cws_bench.segmenters.tagger_training.TrainingOptions`; the
+        model segments on the training ``device`` and is kept in a temporary folder until
+        :meth:`save`.
         """
         import tempfile
 
@@ -277,10 +257,6 @@ class TransformersSegmenter(Segmenter):
 
     # -- segmenting -----------------------------------------------------------
 
-    def metadata(self) -> dict[str, Any]:
-        """The base metadata plus ``model``: what the model is and where it runs."""
-        return {**super().metadata(), "model": dict(self.identity)}
-
     def _segment(self, lines: list[str]) -> list[list[str]]:
         sentences = ["".join(line.split()) for line in lines]
         roles = self.tag(sentences)
@@ -292,13 +268,7 @@ class TransformersSegmenter(Segmenter):
 
     def tag(self, sentences: list[str]) -> list[list[str]]:
         """One role (B, M, E, S) per character of each sentence (no whitespace in them)."""
-        jobs: list[tuple[int, int, int, int]] = []  # sentence, window, start, end
-        spans_of: list[list[tuple[int, int]]] = []
-        for index, sentence in enumerate(sentences):
-            spans = windows(len(sentence), self.max_length, self.overlap)
-            spans_of.append(spans)
-            jobs.extend((index, w, start, end) for w, (start, end) in enumerate(spans))
-        jobs.sort(key=lambda job: job[3] - job[2], reverse=True)
+        jobs, spans_of = window_jobs(sentences, self.max_length, self.overlap)
         predicted: dict[tuple[int, int], list[int]] = {}
         for first in range(0, len(jobs), self.batch_size):
             group = jobs[first : first + self.batch_size]
