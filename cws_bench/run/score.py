@@ -184,15 +184,7 @@ def _whole_files(
     """One prediction scored by a method that scores whole files (conll18)."""
     if len(paths) != 1:
         raise CwsBenchError(f"the {counting.name} method scores one prediction")
-    output = counting.score_whole_files(
-        gold,
-        paths[0],
-        fmt=fmt,
-        encoding=options.get("encoding", "utf-8"),
-        pred_encoding=options.get("pred_encoding"),
-        dictionary=options.get("dictionary"),
-        normalize=options.get("normalize"),
-    )
+    output = counting.score_whole_files(gold, paths[0], fmt=fmt, **options)
     return Scored(output, gold, paths[0])
 
 

@@ -25,7 +25,9 @@ from cws_bench.text.io import STDIN, PathLike
 
 if TYPE_CHECKING:
     from cws_bench.run.executors import Executor, LoadReport
+    from cws_bench.run.sharded import ShardedSegmentStats
     from cws_bench.segmenters.base import Segmenter
+    from cws_bench.segmenters.stream import SegmentStats
 
 __all__ = ["Segmented", "segment_input"]
 
@@ -60,6 +62,11 @@ class Segmented:
     loads: tuple[LoadReport, ...] = ()
     warnings: tuple[str, ...] = ()
     summary: str | None = None
+
+    @classmethod
+    def of(cls, name: str, stats: SegmentStats | ShardedSegmentStats, **more: Any) -> Segmented:
+        """What ``stats`` counted, and ``more``."""
+        return cls(name, stats.lines, stats.characters, stats.words, stats.seconds, **more)
 
     def timing(self) -> list[str]:
         """How long loading and segmenting took, and the speed: one line each load and run."""
@@ -138,12 +145,9 @@ def segment_input(
             shard_chars=shard_chars or DEFAULT_SHARD_CHARS,
             progress=progress,
         )
-        return Segmented(
+        return Segmented.of(
             name,
-            stats.lines,
-            stats.characters,
-            stats.words,
-            stats.seconds,
+            stats,
             wall=stats.wall,
             shards=stats.shards,
             workers=executor.jobs,
@@ -194,12 +198,9 @@ def _segment_in_process(
         if token_ids is not None:
             token_ids(segmenter)
     warnings, summary = _write_diagnostics(name, stats.diagnostics, fidelity, requests_log)
-    return Segmented(
+    return Segmented.of(
         name,
-        stats.lines,
-        stats.characters,
-        stats.words,
-        stats.seconds,
+        stats,
         loaded=loaded,
         version=segmenter.version,
         warnings=warnings,

@@ -43,7 +43,6 @@ from cws_bench.text.io import PathLike, normalize_encoding, open_binary, split_w
 
 if TYPE_CHECKING:
     from cws_bench.scoring.sighan import BufferCounts
-    from cws_bench.text.normalize import Normalizer
 
 __all__ = [
     "Conll18Method",
@@ -177,22 +176,13 @@ class CountingMethod:
         """What happens to gold lines past the prediction's end, for the warning."""
         return "missing predictions scored as empty lines"
 
-    def score_whole_files(
-        self,
-        gold: PathLike,
-        pred: PathLike,
-        *,
-        fmt: str = "text",
-        encoding: str = "utf-8",
-        pred_encoding: str | None = None,
-        dictionary: object = None,
-        normalize: str | Normalizer | None = None,
-    ) -> WholeFileResult:
+    def score_whole_files(self, gold: PathLike, pred: PathLike, **settings: Any) -> WholeFileResult:
         """Score two whole files (only a method that does not count line pairs).
 
-        ``fmt`` is the format the result will be rendered in, refused here when the
-        method has no such rendering (before any work); ``dictionary`` and
-        ``normalize`` are refused by a method that has no use for them.
+        ``settings``: ``fmt``, the format the result will be rendered in (refused here,
+        before any work, when the method has no such rendering); ``encoding`` and
+        ``pred_encoding``; ``dictionary`` and ``normalize``, as ``score_files`` takes
+        them (refused by a method that has no use for them).
         """
         raise CwsBenchError(
             f"the {self.name} method counts pairs of lines",
@@ -325,17 +315,7 @@ class Conll18Method(CountingMethod):
         score = sentence_words_score(gold_line.split(), pred_line.split())
         return score.correct, score.system, score.gold
 
-    def score_whole_files(
-        self,
-        gold: PathLike,
-        pred: PathLike,
-        *,
-        fmt: str = "text",
-        encoding: str = "utf-8",
-        pred_encoding: str | None = None,
-        dictionary: object = None,
-        normalize: str | Normalizer | None = None,
-    ) -> WholeFileResult:
+    def score_whole_files(self, gold: PathLike, pred: PathLike, **settings: Any) -> WholeFileResult:
         """The shared task's scores of ``pred`` against the CoNLL-U file ``gold``.
 
         Raises:
@@ -346,16 +326,22 @@ class Conll18Method(CountingMethod):
         from cws_bench.scoring.conll18 import FORMATS, evaluate_files
         from cws_bench.text.normalize import as_normalizer
 
+        fmt = settings.get("fmt", "text")
         if fmt not in FORMATS:
             raise CwsBenchError(f"the conll18 method prints {' or '.join(FORMATS)}, not {fmt}")
-        if dictionary not in (None, STANDARD_DICTIONARY) or as_normalizer(normalize) is not None:
+        dictionary = settings.get("dictionary")
+        normalizer = as_normalizer(settings.get("normalize"))
+        if dictionary not in (None, STANDARD_DICTIONARY) or normalizer is not None:
             raise CwsBenchError(
                 "the conll18 method takes no dictionary and no normalisation",
                 "the shared task's script scores words as written; use {0} for "
                 "OOV recall or normalised scores",
                 fixes=(Fix("method", "interval"),),
             )
-        return evaluate_files(gold, pred, encoding=encoding, system_encoding=pred_encoding)
+        encoding = settings.get("encoding") or "utf-8"
+        return evaluate_files(
+            gold, pred, encoding=encoding, system_encoding=settings.get("pred_encoding")
+        )
 
 
 _REGISTRY: dict[str, CountingMethod] = {}
