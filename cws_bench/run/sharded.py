@@ -391,10 +391,10 @@ class ShardedCounting:
 
         gold, pred, scorer = job.gold, job.pred, job.scorer
         if job.gold_as_sentences is not None:
+            name = display_name(gold)
             raise CwsBenchError(
-                f"{job.gold_name}: only a plain gold file (one sentence a line) can be "
-                "cut into shards",
-                f"export it first: `cws-bench corpora export {job.gold_name} --as gold "
+                f"{name}: only a plain gold file (one sentence a line) can be cut into shards",
+                f"export it first: `cws-bench corpora export {name} --as gold "
                 "-o gold.txt`, or run without --executor",
             )
         encodings = [job.encoding, job.pred_encoding]
@@ -430,15 +430,8 @@ class ShardedCounting:
                 scorer.line_no += result.lines
             gold_checksum = checksum.result()
         # The first line pairs as read, which the input checks look at.
-        scorer.sample = list(
-            islice(
-                zip(
-                    iter_lines(gold, encoding=job.encoding),
-                    iter_lines(pred, encoding=job.pred_encoding),
-                ),
-                SAMPLE_LINES,
-            )
-        )
+        lines = (iter_lines(path, encoding=e) for path, e in zip((gold, pred), encodings))
+        scorer.sample = list(islice(zip(*lines), SAMPLE_LINES))
         # The lines past the common ones.
         rests = [
             _tail(path, size, encoding, plan, side) if total > plan.common_lines else []

@@ -93,8 +93,7 @@ class ScoringJob:
     files have.
 
     Attributes:
-        gold, pred: as ``score_files`` takes them; ``gold_name``, ``pred_name``:
-            as messages show them.
+        gold, pred: as ``score_files`` takes them.
         encoding, pred_encoding: the two files' encodings.
         gold_as_sentences: the gold's sentences when it is a corpus or a file in
             another gold format, None for a plain file (streamed as lines).
@@ -109,14 +108,6 @@ class ScoringJob:
     gold_as_sentences: Iterator[list[str]] | None
     scorer: Scorer
     notes: list[str]
-
-    @property
-    def gold_name(self) -> str:
-        return display_name(self.gold)
-
-    @property
-    def pred_name(self) -> str:
-        return display_name(self.pred)
 
 
 @dataclass(frozen=True)
@@ -283,7 +274,7 @@ def score_files(
     )
     job = ScoringJob(gold, pred, encoding, pred_encoding, gold_as_sentences, scorer, notes)
     counted = (count or count_in_process)(job)
-    names = (job.gold_name, job.pred_name)
+    names = (display_name(gold), display_name(pred))
     warnings = scorer.add_rest(
         counted.gold_rest,
         counted.pred_rest,
