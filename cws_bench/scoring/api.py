@@ -107,7 +107,6 @@ class ScoringJob:
     pred_encoding: str
     gold_as_sentences: Iterator[list[str]] | None
     scorer: Scorer
-    notes: list[str]
 
 
 @dataclass(frozen=True)
@@ -272,7 +271,7 @@ def score_files(
     scorer.byte_order_marks = scorer.counter.byte_order_marks(
         gold if gold_as_sentences is None else None, pred, encoding, pred_encoding
     )
-    job = ScoringJob(gold, pred, encoding, pred_encoding, gold_as_sentences, scorer, notes)
+    job = ScoringJob(gold, pred, encoding, pred_encoding, gold_as_sentences, scorer)
     counted = (count or count_in_process)(job)
     names = (display_name(gold), display_name(pred))
     warnings = scorer.add_rest(
