@@ -95,3 +95,13 @@ def test_sharded_scoring_is_the_same_call_with_an_executor():
         sharded = score_predictions(gold, [(None, pred)], executor=executor, shard_chars=300)
     assert sharded.result == score_files(gold, pred)
     assert any("raw" in warning for warning in sharded.warnings("text"))
+
+
+def test_the_comparison_settings_reach_compare():
+    from cws_bench.run.score import score_predictions
+
+    gold, pred = str(SAMPLE / "gold.txt"), str(SAMPLE / "pred.txt")
+    scored = score_predictions(
+        gold, [(None, pred), (None, gold)], paired=True, correction="bonferroni", resamples=10
+    )
+    assert scored.compared and scored.output.correction == "bonferroni"

@@ -92,6 +92,7 @@ def score_predictions(
     baseline: str | None = None,
     test: str = DEFAULT_TEST,
     alpha: float = DEFAULT_ALPHA,
+    correction: str = "holm",
     resamples: int = DEFAULT_RESAMPLES,
     seed: int = DEFAULT_SEED,
     beta: float = 1.0,
@@ -113,7 +114,7 @@ def score_predictions(
             latex) compares even one prediction; ``sighan`` means the sighan method.
         method: a registered counting method (default: interval, or sighan for
             ``fmt="sighan"``); one that scores whole files takes one prediction.
-        confidence, paired, baseline, test, alpha, resamples, seed: as
+        confidence, paired, baseline, test, alpha, correction, resamples, seed: as
             :func:`~cws_bench.run.comparison.compare` takes them (a baseline file is
             added to the predictions); any of them compares.
         beta, strict, allow_line_mismatch, per_line: of one prediction, as
@@ -155,7 +156,8 @@ def score_predictions(
         if many:
             labels = {path: label for label, path in predictions if label is not None}
             statistics = {"confidence": confidence, "paired": paired, "test": test}
-            statistics |= {"alpha": alpha, "resamples": resamples, "seed": seed}
+            statistics |= {"alpha": alpha, "correction": correction}
+            statistics |= {"resamples": resamples, "seed": seed}
             return _compare(gold, paths, labels, baseline, statistics, options)
         from cws_bench.scoring.api import score_files
 
