@@ -157,7 +157,7 @@ def test_format_sighan_with_method_interval_is_a_usage_error(files):
         cli, ["score", str(gold), str(pred), "--format", "sighan", "--method", "interval"]
     )
     assert result.exit_code == 2
-    assert "--format sighan needs --method sighan" in result.output
+    assert "hint: use --method sighan" in result.output
 
 
 def test_console_script_error_goes_to_stderr(write, tmp_path):

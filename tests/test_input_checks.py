@@ -106,3 +106,24 @@ def test_the_sharded_scorer_gives_the_same_warnings():
             sharded = score_sharded(gold, pred, executor=executor, shard_chars=400)
             assert sharded.warnings == score_files(gold, pred).warnings
             assert any("raw" in w for w in sharded.warnings)
+
+
+def test_the_sharded_scorer_checks_the_lines_the_in_process_one_checks(tmp_path):
+    # Three raw predictions for four gold lines, scored with --allow-line-mismatch: the
+    # missing prediction is scored as an empty line, and the in-process scorer checks
+    # it with the others (3 of 4 lines one word: not raw enough to warn). The sharded
+    # scorer used to check only the lines both files have, and warned.
+    gold, pred = tmp_path / "gold.txt", tmp_path / "out.txt"
+    gold.write_text("我们 是 学生\n他们 是 老师\n你们 好 吗\n今天 天气 好\n", encoding="utf-8")
+    pred.write_text("我们是学生\n他们是老师\n你们好吗\n", encoding="utf-8")
+    from cws_bench.run.executors import LocalExecutor
+    from cws_bench.run.sharded import score_sharded
+
+    in_process = score_files(gold, pred, allow_line_mismatch=True)
+    assert not any("raw" in w for w in in_process.warnings)
+    with LocalExecutor(1, retries=0) as executor:
+        sharded = score_sharded(
+            gold, pred, executor=executor, shard_chars=10, allow_line_mismatch=True
+        )
+    assert sharded.warnings == in_process.warnings
+    assert sharded == in_process

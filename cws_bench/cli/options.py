@@ -302,10 +302,12 @@ def gold_format_option(gold: str) -> Callable[[F], F]:
     )
 
 
-def dict_encoding_option(fallback: str) -> Callable[[F], F]:
-    """``--dict-encoding``: the encoding of a ``--dict`` file, else ``fallback``'s."""
+def dict_encoding_option(fallback: str, name: str = "dict_encoding") -> Callable[[F], F]:
+    """``--dict-encoding``: the encoding of a ``--dict`` file, else ``fallback``'s (passed
+    on as ``name``)."""
     return click.option(
         "--dict-encoding",
+        name,
         default=None,
         help=f"Encoding of a --dict file if not {fallback}.",
     )

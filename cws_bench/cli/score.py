@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -25,6 +23,7 @@ from cws_bench.cli.options import (
     output_option,
     print_warnings,
     quiet_option,
+    rename_flags,
     resamples_option,
     seed_option,
     strict_option,
@@ -32,15 +31,9 @@ from cws_bench.cli.options import (
     units_options,
     write_output,
 )
-from cws_bench.defaults import DEFAULT_ALPHA, DEFAULT_SHARD_CHARS, DEFAULT_TEST, STANDARD_DICTIONARY
-from cws_bench.errors import DecodingError
-from cws_bench.scoring import (
-    METHODS,
-    ScoreResult,
-    score_files,
-    write_details,
-)
-from cws_bench.text.io import display_name
+from cws_bench.defaults import DEFAULT_ALPHA, DEFAULT_TEST, STANDARD_DICTIONARY
+from cws_bench.scoring.methods import methods
+from cws_bench.scoring.result import write_details
 
 if TYPE_CHECKING:
     from cws_bench.run.executors import ExecutorSettings
@@ -68,6 +61,9 @@ def _labelled(
             near = f" Did you mean {' or '.join(close)}?" if close else ""
             raise click.BadParameter(f"File {path!r} {what}.{near}", ctx=ctx, param=param)
         out.append((label or None, path))
+    labels = [label for label, _ in out if label is not None]
+    if len(set(labels)) < len(labels):
+        raise click.BadParameter("each NAME=PRED needs its own NAME", ctx=ctx, param=param)
     return tuple(out)
 
 
@@ -85,11 +81,12 @@ def _labelled(
 @normalize_option()
 @click.option(
     "--method",
-    type=click.Choice([*METHODS, "conll18"]),
+    type=click.Choice([method.name for method in methods()]),
     default=None,
-    help="interval (default): a word is correct iff its character interval is a "
-    "gold word's. sighan: the official bakeoff script's word-sequence diff. "
-    "conll18: the CoNLL 2018 UD shared task's Words score (GOLD in CoNLL-U).",
+    help=" ".join(
+        f"{m.name}{' (default)' if m.name == 'interval' else ''}: {m.description}."
+        for m in methods()
+    ),
 )
 @format_option(
     FORMATS,
@@ -137,7 +134,7 @@ def _labelled(
 )
 @encoding_option
 @click.option("--pred-encoding", default=None, help="Encoding of PRED if not that of GOLD.")
-@dict_encoding_option("that of GOLD")
+@dict_encoding_option("that of GOLD", "dictionary_encoding")
 @beta_option("Also report F-beta with this beta.")
 @strict_option(
     "Exit 2 when a line's predicted characters differ from the gold ones, "
@@ -156,32 +153,13 @@ def _labelled(
 def score(
     gold: str,
     preds: tuple[tuple[str | None, str], ...],
-    dictionary: str | None,
-    gold_format: str,
-    data_dir: str | None,
-    normalize: str,
-    method: str | None,
-    fmt: str,
-    confidence: bool,
-    paired: bool,
-    baseline: str | None,
-    test: str,
-    alpha: float,
-    correction: str,
-    resamples: int,
-    seed: int,
     details: str | None,
     output: str,
-    encoding: str,
-    pred_encoding: str | None,
-    dict_encoding: str | None,
-    beta: float,
-    strict: bool,
-    allow_line_mismatch: bool,
     scale: str | None = None,
     digits: int | None = None,
     quiet: bool = False,
     sharding: ExecutorSettings | None = None,
+    **settings: Any,
 ) -> None:
     """Score a segmentation PRED (or - for stdin), or several, against the gold GOLD.
 
@@ -208,138 +186,26 @@ def score(
         cws-bench score gold.txt a.txt b.txt --paired --test permutation --alpha 0.01
         cws-bench score gold.txt a.txt b.txt --baseline base.txt --format latex -o table.tex
     """
-    labels = {path: label for label, path in preds if label is not None}
-    if len(set(labels.values())) < len(labels):
-        raise click.UsageError("each NAME=PRED needs its own NAME")
-    paths = tuple(path for _, path in preds)
-    if method == "conll18":
-        if len(paths) != 1:
-            raise click.UsageError("--method conll18 scores one prediction")
-        from cws_bench.scoring.conll18 import score_command
+    from cws_bench.run.score import score_predictions
 
-        text = score_command(gold, paths[0], fmt, encoding, pred_encoding, dictionary, normalize)
-        write_output(text, output)
-        return
-    if baseline is not None and baseline not in paths:
-        paths = (*paths, baseline)
-    many = len(paths) > 1 or confidence or paired or baseline is not None or fmt in TABLES
-    if many:
-        _check_one_prediction_options(fmt, details, sharding, strict, allow_line_mismatch, beta)
-    elif fmt == "sighan":
-        if method == "interval":
-            raise click.UsageError("--format sighan needs --method sighan")
-        method = "sighan"
-    # The encoding parameter that reads each file, for a decoding error's hint.
-    options = {display_name(pred): "pred_encoding" for pred in paths}
-    options[gold] = "encoding"
-    with _encoding_hints(options):
-        if dictionary:
-            options.setdefault(dictionary.removeprefix("file:"), "dict_encoding")
-        common: dict[str, Any] = {
-            # The library's default: the standard dictionary of a corpus named as GOLD.
-            "dictionary": dictionary or STANDARD_DICTIONARY,
-            "dictionary_encoding": dict_encoding,
-            "method": method or "interval",
-            "normalize": normalize,
-            "encoding": encoding,
-            "pred_encoding": pred_encoding,
-            "gold_format": gold_format,
-            "data_dir": data_dir,
-        }
-        if many:
-            from cws_bench.run.comparison import compare
-
-            systems: Any = list(paths)
-            if labels:  # rows named NAME, the others by their file name
-                systems = {labels.get(p, display_name(p)): p for p in paths}
-                if len(systems) < len(paths):
-                    raise click.UsageError("two predictions have the same name")
-            report = compare(
-                gold,
-                systems,
-                confidence=confidence,
-                paired=paired,
-                baseline=None if baseline is None else labels.get(baseline, baseline),
-                resamples=resamples,
-                seed=seed,
-                test=test,
-                alpha=alpha,
-                correction=correction,
-                **common,
-            )
-            if fmt != "text":  # the text table shows them as notes
-                print_warnings(
-                    f"{row.name}: {warning}"
-                    for row in report.rows
-                    for warning in row.result.warnings
-                )
-            write_output(report.render(fmt, scale=scale, digits=digits), output)
-            return
-        (pred,) = paths
-        # One big file in shards (--executor): the same numbers, on worker processes.
-        run = _sharded_score(sharding, quiet) if sharding is not None else score_files
-        result = run(
+    rename_flags({"per_line": "--details"})  # the library's hints name its parameters
+    # The library's default: the standard dictionary of a corpus named as GOLD.
+    settings["dictionary"] = settings["dictionary"] or STANDARD_DICTIONARY
+    with contextlib.ExitStack() as stack:
+        executor = bar = None
+        if sharding is not None:  # one big file in shards: the same numbers, on workers
+            executor = stack.enter_context(open_executor(sharding))
+            bar = None if quiet else stack.enter_context(character_bar("score"))
+        scored = score_predictions(
             gold,
-            pred,
-            beta=beta,
-            strict=strict,
-            allow_line_mismatch=allow_line_mismatch,
+            preds,
             per_line=details is not None,
-            **common,
+            executor=executor,
+            shard_chars=sharding.shard_chars if sharding is not None else None,
+            progress=bar,
+            **settings,
         )
-    print_warnings(result.warnings)
-    if details is not None:
-        write_details(result, details)
-    write_output(result.render(fmt, gold=gold, pred=pred, scale=scale, digits=digits), output)
-
-
-TABLES = ("markdown", "latex")
-"""Formats that print the table of systems, even of one."""
-
-
-def _check_one_prediction_options(
-    fmt: str,
-    details: str | None,
-    sharding: ExecutorSettings | None,
-    strict: bool,
-    allow_line_mismatch: bool,
-    beta: float,
-) -> None:
-    """Options that only make sense for one prediction: a usage error with several."""
-    if fmt == "sighan":
-        raise click.UsageError("--format sighan prints the block of one prediction")
-    if details is not None:
-        raise click.UsageError("--details writes the lines of one prediction")
-    if sharding is not None:
-        raise click.UsageError("--executor scores one prediction")
-    if strict or allow_line_mismatch or beta != 1.0:
-        raise click.UsageError("--strict, --allow-line-mismatch and --beta apply to one prediction")
-
-
-@contextlib.contextmanager
-def _encoding_hints(options: dict[str, str]) -> Iterator[None]:
-    """A decoding error's hint names the option that sets the encoding of the file at fault."""
-    try:
-        yield
-    except DecodingError as e:
-        e.fixes = tuple(replace(fix, parameter=options.get(e.path, "encoding")) for fix in e.fixes)
-        raise
-
-
-def _sharded_score(sharding: ExecutorSettings, quiet: bool) -> Any:
-    """score_files' twin that runs shards on the executor the options ask for."""
-    from cws_bench.run.sharded import score_sharded
-
-    def run(gold: str, pred: str, *, data_dir: str | None, **kwargs: Any) -> ScoreResult:
-        bar_context = contextlib.nullcontext(None) if quiet else character_bar("score")
-        with open_executor(sharding) as executor, bar_context as bar:
-            return score_sharded(
-                gold,
-                pred,
-                executor=executor,
-                shard_chars=sharding.shard_chars or DEFAULT_SHARD_CHARS,
-                progress=bar,
-                **kwargs,
-            )
-
-    return run
+    print_warnings(scored.warnings(settings["fmt"]))
+    if details is not None and scored.result is not None:
+        write_details(scored.result, details)
+    write_output(scored.render(settings["fmt"], scale=scale, digits=digits), output)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -24,7 +26,6 @@ from cws_bench.cli.options import (
     split_option,
 )
 from cws_bench.corpora.readers import FORMATS as CORPUS_FORMATS
-from cws_bench.defaults import DEFAULT_SHARD_CHARS
 from cws_bench.metrics.units import plural
 
 if TYPE_CHECKING:
@@ -172,115 +173,51 @@ def segment(
         cws-bench segment -s pkuseg big.txt -o out.txt --executor local --jobs 4
         cws-bench segment -s pkuseg big.txt -o out.txt --scheduler tcp://10.0.0.5:8786
     """
-    from cws_bench.segmenters import get_segmenter, segment_file
+    from cws_bench.run.segment import segment_input
 
-    separator = separator.replace("\\t", "\t")
     if data_dir is not None:
         options["data_dir"] = data_dir
-    if sharding is not None and (fidelity, requests_log, token_ids) != (None, None, None):
-        raise click.UsageError(
-            "--fidelity, --requests and --token-ids need an unsharded run: leave out the executor"
-        )
-    if token_ids is not None and source == "-":
-        raise click.UsageError("--token-ids reads INPUT again: give a file, not -")
-    if sharding is not None:
-        from cws_bench.run.sharded import segment_sharded
+    record = None
+    if token_ids is not None:  # a tokenizer's ids, written once the input is segmented
+        from cws_bench.regression.tokens import record_file_token_ids
 
-        with open_executor(sharding) as executor, _character_bar(name, quiet) as bar:
-            result = segment_sharded(
-                name,
-                source,
-                output,
-                executor=executor,
-                options=options,
-                separator=separator,
-                encoding=encoding,
-                batch_size=batch_size,
-                shard_chars=sharding.shard_chars or DEFAULT_SHARD_CHARS,
-                progress=bar,
-            )
-        if timing:
-            for load in result.loads:
-                click.echo(f"{load.worker}: loaded {name} in {load.seconds:.2f} s", err=True)
-            click.echo(
-                f"{name}: segmented {plural(result.lines, 'line')} "
-                f"({plural(result.characters, 'character')}) in {plural(result.shards, 'shard')} "
-                f"on {plural(executor.jobs, 'worker')} in {result.wall:.2f} s, "
-                f"{result.characters_per_second:,.0f} characters/s",
-                err=True,
-            )
-        return
-    started = time.perf_counter()
-    segmenter = get_segmenter(name, **options)
-    loaded = time.perf_counter() - started
-    total = None if source == "-" or not os.path.isfile(source) else _count_lines(source)
-    from tqdm import tqdm
+        record = partial(record_file_token_ids, source=source, path=token_ids, encoding=encoding)
 
-    # disable=None: no bar when stderr is not a terminal; delay: none for short inputs.
-    disable = True if quiet else None
-    from cws_bench.regression.tokens import keeping_token_ids
-
-    if token_ids is not None and not callable(getattr(segmenter, "token_ids", None)):
-        raise click.BadParameter(
-            f"{name} gives no token ids: only a tokenizer (-s tokenizer...) has them",
-            param_hint="--token-ids",
-        )
-
-    with (
-        keeping_token_ids(segmenter if token_ids is not None else None),
-        tqdm(total=total, unit=" lines", desc=name, disable=disable, delay=1.0, leave=False) as bar,
-    ):
-        stats = segment_file(
-            segmenter,
+    with contextlib.ExitStack() as stack:
+        executor = bar = None
+        if sharding is not None:
+            executor = stack.enter_context(open_executor(sharding))
+            bar = None if quiet else stack.enter_context(character_bar(name))
+        else:
+            bar = stack.enter_context(_line_bar(name, source, quiet)).update
+        result = segment_input(
+            name,
             source,
             output,
-            separator=separator,
+            options=options,
+            executor=executor,
+            separator=separator.replace("\\t", "\t"),
             encoding=encoding,
             batch_size=batch_size,
-            progress=bar.update,
+            shard_chars=sharding.shard_chars if sharding is not None else None,
+            progress=bar,
+            fidelity=fidelity,
+            requests_log=requests_log,
+            token_ids=record,
         )
-        if token_ids is not None:
-            from cws_bench.regression.tokens import record_file_token_ids
-
-            record_file_token_ids(segmenter, source, token_ids, encoding=encoding)
-    _report_diagnostics(name, stats.diagnostics, fidelity, requests_log, quiet)
-    if timing:
-        click.echo(
-            f"{name} {segmenter.version}: loaded in {loaded:.2f} s; segmented "
-            f"{plural(stats.lines, 'line')} ({plural(stats.characters, 'character')}) in "
-            f"{stats.seconds:.2f} s, "
-            f"{stats.characters_per_second:,.0f} characters/s",
-            err=True,
-        )
+    for line in (*result.warnings, *(() if quiet or not result.summary else (result.summary,))):
+        click.echo(line, err=True)
+    for line in result.timing() if timing else ():
+        click.echo(line, err=True)
 
 
-def _report_diagnostics(
-    name: str,
-    records: list[dict[str, Any] | None] | None,
-    fidelity: str | None,
-    requests_log: str | None,
-    quiet: bool,
-) -> None:
-    """The fidelity summary on stderr, the ``--fidelity`` file (one object per line) and
-    the ``--requests`` log (one object per request sent)."""
-    import json
+def _line_bar(name: str, source: str, quiet: bool) -> Any:
+    """A progress bar in lines (none when stderr is not a terminal; none for short inputs)."""
+    from tqdm import tqdm
 
-    from cws_bench.segmenters.diagnostics import fidelity_line, request_log, summarize, summary_note
-    from cws_bench.text.io import atomic_write
-
-    if requests_log is not None:
-        with atomic_write(requests_log) as f:
-            for request in request_log(records or []):
-                f.write(json.dumps(request) + "\n")
-    if fidelity is not None:
-        with atomic_write(fidelity) as f:
-            for number, record in enumerate(records or [], start=1):
-                f.write(json.dumps(fidelity_line(number, record), ensure_ascii=False) + "\n")
-        if records is None:
-            click.echo(f"{name}: keeps no per-line diagnostics; {fidelity} is empty", err=True)
-    note = summary_note(summarize(records or []))
-    if note and not quiet:
-        click.echo(f"{name}: {note}", err=True)
+    total = None if source == "-" or not os.path.isfile(source) else _count_lines(source)
+    disable = True if quiet else None
+    return tqdm(total=total, unit=" lines", desc=name, disable=disable, delay=1.0, leave=False)
 
 
 @click.command()
@@ -405,12 +342,3 @@ def _train_one(
         f"trained {name} on {described} in {time.perf_counter() - started:.1f} s; wrote {output}",
         err=True,
     )
-
-
-def _character_bar(desc: str, quiet: bool) -> Any:
-    """The executor's progress bar, or with --quiet none."""
-    if quiet:
-        import contextlib
-
-        return contextlib.nullcontext(None)
-    return character_bar(desc)

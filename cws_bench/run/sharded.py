@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
-from cws_bench.defaults import DEFAULT_BATCH_SIZE, STANDARD_DICTIONARY
+from cws_bench.defaults import DEFAULT_BATCH_SIZE
 from cws_bench.errors import CwsBenchError
 from cws_bench.run.executors import Executor, LoadReport, cached, take_load_reports
 from cws_bench.run.shards import (
@@ -57,6 +57,7 @@ from cws_bench.run.tasks import (
 from cws_bench.text.io import STDIN, PathLike, atomic_write, display_name, normalize_encoding
 
 if TYPE_CHECKING:  # at run time inside functions: a worker loads only what its shards need
+    from cws_bench.scoring.api import Counted, ScoringJob
     from cws_bench.scoring.engine import Accumulator, Scorer
     from cws_bench.scoring.result import ScoreResult
     from cws_bench.text.dictionary import Dictionary
@@ -64,6 +65,7 @@ if TYPE_CHECKING:  # at run time inside functions: a worker loads only what its 
 
 __all__ = [
     "ScoreContext",
+    "ShardedCounting",
     "ShardedSegmentStats",
     "score_shard",
     "score_sharded",
@@ -361,134 +363,116 @@ def score_shard(context: ScoreContext, shard: Shard) -> ScoreShardResult:
     return ScoreShardResult(scorer.acc, len(gold_lines), take_load_reports())
 
 
+@dataclass(frozen=True)
+class ShardedCounting:
+    """The middle of a scoring job (:class:`~cws_bench.scoring.api.Counting`) in shards.
+
+    The two files are cut into line-aligned shards, each counted by
+    :func:`score_shard` on ``executor``, the counts merged in order into the
+    job's scorer; the gold's checksum is read meanwhile on a thread of its own.
+
+    Attributes:
+        executor: where the shards run.
+        shard_chars: gold characters per shard.
+        progress: called with (gold characters of a shard, in all) as each shard finishes.
+    """
+
+    executor: Executor
+    shard_chars: int = DEFAULT_SHARD_CHARS
+    progress: Callable[[int, int], None] | None = None
+
+    def __call__(self, job: ScoringJob) -> Counted:
+        from cws_bench.scoring.api import Counted
+        from cws_bench.scoring.engine import file_sentence_checksum
+        from cws_bench.scoring.input_checks import SAMPLE_LINES
+        from cws_bench.text.io import iter_lines
+
+        gold, pred, scorer = job.gold, job.pred, job.scorer
+        if job.gold_as_sentences is not None:
+            name = display_name(gold)
+            raise CwsBenchError(
+                f"{name}: only a plain gold file (one sentence a line) can be cut into shards",
+                f"export it first: `cws-bench corpora export {name} --as gold "
+                "-o gold.txt`, or run without --executor",
+            )
+        encodings = [job.encoding, job.pred_encoding]
+        plan = plan_shards([gold, pred], shard_chars=self.shard_chars, encodings=encodings)
+        words = scorer.dictionary
+        context = ScoreContext(
+            os.fspath(gold),
+            os.fspath(pred),
+            (words.checksum, words.words, words.name) if words is not None else None,
+            scorer.method,
+            scorer.normalizer,
+            normalize_encoding(job.encoding),
+            normalize_encoding(job.pred_encoding),
+            scorer.per_line,
+            scorer.max_examples,
+            scorer.byte_order_marks,
+        )
+        progress = self.progress
+
+        def done(index: int, result: ScoreShardResult) -> None:
+            if progress is not None:
+                progress(plan.shards[index].characters, plan.characters)
+
+        # The gold's sentence checksum (as score_files signs it) is read on a thread of
+        # its own while the workers score the shards, not in a pass before or after.
+        with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="checksum") as pool:
+            checksum = pool.submit(file_sentence_checksum, gold, job.encoding)
+            for result in self.executor.map(
+                score_shard, context, plan.shards, done=done, describe=_describer(context.gold)
+            ):
+                # The shards come in order, their line numbers already the file's.
+                scorer.acc.merge(result.accumulator, scorer.max_examples)
+                scorer.line_no += result.lines
+            gold_checksum = checksum.result()
+        # The first line pairs as read, which the input checks look at.
+        lines = (iter_lines(path, encoding=e) for path, e in zip((gold, pred), encodings))
+        scorer.sample = list(islice(zip(*lines), SAMPLE_LINES))
+        # The lines past the common ones.
+        rests = [
+            _tail(path, size, encoding, plan, side) if total > plan.common_lines else []
+            for side, (path, size, encoding, total) in enumerate(
+                zip((gold, pred), plan.sizes, encodings, plan.line_counts)
+            )
+        ]
+        total_gold, total_pred = plan.line_counts
+        return Counted(rests[0], rests[1], (total_gold, total_pred), gold_checksum)
+
+
 def score_sharded(
     gold: PathLike,
     pred: PathLike,
     *,
     executor: Executor,
-    dictionary: Any = STANDARD_DICTIONARY,
-    normalize: Any = None,
-    encoding: str = "utf-8",
-    pred_encoding: str | None = None,
-    method: str = "interval",
-    beta: float = 1.0,
-    strict: bool = False,
-    allow_line_mismatch: bool = False,
-    per_line: bool = False,
-    max_examples: int = 5,
-    dictionary_encoding: str | None = None,
-    gold_format: str = "auto",
     shard_chars: int = DEFAULT_SHARD_CHARS,
     progress: Callable[[int, int], None] | None = None,
+    **options: Any,
 ) -> ScoreResult:
     """``score_files`` run shard by shard on ``executor``: the same ScoreResult, digit for digit.
 
     GOLD must be a plain segmented file (one sentence a line) and PRED a
     file: a registered corpus or another gold format is read as sentences,
     which cannot be cut by bytes (export it first with ``cws-bench corpora export``).
+    It is :func:`cws_bench.scoring.score_files` with :class:`ShardedCounting`
+    as its middle, so the warnings and checks are the same too.
 
     Args:
         executor: where the shards run.
         shard_chars: gold characters per shard.
         progress: called with (gold characters of a shard, in all) as each shard finishes.
-        the rest: as :func:`cws_bench.scoring.score_files`.
+        options: as :func:`cws_bench.scoring.score_files` takes them.
 
     Raises:
         CwsBenchError: as ``score_files``; a gold that is not a plain file.
         ShardFailedError: a shard's worker kept dying or hanging.
     """
-    from cws_bench.scoring import inputs
-    from cws_bench.scoring.engine import file_sentence_checksum
-    from cws_bench.scoring.input_checks import SAMPLE_LINES
-    from cws_bench.scoring.methods import get_method
-    from cws_bench.scoring.signature import Signature
-    from cws_bench.text.io import iter_lines
-    from cws_bench.text.normalize import as_normalizer
+    from cws_bench.scoring.api import score_files
 
-    pred_encoding = pred_encoding or encoding
-    if inputs.gold_sentences(gold, gold_format, encoding, None) is not None:
-        raise CwsBenchError(
-            f"{display_name(gold)}: only a plain gold file (one sentence a line) can be "
-            "cut into shards",
-            f"export it first: `cws-bench corpora export {display_name(gold)} --as gold "
-            "-o gold.txt`, or run without --executor",
-        )
-    inputs.check_plain(pred, encoding=pred_encoding, role="prediction")
-    normalizer = as_normalizer(normalize)
-    notes: list[str] = []
-    words = inputs.normalized_dictionary(
-        inputs.scoring_dictionary(
-            gold, dictionary, encoding=dictionary_encoding or encoding, notes=notes
-        ),
-        normalizer,
+    return score_files(
+        gold, pred, count=ShardedCounting(executor, shard_chars, progress), **options
     )
-    gold_name, pred_name = display_name(gold), display_name(pred)
-    plan = plan_shards([gold, pred], shard_chars=shard_chars, encodings=[encoding, pred_encoding])
-    counter = get_method(method)
-    marks = counter.byte_order_marks(gold, pred, encoding, pred_encoding)
-    context = ScoreContext(
-        os.fspath(gold),
-        os.fspath(pred),
-        (words.checksum, words.words, words.name) if words is not None else None,
-        method,
-        normalizer,
-        normalize_encoding(encoding),
-        normalize_encoding(pred_encoding),
-        per_line,
-        max_examples,
-        marks,
-    )
-    scorer = _scorer(context, 0, words)
-
-    def done(index: int, result: ScoreShardResult) -> None:
-        if progress is not None:
-            progress(plan.shards[index].characters, plan.characters)
-
-    # The gold's sentence checksum (as score_files signs it) is read on a thread of
-    # its own while the workers score the shards, not in a pass before or after.
-    with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="checksum") as pool:
-        checksum = pool.submit(file_sentence_checksum, gold, encoding)
-        for result in executor.map(
-            score_shard, context, plan.shards, done=done, describe=_describer(os.fspath(gold))
-        ):
-            # The shards come in order, their line numbers already the file's.
-            scorer.acc.merge(result.accumulator, max_examples)
-            scorer.line_no += result.lines
-        gold_checksum = checksum.result()
-    # The lines past the common ones, as score_files treats them.
-    total_gold, total_pred = plan.line_counts
-    gold_rest: list[str] = []
-    pred_rest: list[str] = []
-    common = plan.common_lines
-    if total_gold > common:
-        gold_rest = _tail(gold, plan.sizes[0], encoding, plan, 0)
-    if total_pred > common:
-        pred_rest = _tail(pred, plan.sizes[1], pred_encoding, plan, 1)
-    warnings = scorer.add_rest(
-        gold_rest,
-        pred_rest,
-        (total_gold, total_pred),
-        (gold_name, pred_name),
-        allow_line_mismatch=allow_line_mismatch,
-    )
-    scorer.strict = strict
-    scorer.check_strict(gold_name, pred_name)
-    # The input checks of score_files, on the first lines of the two files.
-    scorer.sample = list(
-        islice(
-            zip(iter_lines(gold, encoding=encoding), iter_lines(pred, encoding=pred_encoding)),
-            SAMPLE_LINES,
-        )
-    )
-    warnings += scorer.input_warnings(gold_name, pred_name)
-    signature = Signature(
-        method=method,
-        gold=gold_checksum,
-        dictionary=words.checksum if words is not None else None,
-        normalization=normalizer.name if normalizer is not None else "none",
-        beta=beta,
-    )
-    return scorer.result(signature, [*notes, *warnings])
 
 
 def _tail(path: PathLike, size: int, encoding: str, plan: ShardPlan, side: int) -> list[str]:

@@ -1,10 +1,18 @@
-"""The scorer's entry points: ``score_files`` (streamed files) and ``score_sentences``."""
+"""The scorer's entry points: ``score_files`` (streamed files) and ``score_sentences``.
+
+``score_files`` is one job (:class:`ScoringJob`) whose middle, a :class:`Counting`,
+says how the lines both files have are counted: in this process
+(:func:`count_in_process`), or in shards on an executor
+(:class:`cws_bench.run.sharded.ShardedCounting`); the steps before and after are
+the same, so are the warnings, checks and results.
+"""
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Literal, ParamSpec
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal, ParamSpec, Protocol
 
 from cws_bench.defaults import STANDARD_DICTIONARY, DictionaryDefault
 from cws_bench.errors import LineCountMismatchError
@@ -35,7 +43,17 @@ if TYPE_CHECKING:
     from cws_bench.text.dictionary import Dictionary
     from cws_bench.text.normalize import Normalizer
 
-__all__ = ["MAX_EXAMPLES", "METHODS", "Method", "score_files", "score_sentences"]
+__all__ = [
+    "MAX_EXAMPLES",
+    "METHODS",
+    "Counted",
+    "Counting",
+    "Method",
+    "ScoringJob",
+    "count_in_process",
+    "score_files",
+    "score_sentences",
+]
 
 Method = Literal["interval", "sighan"]
 METHODS: tuple[str, ...] = line_methods()
@@ -62,6 +80,89 @@ def _encoding_parameters(function: Callable[_P, ScoreResult]) -> Callable[_P, Sc
     return wrapped
 
 
+@dataclass
+class ScoringJob:
+    """One scoring of a prediction file against a gold, between its common steps.
+
+    Every form of :func:`score_files` (in process; in shards on an executor,
+    :func:`cws_bench.run.sharded.score_sharded`) opens the job the same way
+    (inputs read and checked, dictionary, normaliser, scorer, byte-order marks)
+    and finishes it the same way (lines past the common ones, ``strict``, the
+    input checks' warnings, signature, result); only the middle, a
+    :class:`Counting`, differs: how the scorer gets the counts of the lines both
+    files have.
+
+    Attributes:
+        gold, pred: as ``score_files`` takes them.
+        encoding, pred_encoding: the two files' encodings.
+        gold_as_sentences: the gold's sentences when it is a corpus or a file in
+            another gold format, None for a plain file (streamed as lines).
+        scorer: the :class:`~cws_bench.scoring.engine.Scorer` the counts go to
+            (its dictionary, normaliser, method and byte-order marks set).
+    """
+
+    gold: PathLike
+    pred: PathLike
+    encoding: str
+    pred_encoding: str
+    gold_as_sentences: Iterator[list[str]] | None
+    scorer: Scorer
+
+
+@dataclass(frozen=True)
+class Counted:
+    """What a :class:`Counting` leaves besides the scorer's counts of the common lines.
+
+    Attributes:
+        gold_rest, pred_rest: the lines of the longer file past those both have.
+        totals: the lines of (gold, prediction), empty ones counted.
+        gold_checksum: the gold's sentence checksum (as ``score_sentences`` signs it).
+    """
+
+    gold_rest: list[str]
+    pred_rest: list[str]
+    totals: tuple[int, int]
+    gold_checksum: str
+
+
+class Counting(Protocol):
+    """The middle of a scoring job: count the lines both files have into ``job.scorer``.
+
+    It also keeps the first line pairs as read in ``job.scorer.sample`` (what the
+    input checks look at), as :meth:`~cws_bench.scoring.engine.Scorer.add_lines` does.
+    """
+
+    def __call__(self, job: ScoringJob) -> Counted: ...
+
+
+def count_in_process(job: ScoringJob) -> Counted:
+    """The in-process middle: the files streamed through the kernel (or decoded lines)."""
+    scorer, gold, pred = job.scorer, job.gold, job.pred
+    # The sentence checksum of the gold lines (as score_sentences and Corpus.checksum),
+    # computed from the UTF-8 bytes the kernel reads, on another core.
+    hasher = BackgroundHasher(LineDigest()) if job.gold_as_sentences is None else None
+    # A gold read as sentences (a corpus, another format) is hashed as sentences.
+    sentence_digest = LineDigest()
+    if kernel is not None and scorer.normalizer is None and hasher is not None:
+        gold_rest, pred_rest = scorer.add_files(gold, pred, job.encoding, job.pred_encoding, hasher)
+    else:
+        gold_rest, pred_rest = [], []
+        batches = paired_batches(
+            hashed_blocks(iter_line_blocks(gold, encoding=job.encoding), hasher)
+            if hasher is not None
+            else sentence_blocks(job.gold_as_sentences or (), sentence_digest),
+            iter_line_blocks(pred, encoding=job.pred_encoding),
+        )
+        for gold_lines, pred_lines, gold_left, pred_left in batches:
+            if gold_lines:
+                scorer.add_lines(gold_lines, pred_lines)
+            gold_rest, pred_rest = gold_left or gold_rest, pred_left or pred_rest
+    # Every line counts (empty ones too); empty lines at the end are not compared.
+    totals = (scorer.line_no + len(gold_rest), scorer.line_no + len(pred_rest))
+    checksum = hasher.hexdigest() if hasher is not None else sentence_digest.hexdigest()
+    return Counted(gold_rest, pred_rest, totals, checksum)
+
+
 @_encoding_parameters
 def score_files(
     gold: PathLike,
@@ -82,6 +183,7 @@ def score_files(
     dictionary_encoding: str | None = None,
     gold_format: str = "auto",
     data_dir: PathLike | None = None,
+    count: Counting | None = None,
 ) -> ScoreResult:
     """Score a segmented prediction file against a gold standard.
 
@@ -132,18 +234,23 @@ def score_files(
             :func:`cws_bench.corpora.readers.sniff_format`), ``plain``,
             ``conllu``, ``peoples-daily`` or ``bmes``.
         data_dir: where a registered corpus' data is (as ``get_corpus`` takes it).
+        count: the middle of the job, how the lines both files have are counted
+            (a :class:`Counting`): in this process by default
+            (:func:`count_in_process`); :class:`cws_bench.run.sharded.ShardedCounting`
+            counts shards on an executor, to the same result.
 
     Raises:
         CwsBenchError: a file is missing or undecodable, the line counts
             differ, or (``strict``) texts differ.
         CorpusFormatError: a file is in another gold format (CoNLL-U, ...).
+        ShardFailedError: (sharded) a shard's worker kept dying or hanging.
     """
     pred_encoding = pred_encoding or encoding
     gold_as_sentences = gold_sentences(gold, gold_format, encoding, data_dir)
     check_plain(pred, encoding=pred_encoding, role="prediction")
     normalizer = as_normalizer(normalize)
     notes: list[str] = []
-    dictionary = normalized_dictionary(
+    words = normalized_dictionary(
         scoring_dictionary(
             gold,
             dictionary,
@@ -153,54 +260,34 @@ def score_files(
         ),
         normalizer,
     )
-    gold_name, pred_name = display_name(gold), display_name(pred)
-    # The sentence checksum of the gold lines (as score_sentences and Corpus.checksum),
-    # computed from the UTF-8 bytes the kernel reads, on another core.
-    hasher = BackgroundHasher(LineDigest()) if gold_as_sentences is None else None
     scorer = Scorer(
-        dictionary,
+        words,
         method=method,
         strict=strict,
         per_line=per_line,
         max_examples=max_examples,
         normalizer=normalizer,
     )
-    # A gold read as sentences (a corpus, another format) is hashed as sentences.
-    sentence_digest = LineDigest()
-    counter = scorer.counter
-    scorer.byte_order_marks = counter.byte_order_marks(
+    scorer.byte_order_marks = scorer.counter.byte_order_marks(
         gold if gold_as_sentences is None else None, pred, encoding, pred_encoding
     )
-    if kernel is not None and normalizer is None and hasher is not None:
-        gold_rest, pred_rest = scorer.add_files(gold, pred, encoding, pred_encoding, hasher)
-    else:
-        gold_rest, pred_rest = [], []
-        batches = paired_batches(
-            hashed_blocks(iter_line_blocks(gold, encoding=encoding), hasher)
-            if hasher is not None
-            else sentence_blocks(gold_as_sentences or (), sentence_digest),
-            iter_line_blocks(pred, encoding=pred_encoding),
-        )
-        for gold_lines, pred_lines, gold_left, pred_left in batches:
-            if gold_lines:
-                scorer.add_lines(gold_lines, pred_lines)
-            gold_rest, pred_rest = gold_left or gold_rest, pred_left or pred_rest
-    # Every line counts (empty ones too); empty lines at the end are not compared.
-    totals = (scorer.line_no + len(gold_rest), scorer.line_no + len(pred_rest))
+    job = ScoringJob(gold, pred, encoding, pred_encoding, gold_as_sentences, scorer)
+    counted = (count or count_in_process)(job)
+    names = (display_name(gold), display_name(pred))
     warnings = scorer.add_rest(
-        gold_rest,
-        pred_rest,
-        totals,
-        (gold_name, pred_name),
+        counted.gold_rest,
+        counted.pred_rest,
+        counted.totals,
+        names,
         allow_line_mismatch=allow_line_mismatch,
     )
-    scorer.check_strict(gold_name, pred_name)
+    scorer.check_strict(*names)
     # Whatever the gold is (a file, a corpus, standard input): its first lines as read.
-    warnings += scorer.input_warnings(gold_name, pred_name)
+    warnings += scorer.input_warnings(*names)
     signature = Signature(
         method=method,
-        gold=hasher.hexdigest() if hasher is not None else sentence_digest.hexdigest(),
-        dictionary=dictionary.checksum if dictionary is not None else None,
+        gold=counted.gold_checksum,
+        dictionary=words.checksum if words is not None else None,
         normalization=normalizer.name if normalizer is not None else "none",
         beta=beta,
     )

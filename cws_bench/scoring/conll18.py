@@ -43,13 +43,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cws_bench.errors import (
-    CorpusFormatError,
-    CwsBenchError,
-    Fix,
-    TextMismatchError,
-    UnknownFormatError,
-)
+from cws_bench.errors import CorpusFormatError, TextMismatchError
 from cws_bench.text.io import PathLike, display_name, iter_line_blocks
 
 __all__ = [
@@ -143,6 +137,10 @@ class Conll18Result:
     sentences: UDScore
     words: UDScore
     method: str = "conll18"
+
+    def render(self, fmt: str = "text") -> str:
+        """As :func:`render` prints it (``text`` or ``json``)."""
+        return render(self, fmt)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -495,6 +493,10 @@ def evaluate_files(
     return evaluate(gold_ud, system_ud)
 
 
+FORMATS: tuple[str, ...] = ("text", "json")
+"""What :func:`render` prints."""
+
+
 def render(result: Conll18Result, fmt: str = "text") -> str:
     """The script's verbose table (``text``) or the counts and scores as JSON (``json``).
 
@@ -531,32 +533,3 @@ def _json(result: Conll18Result) -> str:
 
 RENDERERS: dict[str, Callable[[Conll18Result], str]] = {"text": _table, "json": _json}
 """Format -> renderer: what :func:`render` and the ``conll18`` method write."""
-FORMATS: tuple[str, ...] = tuple(RENDERERS)
-
-
-def score_command(
-    gold: PathLike,
-    system: PathLike,
-    fmt: str,
-    encoding: str,
-    system_encoding: str | None,
-    dictionary: str | None,
-    normalize: str,
-) -> str:
-    """What ``cws-bench score --method conll18`` prints.
-
-    Raises:
-        CwsBenchError: an option the CoNLL 2018 evaluation has no use for.
-    """
-    if fmt not in FORMATS:  # before reading the files
-        raise UnknownFormatError(fmt, FORMATS, what="format of the conll18 method")
-    if dictionary or normalize != "none":
-        raise CwsBenchError(
-            "the conll18 method takes no dictionary and no normalisation",
-            "the shared task's script scores words as written; use {0} for "
-            "OOV recall or normalised scores",
-            fixes=(Fix("method", "interval"),),
-        )
-    return render(
-        evaluate_files(gold, system, encoding=encoding, system_encoding=system_encoding), fmt
-    )

@@ -16,8 +16,9 @@ metric (``streaming``) never compare method names:
   only the lines both files have are scored, and its summary block.
 - ``conll18`` (:class:`Conll18Method`): the CoNLL 2018 UD shared task's
   Words score, which scores whole files (spans over the file), not line
-  pairs: it is named here so that every method has one home, and
-  :func:`cws_bench.scoring.conll18.evaluate_files` scores it.
+  pairs: its object scores two whole files (:meth:`Conll18Method.score_whole_files`,
+  through :func:`cws_bench.scoring.conll18.evaluate_files`), which is how
+  ``cws-bench score`` reaches it.
 
 >>> [method.name for method in methods()]
 ['interval', 'sighan', 'conll18']
@@ -34,7 +35,7 @@ import os
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from cws_bench.errors import CwsBenchError
+from cws_bench.errors import CwsBenchError, Fix
 from cws_bench.metrics.units import plural
 from cws_bench.scoring.counts import AdditiveCounts
 from cws_bench.scoring.scores import SegScores
@@ -48,6 +49,7 @@ __all__ = [
     "CountingMethod",
     "IntervalMethod",
     "SighanMethod",
+    "WholeFileResult",
     "get_method",
     "line_methods",
     "methods",
@@ -68,6 +70,12 @@ class WordCounts(Protocol):
 
     @property
     def correct(self) -> int: ...
+
+
+class WholeFileResult(Protocol):
+    """The result of a method that scores whole files (:meth:`CountingMethod.score_whole_files`)."""
+
+    def render(self, fmt: str = "text") -> str: ...
 
 
 class CountingMethod:
@@ -167,6 +175,19 @@ class CountingMethod:
     def missing_predictions_outcome(self, scored_lines: int, gold_rest: Sequence[str]) -> str:
         """What happens to gold lines past the prediction's end, for the warning."""
         return "missing predictions scored as empty lines"
+
+    def score_whole_files(self, gold: PathLike, pred: PathLike, **settings: Any) -> WholeFileResult:
+        """Score two whole files (only a method that does not count line pairs).
+
+        ``settings``: ``fmt``, the format the result will be rendered in (refused here,
+        before any work, when the method has no such rendering); ``encoding`` and
+        ``pred_encoding``; ``dictionary`` and ``normalize``, as ``score_files`` takes
+        them (refused by a method that has no use for them).
+        """
+        raise CwsBenchError(
+            f"the {self.name} method counts pairs of lines",
+            "score it with cws_bench.scoring.score_files",
+        )
 
     def __repr__(self) -> str:
         return f"<counting method {self.name!r}>"
@@ -294,6 +315,36 @@ class Conll18Method(CountingMethod):
 
         score = sentence_words_score(gold_line.split(), pred_line.split())
         return score.correct, score.system, score.gold
+
+    def score_whole_files(self, gold: PathLike, pred: PathLike, **settings: Any) -> WholeFileResult:
+        """The shared task's scores of ``pred`` against the CoNLL-U file ``gold``.
+
+        Raises:
+            CwsBenchError: a format other than text or json, a dictionary, a
+                normalisation (the shared task's script scores words as written).
+        """
+        from cws_bench.defaults import STANDARD_DICTIONARY
+        from cws_bench.scoring.conll18 import FORMATS, evaluate_files
+        from cws_bench.text.normalize import as_normalizer
+
+        fmt = settings.get("fmt", "text")
+        if fmt not in FORMATS:  # before reading the files
+            from cws_bench.errors import UnknownFormatError
+
+            raise UnknownFormatError(fmt, FORMATS, what="format of the conll18 method")
+        dictionary = settings.get("dictionary")
+        normalizer = as_normalizer(settings.get("normalize"))
+        if dictionary not in (None, STANDARD_DICTIONARY) or normalizer is not None:
+            raise CwsBenchError(
+                "the conll18 method takes no dictionary and no normalisation",
+                "the shared task's script scores words as written; use {0} for "
+                "OOV recall or normalised scores",
+                fixes=(Fix("method", "interval"),),
+            )
+        encoding = settings.get("encoding") or "utf-8"
+        return evaluate_files(
+            gold, pred, encoding=encoding, system_encoding=settings.get("pred_encoding")
+        )
 
 
 _REGISTRY: dict[str, CountingMethod] = {}
