@@ -250,8 +250,8 @@ def alpha_option(default: float | None, help: str) -> Callable[[F], F]:
 
 def correction_option(default: str | None, help: str) -> Callable[[F], F]:
     """``--correction``: the multiple-comparison correction of the paired tests (holm,
-    bonferroni, fdr_bh, maxt or none: :data:`~cws_bench.metrics.significance.CORRECTIONS`)."""
-    from cws_bench.metrics.significance import CORRECTIONS
+    bonferroni, fdr_bh, maxt or none: :data:`~cws_bench.metrics.defaults.CORRECTIONS`)."""
+    from cws_bench.metrics.defaults import CORRECTIONS
 
     return click.option(
         "--correction",

@@ -38,3 +38,9 @@ TESTS = ("bootstrap", "permutation")
 
 DEFAULT_TEST = "bootstrap"
 """The paired test when not told."""
+
+
+CORRECTIONS = ("holm", "bonferroni", "fdr_bh", "maxt", "none")
+"""The corrections :func:`~cws_bench.metrics.significance.adjust_p_values` knows
+(statsmodels' ``multipletests`` names, and ``maxt``: Westfall & Young's step-down max-T,
+which needs the tests' null distributions)."""

@@ -55,6 +55,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from cws_bench.metrics.defaults import (
+    CORRECTIONS,
     DEFAULT_ALPHA,
     DEFAULT_CONFIDENCE,
     DEFAULT_RESAMPLES,
@@ -833,10 +834,6 @@ class SharedResamples:
 
 # ---------------------------------------------------------------------------
 # Multiple comparisons
-
-CORRECTIONS = ("holm", "bonferroni", "fdr_bh", "maxt", "none")
-"""The corrections :func:`adjust_p_values` knows (statsmodels' ``multipletests`` names, and
-``maxt``: Westfall & Young's step-down max-T, which needs the tests' null distributions)."""
 
 
 def adjust_p_values(

@@ -654,7 +654,7 @@ def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffCo
         )
     except (TypeError, ValueError) as e:
         raise CwsBenchError(f"{source}: {e}") from e
-    from cws_bench.metrics.significance import CORRECTIONS
+    from cws_bench.metrics.defaults import CORRECTIONS
 
     if config.correction not in CORRECTIONS:
         raise CwsBenchError(

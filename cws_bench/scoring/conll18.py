@@ -43,7 +43,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cws_bench.errors import CorpusFormatError, TextMismatchError
+from cws_bench.errors import CorpusFormatError, TextMismatchError, UnknownFormatError
 from cws_bench.text.io import PathLike, display_name, iter_line_blocks
 
 __all__ = [
