@@ -326,19 +326,26 @@ def beta_option(help: str) -> Callable[[F], F]:
 
 
 def parse_option(text: str) -> tuple[str, Any]:
-    """``KEY=VALUE`` -> (key, value); the value is read as JSON when it is JSON, else kept as text.
+    """``KEY=VALUE`` -> (key, value); the value is read as JSON when it is JSON and reads
+    back as written (``1.10`` stays text: a version is no number), else kept as text; the
+    adapter's declaration converts text to the option's type.
 
     >>> parse_option("keep_runs=false"), parse_option("timeout=30"), parse_option("command=seg -x")
     (('keep_runs', False), ('timeout', 30), ('command', 'seg -x'))
+    >>> parse_option("version=1.10"), parse_option("version=1.0")
+    (('version', '1.10'), ('version', 1.0))
     """
     key, equals, value = text.partition("=")
     key = key.strip().replace("-", "_")
     if not equals or not key:
         raise click.BadParameter(f"{text!r}: expected KEY=VALUE", param_hint="-O/--option")
     try:
-        return key, json.loads(value)
+        decoded = json.loads(value)
     except json.JSONDecodeError:
         return key, value
+    if isinstance(decoded, float) and json.dumps(decoded) != value.strip():
+        return key, value
+    return key, decoded
 
 
 def raw_options_option(help: str) -> Callable[[F], F]:

@@ -223,6 +223,8 @@ def _converted(value: Any, hint: Any) -> Any:
                 return member(value)
         if member is str and isinstance(value, os.PathLike):
             return os.fspath(value)
+        if member is str and isinstance(value, int | float) and not isinstance(value, bool):
+            return str(value)  # a version or a name read as a number from -O or TOML
     raise ValueError(value)
 
 
