@@ -654,6 +654,13 @@ def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffCo
         )
     except (TypeError, ValueError) as e:
         raise CwsBenchError(f"{source}: {e}") from e
+    _check_choices(config, source)
+    return config
+
+
+def _check_choices(config: BakeoffConfig, source: str) -> None:
+    """The settings that name one of a few choices: the correction, the counting method
+    (the run's and each corpus'), the paired test."""
     from cws_bench.metrics.defaults import CORRECTIONS
 
     if config.correction not in CORRECTIONS:
@@ -672,7 +679,6 @@ def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffCo
             "bootstrap (the paired bootstrap) is the default; permutation is approximate "
             "randomization",
         )
-    return config
 
 
 def _check_method(method: str, source: str) -> None:
