@@ -24,12 +24,14 @@ if TYPE_CHECKING:
     from cws_bench.run.audit import AuditSegmenter
     from cws_bench.run.executors import ExecutorSettings
 
-__all__ = ["audit"]
+__all__ = ["audit", "segmenter_specs"]
 
 
-def _segmenters(
+def segmenter_specs(
     names: str | None, raw_options: tuple[str, ...], config: str | None
 ) -> list[AuditSegmenter]:
+    """The segmenters of ``--segmenters A,B``, ``-O NAME.KEY=VALUE`` and ``--config FILE``
+    (audit's, and ``metrics sensitivity``'s tokenizers)."""
     from cws_bench.run.audit import AuditSegmenter
 
     found: list[AuditSegmenter] = []
@@ -174,7 +176,7 @@ def audit(
     from cws_bench.run.audit import AuditSettings, resolve_texts
     from cws_bench.run.audit import audit as run_audit
 
-    segmenters = _segmenters(names, raw_options, config)
+    segmenters = segmenter_specs(names, raw_options, config)
     settings = AuditSettings(
         seed=seed,
         resamples=resamples,

@@ -1,7 +1,8 @@
 """``cws-bench metrics``: the general metrics on your own files, one subcommand per module.
 
 ``classification``, ``generation``, ``ranking``, ``impurity`` and
-``throughput`` are named after :mod:`cws_bench.metrics`' modules;
+``throughput`` are named after :mod:`cws_bench.metrics`' modules; ``sensitivity``
+scores systems under several tokenizers (:mod:`cws_bench.segmenters.sensitivity`);
 ``classify`` stays as an alias of ``classification``.
 """
 
@@ -233,7 +234,7 @@ def _check_generation_metrics(
     callback=_check_generation_metrics,
     help="Comma-separated: em (exact match), f1 (token P/R/F1), bleu, rouge (ROUGE-1/2/L), "
     "rouge-w, rouge-s, rouge-su (gap 4), rouge-lsum, weighted (weighted token P/R/F1: "
-    "needs --weights).",
+    "needs --weights), cider (CIDEr-D, as pycocoevalcap).",
 )
 @click.option(
     "--multi-reference",
@@ -328,6 +329,92 @@ def generation(
     print_warnings(f"tokenizer {name} skipped: {reason}" for name, reason in table.skipped.items())
     rendered = table.render(fmt, pred=pred, references=len(refs), scale=scale, digits=digits)
     write_output(rendered, output)
+
+
+@metrics.command()
+@click.option(
+    "--ref",
+    "-r",
+    "refs",
+    multiple=True,
+    required=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="A reference file, line i a reference of line i of every --pred (repeat for several).",
+)
+@click.option(
+    "--pred",
+    "-p",
+    "preds",
+    multiple=True,
+    required=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="A system's outputs, one text a line (repeat for each system; two or more show "
+    "whether their order flips).",
+)
+@click.option(
+    "-s",
+    "--segmenters",
+    "names",
+    metavar="A,B,...",
+    default=None,
+    help="The tokenizers: char and segmenter names, comma-separated [default: char and every "
+    "installed segmenter that needs no option].",
+)
+@click.option(
+    "-O",
+    "--option",
+    "raw_options",
+    multiple=True,
+    metavar="SEGMENTER.KEY=VALUE",
+    help="An option of one segmenter (repeatable): -O fmm.lexicon=words.txt.",
+)
+@table_format_option
+@encoding_option
+@units_options
+def sensitivity(
+    refs: tuple[str, ...],
+    preds: tuple[str, ...],
+    names: str | None,
+    raw_options: tuple[str, ...],
+    fmt: str,
+    encoding: str,
+    output: str,
+    scale: str | None,
+    digits: int | None,
+) -> None:
+    """How much of a BLEU gap is the segmenter's: BLEU, ROUGE-L, CIDEr-D and token F1 of
+    each --pred under each tokenizer, their range, and whether two systems' order flips.
+
+    One text per line; line i of each --ref file is a reference for line i of each
+    --pred. The systems are named by their files.
+
+    \b
+    Example:
+        cws-bench metrics sensitivity -r refs.txt -p a.txt -p b.txt
+        cws-bench metrics sensitivity -r refs.txt -p a.txt -p b.txt -s char,jieba,pkuseg
+    """
+    import os
+
+    from cws_bench.cli.audit import segmenter_specs
+    from cws_bench.segmenters.sensitivity import metric_sensitivity
+    from cws_bench.segmenters.tokenizers import get_tokenizer
+    from cws_bench.text.metric_files import read_generation_files
+
+    systems: dict[str, list[str]] = {}
+    references: list[list[str]] = []
+    for path in preds:
+        outputs, references = read_generation_files(path, refs, encoding=encoding)
+        label = os.path.basename(path)
+        systems[label if label not in systems else path] = outputs
+    tokenizers = None
+    if names is not None or raw_options:
+        tokenizers = [
+            get_tokenizer(s.name, **s.options) for s in segmenter_specs(names, raw_options, None)
+        ]
+    with collected_warnings():
+        found = metric_sensitivity(systems, references, tokenizers=tokenizers)
+    print_warnings(f"tokenizer {name} skipped: {reason}" for name, reason in found.skipped.items())
+    write_output(found.render(fmt, scale=scale, digits=digits), output)
 
 
 # ---------------------------------------------------------------------------

@@ -26,9 +26,13 @@ Sources of the definitions:
   its Python port, and py-rouge; rougeLsum as rouge-score computes it.
 - Weighted token precision, recall and F1: the token scores with a weight
   per token (IDF, say), clipped or in the unclipped membership form.
+- CIDEr-D: Vedantam et al. (2015), computed as pycocoevalcap's CiderScorer
+  does (TF-IDF n-grams 1-4 with the IDF over the items, clipped, a Gaussian
+  length penalty, times 10); the corpus score is the mean over items.
 - Perplexity: ``base ** (-mean log-probability)``.
 
-Scores are fractions in [0, 1] (sacrebleu prints BLEU times 100).
+Scores are fractions in [0, 1] (sacrebleu prints BLEU times 100) but CIDEr-D, on
+pycocoevalcap's scale (0 to 10; papers print it times 100).
 """
 
 from __future__ import annotations
@@ -60,6 +64,7 @@ __all__ = [
     "TokenScores",
     "bleu_from_statistics",
     "bleu_statistics",
+    "cider_d",
     "corpus_bleu",
     "exact_match",
     "generation_scores_from_tokens",
@@ -83,6 +88,9 @@ __all__ = [
 ]
 
 Tokens = Sequence[str]
+
+CIDER_ORDER = 4
+"""The longest n-gram of CIDEr-D (pycocoevalcap's ``n``)."""
 
 
 def _tokens(tokens: Tokens, name: str = "prediction") -> list[str]:
@@ -1116,6 +1124,84 @@ def rouge_lsum(
 
 
 # ---------------------------------------------------------------------------
+# CIDEr-D
+
+
+def _cider_vector(
+    counts: Counter[tuple[str, ...]], document_frequency: Counter[tuple[str, ...]], log_items: float
+) -> tuple[list[dict[tuple[str, ...], float]], list[float], int]:
+    """TF-IDF weights of the n-grams by order, each order's norm, and the length (the
+    count of bigrams, as pycocoevalcap counts it)."""
+    vectors: list[dict[tuple[str, ...], float]] = [{} for _ in range(CIDER_ORDER)]
+    norms = [0.0] * CIDER_ORDER
+    length = 0
+    for ngram, count in counts.items():
+        order = len(ngram) - 1
+        weight = count * (log_items - math.log(max(1.0, document_frequency[ngram])))
+        vectors[order][ngram] = weight
+        norms[order] += weight * weight
+        if order == 1:
+            length += count
+    return vectors, [math.sqrt(n) for n in norms], length
+
+
+def cider_d(
+    predictions: Sequence[Tokens],
+    references: Sequence[Sequence[Tokens]],
+    *,
+    sigma: float = 6.0,
+) -> list[float]:
+    """CIDEr-D of each prediction (Vedantam et al. 2015), as pycocoevalcap's CiderScorer.
+
+    Per n-gram order 1 to 4: the cosine of the TF-IDF vectors of prediction and
+    reference, the prediction's weights clipped to the reference's, times a Gaussian
+    penalty on the length difference (``exp(-δ² / 2σ²)``, δ the difference of their
+    bigram counts, as pycocoevalcap counts length); averaged over the orders and the
+    references, times 10. The IDF is over the items: ``log(items) - log(df)``, ``df``
+    the number of items whose references hold the n-gram, so a score depends on the
+    whole corpus (its mean is the corpus score).
+
+    Raises:
+        ValueError: different numbers of predictions and reference lists, or an item
+            without reference.
+
+    Example:
+        >>> scores = cider_d([["a", "cat"], ["a", "dog"]], [[["a", "cat"]], [["one", "dog"]]])
+        >>> [round(s, 4) for s in scores]
+        [5.0, 1.25]
+    """
+    if len(predictions) != len(references):
+        raise ValueError(
+            f"{plural(len(predictions), 'prediction')} but "
+            f"{plural(len(references), 'reference list')}"
+        )
+    preds = [_all_ngrams(_tokens(p), CIDER_ORDER) for p in predictions]
+    refs = [[_all_ngrams(ref, CIDER_ORDER) for ref in _references(r)] for r in references]
+    document_frequency: Counter[tuple[str, ...]] = Counter()
+    for item in refs:
+        document_frequency.update({ngram for ref in item for ngram in ref})
+    log_items = math.log(len(refs)) if refs else 0.0
+    scores = []
+    for pred, item in zip(preds, refs):
+        vector, norm, length = _cider_vector(pred, document_frequency, log_items)
+        total = 0.0
+        for ref in item:
+            ref_vector, ref_norm, ref_length = _cider_vector(ref, document_frequency, log_items)
+            penalty = math.exp(-((length - ref_length) ** 2) / (2 * sigma**2))
+            for order in range(CIDER_ORDER):
+                value = sum(
+                    min(weight, ref_vector[order].get(ngram, 0.0))
+                    * ref_vector[order].get(ngram, 0.0)
+                    for ngram, weight in vector[order].items()
+                )
+                if norm[order] != 0 and ref_norm[order] != 0:
+                    value /= norm[order] * ref_norm[order]
+                total += value * penalty
+        scores.append(10.0 * total / CIDER_ORDER / len(item))
+    return scores
+
+
+# ---------------------------------------------------------------------------
 # Perplexity
 
 
@@ -1161,6 +1247,7 @@ METRICS: dict[str, tuple[str, ...]] = {
     "rouge-su": ("rougeSU",),
     "rouge-lsum": ("rougeLsum",),
     "weighted": ("weighted_precision", "weighted_recall", "weighted_f1"),
+    "cider": ("cider",),
 }
 """Metric groups of :func:`generation_scores` and the score fields each fills."""
 
@@ -1213,6 +1300,7 @@ class GenerationScores:
     weighted_precision: float | None = None
     weighted_recall: float | None = None
     weighted_f1: float | None = None
+    cider: float | None = None  # CIDEr-D on pycocoevalcap's scale (10 x the mean cosine)
     bleu_details: BleuScore | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -1329,6 +1417,8 @@ def generation_scores_from_tokens(
             [weighted_token_recall(p, r, **options) for p, r in pairs]
         )
         fields["weighted_f1"] = _mean([weighted_token_f1(p, r, **options) for p, r in pairs])
+    if "cider" in chosen:
+        fields["cider"] = _mean(cider_d(preds, refs))
     return GenerationScores(
         tokenizer=tokenizer,
         items=len(preds),

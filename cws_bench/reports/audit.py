@@ -74,16 +74,27 @@ def _matrix(result: Mapping[str, Any], key: str) -> dict[tuple[str, str], Mappin
 
 def audit_markdown(result: Mapping[str, Any]) -> str:
     """The audit as Markdown: agreement, consensus, consistency, robustness, sample."""
-    labels = _labels(result)
+    lines = [
+        *_heading_md(result),
+        *_agreement_md(result),
+        *_consensus_md(result),
+        *_consistency_md(result["consistency"]),
+        *_robustness_md(result["robustness"]),
+        *_annotation_md(result["annotation"]),
+        *_footer_md(result),
+    ]
+    return "\n".join(lines)
+
+
+def _heading_md(result: Mapping[str, Any]) -> list[str]:
     agreement = result["agreement"]
-    cells = _matrix(result, "boundary_f1")
     texts = ", ".join(
         f"{t['label']} ({t['sentences']:,} sentences, {t['characters']:,} characters)"
         for t in result["signature"]["texts"]
     )
     settings = result["signature"]["settings"]
     level = f"{100 * settings['confidence']:g}%"
-    lines = [
+    return [
         "# Audit without gold",
         "",
         f"Text: {texts}. Scores in percent, {level} bootstrap intervals over sentences "
@@ -91,39 +102,42 @@ def audit_markdown(result: Mapping[str, Any]) -> str:
         + (f", blocks of {agreement['block']} sentences" if agreement["block"] > 1 else "")
         + ").",
         "",
-        "## Agreement (boundary F of each pair)",
-        "",
     ]
-    rows = []
-    for a in labels:
-        row = [a]
-        for b in labels:
-            row.append(
-                "—"
-                if a == b
-                else _with_interval(cells[a, b]["boundary_f1"], cells[a, b]["boundary_f1_interval"])
-            )
-        rows.append(row)
-    lines += _table(["", *labels], rows)
-    lines += ["", "Word F of each pair:", ""]
+
+
+def _pair_table(result: Mapping[str, Any], key: str) -> list[str]:
+    """The matrix of ``key`` (``boundary_f1`` or ``word_f1``) of every pair, with intervals."""
+    labels = _labels(result)
+    cells = _matrix(result, key)
     rows = [
         [
             a,
             *(
-                "—"
-                if a == b
-                else _with_interval(cells[a, b]["word_f1"], cells[a, b]["word_f1_interval"])
+                "—" if a == b else _with_interval(cells[a, b][key], cells[a, b][f"{key}_interval"])
                 for b in labels
             ),
         ]
         for a in labels
     ]
-    lines += _table(["", *labels], rows)
-    agree = agreement["all_agree"]
+    return _table(["", *labels], rows)
+
+
+def _agreement_md(result: Mapping[str, Any]) -> list[str]:
+    lines = ["## Agreement (boundary F of each pair)", ""]
+    lines += _pair_table(result, "boundary_f1")
+    lines += ["", "Word F of each pair:", ""]
+    lines += _pair_table(result, "word_f1")
+    agree = result["agreement"]["all_agree"]
     lines += [
         "",
         f"All segmenters agree on {agree['sentences']:,} of {result['sentences']:,} sentences: "
         f"{_with_interval(agree['share'], agree)}.",
+    ]
+    return lines
+
+
+def _consensus_md(result: Mapping[str, Any]) -> list[str]:
+    lines = [
         "",
         "## Agreement with the consensus",
         "",
@@ -139,11 +153,14 @@ def audit_markdown(result: Mapping[str, Any]) -> str:
                 _with_interval(c["boundary_f1"], c["boundary_f1_interval"]),
                 _with_interval(c["word_f1"], c["word_f1_interval"]),
             ]
-            for c in agreement["consensus"]
+            for c in result["agreement"]["consensus"]
         ],
     )
-    consistency = result["consistency"]
-    lines += [
+    return lines
+
+
+def _consistency_md(consistency: Mapping[str, Any]) -> list[str]:
+    lines = [
         "",
         "## Consistency",
         "",
@@ -183,8 +200,11 @@ def audit_markdown(result: Mapping[str, Any]) -> str:
                 for t in entry["top"]
             ],
         )
-    robustness = result["robustness"]
-    lines += [
+    return lines
+
+
+def _robustness_md(robustness: Mapping[str, Any]) -> list[str]:
+    lines = [
         "",
         "## Robustness (flip rate under meaning-preserving changes)",
         "",
@@ -205,9 +225,11 @@ def audit_markdown(result: Mapping[str, Any]) -> str:
             for r in robustness["rates"]
         ],
     )
-    lines += [*(f"\nNote: {note}" for note in robustness["notes"])]
-    annotation = result["annotation"]
-    lines += [
+    return [*lines, *(f"\nNote: {note}" for note in robustness["notes"])]
+
+
+def _annotation_md(annotation: Mapping[str, Any]) -> list[str]:
+    lines = [
         "",
         "## Where to look",
         "",
@@ -217,12 +239,15 @@ def audit_markdown(result: Mapping[str, Any]) -> str:
         "`cws-bench score gold.txt SEGMENTER.txt --confidence`.",
         "",
     ]
-    lines += _table(
+    return lines + _table(
         ["contested share", "disagreeing sentences", "sampled"],
         [[s["stratum"], f"{s['disagreeing']:,}", s["sampled"]] for s in annotation["strata"]],
     )
+
+
+def _footer_md(result: Mapping[str, Any]) -> list[str]:
     timing = result["timing"]
-    lines += [
+    return [
         "",
         f"Time: segmenters {timing['segment_s']:.2f} s inside segment() "
         f"({timing['cached_outputs']} outputs from the cache); the audit's own pass "
@@ -231,7 +256,6 @@ def audit_markdown(result: Mapping[str, Any]) -> str:
         f"Signature: `{signature_line(result)}`",
         "",
     ]
-    return "\n".join(lines)
 
 
 def agreement_csv(result: Mapping[str, Any]) -> str:

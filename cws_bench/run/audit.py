@@ -297,6 +297,272 @@ def _score(totals: list[int] | None) -> tuple[float, float]:
     return scores.boundary_f1, scores.f1
 
 
+def _pair_scores(
+    totals: list[int] | None, base: int, interval: Callable[[Sequence[int]], dict[str, Any]]
+) -> dict[str, Any]:
+    """Boundary and word F of summed totals, with intervals from the rows' columns at
+    ``base`` (the six agreement columns of one pair)."""
+    boundary_f1, word_f1 = _score(totals)
+    return {
+        "boundary_f1": boundary_f1,
+        "boundary_f1_interval": interval([base + 3, base + 4, base + 5]),
+        "word_f1": word_f1,
+        "word_f1_interval": interval([base, base + 1, base + 2]),
+    }
+
+
+class _Pass:
+    """The one pass over the outputs in lockstep: additive counts and bounded samples only.
+
+    Each sentence's row holds six agreement columns per pair, six per segmenter against
+    the consensus, then (all agree, 1).
+    """
+
+    def __init__(self, labels: list[str], settings: AuditSettings, tracker: Any) -> None:
+        from cws_bench.analysis.agreement import STRATA, BlockRows, StratifiedSample
+
+        self.labels = labels
+        self.settings = settings
+        self.tracker = tracker
+        self.pairs = [(i, j) for i in range(len(labels)) for j in range(i + 1, len(labels))]
+        self.width = WORD_COLUMNS * (len(self.pairs) + len(labels)) + 2
+        self.rows = BlockRows(self.width, cap=settings.row_cap)
+        self.pair_totals: list[list[int] | None] = [None] * len(self.pairs)
+        self.consensus_totals: list[list[int] | None] = [None] * len(labels)
+        per_stratum = max(1, settings.sample // len(STRATA))
+        self.sample = StratifiedSample(len(STRATA), per_stratum, seed=settings.seed)
+        self.perturb_pool = StratifiedSample(1, settings.perturb_sentences, seed=settings.seed + 1)
+        self.sentences = self.characters = self.agreeing = 0
+
+    def read_text(self, text: AuditText, row: Sequence[Path]) -> dict[str, Any]:
+        """Add one text's outputs; its facts for the signature."""
+        line_no = 0
+        text_sentences = text_characters = 0
+        for batch in _batches(row, text.label):
+            split, votes, counted = self._score_batch(batch)
+            for offset, line_tuple in enumerate(batch):
+                line_no += 1
+                added = self._add_sentence(
+                    text.label,
+                    line_no,
+                    line_tuple,
+                    split[offset],
+                    votes[offset],
+                    [lines[offset] for lines in counted],
+                )
+                if added:
+                    text_sentences += 1
+                    text_characters += added
+        return {
+            "label": text.label,
+            "path": text.path,
+            "checksum": _checksum(text.path),
+            "lines": line_no,
+            "sentences": text_sentences,
+            "characters": text_characters,
+        }
+
+    def _score_batch(
+        self, batch: list[tuple[str, ...]]
+    ) -> tuple[list[list[list[str]]], list[str], list[list[tuple[int, ...]]]]:
+        """The batch's words, consensus lines, and each line's agreement columns (of each
+        pair, then of each segmenter against the consensus); the totals added up."""
+        from cws_bench.analysis.agreement import consensus
+
+        columns = list(zip(*batch))
+        split = [[line.split(" ") if line else [] for line in lines] for lines in batch]
+        votes = [" ".join(consensus(words)) if words[0] else "" for words in split]
+        counted = []
+        for p, (i, j) in enumerate(self.pairs):
+            totals, lines = _pair_rows(list(columns[i]), list(columns[j]))
+            self.pair_totals[p] = _add_totals(self.pair_totals[p], totals)
+            counted.append(lines)
+        for k in range(len(self.labels)):
+            totals, lines = _pair_rows(votes, list(columns[k]))
+            self.consensus_totals[k] = _add_totals(self.consensus_totals[k], totals)
+            counted.append(lines)
+        return split, votes, counted
+
+    def _add_sentence(
+        self,
+        label: str,
+        line_no: int,
+        line_tuple: tuple[str, ...],
+        words: list[list[str]],
+        vote: str,
+        counted: list[tuple[int, ...]],
+    ) -> int:
+        """Add one line (every segmenter's words of it); its characters (0: an empty line,
+        not a sentence)."""
+        from cws_bench.analysis.agreement import contested_share, stratum
+
+        text_str = "".join(words[0])
+        if not text_str:
+            return 0
+        same = all(w == words[0] for w in words[1:])
+        self.sentences += 1
+        self.characters += len(text_str)
+        self.agreeing += same
+        row_values: list[int] = []
+        for columns in counted:
+            row_values.extend(columns)
+        row_values += (int(same), 1)
+        self.rows.add(row_values)
+        self.tracker.add(line_no, text_str, words)
+        self.perturb_pool.offer(0, (label, line_no, text_str, line_tuple))
+        if not same:
+            share = contested_share(words)
+            where = stratum(share)
+            if where is not None:
+                self.sample.offer(where, (share, label, line_no, vote, line_tuple))
+        return len(text_str)
+
+    def agreement(self) -> dict[str, Any]:
+        """The pairwise matrix, agreement with the consensus and the share of sentences on
+        which all agree, each with its bootstrap interval (one draw of resamples for all:
+        the same sentences)."""
+        from cws_bench.metrics.significance import (
+            SharedResamples,
+            fscore_statistic,
+            ratio_statistic,
+        )
+
+        settings, labels = self.settings, self.labels
+        shared = SharedResamples(
+            [self.rows.array()], n_resamples=settings.resamples, seed=settings.seed
+        )
+
+        def interval(columns: Sequence[int]) -> dict[str, Any]:
+            correct, predicted, actual = columns
+            statistic = fscore_statistic(
+                true_positives=correct, predicted_positives=predicted, actual_positives=actual
+            )
+            found = shared.interval(0, statistic, confidence=settings.confidence)
+            return {"low": found.low, "high": found.high}
+
+        matrix = [
+            {
+                "a": labels[i],
+                "b": labels[j],
+                **_pair_scores(self.pair_totals[p], WORD_COLUMNS * p, interval),
+            }
+            for p, (i, j) in enumerate(self.pairs)
+        ]
+        with_consensus = [
+            {
+                "segmenter": label,
+                **_pair_scores(
+                    self.consensus_totals[k], WORD_COLUMNS * (len(self.pairs) + k), interval
+                ),
+            }
+            for k, label in enumerate(labels)
+        ]
+        agree = shared.interval(
+            0, ratio_statistic(self.width - 2, self.width - 1), confidence=settings.confidence
+        )
+        return {
+            "pairs": matrix,
+            "all_agree": {
+                "sentences": self.agreeing,
+                "share": agree.estimate,
+                "low": agree.low,
+                "high": agree.high,
+            },
+            "consensus": with_consensus,
+            "block": self.rows.block,
+        }
+
+
+def _check_audit(
+    texts: Sequence[AuditText], segmenters: Sequence[AuditSegmenter]
+) -> list[dict[str, Any]]:
+    """The segmenters' identities, once the arguments are checked (before any work)."""
+    labels = [s.label for s in segmenters]
+    if len(segmenters) < 2:
+        raise CwsBenchError("an audit needs at least two segmenters", "name two or more")
+    if len(set(labels)) != len(labels):
+        raise CwsBenchError(f"segmenter labels repeat: {', '.join(labels)}", "label each once")
+    if not texts:
+        raise CwsBenchError("no text to audit", "name a file, a glob or a corpus")
+    return [_identity(s) for s in segmenters]  # an unknown name fails before any work
+
+
+def _segment_texts(
+    texts: Sequence[AuditText],
+    segmenters: Sequence[AuditSegmenter],
+    root: Path,
+    executor: Executor | None,
+    batch_size: int,
+    timing: _Timing,
+    say: Callable[[str], None],
+) -> list[list[Path]]:
+    """Each text segmented by each segmenter (or found in the cache): the outputs, a row
+    per text."""
+    outputs: list[list[Path]] = []
+    for index, text in enumerate(texts):
+        row = []
+        for segmenter in segmenters:
+            target = root / "segmented" / segmenter.label / f"{index + 1}.txt"
+            say(f"segmenting {text.label} with {segmenter.label}")
+            _segment(segmenter, text.path, target, executor, batch_size, timing)
+            row.append(target)
+        outputs.append(row)
+    return outputs
+
+
+def _count_strings(outputs: list[list[Path]], settings: AuditSettings) -> Any:
+    """The first pass: the strings some segmenter produced, for the consistency check."""
+    from cws_bench.analysis.consistency import CandidateCounter
+
+    counter = CandidateCounter(cap=settings.strings, max_length=settings.max_length)
+    for row in outputs:
+        for path in row:
+            for line in _read_lines(path):
+                counter.add(line.split(" "))
+    return counter
+
+
+def _consistency_result(
+    counter: Any, tracker: Any, labels: list[str], settings: AuditSettings
+) -> dict[str, Any]:
+    return {
+        "tracked_strings": len(counter.strings()),
+        "pruned": counter.pruned,
+        "max_length": settings.max_length,
+        "segmenters": [
+            {
+                "segmenter": label,
+                "bands": tracker.bands(label),
+                "top": [e.to_dict() for e in tracker.inconsistent(label)[: settings.top]],
+            }
+            for label in labels
+        ],
+    }
+
+
+def _timing_result(
+    timing: _Timing, characters: int, audit_s: float, started: float
+) -> dict[str, Any]:
+    return {
+        "segment_s": timing.segment_s,
+        "segment_wall_s": timing.wall_s,
+        "segmented_characters": timing.characters,
+        "cached_outputs": timing.cached,
+        "segmenters": [
+            {
+                "segmenter": label,
+                "segment_s": seconds,
+                "characters": int(chars),
+                "characters_per_second": chars / seconds if seconds > 0 else 0.0,
+            }
+            for label, (seconds, chars) in timing.by_segmenter.items()
+        ],
+        "audit_s": audit_s,
+        "audit_characters_per_second": characters / audit_s if audit_s > 0 else 0.0,
+        "total_s": time.perf_counter() - started,
+    }
+
+
 def audit(
     texts: Sequence[AuditText],
     segmenters: Sequence[AuditSegmenter],
@@ -316,181 +582,36 @@ def audit(
         CwsBenchError: fewer than two segmenters, duplicate labels, no text,
             a segmenter that failed.
     """
-    from cws_bench.analysis.agreement import (
-        STRATA,
-        BlockRows,
-        StratifiedSample,
-        consensus,
-        contested_share,
-        stratum,
-    )
-    from cws_bench.analysis.consistency import CandidateCounter, Consistency
+    from cws_bench.analysis.agreement import STRATA
+    from cws_bench.analysis.consistency import Consistency
 
     settings = settings or AuditSettings()
+    identities = _check_audit(texts, segmenters)
     labels = [s.label for s in segmenters]
-    if len(segmenters) < 2:
-        raise CwsBenchError("an audit needs at least two segmenters", "name two or more")
-    if len(set(labels)) != len(labels):
-        raise CwsBenchError(f"segmenter labels repeat: {', '.join(labels)}", "label each once")
-    if not texts:
-        raise CwsBenchError("no text to audit", "name a file, a glob or a corpus")
-    identities = [_identity(s) for s in segmenters]  # an unknown name fails before any work
     say = progress or (lambda message: None)
     root = Path(folder)
     started = time.perf_counter()
     timing = _Timing()
-    outputs: list[list[Path]] = []
-    for index, text in enumerate(texts):
-        row = []
-        for segmenter in segmenters:
-            target = root / "segmented" / segmenter.label / f"{index + 1}.txt"
-            say(f"segmenting {text.label} with {segmenter.label}")
-            _segment(segmenter, text.path, target, executor, batch_size, timing)
-            row.append(target)
-        outputs.append(row)
+    outputs = _segment_texts(texts, segmenters, root, executor, batch_size, timing, say)
 
     audit_started = time.perf_counter()
     say("counting strings")
-    counter = CandidateCounter(cap=settings.strings, max_length=settings.max_length)
-    for row in outputs:
-        for path in row:
-            for line in _read_lines(path):
-                counter.add(line.split(" "))
-    tracker = Consistency(labels, counter.strings())
-
-    pairs = [(i, j) for i in range(len(labels)) for j in range(i + 1, len(labels))]
-    width = WORD_COLUMNS * (len(pairs) + len(labels)) + 2  # + (all agree, 1)
-    rows = BlockRows(width, cap=settings.row_cap)
-    pair_totals: list[list[int] | None] = [None] * len(pairs)
-    consensus_totals: list[list[int] | None] = [None] * len(labels)
-    per_stratum = max(1, settings.sample // len(STRATA))
-    sample = StratifiedSample(len(STRATA), per_stratum, seed=settings.seed)
-    perturb_pool = StratifiedSample(1, settings.perturb_sentences, seed=settings.seed + 1)
-    sentences = characters = agreeing = 0
+    counter = _count_strings(outputs, settings)
+    state = _Pass(labels, settings, Consistency(labels, counter.strings()))
     text_facts = []
     for text, row in zip(texts, outputs):
         say(f"auditing {text.label}")
-        line_no = 0
-        text_sentences = text_characters = 0
-        for batch in _batches(row, text.label):
-            columns = list(zip(*batch))
-            split = [[line.split(" ") if line else [] for line in lines] for lines in batch]
-            votes = [" ".join(consensus(words)) if words[0] else "" for words in split]
-            counted = []
-            for p, (i, j) in enumerate(pairs):
-                totals, lines = _pair_rows(list(columns[i]), list(columns[j]))
-                pair_totals[p] = _add_totals(pair_totals[p], totals)
-                counted.append(lines)
-            for k in range(len(labels)):
-                totals, lines = _pair_rows(votes, list(columns[k]))
-                consensus_totals[k] = _add_totals(consensus_totals[k], totals)
-                counted.append(lines)
-            for offset, line_tuple in enumerate(batch):
-                line_no += 1
-                words = split[offset]
-                text_str = "".join(words[0])
-                if not text_str:
-                    continue
-                same = all(w == words[0] for w in words[1:])
-                sentences += 1
-                text_sentences += 1
-                characters += len(text_str)
-                text_characters += len(text_str)
-                agreeing += same
-                row_values: list[int] = []
-                for lines in counted:
-                    row_values.extend(lines[offset])
-                row_values += (int(same), 1)
-                rows.add(row_values)
-                tracker.add(line_no, text_str, words)
-                perturb_pool.offer(0, (text.label, line_no, text_str, line_tuple))
-                if not same:
-                    share = contested_share(words)
-                    where = stratum(share)
-                    if where is not None:
-                        item = (share, text.label, line_no, votes[offset], line_tuple)
-                        sample.offer(where, item)
-        text_facts.append(
-            {
-                "label": text.label,
-                "path": text.path,
-                "checksum": _checksum(text.path),
-                "lines": line_no,
-                "sentences": text_sentences,
-                "characters": text_characters,
-            }
-        )
-    if not sentences:
+        text_facts.append(state.read_text(text, row))
+    if not state.sentences:
         raise CwsBenchError("the text holds no sentence", "give a file with some text")
-    from cws_bench.metrics.significance import SharedResamples, fscore_statistic, ratio_statistic
-
-    # One draw of resamples for every interval of the rows (the same sentences).
-    shared = SharedResamples([rows.array()], n_resamples=settings.resamples, seed=settings.seed)
-
-    def interval(columns: Sequence[int]) -> dict[str, Any]:
-        correct, predicted, actual = columns
-        statistic = fscore_statistic(
-            true_positives=correct, predicted_positives=predicted, actual_positives=actual
-        )
-        found = shared.interval(0, statistic, confidence=settings.confidence)
-        return {"low": found.low, "high": found.high}
-
-    matrix = []
-    for p, (i, j) in enumerate(pairs):
-        base = WORD_COLUMNS * p
-        boundary_f1, word_f1 = _score(pair_totals[p])
-        matrix.append(
-            {
-                "a": labels[i],
-                "b": labels[j],
-                "boundary_f1": boundary_f1,
-                "boundary_f1_interval": interval([base + 3, base + 4, base + 5]),
-                "word_f1": word_f1,
-                "word_f1_interval": interval([base, base + 1, base + 2]),
-            }
-        )
-    with_consensus = []
-    for k, label in enumerate(labels):
-        base = WORD_COLUMNS * (len(pairs) + k)
-        boundary_f1, word_f1 = _score(consensus_totals[k])
-        with_consensus.append(
-            {
-                "segmenter": label,
-                "boundary_f1": boundary_f1,
-                "boundary_f1_interval": interval([base + 3, base + 4, base + 5]),
-                "word_f1": word_f1,
-                "word_f1_interval": interval([base, base + 1, base + 2]),
-            }
-        )
-    agree_interval = shared.interval(
-        0, ratio_statistic(width - 2, width - 1), confidence=settings.confidence
-    )
-    all_agree = {
-        "share": agree_interval.estimate,
-        "low": agree_interval.low,
-        "high": agree_interval.high,
-    }
+    agreement = state.agreement()
 
     say("writing the annotation sample")
-    annotation = _write_sample(root / "annotate", labels, sample, STRATA)
+    annotation = _write_sample(root / "annotate", labels, state.sample, STRATA)
     robustness = _robustness(
-        root, segmenters, perturb_pool.items[0], settings, executor, batch_size, timing
+        root, segmenters, state.perturb_pool.items[0], settings, executor, batch_size, timing
     )
     audit_s = time.perf_counter() - audit_started - robustness.pop("segment_wall_s")
-
-    consistency = {
-        "tracked_strings": len(counter.strings()),
-        "pruned": counter.pruned,
-        "max_length": settings.max_length,
-        "segmenters": [
-            {
-                "segmenter": label,
-                "bands": tracker.bands(label),
-                "top": [e.to_dict() for e in tracker.inconsistent(label)[: settings.top]],
-            }
-            for label in labels
-        ],
-    }
     return {
         "signature": {
             "segmenters": identities,
@@ -499,35 +620,13 @@ def audit(
             "tie_rule": "a boundary where exactly half the segmenters cut goes the first "
             "segmenter's way",
         },
-        "sentences": sentences,
-        "characters": characters,
-        "agreement": {
-            "pairs": matrix,
-            "all_agree": {"sentences": agreeing, **all_agree},
-            "consensus": with_consensus,
-            "block": rows.block,
-        },
-        "consistency": consistency,
+        "sentences": state.sentences,
+        "characters": state.characters,
+        "agreement": agreement,
+        "consistency": _consistency_result(counter, state.tracker, labels, settings),
         "robustness": robustness,
         "annotation": annotation,
-        "timing": {
-            "segment_s": timing.segment_s,
-            "segment_wall_s": timing.wall_s,
-            "segmented_characters": timing.characters,
-            "cached_outputs": timing.cached,
-            "segmenters": [
-                {
-                    "segmenter": label,
-                    "segment_s": seconds,
-                    "characters": int(chars),
-                    "characters_per_second": chars / seconds if seconds > 0 else 0.0,
-                }
-                for label, (seconds, chars) in timing.by_segmenter.items()
-            ],
-            "audit_s": audit_s,
-            "audit_characters_per_second": characters / audit_s if audit_s > 0 else 0.0,
-            "total_s": time.perf_counter() - started,
-        },
+        "timing": _timing_result(timing, state.characters, audit_s, started),
     }
 
 

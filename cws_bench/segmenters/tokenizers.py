@@ -35,6 +35,7 @@ __all__ = [
     "Tokenizer",
     "TokenizerComparison",
     "available_tokenizers",
+    "buildable_tokenizers",
     "compare_tokenizers",
     "generation_scores",
     "get_tokenizer",
@@ -166,7 +167,9 @@ def get_tokenizer(
     return Tokenizer(segmenter.name, _from_segmenter(segmenter), segmenter.version)
 
 
-def _buildable_tokenizers() -> tuple[list[Tokenizer], dict[str, str]]:
+def buildable_tokenizers() -> tuple[list[Tokenizer], dict[str, str]]:
+    """``char``, ``space`` and every installed segmenter that builds without options and
+    segments, as tokenizers; the segmenters skipped with the reason."""
     from cws_bench.errors import CwsBenchError
     from cws_bench.segmenters import get_segmenter, list_segmenters
 
@@ -194,7 +197,7 @@ def available_tokenizers() -> tuple[list[str], dict[str, str]]:
     installed and can be built without options (a dictionary segmenter that
     needs a word list, or the ``command`` and ``file`` adapters, are skipped).
     """
-    built, skipped = _buildable_tokenizers()
+    built, skipped = buildable_tokenizers()
     return [tokenizer.name for tokenizer in built], skipped
 
 
@@ -221,7 +224,7 @@ def generation_scores(
             callable (one string to tokens) or a :class:`Tokenizer`.
         metrics: any of :data:`cws_bench.metrics.generation.METRICS` (``em``,
             ``f1``, ``bleu``, ``rouge``, ``rouge-w``, ``rouge-s``,
-            ``rouge-su``, ``rouge-lsum``, ``weighted``).
+            ``rouge-su``, ``rouge-lsum``, ``weighted``, ``cider``).
         multi_reference, weights, clipped: as in
             :func:`cws_bench.metrics.generation.generation_scores_from_tokens`.
 
@@ -383,6 +386,7 @@ SCORE_COLUMNS: tuple[tuple[str, str], ...] = (
     ("weighted_precision", "wP"),
     ("weighted_recall", "wR"),
     ("weighted_f1", "wF1"),
+    ("cider", "CIDEr-D"),
 )
 """(field of GenerationScores, column title) of the generation tables, in order."""
 
@@ -424,7 +428,7 @@ def compare_tokenizers(
     # check the metrics (and their options) before building any segmenter
     generation_scores_from_tokens([], [], metrics=metrics, **options)
     if tokenizers is None:
-        built, skipped = _buildable_tokenizers()
+        built, skipped = buildable_tokenizers()
     else:
         built, skipped = [get_tokenizer(t) for t in tokenizers], {}
     rows = tuple(
