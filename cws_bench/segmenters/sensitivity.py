@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from cws_bench.metrics.formats import Renderable
 from cws_bench.metrics.generation import GenerationScores, generation_scores_from_tokens
 from cws_bench.metrics.tables import csv_table, markdown_table, text_table
 from cws_bench.metrics.units import plural, units
@@ -142,7 +143,7 @@ def metric_sensitivity(
 
 
 @dataclass(frozen=True)
-class MetricSensitivity:
+class MetricSensitivity(Renderable):
     """Systems' scores under several tokenizers: spreads and order flips.
 
     Attributes:
@@ -220,21 +221,29 @@ class MetricSensitivity:
             "skipped": dict(self.skipped),
         }
 
-    def render(self, fmt: str, *, scale: str | None = None, digits: int | None = None) -> str:
-        """``text`` (a table per metric, then the spreads and flips), ``markdown``, ``json``
-        or ``csv`` (one row per metric, system and tokenizer; fractions)."""
-        if fmt == "json":
-            return json.dumps(self.to_dict(), ensure_ascii=False, indent=2)
-        if fmt == "csv":
-            rows = [
-                [m["metric"], s["system"], t, v]
-                for m in self.metrics()
-                for s in m["systems"]
-                for t, v in s["values"].items()
-            ]
-            return csv_table(["metric", "system", "tokenizer", "value"], rows)
-        if fmt not in ("text", "markdown"):
-            raise ValueError(f"unknown format {fmt!r}; choose from text, json, csv, markdown")
+    FORMATS = ("text", "markdown", "json", "csv")
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=2)
+
+    def to_csv(self) -> str:
+        """One row per metric, system and tokenizer; fractions."""
+        rows = [
+            [m["metric"], s["system"], t, v]
+            for m in self.metrics()
+            for s in m["systems"]
+            for t, v in s["values"].items()
+        ]
+        return csv_table(["metric", "system", "tokenizer", "value"], rows)
+
+    def to_text(self, *, scale: str | None = None, digits: int | None = None) -> str:
+        """A table per metric, then the spreads and flips."""
+        return self._tables("text", scale, digits)
+
+    def to_markdown(self, *, scale: str | None = None, digits: int | None = None) -> str:
+        return self._tables("markdown", scale, digits)
+
+    def _tables(self, fmt: str, scale: str | None, digits: int | None) -> str:
         unit = units(scale, digits)
         table = text_table if fmt == "text" else markdown_table
         blocks = [
