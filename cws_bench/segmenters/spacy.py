@@ -69,7 +69,15 @@ def _pkuseg_problem(model: str) -> tuple[str, str] | None:
         os.path.join(os.path.dirname(shipped.origin or ""), "models", "default") if shipped else ""
     )
     where = f"'{folder}' (pkuseg's own)" if os.path.isdir(folder) else "a pkuseg model's folder"
-    return (f"no pkuseg model in {os.path.abspath(model)}", f"pass pkuseg_model = {where}")
+    said = (
+        "its 'default' model, the folder default of the working folder"
+        if model == "default"
+        else "a model folder"
+    )
+    return (
+        f"spacy-pkuseg reads {said}: no pkuseg model in {os.path.abspath(model)}",
+        f"pass pkuseg_model = {where}",
+    )
 
 
 _PKUSEG_NAMED = ("spacy_ontonotes", "medicine", "tourism", "web", "news", "mixed")
