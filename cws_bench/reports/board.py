@@ -207,6 +207,11 @@ class _Board:
 
     token_columns = TOKEN_COLUMNS
 
+    @property
+    def counting(self) -> str:
+        """How the cells were counted (the SIGHAN corpora by the official script's method)."""
+        return fmt.counting(self.result.settings)
+
     def cell(self, segmenter: str, corpus: str) -> BoardCell | None:
         return next(
             (c for c in self.cells if c.pair.segmenter == segmenter and c.pair.corpus == corpus),
@@ -452,6 +457,7 @@ def _json(board: _Board) -> str:
         "name": result.name,
         "created": result.created,
         "method": result.config.get("method", "interval"),
+        "corpus_methods": result.settings.get("corpus_methods") or {},
         "corpora": board.corpora,
         "segmenters": [
             {"name": name, "mean_f1": board.means[name], **board.facts.get(name, {})}
