@@ -186,7 +186,7 @@ def test_metrics_classification_agrees(tmp_path):
 
 
 def test_metrics_generation_agrees(tmp_path):
-    from cws_bench.segmenters.tokenizers import TokenizerComparison, generation_scores
+    from cws_bench.segmenters.as_tokenizers import TokenizerComparison, generation_scores
 
     preds, refs = ["今天天气很好", "我们去公园"], ["今天天气不错", "我们去公园玩"]
     (tmp_path / "p.txt").write_text("\n".join(preds) + "\n", encoding="utf-8")

@@ -21,8 +21,8 @@ from cws_bench.metrics.throughput import ServingMetrics
 from cws_bench.run.comparison import ComparisonReport
 from cws_bench.scoring import RESULT_FORMATS, ScoreResult, score_sentences
 from cws_bench.scoring.conll18 import FORMATS as CONLL18_FORMATS
+from cws_bench.segmenters.as_tokenizers import TokenizerComparison
 from cws_bench.segmenters.registry import render_segmenters
-from cws_bench.segmenters.tokenizers import TokenizerComparison
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = [

@@ -51,12 +51,12 @@ def test_a_comparison_prints_the_commands_table():
 
 def test_metric_reports_print_their_tables():
     from cws_bench.metrics.ranking import evaluate_run
-    from cws_bench.segmenters.tokenizers import generation_scores
+    from cws_bench.segmenters.as_tokenizers import generation_scores
 
     ranking = evaluate_run({"q1": {"d1": 1}}, {"q1": ["d2", "d1"]}, metrics=["map"])
     assert str(ranking) == ranking.to_text()
     assert repr(ranking) == "RankingReport(map=0.5000, queries=1)"
-    from cws_bench.segmenters.tokenizers import TokenizerComparison
+    from cws_bench.segmenters.as_tokenizers import TokenizerComparison
 
     table = TokenizerComparison(rows=(generation_scores(["猫吃鱼"], [["猫吃了鱼"]]),))
     assert str(table) == table.to_text()

@@ -17,7 +17,7 @@ from cws_bench.corpora import get_corpus
 from cws_bench.corpora.stats import corpus_statistics, format_card
 from cws_bench.metrics.ranking import evaluate_run
 from cws_bench.scoring import RESULT_FORMATS, score_files, score_sentences
-from cws_bench.segmenters.tokenizers import TokenizerComparison, generation_scores
+from cws_bench.segmenters.as_tokenizers import TokenizerComparison, generation_scores
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLD = str(ROOT / "corpora" / "sample" / "gold.txt")

@@ -16,8 +16,8 @@ from click.testing import CliRunner
 from cws_bench.cli import cli
 from cws_bench.metrics.generation import cider_d, generation_scores_from_tokens
 from cws_bench.segmenters import get_segmenter
+from cws_bench.segmenters.as_tokenizers import get_tokenizer
 from cws_bench.segmenters.sensitivity import metric_sensitivity
-from cws_bench.segmenters.tokenizers import get_tokenizer
 
 # The worked example: the reference's 研究生命 is cut 研究生/命 by greedy forward maximum
 # matching (研究生 "graduate student" is in the word list), and 今天天气 is cut 今天/天气.

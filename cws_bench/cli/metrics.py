@@ -188,7 +188,7 @@ def _check_generation_metrics(
     ctx: click.Context, param: click.Parameter, value: str | None
 ) -> list[str]:
     from cws_bench.metrics.generation import METRICS
-    from cws_bench.segmenters.tokenizers import DEFAULT_METRICS
+    from cws_bench.segmenters.as_tokenizers import DEFAULT_METRICS
 
     chosen = list(DEFAULT_METRICS) if value is None else _split_list(value)
     unknown = [m for m in chosen if m not in METRICS]
@@ -299,7 +299,7 @@ def generation(
         )
     if not refs or pred is None:
         raise click.UsageError("give --ref REF (one or more) and --pred PRED")
-    from cws_bench.segmenters.tokenizers import (
+    from cws_bench.segmenters.as_tokenizers import (
         TokenizerComparison,
         compare_tokenizers,
         generation_scores,
@@ -396,8 +396,8 @@ def sensitivity(
     import os
 
     from cws_bench.cli.audit import segmenter_specs
+    from cws_bench.segmenters.as_tokenizers import get_tokenizer
     from cws_bench.segmenters.sensitivity import metric_sensitivity
-    from cws_bench.segmenters.tokenizers import get_tokenizer
     from cws_bench.text.metric_files import read_generation_files
 
     systems: dict[str, list[str]] = {}

@@ -4,7 +4,7 @@ Every metric works on tokens, as scikit-learn's take ``y_true`` and
 ``y_pred``: a prediction is a list of tokens, and ``references`` is a list
 of reference token lists (several references are allowed everywhere; wrap a
 single one: ``[reference]``). How text becomes tokens is the caller's
-business and knows about segmentation: :mod:`cws_bench.segmenters.tokenizers` holds
+business and knows about segmentation: :mod:`cws_bench.segmenters.as_tokenizers` holds
 the tokenizers by name (characters, whitespace, any cws-bench segmenter)
 and the text-level ``generation_scores`` and ``compare_tokenizers``.
 
@@ -97,7 +97,7 @@ def _tokens(tokens: Tokens, name: str = "prediction") -> list[str]:
     if isinstance(tokens, str):
         raise ValueError(
             f"{name} must be a list of tokens, not a string; tokenize it first "
-            "(e.g. cws_bench.segmenters.tokenizers.tokenize_characters)"
+            "(e.g. cws_bench.segmenters.as_tokenizers.tokenize_characters)"
         )
     return list(tokens)
 

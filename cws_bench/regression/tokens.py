@@ -3,7 +3,8 @@
 A tokenizer can change its ids while every word boundary stays put (a
 renumbered vocabulary, a changed merge order, a new normalisation), and an
 LLM trained on the old ids then reads different input. So a baseline of a
-segmenter that has token ids (:meth:`cws_bench.segmenters.subword.SubwordSegmenter.token_ids`)
+segmenter that has token ids
+(:meth:`cws_bench.segmenters.llm_tokenizers.SubwordSegmenter.token_ids`)
 stores them for every line of every corpus, and ``check`` fails when any
 line's ids changed, unless the bound allows that many changed lines.
 """

@@ -89,7 +89,7 @@ _STANZA = "cws_bench.segmenters.stanza:StanzaSegmenter"
 _SPACY = "cws_bench.segmenters.spacy:SpacySegmenter"
 _JIAGU = "cws_bench.segmenters.jiagu:JiaguSegmenter"
 _JIEBA_FAST = "cws_bench.segmenters.jieba_fast:JiebaFastSegmenter"
-_SUBWORD = "cws_bench.segmenters.subword:SubwordSegmenter"
+_SUBWORD = "cws_bench.segmenters.llm_tokenizers:SubwordSegmenter"
 
 SEGMENTERS: dict[str, Registered] = {
     "fmm": Registered(
@@ -149,7 +149,7 @@ SEGMENTERS: dict[str, Registered] = {
     "jieba-fast-nohmm": Registered(
         _JIEBA_FAST, {"mode": "default", "hmm": False}, "jieba-fast, default mode with its HMM off"
     ),
-    # The subword tokenizers of LLMs, each token a word (segmenters/subword.py).
+    # The subword tokenizers of LLMs, each token a word (segmenters/llm_tokenizers.py).
     "tokenizer": Registered(_SUBWORD),
     "tokenizer-cl100k": Registered(
         _SUBWORD,

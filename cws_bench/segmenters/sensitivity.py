@@ -4,7 +4,7 @@ the segmenter's.
 Chinese outputs have no spaces, so BLEU, ROUGE-L, CIDEr-D and token F1 are
 computed on tokens some segmenter made. :func:`metric_sensitivity` scores
 the same systems against the same references once per tokenizer (through
-:func:`~cws_bench.segmenters.tokenizers.get_tokenizer` and the suite's
+:func:`~cws_bench.segmenters.as_tokenizers.get_tokenizer` and the suite's
 generation metrics, :func:`~cws_bench.metrics.generation.generation_scores_from_tokens`)
 and reports, per metric, each system's value under each tokenizer, its
 min/max/range, and for each pair of systems the gap under each tokenizer and
@@ -24,7 +24,7 @@ from cws_bench.metrics.formats import Renderable
 from cws_bench.metrics.generation import GenerationScores, generation_scores_from_tokens
 from cws_bench.metrics.tables import csv_table, markdown_table, text_table
 from cws_bench.metrics.units import plural, units
-from cws_bench.segmenters.tokenizers import (
+from cws_bench.segmenters.as_tokenizers import (
     SegmenterLike,
     Tokenizer,
     buildable_tokenizers,
@@ -97,7 +97,7 @@ def metric_sensitivity(
         systems: name -> one output text per item (every system the same items).
         references: per item, its reference texts (one or more).
         tokenizers: names (``char``, a segmenter), segmenters, callables or
-            :class:`~cws_bench.segmenters.tokenizers.Tokenizer`; default
+            :class:`~cws_bench.segmenters.as_tokenizers.Tokenizer`; default
             :func:`default_sensitivity_tokenizers`.
 
     Raises:

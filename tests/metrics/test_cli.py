@@ -13,7 +13,7 @@ from cws_bench.cli import cli
 from cws_bench.errors import CorpusFormatError, CwsBenchError
 from cws_bench.metrics.classification import classification_report
 from cws_bench.metrics.ranking import evaluate_run
-from cws_bench.segmenters.tokenizers import generation_scores
+from cws_bench.segmenters.as_tokenizers import generation_scores
 from cws_bench.text.metric_files import (
     read_generation_files,
     read_label_files,

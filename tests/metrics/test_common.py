@@ -36,6 +36,7 @@ OPTIONS = {
     "metrics",
     "multi_reference",
     "n",
+    "sigma",  # CIDEr-D's length penalty (pycocoevalcap's name)
     "smooth_method",
     "smooth_value",
     "tokenizer",
@@ -131,7 +132,7 @@ def test_result_objects_have_to_dict(cls):
 
 
 def test_metrics_know_nothing_of_segmentation():
-    """No metric module imports the segmenters (see cws_bench.segmenters.tokenizers)."""
+    """No metric module imports the segmenters (see cws_bench.segmenters.as_tokenizers)."""
     import ast
     from pathlib import Path
 
@@ -146,7 +147,7 @@ def test_metrics_know_nothing_of_segmentation():
                 )
                 for name in names:
                     assert not name.startswith("cws_bench.segmenters"), (path.name, name)
-                    assert name != "cws_bench.segmenters.tokenizers", (path.name, name)
+                    assert name != "cws_bench.segmenters.as_tokenizers", (path.name, name)
 
 
 def test_zero_division_means_the_same_everywhere():

@@ -24,7 +24,7 @@ from cws_bench.regression.diff import diff_tokenizers
 from cws_bench.regression.recording import record_baseline
 from cws_bench.regression.render import render_diff_html, render_diff_text
 from cws_bench.regression.tokens import load_token_ids
-from cws_bench.segmenters.subword import SubwordSegmenter
+from cws_bench.segmenters.llm_tokenizers import SubwordSegmenter
 
 pytest.importorskip("tokenizers", reason="tokenizers is not installed (the subword extra)")
 

@@ -12,7 +12,7 @@ from cws_bench.regression.baseline import Bounds
 from cws_bench.regression.baseline_file import load_baseline, save_baseline
 from cws_bench.regression.check import check_baseline
 from cws_bench.regression.recording import record_baseline, rerun_baseline
-from cws_bench.segmenters.subword import SubwordSegmenter
+from cws_bench.segmenters.llm_tokenizers import SubwordSegmenter
 
 pytest.importorskip("tiktoken", reason="tiktoken is not installed (the subword extra)")
 

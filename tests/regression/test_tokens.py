@@ -43,6 +43,6 @@ def test_a_real_vocabulary_gives_ids_and_a_word_segmenter_none():
     ids = record_token_ids(get_segmenter("tokenizer-cl100k"), lines)
     assert ids is not None
     assert ids.lines[1] == () and len(ids.lines) == 3
-    # cl100k: 今 天 上 午 are one token each (see tests/segmenters/test_subword.py).
+    # cl100k: 今 天 上 午 are one token each (see tests/segmenters/test_llm_tokenizers.py).
     assert len(ids.lines[0]) == 4
     assert record_token_ids(get_segmenter("fmm", words=["北京"]), lines) is None

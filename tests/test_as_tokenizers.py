@@ -1,4 +1,4 @@
-"""Tests of cws_bench/segmenters/tokenizers.py: text to tokens by name, and text-level
+"""Tests of cws_bench/segmenters/as_tokenizers.py: text to tokens by name, and text-level
 generation scores."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import dataclasses
 import pytest
 
 from cws_bench.errors import CwsBenchError
-from cws_bench.segmenters.tokenizers import (
+from cws_bench.segmenters.as_tokenizers import (
     Tokenizer,
     compare_tokenizers,
     generation_scores,

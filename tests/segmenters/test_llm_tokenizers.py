@@ -14,7 +14,7 @@ from cws_bench.analysis.tokens import token_figures
 from cws_bench.cli import cli
 from cws_bench.errors import SegmenterError
 from cws_bench.segmenters import get_segmenter
-from cws_bench.segmenters.subword import (
+from cws_bench.segmenters.llm_tokenizers import (
     SubwordSegmenter,
     char_starts_from_byte_starts,
     words_from_starts,
