@@ -194,7 +194,7 @@ class LineCountMismatchError(CwsBenchError):
     """
 
     def __init__(self, gold: str, gold_lines: int, pred: str, pred_lines: int) -> None:
-        from cws_bench.metrics.units import plural  # when raised: errors load nothing
+        from cws_bench.display.units import plural  # when raised: errors load nothing
 
         super().__init__(
             f"{gold} has {plural(gold_lines, 'line')} but {pred} has {pred_lines}",

@@ -12,9 +12,9 @@ from click.testing import CliRunner
 
 from cws_bench.cli import cli
 from cws_bench.corpora.stats import STATISTICS_FORMATS, CorpusStatistics, render_corpus_list
+from cws_bench.display.formats import Renderable, render_in
 from cws_bench.errors import CwsBenchError, UnknownFormatError
 from cws_bench.metrics.classification import ClassificationReport
-from cws_bench.metrics.formats import Renderable, render_in
 from cws_bench.metrics.impurity import SplitCriteria
 from cws_bench.metrics.ranking import RankingReport
 from cws_bench.metrics.throughput import ServingMetrics

@@ -11,8 +11,8 @@ from __future__ import annotations
 import csv
 import io
 
+from cws_bench.display.tables import csv_table
 from cws_bench.metrics.classification import classification_report
-from cws_bench.metrics.tables import csv_table
 from cws_bench.reports.data import render_csv
 from cws_bench.results.model import BakeoffResult, PairResult
 from cws_bench.run.comparison import compare

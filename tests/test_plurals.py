@@ -1,5 +1,5 @@
 """Messages count things in the right number: "1 empty gold line skipped", not "1 ... lines"
-(issue 46), through one helper, :func:`cws_bench.metrics.units.plural`."""
+(issue 46), through one helper, :func:`cws_bench.display.units.plural`."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from cws_bench.display.units import plural
 from cws_bench.errors import LineCountMismatchError
-from cws_bench.metrics.units import plural
 from cws_bench.results.model import BakeoffResult, PairResult
 from cws_bench.scoring import score_sentences
 

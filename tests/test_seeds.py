@@ -267,7 +267,7 @@ def test_seeded_rows_are_compared_by_the_two_level_bootstrap(seeded):
 
 def test_leaderboard_and_terminal_show_one_row_and_the_spread(seeded):
     folder, result, _ = seeded
-    from cws_bench.metrics.units import Units
+    from cws_bench.display.units import Units
     from cws_bench.reports.tables import seed_lines
     from cws_bench.reports.text import render_leaderboard
 
@@ -294,7 +294,7 @@ def test_html_and_latex_show_the_spread_over_seeds(seeded):
 
     folder, result, _ = seeded
     f1 = [p.f1 for p in result.pairs[2:]]
-    from cws_bench.metrics.units import Units
+    from cws_bench.display.units import Units
 
     unit = Units("percent")
     mean, sd = unit.score(statistics.fmean(f1)), unit.score(statistics.stdev(f1))

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from cws_bench import compare, score_files
 from cws_bench.cli import cli
-from cws_bench.metrics.units import Units, format_p_value
+from cws_bench.display.units import Units, format_p_value
 from cws_bench.regression.diff import diff_files
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -223,10 +223,10 @@ def test_score_latex_and_leaderboard_tex_share_one_style_and_one_unit(tmp_path, 
 
 
 def test_one_share_formatter_for_counts() -> None:
-    """Issue 41, item 4: the share of a count (one decimal and a %) is metrics.units.share
-    wherever it is printed; a score is metrics.units.percent (two decimals, no sign)."""
+    """Issue 41, item 4: the share of a count (one decimal and a %) is display.units.share
+    wherever it is printed; a score is display.units.percent (two decimals, no sign)."""
     from cws_bench.corpora.overlap import Overlap
-    from cws_bench.metrics.units import percent, share
+    from cws_bench.display.units import percent, share
 
     assert (share(1, 3), share(2, 3), share(0, 0), share(0, 0, empty="0.0%")) == (
         "33.3%",
@@ -254,4 +254,4 @@ def test_no_module_writes_its_own_percent_formatter() -> None:
         for path in package.rglob("*.py")
         if pattern.search(path.read_text(encoding="utf-8"))
     )
-    assert found == ["metrics/units.py"]
+    assert found == ["display/units.py"]

@@ -19,7 +19,7 @@ from cws_bench.cli.options import (
     units_options,
 )
 from cws_bench.defaults import DEFAULT_ALPHA
-from cws_bench.metrics.units import plural
+from cws_bench.display.units import plural
 
 if TYPE_CHECKING:
     from cws_bench.run.executors import ExecutorSettings

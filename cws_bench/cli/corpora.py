@@ -28,7 +28,7 @@ from cws_bench.corpora.stats import (
     render_corpus_list,
     sentence_statistics,
 )
-from cws_bench.metrics.units import plural
+from cws_bench.display.units import plural
 
 OUTPUTS = STATISTICS_FORMATS
 

@@ -26,9 +26,9 @@ from cws_bench.cli.options import (
     units_options,
     write_output,
 )
+from cws_bench.display.units import plural
 from cws_bench.metrics.ranking import RankingReport
 from cws_bench.metrics.undefined import ZeroDivision
-from cws_bench.metrics.units import plural
 
 F = TypeVar("F", bound=Callable[..., Any])
 

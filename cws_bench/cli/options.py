@@ -601,7 +601,7 @@ def cli_terms(ctx: click.Context) -> Callable[[Any], str]:
 
 def units_options(function: F) -> F:
     """``--scale percent|fraction`` and ``--digits N``: how printed scores look, passed on as
-    ``scale`` and ``digits`` (None: the library's default, cws_bench.metrics.units)."""
+    ``scale`` and ``digits`` (None: the library's default, cws_bench.display.units)."""
     return stacked(
         click.option(
             "--scale",

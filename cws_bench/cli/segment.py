@@ -26,7 +26,7 @@ from cws_bench.cli.options import (
     split_option,
 )
 from cws_bench.corpora.readers import FORMATS as CORPUS_FORMATS
-from cws_bench.metrics.units import plural
+from cws_bench.display.units import plural
 
 if TYPE_CHECKING:
     from cws_bench.run.executors import ExecutorSettings

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
-from cws_bench.metrics.units import plural, share
+from cws_bench.display.units import plural, share
 
 if TYPE_CHECKING:
     from cws_bench.text.normalize import Normalizer

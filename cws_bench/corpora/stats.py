@@ -12,9 +12,9 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any, ClassVar
 
 from cws_bench.corpora.base import Corpus
+from cws_bench.display.formats import Renderable, render_in
+from cws_bench.display.units import plural, share, units
 from cws_bench.errors import CorpusUnavailableError
-from cws_bench.metrics.formats import Renderable, render_in
-from cws_bench.metrics.units import plural, share, units
 from cws_bench.text.checksums import SentenceDigest
 from cws_bench.text.dictionary import Dictionary
 
@@ -39,7 +39,7 @@ class CorpusStatistics(Renderable):
     :attr:`FORMATS`: ``text`` (the aligned table under ``title``, then the corpus
     ``card``, a named corpus' :meth:`Corpus.metadata`) or ``json`` (:meth:`to_dict`,
     with the card under ``card``); ``scale`` and ``digits`` set how the text prints
-    the OOV rate (:mod:`cws_bench.metrics.units`); JSON holds a fraction.
+    the OOV rate (:mod:`cws_bench.display.units`); JSON holds a fraction.
 
     Attributes:
         sentences: non-empty sentences.

@@ -43,8 +43,7 @@ MODULES = (
 )
 """The metric modules, for registry-wide tests and documentation."""
 
-HELPERS = ("tables", "defaults", "undefined", "units", "formats", "calibration")
-"""The modules beside the metrics: plain tables, resampling defaults, ``zero_division``,
-the unit policy of printed scores, how a result renders itself in a format, and the A/A
+HELPERS = ("defaults", "undefined", "calibration")
+"""The modules beside the metrics: resampling defaults, ``zero_division``, and the A/A
 study of the paired tests (``calibration``, a study of ``significance`` rather than a
-metric)."""
+metric). How their results print (units, tables, formats) is :mod:`cws_bench.display`'s."""

@@ -29,16 +29,16 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, NamedTuple, cast
 
+from cws_bench.display.formats import render_in
+from cws_bench.display.tables import spreadsheet_safe
+from cws_bench.display.units import plural
 from cws_bench.metrics.counts import PrecisionRecallF, precision_recall_fscore_from_counts
-from cws_bench.metrics.formats import render_in
-from cws_bench.metrics.tables import spreadsheet_safe
 from cws_bench.metrics.undefined import (
     UndefinedMetricWarning,
     ZeroDivision,
     check_zero_division,
     warn_undefined,
 )
-from cws_bench.metrics.units import plural
 
 if TYPE_CHECKING:
     import numpy as np
@@ -745,7 +745,7 @@ class ClassificationReport:
         confusion: tuple[Sequence[str], Sequence[Sequence[int]]] | None = None,
     ) -> str:
         """The report as a Markdown table (and the confusion matrix as a second one)."""
-        from cws_bench.metrics.tables import markdown_table
+        from cws_bench.display.tables import markdown_table
 
         frame = self.to_frame()
         header = ["label", *(str(c) for c in frame.columns)]

@@ -46,9 +46,9 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar
 import numpy as np
 from numpy.typing import ArrayLike
 
+from cws_bench.display.units import plural
 from cws_bench.metrics.classification import precision_recall_fscore_from_counts
 from cws_bench.metrics.undefined import ZeroDivision, check_zero_division
-from cws_bench.metrics.units import plural
 
 if TYPE_CHECKING:
     pass

@@ -26,10 +26,10 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from cws_bench.metrics.formats import Renderable
-from cws_bench.metrics.tables import csv_table, markdown_table, text_table
+from cws_bench.display.formats import Renderable
+from cws_bench.display.tables import csv_table, markdown_table, text_table
+from cws_bench.display.units import plural
 from cws_bench.metrics.undefined import ZeroDivision, check_zero_division, warn_undefined
-from cws_bench.metrics.units import plural
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -47,10 +47,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from cws_bench.metrics.formats import Renderable
-from cws_bench.metrics.tables import csv_table, markdown_table, text_table
+from cws_bench.display.formats import Renderable
+from cws_bench.display.tables import csv_table, markdown_table, text_table
+from cws_bench.display.units import Units, plural, units
 from cws_bench.metrics.undefined import ZeroDivision, check_zero_division, warn_undefined
-from cws_bench.metrics.units import Units, plural, units
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -411,7 +411,7 @@ class RankingReport(Renderable):
     """Per-query and mean scores of a run, rendered by :meth:`render` in one of
     :attr:`FORMATS` (``per_query``: also every query's scores; ``run``, ``qrels``: the
     names the text format's first line gives the inputs; ``scale``, ``digits``: how
-    text and Markdown print fractions, :mod:`cws_bench.metrics.units`).
+    text and Markdown print fractions, :mod:`cws_bench.display.units`).
 
     Attributes:
         metrics: the metric names, in order.

@@ -54,6 +54,7 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
+from cws_bench.display.units import plural
 from cws_bench.metrics.defaults import (
     CORRECTIONS,
     DEFAULT_ALPHA,
@@ -62,7 +63,6 @@ from cws_bench.metrics.defaults import (
     DEFAULT_SEED,
     TESTS,
 )
-from cws_bench.metrics.units import plural
 
 __all__ = [
     "CORRECTIONS",

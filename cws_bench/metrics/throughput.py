@@ -49,9 +49,9 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import ArrayLike
 
-from cws_bench.metrics.formats import Renderable
-from cws_bench.metrics.tables import csv_table, markdown_table, text_table
-from cws_bench.metrics.units import plural
+from cws_bench.display.formats import Renderable
+from cws_bench.display.tables import csv_table, markdown_table, text_table
+from cws_bench.display.units import plural
 
 __all__ = [
     "COLUMNS",

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cws_bench import __version__
+from cws_bench.display.units import plural
 from cws_bench.errors import CorpusFormatError, CwsBenchError
-from cws_bench.metrics.units import plural
 from cws_bench.regression.baseline import FORMAT, FORMAT_VERSION, Baseline
 from cws_bench.score_registry import bounded_scores
 from cws_bench.text.io import PathLike, atomic_write

@@ -40,8 +40,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
+from cws_bench.display.units import Units, format_p_value, plural
 from cws_bench.errors import CwsBenchError
-from cws_bench.metrics.units import Units, format_p_value, plural
 from cws_bench.regression.baseline import Baseline, Bounds, CorpusRecord
 from cws_bench.score_registry import SCORES
 

@@ -34,8 +34,8 @@ from itertools import zip_longest
 from typing import TYPE_CHECKING, Any, cast
 
 from cws_bench.defaults import STANDARD_DICTIONARY, DictionaryDefault
+from cws_bench.display.units import plural
 from cws_bench.errors import CwsBenchError, Fix, TextMismatchError
-from cws_bench.metrics.units import plural
 from cws_bench.regression.changes import (
     CHUNK,
     KIND_NAMES,

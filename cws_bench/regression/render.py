@@ -15,8 +15,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import islice
 from typing import IO, TYPE_CHECKING, Any
 
-from cws_bench.metrics.formats import render_in
-from cws_bench.metrics.units import Units, format_p_value, percent, share, units
+from cws_bench.display.formats import render_in
+from cws_bench.display.units import Units, format_p_value, percent, share, units
 from cws_bench.regression.changes import KINDS, LISTS, Change, ChangePattern, LineDiff
 from cws_bench.regression.check import CheckResult
 from cws_bench.regression.diff import SegmentationDiff
@@ -171,7 +171,7 @@ def render_diff_text(
     Args:
         diff: the diff.
         shown: how many of the most frequent patterns of change to list.
-        scale, digits: how scores print (:mod:`cws_bench.metrics.units`; default
+        scale, digits: how scores print (:mod:`cws_bench.display.units`; default
             percentages with two decimals).
     """
     unit = units(scale, digits)

@@ -18,8 +18,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from cws_bench.display.units import plural
 from cws_bench.errors import CorpusFormatError, CwsBenchError
-from cws_bench.metrics.units import plural
 from cws_bench.text.checksums import hasher
 from cws_bench.text.io import PathLike, atomic_write
 

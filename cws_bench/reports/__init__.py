@@ -104,7 +104,7 @@ def render_report(
     """A result rendered in one of :data:`REPORT_FORMATS` (``md``, ``html``, ``latex``, ...).
 
     ``scale`` (``percent``, the default, or ``fraction``) and ``digits`` set how the
-    tables print scores (:mod:`cws_bench.metrics.units`); JSON and CSV hold fractions.
+    tables print scores (:mod:`cws_bench.display.units`); JSON and CSV hold fractions.
 
     Raises:
         CwsBenchError: an unknown format (the message lists the known ones).

@@ -16,8 +16,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from cws_bench.metrics.tables import escape_markdown
-from cws_bench.metrics.units import percent
+from cws_bench.display.tables import escape_markdown
+from cws_bench.display.units import percent
 
 __all__ = [
     "agreement_csv",

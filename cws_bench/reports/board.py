@@ -486,7 +486,7 @@ def _csv(board: _Board) -> str:
 
 def render_board_markdown(board: _Board) -> str:
     """board.md: the F table (segmenters × corpora), the claims and what is absent."""
-    from cws_bench.metrics.tables import escape_markdown as esc
+    from cws_bench.display.tables import escape_markdown as esc
 
     lines = [f"# The board: {board.result.name}", ""]
     lines.append(
@@ -558,7 +558,7 @@ def _token_value(cell: BoardCell, key: str, kind: str) -> str:
 def _token_markdown(board: _Board) -> list[str]:
     """board.md's sections on how tokens cut words: the figures of every cell, the
     Traditional/Simplified parity, and whether one corpus ranks each column as all do."""
-    from cws_bench.metrics.tables import escape_markdown as esc
+    from cws_bench.display.tables import escape_markdown as esc
 
     cells = board.token_cells()
     if not cells:

@@ -13,7 +13,7 @@ import csv
 import io
 import json
 
-from cws_bench.metrics.tables import safe_record
+from cws_bench.display.tables import safe_record
 from cws_bench.results.model import BakeoffResult
 
 __all__ = ["render_csv", "render_json"]

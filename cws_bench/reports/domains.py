@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from cws_bench.metrics.tables import escape_markdown
+from cws_bench.display.tables import escape_markdown
 from cws_bench.reports import tables as fmt
 from cws_bench.results.across import (
     DomainMatrix,

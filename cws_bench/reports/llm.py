@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cws_bench.metrics.tables import escape_markdown
+from cws_bench.display.tables import escape_markdown
 from cws_bench.reports.tables import (
     MISSING,
     Board,

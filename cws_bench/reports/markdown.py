@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from cws_bench.metrics.tables import escape_markdown
+from cws_bench.display.tables import escape_markdown
 from cws_bench.reports.llm import llm_markdown
 from cws_bench.reports.published import published_markdown
 from cws_bench.reports.tables import (

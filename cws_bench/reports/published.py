@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from cws_bench.metrics.tables import escape_markdown
+from cws_bench.display.tables import escape_markdown
 from cws_bench.reports.tables import Board, format_score, report_units
 from cws_bench.results.published import (
     BASELINE_EXPLANATION,

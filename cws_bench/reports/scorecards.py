@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from cws_bench.metrics.tables import escape_markdown, markdown_table
+from cws_bench.display.tables import escape_markdown, markdown_table
 from cws_bench.reports.tables import (
     Board,
     build_boards,

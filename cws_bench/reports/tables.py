@@ -27,8 +27,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
+from cws_bench.display.units import DEFAULT_SCALE, Units, format_p_value, plural, units
 from cws_bench.metrics.defaults import DEFAULT_ALPHA, DEFAULT_CONFIDENCE
-from cws_bench.metrics.units import DEFAULT_SCALE, Units, format_p_value, plural, units
 from cws_bench.results.model import BakeoffResult, Comparison, Interval, PairResult, group_warnings
 
 __all__ = [
@@ -78,7 +78,7 @@ _UNITS: ContextVar[Units | None] = ContextVar("cws_bench_report_units", default=
 @contextmanager
 def printed_in(scale: str | None = None, digits: int | None = None) -> Iterator[Units]:
     """Within the block, the report tables print scores in ``scale`` with ``digits`` decimals
-    (:mod:`cws_bench.metrics.units`; default :data:`~cws_bench.metrics.units.DEFAULT_SCALE`,
+    (:mod:`cws_bench.display.units`; default :data:`~cws_bench.display.units.DEFAULT_SCALE`,
     percentages with two decimals, as every command prints them).
 
     >>> with printed_in("fraction"):
@@ -660,7 +660,7 @@ def detectable_line(
     ``summary`` is a corpus' :func:`~cws_bench.results.model.detectable_differences`;
     the scores are in ``unit`` (default: the report tables' units now).
 
-    >>> from cws_bench.metrics.units import Units
+    >>> from cws_bench.display.units import Units
     >>> one = {"mde": 0.0031, "low": 0.0031, "high": 0.0031, "pairs": 1}
     >>> detectable_line("pku", one, 0.05, Units("percent"))
     'On pku, differences under 0.31 F points cannot be told apart (alpha 0.05, power 0.8).'
@@ -691,7 +691,7 @@ def seed_lines(corpus: str, settings: Mapping[str, Any], unit: Units | None = No
     ``seeds`` setting, :func:`~cws_bench.results.model.seed_summaries`): the row shows the
     mean; each line gives mean ± sd and min–max of F, P, R and OOV recall over the seeds.
 
-    >>> from cws_bench.metrics.units import Units
+    >>> from cws_bench.display.units import Units
     >>> f1 = {"mean": 0.91, "sd": 0.0141, "min": 0.9, "max": 0.92, "n": 2}
     >>> crf = {"seeds": [1, 2], "pairs": ["crf@seed1", "crf@seed2"], "scores": {"f1": f1}}
     >>> seed_lines("pku", {"seeds": {"pku": {"crf": crf}}}, Units("percent"))

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cws_bench.metrics.tables import markdown_table
+from cws_bench.display.tables import markdown_table
 from cws_bench.reports.tables import MISSING, Board, format_score
 
 __all__ = ["HEADER", "INTRO", "NUMERIC", "token_markdown", "token_rows"]

@@ -14,8 +14,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeGuard
 
+from cws_bench.display.units import plural
 from cws_bench.metrics.defaults import DEFAULT_ALPHA
-from cws_bench.metrics.units import plural
 from cws_bench.score_registry import SCORES, scores_of_kind
 from cws_bench.text.dictionary_checks import is_leak_warning
 

@@ -44,8 +44,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from cws_bench.display.units import Units
 from cws_bench.errors import CwsBenchError
-from cws_bench.metrics.units import Units
 
 __all__ = [
     "BASELINE_EXPLANATION",

@@ -38,7 +38,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from cws_bench.metrics.units import plural
+from cws_bench.display.units import plural
 from cws_bench.score_registry import SCORES
 from cws_bench.text.checksums import hash_hex
 from cws_bench.text.io import PathLike, atomic_write

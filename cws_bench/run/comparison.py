@@ -41,10 +41,10 @@ from cws_bench.defaults import (
     TESTS,
     DictionaryDefault,
 )
+from cws_bench.display.formats import Renderable
+from cws_bench.display.tables import escape_markdown
+from cws_bench.display.units import Units, format_p_value, plural, units
 from cws_bench.errors import CwsBenchError, Fix
-from cws_bench.metrics.formats import Renderable
-from cws_bench.metrics.tables import escape_markdown
-from cws_bench.metrics.units import Units, format_p_value, plural, units
 from cws_bench.results.model import Comparison, Interval, detectable_differences
 from cws_bench.score_registry import scores_of_kind
 from cws_bench.scoring import ScoreResult, score_files, score_sentences
@@ -347,7 +347,7 @@ class ComparisonReport(Renderable):
         import csv
         import io
 
-        from cws_bench.metrics.tables import safe_record
+        from cws_bench.display.tables import safe_record
 
         rows = self._flat_rows()
         fields: list[str] = []

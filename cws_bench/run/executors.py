@@ -46,8 +46,8 @@ from typing import Any
 # The executor names and the retry default live with the other defaults, which the
 # CLI reads at start-up without importing this module (multiprocessing, socket, ...).
 from cws_bench.defaults import DEFAULT_RETRIES, EXECUTORS
+from cws_bench.display.units import plural
 from cws_bench.errors import CwsBenchError, Fix
-from cws_bench.metrics.units import plural
 from cws_bench.system.workers import (
     become_subreaper,
     descendants_of,

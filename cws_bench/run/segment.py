@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from cws_bench.defaults import DEFAULT_BATCH_SIZE, DEFAULT_SHARD_CHARS
+from cws_bench.display.units import plural
 from cws_bench.errors import CwsBenchError, Fix
-from cws_bench.metrics.units import plural
 from cws_bench.text.io import STDIN, PathLike
 
 if TYPE_CHECKING:

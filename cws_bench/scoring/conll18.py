@@ -503,7 +503,7 @@ def render(result: Conll18Result, fmt: str = "text") -> str:
     Raises:
         UnknownFormatError: any other format.
     """
-    from cws_bench.metrics.formats import render_in
+    from cws_bench.display.formats import render_in
 
     return render_in(fmt, RENDERERS, result)
 

@@ -14,8 +14,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, cast
 
+from cws_bench.display.units import plural
 from cws_bench.errors import Fix, LineCountMismatchError, TextMismatchError
-from cws_bench.metrics.units import plural
 from cws_bench.scoring.counts import COUNT_FIELDS, AdditiveCounts, SegCounts, count_sentence
 from cws_bench.scoring.input_checks import SAMPLE_LINES, input_warnings
 from cws_bench.scoring.methods import get_method

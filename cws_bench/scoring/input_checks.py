@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from itertools import islice
 
-from cws_bench.metrics.units import plural
+from cws_bench.display.units import plural
 
 __all__ = ["SAMPLE_LINES", "input_warnings", "names_look_swapped"]
 

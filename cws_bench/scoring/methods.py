@@ -35,8 +35,8 @@ import os
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
+from cws_bench.display.units import plural
 from cws_bench.errors import CwsBenchError, Fix
-from cws_bench.metrics.units import plural
 from cws_bench.scoring.counts import AdditiveCounts
 from cws_bench.scoring.scores import SegScores
 from cws_bench.text.io import PathLike, normalize_encoding, open_binary, split_words

@@ -10,9 +10,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from cws_bench.display.formats import Renderable
+from cws_bench.display.units import plural, units
 from cws_bench.errors import CwsBenchError
-from cws_bench.metrics.formats import Renderable
-from cws_bench.metrics.units import plural, units
 from cws_bench.score_registry import SCORES, scores_of_kind
 from cws_bench.scoring.counts import SegCounts
 from cws_bench.scoring.methods import CountingMethod, get_method
@@ -48,7 +48,7 @@ class ScoreResult(Renderable, Mapping[str, Any]):
     Face ``evaluate`` returns), and ``print(result)`` prints the command
     line's text table. :meth:`render` writes one of :attr:`FORMATS` (``gold`` and
     ``pred`` name the files in the text table and the SIGHAN block; ``scale`` and
-    ``digits`` set how the text table prints scores, :mod:`cws_bench.metrics.units`;
+    ``digits`` set how the text table prints scores, :mod:`cws_bench.display.units`;
     JSON and CSV hold fractions at full precision).
     """
 

@@ -15,14 +15,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
-from cws_bench.metrics.formats import Renderable
+from cws_bench.display.formats import Renderable
+from cws_bench.display.tables import csv_table, markdown_table, text_table
+from cws_bench.display.units import Units, plural, units
 from cws_bench.metrics.generation import (
     GenerationScores,
     MultiReference,
     generation_scores_from_tokens,
 )
-from cws_bench.metrics.tables import csv_table, markdown_table, text_table
-from cws_bench.metrics.units import Units, plural, units
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -280,7 +280,7 @@ class TokenizerComparison(Renderable):
 
     :meth:`render` writes one of :attr:`FORMATS`; ``pred`` and ``references`` (the number
     of reference files) name the inputs on the text format's first line, ``scale`` and
-    ``digits`` set how text and Markdown print scores (:mod:`cws_bench.metrics.units`).
+    ``digits`` set how text and Markdown print scores (:mod:`cws_bench.display.units`).
     """
 
     FORMATS: ClassVar[tuple[str, ...]] = ("text", "json", "csv", "markdown")

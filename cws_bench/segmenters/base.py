@@ -50,8 +50,8 @@ from typing import Any, ClassVar, Literal, Union, get_args, get_origin, get_type
 
 from cws_bench import __version__
 from cws_bench.defaults import BOUNDS, Bounds
+from cws_bench.display.units import plural
 from cws_bench.errors import CwsBenchError, Fix, SegmenterError
-from cws_bench.metrics.units import plural
 from cws_bench.suggest import close_names, did_you_mean
 from cws_bench.system.installed import missing_modules
 

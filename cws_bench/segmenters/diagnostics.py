@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, TypedDict
 
-from cws_bench.metrics.units import plural
+from cws_bench.display.units import plural
 
 __all__ = [
     "FIDELITY_FIELDS",

@@ -42,8 +42,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from cws_bench.display.units import plural
 from cws_bench.errors import SegmenterError
-from cws_bench.metrics.units import plural
 from cws_bench.segmenters.base import (
     Kind,
     Segmenter,

@@ -28,8 +28,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from cws_bench.display.units import plural
 from cws_bench.errors import SegmenterError
-from cws_bench.metrics.units import plural
 from cws_bench.segmenters.base import Segmenter, TrainingData, option
 from cws_bench.segmenters.neural import (
     bounded_network,

@@ -86,8 +86,8 @@ from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import Any
 
+from cws_bench.display.units import plural
 from cws_bench.errors import SegmenterError
-from cws_bench.metrics.units import plural
 from cws_bench.segmenters.base import Segmenter, TrainingData
 from cws_bench.text.checksums import hash_hex
 

@@ -67,7 +67,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from cws_bench.metrics.units import plural
+from cws_bench.display.units import plural
 
 __all__ = [
     "ANSWER_MARKERS",

@@ -41,8 +41,8 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
+from cws_bench.display.units import plural
 from cws_bench.errors import SegmenterError
-from cws_bench.metrics.units import plural
 from cws_bench.segmenters.base import TrainingData, option
 from cws_bench.segmenters.neural import (
     HubSegmenter,

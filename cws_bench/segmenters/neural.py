@@ -27,8 +27,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from cws_bench.defaults import Bounds
+from cws_bench.display.units import plural
 from cws_bench.errors import SegmenterError
-from cws_bench.metrics.units import plural
 from cws_bench.segmenters.base import Segmenter, option
 from cws_bench.text.checksums import model_checksum as folder_checksum
 

@@ -26,8 +26,8 @@ from dataclasses import asdict, dataclass, field
 from importlib.metadata import EntryPoint
 from typing import Any
 
+from cws_bench.display.formats import render_in
 from cws_bench.errors import SegmenterError, SegmenterUnavailableError
-from cws_bench.metrics.formats import render_in
 from cws_bench.segmenters.base import (
     Segmenter,
     check_option_names,

@@ -20,10 +20,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cws_bench.metrics.formats import Renderable
+from cws_bench.display.formats import Renderable
+from cws_bench.display.tables import csv_table, markdown_table, text_table
+from cws_bench.display.units import plural, units
 from cws_bench.metrics.generation import GenerationScores, generation_scores_from_tokens
-from cws_bench.metrics.tables import csv_table, markdown_table, text_table
-from cws_bench.metrics.units import plural, units
 from cws_bench.segmenters.as_tokenizers import (
     SegmenterLike,
     Tokenizer,

@@ -42,8 +42,8 @@ from pathlib import Path
 from typing import Any
 
 from cws_bench.defaults import Bounds
+from cws_bench.display.units import plural
 from cws_bench.errors import SegmenterError
-from cws_bench.metrics.units import plural
 from cws_bench.segmenters.base import TrainingData, option, parse_options
 from cws_bench.segmenters.neural import resolve_device, tags_to_words
 from cws_bench.segmenters.sources import TrainingCorpus, training_data

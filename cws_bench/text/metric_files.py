@@ -32,8 +32,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from cws_bench.display.units import plural
 from cws_bench.errors import CorpusFormatError, CwsBenchError, Fix, UnknownFormatError
-from cws_bench.metrics.units import plural
 from cws_bench.text.io import (
     display_name,
     iter_line_blocks,

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from cws_bench.metrics.units import percent
+from cws_bench.display.units import percent
 
 __all__ = [
     "csv_table",
