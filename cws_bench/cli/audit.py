@@ -18,6 +18,7 @@ from cws_bench.cli.options import (
     quiet_option,
     resamples_option,
     seed_option,
+    segmenter_options_option,
 )
 
 if TYPE_CHECKING:
@@ -74,14 +75,7 @@ def segmenter_specs(
     default=None,
     help="The segmenters, by registered name, comma-separated.",
 )
-@click.option(
-    "-O",
-    "--option",
-    "raw_options",
-    multiple=True,
-    metavar="SEGMENTER.KEY=VALUE",
-    help="An option of one segmenter (repeatable): -O fmm.lexicon=words.txt.",
-)
+@segmenter_options_option
 @click.option(
     "--config",
     type=click.Path(exists=True, dir_okay=False),

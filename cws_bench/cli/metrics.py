@@ -22,6 +22,7 @@ from cws_bench.cli.options import (
     format_option,
     output_option,
     print_warnings,
+    segmenter_options_option,
     stacked,
     units_options,
     write_output,
@@ -360,14 +361,7 @@ def generation(
     help="The tokenizers: char and segmenter names, comma-separated [default: char and every "
     "installed segmenter that needs no option].",
 )
-@click.option(
-    "-O",
-    "--option",
-    "raw_options",
-    multiple=True,
-    metavar="SEGMENTER.KEY=VALUE",
-    help="An option of one segmenter (repeatable): -O fmm.lexicon=words.txt.",
-)
+@segmenter_options_option
 @table_format_option
 @encoding_option
 @units_options

@@ -348,6 +348,18 @@ def parse_option(text: str) -> tuple[str, Any]:
     return key, decoded
 
 
+segmenter_options_option = click.option(
+    "-O",
+    "--option",
+    "raw_options",
+    multiple=True,
+    metavar="SEGMENTER.KEY=VALUE",
+    help="An option of one segmenter (repeatable): -O fmm.lexicon=words.txt.",
+)
+"""``-O SEGMENTER.KEY=VALUE`` (repeatable): an option of one of several segmenters
+(``audit``, ``metrics sensitivity``)."""
+
+
 def raw_options_option(help: str) -> Callable[[F], F]:
     """``-O KEY=VALUE`` (repeatable): any option of the segmenter, as ``option``."""
     return click.option("-O", "--option", multiple=True, metavar="KEY=VALUE", help=help)

@@ -40,6 +40,20 @@ __all__ = ["BOARD_FILES", "BoardCell", "board_cells", "render_board_markdown", "
 BOARD_FILES = ("index.html", "board.md", "board.csv", "board.json")
 """The board's files at the top of its folder (plus ``corpora/`` and ``segmenters/``)."""
 
+TOKEN_COLUMNS = (
+    ("straddling_share", "straddling", "score"),
+    ("split_share", "words split", "score"),
+    ("iv_split_share", "IV words split", "score"),
+    ("oov_split_share", "OOV words split", "score"),
+    ("tokens_per_word", "tokens per word", "ratio"),
+    ("tokens_per_char", "tokens per char", "ratio"),
+    ("renyi_efficiency", "Rényi efficiency", "ratio"),
+)
+"""The token figures the board shows (key in ``analysis["tokens"]``, label, printed as a
+score in the board's unit or as a ratio); :mod:`cws_bench.analysis.tokens` defines them."""
+
+TOKEN_FIGURES = tuple(key for key, _, _ in TOKEN_COLUMNS)
+
 CSV_COLUMNS = (
     "segmenter",
     "corpus",
@@ -53,13 +67,7 @@ CSV_COLUMNS = (
     "recall",
     "oov_recall",
     "boundary_f1",
-    "straddling_share",
-    "split_share",
-    "iv_split_share",
-    "oov_split_share",
-    "tokens_per_word",
-    "tokens_per_char",
-    "renyi_efficiency",
+    *TOKEN_FIGURES,
     "contaminated",
     "exclusion",
     "version",
@@ -76,20 +84,6 @@ CSV_COLUMNS = (
     "covered",
 )
 
-
-TOKEN_COLUMNS = (
-    ("straddling_share", "straddling", "score"),
-    ("split_share", "words split", "score"),
-    ("iv_split_share", "IV words split", "score"),
-    ("oov_split_share", "OOV words split", "score"),
-    ("tokens_per_word", "tokens per word", "ratio"),
-    ("tokens_per_char", "tokens per char", "ratio"),
-    ("renyi_efficiency", "Rényi efficiency", "ratio"),
-)
-"""The token figures the board shows (key in ``analysis["tokens"]``, label, printed as a
-score in the board's unit or as a ratio); :mod:`cws_bench.analysis.tokens` defines them."""
-
-TOKEN_FIGURES = tuple(key for key, _, _ in TOKEN_COLUMNS)
 
 PARITY_CORPORA = ("ud-zh-gsd", "ud-zh-gsdsimp")
 """The parallel corpora of the Traditional/Simplified parity: the same sentences, in
