@@ -1040,3 +1040,87 @@ def test_rows_from_the_reply_cache_show_the_speed_of_the_requests_sent(
     timing = partly.timing
     assert timing["chars_per_s"] == pytest.approx(len(line) / timing["segment_s"])
     assert timing["words_per_s"] == pytest.approx(len(gold[0]) / timing["segment_s"])
+
+
+# -- the reply cache's keys stay those of earlier versions (issue 41) -----------------------
+
+
+def _keep(folder: Path, key: str, material: dict, text: str) -> None:
+    """A cache file as cws-bench wrote it before the backends were split (format 1)."""
+    path = folder / key[:2] / f"{key}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    entry = {"request": material, "text": text, "input_tokens": 7, "output_tokens": 3}
+    path.write_text(json.dumps(entry, ensure_ascii=False), encoding="utf-8")
+
+
+def test_a_reply_cached_by_earlier_versions_is_still_found(tmp_path, monkeypatch):
+    # The keys were computed on main before the split (10cdb82) for these very requests;
+    # port 9 has no server: a key that moved would mean a refused connection.
+    monkeypatch.setenv("CWS_BENCH_LLM_CACHE", str(tmp_path / "llm-cache"))
+    endpoint = {"format": 1, "backend": "openai", "base_url": "http://127.0.0.1:9/v1"}
+    head = "请对下列文本进行分词，词之间以空格隔开。不要增加、删除或改动任何字符，只输出分词结果。\n"
+    system = {"role": "system", "content": "分词器"}
+    _keep(
+        tmp_path / "llm-cache",
+        "3d0f485bf38c6881cfcca85aab172f15",
+        {
+            **endpoint,
+            "model": "pinned-model",
+            "messages": [system, {"role": "user", "content": head + "我爱北京"}],
+            "temperature": 0,
+            "max_tokens": 50,
+        },
+        "我 爱 北京",
+    )
+    _keep(
+        tmp_path / "llm-cache",
+        "da606e9253710d4fd68225a6a5826d41",
+        {
+            **endpoint,
+            "model": "pinned-model",
+            "messages": [{"role": "user", "content": head + "他来了"}],
+            "temperature": 0,
+            "max_tokens": 41,  # 3 per character + 32
+        },
+        "他 来 了",
+    )
+    url = "http://127.0.0.1:9/v1/"  # the trailing slash is not part of the key
+    seg = get_segmenter("llm", base_url=url, model="pinned-model", system="分词器", max_tokens=50)
+    assert seg.segment(["我爱北京"]) == [["我", "爱", "北京"]]
+    seg = get_segmenter("llm", base_url=url, model="pinned-model", retries=0)
+    assert seg.segment(["他来了"]) == [["他", "来", "了"]]
+    assert seg.diagnostics()[0]["cached"] is True
+
+
+def test_a_local_model_s_reply_is_cached_under_its_folder_s_content(
+    tiny_causal_lm, tmp_path, monkeypatch
+):
+    # What a local model's request is keyed by, written out by hand: the folder, its
+    # checksum, the device, dtype and versions, beside the messages and the bound.
+    import os
+
+    from cws_bench.segmenters.llm import ResponseCache
+    from cws_bench.segmenters.neural import folder_checksum
+    from cws_bench.system.installed import installed_versions
+
+    monkeypatch.setenv("CWS_BENCH_LLM_CACHE", str(tmp_path / "llm-cache"))
+    material = {
+        "format": 1,
+        "backend": "transformers",
+        "model": os.path.abspath(tiny_causal_lm),
+        "checksum": folder_checksum(tiny_causal_lm),
+        "device": "cpu",
+        "gpu": None,
+        "dtype": "float32",
+        "versions": installed_versions("transformers", "torch", "tokenizers"),
+        "messages": [{"role": "user", "content": DEFAULT_PROMPT.replace("{text}", "我爱北京")}],
+        "temperature": 0,
+        "max_tokens": 24,
+    }
+    _keep(tmp_path / "llm-cache", ResponseCache.key(material), material, "我爱 北京")
+    seg = get_segmenter(
+        "llm", backend="transformers", model=str(tiny_causal_lm), device="cpu", max_tokens=24
+    )
+    assert seg.segment(["我爱北京"]) == [["我爱", "北京"]]  # not what the random model says
+    assert seg.diagnostics()[0]["cached"] is True
+    assert seg.metadata()["model"] == {k: material[k] for k in list(material)[1:8]}
