@@ -19,7 +19,8 @@ import pytest
 
 from cws_bench.errors import SegmenterError
 from cws_bench.segmenters import get_segmenter
-from cws_bench.segmenters.llm import DEFAULT_PROMPT, retry_delay
+from cws_bench.segmenters.llm import DEFAULT_PROMPT
+from cws_bench.segmenters.llm_backends import retry_delay
 
 PROMPT_HEAD = DEFAULT_PROMPT.split("{text}")[0]
 
@@ -750,7 +751,7 @@ def test_a_stream_cut_before_its_end_is_retried_never_scored_or_cached(server, t
 def test_a_finish_reason_ends_a_stream_without_done():
     # Some servers close after the chunk with a finish_reason and send no [DONE]: that
     # stream is complete; the same stream without its last chunk is not.
-    from cws_bench.segmenters.llm import _Retryable, _StreamReader
+    from cws_bench.segmenters.llm_backends import _Retryable, _StreamReader
 
     events = (
         'data: {"choices": [{"delta": {"content": "我 爱"}}]}\n\n'
@@ -801,7 +802,7 @@ def test_an_oversized_reply_is_not_read_past_its_bound_nor_cached(server, tmp_pa
     # 我爱北京: max_tokens 3*4+32 = 44, so the bound is 65,536 + 44*1,024 + 4*16 = 110,656
     # bytes. The server means to send 50 MB; the reader stops at the bound, the line
     # counts as answered with nothing (empty, unsegmented) and is marked oversized.
-    from cws_bench.segmenters.llm import reply_limit
+    from cws_bench.segmenters.llm_backends import reply_limit
 
     assert reply_limit(44, "我爱北京") == 110_656
     server.replies["我爱北京"] = [("huge", 50_000_000)]
@@ -1058,7 +1059,9 @@ def test_a_reply_cached_by_earlier_versions_is_still_found(tmp_path, monkeypatch
     # port 9 has no server: a key that moved would mean a refused connection.
     monkeypatch.setenv("CWS_BENCH_LLM_CACHE", str(tmp_path / "llm-cache"))
     endpoint = {"format": 1, "backend": "openai", "base_url": "http://127.0.0.1:9/v1"}
-    head = "请对下列文本进行分词，词之间以空格隔开。不要增加、删除或改动任何字符，只输出分词结果。\n"
+    head = (
+        "请对下列文本进行分词，词之间以空格隔开。不要增加、删除或改动任何字符，只输出分词结果。\n"
+    )
     system = {"role": "system", "content": "分词器"}
     _keep(
         tmp_path / "llm-cache",
