@@ -352,15 +352,12 @@ class LLMSegmenter(Segmenter):
 _DECLARED = tuple(inspect.signature(LLMSegmenter.__init__).parameters)[1:]
 """The options, in the order of :class:`LLMSegmenter`'s signature."""
 
-# Options that change how requests are sent, never what comes back: not part of the
-# segmenter's options (so not of the run cache's key).
-_RUN_ONLY = frozenset(
-    {"concurrency", "timeout", "deadline", "retries", "backoff", "stream", "cache", "batch_size"}
-    | {"data_dir"}
-)
-_LOCAL_ONLY = ("device", "dtype")  # options only a local model has
 _CHAT_SETTINGS = ("stream", "concurrency", "timeout", "deadline", "retries", "backoff")
 _LOCAL_SETTINGS = ("device", "dtype", "batch_size")
+_LOCAL_ONLY = ("device", "dtype")  # options only a local model has
+# Options that change how requests are sent, never what comes back: not part of the
+# segmenter's options (so not of the run cache's key).
+_RUN_ONLY = frozenset({*_CHAT_SETTINGS, "cache", "batch_size", "data_dir"})
 
 # What each numeric or true/false option may be: (kind, least, None allowed).
 _OPTION_RULES: dict[str, tuple[str, float, bool]] = {

@@ -1090,8 +1090,17 @@ def test_a_reply_cached_by_earlier_versions_is_still_found(tmp_path, monkeypatch
     url = "http://127.0.0.1:9/v1/"  # the trailing slash is not part of the key
     seg = get_segmenter("llm", base_url=url, model="pinned-model", system="分词器", max_tokens=50)
     assert seg.segment(["我爱北京"]) == [["我", "爱", "北京"]]
-    seg = get_segmenter("llm", base_url=url, model="pinned-model", retries=0)
+    seg = get_segmenter("llm", base_url=url, model="pinned-model", retries=0, seed="3")
     assert seg.segment(["他来了"]) == [["他", "来", "了"]]
+    assert list(seg.options.items()) == [  # the run cache's key: as before, in this order
+        ("backend", "openai"),
+        ("base_url", url),
+        ("model", "pinned-model"),
+        ("prompt", DEFAULT_PROMPT),
+        ("shots", 0),
+        ("seed", 3),
+        ("on_altered", "repair"),
+    ]
     assert seg.diagnostics()[0]["cached"] is True
 
 
@@ -1127,3 +1136,14 @@ def test_a_local_model_s_reply_is_cached_under_its_folder_s_content(
     assert seg.segment(["我爱北京"]) == [["我爱", "北京"]]  # not what the random model says
     assert seg.diagnostics()[0]["cached"] is True
     assert seg.metadata()["model"] == {k: material[k] for k in list(material)[1:8]}
+    assert list(seg.options.items()) == [  # the run cache's key: as before, in this order
+        ("backend", "transformers"),
+        ("model", str(tiny_causal_lm)),
+        ("prompt", DEFAULT_PROMPT),
+        ("shots", 0),
+        ("seed", 0),
+        ("max_tokens", 24),
+        ("on_altered", "repair"),
+        ("device", "cpu"),
+        ("dtype", "float32"),
+    ]
