@@ -188,17 +188,18 @@ class Backend(Protocol):
 @dataclass(kw_only=True, eq=False)
 class ChatEndpoint:
     """An OpenAI-compatible chat endpoint (``backend = 'openai'``; see the module
-    docstring for its failures and bounds). ``key`` is sent, never shown."""
+    docstring for its failures and bounds). ``key`` is sent, never shown. The settings
+    are :class:`~cws_bench.segmenters.llm.LLMSegmenter`'s options of the same names."""
 
     base_url: str
     model: str
     key: str | None = field(default=None, repr=False)
-    stream: bool = True
-    concurrency: int = 4
-    timeout: float = 120.0
-    deadline: float = 600.0
-    retries: int = 4
-    backoff: float = 1.0
+    stream: bool
+    concurrency: int
+    timeout: float
+    deadline: float
+    retries: int
+    backoff: float
     trained_on: TrainingData | None = field(default=None, init=False)
     _stop: threading.Event = field(default_factory=threading.Event, init=False, repr=False)
     """Set when a run is abandoned: no attempt more."""
@@ -409,9 +410,7 @@ class LocalModel:
     """A causal LM from a local folder (``backend = 'transformers'``): greedy,
     ``batch_size`` prompts at a time, left-padded, on ``device``."""
 
-    def __init__(
-        self, folder: str, *, device: str = "auto", dtype: str = "float32", batch_size: int = 8
-    ) -> None:
+    def __init__(self, folder: str, *, device: str, dtype: str, batch_size: int) -> None:
         try:
             import transformers
         except ImportError as e:
