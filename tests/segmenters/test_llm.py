@@ -1147,3 +1147,15 @@ def test_a_local_model_s_reply_is_cached_under_its_folder_s_content(
         ("device", "cpu"),
         ("dtype", "float32"),
     ]
+
+
+def test_the_key_is_in_no_cache_file_nor_the_backend_s_repr(server, tmp_path, monkeypatch):
+    # The backend holds the key (it sends it); what is written or shown never has it.
+    monkeypatch.setenv("SCRIPTED_KEY", "sk-secret-123")
+    server.replies["我爱北京"] = [("json", "我 爱 北京")]
+    seg = llm(server, api_key_env="SCRIPTED_KEY")
+    seg.segment(["我爱北京"])
+    (entry,) = _cache_files(tmp_path)
+    assert "sk-secret" not in entry.read_text(encoding="utf-8")
+    assert "sk-secret" not in repr(seg.backend) and "sk-secret" not in str(vars(seg))
+    assert server.headers[0]["Authorization"] == "Bearer sk-secret-123"
