@@ -35,18 +35,22 @@ naming the segmenter, the line and the first character that differs.
 
 from __future__ import annotations
 
+import collections.abc
 import importlib.metadata
 import logging
 import os
+import types
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import PurePath
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, Union, get_args, get_origin, get_type_hints
 
 from cws_bench import __version__
+from cws_bench.defaults import BOUNDS, Bounds
 from cws_bench.errors import CwsBenchError, Fix, SegmenterError
 from cws_bench.metrics.units import plural
+from cws_bench.suggest import close_names, did_you_mean
 from cws_bench.system.installed import missing_modules
 
 __all__ = [
@@ -56,7 +60,12 @@ __all__ = [
     "Segmenter",
     "SegmenterOutputError",
     "TrainingData",
+    "check_option_names",
     "check_segmentation",
+    "describe_options",
+    "identity_options",
+    "option",
+    "parse_options",
     "plain_options",
 ]
 
@@ -133,6 +142,220 @@ def plain_options(options: dict[str, Any]) -> dict[str, Any]:
             value = list(value)
         plain[key] = value
     return plain
+
+
+# -- options, declared once ----------------------------------------------------
+
+RENAMED_OPTIONS = {
+    "dictionary": (
+        "lexicon",
+        "a segmenter's word list is `lexicon` (--lexicon); `dictionary` is a corpus' "
+        "OOV dictionary",
+    ),
+}
+"""Segmenter options renamed: old name -> (new name, why), answered by "did you mean"."""
+
+_TRUE = ("true", "yes", "on", "1")
+_FALSE = ("false", "no", "off", "0")
+
+
+def option(
+    default: Any = None,
+    help: str = "",
+    *,
+    bounds: str | Bounds | None = None,
+    choices: Sequence[Any] | None = None,
+    identity: bool | Literal["changed"] = True,
+) -> Any:
+    """One field of an adapter's ``Options`` dataclass: its default and what it accepts.
+
+    Args:
+        default: the value when not given (immutable: a tuple, not a list).
+        help: one line for ``cws-bench segmenters NAME``.
+        bounds: a key of :data:`cws_bench.defaults.BOUNDS`, or a :class:`Bounds`.
+        choices: the values it takes.
+        identity: whether the value is part of the segmenter's identity
+            (:attr:`Segmenter.options`, cache keys, signatures): always (True),
+            never (False), or only when it differs from the default (``"changed"``).
+    """
+    meta = {"help": help, "bounds": bounds, "choices": choices, "identity": identity}
+    return field(default=default, metadata=meta)
+
+
+def _instance(value: Any, hint: Any) -> bool:
+    """Whether ``value`` already has the type ``hint`` names (no conversion needed)."""
+    origin = get_origin(hint) or hint
+    if hint is Any or hint is object:
+        return True
+    if hint is type(None):
+        return value is None
+    if origin is Literal:
+        return value in get_args(hint)
+    if origin in (Union, types.UnionType):
+        return any(_instance(value, member) for member in get_args(hint))
+    if origin is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if origin is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if origin is collections.abc.Callable:
+        return callable(value)
+    if origin in (list, tuple, collections.abc.Sequence):
+        return isinstance(value, (list, tuple))
+    return isinstance(origin, type) and isinstance(value, origin)
+
+
+def _converted(value: Any, hint: Any) -> Any:
+    """``value`` as ``hint`` from the text a command line or a TOML file gives; raises
+    ValueError when it cannot be."""
+    if _instance(value, hint):
+        return value
+    members = get_args(hint) if get_origin(hint) in (Union, types.UnionType) else (hint,)
+    for member in members:
+        if member is bool and isinstance(value, str) and value.lower() in (*_TRUE, *_FALSE):
+            return value.lower() in _TRUE
+        if member in (int, float) and isinstance(value, str):
+            try:
+                return member(value)
+            except ValueError:
+                continue
+        if member is str and isinstance(value, os.PathLike):
+            return os.fspath(value)
+    raise ValueError(value)
+
+
+def _kind_of(hint: Any) -> str:
+    """A type in words, for messages: ``a whole number``, ``true or false``..."""
+    words = {bool: "true or false", int: "a whole number", float: "a number", str: "text"}
+    members = get_args(hint) if get_origin(hint) in (Union, types.UnionType) else (hint,)
+    said: list[str] = []
+    for member in members:
+        if member is type(None):
+            continue
+        origin = get_origin(member) or member
+        name = words.get(member) or {dict: "a table", list: "a list", tuple: "a list"}.get(origin)
+        said.append(str(name or getattr(origin, "__name__", origin)))
+    return " or ".join(dict.fromkeys(said))
+
+
+def _hints(declared: type) -> dict[str, Any]:
+    hints = _HINTS.get(declared)
+    if hints is None:
+        hints = _HINTS[declared] = get_type_hints(declared)
+    return hints
+
+
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def check_option_names(
+    segmenter: str, options: Iterable[str], known: Sequence[str], what: str = "option"
+) -> None:
+    """Refuse the first name of ``options`` not ``known``, with the closest known one (or
+    the new name of a renamed one, :data:`RENAMED_OPTIONS`) and the list."""
+    renamed = {old: pair for old, pair in RENAMED_OPTIONS.items() if pair[0] in known}
+    for key in options:
+        if key in known:
+            continue
+        close = close_names(key, [*known, *renamed], n=1)
+        if key in renamed or (close and close[0] in renamed):
+            new, why = renamed[key if key in renamed else close[0]]
+            raise SegmenterError(segmenter, f"no {what} {key!r}", f"did you mean {new}? ({why})")
+        near = f"did you mean {close[0]}? " if close else ""
+        raise SegmenterError(
+            segmenter,
+            f"no {what} {key!r}",
+            f"{near}its {what}s are: {', '.join(known) or '(none)'}",
+        )
+
+
+def parse_options(
+    declared: type, options: Mapping[str, Any], segmenter: str, *, what: str = "option"
+) -> Any:
+    """The one parser of a segmenter's (or a trainer's) options: ``declared(**options)``,
+    checked.
+
+    Unknown names are answered with the closest known one (and the renamed ones with
+    their new name); values are converted to their field's annotation when given as text
+    (``-O batch_size=64``, ``-O hmm=no``), then checked against the field's bounds and
+    choices. Every failure is one :class:`SegmenterError` of the form
+    ``segmenter NAME: KEY must be ..., not VALUE``.
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Demo:
+    ...     batch_size: int = option(32, bounds="batch_size")
+    ...     mode: str = option("default", choices=("default", "search"))
+    >>> parse_options(Demo, {"batch_size": "64"}, "demo")
+    Demo(batch_size=64, mode='default')
+    >>> try:
+    ...     parse_options(Demo, {"mdoe": "search"}, "demo")
+    ... except SegmenterError as e:
+    ...     print(e.message, "|", e.hint)
+    segmenter demo: no option 'mdoe' | did you mean mode? its options are: batch_size, mode
+    """
+    check_option_names(segmenter, options, [f.name for f in fields(declared)], what)
+    hints = _hints(declared)
+    values = {}
+    for spec in fields(declared):
+        if spec.name not in options:
+            continue
+        value, meta = options[spec.name], spec.metadata
+        try:
+            value = _converted(value, hints[spec.name])
+        except ValueError:
+            raise SegmenterError(
+                segmenter, f"{spec.name} must be {_kind_of(hints[spec.name])}, not {value!r}"
+            ) from None
+        bounds = meta.get("bounds")
+        if bounds is not None and value is not None:
+            problem = (BOUNDS[bounds] if isinstance(bounds, str) else bounds).problem(value)
+            if problem:
+                raise SegmenterError(segmenter, f"{spec.name} {problem}")
+        choices = meta.get("choices")
+        if choices is not None and value is not None and value not in choices:
+            raise SegmenterError(
+                segmenter,
+                f"{spec.name} must be one of {', '.join(map(str, choices))}, not {value!r}",
+                did_you_mean(str(value), map(str, choices), n=1),
+            )
+        values[spec.name] = value
+    return declared(**values)
+
+
+def identity_options(parsed: Any) -> dict[str, Any]:
+    """The fields of parsed options that make the segmenter's identity (see :func:`option`)."""
+    out = {}
+    for spec in fields(parsed):
+        identity = spec.metadata.get("identity", True)
+        value = getattr(parsed, spec.name)
+        if identity is True or (identity == "changed" and value != spec.default):
+            out[spec.name] = value
+    return plain_options(out)
+
+
+def describe_options(declared: type) -> list[dict[str, Any]]:
+    """Each option of a declaration: name, type, default, range or choices, help (JSON-safe)."""
+    hints = _hints(declared)
+    rows = []
+    for spec in fields(declared):
+        bounds = spec.metadata.get("bounds")
+        choices = spec.metadata.get("choices")
+        accepts = (
+            (BOUNDS[bounds] if isinstance(bounds, str) else bounds).describe() if bounds else None
+        )
+        if choices:
+            accepts = "one of " + ", ".join(map(str, choices))
+        rows.append(
+            {
+                "name": spec.name,
+                "type": _kind_of(hints[spec.name]),
+                "default": plain_options({"v": spec.default}).get("v"),
+                "accepts": accepts,
+                "identity": spec.metadata.get("identity", True),
+                "help": spec.metadata.get("help", ""),
+            }
+        )
+    return rows
 
 
 class SegmenterOutputError(SegmenterError):
@@ -299,13 +522,31 @@ class Segmenter(ABC):
     has_speed: ClassVar[bool] = True
     independent_lines: ClassVar[bool] = False
 
-    training_takes_seed: ClassVar[bool] = False
-    """Whether ``from_training(sentences, **options)`` takes a ``seed`` among its options
-    (``train --seeds``), for a trainer whose signature does not name it."""
+    Options: ClassVar[type | None] = None
+    """The adapter's options, declared once: a frozen dataclass of :func:`option` fields
+    (default, type, bounds, choices, identity, help). ``__init__`` parses the caller's
+    options with it (:func:`parse_options`) into :attr:`opts`, checks the model
+    (:meth:`load_problem`), and keeps the identity fields as :attr:`options`. None: an
+    adapter that declares none records the keywords it passes up as they are."""
+
+    training_options: ClassVar[type | None] = None
+    """The declaration of ``from_training(sentences, **options)``'s options, when the
+    adapter builds its model by training (``transformers``); ``train --seeds`` looks for
+    ``seed`` in it or in :attr:`Options`."""
+
+    opts: Any = None
+    """The parsed :attr:`Options` (None for an adapter that declares none)."""
 
     def __init__(self, **options: Any) -> None:
-        self.options: dict[str, Any] = plain_options(options)
         self.trained_on: TrainingData | None = None
+        if self.Options is None:
+            self.options: dict[str, Any] = plain_options(options)
+            return
+        self.opts = parse_options(self.Options, options, self.name)
+        problem = self.load_problem({f.name: getattr(self.opts, f.name) for f in fields(self.opts)})
+        if problem is not None:
+            raise SegmenterError(self.name, *problem)
+        self.options = identity_options(self.opts)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -467,10 +708,23 @@ class Segmenter(ABC):
     def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
         """Why the model these options name is not here (message, how to get it), or None.
 
-        Checked before a bake-off starts, without loading anything; adapters
-        with no model file keep this default (nothing to check).
+        The one model check: ``__init__`` calls it first (with every option, defaults
+        filled in), the bake-off before it starts and ``cws-bench segmenters`` with the
+        preset options, loading nothing. Adapters with no model file keep this default.
         """
         return None
+
+    @classmethod
+    def load_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
+        """What ``__init__`` checks first: :meth:`model_problem`, unless the load may fetch
+        what is missing (a hub name), when only what no fetch can mend is a problem."""
+        return cls.model_problem(options)
+
+    @classmethod
+    def parsed(cls, options: Mapping[str, Any]) -> Any:
+        """``options`` parsed by :attr:`Options` (defaults filled in), for a model check."""
+        assert cls.Options is not None, f"{cls.__name__} declares no Options"
+        return parse_options(cls.Options, options, cls.name)
 
     @classmethod
     def library_version(cls) -> str | None:
@@ -507,13 +761,34 @@ class ModelSegmenter(Segmenter):
 
     @classmethod
     def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
-        """A ``model`` file that is not there."""
-        model = options.get("model")
+        """A ``model`` file that is not there, both a model and a corpus to train on, or a
+        split without its corpus."""
+        model, corpus = options.get("model"), options.get("corpus")
+        if model is not None and corpus is not None:
+            return ("give a model or a corpus to train on, not both", "drop one of them")
+        if model is None and corpus is None and options.get("split") is not None:
+            return ("split needs a corpus", "pass corpus=NAME too")
         if model is None or os.path.exists(os.fspath(model)):
             return None
         return (
             f"model file {os.fspath(model)}: no such file",
             f"train one (cws-bench train {cls.name} CORPUS -o MODEL) or fix the path",
+        )
+
+    def _training_sources(self, fallback: Any = None) -> tuple[list[Any], str | None]:
+        """The sources of the ``corpus``/``split`` options (see
+        :func:`~cws_bench.segmenters.sources.training_sources`)."""
+        from cws_bench.segmenters.sources import training_sources
+
+        opts = self.opts
+        return training_sources(
+            opts.corpus,
+            opts.split,
+            fallback,
+            segmenter=self.name,
+            format=opts.format,
+            encoding=opts.encoding,
+            data_dir=opts.data_dir,
         )
 
     def check_ready(self) -> None:

@@ -57,24 +57,23 @@ import hashlib
 import json
 import os
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from cws_bench.defaults import Bounds
 from cws_bench.errors import (
     CorpusFormatError,
     CwsBenchError,
-    SegmenterError,
 )
-from cws_bench.segmenters.base import ModelSegmenter, TrainingData
+from cws_bench.segmenters.base import ModelSegmenter, TrainingData, option
 from cws_bench.segmenters.sources import (
     TrainingCorpus,
     combined_data,
     training_data,
-    training_sources,
 )
 from cws_bench.text.io import atomic_write, display_name
 
@@ -130,6 +129,8 @@ CHINESE_NUMERALS = "〇零一二三四五六七八九十百千万亿两"
 
 TAG_SETS: dict[str, tuple[str, ...]] = {"bmes": ("B", "M", "E", "S"), "bi": ("B", "I")}
 LEARNERS = ("perceptron", "crfsuite")
+_AT_LEAST_1 = Bounds(whole=True, low=1)
+_AT_LEAST_0 = Bounds(whole=False, low=0)
 DEFAULTS: dict[str, Any] = {
     "tags": "bmes",
     "learner": "perceptron",
@@ -642,106 +643,67 @@ class CRFSegmenter(ModelSegmenter):
     Give a saved ``model``, or a ``corpus`` to train on at construction;
     without either, call :meth:`train` or :meth:`load` before segmenting.
 
-    Args:
-        model: a model file written by :meth:`save` (``cws-bench train crf``).
-        corpus: a registered corpus name or a segmented file to train on.
-        split: the split of a registered corpus (default ``train``).
-        tags: ``bmes`` or ``bi``.
-        learner: ``perceptron`` or ``crfsuite``.
-        epochs: perceptron passes.
-        seed: shuffles the perceptron's order.
-        min_count: drop features seen fewer times in training.
-        c2, iterations: crfsuite's L2 regularisation and L-BFGS iterations.
-        fold_width: read full-width ASCII forms as ASCII.
-        word_features: add the word-list features (default on); ``folds``
-            is the jackknife's number of folds (default 10).
-        fallback: what to train on when ``corpus``'s training split is not on
-            this machine, overriding what the corpus itself names
-            (``Corpus.training_stand_in``: ``sighan2005-pku``'s is
-            ``pd1998:train+test``): ``NAME[:SPLIT[+SPLIT...]]``, a table of such
-            by corpus name, or ``"none"`` (nothing stands in). The model's
-            ``trained_on`` says what stood in
-            (:func:`~cws_bench.segmenters.sources.training_sources`).
-        cache: keep the trained model in a folder (True: the user's cache
-            folder, ``models/``), keyed by the training data's checksum and the
-            settings, and load it instead of training again.
-        format, encoding: of a corpus file.
-        data_dir: where a registered corpus' data is.
+    ``fallback`` is what to train on when ``corpus``'s training split is not on this
+    machine, overriding what the corpus itself names (``Corpus.training_stand_in``:
+    ``sighan2005-pku``'s is ``pd1998:train+test``): ``NAME[:SPLIT[+SPLIT...]]``, a table
+    of such by corpus name, or ``"none"``; the model's ``trained_on`` says what stood in
+    (:func:`~cws_bench.segmenters.sources.training_sources`). ``cache`` keeps the trained
+    model in a folder, keyed by the training data's checksum and the settings.
     """
 
     name = "crf"
     kind = "statistical"
     description = "character tagger (averaged perceptron or CRF), trained on any segmented corpus"
 
-    def __init__(
-        self,
-        *,
-        model: str | os.PathLike[str] | None = None,
-        corpus: str | None = None,
-        split: str | None = None,
-        tags: str | None = None,
-        learner: str | None = None,
-        epochs: int | None = None,
-        seed: int | None = None,
-        min_count: int | None = None,
-        c2: float | None = None,
-        iterations: int | None = None,
-        fold_width: bool | None = None,
-        word_features: bool | None = None,
-        folds: int | None = None,
-        fallback: str | dict[str, str] | None = None,
-        cache: bool | str | None = None,
-        format: str = "auto",
-        encoding: str = "utf-8",
-        data_dir: str | os.PathLike[str] | None = None,
-    ) -> None:
-        settings = {
-            "tags": tags,
-            "learner": learner,
-            "epochs": epochs,
-            "seed": seed,
-            "min_count": min_count,
-            "c2": c2,
-            "iterations": iterations,
-            "fold_width": fold_width,
-            "word_features": word_features,
-            "folds": folds,
-        }
-        super().__init__(
-            model=model,
-            corpus=corpus,
-            split=split,
-            **settings,
-            fallback=fallback,
-            cache=cache,
-            format=None if format == "auto" else format,
-            encoding=None if encoding == "utf-8" else encoding,
-            data_dir=data_dir,
+    @dataclass(frozen=True)
+    class Options:
+        model: str | None = option(None, "a model file written by save (cws-bench train crf)")
+        corpus: str | None = option(
+            None, "a registered corpus name or a segmented file to train on"
         )
-        self._check_settings(settings)
-        self.settings = {k: v for k, v in settings.items() if v is not None}
+        split: str | None = option(None, "the split of a registered corpus (default train)")
+        tags: str | None = option(None, "bmes (default) or bi", choices=tuple(TAG_SETS))
+        learner: str | None = option(None, "perceptron (default) or crfsuite", choices=LEARNERS)
+        epochs: int | None = option(None, "perceptron passes (default 10)", bounds=_AT_LEAST_1)
+        seed: int | None = option(
+            None, "shuffles the perceptron's order (default 17)", bounds="seed"
+        )
+        min_count: int | None = option(None, "drop rarer features (default 1)", bounds=_AT_LEAST_1)
+        c2: float | None = option(
+            None, "crfsuite's L2 regularisation (default 1)", bounds=_AT_LEAST_0
+        )
+        iterations: int | None = option(
+            None, "crfsuite's L-BFGS iterations (default 100)", bounds=_AT_LEAST_1
+        )
+        fold_width: bool | None = option(None, "read full-width ASCII as ASCII (default true)")
+        word_features: bool | None = option(None, "the word-list features (default true)")
+        folds: int | None = option(None, "the jackknife's folds (default 10)", bounds=_AT_LEAST_1)
+        fallback: str | Mapping[str, str] | None = option(
+            None, "what stands in for a missing training split"
+        )
+        cache: bool | str | None = option(
+            None, "keep the trained model (true: the user's cache folder)"
+        )
+        format: str = option("auto", "of a corpus file", identity="changed")
+        encoding: str = option("utf-8", "of a corpus file", identity="changed")
+        data_dir: str | None = option(None, "where a registered corpus' data is")
+
+    opts: Options
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        opts = self.opts
+        self.settings = {k: getattr(opts, k) for k in DEFAULTS if getattr(opts, k) is not None}
         self.model: CRFModel | None = None
         self.notes: list[str] = []  # shown with the bake-off's warnings
-        if model is not None and corpus is not None:
-            raise SegmenterError(self.name, "give a model or a corpus to train on, not both")
-        if model is not None:
-            self.model = CRFModel.load(model).prepare()
+        if opts.model is not None:
+            self.model = CRFModel.load(opts.model).prepare()
             self.trained_on = self.model.trained_on
-        elif corpus is not None:
-            sources, note = training_sources(
-                corpus,
-                split,
-                fallback,
-                segmenter=self.name,
-                format=format,
-                encoding=encoding,
-                data_dir=data_dir,
-            )
-            self._train_cached(sources, note, cache)
+        elif opts.corpus is not None:
+            sources, note = self._training_sources(opts.fallback)
+            self._train_cached(sources, note, opts.cache)
             if note is not None:
                 self.notes.append(f"trained on {note}")
-        elif split is not None:
-            raise SegmenterError(self.name, "split needs a corpus", "pass corpus=NAME too")
 
     def _train_cached(
         self, sources: list[TrainingCorpus], note: str | None, cache: bool | str | None
@@ -775,30 +737,6 @@ class CRFSegmenter(ModelSegmenter):
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
             self.save(path)
-
-    def _check_settings(self, settings: dict[str, Any]) -> None:
-        def fail(message: str) -> SegmenterError:
-            return SegmenterError(self.name, message)
-
-        if settings["tags"] is not None and settings["tags"] not in TAG_SETS:
-            raise fail(f"tags must be one of {', '.join(TAG_SETS)}, not {settings['tags']!r}")
-        if settings["learner"] is not None and settings["learner"] not in LEARNERS:
-            raise fail(f"learner must be one of {', '.join(LEARNERS)}, not {settings['learner']!r}")
-        for key in ("epochs", "min_count", "iterations", "folds"):
-            value = settings[key]
-            if value is not None and (
-                isinstance(value, bool) or not isinstance(value, int) or value < 1
-            ):
-                raise fail(f"{key} must be a positive integer, not {value!r}")
-        seed = settings["seed"]
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-            raise fail(f"seed must be a non-negative integer, not {seed!r}")
-        c2 = settings["c2"]
-        if c2 is not None and (isinstance(c2, bool) or not isinstance(c2, (int, float)) or c2 < 0):
-            raise fail(f"c2 must be a non-negative number, not {c2!r}")
-        for key in ("fold_width", "word_features"):
-            if settings[key] is not None and not isinstance(settings[key], bool):
-                raise fail(f"{key} must be true or false, not {settings[key]!r}")
 
     def train(self, sentences: Iterable[Sequence[str]], source: TrainingData | None = None) -> None:
         """Learn a new model from gold sentences (lists of words)."""

@@ -25,18 +25,23 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from cws_bench.errors import SegmenterError
 from cws_bench.metrics.units import plural
-from cws_bench.segmenters.base import Segmenter, TrainingData
+from cws_bench.segmenters.base import Segmenter, TrainingData, option
 from cws_bench.segmenters.neural import (
     bounded_network,
     cut_at,
+    device_option,
     folder_checksum,
     hub_timeout,
+    max_length_option,
+    overlap_option,
     pieces,
     resolve_device,
+    window_sizes,
     word_starts,
 )
 
@@ -92,20 +97,7 @@ def _network_error(error: BaseException) -> bool:
 
 
 class HanlpSegmenter(Segmenter):
-    """A HanLP 2 tokenizer (or the tokenization of a multi-task model).
-
-    Args:
-        model: a component folder, or a HanLP identifier or URL.
-        task: the output entry of a multi-task model (default ``tok/fine``,
-            else ``tok/coarse``).
-        device: ``auto``, ``cpu`` or ``cuda:N``.
-        batch_size: lines (windows) per call.
-        download: let HanLP download an identifier missing from its cache
-            ($HANLP_HOME, default ~/.hanlp); without it such an identifier
-            is an error that says where HanLP looked.
-        max_length: characters per window (default: the model's limit).
-        overlap: characters two consecutive windows share (default: a quarter).
-    """
+    """A HanLP 2 tokenizer (or the tokenization of a multi-task model)."""
 
     name = "hanlp"
     kind = "pretrained"
@@ -115,70 +107,50 @@ class HanlpSegmenter(Segmenter):
     install = "pip install 'cws-bench[hanlp]'"
     neural = True
 
+    @dataclass(frozen=True)
+    class Options:
+        model: str = option("COARSE_ELECTRA_SMALL_ZH", "a component folder, or a HanLP name or URL")
+        task: str | None = option(None, "a multi-task model's entry (default tok/fine, tok/coarse)")
+        device: str = device_option()
+        batch_size: int = option(32, "lines (windows) per call", bounds="batch_size")
+        download: bool = option(
+            False, "let HanLP download a model missing from its cache", identity="changed"
+        )
+        max_length: int | None = max_length_option()
+        overlap: int | None = overlap_option()
+
+    opts: Options
+
     @classmethod
     def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
-        """A model folder that is not there, or a named model not in HanLP's cache."""
-        where = os.fspath(options.get("model", "COARSE_ELECTRA_SMALL_ZH"))
-        if os.path.isdir(where) or options.get("download"):
+        """A model folder that is not there, or a named model not in HanLP's cache
+        ($HANLP_HOME, default ~/.hanlp) unless ``download`` lets HanLP fetch it."""
+        opts = cls.parsed(options)
+        if os.path.isdir(opts.model) or opts.download:
             return None
-        if where.startswith((".", "/", "~")):
-            return (f"model folder {where}: no such folder", "fix the path")
+        if opts.model.startswith((".", "/", "~")):
+            return (f"model folder {opts.model}: no such folder", "fix the path")
         import hanlp
         from hanlp.utils.io_util import path_from_url
 
-        cached = path_from_url(getattr(hanlp.pretrained.tok, where, where))
+        cached = path_from_url(getattr(hanlp.pretrained.tok, opts.model, opts.model))
         if os.path.exists(cached) or os.path.exists(cached.removesuffix(".zip")):
             return None
         return (
-            f"model {where!r} is not in HanLP's cache ({cached.removesuffix('.zip')})",
+            f"model {opts.model!r} is not in HanLP's cache ({cached.removesuffix('.zip')})",
             "set download = true to let HanLP fetch it, or pass the folder of a saved "
             "HanLP component (model = '/path/to/folder')",
         )
 
-    def __init__(
-        self,
-        *,
-        model: str | os.PathLike[str] = "COARSE_ELECTRA_SMALL_ZH",
-        task: str | None = None,
-        device: str = "auto",
-        batch_size: int = 32,
-        download: bool = False,
-        max_length: int | None = None,
-        overlap: int | None = None,
-    ) -> None:
-        super().__init__(
-            model=model,
-            task=task,
-            device=device,
-            batch_size=batch_size,
-            download=download or None,
-            max_length=max_length,
-            overlap=overlap,
-        )
-        if int(batch_size) < 1:
-            raise SegmenterError(self.name, f"batch_size must be at least 1, not {batch_size}")
-        self.batch_size = int(batch_size)
-        self.task = task
-        where = os.fspath(model)
-        local = os.path.isdir(where)
-        if not local and where.startswith((".", "/", "~")):
-            raise SegmenterError(self.name, f"model folder {where}: no such folder")
-        self.device, self.gpu = resolve_device(self.name, device)
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
         import hanlp
 
-        identifier = getattr(hanlp.pretrained.tok, where, where) if not local else where
-        if not local and not download:
-            from hanlp.utils.io_util import path_from_url
-
-            cached = path_from_url(identifier)
-            if not (os.path.exists(cached) or os.path.exists(cached.removesuffix(".zip"))):
-                raise SegmenterError(
-                    self.name,
-                    f"model {where!r} is not in HanLP's cache ({cached.removesuffix('.zip')})",
-                    "set download = true to let HanLP fetch it, or pass the folder of a saved "
-                    "HanLP component (model = '/path/to/folder')",
-                )
-        if not local and download:
+        where, self.batch_size, self.task = self.opts.model, self.opts.batch_size, self.opts.task
+        local = os.path.isdir(where)
+        self.device, self.gpu = resolve_device(self.name, self.opts.device)
+        identifier = where if local else getattr(hanlp.pretrained.tok, where, where)
+        if not local and self.opts.download:
             self._check_reachable(str(identifier))
         devices = -1 if self.device == "cpu" else int(self.device.partition(":")[2] or 0)
         timeout = hub_timeout()
@@ -205,17 +177,7 @@ class HanlpSegmenter(Segmenter):
                 "download and unzip it on a machine with network, then pass the folder "
                 "(model = '/path/to/folder'); $CWS_BENCH_HUB_TIMEOUT sets the wait",
             ) from None
-        limit = self._limit()
-        self.max_length = int(max_length) if max_length else limit
-        if not 1 <= self.max_length <= limit:
-            raise SegmenterError(
-                self.name, f"max_length {max_length} is outside 1..{limit} (the model's limit)"
-            )
-        self.overlap = int(overlap) if overlap is not None else self.max_length // 4
-        if not 0 <= self.overlap < self.max_length:
-            raise SegmenterError(
-                self.name, f"overlap {overlap} must be at least 0 and below max_length"
-            )
+        self.max_length, self.overlap = window_sizes(self.name, self.opts, self._limit())
         self.identity = {
             "model": os.path.abspath(where) if local else str(identifier),
             "checksum": folder_checksum(where) if local else None,

@@ -65,9 +65,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cws_bench.errors import CorpusFormatError, CwsBenchError, SegmenterError
-from cws_bench.segmenters.base import ModelSegmenter, TrainingData
-from cws_bench.segmenters.sources import train_on_sources, training_data, training_sources
+from cws_bench.defaults import Bounds
+from cws_bench.errors import CorpusFormatError, CwsBenchError
+from cws_bench.segmenters.base import ModelSegmenter, TrainingData, option
+from cws_bench.segmenters.sources import train_on_sources, training_data
 from cws_bench.text.io import atomic_write, display_name
 
 try:
@@ -103,6 +104,9 @@ STARTS = (True, False, False, True)  # B or S
 ENDS = (False, False, True, True)  # E or S
 
 _FULL_WIDTH_OFFSET = 0xFEE0  # U+FF01..U+FF5E are U+0021..U+007E shifted by this
+
+
+_POSITIVE = Bounds(whole=False, low=0, low_open=True)
 
 
 def fold_width(character: str) -> str:
@@ -446,17 +450,7 @@ class HMMSegmenter(ModelSegmenter):
     Give a saved ``model``, or a ``corpus`` to train on at construction;
     without either, call :meth:`train` or :meth:`load` before segmenting.
 
-    Args:
-        model: a model file written by :meth:`save` (``cws-bench train hmm``).
-        corpus: a registered corpus name or a segmented file to train on.
-        split: the split of a registered corpus (default ``train``).
-        alpha: add-alpha smoothing (default 0.1; overrides a loaded model's).
-        fold_width: count full-width ASCII forms as ASCII (when training).
-        format: the corpus file's format (``auto`` sniffs it).
-        encoding: the corpus file's encoding.
-        data_dir: where a registered corpus' data is (as ``get_corpus`` takes it).
-        compiled: use the compiled decoder when it is built (False: the
-            pure-Python Viterbi, for tests and the benchmark baseline).
+    ``alpha`` overrides a loaded model's smoothing.
     """
 
     name = "hmm"
@@ -464,54 +458,34 @@ class HMMSegmenter(ModelSegmenter):
     independent_lines = True  # each line is segmented on its own
     description = "first-order B/M/E/S character-tagging HMM (train it on any segmented corpus)"
 
-    def __init__(
-        self,
-        *,
-        model: str | os.PathLike[str] | None = None,
-        corpus: str | None = None,
-        split: str | None = None,
-        alpha: float | None = None,
-        fold_width: bool = True,
-        format: str = "auto",
-        encoding: str = "utf-8",
-        data_dir: str | os.PathLike[str] | None = None,
-        compiled: bool = True,
-    ) -> None:
-        super().__init__(
-            model=model,
-            corpus=corpus,
-            split=split,
-            alpha=alpha,
-            fold_width=None if fold_width else False,
-            format=None if format == "auto" else format,
-            encoding=None if encoding == "utf-8" else encoding,
-            data_dir=data_dir,
+    @dataclass(frozen=True)
+    class Options:
+        model: str | None = option(None, "a model file written by save (cws-bench train hmm)")
+        corpus: str | None = option(
+            None, "a registered corpus name or a segmented file to train on"
         )
-        if alpha is not None and (
-            isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not alpha > 0
-        ):
-            raise SegmenterError(self.name, f"alpha must be a positive number, not {alpha!r}")
-        self.alpha = alpha
-        self.fold = bool(fold_width)
-        self.compiled = compiled and _decode is not None
+        split: str | None = option(None, "the split of a registered corpus (default train)")
+        alpha: float | None = option(None, "add-alpha smoothing (default 0.1)", bounds=_POSITIVE)
+        fold_width: bool = option(True, "count full-width ASCII as ASCII", identity="changed")
+        format: str = option("auto", "of a corpus file", identity="changed")
+        encoding: str = option("utf-8", "of a corpus file", identity="changed")
+        data_dir: str | None = option(None, "where a registered corpus' data is")
+        compiled: bool = option(
+            True, "the compiled decoder when built (false: pure Python)", identity=False
+        )
+
+    opts: Options
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.alpha, self.fold = self.opts.alpha, self.opts.fold_width
+        self.compiled = self.opts.compiled and _decode is not None
         self.model: HMMModel | None = None
         self.notes: list[str] = []  # shown with the bake-off's warnings
-        if model is not None and corpus is not None:
-            raise SegmenterError(self.name, "give a model or a corpus to train on, not both")
-        if model is not None:
-            self._use(HMMModel.load(model))
-        elif corpus is not None:
-            sources, note = training_sources(
-                corpus,
-                split,
-                segmenter=self.name,
-                format=format,
-                encoding=encoding,
-                data_dir=data_dir,
-            )
-            train_on_sources(self, sources, note)
-        elif split is not None:
-            raise SegmenterError(self.name, "split needs a corpus", "pass corpus=NAME too")
+        if self.opts.model is not None:
+            self._use(HMMModel.load(self.opts.model))
+        elif self.opts.corpus is not None:
+            train_on_sources(self, *self._training_sources())
 
     def _use(self, model: HMMModel) -> None:
         if self.alpha is not None:

@@ -39,18 +39,24 @@ import io
 import json
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from cws_bench.errors import SegmenterError
 from cws_bench.metrics.units import plural
-from cws_bench.segmenters.base import Segmenter, TrainingData
+from cws_bench.segmenters.base import Segmenter, TrainingData, option
 from cws_bench.segmenters.neural import (
     cut_at,
+    device_option,
     folder_checksum,
+    folder_problem,
     hub_folder,
-    looks_like_path,
+    hub_model_problem,
+    max_length_option,
+    overlap_option,
     pieces,
     resolve_device,
+    window_sizes,
 )
 from cws_bench.system.installed import installed_versions
 
@@ -174,16 +180,7 @@ class _NeuralModel:
 
 
 class LtpSegmenter(Segmenter):
-    """LTP's segmentation (the ``cws`` task only).
-
-    Args:
-        model: a model folder, or a hub name (``LTP/small``, ``LTP/legacy``...).
-        device: ``auto``, ``cpu``, ``cuda:N`` or ``mps`` (neural models only).
-        batch_size: lines (neural: windows) per call.
-        max_length: characters per window (neural models; default: the
-            encoder's limit).
-        overlap: characters two consecutive windows share (default: a quarter).
-    """
+    """LTP's segmentation (the ``cws`` task only): a neural model, or a legacy perceptron."""
 
     name = "ltp"
     kind = "pretrained"
@@ -193,38 +190,32 @@ class LtpSegmenter(Segmenter):
     install = "pip install 'cws-bench[ltp]'"
     neural = True
 
+    @dataclass(frozen=True)
+    class Options:
+        model: str = option("LTP/small", "a model folder, or a hub name (LTP/small, LTP/legacy...)")
+        device: str = device_option()
+        batch_size: int = option(32, "lines (neural: windows) per call", bounds="batch_size")
+        max_length: int | None = max_length_option()
+        overlap: int | None = overlap_option()
+
+    opts: Options
+
     @classmethod
     def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
         """A model folder that is not there, or a hub model not cached offline."""
-        from cws_bench.segmenters.neural import hub_model_problem
+        return hub_model_problem(cls.parsed(options).model)
 
-        return hub_model_problem(options.get("model", "LTP/small"))
+    @classmethod
+    def load_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
+        """A model folder that is not there (a hub name is fetched by the load)."""
+        return folder_problem(cls.parsed(options).model)
 
-    def __init__(
-        self,
-        *,
-        model: str | os.PathLike[str] = "LTP/small",
-        device: str = "auto",
-        batch_size: int = 32,
-        max_length: int | None = None,
-        overlap: int | None = None,
-    ) -> None:
-        super().__init__(
-            model=model,
-            device=device,
-            batch_size=batch_size,
-            max_length=max_length,
-            overlap=overlap,
-        )
-        if int(batch_size) < 1:
-            raise SegmenterError(self.name, f"batch_size must be at least 1, not {batch_size}")
-        self.batch_size = int(batch_size)
-        where = os.fspath(model)
-        local = os.path.isdir(where)
-        if not local and looks_like_path(where):
-            raise SegmenterError(self.name, f"model folder {where}: no such folder")
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
         import ltp  # noqa: F401 - an ImportError here says the library is missing
 
+        self.batch_size, where = self.opts.batch_size, self.opts.model
+        local = os.path.isdir(where)
         folder = where if local else hub_folder(self.name, where)
         config_file = os.path.join(folder, "config.json")
         if not os.path.isfile(config_file):
@@ -241,20 +232,9 @@ class LtpSegmenter(Segmenter):
         self.network: _NeuralModel | None = None
         self.device, self.gpu = "cpu", None
         if config.get("nerual", config.get("neural", True)):
-            self.device, self.gpu = resolve_device(self.name, device)
+            self.device, self.gpu = resolve_device(self.name, self.opts.device)
             self.network = _NeuralModel(self.name, folder, config, self.device)
-            self.max_length = int(max_length) if max_length else self.network.limit
-            if not 1 <= self.max_length <= self.network.limit:
-                raise SegmenterError(
-                    self.name,
-                    f"max_length {max_length} is outside 1..{self.network.limit} "
-                    "(the model's limit)",
-                )
-            self.overlap = int(overlap) if overlap is not None else self.max_length // 4
-            if not 0 <= self.overlap < self.max_length:
-                raise SegmenterError(
-                    self.name, f"overlap {overlap} must be at least 0 and below max_length"
-                )
+            self.max_length, self.overlap = window_sizes(self.name, self.opts, self.network.limit)
         else:
             self.legacy = self._legacy(folder)
         self.identity: dict[str, Any] = {

@@ -27,19 +27,26 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from cws_bench.defaults import Bounds
 from cws_bench.errors import SegmenterError
 from cws_bench.metrics.units import plural
+from cws_bench.segmenters.base import option
 
 __all__ = [
     "DTYPES",
     "ROLES",
     "character_id",
     "default_device",
+    "device_option",
     "folder_checksum",
+    "folder_problem",
     "label_roles",
+    "max_length_option",
+    "overlap_option",
     "resolve_device",
     "special_tokens",
     "tags_to_words",
+    "window_sizes",
 ]
 
 ROLES = ("B", "M", "E", "S")
@@ -246,6 +253,19 @@ def pieces(words: Iterable[str]) -> list[str]:
     return [piece for word in words for piece in word.split()]
 
 
+def folder_problem(model: Any) -> tuple[str, str] | None:
+    """A model named by a path (:func:`looks_like_path`) that is no folder, or None: what a
+    load that may fetch a hub name checks first.
+
+    >>> folder_problem("./gone"), folder_problem("owner/name")
+    (('model folder ./gone: no such folder', 'fix the path, or download the model'), None)
+    """
+    where = os.fspath(model)
+    if os.path.isdir(where) or not looks_like_path(where):
+        return None
+    return (f"model folder {where}: no such folder", "fix the path, or download the model")
+
+
 def hub_model_problem(model: Any) -> tuple[str, str] | None:
     """Why a model folder or Hugging Face hub name cannot be loaded here, or None.
 
@@ -254,10 +274,8 @@ def hub_model_problem(model: Any) -> tuple[str, str] | None:
     there), so that a bake-off never stops on a download halfway through.
     """
     where = os.fspath(model)
-    if os.path.isdir(where):
-        return None
-    if where.startswith((".", "/", "~")) or where.count("/") > 1:
-        return (f"model folder {where}: no such folder", "fix the path, or download the model")
+    if os.path.isdir(where) or folder_problem(where):
+        return folder_problem(where)
     try:
         from huggingface_hub import try_to_load_from_cache
     except ImportError:  # the adapter's library is missing: said elsewhere
@@ -268,6 +286,45 @@ def hub_model_problem(model: Any) -> tuple[str, str] | None:
         f"model {where}: not in the local Hugging Face cache",
         f"download it first (on a machine with network): hf download {where}",
     )
+
+
+def device_option() -> Any:
+    """The ``device`` field of a neural adapter's Options."""
+    return option("auto", "auto (CUDA when torch sees a GPU, else CPU), cpu, cuda:N or mps")
+
+
+def max_length_option() -> Any:
+    """The ``max_length`` field: characters per window."""
+    return option(None, "characters per window (default: the model's limit)", bounds=_AT_LEAST_1)
+
+
+def overlap_option() -> Any:
+    """The ``overlap`` field: characters two consecutive windows share."""
+    return option(None, "characters two windows share (default: a quarter)", bounds=_AT_LEAST_0)
+
+
+_AT_LEAST_1 = Bounds(whole=True, low=1)
+_AT_LEAST_0 = Bounds(whole=True, low=0)
+
+
+def window_sizes(name: str, opts: Any, limit: int) -> tuple[int, int]:
+    """``(max_length, overlap)`` of a windowed adapter's options within the model's ``limit``.
+
+    >>> from types import SimpleNamespace as N
+    >>> window_sizes("demo", N(max_length=None, overlap=None), 510)
+    (510, 127)
+    """
+    size = opts.max_length or limit
+    if not 1 <= size <= limit:
+        raise SegmenterError(
+            name, f"max_length {opts.max_length} is outside 1..{limit} (the model's limit)"
+        )
+    overlap = opts.overlap if opts.overlap is not None else size // 4
+    if not 0 <= overlap < size:
+        raise SegmenterError(
+            name, f"overlap {opts.overlap} must be at least 0 and below max_length"
+        )
+    return size, overlap
 
 
 def cut_at(line: str, starts: Iterable[int]) -> list[str]:

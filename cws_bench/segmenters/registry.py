@@ -26,8 +26,13 @@ from importlib.metadata import EntryPoint
 from typing import Any
 
 from cws_bench.errors import SegmenterError, SegmenterUnavailableError
-from cws_bench.segmenters.base import Segmenter, plain_options
-from cws_bench.suggest import close_names, did_you_mean
+from cws_bench.segmenters.base import (
+    Segmenter,
+    check_option_names,
+    parse_options,
+    plain_options,
+)
+from cws_bench.suggest import did_you_mean
 from cws_bench.system.installed import entry_points, missing_modules
 
 __all__ = [
@@ -329,43 +334,23 @@ def _install_command(name: str, cls: type[Segmenter], registered: Registered) ->
     return f"pip install {' '.join(cls.requires)}"
 
 
-RENAMED_OPTIONS = {
-    "dictionary": (
-        "lexicon",
-        "a segmenter's word list is `lexicon` (--lexicon); `dictionary` is a corpus' "
-        "OOV dictionary",
-    ),
-}
-"""Segmenter options renamed: old name -> (new name, why), answered by "did you mean"."""
-
-
 def _check_options(name: str, cls: type[Segmenter], options: Mapping[str, Any]) -> None:
+    """The adapter's declared options (:attr:`Segmenter.Options`) parse ``options``; an
+    adapter that declares none is checked by the keywords its ``__init__`` names."""
+    if cls.Options is not None:
+        parse_options(cls.Options, options, name)
+        return
     parameters = inspect.signature(cls.__init__).parameters
     if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
         return
-    accepted = [p for p in parameters if p != "self"]
-    unknown = [key for key in options if key not in accepted]
-    renamed = {old: pair for old, pair in RENAMED_OPTIONS.items() if pair[0] in accepted}
-    for key in unknown:
-        # an old name, or a near miss of one (dictonary): the new name, and why
-        close = close_names(key, [*accepted, *renamed], n=1)
-        if key in renamed or (close and close[0] in renamed):
-            new, why = renamed[key if key in renamed else close[0]]
-            raise SegmenterError(name, f"no option {key!r}", f"did you mean {new}? ({why})")
-    if unknown:
-        close_hint = did_you_mean(unknown[0], accepted, n=1)
-        hint = f"{close_hint} " if close_hint else ""
-        raise SegmenterError(
-            name,
-            f"no option {unknown[0]!r}",
-            f"{hint}its options are: {', '.join(accepted) or '(none)'}",
-        )
+    check_option_names(name, options, [p for p in parameters if p != "self"])
 
 
 def check_segmenter_options(
     name: str, options: Mapping[str, Any]
 ) -> tuple[type[Segmenter], dict[str, Any]]:
-    """Check a name and its options against the adapter's signature, loading no model.
+    """Check a name and its options against the adapter's declared options, loading no model:
+    names, types, bounds and choices.
 
     Returns the adapter class (its module imported, its library not) and the
     options with the name's preset ones under them.

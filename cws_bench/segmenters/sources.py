@@ -357,22 +357,13 @@ def trains_with_seed(name: str) -> bool:
     >>> trains_with_seed("crf"), trains_with_seed("hmm")
     (True, False)
     """
-    import inspect
+    from dataclasses import fields
 
-    from cws_bench.errors import SegmenterError
-    from cws_bench.segmenters.registry import check_segmenter_options, segmenter_class
+    from cws_bench.segmenters.registry import segmenter_class
 
-    try:
-        check_segmenter_options(name, {"seed": 0})
-        return True
-    except SegmenterError:
-        pass
     cls = segmenter_class(name)
-    trainer = getattr(cls, "from_training", None)
-    if trainer is None:
-        return False
-    # a trainer that takes its options as **options says whether a seed is one of them
-    return "seed" in inspect.signature(trainer).parameters or cls.training_takes_seed
+    declared = [d for d in (cls.Options, cls.training_options) if d is not None]
+    return any(f.name == "seed" for d in declared for f in fields(d))
 
 
 def seed_output(path: str, seed: int) -> str:

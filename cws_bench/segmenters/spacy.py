@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from cws_bench.errors import SegmenterError
-from cws_bench.segmenters.base import Segmenter, TrainingData
+from cws_bench.segmenters.base import Segmenter, TrainingData, option
 from cws_bench.segmenters.neural import pieces
 
 __all__ = ["SpacySegmenter"]
@@ -43,15 +45,52 @@ def _shared_pkuseg_models() -> contextlib.AbstractContextManager[None]:
     return shared_models(spacy_pkuseg)
 
 
-class SpacySegmenter(Segmenter):
-    """spaCy's Chinese tokenizer.
+def _pkuseg_problem(model: str) -> tuple[str, str] | None:
+    """Why spacy-pkuseg cannot read the pkuseg model ``model`` here without a download, or
+    None: spacy-pkuseg missing, one of its named models not in $PKUSEG_HOME (it would be
+    fetched from GitHub), or a folder (``default`` is one, in the working folder) without a
+    model's files."""
+    import importlib.util
 
-    Args:
-        segmenter: ``char``, ``jieba`` or ``pkuseg`` (for ``spacy.blank("zh")``).
-        pkuseg_model: the pkuseg model of the ``pkuseg`` segmenter.
-        model: a trained pipeline's package name or folder, loaded with
-            ``spacy.load`` (then ``segmenter`` is the pipeline's own).
-    """
+    spec = importlib.util.find_spec("spacy_pkuseg")
+    if spec is None or spec.origin is None:
+        return ("spacy-pkuseg is not installed", f"install it with: {_PKUSEG_INSTALL}")
+    home = os.path.expanduser(os.getenv("PKUSEG_HOME", "~/.pkuseg"))
+    if model in _PKUSEG_NAMED:  # spacy-pkuseg downloads these unless their zip is there
+        if os.path.exists(os.path.join(home, f"{model}.zip")):
+            return None
+        return (
+            f"spacy-pkuseg's model {model!r} is not in {home} (it would be downloaded)",
+            f"fetch it once on a machine with network (spacy_pkuseg.pkuseg('{model}')), or "
+            "pass pkuseg_model = the folder of a pkuseg model",
+        )
+    if any(os.path.exists(os.path.join(model, f)) for f in ("features.pkl", "features.json")):
+        return None
+    shipped = importlib.util.find_spec("pkuseg")
+    folder = (
+        os.path.join(os.path.dirname(shipped.origin), "models", "default")
+        if shipped is not None and shipped.origin
+        else None
+    )
+    return (
+        f"no pkuseg model in {os.path.abspath(model)}",
+        f"pass pkuseg_model = '{folder}' (pkuseg's own model)"
+        if folder and os.path.isdir(folder)
+        else "pass pkuseg_model = the folder of a pkuseg model (pip install pkuseg ships one, "
+        "in pkuseg/models/default)",
+    )
+
+
+_PKUSEG_NAMED = ("spacy_ontonotes", "medicine", "tourism", "web", "news", "mixed")
+_PKUSEG_INSTALL = (
+    "pip install --no-binary spacy-pkuseg --no-build-isolation "
+    "'spacy-pkuseg>=0.0.27,<0.1.0' (built against the numpy installed here)"
+)
+
+
+class SpacySegmenter(Segmenter):
+    """spaCy's Chinese tokenizer: ``spacy.blank("zh")`` with ``segmenter``, or ``model``
+    (then the pipeline's own segmenter)."""
 
     name = "spacy"
     kind = "pretrained"
@@ -60,26 +99,50 @@ class SpacySegmenter(Segmenter):
     distribution = "spacy"
     install = "pip install 'cws-bench[spacy]'"
 
-    def __init__(
-        self,
-        *,
-        segmenter: SpacySegmentation = "char",
-        pkuseg_model: str | None = None,
-        model: str | os.PathLike[str] | None = None,
-    ) -> None:
-        super().__init__(
-            segmenter=None if model is not None else segmenter,
-            pkuseg_model=pkuseg_model,
-            model=model,
+    @dataclass(frozen=True)
+    class Options:
+        segmenter: str = option("char", "spacy.blank('zh')'s segmenter", choices=SEGMENTATIONS)
+        pkuseg_model: str | None = option(None, "the pkuseg segmenter's model (default)")
+        model: str | None = option(None, "a trained pipeline's package name or folder")
+
+    opts: Options
+
+    @classmethod
+    def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
+        """A pipeline that is neither a folder nor an installed package, or a pkuseg model
+        spacy-pkuseg cannot read here (:func:`_pkuseg_problem`)."""
+        import importlib.util
+
+        opts = cls.parsed(options)
+        where = opts.model
+        if where is not None:
+            if os.path.isdir(where):
+                return None
+            if os.sep in where or where.startswith("."):
+                return (f"pipeline folder {where}: no such folder", "fix the path")
+            try:
+                installed = importlib.util.find_spec(where) is not None
+            except (ImportError, ValueError):
+                installed = False
+            if not installed:
+                return (
+                    f"cannot load pipeline {where!r}: no such package or folder",
+                    "pass the folder of a trained pipeline, or install one: "
+                    "python -m spacy download zh_core_web_sm",
+                )
+            return None
+        return (
+            _pkuseg_problem(opts.pkuseg_model or "default") if opts.segmenter == "pkuseg" else None
         )
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
         import spacy
 
+        segmenter, where = self.opts.segmenter, self.opts.model
         self.nlp: Any
-        if model is not None:
-            where = os.fspath(model)
-            looks_like_path = os.sep in where or where.startswith(".")
-            if looks_like_path and not os.path.isdir(where):
-                raise SegmenterError(self.name, f"pipeline folder {where}: no such folder")
+        if where is not None:
+            self.options.pop("segmenter")  # the pipeline's own
             try:
                 self.nlp = spacy.load(where)
             except OSError as e:
@@ -95,12 +158,6 @@ class SpacySegmenter(Segmenter):
                 )
             self.trained_on = TrainingData(f"the training data of {where}")
             return
-        if segmenter not in SEGMENTATIONS:
-            raise SegmenterError(
-                self.name,
-                f"unknown segmenter {segmenter!r}",
-                f"use one of: {', '.join(SEGMENTATIONS)}",
-            )
         config = {"nlp": {"tokenizer": {"segmenter": segmenter}}}
         if segmenter == "jieba":
             from cws_bench.segmenters.jieba import quiet_jieba
@@ -109,30 +166,15 @@ class SpacySegmenter(Segmenter):
                 self.nlp = spacy.blank("zh", config=config)
         else:
             self.nlp = spacy.blank("zh", config=config)
+        pkuseg_model = self.opts.pkuseg_model or "default"
         if segmenter == "pkuseg":
-            try:
-                with _shared_pkuseg_models():
-                    self.nlp.tokenizer.initialize(pkuseg_model=pkuseg_model or "default")
-            except ImportError as e:
-                raise SegmenterError(
-                    self.name,
-                    f"segmenter pkuseg: {str(e).splitlines()[0]}",
-                    "pip install --no-binary spacy-pkuseg --no-build-isolation "
-                    "'spacy-pkuseg>=0.0.27,<0.1.0' (built against the numpy installed here)",
-                ) from e
-            except FileNotFoundError as e:
-                raise SegmenterError(
-                    self.name,
-                    f"segmenter pkuseg: {e}",
-                    "pass pkuseg_model = the folder of a pkuseg model (pip install pkuseg ships "
-                    'one: python -c "import pkuseg, os; print(os.path.join('
-                    "os.path.dirname(pkuseg.__file__), 'models', 'default'))\")",
-                ) from e
+            with _shared_pkuseg_models():
+                self.nlp.tokenizer.initialize(pkuseg_model=pkuseg_model)
         self.trained_on = TrainingData(
             {
                 "char": "none (one character a token)",
                 "jieba": "jieba's bundled dictionary",
-                "pkuseg": f"pkuseg's {pkuseg_model or 'default'} model",
+                "pkuseg": f"pkuseg's {pkuseg_model} model",
             }[segmenter]
         )
 

@@ -26,11 +26,12 @@ import io
 import logging
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from cws_bench.errors import SegmenterError
-from cws_bench.segmenters.base import Segmenter, TrainingData
-from cws_bench.segmenters.neural import pieces, resolve_device
+from cws_bench.segmenters.base import Segmenter, TrainingData, option
+from cws_bench.segmenters.neural import device_option, pieces, resolve_device
 
 __all__ = ["StanzaSegmenter", "words_of"]
 
@@ -49,18 +50,16 @@ def default_dir() -> str:
     )
 
 
-class StanzaSegmenter(Segmenter):
-    """stanza's tokenizer for Chinese.
+def _fetch(lang: str, folder: str) -> str:
+    return (
+        'fetch the models once on a machine with network: python -c "import stanza; '
+        f"stanza.download('{lang}', processors='tokenize', model_dir='{folder}')\", "
+        "then pass that folder as dir"
+    )
 
-    Args:
-        lang: ``zh-hans`` (simplified), ``zh-hant`` (traditional) or ``zh``.
-        dir: stanza's resources folder (default: $STANZA_RESOURCES_DIR or
-            ~/stanza_resources).
-        package: the tokenizer package (default: the language's default).
-        model_path: a tokenizer model file (``.pt``) instead of the package's.
-        device: ``auto``, ``cpu``, ``cuda:N`` or ``mps``.
-        batch_size: lines per ``bulk_process`` call.
-    """
+
+class StanzaSegmenter(Segmenter):
+    """stanza's tokenizer for Chinese."""
 
     name = "stanza"
     kind = "pretrained"
@@ -70,67 +69,43 @@ class StanzaSegmenter(Segmenter):
     install = "pip install 'cws-bench[stanza]'"
     neural = True
 
+    @dataclass(frozen=True)
+    class Options:
+        lang: str = option("zh-hans", "simplified, traditional, or zh (zh-hans)", choices=LANGUAGES)
+        dir: str | None = option(None, "stanza's resources folder (default ~/stanza_resources)")
+        package: str | None = option(None, "the tokenizer package (default: the language's)")
+        model_path: str | None = option(None, "a tokenizer model file (.pt) instead")
+        device: str = device_option()
+        batch_size: int = option(64, "lines per bulk_process call", bounds="batch_size")
+
+    opts: Options
+
     @classmethod
     def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
         """No stanza models in the resources folder, or a model file that is not there."""
-        lang = options.get("lang", "zh-hans")
-        folder = os.fspath(options["dir"]) if options.get("dir") is not None else default_dir()
+        opts = cls.parsed(options)
+        folder = opts.dir or default_dir()
         if not os.path.isfile(os.path.join(folder, "resources.json")):
             return (
                 f"no stanza models in {folder} (no resources.json there)",
-                'fetch them once on a machine with network: python -c "import stanza; '
-                f"stanza.download('{lang}', processors='tokenize', model_dir='{folder}')\"",
+                _fetch(opts.lang, folder),
             )
-        model_path = options.get("model_path")
-        if model_path is not None and not os.path.isfile(model_path):
-            return (f"model file {os.fspath(model_path)}: not found", "fix the path")
+        if opts.model_path is not None and not os.path.isfile(opts.model_path):
+            return (f"model file {opts.model_path}: not found", "fix the path")
         return None
 
-    def __init__(
-        self,
-        *,
-        lang: str = "zh-hans",
-        dir: str | os.PathLike[str] | None = None,
-        package: str | None = None,
-        model_path: str | os.PathLike[str] | None = None,
-        device: str = "auto",
-        batch_size: int = 64,
-    ) -> None:
-        super().__init__(
-            lang=lang,
-            dir=dir,
-            package=package,
-            model_path=model_path,
-            device=device,
-            batch_size=batch_size,
-        )
-        if int(batch_size) < 1:
-            raise SegmenterError(self.name, f"batch_size must be at least 1, not {batch_size}")
-        self.batch_size = int(batch_size)
-        if lang not in LANGUAGES:
-            raise SegmenterError(
-                self.name, f"unknown language {lang!r}", f"use one of: {', '.join(LANGUAGES)}"
-            )
-        folder = os.fspath(dir) if dir is not None else default_dir()
-        fetch = (
-            'fetch the models once on a machine with network: python -c "import stanza; '
-            f"stanza.download('{lang}', processors='tokenize', model_dir='{folder}')\", "
-            "then pass that folder as dir"
-        )
-        if not os.path.isfile(os.path.join(folder, "resources.json")):
-            raise SegmenterError(
-                self.name, f"no stanza models in {folder} (no resources.json there)", fetch
-            )
-        if model_path is not None and not os.path.isfile(model_path):
-            raise SegmenterError(self.name, f"model file {os.fspath(model_path)}: not found")
-        self.device, self.gpu = resolve_device(self.name, device)
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
         import stanza
 
-        options: dict[str, Any] = {}
+        lang, package, model_path = self.opts.lang, self.opts.package, self.opts.model_path
+        self.batch_size, folder = self.opts.batch_size, self.opts.dir or default_dir()
+        self.device, self.gpu = resolve_device(self.name, self.opts.device)
+        settings: dict[str, Any] = {}
         if package is not None:
-            options["package"] = {"tokenize": package}
+            settings["package"] = {"tokenize": package}
         if model_path is not None:
-            options["tokenize_model_path"] = os.fspath(model_path)
+            settings["tokenize_model_path"] = model_path
         logging.getLogger("stanza").setLevel(logging.WARNING)
         try:
             with contextlib.redirect_stderr(io.StringIO()):
@@ -141,11 +116,13 @@ class StanzaSegmenter(Segmenter):
                     download_method=None,
                     device=self.device,
                     logging_level="WARN",
-                    **options,
+                    **settings,
                 )
         except (FileNotFoundError, ValueError, KeyError) as e:
             raise SegmenterError(
-                self.name, f"cannot load the {lang} tokenizer from {folder}: {e}", fetch
+                self.name,
+                f"cannot load the {lang} tokenizer from {folder}: {e}",
+                _fetch(lang, folder),
             ) from e
         self._document = stanza.Document
         self.identity = {
@@ -158,7 +135,7 @@ class StanzaSegmenter(Segmenter):
             "gpu": self.gpu,
         }
         if model_path is not None:
-            described = f"the training data of {os.path.basename(os.fspath(model_path))}"
+            described = f"the training data of {os.path.basename(model_path)}"
         else:
             described = f"the training data of stanza's {lang} tokenizer ({package or 'default'})"
         self.trained_on = TrainingData(described)

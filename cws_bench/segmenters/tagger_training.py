@@ -37,41 +37,64 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from cws_bench.defaults import Bounds
 from cws_bench.errors import SegmenterError
 from cws_bench.metrics.units import plural
-from cws_bench.segmenters.base import TrainingData
+from cws_bench.segmenters.base import TrainingData, option, parse_options
 from cws_bench.segmenters.neural import resolve_device, tags_to_words
 from cws_bench.segmenters.sources import TrainingCorpus, training_data
 
-__all__ = ["DEFAULTS", "LABELS", "labels_of", "pieces_of", "replace_folder", "train_tagger"]
+__all__ = [
+    "DEFAULTS",
+    "LABELS",
+    "TrainingOptions",
+    "labels_of",
+    "pieces_of",
+    "replace_folder",
+    "train_tagger",
+]
 
 NAME = "transformers"
 LABELS = ("B", "M", "E", "S")
 SPECIAL = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
 RECORD = "cws_bench.json"
 
+_AT_LEAST_1 = Bounds(whole=True, low=1)
+_POSITIVE = Bounds(whole=False, low=0, low_open=True)
+
+
+@dataclass(frozen=True)
+class TrainingOptions:
+    """The options of :func:`train_tagger` (``cws-bench train transformers -O KEY=VALUE``)."""
+
+    init: str | None = option(None, "a local pretrained folder to fine-tune (default: new)")
+    layers: int = option(4, "encoder layers of a new model", bounds=_AT_LEAST_1)
+    hidden: int = option(256, "hidden size of a new model", bounds=_AT_LEAST_1)
+    heads: int | None = option(None, "attention heads (default hidden / 64)", bounds=_AT_LEAST_1)
+    epochs: int = option(10, "passes over the training sentences", bounds=_AT_LEAST_1)
+    batch_size: int = option(32, "sentences per step", bounds="batch_size")
+    lr: float | None = option(None, "learning rate (5e-4 new, 5e-5 from init)", bounds=_POSITIVE)
+    max_length: int = option(128, "characters per training piece", bounds=_AT_LEAST_1)
+    min_count: int = option(1, "least count of a character in a new vocabulary", bounds=_AT_LEAST_1)
+    dev: float | str = option(0.05, "held-out fraction (0 <= dev < 1), or a segmented file")
+    patience: int = option(
+        2, "evaluations without a better dev F1 before stopping", bounds=_AT_LEAST_1
+    )
+    eval_every: int | None = option(
+        None, "steps between evaluations (default: an epoch)", bounds=_AT_LEAST_1
+    )
+    time_limit: float | None = option(None, "minutes", bounds=_POSITIVE)
+    device: str = option("auto", "auto, cpu, cuda:N or mps")
+    seed: int = option(0, "initialisation and batch order", bounds="seed")
+    progress: bool = option(True, "a progress bar on a terminal")
+
+
 #: Every option and its default (None: chosen from the others, see train_tagger).
-DEFAULTS: dict[str, Any] = {
-    "init": None,
-    "layers": 4,
-    "hidden": 256,
-    "heads": None,
-    "epochs": 10,
-    "batch_size": 32,
-    "lr": None,
-    "max_length": 128,
-    "min_count": 1,
-    "dev": 0.05,
-    "patience": 2,
-    "eval_every": None,
-    "time_limit": None,
-    "device": "auto",
-    "seed": 0,
-    "progress": True,
-}
+DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(TrainingOptions)}
 
 
 def labels_of(words: Sequence[str]) -> list[int]:
@@ -121,41 +144,19 @@ def _clean(sentence: Sequence[str]) -> list[str]:
 
 
 def _check(settings: dict[str, Any]) -> None:
-    def fail(message: str) -> SegmenterError:
-        return SegmenterError(NAME, message)
-
-    for key in ("layers", "hidden", "epochs", "batch_size", "max_length", "min_count", "patience"):
-        value = settings[key]
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise fail(f"{key} must be a positive integer, not {value!r}")
-    for key in ("heads", "eval_every"):
-        value = settings[key]
-        if value is not None and (
-            isinstance(value, bool) or not isinstance(value, int) or value < 1
-        ):
-            raise fail(f"{key} must be a positive integer, not {value!r}")
-    seed = settings["seed"]
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise fail(f"seed must be a non-negative integer, not {seed!r}")
-    for key in ("lr", "time_limit"):
-        value = settings[key]
-        if value is not None and (
-            isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0
-        ):
-            raise fail(f"{key} must be a positive number, not {value!r}")
+    """What the declaration cannot say: ``dev``'s range, ``hidden`` against ``heads``."""
     dev = settings["dev"]
-    if not isinstance(dev, str) and (
-        isinstance(dev, bool) or not isinstance(dev, (int, float)) or not 0 <= dev < 1
-    ):
-        raise fail(
+    if not isinstance(dev, str) and not 0 <= dev < 1:
+        raise SegmenterError(
+            NAME,
             f"dev must be a fraction of the training sentences (0 <= dev < 1) or a "
-            f"segmented file, not {dev!r}"
+            f"segmented file, not {dev!r}",
         )
     heads = settings["heads"] or _default_heads(settings["hidden"])
     if settings["init"] is None and settings["hidden"] % heads:
-        raise fail(f"hidden ({settings['hidden']}) must be a multiple of heads ({heads})")
-    if not isinstance(settings["progress"], bool):
-        raise fail(f"progress must be true or false, not {settings['progress']!r}")
+        raise SegmenterError(
+            NAME, f"hidden ({settings['hidden']}) must be a multiple of heads ({heads})"
+        )
 
 
 def _default_heads(hidden: int) -> int:
@@ -363,14 +364,8 @@ def train_tagger(
         SegmenterError: an unknown or bad option, no sentences, or an
             ``init`` folder that cannot be loaded.
     """
-    unknown = sorted(set(options) - set(DEFAULTS))
-    if unknown:
-        raise SegmenterError(
-            NAME,
-            f"unknown training option(s): {', '.join(unknown)}",
-            f"training options: {', '.join(DEFAULTS)}",
-        )
-    settings = {**DEFAULTS, **options}
+    parsed = parse_options(TrainingOptions, options, NAME, what="training option")
+    settings = {f.name: getattr(parsed, f.name) for f in fields(parsed)}
     _check(settings)
     import torch
     import transformers

@@ -37,22 +37,30 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from cws_bench.errors import SegmenterError
-from cws_bench.segmenters.base import Segmenter, TrainingData
+from cws_bench.segmenters.base import Segmenter, TrainingData, option
 from cws_bench.segmenters.neural import (
+    DTYPES,
     character_id,
+    device_option,
     folder_checksum,
+    folder_problem,
     hub_folder,
+    hub_model_problem,
     label_roles,
-    looks_like_path,
+    max_length_option,
+    overlap_option,
     resolve_device,
     special_tokens,
     tags_to_words,
     torch_dtype,
+    window_sizes,
 )
+from cws_bench.segmenters.tagger_training import TrainingOptions
 from cws_bench.system.installed import installed_versions
 
 __all__ = ["TransformersSegmenter", "windows"]
@@ -103,19 +111,10 @@ def owner(position: int, spans: list[tuple[int, int]]) -> int:
 class TransformersSegmenter(Segmenter):
     """A Hugging Face token-classification model that tags each character.
 
-    Args:
-        model: a local folder (``save_pretrained``'s layout) or a hub name;
-            hub names load from the local hub cache when the hub cannot be
-            reached (``HF_HUB_OFFLINE=1``).
-        revision: the hub revision (branch, tag or commit) of a hub name.
-        device: ``auto`` (CUDA when torch sees a GPU, else CPU), ``cpu``,
-            ``cuda``, ``cuda:N`` or ``mps``.
-        dtype: ``float32``, ``float16`` or ``bfloat16``.
-        batch_size: windows per forward pass.
-        max_length: characters per window (default: the model's limit).
-        overlap: characters two consecutive windows share (default: a quarter).
-        label_map: label name -> ``B``, ``M``/``I``, ``E`` or ``S`` for labels
-            whose names do not say it.
+    ``model`` is a local folder (``save_pretrained``'s layout) or a hub name;
+    hub names load from the local hub cache when the hub cannot be reached
+    (``HF_HUB_OFFLINE=1``). ``label_map`` maps label names that do not say their
+    role to ``B``, ``M``/``I``, ``E`` or ``S``.
     """
 
     name = "transformers"
@@ -125,57 +124,48 @@ class TransformersSegmenter(Segmenter):
     distribution = "transformers"
     install = "pip install 'cws-bench[transformers]'"
     neural = True
-    training_takes_seed = True  # tagger_training.train_tagger's seed, through **options
+    training_options = TrainingOptions  # train_tagger's, through from_training
     _scratch: Any = None  # the temporary folder of a model trained in this process
+
+    @dataclass(frozen=True)
+    class Options:
+        model: str = option("ckiplab/bert-base-chinese-ws", "a model folder or a hub name")
+        revision: str | None = option(None, "the hub revision (branch, tag or commit)")
+        device: str = device_option()
+        dtype: str = option("float32", "the weights' type", choices=DTYPES)
+        batch_size: int = option(32, "windows per forward pass", bounds="batch_size")
+        max_length: int | None = max_length_option()
+        overlap: int | None = overlap_option()
+        label_map: Mapping[str, str] | None = option(None, "label name -> B, M/I, E or S")
+
+    opts: Options
 
     @classmethod
     def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
         """A model folder that is not there, or a hub model not cached offline."""
-        from cws_bench.segmenters.neural import hub_model_problem
+        return hub_model_problem(cls.parsed(options).model)
 
-        return hub_model_problem(options.get("model", "ckiplab/bert-base-chinese-ws"))
+    @classmethod
+    def load_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
+        """A model folder that is not there (a hub name is fetched by the load)."""
+        return folder_problem(cls.parsed(options).model)
 
-    def __init__(
-        self,
-        *,
-        model: str | os.PathLike[str] = "ckiplab/bert-base-chinese-ws",
-        revision: str | None = None,
-        device: str = "auto",
-        dtype: str = "float32",
-        batch_size: int = 32,
-        max_length: int | None = None,
-        overlap: int | None = None,
-        label_map: Mapping[str, str] | None = None,
-    ) -> None:
-        super().__init__(
-            model=model,
-            revision=revision,
-            device=device,
-            dtype=dtype,
-            batch_size=batch_size,
-            max_length=max_length,
-            overlap=overlap,
-            label_map=dict(label_map) if label_map else None,
-        )
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
         import torch
         import transformers
 
-        if int(batch_size) < 1:
-            raise SegmenterError(self.name, f"batch_size must be at least 1, not {batch_size}")
-        self.batch_size = int(batch_size)
-        self.device, self.gpu = resolve_device(self.name, device)
-        self.dtype = dtype
-        where = os.fspath(model)
+        opts = self.opts
+        self.batch_size, self.dtype, where = opts.batch_size, opts.dtype, opts.model
+        self.device, self.gpu = resolve_device(self.name, opts.device)
         local = Path(where).is_dir()
-        if not local and looks_like_path(where):
-            raise SegmenterError(self.name, f"model folder {where}: no such folder")
         transformers.logging.set_verbosity_error()
         transformers.utils.logging.disable_progress_bar()
-        folder = where if local else hub_folder(self.name, where, revision)
+        folder = where if local else hub_folder(self.name, where, opts.revision)
         try:
             self.tokenizer = transformers.AutoTokenizer.from_pretrained(folder)
             self.model = transformers.AutoModelForTokenClassification.from_pretrained(
-                folder, dtype=torch_dtype(self.name, dtype)
+                folder, dtype=torch_dtype(self.name, opts.dtype)
             )
         except (OSError, ValueError) as e:
             raise SegmenterError(
@@ -185,28 +175,19 @@ class TransformersSegmenter(Segmenter):
                 "config.json, the weights, the tokenizer's files): model = '/path/to/folder'",
             ) from e
         self.model.to(self.device).eval()
-        self.roles = label_roles(self.name, self.model.config.id2label, label_map)
+        self.roles = label_roles(self.name, self.model.config.id2label, opts.label_map)
         self._prefix, self._suffix = special_tokens(self.tokenizer)
         limit = self._position_limit() - len(self._prefix) - len(self._suffix)
-        self.max_length = int(max_length) if max_length else limit
-        if not 1 <= self.max_length <= limit:
-            raise SegmenterError(
-                self.name, f"max_length {max_length} is outside 1..{limit} (the model's limit)"
-            )
-        self.overlap = int(overlap) if overlap is not None else self.max_length // 4
-        if not 0 <= self.overlap < self.max_length:
-            raise SegmenterError(
-                self.name, f"overlap {overlap} must be at least 0 and below max_length"
-            )
+        self.max_length, self.overlap = window_sizes(self.name, opts, limit)
         self._ids: dict[str, int] = {}
         self._torch = torch
         self.identity: dict[str, Any] = {
             "model": os.path.abspath(where) if local else where,
-            "revision": None if local else self._commit(folder, revision),
+            "revision": None if local else self._commit(folder, opts.revision),
             "checksum": folder_checksum(where) if local else None,
             "device": self.device,
             "gpu": self.gpu,
-            "dtype": dtype,
+            "dtype": opts.dtype,
             "versions": installed_versions("transformers", "torch", "tokenizers"),
         }
         self.folder = Path(where) if local else None

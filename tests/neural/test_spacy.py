@@ -66,7 +66,9 @@ def test_pkuseg_segmenter_equals_spacy_with_pkusegs_model(spacy):
     # which tests/segmenters/test_pkuseg.py holds equal to pkuseg, shares the model a
     # test before it read in this process).
     assert expected[1] == get_segmenter("pkuseg").segment([LINES[1]])[0]
-    with pytest.raises(SegmenterError, match=r"(?s)Unable to load pkuseg model.*pkuseg_model"):
+    with pytest.raises(
+        SegmenterError, match=r"(?s)no pkuseg model in .*no-such-model.*pkuseg_model"
+    ):
         get_segmenter("spacy-pkuseg", pkuseg_model="no-such-model")
 
 
@@ -85,5 +87,37 @@ def test_trained_pipeline_from_a_folder(tmp_path, spacy):
     pattern = r"(?s)cannot load pipeline 'zh_core_web_xx'.*download"
     with pytest.raises(SegmenterError, match=pattern):
         get_segmenter("spacy", model="zh_core_web_xx")
-    with pytest.raises(SegmenterError, match="unknown segmenter"):
+    with pytest.raises(SegmenterError, match="segmenter must be one of char, jieba, pkuseg"):
         get_segmenter("spacy", segmenter="thulac")
+
+
+def test_spacy_pkuseg_without_its_model_is_found_before_loading(tmp_path, monkeypatch):
+    """spacy-pkuseg's "default" model is a folder of that name in the working folder (none
+    here), and its named models come from $PKUSEG_HOME or a download: the model check says
+    so, loading nothing, so the listing and the bake-off's check show it absent."""
+    pytest.importorskip("spacy_pkuseg", reason="spacy-pkuseg is not installed")
+    from cws_bench.segmenters.registry import list_segmenters
+    from cws_bench.segmenters.spacy import SpacySegmenter
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PKUSEG_HOME", str(tmp_path / "home"))
+    message, hint = SpacySegmenter.model_problem({"segmenter": "pkuseg"})
+    assert message == f"no pkuseg model in {tmp_path / 'default'}"
+    assert "pkuseg_model = " in hint
+    (row,) = [info for info in list_segmenters(devices=False) if info.name == "spacy-pkuseg"]
+    assert row.model_missing and row.model_missing.startswith("no pkuseg model in")
+    message, _ = SpacySegmenter.model_problem({"segmenter": "pkuseg", "pkuseg_model": "mixed"})
+    assert (
+        message
+        == f"spacy-pkuseg's model 'mixed' is not in {tmp_path / 'home'} (it would be downloaded)"
+    )
+    (tmp_path / "home").mkdir()
+    (tmp_path / "home" / "mixed.zip").touch()
+    assert SpacySegmenter.model_problem({"segmenter": "pkuseg", "pkuseg_model": "mixed"}) is None
+    model = tmp_path / "model"
+    model.mkdir()
+    (model / "features.pkl").touch()
+    assert SpacySegmenter.model_problem({"segmenter": "pkuseg", "pkuseg_model": str(model)}) is None
+    assert SpacySegmenter.model_problem({"segmenter": "jieba"}) is None
+    with pytest.raises(SegmenterError, match="no pkuseg model in"):
+        get_segmenter("spacy-pkuseg")

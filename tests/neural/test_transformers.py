@@ -220,7 +220,7 @@ def test_bfloat16_runs(bmes):
     [
         ({"device": "cuda:3"}, "torch sees"),
         ({"device": "tpu"}, "unknown device"),
-        ({"dtype": "float8"}, "unknown dtype"),
+        ({"dtype": "float8"}, "dtype must be one of float32, float16, bfloat16, not .float8."),
         ({"batch_size": 0}, "batch_size"),
         ({"max_length": 11}, "outside 1..10"),
         ({"max_length": 4, "overlap": 4}, "overlap"),

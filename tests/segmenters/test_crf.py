@@ -187,7 +187,7 @@ def test_bi_tags_are_lossless_too():
 def test_bad_options_and_untrained():
     with pytest.raises(SegmenterError, match="tags must be one of"):
         get_segmenter("crf", tags="bio")
-    with pytest.raises(SegmenterError, match="epochs must be a positive integer"):
+    with pytest.raises(SegmenterError, match="epochs must be a whole number of at least 1, not 0"):
         get_segmenter("crf", epochs=0)
     with pytest.raises(SegmenterError, match="not trained"):
         get_segmenter("crf").segment(["中国"])

@@ -252,7 +252,7 @@ def test_untrained_and_conflicting_options():
         hmm.segment(["我们"])
     with pytest.raises(SegmenterError, match="not both"):
         get_segmenter("hmm", model="m.json", corpus="sample")
-    with pytest.raises(SegmenterError, match="alpha must be a positive number"):
+    with pytest.raises(SegmenterError, match="alpha must be a number more than 0"):
         get_segmenter("hmm", alpha=0)
     with pytest.raises(CwsBenchError, match="no words to train"):
         HMMModel.train([[], [""]])
