@@ -41,8 +41,8 @@ import logging
 import os
 import types
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, fields
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import Field, asdict, dataclass, field, fields
 from pathlib import PurePath
 from typing import Any, ClassVar, Literal, Union, get_args, get_origin, get_type_hints
 
@@ -155,6 +155,9 @@ RENAMED_OPTIONS = {
 }
 """Segmenter options renamed: old name -> (new name, why), answered by "did you mean"."""
 
+Identity = bool | Literal["changed"] | Callable[[Any], bool]
+"""When an option is part of the segmenter's identity (see :func:`option`)."""
+
 _TRUE = ("true", "yes", "on", "1")
 _FALSE = ("false", "no", "off", "0")
 
@@ -165,7 +168,7 @@ def option(
     *,
     bounds: str | Bounds | None = None,
     choices: Sequence[Any] | None = None,
-    identity: bool | Literal["changed"] = True,
+    identity: Identity = True,
 ) -> Any:
     """One field of an adapter's ``Options`` dataclass: its default and what it accepts.
 
@@ -176,7 +179,9 @@ def option(
         choices: the values it takes.
         identity: whether the value is part of the segmenter's identity
             (:attr:`Segmenter.options`, cache keys, signatures): always (True),
-            never (False), or only when it differs from the default (``"changed"``).
+            never (False), only when it differs from the default (``"changed"``), or
+            when a function of the parsed options says so (``llm``'s ``device``: only
+            for a local model; its docstring says when, for ``describe_options``).
     """
     meta = {"help": help, "bounds": bounds, "choices": choices, "identity": identity}
     return field(default=default, metadata=meta)
@@ -210,6 +215,8 @@ def _converted(value: Any, hint: Any) -> Any:
     if _instance(value, hint):
         return value
     members = get_args(hint) if get_origin(hint) in (Union, types.UnionType) else (hint,)
+    if type(None) in members and isinstance(value, str) and value.strip() == "null":
+        return None  # as -O reads JSON; an {env:NAME} placeholder gives text
     for member in members:
         if member is bool and isinstance(value, str) and value.lower() in (*_TRUE, *_FALSE):
             return value.lower() in _TRUE
@@ -235,6 +242,12 @@ def _kind_of(hint: Any) -> str:
         name = words.get(member) or {dict: "a table", list: "a list", tuple: "a list"}.get(origin)
         said.append(str(name or getattr(origin, "__name__", origin)))
     return " or ".join(dict.fromkeys(said))
+
+
+def _bounds(spec: Field[Any]) -> Bounds | None:
+    """The range an option field declares (:func:`option`'s ``bounds``), or None."""
+    bounds = spec.metadata.get("bounds")
+    return BOUNDS[bounds] if isinstance(bounds, str) else bounds
 
 
 def _hints(declared: type) -> dict[str, Any]:
@@ -276,9 +289,10 @@ def parse_options(
 
     Unknown names are answered with the closest known one (and the renamed ones with
     their new name); values are converted to their field's annotation when given as text
-    (``-O batch_size=64``, ``-O hmm=no``), then checked against the field's bounds and
-    choices. Every failure is one :class:`SegmenterError` of the form
-    ``segmenter NAME: KEY must be ..., not VALUE``.
+    (``-O batch_size=64``, ``-O hmm=no``, ``null`` for an optional number or switch), then
+    checked against the field's bounds and choices. Every failure is one
+    :class:`SegmenterError` of the form ``segmenter NAME: KEY must be ..., not VALUE``,
+    which says the whole range of a bounded field.
 
     >>> from dataclasses import dataclass
     >>> @dataclass(frozen=True)
@@ -300,15 +314,16 @@ def parse_options(
         if spec.name not in options:
             continue
         value, meta = options[spec.name], spec.metadata
+        bounds = _bounds(spec)
         try:
             value = _converted(value, hints[spec.name])
         except ValueError:
+            accepts = _kind_of(hints[spec.name]) if bounds is None else bounds.describe()
             raise SegmenterError(
-                segmenter, f"{spec.name} must be {_kind_of(hints[spec.name])}, not {value!r}"
+                segmenter, f"{spec.name} must be {accepts}, not {value!r}"
             ) from None
-        bounds = meta.get("bounds")
         if bounds is not None and value is not None:
-            problem = (BOUNDS[bounds] if isinstance(bounds, str) else bounds).problem(value)
+            problem = bounds.problem(value)
             if problem:
                 raise SegmenterError(segmenter, f"{spec.name} {problem}")
         choices = meta.get("choices")
@@ -328,6 +343,8 @@ def identity_options(parsed: Any) -> dict[str, Any]:
     for spec in fields(parsed):
         identity = spec.metadata.get("identity", True)
         value = getattr(parsed, spec.name)
+        if callable(identity):
+            identity = identity(parsed)
         if identity is True or (identity == "changed" and value != spec.default):
             out[spec.name] = value
     return plain_options(out)
@@ -338,11 +355,9 @@ def describe_options(declared: type) -> list[dict[str, Any]]:
     hints = _hints(declared)
     rows = []
     for spec in fields(declared):
-        bounds = spec.metadata.get("bounds")
+        bounds = _bounds(spec)
         choices = spec.metadata.get("choices")
-        accepts = (
-            (BOUNDS[bounds] if isinstance(bounds, str) else bounds).describe() if bounds else None
-        )
+        accepts = bounds.describe() if bounds is not None else None
         if choices:
             accepts = "one of " + ", ".join(map(str, choices))
         rows.append(
@@ -351,11 +366,18 @@ def describe_options(declared: type) -> list[dict[str, Any]]:
                 "type": _kind_of(hints[spec.name]),
                 "default": plain_options({"v": spec.default}).get("v"),
                 "accepts": accepts,
-                "identity": spec.metadata.get("identity", True),
+                "identity": _identity_said(spec.metadata.get("identity", True)),
                 "help": spec.metadata.get("help", ""),
             }
         )
     return rows
+
+
+def _identity_said(identity: Identity) -> bool | str:
+    """:func:`option`'s ``identity`` for people: a function by its docstring's first line."""
+    if callable(identity):
+        return (identity.__doc__ or identity.__name__).strip().splitlines()[0]
+    return identity
 
 
 class SegmenterOutputError(SegmenterError):
