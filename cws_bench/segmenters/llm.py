@@ -36,11 +36,8 @@ per line: the fidelity counts (:class:`~cws_bench.segmenters.llm_align.LineFidel
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import inspect
 import json
-import math
 import os
 import random
 from collections.abc import Mapping
@@ -48,9 +45,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cws_bench.defaults import Bounds
 from cws_bench.errors import SegmenterError
 from cws_bench.metrics.units import plural
-from cws_bench.segmenters.base import Segmenter, TrainingData
+from cws_bench.segmenters.base import Segmenter, TrainingData, option
+from cws_bench.segmenters.llm_align import ON_ALTERED
 from cws_bench.segmenters.llm_backends import (
     Backend,
     ChatEndpoint,
@@ -59,6 +58,7 @@ from cws_bench.segmenters.llm_backends import (
     Request,
     api_key,
 )
+from cws_bench.segmenters.neural import DTYPES
 
 __all__ = [
     "BACKENDS",
@@ -176,37 +176,28 @@ def _draw_shots(corpus: str, count: int, seed: int, data_dir: str | None) -> _Sh
     return _Shots([("".join(words), " ".join(words)) for words in chosen], data)
 
 
+def _local(options: Any) -> bool:
+    """for a local model (backend = 'transformers')"""
+    return bool(options.backend == "transformers")
+
+
+def _endpoint(options: Any) -> bool:
+    """for an endpoint (backend = 'openai')"""
+    return not _local(options)
+
+
+_AT_LEAST_0 = Bounds(whole=True, low=0)
+_AT_LEAST_1 = Bounds(whole=True, low=1)
+_NOT_NEGATIVE = Bounds(whole=False, low=0)
+
+
 class LLMSegmenter(Segmenter):
     """A prompted LLM as a segmenter (see the module docstring and docs/LLM.md).
 
-    Args:
-        backend: ``openai`` (an OpenAI-compatible chat endpoint) or
-            ``transformers`` (a local causal LM).
-        base_url: the endpoint's base, e.g. ``http://127.0.0.1:8000/v1``.
-        model: the model's name on the endpoint, or (``transformers``) its folder.
-        api_key_env: the environment variable holding the API key (none: no key).
-        prompt: the instruction; ``{text}`` stands for the line.
-        system: a system message (none by default).
-        shots: how many few-shot examples to put before the line.
-        shots_corpus: the corpus (registered name or segmented file) whose
-            training split the shots are drawn from.
-        seed: which shots are drawn.
-        max_tokens: the most tokens a reply may have (default: 3 per
-            character of the line, plus 32).
-        concurrency: requests in flight at once.
-        timeout: seconds without a byte from the server before an attempt fails.
-        deadline: seconds after which an attempt fails however the bytes trickle in.
-        retries: further attempts after a retryable failure.
-        backoff: the first wait between attempts, in seconds (doubles).
-        stream: ask for a streamed answer (first-token times).
-        on_altered: ``repair``, ``unsegmented`` or ``fail`` (:mod:`cws_bench.segmenters.llm_align`).
-        cache: read and write the reply cache.
-        price_in: price per million input tokens (for the cost figures).
-        price_out: price per million output tokens.
-        device: (``transformers``) ``auto``, ``cpu``, ``cuda``, ``cuda:N``, ``mps``.
-        dtype: (``transformers``) ``float32``, ``float16``, ``bfloat16``.
-        batch_size: (``transformers``) prompts per generation call.
-        data_dir: where ``shots_corpus``' data is.
+    Its options are :attr:`Options`; those that change how requests are sent, never what
+    comes back (the chat settings, ``cache``, ``batch_size``, ``data_dir``), are not part
+    of its identity (nor of the run cache's key); a local model has a device and dtype but
+    no endpoint.
     """
 
     name = "llm"
@@ -214,46 +205,85 @@ class LLMSegmenter(Segmenter):
     description = "a prompted LLM: an OpenAI-compatible chat endpoint or a local causal LM"
     independent_lines = True
 
-    def __init__(
-        self,
-        *,
-        backend: str = "openai",
-        base_url: str | None = None,
-        model: str | os.PathLike[str] | None = None,
-        api_key_env: str | None = None,
-        prompt: str = DEFAULT_PROMPT,
-        system: str | None = None,
-        shots: int = 0,
-        shots_corpus: str | None = None,
-        seed: int = 0,
-        max_tokens: int | None = None,
-        concurrency: int = 4,
-        timeout: float = 120.0,
-        deadline: float = 600.0,
-        retries: int = 4,
-        backoff: float = 1.0,
-        stream: bool = True,
-        on_altered: str = "repair",
-        cache: bool = True,
-        price_in: float | None = None,
-        price_out: float | None = None,
-        device: str = "auto",
-        dtype: str = "float32",
-        batch_size: int = 8,
-        data_dir: str | None = None,
-    ) -> None:
-        options = _parse_options(locals())
-        super().__init__(**_identifying(options))
-        self.prompt, self.system, self.on_altered = prompt, system, on_altered
-        self.max_tokens: int | None = options["max_tokens"]
-        self.price_in, self.price_out = options["price_in"], options["price_out"]
-        self.cache = ResponseCache() if options["cache"] else None
-        key = api_key(api_key_env) if api_key_env else None  # kept by the backend alone
+    @dataclass(frozen=True)
+    class Options:
+        backend: str = option(
+            "openai", "an OpenAI-compatible chat endpoint, or a local causal LM", choices=BACKENDS
+        )
+        base_url: str | None = option(
+            None, "the endpoint's base, e.g. http://127.0.0.1:8000/v1", identity=_endpoint
+        )
+        model: str | None = option(None, "the model's name on the endpoint, or its folder")
+        api_key_env: str | None = option(None, "the environment variable holding the API key")
+        prompt: str = option(DEFAULT_PROMPT, "the instruction; {text} stands for the line")
+        system: str | None = option(None, "a system message")
+        shots: int = option(0, "few-shot examples put before the line", bounds=_AT_LEAST_0)
+        shots_corpus: str | None = option(
+            None, "the corpus (name or segmented file) whose training split the shots come from"
+        )
+        seed: int = option(0, "which shots are drawn", bounds="seed")
+        max_tokens: int | None = option(
+            None,
+            "the most tokens a reply may have (default: 3 a character, plus 32)",
+            bounds=_AT_LEAST_1,
+        )
+        concurrency: int = option(
+            4, "requests in flight at once", bounds=_AT_LEAST_1, identity=False
+        )
+        timeout: float = option(
+            120.0,
+            "seconds without a byte before an attempt fails",
+            bounds="timeout",
+            identity=False,
+        )
+        deadline: float = option(
+            600.0,
+            "seconds after which an attempt fails however the bytes come",
+            bounds="timeout",
+            identity=False,
+        )
+        retries: int = option(
+            4, "further attempts after a retryable failure", bounds="retries", identity=False
+        )
+        backoff: float = option(
+            1.0,
+            "the first wait between attempts, in seconds (doubles)",
+            bounds=_NOT_NEGATIVE,
+            identity=False,
+        )
+        stream: bool = option(True, "ask for a streamed answer (first-token times)", identity=False)
+        on_altered: str = option(
+            "repair", "what a reply that changed the text gives", choices=ON_ALTERED
+        )
+        cache: bool = option(True, "read and write the reply cache", identity=False)
+        price_in: float | None = option(
+            None, "price per million input tokens", bounds=_NOT_NEGATIVE
+        )
+        price_out: float | None = option(
+            None, "price per million output tokens", bounds=_NOT_NEGATIVE
+        )
+        device: str = option(
+            "auto", "(transformers) auto, cpu, cuda, cuda:N or mps", identity=_local
+        )
+        dtype: str = option(
+            "float32", "(transformers) the weights' type", choices=DTYPES, identity=_local
+        )
+        batch_size: int = option(
+            8, "(transformers) prompts per generation call", bounds="batch_size", identity=False
+        )
+        data_dir: str | None = option(None, "where shots_corpus' data is", identity=False)
+
+    opts: Options
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        opts = self.opts
+        _check(opts)
+        self.cache = ResponseCache() if opts.cache else None
         self._shots = _Shots()
-        if options["shots"] > 0:
-            shots_from = shots_corpus or "", options["shots"], options["seed"], data_dir
-            self._shots = _draw_shots(*shots_from)
-        self.backend = _backend(options, key)
+        if opts.shots > 0:
+            self._shots = _draw_shots(opts.shots_corpus or "", opts.shots, opts.seed, opts.data_dir)
+        self.backend = _backend(opts)
         self.trained_on = self._shots.data or self.backend.trained_on
         self.identity = self.backend.identity()
         self._last: list[dict[str, Any]] = []
@@ -262,16 +292,18 @@ class LLMSegmenter(Segmenter):
 
     def messages(self, text: str) -> list[dict[str, str]]:
         """The chat messages for one line: system, shots, then the line."""
-        out = [{"role": "system", "content": self.system}] if self.system else []
+        prompt, system = self.opts.prompt, self.opts.system
+        out = [{"role": "system", "content": system}] if system else []
         for raw, words in self._shots.pairs:
-            out.append({"role": "user", "content": self.prompt.replace("{text}", raw)})
+            out.append({"role": "user", "content": prompt.replace("{text}", raw)})
             out.append({"role": "assistant", "content": words})
-        out.append({"role": "user", "content": self.prompt.replace("{text}", text)})
+        out.append({"role": "user", "content": prompt.replace("{text}", text)})
         return out
 
     def token_bound(self, text: str) -> int:
         """The ``max_tokens`` of a line's request."""
-        return self.max_tokens if self.max_tokens is not None else 3 * len(text) + 32
+        bound = self.opts.max_tokens
+        return bound if bound is not None else 3 * len(text) + 32
 
     def _material(self, request: Request) -> dict[str, Any]:
         """What a request's reply depends on: its cache key's content (format 1)."""
@@ -298,7 +330,7 @@ class LLMSegmenter(Segmenter):
         self._last = []
         for index, (line, reply) in enumerate(zip(lines, replies)):
             try:
-                words, fidelity = align_reply(line, reply.text, on_altered=self.on_altered)
+                words, fidelity = align_reply(line, reply.text, on_altered=self.opts.on_altered)
             except ValueError as e:
                 what = "the reply passed its size bound and was not read" if reply.oversized else e
                 raise SegmenterError(
@@ -321,12 +353,13 @@ class LLMSegmenter(Segmenter):
         return list(self._last)
 
     def _cost(self, reply: Reply) -> float | None:
-        if reply.cached or (self.price_in is None and self.price_out is None):
+        price_in, price_out = self.opts.price_in, self.opts.price_out
+        if reply.cached or (price_in is None and price_out is None):
             return None
         tokens_in, tokens_out = reply.input_tokens, reply.output_tokens
         if tokens_in is None or tokens_out is None:
             return None
-        return (tokens_in * (self.price_in or 0.0) + tokens_out * (self.price_out or 0.0)) / 1e6
+        return (tokens_in * (price_in or 0.0) + tokens_out * (price_out or 0.0)) / 1e6
 
     def replies(self, texts: list[str]) -> list[Reply]:
         """One reply per text, from the cache or from the model."""
@@ -349,140 +382,43 @@ class LLMSegmenter(Segmenter):
         return [reply for reply in replies if reply is not None]
 
 
-_DECLARED = tuple(inspect.signature(LLMSegmenter.__init__).parameters)[1:]
-"""The options, in the order of :class:`LLMSegmenter`'s signature."""
-
-_CHAT_SETTINGS = ("stream", "concurrency", "timeout", "deadline", "retries", "backoff")
-_LOCAL_SETTINGS = ("device", "dtype", "batch_size")
-_LOCAL_ONLY = ("device", "dtype")  # options only a local model has
-# Options that change how requests are sent, never what comes back: not part of the
-# segmenter's options (so not of the run cache's key).
-_RUN_ONLY = frozenset({*_CHAT_SETTINGS, "cache", "batch_size", "data_dir"})
-
-# What each numeric or true/false option may be: (kind, least, None allowed).
-_OPTION_RULES: dict[str, tuple[str, float, bool]] = {
-    "max_tokens": ("int", 1, True),
-    "concurrency": ("int", 1, False),
-    "retries": ("int", 0, False),
-    "shots": ("int", 0, False),
-    "seed": ("int", 0, False),
-    "batch_size": ("int", 1, False),
-    "timeout": ("positive", 0, False),
-    "deadline": ("positive", 0, False),
-    "backoff": ("number", 0, False),
-    "stream": ("bool", 0, False),
-    "cache": ("bool", 0, False),
-    "price_in": ("number", 0, True),
-    "price_out": ("number", 0, True),
-}
-
-
-def _parse_options(given: Mapping[str, Any]) -> dict[str, Any]:
-    """:class:`LLMSegmenter`'s options (``given``: its arguments), in its signature's
-    order, each checked and coerced (:func:`_checked`); the first one that is not what it
-    may be, or a missing endpoint or model, prompt without ``{text}``, unknown
-    ``on_altered`` or shots without a corpus, is refused with one message."""
-    from cws_bench.segmenters.llm_align import ON_ALTERED
-
-    options = {name: given[name] for name in _DECLARED}
-    if options["backend"] not in BACKENDS:
-        raise SegmenterError(
-            "llm", f"unknown backend {options['backend']!r}", f"use one of: {', '.join(BACKENDS)}"
-        )
-    for option in _OPTION_RULES:  # in this order: the first one wrong is named
-        options[option] = _checked(option, options[option])
-    local = options["backend"] == "transformers"
-    if options["model"] is None or (not local and not options["base_url"]):
-        what = "model" if options["model"] is None else "base_url"
+def _check(opts: LLMSegmenter.Options) -> None:
+    """Refuse what no single option says is wrong: no model, an endpoint without its URL, a
+    prompt without ``{text}``, shots without a corpus."""
+    if opts.model is None or (not _local(opts) and not opts.base_url):
         raise SegmenterError(
             "llm",
-            f"no {what} given",
+            f"no {'model' if opts.model is None else 'base_url'} given",
             "name the endpoint and the model (base_url = 'http://HOST:PORT/v1', model = "
             "'NAME'), or a local model folder (backend = 'transformers', model = 'DIR')",
         )
-    if "{text}" not in options["prompt"]:
+    if "{text}" not in opts.prompt:
         raise SegmenterError("llm", "the prompt has no {text}", "put {text} in the prompt")
-    if options["on_altered"] not in ON_ALTERED:
+    if opts.shots > 0 and not opts.shots_corpus:
         raise SegmenterError(
             "llm",
-            f"on_altered must be one of {', '.join(ON_ALTERED)}, not {options['on_altered']!r}",
-        )
-    if options["shots"] > 0 and not options["shots_corpus"]:
-        raise SegmenterError(
-            "llm",
-            f"{plural(options['shots'], 'shot')} asked for but no shots_corpus",
+            f"{plural(opts.shots, 'shot')} asked for but no shots_corpus",
             "name the corpus whose training split the shots come from (shots_corpus)",
         )
-    return options
 
 
-def _backend(options: Mapping[str, Any], key: str | None) -> Backend:
-    """The backend the options name (a local model is loaded here)."""
-    model = os.fspath(options["model"])
-    if options["backend"] == "transformers":
-        return LocalModel(model, **{name: options[name] for name in _LOCAL_SETTINGS})
-    settings = {name: options[name] for name in _CHAT_SETTINGS}
-    return ChatEndpoint(base_url=options["base_url"], model=model, key=key, **settings)
-
-
-def _identifying(options: Mapping[str, Any]) -> dict[str, Any]:
-    """The options that can change a reply (the segmenter's recorded options): not those
-    of :data:`_RUN_ONLY`; a local model has a device and dtype but no endpoint."""
-    local = options["backend"] == "transformers"
-    out = {
-        name: value
-        for name, value in options.items()
-        if name not in _RUN_ONLY and (local or name not in _LOCAL_ONLY)
-    }
-    if local:
-        out["base_url"] = None
-    return out
-
-
-def _checked(option: str, given: Any) -> Any:
-    """One numeric or true/false option checked for its type and range (a value given as
-    text, as an ``{env:NAME}`` placeholder gives it, is read as JSON first) and coerced;
-    refused, naming it and what it may be, when it is not what it may be.
-
-    >>> _checked("max_tokens", "200"), _checked("stream", "false"), _checked("timeout", 5)
-    (200, False, 5.0)
-    >>> _checked("max_tokens", 0)  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    cws_bench.errors.SegmenterError: segmenter llm: max_tokens must be a whole number ..., not 0
-    >>> _checked("stream", "maybe")
-    Traceback (most recent call last):
-    ...
-    cws_bench.errors.SegmenterError: segmenter llm: stream must be true or false, not 'maybe'
-    """
-    kind, least, optional = _OPTION_RULES[option]
-    value = given
-    if isinstance(value, str):
-        with contextlib.suppress(ValueError):
-            value = json.loads(value)
-    if value is None and optional:
-        return None
-    if kind == "bool":
-        if not isinstance(value, bool):
-            raise SegmenterError("llm", f"{option} must be true or false, not {given!r}")
-        return value
-    number = (
-        isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-    )
-    if kind == "int":
-        if not number or not float(value).is_integer() or value < least:
-            raise SegmenterError(
-                "llm", f"{option} must be a whole number of at least {least:g}, not {given!r}"
-            )
-        return int(value)
-    if kind == "positive":
-        if not number or not value > 0:
-            raise SegmenterError(
-                "llm", f"{option} must be a number of seconds above 0, not {given!r}"
-            )
-        return float(value)
-    if not number or not value >= least:
-        raise SegmenterError(
-            "llm", f"{option} must be a number of at least {least:g}, not {given!r}"
+def _backend(opts: LLMSegmenter.Options) -> Backend:
+    """The backend the options name (a local model is loaded here; the API key is read
+    here and kept by the backend alone)."""
+    assert opts.model is not None
+    if _local(opts):
+        return LocalModel(
+            opts.model, device=opts.device, dtype=opts.dtype, batch_size=opts.batch_size
         )
-    return value
+    assert opts.base_url is not None
+    return ChatEndpoint(
+        base_url=opts.base_url,
+        model=opts.model,
+        key=api_key(opts.api_key_env) if opts.api_key_env else None,
+        stream=opts.stream,
+        concurrency=opts.concurrency,
+        timeout=opts.timeout,
+        deadline=opts.deadline,
+        retries=opts.retries,
+        backoff=opts.backoff,
+    )

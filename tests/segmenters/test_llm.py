@@ -888,13 +888,15 @@ def test_a_cache_entry_under_another_key_is_not_served(server, tmp_path):
     ("option", "value", "message"),
     [
         ("max_tokens", 0, "max_tokens must be a whole number of at least 1, not 0"),
-        ("max_tokens", 2.5, "max_tokens must be a whole number"),
+        ("max_tokens", 2.5, r"max_tokens must be a whole number of at least 1, not 2\.5"),
         ("stream", "maybe", "stream must be true or false, not 'maybe'"),
-        ("cache", "yes", "cache must be true or false"),
-        ("concurrency", "four", "concurrency must be a whole number of at least 1"),
-        ("timeout", 0, "timeout must be a number of seconds above 0"),
-        ("deadline", -1, "deadline must be a number of seconds above 0"),
-        ("price_in", -1.0, "price_in must be a number of at least 0"),
+        ("cache", "always", "cache must be true or false, not 'always'"),
+        ("concurrency", "four", "concurrency must be a whole number of at least 1, not 'four'"),
+        ("timeout", 0, "timeout must be a number more than 0, not 0"),
+        ("deadline", -1, "deadline must be a number more than 0, not -1"),
+        ("price_in", -1.0, r"price_in must be a number at least 0, not -1\.0"),
+        ("backend", "openia", "backend must be one of openai, transformers, not 'openia'"),
+        ("dtype", "half", "dtype must be one of float32, float16, bfloat16, not 'half'"),
     ],
 )
 def test_option_types_and_ranges_are_checked(server, option, value, message):
@@ -905,10 +907,12 @@ def test_option_types_and_ranges_are_checked(server, option, value, message):
 def test_options_given_as_text_are_read_as_json(server):
     # An {env:NAME} placeholder in a bake-off configuration gives text: "200", "false".
     server.replies["我爱北京"] = [("json", "我 爱 北京")]
-    seg = llm(server, max_tokens="200", stream="false", concurrency="2")
+    seg = llm(server, max_tokens="200", stream="false", concurrency="2", cache="yes")
     assert seg.segment(["我爱北京"]) == [["我", "爱", "北京"]]
     assert server.bodies[0]["max_tokens"] == 200 and "stream" not in server.bodies[0]
-    assert seg.options["max_tokens"] == 200
+    assert seg.options["max_tokens"] == 200 and seg.cache is not None
+    unbounded = llm(server, max_tokens="null", price_in="null")
+    assert unbounded.token_bound("我爱北京") == 3 * 4 + 32 and "max_tokens" not in unbounded.options
 
 
 def test_a_bad_option_on_the_command_line_is_one_clear_message(server, tmp_path):
