@@ -10,6 +10,7 @@ whose data is not here, a segmenter whose library or model is missing.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -256,7 +257,7 @@ def _segmenter_problems(
         return [Problem(where, f"no registered segmenter {spec.name!r}", hint)], None
     try:
         cls, presets = check_segmenter_options(spec.name, {})
-        check_segmenter_options(spec.name, spec.options)
+        check_segmenter_options(spec.name, _options_as_run(spec, corpora, data_dir))
     except SegmenterError as e:
         return [Problem(where, e.message.removeprefix(f"segmenter {spec.name}: "), e.hint)], None
     if cls.missing():
@@ -277,6 +278,20 @@ def _segmenter_problems(
         if "{corpus}" not in str(spec.options) and "{label}" not in str(spec.options):
             break  # the same model for every corpus: said once
     return problems, skip
+
+
+def _options_as_run(spec: Any, corpora: Sequence[Any], data_dir: str | None) -> dict[str, Any]:
+    """A row's options as the run builds its segmenter: placeholders filled (for the first
+    corpus it runs on), so ``max_tokens = "{env:NAME}"`` is checked as the number it names.
+    An option naming an unset variable is left to the run, which refuses or skips the row."""
+    corpus = next((corpus for corpus in corpora if spec.runs_on(corpus)), None)
+    filled = dict(spec.options) if corpus is None else spec.options_for(corpus, data_dir)
+    unset = [f"{{env:{name}}}" for name in spec.unset_variables()]
+    return {
+        key: value
+        for key, value in filled.items()
+        if not any(name in json.dumps(spec.options.get(key), ensure_ascii=False) for name in unset)
+    }
 
 
 def select(

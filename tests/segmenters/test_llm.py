@@ -915,6 +915,29 @@ def test_options_given_as_text_are_read_as_json(server):
     assert unbounded.token_bound("我爱北京") == 3 * 4 + 32 and "max_tokens" not in unbounded.options
 
 
+def test_a_placeholder_is_checked_as_the_value_it_names(tmp_path, monkeypatch):
+    # validation checks a row's options as the run will build it: max_tokens is the
+    # number LLM_TOKENS names; an unset variable is left to the run (refused or skipped)
+    from cws_bench.run.config import load_config
+    from cws_bench.run.validate import ConfigurationError, validate_config
+
+    config = tmp_path / "llm.toml"
+    config.write_text(
+        '[[corpora]]\nname = "sample"\n[[segmenters]]\nname = "llm"\n'
+        'options = { base_url = "{env:LLM_URL}", model = "m", max_tokens = "{env:LLM_TOKENS}" }\n',
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("LLM_TOKENS", "30")
+    assert validate_config(load_config(config)).segmenters[0].name == "llm"
+    monkeypatch.setenv("LLM_TOKENS", "0")
+    with pytest.raises(
+        ConfigurationError, match="max_tokens must be a whole number of at least 1, not 0"
+    ):
+        validate_config(load_config(config))
+    monkeypatch.delenv("LLM_TOKENS")
+    assert validate_config(load_config(config)).segmenters[0].name == "llm"
+
+
 def test_a_bad_option_on_the_command_line_is_one_clear_message(server, tmp_path):
     from click.testing import CliRunner
 
