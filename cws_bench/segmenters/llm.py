@@ -275,6 +275,17 @@ class LLMSegmenter(Segmenter):
 
     opts: Options
 
+    @classmethod
+    def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
+        """A local model's folder that is not there (an endpoint's models are the server's)."""
+        opts = cls.parsed(options)
+        if not _local(opts) or opts.model is None or os.path.isdir(opts.model):
+            return None
+        return (
+            f"model folder {opts.model}: no such folder",
+            "the transformers backend loads a local folder (save_pretrained's layout)",
+        )
+
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         opts = self.opts

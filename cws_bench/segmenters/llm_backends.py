@@ -58,7 +58,6 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
-from pathlib import Path
 from typing import Any, Protocol
 
 from cws_bench.errors import SegmenterError
@@ -408,7 +407,8 @@ class ChatEndpoint:
 
 class LocalModel:
     """A causal LM from a local folder (``backend = 'transformers'``): greedy,
-    ``batch_size`` prompts at a time, left-padded, on ``device``."""
+    ``batch_size`` prompts at a time, left-padded, on ``device``. The folder is there
+    (:meth:`~cws_bench.segmenters.llm.LLMSegmenter.model_problem`, checked first)."""
 
     def __init__(self, folder: str, *, device: str, dtype: str, batch_size: int) -> None:
         try:
@@ -418,12 +418,6 @@ class LocalModel:
         from cws_bench.segmenters.neural import folder_checksum, load_pretrained, resolve_device
         from cws_bench.system.installed import installed_versions
 
-        if not Path(folder).is_dir():
-            raise SegmenterError(
-                NAME,
-                f"model folder {folder}: no such folder",
-                "the transformers backend loads a local folder (save_pretrained's layout)",
-            )
         self.device, gpu = resolve_device(NAME, device)
         transformers.logging.set_verbosity_error()
         self.tokenizer, self.lm = load_pretrained(

@@ -594,6 +594,35 @@ def test_the_local_backend_stays_lossless_on_a_random_model(tiny_causal_lm, tmp_
     assert all(record["cached"] for record in again.diagnostics())
 
 
+def test_a_local_model_s_missing_folder_is_its_model_problem(tmp_path):
+    # the one model check: the segmenter, the bake-off's validation (an optional row is
+    # skipped with a note) and the listing ask the same question, loading nothing
+    from cws_bench.run.config import load_config
+    from cws_bench.run.validate import validate_config
+    from cws_bench.segmenters.llm import LLMSegmenter
+
+    gone = tmp_path / "gone"
+    problem = (
+        f"model folder {gone}: no such folder",
+        "the transformers backend loads a local folder (save_pretrained's layout)",
+    )
+    assert LLMSegmenter.model_problem({"backend": "transformers", "model": str(gone)}) == problem
+    assert LLMSegmenter.model_problem({"model": str(gone), "base_url": "http://h/v1"}) is None
+    with pytest.raises(SegmenterError, match="no such folder") as caught:
+        get_segmenter("llm", backend="transformers", model=str(gone))
+    assert (caught.value.message, caught.value.hint) == (f"segmenter llm: {problem[0]}", problem[1])
+    config = tmp_path / "local.toml"
+    config.write_text(
+        '[[corpora]]\nname = "sample"\n[[segmenters]]\nname = "fmm"\n'
+        'options = { words = ["我们"] }\n[[segmenters]]\nname = "llm"\noptional = true\n'
+        f'options = {{ backend = "transformers", model = "{gone}" }}\n',
+        encoding="utf-8",
+    )
+    notes: list[str] = []
+    assert [s.name for s in validate_config(load_config(config), notes=notes).segmenters] == ["fmm"]
+    assert notes == [f"skipped llm: {problem[0]} ({problem[1]})"]
+
+
 def test_a_bakeoff_keeps_the_fidelity_and_requests_of_an_llm_row(server, tmp_path, monkeypatch):
     from cws_bench.corpora import get_corpus
     from cws_bench.run.bakeoff import run_bakeoff
