@@ -93,6 +93,18 @@ def test_the_segmenter_recipe(tmp_path, monkeypatch, clean_modules):
     missing = run("segment", "-s", "mytok", "raw.txt", "-o", "out.txt")
     assert missing.exit_code == 2
     assert "mytok needs a model file" in missing.output and "Traceback" not in missing.output
+    # its options, read from the one declaration: listed, and checked by the base class
+    options = run("segmenters", "mytok")
+    assert options.exit_code == 0
+    assert [line.split()[0] for line in options.output.splitlines()[1:]] == ["model", "longest"]
+    cut = run("segment", "-s", "mytok", "-O", "model=cuts.txt", "-O", "longest=1", "raw.txt")
+    assert cut.exit_code == 0 and cut.output == "我 们 是 学 生\n"
+    typo = ["segment", "-s", "mytok", "-O", "model=cuts.txt", "-O", "longst=2", "raw.txt"]
+    refused = run(*typo, "-o", "out.txt")
+    assert refused.exit_code == 2 and "did you mean longest?" in refused.output
+    negative = run("segment", "-s", "mytok", "-O", "model=cuts.txt", "-O", "longest=-1", "raw.txt")
+    assert negative.exit_code == 2
+    assert "longest must be a whole number of at least 0, not -1" in negative.output
 
 
 def test_the_corpus_recipe(tmp_path, monkeypatch, clean_modules):

@@ -67,9 +67,11 @@ def _segmenter_option(function: Any) -> Any:
 
 
 @click.command()
+@click.argument("name", required=False)
 @format_option(FORMATS)
-def segmenters(fmt: str) -> None:
-    """List the segmenters: kind, version, whether each is available, how to install it.
+def segmenters(name: str | None, fmt: str) -> None:
+    """List the segmenters: kind, version, whether each is available, how to install it;
+    with NAME, the options that segmenter takes (-O KEY=VALUE).
 
     Built-in adapters and those that packages register through the entry
     point group `cws_bench.segmenters` are listed alike.
@@ -78,10 +80,11 @@ def segmenters(fmt: str) -> None:
     Example:
         cws-bench segmenters
         cws-bench segmenters --format json
+        cws-bench segmenters crf
     """
-    from cws_bench.segmenters.registry import list_segmenters, render_segmenters
+    from cws_bench.segmenters.registry import list_segmenters, render_options, render_segmenters
 
-    click.echo(render_segmenters(list_segmenters(), fmt))
+    click.echo(render_options(name, fmt) if name else render_segmenters(list_segmenters(), fmt))
 
 
 @click.command()

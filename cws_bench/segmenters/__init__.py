@@ -22,6 +22,7 @@ from cws_bench.segmenters.base import (
     SegmenterOutputError,
     TrainingData,
     check_segmentation,
+    option,
 )
 from cws_bench.segmenters.registry import (
     ENTRY_POINT_GROUP,
@@ -47,6 +48,7 @@ __all__ = [
     "check_segmenter_options",
     "get_segmenter",
     "list_segmenters",
+    "option",
     "segment_file",
     "segment_lines",
     "segmenter_names",

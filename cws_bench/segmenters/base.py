@@ -66,6 +66,7 @@ __all__ = [
     "identity_options",
     "option",
     "parse_options",
+    "path_problem",
     "plain_options",
 ]
 
@@ -194,8 +195,8 @@ def _instance(value: Any, hint: Any) -> bool:
         return True
     if hint is type(None):
         return value is None
-    if origin is Literal:
-        return value in get_args(hint)
+    if origin is Literal:  # its values are the field's choices, checked as such
+        return isinstance(value, str)
     if origin in (Union, types.UnionType):
         return any(_instance(value, member) for member in get_args(hint))
     if origin is float:
@@ -230,6 +231,15 @@ def _converted(value: Any, hint: Any) -> Any:
     raise ValueError(value)
 
 
+_KINDS = {
+    dict: "a table",
+    collections.abc.Mapping: "a table",
+    list: "a list",
+    tuple: "a list",
+    collections.abc.Sequence: "a list",
+}
+
+
 def _kind_of(hint: Any) -> str:
     """A type in words, for messages: ``a whole number``, ``true or false``..."""
     words = {bool: "true or false", int: "a whole number", float: "a number", str: "text"}
@@ -239,7 +249,7 @@ def _kind_of(hint: Any) -> str:
         if member is type(None):
             continue
         origin = get_origin(member) or member
-        name = words.get(member) or {dict: "a table", list: "a list", tuple: "a list"}.get(origin)
+        name = words.get(member) or _KINDS.get(origin) or ("text" if origin is Literal else None)
         said.append(str(name or getattr(origin, "__name__", origin)))
     return " or ".join(dict.fromkeys(said))
 
@@ -248,6 +258,15 @@ def _bounds(spec: Field[Any]) -> Bounds | None:
     """The range an option field declares (:func:`option`'s ``bounds``), or None."""
     bounds = spec.metadata.get("bounds")
     return BOUNDS[bounds] if isinstance(bounds, str) else bounds
+
+
+def _choices(spec: Any, hint: Any) -> Sequence[Any] | None:
+    """A field's choices: its ``choices``, else the values of its ``Literal`` type."""
+    if spec.metadata.get("choices") is not None:
+        return tuple(spec.metadata["choices"])
+    members = get_args(hint) if get_origin(hint) in (Union, types.UnionType) else (hint,)
+    literal = [m for m in members if get_origin(m) is Literal]
+    return get_args(literal[0]) if literal else None
 
 
 def _hints(declared: type) -> dict[str, Any]:
@@ -313,7 +332,7 @@ def parse_options(
     for spec in fields(declared):
         if spec.name not in options:
             continue
-        value, meta = options[spec.name], spec.metadata
+        value = options[spec.name]
         bounds = _bounds(spec)
         try:
             value = _converted(value, hints[spec.name])
@@ -326,7 +345,7 @@ def parse_options(
             problem = bounds.problem(value)
             if problem:
                 raise SegmenterError(segmenter, f"{spec.name} {problem}")
-        choices = meta.get("choices")
+        choices = _choices(spec, hints[spec.name])
         if choices is not None and value is not None and value not in choices:
             raise SegmenterError(
                 segmenter,
@@ -350,13 +369,26 @@ def identity_options(parsed: Any) -> dict[str, Any]:
     return plain_options(out)
 
 
+def path_problem(what: str, path: str | None, *, folder: bool = False) -> tuple[str, str] | None:
+    """A model check's answer for a file (or folder) option that names nothing there.
+
+    >>> path_problem("user dictionary", "/no/such/words.txt")
+    ('user dictionary /no/such/words.txt: no such file', 'check the path')
+    >>> path_problem("user dictionary", None) is None
+    True
+    """
+    if path is None or (os.path.isdir(path) if folder else os.path.isfile(path)):
+        return None
+    return (f"{what} {path}: no such {'folder' if folder else 'file'}", "check the path")
+
+
 def describe_options(declared: type) -> list[dict[str, Any]]:
     """Each option of a declaration: name, type, default, range or choices, help (JSON-safe)."""
     hints = _hints(declared)
     rows = []
     for spec in fields(declared):
         bounds = _bounds(spec)
-        choices = spec.metadata.get("choices")
+        choices = _choices(spec, hints[spec.name])
         accepts = bounds.describe() if bounds is not None else None
         if choices:
             accepts = "one of " + ", ".join(map(str, choices))

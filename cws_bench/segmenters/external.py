@@ -38,13 +38,20 @@ import signal
 import subprocess
 import time
 from collections import defaultdict, deque
-from collections.abc import Mapping
-from pathlib import Path
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from cws_bench.errors import SegmenterError
 from cws_bench.metrics.units import plural
-from cws_bench.segmenters.base import KINDS, Kind, Segmenter, SegmenterOutputError, TrainingData
+from cws_bench.segmenters.base import (
+    Kind,
+    Segmenter,
+    SegmenterOutputError,
+    TrainingData,
+    option,
+    path_problem,
+)
 from cws_bench.system.workers import (
     command_ended,
     command_preexec,
@@ -223,57 +230,53 @@ def run_process(
     return subprocess.CompletedProcess(argv, returncode, bytes(stdout), bytes(stderr))
 
 
-def _check_kind(name: str, kind: str) -> Kind:
-    if kind not in KINDS:
-        raise SegmenterError(name, f"unknown kind {kind!r}", f"use one of: {', '.join(KINDS)}")
-    return kind  # type: ignore[return-value]
+def _training(trained_on: str | None) -> TrainingData | None:
+    """What an external segmenter says it was trained on: a registered corpus, or words."""
+    if not trained_on:
+        return None
+    from cws_bench.corpora import corpus_names
+
+    return TrainingData(trained_on, corpus=trained_on if trained_on in corpus_names() else None)
+
+
+_KIND_HELP = "what it is (default external: cws-bench cannot tell)"
+_TRAINED_HELP = "what it was trained on (a corpus name or words), for warnings"
 
 
 class CommandSegmenter(Segmenter):
     """Any program that segments standard input, one line in, one line of words out.
 
-    Args:
-        command: the program and its arguments, as a list or as one string
-            split like a shell would (no shell runs: write ``sh -c '...'``
-            for pipes).
-        timeout: seconds one batch may take before the program is killed.
-        batch_size: at most this many lines per run of the program (None:
-            each ``segment()`` batch in one run).
-        encoding: of the program's input and output.
-        cwd: the folder to run it in.
-        kind: what the program is: ``dictionary``, ``statistical`` or
-            ``pretrained``; by default ``external`` (cws-bench cannot tell).
-        version: a version string to report (default ``unknown``).
-        trained_on: what the program was trained on, for contamination
-            warnings (a registered corpus name, or a description).
+    ``command`` is a list of arguments, or one string split like a shell would (no
+    shell runs: write ``sh -c '...'`` for pipes).
     """
 
     name = "command"
     kind: Kind = "external"  # type: ignore[misc]
     description = "any program: raw lines on stdin, space-separated words on stdout"
 
-    def __init__(
-        self,
-        *,
-        command: str | list[str] | None = None,
-        timeout: float = DEFAULT_TIMEOUT,
-        batch_size: int | None = None,
-        encoding: str = "utf-8",
-        cwd: str | os.PathLike[str] | None = None,
-        kind: str = "external",
-        version: str | None = None,
-        trained_on: str | None = None,
-    ) -> None:
-        super().__init__(
-            command=command,
-            timeout=timeout,
-            batch_size=batch_size,
-            encoding=encoding if encoding != "utf-8" else None,
-            cwd=cwd,
-            kind=kind if kind != "external" else None,
-            version=version,
-            trained_on=trained_on,
+    @dataclass(frozen=True)
+    class Options:
+        command: str | Sequence[str] | None = option(None, "the program and its arguments")
+        timeout: float = option(DEFAULT_TIMEOUT, "seconds one batch may take", bounds="timeout")
+        batch_size: int | None = option(
+            None, "lines per run of the program (default: a whole batch)", bounds="batch_size"
         )
+        encoding: str = option("utf-8", "of its input and output", identity="changed")
+        cwd: str | None = option(None, "the folder to run it in")
+        kind: Kind = option("external", _KIND_HELP, identity="changed")
+        version: str | None = option(None, "a version to report (default unknown)")
+        trained_on: str | None = option(None, _TRAINED_HELP)
+
+    opts: Options
+
+    @classmethod
+    def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
+        """A ``cwd`` that is not there."""
+        return path_problem("cwd", cls.parsed(options).cwd, folder=True)
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        command = self.opts.command
         if not command:
             raise SegmenterError(
                 self.name,
@@ -291,25 +294,12 @@ class CommandSegmenter(Segmenter):
                 "close the quote, or give the command as a list of arguments",
             ) from e
         self.display = command if isinstance(command, str) else shlex.join(self.argv)
-        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
-            raise SegmenterError(self.name, f"timeout must be a positive number, not {timeout!r}")
-        if batch_size is not None and (not isinstance(batch_size, int) or batch_size < 1):
-            raise SegmenterError(
-                self.name, f"batch_size must be a positive integer, not {batch_size!r}"
-            )
-        if cwd is not None and not os.path.isdir(cwd):
-            raise SegmenterError(self.name, f"cwd {os.fspath(cwd)}: no such folder")
-        self.timeout = float(timeout)
-        self.batch_size = batch_size
-        self.encoding = normalize_encoding(encoding)
-        self.cwd = cwd
-        self.kind = _check_kind(self.name, kind)  # type: ignore[misc]
-        self._version = version or "unknown"
-        if trained_on:
-            from cws_bench.corpora import corpus_names
-
-            registered = trained_on if trained_on in corpus_names() else None
-            self.trained_on = TrainingData(trained_on, corpus=registered)
+        self.timeout, self.batch_size = float(self.opts.timeout), self.opts.batch_size
+        self.encoding = normalize_encoding(self.opts.encoding)
+        self.cwd = self.opts.cwd
+        self.kind = self.opts.kind  # type: ignore[misc]
+        self._version = self.opts.version or "unknown"
+        self.trained_on = _training(self.opts.trained_on)
 
     @property
     def version(self) -> str:
@@ -395,13 +385,7 @@ class CommandSegmenter(Segmenter):
 class FileSegmenter(Segmenter):
     """Segmentations produced elsewhere, served from a segmented file.
 
-    Args:
-        path: the segmented file: one sentence a line, words separated by whitespace.
-        encoding: its encoding.
-        kind: what produced it: ``dictionary``, ``statistical`` or ``pretrained``;
-            by default ``external`` (cws-bench cannot tell).
-        trained_on: what that segmenter was trained on, for contamination
-            warnings (a registered corpus name, or a description).
+    ``path`` holds one sentence a line, words separated by whitespace.
     """
 
     name = "file"
@@ -409,26 +393,22 @@ class FileSegmenter(Segmenter):
     description = "segmentations produced elsewhere, read from a file"
     has_speed = False  # reading a file is not segmenting: no speed to report
 
-    def __init__(
-        self,
-        *,
-        path: str | os.PathLike[str] | None = None,
-        encoding: str = "utf-8",
-        kind: str = "external",
-        trained_on: str | None = None,
-    ) -> None:
-        super().__init__(
-            path=path,
-            encoding=encoding if encoding != "utf-8" else None,
-            kind=kind if kind != "external" else None,
-            trained_on=trained_on,
-        )
-        if path is None:
+    @dataclass(frozen=True)
+    class Options:
+        path: str | None = option(None, "the segmented file")
+        encoding: str = option("utf-8", "its encoding", identity="changed")
+        kind: Kind = option("external", _KIND_HELP, identity="changed")
+        trained_on: str | None = option(None, _TRAINED_HELP)
+
+    opts: Options
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        if self.opts.path is None:
             raise SegmenterError(self.name, "needs the segmented file", "pass -O path=FILE")
-        if not Path(path).is_file():
-            raise SegmenterError(self.name, f"{os.fspath(path)}: no such file", "check the path")
-        self.path = os.fspath(path)
-        self.kind = _check_kind(self.name, kind)  # type: ignore[misc]
+        self.path = path = self.opts.path
+        encoding = self.opts.encoding
+        self.kind = self.opts.kind  # type: ignore[misc]
         digest = SentenceDigest()
         self._lines: defaultdict[str, deque[tuple[int, list[str]]]] = defaultdict(deque)
         for number, line in enumerate(iter_lines(path, encoding=encoding), 1):
@@ -442,11 +422,7 @@ class FileSegmenter(Segmenter):
             for block in iter(lambda: handle.read(1 << 20), b""):
                 sha256.update(block)
         self.sha256 = sha256.hexdigest()
-        if trained_on:
-            from cws_bench.corpora import corpus_names
-
-            registered = trained_on if trained_on in corpus_names() else None
-            self.trained_on = TrainingData(trained_on, corpus=registered)
+        self.trained_on = _training(self.opts.trained_on)
 
     def metadata(self) -> dict[str, Any]:
         """The adapter's metadata and the SHA-256 of the file's bytes (what was scored)."""

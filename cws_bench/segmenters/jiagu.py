@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import inspect
 import os
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Literal
 
-from cws_bench.errors import SegmenterError
-from cws_bench.segmenters.base import Segmenter, TrainingData
+from cws_bench.segmenters.base import Segmenter, TrainingData, option, path_problem
 from cws_bench.segmenters.neural import pieces
 
 __all__ = ["JiaguSegmenter"]
@@ -57,13 +58,7 @@ def _initialized_segment() -> Any:
 
 
 class JiaguSegmenter(Segmenter):
-    """jiagu's segmentation in one of its modes (see the module docstring).
-
-    Args:
-        mode: ``default``, ``probe`` or ``model``.
-        user_dict: a user dictionary (``word<TAB>freq`` or ``word`` a line, UTF-8), for the
-            ``default`` and ``probe`` modes.
-    """
+    """jiagu's segmentation in one of its modes (see the module docstring)."""
 
     name = "jiagu"
     kind = "pretrained"
@@ -73,23 +68,25 @@ class JiaguSegmenter(Segmenter):
     distribution = "jiagu"
     install = "pip install jiagu"
 
-    def __init__(
-        self, *, mode: JiaguMode = "default", user_dict: str | os.PathLike[str] | None = None
-    ) -> None:
-        super().__init__(mode=mode, user_dict=user_dict)
-        if mode not in JIAGU_MODES:
-            raise SegmenterError(
-                self.name, f"unknown mode {mode!r}", f"use one of: {', '.join(JIAGU_MODES)}"
-            )
-        self.mode = mode
+    @dataclass(frozen=True)
+    class Options:
+        mode: str = option("default", "default, probe or model", choices=JIAGU_MODES)
+        user_dict: str | None = option(None, "word<TAB>freq or word a line (default, probe)")
+
+    opts: Options
+
+    @classmethod
+    def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
+        """A user dictionary that is not there."""
+        return path_problem("user dictionary", cls.parsed(options).user_dict)
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.mode = self.opts.mode
         self.segment_model = _initialized_segment()
-        if user_dict is not None:
-            if not os.path.isfile(user_dict):
-                raise SegmenterError(
-                    self.name, f"user dictionary {os.fspath(user_dict)}: no such file"
-                )
+        if self.opts.user_dict is not None:
             # Not load_userdict(path): it would also add each character of the path as a word.
-            self.segment_model.load_vocab(os.fspath(user_dict))
+            self.segment_model.load_vocab(self.opts.user_dict)
         self.trained_on = TrainingData("jiagu's bundled dictionary and perceptron model")
 
     def _segment(self, lines: list[str]) -> list[list[str]]:

@@ -24,13 +24,13 @@ from __future__ import annotations
 import importlib
 import logging
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any, Literal
 
-from cws_bench.errors import CwsBenchError, SegmenterError
-from cws_bench.segmenters.base import Segmenter, TrainingData
+from cws_bench.errors import CwsBenchError
+from cws_bench.segmenters.base import Segmenter, TrainingData, option, path_problem
 
 __all__ = ["JiebaSegmenter", "quiet_jieba", "tile"]
 
@@ -136,23 +136,8 @@ def tile(word: str, pieces: set[str]) -> list[str]:
     return out
 
 
-def check_dictionary_file(name: str, path: str | os.PathLike[str], what: str) -> str:
-    if not Path(path).is_file():
-        raise SegmenterError(name, f"{what} {os.fspath(path)}: no such file", "check the path")
-    return os.fspath(path)
-
-
 class JiebaSegmenter(Segmenter):
-    """jieba's segmentation, in default or search mode, with or without its HMM.
-
-    Args:
-        mode: ``default`` (jieba's accurate mode) or ``search`` (see the module docstring).
-        hmm: let jieba's HMM join characters its dictionary does not know.
-        user_dict: a user dictionary (``word [freq] [tag]`` a line, UTF-8),
-            loaded with ``Tokenizer.load_userdict``.
-        lexicon: a main word list replacing jieba's own dictionary (``word freq [tag]``;
-            ``--lexicon`` on the command line).
-    """
+    """jieba's segmentation, in default or search mode, with or without its HMM."""
 
     name = "jieba"
     kind = "pretrained"
@@ -164,37 +149,35 @@ class JiebaSegmenter(Segmenter):
     library = "jieba"
     """The module whose ``Tokenizer`` segments (jieba-fast's adapter: ``jieba_fast``)."""
 
-    def __init__(
-        self,
-        *,
-        mode: Mode = "default",
-        hmm: bool = True,
-        user_dict: str | os.PathLike[str] | None = None,
-        lexicon: str | os.PathLike[str] | None = None,
-    ) -> None:
-        super().__init__(mode=mode, hmm=hmm, user_dict=user_dict, lexicon=lexicon)
-        if mode not in MODES:
-            raise SegmenterError(
-                self.name, f"unknown mode {mode!r}", f"use one of: {', '.join(MODES)}"
-            )
-        self.mode = mode
-        self.hmm = bool(hmm)
-        dictionary = lexicon
-        if dictionary is not None:
-            dictionary = check_dictionary_file(self.name, dictionary, "lexicon")
-        if user_dict is not None:
-            user_dict = check_dictionary_file(self.name, user_dict, "user dictionary")
+    @dataclass(frozen=True)
+    class Options:
+        mode: str = option("default", "default (accurate) or search", choices=MODES)
+        hmm: bool = option(True, "let jieba's HMM join characters its dictionary lacks")
+        user_dict: str | None = option(None, "a user dictionary (word [freq] [tag] a line)")
+        lexicon: str | None = option(None, "a word list replacing jieba's (word freq [tag])")
+
+    opts: Options
+
+    @classmethod
+    def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
+        """A lexicon or user dictionary that is not there."""
+        opts = cls.parsed(options)
+        return path_problem("lexicon", opts.lexicon) or path_problem(
+            "user dictionary", opts.user_dict
+        )
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.mode, self.hmm, lexicon = self.opts.mode, self.opts.hmm, self.opts.lexicon
         with quiet_jieba(self.library) as library:
             try:
-                self.tokenizer = initialized_tokenizer(library, dictionary)
-                if user_dict is not None:
-                    self.tokenizer.load_userdict(user_dict)
+                self.tokenizer = initialized_tokenizer(library, lexicon)
+                if self.opts.user_dict is not None:
+                    self.tokenizer.load_userdict(self.opts.user_dict)
             except (ValueError, UnicodeDecodeError) as e:
                 raise CwsBenchError(f"{self.name} could not read a dictionary: {e}") from e
         self.trained_on = TrainingData(
-            f"{self.name}'s bundled dictionary"
-            if dictionary is None
-            else os.path.basename(dictionary)
+            f"{self.name}'s bundled dictionary" if lexicon is None else os.path.basename(lexicon)
         )
 
     def _segment(self, lines: list[str]) -> list[list[str]]:

@@ -45,10 +45,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from typing import Literal
+from dataclasses import dataclass
+from typing import Any, Literal
 
+from cws_bench.defaults import Bounds
 from cws_bench.errors import CwsBenchError, Fix, SegmenterError
-from cws_bench.segmenters.base import Segmenter, TrainingData
+from cws_bench.segmenters.base import Segmenter, TrainingData, option
 from cws_bench.segmenters.sources import load_word_source, training_data
 from cws_bench.text.dictionary import Dictionary, load_dictionary
 from cws_bench.text.io import atomic_write
@@ -68,6 +70,7 @@ __all__ = [
 Direction = Literal["forward", "backward", "bidirectional"]
 DIRECTIONS: tuple[str, ...] = ("forward", "backward", "bidirectional")
 _NAMES = {"forward": "fmm", "backward": "bmm", "bidirectional": "bimm"}
+_AT_LEAST_1 = Bounds(whole=True, low=1)
 
 
 def _alnum(character: str) -> bool:
@@ -204,21 +207,9 @@ class MaximumMatching(Segmenter):
     registered corpus, or a segmented file, whose word types are used), or
     ``words`` (a list).
 
-    Args:
-        direction: ``forward``, ``backward`` or ``bidirectional``.
-        lexicon: the word list: a file, one word a line (or jieba's ``word freq
-            tag``), ``jieba`` or ``corpus:NAME[:SPLIT]`` (``--lexicon`` on the command
-            line; not a corpus' ``dictionary``, the OOV dictionary scoring uses).
-        corpus: a registered corpus name or a segmented file. A registered
-            corpus without ``split`` gives its standard dictionary (the SIGHAN
-            training word list, or the word types of its training split).
-        split: with a registered ``corpus``: the split whose word types to use.
-        words: the words themselves.
-        max_word_length: the longest word tried, in characters (default:
-            the longest dictionary word, as the SIGHAN baseline does).
-        keep_runs: never cut inside a run of Latin letters and digits.
-        encoding: the encoding of ``lexicon`` or of a corpus file.
-        data_dir: where a registered corpus' data is (as ``get_corpus`` takes it).
+    ``lexicon`` is not a corpus' ``dictionary``, the OOV dictionary scoring uses. A
+    registered ``corpus`` without ``split`` gives its standard dictionary (the SIGHAN
+    training word list, or the word types of its training split).
     """
 
     name = "fmm"
@@ -226,61 +217,42 @@ class MaximumMatching(Segmenter):
     independent_lines = True  # each line is segmented on its own
     description = "maximum matching over a dictionary"
 
-    def __init__(
-        self,
-        *,
-        direction: Direction = "forward",
-        lexicon: str | os.PathLike[str] | None = None,
-        corpus: str | None = None,
-        split: str | None = None,
-        words: list[str] | None = None,
-        max_word_length: int | None = None,
-        keep_runs: bool = True,
-        encoding: str = "utf-8",
-        data_dir: str | os.PathLike[str] | None = None,
-    ) -> None:
-        super().__init__(
-            direction=direction,
-            lexicon=lexicon,
-            corpus=corpus,
-            split=split,
-            words=words,
-            max_word_length=max_word_length,
-            keep_runs=keep_runs,
-            encoding=None if encoding == "utf-8" else encoding,
-            data_dir=data_dir,
+    @dataclass(frozen=True)
+    class Options:
+        direction: Direction = option("forward", "which way words are matched")
+        lexicon: str | None = option(
+            None, "a word list file (one word a line), jieba or corpus:NAME[:SPLIT]"
         )
-        if direction not in DIRECTIONS:
-            raise SegmenterError(
-                _NAMES.get(direction, "fmm"),
-                f"unknown direction {direction!r}",
-                f"use one of: {', '.join(DIRECTIONS)}",
-            )
-        if max_word_length is not None and (
-            isinstance(max_word_length, bool)
-            or not isinstance(max_word_length, int)
-            or max_word_length < 1
-        ):
-            raise SegmenterError(
-                _NAMES[direction],
-                f"max_word_length must be a positive integer, not {max_word_length!r}",
-            )
-        self.name = _NAMES[direction]  # type: ignore[misc]
-        self.direction = direction
-        self.max_word_length = max_word_length
-        self.keep_runs = bool(keep_runs)
+        corpus: str | None = option(None, "a registered corpus or a segmented file: its words")
+        split: str | None = option(None, "with a registered corpus: the split whose words")
+        words: Sequence[str] | None = option(None, "the words themselves")
+        max_word_length: int | None = option(
+            None, "the longest word tried (default: the longest word)", bounds=_AT_LEAST_1
+        )
+        keep_runs: bool = option(True, "never cut inside a run of Latin letters and digits")
+        encoding: str = option("utf-8", "of lexicon or a corpus file", identity="changed")
+        data_dir: str | None = option(None, "where a registered corpus' data is")
+
+    opts: Options
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        opts = self.opts
+        self.name = _NAMES[opts.direction]  # type: ignore[misc]
+        self.direction, self.max_word_length = opts.direction, opts.max_word_length
+        self.keep_runs = opts.keep_runs
         self.dictionary: Dictionary | None = None
-        if lexicon is not None or corpus is not None or words is not None:
+        if opts.lexicon is not None or opts.corpus is not None or opts.words is not None:
             found, source = load_word_source(
-                lexicon=lexicon,
-                corpus=corpus,
-                split=split,
-                words=words,
-                encoding=encoding,
-                data_dir=data_dir,
+                lexicon=opts.lexicon,
+                corpus=opts.corpus,
+                split=opts.split,
+                words=list(opts.words) if opts.words is not None else None,
+                encoding=opts.encoding,
+                data_dir=opts.data_dir,
             )
             self._use(found, source)
-        elif split is not None:
+        elif opts.split is not None:
             raise SegmenterError(self.name, "split needs a corpus", "pass corpus=NAME too")
 
     def _use(self, dictionary: Dictionary, source: TrainingData) -> None:

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 from unittest import mock
 
-from cws_bench.errors import SegmenterError
-from cws_bench.segmenters.base import Segmenter, TrainingData
+from cws_bench.segmenters.base import Segmenter, TrainingData, option, path_problem
 from cws_bench.segmenters.loaded import shared_model
 from cws_bench.text.dictionary import parse_dictionary_line
 from cws_bench.text.io import iter_lines
@@ -72,12 +72,8 @@ def shared_models(package: Any) -> Iterator[None]:
 class PkusegSegmenter(Segmenter):
     """pkuseg's segmentation with its default model (or another model folder).
 
-    Args:
-        model: ``default`` (the model in the pip package) or the folder of
-            a pkuseg model. Named models other than ``default`` (``news``,
-            ``web``, ...) are downloaded by pkuseg on first use.
-        user_dict: a user dictionary, one word a line (jieba's ``word freq
-            tag`` lines work too): pkuseg keeps these words whole.
+    Named models other than ``default`` (``news``, ``web``, ...) are downloaded by
+    pkuseg on first use.
     """
 
     name = "pkuseg"
@@ -89,20 +85,29 @@ class PkusegSegmenter(Segmenter):
     # pkuseg's setup.py imports numpy and cythonizes: build tools first, no isolation.
     install = "pip install numpy Cython && pip install --no-build-isolation pkuseg"
 
-    def __init__(
-        self, *, model: str = "default", user_dict: str | os.PathLike[str] | None = None
-    ) -> None:
-        super().__init__(model=model, user_dict=user_dict)
+    @dataclass(frozen=True)
+    class Options:
+        model: str = option("default", "default (the pip package's), a name, or a model folder")
+        user_dict: str | None = option(None, "words pkuseg keeps whole, one a line")
+
+    opts: Options
+
+    @classmethod
+    def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
+        """A model folder or user dictionary that is not there."""
+        opts = cls.parsed(options)
+        folder = opts.model if os.path.sep in opts.model else None
+        return path_problem("model folder", folder, folder=True) or path_problem(
+            "user dictionary", opts.user_dict
+        )
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
         import pkuseg
 
-        if model != "default" and os.path.sep in model and not os.path.isdir(model):
-            raise SegmenterError(self.name, f"model folder {model}: no such folder")
+        model, user_dict = self.opts.model, self.opts.user_dict
         words: str | list[str] = "default"
         if user_dict is not None:
-            if not os.path.isfile(user_dict):
-                raise SegmenterError(
-                    self.name, f"user dictionary {os.fspath(user_dict)}: no such file"
-                )
             # pkuseg reads word<TAB>tag lines itself; a list of words takes any format.
             words = [w for w in map(parse_dictionary_line, iter_lines(user_dict)) if w]
         with shared_models(pkuseg):

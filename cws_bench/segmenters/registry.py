@@ -29,6 +29,7 @@ from cws_bench.errors import SegmenterError, SegmenterUnavailableError
 from cws_bench.segmenters.base import (
     Segmenter,
     check_option_names,
+    describe_options,
     parse_options,
     plain_options,
 )
@@ -43,6 +44,7 @@ __all__ = [
     "check_segmenter_options",
     "get_segmenter",
     "list_segmenters",
+    "render_options",
     "render_segmenters",
     "segmenter_class",
     "segmenter_names",
@@ -261,6 +263,35 @@ def render_segmenters(infos: Sequence[SegmenterInfo], fmt: str = "text") -> str:
     return "\n".join(
         "  ".join([*(cell.ljust(width) for cell, width in zip(row, widths)), row[4]])
         for row in rows
+    )
+
+
+def render_options(name: str, fmt: str = "text") -> str:
+    """What ``cws-bench segmenters NAME`` prints: the options the adapter declares
+    (:attr:`Segmenter.Options`), with this name's presets as their defaults.
+
+    >>> [line.split()[0] for line in render_options("jieba-nohmm").splitlines()]
+    ['option', 'mode', 'hmm', 'user_dict', 'lexicon']
+    """
+    import json
+
+    registered, cls = _lookup(name)
+    if cls.Options is None:
+        raise SegmenterError(name, "declares no options table", "see its documentation")
+    rows = describe_options(cls.Options)
+    presets = plain_options(dict(registered.options))
+    for row in rows:
+        row["default"] = presets.get(row["name"], row["default"])
+    if fmt == "json":
+        return json.dumps(rows, ensure_ascii=False, indent=2)
+    table = [("option", "type", "default", "accepts", "help")]
+    for row in rows:
+        default = json.dumps(row["default"], ensure_ascii=False)
+        default = "-" if row["default"] is None else default.strip('"')
+        table.append((row["name"], row["type"], default, row["accepts"] or "-", row["help"]))
+    widths = [max(len(r[i]) for r in table) for i in range(4)]
+    return "\n".join(
+        "  ".join([*(cell.ljust(width) for cell, width in zip(r, widths)), r[4]]) for r in table
     )
 
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
 
-from cws_bench.errors import SegmenterError
-from cws_bench.segmenters.base import Segmenter, TrainingData
+from cws_bench.segmenters.base import Segmenter, TrainingData, option, path_problem
 from cws_bench.text.dictionary import parse_dictionary_line
 from cws_bench.text.io import iter_lines
 
@@ -27,13 +29,7 @@ def _user_words(path: str | os.PathLike[str]) -> list[tuple[str, int | None, str
 
 
 class RJiebaSegmenter(Segmenter):
-    """jieba-rs through rjieba: jieba's algorithm and dictionary, compiled.
-
-    Args:
-        hmm: let the HMM join characters the dictionary does not know.
-        user_dict: a jieba user dictionary (``word [freq] [tag]`` a line);
-            its words are added with ``Jieba.add_word``.
-    """
+    """jieba-rs through rjieba: jieba's algorithm and dictionary, compiled."""
 
     name = "rjieba"
     kind = "pretrained"
@@ -43,20 +39,26 @@ class RJiebaSegmenter(Segmenter):
     distribution = "rjieba"
     install = "pip install 'cws-bench[rjieba]'"
 
-    def __init__(
-        self, *, hmm: bool = True, user_dict: str | os.PathLike[str] | None = None
-    ) -> None:
-        super().__init__(hmm=hmm, user_dict=user_dict)
+    @dataclass(frozen=True)
+    class Options:
+        hmm: bool = option(True, "let the HMM join characters the dictionary lacks")
+        user_dict: str | None = option(None, "a jieba user dictionary (word [freq] [tag] a line)")
+
+    opts: Options
+
+    @classmethod
+    def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
+        """A user dictionary that is not there."""
+        return path_problem("user dictionary", cls.parsed(options).user_dict)
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
         import rjieba
 
-        self.hmm = bool(hmm)
+        self.hmm = self.opts.hmm
         self.tokenizer = rjieba.Jieba()
-        if user_dict is not None:
-            if not os.path.isfile(user_dict):
-                raise SegmenterError(
-                    self.name, f"user dictionary {os.fspath(user_dict)}: no such file"
-                )
-            for word, freq, tag in _user_words(user_dict):
+        if self.opts.user_dict is not None:
+            for word, freq, tag in _user_words(self.opts.user_dict):
                 self.tokenizer.add_word(word, freq, tag)
         self.trained_on = TrainingData("jieba-rs' bundled dictionary")
 

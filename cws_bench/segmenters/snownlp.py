@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import re
 import sys
+from dataclasses import dataclass
 from typing import Any
 
 from cws_bench.segmenters.base import Segmenter, TrainingData
@@ -296,8 +297,12 @@ class SnowNLPSegmenter(Segmenter):
     distribution = "snownlp"
     install = "pip install 'cws-bench[snownlp]'"
 
-    def __init__(self) -> None:
-        super().__init__()
+    @dataclass(frozen=True)
+    class Options:
+        pass  # none: snownlp's one shipped model
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
         self.compiled = _compiled()  # None: decode with the pure-Python tags
         if self.compiled is None:
             _model()  # read now, as part of building the adapter

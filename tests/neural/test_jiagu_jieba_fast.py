@@ -61,7 +61,7 @@ def test_jiagu_user_dictionary(tmp_path):
     assert "t" not in segmenter.segment_model.vocab
     with pytest.raises(SegmenterError, match="no such file"):
         get_segmenter("jiagu", user_dict=str(tmp_path / "none.txt"))
-    with pytest.raises(SegmenterError, match="unknown mode"):
+    with pytest.raises(SegmenterError, match="mode must be one of default, probe, model, not"):
         get_segmenter("jiagu", mode="fast")
 
 

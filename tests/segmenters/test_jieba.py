@@ -118,7 +118,7 @@ def test_own_dictionary_replaces_jiebas(tmp_path):
 
 
 def test_unknown_mode():
-    with pytest.raises(SegmenterError, match="unknown mode"):
+    with pytest.raises(SegmenterError, match="mode must be one of default, search, not"):
         get_segmenter("jieba", mode="full")
 
 

@@ -275,9 +275,13 @@ def test_needs_exactly_one_word_source(tmp_path):
         fmm.segment(["我们"])
     with pytest.raises(CwsBenchError, match="exactly one word source, got lexicon and words"):
         get_segmenter("fmm", lexicon="x", words=["a"])
-    with pytest.raises(SegmenterError, match="unknown direction"):
+    with pytest.raises(
+        SegmenterError, match="direction must be one of forward, backward, bidirectional"
+    ):
         MaximumMatching(direction="sideways", words=["a"])
-    with pytest.raises(SegmenterError, match="max_word_length must be a positive integer"):
+    with pytest.raises(
+        SegmenterError, match="max_word_length must be a whole number of at least 1, not 0"
+    ):
         get_segmenter("fmm", words=["a"], max_word_length=0)
 
 

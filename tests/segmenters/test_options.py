@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 import pytest
 
@@ -26,6 +27,7 @@ class Demo:
     rate: float | None = option(None, "a rate")
     download: bool = option(False, "fetch it", identity="changed")
     timeout: float = option(10, "seconds", identity=False)
+    side: Literal["left", "right"] | None = option(None, "a Literal's values are its choices")
 
 
 def parse(**options):
@@ -37,7 +39,7 @@ def test_unknown_names_get_the_closest_one_and_the_list():
         parse(batchsize=3)
     assert caught.value.hint == (
         "did you mean batch_size? its options are: "
-        "model, batch_size, mode, hmm, rate, download, timeout"
+        "model, batch_size, mode, hmm, rate, download, timeout, side"
     )
     with pytest.raises(SegmenterError) as caught:
         parse(zzz=1)
@@ -87,6 +89,9 @@ def test_bounds_and_choices():
         parse(mode="serch")
     assert e.value.hint == "did you mean search?"
     assert parse(mode="search", rate=None).mode == "search"
+    with pytest.raises(SegmenterError, match="side must be one of left, right, not 'up'"):
+        parse(side="up")
+    assert parse(side="left").side == "left"
 
 
 def test_identity_fields():
@@ -125,6 +130,7 @@ def test_describe_options_reads_the_declaration():
     assert rows["batch_size"]["accepts"] == "a whole number of at least 1"
     assert rows["mode"]["accepts"] == "one of default, search"
     assert rows["rate"]["type"] == "a number" and rows["rate"]["default"] is None
+    assert rows["side"]["accepts"] == "one of left, right"
     assert rows["download"]["identity"] == "changed" and rows["hmm"]["help"] == "use the HMM"
 
 
@@ -164,3 +170,23 @@ def test_the_registry_checks_values_up_front_without_loading():
     with pytest.raises(SegmenterError, match="no option 'batchsize'") as e:
         check_segmenter_options("hanlp", {"batchsize": 8})
     assert e.value.hint.startswith("did you mean batch_size?")
+
+
+def test_cws_bench_segmenters_name_lists_the_declared_options():
+    import json
+
+    from click.testing import CliRunner
+
+    from cws_bench.cli import cli
+
+    shown = CliRunner().invoke(cli, ["segmenters", "jieba-nohmm"])
+    assert shown.exit_code == 0, shown.output
+    rows = {line.split()[0]: line for line in shown.output.splitlines()}
+    # the preset of jieba-nohmm is its default; the choices come from the declaration
+    assert rows["hmm"].split()[1:5] == ["true", "or", "false", "false"]
+    assert "one of default, search" in rows["mode"]
+    listed = json.loads(CliRunner().invoke(cli, ["segmenters", "crf", "--format", "json"]).output)
+    epochs = next(row for row in listed if row["name"] == "epochs")
+    assert epochs["accepts"] == "a whole number of at least 1" and epochs["default"] is None
+    unknown = CliRunner().invoke(cli, ["segmenters", "jeiba"])
+    assert unknown.exit_code == 2 and "did you mean jieba" in unknown.output

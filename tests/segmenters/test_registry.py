@@ -377,9 +377,10 @@ def test_an_installed_adapter_whose_model_is_not_here_is_not_listed_as_available
     info = next(info for info in list_segmenters() if info.name == "stanza")
     assert info.version is not None  # the library is here...
     assert info.model_missing == (  # ...its model is not, as the bake-off's check says
-        f"no stanza models in {stanza_without_models} (no resources.json there); fetch them "
+        f"no stanza models in {stanza_without_models} (no resources.json there); fetch the models "
         "once on a machine with network: python -c \"import stanza; stanza.download('zh-hans', "
-        f"processors='tokenize', model_dir='{stanza_without_models}')\""
+        f"processors='tokenize', model_dir='{stanza_without_models}')\", then pass that "
+        "folder as dir"
     )
     shown = CliRunner().invoke(cli, ["segmenters"])
     assert shown.exit_code == 0, shown.output

@@ -465,5 +465,5 @@ def test_a_vocabulary_download_is_bounded_and_names_the_offline_route(
 
 
 def test_a_vocabulary_download_timeout_is_checked():
-    with pytest.raises(SegmenterError, match="timeout must be a number of seconds above 0"):
+    with pytest.raises(SegmenterError, match="timeout must be a number more than 0"):
         SubwordSegmenter(tiktoken="cl100k_base", timeout=0)
