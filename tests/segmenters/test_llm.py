@@ -933,8 +933,9 @@ def test_option_types_and_ranges_are_checked(server, option, value, message):
         llm(server, **{option: value})
 
 
-def test_options_given_as_text_are_read_as_json(server):
-    # An {env:NAME} placeholder in a bake-off configuration gives text: "200", "false".
+def test_options_given_as_text_are_converted_by_their_type(server):
+    # An {env:NAME} placeholder in a bake-off configuration gives text: "200", "false",
+    # "yes", "null" (none, for an optional number).
     server.replies["我爱北京"] = [("json", "我 爱 北京")]
     seg = llm(server, max_tokens="200", stream="false", concurrency="2", cache="yes")
     assert seg.segment(["我爱北京"]) == [["我", "爱", "北京"]]
