@@ -36,13 +36,15 @@ naming the segmenter, the line and the first character that differs.
 from __future__ import annotations
 
 import collections.abc
+import contextlib
+import functools
 import importlib.metadata
 import logging
 import os
 import types
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import Field, asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import PurePath
 from typing import Any, ClassVar, Literal, Union, get_args, get_origin, get_type_hints
 
@@ -56,6 +58,7 @@ from cws_bench.system.installed import missing_modules
 __all__ = [
     "KINDS",
     "Kind",
+    "ModelOptions",
     "ModelSegmenter",
     "Segmenter",
     "SegmenterOutputError",
@@ -159,8 +162,10 @@ RENAMED_OPTIONS = {
 Identity = bool | Literal["changed"] | Callable[[Any], bool]
 """When an option is part of the segmenter's identity (see :func:`option`)."""
 
-_TRUE = ("true", "yes", "on", "1")
-_FALSE = ("false", "no", "off", "0")
+_TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
+_WORDS: dict[Any, str] = {bool: "true or false", int: "a whole number", float: "a number"}
+_WORDS.update({str: "text", Literal: "text", dict: "a table", collections.abc.Mapping: "a table"})
+_WORDS.update({list: "a list", tuple: "a list", collections.abc.Sequence: "a list"})
 
 
 def option(
@@ -170,44 +175,44 @@ def option(
     bounds: str | Bounds | None = None,
     choices: Sequence[Any] | None = None,
     identity: Identity = True,
+    file: str | None = None,
+    folder: str | None = None,
 ) -> Any:
-    """One field of an adapter's ``Options`` dataclass: its default and what it accepts.
-
-    Args:
-        default: the value when not given (immutable: a tuple, not a list).
-        help: one line for ``cws-bench segmenters NAME``.
-        bounds: a key of :data:`cws_bench.defaults.BOUNDS`, or a :class:`Bounds`.
-        choices: the values it takes.
-        identity: whether the value is part of the segmenter's identity
-            (:attr:`Segmenter.options`, cache keys, signatures): always (True),
-            never (False), only when it differs from the default (``"changed"``), or
-            when a function of the parsed options says so (``llm``'s ``device``: only
-            for a local model; its docstring says when, for ``describe_options``).
+    """One field of an adapter's ``Options`` dataclass: its ``default`` (immutable), one
+    line of ``help``, its ``bounds`` (a key of :data:`cws_bench.defaults.BOUNDS` or a
+    :class:`Bounds`), ``choices`` (a ``Literal`` type's values are its choices), and
+    whether it is part of the segmenter's ``identity`` (:attr:`Segmenter.options`, cache
+    keys, signatures): always (True), never (False), when not the default (``"changed"``),
+    or when a function of the parsed options says so (``llm``'s ``device``: only for a
+    local model; its docstring's first line says when, for :func:`describe_options`).
+    A ``file`` (or ``folder``) option names one that must be there, called so in the
+    message of :meth:`Segmenter.model_problem`.
     """
+    bounds = BOUNDS[bounds] if isinstance(bounds, str) else bounds
+    choices = tuple(choices) if choices is not None else None
     meta = {"help": help, "bounds": bounds, "choices": choices, "identity": identity}
+    meta.update(path=file or folder, folder=folder is not None)
     return field(default=default, metadata=meta)
+
+
+def _members(hint: Any) -> tuple[Any, ...]:
+    return get_args(hint) if get_origin(hint) in (Union, types.UnionType) else (hint,)
 
 
 def _instance(value: Any, hint: Any) -> bool:
     """Whether ``value`` already has the type ``hint`` names (no conversion needed)."""
     origin = get_origin(hint) or hint
-    if hint is Any or hint is object:
-        return True
-    if hint is type(None):
-        return value is None
-    if origin is Literal:  # its values are the field's choices, checked as such
-        return isinstance(value, str)
-    if origin in (Union, types.UnionType):
-        return any(_instance(value, member) for member in get_args(hint))
-    if origin is float:
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
-    if origin is int:
-        return isinstance(value, int) and not isinstance(value, bool)
+    if hint is Any or origin in (Union, types.UnionType):
+        return hint is Any or any(_instance(value, member) for member in get_args(hint))
+    if origin in (int, float) and isinstance(value, bool):
+        return False
+    if origin is float or origin is Literal:  # a Literal's values: checked as its choices
+        return isinstance(value, (int, float) if origin is float else str)
     if origin is collections.abc.Callable:
         return callable(value)
     if origin in (list, tuple, collections.abc.Sequence):
         return isinstance(value, (list, tuple))
-    return isinstance(origin, type) and isinstance(value, origin)
+    return value is None if hint is type(None) else isinstance(value, origin)
 
 
 def _converted(value: Any, hint: Any) -> Any:
@@ -215,68 +220,38 @@ def _converted(value: Any, hint: Any) -> Any:
     ValueError when it cannot be."""
     if _instance(value, hint):
         return value
-    members = get_args(hint) if get_origin(hint) in (Union, types.UnionType) else (hint,)
-    if type(None) in members and isinstance(value, str) and value.strip() == "null":
+    if type(None) in _members(hint) and isinstance(value, str) and value.strip() == "null":
         return None  # as -O reads JSON; an {env:NAME} placeholder gives text
-    for member in members:
+    for member in _members(hint):
         if member is bool and isinstance(value, str) and value.lower() in (*_TRUE, *_FALSE):
             return value.lower() in _TRUE
         if member in (int, float) and isinstance(value, str):
-            try:
+            with contextlib.suppress(ValueError):
                 return member(value)
-            except ValueError:
-                continue
         if member is str and isinstance(value, os.PathLike):
             return os.fspath(value)
     raise ValueError(value)
 
 
-_KINDS = {
-    dict: "a table",
-    collections.abc.Mapping: "a table",
-    list: "a list",
-    tuple: "a list",
-    collections.abc.Sequence: "a list",
-}
-
-
 def _kind_of(hint: Any) -> str:
     """A type in words, for messages: ``a whole number``, ``true or false``..."""
-    words = {bool: "true or false", int: "a whole number", float: "a number", str: "text"}
-    members = get_args(hint) if get_origin(hint) in (Union, types.UnionType) else (hint,)
-    said: list[str] = []
-    for member in members:
-        if member is type(None):
-            continue
-        origin = get_origin(member) or member
-        name = words.get(member) or _KINDS.get(origin) or ("text" if origin is Literal else None)
-        said.append(str(name or getattr(origin, "__name__", origin)))
+    said = [
+        _WORDS.get(member) or _WORDS.get(get_origin(member), str(member))
+        for member in _members(hint)
+        if member is not type(None)
+    ]
     return " or ".join(dict.fromkeys(said))
-
-
-def _bounds(spec: Field[Any]) -> Bounds | None:
-    """The range an option field declares (:func:`option`'s ``bounds``), or None."""
-    bounds = spec.metadata.get("bounds")
-    return BOUNDS[bounds] if isinstance(bounds, str) else bounds
 
 
 def _choices(spec: Any, hint: Any) -> Sequence[Any] | None:
     """A field's choices: its ``choices``, else the values of its ``Literal`` type."""
-    if spec.metadata.get("choices") is not None:
-        return tuple(spec.metadata["choices"])
-    members = get_args(hint) if get_origin(hint) in (Union, types.UnionType) else (hint,)
-    literal = [m for m in members if get_origin(m) is Literal]
-    return get_args(literal[0]) if literal else None
+    literal = [m for m in _members(hint) if get_origin(m) is Literal]
+    return spec.metadata.get("choices") or (get_args(literal[0]) if literal else None)
 
 
+@functools.cache
 def _hints(declared: type) -> dict[str, Any]:
-    hints = _HINTS.get(declared)
-    if hints is None:
-        hints = _HINTS[declared] = get_type_hints(declared)
-    return hints
-
-
-_HINTS: dict[type, dict[str, Any]] = {}
+    return get_type_hints(declared)
 
 
 def check_option_names(
@@ -312,19 +287,6 @@ def parse_options(
     checked against the field's bounds and choices. Every failure is one
     :class:`SegmenterError` of the form ``segmenter NAME: KEY must be ..., not VALUE``,
     which says the whole range of a bounded field.
-
-    >>> from dataclasses import dataclass
-    >>> @dataclass(frozen=True)
-    ... class Demo:
-    ...     batch_size: int = option(32, bounds="batch_size")
-    ...     mode: str = option("default", choices=("default", "search"))
-    >>> parse_options(Demo, {"batch_size": "64"}, "demo")
-    Demo(batch_size=64, mode='default')
-    >>> try:
-    ...     parse_options(Demo, {"mdoe": "search"}, "demo")
-    ... except SegmenterError as e:
-    ...     print(e.message, "|", e.hint)
-    segmenter demo: no option 'mdoe' | did you mean mode? its options are: batch_size, mode
     """
     check_option_names(segmenter, options, [f.name for f in fields(declared)], what)
     hints = _hints(declared)
@@ -332,19 +294,18 @@ def parse_options(
     for spec in fields(declared):
         if spec.name not in options:
             continue
-        value = options[spec.name]
-        bounds = _bounds(spec)
+        value, meta = options[spec.name], spec.metadata
         try:
             value = _converted(value, hints[spec.name])
         except ValueError:
-            accepts = _kind_of(hints[spec.name]) if bounds is None else bounds.describe()
+            bounds = meta.get("bounds")
+            accepts = bounds.describe() if bounds else _kind_of(hints[spec.name])
             raise SegmenterError(
                 segmenter, f"{spec.name} must be {accepts}, not {value!r}"
             ) from None
-        if bounds is not None and value is not None:
-            problem = bounds.problem(value)
-            if problem:
-                raise SegmenterError(segmenter, f"{spec.name} {problem}")
+        numeric = isinstance(value, (int, float)) and meta.get("bounds")  # of a number only
+        if numeric and (problem := meta["bounds"].problem(value)):
+            raise SegmenterError(segmenter, f"{spec.name} {problem}")
         choices = _choices(spec, hints[spec.name])
         if choices is not None and value is not None and value not in choices:
             raise SegmenterError(
@@ -360,8 +321,7 @@ def identity_options(parsed: Any) -> dict[str, Any]:
     """The fields of parsed options that make the segmenter's identity (see :func:`option`)."""
     out = {}
     for spec in fields(parsed):
-        identity = spec.metadata.get("identity", True)
-        value = getattr(parsed, spec.name)
+        identity, value = spec.metadata.get("identity", True), getattr(parsed, spec.name)
         if callable(identity):
             identity = identity(parsed)
         if identity is True or (identity == "changed" and value != spec.default):
@@ -370,13 +330,7 @@ def identity_options(parsed: Any) -> dict[str, Any]:
 
 
 def path_problem(what: str, path: str | None, *, folder: bool = False) -> tuple[str, str] | None:
-    """A model check's answer for a file (or folder) option that names nothing there.
-
-    >>> path_problem("user dictionary", "/no/such/words.txt")
-    ('user dictionary /no/such/words.txt: no such file', 'check the path')
-    >>> path_problem("user dictionary", None) is None
-    True
-    """
+    """A model check's answer for a file (or folder) option that names nothing there."""
     if path is None or (os.path.isdir(path) if folder else os.path.isfile(path)):
         return None
     return (f"{what} {path}: no such {'folder' if folder else 'file'}", "check the path")
@@ -387,17 +341,14 @@ def describe_options(declared: type) -> list[dict[str, Any]]:
     hints = _hints(declared)
     rows = []
     for spec in fields(declared):
-        bounds = _bounds(spec)
-        choices = _choices(spec, hints[spec.name])
-        accepts = bounds.describe() if bounds is not None else None
-        if choices:
-            accepts = "one of " + ", ".join(map(str, choices))
+        choices, bounds = _choices(spec, hints[spec.name]), spec.metadata.get("bounds")
+        accepts = bounds.describe() if bounds else None
         rows.append(
             {
                 "name": spec.name,
                 "type": _kind_of(hints[spec.name]),
                 "default": plain_options({"v": spec.default}).get("v"),
-                "accepts": accepts,
+                "accepts": "one of " + ", ".join(map(str, choices)) if choices else accepts,
                 "identity": _identity_said(spec.metadata.get("identity", True)),
                 "help": spec.metadata.get("help", ""),
             }
@@ -577,19 +528,19 @@ class Segmenter(ABC):
     independent_lines: ClassVar[bool] = False
 
     Options: ClassVar[type | None] = None
-    """The adapter's options, declared once: a frozen dataclass of :func:`option` fields
-    (default, type, bounds, choices, identity, help). ``__init__`` parses the caller's
-    options with it (:func:`parse_options`) into :attr:`opts`, checks the model
-    (:meth:`load_problem`), and keeps the identity fields as :attr:`options`. None: an
-    adapter that declares none records the keywords it passes up as they are."""
+    """The adapter's options, declared once: a frozen dataclass of :func:`option` fields.
+    ``__init__`` parses the caller's options with it into :attr:`opts`, checks the model
+    (:meth:`load_problem`) and keeps the identity fields as :attr:`options`. None: the
+    keywords an adapter passes up are recorded as they are."""
 
     training_options: ClassVar[type | None] = None
-    """The declaration of ``from_training(sentences, **options)``'s options, when the
-    adapter builds its model by training (``transformers``); ``train --seeds`` looks for
-    ``seed`` in it or in :attr:`Options`."""
+    """The declaration of ``from_training(sentences, **options)``'s options (``transformers``)."""
 
     opts: Any = None
-    """The parsed :attr:`Options` (None for an adapter that declares none)."""
+    """The parsed :attr:`Options`."""
+
+    identity: dict[str, Any] | None = None
+    """What the loaded model is and where it runs: ``metadata()["model"]``."""
 
     def __init__(self, **options: Any) -> None:
         self.trained_on: TrainingData | None = None
@@ -711,7 +662,8 @@ class Segmenter(ABC):
         return type(self).train is not Segmenter.train
 
     def metadata(self) -> dict[str, Any]:
-        """Name, version, kind, description, training data and options (JSON-safe)."""
+        """Name, version, kind, description, training data, options and the model's
+        :attr:`identity` when there is one (JSON-safe)."""
         return {
             "name": self.name,
             "version": self.version,
@@ -719,6 +671,7 @@ class Segmenter(ABC):
             "description": self.description,
             "trained_on": self.trained_on.to_dict() if self.trained_on else None,
             "options": dict(self.options),
+            **({} if self.identity is None else {"model": dict(self.identity)}),
         }
 
     def __repr__(self) -> str:
@@ -764,8 +717,19 @@ class Segmenter(ABC):
 
         The one model check: ``__init__`` calls it first (with every option, defaults
         filled in), the bake-off before it starts and ``cws-bench segmenters`` with the
-        preset options, loading nothing. Adapters with no model file keep this default.
+        preset options, loading nothing. This default checks the ``file`` and ``folder``
+        options (:func:`option`).
         """
+        if cls.Options is None:
+            return None
+        opts = cls.parsed(options)
+        for f in fields(opts):
+            what = f.metadata.get("path")
+            problem = what and path_problem(
+                what, getattr(opts, f.name), folder=f.metadata["folder"]
+            )
+            if problem:
+                return problem
         return None
 
     @classmethod
@@ -791,12 +755,25 @@ class Segmenter(ABC):
             return None
 
 
+@dataclass(frozen=True)
+class ModelOptions:
+    """The options of every :class:`ModelSegmenter`: a saved model, or a corpus to train on."""
+
+    model: str | None = option(None, "a model file written by save (cws-bench train NAME)")
+    corpus: str | None = option(None, "a registered corpus name or a segmented file to train on")
+    split: str | None = option(None, "the split of a registered corpus (default train)")
+    format: str = option("auto", "of a corpus file", identity="changed")
+    encoding: str = option("utf-8", "of a corpus file", identity="changed")
+    data_dir: str | None = option(None, "where a registered corpus' data is")
+
+
 class ModelSegmenter(Segmenter):
     """A segmenter whose model cws-bench trains (``cws-bench train NAME``): ``hmm``, ``crf``.
 
     ``model`` is None until the segmenter is trained or loaded; the model has
     ``save(path)``. Subclasses implement :meth:`train` and :meth:`load`
-    (reading the file, then :meth:`_loaded_from`).
+    (reading the file, then :meth:`_loaded_from`), and declare their Options as a
+    subclass of :class:`ModelOptions`.
     """
 
     model: Any = None
@@ -827,22 +804,6 @@ class ModelSegmenter(Segmenter):
         return (
             f"model file {os.fspath(model)}: no such file",
             f"train one (cws-bench train {cls.name} CORPUS -o MODEL) or fix the path",
-        )
-
-    def _training_sources(self, fallback: Any = None) -> tuple[list[Any], str | None]:
-        """The sources of the ``corpus``/``split`` options (see
-        :func:`~cws_bench.segmenters.sources.training_sources`)."""
-        from cws_bench.segmenters.sources import training_sources
-
-        opts = self.opts
-        return training_sources(
-            opts.corpus,
-            opts.split,
-            fallback,
-            segmenter=self.name,
-            format=opts.format,
-            encoding=opts.encoding,
-            data_dir=opts.data_dir,
         )
 
     def check_ready(self) -> None:

@@ -69,10 +69,11 @@ from cws_bench.errors import (
     CorpusFormatError,
     CwsBenchError,
 )
-from cws_bench.segmenters.base import ModelSegmenter, TrainingData, option
+from cws_bench.segmenters.base import ModelOptions, ModelSegmenter, TrainingData, option
 from cws_bench.segmenters.sources import (
     TrainingCorpus,
     combined_data,
+    sources_of,
     training_data,
 )
 from cws_bench.text.io import atomic_write, display_name
@@ -656,12 +657,7 @@ class CRFSegmenter(ModelSegmenter):
     description = "character tagger (averaged perceptron or CRF), trained on any segmented corpus"
 
     @dataclass(frozen=True)
-    class Options:
-        model: str | None = option(None, "a model file written by save (cws-bench train crf)")
-        corpus: str | None = option(
-            None, "a registered corpus name or a segmented file to train on"
-        )
-        split: str | None = option(None, "the split of a registered corpus (default train)")
+    class Options(ModelOptions):
         tags: str | None = option(None, "bmes (default) or bi", choices=tuple(TAG_SETS))
         learner: str | None = option(None, "perceptron (default) or crfsuite", choices=LEARNERS)
         epochs: int | None = option(None, "perceptron passes (default 10)", bounds=_AT_LEAST_1)
@@ -684,9 +680,6 @@ class CRFSegmenter(ModelSegmenter):
         cache: bool | str | None = option(
             None, "keep the trained model (true: the user's cache folder)"
         )
-        format: str = option("auto", "of a corpus file", identity="changed")
-        encoding: str = option("utf-8", "of a corpus file", identity="changed")
-        data_dir: str | None = option(None, "where a registered corpus' data is")
 
     opts: Options
 
@@ -700,7 +693,7 @@ class CRFSegmenter(ModelSegmenter):
             self.model = CRFModel.load(opts.model).prepare()
             self.trained_on = self.model.trained_on
         elif opts.corpus is not None:
-            sources, note = self._training_sources(opts.fallback)
+            sources, note = sources_of(self.name, opts, opts.fallback)
             self._train_cached(sources, note, opts.cache)
             if note is not None:
                 self.notes.append(f"trained on {note}")

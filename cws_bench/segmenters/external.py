@@ -50,7 +50,6 @@ from cws_bench.segmenters.base import (
     SegmenterOutputError,
     TrainingData,
     option,
-    path_problem,
 )
 from cws_bench.system.workers import (
     command_ended,
@@ -262,17 +261,12 @@ class CommandSegmenter(Segmenter):
             None, "lines per run of the program (default: a whole batch)", bounds="batch_size"
         )
         encoding: str = option("utf-8", "of its input and output", identity="changed")
-        cwd: str | None = option(None, "the folder to run it in")
+        cwd: str | None = option(None, "the folder to run it in", folder="cwd")
         kind: Kind = option("external", _KIND_HELP, identity="changed")
         version: str | None = option(None, "a version to report (default unknown)")
         trained_on: str | None = option(None, _TRAINED_HELP)
 
     opts: Options
-
-    @classmethod
-    def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
-        """A ``cwd`` that is not there."""
-        return path_problem("cwd", cls.parsed(options).cwd, folder=True)
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)

@@ -76,6 +76,12 @@ def words_of(output: Any, lines: int, task: str | None = None) -> list[list[str]
     return [pieces(words) for words in output]
 
 
+_OFFLINE = (
+    "download and unzip it on a machine with network, then pass the folder "
+    "(model = '/path/to/folder'); $CWS_BENCH_HUB_TIMEOUT sets the wait"
+)
+
+
 def _network_error(error: BaseException) -> bool:
     """Whether an error of a load is a network wait that ended (or a connection refused)."""
     import socket
@@ -174,8 +180,7 @@ class HanlpSegmenter(Segmenter):
                 self.name,
                 f"cannot load model {where!r}: the network did not answer within "
                 f"{timeout:g} s ({type(e).__name__})",
-                "download and unzip it on a machine with network, then pass the folder "
-                "(model = '/path/to/folder'); $CWS_BENCH_HUB_TIMEOUT sets the wait",
+                _OFFLINE,
             ) from None
         self.max_length, self.overlap = window_sizes(self.name, self.opts, self._limit())
         self.identity = {
@@ -185,10 +190,6 @@ class HanlpSegmenter(Segmenter):
             "gpu": self.gpu,
         }
         self.trained_on = TrainingData(f"the training data of {where}")
-
-    def metadata(self) -> dict[str, Any]:
-        """The base metadata plus ``model``: which model and where it runs."""
-        return {**super().metadata(), "model": dict(self.identity)}
 
     def _check_reachable(self, url: str) -> None:
         """Fail in one line, within the hub wait, when HanLP's server does not answer."""
@@ -202,8 +203,7 @@ class HanlpSegmenter(Segmenter):
                 self.name,
                 f"model {url} is not in HanLP's cache and its server did not answer within "
                 f"{timeout:g} s ({type(e).__name__})",
-                "download and unzip it on a machine with network, then pass the folder "
-                "(model = '/path/to/folder'); $CWS_BENCH_HUB_TIMEOUT sets the wait",
+                _OFFLINE,
             ) from None
 
     def _limit(self) -> int:
@@ -221,14 +221,9 @@ class HanlpSegmenter(Segmenter):
         return min(known) if known else 510
 
     def _segment(self, lines: list[str]) -> list[list[str]]:
-        from cws_bench.segmenters.transformers import owner, windows
+        from cws_bench.segmenters.transformers import owner, window_jobs
 
-        jobs: list[tuple[int, int, int, int]] = []  # line, window, start, end
-        spans_of: list[list[tuple[int, int]]] = []
-        for index, line in enumerate(lines):
-            spans = windows(len(line), self.max_length, self.overlap)
-            spans_of.append(spans)
-            jobs.extend((index, w, start, end) for w, (start, end) in enumerate(spans))
+        jobs, spans_of = window_jobs(lines, self.max_length, self.overlap, longest_first=False)
         starts: dict[tuple[int, int], set[int]] = {}
         for first in range(0, len(jobs), self.batch_size):
             group = jobs[first : first + self.batch_size]

@@ -67,8 +67,8 @@ from typing import Any
 
 from cws_bench.defaults import Bounds
 from cws_bench.errors import CorpusFormatError, CwsBenchError
-from cws_bench.segmenters.base import ModelSegmenter, TrainingData, option
-from cws_bench.segmenters.sources import train_on_sources, training_data
+from cws_bench.segmenters.base import ModelOptions, ModelSegmenter, TrainingData, option
+from cws_bench.segmenters.sources import sources_of, train_on_sources, training_data
 from cws_bench.text.io import atomic_write, display_name
 
 try:
@@ -459,17 +459,9 @@ class HMMSegmenter(ModelSegmenter):
     description = "first-order B/M/E/S character-tagging HMM (train it on any segmented corpus)"
 
     @dataclass(frozen=True)
-    class Options:
-        model: str | None = option(None, "a model file written by save (cws-bench train hmm)")
-        corpus: str | None = option(
-            None, "a registered corpus name or a segmented file to train on"
-        )
-        split: str | None = option(None, "the split of a registered corpus (default train)")
+    class Options(ModelOptions):
         alpha: float | None = option(None, "add-alpha smoothing (default 0.1)", bounds=_POSITIVE)
         fold_width: bool = option(True, "count full-width ASCII as ASCII", identity="changed")
-        format: str = option("auto", "of a corpus file", identity="changed")
-        encoding: str = option("utf-8", "of a corpus file", identity="changed")
-        data_dir: str | None = option(None, "where a registered corpus' data is")
         compiled: bool = option(
             True, "the compiled decoder when built (false: pure Python)", identity=False
         )
@@ -485,7 +477,7 @@ class HMMSegmenter(ModelSegmenter):
         if self.opts.model is not None:
             self._use(HMMModel.load(self.opts.model))
         elif self.opts.corpus is not None:
-            train_on_sources(self, *self._training_sources())
+            train_on_sources(self, *sources_of(self.name, self.opts))
 
     def _use(self, model: HMMModel) -> None:
         if self.alpha is not None:

@@ -19,11 +19,10 @@ from __future__ import annotations
 
 import inspect
 import os
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from cws_bench.segmenters.base import Segmenter, TrainingData, option, path_problem
+from cws_bench.segmenters.base import Segmenter, TrainingData, option
 from cws_bench.segmenters.neural import pieces
 
 __all__ = ["JiaguSegmenter"]
@@ -71,14 +70,11 @@ class JiaguSegmenter(Segmenter):
     @dataclass(frozen=True)
     class Options:
         mode: str = option("default", "default, probe or model", choices=JIAGU_MODES)
-        user_dict: str | None = option(None, "word<TAB>freq or word a line (default, probe)")
+        user_dict: str | None = option(
+            None, "word<TAB>freq or word a line (default, probe)", file="user dictionary"
+        )
 
     opts: Options
-
-    @classmethod
-    def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
-        """A user dictionary that is not there."""
-        return path_problem("user dictionary", cls.parsed(options).user_dict)
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)

@@ -24,13 +24,13 @@ from __future__ import annotations
 import importlib
 import logging
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from cws_bench.errors import CwsBenchError
-from cws_bench.segmenters.base import Segmenter, TrainingData, option, path_problem
+from cws_bench.segmenters.base import Segmenter, TrainingData, option
 
 __all__ = ["JiebaSegmenter", "quiet_jieba", "tile"]
 
@@ -153,18 +153,14 @@ class JiebaSegmenter(Segmenter):
     class Options:
         mode: str = option("default", "default (accurate) or search", choices=MODES)
         hmm: bool = option(True, "let jieba's HMM join characters its dictionary lacks")
-        user_dict: str | None = option(None, "a user dictionary (word [freq] [tag] a line)")
-        lexicon: str | None = option(None, "a word list replacing jieba's (word freq [tag])")
+        user_dict: str | None = option(
+            None, "a user dictionary (word [freq] [tag] a line)", file="user dictionary"
+        )
+        lexicon: str | None = option(
+            None, "a word list replacing jieba's (word freq [tag])", file="lexicon"
+        )
 
     opts: Options
-
-    @classmethod
-    def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
-        """A lexicon or user dictionary that is not there."""
-        opts = cls.parsed(options)
-        return path_problem("lexicon", opts.lexicon) or path_problem(
-            "user dictionary", opts.user_dict
-        )
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)

@@ -16,10 +16,7 @@ __all__ = ["JiebaFastSegmenter"]
 
 
 class JiebaFastSegmenter(JiebaSegmenter):
-    """jieba-fast's segmentation, in default or search mode, with or without its HMM.
-
-    Args: as :class:`~cws_bench.segmenters.jieba.JiebaSegmenter`.
-    """
+    """jieba-fast's segmentation, in default or search mode, with or without its HMM."""
 
     name = "jieba-fast"
     kind = "pretrained"

@@ -38,20 +38,18 @@ import contextlib
 import io
 import json
 import os
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from cws_bench.errors import SegmenterError
 from cws_bench.metrics.units import plural
-from cws_bench.segmenters.base import Segmenter, TrainingData, option
+from cws_bench.segmenters.base import TrainingData, option
 from cws_bench.segmenters.neural import (
+    HubSegmenter,
     cut_at,
     device_option,
     folder_checksum,
-    folder_problem,
     hub_folder,
-    hub_model_problem,
     max_length_option,
     overlap_option,
     pieces,
@@ -179,7 +177,7 @@ class _NeuralModel:
         return out
 
 
-class LtpSegmenter(Segmenter):
+class LtpSegmenter(HubSegmenter):
     """LTP's segmentation (the ``cws`` task only): a neural model, or a legacy perceptron."""
 
     name = "ltp"
@@ -188,7 +186,6 @@ class LtpSegmenter(Segmenter):
     requires = ("ltp", "torch")
     distribution = "ltp"
     install = "pip install 'cws-bench[ltp]'"
-    neural = True
 
     @dataclass(frozen=True)
     class Options:
@@ -199,16 +196,6 @@ class LtpSegmenter(Segmenter):
         overlap: int | None = overlap_option()
 
     opts: Options
-
-    @classmethod
-    def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
-        """A model folder that is not there, or a hub model not cached offline."""
-        return hub_model_problem(cls.parsed(options).model)
-
-    @classmethod
-    def load_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
-        """A model folder that is not there (a hub name is fetched by the load)."""
-        return folder_problem(cls.parsed(options).model)
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
@@ -265,10 +252,6 @@ class LtpSegmenter(Segmenter):
             raise SegmenterError(self.name, f"model {folder!r} has no cws task")
         return legacy
 
-    def metadata(self) -> dict[str, Any]:
-        """The base metadata plus ``model``: which model and where it runs."""
-        return {**super().metadata(), "model": dict(self.identity)}
-
     def _segment(self, lines: list[str]) -> list[list[str]]:
         if self.network is None:
             out: list[list[str]] = []
@@ -281,16 +264,10 @@ class LtpSegmenter(Segmenter):
     def _segment_neural(self, lines: list[str]) -> list[list[str]]:
         from ltp_extension.algorithms import get_entities
 
-        from cws_bench.segmenters.transformers import owner, windows
+        from cws_bench.segmenters.transformers import owner, window_jobs
 
         assert self.network is not None
-        jobs: list[tuple[int, int, int, int]] = []  # line, window, start, end
-        spans_of: list[list[tuple[int, int]]] = []
-        for index, line in enumerate(lines):
-            spans = windows(len(line), self.max_length, self.overlap)
-            spans_of.append(spans)
-            jobs.extend((index, w, start, end) for w, (start, end) in enumerate(spans))
-        jobs.sort(key=lambda job: job[3] - job[2], reverse=True)
+        jobs, spans_of = window_jobs(lines, self.max_length, self.overlap)
         units: dict[tuple[int, int], dict[int, str]] = {}
         for first in range(0, len(jobs), self.batch_size):
             group = jobs[first : first + self.batch_size]

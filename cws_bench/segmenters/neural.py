@@ -17,6 +17,7 @@ that join back to the characters.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import inspect
 import itertools
@@ -30,11 +31,12 @@ from typing import Any
 from cws_bench.defaults import Bounds
 from cws_bench.errors import SegmenterError
 from cws_bench.metrics.units import plural
-from cws_bench.segmenters.base import option
+from cws_bench.segmenters.base import Segmenter, option
 
 __all__ = [
     "DTYPES",
     "ROLES",
+    "HubSegmenter",
     "character_id",
     "default_device",
     "device_option",
@@ -255,11 +257,7 @@ def pieces(words: Iterable[str]) -> list[str]:
 
 def folder_problem(model: Any) -> tuple[str, str] | None:
     """A model named by a path (:func:`looks_like_path`) that is no folder, or None: what a
-    load that may fetch a hub name checks first.
-
-    >>> folder_problem("./gone"), folder_problem("owner/name")
-    (('model folder ./gone: no such folder', 'fix the path, or download the model'), None)
-    """
+    load that may fetch a hub name checks first."""
     where = os.fspath(model)
     if os.path.isdir(where) or not looks_like_path(where):
         return None
@@ -288,43 +286,48 @@ def hub_model_problem(model: Any) -> tuple[str, str] | None:
     )
 
 
-def device_option() -> Any:
-    """The ``device`` field of a neural adapter's Options."""
-    return option("auto", "auto (CUDA when torch sees a GPU, else CPU), cpu, cuda:N or mps")
-
-
-def max_length_option() -> Any:
-    """The ``max_length`` field: characters per window."""
-    return option(None, "characters per window (default: the model's limit)", bounds=_AT_LEAST_1)
-
-
-def overlap_option() -> Any:
-    """The ``overlap`` field: characters two consecutive windows share."""
-    return option(None, "characters two windows share (default: a quarter)", bounds=_AT_LEAST_0)
-
-
-_AT_LEAST_1 = Bounds(whole=True, low=1)
-_AT_LEAST_0 = Bounds(whole=True, low=0)
+# The fields the neural adapters' Options share.
+device_option = functools.partial(
+    option, "auto", "auto (CUDA if torch sees a GPU), cpu, cuda:N, mps"
+)
+max_length_option = functools.partial(
+    option, None, "characters per window (default: the model's limit)", bounds=Bounds(True, 1)
+)
+overlap_option = functools.partial(
+    option, None, "characters two windows share (default: a quarter)", bounds=Bounds(True, 0)
+)
 
 
 def window_sizes(name: str, opts: Any, limit: int) -> tuple[int, int]:
-    """``(max_length, overlap)`` of a windowed adapter's options within the model's ``limit``.
-
-    >>> from types import SimpleNamespace as N
-    >>> window_sizes("demo", N(max_length=None, overlap=None), 510)
-    (510, 127)
-    """
+    """``(max_length, overlap)`` of a windowed adapter's options within the model's ``limit``
+    (by default: the limit, and a quarter of it)."""
     size = opts.max_length or limit
     if not 1 <= size <= limit:
         raise SegmenterError(
             name, f"max_length {opts.max_length} is outside 1..{limit} (the model's limit)"
         )
     overlap = opts.overlap if opts.overlap is not None else size // 4
-    if not 0 <= overlap < size:
+    if overlap >= size:
         raise SegmenterError(
             name, f"overlap {opts.overlap} must be at least 0 and below max_length"
         )
     return size, overlap
+
+
+class HubSegmenter(Segmenter):
+    """An adapter whose ``model`` option is a folder or a Hugging Face hub name: one not
+    cached is a problem before a run (:meth:`model_problem`), not for a load, which
+    fetches it (:meth:`load_problem`: only a folder that is not there)."""
+
+    neural = True
+
+    @classmethod
+    def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
+        return hub_model_problem(cls.parsed(options).model)
+
+    @classmethod
+    def load_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
+        return folder_problem(cls.parsed(options).model)
 
 
 def cut_at(line: str, starts: Iterable[int]) -> list[str]:

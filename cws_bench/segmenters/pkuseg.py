@@ -88,18 +88,18 @@ class PkusegSegmenter(Segmenter):
     @dataclass(frozen=True)
     class Options:
         model: str = option("default", "default (the pip package's), a name, or a model folder")
-        user_dict: str | None = option(None, "words pkuseg keeps whole, one a line")
+        user_dict: str | None = option(
+            None, "words pkuseg keeps whole, one a line", file="user dictionary"
+        )
 
     opts: Options
 
     @classmethod
     def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
         """A model folder or user dictionary that is not there."""
-        opts = cls.parsed(options)
-        folder = opts.model if os.path.sep in opts.model else None
-        return path_problem("model folder", folder, folder=True) or path_problem(
-            "user dictionary", opts.user_dict
-        )
+        model = cls.parsed(options).model
+        folder = model if os.path.sep in model else None
+        return path_problem("model folder", folder, folder=True) or super().model_problem(options)
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)

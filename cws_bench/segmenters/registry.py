@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import json
 import logging
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from importlib.metadata import EntryPoint
 from typing import Any
 
@@ -217,21 +218,7 @@ class SegmenterInfo:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-safe dict in field order."""
-        return {
-            "name": self.name,
-            "kind": self.kind,
-            "description": self.description,
-            "available": self.available,
-            "version": self.version,
-            "install": self.install,
-            "reason": self.reason,
-            "options": dict(self.options),
-            "source": self.source,
-            "trainable": self.trainable,
-            "device": self.device,
-            "independent_lines": self.independent_lines,
-            "model_missing": self.model_missing,
-        }
+        return {**asdict(self), "options": dict(self.options)}
 
 
 def render_segmenters(infos: Sequence[SegmenterInfo], fmt: str = "text") -> str:
@@ -242,8 +229,6 @@ def render_segmenters(infos: Sequence[SegmenterInfo], fmt: str = "text") -> str:
     device ``auto`` picks), how to install it, or how to get its model.
     """
     if fmt == "json":
-        import json
-
         return json.dumps([info.to_dict() for info in infos], ensure_ascii=False, indent=2)
     if fmt != "text":
         raise ValueError(f"unknown format {fmt!r}; choose from text, json")
@@ -259,22 +244,12 @@ def render_segmenters(infos: Sequence[SegmenterInfo], fmt: str = "text") -> str:
             note = f"install: {info.install}" if info.install else f"unavailable: {info.reason}"
         available = "no" if not info.available else "no model" if info.model_missing else "yes"
         rows.append((info.name, info.kind or "?", info.version or "-", available, note))
-    widths = [max(len(row[i]) for row in rows) for i in range(4)]
-    return "\n".join(
-        "  ".join([*(cell.ljust(width) for cell, width in zip(row, widths)), row[4]])
-        for row in rows
-    )
+    return _aligned(rows)
 
 
 def render_options(name: str, fmt: str = "text") -> str:
     """What ``cws-bench segmenters NAME`` prints: the options the adapter declares
-    (:attr:`Segmenter.Options`), with this name's presets as their defaults.
-
-    >>> [line.split()[0] for line in render_options("jieba-nohmm").splitlines()]
-    ['option', 'mode', 'hmm', 'user_dict', 'lexicon']
-    """
-    import json
-
+    (:attr:`Segmenter.Options`), with this name's presets as their defaults."""
     registered, cls = _lookup(name)
     if cls.Options is None:
         raise SegmenterError(name, "declares no options table", "see its documentation")
@@ -284,14 +259,18 @@ def render_options(name: str, fmt: str = "text") -> str:
         row["default"] = presets.get(row["name"], row["default"])
     if fmt == "json":
         return json.dumps(rows, ensure_ascii=False, indent=2)
-    table = [("option", "type", "default", "accepts", "help")]
-    for row in rows:
-        default = json.dumps(row["default"], ensure_ascii=False)
-        default = "-" if row["default"] is None else default.strip('"')
-        table.append((row["name"], row["type"], default, row["accepts"] or "-", row["help"]))
-    widths = [max(len(r[i]) for r in table) for i in range(4)]
+    shown = [json.dumps(r["default"], ensure_ascii=False).strip('"') for r in rows]
+    shown = [d if d != "null" else "-" for d in shown]
+    table = [(r["name"], r["type"], d, r["accepts"] or "-", r["help"]) for r, d in zip(rows, shown)]
+    return _aligned([("option", "type", "default", "accepts", "help"), *table])
+
+
+def _aligned(rows: Sequence[Sequence[str]]) -> str:
+    """Rows of five cells, the first four padded to their column's width."""
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
     return "\n".join(
-        "  ".join([*(cell.ljust(width) for cell, width in zip(r, widths)), r[4]]) for r in table
+        "  ".join([*(cell.ljust(width) for cell, width in zip(row, widths)), row[4]])
+        for row in rows
     )
 
 

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from cws_bench.segmenters.base import Segmenter, TrainingData, option, path_problem
+from cws_bench.segmenters.base import Segmenter, TrainingData, option
 from cws_bench.text.dictionary import parse_dictionary_line
 from cws_bench.text.io import iter_lines
 
@@ -42,14 +41,11 @@ class RJiebaSegmenter(Segmenter):
     @dataclass(frozen=True)
     class Options:
         hmm: bool = option(True, "let the HMM join characters the dictionary lacks")
-        user_dict: str | None = option(None, "a jieba user dictionary (word [freq] [tag] a line)")
+        user_dict: str | None = option(
+            None, "a jieba user dictionary (word [freq] [tag] a line)", file="user dictionary"
+        )
 
     opts: Options
-
-    @classmethod
-    def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
-        """A user dictionary that is not there."""
-        return path_problem("user dictionary", cls.parsed(options).user_dict)
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)

@@ -37,6 +37,7 @@ __all__ = [
     "combined_data",
     "load_word_source",
     "seed_output",
+    "sources_of",
     "train_on_sources",
     "train_segmenter",
     "training_data",
@@ -211,6 +212,22 @@ def training_sources(
     described = f"{name}:{splits}" if splits else sources[0].description
     absent = f"{corpus}:{split or DEFAULT_SPLIT}"
     return sources, f"{described}, in place of {absent} (not available here)"
+
+
+def sources_of(
+    name: str, opts: Any, fallback: Any = None
+) -> tuple[list[TrainingCorpus], str | None]:
+    """:func:`training_sources` of a model segmenter's options (its
+    :class:`~cws_bench.segmenters.base.ModelOptions`)."""
+    return training_sources(
+        opts.corpus,
+        opts.split,
+        fallback,
+        segmenter=name,
+        format=opts.format,
+        encoding=opts.encoding,
+        data_dir=opts.data_dir,
+    )
 
 
 def train_on_sources(

@@ -48,12 +48,10 @@ def _shared_pkuseg_models() -> contextlib.AbstractContextManager[None]:
 def _pkuseg_problem(model: str) -> tuple[str, str] | None:
     """Why spacy-pkuseg cannot read the pkuseg model ``model`` here without a download, or
     None: spacy-pkuseg missing, one of its named models not in $PKUSEG_HOME (it would be
-    fetched from GitHub), or a folder (``default`` is one, in the working folder) without a
-    model's files."""
-    import importlib.util
+    fetched), or a folder (``default`` is one, in the working folder) without a model."""
+    from importlib.util import find_spec
 
-    spec = importlib.util.find_spec("spacy_pkuseg")
-    if spec is None or spec.origin is None:
+    if find_spec("spacy_pkuseg") is None:
         return ("spacy-pkuseg is not installed", f"install it with: {_PKUSEG_INSTALL}")
     home = os.path.expanduser(os.getenv("PKUSEG_HOME", "~/.pkuseg"))
     if model in _PKUSEG_NAMED:  # spacy-pkuseg downloads these unless their zip is there
@@ -61,24 +59,17 @@ def _pkuseg_problem(model: str) -> tuple[str, str] | None:
             return None
         return (
             f"spacy-pkuseg's model {model!r} is not in {home} (it would be downloaded)",
-            f"fetch it once on a machine with network (spacy_pkuseg.pkuseg('{model}')), or "
-            "pass pkuseg_model = the folder of a pkuseg model",
+            f"fetch it once with network (spacy_pkuseg.pkuseg('{model}')), or pass pkuseg_model"
+            " = the folder of a pkuseg model",
         )
     if any(os.path.exists(os.path.join(model, f)) for f in ("features.pkl", "features.json")):
         return None
-    shipped = importlib.util.find_spec("pkuseg")
+    shipped = find_spec("pkuseg")  # pkuseg's pip package ships its default model
     folder = (
-        os.path.join(os.path.dirname(shipped.origin), "models", "default")
-        if shipped is not None and shipped.origin
-        else None
+        os.path.join(os.path.dirname(shipped.origin or ""), "models", "default") if shipped else ""
     )
-    return (
-        f"no pkuseg model in {os.path.abspath(model)}",
-        f"pass pkuseg_model = '{folder}' (pkuseg's own model)"
-        if folder and os.path.isdir(folder)
-        else "pass pkuseg_model = the folder of a pkuseg model (pip install pkuseg ships one, "
-        "in pkuseg/models/default)",
-    )
+    where = f"'{folder}' (pkuseg's own)" if os.path.isdir(folder) else "a pkuseg model's folder"
+    return (f"no pkuseg model in {os.path.abspath(model)}", f"pass pkuseg_model = {where}")
 
 
 _PKUSEG_NAMED = ("spacy_ontonotes", "medicine", "tourism", "web", "news", "mixed")

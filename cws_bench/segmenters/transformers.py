@@ -42,15 +42,14 @@ from pathlib import Path
 from typing import Any
 
 from cws_bench.errors import SegmenterError
-from cws_bench.segmenters.base import Segmenter, TrainingData, option
+from cws_bench.segmenters.base import TrainingData, option
 from cws_bench.segmenters.neural import (
     DTYPES,
+    HubSegmenter,
     character_id,
     device_option,
     folder_checksum,
-    folder_problem,
     hub_folder,
-    hub_model_problem,
     label_roles,
     load_pretrained,
     max_length_option,
@@ -63,7 +62,7 @@ from cws_bench.segmenters.neural import (
 from cws_bench.segmenters.tagger_training import TrainingOptions
 from cws_bench.system.installed import installed_versions
 
-__all__ = ["TransformersSegmenter", "windows"]
+__all__ = ["TransformersSegmenter", "window_jobs", "windows"]
 
 #: What ``cws-bench train transformers`` writes beside the model: what it learned from.
 TRAINING_RECORD = "cws_bench.json"
@@ -91,6 +90,18 @@ def windows(length: int, size: int, overlap: int) -> list[tuple[int, int]]:
     return spans
 
 
+def window_jobs(
+    lines: Sequence[str], size: int, overlap: int, *, longest_first: bool = True
+) -> tuple[list[tuple[int, int, int, int]], list[list[tuple[int, int]]]]:
+    """One job ``(line, window, start, end)`` per window of each line (longest first, so
+    a batch pads little), and each line's windows."""
+    spans_of = [windows(len(line), size, overlap) for line in lines]
+    jobs = [(i, w, *span) for i, spans in enumerate(spans_of) for w, span in enumerate(spans)]
+    if longest_first:
+        jobs.sort(key=lambda job: job[3] - job[2], reverse=True)
+    return jobs, spans_of
+
+
 def owner(position: int, spans: list[tuple[int, int]]) -> int:
     """The window whose edges are farthest from ``position`` (the first on ties).
 
@@ -108,7 +119,7 @@ def owner(position: int, spans: list[tuple[int, int]]) -> int:
     return best
 
 
-class TransformersSegmenter(Segmenter):
+class TransformersSegmenter(HubSegmenter):
     """A Hugging Face token-classification model that tags each character.
 
     ``model`` is a local folder (``save_pretrained``'s layout) or a hub name;
@@ -123,7 +134,6 @@ class TransformersSegmenter(Segmenter):
     requires = ("transformers", "torch")
     distribution = "transformers"
     install = "pip install 'cws-bench[transformers]'"
-    neural = True
     training_options = TrainingOptions  # train_tagger's, through from_training
     _scratch: Any = None  # the temporary folder of a model trained in this process
 
@@ -139,16 +149,6 @@ class TransformersSegmenter(Segmenter):
         label_map: Mapping[str, str] | None = option(None, "label name -> B, M/I, E or S")
 
     opts: Options
-
-    @classmethod
-    def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
-        """A model folder that is not there, or a hub model not cached offline."""
-        return hub_model_problem(cls.parsed(options).model)
-
-    @classmethod
-    def load_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
-        """A model folder that is not there (a hub name is fetched by the load)."""
-        return folder_problem(cls.parsed(options).model)
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
@@ -198,10 +198,9 @@ class TransformersSegmenter(Segmenter):
     ) -> TransformersSegmenter:
         """Train a character tagger on gold ``sentences`` (``cws-bench train transformers``).
 
-        The options are :func:`cws_bench.segmenters.tagger_training.train_tagger`'s
-        (``init``, ``layers``, ``hidden``, ``epochs``, ``device``, ``seed``...)
-        plus the adapter's own ``batch_size``, ``dtype`` and ``device`` for
-        segmenting; the model is kept in a temporary folder until :meth:`save`.
+        The options are :class:`~cws_bench.segmenters.tagger_training.TrainingOptions`; the
+        model segments on the training ``device`` and is kept in a temporary folder until
+        :meth:`save`.
         """
         import tempfile
 
@@ -255,10 +254,6 @@ class TransformersSegmenter(Segmenter):
 
     # -- segmenting -----------------------------------------------------------
 
-    def metadata(self) -> dict[str, Any]:
-        """The base metadata plus ``model``: what the model is and where it runs."""
-        return {**super().metadata(), "model": dict(self.identity)}
-
     def _segment(self, lines: list[str]) -> list[list[str]]:
         sentences = ["".join(line.split()) for line in lines]
         roles = self.tag(sentences)
@@ -270,13 +265,7 @@ class TransformersSegmenter(Segmenter):
 
     def tag(self, sentences: list[str]) -> list[list[str]]:
         """One role (B, M, E, S) per character of each sentence (no whitespace in them)."""
-        jobs: list[tuple[int, int, int, int]] = []  # sentence, window, start, end
-        spans_of: list[list[tuple[int, int]]] = []
-        for index, sentence in enumerate(sentences):
-            spans = windows(len(sentence), self.max_length, self.overlap)
-            spans_of.append(spans)
-            jobs.extend((index, w, start, end) for w, (start, end) in enumerate(spans))
-        jobs.sort(key=lambda job: job[3] - job[2], reverse=True)
+        jobs, spans_of = window_jobs(sentences, self.max_length, self.overlap)
         predicted: dict[tuple[int, int], list[int]] = {}
         for first in range(0, len(jobs), self.batch_size):
             group = jobs[first : first + self.batch_size]

@@ -114,7 +114,7 @@ def test_fine_tuning_from_a_local_folder(memorised, tmp_path):
     [
         ({"layers": 0}, "layers must be a whole number of at least 1, not 0"),
         ({"hidden": 30, "heads": 4}, r"hidden \(30\) must be a multiple of heads \(4\)"),
-        ({"dev": 1.5}, "dev must be a fraction"),
+        ({"dev": 1.5}, "dev must be a number at least 0 and less than 1, not 1.5"),
         ({"nope": 1}, "no training option 'nope'"),
         ({"device": "cuda:7"}, "device cuda:7"),
     ],

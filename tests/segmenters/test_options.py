@@ -190,3 +190,41 @@ def test_cws_bench_segmenters_name_lists_the_declared_options():
     assert epochs["accepts"] == "a whole number of at least 1" and epochs["default"] is None
     unknown = CliRunner().invoke(cli, ["segmenters", "jeiba"])
     assert unknown.exit_code == 2 and "did you mean jieba" in unknown.output
+
+
+def test_file_and_folder_options_are_the_default_model_check(tmp_path):
+    class Words(Segmenter):
+        name = "words"
+
+        @dataclass(frozen=True)
+        class Options:
+            user_dict: str | None = option(None, "words", file="user dictionary")
+            models: str | None = option(None, "a folder", folder="model folder")
+
+        def _segment(self, lines):
+            return [list(line) for line in lines]
+
+    assert Words.model_problem({}) is None
+    gone = tmp_path / "gone.txt"
+    assert Words.model_problem({"user_dict": gone}) == (
+        f"user dictionary {gone}: no such file",
+        "check the path",
+    )
+    with pytest.raises(SegmenterError, match=f"model folder {tmp_path / 'x'}: no such folder"):
+        Words(models=str(tmp_path / "x"))
+    (tmp_path / "words.txt").write_text("我们\n", encoding="utf-8")
+    assert Words(user_dict=tmp_path / "words.txt", models=tmp_path).options == {
+        "user_dict": str(tmp_path / "words.txt"),
+        "models": str(tmp_path),
+    }
+
+
+def test_text_options_through_get_segmenter_are_converted_not_truthy():
+    """``hmm="false"`` (text from a shell or a TOML string) turned the HMM on before: any
+    non-empty string is true. Now it is read as the boolean it says, in the identity too."""
+    from cws_bench.segmenters import get_segmenter
+
+    jieba = get_segmenter("jieba", hmm="false")
+    assert jieba.hmm is False and jieba.options == {"mode": "default", "hmm": False}
+    fmm = get_segmenter("fmm", words=["结婚", "尚未"], max_word_length="2")
+    assert fmm.max_word_length == 2 and fmm.options["max_word_length"] == 2
