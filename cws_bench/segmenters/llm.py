@@ -296,7 +296,7 @@ class LLMSegmenter(Segmenter):
             self._shots = _draw_shots(opts.shots_corpus or "", opts.shots, opts.seed, opts.data_dir)
         self.backend = _backend(opts)
         self.trained_on = self._shots.data or self.backend.trained_on
-        self.identity = self.backend.identity()
+        self.identity: dict[str, Any] = self.backend.identity()  # metadata()["model"]
         self._last: list[dict[str, Any]] = []
 
     # -- prompts ---------------------------------------------------------------
@@ -327,10 +327,6 @@ class LLMSegmenter(Segmenter):
         }
 
     # -- segmenting ------------------------------------------------------------
-
-    def metadata(self) -> dict[str, Any]:
-        """The base metadata plus ``model``: the endpoint and model, or the local model."""
-        return {**super().metadata(), "model": dict(self.identity)}
 
     def _segment(self, lines: list[str]) -> list[list[str]]:
         from cws_bench.segmenters.llm_align import align_reply
