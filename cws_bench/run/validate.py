@@ -10,6 +10,7 @@ whose data is not here, a segmenter whose library or model is missing.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Collection, Sequence
 from dataclasses import replace
@@ -172,19 +173,19 @@ def _segmenter_problems(
     if spec.name not in known:
         hint = did_you_mean(spec.name, known) or "see `cws-bench segmenters`"
         return [Problem(where, f"no registered segmenter {spec.name!r}", hint)], None
+    runs_on = [corpus for corpus in corpora if spec.runs_on(corpus)]
     try:
         cls, presets = check_segmenter_options(spec.name, {})
-        check_segmenter_options(spec.name, spec.options)
+        first = runs_on[0] if runs_on else None
+        check_segmenter_options(spec.name, _options_as_run(spec, first, data_dir))
     except SegmenterError as e:
         return [Problem(where, e.message.removeprefix(f"segmenter {spec.name}: "), e.hint)], None
     if cls.missing():
         return [], None  # a missing library: noted (optional) or refused by the run itself
     problems = []
     skip = None
-    for corpus in corpora:
-        if not spec.runs_on(corpus):
-            continue
-        found = cls.model_problem({**presets, **spec.options_for(corpus, data_dir)})
+    for corpus in runs_on:
+        found = cls.model_problem({**presets, **_options_as_run(spec, corpus, data_dir)})
         if found is None:
             continue
         message, hint = found
@@ -195,6 +196,19 @@ def _segmenter_problems(
         if "{corpus}" not in str(spec.options) and "{label}" not in str(spec.options):
             break  # the same model for every corpus: said once
     return problems, skip
+
+
+def _options_as_run(spec: Any, corpus: Any, data_dir: str | None) -> dict[str, Any]:
+    """A row's options as the run builds its segmenter on ``corpus``: placeholders filled,
+    so ``max_tokens = "{env:NAME}"`` is checked as the number it names. An option naming
+    an unset variable is left out: the run refuses or skips the row for it."""
+    filled = dict(spec.options) if corpus is None else spec.options_for(corpus, data_dir)
+    unset = [f"{{env:{name}}}" for name in spec.unset_variables()]
+    return {
+        key: value
+        for key, value in filled.items()
+        if not any(name in json.dumps(spec.options.get(key), ensure_ascii=False) for name in unset)
+    }
 
 
 def select(

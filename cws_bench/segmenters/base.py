@@ -43,7 +43,7 @@ import logging
 import os
 import types
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import PurePath
 from typing import Any, ClassVar, Literal, Union, get_args, get_origin, get_type_hints
@@ -159,6 +159,9 @@ RENAMED_OPTIONS = {
 }
 """Segmenter options renamed: old name -> (new name, why), answered by "did you mean"."""
 
+Identity = bool | Literal["changed"] | Callable[[Any], bool]
+"""When an option is part of the segmenter's identity (see :func:`option`)."""
+
 _TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
 _WORDS: dict[Any, str] = {bool: "true or false", int: "a whole number", float: "a number"}
 _WORDS.update({str: "text", Literal: "text", dict: "a table", collections.abc.Mapping: "a table"})
@@ -171,7 +174,7 @@ def option(
     *,
     bounds: str | Bounds | None = None,
     choices: Sequence[Any] | None = None,
-    identity: bool | Literal["changed"] = True,
+    identity: Identity = True,
     file: str | None = None,
     folder: str | None = None,
 ) -> Any:
@@ -179,7 +182,9 @@ def option(
     line of ``help``, its ``bounds`` (a key of :data:`cws_bench.defaults.BOUNDS` or a
     :class:`Bounds`), ``choices`` (a ``Literal`` type's values are its choices), and
     whether it is part of the segmenter's ``identity`` (:attr:`Segmenter.options`, cache
-    keys, signatures): always (True), never (False), or when not the default (``"changed"``).
+    keys, signatures): always (True), never (False), when not the default (``"changed"``),
+    or when a function of the parsed options says so (``llm``'s ``device``: only for a
+    local model; its docstring's first line says when, for :func:`describe_options`).
     A ``file`` (or ``folder``) option names one that must be there, called so in the
     message of :meth:`Segmenter.model_problem`.
     """
@@ -215,6 +220,8 @@ def _converted(value: Any, hint: Any) -> Any:
     ValueError when it cannot be."""
     if _instance(value, hint):
         return value
+    if type(None) in _members(hint) and isinstance(value, str) and value.strip() == "null":
+        return None  # as -O reads JSON; an {env:NAME} placeholder gives text
     for member in _members(hint):
         if member is bool and isinstance(value, str) and value.lower() in (*_TRUE, *_FALSE):
             return value.lower() in _TRUE
@@ -278,9 +285,10 @@ def parse_options(
 
     Unknown names are answered with the closest known one (and the renamed ones with
     their new name); values are converted to their field's annotation when given as text
-    (``-O batch_size=64``, ``-O hmm=no``), then checked against the field's bounds and
-    choices. Every failure is one :class:`SegmenterError` of the form
-    ``segmenter NAME: KEY must be ..., not VALUE``.
+    (``-O batch_size=64``, ``-O hmm=no``, ``null`` for an optional number or switch), then
+    checked against the field's bounds and choices. Every failure is one
+    :class:`SegmenterError` of the form ``segmenter NAME: KEY must be ..., not VALUE``,
+    which says the whole range of a bounded field.
     """
     check_option_names(segmenter, options, [f.name for f in fields(declared)], what)
     hints = _hints(declared)
@@ -292,8 +300,10 @@ def parse_options(
         try:
             value = _converted(value, hints[spec.name])
         except ValueError:
+            bounds = meta.get("bounds")
+            accepts = bounds.describe() if bounds else _kind_of(hints[spec.name])
             raise SegmenterError(
-                segmenter, f"{spec.name} must be {_kind_of(hints[spec.name])}, not {value!r}"
+                segmenter, f"{spec.name} must be {accepts}, not {value!r}"
             ) from None
         numeric = isinstance(value, (int, float)) and meta.get("bounds")  # of a number only
         if numeric and (problem := meta["bounds"].problem(value)):
@@ -311,14 +321,14 @@ def parse_options(
 
 def identity_options(parsed: Any) -> dict[str, Any]:
     """The fields of parsed options that make the segmenter's identity (see :func:`option`)."""
-    return plain_options(
-        {
-            f.name: getattr(parsed, f.name)
-            for f in fields(parsed)
-            if f.metadata.get("identity", True) is True
-            or (f.metadata.get("identity") == "changed" and getattr(parsed, f.name) != f.default)
-        }
-    )
+    out = {}
+    for spec in fields(parsed):
+        identity, value = spec.metadata.get("identity", True), getattr(parsed, spec.name)
+        if callable(identity):
+            identity = identity(parsed)
+        if identity is True or (identity == "changed" and value != spec.default):
+            out[spec.name] = value
+    return plain_options(out)
 
 
 def path_problem(what: str, path: str | None, *, folder: bool = False) -> tuple[str, str] | None:
@@ -341,11 +351,18 @@ def describe_options(declared: type) -> list[dict[str, Any]]:
                 "type": _kind_of(hints[spec.name]),
                 "default": plain_options({"v": spec.default}).get("v"),
                 "accepts": "one of " + ", ".join(map(str, choices)) if choices else accepts,
-                "identity": spec.metadata.get("identity", True),
+                "identity": _identity_said(spec.metadata.get("identity", True)),
                 "help": spec.metadata.get("help", ""),
             }
         )
     return rows
+
+
+def _identity_said(identity: Identity) -> bool | str:
+    """:func:`option`'s ``identity`` for people: a function by its docstring's first line."""
+    if callable(identity):
+        return (identity.__doc__ or identity.__name__).strip().splitlines()[0]
+    return identity
 
 
 class SegmenterOutputError(SegmenterError):

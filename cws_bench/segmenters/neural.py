@@ -205,6 +205,27 @@ def torch_dtype(name: str, dtype: str) -> Any:
     return getattr(torch, dtype)
 
 
+def load_pretrained(
+    name: str, where: str, folder: str, model_class: Any, dtype: str, hint: str | None = None
+) -> tuple[Any, Any]:
+    """The tokenizer and the model (``model_class``, e.g. ``AutoModelForCausalLM``) saved
+    in ``folder``, in ``dtype``; one clear message naming ``where`` (the model as the
+    user gave it) when they cannot be loaded.
+
+    Raises:
+        SegmenterError: a folder without a model or tokenizer, or an unknown dtype.
+    """
+    import transformers
+
+    try:
+        tokenizer = transformers.AutoTokenizer.from_pretrained(folder)
+        model = model_class.from_pretrained(folder, dtype=torch_dtype(name, dtype))
+    except (OSError, ValueError) as e:
+        first = (str(e).splitlines() or [type(e).__name__])[0]
+        raise SegmenterError(name, f"cannot load model {where!r}: {first}", hint) from e
+    return tokenizer, model
+
+
 def pieces(words: Iterable[str]) -> list[str]:
     """Words with the whitespace inside them cut out (whitespace is never part of a word).
 

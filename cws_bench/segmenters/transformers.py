@@ -51,12 +51,12 @@ from cws_bench.segmenters.neural import (
     folder_checksum,
     hub_folder,
     label_roles,
+    load_pretrained,
     max_length_option,
     overlap_option,
     resolve_device,
     special_tokens,
     tags_to_words,
-    torch_dtype,
     window_sizes,
 )
 from cws_bench.segmenters.tagger_training import TrainingOptions
@@ -162,18 +162,15 @@ class TransformersSegmenter(HubSegmenter):
         transformers.logging.set_verbosity_error()
         transformers.utils.logging.disable_progress_bar()
         folder = where if local else hub_folder(self.name, where, opts.revision)
-        try:
-            self.tokenizer = transformers.AutoTokenizer.from_pretrained(folder)
-            self.model = transformers.AutoModelForTokenClassification.from_pretrained(
-                folder, dtype=torch_dtype(self.name, opts.dtype)
-            )
-        except (OSError, ValueError) as e:
-            raise SegmenterError(
-                self.name,
-                f"cannot load model {where!r}: {(str(e).splitlines() or [type(e).__name__])[0]}",
-                "pass the folder of a token-classification model (save_pretrained's layout: "
-                "config.json, the weights, the tokenizer's files): model = '/path/to/folder'",
-            ) from e
+        self.tokenizer, self.model = load_pretrained(
+            self.name,
+            where,
+            folder,
+            transformers.AutoModelForTokenClassification,
+            opts.dtype,
+            "pass the folder of a token-classification model (save_pretrained's layout: "
+            "config.json, the weights, the tokenizer's files): model = '/path/to/folder'",
+        )
         self.model.to(self.device).eval()
         self.roles = label_roles(self.name, self.model.config.id2label, opts.label_map)
         self._prefix, self._suffix = special_tokens(self.tokenizer)

@@ -10,6 +10,7 @@ padding, and decodes the argmax tags by hand.
 from __future__ import annotations
 
 import functools
+import re
 from pathlib import Path
 
 import pytest
@@ -241,6 +242,17 @@ def test_missing_model(tmp_path):
         r"hf download nobody/no-such-model --local-dir FOLDER",
     ):
         get_segmenter("transformers", model="nobody/no-such-model")
+
+
+def test_a_folder_without_a_model_is_one_message(tmp_path):
+    # neural.load_pretrained, shared with llm's local model: the model as given, the
+    # library's first line, and what a model folder holds
+    (tmp_path / "config.json").write_text("{}", encoding="utf-8")
+    with pytest.raises(
+        SegmenterError, match=re.escape(f"cannot load model {str(tmp_path)!r}: ")
+    ) as caught:
+        get_segmenter("transformers", model=str(tmp_path))
+    assert "token-classification model (save_pretrained's layout" in str(caught.value.hint)
 
 
 def test_segmenters_listing_shows_the_device():

@@ -19,7 +19,8 @@ import pytest
 
 from cws_bench.errors import SegmenterError
 from cws_bench.segmenters import get_segmenter
-from cws_bench.segmenters.llm import DEFAULT_PROMPT, retry_delay
+from cws_bench.segmenters.llm import DEFAULT_PROMPT
+from cws_bench.segmenters.llm_backends import retry_delay
 
 PROMPT_HEAD = DEFAULT_PROMPT.split("{text}")[0]
 
@@ -593,6 +594,35 @@ def test_the_local_backend_stays_lossless_on_a_random_model(tiny_causal_lm, tmp_
     assert all(record["cached"] for record in again.diagnostics())
 
 
+def test_a_local_model_s_missing_folder_is_its_model_problem(tmp_path):
+    # the one model check: the segmenter, the bake-off's validation (an optional row is
+    # skipped with a note) and the listing ask the same question, loading nothing
+    from cws_bench.run.config import load_config
+    from cws_bench.run.validate import validate_config
+    from cws_bench.segmenters.llm import LLMSegmenter
+
+    gone = tmp_path / "gone"
+    problem = (
+        f"model folder {gone}: no such folder",
+        "the transformers backend loads a local folder (save_pretrained's layout)",
+    )
+    assert LLMSegmenter.model_problem({"backend": "transformers", "model": str(gone)}) == problem
+    assert LLMSegmenter.model_problem({"model": str(gone), "base_url": "http://h/v1"}) is None
+    with pytest.raises(SegmenterError, match="no such folder") as caught:
+        get_segmenter("llm", backend="transformers", model=str(gone))
+    assert (caught.value.message, caught.value.hint) == (f"segmenter llm: {problem[0]}", problem[1])
+    config = tmp_path / "local.toml"
+    config.write_text(
+        '[[corpora]]\nname = "sample"\n[[segmenters]]\nname = "fmm"\n'
+        'options = { words = ["我们"] }\n[[segmenters]]\nname = "llm"\noptional = true\n'
+        f'options = {{ backend = "transformers", model = "{gone}" }}\n',
+        encoding="utf-8",
+    )
+    notes: list[str] = []
+    assert [s.name for s in validate_config(load_config(config), notes=notes).segmenters] == ["fmm"]
+    assert notes == [f"skipped llm: {problem[0]} ({problem[1]})"]
+
+
 def test_a_bakeoff_keeps_the_fidelity_and_requests_of_an_llm_row(server, tmp_path, monkeypatch):
     from cws_bench.corpora import get_corpus
     from cws_bench.run.bakeoff import run_bakeoff
@@ -750,7 +780,7 @@ def test_a_stream_cut_before_its_end_is_retried_never_scored_or_cached(server, t
 def test_a_finish_reason_ends_a_stream_without_done():
     # Some servers close after the chunk with a finish_reason and send no [DONE]: that
     # stream is complete; the same stream without its last chunk is not.
-    from cws_bench.segmenters.llm import _Retryable, _StreamReader
+    from cws_bench.segmenters.llm_backends import _Retryable, _StreamReader
 
     events = (
         'data: {"choices": [{"delta": {"content": "我 爱"}}]}\n\n'
@@ -801,7 +831,7 @@ def test_an_oversized_reply_is_not_read_past_its_bound_nor_cached(server, tmp_pa
     # 我爱北京: max_tokens 3*4+32 = 44, so the bound is 65,536 + 44*1,024 + 4*16 = 110,656
     # bytes. The server means to send 50 MB; the reader stops at the bound, the line
     # counts as answered with nothing (empty, unsegmented) and is marked oversized.
-    from cws_bench.segmenters.llm import reply_limit
+    from cws_bench.segmenters.llm_backends import reply_limit
 
     assert reply_limit(44, "我爱北京") == 110_656
     server.replies["我爱北京"] = [("huge", 50_000_000)]
@@ -887,13 +917,15 @@ def test_a_cache_entry_under_another_key_is_not_served(server, tmp_path):
     ("option", "value", "message"),
     [
         ("max_tokens", 0, "max_tokens must be a whole number of at least 1, not 0"),
-        ("max_tokens", 2.5, "max_tokens must be a whole number"),
+        ("max_tokens", 2.5, r"max_tokens must be a whole number of at least 1, not 2\.5"),
         ("stream", "maybe", "stream must be true or false, not 'maybe'"),
-        ("cache", "yes", "cache must be true or false"),
-        ("concurrency", "four", "concurrency must be a whole number of at least 1"),
-        ("timeout", 0, "timeout must be a number of seconds above 0"),
-        ("deadline", -1, "deadline must be a number of seconds above 0"),
-        ("price_in", -1.0, "price_in must be a number of at least 0"),
+        ("cache", "always", "cache must be true or false, not 'always'"),
+        ("concurrency", "four", "concurrency must be a whole number of at least 1, not 'four'"),
+        ("timeout", 0, "timeout must be a number more than 0, not 0"),
+        ("deadline", -1, "deadline must be a number more than 0, not -1"),
+        ("price_in", -1.0, r"price_in must be a number at least 0, not -1\.0"),
+        ("backend", "openia", "backend must be one of openai, transformers, not 'openia'"),
+        ("dtype", "half", "dtype must be one of float32, float16, bfloat16, not 'half'"),
     ],
 )
 def test_option_types_and_ranges_are_checked(server, option, value, message):
@@ -901,13 +933,39 @@ def test_option_types_and_ranges_are_checked(server, option, value, message):
         llm(server, **{option: value})
 
 
-def test_options_given_as_text_are_read_as_json(server):
-    # An {env:NAME} placeholder in a bake-off configuration gives text: "200", "false".
+def test_options_given_as_text_are_converted_by_their_type(server):
+    # An {env:NAME} placeholder in a bake-off configuration gives text: "200", "false",
+    # "yes", "null" (none, for an optional number).
     server.replies["我爱北京"] = [("json", "我 爱 北京")]
-    seg = llm(server, max_tokens="200", stream="false", concurrency="2")
+    seg = llm(server, max_tokens="200", stream="false", concurrency="2", cache="yes")
     assert seg.segment(["我爱北京"]) == [["我", "爱", "北京"]]
     assert server.bodies[0]["max_tokens"] == 200 and "stream" not in server.bodies[0]
-    assert seg.options["max_tokens"] == 200
+    assert seg.options["max_tokens"] == 200 and seg.cache is not None
+    unbounded = llm(server, max_tokens="null", price_in="null")
+    assert unbounded.token_bound("我爱北京") == 3 * 4 + 32 and "max_tokens" not in unbounded.options
+
+
+def test_a_placeholder_is_checked_as_the_value_it_names(tmp_path, monkeypatch):
+    # validation checks a row's options as the run will build it: max_tokens is the
+    # number LLM_TOKENS names; an unset variable is left to the run (refused or skipped)
+    from cws_bench.run.config import load_config
+    from cws_bench.run.validate import ConfigurationError, validate_config
+
+    config = tmp_path / "llm.toml"
+    config.write_text(
+        '[[corpora]]\nname = "sample"\n[[segmenters]]\nname = "llm"\n'
+        'options = { base_url = "{env:LLM_URL}", model = "m", max_tokens = "{env:LLM_TOKENS}" }\n',
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("LLM_TOKENS", "30")
+    assert validate_config(load_config(config)).segmenters[0].name == "llm"
+    monkeypatch.setenv("LLM_TOKENS", "0")
+    with pytest.raises(
+        ConfigurationError, match="max_tokens must be a whole number of at least 1, not 0"
+    ):
+        validate_config(load_config(config))
+    monkeypatch.delenv("LLM_TOKENS")
+    assert validate_config(load_config(config)).segmenters[0].name == "llm"
 
 
 def test_a_bad_option_on_the_command_line_is_one_clear_message(server, tmp_path):
@@ -1040,3 +1098,121 @@ def test_rows_from_the_reply_cache_show_the_speed_of_the_requests_sent(
     timing = partly.timing
     assert timing["chars_per_s"] == pytest.approx(len(line) / timing["segment_s"])
     assert timing["words_per_s"] == pytest.approx(len(gold[0]) / timing["segment_s"])
+
+
+# -- the reply cache's keys stay those of earlier versions (issue 41) -----------------------
+
+
+def _keep(folder: Path, key: str, material: dict, text: str) -> None:
+    """A cache file as cws-bench wrote it before the backends were split (format 1)."""
+    path = folder / key[:2] / f"{key}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    entry = {"request": material, "text": text, "input_tokens": 7, "output_tokens": 3}
+    path.write_text(json.dumps(entry, ensure_ascii=False), encoding="utf-8")
+
+
+def test_a_reply_cached_by_earlier_versions_is_still_found(tmp_path, monkeypatch):
+    # The keys were computed on main before the split (10cdb82) for these very requests;
+    # port 9 has no server: a key that moved would mean a refused connection.
+    monkeypatch.setenv("CWS_BENCH_LLM_CACHE", str(tmp_path / "llm-cache"))
+    endpoint = {"format": 1, "backend": "openai", "base_url": "http://127.0.0.1:9/v1"}
+    head = (
+        "请对下列文本进行分词，词之间以空格隔开。不要增加、删除或改动任何字符，只输出分词结果。\n"
+    )
+    system = {"role": "system", "content": "分词器"}
+    _keep(
+        tmp_path / "llm-cache",
+        "3d0f485bf38c6881cfcca85aab172f15",
+        {
+            **endpoint,
+            "model": "pinned-model",
+            "messages": [system, {"role": "user", "content": head + "我爱北京"}],
+            "temperature": 0,
+            "max_tokens": 50,
+        },
+        "我 爱 北京",
+    )
+    _keep(
+        tmp_path / "llm-cache",
+        "da606e9253710d4fd68225a6a5826d41",
+        {
+            **endpoint,
+            "model": "pinned-model",
+            "messages": [{"role": "user", "content": head + "他来了"}],
+            "temperature": 0,
+            "max_tokens": 41,  # 3 per character + 32
+        },
+        "他 来 了",
+    )
+    url = "http://127.0.0.1:9/v1/"  # the trailing slash is not part of the key
+    seg = get_segmenter("llm", base_url=url, model="pinned-model", system="分词器", max_tokens=50)
+    assert seg.segment(["我爱北京"]) == [["我", "爱", "北京"]]
+    seg = get_segmenter("llm", base_url=url, model="pinned-model", retries=0, seed="3")
+    assert seg.segment(["他来了"]) == [["他", "来", "了"]]
+    assert list(seg.options.items()) == [  # the run cache's key: as before, in this order
+        ("backend", "openai"),
+        ("base_url", url),
+        ("model", "pinned-model"),
+        ("prompt", DEFAULT_PROMPT),
+        ("shots", 0),
+        ("seed", 3),
+        ("on_altered", "repair"),
+    ]
+    assert seg.diagnostics()[0]["cached"] is True
+
+
+def test_a_local_model_s_reply_is_cached_under_its_folder_s_content(
+    tiny_causal_lm, tmp_path, monkeypatch
+):
+    # What a local model's request is keyed by, written out by hand: the folder, its
+    # checksum, the device, dtype and versions, beside the messages and the bound.
+    import os
+
+    from cws_bench.segmenters.llm import ResponseCache
+    from cws_bench.segmenters.neural import folder_checksum
+    from cws_bench.system.installed import installed_versions
+
+    monkeypatch.setenv("CWS_BENCH_LLM_CACHE", str(tmp_path / "llm-cache"))
+    material = {
+        "format": 1,
+        "backend": "transformers",
+        "model": os.path.abspath(tiny_causal_lm),
+        "checksum": folder_checksum(tiny_causal_lm),
+        "device": "cpu",
+        "gpu": None,
+        "dtype": "float32",
+        "versions": installed_versions("transformers", "torch", "tokenizers"),
+        "messages": [{"role": "user", "content": DEFAULT_PROMPT.replace("{text}", "我爱北京")}],
+        "temperature": 0,
+        "max_tokens": 24,
+    }
+    _keep(tmp_path / "llm-cache", ResponseCache.key(material), material, "我爱 北京")
+    seg = get_segmenter(
+        "llm", backend="transformers", model=str(tiny_causal_lm), device="cpu", max_tokens=24
+    )
+    assert seg.segment(["我爱北京"]) == [["我爱", "北京"]]  # not what the random model says
+    assert seg.diagnostics()[0]["cached"] is True
+    assert seg.metadata()["model"] == {k: material[k] for k in list(material)[1:8]}
+    assert list(seg.options.items()) == [  # the run cache's key: as before, in this order
+        ("backend", "transformers"),
+        ("model", str(tiny_causal_lm)),
+        ("prompt", DEFAULT_PROMPT),
+        ("shots", 0),
+        ("seed", 0),
+        ("max_tokens", 24),
+        ("on_altered", "repair"),
+        ("device", "cpu"),
+        ("dtype", "float32"),
+    ]
+
+
+def test_the_key_is_in_no_cache_file_nor_the_backend_s_repr(server, tmp_path, monkeypatch):
+    # The backend holds the key (it sends it); what is written or shown never has it.
+    monkeypatch.setenv("SCRIPTED_KEY", "sk-secret-123")
+    server.replies["我爱北京"] = [("json", "我 爱 北京")]
+    seg = llm(server, api_key_env="SCRIPTED_KEY")
+    seg.segment(["我爱北京"])
+    (entry,) = _cache_files(tmp_path)
+    assert "sk-secret" not in entry.read_text(encoding="utf-8")
+    assert "sk-secret" not in repr(seg.backend) and "sk-secret" not in str(vars(seg))
+    assert server.headers[0]["Authorization"] == "Bearer sk-secret-123"

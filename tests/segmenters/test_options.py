@@ -54,14 +54,27 @@ def test_text_is_converted_by_the_annotation():
     assert (parsed.batch_size, parsed.hmm, parsed.rate, parsed.model) == (64, False, 0.5, "m")
     assert parse(rate=1).rate == 1 and isinstance(parse(rate=1).rate, int)  # kept as given
     assert parse(hmm="TRUE").hmm is True
-    with pytest.raises(SegmenterError, match=r"batch_size must be a whole number, not 'many'"):
+    # a bounded field's message says its whole range, whatever the value's fault
+    with pytest.raises(
+        SegmenterError, match=r"batch_size must be a whole number of at least 1, not 'many'"
+    ):
         parse(batch_size="many")
     with pytest.raises(SegmenterError, match=r"hmm must be true or false, not 'maybe'"):
         parse(hmm="maybe")
-    with pytest.raises(SegmenterError, match=r"batch_size must be a whole number, not True"):
+    with pytest.raises(
+        SegmenterError, match=r"batch_size must be a whole number of at least 1, not True"
+    ):
         parse(batch_size=True)
     with pytest.raises(SegmenterError, match=r"rate must be a number, not \[1\]"):
         parse(rate=[1])
+
+
+def test_null_as_text_is_none_for_an_optional_number_only():
+    # what -O rate=null gives (read as JSON), an {env:NAME} placeholder gives as text
+    assert parse(rate="null").rate is None and parse(rate=None).rate is None
+    with pytest.raises(SegmenterError, match=r"batch_size must be a whole number of at least 1"):
+        parse(batch_size="null")  # not optional
+    assert parse(model="null").model == "null"  # text is text
 
 
 def test_bounds_and_choices():
@@ -90,6 +103,26 @@ def test_identity_fields():
     }
     assert identity_options(parse(download=True, timeout=3))["download"] is True
     assert "timeout" not in identity_options(parse(timeout=3))
+
+
+def _for_search(options):
+    """when mode is search"""
+    return options.mode == "search"
+
+
+@dataclass(frozen=True)
+class Depends:
+    mode: str = option("default", "how", choices=("default", "search"))
+    depth: int = option(2, "how deep", identity=_for_search)
+
+
+def test_identity_may_depend_on_the_other_options():
+    parsed = parse_options(Depends, {"depth": 3}, "demo")
+    assert identity_options(parsed) == {"mode": "default"}
+    parsed = parse_options(Depends, {"depth": 3, "mode": "search"}, "demo")
+    assert identity_options(parsed) == {"mode": "search", "depth": 3}
+    rows = {row["name"]: row for row in describe_options(Depends)}
+    assert rows["depth"]["identity"] == "when mode is search"
 
 
 def test_describe_options_reads_the_declaration():
