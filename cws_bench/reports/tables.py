@@ -307,6 +307,8 @@ def run_facts(result: BakeoffResult) -> list[tuple[str, str]]:
         "test_in_train",
         "seeds",
         "submissions",
+        "detectable",  # under each corpus' table (detectable_note)
+        "resplits",  # under each corpus' table, its own section
     }
     for key, value in settings.items():
         if key not in skip and key not in BOOKKEEPING_SETTINGS:
