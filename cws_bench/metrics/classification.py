@@ -82,10 +82,6 @@ _CURVE_AVERAGES = ("micro", "macro", "weighted", None)
 
 
 # ---------------------------------------------------------------------------
-# From counts: cws_bench/metrics/counts.py (re-exported here)
-
-
-# ---------------------------------------------------------------------------
 # Labels
 
 
@@ -208,14 +204,9 @@ def confusion_matrix(
     matrix = np.bincount(t[keep] * k + p[keep], minlength=k * k).reshape(k, k)
     if normalize is None:
         return matrix
+    axis = {"true": 1, "pred": 0, "all": None}[normalize]
     with np.errstate(all="ignore"):
-        if normalize == "true":
-            result = matrix / matrix.sum(axis=1, keepdims=True)
-        elif normalize == "pred":
-            result = matrix / matrix.sum(axis=0, keepdims=True)
-        else:
-            result = matrix / matrix.sum()
-    return np.nan_to_num(result)
+        return np.nan_to_num(matrix / matrix.sum(axis=axis, keepdims=True))
 
 
 def accuracy_score(
@@ -343,10 +334,12 @@ def _set_wise_labels(
     return present if labels is None else _as_list(labels, "labels")
 
 
+_WARN_ALL = ("precision", "recall", "f-score")
+
+
 def _precision_recall_fscore(
     y_true: ArrayLike | Iterable[Hashable],
     y_pred: ArrayLike | Iterable[Hashable],
-    *,
     beta: float,
     labels: Sequence[Hashable] | None,
     pos_label: Hashable,
@@ -451,14 +444,7 @@ def precision_recall_fscore_support(
         [25, 75]
     """
     return _precision_recall_fscore(
-        y_true,
-        y_pred,
-        beta=beta,
-        labels=labels,
-        pos_label=pos_label,
-        average=average,
-        zero_division=zero_division,
-        warn_for=("precision", "recall", "f-score"),
+        y_true, y_pred, beta, labels, pos_label, average, zero_division, _WARN_ALL
     )
 
 
@@ -478,14 +464,7 @@ def precision_score(
         0.5
     """
     return _precision_recall_fscore(
-        y_true,
-        y_pred,
-        beta=1.0,
-        labels=labels,
-        pos_label=pos_label,
-        average=average,
-        zero_division=zero_division,
-        warn_for=("precision",),
+        y_true, y_pred, 1.0, labels, pos_label, average, zero_division, ("precision",)
     ).precision
 
 
@@ -505,14 +484,7 @@ def recall_score(
         0.5
     """
     return _precision_recall_fscore(
-        y_true,
-        y_pred,
-        beta=1.0,
-        labels=labels,
-        pos_label=pos_label,
-        average=average,
-        zero_division=zero_division,
-        warn_for=("recall",),
+        y_true, y_pred, 1.0, labels, pos_label, average, zero_division, ("recall",)
     ).recall
 
 
@@ -533,14 +505,7 @@ def fbeta_score(
         0.8333
     """
     return _precision_recall_fscore(
-        y_true,
-        y_pred,
-        beta=beta,
-        labels=labels,
-        pos_label=pos_label,
-        average=average,
-        zero_division=zero_division,
-        warn_for=("f-score",),
+        y_true, y_pred, beta, labels, pos_label, average, zero_division, ("f-score",)
     ).fscore
 
 
@@ -560,14 +525,7 @@ def f1_score(
         0.6666666666666666
     """
     return _precision_recall_fscore(
-        y_true,
-        y_pred,
-        beta=1.0,
-        labels=labels,
-        pos_label=pos_label,
-        average=average,
-        zero_division=zero_division,
-        warn_for=("f-score",),
+        y_true, y_pred, 1.0, labels, pos_label, average, zero_division, ("f-score",)
     ).fscore
 
 
@@ -656,39 +614,16 @@ class ClassificationReport:
         headers = ["precision", "recall", self.fscore_name, "support"]
         names = [row.name for row in self.classes]
         width = max([*(len(name) for name in names), len("weighted avg"), digits])
-        head_fmt = "{:>{width}s} " + " {:>9}" * len(headers)
-        report = head_fmt.format("", *headers, width=width) + "\n\n"
-        row_fmt = "{:>{width}s} " + " {:>9.{digits}f}" * 3 + " {:>9}\n"
-        for row in self.classes:
-            report += row_fmt.format(
-                row.name,
-                row.precision,
-                row.recall,
-                row.fscore,
-                row.support,
-                width=width,
-                digits=digits,
-            )
-        report += "\n"
-        for row in self.averages:
-            if row.name == "accuracy":
-                accuracy_fmt = (
-                    "{:>{width}s} " + " {:>9.{digits}}" * 2 + " {:>9.{digits}f}" + " {:>9}\n"
-                )
-                report += accuracy_fmt.format(
-                    row.name, "", "", row.fscore, row.support, width=width, digits=digits
-                )
-            else:
-                report += row_fmt.format(
-                    row.name,
-                    row.precision,
-                    row.recall,
-                    row.fscore,
-                    row.support,
-                    width=width,
-                    digits=digits,
-                )
-        return report
+        lines = [f"{'':>{width}s} " + "".join(f" {h:>9}" for h in headers), ""]
+        for rows in (self.classes, self.averages):
+            for row in rows:
+                values = [f"{v:.{digits}f}" for v in (row.precision, row.recall, row.fscore)]
+                if rows is self.averages and row.name == "accuracy":
+                    values[:2] = ["", ""]
+                cells = "".join(f" {v:>9}" for v in (*values, row.support))
+                lines.append(f"{row.name:>{width}s} {cells}")
+            lines.append("")
+        return "\n".join(lines)
 
     def __str__(self) -> str:
         return self.to_text()
@@ -839,14 +774,7 @@ def classification_report(
 
     def scores(average: Average) -> PrecisionRecallFSupport:
         return _precision_recall_fscore(
-            true,
-            pred,
-            beta=beta,
-            labels=chosen,
-            pos_label=None,
-            average=average,
-            zero_division=zero_division,
-            warn_for=("precision", "recall", "f-score"),
+            true, pred, beta, chosen, None, average, zero_division, _WARN_ALL
         )
 
     per_label = scores(None)
@@ -861,21 +789,11 @@ def classification_report(
     )
     total = int(support.sum())
     averages = []
-    accuracy = None
     for average in ("micro", "macro", "weighted"):
-        averaged = scores(average)
         name = "accuracy" if average == "micro" and micro_is_accuracy else f"{average} avg"
-        if name == "accuracy":
-            accuracy = float(averaged.fscore)
-        averages.append(
-            ClassScores(
-                name,
-                float(averaged.precision),
-                float(averaged.recall),
-                float(averaged.fscore),
-                total,
-            )
-        )
+        precision, recall, fscore, _ = scores(average)
+        averages.append(ClassScores(name, float(precision), float(recall), float(fscore), total))
+    accuracy = averages[0].fscore if micro_is_accuracy else None
     return ClassificationReport(classes, tuple(averages), accuracy, beta)
 
 
@@ -1046,11 +964,16 @@ def roc_curve(
         >>> curve.area
         0.75
     """
-    import numpy as np
 
     true = _as_list(y_true, "y_true")
-    score = _scores_1d(y_score, len(true))
-    fps, tps, thresholds = _binary_counts(_positive_mask(true, pos_label), score)
+    positive = _positive_mask(true, pos_label)
+    return _roc_points(positive, _scores_1d(y_score, len(true)), drop_intermediate)
+
+
+def _roc_points(positive: np.ndarray, score: np.ndarray, drop_intermediate: bool) -> RocCurve:
+    import numpy as np
+
+    fps, tps, thresholds = _binary_counts(positive, score)
     if drop_intermediate and fps.shape[0] > 2:
         keep = np.flatnonzero(np.r_[True, np.logical_or(np.diff(fps, 2), np.diff(tps, 2)), True])
         fps, tps, thresholds = fps[keep], tps[keep], thresholds[keep]
@@ -1058,12 +981,18 @@ def roc_curve(
     tps = np.r_[0.0, tps]
     thresholds = np.r_[np.inf, thresholds]
     if fps[-1] <= 0:
-        warn_undefined("No negative samples in y_true: the false positive rate is undefined (nan)")
+        warn_undefined(
+            "No negative samples in y_true: the false positive rate is undefined (nan)",
+            stacklevel=4,
+        )
         fpr = np.full(fps.shape, np.nan)
     else:
         fpr = fps / fps[-1]
     if tps[-1] <= 0:
-        warn_undefined("No positive samples in y_true: the true positive rate is undefined (nan)")
+        warn_undefined(
+            "No positive samples in y_true: the true positive rate is undefined (nan)",
+            stacklevel=4,
+        )
         tpr = np.full(tps.shape, np.nan)
     else:
         tpr = tps / tps[-1]
@@ -1141,11 +1070,18 @@ def precision_recall_curve(
         >>> curve.recall.tolist(), curve.thresholds.tolist()
         ([1.0, 1.0, 0.5, 0.5, 0.0], [0.1, 0.35, 0.4, 0.8])
     """
-    import numpy as np
 
     true = _as_list(y_true, "y_true")
-    score = _scores_1d(y_score, len(true))
-    fps, tps, thresholds = _binary_counts(_positive_mask(true, pos_label), score)
+    positive = _positive_mask(true, pos_label)
+    return _precision_recall_points(positive, _scores_1d(y_score, len(true)), drop_intermediate)
+
+
+def _precision_recall_points(
+    positive: np.ndarray, score: np.ndarray, drop_intermediate: bool, stacklevel: int = 3
+) -> PrecisionRecallCurve:
+    import numpy as np
+
+    fps, tps, thresholds = _binary_counts(positive, score)
     if drop_intermediate and fps.shape[0] > 2:
         keep = np.flatnonzero(np.r_[True, np.logical_or(np.diff(tps[:-1]), np.diff(tps[1:])), True])
         fps, tps, thresholds = fps[keep], tps[keep], thresholds[keep]
@@ -1155,7 +1091,7 @@ def precision_recall_curve(
         warnings.warn(
             "No positive class found in y_true, recall is set to one for all thresholds.",
             UserWarning,
-            stacklevel=2,
+            stacklevel=stacklevel,
         )
         recall = np.ones_like(tps)
     else:
@@ -1166,39 +1102,17 @@ def precision_recall_curve(
 
 
 def _binary_roc_auc(positive: np.ndarray, score: np.ndarray) -> float:
-    import numpy as np
-
     if positive.all() or not positive.any():
         warn_undefined(
             "Only one class is present in y_true. ROC AUC score is not defined in that case.",
             stacklevel=4,
         )
         return math.nan
-    fps, tps, _ = _binary_counts(positive, score)
-    if fps.shape[0] > 2:
-        keep = np.flatnonzero(np.r_[True, np.logical_or(np.diff(fps, 2), np.diff(tps, 2)), True])
-        fps, tps = fps[keep], tps[keep]
-    return auc(np.r_[0.0, fps] / fps[-1], np.r_[0.0, tps] / tps[-1])
+    return _roc_points(positive, score, True).area
 
 
 def _binary_average_precision(positive: np.ndarray, score: np.ndarray) -> float:
-    import numpy as np
-
-    fps, tps, _ = _binary_counts(positive, score)
-    predicted = tps + fps
-    precision = np.divide(tps, predicted, out=np.zeros_like(tps), where=predicted != 0)
-    if tps[-1] == 0:
-        warnings.warn(
-            "No positive class found in y_true, recall is set to one for all thresholds.",
-            UserWarning,
-            stacklevel=4,
-        )
-        recall = np.ones_like(tps)
-    else:
-        recall = tps / tps[-1]
-    precision = np.r_[precision[::-1], 1.0]
-    recall = np.r_[recall[::-1], 0.0]
-    return max(0.0, float(-np.sum(np.diff(recall) * precision[:-1])))
+    return _precision_recall_points(positive, score, False, stacklevel=5).average_precision
 
 
 def _one_vs_rest(
