@@ -204,11 +204,15 @@ def _bootstrap_sums(counts: np.ndarray, n_resamples: int, rng: np.random.Generat
     sums = np.empty((n_resamples, counts.shape[1]))
     for start in range(0, n_resamples, chunk):
         size = min(chunk, n_resamples - start)
-        indices = rng.integers(0, n, (size, n))
-        indices += (np.arange(size) * n)[:, None]  # row b counts into cells b·n .. b·n + n - 1
-        times = np.bincount(indices.ravel(), minlength=size * n).reshape(size, n)
-        sums[start : start + size] = times.astype(np.float64) @ counts
+        sums[start : start + size] = _times_drawn(rng, n, size).astype(np.float64) @ counts
     return sums
+
+
+def _times_drawn(rng: np.random.Generator, n: int, size: int) -> np.ndarray:
+    """How often each of ``n`` items is drawn in each row of ``rng.integers(0, n, (size, n))``."""
+    indices = rng.integers(0, n, (size, n))
+    indices += (np.arange(size) * n)[:, None]  # row b counts into cells b·n .. b·n + n - 1
+    return np.bincount(indices.ravel(), minlength=size * n).reshape(size, n)
 
 
 def _tail_count(null: np.ndarray, observed: float, alternative: Alternative) -> int:
@@ -604,14 +608,10 @@ def seed_bootstrap_test(
         np.hstack(arrays["a"] + arrays["b"]), n_resamples, np.random.default_rng(seed)
     ).reshape(n_resamples, k_a + k_b, width)
     picker = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
-
-    def times(k: int) -> np.ndarray:  # (n_resamples, k): how often each seed was drawn
-        drawn = picker.integers(0, k, (n_resamples, k))
-        drawn += (np.arange(n_resamples) * k)[:, None]
-        return np.bincount(drawn.ravel(), minlength=n_resamples * k).reshape(n_resamples, k)
-
-    resampled_a = np.einsum("rk,rkc->rc", times(k_a).astype(np.float64), sums[:, :k_a])
-    resampled_b = np.einsum("rk,rkc->rc", times(k_b).astype(np.float64), sums[:, k_a:])
+    times_a = _times_drawn(picker, k_a, n_resamples).astype(np.float64)
+    times_b = _times_drawn(picker, k_b, n_resamples).astype(np.float64)
+    resampled_a = np.einsum("rk,rkc->rc", times_a, sums[:, :k_a])
+    resampled_b = np.einsum("rk,rkc->rc", times_b, sums[:, k_a:])
     return _bootstrap_result(
         "two-level bootstrap",
         float(_apply(statistic, np.sum(arrays["a"], axis=(0, 1))[None, :])[0]),
@@ -800,7 +800,7 @@ class SharedResamples:
             method=method,
             n_resamples=n_resamples,
             seed=self.seed,
-            standard_error=float(np.std(replicates, ddof=1)) if n_resamples > 1 else math.nan,
+            standard_error=_spread(replicates),
             items=array.shape[0],
         )
 
