@@ -122,6 +122,13 @@ class RejectionRate:
         }
 
 
+def _check_study(comparisons: int, alpha: float) -> None:
+    if comparisons < 1:
+        raise ValueError(f"comparisons must be >= 1, got {comparisons}")
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be between 0 and 1, got {alpha!r}")
+
+
 def aa_study(
     counts_x: ArrayLike,
     counts_y: ArrayLike,
@@ -161,10 +168,7 @@ def aa_study(
     unknown = [t for t in tests if t not in TESTS]
     if unknown:
         raise ValueError(f"unknown test(s) {', '.join(unknown)}; use {', '.join(TESTS)}")
-    if comparisons < 1:
-        raise ValueError(f"comparisons must be >= 1, got {comparisons}")
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must be between 0 and 1, got {alpha!r}")
+    _check_study(comparisons, alpha)
     rejections = dict.fromkeys(tests, 0)
     for i in range(comparisons):
         a, b = pseudo_systems(counts_x, counts_y, np.random.default_rng([seed, i]), bias)
@@ -227,10 +231,7 @@ def seed_aa_study(
         raise ValueError(
             f"per_side must be between 1 and half the pool ({len(pool)} runs), got {per_side}"
         )
-    if comparisons < 1:
-        raise ValueError(f"comparisons must be >= 1, got {comparisons}")
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must be between 0 and 1, got {alpha!r}")
+    _check_study(comparisons, alpha)
     rejections = 0
     for i in range(comparisons):
         drawn = np.random.default_rng([seed, i]).choice(len(pool), 2 * per_side, replace=False)
