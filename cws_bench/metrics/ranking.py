@@ -479,29 +479,20 @@ class RankingReport(Renderable):
 
     def to_csv(self, *, per_query: bool = False) -> str:
         """A ``mean`` row (and one row per query) of raw values, one column per metric."""
-        rows: list[list[Any]] = [["mean", *(self.means[name] for name in self.metrics)]]
-        if per_query:
-            rows += [
-                [query, *(values[name] for name in self.metrics)]
-                for query, values in self.per_query.items()
-            ]
-        return csv_table(["query", *self.metrics], rows)
+        return csv_table(["query", *self.metrics], self._rows(per_query, lambda _, value: value))
 
-    def _value_rows(self, per_query: bool, unit: Units) -> list[list[str]]:
-        rows = [["mean", *(_shown(n, self.means[n], unit) for n in self.metrics)]]
-        if per_query:
-            rows += [
-                [query, *(_shown(n, s[n], unit) for n in self.metrics)]
-                for query, s in self.per_query.items()
-            ]
-        return rows
+    def _rows(self, per_query: bool, cell: Callable[[str, float], Any]) -> list[list[Any]]:
+        """The ``mean`` row (and one row per query): the name, then ``cell`` of each metric."""
+        queries = [("mean", self.means), *(self.per_query.items() if per_query else ())]
+        return [[query, *(cell(n, s[n]) for n in self.metrics)] for query, s in queries]
 
     def to_markdown(
         self, *, per_query: bool = False, scale: str | None = None, digits: int | None = None
     ) -> str:
         """A Markdown table of the means (and every query); fractions in % unless ``scale``."""
         unit = units(scale, digits)
-        return markdown_table(["query", *self.metrics], self._value_rows(per_query, unit))
+        rows = self._rows(per_query, lambda name, value: _shown(name, value, unit))
+        return markdown_table(["query", *self.metrics], rows)
 
     def to_text(
         self,
@@ -524,7 +515,8 @@ class RankingReport(Renderable):
         ]
         if per_query:
             lines.append("")
-            lines.append(text_table(["query", *self.metrics], self._value_rows(True, unit)[1:]))
+            rows = self._rows(True, lambda name, value: _shown(name, value, unit))[1:]
+            lines.append(text_table(["query", *self.metrics], rows))
         return "\n".join(lines)
 
 

@@ -323,27 +323,17 @@ def bad_requests(
         >>> bad_requests([0, 0], [1, 2], [2, 1], [5, 5], [3, 3])
         [None, 'end is before first_token']
     """
-    arrays = _arrays(start, first_token, end, input_tokens, output_tokens)
-    reasons: list[str | None] = [None] * arrays[0].size
-    with np.errstate(invalid="ignore"):
-        for reason, test in _CHECKS:
-            for index in np.flatnonzero(test(arrays)):
-                if reasons[index] is None:
-                    reasons[index] = reason
-    return reasons
+    which = _first_reasons(_arrays(start, first_token, end, input_tokens, output_tokens))
+    return [None if i < 0 else _CHECKS[i][0] for i in which.tolist()]
 
 
-def _classify(arrays: tuple[np.ndarray, ...]) -> tuple[np.ndarray, list[tuple[str, int, int]]]:
-    """A mask of the bad requests and, per reason, its first index and count (vectorised)."""
-    bad = np.zeros(arrays[0].size, dtype=bool)
-    found = []
+def _first_reasons(arrays: tuple[np.ndarray, ...]) -> np.ndarray:
+    """Per request, the position in ``_CHECKS`` of the first reason that applies; -1 for none."""
+    which = np.full(arrays[0].size, -1)
     with np.errstate(invalid="ignore"):
-        for reason, test in _CHECKS:
-            hits = test(arrays) & ~bad
-            if hits.any():
-                found.append((reason, int(np.argmax(hits)), int(hits.sum())))
-                bad |= hits
-    return bad, found
+        for i, (_, test) in enumerate(_CHECKS):
+            which[(which < 0) & test(arrays)] = i
+    return which
 
 
 class BadRequestError(ValueError):
@@ -390,14 +380,15 @@ def serving_metrics(
         (0.5, 0.5, 2.25)
     """
     arrays = _arrays(start, first_token, end, input_tokens, output_tokens)
-    bad, found = _classify(arrays)
-    skipped = {reason: count for reason, _, count in found}
-    if found:
+    which = _first_reasons(arrays)
+    bad = which >= 0
+    counted = zip(*np.unique(which[bad], return_counts=True))
+    skipped = {_CHECKS[i][0]: int(count) for i, count in counted}
+    if bad.any():
         if not skip_bad:
-            index, reason = min((index, reason) for reason, index, _ in found)
-            raise BadRequestError(index, reason, int(bad.sum()))
-        keep = ~bad
-        arrays = tuple(a[keep] for a in arrays)
+            index = int(np.argmax(bad))
+            raise BadRequestError(index, _CHECKS[which[index]][0], int(bad.sum()))
+        arrays = tuple(a[~bad] for a in arrays)
     t0, t1, t2, n_in, n_out = arrays
     if t0.size == 0:
         raise ValueError("no usable request to summarise")
