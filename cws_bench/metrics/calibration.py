@@ -95,7 +95,6 @@ class RejectionRate:
         test: ``bootstrap`` or ``permutation``.
         comparisons: the number of A/A comparisons.
         rejections: how many had p < ``alpha``.
-        alpha: the level.
         low, high: the rate's 95% Wilson interval.
     """
 
@@ -151,7 +150,6 @@ def aa_study(
         comparisons: pairs of pseudo-systems tested.
         n_resamples: resamples (bootstrap) or shuffles (permutation) per test.
         alpha: the level a p-value must be under to count as a rejection.
-        seed: the study's seed.
         tests: some of :data:`~cws_bench.metrics.defaults.TESTS`.
         bias: the injected difference (0: an A/A study).
 

@@ -162,8 +162,6 @@ def confusion_matrix(
     """Confusion matrix: row ``i`` is the true label ``labels[i]``, column ``j`` the predicted one.
 
     Args:
-        y_true: true labels.
-        y_pred: predicted labels.
         labels: the labels and their order; items whose true or predicted
             label is not among them are left out. Default: every label that
             occurs, sorted.
@@ -286,10 +284,8 @@ def _nanaverage(values: np.ndarray, weights: np.ndarray | None = None) -> float:
     """Average ignoring nan; an all-zero weight vector gives the plain mean (as scikit-learn)."""
     import numpy as np
 
-    if values.shape[0] == 0:
-        return math.nan
     mask = np.isnan(values)
-    if mask.all():
+    if mask.all():  # no value, or only nan
         return math.nan
     values = values[~mask]
     if weights is None:
@@ -300,19 +296,15 @@ def _nanaverage(values: np.ndarray, weights: np.ndarray | None = None) -> float:
     return float(np.average(values, weights=weights))
 
 
-def _check_average(average: Average) -> None:
+def _set_wise_labels(
+    present: list[Any], average: Average, labels: Sequence[Hashable] | None, pos_label: Hashable
+) -> list[Any]:
+    """The labels to score, as scikit-learn's ``_check_set_wise_labels`` picks them."""
     if average not in AVERAGES:
         raise ValueError(
             f"average must be one of 'binary', 'micro', 'macro', 'weighted' or None, "
             f"got {average!r}"
         )
-
-
-def _set_wise_labels(
-    present: list[Any], average: Average, labels: Sequence[Hashable] | None, pos_label: Hashable
-) -> list[Any]:
-    """The labels to score, as scikit-learn's ``_check_set_wise_labels`` picks them."""
-    _check_average(average)
     if average == "binary":
         if len(present) > 2:
             raise ValueError(
@@ -414,8 +406,6 @@ def precision_recall_fscore_support(
     tp + fn``.
 
     Args:
-        y_true: true labels.
-        y_pred: predicted labels.
         beta: weight of recall against precision (0 gives precision, inf recall).
         labels: the labels to score and their order (default: all, sorted).
             Labels that never occur score per ``zero_division``.
@@ -569,38 +559,28 @@ class ClassificationReport:
         """The F column's name: ``f1-score`` or e.g. ``f0.5-score``."""
         return f"f{self.beta:g}-score"
 
+    def _rows(self) -> list[tuple[str, dict[str, Any]]]:
+        """Each label's and average's name and its precision, recall, F and support."""
+        names = ("precision", "recall", self.fscore_name, "support")
+        return [
+            (row.name, dict(zip(names, (row.precision, row.recall, row.fscore, row.support))))
+            for row in (*self.classes, *self.averages)
+        ]
+
     def to_dict(self) -> dict[str, Any]:
         """scikit-learn's ``output_dict`` layout: a dict per row, ``accuracy`` a number."""
-        data: dict[str, Any] = {}
-        for row in (*self.classes, *self.averages):
-            if row.name == "accuracy":
-                data["accuracy"] = row.fscore
-                continue
-            data[row.name] = {
-                "precision": row.precision,
-                "recall": row.recall,
-                self.fscore_name: row.fscore,
-                "support": row.support,
-            }
-        return data
+        return {n: v[self.fscore_name] if n == "accuracy" else v for n, v in self._rows()}
 
     def to_frame(self) -> pd.DataFrame:
         """One row per label and average; the accuracy row has no precision or recall."""
         import pandas as pd
 
-        rows = []
-        for row in (*self.classes, *self.averages):
-            blank = row.name == "accuracy"
-            rows.append(
-                {
-                    "precision": math.nan if blank else row.precision,
-                    "recall": math.nan if blank else row.recall,
-                    self.fscore_name: row.fscore,
-                    "support": row.support,
-                }
-            )
-        names = [row.name for row in (*self.classes, *self.averages)]
-        return pd.DataFrame(rows, index=pd.Index(names, name="label"))
+        rows = self._rows()
+        for name, values in rows:
+            if name == "accuracy":
+                values.update(precision=math.nan, recall=math.nan)
+        names = pd.Index([name for name, _ in rows], name="label")
+        return pd.DataFrame([values for _, values in rows], index=names)
 
     def to_text(self, *, digits: int = 2) -> str:
         """The report as scikit-learn prints it, with ``digits`` decimals.
@@ -638,7 +618,6 @@ class ClassificationReport:
         """The report in ``fmt`` (``text``, ``json``, ``csv`` or ``markdown``), no final newline.
 
         Args:
-            fmt: the format.
             digits: decimals of the text and Markdown tables.
             confusion: (labels, matrix) of :func:`confusion_matrix`, shown after
                 the report (text, Markdown) or under ``confusion_matrix`` (JSON);
@@ -735,8 +714,6 @@ def classification_report(
     DataFrame and ``report.to_dict()`` scikit-learn's ``output_dict``.
 
     Args:
-        y_true: true labels.
-        y_pred: predicted labels.
         labels: the labels to report and their order (default: all, sorted).
         target_names: display names of ``labels``, in the same order.
         beta: the F-beta to report (1 gives F1).
@@ -950,7 +927,6 @@ def roc_curve(
         y_true: true labels; positive is ``pos_label`` (default 1, with labels
             in {0, 1} or {-1, 1}).
         y_score: a score per item, higher meaning more positive.
-        pos_label: the positive label.
         drop_intermediate: drop collinear points that do not change the curve.
 
     Returns:
@@ -1059,7 +1035,6 @@ def precision_recall_curve(
     Args:
         y_true: true labels; the positive is ``pos_label`` (default 1).
         y_score: a score per item, higher meaning more positive.
-        pos_label: the positive label.
         drop_intermediate: keep only the first and last point of each run of
             equal true-positive counts.
 
@@ -1319,20 +1294,11 @@ class RocCurves:
                 linewidth=1,
                 label=f"{label} (AUC = {curve.area:.3f})",
             )
-        ax.plot(
-            self.micro.false_positive_rate,
-            self.micro.true_positive_rate,
-            linestyle="--",
-            linewidth=2,
-            label=f"micro-average (AUC = {self.micro.area:.3f})",
-        )
-        ax.plot(
-            self.macro_false_positive_rate,
-            self.macro_true_positive_rate,
-            linestyle="--",
-            linewidth=2,
-            label=f"macro-average (AUC = {self.macro_area:.3f})",
-        )
+        micro = ("micro", self.micro.false_positive_rate, self.micro.true_positive_rate)
+        macro = ("macro", self.macro_false_positive_rate, self.macro_true_positive_rate)
+        for name, fpr, tpr in (micro, macro):
+            area = f"AUC = {auc(fpr, tpr):.3f}"
+            ax.plot(fpr, tpr, linestyle="--", linewidth=2, label=f"{name}-average ({area})")
         _finish_roc_axes(ax)
         return ax
 
@@ -1347,7 +1313,6 @@ def roc_curves(
     """One-vs-rest ROC curves of every class of a multiclass problem, plus micro and macro curves.
 
     Args:
-        y_true: true labels.
         y_score: shape (n_items, n_labels), a column per label (sorted, or
             in the order of ``labels``).
         labels: the labels of the columns.

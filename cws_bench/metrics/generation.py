@@ -37,6 +37,7 @@ pycocoevalcap's scale (0 to 10; papers print it times 100).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -208,8 +209,6 @@ def token_precision_recall_f1(
     + len(reference))``. Ties go to the first reference.
 
     Args:
-        prediction: the predicted tokens.
-        references: one or more reference token lists.
         zero_division: the value of a metric whose denominator is zero, as in
             scikit-learn. The default 1.0 gives SQuAD 2.0's empty-answer
             rule: an empty prediction against an empty reference scores 1
@@ -284,15 +283,13 @@ def _weighted_scores(
     pred = _tokens(prediction)
     refs = _references(references)
     check_zero_division(zero_division)
-    cache: dict[str, float] = {}
 
+    @functools.cache
     def weight(token: str) -> float:
-        if token not in cache:
-            value = weights(token) if callable(weights) else weights.get(token, default_weight)
-            if not value >= 0:
-                raise ValueError(f"weights must be >= 0, got {value!r} for {token!r}")
-            cache[token] = float(value)
-        return cache[token]
+        value = weights(token) if callable(weights) else weights.get(token, default_weight)
+        if not value >= 0:
+            raise ValueError(f"weights must be >= 0, got {value!r} for {token!r}")
+        return float(value)
 
     def ratio(numerator: float, denominator: float) -> float:
         return numerator / denominator if denominator else check_zero_division(zero_division)
@@ -340,8 +337,6 @@ def weighted_token_precision(
     ref] / sum_t w(t)·c_pred(t)``.
 
     Args:
-        prediction: the predicted tokens.
-        references: one or more reference token lists.
         weights: a token's weight, as a mapping or a function; >= 0.
         default_weight: the weight of a token the mapping lacks.
         clipped: clip each token's count by the reference's (see above).
@@ -476,7 +471,6 @@ class BleuStatistics:
     """BLEU's sufficient statistics; they add up over sentences.
 
     Attributes:
-        prediction_length: tokens predicted.
         reference_length: the closest reference length (the shorter on ties).
         matches: clipped n-gram matches for n = 1..max order.
         totals: the prediction's n-grams for n = 1..max order.
@@ -512,8 +506,6 @@ class BleuScore:
         score: BLEU in [0, 1].
         precisions: the (smoothed) n-gram precisions in [0, 1].
         brevity_penalty: ``exp(1 - r/c)`` when the prediction is shorter, else 1.
-        statistics: the summed sufficient statistics.
-        smooth_method: the smoothing method.
         smooth_value: its value (None for none and exp).
         effective_order: whether orders with no n-gram were left out.
     """
@@ -616,24 +608,11 @@ def bleu_from_statistics(
     if system < reference:
         brevity_penalty = math.exp(1 - reference / system) if system > 0 else 0.0
     precisions = [0.0] * max_order
-
-    def result(score: float) -> BleuScore:
-        return BleuScore(
-            score,
-            tuple(precisions),
-            brevity_penalty,
-            statistics,
-            smooth_method,
-            value,
-            effective_order,
-        )
-
-    # Early stop if there are no matches (sacrebleu #141).
-    if not any(correct):
-        return result(0.0)
     smooth_mteval = 1.0
     order = max_order
-    for n in range(1, max_order + 1):
+    # Early stop if there are no matches (sacrebleu #141): the loop does not run.
+    matched = any(correct)
+    for n in range(1, max_order + 1 if matched else 1):
         if smooth_method == "add-k" and n > 1:
             assert value is not None
             correct[n - 1] += value
@@ -652,9 +631,12 @@ def bleu_from_statistics(
         else:
             precisions[n - 1] = correct[n - 1] / total[n - 1]
     used = precisions[:order]
-    if any(p == 0.0 for p in used):
-        return result(0.0)
-    return result(brevity_penalty * math.exp(sum(math.log(p) for p in used) / order))
+    score = 0.0
+    if matched and all(p != 0.0 for p in used):
+        score = brevity_penalty * math.exp(sum(math.log(p) for p in used) / order)
+    return BleuScore(
+        score, tuple(precisions), brevity_penalty, statistics, smooth_method, value, effective_order
+    )
 
 
 def sentence_bleu(
@@ -694,11 +676,9 @@ def corpus_bleu(
     """Corpus BLEU: the statistics of every sentence summed, then one formula.
 
     Args:
-        predictions: one token list per item.
         references: per item, its reference token lists (``references[i]``
             belongs to ``predictions[i]``; sacrebleu's reference *streams*
             are the transpose).
-        max_order: the largest n-gram order.
         smooth_method: ``none``, ``floor``, ``add-k`` or ``exp`` (sacrebleu's default).
         smooth_value: the value for ``floor`` (0.1) or ``add-k`` (1).
         effective_order: leave out orders with no n-gram.

@@ -222,7 +222,6 @@ class FeatureSplit:
     """Every criterion for splitting on one feature.
 
     Attributes:
-        feature: the column name.
         values: how many distinct values (branches) it has.
         conditional_entropy: ``H(target | feature)``.
         information_gain: ID3's criterion.
@@ -249,10 +248,6 @@ class SplitCriteria(Renderable):
     """The split criteria of every feature of a table, for one target column.
 
     Attributes:
-        target: the target column's name.
-        items: the number of rows.
-        entropy: the target's entropy.
-        gini_impurity: the target's Gini impurity.
         features: one FeatureSplit per feature, in table order.
         base: the logarithm base of the entropies.
     """

@@ -414,12 +414,10 @@ class RankingReport(Renderable):
     text and Markdown print fractions, :mod:`cws_bench.display.units`).
 
     Attributes:
-        metrics: the metric names, in order.
         means: metric -> mean over the evaluated queries.
         per_query: query -> metric -> score, queries in qrels order.
         missing_queries: queries of the qrels with no ranking (scored as empty rankings).
         unjudged_queries: queries of the run with no judgements (left out).
-        relevance_level: the lowest relevant grade.
     """
 
     FORMATS: ClassVar[tuple[str, ...]] = ("text", "json", "csv", "markdown")

@@ -236,14 +236,9 @@ class BootstrapInterval:
 
     Attributes:
         estimate: the statistic of the summed counts of all items.
-        low: the lower bound.
-        high: the upper bound.
-        confidence: the confidence level, e.g. 0.95.
         method: ``percentile``, ``basic`` or ``bca``.
-        n_resamples: the number of bootstrap resamples.
         seed: the seed of the resampling (None: unseeded).
         standard_error: the standard deviation of the bootstrap statistics.
-        items: the number of items resampled.
     """
 
     estimate: float
@@ -313,10 +308,6 @@ def bootstrap_confidence_interval(
     Args:
         counts: shape (n_items, n_counts), one row of additive counts per item.
         statistic: summed counts (n_resamples, n_counts) -> (n_resamples,).
-        n_resamples: the number of resamples.
-        confidence: the confidence level.
-        method: ``percentile`` (the default), ``basic`` or ``bca``.
-        seed: the seed of ``numpy.random.default_rng``.
 
     Raises:
         ValueError: counts of the wrong shape, no item, a statistic of the
@@ -354,7 +345,6 @@ class PairedTestResult:
         alternative: ``two-sided``, ``greater`` (A better) or ``less``.
         n_resamples: the number of resamples or shuffles.
         seed: the seed (None: unseeded).
-        items: the number of items.
         low: the lower bound of the difference's percentile interval (bootstrap only).
         high: the upper bound (bootstrap only).
         confidence: the interval's confidence level (bootstrap only).
@@ -428,10 +418,8 @@ def paired_bootstrap_test(
         counts_a: shape (n_items, n_counts), system A's counts per item.
         counts_b: the same shape, system B's counts on the same items.
         statistic: summed counts (n_resamples, n_counts) -> (n_resamples,).
-        n_resamples: the number of resamples.
         confidence: the level of the difference's interval.
         alternative: ``two-sided``, ``greater`` (A better) or ``less``.
-        seed: the seed of ``numpy.random.default_rng``.
 
     Raises:
         ValueError: the two count arrays differ in shape, or a bad option.
@@ -479,9 +467,7 @@ def approximate_randomization_test(
         counts_a: shape (n_items, n_counts), system A's counts per item.
         counts_b: the same shape, system B's counts on the same items.
         statistic: summed counts (n_resamples, n_counts) -> (n_resamples,).
-        n_resamples: the number of shuffles.
         alternative: ``two-sided``, ``greater`` (A better) or ``less``.
-        seed: the seed of ``numpy.random.default_rng``.
         exact: the exact randomization test instead: every one of the ``2^n``
             ways to swap the items once (n at most 20; ``n_resamples`` and
             ``seed`` unused), ``p = #{|δ_r| >= |δ|} / 2^n`` (the observed
@@ -694,8 +680,6 @@ class SharedResamples:
     Args:
         systems: one array of counts per system, each of shape (n_items, n_counts_i),
             the same items (rows) in the same order.
-        n_resamples: the number of resamples.
-        seed: the seed of ``numpy.random.default_rng``.
 
     Raises:
         ValueError: no system, counts of the wrong shape, systems with

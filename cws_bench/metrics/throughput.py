@@ -93,10 +93,6 @@ class LatencySummary:
 
     Attributes:
         count: how many requests it is computed over.
-        mean: the mean.
-        p50: the median.
-        p90: the 90th percentile.
-        p99: the 99th percentile.
     """
 
     count: int
@@ -145,8 +141,6 @@ class ServingMetrics(Renderable):
         e2e_latency: end-to-end latency.
         requests: the requests counted.
         duration: the wall span ``T`` in seconds.
-        input_tokens: total input tokens.
-        output_tokens: total output tokens.
         skipped: bad requests left out, by reason (only with ``skip_bad``).
     """
 
