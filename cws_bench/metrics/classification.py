@@ -1188,9 +1188,8 @@ def roc_auc_score(
         if len(classes) > 2:
             raise ValueError(f"y_true has {len(classes)} labels: y_score needs a column per label")
         score = _scores_1d(y_score, len(true))
-        if len(classes) < 2:
-            return _binary_roc_auc(np.zeros(len(true), dtype=bool), score)
-        positive = np.fromiter((t == classes[1] for t in true), dtype=bool, count=len(true))
+        greater = classes[1] if len(classes) == 2 else None  # one class: no positive item
+        positive = np.fromiter((t == greater for t in true), dtype=bool, count=len(true))
         return _binary_roc_auc(positive, score)
     classes, indicator, score = _one_vs_rest(true, y_score, labels)
     if multi_class == "ovr":

@@ -48,7 +48,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from cws_bench.display.units import plural
-from cws_bench.metrics.classification import precision_recall_fscore_from_counts
+from cws_bench.metrics.counts import PrecisionRecallF, precision_recall_fscore_from_counts
 from cws_bench.metrics.undefined import ZeroDivision, check_zero_division
 
 __all__ = [
@@ -185,17 +185,17 @@ def _token_scores(
     prediction: list[str], references: list[list[str]], zero_division: ZeroDivision
 ) -> list[TokenScores]:
     counts = Counter(prediction)
-    scores = []
-    for ref in references:
-        overlap = sum((counts & Counter(ref)).values())
-        scores.append(
-            TokenScores(
-                *precision_recall_fscore_from_counts(
-                    overlap, len(prediction), len(ref), zero_division=zero_division
-                )
+    return [
+        TokenScores(
+            *precision_recall_fscore_from_counts(
+                sum((counts & Counter(ref)).values()),
+                len(prediction),
+                len(ref),
+                zero_division=zero_division,
             )
         )
-    return scores
+        for ref in references
+    ]
 
 
 def token_precision_recall_f1(
@@ -712,16 +712,10 @@ def corpus_bleu(
 # ROUGE
 
 
-class RougeScore(NamedTuple):
+class RougeScore(PrecisionRecallF):
     """ROUGE precision, recall and F-beta against the best reference."""
 
-    precision: float
-    recall: float
-    fscore: float
-
-    def to_dict(self) -> dict[str, float]:
-        """The three scores by name."""
-        return self._asdict()
+    __slots__ = ()
 
 
 MultiReference = Literal["best", "pooled"]
@@ -735,13 +729,8 @@ def _rouge(
 ) -> RougeScore:
     if multi_reference == "pooled":
         # Lin (2004) eq. 1: matches and reference n-grams summed over the references
-        overlaps = [
-            (
-                sum(o for o, _, _ in overlaps),
-                sum(p for _, p, _ in overlaps),
-                sum(a for _, _, a in overlaps),
-            )
-        ]
+        matches, predicted, actual = map(sum, zip(*overlaps))
+        overlaps = [(matches, predicted, actual)]
     elif multi_reference != "best":
         raise ValueError(f'multi_reference must be "best" or "pooled", got {multi_reference!r}')
     scores = [

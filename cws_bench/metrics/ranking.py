@@ -135,11 +135,8 @@ def _ranked(ranking: Ranking) -> list[str]:
         return rank_documents(ranking)
     documents = list(ranking)
     if len(set(documents)) != len(documents):
-        seen: set[str] = set()
-        for doc in documents:
-            if doc in seen:
-                raise ValueError(f"document {doc!r} is ranked twice")
-            seen.add(doc)
+        twice = next(doc for i, doc in enumerate(documents) if doc in documents[:i])
+        raise ValueError(f"document {twice!r} is ranked twice")
     return documents
 
 

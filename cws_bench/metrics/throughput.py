@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
 import numpy as np
@@ -163,24 +163,10 @@ class ServingMetrics(Renderable):
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe: the three throughputs, the three latencies, then the totals."""
-        return {
-            "generation_throughput": self.generation_throughput,
-            "prompt_throughput": self.prompt_throughput,
-            "request_throughput": self.request_throughput,
-            **{
-                name: None if summary is None else summary.to_dict()
-                for name, summary in (
-                    ("ttft", self.ttft),
-                    ("tpot", self.tpot),
-                    ("e2e_latency", self.e2e_latency),
-                )
-            },
-            "requests": self.requests,
-            "duration": self.duration,
-            "input_tokens": self.input_tokens,
-            "output_tokens": self.output_tokens,
-            "skipped": dict(self.skipped),
-        }
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        for name, _ in LATENCIES:
+            data[name] = None if data[name] is None else data[name].to_dict()
+        return {**data, "skipped": dict(self.skipped)}
 
     def __str__(self) -> str:
         """The command line's table."""
