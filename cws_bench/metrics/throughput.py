@@ -213,11 +213,11 @@ class ServingMetrics(Renderable):
     def to_csv(self) -> str:
         """Rows of (metric, statistic, value): the throughputs, then each latency's statistics."""
         rows: list[list[Any]] = [[name, "value", getattr(self, name)] for name, _, _ in THROUGHPUTS]
-        for name, _ in LATENCIES:
-            summary = getattr(self, name)
-            for statistic in STATISTICS:
-                value = None if summary is None else getattr(summary, statistic)
-                rows.append([name, statistic, value])
+        rows += [  # a latency without summary (None) has None for each statistic
+            [name, statistic, getattr(getattr(self, name), statistic, None)]
+            for name, _ in LATENCIES
+            for statistic in STATISTICS
+        ]
         return csv_table(["metric", "statistic", "value"], rows)
 
     def _table_rows(self) -> tuple[list[list[str]], list[list[str]]]:
