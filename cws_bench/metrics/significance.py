@@ -322,7 +322,7 @@ def bootstrap_confidence_interval(
     _check_options(n_resamples, confidence)
     _check_method(method)
     array = _counts(counts)
-    return SharedResamples._drawn([array], n_resamples, seed).interval(
+    return SharedResamples([array], n_resamples=n_resamples, seed=seed).interval(
         0, statistic, confidence=confidence, method=method
     )
 
@@ -433,7 +433,7 @@ def paired_bootstrap_test(
     """
     _check_options(n_resamples, confidence)
     a, b = _paired(counts_a, counts_b)
-    return SharedResamples._drawn([a, b], n_resamples, seed).paired_test(
+    return SharedResamples([a, b], n_resamples=n_resamples, seed=seed).paired_test(
         0, 1, statistic, confidence=confidence, alternative=alternative
     )
 
@@ -712,18 +712,6 @@ class SharedResamples:
                     f"systems[{i}] has {plural(array.shape[0], 'item')} but systems[0] has "
                     f"{arrays[0].shape[0]}: shared resamples need the same items"
                 )
-        self._draw(arrays, n_resamples, seed)
-
-    @classmethod
-    def _drawn(
-        cls, arrays: list[np.ndarray], n_resamples: int, seed: int | None
-    ) -> SharedResamples:
-        """From counts already checked (the one- and two-system functions)."""
-        shared = cls.__new__(cls)
-        shared._draw(arrays, n_resamples, seed)
-        return shared
-
-    def _draw(self, arrays: list[np.ndarray], n_resamples: int, seed: int | None) -> None:
         self.counts = arrays
         self.n_resamples = n_resamples
         self.seed = seed
