@@ -258,10 +258,11 @@ def _divide(
     numerator: np.ndarray,
     denominator: np.ndarray,
     zero_division: ZeroDivision,
-    *,
     warn: bool,
-    message: str,
+    what: str,
+    why: str,
 ) -> np.ndarray:
+    """``numerator / denominator``, and ``zero_division`` (with scikit-learn's warning) at 0."""
     import numpy as np
 
     mask = denominator == 0
@@ -273,8 +274,8 @@ def _divide(
     if warn and zero_division == "warn":
         where = "due to" if result.shape[0] == 1 else "in labels with"
         warn_undefined(
-            f"{message.format(where=where)}. Use `zero_division` parameter to control "
-            "this behavior.",
+            f"{what} is ill-defined and being set to 0.0 {where} {why}. Use `zero_division` "
+            "parameter to control this behavior.",
             stacklevel=5,
         )
     return result
@@ -350,19 +351,9 @@ def _precision_recall_fscore(
     if average == "micro":
         tp, pred_sum, true_sum = (np.array([x.sum()]) for x in (tp, pred_sum, true_sum))
     precision = _divide(
-        tp,
-        pred_sum,
-        zero_division,
-        warn="precision" in warn_for,
-        message="Precision is ill-defined and being set to 0.0 {where} no predicted samples",
+        tp, pred_sum, zero_division, "precision" in warn_for, "Precision", "no predicted samples"
     )
-    recall = _divide(
-        tp,
-        true_sum,
-        zero_division,
-        warn="recall" in warn_for,
-        message="Recall is ill-defined and being set to 0.0 {where} no true samples",
-    )
+    recall = _divide(tp, true_sum, zero_division, "recall" in warn_for, "Recall", "no true samples")
     if math.isinf(beta):
         fscore = recall.copy()
     elif beta == 0:
@@ -374,19 +365,15 @@ def _precision_recall_fscore(
             (1 + beta2) * tp.astype(np.float64),
             beta2 * true_sum.astype(np.float64) + pred_sum,
             zero_division,
-            warn="f-score" in warn_for,
-            message="F-score is ill-defined and being set to 0.0 {where} no true nor "
-            "predicted samples",
+            "f-score" in warn_for,
+            "F-score",
+            "no true nor predicted samples",
         )
     if average is None:
         return PrecisionRecallFSupport(precision, recall, fscore, true_sum)
     weights = true_sum if average == "weighted" else None
-    return PrecisionRecallFSupport(
-        _nanaverage(precision, weights),
-        _nanaverage(recall, weights),
-        _nanaverage(fscore, weights),
-        None,
-    )
+    p, r, f = (_nanaverage(values, weights) for values in (precision, recall, fscore))
+    return PrecisionRecallFSupport(p, r, f, None)
 
 
 def precision_recall_fscore_support(
