@@ -23,7 +23,7 @@ import json
 import math
 from collections import Counter, defaultdict
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from cws_bench.display.formats import Renderable
@@ -276,14 +276,8 @@ class SplitCriteria(Renderable):
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe dict: the target's figures and one dict per feature."""
-        return {
-            "target": self.target,
-            "items": self.items,
-            "entropy": self.entropy,
-            "gini_impurity": self.gini_impurity,
-            "base": self.base,
-            "features": [f.to_dict() for f in self.features],
-        }
+        data = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "features"}
+        return {**data, "features": [f.to_dict() for f in self.features]}
 
     def to_frame(self) -> pd.DataFrame:
         """One row per feature, one column per criterion."""

@@ -103,13 +103,7 @@ class LatencySummary:
 
     def to_dict(self) -> dict[str, Any]:
         """``mean``, ``p50``, ``p90``, ``p99``, then ``count``."""
-        return {
-            "mean": self.mean,
-            "p50": self.p50,
-            "p90": self.p90,
-            "p99": self.p99,
-            "count": self.count,
-        }
+        return {**{name: getattr(self, name) for name in STATISTICS}, "count": self.count}
 
 
 def latency_summary(values: ArrayLike) -> LatencySummary | None:
