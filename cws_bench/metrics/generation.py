@@ -106,12 +106,11 @@ def _references(references: Sequence[Tokens]) -> list[list[str]]:
     refs = list(references)
     if not refs:
         raise ValueError("at least one reference is needed")
-    for ref in refs:
-        if isinstance(ref, str):
-            raise ValueError(
-                "references must be a list of token lists; wrap a single reference "
-                "in a list: [reference]"
-            )
+    if any(isinstance(ref, str) for ref in refs):
+        raise ValueError(
+            "references must be a list of token lists; wrap a single reference in a list: "
+            "[reference]"
+        )
     return [list(ref) for ref in refs]
 
 
