@@ -164,18 +164,16 @@ class RegressionFixture:
             )
 
         shown = os.path.relpath(path, self.request.config.rootpath)
+        run: dict[str, Any] = {
+            "options": options,
+            "version": version,
+            "batch": batch,
+            "data_dir": data_dir,
+            "speed_runs": speed_runs,
+        }
         if self.update:
             recorded = record_baseline(
-                tokenizer,
-                [target],
-                options=options,
-                name=name,
-                version=version,
-                batch=batch,
-                dictionary=dictionary,
-                bounds=bounds(),
-                data_dir=data_dir,
-                speed_runs=speed_runs,
+                tokenizer, [target], name=name, dictionary=dictionary, bounds=bounds(), **run
             )
             path.parent.mkdir(parents=True, exist_ok=True)
             save_baseline(recorded, path)
@@ -188,18 +186,7 @@ class RegressionFixture:
             )
         try:
             return self._check(
-                path,
-                shown,
-                tokenizer,
-                target,
-                bounds,
-                fail_on_change,
-                options=options,
-                version=version,
-                batch=batch,
-                dictionary=dictionary,
-                data_dir=data_dir,
-                speed_runs=speed_runs,
+                path, shown, tokenizer, target, dictionary, bounds, fail_on_change, run
             )
         except CwsBenchError as e:
             # A malformed baseline or a bound that cannot be checked: one message, no traceback.
@@ -211,17 +198,16 @@ class RegressionFixture:
         shown: str,
         tokenizer: Any,
         target: str,
+        dictionary: str | None,
         bounds: Callable[..., Bounds],
         fail_on_change: bool,
-        **run: Any,
+        run: dict[str, Any],
     ) -> CheckResult:
         from cws_bench.regression.baseline_file import load_baseline
         from cws_bench.regression.check import check_baseline
         from cws_bench.regression.recording import as_corpus_spec, rerun_baseline
         from cws_bench.regression.render import render_check_text
 
-        options, version, batch = run["options"], run["version"], run["batch"]
-        dictionary, data_dir, speed_runs = run["dictionary"], run["data_dir"], run["speed_runs"]
         stored = load_baseline(path)
         wanted = as_corpus_spec(target, dictionary=dictionary).label
         recorded_on = [record.label for record in stored.records]
@@ -231,20 +217,9 @@ class RegressionFixture:
                 f"for {wanted}: run pytest {UPDATE_OPTION} to record it again",
                 pytrace=False,
             )
-        current = rerun_baseline(
-            stored,
-            tokenizer,
-            options=options,
-            version=version,
-            batch=batch,
-            data_dir=data_dir,
-            speed_runs=speed_runs,
-        )
+        current = rerun_baseline(stored, tokenizer, **run)
         result = check_baseline(
-            stored,
-            current,
-            bounds(stored.bounds),
-            fail_on_change=fail_on_change,
+            stored, current, bounds(stored.bounds), fail_on_change=fail_on_change
         )
         if not result.passed:
             pytest.fail(

@@ -95,7 +95,6 @@ class RejectionRate:
         test: ``bootstrap`` or ``permutation``.
         comparisons: the number of A/A comparisons.
         rejections: how many had p < ``alpha``.
-        alpha: the level.
         low, high: the rate's 95% Wilson interval.
     """
 
@@ -122,6 +121,13 @@ class RejectionRate:
         }
 
 
+def _check_study(comparisons: int, alpha: float) -> None:
+    if comparisons < 1:
+        raise ValueError(f"comparisons must be >= 1, got {comparisons}")
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be between 0 and 1, got {alpha!r}")
+
+
 def aa_study(
     counts_x: ArrayLike,
     counts_y: ArrayLike,
@@ -144,7 +150,6 @@ def aa_study(
         comparisons: pairs of pseudo-systems tested.
         n_resamples: resamples (bootstrap) or shuffles (permutation) per test.
         alpha: the level a p-value must be under to count as a rejection.
-        seed: the study's seed.
         tests: some of :data:`~cws_bench.metrics.defaults.TESTS`.
         bias: the injected difference (0: an A/A study).
 
@@ -161,10 +166,7 @@ def aa_study(
     unknown = [t for t in tests if t not in TESTS]
     if unknown:
         raise ValueError(f"unknown test(s) {', '.join(unknown)}; use {', '.join(TESTS)}")
-    if comparisons < 1:
-        raise ValueError(f"comparisons must be >= 1, got {comparisons}")
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must be between 0 and 1, got {alpha!r}")
+    _check_study(comparisons, alpha)
     rejections = dict.fromkeys(tests, 0)
     for i in range(comparisons):
         a, b = pseudo_systems(counts_x, counts_y, np.random.default_rng([seed, i]), bias)
@@ -227,10 +229,7 @@ def seed_aa_study(
         raise ValueError(
             f"per_side must be between 1 and half the pool ({len(pool)} runs), got {per_side}"
         )
-    if comparisons < 1:
-        raise ValueError(f"comparisons must be >= 1, got {comparisons}")
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must be between 0 and 1, got {alpha!r}")
+    _check_study(comparisons, alpha)
     rejections = 0
     for i in range(comparisons):
         drawn = np.random.default_rng([seed, i]).choice(len(pool), 2 * per_side, replace=False)

@@ -82,10 +82,6 @@ _CURVE_AVERAGES = ("micro", "macro", "weighted", None)
 
 
 # ---------------------------------------------------------------------------
-# From counts: cws_bench/metrics/counts.py (re-exported here)
-
-
-# ---------------------------------------------------------------------------
 # Labels
 
 
@@ -166,8 +162,6 @@ def confusion_matrix(
     """Confusion matrix: row ``i`` is the true label ``labels[i]``, column ``j`` the predicted one.
 
     Args:
-        y_true: true labels.
-        y_pred: predicted labels.
         labels: the labels and their order; items whose true or predicted
             label is not among them are left out. Default: every label that
             occurs, sorted.
@@ -208,14 +202,9 @@ def confusion_matrix(
     matrix = np.bincount(t[keep] * k + p[keep], minlength=k * k).reshape(k, k)
     if normalize is None:
         return matrix
+    axis = {"true": 1, "pred": 0, "all": None}[normalize]
     with np.errstate(all="ignore"):
-        if normalize == "true":
-            result = matrix / matrix.sum(axis=1, keepdims=True)
-        elif normalize == "pred":
-            result = matrix / matrix.sum(axis=0, keepdims=True)
-        else:
-            result = matrix / matrix.sum()
-    return np.nan_to_num(result)
+        return np.nan_to_num(matrix / matrix.sum(axis=axis, keepdims=True))
 
 
 def accuracy_score(
@@ -269,10 +258,11 @@ def _divide(
     numerator: np.ndarray,
     denominator: np.ndarray,
     zero_division: ZeroDivision,
-    *,
     warn: bool,
-    message: str,
+    what: str,
+    why: str,
 ) -> np.ndarray:
+    """``numerator / denominator``, and ``zero_division`` (with scikit-learn's warning) at 0."""
     import numpy as np
 
     mask = denominator == 0
@@ -284,8 +274,8 @@ def _divide(
     if warn and zero_division == "warn":
         where = "due to" if result.shape[0] == 1 else "in labels with"
         warn_undefined(
-            f"{message.format(where=where)}. Use `zero_division` parameter to control "
-            "this behavior.",
+            f"{what} is ill-defined and being set to 0.0 {where} {why}. Use `zero_division` "
+            "parameter to control this behavior.",
             stacklevel=5,
         )
     return result
@@ -295,10 +285,8 @@ def _nanaverage(values: np.ndarray, weights: np.ndarray | None = None) -> float:
     """Average ignoring nan; an all-zero weight vector gives the plain mean (as scikit-learn)."""
     import numpy as np
 
-    if values.shape[0] == 0:
-        return math.nan
     mask = np.isnan(values)
-    if mask.all():
+    if mask.all():  # no value, or only nan
         return math.nan
     values = values[~mask]
     if weights is None:
@@ -309,19 +297,15 @@ def _nanaverage(values: np.ndarray, weights: np.ndarray | None = None) -> float:
     return float(np.average(values, weights=weights))
 
 
-def _check_average(average: Average) -> None:
+def _set_wise_labels(
+    present: list[Any], average: Average, labels: Sequence[Hashable] | None, pos_label: Hashable
+) -> list[Any]:
+    """The labels to score, as scikit-learn's ``_check_set_wise_labels`` picks them."""
     if average not in AVERAGES:
         raise ValueError(
             f"average must be one of 'binary', 'micro', 'macro', 'weighted' or None, "
             f"got {average!r}"
         )
-
-
-def _set_wise_labels(
-    present: list[Any], average: Average, labels: Sequence[Hashable] | None, pos_label: Hashable
-) -> list[Any]:
-    """The labels to score, as scikit-learn's ``_check_set_wise_labels`` picks them."""
-    _check_average(average)
     if average == "binary":
         if len(present) > 2:
             raise ValueError(
@@ -343,10 +327,12 @@ def _set_wise_labels(
     return present if labels is None else _as_list(labels, "labels")
 
 
+_WARN_ALL = ("precision", "recall", "f-score")
+
+
 def _precision_recall_fscore(
     y_true: ArrayLike | Iterable[Hashable],
     y_pred: ArrayLike | Iterable[Hashable],
-    *,
     beta: float,
     labels: Sequence[Hashable] | None,
     pos_label: Hashable,
@@ -365,19 +351,9 @@ def _precision_recall_fscore(
     if average == "micro":
         tp, pred_sum, true_sum = (np.array([x.sum()]) for x in (tp, pred_sum, true_sum))
     precision = _divide(
-        tp,
-        pred_sum,
-        zero_division,
-        warn="precision" in warn_for,
-        message="Precision is ill-defined and being set to 0.0 {where} no predicted samples",
+        tp, pred_sum, zero_division, "precision" in warn_for, "Precision", "no predicted samples"
     )
-    recall = _divide(
-        tp,
-        true_sum,
-        zero_division,
-        warn="recall" in warn_for,
-        message="Recall is ill-defined and being set to 0.0 {where} no true samples",
-    )
+    recall = _divide(tp, true_sum, zero_division, "recall" in warn_for, "Recall", "no true samples")
     if math.isinf(beta):
         fscore = recall.copy()
     elif beta == 0:
@@ -389,19 +365,15 @@ def _precision_recall_fscore(
             (1 + beta2) * tp.astype(np.float64),
             beta2 * true_sum.astype(np.float64) + pred_sum,
             zero_division,
-            warn="f-score" in warn_for,
-            message="F-score is ill-defined and being set to 0.0 {where} no true nor "
-            "predicted samples",
+            "f-score" in warn_for,
+            "F-score",
+            "no true nor predicted samples",
         )
     if average is None:
         return PrecisionRecallFSupport(precision, recall, fscore, true_sum)
     weights = true_sum if average == "weighted" else None
-    return PrecisionRecallFSupport(
-        _nanaverage(precision, weights),
-        _nanaverage(recall, weights),
-        _nanaverage(fscore, weights),
-        None,
-    )
+    p, r, f = (_nanaverage(values, weights) for values in (precision, recall, fscore))
+    return PrecisionRecallFSupport(p, r, f, None)
 
 
 def precision_recall_fscore_support(
@@ -421,8 +393,6 @@ def precision_recall_fscore_support(
     tp + fn``.
 
     Args:
-        y_true: true labels.
-        y_pred: predicted labels.
         beta: weight of recall against precision (0 gives precision, inf recall).
         labels: the labels to score and their order (default: all, sorted).
             Labels that never occur score per ``zero_division``.
@@ -451,14 +421,7 @@ def precision_recall_fscore_support(
         [25, 75]
     """
     return _precision_recall_fscore(
-        y_true,
-        y_pred,
-        beta=beta,
-        labels=labels,
-        pos_label=pos_label,
-        average=average,
-        zero_division=zero_division,
-        warn_for=("precision", "recall", "f-score"),
+        y_true, y_pred, beta, labels, pos_label, average, zero_division, _WARN_ALL
     )
 
 
@@ -478,14 +441,7 @@ def precision_score(
         0.5
     """
     return _precision_recall_fscore(
-        y_true,
-        y_pred,
-        beta=1.0,
-        labels=labels,
-        pos_label=pos_label,
-        average=average,
-        zero_division=zero_division,
-        warn_for=("precision",),
+        y_true, y_pred, 1.0, labels, pos_label, average, zero_division, ("precision",)
     ).precision
 
 
@@ -505,14 +461,7 @@ def recall_score(
         0.5
     """
     return _precision_recall_fscore(
-        y_true,
-        y_pred,
-        beta=1.0,
-        labels=labels,
-        pos_label=pos_label,
-        average=average,
-        zero_division=zero_division,
-        warn_for=("recall",),
+        y_true, y_pred, 1.0, labels, pos_label, average, zero_division, ("recall",)
     ).recall
 
 
@@ -533,14 +482,7 @@ def fbeta_score(
         0.8333
     """
     return _precision_recall_fscore(
-        y_true,
-        y_pred,
-        beta=beta,
-        labels=labels,
-        pos_label=pos_label,
-        average=average,
-        zero_division=zero_division,
-        warn_for=("f-score",),
+        y_true, y_pred, beta, labels, pos_label, average, zero_division, ("f-score",)
     ).fscore
 
 
@@ -560,14 +502,7 @@ def f1_score(
         0.6666666666666666
     """
     return _precision_recall_fscore(
-        y_true,
-        y_pred,
-        beta=1.0,
-        labels=labels,
-        pos_label=pos_label,
-        average=average,
-        zero_division=zero_division,
-        warn_for=("f-score",),
+        y_true, y_pred, 1.0, labels, pos_label, average, zero_division, ("f-score",)
     ).fscore
 
 
@@ -611,38 +546,28 @@ class ClassificationReport:
         """The F column's name: ``f1-score`` or e.g. ``f0.5-score``."""
         return f"f{self.beta:g}-score"
 
+    def _rows(self) -> list[tuple[str, dict[str, Any]]]:
+        """Each label's and average's name and its precision, recall, F and support."""
+        names = ("precision", "recall", self.fscore_name, "support")
+        return [
+            (row.name, dict(zip(names, (row.precision, row.recall, row.fscore, row.support))))
+            for row in (*self.classes, *self.averages)
+        ]
+
     def to_dict(self) -> dict[str, Any]:
         """scikit-learn's ``output_dict`` layout: a dict per row, ``accuracy`` a number."""
-        data: dict[str, Any] = {}
-        for row in (*self.classes, *self.averages):
-            if row.name == "accuracy":
-                data["accuracy"] = row.fscore
-                continue
-            data[row.name] = {
-                "precision": row.precision,
-                "recall": row.recall,
-                self.fscore_name: row.fscore,
-                "support": row.support,
-            }
-        return data
+        return {n: v[self.fscore_name] if n == "accuracy" else v for n, v in self._rows()}
 
     def to_frame(self) -> pd.DataFrame:
         """One row per label and average; the accuracy row has no precision or recall."""
         import pandas as pd
 
-        rows = []
-        for row in (*self.classes, *self.averages):
-            blank = row.name == "accuracy"
-            rows.append(
-                {
-                    "precision": math.nan if blank else row.precision,
-                    "recall": math.nan if blank else row.recall,
-                    self.fscore_name: row.fscore,
-                    "support": row.support,
-                }
-            )
-        names = [row.name for row in (*self.classes, *self.averages)]
-        return pd.DataFrame(rows, index=pd.Index(names, name="label"))
+        rows = self._rows()
+        for name, values in rows:
+            if name == "accuracy":
+                values.update(precision=math.nan, recall=math.nan)
+        names = pd.Index([name for name, _ in rows], name="label")
+        return pd.DataFrame([values for _, values in rows], index=names)
 
     def to_text(self, *, digits: int = 2) -> str:
         """The report as scikit-learn prints it, with ``digits`` decimals.
@@ -656,39 +581,16 @@ class ClassificationReport:
         headers = ["precision", "recall", self.fscore_name, "support"]
         names = [row.name for row in self.classes]
         width = max([*(len(name) for name in names), len("weighted avg"), digits])
-        head_fmt = "{:>{width}s} " + " {:>9}" * len(headers)
-        report = head_fmt.format("", *headers, width=width) + "\n\n"
-        row_fmt = "{:>{width}s} " + " {:>9.{digits}f}" * 3 + " {:>9}\n"
-        for row in self.classes:
-            report += row_fmt.format(
-                row.name,
-                row.precision,
-                row.recall,
-                row.fscore,
-                row.support,
-                width=width,
-                digits=digits,
-            )
-        report += "\n"
-        for row in self.averages:
-            if row.name == "accuracy":
-                accuracy_fmt = (
-                    "{:>{width}s} " + " {:>9.{digits}}" * 2 + " {:>9.{digits}f}" + " {:>9}\n"
-                )
-                report += accuracy_fmt.format(
-                    row.name, "", "", row.fscore, row.support, width=width, digits=digits
-                )
-            else:
-                report += row_fmt.format(
-                    row.name,
-                    row.precision,
-                    row.recall,
-                    row.fscore,
-                    row.support,
-                    width=width,
-                    digits=digits,
-                )
-        return report
+        lines = [f"{'':>{width}s} " + "".join(f" {h:>9}" for h in headers), ""]
+        for rows in (self.classes, self.averages):
+            for row in rows:
+                values = [f"{v:.{digits}f}" for v in (row.precision, row.recall, row.fscore)]
+                if rows is self.averages and row.name == "accuracy":
+                    values[:2] = ["", ""]
+                cells = "".join(f" {v:>9}" for v in (*values, row.support))
+                lines.append(f"{row.name:>{width}s} {cells}")
+            lines.append("")
+        return "\n".join(lines)
 
     def __str__(self) -> str:
         return self.to_text()
@@ -703,7 +605,6 @@ class ClassificationReport:
         """The report in ``fmt`` (``text``, ``json``, ``csv`` or ``markdown``), no final newline.
 
         Args:
-            fmt: the format.
             digits: decimals of the text and Markdown tables.
             confusion: (labels, matrix) of :func:`confusion_matrix`, shown after
                 the report (text, Markdown) or under ``confusion_matrix`` (JSON);
@@ -800,8 +701,6 @@ def classification_report(
     DataFrame and ``report.to_dict()`` scikit-learn's ``output_dict``.
 
     Args:
-        y_true: true labels.
-        y_pred: predicted labels.
         labels: the labels to report and their order (default: all, sorted).
         target_names: display names of ``labels``, in the same order.
         beta: the F-beta to report (1 gives F1).
@@ -839,14 +738,7 @@ def classification_report(
 
     def scores(average: Average) -> PrecisionRecallFSupport:
         return _precision_recall_fscore(
-            true,
-            pred,
-            beta=beta,
-            labels=chosen,
-            pos_label=None,
-            average=average,
-            zero_division=zero_division,
-            warn_for=("precision", "recall", "f-score"),
+            true, pred, beta, chosen, None, average, zero_division, _WARN_ALL
         )
 
     per_label = scores(None)
@@ -861,21 +753,11 @@ def classification_report(
     )
     total = int(support.sum())
     averages = []
-    accuracy = None
     for average in ("micro", "macro", "weighted"):
-        averaged = scores(average)
         name = "accuracy" if average == "micro" and micro_is_accuracy else f"{average} avg"
-        if name == "accuracy":
-            accuracy = float(averaged.fscore)
-        averages.append(
-            ClassScores(
-                name,
-                float(averaged.precision),
-                float(averaged.recall),
-                float(averaged.fscore),
-                total,
-            )
-        )
+        precision, recall, fscore, _ = scores(average)
+        averages.append(ClassScores(name, float(precision), float(recall), float(fscore), total))
+    accuracy = averages[0].fscore if micro_is_accuracy else None
     return ClassificationReport(classes, tuple(averages), accuracy, beta)
 
 
@@ -1032,7 +914,6 @@ def roc_curve(
         y_true: true labels; positive is ``pos_label`` (default 1, with labels
             in {0, 1} or {-1, 1}).
         y_score: a score per item, higher meaning more positive.
-        pos_label: the positive label.
         drop_intermediate: drop collinear points that do not change the curve.
 
     Returns:
@@ -1046,11 +927,16 @@ def roc_curve(
         >>> curve.area
         0.75
     """
-    import numpy as np
 
     true = _as_list(y_true, "y_true")
-    score = _scores_1d(y_score, len(true))
-    fps, tps, thresholds = _binary_counts(_positive_mask(true, pos_label), score)
+    positive = _positive_mask(true, pos_label)
+    return _roc_points(positive, _scores_1d(y_score, len(true)), drop_intermediate)
+
+
+def _roc_points(positive: np.ndarray, score: np.ndarray, drop_intermediate: bool) -> RocCurve:
+    import numpy as np
+
+    fps, tps, thresholds = _binary_counts(positive, score)
     if drop_intermediate and fps.shape[0] > 2:
         keep = np.flatnonzero(np.r_[True, np.logical_or(np.diff(fps, 2), np.diff(tps, 2)), True])
         fps, tps, thresholds = fps[keep], tps[keep], thresholds[keep]
@@ -1058,12 +944,18 @@ def roc_curve(
     tps = np.r_[0.0, tps]
     thresholds = np.r_[np.inf, thresholds]
     if fps[-1] <= 0:
-        warn_undefined("No negative samples in y_true: the false positive rate is undefined (nan)")
+        warn_undefined(
+            "No negative samples in y_true: the false positive rate is undefined (nan)",
+            stacklevel=4,
+        )
         fpr = np.full(fps.shape, np.nan)
     else:
         fpr = fps / fps[-1]
     if tps[-1] <= 0:
-        warn_undefined("No positive samples in y_true: the true positive rate is undefined (nan)")
+        warn_undefined(
+            "No positive samples in y_true: the true positive rate is undefined (nan)",
+            stacklevel=4,
+        )
         tpr = np.full(tps.shape, np.nan)
     else:
         tpr = tps / tps[-1]
@@ -1130,7 +1022,6 @@ def precision_recall_curve(
     Args:
         y_true: true labels; the positive is ``pos_label`` (default 1).
         y_score: a score per item, higher meaning more positive.
-        pos_label: the positive label.
         drop_intermediate: keep only the first and last point of each run of
             equal true-positive counts.
 
@@ -1141,11 +1032,18 @@ def precision_recall_curve(
         >>> curve.recall.tolist(), curve.thresholds.tolist()
         ([1.0, 1.0, 0.5, 0.5, 0.0], [0.1, 0.35, 0.4, 0.8])
     """
-    import numpy as np
 
     true = _as_list(y_true, "y_true")
-    score = _scores_1d(y_score, len(true))
-    fps, tps, thresholds = _binary_counts(_positive_mask(true, pos_label), score)
+    positive = _positive_mask(true, pos_label)
+    return _precision_recall_points(positive, _scores_1d(y_score, len(true)), drop_intermediate)
+
+
+def _precision_recall_points(
+    positive: np.ndarray, score: np.ndarray, drop_intermediate: bool, stacklevel: int = 3
+) -> PrecisionRecallCurve:
+    import numpy as np
+
+    fps, tps, thresholds = _binary_counts(positive, score)
     if drop_intermediate and fps.shape[0] > 2:
         keep = np.flatnonzero(np.r_[True, np.logical_or(np.diff(tps[:-1]), np.diff(tps[1:])), True])
         fps, tps, thresholds = fps[keep], tps[keep], thresholds[keep]
@@ -1155,7 +1053,7 @@ def precision_recall_curve(
         warnings.warn(
             "No positive class found in y_true, recall is set to one for all thresholds.",
             UserWarning,
-            stacklevel=2,
+            stacklevel=stacklevel,
         )
         recall = np.ones_like(tps)
     else:
@@ -1166,39 +1064,17 @@ def precision_recall_curve(
 
 
 def _binary_roc_auc(positive: np.ndarray, score: np.ndarray) -> float:
-    import numpy as np
-
     if positive.all() or not positive.any():
         warn_undefined(
             "Only one class is present in y_true. ROC AUC score is not defined in that case.",
             stacklevel=4,
         )
         return math.nan
-    fps, tps, _ = _binary_counts(positive, score)
-    if fps.shape[0] > 2:
-        keep = np.flatnonzero(np.r_[True, np.logical_or(np.diff(fps, 2), np.diff(tps, 2)), True])
-        fps, tps = fps[keep], tps[keep]
-    return auc(np.r_[0.0, fps] / fps[-1], np.r_[0.0, tps] / tps[-1])
+    return _roc_points(positive, score, True).area
 
 
 def _binary_average_precision(positive: np.ndarray, score: np.ndarray) -> float:
-    import numpy as np
-
-    fps, tps, _ = _binary_counts(positive, score)
-    predicted = tps + fps
-    precision = np.divide(tps, predicted, out=np.zeros_like(tps), where=predicted != 0)
-    if tps[-1] == 0:
-        warnings.warn(
-            "No positive class found in y_true, recall is set to one for all thresholds.",
-            UserWarning,
-            stacklevel=4,
-        )
-        recall = np.ones_like(tps)
-    else:
-        recall = tps / tps[-1]
-    precision = np.r_[precision[::-1], 1.0]
-    recall = np.r_[recall[::-1], 0.0]
-    return max(0.0, float(-np.sum(np.diff(recall) * precision[:-1])))
+    return _precision_recall_points(positive, score, False, stacklevel=5).average_precision
 
 
 def _one_vs_rest(
@@ -1299,9 +1175,8 @@ def roc_auc_score(
         if len(classes) > 2:
             raise ValueError(f"y_true has {len(classes)} labels: y_score needs a column per label")
         score = _scores_1d(y_score, len(true))
-        if len(classes) < 2:
-            return _binary_roc_auc(np.zeros(len(true), dtype=bool), score)
-        positive = np.fromiter((t == classes[1] for t in true), dtype=bool, count=len(true))
+        greater = classes[1] if len(classes) == 2 else None  # one class: no positive item
+        positive = np.fromiter((t == greater for t in true), dtype=bool, count=len(true))
         return _binary_roc_auc(positive, score)
     classes, indicator, score = _one_vs_rest(true, y_score, labels)
     if multi_class == "ovr":
@@ -1405,20 +1280,11 @@ class RocCurves:
                 linewidth=1,
                 label=f"{label} (AUC = {curve.area:.3f})",
             )
-        ax.plot(
-            self.micro.false_positive_rate,
-            self.micro.true_positive_rate,
-            linestyle="--",
-            linewidth=2,
-            label=f"micro-average (AUC = {self.micro.area:.3f})",
-        )
-        ax.plot(
-            self.macro_false_positive_rate,
-            self.macro_true_positive_rate,
-            linestyle="--",
-            linewidth=2,
-            label=f"macro-average (AUC = {self.macro_area:.3f})",
-        )
+        micro = ("micro", self.micro.false_positive_rate, self.micro.true_positive_rate)
+        macro = ("macro", self.macro_false_positive_rate, self.macro_true_positive_rate)
+        for name, fpr, tpr in (micro, macro):
+            area = f"AUC = {auc(fpr, tpr):.3f}"
+            ax.plot(fpr, tpr, linestyle="--", linewidth=2, label=f"{name}-average ({area})")
         _finish_roc_axes(ax)
         return ax
 
@@ -1433,7 +1299,6 @@ def roc_curves(
     """One-vs-rest ROC curves of every class of a multiclass problem, plus micro and macro curves.
 
     Args:
-        y_true: true labels.
         y_score: shape (n_items, n_labels), a column per label (sorted, or
             in the order of ``labels``).
         labels: the labels of the columns.

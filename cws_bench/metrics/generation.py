@@ -37,21 +37,19 @@ pycocoevalcap's scale (0 to 10; papers print it times 100).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar
+from dataclasses import asdict, dataclass
+from typing import Any, Literal, NamedTuple, TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from cws_bench.display.units import plural
-from cws_bench.metrics.classification import precision_recall_fscore_from_counts
+from cws_bench.metrics.counts import PrecisionRecallF, precision_recall_fscore_from_counts
 from cws_bench.metrics.undefined import ZeroDivision, check_zero_division
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = [
     "METRICS",
@@ -108,12 +106,11 @@ def _references(references: Sequence[Tokens]) -> list[list[str]]:
     refs = list(references)
     if not refs:
         raise ValueError("at least one reference is needed")
-    for ref in refs:
-        if isinstance(ref, str):
-            raise ValueError(
-                "references must be a list of token lists; wrap a single reference "
-                "in a list: [reference]"
-            )
+    if any(isinstance(ref, str) for ref in refs):
+        raise ValueError(
+            "references must be a list of token lists; wrap a single reference in a list: "
+            "[reference]"
+        )
     return [list(ref) for ref in refs]
 
 
@@ -128,6 +125,14 @@ def _all_ngrams(tokens: list[str], max_order: int) -> Counter[tuple[str, ...]]:
         for n in range(1, max_order + 1)
         for i in range(len(tokens) - n + 1)
     )
+
+
+def _check_lengths(predictions: Sequence[Any], references: Sequence[Any]) -> None:
+    if len(predictions) != len(references):
+        raise ValueError(
+            f"{plural(len(predictions), 'prediction')} but "
+            f"{plural(len(references), 'reference list')}"
+        )
 
 
 def _check_order(n: int, name: str = "n") -> None:
@@ -179,17 +184,17 @@ def _token_scores(
     prediction: list[str], references: list[list[str]], zero_division: ZeroDivision
 ) -> list[TokenScores]:
     counts = Counter(prediction)
-    scores = []
-    for ref in references:
-        overlap = sum((counts & Counter(ref)).values())
-        scores.append(
-            TokenScores(
-                *precision_recall_fscore_from_counts(
-                    overlap, len(prediction), len(ref), zero_division=zero_division
-                )
+    return [
+        TokenScores(
+            *precision_recall_fscore_from_counts(
+                sum((counts & Counter(ref)).values()),
+                len(prediction),
+                len(ref),
+                zero_division=zero_division,
             )
         )
-    return scores
+        for ref in references
+    ]
 
 
 def token_precision_recall_f1(
@@ -203,8 +208,6 @@ def token_precision_recall_f1(
     + len(reference))``. Ties go to the first reference.
 
     Args:
-        prediction: the predicted tokens.
-        references: one or more reference token lists.
         zero_division: the value of a metric whose denominator is zero, as in
             scikit-learn. The default 1.0 gives SQuAD 2.0's empty-answer
             rule: an empty prediction against an empty reference scores 1
@@ -279,15 +282,13 @@ def _weighted_scores(
     pred = _tokens(prediction)
     refs = _references(references)
     check_zero_division(zero_division)
-    cache: dict[str, float] = {}
 
+    @functools.cache
     def weight(token: str) -> float:
-        if token not in cache:
-            value = weights(token) if callable(weights) else weights.get(token, default_weight)
-            if not value >= 0:
-                raise ValueError(f"weights must be >= 0, got {value!r} for {token!r}")
-            cache[token] = float(value)
-        return cache[token]
+        value = weights(token) if callable(weights) else weights.get(token, default_weight)
+        if not value >= 0:
+            raise ValueError(f"weights must be >= 0, got {value!r} for {token!r}")
+        return float(value)
 
     def ratio(numerator: float, denominator: float) -> float:
         return numerator / denominator if denominator else check_zero_division(zero_division)
@@ -335,8 +336,6 @@ def weighted_token_precision(
     ref] / sum_t w(t)·c_pred(t)``.
 
     Args:
-        prediction: the predicted tokens.
-        references: one or more reference token lists.
         weights: a token's weight, as a mapping or a function; >= 0.
         default_weight: the weight of a token the mapping lacks.
         clipped: clip each token's count by the reference's (see above).
@@ -471,7 +470,6 @@ class BleuStatistics:
     """BLEU's sufficient statistics; they add up over sentences.
 
     Attributes:
-        prediction_length: tokens predicted.
         reference_length: the closest reference length (the shorter on ties).
         matches: clipped n-gram matches for n = 1..max order.
         totals: the prediction's n-grams for n = 1..max order.
@@ -496,12 +494,7 @@ class BleuStatistics:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe dict in field order."""
-        return {
-            "prediction_length": self.prediction_length,
-            "reference_length": self.reference_length,
-            "matches": list(self.matches),
-            "totals": list(self.totals),
-        }
+        return {**asdict(self), "matches": list(self.matches), "totals": list(self.totals)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -512,8 +505,6 @@ class BleuScore:
         score: BLEU in [0, 1].
         precisions: the (smoothed) n-gram precisions in [0, 1].
         brevity_penalty: ``exp(1 - r/c)`` when the prediction is shorter, else 1.
-        statistics: the summed sufficient statistics.
-        smooth_method: the smoothing method.
         smooth_value: its value (None for none and exp).
         effective_order: whether orders with no n-gram were left out.
     """
@@ -616,24 +607,11 @@ def bleu_from_statistics(
     if system < reference:
         brevity_penalty = math.exp(1 - reference / system) if system > 0 else 0.0
     precisions = [0.0] * max_order
-
-    def result(score: float) -> BleuScore:
-        return BleuScore(
-            score,
-            tuple(precisions),
-            brevity_penalty,
-            statistics,
-            smooth_method,
-            value,
-            effective_order,
-        )
-
-    # Early stop if there are no matches (sacrebleu #141).
-    if not any(correct):
-        return result(0.0)
     smooth_mteval = 1.0
     order = max_order
-    for n in range(1, max_order + 1):
+    # Early stop if there are no matches (sacrebleu #141): the loop does not run.
+    matched = any(correct)
+    for n in range(1, max_order + 1 if matched else 1):
         if smooth_method == "add-k" and n > 1:
             assert value is not None
             correct[n - 1] += value
@@ -652,9 +630,12 @@ def bleu_from_statistics(
         else:
             precisions[n - 1] = correct[n - 1] / total[n - 1]
     used = precisions[:order]
-    if any(p == 0.0 for p in used):
-        return result(0.0)
-    return result(brevity_penalty * math.exp(sum(math.log(p) for p in used) / order))
+    score = 0.0
+    if matched and all(p != 0.0 for p in used):
+        score = brevity_penalty * math.exp(sum(math.log(p) for p in used) / order)
+    return BleuScore(
+        score, tuple(precisions), brevity_penalty, statistics, smooth_method, value, effective_order
+    )
 
 
 def sentence_bleu(
@@ -694,11 +675,9 @@ def corpus_bleu(
     """Corpus BLEU: the statistics of every sentence summed, then one formula.
 
     Args:
-        predictions: one token list per item.
         references: per item, its reference token lists (``references[i]``
             belongs to ``predictions[i]``; sacrebleu's reference *streams*
             are the transpose).
-        max_order: the largest n-gram order.
         smooth_method: ``none``, ``floor``, ``add-k`` or ``exp`` (sacrebleu's default).
         smooth_value: the value for ``floor`` (0.1) or ``add-k`` (1).
         effective_order: leave out orders with no n-gram.
@@ -714,21 +693,11 @@ def corpus_bleu(
         >>> corpus_bleu(preds, refs, max_order=2).score
         1.0
     """
-    if isinstance(predictions, str) or len(predictions) != len(references):
-        raise ValueError(
-            f"{plural(len(predictions), 'prediction')} but "
-            f"{plural(len(references), 'reference list')}"
-        )
+    _check_lengths(predictions, references)
     _check_smoothing(smooth_method, smooth_value)
-    sums = [0] * (2 + 2 * max_order)
-    for prediction, refs in zip(predictions, references):
-        stats = bleu_statistics(prediction, refs, max_order=max_order)
-        for i, value in enumerate(
-            (stats.prediction_length, stats.reference_length, *stats.matches, *stats.totals)
-        ):
-            sums[i] += value
-    total = BleuStatistics(
-        sums[0], sums[1], tuple(sums[2 : 2 + max_order]), tuple(sums[2 + max_order :])
+    total = sum(
+        (bleu_statistics(p, refs, max_order=max_order) for p, refs in zip(predictions, references)),
+        BleuStatistics(matches=(0,) * max_order, totals=(0,) * max_order),
     )
     return bleu_from_statistics(
         total,
@@ -742,16 +711,10 @@ def corpus_bleu(
 # ROUGE
 
 
-class RougeScore(NamedTuple):
+class RougeScore(PrecisionRecallF):
     """ROUGE precision, recall and F-beta against the best reference."""
 
-    precision: float
-    recall: float
-    fscore: float
-
-    def to_dict(self) -> dict[str, float]:
-        """The three scores by name."""
-        return self._asdict()
+    __slots__ = ()
 
 
 MultiReference = Literal["best", "pooled"]
@@ -765,13 +728,8 @@ def _rouge(
 ) -> RougeScore:
     if multi_reference == "pooled":
         # Lin (2004) eq. 1: matches and reference n-grams summed over the references
-        overlaps = [
-            (
-                sum(o for o, _, _ in overlaps),
-                sum(p for _, p, _ in overlaps),
-                sum(a for _, _, a in overlaps),
-            )
-        ]
+        matches, predicted, actual = map(sum, zip(*overlaps))
+        overlaps = [(matches, predicted, actual)]
     elif multi_reference != "best":
         raise ValueError(f'multi_reference must be "best" or "pooled", got {multi_reference!r}')
     scores = [
@@ -830,12 +788,16 @@ def rouge_n(
     """
     _check_order(n)
     pred = _ngrams(_tokens(prediction), n)
+    refs = [_ngrams(ref, n) for ref in _references(references)]
+    return _rouge(_clipped_overlaps(pred, refs), beta, zero_division, multi_reference)
+
+
+def _clipped_overlaps(
+    pred: Counter[tuple[str, ...]], refs: list[Counter[tuple[str, ...]]]
+) -> list[tuple[int, int, int]]:
+    """(clipped matches, predicted, reference) counts against each reference."""
     predicted = sum(pred.values())
-    overlaps = []
-    for ref in _references(references):
-        ref_ngrams = _ngrams(ref, n)
-        overlaps.append((sum((pred & ref_ngrams).values()), predicted, sum(ref_ngrams.values())))
-    return _rouge(overlaps, beta, zero_division, multi_reference)
+    return [(sum((pred & ref).values()), predicted, sum(ref.values())) for ref in refs]
 
 
 def _lcs_length(a: list[str], b: list[str]) -> int:
@@ -984,21 +946,17 @@ def _rouge_skip(
     zero_division: ZeroDivision,
 ) -> RougeScore:
     _check_gap(max_gap)
-    pred = _tokens(prediction)
-    pred_grams = _skip_bigrams(pred, max_gap)
-    if unigrams:
-        # ROUGE-1.5.5 (-u) adds every unigram but the last token's
-        pred_grams.update(_ngrams(pred[:-1], 1))
-    predicted = sum(pred_grams.values())
-    overlaps = []
-    for ref in _references(references):
-        ref_grams = _skip_bigrams(ref, max_gap)
+
+    def grams(tokens: list[str]) -> Counter[tuple[str, ...]]:
+        counted = _skip_bigrams(tokens, max_gap)
         if unigrams:
-            ref_grams.update(_ngrams(ref[:-1], 1))
-        overlaps.append(
-            (sum((pred_grams & ref_grams).values()), predicted, sum(ref_grams.values()))
-        )
-    return _rouge(overlaps, beta, zero_division, multi_reference)
+            # ROUGE-1.5.5 (-u) adds every unigram but the last token's
+            counted.update(_ngrams(tokens[:-1], 1))
+        return counted
+
+    pred = grams(_tokens(prediction))
+    refs = [grams(ref) for ref in _references(references)]
+    return _rouge(_clipped_overlaps(pred, refs), beta, zero_division, multi_reference)
 
 
 def rouge_s(
@@ -1170,11 +1128,7 @@ def cider_d(
         >>> [round(s, 4) for s in scores]
         [5.0, 1.25]
     """
-    if len(predictions) != len(references):
-        raise ValueError(
-            f"{plural(len(predictions), 'prediction')} but "
-            f"{plural(len(references), 'reference list')}"
-        )
+    _check_lengths(predictions, references)
     preds = [_all_ngrams(_tokens(p), CIDER_ORDER) for p in predictions]
     refs = [[_all_ngrams(ref, CIDER_ORDER) for ref in _references(r)] for r in references]
     document_frequency: Counter[tuple[str, ...]] = Counter()
@@ -1365,60 +1319,43 @@ def generation_scores_from_tokens(
     chosen = _check_metrics(metrics)
     if "weighted" in chosen and weights is None:
         raise ValueError("the weighted token scores need weights (token -> weight)")
-    if len(predictions) != len(references):
-        raise ValueError(
-            f"{plural(len(predictions), 'prediction')} but "
-            f"{plural(len(references), 'reference list')}"
-        )
+    _check_lengths(predictions, references)
     preds = [_tokens(p) for p in predictions]
     refs = [_references(r) for r in references]
-    fields: dict[str, Any] = {}
-    if "em" in chosen:
-        fields["exact_match"] = _mean([exact_match(p, r) for p, r in zip(preds, refs)])
-    if "f1" in chosen:
-        scores = [token_precision_recall_f1(p, r) for p, r in zip(preds, refs)]
-        fields["precision"] = _mean([s.precision for s in scores])
-        fields["recall"] = _mean([s.recall for s in scores])
-        fields["f1"] = _mean([s.f1 for s in scores])
-    if "bleu" in chosen:
-        bleu = corpus_bleu(preds, refs)
-        fields["bleu"] = bleu.score
-        fields["bleu_details"] = bleu
     pool = multi_reference
-    pairs = list(zip(preds, refs))
-    if "rouge" in chosen:
-        fields["rouge1"] = _mean(
-            [rouge_n(p, r, n=1, multi_reference=pool).fscore for p, r in pairs]
-        )
-        fields["rouge2"] = _mean(
-            [rouge_n(p, r, n=2, multi_reference=pool).fscore for p, r in pairs]
-        )
-        fields["rougeL"] = _mean([rouge_l(p, r).fscore for p, r in pairs])
-    if "rouge-w" in chosen:
-        fields["rougeW"] = _mean([rouge_w(p, r).fscore for p, r in pairs])
-    if "rouge-s" in chosen:
-        fields["rougeS"] = _mean([rouge_s(p, r, multi_reference=pool).fscore for p, r in pairs])
-    if "rouge-su" in chosen:
-        fields["rougeSU"] = _mean([rouge_su(p, r, multi_reference=pool).fscore for p, r in pairs])
-    if "rouge-lsum" in chosen:
-        fields["rougeLsum"] = _mean(
-            [
-                rouge_lsum(split_sentences(p), [split_sentences(x) for x in r]).fscore
-                for p, r in pairs
-            ]
-        )
-    if "weighted" in chosen:
-        assert weights is not None
-        options: dict[str, Any] = {"weights": weights, "clipped": clipped}
-        fields["weighted_precision"] = _mean(
-            [weighted_token_precision(p, r, **options) for p, r in pairs]
-        )
-        fields["weighted_recall"] = _mean(
-            [weighted_token_recall(p, r, **options) for p, r in pairs]
-        )
-        fields["weighted_f1"] = _mean([weighted_token_f1(p, r, **options) for p, r in pairs])
-    if "cider" in chosen:
-        fields["cider"] = _mean(cider_d(preds, refs))
+    options: dict[str, Any] = {"weights": weights, "clipped": clipped}
+    # per item, the values of the group's fields (METRICS), averaged over the items
+    per_item: dict[str, Callable[[list[str], list[list[str]]], Sequence[float]]] = {
+        "em": lambda p, r: (exact_match(p, r),),
+        "f1": token_precision_recall_f1,
+        "rouge": lambda p, r: (
+            rouge_n(p, r, n=1, multi_reference=pool).fscore,
+            rouge_n(p, r, n=2, multi_reference=pool).fscore,
+            rouge_l(p, r).fscore,
+        ),
+        "rouge-w": lambda p, r: (rouge_w(p, r).fscore,),
+        "rouge-s": lambda p, r: (rouge_s(p, r, multi_reference=pool).fscore,),
+        "rouge-su": lambda p, r: (rouge_su(p, r, multi_reference=pool).fscore,),
+        "rouge-lsum": lambda p, r: (
+            rouge_lsum(split_sentences(p), [split_sentences(x) for x in r]).fscore,
+        ),
+        "weighted": lambda p, r: (
+            weighted_token_precision(p, r, **options),
+            weighted_token_recall(p, r, **options),
+            weighted_token_f1(p, r, **options),
+        ),
+    }
+    fields: dict[str, Any] = {}
+    for group in chosen:
+        if group == "bleu":
+            bleu = corpus_bleu(preds, refs)
+            fields.update(bleu=bleu.score, bleu_details=bleu)
+        elif group == "cider":
+            fields["cider"] = _mean(cider_d(preds, refs))
+        else:
+            rows = [per_item[group](p, r) for p, r in zip(preds, refs)]
+            for i, name in enumerate(METRICS[group]):
+                fields[name] = _mean([row[i] for row in rows])
     return GenerationScores(
         tokenizer=tokenizer,
         items=len(preds),

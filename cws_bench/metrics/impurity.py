@@ -22,8 +22,8 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter, defaultdict
-from collections.abc import Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from cws_bench.display.formats import Renderable
@@ -109,11 +109,15 @@ def entropy(target: Iterable[Hashable], *, base: float = 2.0) -> float:
     return entropy_from_counts(Counter(y).values(), base=base)
 
 
-def _branches(x: list[Hashable], y: list[Hashable]) -> dict[Hashable, Counter[Hashable]]:
+def _within_branches(
+    x: list[Hashable], y: list[Hashable], impurity: Callable[[Iterable[int]], float]
+) -> float:
+    """``sum_v p(v) impurity(y | x = v)`` over the feature's values ``v``."""
     branches: dict[Hashable, Counter[Hashable]] = defaultdict(Counter)
     for value, label in zip(x, y):
         branches[value][label] += 1
-    return branches
+    n = len(y)
+    return math.fsum(sum(c.values()) / n * impurity(c.values()) for c in branches.values())
 
 
 def conditional_entropy(
@@ -127,11 +131,7 @@ def conditional_entropy(
     """
     x, y = _pair(feature, target)
     _check_base(base)
-    n = len(y)
-    return math.fsum(
-        sum(counts.values()) / n * entropy_from_counts(counts.values(), base=base)
-        for counts in _branches(x, y).values()
-    )
+    return _within_branches(x, y, lambda counts: entropy_from_counts(counts, base=base))
 
 
 def information_gain(
@@ -214,11 +214,7 @@ def gini_gain(feature: Iterable[Hashable], target: Iterable[Hashable]) -> float:
         0.125
     """
     x, y = _pair(feature, target)
-    n = len(y)
-    weighted = math.fsum(
-        sum(counts.values()) / n * _gini(counts.values()) for counts in _branches(x, y).values()
-    )
-    return max(gini_impurity(y) - weighted, 0.0)
+    return max(gini_impurity(y) - _within_branches(x, y, _gini), 0.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,7 +222,6 @@ class FeatureSplit:
     """Every criterion for splitting on one feature.
 
     Attributes:
-        feature: the column name.
         values: how many distinct values (branches) it has.
         conditional_entropy: ``H(target | feature)``.
         information_gain: ID3's criterion.
@@ -253,10 +248,6 @@ class SplitCriteria(Renderable):
     """The split criteria of every feature of a table, for one target column.
 
     Attributes:
-        target: the target column's name.
-        items: the number of rows.
-        entropy: the target's entropy.
-        gini_impurity: the target's Gini impurity.
         features: one FeatureSplit per feature, in table order.
         base: the logarithm base of the entropies.
     """
@@ -285,14 +276,8 @@ class SplitCriteria(Renderable):
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe dict: the target's figures and one dict per feature."""
-        return {
-            "target": self.target,
-            "items": self.items,
-            "entropy": self.entropy,
-            "gini_impurity": self.gini_impurity,
-            "base": self.base,
-            "features": [f.to_dict() for f in self.features],
-        }
+        data = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "features"}
+        return {**data, "features": [f.to_dict() for f in self.features]}
 
     def to_frame(self) -> pd.DataFrame:
         """One row per feature, one column per criterion."""

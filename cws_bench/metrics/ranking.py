@@ -135,11 +135,8 @@ def _ranked(ranking: Ranking) -> list[str]:
         return rank_documents(ranking)
     documents = list(ranking)
     if len(set(documents)) != len(documents):
-        seen: set[str] = set()
-        for doc in documents:
-            if doc in seen:
-                raise ValueError(f"document {doc!r} is ranked twice")
-            seen.add(doc)
+        twice = next(doc for i, doc in enumerate(documents) if doc in documents[:i])
+        raise ValueError(f"document {twice!r} is ranked twice")
     return documents
 
 
@@ -414,12 +411,10 @@ class RankingReport(Renderable):
     text and Markdown print fractions, :mod:`cws_bench.display.units`).
 
     Attributes:
-        metrics: the metric names, in order.
         means: metric -> mean over the evaluated queries.
         per_query: query -> metric -> score, queries in qrels order.
         missing_queries: queries of the qrels with no ranking (scored as empty rankings).
         unjudged_queries: queries of the run with no judgements (left out).
-        relevance_level: the lowest relevant grade.
     """
 
     FORMATS: ClassVar[tuple[str, ...]] = ("text", "json", "csv", "markdown")
@@ -479,29 +474,20 @@ class RankingReport(Renderable):
 
     def to_csv(self, *, per_query: bool = False) -> str:
         """A ``mean`` row (and one row per query) of raw values, one column per metric."""
-        rows: list[list[Any]] = [["mean", *(self.means[name] for name in self.metrics)]]
-        if per_query:
-            rows += [
-                [query, *(values[name] for name in self.metrics)]
-                for query, values in self.per_query.items()
-            ]
-        return csv_table(["query", *self.metrics], rows)
+        return csv_table(["query", *self.metrics], self._rows(per_query, lambda _, value: value))
 
-    def _value_rows(self, per_query: bool, unit: Units) -> list[list[str]]:
-        rows = [["mean", *(_shown(n, self.means[n], unit) for n in self.metrics)]]
-        if per_query:
-            rows += [
-                [query, *(_shown(n, s[n], unit) for n in self.metrics)]
-                for query, s in self.per_query.items()
-            ]
-        return rows
+    def _rows(self, per_query: bool, cell: Callable[[str, float], Any]) -> list[list[Any]]:
+        """The ``mean`` row (and one row per query): the name, then ``cell`` of each metric."""
+        queries = [("mean", self.means), *(self.per_query.items() if per_query else ())]
+        return [[query, *(cell(n, s[n]) for n in self.metrics)] for query, s in queries]
 
     def to_markdown(
         self, *, per_query: bool = False, scale: str | None = None, digits: int | None = None
     ) -> str:
         """A Markdown table of the means (and every query); fractions in % unless ``scale``."""
         unit = units(scale, digits)
-        return markdown_table(["query", *self.metrics], self._value_rows(per_query, unit))
+        rows = self._rows(per_query, lambda name, value: _shown(name, value, unit))
+        return markdown_table(["query", *self.metrics], rows)
 
     def to_text(
         self,
@@ -524,7 +510,8 @@ class RankingReport(Renderable):
         ]
         if per_query:
             lines.append("")
-            lines.append(text_table(["query", *self.metrics], self._value_rows(True, unit)[1:]))
+            rows = self._rows(True, lambda name, value: _shown(name, value, unit))[1:]
+            lines.append(text_table(["query", *self.metrics], rows))
         return "\n".join(lines)
 
 

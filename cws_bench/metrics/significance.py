@@ -204,11 +204,15 @@ def _bootstrap_sums(counts: np.ndarray, n_resamples: int, rng: np.random.Generat
     sums = np.empty((n_resamples, counts.shape[1]))
     for start in range(0, n_resamples, chunk):
         size = min(chunk, n_resamples - start)
-        indices = rng.integers(0, n, (size, n))
-        indices += (np.arange(size) * n)[:, None]  # row b counts into cells b·n .. b·n + n - 1
-        times = np.bincount(indices.ravel(), minlength=size * n).reshape(size, n)
-        sums[start : start + size] = times.astype(np.float64) @ counts
+        sums[start : start + size] = _times_drawn(rng, n, size).astype(np.float64) @ counts
     return sums
+
+
+def _times_drawn(rng: np.random.Generator, n: int, size: int) -> np.ndarray:
+    """How often each of ``n`` items is drawn in each row of ``rng.integers(0, n, (size, n))``."""
+    indices = rng.integers(0, n, (size, n))
+    indices += (np.arange(size) * n)[:, None]  # row b counts into cells b·n .. b·n + n - 1
+    return np.bincount(indices.ravel(), minlength=size * n).reshape(size, n)
 
 
 def _tail_count(null: np.ndarray, observed: float, alternative: Alternative) -> int:
@@ -232,14 +236,9 @@ class BootstrapInterval:
 
     Attributes:
         estimate: the statistic of the summed counts of all items.
-        low: the lower bound.
-        high: the upper bound.
-        confidence: the confidence level, e.g. 0.95.
         method: ``percentile``, ``basic`` or ``bca``.
-        n_resamples: the number of bootstrap resamples.
         seed: the seed of the resampling (None: unseeded).
         standard_error: the standard deviation of the bootstrap statistics.
-        items: the number of items resampled.
     """
 
     estimate: float
@@ -309,10 +308,6 @@ def bootstrap_confidence_interval(
     Args:
         counts: shape (n_items, n_counts), one row of additive counts per item.
         statistic: summed counts (n_resamples, n_counts) -> (n_resamples,).
-        n_resamples: the number of resamples.
-        confidence: the confidence level.
-        method: ``percentile`` (the default), ``basic`` or ``bca``.
-        seed: the seed of ``numpy.random.default_rng``.
 
     Raises:
         ValueError: counts of the wrong shape, no item, a statistic of the
@@ -327,7 +322,7 @@ def bootstrap_confidence_interval(
     _check_options(n_resamples, confidence)
     _check_method(method)
     array = _counts(counts)
-    return SharedResamples._drawn([array], n_resamples, seed).interval(
+    return SharedResamples([array], n_resamples=n_resamples, seed=seed).interval(
         0, statistic, confidence=confidence, method=method
     )
 
@@ -350,7 +345,6 @@ class PairedTestResult:
         alternative: ``two-sided``, ``greater`` (A better) or ``less``.
         n_resamples: the number of resamples or shuffles.
         seed: the seed (None: unseeded).
-        items: the number of items.
         low: the lower bound of the difference's percentile interval (bootstrap only).
         high: the upper bound (bootstrap only).
         confidence: the interval's confidence level (bootstrap only).
@@ -424,10 +418,8 @@ def paired_bootstrap_test(
         counts_a: shape (n_items, n_counts), system A's counts per item.
         counts_b: the same shape, system B's counts on the same items.
         statistic: summed counts (n_resamples, n_counts) -> (n_resamples,).
-        n_resamples: the number of resamples.
         confidence: the level of the difference's interval.
         alternative: ``two-sided``, ``greater`` (A better) or ``less``.
-        seed: the seed of ``numpy.random.default_rng``.
 
     Raises:
         ValueError: the two count arrays differ in shape, or a bad option.
@@ -441,7 +433,7 @@ def paired_bootstrap_test(
     """
     _check_options(n_resamples, confidence)
     a, b = _paired(counts_a, counts_b)
-    return SharedResamples._drawn([a, b], n_resamples, seed).paired_test(
+    return SharedResamples([a, b], n_resamples=n_resamples, seed=seed).paired_test(
         0, 1, statistic, confidence=confidence, alternative=alternative
     )
 
@@ -475,9 +467,7 @@ def approximate_randomization_test(
         counts_a: shape (n_items, n_counts), system A's counts per item.
         counts_b: the same shape, system B's counts on the same items.
         statistic: summed counts (n_resamples, n_counts) -> (n_resamples,).
-        n_resamples: the number of shuffles.
         alternative: ``two-sided``, ``greater`` (A better) or ``less``.
-        seed: the seed of ``numpy.random.default_rng``.
         exact: the exact randomization test instead: every one of the ``2^n``
             ways to swap the items once (n at most 20; ``n_resamples`` and
             ``seed`` unused), ``p = #{|δ_r| >= |δ|} / 2^n`` (the observed
@@ -604,14 +594,10 @@ def seed_bootstrap_test(
         np.hstack(arrays["a"] + arrays["b"]), n_resamples, np.random.default_rng(seed)
     ).reshape(n_resamples, k_a + k_b, width)
     picker = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
-
-    def times(k: int) -> np.ndarray:  # (n_resamples, k): how often each seed was drawn
-        drawn = picker.integers(0, k, (n_resamples, k))
-        drawn += (np.arange(n_resamples) * k)[:, None]
-        return np.bincount(drawn.ravel(), minlength=n_resamples * k).reshape(n_resamples, k)
-
-    resampled_a = np.einsum("rk,rkc->rc", times(k_a).astype(np.float64), sums[:, :k_a])
-    resampled_b = np.einsum("rk,rkc->rc", times(k_b).astype(np.float64), sums[:, k_a:])
+    times_a = _times_drawn(picker, k_a, n_resamples).astype(np.float64)
+    times_b = _times_drawn(picker, k_b, n_resamples).astype(np.float64)
+    resampled_a = np.einsum("rk,rkc->rc", times_a, sums[:, :k_a])
+    resampled_b = np.einsum("rk,rkc->rc", times_b, sums[:, k_a:])
     return _bootstrap_result(
         "two-level bootstrap",
         float(_apply(statistic, np.sum(arrays["a"], axis=(0, 1))[None, :])[0]),
@@ -694,8 +680,6 @@ class SharedResamples:
     Args:
         systems: one array of counts per system, each of shape (n_items, n_counts_i),
             the same items (rows) in the same order.
-        n_resamples: the number of resamples.
-        seed: the seed of ``numpy.random.default_rng``.
 
     Raises:
         ValueError: no system, counts of the wrong shape, systems with
@@ -728,18 +712,6 @@ class SharedResamples:
                     f"systems[{i}] has {plural(array.shape[0], 'item')} but systems[0] has "
                     f"{arrays[0].shape[0]}: shared resamples need the same items"
                 )
-        self._draw(arrays, n_resamples, seed)
-
-    @classmethod
-    def _drawn(
-        cls, arrays: list[np.ndarray], n_resamples: int, seed: int | None
-    ) -> SharedResamples:
-        """From counts already checked (the one- and two-system functions)."""
-        shared = cls.__new__(cls)
-        shared._draw(arrays, n_resamples, seed)
-        return shared
-
-    def _draw(self, arrays: list[np.ndarray], n_resamples: int, seed: int | None) -> None:
         self.counts = arrays
         self.n_resamples = n_resamples
         self.seed = seed
@@ -800,7 +772,7 @@ class SharedResamples:
             method=method,
             n_resamples=n_resamples,
             seed=self.seed,
-            standard_error=float(np.std(replicates, ddof=1)) if n_resamples > 1 else math.nan,
+            standard_error=_spread(replicates),
             items=array.shape[0],
         )
 

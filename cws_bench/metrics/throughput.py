@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
 import numpy as np
@@ -93,10 +93,6 @@ class LatencySummary:
 
     Attributes:
         count: how many requests it is computed over.
-        mean: the mean.
-        p50: the median.
-        p90: the 90th percentile.
-        p99: the 99th percentile.
     """
 
     count: int
@@ -107,13 +103,7 @@ class LatencySummary:
 
     def to_dict(self) -> dict[str, Any]:
         """``mean``, ``p50``, ``p90``, ``p99``, then ``count``."""
-        return {
-            "mean": self.mean,
-            "p50": self.p50,
-            "p90": self.p90,
-            "p99": self.p99,
-            "count": self.count,
-        }
+        return {**{name: getattr(self, name) for name in STATISTICS}, "count": self.count}
 
 
 def latency_summary(values: ArrayLike) -> LatencySummary | None:
@@ -145,8 +135,6 @@ class ServingMetrics(Renderable):
         e2e_latency: end-to-end latency.
         requests: the requests counted.
         duration: the wall span ``T`` in seconds.
-        input_tokens: total input tokens.
-        output_tokens: total output tokens.
         skipped: bad requests left out, by reason (only with ``skip_bad``).
     """
 
@@ -169,24 +157,10 @@ class ServingMetrics(Renderable):
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe: the three throughputs, the three latencies, then the totals."""
-        return {
-            "generation_throughput": self.generation_throughput,
-            "prompt_throughput": self.prompt_throughput,
-            "request_throughput": self.request_throughput,
-            **{
-                name: None if summary is None else summary.to_dict()
-                for name, summary in (
-                    ("ttft", self.ttft),
-                    ("tpot", self.tpot),
-                    ("e2e_latency", self.e2e_latency),
-                )
-            },
-            "requests": self.requests,
-            "duration": self.duration,
-            "input_tokens": self.input_tokens,
-            "output_tokens": self.output_tokens,
-            "skipped": dict(self.skipped),
-        }
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        for name, _ in LATENCIES:
+            data[name] = None if data[name] is None else data[name].to_dict()
+        return {**data, "skipped": dict(self.skipped)}
 
     def __str__(self) -> str:
         """The command line's table."""
@@ -233,11 +207,11 @@ class ServingMetrics(Renderable):
     def to_csv(self) -> str:
         """Rows of (metric, statistic, value): the throughputs, then each latency's statistics."""
         rows: list[list[Any]] = [[name, "value", getattr(self, name)] for name, _, _ in THROUGHPUTS]
-        for name, _ in LATENCIES:
-            summary = getattr(self, name)
-            for statistic in STATISTICS:
-                value = None if summary is None else getattr(summary, statistic)
-                rows.append([name, statistic, value])
+        rows += [  # a latency without summary (None) has None for each statistic
+            [name, statistic, getattr(getattr(self, name), statistic, None)]
+            for name, _ in LATENCIES
+            for statistic in STATISTICS
+        ]
         return csv_table(["metric", "statistic", "value"], rows)
 
     def _table_rows(self) -> tuple[list[list[str]], list[list[str]]]:
@@ -323,27 +297,17 @@ def bad_requests(
         >>> bad_requests([0, 0], [1, 2], [2, 1], [5, 5], [3, 3])
         [None, 'end is before first_token']
     """
-    arrays = _arrays(start, first_token, end, input_tokens, output_tokens)
-    reasons: list[str | None] = [None] * arrays[0].size
-    with np.errstate(invalid="ignore"):
-        for reason, test in _CHECKS:
-            for index in np.flatnonzero(test(arrays)):
-                if reasons[index] is None:
-                    reasons[index] = reason
-    return reasons
+    which = _first_reasons(_arrays(start, first_token, end, input_tokens, output_tokens))
+    return [None if i < 0 else _CHECKS[i][0] for i in which.tolist()]
 
 
-def _classify(arrays: tuple[np.ndarray, ...]) -> tuple[np.ndarray, list[tuple[str, int, int]]]:
-    """A mask of the bad requests and, per reason, its first index and count (vectorised)."""
-    bad = np.zeros(arrays[0].size, dtype=bool)
-    found = []
+def _first_reasons(arrays: tuple[np.ndarray, ...]) -> np.ndarray:
+    """Per request, the position in ``_CHECKS`` of the first reason that applies; -1 for none."""
+    which = np.full(arrays[0].size, -1)
     with np.errstate(invalid="ignore"):
-        for reason, test in _CHECKS:
-            hits = test(arrays) & ~bad
-            if hits.any():
-                found.append((reason, int(np.argmax(hits)), int(hits.sum())))
-                bad |= hits
-    return bad, found
+        for i, (_, test) in enumerate(_CHECKS):
+            which[(which < 0) & test(arrays)] = i
+    return which
 
 
 class BadRequestError(ValueError):
@@ -390,14 +354,15 @@ def serving_metrics(
         (0.5, 0.5, 2.25)
     """
     arrays = _arrays(start, first_token, end, input_tokens, output_tokens)
-    bad, found = _classify(arrays)
-    skipped = {reason: count for reason, _, count in found}
-    if found:
+    which = _first_reasons(arrays)
+    bad = which >= 0
+    counted = zip(*np.unique(which[bad], return_counts=True))
+    skipped = {_CHECKS[i][0]: int(count) for i, count in counted}
+    if bad.any():
         if not skip_bad:
-            index, reason = min((index, reason) for reason, index, _ in found)
-            raise BadRequestError(index, reason, int(bad.sum()))
-        keep = ~bad
-        arrays = tuple(a[keep] for a in arrays)
+            index = int(np.argmax(bad))
+            raise BadRequestError(index, _CHECKS[which[index]][0], int(bad.sum()))
+        arrays = tuple(a[~bad] for a in arrays)
     t0, t1, t2, n_in, n_out = arrays
     if t0.size == 0:
         raise ValueError("no usable request to summarise")

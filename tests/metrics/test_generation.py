@@ -261,6 +261,9 @@ def test_bleu_worked_values():
         corpus_bleu([["a"]], [[["a"]]], smooth_method="add-one")
     with pytest.raises(ValueError, match="2 predictions but 1"):
         corpus_bleu([["a"], ["b"]], [[["a"]]])
+    # predictions given as one string: the message says to tokenize, not "3 predictions but 3"
+    with pytest.raises(ValueError, match="list of tokens, not a string"):
+        corpus_bleu("猫吃鱼", [[["猫"]]] * 3)
 
 
 # ---------------------------------------------------------------------------

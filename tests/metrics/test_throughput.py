@@ -142,6 +142,11 @@ def test_no_request_with_two_tokens_has_no_tpot():
     m = serving_metrics([0, 0], [1, 1], [1, 2], [1, 1], [1, 0])
     assert m.tpot is None
     assert m.to_dict()["tpot"] is None
+    rows = m.render("csv").splitlines()
+    assert [r for r in rows if r.startswith("tpot,")] == [
+        f"tpot,{s}," for s in ("mean", "p50", "p90", "p99")
+    ]
+    assert "ttft,p50,1.0" in rows
 
 
 def test_bad_requests_are_named_or_counted():
