@@ -64,8 +64,6 @@ __all__ = [
     "compare",
 ]
 
-INTERVAL_METRICS = ("precision", "recall", "f1")
-
 System = PathLike | Iterable[Sequence[str]]
 
 
@@ -266,8 +264,7 @@ class ComparisonReport(Renderable):
             for key, heading in self._columns():
                 line.append(unit.score(scores[key]))
                 if heading == "F1" and self.has_intervals:
-                    ci = row.intervals.get("f1")
-                    line.append(f"[{unit.score(ci.low)}, {unit.score(ci.high)}]" if ci else "--")
+                    line.append(_f1_interval(row, unit))
             line.append(" ".join(row.beats) or "--")
             cells.append(line)
         return headings, cells
@@ -396,6 +393,7 @@ class ComparisonReport(Renderable):
         unless ``scale``) and the OOV rate in the caption, the signature under it."""
         from cws_bench.reports.latex import (
             beaten_superscript,
+            escape_latex,
             interval_header,
             latex_score_columns,
             tabular,
@@ -404,42 +402,35 @@ class ComparisonReport(Renderable):
 
         unit = units(scale, digits)
         columns = latex_score_columns(self.has_dictionary)
-        best: dict[str, float] = {}
-        for key, _ in columns:
-            present = [row.result.to_dict()[key] for row in self.rows]
-            values = [v for v in present if v is not None]
-            if values:
-                best[key] = max(values)
+        scores = [row.result.to_dict() for row in self.rows]
+        best = {
+            key: max((s[key] for s in scores if s[key] is not None), default=None)
+            for key, _ in columns
+        }
         headings = ["", "System"]
         for key, heading in columns:
             headings.append(heading)
             if key == "f1" and self.has_intervals:
                 headings.append(interval_header(f"{self.confidence:.0%}"))
         body = []
-        for row in self.rows:
-            scores = row.result.to_dict()
-            cells = [row.letter, _latex_escape(row.name)]
+        for row, row_scores in zip(self.rows, scores):
+            cells = [row.letter, escape_latex(row.name)]
             for key, _ in columns:
-                value = scores[key]
+                value = row_scores[key]
                 cell = unit.score(value, missing="--")
-                if value is not None and best.get(key) == value:
+                if value is not None and best[key] == value:
                     cell = f"\\textbf{{{cell}}}"
                 if key == "f1":
                     cell += beaten_superscript(row.beats)
-                    cells.append(cell)
-                    if self.has_intervals:
-                        ci = row.intervals.get("f1")
-                        cells.append(
-                            f"[{unit.score(ci.low)}, {unit.score(ci.high)}]" if ci else "--"
-                        )
-                else:
-                    cells.append(cell)
+                cells.append(cell)
+                if key == "f1" and self.has_intervals:
+                    cells.append(_f1_interval(row, unit))
             body.append(" & ".join(cells))
         caption = (
-            f"Word segmentation against {_latex_escape(self.gold)}: word recall, precision "
+            f"Word segmentation against {escape_latex(self.gold)}: word recall, precision "
             f"and F1 ({unit_word(unit.scale)}, "
             # the table shows the F1 intervals only (not the paired tests' differences)
-            f"{_latex_escape(self.settings(intervals=self.has_intervals))})"
+            f"{escape_latex(self.settings(intervals=self.has_intervals))})"
         )
         oov_rate = next(
             (r.result.to_dict()["oov_rate"] for r in self.rows if self.has_dictionary), None
@@ -456,41 +447,27 @@ class ComparisonReport(Renderable):
                 "bootstrap test."
             )
         # under the table, as sacrebleu prints its signature under a score
-        after = [f"Signature: \\texttt{{{_latex_escape(self.signature)}}}"] if self.rows else []
+        after = [f"Signature: \\texttt{{{escape_latex(self.signature)}}}"] if self.rows else []
         lines = tabular("ll" + "r" * (len(headings) - 2), headings, body, caption, after=after)
         return "\n".join(lines)
+
+
+def _f1_interval(row: SystemRow, unit: Units) -> str:
+    ci = row.intervals.get("f1")
+    return f"[{unit.score(ci.low)}, {unit.score(ci.high)}]" if ci else "--"
 
 
 REPORT_FORMATS = ComparisonReport.FORMATS
 """The formats :meth:`ComparisonReport.render` writes."""
 
 
-def _latex_escape(text: str) -> str:
-    """Escape LaTeX's special characters (:func:`cws_bench.reports.latex.escape_latex`).
-
-    >>> _latex_escape("out_1.txt: 50% & more")
-    'out\\\\_1.txt: 50\\\\% \\\\& more'
-    """
-    from cws_bench.reports.latex import escape_latex
-
-    return escape_latex(text)
-
-
-def _sentence_counts(result: ScoreResult, own: list[tuple[int, int, int]] | None = None) -> Any:
-    """Per-sentence rows (cws_bench.scoring.per_sentence), as the bake-off resamples them:
-    the method's own rows when it has some (:func:`_method_rows`), else the interval ones."""
+def sentence_array(rows: Sequence[Sequence[int]]) -> Any:
+    """Per-sentence rows (:mod:`cws_bench.scoring.per_sentence`), the array resampled."""
     import numpy as np
 
-    from cws_bench.scoring.per_sentence import COLUMNS, sentence_rows
+    from cws_bench.scoring.per_sentence import COLUMNS
 
-    rows = own if own is not None else sentence_rows(result)
     return np.asarray(rows, dtype=np.int64).reshape(-1, len(COLUMNS))
-
-
-def _letters(count: int) -> list[str]:
-    from cws_bench.reports.tables import letters
-
-    return letters(count)
 
 
 def compare(
@@ -663,8 +640,12 @@ def _statistics(
 ) -> tuple[dict[str, dict[str, Interval]], list[Comparison]]:
     """Each system's bootstrap intervals (with ``confidence``) and the paired tests of
     ``pairs``, corrected as one family, from the per-sentence counts."""
+    from cws_bench.scoring.per_sentence import sentence_rows
+
+    # the method's own rows when it has some (:func:`_method_rows`), else the interval ones
     counts = {
-        name: _sentence_counts(result, own_rows.get(name)) for name, result in results.items()
+        name: sentence_array(own_rows[name] if name in own_rows else sentence_rows(result))
+        for name, result in results.items()
     }
     intervals, comparisons = bootstrap_statistics(
         gold_name,
@@ -706,10 +687,10 @@ def _ranked_rows(
     comparisons: list[Comparison],
 ) -> tuple[SystemRow, ...]:
     """Best F1 first, each with its letter and the letters of the systems it beats."""
-    from cws_bench.reports.tables import significantly_better
+    from cws_bench.reports.tables import letters, significantly_better
 
     ranked = sorted(results, key=lambda name: -results[name].f1)
-    letter_of = dict(zip(ranked, _letters(len(ranked))))
+    letter_of = dict(zip(ranked, letters(len(ranked))))
     return tuple(
         SystemRow(
             name=name,
@@ -871,11 +852,7 @@ def bootstrap_statistics(
     systems' mean difference per sentence, and overstates the SE of systems
     far apart).
     """
-    from cws_bench.metrics.significance import (
-        SharedResamples,
-        approximate_randomization_test,
-        minimum_detectable_effect,
-    )
+    from cws_bench.metrics.significance import SharedResamples, approximate_randomization_test
     from cws_bench.scoring.per_sentence import statistics as sentence_statistics
 
     if test not in TESTS:
@@ -903,31 +880,40 @@ def bootstrap_statistics(
     for a, b in tested:
         (draw, i), (_, j) = shared[a], shared[b]
         bootstrap = draw.paired_test(i, j, statistics["f1"], confidence=confidence)
-        assert bootstrap.low is not None  # a bootstrap test has an interval
-        assert bootstrap.high is not None
         result = bootstrap
         if test == "permutation":
             result = approximate_randomization_test(
                 counts[a], counts[b], statistics["f1"], n_resamples=resamples, seed=seed
             )
-        # the SE of the observed difference is the bootstrap's, whichever test: the
-        # shuffles' spread also holds the systems' mean difference (Σd² against Σ(d - d̄)²)
-        error = bootstrap.standard_error
-        if error is not None and not math.isfinite(error):  # one resample: no spread
-            error = None
-        comparisons.append(
-            Comparison(
-                corpus=corpus,
-                a=a,
-                b=b,
-                metric="f1",
-                difference=float(result.difference),
-                interval=Interval(float(bootstrap.low), float(bootstrap.high)),
-                p_value=float(result.p_value),
-                significant=bool(result.p_value < alpha),
-                standard_error=error,
-                mde=None if error is None else minimum_detectable_effect(error, alpha=alpha),
-                null=result.null,
-            )
-        )
+        comparisons.append(paired_comparison(corpus, a, b, result, bootstrap, alpha))
     return out, comparisons
+
+
+def paired_comparison(
+    corpus: str, a: str, b: str, result: Any, bootstrap: Any, alpha: float
+) -> Comparison:
+    """The :class:`~cws_bench.results.model.Comparison` of F1 (uncorrected) of ``a`` and
+    ``b``: ``result``'s difference and p-value, ``bootstrap``'s interval, standard error
+    and the minimum detectable effect at ``alpha`` from it."""
+    from cws_bench.metrics.significance import minimum_detectable_effect
+
+    # the SE of the observed difference is the bootstrap's, whichever test: the
+    # shuffles' spread also holds the systems' mean difference (Σd² against Σ(d - d̄)²)
+    error = bootstrap.standard_error
+    if error is not None and not math.isfinite(error):  # one resample: no spread
+        error = None
+    assert bootstrap.low is not None  # a bootstrap test has an interval
+    assert bootstrap.high is not None
+    return Comparison(
+        corpus=corpus,
+        a=a,
+        b=b,
+        metric="f1",
+        difference=float(result.difference),
+        interval=Interval(float(bootstrap.low), float(bootstrap.high)),
+        p_value=float(result.p_value),
+        significant=bool(result.p_value < alpha),
+        standard_error=error,
+        mde=None if error is None else minimum_detectable_effect(error, alpha=alpha),
+        null=result.null,
+    )
