@@ -419,23 +419,21 @@ def _check_seeds(spec: dict[str, Any], where: str) -> tuple[int, ...]:
 _SETTINGS_KEYS = {"executor", "scheduler", "shard_chars", "retries"}
 
 
-_TOP_KEYS = {
-    "name",
-    "description",
-    "seed",
-    "resamples",
-    "timeout",
-    "batch_size",
-    "correction",
-    "alpha",
-    "test",
-    "corpora",
-    "segmenters",
-    "settings",
-    "method",
-    "submissions",
-    "resplits",
+_TOP_KEYS = set(BakeoffConfig.__dataclass_fields__) - {"source"} | {"submissions"}
+
+_SCALARS = {
+    "seed": int,
+    "resamples": int,
+    "timeout": float,
+    "batch_size": int,
+    "description": str,
+    "correction": str,
+    "method": str,
+    "alpha": float,
+    "test": str,
+    "resplits": int,
 }
+"""The top-level keys that are one value, each with its type (absent: the field's default)."""
 
 
 def _check_keys(where: str, table: Any, allowed: set[str]) -> None:
@@ -639,18 +637,9 @@ def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffCo
             name=_run_name(data, source),
             corpora=tuple(corpora),
             segmenters=tuple(segmenters),
-            seed=int(data.get("seed", DEFAULT_SEED)),
-            resamples=int(data.get("resamples", DEFAULT_RESAMPLES)),
-            timeout=float(data.get("timeout", 900)),
-            batch_size=int(data.get("batch_size", DEFAULT_BATCH_SIZE)),
-            description=str(data.get("description", "")),
             source=source,
-            correction=str(data.get("correction", CORRECTION)),
             settings=replace(DEFAULT_SETTINGS, **settings),
-            method=str(data.get("method", "interval")),
-            alpha=float(data.get("alpha", DEFAULT_ALPHA)),
-            test=str(data.get("test", DEFAULT_TEST)),
-            resplits=int(data.get("resplits", 0)),
+            **{key: kind(data[key]) for key, kind in _SCALARS.items() if key in data},
         )
     except (TypeError, ValueError) as e:
         raise CwsBenchError(f"{source}: {e}") from e

@@ -84,15 +84,7 @@ class SegmenterMetadata:
 
     def to_dict(self) -> dict[str, Any]:
         """The metadata as the adapter gave it (the same keys, in the same order)."""
-        return {
-            "name": self.name,
-            "version": self.version,
-            "kind": self.kind,
-            "description": self.description,
-            "trained_on": self.trained_on,
-            "options": self.options,
-            **self.extra,
-        }
+        return {**{key: getattr(self, key) for key in self._KEYS}, **self.extra}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SegmenterMetadata:
@@ -101,15 +93,9 @@ class SegmenterMetadata:
         Raises:
             KeyError: a key of the metadata is missing.
         """
-        return cls(
-            name=data["name"],
-            version=data["version"],
-            kind=data["kind"],
-            description=data["description"],
-            trained_on=data["trained_on"],
-            options=dict(data["options"]),
-            extra={key: value for key, value in data.items() if key not in cls._KEYS},
-        )
+        given = {key: data[key] for key in cls._KEYS}
+        extra = {key: value for key, value in data.items() if key not in cls._KEYS}
+        return cls(**{**given, "options": dict(given["options"])}, extra=extra)
 
 
 @dataclass(frozen=True)
@@ -223,27 +209,6 @@ class PairRecord:
             prediction=data.get("prediction"),
         )
 
-    def signature(
-        self,
-        segmenter: str,
-        *,
-        seed: int,
-        resamples: int,
-        convert: str = "none",
-        test: str = DEFAULT_TEST,
-    ) -> str:
-        """:func:`pair_signature` of this record."""
-        return pair_signature(
-            self.scores.signature,
-            segmenter,
-            self.segmenter_info,
-            seed=seed,
-            resamples=resamples,
-            convert=convert,
-            test=test,
-            prediction=self.prediction,
-        )
-
 
 def pair_signature(
     score_signature: str,
@@ -338,8 +303,15 @@ def pair_result(
         peak_memory_mib=record.peak_memory_mib,
         warnings=record.warnings,
         segmenter_info=record.segmenter_info.to_dict(),
-        signature=record.signature(
-            spec.name, seed=seed, resamples=resamples, convert=corpus.convert, test=test
+        signature=pair_signature(
+            scores.signature,
+            spec.name,
+            record.segmenter_info,
+            seed=seed,
+            resamples=resamples,
+            convert=corpus.convert,
+            test=test,
+            prediction=record.prediction,
         ),
         analysis=record.analysis,
         # (a record cached before leaks excluded a row carries only the warning)
