@@ -300,11 +300,7 @@ class Run:
 
     def _describe(self, item: ShardItem) -> str:
         planned = self.plan.pairs[item.pair]
-        last = item.first_line + len(item.lines)
-        return (
-            f"{planned.spec.label} on {planned.corpus.label}: shard {item.shard + 1} "
-            f"(lines {item.first_line + 1}-{last})"
-        )
+        return f"{planned.spec.label} on {planned.corpus.label}: {_shard_name(item)}"
 
     def _note_loads(self, output: ShardResult) -> None:
         for load in output.loads:
