@@ -341,21 +341,11 @@ class ComparisonReport(Renderable):
 
     def to_csv(self) -> str:
         """One header line and one row per system (fractions in [0, 1])."""
-        import csv
-        import io
-
-        from cws_bench.display.tables import safe_record
+        from cws_bench.display.tables import csv_table
 
         rows = self._flat_rows()
-        fields: list[str] = []
-        for row in rows:
-            fields += [key for key in row if key not in fields]
-        out = io.StringIO()
-        writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
-        writer.writeheader()
-        for row in rows:
-            writer.writerow(safe_record({k: "" if v is None else v for k, v in row.items()}))
-        return out.getvalue().rstrip("\n")
+        fields = list(dict.fromkeys(key for row in rows for key in row))
+        return csv_table(fields, [["" if r.get(k) is None else r[k] for k in fields] for r in rows])
 
     def to_markdown(self, *, scale: str | None = None, digits: int | None = None) -> str:
         """A GitHub Markdown table (scores in %, unless ``scale``), then the paired tests."""

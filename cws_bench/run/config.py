@@ -436,24 +436,9 @@ _SCALARS = {
 """The top-level keys that are one value, each with its type (absent: the field's default)."""
 
 
-def _check_keys(where: str, table: Any, allowed: set[str]) -> None:
-    if not isinstance(table, dict):
-        raise CwsBenchError(f"{where}: expected a table")
-    unknown = sorted(set(table) - allowed)
-    if unknown:
-        from cws_bench.suggest import did_you_mean
-
-        close = [hint for key in unknown if (hint := did_you_mean(key, sorted(allowed), n=1))]
-        listed = f"allowed keys: {', '.join(sorted(allowed))}"
-        raise CwsBenchError(
-            f"{where}: unknown {'key' if len(unknown) == 1 else 'keys'} {', '.join(unknown)}",
-            f"{'; '.join(close)} ({listed})" if close else listed,
-        )
-
-
 def _parse_corpus(table: Any, where: str, base: Path) -> CorpusSpec:
     """One ``[[corpora]]`` table; relative paths are relative to ``base``."""
-    _check_keys(where, table, _CORPUS_KEYS)
+    problems.check_keys(where, table, _CORPUS_KEYS)
     if bool(table.get("name")) == bool(table.get("gold")):
         raise CwsBenchError(f"{where}: give either name (a registered corpus) or gold (a file)")
     spec = dict(table)
@@ -502,7 +487,7 @@ def _resolve_options(options: dict[str, Any], base: Path) -> dict[str, Any]:
 
 def _parse_segmenter(table: Any, where: str, base: Path) -> SegmenterSpec:
     """One ``[[segmenters]]`` table; relative file options are relative to ``base``."""
-    _check_keys(where, table, _SEGMENTER_KEYS)
+    problems.check_keys(where, table, _SEGMENTER_KEYS)
     if not table.get("name"):
         raise CwsBenchError(
             f"{where}: missing name (a registered segmenter)", "see `cws-bench segmenters`"
@@ -567,7 +552,7 @@ def _run_name(data: dict[str, Any], source: str) -> str:
 def _parse_settings(data: dict[str, Any], source: str) -> dict[str, Any]:
     """The ``[settings]`` table: executor, scheduler, shard_chars, retries."""
     table = data.get("settings", {})
-    _check_keys(f"{source}: [settings]", table, _SETTINGS_KEYS)
+    problems.check_keys(f"{source}: [settings]", table, _SETTINGS_KEYS)
     settings = dict(table)
     if settings.get("executor", "local") not in EXECUTORS:
         raise CwsBenchError(
@@ -598,7 +583,7 @@ def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffCo
             found.append(e)
             return None
 
-    parse(_check_keys, source, data, _TOP_KEYS)
+    parse(problems.check_keys, source, data, _TOP_KEYS)
     settings = parse(_parse_settings, data, source)
     found.extend(
         CwsBenchError(problem)
