@@ -336,6 +336,8 @@ class _Pass:
 
     def read_text(self, text: AuditText, row: Sequence[Path]) -> dict[str, Any]:
         """Add one text's outputs; its facts for the signature."""
+        from cws_bench.text.checksums import file_checksum
+
         line_no = 0
         text_sentences = text_characters = 0
         for batch in _batches(row, text.label):
@@ -356,7 +358,7 @@ class _Pass:
         return {
             "label": text.label,
             "path": text.path,
-            "checksum": _checksum(text.path),
+            "checksum": file_checksum(text.path),
             "lines": line_no,
             "sentences": text_sentences,
             "characters": text_characters,
@@ -628,12 +630,6 @@ def audit(
         "annotation": annotation,
         "timing": _timing_result(timing, state.characters, audit_s, started),
     }
-
-
-def _checksum(path: str) -> str:
-    from cws_bench.text.checksums import file_checksum
-
-    return file_checksum(path)
 
 
 def _identity(segmenter: AuditSegmenter) -> dict[str, Any]:

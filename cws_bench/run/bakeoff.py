@@ -45,6 +45,7 @@ import time
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, timezone
+from itertools import combinations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -576,12 +577,8 @@ def _statistics(
         # a row run with several seeds is compared as one (the two-level bootstrap,
         # below), never seed by seed
         labels = [s.label for s in config.segmenters if s.label in systems and not s.seed_of]
-        pairs = [
-            (a, b)
-            for i, a in enumerate(labels)
-            for b in labels[i + 1 :]
-            if track_of[a] == track_of[b]  # tracks are ranked apart
-        ]
+        # tracks are ranked apart
+        pairs = [(a, b) for a, b in combinations(labels, 2) if track_of[a] == track_of[b]]
         found[corpus_label], compared[corpus_label] = bootstrap_statistics(
             corpus_label,
             systems,
@@ -633,22 +630,21 @@ def seed_comparisons(
             units.append((spec.label, spec.track, [systems[spec.label]]))
     f1 = sentence_statistics()["f1"]
     found = []
-    for i, (a, track_a, counts_a) in enumerate(units):
-        for b, track_b, counts_b in units[i + 1 :]:
-            if track_a != track_b or (a not in seeded and b not in seeded):
-                continue
-            arrays = [*counts_a, *counts_b]
-            if not counts_a or not counts_b or not len(arrays[0]):
-                continue
-            if any(array.shape != arrays[0].shape for array in arrays):
-                continue
-            result = seed_bootstrap_test(
-                counts_a,
-                counts_b,
-                f1,
-                n_resamples=config.resamples,
-                seed=config.seed,
-                confidence=DEFAULT_CONFIDENCE,
-            )
-            found.append(paired_comparison(corpus, a, b, result, result, config.alpha))
+    for (a, track_a, counts_a), (b, track_b, counts_b) in combinations(units, 2):
+        if track_a != track_b or (a not in seeded and b not in seeded):
+            continue
+        arrays = [*counts_a, *counts_b]
+        if not counts_a or not counts_b or not len(arrays[0]):
+            continue
+        if any(array.shape != arrays[0].shape for array in arrays):
+            continue
+        result = seed_bootstrap_test(
+            counts_a,
+            counts_b,
+            f1,
+            n_resamples=config.resamples,
+            seed=config.seed,
+            confidence=DEFAULT_CONFIDENCE,
+        )
+        found.append(paired_comparison(corpus, a, b, result, result, config.alpha))
     return found

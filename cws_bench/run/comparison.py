@@ -29,6 +29,7 @@ import math
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import combinations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from cws_bench.defaults import (
@@ -656,7 +657,7 @@ def _test_pairs(names: list[str], baseline: str | None) -> list[tuple[str, str]]
     """The pairs to test: each system against the baseline, or every two systems."""
     if baseline is not None:
         return [(a, baseline) for a in names if a != baseline]
-    return [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
+    return list(combinations(names, 2))
 
 
 def _corrected(comparisons: list[Comparison], correction: str, alpha: float) -> list[Comparison]:
