@@ -75,19 +75,20 @@ from cws_bench.defaults import (
     DEFAULT_ALPHA,
     DEFAULT_BATCH_SIZE,
     DEFAULT_RESAMPLES,
+    DEFAULT_RETRIES,
     DEFAULT_SEED,
     DEFAULT_TEST,
+    EXECUTORS,
     TESTS,
 )
 from cws_bench.errors import CwsBenchError
 from cws_bench.run import problems
-from cws_bench.run.executors import DEFAULT_RETRIES, EXECUTORS, ExecutorSettings
+from cws_bench.run.executors import ExecutorSettings
 from cws_bench.run.submissions import submission_rows
 from cws_bench.text.io import PathLike
 
 __all__ = [
     "BAKEOFF_SHARD_CHARS",
-    "BUNDLED_CONFIGS",
     "BakeoffConfig",
     "CorpusSpec",
     "SegmenterSpec",

@@ -57,7 +57,6 @@ from cws_bench.system.workers import (
 )
 
 __all__ = [
-    "EXECUTORS",
     "DaskExecutor",
     "Executor",
     "ExecutorSettings",

@@ -35,11 +35,10 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
-from cws_bench.defaults import DEFAULT_BATCH_SIZE
+from cws_bench.defaults import DEFAULT_BATCH_SIZE, DEFAULT_SHARD_CHARS
 from cws_bench.errors import CwsBenchError
 from cws_bench.run.executors import Executor, LoadReport, cached, take_load_reports
 from cws_bench.run.shards import (
-    DEFAULT_SHARD_CHARS,
     Shard,
     ShardPlan,
     plan_shards,

@@ -44,7 +44,6 @@ from cws_bench.text.io import (
 )
 
 __all__ = [
-    "DEFAULT_SHARD_CHARS",
     "Shard",
     "ShardPlan",
     "plan_shards",
