@@ -299,11 +299,9 @@ def _resplits(
                 use_cache=use_cache,
                 progress=progress,
                 write=False,
-                executor=given.executor,
-                scheduler=given.scheduler,
-                shard_chars=given.shard_chars,
+                # (the caller's executor, scheduler, shard size and retries are in
+                # the configuration's settings already)
                 shard_timeout=given.timeout,
-                retries=given.retries,
                 jobs=given.jobs,
                 segmenters=segmenters,
             )

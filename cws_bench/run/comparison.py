@@ -243,12 +243,10 @@ class ComparisonReport(Renderable):
                 if key in row.intervals:
                     flat[f"{key}_low"] = row.intervals[key].low
                     flat[f"{key}_high"] = row.intervals[key].high
-            for key in (s.name for s in scores_of_kind("oov")):
-                flat[key] = scores[key]
-            for key in ("gold_words", "pred_words", "correct_words"):
-                flat[key] = scores[key]
-            flat["beats"] = " ".join(row.beats)
-            flat["signature"] = scores["signature"]
+            counts = [s.name for s in scores_of_kind("oov")]
+            counts += ["gold_words", "pred_words", "correct_words"]
+            flat |= {key: scores[key] for key in counts}
+            flat |= {"beats": " ".join(row.beats), "signature": scores["signature"]}
             out.append(flat)
         return out
 
@@ -271,18 +269,16 @@ class ComparisonReport(Renderable):
         return headings, cells
 
     def _comparison_lines(self, unit: Units) -> list[tuple[str, str, str, str, str]]:
-        out = []
-        for c in self.comparisons:
-            out.append(
-                (
-                    f"{c.a} - {c.b}",
-                    unit.points(c.difference),
-                    f"[{unit.points(c.interval.low)}, {unit.points(c.interval.high)}]",
-                    format_p_value(c.p_value),
-                    "yes" if c.significant else "no",
-                )
+        return [
+            (
+                f"{c.a} - {c.b}",
+                unit.points(c.difference),
+                f"[{unit.points(c.interval.low)}, {unit.points(c.interval.high)}]",
+                format_p_value(c.p_value),
+                "yes" if c.significant else "no",
             )
-        return out
+            for c in self.comparisons
+        ]
 
     @property
     def signature(self) -> str:
