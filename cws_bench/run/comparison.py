@@ -47,6 +47,7 @@ from cws_bench.display.tables import escape_markdown
 from cws_bench.display.units import Units, format_p_value, plural, units
 from cws_bench.errors import CwsBenchError, Fix
 from cws_bench.results.model import Comparison, Interval, detectable_differences
+from cws_bench.run.pair import checked_method_rows
 from cws_bench.score_registry import scores_of_kind
 from cws_bench.scoring import ScoreResult, score_files, score_sentences
 from cws_bench.scoring.methods import get_method
@@ -629,7 +630,7 @@ def _statistics(
     ``pairs``, corrected as one family, from the per-sentence counts."""
     from cws_bench.scoring.per_sentence import sentence_rows
 
-    # the method's own rows when it has some (:func:`_method_rows`), else the interval ones
+    # the method's own rows when it has some (checked_method_rows), else the interval ones
     counts = {
         name: sentence_array(own_rows[name] if name in own_rows else sentence_rows(result))
         for name, result in results.items()
@@ -732,8 +733,8 @@ def _score_all(
     read as sentences), so the rows of one report are counted alike. With
     ``rows`` (statistics on a method's own counts), all go through
     ``score_sentences``, and the second value holds each system's per-sentence
-    rows of the method (:func:`_method_rows`): the figures and their resamples
-    are one count. (Else it is empty: the results' interval rows are used.)
+    rows of the method (:func:`~cws_bench.run.pair.checked_method_rows`): the figures
+    and their resamples are one count. (Else it is empty: the results' interval rows are used.)
     """
     if not rows and _is_path(gold) and all(_is_path(v) for v in named.values()):
         return {
@@ -762,6 +763,7 @@ def _score_all(
         gold_words = [list(words) for words in gold]  # type: ignore[union-attr]
     results = {}
     own_rows: dict[str, list[tuple[int, int, int]]] = {}
+    normalized_by = normalize if isinstance(normalize, str) or normalize is None else normalize.name
     for name, value in named.items():
         pred = (
             list(read_segmented(value, encoding=pred_encoding or encoding))  # type: ignore[arg-type]
@@ -777,33 +779,10 @@ def _score_all(
             per_line=True,
         )
         if rows:
-            found = _method_rows(results[name], gold_words, pred, normalize)
+            found = checked_method_rows(results[name], gold_words, pred, normalized_by)
             if found is not None:
                 own_rows[name] = found
     return results, own_rows
-
-
-def _method_rows(
-    result: ScoreResult,
-    gold: Sequence[Sequence[str]],
-    pred: Sequence[Sequence[str]],
-    normalize: Any,
-) -> list[tuple[int, int, int]] | None:
-    """The result's method's per-sentence rows (``method_rows``; None for ``interval``),
-    checked to add up to the result's own totals."""
-    from cws_bench.scoring.per_sentence import method_rows
-
-    name = normalize if isinstance(normalize, str) or normalize is None else normalize.name
-    found = method_rows(result.method, gold, pred, normalize=name)
-    if found is None:
-        return None
-    totals = tuple(map(sum, zip(*found))) if found else (0, 0, 0)
-    if totals != (result.correct_words, result.pred_words, result.gold_words):
-        raise CwsBenchError(
-            f"the {result.method} method's per-sentence counts {totals} do not add up to its "
-            f"totals {(result.correct_words, result.pred_words, result.gold_words)}"
-        )
-    return found
 
 
 def bootstrap_statistics(

@@ -366,7 +366,7 @@ def score_pair(
 
     from cws_bench.scoring import score_sentences
     from cws_bench.scoring.methods import get_method
-    from cws_bench.scoring.per_sentence import method_rows, sentence_rows
+    from cws_bench.scoring.per_sentence import sentence_rows
 
     corpus = pair.corpus
     # a method that scores whole files (conll18) is counted sentence by sentence below;
@@ -383,21 +383,41 @@ def score_pair(
     contamination = contamination_warnings(trained_on, corpus, result.signature.gold)
     # the rows the bake-off resamples are counted by the pair's method: its F and its
     # intervals and letters are one count
-    rows = method_rows(pair.method, pair.gold, pred, normalize=corpus.normalize)
-    if rows is not None:
-        totals = tuple(map(sum, zip(*rows))) if rows else (0, 0, 0)
-        expected = (result.correct_words, result.pred_words, result.gold_words)
-        if totals != expected:
-            raise ValueError(f"{pair.method} rows add up to {totals}, not to {expected}")
-        if not by_lines:
-            signature = replace(result.signature, method=pair.method)
-            result = replace(result, method=pair.method, signature=signature)
+    rows = checked_method_rows(result, pair.gold, pred, corpus.normalize, pair.method)
+    if rows is not None and not by_lines:
+        signature = replace(result.signature, method=pair.method)
+        result = replace(result, method=pair.method, signature=signature)
     return ScoredPair(
         result,
         tuple(sentence_rows(result) if rows is None else rows),
         (*result.warnings, *contamination),
         bool(contamination),
     )
+
+
+def checked_method_rows(
+    result: ScoreResult,
+    gold: Sequence[Sequence[str]],
+    pred: Sequence[Sequence[str]],
+    normalize: str | None,
+    method: str | None = None,
+) -> list[tuple[int, int, int]] | None:
+    """The per-sentence rows of ``method`` (default: the result's;
+    :func:`~cws_bench.scoring.per_sentence.method_rows`, None for ``interval``), checked to
+    add up to ``result``'s totals."""
+    from cws_bench.errors import CwsBenchError
+    from cws_bench.scoring.per_sentence import method_rows
+
+    method = method or result.method
+    rows = method_rows(method, gold, pred, normalize=normalize)
+    totals = tuple(map(sum, zip(*rows))) if rows else (0, 0, 0)
+    expected = (result.correct_words, result.pred_words, result.gold_words)
+    if rows is not None and totals != expected:
+        raise CwsBenchError(
+            f"the {method} method's per-sentence counts {totals} do not add up to its "
+            f"totals {expected}"
+        )
+    return rows
 
 
 def finish_pair(
