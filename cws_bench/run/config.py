@@ -66,7 +66,7 @@ import os
 import re
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -281,16 +281,12 @@ class BakeoffConfig:
             "method": self.method,
             "alpha": self.alpha,
             "test": self.test,
-            "corpora": [vars_of(c) for c in self.corpora],
-            "segmenters": [vars_of(s) for s in self.segmenters],
+            "corpora": [asdict(c) for c in self.corpora],
+            "segmenters": [asdict(s) for s in self.segmenters],
             "settings": {key: getattr(self.settings, key) for key in sorted(_SETTINGS_KEYS)},
             # (only when asked: a run without re-splits records what it did before)
             **({"resplits": self.resplits} if self.resplits else {}),
         }
-
-
-def vars_of(obj: Any) -> dict[str, Any]:
-    return {key: getattr(obj, key) for key in obj.__dataclass_fields__}
 
 
 _CORPUS_KEYS = set(CorpusSpec.__dataclass_fields__)
@@ -363,12 +359,16 @@ def with_seeds(config: BakeoffConfig, seeds: Sequence[int]) -> BakeoffConfig:
         seeded += 1
     if not seeded:
         raise CwsBenchError(
-            f"{where}: no segmenter of the configuration has a seed option",
-            "seeds are for trainable segmenters whose training draws on a seed "
-            "(crf, the transformer tagger, llm's shots)",
+            f"{where}: no segmenter of the configuration has a seed option", _SEEDS_ARE_FOR
         )
     _check_labels(config.source or "<config>", config.corpora, rows)
     return replace(config, segmenters=tuple(rows))
+
+
+_SEEDS_ARE_FOR = (
+    "seeds are for trainable segmenters whose training draws on a seed "
+    "(crf, the transformer tagger, llm's shots)"
+)
 
 
 def _has_seed_option(name: str) -> bool:
@@ -402,18 +402,14 @@ def _check_seeds(spec: dict[str, Any], where: str) -> tuple[int, ...]:
             f"{where}: give either seeds or options.seed, not both",
             "seeds = [...] runs the row once per seed",
         )
-    from cws_bench.errors import SegmenterError
-    from cws_bench.segmenters import check_segmenter_options, segmenter_names
+    from cws_bench.segmenters import segmenter_names
 
-    if spec["name"] in segmenter_names():  # an unknown name is said by the validation
-        try:
-            check_segmenter_options(spec["name"], {"seed": 0})
-        except SegmenterError as e:
-            raise CwsBenchError(
-                f"{where}: seeds given, but segmenter {spec['name']} has no seed option",
-                "seeds are for trainable segmenters whose training draws on a seed "
-                "(crf, the transformer tagger, llm's shots); remove seeds from this row",
-            ) from e
+    # an unknown name is said by the validation
+    if spec["name"] in segmenter_names() and not _has_seed_option(spec["name"]):
+        raise CwsBenchError(
+            f"{where}: seeds given, but segmenter {spec['name']} has no seed option",
+            f"{_SEEDS_ARE_FOR}; remove seeds from this row",
+        )
     return tuple(seeds)
 
 
