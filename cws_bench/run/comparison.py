@@ -547,33 +547,19 @@ def compare(
             name: replace(result, warnings=(*notes, *result.warnings))
             for name, result in results.items()
         }
-    gold_name = "gold" if not isinstance(gold, (str, os.PathLike)) else display_name(gold)
-    pairs = _test_pairs(list(results), baseline) if paired and len(results) > 1 else []
-    intervals, comparisons = _statistics(
-        gold_name,
-        results,
-        own_rows,
-        pairs,
-        confidence=confidence,
-        resamples=resamples,
-        seed=seed,
-        correction=correction,
-        alpha=alpha,
-        test=test,
-    )
-    return ComparisonReport(
-        gold=gold_name,
+    report = ComparisonReport(
+        gold="gold" if not isinstance(gold, (str, os.PathLike)) else display_name(gold),
         method=method,
-        rows=_ranked_rows(gold_name, results, intervals, comparisons),
-        comparisons=tuple(comparisons),
+        rows=(),
         baseline=baseline,
-        confidence=DEFAULT_CONFIDENCE,
         resamples=resamples,
         seed=seed,
         correction=correction,
         alpha=alpha,
         test=test,
     )
+    pairs = _test_pairs(list(results), baseline) if paired and len(results) > 1 else []
+    return _with_statistics(report, results, own_rows, pairs, intervals=bool(confidence))
 
 
 def _checked_request(
@@ -613,21 +599,18 @@ def _checked_request(
     return named
 
 
-def _statistics(
-    gold_name: str,
+def _with_statistics(
+    report: ComparisonReport,
     results: Mapping[str, ScoreResult],
     own_rows: Mapping[str, list[tuple[int, int, int]]],
     pairs: list[tuple[str, str]],
     *,
-    confidence: bool,
-    resamples: int,
-    seed: int,
-    correction: str,
-    alpha: float,
-    test: str,
-) -> tuple[dict[str, dict[str, Interval]], list[Comparison]]:
-    """Each system's bootstrap intervals (with ``confidence``) and the paired tests of
-    ``pairs``, corrected as one family, from the per-sentence counts."""
+    intervals: bool,
+) -> ComparisonReport:
+    """The report's rows, ranked, and tests: each system's bootstrap intervals (with
+    ``intervals``) and the paired tests of ``pairs``, corrected as one family, from the
+    per-sentence counts, with the report's settings."""
+    from cws_bench.results.model import family_adjusted
     from cws_bench.scoring.per_sentence import sentence_rows
 
     # the method's own rows when it has some (checked_method_rows), else the interval ones
@@ -635,19 +618,24 @@ def _statistics(
         name: sentence_array(own_rows[name] if name in own_rows else sentence_rows(result))
         for name, result in results.items()
     }
-    intervals, comparisons = bootstrap_statistics(
-        gold_name,
+    found, comparisons = bootstrap_statistics(
+        report.gold,
         counts,
         pairs,
-        resamples=resamples,
-        seed=seed,
-        intervals=bool(confidence),
-        alpha=alpha,
-        test=test,
+        resamples=report.resamples,
+        seed=report.seed,
+        intervals=intervals,
+        alpha=report.alpha,
+        test=report.test,
     )
-    if pairs:
-        comparisons = _corrected(comparisons, correction, alpha)
-    return intervals, comparisons
+    if pairs:  # one family, as one track of a bake-off: the p-values corrected together
+        adjusted = family_adjusted(comparisons, report.correction)
+        comparisons = [
+            replace(c, adjusted_p_value=float(p), significant=bool(p < report.alpha))
+            for c, p in zip(comparisons, adjusted)
+        ]
+    rows = _ranked_rows(report.gold, results, found, comparisons)
+    return replace(report, rows=rows, comparisons=tuple(comparisons))
 
 
 def _test_pairs(names: list[str], baseline: str | None) -> list[tuple[str, str]]:
@@ -655,17 +643,6 @@ def _test_pairs(names: list[str], baseline: str | None) -> list[tuple[str, str]]
     if baseline is not None:
         return [(a, baseline) for a in names if a != baseline]
     return list(combinations(names, 2))
-
-
-def _corrected(comparisons: list[Comparison], correction: str, alpha: float) -> list[Comparison]:
-    """One family, as one track of a bake-off: the p-values corrected together."""
-    from cws_bench.results.model import family_adjusted
-
-    adjusted = family_adjusted(comparisons, correction)
-    return [
-        replace(c, adjusted_p_value=float(p), significant=bool(p < alpha))
-        for c, p in zip(comparisons, adjusted)
-    ]
 
 
 def _ranked_rows(
