@@ -518,11 +518,20 @@ def compare(
         CwsBenchError: no system, an unknown baseline, statistics with the
             sighan method, or any error of scoring.
     """
+    report = ComparisonReport(
+        gold="gold" if not isinstance(gold, (str, os.PathLike)) else display_name(gold),
+        method=method,
+        rows=(),
+        baseline=baseline,
+        resamples=resamples,
+        seed=seed,
+        correction=correction,
+        alpha=alpha,
+        test=test,
+    )
     paired = paired or baseline is not None
     statistics = bool(confidence or paired)
-    named = _checked_request(
-        systems, method=method, baseline=baseline, statistics=statistics, alpha=alpha, test=test
-    )
+    named = _checked_request(systems, report, statistics)
     from cws_bench.scoring import scoring_dictionary
 
     notes: list[str] = []
@@ -547,35 +556,19 @@ def compare(
             name: replace(result, warnings=(*notes, *result.warnings))
             for name, result in results.items()
         }
-    report = ComparisonReport(
-        gold="gold" if not isinstance(gold, (str, os.PathLike)) else display_name(gold),
-        method=method,
-        rows=(),
-        baseline=baseline,
-        resamples=resamples,
-        seed=seed,
-        correction=correction,
-        alpha=alpha,
-        test=test,
-    )
     pairs = _test_pairs(list(results), baseline) if paired and len(results) > 1 else []
     return _with_statistics(report, results, own_rows, pairs, intervals=bool(confidence))
 
 
 def _checked_request(
-    systems: Mapping[str, System] | Sequence[PathLike],
-    *,
-    method: str,
-    baseline: str | None,
-    statistics: bool,
-    alpha: float,
-    test: str,
+    systems: Mapping[str, System] | Sequence[PathLike], report: ComparisonReport, statistics: bool
 ) -> dict[str, System]:
     """The systems by name, once the comparison asked for is checked: the significance
     level, the test, at least one system, the baseline among them, and statistics only
     with a method whose counts are per sentence."""
     from cws_bench.defaults import BOUNDS
 
+    alpha, test, baseline, method = report.alpha, report.test, report.baseline, report.method
     problem = BOUNDS["alpha"].problem(alpha)
     if problem is not None:
         raise CwsBenchError(f"alpha {problem}", "0.05 is the default; 0.01 asks for more evidence")
