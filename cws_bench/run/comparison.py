@@ -349,27 +349,24 @@ class ComparisonReport(Renderable):
         """A GitHub Markdown table (scores in %, unless ``scale``), then the paired tests."""
         unit = units(scale, digits)
         headings, cells = self._table(unit)
-        escape = escape_markdown  # every cell: a label cannot become a link or a new cell
+
+        def row(cells: Sequence[str]) -> str:  # a label cannot become a link or a new cell
+            return "| " + " | ".join(map(escape_markdown, cells)) + " |"
+
         lines = [
             f"{plural(len(self.rows), 'system')} against `{self.gold}` "
             f"({self.settings()}, {unit.label}).",
             "",
-            "| " + " | ".join(escape(h) for h in headings) + " |",
-            "| " + " | ".join(["---", "---"] + ["---:"] * (len(headings) - 3) + ["---"]) + " |",
+            row(headings),
+            row(["---", "---"] + ["---:"] * (len(headings) - 3) + ["---"]),
+            *map(row, cells),
         ]
-        lines += ["| " + " | ".join(escape(c) for c in row) + " |" for row in cells]
         if self.comparisons:
-            lines += [
-                "",
-                "| paired test of F1 | difference | interval | p | significant |",
-                "| --- | ---: | --- | ---: | --- |",
-            ]
-            lines += [
-                "| " + " | ".join(escape(c) for c in row) + " |"
-                for row in self._comparison_lines(unit)
-            ]
+            lines += ["", row(["paired test of F1", "difference", "interval", "p", "significant"])]
+            lines += [row(["---", "---:", "---", "---:", "---"])]
+            lines += map(row, self._comparison_lines(unit))
             if self.detectable is not None:
-                lines += ["", escape(self._detectable_line(unit))]
+                lines += ["", escape_markdown(self._detectable_line(unit))]
         if self.rows:
             lines += ["", f"Signature: `{self.signature}`"]
         return "\n".join(lines)

@@ -486,15 +486,13 @@ def finish_pair(
         analysis=PairAnalysis.from_dict(
             {**analysis.to_dict(), "buckets": buckets, **_tokens(facts, gold, pred, words)}
         ),
-        timing=PairTiming.from_dict(
-            {
-                "load_s": timing["load_s"],
-                "segment_s": segment_s,
-                "characters": characters,
-                "sentences": len(pair.raw),
-                "chars_per_s": rate(speed_chars, segment_s) if timed else None,
-                "words_per_s": rate(speed_words, segment_s) if timed else None,
-            }
+        timing=PairTiming(
+            load_s=timing["load_s"],
+            segment_s=segment_s,
+            characters=characters,
+            sentences=len(pair.raw),
+            chars_per_s=rate(speed_chars, segment_s) if timed else None,
+            words_per_s=rate(speed_words, segment_s) if timed else None,
         ),
         peak_memory_mib=peak_memory_mib,
         warnings=(*scored.warnings, *facts["leaks"], *facts["notes"], *fidelity),
