@@ -357,10 +357,7 @@ def score_pair(
     """Score a pair's segmentation per sentence and say whether it is contaminated: the one
     assembly of a scored pair, under the bake-off's records and the baselines'.
 
-    Args:
-        pair: the corpus.
-        pred: the words of every raw line.
-        trained_on: the segmenter's training data, or None.
+    ``pred`` holds the words of every raw line.
     """
     from dataclasses import replace
 
@@ -432,9 +429,8 @@ def finish_pair(
     """Score a pair's segmentation per sentence, analyse its errors: its :class:`PairRecord`.
 
     Args:
-        pair: the corpus.
         pred: the words of every raw line.
-        facts: :func:`segmenter_facts` of the segmenter.
+        facts: :func:`~cws_bench.run.tasks.segmenter_facts` of the segmenter.
         timing: ``load_s`` and ``segment_s``.
         peak_memory_mib: the peak resident memory of the process(es) that segmented.
         diagnostics: the segmenter's per-line diagnostics, one per raw line (or None).

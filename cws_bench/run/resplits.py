@@ -255,7 +255,6 @@ def tally_verdicts(
     Args:
         standard: the run's comparisons (those of ``corpus`` are read).
         splits: each split's label to its comparisons.
-        corpus: the corpus' label.
 
     Returns:
         One entry per pair of rows compared on the standard split or on a re-split:

@@ -162,8 +162,6 @@ class FileShards:
     """The file a run's shards are byte ranges of, and where their output goes.
 
     Attributes:
-        source: the raw input file.
-        encoding: its encoding.
         separator: between the output's words.
         parts: a folder where a worker on the machine named ``host`` writes each
             shard's output as a part file (None: the output comes back as bytes).
