@@ -661,7 +661,6 @@ def _write_sample(
     """Write the stratified sample: ``gold.txt`` (the consensus, to correct), one file per
     segmenter (its segmentation of the same lines) and ``alternatives.tsv``."""
     import csv
-    import io
 
     from cws_bench.text.io import atomic_write
 
@@ -676,14 +675,12 @@ def _write_sample(
         with atomic_write(folder / f"{label}.txt") as f:
             for _, (_, _, _, _, lines) in chosen:
                 f.write(lines[k] + "\n")
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, delimiter="\t", lineterminator="\n")
-    writer.writerow(["row", "text", "line", "stratum", "contested_share", "consensus", *labels])
-    for row, (index, (share, text, line, vote, lines)) in enumerate(chosen, start=1):
-        low, high = strata[index]
-        writer.writerow([row, text, line, f"({low}, {high}]", f"{share:.4f}", vote, *lines])
     with atomic_write(folder / "alternatives.tsv") as f:
-        f.write(buffer.getvalue())
+        writer = csv.writer(f, delimiter="\t", lineterminator="\n")
+        writer.writerow(["row", "text", "line", "stratum", "contested_share", "consensus", *labels])
+        for row, (index, (share, text, line, vote, lines)) in enumerate(chosen, start=1):
+            low, high = strata[index]
+            writer.writerow([row, text, line, f"({low}, {high}]", f"{share:.4f}", vote, *lines])
     return {
         "folder": str(folder),
         "sentences": len(chosen),
