@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from cws_bench.cli import cli
 from cws_bench.run.bakeoff import run_bakeoff
 from cws_bench.run.config import CorpusSpec, SegmenterSpec, load_config
-from cws_bench.run.validate import ConfigurationError
+from cws_bench.run.problems import ConfigurationError
 from cws_bench.segmenters import get_segmenter
 
 ROOT = Path(__file__).resolve().parent.parent

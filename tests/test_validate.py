@@ -16,7 +16,7 @@ from cws_bench.cli import cli
 from cws_bench.errors import CwsBenchError
 from cws_bench.run.bakeoff import run_bakeoff
 from cws_bench.run.config import load_config
-from cws_bench.run.validate import ConfigurationError
+from cws_bench.run.problems import ConfigurationError
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_DICT = ROOT / "dictionaries" / "sample.txt"

@@ -19,9 +19,9 @@ from pathlib import Path
 import psutil
 import pytest
 
+from cws_bench.defaults import DEFAULT_RETRIES
 from cws_bench.run.bakeoff import run_bakeoff
 from cws_bench.run.config import load_config
-from cws_bench.run.executors import DEFAULT_RETRIES
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_DICT = ROOT / "dictionaries" / "sample.txt"

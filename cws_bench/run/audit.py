@@ -159,22 +159,6 @@ def _corpus_text(spec: str, folder: Path, data_dir: str | None) -> AuditText:
 # ---------------------------------------------------------------- segmenting
 
 
-@dataclass
-class _Timing:
-    segment_s: float = 0.0  # inside the segmenters (summed over workers)
-    wall_s: float = 0.0  # the segmenting steps' wall time
-    characters: int = 0
-    cached: int = 0
-    by_segmenter: dict[str, list[float]] = field(default_factory=dict)  # label -> [s, chars]
-
-    def add(self, label: str, seconds: float, characters: int) -> None:
-        self.segment_s += seconds
-        self.characters += characters
-        spent = self.by_segmenter.setdefault(label, [0.0, 0])
-        spent[0] += seconds
-        spent[1] += characters
-
-
 def _key(segmenter: AuditSegmenter, source: str) -> str:
     from cws_bench import __version__
     from cws_bench.run.identity import library_versions
@@ -192,49 +176,61 @@ def _key(segmenter: AuditSegmenter, source: str) -> str:
     )
 
 
-def _segment(
-    segmenter: AuditSegmenter,
-    source: str,
-    target: Path,
-    executor: Executor | None,
-    batch_size: int,
-    timing: _Timing,
-) -> None:
-    """Segment ``source`` into ``target`` unless the key beside it says it is done."""
-    key = _key(segmenter, source)
-    key_file = target.with_suffix(".key")
-    if target.is_file() and key_file.is_file() and key_file.read_text("utf-8") == key:
-        timing.cached += 1
-        return
-    from cws_bench.text.io import atomic_write
+@dataclass
+class _Segmenting:
+    """Segments the audit's files (in this process, or in shards on ``executor``) and times it."""
 
-    target.parent.mkdir(parents=True, exist_ok=True)
-    started = time.perf_counter()
-    if executor is not None:
-        from cws_bench.run.sharded import segment_sharded
+    executor: Executor | None
+    batch_size: int
+    segment_s: float = 0.0  # inside the segmenters (summed over workers)
+    wall_s: float = 0.0  # the segmenting steps' wall time
+    characters: int = 0
+    cached: int = 0
+    by_segmenter: dict[str, list[float]] = field(default_factory=dict)  # label -> [s, chars]
 
-        stats = segment_sharded(
-            segmenter.name,
-            source,
-            target,
-            executor=executor,
-            options=dict(segmenter.options),
-            batch_size=batch_size,
-        )
-        timing.add(segmenter.label, stats.seconds, stats.characters)
-    else:
-        from cws_bench.run.tasks import segmenter_key
-        from cws_bench.segmenters import get_segmenter, segment_file
+    def add(self, label: str, seconds: float, characters: int) -> None:
+        self.segment_s += seconds
+        self.characters += characters
+        spent = self.by_segmenter.setdefault(label, [0.0, 0])
+        spent[0] += seconds
+        spent[1] += characters
 
-        held = segmenter_key(segmenter.name, dict(segmenter.options))
-        loaded = _LOADED.get(held)
-        if loaded is None:
-            loaded = _LOADED[held] = get_segmenter(segmenter.name, **segmenter.options)
-        run = segment_file(loaded, source, target, batch_size=batch_size)
-        timing.add(segmenter.label, run.seconds, run.characters)
-    timing.wall_s += time.perf_counter() - started
-    with atomic_write(key_file) as f:
-        f.write(key)
+    def segment(self, segmenter: AuditSegmenter, source: str, target: Path) -> None:
+        """Segment ``source`` into ``target`` unless the key beside it says it is done."""
+        key = _key(segmenter, source)
+        key_file = target.with_suffix(".key")
+        if target.is_file() and key_file.is_file() and key_file.read_text("utf-8") == key:
+            self.cached += 1
+            return
+        from cws_bench.text.io import atomic_write
+
+        target.parent.mkdir(parents=True, exist_ok=True)
+        started = time.perf_counter()
+        if self.executor is not None:
+            from cws_bench.run.sharded import segment_sharded
+
+            stats = segment_sharded(
+                segmenter.name,
+                source,
+                target,
+                executor=self.executor,
+                options=dict(segmenter.options),
+                batch_size=self.batch_size,
+            )
+            self.add(segmenter.label, stats.seconds, stats.characters)
+        else:
+            from cws_bench.run.tasks import segmenter_key
+            from cws_bench.segmenters import get_segmenter, segment_file
+
+            held = segmenter_key(segmenter.name, dict(segmenter.options))
+            loaded = _LOADED.get(held)
+            if loaded is None:
+                loaded = _LOADED[held] = get_segmenter(segmenter.name, **segmenter.options)
+            run = segment_file(loaded, source, target, batch_size=self.batch_size)
+            self.add(segmenter.label, run.seconds, run.characters)
+        self.wall_s += time.perf_counter() - started
+        with atomic_write(key_file) as f:
+            f.write(key)
 
 
 _LOADED: dict[str, Any] = {}  # segmenter_key -> the segmenter loaded in this process
@@ -336,6 +332,8 @@ class _Pass:
 
     def read_text(self, text: AuditText, row: Sequence[Path]) -> dict[str, Any]:
         """Add one text's outputs; its facts for the signature."""
+        from cws_bench.text.checksums import file_checksum
+
         line_no = 0
         text_sentences = text_characters = 0
         for batch in _batches(row, text.label):
@@ -356,7 +354,7 @@ class _Pass:
         return {
             "label": text.label,
             "path": text.path,
-            "checksum": _checksum(text.path),
+            "checksum": file_checksum(text.path),
             "lines": line_no,
             "sentences": text_sentences,
             "characters": text_characters,
@@ -491,9 +489,7 @@ def _segment_texts(
     texts: Sequence[AuditText],
     segmenters: Sequence[AuditSegmenter],
     root: Path,
-    executor: Executor | None,
-    batch_size: int,
-    timing: _Timing,
+    segmenting: _Segmenting,
     say: Callable[[str], None],
 ) -> list[list[Path]]:
     """Each text segmented by each segmenter (or found in the cache): the outputs, a row
@@ -504,7 +500,7 @@ def _segment_texts(
         for segmenter in segmenters:
             target = root / "segmented" / segmenter.label / f"{index + 1}.txt"
             say(f"segmenting {text.label} with {segmenter.label}")
-            _segment(segmenter, text.path, target, executor, batch_size, timing)
+            segmenting.segment(segmenter, text.path, target)
             row.append(target)
         outputs.append(row)
     return outputs
@@ -541,13 +537,13 @@ def _consistency_result(
 
 
 def _timing_result(
-    timing: _Timing, characters: int, audit_s: float, started: float
+    segmenting: _Segmenting, characters: int, audit_s: float, started: float
 ) -> dict[str, Any]:
     return {
-        "segment_s": timing.segment_s,
-        "segment_wall_s": timing.wall_s,
-        "segmented_characters": timing.characters,
-        "cached_outputs": timing.cached,
+        "segment_s": segmenting.segment_s,
+        "segment_wall_s": segmenting.wall_s,
+        "segmented_characters": segmenting.characters,
+        "cached_outputs": segmenting.cached,
         "segmenters": [
             {
                 "segmenter": label,
@@ -555,7 +551,7 @@ def _timing_result(
                 "characters": int(chars),
                 "characters_per_second": chars / seconds if seconds > 0 else 0.0,
             }
-            for label, (seconds, chars) in timing.by_segmenter.items()
+            for label, (seconds, chars) in segmenting.by_segmenter.items()
         ],
         "audit_s": audit_s,
         "audit_characters_per_second": characters / audit_s if audit_s > 0 else 0.0,
@@ -591,8 +587,8 @@ def audit(
     say = progress or (lambda message: None)
     root = Path(folder)
     started = time.perf_counter()
-    timing = _Timing()
-    outputs = _segment_texts(texts, segmenters, root, executor, batch_size, timing, say)
+    segmenting = _Segmenting(executor, batch_size)
+    outputs = _segment_texts(texts, segmenters, root, segmenting, say)
 
     audit_started = time.perf_counter()
     say("counting strings")
@@ -608,9 +604,7 @@ def audit(
 
     say("writing the annotation sample")
     annotation = _write_sample(root / "annotate", labels, state.sample, STRATA)
-    robustness = _robustness(
-        root, segmenters, state.perturb_pool.items[0], settings, executor, batch_size, timing
-    )
+    robustness = _robustness(root, segmenters, state.perturb_pool.items[0], settings, segmenting)
     audit_s = time.perf_counter() - audit_started - robustness.pop("segment_wall_s")
     return {
         "signature": {
@@ -626,14 +620,8 @@ def audit(
         "consistency": _consistency_result(counter, state.tracker, labels, settings),
         "robustness": robustness,
         "annotation": annotation,
-        "timing": _timing_result(timing, state.characters, audit_s, started),
+        "timing": _timing_result(segmenting, state.characters, audit_s, started),
     }
-
-
-def _checksum(path: str) -> str:
-    from cws_bench.text.checksums import file_checksum
-
-    return file_checksum(path)
 
 
 def _identity(segmenter: AuditSegmenter) -> dict[str, Any]:
@@ -673,7 +661,6 @@ def _write_sample(
     """Write the stratified sample: ``gold.txt`` (the consensus, to correct), one file per
     segmenter (its segmentation of the same lines) and ``alternatives.tsv``."""
     import csv
-    import io
 
     from cws_bench.text.io import atomic_write
 
@@ -688,14 +675,12 @@ def _write_sample(
         with atomic_write(folder / f"{label}.txt") as f:
             for _, (_, _, _, _, lines) in chosen:
                 f.write(lines[k] + "\n")
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, delimiter="\t", lineterminator="\n")
-    writer.writerow(["row", "text", "line", "stratum", "contested_share", "consensus", *labels])
-    for row, (index, (share, text, line, vote, lines)) in enumerate(chosen, start=1):
-        low, high = strata[index]
-        writer.writerow([row, text, line, f"({low}, {high}]", f"{share:.4f}", vote, *lines])
     with atomic_write(folder / "alternatives.tsv") as f:
-        f.write(buffer.getvalue())
+        writer = csv.writer(f, delimiter="\t", lineterminator="\n")
+        writer.writerow(["row", "text", "line", "stratum", "contested_share", "consensus", *labels])
+        for row, (index, (share, text, line, vote, lines)) in enumerate(chosen, start=1):
+            low, high = strata[index]
+            writer.writerow([row, text, line, f"({low}, {high}]", f"{share:.4f}", vote, *lines])
     return {
         "folder": str(folder),
         "sentences": len(chosen),
@@ -714,9 +699,7 @@ def _robustness(
     segmenters: Sequence[AuditSegmenter],
     pool: list[Any],
     settings: AuditSettings,
-    executor: Executor | None,
-    batch_size: int,
-    timing: _Timing,
+    segmenting: _Segmenting,
 ) -> dict[str, Any]:
     from cws_bench.analysis.robustness import PERTURBATIONS, flipped, perturb
     from cws_bench.text.io import atomic_write
@@ -753,7 +736,7 @@ def _robustness(
         for k, segmenter in enumerate(segmenters):
             target = root / "perturbed" / segmenter.label / f"{kind}.txt"
             before = time.perf_counter()
-            _segment(segmenter, str(source), target, executor, batch_size, timing)
+            segmenting.segment(segmenter, str(source), target)
             wall += time.perf_counter() - before
             flips = []
             for (item, p), line in zip(applied, _read_lines(target)):

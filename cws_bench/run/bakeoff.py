@@ -40,12 +40,12 @@ training data is in no family and never wins.
 
 from __future__ import annotations
 
-import math
 import os
 import time
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, timezone
+from itertools import combinations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -55,6 +55,7 @@ from cws_bench.results.model import (
     Comparison,
     Interval,
     PairResult,
+    detectable_differences,
     judge_comparisons,
     seed_summaries,
 )
@@ -66,6 +67,7 @@ from cws_bench.run.executors import Executor, ExecutorSettings
 from cws_bench.run.identity import environment
 from cws_bench.run.pair import PairRecord, pair_result
 from cws_bench.run.plan import RunPlan, installed_segmenters, plan_run
+from cws_bench.run.problems import ConfigurationError, Problem
 from cws_bench.text.io import PathLike
 
 if TYPE_CHECKING:
@@ -234,12 +236,12 @@ def _validated(
     submitted = _submission_problems(config, data)  # every submitted file, read once here
     try:
         checked = validate.validate_config(config, data_dir=data, shipped=shipped, notes=notes)
-    except validate.ConfigurationError as e:
+    except ConfigurationError as e:
         if not submitted:
             raise
-        raise validate.ConfigurationError(e.source, [*e.problems, *submitted]) from None
+        raise ConfigurationError(e.source, [*e.problems, *submitted]) from None
     if submitted:
-        raise validate.ConfigurationError(config.source or "<config>", submitted)
+        raise ConfigurationError(config.source or "<config>", submitted)
     return checked
 
 
@@ -297,11 +299,9 @@ def _resplits(
                 use_cache=use_cache,
                 progress=progress,
                 write=False,
-                executor=given.executor,
-                scheduler=given.scheduler,
-                shard_chars=given.shard_chars,
+                # (the caller's executor, scheduler, shard size and retries are in
+                # the configuration's settings already)
                 shard_timeout=given.timeout,
-                retries=given.retries,
                 jobs=given.jobs,
                 segmenters=segmenters,
             )
@@ -344,7 +344,7 @@ def _judged_on_resplits(
     )
 
 
-def _submission_problems(config: BakeoffConfig, data_dir: str | None) -> list[validate.Problem]:
+def _submission_problems(config: BakeoffConfig, data_dir: str | None) -> list[Problem]:
     """What is wrong with the participants' files (:mod:`cws_bench.run.submissions`).
 
     A missing file is left to the validation (the ``file`` adapter's model
@@ -375,7 +375,7 @@ def _submission_problems(config: BakeoffConfig, data_dir: str | None) -> list[va
                 encoding = options.get("encoding") or "utf-8"
                 files.append((where, corpus.label, options["path"], encoding))
     return [
-        validate.Problem(where, message, hint)
+        Problem(where, message, hint)
         for where, message, hint in submission_problems(files, raw_of, gold_of)
     ]
 
@@ -393,7 +393,6 @@ def _result(
 ) -> BakeoffResult:
     """The BakeoffResult of a finished run: rows, statistics, settings."""
     from cws_bench.corpora.overlap import run_overlap
-    from cws_bench.run.comparison import detectable_differences
 
     records = plan.records
     intervals, comparisons = _statistics(records, config)
@@ -564,16 +563,11 @@ def _statistics(
     Per-sentence counts are the rows of cws_bench.scoring.per_sentence; the pairs of
     a corpus share their resamples (:func:`cws_bench.run.comparison.bootstrap_statistics`).
     """
-    import numpy as np
-
-    from cws_bench.run.comparison import bootstrap_statistics
-    from cws_bench.scoring.per_sentence import COLUMNS
+    from cws_bench.run.comparison import bootstrap_statistics, sentence_array
 
     by_corpus: dict[str, dict[str, Any]] = {}
-    for corpus_label, label in records:
-        rows = records[corpus_label, label].sentence_counts
-        array = np.asarray(rows, dtype=np.int64).reshape(-1, len(COLUMNS))
-        by_corpus.setdefault(corpus_label, {})[label] = array
+    for (corpus_label, label), record in records.items():
+        by_corpus.setdefault(corpus_label, {})[label] = sentence_array(record.sentence_counts)
     track_of = {s.label: s.track for s in config.segmenters}
     found: dict[str, dict[str, dict[str, Interval]]] = {}
     compared: dict[str, list[Comparison]] = {}
@@ -581,12 +575,8 @@ def _statistics(
         # a row run with several seeds is compared as one (the two-level bootstrap,
         # below), never seed by seed
         labels = [s.label for s in config.segmenters if s.label in systems and not s.seed_of]
-        pairs = [
-            (a, b)
-            for i, a in enumerate(labels)
-            for b in labels[i + 1 :]
-            if track_of[a] == track_of[b]  # tracks are ranked apart
-        ]
+        # tracks are ranked apart
+        pairs = [(a, b) for a, b in combinations(labels, 2) if track_of[a] == track_of[b]]
         found[corpus_label], compared[corpus_label] = bootstrap_statistics(
             corpus_label,
             systems,
@@ -623,7 +613,8 @@ def seed_comparisons(
     and seed (its sentence draws are those of the other pairs' bootstrap),
     whatever the run's ``test``: uncorrected, as the other comparisons.
     """
-    from cws_bench.metrics.significance import minimum_detectable_effect, seed_bootstrap_test
+    from cws_bench.metrics.significance import seed_bootstrap_test
+    from cws_bench.run.comparison import paired_comparison
     from cws_bench.scoring.per_sentence import statistics as sentence_statistics
 
     seeded = seeded_rows(config)
@@ -637,43 +628,21 @@ def seed_comparisons(
             units.append((spec.label, spec.track, [systems[spec.label]]))
     f1 = sentence_statistics()["f1"]
     found = []
-    for i, (a, track_a, counts_a) in enumerate(units):
-        for b, track_b, counts_b in units[i + 1 :]:
-            if track_a != track_b or (a not in seeded and b not in seeded):
-                continue
-            arrays = [*counts_a, *counts_b]
-            if not counts_a or not counts_b or not len(arrays[0]):
-                continue
-            if any(array.shape != arrays[0].shape for array in arrays):
-                continue
-            result = seed_bootstrap_test(
-                counts_a,
-                counts_b,
-                f1,
-                n_resamples=config.resamples,
-                seed=config.seed,
-                confidence=DEFAULT_CONFIDENCE,
-            )
-            error = result.standard_error
-            if error is not None and not math.isfinite(error):
-                error = None
-            assert result.low is not None
-            assert result.high is not None
-            found.append(
-                Comparison(
-                    corpus=corpus,
-                    a=a,
-                    b=b,
-                    metric="f1",
-                    difference=float(result.difference),
-                    interval=Interval(result.low, result.high),
-                    p_value=float(result.p_value),
-                    significant=bool(result.p_value < config.alpha),
-                    standard_error=error,
-                    mde=None
-                    if error is None
-                    else minimum_detectable_effect(error, alpha=config.alpha),
-                    null=result.null,
-                )
-            )
+    for (a, track_a, counts_a), (b, track_b, counts_b) in combinations(units, 2):
+        if track_a != track_b or (a not in seeded and b not in seeded):
+            continue
+        arrays = [*counts_a, *counts_b]
+        if not counts_a or not counts_b or not len(arrays[0]):
+            continue
+        if any(array.shape != arrays[0].shape for array in arrays):
+            continue
+        result = seed_bootstrap_test(
+            counts_a,
+            counts_b,
+            f1,
+            n_resamples=config.resamples,
+            seed=config.seed,
+            confidence=DEFAULT_CONFIDENCE,
+        )
+        found.append(paired_comparison(corpus, a, b, result, result, config.alpha))
     return found

@@ -29,6 +29,7 @@ import math
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import combinations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from cws_bench.defaults import (
@@ -46,6 +47,7 @@ from cws_bench.display.tables import escape_markdown
 from cws_bench.display.units import Units, format_p_value, plural, units
 from cws_bench.errors import CwsBenchError, Fix
 from cws_bench.results.model import Comparison, Interval, detectable_differences
+from cws_bench.run.pair import checked_method_rows
 from cws_bench.score_registry import scores_of_kind
 from cws_bench.scoring import ScoreResult, score_files, score_sentences
 from cws_bench.scoring.methods import get_method
@@ -63,8 +65,6 @@ __all__ = [
     "bootstrap_statistics",
     "compare",
 ]
-
-INTERVAL_METRICS = ("precision", "recall", "f1")
 
 System = PathLike | Iterable[Sequence[str]]
 
@@ -244,12 +244,10 @@ class ComparisonReport(Renderable):
                 if key in row.intervals:
                     flat[f"{key}_low"] = row.intervals[key].low
                     flat[f"{key}_high"] = row.intervals[key].high
-            for key in (s.name for s in scores_of_kind("oov")):
-                flat[key] = scores[key]
-            for key in ("gold_words", "pred_words", "correct_words"):
-                flat[key] = scores[key]
-            flat["beats"] = " ".join(row.beats)
-            flat["signature"] = scores["signature"]
+            counts = [s.name for s in scores_of_kind("oov")]
+            counts += ["gold_words", "pred_words", "correct_words"]
+            flat |= {key: scores[key] for key in counts}
+            flat |= {"beats": " ".join(row.beats), "signature": scores["signature"]}
             out.append(flat)
         return out
 
@@ -266,25 +264,22 @@ class ComparisonReport(Renderable):
             for key, heading in self._columns():
                 line.append(unit.score(scores[key]))
                 if heading == "F1" and self.has_intervals:
-                    ci = row.intervals.get("f1")
-                    line.append(f"[{unit.score(ci.low)}, {unit.score(ci.high)}]" if ci else "--")
+                    line.append(_f1_interval(row, unit))
             line.append(" ".join(row.beats) or "--")
             cells.append(line)
         return headings, cells
 
     def _comparison_lines(self, unit: Units) -> list[tuple[str, str, str, str, str]]:
-        out = []
-        for c in self.comparisons:
-            out.append(
-                (
-                    f"{c.a} - {c.b}",
-                    unit.points(c.difference),
-                    f"[{unit.points(c.interval.low)}, {unit.points(c.interval.high)}]",
-                    format_p_value(c.p_value),
-                    "yes" if c.significant else "no",
-                )
+        return [
+            (
+                f"{c.a} - {c.b}",
+                unit.points(c.difference),
+                f"[{unit.points(c.interval.low)}, {unit.points(c.interval.high)}]",
+                format_p_value(c.p_value),
+                "yes" if c.significant else "no",
             )
-        return out
+            for c in self.comparisons
+        ]
 
     @property
     def signature(self) -> str:
@@ -344,47 +339,34 @@ class ComparisonReport(Renderable):
 
     def to_csv(self) -> str:
         """One header line and one row per system (fractions in [0, 1])."""
-        import csv
-        import io
-
-        from cws_bench.display.tables import safe_record
+        from cws_bench.display.tables import csv_table
 
         rows = self._flat_rows()
-        fields: list[str] = []
-        for row in rows:
-            fields += [key for key in row if key not in fields]
-        out = io.StringIO()
-        writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
-        writer.writeheader()
-        for row in rows:
-            writer.writerow(safe_record({k: "" if v is None else v for k, v in row.items()}))
-        return out.getvalue().rstrip("\n")
+        fields = list(dict.fromkeys(key for row in rows for key in row))
+        return csv_table(fields, [["" if r.get(k) is None else r[k] for k in fields] for r in rows])
 
     def to_markdown(self, *, scale: str | None = None, digits: int | None = None) -> str:
         """A GitHub Markdown table (scores in %, unless ``scale``), then the paired tests."""
         unit = units(scale, digits)
         headings, cells = self._table(unit)
-        escape = escape_markdown  # every cell: a label cannot become a link or a new cell
+
+        def row(cells: Sequence[str]) -> str:  # a label cannot become a link or a new cell
+            return "| " + " | ".join(map(escape_markdown, cells)) + " |"
+
         lines = [
             f"{plural(len(self.rows), 'system')} against `{self.gold}` "
             f"({self.settings()}, {unit.label}).",
             "",
-            "| " + " | ".join(escape(h) for h in headings) + " |",
-            "| " + " | ".join(["---", "---"] + ["---:"] * (len(headings) - 3) + ["---"]) + " |",
+            row(headings),
+            row(["---", "---"] + ["---:"] * (len(headings) - 3) + ["---"]),
+            *map(row, cells),
         ]
-        lines += ["| " + " | ".join(escape(c) for c in row) + " |" for row in cells]
         if self.comparisons:
-            lines += [
-                "",
-                "| paired test of F1 | difference | interval | p | significant |",
-                "| --- | ---: | --- | ---: | --- |",
-            ]
-            lines += [
-                "| " + " | ".join(escape(c) for c in row) + " |"
-                for row in self._comparison_lines(unit)
-            ]
+            lines += ["", row(["paired test of F1", "difference", "interval", "p", "significant"])]
+            lines += [row(["---", "---:", "---", "---:", "---"])]
+            lines += map(row, self._comparison_lines(unit))
             if self.detectable is not None:
-                lines += ["", escape(self._detectable_line(unit))]
+                lines += ["", escape_markdown(self._detectable_line(unit))]
         if self.rows:
             lines += ["", f"Signature: `{self.signature}`"]
         return "\n".join(lines)
@@ -396,6 +378,7 @@ class ComparisonReport(Renderable):
         unless ``scale``) and the OOV rate in the caption, the signature under it."""
         from cws_bench.reports.latex import (
             beaten_superscript,
+            escape_latex,
             interval_header,
             latex_score_columns,
             tabular,
@@ -404,42 +387,35 @@ class ComparisonReport(Renderable):
 
         unit = units(scale, digits)
         columns = latex_score_columns(self.has_dictionary)
-        best: dict[str, float] = {}
-        for key, _ in columns:
-            present = [row.result.to_dict()[key] for row in self.rows]
-            values = [v for v in present if v is not None]
-            if values:
-                best[key] = max(values)
+        scores = [row.result.to_dict() for row in self.rows]
+        best = {
+            key: max((s[key] for s in scores if s[key] is not None), default=None)
+            for key, _ in columns
+        }
         headings = ["", "System"]
         for key, heading in columns:
             headings.append(heading)
             if key == "f1" and self.has_intervals:
                 headings.append(interval_header(f"{self.confidence:.0%}"))
         body = []
-        for row in self.rows:
-            scores = row.result.to_dict()
-            cells = [row.letter, _latex_escape(row.name)]
+        for row, row_scores in zip(self.rows, scores):
+            cells = [row.letter, escape_latex(row.name)]
             for key, _ in columns:
-                value = scores[key]
+                value = row_scores[key]
                 cell = unit.score(value, missing="--")
-                if value is not None and best.get(key) == value:
+                if value is not None and best[key] == value:
                     cell = f"\\textbf{{{cell}}}"
                 if key == "f1":
                     cell += beaten_superscript(row.beats)
-                    cells.append(cell)
-                    if self.has_intervals:
-                        ci = row.intervals.get("f1")
-                        cells.append(
-                            f"[{unit.score(ci.low)}, {unit.score(ci.high)}]" if ci else "--"
-                        )
-                else:
-                    cells.append(cell)
+                cells.append(cell)
+                if key == "f1" and self.has_intervals:
+                    cells.append(_f1_interval(row, unit))
             body.append(" & ".join(cells))
         caption = (
-            f"Word segmentation against {_latex_escape(self.gold)}: word recall, precision "
+            f"Word segmentation against {escape_latex(self.gold)}: word recall, precision "
             f"and F1 ({unit_word(unit.scale)}, "
             # the table shows the F1 intervals only (not the paired tests' differences)
-            f"{_latex_escape(self.settings(intervals=self.has_intervals))})"
+            f"{escape_latex(self.settings(intervals=self.has_intervals))})"
         )
         oov_rate = next(
             (r.result.to_dict()["oov_rate"] for r in self.rows if self.has_dictionary), None
@@ -456,41 +432,27 @@ class ComparisonReport(Renderable):
                 "bootstrap test."
             )
         # under the table, as sacrebleu prints its signature under a score
-        after = [f"Signature: \\texttt{{{_latex_escape(self.signature)}}}"] if self.rows else []
+        after = [f"Signature: \\texttt{{{escape_latex(self.signature)}}}"] if self.rows else []
         lines = tabular("ll" + "r" * (len(headings) - 2), headings, body, caption, after=after)
         return "\n".join(lines)
+
+
+def _f1_interval(row: SystemRow, unit: Units) -> str:
+    ci = row.intervals.get("f1")
+    return f"[{unit.score(ci.low)}, {unit.score(ci.high)}]" if ci else "--"
 
 
 REPORT_FORMATS = ComparisonReport.FORMATS
 """The formats :meth:`ComparisonReport.render` writes."""
 
 
-def _latex_escape(text: str) -> str:
-    """Escape LaTeX's special characters (:func:`cws_bench.reports.latex.escape_latex`).
-
-    >>> _latex_escape("out_1.txt: 50% & more")
-    'out\\\\_1.txt: 50\\\\% \\\\& more'
-    """
-    from cws_bench.reports.latex import escape_latex
-
-    return escape_latex(text)
-
-
-def _sentence_counts(result: ScoreResult, own: list[tuple[int, int, int]] | None = None) -> Any:
-    """Per-sentence rows (cws_bench.scoring.per_sentence), as the bake-off resamples them:
-    the method's own rows when it has some (:func:`_method_rows`), else the interval ones."""
+def sentence_array(rows: Sequence[Sequence[int]]) -> Any:
+    """Per-sentence rows (:mod:`cws_bench.scoring.per_sentence`), the array resampled."""
     import numpy as np
 
-    from cws_bench.scoring.per_sentence import COLUMNS, sentence_rows
+    from cws_bench.scoring.per_sentence import COLUMNS
 
-    rows = own if own is not None else sentence_rows(result)
     return np.asarray(rows, dtype=np.int64).reshape(-1, len(COLUMNS))
-
-
-def _letters(count: int) -> list[str]:
-    from cws_bench.reports.tables import letters
-
-    return letters(count)
 
 
 def compare(
@@ -553,11 +515,20 @@ def compare(
         CwsBenchError: no system, an unknown baseline, statistics with the
             sighan method, or any error of scoring.
     """
+    report = ComparisonReport(
+        gold="gold" if not isinstance(gold, (str, os.PathLike)) else display_name(gold),
+        method=method,
+        rows=(),
+        baseline=baseline,
+        resamples=resamples,
+        seed=seed,
+        correction=correction,
+        alpha=alpha,
+        test=test,
+    )
     paired = paired or baseline is not None
     statistics = bool(confidence or paired)
-    named = _checked_request(
-        systems, method=method, baseline=baseline, statistics=statistics, alpha=alpha, test=test
-    )
+    named = _checked_request(systems, report, statistics)
     from cws_bench.scoring import scoring_dictionary
 
     notes: list[str] = []
@@ -582,49 +553,19 @@ def compare(
             name: replace(result, warnings=(*notes, *result.warnings))
             for name, result in results.items()
         }
-    gold_name = "gold" if not isinstance(gold, (str, os.PathLike)) else display_name(gold)
     pairs = _test_pairs(list(results), baseline) if paired and len(results) > 1 else []
-    intervals, comparisons = _statistics(
-        gold_name,
-        results,
-        own_rows,
-        pairs,
-        confidence=confidence,
-        resamples=resamples,
-        seed=seed,
-        correction=correction,
-        alpha=alpha,
-        test=test,
-    )
-    return ComparisonReport(
-        gold=gold_name,
-        method=method,
-        rows=_ranked_rows(gold_name, results, intervals, comparisons),
-        comparisons=tuple(comparisons),
-        baseline=baseline,
-        confidence=DEFAULT_CONFIDENCE,
-        resamples=resamples,
-        seed=seed,
-        correction=correction,
-        alpha=alpha,
-        test=test,
-    )
+    return _with_statistics(report, results, own_rows, pairs, intervals=bool(confidence))
 
 
 def _checked_request(
-    systems: Mapping[str, System] | Sequence[PathLike],
-    *,
-    method: str,
-    baseline: str | None,
-    statistics: bool,
-    alpha: float,
-    test: str,
+    systems: Mapping[str, System] | Sequence[PathLike], report: ComparisonReport, statistics: bool
 ) -> dict[str, System]:
     """The systems by name, once the comparison asked for is checked: the significance
     level, the test, at least one system, the baseline among them, and statistics only
     with a method whose counts are per sentence."""
     from cws_bench.defaults import BOUNDS
 
+    alpha, test, baseline, method = report.alpha, report.test, report.baseline, report.method
     problem = BOUNDS["alpha"].problem(alpha)
     if problem is not None:
         raise CwsBenchError(f"alpha {problem}", "0.05 is the default; 0.01 asks for more evidence")
@@ -648,55 +589,50 @@ def _checked_request(
     return named
 
 
-def _statistics(
-    gold_name: str,
+def _with_statistics(
+    report: ComparisonReport,
     results: Mapping[str, ScoreResult],
     own_rows: Mapping[str, list[tuple[int, int, int]]],
     pairs: list[tuple[str, str]],
     *,
-    confidence: bool,
-    resamples: int,
-    seed: int,
-    correction: str,
-    alpha: float,
-    test: str,
-) -> tuple[dict[str, dict[str, Interval]], list[Comparison]]:
-    """Each system's bootstrap intervals (with ``confidence``) and the paired tests of
-    ``pairs``, corrected as one family, from the per-sentence counts."""
+    intervals: bool,
+) -> ComparisonReport:
+    """The report's rows, ranked, and tests: each system's bootstrap intervals (with
+    ``intervals``) and the paired tests of ``pairs``, corrected as one family, from the
+    per-sentence counts, with the report's settings."""
+    from cws_bench.results.model import family_adjusted
+    from cws_bench.scoring.per_sentence import sentence_rows
+
+    # the method's own rows when it has some (checked_method_rows), else the interval ones
     counts = {
-        name: _sentence_counts(result, own_rows.get(name)) for name, result in results.items()
+        name: sentence_array(own_rows[name] if name in own_rows else sentence_rows(result))
+        for name, result in results.items()
     }
-    intervals, comparisons = bootstrap_statistics(
-        gold_name,
+    found, comparisons = bootstrap_statistics(
+        report.gold,
         counts,
         pairs,
-        resamples=resamples,
-        seed=seed,
-        intervals=bool(confidence),
-        alpha=alpha,
-        test=test,
+        resamples=report.resamples,
+        seed=report.seed,
+        intervals=intervals,
+        alpha=report.alpha,
+        test=report.test,
     )
-    if pairs:
-        comparisons = _corrected(comparisons, correction, alpha)
-    return intervals, comparisons
+    if pairs:  # one family, as one track of a bake-off: the p-values corrected together
+        adjusted = family_adjusted(comparisons, report.correction)
+        comparisons = [
+            replace(c, adjusted_p_value=float(p), significant=bool(p < report.alpha))
+            for c, p in zip(comparisons, adjusted)
+        ]
+    rows = _ranked_rows(report.gold, results, found, comparisons)
+    return replace(report, rows=rows, comparisons=tuple(comparisons))
 
 
 def _test_pairs(names: list[str], baseline: str | None) -> list[tuple[str, str]]:
     """The pairs to test: each system against the baseline, or every two systems."""
     if baseline is not None:
         return [(a, baseline) for a in names if a != baseline]
-    return [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
-
-
-def _corrected(comparisons: list[Comparison], correction: str, alpha: float) -> list[Comparison]:
-    """One family, as one track of a bake-off: the p-values corrected together."""
-    from cws_bench.results.model import family_adjusted
-
-    adjusted = family_adjusted(comparisons, correction)
-    return [
-        replace(c, adjusted_p_value=float(p), significant=bool(p < alpha))
-        for c, p in zip(comparisons, adjusted)
-    ]
+    return list(combinations(names, 2))
 
 
 def _ranked_rows(
@@ -706,10 +642,10 @@ def _ranked_rows(
     comparisons: list[Comparison],
 ) -> tuple[SystemRow, ...]:
     """Best F1 first, each with its letter and the letters of the systems it beats."""
-    from cws_bench.reports.tables import significantly_better
+    from cws_bench.reports.tables import letters, significantly_better
 
     ranked = sorted(results, key=lambda name: -results[name].f1)
-    letter_of = dict(zip(ranked, _letters(len(ranked))))
+    letter_of = dict(zip(ranked, letters(len(ranked))))
     return tuple(
         SystemRow(
             name=name,
@@ -764,8 +700,8 @@ def _score_all(
     read as sentences), so the rows of one report are counted alike. With
     ``rows`` (statistics on a method's own counts), all go through
     ``score_sentences``, and the second value holds each system's per-sentence
-    rows of the method (:func:`_method_rows`): the figures and their resamples
-    are one count. (Else it is empty: the results' interval rows are used.)
+    rows of the method (:func:`~cws_bench.run.pair.checked_method_rows`): the figures
+    and their resamples are one count. (Else it is empty: the results' interval rows are used.)
     """
     if not rows and _is_path(gold) and all(_is_path(v) for v in named.values()):
         return {
@@ -794,6 +730,7 @@ def _score_all(
         gold_words = [list(words) for words in gold]  # type: ignore[union-attr]
     results = {}
     own_rows: dict[str, list[tuple[int, int, int]]] = {}
+    normalized_by = normalize if isinstance(normalize, str) or normalize is None else normalize.name
     for name, value in named.items():
         pred = (
             list(read_segmented(value, encoding=pred_encoding or encoding))  # type: ignore[arg-type]
@@ -809,33 +746,10 @@ def _score_all(
             per_line=True,
         )
         if rows:
-            found = _method_rows(results[name], gold_words, pred, normalize)
+            found = checked_method_rows(results[name], gold_words, pred, normalized_by)
             if found is not None:
                 own_rows[name] = found
     return results, own_rows
-
-
-def _method_rows(
-    result: ScoreResult,
-    gold: Sequence[Sequence[str]],
-    pred: Sequence[Sequence[str]],
-    normalize: Any,
-) -> list[tuple[int, int, int]] | None:
-    """The result's method's per-sentence rows (``method_rows``; None for ``interval``),
-    checked to add up to the result's own totals."""
-    from cws_bench.scoring.per_sentence import method_rows
-
-    name = normalize if isinstance(normalize, str) or normalize is None else normalize.name
-    found = method_rows(result.method, gold, pred, normalize=name)
-    if found is None:
-        return None
-    totals = tuple(map(sum, zip(*found))) if found else (0, 0, 0)
-    if totals != (result.correct_words, result.pred_words, result.gold_words):
-        raise CwsBenchError(
-            f"the {result.method} method's per-sentence counts {totals} do not add up to its "
-            f"totals {(result.correct_words, result.pred_words, result.gold_words)}"
-        )
-    return found
 
 
 def bootstrap_statistics(
@@ -871,11 +785,7 @@ def bootstrap_statistics(
     systems' mean difference per sentence, and overstates the SE of systems
     far apart).
     """
-    from cws_bench.metrics.significance import (
-        SharedResamples,
-        approximate_randomization_test,
-        minimum_detectable_effect,
-    )
+    from cws_bench.metrics.significance import SharedResamples, approximate_randomization_test
     from cws_bench.scoring.per_sentence import statistics as sentence_statistics
 
     if test not in TESTS:
@@ -903,31 +813,40 @@ def bootstrap_statistics(
     for a, b in tested:
         (draw, i), (_, j) = shared[a], shared[b]
         bootstrap = draw.paired_test(i, j, statistics["f1"], confidence=confidence)
-        assert bootstrap.low is not None  # a bootstrap test has an interval
-        assert bootstrap.high is not None
         result = bootstrap
         if test == "permutation":
             result = approximate_randomization_test(
                 counts[a], counts[b], statistics["f1"], n_resamples=resamples, seed=seed
             )
-        # the SE of the observed difference is the bootstrap's, whichever test: the
-        # shuffles' spread also holds the systems' mean difference (Σd² against Σ(d - d̄)²)
-        error = bootstrap.standard_error
-        if error is not None and not math.isfinite(error):  # one resample: no spread
-            error = None
-        comparisons.append(
-            Comparison(
-                corpus=corpus,
-                a=a,
-                b=b,
-                metric="f1",
-                difference=float(result.difference),
-                interval=Interval(float(bootstrap.low), float(bootstrap.high)),
-                p_value=float(result.p_value),
-                significant=bool(result.p_value < alpha),
-                standard_error=error,
-                mde=None if error is None else minimum_detectable_effect(error, alpha=alpha),
-                null=result.null,
-            )
-        )
+        comparisons.append(paired_comparison(corpus, a, b, result, bootstrap, alpha))
     return out, comparisons
+
+
+def paired_comparison(
+    corpus: str, a: str, b: str, result: Any, bootstrap: Any, alpha: float
+) -> Comparison:
+    """The :class:`~cws_bench.results.model.Comparison` of F1 (uncorrected) of ``a`` and
+    ``b``: ``result``'s difference and p-value, ``bootstrap``'s interval, standard error
+    and the minimum detectable effect at ``alpha`` from it."""
+    from cws_bench.metrics.significance import minimum_detectable_effect
+
+    # the SE of the observed difference is the bootstrap's, whichever test: the
+    # shuffles' spread also holds the systems' mean difference (Σd² against Σ(d - d̄)²)
+    error = bootstrap.standard_error
+    if error is not None and not math.isfinite(error):  # one resample: no spread
+        error = None
+    assert bootstrap.low is not None  # a bootstrap test has an interval
+    assert bootstrap.high is not None
+    return Comparison(
+        corpus=corpus,
+        a=a,
+        b=b,
+        metric="f1",
+        difference=float(result.difference),
+        interval=Interval(float(bootstrap.low), float(bootstrap.high)),
+        p_value=float(result.p_value),
+        significant=bool(result.p_value < alpha),
+        standard_error=error,
+        mde=None if error is None else minimum_detectable_effect(error, alpha=alpha),
+        null=result.null,
+    )

@@ -66,7 +66,7 @@ import os
 import re
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -75,19 +75,20 @@ from cws_bench.defaults import (
     DEFAULT_ALPHA,
     DEFAULT_BATCH_SIZE,
     DEFAULT_RESAMPLES,
+    DEFAULT_RETRIES,
     DEFAULT_SEED,
     DEFAULT_TEST,
+    EXECUTORS,
     TESTS,
 )
 from cws_bench.errors import CwsBenchError
 from cws_bench.run import problems
-from cws_bench.run.executors import DEFAULT_RETRIES, EXECUTORS, ExecutorSettings
+from cws_bench.run.executors import ExecutorSettings
 from cws_bench.run.submissions import submission_rows
 from cws_bench.text.io import PathLike
 
 __all__ = [
     "BAKEOFF_SHARD_CHARS",
-    "BUNDLED_CONFIGS",
     "BakeoffConfig",
     "CorpusSpec",
     "SegmenterSpec",
@@ -280,16 +281,12 @@ class BakeoffConfig:
             "method": self.method,
             "alpha": self.alpha,
             "test": self.test,
-            "corpora": [vars_of(c) for c in self.corpora],
-            "segmenters": [vars_of(s) for s in self.segmenters],
+            "corpora": [asdict(c) for c in self.corpora],
+            "segmenters": [asdict(s) for s in self.segmenters],
             "settings": {key: getattr(self.settings, key) for key in sorted(_SETTINGS_KEYS)},
             # (only when asked: a run without re-splits records what it did before)
             **({"resplits": self.resplits} if self.resplits else {}),
         }
-
-
-def vars_of(obj: Any) -> dict[str, Any]:
-    return {key: getattr(obj, key) for key in obj.__dataclass_fields__}
 
 
 _CORPUS_KEYS = set(CorpusSpec.__dataclass_fields__)
@@ -362,12 +359,16 @@ def with_seeds(config: BakeoffConfig, seeds: Sequence[int]) -> BakeoffConfig:
         seeded += 1
     if not seeded:
         raise CwsBenchError(
-            f"{where}: no segmenter of the configuration has a seed option",
-            "seeds are for trainable segmenters whose training draws on a seed "
-            "(crf, the transformer tagger, llm's shots)",
+            f"{where}: no segmenter of the configuration has a seed option", _SEEDS_ARE_FOR
         )
     _check_labels(config.source or "<config>", config.corpora, rows)
     return replace(config, segmenters=tuple(rows))
+
+
+_SEEDS_ARE_FOR = (
+    "seeds are for trainable segmenters whose training draws on a seed "
+    "(crf, the transformer tagger, llm's shots)"
+)
 
 
 def _has_seed_option(name: str) -> bool:
@@ -401,61 +402,40 @@ def _check_seeds(spec: dict[str, Any], where: str) -> tuple[int, ...]:
             f"{where}: give either seeds or options.seed, not both",
             "seeds = [...] runs the row once per seed",
         )
-    from cws_bench.errors import SegmenterError
-    from cws_bench.segmenters import check_segmenter_options, segmenter_names
+    from cws_bench.segmenters import segmenter_names
 
-    if spec["name"] in segmenter_names():  # an unknown name is said by the validation
-        try:
-            check_segmenter_options(spec["name"], {"seed": 0})
-        except SegmenterError as e:
-            raise CwsBenchError(
-                f"{where}: seeds given, but segmenter {spec['name']} has no seed option",
-                "seeds are for trainable segmenters whose training draws on a seed "
-                "(crf, the transformer tagger, llm's shots); remove seeds from this row",
-            ) from e
+    # an unknown name is said by the validation
+    if spec["name"] in segmenter_names() and not _has_seed_option(spec["name"]):
+        raise CwsBenchError(
+            f"{where}: seeds given, but segmenter {spec['name']} has no seed option",
+            f"{_SEEDS_ARE_FOR}; remove seeds from this row",
+        )
     return tuple(seeds)
 
 
 _SETTINGS_KEYS = {"executor", "scheduler", "shard_chars", "retries"}
 
 
-_TOP_KEYS = {
-    "name",
-    "description",
-    "seed",
-    "resamples",
-    "timeout",
-    "batch_size",
-    "correction",
-    "alpha",
-    "test",
-    "corpora",
-    "segmenters",
-    "settings",
-    "method",
-    "submissions",
-    "resplits",
+_TOP_KEYS = set(BakeoffConfig.__dataclass_fields__) - {"source"} | {"submissions"}
+
+_SCALARS = {
+    "seed": int,
+    "resamples": int,
+    "timeout": float,
+    "batch_size": int,
+    "description": str,
+    "correction": str,
+    "method": str,
+    "alpha": float,
+    "test": str,
+    "resplits": int,
 }
-
-
-def _check_keys(where: str, table: Any, allowed: set[str]) -> None:
-    if not isinstance(table, dict):
-        raise CwsBenchError(f"{where}: expected a table")
-    unknown = sorted(set(table) - allowed)
-    if unknown:
-        from cws_bench.suggest import did_you_mean
-
-        close = [hint for key in unknown if (hint := did_you_mean(key, sorted(allowed), n=1))]
-        listed = f"allowed keys: {', '.join(sorted(allowed))}"
-        raise CwsBenchError(
-            f"{where}: unknown {'key' if len(unknown) == 1 else 'keys'} {', '.join(unknown)}",
-            f"{'; '.join(close)} ({listed})" if close else listed,
-        )
+"""The top-level keys that are one value, each with its type (absent: the field's default)."""
 
 
 def _parse_corpus(table: Any, where: str, base: Path) -> CorpusSpec:
     """One ``[[corpora]]`` table; relative paths are relative to ``base``."""
-    _check_keys(where, table, _CORPUS_KEYS)
+    problems.check_keys(where, table, _CORPUS_KEYS)
     if bool(table.get("name")) == bool(table.get("gold")):
         raise CwsBenchError(f"{where}: give either name (a registered corpus) or gold (a file)")
     spec = dict(table)
@@ -504,7 +484,7 @@ def _resolve_options(options: dict[str, Any], base: Path) -> dict[str, Any]:
 
 def _parse_segmenter(table: Any, where: str, base: Path) -> SegmenterSpec:
     """One ``[[segmenters]]`` table; relative file options are relative to ``base``."""
-    _check_keys(where, table, _SEGMENTER_KEYS)
+    problems.check_keys(where, table, _SEGMENTER_KEYS)
     if not table.get("name"):
         raise CwsBenchError(
             f"{where}: missing name (a registered segmenter)", "see `cws-bench segmenters`"
@@ -569,7 +549,7 @@ def _run_name(data: dict[str, Any], source: str) -> str:
 def _parse_settings(data: dict[str, Any], source: str) -> dict[str, Any]:
     """The ``[settings]`` table: executor, scheduler, shard_chars, retries."""
     table = data.get("settings", {})
-    _check_keys(f"{source}: [settings]", table, _SETTINGS_KEYS)
+    problems.check_keys(f"{source}: [settings]", table, _SETTINGS_KEYS)
     settings = dict(table)
     if settings.get("executor", "local") not in EXECUTORS:
         raise CwsBenchError(
@@ -600,7 +580,7 @@ def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffCo
             found.append(e)
             return None
 
-    parse(_check_keys, source, data, _TOP_KEYS)
+    parse(problems.check_keys, source, data, _TOP_KEYS)
     settings = parse(_parse_settings, data, source)
     found.extend(
         CwsBenchError(problem)
@@ -639,18 +619,9 @@ def parse_config(data: dict[str, Any], *, source: str = "<config>") -> BakeoffCo
             name=_run_name(data, source),
             corpora=tuple(corpora),
             segmenters=tuple(segmenters),
-            seed=int(data.get("seed", DEFAULT_SEED)),
-            resamples=int(data.get("resamples", DEFAULT_RESAMPLES)),
-            timeout=float(data.get("timeout", 900)),
-            batch_size=int(data.get("batch_size", DEFAULT_BATCH_SIZE)),
-            description=str(data.get("description", "")),
             source=source,
-            correction=str(data.get("correction", CORRECTION)),
             settings=replace(DEFAULT_SETTINGS, **settings),
-            method=str(data.get("method", "interval")),
-            alpha=float(data.get("alpha", DEFAULT_ALPHA)),
-            test=str(data.get("test", DEFAULT_TEST)),
-            resplits=int(data.get("resplits", 0)),
+            **{key: kind(data[key]) for key, kind in _SCALARS.items() if key in data},
         )
     except (TypeError, ValueError) as e:
         raise CwsBenchError(f"{source}: {e}") from e

@@ -218,15 +218,9 @@ class _Pending:
 
 
 class Run:
-    """Runs a plan's shards on an executor and finishes each pair as it completes.
-
-    Args:
-        plan: from :func:`plan_run`.
-        cache: where finished shards and pairs go.
-        progress: the progress display.
-        timeout: the per-shard timeout (for messages).
-        use_cache: take finished shards from the cache.
-    """
+    """Runs a plan's shards on an executor and finishes each pair as it completes, each
+    finished shard and pair written to ``cache`` (finished shards taken from it with
+    ``use_cache``); ``timeout`` is the per-shard timeout (for messages)."""
 
     def __init__(
         self,
@@ -300,11 +294,7 @@ class Run:
 
     def _describe(self, item: ShardItem) -> str:
         planned = self.plan.pairs[item.pair]
-        last = item.first_line + len(item.lines)
-        return (
-            f"{planned.spec.label} on {planned.corpus.label}: shard {item.shard + 1} "
-            f"(lines {item.first_line + 1}-{last})"
-        )
+        return f"{planned.spec.label} on {planned.corpus.label}: {_shard_name(item)}"
 
     def _note_loads(self, output: ShardResult) -> None:
         for load in output.loads:
@@ -489,14 +479,11 @@ class PairTask:
 
 
 def run_pair(task: PairTask, report: Callable[[int], None] | None = None) -> PairRecord:
-    """Run one segmenter on one corpus and score it, in this process (the unsharded run).
+    """Run one segmenter on one corpus and score it, in this process (the unsharded run);
+    ``report`` is called with the characters of each batch segmented (progress).
 
     The bake-off's runner does the same in shards (:func:`cws_bench.run.tasks.segment_shard`, then
     :func:`finish_pair`): the numbers are the same.
-
-    Args:
-        task: the pair.
-        report: called with the characters of each batch segmented (progress).
     """
     from cws_bench.run.tasks import build_segmenter, leak_inputs, segmenter_facts
     from cws_bench.segmenters.stream import SegmentRun

@@ -57,7 +57,6 @@ from cws_bench.system.workers import (
 )
 
 __all__ = [
-    "EXECUTORS",
     "DaskExecutor",
     "Executor",
     "ExecutorSettings",
@@ -139,6 +138,27 @@ def take_load_reports() -> tuple[LoadReport, ...]:
     return reports
 
 
+@dataclass(frozen=True)
+class _Job:
+    """The arguments of one :meth:`Executor.map`."""
+
+    task: Callable[[Any, Any], Any]
+    context: Any
+    items: Sequence[Any]
+    describe: Callable[[Any], str]
+    affinity: Callable[[Any], str] | None
+    tolerate: bool
+
+    def failed(self, index: int, reason: str) -> ShardFailedError:
+        """The error of item ``index``, which could not be run."""
+        return ShardFailedError(
+            f"{self.describe(self.items[index])}: {reason}",
+            "look for what kills or blocks the segmenter on these lines "
+            "(memory, a crash); {0} and {1} set the limits",
+            fixes=_LIMITS,
+        )
+
+
 class Executor:
     """Maps a task over items, yielding the results in order (see the module)."""
 
@@ -177,19 +197,10 @@ class Executor:
                 (unless ``tolerate``).
             Exception: what the task raised, raised again here.
         """
-        run = self._run(task, context, items, describe, affinity=affinity, tolerate=tolerate)
-        return _ordered(run, len(items), done)
+        job = _Job(task, context, items, describe, affinity, tolerate)
+        return _ordered(self._run(job), len(items), done)
 
-    def _run(
-        self,
-        task: Callable[[Any, Any], Any],
-        context: Any,
-        items: Sequence[Any],
-        describe: Callable[[Any], str],
-        *,
-        affinity: Callable[[Any], str] | None,
-        tolerate: bool,
-    ) -> Iterator[tuple[int, Any]]:
+    def _run(self, job: _Job) -> Iterator[tuple[int, Any]]:
         """Yield (index, result) for each item, in the order they finish."""
         raise NotImplementedError
 
@@ -448,21 +459,13 @@ class LocalExecutor(Executor):
         stop_worker(slot.process)  # SIGTERM, a grace, SIGKILL to it and what it started
         slot.connection.close()
 
-    def _run(
-        self,
-        task: Callable[[Any, Any], Any],
-        context: Any,
-        items: Sequence[Any],
-        describe: Callable[[Any], str],
-        *,
-        affinity: Callable[[Any], str] | None,
-        tolerate: bool,
-    ) -> Iterator[tuple[int, Any]]:
+    def _run(self, job: _Job) -> Iterator[tuple[int, Any]]:
+        items, affinity = job.items, job.affinity
         key = None if affinity is None else (lambda index: affinity(items[index]))
         queue = _Queue(len(items), key)
         failures = [0] * len(items)
         remaining = len(items)
-        setup = ("task", task, context)
+        setup = ("task", job.task, job.context)
         try:
             while len(self._slots) < min(self.jobs, remaining):
                 self._slots.append(self._start())
@@ -494,13 +497,8 @@ class LocalExecutor(Executor):
                         queue.put_back(index)
                         continue
                     reason = f"failed {plural(failures[index], 'time')}: {outcome[0]}"
-                    if not tolerate:
-                        raise ShardFailedError(
-                            f"{describe(items[index])}: {reason}",
-                            "look for what kills or blocks the segmenter on these lines "
-                            "(memory, a crash); {0} and {1} set the limits",
-                            fixes=_LIMITS,
-                        )
+                    if not job.tolerate:
+                        raise job.failed(index, reason)
                     remaining -= 1
                     yield index, ItemFailure(reason, timed_out=outcome[1])
         finally:
@@ -749,24 +747,16 @@ class DaskExecutor(Executor):
         """Process ids of the workers (of this machine's workers, for tests)."""
         return list(self.client.run(os.getpid).values())
 
-    def _run(
-        self,
-        task: Callable[[Any, Any], Any],
-        context: Any,
-        items: Sequence[Any],
-        describe: Callable[[Any], str],
-        *,
-        affinity: Callable[[Any], str] | None,
-        tolerate: bool,
-    ) -> Iterator[tuple[int, Any]]:
+    def _run(self, job: _Job) -> Iterator[tuple[int, Any]]:
         import uuid
 
         from distributed import as_completed
         from distributed.scheduler import KilledWorker
 
+        items = job.items
         run = uuid.uuid4().hex[:12]
         # A task, not scattered data: a lost copy is computed again from the graph.
-        shared = self.client.submit(_identity, context, key=f"cws-context-{run}", pure=False)
+        shared = self.client.submit(_identity, job.context, key=f"cws-context-{run}", pure=False)
         futures: dict[Any, int] = {}
         window = max(1, self.window * self.jobs)
         submitted = 0
@@ -784,7 +774,7 @@ class DaskExecutor(Executor):
             count = len(indices)
             batch = self.client.map(  # one message to the scheduler for the batch
                 _dask_run,
-                [task] * count,
+                [job.task] * count,
                 [shared] * count,
                 [items[index] for index in indices],
                 [self.timeout] * count,
@@ -806,13 +796,8 @@ class DaskExecutor(Executor):
                     if not isinstance(error, KilledWorker):
                         raise error.with_traceback(trace)
                     reason = f"its worker died or ran past the timeout on every attempt ({error})"
-                    if not tolerate:
-                        raise ShardFailedError(
-                            f"{describe(items[index])}: {reason}",
-                            "look for what kills or blocks the segmenter on these lines "
-                            "(memory, a crash); {0} and {1} set the limits",
-                            fixes=_LIMITS,
-                        ) from None
+                    if not job.tolerate:
+                        raise job.failed(index, reason) from None
                     result = ItemFailure(reason)
                 finished.add(index)
                 while lowest in finished:

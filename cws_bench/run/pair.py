@@ -84,15 +84,7 @@ class SegmenterMetadata:
 
     def to_dict(self) -> dict[str, Any]:
         """The metadata as the adapter gave it (the same keys, in the same order)."""
-        return {
-            "name": self.name,
-            "version": self.version,
-            "kind": self.kind,
-            "description": self.description,
-            "trained_on": self.trained_on,
-            "options": self.options,
-            **self.extra,
-        }
+        return {**{key: getattr(self, key) for key in self._KEYS}, **self.extra}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SegmenterMetadata:
@@ -101,15 +93,9 @@ class SegmenterMetadata:
         Raises:
             KeyError: a key of the metadata is missing.
         """
-        return cls(
-            name=data["name"],
-            version=data["version"],
-            kind=data["kind"],
-            description=data["description"],
-            trained_on=data["trained_on"],
-            options=dict(data["options"]),
-            extra={key: value for key, value in data.items() if key not in cls._KEYS},
-        )
+        given = {key: data[key] for key in cls._KEYS}
+        extra = {key: value for key, value in data.items() if key not in cls._KEYS}
+        return cls(**{**given, "options": dict(given["options"])}, extra=extra)
 
 
 @dataclass(frozen=True)
@@ -223,27 +209,6 @@ class PairRecord:
             prediction=data.get("prediction"),
         )
 
-    def signature(
-        self,
-        segmenter: str,
-        *,
-        seed: int,
-        resamples: int,
-        convert: str = "none",
-        test: str = DEFAULT_TEST,
-    ) -> str:
-        """:func:`pair_signature` of this record."""
-        return pair_signature(
-            self.scores.signature,
-            segmenter,
-            self.segmenter_info,
-            seed=seed,
-            resamples=resamples,
-            convert=convert,
-            test=test,
-            prediction=self.prediction,
-        )
-
 
 def pair_signature(
     score_signature: str,
@@ -338,8 +303,15 @@ def pair_result(
         peak_memory_mib=record.peak_memory_mib,
         warnings=record.warnings,
         segmenter_info=record.segmenter_info.to_dict(),
-        signature=record.signature(
-            spec.name, seed=seed, resamples=resamples, convert=corpus.convert, test=test
+        signature=pair_signature(
+            scores.signature,
+            spec.name,
+            record.segmenter_info,
+            seed=seed,
+            resamples=resamples,
+            convert=corpus.convert,
+            test=test,
+            prediction=record.prediction,
         ),
         analysis=record.analysis,
         # (a record cached before leaks excluded a row carries only the warning)
@@ -385,16 +357,13 @@ def score_pair(
     """Score a pair's segmentation per sentence and say whether it is contaminated: the one
     assembly of a scored pair, under the bake-off's records and the baselines'.
 
-    Args:
-        pair: the corpus.
-        pred: the words of every raw line.
-        trained_on: the segmenter's training data, or None.
+    ``pred`` holds the words of every raw line.
     """
     from dataclasses import replace
 
     from cws_bench.scoring import score_sentences
     from cws_bench.scoring.methods import get_method
-    from cws_bench.scoring.per_sentence import method_rows, sentence_rows
+    from cws_bench.scoring.per_sentence import sentence_rows
 
     corpus = pair.corpus
     # a method that scores whole files (conll18) is counted sentence by sentence below;
@@ -411,21 +380,41 @@ def score_pair(
     contamination = contamination_warnings(trained_on, corpus, result.signature.gold)
     # the rows the bake-off resamples are counted by the pair's method: its F and its
     # intervals and letters are one count
-    rows = method_rows(pair.method, pair.gold, pred, normalize=corpus.normalize)
-    if rows is not None:
-        totals = tuple(map(sum, zip(*rows))) if rows else (0, 0, 0)
-        expected = (result.correct_words, result.pred_words, result.gold_words)
-        if totals != expected:
-            raise ValueError(f"{pair.method} rows add up to {totals}, not to {expected}")
-        if not by_lines:
-            signature = replace(result.signature, method=pair.method)
-            result = replace(result, method=pair.method, signature=signature)
+    rows = checked_method_rows(result, pair.gold, pred, corpus.normalize, pair.method)
+    if rows is not None and not by_lines:
+        signature = replace(result.signature, method=pair.method)
+        result = replace(result, method=pair.method, signature=signature)
     return ScoredPair(
         result,
         tuple(sentence_rows(result) if rows is None else rows),
         (*result.warnings, *contamination),
         bool(contamination),
     )
+
+
+def checked_method_rows(
+    result: ScoreResult,
+    gold: Sequence[Sequence[str]],
+    pred: Sequence[Sequence[str]],
+    normalize: str | None,
+    method: str | None = None,
+) -> list[tuple[int, int, int]] | None:
+    """The per-sentence rows of ``method`` (default: the result's;
+    :func:`~cws_bench.scoring.per_sentence.method_rows`, None for ``interval``), checked to
+    add up to ``result``'s totals."""
+    from cws_bench.errors import CwsBenchError
+    from cws_bench.scoring.per_sentence import method_rows
+
+    method = method or result.method
+    rows = method_rows(method, gold, pred, normalize=normalize)
+    totals = tuple(map(sum, zip(*rows))) if rows else (0, 0, 0)
+    expected = (result.correct_words, result.pred_words, result.gold_words)
+    if rows is not None and totals != expected:
+        raise CwsBenchError(
+            f"the {method} method's per-sentence counts {totals} do not add up to its "
+            f"totals {expected}"
+        )
+    return rows
 
 
 def finish_pair(
@@ -440,9 +429,8 @@ def finish_pair(
     """Score a pair's segmentation per sentence, analyse its errors: its :class:`PairRecord`.
 
     Args:
-        pair: the corpus.
         pred: the words of every raw line.
-        facts: :func:`segmenter_facts` of the segmenter.
+        facts: :func:`~cws_bench.run.tasks.segmenter_facts` of the segmenter.
         timing: ``load_s`` and ``segment_s``.
         peak_memory_mib: the peak resident memory of the process(es) that segmented.
         diagnostics: the segmenter's per-line diagnostics, one per raw line (or None).
@@ -494,15 +482,13 @@ def finish_pair(
         analysis=PairAnalysis.from_dict(
             {**analysis.to_dict(), "buckets": buckets, **_tokens(facts, gold, pred, words)}
         ),
-        timing=PairTiming.from_dict(
-            {
-                "load_s": timing["load_s"],
-                "segment_s": segment_s,
-                "characters": characters,
-                "sentences": len(pair.raw),
-                "chars_per_s": rate(speed_chars, segment_s) if timed else None,
-                "words_per_s": rate(speed_words, segment_s) if timed else None,
-            }
+        timing=PairTiming(
+            load_s=timing["load_s"],
+            segment_s=segment_s,
+            characters=characters,
+            sentences=len(pair.raw),
+            chars_per_s=rate(speed_chars, segment_s) if timed else None,
+            words_per_s=rate(speed_words, segment_s) if timed else None,
         ),
         peak_memory_mib=peak_memory_mib,
         warnings=(*scored.warnings, *facts["leaks"], *facts["notes"], *fidelity),

@@ -390,6 +390,54 @@ def plan_run(
     # (the configuration's settings always hold a shard size: DEFAULT_SETTINGS has one)
     batch_size = config.batch_size
     shard_chars = config.settings.shard_chars or BAKEOFF_SHARD_CHARS
+
+    def plan_pair(
+        corpus: CorpusSpec,
+        spec: SegmenterSpec,
+        info: SegmenterInfo,
+        blob: bytes | None,
+        identity: CorpusIdentity,
+        lengths: list[int],
+    ) -> None:
+        """One pair: taken from the cache, scored (a submission) or cut into shards."""
+        options = spec.options_for(corpus, data_dir)
+        method = corpus.counted_by(plan.method)
+        if blob is None:
+            key = cache_key(
+                corpus,
+                spec.name,
+                options,
+                identity,
+                info.version,
+                data_dir=data_dir,
+                method=method,
+                memo=memo,
+            )
+            loaded_as = segmenter_key(spec.name, options, data_dir, memo)
+        else:  # a shipped segmenter: known by its pickled bytes
+            loaded_as = f"python:{hash_hex(blob, 'cache')}"
+            key = cache_key(corpus, loaded_as, {}, identity, None, libraries={}, method=method)
+        pair = (corpus.label, spec.label)
+        record = cache.record(key) if use_cache else None
+        if record is not None:
+            plan.records[pair] = record
+            plan.statuses[pair] = ("ok", None)
+            plan.cached.add(pair)
+            return
+        if spec.participant is not None and blob is None:
+            # a participant's file: scored as it is, line by line (no shards, no workers)
+            _score_submission(plan, corpus, spec, options, key, cache)
+            return
+        setup = PairSetup(
+            spec.name, options, batch_size, corpus.convert, spec.track, loaded_as, blob
+        )
+        # Shards end between batches, as an unsharded run cuts them, or between any two
+        # lines for a segmenter whose lines are segmented each on its own.
+        unit = 1 if info.independent_lines else batch_size
+        # an empty corpus still has one (empty) shard: its segmenter is loaded and described
+        cuts = cut_batches(lengths, unit, shard_chars) or [(0, 0)]
+        plan.pairs.append(PlannedPair(corpus, spec, info, key, setup, cuts))
+
     for corpus in config.corpora:
         if not _corpus_here(corpus, data_dir, notes):
             continue
@@ -405,87 +453,13 @@ def plan_run(
         lengths = [len(line) for line in read.raw]
         for spec, info, blob in segmenters:
             if spec.runs_on(corpus):
-                _plan_pair(
-                    plan,
-                    corpus,
-                    spec,
-                    info,
-                    blob,
-                    identity,
-                    lengths,
-                    cache,
-                    use_cache,
-                    batch_size,
-                    shard_chars,
-                    data_dir,
-                    memo,
-                )
+                plan_pair(corpus, spec, info, blob, identity, lengths)
     kinds = {spec.label: info.kind for spec, info, _ in segmenters}
     sizes = {label: sum(map(len, i.raw)) for label, i in plan.inputs.items()}
     plan.pairs.sort(
         key=lambda p: (-sizes[p.corpus.label], KIND_ORDER.get(kinds[p.spec.label] or "", 3))
     )
     return plan
-
-
-def _plan_pair(
-    plan: RunPlan,
-    corpus: CorpusSpec,
-    spec: SegmenterSpec,
-    info: SegmenterInfo,
-    blob: bytes | None,
-    identity: CorpusIdentity,
-    lengths: list[int],
-    cache: RunCache,
-    use_cache: bool,
-    batch_size: int,
-    shard_chars: int,
-    data_dir: str | None,
-    memo: Memo,
-) -> None:
-    options = spec.options_for(corpus, data_dir)
-    if blob is None:
-        key = cache_key(
-            corpus,
-            spec.name,
-            options,
-            identity,
-            info.version,
-            data_dir=data_dir,
-            method=corpus.counted_by(plan.method),
-            memo=memo,
-        )
-        loaded_as = segmenter_key(spec.name, options, data_dir, memo)
-    else:  # a shipped segmenter: known by its pickled bytes
-        code = hash_hex(blob, "cache")
-        key = cache_key(
-            corpus,
-            f"python:{code}",
-            {},
-            identity,
-            None,
-            libraries={},
-            method=corpus.counted_by(plan.method),
-        )
-        loaded_as = f"python:{code}"
-    pair = (corpus.label, spec.label)
-    record = cache.record(key) if use_cache else None
-    if record is not None:
-        plan.records[pair] = record
-        plan.statuses[pair] = ("ok", None)
-        plan.cached.add(pair)
-        return
-    if spec.participant is not None and blob is None:
-        # a participant's file: scored as it is, line by line (no shards, no workers)
-        _score_submission(plan, corpus, spec, options, key, cache)
-        return
-    setup = PairSetup(spec.name, options, batch_size, corpus.convert, spec.track, loaded_as, blob)
-    # Shards end between batches, as an unsharded run cuts them, or between any two
-    # lines for a segmenter whose lines are segmented each on its own.
-    unit = 1 if info.independent_lines else batch_size
-    # an empty corpus still has one (empty) shard: its segmenter is loaded and described
-    cuts = cut_batches(lengths, unit, shard_chars) or [(0, 0)]
-    plan.pairs.append(PlannedPair(corpus, spec, info, key, setup, cuts))
 
 
 def _score_submission(

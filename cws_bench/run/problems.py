@@ -19,6 +19,7 @@ __all__ = [
     "SETTINGS_NUMBERS",
     "ConfigurationError",
     "Problem",
+    "check_keys",
     "check_names",
     "range_problems",
 ]
@@ -83,6 +84,27 @@ def check_names(kind: str, given: Sequence[str], known: Sequence[str]) -> None:
                 f"no {kind} labelled {name!r} in this bake-off",
                 f"{close} ({listed})" if close else listed,
             )
+
+
+def check_keys(where: str, table: Any, allowed: set[str]) -> None:
+    """Raise unless ``table`` is a table whose keys are all ``allowed`` (with the closest ones).
+
+    >>> check_keys("x.toml: [settings]", {"retires": 2}, {"retries", "executor"})
+    Traceback (most recent call last):
+    ...
+    cws_bench.errors.CwsBenchError: x.toml: [settings]: unknown key retires
+      hint: did you mean retries? (allowed keys: executor, retries)
+    """
+    if not isinstance(table, dict):
+        raise CwsBenchError(f"{where}: expected a table")
+    unknown = sorted(set(table) - allowed)
+    if unknown:
+        close = [hint for key in unknown if (hint := did_you_mean(key, sorted(allowed), n=1))]
+        listed = f"allowed keys: {', '.join(sorted(allowed))}"
+        raise CwsBenchError(
+            f"{where}: unknown {'key' if len(unknown) == 1 else 'keys'} {', '.join(unknown)}",
+            f"{'; '.join(close)} ({listed})" if close else listed,
+        )
 
 
 NUMBERS = ("seed", "resamples", "timeout", "batch_size", "alpha", "resplits")

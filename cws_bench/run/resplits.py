@@ -103,13 +103,11 @@ def _nonempty(sentences: Iterable[Sequence[str]]) -> list[list[str]]:
     return [list(words) for words in sentences if any(words)]
 
 
-def _write(path: Path, lines: Iterable[str]) -> None:
-    """One file, written to a temporary name and renamed."""
-    temporary = path.with_name(path.name + ".part")
-    with open(temporary, "w", encoding="utf-8") as f:
-        for line in lines:
-            f.write(line + "\n")
-    os.replace(temporary, path)
+def _write(path: str, lines: Iterable[str]) -> None:
+    from cws_bench.text.io import atomic_write
+
+    with atomic_write(path) as f:
+        f.writelines(line + "\n" for line in lines)
 
 
 def write_resplits(
@@ -156,9 +154,9 @@ def write_resplits(
             continue
         train_part, test_part = resplit_indices(len(train), len(test), seed, index)
         words = sorted({w for i in train_part for w in pool[i].split(" ")})
-        _write(Path(found.part(label, "train")), (pool[i] for i in train_part))
-        _write(Path(found.part(label, "words")), words)
-        _write(Path(found.part(label, "test")), (pool[i] for i in test_part))
+        _write(found.part(label, "train"), (pool[i] for i in train_part))
+        _write(found.part(label, "words"), words)
+        _write(found.part(label, "test"), (pool[i] for i in test_part))
     return found
 
 
@@ -257,7 +255,6 @@ def tally_verdicts(
     Args:
         standard: the run's comparisons (those of ``corpus`` are read).
         splits: each split's label to its comparisons.
-        corpus: the corpus' label.
 
     Returns:
         One entry per pair of rows compared on the standard split or on a re-split:

@@ -133,7 +133,7 @@ def segment_input(
             )
         from cws_bench.run.sharded import segment_sharded
 
-        stats = segment_sharded(
+        sharded = segment_sharded(
             name,
             source,
             target,
@@ -147,31 +147,15 @@ def segment_input(
         )
         return Segmented.of(
             name,
-            stats,
-            wall=stats.wall,
-            shards=stats.shards,
+            sharded,
+            wall=sharded.wall,
+            shards=sharded.shards,
             workers=executor.jobs,
-            loads=stats.loads,
+            loads=sharded.loads,
         )
-    settings = (separator, encoding, batch_size)
-    extras = (fidelity, requests_log, token_ids)
-    return _segment_in_process(name, source, target, options, settings, progress, extras)
-
-
-def _segment_in_process(
-    name: str,
-    source: PathLike,
-    target: PathLike,
-    options: dict[str, Any],
-    settings: tuple[str, str, int],
-    progress: Callable[..., None] | None,
-    extras: tuple[PathLike | None, PathLike | None, Callable[[Segmenter], object] | None],
-) -> Segmented:
-    """:func:`segment_input` in this process: load, segment, then the extras' files."""
+    # in this process: load, segment, then the diagnostics' files
     from cws_bench.segmenters import get_segmenter, segment_file
 
-    separator, encoding, batch_size = settings
-    fidelity, requests_log, token_ids = extras
     if token_ids is not None and os.fspath(source) == STDIN:
         raise CwsBenchError("token ids read the input again: give a file, not standard input")
     started = time.perf_counter()

@@ -35,11 +35,10 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
-from cws_bench.defaults import DEFAULT_BATCH_SIZE
+from cws_bench.defaults import DEFAULT_BATCH_SIZE, DEFAULT_SHARD_CHARS
 from cws_bench.errors import CwsBenchError
 from cws_bench.run.executors import Executor, LoadReport, cached, take_load_reports
 from cws_bench.run.shards import (
-    DEFAULT_SHARD_CHARS,
     Shard,
     ShardPlan,
     plan_shards,
@@ -180,10 +179,6 @@ def segment_sharded(
     seconds = 0.0
     loads: list[LoadReport] = []
 
-    def done(index: int, result: ShardResult) -> None:
-        if progress is not None:
-            progress(plan.shards[index].characters, plan.characters)
-
     describe = _describer(source)
     with atomic_write(target, encoding=None) as f, _parts_folder(target) as parts:
         setup = PairSetup(name, options, batch_size, "none", "open", segmenter_key(name, options))
@@ -196,7 +191,7 @@ def segment_sharded(
             segment_shard,
             ShardContext((setup,), file=file),
             items,
-            done=done,
+            done=_shard_progress(plan, progress),
             describe=lambda item: describe(plan.shards[item.index]),
         ):
             _append_part(result, f)
@@ -233,6 +228,16 @@ def _parts_folder(target: PathLike) -> Any:
         discard(folder)
 
 
+def _shard_progress(
+    plan: ShardPlan, progress: Callable[[int, int], None] | None
+) -> Callable[[int, Any], None] | None:
+    """A map's ``done`` over ``plan``'s shards: ``progress`` called with (characters of the
+    shard, characters in all)."""
+    if progress is None:
+        return None
+    return lambda index, _: progress(plan.shards[index].characters, plan.characters)
+
+
 def _describer(path: str) -> Callable[[Shard], str]:
     name = display_name(path)
     return lambda shard: f"{name}: shard {shard.index + 1} ({shard.describe()})"
@@ -256,6 +261,11 @@ class ScoreContext:
     max_examples: int = 5
     byte_order_marks: tuple[str, str] = ("", "")
 
+    @property
+    def files(self) -> tuple[tuple[str, str], tuple[str, str]]:
+        """(path, encoding) of the gold, then of the prediction."""
+        return (self.gold, self.gold_encoding), (self.pred, self.pred_encoding)
+
 
 @dataclass
 class ScoreShardResult:
@@ -276,11 +286,11 @@ def _dictionary(context: ScoreContext) -> Dictionary | None:
     return cached(f"dictionary {checksum}", lambda: Dictionary(words, name))
 
 
-def _scorer(context: ScoreContext, first_line: int, dictionary: Dictionary | None = None) -> Scorer:
+def _scorer(context: ScoreContext, first_line: int) -> Scorer:
     from cws_bench.scoring.engine import Scorer
 
     scorer = Scorer(
-        dictionary if dictionary is not None else _dictionary(context),
+        _dictionary(context),
         method=context.method,
         strict=False,
         per_line=context.per_line,
@@ -316,16 +326,10 @@ def _count_bytes(scorer: Scorer, context: ScoreContext, shard: Shard) -> int:
     from cws_bench.scoring.engine import kernel
     from cws_bench.text.io import decoding_error
 
-    sides = (
-        (
-            context.gold,
-            *_shard_bytes(context.gold, shard.ranges[0], shard.first_line, context.gold_encoding),
-        ),
-        (
-            context.pred,
-            *_shard_bytes(context.pred, shard.ranges[1], shard.first_line, context.pred_encoding),
-        ),
-    )
+    sides = [
+        (path, *_shard_bytes(path, byte_range, shard.first_line, encoding))
+        for (path, encoding), byte_range in zip(context.files, shard.ranges)
+    ]
     (_, gold, _), (_, pred, _) = sides
     totals, count, _, _, differ, empty, rows, bad = kernel.count_buffers(
         gold, 0, True, pred, 0, True, scorer.word_set, scorer.per_line
@@ -351,11 +355,9 @@ def score_shard(context: ScoreContext, shard: Shard) -> ScoreShardResult:
     if kernel is not None and fast:
         lines = _count_bytes(scorer, context, shard)
         return ScoreShardResult(scorer.acc, lines, take_load_reports())
-    gold_lines = read_shard_lines(
-        context.gold, shard.ranges[0], shard.first_line, encoding=context.gold_encoding
-    )
-    pred_lines = read_shard_lines(
-        context.pred, shard.ranges[1], shard.first_line, encoding=context.pred_encoding
+    gold_lines, pred_lines = (
+        read_shard_lines(path, byte_range, shard.first_line, encoding=encoding)
+        for (path, encoding), byte_range in zip(context.files, shard.ranges)
     )
     if shard.first_line == 0:  # add_lines puts them on the first line of the files
         scorer.byte_order_marks = context.byte_order_marks
@@ -410,18 +412,16 @@ class ShardedCounting:
             scorer.max_examples,
             scorer.byte_order_marks,
         )
-        progress = self.progress
-
-        def done(index: int, result: ScoreShardResult) -> None:
-            if progress is not None:
-                progress(plan.shards[index].characters, plan.characters)
-
         # The gold's sentence checksum (as score_files signs it) is read on a thread of
         # its own while the workers score the shards, not in a pass before or after.
         with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="checksum") as pool:
             checksum = pool.submit(file_sentence_checksum, gold, job.encoding)
             for result in self.executor.map(
-                score_shard, context, plan.shards, done=done, describe=_describer(context.gold)
+                score_shard,
+                context,
+                plan.shards,
+                done=_shard_progress(plan, self.progress),
+                describe=_describer(context.gold),
             ):
                 # The shards come in order, their line numbers already the file's.
                 scorer.acc.merge(result.accumulator, scorer.max_examples)

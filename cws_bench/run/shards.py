@@ -44,7 +44,6 @@ from cws_bench.text.io import (
 )
 
 __all__ = [
-    "DEFAULT_SHARD_CHARS",
     "Shard",
     "ShardPlan",
     "plan_shards",
@@ -293,10 +292,8 @@ def read_shard_lines(
     """The lines in ``byte_range`` of a file, as :func:`cws_bench.text.io.iter_lines` reads them.
 
     Args:
-        path: the file.
         byte_range: ``(start, end)`` from a :class:`Shard`.
         first_line: index of the first line of the range, for error messages.
-        encoding: the file's encoding.
 
     Raises:
         DecodingError: bytes that are not valid ``encoding`` (file, line and offset named).

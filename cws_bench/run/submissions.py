@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from cws_bench.errors import CwsBenchError
+from cws_bench.run.problems import check_keys
 from cws_bench.text.checksums import hash_hex
 
 __all__ = [
@@ -75,22 +76,6 @@ _TRACKS = ("closed", "open")
 
 def _problem(where: str, message: str, hint: str | None = None) -> CwsBenchError:
     return CwsBenchError(f"{where}: {message}", hint)
-
-
-def _check_keys(where: str, table: Any, allowed: set[str]) -> None:
-    if not isinstance(table, dict):
-        raise _problem(where, "expected a table")
-    unknown = sorted(set(table) - allowed)
-    if unknown:
-        from cws_bench.suggest import did_you_mean
-
-        close = [hint for key in unknown if (hint := did_you_mean(key, sorted(allowed), n=1))]
-        listed = f"allowed keys: {', '.join(sorted(allowed))}"
-        raise _problem(
-            where,
-            f"unknown {'key' if len(unknown) == 1 else 'keys'} {', '.join(unknown)}",
-            f"{'; '.join(close)} ({listed})" if close else listed,
-        )
 
 
 def _tracks_of(where: str, track: Any, corpora: Sequence[str]) -> dict[str, str]:
@@ -142,7 +127,7 @@ def submission_rows(
     Raises:
         CwsBenchError: an unknown key, a missing folder or name, a bad track or pattern.
     """
-    _check_keys(where, table, SUBMISSION_KEYS)
+    check_keys(where, table, SUBMISSION_KEYS)
     folder = table.get("folder")
     if not isinstance(folder, str) or not folder:
         raise _problem(where, "missing folder (where the submitted files are)")
@@ -168,7 +153,7 @@ def submission_rows(
     rows = []
     for index, participant in enumerate(participants, start=1):
         at = f"{where} participant #{index}"
-        _check_keys(at, participant, PARTICIPANT_KEYS)
+        check_keys(at, participant, PARTICIPANT_KEYS)
         name = participant.get("name")
         if not isinstance(name, str) or not name.strip():
             raise _problem(at, "missing name")

@@ -162,8 +162,6 @@ class FileShards:
     """The file a run's shards are byte ranges of, and where their output goes.
 
     Attributes:
-        source: the raw input file.
-        encoding: its encoding.
         separator: between the output's words.
         parts: a folder where a worker on the machine named ``host`` writes each
             shard's output as a part file (None: the output comes back as bytes).
@@ -373,18 +371,9 @@ def _segment(context: ShardContext, item: ShardItem, setup: PairSetup) -> ShardR
         if context.file is not None:
             raise
         raise _LoadFailed(e) from e
-    converter = setup.convert
     file = context.file
     if file is None:
-        lines = list(item.lines)
-        run = SegmentRun(  # a failure is named by the corpus' own line numbers
-            segmenter,
-            lines,
-            batch_size=setup.batch_size,
-            source=item.corpus,
-            first_line=item.first_line + 1,
-            convert=converter,
-        )
+        lines, source = list(item.lines), item.corpus
     else:
         from cws_bench.run.shards import read_shard_lines
         from cws_bench.text.io import display_name
@@ -393,14 +382,15 @@ def _segment(context: ShardContext, item: ShardItem, setup: PairSetup) -> ShardR
         lines = read_shard_lines(
             file.source, item.byte_range, item.first_line, encoding=file.encoding
         )
-        run = SegmentRun(
-            segmenter,
-            lines,
-            batch_size=setup.batch_size,
-            source=display_name(file.source),
-            first_line=item.first_line + 1,
-            convert=converter,
-        )
+        source = display_name(file.source)
+    run = SegmentRun(  # a failure is named by the input's own line numbers
+        segmenter,
+        lines,
+        batch_size=setup.batch_size,
+        source=source,
+        first_line=item.first_line + 1,
+        convert=setup.convert,
+    )
     pred = share_words(run)  # a line's words made compact as soon as it is segmented
     facts = None
     if item.shard == 0 and item.corpus in context.leaks:

@@ -29,13 +29,7 @@ from cws_bench.run.problems import (
 from cws_bench.suggest import did_you_mean
 
 __all__ = [
-    "NUMBERS",
-    "SETTINGS_NUMBERS",
-    "ConfigurationError",
-    "Problem",
     "check_main_guard",
-    "check_names",
-    "range_problems",
     "select",
     "setting_problems",
     "validate_config",

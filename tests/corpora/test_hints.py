@@ -13,7 +13,7 @@ from cws_bench.cli import cli
 from cws_bench.corpora import get_corpus
 from cws_bench.errors import CorpusUnavailableError
 from cws_bench.run.bakeoff import run_bakeoff
-from cws_bench.run.validate import ConfigurationError
+from cws_bench.run.problems import ConfigurationError
 
 
 @pytest.fixture

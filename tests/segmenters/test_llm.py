@@ -949,7 +949,8 @@ def test_a_placeholder_is_checked_as_the_value_it_names(tmp_path, monkeypatch):
     # validation checks a row's options as the run will build it: max_tokens is the
     # number LLM_TOKENS names; an unset variable is left to the run (refused or skipped)
     from cws_bench.run.config import load_config
-    from cws_bench.run.validate import ConfigurationError, validate_config
+    from cws_bench.run.problems import ConfigurationError
+    from cws_bench.run.validate import validate_config
 
     config = tmp_path / "llm.toml"
     config.write_text(
