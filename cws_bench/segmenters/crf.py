@@ -53,6 +53,7 @@ features). Saving and loading is exact (the same output).
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import unicodedata
@@ -64,19 +65,18 @@ from typing import Any
 import numpy as np
 
 from cws_bench.defaults import Bounds
-from cws_bench.errors import (
-    CorpusFormatError,
-    CwsBenchError,
-)
-from cws_bench.segmenters.base import ModelOptions, ModelSegmenter, TrainingData, option
+from cws_bench.errors import CwsBenchError
+from cws_bench.segmenters.base import TrainingData, option
 from cws_bench.segmenters.sources import (
-    TrainingCorpus,
-    combined_data,
-    sources_of,
+    ModelOptions,
+    ModelSegmenter,
+    check_model_header,
+    model_file,
+    model_format_error,
     training_data,
 )
 from cws_bench.text.checksums import hash_hex
-from cws_bench.text.io import atomic_write, display_name
+from cws_bench.text.io import atomic_write
 
 try:
     from cws_bench.segmenters import _crf  # type: ignore[attr-defined]  # compiled, no stub
@@ -460,27 +460,13 @@ class CRFModel:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> CRFModel:
-        """Read a model file.
-
-        Raises:
-            CwsBenchError: the file is missing.
-            CorpusFormatError: it is not a cws-bench crf model.
-        """
-        name = display_name(path)
-        hint = "give a model written by `cws-bench train crf CORPUS -o MODEL`"
-
-        def fail(message: str) -> CorpusFormatError:
-            return CorpusFormatError(name, None, message, hint)
-
-        if os.path.isdir(path):
-            raise CwsBenchError(f"{name}: is a directory, expected a model file")
+        """Read a model file: :class:`CwsBenchError` when it is not there,
+        :class:`CorpusFormatError` when it is not a cws-bench crf model."""
+        name = model_file(path, "crf")
+        fail = functools.partial(model_format_error, name, "crf")
         try:
             with np.load(path, allow_pickle=False) as data:
                 arrays = {key: data[key] for key in data.files}
-        except FileNotFoundError as e:
-            raise CwsBenchError(
-                f"{name}: no such model file", "train one: cws-bench train crf CORPUS -o MODEL"
-            ) from e
         except (OSError, ValueError) as e:
             raise fail(f"not a cws-bench crf model ({e})") from e
         missing = {"meta", "keys", "weights", "transitions"} - set(arrays)
@@ -490,13 +476,7 @@ class CRFModel:
             meta = json.loads(str(arrays["meta"]))
         except json.JSONDecodeError as e:
             raise fail(f"meta is not JSON ({e.msg})") from e
-        if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-            raise fail(f'not a cws-bench crf model (no "format": "{FORMAT}")')
-        if meta.get("version") != FORMAT_VERSION:
-            raise fail(
-                f"model format version {meta.get('version')!r}; this cws-bench reads "
-                f"version {FORMAT_VERSION}"
-            )
+        check_model_header(meta, name, "crf", FORMAT, FORMAT_VERSION, "crf")
         tags = meta.get("tags")
         templates = meta.get("templates")
         if tags not in TAG_SETS:
@@ -682,68 +662,40 @@ class CRFSegmenter(ModelSegmenter):
         )
 
     opts: Options
+    model: CRFModel | None
+    model_class = CRFModel
 
-    def __init__(self, **options: Any) -> None:
-        super().__init__(**options)
+    def _use(self, model: CRFModel) -> None:
+        super()._use(model.prepare())
+
+    def train(self, sentences: Iterable[Sequence[str]], source: TrainingData | None = None) -> None:
+        """Learn a new model from gold sentences (lists of words), or, with ``cache``, read
+        the one trained before on the same data with the same settings."""
         opts = self.opts
-        self.settings = {k: getattr(opts, k) for k in DEFAULTS if getattr(opts, k) is not None}
-        self.model: CRFModel | None = None
-        self.notes: list[str] = []  # shown with the bake-off's warnings
-        if opts.model is not None:
-            self.model = CRFModel.load(opts.model).prepare()
-            self.trained_on = self.model.trained_on
-        elif opts.corpus is not None:
-            sources, note = sources_of(self.name, opts, opts.fallback)
-            self._train_cached(sources, note, opts.cache)
-            if note is not None:
-                self.notes.append(f"trained on {note}")
-
-    def _train_cached(
-        self, sources: list[TrainingCorpus], note: str | None, cache: bool | str | None
-    ) -> None:
-        """Train on ``sources``, or load the model cached for the same data and settings."""
-        sentences = [sentence for source in sources for sentence in source]
-        data = combined_data(sources, note)
+        settings = {k: getattr(opts, k) for k in DEFAULTS if getattr(opts, k) is not None}
+        read = list(sentences)
+        data = training_data(sentences, source, "<sentences>")
         path = None
-        if cache:
+        if opts.cache and data is not None and data.checksum is not None:
             from cws_bench.segmenters.loaded import models_folder
 
-            folder = models_folder() if cache is True else Path(os.fspath(cache))
+            folder = models_folder() if opts.cache is True else Path(os.fspath(opts.cache))
             # the effective settings: a change of a default trains a new model
-            settings = {**DEFAULTS, **self.settings}
-            key = hash_hex(
-                json.dumps(
-                    [FORMAT_VERSION, data.checksum, data.description, settings], sort_keys=True
-                ),
-                "cache",
-            )
-            path = folder / f"crf-{key}.npz"
+            key = [FORMAT_VERSION, data.checksum, data.description, {**DEFAULTS, **settings}]
+            path = folder / f"crf-{hash_hex(json.dumps(key, sort_keys=True), 'cache')}.npz"
             if path.is_file():
                 try:
-                    self.model = CRFModel.load(path).prepare()
+                    self._use(CRFModel.load(path))
                 except CwsBenchError:
                     pass  # unreadable: train again and overwrite it
                 else:
-                    self.trained_on = self.model.trained_on
                     return
-        self.train(sentences, data)
+        model = CRFModel.train(read, **settings)
+        model.trained_on = data
+        self._use(model)
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
             self.save(path)
-
-    def train(self, sentences: Iterable[Sequence[str]], source: TrainingData | None = None) -> None:
-        """Learn a new model from gold sentences (lists of words)."""
-        model = CRFModel.train(sentences, **self.settings)
-        model.trained_on = training_data(sentences, source, "<sentences>")
-        self.model = model.prepare()
-        self.trained_on = model.trained_on
-
-    def load(self, path: str | os.PathLike[str]) -> CRFSegmenter:
-        """Use the model saved at ``path``."""
-        self.model = CRFModel.load(path).prepare()
-        self.trained_on = self.model.trained_on
-        self._loaded_from(path)
-        return self
 
     def _segment(self, lines: list[str]) -> list[list[str]]:
         self.check_ready()

@@ -56,6 +56,7 @@ model is that each character's emission ignores its neighbours.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import math
@@ -66,10 +67,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cws_bench.defaults import Bounds
-from cws_bench.errors import CorpusFormatError, CwsBenchError
-from cws_bench.segmenters.base import ModelOptions, ModelSegmenter, TrainingData, option
-from cws_bench.segmenters.sources import sources_of, train_on_sources, training_data
-from cws_bench.text.io import atomic_write, display_name
+from cws_bench.errors import CwsBenchError
+from cws_bench.segmenters.base import TrainingData, option
+from cws_bench.segmenters.sources import (
+    ModelOptions,
+    ModelSegmenter,
+    check_model_header,
+    model_file,
+    model_format_error,
+    training_data,
+)
+from cws_bench.text.io import atomic_write
 
 try:
     from cws_bench.segmenters import _decode  # type: ignore[attr-defined]  # compiled, no stub
@@ -274,28 +282,10 @@ class HMMModel:
 
     @classmethod
     def from_dict(cls, data: Any, source: str = "<model>") -> HMMModel:
-        """Check and read a model file's content.
-
-        Raises:
-            CorpusFormatError: not a cws-bench HMM model, an unknown version,
-                or malformed counts.
-        """
-
-        def fail(message: str) -> CorpusFormatError:
-            return CorpusFormatError(
-                source,
-                None,
-                message,
-                "give a model written by `cws-bench train hmm CORPUS -o MODEL`",
-            )
-
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise fail(f'not a cws-bench HMM model (no "format": "{FORMAT}")')
-        if data.get("version") != FORMAT_VERSION:
-            raise fail(
-                f"model format version {data.get('version')!r}; this cws-bench reads "
-                f"version {FORMAT_VERSION}"
-            )
+        """Check and read a model file's content; raises :class:`CorpusFormatError` for
+        anything else than a cws-bench HMM model of this version with well-formed counts."""
+        fail = functools.partial(model_format_error, source, "hmm")
+        check_model_header(data, source, "hmm", FORMAT, FORMAT_VERSION, "HMM")
         if data.get("order", 1) != 1 or list(data.get("tags", TAGS)) != list(TAGS):
             raise fail("only first-order B/M/E/S models are supported")
 
@@ -346,31 +336,18 @@ class HMMModel:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> HMMModel:
-        """Read a model file.
-
-        Raises:
-            CwsBenchError: the file is missing or unreadable.
-            CorpusFormatError: it is not a valid model.
-        """
-        name = display_name(path)
-        hint = "give a model written by `cws-bench train hmm CORPUS -o MODEL`"
+        """Read a model file: :class:`CwsBenchError` when it is not there,
+        :class:`CorpusFormatError` when it is not a valid model."""
+        name = model_file(path, "hmm")
         try:
             with open(path, encoding="utf-8") as f:
                 data = json.load(f)
-        except FileNotFoundError as e:
-            raise CwsBenchError(
-                f"{name}: no such model file", "train one: cws-bench train hmm CORPUS -o MODEL"
-            ) from e
-        except IsADirectoryError as e:
-            raise CwsBenchError(f"{name}: is a directory, expected a model file") from e
         except UnicodeDecodeError as e:
-            raise CorpusFormatError(
-                name, None, "not UTF-8 text: not a cws-bench HMM model", hint
-            ) from e
+            message = "not UTF-8 text: not a cws-bench HMM model"
+            raise model_format_error(name, "hmm", message) from e
         except json.JSONDecodeError as e:
-            raise CorpusFormatError(
-                name, e.lineno, f"not valid JSON ({e.msg}): not a cws-bench HMM model", hint
-            ) from e
+            message = f"not valid JSON ({e.msg}): not a cws-bench HMM model"
+            raise model_format_error(name, "hmm", message, e.lineno) from e
         return cls.from_dict(data, name)
 
 
@@ -467,23 +444,18 @@ class HMMSegmenter(ModelSegmenter):
         )
 
     opts: Options
+    model: HMMModel | None
+    model_class = HMMModel
 
-    def __init__(self, **options: Any) -> None:
-        super().__init__(**options)
-        self.alpha, self.fold = self.opts.alpha, self.opts.fold_width
-        self.compiled = self.opts.compiled and _decode is not None
-        self.model: HMMModel | None = None
-        self.notes: list[str] = []  # shown with the bake-off's warnings
-        if self.opts.model is not None:
-            self._use(HMMModel.load(self.opts.model))
-        elif self.opts.corpus is not None:
-            train_on_sources(self, *sources_of(self.name, self.opts))
+    @property
+    def compiled(self) -> bool:
+        """Whether the compiled decoder decodes (asked for, and built)."""
+        return self.opts.compiled and _decode is not None
 
     def _use(self, model: HMMModel) -> None:
-        if self.alpha is not None:
-            model.alpha = float(self.alpha)
-        self.model = model
-        self.trained_on = model.trained_on
+        if self.opts.alpha is not None:
+            model.alpha = float(self.opts.alpha)
+        super()._use(model)
         characters, emissions = model.log_emissions()
         self._rows = {character: row for row, character in enumerate(characters)}
         self._emissions = emissions
@@ -509,19 +481,10 @@ class HMMSegmenter(ModelSegmenter):
 
     def train(self, sentences: Iterable[Sequence[str]], source: TrainingData | None = None) -> None:
         """Count a new model from gold sentences (lists of words)."""
-        model = HMMModel.train(
-            sentences,
-            alpha=self.alpha if self.alpha is not None else DEFAULT_ALPHA,
-            fold=self.fold,
-        )
+        alpha = self.opts.alpha if self.opts.alpha is not None else DEFAULT_ALPHA
+        model = HMMModel.train(sentences, alpha=alpha, fold=self.opts.fold_width)
         model.trained_on = training_data(sentences, source, "<sentences>")
         self._use(model)
-
-    def load(self, path: str | os.PathLike[str]) -> HMMSegmenter:
-        """Use the model saved at ``path``."""
-        self._use(HMMModel.load(path))
-        self._loaded_from(path)
-        return self
 
     def _segment(self, lines: list[str]) -> list[list[str]]:
         self.check_ready()

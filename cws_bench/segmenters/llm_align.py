@@ -64,7 +64,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from cws_bench.display.units import plural
@@ -76,7 +76,6 @@ __all__ = [
     "LineFidelity",
     "align_reply",
     "extract_answer",
-    "fidelity_summary",
     "project_boundaries",
 ]
 
@@ -143,16 +142,7 @@ class LineFidelity:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe, in field order."""
-        return {
-            "line": self.line,
-            "altered": self.altered,
-            "inserted": self.inserted,
-            "deleted": self.deleted,
-            "substituted": self.substituted,
-            "refused": self.refused,
-            "empty": self.empty,
-            "output": self.output,
-        }
+        return asdict(self)
 
 
 def extract_answer(reply: str, text: str) -> str:
@@ -225,17 +215,9 @@ def project_boundaries(
     ([2], (0, 1, 0), 2)
     """
     pred = "".join(pred_words)
+    cuts = _ends(pred_words)  # the reply's boundaries, as offsets of pred
     if pred == text:
-        ends, at = [], 0
-        for word in pred_words[:-1]:
-            at += len(word)
-            ends.append(at)
-        return sorted(set(ends) - {0, len(text)}), (0, 0, 0), len(text)
-    # Boundaries of the reply, as offsets of pred.
-    cuts, at = [], 0
-    for word in pred_words[:-1]:
-        at += len(word)
-        cuts.append(at)
+        return sorted(set(cuts) - {0, len(text)}), (0, 0, 0), len(text)
     inserted = deleted = substituted = same = 0
     # where[k]: the line offset of reply offset k, the largest the alignment allows
     # (a deleted run at k is passed over, so it is glued to the word before it).
@@ -277,12 +259,9 @@ def _cut(text: str, bounds: list[int]) -> list[str]:
     return [text[a:b] for a, b in itertools.pairwise(edges) if b > a]
 
 
-def _whitespace_cuts(line: str) -> list[int]:
-    cuts, at = [], 0
-    for token in line.split()[:-1]:
-        at += len(token)
-        cuts.append(at)
-    return cuts
+def _ends(words: list[str]) -> list[int]:
+    """The offsets after each word but the last, in the words joined."""
+    return list(itertools.accumulate(map(len, words[:-1])))
 
 
 def align_reply(
@@ -309,7 +288,7 @@ substituted=1, refused=False, empty=False, output='repaired'))
     if on_altered not in ON_ALTERED:
         raise ValueError(f"on_altered must be one of {', '.join(ON_ALTERED)}, not {on_altered!r}")
     text = "".join(line.split())
-    spaces = _whitespace_cuts(line)
+    spaces = _ends(line.split())
     answer = extract_answer(reply, text)
     pred_words = answer.split()
     if not pred_words:
@@ -337,37 +316,3 @@ substituted=1, refused=False, empty=False, output='repaired'))
     if spaces:
         bounds = sorted(set(bounds) | set(spaces))
     return _cut(text, bounds), fidelity
-
-
-def fidelity_summary(
-    records: list[LineFidelity], texts: list[str] | None = None, worst: int = 5
-) -> dict[str, Any]:
-    """Totals over lines: lines altered, refused, empty, repaired, characters changed.
-
-    ``worst`` names the lines with the most edits (their number, counts and,
-    when ``texts`` is given, the first 60 characters of the line).
-
-    >>> s = fidelity_summary([LineFidelity(1, False, 0, 0, 0), LineFidelity(2, True, 1, 0, 2)])
-    >>> s["lines"], s["altered"], s["inserted"], s["substituted"], s["worst"][0]["line"]
-    (2, 1, 1, 2, 2)
-    """
-    altered = [r for r in records if r.altered]
-    ranked = sorted(altered, key=lambda r: (-r.edits, r.line))[:worst]
-    examples = []
-    for record in ranked:
-        example = record.to_dict()
-        if texts is not None and 0 < record.line <= len(texts):
-            example["text"] = texts[record.line - 1][:60]
-        examples.append(example)
-    return {
-        "lines": len(records),
-        "altered": len(altered),
-        "inserted": sum(r.inserted for r in records),
-        "deleted": sum(r.deleted for r in records),
-        "substituted": sum(r.substituted for r in records),
-        "refused": sum(r.refused for r in records),
-        "empty": sum(r.empty for r in records),
-        "repaired": sum(r.output == "repaired" for r in records),
-        "unsegmented": sum(r.output == "unsegmented" for r in records),
-        "worst": examples,
-    }
