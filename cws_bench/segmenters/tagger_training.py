@@ -45,6 +45,7 @@ from cws_bench.defaults import Bounds
 from cws_bench.display.units import plural
 from cws_bench.errors import SegmenterError
 from cws_bench.segmenters.base import TrainingData, option, parse_options
+from cws_bench.segmenters.hmm import tags_of
 from cws_bench.segmenters.neural import resolve_device, tags_to_words
 from cws_bench.segmenters.sources import TrainingCorpus, training_data
 
@@ -58,7 +59,12 @@ __all__ = [
 ]
 
 NAME = "transformers"
-LABELS = ("B", "M", "E", "S")
+LABELS = ("B", "M", "E", "S")  # as hmm's TAGS
+_HEAD: dict[str, Any] = {
+    "num_labels": len(LABELS),
+    "id2label": dict(enumerate(LABELS)),
+    "label2id": {label: i for i, label in enumerate(LABELS)},
+}
 SPECIAL = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
 RECORD = "cws_bench.json"
 
@@ -100,13 +106,7 @@ def labels_of(words: Sequence[str]) -> list[int]:
     >>> [LABELS[i] for i in labels_of(["我们", "是", "中国人"])]
     ['B', 'E', 'S', 'B', 'M', 'E']
     """
-    out: list[int] = []
-    for word in words:
-        if len(word) == 1:
-            out.append(3)
-        elif word:
-            out.extend([0] + [1] * (len(word) - 2) + [2])
-    return out
+    return [tag for word in words if word for tag in tags_of(word)]
 
 
 def pieces_of(words: Sequence[str], size: int) -> list[list[str]]:
@@ -182,9 +182,7 @@ def _scratch_model(sentences: list[list[str]], folder: Path, settings: dict[str,
         num_attention_heads=settings["heads"] or _default_heads(hidden),
         intermediate_size=4 * hidden,
         max_position_embeddings=settings["max_length"] + 2,
-        num_labels=len(LABELS),
-        id2label=dict(enumerate(LABELS)),
-        label2id={label: i for i, label in enumerate(LABELS)},
+        **_HEAD,
     )
     return tokenizer, transformers.BertForTokenClassification(config)
 
@@ -204,11 +202,7 @@ def _pretrained_model(settings: dict[str, Any]) -> Any:
     try:
         tokenizer = transformers.AutoTokenizer.from_pretrained(str(init))
         model = transformers.AutoModelForTokenClassification.from_pretrained(
-            str(init),
-            num_labels=len(LABELS),
-            id2label=dict(enumerate(LABELS)),
-            label2id={label: i for i, label in enumerate(LABELS)},
-            ignore_mismatched_sizes=True,
+            str(init), ignore_mismatched_sizes=True, **_HEAD
         )
     except (OSError, ValueError) as e:
         raise SegmenterError(
