@@ -133,28 +133,6 @@ def _forward(line: str, words: set[str], prefixes: set[str], max_length: int, gl
     return spans
 
 
-def _backward(line: str, words: set[str], suffixes: set[str], max_length: int, glue: list[bool]):
-    spans = []
-    j = len(line)
-    while j > 0:
-        if line[j - 1].isspace():
-            j -= 1
-            continue
-        best = j - 1
-        while best > 0 and glue[best]:
-            best -= 1
-        for start in range(j - 1, max(0, j - max_length) - 1, -1):
-            piece = line[start:j]
-            if piece[::-1] not in suffixes:
-                break
-            if piece in words and not glue[start] and start < best:
-                best = start
-        spans.append((best, j))
-        j = best
-    spans.reverse()
-    return spans
-
-
 def maximum_matching_python(
     lines: Sequence[str],
     words: Iterable[str],
@@ -172,7 +150,8 @@ def maximum_matching_python(
     [['结婚', '的', '和', '尚未', '结婚', '的']]
     """
     kept, prefixes = _prefixes(words)
-    suffixes = {word[::-1][:k] for word in kept for k in range(1, len(word) + 1)}
+    # backward matching is forward matching of the reversed line and words
+    reversed_kept, suffixes = _prefixes(word[::-1] for word in kept)
     max_length = max_word_length or max(map(len, kept), default=1)
     out = []
     for line in lines:
@@ -182,7 +161,9 @@ def maximum_matching_python(
         if direction != "backward":
             forward = _forward(line, kept, prefixes, max_length, glue)
         if direction != "forward":
-            backward = _backward(line, kept, suffixes, max_length, glue)
+            mirrored = [False, *glue[:0:-1]]  # glue[p]: before character p of the reversed line
+            spans = _forward(line[::-1], reversed_kept, suffixes, max_length, mirrored)
+            backward = [(len(line) - end, len(line) - start) for start, end in reversed(spans)]
         if direction == "forward":
             spans = forward
         elif direction == "backward":
