@@ -67,6 +67,7 @@ import numpy as np
 from cws_bench.defaults import Bounds
 from cws_bench.errors import CwsBenchError
 from cws_bench.segmenters.base import TrainingData, option
+from cws_bench.segmenters.neural import pieces
 from cws_bench.segmenters.sources import (
     ModelOptions,
     ModelSegmenter,
@@ -350,11 +351,7 @@ class CRFModel:
             )
         settings = {**DEFAULTS, **{k: v for k, v in options.items() if v is not None}}
         tags = settings["tags"]
-        kept: list[list[str]] = []
-        for sentence in sentences:
-            words = [word for token in sentence for word in token.split()]
-            if words:
-                kept.append(words)
+        kept = [words for words in map(pieces, sentences) if words]
         if not kept:
             raise CwsBenchError("no words to train the crf tagger on", "check the training corpus")
         fold = bool(settings["fold_width"])

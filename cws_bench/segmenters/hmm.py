@@ -69,6 +69,7 @@ from typing import Any
 from cws_bench.defaults import Bounds
 from cws_bench.errors import CwsBenchError
 from cws_bench.segmenters.base import TrainingData, option
+from cws_bench.segmenters.neural import pieces
 from cws_bench.segmenters.sources import (
     ModelOptions,
     ModelSegmenter,
@@ -189,7 +190,7 @@ class HMMModel:
         words: Counter[str] = Counter()
         pairs: Counter[tuple[bool, bool]] = Counter()
         for sentence in sentences:
-            split = [word for token in sentence for word in token.split()]
+            split = pieces(sentence)
             if not split:
                 continue
             words.update(split)

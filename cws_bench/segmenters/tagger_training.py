@@ -46,7 +46,7 @@ from cws_bench.display.units import plural
 from cws_bench.errors import SegmenterError
 from cws_bench.segmenters.base import TrainingData, option, parse_options
 from cws_bench.segmenters.hmm import tags_of
-from cws_bench.segmenters.neural import resolve_device, tags_to_words
+from cws_bench.segmenters.neural import pieces, resolve_device, tags_to_words
 from cws_bench.segmenters.sources import TrainingCorpus, training_data
 
 __all__ = [
@@ -134,10 +134,6 @@ def pieces_of(words: Sequence[str], size: int) -> list[list[str]]:
     if current:
         out.append(current)
     return out
-
-
-def _clean(sentence: Sequence[str]) -> list[str]:
-    return [piece for word in sentence for piece in word.split()]
 
 
 def _check(settings: dict[str, Any]) -> None:
@@ -300,8 +296,7 @@ def _dev_sentences(
     """The training sentences, the dev sentences, and what the dev sentences are."""
     if isinstance(dev, str):
         source = TrainingCorpus(dev)
-        held = [_clean(sentence) for sentence in source]
-        return sentences, [s for s in held if s], source.description
+        return sentences, [s for s in map(pieces, source) if s], source.description
     count = min(int(len(sentences) * dev), 2000) if dev else 0
     if dev and count == 0 and len(sentences) > 1:
         count = 1
@@ -351,7 +346,7 @@ def train_tagger(
     device, _ = resolve_device(NAME, str(settings["device"]))
     rng = random.Random(settings["seed"])
     torch.manual_seed(settings["seed"])
-    everything = [s for s in (_clean(sentence) for sentence in sentences) if s]
+    everything = [s for s in map(pieces, sentences) if s]
     data = training_data(sentences, source, "<sentences>")
     if not everything:
         raise SegmenterError(NAME, "no training sentences (the corpus is empty)")
@@ -369,9 +364,7 @@ def train_tagger(
     model.to("cpu")
     record = {
         "trained_on": data.to_dict() if data else None,
-        "options": {
-            k: (os.fspath(v) if isinstance(v, os.PathLike) else v) for k, v in settings.items()
-        },
+        "options": settings,  # parse_options made every value plain
         "dev": dev_description,
         "dev_sentences": len(dev),
         "training_sentences": len(train),
