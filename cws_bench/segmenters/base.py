@@ -476,10 +476,6 @@ def check_segmentation(
     return checked
 
 
-def _blank(line: str) -> bool:
-    return not line or line.isspace()
-
-
 class Segmenter(ABC):
     """A word segmenter: the one interface every adapter, built in or third party, offers.
 
@@ -571,7 +567,7 @@ class Segmenter(ABC):
         if isinstance(lines, str):
             raise TypeError("segment() takes a list of lines, not a str")
         lines = list(lines)
-        todo = [index for index, line in enumerate(lines) if not _blank(line)]
+        todo = [index for index, line in enumerate(lines) if line and not line.isspace()]
         self.__last = (todo, len(lines))
         if len(todo) == len(lines):
             return check_segmentation(self.name, lines, self.__run(lines))

@@ -17,9 +17,8 @@ workers, the next command): given a :class:`Stored` (its format and how it is
 written and read back), the model is written once to the ``models`` folder of
 the cache folder (:func:`~cws_bench.corpora.download.cache_dir`) under a name
 made of the format and the checksums of its files, and the next process reads
-that file instead of the model's own files. jieba's word table is kept so: its
-own loader takes 1.1 s (``marshal.load`` of its cache file, which it trusts by
-path), reading the stored table 0.3 s. A stored file that cannot be read back
+that file instead of the model's own files (jieba's word table, snownlp's compiled
+search). A stored file that cannot be read back
 (cut short, another format) is read anew from the model's files and replaced;
 a cache folder that cannot be written only costs the next process the full read.
 """

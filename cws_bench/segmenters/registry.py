@@ -185,16 +185,12 @@ class SegmenterInfo:
     """A registered segmenter as ``cws-bench segmenters`` lists it.
 
     Attributes:
-        name: the registry name.
         kind: ``dictionary``, ``statistical`` or ``pretrained`` (None if it failed to load).
-        description: what it is.
-        available: whether it can be built here.
+        available: whether it can be built here (else ``reason`` says why).
         version: the installed version of its library, or None.
         install: the exact command that installs it, or None when nothing is needed.
-        reason: why it is unavailable, or None.
         options: the preset options of this configuration.
         source: ``built-in``, or the distribution that registered it.
-        trainable: whether it can be trained.
         device: for an installed neural adapter, the device ``device="auto"``
             picks here (``cuda:0`` or ``cpu``); None otherwise.
         independent_lines: each line is segmented on its own (see
@@ -394,10 +390,7 @@ def get_segmenter(name: str, **options: Any) -> Segmenter:
     >>> get_segmenter("fmm", words=["结婚", "尚未", "和尚"]).segment(["结婚的和尚未结婚的"])
     [['结婚', '的', '和尚', '未', '结婚', '的']]
 
-    Args:
-        name: a registered name (see :func:`list_segmenters`).
-        **options: the adapter's options; they override the preset options
-            of the named configuration.
+    ``options`` override the preset options of the named configuration.
 
     Raises:
         SegmenterError: unknown name, unknown option, or the adapter failed to start.

@@ -146,16 +146,12 @@ def _stored(search: Any) -> Any | None:
 
 def _compiled() -> Any | None:
     """The compiled search of :func:`_model`'s model (None when the extension is not built
-    or the model cannot be followed), made once per process and kept between processes.
-
-    It is :func:`~cws_bench.segmenters.loaded.shared_model`'s, keyed by the content of
-    snownlp's shipped model file and stored in the cache folder (``SnowNLPModel.to_bytes``,
-    19 MB): a process that finds it there reads it back (0.1 s of CPU: the checksum of
-    the 13 MB model file 0.03 s, then the file read, its arrays copied and checked and
-    the code point index rebuilt) and never imports snownlp's model, which costs 2.9 s
-    of CPU to load and 0.35 s to convert. It is always the shipped model's search, even
-    when snownlp was imported and trained before (see :func:`_model`). Without that
-    file (snownlp not found) it is converted once per process, and not stored.
+    or the model cannot be followed), made once per process and kept between processes
+    (see the module): :func:`~cws_bench.segmenters.loaded.shared_model`'s, keyed by the
+    content of snownlp's shipped model file (reading it back: its checksum 0.03 s, then
+    the file read, its arrays copied and checked and the code point index rebuilt). It is
+    always the shipped model's search, even when snownlp was imported and trained before
+    (see :func:`_model`); without that file it is converted once per process, not stored.
     """
     search = getattr(_decode, "SnowNLPModel", None)  # None too in an older build
     if search is None:

@@ -58,9 +58,7 @@ class SegmentStats:
     """What a run segmented and how long the segmenter took (loading excluded).
 
     Attributes:
-        lines: input lines.
         characters: non-whitespace characters segmented (:func:`count_characters`).
-        words: output words.
         seconds: wall time spent in ``segment()``.
         diagnostics: the segmenter's per-line records
             (:meth:`~cws_bench.segmenters.base.Segmenter.diagnostics`), one per

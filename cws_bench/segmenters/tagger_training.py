@@ -376,7 +376,11 @@ def train_tagger(
         "device": device,
         "versions": {"torch": torch.__version__, "transformers": transformers.__version__},
     }
-    _write_model(model, tokenizer, record, staging, folder)
+    model.save_pretrained(str(staging))
+    tokenizer.save_pretrained(str(staging))
+    text = json.dumps(record, ensure_ascii=False, indent=1)
+    (staging / RECORD).write_text(text, encoding="utf-8")
+    replace_folder(NAME, staging, folder, move=True)
     return record
 
 
@@ -484,7 +488,9 @@ def _fit(
                 fitted.steps += 1
                 bar.update(1)
                 if fitted.steps % 20 == 0:
-                    bar.set_postfix_str(f"loss={loss.item():.3f}" + _last(fitted.history))
+                    last = fitted.history[-1:]
+                    dev = f", dev_f1={last[0]['dev_f1']:.4f}" if last else ""
+                    bar.set_postfix_str(f"loss={loss.item():.3f}{dev}")
                 if fitted.steps % eval_every == 0 and evaluate():
                     fitted.stopped, done = "patience", True
                     break
@@ -500,23 +506,6 @@ def _fit(
     if best_state is not None:
         model.load_state_dict(best_state)
     return fitted
-
-
-def _write_model(
-    model: Any, tokenizer: Any, record: dict[str, Any], staging: Path, folder: Path
-) -> None:
-    """The model, its tokenizer and ``cws_bench.json`` into ``staging``, then moved to
-    ``folder`` (replacing a model there)."""
-    model.save_pretrained(str(staging))
-    tokenizer.save_pretrained(str(staging))
-    (staging / RECORD).write_text(
-        json.dumps(record, ensure_ascii=False, indent=1), encoding="utf-8"
-    )
-    replace_folder(NAME, staging, folder, move=True)
-
-
-def _last(history: list[dict[str, Any]]) -> str:
-    return f", dev_f1={history[-1]['dev_f1']:.4f}" if history else ""
 
 
 def replace_folder(name: str, source: Path, target: Path, *, move: bool = False) -> None:
