@@ -67,6 +67,7 @@ import numpy as np
 from cws_bench.defaults import Bounds
 from cws_bench.errors import CwsBenchError
 from cws_bench.segmenters.base import TrainingData, option
+from cws_bench.segmenters.hmm import ALLOWED, ENDS, STARTS
 from cws_bench.segmenters.neural import pieces
 from cws_bench.segmenters.sources import (
     ModelOptions,
@@ -149,9 +150,9 @@ DEFAULTS: dict[str, Any] = {
 
 def _constraints(tags: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(allowed transitions, allowed first tags, allowed last tags) as uint8 arrays."""
-    if tags == "bmes":
-        allowed = np.array([[0, 1, 1, 0], [0, 1, 1, 0], [1, 0, 0, 1], [1, 0, 0, 1]], dtype=np.uint8)
-        return allowed, np.array([1, 0, 0, 1], np.uint8), np.array([0, 0, 1, 1], np.uint8)
+    if tags == "bmes":  # the HMM's
+        allowed, first, last = (np.array(table, np.uint8) for table in (ALLOWED, STARTS, ENDS))
+        return allowed, first, last
     return np.ones((2, 2), np.uint8), np.array([1, 0], np.uint8), np.array([1, 1], np.uint8)
 
 

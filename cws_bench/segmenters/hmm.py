@@ -216,27 +216,20 @@ class HMMModel:
 
     # -- probabilities ----------------------------------------------------------
 
+    def _smoothed(self, counts: list[int], allowed: tuple[bool, ...]) -> list[float]:
+        """log probabilities of ``counts``, add-alpha smoothed over the ``allowed`` tags."""
+        total = sum(counts[t] for t in range(4) if allowed[t]) + self.alpha * sum(allowed)
+        return [
+            _log((counts[t] + self.alpha) / total) if allowed[t] else -math.inf for t in range(4)
+        ]
+
     def log_start(self) -> list[float]:
         """log P(first tag), add-alpha smoothed over B and S."""
-        total = sum(self.start[t] for t in range(4) if STARTS[t]) + 2 * self.alpha
-        return [
-            _log((self.start[t] + self.alpha) / total) if STARTS[t] else -math.inf for t in range(4)
-        ]
+        return self._smoothed(self.start, STARTS)
 
     def log_transitions(self) -> list[list[float]]:
         """log P(tag | previous tag), add-alpha smoothed over each row's allowed tags."""
-        rows = []
-        for previous in range(4):
-            allowed = ALLOWED[previous]
-            counts = self.transitions[previous]
-            total = sum(counts[t] for t in range(4) if allowed[t]) + self.alpha * sum(allowed)
-            rows.append(
-                [
-                    _log((counts[t] + self.alpha) / total) if allowed[t] else -math.inf
-                    for t in range(4)
-                ]
-            )
-        return rows
+        return [self._smoothed(row, allowed) for row, allowed in zip(self.transitions, ALLOWED)]
 
     def log_end(self) -> list[float]:
         """0 for the tags that may end a chunk (E, S), -inf for B and M."""
