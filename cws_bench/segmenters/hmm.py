@@ -451,27 +451,20 @@ class HMMSegmenter(ModelSegmenter):
             model.alpha = float(self.opts.alpha)
         super()._use(model)
         characters, emissions = model.log_emissions()
-        self._rows = {character: row for row, character in enumerate(characters)}
-        self._emissions = emissions
-        self._start = model.log_start()
-        self._transitions = model.log_transitions()
-        self._end = model.log_end()
+        rows = {character: row for row, character in enumerate(characters)}
+        logs = (emissions, model.log_start(), model.log_transitions(), model.log_end())
+        self._tables = (rows, *logs)  # viterbi_python's arguments after the chunk
         if self.compiled:
             import numpy as np
 
-            table = dict(self._rows)
+            table = dict(rows)
             if model.fold_width:
                 # Full-width forms share their ASCII twin's row.
-                for character, row in self._rows.items():
+                for character, row in rows.items():
                     if "!" <= character <= "~":
                         table.setdefault(chr(ord(character) + _FULL_WIDTH_OFFSET), row)
             self._table = _decode.CharTable(table, len(characters))
-            self._arrays = (
-                np.ascontiguousarray(emissions, dtype=np.float64),
-                np.ascontiguousarray(self._start, dtype=np.float64),
-                np.ascontiguousarray(self._transitions, dtype=np.float64),
-                np.ascontiguousarray(self._end, dtype=np.float64),
-            )
+            self._arrays = tuple(np.ascontiguousarray(log, dtype=np.float64) for log in logs)
 
     def train(self, sentences: Iterable[Sequence[str]], source: TrainingData | None = None) -> None:
         """Count a new model from gold sentences (lists of words)."""
@@ -493,15 +486,7 @@ class HMMSegmenter(ModelSegmenter):
         for line in lines:
             words: list[str] = []
             for chunk in line.split():
-                path = viterbi_python(
-                    chunk,
-                    self._rows,
-                    self._emissions,
-                    self._start,
-                    self._transitions,
-                    self._end,
-                    self.model.fold_width,
-                )
+                path = viterbi_python(chunk, *self._tables, self.model.fold_width)
                 words.extend(_words_of(chunk, path))
             out.append(words)
         return out

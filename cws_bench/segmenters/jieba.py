@@ -190,11 +190,13 @@ class JiebaSegmenter(Segmenter):
             if len(word) <= 2:
                 out.append(word)
                 continue
-            # The sub-words jieba's cut_for_search yields inside this word.
-            pieces = {word[i : i + 2] for i in range(len(word) - 1) if freq.get(word[i : i + 2])}
-            if len(word) > 3:
-                pieces |= {
-                    word[i : i + 3] for i in range(len(word) - 2) if freq.get(word[i : i + 3])
-                }
+            # The sub-words jieba's cut_for_search yields inside this word: 2 and 3 characters.
+            pieces = {
+                word[i : i + n]
+                for n in (2, 3)
+                if n < len(word)
+                for i in range(len(word) - n + 1)
+                if freq.get(word[i : i + n])
+            }
             out.extend(tile(word, pieces))
         return out

@@ -67,13 +67,9 @@ class TrainingCorpus:
     :meth:`cws_bench.corpora.Corpus.checksum` (every sentence, empty ones
     included, words joined by a space plus a newline).
 
-    Args:
-        corpus: a registered corpus name, or a segmented file.
-        split: the split of a registered corpus (default ``train``); must be
-            None for a file.
-        format: the file's format (``auto`` sniffs it).
-        encoding: the file's encoding.
-        data_dir: where a registered corpus' data is (as ``get_corpus`` takes it).
+    ``corpus`` is a registered corpus name, or a segmented file (of ``format``: ``auto``
+    sniffs it); ``split`` the split of a registered corpus (default ``train``), None for
+    a file; ``data_dir`` where a registered corpus' data is (as ``get_corpus`` takes it).
 
     Raises:
         CwsBenchError: neither a registered corpus nor a file, or an unknown split.
@@ -417,16 +413,10 @@ def train_segmenter(
     >>> hmm.trained_on.description, hmm.trained_on.corpus
     ('sample:test', 'sample')
 
-    Args:
-        name: a trainable segmenter (``hmm``, ``crf``, ``transformers``: a character tagger,
-            see :mod:`cws_bench.segmenters.tagger_training`; ``fmm``/``bmm``/``bimm`` learn
-            a word list).
-        corpus: a registered corpus name or a segmented file.
-        split: the split of a registered corpus (default ``train``).
-        format: the file's format (``auto`` sniffs it).
-        encoding: the file's encoding.
-        data_dir: where a registered corpus' data is.
-        **options: the segmenter's other options.
+    ``name`` is a trainable segmenter (``hmm``, ``crf``, ``transformers``: a character
+    tagger, see :mod:`cws_bench.segmenters.tagger_training`; ``fmm``/``bmm``/``bimm``
+    learn a word list); the corpus is read as :class:`TrainingCorpus` reads it;
+    ``options`` are the segmenter's other options.
 
     Raises:
         SegmenterError: the segmenter cannot be trained, or an unknown option.

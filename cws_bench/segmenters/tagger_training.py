@@ -28,6 +28,7 @@ options, and the dev F1 of each evaluation.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -46,7 +47,13 @@ from cws_bench.display.units import plural
 from cws_bench.errors import SegmenterError
 from cws_bench.segmenters.base import TrainingData, option, parse_options
 from cws_bench.segmenters.hmm import tags_of
-from cws_bench.segmenters.neural import pieces, resolve_device, tags_to_words
+from cws_bench.segmenters.neural import (
+    character_id,
+    pieces,
+    resolve_device,
+    special_tokens,
+    tags_to_words,
+)
 from cws_bench.segmenters.sources import TrainingCorpus, training_data
 
 __all__ = [
@@ -211,22 +218,12 @@ class _Encoder:
     """Characters to model ids, as the adapter makes them."""
 
     def __init__(self, tokenizer: Any) -> None:
-        from cws_bench.segmenters.neural import special_tokens
-
         self.tokenizer = tokenizer
         self.prefix, self.suffix = special_tokens(tokenizer)
-        self.ids: dict[str, int] = {}
+        self.id = functools.cache(functools.partial(character_id, tokenizer))
 
     def __call__(self, characters: str) -> list[int]:
-        from cws_bench.segmenters.neural import character_id
-
-        out = []
-        for character in characters:
-            known = self.ids.get(character)
-            if known is None:
-                known = self.ids[character] = character_id(self.tokenizer, character)
-            out.append(known)
-        return self.prefix + out + self.suffix
+        return self.prefix + [self.id(character) for character in characters] + self.suffix
 
 
 def _batches(
