@@ -56,6 +56,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import tempfile
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -68,6 +69,7 @@ from cws_bench.defaults import Bounds
 from cws_bench.errors import CwsBenchError
 from cws_bench.segmenters.base import TrainingData, option
 from cws_bench.segmenters.hmm import ALLOWED, ENDS, STARTS
+from cws_bench.segmenters.loaded import models_folder
 from cws_bench.segmenters.neural import pieces
 from cws_bench.segmenters.sources import (
     ModelOptions,
@@ -562,8 +564,6 @@ def _learn_crfsuite(
         raise CwsBenchError(
             "learner=crfsuite needs python-crfsuite", "pip install python-crfsuite"
         ) from e
-    import tempfile
-
     size = len(TAG_SETS[settings["tags"]])
     trainer = pycrfsuite.Trainer(verbose=False)
     labels = [str(t) for t in range(size)]
@@ -657,8 +657,6 @@ class CRFSegmenter(ModelSegmenter):
         data = training_data(sentences, source, "<sentences>")
         path = None
         if opts.cache and data is not None and data.checksum is not None:
-            from cws_bench.segmenters.loaded import models_folder
-
             folder = models_folder() if opts.cache is True else Path(os.fspath(opts.cache))
             # the effective settings: a change of a default trains a new model
             key = [FORMAT_VERSION, data.checksum, data.description, {**DEFAULTS, **settings}]

@@ -41,6 +41,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from cws_bench.corpora import corpus_names
 from cws_bench.corpora.download import file_sha256
 from cws_bench.display.units import plural
 from cws_bench.errors import SegmenterError
@@ -129,13 +130,10 @@ def run_process(
 ) -> subprocess.CompletedProcess[bytes]:
     """Run a program on ``data`` in its own process group, streaming its output.
 
-    The program starts in a new session, so its children and grandchildren
-    (``sh -c '...'`` wrappers, a helper left running in the background) are
-    in its process group; the group is killed when the program exits, times
-    out, writes too much, or when this function is left by an exception
-    (e.g. the bake-off stopping its worker). Standard output is read as it
-    comes, up to ``limit`` bytes (default :func:`output_limit` of the
-    input); only the tail of standard error is kept.
+    The group (its children and grandchildren: ``sh -c '...'`` wrappers, a helper left
+    running in the background) is killed as the module says, and also when this function
+    is left by an exception (the bake-off stopping its worker). Standard output is read
+    up to ``limit`` bytes (default :func:`output_limit` of the input).
 
     Raises:
         FileNotFoundError, PermissionError: the program cannot be started.
@@ -264,8 +262,6 @@ def _training(trained_on: str | None) -> TrainingData | None:
     """What an external segmenter says it was trained on: a registered corpus, or words."""
     if not trained_on:
         return None
-    from cws_bench.corpora import corpus_names
-
     return TrainingData(trained_on, corpus=trained_on if trained_on in corpus_names() else None)
 
 

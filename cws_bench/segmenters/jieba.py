@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import importlib
 import logging
+import marshal
 import os
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -31,6 +33,7 @@ from typing import Any, Literal
 
 from cws_bench.errors import CwsBenchError
 from cws_bench.segmenters.base import Segmenter, TrainingData, option
+from cws_bench.segmenters.loaded import Stored, shared_model
 
 __all__ = ["JiebaSegmenter", "quiet_jieba", "tile"]
 
@@ -62,7 +65,6 @@ def initialized_tokenizer(library: Any, dictionary: str | None) -> Any:
     temporary folder is trusted by path); each tokenizer gets its own copy of
     the table (16 ms), since a user dictionary adds words to it.
     """
-    from cws_bench.segmenters.loaded import shared_model
 
     def load() -> tuple[dict[str, int], int]:
         tokenizer = library.Tokenizer(dictionary)
@@ -82,10 +84,6 @@ def initialized_tokenizer(library: Any, dictionary: str | None) -> Any:
 def _stored_table(library: Any) -> Any:
     """How a jieba word table (FREQ, total) is stored between processes: marshal's bytes,
     for the library's version and this Python's marshal."""
-    import marshal
-    import sys
-
-    from cws_bench.segmenters.loaded import Stored
 
     def read(data: bytes) -> tuple[dict[str, int], int]:
         table = marshal.loads(data)

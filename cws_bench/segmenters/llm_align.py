@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -181,7 +182,6 @@ def project_boundaries(
     # (a deleted run at k is passed over, so it is glued to the word before it).
     where: dict[int, int] = {}
     wanted = sorted(set(cuts))
-    from bisect import bisect_left, bisect_right
 
     def put(k: int, offset: int) -> None:
         if where.get(k, -1) < offset:

@@ -33,7 +33,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from cws_bench.errors import CwsBenchError
 from cws_bench.text.checksums import file_checksum, short_hash
+from cws_bench.text.io import atomic_write
 
 __all__ = ["KEEP", "Stored", "forget_models", "models_folder", "shared_model", "stored_path"]
 
@@ -90,9 +92,6 @@ def _read_stored(path: Path, stored: Stored) -> Any | None:
 
 
 def _write_stored(path: Path, stored: Stored, model: Any) -> None:
-    from cws_bench.errors import CwsBenchError
-    from cws_bench.text.io import atomic_write
-
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with atomic_write(path, encoding=None) as f:

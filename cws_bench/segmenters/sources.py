@@ -13,10 +13,12 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, ClassVar
 
+from cws_bench.corpora import corpus_names, get_corpus, read_corpus
+from cws_bench.corpora.registry import parse_corpus_spec
 from cws_bench.corpora.words import CORPUS_PREFIX, resolve_words
 from cws_bench.errors import (
     CorpusFormatError,
@@ -27,6 +29,7 @@ from cws_bench.errors import (
     SegmenterUnavailableError,
 )
 from cws_bench.segmenters.base import Segmenter, TrainingData, option
+from cws_bench.segmenters.registry import get_segmenter, segmenter_class
 from cws_bench.text.checksums import SentenceDigest, hash_hex
 from cws_bench.text.dictionary import Dictionary
 from cws_bench.text.io import PathLike, display_name
@@ -54,8 +57,6 @@ DEFAULT_SPLIT = "train"
 
 
 def _registered(name: str) -> bool:
-    from cws_bench.corpora import corpus_names
-
     return name in corpus_names()
 
 
@@ -90,14 +91,10 @@ class TrainingCorpus:
         self.encoding = encoding
         self.registered = _registered(self.corpus)
         if self.registered:
-            from cws_bench.corpora import get_corpus
-
             self.split: str | None = split or DEFAULT_SPLIT
             get_corpus(self.corpus, data_dir=data_dir).check_split(self.split)
         else:
             if not Path(self.corpus).is_file():
-                from cws_bench.corpora import corpus_names
-
                 raise CwsBenchError(
                     f"{self.corpus!r} is neither a registered corpus nor a file",
                     f"registered corpora: {', '.join(corpus_names())}; or give the path of a "
@@ -120,12 +117,8 @@ class TrainingCorpus:
 
     def _read(self) -> Iterator[list[str]]:
         if self.registered:
-            from cws_bench.corpora import get_corpus
-
             assert self.split is not None
             return get_corpus(self.corpus, data_dir=self.data_dir).sentences(self.split)
-        from cws_bench.corpora import read_corpus
-
         return read_corpus(self.corpus, format=self.format, encoding=self.encoding)
 
     def __iter__(self) -> Iterator[list[str]]:
@@ -160,8 +153,6 @@ def _stand_in(
         return None if given == NO_STAND_IN else given
     if (split or DEFAULT_SPLIT) != DEFAULT_SPLIT or not _registered(corpus):
         return None
-    from cws_bench.corpora import get_corpus
-
     stand_in: str | None = get_corpus(corpus, data_dir=data_dir).training_stand_in
     return stand_in
 
@@ -207,8 +198,6 @@ def training_sources(
                 f"{e.template}; or name data to train on instead with {{{len(e.fixes)}}}",
                 fixes=(*e.fixes, Fix("fallback", metavar="CORPUS[:SPLITS]", segmenter=True)),
             ) from e
-    from cws_bench.corpora.registry import parse_corpus_spec
-
     name, splits = parse_corpus_spec(target)
     # data_dir is where ``corpus`` is, not the stand-in
     sources = [TrainingCorpus(name, part or None) for part in (splits or "").split("+")]
@@ -374,10 +363,6 @@ def trains_with_seed(name: str) -> bool:
     >>> trains_with_seed("crf"), trains_with_seed("hmm")
     (True, False)
     """
-    from dataclasses import fields
-
-    from cws_bench.segmenters.registry import segmenter_class
-
     cls = segmenter_class(name)
     declared = [d for d in (cls.Options, cls.training_options) if d is not None]
     return any(f.name == "seed" for d in declared for f in fields(d))
@@ -422,8 +407,6 @@ def train_segmenter(
         SegmenterError: the segmenter cannot be trained, or an unknown option.
         CwsBenchError: the corpus cannot be read.
     """
-    from cws_bench.segmenters.registry import get_segmenter, segmenter_class
-
     cls = segmenter_class(name)
     build = getattr(cls, "from_training", None)
     if build is not None:  # a model built by training, not an adapter that learns (transformers)
