@@ -505,15 +505,8 @@ class CRFModel:
 def _jackknifed(
     sentences: list[list[str]], fold: bool, folds: int
 ) -> tuple[list[list[str]], np.ndarray]:
-    """Feature keys of the training sentences, each fold's word features from the other folds.
-
-    Inside its own training data every word is listed, so a learner shown the
-    full list would trust it blindly; sentence ``i`` is in fold ``i % folds``
-    and sees the words of the other folds only (ten-fold jackknifing).
-
-    Returns:
-        The sentences in fold order, and their keys in the same order.
-    """
+    """The training sentences in fold order, and their feature keys in the same order, each
+    fold's word features from the other folds' words (jackknifing: see the module)."""
     ordered: list[list[str]] = []
     parts = []
     for part in range(folds):

@@ -25,16 +25,11 @@ Rules shared by the three:
 The official SIGHAN 2005 baseline (``mwseg.pl`` in ``icwb2-data/scripts``)
 is FMM with the longest word of the training word list as maximum length
 and no run rule: ``get_segmenter("fmm", lexicon=..., keep_runs=False)``
-reproduces its PKU scores exactly (R 0.907, P 0.843, F 0.874, OOV-R 0.069,
-IV-R 0.958; ``tests/segmenters/test_maxmatch.py``). The baseline table of
-the bakeoff's paper (Emerson 2005, Table 3: PKU F 0.869) was not produced
-by the released script; docs/SIGHAN2005_PUBLISHED.md measures the difference
-on all four corpora. With runs kept whole
-(the default) PKU F rises to 0.894. On input with spaces the two differ:
-``mwseg.pl`` deletes the spaces and matches across them, while whitespace
-always ends a word here (CityU test line 388, English text: 3,707/302/3,461
-insertions/deletions/substitutions here, 3,706/302/3,463 for ``mwseg.pl``;
-``tests/test_sighan.py``). Delete the spaces of the input first to match it.
+reproduces its PKU scores exactly (``tests/segmenters/test_maxmatch.py``), except on
+input with spaces, which ``mwseg.pl`` deletes and matches across, while whitespace always
+ends a word here (delete the spaces of the input first to match it). docs/SEGMENTERS.md
+("The baselines"), docs/SIGHAN_SCORING.md and docs/SIGHAN2005_PUBLISHED.md give the
+figures, the CityU line this changes, and the paper's table the script does not produce.
 
 The compiled decoder (``_decode.pyx``) is used when it is built; the pure-
 Python functions below compute the same segmentations and are its test

@@ -1,29 +1,15 @@
 """Training a character tagger the ``transformers`` adapter loads: ``cws-bench train transformers``.
 
-Each character of a gold sentence gets one of four labels, ``B`` (begins a
-word), ``M`` (inside), ``E`` (ends it) or ``S`` (a one-character word), and a
-BERT-style encoder with a token-classification head learns them. The model
-either starts from a local pretrained folder (``init``: any model
-``AutoModelForTokenClassification`` loads, e.g. a downloaded
-``bert-base-chinese``; its head is replaced by a new 4-label one) or is built
-from scratch (``layers`` transformer layers of width ``hidden``, a vocabulary
-of the characters of the training sentences, positions for ``max_length``
-characters).
-
-The model sees characters exactly as the adapter shows them
-(:func:`cws_bench.segmenters.neural.character_id`), one position each,
-so what it learns is what the adapter asks. Sentences longer than
-``max_length`` characters are cut between words into pieces that fit.
-
-A held-out part of the training sentences (``dev``: a fraction, by default
-5% up to 2,000 sentences; or a segmented file) is segmented after every
-epoch (or every ``eval_every`` steps); the weights with the best word F1 on
-it are kept, and training stops after ``patience`` evaluations without
-improvement, after ``epochs`` epochs, or after ``time_limit`` minutes,
-whichever comes first. The folder written holds the model and tokenizer
-(``save_pretrained``'s layout) and ``cws_bench.json``: what the model was
-trained on (the ``trained_on`` record the contamination checks read), the
-options, and the dev F1 of each evaluation.
+A BERT-style encoder with a token-classification head learns each character's label
+(:data:`LABELS`: ``B`` begins a word, ``M`` is inside, ``E`` ends it, ``S`` is a word),
+built from scratch or fine-tuned from a local pretrained folder (``init``, its head
+replaced by a new 4-label one). docs/NEURAL.md, "Training a character tagger", gives
+the options and their defaults, the held-out dev set and early stopping, and what the
+folder written holds (``cws_bench.json``: the ``trained_on`` record the contamination
+checks read). The model sees characters exactly as the adapter shows them
+(:func:`cws_bench.segmenters.neural.character_id`), one position each, so what it
+learns is what the adapter asks; sentences longer than ``max_length`` characters are
+cut between words into pieces that fit (:func:`pieces_of`).
 """
 
 from __future__ import annotations
@@ -315,18 +301,12 @@ def train_tagger(
     source: TrainingData | None = None,
     **options: Any,
 ) -> dict[str, Any]:
-    """Train a BMES character tagger on gold ``sentences`` and write its folder to ``output``.
+    """Train a BMES character tagger on gold ``sentences`` and write its folder to ``output``
+    (replacing a model there); returns what ``cws_bench.json`` in the folder records.
 
-    Args:
-        sentences: gold sentences (lists of words); a
-            :class:`~cws_bench.segmenters.sources.TrainingCorpus` records
-            what they are.
-        output: the model folder to write (replaced if it holds a model).
-        source: what the sentences are (default: what the corpus recorded).
-        **options: the fields of :class:`TrainingOptions` (default, range, help).
-
-    Returns:
-        What ``cws_bench.json`` in the folder records.
+    ``source`` says what the sentences are (default: what a
+    :class:`~cws_bench.segmenters.sources.TrainingCorpus` recorded); ``options`` are the
+    fields of :class:`TrainingOptions`.
 
     Raises:
         SegmenterError: an unknown or bad option, no sentences, or an
