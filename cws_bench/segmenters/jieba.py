@@ -86,15 +86,10 @@ def _stored_table(library: Any) -> Any:
     for the library's version and this Python's marshal."""
 
     def read(data: bytes) -> tuple[dict[str, int], int]:
-        table = marshal.loads(data)
-        if not (
-            isinstance(table, tuple)
-            and len(table) == 2
-            and isinstance(table[0], dict)
-            and isinstance(table[1], int)
-        ):
-            raise ValueError("not a jieba word table")
-        return table[0], table[1]
+        match marshal.loads(data):
+            case (dict() as freq, int() as total):
+                return freq, total
+        raise ValueError("not a jieba word table")
 
     version = (
         f"{library.__name__} {getattr(library, '__version__', '?')} word table, "
