@@ -452,29 +452,26 @@ def _fit(
         return bool(waited >= settings["patience"])
 
     try:
-        done = False
-        for _epoch in range(settings["epochs"]):
-            for batch in _batches(examples, settings["batch_size"], rng):
-                ids, mask, labels = (t.to(device) for t in _tensors(batch, pad, torch))
-                loss = model(input_ids=ids, attention_mask=mask, labels=labels).loss
-                loss.backward()
-                torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-                optimizer.step()
-                scheduler.step()
-                optimizer.zero_grad(set_to_none=True)
-                fitted.steps += 1
-                bar.update(1)
-                if fitted.steps % 20 == 0:
-                    last = fitted.history[-1:]
-                    dev = f", dev_f1={last[0]['dev_f1']:.4f}" if last else ""
-                    bar.set_postfix_str(f"loss={loss.item():.3f}{dev}")
-                if fitted.steps % eval_every == 0 and evaluate():
-                    fitted.stopped, done = "patience", True
-                    break
-                if time.monotonic() - started > limit_s:
-                    fitted.stopped, done = "time_limit", True
-                    break
-            if done:
+        size, epochs = settings["batch_size"], range(settings["epochs"])
+        for batch in (batch for _ in epochs for batch in _batches(examples, size, rng)):
+            ids, mask, labels = (t.to(device) for t in _tensors(batch, pad, torch))
+            loss = model(input_ids=ids, attention_mask=mask, labels=labels).loss
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            optimizer.step()
+            scheduler.step()
+            optimizer.zero_grad(set_to_none=True)
+            fitted.steps += 1
+            bar.update(1)
+            if fitted.steps % 20 == 0:
+                last = fitted.history[-1:]
+                dev = f", dev_f1={last[0]['dev_f1']:.4f}" if last else ""
+                bar.set_postfix_str(f"loss={loss.item():.3f}{dev}")
+            if fitted.steps % eval_every == 0 and evaluate():
+                fitted.stopped = "patience"
+                break
+            if time.monotonic() - started > limit_s:
+                fitted.stopped = "time_limit"
                 break
         if fitted.steps % eval_every:
             evaluate()
