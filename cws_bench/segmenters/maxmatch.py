@@ -46,6 +46,7 @@ from typing import Any, Literal
 from cws_bench.defaults import Bounds
 from cws_bench.errors import CwsBenchError, Fix, SegmenterError
 from cws_bench.segmenters.base import Segmenter, TrainingData, option
+from cws_bench.segmenters.hmm import fold_width
 from cws_bench.segmenters.sources import load_word_source, training_data
 from cws_bench.text.dictionary import Dictionary, load_dictionary
 from cws_bench.text.io import atomic_write
@@ -69,18 +70,13 @@ _AT_LEAST_1 = Bounds(whole=True, low=1)
 
 
 def _alnum(character: str) -> bool:
-    return (
-        "0" <= character <= "9"
-        or "A" <= character <= "Z"
-        or "a" <= character <= "z"
-        or "０" <= character <= "９"
-        or "Ａ" <= character <= "Ｚ"
-        or "ａ" <= character <= "ｚ"
-    )
+    """An ASCII letter or digit, or its full-width form."""
+    folded = fold_width(character)
+    return folded.isascii() and folded.isalnum()
 
 
 def _digit(character: str) -> bool:
-    return "0" <= character <= "9" or "０" <= character <= "９"
+    return "0" <= fold_width(character) <= "9"
 
 
 def run_glue(line: str, keep_runs: bool = True) -> list[bool]:
