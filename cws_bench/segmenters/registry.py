@@ -308,15 +308,14 @@ def segmenter_names() -> list[str]:
 
 def _load_class(name: str, registered: Registered) -> type[Segmenter]:
     module_name, _, attribute = registered.target.partition(":")
-    if registered.source == "built-in":
+    try:
         module = importlib.import_module(module_name)
-    else:
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError as e:
-            raise SegmenterUnavailableError(
-                name, f"cannot import {module_name}: {e}", f"pip install {registered.source}"
-            ) from e
+    except ImportError as e:
+        if registered.source == "built-in":
+            raise
+        raise SegmenterUnavailableError(
+            name, f"cannot import {module_name}: {e}", f"pip install {registered.source}"
+        ) from e
     cls = getattr(module, attribute, None)
     if not (inspect.isclass(cls) and issubclass(cls, Segmenter)):
         raise SegmenterError(
