@@ -58,8 +58,6 @@ from cws_bench.system.installed import missing_modules
 __all__ = [
     "KINDS",
     "Kind",
-    "ModelOptions",
-    "ModelSegmenter",
     "Segmenter",
     "SegmenterOutputError",
     "TrainingData",
@@ -444,11 +442,6 @@ def check_segmentation(
     ...     print(e.detail)
     the words joined are not the input line: at character 3, input '他说了', words give '他说'
 
-    Args:
-        name: the segmenter's name, for messages.
-        lines: the input batch.
-        output: the adapter's output, one iterable of words per line.
-
     Raises:
         SegmenterError: a different number of output lines.
         SegmenterOutputError: a line whose words break the guarantee.
@@ -481,10 +474,6 @@ def check_segmentation(
             words = [word for word in words if word]
         checked.append(words)
     return checked
-
-
-def _blank(line: str) -> bool:
-    return not line or line.isspace()
 
 
 class Segmenter(ABC):
@@ -566,13 +555,8 @@ class Segmenter(ABC):
     # -- what callers use -----------------------------------------------------
 
     def segment(self, lines: Sequence[str]) -> list[list[str]]:
-        """Segment a batch of raw sentences.
-
-        Args:
-            lines: raw sentences, one a string (no line end needed).
-
-        Returns:
-            One list of words per line; a blank line gives ``[]``.
+        """Segment a batch of raw sentences (no line end needed): one list of words per line,
+        ``[]`` for a blank line.
 
         Raises:
             SegmenterError: the adapter failed, or returned a different
@@ -583,7 +567,7 @@ class Segmenter(ABC):
         if isinstance(lines, str):
             raise TypeError("segment() takes a list of lines, not a str")
         lines = list(lines)
-        todo = [index for index, line in enumerate(lines) if not _blank(line)]
+        todo = [index for index, line in enumerate(lines) if line and not line.isspace()]
         self.__last = (todo, len(lines))
         if len(todo) == len(lines):
             return check_segmentation(self.name, lines, self.__run(lines))
@@ -643,12 +627,7 @@ class Segmenter(ABC):
     @property
     def version(self) -> str:
         """The version of the code that segments: the library's, or cws-bench's."""
-        if self.distribution is None:
-            return __version__
-        try:
-            return importlib.metadata.version(self.distribution)
-        except importlib.metadata.PackageNotFoundError:
-            return "unknown"
+        return self.library_version() or "unknown"
 
     def check_ready(self) -> None:
         """Raise :class:`SegmenterError` when the segmenter cannot segment yet.
@@ -687,15 +666,8 @@ class Segmenter(ABC):
         """Segment non-blank lines; the result is checked by :meth:`segment`."""
 
     def train(self, sentences: Iterable[Sequence[str]], source: TrainingData | None = None) -> None:
-        """Learn from gold sentences (lists of words).
-
-        Args:
-            sentences: gold segmented sentences.
-            source: what they are, recorded as :attr:`trained_on`.
-
-        Raises:
-            SegmenterError: this segmenter cannot be trained.
-        """
+        """Learn from gold sentences (lists of words); ``source`` says what they are
+        (:attr:`trained_on`). This one cannot learn: it raises :class:`SegmenterError`."""
         raise SegmenterError(self.name, "cannot be trained", "train the 'hmm' segmenter instead")
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -755,68 +727,3 @@ class Segmenter(ABC):
             return importlib.metadata.version(cls.distribution)
         except importlib.metadata.PackageNotFoundError:
             return None
-
-
-@dataclass(frozen=True)
-class ModelOptions:
-    """The options of every :class:`ModelSegmenter`: a saved model, or a corpus to train on."""
-
-    model: str | None = option(None, "a model file written by save (cws-bench train NAME)")
-    corpus: str | None = option(None, "a registered corpus name or a segmented file to train on")
-    split: str | None = option(None, "the split of a registered corpus (default train)")
-    format: str = option("auto", "of a corpus file", identity="changed")
-    encoding: str = option("utf-8", "of a corpus file", identity="changed")
-    data_dir: str | None = option(None, "where a registered corpus' data is")
-
-
-class ModelSegmenter(Segmenter):
-    """A segmenter whose model cws-bench trains (``cws-bench train NAME``): ``hmm``, ``crf``.
-
-    ``model`` is None until the segmenter is trained or loaded; the model has
-    ``save(path)``. Subclasses implement :meth:`train` and :meth:`load`
-    (reading the file, then :meth:`_loaded_from`), and declare their Options as a
-    subclass of :class:`ModelOptions`.
-    """
-
-    model: Any = None
-
-    def save(self, path: str | os.PathLike[str]) -> None:
-        """Write the model file (see the subclass' module docstring for its format)."""
-        if self.model is None:
-            raise SegmenterError(self.name, "has no model to save", "train it first")
-        self.model.save(path)
-
-    def _loaded_from(self, path: str | os.PathLike[str]) -> None:
-        """Name the model file in the options, in place of the training data it replaces."""
-        for key in ("corpus", "split"):
-            self.options.pop(key, None)
-        self.options["model"] = os.fspath(path)
-
-    @classmethod
-    def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
-        """A ``model`` file that is not there, both a model and a corpus to train on, or a
-        split without its corpus."""
-        model, corpus = options.get("model"), options.get("corpus")
-        if model is not None and corpus is not None:
-            return ("give a model or a corpus to train on, not both", "drop one of them")
-        if model is None and corpus is None and options.get("split") is not None:
-            return ("split needs a corpus", "pass corpus=NAME too")
-        if model is None or os.path.exists(os.fspath(model)):
-            return None
-        return (
-            f"model file {os.fspath(model)}: no such file",
-            f"train one (cws-bench train {cls.name} CORPUS -o MODEL) or fix the path",
-        )
-
-    def check_ready(self) -> None:
-        if self.model is None:
-            raise SegmenterError(
-                self.name,
-                "is not trained",
-                f"train it (cws-bench train {self.name} CORPUS -o MODEL) and pass {{0}}, "
-                "or pass {1}",
-                fixes=(
-                    Fix("model", metavar="MODEL", segmenter=True),
-                    Fix("corpus", metavar="NAME_OR_FILE", segmenter=True),
-                ),
-            )

@@ -53,8 +53,10 @@ features). Saving and loading is exact (the same output).
 
 from __future__ import annotations
 
+import functools
 import json
 import os
+import tempfile
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -64,19 +66,21 @@ from typing import Any
 import numpy as np
 
 from cws_bench.defaults import Bounds
-from cws_bench.errors import (
-    CorpusFormatError,
-    CwsBenchError,
-)
-from cws_bench.segmenters.base import ModelOptions, ModelSegmenter, TrainingData, option
+from cws_bench.errors import CwsBenchError
+from cws_bench.segmenters.base import TrainingData, option
+from cws_bench.segmenters.hmm import ALLOWED, ENDS, STARTS
+from cws_bench.segmenters.loaded import models_folder
+from cws_bench.segmenters.neural import pieces
 from cws_bench.segmenters.sources import (
-    TrainingCorpus,
-    combined_data,
-    sources_of,
+    ModelOptions,
+    ModelSegmenter,
+    check_model_header,
+    model_file,
+    model_format_error,
     training_data,
 )
 from cws_bench.text.checksums import hash_hex
-from cws_bench.text.io import atomic_write, display_name
+from cws_bench.text.io import atomic_write
 
 try:
     from cws_bench.segmenters import _crf  # type: ignore[attr-defined]  # compiled, no stub
@@ -148,33 +152,28 @@ DEFAULTS: dict[str, Any] = {
 
 def _constraints(tags: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(allowed transitions, allowed first tags, allowed last tags) as uint8 arrays."""
-    if tags == "bmes":
-        allowed = np.array([[0, 1, 1, 0], [0, 1, 1, 0], [1, 0, 0, 1], [1, 0, 0, 1]], dtype=np.uint8)
-        return allowed, np.array([1, 0, 0, 1], np.uint8), np.array([0, 0, 1, 1], np.uint8)
+    if tags == "bmes":  # the HMM's
+        allowed, first, last = (np.array(table, np.uint8) for table in (ALLOWED, STARTS, ENDS))
+        return allowed, first, last
     return np.ones((2, 2), np.uint8), np.array([1, 0], np.uint8), np.array([1, 1], np.uint8)
 
 
-_CLASS_TABLE: np.ndarray | None = None
-
-
+@functools.cache
 def _class_table() -> np.ndarray:
     """Class codes of the Basic Multilingual Plane, plus one cell for the pad."""
-    global _CLASS_TABLE
-    if _CLASS_TABLE is None:
-        table = np.full(0x10000 + 1, CLASSES.index("other"), dtype=np.int64)
-        for code in range(0x10000):
-            category = unicodedata.category(chr(code))
-            if category == "Nd":
-                table[code] = CLASSES.index("digit")
-            elif category[0] == "L" and code < 0x3000:
-                table[code] = CLASSES.index("latin")
-            elif category[0] in "PSZ":
-                table[code] = CLASSES.index("punct")
-        for character in CHINESE_NUMERALS:
-            table[ord(character)] = CLASSES.index("cnum")
-        table[0x10000] = CLASSES.index("pad")
-        _CLASS_TABLE = table
-    return _CLASS_TABLE
+    table = np.full(0x10000 + 1, CLASSES.index("other"), dtype=np.int64)
+    for code in range(0x10000):
+        category = unicodedata.category(chr(code))
+        if category == "Nd":
+            table[code] = CLASSES.index("digit")
+        elif category[0] == "L" and code < 0x3000:
+            table[code] = CLASSES.index("latin")
+        elif category[0] in "PSZ":
+            table[code] = CLASSES.index("punct")
+    for character in CHINESE_NUMERALS:
+        table[ord(character)] = CLASSES.index("cnum")
+    table[0x10000] = CLASSES.index("pad")
+    return table
 
 
 def _classes(codes: np.ndarray) -> np.ndarray:
@@ -245,16 +244,15 @@ def _keys(
             else:  # covered by a listed word, and whether one starts / ends here
                 a, b = cover, (begin > 0) * 2 + (end > 0)
         elif name == "bias":
-            a = np.zeros_like(positions)
-            b = a
+            a, b = zeros, zeros
         elif name == "k0":
-            a, b = classes[0], np.zeros_like(positions)
+            a, b = classes[0], zeros
         elif name == "k-1k0k+1":
-            a, b = (classes[-1] * 8 + classes[0]) * 8 + classes[1], np.zeros_like(positions)
+            a, b = (classes[-1] * 8 + classes[0]) * 8 + classes[1], zeros
         else:
             offsets = [int(part) for part in name.replace("c", " ").split()]
             a = window[offsets[0]]
-            b = window[offsets[1]] if len(offsets) > 1 else np.zeros_like(positions)
+            b = window[offsets[1]] if len(offsets) > 1 else zeros
         columns.append((np.int64(number) << TEMPLATE_SHIFT) | (a << SHIFT) | b)
     return np.stack(columns, axis=1) if columns else np.zeros((len(positions), 0), np.int64)
 
@@ -301,9 +299,9 @@ def features(
     """
     padded, _ = _crf.encode([text], fold_width)
     if words is None:
-        return [[feature_names(int(key)) for key in row] for row in _keys(padded, TEMPLATES)]
-    index = WordIndex(words, fold_width)
-    keys = _keys(padded, ALL_TEMPLATES, index)
+        keys = _keys(padded, TEMPLATES)
+    else:
+        keys = _keys(padded, ALL_TEMPLATES, WordIndex(words, fold_width))
     return [[feature_names(int(key)) for key in row] for row in keys]
 
 
@@ -356,11 +354,7 @@ class CRFModel:
             )
         settings = {**DEFAULTS, **{k: v for k, v in options.items() if v is not None}}
         tags = settings["tags"]
-        kept: list[list[str]] = []
-        for sentence in sentences:
-            words = [word for token in sentence for word in token.split()]
-            if words:
-                kept.append(words)
+        kept = [words for words in map(pieces, sentences) if words]
         if not kept:
             raise CwsBenchError("no words to train the crf tagger on", "check the training corpus")
         fold = bool(settings["fold_width"])
@@ -460,27 +454,13 @@ class CRFModel:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> CRFModel:
-        """Read a model file.
-
-        Raises:
-            CwsBenchError: the file is missing.
-            CorpusFormatError: it is not a cws-bench crf model.
-        """
-        name = display_name(path)
-        hint = "give a model written by `cws-bench train crf CORPUS -o MODEL`"
-
-        def fail(message: str) -> CorpusFormatError:
-            return CorpusFormatError(name, None, message, hint)
-
-        if os.path.isdir(path):
-            raise CwsBenchError(f"{name}: is a directory, expected a model file")
+        """Read a model file: :class:`CwsBenchError` when it is not there,
+        :class:`CorpusFormatError` when it is not a cws-bench crf model."""
+        name = model_file(path, "crf")
+        fail = functools.partial(model_format_error, name, "crf")
         try:
             with np.load(path, allow_pickle=False) as data:
                 arrays = {key: data[key] for key in data.files}
-        except FileNotFoundError as e:
-            raise CwsBenchError(
-                f"{name}: no such model file", "train one: cws-bench train crf CORPUS -o MODEL"
-            ) from e
         except (OSError, ValueError) as e:
             raise fail(f"not a cws-bench crf model ({e})") from e
         missing = {"meta", "keys", "weights", "transitions"} - set(arrays)
@@ -490,13 +470,7 @@ class CRFModel:
             meta = json.loads(str(arrays["meta"]))
         except json.JSONDecodeError as e:
             raise fail(f"meta is not JSON ({e.msg})") from e
-        if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-            raise fail(f'not a cws-bench crf model (no "format": "{FORMAT}")')
-        if meta.get("version") != FORMAT_VERSION:
-            raise fail(
-                f"model format version {meta.get('version')!r}; this cws-bench reads "
-                f"version {FORMAT_VERSION}"
-            )
+        check_model_header(meta, name, "crf", FORMAT, FORMAT_VERSION, "crf")
         tags = meta.get("tags")
         templates = meta.get("templates")
         if tags not in TAG_SETS:
@@ -531,15 +505,8 @@ class CRFModel:
 def _jackknifed(
     sentences: list[list[str]], fold: bool, folds: int
 ) -> tuple[list[list[str]], np.ndarray]:
-    """Feature keys of the training sentences, each fold's word features from the other folds.
-
-    Inside its own training data every word is listed, so a learner shown the
-    full list would trust it blindly; sentence ``i`` is in fold ``i % folds``
-    and sees the words of the other folds only (ten-fold jackknifing).
-
-    Returns:
-        The sentences in fold order, and their keys in the same order.
-    """
+    """The training sentences in fold order, and their feature keys in the same order, each
+    fold's word features from the other folds' words (jackknifing: see the module)."""
     ordered: list[list[str]] = []
     parts = []
     for part in range(folds):
@@ -564,29 +531,17 @@ def _learn_perceptron(
 ) -> tuple[np.ndarray, np.ndarray]:
     tags = settings["tags"]
     size = len(TAG_SETS[tags])
-    allowed, first, last = _constraints(tags)
     weights = np.zeros((features, size), dtype=np.float32)
     totals = np.zeros((features, size), dtype=np.float64)
     transitions = np.zeros((size, size), dtype=np.float64)
     transition_totals = np.zeros((size, size), dtype=np.float64)
+    learned = (weights, totals, transitions, transition_totals)  # updated in place
     random = np.random.default_rng(int(settings["seed"]))
-    chunks = offsets.shape[0] - 1
     step = 1
     for _ in range(int(settings["epochs"])):
-        order = random.permutation(chunks).astype(np.int64)
+        order = random.permutation(offsets.shape[0] - 1).astype(np.int64)
         step, _wrong = _crf.perceptron_epoch(
-            rows,
-            gold,
-            offsets,
-            order,
-            weights,
-            totals,
-            transitions,
-            transition_totals,
-            allowed,
-            first,
-            last,
-            step,
+            rows, gold, offsets, order, *learned, *_constraints(tags), step
         )
     averaged = (weights - totals / step).astype(np.float32)
     averaged_transitions = transitions - transition_totals / step
@@ -602,8 +557,6 @@ def _learn_crfsuite(
         raise CwsBenchError(
             "learner=crfsuite needs python-crfsuite", "pip install python-crfsuite"
         ) from e
-    import tempfile
-
     size = len(TAG_SETS[settings["tags"]])
     trainer = pycrfsuite.Trainer(verbose=False)
     labels = [str(t) for t in range(size)]
@@ -682,68 +635,38 @@ class CRFSegmenter(ModelSegmenter):
         )
 
     opts: Options
+    model: CRFModel | None
+    model_class = CRFModel
 
-    def __init__(self, **options: Any) -> None:
-        super().__init__(**options)
+    def _use(self, model: CRFModel) -> None:
+        super()._use(model.prepare())
+
+    def train(self, sentences: Iterable[Sequence[str]], source: TrainingData | None = None) -> None:
+        """Learn a new model from gold sentences (lists of words), or, with ``cache``, read
+        the one trained before on the same data with the same settings."""
         opts = self.opts
-        self.settings = {k: getattr(opts, k) for k in DEFAULTS if getattr(opts, k) is not None}
-        self.model: CRFModel | None = None
-        self.notes: list[str] = []  # shown with the bake-off's warnings
-        if opts.model is not None:
-            self.model = CRFModel.load(opts.model).prepare()
-            self.trained_on = self.model.trained_on
-        elif opts.corpus is not None:
-            sources, note = sources_of(self.name, opts, opts.fallback)
-            self._train_cached(sources, note, opts.cache)
-            if note is not None:
-                self.notes.append(f"trained on {note}")
-
-    def _train_cached(
-        self, sources: list[TrainingCorpus], note: str | None, cache: bool | str | None
-    ) -> None:
-        """Train on ``sources``, or load the model cached for the same data and settings."""
-        sentences = [sentence for source in sources for sentence in source]
-        data = combined_data(sources, note)
+        settings = {k: getattr(opts, k) for k in DEFAULTS if getattr(opts, k) is not None}
+        read = list(sentences)
+        data = training_data(sentences, source, "<sentences>")
         path = None
-        if cache:
-            from cws_bench.segmenters.loaded import models_folder
-
-            folder = models_folder() if cache is True else Path(os.fspath(cache))
+        if opts.cache and data is not None and data.checksum is not None:
+            folder = models_folder() if opts.cache is True else Path(os.fspath(opts.cache))
             # the effective settings: a change of a default trains a new model
-            settings = {**DEFAULTS, **self.settings}
-            key = hash_hex(
-                json.dumps(
-                    [FORMAT_VERSION, data.checksum, data.description, settings], sort_keys=True
-                ),
-                "cache",
-            )
-            path = folder / f"crf-{key}.npz"
+            key = [FORMAT_VERSION, data.checksum, data.description, {**DEFAULTS, **settings}]
+            path = folder / f"crf-{hash_hex(json.dumps(key, sort_keys=True), 'cache')}.npz"
             if path.is_file():
                 try:
-                    self.model = CRFModel.load(path).prepare()
+                    self._use(CRFModel.load(path))
                 except CwsBenchError:
                     pass  # unreadable: train again and overwrite it
                 else:
-                    self.trained_on = self.model.trained_on
                     return
-        self.train(sentences, data)
+        model = CRFModel.train(read, **settings)
+        model.trained_on = data
+        self._use(model)
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
             self.save(path)
-
-    def train(self, sentences: Iterable[Sequence[str]], source: TrainingData | None = None) -> None:
-        """Learn a new model from gold sentences (lists of words)."""
-        model = CRFModel.train(sentences, **self.settings)
-        model.trained_on = training_data(sentences, source, "<sentences>")
-        self.model = model.prepare()
-        self.trained_on = model.trained_on
-
-    def load(self, path: str | os.PathLike[str]) -> CRFSegmenter:
-        """Use the model saved at ``path``."""
-        self.model = CRFModel.load(path).prepare()
-        self.trained_on = self.model.trained_on
-        self._loaded_from(path)
-        return self
 
     def _segment(self, lines: list[str]) -> list[list[str]]:
         self.check_ready()

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, TypedDict
 
 from cws_bench.display.units import plural
+from cws_bench.segmenters.stream import count_characters
 
 __all__ = [
     "FIDELITY_FIELDS",
@@ -115,7 +116,7 @@ def summarize(
         summary["requests"] = _serving(log, cached)
     costs = [r["cost"] for _, r in present if r.get("cost") is not None]
     if costs:
-        characters = sum(len("".join(t.split())) for t in texts) if texts is not None else None
+        characters = count_characters(texts) if texts is not None else None
         total = float(sum(costs))
         summary["cost"] = {
             "total": total,

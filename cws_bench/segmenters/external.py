@@ -30,7 +30,6 @@ file for a different input is caught at its first line.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import selectors
 import shlex
@@ -42,6 +41,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from cws_bench.corpora import corpus_names
+from cws_bench.corpora.download import file_sha256
 from cws_bench.display.units import plural
 from cws_bench.errors import SegmenterError
 from cws_bench.segmenters.base import (
@@ -129,13 +130,10 @@ def run_process(
 ) -> subprocess.CompletedProcess[bytes]:
     """Run a program on ``data`` in its own process group, streaming its output.
 
-    The program starts in a new session, so its children and grandchildren
-    (``sh -c '...'`` wrappers, a helper left running in the background) are
-    in its process group; the group is killed when the program exits, times
-    out, writes too much, or when this function is left by an exception
-    (e.g. the bake-off stopping its worker). Standard output is read as it
-    comes, up to ``limit`` bytes (default :func:`output_limit` of the
-    input); only the tail of standard error is kept.
+    The group (its children and grandchildren: ``sh -c '...'`` wrappers, a helper left
+    running in the background) is killed as the module says, and also when this function
+    is left by an exception (the bake-off stopping its worker). Standard output is read
+    up to ``limit`` bytes (default :func:`output_limit` of the input).
 
     Raises:
         FileNotFoundError, PermissionError: the program cannot be started.
@@ -264,8 +262,6 @@ def _training(trained_on: str | None) -> TrainingData | None:
     """What an external segmenter says it was trained on: a registered corpus, or words."""
     if not trained_on:
         return None
-    from cws_bench.corpora import corpus_names
-
     return TrainingData(trained_on, corpus=trained_on if trained_on in corpus_names() else None)
 
 
@@ -350,6 +346,9 @@ class CommandSegmenter(Segmenter):
         return error
 
     def _run(self, lines: list[str], first: int) -> list[list[str]]:
+        def fail(message: str, stderr: bytes | None) -> SegmenterError:
+            return self._fail(message, first, len(lines), stderr)
+
         payload = "".join(" ".join(line.split()) + "\n" for line in lines)
         try:
             data = payload.encode(self.encoding)
@@ -370,40 +369,28 @@ class CommandSegmenter(Segmenter):
                 self.name, f"command {self.display!r}: {self.argv[0]!r} is not executable"
             ) from e
         except ProcessTimeout as e:
-            raise self._fail(
-                f"did not finish within {self.timeout:g} s (killed)", first, len(lines), e.stderr
-            ) from None
+            raise fail(f"did not finish within {self.timeout:g} s (killed)", e.stderr) from None
         except OutputTooLong as e:
-            raise self._fail(
+            raise fail(
                 f"wrote more than {e.limit:,} bytes for {len(data):,} bytes of input (a "
                 "segmentation is about as long as its input; stopped and killed)",
-                first,
-                len(lines),
                 e.stderr,
             ) from None
         if proc.returncode != 0:
-            raise self._fail(f"exited with code {proc.returncode}", first, len(lines), proc.stderr)
+            raise fail(f"exited with code {proc.returncode}", proc.stderr)
         try:
             text = proc.stdout.decode(self.encoding)
         except UnicodeDecodeError as e:
-            raise self._fail(
-                f"wrote bytes that are not {self.encoding} (byte offset {e.start})",
-                first,
-                len(lines),
-                proc.stderr,
-            ) from None
+            message = f"wrote bytes that are not {self.encoding} (byte offset {e.start})"
+            raise fail(message, proc.stderr) from None
         if text.startswith("\ufeff"):
             text = text[1:]
         outputs = text.replace("\r\n", "\n").split("\n")
         if outputs and outputs[-1] == "":
             outputs.pop()
         if len(outputs) != len(lines):
-            raise self._fail(
-                f"wrote {plural(len(outputs), 'line')} for {plural(len(lines), 'input line')}",
-                first,
-                len(lines),
-                proc.stderr,
-            )
+            message = f"wrote {plural(len(outputs), 'line')} for {plural(len(lines), 'input line')}"
+            raise fail(message, proc.stderr)
         return [output.split() for output in outputs]
 
 
@@ -442,11 +429,7 @@ class FileSegmenter(Segmenter):
             if words:
                 self._lines["".join(words)].append((number, words))
         self._version = f"file:{digest.hexdigest()}"
-        sha256 = hashlib.sha256()
-        with open(path, "rb") as handle:
-            for block in iter(lambda: handle.read(1 << 20), b""):
-                sha256.update(block)
-        self.sha256 = sha256.hexdigest()
+        self.sha256 = file_sha256(path)
         self.trained_on = _training(self.opts.trained_on)
 
     def metadata(self) -> dict[str, Any]:

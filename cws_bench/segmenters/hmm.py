@@ -56,6 +56,7 @@ model is that each character's emission ignores its neighbours.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import math
@@ -66,10 +67,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cws_bench.defaults import Bounds
-from cws_bench.errors import CorpusFormatError, CwsBenchError
-from cws_bench.segmenters.base import ModelOptions, ModelSegmenter, TrainingData, option
-from cws_bench.segmenters.sources import sources_of, train_on_sources, training_data
-from cws_bench.text.io import atomic_write, display_name
+from cws_bench.errors import CwsBenchError
+from cws_bench.segmenters.base import TrainingData, option
+from cws_bench.segmenters.neural import pieces
+from cws_bench.segmenters.sources import (
+    ModelOptions,
+    ModelSegmenter,
+    check_model_header,
+    model_file,
+    model_format_error,
+    training_data,
+)
+from cws_bench.text.io import atomic_write
 
 try:
     from cws_bench.segmenters import _decode  # type: ignore[attr-defined]  # compiled, no stub
@@ -181,7 +190,7 @@ class HMMModel:
         words: Counter[str] = Counter()
         pairs: Counter[tuple[bool, bool]] = Counter()
         for sentence in sentences:
-            split = [word for token in sentence for word in token.split()]
+            split = pieces(sentence)
             if not split:
                 continue
             words.update(split)
@@ -207,27 +216,20 @@ class HMMModel:
 
     # -- probabilities ----------------------------------------------------------
 
+    def _smoothed(self, counts: list[int], allowed: tuple[bool, ...]) -> list[float]:
+        """log probabilities of ``counts``, add-alpha smoothed over the ``allowed`` tags."""
+        total = sum(counts[t] for t in range(4) if allowed[t]) + self.alpha * sum(allowed)
+        return [
+            _log((counts[t] + self.alpha) / total) if allowed[t] else -math.inf for t in range(4)
+        ]
+
     def log_start(self) -> list[float]:
         """log P(first tag), add-alpha smoothed over B and S."""
-        total = sum(self.start[t] for t in range(4) if STARTS[t]) + 2 * self.alpha
-        return [
-            _log((self.start[t] + self.alpha) / total) if STARTS[t] else -math.inf for t in range(4)
-        ]
+        return self._smoothed(self.start, STARTS)
 
     def log_transitions(self) -> list[list[float]]:
         """log P(tag | previous tag), add-alpha smoothed over each row's allowed tags."""
-        rows = []
-        for previous in range(4):
-            allowed = ALLOWED[previous]
-            counts = self.transitions[previous]
-            total = sum(counts[t] for t in range(4) if allowed[t]) + self.alpha * sum(allowed)
-            rows.append(
-                [
-                    _log((counts[t] + self.alpha) / total) if allowed[t] else -math.inf
-                    for t in range(4)
-                ]
-            )
-        return rows
+        return [self._smoothed(row, allowed) for row, allowed in zip(self.transitions, ALLOWED)]
 
     def log_end(self) -> list[float]:
         """0 for the tags that may end a chunk (E, S), -inf for B and M."""
@@ -274,28 +276,10 @@ class HMMModel:
 
     @classmethod
     def from_dict(cls, data: Any, source: str = "<model>") -> HMMModel:
-        """Check and read a model file's content.
-
-        Raises:
-            CorpusFormatError: not a cws-bench HMM model, an unknown version,
-                or malformed counts.
-        """
-
-        def fail(message: str) -> CorpusFormatError:
-            return CorpusFormatError(
-                source,
-                None,
-                message,
-                "give a model written by `cws-bench train hmm CORPUS -o MODEL`",
-            )
-
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise fail(f'not a cws-bench HMM model (no "format": "{FORMAT}")')
-        if data.get("version") != FORMAT_VERSION:
-            raise fail(
-                f"model format version {data.get('version')!r}; this cws-bench reads "
-                f"version {FORMAT_VERSION}"
-            )
+        """Check and read a model file's content; raises :class:`CorpusFormatError` for
+        anything else than a cws-bench HMM model of this version with well-formed counts."""
+        fail = functools.partial(model_format_error, source, "hmm")
+        check_model_header(data, source, "hmm", FORMAT, FORMAT_VERSION, "HMM")
         if data.get("order", 1) != 1 or list(data.get("tags", TAGS)) != list(TAGS):
             raise fail("only first-order B/M/E/S models are supported")
 
@@ -346,31 +330,18 @@ class HMMModel:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> HMMModel:
-        """Read a model file.
-
-        Raises:
-            CwsBenchError: the file is missing or unreadable.
-            CorpusFormatError: it is not a valid model.
-        """
-        name = display_name(path)
-        hint = "give a model written by `cws-bench train hmm CORPUS -o MODEL`"
+        """Read a model file: :class:`CwsBenchError` when it is not there,
+        :class:`CorpusFormatError` when it is not a valid model."""
+        name = model_file(path, "hmm")
         try:
             with open(path, encoding="utf-8") as f:
                 data = json.load(f)
-        except FileNotFoundError as e:
-            raise CwsBenchError(
-                f"{name}: no such model file", "train one: cws-bench train hmm CORPUS -o MODEL"
-            ) from e
-        except IsADirectoryError as e:
-            raise CwsBenchError(f"{name}: is a directory, expected a model file") from e
         except UnicodeDecodeError as e:
-            raise CorpusFormatError(
-                name, None, "not UTF-8 text: not a cws-bench HMM model", hint
-            ) from e
+            message = "not UTF-8 text: not a cws-bench HMM model"
+            raise model_format_error(name, "hmm", message) from e
         except json.JSONDecodeError as e:
-            raise CorpusFormatError(
-                name, e.lineno, f"not valid JSON ({e.msg}): not a cws-bench HMM model", hint
-            ) from e
+            message = f"not valid JSON ({e.msg}): not a cws-bench HMM model"
+            raise model_format_error(name, "hmm", message, e.lineno) from e
         return cls.from_dict(data, name)
 
 
@@ -467,61 +438,40 @@ class HMMSegmenter(ModelSegmenter):
         )
 
     opts: Options
+    model: HMMModel | None
+    model_class = HMMModel
 
-    def __init__(self, **options: Any) -> None:
-        super().__init__(**options)
-        self.alpha, self.fold = self.opts.alpha, self.opts.fold_width
-        self.compiled = self.opts.compiled and _decode is not None
-        self.model: HMMModel | None = None
-        self.notes: list[str] = []  # shown with the bake-off's warnings
-        if self.opts.model is not None:
-            self._use(HMMModel.load(self.opts.model))
-        elif self.opts.corpus is not None:
-            train_on_sources(self, *sources_of(self.name, self.opts))
+    @property
+    def compiled(self) -> bool:
+        """Whether the compiled decoder decodes (asked for, and built)."""
+        return self.opts.compiled and _decode is not None
 
     def _use(self, model: HMMModel) -> None:
-        if self.alpha is not None:
-            model.alpha = float(self.alpha)
-        self.model = model
-        self.trained_on = model.trained_on
+        if self.opts.alpha is not None:
+            model.alpha = float(self.opts.alpha)
+        super()._use(model)
         characters, emissions = model.log_emissions()
-        self._rows = {character: row for row, character in enumerate(characters)}
-        self._emissions = emissions
-        self._start = model.log_start()
-        self._transitions = model.log_transitions()
-        self._end = model.log_end()
+        rows = {character: row for row, character in enumerate(characters)}
+        logs = (emissions, model.log_start(), model.log_transitions(), model.log_end())
+        self._tables = (rows, *logs)  # viterbi_python's arguments after the chunk
         if self.compiled:
             import numpy as np
 
-            table = dict(self._rows)
+            table = dict(rows)
             if model.fold_width:
                 # Full-width forms share their ASCII twin's row.
-                for character, row in self._rows.items():
+                for character, row in rows.items():
                     if "!" <= character <= "~":
                         table.setdefault(chr(ord(character) + _FULL_WIDTH_OFFSET), row)
             self._table = _decode.CharTable(table, len(characters))
-            self._arrays = (
-                np.ascontiguousarray(emissions, dtype=np.float64),
-                np.ascontiguousarray(self._start, dtype=np.float64),
-                np.ascontiguousarray(self._transitions, dtype=np.float64),
-                np.ascontiguousarray(self._end, dtype=np.float64),
-            )
+            self._arrays = tuple(np.ascontiguousarray(log, dtype=np.float64) for log in logs)
 
     def train(self, sentences: Iterable[Sequence[str]], source: TrainingData | None = None) -> None:
         """Count a new model from gold sentences (lists of words)."""
-        model = HMMModel.train(
-            sentences,
-            alpha=self.alpha if self.alpha is not None else DEFAULT_ALPHA,
-            fold=self.fold,
-        )
+        alpha = self.opts.alpha if self.opts.alpha is not None else DEFAULT_ALPHA
+        model = HMMModel.train(sentences, alpha=alpha, fold=self.opts.fold_width)
         model.trained_on = training_data(sentences, source, "<sentences>")
         self._use(model)
-
-    def load(self, path: str | os.PathLike[str]) -> HMMSegmenter:
-        """Use the model saved at ``path``."""
-        self._use(HMMModel.load(path))
-        self._loaded_from(path)
-        return self
 
     def _segment(self, lines: list[str]) -> list[list[str]]:
         self.check_ready()
@@ -536,15 +486,7 @@ class HMMSegmenter(ModelSegmenter):
         for line in lines:
             words: list[str] = []
             for chunk in line.split():
-                path = viterbi_python(
-                    chunk,
-                    self._rows,
-                    self._emissions,
-                    self._start,
-                    self._transitions,
-                    self._end,
-                    self.model.fold_width,
-                )
+                path = viterbi_python(chunk, *self._tables, self.model.fold_width)
                 words.extend(_words_of(chunk, path))
             out.append(words)
         return out

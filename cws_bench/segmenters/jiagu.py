@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from cws_bench.segmenters.base import Segmenter, TrainingData, option
+from cws_bench.segmenters.loaded import shared_model
 from cws_bench.segmenters.neural import pieces
 
 __all__ = ["JiaguSegmenter"]
@@ -37,8 +38,6 @@ def _initialized_segment() -> Any:
     (:func:`~cws_bench.segmenters.loaded.shared_model`): each gets its own copy of the
     word table, since a user dictionary adds to it; the perceptron is only read."""
     import jiagu.segment.nroute as nroute
-
-    from cws_bench.segmenters.loaded import shared_model
 
     def load() -> Any:
         segment = nroute.Segment()

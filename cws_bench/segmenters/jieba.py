@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import importlib
 import logging
+import marshal
 import os
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -31,6 +33,7 @@ from typing import Any, Literal
 
 from cws_bench.errors import CwsBenchError
 from cws_bench.segmenters.base import Segmenter, TrainingData, option
+from cws_bench.segmenters.loaded import Stored, shared_model
 
 __all__ = ["JiebaSegmenter", "quiet_jieba", "tile"]
 
@@ -62,7 +65,6 @@ def initialized_tokenizer(library: Any, dictionary: str | None) -> Any:
     temporary folder is trusted by path); each tokenizer gets its own copy of
     the table (16 ms), since a user dictionary adds words to it.
     """
-    from cws_bench.segmenters.loaded import shared_model
 
     def load() -> tuple[dict[str, int], int]:
         tokenizer = library.Tokenizer(dictionary)
@@ -82,21 +84,12 @@ def initialized_tokenizer(library: Any, dictionary: str | None) -> Any:
 def _stored_table(library: Any) -> Any:
     """How a jieba word table (FREQ, total) is stored between processes: marshal's bytes,
     for the library's version and this Python's marshal."""
-    import marshal
-    import sys
-
-    from cws_bench.segmenters.loaded import Stored
 
     def read(data: bytes) -> tuple[dict[str, int], int]:
-        table = marshal.loads(data)
-        if not (
-            isinstance(table, tuple)
-            and len(table) == 2
-            and isinstance(table[0], dict)
-            and isinstance(table[1], int)
-        ):
-            raise ValueError("not a jieba word table")
-        return table[0], table[1]
+        match marshal.loads(data):
+            case (dict() as freq, int() as total):
+                return freq, total
+        raise ValueError("not a jieba word table")
 
     version = (
         f"{library.__name__} {getattr(library, '__version__', '?')} word table, "
@@ -190,11 +183,13 @@ class JiebaSegmenter(Segmenter):
             if len(word) <= 2:
                 out.append(word)
                 continue
-            # The sub-words jieba's cut_for_search yields inside this word.
-            pieces = {word[i : i + 2] for i in range(len(word) - 1) if freq.get(word[i : i + 2])}
-            if len(word) > 3:
-                pieces |= {
-                    word[i : i + 3] for i in range(len(word) - 2) if freq.get(word[i : i + 3])
-                }
+            # The sub-words jieba's cut_for_search yields inside this word: 2 and 3 characters.
+            pieces = {
+                word[i : i + n]
+                for n in (2, 3)
+                if n < len(word)
+                for i in range(len(word) - n + 1)
+                if freq.get(word[i : i + n])
+            }
             out.extend(tile(word, pieces))
         return out

@@ -6,65 +6,24 @@ width (``,`` for ``，``), swap simplified and traditional forms, drop, add or
 repeat characters, put an explanation before the answer, refuse, or say
 nothing. This module turns any reply into words that join back to the
 original line (the lossless guarantee every segmenter keeps) and counts how
-far the reply's text strayed from the line (its *fidelity*).
-
-Extracting the answer (:func:`extract_answer`)
-----------------------------------------------
-In this order: a ``<think>…</think>`` block is removed; when the reply holds
-a fenced code block (```` ``` ````), only the first block's content is kept;
-when what is left has several non-blank lines, the one sharing the most
-characters with the input is kept (so "好的，以下是分词结果：" on a line of its own
-is dropped); a leading answer marker on that line is removed: any text up to
-and including the last ``：`` or ``:`` of a prefix that is one of
-:data:`ANSWER_MARKERS` (``分词结果：``, ``答案：``, ``Answer:``, ...). Nothing else
-is stripped; quotes the model added stay and are counted as inserted
-characters.
-
-Aligning (:func:`align_reply`)
-------------------------------
-The reply's words are joined (``pred``) and aligned to the line without its
-whitespace (``text``) by a minimal Levenshtein edit script (unit costs), as
-rapidfuzz computes it: first the distance ``d``, within a band that doubles
-from 64 until it holds the distance (:func:`edit_distance`: O(d·n/64)
-time), then ``Levenshtein.opcodes`` with ``d`` as its ``score_hint``, which
-lets it run Hyyrö's bit-parallel alignment inside that band (with a common
-prefix and suffix removed first). A line of n characters whose reply has
-d edits costs O(d·n/64) time and O(d·n/64) machine words at most; a reply
-unrelated to the line (garbage, a refusal) costs the full O(n·m/64).
-docs/BENCHMARKS-LOG.md has the figures for one 200,000-character line. Every replaced character is a
-*substituted* one, every character only in the reply an *inserted* one,
-every character only in the line a *deleted* one. A line is *altered* when
-any of the three counts is above zero.
-
-The repair rule (``on_altered="repair"``)
------------------------------------------
-Each boundary of the reply (an offset in ``pred`` between two words) is
-projected onto ``text`` by the alignment, and the line is cut there:
-
-- between two characters that are equal or substituted one for one, the
-  boundary lands between their counterparts in the line (a substituted
-  character stands for the line's character);
-- an inserted run contributes no character: every boundary on either side
-  of it or inside it lands at the one point of the line where the run was
-  inserted (so ``a X b`` over ``ab`` cuts ``a | b``);
-- a deleted run (characters the reply lost) is glued to the word before it
-  (to the first word at the start of the line): a boundary at the point
-  of the loss lands after the lost characters, and none falls inside them.
-
-The line is also cut at its own whitespace (whitespace is never inside a
-word). ``unsegmented`` outputs an altered line as one word (cut only at its
-whitespace); ``fail`` raises. An *empty* reply (nothing left after
-extraction) and a *refused* one (the extracted answer shares fewer than half
-of the line's characters with it: an apology, an explanation, garbage)
-always give the unsegmented line, whatever ``on_altered`` says, except under
-``fail``, which raises for them too.
+far the reply's text strayed from the line (its *fidelity*): the answer is
+extracted (:func:`extract_answer`), its characters aligned to the line's by a
+minimal Levenshtein edit script within a doubling band (:func:`edit_distance`,
+O(d·n/64) for d edits), and its word boundaries projected onto the line
+(:func:`project_boundaries`) under ``on_altered="repair"``; an *empty* or
+*refused* reply (sharing fewer than :data:`REFUSAL_SHARE` of the line's
+characters) gives the unsegmented line (:func:`align_reply`). docs/LLM.md,
+"Reading the reply", gives the rules step by step, with examples and the
+alignment's cost (docs/BENCHMARKS-LOG.md has the figures for one
+200,000-character line).
 """
 
 from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass
+from bisect import bisect_left, bisect_right
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from cws_bench.display.units import plural
@@ -76,7 +35,6 @@ __all__ = [
     "LineFidelity",
     "align_reply",
     "extract_answer",
-    "fidelity_summary",
     "project_boundaries",
 ]
 
@@ -121,7 +79,7 @@ class LineFidelity:
         inserted: characters only in the reply.
         deleted: characters of the line missing from the reply.
         substituted: characters replaced one for one.
-        refused: the reply is no attempt at the line (see the module doc).
+        refused: the reply is no attempt at the line (:data:`REFUSAL_SHARE`).
         empty: nothing was left of the reply.
         output: what was done with the line: ``ok`` (the reply's own words),
             ``repaired``, ``unsegmented``.
@@ -143,20 +101,11 @@ class LineFidelity:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe, in field order."""
-        return {
-            "line": self.line,
-            "altered": self.altered,
-            "inserted": self.inserted,
-            "deleted": self.deleted,
-            "substituted": self.substituted,
-            "refused": self.refused,
-            "empty": self.empty,
-            "output": self.output,
-        }
+        return asdict(self)
 
 
 def extract_answer(reply: str, text: str) -> str:
-    """The part of ``reply`` that answers (see the module doc for what is stripped).
+    """The part of ``reply`` that answers (docs/LLM.md says what is stripped).
 
     >>> extract_answer("好的，以下是分词结果：\\n我 爱 北京", "我爱北京")
     '我 爱 北京'
@@ -211,7 +160,7 @@ def _opcodes(text: str, pred: str) -> list[tuple[str, int, int, int, int]]:
 def project_boundaries(
     text: str, pred_words: list[str]
 ) -> tuple[list[int], tuple[int, int, int], int]:
-    """The reply's word boundaries projected onto ``text`` (see the repair rule).
+    """The reply's word boundaries projected onto ``text`` (docs/LLM.md's repair rule).
 
     Returns the sorted inner boundaries (offsets of ``text``), the counts
     ``(inserted, deleted, substituted)`` and the characters ``pred`` and
@@ -225,23 +174,14 @@ def project_boundaries(
     ([2], (0, 1, 0), 2)
     """
     pred = "".join(pred_words)
+    cuts = _ends(pred_words)  # the reply's boundaries, as offsets of pred
     if pred == text:
-        ends, at = [], 0
-        for word in pred_words[:-1]:
-            at += len(word)
-            ends.append(at)
-        return sorted(set(ends) - {0, len(text)}), (0, 0, 0), len(text)
-    # Boundaries of the reply, as offsets of pred.
-    cuts, at = [], 0
-    for word in pred_words[:-1]:
-        at += len(word)
-        cuts.append(at)
+        return sorted(set(cuts) - {0, len(text)}), (0, 0, 0), len(text)
     inserted = deleted = substituted = same = 0
     # where[k]: the line offset of reply offset k, the largest the alignment allows
     # (a deleted run at k is passed over, so it is glued to the word before it).
     where: dict[int, int] = {}
     wanted = sorted(set(cuts))
-    from bisect import bisect_left, bisect_right
 
     def put(k: int, offset: int) -> None:
         if where.get(k, -1) < offset:
@@ -277,12 +217,9 @@ def _cut(text: str, bounds: list[int]) -> list[str]:
     return [text[a:b] for a, b in itertools.pairwise(edges) if b > a]
 
 
-def _whitespace_cuts(line: str) -> list[int]:
-    cuts, at = [], 0
-    for token in line.split()[:-1]:
-        at += len(token)
-        cuts.append(at)
-    return cuts
+def _ends(words: list[str]) -> list[int]:
+    """The offsets after each word but the last, in the words joined."""
+    return list(itertools.accumulate(map(len, words[:-1])))
 
 
 def align_reply(
@@ -299,7 +236,7 @@ substituted=1, refused=False, empty=False, output='repaired'))
     Args:
         line: the input line.
         reply: the model's reply, as it came.
-        on_altered: ``repair``, ``unsegmented`` or ``fail`` (see the module doc).
+        on_altered: ``repair``, ``unsegmented`` or ``fail`` (see docs/LLM.md).
         number: the line's 1-based number, for the fidelity record.
 
     Raises:
@@ -309,7 +246,7 @@ substituted=1, refused=False, empty=False, output='repaired'))
     if on_altered not in ON_ALTERED:
         raise ValueError(f"on_altered must be one of {', '.join(ON_ALTERED)}, not {on_altered!r}")
     text = "".join(line.split())
-    spaces = _whitespace_cuts(line)
+    spaces = _ends(line.split())
     answer = extract_answer(reply, text)
     pred_words = answer.split()
     if not pred_words:
@@ -337,37 +274,3 @@ substituted=1, refused=False, empty=False, output='repaired'))
     if spaces:
         bounds = sorted(set(bounds) | set(spaces))
     return _cut(text, bounds), fidelity
-
-
-def fidelity_summary(
-    records: list[LineFidelity], texts: list[str] | None = None, worst: int = 5
-) -> dict[str, Any]:
-    """Totals over lines: lines altered, refused, empty, repaired, characters changed.
-
-    ``worst`` names the lines with the most edits (their number, counts and,
-    when ``texts`` is given, the first 60 characters of the line).
-
-    >>> s = fidelity_summary([LineFidelity(1, False, 0, 0, 0), LineFidelity(2, True, 1, 0, 2)])
-    >>> s["lines"], s["altered"], s["inserted"], s["substituted"], s["worst"][0]["line"]
-    (2, 1, 1, 2, 2)
-    """
-    altered = [r for r in records if r.altered]
-    ranked = sorted(altered, key=lambda r: (-r.edits, r.line))[:worst]
-    examples = []
-    for record in ranked:
-        example = record.to_dict()
-        if texts is not None and 0 < record.line <= len(texts):
-            example["text"] = texts[record.line - 1][:60]
-        examples.append(example)
-    return {
-        "lines": len(records),
-        "altered": len(altered),
-        "inserted": sum(r.inserted for r in records),
-        "deleted": sum(r.deleted for r in records),
-        "substituted": sum(r.substituted for r in records),
-        "refused": sum(r.refused for r in records),
-        "empty": sum(r.empty for r in records),
-        "repaired": sum(r.output == "repaired" for r in records),
-        "unsegmented": sum(r.output == "unsegmented" for r in records),
-        "worst": examples,
-    }

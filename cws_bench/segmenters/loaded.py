@@ -17,9 +17,8 @@ workers, the next command): given a :class:`Stored` (its format and how it is
 written and read back), the model is written once to the ``models`` folder of
 the cache folder (:func:`~cws_bench.corpora.download.cache_dir`) under a name
 made of the format and the checksums of its files, and the next process reads
-that file instead of the model's own files. jieba's word table is kept so: its
-own loader takes 1.1 s (``marshal.load`` of its cache file, which it trusts by
-path), reading the stored table 0.3 s. A stored file that cannot be read back
+that file instead of the model's own files (jieba's word table, snownlp's compiled
+search). A stored file that cannot be read back
 (cut short, another format) is read anew from the model's files and replaced;
 a cache folder that cannot be written only costs the next process the full read.
 """
@@ -34,7 +33,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from cws_bench.errors import CwsBenchError
 from cws_bench.text.checksums import file_checksum, short_hash
+from cws_bench.text.io import atomic_write
 
 __all__ = ["KEEP", "Stored", "forget_models", "models_folder", "shared_model", "stored_path"]
 
@@ -91,9 +92,6 @@ def _read_stored(path: Path, stored: Stored) -> Any | None:
 
 
 def _write_stored(path: Path, stored: Stored, model: Any) -> None:
-    from cws_bench.errors import CwsBenchError
-    from cws_bench.text.io import atomic_write
-
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with atomic_write(path, encoding=None) as f:

@@ -25,16 +25,11 @@ Rules shared by the three:
 The official SIGHAN 2005 baseline (``mwseg.pl`` in ``icwb2-data/scripts``)
 is FMM with the longest word of the training word list as maximum length
 and no run rule: ``get_segmenter("fmm", lexicon=..., keep_runs=False)``
-reproduces its PKU scores exactly (R 0.907, P 0.843, F 0.874, OOV-R 0.069,
-IV-R 0.958; ``tests/segmenters/test_maxmatch.py``). The baseline table of
-the bakeoff's paper (Emerson 2005, Table 3: PKU F 0.869) was not produced
-by the released script; docs/SIGHAN2005_PUBLISHED.md measures the difference
-on all four corpora. With runs kept whole
-(the default) PKU F rises to 0.894. On input with spaces the two differ:
-``mwseg.pl`` deletes the spaces and matches across them, while whitespace
-always ends a word here (CityU test line 388, English text: 3,707/302/3,461
-insertions/deletions/substitutions here, 3,706/302/3,463 for ``mwseg.pl``;
-``tests/test_sighan.py``). Delete the spaces of the input first to match it.
+reproduces its PKU scores exactly (``tests/segmenters/test_maxmatch.py``), except on
+input with spaces, which ``mwseg.pl`` deletes and matches across, while whitespace always
+ends a word here (delete the spaces of the input first to match it). docs/SEGMENTERS.md
+("The baselines"), docs/SIGHAN_SCORING.md and docs/SIGHAN2005_PUBLISHED.md give the
+figures, the CityU line this changes, and the paper's table the script does not produce.
 
 The compiled decoder (``_decode.pyx``) is used when it is built; the pure-
 Python functions below compute the same segmentations and are its test
@@ -51,6 +46,7 @@ from typing import Any, Literal
 from cws_bench.defaults import Bounds
 from cws_bench.errors import CwsBenchError, Fix, SegmenterError
 from cws_bench.segmenters.base import Segmenter, TrainingData, option
+from cws_bench.segmenters.hmm import fold_width
 from cws_bench.segmenters.sources import load_word_source, training_data
 from cws_bench.text.dictionary import Dictionary, load_dictionary
 from cws_bench.text.io import atomic_write
@@ -74,18 +70,13 @@ _AT_LEAST_1 = Bounds(whole=True, low=1)
 
 
 def _alnum(character: str) -> bool:
-    return (
-        "0" <= character <= "9"
-        or "A" <= character <= "Z"
-        or "a" <= character <= "z"
-        or "０" <= character <= "９"
-        or "Ａ" <= character <= "Ｚ"
-        or "ａ" <= character <= "ｚ"
-    )
+    """An ASCII letter or digit, or its full-width form."""
+    folded = fold_width(character)
+    return folded.isascii() and folded.isalnum()
 
 
 def _digit(character: str) -> bool:
-    return "0" <= character <= "9" or "０" <= character <= "９"
+    return "0" <= fold_width(character) <= "9"
 
 
 def run_glue(line: str, keep_runs: bool = True) -> list[bool]:
@@ -133,28 +124,6 @@ def _forward(line: str, words: set[str], prefixes: set[str], max_length: int, gl
     return spans
 
 
-def _backward(line: str, words: set[str], suffixes: set[str], max_length: int, glue: list[bool]):
-    spans = []
-    j = len(line)
-    while j > 0:
-        if line[j - 1].isspace():
-            j -= 1
-            continue
-        best = j - 1
-        while best > 0 and glue[best]:
-            best -= 1
-        for start in range(j - 1, max(0, j - max_length) - 1, -1):
-            piece = line[start:j]
-            if piece[::-1] not in suffixes:
-                break
-            if piece in words and not glue[start] and start < best:
-                best = start
-        spans.append((best, j))
-        j = best
-    spans.reverse()
-    return spans
-
-
 def maximum_matching_python(
     lines: Sequence[str],
     words: Iterable[str],
@@ -172,7 +141,8 @@ def maximum_matching_python(
     [['结婚', '的', '和', '尚未', '结婚', '的']]
     """
     kept, prefixes = _prefixes(words)
-    suffixes = {word[::-1][:k] for word in kept for k in range(1, len(word) + 1)}
+    # backward matching is forward matching of the reversed line and words
+    reversed_kept, suffixes = _prefixes(word[::-1] for word in kept)
     max_length = max_word_length or max(map(len, kept), default=1)
     out = []
     for line in lines:
@@ -182,7 +152,9 @@ def maximum_matching_python(
         if direction != "backward":
             forward = _forward(line, kept, prefixes, max_length, glue)
         if direction != "forward":
-            backward = _backward(line, kept, suffixes, max_length, glue)
+            mirrored = [False, *glue[:0:-1]]  # glue[p]: before character p of the reversed line
+            spans = _forward(line[::-1], reversed_kept, suffixes, max_length, mirrored)
+            backward = [(len(line) - end, len(line) - start) for start, end in reversed(spans)]
         if direction == "forward":
             spans = forward
         elif direction == "backward":

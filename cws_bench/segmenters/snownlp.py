@@ -20,13 +20,16 @@ took 0.14-0.22 s of CPU so, against 3.4-3.8 s when it was not stored yet
 
 from __future__ import annotations
 
+import importlib.util
 import math
+import os
 import re
 import sys
 from dataclasses import dataclass
 from typing import Any
 
 from cws_bench.segmenters.base import Segmenter, TrainingData
+from cws_bench.segmenters.loaded import Stored, shared_model
 
 try:
     from cws_bench.segmenters import _decode  # type: ignore[attr-defined]  # compiled, no stub
@@ -98,9 +101,6 @@ def compiled_model(model: Any) -> Any | None:
 def _shipped_file() -> str | None:
     """snownlp's shipped segmentation model (``seg/seg.marshal.3``, what ``snownlp.seg``
     loads under Python 3), found without importing snownlp; None when it is not there."""
-    import importlib.util
-    import os
-
     try:
         spec = importlib.util.find_spec("snownlp")
     except (ImportError, ValueError):
@@ -118,17 +118,10 @@ def _stored(search: Any) -> Any | None:
     version; None when this build of the extension cannot write it. A model the compiled
     search cannot follow (None) or store is written as no bytes, which ``from_bytes``
     refuses: the next process reads and converts snownlp's model again."""
-    from importlib import metadata
-
-    from cws_bench.segmenters.loaded import Stored
-
     form = getattr(_decode, "SNOWNLP_FORMAT", None)
     if form is None or not hasattr(search, "from_bytes"):
         return None  # an older build of the extension
-    try:
-        version = metadata.version("snownlp")
-    except metadata.PackageNotFoundError:
-        version = "?"
+    version = SnowNLPSegmenter.library_version() or "?"
 
     def dump(model: Any) -> bytes:
         try:
@@ -146,22 +139,16 @@ def _stored(search: Any) -> Any | None:
 
 def _compiled() -> Any | None:
     """The compiled search of :func:`_model`'s model (None when the extension is not built
-    or the model cannot be followed), made once per process and kept between processes.
-
-    It is :func:`~cws_bench.segmenters.loaded.shared_model`'s, keyed by the content of
-    snownlp's shipped model file and stored in the cache folder (``SnowNLPModel.to_bytes``,
-    19 MB): a process that finds it there reads it back (0.1 s of CPU: the checksum of
-    the 13 MB model file 0.03 s, then the file read, its arrays copied and checked and
-    the code point index rebuilt) and never imports snownlp's model, which costs 2.9 s
-    of CPU to load and 0.35 s to convert. It is always the shipped model's search, even
-    when snownlp was imported and trained before (see :func:`_model`). Without that
-    file (snownlp not found) it is converted once per process, and not stored.
+    or the model cannot be followed), made once per process and kept between processes
+    (see the module): :func:`~cws_bench.segmenters.loaded.shared_model`'s, keyed by the
+    content of snownlp's shipped model file (reading it back: its checksum 0.03 s, then
+    the file read, its arrays copied and checked and the code point index rebuilt). It is
+    always the shipped model's search, even when snownlp was imported and trained before
+    (see :func:`_model`); without that file it is converted once per process, not stored.
     """
     search = getattr(_decode, "SnowNLPModel", None)  # None too in an older build
     if search is None:
         return None
-    from cws_bench.segmenters.loaded import shared_model
-
     path = _shipped_file()
     return shared_model(
         _KIND,
@@ -279,14 +266,9 @@ _CHINESE = re.compile("([\u4e00-\u9fa5]+)")
 class SnowNLPSegmenter(Segmenter):
     """snownlp's segmentation, from its own instance of snownlp's model.
 
-    It gives what ``snownlp.seg.seg(line)`` gives, without using snownlp's
-    module-level model (which ``snownlp.seg.train`` would replace). It decodes
-    with the compiled search (``compiled``, shared by every instance in a
-    process and stored between processes: see :func:`_compiled`), which gives
-    what snownlp's own decoder gives over a hundred times as fast, or, when the
-    extension is not built, with :func:`tags` (five times). ``model``, snownlp's
-    model, is read when first asked for: the compiled search read back from the
-    store needs none of it.
+    It gives what ``snownlp.seg.seg(line)`` gives, without using snownlp's module-level
+    model (which ``snownlp.seg.train`` would replace), over a hundred times as fast with
+    the compiled search (``compiled``: see the module), five times with :func:`tags`.
     """
 
     name = "snownlp"

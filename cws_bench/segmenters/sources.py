@@ -1,4 +1,5 @@
-"""What segmenters learn from: a registered corpus split or a segmented file, by plain name.
+"""What segmenters learn from: a registered corpus split or a segmented file, by plain name;
+and the segmenters whose model cws-bench trains on it (:class:`ModelSegmenter`).
 
 A ``corpus`` option is a registered corpus name (``pd1998``, see
 ``cws-bench corpora``) or the path of a segmented file in any format
@@ -9,32 +10,40 @@ BMES). A registered name wins over a file of the same name; write
 
 from __future__ import annotations
 
+import functools
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, ClassVar
 
+from cws_bench.corpora import corpus_names, get_corpus, read_corpus
+from cws_bench.corpora.registry import parse_corpus_spec
 from cws_bench.corpora.words import CORPUS_PREFIX, resolve_words
 from cws_bench.errors import (
+    CorpusFormatError,
     CorpusUnavailableError,
     CwsBenchError,
     Fix,
     SegmenterError,
     SegmenterUnavailableError,
 )
-from cws_bench.segmenters.base import TrainingData
+from cws_bench.segmenters.base import Segmenter, TrainingData, option
+from cws_bench.segmenters.registry import get_segmenter, segmenter_class
 from cws_bench.text.checksums import SentenceDigest, hash_hex
 from cws_bench.text.dictionary import Dictionary
-from cws_bench.text.io import PathLike
-
-if TYPE_CHECKING:
-    from cws_bench.segmenters.base import Segmenter
+from cws_bench.text.io import PathLike, display_name
 
 __all__ = [
     "NO_STAND_IN",
+    "ModelOptions",
+    "ModelSegmenter",
     "TrainingCorpus",
+    "check_model_header",
     "combined_data",
     "load_word_source",
+    "model_file",
+    "model_format_error",
     "seed_output",
     "sources_of",
     "train_on_sources",
@@ -48,8 +57,6 @@ DEFAULT_SPLIT = "train"
 
 
 def _registered(name: str) -> bool:
-    from cws_bench.corpora import corpus_names
-
     return name in corpus_names()
 
 
@@ -61,13 +68,9 @@ class TrainingCorpus:
     :meth:`cws_bench.corpora.Corpus.checksum` (every sentence, empty ones
     included, words joined by a space plus a newline).
 
-    Args:
-        corpus: a registered corpus name, or a segmented file.
-        split: the split of a registered corpus (default ``train``); must be
-            None for a file.
-        format: the file's format (``auto`` sniffs it).
-        encoding: the file's encoding.
-        data_dir: where a registered corpus' data is (as ``get_corpus`` takes it).
+    ``corpus`` is a registered corpus name, or a segmented file (of ``format``: ``auto``
+    sniffs it); ``split`` the split of a registered corpus (default ``train``), None for
+    a file; ``data_dir`` where a registered corpus' data is (as ``get_corpus`` takes it).
 
     Raises:
         CwsBenchError: neither a registered corpus nor a file, or an unknown split.
@@ -88,14 +91,10 @@ class TrainingCorpus:
         self.encoding = encoding
         self.registered = _registered(self.corpus)
         if self.registered:
-            from cws_bench.corpora import get_corpus
-
             self.split: str | None = split or DEFAULT_SPLIT
             get_corpus(self.corpus, data_dir=data_dir).check_split(self.split)
         else:
             if not Path(self.corpus).is_file():
-                from cws_bench.corpora import corpus_names
-
                 raise CwsBenchError(
                     f"{self.corpus!r} is neither a registered corpus nor a file",
                     f"registered corpora: {', '.join(corpus_names())}; or give the path of a "
@@ -118,12 +117,8 @@ class TrainingCorpus:
 
     def _read(self) -> Iterator[list[str]]:
         if self.registered:
-            from cws_bench.corpora import get_corpus
-
             assert self.split is not None
             return get_corpus(self.corpus, data_dir=self.data_dir).sentences(self.split)
-        from cws_bench.corpora import read_corpus
-
         return read_corpus(self.corpus, format=self.format, encoding=self.encoding)
 
     def __iter__(self) -> Iterator[list[str]]:
@@ -158,8 +153,6 @@ def _stand_in(
         return None if given == NO_STAND_IN else given
     if (split or DEFAULT_SPLIT) != DEFAULT_SPLIT or not _registered(corpus):
         return None
-    from cws_bench.corpora import get_corpus
-
     stand_in: str | None = get_corpus(corpus, data_dir=data_dir).training_stand_in
     return stand_in
 
@@ -205,8 +198,6 @@ def training_sources(
                 f"{e.template}; or name data to train on instead with {{{len(e.fixes)}}}",
                 fixes=(*e.fixes, Fix("fallback", metavar="CORPUS[:SPLITS]", segmenter=True)),
             ) from e
-    from cws_bench.corpora.registry import parse_corpus_spec
-
     name, splits = parse_corpus_spec(target)
     # data_dir is where ``corpus`` is, not the stand-in
     sources = [TrainingCorpus(name, part or None) for part in (splits or "").split("+")]
@@ -218,8 +209,7 @@ def training_sources(
 def sources_of(
     name: str, opts: Any, fallback: Any = None
 ) -> tuple[list[TrainingCorpus], str | None]:
-    """:func:`training_sources` of a model segmenter's options (its
-    :class:`~cws_bench.segmenters.base.ModelOptions`)."""
+    """:func:`training_sources` of a model segmenter's options (its :class:`ModelOptions`)."""
     return training_sources(
         opts.corpus,
         opts.split,
@@ -373,10 +363,6 @@ def trains_with_seed(name: str) -> bool:
     >>> trains_with_seed("crf"), trains_with_seed("hmm")
     (True, False)
     """
-    from dataclasses import fields
-
-    from cws_bench.segmenters.registry import segmenter_class
-
     cls = segmenter_class(name)
     declared = [d for d in (cls.Options, cls.training_options) if d is not None]
     return any(f.name == "seed" for d in declared for f in fields(d))
@@ -412,23 +398,15 @@ def train_segmenter(
     >>> hmm.trained_on.description, hmm.trained_on.corpus
     ('sample:test', 'sample')
 
-    Args:
-        name: a trainable segmenter (``hmm``, ``crf``, ``transformers``: a character tagger,
-            see :mod:`cws_bench.segmenters.tagger_training`; ``fmm``/``bmm``/``bimm`` learn
-            a word list).
-        corpus: a registered corpus name or a segmented file.
-        split: the split of a registered corpus (default ``train``).
-        format: the file's format (``auto`` sniffs it).
-        encoding: the file's encoding.
-        data_dir: where a registered corpus' data is.
-        **options: the segmenter's other options.
+    ``name`` is a trainable segmenter (``hmm``, ``crf``, ``transformers``: a character
+    tagger, see :mod:`cws_bench.segmenters.tagger_training`; ``fmm``/``bmm``/``bimm``
+    learn a word list); the corpus is read as :class:`TrainingCorpus` reads it;
+    ``options`` are the segmenter's other options.
 
     Raises:
         SegmenterError: the segmenter cannot be trained, or an unknown option.
         CwsBenchError: the corpus cannot be read.
     """
-    from cws_bench.segmenters.registry import get_segmenter, segmenter_class
-
     cls = segmenter_class(name)
     build = getattr(cls, "from_training", None)
     if build is not None:  # a model built by training, not an adapter that learns (transformers)
@@ -459,3 +437,120 @@ def train_segmenter(
     )
     train_on_sources(segmenter, sources, note)
     return segmenter
+
+
+@dataclass(frozen=True)
+class ModelOptions:
+    """The options of every :class:`ModelSegmenter`: a saved model, or a corpus to train on."""
+
+    model: str | None = option(None, "a model file written by save (cws-bench train NAME)")
+    corpus: str | None = option(None, "a registered corpus name or a segmented file to train on")
+    split: str | None = option(None, "the split of a registered corpus (default train)")
+    format: str = option("auto", "of a corpus file", identity="changed")
+    encoding: str = option("utf-8", "of a corpus file", identity="changed")
+    data_dir: str | None = option(None, "where a registered corpus' data is")
+
+
+def model_file(path: str | os.PathLike[str], segmenter: str) -> str:
+    """The name of the model file at ``path``, for messages; raises :class:`CwsBenchError`
+    when there is none (the hint trains one with ``cws-bench train segmenter``)."""
+    name = display_name(path)
+    if os.path.isdir(path):
+        raise CwsBenchError(f"{name}: is a directory, expected a model file")
+    if not os.path.exists(path):
+        raise CwsBenchError(
+            f"{name}: no such model file", f"train one: cws-bench train {segmenter} CORPUS -o MODEL"
+        )
+    return name
+
+
+def model_format_error(
+    source: str, segmenter: str, message: str, line: int | None = None
+) -> CorpusFormatError:
+    """A file that is not a model ``cws-bench train segmenter`` writes."""
+    hint = f"give a model written by `cws-bench train {segmenter} CORPUS -o MODEL`"
+    return CorpusFormatError(source, line, message, hint)
+
+
+def check_model_header(
+    data: Any, source: str, segmenter: str, form: str, version: int, what: str
+) -> None:
+    """Refuse a model file's content (a dict) that is not ``form`` in ``version``."""
+    fail = functools.partial(model_format_error, source, segmenter)
+    if not isinstance(data, dict) or data.get("format") != form:
+        raise fail(f'not a cws-bench {what} model (no "format": "{form}")')
+    if data.get("version") != version:
+        raise fail(
+            f"model format version {data.get('version')!r}; this cws-bench reads version {version}"
+        )
+
+
+class ModelSegmenter(Segmenter):
+    """A segmenter whose model cws-bench trains (``cws-bench train NAME``): ``hmm``, ``crf``.
+
+    ``model`` is None until the segmenter is trained or loaded (``__init__`` loads the
+    ``model`` option's file, or trains on its ``corpus``); the model has ``save(path)``,
+    and :attr:`model_class` ``load(path)``. Subclasses implement :meth:`train`, may
+    extend :meth:`_use`, and declare their Options as a subclass of :class:`ModelOptions`.
+    """
+
+    model: Any = None
+    model_class: ClassVar[Any] = None
+    """The class of the model, whose ``load(path)`` reads what its ``save`` wrote."""
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.notes: list[str] = []  # shown with the bake-off's warnings
+        if self.opts.model is not None:
+            self._use(self.model_class.load(self.opts.model))
+        elif self.opts.corpus is not None:
+            fallback = getattr(self.opts, "fallback", None)  # crf's
+            train_on_sources(self, *sources_of(self.name, self.opts, fallback))
+
+    def _use(self, model: Any) -> None:
+        """Segment with ``model`` (trained or loaded) from now on."""
+        self.model = model
+        self.trained_on = model.trained_on
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the model file (see the subclass' module docstring for its format)."""
+        if self.model is None:
+            raise SegmenterError(self.name, "has no model to save", "train it first")
+        self.model.save(path)
+
+    def load(self, path: str | os.PathLike[str]) -> Segmenter:
+        """Use the model saved at ``path``; its file replaces the training data in the options."""
+        self._use(self.model_class.load(path))
+        for key in ("corpus", "split"):
+            self.options.pop(key, None)
+        self.options["model"] = os.fspath(path)
+        return self
+
+    @classmethod
+    def model_problem(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
+        """A ``model`` file that is not there, both a model and a corpus to train on, or a
+        split without its corpus."""
+        model, corpus = options.get("model"), options.get("corpus")
+        if model is not None and corpus is not None:
+            return ("give a model or a corpus to train on, not both", "drop one of them")
+        if model is None and corpus is None and options.get("split") is not None:
+            return ("split needs a corpus", "pass corpus=NAME too")
+        if model is None or os.path.exists(os.fspath(model)):
+            return None
+        return (
+            f"model file {os.fspath(model)}: no such file",
+            f"train one (cws-bench train {cls.name} CORPUS -o MODEL) or fix the path",
+        )
+
+    def check_ready(self) -> None:
+        if self.model is None:
+            raise SegmenterError(
+                self.name,
+                "is not trained",
+                f"train it (cws-bench train {self.name} CORPUS -o MODEL) and pass {{0}}, "
+                "or pass {1}",
+                fixes=(
+                    Fix("model", metavar="MODEL", segmenter=True),
+                    Fix("corpus", metavar="NAME_OR_FILE", segmenter=True),
+                ),
+            )

@@ -58,9 +58,7 @@ class SegmentStats:
     """What a run segmented and how long the segmenter took (loading excluded).
 
     Attributes:
-        lines: input lines.
         characters: non-whitespace characters segmented (:func:`count_characters`).
-        words: output words.
         seconds: wall time spent in ``segment()``.
         diagnostics: the segmenter's per-line records
             (:meth:`~cws_bench.segmenters.base.Segmenter.diagnostics`), one per
@@ -183,16 +181,15 @@ class SegmentRun:
         segmenter: Any = self.segmenter  # a Segmenter, or anything with its segment()
         segment: Segment = getattr(segmenter, "segment", segmenter)
         given = batch if self.convert is None else [self.convert(line) for line in batch]
-        if self.source is None:
-            began = self.clock()
-            output = segment(given)
+        began = self.clock()
+        try:
+            output = (
+                segment(given)
+                if self.source is None
+                else _run_batch(segment, given, self.source, first)
+            )
+        finally:
             self.seconds += self.clock() - began
-        else:
-            began = self.clock()
-            try:
-                output = _run_batch(segment, given, self.source, first)
-            finally:
-                self.seconds += self.clock() - began
         return output if self.convert is None else list(map(_cut_like, batch, output))
 
     def __iter__(self) -> Iterator[list[str]]:
@@ -239,12 +236,8 @@ def segment_lines(
     >>> list(segment_lines(fmm, ["南京市长江大桥", ""], batch_size=1))
     [['南京市', '长江', '大桥'], []]
 
-    Args:
-        segmenter: any segmenter.
-        lines: raw lines.
-        batch_size: lines per ``segment()`` call.
-        source: the input's name, for error messages.
-        progress: called with the number of lines of each finished batch.
+    ``source`` names the input in error messages; ``progress`` is called with the number
+    of lines of each finished batch.
 
     Raises:
         SegmenterError: the segmenter failed on a batch (its line range is named).
@@ -271,19 +264,9 @@ def segment_file(
     """Segment a raw text file (``-``: standard input) into ``target`` (``-``: standard output).
 
     The output has one sentence a line, words joined by ``separator``, and
-    is written atomically (nothing is left behind if anything fails).
-
-    Args:
-        segmenter: any segmenter.
-        source: the raw input, one sentence a line.
-        target: where the segmentation goes.
-        separator: between words; not empty.
-        encoding: the input's encoding (the output is UTF-8).
-        batch_size: lines per ``segment()`` call.
-        progress: called with the number of lines of each finished batch.
-
-    Returns:
-        What was segmented, and the time spent in the segmenter.
+    is written atomically (nothing is left behind if anything fails). ``encoding`` is the
+    input's (the output is UTF-8); ``progress`` is called with the number of lines of
+    each finished batch. Returns what was segmented, and the time spent in the segmenter.
 
     Raises:
         CwsBenchError: an unreadable input, an empty separator.

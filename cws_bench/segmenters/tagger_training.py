@@ -1,33 +1,20 @@
 """Training a character tagger the ``transformers`` adapter loads: ``cws-bench train transformers``.
 
-Each character of a gold sentence gets one of four labels, ``B`` (begins a
-word), ``M`` (inside), ``E`` (ends it) or ``S`` (a one-character word), and a
-BERT-style encoder with a token-classification head learns them. The model
-either starts from a local pretrained folder (``init``: any model
-``AutoModelForTokenClassification`` loads, e.g. a downloaded
-``bert-base-chinese``; its head is replaced by a new 4-label one) or is built
-from scratch (``layers`` transformer layers of width ``hidden``, a vocabulary
-of the characters of the training sentences, positions for ``max_length``
-characters).
-
-The model sees characters exactly as the adapter shows them
-(:func:`cws_bench.segmenters.neural.character_id`), one position each,
-so what it learns is what the adapter asks. Sentences longer than
-``max_length`` characters are cut between words into pieces that fit.
-
-A held-out part of the training sentences (``dev``: a fraction, by default
-5% up to 2,000 sentences; or a segmented file) is segmented after every
-epoch (or every ``eval_every`` steps); the weights with the best word F1 on
-it are kept, and training stops after ``patience`` evaluations without
-improvement, after ``epochs`` epochs, or after ``time_limit`` minutes,
-whichever comes first. The folder written holds the model and tokenizer
-(``save_pretrained``'s layout) and ``cws_bench.json``: what the model was
-trained on (the ``trained_on`` record the contamination checks read), the
-options, and the dev F1 of each evaluation.
+A BERT-style encoder with a token-classification head learns each character's label
+(:data:`LABELS`: ``B`` begins a word, ``M`` is inside, ``E`` ends it, ``S`` is a word),
+built from scratch or fine-tuned from a local pretrained folder (``init``, its head
+replaced by a new 4-label one). docs/NEURAL.md, "Training a character tagger", gives
+the options and their defaults, the held-out dev set and early stopping, and what the
+folder written holds (``cws_bench.json``: the ``trained_on`` record the contamination
+checks read). The model sees characters exactly as the adapter shows them
+(:func:`cws_bench.segmenters.neural.character_id`), one position each, so what it
+learns is what the adapter asks; sentences longer than ``max_length`` characters are
+cut between words into pieces that fit (:func:`pieces_of`).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -45,7 +32,14 @@ from cws_bench.defaults import Bounds
 from cws_bench.display.units import plural
 from cws_bench.errors import SegmenterError
 from cws_bench.segmenters.base import TrainingData, option, parse_options
-from cws_bench.segmenters.neural import resolve_device, tags_to_words
+from cws_bench.segmenters.hmm import tags_of
+from cws_bench.segmenters.neural import (
+    character_id,
+    pieces,
+    resolve_device,
+    special_tokens,
+    tags_to_words,
+)
 from cws_bench.segmenters.sources import TrainingCorpus, training_data
 
 __all__ = [
@@ -58,7 +52,12 @@ __all__ = [
 ]
 
 NAME = "transformers"
-LABELS = ("B", "M", "E", "S")
+LABELS = ("B", "M", "E", "S")  # as hmm's TAGS
+_HEAD: dict[str, Any] = {
+    "num_labels": len(LABELS),
+    "id2label": dict(enumerate(LABELS)),
+    "label2id": {label: i for i, label in enumerate(LABELS)},
+}
 SPECIAL = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
 RECORD = "cws_bench.json"
 
@@ -100,13 +99,7 @@ def labels_of(words: Sequence[str]) -> list[int]:
     >>> [LABELS[i] for i in labels_of(["我们", "是", "中国人"])]
     ['B', 'E', 'S', 'B', 'M', 'E']
     """
-    out: list[int] = []
-    for word in words:
-        if len(word) == 1:
-            out.append(3)
-        elif word:
-            out.extend([0] + [1] * (len(word) - 2) + [2])
-    return out
+    return [tag for word in words if word for tag in tags_of(word)]
 
 
 def pieces_of(words: Sequence[str], size: int) -> list[list[str]]:
@@ -134,10 +127,6 @@ def pieces_of(words: Sequence[str], size: int) -> list[list[str]]:
     if current:
         out.append(current)
     return out
-
-
-def _clean(sentence: Sequence[str]) -> list[str]:
-    return [piece for word in sentence for piece in word.split()]
 
 
 def _check(settings: dict[str, Any]) -> None:
@@ -182,9 +171,7 @@ def _scratch_model(sentences: list[list[str]], folder: Path, settings: dict[str,
         num_attention_heads=settings["heads"] or _default_heads(hidden),
         intermediate_size=4 * hidden,
         max_position_embeddings=settings["max_length"] + 2,
-        num_labels=len(LABELS),
-        id2label=dict(enumerate(LABELS)),
-        label2id={label: i for i, label in enumerate(LABELS)},
+        **_HEAD,
     )
     return tokenizer, transformers.BertForTokenClassification(config)
 
@@ -204,11 +191,7 @@ def _pretrained_model(settings: dict[str, Any]) -> Any:
     try:
         tokenizer = transformers.AutoTokenizer.from_pretrained(str(init))
         model = transformers.AutoModelForTokenClassification.from_pretrained(
-            str(init),
-            num_labels=len(LABELS),
-            id2label=dict(enumerate(LABELS)),
-            label2id={label: i for i, label in enumerate(LABELS)},
-            ignore_mismatched_sizes=True,
+            str(init), ignore_mismatched_sizes=True, **_HEAD
         )
     except (OSError, ValueError) as e:
         raise SegmenterError(
@@ -221,22 +204,12 @@ class _Encoder:
     """Characters to model ids, as the adapter makes them."""
 
     def __init__(self, tokenizer: Any) -> None:
-        from cws_bench.segmenters.neural import special_tokens
-
         self.tokenizer = tokenizer
         self.prefix, self.suffix = special_tokens(tokenizer)
-        self.ids: dict[str, int] = {}
+        self.id = functools.cache(functools.partial(character_id, tokenizer))
 
     def __call__(self, characters: str) -> list[int]:
-        from cws_bench.segmenters.neural import character_id
-
-        out = []
-        for character in characters:
-            known = self.ids.get(character)
-            if known is None:
-                known = self.ids[character] = character_id(self.tokenizer, character)
-            out.append(known)
-        return self.prefix + out + self.suffix
+        return self.prefix + [self.id(character) for character in characters] + self.suffix
 
 
 def _batches(
@@ -306,8 +279,7 @@ def _dev_sentences(
     """The training sentences, the dev sentences, and what the dev sentences are."""
     if isinstance(dev, str):
         source = TrainingCorpus(dev)
-        held = [_clean(sentence) for sentence in source]
-        return sentences, [s for s in held if s], source.description
+        return sentences, [s for s in map(pieces, source) if s], source.description
     count = min(int(len(sentences) * dev), 2000) if dev else 0
     if dev and count == 0 and len(sentences) > 1:
         count = 1
@@ -329,18 +301,12 @@ def train_tagger(
     source: TrainingData | None = None,
     **options: Any,
 ) -> dict[str, Any]:
-    """Train a BMES character tagger on gold ``sentences`` and write its folder to ``output``.
+    """Train a BMES character tagger on gold ``sentences`` and write its folder to ``output``
+    (replacing a model there); returns what ``cws_bench.json`` in the folder records.
 
-    Args:
-        sentences: gold sentences (lists of words); a
-            :class:`~cws_bench.segmenters.sources.TrainingCorpus` records
-            what they are.
-        output: the model folder to write (replaced if it holds a model).
-        source: what the sentences are (default: what the corpus recorded).
-        **options: the fields of :class:`TrainingOptions` (default, range, help).
-
-    Returns:
-        What ``cws_bench.json`` in the folder records.
+    ``source`` says what the sentences are (default: what a
+    :class:`~cws_bench.segmenters.sources.TrainingCorpus` recorded); ``options`` are the
+    fields of :class:`TrainingOptions`.
 
     Raises:
         SegmenterError: an unknown or bad option, no sentences, or an
@@ -357,7 +323,7 @@ def train_tagger(
     device, _ = resolve_device(NAME, str(settings["device"]))
     rng = random.Random(settings["seed"])
     torch.manual_seed(settings["seed"])
-    everything = [s for s in (_clean(sentence) for sentence in sentences) if s]
+    everything = [s for s in map(pieces, sentences) if s]
     data = training_data(sentences, source, "<sentences>")
     if not everything:
         raise SegmenterError(NAME, "no training sentences (the corpus is empty)")
@@ -375,9 +341,7 @@ def train_tagger(
     model.to("cpu")
     record = {
         "trained_on": data.to_dict() if data else None,
-        "options": {
-            k: (os.fspath(v) if isinstance(v, os.PathLike) else v) for k, v in settings.items()
-        },
+        "options": settings,  # parse_options made every value plain
         "dev": dev_description,
         "dev_sentences": len(dev),
         "training_sentences": len(train),
@@ -389,7 +353,11 @@ def train_tagger(
         "device": device,
         "versions": {"torch": torch.__version__, "transformers": transformers.__version__},
     }
-    _write_model(model, tokenizer, record, staging, folder)
+    model.save_pretrained(str(staging))
+    tokenizer.save_pretrained(str(staging))
+    text = json.dumps(record, ensure_ascii=False, indent=1)
+    (staging / RECORD).write_text(text, encoding="utf-8")
+    replace_folder(NAME, staging, folder, move=True)
     return record
 
 
@@ -484,27 +452,26 @@ def _fit(
         return bool(waited >= settings["patience"])
 
     try:
-        done = False
-        for _epoch in range(settings["epochs"]):
-            for batch in _batches(examples, settings["batch_size"], rng):
-                ids, mask, labels = (t.to(device) for t in _tensors(batch, pad, torch))
-                loss = model(input_ids=ids, attention_mask=mask, labels=labels).loss
-                loss.backward()
-                torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-                optimizer.step()
-                scheduler.step()
-                optimizer.zero_grad(set_to_none=True)
-                fitted.steps += 1
-                bar.update(1)
-                if fitted.steps % 20 == 0:
-                    bar.set_postfix_str(f"loss={loss.item():.3f}" + _last(fitted.history))
-                if fitted.steps % eval_every == 0 and evaluate():
-                    fitted.stopped, done = "patience", True
-                    break
-                if time.monotonic() - started > limit_s:
-                    fitted.stopped, done = "time_limit", True
-                    break
-            if done:
+        size, epochs = settings["batch_size"], range(settings["epochs"])
+        for batch in (batch for _ in epochs for batch in _batches(examples, size, rng)):
+            ids, mask, labels = (t.to(device) for t in _tensors(batch, pad, torch))
+            loss = model(input_ids=ids, attention_mask=mask, labels=labels).loss
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            optimizer.step()
+            scheduler.step()
+            optimizer.zero_grad(set_to_none=True)
+            fitted.steps += 1
+            bar.update(1)
+            if fitted.steps % 20 == 0:
+                last = fitted.history[-1:]
+                dev = f", dev_f1={last[0]['dev_f1']:.4f}" if last else ""
+                bar.set_postfix_str(f"loss={loss.item():.3f}{dev}")
+            if fitted.steps % eval_every == 0 and evaluate():
+                fitted.stopped = "patience"
+                break
+            if time.monotonic() - started > limit_s:
+                fitted.stopped = "time_limit"
                 break
         if fitted.steps % eval_every:
             evaluate()
@@ -513,23 +480,6 @@ def _fit(
     if best_state is not None:
         model.load_state_dict(best_state)
     return fitted
-
-
-def _write_model(
-    model: Any, tokenizer: Any, record: dict[str, Any], staging: Path, folder: Path
-) -> None:
-    """The model, its tokenizer and ``cws_bench.json`` into ``staging``, then moved to
-    ``folder`` (replacing a model there)."""
-    model.save_pretrained(str(staging))
-    tokenizer.save_pretrained(str(staging))
-    (staging / RECORD).write_text(
-        json.dumps(record, ensure_ascii=False, indent=1), encoding="utf-8"
-    )
-    replace_folder(NAME, staging, folder, move=True)
-
-
-def _last(history: list[dict[str, Any]]) -> str:
-    return f", dev_f1={history[-1]['dev_f1']:.4f}" if history else ""
 
 
 def replace_folder(name: str, source: Path, target: Path, *, move: bool = False) -> None:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cws_bench.segmenters.base import Segmenter, TrainingData, option
+from cws_bench.segmenters.neural import pieces
 
 __all__ = ["ThulacSegmenter"]
 
@@ -59,7 +60,4 @@ class ThulacSegmenter(Segmenter):
 
     def _segment(self, lines: list[str]) -> list[list[str]]:
         cut = self.tokenizer.cut
-        return [
-            [piece for word, _ in cut(" ".join(line.split())) for piece in word.split()]
-            for line in lines
-        ]
+        return [pieces(word for word, _ in cut(" ".join(line.split()))) for line in lines]

@@ -350,6 +350,21 @@ def test_the_model_cache_trains_once(tmp_path, monkeypatch):
     get_segmenter("crf", corpus="sample", split="test", epochs=10, seed=17, cache=str(cache))
 
 
+def test_the_model_cache_serves_train_segmenter_too(tmp_path, monkeypatch):
+    cache = tmp_path / "models"
+    first = train_segmenter("crf", "sample", split="test", epochs=2, cache=str(cache))
+    assert len(list(cache.glob("crf-*.npz"))) == 1
+
+    def no_training(*args, **kwargs):
+        raise AssertionError("trained again")
+
+    monkeypatch.setattr(CRFModel, "train", no_training)
+    second = train_segmenter("crf", "sample", split="test", epochs=2, cache=str(cache))
+    assert second.trained_on == first.trained_on
+    with pytest.raises(AssertionError, match="trained again"):  # a list has no checksum
+        second.train(SAMPLE)
+
+
 def test_sighan2005_has_a_closed_crf_row_with_pd1998_for_pku():
     config = load_config("sighan2005")
     crf = next(s for s in config.segmenters if s.name == "crf")
