@@ -99,9 +99,8 @@ from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from cws_bench.metrics.counts import precision_recall_fscore_from_counts
 from cws_bench.scoring.counts import AdditiveCounts
-from cws_bench.scoring.scores import SegScores
+from cws_bench.scoring.scores import SegScores, word_scores
 
 try:
     from cws_bench import _sighan
@@ -251,29 +250,22 @@ def _settle_provisional(discards: list[int]) -> None:
 
 
 class _Search:
-    """The forward and backward diagonal vectors of one comparison (diffseq.h).
-
-    Names follow diffseq.h (``xv``, ``fd``, ``bd``, ``xoff``, ...) so that the
-    two can be read side by side.
-    """
+    """The forward and backward diagonal vectors of one comparison, with diffseq.h's names."""
 
     def __init__(self, xv: Sequence[int], yv: Sequence[int]) -> None:
         self.xv = xv
         self.yv = yv
-        size = len(xv) + len(yv) + 3
+        diags = len(xv) + len(yv) + 3
         self.offset = len(yv) + 1  # diagonals run from -len(yv) - 1 to len(xv) + 1
-        self.fd = [0] * size
-        self.bd = [0] * size
-        diags = size
+        self.fd = [0] * diags
+        self.bd = [0] * diags
         self.too_expensive = max(_MIN_TOO_EXPENSIVE, 1 << ((_floor_log2(diags) >> 1) + 1))
 
     def diag(
         self, xoff: int, xlim: int, yoff: int, ylim: int, find_minimal: bool
     ) -> tuple[int, int, bool, bool]:
-        """The midpoint of a shortest edit script of xv[xoff:xlim] and yv[yoff:ylim].
-
-        Returns (xmid, ymid, lo_minimal, hi_minimal), as gnulib's ``diag``.
-        """
+        """(xmid, ymid, lo_minimal, hi_minimal): the midpoint of a shortest edit script of
+        xv[xoff:xlim] and yv[yoff:ylim], as gnulib's ``diag``."""
         xv, yv, fd, bd, k = self.xv, self.yv, self.fd, self.bd, self.offset
         dmin, dmax = xoff - ylim, xlim - yoff
         fmid, bmid = xoff - yoff, xlim - ylim
@@ -555,43 +547,23 @@ class SighanCounts(AdditiveCounts):
         >>> s.recall, s.precision, s.f1
         (0.75, 0.6, 0.6666666666666666)
         """
-        words = precision_recall_fscore_from_counts(
-            self.matched, self.test_words, self.truth_words, zero_division=0.0
-        )
-        fbeta = precision_recall_fscore_from_counts(
-            self.matched, self.test_words, self.truth_words, beta=beta, zero_division=0.0
-        ).fscore
-        oov_rate = oov_recall = iv_recall = None
+        oov: tuple[float | None, float | None, float | None] = (None, None, None)
         if has_dictionary:
             iv = self.truth_words - self.oov
             # Undefined rates are None, as the script prints "--" for them.
-            oov_rate = self.oov / self.truth_words if self.truth_words else None
-            oov_recall = 1 - self.oov_missed / self.oov if self.oov else None
-            iv_recall = 1 - self.iv_missed / iv if iv else None
-        return SegScores(
-            precision=words.precision,
-            recall=words.recall,
-            f1=words.fscore,
-            fbeta=fbeta,
-            beta=beta,
-            oov_rate=oov_rate,
-            oov_recall=oov_recall,
-            iv_recall=iv_recall,
-            boundary_precision=0.0,
-            boundary_recall=0.0,
-            boundary_f1=0.0,
-        )
+            oov = (
+                self.oov / self.truth_words if self.truth_words else None,
+                1 - self.oov_missed / self.oov if self.oov else None,
+                1 - self.iv_missed / iv if iv else None,
+            )
+        return word_scores(self.matched, self.test_words, self.truth_words, beta=beta, oov=oov)
 
 
 def count_words(
     truth: Sequence[str], test: Sequence[str], words: Collection[str] | None = None
 ) -> SighanCounts:
-    """Count one line's gold (truth) and predicted (test) words as the script does.
-
-    Args:
-        truth: gold words of the line.
-        test: predicted words of the line.
-        words: the dictionary for OOV/IV counts, or None.
+    """Count one line's gold (truth) and predicted (test) words as the script does;
+    ``words`` is the dictionary of the OOV/IV counts, or None.
 
     >>> c = count_words(["结婚", "的", "和", "尚未"], ["结婚", "的", "和尚", "未"], {"的", "和"})
     >>> (c.matched, c.substitutions, c.insertions, c.deletions, c.oov, c.oov_missed, c.iv_missed)
@@ -668,11 +640,9 @@ def count_sighan_lines(
 class BufferCounts:
     """:func:`count_sighan_lines` of lines given as UTF-8 bytes, summed over calls.
 
-    The scorer reads files as UTF-8 byte buffers (its compiled kernel counts
-    intervals there); this counts the same lines from those bytes, without
-    decoding them or making a str per word (``cws_bench/_sighan.pyx``,
-    ``BufferCounter``). Use :meth:`create`, which gives None when the compiled
-    module is not built (then count decoded lines).
+    Counts the bytes the scorer's kernel reads, without decoding them
+    (``BufferCounter`` in ``cws_bench/_sighan.pyx``). Make one with :meth:`create`
+    (None when the compiled module is not built: then count decoded lines).
 
     >>> gold, pred = ["哈 哈哈", "我们 是"], ["哈哈 哈", "我们 是"]
     >>> gold_bytes, pred_bytes = ("\\n".join(lines).encode() for lines in (gold, pred))
@@ -699,11 +669,8 @@ class BufferCounts:
         pred_start: int,
         pred_end: int,
     ) -> None:
-        """Count the line pairs of ``gold[gold_start:gold_end]`` and ``pred[pred_start:pred_end]``.
-
-        Both ranges hold the same number of lines (newline-terminated, the
-        last one perhaps not) of valid UTF-8.
-        """
+        """Count the line pairs of ``gold[gold_start:gold_end]`` and ``pred[pred_start:pred_end]``
+        (as many lines in each, of valid UTF-8)."""
         self._compiled.add(gold, gold_start, gold_end, pred, pred_start, pred_end)  # type: ignore[attr-defined]
 
     def counts(self) -> SighanCounts:
