@@ -29,9 +29,9 @@ The worked example of the literature:
 """
 
 from cws_bench.defaults import STANDARD_DICTIONARY
-from cws_bench.scoring.api import MAX_EXAMPLES, METHODS, Method, score_files, score_sentences
+from cws_bench.scoring.api import METHODS, Method, score_files, score_sentences
 from cws_bench.scoring.counts import COUNT_FIELDS, SegCounts, count_sentence
-from cws_bench.scoring.engine import file_sentence_checksum
+from cws_bench.scoring.engine import MAX_EXAMPLES, file_sentence_checksum
 from cws_bench.scoring.inputs import (
     GOLD_FORMATS,
     check_plain,

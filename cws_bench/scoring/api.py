@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Literal, ParamSpec, Protocol
 
 from cws_bench.defaults import STANDARD_DICTIONARY, DictionaryDefault
 from cws_bench.errors import LineCountMismatchError
-from cws_bench.scoring.engine import Scorer, hashed_blocks, kernel, paired_batches
+from cws_bench.scoring.engine import MAX_EXAMPLES, Scorer, hashed_blocks, kernel, paired_batches
 from cws_bench.scoring.inputs import (
     check_plain,
     gold_sentences,
@@ -27,7 +27,6 @@ from cws_bench.scoring.inputs import (
 )
 from cws_bench.scoring.methods import line_methods
 from cws_bench.scoring.result import ScoreResult
-from cws_bench.scoring.signature import Signature
 from cws_bench.text.checksums import LineDigest, SentenceDigest
 from cws_bench.text.io import (
     BackgroundHasher,
@@ -44,7 +43,6 @@ if TYPE_CHECKING:
     from cws_bench.text.normalize import Normalizer
 
 __all__ = [
-    "MAX_EXAMPLES",
     "METHODS",
     "Counted",
     "Counting",
@@ -58,7 +56,6 @@ __all__ = [
 Method = Literal["interval", "sighan"]
 METHODS: tuple[str, ...] = line_methods()
 """The counting methods of line pairs (the registry of :mod:`cws_bench.scoring.methods`)."""
-MAX_EXAMPLES = 5
 
 
 _P = ParamSpec("_P")
@@ -284,14 +281,7 @@ def score_files(
     scorer.check_strict(*names)
     # Whatever the gold is (a file, a corpus, standard input): its first lines as read.
     warnings += scorer.input_warnings(*names)
-    signature = Signature(
-        method=method,
-        gold=counted.gold_checksum,
-        dictionary=words.checksum if words is not None else None,
-        normalization=normalizer.name if normalizer is not None else "none",
-        beta=beta,
-    )
-    return scorer.result(signature, [*notes, *warnings])
+    return scorer.result(counted.gold_checksum, [*notes, *warnings], beta=beta)
 
 
 def _joined_sentences(sentences: Iterable[Sequence[str]], side: str) -> list[str]:
@@ -353,24 +343,11 @@ def score_sentences(
     if len(gold_lines) != len(pred_lines):
         raise LineCountMismatchError("gold", len(gold_lines), "prediction", len(pred_lines))
     scorer = Scorer(
-        dictionary,
-        method=method,
-        strict=strict,
-        per_line=per_line,
-        max_examples=MAX_EXAMPLES,
-        normalizer=normalizer,
+        dictionary, method=method, strict=strict, per_line=per_line, normalizer=normalizer
     )
-    for start in range(0, len(gold_lines), 4096):
-        scorer.add_lines(gold_lines[start : start + 4096], pred_lines[start : start + 4096])
+    scorer.add_all(gold_lines, pred_lines)
     scorer.check_strict("gold", "prediction")
     digest = SentenceDigest()
     for line in gold_lines:
         digest.add_line(line)
-    signature = Signature(
-        method=method,
-        gold=digest.hexdigest(),
-        dictionary=dictionary.checksum if dictionary is not None else None,
-        normalization=normalizer.name if normalizer is not None else "none",
-        beta=beta,
-    )
-    return scorer.result(signature, [])
+    return scorer.result(digest.hexdigest(), [], beta=beta)

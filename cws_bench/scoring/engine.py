@@ -20,6 +20,7 @@ from cws_bench.scoring.counts import COUNT_FIELDS, AdditiveCounts, SegCounts, co
 from cws_bench.scoring.input_checks import SAMPLE_LINES, input_warnings
 from cws_bench.scoring.methods import get_method
 from cws_bench.scoring.result import LineMismatch, ScoreResult
+from cws_bench.scoring.signature import Signature
 from cws_bench.text.checksums import LineDigest
 from cws_bench.text.dictionary_checks import COVERS_GOLD, coverage_warnings
 from cws_bench.text.io import (
@@ -34,7 +35,6 @@ from cws_bench.text.io import (
 
 if TYPE_CHECKING:
     from cws_bench.scoring.sighan import BufferCounts, SighanCounts
-    from cws_bench.scoring.signature import Signature
     from cws_bench.text.dictionary import Dictionary
     from cws_bench.text.normalize import Normalizer
 
@@ -48,6 +48,7 @@ if kernel is not None and len(COUNT_FIELDS) != kernel.FIELD_COUNT:  # pragma: no
     raise ImportError("cws_bench._kernel is out of date: rebuild it (make clean && make test)")
 
 __all__ = [
+    "MAX_EXAMPLES",
     "Accumulator",
     "ByteSource",
     "Scorer",
@@ -68,6 +69,8 @@ __all__ = [
 # count_sentence's alignment.
 
 
+MAX_EXAMPLES = 5
+"""Differing lines a result keeps as examples, by default."""
 _SENTENCES = COUNT_FIELDS.index("sentences")
 _UNSCORED: dict[tuple[int, ...], SegCounts] = {}
 """The counts of lines that score nothing (an empty line, ``skipped_lines=1``), one
@@ -129,16 +132,15 @@ class Scorer:
         dictionary: Dictionary | None,
         *,
         method: str,
-        strict: bool,
-        per_line: bool,
-        max_examples: int,
+        strict: bool = False,
+        per_line: bool = False,
+        max_examples: int = MAX_EXAMPLES,
         normalizer: Normalizer | None = None,
     ) -> None:
         self.counter = get_method(method)
         self.dictionary = dictionary
         self.words = dictionary.words if dictionary is not None else None
-        # The kernel looks words up in its own hash set, by their bytes.
-        self.word_set = None
+        self.word_set = None  # the kernel looks words up in its own hash set, by their bytes
         if kernel is not None and dictionary is not None:
             self.word_set = dictionary.lookup_table
         self.method = method
@@ -228,6 +230,11 @@ class Scorer:
         self.add_counted(totals, len(gold_lines), differ, empty, rows)
         if self.acc.method_counts is not None:
             self._count_method(gold_lines, pred_lines, first_batch)
+
+    def add_all(self, gold_lines: list[str], pred_lines: list[str]) -> None:
+        """:meth:`add_lines` in batches of 4096 lines."""
+        for start in range(0, len(gold_lines), 4096):
+            self.add_lines(gold_lines[start : start + 4096], pred_lines[start : start + 4096])
 
     def _count_method(self, gold_lines: list[str], pred_lines: list[str], first: bool) -> None:
         """Add the method's own counts of decoded lines (the first batch with its marks)."""
@@ -378,25 +385,33 @@ class Scorer:
             f"{outcome}"
         ]
 
+    def _differing(self) -> str:
+        count = self.acc.mismatch_count
+        return f"{plural(count, 'line')} {'holds' if count == 1 else 'hold'} different characters"
+
     def check_strict(self, gold_name: str, pred_name: str) -> None:
-        acc = self.acc
-        if self.strict and acc.mismatch_count:
-            shown = "; ".join(f"line {m.line}" for m in acc.mismatches)
+        if self.strict and self.acc.mismatch_count:
+            shown = "; ".join(f"line {m.line}" for m in self.acc.mismatches)
             raise TextMismatchError(
-                f"{gold_name} and {pred_name}: {plural(acc.mismatch_count, 'line')} "
-                f"{'holds' if acc.mismatch_count == 1 else 'hold'} different characters ({shown})",
+                f"{gold_name} and {pred_name}: {self._differing()} ({shown})",
                 "the prediction must segment exactly the gold text; leave out {0} "
                 "to score through a character alignment",
                 fixes=(Fix("strict", True),),
             )
 
-    def result(self, signature: Signature, warnings: list[str]) -> ScoreResult:
+    def result(self, gold: str | None, warnings: list[str], *, beta: float) -> ScoreResult:
+        """The result of the lines counted, signed with the gold's checksum ``gold``."""
         acc = self.acc
+        signature = Signature(
+            method=self.method,
+            gold=gold,
+            dictionary=self.dictionary.checksum if self.dictionary is not None else None,
+            normalization=self.normalizer.name if self.normalizer is not None else "none",
+            beta=beta,
+        )
         if acc.mismatch_count:
             warnings.append(
-                f"{plural(acc.mismatch_count, 'line')} "
-                f"{'holds' if acc.mismatch_count == 1 else 'hold'} different characters in gold "
-                f"and prediction; {self.counter.mismatch_outcome()}"
+                f"{self._differing()} in gold and prediction; {self.counter.mismatch_outcome()}"
             )
         if acc.empty_gold_lines:
             shown = ", ".join(map(str, acc.empty_gold_lines[: self.max_examples]))

@@ -33,16 +33,21 @@ from __future__ import annotations
 import codecs
 import os
 from collections.abc import Collection, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from dataclasses import replace
+from typing import Any, ClassVar, Protocol
 
 from cws_bench.display.units import plural
 from cws_bench.errors import CwsBenchError, Fix
-from cws_bench.scoring.counts import AdditiveCounts
+from cws_bench.scoring.counts import AdditiveCounts, SegCounts
 from cws_bench.scoring.scores import SegScores
+from cws_bench.scoring.sighan import (
+    BufferCounts,
+    SighanCounts,
+    count_sighan_line,
+    count_sighan_lines,
+    format_sighan_summary,
+)
 from cws_bench.text.io import PathLike, normalize_encoding, open_binary, split_words
-
-if TYPE_CHECKING:
-    from cws_bench.scoring.sighan import BufferCounts
 
 __all__ = [
     "Conll18Method",
@@ -57,19 +62,6 @@ __all__ = [
 ]
 
 NO_MARKS = ("", "")
-
-
-class WordCounts(Protocol):
-    """The word totals of interval counts (``SegCounts``), as a method reads them."""
-
-    @property
-    def gold(self) -> int: ...
-
-    @property
-    def pred(self) -> int: ...
-
-    @property
-    def correct(self) -> int: ...
 
 
 class WholeFileResult(Protocol):
@@ -119,22 +111,14 @@ class CountingMethod:
         words: Collection[str] | None,
         marks: tuple[str, str] = NO_MARKS,
     ) -> AdditiveCounts | None:
-        """The method's own counts of paired decoded lines (None when it has none).
-
-        ``marks`` are the byte-order marks to put back on the first line of each
-        side (only on the first lines of the files, and only where the method
-        keeps them: see :meth:`byte_order_marks`).
-        """
+        """The method's own counts of paired decoded lines (None when it has none);
+        ``marks`` go back on the first line of each side (:meth:`byte_order_marks`)."""
         return None
 
     def buffer_counter(self, words: Collection[str] | None) -> BufferCounts | None:
-        """A counter of the method's own counts from UTF-8 line buffers, or None.
-
-        (Today only the sighan method's, :class:`~cws_bench.scoring.sighan.BufferCounts`.)
-
-        The scorer then hands it the bytes its kernel read instead of decoded
-        lines to :meth:`count_lines` (same counts, less work).
-        """
+        """A counter of the method's own counts from the UTF-8 bytes the scorer's kernel
+        read (:class:`~cws_bench.scoring.sighan.BufferCounts`: same counts as
+        :meth:`count_lines`, less work), or None."""
         return None
 
     def byte_order_marks(
@@ -149,7 +133,7 @@ class CountingMethod:
             _byte_order_mark(pred, pred_encoding),
         )
 
-    def word_totals(self, counts: WordCounts, own: Any) -> tuple[int, int, int]:
+    def word_totals(self, counts: SegCounts, own: Any) -> tuple[int, int, int]:
         """(gold words, predicted words, correct words) of a result."""
         return counts.gold, counts.pred, counts.correct
 
@@ -218,8 +202,6 @@ class SighanMethod(CountingMethod):
     has_sentence_rows = True
 
     def zero(self) -> AdditiveCounts:
-        from cws_bench.scoring.sighan import SighanCounts
-
         return SighanCounts()
 
     def count_lines(
@@ -229,25 +211,19 @@ class SighanMethod(CountingMethod):
         words: Collection[str] | None,
         marks: tuple[str, str] = NO_MARKS,
     ) -> AdditiveCounts:
-        from cws_bench.scoring.sighan import count_sighan_lines
-
         if marks != NO_MARKS and gold_lines:
             gold_lines = [marks[0] + gold_lines[0], *gold_lines[1:]]
             pred_lines = [marks[1] + pred_lines[0], *pred_lines[1:]]
         return count_sighan_lines(gold_lines, pred_lines, words)
 
     def sentence_row(self, gold_line: str, pred_line: str) -> tuple[int, int, int]:
-        from cws_bench.scoring.sighan import count_sighan_line
-
         counts = count_sighan_line(gold_line, pred_line)
         return counts.matched, counts.test_words, counts.truth_words
 
     def buffer_counter(self, words: Collection[str] | None) -> BufferCounts | None:
-        from cws_bench.scoring.sighan import BufferCounts
-
         return BufferCounts.create(words)
 
-    def word_totals(self, counts: WordCounts, own: Any) -> tuple[int, int, int]:
+    def word_totals(self, counts: SegCounts, own: Any) -> tuple[int, int, int]:
         if own is None:  # a result made without the method's counts
             return super().word_totals(counts, own)
         return own.truth_words, own.test_words, own.matched
@@ -255,8 +231,6 @@ class SighanMethod(CountingMethod):
     def scores(
         self, interval: SegScores, own: Any, *, has_dictionary: bool, beta: float
     ) -> SegScores:
-        from dataclasses import replace
-
         if own is None:
             return interval
         # The script has no boundary figures: those stay the interval ones.
@@ -294,8 +268,6 @@ class SighanMethod(CountingMethod):
 
     def summary_block(self, own: Any, pred_name: str, *, has_dictionary: bool) -> str:
         """The script's summary block (``--format sighan``)."""
-        from cws_bench.scoring.sighan import format_sighan_summary
-
         return format_sighan_summary(own, pred_name, has_dictionary=has_dictionary)
 
 

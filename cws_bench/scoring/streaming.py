@@ -29,31 +29,21 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from cws_bench.errors import CwsBenchError, LineCountMismatchError
-from cws_bench.scoring.api import MAX_EXAMPLES, Method
+from cws_bench.scoring.api import Method
 from cws_bench.scoring.engine import Scorer
 from cws_bench.scoring.inputs import normalized_dictionary, optional_dictionary
 from cws_bench.scoring.methods import get_method
 from cws_bench.scoring.per_sentence import Row, line_rows
 from cws_bench.scoring.result import ScoreResult
-from cws_bench.scoring.signature import Signature
 from cws_bench.text.checksums import SentenceDigest
 from cws_bench.text.joined import JoinedWords
 from cws_bench.text.normalize import as_normalizer
 
 if TYPE_CHECKING:
-    from cws_bench.text.dictionary import Dictionary, WordsLike
+    from cws_bench.text.dictionary import WordsLike
     from cws_bench.text.normalize import Normalizer
 
 __all__ = ["SegmentationMetric"]
-
-# Lines are scored in chunks of this many, as score_sentences does.
-_CHUNK = 4096
-
-
-def _as_dictionary_type() -> type[Dictionary]:
-    from cws_bench.text.dictionary import Dictionary
-
-    return Dictionary
 
 
 def _as_line(item: Any, what: str, index: int) -> str:
@@ -121,9 +111,7 @@ class SegmentationMetric:
         self._scorer = Scorer(
             self._dictionary,
             method=self.method,
-            strict=False,
             per_line=self.per_sentence,
-            max_examples=MAX_EXAMPLES,
             normalizer=self._normalizer,
         )
         self._gold_digest = SentenceDigest()
@@ -159,10 +147,7 @@ class SegmentationMetric:
             )
         for line in gold_lines:
             self._gold_digest.add_line(line)
-        for start in range(0, len(gold_lines), _CHUNK):
-            self._scorer.add_lines(
-                gold_lines[start : start + _CHUNK], pred_lines[start : start + _CHUNK]
-            )
+        self._scorer.add_all(gold_lines, pred_lines)
 
     def take_rows(self) -> list[Row]:
         """The rows of the sentences added since the last call, in order, then forgotten:
@@ -243,15 +228,8 @@ class SegmentationMetric:
             raise TypeError("compute() takes both predictions and references, or neither")
         if predictions is not None and references is not None:
             self.add_batch(predictions=predictions, references=references)
-        method, dictionary, normalization, beta = self._settings()
-        signature = Signature(
-            method=method,
-            gold=None if self._merged else self._gold_digest.hexdigest(),
-            dictionary=dictionary,
-            normalization=normalization,
-            beta=beta,
-        )
-        return self._scorer.result(signature, [])
+        gold = None if self._merged else self._gold_digest.hexdigest()
+        return self._scorer.result(gold, [], beta=self.beta)
 
     def __getstate__(self) -> dict[str, Any]:
         # The scorer holds the compiled dictionary lookup and hashlib's digest,
@@ -277,8 +255,10 @@ class SegmentationMetric:
         self.beta = state["beta"]
         self.per_sentence = state.get("per_sentence", False)
         self._normalizer = as_normalizer(state["normalize"])
+        from cws_bench.text.dictionary import Dictionary
+
         words = state["dictionary"]
-        self._dictionary = None if words is None else _as_dictionary_type()(*words)
+        self._dictionary = None if words is None else Dictionary(*words)
         self.reset()
         self._scorer.acc = state["acc"]
         self._scorer.line_no = state["line_no"]
