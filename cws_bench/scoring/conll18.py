@@ -40,7 +40,7 @@ from __future__ import annotations
 import json
 import unicodedata
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from cws_bench.errors import CorpusFormatError, TextMismatchError, UnknownFormatError
@@ -117,14 +117,7 @@ class UDScore:
         return 2 * self.correct / total if total else 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "gold": self.gold,
-            "system": self.system,
-            "correct": self.correct,
-            "precision": self.precision,
-            "recall": self.recall,
-            "f1": self.f1,
-        }
+        return {**asdict(self), "precision": self.precision, "recall": self.recall, "f1": self.f1}
 
 
 @dataclass(frozen=True)
@@ -168,6 +161,15 @@ def _numbered(path: PathLike, encoding: str) -> Iterator[tuple[int, str]]:
             yield number, line
 
 
+def _columns(name: str, number: int, line: str, what: str = "") -> list[str]:
+    columns = line.split("\t")
+    if len(columns) != 10:
+        raise CorpusFormatError(
+            name, number, f"{len(columns)} tab-separated columns, expected 10{what}"
+        )
+    return columns
+
+
 def _add_token(ud: UDFile, form: str, number: int, path: str) -> Span:
     form = _strip_spaces(form)
     if not form:
@@ -209,11 +211,7 @@ def load_conllu(path: PathLike, *, encoding: str = "utf-8") -> UDFile:
             ud.sentences[-1] = Span(opened.start, len(ud.characters), opened.line)
             sentence_start = None
             continue
-        columns = line.split("\t")
-        if len(columns) != 10:
-            raise CorpusFormatError(
-                name, number, f"{len(columns)} tab-separated columns, expected 10"
-            )
+        columns = _columns(name, number, line)
         if "." in columns[ID]:
             continue
         span = _add_token(ud, columns[FORM], number, name)
@@ -225,14 +223,8 @@ def load_conllu(path: PathLike, *, encoding: str = "utf-8") -> UDFile:
                 )
             for _ in range(int(first), int(last) + 1):
                 word_number, word_line = next(lines, (number + 1, ""))
-                word_columns = word_line.split("\t")
-                if len(word_columns) != 10:
-                    raise CorpusFormatError(
-                        name,
-                        word_number,
-                        f"{len(word_columns)} tab-separated columns, expected 10 "
-                        f"(a word of multi-word token {columns[ID]})",
-                    )
+                what = f" (a word of multi-word token {columns[ID]})"
+                word_columns = _columns(name, word_number, word_line, what)
                 ud.words.append(Word(span, True, word_columns[FORM]))
         else:
             if not columns[ID].isdigit():
@@ -325,13 +317,14 @@ def _multiword_region(
     gold: list[Word], system: list[Word], gi: int, si: int
 ) -> tuple[int, int, int, int]:
     """The smallest region around a multi-word token where both sides end together."""
+    g, s = gold[gi].span, system[si].span
     if gold[gi].is_multiword:
-        end = gold[gi].span.end
-        if not system[si].is_multiword and system[si].span.start < gold[gi].span.start:
+        end = g.end
+        if not system[si].is_multiword and s.start < g.start:
             si += 1
-    else:
-        end = system[si].span.end
-        if not gold[gi].is_multiword and gold[gi].span.start < system[si].span.start:
+    else:  # the system's word is multi-word
+        end = s.end
+        if g.start < s.start:
             gi += 1
     gs, ss = gi, si
     while not _beyond_end(gold, gi, end) or not _beyond_end(system, si, end):
