@@ -9,10 +9,9 @@ the same, so are the warnings, checks and results.
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, ParamSpec, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from cws_bench.defaults import STANDARD_DICTIONARY, DictionaryDefault
 from cws_bench.errors import LineCountMismatchError
@@ -58,40 +57,15 @@ METHODS: tuple[str, ...] = line_methods()
 """The counting methods of line pairs (the registry of :mod:`cws_bench.scoring.methods`)."""
 
 
-_P = ParamSpec("_P")
-
-
-def _encoding_parameters(function: Callable[_P, ScoreResult]) -> Callable[_P, ScoreResult]:
-    """A decoding error's fix names score_files' parameter for the file at fault."""
-
-    @functools.wraps(function)
-    def wrapped(*args: _P.args, **kwargs: _P.kwargs) -> ScoreResult:
-        files = [
-            (kwargs.get("dictionary"), "dictionary_encoding"),
-            (kwargs.get("pred", args[1] if len(args) > 1 else None), "pred_encoding"),
-            (kwargs.get("gold", args[0] if args else None), "encoding"),
-        ]
-        with encoding_parameters(files):
-            return function(*args, **kwargs)
-
-    return wrapped
-
-
 @dataclass
 class ScoringJob:
     """One scoring of a prediction file against a gold, between its common steps.
 
-    Every form of :func:`score_files` (in process; in shards on an executor,
-    :func:`cws_bench.run.sharded.score_sharded`) opens the job the same way
-    (inputs read and checked, dictionary, normaliser, scorer, byte-order marks)
-    and finishes it the same way (lines past the common ones, ``strict``, the
-    input checks' warnings, signature, result); only the middle, a
-    :class:`Counting`, differs: how the scorer gets the counts of the lines both
-    files have.
+    Every form of :func:`score_files` (in process, or in shards:
+    :func:`cws_bench.run.sharded.score_sharded`) opens and finishes the job the
+    same way; only the middle, a :class:`Counting`, differs.
 
     Attributes:
-        gold, pred: as ``score_files`` takes them.
-        encoding, pred_encoding: the two files' encodings.
         gold_as_sentences: the gold's sentences when it is a corpus or a file in
             another gold format, None for a plain file (streamed as lines).
         scorer: the :class:`~cws_bench.scoring.engine.Scorer` the counts go to
@@ -160,7 +134,6 @@ def count_in_process(job: ScoringJob) -> Counted:
     return Counted(gold_rest, pred_rest, totals, checksum)
 
 
-@_encoding_parameters
 def score_files(
     gold: PathLike,
     pred: PathLike,
@@ -242,46 +215,49 @@ def score_files(
         CorpusFormatError: a file is in another gold format (CoNLL-U, ...).
         ShardFailedError: (sharded) a shard's worker kept dying or hanging.
     """
-    pred_encoding = pred_encoding or encoding
-    gold_as_sentences = gold_sentences(gold, gold_format, encoding, data_dir)
-    check_plain(pred, encoding=pred_encoding, role="prediction")
-    normalizer = as_normalizer(normalize)
-    notes: list[str] = []
-    words = normalized_dictionary(
-        scoring_dictionary(
-            gold,
-            dictionary,
-            data_dir=data_dir,
-            encoding=dictionary_encoding or encoding,
-            notes=notes,
-        ),
-        normalizer,
-    )
-    scorer = Scorer(
-        words,
-        method=method,
-        strict=strict,
-        per_line=per_line,
-        max_examples=max_examples,
-        normalizer=normalizer,
-    )
-    scorer.byte_order_marks = scorer.counter.byte_order_marks(
-        gold if gold_as_sentences is None else None, pred, encoding, pred_encoding
-    )
-    job = ScoringJob(gold, pred, encoding, pred_encoding, gold_as_sentences, scorer)
-    counted = (count or count_in_process)(job)
-    names = (display_name(gold), display_name(pred))
-    warnings = scorer.add_rest(
-        counted.gold_rest,
-        counted.pred_rest,
-        counted.totals,
-        names,
-        allow_line_mismatch=allow_line_mismatch,
-    )
-    scorer.check_strict(*names)
-    # Whatever the gold is (a file, a corpus, standard input): its first lines as read.
-    warnings += scorer.input_warnings(*names)
-    return scorer.result(counted.gold_checksum, [*notes, *warnings], beta=beta)
+    # A decoding error's fix names the parameter that sets the encoding of the file at fault.
+    files = [(dictionary, "dictionary_encoding"), (pred, "pred_encoding"), (gold, "encoding")]
+    with encoding_parameters(files):
+        pred_encoding = pred_encoding or encoding
+        gold_as_sentences = gold_sentences(gold, gold_format, encoding, data_dir)
+        check_plain(pred, encoding=pred_encoding, role="prediction")
+        normalizer = as_normalizer(normalize)
+        notes: list[str] = []
+        words = normalized_dictionary(
+            scoring_dictionary(
+                gold,
+                dictionary,
+                data_dir=data_dir,
+                encoding=dictionary_encoding or encoding,
+                notes=notes,
+            ),
+            normalizer,
+        )
+        scorer = Scorer(
+            words,
+            method=method,
+            strict=strict,
+            per_line=per_line,
+            max_examples=max_examples,
+            normalizer=normalizer,
+        )
+        scorer.byte_order_marks = scorer.counter.byte_order_marks(
+            gold if gold_as_sentences is None else None, pred, encoding, pred_encoding
+        )
+        job = ScoringJob(gold, pred, encoding, pred_encoding, gold_as_sentences, scorer)
+        counted = (count or count_in_process)(job)
+        names = (display_name(gold), display_name(pred))
+        warnings = scorer.add_rest(
+            counted.gold_rest,
+            counted.pred_rest,
+            counted.totals,
+            names,
+            allow_line_mismatch=allow_line_mismatch,
+        )
+        scorer.check_strict(*names)
+        # Whatever the gold is (a file, a corpus, standard input): its first lines as read.
+        warnings += scorer.input_warnings(*names)
+        return scorer.result(counted.gold_checksum, [*notes, *warnings], beta=beta)
 
 
 def _joined_sentences(sentences: Iterable[Sequence[str]], side: str) -> list[str]:
