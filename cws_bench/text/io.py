@@ -178,10 +178,7 @@ def suggest_encoding(sample: bytes, failed: str) -> str | None:
 
     Candidates are UTF-8, GB18030 and Big5-HKSCS; those that decode the sample
     cleanly are ranked by charset-normalizer (GB18030 decodes most Big5 text
-    without error, so decoding alone cannot tell them apart).
-
-    Returns:
-        A codec name for ``--encoding``, or None when no candidate fits.
+    without error, so decoding alone cannot tell them apart). None when none fits.
     """
     cut = sample.rfind(b"\n")
     if cut > 0:
@@ -236,10 +233,8 @@ def open_binary(source: PathLike) -> Iterator[BinaryIO]:
 
 
 def decoding_error(source: PathLike, encoding: str, line: int, offset: int) -> DecodingError:
-    """The error for bytes at ``offset`` (line ``line``) that are not valid ``encoding``.
-
-    The hint suggests the encoding the file seems to be in.
-    """
+    """The error for bytes at ``offset`` (line ``line``) that are not valid ``encoding``,
+    its hint suggesting the encoding the file seems to be in."""
     suggestion = None
     if os.fspath(source) != STDIN:
         with open(source, "rb") as f:
@@ -299,12 +294,8 @@ def iter_line_blocks(
     newline is fine; a UTF-8 byte-order mark at the start is dropped. Lines are
     split on ``\\n`` only, never on the other characters ``str.splitlines``
     treats as line breaks (U+2028, U+0085, ...), so line numbers match ``wc -l``.
-
-    Args:
-        source: a path, or ``-`` for standard input.
-        encoding: an ASCII-compatible codec name.
-        block_size: bytes read at a time.
-        hasher: a hashlib object updated with the raw bytes, for checksums.
+    ``source`` is a path or ``-`` (standard input); ``hasher`` (a hashlib object) is
+    updated with the raw bytes.
 
     Raises:
         CwsBenchError: the file is missing or unreadable.
@@ -383,6 +374,19 @@ def read_segmented(source: PathLike, *, encoding: str = "utf-8") -> Iterator[lis
             yield line.split()
 
 
+def _check_folder(target: PathLike) -> str:
+    """The folder of ``target``; raises when it is missing or a file, or ``target`` a folder."""
+    path = os.fspath(target)
+    directory = os.path.dirname(path) or "."
+    if os.path.exists(directory) and not os.path.isdir(directory):
+        raise CwsBenchError(f"{path}: {directory} is a file, not a folder", "give another path")
+    if not os.path.isdir(directory):
+        raise CwsBenchError(f"{path}: folder {directory} does not exist", "create it first")
+    if os.path.isdir(path):
+        raise CwsBenchError(f"{path}: is a folder", "give a file name")
+    return directory
+
+
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
@@ -397,29 +401,15 @@ def atomic_write(
 
     Nothing is ever half-written: if the block raises, the temporary file is
     removed and ``target`` is untouched. ``-`` writes to standard output.
-
-    Args:
-        target: the file to write.
-        encoding: text encoding, or None to open in binary mode.
-        newline: newline translation for text mode.
+    ``encoding`` None opens the file in binary mode.
     """
     if os.fspath(target) == STDIN:
-        if encoding is None:
-            yield sys.stdout.buffer
-        else:
-            yield sys.stdout
+        yield sys.stdout.buffer if encoding is None else sys.stdout
         sys.stdout.flush()
         return
     from cws_bench.system.temporaries import discard, make_temporary
 
-    path = os.fspath(target)
-    directory = os.path.dirname(path) or "."
-    if os.path.exists(directory) and not os.path.isdir(directory):
-        raise CwsBenchError(f"{path}: {directory} is a file, not a folder", "give another path")
-    if not os.path.isdir(directory):
-        raise CwsBenchError(f"{path}: folder {directory} does not exist", "create it first")
-    if os.path.isdir(path):
-        raise CwsBenchError(f"{path}: is a folder", "give a file name")
+    path, directory = os.fspath(target), _check_folder(target)
     try:
         fd, tmp = make_temporary(path)
     except OSError as e:
@@ -430,11 +420,10 @@ def atomic_write(
     try:
         # mkstemp makes the file private (0600); give it the mode open() would.
         os.chmod(tmp, 0o666 & ~_umask())
-        mode = "wb" if encoding is None else "w"
-        kwargs: dict[str, Any] = {}
-        if encoding is not None:
-            kwargs = {"encoding": encoding, "newline": newline}
-        with os.fdopen(fd, mode, **kwargs) as f:
+        kwargs: dict[str, Any] = (
+            {} if encoding is None else {"encoding": encoding, "newline": newline}
+        )
+        with os.fdopen(fd, "wb" if encoding is None else "w", **kwargs) as f:
             yield f
             f.flush()
             os.fsync(f.fileno())
@@ -454,13 +443,7 @@ def check_writable(target: PathLike) -> None:
     path = os.fspath(target)
     if path == STDIN:
         return
-    directory = os.path.dirname(path) or "."
-    if os.path.exists(directory) and not os.path.isdir(directory):
-        raise CwsBenchError(f"{path}: {directory} is a file, not a folder", "give another path")
-    if not os.path.isdir(directory):
-        raise CwsBenchError(f"{path}: folder {directory} does not exist", "create it first")
-    if os.path.isdir(path):
-        raise CwsBenchError(f"{path}: is a folder", "give a file name")
+    directory = _check_folder(path)
     if not os.access(directory, os.W_OK):
         raise CwsBenchError(
             f"{path}: cannot write in folder {directory} (permission denied)",
