@@ -459,13 +459,9 @@ def evaluate_files(
 ) -> Conll18Result:
     """Score a system file (CoNLL-U or segmented text) against a gold CoNLL-U file.
 
-    Args:
-        gold: the gold CoNLL-U file.
-        system: the system's output: CoNLL-U, or one sentence a line with
-            words separated by whitespace.
-        encoding: the files' encoding.
-        system_encoding: the system file's, when it differs.
-        system_format: ``conllu``, ``segmented`` or ``auto`` (:func:`sniff_system_format`).
+    ``system_encoding`` defaults to ``encoding``; ``system_format`` is ``conllu``,
+    ``segmented`` (one sentence a line, words separated by whitespace) or ``auto``
+    (:func:`sniff_system_format`).
 
     Raises:
         CorpusFormatError: a malformed line (file and line named).

@@ -53,12 +53,8 @@ FORMAT_TITLES = {
 def check_plain(source: PathLike, *, encoding: str = "utf-8", role: str = "gold") -> None:
     """Raise if ``source`` looks like a gold format other than plain segmented text.
 
-    Standard input is not checked (it cannot be read twice).
-
-    Args:
-        source: the file.
-        encoding: its encoding.
-        role: ``gold`` or ``prediction``, for the message.
+    Standard input is not checked (it cannot be read twice). ``role`` (``gold`` or
+    ``prediction``) is for the message.
 
     Raises:
         CorpusFormatError: the file looks like CoNLL-U, People's Daily or BMES

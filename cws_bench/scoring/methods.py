@@ -345,11 +345,8 @@ def line_methods() -> tuple[str, ...]:
 
 
 def get_method(name: str, *, line_pairs: bool = True) -> CountingMethod:
-    """The registered method of this name.
-
-    Args:
-        name: the method's name.
-        line_pairs: refuse a method that scores whole files (conll18).
+    """The registered method of this name; ``line_pairs`` refuses a method that scores
+    whole files (conll18).
 
     Raises:
         CwsBenchError: no such method (or, with ``line_pairs``, one that does not

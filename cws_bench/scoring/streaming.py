@@ -74,15 +74,10 @@ def _as_lines(batch: Any, what: str) -> list[str]:
 class SegmentationMetric:
     """Accumulate segmentation counts batch by batch; score them at the end.
 
-    Args:
-        dictionary: the OOV dictionary, as :func:`~cws_bench.scoring.score_sentences`
-            takes it (a :class:`~cws_bench.text.dictionary.Dictionary`, words, or a path).
-        method: ``interval`` (the literature's counting) or ``sighan`` (the
-            official bakeoff script's).
-        normalize: a normaliser name such as ``"width"`` applied to both sides.
-        beta: the F-beta weight.
-        per_sentence: keep each scored sentence's row of counts
-            (:mod:`cws_bench.scoring.per_sentence`) until :meth:`take_rows` takes them.
+    ``dictionary``, ``method``, ``normalize`` and ``beta`` are as
+    :func:`~cws_bench.scoring.score_sentences` takes them; ``per_sentence`` keeps each
+    scored sentence's row of counts (:mod:`cws_bench.scoring.per_sentence`) until
+    :meth:`take_rows` takes them.
 
     ``compute()`` returns a :class:`~cws_bench.scoring.ScoreResult`, the same
     object and the same numbers as ``score_sentences`` on all the data added

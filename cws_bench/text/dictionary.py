@@ -125,12 +125,8 @@ except ImportError:  # pragma: no cover - installed without the compiled kernel
 
 @dataclass(frozen=True)
 class Dictionary:
-    """An immutable set of words with a name and a content checksum.
-
-    Args:
-        words: the word types.
-        name: where it came from (a file name, a corpus split, ...).
-    """
+    """An immutable set of words with a name (where it came from: a file name, a corpus
+    split, ...) and a content checksum."""
 
     words: frozenset[str]
     name: str = "<words>"

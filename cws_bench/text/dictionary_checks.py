@@ -113,11 +113,8 @@ def leak_warnings(
 ) -> list[str]:
     """The warning when a closed-track dictionary holds test-gold words the training lacks.
 
-    Args:
-        segmenter_words: the segmenter's dictionary.
-        training_words: the training data's word types (the scoring dictionary).
-        gold: the gold sentences scored.
-        segmenter: its name, for the message.
+    ``training_words`` are the training data's word types (the scoring dictionary);
+    ``segmenter`` names the segmenter in the message.
 
     >>> gold = [[f"词{i}" for i in range(30)]]
     >>> leak_warnings({"词1", "词2"}, set(), gold)
@@ -158,12 +155,9 @@ def segmenter_leak_warnings(
 ) -> list[str]:
     """:func:`leak_warnings` for a closed-track segmenter that has a dictionary, else none.
 
-    Args:
-        segmenter: the segmenter (its ``dictionary`` attribute, when it is a
-            :class:`~cws_bench.text.dictionary.Dictionary`, is checked).
-        track: ``closed`` or ``open``; only the closed track is checked.
-        gold: the gold sentences.
-        dictionary: the scoring (training-word) dictionary, or None.
+    The segmenter's ``dictionary`` attribute, when it is a
+    :class:`~cws_bench.text.dictionary.Dictionary`, is checked, on the ``closed`` track
+    only, against ``dictionary``, the scoring (training-word) dictionary.
     """
     from cws_bench.text.dictionary import Dictionary
 

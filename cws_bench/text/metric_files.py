@@ -526,13 +526,11 @@ def read_request_log(
     without a zone is UTC); the three time columns must be of one kind.
 
     Args:
-        path: the log.
         columns: field -> column name, for the fields whose column is not
             named like the field (``{"start": "sent_at"}``).
         log_format: ``jsonl`` or ``csv``; default from the file name
             (``.jsonl``, ``.ndjson``, ``.json``, ``.csv``), else from the
             first character.
-        encoding: the text encoding.
         skip_bad: a value that is neither a number nor an ISO 8601 time
             becomes nan (a bad request that
             :func:`cws_bench.metrics.throughput.serving_metrics` can count)
