@@ -10,6 +10,7 @@ additive running totals that shards and merged metrics add together.
 from __future__ import annotations
 
 import codecs
+import functools
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, cast
@@ -72,22 +73,18 @@ __all__ = [
 MAX_EXAMPLES = 5
 """Differing lines a result keeps as examples, by default."""
 _SENTENCES = COUNT_FIELDS.index("sentences")
-_UNSCORED: dict[tuple[int, ...], SegCounts] = {}
-"""The counts of lines that score nothing (an empty line, ``skipped_lines=1``), one
-object for each kind: counts are frozen, and a file of millions of empty lines would
-otherwise hold one object each."""
+
+
+@functools.lru_cache(maxsize=64)
+def _unscored(row: tuple[int, ...]) -> SegCounts:
+    """The counts of a line that scores nothing (an empty line), one object for each
+    kind: a file of millions of empty lines would otherwise hold one object each."""
+    return SegCounts(*row)
 
 
 def _line_counts(row: tuple[int, ...]) -> SegCounts:
     """The :class:`SegCounts` of one line's row of counts (shared when it scores nothing)."""
-    if row[_SENTENCES]:  # a scored line
-        return SegCounts(*row)
-    counts = _UNSCORED.get(row)
-    if counts is None:
-        counts = SegCounts(*row)
-        if len(_UNSCORED) < 64:
-            _UNSCORED[row] = counts
-    return counts
+    return SegCounts(*row) if row[_SENTENCES] else _unscored(row)
 
 
 @dataclass(slots=True)
@@ -305,16 +302,14 @@ class Scorer:
             ]
             first_batch = self.line_no == 0
             if count and len(self.sample) < SAMPLE_LINES:
-                self._keep_sample(
-                    gold_side.lines(gold_end, count), pred_side.lines(pred_end, count)
-                )
+                self._keep_sample(gold_side.lines(gold_end), pred_side.lines(pred_end))
             self.add_counted(totals, count, decoded, empty, rows)
             if count and buffers is not None:
                 self._count_buffers(buffers, gold_side, gold_end, pred_side, pred_end, first_batch)
             elif count and own:
                 # Else the method gets the lines the kernel just counted, decoded once.
                 self._count_method(
-                    gold_side.lines(gold_end, count), pred_side.lines(pred_end, count), first_batch
+                    gold_side.lines(gold_end), pred_side.lines(pred_end), first_batch
                 )
             gold_side.consume(gold_end, count)
             pred_side.consume(pred_end, count)
@@ -325,7 +320,8 @@ class Scorer:
                     side.top_up(force=True)
         if buffers is not None:
             self.acc.method_counts += buffers.counts()  # type: ignore[operator]
-        return gold_side.rest_lines(), pred_side.rest_lines()
+        # At the end of the files: the lines left in the buffers.
+        return gold_side.lines(len(gold_side.buffer)), pred_side.lines(len(pred_side.buffer))
 
     def _count_buffers(
         self,
@@ -527,24 +523,15 @@ class ByteSource:
         line = self.line + self.buffer.count(b"\n", 0, position) + 1
         raise decoding_error(self.source, "utf-8", line, self.offset + position)
 
-    def lines(self, end: int, count: int) -> list[str]:
-        """The ``count`` lines in ``buffer[:end]`` (as the kernel cut them), decoded.
+    def lines(self, end: int) -> list[str]:
+        """The lines in ``buffer[:end]`` (whole lines, as the kernel cut them), decoded.
 
         Lines keep a carriage return before their newline (the methods that
         read decoded lines drop it themselves, as ``split`` does).
         """
-        lines = self.decode(0, end).split("\n")
-        if len(lines) > count:  # the text ends with a newline
-            lines.pop()
-        return lines
-
-    def rest_lines(self) -> list[str]:
-        """The lines left in the buffer (the file is at its end), decoded."""
-        if not self.buffer:
-            return []
-        text = self.decode(0, len(self.buffer))
+        text = self.decode(0, end)
         lines = text.split("\n")
-        if text.endswith("\n"):
+        if not text or text.endswith("\n"):
             lines.pop()
         return lines
 
