@@ -17,6 +17,7 @@ it a row of zeros would only dilute the resamples.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -98,25 +99,19 @@ def method_rows(
     Raises:
         CwsBenchError: a method whose counts are not per sentence.
     """
+    from cws_bench.errors import CwsBenchError
     from cws_bench.scoring.methods import get_method
+    from cws_bench.text.normalize import as_normalizer
 
     counting = get_method(method, line_pairs=False)
     if not counting.has_sentence_rows:  # the interval counts are its counts
         return None
     if not counting.resamples_sentences:
-        from cws_bench.errors import CwsBenchError
-
         raise CwsBenchError(
             f"the {method} method has no per-sentence counts to resample",
             "use the interval or sighan method for intervals and paired tests",
         )
-    normalizer = None
-    if normalize not in (None, "none"):
-        from cws_bench.text.normalize import get_normalizer
-
-        normalizer = get_normalizer(normalize)
-    from cws_bench.errors import CwsBenchError
-
+    normalizer = as_normalizer(normalize)
     rows = []
     for number, (gold_words, pred_words) in enumerate(zip(gold, pred), start=1):
         if not gold_words:
@@ -134,12 +129,8 @@ def method_rows(
 def line_rows(lines: Iterable[tuple[int, SegCounts]]) -> list[Row]:
     """The rows of per-line counts, (line, counts) pairs as a result holds them: one per
     scored sentence (see :func:`sentence_rows`)."""
-    names = [name for name, _ in COLUMNS]
-    return [
-        (getattr(c, names[0]), getattr(c, names[1]), getattr(c, names[2]))
-        for _, c in lines
-        if c.sentences
-    ]
+    row = attrgetter(*(name for name, _ in COLUMNS))
+    return [row(c) for _, c in lines if c.sentences]
 
 
 def statistics() -> dict[str, Statistic]:
