@@ -1,38 +1,30 @@
 """The word score of the CoNLL 2018 UD shared task (``conll18_ud_eval.py``), for segmentation.
 
-Universal Dependencies papers report tokenisation and word segmentation with
-the shared task's official evaluation script (Zeman et al. 2018,
-``conll18_ud_eval.py``). Its numbers differ from a line-by-line interval
-score in ways that matter to a UD user, so ``cws-bench score --method
-conll18`` reimplements the part of its published algorithm that scores
-segmentation:
+Universal Dependencies papers report segmentation with the shared task's
+official script (Zeman et al. 2018, ``conll18_ud_eval.py``), whose numbers
+differ from a line-by-line interval score; ``cws-bench score --method conll18``
+reimplements the part of it that scores segmentation:
 
-* **Spans over the whole file.** Every token and word is a span of
-  character offsets into the concatenation of all FORMs of the file; the
-  sentence breaks play no part in the Words and Tokens scores (they are
-  scored on their own, as Sentences).
-* **Unicode spaces removed.** Characters of category ``Zs`` are deleted
-  from every FORM before anything else, so a token ``10 000`` matches a
-  system's ``10000``; a FORM made only of spaces is an error.
-* **An error when the texts differ.** If the concatenated characters of
-  gold and system differ, there is no score: the error names the first 20
-  differing characters (and the line of each file where they are).
-* **Words.** A word outside multi-word tokens is correct iff its span is a
-  gold word's span. Where a multi-word token lies on either side, the
-  region (extended until both sides end together) is aligned by the
-  longest common subsequence of the lower-cased word FORMs, exactly as
-  ``align_words`` does. Precision = correct / system words, recall =
-  correct / gold words, F1 = 2·correct / (gold + system).
+* **Spans over the whole file**: every token and word is a span of character
+  offsets into the concatenation of the file's FORMs; sentence breaks play no
+  part in the Words and Tokens scores (they are scored as Sentences).
+* **Unicode spaces removed**: characters of category ``Zs`` are deleted from
+  every FORM first (``10 000`` matches ``10000``); a FORM of spaces only is an error.
+* **An error when the texts differ**, naming the first 20 differing
+  characters and the line of each file where they are.
+* **Words**: a word outside multi-word tokens is correct iff its span is a gold
+  word's. Around a multi-word token on either side, the region (extended until
+  both sides end together) is aligned by the longest common subsequence of the
+  lower-cased FORMs, as ``align_words`` does. P = correct / system words,
+  R = correct / gold words, F1 = 2·correct / (gold + system).
 * **Tokens** and **Sentences** are scored by span, as ``spans_score`` does.
 
-The system side may be CoNLL-U, or segmented text (one sentence a line,
-words separated by whitespace) as every cws-bench segmenter writes; then
+The system side may be CoNLL-U or segmented text (one sentence a line), where
 each word is a token and a word, and each non-empty line a sentence.
 
-What is not reproduced: the script's syntactic checks (HEAD parseable,
-one root, no cycles) and its dependency and tagging scores (UPOS, LAS,
-...), which need a parser's output; a CoNLL-U file that the script would
-refuse for those reasons alone is scored here.
+Not reproduced: the script's syntactic checks (HEAD, one root, no cycles) and
+its dependency and tagging scores, which need a parser's output; a file the
+script refuses for those reasons alone is scored here.
 """
 
 from __future__ import annotations
