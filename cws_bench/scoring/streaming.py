@@ -1,18 +1,14 @@
 """A streaming segmentation metric for training and evaluation loops.
 
-In the style of Hugging Face ``evaluate`` and torchmetrics: create it once,
-feed it batches as they come, read the scores at the end. It keeps only the
-additive counts of :class:`~cws_bench.scoring.SegCounts` (and, with the
-``sighan`` method, :class:`~cws_bench.scoring.sighan.SighanCounts`), so a batch costs
-what scoring it costs and memory does not grow with the data; two metrics
-filled in different processes add up with :meth:`SegmentationMetric.merge`.
-Whatever way the data is cut into batches, :meth:`SegmentationMetric.compute`
-returns the numbers :func:`~cws_bench.scoring.score_sentences` gives on all of
-it at once.
+As Hugging Face ``evaluate`` and torchmetrics: create it once, feed it batches,
+read the scores at the end. It keeps only additive counts, so memory does not
+grow with the data, and metrics filled in different processes add up
+(:meth:`SegmentationMetric.merge`); however the data is cut into batches,
+:meth:`SegmentationMetric.compute` gives what
+:func:`~cws_bench.scoring.score_sentences` gives on all of it.
 
-Each prediction and reference is either a list of words or a string of words
-separated by whitespace (split with ``str.split()``, as the scorer splits a
-line of a file). A batch itself must be a sequence of those, never one string:
+Each prediction and reference is a list of words or a string of words
+separated by whitespace; a batch is a sequence of those, never one string:
 
 >>> m = SegmentationMetric()
 >>> predictions = [["结婚", "的"], "和尚 未 结婚"]
