@@ -158,56 +158,43 @@ def score_files(
     """Score a segmented prediction file against a gold standard.
 
     The prediction holds one sentence a line, words separated by whitespace.
-    The gold is a file in any gold format (plain segmented text like the
-    prediction, CoNLL-U, People's Daily ``word/POS``, BMES tags; detected
-    unless ``gold_format`` says which), or a registered corpus named
-    ``NAME[:SPLIT]`` (``sighan2005-pku:test``). Sentence n of the gold
-    (line n, or the n-th CoNLL-U sentence) pairs with line n of the
-    prediction. Files are streamed: memory does not grow with their length
-    (unless ``per_line`` keeps each line's counts).
+    The gold is a file in any gold format (plain segmented text, CoNLL-U,
+    People's Daily ``word/POS``, BMES tags; detected unless ``gold_format``
+    says which), or a registered corpus ``NAME[:SPLIT]`` (``sighan2005-pku:test``)
+    when no file has that name. Sentence n of the gold pairs with line n of
+    the prediction. Files are streamed: memory does not grow with their length
+    (unless ``per_line`` keeps each line's counts in ``result.lines``).
 
     Line counts: a file has as many lines as ``wc -l`` counts, plus one for a
-    last line without its newline; empty lines count, at the end too, but
-    empty lines at the end of either file are not compared, so two files that
-    differ only by them have the same number of lines to score.
+    last line without its newline; empty lines count, but empty lines at the
+    end of either file are not compared.
 
     Args:
-        gold: gold segmentation file, or a registered corpus ``NAME[:SPLIT]``
-            (split ``test`` by default) when no file has that name.
-        pred: predicted segmentation file, or ``-`` for standard input.
+        pred: the prediction, or ``-`` for standard input.
         dictionary: for OOV/IV figures: a Dictionary, a dictionary file (read
-            in ``dictionary_encoding``), ``jieba``, ``corpus:NAME[:SPLIT]``, an
-            iterable of words, or None (OOV figures are then None). By default
-            (:data:`~cws_bench.defaults.STANDARD_DICTIONARY`) the standard
-            dictionary of a corpus named as ``gold``, none for a gold file: what
-            ``cws-bench score`` uses (:func:`~cws_bench.scoring.inputs.scoring_dictionary`).
-        normalize: a normalisation applied alike to gold, prediction and
-            dictionary before scoring (a spec such as ``width+t2s`` or a
-            :class:`~cws_bench.text.normalize.Normalizer`); recorded in the signature.
-        encoding: encoding of the gold file (and of the prediction, unless
-            ``pred_encoding`` is given).
+            in ``dictionary_encoding``, by default the gold's encoding),
+            ``jieba``, ``corpus:NAME[:SPLIT]``, words, or None (no OOV figures).
+            By default (:data:`~cws_bench.defaults.STANDARD_DICTIONARY`) the
+            standard dictionary of a corpus named as ``gold``, none for a file
+            (:func:`~cws_bench.scoring.inputs.scoring_dictionary`).
+        normalize: a normalisation of gold, prediction and dictionary (a spec
+            such as ``width+t2s``, or a :class:`~cws_bench.text.normalize.Normalizer`).
+        encoding: of the gold file, and of the prediction unless ``pred_encoding``.
         method: ``interval`` (a word is correct iff its character interval is
-            a gold word's) or ``sighan`` (the official bakeoff script's
-            word-sequence diff).
+            a gold word's) or ``sighan`` (the official bakeoff script's diff).
         beta: F-beta weight, reported as ``fbeta`` beside F1.
         strict: raise instead of aligning lines whose characters differ.
-        allow_line_mismatch: score files with different numbers of lines.
-            Extra prediction lines are ignored. Gold lines beyond the end of
-            the prediction count as empty predictions with ``interval``; with
-            ``sighan`` they are not scored at all, as the script reads the two
-            files only while both have a line.
-        per_line: keep each line's counts in ``result.lines``.
+        allow_line_mismatch: score files with different numbers of lines:
+            extra prediction lines are ignored; gold lines past the prediction's
+            end count as empty predictions (``interval``) or are not scored
+            (``sighan``, as the script).
         max_examples: how many differing lines to keep as examples.
-        dictionary_encoding: encoding of a dictionary file (default: that of
-            the gold file).
-        gold_format: ``auto`` (detected by
-            :func:`cws_bench.corpora.readers.sniff_format`), ``plain``,
-            ``conllu``, ``peoples-daily`` or ``bmes``.
+        gold_format: ``auto`` (:func:`cws_bench.corpora.readers.sniff_format`),
+            ``plain``, ``conllu``, ``peoples-daily`` or ``bmes``.
         data_dir: where a registered corpus' data is (as ``get_corpus`` takes it).
-        count: the middle of the job, how the lines both files have are counted
-            (a :class:`Counting`): in this process by default
-            (:func:`count_in_process`); :class:`cws_bench.run.sharded.ShardedCounting`
-            counts shards on an executor, to the same result.
+        count: how the lines both files have are counted (a :class:`Counting`):
+            :func:`count_in_process` by default, or
+            :class:`cws_bench.run.sharded.ShardedCounting` (shards on an executor).
 
     Raises:
         CwsBenchError: a file is missing or undecodable, the line counts
