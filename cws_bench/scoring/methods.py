@@ -1,24 +1,18 @@
 """The counting methods, as registered objects that carry their own quirks.
 
-A counting method decides which predicted words are correct. Each is one
-object in a small registry, asked by name (:func:`get_method`), so the
-scorer (``scoring``), the sharded scorer (``sharded``) and the streaming
-metric (``streaming``) never compare method names:
+A counting method decides which predicted words are correct. Each is an
+object in a registry, asked by name (:func:`get_method`), so that the scorers
+and the streaming metric never compare method names:
 
-- ``interval`` (:class:`IntervalMethod`): a word is correct iff its
-  character interval is a gold word's. Its counts are the scorer's own
-  :class:`~cws_bench.scoring.SegCounts`, which every method keeps (boundary
-  figures, error kinds and per-sentence statistics come from them).
-- ``sighan`` (:class:`SighanMethod`): the official SIGHAN bakeoff ``score``
-  script's word-sequence diff. It adds its own additive counts
-  (:class:`~cws_bench.scoring.sighan.SighanCounts`) beside the interval ones, and the
-  script's quirks: a file's byte-order mark stays glued to its first word,
-  only the lines both files have are scored, and its summary block.
-- ``conll18`` (:class:`Conll18Method`): the CoNLL 2018 UD shared task's
-  Words score, which scores whole files (spans over the file), not line
-  pairs: its object scores two whole files (:meth:`Conll18Method.score_whole_files`,
-  through :func:`cws_bench.scoring.conll18.evaluate_files`), which is how
-  ``cws-bench score`` reaches it.
+- ``interval`` (:class:`IntervalMethod`): a word is correct iff its character
+  interval is a gold word's. Its counts, :class:`~cws_bench.scoring.SegCounts`,
+  every method keeps (boundary figures, error kinds, per-sentence rows).
+- ``sighan`` (:class:`SighanMethod`): the SIGHAN bakeoff script's word-sequence
+  diff, with counts of its own (:class:`~cws_bench.scoring.sighan.SighanCounts`)
+  and the script's quirks (a byte-order mark glued to the first word, only the
+  lines both files have scored, its summary block).
+- ``conll18`` (:class:`Conll18Method`): the CoNLL 2018 UD shared task's Words
+  score, of whole files, not line pairs (:meth:`Conll18Method.score_whole_files`).
 
 >>> [method.name for method in methods()]
 ['interval', 'sighan', 'conll18']
