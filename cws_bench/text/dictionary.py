@@ -80,12 +80,8 @@ def parse_dictionary_line(line: str) -> str | None:
 
 
 def _word_of_stripped_line(line: str) -> str | None:
-    """:func:`parse_dictionary_line` for a stripped line, fast for ``word freq tag``.
-
-    A line of three fields separated by single spaces, an ASCII number and a
-    lowercase ASCII tag (all of jieba's dict.txt) has its first field as the
-    word, as the regular expression would find; any other line goes through it.
-    """
+    """:func:`parse_dictionary_line` for a stripped line, without the regular expression
+    for ``word freq tag`` with single spaces, an ASCII number and tag (jieba's dict.txt)."""
     parts = line.split(" ")
     if (
         len(parts) == 3
@@ -118,9 +114,10 @@ def _checksum_parts_python(words: Iterable[str]) -> tuple[int, int, int]:
 
 
 try:
-    from cws_bench._kernel import checksum_parts as _checksum_parts
+    from cws_bench import _kernel
 except ImportError:  # pragma: no cover - installed without the compiled kernel
-    _checksum_parts = _checksum_parts_python
+    _kernel = None
+_checksum_parts = _checksum_parts_python if _kernel is None else _kernel.checksum_parts
 
 
 @dataclass(frozen=True)
@@ -190,15 +187,9 @@ class Dictionary:
 
     @cached_property
     def lookup_table(self) -> Any:
-        """The words as the scoring kernel's compiled hash set (None without the kernel).
-
-        Built once per dictionary and shared by every scoring pass.
-        """
-        try:
-            from cws_bench._kernel import WordSet
-        except ImportError:  # pragma: no cover - installed without the compiled kernel
-            return None
-        return WordSet(self.words)
+        """The words as the scoring kernel's compiled hash set (None without the kernel),
+        built once per dictionary and shared by every scoring pass."""
+        return None if _kernel is None else _kernel.WordSet(self.words)
 
     def __or__(self, other: Dictionary) -> Dictionary:
         return Dictionary(self.words | other.words, f"{self.name}|{other.name}")
@@ -228,12 +219,10 @@ def load_dictionary(path: PathLike, *, encoding: str = "utf-8") -> Dictionary:
     parts: list[Iterable[str]] = []
     for block in iter_line_blocks(path, encoding=encoding):
         stripped = [word for word in map(str.strip, block) if word]
-        # Most files hold one bare word a line: then splitting their joined text
-        # gives each line back whole, and no line needs parsing. jieba's own
-        # dict.txt is all "word freq tag" lines: one regular-expression pass
-        # over the block finds every word when every line has that shape.
-        # The first line says which shape to try first; each check covers the
-        # whole block, so the guess only changes the speed, never the words.
+        # Most files hold a bare word a line (splitting the block gives each line
+        # back whole); jieba's dict.txt is all "word freq tag" lines (one pass of
+        # _JIEBA_BLOCK finds every word). The first line says which to try; each
+        # check covers the whole block, so the guess changes the speed, not the words.
         joined = "\n".join(stripped)
         if stripped and " " in stripped[0]:
             found = _JIEBA_BLOCK.findall(joined)
@@ -259,14 +248,10 @@ def load_dictionary(path: PathLike, *, encoding: str = "utf-8") -> Dictionary:
 def _load_bare_words(path: PathLike, encoding: str) -> Dictionary | None:
     """A file of bare words, one a line (the SIGHAN word lists), read in one go; else None.
 
-    The whole file is read and split at whitespace; when its lines are exactly
-    those words (no blank line, no line with spaces, tabs or a carriage
-    return), they are the words :func:`load_dictionary` would find line by
-    line. Anything else gives None, and the caller reads the file line by line
-    (which also words the errors): standard input, bytes invalid in
-    ``encoding``, a first line that is not one word (jieba's ``word freq tag``,
-    CRLF), or a later line that is not. A UTF-8 file's bytes also make the
-    dictionary's lookup table, without encoding each word again.
+    When the file split at whitespace gives back its lines exactly, they are the
+    words :func:`load_dictionary` would find; anything else (standard input, bad
+    bytes, a line that is not one word) gives None, for the caller to read the
+    file line by line. A UTF-8 file's bytes also make the lookup table.
     """
     if os.fspath(path) == STDIN:
         return None
@@ -288,15 +273,11 @@ def _load_bare_words(path: PathLike, encoding: str) -> Dictionary | None:
     if "\n".join(words) != (text[:-1] if text.endswith("\n") else text):
         return None
     dictionary = Dictionary(frozenset(words), os.path.basename(os.fspath(path)))
-    if encoding == "utf-8":
-        try:
-            from cws_bench._kernel import WordSet
-        except ImportError:  # pragma: no cover - installed without the compiled kernel
-            return dictionary
+    if encoding == "utf-8" and _kernel is not None:
         # The lookup_table cached_property, filled from the file's bytes: the same
         # words (one a line) as WordSet(dictionary.words) would hash.
         lines = data[len(codecs.BOM_UTF8) :] if bom else data
-        dictionary.__dict__["lookup_table"] = WordSet.from_utf8_lines(lines)
+        dictionary.__dict__["lookup_table"] = _kernel.WordSet.from_utf8_lines(lines)
     return dictionary
 
 
