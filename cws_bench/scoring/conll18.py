@@ -31,12 +31,12 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from cws_bench.errors import CorpusFormatError, TextMismatchError, UnknownFormatError
-from cws_bench.text.io import PathLike, display_name, iter_line_blocks
+from cws_bench.text.io import PathLike, display_name, iter_lines
 
 __all__ = [
     "Conll18Result",
@@ -145,14 +145,6 @@ def _strip_spaces(form: str) -> str:
     return "".join(c for c in form if unicodedata.category(c) != "Zs")
 
 
-def _numbered(path: PathLike, encoding: str) -> Iterator[tuple[int, str]]:
-    number = 0
-    for block in iter_line_blocks(path, encoding=encoding):
-        for line in block:
-            number += 1
-            yield number, line
-
-
 def _columns(name: str, number: int, line: str, what: str = "") -> list[str]:
     columns = line.split("\t")
     if len(columns) != 10:
@@ -188,7 +180,7 @@ def load_conllu(path: PathLike, *, encoding: str = "utf-8") -> UDFile:
     """
     name = display_name(path)
     ud = UDFile(name)
-    lines = _numbered(path, encoding)
+    lines = enumerate(iter_lines(path, encoding=encoding), start=1)
     sentence_start: int | None = None
     sentence_line = 0
     for number, line in lines:
@@ -247,7 +239,7 @@ def load_segmented(path: PathLike, *, encoding: str = "utf-8") -> UDFile:
     """
     name = display_name(path)
     ud = UDFile(name)
-    for number, line in _numbered(path, encoding):
+    for number, line in enumerate(iter_lines(path, encoding=encoding), start=1):
         words = line.split()
         if not words:
             continue
@@ -263,7 +255,7 @@ def sniff_system_format(path: PathLike, *, encoding: str = "utf-8") -> str:
     """``conllu`` when the file looks like CoNLL-U (name or first lines), else ``segmented``."""
     if str(path).endswith((".conllu", ".conll")):
         return "conllu"
-    for _, line in _numbered(path, encoding):
+    for line in iter_lines(path, encoding=encoding):
         if not line.strip():
             continue
         if line.startswith("#") or (line.count("\t") == 9 and line[:1].isdigit()):
