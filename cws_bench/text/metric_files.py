@@ -36,7 +36,6 @@ from cws_bench.display.units import plural
 from cws_bench.errors import CorpusFormatError, CwsBenchError, Fix, UnknownFormatError
 from cws_bench.text.io import (
     display_name,
-    iter_line_blocks,
     iter_lines,
     normalize_encoding,
     open_binary,
@@ -290,13 +289,9 @@ def _log_format(path: PathLike, text_start: str) -> str:
     return "jsonl" if text_start.lstrip().startswith("{") else "csv"
 
 
-def _read_bytes(path: PathLike) -> bytes:
-    with open_binary(path) as f:
-        return f.read()
-
-
-def _text_lines(path: PathLike, encoding: str, data: bytes | None = None) -> tuple[str, np.ndarray]:
-    """The file's non-blank lines joined by newlines, and the line number of each.
+def _text_lines(path: PathLike, encoding: str, data: bytes) -> tuple[str, np.ndarray]:
+    """The non-blank lines of the file (its bytes ``data``) joined by newlines, and the
+    line number of each.
 
     The whole file is decoded at once (a million-line log in well under a
     second); only a file with blank lines, or one that does not decode,
@@ -304,8 +299,6 @@ def _text_lines(path: PathLike, encoding: str, data: bytes | None = None) -> tup
     """
     import re
 
-    if data is None:
-        data = _read_bytes(path)
     try:
         text = data.decode(normalize_encoding(encoding))
     except UnicodeDecodeError:
@@ -315,16 +308,9 @@ def _text_lines(path: PathLike, encoding: str, data: bytes | None = None) -> tup
         # a blank line: between two newlines (fast: a literal first character), or first
         if re.search(r"\n[^\S\n]*\n", f"\n{text}\n") is None:
             return text, np.arange(1, text.count("\n") + 2)
-    body: list[str] = []
-    numbers: list[int] = []
-    line_no = 0
-    for block in iter_line_blocks(path, encoding=encoding):
-        for line in block:
-            line_no += 1
-            if line.strip():
-                body.append(line)
-                numbers.append(line_no)
-    return "\n".join(body), np.asarray(numbers, dtype=np.int64)
+    lines = enumerate(iter_lines(path, encoding=encoding), start=1)
+    kept = [(number, line) for number, line in lines if line.strip()]
+    return "\n".join(line for _, line in kept), np.asarray([n for n, _ in kept], dtype=np.int64)
 
 
 _INT64_LIMIT = 2.0**63
@@ -574,7 +560,8 @@ def _log_table(
     """
     import pandas as pd
 
-    data = _read_bytes(path)
+    with open_binary(path) as f:
+        data = f.read()
     name = display_name(path)
     start = data[:64].decode("latin-1").removeprefix("\xef\xbb\xbf")  # a UTF-8 BOM
     quick = None
@@ -613,11 +600,11 @@ def _request_fields(
     fields: dict[str, np.ndarray] = {}
     stamps: dict[str, np.ndarray] = {}
     for field_name in COLUMNS:
-        values, ns, unparsed = _seconds(frame[mapping[field_name]])
+        column = frame[mapping[field_name]]
+        values, ns, unparsed = _seconds(column)
         if unparsed.any() and not skip_bad:
             index = int(np.argmax(unparsed))
             kind = "a number or an ISO 8601 time" if field_name in _TIME_COLUMNS else "a number"
-            column = frame[mapping[field_name]]
             if ns is None and field_name in _TIME_COLUMNS:  # typed as numbers by a number
                 _, iso, _ = _seconds(column.iloc[index : index + 1].astype("string"))
                 if iso is not None and iso[0] != np.iinfo(np.int64).min:
@@ -632,7 +619,7 @@ def _request_fields(
                     )
             raise CwsBenchError(
                 f"{_where_request(name, lines, index)}: {field_name} "
-                f"{frame[mapping[field_name]].iloc[index]!r} is not {kind}",
+                f"{column.iloc[index]!r} is not {kind}",
                 "fix the value, or pass {0} to leave such requests out and count them",
                 fixes=(Fix("skip_bad", True),),
             )
