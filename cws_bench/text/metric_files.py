@@ -1,24 +1,16 @@
 """Reading the inputs of the general metrics: labels, generated texts, TREC runs and qrels.
 
-:mod:`cws_bench.metrics` computes from plain Python data and knows nothing
-about files; this module reads files the way the rest of cws-bench does
-(:func:`cws_bench.text.io.iter_lines`: any ASCII-compatible encoding, a BOM, LF
-or CRLF, a missing final newline) and turns malformed input into a
-:class:`~cws_bench.errors.CwsBenchError` naming the file and the line.
+:mod:`cws_bench.metrics` knows nothing about files; this module reads them as
+the rest of cws-bench does (:func:`cws_bench.text.io.iter_lines`) and turns
+malformed input into a :class:`~cws_bench.errors.CwsBenchError` naming the file
+and the line. Formats:
 
-Formats:
-
-- labels: one label per line (surrounding whitespace is ignored; a blank
-  line is an error, since an empty label is almost always a mistake);
-- generated text: one item per line; references are one file per
-  reference, each line the reference of the same line of the predictions;
-- TREC run: ``query Q0 document rank score tag`` (six whitespace-separated
-  fields); the rank column is ignored and documents are ranked by score, as
-  trec_eval does;
-- TREC qrels: ``query iteration document grade`` (four fields, an integer grade);
-- request log: JSONL or CSV, one request a row, with a start, first-token
-  and end time and the input and output token counts (see
-  :func:`read_request_log`).
+- labels: one a line (surrounding whitespace ignored; a blank line is an error);
+- generated text: one item a line; one file per reference, line for line;
+- TREC run: ``query Q0 document rank score tag``; documents are ranked by
+  score, not by the rank column, as trec_eval does;
+- TREC qrels: ``query iteration document grade`` (an integer grade);
+- request log: JSONL or CSV, one request a row (:func:`read_request_log`).
 """
 
 from __future__ import annotations
@@ -252,12 +244,10 @@ class RequestLog:
 
     Attributes:
         path: the file, as messages name it.
-        fields: field name (``start``, ``first_token``, ``end``,
-            ``input_tokens``, ``output_tokens``) -> values; times in seconds
-            (ISO 8601 times become seconds since the earliest of them); a
-            missing or unparseable value is nan.
-        lines: the line of the file each request is on (None where a CSV
-            field spans lines and the count cannot be trusted).
+        fields: field name (``start``, ``first_token``, ``end``, ``input_tokens``,
+            ``output_tokens``) -> values; times in seconds (ISO 8601 times since the
+            earliest of them); a missing or unparseable value is nan.
+        lines: each request's line (None where a CSV field spans lines).
         columns: field name -> the column it was read from.
     """
 
@@ -319,13 +309,10 @@ _INT64_LIMIT = 2.0**63
 def _quick_jsonl(path: PathLike, data: bytes, wanted: Sequence[str]) -> pd.DataFrame | None:
     """The ``wanted`` columns of a UTF-8 JSONL log in one pass of msgspec, or None.
 
-    The common case, done fast: msgspec decodes the lines straight from the bytes
-    (it checks the UTF-8) into records holding only the wanted keys (about three
-    times as fast as orjson's dictionaries of every key), integers past 64 bits
-    kept as :mod:`json` keeps them; each column that holds only numbers becomes
-    a float array at once. None, for :func:`_parse_jsonl` to read the file
-    line by line as before (same values, same errors), when msgspec is missing
-    or refuses the text, or when a line is blank or holds anything but one object.
+    msgspec decodes the bytes into records of the wanted keys only (three times
+    as fast as orjson's dictionaries); a column of numbers becomes a float array.
+    None (then :func:`_parse_jsonl` reads the file, to the same values and errors)
+    when msgspec is missing or refuses the text, or a line is blank or no object.
     """
     try:
         import msgspec
@@ -380,14 +367,10 @@ def _quick_jsonl(path: PathLike, data: bytes, wanted: Sequence[str]) -> pd.DataF
 def _quick_columns(
     records: list[Any], keys: list[str], fields: list[str], *, exact: bool
 ) -> dict[str, object] | None:
-    """Columns of decoded requests: a float array where every value is a number.
-
-    ``exact`` (the values decoded as they are): a column of numbers becomes a float
-    array, any other stays a list for pandas to infer as the careful reader does.
-    Otherwise (the values decoded as floats): None when a line lacks a key, or when
-    a float of 2**63 or more may have been an integer past 64 bits (:mod:`json`
-    keeps it an integer).
-    """
+    """Columns of decoded requests: a float array where every value is a number, else
+    (``exact``) a list for pandas to infer. Not ``exact`` (values decoded as floats):
+    None when a line lacks a key, or a float of 2**63 or more may have been an
+    integer past 64 bits (:mod:`json` keeps it an integer)."""
     from operator import attrgetter
 
     import msgspec
@@ -426,12 +409,9 @@ def _parse_jsonl(
 ) -> pd.DataFrame:
     """The ``wanted`` columns of JSON lines (a key a line lacks is a missing value).
 
-    One parse of the whole file as an array, then a list per wanted key:
-    several times faster than ``pandas.read_json`` on a million lines. The
-    array is parsed by orjson when it is installed (about 1.5 times as fast as
-    :mod:`json`); what orjson refuses or would read otherwise (``NaN``, integers
-    past 64 bits: :func:`cws_bench.text.io.orjson_loads`) falls back to :mod:`json`,
-    so the values are the same.
+    One parse of the whole file as an array (several times faster than
+    ``pandas.read_json``), by orjson where it reads as :mod:`json` does
+    (:func:`cws_bench.text.io.orjson_loads`), else by :mod:`json`.
     """
     import json
 
@@ -472,10 +452,8 @@ def _parse_jsonl(
 
 
 def _seconds(values: pd.Series) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
-    """Numbers as they are, or ISO 8601 times as int64 nanoseconds; nan/NaT where unparseable.
-
-    Returns (float seconds or nan, int64 ns or None, mask of present but unparseable values).
-    """
+    """(float seconds or nan, ISO 8601 times as int64 ns or None, mask of present but
+    unparseable values)."""
     import pandas as pd
 
     present = values.notna().to_numpy()
@@ -517,10 +495,9 @@ def read_request_log(
         log_format: ``jsonl`` or ``csv``; default from the file name
             (``.jsonl``, ``.ndjson``, ``.json``, ``.csv``), else from the
             first character.
-        skip_bad: a value that is neither a number nor an ISO 8601 time
-            becomes nan (a bad request that
-            :func:`cws_bench.metrics.throughput.serving_metrics` can count)
-            instead of an error.
+        skip_bad: a value that is neither a number nor an ISO 8601 time becomes
+            nan (a bad request :func:`cws_bench.metrics.throughput.serving_metrics`
+            counts) instead of an error.
 
     Raises:
         CwsBenchError: a missing column, or time columns of mixed kinds.
@@ -553,11 +530,8 @@ def read_request_log(
 def _log_table(
     path: PathLike, wanted: list[str], log_format: str | None, encoding: str
 ) -> tuple[pd.DataFrame, np.ndarray | None]:
-    """The log as a table of (at least) the ``wanted`` columns, and each row's line number.
-
-    A UTF-8 JSONL log goes through msgspec in one pass (:func:`_quick_jsonl`);
-    anything else is decoded line by line, so errors name the line.
-    """
+    """The log as a table of (at least) the ``wanted`` columns, and each row's line number
+    (a UTF-8 JSONL log through :func:`_quick_jsonl`, else line by line)."""
     import pandas as pd
 
     with open_binary(path) as f:
