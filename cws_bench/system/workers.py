@@ -1,20 +1,18 @@
 """Worker processes that stop cleanly, with everything they started.
 
-The bake-off runs each pair in a worker process. A worker may start
-programs of its own (the ``command`` adapter runs each in a new session, so
-that its process group can be killed as a whole). This module holds what
-both sides need so that nothing outlives a run:
+The bake-off runs each pair in a worker process, which may start programs of
+its own (the ``command`` adapter, each in a new session). So that nothing
+outlives a run:
 
-- in a worker, :func:`worker_started`: the worker leaves the terminal's
-  process group (a Ctrl-C reaches the main process only, which decides),
-  turns SIGTERM into ``SystemExit`` so that ``finally`` blocks run (the
-  ``command`` adapter kills its program's group there), and asks the kernel
-  (Linux) to send it SIGTERM when the main process dies;
-- in the main process, :func:`stop_worker`: SIGTERM to the worker, a short
-  grace, then SIGKILL to it and to every process it started, with their
-  process groups; and :func:`signals_raise`, which turns SIGINT and SIGTERM
-  into :class:`Interrupted` while workers run, so the run can stop them,
-  keep the finished cache and say how to resume.
+- in a worker, :func:`worker_started` leaves the terminal's process group (a
+  Ctrl-C reaches the main process only, which decides), turns SIGTERM into
+  ``SystemExit`` so that ``finally`` blocks run, and asks Linux for SIGTERM
+  when the main process dies;
+- in the main process, :func:`stop_worker` sends SIGTERM, waits a short grace,
+  then SIGKILLs the worker and every process it started, with their process
+  groups; :func:`signals_raise` turns SIGINT and SIGTERM into
+  :class:`Interrupted` while workers run, so the run can stop them, keep the
+  finished cache and say how to resume.
 """
 
 from __future__ import annotations
@@ -86,16 +84,13 @@ def _raise_interrupted(signum: int, frame: Any) -> None:
 
 # ---------------------------------------------------------------- the stop handler
 #
-# The CLI installs one handler for SIGINT and SIGTERM before anything else
-# (install_stop_handler). A signal sets the stop flag (stop_requested) and
-# raises Interrupted in the main thread only at a safe point: not inside an
-# import, a weakref callback, a __del__, logging's or threading's
-# bookkeeping, or a block that holds stop_deferred() (the making of a
-# temporary file and its recording), where an exception is swallowed or
-# leaves a lock held. There it is tried again every few hundredths of a
-# second. Whatever happens next, a watchdog ends the process after
-# STOP_DEADLINE_S: its temporaries removed, what it started killed, one
-# line said, exit code 128 + the signal.
+# The CLI installs one handler for SIGINT and SIGTERM first (install_stop_handler).
+# A signal sets the stop flag (stop_requested) and raises in the main thread only
+# at a safe point: not inside an import, a weakref callback, a __del__, logging's
+# or threading's bookkeeping, or stop_deferred() (where an exception is swallowed
+# or leaves a lock held); else it is tried again a few hundredths of a second
+# later. A watchdog ends the process after STOP_DEADLINE_S whatever happens:
+# temporaries removed, what it started killed, one line said, exit 128 + signal.
 
 STOP_DEADLINE_S = 20.0  # seconds a stopped run has to clean up before it is ended
 _RETRY_S = 0.05
