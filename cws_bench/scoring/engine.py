@@ -59,14 +59,10 @@ __all__ = [
     "paired_batches",
 ]
 
-# ---------------------------------------------------------------------------
-# Counting many lines
-#
-# Two paths give the same counts. The fast one hands raw UTF-8 buffers to the
-# compiled kernel (cws_bench/kernel.pyx), which validates, splits and counts
-# without creating Python strings. The other goes through decoded lines and
-# count_sentence; it serves the sighan method, score_sentences and installs
-# without the kernel. Lines whose characters differ always go through
+# Two paths give the same counts: raw UTF-8 buffers to the compiled kernel
+# (cws_bench/_kernel.pyx), which validates, splits and counts without making
+# strings; or decoded lines through count_sentence (normalised text, installs
+# without the kernel). Lines whose characters differ always go through
 # count_sentence's alignment.
 
 
@@ -89,11 +85,8 @@ def _line_counts(row: tuple[int, ...]) -> SegCounts:
 
 @dataclass(slots=True)
 class Accumulator:
-    """Mutable running totals of one scoring pass.
-
-    ``method_counts`` are the counting method's own additive counts (None
-    when the interval counts are its counts).
-    """
+    """Mutable running totals of one scoring pass; ``method_counts`` are the counting
+    method's own (None when the interval counts are its counts)."""
 
     totals: list[int]
     method_counts: AdditiveCounts | None
@@ -103,11 +96,8 @@ class Accumulator:
     lines: list[tuple[int, SegCounts]] | None = None
 
     def merge(self, other: Accumulator, max_examples: int, line_offset: int = 0) -> None:
-        """Add the totals of the lines that follow (a shard, a merged metric) to these.
-
-        ``line_offset`` is added to the other's line numbers (0 when they are
-        already the file's).
-        """
+        """Add the totals of the lines that follow (a shard, a merged metric) to these,
+        ``line_offset`` added to the other's line numbers."""
         self.totals = list(map(int.__add__, self.totals, other.totals))
         if self.method_counts is not None and other.method_counts is not None:
             self.method_counts += other.method_counts
@@ -271,10 +261,8 @@ class Scorer:
         pred_encoding: str,
         hasher: Hasher | None,
     ) -> tuple[list[str], list[str]]:
-        """Count two files through the kernel's byte buffers.
-
-        Returns the lines left over in the longer file, decoded.
-        """
+        """Count two files through the kernel's byte buffers; return the lines left over
+        in the longer file, decoded."""
         sides = (ByteSource(gold, gold_encoding, hasher), ByteSource(pred, pred_encoding))
         gold_side, pred_side = sides
         # A method with counts of its own (sighan) counts the same bytes, if it can.
@@ -332,11 +320,8 @@ class Scorer:
         pred_end: int,
         first_batch: bool,
     ) -> None:
-        """Hand the lines the kernel just counted, as bytes, to the method's own counter.
-
-        On the files' first line, the byte-order marks the method keeps go back
-        on (the readers dropped them).
-        """
+        """Hand the lines the kernel just counted, as bytes, to the method's own counter,
+        with the byte-order marks it keeps back on the files' first line."""
         gold_bytes, pred_bytes = gold_side.buffer, pred_side.buffer
         gold_start = pred_start = 0
         if first_batch and self.byte_order_marks != ("", ""):
@@ -445,11 +430,8 @@ def _line_end(data: bytes, end: int) -> int:
 
 
 def file_sentence_checksum(path: PathLike, encoding: str = "utf-8") -> str:
-    """The sentence checksum of a plain segmented file, as ``score_files`` signs its gold.
-
-    A byte-order mark is left out and other encodings are read as text, so
-    the same sentences give the same checksum in any encoding.
-    """
+    """The sentence checksum of a plain segmented file, as ``score_files`` signs its gold
+    (the same sentences give the same checksum in any encoding, with or without a BOM)."""
     digest = LineDigest()
     for _block in ByteSource(path, encoding, digest)._blocks:
         pass
@@ -457,11 +439,8 @@ def file_sentence_checksum(path: PathLike, encoding: str = "utf-8") -> str:
 
 
 class ByteSource:
-    """A file read as UTF-8 byte blocks for the kernel, with its position for messages.
-
-    UTF-8 files are read raw (the kernel validates them); other encodings are
-    decoded line by line, which validates them, and re-encoded.
-    """
+    """A file read as UTF-8 byte blocks for the kernel, with its position for messages
+    (other encodings are decoded line by line, which validates them, and re-encoded)."""
 
     def __init__(self, source: PathLike, encoding: str, hasher: Hasher | None = None) -> None:
         self.source = source
@@ -524,11 +503,8 @@ class ByteSource:
         raise decoding_error(self.source, "utf-8", line, self.offset + position)
 
     def lines(self, end: int) -> list[str]:
-        """The lines in ``buffer[:end]`` (whole lines, as the kernel cut them), decoded.
-
-        Lines keep a carriage return before their newline (the methods that
-        read decoded lines drop it themselves, as ``split`` does).
-        """
+        """The lines in ``buffer[:end]`` (whole lines, as the kernel cut them), decoded,
+        a carriage return kept (the methods drop it themselves, as ``split`` does)."""
         text = self.decode(0, end)
         lines = text.split("\n")
         if not text or text.endswith("\n"):
@@ -539,11 +515,8 @@ class ByteSource:
 def paired_batches(
     gold_blocks: Iterator[list[str]], pred_blocks: Iterator[list[str]]
 ) -> Iterator[tuple[list[str], list[str], list[str], list[str]]]:
-    """Re-cut two streams of line blocks into pairs of equal length.
-
-    Yields (gold, pred, gold_rest, pred_rest): the last pair has the lines left
-    over in the longer stream, with the shorter side empty.
-    """
+    """Re-cut two streams of line blocks into (gold, pred, [], []) of equal length; last,
+    ([], [], gold_rest, pred_rest) with the lines left over in the longer stream."""
     gold_buf: list[str] | None = []
     pred_buf: list[str] | None = []
     while True:
