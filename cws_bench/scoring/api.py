@@ -9,9 +9,9 @@ the same, so are the warnings, checks and results.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING, Literal
 
 from cws_bench.defaults import STANDARD_DICTIONARY, DictionaryDefault
 from cws_bench.errors import LineCountMismatchError
@@ -96,14 +96,10 @@ class Counted:
     gold_checksum: str
 
 
-class Counting(Protocol):
-    """The middle of a scoring job: count the lines both files have into ``job.scorer``.
-
-    It also keeps the first line pairs as read in ``job.scorer.sample`` (what the
-    input checks look at), as :meth:`~cws_bench.scoring.engine.Scorer.add_lines` does.
-    """
-
-    def __call__(self, job: ScoringJob) -> Counted: ...
+Counting = Callable[[ScoringJob], Counted]
+"""The middle of a scoring job: count the lines both files have into ``job.scorer``, and
+keep the first line pairs as read in ``job.scorer.sample`` (what the input checks look
+at), as :meth:`~cws_bench.scoring.engine.Scorer.add_lines` does."""
 
 
 def count_in_process(job: ScoringJob) -> Counted:

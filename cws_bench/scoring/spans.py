@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import accumulate
+from typing import NamedTuple
 
 __all__ = ["CharAlignment", "align_chars", "boundaries", "project_spans", "to_spans"]
 
@@ -43,7 +44,7 @@ def boundaries(words: Sequence[str]) -> set[int]:
     return set(ends[:-1])
 
 
-class CharAlignment:
+class CharAlignment(NamedTuple):
     """A minimal edit alignment of a predicted text onto a gold text.
 
     For each offset ``k`` of the predicted text (``0 <= k <= len(pred)``),
@@ -54,11 +55,8 @@ class CharAlignment:
     word next to a dropped character still lands on its gold word.
     """
 
-    __slots__ = ("left", "right")
-
-    def __init__(self, left: list[int], right: list[int]) -> None:
-        self.left = left
-        self.right = right
+    left: list[int]
+    right: list[int]
 
     def map_span(self, start: int, end: int) -> Span | None:
         """The gold interval of a predicted interval, or None if it maps to nothing."""

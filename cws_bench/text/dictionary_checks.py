@@ -122,11 +122,9 @@ def leak_warnings(
     >>> leak_warnings({f"词{i}" for i in range(30)}, set(), gold)[0][:46]
     'the segmenter holds 30 of the 30 gold word typ'
     """
-    dictionary = (
-        segmenter_words if isinstance(segmenter_words, (set, frozenset)) else set(segmenter_words)
-    )
-    training = (
-        training_words if isinstance(training_words, (set, frozenset)) else set(training_words)
+    dictionary, training = (
+        words if isinstance(words, (set, frozenset)) else set(words)
+        for words in (segmenter_words, training_words)
     )
     unseen = {word for sentence in gold for word in sentence} - training
     if len(unseen) < MIN_OOV_TYPES:

@@ -125,9 +125,7 @@ def is_joined_line(line: str) -> bool:
 def compact(words: list[str], least: int = LONG_SENTENCE) -> list[str] | JoinedWords:
     """``words`` as a :class:`JoinedWords` when they are ``least`` or more and none is
     empty or holds whitespace; else ``words`` itself."""
-    if len(words) < least:
-        return words
-    if "" in words:
+    if len(words) < least or "" in words:
         return words
     line = " ".join(words)
     if line.count(" ") != len(words) - 1 or _OTHER_SPACE.search(line) is not None:
