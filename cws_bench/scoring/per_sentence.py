@@ -1,17 +1,13 @@
 """Per-sentence statistics: the rows every resampling of a score goes through.
 
-As sacrebleu's metrics compute segment statistics once and resample them
-(``sacrebleu/metrics/base.py``), a score's confidence intervals and paired
-tests resample one row of word counts per scored sentence, never the text.
-:data:`COLUMNS` says what the columns are, :func:`sentence_rows` makes the
-rows from a :class:`~cws_bench.scoring.ScoreResult`, and :func:`statistics`
-gives precision, recall and F1 as functions of summed rows. The bake-off,
-the regression baseline, its check and ``diff`` all use these three.
+As sacrebleu's metrics resample segment statistics (``sacrebleu/metrics/base.py``),
+confidence intervals and paired tests resample one row of word counts per scored
+sentence (:data:`COLUMNS`), never the text: :func:`sentence_rows` makes the rows
+of a :class:`~cws_bench.scoring.ScoreResult`, :func:`statistics` gives P, R and
+F1 of summed rows; the bake-off, the regression baseline and ``diff`` use them.
 
-Which sentences have a row: the scored ones, that is every line whose gold
-side is not empty. An empty gold line is skipped by the scorer (as the
-SIGHAN bakeoff's script skips it): it adds nothing to any count, and giving
-it a row of zeros would only dilute the resamples.
+Only scored sentences have a row: an empty gold line, which the scorer skips
+(as the SIGHAN script does), would only dilute the resamples with zeros.
 """
 
 from __future__ import annotations

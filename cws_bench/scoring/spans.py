@@ -1,14 +1,9 @@
 """Words as half-open character intervals ``[start, end)``, and alignment of texts that differ.
 
-A segmentation of a sentence is the list of its words; as intervals it is the
-tiling of the sentence's characters that the words make. Two segmentations of
-the same characters agree on a word iff they share its interval.
-
-When a prediction does not hold exactly the gold characters (normalised
-width, dropped or added characters), :func:`project_spans` maps predicted
-intervals onto gold positions through a minimal edit alignment of the two
-character sequences, so that the words whose aligned intervals agree can
-still be counted.
+Two segmentations of the same characters agree on a word iff they share its
+interval. When a prediction does not hold exactly the gold characters,
+:func:`project_spans` maps its intervals onto gold positions through a minimal
+edit alignment of the two texts, so that words whose intervals agree still count.
 """
 
 from __future__ import annotations

@@ -1,13 +1,10 @@
 """Word lists: what counts as in-vocabulary (IV) and out-of-vocabulary (OOV).
 
-A gold word is OOV when it is not in the dictionary. The SIGHAN bakeoffs use
+A gold word is OOV when it is not in the dictionary; the SIGHAN bakeoffs use
 the word types of a corpus' training set (``*_training_words.utf8``).
-
 Dictionaries come from files (one word a line, or jieba's ``word freq tag``),
-from the word types of sentences, from the dictionary bundled with jieba, and
-by union and difference. :func:`cws_bench.corpora.words.resolve_words` turns the
-one-string specification of the command line (``--dict``) into a dictionary:
-a path, ``jieba``, or a corpus reference ``corpus:NAME[:SPLIT]``.
+the word types of sentences, jieba's own, union and difference;
+:func:`cws_bench.corpora.words.resolve_words` reads the command line's ``--dict``.
 """
 
 from __future__ import annotations
