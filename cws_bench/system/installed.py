@@ -1,19 +1,13 @@
 """What is installed: entry points, the distributions a module comes from, versions.
 
-``importlib.metadata`` answers each of these questions by reading every
-installed distribution again, each time it is asked. With a few hundred
-distributions (the neural extras) that is 5 ms for one entry-point group, and
-0.15 to 0.3 s for ``packages_distributions()`` (more when the
-``importlib_metadata`` backport is imported, since its file lists look up
-every file on disk). The registries ask for their entry points at every name
-lookup and every run asks which distributions its adapters import, so the
-answers are kept here, each under the state of the folders on ``sys.path``
-(:func:`site_state`): installing, upgrading or removing a distribution
-changes the entries of a folder of ``sys.path`` (pip writes a new
-``.dist-info`` folder), and putting another folder on the path changes the
-path, so an answer is not served after the installation it describes has
-changed. (An entry point edited inside a ``.dist-info`` folder that stays is
-seen by the next process.)
+``importlib.metadata`` reads every installed distribution again each time it is
+asked: with a few hundred (the neural extras), 5 ms for one entry-point group and
+0.15 to 0.3 s for ``packages_distributions()``. The registries ask at every name
+lookup and every run asks which distributions its adapters import, so the answers
+are kept here under the state of the folders on ``sys.path`` (:func:`site_state`),
+which an installation changes (pip writes a new ``.dist-info`` folder): no answer
+outlives the installation it describes. (An entry point edited inside a
+``.dist-info`` folder that stays is seen by the next process.)
 """
 
 from __future__ import annotations
