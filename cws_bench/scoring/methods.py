@@ -77,12 +77,10 @@ class CountingMethod:
         keeps_byte_order_mark: a file's byte-order mark stays on its first word.
         scores_missing_predictions: with ``allow_line_mismatch``, gold lines past
             the prediction's end count as empty predictions (else they are not scored).
-        resamples_sentences: the method's counts add up sentence by sentence, so
-            bootstrap intervals and paired tests can resample its per-sentence rows
-            (:func:`~cws_bench.scoring.per_sentence.method_rows`; interval: the
-            result's own rows).
-        has_sentence_rows: the method counts each sentence pair itself
-            (:meth:`sentence_row`), beside the interval rows of a result.
+        resamples_sentences: the counts add up sentence by sentence, so intervals and
+            paired tests can resample per-sentence rows (interval: the result's own;
+            :func:`~cws_bench.scoring.per_sentence.method_rows`).
+        has_sentence_rows: the method counts each sentence pair itself (:meth:`sentence_row`).
     """
 
     name: ClassVar[str]

@@ -41,15 +41,12 @@ class LineMismatch:
 class ScoreResult(Renderable, Mapping[str, Any]):
     """The scores of a prediction against a gold standard, with what produced them.
 
-    Every score is computed from ``counts`` (or, with the ``sighan`` method,
-    from ``sighan``) when asked for. Values are fractions in [0, 1]; OOV
-    figures are None when no dictionary was given. The result is also a
-    read-only mapping of :meth:`to_dict`'s keys (``result["f1"]``, as Hugging
-    Face ``evaluate`` returns), and ``print(result)`` prints the command
-    line's text table. :meth:`render` writes one of :attr:`FORMATS` (``gold`` and
-    ``pred`` name the files in the text table and the SIGHAN block; ``scale`` and
-    ``digits`` set how the text table prints scores, :mod:`cws_bench.display.units`;
-    JSON and CSV hold fractions at full precision).
+    Scores are computed from ``counts`` (with the ``sighan`` method, ``sighan``) when
+    asked for, as fractions in [0, 1]; OOV figures are None without a dictionary.
+    It is a read-only mapping of :meth:`to_dict`'s keys (``result["f1"]``, as Hugging
+    Face ``evaluate``); ``print(result)`` prints the text table. :meth:`render`
+    writes one of :attr:`FORMATS` (``gold`` and ``pred`` name the files; ``scale``
+    and ``digits`` set how the text table prints scores, :mod:`cws_bench.display.units`).
     """
 
     FORMATS: ClassVar[tuple[str, ...]] = ("text", "json", "csv", "sighan")

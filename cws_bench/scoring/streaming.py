@@ -167,12 +167,9 @@ class SegmentationMetric:
     def merge(self, other: SegmentationMetric) -> SegmentationMetric:
         """Add ``other``'s data after this metric's (as if its batches came next).
 
-        Use it to combine metrics filled in several processes or devices (a
-        metric pickles with its dictionary). Returns ``self``.
-
-        A merged metric's signature carries no gold checksum: the checksum
-        is a digest of the whole sequence of references and cannot be
-        combined from the parts' digests.
+        Combines metrics filled in several processes (a metric pickles with its
+        dictionary); returns ``self``. A merged metric's signature has no gold checksum
+        (a digest of the whole sequence of references, not of its parts).
 
         Raises:
             CwsBenchError: the two metrics were set up differently.
@@ -204,12 +201,8 @@ class SegmentationMetric:
     ) -> ScoreResult:
         """The scores of everything added so far (see :class:`ScoreResult`).
 
-        With ``predictions`` and ``references`` (as Hugging Face ``evaluate``
-        takes them), that batch is added first: ``SegmentationMetric().compute(
-        predictions=..., references=...)`` scores one batch in one call. The
-        result is a mapping as well (``result["f1"]``, ``dict(result)``), with
-        attribute access (``result.f1``), ``to_dict`` and ``to_json``; printed,
-        it is the command line's table.
+        With ``predictions`` and ``references`` (as Hugging Face ``evaluate`` takes
+        them), that batch is added first, so one call scores one batch.
 
         >>> r = SegmentationMetric().compute(predictions=["结婚 的"], references=["结婚 的"])
         >>> r["f1"], r.f1

@@ -108,11 +108,8 @@ def distributions_of(module: str) -> list[str]:
 def missing_modules(*modules: str) -> list[str]:
     """Those of ``modules`` (dotted names too) that cannot be imported here, in order.
 
-    ``importlib.util.find_spec("a.b")`` imports ``a`` to look inside it, and
-    raises ``ModuleNotFoundError`` when ``a`` is absent (or whatever ``a``
-    raises while importing): for a dotted name whose parent is missing, the
-    module is missing, not an error. A top-level name is only looked up, never
-    imported.
+    ``find_spec("a.b")`` imports ``a`` and raises when ``a`` is absent or broken:
+    then ``a.b`` is missing, not an error. A top-level name is only looked up.
 
     >>> missing_modules("json", "json.decoder", "no_such_module_here", "no_such_module_here.sub")
     ['no_such_module_here', 'no_such_module_here.sub']

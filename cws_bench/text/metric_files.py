@@ -108,11 +108,8 @@ def read_label_files(
 def read_generation_files(
     pred_path: PathLike, ref_paths: Sequence[PathLike], *, encoding: str = "utf-8"
 ) -> tuple[list[str], list[list[str]]]:
-    """Predicted texts and, per item, its references (one file per reference).
-
-    Returns:
-        The predictions, and for each line the list of its references in
-        the order of ``ref_paths``.
+    """Predicted texts and, per line, the list of its references in the order of
+    ``ref_paths`` (one file per reference).
 
     Raises:
         CwsBenchError: no reference file, or a reference file whose number

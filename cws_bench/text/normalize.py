@@ -93,16 +93,9 @@ def _opencc_converter(conversion: str) -> Callable[[str], str]:
 
 
 class Normalizer:
-    """A character-by-character text normaliser.
-
-    Build one with :func:`get_normalizer`. Calling it maps a string to one of
-    the same length; it may be called on whole lines (with spaces) or on
-    words, with the same result.
-
-    Attributes:
-        name: the canonical specification, for signatures (``none``, ``width+t2s``).
-        steps: the steps in order.
-    """
+    """A character-by-character text normaliser (build one with :func:`get_normalizer`):
+    a string to one of the same length, lines (with spaces) or words alike.
+    ``name`` is the canonical specification for signatures (``width+t2s``)."""
 
     def __init__(self, steps: Sequence[str]) -> None:
         self.steps = tuple(steps)
