@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator, Sequence
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from cws_bench.defaults import STANDARD_DICTIONARY, DictionaryDefault
@@ -245,19 +246,9 @@ def read_gold(
 def sentence_blocks(
     sentences: Iterable[Sequence[str]], digest: Hasher, size: int = 4096
 ) -> Iterator[list[str]]:
-    """Sentences as blocks of lines (words joined by a space), hashed into ``digest``.
+    """Sentences as blocks of ``size`` lines (words joined by a space), hashed into
+    ``digest`` line by line (:func:`~cws_bench.scoring.engine.hashed_blocks`)."""
+    from cws_bench.scoring.engine import hashed_blocks
 
-    The digest is that of :func:`cws_bench.corpora.base.sentences_checksum`
-    and of :func:`score_sentences`' signature.
-    """
-    block: list[str] = []
-    for words in sentences:
-        line = " ".join(words)
-        digest.update(line.encode("utf-8"))
-        digest.update(b"\n")
-        block.append(line)
-        if len(block) >= size:
-            yield block
-            block = []
-    if block:
-        yield block
+    lines = (" ".join(words) for words in sentences)
+    return hashed_blocks(iter(lambda: list(islice(lines, size)), []), digest)

@@ -74,7 +74,6 @@ def orjson_loads(data: str | bytes) -> Any:
     ValueError: an integer may be past 64 bits: parse with json
 
     Raises:
-        ImportError: orjson is not installed.
         ValueError: orjson refuses the text, or might read it otherwise than :mod:`json`;
             the caller parses it with :mod:`json` (for json's value, or its error).
     """

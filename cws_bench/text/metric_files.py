@@ -309,13 +309,9 @@ def _quick_jsonl(path: PathLike, data: bytes, wanted: Sequence[str]) -> pd.DataF
     msgspec decodes the bytes into records of the wanted keys only (three times
     as fast as orjson's dictionaries); a column of numbers becomes a float array.
     None (then :func:`_parse_jsonl` reads the file, to the same values and errors)
-    when msgspec is missing or refuses the text, or a line is blank or no object.
+    when msgspec refuses the text, or a line is blank or no object.
     """
-    try:
-        import msgspec
-    except ImportError:
-        return None
-
+    import msgspec
     import pandas as pd
 
     start = 3 if data.startswith(b"\xef\xbb\xbf") else 0
@@ -417,7 +413,7 @@ def _parse_jsonl(
     array = "[" + body.replace("\n", ",") + "]"
     try:
         records = orjson_loads(array)
-    except (ImportError, ValueError):
+    except ValueError:
         try:
             records = json.loads(array)
         except json.JSONDecodeError:
