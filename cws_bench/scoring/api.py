@@ -59,18 +59,10 @@ METHODS: tuple[str, ...] = line_methods()
 
 @dataclass
 class ScoringJob:
-    """One scoring of a prediction file against a gold, between its common steps.
-
-    Every form of :func:`score_files` (in process, or in shards:
-    :func:`cws_bench.run.sharded.score_sharded`) opens and finishes the job the
-    same way; only the middle, a :class:`Counting`, differs.
-
-    Attributes:
-        gold_as_sentences: the gold's sentences when it is a corpus or a file in
-            another gold format, None for a plain file (streamed as lines).
-        scorer: the :class:`~cws_bench.scoring.engine.Scorer` the counts go to
-            (its dictionary, normaliser, method and byte-order marks set).
-    """
+    """One scoring of a prediction file against a gold: every form of :func:`score_files`
+    (in process, or in shards) opens and finishes it the same way, only the middle, a
+    :class:`Counting`, differs. ``gold_as_sentences`` is the gold's sentences (a corpus,
+    another gold format), None for a plain file; ``scorer`` is set up for the job."""
 
     gold: PathLike
     pred: PathLike
@@ -275,15 +267,10 @@ def score_sentences(
 ) -> ScoreResult:
     """Score predicted sentences (lists of words) against gold sentences.
 
-    Same counting and result as :func:`score_files`; sentences pair up in
-    order and must be as many on both sides.
-
-    Each sentence is a list (or tuple) of words. A sentence given as a string
-    is refused with a ``TypeError``, as :meth:`Segmenter.segment
-    <cws_bench.segmenters.base.Segmenter.segment>` refuses one, rather than
-    read character by character (which would score every string as a
-    segmentation into single characters): split segmented lines first,
-    ``[line.split() for line in lines]``.
+    Same counting and result as :func:`score_files`; sentences pair up in order and
+    must be as many on both sides. A sentence given as a string, not a list of words,
+    is refused (as :meth:`Segmenter.segment <cws_bench.segmenters.base.Segmenter.segment>`
+    refuses one) rather than scored as single characters.
 
     >>> score_sentences([["我们", "是"]], [["我", "们", "是"]]).to_dict()["recall"]
     0.5

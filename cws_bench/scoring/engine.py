@@ -342,13 +342,10 @@ class Scorer:
         *,
         allow_line_mismatch: bool,
     ) -> list[str]:
-        """Deal with the lines past those both files have; return the warnings.
-
-        Blank lines at the end are not compared. Other lines left over raise
-        :class:`LineCountMismatchError`, unless ``allow_line_mismatch``: then
-        extra prediction lines are ignored and missing predictions are
-        scored as the counting method scores them.
-        """
+        """Deal with the lines past those both files have (blank ones at the end are not
+        compared); return the warnings. Others raise :class:`LineCountMismatchError`
+        unless ``allow_line_mismatch``: then extra predictions are ignored and missing
+        ones scored as the counting method scores them."""
         gold_rest, pred_rest = _trim_blank_tail(gold_rest), _trim_blank_tail(pred_rest)
         if not (gold_rest or pred_rest):
             return []

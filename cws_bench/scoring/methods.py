@@ -155,10 +155,9 @@ class CountingMethod:
     def score_whole_files(self, gold: PathLike, pred: PathLike, **settings: Any) -> WholeFileResult:
         """Score two whole files (only a method that does not count line pairs).
 
-        ``settings``: ``fmt``, the format the result will be rendered in (refused here,
-        before any work, when the method has no such rendering); ``encoding`` and
-        ``pred_encoding``; ``dictionary`` and ``normalize``, as ``score_files`` takes
-        them (refused by a method that has no use for them).
+        ``settings``: ``fmt`` (refused before any work when the method cannot render it),
+        ``encoding``, ``pred_encoding``, ``dictionary`` and ``normalize`` as
+        ``score_files`` takes them (refused by a method that has no use for them).
         """
         raise CwsBenchError(
             f"the {self.name} method counts pairs of lines",

@@ -71,13 +71,9 @@ class SegmentationMetric:
     """Accumulate segmentation counts batch by batch; score them at the end.
 
     ``dictionary``, ``method``, ``normalize`` and ``beta`` are as
-    :func:`~cws_bench.scoring.score_sentences` takes them; ``per_sentence`` keeps each
-    scored sentence's row of counts (:mod:`cws_bench.scoring.per_sentence`) until
-    :meth:`take_rows` takes them.
-
-    ``compute()`` returns a :class:`~cws_bench.scoring.ScoreResult`, the same
-    object and the same numbers as ``score_sentences`` on all the data added
-    so far; it can be called at any time and does not reset the metric.
+    :func:`~cws_bench.scoring.score_sentences` takes them, and :meth:`compute` gives
+    what it gives on all the data so far, at any time. ``per_sentence`` keeps each
+    scored sentence's row of counts until :meth:`take_rows` takes them.
     """
 
     def __init__(

@@ -31,11 +31,9 @@ Site = tuple[tuple[str, int, int] | str, ...]
 def site_state() -> Site:
     """Each folder of ``sys.path`` with its modification time and a hash of its entries' names.
 
-    Installing, upgrading or removing a distribution adds, renames or removes
-    an entry (its ``.dist-info`` folder) of a folder on the path: the names
-    change, and the folder's time with them (the time alone could miss a
-    change made within the file system's clock tick). An entry of the path that
-    is no folder (a zip) stands for itself. About 0.5 ms.
+    An installation changes the names in a folder on the path (a ``.dist-info``
+    folder) and its time (which alone could miss a change within the clock's tick).
+    An entry that is no folder (a zip) stands for itself. About 0.5 ms.
     """
     state: list[tuple[str, int, int] | str] = []
     for entry in sys.path:

@@ -202,9 +202,8 @@ that :func:`cws_bench.corpora.words.resolve_words` reads."""
 
 
 def load_dictionary(path: PathLike, *, encoding: str = "utf-8") -> Dictionary:
-    """Read a dictionary file: one word a line, or jieba's ``word freq tag`` lines.
-
-    See :func:`parse_dictionary_line` for how a line is read.
+    """Read a dictionary file: one word a line, or jieba's ``word freq tag`` lines
+    (:func:`parse_dictionary_line`).
 
     Raises:
         CwsBenchError: the file is missing, unreadable or holds no word.
@@ -308,9 +307,8 @@ def difference(base: Dictionary, *removed: Dictionary, name: str | None = None) 
 
 
 def jieba_dictionary_path() -> str:
-    """Where the installed jieba keeps its main dictionary (``jieba/dict.txt``).
-
-    Found through the import system without importing jieba.
+    """Where the installed jieba keeps its main dictionary (``jieba/dict.txt``), found
+    without importing jieba.
 
     Raises:
         CwsBenchError: jieba is not installed.

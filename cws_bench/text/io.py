@@ -289,12 +289,10 @@ def iter_line_blocks(
 ) -> Iterator[list[str]]:
     """Yield the lines of a text file, a decoded block of them at a time.
 
-    Lines come without their line end (``\\n`` or ``\\r\\n``); a missing final
-    newline is fine; a UTF-8 byte-order mark at the start is dropped. Lines are
-    split on ``\\n`` only, never on the other characters ``str.splitlines``
-    treats as line breaks (U+2028, U+0085, ...), so line numbers match ``wc -l``.
-    ``source`` is a path or ``-`` (standard input); ``hasher`` (a hashlib object) is
-    updated with the raw bytes.
+    Lines come without their line end (``\\n`` or ``\\r\\n``), split on ``\\n``
+    only (not U+2028, U+0085, ...: line numbers match ``wc -l``); a missing final
+    newline is fine; a UTF-8 byte-order mark is dropped. ``source`` is a path or
+    ``-`` (standard input); ``hasher`` is updated with the raw bytes.
 
     Raises:
         CwsBenchError: the file is missing or unreadable.
