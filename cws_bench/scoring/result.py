@@ -126,11 +126,8 @@ class ScoreResult(Renderable, Mapping[str, Any]):
         if self.beta != 1.0:
             out["fbeta"] = scores.fbeta
             out["beta"] = self.beta
-        out.update(
-            gold_words=self.gold_words,
-            pred_words=self.pred_words,
-            correct_words=self.correct_words,
-        )
+        totals = self.counting_method.word_totals(self.counts, self.sighan)
+        out.update(zip(("gold_words", "pred_words", "correct_words"), totals))
         out.update((s.name, s.of(scores)) for s in SCORES.values() if s.kind != "word")
         out.update(self.counting_method.result_fields(self.sighan))
         counts = self.counts

@@ -167,15 +167,12 @@ class LineDigest:
         cut = data.rfind(b"\n") + 1
         self._pending = data[cut:]
         if cut:
-            self._add_lines(data[:cut] if cut < len(data) else data)
-
-    def _add_lines(self, chunk: bytes) -> None:
-        self._digest.update(_single_spaced(chunk))
+            self._digest.update(_single_spaced(data[:cut] if cut < len(data) else data))
 
     def hexdigest(self) -> str:
         if self._final is None:
             if self._pending:
-                self._add_lines(self._pending + b"\n")
+                self._digest.update(_single_spaced(self._pending + b"\n"))
                 self._pending = b""
             self._final = self._digest.hexdigest()
         return self._final
