@@ -425,12 +425,8 @@ def _shift_boundaries(
 
 
 def diff_words(gold: Sequence[Hashable], pred: Sequence[Hashable]) -> tuple[Hunk, ...]:
-    """The hunks GNU ``diff`` finds between two files holding these lines.
-
-    Reproduces GNU diffutils' choices (see the module docstring), so that
-    among several equally short edit scripts the same one is found, and
-    where diff's pre-pass makes it give up minimality, it gives it up
-    the same way.
+    """The hunks GNU ``diff`` finds between two files holding these lines: the same
+    edit script among equally short ones, as GNU diffutils chooses (module docstring).
 
     >>> [tuple(hunk) for hunk in diff_words(["哈", "哈哈"], ["哈哈", "哈"])]
     [(0, 1, 0, 0), (2, 2, 1, 2)]
@@ -601,11 +597,8 @@ def count_sighan_line(
 def count_sighan_lines(
     gold_lines: Sequence[str], pred_lines: Sequence[str], words: Collection[str] | None = None
 ) -> SighanCounts:
-    """The sum of :func:`count_sighan_line` over paired lines.
-
-    Counted by the compiled twin of this module (``cws_bench/_sighan.pyx``:
-    the same steps on C arrays) when it is built, else line by line in Python;
-    the numbers are the same (``tests/test_sighan.py``).
+    """The sum of :func:`count_sighan_line` over paired lines, by the compiled twin of
+    this module (``cws_bench/_sighan.pyx``) when it is built (same numbers).
 
     >>> count_sighan_lines(["哈 哈哈", "我们 是"], ["哈哈 哈", "我们 是"]).matched
     3
@@ -672,10 +665,8 @@ def format_sighan_summary(counts: SighanCounts, pred_name: str, *, has_dictionar
     """The summary block the SIGHAN script prints at its end (without a final newline).
 
     ``pred_name`` is shown on the ``###`` line as the script shows its third
-    argument: an absolute path loses its folders (``s=^/.*/==``), a relative
-    one is kept as given. F is computed from the unrounded P and R. Rates
-    whose denominator is zero, and the OOV figures without a dictionary,
-    print as ``--``.
+    argument (an absolute path loses its folders: ``s=^/.*/==``). F is computed
+    from the unrounded P and R. Undefined rates print as ``--``.
 
     >>> counts = SighanCounts(truth_words=13, test_words=10, matched=6, insertions=0,
     ...                       deletions=3, substitutions=4, oov=3, oov_missed=2, iv_missed=5)
