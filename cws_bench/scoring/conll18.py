@@ -233,10 +233,7 @@ def load_conllu(path: PathLike, *, encoding: str = "utf-8") -> UDFile:
 
 
 def load_segmented(path: PathLike, *, encoding: str = "utf-8") -> UDFile:
-    """Read segmented text (one sentence a line, words separated by whitespace).
-
-    Each word is a token and a word; each non-empty line is a sentence.
-    """
+    """Read segmented text: each word a token and a word, each non-empty line a sentence."""
     name = display_name(path)
     ud = UDFile(name)
     for number, line in enumerate(iter_lines(path, encoding=encoding), start=1):

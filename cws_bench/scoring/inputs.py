@@ -30,10 +30,8 @@ __all__ = [
 
 
 def optional_dictionary(value: WordsLike | None, encoding: str = "utf-8") -> Dictionary | None:
-    """A Dictionary from any word source (``jieba``, ``corpus:NAME[:SPLIT]``, a path, words).
-
-    A dictionary file is read in ``encoding``.
-    """
+    """A Dictionary from any word source (``jieba``, ``corpus:NAME[:SPLIT]``, a path read
+    in ``encoding``, words)."""
     if value is None:
         return None
     from cws_bench.corpora.words import as_dictionary
@@ -135,14 +133,12 @@ def scoring_dictionary(
 ) -> Dictionary | None:
     """The OOV dictionary a score of ``gold`` uses: the one place its default is decided.
 
-    ``dictionary`` is any word source (:func:`cws_bench.corpora.words.as_dictionary`:
-    a Dictionary, a file read in ``encoding``, ``jieba``, ``corpus:NAME[:SPLIT]``
-    found in ``data_dir``, words), None for no dictionary, or
+    ``dictionary`` is any word source (:func:`cws_bench.corpora.words.as_dictionary`;
+    a file read in ``encoding``, a corpus found in ``data_dir``), None, or
     :data:`~cws_bench.defaults.STANDARD_DICTIONARY` (the default): the standard
-    dictionary of a registered corpus named as ``gold``, none for a gold file
-    or gold sentences. When a corpus' standard dictionary is not here (UD GSD
-    without its ``train`` split), the score has no OOV figures: None, and a
-    note saying why goes to ``notes`` (the score's warnings).
+    dictionary of a corpus named as ``gold``, none for a file or sentences. When a
+    corpus' standard dictionary is not here (UD GSD without ``train``): None, and a
+    note saying why in ``notes`` (the score's warnings).
 
     >>> len(scoring_dictionary("sample")), scoring_dictionary("sample", None)
     (251, None)
@@ -174,11 +170,8 @@ def scoring_dictionary(
 def gold_sentences(
     gold: PathLike, gold_format: str, encoding: str, data_dir: PathLike | None
 ) -> Iterator[list[str]] | None:
-    """The gold as sentences when it is a corpus or a file not in the plain format.
-
-    None means a plain file, which the scorer streams itself (and the kernel
-    reads as raw bytes).
-    """
+    """The gold as sentences when it is a corpus or a file not in the plain format; None
+    for a plain file, which the scorer streams itself."""
     if gold_format not in GOLD_FORMATS:
         raise UnknownFormatError(gold_format, GOLD_FORMATS, what="gold format")
     reference = gold_corpus(gold, data_dir=data_dir)

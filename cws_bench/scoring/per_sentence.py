@@ -81,12 +81,10 @@ def method_rows(
     """One row per scored sentence as a counting method counts it, or None for ``interval``
     (its rows are the result's own: :func:`sentence_rows`).
 
-    A method whose counts add up line by line (``sighan``: the script diffs each
-    line pair on its own, :func:`~cws_bench.scoring.sighan.count_sighan_line`)
-    gives (matched, predicted, gold) words per sentence; their sums are the
-    method's totals, so a resample of these rows is the method run on the
-    resampled sentences. Rows are those of the lines with gold words (the
-    script skips an empty gold line, as the interval rows do).
+    A method whose counts add up line by line (``sighan``:
+    :func:`~cws_bench.scoring.sighan.count_sighan_line`) gives (matched, predicted,
+    gold) words per line with gold words; a resample of these rows is the method
+    run on the resampled sentences.
 
     >>> method_rows("sighan", [["结婚", "的"], [], ["和", "尚未"]],
     ...             [["结婚", "的"], ["x"], ["和尚", "未"]])

@@ -79,11 +79,8 @@ def _remove(path: str) -> None:
 
 
 def sweep_folder(folder: str) -> list[str]:
-    """Remove the temporaries a dead process of this machine left in ``folder``; return them.
-
-    Each folder is looked at once per process (a bake-off writes thousands of
-    cache files into one folder).
-    """
+    """Remove the temporaries a dead process of this machine left in ``folder``; return them
+    (once per folder and process: a bake-off writes thousands of cache files in one)."""
     folder = os.path.abspath(folder or ".")
     with _lock:
         if folder in _swept:

@@ -146,10 +146,8 @@ except ImportError:  # pragma: no cover - an install without a C compiler
 class LineDigest:
     """The sentence checksum of UTF-8 text fed as byte blocks (a hashlib-like ``update``).
 
-    Blocks need not end at a line end. Runs of whitespace are rewritten on
-    the bytes by the compiled kernel (without decoding), so this keeps up
-    with the compiled scorer.
-    A final line without a newline counts as a line.
+    Blocks need not end at a line end; a final line without a newline counts. Runs of
+    whitespace are rewritten on the bytes by the compiled kernel, without decoding.
 
     >>> d = LineDigest()
     >>> d.update("结婚  的\\n和 尚".encode()); d.update("未".encode())

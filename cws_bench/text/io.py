@@ -15,6 +15,7 @@ from __future__ import annotations
 import codecs
 import contextlib
 import dataclasses
+import itertools
 import os
 import sys
 from collections.abc import Iterable, Iterator
@@ -351,8 +352,7 @@ def iter_lines(source: PathLike, *, encoding: str = "utf-8") -> Iterator[str]:
     ...     list(iter_lines(p))
     ['我们\\u3000是', '学生']
     """
-    for block in iter_line_blocks(source, encoding=encoding):
-        yield from block
+    return itertools.chain.from_iterable(iter_line_blocks(source, encoding=encoding))
 
 
 def split_words(line: str) -> list[str]:
@@ -365,10 +365,8 @@ def split_words(line: str) -> list[str]:
 
 
 def read_segmented(source: PathLike, *, encoding: str = "utf-8") -> Iterator[list[str]]:
-    """Yield each line of a segmented text file as its list of words."""
-    for block in iter_line_blocks(source, encoding=encoding):
-        for line in block:
-            yield line.split()
+    """Each line of a segmented text file as its list of words."""
+    return map(str.split, iter_lines(source, encoding=encoding))
 
 
 def _check_folder(target: PathLike) -> str:
