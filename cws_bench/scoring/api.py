@@ -96,20 +96,18 @@ at), as :meth:`~cws_bench.scoring.engine.Scorer.add_lines` does."""
 
 def count_in_process(job: ScoringJob) -> Counted:
     """The in-process middle: the files streamed through the kernel (or decoded lines)."""
-    scorer, gold, pred = job.scorer, job.gold, job.pred
-    # The sentence checksum of the gold lines (as score_sentences and Corpus.checksum),
-    # computed from the UTF-8 bytes the kernel reads, on another core.
-    hasher = BackgroundHasher(LineDigest()) if job.gold_as_sentences is None else None
-    # A gold read as sentences (a corpus, another format) is hashed as sentences.
-    sentence_digest = LineDigest()
-    if kernel is not None and scorer.normalizer is None and hasher is not None:
-        gold_rest, pred_rest = scorer.add_files(gold, pred, job.encoding, job.pred_encoding, hasher)
+    scorer, gold, pred, plain = job.scorer, job.gold, job.pred, job.gold_as_sentences is None
+    # The gold's sentence checksum (as score_sentences and Corpus.checksum); a plain file's
+    # from the UTF-8 bytes the kernel reads, on another core.
+    digest = BackgroundHasher(LineDigest()) if plain else LineDigest()
+    if kernel is not None and scorer.normalizer is None and plain:
+        gold_rest, pred_rest = scorer.add_files(gold, pred, job.encoding, job.pred_encoding, digest)
     else:
         gold_rest, pred_rest = [], []
         batches = paired_batches(
-            hashed_blocks(iter_line_blocks(gold, encoding=job.encoding), hasher)
-            if hasher is not None
-            else sentence_blocks(job.gold_as_sentences or (), sentence_digest),
+            hashed_blocks(iter_line_blocks(gold, encoding=job.encoding), digest)
+            if plain
+            else sentence_blocks(job.gold_as_sentences or (), digest),
             iter_line_blocks(pred, encoding=job.pred_encoding),
         )
         for gold_lines, pred_lines, gold_left, pred_left in batches:
@@ -118,8 +116,7 @@ def count_in_process(job: ScoringJob) -> Counted:
             gold_rest, pred_rest = gold_left or gold_rest, pred_left or pred_rest
     # Every line counts (empty ones too); empty lines at the end are not compared.
     totals = (scorer.line_no + len(gold_rest), scorer.line_no + len(pred_rest))
-    checksum = hasher.hexdigest() if hasher is not None else sentence_digest.hexdigest()
-    return Counted(gold_rest, pred_rest, totals, checksum)
+    return Counted(gold_rest, pred_rest, totals, digest.hexdigest())
 
 
 def score_files(
