@@ -100,12 +100,10 @@ class Normalizer:
     def __init__(self, steps: Sequence[str]) -> None:
         self.steps = tuple(steps)
         self.name = "+".join(self.steps) if self.steps else "none"
-        self._tables: list[Any] = []
-        for step in self.steps:
-            if step == "width":
-                self._tables.append(width_table())
-            else:
-                self._tables.append(_OpenCCTable(_opencc_converter(step)))
+        self._tables: list[Any] = [
+            width_table() if step == "width" else _OpenCCTable(_opencc_converter(step))
+            for step in self.steps
+        ]
 
     def __call__(self, text: str) -> str:
         for table in self._tables:
