@@ -78,6 +78,7 @@ import os
 import re
 from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from typing import NamedTuple
 
 from cws_bench.scoring.counts import AdditiveCounts
@@ -605,10 +606,7 @@ def count_sighan_lines(
     """
     if _sighan is not None:
         return SighanCounts(*_sighan.count_lines(gold_lines, pred_lines, words))
-    total = SighanCounts()
-    for gold_line, pred_line in zip(gold_lines, pred_lines):
-        total += count_sighan_line(gold_line, pred_line, words)
-    return total
+    return sum(map(count_sighan_line, gold_lines, pred_lines, repeat(words)), SighanCounts())
 
 
 class BufferCounts:
