@@ -16,6 +16,10 @@ from collections.abc import Iterable, Sequence
 from operator import attrgetter
 from typing import TYPE_CHECKING
 
+from cws_bench.errors import CwsBenchError
+from cws_bench.scoring.methods import get_method
+from cws_bench.text.normalize import as_normalizer
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -93,10 +97,6 @@ def method_rows(
     Raises:
         CwsBenchError: a method whose counts are not per sentence.
     """
-    from cws_bench.errors import CwsBenchError
-    from cws_bench.scoring.methods import get_method
-    from cws_bench.text.normalize import as_normalizer
-
     counting = get_method(method, line_pairs=False)
     if not counting.has_sentence_rows:  # the interval counts are its counts
         return None

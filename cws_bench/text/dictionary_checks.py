@@ -35,10 +35,9 @@ holds none of the gold's OOV types, so neither warning can fire on it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from cws_bench.text.dictionary import Dictionary
+from cws_bench.text.dictionary import Dictionary
 
 __all__ = [
     "COVERS_GOLD",
@@ -152,8 +151,6 @@ def segmenter_leak_warnings(
     :class:`~cws_bench.text.dictionary.Dictionary`, is checked, on the ``closed`` track
     only, against ``dictionary``, the scoring (training-word) dictionary.
     """
-    from cws_bench.text.dictionary import Dictionary
-
     words = getattr(segmenter, "dictionary", None)
     if track != "closed" or not isinstance(words, Dictionary) or dictionary is None:
         return []
