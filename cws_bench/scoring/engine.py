@@ -159,12 +159,8 @@ class Scorer:
 
     def input_warnings(self, gold_name: str, pred_name: str) -> list[str]:
         """The input checks' warnings on the first line pairs counted (a raw-text side, ...)."""
-        return input_warnings(
-            (gold for gold, _ in self.sample),
-            (pred for _, pred in self.sample),
-            gold_name,
-            pred_name,
-        )
+        gold, pred = zip(*self.sample) if self.sample else ((), ())
+        return input_warnings(gold, pred, gold_name, pred_name)
 
     def add_counted(
         self,
