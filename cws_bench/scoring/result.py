@@ -178,16 +178,14 @@ class ScoreResult(Renderable, Mapping[str, Any]):
         shown = unit.score
         s = self.scores
         c = self.counts
-        rows = [
-            ("gold words", f"{self.gold_words:,}"),
-            ("predicted words", f"{self.pred_words:,}"),
-            ("correct words", f"{self.correct_words:,}"),
-        ]
+        totals = self.counting_method.word_totals(self.counts, self.sighan)
+        labels = ("gold words", "predicted words", "correct words")
+        rows = [(label, f"{total:,}") for label, total in zip(labels, totals)]
         rows += [(score.label, shown(score.of(s))) for score in scores_of_kind("word")]
         if self.beta != 1.0:
             rows.append((f"F{self.beta:g}", shown(s.fbeta)))
-        others = [score for score in SCORES.values() if score.kind != "word"]
-        rows += [(score.label, shown(score.of(s))) for score in others if score.kind != "boundary"]
+        others = [score for score in SCORES.values() if score.kind not in ("word", "boundary")]
+        rows += [(score.label, shown(score.of(s))) for score in others]
         boundary = scores_of_kind("boundary")  # one row: P / R / F1
         rows.append(("boundary P/R/F1", " / ".join(shown(score.of(s)) for score in boundary)))
         # the method's own counts (sighan: insertions, deletions, substitutions)
