@@ -30,10 +30,8 @@ from collections.abc import Collection, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar, Protocol
 
-from cws_bench.defaults import STANDARD_DICTIONARY
 from cws_bench.display.units import plural
-from cws_bench.errors import CwsBenchError, Fix, UnknownFormatError
-from cws_bench.scoring.conll18 import FORMATS, evaluate_files, sentence_words_score
+from cws_bench.errors import CwsBenchError, Fix
 from cws_bench.scoring.counts import AdditiveCounts, SegCounts
 from cws_bench.scoring.scores import SegScores
 from cws_bench.scoring.sighan import (
@@ -44,7 +42,6 @@ from cws_bench.scoring.sighan import (
     format_sighan_summary,
 )
 from cws_bench.text.io import PathLike, normalize_encoding, open_binary, split_words
-from cws_bench.text.normalize import as_normalizer
 
 __all__ = [
     "Conll18Method",
@@ -277,6 +274,8 @@ class Conll18Method(CountingMethod):
     has_sentence_rows = True
 
     def sentence_row(self, gold_line: str, pred_line: str) -> tuple[int, int, int]:
+        from cws_bench.scoring.conll18 import sentence_words_score
+
         score = sentence_words_score(gold_line.split(), pred_line.split())
         return score.correct, score.system, score.gold
 
@@ -287,8 +286,14 @@ class Conll18Method(CountingMethod):
             CwsBenchError: a format other than text or json, a dictionary, a
                 normalisation (the shared task's script scores words as written).
         """
+        from cws_bench.defaults import STANDARD_DICTIONARY
+        from cws_bench.scoring.conll18 import FORMATS, evaluate_files
+        from cws_bench.text.normalize import as_normalizer
+
         fmt = settings.get("fmt", "text")
         if fmt not in FORMATS:  # before reading the files
+            from cws_bench.errors import UnknownFormatError
+
             raise UnknownFormatError(fmt, FORMATS, what="format of the conll18 method")
         dictionary = settings.get("dictionary")
         normalizer = as_normalizer(settings.get("normalize"))
