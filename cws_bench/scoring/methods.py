@@ -28,20 +28,16 @@ import codecs
 import os
 from collections.abc import Collection, Sequence
 from dataclasses import replace
-from typing import Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from cws_bench.display.units import plural
 from cws_bench.errors import CwsBenchError, Fix
 from cws_bench.scoring.counts import AdditiveCounts, SegCounts
 from cws_bench.scoring.scores import SegScores
-from cws_bench.scoring.sighan import (
-    BufferCounts,
-    SighanCounts,
-    count_sighan_line,
-    count_sighan_lines,
-    format_sighan_summary,
-)
 from cws_bench.text.io import PathLike, normalize_encoding, open_binary, split_words
+
+if TYPE_CHECKING:
+    from cws_bench.scoring.sighan import BufferCounts
 
 __all__ = [
     "Conll18Method",
@@ -193,6 +189,8 @@ class SighanMethod(CountingMethod):
     has_sentence_rows = True
 
     def zero(self) -> AdditiveCounts:
+        from cws_bench.scoring.sighan import SighanCounts
+
         return SighanCounts()
 
     def count_lines(
@@ -202,16 +200,22 @@ class SighanMethod(CountingMethod):
         words: Collection[str] | None,
         marks: tuple[str, str] = NO_MARKS,
     ) -> AdditiveCounts:
+        from cws_bench.scoring.sighan import count_sighan_lines
+
         if marks != NO_MARKS and gold_lines:
             gold_lines = [marks[0] + gold_lines[0], *gold_lines[1:]]
             pred_lines = [marks[1] + pred_lines[0], *pred_lines[1:]]
         return count_sighan_lines(gold_lines, pred_lines, words)
 
     def sentence_row(self, gold_line: str, pred_line: str) -> tuple[int, int, int]:
+        from cws_bench.scoring.sighan import count_sighan_line
+
         counts = count_sighan_line(gold_line, pred_line)
         return counts.matched, counts.test_words, counts.truth_words
 
     def buffer_counter(self, words: Collection[str] | None) -> BufferCounts | None:
+        from cws_bench.scoring.sighan import BufferCounts
+
         return BufferCounts.create(words)
 
     def word_totals(self, counts: SegCounts, own: Any) -> tuple[int, int, int]:
@@ -259,6 +263,8 @@ class SighanMethod(CountingMethod):
 
     def summary_block(self, own: Any, pred_name: str, *, has_dictionary: bool) -> str:
         """The script's summary block (``--format sighan``)."""
+        from cws_bench.scoring.sighan import format_sighan_summary
+
         return format_sighan_summary(own, pred_name, has_dictionary=has_dictionary)
 
 

@@ -6,9 +6,6 @@ prints for one prediction); :func:`write_details` writes its per-line counts as 
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -20,7 +17,7 @@ from cws_bench.score_registry import SCORES, scores_of_kind
 from cws_bench.scoring.counts import SegCounts
 from cws_bench.scoring.methods import CountingMethod, get_method
 from cws_bench.scoring.scores import SegScores, score_counts
-from cws_bench.text.io import PathLike, atomic_write
+from cws_bench.text.io import PathLike
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -212,6 +209,8 @@ class ScoreResult(Renderable, Mapping[str, Any]):
 
     def to_json(self) -> str:
         """:meth:`to_dict` with the mismatch examples and the warnings, as indented JSON."""
+        import json
+
         data = self.to_dict()
         data["mismatch_examples"] = [
             {"line": m.line, "gold": m.gold, "pred": m.pred} for m in self.mismatches
@@ -221,6 +220,9 @@ class ScoreResult(Renderable, Mapping[str, Any]):
 
     def to_csv(self) -> str:
         """One header line and one row of :meth:`to_dict`'s fields (None as empty)."""
+        import csv
+        import io
+
         out = io.StringIO()
         data = self.to_dict()
         writer = csv.DictWriter(out, fieldnames=list(data), lineterminator="\n")
@@ -246,6 +248,10 @@ def write_details(result: ScoreResult, target: PathLike) -> None:
     Raises:
         CwsBenchError: the result was computed without ``per_line=True``.
     """
+    import csv
+
+    from cws_bench.text.io import atomic_write
+
     if result.lines is None:
         raise CwsBenchError("no per-line counts in this result", "score with per_line=True")
     header = ["line", "gold_words", "pred_words", "correct_words", "precision", "recall", "f1"]

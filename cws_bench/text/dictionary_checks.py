@@ -35,9 +35,10 @@ holds none of the gold's OOV types, so neither warning can fire on it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cws_bench.text.dictionary import Dictionary
+if TYPE_CHECKING:
+    from cws_bench.text.dictionary import Dictionary
 
 __all__ = [
     "COVERS_GOLD",
@@ -151,6 +152,8 @@ def segmenter_leak_warnings(
     :class:`~cws_bench.text.dictionary.Dictionary`, is checked, on the ``closed`` track
     only, against ``dictionary``, the scoring (training-word) dictionary.
     """
+    from cws_bench.text.dictionary import Dictionary
+
     words = getattr(segmenter, "dictionary", None)
     if track != "closed" or not isinstance(words, Dictionary) or dictionary is None:
         return []
