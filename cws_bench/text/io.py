@@ -17,6 +17,7 @@ import contextlib
 import dataclasses
 import itertools
 import os
+import re
 import sys
 from collections.abc import Iterable, Iterator
 from typing import IO, Any, BinaryIO, Protocol
@@ -78,8 +79,6 @@ def orjson_loads(data: str | bytes) -> Any:
         ValueError: orjson refuses the text, or might read it otherwise than :mod:`json`;
             the caller parses it with :mod:`json` (for json's value, or its error).
     """
-    import re
-
     import orjson
 
     text = data.decode("latin-1") if isinstance(data, bytes) else data  # digits are ASCII

@@ -18,6 +18,7 @@ from __future__ import annotations
 import io
 import math
 import os
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -284,8 +285,6 @@ def _text_lines(path: PathLike, encoding: str, data: bytes) -> tuple[str, np.nda
     second); only a file with blank lines, or one that does not decode,
     goes line by line (the latter for the error naming the line).
     """
-    import re
-
     try:
         text = data.decode(normalize_encoding(encoding))
     except UnicodeDecodeError:
