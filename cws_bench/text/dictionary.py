@@ -148,11 +148,7 @@ class Dictionary:
         >>> sorted(Dictionary.from_sentences([["我们", "是"], ["我们"]], "demo"))
         ['我们', '是']
         """
-        words: set[str] = set()
-        for sentence in sentences:
-            words.update(sentence)
-        words.discard("")
-        return cls(frozenset(words), name)
+        return cls.from_words(itertools.chain.from_iterable(sentences), name)
 
     def __contains__(self, word: object) -> bool:
         return word in self.words
