@@ -1,22 +1,10 @@
 """Segmentation counts and scores: P/R/F, OOV and IV recall, boundaries, error kinds.
 
-Data flows one way: sentences -> :class:`SegCounts` (plain integers that add
-up over sentences, files and shards) -> scores, computed from the summed
-counts by pure functions (P/R/F through
-:func:`cws_bench.metrics.counts.precision_recall_fscore_from_counts`).
-
-A predicted word is correct iff its ``[start, end)`` character interval is
-the interval of a gold word (the standard of the CWS literature). Gold lines
-that are empty are skipped, as the SIGHAN bakeoff scorer does.
-
-The package, one job a module: ``counts`` (:class:`SegCounts`, the reference
-counter :func:`count_sentence`), ``scores`` (:func:`score_counts`),
-``result`` (:class:`ScoreResult` and its text, JSON, CSV and SIGHAN
-renderings), ``engine`` (the :class:`~cws_bench.scoring.engine.Scorer`
-every path counts with), ``inputs`` (gold, dictionary), ``api``
-(:func:`score_files`, :func:`score_sentences`); the counting methods
-(``methods``, ``sighan``, ``conll18``), ``spans``, ``signature`` and the
-per-sentence rows of resampling (``per_sentence``).
+Data flows one way: sentences -> :class:`SegCounts` (integers that add up over
+sentences, files and shards) -> scores, computed from the summed counts. A
+predicted word is correct iff its ``[start, end)`` character interval is a gold
+word's (the CWS literature's standard); empty gold lines are skipped, as the
+SIGHAN bakeoff scorer does. One job a module (docs/ARCHITECTURE.md has the map).
 
 The worked example of the literature:
 
@@ -29,9 +17,9 @@ The worked example of the literature:
 """
 
 from cws_bench.defaults import STANDARD_DICTIONARY
-from cws_bench.scoring.api import MAX_EXAMPLES, METHODS, Method, score_files, score_sentences
+from cws_bench.scoring.api import METHODS, Method, score_files, score_sentences
 from cws_bench.scoring.counts import COUNT_FIELDS, SegCounts, count_sentence
-from cws_bench.scoring.engine import file_sentence_checksum
+from cws_bench.scoring.engine import MAX_EXAMPLES, file_sentence_checksum
 from cws_bench.scoring.inputs import (
     GOLD_FORMATS,
     check_plain,

@@ -9,14 +9,13 @@ the same, so are the warnings, checks and results.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, ParamSpec, Protocol
+from typing import TYPE_CHECKING, Literal
 
 from cws_bench.defaults import STANDARD_DICTIONARY, DictionaryDefault
 from cws_bench.errors import LineCountMismatchError
-from cws_bench.scoring.engine import Scorer, hashed_blocks, kernel, paired_batches
+from cws_bench.scoring.engine import MAX_EXAMPLES, Scorer, hashed_blocks, kernel, paired_batches
 from cws_bench.scoring.inputs import (
     check_plain,
     gold_sentences,
@@ -27,7 +26,6 @@ from cws_bench.scoring.inputs import (
 )
 from cws_bench.scoring.methods import line_methods
 from cws_bench.scoring.result import ScoreResult
-from cws_bench.scoring.signature import Signature
 from cws_bench.text.checksums import LineDigest, SentenceDigest
 from cws_bench.text.io import (
     BackgroundHasher,
@@ -44,7 +42,6 @@ if TYPE_CHECKING:
     from cws_bench.text.normalize import Normalizer
 
 __all__ = [
-    "MAX_EXAMPLES",
     "METHODS",
     "Counted",
     "Counting",
@@ -58,48 +55,14 @@ __all__ = [
 Method = Literal["interval", "sighan"]
 METHODS: tuple[str, ...] = line_methods()
 """The counting methods of line pairs (the registry of :mod:`cws_bench.scoring.methods`)."""
-MAX_EXAMPLES = 5
-
-
-_P = ParamSpec("_P")
-
-
-def _encoding_parameters(function: Callable[_P, ScoreResult]) -> Callable[_P, ScoreResult]:
-    """A decoding error's fix names score_files' parameter for the file at fault."""
-
-    @functools.wraps(function)
-    def wrapped(*args: _P.args, **kwargs: _P.kwargs) -> ScoreResult:
-        files = [
-            (kwargs.get("dictionary"), "dictionary_encoding"),
-            (kwargs.get("pred", args[1] if len(args) > 1 else None), "pred_encoding"),
-            (kwargs.get("gold", args[0] if args else None), "encoding"),
-        ]
-        with encoding_parameters(files):
-            return function(*args, **kwargs)
-
-    return wrapped
 
 
 @dataclass
 class ScoringJob:
-    """One scoring of a prediction file against a gold, between its common steps.
-
-    Every form of :func:`score_files` (in process; in shards on an executor,
-    :func:`cws_bench.run.sharded.score_sharded`) opens the job the same way
-    (inputs read and checked, dictionary, normaliser, scorer, byte-order marks)
-    and finishes it the same way (lines past the common ones, ``strict``, the
-    input checks' warnings, signature, result); only the middle, a
-    :class:`Counting`, differs: how the scorer gets the counts of the lines both
-    files have.
-
-    Attributes:
-        gold, pred: as ``score_files`` takes them.
-        encoding, pred_encoding: the two files' encodings.
-        gold_as_sentences: the gold's sentences when it is a corpus or a file in
-            another gold format, None for a plain file (streamed as lines).
-        scorer: the :class:`~cws_bench.scoring.engine.Scorer` the counts go to
-            (its dictionary, normaliser, method and byte-order marks set).
-    """
+    """One scoring of a prediction file against a gold: every form of :func:`score_files`
+    (in process, or in shards) opens and finishes it the same way, only the middle, a
+    :class:`Counting`, differs. ``gold_as_sentences`` is the gold's sentences (a corpus,
+    another gold format), None for a plain file; ``scorer`` is set up for the job."""
 
     gold: PathLike
     pred: PathLike
@@ -125,32 +88,26 @@ class Counted:
     gold_checksum: str
 
 
-class Counting(Protocol):
-    """The middle of a scoring job: count the lines both files have into ``job.scorer``.
-
-    It also keeps the first line pairs as read in ``job.scorer.sample`` (what the
-    input checks look at), as :meth:`~cws_bench.scoring.engine.Scorer.add_lines` does.
-    """
-
-    def __call__(self, job: ScoringJob) -> Counted: ...
+Counting = Callable[[ScoringJob], Counted]
+"""The middle of a scoring job: count the lines both files have into ``job.scorer``, and
+keep the first line pairs as read in ``job.scorer.sample`` (what the input checks look
+at), as :meth:`~cws_bench.scoring.engine.Scorer.add_lines` does."""
 
 
 def count_in_process(job: ScoringJob) -> Counted:
     """The in-process middle: the files streamed through the kernel (or decoded lines)."""
-    scorer, gold, pred = job.scorer, job.gold, job.pred
-    # The sentence checksum of the gold lines (as score_sentences and Corpus.checksum),
-    # computed from the UTF-8 bytes the kernel reads, on another core.
-    hasher = BackgroundHasher(LineDigest()) if job.gold_as_sentences is None else None
-    # A gold read as sentences (a corpus, another format) is hashed as sentences.
-    sentence_digest = LineDigest()
-    if kernel is not None and scorer.normalizer is None and hasher is not None:
-        gold_rest, pred_rest = scorer.add_files(gold, pred, job.encoding, job.pred_encoding, hasher)
+    scorer, gold, pred, plain = job.scorer, job.gold, job.pred, job.gold_as_sentences is None
+    # The gold's sentence checksum (as score_sentences and Corpus.checksum); a plain file's
+    # from the UTF-8 bytes the kernel reads, on another core.
+    digest = BackgroundHasher(LineDigest()) if plain else LineDigest()
+    if kernel is not None and scorer.normalizer is None and plain:
+        gold_rest, pred_rest = scorer.add_files(gold, pred, job.encoding, job.pred_encoding, digest)
     else:
         gold_rest, pred_rest = [], []
         batches = paired_batches(
-            hashed_blocks(iter_line_blocks(gold, encoding=job.encoding), hasher)
-            if hasher is not None
-            else sentence_blocks(job.gold_as_sentences or (), sentence_digest),
+            hashed_blocks(iter_line_blocks(gold, encoding=job.encoding), digest)
+            if plain
+            else sentence_blocks(job.gold_as_sentences or (), digest),
             iter_line_blocks(pred, encoding=job.pred_encoding),
         )
         for gold_lines, pred_lines, gold_left, pred_left in batches:
@@ -159,11 +116,9 @@ def count_in_process(job: ScoringJob) -> Counted:
             gold_rest, pred_rest = gold_left or gold_rest, pred_left or pred_rest
     # Every line counts (empty ones too); empty lines at the end are not compared.
     totals = (scorer.line_no + len(gold_rest), scorer.line_no + len(pred_rest))
-    checksum = hasher.hexdigest() if hasher is not None else sentence_digest.hexdigest()
-    return Counted(gold_rest, pred_rest, totals, checksum)
+    return Counted(gold_rest, pred_rest, totals, digest.hexdigest())
 
 
-@_encoding_parameters
 def score_files(
     gold: PathLike,
     pred: PathLike,
@@ -188,56 +143,43 @@ def score_files(
     """Score a segmented prediction file against a gold standard.
 
     The prediction holds one sentence a line, words separated by whitespace.
-    The gold is a file in any gold format (plain segmented text like the
-    prediction, CoNLL-U, People's Daily ``word/POS``, BMES tags; detected
-    unless ``gold_format`` says which), or a registered corpus named
-    ``NAME[:SPLIT]`` (``sighan2005-pku:test``). Sentence n of the gold
-    (line n, or the n-th CoNLL-U sentence) pairs with line n of the
-    prediction. Files are streamed: memory does not grow with their length
-    (unless ``per_line`` keeps each line's counts).
+    The gold is a file in any gold format (plain segmented text, CoNLL-U,
+    People's Daily ``word/POS``, BMES tags; detected unless ``gold_format``
+    says which), or a registered corpus ``NAME[:SPLIT]`` (``sighan2005-pku:test``)
+    when no file has that name. Sentence n of the gold pairs with line n of
+    the prediction. Files are streamed: memory does not grow with their length
+    (unless ``per_line`` keeps each line's counts in ``result.lines``).
 
     Line counts: a file has as many lines as ``wc -l`` counts, plus one for a
-    last line without its newline; empty lines count, at the end too, but
-    empty lines at the end of either file are not compared, so two files that
-    differ only by them have the same number of lines to score.
+    last line without its newline; empty lines count, but empty lines at the
+    end of either file are not compared.
 
     Args:
-        gold: gold segmentation file, or a registered corpus ``NAME[:SPLIT]``
-            (split ``test`` by default) when no file has that name.
-        pred: predicted segmentation file, or ``-`` for standard input.
+        pred: the prediction, or ``-`` for standard input.
         dictionary: for OOV/IV figures: a Dictionary, a dictionary file (read
-            in ``dictionary_encoding``), ``jieba``, ``corpus:NAME[:SPLIT]``, an
-            iterable of words, or None (OOV figures are then None). By default
-            (:data:`~cws_bench.defaults.STANDARD_DICTIONARY`) the standard
-            dictionary of a corpus named as ``gold``, none for a gold file: what
-            ``cws-bench score`` uses (:func:`~cws_bench.scoring.inputs.scoring_dictionary`).
-        normalize: a normalisation applied alike to gold, prediction and
-            dictionary before scoring (a spec such as ``width+t2s`` or a
-            :class:`~cws_bench.text.normalize.Normalizer`); recorded in the signature.
-        encoding: encoding of the gold file (and of the prediction, unless
-            ``pred_encoding`` is given).
+            in ``dictionary_encoding``, by default the gold's encoding),
+            ``jieba``, ``corpus:NAME[:SPLIT]``, words, or None (no OOV figures).
+            By default (:data:`~cws_bench.defaults.STANDARD_DICTIONARY`) the
+            standard dictionary of a corpus named as ``gold``, none for a file
+            (:func:`~cws_bench.scoring.inputs.scoring_dictionary`).
+        normalize: a normalisation of gold, prediction and dictionary (a spec
+            such as ``width+t2s``, or a :class:`~cws_bench.text.normalize.Normalizer`).
+        encoding: of the gold file, and of the prediction unless ``pred_encoding``.
         method: ``interval`` (a word is correct iff its character interval is
-            a gold word's) or ``sighan`` (the official bakeoff script's
-            word-sequence diff).
+            a gold word's) or ``sighan`` (the official bakeoff script's diff).
         beta: F-beta weight, reported as ``fbeta`` beside F1.
         strict: raise instead of aligning lines whose characters differ.
-        allow_line_mismatch: score files with different numbers of lines.
-            Extra prediction lines are ignored. Gold lines beyond the end of
-            the prediction count as empty predictions with ``interval``; with
-            ``sighan`` they are not scored at all, as the script reads the two
-            files only while both have a line.
-        per_line: keep each line's counts in ``result.lines``.
+        allow_line_mismatch: score files with different numbers of lines:
+            extra prediction lines are ignored; gold lines past the prediction's
+            end count as empty predictions (``interval``) or are not scored
+            (``sighan``, as the script).
         max_examples: how many differing lines to keep as examples.
-        dictionary_encoding: encoding of a dictionary file (default: that of
-            the gold file).
-        gold_format: ``auto`` (detected by
-            :func:`cws_bench.corpora.readers.sniff_format`), ``plain``,
-            ``conllu``, ``peoples-daily`` or ``bmes``.
+        gold_format: ``auto`` (:func:`cws_bench.corpora.readers.sniff_format`),
+            ``plain``, ``conllu``, ``peoples-daily`` or ``bmes``.
         data_dir: where a registered corpus' data is (as ``get_corpus`` takes it).
-        count: the middle of the job, how the lines both files have are counted
-            (a :class:`Counting`): in this process by default
-            (:func:`count_in_process`); :class:`cws_bench.run.sharded.ShardedCounting`
-            counts shards on an executor, to the same result.
+        count: how the lines both files have are counted (a :class:`Counting`):
+            :func:`count_in_process` by default, or
+            :class:`cws_bench.run.sharded.ShardedCounting` (shards on an executor).
 
     Raises:
         CwsBenchError: a file is missing or undecodable, the line counts
@@ -245,53 +187,49 @@ def score_files(
         CorpusFormatError: a file is in another gold format (CoNLL-U, ...).
         ShardFailedError: (sharded) a shard's worker kept dying or hanging.
     """
-    pred_encoding = pred_encoding or encoding
-    gold_as_sentences = gold_sentences(gold, gold_format, encoding, data_dir)
-    check_plain(pred, encoding=pred_encoding, role="prediction")
-    normalizer = as_normalizer(normalize)
-    notes: list[str] = []
-    words = normalized_dictionary(
-        scoring_dictionary(
-            gold,
-            dictionary,
-            data_dir=data_dir,
-            encoding=dictionary_encoding or encoding,
-            notes=notes,
-        ),
-        normalizer,
-    )
-    scorer = Scorer(
-        words,
-        method=method,
-        strict=strict,
-        per_line=per_line,
-        max_examples=max_examples,
-        normalizer=normalizer,
-    )
-    scorer.byte_order_marks = scorer.counter.byte_order_marks(
-        gold if gold_as_sentences is None else None, pred, encoding, pred_encoding
-    )
-    job = ScoringJob(gold, pred, encoding, pred_encoding, gold_as_sentences, scorer)
-    counted = (count or count_in_process)(job)
-    names = (display_name(gold), display_name(pred))
-    warnings = scorer.add_rest(
-        counted.gold_rest,
-        counted.pred_rest,
-        counted.totals,
-        names,
-        allow_line_mismatch=allow_line_mismatch,
-    )
-    scorer.check_strict(*names)
-    # Whatever the gold is (a file, a corpus, standard input): its first lines as read.
-    warnings += scorer.input_warnings(*names)
-    signature = Signature(
-        method=method,
-        gold=counted.gold_checksum,
-        dictionary=words.checksum if words is not None else None,
-        normalization=normalizer.name if normalizer is not None else "none",
-        beta=beta,
-    )
-    return scorer.result(signature, [*notes, *warnings])
+    # A decoding error's fix names the parameter that sets the encoding of the file at fault.
+    files = [(dictionary, "dictionary_encoding"), (pred, "pred_encoding"), (gold, "encoding")]
+    with encoding_parameters(files):
+        pred_encoding = pred_encoding or encoding
+        gold_as_sentences = gold_sentences(gold, gold_format, encoding, data_dir)
+        check_plain(pred, encoding=pred_encoding, role="prediction")
+        normalizer = as_normalizer(normalize)
+        notes: list[str] = []
+        words = normalized_dictionary(
+            scoring_dictionary(
+                gold,
+                dictionary,
+                data_dir=data_dir,
+                encoding=dictionary_encoding or encoding,
+                notes=notes,
+            ),
+            normalizer,
+        )
+        scorer = Scorer(
+            words,
+            method=method,
+            strict=strict,
+            per_line=per_line,
+            max_examples=max_examples,
+            normalizer=normalizer,
+        )
+        scorer.byte_order_marks = scorer.counter.byte_order_marks(
+            gold if gold_as_sentences is None else None, pred, encoding, pred_encoding
+        )
+        job = ScoringJob(gold, pred, encoding, pred_encoding, gold_as_sentences, scorer)
+        counted = (count or count_in_process)(job)
+        names = (display_name(gold), display_name(pred))
+        warnings = scorer.add_rest(
+            counted.gold_rest,
+            counted.pred_rest,
+            counted.totals,
+            names,
+            allow_line_mismatch=allow_line_mismatch,
+        )
+        scorer.check_strict(*names)
+        # Whatever the gold is (a file, a corpus, standard input): its first lines as read.
+        warnings += scorer.input_warnings(*names)
+        return scorer.result(counted.gold_checksum, [*notes, *warnings], beta=beta)
 
 
 def _joined_sentences(sentences: Iterable[Sequence[str]], side: str) -> list[str]:
@@ -326,15 +264,10 @@ def score_sentences(
 ) -> ScoreResult:
     """Score predicted sentences (lists of words) against gold sentences.
 
-    Same counting and result as :func:`score_files`; sentences pair up in
-    order and must be as many on both sides.
-
-    Each sentence is a list (or tuple) of words. A sentence given as a string
-    is refused with a ``TypeError``, as :meth:`Segmenter.segment
-    <cws_bench.segmenters.base.Segmenter.segment>` refuses one, rather than
-    read character by character (which would score every string as a
-    segmentation into single characters): split segmented lines first,
-    ``[line.split() for line in lines]``.
+    Same counting and result as :func:`score_files`; sentences pair up in order and
+    must be as many on both sides. A sentence given as a string, not a list of words,
+    is refused (as :meth:`Segmenter.segment <cws_bench.segmenters.base.Segmenter.segment>`
+    refuses one) rather than scored as single characters.
 
     >>> score_sentences([["我们", "是"]], [["我", "们", "是"]]).to_dict()["recall"]
     0.5
@@ -353,24 +286,11 @@ def score_sentences(
     if len(gold_lines) != len(pred_lines):
         raise LineCountMismatchError("gold", len(gold_lines), "prediction", len(pred_lines))
     scorer = Scorer(
-        dictionary,
-        method=method,
-        strict=strict,
-        per_line=per_line,
-        max_examples=MAX_EXAMPLES,
-        normalizer=normalizer,
+        dictionary, method=method, strict=strict, per_line=per_line, normalizer=normalizer
     )
-    for start in range(0, len(gold_lines), 4096):
-        scorer.add_lines(gold_lines[start : start + 4096], pred_lines[start : start + 4096])
+    scorer.add_all(gold_lines, pred_lines)
     scorer.check_strict("gold", "prediction")
     digest = SentenceDigest()
     for line in gold_lines:
         digest.add_line(line)
-    signature = Signature(
-        method=method,
-        gold=digest.hexdigest(),
-        dictionary=dictionary.checksum if dictionary is not None else None,
-        normalization=normalizer.name if normalizer is not None else "none",
-        beta=beta,
-    )
-    return scorer.result(signature, [])
+    return scorer.result(digest.hexdigest(), [], beta=beta)

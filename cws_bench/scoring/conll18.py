@@ -1,50 +1,42 @@
 """The word score of the CoNLL 2018 UD shared task (``conll18_ud_eval.py``), for segmentation.
 
-Universal Dependencies papers report tokenisation and word segmentation with
-the shared task's official evaluation script (Zeman et al. 2018,
-``conll18_ud_eval.py``). Its numbers differ from a line-by-line interval
-score in ways that matter to a UD user, so ``cws-bench score --method
-conll18`` reimplements the part of its published algorithm that scores
-segmentation:
+Universal Dependencies papers report segmentation with the shared task's
+official script (Zeman et al. 2018, ``conll18_ud_eval.py``), whose numbers
+differ from a line-by-line interval score; ``cws-bench score --method conll18``
+reimplements the part of it that scores segmentation:
 
-* **Spans over the whole file.** Every token and word is a span of
-  character offsets into the concatenation of all FORMs of the file; the
-  sentence breaks play no part in the Words and Tokens scores (they are
-  scored on their own, as Sentences).
-* **Unicode spaces removed.** Characters of category ``Zs`` are deleted
-  from every FORM before anything else, so a token ``10 000`` matches a
-  system's ``10000``; a FORM made only of spaces is an error.
-* **An error when the texts differ.** If the concatenated characters of
-  gold and system differ, there is no score: the error names the first 20
-  differing characters (and the line of each file where they are).
-* **Words.** A word outside multi-word tokens is correct iff its span is a
-  gold word's span. Where a multi-word token lies on either side, the
-  region (extended until both sides end together) is aligned by the
-  longest common subsequence of the lower-cased word FORMs, exactly as
-  ``align_words`` does. Precision = correct / system words, recall =
-  correct / gold words, F1 = 2·correct / (gold + system).
+* **Spans over the whole file**: every token and word is a span of character
+  offsets into the concatenation of the file's FORMs; sentence breaks play no
+  part in the Words and Tokens scores (they are scored as Sentences).
+* **Unicode spaces removed**: characters of category ``Zs`` are deleted from
+  every FORM first (``10 000`` matches ``10000``); a FORM of spaces only is an error.
+* **An error when the texts differ**, naming the first 20 differing
+  characters and the line of each file where they are.
+* **Words**: a word outside multi-word tokens is correct iff its span is a gold
+  word's. Around a multi-word token on either side, the region (extended until
+  both sides end together) is aligned by the longest common subsequence of the
+  lower-cased FORMs, as ``align_words`` does. P = correct / system words,
+  R = correct / gold words, F1 = 2·correct / (gold + system).
 * **Tokens** and **Sentences** are scored by span, as ``spans_score`` does.
 
-The system side may be CoNLL-U, or segmented text (one sentence a line,
-words separated by whitespace) as every cws-bench segmenter writes; then
+The system side may be CoNLL-U or segmented text (one sentence a line), where
 each word is a token and a word, and each non-empty line a sentence.
 
-What is not reproduced: the script's syntactic checks (HEAD parseable,
-one root, no cycles) and its dependency and tagging scores (UPOS, LAS,
-...), which need a parser's output; a CoNLL-U file that the script would
-refuse for those reasons alone is scored here.
+Not reproduced: the script's syntactic checks (HEAD, one root, no cycles) and
+its dependency and tagging scores, which need a parser's output; a file the
+script refuses for those reasons alone is scored here.
 """
 
 from __future__ import annotations
 
 import json
 import unicodedata
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from cws_bench.errors import CorpusFormatError, TextMismatchError, UnknownFormatError
-from cws_bench.text.io import PathLike, display_name, iter_line_blocks
+from cws_bench.text.io import PathLike, display_name, iter_lines
 
 __all__ = [
     "Conll18Result",
@@ -117,14 +109,7 @@ class UDScore:
         return 2 * self.correct / total if total else 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "gold": self.gold,
-            "system": self.system,
-            "correct": self.correct,
-            "precision": self.precision,
-            "recall": self.recall,
-            "f1": self.f1,
-        }
+        return {**asdict(self), "precision": self.precision, "recall": self.recall, "f1": self.f1}
 
 
 @dataclass(frozen=True)
@@ -160,12 +145,13 @@ def _strip_spaces(form: str) -> str:
     return "".join(c for c in form if unicodedata.category(c) != "Zs")
 
 
-def _numbered(path: PathLike, encoding: str) -> Iterator[tuple[int, str]]:
-    number = 0
-    for block in iter_line_blocks(path, encoding=encoding):
-        for line in block:
-            number += 1
-            yield number, line
+def _columns(name: str, number: int, line: str, what: str = "") -> list[str]:
+    columns = line.split("\t")
+    if len(columns) != 10:
+        raise CorpusFormatError(
+            name, number, f"{len(columns)} tab-separated columns, expected 10{what}"
+        )
+    return columns
 
 
 def _add_token(ud: UDFile, form: str, number: int, path: str) -> Span:
@@ -194,7 +180,7 @@ def load_conllu(path: PathLike, *, encoding: str = "utf-8") -> UDFile:
     """
     name = display_name(path)
     ud = UDFile(name)
-    lines = _numbered(path, encoding)
+    lines = enumerate(iter_lines(path, encoding=encoding), start=1)
     sentence_start: int | None = None
     sentence_line = 0
     for number, line in lines:
@@ -209,11 +195,7 @@ def load_conllu(path: PathLike, *, encoding: str = "utf-8") -> UDFile:
             ud.sentences[-1] = Span(opened.start, len(ud.characters), opened.line)
             sentence_start = None
             continue
-        columns = line.split("\t")
-        if len(columns) != 10:
-            raise CorpusFormatError(
-                name, number, f"{len(columns)} tab-separated columns, expected 10"
-            )
+        columns = _columns(name, number, line)
         if "." in columns[ID]:
             continue
         span = _add_token(ud, columns[FORM], number, name)
@@ -225,14 +207,8 @@ def load_conllu(path: PathLike, *, encoding: str = "utf-8") -> UDFile:
                 )
             for _ in range(int(first), int(last) + 1):
                 word_number, word_line = next(lines, (number + 1, ""))
-                word_columns = word_line.split("\t")
-                if len(word_columns) != 10:
-                    raise CorpusFormatError(
-                        name,
-                        word_number,
-                        f"{len(word_columns)} tab-separated columns, expected 10 "
-                        f"(a word of multi-word token {columns[ID]})",
-                    )
+                what = f" (a word of multi-word token {columns[ID]})"
+                word_columns = _columns(name, word_number, word_line, what)
                 ud.words.append(Word(span, True, word_columns[FORM]))
         else:
             if not columns[ID].isdigit():
@@ -257,13 +233,10 @@ def load_conllu(path: PathLike, *, encoding: str = "utf-8") -> UDFile:
 
 
 def load_segmented(path: PathLike, *, encoding: str = "utf-8") -> UDFile:
-    """Read segmented text (one sentence a line, words separated by whitespace).
-
-    Each word is a token and a word; each non-empty line is a sentence.
-    """
+    """Read segmented text: each word a token and a word, each non-empty line a sentence."""
     name = display_name(path)
     ud = UDFile(name)
-    for number, line in _numbered(path, encoding):
+    for number, line in enumerate(iter_lines(path, encoding=encoding), start=1):
         words = line.split()
         if not words:
             continue
@@ -279,7 +252,7 @@ def sniff_system_format(path: PathLike, *, encoding: str = "utf-8") -> str:
     """``conllu`` when the file looks like CoNLL-U (name or first lines), else ``segmented``."""
     if str(path).endswith((".conllu", ".conll")):
         return "conllu"
-    for _, line in _numbered(path, encoding):
+    for line in iter_lines(path, encoding=encoding):
         if not line.strip():
             continue
         if line.startswith("#") or (line.count("\t") == 9 and line[:1].isdigit()):
@@ -325,13 +298,14 @@ def _multiword_region(
     gold: list[Word], system: list[Word], gi: int, si: int
 ) -> tuple[int, int, int, int]:
     """The smallest region around a multi-word token where both sides end together."""
+    g, s = gold[gi].span, system[si].span
     if gold[gi].is_multiword:
-        end = gold[gi].span.end
-        if not system[si].is_multiword and system[si].span.start < gold[gi].span.start:
+        end = g.end
+        if not system[si].is_multiword and s.start < g.start:
             si += 1
-    else:
-        end = system[si].span.end
-        if not gold[gi].is_multiword and gold[gi].span.start < system[si].span.start:
+    else:  # the system's word is multi-word
+        end = s.end
+        if g.start < s.start:
             gi += 1
     gs, ss = gi, si
     while not _beyond_end(gold, gi, end) or not _beyond_end(system, si, end):
@@ -466,13 +440,9 @@ def evaluate_files(
 ) -> Conll18Result:
     """Score a system file (CoNLL-U or segmented text) against a gold CoNLL-U file.
 
-    Args:
-        gold: the gold CoNLL-U file.
-        system: the system's output: CoNLL-U, or one sentence a line with
-            words separated by whitespace.
-        encoding: the files' encoding.
-        system_encoding: the system file's, when it differs.
-        system_format: ``conllu``, ``segmented`` or ``auto`` (:func:`sniff_system_format`).
+    ``system_encoding`` defaults to ``encoding``; ``system_format`` is ``conllu``,
+    ``segmented`` (one sentence a line, words separated by whitespace) or ``auto``
+    (:func:`sniff_system_format`).
 
     Raises:
         CorpusFormatError: a malformed line (file and line named).

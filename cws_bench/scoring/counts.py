@@ -1,10 +1,9 @@
 """Additive segmentation counts and the reference counter of one sentence.
 
-:class:`AdditiveCounts` is the base of every counts class (frozen dataclasses
-of plain integers that add up: sentence -> file -> shard -> cluster);
-:class:`SegCounts` are the interval method's counts and :func:`count_sentence`
-the reference implementation that counts one sentence on interval sets (the
-compiled kernel is its twin, checked against it in tests/test_kernel.py).
+:class:`AdditiveCounts` is the base of every counts class (frozen dataclasses of
+integers that add up: sentence -> file -> shard -> cluster); :class:`SegCounts`
+are the interval method's counts, :func:`count_sentence` the reference counter of
+one sentence (the compiled kernel's twin, tests/test_kernel.py).
 
 >>> from dataclasses import dataclass
 >>> @dataclass(frozen=True, slots=True)

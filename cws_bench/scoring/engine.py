@@ -10,6 +10,7 @@ additive running totals that shards and merged metrics add together.
 from __future__ import annotations
 
 import codecs
+import functools
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, cast
@@ -20,6 +21,7 @@ from cws_bench.scoring.counts import COUNT_FIELDS, AdditiveCounts, SegCounts, co
 from cws_bench.scoring.input_checks import SAMPLE_LINES, input_warnings
 from cws_bench.scoring.methods import get_method
 from cws_bench.scoring.result import LineMismatch, ScoreResult
+from cws_bench.scoring.signature import Signature
 from cws_bench.text.checksums import LineDigest
 from cws_bench.text.dictionary_checks import COVERS_GOLD, coverage_warnings
 from cws_bench.text.io import (
@@ -34,7 +36,6 @@ from cws_bench.text.io import (
 
 if TYPE_CHECKING:
     from cws_bench.scoring.sighan import BufferCounts, SighanCounts
-    from cws_bench.scoring.signature import Signature
     from cws_bench.text.dictionary import Dictionary
     from cws_bench.text.normalize import Normalizer
 
@@ -48,6 +49,7 @@ if kernel is not None and len(COUNT_FIELDS) != kernel.FIELD_COUNT:  # pragma: no
     raise ImportError("cws_bench._kernel is out of date: rebuild it (make clean && make test)")
 
 __all__ = [
+    "MAX_EXAMPLES",
     "Accumulator",
     "ByteSource",
     "Scorer",
@@ -57,43 +59,34 @@ __all__ = [
     "paired_batches",
 ]
 
-# ---------------------------------------------------------------------------
-# Counting many lines
-#
-# Two paths give the same counts. The fast one hands raw UTF-8 buffers to the
-# compiled kernel (cws_bench/kernel.pyx), which validates, splits and counts
-# without creating Python strings. The other goes through decoded lines and
-# count_sentence; it serves the sighan method, score_sentences and installs
-# without the kernel. Lines whose characters differ always go through
+# Two paths give the same counts: raw UTF-8 buffers to the compiled kernel
+# (cws_bench/_kernel.pyx), which validates, splits and counts without making
+# strings; or decoded lines through count_sentence (normalised text, installs
+# without the kernel). Lines whose characters differ always go through
 # count_sentence's alignment.
 
 
+MAX_EXAMPLES = 5
+"""Differing lines a result keeps as examples, by default."""
 _SENTENCES = COUNT_FIELDS.index("sentences")
-_UNSCORED: dict[tuple[int, ...], SegCounts] = {}
-"""The counts of lines that score nothing (an empty line, ``skipped_lines=1``), one
-object for each kind: counts are frozen, and a file of millions of empty lines would
-otherwise hold one object each."""
+
+
+@functools.lru_cache(maxsize=64)
+def _unscored(row: tuple[int, ...]) -> SegCounts:
+    """The counts of a line that scores nothing (an empty line), one object for each
+    kind: a file of millions of empty lines would otherwise hold one object each."""
+    return SegCounts(*row)
 
 
 def _line_counts(row: tuple[int, ...]) -> SegCounts:
     """The :class:`SegCounts` of one line's row of counts (shared when it scores nothing)."""
-    if row[_SENTENCES]:  # a scored line
-        return SegCounts(*row)
-    counts = _UNSCORED.get(row)
-    if counts is None:
-        counts = SegCounts(*row)
-        if len(_UNSCORED) < 64:
-            _UNSCORED[row] = counts
-    return counts
+    return SegCounts(*row) if row[_SENTENCES] else _unscored(row)
 
 
 @dataclass(slots=True)
 class Accumulator:
-    """Mutable running totals of one scoring pass.
-
-    ``method_counts`` are the counting method's own additive counts (None
-    when the interval counts are its counts).
-    """
+    """Mutable running totals of one scoring pass; ``method_counts`` are the counting
+    method's own (None when the interval counts are its counts)."""
 
     totals: list[int]
     method_counts: AdditiveCounts | None
@@ -103,11 +96,8 @@ class Accumulator:
     lines: list[tuple[int, SegCounts]] | None = None
 
     def merge(self, other: Accumulator, max_examples: int, line_offset: int = 0) -> None:
-        """Add the totals of the lines that follow (a shard, a merged metric) to these.
-
-        ``line_offset`` is added to the other's line numbers (0 when they are
-        already the file's).
-        """
+        """Add the totals of the lines that follow (a shard, a merged metric) to these,
+        ``line_offset`` added to the other's line numbers."""
         self.totals = list(map(int.__add__, self.totals, other.totals))
         if self.method_counts is not None and other.method_counts is not None:
             self.method_counts += other.method_counts
@@ -129,16 +119,15 @@ class Scorer:
         dictionary: Dictionary | None,
         *,
         method: str,
-        strict: bool,
-        per_line: bool,
-        max_examples: int,
+        strict: bool = False,
+        per_line: bool = False,
+        max_examples: int = MAX_EXAMPLES,
         normalizer: Normalizer | None = None,
     ) -> None:
         self.counter = get_method(method)
         self.dictionary = dictionary
         self.words = dictionary.words if dictionary is not None else None
-        # The kernel looks words up in its own hash set, by their bytes.
-        self.word_set = None
+        self.word_set = None  # the kernel looks words up in its own hash set, by their bytes
         if kernel is not None and dictionary is not None:
             self.word_set = dictionary.lookup_table
         self.method = method
@@ -170,12 +159,8 @@ class Scorer:
 
     def input_warnings(self, gold_name: str, pred_name: str) -> list[str]:
         """The input checks' warnings on the first line pairs counted (a raw-text side, ...)."""
-        return input_warnings(
-            (gold for gold, _ in self.sample),
-            (pred for _, pred in self.sample),
-            gold_name,
-            pred_name,
-        )
+        gold, pred = zip(*self.sample) if self.sample else ((), ())
+        return input_warnings(gold, pred, gold_name, pred_name)
 
     def add_counted(
         self,
@@ -229,6 +214,11 @@ class Scorer:
         if self.acc.method_counts is not None:
             self._count_method(gold_lines, pred_lines, first_batch)
 
+    def add_all(self, gold_lines: list[str], pred_lines: list[str]) -> None:
+        """:meth:`add_lines` in batches of 4096 lines."""
+        for start in range(0, len(gold_lines), 4096):
+            self.add_lines(gold_lines[start : start + 4096], pred_lines[start : start + 4096])
+
     def _count_method(self, gold_lines: list[str], pred_lines: list[str], first: bool) -> None:
         """Add the method's own counts of decoded lines (the first batch with its marks)."""
         marks = self.byte_order_marks if first else ("", "")
@@ -267,10 +257,8 @@ class Scorer:
         pred_encoding: str,
         hasher: Hasher | None,
     ) -> tuple[list[str], list[str]]:
-        """Count two files through the kernel's byte buffers.
-
-        Returns the lines left over in the longer file, decoded.
-        """
+        """Count two files through the kernel's byte buffers; return the lines left over
+        in the longer file, decoded."""
         sides = (ByteSource(gold, gold_encoding, hasher), ByteSource(pred, pred_encoding))
         gold_side, pred_side = sides
         # A method with counts of its own (sighan) counts the same bytes, if it can.
@@ -298,16 +286,14 @@ class Scorer:
             ]
             first_batch = self.line_no == 0
             if count and len(self.sample) < SAMPLE_LINES:
-                self._keep_sample(
-                    gold_side.lines(gold_end, count), pred_side.lines(pred_end, count)
-                )
+                self._keep_sample(gold_side.lines(gold_end), pred_side.lines(pred_end))
             self.add_counted(totals, count, decoded, empty, rows)
             if count and buffers is not None:
                 self._count_buffers(buffers, gold_side, gold_end, pred_side, pred_end, first_batch)
             elif count and own:
                 # Else the method gets the lines the kernel just counted, decoded once.
                 self._count_method(
-                    gold_side.lines(gold_end, count), pred_side.lines(pred_end, count), first_batch
+                    gold_side.lines(gold_end), pred_side.lines(pred_end), first_batch
                 )
             gold_side.consume(gold_end, count)
             pred_side.consume(pred_end, count)
@@ -318,7 +304,8 @@ class Scorer:
                     side.top_up(force=True)
         if buffers is not None:
             self.acc.method_counts += buffers.counts()  # type: ignore[operator]
-        return gold_side.rest_lines(), pred_side.rest_lines()
+        # At the end of the files: the lines left in the buffers.
+        return gold_side.lines(len(gold_side.buffer)), pred_side.lines(len(pred_side.buffer))
 
     def _count_buffers(
         self,
@@ -329,11 +316,8 @@ class Scorer:
         pred_end: int,
         first_batch: bool,
     ) -> None:
-        """Hand the lines the kernel just counted, as bytes, to the method's own counter.
-
-        On the files' first line, the byte-order marks the method keeps go back
-        on (the readers dropped them).
-        """
+        """Hand the lines the kernel just counted, as bytes, to the method's own counter,
+        with the byte-order marks it keeps back on the files' first line."""
         gold_bytes, pred_bytes = gold_side.buffer, pred_side.buffer
         gold_start = pred_start = 0
         if first_batch and self.byte_order_marks != ("", ""):
@@ -354,13 +338,10 @@ class Scorer:
         *,
         allow_line_mismatch: bool,
     ) -> list[str]:
-        """Deal with the lines past those both files have; return the warnings.
-
-        Blank lines at the end are not compared. Other lines left over raise
-        :class:`LineCountMismatchError`, unless ``allow_line_mismatch``: then
-        extra prediction lines are ignored and missing predictions are
-        scored as the counting method scores them.
-        """
+        """Deal with the lines past those both files have (blank ones at the end are not
+        compared); return the warnings. Others raise :class:`LineCountMismatchError`
+        unless ``allow_line_mismatch``: then extra predictions are ignored and missing
+        ones scored as the counting method scores them."""
         gold_rest, pred_rest = _trim_blank_tail(gold_rest), _trim_blank_tail(pred_rest)
         if not (gold_rest or pred_rest):
             return []
@@ -378,25 +359,33 @@ class Scorer:
             f"{outcome}"
         ]
 
+    def _differing(self) -> str:
+        count = self.acc.mismatch_count
+        return f"{plural(count, 'line')} {'holds' if count == 1 else 'hold'} different characters"
+
     def check_strict(self, gold_name: str, pred_name: str) -> None:
-        acc = self.acc
-        if self.strict and acc.mismatch_count:
-            shown = "; ".join(f"line {m.line}" for m in acc.mismatches)
+        if self.strict and self.acc.mismatch_count:
+            shown = "; ".join(f"line {m.line}" for m in self.acc.mismatches)
             raise TextMismatchError(
-                f"{gold_name} and {pred_name}: {plural(acc.mismatch_count, 'line')} "
-                f"{'holds' if acc.mismatch_count == 1 else 'hold'} different characters ({shown})",
+                f"{gold_name} and {pred_name}: {self._differing()} ({shown})",
                 "the prediction must segment exactly the gold text; leave out {0} "
                 "to score through a character alignment",
                 fixes=(Fix("strict", True),),
             )
 
-    def result(self, signature: Signature, warnings: list[str]) -> ScoreResult:
+    def result(self, gold: str | None, warnings: list[str], *, beta: float) -> ScoreResult:
+        """The result of the lines counted, signed with the gold's checksum ``gold``."""
         acc = self.acc
+        signature = Signature(
+            method=self.method,
+            gold=gold,
+            dictionary=self.dictionary.checksum if self.dictionary is not None else None,
+            normalization=self.normalizer.name if self.normalizer is not None else "none",
+            beta=beta,
+        )
         if acc.mismatch_count:
             warnings.append(
-                f"{plural(acc.mismatch_count, 'line')} "
-                f"{'holds' if acc.mismatch_count == 1 else 'hold'} different characters in gold "
-                f"and prediction; {self.counter.mismatch_outcome()}"
+                f"{self._differing()} in gold and prediction; {self.counter.mismatch_outcome()}"
             )
         if acc.empty_gold_lines:
             shown = ", ".join(map(str, acc.empty_gold_lines[: self.max_examples]))
@@ -434,11 +423,8 @@ def _line_end(data: bytes, end: int) -> int:
 
 
 def file_sentence_checksum(path: PathLike, encoding: str = "utf-8") -> str:
-    """The sentence checksum of a plain segmented file, as ``score_files`` signs its gold.
-
-    A byte-order mark is left out and other encodings are read as text, so
-    the same sentences give the same checksum in any encoding.
-    """
+    """The sentence checksum of a plain segmented file, as ``score_files`` signs its gold
+    (the same sentences give the same checksum in any encoding, with or without a BOM)."""
     digest = LineDigest()
     for _block in ByteSource(path, encoding, digest)._blocks:
         pass
@@ -446,11 +432,8 @@ def file_sentence_checksum(path: PathLike, encoding: str = "utf-8") -> str:
 
 
 class ByteSource:
-    """A file read as UTF-8 byte blocks for the kernel, with its position for messages.
-
-    UTF-8 files are read raw (the kernel validates them); other encodings are
-    decoded line by line, which validates them, and re-encoded.
-    """
+    """A file read as UTF-8 byte blocks for the kernel, with its position for messages
+    (other encodings are decoded line by line, which validates them, and re-encoded)."""
 
     def __init__(self, source: PathLike, encoding: str, hasher: Hasher | None = None) -> None:
         self.source = source
@@ -512,24 +495,12 @@ class ByteSource:
         line = self.line + self.buffer.count(b"\n", 0, position) + 1
         raise decoding_error(self.source, "utf-8", line, self.offset + position)
 
-    def lines(self, end: int, count: int) -> list[str]:
-        """The ``count`` lines in ``buffer[:end]`` (as the kernel cut them), decoded.
-
-        Lines keep a carriage return before their newline (the methods that
-        read decoded lines drop it themselves, as ``split`` does).
-        """
-        lines = self.decode(0, end).split("\n")
-        if len(lines) > count:  # the text ends with a newline
-            lines.pop()
-        return lines
-
-    def rest_lines(self) -> list[str]:
-        """The lines left in the buffer (the file is at its end), decoded."""
-        if not self.buffer:
-            return []
-        text = self.decode(0, len(self.buffer))
+    def lines(self, end: int) -> list[str]:
+        """The lines in ``buffer[:end]`` (whole lines, as the kernel cut them), decoded,
+        a carriage return kept (the methods drop it themselves, as ``split`` does)."""
+        text = self.decode(0, end)
         lines = text.split("\n")
-        if text.endswith("\n"):
+        if not text or text.endswith("\n"):
             lines.pop()
         return lines
 
@@ -537,11 +508,8 @@ class ByteSource:
 def paired_batches(
     gold_blocks: Iterator[list[str]], pred_blocks: Iterator[list[str]]
 ) -> Iterator[tuple[list[str], list[str], list[str], list[str]]]:
-    """Re-cut two streams of line blocks into pairs of equal length.
-
-    Yields (gold, pred, gold_rest, pred_rest): the last pair has the lines left
-    over in the longer stream, with the shorter side empty.
-    """
+    """Re-cut two streams of line blocks into (gold, pred, [], []) of equal length; last,
+    ([], [], gold_rest, pred_rest) with the lines left over in the longer stream."""
     gold_buf: list[str] | None = []
     pred_buf: list[str] | None = []
     while True:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator, Sequence
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from cws_bench.defaults import STANDARD_DICTIONARY, DictionaryDefault
@@ -29,10 +30,8 @@ __all__ = [
 
 
 def optional_dictionary(value: WordsLike | None, encoding: str = "utf-8") -> Dictionary | None:
-    """A Dictionary from any word source (``jieba``, ``corpus:NAME[:SPLIT]``, a path, words).
-
-    A dictionary file is read in ``encoding``.
-    """
+    """A Dictionary from any word source (``jieba``, ``corpus:NAME[:SPLIT]``, a path read
+    in ``encoding``, words)."""
     if value is None:
         return None
     from cws_bench.corpora.words import as_dictionary
@@ -53,12 +52,8 @@ FORMAT_TITLES = {
 def check_plain(source: PathLike, *, encoding: str = "utf-8", role: str = "gold") -> None:
     """Raise if ``source`` looks like a gold format other than plain segmented text.
 
-    Standard input is not checked (it cannot be read twice).
-
-    Args:
-        source: the file.
-        encoding: its encoding.
-        role: ``gold`` or ``prediction``, for the message.
+    Standard input is not checked (it cannot be read twice). ``role`` (``gold`` or
+    ``prediction``) is for the message.
 
     Raises:
         CorpusFormatError: the file looks like CoNLL-U, People's Daily or BMES
@@ -138,14 +133,12 @@ def scoring_dictionary(
 ) -> Dictionary | None:
     """The OOV dictionary a score of ``gold`` uses: the one place its default is decided.
 
-    ``dictionary`` is any word source (:func:`cws_bench.corpora.words.as_dictionary`:
-    a Dictionary, a file read in ``encoding``, ``jieba``, ``corpus:NAME[:SPLIT]``
-    found in ``data_dir``, words), None for no dictionary, or
+    ``dictionary`` is any word source (:func:`cws_bench.corpora.words.as_dictionary`;
+    a file read in ``encoding``, a corpus found in ``data_dir``), None, or
     :data:`~cws_bench.defaults.STANDARD_DICTIONARY` (the default): the standard
-    dictionary of a registered corpus named as ``gold``, none for a gold file
-    or gold sentences. When a corpus' standard dictionary is not here (UD GSD
-    without its ``train`` split), the score has no OOV figures: None, and a
-    note saying why goes to ``notes`` (the score's warnings).
+    dictionary of a corpus named as ``gold``, none for a file or sentences. When a
+    corpus' standard dictionary is not here (UD GSD without ``train``): None, and a
+    note saying why in ``notes`` (the score's warnings).
 
     >>> len(scoring_dictionary("sample")), scoring_dictionary("sample", None)
     (251, None)
@@ -177,11 +170,8 @@ def scoring_dictionary(
 def gold_sentences(
     gold: PathLike, gold_format: str, encoding: str, data_dir: PathLike | None
 ) -> Iterator[list[str]] | None:
-    """The gold as sentences when it is a corpus or a file not in the plain format.
-
-    None means a plain file, which the scorer streams itself (and the kernel
-    reads as raw bytes).
-    """
+    """The gold as sentences when it is a corpus or a file not in the plain format; None
+    for a plain file, which the scorer streams itself."""
     if gold_format not in GOLD_FORMATS:
         raise UnknownFormatError(gold_format, GOLD_FORMATS, what="gold format")
     reference = gold_corpus(gold, data_dir=data_dir)
@@ -249,19 +239,9 @@ def read_gold(
 def sentence_blocks(
     sentences: Iterable[Sequence[str]], digest: Hasher, size: int = 4096
 ) -> Iterator[list[str]]:
-    """Sentences as blocks of lines (words joined by a space), hashed into ``digest``.
+    """Sentences as blocks of ``size`` lines (words joined by a space), hashed into
+    ``digest`` line by line (:func:`~cws_bench.scoring.engine.hashed_blocks`)."""
+    from cws_bench.scoring.engine import hashed_blocks
 
-    The digest is that of :func:`cws_bench.corpora.base.sentences_checksum`
-    and of :func:`score_sentences`' signature.
-    """
-    block: list[str] = []
-    for words in sentences:
-        line = " ".join(words)
-        digest.update(line.encode("utf-8"))
-        digest.update(b"\n")
-        block.append(line)
-        if len(block) >= size:
-            yield block
-            block = []
-    if block:
-        yield block
+    lines = (" ".join(words) for words in sentences)
+    return hashed_blocks(iter(lambda: list(islice(lines, size)), []), digest)

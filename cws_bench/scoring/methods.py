@@ -1,24 +1,18 @@
 """The counting methods, as registered objects that carry their own quirks.
 
-A counting method decides which predicted words are correct. Each is one
-object in a small registry, asked by name (:func:`get_method`), so the
-scorer (``scoring``), the sharded scorer (``sharded``) and the streaming
-metric (``streaming``) never compare method names:
+A counting method decides which predicted words are correct. Each is an
+object in a registry, asked by name (:func:`get_method`), so that the scorers
+and the streaming metric never compare method names:
 
-- ``interval`` (:class:`IntervalMethod`): a word is correct iff its
-  character interval is a gold word's. Its counts are the scorer's own
-  :class:`~cws_bench.scoring.SegCounts`, which every method keeps (boundary
-  figures, error kinds and per-sentence statistics come from them).
-- ``sighan`` (:class:`SighanMethod`): the official SIGHAN bakeoff ``score``
-  script's word-sequence diff. It adds its own additive counts
-  (:class:`~cws_bench.scoring.sighan.SighanCounts`) beside the interval ones, and the
-  script's quirks: a file's byte-order mark stays glued to its first word,
-  only the lines both files have are scored, and its summary block.
-- ``conll18`` (:class:`Conll18Method`): the CoNLL 2018 UD shared task's
-  Words score, which scores whole files (spans over the file), not line
-  pairs: its object scores two whole files (:meth:`Conll18Method.score_whole_files`,
-  through :func:`cws_bench.scoring.conll18.evaluate_files`), which is how
-  ``cws-bench score`` reaches it.
+- ``interval`` (:class:`IntervalMethod`): a word is correct iff its character
+  interval is a gold word's. Its counts, :class:`~cws_bench.scoring.SegCounts`,
+  every method keeps (boundary figures, error kinds, per-sentence rows).
+- ``sighan`` (:class:`SighanMethod`): the SIGHAN bakeoff script's word-sequence
+  diff, with counts of its own (:class:`~cws_bench.scoring.sighan.SighanCounts`)
+  and the script's quirks (a byte-order mark glued to the first word, only the
+  lines both files have scored, its summary block).
+- ``conll18`` (:class:`Conll18Method`): the CoNLL 2018 UD shared task's Words
+  score, of whole files, not line pairs (:meth:`Conll18Method.score_whole_files`).
 
 >>> [method.name for method in methods()]
 ['interval', 'sighan', 'conll18']
@@ -33,11 +27,12 @@ from __future__ import annotations
 import codecs
 import os
 from collections.abc import Collection, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from cws_bench.display.units import plural
 from cws_bench.errors import CwsBenchError, Fix
-from cws_bench.scoring.counts import AdditiveCounts
+from cws_bench.scoring.counts import AdditiveCounts, SegCounts
 from cws_bench.scoring.scores import SegScores
 from cws_bench.text.io import PathLike, normalize_encoding, open_binary, split_words
 
@@ -59,19 +54,6 @@ __all__ = [
 NO_MARKS = ("", "")
 
 
-class WordCounts(Protocol):
-    """The word totals of interval counts (``SegCounts``), as a method reads them."""
-
-    @property
-    def gold(self) -> int: ...
-
-    @property
-    def pred(self) -> int: ...
-
-    @property
-    def correct(self) -> int: ...
-
-
 class WholeFileResult(Protocol):
     """The result of a method that scores whole files (:meth:`CountingMethod.score_whole_files`)."""
 
@@ -91,12 +73,10 @@ class CountingMethod:
         keeps_byte_order_mark: a file's byte-order mark stays on its first word.
         scores_missing_predictions: with ``allow_line_mismatch``, gold lines past
             the prediction's end count as empty predictions (else they are not scored).
-        resamples_sentences: the method's counts add up sentence by sentence, so
-            bootstrap intervals and paired tests can resample its per-sentence rows
-            (:func:`~cws_bench.scoring.per_sentence.method_rows`; interval: the
-            result's own rows).
-        has_sentence_rows: the method counts each sentence pair itself
-            (:meth:`sentence_row`), beside the interval rows of a result.
+        resamples_sentences: the counts add up sentence by sentence, so intervals and
+            paired tests can resample per-sentence rows (interval: the result's own;
+            :func:`~cws_bench.scoring.per_sentence.method_rows`).
+        has_sentence_rows: the method counts each sentence pair itself (:meth:`sentence_row`).
     """
 
     name: ClassVar[str]
@@ -119,22 +99,14 @@ class CountingMethod:
         words: Collection[str] | None,
         marks: tuple[str, str] = NO_MARKS,
     ) -> AdditiveCounts | None:
-        """The method's own counts of paired decoded lines (None when it has none).
-
-        ``marks`` are the byte-order marks to put back on the first line of each
-        side (only on the first lines of the files, and only where the method
-        keeps them: see :meth:`byte_order_marks`).
-        """
+        """The method's own counts of paired decoded lines (None when it has none);
+        ``marks`` go back on the first line of each side (:meth:`byte_order_marks`)."""
         return None
 
     def buffer_counter(self, words: Collection[str] | None) -> BufferCounts | None:
-        """A counter of the method's own counts from UTF-8 line buffers, or None.
-
-        (Today only the sighan method's, :class:`~cws_bench.scoring.sighan.BufferCounts`.)
-
-        The scorer then hands it the bytes its kernel read instead of decoded
-        lines to :meth:`count_lines` (same counts, less work).
-        """
+        """A counter of the method's own counts from the UTF-8 bytes the scorer's kernel
+        read (:class:`~cws_bench.scoring.sighan.BufferCounts`: same counts as
+        :meth:`count_lines`, less work), or None."""
         return None
 
     def byte_order_marks(
@@ -149,7 +121,7 @@ class CountingMethod:
             _byte_order_mark(pred, pred_encoding),
         )
 
-    def word_totals(self, counts: WordCounts, own: Any) -> tuple[int, int, int]:
+    def word_totals(self, counts: SegCounts, own: Any) -> tuple[int, int, int]:
         """(gold words, predicted words, correct words) of a result."""
         return counts.gold, counts.pred, counts.correct
 
@@ -179,10 +151,9 @@ class CountingMethod:
     def score_whole_files(self, gold: PathLike, pred: PathLike, **settings: Any) -> WholeFileResult:
         """Score two whole files (only a method that does not count line pairs).
 
-        ``settings``: ``fmt``, the format the result will be rendered in (refused here,
-        before any work, when the method has no such rendering); ``encoding`` and
-        ``pred_encoding``; ``dictionary`` and ``normalize``, as ``score_files`` takes
-        them (refused by a method that has no use for them).
+        ``settings``: ``fmt`` (refused before any work when the method cannot render it),
+        ``encoding``, ``pred_encoding``, ``dictionary`` and ``normalize`` as
+        ``score_files`` takes them (refused by a method that has no use for them).
         """
         raise CwsBenchError(
             f"the {self.name} method counts pairs of lines",
@@ -247,7 +218,7 @@ class SighanMethod(CountingMethod):
 
         return BufferCounts.create(words)
 
-    def word_totals(self, counts: WordCounts, own: Any) -> tuple[int, int, int]:
+    def word_totals(self, counts: SegCounts, own: Any) -> tuple[int, int, int]:
         if own is None:  # a result made without the method's counts
             return super().word_totals(counts, own)
         return own.truth_words, own.test_words, own.matched
@@ -255,8 +226,6 @@ class SighanMethod(CountingMethod):
     def scores(
         self, interval: SegScores, own: Any, *, has_dictionary: bool, beta: float
     ) -> SegScores:
-        from dataclasses import replace
-
         if own is None:
             return interval
         # The script has no boundary figures: those stay the interval ones.
@@ -373,11 +342,8 @@ def line_methods() -> tuple[str, ...]:
 
 
 def get_method(name: str, *, line_pairs: bool = True) -> CountingMethod:
-    """The registered method of this name.
-
-    Args:
-        name: the method's name.
-        line_pairs: refuse a method that scores whole files (conll18).
+    """The registered method of this name; ``line_pairs`` refuses a method that scores
+    whole files (conll18).
 
     Raises:
         CwsBenchError: no such method (or, with ``line_pairs``, one that does not

@@ -1,23 +1,24 @@
 """Per-sentence statistics: the rows every resampling of a score goes through.
 
-As sacrebleu's metrics compute segment statistics once and resample them
-(``sacrebleu/metrics/base.py``), a score's confidence intervals and paired
-tests resample one row of word counts per scored sentence, never the text.
-:data:`COLUMNS` says what the columns are, :func:`sentence_rows` makes the
-rows from a :class:`~cws_bench.scoring.ScoreResult`, and :func:`statistics`
-gives precision, recall and F1 as functions of summed rows. The bake-off,
-the regression baseline, its check and ``diff`` all use these three.
+As sacrebleu's metrics resample segment statistics (``sacrebleu/metrics/base.py``),
+confidence intervals and paired tests resample one row of word counts per scored
+sentence (:data:`COLUMNS`), never the text: :func:`sentence_rows` makes the rows
+of a :class:`~cws_bench.scoring.ScoreResult`, :func:`statistics` gives P, R and
+F1 of summed rows; the bake-off, the regression baseline and ``diff`` use them.
 
-Which sentences have a row: the scored ones, that is every line whose gold
-side is not empty. An empty gold line is skipped by the scorer (as the
-SIGHAN bakeoff's script skips it): it adds nothing to any count, and giving
-it a row of zeros would only dilute the resamples.
+Only scored sentences have a row: an empty gold line, which the scorer skips
+(as the SIGHAN script does), would only dilute the resamples with zeros.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from operator import attrgetter
 from typing import TYPE_CHECKING
+
+from cws_bench.errors import CwsBenchError
+from cws_bench.scoring.methods import get_method
+from cws_bench.text.normalize import as_normalizer
 
 if TYPE_CHECKING:
     import numpy as np
@@ -84,12 +85,10 @@ def method_rows(
     """One row per scored sentence as a counting method counts it, or None for ``interval``
     (its rows are the result's own: :func:`sentence_rows`).
 
-    A method whose counts add up line by line (``sighan``: the script diffs each
-    line pair on its own, :func:`~cws_bench.scoring.sighan.count_sighan_line`)
-    gives (matched, predicted, gold) words per sentence; their sums are the
-    method's totals, so a resample of these rows is the method run on the
-    resampled sentences. Rows are those of the lines with gold words (the
-    script skips an empty gold line, as the interval rows do).
+    A method whose counts add up line by line (``sighan``:
+    :func:`~cws_bench.scoring.sighan.count_sighan_line`) gives (matched, predicted,
+    gold) words per line with gold words; a resample of these rows is the method
+    run on the resampled sentences.
 
     >>> method_rows("sighan", [["结婚", "的"], [], ["和", "尚未"]],
     ...             [["结婚", "的"], ["x"], ["和尚", "未"]])
@@ -98,25 +97,15 @@ def method_rows(
     Raises:
         CwsBenchError: a method whose counts are not per sentence.
     """
-    from cws_bench.scoring.methods import get_method
-
     counting = get_method(method, line_pairs=False)
     if not counting.has_sentence_rows:  # the interval counts are its counts
         return None
     if not counting.resamples_sentences:
-        from cws_bench.errors import CwsBenchError
-
         raise CwsBenchError(
             f"the {method} method has no per-sentence counts to resample",
             "use the interval or sighan method for intervals and paired tests",
         )
-    normalizer = None
-    if normalize not in (None, "none"):
-        from cws_bench.text.normalize import get_normalizer
-
-        normalizer = get_normalizer(normalize)
-    from cws_bench.errors import CwsBenchError
-
+    normalizer = as_normalizer(normalize)
     rows = []
     for number, (gold_words, pred_words) in enumerate(zip(gold, pred), start=1):
         if not gold_words:
@@ -134,12 +123,8 @@ def method_rows(
 def line_rows(lines: Iterable[tuple[int, SegCounts]]) -> list[Row]:
     """The rows of per-line counts, (line, counts) pairs as a result holds them: one per
     scored sentence (see :func:`sentence_rows`)."""
-    names = [name for name, _ in COLUMNS]
-    return [
-        (getattr(c, names[0]), getattr(c, names[1]), getattr(c, names[2]))
-        for _, c in lines
-        if c.sentences
-    ]
+    row = attrgetter(*(name for name, _ in COLUMNS))
+    return [row(c) for _, c in lines if c.sentences]
 
 
 def statistics() -> dict[str, Statistic]:

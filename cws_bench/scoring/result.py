@@ -41,15 +41,12 @@ class LineMismatch:
 class ScoreResult(Renderable, Mapping[str, Any]):
     """The scores of a prediction against a gold standard, with what produced them.
 
-    Every score is computed from ``counts`` (or, with the ``sighan`` method,
-    from ``sighan``) when asked for. Values are fractions in [0, 1]; OOV
-    figures are None when no dictionary was given. The result is also a
-    read-only mapping of :meth:`to_dict`'s keys (``result["f1"]``, as Hugging
-    Face ``evaluate`` returns), and ``print(result)`` prints the command
-    line's text table. :meth:`render` writes one of :attr:`FORMATS` (``gold`` and
-    ``pred`` name the files in the text table and the SIGHAN block; ``scale`` and
-    ``digits`` set how the text table prints scores, :mod:`cws_bench.display.units`;
-    JSON and CSV hold fractions at full precision).
+    Scores are computed from ``counts`` (with the ``sighan`` method, ``sighan``) when
+    asked for, as fractions in [0, 1]; OOV figures are None without a dictionary.
+    It is a read-only mapping of :meth:`to_dict`'s keys (``result["f1"]``, as Hugging
+    Face ``evaluate``); ``print(result)`` prints the text table. :meth:`render`
+    writes one of :attr:`FORMATS` (``gold`` and ``pred`` name the files; ``scale``
+    and ``digits`` set how the text table prints scores, :mod:`cws_bench.display.units`).
     """
 
     FORMATS: ClassVar[tuple[str, ...]] = ("text", "json", "csv", "sighan")
@@ -129,11 +126,8 @@ class ScoreResult(Renderable, Mapping[str, Any]):
         if self.beta != 1.0:
             out["fbeta"] = scores.fbeta
             out["beta"] = self.beta
-        out.update(
-            gold_words=self.gold_words,
-            pred_words=self.pred_words,
-            correct_words=self.correct_words,
-        )
+        totals = self.counting_method.word_totals(self.counts, self.sighan)
+        out.update(zip(("gold_words", "pred_words", "correct_words"), totals))
         out.update((s.name, s.of(scores)) for s in SCORES.values() if s.kind != "word")
         out.update(self.counting_method.result_fields(self.sighan))
         counts = self.counts
@@ -181,16 +175,14 @@ class ScoreResult(Renderable, Mapping[str, Any]):
         shown = unit.score
         s = self.scores
         c = self.counts
-        rows = [
-            ("gold words", f"{self.gold_words:,}"),
-            ("predicted words", f"{self.pred_words:,}"),
-            ("correct words", f"{self.correct_words:,}"),
-        ]
+        totals = self.counting_method.word_totals(self.counts, self.sighan)
+        labels = ("gold words", "predicted words", "correct words")
+        rows = [(label, f"{total:,}") for label, total in zip(labels, totals)]
         rows += [(score.label, shown(score.of(s))) for score in scores_of_kind("word")]
         if self.beta != 1.0:
             rows.append((f"F{self.beta:g}", shown(s.fbeta)))
-        others = [score for score in SCORES.values() if score.kind != "word"]
-        rows += [(score.label, shown(score.of(s))) for score in others if score.kind != "boundary"]
+        others = [score for score in SCORES.values() if score.kind not in ("word", "boundary")]
+        rows += [(score.label, shown(score.of(s))) for score in others]
         boundary = scores_of_kind("boundary")  # one row: P / R / F1
         rows.append(("boundary P/R/F1", " / ".join(shown(score.of(s)) for score in boundary)))
         # the method's own counts (sighan: insertions, deletions, substitutions)

@@ -18,7 +18,7 @@ from cws_bench.score_registry import SCORES
 if TYPE_CHECKING:
     from cws_bench.scoring.counts import SegCounts
 
-__all__ = ["SegScores", "score_counts"]
+__all__ = ["SegScores", "score_counts", "word_scores"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +48,37 @@ def _ratio(numerator: int, denominator: int) -> float | None:
     return numerator / denominator if denominator else None
 
 
+def word_scores(
+    correct: int,
+    pred: int,
+    gold: int,
+    *,
+    beta: float,
+    oov: tuple[float | None, float | None, float | None] = (None, None, None),
+    boundaries: tuple[float, float, float] = (0.0, 0.0, 0.0),
+    extra: Mapping[str, float | None] | None = None,
+) -> SegScores:
+    """Scores of word counts (P, R, F and F-beta: 0.0 on a zero denominator), with the
+    ``(oov_rate, oov_recall, iv_recall)`` and boundary P/R/F given: what every method's
+    scores are made of.
+
+    >>> s = word_scores(3, 5, 4, beta=2.0)
+    >>> s.precision, s.recall, round(s.fbeta, 4), s.oov_recall
+    (0.6, 0.75, 0.7143, None)
+    """
+    words = precision_recall_fscore_from_counts(correct, pred, gold, zero_division=0.0)
+    fbeta = (
+        words.fscore
+        if beta == 1.0
+        else precision_recall_fscore_from_counts(
+            correct, pred, gold, beta=beta, zero_division=0.0
+        ).fscore
+    )
+    return SegScores(
+        words.precision, words.recall, words.fscore, fbeta, beta, *oov, *boundaries, extra or {}
+    )
+
+
 def score_counts(counts: SegCounts, *, has_dictionary: bool, beta: float = 1.0) -> SegScores:
     """Compute scores from counts, never raising on a zero denominator.
 
@@ -64,46 +95,28 @@ def score_counts(counts: SegCounts, *, has_dictionary: bool, beta: float = 1.0) 
     >>> s.oov_rate, s.oov_recall, s.iv_recall
     (0.0, None, 0.75)
     """
-    words = precision_recall_fscore_from_counts(
-        counts.correct, counts.pred, counts.gold, zero_division=0.0
-    )
-    fbeta = (
-        words.fscore
-        if beta == 1.0
-        else precision_recall_fscore_from_counts(
-            counts.correct, counts.pred, counts.gold, beta=beta, zero_division=0.0
-        ).fscore
-    )
     bounds = precision_recall_fscore_from_counts(
         counts.correct_boundaries,
         counts.pred_boundaries,
         counts.gold_boundaries,
         zero_division=0.0,
     )
-    oov_rate: float | None
-    oov_recall: float | None
-    iv_recall: float | None
+    oov: tuple[float | None, float | None, float | None] = (None, None, None)
     if has_dictionary:
         # A rate with nothing to count is undefined (None), not 0: the SIGHAN
         # script prints "--" when the gold has no OOV (or no IV) word.
-        iv_gold = counts.gold - counts.oov_gold
-        oov_rate = _ratio(counts.oov_gold, counts.gold)
-        oov_recall = _ratio(counts.oov_correct, counts.oov_gold)
-        iv_recall = _ratio(counts.correct - counts.oov_correct, iv_gold)
-    else:
-        oov_rate = oov_recall = iv_recall = None
-    return SegScores(
-        precision=words.precision,
-        recall=words.recall,
-        f1=words.fscore,
-        fbeta=fbeta,
+        oov = (
+            _ratio(counts.oov_gold, counts.gold),
+            _ratio(counts.oov_correct, counts.oov_gold),
+            _ratio(counts.correct - counts.oov_correct, counts.gold - counts.oov_gold),
+        )
+    return word_scores(
+        counts.correct,
+        counts.pred,
+        counts.gold,
         beta=beta,
-        oov_rate=oov_rate,
-        oov_recall=oov_recall,
-        iv_recall=iv_recall,
-        boundary_precision=bounds.precision,
-        boundary_recall=bounds.recall,
-        boundary_f1=bounds.fscore,
+        oov=oov,
+        boundaries=(bounds.precision, bounds.recall, bounds.fscore),
         extra={
             s.name: None if s.needs_dictionary and not has_dictionary else s.compute(counts)
             for s in SCORES.values()

@@ -1,94 +1,75 @@
 """The official SIGHAN bakeoff scorer's counting, and its summary block.
 
 The ``score`` script of the SIGHAN bakeoffs (Richard Sproat and Tom Emerson,
-shipped with icwb2-data) scores a segmentation line by line: it writes the
-gold ("truth") words one a line to a file, the predicted ("test") words to
-another, runs GNU ``diff -y`` on the two files and reads diff's side-by-side
-output. A line marked ``|`` is a substitution, ``>`` an insertion, ``<`` a
-deletion; a gold word on a marked line is missed (recall), a predicted word
-on a marked line is wrong (precision). A word counts as correct when diff
-leaves it unchanged, wherever it is in the line, so this is not interval
-counting: gold ``哈 哈哈`` against ``哈哈 哈`` shares the word ``哈哈``, which
-the script counts as correct although no predicted word covers a gold word's
+shipped with icwb2-data) writes a line's gold ("truth") and predicted ("test")
+words one a line to two files, runs GNU ``diff -y`` on them and reads diff's
+side-by-side output: ``|`` is a substitution, ``>`` an insertion, ``<`` a
+deletion; a gold word on a marked line is missed (recall), a predicted word on
+one is wrong (precision). A word diff leaves unchanged is correct wherever it
+is, so this is not interval counting: gold ``哈 哈哈`` against ``哈哈 哈``
+shares ``哈哈``, correct although no predicted word covers a gold word's
 characters.
 
-Which words diff leaves unchanged depends on GNU diff's own choices among
-the minimal (and, after its pre-pass, sometimes not quite minimal) edit
-scripts, so :func:`diff_words` reimplements GNU diffutils' algorithm line for
-line rather than computing just any longest common subsequence:
+Which words diff leaves unchanged depends on GNU diff's choices among minimal
+(and, after its pre-pass, not quite minimal) edit scripts, so
+:func:`diff_words` follows GNU diffutils line for line:
 
-1. The longest common prefix and then the longest common suffix of the two
-   word lists are set aside as unchanged (``find_identical_ends``).
-2. In the rest, a word that occurs nowhere in the other list is "discarded"
-   (changed outright), and a word with more than ``5·2^k`` matches in the
-   other list (``k`` grows with the square root of the list length) is
-   provisionally discarded when it sits inside a run of discarded words
+1. The common prefix, then the common suffix, are unchanged (``find_identical_ends``).
+2. In the rest, a word found nowhere in the other list is discarded, and one
+   with more than ``5·2^k`` matches there (``k`` grows with the square root of
+   the length) is provisionally discarded inside a run of discarded words
    (``discard_confusing_lines``).
-3. The remaining words are compared by Myers' O(ND) algorithm with the
-   middle-snake split of GNU's ``diag`` and ``compareseq`` (gnulib
-   ``diffseq.h``), forward and backward searches taking diagonals from the
-   highest down, without the ``--speed-large-files`` heuristic and with the
-   ``TOO_EXPENSIVE`` cut-off at 4096 edit steps.
-4. Runs of changes are slid over equal words to merge with neighbouring runs
+3. The remaining words are compared by Myers' O(ND) algorithm with gnulib's
+   middle snake (``diag``, ``compareseq`` in ``diffseq.h``): diagonals from the
+   highest down, no ``--speed-large-files``, ``TOO_EXPENSIVE`` at 4096 steps.
+4. Runs of changes slide over equal words to merge with neighbours
    (``shift_boundaries``).
-5. Each maximal run between two unchanged pairs is a hunk of ``d`` deleted
-   and ``i`` inserted words; ``diff -y`` prints ``min(d, i)`` lines with
-   ``|`` and the rest with ``<`` or ``>``.
+5. Each run between two unchanged pairs is a hunk of ``d`` deleted and ``i``
+   inserted words: ``min(d, i)`` lines ``|``, the rest ``<`` or ``>``.
 
-``tests/test_sighan.py`` checks this against the real ``/usr/bin/diff -y``
-on random word lists and on realistic predictions for the four SIGHAN 2005
-test sets.
+``tests/test_sighan.py`` checks this against ``/usr/bin/diff -y`` on random
+word lists and on predictions for the four SIGHAN 2005 test sets.
 
-Where the script's reading of diff's output misreads its own data, cws-bench
-counts what diff computed instead. On the SIGHAN 2005 test sets only the
-byte-order mark of CityU's gold file changes a count (the sighan method keeps
-it, see below); AS has three gold words of 61 columns or more, which changed
-no count in the predictions tried; the other cases do not occur:
+Where the script misreads diff's output, cws-bench counts what diff computed.
+On the SIGHAN 2005 test sets only CityU's byte-order mark changes a count (the
+sighan method keeps it, see below); AS's three gold words of 61 columns or
+more changed no count in the predictions tried; the rest do not occur:
 
-- A word that is exactly ``|``, ``<`` or ``>`` is taken by the script for
-  diff's marker: left unchanged, it counts as a substitution, insertion or
-  deletion and its gold word as missed (precision is not affected).
-- A line that starts with U+3000 gets a phantom empty first word in the
-  script's split (it trims ASCII whitespace before turning U+3000 into a
-  space); cws-bench drops empty words.
-- The script looks a gold word up in the dictionary as diff printed it,
-  which is cut at 61 columns (in a UTF-8 locale a CJK character takes two);
-  cws-bench looks up the whole word.
-- A gold word of 61 columns or more fills diff's 61-column left half
-  exactly (unless a two-column character straddles its end), so on a
-  changed line a single space separates it from the ``|``, ``<`` or ``>``
-  marker. The script's test for a missed word, ``^[^\\s]+\\s.*\\s[|><]\\s``,
-  needs two, so it counts such a word as recalled (the line still counts as
-  a change). cws-bench counts it as missed, as diff computed.
-- The script turns the byte pair A1 40 (U+3000 in Big5) into a space in
-  every encoding, so in a UTF-8 file a character whose last byte is A1
-  followed by ``@`` (``乡@``: E4 B9 A1 40) is cut into a broken word and
-  another one; cws-bench decodes first and keeps ``乡@`` whole.
+- A word that is exactly ``|``, ``<`` or ``>`` is taken for diff's marker:
+  left unchanged, it counts as a change and its gold word as missed.
+- A line starting with U+3000 gets a phantom empty first word (the script
+  trims ASCII whitespace before turning U+3000 into a space); cws-bench drops
+  empty words.
+- The script looks a gold word up in the dictionary as diff printed it, cut at
+  61 columns (a CJK character takes two in a UTF-8 locale); cws-bench looks up
+  the whole word.
+- A gold word of 61 columns or more fills diff's left half, so on a changed
+  line one space separates it from the marker, and the script's test for a
+  missed word, ``^[^\\s]+\\s.*\\s[|><]\\s``, which needs two, counts it as
+  recalled (the line still counts as a change); cws-bench counts it missed.
+- The script turns the bytes A1 40 (U+3000 in Big5) into a space in every
+  encoding, so UTF-8 ``乡@`` (E4 B9 A1 40) is cut in two; cws-bench decodes
+  first and keeps it whole. It replaces only the UTF-8 and Big5 bytes of
+  U+3000; cws-bench splits at U+3000 in every encoding (GB18030 included).
 - A byte-order mark stays glued to the first word of a file in the script;
-  cws-bench's file readers drop it. (cityu_test_gold.utf8 starts with one, so
-  against a prediction without it the script counts one more substitution.)
-  :func:`count_sighan_line` itself keeps a U+FEFF it is given inside the
-  word, as the script does.
-- The script replaces only the UTF-8 and Big5 bytes of U+3000; cws-bench
-  decodes first, so U+3000 separates words in every encoding (GB18030
-  included).
+  cws-bench's readers drop it (cityu_test_gold.utf8 starts with one: against
+  a prediction without it the script counts one more substitution), but
+  :func:`count_sighan_line` keeps a U+FEFF it is given inside the word.
 
-Without a dictionary the script would count every gold word as OOV against
-an empty word list; cws-bench reports the OOV figures as absent (``--``).
-With a dictionary, a rate with nothing to count is undefined, as in the
-script: OOV recall when no gold word is OOV (``--`` in the summary, None in
-:meth:`SighanCounts.scores`), likewise IV recall and the OOV rate.
+Without a dictionary the script would count every gold word OOV; cws-bench
+reports the OOV figures as absent (``--``). With one, a rate with nothing to
+count is undefined, as in the script: OOV recall without OOV gold words (``--``
+in the summary, None in :meth:`SighanCounts.scores`), likewise IV recall and
+the OOV rate.
 
-The script stops with "Illegal division by zero" where cws-bench scores:
-on a prediction line that is empty where the gold line is not (its per-line
-precision divides by the line's zero test words) and when no word at all is
-correct (F divides by P + R = 0). cws-bench counts the empty line's gold
-words as deletions and gives F = 0 (``0.000`` in the summary block).
+Where the script stops with "Illegal division by zero" cws-bench scores: an
+empty prediction line against a non-empty gold line (its gold words count as
+deletions) and no correct word at all (F = 0, ``0.000`` in the summary block).
 
-With prediction and gold files of different lengths, the script reads them
-only while both have a line: ``score_files(..., method="sighan",
-allow_line_mismatch=True)`` does the same, while the interval method counts
-the gold lines beyond the prediction's end as empty predictions.
+With files of different lengths the script reads them only while both have a
+line: ``score_files(..., method="sighan", allow_line_mismatch=True)`` does the
+same, while the interval method counts the gold lines past the prediction's
+end as empty predictions.
 """
 
 from __future__ import annotations
@@ -97,11 +78,11 @@ import os
 import re
 from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from typing import NamedTuple
 
-from cws_bench.metrics.counts import precision_recall_fscore_from_counts
 from cws_bench.scoring.counts import AdditiveCounts
-from cws_bench.scoring.scores import SegScores
+from cws_bench.scoring.scores import SegScores, word_scores
 
 try:
     from cws_bench import _sighan
@@ -251,29 +232,22 @@ def _settle_provisional(discards: list[int]) -> None:
 
 
 class _Search:
-    """The forward and backward diagonal vectors of one comparison (diffseq.h).
-
-    Names follow diffseq.h (``xv``, ``fd``, ``bd``, ``xoff``, ...) so that the
-    two can be read side by side.
-    """
+    """The forward and backward diagonal vectors of one comparison, with diffseq.h's names."""
 
     def __init__(self, xv: Sequence[int], yv: Sequence[int]) -> None:
         self.xv = xv
         self.yv = yv
-        size = len(xv) + len(yv) + 3
+        diags = len(xv) + len(yv) + 3
         self.offset = len(yv) + 1  # diagonals run from -len(yv) - 1 to len(xv) + 1
-        self.fd = [0] * size
-        self.bd = [0] * size
-        diags = size
+        self.fd = [0] * diags
+        self.bd = [0] * diags
         self.too_expensive = max(_MIN_TOO_EXPENSIVE, 1 << ((_floor_log2(diags) >> 1) + 1))
 
     def diag(
         self, xoff: int, xlim: int, yoff: int, ylim: int, find_minimal: bool
     ) -> tuple[int, int, bool, bool]:
-        """The midpoint of a shortest edit script of xv[xoff:xlim] and yv[yoff:ylim].
-
-        Returns (xmid, ymid, lo_minimal, hi_minimal), as gnulib's ``diag``.
-        """
+        """(xmid, ymid, lo_minimal, hi_minimal): the midpoint of a shortest edit script of
+        xv[xoff:xlim] and yv[yoff:ylim], as gnulib's ``diag``."""
         xv, yv, fd, bd, k = self.xv, self.yv, self.fd, self.bd, self.offset
         dmin, dmax = xoff - ylim, xlim - yoff
         fmid, bmid = xoff - yoff, xlim - ylim
@@ -452,12 +426,8 @@ def _shift_boundaries(
 
 
 def diff_words(gold: Sequence[Hashable], pred: Sequence[Hashable]) -> tuple[Hunk, ...]:
-    """The hunks GNU ``diff`` finds between two files holding these lines.
-
-    Reproduces GNU diffutils' choices (see the module docstring), so that
-    among several equally short edit scripts the same one is found, and
-    where diff's pre-pass makes it give up minimality, it gives it up
-    the same way.
+    """The hunks GNU ``diff`` finds between two files holding these lines: the same
+    edit script among equally short ones, as GNU diffutils chooses (module docstring).
 
     >>> [tuple(hunk) for hunk in diff_words(["哈", "哈哈"], ["哈哈", "哈"])]
     [(0, 1, 0, 0), (2, 2, 1, 2)]
@@ -555,43 +525,23 @@ class SighanCounts(AdditiveCounts):
         >>> s.recall, s.precision, s.f1
         (0.75, 0.6, 0.6666666666666666)
         """
-        words = precision_recall_fscore_from_counts(
-            self.matched, self.test_words, self.truth_words, zero_division=0.0
-        )
-        fbeta = precision_recall_fscore_from_counts(
-            self.matched, self.test_words, self.truth_words, beta=beta, zero_division=0.0
-        ).fscore
-        oov_rate = oov_recall = iv_recall = None
+        oov: tuple[float | None, float | None, float | None] = (None, None, None)
         if has_dictionary:
             iv = self.truth_words - self.oov
             # Undefined rates are None, as the script prints "--" for them.
-            oov_rate = self.oov / self.truth_words if self.truth_words else None
-            oov_recall = 1 - self.oov_missed / self.oov if self.oov else None
-            iv_recall = 1 - self.iv_missed / iv if iv else None
-        return SegScores(
-            precision=words.precision,
-            recall=words.recall,
-            f1=words.fscore,
-            fbeta=fbeta,
-            beta=beta,
-            oov_rate=oov_rate,
-            oov_recall=oov_recall,
-            iv_recall=iv_recall,
-            boundary_precision=0.0,
-            boundary_recall=0.0,
-            boundary_f1=0.0,
-        )
+            oov = (
+                self.oov / self.truth_words if self.truth_words else None,
+                1 - self.oov_missed / self.oov if self.oov else None,
+                1 - self.iv_missed / iv if iv else None,
+            )
+        return word_scores(self.matched, self.test_words, self.truth_words, beta=beta, oov=oov)
 
 
 def count_words(
     truth: Sequence[str], test: Sequence[str], words: Collection[str] | None = None
 ) -> SighanCounts:
-    """Count one line's gold (truth) and predicted (test) words as the script does.
-
-    Args:
-        truth: gold words of the line.
-        test: predicted words of the line.
-        words: the dictionary for OOV/IV counts, or None.
+    """Count one line's gold (truth) and predicted (test) words as the script does;
+    ``words`` is the dictionary of the OOV/IV counts, or None.
 
     >>> c = count_words(["结婚", "的", "和", "尚未"], ["结婚", "的", "和尚", "未"], {"的", "和"})
     >>> (c.matched, c.substitutions, c.insertions, c.deletions, c.oov, c.oov_missed, c.iv_missed)
@@ -648,31 +598,23 @@ def count_sighan_line(
 def count_sighan_lines(
     gold_lines: Sequence[str], pred_lines: Sequence[str], words: Collection[str] | None = None
 ) -> SighanCounts:
-    """The sum of :func:`count_sighan_line` over paired lines.
-
-    Counted by the compiled twin of this module (``cws_bench/_sighan.pyx``:
-    the same steps on C arrays) when it is built, else line by line in Python;
-    the numbers are the same (``tests/test_sighan.py``).
+    """The sum of :func:`count_sighan_line` over paired lines, by the compiled twin of
+    this module (``cws_bench/_sighan.pyx``) when it is built (same numbers).
 
     >>> count_sighan_lines(["哈 哈哈", "我们 是"], ["哈哈 哈", "我们 是"]).matched
     3
     """
     if _sighan is not None:
         return SighanCounts(*_sighan.count_lines(gold_lines, pred_lines, words))
-    total = SighanCounts()
-    for gold_line, pred_line in zip(gold_lines, pred_lines):
-        total += count_sighan_line(gold_line, pred_line, words)
-    return total
+    return sum(map(count_sighan_line, gold_lines, pred_lines, repeat(words)), SighanCounts())
 
 
 class BufferCounts:
     """:func:`count_sighan_lines` of lines given as UTF-8 bytes, summed over calls.
 
-    The scorer reads files as UTF-8 byte buffers (its compiled kernel counts
-    intervals there); this counts the same lines from those bytes, without
-    decoding them or making a str per word (``cws_bench/_sighan.pyx``,
-    ``BufferCounter``). Use :meth:`create`, which gives None when the compiled
-    module is not built (then count decoded lines).
+    Counts the bytes the scorer's kernel reads, without decoding them
+    (``BufferCounter`` in ``cws_bench/_sighan.pyx``). Make one with :meth:`create`
+    (None when the compiled module is not built: then count decoded lines).
 
     >>> gold, pred = ["哈 哈哈", "我们 是"], ["哈哈 哈", "我们 是"]
     >>> gold_bytes, pred_bytes = ("\\n".join(lines).encode() for lines in (gold, pred))
@@ -699,11 +641,8 @@ class BufferCounts:
         pred_start: int,
         pred_end: int,
     ) -> None:
-        """Count the line pairs of ``gold[gold_start:gold_end]`` and ``pred[pred_start:pred_end]``.
-
-        Both ranges hold the same number of lines (newline-terminated, the
-        last one perhaps not) of valid UTF-8.
-        """
+        """Count the line pairs of ``gold[gold_start:gold_end]`` and ``pred[pred_start:pred_end]``
+        (as many lines in each, of valid UTF-8)."""
         self._compiled.add(gold, gold_start, gold_end, pred, pred_start, pred_end)  # type: ignore[attr-defined]
 
     def counts(self) -> SighanCounts:
@@ -724,10 +663,8 @@ def format_sighan_summary(counts: SighanCounts, pred_name: str, *, has_dictionar
     """The summary block the SIGHAN script prints at its end (without a final newline).
 
     ``pred_name`` is shown on the ``###`` line as the script shows its third
-    argument: an absolute path loses its folders (``s=^/.*/==``), a relative
-    one is kept as given. F is computed from the unrounded P and R. Rates
-    whose denominator is zero, and the OOV figures without a dictionary,
-    print as ``--``.
+    argument (an absolute path loses its folders: ``s=^/.*/==``). F is computed
+    from the unrounded P and R. Undefined rates print as ``--``.
 
     >>> counts = SighanCounts(truth_words=13, test_words=10, matched=6, insertions=0,
     ...                       deletions=3, substitutions=4, oov=3, oov_missed=2, iv_missed=5)

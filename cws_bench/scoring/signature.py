@@ -17,18 +17,9 @@ __all__ = ["Signature", "short_hash"]
 
 @dataclass(frozen=True)
 class Signature:
-    """What produced a score.
-
-    Args:
-        method: how words are counted (``interval`` or ``sighan``).
-        gold: checksum of the gold data.
-        dictionary: checksum of the OOV dictionary, or None.
-        normalization: text normalisation applied to both sides.
-        beta: the F-beta weight.
-        seed: the resampling seed, when a number depends on one.
-        extra: further settings, as ``(key, value)`` pairs in order.
-        version: cws-bench version.
-    """
+    """What produced a score: the counting method, the checksums of the gold and of the
+    OOV dictionary (None: none), the normalisation, beta, the resampling seed when a
+    number depends on one, and further settings as ``(key, value)`` pairs in order."""
 
     method: str = "interval"
     gold: str | None = None

@@ -1,20 +1,16 @@
 """Words as half-open character intervals ``[start, end)``, and alignment of texts that differ.
 
-A segmentation of a sentence is the list of its words; as intervals it is the
-tiling of the sentence's characters that the words make. Two segmentations of
-the same characters agree on a word iff they share its interval.
-
-When a prediction does not hold exactly the gold characters (normalised
-width, dropped or added characters), :func:`project_spans` maps predicted
-intervals onto gold positions through a minimal edit alignment of the two
-character sequences, so that the words whose aligned intervals agree can
-still be counted.
+Two segmentations of the same characters agree on a word iff they share its
+interval. When a prediction does not hold exactly the gold characters,
+:func:`project_spans` maps its intervals onto gold positions through a minimal
+edit alignment of the two texts, so that words whose intervals agree still count.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import accumulate
+from typing import NamedTuple
 
 __all__ = ["CharAlignment", "align_chars", "boundaries", "project_spans", "to_spans"]
 
@@ -43,7 +39,7 @@ def boundaries(words: Sequence[str]) -> set[int]:
     return set(ends[:-1])
 
 
-class CharAlignment:
+class CharAlignment(NamedTuple):
     """A minimal edit alignment of a predicted text onto a gold text.
 
     For each offset ``k`` of the predicted text (``0 <= k <= len(pred)``),
@@ -54,11 +50,8 @@ class CharAlignment:
     word next to a dropped character still lands on its gold word.
     """
 
-    __slots__ = ("left", "right")
-
-    def __init__(self, left: list[int], right: list[int]) -> None:
-        self.left = left
-        self.right = right
+    left: list[int]
+    right: list[int]
 
     def map_span(self, start: int, end: int) -> Span | None:
         """The gold interval of a predicted interval, or None if it maps to nothing."""

@@ -1,18 +1,14 @@
 """A streaming segmentation metric for training and evaluation loops.
 
-In the style of Hugging Face ``evaluate`` and torchmetrics: create it once,
-feed it batches as they come, read the scores at the end. It keeps only the
-additive counts of :class:`~cws_bench.scoring.SegCounts` (and, with the
-``sighan`` method, :class:`~cws_bench.scoring.sighan.SighanCounts`), so a batch costs
-what scoring it costs and memory does not grow with the data; two metrics
-filled in different processes add up with :meth:`SegmentationMetric.merge`.
-Whatever way the data is cut into batches, :meth:`SegmentationMetric.compute`
-returns the numbers :func:`~cws_bench.scoring.score_sentences` gives on all of
-it at once.
+As Hugging Face ``evaluate`` and torchmetrics: create it once, feed it batches,
+read the scores at the end. It keeps only additive counts, so memory does not
+grow with the data, and metrics filled in different processes add up
+(:meth:`SegmentationMetric.merge`); however the data is cut into batches,
+:meth:`SegmentationMetric.compute` gives what
+:func:`~cws_bench.scoring.score_sentences` gives on all of it.
 
-Each prediction and reference is either a list of words or a string of words
-separated by whitespace (split with ``str.split()``, as the scorer splits a
-line of a file). A batch itself must be a sequence of those, never one string:
+Each prediction and reference is a list of words or a string of words
+separated by whitespace; a batch is a sequence of those, never one string:
 
 >>> m = SegmentationMetric()
 >>> predictions = [["结婚", "的"], "和尚 未 结婚"]
@@ -29,31 +25,21 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from cws_bench.errors import CwsBenchError, LineCountMismatchError
-from cws_bench.scoring.api import MAX_EXAMPLES, Method
+from cws_bench.scoring.api import Method
 from cws_bench.scoring.engine import Scorer
 from cws_bench.scoring.inputs import normalized_dictionary, optional_dictionary
 from cws_bench.scoring.methods import get_method
 from cws_bench.scoring.per_sentence import Row, line_rows
 from cws_bench.scoring.result import ScoreResult
-from cws_bench.scoring.signature import Signature
 from cws_bench.text.checksums import SentenceDigest
 from cws_bench.text.joined import JoinedWords
 from cws_bench.text.normalize import as_normalizer
 
 if TYPE_CHECKING:
-    from cws_bench.text.dictionary import Dictionary, WordsLike
+    from cws_bench.text.dictionary import WordsLike
     from cws_bench.text.normalize import Normalizer
 
 __all__ = ["SegmentationMetric"]
-
-# Lines are scored in chunks of this many, as score_sentences does.
-_CHUNK = 4096
-
-
-def _as_dictionary_type() -> type[Dictionary]:
-    from cws_bench.text.dictionary import Dictionary
-
-    return Dictionary
 
 
 def _as_line(item: Any, what: str, index: int) -> str:
@@ -84,19 +70,10 @@ def _as_lines(batch: Any, what: str) -> list[str]:
 class SegmentationMetric:
     """Accumulate segmentation counts batch by batch; score them at the end.
 
-    Args:
-        dictionary: the OOV dictionary, as :func:`~cws_bench.scoring.score_sentences`
-            takes it (a :class:`~cws_bench.text.dictionary.Dictionary`, words, or a path).
-        method: ``interval`` (the literature's counting) or ``sighan`` (the
-            official bakeoff script's).
-        normalize: a normaliser name such as ``"width"`` applied to both sides.
-        beta: the F-beta weight.
-        per_sentence: keep each scored sentence's row of counts
-            (:mod:`cws_bench.scoring.per_sentence`) until :meth:`take_rows` takes them.
-
-    ``compute()`` returns a :class:`~cws_bench.scoring.ScoreResult`, the same
-    object and the same numbers as ``score_sentences`` on all the data added
-    so far; it can be called at any time and does not reset the metric.
+    ``dictionary``, ``method``, ``normalize`` and ``beta`` are as
+    :func:`~cws_bench.scoring.score_sentences` takes them, and :meth:`compute` gives
+    what it gives on all the data so far, at any time. ``per_sentence`` keeps each
+    scored sentence's row of counts until :meth:`take_rows` takes them.
     """
 
     def __init__(
@@ -121,9 +98,7 @@ class SegmentationMetric:
         self._scorer = Scorer(
             self._dictionary,
             method=self.method,
-            strict=False,
             per_line=self.per_sentence,
-            max_examples=MAX_EXAMPLES,
             normalizer=self._normalizer,
         )
         self._gold_digest = SentenceDigest()
@@ -159,10 +134,7 @@ class SegmentationMetric:
             )
         for line in gold_lines:
             self._gold_digest.add_line(line)
-        for start in range(0, len(gold_lines), _CHUNK):
-            self._scorer.add_lines(
-                gold_lines[start : start + _CHUNK], pred_lines[start : start + _CHUNK]
-            )
+        self._scorer.add_all(gold_lines, pred_lines)
 
     def take_rows(self) -> list[Row]:
         """The rows of the sentences added since the last call, in order, then forgotten:
@@ -191,12 +163,9 @@ class SegmentationMetric:
     def merge(self, other: SegmentationMetric) -> SegmentationMetric:
         """Add ``other``'s data after this metric's (as if its batches came next).
 
-        Use it to combine metrics filled in several processes or devices (a
-        metric pickles with its dictionary). Returns ``self``.
-
-        A merged metric's signature carries no gold checksum: the checksum
-        is a digest of the whole sequence of references and cannot be
-        combined from the parts' digests.
+        Combines metrics filled in several processes (a metric pickles with its
+        dictionary); returns ``self``. A merged metric's signature has no gold checksum
+        (a digest of the whole sequence of references, not of its parts).
 
         Raises:
             CwsBenchError: the two metrics were set up differently.
@@ -228,12 +197,8 @@ class SegmentationMetric:
     ) -> ScoreResult:
         """The scores of everything added so far (see :class:`ScoreResult`).
 
-        With ``predictions`` and ``references`` (as Hugging Face ``evaluate``
-        takes them), that batch is added first: ``SegmentationMetric().compute(
-        predictions=..., references=...)`` scores one batch in one call. The
-        result is a mapping as well (``result["f1"]``, ``dict(result)``), with
-        attribute access (``result.f1``), ``to_dict`` and ``to_json``; printed,
-        it is the command line's table.
+        With ``predictions`` and ``references`` (as Hugging Face ``evaluate`` takes
+        them), that batch is added first, so one call scores one batch.
 
         >>> r = SegmentationMetric().compute(predictions=["结婚 的"], references=["结婚 的"])
         >>> r["f1"], r.f1
@@ -243,15 +208,8 @@ class SegmentationMetric:
             raise TypeError("compute() takes both predictions and references, or neither")
         if predictions is not None and references is not None:
             self.add_batch(predictions=predictions, references=references)
-        method, dictionary, normalization, beta = self._settings()
-        signature = Signature(
-            method=method,
-            gold=None if self._merged else self._gold_digest.hexdigest(),
-            dictionary=dictionary,
-            normalization=normalization,
-            beta=beta,
-        )
-        return self._scorer.result(signature, [])
+        gold = None if self._merged else self._gold_digest.hexdigest()
+        return self._scorer.result(gold, [], beta=self.beta)
 
     def __getstate__(self) -> dict[str, Any]:
         # The scorer holds the compiled dictionary lookup and hashlib's digest,
@@ -277,8 +235,10 @@ class SegmentationMetric:
         self.beta = state["beta"]
         self.per_sentence = state.get("per_sentence", False)
         self._normalizer = as_normalizer(state["normalize"])
+        from cws_bench.text.dictionary import Dictionary
+
         words = state["dictionary"]
-        self._dictionary = None if words is None else _as_dictionary_type()(*words)
+        self._dictionary = None if words is None else Dictionary(*words)
         self.reset()
         self._scorer.acc = state["acc"]
         self._scorer.line_no = state["line_no"]

@@ -1,19 +1,13 @@
 """What is installed: entry points, the distributions a module comes from, versions.
 
-``importlib.metadata`` answers each of these questions by reading every
-installed distribution again, each time it is asked. With a few hundred
-distributions (the neural extras) that is 5 ms for one entry-point group, and
-0.15 to 0.3 s for ``packages_distributions()`` (more when the
-``importlib_metadata`` backport is imported, since its file lists look up
-every file on disk). The registries ask for their entry points at every name
-lookup and every run asks which distributions its adapters import, so the
-answers are kept here, each under the state of the folders on ``sys.path``
-(:func:`site_state`): installing, upgrading or removing a distribution
-changes the entries of a folder of ``sys.path`` (pip writes a new
-``.dist-info`` folder), and putting another folder on the path changes the
-path, so an answer is not served after the installation it describes has
-changed. (An entry point edited inside a ``.dist-info`` folder that stays is
-seen by the next process.)
+``importlib.metadata`` reads every installed distribution again each time it is
+asked: with a few hundred (the neural extras), 5 ms for one entry-point group and
+0.15 to 0.3 s for ``packages_distributions()``. The registries ask at every name
+lookup and every run asks which distributions its adapters import, so the answers
+are kept here under the state of the folders on ``sys.path`` (:func:`site_state`),
+which an installation changes (pip writes a new ``.dist-info`` folder): no answer
+outlives the installation it describes. (An entry point edited inside a
+``.dist-info`` folder that stays is seen by the next process.)
 """
 
 from __future__ import annotations
@@ -37,11 +31,9 @@ Site = tuple[tuple[str, int, int] | str, ...]
 def site_state() -> Site:
     """Each folder of ``sys.path`` with its modification time and a hash of its entries' names.
 
-    Installing, upgrading or removing a distribution adds, renames or removes
-    an entry (its ``.dist-info`` folder) of a folder on the path: the names
-    change, and the folder's time with them (the time alone could miss a
-    change made within the file system's clock tick). An entry of the path that
-    is no folder (a zip) stands for itself. About 0.5 ms.
+    An installation changes the names in a folder on the path (a ``.dist-info``
+    folder) and its time (which alone could miss a change within the clock's tick).
+    An entry that is no folder (a zip) stands for itself. About 0.5 ms.
     """
     state: list[tuple[str, int, int] | str] = []
     for entry in sys.path:
@@ -114,11 +106,8 @@ def distributions_of(module: str) -> list[str]:
 def missing_modules(*modules: str) -> list[str]:
     """Those of ``modules`` (dotted names too) that cannot be imported here, in order.
 
-    ``importlib.util.find_spec("a.b")`` imports ``a`` to look inside it, and
-    raises ``ModuleNotFoundError`` when ``a`` is absent (or whatever ``a``
-    raises while importing): for a dotted name whose parent is missing, the
-    module is missing, not an error. A top-level name is only looked up, never
-    imported.
+    ``find_spec("a.b")`` imports ``a`` and raises when ``a`` is absent or broken:
+    then ``a.b`` is missing, not an error. A top-level name is only looked up.
 
     >>> missing_modules("json", "json.decoder", "no_such_module_here", "no_such_module_here.sub")
     ['no_such_module_here', 'no_such_module_here.sub']

@@ -1,21 +1,15 @@
 """Temporary files and folders beside a target, that no run leaves behind.
 
-Every temporary that cws-bench writes beside a file it is making (the
-``atomic_write`` file, a sharded run's part folder, a download, a zip's
-extraction folder) is made here. Its name says whose it is::
+Every temporary cws-bench writes beside a file it makes (``atomic_write``'s, a
+sharded run's parts, a download, a zip's extraction) is made here, named
+``.NAME.cws<pid>-<host>.<random>.tmp`` (or ``.parts``): the process that made it
+and six hex digits of the machine's name. The process keeps a list of them:
 
-    .NAME.cws<pid>-<host>.<random>.tmp      (or .parts)
-
-where ``pid`` is the process that made it and ``host`` six hex digits of the
-machine's name. The process keeps a list of its temporaries:
-
-- when it stops on SIGINT or SIGTERM, :func:`remove_temporaries` removes what
-  its ``finally`` blocks did not get to (the CLI calls it on the way out);
-- a process killed outright (``kill -9``, the OOM killer) cannot, so the next
-  process that makes a temporary in the same folder removes those of a dead
-  process of the same machine (:func:`sweep_folder`, once per folder per
-  process). Files of a process still running, of another machine, or not
-  named this way are never touched.
+- when it stops on SIGINT or SIGTERM, :func:`remove_temporaries` removes what its
+  ``finally`` blocks did not get to (the CLI calls it on the way out);
+- a process killed outright (``kill -9``, the OOM killer) cannot, so the next one
+  that makes a temporary in the same folder removes those of dead processes of
+  the same machine (:func:`sweep_folder`); others' files are never touched.
 """
 
 from __future__ import annotations
@@ -79,11 +73,8 @@ def _remove(path: str) -> None:
 
 
 def sweep_folder(folder: str) -> list[str]:
-    """Remove the temporaries a dead process of this machine left in ``folder``; return them.
-
-    Each folder is looked at once per process (a bake-off writes thousands of
-    cache files into one folder).
-    """
+    """Remove the temporaries a dead process of this machine left in ``folder``; return them
+    (once per folder and process: a bake-off writes thousands of cache files in one)."""
     folder = os.path.abspath(folder or ".")
     with _lock:
         if folder in _swept:

@@ -1,20 +1,18 @@
 """Worker processes that stop cleanly, with everything they started.
 
-The bake-off runs each pair in a worker process. A worker may start
-programs of its own (the ``command`` adapter runs each in a new session, so
-that its process group can be killed as a whole). This module holds what
-both sides need so that nothing outlives a run:
+The bake-off runs each pair in a worker process, which may start programs of
+its own (the ``command`` adapter, each in a new session). So that nothing
+outlives a run:
 
-- in a worker, :func:`worker_started`: the worker leaves the terminal's
-  process group (a Ctrl-C reaches the main process only, which decides),
-  turns SIGTERM into ``SystemExit`` so that ``finally`` blocks run (the
-  ``command`` adapter kills its program's group there), and asks the kernel
-  (Linux) to send it SIGTERM when the main process dies;
-- in the main process, :func:`stop_worker`: SIGTERM to the worker, a short
-  grace, then SIGKILL to it and to every process it started, with their
-  process groups; and :func:`signals_raise`, which turns SIGINT and SIGTERM
-  into :class:`Interrupted` while workers run, so the run can stop them,
-  keep the finished cache and say how to resume.
+- in a worker, :func:`worker_started` leaves the terminal's process group (a
+  Ctrl-C reaches the main process only, which decides), turns SIGTERM into
+  ``SystemExit`` so that ``finally`` blocks run, and asks Linux for SIGTERM
+  when the main process dies;
+- in the main process, :func:`stop_worker` sends SIGTERM, waits a short grace,
+  then SIGKILLs the worker and every process it started, with their process
+  groups; :func:`signals_raise` turns SIGINT and SIGTERM into
+  :class:`Interrupted` while workers run, so the run can stop them, keep the
+  finished cache and say how to resume.
 """
 
 from __future__ import annotations
@@ -56,6 +54,7 @@ __all__ = [
 
 STOP_GRACE_S = 2.0  # seconds a worker gets to clean up after SIGTERM
 _PR_SET_PDEATHSIG = 1
+_HELD = (signal.SIGINT, signal.SIGTERM)  # the stop signals
 
 
 class Interrupted(CwsBenchError):
@@ -85,16 +84,13 @@ def _raise_interrupted(signum: int, frame: Any) -> None:
 
 # ---------------------------------------------------------------- the stop handler
 #
-# The CLI installs one handler for SIGINT and SIGTERM before anything else
-# (install_stop_handler). A signal sets the stop flag (stop_requested) and
-# raises Interrupted in the main thread only at a safe point: not inside an
-# import, a weakref callback, a __del__, logging's or threading's
-# bookkeeping, or a block that holds stop_deferred() (the making of a
-# temporary file and its recording), where an exception is swallowed or
-# leaves a lock held. There it is tried again every few hundredths of a
-# second. Whatever happens next, a watchdog ends the process after
-# STOP_DEADLINE_S: its temporaries removed, what it started killed, one
-# line said, exit code 128 + the signal.
+# The CLI installs one handler for SIGINT and SIGTERM first (install_stop_handler).
+# A signal sets the stop flag (stop_requested) and raises in the main thread only
+# at a safe point: not inside an import, a weakref callback, a __del__, logging's
+# or threading's bookkeeping, or stop_deferred() (where an exception is swallowed
+# or leaves a lock held); else it is tried again a few hundredths of a second
+# later. A watchdog ends the process after STOP_DEADLINE_S whatever happens:
+# temporaries removed, what it started killed, one line said, exit 128 + signal.
 
 STOP_DEADLINE_S = 20.0  # seconds a stopped run has to clean up before it is ended
 _RETRY_S = 0.05
@@ -134,7 +130,7 @@ def install_stop_handler(on_exit: Callable[[], None] | None = None) -> bool:
         return False
     if on_exit is not None:
         _stop.on_exit.append(on_exit)
-    for signum in (signal.SIGINT, signal.SIGTERM):
+    for signum in _HELD:
         signal.signal(signum, _on_stop_signal)
     return True
 
@@ -157,9 +153,9 @@ def block_stop_signals() -> None:
     thread still alive, a progress bar's or a pool's, would take them); so both are
     ignored too, which the teardown leaves as it is. Call it from the main thread."""
     if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+        signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
     if threading.current_thread() is threading.main_thread():
-        for signum in (signal.SIGINT, signal.SIGTERM):
+        for signum in _HELD:
             signal.signal(signum, signal.SIG_IGN)
 
 
@@ -246,7 +242,7 @@ def finish_stop(message: str | None, code: int) -> None:
         with contextlib.suppress(Exception):
             callback()
     with contextlib.suppress(Exception):
-        kill_processes(_descendants(os.getpid()))
+        kill_processes(descendants_of(os.getpid()))
     if message is not None and not _stop.told:
         _stop.told = True
         with contextlib.suppress(Exception):
@@ -273,15 +269,8 @@ def signals_raise() -> Iterator[None]:
         except StopSignal as e:
             raise Interrupted(e.signum) from None
         return
-    previous = {
-        signum: signal.signal(signum, _raise_interrupted)
-        for signum in (signal.SIGINT, signal.SIGTERM)
-    }
-    try:
+    with _handled_by(_raise_interrupted):
         yield
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
 
 
 @contextlib.contextmanager
@@ -290,21 +279,23 @@ def signals_ignored() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = {
-        signum: signal.signal(signum, signal.SIG_IGN) for signum in (signal.SIGINT, signal.SIGTERM)
-    }
+    with _handled_by(signal.SIG_IGN):
+        yield
+
+
+@contextlib.contextmanager
+def _handled_by(handler: Any) -> Iterator[None]:
+    """SIGINT and SIGTERM go to ``handler`` inside the block (main thread only)."""
+    previous = {signum: signal.signal(signum, handler) for signum in _HELD}
     try:
         yield
     finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
+        for signum, before in previous.items():
+            signal.signal(signum, before)
 
 
 def _exit_on_sigterm(signum: int, frame: Any) -> None:
     raise SystemExit(128 + signum)
-
-
-_HELD = {signal.SIGINT, signal.SIGTERM}
 
 
 @contextlib.contextmanager
@@ -339,17 +330,13 @@ def worker_started() -> None:
     # now, a SIGTERM ends it as any later one would
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
     become_subreaper()  # an orphan of a program it runs comes back to it
-    if sys.platform.startswith("linux"):
-        import ctypes
-
-        with contextlib.suppress(OSError, AttributeError):
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
-        if os.getppid() != parent:  # the parent died before prctl took effect
-            raise SystemExit(128 + signal.SIGTERM)
+    _prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM))  # SIGTERM when the parent dies (Linux)
+    if sys.platform.startswith("linux") and os.getppid() != parent:  # it died before prctl
+        raise SystemExit(128 + signal.SIGTERM)
 
 
-def _descendants(pid: int) -> list[Any]:
+def descendants_of(pid: int) -> list[Any]:
+    """The processes ``pid`` started, and theirs (psutil processes; empty when it is gone)."""
     import psutil
 
     try:
@@ -358,7 +345,8 @@ def _descendants(pid: int) -> list[Any]:
         return []
 
 
-def _kill(processes: list[Any]) -> None:
+def kill_processes(processes: list[Any]) -> None:
+    """SIGKILL to each process (found before their parent stopped) and its process group."""
     import psutil
 
     own_group = os.getpgid(0)
@@ -378,24 +366,14 @@ def stop_worker(process: Any, *, grace: float = STOP_GRACE_S) -> None:
     blocks; then it, its descendants (found before it stopped, since they are
     re-parented once it is gone) and their process groups get SIGKILL.
     """
-    descendants = _descendants(process.pid) if process.pid is not None else []
+    descendants = descendants_of(process.pid) if process.pid is not None else []
     if process.is_alive():
         process.terminate()
         process.join(grace)
     if process.is_alive():
         process.kill()
     process.join()
-    _kill(descendants)
-
-
-def descendants_of(pid: int) -> list[Any]:
-    """The processes ``pid`` started, and theirs (psutil processes; empty when it is gone)."""
-    return _descendants(pid)
-
-
-def kill_processes(processes: list[Any]) -> None:
-    """SIGKILL to each process (found before their parent stopped) and its process group."""
-    _kill(processes)
+    kill_processes(descendants)
 
 
 # ---------------------------------------------------------------- escaped processes
@@ -456,10 +434,10 @@ def kill_tree(pid: int) -> None:
     """SIGKILL a program, every process below it and their process groups."""
     import psutil
 
-    processes = _descendants(pid)
+    processes = descendants_of(pid)
     with contextlib.suppress(psutil.Error):
         processes.insert(0, psutil.Process(pid))
-    _kill(processes)
+    kill_processes(processes)
 
 
 def _may_have_children() -> bool:
@@ -505,7 +483,7 @@ def kill_orphans() -> list[int]:
         orphans.append(child)
     if not orphans:
         return []
-    _kill([p for o in orphans for p in (*_descendants(o.pid), o)])
+    kill_processes([p for o in orphans for p in (*descendants_of(o.pid), o)])
     # reap them: a subreaper's adopted children are its own to wait for
     psutil.wait_procs(orphans, timeout=STOP_GRACE_S)
     return [o.pid for o in orphans]

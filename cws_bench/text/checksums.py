@@ -1,37 +1,30 @@
 """Checksums: one for sentences, one for a file's bytes, both 16 hex digits of BLAKE2b.
 
-A *sentence checksum* names segmented text whatever its file layout and
-encoding: each sentence is hashed as its words joined by one space plus a
-newline (an empty sentence is a bare newline). Every path that names gold
-data uses it (``score_files``, ``score_sentences``, ``Corpus.checksum``,
-corpus statistics, training data, the bake-off and the regression
-baseline), so a ``gold:`` signature from ``cws-bench score`` matches the
-bake-off's on the same sentences.
+A *sentence checksum* names segmented text whatever its layout and encoding:
+each sentence hashed as its words joined by one space plus a newline. Every
+path that names gold data uses it (``score_files``, ``score_sentences``,
+``Corpus.checksum``, the bake-off, the regression baseline, ...), so the
+``gold:`` signatures of the same sentences match.
 
-A *file checksum* names a file by its bytes (a model, a user dictionary, a
-script): what cache keys and baselines use for the files options name, and
-:func:`path_checksum` a folder by its files' checksums. A *model checksum*
+A *file checksum* names a file by its bytes (cache keys, baselines), and
+:func:`path_checksum` a folder by its files'. A *model checksum*
 (:func:`model_checksum`, 32 hex digits) is what a neural adapter's identity
-prints of the model file or folder it loaded (``results.json``'s
-``segmenter_info.model.checksum``); it keeps its own bytes so that the
-identities of earlier runs still compare equal.
+prints of its model (``segmenter_info.model.checksum``); it keeps its own
+bytes so that earlier runs' identities still compare equal.
 
-Every BLAKE2b hash in cws-bench is made here, by :func:`hash_hex` or
-:func:`hasher`, with the digest size of its purpose (:data:`DIGEST_SIZES`).
-The one exception is the host tag in temporaries' names
-(:mod:`cws_bench.system.temporaries`: 6 hex digits), which sits below this
-layer and is read back by a pattern.
+Every BLAKE2b hash in cws-bench is made here (:func:`hash_hex`, :func:`hasher`)
+with the digest size of its purpose (:data:`DIGEST_SIZES`), but for the host tag
+in temporaries' names (:mod:`cws_bench.system.temporaries`), below this layer.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Literal
 
-from cws_bench.text.joined import joined
+from cws_bench.text.joined import is_joined_line, joined
 
 __all__ = [
     "DIGEST_SIZES",
@@ -90,11 +83,6 @@ def short_hash(data: bytes | str) -> str:
     return hash_hex(data, "checksum")
 
 
-_IRREGULAR_SPACING = re.compile(r"[^\S ]|  |\A | \Z")
-"""Whitespace that is not one space between two words (``str.split`` and ``\\s`` agree on
-what whitespace is): a line without any is its words joined by one space."""
-
-
 class SentenceDigest:
     """The sentence checksum, fed one sentence (a list of words) or one text line at a time.
 
@@ -114,7 +102,7 @@ class SentenceDigest:
 
     def add_line(self, line: str) -> None:
         """Add one segmented line (words separated by any whitespace)."""
-        if _IRREGULAR_SPACING.search(line) is None:  # already its words joined by one space
+        if is_joined_line(line):  # already its words joined by one space
             self._digest.update(line.encode("utf-8"))
             self._digest.update(b"\n")
         else:
@@ -158,10 +146,8 @@ except ImportError:  # pragma: no cover - an install without a C compiler
 class LineDigest:
     """The sentence checksum of UTF-8 text fed as byte blocks (a hashlib-like ``update``).
 
-    Blocks need not end at a line end. Runs of whitespace are rewritten on
-    the bytes by the compiled kernel (without decoding), so this keeps up
-    with the compiled scorer.
-    A final line without a newline counts as a line.
+    Blocks need not end at a line end; a final line without a newline counts. Runs of
+    whitespace are rewritten on the bytes by the compiled kernel, without decoding.
 
     >>> d = LineDigest()
     >>> d.update("结婚  的\\n和 尚".encode()); d.update("未".encode())
@@ -179,15 +165,12 @@ class LineDigest:
         cut = data.rfind(b"\n") + 1
         self._pending = data[cut:]
         if cut:
-            self._add_lines(data[:cut] if cut < len(data) else data)
-
-    def _add_lines(self, chunk: bytes) -> None:
-        self._digest.update(_single_spaced(chunk))
+            self._digest.update(_single_spaced(data[:cut] if cut < len(data) else data))
 
     def hexdigest(self) -> str:
         if self._final is None:
             if self._pending:
-                self._add_lines(self._pending + b"\n")
+                self._digest.update(_single_spaced(self._pending + b"\n"))
                 self._pending = b""
             self._final = self._digest.hexdigest()
         return self._final

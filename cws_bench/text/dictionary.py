@@ -1,13 +1,10 @@
 """Word lists: what counts as in-vocabulary (IV) and out-of-vocabulary (OOV).
 
-A gold word is OOV when it is not in the dictionary. The SIGHAN bakeoffs use
+A gold word is OOV when it is not in the dictionary; the SIGHAN bakeoffs use
 the word types of a corpus' training set (``*_training_words.utf8``).
-
 Dictionaries come from files (one word a line, or jieba's ``word freq tag``),
-from the word types of sentences, from the dictionary bundled with jieba, and
-by union and difference. :func:`cws_bench.corpora.words.resolve_words` turns the
-one-string specification of the command line (``--dict``) into a dictionary:
-a path, ``jieba``, or a corpus reference ``corpus:NAME[:SPLIT]``.
+the word types of sentences, jieba's own, union and difference;
+:func:`cws_bench.corpora.words.resolve_words` reads the command line's ``--dict``.
 """
 
 from __future__ import annotations
@@ -80,12 +77,8 @@ def parse_dictionary_line(line: str) -> str | None:
 
 
 def _word_of_stripped_line(line: str) -> str | None:
-    """:func:`parse_dictionary_line` for a stripped line, fast for ``word freq tag``.
-
-    A line of three fields separated by single spaces, an ASCII number and a
-    lowercase ASCII tag (all of jieba's dict.txt) has its first field as the
-    word, as the regular expression would find; any other line goes through it.
-    """
+    """:func:`parse_dictionary_line` for a stripped line, without the regular expression
+    for ``word freq tag`` with single spaces, an ASCII number and tag (jieba's dict.txt)."""
     parts = line.split(" ")
     if (
         len(parts) == 3
@@ -118,19 +111,16 @@ def _checksum_parts_python(words: Iterable[str]) -> tuple[int, int, int]:
 
 
 try:
-    from cws_bench._kernel import checksum_parts as _checksum_parts
+    from cws_bench import _kernel
 except ImportError:  # pragma: no cover - installed without the compiled kernel
-    _checksum_parts = _checksum_parts_python
+    _kernel = None
+_checksum_parts = _checksum_parts_python if _kernel is None else _kernel.checksum_parts
 
 
 @dataclass(frozen=True)
 class Dictionary:
-    """An immutable set of words with a name and a content checksum.
-
-    Args:
-        words: the word types.
-        name: where it came from (a file name, a corpus split, ...).
-    """
+    """An immutable set of words with a name (where it came from: a file name, a corpus
+    split, ...) and a content checksum."""
 
     words: frozenset[str]
     name: str = "<words>"
@@ -158,11 +148,7 @@ class Dictionary:
         >>> sorted(Dictionary.from_sentences([["我们", "是"], ["我们"]], "demo"))
         ['我们', '是']
         """
-        words: set[str] = set()
-        for sentence in sentences:
-            words.update(sentence)
-        words.discard("")
-        return cls(frozenset(words), name)
+        return cls.from_words(itertools.chain.from_iterable(sentences), name)
 
     def __contains__(self, word: object) -> bool:
         return word in self.words
@@ -194,15 +180,9 @@ class Dictionary:
 
     @cached_property
     def lookup_table(self) -> Any:
-        """The words as the scoring kernel's compiled hash set (None without the kernel).
-
-        Built once per dictionary and shared by every scoring pass.
-        """
-        try:
-            from cws_bench._kernel import WordSet
-        except ImportError:  # pragma: no cover - installed without the compiled kernel
-            return None
-        return WordSet(self.words)
+        """The words as the scoring kernel's compiled hash set (None without the kernel),
+        built once per dictionary and shared by every scoring pass."""
+        return None if _kernel is None else _kernel.WordSet(self.words)
 
     def __or__(self, other: Dictionary) -> Dictionary:
         return Dictionary(self.words | other.words, f"{self.name}|{other.name}")
@@ -218,9 +198,8 @@ that :func:`cws_bench.corpora.words.resolve_words` reads."""
 
 
 def load_dictionary(path: PathLike, *, encoding: str = "utf-8") -> Dictionary:
-    """Read a dictionary file: one word a line, or jieba's ``word freq tag`` lines.
-
-    See :func:`parse_dictionary_line` for how a line is read.
+    """Read a dictionary file: one word a line, or jieba's ``word freq tag`` lines
+    (:func:`parse_dictionary_line`).
 
     Raises:
         CwsBenchError: the file is missing, unreadable or holds no word.
@@ -232,12 +211,10 @@ def load_dictionary(path: PathLike, *, encoding: str = "utf-8") -> Dictionary:
     parts: list[Iterable[str]] = []
     for block in iter_line_blocks(path, encoding=encoding):
         stripped = [word for word in map(str.strip, block) if word]
-        # Most files hold one bare word a line: then splitting their joined text
-        # gives each line back whole, and no line needs parsing. jieba's own
-        # dict.txt is all "word freq tag" lines: one regular-expression pass
-        # over the block finds every word when every line has that shape.
-        # The first line says which shape to try first; each check covers the
-        # whole block, so the guess only changes the speed, never the words.
+        # Most files hold a bare word a line (splitting the block gives each line
+        # back whole); jieba's dict.txt is all "word freq tag" lines (one pass of
+        # _JIEBA_BLOCK finds every word). The first line says which to try; each
+        # check covers the whole block, so the guess changes the speed, not the words.
         joined = "\n".join(stripped)
         if stripped and " " in stripped[0]:
             found = _JIEBA_BLOCK.findall(joined)
@@ -263,14 +240,10 @@ def load_dictionary(path: PathLike, *, encoding: str = "utf-8") -> Dictionary:
 def _load_bare_words(path: PathLike, encoding: str) -> Dictionary | None:
     """A file of bare words, one a line (the SIGHAN word lists), read in one go; else None.
 
-    The whole file is read and split at whitespace; when its lines are exactly
-    those words (no blank line, no line with spaces, tabs or a carriage
-    return), they are the words :func:`load_dictionary` would find line by
-    line. Anything else gives None, and the caller reads the file line by line
-    (which also words the errors): standard input, bytes invalid in
-    ``encoding``, a first line that is not one word (jieba's ``word freq tag``,
-    CRLF), or a later line that is not. A UTF-8 file's bytes also make the
-    dictionary's lookup table, without encoding each word again.
+    When the file split at whitespace gives back its lines exactly, they are the
+    words :func:`load_dictionary` would find; anything else (standard input, bad
+    bytes, a line that is not one word) gives None, for the caller to read the
+    file line by line. A UTF-8 file's bytes also make the lookup table.
     """
     if os.fspath(path) == STDIN:
         return None
@@ -292,15 +265,11 @@ def _load_bare_words(path: PathLike, encoding: str) -> Dictionary | None:
     if "\n".join(words) != (text[:-1] if text.endswith("\n") else text):
         return None
     dictionary = Dictionary(frozenset(words), os.path.basename(os.fspath(path)))
-    if encoding == "utf-8":
-        try:
-            from cws_bench._kernel import WordSet
-        except ImportError:  # pragma: no cover - installed without the compiled kernel
-            return dictionary
+    if encoding == "utf-8" and _kernel is not None:
         # The lookup_table cached_property, filled from the file's bytes: the same
         # words (one a line) as WordSet(dictionary.words) would hash.
         lines = data[len(codecs.BOM_UTF8) :] if bom else data
-        dictionary.__dict__["lookup_table"] = WordSet.from_utf8_lines(lines)
+        dictionary.__dict__["lookup_table"] = _kernel.WordSet.from_utf8_lines(lines)
     return dictionary
 
 
@@ -334,9 +303,8 @@ def difference(base: Dictionary, *removed: Dictionary, name: str | None = None) 
 
 
 def jieba_dictionary_path() -> str:
-    """Where the installed jieba keeps its main dictionary (``jieba/dict.txt``).
-
-    Found through the import system without importing jieba.
+    """Where the installed jieba keeps its main dictionary (``jieba/dict.txt``), found
+    without importing jieba.
 
     Raises:
         CwsBenchError: jieba is not installed.

@@ -1,25 +1,20 @@
 """Dictionary sanity: warnings for an OOV dictionary that is the gold, and for a leaked one.
 
-Two mistakes make a score look better than it is, without a word of warning
-from the arithmetic itself:
+Two mistakes make a score look better than it is, silently:
 
-1. **The gold's own word list as the OOV dictionary** (:func:`coverage_warnings`).
-   Passing the test file's word types as ``--dict`` gives "OOV rate 0.00",
-   and the OOV and IV recalls mean nothing. The warning fires when at least
-   :data:`MIN_GOLD_WORDS` gold words are scored and fewer than
+1. **The gold's own word list as the OOV dictionary** (:func:`coverage_warnings`):
+   "OOV rate 0.00", and OOV and IV recalls that mean nothing. It fires when at
+   least :data:`MIN_GOLD_WORDS` gold words are scored and fewer than
    :data:`MAX_OOV_RATE` of them are out of the dictionary.
 2. **A leaked dictionary in the closed track** (:func:`leak_warnings`): the
-   segmenter's dictionary holds words of the test gold that the training
-   data does not (the training words are the scoring dictionary in every
-   standard set-up). It fires, with at least :data:`MIN_OOV_TYPES` gold word
-   types outside the training words, when the segmenter's dictionary holds
-   at least :data:`MAX_OOV_TYPE_SHARE` of them, or when at least
-   :data:`MIN_LEAKED` of them are in it and they make up at least
-   :data:`MAX_EXTRA_PRECISION` of the dictionary's words that are not
-   training words (a small list of extra words that is mostly test words).
+   segmenter's dictionary holds test-gold words the training data (the scoring
+   dictionary) does not. With at least :data:`MIN_OOV_TYPES` such gold word
+   types, it fires when the segmenter's dictionary holds at least
+   :data:`MAX_OOV_TYPE_SHARE` of them, or at least :data:`MIN_LEAKED` of them
+   making up at least :data:`MAX_EXTRA_PRECISION` of its non-training words.
 
-The thresholds come from the real corpora (``benchmarks/bench_crf.py``
-prints the figures; docs/BENCHMARKS-LOG.md, section "crf", has them):
+The thresholds come from the real corpora (``benchmarks/bench_crf.py`` prints
+the figures; docs/BENCHMARKS-LOG.md, section "crf", has them):
 
 - token OOV rate of each standard set-up (test gold against the training
   words): SIGHAN 2005 PKU 0.058, MSR 0.026, CityU 0.074, AS 0.043;
@@ -113,11 +108,8 @@ def leak_warnings(
 ) -> list[str]:
     """The warning when a closed-track dictionary holds test-gold words the training lacks.
 
-    Args:
-        segmenter_words: the segmenter's dictionary.
-        training_words: the training data's word types (the scoring dictionary).
-        gold: the gold sentences scored.
-        segmenter: its name, for the message.
+    ``training_words`` are the training data's word types (the scoring dictionary);
+    ``segmenter`` names the segmenter in the message.
 
     >>> gold = [[f"词{i}" for i in range(30)]]
     >>> leak_warnings({"词1", "词2"}, set(), gold)
@@ -125,11 +117,9 @@ def leak_warnings(
     >>> leak_warnings({f"词{i}" for i in range(30)}, set(), gold)[0][:46]
     'the segmenter holds 30 of the 30 gold word typ'
     """
-    dictionary = (
-        segmenter_words if isinstance(segmenter_words, (set, frozenset)) else set(segmenter_words)
-    )
-    training = (
-        training_words if isinstance(training_words, (set, frozenset)) else set(training_words)
+    dictionary, training = (
+        words if isinstance(words, (set, frozenset)) else set(words)
+        for words in (segmenter_words, training_words)
     )
     unseen = {word for sentence in gold for word in sentence} - training
     if len(unseen) < MIN_OOV_TYPES:
@@ -158,12 +148,9 @@ def segmenter_leak_warnings(
 ) -> list[str]:
     """:func:`leak_warnings` for a closed-track segmenter that has a dictionary, else none.
 
-    Args:
-        segmenter: the segmenter (its ``dictionary`` attribute, when it is a
-            :class:`~cws_bench.text.dictionary.Dictionary`, is checked).
-        track: ``closed`` or ``open``; only the closed track is checked.
-        gold: the gold sentences.
-        dictionary: the scoring (training-word) dictionary, or None.
+    The segmenter's ``dictionary`` attribute, when it is a
+    :class:`~cws_bench.text.dictionary.Dictionary`, is checked, on the ``closed`` track
+    only, against ``dictionary``, the scoring (training-word) dictionary.
     """
     from cws_bench.text.dictionary import Dictionary
 

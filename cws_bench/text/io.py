@@ -15,7 +15,9 @@ from __future__ import annotations
 import codecs
 import contextlib
 import dataclasses
+import itertools
 import os
+import re
 import sys
 from collections.abc import Iterable, Iterator
 from typing import IO, Any, BinaryIO, Protocol
@@ -74,12 +76,9 @@ def orjson_loads(data: str | bytes) -> Any:
     ValueError: an integer may be past 64 bits: parse with json
 
     Raises:
-        ImportError: orjson is not installed.
         ValueError: orjson refuses the text, or might read it otherwise than :mod:`json`;
             the caller parses it with :mod:`json` (for json's value, or its error).
     """
-    import re
-
     import orjson
 
     text = data.decode("latin-1") if isinstance(data, bytes) else data  # digits are ASCII
@@ -178,10 +177,7 @@ def suggest_encoding(sample: bytes, failed: str) -> str | None:
 
     Candidates are UTF-8, GB18030 and Big5-HKSCS; those that decode the sample
     cleanly are ranked by charset-normalizer (GB18030 decodes most Big5 text
-    without error, so decoding alone cannot tell them apart).
-
-    Returns:
-        A codec name for ``--encoding``, or None when no candidate fits.
+    without error, so decoding alone cannot tell them apart). None when none fits.
     """
     cut = sample.rfind(b"\n")
     if cut > 0:
@@ -236,10 +232,8 @@ def open_binary(source: PathLike) -> Iterator[BinaryIO]:
 
 
 def decoding_error(source: PathLike, encoding: str, line: int, offset: int) -> DecodingError:
-    """The error for bytes at ``offset`` (line ``line``) that are not valid ``encoding``.
-
-    The hint suggests the encoding the file seems to be in.
-    """
+    """The error for bytes at ``offset`` (line ``line``) that are not valid ``encoding``,
+    its hint suggesting the encoding the file seems to be in."""
     suggestion = None
     if os.fspath(source) != STDIN:
         with open(source, "rb") as f:
@@ -295,16 +289,10 @@ def iter_line_blocks(
 ) -> Iterator[list[str]]:
     """Yield the lines of a text file, a decoded block of them at a time.
 
-    Lines come without their line end (``\\n`` or ``\\r\\n``); a missing final
-    newline is fine; a UTF-8 byte-order mark at the start is dropped. Lines are
-    split on ``\\n`` only, never on the other characters ``str.splitlines``
-    treats as line breaks (U+2028, U+0085, ...), so line numbers match ``wc -l``.
-
-    Args:
-        source: a path, or ``-`` for standard input.
-        encoding: an ASCII-compatible codec name.
-        block_size: bytes read at a time.
-        hasher: a hashlib object updated with the raw bytes, for checksums.
+    Lines come without their line end (``\\n`` or ``\\r\\n``), split on ``\\n``
+    only (not U+2028, U+0085, ...: line numbers match ``wc -l``); a missing final
+    newline is fine; a UTF-8 byte-order mark is dropped. ``source`` is a path or
+    ``-`` (standard input); ``hasher`` is updated with the raw bytes.
 
     Raises:
         CwsBenchError: the file is missing or unreadable.
@@ -363,8 +351,7 @@ def iter_lines(source: PathLike, *, encoding: str = "utf-8") -> Iterator[str]:
     ...     list(iter_lines(p))
     ['我们\\u3000是', '学生']
     """
-    for block in iter_line_blocks(source, encoding=encoding):
-        yield from block
+    return itertools.chain.from_iterable(iter_line_blocks(source, encoding=encoding))
 
 
 def split_words(line: str) -> list[str]:
@@ -377,10 +364,21 @@ def split_words(line: str) -> list[str]:
 
 
 def read_segmented(source: PathLike, *, encoding: str = "utf-8") -> Iterator[list[str]]:
-    """Yield each line of a segmented text file as its list of words."""
-    for block in iter_line_blocks(source, encoding=encoding):
-        for line in block:
-            yield line.split()
+    """Each line of a segmented text file as its list of words."""
+    return map(str.split, iter_lines(source, encoding=encoding))
+
+
+def _check_folder(target: PathLike) -> str:
+    """The folder of ``target``; raises when it is missing or a file, or ``target`` a folder."""
+    path = os.fspath(target)
+    directory = os.path.dirname(path) or "."
+    if os.path.exists(directory) and not os.path.isdir(directory):
+        raise CwsBenchError(f"{path}: {directory} is a file, not a folder", "give another path")
+    if not os.path.isdir(directory):
+        raise CwsBenchError(f"{path}: folder {directory} does not exist", "create it first")
+    if os.path.isdir(path):
+        raise CwsBenchError(f"{path}: is a folder", "give a file name")
+    return directory
 
 
 def _umask() -> int:
@@ -397,29 +395,15 @@ def atomic_write(
 
     Nothing is ever half-written: if the block raises, the temporary file is
     removed and ``target`` is untouched. ``-`` writes to standard output.
-
-    Args:
-        target: the file to write.
-        encoding: text encoding, or None to open in binary mode.
-        newline: newline translation for text mode.
+    ``encoding`` None opens the file in binary mode.
     """
     if os.fspath(target) == STDIN:
-        if encoding is None:
-            yield sys.stdout.buffer
-        else:
-            yield sys.stdout
+        yield sys.stdout.buffer if encoding is None else sys.stdout
         sys.stdout.flush()
         return
     from cws_bench.system.temporaries import discard, make_temporary
 
-    path = os.fspath(target)
-    directory = os.path.dirname(path) or "."
-    if os.path.exists(directory) and not os.path.isdir(directory):
-        raise CwsBenchError(f"{path}: {directory} is a file, not a folder", "give another path")
-    if not os.path.isdir(directory):
-        raise CwsBenchError(f"{path}: folder {directory} does not exist", "create it first")
-    if os.path.isdir(path):
-        raise CwsBenchError(f"{path}: is a folder", "give a file name")
+    path, directory = os.fspath(target), _check_folder(target)
     try:
         fd, tmp = make_temporary(path)
     except OSError as e:
@@ -430,11 +414,10 @@ def atomic_write(
     try:
         # mkstemp makes the file private (0600); give it the mode open() would.
         os.chmod(tmp, 0o666 & ~_umask())
-        mode = "wb" if encoding is None else "w"
-        kwargs: dict[str, Any] = {}
-        if encoding is not None:
-            kwargs = {"encoding": encoding, "newline": newline}
-        with os.fdopen(fd, mode, **kwargs) as f:
+        kwargs: dict[str, Any] = (
+            {} if encoding is None else {"encoding": encoding, "newline": newline}
+        )
+        with os.fdopen(fd, "wb" if encoding is None else "w", **kwargs) as f:
             yield f
             f.flush()
             os.fsync(f.fileno())
@@ -454,13 +437,7 @@ def check_writable(target: PathLike) -> None:
     path = os.fspath(target)
     if path == STDIN:
         return
-    directory = os.path.dirname(path) or "."
-    if os.path.exists(directory) and not os.path.isdir(directory):
-        raise CwsBenchError(f"{path}: {directory} is a file, not a folder", "give another path")
-    if not os.path.isdir(directory):
-        raise CwsBenchError(f"{path}: folder {directory} does not exist", "create it first")
-    if os.path.isdir(path):
-        raise CwsBenchError(f"{path}: is a folder", "give a file name")
+    directory = _check_folder(path)
     if not os.access(directory, os.W_OK):
         raise CwsBenchError(
             f"{path}: cannot write in folder {directory} (permission denied)",

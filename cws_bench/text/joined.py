@@ -1,15 +1,11 @@
 """A long sentence held as one string: its words joined by single spaces.
 
-A sentence of millions of words costs a Python string a word (some 80 bytes
-each) as a list; held as its words joined by one space it costs two bytes a
-character or less. :func:`compact` turns a long list of words into a
-:class:`JoinedWords` (shorter sentences stay lists): a run keeps its gold
-sentences and carries its predicted ones between processes that way.
-
-A :class:`JoinedWords` is a read-only sequence of its words, made a chunk at
-a time when it is iterated; :meth:`JoinedWords.joined` gives the words joined
-by any separator without making them, and the scorer, the checksums and the
-alignment use it (:func:`joined` does the same for any sequence of words).
+A list of millions of words costs some 80 bytes a word; joined by single spaces
+they cost two bytes a character or less. :func:`compact` makes a long list a
+:class:`JoinedWords` (a run keeps and carries long sentences that way): a
+read-only sequence of its words, made a chunk at a time when iterated, whose
+:meth:`~JoinedWords.joined` joins them by any separator without making them
+(:func:`joined` does the same for any sequence of words).
 
 >>> words = compact(["结婚", "的", "和", "尚未"], least=2)
 >>> words, len(words), list(words), words[1], words.joined("/")
@@ -125,9 +121,7 @@ def is_joined_line(line: str) -> bool:
 def compact(words: list[str], least: int = LONG_SENTENCE) -> list[str] | JoinedWords:
     """``words`` as a :class:`JoinedWords` when they are ``least`` or more and none is
     empty or holds whitespace; else ``words`` itself."""
-    if len(words) < least:
-        return words
-    if "" in words:
+    if len(words) < least or "" in words:
         return words
     line = " ".join(words)
     if line.count(" ") != len(words) - 1 or _OTHER_SPACE.search(line) is not None:

@@ -1,24 +1,16 @@
 """Reading the inputs of the general metrics: labels, generated texts, TREC runs and qrels.
 
-:mod:`cws_bench.metrics` computes from plain Python data and knows nothing
-about files; this module reads files the way the rest of cws-bench does
-(:func:`cws_bench.text.io.iter_lines`: any ASCII-compatible encoding, a BOM, LF
-or CRLF, a missing final newline) and turns malformed input into a
-:class:`~cws_bench.errors.CwsBenchError` naming the file and the line.
+:mod:`cws_bench.metrics` knows nothing about files; this module reads them as
+the rest of cws-bench does (:func:`cws_bench.text.io.iter_lines`) and turns
+malformed input into a :class:`~cws_bench.errors.CwsBenchError` naming the file
+and the line. Formats:
 
-Formats:
-
-- labels: one label per line (surrounding whitespace is ignored; a blank
-  line is an error, since an empty label is almost always a mistake);
-- generated text: one item per line; references are one file per
-  reference, each line the reference of the same line of the predictions;
-- TREC run: ``query Q0 document rank score tag`` (six whitespace-separated
-  fields); the rank column is ignored and documents are ranked by score, as
-  trec_eval does;
-- TREC qrels: ``query iteration document grade`` (four fields, an integer grade);
-- request log: JSONL or CSV, one request a row, with a start, first-token
-  and end time and the input and output token counts (see
-  :func:`read_request_log`).
+- labels: one a line (surrounding whitespace ignored; a blank line is an error);
+- generated text: one item a line; one file per reference, line for line;
+- TREC run: ``query Q0 document rank score tag``; documents are ranked by
+  score, not by the rank column, as trec_eval does;
+- TREC qrels: ``query iteration document grade`` (an integer grade);
+- request log: JSONL or CSV, one request a row (:func:`read_request_log`).
 """
 
 from __future__ import annotations
@@ -26,6 +18,7 @@ from __future__ import annotations
 import io
 import math
 import os
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -36,7 +29,6 @@ from cws_bench.display.units import plural
 from cws_bench.errors import CorpusFormatError, CwsBenchError, Fix, UnknownFormatError
 from cws_bench.text.io import (
     display_name,
-    iter_line_blocks,
     iter_lines,
     normalize_encoding,
     open_binary,
@@ -117,11 +109,8 @@ def read_label_files(
 def read_generation_files(
     pred_path: PathLike, ref_paths: Sequence[PathLike], *, encoding: str = "utf-8"
 ) -> tuple[list[str], list[list[str]]]:
-    """Predicted texts and, per item, its references (one file per reference).
-
-    Returns:
-        The predictions, and for each line the list of its references in
-        the order of ``ref_paths``.
+    """Predicted texts and, per line, the list of its references in the order of
+    ``ref_paths`` (one file per reference).
 
     Raises:
         CwsBenchError: no reference file, or a reference file whose number
@@ -253,12 +242,10 @@ class RequestLog:
 
     Attributes:
         path: the file, as messages name it.
-        fields: field name (``start``, ``first_token``, ``end``,
-            ``input_tokens``, ``output_tokens``) -> values; times in seconds
-            (ISO 8601 times become seconds since the earliest of them); a
-            missing or unparseable value is nan.
-        lines: the line of the file each request is on (None where a CSV
-            field spans lines and the count cannot be trusted).
+        fields: field name (``start``, ``first_token``, ``end``, ``input_tokens``,
+            ``output_tokens``) -> values; times in seconds (ISO 8601 times since the
+            earliest of them); a missing or unparseable value is nan.
+        lines: each request's line (None where a CSV field spans lines).
         columns: field name -> the column it was read from.
     """
 
@@ -290,22 +277,14 @@ def _log_format(path: PathLike, text_start: str) -> str:
     return "jsonl" if text_start.lstrip().startswith("{") else "csv"
 
 
-def _read_bytes(path: PathLike) -> bytes:
-    with open_binary(path) as f:
-        return f.read()
-
-
-def _text_lines(path: PathLike, encoding: str, data: bytes | None = None) -> tuple[str, np.ndarray]:
-    """The file's non-blank lines joined by newlines, and the line number of each.
+def _text_lines(path: PathLike, encoding: str, data: bytes) -> tuple[str, np.ndarray]:
+    """The non-blank lines of the file (its bytes ``data``) joined by newlines, and the
+    line number of each.
 
     The whole file is decoded at once (a million-line log in well under a
     second); only a file with blank lines, or one that does not decode,
     goes line by line (the latter for the error naming the line).
     """
-    import re
-
-    if data is None:
-        data = _read_bytes(path)
     try:
         text = data.decode(normalize_encoding(encoding))
     except UnicodeDecodeError:
@@ -315,16 +294,9 @@ def _text_lines(path: PathLike, encoding: str, data: bytes | None = None) -> tup
         # a blank line: between two newlines (fast: a literal first character), or first
         if re.search(r"\n[^\S\n]*\n", f"\n{text}\n") is None:
             return text, np.arange(1, text.count("\n") + 2)
-    body: list[str] = []
-    numbers: list[int] = []
-    line_no = 0
-    for block in iter_line_blocks(path, encoding=encoding):
-        for line in block:
-            line_no += 1
-            if line.strip():
-                body.append(line)
-                numbers.append(line_no)
-    return "\n".join(body), np.asarray(numbers, dtype=np.int64)
+    lines = enumerate(iter_lines(path, encoding=encoding), start=1)
+    kept = [(number, line) for number, line in lines if line.strip()]
+    return "\n".join(line for _, line in kept), np.asarray([n for n, _ in kept], dtype=np.int64)
 
 
 _INT64_LIMIT = 2.0**63
@@ -333,19 +305,12 @@ _INT64_LIMIT = 2.0**63
 def _quick_jsonl(path: PathLike, data: bytes, wanted: Sequence[str]) -> pd.DataFrame | None:
     """The ``wanted`` columns of a UTF-8 JSONL log in one pass of msgspec, or None.
 
-    The common case, done fast: msgspec decodes the lines straight from the bytes
-    (it checks the UTF-8) into records holding only the wanted keys (about three
-    times as fast as orjson's dictionaries of every key), integers past 64 bits
-    kept as :mod:`json` keeps them; each column that holds only numbers becomes
-    a float array at once. None, for :func:`_parse_jsonl` to read the file
-    line by line as before (same values, same errors), when msgspec is missing
-    or refuses the text, or when a line is blank or holds anything but one object.
+    msgspec decodes the bytes into records of the wanted keys only (three times
+    as fast as orjson's dictionaries); a column of numbers becomes a float array.
+    None (then :func:`_parse_jsonl` reads the file, to the same values and errors)
+    when msgspec refuses the text, or a line is blank or no object.
     """
-    try:
-        import msgspec
-    except ImportError:
-        return None
-
+    import msgspec
     import pandas as pd
 
     start = 3 if data.startswith(b"\xef\xbb\xbf") else 0
@@ -394,14 +359,10 @@ def _quick_jsonl(path: PathLike, data: bytes, wanted: Sequence[str]) -> pd.DataF
 def _quick_columns(
     records: list[Any], keys: list[str], fields: list[str], *, exact: bool
 ) -> dict[str, object] | None:
-    """Columns of decoded requests: a float array where every value is a number.
-
-    ``exact`` (the values decoded as they are): a column of numbers becomes a float
-    array, any other stays a list for pandas to infer as the careful reader does.
-    Otherwise (the values decoded as floats): None when a line lacks a key, or when
-    a float of 2**63 or more may have been an integer past 64 bits (:mod:`json`
-    keeps it an integer).
-    """
+    """Columns of decoded requests: a float array where every value is a number, else
+    (``exact``) a list for pandas to infer. Not ``exact`` (values decoded as floats):
+    None when a line lacks a key, or a float of 2**63 or more may have been an
+    integer past 64 bits (:mod:`json` keeps it an integer)."""
     from operator import attrgetter
 
     import msgspec
@@ -440,12 +401,9 @@ def _parse_jsonl(
 ) -> pd.DataFrame:
     """The ``wanted`` columns of JSON lines (a key a line lacks is a missing value).
 
-    One parse of the whole file as an array, then a list per wanted key:
-    several times faster than ``pandas.read_json`` on a million lines. The
-    array is parsed by orjson when it is installed (about 1.5 times as fast as
-    :mod:`json`); what orjson refuses or would read otherwise (``NaN``, integers
-    past 64 bits: :func:`cws_bench.text.io.orjson_loads`) falls back to :mod:`json`,
-    so the values are the same.
+    One parse of the whole file as an array (several times faster than
+    ``pandas.read_json``), by orjson where it reads as :mod:`json` does
+    (:func:`cws_bench.text.io.orjson_loads`), else by :mod:`json`.
     """
     import json
 
@@ -454,7 +412,7 @@ def _parse_jsonl(
     array = "[" + body.replace("\n", ",") + "]"
     try:
         records = orjson_loads(array)
-    except (ImportError, ValueError):
+    except ValueError:
         try:
             records = json.loads(array)
         except json.JSONDecodeError:
@@ -486,10 +444,8 @@ def _parse_jsonl(
 
 
 def _seconds(values: pd.Series) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
-    """Numbers as they are, or ISO 8601 times as int64 nanoseconds; nan/NaT where unparseable.
-
-    Returns (float seconds or nan, int64 ns or None, mask of present but unparseable values).
-    """
+    """(float seconds or nan, ISO 8601 times as int64 ns or None, mask of present but
+    unparseable values)."""
     import pandas as pd
 
     present = values.notna().to_numpy()
@@ -526,17 +482,14 @@ def read_request_log(
     without a zone is UTC); the three time columns must be of one kind.
 
     Args:
-        path: the log.
         columns: field -> column name, for the fields whose column is not
             named like the field (``{"start": "sent_at"}``).
         log_format: ``jsonl`` or ``csv``; default from the file name
             (``.jsonl``, ``.ndjson``, ``.json``, ``.csv``), else from the
             first character.
-        encoding: the text encoding.
-        skip_bad: a value that is neither a number nor an ISO 8601 time
-            becomes nan (a bad request that
-            :func:`cws_bench.metrics.throughput.serving_metrics` can count)
-            instead of an error.
+        skip_bad: a value that is neither a number nor an ISO 8601 time becomes
+            nan (a bad request :func:`cws_bench.metrics.throughput.serving_metrics`
+            counts) instead of an error.
 
     Raises:
         CwsBenchError: a missing column, or time columns of mixed kinds.
@@ -569,14 +522,12 @@ def read_request_log(
 def _log_table(
     path: PathLike, wanted: list[str], log_format: str | None, encoding: str
 ) -> tuple[pd.DataFrame, np.ndarray | None]:
-    """The log as a table of (at least) the ``wanted`` columns, and each row's line number.
-
-    A UTF-8 JSONL log goes through msgspec in one pass (:func:`_quick_jsonl`);
-    anything else is decoded line by line, so errors name the line.
-    """
+    """The log as a table of (at least) the ``wanted`` columns, and each row's line number
+    (a UTF-8 JSONL log through :func:`_quick_jsonl`, else line by line)."""
     import pandas as pd
 
-    data = _read_bytes(path)
+    with open_binary(path) as f:
+        data = f.read()
     name = display_name(path)
     start = data[:64].decode("latin-1").removeprefix("\xef\xbb\xbf")  # a UTF-8 BOM
     quick = None
@@ -615,11 +566,11 @@ def _request_fields(
     fields: dict[str, np.ndarray] = {}
     stamps: dict[str, np.ndarray] = {}
     for field_name in COLUMNS:
-        values, ns, unparsed = _seconds(frame[mapping[field_name]])
+        column = frame[mapping[field_name]]
+        values, ns, unparsed = _seconds(column)
         if unparsed.any() and not skip_bad:
             index = int(np.argmax(unparsed))
             kind = "a number or an ISO 8601 time" if field_name in _TIME_COLUMNS else "a number"
-            column = frame[mapping[field_name]]
             if ns is None and field_name in _TIME_COLUMNS:  # typed as numbers by a number
                 _, iso, _ = _seconds(column.iloc[index : index + 1].astype("string"))
                 if iso is not None and iso[0] != np.iinfo(np.int64).min:
@@ -634,7 +585,7 @@ def _request_fields(
                     )
             raise CwsBenchError(
                 f"{_where_request(name, lines, index)}: {field_name} "
-                f"{frame[mapping[field_name]].iloc[index]!r} is not {kind}",
+                f"{column.iloc[index]!r} is not {kind}",
                 "fix the value, or pass {0} to leave such requests out and count them",
                 fixes=(Fix("skip_bad", True),),
             )

@@ -1,27 +1,23 @@
 """Text normalisation applied identically to gold and prediction: width, Traditional/Simplified.
 
-Scores compare word intervals, so a normaliser must map text character by
-character: the output has exactly as many characters as the input, and each
-output character depends on its input character alone. Otherwise a word
-boundary would move, or gold and prediction (the same characters with spaces
-in different places) would normalise differently.
+Scores compare word intervals, so a normaliser maps text character by
+character (each output character depends on its input character alone);
+otherwise a boundary would move, or gold and prediction (the same characters,
+spaces elsewhere) would normalise differently.
 
 ``width``
-    Full-width ASCII variants (U+FF01..U+FF5E: ``ＡＢＣ１２３！，``) to
-    ASCII, and the ideographic space U+3000 to a space. Nothing else
-    changes: CJK punctuation outside that block (``。``, ``、``, ``「``) has
-    no ASCII form and is kept (NFKC would change more, and can change lengths).
+    Full-width ASCII variants (U+FF01..U+FF5E: ``ＡＢＣ１２３！，``) to ASCII,
+    and U+3000 to a space; nothing else (``。``, ``、``, ``「`` have no ASCII
+    form; NFKC would change more, and can change lengths).
 ``t2s``, ``s2t``, ``tw2s``, ``hk2s``, ``s2tw``, ``s2hk``, ``t2tw``, ``t2hk``, ``tw2t``, ``hk2t``
-    Traditional/Simplified conversion by OpenCC (``pip install opencc``),
-    one character at a time. OpenCC's phrase tables convert by context (头发
-    becomes 頭髮 but 头 发 becomes 頭 發), which would make gold and
-    prediction differ wherever their spaces differ; converting each character
-    alone (OpenCC's own mapping of that character) cannot. A character OpenCC
-    would map to several characters is kept as it is.
+    Traditional/Simplified conversion by OpenCC (``pip install opencc``), one
+    character at a time: its phrase tables convert by context (头发 becomes
+    頭髮 but 头 发 becomes 頭 發), which would make gold and prediction differ
+    where their spaces differ. A character OpenCC maps to several is kept.
 
 Specifications join steps with ``+`` (``width+t2s``); ``none`` is the identity.
 :func:`get_normalizer` returns a :class:`Normalizer` whose ``name`` goes into
-the signature of every result.
+every result's signature.
 """
 
 from __future__ import annotations
@@ -97,26 +93,17 @@ def _opencc_converter(conversion: str) -> Callable[[str], str]:
 
 
 class Normalizer:
-    """A character-by-character text normaliser.
-
-    Build one with :func:`get_normalizer`. Calling it maps a string to one of
-    the same length; it may be called on whole lines (with spaces) or on
-    words, with the same result.
-
-    Attributes:
-        name: the canonical specification, for signatures (``none``, ``width+t2s``).
-        steps: the steps in order.
-    """
+    """A character-by-character text normaliser (build one with :func:`get_normalizer`):
+    a string to one of the same length, lines (with spaces) or words alike.
+    ``name`` is the canonical specification for signatures (``width+t2s``)."""
 
     def __init__(self, steps: Sequence[str]) -> None:
         self.steps = tuple(steps)
         self.name = "+".join(self.steps) if self.steps else "none"
-        self._tables: list[Any] = []
-        for step in self.steps:
-            if step == "width":
-                self._tables.append(width_table())
-            else:
-                self._tables.append(_OpenCCTable(_opencc_converter(step)))
+        self._tables: list[Any] = [
+            width_table() if step == "width" else _OpenCCTable(_opencc_converter(step))
+            for step in self.steps
+        ]
 
     def __call__(self, text: str) -> str:
         for table in self._tables:
