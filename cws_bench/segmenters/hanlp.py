@@ -220,24 +220,16 @@ class HanlpSegmenter(Segmenter):
             known.append(positions - 2)
         return min(known) if known else 510
 
-    def _segment(self, lines: list[str]) -> list[list[str]]:
-        from cws_bench.segmenters.transformers import owner, window_jobs
+    def _starts(self, texts: list[str]) -> list[set[int]]:
+        found = words_of(self.component(texts), len(texts), self.task)
+        return [set(word_starts(text, words)) for text, words in zip(texts, found)]
 
-        jobs, spans_of = window_jobs(lines, self.max_length, self.overlap, longest_first=False)
-        starts: dict[tuple[int, int], set[int]] = {}
-        for first in range(0, len(jobs), self.batch_size):
-            group = jobs[first : first + self.batch_size]
-            texts = [lines[i][start:end] for i, _, start, end in group]
-            found = words_of(self.component(texts), len(texts), self.task)
-            for (i, w, start, _), text, words in zip(group, texts, found):
-                starts[i, w] = {start + at for at in word_starts(text, words)}
-        out = []
-        for index, line in enumerate(lines):
-            spans = spans_of[index]
-            cuts = [
-                position
-                for position in range(len(line))
-                if position in starts[index, owner(position, spans) if len(spans) > 1 else 0]
-            ]
-            out.append(cut_at(line, cuts))
-        return out
+    def _segment(self, lines: list[str]) -> list[list[str]]:
+        from cws_bench.segmenters.transformers import by_window
+
+        sizes = self.max_length, self.overlap, self.batch_size
+        owned = by_window(lines, *sizes, self._starts, longest_first=False)
+        return [
+            cut_at(line, [p for p, (starts, at) in enumerate(chars) if at in starts])
+            for line, chars in zip(lines, owned)
+        ]

@@ -264,27 +264,20 @@ class LtpSegmenter(HubSegmenter):
     def _segment_neural(self, lines: list[str]) -> list[list[str]]:
         from ltp_extension.algorithms import get_entities
 
-        from cws_bench.segmenters.transformers import owner, window_jobs
+        from cws_bench.segmenters.transformers import by_window
 
-        assert self.network is not None
-        jobs, spans_of = window_jobs(lines, self.max_length, self.overlap)
-        units: dict[tuple[int, int], dict[int, str]] = {}
-        for first in range(0, len(jobs), self.batch_size):
-            group = jobs[first : first + self.batch_size]
-            tagged = self.network.tags([lines[i][start:end] for i, _, start, end in group])
-            for (i, w, start, _), found in zip(group, tagged):
-                units[i, w] = {start + offset: label for offset, label in found}
+        network = self.network
+        assert network is not None
+        owned = by_window(
+            lines,
+            self.max_length,
+            self.overlap,
+            self.batch_size,
+            lambda texts: [dict(found) for found in network.tags(texts)],
+        )
         out = []
-        for index, line in enumerate(lines):
-            spans = spans_of[index]
-            positions: list[int] = []
-            labels: list[str] = []
-            for position in range(len(line)):
-                w = owner(position, spans) if len(spans) > 1 else 0
-                label = units[index, w].get(position)
-                if label is not None:
-                    positions.append(position)
-                    labels.append(label)
-            starts = [positions[start] for _, start, _ in get_entities(labels)]
+        for line, chars in zip(lines, owned):
+            labelled = [(p, units[at]) for p, (units, at) in enumerate(chars) if at in units]
+            starts = [labelled[start][0] for _, start, _ in get_entities([x for _, x in labelled])]
             out.append(cut_at(line, starts))
         return out

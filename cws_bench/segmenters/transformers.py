@@ -36,10 +36,10 @@ the bake-off's signature changes when any of them does.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from cws_bench.errors import SegmenterError
 from cws_bench.segmenters.base import TrainingData, option
@@ -47,6 +47,7 @@ from cws_bench.segmenters.neural import (
     DTYPES,
     HubSegmenter,
     character_id,
+    cut_at,
     device_option,
     folder_checksum,
     hub_folder,
@@ -58,11 +59,14 @@ from cws_bench.segmenters.neural import (
     special_tokens,
     tags_to_words,
     window_sizes,
+    word_starts,
 )
 from cws_bench.segmenters.tagger_training import TrainingOptions
 from cws_bench.system.installed import installed_versions
 
-__all__ = ["TransformersSegmenter", "window_jobs", "windows"]
+__all__ = ["TransformersSegmenter", "by_window", "windows"]
+
+T = TypeVar("T")
 
 #: What ``cws-bench train transformers`` writes beside the model: what it learned from.
 TRAINING_RECORD = "cws_bench.json"
@@ -90,18 +94,6 @@ def windows(length: int, size: int, overlap: int) -> list[tuple[int, int]]:
     return spans
 
 
-def window_jobs(
-    lines: Sequence[str], size: int, overlap: int, *, longest_first: bool = True
-) -> tuple[list[tuple[int, int, int, int]], list[list[tuple[int, int]]]]:
-    """One job ``(line, window, start, end)`` per window of each line (longest first, so
-    a batch pads little), and each line's windows."""
-    spans_of = [windows(len(line), size, overlap) for line in lines]
-    jobs = [(i, w, *span) for i, spans in enumerate(spans_of) for w, span in enumerate(spans)]
-    if longest_first:
-        jobs.sort(key=lambda job: job[3] - job[2], reverse=True)
-    return jobs, spans_of
-
-
 def owner(position: int, spans: list[tuple[int, int]]) -> int:
     """The window whose edges are farthest from ``position`` (the first on ties).
 
@@ -117,6 +109,36 @@ def owner(position: int, spans: list[tuple[int, int]]) -> int:
             if room > margin:
                 best, margin = index, room
     return best
+
+
+def by_window(
+    lines: Sequence[str],
+    size: int,
+    overlap: int,
+    batch_size: int,
+    run: Callable[[list[str]], Sequence[T]],
+    *,
+    longest_first: bool = True,
+) -> list[list[tuple[T, int]]]:
+    """``run`` on the windows of ``lines``, ``batch_size`` at a time (longest first, so a
+    batch pads little); for each character of each line, what ``run`` gave for the window
+    that owns it (:func:`owner`) and the character's offset in that window."""
+    spans_of = [windows(len(line), size, overlap) for line in lines]
+    jobs = [(i, w, *span) for i, spans in enumerate(spans_of) for w, span in enumerate(spans)]
+    if longest_first:
+        jobs.sort(key=lambda job: job[3] - job[2], reverse=True)
+    found: dict[tuple[int, int], T] = {}
+    for first in range(0, len(jobs), batch_size):
+        group = jobs[first : first + batch_size]
+        results = run([lines[i][start:end] for i, _, start, end in group])
+        for (i, w, _, _), result in zip(group, results):
+            found[i, w] = result
+    out = []
+    for index, line in enumerate(lines):
+        spans = spans_of[index]
+        owners = [owner(p, spans) if len(spans) > 1 else 0 for p in range(len(line))]
+        out.append([(found[index, w], p - spans[w][0]) for p, w in enumerate(owners)])
+    return out
 
 
 class TransformersSegmenter(HubSegmenter):
@@ -256,33 +278,18 @@ class TransformersSegmenter(HubSegmenter):
 
     def _segment(self, lines: list[str]) -> list[list[str]]:
         sentences = ["".join(line.split()) for line in lines]
-        roles = self.tag(sentences)
         out = []
-        for line, characters, tags in zip(lines, sentences, roles):
-            words = tags_to_words(characters, tags)
-            out.append(_split_at_whitespace(line, words))
+        for line, characters, tags in zip(lines, sentences, self.tag(sentences)):
+            out.append(cut_at(line, word_starts(line, tags_to_words(characters, tags))))
         return out
 
     def tag(self, sentences: list[str]) -> list[list[str]]:
         """One role (B, M, E, S) per character of each sentence (no whitespace in them)."""
-        jobs, spans_of = window_jobs(sentences, self.max_length, self.overlap)
-        predicted: dict[tuple[int, int], list[int]] = {}
-        for first in range(0, len(jobs), self.batch_size):
-            group = jobs[first : first + self.batch_size]
-            rows = [
-                [self.token_id(c) for c in sentences[i][start:end]] for i, _, start, end in group
-            ]
-            for (i, w, _, _), labels in zip(group, self.predict(rows)):
-                predicted[i, w] = labels
-        result = []
-        for index, sentence in enumerate(sentences):
-            spans = spans_of[index]
-            tags = []
-            for position in range(len(sentence)):
-                w = owner(position, spans) if len(spans) > 1 else 0
-                tags.append(self.roles[predicted[index, w][position - spans[w][0]]])
-            result.append(tags)
-        return result
+        found = by_window(sentences, self.max_length, self.overlap, self.batch_size, self._labels)
+        return [[self.roles[labels[at]] for labels, at in line] for line in found]
+
+    def _labels(self, texts: list[str]) -> list[list[int]]:
+        return self.predict([[self.token_id(c) for c in text] for text in texts])
 
     def predict(self, rows: list[list[int]]) -> list[list[int]]:
         """The argmax label id at each position of each row of character ids (one batch)."""
@@ -321,29 +328,3 @@ def _recorded_training(name: str, folder: str) -> TrainingData | None:
             f"{record}: not a training record cws-bench wrote ({type(e).__name__}: {e})",
             f"remove {TRAINING_RECORD} from the model folder, or train the model again",
         ) from e
-
-
-def _split_at_whitespace(line: str, words: list[str]) -> list[str]:
-    """Cut words where the line had whitespace between two of their characters.
-
-    >>> _split_at_whitespace("他说 Hello World", ["他说", "HelloWorld"])
-    ['他说', 'Hello', 'World']
-    """
-    if len(line.split()) == 1:
-        return words
-    cuts = set()
-    position = 0
-    for token in line.split():
-        position += len(token)
-        cuts.add(position)
-    out = []
-    position = 0
-    for word in words:
-        start = 0
-        for offset in range(1, len(word)):
-            if position + offset in cuts:
-                out.append(word[start:offset])
-                start = offset
-        out.append(word[start:])
-        position += len(word)
-    return out
