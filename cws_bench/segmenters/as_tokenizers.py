@@ -11,6 +11,7 @@ and BLEU, and :func:`compare_tokenizers` shows by how much.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
@@ -34,12 +35,12 @@ __all__ = [
     "SegmenterLike",
     "Tokenizer",
     "TokenizerComparison",
-    "available_tokenizers",
     "buildable_tokenizers",
     "compare_tokenizers",
     "generation_scores",
     "get_tokenizer",
     "tokenize_characters",
+    "tokenize_groups",
     "tokenize_whitespace",
 ]
 
@@ -129,6 +130,17 @@ def _from_segmenter(segmenter: SegmenterLike) -> Callable[[Sequence[str]], list[
     return batch
 
 
+def tokenize_groups(tokenizer: Tokenizer, groups: Sequence[Sequence[str]]) -> list[list[list[str]]]:
+    """Each group's texts tokenized, every text of every group in one batch.
+
+    >>> tokenize_groups(get_tokenizer("space"), [["a b"], [], ["c", "d e"]])
+    [[['a', 'b']], [], [['c'], ['d', 'e']]]
+    """
+    tokens = tokenizer([text for group in groups for text in group])
+    ends = itertools.accumulate(map(len, groups))
+    return [tokens[end - len(group) : end] for group, end in zip(groups, ends)]
+
+
 def get_tokenizer(
     tokenizer: str | Callable[[str], Iterable[str]] | SegmenterLike, **options: Any
 ) -> Tokenizer:
@@ -190,17 +202,6 @@ def buildable_tokenizers() -> tuple[list[Tokenizer], dict[str, str]]:
     return built, skipped
 
 
-def available_tokenizers() -> tuple[list[str], dict[str, str]]:
-    """The tokenizer names usable here, and the segmenters skipped with the reason.
-
-    ``char`` and ``space`` first, then every registered segmenter that is
-    installed and can be built without options (a dictionary segmenter that
-    needs a word list, or the ``command`` and ``file`` adapters, are skipped).
-    """
-    built, skipped = buildable_tokenizers()
-    return [tokenizer.name for tokenizer in built], skipped
-
-
 # ---------------------------------------------------------------------------
 # Scores of text
 
@@ -254,15 +255,7 @@ def generation_scores(
         texts.append(list(refs))
         if not texts[-1]:
             raise ValueError("every item needs at least one reference")
-    counts = [len(refs) for refs in texts]
-    flat = [text for refs in texts for text in refs]
-    tokens = resolved([*predictions, *flat])
-    pred_tokens = tokens[: len(predictions)]
-    ref_tokens = []
-    start = len(predictions)
-    for count in counts:
-        ref_tokens.append(tokens[start : start + count])
-        start += count
+    pred_tokens, *ref_tokens = tokenize_groups(resolved, [predictions, *texts])
     return generation_scores_from_tokens(
         pred_tokens,
         ref_tokens,

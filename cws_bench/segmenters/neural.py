@@ -54,16 +54,9 @@ ROLES = ("B", "M", "E", "S")
 DTYPES = ("float32", "float16", "bfloat16")
 
 _ROLE_WORDS = {
-    "B": "B",
-    "BEGIN": "B",
-    "M": "M",
-    "I": "M",
-    "MIDDLE": "M",
-    "INSIDE": "M",
-    "E": "E",
-    "END": "E",
-    "S": "S",
-    "SINGLE": "S",
+    word: role
+    for role, words in zip(ROLES, ["B BEGIN", "M I MIDDLE INSIDE", "E END", "S SINGLE"])
+    for word in words.split()
 }
 
 
@@ -349,11 +342,6 @@ def word_starts(text: str, words: Sequence[str]) -> list[int]:
     return starts
 
 
-def missing_model(name: str, what: str, path: str, fetch: str) -> SegmenterError:
-    """The error of a model that is not where the options say, with how to get one."""
-    return SegmenterError(name, f"{what} {path}: not found", fetch)
-
-
 #: Seconds to wait for the model hub (connecting, and each read) before giving up.
 HUB_TIMEOUT = 10.0
 HUB_TIMEOUT_VARIABLE = "CWS_BENCH_HUB_TIMEOUT"
@@ -361,11 +349,10 @@ HUB_TIMEOUT_VARIABLE = "CWS_BENCH_HUB_TIMEOUT"
 
 def hub_timeout() -> float:
     """The hub wait: $CWS_BENCH_HUB_TIMEOUT seconds, else :data:`HUB_TIMEOUT`."""
-    value = os.environ.get(HUB_TIMEOUT_VARIABLE, "")
     try:
-        seconds = float(value) if value.strip() else HUB_TIMEOUT
-    except ValueError:
-        seconds = HUB_TIMEOUT
+        seconds = float(os.environ.get(HUB_TIMEOUT_VARIABLE, ""))
+    except ValueError:  # unset, empty or not a number
+        return HUB_TIMEOUT
     return seconds if seconds > 0 else HUB_TIMEOUT
 
 
@@ -439,40 +426,30 @@ def quiet_hub(timeout: float) -> Iterator[None]:
 
     import huggingface_hub.utils
 
-    loggers = [logging.getLogger(name) for name in ("huggingface_hub", "transformers", "filelock")]
-    levels = [logger.level for logger in loggers]
-    session: Any = None
-    session_hooks: Any = None
-    bars = huggingface_hub.utils.are_progress_bars_disabled()
-    with contextlib.ExitStack() as settings:  # each put back on the way out
+    def bound_request(request: Any) -> None:
+        waits = request.extensions.get("timeout") or {}
+        request.extensions["timeout"] = {
+            key: timeout if waits.get(key) is None else min(waits[key], timeout)
+            for key in ("connect", "read", "write", "pool")
+        }
+
+    with contextlib.ExitStack() as restore:  # each put back on the way out
         for owner, name, value in _hub_settings(timeout):
-            settings.enter_context(mock.patch.object(owner, name, value))
-        try:
-            for logger in loggers:
-                logger.setLevel(logging.ERROR)
-            # Calls that pass no timeout of their own, or None (listing a repository's
-            # files), are bounded on their way out of the shared client.
-            session = huggingface_hub.get_session()
-            hooks = session.event_hooks
-            session_hooks = {key: list(value) for key, value in hooks.items()}
-
-            def bound_request(request: Any) -> None:
-                waits = request.extensions.get("timeout") or {}
-                request.extensions["timeout"] = {
-                    key: timeout if waits.get(key) is None else min(waits[key], timeout)
-                    for key in ("connect", "read", "write", "pool")
-                }
-
-            session.event_hooks = {**hooks, "request": [*hooks.get("request", []), bound_request]}
-            huggingface_hub.utils.disable_progress_bars()
-            yield
-        finally:
-            if session is not None:
-                session.event_hooks = session_hooks
-            for logger, level in zip(loggers, levels):
-                logger.setLevel(level)
-            if not bars:
-                huggingface_hub.utils.enable_progress_bars()
+            restore.enter_context(mock.patch.object(owner, name, value))
+        for logger in map(logging.getLogger, ("huggingface_hub", "transformers", "filelock")):
+            restore.callback(logger.setLevel, logger.level)
+            logger.setLevel(logging.ERROR)
+        # Calls that pass no timeout of their own, or None (listing a repository's
+        # files), are bounded on their way out of the shared client.
+        session = huggingface_hub.get_session()
+        hooks = session.event_hooks
+        saved = {key: list(value) for key, value in hooks.items()}
+        restore.callback(setattr, session, "event_hooks", saved)
+        session.event_hooks = {**hooks, "request": [*hooks.get("request", []), bound_request]}
+        if not huggingface_hub.utils.are_progress_bars_disabled():
+            restore.callback(huggingface_hub.utils.enable_progress_bars)
+        huggingface_hub.utils.disable_progress_bars()
+        yield
 
 
 @contextlib.contextmanager
@@ -488,35 +465,27 @@ def bounded_network(timeout: float) -> Iterator[None]:
     Everything is restored on the way out.
     """
     import socket
+    from unittest import mock
 
-    saved_timeout = socket.getdefaulttimeout()
-    patched = None
-    try:
-        from requests.adapters import HTTPAdapter
-        from urllib3.util.retry import Retry
+    with contextlib.ExitStack() as restore:
+        with contextlib.suppress(ImportError):  # no requests: nothing of it to bound
+            from requests.adapters import HTTPAdapter
+            from urllib3.util.retry import Retry
 
-        send = HTTPAdapter.send
+            send = HTTPAdapter.send
 
-        def bounded_send(self: Any, request: Any, *args: Any, **kwargs: Any) -> Any:
-            if kwargs.get("timeout") is None:
-                kwargs["timeout"] = (timeout, timeout)
-            self.max_retries = Retry(total=0, read=False, redirect=10)
-            return send(self, request, *args, **kwargs)
+            def bounded_send(self: Any, request: Any, *args: Any, **kwargs: Any) -> Any:
+                if kwargs.get("timeout") is None:
+                    kwargs["timeout"] = (timeout, timeout)
+                self.max_retries = Retry(total=0, read=False, redirect=10)
+                return send(self, request, *args, **kwargs)
 
-        HTTPAdapter.send = bounded_send  # type: ignore[method-assign]
-        patched = (HTTPAdapter, send)
-    except ImportError:  # no requests: nothing of it to bound
-        pass
-    socket.setdefaulttimeout(timeout)
-    try:
-        with contextlib.ExitStack() as stack:
-            with contextlib.suppress(ImportError):  # no huggingface_hub: no hub to wait for
-                stack.enter_context(quiet_hub(timeout))
-            yield
-    finally:
-        socket.setdefaulttimeout(saved_timeout)
-        if patched is not None:
-            patched[0].send = patched[1]  # type: ignore[method-assign]
+            restore.enter_context(mock.patch.object(HTTPAdapter, "send", bounded_send))
+        restore.callback(socket.setdefaulttimeout, socket.getdefaulttimeout())
+        socket.setdefaulttimeout(timeout)
+        with contextlib.suppress(ImportError):  # no huggingface_hub: no hub to wait for
+            restore.enter_context(quiet_hub(timeout))
+        yield
 
 
 def hub_folder(name: str, repo_id: str, revision: str | None = None) -> str:

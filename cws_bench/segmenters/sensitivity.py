@@ -29,6 +29,7 @@ from cws_bench.segmenters.as_tokenizers import (
     Tokenizer,
     buildable_tokenizers,
     get_tokenizer,
+    tokenize_groups,
 )
 
 __all__ = [
@@ -64,25 +65,14 @@ def _scores_by_tokenizer(
     metrics: list[str],
 ) -> dict[str, GenerationScores]:
     """Each system's scores under one tokenizer; every line tokenized once, in one batch."""
-    counts = [len(refs) for refs in references]
-    outputs = [line for lines in systems.values() for line in lines]
-    tokens = tokenizer([*outputs, *(text for refs in references for text in refs)])
-    ref_tokens = []
-    start = len(outputs)
-    for count in counts:
-        ref_tokens.append(tokens[start : start + count])
-        start += count
-    found = {}
-    start = 0
-    for name, lines in systems.items():
-        found[name] = generation_scores_from_tokens(
-            tokens[start : start + len(lines)],
-            ref_tokens,
-            metrics=metrics,
-            tokenizer=tokenizer.signature,
+    tokens = tokenize_groups(tokenizer, [*systems.values(), *references])
+    ref_tokens = tokens[len(systems) :]
+    return {
+        name: generation_scores_from_tokens(
+            outputs, ref_tokens, metrics=metrics, tokenizer=tokenizer.signature
         )
-        start += len(lines)
-    return found
+        for name, outputs in zip(systems, tokens)
+    }
 
 
 def metric_sensitivity(
