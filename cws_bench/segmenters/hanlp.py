@@ -23,6 +23,7 @@ network fails at once with one line.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -84,21 +85,13 @@ _OFFLINE = (
 
 def _network_error(error: BaseException) -> bool:
     """Whether an error of a load is a network wait that ended (or a connection refused)."""
-    import socket
     import urllib.error
 
-    kinds: tuple[type[BaseException], ...] = (
-        socket.timeout,
-        TimeoutError,
-        ConnectionError,
-        urllib.error.URLError,
-    )
-    try:
+    kinds: tuple[type[BaseException], ...] = (TimeoutError, ConnectionError, urllib.error.URLError)
+    with contextlib.suppress(ImportError):
         import requests
 
         kinds = (*kinds, requests.RequestException)
-    except ImportError:
-        pass
     return isinstance(error, kinds)
 
 
@@ -166,22 +159,22 @@ class HanlpSegmenter(Segmenter):
             with bounded_network(timeout):
                 self.component = hanlp.load(identifier, devices=devices)
         except Exception as e:
-            if not _network_error(e):
-                if isinstance(e, (FileNotFoundError, OSError, ValueError)):
-                    raise SegmenterError(
-                        self.name,
-                        f"cannot load model {where!r}: {type(e).__name__}: "
-                        f"{(str(e).splitlines() or [''])[0]}",
-                        "pass the folder of a saved HanLP component (model = '/path/to/folder', "
-                        "the one holding its config.json)",
-                    ) from e
+            if _network_error(e):
+                raise SegmenterError(
+                    self.name,
+                    f"cannot load model {where!r}: the network did not answer within "
+                    f"{timeout:g} s ({type(e).__name__})",
+                    _OFFLINE,
+                ) from None
+            if not isinstance(e, (OSError, ValueError)):
                 raise
             raise SegmenterError(
                 self.name,
-                f"cannot load model {where!r}: the network did not answer within "
-                f"{timeout:g} s ({type(e).__name__})",
-                _OFFLINE,
-            ) from None
+                f"cannot load model {where!r}: {type(e).__name__}: "
+                f"{(str(e).splitlines() or [''])[0]}",
+                "pass the folder of a saved HanLP component (model = '/path/to/folder', "
+                "the one holding its config.json)",
+            ) from e
         self.max_length, self.overlap = window_sizes(self.name, self.opts, self._limit())
         self.identity = {
             "model": os.path.abspath(where) if local else str(identifier),

@@ -36,6 +36,7 @@ per line: the fidelity counts (:class:`~cws_bench.segmenters.llm_align.LineFidel
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import random
@@ -189,6 +190,9 @@ def _endpoint(options: Any) -> bool:
 _AT_LEAST_0 = Bounds(whole=True, low=0)
 _AT_LEAST_1 = Bounds(whole=True, low=1)
 _NOT_NEGATIVE = Bounds(whole=False, low=0)
+# Options that change how requests are sent, never what comes back: not in the identity.
+_sending = functools.partial(option, identity=False)
+_price = functools.partial(option, None, bounds=_NOT_NEGATIVE)
 
 
 class LLMSegmenter(Segmenter):
@@ -227,51 +231,34 @@ class LLMSegmenter(Segmenter):
             "the most tokens a reply may have (default: 3 a character, plus 32)",
             bounds=_AT_LEAST_1,
         )
-        concurrency: int = option(
-            4, "requests in flight at once", bounds=_AT_LEAST_1, identity=False
+        concurrency: int = _sending(4, "requests in flight at once", bounds=_AT_LEAST_1)
+        timeout: float = _sending(
+            120.0, "seconds without a byte before an attempt fails", bounds="timeout"
         )
-        timeout: float = option(
-            120.0,
-            "seconds without a byte before an attempt fails",
-            bounds="timeout",
-            identity=False,
+        deadline: float = _sending(
+            600.0, "seconds after which an attempt fails however the bytes come", bounds="timeout"
         )
-        deadline: float = option(
-            600.0,
-            "seconds after which an attempt fails however the bytes come",
-            bounds="timeout",
-            identity=False,
+        retries: int = _sending(4, "further attempts after a retryable failure", bounds="retries")
+        backoff: float = _sending(
+            1.0, "the first wait between attempts, in seconds (doubles)", bounds=_NOT_NEGATIVE
         )
-        retries: int = option(
-            4, "further attempts after a retryable failure", bounds="retries", identity=False
-        )
-        backoff: float = option(
-            1.0,
-            "the first wait between attempts, in seconds (doubles)",
-            bounds=_NOT_NEGATIVE,
-            identity=False,
-        )
-        stream: bool = option(True, "ask for a streamed answer (first-token times)", identity=False)
+        stream: bool = _sending(True, "ask for a streamed answer (first-token times)")
         on_altered: str = option(
             "repair", "what a reply that changed the text gives", choices=ON_ALTERED
         )
-        cache: bool = option(True, "read and write the reply cache", identity=False)
-        price_in: float | None = option(
-            None, "price per million input tokens", bounds=_NOT_NEGATIVE
-        )
-        price_out: float | None = option(
-            None, "price per million output tokens", bounds=_NOT_NEGATIVE
-        )
+        cache: bool = _sending(True, "read and write the reply cache")
+        price_in: float | None = _price("price per million input tokens")
+        price_out: float | None = _price("price per million output tokens")
         device: str = option(
             "auto", "(transformers) auto, cpu, cuda, cuda:N or mps", identity=_local
         )
         dtype: str = option(
             "float32", "(transformers) the weights' type", choices=DTYPES, identity=_local
         )
-        batch_size: int = option(
-            8, "(transformers) prompts per generation call", bounds="batch_size", identity=False
+        batch_size: int = _sending(
+            8, "(transformers) prompts per generation call", bounds="batch_size"
         )
-        data_dir: str | None = option(None, "where shots_corpus' data is", identity=False)
+        data_dir: str | None = _sending(None, "where shots_corpus' data is")
 
     opts: Options
 

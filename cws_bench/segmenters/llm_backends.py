@@ -63,6 +63,7 @@ from typing import Any, Protocol
 from cws_bench.display.units import plural
 from cws_bench.errors import SegmenterError
 from cws_bench.segmenters.base import TrainingData
+from cws_bench.segmenters.neural import batched
 
 __all__ = [
     "Backend",
@@ -394,15 +395,7 @@ class ChatEndpoint:
             content = answer["choices"][0]["message"]["content"]
         except (ValueError, KeyError, IndexError, TypeError):
             raise _Retryable(f"malformed answer: {bytes(raw[:80])!r}") from None
-        usage = answer.get("usage") or {}
-        return Reply(
-            content or "",
-            _count(usage.get("prompt_tokens")),
-            _count(usage.get("completion_tokens")),
-            start,
-            end,
-            end,
-        )
+        return Reply(content or "", *_usage(answer.get("usage") or {}), start, end, end)
 
 
 class LocalModel:
@@ -456,8 +449,7 @@ class LocalModel:
 
         out: list[Reply] = []
         eos = self.tokenizer.eos_token_id
-        for first in range(0, len(requests), self.batch_size):
-            group = requests[first : first + self.batch_size]
+        for group in batched(requests, self.batch_size):
             prompts = [self.render(request.messages) for request in group]
             bound = max(request.max_tokens for request in group)
             encoded = self.tokenizer(prompts, return_tensors="pt", padding=True).to(self.device)
@@ -532,14 +524,8 @@ class _StreamReader:
                 "the stream ended before its end (no data: [DONE], no finish_reason): "
                 "a lost connection"
             )
-        return Reply(
-            "".join(self.parts),
-            _count(self.usage.get("prompt_tokens")),
-            _count(self.usage.get("completion_tokens")),
-            start,
-            end if self.first is None else self.first,
-            end,
-        )
+        first = end if self.first is None else self.first
+        return Reply("".join(self.parts), *_usage(self.usage), start, first, end)
 
 
 def _opener(sockets: list[socket.socket]) -> urllib.request.OpenerDirector:
@@ -564,6 +550,12 @@ def _opener(sockets: list[socket.socket]) -> urllib.request.OpenerDirector:
             return self.do_open(keeping(http.client.HTTPSConnection), req, context=context)
 
     return urllib.request.build_opener(Http, Https)
+
+
+def _usage(usage: dict[str, Any]) -> tuple[int | None, int | None]:
+    """The prompt's and the reply's token counts in a ``usage`` object (None: not a count)."""
+    prompt, reply = (usage.get(key) for key in ("prompt_tokens", "completion_tokens"))
+    return _count(prompt), _count(reply)
 
 
 def _count(value: Any) -> int | None:

@@ -46,6 +46,7 @@ from cws_bench.errors import SegmenterError
 from cws_bench.segmenters.base import TrainingData, option
 from cws_bench.segmenters.neural import (
     HubSegmenter,
+    batched,
     cut_at,
     device_option,
     folder_checksum,
@@ -254,11 +255,11 @@ class LtpSegmenter(HubSegmenter):
 
     def _segment(self, lines: list[str]) -> list[list[str]]:
         if self.network is None:
-            out: list[list[str]] = []
-            for start in range(0, len(lines), self.batch_size):
-                batch = lines[start : start + self.batch_size]
-                out.extend(words_of(self.legacy.pipeline(batch, tasks=["cws"])))
-            return out
+            return [
+                words
+                for batch in batched(lines, self.batch_size)
+                for words in words_of(self.legacy.pipeline(batch, tasks=["cws"]))
+            ]
         return self._segment_neural(lines)
 
     def _segment_neural(self, lines: list[str]) -> list[list[str]]:

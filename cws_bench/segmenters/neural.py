@@ -24,7 +24,7 @@ import logging
 import os
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from cws_bench.defaults import Bounds
 from cws_bench.display.units import plural
@@ -49,6 +49,8 @@ __all__ = [
     "tags_to_words",
     "window_sizes",
 ]
+
+T = TypeVar("T")
 
 ROLES = ("B", "M", "E", "S")
 DTYPES = ("float32", "float16", "bfloat16")
@@ -217,6 +219,15 @@ def load_pretrained(
         first = (str(e).splitlines() or [type(e).__name__])[0]
         raise SegmenterError(name, f"cannot load model {where!r}: {first}", hint) from e
     return tokenizer, model
+
+
+def batched(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:
+    """``items`` ``size`` at a time (:func:`itertools.batched`, which Python 3.10 lacks).
+
+    >>> [list(batch) for batch in batched("abcde", 2)]
+    [['a', 'b'], ['c', 'd'], ['e']]
+    """
+    return (items[start : start + size] for start in range(0, len(items), size))
 
 
 def pieces(words: Iterable[str]) -> list[str]:

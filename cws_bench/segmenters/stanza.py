@@ -31,7 +31,7 @@ from typing import Any
 
 from cws_bench.errors import SegmenterError
 from cws_bench.segmenters.base import Segmenter, TrainingData, option
-from cws_bench.segmenters.neural import device_option, pieces, resolve_device
+from cws_bench.segmenters.neural import batched, device_option, pieces, resolve_device
 from cws_bench.text.checksums import model_checksum
 
 __all__ = ["StanzaSegmenter", "words_of"]
@@ -140,8 +140,9 @@ class StanzaSegmenter(Segmenter):
         self.trained_on = TrainingData(described)
 
     def _segment(self, lines: list[str]) -> list[list[str]]:
-        out: list[list[str]] = []
-        for start in range(0, len(lines), self.batch_size):
-            batch = [self._document([], text=t) for t in lines[start : start + self.batch_size]]
-            out.extend(words_of(document) for document in self.pipeline.bulk_process(batch))
-        return out
+        documents = [self._document([], text=line) for line in lines]
+        return [
+            words_of(document)
+            for batch in batched(documents, self.batch_size)
+            for document in self.pipeline.bulk_process(batch)
+        ]

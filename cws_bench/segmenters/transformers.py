@@ -46,6 +46,7 @@ from cws_bench.segmenters.base import TrainingData, option
 from cws_bench.segmenters.neural import (
     DTYPES,
     HubSegmenter,
+    batched,
     character_id,
     cut_at,
     device_option,
@@ -128,8 +129,7 @@ def by_window(
     if longest_first:
         jobs.sort(key=lambda job: job[3] - job[2], reverse=True)
     found: dict[tuple[int, int], T] = {}
-    for first in range(0, len(jobs), batch_size):
-        group = jobs[first : first + batch_size]
+    for group in batched(jobs, batch_size):
         results = run([lines[i][start:end] for i, _, start, end in group])
         for (i, w, _, _), result in zip(group, results):
             found[i, w] = result
@@ -285,15 +285,13 @@ class TransformersSegmenter(HubSegmenter):
 
     def tag(self, sentences: list[str]) -> list[list[str]]:
         """One role (B, M, E, S) per character of each sentence (no whitespace in them)."""
-        found = by_window(sentences, self.max_length, self.overlap, self.batch_size, self._labels)
+        found = by_window(sentences, self.max_length, self.overlap, self.batch_size, self.predict)
         return [[self.roles[labels[at]] for labels, at in line] for line in found]
 
-    def _labels(self, texts: list[str]) -> list[list[int]]:
-        return self.predict([[self.token_id(c) for c in text] for text in texts])
-
-    def predict(self, rows: list[list[int]]) -> list[list[int]]:
-        """The argmax label id at each position of each row of character ids (one batch)."""
+    def predict(self, texts: list[str]) -> list[list[int]]:
+        """The argmax label id of each character of each text (one batch)."""
         torch = self._torch
+        rows = [[self.token_id(c) for c in text] for text in texts]
         prefix, suffix = self._prefix, self._suffix
         width = max(map(len, rows)) + len(prefix) + len(suffix)
         pad = self.tokenizer.pad_token_id or 0
