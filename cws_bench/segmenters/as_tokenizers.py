@@ -41,7 +41,6 @@ __all__ = [
     "get_tokenizer",
     "tokenize_characters",
     "tokenize_groups",
-    "tokenize_whitespace",
 ]
 
 DEFAULT_METRICS = ("em", "f1", "bleu", "rouge")
@@ -60,18 +59,9 @@ def tokenize_characters(text: str) -> list[str]:
     return [c for c in text if not c.isspace()]
 
 
-def tokenize_whitespace(text: str) -> list[str]:
-    """Runs of non-whitespace are tokens (U+3000 counts as whitespace).
-
-    >>> tokenize_whitespace("猫 吃\\u3000鱼")
-    ['猫', '吃', '鱼']
-    """
-    return text.split()
-
-
 BUILTIN_TOKENIZERS: dict[str, Callable[[str], list[str]]] = {
     "char": tokenize_characters,
-    "space": tokenize_whitespace,
+    "space": str.split,  # runs of non-whitespace (U+3000 counts as whitespace)
 }
 """Tokenizers that need no segmenter; every other name is a cws-bench segmenter."""
 
@@ -297,11 +287,9 @@ class TokenizerComparison(Renderable):
         """One row per tokenizer, one column per score (BLEU's parts left out)."""
         import pandas as pd
 
-        records = []
-        for row in self.rows:
-            record = row.to_dict()
+        records = [row.to_dict() for row in self.rows]
+        for record in records:
             del record["bleu_details"]
-            records.append(record)
         return pd.DataFrame(records).set_index("tokenizer")
 
     # Rendering: what ``cws-bench metrics generation`` prints, one method per format.

@@ -3,22 +3,15 @@
 ``model`` is a saved component's folder (its ``config.json`` names the
 class) or one of HanLP's identifiers (``COARSE_ELECTRA_SMALL_ZH``,
 ``FINE_ELECTRA_SMALL_ZH``, ``CTB9_TOK_ELECTRA_BASE``... or their URLs), which
-HanLP resolves in its own cache ($HANLP_HOME, default ~/.hanlp) and
-downloads only when missing there. A tokenizer returns one list of words
-per line; a multi-task model returns a ``Document`` whose ``tok/fine`` (or
-``tok/coarse``, ``task``) entry is that list.
+HanLP resolves in its own cache ($HANLP_HOME, default ~/.hanlp) and downloads
+only when missing there and ``download = true`` (every wait bounded by
+``$CWS_BENCH_HUB_TIMEOUT`` seconds, 10 by default). A tokenizer returns one list of
+words per line; a multi-task model a ``Document`` whose ``tok/fine`` (or
+``tok/coarse``, ``task``) entry is that list (:func:`words_of`).
 
-A line longer than the model's ``max_seq_len`` (less ``[CLS]`` and
-``[SEP]``, and no more than its encoder's positions allow) is cut into
-overlapping windows (``overlap``, a quarter by default), each character
-taking its word boundary from the window where it lies farthest from an
-edge, as the ``transformers`` adapter does: HanLP itself would drop the
-characters past the limit.
-
-With ``download = true`` an identifier missing from HanLP's cache is
-downloaded; the server is asked first with a bounded wait
-(``$CWS_BENCH_HUB_TIMEOUT`` seconds, 10 by default), so a machine without
-network fails at once with one line.
+A line longer than the model's ``max_seq_len`` is cut into overlapping windows as
+the ``transformers`` adapter cuts them: HanLP itself would drop the characters past
+the limit. docs/NEURAL.md ("HanLP and stanza") says it in full.
 """
 
 from __future__ import annotations

@@ -19,28 +19,14 @@ identity, a cache key, a log or an error message. vLLM, llama.cpp's server, Olla
 the prompt is the same messages through the tokenizer's chat template when it has one,
 else the messages' texts one a line.
 
-Failures (``openai``)
----------------------
-A 429 or 5xx answer, a timeout (no bytes for ``timeout`` seconds, or no
-complete reply ``deadline`` seconds after the attempt started: a timer then
-shuts the connection down, whatever it was waiting for), a lost
-connection, a reply cut short (a body shorter than its ``Content-Length``, a
-chunked body without its last chunk, a stream that ends without ``data:
-[DONE]`` or a ``finish_reason``) or a malformed body is retried up to
-``retries`` times, waiting ``backoff``·2^attempt seconds (capped at 60) or
-what the server's ``Retry-After`` says; a refused connection (no server
-listening) is tried once more after a short wait, then fails; any other
-answer (401, 404, ...) fails at once, with the server's message. A line that
-still fails fails its batch (:class:`~cws_bench.errors.SegmenterError`).
-Every message has the request's header values (the key) replaced by
-``[redacted]``. On an error or a stop signal (Ctrl-C) the requests in flight
-are abandoned at once: nothing waits for them, queued ones never start, and no
-attempt follows.
-
-A reply longer than :func:`reply_limit` bytes (from ``max_tokens`` and the
-line's length) is not read past that bound: the line counts as answered
-with nothing (``empty``, its record marked ``oversized``) and nothing is
-cached.
+A 429 or 5xx answer, a timeout (no bytes for ``timeout`` seconds, or no complete reply
+``deadline`` seconds after the attempt started), a lost connection, a reply cut short or
+a malformed body is retried up to ``retries`` times (:func:`retry_delay`); a refused
+connection once, after a short wait; any other answer fails at once. The key is
+``[redacted]`` in every message; on an error or a stop signal (Ctrl-C) the requests in
+flight are abandoned at once. A reply longer than :func:`reply_limit` bytes is not read
+past that bound (the line answered with nothing, marked ``oversized``, not cached).
+docs/LLM.md ("When the server or the network misbehaves") says each in full.
 """
 
 from __future__ import annotations
@@ -167,6 +153,10 @@ class Request:
     messages: list[dict[str, str]]
     max_tokens: int
 
+    def parameters(self) -> dict[str, Any]:
+        """What the model is asked: the messages, greedy (temperature 0), the token bound."""
+        return {"messages": self.messages, "temperature": 0, "max_tokens": self.max_tokens}
+
 
 class Backend(Protocol):
     """What answers the ``llm`` segmenter's requests."""
@@ -242,12 +232,7 @@ class ChatEndpoint:
             ) from None
 
     def _attempts(self, line: Request) -> Reply:
-        body: dict[str, Any] = {
-            "model": self.model,
-            "messages": line.messages,
-            "temperature": 0,
-            "max_tokens": line.max_tokens,
-        }
+        body: dict[str, Any] = {"model": self.model, **line.parameters()}
         if self.stream:
             body["stream"] = True
             body["stream_options"] = {"include_usage": True}

@@ -25,30 +25,14 @@ One adapter, ``tokenizer``, serves four kinds of tokenizer:
 
 From tokens to words
 --------------------
-Every token is turned into a start position in the line, in bytes or in
-characters as its library reports it; a token that covers nothing (a
-sentencepiece byte-fallback piece before the one that completes a character,
-a special token) has none. Then:
-
-1. **Partial characters.** A byte-level token may hold part of a character
-   (cl100k cuts 气 into ``e6 b0`` + ``94``). A character belongs to the token
-   that holds its *first byte*, and a word is the characters of one token. A
-   token that holds only the rest of a character owns no character and
-   vanishes; one that starts inside a character and goes on owns the
-   characters whose first bytes it holds. No character is ever split, and the
-   output stays a segmentation of the line.
-2. **Whitespace.** Tokens hold spaces (``Ġ``, ``▁``); whitespace is never part
-   of a word, so it separates words and is then dropped, as in every
-   segmenter's output.
-3. **Text the tokenizer changed.** A tokenizer that normalises (NFC, NFKC,
-   lower-casing) and reports only token strings, not offsets, can give tokens
-   that do not concatenate to the line. Their text is aligned to the line's by
-   a minimal edit script (:func:`cws_bench.scoring.spans.align_chars`) and each token
-   start is moved to the line position its character aligns to.
-
-The output is lossless: the words concatenate to the line without its
-whitespace, which :class:`~cws_bench.segmenters.base.Segmenter` checks for every
-adapter.
+Every token gets a start position in the line, in bytes or in characters as its library
+reports it (none for a token that covers nothing). A character belongs to the token that
+holds its *first byte* (:func:`char_starts_from_byte_starts`), and a word is the
+characters of one token, so no character is ever split; whitespace inside tokens
+(``Ġ``, ``▁``) separates words and is dropped; the tokens of a tokenizer that changed
+the text are aligned back to the line by a minimal edit script
+(:func:`cws_bench.scoring.spans.align_chars`). The words concatenate to the line without
+its whitespace. docs/SEGMENTERS.md ("LLM subword tokenizers") says it in full.
 
 :func:`cws_bench.analysis.tokens.token_figures` gives what a tokenizer report adds
 to word P/R/F, for these tokens and any segmenter's words alike.
@@ -224,7 +208,6 @@ class SubwordSegmenter(Segmenter):
             )
         if opts.tokenize is not None:
             self.options["tokenize"] = _callable_name(opts.tokenize)
-        self._backend = given[0]
         self._library: str | None = None
         self._kept: dict[str, list[int]] | None = None  # ids of segmented lines, when kept
         self._encode: Callable[[str], tuple[list[int], set[int]]]
@@ -300,12 +283,9 @@ class SubwordSegmenter(Segmenter):
                 processor = spm.SentencePieceProcessor(model_file=os.fspath(path))
 
             def encode(line: str) -> tuple[list[int], set[int]]:
-                proto = processor.encode(line, return_type="proto")
-                pieces = proto.pieces
-                byte_starts = [piece.begin for piece in pieces if piece.end > piece.begin]
-                return [piece.id for piece in pieces], char_starts_from_byte_starts(
-                    line, byte_starts
-                )
+                pieces = processor.encode(line, return_type="proto").pieces
+                starts = [piece.begin for piece in pieces if piece.end > piece.begin]
+                return [piece.id for piece in pieces], char_starts_from_byte_starts(line, starts)
 
             self._encode = encode
         else:
@@ -350,9 +330,7 @@ class SubwordSegmenter(Segmenter):
 
         def encode(line: str) -> tuple[list[int], set[int]]:
             ids = encoding.encode_ordinary(line)
-            return ids, _starts_of_pieces(
-                line, [encoding.decode_single_token_bytes(i) for i in ids]
-            )
+            return ids, _starts_of_pieces(line, encoding.decode_tokens_bytes(ids))
 
         self._encode = encode
 

@@ -1,32 +1,20 @@
 """LTP 4 (https://github.com/HIT-SCIR/ltp): the HIT language technology platform, CWS only.
 
-Either kind of LTP model loads from a folder, or from a hub name found in the
-local Hugging Face cache (downloaded, with bounded waits, only when missing
-there: :func:`cws_bench.segmenters.neural.hub_folder`):
+A model is a folder, or a hub name found in the local Hugging Face cache (downloaded,
+with bounded waits, only when missing there:
+:func:`cws_bench.segmenters.neural.hub_folder`): a neural model (``LTP/tiny``,
+``LTP/small``, ``LTP/base``...) or the legacy averaged perceptron (``LTP/legacy``,
+``cws_model.bin`` beside a ``config.json`` saying ``"nerual": false``), run by
+``ltp.LTP`` on the CPU.
 
-- the neural models (``LTP/tiny``, ``LTP/small``, ``LTP/base``...): a
-  transformers encoder (``model.backbone``) with one head per task, built
-  from the folder's ``config.json`` by ``ltp_core`` and moved to ``device``;
-- the legacy model (``LTP/legacy``): ltp-extension's averaged perceptron
-  (``cws_model.bin`` beside a ``config.json`` saying ``"nerual": false``),
-  run by ``ltp.LTP`` on the CPU.
-
-The neural models are run here, not by ``ltp.LTP``: LTP 4.2.14's
-``pipeline`` calls the tokenizer's ``batch_encode_plus`` (gone in
-transformers 5) and its hub loader passes ``use_auth_token`` (gone in
-huggingface_hub 1). Pinning transformers 4 for LTP would break every other
-neural adapter in the same environment, so the adapter builds LTP's model
-with ``ltp_core`` (the same classes LTP builds), loads the weights and the
-tokenizer itself, runs the encoder, the ``cws`` processor and head, and
-decodes as LTP does: the CRF's Viterbi path when the head has a CRF, else
-the argmax; one tag per token that starts a new span of the line
-(LTP's ``_cws_post``), words from ltp-extension's ``get_entities``.
-
-A line longer than the encoder's positions (``max_length`` characters, by
-default its position limit less ``[CLS]`` and ``[SEP]``) is cut into
-overlapping windows (``overlap``, a quarter by default), each character
-taking its tag from the window where it lies farthest from an edge, as the
-``transformers`` adapter does; LTP itself truncates at 512 tokens.
+The neural models are run here, not by ``ltp.LTP``: LTP 4.2.14's ``pipeline`` calls
+the tokenizer's ``batch_encode_plus`` (gone in transformers 5) and its hub loader passes
+``use_auth_token`` (gone in huggingface_hub 1), and pinning transformers 4 would break
+every other neural adapter. The adapter builds LTP's model with ``ltp_core``, runs the
+encoder and the ``cws`` head and decodes as LTP does (:class:`_NeuralModel`); a line
+longer than the encoder's positions is cut into overlapping windows as the
+``transformers`` adapter cuts them. docs/NEURAL.md ("LTP's neural models") says it in
+full.
 
 LTP keeps whitespace inside its words (``他说 `` for ``他说 Hello``);
 whitespace is never part of a word, so words are cut there.

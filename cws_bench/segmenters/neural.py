@@ -98,14 +98,8 @@ def label_roles(
         raise SegmenterError(name, f"the model's label ids are not 0..n-1: {ids}")
     labels = [str(id2label[i] if i in id2label else id2label[str(i)]) for i in ids]  # type: ignore[index]
     mapping = {str(k): str(v) for k, v in (label_map or {}).items()}
-    roles: list[str] = []
-    unreadable: list[str] = []
-    for label in labels:
-        target = mapping.get(label, label)
-        role = _role(target)
-        if role is None:
-            unreadable.append(label)
-        roles.append(role or "?")
+    roles = [_role(mapping.get(label, label)) or "?" for label in labels]
+    unreadable = [label for label, role in zip(labels, roles) if role == "?"]
     if unreadable:
         all_labels = ", ".join(repr(label) for label in labels)
         example = ", ".join(f'"{label}" = "{"BIES"[i]}"' for i, label in enumerate(unreadable[:4]))

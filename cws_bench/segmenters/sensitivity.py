@@ -152,8 +152,7 @@ class MetricSensitivity(Renderable):
 
     def value(self, score: str, system: str, tokenizer: str) -> float:
         """One score (a field of GenerationScores) of one system under one tokenizer."""
-        found = getattr(self.scores[tokenizer][system], score)
-        return float(found)
+        return float(getattr(self.scores[tokenizer][system], score))
 
     def _metric(self, score: str, title: str) -> dict[str, Any]:
         per_system: list[dict[str, Any]] = []
@@ -259,8 +258,8 @@ class MetricSensitivity(Renderable):
             ]
             for t in self.tokenizers
         ]
-        lines = [f"{'## ' if fmt == 'markdown' else ''}{metric['title']}", "", table(header, body)]
-        lines.append("")
+        title = f"{'## ' if fmt == 'markdown' else ''}{metric['title']}"
+        lines = [title, "", table(header, body), ""]
         item = "- " if fmt == "markdown" else ""
         for s in metric["systems"]:
             lines.append(

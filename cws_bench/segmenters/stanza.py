@@ -4,19 +4,12 @@
 the models are read from ``dir`` (stanza's resources folder, with its
 ``resources.json``), never downloaded at run time. Languages: ``zh-hans``
 (simplified, the GSD treebank by default) and ``zh-hant`` (traditional);
-``zh`` is stanza's alias of ``zh-hans``. Fetch the models once on a machine
-with network: ``python -c "import stanza; stanza.download('zh-hans',
-processors='tokenize', model_dir='DIR')"``.
+``zh`` is stanza's alias of ``zh-hans``.
 
-stanza also splits sentences: the words of a line are the tokens of all its
-sentences, in order (``doc.sentences[i].tokens[j].text``).
-
-Lines are segmented ``batch_size`` at a time: one ``Pipeline.bulk_process``
-call per batch, one ``Document`` per line (stanza's tokenizer joins them with
-blank lines, runs once, and splits the result back per document).
-
-The identity records the language, the resources folder, the package and,
-with ``model_path``, that file and a checksum of its bytes.
+The words of a line are the tokens of all its sentences, in order; lines are
+segmented ``batch_size`` at a time, one ``Pipeline.bulk_process`` call per batch,
+one ``Document`` per line. docs/NEURAL.md ("HanLP and stanza") says how to fetch the
+models and what the identity records.
 """
 
 from __future__ import annotations

@@ -5,32 +5,15 @@
 alike, and ``label_map`` maps unusual label names (see
 :func:`cws_bench.segmenters.neural.label_roles`).
 
-One character, one position
----------------------------
-The model sees the line's characters without its whitespace, each at one
-position: a character's id is what the model's own tokenizer gives for that
-character alone when that is exactly one token, else the unknown token
-(whitespace, control characters and characters missing from the
-vocabulary). Words are cut from the characters themselves, so the output
-always joins back to the line, emoji and full-width forms included, and a
-word never spans the whitespace between two characters.
-
-Batches and windows
--------------------
-A line longer than the model's maximum length (``max_length``, by default
-the model's position limit less its special tokens) is cut into windows of
-that length overlapping by ``overlap`` characters; each character takes its
-tag from the window in which it lies farthest from an edge, so every tag is
-decided with context on both sides. The windows of a batch are sorted by
-length and run ``batch_size`` at a time, padded to the longest of each
-group, with an attention mask.
-
-Identity
---------
-:meth:`TransformersSegmenter.metadata` records the model (its hub name and
-revision, or its folder and a checksum of the folder's files), the device,
-the dtype, the GPU's name and the versions of transformers and torch, so
-the bake-off's signature changes when any of them does.
+The model sees the line's characters without its whitespace, each at one position
+(:func:`~cws_bench.segmenters.neural.character_id`), so the words always join back to
+the line and never span its whitespace. A line longer than ``max_length`` (by default
+the model's position limit less its special tokens) is cut into windows overlapping by
+``overlap`` characters, each character tagged by the window where it lies farthest from
+an edge (:func:`by_window`). The identity (:meth:`TransformersSegmenter.metadata`)
+records the model (hub name and revision, or folder and a checksum of its files), the
+device, the dtype, the GPU and the versions of transformers and torch. docs/NEURAL.md
+("The character tagger") says each in full.
 """
 
 from __future__ import annotations
