@@ -27,6 +27,7 @@ from cws_bench.errors import SegmenterError
 from cws_bench.segmenters.base import Segmenter, TrainingData, option
 from cws_bench.segmenters.neural import (
     bounded_network,
+    by_window,
     cut_at,
     device_option,
     folder_checksum,
@@ -194,16 +195,12 @@ class HanlpSegmenter(Segmenter):
 
     def _limit(self) -> int:
         """Characters the model takes in one piece: max_seq_len, within its encoder's positions."""
-        known: list[int] = []
         config = getattr(self.component, "config", None) or {}
         seq = config.get("max_seq_len") if hasattr(config, "get") else None
-        if isinstance(seq, int) and seq > 2:
-            known.append(seq - 2)
         encoder = getattr(getattr(self.component, "model", None), "encoder", None)
         transformer = getattr(encoder, "transformer", None)
         positions = getattr(getattr(transformer, "config", None), "max_position_embeddings", None)
-        if isinstance(positions, int) and positions > 2:
-            known.append(positions - 2)
+        known = [n - 2 for n in (seq, positions) if isinstance(n, int) and n > 2]
         return min(known) if known else 510
 
     def _starts(self, texts: list[str]) -> list[set[int]]:
@@ -211,8 +208,6 @@ class HanlpSegmenter(Segmenter):
         return [set(word_starts(text, words)) for text, words in zip(texts, found)]
 
     def _segment(self, lines: list[str]) -> list[list[str]]:
-        from cws_bench.segmenters.transformers import by_window
-
         sizes = self.max_length, self.overlap, self.batch_size
         owned = by_window(lines, *sizes, self._starts, longest_first=False)
         return [

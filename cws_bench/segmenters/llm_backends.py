@@ -124,14 +124,8 @@ class Reply:
         """The request-log record (``cws-bench metrics throughput``'s fields), or None."""
         if self.cached:
             return None
-        return {
-            "start": self.start,
-            "first_token": self.first_token,
-            "end": self.end,
-            "input_tokens": self.input_tokens,
-            "output_tokens": self.output_tokens,
-            "attempts": self.attempts,
-        }
+        fields = ("start", "first_token", "end", "input_tokens", "output_tokens", "attempts")
+        return {name: getattr(self, name) for name in fields}
 
 
 class _Retryable(Exception):

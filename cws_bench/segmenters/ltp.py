@@ -35,6 +35,7 @@ from cws_bench.segmenters.base import TrainingData, option
 from cws_bench.segmenters.neural import (
     HubSegmenter,
     batched,
+    by_window,
     cut_at,
     device_option,
     folder_checksum,
@@ -252,8 +253,6 @@ class LtpSegmenter(HubSegmenter):
 
     def _segment_neural(self, lines: list[str]) -> list[list[str]]:
         from ltp_extension.algorithms import get_entities
-
-        from cws_bench.segmenters.transformers import by_window
 
         network = self.network
         assert network is not None

@@ -19,17 +19,17 @@ device, the dtype, the GPU and the versions of transformers and torch. docs/NEUR
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from cws_bench.errors import SegmenterError
 from cws_bench.segmenters.base import TrainingData, option
 from cws_bench.segmenters.neural import (
     DTYPES,
     HubSegmenter,
-    batched,
+    by_window,
     character_id,
     cut_at,
     device_option,
@@ -48,80 +48,10 @@ from cws_bench.segmenters.neural import (
 from cws_bench.segmenters.tagger_training import TrainingOptions
 from cws_bench.system.installed import installed_versions
 
-__all__ = ["TransformersSegmenter", "by_window", "windows"]
-
-T = TypeVar("T")
+__all__ = ["TransformersSegmenter"]
 
 #: What ``cws-bench train transformers`` writes beside the model: what it learned from.
 TRAINING_RECORD = "cws_bench.json"
-
-
-def windows(length: int, size: int, overlap: int) -> list[tuple[int, int]]:
-    """The ``(start, end)`` windows that cover ``length`` characters.
-
-    >>> windows(5, 8, 2)
-    [(0, 5)]
-    >>> windows(10, 4, 2)
-    [(0, 4), (2, 6), (4, 8), (6, 10)]
-    >>> windows(9, 4, 1)
-    [(0, 4), (3, 7), (5, 9)]
-    """
-    if length <= size:
-        return [(0, length)]
-    step = size - overlap
-    spans = []
-    start = 0
-    while start + size < length:
-        spans.append((start, start + size))
-        start += step
-    spans.append((length - size, length))
-    return spans
-
-
-def owner(position: int, spans: list[tuple[int, int]]) -> int:
-    """The window whose edges are farthest from ``position`` (the first on ties).
-
-    >>> owner(3, [(0, 4), (2, 6)])
-    1
-    >>> owner(2, [(0, 4), (2, 6)])
-    0
-    """
-    best, margin = 0, -1
-    for index, (start, end) in enumerate(spans):
-        if start <= position < end:
-            room = min(position - start, end - 1 - position)
-            if room > margin:
-                best, margin = index, room
-    return best
-
-
-def by_window(
-    lines: Sequence[str],
-    size: int,
-    overlap: int,
-    batch_size: int,
-    run: Callable[[list[str]], Sequence[T]],
-    *,
-    longest_first: bool = True,
-) -> list[list[tuple[T, int]]]:
-    """``run`` on the windows of ``lines``, ``batch_size`` at a time (longest first, so a
-    batch pads little); for each character of each line, what ``run`` gave for the window
-    that owns it (:func:`owner`) and the character's offset in that window."""
-    spans_of = [windows(len(line), size, overlap) for line in lines]
-    jobs = [(i, w, *span) for i, spans in enumerate(spans_of) for w, span in enumerate(spans)]
-    if longest_first:
-        jobs.sort(key=lambda job: job[3] - job[2], reverse=True)
-    found: dict[tuple[int, int], T] = {}
-    for group in batched(jobs, batch_size):
-        results = run([lines[i][start:end] for i, _, start, end in group])
-        for (i, w, _, _), result in zip(group, results):
-            found[i, w] = result
-    out = []
-    for index, line in enumerate(lines):
-        spans = spans_of[index]
-        owners = [owner(p, spans) if len(spans) > 1 else 0 for p in range(len(line))]
-        out.append([(found[index, w], p - spans[w][0]) for p, w in enumerate(owners)])
-    return out
 
 
 class TransformersSegmenter(HubSegmenter):
@@ -252,10 +182,9 @@ class TransformersSegmenter(HubSegmenter):
 
     def token_id(self, character: str) -> int:
         """The model's id for one character: its tokenizer's single token, else unknown."""
-        cached = self._ids.get(character)
-        if cached is None:
-            cached = self._ids[character] = character_id(self.tokenizer, character)
-        return cached
+        if character not in self._ids:
+            self._ids[character] = character_id(self.tokenizer, character)
+        return self._ids[character]
 
     # -- segmenting -----------------------------------------------------------
 
