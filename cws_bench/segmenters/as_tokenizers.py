@@ -165,8 +165,7 @@ def get_tokenizer(
         return Tokenizer(tokenizer, _per_line(BUILTIN_TOKENIZERS[tokenizer]))
     from cws_bench.segmenters import get_segmenter
 
-    segmenter = get_segmenter(tokenizer, **options)
-    return Tokenizer(segmenter.name, _from_segmenter(segmenter), segmenter.version)
+    return get_tokenizer(get_segmenter(tokenizer, **options))
 
 
 def buildable_tokenizers() -> tuple[list[Tokenizer], dict[str, str]]:

@@ -113,14 +113,8 @@ def byte_level_table() -> dict[str, int]:
     (256, 32, 33, 148)
     """
     printable = [*range(0x21, 0x7F), *range(0xA1, 0xAD), *range(0xAE, 0x100)]
-    table, extra = {}, 0
-    for byte in range(256):
-        if byte in printable:
-            table[chr(byte)] = byte
-        else:
-            table[chr(256 + extra)] = byte
-            extra += 1
-    return table
+    others = [byte for byte in range(256) if byte not in printable]
+    return {chr(b): b for b in printable} | {chr(256 + i): b for i, b in enumerate(others)}
 
 
 def _starts_of_pieces(line: str, pieces: Sequence[str] | Sequence[bytes]) -> set[int]:
@@ -390,8 +384,8 @@ class SubwordSegmenter(Segmenter):
 
 
 def _is_byte_level(saved: str) -> bool:
-    """Whether a saved ``tokenizers`` tokenizer (its JSON) is byte-level: a ``ByteLevel``
-    pre-tokenizer or decoder, alone or in a sequence."""
+    """Whether a saved ``tokenizers`` tokenizer (its JSON) has a ``ByteLevel`` pre-tokenizer
+    or decoder, alone or in a sequence."""
     import json
 
     data = json.loads(saved)

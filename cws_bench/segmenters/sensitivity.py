@@ -174,17 +174,13 @@ class MetricSensitivity(Renderable):
                 }
             )
         pairs = []
-        for a, b in itertools.combinations(range(len(self.systems)), 2):
-            first, second = table[self.systems[a]], table[self.systems[b]]
-            gaps = {t: first[t] - second[t] for t in self.tokenizers}
-            ahead = {
-                t: self.systems[a] if gap > 0 else self.systems[b] if gap < 0 else "tie"
-                for t, gap in gaps.items()
-            }
+        for a, b in itertools.combinations(self.systems, 2):
+            gaps = {t: table[a][t] - table[b][t] for t in self.tokenizers}
+            ahead = {t: a if gap > 0 else b if gap < 0 else "tie" for t, gap in gaps.items()}
             pairs.append(
                 {
-                    "a": self.systems[a],
-                    "b": self.systems[b],
+                    "a": a,
+                    "b": b,
                     "gaps": gaps,
                     "min_gap": min(gaps.values()),
                     "max_gap": max(gaps.values()),

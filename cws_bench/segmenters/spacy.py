@@ -116,21 +116,17 @@ class SpacySegmenter(Segmenter):
 
         opts = cls.parsed(options)
         where = opts.model
-        if where is not None:
-            if os.path.isdir(where):
-                return None
-            if os.sep in where or where.startswith("."):
-                return (f"pipeline folder {where}: no such folder", "fix the path")
-            try:
-                installed = importlib.util.find_spec(where) is not None
-            except (ImportError, ValueError):
-                installed = False
-            if not installed:
-                return (f"cannot load pipeline {where!r}: no such package or folder", _PIPELINE)
+        if where is None:
+            pkuseg = opts.segmenter == "pkuseg"
+            return _pkuseg_problem(opts.pkuseg_model or "default") if pkuseg else None
+        if os.path.isdir(where):
             return None
-        return (
-            _pkuseg_problem(opts.pkuseg_model or "default") if opts.segmenter == "pkuseg" else None
-        )
+        if os.sep in where or where.startswith("."):
+            return (f"pipeline folder {where}: no such folder", "fix the path")
+        with contextlib.suppress(ImportError, ValueError):
+            if importlib.util.find_spec(where) is not None:
+                return None
+        return (f"cannot load pipeline {where!r}: no such package or folder", _PIPELINE)
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)

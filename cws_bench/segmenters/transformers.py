@@ -204,21 +204,18 @@ class TransformersSegmenter(HubSegmenter):
         """The argmax label id of each character of each text (one batch)."""
         torch = self._torch
         rows = [[self.token_id(c) for c in text] for text in texts]
-        prefix, suffix = self._prefix, self._suffix
-        width = max(map(len, rows)) + len(prefix) + len(suffix)
+        from torch.nn.utils.rnn import pad_sequence
+
+        full = [torch.tensor(self._prefix + row + self._suffix, dtype=torch.long) for row in rows]
         pad = self.tokenizer.pad_token_id or 0
-        ids = torch.full((len(rows), width), pad, dtype=torch.long)
-        mask = torch.zeros((len(rows), width), dtype=torch.long)
-        for r, row in enumerate(rows):
-            full = prefix + row + suffix
-            ids[r, : len(full)] = torch.tensor(full, dtype=torch.long)
-            mask[r, : len(full)] = 1
+        ids = pad_sequence(full, batch_first=True, padding_value=pad)
+        mask = pad_sequence([torch.ones_like(row) for row in full], batch_first=True)
         with torch.inference_mode():
             logits = self.model(
                 input_ids=ids.to(self.device), attention_mask=mask.to(self.device)
             ).logits
             best = logits.argmax(-1).cpu().tolist()
-        start = len(prefix)
+        start = len(self._prefix)
         return [best[r][start : start + len(row)] for r, row in enumerate(rows)]
 
 
