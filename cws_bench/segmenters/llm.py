@@ -165,13 +165,9 @@ _price = functools.partial(option, None, bounds=_NOT_NEGATIVE)
 
 
 class LLMSegmenter(Segmenter):
-    """A prompted LLM as a segmenter (see the module docstring and docs/LLM.md).
-
-    Its options are :attr:`Options`; those that change how requests are sent, never what
-    comes back (the chat settings, ``cache``, ``batch_size``, ``data_dir``), are not part
-    of its identity (nor of the run cache's key); a local model has a device and dtype but
-    no endpoint.
-    """
+    """A prompted LLM as a segmenter (see the module docstring and docs/LLM.md); its
+    options (:attr:`Options`) that change how requests are sent are not part of its
+    identity (nor of the run cache's key)."""
 
     name = "llm"
     kind = "pretrained"
@@ -336,8 +332,7 @@ class LLMSegmenter(Segmenter):
 
 
 def _check(opts: LLMSegmenter.Options) -> None:
-    """Refuse what no single option says is wrong: no model, an endpoint without its URL, a
-    prompt without ``{text}``, shots without a corpus."""
+    """Refuse what no single option says is wrong."""
     if opts.model is None or (not _local(opts) and not opts.base_url):
         raise SegmenterError(
             "llm",
@@ -356,8 +351,7 @@ def _check(opts: LLMSegmenter.Options) -> None:
 
 
 def _backend(opts: LLMSegmenter.Options) -> Backend:
-    """The backend the options name (a local model is loaded here; the API key is read
-    here and kept by the backend alone)."""
+    """The backend the options name (the API key is read here, kept by the backend alone)."""
     assert opts.model is not None
     if _local(opts):
         return LocalModel(

@@ -301,8 +301,7 @@ class ChatEndpoint:
     def _open(
         self, request: urllib.request.Request, opener: urllib.request.OpenerDirector
     ) -> http.client.HTTPResponse:
-        """The answer's status and headers: a failure worth another attempt raises
-        :class:`_Retryable`, any other one :class:`~cws_bench.errors.SegmenterError`."""
+        """The answer's status and headers, or a failure (:class:`_Retryable` or not)."""
         try:
             response: http.client.HTTPResponse = opener.open(
                 request, timeout=min(self.timeout, self.deadline)

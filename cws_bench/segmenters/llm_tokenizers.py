@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib.metadata
+import itertools
 import os
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -138,11 +139,8 @@ def _starts_of_pieces(line: str, pieces: Sequence[str] | Sequence[bytes]) -> set
     else:
         pieces = [str(piece) for piece in pieces]
         text = "".join(pieces)
-    offsets, offset = [], 0
-    for piece in pieces:  # bytes or characters, as the pieces are measured
-        if piece:
-            offsets.append(offset)
-        offset += len(piece)
+    ends = itertools.accumulate(map(len, pieces))  # bytes or characters, as measured
+    offsets = [end - len(piece) for piece, end in zip(pieces, ends) if piece]
     starts = char_starts_from_byte_starts(text, offsets) if in_bytes else set(offsets)
     return starts if text == line else _project_starts(line, text, starts)
 
@@ -156,11 +154,8 @@ def _project_starts(line: str, text: str, starts: set[int]) -> set[int]:
 
 
 class SubwordSegmenter(Segmenter):
-    """An LLM's subword tokenizer as a segmenter: each token a word (see the module docstring).
-
-    Exactly one of ``path``, ``tiktoken``, ``qwen`` or ``tokenize``. ``timeout`` is not
-    part of the identity: it changes no token.
-    """
+    """An LLM's subword tokenizer as a segmenter, each token a word (see the module
+    docstring): exactly one of ``path``, ``tiktoken``, ``qwen`` or ``tokenize``."""
 
     name = "tokenizer"
     kind = "pretrained"

@@ -27,6 +27,7 @@ import io
 import json
 import os
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from cws_bench.display.units import plural
@@ -202,8 +203,7 @@ class LtpSegmenter(HubSegmenter):
                 "pass the folder of an LTP model (its config.json, weights and vocabularies)",
             )
         try:
-            with open(config_file, encoding="utf-8") as stream:
-                config = json.load(stream)
+            config = json.loads(Path(config_file).read_text(encoding="utf-8"))
         except (OSError, ValueError) as e:
             raise SegmenterError(self.name, f"{config_file}: not readable JSON: {e}") from e
         self.network: _NeuralModel | None = None

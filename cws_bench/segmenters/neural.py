@@ -479,8 +479,7 @@ _HUB_RETRIES = (
 
 
 def _hub_settings(timeout: float) -> list[tuple[Any, str, Any]]:
-    """What :func:`quiet_hub` sets in huggingface_hub, as (object, attribute, value): its
-    waits bounded by ``timeout`` and its retry loops asked once."""
+    """(object, attribute, value) of what :func:`quiet_hub` sets in huggingface_hub."""
     from huggingface_hub import constants, file_download
 
     settings: list[tuple[Any, str, Any]] = [

@@ -35,7 +35,6 @@ from cws_bench.segmenters.as_tokenizers import (
 __all__ = [
     "SENSITIVITY_SCORES",
     "MetricSensitivity",
-    "default_sensitivity_tokenizers",
     "metric_sensitivity",
 ]
 
@@ -48,14 +47,6 @@ SENSITIVITY_SCORES: tuple[tuple[str, str, str], ...] = (
 """(metric group, field of GenerationScores, title) of the scores whose spread is reported."""
 
 TokenizerSpec = str | Callable[[str], Iterable[str]] | SegmenterLike | Tokenizer
-
-
-def default_sensitivity_tokenizers() -> tuple[list[Tokenizer], dict[str, str]]:
-    """``char`` and every installed segmenter that builds without options, and the segmenters
-    skipped with the reason (``space`` is left out: on text without spaces a line is one
-    token)."""
-    built, skipped = buildable_tokenizers()
-    return [t for t in built if t.name != "space"], skipped
 
 
 def _scores_by_tokenizer(
@@ -87,8 +78,9 @@ def metric_sensitivity(
         systems: name -> one output text per item (every system the same items).
         references: per item, its reference texts (one or more).
         tokenizers: names (``char``, a segmenter), segmenters, callables or
-            :class:`~cws_bench.segmenters.as_tokenizers.Tokenizer`; default
-            :func:`default_sensitivity_tokenizers`.
+            :class:`~cws_bench.segmenters.as_tokenizers.Tokenizer`; default ``char`` and
+            every installed segmenter that builds without options (not ``space``: on text
+            without spaces a line is one token).
 
     Raises:
         ValueError: no system, a system whose number of lines differs from the
@@ -114,7 +106,8 @@ def metric_sensitivity(
         raise ValueError("every item needs a list of one or more reference texts")
     skipped: dict[str, str] = {}
     if tokenizers is None:
-        built, skipped = default_sensitivity_tokenizers()
+        built, skipped = buildable_tokenizers()
+        built = [t for t in built if t.name != "space"]
     else:
         built = [t if isinstance(t, Tokenizer) else get_tokenizer(t) for t in tokenizers]
     names = [t.signature for t in built]

@@ -32,9 +32,7 @@ SEGMENTATIONS: tuple[str, ...] = ("char", "jieba", "pkuseg")
 
 
 def _shared_pkuseg_models() -> contextlib.AbstractContextManager[None]:
-    """spacy-pkuseg's models shared in the process
-    (:func:`~cws_bench.segmenters.pkuseg.shared_models`), or nothing when it cannot be
-    imported (spaCy then says why when it imports it)."""
+    """spacy-pkuseg's models shared in the process (nothing when it cannot be imported)."""
     from cws_bench.segmenters.pkuseg import shared_models
 
     try:

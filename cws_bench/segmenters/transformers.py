@@ -55,13 +55,8 @@ TRAINING_RECORD = "cws_bench.json"
 
 
 class TransformersSegmenter(HubSegmenter):
-    """A Hugging Face token-classification model that tags each character.
-
-    ``model`` is a local folder (``save_pretrained``'s layout) or a hub name;
-    hub names load from the local hub cache when the hub cannot be reached
-    (``HF_HUB_OFFLINE=1``). ``label_map`` maps label names that do not say their
-    role to ``B``, ``M``/``I``, ``E`` or ``S``.
-    """
+    """A Hugging Face token-classification model that tags each character (a folder in
+    ``save_pretrained``'s layout, or a hub name, from the local hub cache first)."""
 
     name = "transformers"
     kind = "pretrained"
