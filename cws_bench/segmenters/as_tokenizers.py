@@ -103,21 +103,14 @@ class Tokenizer:
 def _per_line(
     function: Callable[[str], Iterable[str]],
 ) -> Callable[[Sequence[str]], list[list[str]]]:
-    def batch(lines: Sequence[str]) -> list[list[str]]:
-        return [list(function(line)) for line in lines]
-
-    return batch
+    return lambda lines: [list(function(line)) for line in lines]
 
 
 def _from_segmenter(segmenter: SegmenterLike) -> Callable[[Sequence[str]], list[list[str]]]:
-    def batch(lines: Sequence[str]) -> list[list[str]]:
-        # Segmenters see raw lines; whitespace between words is not a token.
-        return [
-            [word for word in (w.strip() for w in words) if word]
-            for words in segmenter.segment(lines)
-        ]
-
-    return batch
+    # Segmenters see raw lines; whitespace between words is not a token.
+    return lambda lines: [
+        [word for word in (w.strip() for w in words) if word] for words in segmenter.segment(lines)
+    ]
 
 
 def tokenize_groups(tokenizer: Tokenizer, groups: Sequence[Sequence[str]]) -> list[list[list[str]]]:

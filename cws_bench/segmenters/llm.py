@@ -81,8 +81,7 @@ class ResponseCache:
     @staticmethod
     def key(material: Mapping[str, Any]) -> str:
         """The hash of a request's content (sorted JSON, BLAKE2b, 32 hex digits)."""
-        text = json.dumps(material, sort_keys=True, ensure_ascii=False)
-        return hash_hex(text, "identity")
+        return hash_hex(json.dumps(material, sort_keys=True, ensure_ascii=False), "identity")
 
     def _path(self, material: Mapping[str, Any]) -> str:
         key = self.key(material)
@@ -102,8 +101,7 @@ class ResponseCache:
             return None
 
     def put(self, reply: Reply, material: Mapping[str, Any]) -> None:
-        """Keep a reply with the request it answers (atomically: a reader never sees half
-        a file)."""
+        """Keep a reply with the request it answers (atomically)."""
         from cws_bench.text.io import atomic_write
 
         path = self._path(material)

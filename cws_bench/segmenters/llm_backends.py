@@ -92,18 +92,14 @@ def retry_delay(attempt: int, backoff: float, retry_after: str | None = None) ->
     >>> retry_delay(1, 1.0, "Wed, 21 Oct 2015 07:28:00 GMT")  # a date in the past: no wait
     0.0
     """
+    seconds = backoff * 2**attempt
     if retry_after:
         try:
             seconds = float(retry_after)
-        except ValueError:
-            try:
-                moment = parsedate_to_datetime(retry_after)
-            except (TypeError, ValueError):
-                seconds = backoff * 2**attempt
-            else:
-                seconds = moment.timestamp() - time.time()
-        return min(max(seconds, 0.0), MAX_WAIT)
-    return min(backoff * 2**attempt, MAX_WAIT)
+        except ValueError:  # an HTTP date, or neither
+            with contextlib.suppress(TypeError, ValueError):
+                seconds = parsedate_to_datetime(retry_after).timestamp() - time.time()
+    return min(max(seconds, 0.0), MAX_WAIT)
 
 
 @dataclass
@@ -416,10 +412,8 @@ class LocalModel:
     def render(self, messages: list[dict[str, str]]) -> str:
         """The model's prompt: its chat template, else the messages one a line."""
         if getattr(self.tokenizer, "chat_template", None):
-            rendered = self.tokenizer.apply_chat_template(
-                messages, tokenize=False, add_generation_prompt=True
-            )
-            return str(rendered)
+            template = self.tokenizer.apply_chat_template
+            return str(template(messages, tokenize=False, add_generation_prompt=True))
         return "".join(m["content"] + "\n" for m in messages)
 
     def complete(self, requests: Sequence[Request]) -> list[Reply]:
@@ -549,9 +543,8 @@ def _error_detail(error: urllib.error.HTTPError) -> str:
 
 
 def api_key(variable: str) -> str:
-    """The key in the environment variable ``variable``: surrounding whitespace (a
-    trailing newline from a file) stripped; refused, without showing it, when unset,
-    empty, or holding a space or control character inside (not a header value)."""
+    """The key in the environment variable ``variable``, stripped (of a file's trailing
+    newline); refused, without showing it, when it is not a header value."""
     raw = os.environ.get(variable)
     if raw is None or not raw.strip():
         raise SegmenterError(

@@ -93,16 +93,9 @@ def char_starts_from_byte_starts(line: str, byte_starts: Iterable[int]) -> set[i
     [0]
     """
     starts = sorted(set(byte_starts))
-    found: set[int] = set()
-    previous = None
-    offset = 0
-    for index, ch in enumerate(line):
-        token = bisect_right(starts, offset) - 1
-        if token != previous:
-            found.add(index)
-            previous = token
-        offset += len(ch.encode("utf-8"))
-    return found
+    offsets = itertools.accumulate((len(ch.encode("utf-8")) for ch in line), initial=0)
+    tokens = [bisect_right(starts, offset) - 1 for offset, _ in zip(offsets, line)]
+    return {i for i, token in enumerate(tokens) if i == 0 or token != tokens[i - 1]}
 
 
 def byte_level_table() -> dict[str, int]:
@@ -413,6 +406,7 @@ def _bounded_tiktoken_downloads(timeout: float) -> Iterator[list[str]]:
     them. The list given collects each failure's message; tiktoken's own cache
     (``TIKTOKEN_CACHE_DIR``) is read first, and keeps what was downloaded."""
     import tempfile
+    from unittest import mock
 
     import tiktoken.load
 
@@ -439,11 +433,8 @@ def _bounded_tiktoken_downloads(timeout: float) -> Iterator[list[str]]:
                 raise ValueError(failures[-1]) from None
             return target.read_bytes()
 
-    tiktoken.load.read_file = read_file  # read_file_cached looks it up at each call
-    try:
+    with mock.patch.object(tiktoken.load, "read_file", read_file):  # looked up at each call
         yield failures
-    finally:
-        tiktoken.load.read_file = original
 
 
 def _callable_name(function: Callable[..., Any]) -> str:

@@ -187,30 +187,19 @@ def resolve_device(name: str, device: str) -> tuple[str, str | None]:
     return requested, str(torch.cuda.get_device_name(index))
 
 
-def torch_dtype(name: str, dtype: str) -> Any:
-    """The torch dtype called ``dtype`` (float32, float16 or bfloat16)."""
-    import torch
-
-    if dtype not in DTYPES:
-        raise SegmenterError(name, f"unknown dtype {dtype!r}", f"use one of: {', '.join(DTYPES)}")
-    return getattr(torch, dtype)
-
-
 def load_pretrained(
     name: str, where: str, folder: str, model_class: Any, dtype: str, hint: str | None = None
 ) -> tuple[Any, Any]:
     """The tokenizer and the model (``model_class``, e.g. ``AutoModelForCausalLM``) saved
-    in ``folder``, in ``dtype``; one clear message naming ``where`` (the model as the
-    user gave it) when they cannot be loaded.
-
-    Raises:
-        SegmenterError: a folder without a model or tokenizer, or an unknown dtype.
-    """
+    in ``folder``, in ``dtype``; a folder without them is one :class:`SegmenterError`
+    naming ``where`` (the model as the user gave it)."""
+    import torch
     import transformers
 
     try:
         tokenizer = transformers.AutoTokenizer.from_pretrained(folder)
-        model = model_class.from_pretrained(folder, dtype=torch_dtype(name, dtype))
+        # dtype is one of DTYPES: the options' choices
+        model = model_class.from_pretrained(folder, dtype=getattr(torch, dtype))
     except (OSError, ValueError) as e:
         first = (str(e).splitlines() or [type(e).__name__])[0]
         raise SegmenterError(name, f"cannot load model {where!r}: {first}", hint) from e
@@ -322,14 +311,8 @@ def windows(length: int, size: int, overlap: int) -> list[tuple[int, int]]:
     """
     if length <= size:
         return [(0, length)]
-    step = size - overlap
-    spans = []
-    start = 0
-    while start + size < length:
-        spans.append((start, start + size))
-        start += step
-    spans.append((length - size, length))
-    return spans
+    starts = range(0, length - size, size - overlap)
+    return [(start, start + size) for start in starts] + [(length - size, length)]
 
 
 def owner(position: int, spans: list[tuple[int, int]]) -> int:
@@ -529,15 +512,9 @@ def quiet_hub(timeout: float) -> Iterator[None]:
 @contextlib.contextmanager
 def bounded_network(timeout: float) -> Iterator[None]:
     """Every network wait inside bounded by ``timeout`` seconds, also in libraries that set
-    no timeout of their own (HanLP's downloader, ``urllib.request.urlopen``).
-
-    - sockets opened without a timeout get ``timeout`` (:func:`socket.setdefaulttimeout`);
-    - a ``requests`` call without a timeout gets ``timeout`` to connect and to read each
-      piece, and no retries (a retried wait would be another wait of the same length);
-    - the Hugging Face hub's waits are bounded and quiet (:func:`quiet_hub`).
-
-    Everything is restored on the way out.
-    """
+    no timeout of their own (HanLP's downloader, ``urllib.request.urlopen``): new sockets,
+    ``requests`` calls (without retries: a retried wait would be another wait as long) and
+    the Hugging Face hub (:func:`quiet_hub`); everything is restored on the way out."""
     import socket
     from unittest import mock
 
@@ -563,13 +540,9 @@ def bounded_network(timeout: float) -> Iterator[None]:
 
 
 def hub_folder(name: str, repo_id: str, revision: str | None = None) -> str:
-    """The local folder of the hub model ``repo_id``: from the local cache, else downloaded.
-
-    The local Hugging Face cache is tried first (no network). With the hub
-    allowed (``HF_HUB_OFFLINE`` unset) the hub is asked once, with a
-    bounded wait (:func:`hub_timeout` seconds, no retries), whether the model
-    exists, and only then is it downloaded, every wait bounded the same way;
-    the hub library's retry messages stay off the terminal.
+    """The local folder of the hub model ``repo_id``: from the local cache, else (unless
+    ``HF_HUB_OFFLINE``) downloaded once the hub said it has it, every wait bounded by
+    :func:`hub_timeout` (docs/NEURAL.md, "Pointing the adapters at downloaded models").
 
     Raises:
         SegmenterError: one line: not cached, and offline, unreachable or
@@ -625,17 +598,10 @@ def character_id(tokenizer: Any, character: str) -> int:
 
 def special_tokens(tokenizer: Any) -> tuple[list[int], list[int]]:
     """The ids a tokenizer puts before and after a sentence (``[CLS]``, ``[SEP]``...)."""
-    probe = next(
-        (
-            token
-            for token in "的一是中人a0"
-            if len(tokenizer.encode(token, add_special_tokens=False)) == 1
-        ),
-        None,
-    )
-    if probe is None:
-        return [], []
-    inner = tokenizer.encode(probe, add_special_tokens=False)
-    outer = tokenizer.encode(probe, add_special_tokens=True)
-    at = outer.index(inner[0])
-    return list(outer[:at]), list(outer[at + 1 :])
+    for probe in "的一是中人a0":  # the first that is one token alone
+        inner = tokenizer.encode(probe, add_special_tokens=False)
+        if len(inner) == 1:
+            outer = tokenizer.encode(probe, add_special_tokens=True)
+            at = outer.index(inner[0])
+            return list(outer[:at]), list(outer[at + 1 :])
+    return [], []

@@ -118,9 +118,8 @@ class TransformersSegmenter(HubSegmenter):
             "versions": installed_versions("transformers", "torch", "tokenizers"),
         }
         self.folder = Path(where) if local else None
-        self.trained_on = _recorded_training(self.name, where) if local else None
-        if self.trained_on is None:
-            self.trained_on = TrainingData(f"the training data of {where}")
+        recorded = _recorded_training(self.name, where) if local else None
+        self.trained_on = recorded or TrainingData(f"the training data of {where}")
 
     @classmethod
     def from_training(
