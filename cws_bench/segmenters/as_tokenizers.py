@@ -279,10 +279,8 @@ class TokenizerComparison(Renderable):
         """One row per tokenizer, one column per score (BLEU's parts left out)."""
         import pandas as pd
 
-        records = [row.to_dict() for row in self.rows]
-        for record in records:
-            del record["bleu_details"]
-        return pd.DataFrame(records).set_index("tokenizer")
+        frame = pd.DataFrame([row.to_dict() for row in self.rows])
+        return frame.drop(columns="bleu_details").set_index("tokenizer")
 
     # Rendering: what ``cws-bench metrics generation`` prints, one method per format.
 

@@ -277,8 +277,7 @@ class LLMSegmenter(Segmenter):
     def _segment(self, lines: list[str]) -> list[list[str]]:
         from cws_bench.segmenters.llm_align import align_reply
 
-        texts = [" ".join(line.split()) for line in lines]
-        replies = self.replies(texts)
+        replies = self.replies([" ".join(line.split()) for line in lines])
         out: list[list[str]] = []
         self._last = []
         for index, (line, reply) in enumerate(zip(lines, replies)):

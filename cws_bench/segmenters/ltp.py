@@ -256,13 +256,8 @@ class LtpSegmenter(HubSegmenter):
 
         network = self.network
         assert network is not None
-        owned = by_window(
-            lines,
-            self.max_length,
-            self.overlap,
-            self.batch_size,
-            lambda texts: [dict(found) for found in network.tags(texts)],
-        )
+        sizes = self.max_length, self.overlap, self.batch_size
+        owned = by_window(lines, *sizes, lambda texts: [dict(f) for f in network.tags(texts)])
         out = []
         for line, chars in zip(lines, owned):
             labelled = [(p, units[at]) for p, (units, at) in enumerate(chars) if at in units]

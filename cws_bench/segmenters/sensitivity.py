@@ -228,8 +228,7 @@ class MetricSensitivity(Renderable):
             f"{plural(len(self.systems), 'system')}, {plural(self.items, 'item')}, "
             f"up to {plural(self.references, 'reference')} each; {unit.label}"
         ]
-        for metric in self.metrics():
-            blocks.append(self._render_metric(metric, unit, table, fmt))
+        blocks.extend(self._render_metric(metric, unit, table, fmt) for metric in self.metrics())
         return "\n\n".join(blocks)
 
     def _render_metric(self, metric: dict[str, Any], unit: Any, table: Any, fmt: str) -> str:
