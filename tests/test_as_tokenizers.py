@@ -38,6 +38,7 @@ class FakeSegmenter:
 def test_builtin_and_callable_tokenizers():
     assert get_tokenizer("char")(["猫 吃鱼"]) == [["猫", "吃", "鱼"]]
     assert get_tokenizer("space")(["猫 吃鱼"]) == [["猫", "吃鱼"]]
+    assert get_tokenizer("space")(["猫 吃\u3000鱼"]) == [["猫", "吃", "鱼"]]  # U+3000 too
     upper = get_tokenizer(lambda text: text.upper().split())
     assert upper(["a b"]) == [["A", "B"]]
     with pytest.raises(ValueError, match="not one string"):

@@ -11,6 +11,7 @@ and BLEU, and :func:`compare_tokenizers` shows by how much.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
@@ -34,13 +35,12 @@ __all__ = [
     "SegmenterLike",
     "Tokenizer",
     "TokenizerComparison",
-    "available_tokenizers",
     "buildable_tokenizers",
     "compare_tokenizers",
     "generation_scores",
     "get_tokenizer",
     "tokenize_characters",
-    "tokenize_whitespace",
+    "tokenize_groups",
 ]
 
 DEFAULT_METRICS = ("em", "f1", "bleu", "rouge")
@@ -59,18 +59,9 @@ def tokenize_characters(text: str) -> list[str]:
     return [c for c in text if not c.isspace()]
 
 
-def tokenize_whitespace(text: str) -> list[str]:
-    """Runs of non-whitespace are tokens (U+3000 counts as whitespace).
-
-    >>> tokenize_whitespace("猫 吃\\u3000鱼")
-    ['猫', '吃', '鱼']
-    """
-    return text.split()
-
-
 BUILTIN_TOKENIZERS: dict[str, Callable[[str], list[str]]] = {
     "char": tokenize_characters,
-    "space": tokenize_whitespace,
+    "space": str.split,  # runs of non-whitespace (U+3000 counts as whitespace)
 }
 """Tokenizers that need no segmenter; every other name is a cws-bench segmenter."""
 
@@ -112,21 +103,25 @@ class Tokenizer:
 def _per_line(
     function: Callable[[str], Iterable[str]],
 ) -> Callable[[Sequence[str]], list[list[str]]]:
-    def batch(lines: Sequence[str]) -> list[list[str]]:
-        return [list(function(line)) for line in lines]
-
-    return batch
+    return lambda lines: [list(function(line)) for line in lines]
 
 
 def _from_segmenter(segmenter: SegmenterLike) -> Callable[[Sequence[str]], list[list[str]]]:
-    def batch(lines: Sequence[str]) -> list[list[str]]:
-        # Segmenters see raw lines; whitespace between words is not a token.
-        return [
-            [word for word in (w.strip() for w in words) if word]
-            for words in segmenter.segment(lines)
-        ]
+    # Segmenters see raw lines; whitespace between words is not a token.
+    return lambda lines: [
+        [word for word in (w.strip() for w in words) if word] for words in segmenter.segment(lines)
+    ]
 
-    return batch
+
+def tokenize_groups(tokenizer: Tokenizer, groups: Sequence[Sequence[str]]) -> list[list[list[str]]]:
+    """Each group's texts tokenized, every text of every group in one batch.
+
+    >>> tokenize_groups(get_tokenizer("space"), [["a b"], [], ["c", "d e"]])
+    [[['a', 'b']], [], [['c'], ['d', 'e']]]
+    """
+    tokens = tokenizer([text for group in groups for text in group])
+    ends = itertools.accumulate(map(len, groups))
+    return [tokens[end - len(group) : end] for group, end in zip(groups, ends)]
 
 
 def get_tokenizer(
@@ -163,8 +158,7 @@ def get_tokenizer(
         return Tokenizer(tokenizer, _per_line(BUILTIN_TOKENIZERS[tokenizer]))
     from cws_bench.segmenters import get_segmenter
 
-    segmenter = get_segmenter(tokenizer, **options)
-    return Tokenizer(segmenter.name, _from_segmenter(segmenter), segmenter.version)
+    return get_tokenizer(get_segmenter(tokenizer, **options))
 
 
 def buildable_tokenizers() -> tuple[list[Tokenizer], dict[str, str]]:
@@ -188,17 +182,6 @@ def buildable_tokenizers() -> tuple[list[Tokenizer], dict[str, str]]:
             continue
         built.append(get_tokenizer(segmenter))
     return built, skipped
-
-
-def available_tokenizers() -> tuple[list[str], dict[str, str]]:
-    """The tokenizer names usable here, and the segmenters skipped with the reason.
-
-    ``char`` and ``space`` first, then every registered segmenter that is
-    installed and can be built without options (a dictionary segmenter that
-    needs a word list, or the ``command`` and ``file`` adapters, are skipped).
-    """
-    built, skipped = buildable_tokenizers()
-    return [tokenizer.name for tokenizer in built], skipped
 
 
 # ---------------------------------------------------------------------------
@@ -254,15 +237,7 @@ def generation_scores(
         texts.append(list(refs))
         if not texts[-1]:
             raise ValueError("every item needs at least one reference")
-    counts = [len(refs) for refs in texts]
-    flat = [text for refs in texts for text in refs]
-    tokens = resolved([*predictions, *flat])
-    pred_tokens = tokens[: len(predictions)]
-    ref_tokens = []
-    start = len(predictions)
-    for count in counts:
-        ref_tokens.append(tokens[start : start + count])
-        start += count
+    pred_tokens, *ref_tokens = tokenize_groups(resolved, [predictions, *texts])
     return generation_scores_from_tokens(
         pred_tokens,
         ref_tokens,
@@ -304,12 +279,8 @@ class TokenizerComparison(Renderable):
         """One row per tokenizer, one column per score (BLEU's parts left out)."""
         import pandas as pd
 
-        records = []
-        for row in self.rows:
-            record = row.to_dict()
-            del record["bleu_details"]
-            records.append(record)
-        return pd.DataFrame(records).set_index("tokenizer")
+        frame = pd.DataFrame([row.to_dict() for row in self.rows])
+        return frame.drop(columns="bleu_details").set_index("tokenizer")
 
     # Rendering: what ``cws-bench metrics generation`` prints, one method per format.
 

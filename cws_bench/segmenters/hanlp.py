@@ -3,26 +3,20 @@
 ``model`` is a saved component's folder (its ``config.json`` names the
 class) or one of HanLP's identifiers (``COARSE_ELECTRA_SMALL_ZH``,
 ``FINE_ELECTRA_SMALL_ZH``, ``CTB9_TOK_ELECTRA_BASE``... or their URLs), which
-HanLP resolves in its own cache ($HANLP_HOME, default ~/.hanlp) and
-downloads only when missing there. A tokenizer returns one list of words
-per line; a multi-task model returns a ``Document`` whose ``tok/fine`` (or
-``tok/coarse``, ``task``) entry is that list.
+HanLP resolves in its own cache ($HANLP_HOME, default ~/.hanlp) and downloads
+only when missing there and ``download = true`` (every wait bounded by
+``$CWS_BENCH_HUB_TIMEOUT`` seconds, 10 by default). A tokenizer returns one list of
+words per line; a multi-task model a ``Document`` whose ``tok/fine`` (or
+``tok/coarse``, ``task``) entry is that list (:func:`words_of`).
 
-A line longer than the model's ``max_seq_len`` (less ``[CLS]`` and
-``[SEP]``, and no more than its encoder's positions allow) is cut into
-overlapping windows (``overlap``, a quarter by default), each character
-taking its word boundary from the window where it lies farthest from an
-edge, as the ``transformers`` adapter does: HanLP itself would drop the
-characters past the limit.
-
-With ``download = true`` an identifier missing from HanLP's cache is
-downloaded; the server is asked first with a bounded wait
-(``$CWS_BENCH_HUB_TIMEOUT`` seconds, 10 by default), so a machine without
-network fails at once with one line.
+A line longer than the model's ``max_seq_len`` is cut into overlapping windows as
+the ``transformers`` adapter cuts them: HanLP itself would drop the characters past
+the limit. docs/NEURAL.md ("HanLP and stanza") says it in full.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -33,6 +27,7 @@ from cws_bench.errors import SegmenterError
 from cws_bench.segmenters.base import Segmenter, TrainingData, option
 from cws_bench.segmenters.neural import (
     bounded_network,
+    by_window,
     cut_at,
     device_option,
     folder_checksum,
@@ -84,21 +79,13 @@ _OFFLINE = (
 
 def _network_error(error: BaseException) -> bool:
     """Whether an error of a load is a network wait that ended (or a connection refused)."""
-    import socket
     import urllib.error
 
-    kinds: tuple[type[BaseException], ...] = (
-        socket.timeout,
-        TimeoutError,
-        ConnectionError,
-        urllib.error.URLError,
-    )
-    try:
+    kinds: tuple[type[BaseException], ...] = (TimeoutError, ConnectionError, urllib.error.URLError)
+    with contextlib.suppress(ImportError):
         import requests
 
         kinds = (*kinds, requests.RequestException)
-    except ImportError:
-        pass
     return isinstance(error, kinds)
 
 
@@ -166,22 +153,22 @@ class HanlpSegmenter(Segmenter):
             with bounded_network(timeout):
                 self.component = hanlp.load(identifier, devices=devices)
         except Exception as e:
-            if not _network_error(e):
-                if isinstance(e, (FileNotFoundError, OSError, ValueError)):
-                    raise SegmenterError(
-                        self.name,
-                        f"cannot load model {where!r}: {type(e).__name__}: "
-                        f"{(str(e).splitlines() or [''])[0]}",
-                        "pass the folder of a saved HanLP component (model = '/path/to/folder', "
-                        "the one holding its config.json)",
-                    ) from e
+            if _network_error(e):
+                raise SegmenterError(
+                    self.name,
+                    f"cannot load model {where!r}: the network did not answer within "
+                    f"{timeout:g} s ({type(e).__name__})",
+                    _OFFLINE,
+                ) from None
+            if not isinstance(e, (OSError, ValueError)):
                 raise
             raise SegmenterError(
                 self.name,
-                f"cannot load model {where!r}: the network did not answer within "
-                f"{timeout:g} s ({type(e).__name__})",
-                _OFFLINE,
-            ) from None
+                f"cannot load model {where!r}: {type(e).__name__}: "
+                f"{(str(e).splitlines() or [''])[0]}",
+                "pass the folder of a saved HanLP component (model = '/path/to/folder', "
+                "the one holding its config.json)",
+            ) from e
         self.max_length, self.overlap = window_sizes(self.name, self.opts, self._limit())
         self.identity = {
             "model": os.path.abspath(where) if local else str(identifier),
@@ -208,36 +195,22 @@ class HanlpSegmenter(Segmenter):
 
     def _limit(self) -> int:
         """Characters the model takes in one piece: max_seq_len, within its encoder's positions."""
-        known: list[int] = []
         config = getattr(self.component, "config", None) or {}
         seq = config.get("max_seq_len") if hasattr(config, "get") else None
-        if isinstance(seq, int) and seq > 2:
-            known.append(seq - 2)
         encoder = getattr(getattr(self.component, "model", None), "encoder", None)
         transformer = getattr(encoder, "transformer", None)
         positions = getattr(getattr(transformer, "config", None), "max_position_embeddings", None)
-        if isinstance(positions, int) and positions > 2:
-            known.append(positions - 2)
+        known = [n - 2 for n in (seq, positions) if isinstance(n, int) and n > 2]
         return min(known) if known else 510
 
-    def _segment(self, lines: list[str]) -> list[list[str]]:
-        from cws_bench.segmenters.transformers import owner, window_jobs
+    def _starts(self, texts: list[str]) -> list[set[int]]:
+        found = words_of(self.component(texts), len(texts), self.task)
+        return [set(word_starts(text, words)) for text, words in zip(texts, found)]
 
-        jobs, spans_of = window_jobs(lines, self.max_length, self.overlap, longest_first=False)
-        starts: dict[tuple[int, int], set[int]] = {}
-        for first in range(0, len(jobs), self.batch_size):
-            group = jobs[first : first + self.batch_size]
-            texts = [lines[i][start:end] for i, _, start, end in group]
-            found = words_of(self.component(texts), len(texts), self.task)
-            for (i, w, start, _), text, words in zip(group, texts, found):
-                starts[i, w] = {start + at for at in word_starts(text, words)}
-        out = []
-        for index, line in enumerate(lines):
-            spans = spans_of[index]
-            cuts = [
-                position
-                for position in range(len(line))
-                if position in starts[index, owner(position, spans) if len(spans) > 1 else 0]
-            ]
-            out.append(cut_at(line, cuts))
-        return out
+    def _segment(self, lines: list[str]) -> list[list[str]]:
+        sizes = self.max_length, self.overlap, self.batch_size
+        owned = by_window(lines, *sizes, self._starts, longest_first=False)
+        return [
+            cut_at(line, [p for p, (starts, at) in enumerate(chars) if at in starts])
+            for line, chars in zip(lines, owned)
+        ]

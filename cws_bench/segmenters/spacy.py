@@ -20,7 +20,7 @@ import contextlib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from cws_bench.errors import SegmenterError
 from cws_bench.segmenters.base import Segmenter, TrainingData, option
@@ -28,14 +28,11 @@ from cws_bench.segmenters.neural import pieces
 
 __all__ = ["SpacySegmenter"]
 
-SpacySegmentation = Literal["char", "jieba", "pkuseg"]
 SEGMENTATIONS: tuple[str, ...] = ("char", "jieba", "pkuseg")
 
 
 def _shared_pkuseg_models() -> contextlib.AbstractContextManager[None]:
-    """spacy-pkuseg's models shared in the process
-    (:func:`~cws_bench.segmenters.pkuseg.shared_models`), or nothing when it cannot be
-    imported (spaCy then says why when it imports it)."""
+    """spacy-pkuseg's models shared in the process (nothing when it cannot be imported)."""
     from cws_bench.segmenters.pkuseg import shared_models
 
     try:
@@ -81,6 +78,9 @@ def _pkuseg_problem(model: str) -> tuple[str, str] | None:
 
 
 _PKUSEG_NAMED = ("spacy_ontonotes", "medicine", "tourism", "web", "news", "mixed")
+_PIPELINE = (
+    "pass the folder of a trained pipeline, or install one: python -m spacy download zh_core_web_sm"
+)
 _PKUSEG_INSTALL = (
     "pip install --no-binary spacy-pkuseg --no-build-isolation "
     "'spacy-pkuseg>=0.0.27,<0.1.0' (built against the numpy installed here)"
@@ -114,25 +114,17 @@ class SpacySegmenter(Segmenter):
 
         opts = cls.parsed(options)
         where = opts.model
-        if where is not None:
-            if os.path.isdir(where):
-                return None
-            if os.sep in where or where.startswith("."):
-                return (f"pipeline folder {where}: no such folder", "fix the path")
-            try:
-                installed = importlib.util.find_spec(where) is not None
-            except (ImportError, ValueError):
-                installed = False
-            if not installed:
-                return (
-                    f"cannot load pipeline {where!r}: no such package or folder",
-                    "pass the folder of a trained pipeline, or install one: "
-                    "python -m spacy download zh_core_web_sm",
-                )
+        if where is None:
+            pkuseg = opts.segmenter == "pkuseg"
+            return _pkuseg_problem(opts.pkuseg_model or "default") if pkuseg else None
+        if os.path.isdir(where):
             return None
-        return (
-            _pkuseg_problem(opts.pkuseg_model or "default") if opts.segmenter == "pkuseg" else None
-        )
+        if os.sep in where or where.startswith("."):
+            return (f"pipeline folder {where}: no such folder", "fix the path")
+        with contextlib.suppress(ImportError, ValueError):
+            if importlib.util.find_spec(where) is not None:
+                return None
+        return (f"cannot load pipeline {where!r}: no such package or folder", _PIPELINE)
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
@@ -148,8 +140,7 @@ class SpacySegmenter(Segmenter):
                 raise SegmenterError(
                     self.name,
                     f"cannot load pipeline {where!r}: {str(e).splitlines()[0]}",
-                    "pass the folder of a trained pipeline, or install one: "
-                    "python -m spacy download zh_core_web_sm",
+                    _PIPELINE,
                 ) from e
             if self.nlp.lang != "zh":
                 raise SegmenterError(
@@ -157,13 +148,11 @@ class SpacySegmenter(Segmenter):
                 )
             self.trained_on = TrainingData(f"the training data of {where}")
             return
-        config = {"nlp": {"tokenizer": {"segmenter": segmenter}}}
-        if segmenter == "jieba":
-            from cws_bench.segmenters.jieba import quiet_jieba
+        from cws_bench.segmenters.jieba import quiet_jieba
 
-            with quiet_jieba():  # spaCy loads jieba's global dictionary: keep it quiet
-                self.nlp = spacy.blank("zh", config=config)
-        else:
+        config = {"nlp": {"tokenizer": {"segmenter": segmenter}}}
+        # spaCy loads jieba's global dictionary: keep it quiet
+        with quiet_jieba() if segmenter == "jieba" else contextlib.nullcontext():
             self.nlp = spacy.blank("zh", config=config)
         pkuseg_model = self.opts.pkuseg_model or "default"
         if segmenter == "pkuseg":

@@ -4,19 +4,12 @@
 the models are read from ``dir`` (stanza's resources folder, with its
 ``resources.json``), never downloaded at run time. Languages: ``zh-hans``
 (simplified, the GSD treebank by default) and ``zh-hant`` (traditional);
-``zh`` is stanza's alias of ``zh-hans``. Fetch the models once on a machine
-with network: ``python -c "import stanza; stanza.download('zh-hans',
-processors='tokenize', model_dir='DIR')"``.
+``zh`` is stanza's alias of ``zh-hans``.
 
-stanza also splits sentences: the words of a line are the tokens of all its
-sentences, in order (``doc.sentences[i].tokens[j].text``).
-
-Lines are segmented ``batch_size`` at a time: one ``Pipeline.bulk_process``
-call per batch, one ``Document`` per line (stanza's tokenizer joins them with
-blank lines, runs once, and splits the result back per document).
-
-The identity records the language, the resources folder, the package and,
-with ``model_path``, that file and a checksum of its bytes.
+The words of a line are the tokens of all its sentences, in order; lines are
+segmented ``batch_size`` at a time, one ``Pipeline.bulk_process`` call per batch,
+one ``Document`` per line. docs/NEURAL.md ("HanLP and stanza") says how to fetch the
+models and what the identity records.
 """
 
 from __future__ import annotations
@@ -31,7 +24,7 @@ from typing import Any
 
 from cws_bench.errors import SegmenterError
 from cws_bench.segmenters.base import Segmenter, TrainingData, option
-from cws_bench.segmenters.neural import device_option, pieces, resolve_device
+from cws_bench.segmenters.neural import batched, device_option, pieces, resolve_device
 from cws_bench.text.checksums import model_checksum
 
 __all__ = ["StanzaSegmenter", "words_of"]
@@ -140,8 +133,9 @@ class StanzaSegmenter(Segmenter):
         self.trained_on = TrainingData(described)
 
     def _segment(self, lines: list[str]) -> list[list[str]]:
-        out: list[list[str]] = []
-        for start in range(0, len(lines), self.batch_size):
-            batch = [self._document([], text=t) for t in lines[start : start + self.batch_size]]
-            out.extend(words_of(document) for document in self.pipeline.bulk_process(batch))
-        return out
+        documents = [self._document([], text=line) for line in lines]
+        return [
+            words_of(document)
+            for batch in batched(documents, self.batch_size)
+            for document in self.pipeline.bulk_process(batch)
+        ]

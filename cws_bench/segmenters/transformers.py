@@ -5,32 +5,15 @@
 alike, and ``label_map`` maps unusual label names (see
 :func:`cws_bench.segmenters.neural.label_roles`).
 
-One character, one position
----------------------------
-The model sees the line's characters without its whitespace, each at one
-position: a character's id is what the model's own tokenizer gives for that
-character alone when that is exactly one token, else the unknown token
-(whitespace, control characters and characters missing from the
-vocabulary). Words are cut from the characters themselves, so the output
-always joins back to the line, emoji and full-width forms included, and a
-word never spans the whitespace between two characters.
-
-Batches and windows
--------------------
-A line longer than the model's maximum length (``max_length``, by default
-the model's position limit less its special tokens) is cut into windows of
-that length overlapping by ``overlap`` characters; each character takes its
-tag from the window in which it lies farthest from an edge, so every tag is
-decided with context on both sides. The windows of a batch are sorted by
-length and run ``batch_size`` at a time, padded to the longest of each
-group, with an attention mask.
-
-Identity
---------
-:meth:`TransformersSegmenter.metadata` records the model (its hub name and
-revision, or its folder and a checksum of the folder's files), the device,
-the dtype, the GPU's name and the versions of transformers and torch, so
-the bake-off's signature changes when any of them does.
+The model sees the line's characters without its whitespace, each at one position
+(:func:`~cws_bench.segmenters.neural.character_id`), so the words always join back to
+the line and never span its whitespace. A line longer than ``max_length`` (by default
+the model's position limit less its special tokens) is cut into windows overlapping by
+``overlap`` characters, each character tagged by the window where it lies farthest from
+an edge (:func:`by_window`). The identity (:meth:`TransformersSegmenter.metadata`)
+records the model (hub name and revision, or folder and a checksum of its files), the
+device, the dtype, the GPU and the versions of transformers and torch. docs/NEURAL.md
+("The character tagger") says each in full.
 """
 
 from __future__ import annotations
@@ -46,7 +29,9 @@ from cws_bench.segmenters.base import TrainingData, option
 from cws_bench.segmenters.neural import (
     DTYPES,
     HubSegmenter,
+    by_window,
     character_id,
+    cut_at,
     device_option,
     folder_checksum,
     hub_folder,
@@ -58,75 +43,20 @@ from cws_bench.segmenters.neural import (
     special_tokens,
     tags_to_words,
     window_sizes,
+    word_starts,
 )
 from cws_bench.segmenters.tagger_training import TrainingOptions
 from cws_bench.system.installed import installed_versions
 
-__all__ = ["TransformersSegmenter", "window_jobs", "windows"]
+__all__ = ["TransformersSegmenter"]
 
 #: What ``cws-bench train transformers`` writes beside the model: what it learned from.
 TRAINING_RECORD = "cws_bench.json"
 
 
-def windows(length: int, size: int, overlap: int) -> list[tuple[int, int]]:
-    """The ``(start, end)`` windows that cover ``length`` characters.
-
-    >>> windows(5, 8, 2)
-    [(0, 5)]
-    >>> windows(10, 4, 2)
-    [(0, 4), (2, 6), (4, 8), (6, 10)]
-    >>> windows(9, 4, 1)
-    [(0, 4), (3, 7), (5, 9)]
-    """
-    if length <= size:
-        return [(0, length)]
-    step = size - overlap
-    spans = []
-    start = 0
-    while start + size < length:
-        spans.append((start, start + size))
-        start += step
-    spans.append((length - size, length))
-    return spans
-
-
-def window_jobs(
-    lines: Sequence[str], size: int, overlap: int, *, longest_first: bool = True
-) -> tuple[list[tuple[int, int, int, int]], list[list[tuple[int, int]]]]:
-    """One job ``(line, window, start, end)`` per window of each line (longest first, so
-    a batch pads little), and each line's windows."""
-    spans_of = [windows(len(line), size, overlap) for line in lines]
-    jobs = [(i, w, *span) for i, spans in enumerate(spans_of) for w, span in enumerate(spans)]
-    if longest_first:
-        jobs.sort(key=lambda job: job[3] - job[2], reverse=True)
-    return jobs, spans_of
-
-
-def owner(position: int, spans: list[tuple[int, int]]) -> int:
-    """The window whose edges are farthest from ``position`` (the first on ties).
-
-    >>> owner(3, [(0, 4), (2, 6)])
-    1
-    >>> owner(2, [(0, 4), (2, 6)])
-    0
-    """
-    best, margin = 0, -1
-    for index, (start, end) in enumerate(spans):
-        if start <= position < end:
-            room = min(position - start, end - 1 - position)
-            if room > margin:
-                best, margin = index, room
-    return best
-
-
 class TransformersSegmenter(HubSegmenter):
-    """A Hugging Face token-classification model that tags each character.
-
-    ``model`` is a local folder (``save_pretrained``'s layout) or a hub name;
-    hub names load from the local hub cache when the hub cannot be reached
-    (``HF_HUB_OFFLINE=1``). ``label_map`` maps label names that do not say their
-    role to ``B``, ``M``/``I``, ``E`` or ``S``.
-    """
+    """A Hugging Face token-classification model that tags each character (a folder in
+    ``save_pretrained``'s layout, or a hub name, from the local hub cache first)."""
 
     name = "transformers"
     kind = "pretrained"
@@ -188,9 +118,8 @@ class TransformersSegmenter(HubSegmenter):
             "versions": installed_versions("transformers", "torch", "tokenizers"),
         }
         self.folder = Path(where) if local else None
-        self.trained_on = _recorded_training(self.name, where) if local else None
-        if self.trained_on is None:
-            self.trained_on = TrainingData(f"the training data of {where}")
+        recorded = _recorded_training(self.name, where) if local else None
+        self.trained_on = recorded or TrainingData(f"the training data of {where}")
 
     @classmethod
     def from_training(
@@ -247,61 +176,40 @@ class TransformersSegmenter(HubSegmenter):
 
     def token_id(self, character: str) -> int:
         """The model's id for one character: its tokenizer's single token, else unknown."""
-        cached = self._ids.get(character)
-        if cached is None:
-            cached = self._ids[character] = character_id(self.tokenizer, character)
-        return cached
+        if character not in self._ids:
+            self._ids[character] = character_id(self.tokenizer, character)
+        return self._ids[character]
 
     # -- segmenting -----------------------------------------------------------
 
     def _segment(self, lines: list[str]) -> list[list[str]]:
         sentences = ["".join(line.split()) for line in lines]
-        roles = self.tag(sentences)
         out = []
-        for line, characters, tags in zip(lines, sentences, roles):
-            words = tags_to_words(characters, tags)
-            out.append(_split_at_whitespace(line, words))
+        for line, characters, tags in zip(lines, sentences, self.tag(sentences)):
+            out.append(cut_at(line, word_starts(line, tags_to_words(characters, tags))))
         return out
 
     def tag(self, sentences: list[str]) -> list[list[str]]:
         """One role (B, M, E, S) per character of each sentence (no whitespace in them)."""
-        jobs, spans_of = window_jobs(sentences, self.max_length, self.overlap)
-        predicted: dict[tuple[int, int], list[int]] = {}
-        for first in range(0, len(jobs), self.batch_size):
-            group = jobs[first : first + self.batch_size]
-            rows = [
-                [self.token_id(c) for c in sentences[i][start:end]] for i, _, start, end in group
-            ]
-            for (i, w, _, _), labels in zip(group, self.predict(rows)):
-                predicted[i, w] = labels
-        result = []
-        for index, sentence in enumerate(sentences):
-            spans = spans_of[index]
-            tags = []
-            for position in range(len(sentence)):
-                w = owner(position, spans) if len(spans) > 1 else 0
-                tags.append(self.roles[predicted[index, w][position - spans[w][0]]])
-            result.append(tags)
-        return result
+        found = by_window(sentences, self.max_length, self.overlap, self.batch_size, self.predict)
+        return [[self.roles[labels[at]] for labels, at in line] for line in found]
 
-    def predict(self, rows: list[list[int]]) -> list[list[int]]:
-        """The argmax label id at each position of each row of character ids (one batch)."""
+    def predict(self, texts: list[str]) -> list[list[int]]:
+        """The argmax label id of each character of each text (one batch)."""
         torch = self._torch
-        prefix, suffix = self._prefix, self._suffix
-        width = max(map(len, rows)) + len(prefix) + len(suffix)
+        rows = [[self.token_id(c) for c in text] for text in texts]
+        from torch.nn.utils.rnn import pad_sequence
+
+        full = [torch.tensor(self._prefix + row + self._suffix, dtype=torch.long) for row in rows]
         pad = self.tokenizer.pad_token_id or 0
-        ids = torch.full((len(rows), width), pad, dtype=torch.long)
-        mask = torch.zeros((len(rows), width), dtype=torch.long)
-        for r, row in enumerate(rows):
-            full = prefix + row + suffix
-            ids[r, : len(full)] = torch.tensor(full, dtype=torch.long)
-            mask[r, : len(full)] = 1
+        ids = pad_sequence(full, batch_first=True, padding_value=pad)
+        mask = pad_sequence([torch.ones_like(row) for row in full], batch_first=True)
         with torch.inference_mode():
             logits = self.model(
                 input_ids=ids.to(self.device), attention_mask=mask.to(self.device)
             ).logits
             best = logits.argmax(-1).cpu().tolist()
-        start = len(prefix)
+        start = len(self._prefix)
         return [best[r][start : start + len(row)] for r, row in enumerate(rows)]
 
 
@@ -321,29 +229,3 @@ def _recorded_training(name: str, folder: str) -> TrainingData | None:
             f"{record}: not a training record cws-bench wrote ({type(e).__name__}: {e})",
             f"remove {TRAINING_RECORD} from the model folder, or train the model again",
         ) from e
-
-
-def _split_at_whitespace(line: str, words: list[str]) -> list[str]:
-    """Cut words where the line had whitespace between two of their characters.
-
-    >>> _split_at_whitespace("他说 Hello World", ["他说", "HelloWorld"])
-    ['他说', 'Hello', 'World']
-    """
-    if len(line.split()) == 1:
-        return words
-    cuts = set()
-    position = 0
-    for token in line.split():
-        position += len(token)
-        cuts.add(position)
-    out = []
-    position = 0
-    for word in words:
-        start = 0
-        for offset in range(1, len(word)):
-            if position + offset in cuts:
-                out.append(word[start:offset])
-                start = offset
-        out.append(word[start:])
-        position += len(word)
-    return out

@@ -17,8 +17,8 @@ from cws_bench.segmenters import get_segmenter
 from cws_bench.segmenters.llm_tokenizers import (
     SubwordSegmenter,
     char_starts_from_byte_starts,
-    words_from_starts,
 )
+from cws_bench.segmenters.neural import cut_at
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE_RAW = ROOT / "corpora" / "sample" / "raw.txt"
@@ -34,15 +34,15 @@ def test_a_character_belongs_to_the_token_of_its_first_byte():
     assert char_starts_from_byte_starts("气象", [0, 2]) == {0, 1}
     # [e6 b0 94 e8][b1 a1]: both first bytes are in token 1, so one word 气象.
     assert char_starts_from_byte_starts("气象", [0, 4]) == {0}
-    assert words_from_starts("气象", {0}) == ["气象"]
+    assert cut_at("气象", {0}) == ["气象"]
     # [e6 b0 94][e8 b1][a1]: 气 | 象; the last token owns no character and vanishes.
     assert char_starts_from_byte_starts("气象", [0, 3, 5]) == {0, 1}
 
 
 def test_whitespace_separates_and_is_dropped():
     # "▁He", "▁said" style tokens: the spaces are inside tokens, never inside words.
-    assert words_from_starts(" He said 了", {0, 3, 8}) == ["He", "said", "了"]
-    assert words_from_starts("a\u3000b", {0}) == ["a", "b"]  # the ideographic space too
+    assert cut_at(" He said 了", {0, 3, 8}) == ["He", "said", "了"]
+    assert cut_at("a\u3000b", {0}) == ["a", "b"]  # the ideographic space too
 
 
 def test_gpt4s_cl100k_cuts_characters_into_bytes_and_they_join_back():
@@ -224,7 +224,7 @@ def test_tokenizers_trained_here_agree_with_their_own_offsets(tmp_path, sample_l
             for piece in pieces:
                 starts.append(offset)
                 offset += len(piece)
-            assert words_from_starts(line, char_starts_from_byte_starts(line, starts)) == got
+            assert cut_at(line, char_starts_from_byte_starts(line, starts)) == got
     assert segmenter.token_ids(["今天"])[0] == tok.encode("今天", add_special_tokens=False).ids
 
 
@@ -403,7 +403,7 @@ def test_a_byte_level_token_across_two_characters_follows_the_first_byte_rule(tm
         for piece in pieces:
             starts.append(offset)
             offset += len(piece)
-        assert words_from_starts(line, char_starts_from_byte_starts(line, starts)) == got
+        assert cut_at(line, char_starts_from_byte_starts(line, starts)) == got
 
 
 @pytest.fixture
