@@ -10,7 +10,7 @@ report.
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeGuard
 
@@ -129,20 +129,12 @@ class _StoredMapping(Mapping[str, Any]):
 class PairScores(_StoredMapping):
     """A scored pair's scores, typed: :meth:`cws_bench.scoring.ScoreResult.to_dict`'s fields.
 
-    Also a read-only mapping in :meth:`to_dict`'s key order (``scores["f1"]``,
-    ``scores.get("oov_rate")``), as the reports read every row's scores; it
-    equals any mapping with the same items. Values are kept as they were
-    stored, so ``PairScores.from_dict(d).to_dict()`` writes ``d`` back byte for byte.
+    Also a read-only mapping in :meth:`to_dict`'s key order (``scores["f1"]``), as the
+    reports read every row's scores; it equals any mapping with the same items. Values are
+    kept as they were stored, so ``PairScores.from_dict(d).to_dict()`` writes ``d`` back
+    byte for byte. The fields are ScoreResult's, and:
 
     Attributes:
-        precision, recall, f1: the word scores.
-        gold_words, pred_words, correct_words: the word counts.
-        oov_rate, oov_recall, iv_recall: against the OOV dictionary (None without one).
-        boundary_precision, boundary_recall, boundary_f1: word boundary scores.
-        sentences, characters: what was scored.
-        split_gold ... cross_regions: the error kinds' counts.
-        mismatched_lines, skipped_lines: lines whose texts differ; lines left out.
-        method: the counting method; signature: the score's signature.
         fbeta, beta: F-beta and its beta, when beta is not 1 (None: not stored).
         method_counts: the counting method's own counts (``sighan``: insertions,
             deletions, substitutions), after the boundary scores.
@@ -221,20 +213,18 @@ class PairScores(_StoredMapping):
 
 
 _ANALYSIS_KEYS = ("splits", "merges", "crossings", "missed_oov", "recall_by_length", "distinct")
+_OPTIONAL = ("buckets", "tokens")
 
 
 @dataclass(frozen=True, eq=False)
 class PairAnalysis(_StoredMapping):
     """A scored pair's error analysis, typed: what :func:`cws_bench.run.pair.finish_pair` stores.
 
-    Also a read-only mapping in :meth:`to_dict`'s key order (``analysis["buckets"]``),
-    as the reports read it; values are kept as they were stored, so
-    ``PairAnalysis.from_dict(d).to_dict()`` writes ``d`` back byte for byte.
+    A read-only mapping as :class:`PairScores` is (``analysis["buckets"]``).
 
     Attributes:
         splits, merges, crossings: the most frequent error patterns
             (:meth:`cws_bench.analysis.patterns.ErrorPattern.to_dict` each).
-        missed_oov: the most missed OOV words; recall_by_length: recall by word length.
         distinct: how many distinct patterns of each kind there were.
         buckets: :func:`cws_bench.analysis.buckets.bucket_analysis` (None: not stored).
         tokens: a subword tokenizer's figures (None: a word segmenter).
@@ -251,12 +241,7 @@ class PairAnalysis(_StoredMapping):
 
     def to_dict(self) -> dict[str, Any]:
         """The analysis as plain data, in the cache file's key order."""
-        data: dict[str, Any] = {key: getattr(self, key) for key in _ANALYSIS_KEYS}
-        if self.buckets is not None:
-            data["buckets"] = self.buckets
-        if self.tokens is not None:
-            data["tokens"] = self.tokens
-        return data
+        return {key: self[key] for key in (*_ANALYSIS_KEYS, *_OPTIONAL) if key in self}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> PairAnalysis:
@@ -272,9 +257,7 @@ class PairAnalysis(_StoredMapping):
         )
 
     def __getitem__(self, key: str) -> Any:
-        if key in _ANALYSIS_KEYS:
-            return getattr(self, key)
-        if key in ("buckets", "tokens") and getattr(self, key) is not None:
+        if key in _ANALYSIS_KEYS or (key in _OPTIONAL and getattr(self, key) is not None):
             return getattr(self, key)
         raise KeyError(key)
 
@@ -284,43 +267,33 @@ class PairResult:
     """One segmenter on one corpus.
 
     Attributes:
-        corpus: the corpus label of the run (a registered name, or the label
-            given in the configuration).
-        segmenter: the segmenter label of the run (e.g. ``hmm``, ``jieba-nohmm``).
-        adapter: the registered adapter name behind the label.
+        corpus, segmenter: the run's labels (``pku``, ``jieba-nohmm``); adapter: the
+            registered adapter behind the segmenter's label.
         track: ``closed`` (only the corpus' training data) or ``open``.
-        status: ``ok``, ``failed`` (an error, in ``error``) or ``timeout``.
-        error: what went wrong, for a failed or timed-out pair.
-        scores: a scored pair's :class:`PairScores` (a mapping; empty for a pair
-            that was not scored) (precision, recall, f1, oov_rate, oov_recall, iv_recall,
-            boundary_*, word counts, error kinds, signature, ...).
-        intervals: bootstrap confidence intervals by metric name
-            (``precision``, ``recall``, ``f1``).
+        status: one of :data:`STATUSES`; error: what went wrong when not ``ok``.
+        scores: a scored pair's :class:`PairScores` (empty when not scored).
+        intervals: bootstrap confidence intervals by score name (the word scores).
         sighan_intervals: the SIGHAN bakeoff half-widths ±2·sqrt(p(1−p)/n) by
-            metric name (``precision``, ``recall``).
+            score name (``precision``, ``recall``).
         timing: ``load_s`` (building the segmenter: loading its model, or
             training it), ``segment_s``, ``characters``, ``sentences``,
             ``chars_per_s``, ``words_per_s``.
         peak_memory_mib: peak resident memory of the worker process.
-        warnings: things a reader must know (differing lines, evaluation on
-            the segmenter's own training data, ...).
         segmenter_info: name, version, kind, options and training data of the
             segmenter as it ran.
         signature: every setting that can change the numbers, ``key:value|...``.
-        analysis: a scored pair's :class:`PairAnalysis` (a mapping; empty when not scored).
+        analysis: a scored pair's :class:`PairAnalysis` (empty when not scored).
         cached: whether the row came from the run cache.
         contaminated: the segmenter has seen the data it is scored on: it was
             trained on it, or (closed track) its dictionary holds the test words
-            the training words lack, a leak (the warning says which; see
-            :attr:`exclusion`): the row is shown and marked, but never wins and
-            takes no part in the significance letters of the others.
+            the training words lack, a leak (see :attr:`exclusion`): the row is
+            shown and marked, but never wins and takes no part in the
+            significance letters of the others.
         diagnostics: the segmenter's per-line diagnostics summed
-            (:func:`cws_bench.segmenters.diagnostics.summarize`: ``fidelity`` of an LLM's
-            text, ``requests`` with serving metrics, ``cost``); empty for
+            (:func:`cws_bench.segmenters.diagnostics.summarize`); empty for
             adapters that keep none.
 
-    The scores read through as attributes, as on a ScoreResult:
-    ``pair.f1``, ``pair.precision``, ``pair.recall``, ``pair.oov_recall``, ...
+    The scores read through as attributes, as on a ScoreResult: ``pair.f1``, ...
     (None for a pair that was not scored).
     """
 
@@ -375,21 +348,15 @@ class PairResult:
 
     def _repr_html_(self) -> str:
         """A small table for notebooks: the scores a leaderboard row shows."""
-        from html import escape
-
-        cells = [("segmenter", self.segmenter), ("corpus", self.corpus), ("track", self.track)]
+        cells: dict[str, Any] = {"segmenter": self.segmenter, "corpus": self.corpus}
+        cells["track"] = self.track
         if self.ok:
-            cells += [
-                (name, "—" if value is None else f"{value:.3f}")
-                for name in (s.name for s in scores_of_kind("word", "oov"))
-                for value in [self.scores.get(name)]
-            ]
+            cells |= {s.name: self.scores.get(s.name) for s in scores_of_kind("word", "oov")}
         else:
-            cells += [("status", self.status), ("error", self.error or "")]
+            cells |= {"status": self.status, "error": self.error or ""}
         if self.contaminated:
-            cells.append(("note", f"{self.exclusion}: never ranked"))
-        header = "".join(f"<th>{escape(name)}</th>" for name, _ in cells)
-        row = "".join(f"<td>{escape(str(value))}</td>" for _, value in cells)
+            cells["note"] = f"{self.exclusion}: never ranked"
+        header, row = _html_cells(cells, "th"), _html_cells(cells.values())
         return f"<table><tr>{header}</tr><tr>{row}</tr></table>"
 
     def to_dict(self) -> dict[str, Any]:
@@ -421,11 +388,8 @@ class Comparison:
     """A paired bootstrap comparison of two segmenters on the same corpus.
 
     Attributes:
-        corpus: the corpus label.
-        a, b: the segmenter labels; ``difference`` is a's score minus b's.
-        metric: the compared metric (``f1``).
-        difference: the observed difference.
-        interval: the bootstrap confidence interval of the difference.
+        a, b: the segmenter labels; ``difference`` is a's ``metric`` minus b's, with its
+            bootstrap confidence ``interval``.
         p_value: the paired bootstrap p-value of "a is not better than b"
             (two-sided: of "a and b do not differ"), uncorrected.
         significant: whether the comparison counts as a significant difference
@@ -478,14 +442,11 @@ class Verdict:
     """Who wins one track of one corpus.
 
     Attributes:
-        corpus: the corpus label.
-        track: ``closed`` or ``open``.
         winner: the scored pair with the best F1 among those eligible (not
             trained on the corpus' data), or None when none is.
         ties: the eligible segmenters the winner does not beat significantly
             (it shares first place with them), best F1 first.
-        excluded: the segmenters of the track scored on their own training
-            data, which cannot win.
+        excluded: the contaminated segmenters of the track, which cannot win.
         tested: whether the run compared the winner with any other segmenter.
     """
 
@@ -586,8 +547,6 @@ def judge_comparisons(
         The comparisons in the same order, with ``adjusted_p_value`` and
         ``significant`` set.
     """
-    from dataclasses import replace
-
     by_name = {(p.corpus, p.segmenter): p for p in pairs}
     for label, runs in (seeded or {}).items():
         for p in pairs:
@@ -1004,10 +963,9 @@ class BakeoffResult:
         """The leaderboards for notebooks: per corpus, the rows ranked track by track."""
         from html import escape
 
-        def cell(value: Any) -> str:
-            return "—" if value is None else f"{value:.3f}"
-
         parts = [f"<p><strong>{escape(self.name)}</strong></p>"]
+        word = scores_of_kind("word")
+        header = _html_cells(["segmenter", "track", *(s.short for s in word)], "th")
         for corpus in self.corpora():
             winners = {v.track: v.winner for v in self.winners(corpus)}
             rows = []
@@ -1019,16 +977,12 @@ class BakeoffResult:
                     mark = f" (best of the {p.track} track)"
                 elif not p.ok:
                     mark = f" ({p.status})"
-                scores = "".join(
-                    f"<td>{cell(p.scores.get(name))}</td>" for name in ("precision", "recall", "f1")
-                )
-                rows.append(
-                    f"<tr><td>{escape(p.segmenter)}{escape(mark)}</td>"
-                    f"<td>{escape(p.track)}</td>{scores}</tr>"
-                )
+                cells = [p.segmenter + mark, p.track, *(p.scores.get(s.name) for s in word)]
+                rows.append(f"<tr>{_html_cells(cells)}</tr>")
             parts.append(
-                f"<table><caption>{escape(corpus)}</caption><tr><th>segmenter</th>"
-                "<th>track</th><th>P</th><th>R</th><th>F1</th></tr>" + "".join(rows) + "</table>"
+                f"<table><caption>{escape(corpus)}</caption><tr>{header}</tr>"
+                + "".join(rows)
+                + "</table>"
             )
         return "\n".join(parts)
 
@@ -1060,7 +1014,7 @@ class BakeoffResult:
             }
             for key in (*_score_names(), "mismatched_lines"):
                 row[key] = p.scores.get(key)
-            for metric in ("precision", "recall", "f1"):
+            for metric in _scores_head():
                 interval = p.intervals.get(metric)
                 row[f"{metric}_low"] = interval.low if interval else None
                 row[f"{metric}_high"] = interval.high if interval else None
@@ -1081,6 +1035,17 @@ class BakeoffResult:
         import pandas as pd
 
         return pd.DataFrame(self.to_rows())
+
+
+def _html_cells(values: Iterable[Any], tag: str = "td") -> str:
+    """Table cells for notebooks: a score to three decimals (None: —), other values escaped."""
+    from html import escape
+
+    shown = (
+        "—" if v is None else f"{v:.3f}" if isinstance(v, (int, float)) else escape(v)
+        for v in values
+    )
+    return "".join(f"<{tag}>{value}</{tag}>" for value in shown)
 
 
 def _beats(comparison: Comparison, first: str, second: str) -> bool:
