@@ -44,11 +44,7 @@ from cws_bench.regression.baseline import (
 )
 from cws_bench.regression.tokens import keeping_token_ids, record_token_ids
 from cws_bench.run.config import CorpusSpec
-from cws_bench.run.identity import (
-    Memo,
-    environment,
-    options_identity,
-)
+from cws_bench.run.identity import Memo, environment, options_identity
 from cws_bench.run.pair import PairInput, SegmenterMetadata, pair_signature, score_pair
 from cws_bench.run.plan import cache_key, corpus_dictionary, gold_and_raw, identity_of
 from cws_bench.text.checksums import sentences_checksum
@@ -192,10 +188,10 @@ class _Runner:
 def _runner(
     segmenter: str | Segmenter | Callable[..., Any],
     *,
-    options: Mapping[str, Any] | None,
-    name: str | None,
-    version: str | None,
-    batch: bool,
+    options: Mapping[str, Any] | None = None,
+    name: str | None = None,
+    version: str | None = None,
+    batch: bool = False,
 ) -> _Runner:
     """Build (or wrap) the segmenter; describe it as the signature sees it."""
     from cws_bench.segmenters import Segmenter, check_segmentation, get_segmenter
@@ -256,18 +252,13 @@ def _info(metadata: Mapping[str, Any], memo: Memo) -> dict[str, Any]:
 def _run_corpus(
     runner: _Runner,
     corpus: CorpusSpec,
-    *,
     data_dir: str | None,
-    speed_runs: int,
-    batch_size: int,
-    min_run_seconds: float,
-    keep_segmentation: bool,
-    seed: int,
-    resamples: int,
-    executor: Executor | None = None,
-    shard_chars: int | None = None,
+    settings: Mapping[str, Any],
+    executor: Executor | None,
+    shard_chars: int | None,
 ) -> CorpusRecord:
-    """Segment one corpus (timed; in shards on ``executor`` if given), score it, sign it."""
+    """Segment one corpus (timed; in shards on ``executor`` if given), score it, sign it, with
+    a baseline's ``settings``."""
     gold, raw = gold_and_raw(corpus, data_dir)
     if not any(gold):
         raise CwsBenchError(
@@ -278,14 +269,16 @@ def _run_corpus(
     # (on an executor the segmenting pass runs elsewhere, and the ids are computed here).
     with keeping_token_ids(runner.tokenizer):
         if executor is not None:
-            speed, pred, differing = _sharded_speed(runner, raw, executor, batch_size, shard_chars)
+            speed, pred, differing = _sharded_speed(
+                runner, raw, executor, settings["batch_size"], shard_chars
+            )
         else:
             speed, pred, differing = measure_speed(
                 runner.segment,
                 raw,
-                runs=speed_runs,
-                batch_size=batch_size,
-                min_run_seconds=min_run_seconds,
+                runs=settings["speed_runs"],
+                batch_size=settings["batch_size"],
+                min_run_seconds=settings["min_run_seconds"],
             )
         token_ids = None if runner.tokenizer is None else record_token_ids(runner.tokenizer, raw)
     speed = replace(speed, load_s=runner.load_s)
@@ -311,7 +304,9 @@ def _run_corpus(
         memo=runner.memo,
     )
     info = SegmenterMetadata.from_dict(runner.info)
-    signature = pair_signature(scores["signature"], name, info, seed=seed, resamples=resamples)
+    signature = pair_signature(
+        scores["signature"], name, info, seed=settings["seed"], resamples=settings["resamples"]
+    )
     return CorpusRecord(
         corpus=corpus,
         scores=scores,
@@ -319,7 +314,9 @@ def _run_corpus(
         segmenter=info,
         identity=RecordIdentity(checksum, dictionary_checksum, key, signature),
         sentence_counts=scored.sentence_counts,
-        segmentation=tuple(" ".join(words) for words in pred) if keep_segmentation else None,
+        segmentation=(
+            tuple(" ".join(words) for words in pred) if settings["keep_segmentation"] else None
+        ),
         warnings=tuple(warnings),
         token_ids=token_ids,
         gold=tuple(tuple(words) for words in gold),
@@ -430,15 +427,7 @@ def record_baseline(
         "seed": DEFAULT_SEED if seed is None else seed,
         "resamples": DEFAULT_RESAMPLES if resamples is None else resamples,
     }
-    return _record(
-        runner,
-        specs,
-        bounds or Bounds(),
-        settings,
-        data_dir,
-        executor=executor,
-        shard_chars=shard_chars,
-    )
+    return _record(runner, specs, bounds or Bounds(), settings, data_dir, executor, shard_chars)
 
 
 def _record(
@@ -447,26 +436,12 @@ def _record(
     bounds: Bounds,
     settings: dict[str, Any],
     data_dir: PathLike | None,
-    *,
-    executor: Executor | None = None,
-    shard_chars: int | None = None,
+    executor: Executor | None,
+    shard_chars: int | None,
 ) -> Baseline:
     data = None if data_dir is None else os.fspath(data_dir)
     records = tuple(
-        _run_corpus(
-            runner,
-            spec,
-            data_dir=data,
-            speed_runs=settings["speed_runs"],
-            batch_size=settings["batch_size"],
-            min_run_seconds=settings["min_run_seconds"],
-            keep_segmentation=settings["keep_segmentation"],
-            seed=settings["seed"],
-            resamples=settings["resamples"],
-            executor=executor,
-            shard_chars=shard_chars,
-        )
-        for spec in specs
+        _run_corpus(runner, spec, data, settings, executor, shard_chars) for spec in specs
     )
     config = runner.config
     if config.version is None:
@@ -496,18 +471,12 @@ def rerun_baseline(
     """Run the baseline's configuration again: same segmenter, options, corpora and settings.
 
     Args:
-        baseline: the baseline.
-        segmenter: the segmenter to run: a registered name (built with
-            ``options``), a Segmenter, or a callable; None rebuilds the recorded
-            registered segmenter from its name and options.
+        segmenter: the segmenter to run, as :func:`record_baseline` takes it; None
+            rebuilds the recorded registered segmenter from its name and options.
         options: options of a registered segmenter; with ``segmenter=None`` they
             replace the recorded ones.
-        version: the version of a callable.
-        batch: the callable takes a batch of lines.
-        data_dir: where corpora that need one keep their data.
         speed_runs: timed runs (default: as recorded).
-        executor: run in shards on an executor (see :func:`record_baseline`).
-        shard_chars: characters per shard.
+        version, batch, data_dir, executor, shard_chars: as :func:`record_baseline`'s.
 
     Returns:
         A Baseline of the new run, with the old one's bounds.
@@ -526,17 +495,11 @@ def rerun_baseline(
                 "cannot be rebuilt from the file",
                 "run it through the pytest plugin (cws_regression), or pass it to rerun_baseline",
             )
-        runner = _runner(
-            config.name,
-            options={**config.options, **(options or {})},
-            name=None,
-            version=None,
-            batch=False,
-        )
+        runner = _runner(config.name, options={**config.options, **(options or {})})
     elif isinstance(segmenter, str):
-        runner = _runner(segmenter, options=options, name=None, version=None, batch=False)
+        runner = _runner(segmenter, options=options)
     else:
-        runner = _runner(segmenter, options=None, name=config.name, version=version, batch=batch)
+        runner = _runner(segmenter, name=config.name, version=version, batch=batch)
     settings = dict(baseline.settings)
     settings.setdefault("speed_runs", DEFAULT_SPEED_RUNS)
     settings.setdefault("batch_size", LEGACY_BATCH_SIZE)
@@ -547,12 +510,4 @@ def rerun_baseline(
     if speed_runs is not None:
         settings["speed_runs"] = speed_runs
     corpora = [record.corpus for record in baseline.records]
-    return _record(
-        runner,
-        corpora,
-        baseline.bounds,
-        settings,
-        data_dir,
-        executor=executor,
-        shard_chars=shard_chars,
-    )
+    return _record(runner, corpora, baseline.bounds, settings, data_dir, executor, shard_chars)
