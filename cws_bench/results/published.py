@@ -75,7 +75,8 @@ METRICS = ("recall", "precision", "f1", "oov_rate", "oov_recall", "iv_recall")
 """The figures of a row, as the bakeoff's tables give them (R, P, F, OOV, R_oov, R_iv): the
 data file's columns, each a registered score (:data:`cws_bench.score_registry.SCORES`)."""
 
-_ROW_KEYS = frozenset({"corpus", "track", "system", "site", "run", "table", "note", *METRICS})
+_TEXTS = ("corpus", "track", "system", "site", "run", "table")
+_ROW_KEYS = frozenset({*_TEXTS, "note", *METRICS})
 _REQUIRED = frozenset(_ROW_KEYS - {"note"})
 
 BASELINE_EXPLANATION = (
@@ -227,14 +228,25 @@ def _check_row(path: str, index: int, table: Any, test_words: dict[str, int]) ->
         )
 
 
-def _read(path: str | os.PathLike[str] | None) -> tuple[str, str]:
-    if path is None:
-        resource = resources.files("cws_bench") / "data" / DATA_FILE
-        return str(resource), resource.read_text(encoding="utf-8")
+def _read_toml(path: str | os.PathLike[str] | None, bundled: str) -> tuple[str, dict[str, Any]]:
+    """A TOML file's name and content; None: the file ``bundled`` of ``cws_bench/data``."""
     try:
-        return os.fspath(path), Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise CwsBenchError(f"{os.fspath(path)}: cannot read ({error.strerror})") from error
+        import tomllib
+    except ModuleNotFoundError:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+
+    if path is None:
+        resource = resources.files("cws_bench") / "data" / bundled
+        name, text = str(resource), resource.read_text(encoding="utf-8")
+    else:
+        try:
+            name, text = os.fspath(path), Path(path).read_text(encoding="utf-8")
+        except OSError as error:
+            raise CwsBenchError(f"{os.fspath(path)}: cannot read ({error.strerror})") from error
+    try:
+        return name, tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise CwsBenchError(f"{name}: not valid TOML ({error})") from error
 
 
 def load_published(path: str | os.PathLike[str] | None = None) -> PublishedResults:
@@ -265,16 +277,7 @@ def _bundled() -> PublishedResults:
 
 
 def _load(path: str | os.PathLike[str] | None) -> PublishedResults:
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # pragma: no cover - Python 3.10
-        import tomli as tomllib
-
-    name, text = _read(path)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise CwsBenchError(f"{name}: not valid TOML ({error})") from error
+    name, data = _read_toml(path, DATA_FILE)
     source = data.get("source")
     if not isinstance(source, dict) or not all(
         isinstance(source.get(key), str) and source.get(key)
@@ -293,38 +296,16 @@ def _load(path: str | os.PathLike[str] | None) -> PublishedResults:
     tables = data.get("rows")
     if not isinstance(tables, list) or not tables:
         raise _fail(name, "[[rows]]", "no rows")
+    short, url, citation = source["key"], source["url"], " ".join(source["citation"].split())
     rows = []
     for index, table in enumerate(tables, start=1):
         _check_row(name, index, table, test_words)
-        rows.append(
-            PublishedRow(
-                corpus=table["corpus"],
-                track=table["track"],
-                system=table["system"],
-                site=table["site"],
-                run=table["run"],
-                table=table["table"],
-                recall=float(table["recall"]),
-                precision=float(table["precision"]),
-                f1=float(table["f1"]),
-                oov_rate=float(table["oov_rate"]),
-                oov_recall=float(table["oov_recall"]),
-                iv_recall=float(table["iv_recall"]),
-                citation=" ".join(source["citation"].split()),
-                source_key=source["key"],
-                url=source["url"],
-                note=table.get("note", ""),
-            )
-        )
-    return PublishedResults(
-        rows=tuple(rows),
-        source_key=source["key"],
-        citation=" ".join(source["citation"].split()),
-        url=source["url"],
-        results_url=source["results_url"],
-        test_words=dict(test_words),
-        path=name,
-    )
+        fields: dict[str, Any] = {key: table[key] for key in _TEXTS}
+        fields.update((metric, float(table[metric])) for metric in METRICS)
+        note = table.get("note", "")
+        rows.append(PublishedRow(**fields, citation=citation, source_key=short, url=url, note=note))
+    results_url = source["results_url"]
+    return PublishedResults(tuple(rows), short, citation, url, results_url, dict(test_words), name)
 
 
 def published_for(corpus: str, gold_words: int | None) -> tuple[PublishedRow, ...]:
@@ -495,19 +476,12 @@ def _claim(name: str, index: int, table: Any) -> Claim:
         if abs(expected - f) > 2 * ROUNDING:
             raise _fail(name, where, f"f1 {f} is not 2PR/(P+R) = {expected:.4f}")
     return Claim(
-        segmenter=table["segmenter"],
-        corpus=table["corpus"],
+        **{key: table[key] for key in _CLAIM_REQUIRED},
         f1=f,
         precision=p,
         recall=r,
         derived=derived,
-        by=table["by"],
-        source=table["source"],
-        url=table["url"],
-        where=table["where"],
-        model=table.get("model", ""),
-        method=table.get("method", ""),
-        note=table.get("note", ""),
+        **{key: table.get(key, "") for key in ("model", "method", "note")},
     )
 
 
@@ -518,20 +492,7 @@ def load_claims(path: str | os.PathLike[str] | None = None) -> tuple[Claim, ...]
         CwsBenchError: the file cannot be read or parsed, or a claim is wrong
             (the message names the file and the claim).
     """
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # pragma: no cover - Python 3.10
-        import tomli as tomllib
-
-    if path is None:
-        resource = resources.files("cws_bench") / "data" / CLAIMS_FILE
-        name, text = str(resource), resource.read_text(encoding="utf-8")
-    else:
-        name, text = _read(path)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise CwsBenchError(f"{name}: not valid TOML ({error})") from error
+    name, data = _read_toml(path, CLAIMS_FILE)
     unknown = sorted(set(data) - {"claims"})
     if unknown:
         raise _fail(name, f"[{unknown[0]}]", "unknown table (the file holds [[claims]] only)")
