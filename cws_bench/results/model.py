@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from cws_bench.results.across import DomainMatrix
 
 __all__ = [
+    "ANALYSIS_KEYS",
     "LEAKED",
     "STATUSES",
     "TEXT_RENDERER",
@@ -212,7 +213,8 @@ class PairScores(_StoredMapping):
         raise KeyError(key)
 
 
-_ANALYSIS_KEYS = ("splits", "merges", "crossings", "missed_oov", "recall_by_length", "distinct")
+ANALYSIS_KEYS = ("splits", "merges", "crossings", "missed_oov", "recall_by_length", "distinct")
+"""What a scored pair's analysis always holds (:class:`PairAnalysis`), in its stored order."""
 _OPTIONAL = ("buckets", "tokens")
 
 
@@ -241,7 +243,7 @@ class PairAnalysis(_StoredMapping):
 
     def to_dict(self) -> dict[str, Any]:
         """The analysis as plain data, in the cache file's key order."""
-        return {key: self[key] for key in (*_ANALYSIS_KEYS, *_OPTIONAL) if key in self}
+        return {key: self[key] for key in (*ANALYSIS_KEYS, *_OPTIONAL) if key in self}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> PairAnalysis:
@@ -251,13 +253,13 @@ class PairAnalysis(_StoredMapping):
             KeyError: a part of the analysis is missing.
         """
         return cls(
-            **{key: data[key] for key in _ANALYSIS_KEYS},
+            **{key: data[key] for key in ANALYSIS_KEYS},
             buckets=data.get("buckets"),
             tokens=data.get("tokens"),
         )
 
     def __getitem__(self, key: str) -> Any:
-        if key in _ANALYSIS_KEYS or (key in _OPTIONAL and getattr(self, key) is not None):
+        if key in ANALYSIS_KEYS or (key in _OPTIONAL and getattr(self, key) is not None):
             return getattr(self, key)
         raise KeyError(key)
 

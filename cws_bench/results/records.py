@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from cws_bench.display.units import plural
+from cws_bench.results.model import ANALYSIS_KEYS
 from cws_bench.score_registry import SCORES
 from cws_bench.text.checksums import hash_hex
 from cws_bench.text.io import PathLike, atomic_write
@@ -56,81 +57,64 @@ __all__ = [
     "unpack_counts",
 ]
 
-_COUNT = {"type": "integer", "minimum": 0}
-_NUMBER = {"type": "number"}
-_FRACTION = {"type": "number", "minimum": 0, "maximum": 1}
-_OPTIONAL_FRACTION = {"type": ["number", "null"], "minimum": 0, "maximum": 1}
+COUNT = {"type": "integer", "minimum": 0}
+OPTIONAL_FRACTION = {"type": ["number", "null"], "minimum": 0, "maximum": 1}
+FRACTION = {"type": "number", "minimum": 0, "maximum": 1}
+WORD_COUNTS = {"gold_words": COUNT, "pred_words": COUNT, "correct_words": COUNT}
+"""The word counts of stored scores, as RECORD_SCHEMA and the baseline's schema check them."""
+SCORES_REQUIRED = ["precision", "recall", "f1", *WORD_COUNTS]
+"""What stored scores must hold: the word scores and the counts they are the ratios of."""
+COUNT_ROWS = {
+    "type": "array",
+    "items": {"type": "array", "items": COUNT, "minItems": 3, "maxItems": 3},
+}
+"""Per-sentence (correct, predicted, gold) counts."""
+
+_RECORD_PROPERTIES: dict[str, Any] = {
+    "version": {"type": "integer"},
+    "checksum": {"type": "string"},
+    "key": {"type": "string"},
+    "scores": {
+        "type": "object",
+        "required": SCORES_REQUIRED,
+        "properties": {
+            **{
+                s.name: (OPTIONAL_FRACTION if s.needs_dictionary or s.compute else FRACTION)
+                for s in SCORES.values()
+            },
+            "fbeta": FRACTION,
+            "beta": {"type": "number", "exclusiveMinimum": 0},
+            **WORD_COUNTS,
+            "signature": {"type": "string"},
+        },
+    },
+    "sentence_counts": COUNT_ROWS,
+    "analysis": {
+        "type": "object",
+        "required": list(ANALYSIS_KEYS),
+        "properties": {
+            **{key: {"type": "array", "items": {"type": "object"}} for key in ANALYSIS_KEYS[:-1]},
+            "distinct": {"type": "object", "additionalProperties": COUNT},
+        },
+    },
+    "timing": {
+        "type": "object",
+        "properties": {
+            key: {"type": ["number", "null"], "minimum": 0}
+            for key in ("chars_per_s", "words_per_s", "load_s", "segment_s")
+        },
+    },
+    "peak_memory_mib": {"type": "number"},
+    "warnings": {"type": "array", "items": {"type": "string"}},
+    "segmenter_info": {"type": "object"},
+}
 
 RECORD_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "title": "cws-bench bake-off cache record",
     "type": "object",
-    "required": [
-        "version",
-        "scores",
-        "sentence_counts",
-        "analysis",
-        "timing",
-        "peak_memory_mib",
-        "warnings",
-        "segmenter_info",
-    ],
-    "properties": {
-        "version": {"type": "integer"},
-        "checksum": {"type": "string"},
-        "key": {"type": "string"},
-        "scores": {
-            "type": "object",
-            "required": ["precision", "recall", "f1", "gold_words", "pred_words", "correct_words"],
-            "properties": {
-                **{
-                    s.name: (_OPTIONAL_FRACTION if s.needs_dictionary or s.compute else _FRACTION)
-                    for s in SCORES.values()
-                },
-                "fbeta": _FRACTION,
-                "beta": {"type": "number", "exclusiveMinimum": 0},
-                "gold_words": _COUNT,
-                "pred_words": _COUNT,
-                "correct_words": _COUNT,
-                "signature": {"type": "string"},
-            },
-        },
-        "sentence_counts": {
-            "type": "array",
-            "items": {"type": "array", "items": _COUNT, "minItems": 3, "maxItems": 3},
-        },
-        "analysis": {
-            "type": "object",
-            "required": [
-                "splits",
-                "merges",
-                "crossings",
-                "missed_oov",
-                "recall_by_length",
-                "distinct",
-            ],
-            "properties": {
-                "splits": {"type": "array", "items": {"type": "object"}},
-                "merges": {"type": "array", "items": {"type": "object"}},
-                "crossings": {"type": "array", "items": {"type": "object"}},
-                "missed_oov": {"type": "array", "items": {"type": "object"}},
-                "recall_by_length": {"type": "array", "items": {"type": "object"}},
-                "distinct": {"type": "object", "additionalProperties": _COUNT},
-            },
-        },
-        "timing": {
-            "type": "object",
-            "properties": {
-                "chars_per_s": {"type": ["number", "null"], "minimum": 0},
-                "words_per_s": {"type": ["number", "null"], "minimum": 0},
-                "load_s": {"type": ["number", "null"], "minimum": 0},
-                "segment_s": {"type": ["number", "null"], "minimum": 0},
-            },
-        },
-        "peak_memory_mib": _NUMBER,
-        "warnings": {"type": "array", "items": {"type": "string"}},
-        "segmenter_info": {"type": "object"},
-    },
+    "required": [key for key in _RECORD_PROPERTIES if key not in ("checksum", "key")],
+    "properties": _RECORD_PROPERTIES,
 }
 
 # Stored scores are float64 ratios of the stored counts: recomputing them gives
