@@ -12,36 +12,23 @@ cws-bench version. Files named by options (a jieba user dictionary, an HMM
 model) enter the signature by their content (``file:<checksum>``), not by
 their path, so a baseline made on one machine is the same experiment on
 another, and an edited user dictionary is a changed experiment.
-
-The JSON file stores paths relative to the baseline's folder and is written
-atomically (:func:`cws_bench.text.io.atomic_write`).
-
-A baseline is recorded and rerun by :mod:`cws_bench.regression.recording` and
-written and read by :mod:`cws_bench.regression.baseline_file`.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cws_bench.errors import CwsBenchError
 from cws_bench.regression.tokens import TokenIds
 from cws_bench.run.config import CorpusSpec
-from cws_bench.run.identity import (
-    command_argv,
-    command_files,
-    is_path,
-)
+from cws_bench.run.identity import command_argv, command_files, is_path
 from cws_bench.run.pair import SegmenterMetadata
 from cws_bench.score_registry import bounded_scores
 from cws_bench.text.io import PathLike
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = [
     "FORMAT",
@@ -86,13 +73,7 @@ class Speed:
         return (max(self.runs) - min(self.runs)) / self.chars_per_s if self.chars_per_s else 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "chars_per_s": self.chars_per_s,
-            "runs": list(self.runs),
-            "characters": self.characters,
-            "passes": self.passes,
-            "load_s": self.load_s,
-        }
+        return {**asdict(self), "runs": list(self.runs)}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Speed:
@@ -142,12 +123,7 @@ class RecordIdentity:
     signature: str
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "corpus_checksum": self.corpus_checksum,
-            "dictionary_checksum": self.dictionary_checksum,
-            "key": self.key,
-            "signature": self.signature,
-        }
+        return asdict(self)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RecordIdentity:

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING, Any, overload
 
+from cws_bench.display.units import plural
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -30,6 +32,7 @@ __all__ = [
     "LineDiff",
     "TextDifference",
     "count_true",
+    "differing_lines",
     "outcome_of",
 ]
 
@@ -429,6 +432,15 @@ class TextDifference:
 
     def to_dict(self) -> dict[str, Any]:
         return {"line": self.line, "a": self.a, "b": self.b}
+
+
+def differing_lines(count: int) -> str:
+    """``1 line holds different characters``, ``2 lines hold ...``.
+
+    >>> differing_lines(2)
+    '2 lines hold different characters'
+    """
+    return f"{plural(count, 'line')} {'holds' if count == 1 else 'hold'} different characters"
 
 
 def outcome_of(delta: int) -> str:

@@ -46,6 +46,7 @@ from cws_bench.regression.changes import (
     LineDiff,
     TextDifference,
     count_true,
+    differing_lines,
 )
 from cws_bench.regression.gold import GoldComparison, GoldScores
 from cws_bench.regression.line_diff import (
@@ -330,9 +331,6 @@ class _DiffPass:
         self.oov = [0, 0]
         self.kinds = {kind: {"changes": 0, "a_words": 0, "b_words": 0} for kind in KINDS}
         self.patterns = _PatternTable()
-        # Per pattern, as few objects as can be (a pair of files can hold millions of
-        # distinct patterns): its count by outcome, and where it first occurs (the
-        # changed line's position in line_diffs, the change's first word in A).
         self.outcomes: Counter[str] = Counter()
         self.text_examples: list[TextDifference] = []
         self.text_differences = 0
@@ -354,16 +352,8 @@ class _DiffPass:
 
     def _changed(self, a_line: str, b_line: str, gold_line: str | None) -> None:
         number = self.lines
-        line: LineDiff
-        if a_line.replace(" ", "") != b_line.replace(" ", ""):
-            a_words, b_words = line_words(a_line), line_words(b_line)
-            gold_words = None if gold_line is None else line_words(gold_line)
-            self.text_differences += 1
-            if len(self.text_examples) < self.max_examples:
-                example = TextDifference(number, " ".join(a_words), " ".join(b_words))
-                self.text_examples.append(example)
-            line = text_differs_line(number, a_words, b_words, gold_words)
-        elif is_long(a_line, b_line):
+        same_text = a_line.replace(" ", "") == b_line.replace(" ", "")
+        if same_text and is_long(a_line, b_line):
             line = long_same_text_line(number, a_line, b_line, gold_line)
             # spilled before its patterns are counted: the pickle's bytes are gone by then
             self.line_diffs.append(line)
@@ -372,10 +362,16 @@ class _DiffPass:
         else:
             a_words, b_words = line_words(a_line), line_words(b_line)
             gold_words = None if gold_line is None else line_words(gold_line)
-            line, changes = same_text_line(number, a_words, b_words, gold_words)
-            for change in changes:
-                self._count(change)
-        if not line.long:
+            if same_text:
+                line, changes = same_text_line(number, a_words, b_words, gold_words)
+                for change in changes:
+                    self._count(change)
+            else:
+                self.text_differences += 1
+                if len(self.text_examples) < self.max_examples:
+                    example = TextDifference(number, " ".join(a_words), " ".join(b_words))
+                    self.text_examples.append(example)
+                line = text_differs_line(number, a_words, b_words, gold_words)
             self.line_diffs.append(line)
         self.changed_a += count_true(line.a_changed)
         self.changed_b += count_true(line.b_changed)
@@ -448,9 +444,7 @@ class _DiffPass:
         if self.text_differences:
             shown = "; ".join(f"line {example.line}" for example in self.text_examples)
             raise TextMismatchError(
-                f"{a_name} and {b_name}: {plural(self.text_differences, 'line')} "
-                f"{'holds' if self.text_differences == 1 else 'hold'} different characters "
-                f"({shown})",
+                f"{a_name} and {b_name}: {differing_lines(self.text_differences)} ({shown})",
                 "both must segment exactly the same text; leave out {0} to compare them "
                 "through a character alignment",
                 fixes=(Fix("strict", True),),
@@ -460,10 +454,8 @@ class _DiffPass:
         if not self.text_differences:
             return []
         return [
-            f"{plural(self.text_differences, 'line')} "
-            f"{'holds' if self.text_differences == 1 else 'hold'} different characters in "
-            f"{a_name} and {b_name}; their words were matched through a character alignment "
-            "(not in the kinds of change)"
+            f"{differing_lines(self.text_differences)} in {a_name} and {b_name}; their words "
+            "were matched through a character alignment (not in the kinds of change)"
         ]
 
 
@@ -488,17 +480,6 @@ def _token_diff(
             f"{names[0]} and {names[1]}: {error}",
             "give the token ids of the same lines as the segmentations",
         ) from None
-
-
-def _kept(
-    lines: Iterator[tuple[str, ...]], kept: tuple[list[str], list[str]] | None
-) -> Iterator[tuple[str, ...]]:
-    """The lines of A and B passed on, and appended to ``kept`` when it is not None."""
-    for sides in lines:
-        if kept is not None:
-            kept[0].append(sides[0])
-            kept[1].append(sides[1])
-        yield sides
 
 
 def diff_segmentations(
@@ -538,9 +519,6 @@ def diff_segmentations(
             (:func:`cws_bench.regression.tokens.diff_token_ids`), also those whose
             every boundary stayed.
 
-    Returns:
-        The SegmentationDiff.
-
     Raises:
         CwsBenchError: A, B (and the gold) have different numbers of sentences, or the
             token ids cover another number of lines.
@@ -568,10 +546,13 @@ def diff_segmentations(
     sides = [iter(_joined_lines(side, normalizer)) for side in (a, b)]
     if gold is not None:
         sides.append(iter(_joined_lines(gold, normalizer)))
-    kept: tuple[list[str], list[str]] | None = None if token_ids is None else ([], [])
+    kept: tuple[list[str], list[str]] = ([], [])  # A's and B's lines, for the token ids
     state = _DiffPass(words, gold is not None, max_examples)
-    for lines in _kept(_lockstep(sides, names), kept):
+    for lines in _lockstep(sides, names):
         state.add(lines[0], lines[1], lines[2] if gold is not None else None)
+        if token_ids is not None:
+            kept[0].append(lines[0])
+            kept[1].append(lines[1])
     if strict:
         state.check_strict(a_name, b_name)
     warnings = state.warnings(a_name, b_name)
@@ -582,7 +563,7 @@ def diff_segmentations(
         )
         warnings += scored
     token_diff = None
-    if token_ids is not None and kept is not None:
+    if token_ids is not None:
         token_diff = _token_diff(token_ids, kept, (a_name, b_name), max_examples)
     return SegmentationDiff(
         a_name=a_name,

@@ -17,7 +17,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from cws_bench.display.formats import render_in
 from cws_bench.display.units import Units, format_p_value, percent, share, units
-from cws_bench.regression.changes import KINDS, LISTS, Change, ChangePattern, LineDiff
+from cws_bench.regression.changes import KINDS, LISTS, ChangePattern, LineDiff, differing_lines
 from cws_bench.regression.check import CheckResult
 from cws_bench.regression.diff import SegmentationDiff
 from cws_bench.regression.junit import render_junit
@@ -26,6 +26,7 @@ from cws_bench.score_registry import compared_scores
 
 if TYPE_CHECKING:
     from cws_bench.regression.baseline import Baseline
+    from cws_bench.regression.changes import Change
     from cws_bench.regression.tokens import TokenDiff
 
 __all__ = [
@@ -192,8 +193,7 @@ def render_diff_text(
         out.append(f"  compared after normalising: {diff.settings['normalize']}")
     if diff.text_differences:
         out.append(
-            f"  {plural(diff.text_differences, 'line')} "
-            f"{'holds' if diff.text_differences == 1 else 'hold'} different characters in A and B "
+            f"  {differing_lines(diff.text_differences)} in A and B "
             "(words matched through a character alignment, not in the kinds of change):"
         )
         for example in diff.text_examples:
