@@ -9,7 +9,7 @@ change (:class:`ChangePattern`), a line whose text differs (:class:`TextDifferen
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from itertools import islice
 from typing import TYPE_CHECKING, Any, overload
 
@@ -238,17 +238,10 @@ class LineChanges(Sequence[Change]):
 
     def make(self, low: int, high: int) -> list[Change]:
         """Changes ``low`` to ``high - 1``, each word of them made once."""
+        rest = ("a_index", "b_index", "start", "delta", "outcome")
         return [
             Change(
-                row["line"],
-                row["kind"],
-                tuple(row["a"]),
-                tuple(row["b"]),
-                row["a_index"],
-                row["b_index"],
-                row["start"],
-                row["delta"],
-                row["outcome"],
+                row["line"], row["kind"], tuple(row["a"]), tuple(row["b"]), *(row[k] for k in rest)
             )
             for row in self.dicts(low, high)
         ]
@@ -408,18 +401,7 @@ class ChangePattern:
     index: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "a": list(self.a),
-            "b": list(self.b),
-            "count": self.count,
-            "fixed": self.fixed,
-            "broke": self.broke,
-            "neither": self.neither,
-            "line": self.line,
-            "sentence": self.sentence,
-            "index": self.index,
-        }
+        return {**asdict(self), "a": list(self.a), "b": list(self.b)}
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,14 @@ from typing import IO, TYPE_CHECKING, Any
 
 from cws_bench.display.formats import render_in
 from cws_bench.display.units import Units, format_p_value, percent, share, units
-from cws_bench.regression.changes import KINDS, LISTS, ChangePattern, LineDiff, differing_lines
+from cws_bench.regression.changes import (
+    KINDS,
+    LISTS,
+    OUTCOMES,
+    ChangePattern,
+    LineDiff,
+    differing_lines,
+)
 from cws_bench.regression.check import CheckResult
 from cws_bench.regression.diff import SegmentationDiff
 from cws_bench.regression.junit import render_junit
@@ -116,16 +123,8 @@ def _pattern_line(pattern: ChangePattern, gold: bool) -> str:
     text = f"{' '.join(pattern.a)} → {' '.join(pattern.b)}"
     outcome = ""
     if gold:
-        parts = [
-            f"{name} {count}"
-            for name, count in (
-                ("fixed", pattern.fixed),
-                ("broke", pattern.broke),
-                ("neither", pattern.neither),
-            )
-            if count
-        ]
-        outcome = f"  ({', '.join(parts)})"
+        counts = (f"{o} {getattr(pattern, o)}" for o in _pattern_outcomes(pattern, gold))
+        outcome = f"  ({', '.join(counts)})"
     example = "".join(f"[{part}]" if marked else part for part, marked in example_parts(pattern))
     return (
         f"  {pattern.count:>5}×  {KIND_LABELS[pattern.kind]:<14} {text}{outcome}\n"
@@ -421,7 +420,7 @@ FILTER_KINDS = {**KIND_LABELS, "differs": "text differs"}
 """What the diff page's kind filter offers, in order: the kinds of change, then lines
 whose characters differ."""
 
-OUTCOME_LABELS = {"fixed": "fixed", "broke": "broke", "neither": "neither"}
+OUTCOME_LABELS = {outcome: outcome for outcome in OUTCOMES}
 
 
 def line_kinds(line: LineDiff) -> list[str]:
@@ -467,10 +466,8 @@ def _filters(rows: list[dict[str, Any]], gold: bool) -> dict[str, list[tuple[str
 
 
 def _pattern_outcomes(pattern: ChangePattern, gold: bool) -> list[str]:
-    if not gold:
-        return []
-    counts = {"fixed": pattern.fixed, "broke": pattern.broke, "neither": pattern.neither}
-    return [key for key, count in counts.items() if count > 0]
+    """The outcomes a pattern had (none without gold)."""
+    return [outcome for outcome in OUTCOMES if getattr(pattern, outcome) > 0] if gold else []
 
 
 def render_diff_html(diff: SegmentationDiff, *, max_lines: int = HTML_LINES) -> str:
