@@ -126,11 +126,7 @@ class DomainRow:
     @property
     def worst(self) -> tuple[str, float] | None:
         """The counted corpus with the lowest F1, and that F1 (None: none counted)."""
-        counted = self.counted
-        if not counted:
-            return None
-        corpus = min(counted, key=lambda c: (counted[c], c))
-        return corpus, counted[corpus]
+        return _lowest(self.counted)
 
 
 @dataclass(frozen=True)
@@ -220,16 +216,10 @@ def across_corpora(
             row.segmenter,
         )
     )
-    complete = [row for row in rows if len(row.counted) == len(corpora)] or rows
-    matrix = DomainMatrix(corpora, rows, dict(domains or {}))
+    complete = DomainMatrix(corpora, [r for r in rows if len(r.counted) == len(corpora)] or rows)
     order = {corpus: index for index, corpus in enumerate(corpora)}
-
-    def column_mean(corpus: str) -> float:
-        values = [row.counted[corpus] for row in complete if corpus in row.counted]
-        return sum(values) / len(values) if values else 0.0
-
-    corpora.sort(key=lambda c: (-column_mean(c), order[c]))
-    return matrix
+    corpora.sort(key=lambda c: (-(complete.column_mean(c) or 0.0), order[c]))
+    return DomainMatrix(corpora, rows, dict(domains or {}))
 
 
 @dataclass(frozen=True)
@@ -248,10 +238,15 @@ class FallOff:
 
     @property
     def worst(self) -> tuple[str, float] | None:
-        if not self.drops:
-            return None
-        corpus = min(self.drops, key=lambda c: (self.drops[c], c))
-        return corpus, self.drops[corpus]
+        return _lowest(self.drops)
+
+
+def _lowest(values: Mapping[str, float]) -> tuple[str, float] | None:
+    """The corpus with the lowest value (ties: the first name), and that value; None: none."""
+    if not values:
+        return None
+    corpus = min(values, key=lambda c: (values[c], c))
+    return corpus, values[corpus]
 
 
 def falloff_rows(matrix: DomainMatrix) -> list[FallOff]:
