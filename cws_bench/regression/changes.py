@@ -1,10 +1,6 @@
 """What a diff is made of: one changed block (:class:`Change`), one line's changes
 (:class:`LineDiff`; a long line's as arrays, :class:`LineChanges`), one pattern of
-change (:class:`ChangePattern`), a line whose text differs (:class:`TextDifference`).
-
-:mod:`cws_bench.regression.line_diff` finds a line's changes,
-:mod:`cws_bench.regression.diff` runs over the lines and counts them.
-"""
+change (:class:`ChangePattern`), a line whose text differs (:class:`TextDifference`)."""
 
 from __future__ import annotations
 
@@ -53,15 +49,12 @@ class Change:
     """One changed block of a line whose text A and B share.
 
     Attributes:
-        line: the 1-based line number.
-        kind: ``split``, ``merge`` or ``cross`` (see :data:`KINDS`).
-        a: A's words in the block.
-        b: B's words in the block.
-        a_index: index of the block's first word among A's words of the line.
-        b_index: index of the block's first word among B's words.
+        line: the 1-based line number; kind: one of :data:`KINDS`.
+        a, b: A's and B's words in the block; a_index, b_index: the index of its first
+            word among A's and B's words of the line.
         start: offset of the block's first character in the line (words joined).
         delta: gold words B has in the block minus those A has (0 without gold).
-        outcome: ``fixed``, ``broke`` or ``neither`` against the gold; None without gold.
+        outcome: one of :data:`OUTCOMES` against the gold; None without gold.
     """
 
     line: int
@@ -103,14 +96,10 @@ class LineDiff:
     """A line where A and B differ.
 
     Attributes:
-        line: the 1-based line number.
-        a: A's words.
-        b: B's words.
-        gold: the gold words, or None without gold.
+        a, b, gold: the line's words in A, B and the gold (None without gold).
         changes: the changed blocks (empty when the texts differ).
-        text_differs: A and B hold different characters on this line.
-        a_changed: for each word of A, whether it is not a word of B (same interval).
-        b_changed: for each word of B, whether it is not a word of A.
+        a_changed: for each word of A, whether it is not a word of B (same interval);
+            b_changed: the same for B.
 
     A line of :data:`LONG_LINE` words or more whose text A and B share is held
     compactly: ``a`` and ``b`` are :class:`~cws_bench.analysis.alignment.Words` (one
@@ -204,8 +193,6 @@ class LineChanges(Sequence[Change]):
     equality behave as the tuple of the same changes.
 
     Args:
-        line: the 1-based line number.
-        a, b: the line's words in A and in B.
         kinds: per change, its kind's index in :data:`KIND_NAMES`.
         a_first, a_count, b_first, b_count: per change, its first word and its number
             of words in A and in B.
@@ -379,14 +366,9 @@ class ChangePattern:
     """One pattern of change (these words of A became those of B) and how often it occurs.
 
     Attributes:
-        kind: ``split``, ``merge`` or ``cross``.
-        a: A's words.
-        b: B's words.
-        count: occurrences.
         fixed, broke, neither: occurrences by outcome against the gold (0 without gold).
-        line: the 1-based line of the first occurrence.
-        sentence: that line's words in A, joined by spaces.
-        index: the index of the occurrence's first word among them.
+        line: the 1-based line of the first occurrence; sentence: that line's words in A,
+            joined by spaces (clipped around it); index: its first word's index among them.
     """
 
     kind: str

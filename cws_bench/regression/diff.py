@@ -86,25 +86,18 @@ class SegmentationDiff:
     """What changed from segmentation A to segmentation B.
 
     Attributes:
-        a_name, b_name: names of A and B (file names) for reports.
-        gold_name: name of the gold segmentation, or None.
-        lines: lines compared.
+        a_name, b_name, gold_name: names of A, B and the gold (None: none) for reports.
         changed_lines: lines where A and B differ (text differences included).
-        a_words, b_words: words of A and of B.
-        changed_a_words: words of A that are not words of B (by interval).
-        changed_b_words: words of B that are not words of A.
+        changed_a_words: words of A that are not words of B (by interval); changed_b_words:
+            words of B that are not words of A.
         kinds: per kind, ``changes`` (blocks), ``a_words`` and ``b_words`` in them.
-        patterns: the most frequent patterns of change, most frequent first.
-        distinct_patterns: how many distinct patterns there are.
-        line_diffs: every line where A and B differ, in order (a sequence: the first
-            ones in memory, the others in a temporary file when there are many, see
-            :class:`~cws_bench.regression.spill.SpillList`).
-        text_differences: how many lines hold different characters in A and B.
-        text_examples: the first of them.
-        gold: A and B against the gold, or None.
+        patterns: the ``top`` most frequent patterns of change, most frequent first.
+        line_diffs: every line where A and B differ, in order (the first ones in memory,
+            the others in a temporary file: :class:`~cws_bench.regression.spill.SpillList`).
+        text_differences: how many lines hold different characters in A and B;
+            text_examples: the first of them.
         oov_words: words of A and of B not in the dictionary (``{"a": n, "b": n}``), or None.
         settings: ``top``, ``seed``, ``resamples`` (the bootstrap's), ``dictionary``.
-        warnings: what a reader must know.
         token_ids: when both sides are a tokenizer's output with its token ids, the
             lines whose ids changed (also where every boundary stayed), or None.
     """
@@ -500,15 +493,12 @@ def diff_segmentations(
     """Compare two segmentations of the same text, sentence by sentence.
 
     Args:
-        a: the first segmentation (e.g. tokenizer v1), sentences of words.
-        b: the second (v2), paired with ``a`` in order.
-        gold: a gold segmentation of the same text, or None.
+        a, b: the two segmentations (e.g. tokenizer v1 and v2), sentences of words, paired
+            in order; gold: a gold segmentation of the same text, or None.
         dictionary: for OOV figures: a Dictionary, a file, an iterable of words, or None.
-        names: the names of A, B and the gold in messages and reports.
         top: how many of the most frequent patterns of change to keep.
-        seed: the bootstrap seed (default :data:`~cws_bench.metrics.significance.DEFAULT_SEED`).
-        resamples: bootstrap resamples (default
-            :data:`~cws_bench.metrics.significance.DEFAULT_RESAMPLES`, 1000).
+        seed, resamples: the paired bootstrap's (default
+            :data:`~cws_bench.metrics.significance.DEFAULT_SEED`, ``DEFAULT_RESAMPLES``).
         strict: raise instead of aligning lines whose characters differ.
         max_examples: how many lines with differing characters to keep as examples.
         normalize: a normalisation applied alike to A, B, the gold and the
@@ -688,8 +678,7 @@ def diff_tokenizers(
         text: the raw text, one sentence a line.
         a, b: a registered segmenter's name (with ``a_options``/``b_options``) or a
             :class:`~cws_bench.segmenters.base.Segmenter`.
-        gold: as in :func:`diff_files`.
-        settings: the other keywords of :func:`diff_files` (``dictionary``, ``top``, ...).
+        gold, settings: as :func:`diff_files` takes them (``dictionary``, ``top``, ...).
 
     Each line is tokenized once per side: the ids are those of the segmenting pass.
     """

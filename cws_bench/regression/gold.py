@@ -29,14 +29,13 @@ class GoldComparison:
     """A and B scored against a gold segmentation.
 
     Attributes:
-        a_scores: :meth:`cws_bench.scoring.ScoreResult.to_dict` of A.
-        b_scores: the same for B.
+        a_scores, b_scores: :meth:`cws_bench.scoring.ScoreResult.to_dict` of A and of B.
         tests: paired bootstrap test of A against B per metric of
             :data:`TESTED_METRICS`: ``estimate_a`` is A's score, ``estimate_b``
             B's, and the test's ``difference`` A's minus B's (the two-sided
             p-value is the same either way round; :meth:`difference` gives
             B's minus A's); empty when no sentence was scored.
-        outcomes: changes by outcome (``fixed``, ``broke``, ``neither``).
+        outcomes: changes by outcome (:data:`~cws_bench.regression.changes.OUTCOMES`).
     """
 
     a_scores: dict[str, Any]

@@ -1,10 +1,5 @@
 """One line pair's changes: the blocks between the boundaries A and B share, each a
 :class:`~cws_bench.regression.changes.Change` (with a gold, what it did to agreement with it).
-
-A line whose text A and B share is diffed word by word (:func:`same_text_line`) or, with
-:data:`LONG_LINE` words or more, with numpy (:func:`long_same_text_line`); a line whose
-text differs is aligned character by character, as the scorer aligns it
-(:func:`text_differs_line`).
 """
 
 from __future__ import annotations

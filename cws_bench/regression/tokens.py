@@ -43,11 +43,7 @@ FORMAT = "cws-bench token ids"
 
 @dataclass(frozen=True)
 class TokenIds:
-    """The token ids of every line of a corpus, in order (blank lines have none).
-
-    Attributes:
-        lines: one tuple of ids per input line.
-    """
+    """The token ids of every line of a corpus, one tuple per line (blank lines have none)."""
 
     lines: tuple[tuple[int, ...], ...]
 
@@ -94,11 +90,8 @@ class TokenIds:
 
 
 def save_token_ids(ids: TokenIds, path: PathLike) -> None:
-    """Write a token-id file, atomically: the ids of every line, with their checksum.
-
-    It is what a tokenizer's baseline stores per corpus (:meth:`TokenIds.to_dict`),
-    on its own, for a segmentation file (``diff`` compares two of them).
-    """
+    """Write a token-id file, atomically: what a tokenizer's baseline stores per corpus
+    (:meth:`TokenIds.to_dict`), on its own, for a segmentation file (``diff`` compares two)."""
     text = json.dumps({"format": FORMAT, **ids.to_dict()}, separators=(",", ":"))
     with atomic_write(path) as f:
         f.write(text + "\n")
@@ -196,8 +189,6 @@ class TokenIdChange:
     """How the token ids of two runs over the same lines differ.
 
     Attributes:
-        lines: lines compared.
-        changed: lines whose ids differ.
         examples: the first few changed lines as (line number from 1, old ids, new ids).
         numbers: every changed line's number (from 1).
     """
@@ -246,14 +237,8 @@ def compare_token_ids(old: TokenIds, new: TokenIds, *, examples: int = 5) -> Tok
 
 @dataclass(frozen=True, slots=True)
 class TokenLineChange:
-    """A line whose token ids changed from A to B.
-
-    Attributes:
-        line: the line number (from 1).
-        a_words, b_words: the line's tokens (as words) in A and in B.
-        a_ids, b_ids: its token ids in A and in B.
-        same_boundaries: every token boundary stayed (only the ids changed).
-    """
+    """A line (from 1) whose token ids changed from A to B: its tokens (as words) and ids
+    on each side, and whether every token boundary stayed (only the ids changed)."""
 
     line: int
     a_words: tuple[str, ...]
@@ -278,11 +263,8 @@ class TokenDiff:
     """How two tokenizers' (or two versions') token ids differ over the same lines.
 
     Attributes:
-        lines: lines compared.
-        changed: lines whose ids changed.
-        same_boundaries: of those, lines where every token boundary stayed
+        same_boundaries: of the changed lines, those where every token boundary stayed
             (ids that changed under unchanged cuts: no segmentation diff shows them).
-        a_tokens, b_tokens: tokens (ids) of A and of B.
         examples: up to ``examples`` changed lines of each sort (boundaries kept,
             boundaries moved), in line order.
     """
