@@ -50,10 +50,8 @@ class Speed:
     """Characters per second of one segmenter on one corpus.
 
     Attributes:
-        chars_per_s: the median of ``runs``.
-        runs: characters per second of each timed run.
-        characters: characters of the corpus (one pass).
-        passes: passes over the corpus in each run.
+        chars_per_s: the median of ``runs``, each timed run's characters per second.
+        characters: characters of the corpus (one pass); passes: passes in each run.
         load_s: seconds it took to build the segmenter, or None.
     """
 
@@ -111,7 +109,6 @@ class RecordIdentity:
 
     Attributes:
         corpus_checksum: the sentence checksum of the gold.
-        dictionary_checksum: the OOV dictionary's checksum, or None.
         key: the bake-off's cache key of the pair (:func:`~cws_bench.run.plan.cache_key`).
         signature: the bake-off's signature of the pair
             (:func:`~cws_bench.run.pair.pair_signature`).
@@ -139,10 +136,8 @@ class CorpusRecord:
     Attributes:
         corpus: the corpus (a registered one, or a file), paths absolute in memory.
         scores: :meth:`cws_bench.scoring.ScoreResult.to_dict` (fractions in [0, 1]).
-        speed: the speed measurement.
         segmenter: name, version, kind, options as the signature sees them
             (files by checksum) and training data of the segmenter as it ran.
-        identity: the checksums, cache key and signature of the experiment.
         sentence_counts: (correct, predicted, gold) words per scored sentence.
         segmentation: the predicted sentences (words joined by spaces), or None.
         warnings: what a reader must know (contamination, nondeterminism, ...).
@@ -294,14 +289,11 @@ class Baseline:
     """A segmenter configuration's scores and speed on some corpora, and the bounds to check.
 
     Attributes:
-        segmenter: what segments.
-        records: one per corpus, in order.
         bounds: the bounds a check applies unless told others.
         settings: ``speed_runs``, ``batch_size``, ``min_run_seconds``,
             ``keep_segmentation``, ``seed`` and ``resamples`` (of the paired
             bootstrap test a check runs).
         environment: cws-bench and Python versions, platform, CPUs.
-        created: when it was made (UTC, ISO 8601).
     """
 
     segmenter: SegmenterConfig

@@ -126,11 +126,7 @@ def measure_speed(
     first run is the segmentation returned; every later pass is compared with it.
 
     Args:
-        segment: the batch segmenter.
-        lines: the raw lines.
         runs: timed runs (at least 1).
-        batch_size: lines per ``segment`` call.
-        min_run_seconds: a run repeats the corpus until it has lasted this long.
         clock: the timer (``time.perf_counter``; tests pass a fake one).
 
     Returns:
@@ -384,21 +380,16 @@ def record_baseline(
             list[str]``, or with ``batch=True`` ``list[str] -> list[list[str]]``.
         corpora: registered corpus names (``NAME`` or ``NAME:SPLIT``), gold
             files, or CorpusSpecs.
-        options: options of a registered segmenter.
-        name: the name of a callable (default: its ``__qualname__``).
-        version: the version of a callable, recorded in the signature.
+        name, version: the name (default: its ``__qualname__``) and version of a callable.
         batch: the callable takes a batch of lines.
         dictionary: the OOV dictionary (a ``--dict`` spec) for every corpus
             (default: a registered corpus' standard one; none for files).
         bounds: the bounds a check applies (default: F1 may not drop).
         data_dir: where corpora that need one keep their data.
-        speed_runs: timed runs; speed is their median.
-        batch_size: lines per ``segment`` call.
-        min_run_seconds: the shortest timed run.
+        speed_runs, batch_size, min_run_seconds: see :func:`measure_speed`.
         keep_segmentation: store the segmentation, so a check can say what changed.
-        seed: the seed of a check's paired bootstrap test (default
-            :data:`~cws_bench.metrics.significance.DEFAULT_SEED`).
-        resamples: its resamples (default 1000).
+        seed, resamples: those of a check's paired bootstrap test (default
+            :data:`~cws_bench.metrics.significance.DEFAULT_SEED`, 1000).
         executor: a :class:`~cws_bench.run.executors.Executor` (registered segmenters
             only): segment each corpus once, in shards of whole batches
             (``shard_chars``), on its workers; the speed is then that one pass'

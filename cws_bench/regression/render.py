@@ -169,7 +169,6 @@ def render_diff_text(
     """The diff as plain text for the terminal.
 
     Args:
-        diff: the diff.
         shown: how many of the most frequent patterns of change to list.
         scale, digits: how scores print (:mod:`cws_bench.display.units`; default
             percentages with two decimals).
@@ -451,18 +450,12 @@ def line_outcomes(line: LineDiff) -> list[str]:
 
 def _filters(rows: list[dict[str, Any]], gold: bool) -> dict[str, list[tuple[str, str, int]]]:
     """The filter choices with how many shown lines each matches (empty ones left out)."""
-    kinds = [
-        (key, label, sum(key in row["kinds"] for row in rows))
-        for key, label in FILTER_KINDS.items()
-    ]
-    outcomes = [
-        (key, label, sum(key in row["outcomes"] for row in rows))
-        for key, label in OUTCOME_LABELS.items()
-    ]
-    return {
-        "kinds": [k for k in kinds if k[2]],
-        "outcomes": [o for o in outcomes if o[2]] if gold else [],
+    choices = {"kinds": FILTER_KINDS, "outcomes": OUTCOME_LABELS if gold else {}}
+    counted = {
+        name: [(key, label, sum(key in row[name] for row in rows)) for key, label in labels.items()]
+        for name, labels in choices.items()
     }
+    return {name: [choice for choice in found if choice[2]] for name, found in counted.items()}
 
 
 def _pattern_outcomes(pattern: ChangePattern, gold: bool) -> list[str]:
@@ -474,7 +467,6 @@ def render_diff_html(diff: SegmentationDiff, *, max_lines: int = HTML_LINES) -> 
     """The diff as one self-contained HTML page: summary, patterns, changed lines side by side.
 
     Args:
-        diff: the diff.
         max_lines: how many changed lines to show (the first ones).
     """
     from cws_bench import __version__
@@ -548,7 +540,6 @@ def render_check_text(
     """A check as plain text: the verdict, each bound, what changed in the experiment and output.
 
     Args:
-        result: the check.
         baseline: how to name the baseline (its file).
         accept: how to accept the change (a command), shown when the check fails.
         shown: patterns of change listed per corpus.
