@@ -16,22 +16,8 @@ The rows are shown only where they apply: the corpus label names a SIGHAN 2005
 corpus *and* the gold scored has the published test set's word count (not a
 training split, not a subset).
 
-**Our FMM against the published baseline.** ``fmm`` with a corpus' training
-word list and ``keep_runs=false`` scores above the published baseline on every
-corpus (official counting, ``--method sighan``; F here vs published): PKU
-0.874 vs 0.869, MSR 0.937 vs 0.933, CityU 0.872 vs 0.833, AS 0.887 vs 0.882.
-Its PKU figures equal those of the ``mwseg.pl`` released in icwb2-data
-(R 0.907, P 0.843, F 0.874, R_oov 0.069), so the released script is not what
-made Table 3. What did is told by R_oov: the published baseline recalls
-*only* the OOV words of one ASCII character (PKU 0.059, AS 0.004, MSR and
-CityU 0.000), where FMM recalls every one-character OOV word. A maximal
-matcher that falls back to one *byte* of UTF-8 instead of one character
-(an unknown Chinese character becomes three broken tokens, never a correct
-word) gives exactly that: F 0.869 PKU, 0.933 MSR, 0.835 CityU, 0.883 AS, and
-R_oov 0.059 / 0.000 / 0.000 / 0.004, within 0.002 of every published F
-(``tests/test_published.py`` rebuilds it on the real test sets). With the
-test set's own word list (the topline) no character is unknown, and FMM is
-within 0.002 of the published topline whichever fallback it uses.
+Why ``fmm`` scores above the published baseline (a matcher that falls back to one byte
+of UTF-8 rebuilds it): :data:`BASELINE_EXPLANATION`, measured in docs/SIGHAN2005_PUBLISHED.md.
 """
 
 from __future__ import annotations
@@ -100,16 +86,14 @@ class PublishedRow:
     """One published result: a system's scores on a SIGHAN 2005 test set.
 
     Attributes:
-        corpus: the cws-bench corpus name (``sighan2005-pku``).
-        track: ``baseline``, ``topline``, ``closed`` or ``open``.
+        corpus: the cws-bench corpus name (``sighan2005-pku``); track: one of :data:`TRACKS`.
         system: what it is (``best closed``, ``maximal matching, training word list``).
         site: who ran it (a participating site with its ID in the paper, or ``organisers``).
         run: the run ID within the site (``b``), or ``""``.
         table: where in the source the figures are (``Table 11``).
         recall, precision, f1, oov_rate, oov_recall, iv_recall: the figures, as printed.
-        citation: the source (author, year, title, venue, pages).
-        source_key: the short citation (``Emerson 2005``).
-        url: where the source is.
+        citation, source_key, url: the source, its short citation (``Emerson 2005``) and
+            where it is.
         note: anything else the source says about the row (a tie), or ``""``.
     """
 
@@ -153,12 +137,8 @@ class PublishedResults:
 
     Attributes:
         rows: every row, in file order.
-        source_key: short citation (``Emerson 2005``).
-        citation: full citation.
-        url: the paper's address.
         results_url: the bakeoff's official results page.
         test_words: per corpus name, the test set's word count as published.
-        path: the file read.
     """
 
     rows: tuple[PublishedRow, ...]
@@ -256,12 +236,6 @@ def load_published(path: str | os.PathLike[str] | None = None) -> PublishedResul
     fraction, F equal to 2PR/(P+R) and R to OOV·R_oov + (1−OOV)·R_iv within
     the rounding of three printed decimals, so a misread cell is caught.
 
-    Args:
-        path: a TOML file in the bundled file's form, or None for the bundled one.
-
-    Returns:
-        The rows with their source.
-
     Raises:
         CwsBenchError: the file cannot be read or parsed, or a row is wrong
             (the message names the file and the row).
@@ -331,11 +305,9 @@ class BaselineDifference:
     """How one of the run's rows compares with the published baseline of its corpus.
 
     Attributes:
-        segmenter: the row's label.
         method: how the run counted correct words (``interval`` or ``sighan``).
         keep_runs: the row's ``keep_runs`` option (None when not recorded).
-        ours: the row's F.
-        published: the published baseline's F.
+        ours, published: the row's F and the published baseline's.
     """
 
     segmenter: str
@@ -418,13 +390,11 @@ class Claim:
             they are (``derived``).
         precision, recall: as published, or None.
         derived: whether ``f1`` was computed here from P and R.
-        by: who published it.
-        source: a short name of the source.
+        by, source: who published it, and a short name of the source.
         url: where the source is (pinned to a commit where it is a repository).
         where: file, lines and table of the figure in the source.
-        model: the model the figure is for, or ``""``.
-        method: how the source counted, or ``""``.
-        note: anything else, or ``""``.
+        model, method, note: the model the figure is for, how the source counted, anything
+            else (each ``""`` when not given).
     """
 
     segmenter: str
@@ -507,9 +477,7 @@ class ClaimCheck:
     """A claim beside the figure measured here.
 
     Attributes:
-        claim: the published figure.
-        measured: the F measured here.
-        low, high: its interval (None when the run has none).
+        measured: the F measured here; low, high: its interval (None when the run has none).
     """
 
     claim: Claim
