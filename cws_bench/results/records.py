@@ -341,21 +341,25 @@ def _read_json(path: PathLike) -> Any:
         return json.loads(Path(path).read_text(encoding="utf-8"))  # json's own error
 
 
-_SKIP = object()  # what _read_versioned gives for a file that is not to be used
-
-
-def _read_versioned(path: PathLike, version: int, what: str) -> tuple[Any, str | None]:
-    """A cache file's JSON value, or :data:`_SKIP` with the warning to give: None when
-    there is no file or it is of another version (an old entry, not an error), a line
-    naming the file when it cannot be read (``what`` is then run again)."""
+def _load_checked(
+    path: PathLike, version: int, what: str, problem_of: Callable[[Any], str | None]
+) -> tuple[dict[str, Any] | None, str | None]:
+    """A cache file's record, if ``problem_of`` finds nothing wrong with it, else None and the
+    warning to give: None when there is no file or it is of another version (an old entry,
+    not an error), a line naming the file and the problem otherwise (``what`` runs again)."""
     if not Path(path).exists():
-        return _SKIP, None
+        return None, None
     try:
         record = _read_json(path)
     except (OSError, ValueError) as e:
-        return _SKIP, f"{os.fspath(path)}: unreadable cache record ({e}); running {what} again"
+        return None, f"{os.fspath(path)}: unreadable cache record ({e}); running {what} again"
     if isinstance(record, dict) and record.get("version") != version:
-        return _SKIP, None
+        return None, None
+    problem = problem_of(record)
+    if problem is not None:
+        return None, f"{os.fspath(path)}: invalid cache record ({problem}); running {what} again"
+    record.pop("checksum", None)
+    record.pop("key", None)
     return record, None
 
 
@@ -401,7 +405,6 @@ def load_record(path: PathLike, *, version: int) -> tuple[dict[str, Any] | None,
     """Read a record back, if it can be trusted.
 
     Args:
-        path: the record's file.
         version: the record version this cws-bench writes; another version
             is an old cache entry, not an error (no record, no warning).
 
@@ -410,21 +413,14 @@ def load_record(path: PathLike, *, version: int) -> tuple[dict[str, Any] | None,
         that exists but cannot be used (the warning names it and why);
         ``(None, None)`` when there is no file or it has another version.
     """
-    name = os.fspath(path)
-    record, warning = _read_versioned(path, version, "the pair")
-    if record is _SKIP:
-        return None, warning
-    if isinstance(record, dict) and "sentence_counts" in record:
-        record["sentence_counts"] = unpack_counts(record["sentence_counts"])
-    problems = record_problems(record)
-    key_problem = _key_problem(record, path)
-    if key_problem is not None and not problems:
-        problems = [key_problem]
-    if problems:
-        return None, f"{name}: invalid cache record ({problems[0]}); running the pair again"
-    record.pop("checksum", None)
-    record.pop("key", None)
-    return record, None
+
+    def problem_of(record: Any) -> str | None:
+        if isinstance(record, dict) and "sentence_counts" in record:
+            record["sentence_counts"] = unpack_counts(record["sentence_counts"])
+        problems = record_problems(record)
+        return problems[0] if problems else _key_problem(record, path)
+
+    return _load_checked(path, version, "the pair", problem_of)
 
 
 SHARD_SCHEMA: dict[str, Any] = {
@@ -473,22 +469,18 @@ def load_shard_record(
     Returns:
         As :func:`load_record`.
     """
-    name = os.fspath(path)
-    record, warning = _read_versioned(path, version, "the shard")
-    if record is _SKIP:
-        return None, warning
-    problem = _schema_problem(record, SHARD_SCHEMA, "pred", _are_words)
-    if problem is None and not _checksum_matches(record, record.get("checksum")):
-        problem = "the checksum does not match the content (the file was edited)"
-    if problem is None:
-        problem = _key_problem(record, path)
-    if problem is None and (
-        len(record["pred"]) != len(lines)
-        or any(_characters(w) != "".join(line.split()) for w, line in zip(record["pred"], lines))
-    ):
-        problem = "its words are not those of the shard's lines"
-    if problem is not None:
-        return None, f"{name}: invalid cache record ({problem}); running the shard again"
-    record.pop("checksum", None)
-    record.pop("key", None)
-    return record, None
+
+    def problem_of(record: Any) -> str | None:
+        problem = _schema_problem(record, SHARD_SCHEMA, "pred", _are_words)
+        if problem is None and not _checksum_matches(record, record.get("checksum")):
+            problem = "the checksum does not match the content (the file was edited)"
+        if problem is None:
+            problem = _key_problem(record, path)
+        if problem is None and (
+            len(record["pred"]) != len(lines)
+            or any(_characters(w) != "".join(ln.split()) for w, ln in zip(record["pred"], lines))
+        ):
+            problem = "its words are not those of the shard's lines"
+        return problem
+
+    return _load_checked(path, version, "the shard", problem_of)
