@@ -34,6 +34,7 @@ from cws_bench.score_registry import compared_scores
 if TYPE_CHECKING:
     from cws_bench.regression.baseline import Baseline
     from cws_bench.regression.changes import Change
+    from cws_bench.regression.gold import GoldComparison
     from cws_bench.regression.tokens import TokenDiff
 
 __all__ = [
@@ -214,15 +215,11 @@ def render_diff_text(
             f"({gold.correct_change:+,})"
         )
         out.append(f"  {'':<12} {'A':>7} {'B':>7} {'Δ':>7}  {'p-value':>7}")
-        for score in compared_scores():
-            metric = score.name
-            if gold.a_scores.get(metric) is None:
-                continue
-            test = gold.tests.get(metric)
+        for row in _compared(gold):
+            test = row["test"]
             out.append(
-                f"  {score.label:<12} {unit.score(gold.a_scores[metric]):>7} "
-                f"{unit.score(gold.b_scores[metric]):>7} "
-                f"{unit.points(gold.difference(metric)):>7}  "
+                f"  {row['label']:<12} {unit.score(row['a']):>7} {unit.score(row['b']):>7} "
+                f"{unit.points(row['difference']):>7}  "
                 f"{format_p_value(test.p_value if test else None):>7}"
             )
         if gold.tests:
@@ -484,19 +481,7 @@ def render_diff_html(diff: SegmentationDiff, *, max_lines: int = HTML_LINES) -> 
         for line in shown
     ]
     filters = _filters(rows, diff.gold is not None)
-    metrics = []
-    if diff.gold is not None:
-        metrics = [
-            {
-                "label": score.label,
-                "a": diff.gold.a_scores.get(score.name),
-                "b": diff.gold.b_scores.get(score.name),
-                "difference": diff.gold.difference(score.name),
-                "test": diff.gold.tests.get(score.name),
-            }
-            for score in compared_scores()
-            if diff.gold.a_scores.get(score.name) is not None
-        ]
+    metrics = [] if diff.gold is None else _compared(diff.gold)
     examples = [example_parts(pattern) for pattern in diff.patterns]
     return _diff_template().render(
         diff=diff,
@@ -511,6 +496,21 @@ def render_diff_html(diff: SegmentationDiff, *, max_lines: int = HTML_LINES) -> 
         page_size=HTML_PAGE,
         pattern_outcomes=[_pattern_outcomes(p, diff.gold is not None) for p in diff.patterns],
     )
+
+
+def _compared(gold: GoldComparison) -> list[dict[str, Any]]:
+    """The registry's compared scores that A has: label, A's, B's, the difference, the test."""
+    return [
+        {
+            "label": score.label,
+            "a": gold.a_scores.get(score.name),
+            "b": gold.b_scores.get(score.name),
+            "difference": gold.difference(score.name),
+            "test": gold.tests.get(score.name),
+        }
+        for score in compared_scores()
+        if gold.a_scores.get(score.name) is not None
+    ]
 
 
 @functools.lru_cache(maxsize=1)

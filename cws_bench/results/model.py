@@ -535,9 +535,6 @@ def judge_comparisons(
     adjusted p-value and are never significant, so they mark no row.
 
     Args:
-        pairs: the run's pairs (their track and contamination decide the families).
-        comparisons: the paired tests with their raw p-values.
-        alpha: the significance level.
         correction: ``holm`` (Holm–Bonferroni), ``bonferroni``, ``fdr_bh``
             (Benjamini–Hochberg), ``maxt`` (Westfall–Young's step-down max-T,
             from the comparisons' joint ``null`` distributions) or ``none``.
@@ -742,13 +739,10 @@ class BakeoffResult:
 
     Attributes:
         name: the run name (reports go to ``reports/<name>/`` by default).
-        config: the configuration as run (JSON-safe).
         pairs: one row per (segmenter, corpus) pair, in configuration order.
         comparisons: paired bootstrap tests of every two segmenters per corpus.
         settings: seed, number of resamples, confidence level, alpha.
         environment: cws-bench and Python versions, platform, CPU count.
-        created: ISO 8601 time the run finished.
-        duration_s: wall time of the run.
     """
 
     name: str
@@ -805,9 +799,7 @@ class BakeoffResult:
         first, then the rows scored on their own training data (they never
         rank). Failed and timed-out pairs come last, as the tables list them.
 
-        Args:
-            corpus: the corpus label.
-            track: only this track's rows (``closed`` or ``open``); None: every track.
+        Only ``track``'s rows when one is given.
 
         Raises:
             KeyError: the run has no such corpus or track (the message names those it has).
