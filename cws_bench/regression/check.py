@@ -10,12 +10,9 @@ the baseline stores) says whether a score change is more than chance when
 both runs scored the same sentences, and with ``max_p`` a score below its
 bound fails only when that test's p-value is below ``max_p``.
 
-The check also says when the experiment itself changed since the baseline:
-a different corpus checksum (the gold data changed: scores are not
-comparable), OOV dictionary, segmenter version, options or files named by
-options (a jieba user dictionary), cws-bench version, or machine (speed).
-That is a changed experiment, not only a regression; ``fail_on_change``
-makes it a failure too.
+The check also says when the experiment itself changed since the baseline
+(:data:`_CHANGES`, options and files named by options): a changed experiment, not
+only a regression; ``fail_on_change`` makes it a failure too.
 
 >>> from cws_bench.run.config import CorpusSpec
 >>> from cws_bench.run.pair import SegmenterMetadata
@@ -154,13 +151,10 @@ class CheckResult:
     """Every bound on every corpus, what changed in the experiment, and what changed in the output.
 
     Attributes:
-        segmenter: the segmenter's name.
         checks: one per corpus and bound, corpora in the baseline's order.
         changes: differences between the two experiments.
         diffs: per corpus label, the diff of the baseline's segmentation
             against the rerun's (with the gold), when the baseline kept it.
-        bounds: the bounds applied.
-        fail_on_change: whether a changed experiment fails the check.
         current: the rerun, as a Baseline (saving it accepts the change).
     """
 
@@ -467,16 +461,10 @@ def check_baseline(
     """Compare a rerun with its baseline.
 
     Args:
-        baseline: the stored baseline.
         current: the rerun (:func:`~cws_bench.regression.recording.rerun_baseline`).
         bounds: the bounds to apply (default: the baseline's).
-        fail_on_change: fail when the experiment changed (corpus, OOV
-            dictionary, segmenter version or configuration, cws-bench version),
-            not only when a bound is broken.
+        fail_on_change: fail when the experiment changed, not only when a bound is broken.
         diff: diff the baseline's segmentation against the rerun's, when kept.
-
-    Returns:
-        The CheckResult; ``passed`` says whether the gate passes.
 
     Raises:
         CwsBenchError: there is nothing to check, or a bound cannot be checked

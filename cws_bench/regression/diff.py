@@ -783,8 +783,8 @@ def diff_files(
 
     Raises:
         CwsBenchError: a file is missing or not in ``encoding`` (file, line and
-            byte offset named), the gold does not match its format, the
-            files have different numbers of lines, or only one side has token ids.
+            byte offset named), the gold does not match its format, or the
+            files have different numbers of lines.
     """
     a_ids, b_ids = token_ids if token_ids is not None else (None, None)
     return _diff_sides(

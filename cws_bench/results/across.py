@@ -85,7 +85,6 @@ class DomainRow:
     """One segmenter across the corpora: F1 per corpus label, its means and worst corpus.
 
     Attributes:
-        segmenter: the row's label.
         f1: corpus label -> F1, every scored cell (contaminated ones too: they are shown).
         excluded: corpus label -> why that cell counts in nothing
             (:attr:`~cws_bench.results.model.PairResult.exclusion`: ``trained on this
@@ -176,10 +175,8 @@ def across_corpora(
     in :attr:`DomainRow.f1` and named in :attr:`DomainRow.excluded`, and
     count in none of these orders and means.
 
-    Args:
-        pairs: the run's pairs; those not scored are left out.
-        test_sets: corpus label -> test set group (``settings["corpus_test_sets"]``).
-        domains: corpus label -> domain (``settings["corpus_domains"]``).
+    ``test_sets`` and ``domains`` are the run's ``settings["corpus_test_sets"]`` and
+    ``["corpus_domains"]``; pairs not scored are left out.
     """
     corpora: list[str] = []
     values: dict[str, dict[str, float]] = {}

@@ -283,16 +283,9 @@ def _load(path: str | os.PathLike[str] | None) -> PublishedResults:
 
 
 def published_for(corpus: str, gold_words: int | None) -> tuple[PublishedRow, ...]:
-    """The published rows that apply to a leaderboard, best F first.
-
-    Args:
-        corpus: the leaderboard's corpus label (``sighan2005-pku``).
-        gold_words: how many gold words the run scored (None: not known).
-
-    Returns:
-        The rows, or ``()`` when the corpus is not a SIGHAN 2005 test set or
-        the gold is not the whole published test set (another word count).
-    """
+    """The published rows that apply to a leaderboard (``sighan2005-pku``), best F first:
+    ``()`` when the corpus is not a SIGHAN 2005 test set or the gold is not the whole
+    published test set (``gold_words``, the gold words the run scored, is another count)."""
     published = load_published()
     expected = published.test_words.get(corpus)
     if expected is None or gold_words != expected:
@@ -334,16 +327,9 @@ class BaselineDifference:
 
 
 def baseline_differences(corpus: str, pairs: Any) -> tuple[BaselineDifference, ...]:
-    """The run's FMM rows against the published baseline of their corpus.
-
-    Args:
-        corpus: the leaderboard's corpus label.
-        pairs: the scored :class:`~cws_bench.results.model.PairResult` of that corpus.
-
-    Returns:
-        One entry per ``fmm`` row with an F, in the order given; ``()`` when
-        the corpus has no published baseline.
-    """
+    """The run's FMM rows (the corpus' scored :class:`~cws_bench.results.model.PairResult`
+    whose adapter is ``fmm``, with an F, in order) against the published baseline of their
+    corpus; ``()`` when it has none."""
     baseline = load_published().baseline(corpus)
     if baseline is None:
         return ()
