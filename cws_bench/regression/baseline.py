@@ -17,10 +17,10 @@ another, and an edited user dictionary is a changed experiment.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from cws_bench.errors import CwsBenchError
 from cws_bench.regression.tokens import TokenIds
@@ -40,6 +40,8 @@ __all__ = [
     "SegmenterConfig",
     "Speed",
 ]
+
+T = TypeVar("T")
 
 FORMAT = "cws-bench baseline"
 FORMAT_VERSION = 1
@@ -80,7 +82,7 @@ class Speed:
             tuple(float(run) for run in data["runs"]),
             int(data["characters"]),
             int(data["passes"]),
-            None if data.get("load_s") is None else float(data["load_s"]),
+            _maybe(float, data.get("load_s")),
         )
 
 
@@ -274,13 +276,11 @@ class Bounds:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Bounds:
-        speed = data.get("speed")
-        max_p = data.get("max_p")
         return cls(
             {str(k): float(v) for k, v in data.get("drops", {}).items()},
-            None if speed is None else float(speed),
+            _maybe(float, data.get("speed")),
             int(data.get("token_lines", 0)),
-            None if max_p is None else float(max_p),
+            _maybe(float, data.get("max_p")),
         )
 
 
@@ -312,27 +312,21 @@ class Baseline:
         options, option_paths = _portable(self.segmenter.options, folder)
         records = []
         for record in self.records:
-            corpus, corpus_paths = _portable(_corpus_fields(record.corpus), folder, CORPUS_PATHS)
-            records.append(
-                {
-                    "corpus": corpus,
-                    "paths": corpus_paths,
-                    "identity": record.identity.to_dict(),
-                    "segmenter": record.segmenter.to_dict(),
-                    "scores": record.scores,
-                    "speed": record.speed.to_dict(),
-                    "warnings": list(record.warnings),
-                    "sentence_counts": [list(row) for row in record.sentence_counts],
-                    "segmentation": (
-                        None if record.segmentation is None else list(record.segmentation)
-                    ),
-                    **(
-                        {}
-                        if record.token_ids is None
-                        else {"token_ids": record.token_ids.to_dict()}
-                    ),
-                }
-            )
+            corpus, corpus_paths = _portable(asdict(record.corpus), folder, CORPUS_PATHS)
+            item = {
+                "corpus": corpus,
+                "paths": corpus_paths,
+                "identity": record.identity.to_dict(),
+                "segmenter": record.segmenter.to_dict(),
+                "scores": record.scores,
+                "speed": record.speed.to_dict(),
+                "warnings": list(record.warnings),
+                "sentence_counts": [list(row) for row in record.sentence_counts],
+                "segmentation": _maybe(list, record.segmentation),
+            }
+            if record.token_ids is not None:
+                item["token_ids"] = record.token_ids.to_dict()
+            records.append(item)
         return {
             "format": FORMAT,
             "format_version": FORMAT_VERSION,
@@ -372,15 +366,9 @@ class Baseline:
                     sentence_counts=tuple(
                         (int(c), int(p), int(g)) for c, p, g in item["sentence_counts"]
                     ),
-                    segmentation=(
-                        None if item.get("segmentation") is None else tuple(item["segmentation"])
-                    ),
+                    segmentation=_maybe(tuple, item.get("segmentation")),
                     warnings=tuple(item.get("warnings", ())),
-                    token_ids=(
-                        None
-                        if item.get("token_ids") is None
-                        else TokenIds.from_dict(item["token_ids"])
-                    ),
+                    token_ids=_maybe(TokenIds.from_dict, item.get("token_ids")),
                 )
             )
         return cls(
@@ -398,8 +386,9 @@ class Baseline:
         )
 
 
-def _corpus_fields(corpus: CorpusSpec) -> dict[str, Any]:
-    return {key: getattr(corpus, key) for key in CorpusSpec.__dataclass_fields__}
+def _maybe(convert: Callable[[Any], T], value: Any) -> T | None:
+    """``convert(value)``, or None for None."""
+    return None if value is None else convert(value)
 
 
 CORPUS_PATHS = frozenset({"gold", "raw", "dictionary"})
