@@ -225,7 +225,8 @@ def score_message(
         f"allowed drop {drop:g} points: at least {unit.score(allowed)}"
     )
     if p_value is not None and change:
-        message += f"; paired bootstrap p {_p_text(p_value)}"
+        shown = format_p_value(p_value)  # ``< 0.001`` or ``0.067``
+        message += f"; paired bootstrap p {shown if shown.startswith('<') else '= ' + shown}"
     if max_p is not None and after < allowed - _TOLERANCE:
         if p_value is None:
             message += "; no paired test (the runs scored different sentences): the bound alone"
@@ -234,11 +235,6 @@ def score_message(
         else:
             message += f"; significant (p < {max_p:g})"
     return message
-
-
-def _p_text(p_value: float) -> str:
-    text = format_p_value(p_value)
-    return text if text.startswith("<") else f"= {text}"
 
 
 def _score_check(

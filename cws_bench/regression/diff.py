@@ -213,10 +213,6 @@ words joined by single spaces (a word holds no space), three objects however man
 a pair of files can hold millions of distinct patterns. Ties are ranked by these strings."""
 
 
-def _pattern_key(change: Change) -> PatternKey:
-    return change.kind, " ".join(change.a), " ".join(change.b)
-
-
 _OUTCOME_CODES = {"fixed": 0, "broke": 1, "neither": 2}
 """An outcome's column in :class:`_PatternTable` (after the count)."""
 
@@ -370,7 +366,7 @@ class _DiffPass:
         self.changed_b += count_true(line.b_changed)
 
     def _count(self, change: Change) -> None:
-        key = _pattern_key(change)
+        key = (change.kind, " ".join(change.a), " ".join(change.b))
         counts = self.kinds[change.kind]
         counts["changes"] += 1
         counts["a_words"] += len(change.a)

@@ -743,6 +743,8 @@ class BakeoffResult:
         comparisons: paired bootstrap tests of every two segmenters per corpus.
         settings: seed, number of resamples, confidence level, alpha.
         environment: cws-bench and Python versions, platform, CPU count.
+
+    A method given a corpus the run does not have raises KeyError naming the run's corpora.
     """
 
     name: str
@@ -776,19 +778,11 @@ class BakeoffResult:
 
         A warning about the corpus itself (e.g. lines of its gold and raw
         input that differ) reaches every segmenter alike: it becomes one
-        note whose ``everyone`` is True. Notes come in configuration order.
-
-        Raises:
-            KeyError: the run has no such corpus (the message names its corpora).
-        """
+        note whose ``everyone`` is True. Notes come in configuration order."""
         return group_warnings(self._pairs_of(corpus))
 
     def tracks(self, corpus: str) -> list[str]:
-        """The tracks of a corpus' pairs, closed before open.
-
-        Raises:
-            KeyError: the run has no such corpus (the message names its corpora).
-        """
+        """The tracks of a corpus' pairs, closed before open."""
         return sorted({p.track for p in self._pairs_of(corpus)}, key=_track_rank)
 
     def leaderboard(self, corpus: str, track: str | None = None) -> list[PairResult]:
@@ -799,10 +793,7 @@ class BakeoffResult:
         first, then the rows scored on their own training data (they never
         rank). Failed and timed-out pairs come last, as the tables list them.
 
-        Only ``track``'s rows when one is given.
-
-        Raises:
-            KeyError: the run has no such corpus or track (the message names those it has).
+        Only ``track``'s rows when one is given (KeyError: the run has no such track).
         """
         rows = self._pairs_of(corpus)
         if track is not None:
@@ -829,11 +820,7 @@ class BakeoffResult:
         The winner is the best F1 among the track's scored pairs that were not
         trained on the corpus' data; its ties are the eligible segmenters it
         does not beat significantly (``Comparison.significant``, corrected for
-        multiple comparisons by the run's ``correction``).
-
-        Raises:
-            KeyError: the run has no such corpus (the message names its corpora).
-        """
+        multiple comparisons by the run's ``correction``)."""
         verdicts = []
         for track in self.tracks(corpus):
             ranked = self.leaderboard(corpus, track)
