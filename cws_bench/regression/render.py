@@ -43,7 +43,6 @@ __all__ = [
     "HTML_LINES",
     "HTML_PAGE",
     "example_parts",
-    "format_points",
     "line_kinds",
     "line_pieces",
     "render_baseline_text",
@@ -82,15 +81,6 @@ HTML_PAGE = 100
 """Changed lines the HTML page shows at once: the others are a page away (or filtered out)."""
 
 KIND_LABELS = {"split": "split", "merge": "merged", "cross": "boundary moved"}
-
-
-def format_points(value: float | None) -> str:
-    """A difference of fractions in signed percentage points.
-
-    >>> format_points(-0.004071), format_points(0.0)
-    ('-0.41', '+0.00')
-    """
-    return Units().points(value)
 
 
 EXAMPLE_WINDOW = 8
@@ -520,7 +510,7 @@ def _diff_template() -> Any:
 
     environment = template_environment(
         percent=percent,
-        points=format_points,
+        points=Units().points,
         p_value=format_p_value,
         share=functools.partial(share, empty="0.0%"),
         ids=lambda ids: _ids(ids, 40),
