@@ -194,23 +194,19 @@ def _runner(
 
     options = dict(options or {})
     memo = Memo()  # a new run: files edited since an earlier one are read again
-    if isinstance(segmenter, str):
+    if isinstance(segmenter, (str, Segmenter)):
         began = time.perf_counter()
-        built = get_segmenter(segmenter, **options)
-        load_s = time.perf_counter() - began
-        config = SegmenterConfig(segmenter, options, registered=True)
-        described = _info(built.metadata(), memo)
-        return _Runner(config, built.segment, described, built.trained_on, load_s, built, memo)
-    if isinstance(segmenter, Segmenter):
-        config = SegmenterConfig(name or segmenter.name, dict(segmenter.options), registered=False)
-        return _Runner(
-            config,
-            segmenter.segment,
-            _info(segmenter.metadata(), memo),
-            segmenter.trained_on,
-            tokenizer=segmenter,
-            memo=memo,
+        built = get_segmenter(segmenter, **options) if isinstance(segmenter, str) else segmenter
+        load_s = time.perf_counter() - began if isinstance(segmenter, str) else None
+        config = (
+            SegmenterConfig(segmenter, options)
+            if isinstance(segmenter, str)
+            else SegmenterConfig(name or built.name, dict(built.options), registered=False)
         )
+        # as the signature sees it: files named by options go by their content
+        described = dict(built.metadata())
+        described["options"] = options_identity(described["options"], memo)
+        return _Runner(config, built.segment, described, built.trained_on, load_s, built, memo)
     if not callable(segmenter):
         raise CwsBenchError(
             f"cannot segment with {segmenter!r}",
@@ -236,13 +232,6 @@ def _runner(
         "options": {},
     }
     return _Runner(config, segment, info)
-
-
-def _info(metadata: Mapping[str, Any], memo: Memo) -> dict[str, Any]:
-    """Segmenter metadata as the signature sees it: files named by options go by their content."""
-    info = dict(metadata)
-    info["options"] = options_identity(metadata["options"], memo)
-    return info
 
 
 def _run_corpus(
