@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -324,22 +325,15 @@ def diff_token_ids(
             f"the token ids cover {plural(change.lines, 'line')} but the words {len(a_lines)} and "
             f"{len(b_lines)}: not the same text"
         )
-    same = kept = moved = 0
+    same = 0
     shown: list[TokenLineChange] = []
+    taken = Counter[bool]()  # examples shown of each sort: boundaries kept, moved
     for number in change.numbers:
         a_words, b_words = tuple(a_lines[number - 1]), tuple(b_lines[number - 1])
-        same_boundaries = a_words == b_words
-        same += same_boundaries
-        if (kept if same_boundaries else moved) < examples:
-            kept, moved = (kept + 1, moved) if same_boundaries else (kept, moved + 1)
-            shown.append(
-                TokenLineChange(
-                    number,
-                    a_words,
-                    b_words,
-                    a.lines[number - 1],
-                    b.lines[number - 1],
-                    same_boundaries,
-                )
-            )
+        kept = a_words == b_words
+        same += kept
+        if taken[kept] < examples:
+            taken[kept] += 1
+            ids = (a.lines[number - 1], b.lines[number - 1])
+            shown.append(TokenLineChange(number, a_words, b_words, *ids, kept))
     return TokenDiff(change.lines, change.changed, same, a.tokens, b.tokens, tuple(shown))

@@ -984,15 +984,8 @@ class BakeoffResult:
         """One flat row per pair: the columns of results.csv and of :meth:`to_frame`."""
         rows = []
         for p in self.pairs:
-            row: dict[str, Any] = {
-                "corpus": p.corpus,
-                "segmenter": p.segmenter,
-                "adapter": p.adapter,
-                "track": p.track,
-                "status": p.status,
-                "error": p.error,
-                "version": p.segmenter_info.get("version"),
-            }
+            row: dict[str, Any] = {key: getattr(p, key) for key in _ROW_NAMES}
+            row["version"] = p.segmenter_info.get("version")
             for key in (*_score_names(), "mismatched_lines"):
                 row[key] = p.scores.get(key)
             for metric in _scores_head():
@@ -1005,9 +998,7 @@ class BakeoffResult:
                 row[key] = p.timing.get(key)
             row["peak_memory_mib"] = p.peak_memory_mib
             row["warnings"] = " | ".join(p.warnings)
-            row["cached"] = p.cached
-            row["contaminated"] = p.contaminated
-            row["signature"] = p.signature
+            row.update((key, getattr(p, key)) for key in ("cached", "contaminated", "signature"))
             rows.append(row)
         return rows
 
@@ -1016,6 +1007,10 @@ class BakeoffResult:
         import pandas as pd
 
         return pd.DataFrame(self.to_rows())
+
+
+_ROW_NAMES = ("corpus", "segmenter", "adapter", "track", "status", "error")
+"""A pair's names and status, the first columns of results.csv."""
 
 
 def _html_cells(values: Iterable[Any], tag: str = "td") -> str:
