@@ -174,12 +174,8 @@ def _joined_lines(
 
 
 def _lockstep(sides: list[Iterator[str]], names: tuple[str, str, str]) -> Iterator[tuple[str, ...]]:
-    """The lines of A, B (and the gold) side by side, one line of each at a time.
-
-    Raises:
-        CwsBenchError: at the end, when the sides have different numbers of lines (the
-            rest of the longer ones is read to count them).
-    """
+    """The lines of A, B (and the gold) side by side; at the end, a CwsBenchError when the
+    sides have different numbers of lines (the rest of the longer ones read to count them)."""
     for count, lines in enumerate(zip_longest(*sides, fillvalue=_END)):
         if any(line is _END for line in lines):
             counts = [
@@ -772,10 +768,8 @@ def diff_files(
     the standard dictionary of a corpus named as ``gold``, none for a file
     (:func:`cws_bench.scoring.scoring_dictionary`).
 
-    A tokenizer's output is compared by its token ids too: ``a`` and ``b`` may be
-    baseline files (their stored segmentation of ``corpus``, with a tokenizer's
-    token ids), or ``token_ids`` names the token-id files of ``a`` and ``b``
-    (:func:`cws_bench.regression.tokens.save_token_ids`). See :func:`read_side`.
+    A tokenizer's output is compared by its token ids too: ``a`` and ``b`` may be baseline
+    files, or ``token_ids`` name their token-id files (:func:`read_side`).
 
     Raises:
         CwsBenchError: a file is missing or not in ``encoding`` (file, line and
