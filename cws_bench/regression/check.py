@@ -496,12 +496,8 @@ def check_baseline(
             and len(old.segmentation) == len(new.segmentation)
             and old.segmentation != new.segmentation
         ):
-            gold = (
-                new.gold
-                if new.gold is not None
-                and old.identity.corpus_checksum == new.identity.corpus_checksum
-                else None
-            )
+            same_gold = old.identity.corpus_checksum == new.identity.corpus_checksum
+            gold = new.gold if same_gold else None
             diffs[old.label] = diff_segmentations(
                 [line.split() for line in old.segmentation],
                 [line.split() for line in new.segmentation],

@@ -165,19 +165,16 @@ def render_diff_text(
             percentages with two decimals).
     """
     unit = units(scale, digits)
-    a, b = diff.a_name, diff.b_name
-    out = [
-        f"{a} → {b}: {plural(diff.lines, 'line')}, {diff.changed_lines:,} changed "
-        f"({share(diff.changed_lines, diff.lines, empty='0.0%')})"
-    ]
-    out.append(
-        f"  words: {diff.a_words:,} → {diff.b_words:,}; {diff.changed_a_words:,} of A's words "
-        f"are not words of B, {diff.changed_b_words:,} of B's are new"
-    )
     kinds = ", ".join(
         f"{counts['changes']:,} {KIND_LABELS[kind]}" for kind, counts in diff.kinds.items()
     )
-    out.append(f"  changes: {diff.changes:,} ({kinds})")
+    out = [
+        f"{diff.a_name} → {diff.b_name}: {plural(diff.lines, 'line')}, {diff.changed_lines:,} "
+        f"changed ({share(diff.changed_lines, diff.lines, empty='0.0%')})",
+        f"  words: {diff.a_words:,} → {diff.b_words:,}; {diff.changed_a_words:,} of A's words "
+        f"are not words of B, {diff.changed_b_words:,} of B's are new",
+        f"  changes: {diff.changes:,} ({kinds})",
+    ]
     if diff.settings.get("normalize"):
         out.append(f"  compared after normalising: {diff.settings['normalize']}")
     if diff.text_differences:
@@ -225,8 +222,7 @@ def render_diff_text(
             f"most frequent changes ({listed} of {diff.distinct_patterns:,} distinct; A → B):"
         )
         out.extend(_pattern_line(p, gold is not None) for p in diff.patterns[:shown])
-    for warning in diff.warnings:
-        out.append(f"warning: {warning}")
+    out.extend(f"warning: {warning}" for warning in diff.warnings)
     return "\n".join(line.rstrip() for line in out)
 
 
