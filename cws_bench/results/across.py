@@ -1,23 +1,13 @@
 """The picture across corpora, computed once: F1 by corpus, each row's means and worst corpus.
 
-Every mean, rank and "worst corpus" across corpora that a report shows
-(leaderboard.md's "F1 by corpus" and "Off news", the terminal's, report.html's
-table and heatmap) comes from :func:`across_corpora`, which
-:meth:`cws_bench.results.model.BakeoffResult.across_corpora` calls; the
-reports only render it.
+Every mean, rank and "worst corpus" across corpora that a report shows comes from
+:func:`across_corpora` (:meth:`cws_bench.results.model.BakeoffResult.across_corpora`);
+the reports only render it. A contaminated cell (``PairResult.contaminated``) is shown
+and marked, but counts in no mean, no column order, no "worst corpus" and no fall-off
+from news.
 
-One rule holds everywhere: a contaminated cell (the segmenter was trained on
-the corpus' data, or its closed-track dictionary saw the test words:
-``PairResult.contaminated``) is shown and marked, as the per-corpus tables
-mark it, but counts in no mean, no column order, no "worst corpus" and no
-fall-off from news. Each row says over how many corpora its mean runs
-(:attr:`DomainRow.counted`); a row whose every cell is contaminated has no
-mean. The shared corpora (:attr:`DomainRow.common`) are those where every row
-has a counted score, so the mean over them still compares across rows.
-
-This module reads the pairs through their attributes only (``corpus``,
-``segmenter``, ``status``, ``scores``, ``contaminated``, ``exclusion``), so
-it needs nothing of :mod:`cws_bench.results.model`, which imports it.
+This module reads the pairs through their attributes only (:class:`_Pair`), so it needs
+nothing of :mod:`cws_bench.results.model`, which imports it.
 """
 
 from __future__ import annotations
