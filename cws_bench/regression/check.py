@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any, cast
 from cws_bench.display.units import Units, format_p_value, plural
 from cws_bench.errors import CwsBenchError
 from cws_bench.regression.baseline import Baseline, Bounds, CorpusRecord
+from cws_bench.regression.tokens import compare_token_ids
 from cws_bench.score_registry import SCORES
 
 if TYPE_CHECKING:
@@ -282,8 +283,6 @@ def _token_check(label: str, allowed: int, old: CorpusRecord, new: CorpusRecord)
 
     ``old`` and ``new`` are the counts of lines whose ids are the same and that changed.
     """
-    from cws_bench.regression.tokens import compare_token_ids
-
     assert old.token_ids is not None
     assert new.token_ids is not None
     try:

@@ -15,13 +15,16 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import islice
 from typing import IO, TYPE_CHECKING, Any
 
+from cws_bench import __version__
 from cws_bench.display.formats import render_in
 from cws_bench.display.units import Units, format_p_value, percent, share, units
 from cws_bench.regression.changes import (
     KINDS,
     LISTS,
     OUTCOMES,
+    Change,
     ChangePattern,
+    LineChanges,
     LineDiff,
     differing_lines,
 )
@@ -33,7 +36,6 @@ from cws_bench.score_registry import compared_scores
 
 if TYPE_CHECKING:
     from cws_bench.regression.baseline import Baseline
-    from cws_bench.regression.changes import Change
     from cws_bench.regression.gold import GoldComparison
     from cws_bench.regression.tokens import TokenDiff
 
@@ -381,8 +383,6 @@ def line_pieces(
 def _changes_before(line: LineDiff, side: str, shown: int) -> Sequence[Change]:
     """The changes of ``line`` whose block starts among the first ``shown`` words of a side
     (a long line's others are not made)."""
-    from cws_bench.regression.changes import LineChanges
-
     changes = line.changes
     if not isinstance(changes, LineChanges):
         return [c for c in changes if (c.a_index if side == "a" else c.b_index) < shown]
@@ -415,8 +415,6 @@ def line_kinds(line: LineDiff) -> list[str]:
     """
     if line.text_differs:
         return ["differs"]
-    from cws_bench.regression.changes import LineChanges
-
     if isinstance(line.changes, LineChanges):
         return line.changes.kind_names()
     return sorted({change.kind for change in line.changes})
@@ -424,8 +422,6 @@ def line_kinds(line: LineDiff) -> list[str]:
 
 def line_outcomes(line: LineDiff) -> list[str]:
     """The outcomes against the gold of the changes on a line, sorted."""
-    from cws_bench.regression.changes import LineChanges
-
     if isinstance(line.changes, LineChanges):
         return line.changes.outcome_names()
     return sorted({c.outcome for c in line.changes if c.outcome})
@@ -452,8 +448,6 @@ def render_diff_html(diff: SegmentationDiff, *, max_lines: int = HTML_LINES) -> 
     Args:
         max_lines: how many changed lines to show (the first ones).
     """
-    from cws_bench import __version__
-
     shown = diff.line_diffs[:max_lines]
     rows = [
         {

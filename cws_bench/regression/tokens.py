@@ -22,7 +22,7 @@ from typing import Any
 from cws_bench.display.units import plural
 from cws_bench.errors import CorpusFormatError, CwsBenchError
 from cws_bench.text.checksums import hasher
-from cws_bench.text.io import PathLike, atomic_write
+from cws_bench.text.io import PathLike, atomic_write, iter_lines
 
 __all__ = [
     "TokenDiff",
@@ -171,8 +171,6 @@ def record_file_token_ids(
     Raises:
         CwsBenchError: the segmenter has no token ids (it is no tokenizer).
     """
-    from cws_bench.text.io import iter_lines
-
     lines = list(iter_lines(source, encoding=encoding))
     ids = record_token_ids(segmenter, lines)
     if ids is None:

@@ -9,9 +9,12 @@ report.
 
 from __future__ import annotations
 
+import importlib
+import statistics
 from abc import abstractmethod
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
+from html import escape
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeGuard
 
 from cws_bench.display.units import plural
@@ -585,8 +588,6 @@ def seed_summaries(
     >>> seed_summaries(rows, {"crf": ["crf@seed1", "crf@seed2"]})["pku"]["crf"]["scores"]["f1"]
     {'mean': 0.91, 'sd': 0.014142, 'min': 0.9, 'max': 0.92, 'n': 2}
     """
-    import statistics
-
     found: dict[str, dict[str, Any]] = {}
     for label, members in seeded.items():
         for corpus in dict.fromkeys(p.corpus for p in pairs):
@@ -692,8 +693,6 @@ def detectable_differences(comparisons: Sequence[Comparison]) -> dict[str, dict[
     >>> detectable_differences([c])
     {'pku': {'mde': 0.003, 'low': 0.003, 'high': 0.003, 'pairs': 1}}
     """
-    import statistics
-
     found: dict[str, list[float]] = {}
     for c in comparisons:
         if c.mde is not None:
@@ -920,8 +919,6 @@ class BakeoffResult:
         :data:`TEXT_RENDERER` and imported when asked for (the registries' way), as
         the result model imports no report.
         """
-        import importlib
-
         module, _, name = TEXT_RENDERER.partition(":")
         render = getattr(importlib.import_module(module), name)
         return str(render(self))
@@ -942,8 +939,6 @@ class BakeoffResult:
 
     def _repr_html_(self) -> str:
         """The leaderboards for notebooks: per corpus, the rows ranked track by track."""
-        from html import escape
-
         parts = [f"<p><strong>{escape(self.name)}</strong></p>"]
         word = scores_of_kind("word")
         header = _html_cells(["segmenter", "track", *(s.short for s in word)], "th")
@@ -1015,8 +1010,6 @@ _ROW_NAMES = ("corpus", "segmenter", "adapter", "track", "status", "error")
 
 def _html_cells(values: Iterable[Any], tag: str = "td") -> str:
     """Table cells for notebooks: a score to three decimals (None: —), other values escaped."""
-    from html import escape
-
     shown = (
         "—" if v is None else f"{v:.3f}" if isinstance(v, (int, float)) else escape(v)
         for v in values

@@ -42,7 +42,7 @@ from cws_bench.display.units import plural
 from cws_bench.results.model import ANALYSIS_KEYS
 from cws_bench.score_registry import SCORES
 from cws_bench.text.checksums import hash_hex
-from cws_bench.text.io import PathLike, atomic_write
+from cws_bench.text.io import PathLike, atomic_write, orjson_loads
 
 __all__ = [
     "RECORD_SCHEMA",
@@ -333,8 +333,6 @@ def _read_json(path: PathLike) -> Any:
     Raises:
         OSError, ValueError: the file cannot be read, or is not JSON.
     """
-    from cws_bench.text.io import orjson_loads
-
     try:
         return orjson_loads(Path(path).read_bytes())
     except (ImportError, ValueError):
