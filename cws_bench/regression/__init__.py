@@ -1,18 +1,7 @@
 """Regression testing a tokenizer: diff two segmentations, gate on a baseline.
 
-- :mod:`~cws_bench.regression.diff`: what changed between two segmentations
-  of the same text (kinds and patterns of change; with a gold standard, what
-  each change did, and ΔP/ΔR/ΔF1 with a paired bootstrap test).
-- :mod:`~cws_bench.regression.baseline`: a segmenter configuration's scores,
-  speed and signature on some corpora; :mod:`~cws_bench.regression.recording`
-  records and reruns it, :mod:`~cws_bench.regression.baseline_file` saves it to
-  and loads it from JSON.
-- :mod:`~cws_bench.regression.check`: a rerun compared with its baseline,
-  bound by bound, and what changed in the experiment.
-- :mod:`~cws_bench.regression.render` and :mod:`~cws_bench.regression.junit`:
-  text, JSON, HTML and JUnit XML renderings.
-
-The pytest plugin (:mod:`cws_bench.testing`) runs the same functions.
+docs/ARCHITECTURE.md names each module's job; the pytest plugin (:mod:`cws_bench.testing`)
+runs the same functions.
 
 >>> from cws_bench.regression import diff_segmentations
 >>> diff_segmentations([["研究", "人员"]], [["研究人员"]]).kinds["merge"]["changes"]

@@ -12,36 +12,23 @@ cws-bench version. Files named by options (a jieba user dictionary, an HMM
 model) enter the signature by their content (``file:<checksum>``), not by
 their path, so a baseline made on one machine is the same experiment on
 another, and an edited user dictionary is a changed experiment.
-
-The JSON file stores paths relative to the baseline's folder and is written
-atomically (:func:`cws_bench.text.io.atomic_write`).
-
-A baseline is recorded and rerun by :mod:`cws_bench.regression.recording` and
-written and read by :mod:`cws_bench.regression.baseline_file`.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeVar
 
 from cws_bench.errors import CwsBenchError
 from cws_bench.regression.tokens import TokenIds
 from cws_bench.run.config import CorpusSpec
-from cws_bench.run.identity import (
-    command_argv,
-    command_files,
-    is_path,
-)
+from cws_bench.run.identity import command_argv, command_files, is_path
 from cws_bench.run.pair import SegmenterMetadata
 from cws_bench.score_registry import bounded_scores
 from cws_bench.text.io import PathLike
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = [
     "FORMAT",
@@ -54,6 +41,8 @@ __all__ = [
     "Speed",
 ]
 
+T = TypeVar("T")
+
 FORMAT = "cws-bench baseline"
 FORMAT_VERSION = 1
 
@@ -63,10 +52,8 @@ class Speed:
     """Characters per second of one segmenter on one corpus.
 
     Attributes:
-        chars_per_s: the median of ``runs``.
-        runs: characters per second of each timed run.
-        characters: characters of the corpus (one pass).
-        passes: passes over the corpus in each run.
+        chars_per_s: the median of ``runs``, each timed run's characters per second.
+        characters: characters of the corpus (one pass); passes: passes in each run.
         load_s: seconds it took to build the segmenter, or None.
     """
 
@@ -86,13 +73,7 @@ class Speed:
         return (max(self.runs) - min(self.runs)) / self.chars_per_s if self.chars_per_s else 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "chars_per_s": self.chars_per_s,
-            "runs": list(self.runs),
-            "characters": self.characters,
-            "passes": self.passes,
-            "load_s": self.load_s,
-        }
+        return {**asdict(self), "runs": list(self.runs)}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Speed:
@@ -101,7 +82,7 @@ class Speed:
             tuple(float(run) for run in data["runs"]),
             int(data["characters"]),
             int(data["passes"]),
-            None if data.get("load_s") is None else float(data["load_s"]),
+            _maybe(float, data.get("load_s")),
         )
 
 
@@ -130,7 +111,6 @@ class RecordIdentity:
 
     Attributes:
         corpus_checksum: the sentence checksum of the gold.
-        dictionary_checksum: the OOV dictionary's checksum, or None.
         key: the bake-off's cache key of the pair (:func:`~cws_bench.run.plan.cache_key`).
         signature: the bake-off's signature of the pair
             (:func:`~cws_bench.run.pair.pair_signature`).
@@ -142,12 +122,7 @@ class RecordIdentity:
     signature: str
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "corpus_checksum": self.corpus_checksum,
-            "dictionary_checksum": self.dictionary_checksum,
-            "key": self.key,
-            "signature": self.signature,
-        }
+        return asdict(self)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RecordIdentity:
@@ -163,10 +138,8 @@ class CorpusRecord:
     Attributes:
         corpus: the corpus (a registered one, or a file), paths absolute in memory.
         scores: :meth:`cws_bench.scoring.ScoreResult.to_dict` (fractions in [0, 1]).
-        speed: the speed measurement.
         segmenter: name, version, kind, options as the signature sees them
             (files by checksum) and training data of the segmenter as it ran.
-        identity: the checksums, cache key and signature of the experiment.
         sentence_counts: (correct, predicted, gold) words per scored sentence.
         segmentation: the predicted sentences (words joined by spaces), or None.
         warnings: what a reader must know (contamination, nondeterminism, ...).
@@ -303,13 +276,11 @@ class Bounds:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Bounds:
-        speed = data.get("speed")
-        max_p = data.get("max_p")
         return cls(
             {str(k): float(v) for k, v in data.get("drops", {}).items()},
-            None if speed is None else float(speed),
+            _maybe(float, data.get("speed")),
             int(data.get("token_lines", 0)),
-            None if max_p is None else float(max_p),
+            _maybe(float, data.get("max_p")),
         )
 
 
@@ -318,14 +289,11 @@ class Baseline:
     """A segmenter configuration's scores and speed on some corpora, and the bounds to check.
 
     Attributes:
-        segmenter: what segments.
-        records: one per corpus, in order.
         bounds: the bounds a check applies unless told others.
         settings: ``speed_runs``, ``batch_size``, ``min_run_seconds``,
             ``keep_segmentation``, ``seed`` and ``resamples`` (of the paired
             bootstrap test a check runs).
         environment: cws-bench and Python versions, platform, CPUs.
-        created: when it was made (UTC, ISO 8601).
     """
 
     segmenter: SegmenterConfig
@@ -344,27 +312,21 @@ class Baseline:
         options, option_paths = _portable(self.segmenter.options, folder)
         records = []
         for record in self.records:
-            corpus, corpus_paths = _portable(_corpus_fields(record.corpus), folder, CORPUS_PATHS)
-            records.append(
-                {
-                    "corpus": corpus,
-                    "paths": corpus_paths,
-                    "identity": record.identity.to_dict(),
-                    "segmenter": record.segmenter.to_dict(),
-                    "scores": record.scores,
-                    "speed": record.speed.to_dict(),
-                    "warnings": list(record.warnings),
-                    "sentence_counts": [list(row) for row in record.sentence_counts],
-                    "segmentation": (
-                        None if record.segmentation is None else list(record.segmentation)
-                    ),
-                    **(
-                        {}
-                        if record.token_ids is None
-                        else {"token_ids": record.token_ids.to_dict()}
-                    ),
-                }
-            )
+            corpus, corpus_paths = _portable(asdict(record.corpus), folder, CORPUS_PATHS)
+            item = {
+                "corpus": corpus,
+                "paths": corpus_paths,
+                "identity": record.identity.to_dict(),
+                "segmenter": record.segmenter.to_dict(),
+                "scores": record.scores,
+                "speed": record.speed.to_dict(),
+                "warnings": list(record.warnings),
+                "sentence_counts": [list(row) for row in record.sentence_counts],
+                "segmentation": _maybe(list, record.segmentation),
+            }
+            if record.token_ids is not None:
+                item["token_ids"] = record.token_ids.to_dict()
+            records.append(item)
         return {
             "format": FORMAT,
             "format_version": FORMAT_VERSION,
@@ -404,15 +366,9 @@ class Baseline:
                     sentence_counts=tuple(
                         (int(c), int(p), int(g)) for c, p, g in item["sentence_counts"]
                     ),
-                    segmentation=(
-                        None if item.get("segmentation") is None else tuple(item["segmentation"])
-                    ),
+                    segmentation=_maybe(tuple, item.get("segmentation")),
                     warnings=tuple(item.get("warnings", ())),
-                    token_ids=(
-                        None
-                        if item.get("token_ids") is None
-                        else TokenIds.from_dict(item["token_ids"])
-                    ),
+                    token_ids=_maybe(TokenIds.from_dict, item.get("token_ids")),
                 )
             )
         return cls(
@@ -430,8 +386,9 @@ class Baseline:
         )
 
 
-def _corpus_fields(corpus: CorpusSpec) -> dict[str, Any]:
-    return {key: getattr(corpus, key) for key in CorpusSpec.__dataclass_fields__}
+def _maybe(convert: Callable[[Any], T], value: Any) -> T | None:
+    """``convert(value)``, or None for None."""
+    return None if value is None else convert(value)
 
 
 CORPUS_PATHS = frozenset({"gold", "raw", "dictionary"})

@@ -11,17 +11,24 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cws_bench import __version__
 from cws_bench.display.units import plural
 from cws_bench.errors import CorpusFormatError, CwsBenchError
 from cws_bench.regression.baseline import FORMAT, FORMAT_VERSION, Baseline
-from cws_bench.score_registry import bounded_scores
+from cws_bench.results.records import (
+    COUNT,
+    COUNT_ROWS,
+    FRACTION,
+    OPTIONAL_FRACTION,
+    SCORES_REQUIRED,
+    WORD_COUNTS,
+    schema_problem,
+    score_problems,
+)
+from cws_bench.score_registry import bounded_scores, scores_of_kind
 from cws_bench.text.io import PathLike, atomic_write
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = ["BASELINE_SCHEMA", "baseline_problems", "load_baseline", "save_baseline"]
 
@@ -38,10 +45,6 @@ def save_baseline(baseline: Baseline, path: PathLike) -> None:
 
 _COUNT_ROW = re.compile(r"\[\s*(\d+),\s*(\d+),\s*(\d+)\s*\]")
 
-
-_NUMBER = {"type": "number"}
-_COUNT = {"type": "integer", "minimum": 0}
-_OPTIONAL_FRACTION = {"type": ["number", "null"], "minimum": 0, "maximum": 1}
 
 BASELINE_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -95,22 +98,11 @@ BASELINE_SCHEMA: dict[str, Any] = {
                     "segmenter": {"type": "object"},
                     "scores": {
                         "type": "object",
-                        "required": [
-                            "precision",
-                            "recall",
-                            "f1",
-                            "gold_words",
-                            "pred_words",
-                            "correct_words",
-                        ],
+                        "required": SCORES_REQUIRED,
                         "properties": {
-                            **{s.name: _OPTIONAL_FRACTION for s in bounded_scores()},
-                            "precision": {"type": "number", "minimum": 0, "maximum": 1},
-                            "recall": {"type": "number", "minimum": 0, "maximum": 1},
-                            "f1": {"type": "number", "minimum": 0, "maximum": 1},
-                            "gold_words": _COUNT,
-                            "pred_words": _COUNT,
-                            "correct_words": _COUNT,
+                            **{s.name: OPTIONAL_FRACTION for s in bounded_scores()},
+                            **{s.name: FRACTION for s in scores_of_kind("word")},
+                            **WORD_COUNTS,
                         },
                     },
                     "speed": {
@@ -123,23 +115,20 @@ BASELINE_SCHEMA: dict[str, Any] = {
                                 "minItems": 1,
                                 "items": {"type": "number", "minimum": 0},
                             },
-                            "characters": _COUNT,
-                            "passes": _COUNT,
+                            "characters": COUNT,
+                            "passes": COUNT,
                             "load_s": {"type": ["number", "null"]},
                         },
                     },
                     "warnings": {"type": "array", "items": {"type": "string"}},
-                    "sentence_counts": {
-                        "type": "array",
-                        "items": {"type": "array", "items": _COUNT, "minItems": 3, "maxItems": 3},
-                    },
+                    "sentence_counts": COUNT_ROWS,
                     "segmentation": {"type": ["array", "null"], "items": {"type": "string"}},
                     "token_ids": {
                         "type": "object",
                         "required": ["checksum", "lines"],
                         "properties": {
                             "checksum": {"type": "string"},
-                            "lines": {"type": "array", "items": {"type": "array", "items": _COUNT}},
+                            "lines": {"type": "array", "items": {"type": "array", "items": COUNT}},
                         },
                     },
                 },
@@ -157,8 +146,6 @@ def baseline_problems(data: Any) -> list[str]:
     sum to them, and a stored segmentation must hold as many words as were
     scored: a file cut short or edited by hand is refused.
     """
-    from cws_bench.results.records import schema_problem, score_problems
-
     problem = schema_problem(data, BASELINE_SCHEMA, whole="the file")
     if problem is not None:
         return [problem]

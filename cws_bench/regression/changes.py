@@ -1,17 +1,15 @@
 """What a diff is made of: one changed block (:class:`Change`), one line's changes
 (:class:`LineDiff`; a long line's as arrays, :class:`LineChanges`), one pattern of
-change (:class:`ChangePattern`), a line whose text differs (:class:`TextDifference`).
-
-:mod:`cws_bench.regression.line_diff` finds a line's changes,
-:mod:`cws_bench.regression.diff` runs over the lines and counts them.
-"""
+change (:class:`ChangePattern`), a line whose text differs (:class:`TextDifference`)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from itertools import islice
 from typing import TYPE_CHECKING, Any, overload
+
+from cws_bench.display.units import plural
 
 if TYPE_CHECKING:
     import numpy as np
@@ -30,6 +28,7 @@ __all__ = [
     "LineDiff",
     "TextDifference",
     "count_true",
+    "differing_lines",
     "outcome_of",
 ]
 
@@ -50,15 +49,12 @@ class Change:
     """One changed block of a line whose text A and B share.
 
     Attributes:
-        line: the 1-based line number.
-        kind: ``split``, ``merge`` or ``cross`` (see :data:`KINDS`).
-        a: A's words in the block.
-        b: B's words in the block.
-        a_index: index of the block's first word among A's words of the line.
-        b_index: index of the block's first word among B's words.
+        line: the 1-based line number; kind: one of :data:`KINDS`.
+        a, b: A's and B's words in the block; a_index, b_index: the index of its first
+            word among A's and B's words of the line.
         start: offset of the block's first character in the line (words joined).
         delta: gold words B has in the block minus those A has (0 without gold).
-        outcome: ``fixed``, ``broke`` or ``neither`` against the gold; None without gold.
+        outcome: one of :data:`OUTCOMES` against the gold; None without gold.
     """
 
     line: int
@@ -100,14 +96,10 @@ class LineDiff:
     """A line where A and B differ.
 
     Attributes:
-        line: the 1-based line number.
-        a: A's words.
-        b: B's words.
-        gold: the gold words, or None without gold.
+        a, b, gold: the line's words in A, B and the gold (None without gold).
         changes: the changed blocks (empty when the texts differ).
-        text_differs: A and B hold different characters on this line.
-        a_changed: for each word of A, whether it is not a word of B (same interval).
-        b_changed: for each word of B, whether it is not a word of A.
+        a_changed: for each word of A, whether it is not a word of B (same interval);
+            b_changed: the same for B.
 
     A line of :data:`LONG_LINE` words or more whose text A and B share is held
     compactly: ``a`` and ``b`` are :class:`~cws_bench.analysis.alignment.Words` (one
@@ -201,8 +193,6 @@ class LineChanges(Sequence[Change]):
     equality behave as the tuple of the same changes.
 
     Args:
-        line: the 1-based line number.
-        a, b: the line's words in A and in B.
         kinds: per change, its kind's index in :data:`KIND_NAMES`.
         a_first, a_count, b_first, b_count: per change, its first word and its number
             of words in A and in B.
@@ -235,17 +225,10 @@ class LineChanges(Sequence[Change]):
 
     def make(self, low: int, high: int) -> list[Change]:
         """Changes ``low`` to ``high - 1``, each word of them made once."""
+        rest = ("a_index", "b_index", "start", "delta", "outcome")
         return [
             Change(
-                row["line"],
-                row["kind"],
-                tuple(row["a"]),
-                tuple(row["b"]),
-                row["a_index"],
-                row["b_index"],
-                row["start"],
-                row["delta"],
-                row["outcome"],
+                row["line"], row["kind"], tuple(row["a"]), tuple(row["b"]), *(row[k] for k in rest)
             )
             for row in self.dicts(low, high)
         ]
@@ -383,14 +366,9 @@ class ChangePattern:
     """One pattern of change (these words of A became those of B) and how often it occurs.
 
     Attributes:
-        kind: ``split``, ``merge`` or ``cross``.
-        a: A's words.
-        b: B's words.
-        count: occurrences.
         fixed, broke, neither: occurrences by outcome against the gold (0 without gold).
-        line: the 1-based line of the first occurrence.
-        sentence: that line's words in A, joined by spaces.
-        index: the index of the occurrence's first word among them.
+        line: the 1-based line of the first occurrence; sentence: that line's words in A,
+            joined by spaces (clipped around it); index: its first word's index among them.
     """
 
     kind: str
@@ -405,18 +383,7 @@ class ChangePattern:
     index: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "a": list(self.a),
-            "b": list(self.b),
-            "count": self.count,
-            "fixed": self.fixed,
-            "broke": self.broke,
-            "neither": self.neither,
-            "line": self.line,
-            "sentence": self.sentence,
-            "index": self.index,
-        }
+        return {**asdict(self), "a": list(self.a), "b": list(self.b)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -429,6 +396,15 @@ class TextDifference:
 
     def to_dict(self) -> dict[str, Any]:
         return {"line": self.line, "a": self.a, "b": self.b}
+
+
+def differing_lines(count: int) -> str:
+    """``1 line holds different characters``, ``2 lines hold ...``.
+
+    >>> differing_lines(2)
+    '2 lines hold different characters'
+    """
+    return f"{plural(count, 'line')} {'holds' if count == 1 else 'hold'} different characters"
 
 
 def outcome_of(delta: int) -> str:

@@ -10,12 +10,9 @@ the baseline stores) says whether a score change is more than chance when
 both runs scored the same sentences, and with ``max_p`` a score below its
 bound fails only when that test's p-value is below ``max_p``.
 
-The check also says when the experiment itself changed since the baseline:
-a different corpus checksum (the gold data changed: scores are not
-comparable), OOV dictionary, segmenter version, options or files named by
-options (a jieba user dictionary), cws-bench version, or machine (speed).
-That is a changed experiment, not only a regression; ``fail_on_change``
-makes it a failure too.
+The check also says when the experiment itself changed since the baseline
+(:data:`_CHANGES`, options and files named by options): a changed experiment, not
+only a regression; ``fail_on_change`` makes it a failure too.
 
 >>> from cws_bench.run.config import CorpusSpec
 >>> from cws_bench.run.pair import SegmenterMetadata
@@ -37,12 +34,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
 from cws_bench.display.units import Units, format_p_value, plural
 from cws_bench.errors import CwsBenchError
 from cws_bench.regression.baseline import Baseline, Bounds, CorpusRecord
+from cws_bench.regression.tokens import compare_token_ids
 from cws_bench.score_registry import SCORES
 
 if TYPE_CHECKING:
@@ -70,16 +68,13 @@ class BoundCheck:
     """One bound on one corpus.
 
     Attributes:
-        corpus: the corpus label.
-        metric: the score name (``f1``, ``oov_recall``, ...) or ``speed``.
+        metric: the score name (``f1``, ``oov_recall``, ...), ``speed`` or ``token_ids``.
         status: ``ok``, ``failed`` or ``skipped`` (with ``message`` saying why).
-        old: the baseline's value (scores as fractions, speed in characters per second).
-        new: the rerun's value.
-        allowed: the lowest value that passes.
+        old, new: the baseline's and the rerun's value (scores as fractions, speed in
+            characters per second); allowed: the lowest value that passes.
         bound: the allowed drop (percentage points for scores, percent for speed).
         p_value: a paired bootstrap p-value of the score difference, when both
             runs scored the same sentences (None otherwise, and for speed).
-        message: one line for people.
         max_p: the significance level a drop below the bound had to reach to
             fail (:attr:`Bounds.max_p`), or None.
     """
@@ -109,16 +104,10 @@ class BoundCheck:
             or None in (self.old, self.new, self.allowed, self.bound)
         ):
             return self.message
-        return score_message(
-            self.label,
-            cast(float, self.old),
-            cast(float, self.new),
-            cast(float, self.bound),
-            cast(float, self.allowed),
-            self.p_value,
-            unit,
-            self.max_p,
+        values = cast(
+            "tuple[float, float, float, float]", (self.old, self.new, self.bound, self.allowed)
         )
+        return score_message(self.label, *values, self.p_value, unit, self.max_p)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -142,11 +131,8 @@ class ExperimentChange:
 
     Attributes:
         corpus: the corpus label, or None when it concerns every corpus.
-        what: ``corpus``, ``dictionary``, ``normalize``, ``segmenter version``,
-            ``option``, ``cws-bench version`` or ``machine``.
-        old: the baseline's value.
-        new: the rerun's value.
-        message: one line for people.
+        what: ``option`` or one of :data:`_CHANGES` (``corpus``, ``machine``, ...).
+        old, new: the baseline's and the rerun's value.
         comparable: False when the scores cannot be compared (the gold changed).
     """
 
@@ -158,14 +144,7 @@ class ExperimentChange:
     comparable: bool = True
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "corpus": self.corpus,
-            "what": self.what,
-            "old": self.old,
-            "new": self.new,
-            "message": self.message,
-            "comparable": self.comparable,
-        }
+        return asdict(self)
 
 
 @dataclass(frozen=True)
@@ -173,13 +152,10 @@ class CheckResult:
     """Every bound on every corpus, what changed in the experiment, and what changed in the output.
 
     Attributes:
-        segmenter: the segmenter's name.
         checks: one per corpus and bound, corpora in the baseline's order.
         changes: differences between the two experiments.
         diffs: per corpus label, the diff of the baseline's segmentation
             against the rerun's (with the gold), when the baseline kept it.
-        bounds: the bounds applied.
-        fail_on_change: whether a changed experiment fails the check.
         current: the rerun, as a Baseline (saving it accepts the change).
     """
 
@@ -250,7 +226,8 @@ def score_message(
         f"allowed drop {drop:g} points: at least {unit.score(allowed)}"
     )
     if p_value is not None and change:
-        message += f"; paired bootstrap p {_p_text(p_value)}"
+        shown = format_p_value(p_value)  # ``< 0.001`` or ``0.067``
+        message += f"; paired bootstrap p {shown if shown.startswith('<') else '= ' + shown}"
     if max_p is not None and after < allowed - _TOLERANCE:
         if p_value is None:
             message += "; no paired test (the runs scored different sentences): the bound alone"
@@ -259,11 +236,6 @@ def score_message(
         else:
             message += f"; significant (p < {max_p:g})"
     return message
-
-
-def _p_text(p_value: float) -> str:
-    text = format_p_value(p_value)
-    return text if text.startswith("<") else f"= {text}"
 
 
 def _score_check(
@@ -288,18 +260,8 @@ def _score_check(
     if failed and max_p is not None and p_value is not None and p_value >= max_p:
         failed = False  # below the bound, but by chance
     message = score_message(name, before, after, drop, allowed, p_value, max_p=max_p)
-    return BoundCheck(
-        label,
-        metric,
-        "failed" if failed else "ok",
-        before,
-        after,
-        allowed,
-        drop,
-        p_value,
-        message,
-        max_p,
-    )
+    status = "failed" if failed else "ok"
+    return BoundCheck(label, metric, status, before, after, allowed, drop, p_value, message, max_p)
 
 
 def _speed_check(label: str, drop: float, old: CorpusRecord, new: CorpusRecord) -> BoundCheck:
@@ -321,8 +283,6 @@ def _token_check(label: str, allowed: int, old: CorpusRecord, new: CorpusRecord)
 
     ``old`` and ``new`` are the counts of lines whose ids are the same and that changed.
     """
-    from cws_bench.regression.tokens import compare_token_ids
-
     assert old.token_ids is not None
     assert new.token_ids is not None
     try:
@@ -367,44 +327,54 @@ def _p_values(
     return {metric: tests[metric].p_value for metric in metrics if metric in tests}
 
 
+_CHANGES = {
+    "segmenter version": (
+        "segmenter {name} version changed {old} → {new}: a difference may come from the new "
+        "version",
+        True,
+    ),
+    "cws-bench version": ("the baseline was scored by cws-bench {old}, this run by {new}", True),
+    "machine": (
+        "speeds were measured on a different machine or Python: they compare poorly",
+        True,
+    ),
+    "corpus": (
+        "{label}: the gold data changed (checksum {old} → {new}): the scores are not "
+        "comparable; record the baseline again",
+        False,
+    ),
+    "dictionary": (
+        "{label}: the OOV dictionary changed (checksum {old} → {new}): OOV and IV recall are "
+        "not comparable",
+        True,
+    ),
+    "normalize": ("{label}: normalisation {old} → {new}", False),
+}
+"""What each change of the experiment says (a template), and whether the scores still compare."""
+_MACHINE = ("platform", "cpus", "python")
+
+
+def _change(
+    label: str | None, what: str, old: Any, new: Any, **names: Any
+) -> list[ExperimentChange]:
+    """The change ``what`` of :data:`_CHANGES` when ``old`` and ``new`` differ (else none)."""
+    if old == new:
+        return []
+    template, comparable = _CHANGES[what]
+    message = template.format(label=label, old=old, new=new, **names)
+    return [ExperimentChange(label, what, old, new, message, comparable)]
+
+
 def _changes(old: Baseline, new: Baseline) -> list[ExperimentChange]:
     """What differs between the two experiments, corpus by corpus."""
-    changes: list[ExperimentChange] = []
-    old_version, new_version = old.segmenter.version, new.segmenter.version
-    if old_version != new_version:
-        changes.append(
-            ExperimentChange(
-                None,
-                "segmenter version",
-                old_version,
-                new_version,
-                f"segmenter {new.segmenter.name} version changed {old_version} → {new_version}: "
-                "a difference may come from the new version",
-            )
-        )
-    old_cws, new_cws = old.environment.get("cws_bench"), new.environment.get("cws_bench")
-    if old_cws != new_cws:
-        changes.append(
-            ExperimentChange(
-                None,
-                "cws-bench version",
-                old_cws,
-                new_cws,
-                f"the baseline was scored by cws-bench {old_cws}, this run by {new_cws}",
-            )
-        )
-    machine = ("platform", "cpus", "python")
-    if any(old.environment.get(key) != new.environment.get(key) for key in machine):
-        describe = ", ".join
-        changes.append(
-            ExperimentChange(
-                None,
-                "machine",
-                describe(str(old.environment.get(key)) for key in machine),
-                describe(str(new.environment.get(key)) for key in machine),
-                "speeds were measured on a different machine or Python: they compare poorly",
-            )
-        )
+    versions = [run.segmenter.version for run in (old, new)]
+    changes = _change(None, "segmenter version", *versions, name=new.segmenter.name)
+    changes += _change(
+        None, "cws-bench version", *(r.environment.get("cws_bench") for r in (old, new))
+    )
+    # the platform, CPUs and Python, as one text (equal when the values are)
+    machine = [", ".join(str(r.environment.get(key)) for key in _MACHINE) for r in (old, new)]
+    changes += _change(None, "machine", *machine)
     first = True
     for before in old.records:
         after = new.record(before.label)
@@ -419,46 +389,12 @@ def _changes(old: Baseline, new: Baseline) -> list[ExperimentChange]:
 
 def _corpus_changes(before: CorpusRecord, after: CorpusRecord) -> list[ExperimentChange]:
     """What differs in one corpus' experiment: its gold data, OOV dictionary, normalisation."""
-    changes: list[ExperimentChange] = []
-    label = before.label
-    old_id, new_id = before.identity, after.identity
-    if old_id.corpus_checksum != new_id.corpus_checksum:
-        changes.append(
-            ExperimentChange(
-                label,
-                "corpus",
-                old_id.corpus_checksum,
-                new_id.corpus_checksum,
-                f"{label}: the gold data changed (checksum {old_id.corpus_checksum} → "
-                f"{new_id.corpus_checksum}): the scores are not comparable; record "
-                "the baseline again",
-                comparable=False,
-            )
-        )
-    if old_id.dictionary_checksum != new_id.dictionary_checksum:
-        changes.append(
-            ExperimentChange(
-                label,
-                "dictionary",
-                old_id.dictionary_checksum,
-                new_id.dictionary_checksum,
-                f"{label}: the OOV dictionary changed (checksum "
-                f"{old_id.dictionary_checksum} → {new_id.dictionary_checksum}):"
-                " OOV and IV recall are not comparable",
-            )
-        )
-    if before.corpus.normalize != after.corpus.normalize:
-        changes.append(
-            ExperimentChange(
-                label,
-                "normalize",
-                before.corpus.normalize,
-                after.corpus.normalize,
-                f"{label}: normalisation {before.corpus.normalize} → {after.corpus.normalize}",
-                comparable=False,
-            )
-        )
-    return changes
+    label, old, new = before.label, before.identity, after.identity
+    return [
+        *_change(label, "corpus", old.corpus_checksum, new.corpus_checksum),
+        *_change(label, "dictionary", old.dictionary_checksum, new.dictionary_checksum),
+        *_change(label, "normalize", before.corpus.normalize, after.corpus.normalize),
+    ]
 
 
 def _option_changes(
@@ -520,16 +456,10 @@ def check_baseline(
     """Compare a rerun with its baseline.
 
     Args:
-        baseline: the stored baseline.
         current: the rerun (:func:`~cws_bench.regression.recording.rerun_baseline`).
         bounds: the bounds to apply (default: the baseline's).
-        fail_on_change: fail when the experiment changed (corpus, OOV
-            dictionary, segmenter version or configuration, cws-bench version),
-            not only when a bound is broken.
+        fail_on_change: fail when the experiment changed, not only when a bound is broken.
         diff: diff the baseline's segmentation against the rerun's, when kept.
-
-    Returns:
-        The CheckResult; ``passed`` says whether the gate passes.
 
     Raises:
         CwsBenchError: there is nothing to check, or a bound cannot be checked
@@ -565,12 +495,8 @@ def check_baseline(
             and len(old.segmentation) == len(new.segmentation)
             and old.segmentation != new.segmentation
         ):
-            gold = (
-                new.gold
-                if new.gold is not None
-                and old.identity.corpus_checksum == new.identity.corpus_checksum
-                else None
-            )
+            same_gold = old.identity.corpus_checksum == new.identity.corpus_checksum
+            gold = new.gold if same_gold else None
             diffs[old.label] = diff_segmentations(
                 [line.split() for line in old.segmentation],
                 [line.split() for line in new.segmentation],

@@ -46,6 +46,7 @@ from cws_bench.regression.changes import (
     LineDiff,
     TextDifference,
     count_true,
+    differing_lines,
 )
 from cws_bench.regression.gold import GoldComparison, GoldScores
 from cws_bench.regression.line_diff import (
@@ -85,25 +86,18 @@ class SegmentationDiff:
     """What changed from segmentation A to segmentation B.
 
     Attributes:
-        a_name, b_name: names of A and B (file names) for reports.
-        gold_name: name of the gold segmentation, or None.
-        lines: lines compared.
+        a_name, b_name, gold_name: names of A, B and the gold (None: none) for reports.
         changed_lines: lines where A and B differ (text differences included).
-        a_words, b_words: words of A and of B.
-        changed_a_words: words of A that are not words of B (by interval).
-        changed_b_words: words of B that are not words of A.
+        changed_a_words: words of A that are not words of B (by interval); changed_b_words:
+            words of B that are not words of A.
         kinds: per kind, ``changes`` (blocks), ``a_words`` and ``b_words`` in them.
-        patterns: the most frequent patterns of change, most frequent first.
-        distinct_patterns: how many distinct patterns there are.
-        line_diffs: every line where A and B differ, in order (a sequence: the first
-            ones in memory, the others in a temporary file when there are many, see
-            :class:`~cws_bench.regression.spill.SpillList`).
-        text_differences: how many lines hold different characters in A and B.
-        text_examples: the first of them.
-        gold: A and B against the gold, or None.
+        patterns: the ``top`` most frequent patterns of change, most frequent first.
+        line_diffs: every line where A and B differ, in order (the first ones in memory,
+            the others in a temporary file: :class:`~cws_bench.regression.spill.SpillList`).
+        text_differences: how many lines hold different characters in A and B;
+            text_examples: the first of them.
         oov_words: words of A and of B not in the dictionary (``{"a": n, "b": n}``), or None.
         settings: ``top``, ``seed``, ``resamples`` (the bootstrap's), ``dictionary``.
-        warnings: what a reader must know.
         token_ids: when both sides are a tokenizer's output with its token ids, the
             lines whose ids changed (also where every boundary stayed), or None.
     """
@@ -180,12 +174,8 @@ def _joined_lines(
 
 
 def _lockstep(sides: list[Iterator[str]], names: tuple[str, str, str]) -> Iterator[tuple[str, ...]]:
-    """The lines of A, B (and the gold) side by side, one line of each at a time.
-
-    Raises:
-        CwsBenchError: at the end, when the sides have different numbers of lines (the
-            rest of the longer ones is read to count them).
-    """
+    """The lines of A, B (and the gold) side by side; at the end, a CwsBenchError when the
+    sides have different numbers of lines (the rest of the longer ones read to count them)."""
     for count, lines in enumerate(zip_longest(*sides, fillvalue=_END)):
         if any(line is _END for line in lines):
             counts = [
@@ -217,10 +207,6 @@ PatternKey = tuple[str, str, str]
 """A pattern of change as a diff counts it: its kind, A's words and B's words, each side's
 words joined by single spaces (a word holds no space), three objects however many words:
 a pair of files can hold millions of distinct patterns. Ties are ranked by these strings."""
-
-
-def _pattern_key(change: Change) -> PatternKey:
-    return change.kind, " ".join(change.a), " ".join(change.b)
 
 
 _OUTCOME_CODES = {"fixed": 0, "broke": 1, "neither": 2}
@@ -330,9 +316,6 @@ class _DiffPass:
         self.oov = [0, 0]
         self.kinds = {kind: {"changes": 0, "a_words": 0, "b_words": 0} for kind in KINDS}
         self.patterns = _PatternTable()
-        # Per pattern, as few objects as can be (a pair of files can hold millions of
-        # distinct patterns): its count by outcome, and where it first occurs (the
-        # changed line's position in line_diffs, the change's first word in A).
         self.outcomes: Counter[str] = Counter()
         self.text_examples: list[TextDifference] = []
         self.text_differences = 0
@@ -354,16 +337,8 @@ class _DiffPass:
 
     def _changed(self, a_line: str, b_line: str, gold_line: str | None) -> None:
         number = self.lines
-        line: LineDiff
-        if a_line.replace(" ", "") != b_line.replace(" ", ""):
-            a_words, b_words = line_words(a_line), line_words(b_line)
-            gold_words = None if gold_line is None else line_words(gold_line)
-            self.text_differences += 1
-            if len(self.text_examples) < self.max_examples:
-                example = TextDifference(number, " ".join(a_words), " ".join(b_words))
-                self.text_examples.append(example)
-            line = text_differs_line(number, a_words, b_words, gold_words)
-        elif is_long(a_line, b_line):
+        same_text = a_line.replace(" ", "") == b_line.replace(" ", "")
+        if same_text and is_long(a_line, b_line):
             line = long_same_text_line(number, a_line, b_line, gold_line)
             # spilled before its patterns are counted: the pickle's bytes are gone by then
             self.line_diffs.append(line)
@@ -372,16 +347,22 @@ class _DiffPass:
         else:
             a_words, b_words = line_words(a_line), line_words(b_line)
             gold_words = None if gold_line is None else line_words(gold_line)
-            line, changes = same_text_line(number, a_words, b_words, gold_words)
-            for change in changes:
-                self._count(change)
-        if not line.long:
+            if same_text:
+                line, changes = same_text_line(number, a_words, b_words, gold_words)
+                for change in changes:
+                    self._count(change)
+            else:
+                self.text_differences += 1
+                if len(self.text_examples) < self.max_examples:
+                    example = TextDifference(number, " ".join(a_words), " ".join(b_words))
+                    self.text_examples.append(example)
+                line = text_differs_line(number, a_words, b_words, gold_words)
             self.line_diffs.append(line)
         self.changed_a += count_true(line.a_changed)
         self.changed_b += count_true(line.b_changed)
 
     def _count(self, change: Change) -> None:
-        key = _pattern_key(change)
+        key = (change.kind, " ".join(change.a), " ".join(change.b))
         counts = self.kinds[change.kind]
         counts["changes"] += 1
         counts["a_words"] += len(change.a)
@@ -448,9 +429,7 @@ class _DiffPass:
         if self.text_differences:
             shown = "; ".join(f"line {example.line}" for example in self.text_examples)
             raise TextMismatchError(
-                f"{a_name} and {b_name}: {plural(self.text_differences, 'line')} "
-                f"{'holds' if self.text_differences == 1 else 'hold'} different characters "
-                f"({shown})",
+                f"{a_name} and {b_name}: {differing_lines(self.text_differences)} ({shown})",
                 "both must segment exactly the same text; leave out {0} to compare them "
                 "through a character alignment",
                 fixes=(Fix("strict", True),),
@@ -460,10 +439,8 @@ class _DiffPass:
         if not self.text_differences:
             return []
         return [
-            f"{plural(self.text_differences, 'line')} "
-            f"{'holds' if self.text_differences == 1 else 'hold'} different characters in "
-            f"{a_name} and {b_name}; their words were matched through a character alignment "
-            "(not in the kinds of change)"
+            f"{differing_lines(self.text_differences)} in {a_name} and {b_name}; their words "
+            "were matched through a character alignment (not in the kinds of change)"
         ]
 
 
@@ -490,17 +467,6 @@ def _token_diff(
         ) from None
 
 
-def _kept(
-    lines: Iterator[tuple[str, ...]], kept: tuple[list[str], list[str]] | None
-) -> Iterator[tuple[str, ...]]:
-    """The lines of A and B passed on, and appended to ``kept`` when it is not None."""
-    for sides in lines:
-        if kept is not None:
-            kept[0].append(sides[0])
-            kept[1].append(sides[1])
-        yield sides
-
-
 def diff_segmentations(
     a: Iterable[Sequence[str]],
     b: Iterable[Sequence[str]],
@@ -519,15 +485,12 @@ def diff_segmentations(
     """Compare two segmentations of the same text, sentence by sentence.
 
     Args:
-        a: the first segmentation (e.g. tokenizer v1), sentences of words.
-        b: the second (v2), paired with ``a`` in order.
-        gold: a gold segmentation of the same text, or None.
+        a, b: the two segmentations (e.g. tokenizer v1 and v2), sentences of words, paired
+            in order; gold: a gold segmentation of the same text, or None.
         dictionary: for OOV figures: a Dictionary, a file, an iterable of words, or None.
-        names: the names of A, B and the gold in messages and reports.
         top: how many of the most frequent patterns of change to keep.
-        seed: the bootstrap seed (default :data:`~cws_bench.metrics.significance.DEFAULT_SEED`).
-        resamples: bootstrap resamples (default
-            :data:`~cws_bench.metrics.significance.DEFAULT_RESAMPLES`, 1000).
+        seed, resamples: the paired bootstrap's (default
+            :data:`~cws_bench.metrics.significance.DEFAULT_SEED`, ``DEFAULT_RESAMPLES``).
         strict: raise instead of aligning lines whose characters differ.
         max_examples: how many lines with differing characters to keep as examples.
         normalize: a normalisation applied alike to A, B, the gold and the
@@ -537,9 +500,6 @@ def diff_segmentations(
             output: the lines whose ids changed are reported
             (:func:`cws_bench.regression.tokens.diff_token_ids`), also those whose
             every boundary stayed.
-
-    Returns:
-        The SegmentationDiff.
 
     Raises:
         CwsBenchError: A, B (and the gold) have different numbers of sentences, or the
@@ -568,10 +528,13 @@ def diff_segmentations(
     sides = [iter(_joined_lines(side, normalizer)) for side in (a, b)]
     if gold is not None:
         sides.append(iter(_joined_lines(gold, normalizer)))
-    kept: tuple[list[str], list[str]] | None = None if token_ids is None else ([], [])
+    kept: tuple[list[str], list[str]] = ([], [])  # A's and B's lines, for the token ids
     state = _DiffPass(words, gold is not None, max_examples)
-    for lines in _kept(_lockstep(sides, names), kept):
+    for lines in _lockstep(sides, names):
         state.add(lines[0], lines[1], lines[2] if gold is not None else None)
+        if token_ids is not None:
+            kept[0].append(lines[0])
+            kept[1].append(lines[1])
     if strict:
         state.check_strict(a_name, b_name)
     warnings = state.warnings(a_name, b_name)
@@ -582,7 +545,7 @@ def diff_segmentations(
         )
         warnings += scored
     token_diff = None
-    if token_ids is not None and kept is not None:
+    if token_ids is not None:
         token_diff = _token_diff(token_ids, kept, (a_name, b_name), max_examples)
     return SegmentationDiff(
         a_name=a_name,
@@ -707,8 +670,7 @@ def diff_tokenizers(
         text: the raw text, one sentence a line.
         a, b: a registered segmenter's name (with ``a_options``/``b_options``) or a
             :class:`~cws_bench.segmenters.base.Segmenter`.
-        gold: as in :func:`diff_files`.
-        settings: the other keywords of :func:`diff_files` (``dictionary``, ``top``, ...).
+        gold, settings: as :func:`diff_files` takes them (``dictionary``, ``top``, ...).
 
     Each line is tokenized once per side: the ids are those of the segmenting pass.
     """
@@ -806,15 +768,13 @@ def diff_files(
     the standard dictionary of a corpus named as ``gold``, none for a file
     (:func:`cws_bench.scoring.scoring_dictionary`).
 
-    A tokenizer's output is compared by its token ids too: ``a`` and ``b`` may be
-    baseline files (their stored segmentation of ``corpus``, with a tokenizer's
-    token ids), or ``token_ids`` names the token-id files of ``a`` and ``b``
-    (:func:`cws_bench.regression.tokens.save_token_ids`). See :func:`read_side`.
+    A tokenizer's output is compared by its token ids too: ``a`` and ``b`` may be baseline
+    files, or ``token_ids`` name their token-id files (:func:`read_side`).
 
     Raises:
         CwsBenchError: a file is missing or not in ``encoding`` (file, line and
-            byte offset named), the gold does not match its format, the
-            files have different numbers of lines, or only one side has token ids.
+            byte offset named), the gold does not match its format, or the
+            files have different numbers of lines.
     """
     a_ids, b_ids = token_ids if token_ids is not None else (None, None)
     return _diff_sides(

@@ -10,17 +10,11 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from cws_bench.regression.changes import (
-    OUTCOMES,
-)
-from cws_bench.regression.line_diff import (
-    sentence_of,
-)
+from cws_bench.regression.changes import OUTCOMES
+from cws_bench.regression.line_diff import sentence_of
 from cws_bench.score_registry import compared_scores
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from cws_bench.metrics.significance import PairedTestResult
     from cws_bench.text.dictionary import Dictionary
 
@@ -35,14 +29,13 @@ class GoldComparison:
     """A and B scored against a gold segmentation.
 
     Attributes:
-        a_scores: :meth:`cws_bench.scoring.ScoreResult.to_dict` of A.
-        b_scores: the same for B.
+        a_scores, b_scores: :meth:`cws_bench.scoring.ScoreResult.to_dict` of A and of B.
         tests: paired bootstrap test of A against B per metric of
             :data:`TESTED_METRICS`: ``estimate_a`` is A's score, ``estimate_b``
             B's, and the test's ``difference`` A's minus B's (the two-sided
             p-value is the same either way round; :meth:`difference` gives
             B's minus A's); empty when no sentence was scored.
-        outcomes: changes by outcome (``fixed``, ``broke``, ``neither``).
+        outcomes: changes by outcome (:data:`~cws_bench.regression.changes.OUTCOMES`).
     """
 
     a_scores: dict[str, Any]
@@ -81,21 +74,6 @@ class GoldComparison:
             "a": self.a_scores,
             "b": self.b_scores,
         }
-
-
-def _paired_tests(
-    a_rows: np.ndarray,
-    b_rows: np.ndarray,
-    *,
-    seed: int,
-    resamples: int,
-) -> dict[str, PairedTestResult]:
-    """Paired bootstrap tests of A against B over sentences: precision, recall, F1."""
-    if not len(a_rows):
-        return {}
-    from cws_bench.scoring.per_sentence import paired_tests
-
-    return paired_tests(a_rows, b_rows, seed=seed, resamples=resamples)
 
 
 class GoldScores:
@@ -139,6 +117,8 @@ class GoldScores:
         """The comparison, and the scorer's warnings (each naming its side)."""
         import numpy as np
 
+        from cws_bench.scoring.per_sentence import paired_tests
+
         self.flush()
         a_result, b_result = (metric.compute() for metric in self.metrics)
         a_rows, b_rows = (
@@ -149,7 +129,10 @@ class GoldScores:
         comparison = GoldComparison(
             a_scores=a_result.to_dict(),
             b_scores=b_result.to_dict(),
-            tests=_paired_tests(a_rows, b_rows, seed=seed, resamples=resamples),
+            # paired bootstrap tests of A against B over sentences (none: no sentence scored)
+            tests=paired_tests(a_rows, b_rows, seed=seed, resamples=resamples)
+            if len(a_rows)
+            else {},
             outcomes={outcome: outcomes[outcome] for outcome in OUTCOMES},
         )
         return comparison, warnings

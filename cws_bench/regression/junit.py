@@ -33,12 +33,8 @@ def _counts(element: ET.Element, tests: int, failures: int, skipped: int) -> Non
 
 
 def render_junit(result: CheckResult, *, baseline: str | None = None) -> str:
-    """The check as a JUnit XML document (UTF-8 text with its XML declaration).
-
-    Args:
-        result: the check.
-        baseline: the baseline file's name, recorded as a property.
-    """
+    """The check as a JUnit XML document (UTF-8 text with its XML declaration); ``baseline``:
+    the baseline file's name, recorded as a property."""
     root = ET.Element("testsuites", name=f"cws-bench check: {result.segmenter}")
     corpora = list(dict.fromkeys(check.corpus for check in result.checks))
     total = failed = skipped = 0

@@ -1,10 +1,5 @@
 """One line pair's changes: the blocks between the boundaries A and B share, each a
 :class:`~cws_bench.regression.changes.Change` (with a gold, what it did to agreement with it).
-
-A line whose text A and B share is diffed word by word (:func:`same_text_line`) or, with
-:data:`LONG_LINE` words or more, with numpy (:func:`long_same_text_line`); a line whose
-text differs is aligned character by character, as the scorer aligns it
-(:func:`text_differs_line`).
 """
 
 from __future__ import annotations
@@ -12,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from cws_bench.analysis.patterns import block_kind, shared_blocks
+from cws_bench.analysis.patterns import EXAMPLE_WORDS, block_kind, clip_words, shared_blocks
 from cws_bench.regression.changes import Change, LineChanges, LineDiff, outcome_of
 from cws_bench.scoring.spans import align_chars, project_spans, to_spans
 from cws_bench.text.joined import LONG_SENTENCE, JoinedWords, is_joined_line
@@ -55,8 +50,6 @@ def line_words(line: str) -> list[str]:
 
 def example_of(number: int, words: Sequence[str], index: int, size: int) -> tuple[int, str, int]:
     """(line, sentence, index) of a change's example, the sentence clipped around the change."""
-    from cws_bench.analysis.patterns import EXAMPLE_WORDS, clip_words
-
     low = max(0, index - EXAMPLE_WORDS)
     return number, clip_words(words, index, index + size), index - low + (low > 0)
 

@@ -44,11 +44,7 @@ from cws_bench.regression.baseline import (
 )
 from cws_bench.regression.tokens import keeping_token_ids, record_token_ids
 from cws_bench.run.config import CorpusSpec
-from cws_bench.run.identity import (
-    Memo,
-    environment,
-    options_identity,
-)
+from cws_bench.run.identity import Memo, environment, options_identity
 from cws_bench.run.pair import PairInput, SegmenterMetadata, pair_signature, score_pair
 from cws_bench.run.plan import cache_key, corpus_dictionary, gold_and_raw, identity_of
 from cws_bench.text.checksums import sentences_checksum
@@ -130,11 +126,7 @@ def measure_speed(
     first run is the segmentation returned; every later pass is compared with it.
 
     Args:
-        segment: the batch segmenter.
-        lines: the raw lines.
         runs: timed runs (at least 1).
-        batch_size: lines per ``segment`` call.
-        min_run_seconds: a run repeats the corpus until it has lasted this long.
         clock: the timer (``time.perf_counter``; tests pass a fake one).
 
     Returns:
@@ -192,33 +184,29 @@ class _Runner:
 def _runner(
     segmenter: str | Segmenter | Callable[..., Any],
     *,
-    options: Mapping[str, Any] | None,
-    name: str | None,
-    version: str | None,
-    batch: bool,
+    options: Mapping[str, Any] | None = None,
+    name: str | None = None,
+    version: str | None = None,
+    batch: bool = False,
 ) -> _Runner:
     """Build (or wrap) the segmenter; describe it as the signature sees it."""
     from cws_bench.segmenters import Segmenter, check_segmentation, get_segmenter
 
     options = dict(options or {})
     memo = Memo()  # a new run: files edited since an earlier one are read again
-    if isinstance(segmenter, str):
+    if isinstance(segmenter, (str, Segmenter)):
         began = time.perf_counter()
-        built = get_segmenter(segmenter, **options)
-        load_s = time.perf_counter() - began
-        config = SegmenterConfig(segmenter, options, registered=True)
-        described = _info(built.metadata(), memo)
-        return _Runner(config, built.segment, described, built.trained_on, load_s, built, memo)
-    if isinstance(segmenter, Segmenter):
-        config = SegmenterConfig(name or segmenter.name, dict(segmenter.options), registered=False)
-        return _Runner(
-            config,
-            segmenter.segment,
-            _info(segmenter.metadata(), memo),
-            segmenter.trained_on,
-            tokenizer=segmenter,
-            memo=memo,
+        built = get_segmenter(segmenter, **options) if isinstance(segmenter, str) else segmenter
+        load_s = time.perf_counter() - began if isinstance(segmenter, str) else None
+        config = (
+            SegmenterConfig(segmenter, options)
+            if isinstance(segmenter, str)
+            else SegmenterConfig(name or built.name, dict(built.options), registered=False)
         )
+        # as the signature sees it: files named by options go by their content
+        described = dict(built.metadata())
+        described["options"] = options_identity(described["options"], memo)
+        return _Runner(config, built.segment, described, built.trained_on, load_s, built, memo)
     if not callable(segmenter):
         raise CwsBenchError(
             f"cannot segment with {segmenter!r}",
@@ -246,28 +234,16 @@ def _runner(
     return _Runner(config, segment, info)
 
 
-def _info(metadata: Mapping[str, Any], memo: Memo) -> dict[str, Any]:
-    """Segmenter metadata as the signature sees it: files named by options go by their content."""
-    info = dict(metadata)
-    info["options"] = options_identity(metadata["options"], memo)
-    return info
-
-
 def _run_corpus(
     runner: _Runner,
     corpus: CorpusSpec,
-    *,
     data_dir: str | None,
-    speed_runs: int,
-    batch_size: int,
-    min_run_seconds: float,
-    keep_segmentation: bool,
-    seed: int,
-    resamples: int,
-    executor: Executor | None = None,
-    shard_chars: int | None = None,
+    settings: Mapping[str, Any],
+    executor: Executor | None,
+    shard_chars: int | None,
 ) -> CorpusRecord:
-    """Segment one corpus (timed; in shards on ``executor`` if given), score it, sign it."""
+    """Segment one corpus (timed; in shards on ``executor`` if given), score it, sign it, with
+    a baseline's ``settings``."""
     gold, raw = gold_and_raw(corpus, data_dir)
     if not any(gold):
         raise CwsBenchError(
@@ -278,14 +254,16 @@ def _run_corpus(
     # (on an executor the segmenting pass runs elsewhere, and the ids are computed here).
     with keeping_token_ids(runner.tokenizer):
         if executor is not None:
-            speed, pred, differing = _sharded_speed(runner, raw, executor, batch_size, shard_chars)
+            speed, pred, differing = _sharded_speed(
+                runner, raw, executor, settings["batch_size"], shard_chars
+            )
         else:
             speed, pred, differing = measure_speed(
                 runner.segment,
                 raw,
-                runs=speed_runs,
-                batch_size=batch_size,
-                min_run_seconds=min_run_seconds,
+                runs=settings["speed_runs"],
+                batch_size=settings["batch_size"],
+                min_run_seconds=settings["min_run_seconds"],
             )
         token_ids = None if runner.tokenizer is None else record_token_ids(runner.tokenizer, raw)
     speed = replace(speed, load_s=runner.load_s)
@@ -311,7 +289,9 @@ def _run_corpus(
         memo=runner.memo,
     )
     info = SegmenterMetadata.from_dict(runner.info)
-    signature = pair_signature(scores["signature"], name, info, seed=seed, resamples=resamples)
+    signature = pair_signature(
+        scores["signature"], name, info, seed=settings["seed"], resamples=settings["resamples"]
+    )
     return CorpusRecord(
         corpus=corpus,
         scores=scores,
@@ -319,7 +299,9 @@ def _run_corpus(
         segmenter=info,
         identity=RecordIdentity(checksum, dictionary_checksum, key, signature),
         sentence_counts=scored.sentence_counts,
-        segmentation=tuple(" ".join(words) for words in pred) if keep_segmentation else None,
+        segmentation=(
+            tuple(" ".join(words) for words in pred) if settings["keep_segmentation"] else None
+        ),
         warnings=tuple(warnings),
         token_ids=token_ids,
         gold=tuple(tuple(words) for words in gold),
@@ -387,21 +369,16 @@ def record_baseline(
             list[str]``, or with ``batch=True`` ``list[str] -> list[list[str]]``.
         corpora: registered corpus names (``NAME`` or ``NAME:SPLIT``), gold
             files, or CorpusSpecs.
-        options: options of a registered segmenter.
-        name: the name of a callable (default: its ``__qualname__``).
-        version: the version of a callable, recorded in the signature.
+        name, version: the name (default: its ``__qualname__``) and version of a callable.
         batch: the callable takes a batch of lines.
         dictionary: the OOV dictionary (a ``--dict`` spec) for every corpus
             (default: a registered corpus' standard one; none for files).
         bounds: the bounds a check applies (default: F1 may not drop).
         data_dir: where corpora that need one keep their data.
-        speed_runs: timed runs; speed is their median.
-        batch_size: lines per ``segment`` call.
-        min_run_seconds: the shortest timed run.
+        speed_runs, batch_size, min_run_seconds: see :func:`measure_speed`.
         keep_segmentation: store the segmentation, so a check can say what changed.
-        seed: the seed of a check's paired bootstrap test (default
-            :data:`~cws_bench.metrics.significance.DEFAULT_SEED`).
-        resamples: its resamples (default 1000).
+        seed, resamples: those of a check's paired bootstrap test (default
+            :data:`~cws_bench.metrics.significance.DEFAULT_SEED`, 1000).
         executor: a :class:`~cws_bench.run.executors.Executor` (registered segmenters
             only): segment each corpus once, in shards of whole batches
             (``shard_chars``), on its workers; the speed is then that one pass'
@@ -430,15 +407,7 @@ def record_baseline(
         "seed": DEFAULT_SEED if seed is None else seed,
         "resamples": DEFAULT_RESAMPLES if resamples is None else resamples,
     }
-    return _record(
-        runner,
-        specs,
-        bounds or Bounds(),
-        settings,
-        data_dir,
-        executor=executor,
-        shard_chars=shard_chars,
-    )
+    return _record(runner, specs, bounds or Bounds(), settings, data_dir, executor, shard_chars)
 
 
 def _record(
@@ -447,26 +416,12 @@ def _record(
     bounds: Bounds,
     settings: dict[str, Any],
     data_dir: PathLike | None,
-    *,
-    executor: Executor | None = None,
-    shard_chars: int | None = None,
+    executor: Executor | None,
+    shard_chars: int | None,
 ) -> Baseline:
     data = None if data_dir is None else os.fspath(data_dir)
     records = tuple(
-        _run_corpus(
-            runner,
-            spec,
-            data_dir=data,
-            speed_runs=settings["speed_runs"],
-            batch_size=settings["batch_size"],
-            min_run_seconds=settings["min_run_seconds"],
-            keep_segmentation=settings["keep_segmentation"],
-            seed=settings["seed"],
-            resamples=settings["resamples"],
-            executor=executor,
-            shard_chars=shard_chars,
-        )
-        for spec in specs
+        _run_corpus(runner, spec, data, settings, executor, shard_chars) for spec in specs
     )
     config = runner.config
     if config.version is None:
@@ -496,18 +451,12 @@ def rerun_baseline(
     """Run the baseline's configuration again: same segmenter, options, corpora and settings.
 
     Args:
-        baseline: the baseline.
-        segmenter: the segmenter to run: a registered name (built with
-            ``options``), a Segmenter, or a callable; None rebuilds the recorded
-            registered segmenter from its name and options.
+        segmenter: the segmenter to run, as :func:`record_baseline` takes it; None
+            rebuilds the recorded registered segmenter from its name and options.
         options: options of a registered segmenter; with ``segmenter=None`` they
             replace the recorded ones.
-        version: the version of a callable.
-        batch: the callable takes a batch of lines.
-        data_dir: where corpora that need one keep their data.
         speed_runs: timed runs (default: as recorded).
-        executor: run in shards on an executor (see :func:`record_baseline`).
-        shard_chars: characters per shard.
+        version, batch, data_dir, executor, shard_chars: as :func:`record_baseline`'s.
 
     Returns:
         A Baseline of the new run, with the old one's bounds.
@@ -526,17 +475,11 @@ def rerun_baseline(
                 "cannot be rebuilt from the file",
                 "run it through the pytest plugin (cws_regression), or pass it to rerun_baseline",
             )
-        runner = _runner(
-            config.name,
-            options={**config.options, **(options or {})},
-            name=None,
-            version=None,
-            batch=False,
-        )
+        runner = _runner(config.name, options={**config.options, **(options or {})})
     elif isinstance(segmenter, str):
-        runner = _runner(segmenter, options=options, name=None, version=None, batch=False)
+        runner = _runner(segmenter, options=options)
     else:
-        runner = _runner(segmenter, options=None, name=config.name, version=version, batch=batch)
+        runner = _runner(segmenter, name=config.name, version=version, batch=batch)
     settings = dict(baseline.settings)
     settings.setdefault("speed_runs", DEFAULT_SPEED_RUNS)
     settings.setdefault("batch_size", LEGACY_BATCH_SIZE)
@@ -547,12 +490,4 @@ def rerun_baseline(
     if speed_runs is not None:
         settings["speed_runs"] = speed_runs
     corpora = [record.corpus for record in baseline.records]
-    return _record(
-        runner,
-        corpora,
-        baseline.bounds,
-        settings,
-        data_dir,
-        executor=executor,
-        shard_chars=shard_chars,
-    )
+    return _record(runner, corpora, baseline.bounds, settings, data_dir, executor, shard_chars)

@@ -15,9 +15,19 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import islice
 from typing import IO, TYPE_CHECKING, Any
 
+from cws_bench import __version__
 from cws_bench.display.formats import render_in
 from cws_bench.display.units import Units, format_p_value, percent, share, units
-from cws_bench.regression.changes import KINDS, LISTS, Change, ChangePattern, LineDiff
+from cws_bench.regression.changes import (
+    KINDS,
+    LISTS,
+    OUTCOMES,
+    Change,
+    ChangePattern,
+    LineChanges,
+    LineDiff,
+    differing_lines,
+)
 from cws_bench.regression.check import CheckResult
 from cws_bench.regression.diff import SegmentationDiff
 from cws_bench.regression.junit import render_junit
@@ -26,6 +36,7 @@ from cws_bench.score_registry import compared_scores
 
 if TYPE_CHECKING:
     from cws_bench.regression.baseline import Baseline
+    from cws_bench.regression.gold import GoldComparison
     from cws_bench.regression.tokens import TokenDiff
 
 __all__ = [
@@ -34,7 +45,6 @@ __all__ = [
     "HTML_LINES",
     "HTML_PAGE",
     "example_parts",
-    "format_points",
     "line_kinds",
     "line_pieces",
     "render_baseline_text",
@@ -75,15 +85,6 @@ HTML_PAGE = 100
 KIND_LABELS = {"split": "split", "merge": "merged", "cross": "boundary moved"}
 
 
-def format_points(value: float | None) -> str:
-    """A difference of fractions in signed percentage points.
-
-    >>> format_points(-0.004071), format_points(0.0)
-    ('-0.41', '+0.00')
-    """
-    return Units().points(value)
-
-
 EXAMPLE_WINDOW = 8
 """Words of the example sentence shown on each side of a change."""
 
@@ -115,16 +116,8 @@ def _pattern_line(pattern: ChangePattern, gold: bool) -> str:
     text = f"{' '.join(pattern.a)} → {' '.join(pattern.b)}"
     outcome = ""
     if gold:
-        parts = [
-            f"{name} {count}"
-            for name, count in (
-                ("fixed", pattern.fixed),
-                ("broke", pattern.broke),
-                ("neither", pattern.neither),
-            )
-            if count
-        ]
-        outcome = f"  ({', '.join(parts)})"
+        counts = (f"{o} {getattr(pattern, o)}" for o in _pattern_outcomes(pattern, gold))
+        outcome = f"  ({', '.join(counts)})"
     example = "".join(f"[{part}]" if marked else part for part, marked in example_parts(pattern))
     return (
         f"  {pattern.count:>5}×  {KIND_LABELS[pattern.kind]:<14} {text}{outcome}\n"
@@ -169,31 +162,26 @@ def render_diff_text(
     """The diff as plain text for the terminal.
 
     Args:
-        diff: the diff.
         shown: how many of the most frequent patterns of change to list.
         scale, digits: how scores print (:mod:`cws_bench.display.units`; default
             percentages with two decimals).
     """
     unit = units(scale, digits)
-    a, b = diff.a_name, diff.b_name
-    out = [
-        f"{a} → {b}: {plural(diff.lines, 'line')}, {diff.changed_lines:,} changed "
-        f"({share(diff.changed_lines, diff.lines, empty='0.0%')})"
-    ]
-    out.append(
-        f"  words: {diff.a_words:,} → {diff.b_words:,}; {diff.changed_a_words:,} of A's words "
-        f"are not words of B, {diff.changed_b_words:,} of B's are new"
-    )
     kinds = ", ".join(
         f"{counts['changes']:,} {KIND_LABELS[kind]}" for kind, counts in diff.kinds.items()
     )
-    out.append(f"  changes: {diff.changes:,} ({kinds})")
+    out = [
+        f"{diff.a_name} → {diff.b_name}: {plural(diff.lines, 'line')}, {diff.changed_lines:,} "
+        f"changed ({share(diff.changed_lines, diff.lines, empty='0.0%')})",
+        f"  words: {diff.a_words:,} → {diff.b_words:,}; {diff.changed_a_words:,} of A's words "
+        f"are not words of B, {diff.changed_b_words:,} of B's are new",
+        f"  changes: {diff.changes:,} ({kinds})",
+    ]
     if diff.settings.get("normalize"):
         out.append(f"  compared after normalising: {diff.settings['normalize']}")
     if diff.text_differences:
         out.append(
-            f"  {plural(diff.text_differences, 'line')} "
-            f"{'holds' if diff.text_differences == 1 else 'hold'} different characters in A and B "
+            f"  {differing_lines(diff.text_differences)} in A and B "
             "(words matched through a character alignment, not in the kinds of change):"
         )
         for example in diff.text_examples:
@@ -216,15 +204,11 @@ def render_diff_text(
             f"({gold.correct_change:+,})"
         )
         out.append(f"  {'':<12} {'A':>7} {'B':>7} {'Δ':>7}  {'p-value':>7}")
-        for score in compared_scores():
-            metric = score.name
-            if gold.a_scores.get(metric) is None:
-                continue
-            test = gold.tests.get(metric)
+        for row in _compared(gold):
+            test = row["test"]
             out.append(
-                f"  {score.label:<12} {unit.score(gold.a_scores[metric]):>7} "
-                f"{unit.score(gold.b_scores[metric]):>7} "
-                f"{unit.points(gold.difference(metric)):>7}  "
+                f"  {row['label']:<12} {unit.score(row['a']):>7} {unit.score(row['b']):>7} "
+                f"{unit.points(row['difference']):>7}  "
                 f"{format_p_value(test.p_value if test else None):>7}"
             )
         if gold.tests:
@@ -240,8 +224,7 @@ def render_diff_text(
             f"most frequent changes ({listed} of {diff.distinct_patterns:,} distinct; A → B):"
         )
         out.extend(_pattern_line(p, gold is not None) for p in diff.patterns[:shown])
-    for warning in diff.warnings:
-        out.append(f"warning: {warning}")
+    out.extend(f"warning: {warning}" for warning in diff.warnings)
     return "\n".join(line.rstrip() for line in out)
 
 
@@ -400,8 +383,6 @@ def line_pieces(
 def _changes_before(line: LineDiff, side: str, shown: int) -> Sequence[Change]:
     """The changes of ``line`` whose block starts among the first ``shown`` words of a side
     (a long line's others are not made)."""
-    from cws_bench.regression.changes import LineChanges
-
     changes = line.changes
     if not isinstance(changes, LineChanges):
         return [c for c in changes if (c.a_index if side == "a" else c.b_index) < shown]
@@ -421,7 +402,7 @@ FILTER_KINDS = {**KIND_LABELS, "differs": "text differs"}
 """What the diff page's kind filter offers, in order: the kinds of change, then lines
 whose characters differ."""
 
-OUTCOME_LABELS = {"fixed": "fixed", "broke": "broke", "neither": "neither"}
+OUTCOME_LABELS = {outcome: outcome for outcome in OUTCOMES}
 
 
 def line_kinds(line: LineDiff) -> list[str]:
@@ -434,8 +415,6 @@ def line_kinds(line: LineDiff) -> list[str]:
     """
     if line.text_differs:
         return ["differs"]
-    from cws_bench.regression.changes import LineChanges
-
     if isinstance(line.changes, LineChanges):
         return line.changes.kind_names()
     return sorted({change.kind for change in line.changes})
@@ -443,8 +422,6 @@ def line_kinds(line: LineDiff) -> list[str]:
 
 def line_outcomes(line: LineDiff) -> list[str]:
     """The outcomes against the gold of the changes on a line, sorted."""
-    from cws_bench.regression.changes import LineChanges
-
     if isinstance(line.changes, LineChanges):
         return line.changes.outcome_names()
     return sorted({c.outcome for c in line.changes if c.outcome})
@@ -452,36 +429,25 @@ def line_outcomes(line: LineDiff) -> list[str]:
 
 def _filters(rows: list[dict[str, Any]], gold: bool) -> dict[str, list[tuple[str, str, int]]]:
     """The filter choices with how many shown lines each matches (empty ones left out)."""
-    kinds = [
-        (key, label, sum(key in row["kinds"] for row in rows))
-        for key, label in FILTER_KINDS.items()
-    ]
-    outcomes = [
-        (key, label, sum(key in row["outcomes"] for row in rows))
-        for key, label in OUTCOME_LABELS.items()
-    ]
-    return {
-        "kinds": [k for k in kinds if k[2]],
-        "outcomes": [o for o in outcomes if o[2]] if gold else [],
+    choices = {"kinds": FILTER_KINDS, "outcomes": OUTCOME_LABELS if gold else {}}
+    counted = {
+        name: [(key, label, sum(key in row[name] for row in rows)) for key, label in labels.items()]
+        for name, labels in choices.items()
     }
+    return {name: [choice for choice in found if choice[2]] for name, found in counted.items()}
 
 
 def _pattern_outcomes(pattern: ChangePattern, gold: bool) -> list[str]:
-    if not gold:
-        return []
-    counts = {"fixed": pattern.fixed, "broke": pattern.broke, "neither": pattern.neither}
-    return [key for key, count in counts.items() if count > 0]
+    """The outcomes a pattern had (none without gold)."""
+    return [outcome for outcome in OUTCOMES if getattr(pattern, outcome) > 0] if gold else []
 
 
 def render_diff_html(diff: SegmentationDiff, *, max_lines: int = HTML_LINES) -> str:
     """The diff as one self-contained HTML page: summary, patterns, changed lines side by side.
 
     Args:
-        diff: the diff.
         max_lines: how many changed lines to show (the first ones).
     """
-    from cws_bench import __version__
-
     shown = diff.line_diffs[:max_lines]
     rows = [
         {
@@ -495,19 +461,7 @@ def render_diff_html(diff: SegmentationDiff, *, max_lines: int = HTML_LINES) -> 
         for line in shown
     ]
     filters = _filters(rows, diff.gold is not None)
-    metrics = []
-    if diff.gold is not None:
-        metrics = [
-            {
-                "label": score.label,
-                "a": diff.gold.a_scores.get(score.name),
-                "b": diff.gold.b_scores.get(score.name),
-                "difference": diff.gold.difference(score.name),
-                "test": diff.gold.tests.get(score.name),
-            }
-            for score in compared_scores()
-            if diff.gold.a_scores.get(score.name) is not None
-        ]
+    metrics = [] if diff.gold is None else _compared(diff.gold)
     examples = [example_parts(pattern) for pattern in diff.patterns]
     return _diff_template().render(
         diff=diff,
@@ -524,6 +478,21 @@ def render_diff_html(diff: SegmentationDiff, *, max_lines: int = HTML_LINES) -> 
     )
 
 
+def _compared(gold: GoldComparison) -> list[dict[str, Any]]:
+    """The registry's compared scores that A has: label, A's, B's, the difference, the test."""
+    return [
+        {
+            "label": score.label,
+            "a": gold.a_scores.get(score.name),
+            "b": gold.b_scores.get(score.name),
+            "difference": gold.difference(score.name),
+            "test": gold.tests.get(score.name),
+        }
+        for score in compared_scores()
+        if gold.a_scores.get(score.name) is not None
+    ]
+
+
 @functools.lru_cache(maxsize=1)
 def _diff_template() -> Any:
     """The diff page's template, compiled once per process (as report.html's is)."""
@@ -531,7 +500,7 @@ def _diff_template() -> Any:
 
     environment = template_environment(
         percent=percent,
-        points=format_points,
+        points=Units().points,
         p_value=format_p_value,
         share=functools.partial(share, empty="0.0%"),
         ids=lambda ids: _ids(ids, 40),
@@ -551,7 +520,6 @@ def render_check_text(
     """A check as plain text: the verdict, each bound, what changed in the experiment and output.
 
     Args:
-        result: the check.
         baseline: how to name the baseline (its file).
         accept: how to accept the change (a command), shown when the check fails.
         shown: patterns of change listed per corpus.

@@ -37,12 +37,8 @@ READ_BYTES = 2**20
 
 
 class SpillList(Sequence[T], Generic[T]):
-    """An append-only sequence: the first items in memory, the others pickled to a file.
-
-    Args:
-        items: the first items.
-        memory_items: how many items at most to keep in memory.
-        memory_bytes: how many bytes (pickled) of them at most.
+    """An append-only sequence: the first items in memory (at most ``memory_items`` of
+    them, ``memory_bytes`` pickled), the others pickled to a file.
 
     Items kept in memory are the first ones only: once one item went to the
     file, every later one does. Indexing, slicing (a tuple), ``len``,

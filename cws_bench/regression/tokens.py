@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -21,7 +22,7 @@ from typing import Any
 from cws_bench.display.units import plural
 from cws_bench.errors import CorpusFormatError, CwsBenchError
 from cws_bench.text.checksums import hasher
-from cws_bench.text.io import PathLike, atomic_write
+from cws_bench.text.io import PathLike, atomic_write, iter_lines
 
 __all__ = [
     "TokenDiff",
@@ -43,11 +44,7 @@ FORMAT = "cws-bench token ids"
 
 @dataclass(frozen=True)
 class TokenIds:
-    """The token ids of every line of a corpus, in order (blank lines have none).
-
-    Attributes:
-        lines: one tuple of ids per input line.
-    """
+    """The token ids of every line of a corpus, one tuple per line (blank lines have none)."""
 
     lines: tuple[tuple[int, ...], ...]
 
@@ -94,11 +91,8 @@ class TokenIds:
 
 
 def save_token_ids(ids: TokenIds, path: PathLike) -> None:
-    """Write a token-id file, atomically: the ids of every line, with their checksum.
-
-    It is what a tokenizer's baseline stores per corpus (:meth:`TokenIds.to_dict`),
-    on its own, for a segmentation file (``diff`` compares two of them).
-    """
+    """Write a token-id file, atomically: what a tokenizer's baseline stores per corpus
+    (:meth:`TokenIds.to_dict`), on its own, for a segmentation file (``diff`` compares two)."""
     text = json.dumps({"format": FORMAT, **ids.to_dict()}, separators=(",", ":"))
     with atomic_write(path) as f:
         f.write(text + "\n")
@@ -177,8 +171,6 @@ def record_file_token_ids(
     Raises:
         CwsBenchError: the segmenter has no token ids (it is no tokenizer).
     """
-    from cws_bench.text.io import iter_lines
-
     lines = list(iter_lines(source, encoding=encoding))
     ids = record_token_ids(segmenter, lines)
     if ids is None:
@@ -196,8 +188,6 @@ class TokenIdChange:
     """How the token ids of two runs over the same lines differ.
 
     Attributes:
-        lines: lines compared.
-        changed: lines whose ids differ.
         examples: the first few changed lines as (line number from 1, old ids, new ids).
         numbers: every changed line's number (from 1).
     """
@@ -246,14 +236,8 @@ def compare_token_ids(old: TokenIds, new: TokenIds, *, examples: int = 5) -> Tok
 
 @dataclass(frozen=True, slots=True)
 class TokenLineChange:
-    """A line whose token ids changed from A to B.
-
-    Attributes:
-        line: the line number (from 1).
-        a_words, b_words: the line's tokens (as words) in A and in B.
-        a_ids, b_ids: its token ids in A and in B.
-        same_boundaries: every token boundary stayed (only the ids changed).
-    """
+    """A line (from 1) whose token ids changed from A to B: its tokens (as words) and ids
+    on each side, and whether every token boundary stayed (only the ids changed)."""
 
     line: int
     a_words: tuple[str, ...]
@@ -278,11 +262,8 @@ class TokenDiff:
     """How two tokenizers' (or two versions') token ids differ over the same lines.
 
     Attributes:
-        lines: lines compared.
-        changed: lines whose ids changed.
-        same_boundaries: of those, lines where every token boundary stayed
+        same_boundaries: of the changed lines, those where every token boundary stayed
             (ids that changed under unchanged cuts: no segmentation diff shows them).
-        a_tokens, b_tokens: tokens (ids) of A and of B.
         examples: up to ``examples`` changed lines of each sort (boundaries kept,
             boundaries moved), in line order.
     """
@@ -342,22 +323,15 @@ def diff_token_ids(
             f"the token ids cover {plural(change.lines, 'line')} but the words {len(a_lines)} and "
             f"{len(b_lines)}: not the same text"
         )
-    same = kept = moved = 0
+    same = 0
     shown: list[TokenLineChange] = []
+    taken = Counter[bool]()  # examples shown of each sort: boundaries kept, moved
     for number in change.numbers:
         a_words, b_words = tuple(a_lines[number - 1]), tuple(b_lines[number - 1])
-        same_boundaries = a_words == b_words
-        same += same_boundaries
-        if (kept if same_boundaries else moved) < examples:
-            kept, moved = (kept + 1, moved) if same_boundaries else (kept, moved + 1)
-            shown.append(
-                TokenLineChange(
-                    number,
-                    a_words,
-                    b_words,
-                    a.lines[number - 1],
-                    b.lines[number - 1],
-                    same_boundaries,
-                )
-            )
+        kept = a_words == b_words
+        same += kept
+        if taken[kept] < examples:
+            taken[kept] += 1
+            ids = (a.lines[number - 1], b.lines[number - 1])
+            shown.append(TokenLineChange(number, a_words, b_words, *ids, kept))
     return TokenDiff(change.lines, change.changed, same, a.tokens, b.tokens, tuple(shown))

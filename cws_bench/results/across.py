@@ -1,23 +1,13 @@
 """The picture across corpora, computed once: F1 by corpus, each row's means and worst corpus.
 
-Every mean, rank and "worst corpus" across corpora that a report shows
-(leaderboard.md's "F1 by corpus" and "Off news", the terminal's, report.html's
-table and heatmap) comes from :func:`across_corpora`, which
-:meth:`cws_bench.results.model.BakeoffResult.across_corpora` calls; the
-reports only render it.
+Every mean, rank and "worst corpus" across corpora that a report shows comes from
+:func:`across_corpora` (:meth:`cws_bench.results.model.BakeoffResult.across_corpora`);
+the reports only render it. A contaminated cell (``PairResult.contaminated``) is shown
+and marked, but counts in no mean, no column order, no "worst corpus" and no fall-off
+from news.
 
-One rule holds everywhere: a contaminated cell (the segmenter was trained on
-the corpus' data, or its closed-track dictionary saw the test words:
-``PairResult.contaminated``) is shown and marked, as the per-corpus tables
-mark it, but counts in no mean, no column order, no "worst corpus" and no
-fall-off from news. Each row says over how many corpora its mean runs
-(:attr:`DomainRow.counted`); a row whose every cell is contaminated has no
-mean. The shared corpora (:attr:`DomainRow.common`) are those where every row
-has a counted score, so the mean over them still compares across rows.
-
-This module reads the pairs through their attributes only (``corpus``,
-``segmenter``, ``status``, ``scores``, ``contaminated``, ``exclusion``), so
-it needs nothing of :mod:`cws_bench.results.model`, which imports it.
+This module reads the pairs through their attributes only (:class:`_Pair`), so it needs
+nothing of :mod:`cws_bench.results.model`, which imports it.
 """
 
 from __future__ import annotations
@@ -85,7 +75,6 @@ class DomainRow:
     """One segmenter across the corpora: F1 per corpus label, its means and worst corpus.
 
     Attributes:
-        segmenter: the row's label.
         f1: corpus label -> F1, every scored cell (contaminated ones too: they are shown).
         excluded: corpus label -> why that cell counts in nothing
             (:attr:`~cws_bench.results.model.PairResult.exclusion`: ``trained on this
@@ -126,11 +115,7 @@ class DomainRow:
     @property
     def worst(self) -> tuple[str, float] | None:
         """The counted corpus with the lowest F1, and that F1 (None: none counted)."""
-        counted = self.counted
-        if not counted:
-            return None
-        corpus = min(counted, key=lambda c: (counted[c], c))
-        return corpus, counted[corpus]
+        return _lowest(self.counted)
 
 
 @dataclass(frozen=True)
@@ -180,10 +165,8 @@ def across_corpora(
     in :attr:`DomainRow.f1` and named in :attr:`DomainRow.excluded`, and
     count in none of these orders and means.
 
-    Args:
-        pairs: the run's pairs; those not scored are left out.
-        test_sets: corpus label -> test set group (``settings["corpus_test_sets"]``).
-        domains: corpus label -> domain (``settings["corpus_domains"]``).
+    ``test_sets`` and ``domains`` are the run's ``settings["corpus_test_sets"]`` and
+    ``["corpus_domains"]``; pairs not scored are left out.
     """
     corpora: list[str] = []
     values: dict[str, dict[str, float]] = {}
@@ -220,16 +203,10 @@ def across_corpora(
             row.segmenter,
         )
     )
-    complete = [row for row in rows if len(row.counted) == len(corpora)] or rows
-    matrix = DomainMatrix(corpora, rows, dict(domains or {}))
+    complete = DomainMatrix(corpora, [r for r in rows if len(r.counted) == len(corpora)] or rows)
     order = {corpus: index for index, corpus in enumerate(corpora)}
-
-    def column_mean(corpus: str) -> float:
-        values = [row.counted[corpus] for row in complete if corpus in row.counted]
-        return sum(values) / len(values) if values else 0.0
-
-    corpora.sort(key=lambda c: (-column_mean(c), order[c]))
-    return matrix
+    corpora.sort(key=lambda c: (-(complete.column_mean(c) or 0.0), order[c]))
+    return DomainMatrix(corpora, rows, dict(domains or {}))
 
 
 @dataclass(frozen=True)
@@ -248,10 +225,15 @@ class FallOff:
 
     @property
     def worst(self) -> tuple[str, float] | None:
-        if not self.drops:
-            return None
-        corpus = min(self.drops, key=lambda c: (self.drops[c], c))
-        return corpus, self.drops[corpus]
+        return _lowest(self.drops)
+
+
+def _lowest(values: Mapping[str, float]) -> tuple[str, float] | None:
+    """The corpus with the lowest value (ties: the first name), and that value; None: none."""
+    if not values:
+        return None
+    corpus = min(values, key=lambda c: (values[c], c))
+    return corpus, values[corpus]
 
 
 def falloff_rows(matrix: DomainMatrix) -> list[FallOff]:

@@ -9,9 +9,12 @@ report.
 
 from __future__ import annotations
 
+import importlib
+import statistics
 from abc import abstractmethod
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
+from html import escape
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeGuard
 
 from cws_bench.display.units import plural
@@ -25,6 +28,7 @@ if TYPE_CHECKING:
     from cws_bench.results.across import DomainMatrix
 
 __all__ = [
+    "ANALYSIS_KEYS",
     "LEAKED",
     "STATUSES",
     "TEXT_RENDERER",
@@ -129,20 +133,12 @@ class _StoredMapping(Mapping[str, Any]):
 class PairScores(_StoredMapping):
     """A scored pair's scores, typed: :meth:`cws_bench.scoring.ScoreResult.to_dict`'s fields.
 
-    Also a read-only mapping in :meth:`to_dict`'s key order (``scores["f1"]``,
-    ``scores.get("oov_rate")``), as the reports read every row's scores; it
-    equals any mapping with the same items. Values are kept as they were
-    stored, so ``PairScores.from_dict(d).to_dict()`` writes ``d`` back byte for byte.
+    Also a read-only mapping in :meth:`to_dict`'s key order (``scores["f1"]``), as the
+    reports read every row's scores; it equals any mapping with the same items. Values are
+    kept as they were stored, so ``PairScores.from_dict(d).to_dict()`` writes ``d`` back
+    byte for byte. The fields are ScoreResult's, and:
 
     Attributes:
-        precision, recall, f1: the word scores.
-        gold_words, pred_words, correct_words: the word counts.
-        oov_rate, oov_recall, iv_recall: against the OOV dictionary (None without one).
-        boundary_precision, boundary_recall, boundary_f1: word boundary scores.
-        sentences, characters: what was scored.
-        split_gold ... cross_regions: the error kinds' counts.
-        mismatched_lines, skipped_lines: lines whose texts differ; lines left out.
-        method: the counting method; signature: the score's signature.
         fbeta, beta: F-beta and its beta, when beta is not 1 (None: not stored).
         method_counts: the counting method's own counts (``sighan``: insertions,
             deletions, substitutions), after the boundary scores.
@@ -220,21 +216,20 @@ class PairScores(_StoredMapping):
         raise KeyError(key)
 
 
-_ANALYSIS_KEYS = ("splits", "merges", "crossings", "missed_oov", "recall_by_length", "distinct")
+ANALYSIS_KEYS = ("splits", "merges", "crossings", "missed_oov", "recall_by_length", "distinct")
+"""What a scored pair's analysis always holds (:class:`PairAnalysis`), in its stored order."""
+_OPTIONAL = ("buckets", "tokens")
 
 
 @dataclass(frozen=True, eq=False)
 class PairAnalysis(_StoredMapping):
     """A scored pair's error analysis, typed: what :func:`cws_bench.run.pair.finish_pair` stores.
 
-    Also a read-only mapping in :meth:`to_dict`'s key order (``analysis["buckets"]``),
-    as the reports read it; values are kept as they were stored, so
-    ``PairAnalysis.from_dict(d).to_dict()`` writes ``d`` back byte for byte.
+    A read-only mapping as :class:`PairScores` is (``analysis["buckets"]``).
 
     Attributes:
         splits, merges, crossings: the most frequent error patterns
             (:meth:`cws_bench.analysis.patterns.ErrorPattern.to_dict` each).
-        missed_oov: the most missed OOV words; recall_by_length: recall by word length.
         distinct: how many distinct patterns of each kind there were.
         buckets: :func:`cws_bench.analysis.buckets.bucket_analysis` (None: not stored).
         tokens: a subword tokenizer's figures (None: a word segmenter).
@@ -251,12 +246,7 @@ class PairAnalysis(_StoredMapping):
 
     def to_dict(self) -> dict[str, Any]:
         """The analysis as plain data, in the cache file's key order."""
-        data: dict[str, Any] = {key: getattr(self, key) for key in _ANALYSIS_KEYS}
-        if self.buckets is not None:
-            data["buckets"] = self.buckets
-        if self.tokens is not None:
-            data["tokens"] = self.tokens
-        return data
+        return {key: self[key] for key in (*ANALYSIS_KEYS, *_OPTIONAL) if key in self}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> PairAnalysis:
@@ -266,15 +256,13 @@ class PairAnalysis(_StoredMapping):
             KeyError: a part of the analysis is missing.
         """
         return cls(
-            **{key: data[key] for key in _ANALYSIS_KEYS},
+            **{key: data[key] for key in ANALYSIS_KEYS},
             buckets=data.get("buckets"),
             tokens=data.get("tokens"),
         )
 
     def __getitem__(self, key: str) -> Any:
-        if key in _ANALYSIS_KEYS:
-            return getattr(self, key)
-        if key in ("buckets", "tokens") and getattr(self, key) is not None:
+        if key in ANALYSIS_KEYS or (key in _OPTIONAL and getattr(self, key) is not None):
             return getattr(self, key)
         raise KeyError(key)
 
@@ -284,43 +272,33 @@ class PairResult:
     """One segmenter on one corpus.
 
     Attributes:
-        corpus: the corpus label of the run (a registered name, or the label
-            given in the configuration).
-        segmenter: the segmenter label of the run (e.g. ``hmm``, ``jieba-nohmm``).
-        adapter: the registered adapter name behind the label.
+        corpus, segmenter: the run's labels (``pku``, ``jieba-nohmm``); adapter: the
+            registered adapter behind the segmenter's label.
         track: ``closed`` (only the corpus' training data) or ``open``.
-        status: ``ok``, ``failed`` (an error, in ``error``) or ``timeout``.
-        error: what went wrong, for a failed or timed-out pair.
-        scores: a scored pair's :class:`PairScores` (a mapping; empty for a pair
-            that was not scored) (precision, recall, f1, oov_rate, oov_recall, iv_recall,
-            boundary_*, word counts, error kinds, signature, ...).
-        intervals: bootstrap confidence intervals by metric name
-            (``precision``, ``recall``, ``f1``).
+        status: one of :data:`STATUSES`; error: what went wrong when not ``ok``.
+        scores: a scored pair's :class:`PairScores` (empty when not scored).
+        intervals: bootstrap confidence intervals by score name (the word scores).
         sighan_intervals: the SIGHAN bakeoff half-widths ±2·sqrt(p(1−p)/n) by
-            metric name (``precision``, ``recall``).
+            score name (``precision``, ``recall``).
         timing: ``load_s`` (building the segmenter: loading its model, or
             training it), ``segment_s``, ``characters``, ``sentences``,
             ``chars_per_s``, ``words_per_s``.
         peak_memory_mib: peak resident memory of the worker process.
-        warnings: things a reader must know (differing lines, evaluation on
-            the segmenter's own training data, ...).
         segmenter_info: name, version, kind, options and training data of the
             segmenter as it ran.
         signature: every setting that can change the numbers, ``key:value|...``.
-        analysis: a scored pair's :class:`PairAnalysis` (a mapping; empty when not scored).
+        analysis: a scored pair's :class:`PairAnalysis` (empty when not scored).
         cached: whether the row came from the run cache.
         contaminated: the segmenter has seen the data it is scored on: it was
             trained on it, or (closed track) its dictionary holds the test words
-            the training words lack, a leak (the warning says which; see
-            :attr:`exclusion`): the row is shown and marked, but never wins and
-            takes no part in the significance letters of the others.
+            the training words lack, a leak (see :attr:`exclusion`): the row is
+            shown and marked, but never wins and takes no part in the
+            significance letters of the others.
         diagnostics: the segmenter's per-line diagnostics summed
-            (:func:`cws_bench.segmenters.diagnostics.summarize`: ``fidelity`` of an LLM's
-            text, ``requests`` with serving metrics, ``cost``); empty for
+            (:func:`cws_bench.segmenters.diagnostics.summarize`); empty for
             adapters that keep none.
 
-    The scores read through as attributes, as on a ScoreResult:
-    ``pair.f1``, ``pair.precision``, ``pair.recall``, ``pair.oov_recall``, ...
+    The scores read through as attributes, as on a ScoreResult: ``pair.f1``, ...
     (None for a pair that was not scored).
     """
 
@@ -375,21 +353,15 @@ class PairResult:
 
     def _repr_html_(self) -> str:
         """A small table for notebooks: the scores a leaderboard row shows."""
-        from html import escape
-
-        cells = [("segmenter", self.segmenter), ("corpus", self.corpus), ("track", self.track)]
+        cells: dict[str, Any] = {"segmenter": self.segmenter, "corpus": self.corpus}
+        cells["track"] = self.track
         if self.ok:
-            cells += [
-                (name, "—" if value is None else f"{value:.3f}")
-                for name in (s.name for s in scores_of_kind("word", "oov"))
-                for value in [self.scores.get(name)]
-            ]
+            cells |= {s.name: self.scores.get(s.name) for s in scores_of_kind("word", "oov")}
         else:
-            cells += [("status", self.status), ("error", self.error or "")]
+            cells |= {"status": self.status, "error": self.error or ""}
         if self.contaminated:
-            cells.append(("note", f"{self.exclusion}: never ranked"))
-        header = "".join(f"<th>{escape(name)}</th>" for name, _ in cells)
-        row = "".join(f"<td>{escape(str(value))}</td>" for _, value in cells)
+            cells["note"] = f"{self.exclusion}: never ranked"
+        header, row = _html_cells(cells, "th"), _html_cells(cells.values())
         return f"<table><tr>{header}</tr><tr>{row}</tr></table>"
 
     def to_dict(self) -> dict[str, Any]:
@@ -421,11 +393,8 @@ class Comparison:
     """A paired bootstrap comparison of two segmenters on the same corpus.
 
     Attributes:
-        corpus: the corpus label.
-        a, b: the segmenter labels; ``difference`` is a's score minus b's.
-        metric: the compared metric (``f1``).
-        difference: the observed difference.
-        interval: the bootstrap confidence interval of the difference.
+        a, b: the segmenter labels; ``difference`` is a's ``metric`` minus b's, with its
+            bootstrap confidence ``interval``.
         p_value: the paired bootstrap p-value of "a is not better than b"
             (two-sided: of "a and b do not differ"), uncorrected.
         significant: whether the comparison counts as a significant difference
@@ -478,14 +447,11 @@ class Verdict:
     """Who wins one track of one corpus.
 
     Attributes:
-        corpus: the corpus label.
-        track: ``closed`` or ``open``.
         winner: the scored pair with the best F1 among those eligible (not
             trained on the corpus' data), or None when none is.
         ties: the eligible segmenters the winner does not beat significantly
             (it shares first place with them), best F1 first.
-        excluded: the segmenters of the track scored on their own training
-            data, which cannot win.
+        excluded: the contaminated segmenters of the track, which cannot win.
         tested: whether the run compared the winner with any other segmenter.
     """
 
@@ -572,9 +538,6 @@ def judge_comparisons(
     adjusted p-value and are never significant, so they mark no row.
 
     Args:
-        pairs: the run's pairs (their track and contamination decide the families).
-        comparisons: the paired tests with their raw p-values.
-        alpha: the significance level.
         correction: ``holm`` (Holm–Bonferroni), ``bonferroni``, ``fdr_bh``
             (Benjamini–Hochberg), ``maxt`` (Westfall–Young's step-down max-T,
             from the comparisons' joint ``null`` distributions) or ``none``.
@@ -586,8 +549,6 @@ def judge_comparisons(
         The comparisons in the same order, with ``adjusted_p_value`` and
         ``significant`` set.
     """
-    from dataclasses import replace
-
     by_name = {(p.corpus, p.segmenter): p for p in pairs}
     for label, runs in (seeded or {}).items():
         for p in pairs:
@@ -627,8 +588,6 @@ def seed_summaries(
     >>> seed_summaries(rows, {"crf": ["crf@seed1", "crf@seed2"]})["pku"]["crf"]["scores"]["f1"]
     {'mean': 0.91, 'sd': 0.014142, 'min': 0.9, 'max': 0.92, 'n': 2}
     """
-    import statistics
-
     found: dict[str, dict[str, Any]] = {}
     for label, members in seeded.items():
         for corpus in dict.fromkeys(p.corpus for p in pairs):
@@ -734,8 +693,6 @@ def detectable_differences(comparisons: Sequence[Comparison]) -> dict[str, dict[
     >>> detectable_differences([c])
     {'pku': {'mde': 0.003, 'low': 0.003, 'high': 0.003, 'pairs': 1}}
     """
-    import statistics
-
     found: dict[str, list[float]] = {}
     for c in comparisons:
         if c.mde is not None:
@@ -781,13 +738,12 @@ class BakeoffResult:
 
     Attributes:
         name: the run name (reports go to ``reports/<name>/`` by default).
-        config: the configuration as run (JSON-safe).
         pairs: one row per (segmenter, corpus) pair, in configuration order.
         comparisons: paired bootstrap tests of every two segmenters per corpus.
         settings: seed, number of resamples, confidence level, alpha.
         environment: cws-bench and Python versions, platform, CPU count.
-        created: ISO 8601 time the run finished.
-        duration_s: wall time of the run.
+
+    A method given a corpus the run does not have raises KeyError naming the run's corpora.
     """
 
     name: str
@@ -821,19 +777,11 @@ class BakeoffResult:
 
         A warning about the corpus itself (e.g. lines of its gold and raw
         input that differ) reaches every segmenter alike: it becomes one
-        note whose ``everyone`` is True. Notes come in configuration order.
-
-        Raises:
-            KeyError: the run has no such corpus (the message names its corpora).
-        """
+        note whose ``everyone`` is True. Notes come in configuration order."""
         return group_warnings(self._pairs_of(corpus))
 
     def tracks(self, corpus: str) -> list[str]:
-        """The tracks of a corpus' pairs, closed before open.
-
-        Raises:
-            KeyError: the run has no such corpus (the message names its corpora).
-        """
+        """The tracks of a corpus' pairs, closed before open."""
         return sorted({p.track for p in self._pairs_of(corpus)}, key=_track_rank)
 
     def leaderboard(self, corpus: str, track: str | None = None) -> list[PairResult]:
@@ -844,12 +792,7 @@ class BakeoffResult:
         first, then the rows scored on their own training data (they never
         rank). Failed and timed-out pairs come last, as the tables list them.
 
-        Args:
-            corpus: the corpus label.
-            track: only this track's rows (``closed`` or ``open``); None: every track.
-
-        Raises:
-            KeyError: the run has no such corpus or track (the message names those it has).
+        Only ``track``'s rows when one is given (KeyError: the run has no such track).
         """
         rows = self._pairs_of(corpus)
         if track is not None:
@@ -876,11 +819,7 @@ class BakeoffResult:
         The winner is the best F1 among the track's scored pairs that were not
         trained on the corpus' data; its ties are the eligible segmenters it
         does not beat significantly (``Comparison.significant``, corrected for
-        multiple comparisons by the run's ``correction``).
-
-        Raises:
-            KeyError: the run has no such corpus (the message names its corpora).
-        """
+        multiple comparisons by the run's ``correction``)."""
         verdicts = []
         for track in self.tracks(corpus):
             ranked = self.leaderboard(corpus, track)
@@ -980,8 +919,6 @@ class BakeoffResult:
         :data:`TEXT_RENDERER` and imported when asked for (the registries' way), as
         the result model imports no report.
         """
-        import importlib
-
         module, _, name = TEXT_RENDERER.partition(":")
         render = getattr(importlib.import_module(module), name)
         return str(render(self))
@@ -1002,12 +939,9 @@ class BakeoffResult:
 
     def _repr_html_(self) -> str:
         """The leaderboards for notebooks: per corpus, the rows ranked track by track."""
-        from html import escape
-
-        def cell(value: Any) -> str:
-            return "—" if value is None else f"{value:.3f}"
-
         parts = [f"<p><strong>{escape(self.name)}</strong></p>"]
+        word = scores_of_kind("word")
+        header = _html_cells(["segmenter", "track", *(s.short for s in word)], "th")
         for corpus in self.corpora():
             winners = {v.track: v.winner for v in self.winners(corpus)}
             rows = []
@@ -1019,16 +953,12 @@ class BakeoffResult:
                     mark = f" (best of the {p.track} track)"
                 elif not p.ok:
                     mark = f" ({p.status})"
-                scores = "".join(
-                    f"<td>{cell(p.scores.get(name))}</td>" for name in ("precision", "recall", "f1")
-                )
-                rows.append(
-                    f"<tr><td>{escape(p.segmenter)}{escape(mark)}</td>"
-                    f"<td>{escape(p.track)}</td>{scores}</tr>"
-                )
+                cells = [p.segmenter + mark, p.track, *(p.scores.get(s.name) for s in word)]
+                rows.append(f"<tr>{_html_cells(cells)}</tr>")
             parts.append(
-                f"<table><caption>{escape(corpus)}</caption><tr><th>segmenter</th>"
-                "<th>track</th><th>P</th><th>R</th><th>F1</th></tr>" + "".join(rows) + "</table>"
+                f"<table><caption>{escape(corpus)}</caption><tr>{header}</tr>"
+                + "".join(rows)
+                + "</table>"
             )
         return "\n".join(parts)
 
@@ -1049,18 +979,11 @@ class BakeoffResult:
         """One flat row per pair: the columns of results.csv and of :meth:`to_frame`."""
         rows = []
         for p in self.pairs:
-            row: dict[str, Any] = {
-                "corpus": p.corpus,
-                "segmenter": p.segmenter,
-                "adapter": p.adapter,
-                "track": p.track,
-                "status": p.status,
-                "error": p.error,
-                "version": p.segmenter_info.get("version"),
-            }
+            row: dict[str, Any] = {key: getattr(p, key) for key in _ROW_NAMES}
+            row["version"] = p.segmenter_info.get("version")
             for key in (*_score_names(), "mismatched_lines"):
                 row[key] = p.scores.get(key)
-            for metric in ("precision", "recall", "f1"):
+            for metric in _scores_head():
                 interval = p.intervals.get(metric)
                 row[f"{metric}_low"] = interval.low if interval else None
                 row[f"{metric}_high"] = interval.high if interval else None
@@ -1070,9 +993,7 @@ class BakeoffResult:
                 row[key] = p.timing.get(key)
             row["peak_memory_mib"] = p.peak_memory_mib
             row["warnings"] = " | ".join(p.warnings)
-            row["cached"] = p.cached
-            row["contaminated"] = p.contaminated
-            row["signature"] = p.signature
+            row.update((key, getattr(p, key)) for key in ("cached", "contaminated", "signature"))
             rows.append(row)
         return rows
 
@@ -1081,6 +1002,19 @@ class BakeoffResult:
         import pandas as pd
 
         return pd.DataFrame(self.to_rows())
+
+
+_ROW_NAMES = ("corpus", "segmenter", "adapter", "track", "status", "error")
+"""A pair's names and status, the first columns of results.csv."""
+
+
+def _html_cells(values: Iterable[Any], tag: str = "td") -> str:
+    """Table cells for notebooks: a score to three decimals (None: —), other values escaped."""
+    shown = (
+        "—" if v is None else f"{v:.3f}" if isinstance(v, (int, float)) else escape(v)
+        for v in values
+    )
+    return "".join(f"<{tag}>{value}</{tag}>" for value in shown)
 
 
 def _beats(comparison: Comparison, first: str, second: str) -> bool:

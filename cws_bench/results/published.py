@@ -16,22 +16,8 @@ The rows are shown only where they apply: the corpus label names a SIGHAN 2005
 corpus *and* the gold scored has the published test set's word count (not a
 training split, not a subset).
 
-**Our FMM against the published baseline.** ``fmm`` with a corpus' training
-word list and ``keep_runs=false`` scores above the published baseline on every
-corpus (official counting, ``--method sighan``; F here vs published): PKU
-0.874 vs 0.869, MSR 0.937 vs 0.933, CityU 0.872 vs 0.833, AS 0.887 vs 0.882.
-Its PKU figures equal those of the ``mwseg.pl`` released in icwb2-data
-(R 0.907, P 0.843, F 0.874, R_oov 0.069), so the released script is not what
-made Table 3. What did is told by R_oov: the published baseline recalls
-*only* the OOV words of one ASCII character (PKU 0.059, AS 0.004, MSR and
-CityU 0.000), where FMM recalls every one-character OOV word. A maximal
-matcher that falls back to one *byte* of UTF-8 instead of one character
-(an unknown Chinese character becomes three broken tokens, never a correct
-word) gives exactly that: F 0.869 PKU, 0.933 MSR, 0.835 CityU, 0.883 AS, and
-R_oov 0.059 / 0.000 / 0.000 / 0.004, within 0.002 of every published F
-(``tests/test_published.py`` rebuilds it on the real test sets). With the
-test set's own word list (the topline) no character is unknown, and FMM is
-within 0.002 of the published topline whichever fallback it uses.
+Why ``fmm`` scores above the published baseline (a matcher that falls back to one byte
+of UTF-8 rebuilds it): :data:`BASELINE_EXPLANATION`, measured in docs/SIGHAN2005_PUBLISHED.md.
 """
 
 from __future__ import annotations
@@ -75,7 +61,8 @@ METRICS = ("recall", "precision", "f1", "oov_rate", "oov_recall", "iv_recall")
 """The figures of a row, as the bakeoff's tables give them (R, P, F, OOV, R_oov, R_iv): the
 data file's columns, each a registered score (:data:`cws_bench.score_registry.SCORES`)."""
 
-_ROW_KEYS = frozenset({"corpus", "track", "system", "site", "run", "table", "note", *METRICS})
+_TEXTS = ("corpus", "track", "system", "site", "run", "table")
+_ROW_KEYS = frozenset({*_TEXTS, "note", *METRICS})
 _REQUIRED = frozenset(_ROW_KEYS - {"note"})
 
 BASELINE_EXPLANATION = (
@@ -99,16 +86,14 @@ class PublishedRow:
     """One published result: a system's scores on a SIGHAN 2005 test set.
 
     Attributes:
-        corpus: the cws-bench corpus name (``sighan2005-pku``).
-        track: ``baseline``, ``topline``, ``closed`` or ``open``.
+        corpus: the cws-bench corpus name (``sighan2005-pku``); track: one of :data:`TRACKS`.
         system: what it is (``best closed``, ``maximal matching, training word list``).
         site: who ran it (a participating site with its ID in the paper, or ``organisers``).
         run: the run ID within the site (``b``), or ``""``.
         table: where in the source the figures are (``Table 11``).
         recall, precision, f1, oov_rate, oov_recall, iv_recall: the figures, as printed.
-        citation: the source (author, year, title, venue, pages).
-        source_key: the short citation (``Emerson 2005``).
-        url: where the source is.
+        citation, source_key, url: the source, its short citation (``Emerson 2005``) and
+            where it is.
         note: anything else the source says about the row (a tie), or ``""``.
     """
 
@@ -152,12 +137,8 @@ class PublishedResults:
 
     Attributes:
         rows: every row, in file order.
-        source_key: short citation (``Emerson 2005``).
-        citation: full citation.
-        url: the paper's address.
         results_url: the bakeoff's official results page.
         test_words: per corpus name, the test set's word count as published.
-        path: the file read.
     """
 
     rows: tuple[PublishedRow, ...]
@@ -227,14 +208,25 @@ def _check_row(path: str, index: int, table: Any, test_words: dict[str, int]) ->
         )
 
 
-def _read(path: str | os.PathLike[str] | None) -> tuple[str, str]:
-    if path is None:
-        resource = resources.files("cws_bench") / "data" / DATA_FILE
-        return str(resource), resource.read_text(encoding="utf-8")
+def _read_toml(path: str | os.PathLike[str] | None, bundled: str) -> tuple[str, dict[str, Any]]:
+    """A TOML file's name and content; None: the file ``bundled`` of ``cws_bench/data``."""
     try:
-        return os.fspath(path), Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise CwsBenchError(f"{os.fspath(path)}: cannot read ({error.strerror})") from error
+        import tomllib
+    except ModuleNotFoundError:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+
+    if path is None:
+        resource = resources.files("cws_bench") / "data" / bundled
+        name, text = str(resource), resource.read_text(encoding="utf-8")
+    else:
+        try:
+            name, text = os.fspath(path), Path(path).read_text(encoding="utf-8")
+        except OSError as error:
+            raise CwsBenchError(f"{os.fspath(path)}: cannot read ({error.strerror})") from error
+    try:
+        return name, tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise CwsBenchError(f"{name}: not valid TOML ({error})") from error
 
 
 def load_published(path: str | os.PathLike[str] | None = None) -> PublishedResults:
@@ -243,12 +235,6 @@ def load_published(path: str | os.PathLike[str] | None = None) -> PublishedResul
     Every row is checked: its keys, its corpus and track, every figure a
     fraction, F equal to 2PR/(P+R) and R to OOV·R_oov + (1−OOV)·R_iv within
     the rounding of three printed decimals, so a misread cell is caught.
-
-    Args:
-        path: a TOML file in the bundled file's form, or None for the bundled one.
-
-    Returns:
-        The rows with their source.
 
     Raises:
         CwsBenchError: the file cannot be read or parsed, or a row is wrong
@@ -265,16 +251,7 @@ def _bundled() -> PublishedResults:
 
 
 def _load(path: str | os.PathLike[str] | None) -> PublishedResults:
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # pragma: no cover - Python 3.10
-        import tomli as tomllib
-
-    name, text = _read(path)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise CwsBenchError(f"{name}: not valid TOML ({error})") from error
+    name, data = _read_toml(path, DATA_FILE)
     source = data.get("source")
     if not isinstance(source, dict) or not all(
         isinstance(source.get(key), str) and source.get(key)
@@ -293,51 +270,22 @@ def _load(path: str | os.PathLike[str] | None) -> PublishedResults:
     tables = data.get("rows")
     if not isinstance(tables, list) or not tables:
         raise _fail(name, "[[rows]]", "no rows")
+    short, url, citation = source["key"], source["url"], " ".join(source["citation"].split())
     rows = []
     for index, table in enumerate(tables, start=1):
         _check_row(name, index, table, test_words)
-        rows.append(
-            PublishedRow(
-                corpus=table["corpus"],
-                track=table["track"],
-                system=table["system"],
-                site=table["site"],
-                run=table["run"],
-                table=table["table"],
-                recall=float(table["recall"]),
-                precision=float(table["precision"]),
-                f1=float(table["f1"]),
-                oov_rate=float(table["oov_rate"]),
-                oov_recall=float(table["oov_recall"]),
-                iv_recall=float(table["iv_recall"]),
-                citation=" ".join(source["citation"].split()),
-                source_key=source["key"],
-                url=source["url"],
-                note=table.get("note", ""),
-            )
-        )
-    return PublishedResults(
-        rows=tuple(rows),
-        source_key=source["key"],
-        citation=" ".join(source["citation"].split()),
-        url=source["url"],
-        results_url=source["results_url"],
-        test_words=dict(test_words),
-        path=name,
-    )
+        fields: dict[str, Any] = {key: table[key] for key in _TEXTS}
+        fields.update((metric, float(table[metric])) for metric in METRICS)
+        note = table.get("note", "")
+        rows.append(PublishedRow(**fields, citation=citation, source_key=short, url=url, note=note))
+    results_url = source["results_url"]
+    return PublishedResults(tuple(rows), short, citation, url, results_url, dict(test_words), name)
 
 
 def published_for(corpus: str, gold_words: int | None) -> tuple[PublishedRow, ...]:
-    """The published rows that apply to a leaderboard, best F first.
-
-    Args:
-        corpus: the leaderboard's corpus label (``sighan2005-pku``).
-        gold_words: how many gold words the run scored (None: not known).
-
-    Returns:
-        The rows, or ``()`` when the corpus is not a SIGHAN 2005 test set or
-        the gold is not the whole published test set (another word count).
-    """
+    """The published rows that apply to a leaderboard (``sighan2005-pku``), best F first:
+    ``()`` when the corpus is not a SIGHAN 2005 test set or the gold is not the whole
+    published test set (``gold_words``, the gold words the run scored, is another count)."""
     published = load_published()
     expected = published.test_words.get(corpus)
     if expected is None or gold_words != expected:
@@ -350,11 +298,9 @@ class BaselineDifference:
     """How one of the run's rows compares with the published baseline of its corpus.
 
     Attributes:
-        segmenter: the row's label.
         method: how the run counted correct words (``interval`` or ``sighan``).
         keep_runs: the row's ``keep_runs`` option (None when not recorded).
-        ours: the row's F.
-        published: the published baseline's F.
+        ours, published: the row's F and the published baseline's.
     """
 
     segmenter: str
@@ -381,16 +327,9 @@ class BaselineDifference:
 
 
 def baseline_differences(corpus: str, pairs: Any) -> tuple[BaselineDifference, ...]:
-    """The run's FMM rows against the published baseline of their corpus.
-
-    Args:
-        corpus: the leaderboard's corpus label.
-        pairs: the scored :class:`~cws_bench.results.model.PairResult` of that corpus.
-
-    Returns:
-        One entry per ``fmm`` row with an F, in the order given; ``()`` when
-        the corpus has no published baseline.
-    """
+    """The run's FMM rows (the corpus' scored :class:`~cws_bench.results.model.PairResult`
+    whose adapter is ``fmm``, with an F, in order) against the published baseline of their
+    corpus; ``()`` when it has none."""
     baseline = load_published().baseline(corpus)
     if baseline is None:
         return ()
@@ -437,13 +376,11 @@ class Claim:
             they are (``derived``).
         precision, recall: as published, or None.
         derived: whether ``f1`` was computed here from P and R.
-        by: who published it.
-        source: a short name of the source.
+        by, source: who published it, and a short name of the source.
         url: where the source is (pinned to a commit where it is a repository).
         where: file, lines and table of the figure in the source.
-        model: the model the figure is for, or ``""``.
-        method: how the source counted, or ``""``.
-        note: anything else, or ``""``.
+        model, method, note: the model the figure is for, how the source counted, anything
+            else (each ``""`` when not given).
     """
 
     segmenter: str
@@ -495,19 +432,12 @@ def _claim(name: str, index: int, table: Any) -> Claim:
         if abs(expected - f) > 2 * ROUNDING:
             raise _fail(name, where, f"f1 {f} is not 2PR/(P+R) = {expected:.4f}")
     return Claim(
-        segmenter=table["segmenter"],
-        corpus=table["corpus"],
+        **{key: table[key] for key in _CLAIM_REQUIRED},
         f1=f,
         precision=p,
         recall=r,
         derived=derived,
-        by=table["by"],
-        source=table["source"],
-        url=table["url"],
-        where=table["where"],
-        model=table.get("model", ""),
-        method=table.get("method", ""),
-        note=table.get("note", ""),
+        **{key: table.get(key, "") for key in ("model", "method", "note")},
     )
 
 
@@ -518,20 +448,7 @@ def load_claims(path: str | os.PathLike[str] | None = None) -> tuple[Claim, ...]
         CwsBenchError: the file cannot be read or parsed, or a claim is wrong
             (the message names the file and the claim).
     """
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # pragma: no cover - Python 3.10
-        import tomli as tomllib
-
-    if path is None:
-        resource = resources.files("cws_bench") / "data" / CLAIMS_FILE
-        name, text = str(resource), resource.read_text(encoding="utf-8")
-    else:
-        name, text = _read(path)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise CwsBenchError(f"{name}: not valid TOML ({error})") from error
+    name, data = _read_toml(path, CLAIMS_FILE)
     unknown = sorted(set(data) - {"claims"})
     if unknown:
         raise _fail(name, f"[{unknown[0]}]", "unknown table (the file holds [[claims]] only)")
@@ -546,9 +463,7 @@ class ClaimCheck:
     """A claim beside the figure measured here.
 
     Attributes:
-        claim: the published figure.
-        measured: the F measured here.
-        low, high: its interval (None when the run has none).
+        measured: the F measured here; low, high: its interval (None when the run has none).
     """
 
     claim: Claim

@@ -39,9 +39,10 @@ from pathlib import Path
 from typing import Any
 
 from cws_bench.display.units import plural
+from cws_bench.results.model import ANALYSIS_KEYS
 from cws_bench.score_registry import SCORES
 from cws_bench.text.checksums import hash_hex
-from cws_bench.text.io import PathLike, atomic_write
+from cws_bench.text.io import PathLike, atomic_write, orjson_loads
 
 __all__ = [
     "RECORD_SCHEMA",
@@ -56,81 +57,64 @@ __all__ = [
     "unpack_counts",
 ]
 
-_COUNT = {"type": "integer", "minimum": 0}
-_NUMBER = {"type": "number"}
-_FRACTION = {"type": "number", "minimum": 0, "maximum": 1}
-_OPTIONAL_FRACTION = {"type": ["number", "null"], "minimum": 0, "maximum": 1}
+COUNT = {"type": "integer", "minimum": 0}
+OPTIONAL_FRACTION = {"type": ["number", "null"], "minimum": 0, "maximum": 1}
+FRACTION = {"type": "number", "minimum": 0, "maximum": 1}
+WORD_COUNTS = {"gold_words": COUNT, "pred_words": COUNT, "correct_words": COUNT}
+"""The word counts of stored scores, as RECORD_SCHEMA and the baseline's schema check them."""
+SCORES_REQUIRED = ["precision", "recall", "f1", *WORD_COUNTS]
+"""What stored scores must hold: the word scores and the counts they are the ratios of."""
+COUNT_ROWS = {
+    "type": "array",
+    "items": {"type": "array", "items": COUNT, "minItems": 3, "maxItems": 3},
+}
+"""Per-sentence (correct, predicted, gold) counts."""
+
+_RECORD_PROPERTIES: dict[str, Any] = {
+    "version": {"type": "integer"},
+    "checksum": {"type": "string"},
+    "key": {"type": "string"},
+    "scores": {
+        "type": "object",
+        "required": SCORES_REQUIRED,
+        "properties": {
+            **{
+                s.name: (OPTIONAL_FRACTION if s.needs_dictionary or s.compute else FRACTION)
+                for s in SCORES.values()
+            },
+            "fbeta": FRACTION,
+            "beta": {"type": "number", "exclusiveMinimum": 0},
+            **WORD_COUNTS,
+            "signature": {"type": "string"},
+        },
+    },
+    "sentence_counts": COUNT_ROWS,
+    "analysis": {
+        "type": "object",
+        "required": list(ANALYSIS_KEYS),
+        "properties": {
+            **{key: {"type": "array", "items": {"type": "object"}} for key in ANALYSIS_KEYS[:-1]},
+            "distinct": {"type": "object", "additionalProperties": COUNT},
+        },
+    },
+    "timing": {
+        "type": "object",
+        "properties": {
+            key: {"type": ["number", "null"], "minimum": 0}
+            for key in ("chars_per_s", "words_per_s", "load_s", "segment_s")
+        },
+    },
+    "peak_memory_mib": {"type": "number"},
+    "warnings": {"type": "array", "items": {"type": "string"}},
+    "segmenter_info": {"type": "object"},
+}
 
 RECORD_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "title": "cws-bench bake-off cache record",
     "type": "object",
-    "required": [
-        "version",
-        "scores",
-        "sentence_counts",
-        "analysis",
-        "timing",
-        "peak_memory_mib",
-        "warnings",
-        "segmenter_info",
-    ],
-    "properties": {
-        "version": {"type": "integer"},
-        "checksum": {"type": "string"},
-        "key": {"type": "string"},
-        "scores": {
-            "type": "object",
-            "required": ["precision", "recall", "f1", "gold_words", "pred_words", "correct_words"],
-            "properties": {
-                **{
-                    s.name: (_OPTIONAL_FRACTION if s.needs_dictionary or s.compute else _FRACTION)
-                    for s in SCORES.values()
-                },
-                "fbeta": _FRACTION,
-                "beta": {"type": "number", "exclusiveMinimum": 0},
-                "gold_words": _COUNT,
-                "pred_words": _COUNT,
-                "correct_words": _COUNT,
-                "signature": {"type": "string"},
-            },
-        },
-        "sentence_counts": {
-            "type": "array",
-            "items": {"type": "array", "items": _COUNT, "minItems": 3, "maxItems": 3},
-        },
-        "analysis": {
-            "type": "object",
-            "required": [
-                "splits",
-                "merges",
-                "crossings",
-                "missed_oov",
-                "recall_by_length",
-                "distinct",
-            ],
-            "properties": {
-                "splits": {"type": "array", "items": {"type": "object"}},
-                "merges": {"type": "array", "items": {"type": "object"}},
-                "crossings": {"type": "array", "items": {"type": "object"}},
-                "missed_oov": {"type": "array", "items": {"type": "object"}},
-                "recall_by_length": {"type": "array", "items": {"type": "object"}},
-                "distinct": {"type": "object", "additionalProperties": _COUNT},
-            },
-        },
-        "timing": {
-            "type": "object",
-            "properties": {
-                "chars_per_s": {"type": ["number", "null"], "minimum": 0},
-                "words_per_s": {"type": ["number", "null"], "minimum": 0},
-                "load_s": {"type": ["number", "null"], "minimum": 0},
-                "segment_s": {"type": ["number", "null"], "minimum": 0},
-            },
-        },
-        "peak_memory_mib": _NUMBER,
-        "warnings": {"type": "array", "items": {"type": "string"}},
-        "segmenter_info": {"type": "object"},
-    },
+    "required": [key for key in _RECORD_PROPERTIES if key not in ("checksum", "key")],
+    "properties": _RECORD_PROPERTIES,
 }
 
 # Stored scores are float64 ratios of the stored counts: recomputing them gives
@@ -349,29 +333,31 @@ def _read_json(path: PathLike) -> Any:
     Raises:
         OSError, ValueError: the file cannot be read, or is not JSON.
     """
-    from cws_bench.text.io import orjson_loads
-
     try:
         return orjson_loads(Path(path).read_bytes())
     except (ImportError, ValueError):
         return json.loads(Path(path).read_text(encoding="utf-8"))  # json's own error
 
 
-_SKIP = object()  # what _read_versioned gives for a file that is not to be used
-
-
-def _read_versioned(path: PathLike, version: int, what: str) -> tuple[Any, str | None]:
-    """A cache file's JSON value, or :data:`_SKIP` with the warning to give: None when
-    there is no file or it is of another version (an old entry, not an error), a line
-    naming the file when it cannot be read (``what`` is then run again)."""
+def _load_checked(
+    path: PathLike, version: int, what: str, problem_of: Callable[[Any], str | None]
+) -> tuple[dict[str, Any] | None, str | None]:
+    """A cache file's record, if ``problem_of`` finds nothing wrong with it, else None and the
+    warning to give: None when there is no file or it is of another version (an old entry,
+    not an error), a line naming the file and the problem otherwise (``what`` runs again)."""
     if not Path(path).exists():
-        return _SKIP, None
+        return None, None
     try:
         record = _read_json(path)
     except (OSError, ValueError) as e:
-        return _SKIP, f"{os.fspath(path)}: unreadable cache record ({e}); running {what} again"
+        return None, f"{os.fspath(path)}: unreadable cache record ({e}); running {what} again"
     if isinstance(record, dict) and record.get("version") != version:
-        return _SKIP, None
+        return None, None
+    problem = problem_of(record)
+    if problem is not None:
+        return None, f"{os.fspath(path)}: invalid cache record ({problem}); running {what} again"
+    record.pop("checksum", None)
+    record.pop("key", None)
     return record, None
 
 
@@ -417,7 +403,6 @@ def load_record(path: PathLike, *, version: int) -> tuple[dict[str, Any] | None,
     """Read a record back, if it can be trusted.
 
     Args:
-        path: the record's file.
         version: the record version this cws-bench writes; another version
             is an old cache entry, not an error (no record, no warning).
 
@@ -426,21 +411,14 @@ def load_record(path: PathLike, *, version: int) -> tuple[dict[str, Any] | None,
         that exists but cannot be used (the warning names it and why);
         ``(None, None)`` when there is no file or it has another version.
     """
-    name = os.fspath(path)
-    record, warning = _read_versioned(path, version, "the pair")
-    if record is _SKIP:
-        return None, warning
-    if isinstance(record, dict) and "sentence_counts" in record:
-        record["sentence_counts"] = unpack_counts(record["sentence_counts"])
-    problems = record_problems(record)
-    key_problem = _key_problem(record, path)
-    if key_problem is not None and not problems:
-        problems = [key_problem]
-    if problems:
-        return None, f"{name}: invalid cache record ({problems[0]}); running the pair again"
-    record.pop("checksum", None)
-    record.pop("key", None)
-    return record, None
+
+    def problem_of(record: Any) -> str | None:
+        if isinstance(record, dict) and "sentence_counts" in record:
+            record["sentence_counts"] = unpack_counts(record["sentence_counts"])
+        problems = record_problems(record)
+        return problems[0] if problems else _key_problem(record, path)
+
+    return _load_checked(path, version, "the pair", problem_of)
 
 
 SHARD_SCHEMA: dict[str, Any] = {
@@ -489,22 +467,18 @@ def load_shard_record(
     Returns:
         As :func:`load_record`.
     """
-    name = os.fspath(path)
-    record, warning = _read_versioned(path, version, "the shard")
-    if record is _SKIP:
-        return None, warning
-    problem = _schema_problem(record, SHARD_SCHEMA, "pred", _are_words)
-    if problem is None and not _checksum_matches(record, record.get("checksum")):
-        problem = "the checksum does not match the content (the file was edited)"
-    if problem is None:
-        problem = _key_problem(record, path)
-    if problem is None and (
-        len(record["pred"]) != len(lines)
-        or any(_characters(w) != "".join(line.split()) for w, line in zip(record["pred"], lines))
-    ):
-        problem = "its words are not those of the shard's lines"
-    if problem is not None:
-        return None, f"{name}: invalid cache record ({problem}); running the shard again"
-    record.pop("checksum", None)
-    record.pop("key", None)
-    return record, None
+
+    def problem_of(record: Any) -> str | None:
+        problem = _schema_problem(record, SHARD_SCHEMA, "pred", _are_words)
+        if problem is None and not _checksum_matches(record, record.get("checksum")):
+            problem = "the checksum does not match the content (the file was edited)"
+        if problem is None:
+            problem = _key_problem(record, path)
+        if problem is None and (
+            len(record["pred"]) != len(lines)
+            or any(_characters(w) != "".join(ln.split()) for w, ln in zip(record["pred"], lines))
+        ):
+            problem = "its words are not those of the shard's lines"
+        return problem
+
+    return _load_checked(path, version, "the shard", problem_of)
