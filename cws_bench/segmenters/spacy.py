@@ -137,9 +137,10 @@ class SpacySegmenter(Segmenter):
             try:
                 self.nlp = spacy.load(where)
             except OSError as e:
+                first = (str(e).splitlines() or [type(e).__name__])[0]
                 raise SegmenterError(
                     self.name,
-                    f"cannot load pipeline {where!r}: {str(e).splitlines()[0]}",
+                    f"cannot load pipeline {where!r}: {first}",
                     _PIPELINE,
                 ) from e
             if self.nlp.lang != "zh":

@@ -25,7 +25,7 @@ from typing import Any
 from cws_bench.defaults import DEFAULT_BATCH_SIZE
 from cws_bench.errors import CwsBenchError, SegmenterError
 from cws_bench.segmenters.base import Segmenter, SegmenterOutputError
-from cws_bench.text.io import PathLike, atomic_write, display_name, iter_lines
+from cws_bench.text.io import PathLike, display_name, iter_lines, write_segmented
 
 __all__ = [
     "DEFAULT_BATCH_SIZE",
@@ -285,10 +285,7 @@ def segment_file(
         source=display_name(source),
         progress=_lines(progress),
     )
-    with atomic_write(target) as f:
-        for words in run:
-            f.write(separator.join(words))
-            f.write("\n")
+    write_segmented(target, run, separator=separator)
     return run.stats()
 
 

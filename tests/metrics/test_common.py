@@ -114,7 +114,7 @@ def test_options_are_keyword_only_with_shared_names(function):
 def test_every_public_function_has_a_doctest_or_a_docstring(function):
     doc = inspect.getdoc(function) or ""
     assert doc, f"{function.__name__} has no docstring"
-    internal = {"available_tokenizers", "generation_scores_from_tokens"}
+    internal = {"generation_scores_from_tokens"}
     if function.__name__ not in internal:
         assert ">>>" in doc, f"{function.__name__} has no doctest example"
 

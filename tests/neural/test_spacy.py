@@ -124,3 +124,14 @@ def test_spacy_pkuseg_without_its_model_is_found_before_loading(tmp_path, monkey
     assert SpacySegmenter.model_problem({"segmenter": "jieba"}) is None
     with pytest.raises(SegmenterError, match="no pkuseg model in"):
         get_segmenter("spacy-pkuseg")
+
+
+def test_a_load_error_without_a_message_still_names_the_pipeline(spacy, tmp_path, monkeypatch):
+    """spaCy's OSError may carry no text: the message names the pipeline and the error."""
+
+    def fail(name, *args, **kwargs):
+        raise OSError()
+
+    monkeypatch.setattr(spacy, "load", fail)
+    with pytest.raises(SegmenterError, match=r"cannot load pipeline '[^']*': OSError\n"):
+        get_segmenter("spacy", model=str(tmp_path))
