@@ -164,8 +164,6 @@ def audit(
         cws-bench audit zx:test -s fmm,jieba,pkuseg -O fmm.lexicon=jieba -o audit/
         cws-bench audit crawl.txt --config bakeoff.toml -o audit/ --executor local -j 4
     """
-    import contextlib
-
     from cws_bench.reports.audit import write_audit_reports
     from cws_bench.run.audit import AuditSettings, resolve_texts
     from cws_bench.run.audit import audit as run_audit
@@ -186,7 +184,7 @@ def audit(
         if not quiet:
             click.echo(message, err=True)
 
-    with open_executor(sharding) if sharding is not None else contextlib.nullcontext() as executor:
+    with open_executor(sharding) as executor:
         result = run_audit(
             found,
             segmenters,

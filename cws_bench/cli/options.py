@@ -96,6 +96,23 @@ def comma_list(what: str) -> Callable[[click.Context, click.Parameter, str | Non
     return parse
 
 
+def selection_options(word: str, segmenters: str, corpora: str) -> Callable[[F], F]:
+    """``--segmenters`` and ``--corpora``, each a comma-separated ``WORD,...`` list (None:
+    all), passed on as ``only_segmenters`` and ``only_corpora``; the rest is their help."""
+    return stacked(
+        *(
+            click.option(
+                f"--{kind}",
+                f"only_{kind}",
+                metavar=f"{word.upper()},...",
+                callback=comma_list(word),
+                help=help,
+            )
+            for kind, help in (("segmenters", segmenters), ("corpora", corpora))
+        )
+    )
+
+
 def bounded(setting: str) -> click.ParamType:
     """The click type of a numeric setting's option: its range from the one table,
     :data:`cws_bench.defaults.BOUNDS`, that a bake-off's TOML is checked against.

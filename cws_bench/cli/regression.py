@@ -7,9 +7,9 @@ error (the group's one error path, cws_bench/cli/__init__.py).
 
 from __future__ import annotations
 
-import contextlib
+import functools
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -33,6 +33,7 @@ from cws_bench.cli.options import (
     resamples_option,
     seed_option,
     segmenter_options,
+    stacked,
     strict_option,
     units_options,
     write_output,
@@ -42,7 +43,7 @@ from cws_bench.score_registry import bounded_scores
 
 if TYPE_CHECKING:
     from cws_bench.regression.baseline import Bounds
-    from cws_bench.run.executors import Executor, ExecutorSettings
+    from cws_bench.run.executors import ExecutorSettings
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -67,10 +68,27 @@ def _max_drop(text: str) -> tuple[str, float]:
         ) from None
 
 
+_BOUNDS = ("max_f1_drop", "max_oov_recall_drop", "max_speed_drop", "max_token_lines", "max_p")
+
+
 def bound_options(function: F) -> F:
-    """The bounds of a check: ``--max-f1-drop``, ``--max-oov-recall-drop``, ``--max-speed-drop``,
-    ``--max-drop``."""
-    decorators = [
+    """The bounds of a check (``--max-f1-drop``, ``--max-oov-recall-drop``, ``--max-speed-drop``,
+    ``--max-token-lines``, ``--max-p``, ``--max-drop``), passed on as one ``bounds``: a
+    function of the stored bounds (None: none) to the :class:`Bounds` the library makes."""
+
+    @functools.wraps(function)
+    def wrapped(**kwargs: Any) -> Any:
+        from cws_bench.regression.baseline import Bounds
+
+        limits = {key: kwargs.pop(key) for key in _BOUNDS}
+        drops = dict(_max_drop(item) for item in kwargs.pop("max_drop"))
+
+        def bounds(base: Bounds | None = None) -> Bounds:
+            return Bounds.from_limits(**limits, max_drop=drops, base=base)
+
+        return function(bounds=bounds, **kwargs)
+
+    return stacked(
         click.option(
             "--max-f1-drop",
             type=click.FloatRange(min=0),
@@ -120,33 +138,7 @@ def bound_options(function: F) -> F:
             + ", ".join(s.name for s in bounded_scores())
             + ".",
         ),
-    ]
-    for decorator in reversed(decorators):
-        function = decorator(function)
-    return function
-
-
-def _bounds(
-    max_f1_drop: float | None,
-    max_oov_recall_drop: float | None,
-    max_drop: tuple[str, ...],
-    max_speed_drop: float | None,
-    base: Bounds | None = None,
-    max_token_lines: int | None = None,
-    max_p: float | None = None,
-) -> Bounds:
-    """The bound options as :meth:`Bounds.from_limits` takes them (the library decides)."""
-    from cws_bench.regression.baseline import Bounds
-
-    return Bounds.from_limits(
-        max_f1_drop=max_f1_drop,
-        max_oov_recall_drop=max_oov_recall_drop,
-        max_speed_drop=max_speed_drop,
-        max_drop=dict(_max_drop(item) for item in max_drop),
-        base=base,
-        max_token_lines=max_token_lines,
-        max_p=max_p,
-    )
+    )(wrapped)  # type: ignore[return-value]
 
 
 def _absolute(options: dict[str, Any]) -> dict[str, Any]:
@@ -234,7 +226,7 @@ def _speed_runs_option(default: int | None) -> Callable[[F], F]:
     help="Dictionary for OOV figures: a file, 'jieba', or 'corpus:NAME[:SPLIT]'.",
     metavar="DICT",
 )
-@dict_encoding_option("--encoding's")
+@dict_encoding_option("--encoding's", "dictionary_encoding")
 @_data_dir_option
 @normalize_option("A, B, the gold and the dictionary", "comparing")
 @format_option(
@@ -252,6 +244,7 @@ def _speed_runs_option(default: int | None) -> Callable[[F], F]:
 )
 @click.option(
     "--examples",
+    "max_examples",
     type=click.IntRange(min=0),
     default=5,
     show_default=True,
@@ -275,21 +268,11 @@ def diff(
     token_ids: tuple[str, str] | None,
     corpus: str | None,
     gold: str | None,
-    gold_format: str,
-    dictionary: str | None,
-    dict_encoding: str | None,
-    data_dir: str | None,
-    normalize: str,
     fmt: str,
     output: str | None,
-    top: int,
-    examples: int,
-    seed: int,
-    resamples: int,
-    strict: bool,
-    encoding: str,
     scale: str | None,
     digits: int | None,
+    **settings: Any,
 ) -> None:
     """Show what changed from segmentation A to segmentation B of the same text.
 
@@ -329,20 +312,8 @@ def diff(
         raise click.UsageError("-A and -B are options of segmenters: give --text RAW too")
     if text is not None and (token_ids or corpus):
         raise click.UsageError("--text runs A and B: leave out --token-ids and --corpus")
-    settings: dict[str, Any] = {
-        # The library's default: the standard dictionary of a corpus named as --gold.
-        "dictionary": dictionary or STANDARD_DICTIONARY,
-        "dictionary_encoding": dict_encoding,
-        "encoding": encoding,
-        "gold_format": gold_format,
-        "data_dir": data_dir,
-        "top": top,
-        "seed": seed,
-        "resamples": resamples,
-        "strict": strict,
-        "normalize": normalize,
-        "max_examples": examples,
-    }
+    # The library's default: the standard dictionary of a corpus named as --gold.
+    settings["dictionary"] = settings["dictionary"] or STANDARD_DICTIONARY
     if text is not None:
         result = diff_tokenizers(
             text,
@@ -435,12 +406,7 @@ def save(
     corpora: tuple[str, ...],
     dictionary: str | None,
     output: str,
-    max_f1_drop: float | None,
-    max_oov_recall_drop: float | None,
-    max_speed_drop: float | None,
-    max_token_lines: int | None,
-    max_p: float | None,
-    max_drop: tuple[str, ...],
+    bounds: Callable[..., Bounds],
     speed_runs: int,
     batch_size: int,
     no_segmentation: bool,
@@ -468,27 +434,19 @@ def save(
     from cws_bench.regression.baseline_file import save_baseline
     from cws_bench.regression.recording import record_baseline
 
-    bounds = _bounds(
-        max_f1_drop,
-        max_oov_recall_drop,
-        max_drop,
-        max_speed_drop,
-        max_token_lines=max_token_lines,
-        max_p=max_p,
-    )
-    with _maybe_executor(sharding) as executor:
+    with open_executor(sharding) as executor:
         recorded = record_baseline(
             name,
             list(corpora),
             options=_absolute(options),
             dictionary=dictionary,
-            bounds=bounds,
+            bounds=bounds(),
             data_dir=data_dir,
             speed_runs=speed_runs,
             batch_size=batch_size,
             keep_segmentation=not no_segmentation,
             executor=executor,
-            shard_chars=None if sharding is None else sharding.shard_chars,
+            shard_chars=getattr(sharding, "shard_chars", None),
         )
     print_warnings(f"{r.label}: {w}" for r in recorded.records for w in r.warnings)
     save_baseline(recorded, output)
@@ -569,12 +527,7 @@ def show(path: str) -> None:
 def check(
     sharding: ExecutorSettings | None,
     path: str,
-    max_f1_drop: float | None,
-    max_oov_recall_drop: float | None,
-    max_speed_drop: float | None,
-    max_token_lines: int | None,
-    max_p: float | None,
-    max_drop: tuple[str, ...],
+    bounds: Callable[..., Bounds],
     fail_on_change: bool,
     fmt: str,
     output: str | None,
@@ -610,26 +563,17 @@ def check(
 
         check_writable(output)  # before the rerun: exit 2 now, not after a long check
     stored = load_baseline(path)
-    with _maybe_executor(sharding) as executor:
+    with open_executor(sharding) as executor:
         current = rerun_baseline(
             stored,
             options=_absolute(dict(parse_option(item) for item in option)),
             data_dir=data_dir,
             speed_runs=speed_runs,
             executor=executor,
-            shard_chars=None if sharding is None else sharding.shard_chars,
+            shard_chars=getattr(sharding, "shard_chars", None),
         )
     print_warnings(f"{r.label}: {w}" for r in current.records for w in r.warnings)
-    bounds = _bounds(
-        max_f1_drop,
-        max_oov_recall_drop,
-        max_drop,
-        max_speed_drop,
-        stored.bounds,
-        max_token_lines,
-        max_p,
-    )
-    result = check_baseline(stored, current, bounds, fail_on_change=fail_on_change)
+    result = check_baseline(stored, current, bounds(stored.bounds), fail_on_change=fail_on_change)
     accept = f"cws-bench baseline update {path}"
     options = {"baseline": path, "accept": accept, "scale": scale, "digits": digits}
     rendered = render_check(result, fmt, **options)
@@ -640,13 +584,3 @@ def check(
         click.echo(render_check(result, "text", **options))
     if not result.passed:
         raise click.exceptions.Exit(1)
-
-
-@contextlib.contextmanager
-def _maybe_executor(sharding: ExecutorSettings | None) -> Iterator[Executor | None]:
-    """The executor of ``--executor``/``--scheduler`` (closed on the way out), or None."""
-    if sharding is None:
-        yield None
-        return
-    with open_executor(sharding) as executor:
-        yield executor

@@ -184,10 +184,9 @@ def segment(
         record = partial(record_file_token_ids, source=source, path=token_ids, encoding=encoding)
 
     with contextlib.ExitStack() as stack:
-        executor = bar = None
+        executor = stack.enter_context(open_executor(sharding))
         if sharding is not None:
-            executor = stack.enter_context(open_executor(sharding))
-            bar = None if quiet else stack.enter_context(character_bar(name))
+            bar = stack.enter_context(character_bar(name, off=quiet))
         else:
             bar = stack.enter_context(_line_bar(name, source, quiet)).update
         result = segment_input(
@@ -199,7 +198,7 @@ def segment(
             separator=separator.replace("\\t", "\t"),
             encoding=encoding,
             batch_size=batch_size,
-            shard_chars=sharding.shard_chars if sharding is not None else None,
+            shard_chars=getattr(sharding, "shard_chars", None),
             progress=bar,
             fidelity=fidelity,
             requests_log=requests_log,
