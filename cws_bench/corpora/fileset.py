@@ -18,6 +18,7 @@ commit or release tag). :class:`PinnedFiles` holds what is common to them:
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -51,8 +52,9 @@ class PinnedFiles(Corpus):
         data_variable: the environment variable naming the data folder.
         url_variable: the environment variable overriding ``base_url`` (a mirror).
         cache_name: the folder under the cache folder the download goes to.
-        subfolders: where the corpus folder may sit under a given folder
-            (``("mccws/sxu", "sxu")``); the given folder itself is tried first.
+        subfolders: where the corpus folder may sit under a given folder, glob patterns
+            (``("mccws/sxu", "sxu")``, ``("*", "*/*")``); the given folder itself is
+            tried first.
         strict: a local file whose hash differs is an error (else it is read
             and reported as ``differs`` by :meth:`verification`).
 
@@ -114,8 +116,8 @@ class PinnedFiles(Corpus):
     def _folder(self) -> Path | None:
         """The folder the files are read from, or None."""
         if self.data_dir is not None:
-            for sub in (".", *self.subfolders):
-                folder = self.data_dir / sub if sub != "." else self.data_dir
+            below = (sorted(self.data_dir.glob(sub)) for sub in self.subfolders)
+            for folder in (self.data_dir, *itertools.chain.from_iterable(below)):
                 if folder.is_dir() and self._has_files(folder):
                     return folder
             return None
