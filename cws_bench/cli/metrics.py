@@ -202,16 +202,22 @@ def _check_generation_metrics(
     return chosen
 
 
+def _ref_option(help: str, *, required: bool = False) -> Callable[[F], F]:
+    """``--ref/-r`` (repeatable): the reference files, passed on as ``refs``."""
+    return click.option(
+        "--ref",
+        "-r",
+        "refs",
+        multiple=True,
+        required=required,
+        type=click.Path(exists=True, dir_okay=False),
+        help=help,
+    )
+
+
 @metrics.command()
 @click.argument("positional", nargs=-1, metavar="")
-@click.option(
-    "--ref",
-    "-r",
-    "refs",
-    multiple=True,
-    type=click.Path(exists=True, dir_okay=False),
-    help="A reference file, line i the reference of line i of --pred (repeat for several).",
-)
+@_ref_option("A reference file, line i the reference of line i of --pred (repeat for several).")
 @click.option(
     "--pred",
     "-p",
@@ -333,14 +339,9 @@ def generation(
 
 
 @metrics.command()
-@click.option(
-    "--ref",
-    "-r",
-    "refs",
-    multiple=True,
+@_ref_option(
+    "A reference file, line i a reference of line i of every --pred (repeat for several).",
     required=True,
-    type=click.Path(exists=True, dir_okay=False),
-    help="A reference file, line i a reference of line i of every --pred (repeat for several).",
 )
 @click.option(
     "--pred",
@@ -581,10 +582,14 @@ def impurity(
 # throughput
 
 
+COLUMNS = ("start", "first_token", "end", "input_tokens", "output_tokens")
+"""The columns of a request log, in :func:`~cws_bench.metrics.throughput.serving_metrics`'
+order."""
+
+
 def _column_option(field: str, what: str) -> Callable[[F], F]:
     return click.option(
         "--" + field.replace("_", "-"),
-        f"{field}_column",
         default=field,
         show_default=True,
         metavar="COLUMN",
@@ -615,16 +620,12 @@ def _column_option(field: str, what: str) -> Callable[[F], F]:
 @encoding_option
 def throughput(
     log: str,
-    start_column: str,
-    first_token_column: str,
-    end_column: str,
-    input_tokens_column: str,
-    output_tokens_column: str,
     log_format: str | None,
     skip_bad: bool,
     fmt: str,
     encoding: str,
     output: str,
+    **columns: str,
 ) -> None:
     """Serving throughput and latency of a request log LOG (JSONL or CSV, a request a row).
 
@@ -643,26 +644,11 @@ def throughput(
     from cws_bench.metrics.throughput import BadRequestError, serving_metrics
     from cws_bench.text.metric_files import read_request_log
 
-    columns = {
-        "start": start_column,
-        "first_token": first_token_column,
-        "end": end_column,
-        "input_tokens": input_tokens_column,
-        "output_tokens": output_tokens_column,
-    }
     requests = read_request_log(
         log, columns=columns, log_format=log_format, encoding=encoding, skip_bad=skip_bad
     )
-    fields = requests.fields
     try:
-        result = serving_metrics(
-            fields["start"],
-            fields["first_token"],
-            fields["end"],
-            fields["input_tokens"],
-            fields["output_tokens"],
-            skip_bad=skip_bad,
-        )
+        result = serving_metrics(*(requests.fields[c] for c in COLUMNS), skip_bad=skip_bad)
     except BadRequestError as e:
         from cws_bench.errors import CwsBenchError
 

@@ -280,7 +280,10 @@ def train(
 
     if os.path.isdir(output) and getattr(segmenter_class(name), "from_training", None) is None:
         raise click.BadParameter(f"{output} is a folder: {name} writes a file", param_hint="-o")
+    from cws_bench.segmenters.sources import train_segmenter
+
     options = dict(parse_option(item) for item in option)
+    runs = [(output, options)]
     if seeds is not None:
         from cws_bench.errors import CwsBenchError
         from cws_bench.run.config import parse_seeds
@@ -293,51 +296,26 @@ def train(
             )
         if "seed" in options:
             raise CwsBenchError("give either --seeds or -O seed=N, not both")
-        for seed in parse_seeds(seeds):
-            _train_one(
-                name,
-                corpus,
-                seed_output(output, seed),
-                split,
-                data_dir,
-                input_format,
-                encoding,
-                {**options, "seed": seed},
-            )
-        return
-    _train_one(name, corpus, output, split, data_dir, input_format, encoding, options)
-
-
-def _train_one(
-    name: str,
-    corpus: str,
-    output: str,
-    split: str | None,
-    data_dir: str | None,
-    input_format: str,
-    encoding: str,
-    options: dict[str, Any],
-) -> None:
-    from cws_bench.segmenters.sources import train_segmenter
-
-    started = time.perf_counter()
-    segmenter = train_segmenter(
-        name,
-        corpus,
-        split=split,
-        format=input_format,
-        encoding=encoding,
-        data_dir=data_dir,
-        **options,
-    )
-    segmenter.save(output)
-    data = segmenter.trained_on
-    described = (
-        f"{data.description} ({plural(data.sentences, 'sentence')}, checksum {data.checksum})"
-        if data
-        else corpus
-    )
-    click.echo(
-        f"trained {name} on {described} in {time.perf_counter() - started:.1f} s; wrote {output}",
-        err=True,
-    )
+        runs = [(seed_output(output, s), {**options, "seed": s}) for s in parse_seeds(seeds)]
+    for path, settings in runs:
+        started = time.perf_counter()
+        segmenter = train_segmenter(
+            name,
+            corpus,
+            split=split,
+            format=input_format,
+            encoding=encoding,
+            data_dir=data_dir,
+            **settings,
+        )
+        segmenter.save(path)
+        data = segmenter.trained_on
+        described = (
+            f"{data.description} ({plural(data.sentences, 'sentence')}, checksum {data.checksum})"
+            if data
+            else corpus
+        )
+        click.echo(
+            f"trained {name} on {described} in {time.perf_counter() - started:.1f} s; wrote {path}",
+            err=True,
+        )
