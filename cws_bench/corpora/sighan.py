@@ -37,19 +37,18 @@ is read and recorded as ``unverified`` in :meth:`Sighan2005.verification`.
 from __future__ import annotations
 
 import os
-import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from cws_bench.corpora.base import Availability, Corpus, environment_data_dir, unavailable
+from cws_bench.corpora.base import Availability, unavailable
 from cws_bench.corpora.download import (
-    ChecksumMismatchError,
-    cache_dir,
     download_file,
     extract_members,
-    file_sha256,
+    open_zip,
 )
+from cws_bench.corpora.fileset import CheckedFiles
 from cws_bench.errors import CwsBenchError
 from cws_bench.text.checksums import hash_hex
 from cws_bench.text.dictionary import Dictionary, load_dictionary
@@ -176,7 +175,7 @@ def _zip_prefix(names: list[str]) -> str | None:
     return None
 
 
-class Sighan2005(Corpus):
+class Sighan2005(CheckedFiles):
     """One corpus of the SIGHAN 2005 bakeoff.
 
     Splits: ``test`` (the gold test set; raw input: the official test input)
@@ -187,13 +186,10 @@ class Sighan2005(Corpus):
         code: ``pku``, ``msr``, ``cityu`` or ``as``.
         data_dir: an ``icwb2-data`` folder, a folder holding one, or the
             released zip (default ``$CWS_BENCH_SIGHAN2005``, then the cache).
-        download: download the release into the cache when no data is found.
-        verify: check files against their pinned SHA-256 (on by default).
-        cache: the cache folder (default ``$CWS_BENCH_CACHE_DIR`` or the
-            user's cache folder).
         url: where to download from (default ``$CWS_BENCH_SIGHAN2005_URL``,
             then :data:`RELEASE_URL`).
-        progress: show a progress bar while downloading.
+        download, verify, cache, progress: see
+            :class:`~cws_bench.corpora.fileset.CheckedFiles`.
     """
 
     splits = ("test", "train")
@@ -205,18 +201,13 @@ class Sighan2005(Corpus):
     )
     dictionary_split = None
     downloadable = True
-    external_data = True
+    pinned = PINNED_SHA256
+    data_variable = DATA_VARIABLE
+    cache_name = "sighan2005"
+    mismatch = "this is not the file SIGHAN released (edited or re-encoded?); use the official data"
 
     def __init__(
-        self,
-        code: str,
-        data_dir: PathLike | None = None,
-        *,
-        download: bool = False,
-        verify: bool = True,
-        cache: PathLike | None = None,
-        url: str | None = None,
-        progress: bool = False,
+        self, code: str, data_dir: PathLike | None = None, *, url: str | None = None, **options: Any
     ) -> None:
         if code not in _SPECS:
             raise CwsBenchError(f"no SIGHAN 2005 corpus {code!r}; use one of {', '.join(_SPECS)}")
@@ -231,17 +222,10 @@ class Sighan2005(Corpus):
             f"{self.spec.note}. Some raw test lines differ from the gold text "
             "(the release's own quirk); scoring aligns them."
         )
-        if data_dir is None:
-            data_dir = environment_data_dir(DATA_VARIABLE)
-        self.data_dir = Path(data_dir).expanduser() if data_dir is not None else None
-        self.download_missing = download
-        self.verify = verify
-        self.cache = cache_dir(cache) / "sighan2005"
+        super().__init__(data_dir, **options)
         self.url = url or os.environ.get(URL_VARIABLE) or RELEASE_URL
-        if download or url:
+        if self.download_missing or url:
             self.source = self.url
-        self.progress = progress
-        self._verified: dict[Path, str] = {}
 
     # -- where the data is ------------------------------------------------------
 
@@ -269,14 +253,8 @@ class Sighan2005(Corpus):
 
     def _zip_members(self, archive: Path) -> dict[str, str]:
         """Member name -> relative path, for every file of this corpus in the zip."""
-        try:
-            with zipfile.ZipFile(archive) as zip_file:
-                names = zip_file.namelist()
-        except (zipfile.BadZipFile, OSError) as e:
-            raise CwsBenchError(
-                f"{archive}: not a readable zip file ({e})",
-                "a download may have been cut short: delete the file and get it again",
-            ) from e
+        with open_zip(archive) as zip_file:
+            names = zip_file.namelist()
         prefix = _zip_prefix(names)
         if prefix is None:
             return {}
@@ -389,28 +367,6 @@ class Sighan2005(Corpus):
             f"corpus {self.name}: {self.spec.candidates(kind)[0][0]} is not in {root}",
             self.availability().hint,
         )
-
-    def _check(self, path: Path, relative: str) -> None:
-        if path in self._verified:
-            return
-        expected = PINNED_SHA256.get(relative)
-        if expected is None or not self.verify:
-            self._verified[path] = "unverified"
-            return
-        actual = file_sha256(path)
-        if actual != expected:
-            raise ChecksumMismatchError(
-                str(path),
-                expected,
-                actual,
-                "this is not the file SIGHAN released (edited or re-encoded?); "
-                "use the official data, or pass verify=False to read it anyway",
-            )
-        self._verified[path] = "verified"
-
-    def verification(self) -> dict[str, str]:
-        """File -> ``verified`` (its pinned SHA-256 matched) or ``unverified``, for files read."""
-        return {str(path): state for path, state in sorted(self._verified.items())}
 
     # -- reading ------------------------------------------------------------------
 
