@@ -34,11 +34,13 @@ of several files add up.
 
 from __future__ import annotations
 
+import functools
+import operator
 import unicodedata
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import repeat
+from itertools import accumulate, repeat
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -147,26 +149,14 @@ def character_class(word: str) -> str:
     >>> [character_class(w) for w in ["北京", "２００８", "NBA", "，", "3月", "ｉＰｈｏｎｅ"]]
     ['chinese', 'digits', 'latin', 'punctuation', 'mixed', 'latin']
     """
-    if all(_is_han(c) for c in word):
-        return "chinese"
-    if all(unicodedata.category(c) == "Nd" for c in word):
-        return "digits"
-    if all(
-        unicodedata.category(c).startswith("L") and "LATIN" in unicodedata.name(c, "") for c in word
-    ):
-        return "latin"
-    if all(unicodedata.category(c)[0] in "PS" for c in word):
-        return "punctuation"
-    return "mixed"
+    mask = functools.reduce(operator.and_, map(_character_mask, map(ord, word)), 15)
+    bits = (_HAN, _DIGIT, _LATIN, _PUNCTUATION)
+    return next((name for name, bit in zip(_ORDER["character_class"], bits) if mask & bit), "mixed")
 
 
 def _spans(words: Sequence[str]) -> list[tuple[int, int]]:
-    spans = []
-    at = 0
-    for word in words:
-        spans.append((at, at + len(word)))
-        at += len(word)
-    return spans
+    ends = list(accumulate(map(len, words)))
+    return list(zip([0, *ends[:-1]], ends))
 
 
 def _count_sentences(

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from heapq import nsmallest
 from itertools import accumulate, compress
 from typing import TYPE_CHECKING, Any
@@ -64,14 +64,7 @@ class ErrorPattern:
     sentence: str
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "gold": list(self.gold),
-            "pred": list(self.pred),
-            "count": self.count,
-            "line": self.line,
-            "sentence": self.sentence,
-        }
+        return {**asdict(self), "gold": list(self.gold), "pred": list(self.pred)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +76,7 @@ class MissedWord:
     occurrences: int
 
     def to_dict(self) -> dict[str, Any]:
-        return {"word": self.word, "missed": self.missed, "occurrences": self.occurrences}
+        return asdict(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,12 +92,7 @@ class LengthRecall:
         return self.correct / self.gold if self.gold else 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "length": self.length,
-            "gold": self.gold,
-            "correct": self.correct,
-            "recall": self.recall,
-        }
+        return {**asdict(self), "recall": self.recall}
 
 
 @dataclass(frozen=True)
@@ -135,14 +123,7 @@ class ErrorAnalysis:
 
         def patterns(items: list[dict[str, Any]]) -> tuple[ErrorPattern, ...]:
             return tuple(
-                ErrorPattern(
-                    p["kind"],
-                    tuple(p["gold"]),
-                    tuple(p["pred"]),
-                    p["count"],
-                    p["line"],
-                    p["sentence"],
-                )
+                ErrorPattern(**{**p, "gold": tuple(p["gold"]), "pred": tuple(p["pred"])})
                 for p in items
             )
 

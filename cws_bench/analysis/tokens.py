@@ -30,6 +30,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Container, Iterable, Sequence
 from dataclasses import asdict, dataclass
+from itertools import accumulate
 from typing import Any
 
 __all__ = ["RENYI_ALPHA", "TokenFigures", "renyi_efficiency", "token_figures"]
@@ -149,11 +150,7 @@ def _fraction(part: int | None, whole: int | None) -> float | None:
 
 
 def _ends(words: Sequence[str]) -> list[int]:
-    ends, offset = [], 0
-    for word in words:
-        offset += len(word)
-        ends.append(offset)
-    return ends
+    return list(accumulate(map(len, words)))
 
 
 def token_figures(

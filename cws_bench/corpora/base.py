@@ -357,14 +357,9 @@ class Corpus(ABC):
         note, what stands in for its training split, splits, availability (how to get it,
         its data folder named by ``terms``)."""
         availability = self.availability()
+        described = ("name", "title", "script", "domain", "standard", "licence", "citation")
         return {
-            "name": self.name,
-            "title": self.title,
-            "script": self.script,
-            "domain": self.domain,
-            "standard": self.standard,
-            "licence": self.licence,
-            "citation": self.citation,
+            **{key: getattr(self, key) for key in described},
             "source": self.source,
             "note": self.note,
             "training_stand_in": self.training_stand_in,
