@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from cws_bench.corpora.fileset import PinnedFiles
@@ -214,21 +215,8 @@ class MultiCriteria(PinnedFiles):
         return None
 
 
-def sxu(data_dir: PathLike | None = None, **options: object) -> MultiCriteria:
-    """``sxu``: SIGHAN 2008, Shanxi University (news)."""
-    return MultiCriteria("sxu", data_dir, **options)
-
-
-def zx(data_dir: PathLike | None = None, **options: object) -> MultiCriteria:
-    """``zx``: the Zhuxian web novel (fiction)."""
-    return MultiCriteria("zx", data_dir, **options)
-
-
-def wtb(data_dir: PathLike | None = None, **options: object) -> MultiCriteria:
-    """``wtb``: the Chinese Weibo Treebank (microblogs)."""
-    return MultiCriteria("wtb", data_dir, **options)
-
-
-def udc(data_dir: PathLike | None = None, **options: object) -> MultiCriteria:
-    """``udc``: UD Chinese GSD, the older release of the multi-criteria set (Wikipedia)."""
-    return MultiCriteria("udc", data_dir, **options)
+# The registry's factories (cws_bench.corpora.registry.CORPORA): (data_dir=None, **options).
+sxu = partial(MultiCriteria, "sxu")
+zx = partial(MultiCriteria, "zx")
+wtb = partial(MultiCriteria, "wtb")
+udc = partial(MultiCriteria, "udc")

@@ -39,6 +39,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -391,21 +392,8 @@ class Sighan2005(CheckedFiles):
         return self._open("test_gold" if split == "test" else "train")[0]
 
 
-def pku(data_dir: PathLike | None = None, **options: object) -> Sighan2005:
-    """``sighan2005-pku``."""
-    return Sighan2005("pku", data_dir, **options)  # type: ignore[arg-type]
-
-
-def msr(data_dir: PathLike | None = None, **options: object) -> Sighan2005:
-    """``sighan2005-msr``."""
-    return Sighan2005("msr", data_dir, **options)  # type: ignore[arg-type]
-
-
-def cityu(data_dir: PathLike | None = None, **options: object) -> Sighan2005:
-    """``sighan2005-cityu``."""
-    return Sighan2005("cityu", data_dir, **options)  # type: ignore[arg-type]
-
-
-def as_(data_dir: PathLike | None = None, **options: object) -> Sighan2005:
-    """``sighan2005-as``."""
-    return Sighan2005("as", data_dir, **options)  # type: ignore[arg-type]
+# The registry's factories (cws_bench.corpora.registry.CORPORA): (data_dir=None, **options).
+pku = partial(Sighan2005, "pku")
+msr = partial(Sighan2005, "msr")
+cityu = partial(Sighan2005, "cityu")
+as_ = partial(Sighan2005, "as")

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from functools import partial
 from typing import NamedTuple
 
 from cws_bench.corpora.fileset import PinnedFiles
@@ -223,26 +224,9 @@ class UniversalDependencies(PinnedFiles):
             yield list(zip(sentence.words, sentence.tags))
 
 
-def gsdsimp(data_dir: PathLike | None = None, **options: object) -> UniversalDependencies:
-    """``ud-zh-gsdsimp``: UD Chinese GSDSimp (Simplified)."""
-    return UniversalDependencies("ud-zh-gsdsimp", data_dir, **options)  # type: ignore[arg-type]
-
-
-def gsd(data_dir: PathLike | None = None, **options: object) -> UniversalDependencies:
-    """``ud-zh-gsd``: UD Chinese GSD (Traditional)."""
-    return UniversalDependencies("ud-zh-gsd", data_dir, **options)  # type: ignore[arg-type]
-
-
-def cfl(data_dir: PathLike | None = None, **options: object) -> UniversalDependencies:
-    """``ud-zh-cfl``: UD Chinese CFL, essays of learners of Chinese (Simplified, test only)."""
-    return UniversalDependencies("ud-zh-cfl", data_dir, **options)  # type: ignore[arg-type]
-
-
-def hk(data_dir: PathLike | None = None, **options: object) -> UniversalDependencies:
-    """``ud-zh-hk``: UD Chinese HK, Hong Kong subtitles and legislative proceedings."""
-    return UniversalDependencies("ud-zh-hk", data_dir, **options)  # type: ignore[arg-type]
-
-
-def pud(data_dir: PathLike | None = None, **options: object) -> UniversalDependencies:
-    """``ud-zh-pud``: the Chinese Parallel UD treebank (translated news and Wikipedia)."""
-    return UniversalDependencies("ud-zh-pud", data_dir, **options)  # type: ignore[arg-type]
+# The registry's factories (cws_bench.corpora.registry.CORPORA): (data_dir=None, **options).
+gsdsimp = partial(UniversalDependencies, "ud-zh-gsdsimp")
+gsd = partial(UniversalDependencies, "ud-zh-gsd")
+cfl = partial(UniversalDependencies, "ud-zh-cfl")
+hk = partial(UniversalDependencies, "ud-zh-hk")
+pud = partial(UniversalDependencies, "ud-zh-pud")
