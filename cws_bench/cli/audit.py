@@ -13,6 +13,7 @@ import click
 from cws_bench.cli.executor_options import executor_options, open_executor
 from cws_bench.cli.options import (
     batch_size_option,
+    count_option,
     data_dir_option,
     parse_option,
     quiet_option,
@@ -100,34 +101,23 @@ def segmenter_specs(
     help="Perturbations of the robustness check (space, width, punct, script), "
     "comma-separated; empty: none.",
 )
-@click.option(
+@count_option(
     "--perturb-sentences",
-    type=click.IntRange(min=1),
     default=1000,
-    show_default=True,
     help="Sentences (a seeded sample) each perturbation is tried on.",
 )
-@click.option(
+@count_option(
     "--sample",
-    type=click.IntRange(min=4),
     default=200,
-    show_default=True,
+    minimum=4,
     help="Disagreeing sentences exported for annotation (spread over four strata).",
 )
-@click.option(
+@count_option(
     "--strings",
-    type=click.IntRange(min=1),
     default=50_000,
-    show_default=True,
     help="The most strings the consistency check tracks (the most frequent).",
 )
-@click.option(
-    "--top",
-    type=click.IntRange(min=0),
-    default=20,
-    show_default=True,
-    help="Inconsistent strings listed per segmenter.",
-)
+@count_option("--top", default=20, minimum=0, help="Inconsistent strings listed per segmenter.")
 @resamples_option()
 @seed_option("Seed of the bootstrap and of the samples.")
 @batch_size_option

@@ -8,7 +8,13 @@ import click
 
 from cws_bench.cli.bakeoff import print_problems
 from cws_bench.cli.executor_options import executor_options, run_arguments
-from cws_bench.cli.options import cli_terms, data_dir_option, selection_options, units_options
+from cws_bench.cli.options import (
+    cli_terms,
+    count_option,
+    data_dir_option,
+    selection_options,
+    units_options,
+)
 
 if TYPE_CHECKING:
     from cws_bench.run.executors import ExecutorSettings
@@ -32,13 +38,7 @@ if TYPE_CHECKING:
     "Only these registered segmenters (comma-separated) [default: every one here].",
     "Only these registered corpora (comma-separated) [default: every one here].",
 )
-@click.option(
-    "--resamples",
-    type=click.IntRange(min=1),
-    default=1000,
-    show_default=True,
-    help="Bootstrap resamples of the intervals.",
-)
+@count_option("--resamples", default=1000, help="Bootstrap resamples of the intervals.")
 @click.option("--no-cache", is_flag=True, help="Run every pair again, not from the run cache.")
 @click.option("--quiet", is_flag=True, help="No progress.")
 @units_options

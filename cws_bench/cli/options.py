@@ -113,6 +113,17 @@ def selection_options(word: str, segmenters: str, corpora: str) -> Callable[[F],
     )
 
 
+def count_option(*decls: str, default: int | None, help: str, minimum: int = 1) -> Callable[[F], F]:
+    """An option counting something, at least ``minimum``, its default shown when it has one."""
+    return click.option(
+        *decls,
+        type=click.IntRange(min=minimum),
+        default=default,
+        show_default=default is not None,
+        help=help,
+    )
+
+
 def bounded(setting: str) -> click.ParamType:
     """The click type of a numeric setting's option: its range from the one table,
     :data:`cws_bench.defaults.BOUNDS`, that a bake-off's TOML is checked against.

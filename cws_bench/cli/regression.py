@@ -18,6 +18,7 @@ from cws_bench.cli.executor_options import executor_options, open_executor
 from cws_bench.cli.options import (
     RecordingGroup,
     batch_size_option,
+    count_option,
     data_dir_option,
     dict_encoding_option,
     dictionary_option,
@@ -159,11 +160,9 @@ _data_dir_option = data_dir_option(
 
 
 def _speed_runs_option(default: int | None) -> Callable[[F], F]:
-    return click.option(
+    return count_option(
         "--speed-runs",
-        type=click.IntRange(min=1),
         default=default,
-        show_default=default is not None,
         help="Timed runs over each corpus; speed is their median (each run lasts at least "
         "0.2 s, repeating a small corpus).",
     )
@@ -235,19 +234,16 @@ def _speed_runs_option(default: int | None) -> Callable[[F], F]:
     "the changed sentences side by side.",
 )
 @output_option("Write the output to this file [default: standard output].")
-@click.option(
+@count_option(
     "--top",
-    type=click.IntRange(min=1),
     default=20,
-    show_default=True,
     help="Patterns of change kept, most frequent first (text shows the first 10).",
 )
-@click.option(
+@count_option(
     "--examples",
     "max_examples",
-    type=click.IntRange(min=0),
     default=5,
-    show_default=True,
+    minimum=0,
     help="Lines shown of each sort of token-id change (boundaries kept, moved) and of "
     "lines whose characters differ.",
 )

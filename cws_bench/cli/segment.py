@@ -67,6 +67,11 @@ def _segmenter_option(function: Any) -> Any:
     )(function)
 
 
+def _written_file_option(flag: str, help: str, *name: str) -> Any:
+    """``flag FILE``: a file the command writes besides its output (None: not written)."""
+    return click.option(flag, *name, metavar="FILE", type=click.Path(dir_okay=False), help=help)
+
+
 @click.command()
 @click.argument("name", required=False)
 @format_option(FORMATS)
@@ -111,31 +116,20 @@ def segmenters(name: str | None, fmt: str) -> None:
     is_flag=True,
     help="Print on stderr how long loading and segmenting took, and the speed.",
 )
-@click.option(
+@_written_file_option(
     "--fidelity",
-    "fidelity",
-    default=None,
-    metavar="FILE",
-    type=click.Path(dir_okay=False),
-    help="Write one JSON object per input line: whether the segmenter's text differs from it "
+    "Write one JSON object per input line: whether the segmenter's text differs from it "
     "(altered, inserted, deleted, substituted, refused, empty; llm).",
 )
-@click.option(
+@_written_file_option(
     "--requests",
-    "requests_log",
-    default=None,
-    metavar="FILE",
-    type=click.Path(dir_okay=False),
-    help="Write one JSON object per request the segmenter sent (start, first_token, end, "
+    "Write one JSON object per request the segmenter sent (start, first_token, end, "
     "input_tokens, output_tokens; llm): the log that metrics throughput reads.",
+    "requests_log",
 )
-@click.option(
+@_written_file_option(
     "--token-ids",
-    "token_ids",
-    default=None,
-    metavar="FILE",
-    type=click.Path(dir_okay=False),
-    help="Write the token ids of every line (a tokenizer: -s tokenizer...), the file that "
+    "Write the token ids of every line (a tokenizer: -s tokenizer...), the file that "
     "`diff --token-ids` compares.",
 )
 @quiet_option()
