@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -88,10 +88,8 @@ def read_plain(
 ) -> Iterator[list[str]]:
     """Read whitespace-segmented text: one sentence a line.
 
-    Args:
-        path: the file (``-`` for standard input).
-        encoding: its encoding (UTF-8 with or without BOM by default).
-        skip_empty: drop empty lines instead of yielding ``[]`` for them.
+    ``path`` may be ``-`` (standard input); the encoding is UTF-8 with or without BOM by
+    default; ``skip_empty`` drops empty lines instead of yielding ``[]`` for them.
 
     Raises:
         CwsBenchError: the file is missing or unreadable.
@@ -213,8 +211,6 @@ def read_peoples_daily(
     ([['中央', '人民', '广播', '电台', '好']], [['中央人民广播电台', '好']])
 
     Args:
-        path: the file.
-        encoding: its encoding.
         compounds: ``split`` reads a bracketed compound as its parts (the
             segmentation standard of the corpus), ``join`` as one word.
         drop_ids: drop a document id (``19980101-01-001-001/m``) opening a line.
@@ -223,11 +219,26 @@ def read_peoples_daily(
     Raises:
         CorpusFormatError: a token without ``/POS``, or unbalanced brackets.
     """
+    for pairs in _peoples_daily_pairs(
+        path, encoding=encoding, compounds=compounds, drop_ids=drop_ids, skip_empty=skip_empty
+    ):
+        yield [word for word, _ in pairs]
+
+
+def _peoples_daily_pairs(
+    path: PathLike,
+    *,
+    encoding: str = "utf-8",
+    compounds: Compounds = "split",
+    drop_ids: bool = True,
+    skip_empty: bool = False,
+) -> Iterator[list[tuple[str, str]]]:
+    """Yield the ``(word, POS)`` pairs of each line (see :func:`read_peoples_daily`)."""
     check_compounds(compounds)
     for number, line in _numbered_lines(path, encoding):
         pairs = parse_peoples_daily_line(path, number, line, compounds, drop_ids)
         if pairs or not skip_empty:
-            yield [word for word, _ in pairs]
+            yield pairs
 
 
 # ---------------------------------------------------------------------------
@@ -532,8 +543,6 @@ def read_conllu(
     ([['du', '.']], [['de', 'le', '.']])
 
     Args:
-        path: the file.
-        encoding: its encoding.
         multiword: ``token`` (a multi-word token is one word: its surface form)
             or ``words`` (its syntactic words).
         check_text: raise when ``# text`` differs from the tokens.
@@ -690,15 +699,8 @@ def read_tagged(
     if format == "auto":
         format = sniff_format(path, encoding=encoding)
     if format == "peoples-daily":
-        compounds = options.pop("compounds", "split")
-        drop_ids = options.pop("drop_ids", True)
-        skip_empty = options.pop("skip_empty", False)
-        _check_options("peoples-daily", options)
-        check_compounds(compounds)
-        for number, line in _numbered_lines(path, encoding):
-            pairs = parse_peoples_daily_line(path, number, line, compounds, drop_ids)
-            if pairs or not skip_empty:
-                yield pairs
+        _check_options("peoples-daily", options.keys() - {"compounds", "drop_ids", "skip_empty"})
+        yield from _peoples_daily_pairs(path, encoding=encoding, **options)
     elif format == "conllu":
         for sentence in iter_conllu(path, encoding=encoding, **options):
             yield list(zip(sentence.words, sentence.tags))
@@ -714,7 +716,7 @@ def read_tagged(
         )
 
 
-def _check_options(format: str, options: dict[str, Any]) -> None:
+def _check_options(format: str, options: Collection[str]) -> None:
     if options:
         raise CwsBenchError(f"format {format!r} takes no option {', '.join(sorted(options))}")
 
@@ -786,9 +788,7 @@ def read_corpus(
     [['我们', '是', '学生']]
 
     Args:
-        path: the file.
         format: a key of :data:`FORMATS`, or ``auto`` (:func:`sniff_format`).
-        encoding: the file's encoding.
         **options: passed to the format's reader (e.g. ``compounds="join"``
             for People's Daily, ``multiword="words"`` for CoNLL-U,
             ``skip_empty=True`` for the line-based formats).
