@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from cws_bench.cli.options import bounded, stacked
+from cws_bench.cli.options import bounded, setting_option, stacked
 from cws_bench.defaults import DEFAULT_RETRIES, DEFAULT_SHARD_CHARS, EXECUTORS
 
 if TYPE_CHECKING:  # the CLI imports the executors only when a command runs in shards
@@ -55,11 +55,10 @@ def executor_options(
             help="Address of a running Dask scheduler (implies --executor dask); without "
             "it, dask starts a local cluster on 127.0.0.1.",
         ),
-        click.option(
+        setting_option(
             "--shard-chars",
             type=bounded("shard_chars"),
             default=shard_chars,
-            show_default=fixed,
             help="Characters per shard (with --executor)."
             if fixed
             else "Characters per shard, in whole batches [default: a bake-off config's "
@@ -80,11 +79,10 @@ def executor_options(
             metavar="SECONDS",
             help="Kill a worker whose shard runs longer, and run the shard again.",
         ),
-        click.option(
+        setting_option(
             "--retries",
             type=bounded("retries"),
             default=DEFAULT_RETRIES if fixed else None,
-            show_default=fixed,
             help="Runs again of a shard whose worker died or hung, before the run fails"
             + ("." if fixed else f" [default: the config's, {DEFAULT_RETRIES}]."),
         ),

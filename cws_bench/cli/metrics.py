@@ -23,6 +23,7 @@ from cws_bench.cli.options import (
     output_option,
     print_warnings,
     segmenter_options_option,
+    setting_option,
     stacked,
     units_options,
     write_output,
@@ -111,11 +112,10 @@ def metrics() -> None:
 @click.argument("true", type=click.Path(exists=True, dir_okay=False))
 @click.argument("pred", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @table_format_option
-@click.option(
+@setting_option(
     "--digits",
     type=click.IntRange(1, 10),
     default=2,
-    show_default=True,
     help="Decimals in the text report.",
 )
 @click.option(
@@ -125,12 +125,11 @@ def metrics() -> None:
     help="Comma-separated labels to report, in this order (default: all, sorted).",
 )
 @beta_option("Report F-beta instead of F1.")
-@click.option(
+@setting_option(
     "--zero-division",
     "zero_division",
     type=click.Choice(["warn", "0", "1", "nan"]),
     default="warn",
-    show_default=True,
     help="Value of an undefined precision/recall/F (scikit-learn's meaning).",
 )
 @click.option("--confusion", is_flag=True, help="Also print the confusion matrix.")
@@ -243,11 +242,10 @@ def _ref_option(help: str, *, required: bool = False) -> Callable[[F], F]:
     "rouge-w, rouge-s, rouge-su (gap 4), rouge-lsum, weighted (weighted token P/R/F1: "
     "needs --weights), cider (CIDEr-D, as pycocoevalcap).",
 )
-@click.option(
+@setting_option(
     "--multi-reference",
     type=click.Choice(["best", "pooled"]),
     default="best",
-    show_default=True,
     help="ROUGE-1/2/S/SU with several references: the best one, or matches pooled over "
     "all of them (Lin 2004, eq. 1).",
 )
@@ -446,11 +444,10 @@ def _check_ranking_metrics(
     "recall (each optionally @k), precision@k. ndcg and dcg have linear gain (the grade, "
     "as ranx and trec_eval), the _burges ones 2^grade - 1.",
 )
-@click.option(
+@setting_option(
     "--relevance-level",
     type=int,
     default=1,
-    show_default=True,
     help="The lowest grade that counts as relevant.",
 )
 @click.option("--per-query", is_flag=True, help="Also print every query's scores.")
@@ -535,14 +532,13 @@ def ranking(
     multiple=True,
     help="A feature column to score (repeatable; default: every column but the target).",
 )
-@click.option(
+@setting_option(
     "--base",
     type=click.FloatRange(min=1.0, min_open=True),
     default=2.0,
-    show_default=True,
     help="Logarithm base of the entropies (2: bits, 2.718281828459045: nats).",
 )
-@click.option("--digits", type=click.IntRange(1, 15), default=6, show_default=True)
+@setting_option("--digits", type=click.IntRange(1, 15), default=6, help=None)
 @table_format_option
 @encoding_option
 def impurity(
