@@ -19,6 +19,7 @@ from cws_bench.cli.options import (
     quiet_option,
     resamples_option,
     seed_option,
+    segmenter_names_option,
     segmenter_options_option,
 )
 
@@ -68,14 +69,7 @@ def segmenter_specs(
 
 @click.command()
 @click.argument("texts", nargs=-1, required=True, metavar="TEXT...")
-@click.option(
-    "-s",
-    "--segmenters",
-    "names",
-    metavar="A,B,...",
-    default=None,
-    help="The segmenters, by registered name, comma-separated.",
-)
+@segmenter_names_option("The segmenters, by registered name, comma-separated.")
 @segmenter_options_option
 @click.option(
     "--config",

@@ -22,6 +22,7 @@ from cws_bench.cli.options import (
     format_option,
     output_option,
     print_warnings,
+    segmenter_names_option,
     segmenter_options_option,
     setting_option,
     stacked,
@@ -351,14 +352,9 @@ def generation(
     help="A system's outputs, one text a line (repeat for each system; two or more show "
     "whether their order flips).",
 )
-@click.option(
-    "-s",
-    "--segmenters",
-    "names",
-    metavar="A,B,...",
-    default=None,
-    help="The tokenizers: char and segmenter names, comma-separated [default: char and every "
-    "installed segmenter that needs no option].",
+@segmenter_names_option(
+    "The tokenizers: char and segmenter names, comma-separated [default: char and every "
+    "installed segmenter that needs no option]."
 )
 @segmenter_options_option
 @table_format_option

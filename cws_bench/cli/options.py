@@ -342,6 +342,11 @@ def parse_option(text: str) -> tuple[str, Any]:
     return key, decoded
 
 
+def segmenter_names_option(help: str) -> Callable[[F], F]:
+    """``-s/--segmenters A,B,...``: several segmenters by name, passed on as ``names``."""
+    return click.option("-s", "--segmenters", "names", metavar="A,B,...", default=None, help=help)
+
+
 segmenter_options_option = click.option(
     "-O",
     "--option",

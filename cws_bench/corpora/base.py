@@ -226,6 +226,11 @@ class Corpus(ABC):
         for words in self._sentences(split):
             yield "".join(words)
 
+    def missing(self, hint: str) -> Availability:
+        """Not available: looked for in ``data_dir`` (if set); ``hint`` says how to get it."""
+        data_dir = getattr(self, "data_dir", None)
+        return Availability(False, None if data_dir is None else str(data_dir), hint)
+
     def _word_list(self) -> Dictionary:
         """The corpus' own word list, for corpora with ``dictionary_split = None``."""
         raise NotImplementedError

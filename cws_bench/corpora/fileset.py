@@ -187,8 +187,7 @@ class PinnedFiles(CheckedFiles):
     def availability(self) -> Availability:
         folder = self._folder()
         if folder is None:
-            location = str(self.data_dir) if self.data_dir is not None else None
-            return Availability(False, location, self._how_to_get())
+            return self.missing(self._how_to_get())
         splits = tuple(s for s in self.splits if (folder / self.split_files[s]).is_file())
         how = None
         if len(splits) < len(self.splits):

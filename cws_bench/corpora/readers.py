@@ -54,6 +54,7 @@ __all__ = [
     "iter_conllu",
     "iter_conllx",
     "iter_word_pos",
+    "numbered_lines",
     "read_bmes",
     "read_conllu",
     "read_conllx",
@@ -70,13 +71,9 @@ Compounds = Literal["split", "join"]
 Multiword = Literal["token", "words"]
 
 
-def _numbered_lines(path: PathLike, encoding: str) -> Iterator[tuple[int, str]]:
+def numbered_lines(path: PathLike, encoding: str = "utf-8") -> Iterator[tuple[int, str]]:
     """Yield ``(line number, line)`` pairs, numbered from 1 as editors do."""
-    number = 0
-    for block in iter_line_blocks(path, encoding=encoding):
-        for line in block:
-            number += 1
-            yield number, line
+    return enumerate(itertools.chain.from_iterable(iter_line_blocks(path, encoding=encoding)), 1)
 
 
 # ---------------------------------------------------------------------------
@@ -235,7 +232,7 @@ def _peoples_daily_pairs(
 ) -> Iterator[list[tuple[str, str]]]:
     """Yield the ``(word, POS)`` pairs of each line (see :func:`read_peoples_daily`)."""
     check_compounds(compounds)
-    for number, line in _numbered_lines(path, encoding):
+    for number, line in numbered_lines(path, encoding):
         pairs = parse_peoples_daily_line(path, number, line, compounds, drop_ids)
         if pairs or not skip_empty:
             yield pairs
@@ -292,7 +289,7 @@ def read_bmes(
         CorpusFormatError: a token that is not one character and a tag, or an
             impossible tag sequence (``M`` after ``S``, a line ending after ``B``).
     """
-    for number, line in _numbered_lines(path, encoding):
+    for number, line in numbered_lines(path, encoding):
         tokens = line.split()
         if not tokens:
             if not skip_empty:
@@ -487,22 +484,19 @@ def iter_conllu(
         raise CwsBenchError(f"multiword={multiword!r}: expected 'token' or 'words'")
     builder = _ConlluBuilder(path, multiword)
     token = builder.token
-    number = 0
-    for block in iter_line_blocks(path, encoding=encoding):
-        for line in block:
-            number += 1
-            if line[:1].isdigit():
-                token(number, line)
-            elif not line.strip():
-                sentence = builder.finish(check_text)
-                if sentence is not None:
-                    yield sentence
-            elif line.startswith("#"):
-                if builder.words or builder.surface:
-                    raise builder.error(number, "a comment line inside a sentence's token lines")
-                builder.comment(number, line)
-            else:
-                token(number, line)
+    for number, line in numbered_lines(path, encoding):
+        if line[:1].isdigit():
+            token(number, line)
+        elif not line.strip():
+            sentence = builder.finish(check_text)
+            if sentence is not None:
+                yield sentence
+        elif line.startswith("#"):
+            if builder.words or builder.surface:
+                raise builder.error(number, "a comment line inside a sentence's token lines")
+            builder.comment(number, line)
+        else:
+            token(number, line)
     sentence = builder.finish(check_text)
     if sentence is not None:
         yield sentence
@@ -581,7 +575,7 @@ def iter_word_pos(
     path: PathLike, *, encoding: str = "utf-8", skip_empty: bool = False
 ) -> Iterator[list[tuple[str, str]]]:
     """Yield the ``(word, tag)`` pairs of each line of a ``word_TAG`` file."""
-    for number, line in _numbered_lines(path, encoding):
+    for number, line in numbered_lines(path, encoding):
         pairs = _word_pos_pairs(path, number, line)
         if pairs or not skip_empty:
             yield pairs
@@ -626,7 +620,7 @@ def iter_conllx(path: PathLike, *, encoding: str = "utf-8") -> Iterator[list[tup
     """
     name = display_name(path)
     pairs: list[tuple[str, str]] = []
-    for number, line in _numbered_lines(path, encoding):
+    for number, line in numbered_lines(path, encoding):
         if not line.strip():
             if pairs:
                 yield pairs

@@ -290,8 +290,7 @@ class Sighan2005(CheckedFiles):
     def availability(self) -> Availability:
         source = self._source()
         if source is None:
-            location = str(self.data_dir) if self.data_dir is not None else None
-            return Availability(False, location, self._how_to_get())
+            return self.missing(self._how_to_get())
         files = self._files(source)
         splits = tuple(
             split
