@@ -339,27 +339,21 @@ def bucket_analysis(
         for (bucket, side), n in irregular[name].items():
             if bucket in order:
                 tallies[side][order.index(bucket)] += n
-        rows = []
-        for i, bucket in enumerate(order):
-            n_gold, n_pred = tallies["gold"][i], tallies["pred"][i]
-            if not n_gold and not n_pred:
-                continue
-            correct = tallies["correct"][i]
-            recall = correct / n_gold if n_gold else None
-            precision = correct / n_pred if n_pred else None
-            f1 = 2 * correct / (n_gold + n_pred)  # 0 when one side has no word there
-            rows.append(
-                {
-                    "bucket": bucket,
-                    "gold": n_gold,
-                    "pred": n_pred,
-                    "correct": correct,
-                    "recall": recall,
-                    "precision": precision,
-                    "f1": f1,
-                }
+        result[name] = [
+            {
+                "bucket": bucket,
+                "gold": n_gold,
+                "pred": n_pred,
+                "correct": correct,
+                "recall": correct / n_gold if n_gold else None,
+                "precision": correct / n_pred if n_pred else None,
+                "f1": 2 * correct / (n_gold + n_pred),  # 0 when one side has no word there
+            }
+            for bucket, n_gold, n_pred, correct in zip(
+                order, tallies["gold"], tallies["pred"], tallies["correct"]
             )
-        result[name] = rows
+            if n_gold or n_pred
+        ]
     result["skipped_lines"] = aligned.skipped
     result["frequency_source"] = (
         "counts" if counts is not None else "word list" if words is not None else "none"
