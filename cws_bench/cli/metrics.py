@@ -68,10 +68,6 @@ def _split_list(value: str) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
-def _queries(count: int) -> str:
-    return plural(count, "query", "queries")
-
-
 def _zero_division(value: str) -> ZeroDivision:
     return "warn" if value == "warn" else float(value)
 
@@ -494,21 +490,15 @@ def ranking(
         report = evaluate_run(
             judgements, scores, metrics=metric_names, relevance_level=relevance_level
         )
-    notes = []
-    if report.missing_queries:
-        missing = report.missing_queries
-        notes.append(
-            f"{_queries(len(missing))} of {qrels} {'has' if len(missing) == 1 else 'have'} no "
-            f"ranking in {run} and score 0 (first: {missing[0]})"
+    print_warnings(
+        f"{plural(len(queries), 'query', 'queries')} of {where} {'has' if len(queries) == 1 else 'have'} no "
+        f"{what} in {other} and {fate[len(queries) == 1]} (first: {queries[0]})"
+        for queries, where, what, other, fate in (
+            (report.missing_queries, qrels, "ranking", run, ("score 0", "score 0")),
+            (report.unjudged_queries, run, "judgements", qrels, ("are left out", "is left out")),
         )
-    if report.unjudged_queries:
-        unjudged = report.unjudged_queries
-        notes.append(
-            f"{_queries(len(unjudged))} of {run} {'has' if len(unjudged) == 1 else 'have'} no "
-            f"judgements in {qrels} and {'is' if len(unjudged) == 1 else 'are'} left out "
-            f"(first: {unjudged[0]})"
-        )
-    print_warnings(notes)
+        if queries
+    )
     rendered = report.render(
         fmt, per_query=per_query, run=run, qrels=qrels, scale=scale, digits=digits
     )
