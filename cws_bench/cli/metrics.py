@@ -491,8 +491,9 @@ def ranking(
             judgements, scores, metrics=metric_names, relevance_level=relevance_level
         )
     print_warnings(
-        f"{plural(len(queries), 'query', 'queries')} of {where} {'has' if len(queries) == 1 else 'have'} no "
-        f"{what} in {other} and {fate[len(queries) == 1]} (first: {queries[0]})"
+        f"{plural(len(queries), 'query', 'queries')} of {where} "
+        f"{'has' if len(queries) == 1 else 'have'} no {what} in {other} and "
+        f"{fate[len(queries) == 1]} (first: {queries[0]})"
         for queries, where, what, other, fate in (
             (report.missing_queries, qrels, "ranking", run, ("score 0", "score 0")),
             (report.unjudged_queries, run, "judgements", qrels, ("are left out", "is left out")),
