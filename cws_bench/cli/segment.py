@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from cws_bench.run.executors import ExecutorSettings
 
 
-__all__ = ["parse_option", "segment", "segmenters", "train"]
+__all__ = ["segment", "segmenters", "train"]
 
 FORMATS = ("text", "json")
 INPUT_FORMATS = ("auto", *CORPUS_FORMATS)

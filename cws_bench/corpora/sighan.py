@@ -270,22 +270,16 @@ class Sighan2005(CheckedFiles):
     def _files(self, source: tuple[str, Path]) -> dict[str, tuple[str, str]]:
         """kind -> (relative path, encoding) of the files the source holds."""
         kind_of_source, path = source
-        if kind_of_source == "zip":
-            present = set(self._zip_members(path).values())
-        else:
-            present = {
-                relative
-                for kind in _KINDS
-                for relative, _ in self.spec.candidates(kind)
-                if (path / relative).is_file()
-            }
-        files = {}
-        for kind in _KINDS:
-            for relative, encoding in self.spec.candidates(kind):
-                if relative in present:
-                    files[kind] = (relative, encoding)
-                    break
-        return files
+        zipped = set(self._zip_members(path).values()) if kind_of_source == "zip" else None
+
+        def present(relative: str) -> bool:
+            return relative in zipped if zipped is not None else (path / relative).is_file()
+
+        found = [
+            (kind, next((c for c in self.spec.candidates(kind) if present(c[0])), None))
+            for kind in _KINDS
+        ]
+        return {kind: file for kind, file in found if file is not None}
 
     def availability(self) -> Availability:
         source = self._source()
