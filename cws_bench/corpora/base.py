@@ -8,6 +8,7 @@ once here, over :meth:`Corpus.sentences`.
 from __future__ import annotations
 
 import contextlib
+import itertools
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Iterator, Mapping
@@ -158,10 +159,7 @@ def word_types(sentences: Iterator[list[str]], name: str) -> Dictionary:
     >>> sorted(word_types(iter([["我们", "是"], ["我们"]]), "demo").words)
     ['我们', '是']
     """
-    words: set[str] = set()
-    for sentence in sentences:
-        words.update(sentence)
-    return Dictionary(frozenset(words), name)
+    return Dictionary(frozenset(itertools.chain.from_iterable(sentences)), name)
 
 
 class Corpus(ABC):
