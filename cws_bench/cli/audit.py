@@ -125,15 +125,10 @@ def audit(
     folder: str,
     data_dir: str | None,
     perturb: str,
-    perturb_sentences: int,
-    sample: int,
-    strings: int,
-    top: int,
-    resamples: int,
-    seed: int,
     batch_size: int,
     quiet: bool,
     sharding: ExecutorSettings | None,
+    **settings: int,
 ) -> None:
     """Audit segmenters on TEXT without gold: how much they agree, whether each cuts a
     string the same way everywhere, whether a stray space changes the rest of a
@@ -153,15 +148,8 @@ def audit(
     from cws_bench.run.audit import audit as run_audit
 
     segmenters = segmenter_specs(names, raw_options, config)
-    settings = AuditSettings(
-        seed=seed,
-        resamples=resamples,
-        perturbations=tuple(k.strip() for k in perturb.split(",") if k.strip()),
-        perturb_sentences=perturb_sentences,
-        sample=sample,
-        strings=strings,
-        top=top,
-    )
+    # --perturb-sentences, --sample, --strings, --top, --resamples and --seed are settings
+    perturbations = tuple(k.strip() for k in perturb.split(",") if k.strip())
     found = resolve_texts(texts, folder, data_dir=data_dir)
 
     def say(message: str) -> None:
@@ -173,7 +161,7 @@ def audit(
             found,
             segmenters,
             folder,
-            settings=settings,
+            settings=AuditSettings(perturbations=perturbations, **settings),
             executor=executor,
             batch_size=batch_size,
             progress=say,

@@ -121,13 +121,10 @@ def bakeoff(
     no_cache: bool,
     quiet: bool,
     allow_failures: bool,
-    correction: str | None,
-    alpha: float | None,
-    test: str | None,
     seeds: str | None,
-    resplits: int | None,
     scale: str | None,
     digits: int | None,
+    **given: Any,
 ) -> None:
     """Run a bake-off: CONFIG is a TOML file or a bundled name ({configs}).
 
@@ -176,12 +173,7 @@ def bakeoff(
         click.echo(f"note: {note}", err=True)
     from dataclasses import replace
 
-    given: dict[str, Any] = {
-        "correction": correction,
-        "alpha": alpha,
-        "test": test,
-        "resplits": resplits,
-    }
+    # --correction, --alpha, --test and --resplits replace the configuration's
     loaded = replace(loaded, **{key: value for key, value in given.items() if value is not None})
     if seeds is not None:
         from cws_bench.run.config import parse_seeds, with_seeds

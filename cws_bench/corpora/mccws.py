@@ -165,12 +165,8 @@ class MultiCriteria(PinnedFiles):
                 f"no multi-criteria corpus {code!r}; use one of {', '.join(_SPECS)}"
             )
         spec = self.spec = _SPECS[code]
-        self.name = code
-        self.title = spec.title
-        self.domain = spec.domain
-        self.standard = spec.standard
-        self.licence = spec.licence
-        self.citation = spec.citation
+        self.name, self.title, self.domain = code, spec.title, spec.domain
+        self.standard, self.licence, self.citation = spec.standard, spec.licence, spec.citation
         self.note = f"{spec.note}. From {REPOSITORY} data/other/{code}/ at commit {COMMIT}."
         self.splits = tuple(spec.split_files)
         self.split_files = spec.split_files

@@ -213,11 +213,8 @@ class Sighan2005(CheckedFiles):
         if code not in _SPECS:
             raise CwsBenchError(f"no SIGHAN 2005 corpus {code!r}; use one of {', '.join(_SPECS)}")
         self.spec = _SPECS[code]
-        self.name = f"sighan2005-{code}"
-        self.title = self.spec.title
-        self.script = self.spec.script
-        self.domain = self.spec.domain
-        self.training_stand_in = self.spec.stand_in
+        self.name, self.title, self.script = f"sighan2005-{code}", self.spec.title, self.spec.script
+        self.domain, self.training_stand_in = self.spec.domain, self.spec.stand_in
         self.standard = f"{code.upper() if code != 'cityu' else 'CityU'} guidelines (SIGHAN 2005)"
         self.note = (
             f"{self.spec.note}. Some raw test lines differ from the gold text "
