@@ -400,13 +400,10 @@ def save(
     name: str,
     options: dict[str, Any],
     corpora: tuple[str, ...],
-    dictionary: str | None,
     output: str,
     bounds: Callable[..., Bounds],
-    speed_runs: int,
-    batch_size: int,
     no_segmentation: bool,
-    data_dir: str | None,
+    **settings: Any,
 ) -> None:
     """Run a segmenter on corpora and save its scores, speed and signature as a baseline.
 
@@ -435,14 +432,11 @@ def save(
             name,
             list(corpora),
             options=_absolute(options),
-            dictionary=dictionary,
             bounds=bounds(),
-            data_dir=data_dir,
-            speed_runs=speed_runs,
-            batch_size=batch_size,
             keep_segmentation=not no_segmentation,
             executor=executor,
             shard_chars=getattr(sharding, "shard_chars", None),
+            **settings,  # dictionary, data_dir, speed_runs, batch_size
         )
     print_warnings(f"{r.label}: {w}" for r in recorded.records for w in r.warnings)
     save_baseline(recorded, output)
@@ -528,10 +522,9 @@ def check(
     fmt: str,
     output: str | None,
     option: tuple[str, ...],
-    speed_runs: int | None,
-    data_dir: str | None,
     scale: str | None,
     digits: int | None,
+    **settings: Any,
 ) -> None:
     """Rerun a baseline's configuration and compare: exit 1 when a bound is broken.
 
@@ -563,10 +556,9 @@ def check(
         current = rerun_baseline(
             stored,
             options=_absolute(dict(parse_option(item) for item in option)),
-            data_dir=data_dir,
-            speed_runs=speed_runs,
             executor=executor,
             shard_chars=getattr(sharding, "shard_chars", None),
+            **settings,  # data_dir, speed_runs
         )
     print_warnings(f"{r.label}: {w}" for r in current.records for w in r.warnings)
     result = check_baseline(stored, current, bounds(stored.bounds), fail_on_change=fail_on_change)

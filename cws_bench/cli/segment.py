@@ -141,14 +141,12 @@ def segment(
     options: dict[str, Any],
     data_dir: str | None,
     separator: str,
-    batch_size: int,
     encoding: str,
     timing: bool,
-    fidelity: str | None,
-    requests_log: str | None,
     token_ids: str | None,
     quiet: bool,
     sharding: ExecutorSettings | None,
+    **settings: Any,
 ) -> None:
     """Segment INPUT (one raw sentence a line; - for stdin) with a segmenter.
 
@@ -191,12 +189,10 @@ def segment(
             executor=executor,
             separator=separator.replace("\\t", "\t"),
             encoding=encoding,
-            batch_size=batch_size,
             shard_chars=getattr(sharding, "shard_chars", None),
             progress=bar,
-            fidelity=fidelity,
-            requests_log=requests_log,
             token_ids=record,
+            **settings,  # batch_size, fidelity, requests_log
         )
     for line in (*result.warnings, *(() if quiet or not result.summary else (result.summary,))):
         click.echo(line, err=True)
