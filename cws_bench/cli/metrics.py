@@ -306,20 +306,17 @@ def generation(
         compare_tokenizers,
         generation_scores,
     )
-    from cws_bench.text.metric_files import read_generation_files
+    from cws_bench.text.metric_files import read_generation_files, read_token_weights
 
     predictions, references = read_generation_files(pred, refs, encoding=encoding)
     if "weighted" in metric_names and weights_path is None:
         raise click.UsageError("-m weighted needs --weights FILE (token<TAB>weight lines)")
+    weights = None if weights_path is None else read_token_weights(weights_path, encoding=encoding)
     options: dict[str, Any] = {
         "multi_reference": multi_reference,
-        "weights": None,
+        "weights": weights,
         "clipped": not unclipped,
     }
-    if weights_path is not None:
-        from cws_bench.text.metric_files import read_token_weights
-
-        options["weights"] = read_token_weights(weights_path, encoding=encoding)
     with collected_warnings():
         if tokenizer == "all":
             table = compare_tokenizers(predictions, references, metrics=metric_names, **options)
