@@ -38,10 +38,8 @@ FORMATS = ("text", "json")
 INPUT_FORMATS = ("auto", *CORPUS_FORMATS)
 
 
-def _count_lines(path: str) -> int | None:
-    """Lines of a file, for the progress bar's total (None for stdin)."""
-    if path == "-":
-        return None
+def _count_lines(path: str) -> int:
+    """Lines of a file, for the progress bar's total."""
     count = 0
     last = b"\n"
     with open(path, "rb") as f:

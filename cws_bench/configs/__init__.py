@@ -11,16 +11,16 @@ from importlib import resources
 __all__ = ["BUNDLED_CONFIGS", "bundled_text"]
 
 
-BUNDLED_CONFIGS: tuple[str, ...] = tuple(
-    sorted(
-        (
-            entry.name.removesuffix(".toml")
-            for entry in resources.files(__name__).iterdir()
-            if entry.name.endswith(".toml")
-        ),
-        key=lambda stem: (stem != "default", stem),
+def _names() -> tuple[str, ...]:
+    stems = sorted(
+        entry.name.removesuffix(".toml")
+        for entry in resources.files(__name__).iterdir()
+        if entry.name.endswith(".toml")
     )
-)
+    return tuple(sorted(stems, key=lambda stem: stem != "default"))
+
+
+BUNDLED_CONFIGS: tuple[str, ...] = _names()
 """The bundled configurations' names (``default`` first, then alphabetical)."""
 
 
