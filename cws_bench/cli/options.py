@@ -377,14 +377,8 @@ LEXICON_HELP = (
     "where a command scores and a corpus' `dictionary` in a TOML.)"
 )
 
-# The segmenter's options that have flags of their own: flag's parameter -> segmenter option.
-_SEGMENTER_FLAGS = {
-    "lexicon": "lexicon",
-    "user_dict": "user_dict",
-    "model": "model",
-    "corpus": "corpus",
-    "split": "split",
-}
+# The segmenter's options that have flags of their own (the flag's parameter is the option).
+_SEGMENTER_FLAGS = ("lexicon", "user_dict", "model", "corpus", "split")
 
 
 def segmenter_options(*, training: bool = True) -> Callable[[F], F]:
@@ -423,9 +417,9 @@ def segmenter_options(*, training: bool = True) -> Callable[[F], F]:
 
     # For hints: which flag sets each segmenter option here (cli_terms).
     flags = {
-        f"segmenter.{key}": "--" + parameter.replace("_", "-")
-        for parameter, key in _SEGMENTER_FLAGS.items()
-        if training or parameter not in ("corpus", "split")
+        f"segmenter.{key}": "--" + key.replace("_", "-")
+        for key in _SEGMENTER_FLAGS
+        if training or key not in ("corpus", "split")
     }
 
     def decorate(function: F) -> F:
@@ -433,8 +427,8 @@ def segmenter_options(*, training: bool = True) -> Callable[[F], F]:
         def wrapped(**kwargs: Any) -> Any:
             rename_flags(flags)
             options = dict(parse_option(item) for item in kwargs.pop("option"))
-            for flag, key in _SEGMENTER_FLAGS.items():
-                value = kwargs.pop(flag, None)
+            for key in _SEGMENTER_FLAGS:
+                value = kwargs.pop(key, None)
                 if value is not None:
                     options[key] = value
             return function(options=options, **kwargs)
