@@ -565,10 +565,8 @@ def check(
     accept = f"cws-bench baseline update {path}"
     options = {"baseline": path, "accept": accept, "scale": scale, "digits": digits}
     rendered = render_check(result, fmt, **options)
-    if output is None or output == "-":
-        click.echo(rendered.rstrip("\n"))
-    else:
-        write_output(rendered, output, what="check report")
+    write_output(rendered, output, what="check report")
+    if output not in (None, "-"):  # the summary still goes to standard output
         click.echo(render_check(result, "text", **options))
     if not result.passed:
         raise click.exceptions.Exit(1)
