@@ -126,23 +126,11 @@ class TokenFigures:
         return _fraction(self.boundaries_correct, self.boundaries_gold)
 
     def to_dict(self) -> dict[str, Any]:
-        """The counts, then every figure (JSON-safe)."""
-        return {
-            **asdict(self),
-            **{
-                name: getattr(self, name)
-                for name in (
-                    "straddling_share",
-                    "split_share",
-                    "iv_split_share",
-                    "oov_split_share",
-                    "tokens_per_word",
-                    "tokens_per_char",
-                    "boundary_precision",
-                    "boundary_recall",
-                )
-            },
-        }
+        """The counts, then every figure (each property, in the class's order; JSON-safe)."""
+        figures = [
+            name for name, value in vars(TokenFigures).items() if isinstance(value, property)
+        ]
+        return {**asdict(self), **{name: getattr(self, name) for name in figures}}
 
 
 def _fraction(part: int | None, whole: int | None) -> float | None:
