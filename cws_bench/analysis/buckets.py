@@ -171,13 +171,10 @@ def _count_sentences(
     occurrences: Counter[tuple[str, str, str, bool]] = Counter()
     for gold_words, pred_words in sentences:
         sentence = sentence_length_bucket(len("".join(gold_words)))
-        gold_spans = _spans(gold_words)
-        pred_spans = _spans(pred_words)
-        predicted = set(pred_spans)
-        gold_set = set(gold_spans)
+        gold_spans, pred_spans = _spans(gold_words), _spans(pred_words)
         for side, side_words, side_spans, other in (
-            ("gold", gold_words, gold_spans, predicted),
-            ("pred", pred_words, pred_spans, gold_set),
+            ("gold", gold_words, gold_spans, set(pred_spans)),
+            ("pred", pred_words, pred_spans, set(gold_spans)),
         ):
             occurrences.update(
                 zip(side_words, repeat(sentence), repeat(side), [s in other for s in side_spans])
