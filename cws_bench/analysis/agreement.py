@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -46,12 +47,7 @@ def boundaries(words: Sequence[str]) -> set[int]:
     >>> sorted(boundaries(["中国", "人", "民"]))
     [2, 3]
     """
-    ends: set[int] = set()
-    end = 0
-    for word in words[:-1]:
-        end += len(word)
-        ends.add(end)
-    return ends
+    return set(itertools.accumulate(map(len, words[:-1])))
 
 
 def consensus(segmentations: Sequence[Sequence[str]]) -> list[str]:
@@ -68,10 +64,7 @@ def consensus(segmentations: Sequence[Sequence[str]]) -> list[str]:
     text = "".join(segmentations[0])
     if not text:
         return []
-    votes: dict[int, int] = {}
-    for words in segmentations:
-        for end in boundaries(words):
-            votes[end] = votes.get(end, 0) + 1
+    votes = Counter(itertools.chain.from_iterable(map(boundaries, segmentations)))
     first = boundaries(segmentations[0])
     half = len(segmentations) / 2
     cuts = sorted(end for end, n in votes.items() if n > half or (n == half and end in first))

@@ -34,11 +34,13 @@ of several files add up.
 
 from __future__ import annotations
 
+import functools
+import operator
 import unicodedata
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import repeat
+from itertools import accumulate, repeat
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -147,26 +149,14 @@ def character_class(word: str) -> str:
     >>> [character_class(w) for w in ["北京", "２００８", "NBA", "，", "3月", "ｉＰｈｏｎｅ"]]
     ['chinese', 'digits', 'latin', 'punctuation', 'mixed', 'latin']
     """
-    if all(_is_han(c) for c in word):
-        return "chinese"
-    if all(unicodedata.category(c) == "Nd" for c in word):
-        return "digits"
-    if all(
-        unicodedata.category(c).startswith("L") and "LATIN" in unicodedata.name(c, "") for c in word
-    ):
-        return "latin"
-    if all(unicodedata.category(c)[0] in "PS" for c in word):
-        return "punctuation"
-    return "mixed"
+    mask = functools.reduce(operator.and_, map(_character_mask, map(ord, word)), 15)
+    bits = (_HAN, _DIGIT, _LATIN, _PUNCTUATION)
+    return next((name for name, bit in zip(_ORDER["character_class"], bits) if mask & bit), "mixed")
 
 
 def _spans(words: Sequence[str]) -> list[tuple[int, int]]:
-    spans = []
-    at = 0
-    for word in words:
-        spans.append((at, at + len(word)))
-        at += len(word)
-    return spans
+    ends = list(accumulate(map(len, words)))
+    return list(zip([0, *ends[:-1]], ends))
 
 
 def _count_sentences(
@@ -181,13 +171,10 @@ def _count_sentences(
     occurrences: Counter[tuple[str, str, str, bool]] = Counter()
     for gold_words, pred_words in sentences:
         sentence = sentence_length_bucket(len("".join(gold_words)))
-        gold_spans = _spans(gold_words)
-        pred_spans = _spans(pred_words)
-        predicted = set(pred_spans)
-        gold_set = set(gold_spans)
+        gold_spans, pred_spans = _spans(gold_words), _spans(pred_words)
         for side, side_words, side_spans, other in (
-            ("gold", gold_words, gold_spans, predicted),
-            ("pred", pred_words, pred_spans, gold_set),
+            ("gold", gold_words, gold_spans, set(pred_spans)),
+            ("pred", pred_words, pred_spans, set(gold_spans)),
         ):
             occurrences.update(
                 zip(side_words, repeat(sentence), repeat(side), [s in other for s in side_spans])
@@ -349,27 +336,21 @@ def bucket_analysis(
         for (bucket, side), n in irregular[name].items():
             if bucket in order:
                 tallies[side][order.index(bucket)] += n
-        rows = []
-        for i, bucket in enumerate(order):
-            n_gold, n_pred = tallies["gold"][i], tallies["pred"][i]
-            if not n_gold and not n_pred:
-                continue
-            correct = tallies["correct"][i]
-            recall = correct / n_gold if n_gold else None
-            precision = correct / n_pred if n_pred else None
-            f1 = 2 * correct / (n_gold + n_pred)  # 0 when one side has no word there
-            rows.append(
-                {
-                    "bucket": bucket,
-                    "gold": n_gold,
-                    "pred": n_pred,
-                    "correct": correct,
-                    "recall": recall,
-                    "precision": precision,
-                    "f1": f1,
-                }
+        result[name] = [
+            {
+                "bucket": bucket,
+                "gold": n_gold,
+                "pred": n_pred,
+                "correct": correct,
+                "recall": correct / n_gold if n_gold else None,
+                "precision": correct / n_pred if n_pred else None,
+                "f1": 2 * correct / (n_gold + n_pred),  # 0 when one side has no word there
+            }
+            for bucket, n_gold, n_pred, correct in zip(
+                order, tallies["gold"], tallies["pred"], tallies["correct"]
             )
-        result[name] = rows
+            if n_gold or n_pred
+        ]
     result["skipped_lines"] = aligned.skipped
     result["frequency_source"] = (
         "counts" if counts is not None else "word list" if words is not None else "none"

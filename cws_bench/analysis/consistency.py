@@ -139,12 +139,8 @@ class Consistency:
                 if i not in edges or i + length not in edges:
                     continue
                 string = text[i : i + length]
-                inside = [o for o in range(1, length) if i + o in edges]
-                if inside:
-                    pieces = [0, *inside, length]
-                    cut = " ".join(string[a:b] for a, b in itertools.pairwise(pieces))
-                else:
-                    cut = string
+                pieces = [0, *(o for o in range(1, length) if i + o in edges), length]
+                cut = " ".join(string[a:b] for a, b in itertools.pairwise(pieces))
                 entry = table.get(string)
                 if entry is None:
                     entry = table[string] = StringCuts(string, {}, {})

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, fields
 from heapq import nsmallest
 from itertools import accumulate, compress
 from typing import TYPE_CHECKING, Any
@@ -64,14 +64,7 @@ class ErrorPattern:
     sentence: str
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "gold": list(self.gold),
-            "pred": list(self.pred),
-            "count": self.count,
-            "line": self.line,
-            "sentence": self.sentence,
-        }
+        return {**asdict(self), "gold": list(self.gold), "pred": list(self.pred)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +76,7 @@ class MissedWord:
     occurrences: int
 
     def to_dict(self) -> dict[str, Any]:
-        return {"word": self.word, "missed": self.missed, "occurrences": self.occurrences}
+        return asdict(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,12 +92,7 @@ class LengthRecall:
         return self.correct / self.gold if self.gold else 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "length": self.length,
-            "gold": self.gold,
-            "correct": self.correct,
-            "recall": self.recall,
-        }
+        return {**asdict(self), "recall": self.recall}
 
 
 @dataclass(frozen=True)
@@ -119,15 +107,10 @@ class ErrorAnalysis:
     distinct: dict[str, int]
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-safe dict with a stable key order."""
-        return {
-            "splits": [p.to_dict() for p in self.splits],
-            "merges": [p.to_dict() for p in self.merges],
-            "crossings": [p.to_dict() for p in self.crossings],
-            "missed_oov": [m.to_dict() for m in self.missed_oov],
-            "recall_by_length": [r.to_dict() for r in self.recall_by_length],
-            "distinct": dict(self.distinct),
-        }
+        """JSON-safe dict with a stable key order (every field but ``distinct``, the last, holds
+        rows)."""
+        rows = {f.name: [row.to_dict() for row in getattr(self, f.name)] for f in fields(self)[:-1]}
+        return {**rows, "distinct": dict(self.distinct)}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ErrorAnalysis:
@@ -135,21 +118,12 @@ class ErrorAnalysis:
 
         def patterns(items: list[dict[str, Any]]) -> tuple[ErrorPattern, ...]:
             return tuple(
-                ErrorPattern(
-                    p["kind"],
-                    tuple(p["gold"]),
-                    tuple(p["pred"]),
-                    p["count"],
-                    p["line"],
-                    p["sentence"],
-                )
+                ErrorPattern(**{**p, "gold": tuple(p["gold"]), "pred": tuple(p["pred"])})
                 for p in items
             )
 
         return cls(
-            splits=patterns(data["splits"]),
-            merges=patterns(data["merges"]),
-            crossings=patterns(data["crossings"]),
+            **{kind: patterns(data[kind]) for kind in ("splits", "merges", "crossings")},
             missed_oov=tuple(MissedWord(**m) for m in data["missed_oov"]),
             recall_by_length=tuple(
                 LengthRecall(r["length"], r["gold"], r["correct"]) for r in data["recall_by_length"]

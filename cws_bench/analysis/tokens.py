@@ -30,6 +30,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Container, Iterable, Sequence
 from dataclasses import asdict, dataclass
+from itertools import accumulate
 from typing import Any
 
 __all__ = ["RENYI_ALPHA", "TokenFigures", "renyi_efficiency", "token_figures"]
@@ -125,23 +126,11 @@ class TokenFigures:
         return _fraction(self.boundaries_correct, self.boundaries_gold)
 
     def to_dict(self) -> dict[str, Any]:
-        """The counts, then every figure (JSON-safe)."""
-        return {
-            **asdict(self),
-            **{
-                name: getattr(self, name)
-                for name in (
-                    "straddling_share",
-                    "split_share",
-                    "iv_split_share",
-                    "oov_split_share",
-                    "tokens_per_word",
-                    "tokens_per_char",
-                    "boundary_precision",
-                    "boundary_recall",
-                )
-            },
-        }
+        """The counts, then every figure (each property, in the class's order; JSON-safe)."""
+        figures = [
+            name for name, value in vars(TokenFigures).items() if isinstance(value, property)
+        ]
+        return {**asdict(self), **{name: getattr(self, name) for name in figures}}
 
 
 def _fraction(part: int | None, whole: int | None) -> float | None:
@@ -149,11 +138,7 @@ def _fraction(part: int | None, whole: int | None) -> float | None:
 
 
 def _ends(words: Sequence[str]) -> list[int]:
-    ends, offset = [], 0
-    for word in words:
-        offset += len(word)
-        ends.append(offset)
-    return ends
+    return list(accumulate(map(len, words)))
 
 
 def token_figures(

@@ -13,11 +13,13 @@ import click
 from cws_bench.cli.executor_options import executor_options, open_executor
 from cws_bench.cli.options import (
     batch_size_option,
+    count_option,
     data_dir_option,
     parse_option,
     quiet_option,
     resamples_option,
     seed_option,
+    segmenter_names_option,
     segmenter_options_option,
 )
 
@@ -67,14 +69,7 @@ def segmenter_specs(
 
 @click.command()
 @click.argument("texts", nargs=-1, required=True, metavar="TEXT...")
-@click.option(
-    "-s",
-    "--segmenters",
-    "names",
-    metavar="A,B,...",
-    default=None,
-    help="The segmenters, by registered name, comma-separated.",
-)
+@segmenter_names_option("The segmenters, by registered name, comma-separated.")
 @segmenter_options_option
 @click.option(
     "--config",
@@ -100,34 +95,23 @@ def segmenter_specs(
     help="Perturbations of the robustness check (space, width, punct, script), "
     "comma-separated; empty: none.",
 )
-@click.option(
+@count_option(
     "--perturb-sentences",
-    type=click.IntRange(min=1),
     default=1000,
-    show_default=True,
     help="Sentences (a seeded sample) each perturbation is tried on.",
 )
-@click.option(
+@count_option(
     "--sample",
-    type=click.IntRange(min=4),
     default=200,
-    show_default=True,
+    minimum=4,
     help="Disagreeing sentences exported for annotation (spread over four strata).",
 )
-@click.option(
+@count_option(
     "--strings",
-    type=click.IntRange(min=1),
     default=50_000,
-    show_default=True,
     help="The most strings the consistency check tracks (the most frequent).",
 )
-@click.option(
-    "--top",
-    type=click.IntRange(min=0),
-    default=20,
-    show_default=True,
-    help="Inconsistent strings listed per segmenter.",
-)
+@count_option("--top", default=20, minimum=0, help="Inconsistent strings listed per segmenter.")
 @resamples_option()
 @seed_option("Seed of the bootstrap and of the samples.")
 @batch_size_option
@@ -141,15 +125,10 @@ def audit(
     folder: str,
     data_dir: str | None,
     perturb: str,
-    perturb_sentences: int,
-    sample: int,
-    strings: int,
-    top: int,
-    resamples: int,
-    seed: int,
     batch_size: int,
     quiet: bool,
     sharding: ExecutorSettings | None,
+    **settings: int,
 ) -> None:
     """Audit segmenters on TEXT without gold: how much they agree, whether each cuts a
     string the same way everywhere, whether a stray space changes the rest of a
@@ -164,34 +143,25 @@ def audit(
         cws-bench audit zx:test -s fmm,jieba,pkuseg -O fmm.lexicon=jieba -o audit/
         cws-bench audit crawl.txt --config bakeoff.toml -o audit/ --executor local -j 4
     """
-    import contextlib
-
     from cws_bench.reports.audit import write_audit_reports
     from cws_bench.run.audit import AuditSettings, resolve_texts
     from cws_bench.run.audit import audit as run_audit
 
     segmenters = segmenter_specs(names, raw_options, config)
-    settings = AuditSettings(
-        seed=seed,
-        resamples=resamples,
-        perturbations=tuple(k.strip() for k in perturb.split(",") if k.strip()),
-        perturb_sentences=perturb_sentences,
-        sample=sample,
-        strings=strings,
-        top=top,
-    )
+    # --perturb-sentences, --sample, --strings, --top, --resamples and --seed are settings
+    perturbations = tuple(k.strip() for k in perturb.split(",") if k.strip())
     found = resolve_texts(texts, folder, data_dir=data_dir)
 
     def say(message: str) -> None:
         if not quiet:
             click.echo(message, err=True)
 
-    with open_executor(sharding) if sharding is not None else contextlib.nullcontext() as executor:
+    with open_executor(sharding) as executor:
         result = run_audit(
             found,
             segmenters,
             folder,
-            settings=settings,
+            settings=AuditSettings(perturbations=perturbations, **settings),
             executor=executor,
             batch_size=batch_size,
             progress=say,

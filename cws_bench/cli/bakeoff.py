@@ -6,15 +6,15 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from cws_bench.cli.executor_options import executor_options
+from cws_bench.cli.executor_options import executor_options, run_arguments
 from cws_bench.cli.options import (
     alpha_option,
     bounded,
-    comma_list,
     correction_option,
     data_dir_option,
     print_warnings,
     rename_flags,
+    selection_options,
     test_option,
     units_options,
 )
@@ -22,6 +22,7 @@ from cws_bench.defaults import DEFAULT_ALPHA
 from cws_bench.display.units import plural
 
 if TYPE_CHECKING:
+    from cws_bench.results.model import BakeoffResult
     from cws_bench.run.executors import ExecutorSettings
 
 
@@ -58,19 +59,10 @@ class BakeoffCommand(click.Command):
 @data_dir_option(
     help="Where corpora that need local data are (e.g. the SIGHAN 2005 icwb2-data folder or zip)."
 )
-@click.option(
-    "--segmenters",
-    "only_segmenters",
-    metavar="LABEL,...",
-    callback=comma_list("label"),
-    help="Run only these segmenters of the configuration (their labels, comma-separated).",
-)
-@click.option(
-    "--corpora",
-    "only_corpora",
-    metavar="LABEL,...",
-    callback=comma_list("label"),
-    help="Run only on these corpora of the configuration (their labels, comma-separated).",
+@selection_options(
+    "label",
+    "Run only these segmenters of the configuration (their labels, comma-separated).",
+    "Run only on these corpora of the configuration (their labels, comma-separated).",
 )
 @click.option(
     "--no-cache",
@@ -129,13 +121,10 @@ def bakeoff(
     no_cache: bool,
     quiet: bool,
     allow_failures: bool,
-    correction: str | None,
-    alpha: float | None,
-    test: str | None,
     seeds: str | None,
-    resplits: int | None,
     scale: str | None,
     digits: int | None,
+    **given: Any,
 ) -> None:
     """Run a bake-off: CONFIG is a TOML file or a bundled name ({configs}).
 
@@ -184,12 +173,7 @@ def bakeoff(
         click.echo(f"note: {note}", err=True)
     from dataclasses import replace
 
-    given: dict[str, Any] = {
-        "correction": correction,
-        "alpha": alpha,
-        "test": test,
-        "resplits": resplits,
-    }
+    # --correction, --alpha, --test and --resplits replace the configuration's
     loaded = replace(loaded, **{key: value for key, value in given.items() if value is not None})
     if seeds is not None:
         from cws_bench.run.config import parse_seeds, with_seeds
@@ -201,29 +185,15 @@ def bakeoff(
         result = run_bakeoff(
             loaded,
             output_dir=output,
-            jobs=sharding.jobs,
-            executor=sharding.executor,
-            scheduler=sharding.scheduler,
-            shard_chars=sharding.shard_chars,
-            shard_timeout=sharding.timeout,
-            retries=sharding.retries,
             data_dir=data_dir,
             use_cache=not no_cache,
             progress=not quiet,
             only_segmenters=only_segmenters,
             only_corpora=only_corpora,
+            **run_arguments(sharding),
         )
         text = render_text(result)
-    for note in result.settings.get("notes", []):
-        click.echo(f"note: {note}", err=True)
-    print_warnings(
-        f"{note.who} on {corpus}: {note.text}"
-        for corpus in result.corpora()
-        for note in result.warnings(corpus)
-    )
-    for pair in result.pairs:
-        if not pair.ok:
-            click.echo(f"{pair.status}: {pair.segmenter} on {pair.corpus}: {pair.error}", err=True)
+    print_problems(result, warnings=True)
     # A skipped pair lacks data that is not here (a training split): said, not a failure.
     failed = [pair for pair in result.pairs if pair.status in ("failed", "timeout")]
     click.echo(text)
@@ -240,3 +210,18 @@ def bakeoff(
             err=True,
         )
         raise click.exceptions.Exit(1)
+
+
+def print_problems(result: BakeoffResult, *, warnings: bool = False) -> None:
+    """The run's notes, with ``warnings`` the segmenters' warnings, and each pair not scored."""
+    for note in result.settings.get("notes", []):
+        click.echo(f"note: {note}", err=True)
+    if warnings:
+        print_warnings(
+            f"{note.who} on {corpus}: {note.text}"
+            for corpus in result.corpora()
+            for note in result.warnings(corpus)
+        )
+    for pair in result.pairs:
+        if not pair.ok:
+            click.echo(f"{pair.status}: {pair.segmenter} on {pair.corpus}: {pair.error}", err=True)

@@ -6,8 +6,15 @@ from typing import TYPE_CHECKING
 
 import click
 
-from cws_bench.cli.executor_options import executor_options
-from cws_bench.cli.options import cli_terms, comma_list, data_dir_option, units_options
+from cws_bench.cli.bakeoff import print_problems
+from cws_bench.cli.executor_options import executor_options, run_arguments
+from cws_bench.cli.options import (
+    cli_terms,
+    count_option,
+    data_dir_option,
+    selection_options,
+    units_options,
+)
 
 if TYPE_CHECKING:
     from cws_bench.run.executors import ExecutorSettings
@@ -26,27 +33,12 @@ if TYPE_CHECKING:
     help="Where corpora that need local data are (a folder holding icwb2-data/, mccws/, "
     "ud-chinese/)."
 )
-@click.option(
-    "--segmenters",
-    "only_segmenters",
-    metavar="NAME,...",
-    callback=comma_list("name"),
-    help="Only these registered segmenters (comma-separated) [default: every one here].",
+@selection_options(
+    "name",
+    "Only these registered segmenters (comma-separated) [default: every one here].",
+    "Only these registered corpora (comma-separated) [default: every one here].",
 )
-@click.option(
-    "--corpora",
-    "only_corpora",
-    metavar="NAME,...",
-    callback=comma_list("name"),
-    help="Only these registered corpora (comma-separated) [default: every one here].",
-)
-@click.option(
-    "--resamples",
-    type=click.IntRange(min=1),
-    default=1000,
-    show_default=True,
-    help="Bootstrap resamples of the intervals.",
-)
+@count_option("--resamples", default=1000, help="Bootstrap resamples of the intervals.")
 @click.option("--no-cache", is_flag=True, help="Run every pair again, not from the run cache.")
 @click.option("--quiet", is_flag=True, help="No progress.")
 @units_options
@@ -101,18 +93,9 @@ def board(
             data_dir=data_dir,
             progress=not quiet,
             use_cache=not no_cache,
-            jobs=sharding.jobs,
-            executor=sharding.executor,
-            scheduler=sharding.scheduler,
-            shard_chars=sharding.shard_chars,
-            shard_timeout=sharding.timeout,
-            retries=sharding.retries,
+            **run_arguments(sharding),
         )
-    for note in result.settings.get("notes", []):
-        click.echo(f"note: {note}", err=True)
-    for pair in result.pairs:
-        if not pair.ok:
-            click.echo(f"{pair.status}: {pair.segmenter} on {pair.corpus}: {pair.error}", err=True)
+    print_problems(result)
     scored = sum(pair.ok for pair in result.pairs)
     click.echo(
         f"board: cells scored {scored} of {len(result.pairs)} (segmenters: "

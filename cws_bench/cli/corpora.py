@@ -86,12 +86,8 @@ def list_corpora(ctx: click.Context) -> None:
 
 
 def _list(data_dir: str | None, fmt: str) -> None:
-    cards = []
-    for name in corpus_names():
-        corpus = get_corpus(name)
-        if data_dir is not None and corpus.external_data:
-            corpus = get_corpus(name, data_dir=data_dir)
-        cards.append(corpus.metadata(cli_terms(click.get_current_context())))
+    terms = cli_terms(click.get_current_context())
+    cards = [get_corpus(name, data_dir=data_dir).metadata(terms) for name in corpus_names()]
     click.echo(render_corpus_list(cards, fmt))
 
 

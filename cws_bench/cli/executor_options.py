@@ -7,12 +7,13 @@ do the work.
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from cws_bench.cli.options import bounded
+from cws_bench.cli.options import bounded, setting_option, stacked
 from cws_bench.defaults import DEFAULT_RETRIES, DEFAULT_SHARD_CHARS, EXECUTORS
 
 if TYPE_CHECKING:  # the CLI imports the executors only when a command runs in shards
@@ -33,13 +34,13 @@ def executor_options(
     Args:
         shard_chars: the default of ``--shard-chars`` (None: the command decides,
             e.g. the bake-off's configuration).
-        always: pass the dict even without ``--executor``/``--scheduler`` (the
+        always: pass the settings even without ``--executor``/``--scheduler`` (the
             bake-off always runs in shards).
     """
     if function is None:
         return lambda f: executor_options(f, shard_chars=shard_chars, always=always)
-    default_chars = shard_chars
-    options = [
+    fixed = shard_chars is not None  # else the bake-off's configuration decides
+    options = stacked(
         click.option(
             "--executor",
             type=click.Choice(EXECUTORS),
@@ -54,13 +55,12 @@ def executor_options(
             help="Address of a running Dask scheduler (implies --executor dask); without "
             "it, dask starts a local cluster on 127.0.0.1.",
         ),
-        click.option(
+        setting_option(
             "--shard-chars",
             type=bounded("shard_chars"),
-            default=default_chars,
-            show_default=default_chars is not None,
+            default=shard_chars,
             help="Characters per shard (with --executor)."
-            if default_chars is not None
+            if fixed
             else "Characters per shard, in whole batches [default: a bake-off config's "
             "[settings], else 20000].",
         ),
@@ -79,42 +79,44 @@ def executor_options(
             metavar="SECONDS",
             help="Kill a worker whose shard runs longer, and run the shard again.",
         ),
-        click.option(
+        setting_option(
             "--retries",
             type=bounded("retries"),
-            default=DEFAULT_RETRIES if default_chars is not None else None,
-            show_default=default_chars is not None,
+            default=DEFAULT_RETRIES if fixed else None,
             help="Runs again of a shard whose worker died or hung, before the run fails"
-            + (
-                "."
-                if default_chars is not None
-                else f" [default: the config's, {DEFAULT_RETRIES}]."
-            ),
+            + ("." if fixed else f" [default: the config's, {DEFAULT_RETRIES}]."),
         ),
-    ]
+    )
 
+    @functools.wraps(function)
     def wrapped(**kwargs: Any) -> Any:
-        keys = ("executor", "scheduler", "shard_chars", "jobs", "retries")
-        values = {key: kwargs.pop(key) for key in keys}
-        timeout = kwargs.pop("shard_timeout")
+        values = {key: kwargs.pop(key) for key in SETTINGS}
         sharding = None
         if always or values["executor"] is not None or values["scheduler"] is not None:
             from cws_bench.run.executors import ExecutorSettings  # only for a run in shards
 
-            sharding = ExecutorSettings(**values, timeout=timeout)
+            sharding = ExecutorSettings(timeout=values.pop("shard_timeout"), **values)
         return function(sharding=sharding, **kwargs)
 
-    import functools
+    return options(wrapped)
 
-    wrapped = functools.update_wrapper(wrapped, function)
-    for option in reversed(options):
-        wrapped = option(wrapped)
-    return wrapped  # type: ignore[return-value]
+
+SETTINGS = ("executor", "scheduler", "shard_chars", "jobs", "shard_timeout", "retries")
+"""The options' parameters: :func:`~cws_bench.run.bakeoff.run_bakeoff`'s keyword arguments."""
+
+
+def run_arguments(sharding: ExecutorSettings) -> dict[str, Any]:
+    """The settings as :func:`~cws_bench.run.bakeoff.run_bakeoff`'s keyword arguments."""
+    return {key: getattr(sharding, {"shard_timeout": "timeout"}.get(key, key)) for key in SETTINGS}
 
 
 @contextlib.contextmanager
-def open_executor(sharding: ExecutorSettings) -> Iterator[Executor]:
-    """The executor the options ask for, closed on the way out (Ctrl-C too)."""
+def open_executor(sharding: ExecutorSettings | None) -> Iterator[Executor | None]:
+    """The executor the options ask for (None without one), closed on the way out (Ctrl-C
+    too)."""
+    if sharding is None:
+        yield None
+        return
     from cws_bench.run.executors import make_executor
 
     with make_executor(sharding) as executor:
@@ -122,11 +124,13 @@ def open_executor(sharding: ExecutorSettings) -> Iterator[Executor]:
 
 
 @contextlib.contextmanager
-def character_bar(desc: str) -> Iterator[Callable[[int, int], None]]:
-    """A progress bar in characters/s fed with (characters done, characters in all).
-
-    Quiet when stderr is not a terminal.
+def character_bar(desc: str, *, off: bool = False) -> Iterator[Callable[[int, int], None] | None]:
+    """A progress bar in characters/s fed with (characters done, characters in all); None
+    when ``off``. Quiet when stderr is not a terminal.
     """
+    if off:
+        yield None
+        return
     from tqdm import tqdm
 
     with tqdm(

@@ -22,7 +22,9 @@ from cws_bench.cli.options import (
     format_option,
     output_option,
     print_warnings,
+    segmenter_names_option,
     segmenter_options_option,
+    setting_option,
     stacked,
     units_options,
     write_output,
@@ -66,10 +68,6 @@ def _split_list(value: str) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
-def _queries(count: int) -> str:
-    return plural(count, "query", "queries")
-
-
 def _zero_division(value: str) -> ZeroDivision:
     return "warn" if value == "warn" else float(value)
 
@@ -111,11 +109,10 @@ def metrics() -> None:
 @click.argument("true", type=click.Path(exists=True, dir_okay=False))
 @click.argument("pred", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @table_format_option
-@click.option(
+@setting_option(
     "--digits",
     type=click.IntRange(1, 10),
     default=2,
-    show_default=True,
     help="Decimals in the text report.",
 )
 @click.option(
@@ -125,12 +122,11 @@ def metrics() -> None:
     help="Comma-separated labels to report, in this order (default: all, sorted).",
 )
 @beta_option("Report F-beta instead of F1.")
-@click.option(
+@setting_option(
     "--zero-division",
     "zero_division",
     type=click.Choice(["warn", "0", "1", "nan"]),
     default="warn",
-    show_default=True,
     help="Value of an undefined precision/recall/F (scikit-learn's meaning).",
 )
 @click.option("--confusion", is_flag=True, help="Also print the confusion matrix.")
@@ -202,16 +198,22 @@ def _check_generation_metrics(
     return chosen
 
 
+def _ref_option(help: str, *, required: bool = False) -> Callable[[F], F]:
+    """``--ref/-r`` (repeatable): the reference files, passed on as ``refs``."""
+    return click.option(
+        "--ref",
+        "-r",
+        "refs",
+        multiple=True,
+        required=required,
+        type=click.Path(exists=True, dir_okay=False),
+        help=help,
+    )
+
+
 @metrics.command()
 @click.argument("positional", nargs=-1, metavar="")
-@click.option(
-    "--ref",
-    "-r",
-    "refs",
-    multiple=True,
-    type=click.Path(exists=True, dir_okay=False),
-    help="A reference file, line i the reference of line i of --pred (repeat for several).",
-)
+@_ref_option("A reference file, line i the reference of line i of --pred (repeat for several).")
 @click.option(
     "--pred",
     "-p",
@@ -237,11 +239,10 @@ def _check_generation_metrics(
     "rouge-w, rouge-s, rouge-su (gap 4), rouge-lsum, weighted (weighted token P/R/F1: "
     "needs --weights), cider (CIDEr-D, as pycocoevalcap).",
 )
-@click.option(
+@setting_option(
     "--multi-reference",
     type=click.Choice(["best", "pooled"]),
     default="best",
-    show_default=True,
     help="ROUGE-1/2/S/SU with several references: the best one, or matches pooled over "
     "all of them (Lin 2004, eq. 1).",
 )
@@ -305,20 +306,17 @@ def generation(
         compare_tokenizers,
         generation_scores,
     )
-    from cws_bench.text.metric_files import read_generation_files
+    from cws_bench.text.metric_files import read_generation_files, read_token_weights
 
     predictions, references = read_generation_files(pred, refs, encoding=encoding)
     if "weighted" in metric_names and weights_path is None:
         raise click.UsageError("-m weighted needs --weights FILE (token<TAB>weight lines)")
+    weights = None if weights_path is None else read_token_weights(weights_path, encoding=encoding)
     options: dict[str, Any] = {
         "multi_reference": multi_reference,
-        "weights": None,
+        "weights": weights,
         "clipped": not unclipped,
     }
-    if weights_path is not None:
-        from cws_bench.text.metric_files import read_token_weights
-
-        options["weights"] = read_token_weights(weights_path, encoding=encoding)
     with collected_warnings():
         if tokenizer == "all":
             table = compare_tokenizers(predictions, references, metrics=metric_names, **options)
@@ -333,14 +331,9 @@ def generation(
 
 
 @metrics.command()
-@click.option(
-    "--ref",
-    "-r",
-    "refs",
-    multiple=True,
+@_ref_option(
+    "A reference file, line i a reference of line i of every --pred (repeat for several).",
     required=True,
-    type=click.Path(exists=True, dir_okay=False),
-    help="A reference file, line i a reference of line i of every --pred (repeat for several).",
 )
 @click.option(
     "--pred",
@@ -352,14 +345,9 @@ def generation(
     help="A system's outputs, one text a line (repeat for each system; two or more show "
     "whether their order flips).",
 )
-@click.option(
-    "-s",
-    "--segmenters",
-    "names",
-    metavar="A,B,...",
-    default=None,
-    help="The tokenizers: char and segmenter names, comma-separated [default: char and every "
-    "installed segmenter that needs no option].",
+@segmenter_names_option(
+    "The tokenizers: char and segmenter names, comma-separated [default: char and every "
+    "installed segmenter that needs no option]."
 )
 @segmenter_options_option
 @table_format_option
@@ -445,11 +433,10 @@ def _check_ranking_metrics(
     "recall (each optionally @k), precision@k. ndcg and dcg have linear gain (the grade, "
     "as ranx and trec_eval), the _burges ones 2^grade - 1.",
 )
-@click.option(
+@setting_option(
     "--relevance-level",
     type=int,
     default=1,
-    show_default=True,
     help="The lowest grade that counts as relevant.",
 )
 @click.option("--per-query", is_flag=True, help="Also print every query's scores.")
@@ -500,21 +487,16 @@ def ranking(
         report = evaluate_run(
             judgements, scores, metrics=metric_names, relevance_level=relevance_level
         )
-    notes = []
-    if report.missing_queries:
-        missing = report.missing_queries
-        notes.append(
-            f"{_queries(len(missing))} of {qrels} {'has' if len(missing) == 1 else 'have'} no "
-            f"ranking in {run} and score 0 (first: {missing[0]})"
+    print_warnings(
+        f"{plural(len(queries), 'query', 'queries')} of {where} "
+        f"{'has' if len(queries) == 1 else 'have'} no {what} in {other} and "
+        f"{fate[len(queries) == 1]} (first: {queries[0]})"
+        for queries, where, what, other, fate in (
+            (report.missing_queries, qrels, "ranking", run, ("score 0", "score 0")),
+            (report.unjudged_queries, run, "judgements", qrels, ("are left out", "is left out")),
         )
-    if report.unjudged_queries:
-        unjudged = report.unjudged_queries
-        notes.append(
-            f"{_queries(len(unjudged))} of {run} {'has' if len(unjudged) == 1 else 'have'} no "
-            f"judgements in {qrels} and {'is' if len(unjudged) == 1 else 'are'} left out "
-            f"(first: {unjudged[0]})"
-        )
-    print_warnings(notes)
+        if queries
+    )
     rendered = report.render(
         fmt, per_query=per_query, run=run, qrels=qrels, scale=scale, digits=digits
     )
@@ -534,14 +516,13 @@ def ranking(
     multiple=True,
     help="A feature column to score (repeatable; default: every column but the target).",
 )
-@click.option(
+@setting_option(
     "--base",
     type=click.FloatRange(min=1.0, min_open=True),
     default=2.0,
-    show_default=True,
     help="Logarithm base of the entropies (2: bits, 2.718281828459045: nats).",
 )
-@click.option("--digits", type=click.IntRange(1, 15), default=6, show_default=True)
+@setting_option("--digits", type=click.IntRange(1, 15), default=6, help=None)
 @table_format_option
 @encoding_option
 def impurity(
@@ -581,10 +562,14 @@ def impurity(
 # throughput
 
 
+COLUMNS = ("start", "first_token", "end", "input_tokens", "output_tokens")
+"""The columns of a request log, in :func:`~cws_bench.metrics.throughput.serving_metrics`'
+order."""
+
+
 def _column_option(field: str, what: str) -> Callable[[F], F]:
     return click.option(
         "--" + field.replace("_", "-"),
-        f"{field}_column",
         default=field,
         show_default=True,
         metavar="COLUMN",
@@ -615,16 +600,12 @@ def _column_option(field: str, what: str) -> Callable[[F], F]:
 @encoding_option
 def throughput(
     log: str,
-    start_column: str,
-    first_token_column: str,
-    end_column: str,
-    input_tokens_column: str,
-    output_tokens_column: str,
     log_format: str | None,
     skip_bad: bool,
     fmt: str,
     encoding: str,
     output: str,
+    **columns: str,
 ) -> None:
     """Serving throughput and latency of a request log LOG (JSONL or CSV, a request a row).
 
@@ -643,26 +624,11 @@ def throughput(
     from cws_bench.metrics.throughput import BadRequestError, serving_metrics
     from cws_bench.text.metric_files import read_request_log
 
-    columns = {
-        "start": start_column,
-        "first_token": first_token_column,
-        "end": end_column,
-        "input_tokens": input_tokens_column,
-        "output_tokens": output_tokens_column,
-    }
     requests = read_request_log(
         log, columns=columns, log_format=log_format, encoding=encoding, skip_bad=skip_bad
     )
-    fields = requests.fields
     try:
-        result = serving_metrics(
-            fields["start"],
-            fields["first_token"],
-            fields["end"],
-            fields["input_tokens"],
-            fields["output_tokens"],
-            skip_bad=skip_bad,
-        )
+        result = serving_metrics(*(requests.fields[c] for c in COLUMNS), skip_bad=skip_bad)
     except BadRequestError as e:
         from cws_bench.errors import CwsBenchError
 

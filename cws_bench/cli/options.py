@@ -96,6 +96,35 @@ def comma_list(what: str) -> Callable[[click.Context, click.Parameter, str | Non
     return parse
 
 
+def selection_options(word: str, segmenters: str, corpora: str) -> Callable[[F], F]:
+    """``--segmenters`` and ``--corpora``, each a comma-separated ``WORD,...`` list (None:
+    all), passed on as ``only_segmenters`` and ``only_corpora``; the rest is their help."""
+    return stacked(
+        *(
+            click.option(
+                f"--{kind}",
+                f"only_{kind}",
+                metavar=f"{word.upper()},...",
+                callback=comma_list(word),
+                help=help,
+            )
+            for kind, help in (("segmenters", segmenters), ("corpora", corpora))
+        )
+    )
+
+
+def setting_option(*decls: str, type: Any, default: Any, help: str | None) -> Callable[[F], F]:
+    """An option of one value of ``type``, its default shown when it has one."""
+    return click.option(
+        *decls, type=type, default=default, show_default=default is not None, help=help
+    )
+
+
+def count_option(*decls: str, default: int | None, help: str, minimum: int = 1) -> Callable[[F], F]:
+    """An option counting something, at least ``minimum``."""
+    return setting_option(*decls, type=click.IntRange(min=minimum), default=default, help=help)
+
+
 def bounded(setting: str) -> click.ParamType:
     """The click type of a numeric setting's option: its range from the one table,
     :data:`cws_bench.defaults.BOUNDS`, that a bake-off's TOML is checked against.
@@ -174,24 +203,15 @@ def format_option(
     choices: Sequence[str], help: str = "Output format.", *, default: str = "text"
 ) -> Callable[[F], F]:
     """``--format``: the output format, passed as ``fmt``."""
-    return click.option(
-        "--format",
-        "fmt",
-        type=click.Choice(list(choices)),
-        default=default,
-        show_default=True,
-        help=help,
+    return setting_option(
+        "--format", "fmt", type=click.Choice(list(choices)), default=default, help=help
     )
 
 
 def input_format_option(choices: Sequence[str], help: str) -> Callable[[F], F]:
     """``--input-format``: the format of an input corpus file (``auto`` sniffs it)."""
-    return click.option(
-        "--input-format",
-        type=click.Choice(list(choices)),
-        default="auto",
-        show_default=True,
-        help=help,
+    return setting_option(
+        "--input-format", type=click.Choice(list(choices)), default="auto", help=help
     )
 
 
@@ -219,33 +239,21 @@ def seed_option(help: str) -> Callable[[F], F]:
     """``--seed``: the resampling seed, by default the library's one DEFAULT_SEED."""
     from cws_bench.defaults import DEFAULT_SEED
 
-    return click.option(
-        "--seed", type=bounded("seed"), default=DEFAULT_SEED, show_default=True, help=help
-    )
+    return setting_option("--seed", type=bounded("seed"), default=DEFAULT_SEED, help=help)
 
 
 def resamples_option(help: str = "Bootstrap resamples.") -> Callable[[F], F]:
     """``--resamples``: bootstrap resamples, by default the library's DEFAULT_RESAMPLES."""
     from cws_bench.defaults import DEFAULT_RESAMPLES
 
-    return click.option(
-        "--resamples",
-        type=bounded("resamples"),
-        default=DEFAULT_RESAMPLES,
-        show_default=True,
-        help=help,
+    return setting_option(
+        "--resamples", type=bounded("resamples"), default=DEFAULT_RESAMPLES, help=help
     )
 
 
 def alpha_option(default: float | None, help: str) -> Callable[[F], F]:
     """``--alpha``: the significance level, checked up front (0 < alpha < 1, ``BOUNDS``)."""
-    return click.option(
-        "--alpha",
-        type=bounded("alpha"),
-        default=default,
-        show_default=default is not None,
-        help=help,
-    )
+    return setting_option("--alpha", type=bounded("alpha"), default=default, help=help)
 
 
 def correction_option(default: str | None, help: str) -> Callable[[F], F]:
@@ -253,12 +261,8 @@ def correction_option(default: str | None, help: str) -> Callable[[F], F]:
     bonferroni, fdr_bh, maxt or none: :data:`~cws_bench.metrics.defaults.CORRECTIONS`)."""
     from cws_bench.metrics.defaults import CORRECTIONS
 
-    return click.option(
-        "--correction",
-        type=click.Choice(CORRECTIONS),
-        default=default,
-        show_default=default is not None,
-        help=help,
+    return setting_option(
+        "--correction", type=click.Choice(CORRECTIONS), default=default, help=help
     )
 
 
@@ -266,24 +270,17 @@ def test_option(default: str | None, help: str) -> Callable[[F], F]:
     """``--test``: the paired test, bootstrap or permutation (approximate randomization)."""
     from cws_bench.defaults import TESTS
 
-    return click.option(
-        "--test",
-        type=click.Choice(TESTS),
-        default=default,
-        show_default=default is not None,
-        help=help,
-    )
+    return setting_option("--test", type=click.Choice(TESTS), default=default, help=help)
 
 
 def batch_size_option(function: F) -> F:
     """``--batch-size``: lines per ``segment()`` call, by default DEFAULT_BATCH_SIZE."""
     from cws_bench.defaults import DEFAULT_BATCH_SIZE
 
-    return click.option(
+    return setting_option(
         "--batch-size",
         type=bounded("batch_size"),
         default=DEFAULT_BATCH_SIZE,
-        show_default=True,
         help="Lines handed to the segmenter at a time.",
     )(function)
 
@@ -292,11 +289,10 @@ def gold_format_option(gold: str) -> Callable[[F], F]:
     """``--gold-format``: the format of the gold file (``gold`` names it in the help)."""
     from cws_bench.scoring import GOLD_FORMATS
 
-    return click.option(
+    return setting_option(
         "--gold-format",
         type=click.Choice(GOLD_FORMATS),
         default="auto",
-        show_default=True,
         help=f"Format of {gold}: auto (detected), plain (one sentence a line), conllu, "
         "peoples-daily (word/POS) or bmes (char/TAG).",
     )
@@ -320,9 +316,7 @@ def strict_option(help: str) -> Callable[[F], F]:
 
 def beta_option(help: str) -> Callable[[F], F]:
     """``--beta``: the F-beta weight (1 is F1)."""
-    return click.option(
-        "--beta", type=click.FloatRange(min=0.0), default=1.0, show_default=True, help=help
-    )
+    return setting_option("--beta", type=click.FloatRange(min=0.0), default=1.0, help=help)
 
 
 def parse_option(text: str) -> tuple[str, Any]:
@@ -346,6 +340,11 @@ def parse_option(text: str) -> tuple[str, Any]:
     if isinstance(decoded, float) and json.dumps(decoded) != value.strip():
         return key, value
     return key, decoded
+
+
+def segmenter_names_option(help: str) -> Callable[[F], F]:
+    """``-s/--segmenters A,B,...``: several segmenters by name, passed on as ``names``."""
+    return click.option("-s", "--segmenters", "names", metavar="A,B,...", default=None, help=help)
 
 
 segmenter_options_option = click.option(
@@ -378,14 +377,8 @@ LEXICON_HELP = (
     "where a command scores and a corpus' `dictionary` in a TOML.)"
 )
 
-# The segmenter's options that have flags of their own: flag's parameter -> segmenter option.
-_SEGMENTER_FLAGS = {
-    "lexicon": "lexicon",
-    "user_dict": "user_dict",
-    "model": "model",
-    "corpus": "corpus",
-    "split": "split",
-}
+# The segmenter's options that have flags of their own (the flag's parameter is the option).
+_SEGMENTER_FLAGS = ("lexicon", "user_dict", "model", "corpus", "split")
 
 
 def segmenter_options(*, training: bool = True) -> Callable[[F], F]:
@@ -424,9 +417,9 @@ def segmenter_options(*, training: bool = True) -> Callable[[F], F]:
 
     # For hints: which flag sets each segmenter option here (cli_terms).
     flags = {
-        f"segmenter.{key}": "--" + parameter.replace("_", "-")
-        for parameter, key in _SEGMENTER_FLAGS.items()
-        if training or parameter not in ("corpus", "split")
+        f"segmenter.{key}": "--" + key.replace("_", "-")
+        for key in _SEGMENTER_FLAGS
+        if training or key not in ("corpus", "split")
     }
 
     def decorate(function: F) -> F:
@@ -434,8 +427,8 @@ def segmenter_options(*, training: bool = True) -> Callable[[F], F]:
         def wrapped(**kwargs: Any) -> Any:
             rename_flags(flags)
             options = dict(parse_option(item) for item in kwargs.pop("option"))
-            for flag, key in _SEGMENTER_FLAGS.items():
-                value = kwargs.pop(flag, None)
+            for key in _SEGMENTER_FLAGS:
+                value = kwargs.pop(key, None)
                 if value is not None:
                     options[key] = value
             return function(options=options, **kwargs)

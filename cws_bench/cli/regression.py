@@ -7,9 +7,9 @@ error (the group's one error path, cws_bench/cli/__init__.py).
 
 from __future__ import annotations
 
-import contextlib
+import functools
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -18,6 +18,7 @@ from cws_bench.cli.executor_options import executor_options, open_executor
 from cws_bench.cli.options import (
     RecordingGroup,
     batch_size_option,
+    count_option,
     data_dir_option,
     dict_encoding_option,
     dictionary_option,
@@ -33,6 +34,7 @@ from cws_bench.cli.options import (
     resamples_option,
     seed_option,
     segmenter_options,
+    stacked,
     strict_option,
     units_options,
     write_output,
@@ -42,7 +44,7 @@ from cws_bench.score_registry import bounded_scores
 
 if TYPE_CHECKING:
     from cws_bench.regression.baseline import Bounds
-    from cws_bench.run.executors import Executor, ExecutorSettings
+    from cws_bench.run.executors import ExecutorSettings
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -67,10 +69,27 @@ def _max_drop(text: str) -> tuple[str, float]:
         ) from None
 
 
+_BOUNDS = ("max_f1_drop", "max_oov_recall_drop", "max_speed_drop", "max_token_lines", "max_p")
+
+
 def bound_options(function: F) -> F:
-    """The bounds of a check: ``--max-f1-drop``, ``--max-oov-recall-drop``, ``--max-speed-drop``,
-    ``--max-drop``."""
-    decorators = [
+    """The bounds of a check (``--max-f1-drop``, ``--max-oov-recall-drop``, ``--max-speed-drop``,
+    ``--max-token-lines``, ``--max-p``, ``--max-drop``), passed on as one ``bounds``: a
+    function of the stored bounds (None: none) to the :class:`Bounds` the library makes."""
+
+    @functools.wraps(function)
+    def wrapped(**kwargs: Any) -> Any:
+        from cws_bench.regression.baseline import Bounds
+
+        limits = {key: kwargs.pop(key) for key in _BOUNDS}
+        drops = dict(_max_drop(item) for item in kwargs.pop("max_drop"))
+
+        def bounds(base: Bounds | None = None) -> Bounds:
+            return Bounds.from_limits(**limits, max_drop=drops, base=base)
+
+        return function(bounds=bounds, **kwargs)
+
+    return stacked(
         click.option(
             "--max-f1-drop",
             type=click.FloatRange(min=0),
@@ -120,33 +139,7 @@ def bound_options(function: F) -> F:
             + ", ".join(s.name for s in bounded_scores())
             + ".",
         ),
-    ]
-    for decorator in reversed(decorators):
-        function = decorator(function)
-    return function
-
-
-def _bounds(
-    max_f1_drop: float | None,
-    max_oov_recall_drop: float | None,
-    max_drop: tuple[str, ...],
-    max_speed_drop: float | None,
-    base: Bounds | None = None,
-    max_token_lines: int | None = None,
-    max_p: float | None = None,
-) -> Bounds:
-    """The bound options as :meth:`Bounds.from_limits` takes them (the library decides)."""
-    from cws_bench.regression.baseline import Bounds
-
-    return Bounds.from_limits(
-        max_f1_drop=max_f1_drop,
-        max_oov_recall_drop=max_oov_recall_drop,
-        max_speed_drop=max_speed_drop,
-        max_drop=dict(_max_drop(item) for item in max_drop),
-        base=base,
-        max_token_lines=max_token_lines,
-        max_p=max_p,
-    )
+    )(wrapped)  # type: ignore[return-value]
 
 
 def _absolute(options: dict[str, Any]) -> dict[str, Any]:
@@ -167,11 +160,9 @@ _data_dir_option = data_dir_option(
 
 
 def _speed_runs_option(default: int | None) -> Callable[[F], F]:
-    return click.option(
+    return count_option(
         "--speed-runs",
-        type=click.IntRange(min=1),
         default=default,
-        show_default=default is not None,
         help="Timed runs over each corpus; speed is their median (each run lasts at least "
         "0.2 s, repeating a small corpus).",
     )
@@ -234,7 +225,7 @@ def _speed_runs_option(default: int | None) -> Callable[[F], F]:
     help="Dictionary for OOV figures: a file, 'jieba', or 'corpus:NAME[:SPLIT]'.",
     metavar="DICT",
 )
-@dict_encoding_option("--encoding's")
+@dict_encoding_option("--encoding's", "dictionary_encoding")
 @_data_dir_option
 @normalize_option("A, B, the gold and the dictionary", "comparing")
 @format_option(
@@ -243,18 +234,16 @@ def _speed_runs_option(default: int | None) -> Callable[[F], F]:
     "the changed sentences side by side.",
 )
 @output_option("Write the output to this file [default: standard output].")
-@click.option(
+@count_option(
     "--top",
-    type=click.IntRange(min=1),
     default=20,
-    show_default=True,
     help="Patterns of change kept, most frequent first (text shows the first 10).",
 )
-@click.option(
+@count_option(
     "--examples",
-    type=click.IntRange(min=0),
+    "max_examples",
     default=5,
-    show_default=True,
+    minimum=0,
     help="Lines shown of each sort of token-id change (boundaries kept, moved) and of "
     "lines whose characters differ.",
 )
@@ -275,21 +264,11 @@ def diff(
     token_ids: tuple[str, str] | None,
     corpus: str | None,
     gold: str | None,
-    gold_format: str,
-    dictionary: str | None,
-    dict_encoding: str | None,
-    data_dir: str | None,
-    normalize: str,
     fmt: str,
     output: str | None,
-    top: int,
-    examples: int,
-    seed: int,
-    resamples: int,
-    strict: bool,
-    encoding: str,
     scale: str | None,
     digits: int | None,
+    **settings: Any,
 ) -> None:
     """Show what changed from segmentation A to segmentation B of the same text.
 
@@ -329,20 +308,8 @@ def diff(
         raise click.UsageError("-A and -B are options of segmenters: give --text RAW too")
     if text is not None and (token_ids or corpus):
         raise click.UsageError("--text runs A and B: leave out --token-ids and --corpus")
-    settings: dict[str, Any] = {
-        # The library's default: the standard dictionary of a corpus named as --gold.
-        "dictionary": dictionary or STANDARD_DICTIONARY,
-        "dictionary_encoding": dict_encoding,
-        "encoding": encoding,
-        "gold_format": gold_format,
-        "data_dir": data_dir,
-        "top": top,
-        "seed": seed,
-        "resamples": resamples,
-        "strict": strict,
-        "normalize": normalize,
-        "max_examples": examples,
-    }
+    # The library's default: the standard dictionary of a corpus named as --gold.
+    settings["dictionary"] = settings["dictionary"] or STANDARD_DICTIONARY
     if text is not None:
         result = diff_tokenizers(
             text,
@@ -433,18 +400,10 @@ def save(
     name: str,
     options: dict[str, Any],
     corpora: tuple[str, ...],
-    dictionary: str | None,
     output: str,
-    max_f1_drop: float | None,
-    max_oov_recall_drop: float | None,
-    max_speed_drop: float | None,
-    max_token_lines: int | None,
-    max_p: float | None,
-    max_drop: tuple[str, ...],
-    speed_runs: int,
-    batch_size: int,
+    bounds: Callable[..., Bounds],
     no_segmentation: bool,
-    data_dir: str | None,
+    **settings: Any,
 ) -> None:
     """Run a segmenter on corpora and save its scores, speed and signature as a baseline.
 
@@ -468,27 +427,16 @@ def save(
     from cws_bench.regression.baseline_file import save_baseline
     from cws_bench.regression.recording import record_baseline
 
-    bounds = _bounds(
-        max_f1_drop,
-        max_oov_recall_drop,
-        max_drop,
-        max_speed_drop,
-        max_token_lines=max_token_lines,
-        max_p=max_p,
-    )
-    with _maybe_executor(sharding) as executor:
+    with open_executor(sharding) as executor:
         recorded = record_baseline(
             name,
             list(corpora),
             options=_absolute(options),
-            dictionary=dictionary,
-            bounds=bounds,
-            data_dir=data_dir,
-            speed_runs=speed_runs,
-            batch_size=batch_size,
+            bounds=bounds(),
             keep_segmentation=not no_segmentation,
             executor=executor,
-            shard_chars=None if sharding is None else sharding.shard_chars,
+            shard_chars=getattr(sharding, "shard_chars", None),
+            **settings,  # dictionary, data_dir, speed_runs, batch_size
         )
     print_warnings(f"{r.label}: {w}" for r in recorded.records for w in r.warnings)
     save_baseline(recorded, output)
@@ -569,20 +517,14 @@ def show(path: str) -> None:
 def check(
     sharding: ExecutorSettings | None,
     path: str,
-    max_f1_drop: float | None,
-    max_oov_recall_drop: float | None,
-    max_speed_drop: float | None,
-    max_token_lines: int | None,
-    max_p: float | None,
-    max_drop: tuple[str, ...],
+    bounds: Callable[..., Bounds],
     fail_on_change: bool,
     fmt: str,
     output: str | None,
     option: tuple[str, ...],
-    speed_runs: int | None,
-    data_dir: str | None,
     scale: str | None,
     digits: int | None,
+    **settings: Any,
 ) -> None:
     """Rerun a baseline's configuration and compare: exit 1 when a bound is broken.
 
@@ -610,43 +552,21 @@ def check(
 
         check_writable(output)  # before the rerun: exit 2 now, not after a long check
     stored = load_baseline(path)
-    with _maybe_executor(sharding) as executor:
+    with open_executor(sharding) as executor:
         current = rerun_baseline(
             stored,
             options=_absolute(dict(parse_option(item) for item in option)),
-            data_dir=data_dir,
-            speed_runs=speed_runs,
             executor=executor,
-            shard_chars=None if sharding is None else sharding.shard_chars,
+            shard_chars=getattr(sharding, "shard_chars", None),
+            **settings,  # data_dir, speed_runs
         )
     print_warnings(f"{r.label}: {w}" for r in current.records for w in r.warnings)
-    bounds = _bounds(
-        max_f1_drop,
-        max_oov_recall_drop,
-        max_drop,
-        max_speed_drop,
-        stored.bounds,
-        max_token_lines,
-        max_p,
-    )
-    result = check_baseline(stored, current, bounds, fail_on_change=fail_on_change)
+    result = check_baseline(stored, current, bounds(stored.bounds), fail_on_change=fail_on_change)
     accept = f"cws-bench baseline update {path}"
     options = {"baseline": path, "accept": accept, "scale": scale, "digits": digits}
     rendered = render_check(result, fmt, **options)
-    if output is None or output == "-":
-        click.echo(rendered.rstrip("\n"))
-    else:
-        write_output(rendered, output, what="check report")
+    write_output(rendered, output, what="check report")
+    if output not in (None, "-"):  # the summary still goes to standard output
         click.echo(render_check(result, "text", **options))
     if not result.passed:
         raise click.exceptions.Exit(1)
-
-
-@contextlib.contextmanager
-def _maybe_executor(sharding: ExecutorSettings | None) -> Iterator[Executor | None]:
-    """The executor of ``--executor``/``--scheduler`` (closed on the way out), or None."""
-    if sharding is None:
-        yield None
-        return
-    with open_executor(sharding) as executor:
-        yield executor

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -191,17 +190,17 @@ def score(
     rename_flags({"per_line": "--details"})  # the library's hints name its parameters
     # The library's default: the standard dictionary of a corpus named as GOLD.
     settings["dictionary"] = settings["dictionary"] or STANDARD_DICTIONARY
-    with contextlib.ExitStack() as stack:
-        executor = bar = None
-        if sharding is not None:  # one big file in shards: the same numbers, on workers
-            executor = stack.enter_context(open_executor(sharding))
-            bar = None if quiet else stack.enter_context(character_bar("score"))
+    # --executor: one big file in shards, the same numbers, on workers
+    with (
+        open_executor(sharding) as executor,
+        character_bar("score", off=quiet or sharding is None) as bar,
+    ):
         scored = score_predictions(
             gold,
             preds,
             per_line=details is not None,
             executor=executor,
-            shard_chars=sharding.shard_chars if sharding is not None else None,
+            shard_chars=getattr(sharding, "shard_chars", None),
             progress=bar,
             **settings,
         )

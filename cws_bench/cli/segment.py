@@ -32,16 +32,14 @@ if TYPE_CHECKING:
     from cws_bench.run.executors import ExecutorSettings
 
 
-__all__ = ["parse_option", "segment", "segmenters", "train"]
+__all__ = ["segment", "segmenters", "train"]
 
 FORMATS = ("text", "json")
 INPUT_FORMATS = ("auto", *CORPUS_FORMATS)
 
 
-def _count_lines(path: str) -> int | None:
-    """Lines of a file, for the progress bar's total (None for stdin)."""
-    if path == "-":
-        return None
+def _count_lines(path: str) -> int:
+    """Lines of a file, for the progress bar's total."""
     count = 0
     last = b"\n"
     with open(path, "rb") as f:
@@ -65,6 +63,11 @@ def _segmenter_option(function: Any) -> Any:
         ],
         help="The segmenter (see `cws-bench segmenters`).",
     )(function)
+
+
+def _written_file_option(flag: str, help: str, *name: str) -> Any:
+    """``flag FILE``: a file the command writes besides its output (None: not written)."""
+    return click.option(flag, *name, metavar="FILE", type=click.Path(dir_okay=False), help=help)
 
 
 @click.command()
@@ -111,31 +114,20 @@ def segmenters(name: str | None, fmt: str) -> None:
     is_flag=True,
     help="Print on stderr how long loading and segmenting took, and the speed.",
 )
-@click.option(
+@_written_file_option(
     "--fidelity",
-    "fidelity",
-    default=None,
-    metavar="FILE",
-    type=click.Path(dir_okay=False),
-    help="Write one JSON object per input line: whether the segmenter's text differs from it "
+    "Write one JSON object per input line: whether the segmenter's text differs from it "
     "(altered, inserted, deleted, substituted, refused, empty; llm).",
 )
-@click.option(
+@_written_file_option(
     "--requests",
-    "requests_log",
-    default=None,
-    metavar="FILE",
-    type=click.Path(dir_okay=False),
-    help="Write one JSON object per request the segmenter sent (start, first_token, end, "
+    "Write one JSON object per request the segmenter sent (start, first_token, end, "
     "input_tokens, output_tokens; llm): the log that metrics throughput reads.",
+    "requests_log",
 )
-@click.option(
+@_written_file_option(
     "--token-ids",
-    "token_ids",
-    default=None,
-    metavar="FILE",
-    type=click.Path(dir_okay=False),
-    help="Write the token ids of every line (a tokenizer: -s tokenizer...), the file that "
+    "Write the token ids of every line (a tokenizer: -s tokenizer...), the file that "
     "`diff --token-ids` compares.",
 )
 @quiet_option()
@@ -147,14 +139,12 @@ def segment(
     options: dict[str, Any],
     data_dir: str | None,
     separator: str,
-    batch_size: int,
     encoding: str,
     timing: bool,
-    fidelity: str | None,
-    requests_log: str | None,
     token_ids: str | None,
     quiet: bool,
     sharding: ExecutorSettings | None,
+    **settings: Any,
 ) -> None:
     """Segment INPUT (one raw sentence a line; - for stdin) with a segmenter.
 
@@ -184,10 +174,9 @@ def segment(
         record = partial(record_file_token_ids, source=source, path=token_ids, encoding=encoding)
 
     with contextlib.ExitStack() as stack:
-        executor = bar = None
+        executor = stack.enter_context(open_executor(sharding))
         if sharding is not None:
-            executor = stack.enter_context(open_executor(sharding))
-            bar = None if quiet else stack.enter_context(character_bar(name))
+            bar = stack.enter_context(character_bar(name, off=quiet))
         else:
             bar = stack.enter_context(_line_bar(name, source, quiet)).update
         result = segment_input(
@@ -198,12 +187,10 @@ def segment(
             executor=executor,
             separator=separator.replace("\\t", "\t"),
             encoding=encoding,
-            batch_size=batch_size,
-            shard_chars=sharding.shard_chars if sharding is not None else None,
+            shard_chars=getattr(sharding, "shard_chars", None),
             progress=bar,
-            fidelity=fidelity,
-            requests_log=requests_log,
             token_ids=record,
+            **settings,  # batch_size, fidelity, requests_log
         )
     for line in (*result.warnings, *(() if quiet or not result.summary else (result.summary,))):
         click.echo(line, err=True)
@@ -281,7 +268,10 @@ def train(
 
     if os.path.isdir(output) and getattr(segmenter_class(name), "from_training", None) is None:
         raise click.BadParameter(f"{output} is a folder: {name} writes a file", param_hint="-o")
+    from cws_bench.segmenters.sources import train_segmenter
+
     options = dict(parse_option(item) for item in option)
+    runs = [(output, options)]
     if seeds is not None:
         from cws_bench.errors import CwsBenchError
         from cws_bench.run.config import parse_seeds
@@ -294,51 +284,26 @@ def train(
             )
         if "seed" in options:
             raise CwsBenchError("give either --seeds or -O seed=N, not both")
-        for seed in parse_seeds(seeds):
-            _train_one(
-                name,
-                corpus,
-                seed_output(output, seed),
-                split,
-                data_dir,
-                input_format,
-                encoding,
-                {**options, "seed": seed},
-            )
-        return
-    _train_one(name, corpus, output, split, data_dir, input_format, encoding, options)
-
-
-def _train_one(
-    name: str,
-    corpus: str,
-    output: str,
-    split: str | None,
-    data_dir: str | None,
-    input_format: str,
-    encoding: str,
-    options: dict[str, Any],
-) -> None:
-    from cws_bench.segmenters.sources import train_segmenter
-
-    started = time.perf_counter()
-    segmenter = train_segmenter(
-        name,
-        corpus,
-        split=split,
-        format=input_format,
-        encoding=encoding,
-        data_dir=data_dir,
-        **options,
-    )
-    segmenter.save(output)
-    data = segmenter.trained_on
-    described = (
-        f"{data.description} ({plural(data.sentences, 'sentence')}, checksum {data.checksum})"
-        if data
-        else corpus
-    )
-    click.echo(
-        f"trained {name} on {described} in {time.perf_counter() - started:.1f} s; wrote {output}",
-        err=True,
-    )
+        runs = [(seed_output(output, s), {**options, "seed": s}) for s in parse_seeds(seeds)]
+    for path, settings in runs:
+        started = time.perf_counter()
+        segmenter = train_segmenter(
+            name,
+            corpus,
+            split=split,
+            format=input_format,
+            encoding=encoding,
+            data_dir=data_dir,
+            **settings,
+        )
+        segmenter.save(path)
+        data = segmenter.trained_on
+        described = (
+            f"{data.description} ({plural(data.sentences, 'sentence')}, checksum {data.checksum})"
+            if data
+            else corpus
+        )
+        click.echo(
+            f"trained {name} on {described} in {time.perf_counter() - started:.1f} s; wrote {path}",
+            err=True,
+        )

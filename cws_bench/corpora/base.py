@@ -8,6 +8,7 @@ once here, over :meth:`Corpus.sentences`.
 from __future__ import annotations
 
 import contextlib
+import itertools
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Iterator, Mapping
@@ -158,10 +159,7 @@ def word_types(sentences: Iterator[list[str]], name: str) -> Dictionary:
     >>> sorted(word_types(iter([["我们", "是"], ["我们"]]), "demo").words)
     ['我们', '是']
     """
-    words: set[str] = set()
-    for sentence in sentences:
-        words.update(sentence)
-    return Dictionary(frozenset(words), name)
+    return Dictionary(frozenset(itertools.chain.from_iterable(sentences)), name)
 
 
 class Corpus(ABC):
@@ -225,6 +223,11 @@ class Corpus(ABC):
     def _raw(self, split: str) -> Iterator[str]:
         for words in self._sentences(split):
             yield "".join(words)
+
+    def missing(self, hint: str) -> Availability:
+        """Not available: looked for in ``data_dir`` (if set); ``hint`` says how to get it."""
+        data_dir = getattr(self, "data_dir", None)
+        return Availability(False, None if data_dir is None else str(data_dir), hint)
 
     def _word_list(self) -> Dictionary:
         """The corpus' own word list, for corpora with ``dictionary_split = None``."""
@@ -357,14 +360,9 @@ class Corpus(ABC):
         note, what stands in for its training split, splits, availability (how to get it,
         its data folder named by ``terms``)."""
         availability = self.availability()
+        described = ("name", "title", "script", "domain", "standard", "licence", "citation")
         return {
-            "name": self.name,
-            "title": self.title,
-            "script": self.script,
-            "domain": self.domain,
-            "standard": self.standard,
-            "licence": self.licence,
-            "citation": self.citation,
+            **{key: getattr(self, key) for key in described},
             "source": self.source,
             "note": self.note,
             "training_stand_in": self.training_stand_in,

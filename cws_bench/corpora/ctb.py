@@ -75,8 +75,7 @@ class CTB6(Corpus):
         files = {split: self._file(split) for split in self.splits}
         splits = tuple(split for split, path in files.items() if path is not None)
         if not splits:
-            location = str(self.data_dir) if self.data_dir is not None else None
-            return Availability(False, location, self._how_to_get())
+            return self.missing(self._how_to_get())
         location = str(next(path for path in files.values() if path is not None).parent)
         how = None if len(splits) == len(self.splits) else self._how_to_get()
         return Availability(True, location, how, splits)

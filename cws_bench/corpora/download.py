@@ -29,6 +29,7 @@ __all__ = [
     "download_file",
     "extract_members",
     "file_sha256",
+    "open_zip",
 ]
 
 log = logging.getLogger(__name__)
@@ -108,44 +109,42 @@ def download_file(
             f"pass its folder with {{0}} (expected file: {target.name})",
             fixes=(Fix("data_dir", metavar="FOLDER"),),
         ) from e
-    with response, atomic_write(target, encoding=None) as out:
-        total = response.headers.get("Content-Length")
-        received = 0
-        bar = None
-        if progress:
-            from tqdm import tqdm
+    from tqdm import tqdm
 
-            bar = tqdm(
-                total=int(total) if total and total.isdigit() else None,
-                unit="B",
-                unit_scale=True,
-                unit_divisor=1024,
-                desc=target.name,
-                leave=False,
-            )
-        try:
-            while True:
-                try:
-                    chunk = response.read(CHUNK)
-                except (OSError, http.client.HTTPException) as e:
-                    raise CwsBenchError(
-                        f"download of {url} broke off after {received:,} bytes: {e}",
-                        "try again; nothing was kept",
-                    ) from e
-                if not chunk:
-                    break
-                received += len(chunk)
-                out.write(chunk)
-                digest.update(chunk)
-                if bar is not None:
-                    bar.update(len(chunk))
-        finally:
-            if bar is not None:
-                bar.close()
-        if total and total.isdigit() and received != int(total):
+    total = response.headers.get("Content-Length")
+    size = int(total) if total and total.isdigit() else None
+    with (
+        response,
+        atomic_write(target, encoding=None) as out,
+        tqdm(
+            total=size,
+            unit="B",
+            unit_scale=True,
+            unit_divisor=1024,
+            desc=target.name,
+            leave=False,
+            disable=not progress,
+        ) as bar,
+    ):
+        received = 0
+        while True:
+            try:
+                chunk = response.read(CHUNK)
+            except (OSError, http.client.HTTPException) as e:
+                raise CwsBenchError(
+                    f"download of {url} broke off after {received:,} bytes: {e}",
+                    "try again; nothing was kept",
+                ) from e
+            if not chunk:
+                break
+            received += len(chunk)
+            out.write(chunk)
+            digest.update(chunk)
+            bar.update(len(chunk))
+        if size is not None and received != size:
             # http.client returns a short body without an error when the server hangs up
             raise CwsBenchError(
-                f"download of {url} broke off after {received:,} of {int(total):,} bytes",
+                f"download of {url} broke off after {received:,} of {size:,} bytes",
                 "try again; nothing was kept",
             )
         actual = digest.hexdigest()
@@ -153,6 +152,17 @@ def download_file(
             raise ChecksumMismatchError(f"{target.name} downloaded from {url}", sha256, actual)
     log.info("downloaded %s to %s (sha256 %s)", url, target, actual)
     return actual
+
+
+def open_zip(archive: Path) -> zipfile.ZipFile:
+    """The zip file ``archive``, or an error saying it is not one."""
+    try:
+        return zipfile.ZipFile(archive)
+    except (zipfile.BadZipFile, OSError) as e:
+        raise CwsBenchError(
+            f"{archive}: not a readable zip file ({e})",
+            "a download may have been cut short: delete the file and get it again",
+        ) from e
 
 
 def extract_members(
@@ -186,14 +196,7 @@ def extract_members(
     _, made = make_temporary(os.fspath(destination), folder=True)
     temporary = Path(made)
     try:
-        try:
-            zip_file = zipfile.ZipFile(archive)
-        except (zipfile.BadZipFile, OSError) as e:
-            raise CwsBenchError(
-                f"{archive}: not a readable zip file ({e})",
-                "a download may have been cut short: delete the file and get it again",
-            ) from e
-        with zip_file:
+        with open_zip(archive) as zip_file:
             for member, relative in members.items():
                 out_path = temporary / relative
                 out_path.parent.mkdir(parents=True, exist_ok=True)

@@ -18,9 +18,11 @@ commit or release tag). :class:`PinnedFiles` holds what is common to them:
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from cws_bench.corpora.base import Availability, Corpus, environment_data_dir, unavailable
 from cws_bench.corpora.download import (
@@ -31,51 +33,37 @@ from cws_bench.corpora.download import (
 )
 from cws_bench.text.io import PathLike
 
-__all__ = ["PinnedFiles"]
+__all__ = ["CheckedFiles", "PinnedFiles"]
 
 
-class PinnedFiles(Corpus):
-    """A corpus of one file per split (plus companions), each with a pinned SHA-256.
-
-    Subclasses (or instances) set:
+class CheckedFiles(Corpus):
+    """A corpus read from a folder of the user's or from its copy in the cache folder, each
+    file checked against its pinned SHA-256 when first read.
 
     Attributes:
-        split_files: split -> file name.
-        companions: files that travel with the data (downloaded with it, e.g. a README).
         pinned: file name -> SHA-256 of the published file.
-        base_url: the address (a folder, ending in ``/``) that ``url_suffix``
-            and the file names are appended to when downloading; ``url`` or
-            ``url_variable`` replace it (a mirror with the same layout).
-        url_suffix: the corpus' folder under ``base_url`` (``sxu/``), or empty.
-        remote_names: file name -> name at ``base_url`` when it differs.
         data_variable: the environment variable naming the data folder.
-        url_variable: the environment variable overriding ``base_url`` (a mirror).
         cache_name: the folder under the cache folder the download goes to.
-        subfolders: where the corpus folder may sit under a given folder
-            (``("mccws/sxu", "sxu")``); the given folder itself is tried first.
         strict: a local file whose hash differs is an error (else it is read
             and reported as ``differs`` by :meth:`verification`).
+        mismatch: the hint of that error, before "or pass verify=False ...".
 
     Args:
         data_dir: the corpus folder or a folder holding it.
         download: download the files into the cache when none are found.
         verify: check files against their pinned SHA-256.
         cache: the cache folder (default ``$CWS_BENCH_CACHE_DIR`` or the user's).
-        url: where to download from (default: ``url_variable``, then ``base_url``).
         progress: show a progress bar while downloading.
     """
 
-    split_files: Mapping[str, str] = {}
-    companions: tuple[str, ...] = ()
     pinned: Mapping[str, str] = {}
-    base_url: str = ""
-    url_suffix: str = ""
-    remote_names: Mapping[str, str] = {}
     data_variable: str = ""
-    url_variable: str = ""
     cache_name: str = ""
-    subfolders: tuple[str, ...] = ()
     strict: bool = True
+    mismatch = (
+        "this is not the file {title} was published as (edited or re-encoded?); "
+        "use the published file"
+    )
     external_data = True
 
     def __init__(
@@ -85,7 +73,6 @@ class PinnedFiles(Corpus):
         download: bool = False,
         verify: bool = True,
         cache: PathLike | None = None,
-        url: str | None = None,
         progress: bool = False,
     ) -> None:
         if data_dir is None:
@@ -94,14 +81,75 @@ class PinnedFiles(Corpus):
         self.download_missing = download
         self.verify = verify
         self.cache = cache_dir(cache) / self.cache_name
+        self.progress = progress
+        self._verified: dict[Path, str] = {}
+
+    def _check(self, path: Path, name: str) -> None:
+        if path in self._verified:
+            return
+        expected = self.pinned.get(name)
+        if expected is None or not self.verify:
+            self._verified[path] = "unverified"
+            return
+        actual = file_sha256(path)
+        if actual == expected:
+            self._verified[path] = "verified"
+        elif self.strict:
+            raise ChecksumMismatchError(
+                str(path),
+                expected,
+                actual,
+                self.mismatch.format(title=self.title) + ", or pass verify=False to read it anyway",
+            )
+        else:
+            self._verified[path] = "differs"
+
+    def verification(self) -> dict[str, str]:
+        """File -> ``verified``, ``differs`` or ``unverified``, for the files read so far."""
+        return {str(path): state for path, state in sorted(self._verified.items())}
+
+
+class PinnedFiles(CheckedFiles):
+    """A corpus of one file per split (plus companions), each with a pinned SHA-256.
+
+    Subclasses (or instances) set, besides :class:`CheckedFiles`' attributes:
+
+    Attributes:
+        split_files: split -> file name.
+        companions: files that travel with the data (downloaded with it, e.g. a README).
+        base_url: the address (a folder, ending in ``/``) that ``url_suffix``
+            and the file names are appended to when downloading; ``url`` or
+            ``url_variable`` replace it (a mirror with the same layout).
+        url_suffix: the corpus' folder under ``base_url`` (``sxu/``), or empty.
+        remote_names: file name -> name at ``base_url`` when it differs.
+        url_variable: the environment variable overriding ``base_url`` (a mirror).
+        subfolders: where the corpus folder may sit under a given folder, glob patterns
+            (``("mccws/sxu", "sxu")``, ``("*", "*/*")``); the given folder itself is
+            tried first.
+
+    Args:
+        url: where to download from (default: ``url_variable``, then ``base_url``).
+        data_dir, download, verify, cache, progress: see :class:`CheckedFiles`.
+    """
+
+    split_files: Mapping[str, str] = {}
+    companions: tuple[str, ...] = ()
+    base_url: str = ""
+    url_suffix: str = ""
+    remote_names: Mapping[str, str] = {}
+    url_variable: str = ""
+    subfolders: tuple[str, ...] = ()
+
+    def __init__(
+        self, data_dir: PathLike | None = None, *, url: str | None = None, **options: Any
+    ) -> None:
+        super().__init__(data_dir, **options)
         env_url = os.environ.get(self.url_variable) if self.url_variable else None
         root = (url or env_url or self.base_url).rstrip("/") + "/"
         self.url = root + self.url_suffix
-        self.progress = progress
         self.downloadable = bool(self.base_url) and all(
             name in self.pinned for name in self._all_files()
         )
-        self._verified: dict[Path, str] = {}
 
     # -- where the files are ----------------------------------------------------
 
@@ -114,8 +162,8 @@ class PinnedFiles(Corpus):
     def _folder(self) -> Path | None:
         """The folder the files are read from, or None."""
         if self.data_dir is not None:
-            for sub in (".", *self.subfolders):
-                folder = self.data_dir / sub if sub != "." else self.data_dir
+            below = (sorted(self.data_dir.glob(sub)) for sub in self.subfolders)
+            for folder in (self.data_dir, *itertools.chain.from_iterable(below)):
                 if folder.is_dir() and self._has_files(folder):
                     return folder
             return None
@@ -139,8 +187,7 @@ class PinnedFiles(Corpus):
     def availability(self) -> Availability:
         folder = self._folder()
         if folder is None:
-            location = str(self.data_dir) if self.data_dir is not None else None
-            return Availability(False, location, self._how_to_get())
+            return self.missing(self._how_to_get())
         splits = tuple(s for s in self.splits if (folder / self.split_files[s]).is_file())
         how = None
         if len(splits) < len(self.splits):
@@ -157,31 +204,6 @@ class PinnedFiles(Corpus):
         path = folder / self.split_files[split]
         self._check(path, self.split_files[split])
         return path
-
-    def _check(self, path: Path, name: str) -> None:
-        if path in self._verified:
-            return
-        expected = self.pinned.get(name)
-        if expected is None or not self.verify:
-            self._verified[path] = "unverified"
-            return
-        actual = file_sha256(path)
-        if actual == expected:
-            self._verified[path] = "verified"
-        elif self.strict:
-            raise ChecksumMismatchError(
-                str(path),
-                expected,
-                actual,
-                f"this is not the file {self.title} was published as (edited or re-encoded?); "
-                "use the published file, or pass verify=False to read it anyway",
-            )
-        else:
-            self._verified[path] = "differs"
-
-    def verification(self) -> dict[str, str]:
-        """File -> ``verified``, ``differs`` or ``unverified``, for the files read so far."""
-        return {str(path): state for path, state in sorted(self._verified.items())}
 
     # -- downloading ------------------------------------------------------------
 

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from cws_bench.corpora.fileset import PinnedFiles
@@ -164,12 +165,8 @@ class MultiCriteria(PinnedFiles):
                 f"no multi-criteria corpus {code!r}; use one of {', '.join(_SPECS)}"
             )
         spec = self.spec = _SPECS[code]
-        self.name = code
-        self.title = spec.title
-        self.domain = spec.domain
-        self.standard = spec.standard
-        self.licence = spec.licence
-        self.citation = spec.citation
+        self.name, self.title, self.domain = code, spec.title, spec.domain
+        self.standard, self.licence, self.citation = spec.standard, spec.licence, spec.citation
         self.note = f"{spec.note}. From {REPOSITORY} data/other/{code}/ at commit {COMMIT}."
         self.splits = tuple(spec.split_files)
         self.split_files = spec.split_files
@@ -214,21 +211,8 @@ class MultiCriteria(PinnedFiles):
         return None
 
 
-def sxu(data_dir: PathLike | None = None, **options: object) -> MultiCriteria:
-    """``sxu``: SIGHAN 2008, Shanxi University (news)."""
-    return MultiCriteria("sxu", data_dir, **options)
-
-
-def zx(data_dir: PathLike | None = None, **options: object) -> MultiCriteria:
-    """``zx``: the Zhuxian web novel (fiction)."""
-    return MultiCriteria("zx", data_dir, **options)
-
-
-def wtb(data_dir: PathLike | None = None, **options: object) -> MultiCriteria:
-    """``wtb``: the Chinese Weibo Treebank (microblogs)."""
-    return MultiCriteria("wtb", data_dir, **options)
-
-
-def udc(data_dir: PathLike | None = None, **options: object) -> MultiCriteria:
-    """``udc``: UD Chinese GSD, the older release of the multi-criteria set (Wikipedia)."""
-    return MultiCriteria("udc", data_dir, **options)
+# The registry's factories (cws_bench.corpora.registry.CORPORA): (data_dir=None, **options).
+sxu = partial(MultiCriteria, "sxu")
+zx = partial(MultiCriteria, "zx")
+wtb = partial(MultiCriteria, "wtb")
+udc = partial(MultiCriteria, "udc")

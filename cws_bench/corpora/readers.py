@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -54,6 +54,7 @@ __all__ = [
     "iter_conllu",
     "iter_conllx",
     "iter_word_pos",
+    "numbered_lines",
     "read_bmes",
     "read_conllu",
     "read_conllx",
@@ -70,13 +71,9 @@ Compounds = Literal["split", "join"]
 Multiword = Literal["token", "words"]
 
 
-def _numbered_lines(path: PathLike, encoding: str) -> Iterator[tuple[int, str]]:
+def numbered_lines(path: PathLike, encoding: str = "utf-8") -> Iterator[tuple[int, str]]:
     """Yield ``(line number, line)`` pairs, numbered from 1 as editors do."""
-    number = 0
-    for block in iter_line_blocks(path, encoding=encoding):
-        for line in block:
-            number += 1
-            yield number, line
+    return enumerate(itertools.chain.from_iterable(iter_line_blocks(path, encoding=encoding)), 1)
 
 
 # ---------------------------------------------------------------------------
@@ -88,10 +85,8 @@ def read_plain(
 ) -> Iterator[list[str]]:
     """Read whitespace-segmented text: one sentence a line.
 
-    Args:
-        path: the file (``-`` for standard input).
-        encoding: its encoding (UTF-8 with or without BOM by default).
-        skip_empty: drop empty lines instead of yielding ``[]`` for them.
+    ``path`` may be ``-`` (standard input); the encoding is UTF-8 with or without BOM by
+    default; ``skip_empty`` drops empty lines instead of yielding ``[]`` for them.
 
     Raises:
         CwsBenchError: the file is missing or unreadable.
@@ -213,8 +208,6 @@ def read_peoples_daily(
     ([['中央', '人民', '广播', '电台', '好']], [['中央人民广播电台', '好']])
 
     Args:
-        path: the file.
-        encoding: its encoding.
         compounds: ``split`` reads a bracketed compound as its parts (the
             segmentation standard of the corpus), ``join`` as one word.
         drop_ids: drop a document id (``19980101-01-001-001/m``) opening a line.
@@ -223,11 +216,26 @@ def read_peoples_daily(
     Raises:
         CorpusFormatError: a token without ``/POS``, or unbalanced brackets.
     """
+    for pairs in _peoples_daily_pairs(
+        path, encoding=encoding, compounds=compounds, drop_ids=drop_ids, skip_empty=skip_empty
+    ):
+        yield [word for word, _ in pairs]
+
+
+def _peoples_daily_pairs(
+    path: PathLike,
+    *,
+    encoding: str = "utf-8",
+    compounds: Compounds = "split",
+    drop_ids: bool = True,
+    skip_empty: bool = False,
+) -> Iterator[list[tuple[str, str]]]:
+    """Yield the ``(word, POS)`` pairs of each line (see :func:`read_peoples_daily`)."""
     check_compounds(compounds)
-    for number, line in _numbered_lines(path, encoding):
+    for number, line in numbered_lines(path, encoding):
         pairs = parse_peoples_daily_line(path, number, line, compounds, drop_ids)
         if pairs or not skip_empty:
-            yield [word for word, _ in pairs]
+            yield pairs
 
 
 # ---------------------------------------------------------------------------
@@ -281,7 +289,7 @@ def read_bmes(
         CorpusFormatError: a token that is not one character and a tag, or an
             impossible tag sequence (``M`` after ``S``, a line ending after ``B``).
     """
-    for number, line in _numbered_lines(path, encoding):
+    for number, line in numbered_lines(path, encoding):
         tokens = line.split()
         if not tokens:
             if not skip_empty:
@@ -476,22 +484,19 @@ def iter_conllu(
         raise CwsBenchError(f"multiword={multiword!r}: expected 'token' or 'words'")
     builder = _ConlluBuilder(path, multiword)
     token = builder.token
-    number = 0
-    for block in iter_line_blocks(path, encoding=encoding):
-        for line in block:
-            number += 1
-            if line[:1].isdigit():
-                token(number, line)
-            elif not line.strip():
-                sentence = builder.finish(check_text)
-                if sentence is not None:
-                    yield sentence
-            elif line.startswith("#"):
-                if builder.words or builder.surface:
-                    raise builder.error(number, "a comment line inside a sentence's token lines")
-                builder.comment(number, line)
-            else:
-                token(number, line)
+    for number, line in numbered_lines(path, encoding):
+        if line[:1].isdigit():
+            token(number, line)
+        elif not line.strip():
+            sentence = builder.finish(check_text)
+            if sentence is not None:
+                yield sentence
+        elif line.startswith("#"):
+            if builder.words or builder.surface:
+                raise builder.error(number, "a comment line inside a sentence's token lines")
+            builder.comment(number, line)
+        else:
+            token(number, line)
     sentence = builder.finish(check_text)
     if sentence is not None:
         yield sentence
@@ -532,8 +537,6 @@ def read_conllu(
     ([['du', '.']], [['de', 'le', '.']])
 
     Args:
-        path: the file.
-        encoding: its encoding.
         multiword: ``token`` (a multi-word token is one word: its surface form)
             or ``words`` (its syntactic words).
         check_text: raise when ``# text`` differs from the tokens.
@@ -572,7 +575,7 @@ def iter_word_pos(
     path: PathLike, *, encoding: str = "utf-8", skip_empty: bool = False
 ) -> Iterator[list[tuple[str, str]]]:
     """Yield the ``(word, tag)`` pairs of each line of a ``word_TAG`` file."""
-    for number, line in _numbered_lines(path, encoding):
+    for number, line in numbered_lines(path, encoding):
         pairs = _word_pos_pairs(path, number, line)
         if pairs or not skip_empty:
             yield pairs
@@ -617,7 +620,7 @@ def iter_conllx(path: PathLike, *, encoding: str = "utf-8") -> Iterator[list[tup
     """
     name = display_name(path)
     pairs: list[tuple[str, str]] = []
-    for number, line in _numbered_lines(path, encoding):
+    for number, line in numbered_lines(path, encoding):
         if not line.strip():
             if pairs:
                 yield pairs
@@ -690,15 +693,8 @@ def read_tagged(
     if format == "auto":
         format = sniff_format(path, encoding=encoding)
     if format == "peoples-daily":
-        compounds = options.pop("compounds", "split")
-        drop_ids = options.pop("drop_ids", True)
-        skip_empty = options.pop("skip_empty", False)
-        _check_options("peoples-daily", options)
-        check_compounds(compounds)
-        for number, line in _numbered_lines(path, encoding):
-            pairs = parse_peoples_daily_line(path, number, line, compounds, drop_ids)
-            if pairs or not skip_empty:
-                yield pairs
+        _check_options("peoples-daily", options.keys() - {"compounds", "drop_ids", "skip_empty"})
+        yield from _peoples_daily_pairs(path, encoding=encoding, **options)
     elif format == "conllu":
         for sentence in iter_conllu(path, encoding=encoding, **options):
             yield list(zip(sentence.words, sentence.tags))
@@ -714,7 +710,7 @@ def read_tagged(
         )
 
 
-def _check_options(format: str, options: dict[str, Any]) -> None:
+def _check_options(format: str, options: Collection[str]) -> None:
     if options:
         raise CwsBenchError(f"format {format!r} takes no option {', '.join(sorted(options))}")
 
@@ -786,9 +782,7 @@ def read_corpus(
     [['我们', '是', '学生']]
 
     Args:
-        path: the file.
         format: a key of :data:`FORMATS`, or ``auto`` (:func:`sniff_format`).
-        encoding: the file's encoding.
         **options: passed to the format's reader (e.g. ``compounds="join"``
             for People's Daily, ``multiword="words"`` for CoNLL-U,
             ``skip_empty=True`` for the line-based formats).

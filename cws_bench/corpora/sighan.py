@@ -37,19 +37,19 @@ is read and recorded as ``unverified`` in :meth:`Sighan2005.verification`.
 from __future__ import annotations
 
 import os
-import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
+from typing import Any
 
-from cws_bench.corpora.base import Availability, Corpus, environment_data_dir, unavailable
+from cws_bench.corpora.base import Availability, unavailable
 from cws_bench.corpora.download import (
-    ChecksumMismatchError,
-    cache_dir,
     download_file,
     extract_members,
-    file_sha256,
+    open_zip,
 )
+from cws_bench.corpora.fileset import CheckedFiles
 from cws_bench.errors import CwsBenchError
 from cws_bench.text.checksums import hash_hex
 from cws_bench.text.dictionary import Dictionary, load_dictionary
@@ -176,7 +176,7 @@ def _zip_prefix(names: list[str]) -> str | None:
     return None
 
 
-class Sighan2005(Corpus):
+class Sighan2005(CheckedFiles):
     """One corpus of the SIGHAN 2005 bakeoff.
 
     Splits: ``test`` (the gold test set; raw input: the official test input)
@@ -187,13 +187,10 @@ class Sighan2005(Corpus):
         code: ``pku``, ``msr``, ``cityu`` or ``as``.
         data_dir: an ``icwb2-data`` folder, a folder holding one, or the
             released zip (default ``$CWS_BENCH_SIGHAN2005``, then the cache).
-        download: download the release into the cache when no data is found.
-        verify: check files against their pinned SHA-256 (on by default).
-        cache: the cache folder (default ``$CWS_BENCH_CACHE_DIR`` or the
-            user's cache folder).
         url: where to download from (default ``$CWS_BENCH_SIGHAN2005_URL``,
             then :data:`RELEASE_URL`).
-        progress: show a progress bar while downloading.
+        download, verify, cache, progress: see
+            :class:`~cws_bench.corpora.fileset.CheckedFiles`.
     """
 
     splits = ("test", "train")
@@ -205,43 +202,28 @@ class Sighan2005(Corpus):
     )
     dictionary_split = None
     downloadable = True
-    external_data = True
+    pinned = PINNED_SHA256
+    data_variable = DATA_VARIABLE
+    cache_name = "sighan2005"
+    mismatch = "this is not the file SIGHAN released (edited or re-encoded?); use the official data"
 
     def __init__(
-        self,
-        code: str,
-        data_dir: PathLike | None = None,
-        *,
-        download: bool = False,
-        verify: bool = True,
-        cache: PathLike | None = None,
-        url: str | None = None,
-        progress: bool = False,
+        self, code: str, data_dir: PathLike | None = None, *, url: str | None = None, **options: Any
     ) -> None:
         if code not in _SPECS:
             raise CwsBenchError(f"no SIGHAN 2005 corpus {code!r}; use one of {', '.join(_SPECS)}")
         self.spec = _SPECS[code]
-        self.name = f"sighan2005-{code}"
-        self.title = self.spec.title
-        self.script = self.spec.script
-        self.domain = self.spec.domain
-        self.training_stand_in = self.spec.stand_in
+        self.name, self.title, self.script = f"sighan2005-{code}", self.spec.title, self.spec.script
+        self.domain, self.training_stand_in = self.spec.domain, self.spec.stand_in
         self.standard = f"{code.upper() if code != 'cityu' else 'CityU'} guidelines (SIGHAN 2005)"
         self.note = (
             f"{self.spec.note}. Some raw test lines differ from the gold text "
             "(the release's own quirk); scoring aligns them."
         )
-        if data_dir is None:
-            data_dir = environment_data_dir(DATA_VARIABLE)
-        self.data_dir = Path(data_dir).expanduser() if data_dir is not None else None
-        self.download_missing = download
-        self.verify = verify
-        self.cache = cache_dir(cache) / "sighan2005"
+        super().__init__(data_dir, **options)
         self.url = url or os.environ.get(URL_VARIABLE) or RELEASE_URL
-        if download or url:
+        if self.download_missing or url:
             self.source = self.url
-        self.progress = progress
-        self._verified: dict[Path, str] = {}
 
     # -- where the data is ------------------------------------------------------
 
@@ -269,14 +251,8 @@ class Sighan2005(Corpus):
 
     def _zip_members(self, archive: Path) -> dict[str, str]:
         """Member name -> relative path, for every file of this corpus in the zip."""
-        try:
-            with zipfile.ZipFile(archive) as zip_file:
-                names = zip_file.namelist()
-        except (zipfile.BadZipFile, OSError) as e:
-            raise CwsBenchError(
-                f"{archive}: not a readable zip file ({e})",
-                "a download may have been cut short: delete the file and get it again",
-            ) from e
+        with open_zip(archive) as zip_file:
+            names = zip_file.namelist()
         prefix = _zip_prefix(names)
         if prefix is None:
             return {}
@@ -291,28 +267,21 @@ class Sighan2005(Corpus):
     def _files(self, source: tuple[str, Path]) -> dict[str, tuple[str, str]]:
         """kind -> (relative path, encoding) of the files the source holds."""
         kind_of_source, path = source
-        if kind_of_source == "zip":
-            present = set(self._zip_members(path).values())
-        else:
-            present = {
-                relative
-                for kind in _KINDS
-                for relative, _ in self.spec.candidates(kind)
-                if (path / relative).is_file()
-            }
-        files = {}
-        for kind in _KINDS:
-            for relative, encoding in self.spec.candidates(kind):
-                if relative in present:
-                    files[kind] = (relative, encoding)
-                    break
-        return files
+        zipped = set(self._zip_members(path).values()) if kind_of_source == "zip" else None
+
+        def present(relative: str) -> bool:
+            return relative in zipped if zipped is not None else (path / relative).is_file()
+
+        found = [
+            (kind, next((c for c in self.spec.candidates(kind) if present(c[0])), None))
+            for kind in _KINDS
+        ]
+        return {kind: file for kind, file in found if file is not None}
 
     def availability(self) -> Availability:
         source = self._source()
         if source is None:
-            location = str(self.data_dir) if self.data_dir is not None else None
-            return Availability(False, location, self._how_to_get())
+            return self.missing(self._how_to_get())
         files = self._files(source)
         splits = tuple(
             split
@@ -390,28 +359,6 @@ class Sighan2005(Corpus):
             self.availability().hint,
         )
 
-    def _check(self, path: Path, relative: str) -> None:
-        if path in self._verified:
-            return
-        expected = PINNED_SHA256.get(relative)
-        if expected is None or not self.verify:
-            self._verified[path] = "unverified"
-            return
-        actual = file_sha256(path)
-        if actual != expected:
-            raise ChecksumMismatchError(
-                str(path),
-                expected,
-                actual,
-                "this is not the file SIGHAN released (edited or re-encoded?); "
-                "use the official data, or pass verify=False to read it anyway",
-            )
-        self._verified[path] = "verified"
-
-    def verification(self) -> dict[str, str]:
-        """File -> ``verified`` (its pinned SHA-256 matched) or ``unverified``, for files read."""
-        return {str(path): state for path, state in sorted(self._verified.items())}
-
     # -- reading ------------------------------------------------------------------
 
     def _sentences(self, split: str) -> Iterator[list[str]]:
@@ -435,21 +382,8 @@ class Sighan2005(Corpus):
         return self._open("test_gold" if split == "test" else "train")[0]
 
 
-def pku(data_dir: PathLike | None = None, **options: object) -> Sighan2005:
-    """``sighan2005-pku``."""
-    return Sighan2005("pku", data_dir, **options)  # type: ignore[arg-type]
-
-
-def msr(data_dir: PathLike | None = None, **options: object) -> Sighan2005:
-    """``sighan2005-msr``."""
-    return Sighan2005("msr", data_dir, **options)  # type: ignore[arg-type]
-
-
-def cityu(data_dir: PathLike | None = None, **options: object) -> Sighan2005:
-    """``sighan2005-cityu``."""
-    return Sighan2005("cityu", data_dir, **options)  # type: ignore[arg-type]
-
-
-def as_(data_dir: PathLike | None = None, **options: object) -> Sighan2005:
-    """``sighan2005-as``."""
-    return Sighan2005("as", data_dir, **options)  # type: ignore[arg-type]
+# The registry's factories (cws_bench.corpora.registry.CORPORA): (data_dir=None, **options).
+pku = partial(Sighan2005, "pku")
+msr = partial(Sighan2005, "msr")
+cityu = partial(Sighan2005, "cityu")
+as_ = partial(Sighan2005, "as")

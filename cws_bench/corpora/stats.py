@@ -183,10 +183,7 @@ def sentence_statistics(
     >>> round(s.average_word_length, 4), s.oov_words, s.oov_types, round(s.oov_rate, 4)
     (1.6667, 2, 2, 0.6667)
 
-    Args:
-        sentences: lists of words.
-        dictionary: the dictionary for OOV figures, or None.
-        **extra: further fields (``corpus``, ``split``, ``note``).
+    ``extra`` are further fields (``corpus``, ``split``, ``note``).
 
     The ``checksum`` field is :func:`~cws_bench.corpora.base.sentences_checksum`
     of the sentences, computed in the same pass.
@@ -241,8 +238,6 @@ def corpus_statistics(
     """Statistics of a split of a named corpus, OOV against its standard dictionary.
 
     Args:
-        corpus: the corpus.
-        split: the split to count.
         dictionary: a dictionary to use instead of the corpus' standard one.
         overlap_with: other corpora's splits (``NAME[:SPLIT]``) whose sentences to
             look for, besides the training split (:func:`split_overlaps`).

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from cws_bench.cli import cli
-from cws_bench.cli.segment import parse_option
+from cws_bench.cli.options import parse_option
 from cws_bench.scoring import score_files
 from cws_bench.segmenters import SEGMENTERS
 from cws_bench.text.io import read_segmented
