@@ -16,6 +16,7 @@ from cws_bench.display.units import percent
 __all__ = [
     "csv_table",
     "escape_markdown",
+    "markdown_lines",
     "markdown_table",
     "percent",
     "safe_record",
@@ -40,6 +41,39 @@ def escape_markdown(text: str) -> str:
     return _SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
 
 
+_RULES = {"l": ":--", "c": ":-:", "r": "--:"}
+_PLAIN_RULES = {"l": "---", "r": "---:"}
+
+
+def markdown_lines(
+    header: Sequence[str],
+    rows: Iterable[Sequence[Any]],
+    align: str | None = None,
+    *,
+    style: str = "spaced",
+    escape: bool = False,
+) -> list[str]:
+    """The lines of a GitHub Markdown table: the header, the rule, the rows.
+
+    ``align`` has one of ``l``, ``c``, ``r`` per column (default: the first
+    left, the others right); ``style`` writes the rule ``| :-- | --: |``
+    (``spaced``), ``|:--|--:|`` (``tight``) or ``| --- | ---: |`` (``plain``);
+    ``escape`` passes the rows' cells through :func:`escape_markdown` (else they,
+    like the header, are Markdown already).
+
+    >>> markdown_lines(["name", "F1"], [["a", "1.00"]], "lr", style="plain")
+    ['| name | F1 |', '| --- | ---: |', '| a | 1.00 |']
+    """
+    align = align or "l" + "r" * (len(header) - 1)
+    rule = [(_PLAIN_RULES if style == "plain" else _RULES)[a] for a in align]
+    cell = escape_markdown if escape else str
+    return [
+        "| " + " | ".join(header) + " |",
+        "|" + "|".join(rule) + "|" if style == "tight" else "| " + " | ".join(rule) + " |",
+        *("| " + " | ".join(map(cell, row)) + " |" for row in rows),
+    ]
+
+
 def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     """A GitHub Markdown table; the first column left-aligned, the others right.
 
@@ -48,11 +82,7 @@ def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     | :-- | --: |
     | a\\|b | 1.00 |
     """
-    cell = escape_markdown
-    lines = ["| " + " | ".join(cell(h) for h in header) + " |"]
-    lines.append("| " + " | ".join([":--", *("--:" for _ in header[1:])]) + " |")
-    lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
-    return "\n".join(lines)
+    return "\n".join(markdown_lines([escape_markdown(h) for h in header], rows, escape=True))
 
 
 def text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from cws_bench.display.tables import escape_markdown
+from cws_bench.display.tables import markdown_lines
 from cws_bench.display.units import percent
 
 __all__ = [
@@ -52,13 +52,8 @@ def signature_line(result: Mapping[str, Any]) -> str:
     return "|".join(parts)
 
 
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    lines = [
-        "| " + " | ".join(header) + " |",
-        "| " + " | ".join("---" for _ in header) + " |",
-    ]
-    lines += ["| " + " | ".join(escape_markdown(str(c)) for c in row) + " |" for row in rows]
-    return lines
+def _table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
+    return markdown_lines(header, rows, "l" * len(header), style="plain", escape=True)
 
 
 def _labels(result: Mapping[str, Any]) -> list[str]:

@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cws_bench.display.tables import escape_markdown as esc
+from cws_bench.display.tables import markdown_lines
 from cws_bench.reports import tables as fmt
 from cws_bench.results.model import BakeoffResult, PairResult
 from cws_bench.results.published import Claim, ClaimCheck, check_claim, published_for
@@ -480,56 +482,55 @@ def _csv(board: _Board) -> str:
 
 def render_board_markdown(board: _Board) -> str:
     """board.md: the F table (segmenters × corpora), the claims and what is absent."""
-    from cws_bench.display.tables import escape_markdown as esc
-
     lines = [f"# The board: {board.result.name}", ""]
     lines.append(
         "F of each segmenter on each corpus (percent); `*`: trained on the test data or its "
         "dictionary saw it, never ranked and out of the mean."
     )
     lines.append("")
-    lines.append("| segmenter | mean F | " + " | ".join(map(esc, board.corpora)) + " |")
-    lines.append("| --- | ---: | " + " | ".join("---:" for _ in board.corpora) + " |")
+    rows = []
     for name in board.segmenters:
-        values = []
+        values = [esc(name), fmt.format_score(board.means[name])]
         for corpus in board.corpora:
             cell = board.cell(name, corpus)
             if cell is None or cell.f1 is None:
                 values.append(fmt.MISSING if cell is None else cell.pair.status)
             else:
                 values.append(fmt.format_score(cell.f1) + ("*" if cell.pair.contaminated else ""))
-        lines.append(
-            f"| {esc(name)} | {fmt.format_score(board.means[name])} | " + " | ".join(values) + " |"
-        )
+        rows.append(values)
+    lines += _table(["segmenter", "mean F", *map(esc, board.corpora)], rows)
     checks = board.claim_checks()
     if checks:
         lines += ["", "## Claimed beside measured", ""]
-        lines.append(
-            "| segmenter | corpus | claimed F | by | measured F | interval | difference | "
-            "covered | source |"
-        )
-        lines.append("| --- | --- | ---: | --- | ---: | --- | ---: | --- | --- |")
-        for cell, check in checks:
-            claimed = fmt.format_score(check.claim.f1) + (
-                " (from P, R)" if check.claim.derived else ""
-            )
-            lines.append(
-                f"| {esc(cell.pair.segmenter)} | {esc(cell.pair.corpus)} | {claimed} | "
-                f"{esc(check.claim.by)} | {fmt.format_score(check.measured)} | "
-                f"{fmt.format_interval(cell.pair.intervals.get('f1'))} | "
-                f"{fmt.format_difference(check.difference)} | "
-                f"{_covered(check.covered)} | [{esc(check.claim.source)}]({check.claim.url}), "
-                f"{esc(check.claim.where)} |"
-            )
+        header = "segmenter|corpus|claimed F|by|measured F|interval|difference|covered|source"
+        rows = [
+            [
+                esc(cell.pair.segmenter),
+                esc(cell.pair.corpus),
+                fmt.format_score(check.claim.f1) + (" (from P, R)" if check.claim.derived else ""),
+                esc(check.claim.by),
+                fmt.format_score(check.measured),
+                fmt.format_interval(cell.pair.intervals.get("f1")),
+                fmt.format_difference(check.difference),
+                _covered(check.covered),
+                f"[{esc(check.claim.source)}]({check.claim.url}), {esc(check.claim.where)}",
+            ]
+            for cell, check in checks
+        ]
+        lines += _table(header.split("|"), rows, "llrlrlrll")
     agreement = board.rank_agreement()
     if agreement:
         lines += ["", "## Would one corpus have sufficed?", ""]
-        lines.append("Kendall's τ-b of the F rankings of two corpora (segmenters ranked on both):")
-        lines += ["", "| corpora | segmenters | τ |", "| --- | ---: | ---: |"]
-        for item in agreement:
-            tau = fmt.MISSING if item["tau"] is None else f"{item['tau']:.3f}"
-            pair = " · ".join(map(esc, item["corpora"]))
-            lines.append(f"| {pair} | {item['segmenters']} | {tau} |")
+        lines += ["Kendall's τ-b of the F rankings of two corpora (segmenters ranked on both):", ""]
+        rows = [
+            [
+                " · ".join(map(esc, item["corpora"])),
+                item["segmenters"],
+                fmt.MISSING if item["tau"] is None else f"{item['tau']:.3f}",
+            ]
+            for item in agreement
+        ]
+        lines += _table(["corpora", "segmenters", "τ"], rows)
     lines += _token_markdown(board)
     unverified = sorted({c.pair.segmenter for c in board.cells if c.checksum is None})
     if unverified:
@@ -542,6 +543,11 @@ def render_board_markdown(board: _Board) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _table(header: Sequence[str], rows: Sequence[Sequence[Any]], align: str = "") -> list[str]:
+    """A table of board.md: the first column left-aligned, the others right unless ``align``."""
+    return markdown_lines(header, rows, align or None, style="plain")
+
+
 def _token_value(cell: BoardCell, key: str, kind: str) -> str:
     value = cell.value(key)
     if kind == "score" or value is None:
@@ -552,8 +558,6 @@ def _token_value(cell: BoardCell, key: str, kind: str) -> str:
 def _token_markdown(board: _Board) -> list[str]:
     """board.md's sections on how tokens cut words: the figures of every cell, the
     Traditional/Simplified parity, and whether one corpus ranks each column as all do."""
-    from cws_bench.display.tables import escape_markdown as esc
-
     cells = board.token_cells()
     if not cells:
         return []
@@ -562,15 +566,17 @@ def _token_markdown(board: _Board) -> list[str]:
         "Boundary F, the shares of straddling tokens and of split gold words in percent; "
         "tokens per word and per character and the Rényi efficiency (α = 2.5) as ratios."
     )
+    rows = [
+        [
+            esc(cell.pair.segmenter),
+            esc(cell.pair.corpus),
+            fmt.format_score(cell.value("boundary_f1")),
+            *(_token_value(cell, key, kind) for key, _, kind in TOKEN_COLUMNS),
+        ]
+        for cell in cells
+    ]
     labels = ["boundary F", *(label for _, label, _ in TOKEN_COLUMNS)]
-    lines += ["", "| segmenter | corpus | " + " | ".join(labels) + " |"]
-    lines.append("| --- | --- | " + " | ".join("---:" for _ in labels) + " |")
-    for cell in cells:
-        values = [fmt.format_score(cell.value("boundary_f1"))]
-        values += [_token_value(cell, key, kind) for key, _, kind in TOKEN_COLUMNS]
-        lines.append(
-            f"| {esc(cell.pair.segmenter)} | {esc(cell.pair.corpus)} | " + " | ".join(values) + " |"
-        )
+    lines += ["", *_table(["segmenter", "corpus", *labels], rows, "ll" + "r" * len(labels))]
     parity = board.parity()
     if parity:
         lines += ["", "## Traditional/Simplified parity", ""]
@@ -578,13 +584,16 @@ def _token_markdown(board: _Board) -> list[str]:
             f"Tokens on {PARITY_CORPORA[0]} (Traditional) over tokens on the same sentences in "
             f"{PARITY_CORPORA[1]} (Simplified): 1, no premium for the script."
         )
-        lines += ["", "| segmenter | Traditional | Simplified | parity |"]
-        lines.append("| --- | ---: | ---: | ---: |")
-        for item in parity:
-            lines.append(
-                f"| {esc(item['segmenter'])} | {item['tokens_traditional']:,} | "
-                f"{item['tokens_simplified']:,} | {item['parity']:.3f} |"
-            )
+        rows = [
+            [
+                esc(item["segmenter"]),
+                f"{item['tokens_traditional']:,}",
+                f"{item['tokens_simplified']:,}",
+                f"{item['parity']:.3f}",
+            ]
+            for item in parity
+        ]
+        lines += ["", *_table(["segmenter", "Traditional", "Simplified", "parity"], rows)]
     columns = board.column_agreement()
     if columns:
         lines += ["", "## Would one corpus have sufficed, column by column?", ""]
@@ -592,13 +601,16 @@ def _token_markdown(board: _Board) -> list[str]:
             "Kendall's τ-b of each column's rankings over every two corpora: the mean and "
             "the lowest; a low τ says one corpus would have ranked the segmenters otherwise."
         )
-        lines += ["", "| column | corpus pairs | mean τ | lowest τ |"]
-        lines.append("| --- | ---: | ---: | ---: |")
-        for item in columns:
-            lines.append(
-                f"| {esc(item['label'])} | {item['pairs']} | {item['mean_tau']:.3f} | "
-                f"{item['lowest_tau']:.3f} |"
-            )
+        rows = [
+            [
+                esc(item["label"]),
+                item["pairs"],
+                f"{item['mean_tau']:.3f}",
+                f"{item['lowest_tau']:.3f}",
+            ]
+            for item in columns
+        ]
+        lines += ["", *_table(["column", "corpus pairs", "mean τ", "lowest τ"], rows)]
     return lines
 
 

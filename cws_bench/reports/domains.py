@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from cws_bench.display.tables import escape_markdown
+from cws_bench.display.tables import escape_markdown, markdown_lines
 from cws_bench.reports import tables as fmt
 from cws_bench.results.across import (
     DomainMatrix,
@@ -46,12 +46,14 @@ __all__ = [
     "domain_view",
     "excluded_cells",
     "f1_cell",
+    "falloff_cells",
     "falloff_chart",
     "falloff_rows",
     "heatmap_chart",
     "is_news",
     "mean_over",
     "render_wide_markdown",
+    "wide_rows",
 ]
 
 
@@ -247,6 +249,51 @@ def _shared_sets(matrix: DomainMatrix) -> str:
     )
 
 
+def wide_rows(
+    matrix: DomainMatrix,
+    *,
+    name: Callable[[str], str] = str,
+    mark: Callable[[str], str] = str,
+    shared: bool = True,
+) -> list[list[str]]:
+    """F1 by corpus as rows of cells: the segmenter, its F1 on each corpus, its mean, over
+    how many corpora, its mean over the shared ones (``shared``) and its worst corpus.
+
+    ``name`` writes a segmenter or corpus name (Markdown: escaped), ``mark`` the mark of
+    a contaminated cell (:func:`f1_cell`).
+    """
+    rows = []
+    for row in matrix.rows:
+        worst = row.worst
+        rows.append(
+            [
+                name(row.segmenter),
+                *(f1_cell(row, corpus, mark) for corpus in matrix.corpora),
+                _cell(row.mean),
+                mean_over(row),
+                *([_cell(row.common_mean)] if shared else []),
+                f"{name(worst[0])} ({fmt.format_score(worst[1])})" if worst else fmt.MISSING,
+            ]
+        )
+    return rows
+
+
+def falloff_cells(falloff: list[FallOff], name: Callable[[str], str] = str) -> list[list[str]]:
+    """The fall-off from news as rows of cells: the segmenter, its F1 on news, its mean
+    difference off news and its worst corpus with its difference."""
+    return [
+        [
+            name(item.segmenter),
+            fmt.format_score(item.news_f1),
+            fmt.MISSING if item.mean_drop is None else fmt.format_difference(item.mean_drop),
+            f"{name(item.worst[0])} ({fmt.format_difference(item.worst[1])})"
+            if item.worst
+            else fmt.MISSING,
+        ]
+        for item in falloff
+    ]
+
+
 def render_wide_markdown(result: BakeoffResult, *, heading: str = "##") -> str:
     """F1 by corpus as one wide Markdown table, with each row's mean and worst corpus.
 
@@ -283,27 +330,13 @@ def render_wide_markdown(result: BakeoffResult, *, heading: str = "##") -> str:
         + ", the one mean that compares across rows.",
         *(["", f"*{esc(excluded)}*"] if excluded else []),
         "",
-        "| " + " | ".join(header) + " |",
-        "| --- | " + " | ".join("---:" for _ in matrix.corpora) + " | ---: | ---: | ---: | --- |",
+        *markdown_lines(
+            header,
+            wide_rows(matrix, name=esc, mark=lambda mark: f"*{mark}*"),
+            "l" + "r" * (len(matrix.corpora) + 3) + "l",
+            style="plain",
+        ),
     ]
-    for row in matrix.rows:
-        worst = row.worst
-        cells = [f1_cell(row, c, lambda mark: f"*{mark}*") for c in matrix.corpora]
-        worst_text = f"{esc(worst[0])} ({fmt.format_score(worst[1])})" if worst else fmt.MISSING
-        lines.append(
-            "| "
-            + " | ".join(
-                [
-                    esc(row.segmenter),
-                    *cells,
-                    _cell(row.mean),
-                    mean_over(row),
-                    _cell(row.common_mean),
-                    worst_text,
-                ]
-            )
-            + " |"
-        )
     falloff = falloff_rows(matrix)
     if falloff:
         lines += [
@@ -314,19 +347,18 @@ def render_wide_markdown(result: BakeoffResult, *, heading: str = "##") -> str:
             "Difference: F1 on the other corpora "
             "minus the segmenter's mean F1 on news (excluded cells counted in neither).",
             "",
-            "| segmenter | F1 on news | mean difference off news | worst corpus (difference) |",
-            "| --- | ---: | ---: | --- |",
+            *markdown_lines(
+                [
+                    "segmenter",
+                    "F1 on news",
+                    "mean difference off news",
+                    "worst corpus (difference)",
+                ],
+                falloff_cells(falloff, esc),
+                "lrrl",
+                style="plain",
+            ),
         ]
-        for item in falloff:
-            worst = item.worst
-            worst_text = (
-                f"{esc(worst[0])} ({fmt.format_difference(worst[1])})" if worst else fmt.MISSING
-            )
-            mean = item.mean_drop
-            lines.append(
-                f"| {esc(item.segmenter)} | {fmt.format_score(item.news_f1)} | "
-                f"{fmt.MISSING if mean is None else fmt.format_difference(mean)} | {worst_text} |"
-            )
     return "\n".join(lines) + "\n"
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cws_bench.display.tables import escape_markdown
+from cws_bench.display.tables import markdown_lines
 from cws_bench.reports.tables import (
     MISSING,
     Board,
@@ -99,11 +99,5 @@ def llm_markdown(board: Board) -> list[str]:
     rows = llm_rows(board)
     if not rows:
         return []
-    lines = [
-        INTRO,
-        "",
-        "| " + " | ".join(HEADER) + " |",
-        "|:--|:--|" + "--:|" * (len(HEADER) - 2),
-    ]
-    lines += ["| " + " | ".join(escape_markdown(cell) for cell in row) + " |" for row in rows]
-    return [*lines, ""]
+    align = "".join("r" if numeric else "l" for numeric in NUMERIC)
+    return [INTRO, "", *markdown_lines(HEADER, rows, align, style="tight", escape=True), ""]

@@ -9,9 +9,9 @@ and as plain text, so a run's leaderboard can be pasted into a README.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
-from cws_bench.display.tables import escape_markdown
+from cws_bench.display.tables import escape_markdown, markdown_lines
 from cws_bench.reports.llm import llm_markdown
 from cws_bench.reports.published import published_markdown
 from cws_bench.reports.tables import (
@@ -47,14 +47,6 @@ from cws_bench.results.model import BakeoffResult
 from cws_bench.score_registry import board_scores
 
 __all__ = ["escape_markdown", "render_markdown"]
-
-
-def _table(header: Sequence[str], align: str, rows: Sequence[Sequence[str]]) -> list[str]:
-    """A Markdown table; ``align`` has one of ``l``, ``c``, ``r`` per column."""
-    rule = {"l": ":--", "c": ":-:", "r": "--:"}
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(rule[a] for a in align) + "|"]
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
-    return lines
 
 
 def _name(row: BoardRow) -> str:
@@ -106,7 +98,7 @@ def _main_table(board: Board, confidence: str) -> list[str]:
                 "",
             ]
         )
-    return _table(header, "clc" + "r" * (len(shown) + 2) + "l", rows)
+    return markdown_lines(header, rows, "clc" + "r" * (len(shown) + 2) + "l", style="tight")
 
 
 DETAILS = (
@@ -131,7 +123,7 @@ def _details_table(board: Board, confidence: str) -> list[str]:
         [row.letter, escape_markdown(row.pair.segmenter), *(c.cell(row.pair) for c in columns)]
         for row in board.rows
     ]
-    return _table(header, "cl" + "r" * len(columns), rows)
+    return markdown_lines(header, rows, "cl" + "r" * len(columns), style="tight")
 
 
 def _marked(row: BoardRow) -> str:
@@ -246,8 +238,7 @@ def _resplit_section(corpus: str, settings: Mapping[str, object]) -> list[str]:
     text, rows = found
     lines = [escape_markdown(text), ""]
     if rows:
-        cells = [[escape_markdown(cell) for cell in row] for row in rows]
-        lines += [*_table(RESPLIT_HEADER, "lllrrr", cells), ""]
+        lines += [*markdown_lines(RESPLIT_HEADER, rows, "lllrrr", style="tight", escape=True), ""]
     return lines
 
 
@@ -293,8 +284,7 @@ def _run_section(result: BakeoffResult, level: str) -> list[str]:
     lines = [f"{level}# Run", ""]
     facts = run_facts(result)
     facts += [(str(key), str(value)) for key, value in result.environment.items()]
-    rows = [[escape_markdown(key), escape_markdown(value)] for key, value in facts]
-    lines += [*_table(["Fact", "Value"], "ll", rows), ""]
+    lines += [*markdown_lines(["Fact", "Value"], facts, "ll", style="tight", escape=True), ""]
     signed = [p for p in result.pairs if p.signature or p.scores.get("signature")]
     if signed:
         rows = [
@@ -309,7 +299,7 @@ def _run_section(result: BakeoffResult, level: str) -> list[str]:
         lines += [
             "<details><summary>Signatures (every setting that can change a number)</summary>",
             "",
-            *_table(["Corpus", "Segmenter", "Signature"], "lll", rows),
+            *markdown_lines(["Corpus", "Segmenter", "Signature"], rows, "lll", style="tight"),
             "",
             "</details>",
             "",

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from cws_bench.display.tables import escape_markdown
+from cws_bench.display.tables import escape_markdown, markdown_lines
 from cws_bench.reports.tables import Board, format_score, report_units
 from cws_bench.results.published import (
     BASELINE_EXPLANATION,
@@ -128,13 +128,17 @@ def published_markdown(board: Board) -> list[str]:
     lines = [
         f"**{escape_markdown(view.title)}**",
         "",
-        "| " + " | ".join(["Row", "System", *published_headings("markdown"), "Source"]) + " |",
-        "|:--|:--|" + "--:|" * len(METRICS) + ":--|",
+        *markdown_lines(
+            ["Row", "System", *published_headings("markdown"), "Source"],
+            [[row.kind, _name(row), *_figures(row), row.table] for row in view.rows],
+            "ll" + "r" * len(METRICS) + "l",
+            style="tight",
+            escape=True,
+        ),
+        "",
+        escape_markdown(view.source_sentence()),
+        "",
     ]
-    for row in view.rows:
-        cells = [row.kind, _name(row), *_figures(row), row.table]
-        lines.append("| " + " | ".join(escape_markdown(cell) for cell in cells) + " |")
-    lines += ["", escape_markdown(view.source_sentence()), ""]
     if view.differences:
         lines += [f"- {escape_markdown(d.sentence(report_units()))}" for d in view.differences]
         lines += ["", escape_markdown(view.explanation), ""]

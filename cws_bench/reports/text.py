@@ -22,7 +22,6 @@ from cws_bench.reports.tables import (
     counting,
     detectable_note,
     excluded_note,
-    format_difference,
     format_interval,
     format_score,
     format_speed,
@@ -169,53 +168,25 @@ def render_across_corpora(result: BakeoffResult) -> str:
     from cws_bench.reports.domains import (
         domain_matrix,
         excluded_cells,
-        f1_cell,
+        falloff_cells,
         falloff_rows,
-        mean_over,
+        wide_rows,
     )
 
     matrix = domain_matrix(result)
     if matrix is None:
         return ""
-
-    def cell(value: float | None) -> str:
-        return MISSING if value is None else format_score(value)
-
     header = ["segmenter", *matrix.corpora, "mean", "over", "worst corpus"]
-    rows = []
-    for row in matrix.rows:
-        worst = row.worst
-        rows.append(
-            [
-                row.segmenter,
-                *(f1_cell(row, c) for c in matrix.corpora),
-                cell(row.mean),
-                mean_over(row),
-                f"{worst[0]} ({format_score(worst[1])})" if worst else MISSING,
-            ]
-        )
     right = [False, *(True for _ in matrix.corpora), True, True, False]
-    lines = ["F1 by corpus", "", *_columns(header, rows, right)]
+    lines = ["F1 by corpus", "", *_columns(header, wide_rows(matrix, shared=False), right)]
     excluded = excluded_cells(matrix)
     if excluded:
         lines += ["", excluded]
     falloff = falloff_rows(matrix)
     if falloff:
         lines += ["", f"Off news ({', '.join(matrix.news())}): F1 elsewhere minus F1 on news", ""]
-        table = []
-        for item in falloff:
-            worst = item.worst
-            mean = item.mean_drop
-            table.append(
-                [
-                    item.segmenter,
-                    format_score(item.news_f1),
-                    MISSING if mean is None else format_difference(mean),
-                    f"{worst[0]} ({format_difference(worst[1])})" if worst else MISSING,
-                ]
-            )
         header = ["segmenter", "F1 on news", "mean difference", "worst corpus"]
-        lines += _columns(header, table, [False, True, True, False])
+        lines += _columns(header, falloff_cells(falloff), [False, True, True, False])
     return "\n".join(lines) + "\n"
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cws_bench.display.tables import markdown_table
+from cws_bench.display.tables import markdown_lines
 from cws_bench.reports.tables import MISSING, Board, format_score
 
 __all__ = ["HEADER", "INTRO", "NUMERIC", "token_markdown", "token_rows"]
@@ -89,4 +89,4 @@ def token_markdown(board: Board) -> list[str]:
     rows = token_rows(board)
     if not rows:
         return []
-    return [INTRO, "", *markdown_table(HEADER, rows).splitlines(), ""]
+    return [INTRO, "", *markdown_lines(HEADER, rows, escape=True), ""]
