@@ -295,7 +295,7 @@ def heatmap_chart(result: Mapping[str, Any]) -> str:
     """The boundary-F agreement heatmap as inline SVG, with its colour scale."""
     import numpy as np
 
-    from cws_bench.reports.charts import heatmap, new_chart, to_svg
+    from cws_bench.reports.charts import cell_text, cell_ticks, heatmap, new_chart, to_svg
 
     labels = _labels(result)
     cells = _matrix(result, "boundary_f1")
@@ -310,21 +310,9 @@ def heatmap_chart(result: Mapping[str, Any]) -> str:
         high = max(high, low + 1e-9)
         for i in range(len(labels)):
             for j in range(len(labels)):
-                value = data[i, j]
-                shade = (value - low) / (high - low) if i != j else 1.0
-                axes.text(
-                    j + 0.5,
-                    i + 0.5,
-                    "—" if i == j else f"{value:.2f}",
-                    ha="center",
-                    va="center",
-                    fontsize=7,
-                    color="black" if shade > 0.6 else "white",
-                )
-        ticks = [i + 0.5 for i in range(len(labels))]
-        axes.set_xticks(ticks, labels, rotation=40, ha="right")
-        axes.set_yticks(ticks, labels)
-        axes.tick_params(length=0)
+                shade = (data[i, j] - low) / (high - low) if i != j else 1.0
+                cell_text(axes, i, j, "—" if i == j else f"{data[i, j]:.2f}", shade)
+        cell_ticks(axes, labels, labels, spines=True)
         return to_svg(figure, name, "boundary F of every pair of segmenters")
 
 

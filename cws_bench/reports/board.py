@@ -214,6 +214,10 @@ class _Board:
             None,
         )
 
+    def row(self, segmenter: str) -> list[BoardCell | None]:
+        """A segmenter's cell on each corpus (None: not run there)."""
+        return [self.cell(segmenter, corpus) for corpus in self.corpora]
+
     def token_cells(self) -> list[BoardCell]:
         """The cells with token figures (tokenizers and word segmenters), by corpus, then
         boundary F."""
@@ -333,7 +337,7 @@ def _heatmap(board: _Board) -> str | None:
     """The F heatmap as inline SVG with its colour scale; contaminated cells marked ``*``."""
     import numpy as np
 
-    from cws_bench.reports.charts import heatmap, new_chart, to_svg
+    from cws_bench.reports.charts import cell_text, cell_ticks, heatmap, new_chart, to_svg
 
     rows, corpora = board.segmenters, board.corpora
     data = np.full((len(rows), len(corpora)), np.nan)
@@ -358,32 +362,11 @@ def _heatmap(board: _Board) -> str | None:
                 value = data[i, j]
                 if np.isnan(value):
                     text = statuses.get((i, j), "—")
-                    size = 6 if text != "—" else 7
-                    axes.text(
-                        j + 0.5,
-                        i + 0.5,
-                        text,
-                        ha="center",
-                        va="center",
-                        color="#999",
-                        fontsize=size,
-                    )
+                    cell_text(axes, i, j, text, fontsize=6 if text != "—" else 7)
                     continue
-                shade = (value - low) / (high - low)
-                axes.text(
-                    j + 0.5,
-                    i + 0.5,
-                    f"{value:.1f}" + ("*" if marks[i, j] else ""),
-                    ha="center",
-                    va="center",
-                    fontsize=7,
-                    color="black" if shade > 0.6 else "white",
-                )
-        axes.set_xticks([j + 0.5 for j in range(len(corpora))], corpora, rotation=40, ha="right")
-        axes.set_yticks([i + 0.5 for i in range(len(rows))], rows)
-        axes.tick_params(length=0)
-        for side in ("left", "bottom"):
-            axes.spines[side].set_visible(False)
+                mark = "*" if marks[i, j] else ""
+                cell_text(axes, i, j, f"{value:.1f}{mark}", (value - low) / (high - low))
+        cell_ticks(axes, corpora, rows)
         return to_svg(figure, name, "F of every segmenter on every corpus")
 
 
@@ -488,16 +471,10 @@ def render_board_markdown(board: _Board) -> str:
         "dictionary saw it, never ranked and out of the mean."
     )
     lines.append("")
-    rows = []
-    for name in board.segmenters:
-        values = [esc(name), fmt.format_score(board.means[name])]
-        for corpus in board.corpora:
-            cell = board.cell(name, corpus)
-            if cell is None or cell.f1 is None:
-                values.append(fmt.MISSING if cell is None else cell.pair.status)
-            else:
-                values.append(fmt.format_score(cell.f1) + ("*" if cell.pair.contaminated else ""))
-        rows.append(values)
+    rows = [
+        [esc(name), fmt.format_score(board.means[name]), *map(_f_text, board.row(name))]
+        for name in board.segmenters
+    ]
     lines += _table(["segmenter", "mean F", *map(esc, board.corpora)], rows)
     checks = board.claim_checks()
     if checks:
@@ -522,14 +499,10 @@ def render_board_markdown(board: _Board) -> str:
     if agreement:
         lines += ["", "## Would one corpus have sufficed?", ""]
         lines += ["Kendall's τ-b of the F rankings of two corpora (segmenters ranked on both):", ""]
-        rows = [
-            [
-                " · ".join(map(esc, item["corpora"])),
-                item["segmenters"],
-                fmt.MISSING if item["tau"] is None else f"{item['tau']:.3f}",
-            ]
-            for item in agreement
-        ]
+        rows = []
+        for item in agreement:
+            tau = fmt.MISSING if item["tau"] is None else f"{item['tau']:.3f}"
+            rows.append([" · ".join(map(esc, item["corpora"])), item["segmenters"], tau])
         lines += _table(["corpora", "segmenters", "τ"], rows)
     lines += _token_markdown(board)
     unverified = sorted({c.pair.segmenter for c in board.cells if c.checksum is None})
@@ -541,6 +514,13 @@ def render_board_markdown(board: _Board) -> str:
             how = f" — {esc(item['how'])}" if item.get("how") else ""
             lines.append(f"- {item['kind']} `{item['name']}`: {esc(item['why'])}{how}")
     return "\n".join(lines) + "\n"
+
+
+def _f_text(cell: BoardCell | None) -> str:
+    """A cell's F as board.md shows it: ``*`` when contaminated, else why it has none."""
+    if cell is None or cell.f1 is None:
+        return fmt.MISSING if cell is None else cell.pair.status
+    return fmt.format_score(cell.f1) + ("*" if cell.pair.contaminated else "")
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[Any]], align: str = "") -> list[str]:
@@ -584,15 +564,12 @@ def _token_markdown(board: _Board) -> list[str]:
             f"Tokens on {PARITY_CORPORA[0]} (Traditional) over tokens on the same sentences in "
             f"{PARITY_CORPORA[1]} (Simplified): 1, no premium for the script."
         )
-        rows = [
-            [
-                esc(item["segmenter"]),
-                f"{item['tokens_traditional']:,}",
-                f"{item['tokens_simplified']:,}",
-                f"{item['parity']:.3f}",
-            ]
-            for item in parity
-        ]
+        rows = []
+        for item in parity:
+            counts = (item["tokens_traditional"], item["tokens_simplified"])
+            rows.append(
+                [esc(item["segmenter"]), *(f"{n:,}" for n in counts), f"{item['parity']:.3f}"]
+            )
         lines += ["", *_table(["segmenter", "Traditional", "Simplified", "parity"], rows)]
     columns = board.column_agreement()
     if columns:
@@ -601,15 +578,10 @@ def _token_markdown(board: _Board) -> list[str]:
             "Kendall's τ-b of each column's rankings over every two corpora: the mean and "
             "the lowest; a low τ says one corpus would have ranked the segmenters otherwise."
         )
-        rows = [
-            [
-                esc(item["label"]),
-                item["pairs"],
-                f"{item['mean_tau']:.3f}",
-                f"{item['lowest_tau']:.3f}",
-            ]
-            for item in columns
-        ]
+        rows = []
+        for item in columns:
+            taus = (item["mean_tau"], item["lowest_tau"])
+            rows.append([esc(item["label"]), item["pairs"], *(f"{tau:.3f}" for tau in taus)])
         lines += ["", *_table(["column", "corpus pairs", "mean τ", "lowest τ"], rows)]
     return lines
 

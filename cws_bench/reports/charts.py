@@ -234,6 +234,28 @@ def heatmap(
     return axes, low, high, bar
 
 
+def cell_text(
+    axes: Axes, i: int, j: int, text: str, shade: float | None = None, **style: Any
+) -> None:
+    """Write ``text`` in the middle of a heatmap's cell (row ``i``, column ``j``): at 7 pt in
+    black or white, as the colour at ``shade`` (0 to 1 along the scale) needs; grey without."""
+    if shade is not None:
+        style = {"fontsize": 7, "color": "black" if shade > 0.6 else "white", **style}
+    axes.text(j + 0.5, i + 0.5, text, ha="center", va="center", **{"color": "#999", **style})
+
+
+def cell_ticks(
+    axes: Axes, columns: Sequence[str], rows: Sequence[str], spines: bool = False
+) -> None:
+    """Name a heatmap's columns (slanted) and rows in the middle of its cells, with no tick
+    marks, and hide its left and bottom spines (unless ``spines``)."""
+    axes.set_xticks([j + 0.5 for j in range(len(columns))], columns, rotation=40, ha="right")
+    axes.set_yticks([i + 0.5 for i in range(len(rows))], rows)
+    axes.tick_params(length=0)
+    for side in () if spines else ("left", "bottom"):
+        axes.spines[side].set_visible(False)
+
+
 def light_grid(axes: Axes) -> None:
     axes.grid(True, color=GRID, linewidth=0.6)
     axes.set_axisbelow(True)
@@ -349,6 +371,31 @@ def _error(value: float, interval: Any) -> list[list[float]] | None:
     return [[max(value - interval.low, 0.0)], [max(interval.high - value, 0.0)]]
 
 
+def _points(
+    axes: Axes, rows: Sequence[BoardRow], colors: dict[str, str], x: str, y: str
+) -> list[tuple[float, float, str, str]]:
+    """Each row's point at its ``x`` and ``y`` figures (scores or timings), with the error
+    bars of their intervals; returns where to name each point (:func:`_label_points`)."""
+    labels = []
+    for row in rows:
+        figures = {**row.pair.timing, **row.pair.scores}
+        at = (figures[x], figures[y])
+        color = colors.get(row.pair.segmenter, PALETTE[0])
+        axes.errorbar(
+            [at[0]],
+            [at[1]],
+            xerr=_error(at[0], row.pair.intervals.get(x)),
+            yerr=_error(at[1], row.pair.intervals.get(y)),
+            fmt="o",
+            color=color,
+            ecolor=color,
+            elinewidth=1,
+            markersize=5,
+        )
+        labels.append((*at, row.pair.segmenter, color))
+    return labels
+
+
 def f1_chart(board: Board, colors: dict[str, str]) -> str | None:
     """F1 of each scored segmenter of a corpus with its bootstrap interval, best on top.
 
@@ -404,22 +451,7 @@ def precision_recall_chart(board: Board, colors: dict[str, str]) -> str | None:
                     values += [interval.low, interval.high]
         low, high = _square_limits(values)
         _iso_f1(axes, low, high)
-        labels = []
-        for row in rows:
-            recall, precision = row.pair.scores["recall"], row.pair.scores["precision"]
-            color = colors.get(row.pair.segmenter, PALETTE[0])
-            axes.errorbar(
-                [recall],
-                [precision],
-                xerr=_error(recall, row.pair.intervals.get("recall")),
-                yerr=_error(precision, row.pair.intervals.get("precision")),
-                fmt="o",
-                color=color,
-                ecolor=color,
-                elinewidth=1,
-                markersize=5,
-            )
-            labels.append((recall, precision, row.pair.segmenter, color))
+        labels = _points(axes, rows, colors, "recall", "precision")
         axes.set_xlim(low, high)
         axes.set_ylim(low, high)
         axes.set_aspect("equal", adjustable="box")
@@ -483,21 +515,7 @@ def speed_f1_chart(board: Board, colors: dict[str, str]) -> str | None:
     name = f"speed-{board.corpus}"
     with new_chart(name, 4.6, 3.6) as figure:
         axes = figure.add_subplot()
-        labels = []
-        for row in rows:
-            speed, f1 = row.pair.timing["chars_per_s"], row.pair.scores["f1"]
-            color = colors.get(row.pair.segmenter, PALETTE[0])
-            axes.errorbar(
-                [speed],
-                [f1],
-                yerr=_error(f1, row.pair.intervals.get("f1")),
-                fmt="o",
-                color=color,
-                ecolor=color,
-                elinewidth=1,
-                markersize=5,
-            )
-            labels.append((speed, f1, row.pair.segmenter, color))
+        labels = _points(axes, rows, colors, "chars_per_s", "f1")
         axes.set_xscale("log")
         # Text is drawn literally (no mathtext), so the log axis' default "$10^{5}$" labels
         # would show as their source: label the decades in plain figures instead.

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from cws_bench.display.tables import escape_markdown, markdown_lines
 from cws_bench.reports import tables as fmt
@@ -76,7 +77,7 @@ def heatmap_chart(matrix: DomainMatrix) -> str:
     """
     import numpy as np
 
-    from cws_bench.reports.charts import heatmap, new_chart, to_svg
+    from cws_bench.reports.charts import cell_text, cell_ticks, heatmap, new_chart, to_svg
 
     corpora, rows = matrix.corpora, matrix.rows
     data = np.full((len(rows), len(corpora)), np.nan)
@@ -105,39 +106,16 @@ def heatmap_chart(matrix: DomainMatrix) -> str:
             for j in range(len(corpora)):
                 value = data[i, j]
                 if np.isnan(value):
-                    axes.text(j + 0.5, i + 0.5, fmt.MISSING, ha="center", va="center", color="#999")
-                    continue
-                if excluded[i, j]:
-                    axes.add_patch(
-                        Rectangle(
-                            (j, i), 1, 1, facecolor="#f0f0f0", edgecolor="#bbbbbb", hatch="///"
-                        )
-                    )
-                    axes.text(
-                        j + 0.5,
-                        i + 0.5,
-                        f"{fmt.format_score(value)}\n{EXCLUDED_MARK}",
-                        ha="center",
-                        va="center",
-                        fontsize=6,
-                        color="#555555",
-                    )
-                    continue
-                shade = (value - low) / (high - low) if high > low else 1.0
-                axes.text(
-                    j + 0.5,
-                    i + 0.5,
-                    fmt.format_score(value),
-                    ha="center",
-                    va="center",
-                    fontsize=7,
-                    color="black" if shade > 0.6 else "white",
-                )
-        axes.set_xticks([j + 0.5 for j in range(len(corpora))], corpora, rotation=40, ha="right")
-        axes.set_yticks([i + 0.5 for i in range(len(rows))], [row.segmenter for row in rows])
-        axes.tick_params(length=0)
-        for side in ("left", "bottom"):
-            axes.spines[side].set_visible(False)
+                    cell_text(axes, i, j, fmt.MISSING)
+                elif excluded[i, j]:
+                    grey: dict[str, Any] = {"facecolor": "#f0f0f0", "edgecolor": "#bbbbbb"}
+                    axes.add_patch(Rectangle((j, i), 1, 1, hatch="///", **grey))
+                    text = f"{fmt.format_score(value)}\n{EXCLUDED_MARK}"
+                    cell_text(axes, i, j, text, fontsize=6, color="#555555")
+                else:
+                    shade = (value - low) / (high - low) if high > low else 1.0
+                    cell_text(axes, i, j, fmt.format_score(value), shade)
+        cell_ticks(axes, corpora, [row.segmenter for row in rows])
         return to_svg(figure, name, "F1 of every segmenter on every corpus")
 
 
