@@ -19,14 +19,12 @@ from cws_bench.reports.tables import (
     RESPLIT_HEADER,
     Board,
     BoardRow,
-    TrackWinner,
     build_boards,
     confidence_label,
     counting,
     counting_rule,
     detail_columns,
     detectable_note,
-    excluded_note,
     format_interval,
     format_score,
     format_speed,
@@ -40,6 +38,7 @@ from cws_bench.reports.tables import (
     seed_lines,
     significance_method,
     significance_note,
+    track_verdict,
     with_units,
 )
 from cws_bench.reports.tokens import token_markdown
@@ -49,9 +48,12 @@ from cws_bench.score_registry import board_scores
 __all__ = ["escape_markdown", "render_markdown"]
 
 
+def _marks(row: BoardRow) -> str:
+    return "".join(f"<sup>†{n}</sup>" for n in row.notes)
+
+
 def _name(row: BoardRow) -> str:
-    marks = "".join(f"<sup>†{n}</sup>" for n in row.notes)
-    return f"{escape_markdown(row.pair.segmenter)}{marks}"
+    return f"{escape_markdown(row.pair.segmenter)}{_marks(row)}"
 
 
 def _beats_cell(board: Board, row: BoardRow) -> str:
@@ -126,38 +128,21 @@ def _details_table(board: Board, confidence: str) -> list[str]:
     return markdown_lines(header, rows, "cl" + "r" * len(columns), style="tight")
 
 
-def _marked(row: BoardRow) -> str:
-    marks = "".join(f"<sup>†{n}</sup>" for n in row.notes)
-    return f"**{escape_markdown(row.pair.segmenter)}**{marks}"
-
-
-def _track_verdict(winner: TrackWinner, tracks: int) -> str:
-    excluded = excluded_note(
-        winner.excluded,
-        lambda r: escape_markdown(r.pair.segmenter) + "".join(f"<sup>†{n}</sup>" for n in r.notes),
-    )
-    if winner.row is None:
-        return f"no segmenter ranked{excluded}."
-    row = winner.row
-    text = f"best F {_marked(row)} ({format_score(row.pair.scores.get('f1'))})"
-    others = f"other {winner.track}-track segmenter" if tracks > 1 else "other segmenter"
-    if not winner.tested:
-        text += "; the run made no significance tests" if winner.ties else ", the only one ranked"
-    elif not winner.ties:
-        text += f", significantly better than every {others}"
-    else:
-        ties = ", ".join(f"{escape_markdown(r.pair.segmenter)} ({r.letter})" for r in winner.ties)
-        text += f"; not significantly better than {ties}"
-    return text + excluded + "."
-
-
 def _verdict(board: Board) -> str:
     if not board.rows:
         return "No segmenter was scored on this corpus."
     tracks = len(board.winners)
     return " ".join(
         (f"{w.track.capitalize()} track: " if tracks > 1 else f"{w.track.capitalize()} track, ")
-        + _track_verdict(w, tracks)
+        + track_verdict(
+            w,
+            tracks,
+            escape_markdown,
+            _marks,
+            bold="**",
+            untested="the run made no significance tests",
+        )
+        + "."
         for w in board.winners
     )
 

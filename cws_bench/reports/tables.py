@@ -66,6 +66,7 @@ __all__ = [
     "significance_method",
     "significance_note",
     "significantly_better",
+    "track_verdict",
     "with_units",
 ]
 
@@ -141,40 +142,25 @@ def format_halfwidth(value: float | None) -> str:
     return MISSING if value is None else f"±{format_score(value)}"
 
 
-def format_speed(value: float | None) -> str:
-    """A rate (characters or words per second) rounded to a whole number, with thousands separators.
+def _plain(spec: str) -> Callable[[float | None], str]:
+    """A formatter of a figure by the format ``spec``, :data:`MISSING` for None.
 
-    >>> format_speed(412345.6)
-    '412,346'
+    >>> format_speed(412345.6), format_count(1234567), format_seconds(0.1234)
+    ('412,346', '1,234,567', '0.12')
+    >>> format_memory(153.26), format_memory(None)
+    ('153.3', '—')
     """
-    return MISSING if value is None else f"{value:,.0f}"
+    return lambda value: MISSING if value is None else format(value, spec)
 
 
-def format_count(value: int | None) -> str:
-    """A count with thousands separators.
-
-    >>> format_count(1234567)
-    '1,234,567'
-    """
-    return MISSING if value is None else f"{value:,}"
-
-
-def format_seconds(value: float | None) -> str:
-    """A duration in seconds with two decimals.
-
-    >>> format_seconds(0.1234)
-    '0.12'
-    """
-    return MISSING if value is None else f"{value:.2f}"
-
-
-def format_memory(value: float | None) -> str:
-    """Memory in MiB with one decimal.
-
-    >>> format_memory(153.26)
-    '153.3'
-    """
-    return MISSING if value is None else f"{value:.1f}"
+format_speed = _plain(",.0f")
+"""A rate (characters or words per second) rounded to a whole number, with thousands separators."""
+format_count = _plain(",")
+"""A count with thousands separators."""
+format_seconds = _plain(".2f")
+"""A duration in seconds with two decimals."""
+format_memory = _plain(".1f")
+"""Memory in MiB with one decimal."""
 
 
 def format_difference(value: float) -> str:
@@ -867,6 +853,35 @@ def detail_columns(board: Board, names: Sequence[str], confidence: str) -> list[
         if any(column.cell(row.pair) != MISSING for row in board.rows):
             columns.append(Column(column.header.format(confidence=confidence), column.cell))
     return columns
+
+
+def track_verdict(
+    winner: TrackWinner,
+    tracks: int,
+    name: Callable[[str], str] = str,
+    marks: Callable[[BoardRow], str] = lambda row: "",
+    *,
+    bold: str = "",
+    untested: str = "no significance tests",
+) -> str:
+    """Who wins a track, in words, with no final stop; ``name`` writes a segmenter's name
+    (Markdown: escaped), ``marks`` a row's note marks, ``bold`` goes around the winner's."""
+    excluded = excluded_note(winner.excluded, lambda r: name(r.pair.segmenter) + marks(r))
+    if winner.row is None:
+        return f"no segmenter ranked{excluded}"
+    row = winner.row
+    text = (
+        f"best F {bold}{name(row.pair.segmenter)}{bold}{marks(row)} ({format_score(row.pair.f1)})"
+    )
+    others = f"other {winner.track}-track segmenter" if tracks > 1 else "other segmenter"
+    if not winner.tested:
+        text += f"; {untested}" if winner.ties else ", the only one ranked"
+    elif not winner.ties:
+        text += f", significantly better than every {others}"
+    else:
+        ties = ", ".join(f"{name(r.pair.segmenter)} ({r.letter})" for r in winner.ties)
+        text += f"; not significantly better than {ties}"
+    return text + excluded
 
 
 def excluded_note(rows: Sequence[BoardRow], name: Callable[[BoardRow], str]) -> str:

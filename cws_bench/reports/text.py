@@ -16,12 +16,10 @@ from cws_bench.reports.published import published_text
 from cws_bench.reports.tables import (
     MISSING,
     Board,
-    TrackWinner,
     build_boards,
     confidence_label,
     counting,
     detectable_note,
-    excluded_note,
     format_interval,
     format_score,
     format_speed,
@@ -29,6 +27,7 @@ from cws_bench.reports.tables import (
     report_units,
     seed_lines,
     significance_method,
+    track_verdict,
     with_units,
 )
 from cws_bench.reports.tokens import HEADER as TOKEN_HEADER
@@ -60,24 +59,6 @@ def _columns(
     return [line(header), "  ".join("-" * w for w in widths), *(line(row) for row in rows)]
 
 
-def _winner_line(winner: TrackWinner, tracks: int) -> str:
-    """Who wins a track, in one line."""
-    others = f"other {winner.track}-track segmenter" if tracks > 1 else "other segmenter"
-    excluded = excluded_note(winner.excluded, lambda row: row.pair.segmenter)
-    head = f"{winner.track} track: "
-    if winner.row is None:
-        return f"{head}no segmenter ranked{excluded}"
-    text = f"{head}best F {winner.row.pair.segmenter} ({format_score(winner.row.pair.f1)})"
-    if not winner.tested:
-        text += "; no significance tests" if winner.ties else ", the only one ranked"
-    elif not winner.ties:
-        text += f", significantly better than every {others}"
-    else:
-        ties = ", ".join(f"{row.pair.segmenter} ({row.letter})" for row in winner.ties)
-        text += f"; not significantly better than {ties}"
-    return text + excluded
-
-
 def _board_lines(board: Board, confidence: str, settings: dict[str, Any]) -> list[str]:
     shown = board_scores()  # R, P, F (its interval after it), the dictionary's
     header = ["#", "segmenter", "track"]
@@ -107,7 +88,8 @@ def _board_lines(board: Board, confidence: str, settings: dict[str, Any]) -> lis
         rows.append(["", pair.segmenter, pair.track, pair.status, *[""] * (len(shown) + 2)])
     right = [False, False, False, *[True] * (len(shown) + 2), False]
     lines = [board.corpus, *_columns(header, rows, right)]
-    lines += [f"  {_winner_line(winner, len(board.winners))}" for winner in board.winners]
+    tracks = len(board.winners)
+    lines += [f"  {w.track} track: {track_verdict(w, tracks)}" for w in board.winners]
     detectable = detectable_note(board.corpus, settings)
     if detectable:
         lines.append(f"  {detectable}")
