@@ -39,7 +39,7 @@ from cws_bench.reports.html import render_html
 from cws_bench.reports.latex import render_latex
 from cws_bench.reports.markdown import render_markdown
 from cws_bench.reports.merge import load_results, merge_results
-from cws_bench.reports.tables import printed_in
+from cws_bench.reports.tables import with_units
 from cws_bench.reports.text import render_across_corpora, render_leaderboard
 from cws_bench.results.model import BakeoffResult
 from cws_bench.text.io import atomic_write
@@ -113,10 +113,7 @@ def render_report(
     renderer = formats.get(fmt)
     if renderer is None:
         raise UnknownFormatError(fmt, formats, what="report format")
-    if scale is None and digits is None:
-        return renderer(result)
-    with printed_in(scale, digits):
-        return renderer(result)
+    return with_units(renderer)(result, scale=scale, digits=digits)
 
 
 def prepare_reports() -> threading.Thread:

@@ -283,16 +283,16 @@ def _runs(result: BakeoffResult, label: str) -> list[dict[str, Any]]:
     runs = result.settings.get("runs")
     if isinstance(runs, list) and runs:
         return [dict(run) for run in runs]
-    cached = sum(1 for p in result.pairs if p.cached)
-    run: dict[str, Any] = {
-        "name": label,
-        "created": result.created,
-        "duration_s": result.duration_s,
-    }
-    run["pairs"] = len(result.pairs)
-    run["cached_pairs"] = cached
-    run.update({k: result.settings[k] for k in BOOKKEEPING_SETTINGS if k in result.settings})
-    return [run]
+    return [
+        {
+            "name": label,
+            "created": result.created,
+            "duration_s": result.duration_s,
+            "pairs": len(result.pairs),
+            "cached_pairs": sum(1 for p in result.pairs if p.cached),
+            **{k: result.settings[k] for k in BOOKKEEPING_SETTINGS if k in result.settings},
+        }
+    ]
 
 
 def _joined_resplits(results: Sequence[BakeoffResult], notes: list[str]) -> dict[str, Any]:
@@ -358,7 +358,7 @@ def merge_results(
         )
     first = results[0]
     pairs = tuple(p for r in results for p in r.pairs)
-    settings = {k: v for k, v in first.settings.items() if k not in MERGE_IGNORED_SETTINGS}
+    settings = _settings(first)
     settings["runs"] = [run for r, label in zip(results, labels) for run in _runs(r, label)]
     submitted = [
         {**s, "run": s.get("run") or r.name}
@@ -367,8 +367,7 @@ def merge_results(
     ]
     if submitted:
         settings["submissions"] = submitted
-    notes = [str(n) for r in results for n in r.settings.get("notes", ()) or ()]
-    notes = list(dict.fromkeys(notes))
+    notes = list(dict.fromkeys(str(n) for r in results for n in r.settings.get("notes") or ()))
     notes.append(
         f"merged from {', '.join(labels)}: segmenters of different runs were not compared "
         "with each other (results.json keeps no per-sentence counts), so no significance "
