@@ -144,14 +144,10 @@ def write_reports(
     through a temporary file and a rename: a failure leaves the folder's old
     reports whole and no temporary file behind.
 
-    Args:
-        result: the bake-off result.
-        output_dir: the folder; created (with its parents) when missing.
-        progress: show a bar on stderr while the reports render (on a terminal only).
-
-    Returns:
-        Report kind (``json``, ``csv``, ``markdown``, ``html``, ``latex``) -> path written,
-        and ``scorecards/<participant>.md`` -> its path for each participant.
+    ``output_dir`` is created (with its parents) when missing; ``progress`` shows a bar
+    on stderr while the reports render (on a terminal only). Returns report kind
+    (``json``, ``csv``, ``markdown``, ``html``, ``latex``) -> path written, and
+    ``scorecards/<participant>.md`` -> its path for each participant.
 
     Raises:
         CwsBenchError: the folder cannot be created or written.

@@ -33,7 +33,6 @@ __all__ = [
     "color_slot",
     "colors_for",
     "f1_chart",
-    "length_recall_chart",
     "oov_iv_chart",
     "precision_recall_chart",
     "speed_f1_chart",
@@ -161,9 +160,9 @@ def warm_up() -> None:
 _ROOT = re.compile(r'<svg ([^>]*?)width="([\d.]+)pt" height="([\d.]+)pt"')
 
 
-def _style(salt: str | None = None) -> Any:
+def _style(salt: str) -> Any:
     """The report's style as matplotlib's ``rc_context`` takes it, with the SVG ids' salt."""
-    return {**STYLE, "svg.hashsalt": salt} if salt is not None else dict(STYLE)
+    return {**STYLE, "svg.hashsalt": salt}
 
 
 def to_svg(figure: Figure, name: str, label: str) -> str:
@@ -580,13 +579,7 @@ class LengthCharts:
     def _axes(self) -> Axes:
         """The figure's only axes, made (with its fixed parts) on first use."""
         if self._figure is None:
-            import matplotlib
-            from matplotlib.backends.backend_svg import FigureCanvasSVG
-            from matplotlib.figure import Figure
-
-            with matplotlib.rc_context(_style()):
-                figure = Figure(figsize=(3.4, 1.9), layout="constrained")
-                FigureCanvasSVG(figure)
+            with new_chart("length", 3.4, 1.9) as figure:  # each chart salts its own ids
                 axes = figure.add_subplot()
                 axes.set_ylim(0, 1)
                 axes.set_xlabel("Gold word length (characters)")
@@ -625,11 +618,3 @@ class LengthCharts:
             margin = matplotlib.rcParams["axes.xmargin"] * (len(lengths) - 0.3)
             axes.set_xlim(-0.35 - margin, len(lengths) - 0.65 + margin)
             return to_svg(figure, name, f"Recall by word length of {segmenter} on {corpus}")
-
-
-def length_recall_chart(row: BoardRow, corpus: str, colors: dict[str, str]) -> str | None:
-    """Recall of gold words by their length in characters (a small bar chart).
-
-    A report draws many of them with one :class:`LengthCharts`.
-    """
-    return LengthCharts().draw(row, corpus, colors)

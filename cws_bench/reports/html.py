@@ -261,14 +261,8 @@ def _report_template() -> Any:
 
 @fmt.with_units
 def render_html(result: BakeoffResult) -> str:
-    """The bake-off as one self-contained HTML page.
-
-    Args:
-        result: the bake-off result.
-
-    Returns:
-        The page (UTF-8 text, inline CSS and SVG, no external references).
-    """
+    """The bake-off as one self-contained HTML page (UTF-8 text, inline CSS and SVG, no
+    external references)."""
     from cws_bench import __version__
 
     boards = build_boards(result)

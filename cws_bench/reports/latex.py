@@ -173,10 +173,6 @@ def unit_word(scale: str) -> str:
     return "\\%" if scale == "percent" else "fractions"
 
 
-def _unit_word() -> str:
-    return unit_word(report_units().scale)
-
-
 def _cell(text: str) -> str:
     return LATEX_MISSING if text == MISSING else escape_latex(text)
 
@@ -250,7 +246,7 @@ def _caption(board: Board, result: BakeoffResult) -> str:
     if facts:
         text += f" ({', '.join(facts)})"
     text += (
-        f": word recall, precision and F1 ({_unit_word()}, "
+        f": word recall, precision and F1 ({unit_word(report_units().scale)}, "
         f"{escape_latex(counting(settings))}), with the "
         f"{escape_latex(confidence_label(settings))} bootstrap interval of F"
     )
@@ -326,14 +322,8 @@ def _board_table(board: Board, result: BakeoffResult) -> list[str]:
 
 @with_units
 def render_latex(result: BakeoffResult) -> str:
-    """The leaderboards of a bake-off as LaTeX: one booktabs ``table`` per corpus.
-
-    Args:
-        result: the bake-off result.
-
-    Returns:
-        A fragment to ``\\input`` (it needs ``\\usepackage{booktabs}``), ending in a newline.
-    """
+    """The leaderboards of a bake-off as LaTeX: one booktabs ``table`` per corpus, a
+    fragment to ``\\input`` (it needs ``\\usepackage{booktabs}``), ending in a newline."""
     lines = [
         f"% Leaderboard: {escape_latex(result.name)} (written by cws-bench).",
         "% Needs \\usepackage{booktabs}.",

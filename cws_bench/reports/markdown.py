@@ -294,15 +294,10 @@ def _run_section(result: BakeoffResult, level: str) -> list[str]:
 
 @with_units
 def render_markdown(result: BakeoffResult, *, heading_level: int = 1) -> str:
-    """The leaderboard of a bake-off as GitHub-flavoured Markdown.
+    """The leaderboard of a bake-off as GitHub-flavoured Markdown, ending in a newline.
 
-    Args:
-        result: the bake-off result.
-        heading_level: the level of the page's title (corpora one below), so
-            the leaderboard can be pasted under a README section.
-
-    Returns:
-        The page, ending in a newline.
+    ``heading_level`` is the level of the page's title (corpora one below), so the
+    leaderboard can be pasted under a README section.
     """
     top = "#" * heading_level
     lines = [f"{top} Leaderboard: {escape_markdown(result.name)}", ""]

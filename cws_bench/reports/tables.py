@@ -595,15 +595,8 @@ def registered_corpus(result: BakeoffResult, corpus: str) -> str | None:
 
 
 def build_boards(result: BakeoffResult, *, metric: str = "f1") -> list[Board]:
-    """The leaderboard of every corpus, in configuration order.
-
-    Args:
-        result: the bake-off result.
-        metric: the compared metric whose significance tests mark the rows.
-
-    Returns:
-        One :class:`Board` per corpus.
-    """
+    """One :class:`Board` per corpus, in configuration order; ``metric`` is the compared
+    metric whose significance tests mark the rows."""
     return [_board(result, corpus, metric) for corpus in result.corpora()]
 
 

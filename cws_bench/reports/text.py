@@ -115,14 +115,8 @@ def _board_lines(board: Board, confidence: str, settings: dict[str, Any]) -> lis
 
 @with_units
 def render_leaderboard(result: BakeoffResult) -> str:
-    """Every corpus' leaderboard as aligned plain text, best F first.
-
-    Args:
-        result: the bake-off result.
-
-    Returns:
-        The tables, a blank line between corpora, and a one-line key.
-    """
+    """Every corpus' leaderboard as aligned plain text, best F first: the tables, a blank
+    line between corpora, and a one-line key."""
     confidence = confidence_label(result.settings)
     blocks = [
         "\n".join(_board_lines(board, confidence, result.settings))
