@@ -61,7 +61,7 @@ def test_length_chart_per_pair(boards, colors):
     lengths = {str(item["length"]) for item in row.pair.analysis["recall_by_length"]}
     assert lengths <= labels and "Recall" in labels
     assert (
-        charts.length_recall_chart(replace(row, pair=replace(row.pair, analysis={})), "c", colors)
+        charts.LengthCharts().draw(replace(row, pair=replace(row.pair, analysis={})), "c", colors)
         is None
     )
 
