@@ -1,26 +1,13 @@
-"""Reports of a bake-off: the same result rendered as data, Markdown and HTML.
+"""Reports of a bake-off: the same result rendered as data, Markdown, HTML, LaTeX and text.
 
-:func:`write_reports` is what the runner calls; it writes five files to a folder:
-
-- ``results.json``: :meth:`~cws_bench.results.model.BakeoffResult.to_dict`, the
-  source of every number in the others;
-- ``results.csv``: one row per (segmenter, corpus) pair, with its signature;
-- ``leaderboard.md``: per corpus, the SIGHAN bakeoff's columns with
-  confidence intervals, speed and significance letters, best F first;
-- ``report.html``: one self-contained page with the tables, charts and the
-  error analysis;
-- ``leaderboard.tex``: the leaderboards as booktabs tables for a paper;
-- ``scorecards/<participant>.md`` (an organiser's bake-off only): one page per
-  participant (:mod:`cws_bench.reports.scorecards`).
-
-:func:`load_results` reads saved ``results.json`` files back, merging several
-runs of the same corpora and settings (:func:`merge_results`), and
-:func:`render_report` renders a result in any of :data:`REPORT_FORMATS`:
-re-rendering a saved run gives the very bytes the run wrote.
-
-:func:`render_leaderboard` gives the same tables as plain text for a terminal, and
-:func:`render_across_corpora` the F1-by-corpus table of a run over several corpora.
-The renderers only format; :mod:`cws_bench.reports.tables` decides once what
+:data:`REPORTS` is the one table of formats. :func:`write_reports` writes each one's
+file (results.json, the source of every number in the others; results.csv,
+leaderboard.md, report.html, leaderboard.tex; and in an organiser's bake-off
+``scorecards/<participant>.md``, :mod:`cws_bench.reports.scorecards`);
+:func:`render_report` renders a result in any of :data:`REPORT_FORMATS`, and
+re-rendering a saved run (:func:`load_results`, which merges several runs of the
+same corpora and settings by :func:`merge_results`) gives the very bytes the run
+wrote. The renderers only format: :mod:`cws_bench.reports.tables` decides once what
 the tables hold, so the Markdown, HTML and text always agree.
 """
 

@@ -2,20 +2,13 @@
 
 A bake-off over corpora of several domains (``cws-bench bakeoff domains``)
 asks one question the per-corpus boards cannot answer: which segmenter holds
-up on *my* kind of text? :func:`domain_matrix` arranges the F1 of every
-scored pair as segmenters × corpora, rows sorted by their mean F1 and columns
-by theirs; :func:`heatmap_chart` draws it with the values in the cells,
-:func:`falloff_chart` and :func:`falloff_rows` show for each segmenter how
-far its F1 on each other corpus lies below its mean F1 on news, and
-:func:`render_wide_markdown` is the same matrix as a Markdown table with
-each row's mean and worst corpus.
-
-The domain of each corpus comes from the run's settings
-(``settings["corpus_domains"]``, label -> domain, written by the bake-off
-from each corpus' card); a corpus is news when its domain is ``news`` or
-``news (...)``. The matrix, its orders, means, worst corpora and the fall-off
-are computed once, in :mod:`cws_bench.results.across` (a contaminated cell is
-shown, marked and counted in none); this module only draws and writes them.
+up on *my* kind of text? The matrix of every scored pair's F1 (segmenters ×
+corpora), its orders, means, worst corpora and the fall-off from news are
+computed once, in :mod:`cws_bench.results.across`
+(:meth:`~cws_bench.results.model.BakeoffResult.across_corpora`; a contaminated
+cell is shown, marked and counted in none); this module only draws and writes
+them. A corpus is news when its domain (``settings["corpus_domains"]``, from
+each corpus' card) is ``news`` or ``news (...)``.
 """
 
 from __future__ import annotations
@@ -43,7 +36,6 @@ __all__ = [
     "DomainView",
     "FallOff",
     "distinct_mean",
-    "domain_matrix",
     "domain_view",
     "excluded_cells",
     "f1_cell",
@@ -56,16 +48,6 @@ __all__ = [
     "render_wide_markdown",
     "wide_rows",
 ]
-
-
-def domain_matrix(result: BakeoffResult) -> DomainMatrix | None:
-    """The F1 matrix of a bake-off, or None when it has fewer than two corpora scored.
-
-    :meth:`~cws_bench.results.model.BakeoffResult.across_corpora`, where every
-    mean, order and worst corpus across corpora is computed (contaminated
-    cells shown, counted in none).
-    """
-    return result.across_corpora()
 
 
 def heatmap_chart(matrix: DomainMatrix) -> str:
@@ -280,7 +262,7 @@ def render_wide_markdown(result: BakeoffResult, *, heading: str = "##") -> str:
     column says how many corpora each mean counts. Empty when the bake-off
     has fewer than two corpora scored.
     """
-    matrix = domain_matrix(result)
+    matrix = result.across_corpora()
     if matrix is None:
         return ""
     esc = escape_markdown
@@ -345,7 +327,7 @@ class DomainView:
     """What report.html's "Across corpora" section shows.
 
     Attributes:
-        matrix: the F1 matrix (:func:`domain_matrix`).
+        matrix: the F1 matrix (:meth:`~cws_bench.results.model.BakeoffResult.across_corpora`).
         heatmap: the heatmap's SVG.
         falloff: the rows of the fall-off from news; falloff_chart: its SVG (None: no news).
         over: segmenter -> over how many corpora its mean runs (:func:`mean_over`).
@@ -364,7 +346,7 @@ def domain_view(result: BakeoffResult) -> DomainView | None:
     """The heatmap, the fall-off chart and rows for report.html, or None (fewer than 2 corpora)."""
     from markupsafe import Markup
 
-    matrix = domain_matrix(result)
+    matrix = result.across_corpora()
     if matrix is None:
         return None
     falloff = falloff_rows(matrix)

@@ -142,14 +142,13 @@ def render_across_corpora(result: BakeoffResult) -> str:
     fewer than two corpora were scored.
     """
     from cws_bench.reports.domains import (
-        domain_matrix,
         excluded_cells,
         falloff_cells,
         falloff_rows,
         wide_rows,
     )
 
-    matrix = domain_matrix(result)
+    matrix = result.across_corpora()
     if matrix is None:
         return ""
     header = ["segmenter", *matrix.corpora, "mean", "over", "worst corpus"]

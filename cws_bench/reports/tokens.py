@@ -3,12 +3,8 @@
 Every row carries how its words cut the gold's (``analysis["tokens"]``, see
 :func:`cws_bench.analysis.tokens.token_figures`). Under a corpus' table
 (leaderboard.md, report.html and the terminal's), when one of its rows is a
-subword tokenizer (such as the ``tokenizer`` segmenter), one more table shows,
-for it and for the word segmenters beside it: F, the precision and recall of
-token boundaries against word boundaries, the share of tokens that straddle a
-gold word boundary, the share of gold words split (in and out of the
-dictionary), tokens per gold word and per character, and the Rényi efficiency.
-Nothing is computed here: every number is read from the result.
+subword tokenizer, one more table (:data:`HEADER`) shows those figures for it and
+for the word segmenters beside it. Every number is read from the result.
 """
 
 from __future__ import annotations
