@@ -22,8 +22,6 @@ inline JavaScript, so nothing is fetched.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -31,8 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cws_bench.display.tables import csv_table, markdown_lines
 from cws_bench.display.tables import escape_markdown as esc
-from cws_bench.display.tables import markdown_lines
 from cws_bench.reports import tables as fmt
 from cws_bench.results.model import BakeoffResult, PairResult
 from cws_bench.results.published import Claim, ClaimCheck, check_claim, published_for
@@ -455,12 +453,9 @@ def _json(board: _Board) -> str:
 
 
 def _csv(board: _Board) -> str:
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\n")
-    writer.writeheader()
-    for row in _csv_rows(board):
-        writer.writerow({k: "" if v is None else v for k, v in row.items()})
-    return out.getvalue()
+    return (
+        csv_table(CSV_COLUMNS, [[row[c] for c in CSV_COLUMNS] for row in _csv_rows(board)]) + "\n"
+    )
 
 
 def render_board_markdown(board: _Board) -> str:
