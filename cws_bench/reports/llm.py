@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from cws_bench.display.tables import markdown_lines
 from cws_bench.reports.tables import (
     MISSING,
     Board,
@@ -20,7 +19,7 @@ from cws_bench.reports.tables import (
     format_speed,
 )
 
-__all__ = ["HEADER", "INTRO", "NUMERIC", "llm_markdown", "llm_rows"]
+__all__ = ["HEADER", "INTRO", "NUMERIC", "llm_rows"]
 
 HEADER = [
     "Segmenter",
@@ -87,12 +86,3 @@ def llm_rows(board: Board) -> list[list[str]]:
         ]
         rows.append(cells)
     return rows
-
-
-def llm_markdown(board: Board) -> list[str]:
-    """The section's Markdown lines (none when no row has diagnostics)."""
-    rows = llm_rows(board)
-    if not rows:
-        return []
-    align = "".join("r" if numeric else "l" for numeric in NUMERIC)
-    return [INTRO, "", *markdown_lines(HEADER, rows, align, style="tight", escape=True), ""]

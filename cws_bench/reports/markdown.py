@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from cws_bench.display.tables import escape_markdown, markdown_lines
-from cws_bench.reports.llm import llm_markdown
 from cws_bench.reports.published import published_markdown
 from cws_bench.reports.tables import (
     MISSING,
@@ -36,16 +35,20 @@ from cws_bench.reports.tables import (
     run_facts,
     run_notes,
     seed_lines,
+    side_tables,
     significance_method,
     significance_note,
     track_verdict,
     with_units,
 )
-from cws_bench.reports.tokens import token_markdown
 from cws_bench.results.model import BakeoffResult
 from cws_bench.score_registry import board_scores
 
 __all__ = ["escape_markdown", "render_markdown"]
+
+
+SIDE_STYLES = {"llm": "tight", "tokens": "spaced"}
+"""How leaderboard.md rules each side table's header."""
 
 
 def _marks(row: BoardRow) -> str:
@@ -201,8 +204,10 @@ def _corpus_section(board: Board, result: BakeoffResult, level: str) -> list[str
         ]
         lines.append("")
     lines += published_markdown(board)  # SIGHAN 2005 corpora: the published rows
-    lines += llm_markdown(board)  # rows with per-line diagnostics: fidelity, latency, cost
-    lines += token_markdown(board)  # subword tokenizers: token against word boundaries
+    for side in side_tables(board):  # LLM rows (fidelity, latency, cost); subword tokenizers
+        style = SIDE_STYLES[side.key]
+        table = markdown_lines(side.header, side.rows, side.align, style=style, escape=True)
+        lines += [side.intro, "", *table, ""]
     if board.rows:
         lines += [
             "<details><summary>Confidence intervals, boundaries, speed and memory</summary>",

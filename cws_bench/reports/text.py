@@ -10,8 +10,6 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
-from cws_bench.reports.llm import HEADER, llm_rows
-from cws_bench.reports.llm import NUMERIC as LLM_NUMERIC
 from cws_bench.reports.published import published_text
 from cws_bench.reports.tables import (
     MISSING,
@@ -26,13 +24,11 @@ from cws_bench.reports.tables import (
     paired_test_name,
     report_units,
     seed_lines,
+    side_tables,
     significance_method,
     track_verdict,
     with_units,
 )
-from cws_bench.reports.tokens import HEADER as TOKEN_HEADER
-from cws_bench.reports.tokens import NUMERIC as TOKEN_NUMERIC
-from cws_bench.reports.tokens import token_rows
 from cws_bench.results.model import BakeoffResult
 from cws_bench.score_registry import board_scores
 
@@ -42,6 +38,13 @@ __all__ = ["render_across_corpora", "render_leaderboard", "render_text"]
 def _width(text: str) -> int:
     """Columns a string takes in a terminal (wide East Asian characters take two)."""
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+SIDE_TITLES = {
+    "llm": "LLM rows beside the others:",
+    "tokens": "Subword tokenizers (token boundaries against word boundaries):",
+}
+"""The line over each side table."""
 
 
 def _columns(
@@ -102,14 +105,9 @@ def _board_lines(board: Board, confidence: str, settings: dict[str, Any]) -> lis
         for pair in board.failed
     ]
     lines += published_text(board)  # SIGHAN 2005 corpora: the published rows
-    llm = llm_rows(board)  # rows with per-line diagnostics: fidelity, latency, cost
-    if llm:
-        lines += ["", "  LLM rows beside the others:"]
-        lines += ["  " + line for line in _columns(HEADER, llm, LLM_NUMERIC)]
-    tokens = token_rows(board)  # subword tokenizers: their boundaries against the words'
-    if tokens:
-        lines += ["", "  Subword tokenizers (token boundaries against word boundaries):"]
-        lines += ["  " + line for line in _columns(TOKEN_HEADER, tokens, TOKEN_NUMERIC)]
+    for side in side_tables(board):  # LLM rows (fidelity, latency, cost); subword tokenizers
+        lines += ["", f"  {SIDE_TITLES[side.key]}"]
+        lines += ["  " + line for line in _columns(side.header, side.rows, side.numeric)]
     return lines
 
 

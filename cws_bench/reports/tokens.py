@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from cws_bench.display.tables import markdown_lines
 from cws_bench.reports.tables import MISSING, Board, format_score
 
-__all__ = ["HEADER", "INTRO", "NUMERIC", "token_markdown", "token_rows"]
+__all__ = ["HEADER", "INTRO", "NUMERIC", "token_rows"]
 
 HEADER = [
     "Segmenter",
@@ -78,11 +77,3 @@ def token_rows(board: Board) -> list[list[str]]:
         for row, figures in found
         if figures
     ]
-
-
-def token_markdown(board: Board) -> list[str]:
-    """The section's Markdown lines (none when no row is a subword tokenizer)."""
-    rows = token_rows(board)
-    if not rows:
-        return []
-    return [INTRO, "", *markdown_lines(HEADER, rows, escape=True), ""]
