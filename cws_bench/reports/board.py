@@ -405,27 +405,17 @@ def _base(cell: BoardCell) -> dict[str, Any]:
     }
 
 
-def _csv_rows(board: _Board) -> list[dict[str, Any]]:
-    """One row per cell and claim (a cell with no claim: one row, the claim's columns empty)."""
-    rows = []
-    for cell in board.cells:
-        base = _base(cell)
-        claims = cell.claims or (None,)
-        for check in claims:
-            rows.append(
-                {
-                    **base,
-                    "claimed_f1": None if check is None else check.claim.f1,
-                    "claim_derived": None if check is None else check.claim.derived,
-                    "claim_by": None if check is None else check.claim.by,
-                    "claim_source": None if check is None else check.claim.source,
-                    "claim_url": None if check is None else check.claim.url,
-                    "claim_where": None if check is None else check.claim.where,
-                    "difference": None if check is None else check.difference,
-                    "covered": None if check is None else check.covered,
-                }
-            )
-    return rows
+def _claim_columns(check: ClaimCheck | None) -> dict[str, Any]:
+    """A claim's columns of board.csv (none for a cell without a claim)."""
+    if check is None:
+        return {}
+    fields = ("derived", "by", "source", "url", "where")
+    return {
+        "claimed_f1": check.claim.f1,
+        **{f"claim_{name}": getattr(check.claim, name) for name in fields},
+        "difference": check.difference,
+        "covered": check.covered,
+    }
 
 
 def _json(board: _Board) -> str:
@@ -453,9 +443,12 @@ def _json(board: _Board) -> str:
 
 
 def _csv(board: _Board) -> str:
-    return (
-        csv_table(CSV_COLUMNS, [[row[c] for c in CSV_COLUMNS] for row in _csv_rows(board)]) + "\n"
-    )
+    rows = [  # one per cell and claim; a cell with no claim: one, the claim's columns empty
+        {**_base(cell), **_claim_columns(check)}
+        for cell in board.cells
+        for check in cell.claims or (None,)
+    ]
+    return csv_table(CSV_COLUMNS, [[row.get(c) for c in CSV_COLUMNS] for row in rows]) + "\n"
 
 
 def render_board_markdown(board: _Board) -> str:

@@ -35,7 +35,6 @@ from cws_bench.reports.tables import (
     format_score,
     format_speed,
     paired_test_name,
-    plural,
     report_units,
     run_notes,
     seed_lines,
@@ -236,12 +235,7 @@ def _label(corpus: str) -> str:
 
 def _caption(board: Board, result: BakeoffResult) -> str:
     settings = result.settings
-    size = board.corpus_size()
-    facts = [
-        plural(size[key], label)
-        for key, label in (("sentences", "sentence"), ("gold_words", "gold word"))
-        if size.get(key) is not None
-    ]
+    facts = board.size_facts(("sentences", "gold_words"))
     text = f"Word segmentation on {escape_latex(board.corpus)}"
     if facts:
         text += f" ({', '.join(facts)})"

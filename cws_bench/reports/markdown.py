@@ -29,7 +29,6 @@ from cws_bench.reports.tables import (
     format_speed,
     letters_corrected,
     paired_test_name,
-    plural,
     report_units,
     resplit_table,
     run_facts,
@@ -150,28 +149,11 @@ def _verdict(board: Board) -> str:
     )
 
 
-def _size(board: Board) -> str:
-    size = board.corpus_size()
-    parts = [
-        plural(size[key], label)
-        for key, label in (
-            ("sentences", "sentence"),
-            ("characters", "character"),
-            ("gold_words", "gold word"),
-        )
-        if size.get(key) is not None
-    ]
-    return " · ".join(parts)
-
-
 def _corpus_section(board: Board, result: BakeoffResult, level: str) -> list[str]:
     confidence = confidence_label(result.settings)
     lines = [f"{level}# {escape_markdown(board.corpus)}", ""]
-    size = _size(board)
-    if size:
-        lines += [size + ". " + _verdict(board), ""]
-    else:
-        lines += [_verdict(board), ""]
+    size = " · ".join(board.size_facts())
+    lines += [f"{size}. {_verdict(board)}" if size else _verdict(board), ""]
     lines += _main_table(board, confidence)
     lines.append("")
     method = significance_note(board, result.settings)

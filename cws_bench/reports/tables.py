@@ -174,6 +174,16 @@ def format_difference(value: float) -> str:
     return report_units().points(value, missing=MISSING)
 
 
+def _methods(settings: Mapping[str, Any]) -> tuple[str, dict[str, list[str]]]:
+    """The run's counting method, and every other method -> the corpora it counted."""
+    method = settings.get("method") or "interval"
+    others: dict[str, list[str]] = {}
+    for corpus, counted in (settings.get("corpus_methods") or {}).items():
+        if counted != method:
+            others.setdefault(counted, []).append(corpus)
+    return method, others
+
+
 def counting(settings: dict[str, Any]) -> str:
     """How the run counted correct words, as captions say it (and the corpora counted
     otherwise, ``corpus_methods``).
@@ -183,11 +193,7 @@ def counting(settings: dict[str, Any]) -> str:
     >>> counting({"corpus_methods": {"sighan2005-pku": "sighan", "sighan2005-msr": "sighan"}})
     'interval counting; sighan counting on sighan2005-pku, sighan2005-msr'
     """
-    method = settings.get("method") or "interval"
-    others: dict[str, list[str]] = {}
-    for corpus, counted in (settings.get("corpus_methods") or {}).items():
-        if counted != method:
-            others.setdefault(counted, []).append(corpus)
+    method, others = _methods(settings)
     return "; ".join(
         [f"{method} counting", *(f"{m} counting on {', '.join(c)}" for m, c in others.items())]
     )
@@ -207,12 +213,9 @@ def counting_rule(settings: dict[str, Any]) -> str:
     >>> counting_rule({})
     "a word is correct when its character span is a gold word's"
     """
-    method = settings.get("method") or "interval"
-    rule = COUNTING_RULES.get(method, f"as the {method} method counts")
-    others = sorted(set((settings.get("corpus_methods") or {}).values()) - {method})
-    return "; ".join(
-        [rule, *(f"{m}: {COUNTING_RULES.get(m, f'as the {m} method counts')}" for m in others)]
-    )
+    method, others = _methods(settings)
+    rule = {m: COUNTING_RULES.get(m, f"as the {m} method counts") for m in [method, *others]}
+    return "; ".join([rule[method], *(f"{m}: {rule[m]}" for m in sorted(others))])
 
 
 def confidence_label(settings: dict[str, Any]) -> str:
@@ -457,6 +460,10 @@ class TrackWinner:
     tested: bool = False
 
 
+SIZES = {"sentences": "sentence", "characters": "character", "gold_words": "gold word"}
+"""A corpus' size figures, each with the word that counts it."""
+
+
 @dataclass(frozen=True)
 class Board:
     """One corpus' leaderboard.
@@ -500,7 +507,14 @@ class Board:
         if not self.rows:
             return {}
         scores = self.rows[0].pair.scores
-        return {key: scores.get(key) for key in ("sentences", "characters", "gold_words")}
+        return {key: scores.get(key) for key in SIZES}
+
+    def size_facts(
+        self, keys: Sequence[str] = ("sentences", "characters", "gold_words")
+    ) -> list[str]:
+        """The corpus' size in words (``1,948 sentences``), of the ``keys`` it has."""
+        size, names = self.corpus_size(), {"characters": "character", "gold_words": "gold word"}
+        return [plural(size[k], names.get(k, "sentence")) for k in keys if size.get(k) is not None]
 
     def has_oov(self) -> bool:
         """Whether OOV figures exist (the corpus was scored with a dictionary)."""
