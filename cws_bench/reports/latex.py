@@ -326,5 +326,5 @@ def render_latex(result: BakeoffResult) -> str:
     for board in build_boards(result):
         lines += ["", *_board_table(board, result)]
         # SIGHAN 2005 corpora: the published rows
-        lines += published_latex(board, escape_latex, tabular)
+        lines += published_latex(board, escape_latex, tabular, f"{_label(board.corpus)}-published")
     return "\n".join(lines) + "\n"

@@ -191,15 +191,14 @@ def _corpus_section(board: Board, result: BakeoffResult, level: str) -> list[str
         table = markdown_lines(side.header, side.rows, side.align, style=style, escape=True)
         lines += [side.intro, "", *table, ""]
     if board.rows:
-        lines += [
-            "<details><summary>Confidence intervals, boundaries, speed and memory</summary>",
-            "",
-            *_details_table(board, confidence),
-            "",
-            "</details>",
-            "",
-        ]
+        summary = "Confidence intervals, boundaries, speed and memory"
+        lines += _folded(summary, _details_table(board, confidence))
     return lines
+
+
+def _folded(summary: str, lines: list[str]) -> list[str]:
+    """Lines folded away under a summary (``<details>``)."""
+    return [f"<details><summary>{summary}</summary>", "", *lines, "", "</details>", ""]
 
 
 def _resplit_section(corpus: str, settings: Mapping[str, object]) -> list[str]:
@@ -268,14 +267,8 @@ def _run_section(result: BakeoffResult, level: str) -> list[str]:
             ]
             for p in signed
         ]
-        lines += [
-            "<details><summary>Signatures (every setting that can change a number)</summary>",
-            "",
-            *markdown_lines(["Corpus", "Segmenter", "Signature"], rows, "lll", style="tight"),
-            "",
-            "</details>",
-            "",
-        ]
+        table = markdown_lines(["Corpus", "Segmenter", "Signature"], rows, "lll", style="tight")
+        lines += _folded("Signatures (every setting that can change a number)", table)
     return lines
 
 

@@ -10,7 +10,6 @@ corpora get nothing. Each renderer calls one function of this module.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -166,20 +165,16 @@ def published_text(board: Board) -> list[str]:
     return lines
 
 
-def _latex_label(corpus: str) -> str:
-    slug = re.sub(r"[^A-Za-z0-9]+", "-", corpus).strip("-").lower() or "corpus"
-    return f"tab:cws-{slug}-published"
-
-
 def published_latex(
     board: Board,
     escape_latex: Callable[[str], str],
     tabular: Callable[..., list[str]],
+    label: str,
 ) -> list[str]:
     """A booktabs table of the published rows (after a blank line), or no lines.
 
-    ``escape_latex`` and ``tabular`` are :mod:`cws_bench.reports.latex`'s, passed
-    in by it (so this module does not import it back).
+    ``escape_latex``, ``tabular`` and the table's ``label`` are
+    :mod:`cws_bench.reports.latex`'s, passed in by it (so this module does not import it back).
     """
     view = published_view(board)
     if view is None:
@@ -203,7 +198,7 @@ def published_latex(
             header,
             body,
             caption,
-            label=_latex_label(board.corpus),
+            label=label,
             after=after,
         ),
     ]
