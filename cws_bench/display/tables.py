@@ -11,16 +11,12 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from cws_bench.display.units import percent
-
 __all__ = [
     "csv_table",
     "escape_markdown",
     "markdown_lines",
     "markdown_table",
-    "percent",
     "safe_record",
-    "safe_row",
     "spreadsheet_safe",
     "text_table",
 ]
@@ -124,11 +120,6 @@ def spreadsheet_safe(value: Any) -> Any:
     return value
 
 
-def safe_row(values: Iterable[Any]) -> list[Any]:
-    """:func:`spreadsheet_safe` of each cell of a row."""
-    return [spreadsheet_safe(value) for value in values]
-
-
 def safe_record(row: Mapping[str, Any]) -> dict[str, Any]:
     """:func:`spreadsheet_safe` of each value of a ``csv.DictWriter`` row."""
     return {key: spreadsheet_safe(value) for key, value in row.items()}
@@ -142,6 +133,6 @@ def csv_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
 
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(safe_row(header))
-    writer.writerows(safe_row(row) for row in rows)
+    writer.writerow(map(spreadsheet_safe, header))
+    writer.writerows(map(spreadsheet_safe, row) for row in rows)
     return out.getvalue().rstrip("\n")

@@ -290,17 +290,13 @@ def run_facts(result: BakeoffResult) -> list[tuple[str, str]]:
     if result.created:
         rows.append(("finished", result.created))
     rows.append(("wall time", f"{format_seconds(result.duration_s)} s"))
-    skip = {
-        "notes",
-        "runs",
-        "corpus_domains",
-        "corpus_test_sets",
-        "test_in_train",
-        "seeds",
-        "submissions",
-        "detectable",  # under each corpus' table (detectable_note)
-        "resplits",  # under each corpus' table, its own section
+    corpora = {
+        "corpus_domains": "corpus domains",
+        "corpus_test_sets": "corpus test sets",
+        "test_in_train": "test sentences in training data",
     }
+    # detectable and resplits: under each corpus' table
+    skip = {"notes", "runs", "seeds", "submissions", "detectable", "resplits", *corpora}
     for key, value in settings.items():
         if key not in skip and key not in BOOKKEEPING_SETTINGS:
             rows.append((str(key), _words(value)))
@@ -321,28 +317,18 @@ def run_facts(result: BakeoffResult) -> list[tuple[str, str]]:
         rows.append(("execution", _execution(settings, result.pairs) or MISSING))
         loads = settings.get("loads")
         if isinstance(loads, list | tuple) and loads:
-            rows.append(
-                (
-                    "segmenter loads",
-                    "; ".join(
-                        f"{load.get('segmenter')} on {load.get('worker')}: "
-                        f"{format_seconds(load.get('seconds'))} s"
-                        for load in loads
-                        if isinstance(load, dict)
-                    ),
-                )
-            )
+            said = [
+                f"{load.get('segmenter')} on {load.get('worker')}: "
+                f"{format_seconds(load.get('seconds'))} s"
+                for load in loads
+                if isinstance(load, dict)
+            ]
+            rows.append(("segmenter loads", "; ".join(said)))
     rows += _submitted(settings.get("submissions"))
     cached = [f"{p.segmenter} on {p.corpus}" for p in result.pairs if p.cached]
     if cached and len(cached) < len(result.pairs):
         rows.append(("from the run cache", ", ".join(cached)))
-    for key, label in (
-        ("corpus_domains", "corpus domains"),
-        ("corpus_test_sets", "corpus test sets"),
-        ("test_in_train", "test sentences in training data"),
-    ):
-        if key in settings:
-            rows.append((label, _words(settings[key])))
+    rows += [(label, _words(settings[key])) for key, label in corpora.items() if key in settings]
     return rows
 
 
