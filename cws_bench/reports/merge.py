@@ -45,13 +45,15 @@ IDENTITY_KEYS = ("cws-bench", "method", "norm", "gold", "dict")
 """Fields of a pair's signature that say which text was scored and how: equal across runs."""
 
 
-_FRACTION = {"type": "number", "minimum": 0, "maximum": 1}
+_NUMBER = {"type": "number"}
+_FRACTION = {**_NUMBER, "minimum": 0, "maximum": 1}
 _INTERVAL = {
     "type": "object",
     "required": ["low", "high"],
-    "properties": {"low": {"type": "number"}, "high": {"type": "number"}},
+    "properties": {"low": _NUMBER, "high": _NUMBER},
 }
 _TEXT = {"type": "string"}
+_OPTIONAL = {"type": ["number", "null"], "minimum": 0}
 
 RESULTS_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -62,7 +64,7 @@ RESULTS_SCHEMA: dict[str, Any] = {
         "name": _TEXT,
         "settings": {"type": "object"},
         "config": {"type": "object"},
-        "duration_s": {"type": ["number", "null"], "minimum": 0},
+        "duration_s": _OPTIONAL,
         "pairs": {
             "type": "array",
             "items": {
@@ -77,16 +79,13 @@ RESULTS_SCHEMA: dict[str, Any] = {
                     "error": {"type": ["string", "null"]},
                     "scores": {"type": "object"},
                     "intervals": {"type": "object", "additionalProperties": _INTERVAL},
-                    "sighan_intervals": {
-                        "type": "object",
-                        "additionalProperties": {"type": "number"},
-                    },
+                    "sighan_intervals": {"type": "object", "additionalProperties": _NUMBER},
                     # a segmenter that only reads files (`file`) has no speed: null rates
                     "timing": {
                         "type": "object",
                         "additionalProperties": {"type": ["number", "null"]},
                     },
-                    "peak_memory_mib": {"type": ["number", "null"], "minimum": 0},
+                    "peak_memory_mib": _OPTIONAL,
                     "warnings": {"type": "array", "items": _TEXT},
                     "segmenter_info": {"type": "object"},
                     "signature": _TEXT,
@@ -125,9 +124,9 @@ RESULTS_SCHEMA: dict[str, Any] = {
                     "interval": _INTERVAL,
                     "p_value": _FRACTION,
                     "significant": {"type": "boolean"},
-                    "adjusted_p_value": {"type": ["number", "null"], "minimum": 0, "maximum": 1},
-                    "standard_error": {"type": ["number", "null"], "minimum": 0},
-                    "mde": {"type": ["number", "null"], "minimum": 0},
+                    "adjusted_p_value": {**_OPTIONAL, "maximum": 1},
+                    "standard_error": _OPTIONAL,
+                    "mde": _OPTIONAL,
                 },
             },
         },
