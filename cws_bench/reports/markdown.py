@@ -24,8 +24,6 @@ from cws_bench.reports.tables import (
     counting_rule,
     detail_columns,
     detectable_note,
-    format_interval,
-    format_score,
     format_speed,
     letters_corrected,
     paired_test_name,
@@ -33,6 +31,8 @@ from cws_bench.reports.tables import (
     resplit_table,
     run_facts,
     run_notes,
+    score_cells,
+    score_header,
     seed_lines,
     side_tables,
     significance_method,
@@ -41,7 +41,7 @@ from cws_bench.reports.tables import (
     with_units,
 )
 from cws_bench.results.model import BakeoffResult
-from cws_bench.score_registry import board_scores
+from cws_bench.score_registry import Score, board_scores
 
 __all__ = ["escape_markdown", "render_markdown"]
 
@@ -58,6 +58,14 @@ def _name(row: BoardRow) -> str:
     return f"{escape_markdown(row.pair.segmenter)}{_marks(row)}"
 
 
+def _heading(score: Score) -> str:
+    return score.markdown or score.board
+
+
+def _bold(text: str) -> str:
+    return f"**{text}**"
+
+
 def _beats_cell(board: Board, row: BoardRow) -> str:
     if row.excluded:
         return f"*excluded: {row.pair.exclusion}*"
@@ -66,29 +74,12 @@ def _beats_cell(board: Board, row: BoardRow) -> str:
 
 def _main_table(board: Board, confidence: str) -> list[str]:
     shown = board_scores()  # R, P, F (its interval after it), the dictionary's
-    header = ["#", "Segmenter", "Track"]
-    for score in shown:
-        header.append(score.markdown or score.board)
-        if score.name == "f1":
-            header.append(f"F {confidence} CI")
-    header += [
-        "chars/s",
-        "Better than",
-    ]
+    header = ["#", "Segmenter", "Track", *score_header(confidence, _heading)]
+    header += ["chars/s", "Better than"]
     rows = []
     for row in board.rows:
-        scores = row.pair.scores
-        cells = [row.letter, _name(row), escape_markdown(row.pair.track)]
-        for score in shown:
-            value = format_score(scores.get(score.name))
-            if score.name == "f1":
-                best = board.is_winner(row)
-                cells += [
-                    f"**{value}**" if best else value,
-                    format_interval(row.pair.intervals.get("f1")),
-                ]
-            else:
-                cells.append(value)
+        f1 = _bold if board.is_winner(row) else str
+        cells = [row.letter, _name(row), escape_markdown(row.pair.track), *score_cells(row, f1)]
         rows.append(
             [*cells, format_speed(row.pair.timing.get("chars_per_s")), _beats_cell(board, row)]
         )

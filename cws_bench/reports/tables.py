@@ -30,6 +30,7 @@ from typing import Any
 from cws_bench.display.units import DEFAULT_SCALE, Units, format_p_value, plural, units
 from cws_bench.metrics.defaults import DEFAULT_ALPHA, DEFAULT_CONFIDENCE
 from cws_bench.results.model import BakeoffResult, Comparison, Interval, PairResult, group_warnings
+from cws_bench.score_registry import Score, board_scores
 
 __all__ = [
     "DETAILS",
@@ -63,6 +64,8 @@ __all__ = [
     "resplit_table",
     "run_facts",
     "run_notes",
+    "score_cells",
+    "score_header",
     "seed_lines",
     "side_tables",
     "significance_method",
@@ -574,6 +577,29 @@ def _board(result: BakeoffResult, corpus: str, metric: str) -> Board:
         winners=winners,
         dataset=registered_corpus(result, corpus),
     )
+
+
+def score_header(confidence: str, label: Callable[[Score], str]) -> list[str]:
+    """The headers of a leaderboard's score columns (R, P, F, the dictionary's: :func:`board_scores
+    <cws_bench.score_registry.board_scores>`, each ``label``-led), F's interval after F."""
+    header = []
+    for score in board_scores():
+        header.append(label(score))
+        if score.name == "f1":
+            header.append(f"F {confidence} CI")
+    return header
+
+
+def score_cells(row: BoardRow, f1: Callable[[str], str] = str) -> list[str]:
+    """A row's cells under :func:`score_header`; ``f1`` dresses its F."""
+    cells = []
+    for score in board_scores():
+        value = format_score(row.pair.scores.get(score.name))
+        if score.name == "f1":
+            cells += [f1(value), format_interval(row.pair.intervals.get("f1"))]
+        else:
+            cells.append(value)
+    return cells
 
 
 def failure_text(pair: PairResult) -> str:

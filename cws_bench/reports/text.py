@@ -18,11 +18,11 @@ from cws_bench.reports.tables import (
     confidence_label,
     counting,
     detectable_note,
-    format_interval,
-    format_score,
     format_speed,
     paired_test_name,
     report_units,
+    score_cells,
+    score_header,
     seed_lines,
     side_tables,
     significance_method,
@@ -64,29 +64,15 @@ def _columns(
 
 def _board_lines(board: Board, confidence: str, settings: dict[str, Any]) -> list[str]:
     shown = board_scores()  # R, P, F (its interval after it), the dictionary's
-    header = ["#", "segmenter", "track"]
-    for score in shown:
-        header.append(score.board)
-        if score.name == "f1":
-            header.append(f"F {confidence} CI")
+    header = ["#", "segmenter", "track", *score_header(confidence, lambda score: score.board)]
     header += ["chars/s", "better than"]
     rows = []
     for row in board.rows:
         pair = row.pair
-        scores = pair.scores
         marks = "".join(f" [{n}]" for n in row.notes)
-        cells = [row.letter, pair.segmenter + marks, pair.track]
-        for score in shown:
-            cells.append(format_score(scores.get(score.name)))
-            if score.name == "f1":
-                cells.append(format_interval(pair.intervals.get("f1")))
-        rows.append(
-            [
-                *cells,
-                format_speed(pair.timing.get("chars_per_s")),
-                "excluded" if row.excluded else " ".join(row.beats) if board.tested else MISSING,
-            ]
-        )
+        beats = "excluded" if row.excluded else " ".join(row.beats) if board.tested else MISSING
+        cells = [row.letter, pair.segmenter + marks, pair.track, *score_cells(row)]
+        rows.append([*cells, format_speed(pair.timing.get("chars_per_s")), beats])
     for pair in board.failed:
         rows.append(["", pair.segmenter, pair.track, pair.status, *[""] * (len(shown) + 2)])
     right = [False, False, False, *[True] * (len(shown) + 2), False]
