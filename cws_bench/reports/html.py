@@ -107,6 +107,35 @@ class RowAnalysis:
     length_chart: str | None
 
 
+@dataclass(frozen=True)
+class SideTable:
+    """A table shown under a corpus' leaderboard (LLM rows, subword tokenizers): what it
+    shows is decided by :mod:`cws_bench.reports.llm` and :mod:`cws_bench.reports.tokens`,
+    as leaderboard.md and the terminal show it."""
+
+    key: str
+    intro: str
+    header: list[str]
+    numeric: list[bool]
+    rows: list[list[str]]
+
+    @property
+    def align(self) -> str:
+        """One of ``l``, ``r`` per column (numbers right-aligned)."""
+        return "".join("r" if numeric else "l" for numeric in self.numeric)
+
+
+def side_tables(board: Board) -> list[SideTable]:
+    """The LLM table and the tokenizer table of a corpus, those that have rows."""
+    from cws_bench.reports import llm, tokens
+
+    tables = [
+        SideTable("llm", llm.INTRO, llm.HEADER, llm.NUMERIC, llm.llm_rows(board)),
+        SideTable("tokens", tokens.INTRO, tokens.HEADER, tokens.NUMERIC, tokens.token_rows(board)),
+    ]
+    return [table for table in tables if table.rows]
+
+
 @dataclass
 class CorpusView:
     """One corpus' section: its board, charts and analyses."""
@@ -114,7 +143,7 @@ class CorpusView:
     board: Board
     anchor: str
     details: list[fmt.Column] = field(default_factory=list)
-    side_tables: list[fmt.SideTable] = field(default_factory=list)
+    side_tables: list[SideTable] = field(default_factory=list)
     charts: list[tuple[str, str]] = field(default_factory=list)
     analyses: list[RowAnalysis] = field(default_factory=list)
     published: PublishedView | None = None  # SIGHAN 2005 corpora: the published rows
@@ -149,7 +178,7 @@ def _corpus_view(
         anchor=anchor(board.corpus, index),
         details=fmt.detail_columns(board, DETAILS, confidence),
         published=published_view(board),
-        side_tables=fmt.side_tables(board),
+        side_tables=side_tables(board),
     )
     drawn = [
         (f"F1 with its {confidence} bootstrap interval", charts.f1_chart),

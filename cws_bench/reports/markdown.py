@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from cws_bench.display.tables import escape_markdown, markdown_lines
+from cws_bench.reports.html import side_tables
 from cws_bench.reports.published import published_markdown
 from cws_bench.reports.tables import (
     MISSING,
@@ -34,7 +35,6 @@ from cws_bench.reports.tables import (
     score_cells,
     score_header,
     seed_lines,
-    side_tables,
     significance_method,
     significance_note,
     track_verdict,

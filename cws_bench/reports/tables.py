@@ -38,7 +38,6 @@ __all__ = [
     "Board",
     "BoardRow",
     "Column",
-    "SideTable",
     "TrackWinner",
     "build_boards",
     "confidence_label",
@@ -67,7 +66,6 @@ __all__ = [
     "score_cells",
     "score_header",
     "seed_lines",
-    "side_tables",
     "significance_method",
     "significance_note",
     "significantly_better",
@@ -917,32 +915,3 @@ def excluded_note(rows: Sequence[BoardRow], name: Callable[[BoardRow], str]) -> 
         reasons.setdefault(row.pair.exclusion or "", []).append(name(row))
     said = "; ".join(f"{', '.join(names)}: {reason}" for reason, names in reasons.items())
     return f" ({said}, not ranked)"
-
-
-@dataclass(frozen=True)
-class SideTable:
-    """A table shown under a corpus' leaderboard (LLM rows, subword tokenizers): what it
-    shows is decided by :mod:`cws_bench.reports.llm` and :mod:`cws_bench.reports.tokens`,
-    as leaderboard.md and the terminal show it."""
-
-    key: str
-    intro: str
-    header: list[str]
-    numeric: list[bool]
-    rows: list[list[str]]
-
-    @property
-    def align(self) -> str:
-        """One of ``l``, ``r`` per column (numbers right-aligned)."""
-        return "".join("r" if numeric else "l" for numeric in self.numeric)
-
-
-def side_tables(board: Board) -> list[SideTable]:
-    """The LLM table and the tokenizer table of a corpus, those that have rows."""
-    from cws_bench.reports import llm, tokens
-
-    tables = [
-        SideTable("llm", llm.INTRO, llm.HEADER, llm.NUMERIC, llm.llm_rows(board)),
-        SideTable("tokens", tokens.INTRO, tokens.HEADER, tokens.NUMERIC, tokens.token_rows(board)),
-    ]
-    return [table for table in tables if table.rows]

@@ -10,6 +10,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
+from cws_bench.reports.html import side_tables
 from cws_bench.reports.published import published_text
 from cws_bench.reports.tables import (
     MISSING,
@@ -24,7 +25,6 @@ from cws_bench.reports.tables import (
     score_cells,
     score_header,
     seed_lines,
-    side_tables,
     significance_method,
     track_verdict,
     with_units,
