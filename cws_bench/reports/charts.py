@@ -442,12 +442,10 @@ def precision_recall_chart(board: Board, colors: dict[str, str]) -> str | None:
     name = f"pr-{board.corpus}"
     with new_chart(name, 4.6, 3.6) as figure:
         axes = figure.add_subplot()
-        values = [r.pair.scores[k] for r in rows for k in ("precision", "recall")]
-        for row in rows:
-            for key in ("precision", "recall"):
-                interval = row.pair.intervals.get(key)
-                if interval is not None:
-                    values += [interval.low, interval.high]
+        keys = ("precision", "recall")
+        values = [r.pair.scores[k] for r in rows for k in keys]
+        intervals = [r.pair.intervals.get(k) for r in rows for k in keys]
+        values += [end for i in intervals if i is not None for end in (i.low, i.high)]
         low, high = _square_limits(values)
         _iso_f1(axes, low, high)
         labels = _points(axes, rows, colors, "recall", "precision")
@@ -548,12 +546,8 @@ def oov_iv_chart(board: Board, colors: dict[str, str]) -> str | None:
             color = colors.get(row.pair.segmenter, PALETTE[0])
             axes.plot([iv], [oov], "o", color=color, markersize=5)
             labels.append((iv, oov, row.pair.segmenter, color))
-        for values, setter in (
-            ([r[0] for r in labels], axes.set_xlim),
-            ([r[1] for r in labels], axes.set_ylim),
-        ):
-            low, high = _square_limits(values)
-            setter(low, high)
+        axes.set_xlim(*_square_limits([r[0] for r in labels]))
+        axes.set_ylim(*_square_limits([r[1] for r in labels]))
         axes.set_xlabel("IV recall (R_iv)")
         axes.set_ylabel("OOV recall (R_oov)")
         light_grid(axes)
