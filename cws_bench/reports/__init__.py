@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -159,14 +159,8 @@ def write_reports(
 
     cards = scorecard_files(result)  # an organiser's bake-off: one per participant
     folder = Path(output_dir)
-    try:
+    with _failing(f"{folder}: cannot create the report folder", "pass another folder as {0}"):
         folder.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise CwsBenchError(
-            f"{folder}: cannot create the report folder ({e.strerror})",
-            "pass another folder as {0}",
-            fixes=(Fix("output_dir"),),
-        ) from e
     written: dict[str, Path] = {}
     for kind, text in contents.items():
         written[kind] = _write(folder / files[kind], text, "report")
@@ -177,17 +171,22 @@ def write_reports(
 
 def _write(path: Path, text: str, what: str) -> Path:
     """Write one report file atomically (its folder made if missing); a failure names it."""
-    try:
+    hint = "check the folder's permissions and free space, or pass another {0}"
+    with _failing(f"{path}: cannot write the {what}", hint):
         path.parent.mkdir(exist_ok=True)
         with atomic_write(path) as f:
             f.write(text)
-    except OSError as e:
-        raise CwsBenchError(
-            f"{path}: cannot write the {what} ({e.strerror})",
-            "check the folder's permissions and free space, or pass another {0}",
-            fixes=(Fix("output_dir"),),
-        ) from e
     return path
+
+
+@contextlib.contextmanager
+def _failing(message: str, hint: str) -> Iterator[None]:
+    """An OSError within becomes the error of ``message`` (with why) and ``hint`` (which
+    names ``output_dir``)."""
+    try:
+        yield
+    except OSError as e:
+        raise CwsBenchError(f"{message} ({e.strerror})", hint, fixes=(Fix("output_dir"),)) from e
 
 
 def _on_terminal() -> bool:
