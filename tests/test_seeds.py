@@ -394,7 +394,6 @@ def test_train_seeds_writes_one_model_per_seed(tmp_path):
 
 
 def test_f1_by_corpus_has_one_row_per_seeded_segmenter(seeded):
-    from cws_bench.reports.domains import domain_matrix
     from cws_bench.results.model import PairResult
 
     _, result, _ = seeded
@@ -405,7 +404,7 @@ def test_f1_by_corpus_has_one_row_per_seeded_segmenter(seeded):
     both = BakeoffResult(
         "two", result.config, result.pairs + moved, settings={**result.settings, "seeds": seeds}
     )
-    matrix = domain_matrix(both)
+    matrix = both.across_corpora()
     assert matrix is not None
     assert sorted(row.segmenter for row in matrix.rows) == ["bmm", "crf", "fmm"]
     crf = next(row for row in matrix.rows if row.segmenter == "crf")

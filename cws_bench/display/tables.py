@@ -11,15 +11,12 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from cws_bench.display.units import percent
-
 __all__ = [
     "csv_table",
     "escape_markdown",
+    "markdown_lines",
     "markdown_table",
-    "percent",
     "safe_record",
-    "safe_row",
     "spreadsheet_safe",
     "text_table",
 ]
@@ -40,6 +37,39 @@ def escape_markdown(text: str) -> str:
     return _SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
 
 
+_RULES = {"l": ":--", "c": ":-:", "r": "--:"}
+_PLAIN_RULES = {"l": "---", "r": "---:"}
+
+
+def markdown_lines(
+    header: Sequence[str],
+    rows: Iterable[Sequence[Any]],
+    align: str | None = None,
+    *,
+    style: str = "spaced",
+    escape: bool = False,
+) -> list[str]:
+    """The lines of a GitHub Markdown table: the header, the rule, the rows.
+
+    ``align`` has one of ``l``, ``c``, ``r`` per column (default: the first
+    left, the others right); ``style`` writes the rule ``| :-- | --: |``
+    (``spaced``), ``|:--|--:|`` (``tight``) or ``| --- | ---: |`` (``plain``);
+    ``escape`` passes the rows' cells through :func:`escape_markdown` (else they,
+    like the header, are Markdown already).
+
+    >>> markdown_lines(["name", "F1"], [["a", "1.00"]], "lr", style="plain")
+    ['| name | F1 |', '| --- | ---: |', '| a | 1.00 |']
+    """
+    align = align or "l" + "r" * (len(header) - 1)
+    rule = [(_PLAIN_RULES if style == "plain" else _RULES)[a] for a in align]
+    cell = escape_markdown if escape else str
+    return [
+        "| " + " | ".join(header) + " |",
+        "|" + "|".join(rule) + "|" if style == "tight" else "| " + " | ".join(rule) + " |",
+        *("| " + " | ".join(map(cell, row)) + " |" for row in rows),
+    ]
+
+
 def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     """A GitHub Markdown table; the first column left-aligned, the others right.
 
@@ -48,11 +78,7 @@ def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     | :-- | --: |
     | a\\|b | 1.00 |
     """
-    cell = escape_markdown
-    lines = ["| " + " | ".join(cell(h) for h in header) + " |"]
-    lines.append("| " + " | ".join([":--", *("--:" for _ in header[1:])]) + " |")
-    lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
-    return "\n".join(lines)
+    return "\n".join(markdown_lines([escape_markdown(h) for h in header], rows, escape=True))
 
 
 def text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -94,11 +120,6 @@ def spreadsheet_safe(value: Any) -> Any:
     return value
 
 
-def safe_row(values: Iterable[Any]) -> list[Any]:
-    """:func:`spreadsheet_safe` of each cell of a row."""
-    return [spreadsheet_safe(value) for value in values]
-
-
 def safe_record(row: Mapping[str, Any]) -> dict[str, Any]:
     """:func:`spreadsheet_safe` of each value of a ``csv.DictWriter`` row."""
     return {key: spreadsheet_safe(value) for key, value in row.items()}
@@ -112,6 +133,6 @@ def csv_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
 
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(safe_row(header))
-    writer.writerows(safe_row(row) for row in rows)
+    writer.writerow(map(spreadsheet_safe, header))
+    writer.writerows(map(spreadsheet_safe, row) for row in rows)
     return out.getvalue().rstrip("\n")

@@ -1,26 +1,13 @@
-"""Reports of a bake-off: the same result rendered as data, Markdown and HTML.
+"""Reports of a bake-off: the same result rendered as data, Markdown, HTML, LaTeX and text.
 
-:func:`write_reports` is what the runner calls; it writes five files to a folder:
-
-- ``results.json``: :meth:`~cws_bench.results.model.BakeoffResult.to_dict`, the
-  source of every number in the others;
-- ``results.csv``: one row per (segmenter, corpus) pair, with its signature;
-- ``leaderboard.md``: per corpus, the SIGHAN bakeoff's columns with
-  confidence intervals, speed and significance letters, best F first;
-- ``report.html``: one self-contained page with the tables, charts and the
-  error analysis;
-- ``leaderboard.tex``: the leaderboards as booktabs tables for a paper;
-- ``scorecards/<participant>.md`` (an organiser's bake-off only): one page per
-  participant (:mod:`cws_bench.reports.scorecards`).
-
-:func:`load_results` reads saved ``results.json`` files back, merging several
-runs of the same corpora and settings (:func:`merge_results`), and
-:func:`render_report` renders a result in any of :data:`REPORT_FORMATS`:
-re-rendering a saved run gives the very bytes the run wrote.
-
-:func:`render_leaderboard` gives the same tables as plain text for a terminal, and
-:func:`render_across_corpora` the F1-by-corpus table of a run over several corpora.
-The renderers only format; :mod:`cws_bench.reports.tables` decides once what
+:data:`REPORTS` is the one table of formats. :func:`write_reports` writes each one's
+file (results.json, the source of every number in the others; results.csv,
+leaderboard.md, report.html, leaderboard.tex; and in an organiser's bake-off
+``scorecards/<participant>.md``, :mod:`cws_bench.reports.scorecards`);
+:func:`render_report` renders a result in any of :data:`REPORT_FORMATS`, and
+re-rendering a saved run (:func:`load_results`, which merges several runs of the
+same corpora and settings by :func:`merge_results`) gives the very bytes the run
+wrote. The renderers only format: :mod:`cws_bench.reports.tables` decides once what
 the tables hold, so the Markdown, HTML and text always agree.
 """
 
@@ -29,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,7 +26,7 @@ from cws_bench.reports.html import render_html
 from cws_bench.reports.latex import render_latex
 from cws_bench.reports.markdown import render_markdown
 from cws_bench.reports.merge import load_results, merge_results
-from cws_bench.reports.tables import printed_in
+from cws_bench.reports.tables import with_units
 from cws_bench.reports.text import render_across_corpora, render_leaderboard
 from cws_bench.results.model import BakeoffResult
 from cws_bench.text.io import atomic_write
@@ -113,10 +100,7 @@ def render_report(
     renderer = formats.get(fmt)
     if renderer is None:
         raise UnknownFormatError(fmt, formats, what="report format")
-    if scale is None and digits is None:
-        return renderer(result)
-    with printed_in(scale, digits):
-        return renderer(result)
+    return with_units(renderer)(result, scale=scale, digits=digits)
 
 
 def prepare_reports() -> threading.Thread:
@@ -147,14 +131,10 @@ def write_reports(
     through a temporary file and a rename: a failure leaves the folder's old
     reports whole and no temporary file behind.
 
-    Args:
-        result: the bake-off result.
-        output_dir: the folder; created (with its parents) when missing.
-        progress: show a bar on stderr while the reports render (on a terminal only).
-
-    Returns:
-        Report kind (``json``, ``csv``, ``markdown``, ``html``, ``latex``) -> path written,
-        and ``scorecards/<participant>.md`` -> its path for each participant.
+    ``output_dir`` is created (with its parents) when missing; ``progress`` shows a bar
+    on stderr while the reports render (on a terminal only). Returns report kind
+    (``json``, ``csv``, ``markdown``, ``html``, ``latex``) -> path written, and
+    ``scorecards/<participant>.md`` -> its path for each participant.
 
     Raises:
         CwsBenchError: the folder cannot be created or written.
@@ -179,14 +159,8 @@ def write_reports(
 
     cards = scorecard_files(result)  # an organiser's bake-off: one per participant
     folder = Path(output_dir)
-    try:
+    with _failing(f"{folder}: cannot create the report folder", "pass another folder as {0}"):
         folder.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise CwsBenchError(
-            f"{folder}: cannot create the report folder ({e.strerror})",
-            "pass another folder as {0}",
-            fixes=(Fix("output_dir"),),
-        ) from e
     written: dict[str, Path] = {}
     for kind, text in contents.items():
         written[kind] = _write(folder / files[kind], text, "report")
@@ -197,17 +171,22 @@ def write_reports(
 
 def _write(path: Path, text: str, what: str) -> Path:
     """Write one report file atomically (its folder made if missing); a failure names it."""
-    try:
+    hint = "check the folder's permissions and free space, or pass another {0}"
+    with _failing(f"{path}: cannot write the {what}", hint):
         path.parent.mkdir(exist_ok=True)
         with atomic_write(path) as f:
             f.write(text)
-    except OSError as e:
-        raise CwsBenchError(
-            f"{path}: cannot write the {what} ({e.strerror})",
-            "check the folder's permissions and free space, or pass another {0}",
-            fixes=(Fix("output_dir"),),
-        ) from e
     return path
+
+
+@contextlib.contextmanager
+def _failing(message: str, hint: str) -> Iterator[None]:
+    """An OSError within becomes the error of ``message`` (with why) and ``hint`` (which
+    names ``output_dir``)."""
+    try:
+        yield
+    except OSError as e:
+        raise CwsBenchError(f"{message} ({e.strerror})", hint, fixes=(Fix("output_dir"),)) from e
 
 
 def _on_terminal() -> bool:

@@ -9,14 +9,12 @@ tables). Nothing here computes a number; it only formats them.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from cws_bench.display.tables import escape_markdown
+from cws_bench.display.tables import csv_table, markdown_lines
 from cws_bench.display.units import percent
 
 __all__ = [
@@ -52,13 +50,8 @@ def signature_line(result: Mapping[str, Any]) -> str:
     return "|".join(parts)
 
 
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    lines = [
-        "| " + " | ".join(header) + " |",
-        "| " + " | ".join("---" for _ in header) + " |",
-    ]
-    lines += ["| " + " | ".join(escape_markdown(str(c)) for c in row) + " |" for row in rows]
-    return lines
+def _table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
+    return markdown_lines(header, rows, "l" * len(header), style="plain", escape=True)
 
 
 def _labels(result: Mapping[str, Any]) -> list[str]:
@@ -136,43 +129,37 @@ def _agreement_md(result: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def _section(title: str, text: str, header: Sequence[str], rows: Sequence[Any]) -> list[str]:
+    """A section of audit.md: its heading, a paragraph, a table."""
+    return ["", f"## {title}", "", text, "", *_table(header, rows)]
+
+
 def _consensus_md(result: Mapping[str, Any]) -> list[str]:
-    lines = [
-        "",
-        "## Agreement with the consensus",
-        "",
+    rows = [
+        [
+            c["segmenter"],
+            *(_with_interval(c[k], c[f"{k}_interval"]) for k in ("boundary_f1", "word_f1")),
+        ]
+        for c in result["agreement"]["consensus"]
+    ]
+    return _section(
+        "Agreement with the consensus",
         "The consensus keeps a boundary where most segmenters cut; "
         f"{result['signature']['tie_rule']}.",
-        "",
-    ]
-    lines += _table(
         ["segmenter", "boundary F", "word F"],
-        [
-            [
-                c["segmenter"],
-                _with_interval(c["boundary_f1"], c["boundary_f1_interval"]),
-                _with_interval(c["word_f1"], c["word_f1_interval"]),
-            ]
-            for c in result["agreement"]["consensus"]
-        ],
+        rows,
     )
-    return lines
 
 
 def _consistency_md(consistency: Mapping[str, Any]) -> list[str]:
-    lines = [
-        "",
-        "## Consistency",
-        "",
+    bands = [b["band"] for b in consistency["segmenters"][0]["bands"]]
+    lines = _section(
+        "Consistency",
         f"Strings tracked: {consistency['tracked_strings']:,} (words of 2 to "
         f"{consistency['max_length']} characters some segmenter produced"
         + (", the most frequent kept" if consistency["pruned"] else "")
         + "). A string is inconsistent for a segmenter when it cuts its occurrences "
         "(places where it cuts both edges) in more than one way.",
-        "",
-    ]
-    bands = [b["band"] for b in consistency["segmenters"][0]["bands"]]
-    lines += _table(
         ["segmenter", *(f"{band} occurrences" for band in bands)],
         [
             [
@@ -204,15 +191,10 @@ def _consistency_md(consistency: Mapping[str, Any]) -> list[str]:
 
 
 def _robustness_md(robustness: Mapping[str, Any]) -> list[str]:
-    lines = [
-        "",
-        "## Robustness (flip rate under meaning-preserving changes)",
-        "",
+    lines = _section(
+        "Robustness (flip rate under meaning-preserving changes)",
         f"Tried on a seeded sample of {robustness['sampled']:,} sentences; a sentence flips "
         "when the cut of its untouched part changes.",
-        "",
-    ]
-    lines += _table(
         ["perturbation", "segmenter", "sentences", "flipped", "flip rate"],
         [
             [
@@ -229,17 +211,12 @@ def _robustness_md(robustness: Mapping[str, Any]) -> list[str]:
 
 
 def _annotation_md(annotation: Mapping[str, Any]) -> list[str]:
-    lines = [
-        "",
-        "## Where to look",
-        "",
+    return _section(
+        "Where to look",
         f"{annotation['sentences']} disagreeing sentences sampled by contested share "
         f"(the share of character gaps the segmenters do not all cut alike) into "
         f"`{annotation['folder']}`: correct `gold.txt` (the consensus), then "
         "`cws-bench score gold.txt SEGMENTER.txt --confidence`.",
-        "",
-    ]
-    return lines + _table(
         ["contested share", "disagreeing sentences", "sampled"],
         [[s["stratum"], f"{s['disagreeing']:,}", s["sampled"]] for s in annotation["strata"]],
     )
@@ -261,46 +238,23 @@ def _footer_md(result: Mapping[str, Any]) -> list[str]:
 def agreement_csv(result: Mapping[str, Any]) -> str:
     """The pairwise matrix, one row per pair (both orders), and each segmenter against the
     consensus (``b`` = ``consensus``)."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(
-        [
-            "a",
-            "b",
-            "boundary_f1",
-            "boundary_f1_low",
-            "boundary_f1_high",
-            "word_f1",
-            "word_f1_low",
-            "word_f1_high",
-        ]
-    )
-    rows = []
-    for p in result["agreement"]["pairs"]:
-        for a, b in ((p["a"], p["b"]), (p["b"], p["a"])):
-            rows.append((a, b, p))
-    rows += [(c["segmenter"], "consensus", c) for c in result["agreement"]["consensus"]]
+    agreement = result["agreement"]
+    rows = [(p[a], p[b], p) for p in agreement["pairs"] for a, b in (("a", "b"), ("b", "a"))]
+    rows += [(c["segmenter"], "consensus", c) for c in agreement["consensus"]]
+    keys = ("boundary_f1", "word_f1")
+    header = ["a", "b", *(f"{key}{end}" for key in keys for end in ("", "_low", "_high"))]
+    cells = []
     for a, b, p in rows:
-        writer.writerow(
-            [
-                a,
-                b,
-                p["boundary_f1"],
-                p["boundary_f1_interval"]["low"],
-                p["boundary_f1_interval"]["high"],
-                p["word_f1"],
-                p["word_f1_interval"]["low"],
-                p["word_f1_interval"]["high"],
-            ]
-        )
-    return buffer.getvalue()
+        figures = [(p[k], p[f"{k}_interval"]["low"], p[f"{k}_interval"]["high"]) for k in keys]
+        cells.append([a, b, *(value for three in figures for value in three)])
+    return csv_table(header, cells) + "\n"
 
 
 def heatmap_chart(result: Mapping[str, Any]) -> str:
     """The boundary-F agreement heatmap as inline SVG, with its colour scale."""
     import numpy as np
 
-    from cws_bench.reports.charts import heatmap, new_chart, to_svg
+    from cws_bench.reports.charts import cell_text, cell_ticks, heatmap, new_chart, to_svg
 
     labels = _labels(result)
     cells = _matrix(result, "boundary_f1")
@@ -315,21 +269,9 @@ def heatmap_chart(result: Mapping[str, Any]) -> str:
         high = max(high, low + 1e-9)
         for i in range(len(labels)):
             for j in range(len(labels)):
-                value = data[i, j]
-                shade = (value - low) / (high - low) if i != j else 1.0
-                axes.text(
-                    j + 0.5,
-                    i + 0.5,
-                    "—" if i == j else f"{value:.2f}",
-                    ha="center",
-                    va="center",
-                    fontsize=7,
-                    color="black" if shade > 0.6 else "white",
-                )
-        ticks = [i + 0.5 for i in range(len(labels))]
-        axes.set_xticks(ticks, labels, rotation=40, ha="right")
-        axes.set_yticks(ticks, labels)
-        axes.tick_params(length=0)
+                shade = (data[i, j] - low) / (high - low) if i != j else 1.0
+                cell_text(axes, i, j, "—" if i == j else f"{data[i, j]:.2f}", shade)
+        cell_ticks(axes, labels, labels, spines=True)
         return to_svg(figure, name, "boundary F of every pair of segmenters")
 
 

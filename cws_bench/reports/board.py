@@ -22,8 +22,6 @@ inline JavaScript, so nothing is fetched.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -31,6 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cws_bench.display.tables import csv_table, markdown_lines
+from cws_bench.display.tables import escape_markdown as esc
 from cws_bench.reports import tables as fmt
 from cws_bench.results.model import BakeoffResult, PairResult
 from cws_bench.results.published import Claim, ClaimCheck, check_claim, published_for
@@ -212,6 +212,10 @@ class _Board:
             None,
         )
 
+    def row(self, segmenter: str) -> list[BoardCell | None]:
+        """A segmenter's cell on each corpus (None: not run there)."""
+        return [self.cell(segmenter, corpus) for corpus in self.corpora]
+
     def token_cells(self) -> list[BoardCell]:
         """The cells with token figures (tokenizers and word segmenters), by corpus, then
         boundary F."""
@@ -331,7 +335,7 @@ def _heatmap(board: _Board) -> str | None:
     """The F heatmap as inline SVG with its colour scale; contaminated cells marked ``*``."""
     import numpy as np
 
-    from cws_bench.reports.charts import heatmap, new_chart, to_svg
+    from cws_bench.reports.charts import cell_text, cell_ticks, heatmap, new_chart, to_svg
 
     rows, corpora = board.segmenters, board.corpora
     data = np.full((len(rows), len(corpora)), np.nan)
@@ -356,32 +360,11 @@ def _heatmap(board: _Board) -> str | None:
                 value = data[i, j]
                 if np.isnan(value):
                     text = statuses.get((i, j), "—")
-                    size = 6 if text != "—" else 7
-                    axes.text(
-                        j + 0.5,
-                        i + 0.5,
-                        text,
-                        ha="center",
-                        va="center",
-                        color="#999",
-                        fontsize=size,
-                    )
+                    cell_text(axes, i, j, text, fontsize=6 if text != "—" else 7)
                     continue
-                shade = (value - low) / (high - low)
-                axes.text(
-                    j + 0.5,
-                    i + 0.5,
-                    f"{value:.1f}" + ("*" if marks[i, j] else ""),
-                    ha="center",
-                    va="center",
-                    fontsize=7,
-                    color="black" if shade > 0.6 else "white",
-                )
-        axes.set_xticks([j + 0.5 for j in range(len(corpora))], corpora, rotation=40, ha="right")
-        axes.set_yticks([i + 0.5 for i in range(len(rows))], rows)
-        axes.tick_params(length=0)
-        for side in ("left", "bottom"):
-            axes.spines[side].set_visible(False)
+                mark = "*" if marks[i, j] else ""
+                cell_text(axes, i, j, f"{value:.1f}{mark}", (value - low) / (high - low))
+        cell_ticks(axes, corpora, rows)
         return to_svg(figure, name, "F of every segmenter on every corpus")
 
 
@@ -422,27 +405,17 @@ def _base(cell: BoardCell) -> dict[str, Any]:
     }
 
 
-def _csv_rows(board: _Board) -> list[dict[str, Any]]:
-    """One row per cell and claim (a cell with no claim: one row, the claim's columns empty)."""
-    rows = []
-    for cell in board.cells:
-        base = _base(cell)
-        claims = cell.claims or (None,)
-        for check in claims:
-            rows.append(
-                {
-                    **base,
-                    "claimed_f1": None if check is None else check.claim.f1,
-                    "claim_derived": None if check is None else check.claim.derived,
-                    "claim_by": None if check is None else check.claim.by,
-                    "claim_source": None if check is None else check.claim.source,
-                    "claim_url": None if check is None else check.claim.url,
-                    "claim_where": None if check is None else check.claim.where,
-                    "difference": None if check is None else check.difference,
-                    "covered": None if check is None else check.covered,
-                }
-            )
-    return rows
+def _claim_columns(check: ClaimCheck | None) -> dict[str, Any]:
+    """A claim's columns of board.csv (none for a cell without a claim)."""
+    if check is None:
+        return {}
+    fields = ("derived", "by", "source", "url", "where")
+    return {
+        "claimed_f1": check.claim.f1,
+        **{f"claim_{name}": getattr(check.claim, name) for name in fields},
+        "difference": check.difference,
+        "covered": check.covered,
+    }
 
 
 def _json(board: _Board) -> str:
@@ -470,66 +443,55 @@ def _json(board: _Board) -> str:
 
 
 def _csv(board: _Board) -> str:
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\n")
-    writer.writeheader()
-    for row in _csv_rows(board):
-        writer.writerow({k: "" if v is None else v for k, v in row.items()})
-    return out.getvalue()
+    rows = [  # one per cell and claim; a cell with no claim: one, the claim's columns empty
+        {**_base(cell), **_claim_columns(check)}
+        for cell in board.cells
+        for check in cell.claims or (None,)
+    ]
+    return csv_table(CSV_COLUMNS, [[row.get(c) for c in CSV_COLUMNS] for row in rows]) + "\n"
 
 
 def render_board_markdown(board: _Board) -> str:
     """board.md: the F table (segmenters × corpora), the claims and what is absent."""
-    from cws_bench.display.tables import escape_markdown as esc
-
     lines = [f"# The board: {board.result.name}", ""]
     lines.append(
         "F of each segmenter on each corpus (percent); `*`: trained on the test data or its "
         "dictionary saw it, never ranked and out of the mean."
     )
     lines.append("")
-    lines.append("| segmenter | mean F | " + " | ".join(map(esc, board.corpora)) + " |")
-    lines.append("| --- | ---: | " + " | ".join("---:" for _ in board.corpora) + " |")
-    for name in board.segmenters:
-        values = []
-        for corpus in board.corpora:
-            cell = board.cell(name, corpus)
-            if cell is None or cell.f1 is None:
-                values.append(fmt.MISSING if cell is None else cell.pair.status)
-            else:
-                values.append(fmt.format_score(cell.f1) + ("*" if cell.pair.contaminated else ""))
-        lines.append(
-            f"| {esc(name)} | {fmt.format_score(board.means[name])} | " + " | ".join(values) + " |"
-        )
+    rows = [
+        [esc(name), fmt.format_score(board.means[name]), *map(_f_text, board.row(name))]
+        for name in board.segmenters
+    ]
+    lines += _table(["segmenter", "mean F", *map(esc, board.corpora)], rows)
     checks = board.claim_checks()
     if checks:
         lines += ["", "## Claimed beside measured", ""]
-        lines.append(
-            "| segmenter | corpus | claimed F | by | measured F | interval | difference | "
-            "covered | source |"
-        )
-        lines.append("| --- | --- | ---: | --- | ---: | --- | ---: | --- | --- |")
-        for cell, check in checks:
-            claimed = fmt.format_score(check.claim.f1) + (
-                " (from P, R)" if check.claim.derived else ""
-            )
-            lines.append(
-                f"| {esc(cell.pair.segmenter)} | {esc(cell.pair.corpus)} | {claimed} | "
-                f"{esc(check.claim.by)} | {fmt.format_score(check.measured)} | "
-                f"{fmt.format_interval(cell.pair.intervals.get('f1'))} | "
-                f"{fmt.format_difference(check.difference)} | "
-                f"{_covered(check.covered)} | [{esc(check.claim.source)}]({check.claim.url}), "
-                f"{esc(check.claim.where)} |"
-            )
+        header = "segmenter|corpus|claimed F|by|measured F|interval|difference|covered|source"
+        rows = [
+            [
+                esc(cell.pair.segmenter),
+                esc(cell.pair.corpus),
+                fmt.format_score(check.claim.f1) + (" (from P, R)" if check.claim.derived else ""),
+                esc(check.claim.by),
+                fmt.format_score(check.measured),
+                fmt.format_interval(cell.pair.intervals.get("f1")),
+                fmt.format_difference(check.difference),
+                _covered(check.covered),
+                f"[{esc(check.claim.source)}]({check.claim.url}), {esc(check.claim.where)}",
+            ]
+            for cell, check in checks
+        ]
+        lines += _table(header.split("|"), rows, "llrlrlrll")
     agreement = board.rank_agreement()
     if agreement:
         lines += ["", "## Would one corpus have sufficed?", ""]
-        lines.append("Kendall's τ-b of the F rankings of two corpora (segmenters ranked on both):")
-        lines += ["", "| corpora | segmenters | τ |", "| --- | ---: | ---: |"]
+        lines += ["Kendall's τ-b of the F rankings of two corpora (segmenters ranked on both):", ""]
+        rows = []
         for item in agreement:
             tau = fmt.MISSING if item["tau"] is None else f"{item['tau']:.3f}"
-            pair = " · ".join(map(esc, item["corpora"]))
-            lines.append(f"| {pair} | {item['segmenters']} | {tau} |")
+            rows.append([" · ".join(map(esc, item["corpora"])), item["segmenters"], tau])
+        lines += _table(["corpora", "segmenters", "τ"], rows)
     lines += _token_markdown(board)
     unverified = sorted({c.pair.segmenter for c in board.cells if c.checksum is None})
     if unverified:
@@ -542,6 +504,18 @@ def render_board_markdown(board: _Board) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _f_text(cell: BoardCell | None) -> str:
+    """A cell's F as board.md shows it: ``*`` when contaminated, else why it has none."""
+    if cell is None or cell.f1 is None:
+        return fmt.MISSING if cell is None else cell.pair.status
+    return fmt.format_score(cell.f1) + ("*" if cell.pair.contaminated else "")
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[Any]], align: str = "") -> list[str]:
+    """A table of board.md: the first column left-aligned, the others right unless ``align``."""
+    return markdown_lines(header, rows, align or None, style="plain")
+
+
 def _token_value(cell: BoardCell, key: str, kind: str) -> str:
     value = cell.value(key)
     if kind == "score" or value is None:
@@ -552,8 +526,6 @@ def _token_value(cell: BoardCell, key: str, kind: str) -> str:
 def _token_markdown(board: _Board) -> list[str]:
     """board.md's sections on how tokens cut words: the figures of every cell, the
     Traditional/Simplified parity, and whether one corpus ranks each column as all do."""
-    from cws_bench.display.tables import escape_markdown as esc
-
     cells = board.token_cells()
     if not cells:
         return []
@@ -562,15 +534,17 @@ def _token_markdown(board: _Board) -> list[str]:
         "Boundary F, the shares of straddling tokens and of split gold words in percent; "
         "tokens per word and per character and the Rényi efficiency (α = 2.5) as ratios."
     )
+    rows = [
+        [
+            esc(cell.pair.segmenter),
+            esc(cell.pair.corpus),
+            fmt.format_score(cell.value("boundary_f1")),
+            *(_token_value(cell, key, kind) for key, _, kind in TOKEN_COLUMNS),
+        ]
+        for cell in cells
+    ]
     labels = ["boundary F", *(label for _, label, _ in TOKEN_COLUMNS)]
-    lines += ["", "| segmenter | corpus | " + " | ".join(labels) + " |"]
-    lines.append("| --- | --- | " + " | ".join("---:" for _ in labels) + " |")
-    for cell in cells:
-        values = [fmt.format_score(cell.value("boundary_f1"))]
-        values += [_token_value(cell, key, kind) for key, _, kind in TOKEN_COLUMNS]
-        lines.append(
-            f"| {esc(cell.pair.segmenter)} | {esc(cell.pair.corpus)} | " + " | ".join(values) + " |"
-        )
+    lines += ["", *_table(["segmenter", "corpus", *labels], rows, "ll" + "r" * len(labels))]
     parity = board.parity()
     if parity:
         lines += ["", "## Traditional/Simplified parity", ""]
@@ -578,13 +552,13 @@ def _token_markdown(board: _Board) -> list[str]:
             f"Tokens on {PARITY_CORPORA[0]} (Traditional) over tokens on the same sentences in "
             f"{PARITY_CORPORA[1]} (Simplified): 1, no premium for the script."
         )
-        lines += ["", "| segmenter | Traditional | Simplified | parity |"]
-        lines.append("| --- | ---: | ---: | ---: |")
+        rows = []
         for item in parity:
-            lines.append(
-                f"| {esc(item['segmenter'])} | {item['tokens_traditional']:,} | "
-                f"{item['tokens_simplified']:,} | {item['parity']:.3f} |"
+            counts = (item["tokens_traditional"], item["tokens_simplified"])
+            rows.append(
+                [esc(item["segmenter"]), *(f"{n:,}" for n in counts), f"{item['parity']:.3f}"]
             )
+        lines += ["", *_table(["segmenter", "Traditional", "Simplified", "parity"], rows)]
     columns = board.column_agreement()
     if columns:
         lines += ["", "## Would one corpus have sufficed, column by column?", ""]
@@ -592,13 +566,11 @@ def _token_markdown(board: _Board) -> list[str]:
             "Kendall's τ-b of each column's rankings over every two corpora: the mean and "
             "the lowest; a low τ says one corpus would have ranked the segmenters otherwise."
         )
-        lines += ["", "| column | corpus pairs | mean τ | lowest τ |"]
-        lines.append("| --- | ---: | ---: | ---: |")
+        rows = []
         for item in columns:
-            lines.append(
-                f"| {esc(item['label'])} | {item['pairs']} | {item['mean_tau']:.3f} | "
-                f"{item['lowest_tau']:.3f} |"
-            )
+            taus = (item["mean_tau"], item["lowest_tau"])
+            rows.append([esc(item["label"]), item["pairs"], *(f"{tau:.3f}" for tau in taus)])
+        lines += ["", *_table(["column", "corpus pairs", "mean τ", "lowest τ"], rows)]
     return lines
 
 

@@ -9,8 +9,6 @@ before buckets existed have none and are left out.
 
 from __future__ import annotations
 
-from typing import Any
-
 from cws_bench.reports.tables import Board
 
 __all__ = ["PANELS", "bucket_chart"]
@@ -23,20 +21,12 @@ PANELS = (
 )
 
 
-def _buckets(board: Board) -> list[tuple[str, dict[str, Any]]]:
-    rows = []
-    for row in board.rows:
-        buckets = (row.pair.analysis or {}).get("buckets")
-        if buckets:
-            rows.append((row.pair.segmenter, buckets))
-    return rows
-
-
 def bucket_chart(board: Board, colors: dict[str, str]) -> str | None:
     """F1 by bucket of every attribute for the segmenters of one corpus, as inline SVG."""
     from cws_bench.reports.charts import PALETTE, light_grid, new_chart, to_svg
 
-    rows = _buckets(board)
+    found = [(row.pair.segmenter, (row.pair.analysis or {}).get("buckets")) for row in board.rows]
+    rows = [(segmenter, buckets) for segmenter, buckets in found if buckets]
     if not rows:
         return None
     panels = [(key, title) for key, title in PANELS if any(b.get(key) for _, b in rows)]
@@ -50,11 +40,8 @@ def bucket_chart(board: Board, colors: dict[str, str]) -> str | None:
         for axes in grid[len(panels) :]:
             axes.set_visible(False)
         for axes, (key, title) in zip(grid, panels):
-            order: list[str] = []
-            for _, buckets in rows:
-                for item in buckets.get(key) or []:
-                    if item["bucket"] not in order:
-                        order.append(item["bucket"])
+            seen = (item["bucket"] for _, buckets in rows for item in buckets.get(key) or [])
+            order = list(dict.fromkeys(seen))
             for segmenter, buckets in rows:
                 points = {
                     item["bucket"]: item["f1"]

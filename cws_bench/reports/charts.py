@@ -33,7 +33,6 @@ __all__ = [
     "color_slot",
     "colors_for",
     "f1_chart",
-    "length_recall_chart",
     "oov_iv_chart",
     "precision_recall_chart",
     "speed_f1_chart",
@@ -161,9 +160,9 @@ def warm_up() -> None:
 _ROOT = re.compile(r'<svg ([^>]*?)width="([\d.]+)pt" height="([\d.]+)pt"')
 
 
-def _style(salt: str | None = None) -> Any:
+def _style(salt: str) -> Any:
     """The report's style as matplotlib's ``rc_context`` takes it, with the SVG ids' salt."""
-    return {**STYLE, "svg.hashsalt": salt} if salt is not None else dict(STYLE)
+    return {**STYLE, "svg.hashsalt": salt}
 
 
 def to_svg(figure: Figure, name: str, label: str) -> str:
@@ -232,6 +231,28 @@ def heatmap(
     bar.outline.set_visible(False)
     axes.invert_yaxis()
     return axes, low, high, bar
+
+
+def cell_text(
+    axes: Axes, i: int, j: int, text: str, shade: float | None = None, **style: Any
+) -> None:
+    """Write ``text`` in the middle of a heatmap's cell (row ``i``, column ``j``): at 7 pt in
+    black or white, as the colour at ``shade`` (0 to 1 along the scale) needs; grey without."""
+    if shade is not None:
+        style = {"fontsize": 7, "color": "black" if shade > 0.6 else "white", **style}
+    axes.text(j + 0.5, i + 0.5, text, ha="center", va="center", **{"color": "#999", **style})
+
+
+def cell_ticks(
+    axes: Axes, columns: Sequence[str], rows: Sequence[str], spines: bool = False
+) -> None:
+    """Name a heatmap's columns (slanted) and rows in the middle of its cells, with no tick
+    marks, and hide its left and bottom spines (unless ``spines``)."""
+    axes.set_xticks([j + 0.5 for j in range(len(columns))], columns, rotation=40, ha="right")
+    axes.set_yticks([i + 0.5 for i in range(len(rows))], rows)
+    axes.tick_params(length=0)
+    for side in () if spines else ("left", "bottom"):
+        axes.spines[side].set_visible(False)
 
 
 def light_grid(axes: Axes) -> None:
@@ -349,6 +370,31 @@ def _error(value: float, interval: Any) -> list[list[float]] | None:
     return [[max(value - interval.low, 0.0)], [max(interval.high - value, 0.0)]]
 
 
+def _points(
+    axes: Axes, rows: Sequence[BoardRow], colors: dict[str, str], x: str, y: str
+) -> list[tuple[float, float, str, str]]:
+    """Each row's point at its ``x`` and ``y`` figures (scores or timings), with the error
+    bars of their intervals; returns where to name each point (:func:`_label_points`)."""
+    labels = []
+    for row in rows:
+        figures = {**row.pair.timing, **row.pair.scores}
+        at = (figures[x], figures[y])
+        color = colors.get(row.pair.segmenter, PALETTE[0])
+        axes.errorbar(
+            [at[0]],
+            [at[1]],
+            xerr=_error(at[0], row.pair.intervals.get(x)),
+            yerr=_error(at[1], row.pair.intervals.get(y)),
+            fmt="o",
+            color=color,
+            ecolor=color,
+            elinewidth=1,
+            markersize=5,
+        )
+        labels.append((*at, row.pair.segmenter, color))
+    return labels
+
+
 def f1_chart(board: Board, colors: dict[str, str]) -> str | None:
     """F1 of each scored segmenter of a corpus with its bootstrap interval, best on top.
 
@@ -396,30 +442,13 @@ def precision_recall_chart(board: Board, colors: dict[str, str]) -> str | None:
     name = f"pr-{board.corpus}"
     with new_chart(name, 4.6, 3.6) as figure:
         axes = figure.add_subplot()
-        values = [r.pair.scores[k] for r in rows for k in ("precision", "recall")]
-        for row in rows:
-            for key in ("precision", "recall"):
-                interval = row.pair.intervals.get(key)
-                if interval is not None:
-                    values += [interval.low, interval.high]
+        keys = ("precision", "recall")
+        values = [r.pair.scores[k] for r in rows for k in keys]
+        intervals = [r.pair.intervals.get(k) for r in rows for k in keys]
+        values += [end for i in intervals if i is not None for end in (i.low, i.high)]
         low, high = _square_limits(values)
         _iso_f1(axes, low, high)
-        labels = []
-        for row in rows:
-            recall, precision = row.pair.scores["recall"], row.pair.scores["precision"]
-            color = colors.get(row.pair.segmenter, PALETTE[0])
-            axes.errorbar(
-                [recall],
-                [precision],
-                xerr=_error(recall, row.pair.intervals.get("recall")),
-                yerr=_error(precision, row.pair.intervals.get("precision")),
-                fmt="o",
-                color=color,
-                ecolor=color,
-                elinewidth=1,
-                markersize=5,
-            )
-            labels.append((recall, precision, row.pair.segmenter, color))
+        labels = _points(axes, rows, colors, "recall", "precision")
         axes.set_xlim(low, high)
         axes.set_ylim(low, high)
         axes.set_aspect("equal", adjustable="box")
@@ -483,21 +512,7 @@ def speed_f1_chart(board: Board, colors: dict[str, str]) -> str | None:
     name = f"speed-{board.corpus}"
     with new_chart(name, 4.6, 3.6) as figure:
         axes = figure.add_subplot()
-        labels = []
-        for row in rows:
-            speed, f1 = row.pair.timing["chars_per_s"], row.pair.scores["f1"]
-            color = colors.get(row.pair.segmenter, PALETTE[0])
-            axes.errorbar(
-                [speed],
-                [f1],
-                yerr=_error(f1, row.pair.intervals.get("f1")),
-                fmt="o",
-                color=color,
-                ecolor=color,
-                elinewidth=1,
-                markersize=5,
-            )
-            labels.append((speed, f1, row.pair.segmenter, color))
+        labels = _points(axes, rows, colors, "chars_per_s", "f1")
         axes.set_xscale("log")
         # Text is drawn literally (no mathtext), so the log axis' default "$10^{5}$" labels
         # would show as their source: label the decades in plain figures instead.
@@ -531,12 +546,8 @@ def oov_iv_chart(board: Board, colors: dict[str, str]) -> str | None:
             color = colors.get(row.pair.segmenter, PALETTE[0])
             axes.plot([iv], [oov], "o", color=color, markersize=5)
             labels.append((iv, oov, row.pair.segmenter, color))
-        for values, setter in (
-            ([r[0] for r in labels], axes.set_xlim),
-            ([r[1] for r in labels], axes.set_ylim),
-        ):
-            low, high = _square_limits(values)
-            setter(low, high)
+        axes.set_xlim(*_square_limits([r[0] for r in labels]))
+        axes.set_ylim(*_square_limits([r[1] for r in labels]))
         axes.set_xlabel("IV recall (R_iv)")
         axes.set_ylabel("OOV recall (R_oov)")
         light_grid(axes)
@@ -562,13 +573,7 @@ class LengthCharts:
     def _axes(self) -> Axes:
         """The figure's only axes, made (with its fixed parts) on first use."""
         if self._figure is None:
-            import matplotlib
-            from matplotlib.backends.backend_svg import FigureCanvasSVG
-            from matplotlib.figure import Figure
-
-            with matplotlib.rc_context(_style()):
-                figure = Figure(figsize=(3.4, 1.9), layout="constrained")
-                FigureCanvasSVG(figure)
+            with new_chart("length", 3.4, 1.9) as figure:  # each chart salts its own ids
                 axes = figure.add_subplot()
                 axes.set_ylim(0, 1)
                 axes.set_xlabel("Gold word length (characters)")
@@ -607,11 +612,3 @@ class LengthCharts:
             margin = matplotlib.rcParams["axes.xmargin"] * (len(lengths) - 0.3)
             axes.set_xlim(-0.35 - margin, len(lengths) - 0.65 + margin)
             return to_svg(figure, name, f"Recall by word length of {segmenter} on {corpus}")
-
-
-def length_recall_chart(row: BoardRow, corpus: str, colors: dict[str, str]) -> str | None:
-    """Recall of gold words by their length in characters (a small bar chart).
-
-    A report draws many of them with one :class:`LengthCharts`.
-    """
-    return LengthCharts().draw(row, corpus, colors)

@@ -9,11 +9,9 @@ the same numbers.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 
-from cws_bench.display.tables import safe_record
+from cws_bench.display.tables import csv_table
 from cws_bench.results.model import BakeoffResult
 
 __all__ = ["render_csv", "render_json"]
@@ -42,11 +40,7 @@ def render_csv(result: BakeoffResult) -> str:
     """
     rows = result.to_rows()
     columns = list(rows[0]) if rows else _columns()
-    buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=columns, lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(safe_record(row) for row in rows)  # no label runs as a formula
-    return buffer.getvalue()
+    return csv_table(columns, [[row[c] for c in columns] for row in rows]) + "\n"
 
 
 def _columns() -> list[str]:

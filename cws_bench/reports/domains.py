@@ -2,28 +2,22 @@
 
 A bake-off over corpora of several domains (``cws-bench bakeoff domains``)
 asks one question the per-corpus boards cannot answer: which segmenter holds
-up on *my* kind of text? :func:`domain_matrix` arranges the F1 of every
-scored pair as segmenters × corpora, rows sorted by their mean F1 and columns
-by theirs; :func:`heatmap_chart` draws it with the values in the cells,
-:func:`falloff_chart` and :func:`falloff_rows` show for each segmenter how
-far its F1 on each other corpus lies below its mean F1 on news, and
-:func:`render_wide_markdown` is the same matrix as a Markdown table with
-each row's mean and worst corpus.
-
-The domain of each corpus comes from the run's settings
-(``settings["corpus_domains"]``, label -> domain, written by the bake-off
-from each corpus' card); a corpus is news when its domain is ``news`` or
-``news (...)``. The matrix, its orders, means, worst corpora and the fall-off
-are computed once, in :mod:`cws_bench.results.across` (a contaminated cell is
-shown, marked and counted in none); this module only draws and writes them.
+up on *my* kind of text? The matrix of every scored pair's F1 (segmenters ×
+corpora), its orders, means, worst corpora and the fall-off from news are
+computed once, in :mod:`cws_bench.results.across`
+(:meth:`~cws_bench.results.model.BakeoffResult.across_corpora`; a contaminated
+cell is shown, marked and counted in none); this module only draws and writes
+them. A corpus is news when its domain (``settings["corpus_domains"]``, from
+each corpus' card) is ``news`` or ``news (...)``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
-from cws_bench.display.tables import escape_markdown
+from cws_bench.display.tables import escape_markdown, markdown_lines
 from cws_bench.reports import tables as fmt
 from cws_bench.results.across import (
     DomainMatrix,
@@ -42,27 +36,18 @@ __all__ = [
     "DomainView",
     "FallOff",
     "distinct_mean",
-    "domain_matrix",
     "domain_view",
     "excluded_cells",
     "f1_cell",
+    "falloff_cells",
     "falloff_chart",
     "falloff_rows",
     "heatmap_chart",
     "is_news",
     "mean_over",
     "render_wide_markdown",
+    "wide_rows",
 ]
-
-
-def domain_matrix(result: BakeoffResult) -> DomainMatrix | None:
-    """The F1 matrix of a bake-off, or None when it has fewer than two corpora scored.
-
-    :meth:`~cws_bench.results.model.BakeoffResult.across_corpora`, where every
-    mean, order and worst corpus across corpora is computed (contaminated
-    cells shown, counted in none).
-    """
-    return result.across_corpora()
 
 
 def heatmap_chart(matrix: DomainMatrix) -> str:
@@ -74,7 +59,7 @@ def heatmap_chart(matrix: DomainMatrix) -> str:
     """
     import numpy as np
 
-    from cws_bench.reports.charts import heatmap, new_chart, to_svg
+    from cws_bench.reports.charts import cell_text, cell_ticks, heatmap, new_chart, to_svg
 
     corpora, rows = matrix.corpora, matrix.rows
     data = np.full((len(rows), len(corpora)), np.nan)
@@ -103,39 +88,16 @@ def heatmap_chart(matrix: DomainMatrix) -> str:
             for j in range(len(corpora)):
                 value = data[i, j]
                 if np.isnan(value):
-                    axes.text(j + 0.5, i + 0.5, fmt.MISSING, ha="center", va="center", color="#999")
-                    continue
-                if excluded[i, j]:
-                    axes.add_patch(
-                        Rectangle(
-                            (j, i), 1, 1, facecolor="#f0f0f0", edgecolor="#bbbbbb", hatch="///"
-                        )
-                    )
-                    axes.text(
-                        j + 0.5,
-                        i + 0.5,
-                        f"{fmt.format_score(value)}\n{EXCLUDED_MARK}",
-                        ha="center",
-                        va="center",
-                        fontsize=6,
-                        color="#555555",
-                    )
-                    continue
-                shade = (value - low) / (high - low) if high > low else 1.0
-                axes.text(
-                    j + 0.5,
-                    i + 0.5,
-                    fmt.format_score(value),
-                    ha="center",
-                    va="center",
-                    fontsize=7,
-                    color="black" if shade > 0.6 else "white",
-                )
-        axes.set_xticks([j + 0.5 for j in range(len(corpora))], corpora, rotation=40, ha="right")
-        axes.set_yticks([i + 0.5 for i in range(len(rows))], [row.segmenter for row in rows])
-        axes.tick_params(length=0)
-        for side in ("left", "bottom"):
-            axes.spines[side].set_visible(False)
+                    cell_text(axes, i, j, fmt.MISSING)
+                elif excluded[i, j]:
+                    grey: dict[str, Any] = {"facecolor": "#f0f0f0", "edgecolor": "#bbbbbb"}
+                    axes.add_patch(Rectangle((j, i), 1, 1, hatch="///", **grey))
+                    text = f"{fmt.format_score(value)}\n{EXCLUDED_MARK}"
+                    cell_text(axes, i, j, text, fontsize=6, color="#555555")
+                else:
+                    shade = (value - low) / (high - low) if high > low else 1.0
+                    cell_text(axes, i, j, fmt.format_score(value), shade)
+        cell_ticks(axes, corpora, [row.segmenter for row in rows])
         return to_svg(figure, name, "F1 of every segmenter on every corpus")
 
 
@@ -247,6 +209,51 @@ def _shared_sets(matrix: DomainMatrix) -> str:
     )
 
 
+def wide_rows(
+    matrix: DomainMatrix,
+    *,
+    name: Callable[[str], str] = str,
+    mark: Callable[[str], str] = str,
+    shared: bool = True,
+) -> list[list[str]]:
+    """F1 by corpus as rows of cells: the segmenter, its F1 on each corpus, its mean, over
+    how many corpora, its mean over the shared ones (``shared``) and its worst corpus.
+
+    ``name`` writes a segmenter or corpus name (Markdown: escaped), ``mark`` the mark of
+    a contaminated cell (:func:`f1_cell`).
+    """
+    rows = []
+    for row in matrix.rows:
+        worst = row.worst
+        rows.append(
+            [
+                name(row.segmenter),
+                *(f1_cell(row, corpus, mark) for corpus in matrix.corpora),
+                _cell(row.mean),
+                mean_over(row),
+                *([_cell(row.common_mean)] if shared else []),
+                f"{name(worst[0])} ({fmt.format_score(worst[1])})" if worst else fmt.MISSING,
+            ]
+        )
+    return rows
+
+
+def falloff_cells(falloff: list[FallOff], name: Callable[[str], str] = str) -> list[list[str]]:
+    """The fall-off from news as rows of cells: the segmenter, its F1 on news, its mean
+    difference off news and its worst corpus with its difference."""
+    return [
+        [
+            name(item.segmenter),
+            fmt.format_score(item.news_f1),
+            fmt.MISSING if item.mean_drop is None else fmt.format_difference(item.mean_drop),
+            f"{name(item.worst[0])} ({fmt.format_difference(item.worst[1])})"
+            if item.worst
+            else fmt.MISSING,
+        ]
+        for item in falloff
+    ]
+
+
 def render_wide_markdown(result: BakeoffResult, *, heading: str = "##") -> str:
     """F1 by corpus as one wide Markdown table, with each row's mean and worst corpus.
 
@@ -255,7 +262,7 @@ def render_wide_markdown(result: BakeoffResult, *, heading: str = "##") -> str:
     column says how many corpora each mean counts. Empty when the bake-off
     has fewer than two corpora scored.
     """
-    matrix = domain_matrix(result)
+    matrix = result.across_corpora()
     if matrix is None:
         return ""
     esc = escape_markdown
@@ -283,27 +290,13 @@ def render_wide_markdown(result: BakeoffResult, *, heading: str = "##") -> str:
         + ", the one mean that compares across rows.",
         *(["", f"*{esc(excluded)}*"] if excluded else []),
         "",
-        "| " + " | ".join(header) + " |",
-        "| --- | " + " | ".join("---:" for _ in matrix.corpora) + " | ---: | ---: | ---: | --- |",
+        *markdown_lines(
+            header,
+            wide_rows(matrix, name=esc, mark=lambda mark: f"*{mark}*"),
+            "l" + "r" * (len(matrix.corpora) + 3) + "l",
+            style="plain",
+        ),
     ]
-    for row in matrix.rows:
-        worst = row.worst
-        cells = [f1_cell(row, c, lambda mark: f"*{mark}*") for c in matrix.corpora]
-        worst_text = f"{esc(worst[0])} ({fmt.format_score(worst[1])})" if worst else fmt.MISSING
-        lines.append(
-            "| "
-            + " | ".join(
-                [
-                    esc(row.segmenter),
-                    *cells,
-                    _cell(row.mean),
-                    mean_over(row),
-                    _cell(row.common_mean),
-                    worst_text,
-                ]
-            )
-            + " |"
-        )
     falloff = falloff_rows(matrix)
     if falloff:
         lines += [
@@ -314,19 +307,18 @@ def render_wide_markdown(result: BakeoffResult, *, heading: str = "##") -> str:
             "Difference: F1 on the other corpora "
             "minus the segmenter's mean F1 on news (excluded cells counted in neither).",
             "",
-            "| segmenter | F1 on news | mean difference off news | worst corpus (difference) |",
-            "| --- | ---: | ---: | --- |",
+            *markdown_lines(
+                [
+                    "segmenter",
+                    "F1 on news",
+                    "mean difference off news",
+                    "worst corpus (difference)",
+                ],
+                falloff_cells(falloff, esc),
+                "lrrl",
+                style="plain",
+            ),
         ]
-        for item in falloff:
-            worst = item.worst
-            worst_text = (
-                f"{esc(worst[0])} ({fmt.format_difference(worst[1])})" if worst else fmt.MISSING
-            )
-            mean = item.mean_drop
-            lines.append(
-                f"| {esc(item.segmenter)} | {fmt.format_score(item.news_f1)} | "
-                f"{fmt.MISSING if mean is None else fmt.format_difference(mean)} | {worst_text} |"
-            )
     return "\n".join(lines) + "\n"
 
 
@@ -335,7 +327,7 @@ class DomainView:
     """What report.html's "Across corpora" section shows.
 
     Attributes:
-        matrix: the F1 matrix (:func:`domain_matrix`).
+        matrix: the F1 matrix (:meth:`~cws_bench.results.model.BakeoffResult.across_corpora`).
         heatmap: the heatmap's SVG.
         falloff: the rows of the fall-off from news; falloff_chart: its SVG (None: no news).
         over: segmenter -> over how many corpora its mean runs (:func:`mean_over`).
@@ -354,7 +346,7 @@ def domain_view(result: BakeoffResult) -> DomainView | None:
     """The heatmap, the fall-off chart and rows for report.html, or None (fewer than 2 corpora)."""
     from markupsafe import Markup
 
-    matrix = domain_matrix(result)
+    matrix = result.across_corpora()
     if matrix is None:
         return None
     falloff = falloff_rows(matrix)

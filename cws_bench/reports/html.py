@@ -119,6 +119,11 @@ class SideTable:
     numeric: list[bool]
     rows: list[list[str]]
 
+    @property
+    def align(self) -> str:
+        """One of ``l``, ``r`` per column (numbers right-aligned)."""
+        return "".join("r" if numeric else "l" for numeric in self.numeric)
+
 
 def side_tables(board: Board) -> list[SideTable]:
     """The LLM table and the tokenizer table of a corpus, those that have rows."""
@@ -176,29 +181,17 @@ def _corpus_view(
         side_tables=side_tables(board),
     )
     drawn = [
-        (
-            f"F1 with its {confidence} bootstrap interval",
-            charts.f1_chart(board, colors),
-        ),
-        (
-            "Precision against recall (grey curves: equal F1)",
-            charts.precision_recall_chart(board, colors),
-        ),
-        (
-            "F1 against speed (characters per second, log scale)",
-            charts.speed_f1_chart(board, colors),
-        ),
-        (
-            "Unknown words against known words: OOV recall against IV recall",
-            charts.oov_iv_chart(board, colors),
-        ),
-        (
-            "Where each segmenter breaks: F1 by bucket (ExplainaBoard style)",
-            bucket_chart(board, colors),
-        ),
+        (f"F1 with its {confidence} bootstrap interval", charts.f1_chart),
+        ("Precision against recall (grey curves: equal F1)", charts.precision_recall_chart),
+        ("F1 against speed (characters per second, log scale)", charts.speed_f1_chart),
+        ("Unknown words against known words: OOV recall against IV recall", charts.oov_iv_chart),
+        ("Where each segmenter breaks: F1 by bucket (ExplainaBoard style)", bucket_chart),
     ]
     # The charts are SVG drawn by matplotlib, which escapes its text: safe to inline.
-    view.charts = [(title, Markup(svg)) for title, svg in drawn if svg is not None]
+    for title, draw in drawn:
+        svg = draw(board, colors)
+        if svg is not None:
+            view.charts.append((title, Markup(svg)))
     for position, row in enumerate(board.rows):
         analysis = row.pair.analysis or {}
         length_chart = lengths.draw(row, board.corpus, colors)
@@ -261,14 +254,8 @@ def _report_template() -> Any:
 
 @fmt.with_units
 def render_html(result: BakeoffResult) -> str:
-    """The bake-off as one self-contained HTML page.
-
-    Args:
-        result: the bake-off result.
-
-    Returns:
-        The page (UTF-8 text, inline CSS and SVG, no external references).
-    """
+    """The bake-off as one self-contained HTML page (UTF-8 text, inline CSS and SVG, no
+    external references)."""
     from cws_bench import __version__
 
     boards = build_boards(result)

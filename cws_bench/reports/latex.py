@@ -35,7 +35,6 @@ from cws_bench.reports.tables import (
     format_score,
     format_speed,
     paired_test_name,
-    plural,
     report_units,
     run_notes,
     seed_lines,
@@ -173,10 +172,6 @@ def unit_word(scale: str) -> str:
     return "\\%" if scale == "percent" else "fractions"
 
 
-def _unit_word() -> str:
-    return unit_word(report_units().scale)
-
-
 def _cell(text: str) -> str:
     return LATEX_MISSING if text == MISSING else escape_latex(text)
 
@@ -240,17 +235,12 @@ def _label(corpus: str) -> str:
 
 def _caption(board: Board, result: BakeoffResult) -> str:
     settings = result.settings
-    size = board.corpus_size()
-    facts = [
-        plural(size[key], label)
-        for key, label in (("sentences", "sentence"), ("gold_words", "gold word"))
-        if size.get(key) is not None
-    ]
+    facts = board.size_facts(("sentences", "gold_words"))
     text = f"Word segmentation on {escape_latex(board.corpus)}"
     if facts:
         text += f" ({', '.join(facts)})"
     text += (
-        f": word recall, precision and F1 ({_unit_word()}, "
+        f": word recall, precision and F1 ({unit_word(report_units().scale)}, "
         f"{escape_latex(counting(settings))}), with the "
         f"{escape_latex(confidence_label(settings))} bootstrap interval of F"
     )
@@ -326,14 +316,8 @@ def _board_table(board: Board, result: BakeoffResult) -> list[str]:
 
 @with_units
 def render_latex(result: BakeoffResult) -> str:
-    """The leaderboards of a bake-off as LaTeX: one booktabs ``table`` per corpus.
-
-    Args:
-        result: the bake-off result.
-
-    Returns:
-        A fragment to ``\\input`` (it needs ``\\usepackage{booktabs}``), ending in a newline.
-    """
+    """The leaderboards of a bake-off as LaTeX: one booktabs ``table`` per corpus, a
+    fragment to ``\\input`` (it needs ``\\usepackage{booktabs}``), ending in a newline."""
     lines = [
         f"% Leaderboard: {escape_latex(result.name)} (written by cws-bench).",
         "% Needs \\usepackage{booktabs}.",
@@ -342,5 +326,5 @@ def render_latex(result: BakeoffResult) -> str:
     for board in build_boards(result):
         lines += ["", *_board_table(board, result)]
         # SIGHAN 2005 corpora: the published rows
-        lines += published_latex(board, escape_latex, tabular)
+        lines += published_latex(board, escape_latex, tabular, f"{_label(board.corpus)}-published")
     return "\n".join(lines) + "\n"

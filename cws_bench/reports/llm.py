@@ -1,22 +1,16 @@
 """The leaderboard's section on segmenters that keep per-line diagnostics (prompted LLMs).
 
-Under a corpus' table (leaderboard.md and the terminal's), when a row
+Under a corpus' table (leaderboard.md, report.html and the terminal's), when a row
 carries :attr:`PairResult.diagnostics <cws_bench.results.model.PairResult.diagnostics>`,
-one more table puts every row of the board side by side: F, text fidelity (lines altered; characters
-inserted, deleted, substituted; lines refused or empty), speed (characters
-per second of the pair), the requests' latency (median TTFT, median time
-per output token, end-to-end p50 and p99, as
-:mod:`cws_bench.metrics.throughput` computes them) and the cost per million
-characters when prices were given. Rows without diagnostics (supervised
-segmenters) show a dash where they have no figure. Nothing is computed
-here: every number is read from the result.
+one more table puts every row of the board side by side (:data:`HEADER`), the
+latencies as :mod:`cws_bench.metrics.throughput` computes them; a row without
+diagnostics shows a dash where it has no figure. Every number is read from the result.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from cws_bench.display.tables import escape_markdown
 from cws_bench.reports.tables import (
     MISSING,
     Board,
@@ -25,7 +19,7 @@ from cws_bench.reports.tables import (
     format_speed,
 )
 
-__all__ = ["HEADER", "INTRO", "NUMERIC", "llm_markdown", "llm_rows"]
+__all__ = ["HEADER", "INTRO", "NUMERIC", "llm_rows"]
 
 HEADER = [
     "Segmenter",
@@ -92,18 +86,3 @@ def llm_rows(board: Board) -> list[list[str]]:
         ]
         rows.append(cells)
     return rows
-
-
-def llm_markdown(board: Board) -> list[str]:
-    """The section's Markdown lines (none when no row has diagnostics)."""
-    rows = llm_rows(board)
-    if not rows:
-        return []
-    lines = [
-        INTRO,
-        "",
-        "| " + " | ".join(HEADER) + " |",
-        "|:--|:--|" + "--:|" * (len(HEADER) - 2),
-    ]
-    lines += ["| " + " | ".join(escape_markdown(cell) for cell in row) + " |" for row in rows]
-    return [*lines, ""]

@@ -9,57 +9,61 @@ and as plain text, so a run's leaderboard can be pasted into a README.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
-from cws_bench.display.tables import escape_markdown
-from cws_bench.reports.llm import llm_markdown
+from cws_bench.display.tables import escape_markdown, markdown_lines
+from cws_bench.reports.html import side_tables
 from cws_bench.reports.published import published_markdown
 from cws_bench.reports.tables import (
     MISSING,
     RESPLIT_HEADER,
     Board,
     BoardRow,
-    TrackWinner,
     build_boards,
     confidence_label,
     counting,
     counting_rule,
     detail_columns,
     detectable_note,
-    excluded_note,
-    format_interval,
-    format_score,
     format_speed,
     letters_corrected,
     paired_test_name,
-    plural,
     report_units,
     resplit_table,
     run_facts,
     run_notes,
+    score_cells,
+    score_header,
     seed_lines,
     significance_method,
     significance_note,
+    track_verdict,
     with_units,
 )
-from cws_bench.reports.tokens import token_markdown
 from cws_bench.results.model import BakeoffResult
-from cws_bench.score_registry import board_scores
+from cws_bench.score_registry import Score, board_scores
 
 __all__ = ["escape_markdown", "render_markdown"]
 
 
-def _table(header: Sequence[str], align: str, rows: Sequence[Sequence[str]]) -> list[str]:
-    """A Markdown table; ``align`` has one of ``l``, ``c``, ``r`` per column."""
-    rule = {"l": ":--", "c": ":-:", "r": "--:"}
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(rule[a] for a in align) + "|"]
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
-    return lines
+SIDE_STYLES = {"llm": "tight", "tokens": "spaced"}
+"""How leaderboard.md rules each side table's header."""
+
+
+def _marks(row: BoardRow) -> str:
+    return "".join(f"<sup>†{n}</sup>" for n in row.notes)
 
 
 def _name(row: BoardRow) -> str:
-    marks = "".join(f"<sup>†{n}</sup>" for n in row.notes)
-    return f"{escape_markdown(row.pair.segmenter)}{marks}"
+    return f"{escape_markdown(row.pair.segmenter)}{_marks(row)}"
+
+
+def _heading(score: Score) -> str:
+    return score.markdown or score.board
+
+
+def _bold(text: str) -> str:
+    return f"**{text}**"
 
 
 def _beats_cell(board: Board, row: BoardRow) -> str:
@@ -70,29 +74,12 @@ def _beats_cell(board: Board, row: BoardRow) -> str:
 
 def _main_table(board: Board, confidence: str) -> list[str]:
     shown = board_scores()  # R, P, F (its interval after it), the dictionary's
-    header = ["#", "Segmenter", "Track"]
-    for score in shown:
-        header.append(score.markdown or score.board)
-        if score.name == "f1":
-            header.append(f"F {confidence} CI")
-    header += [
-        "chars/s",
-        "Better than",
-    ]
+    header = ["#", "Segmenter", "Track", *score_header(confidence, _heading)]
+    header += ["chars/s", "Better than"]
     rows = []
     for row in board.rows:
-        scores = row.pair.scores
-        cells = [row.letter, _name(row), escape_markdown(row.pair.track)]
-        for score in shown:
-            value = format_score(scores.get(score.name))
-            if score.name == "f1":
-                best = board.is_winner(row)
-                cells += [
-                    f"**{value}**" if best else value,
-                    format_interval(row.pair.intervals.get("f1")),
-                ]
-            else:
-                cells.append(value)
+        f1 = _bold if board.is_winner(row) else str
+        cells = [row.letter, _name(row), escape_markdown(row.pair.track), *score_cells(row, f1)]
         rows.append(
             [*cells, format_speed(row.pair.timing.get("chars_per_s")), _beats_cell(board, row)]
         )
@@ -106,7 +93,7 @@ def _main_table(board: Board, confidence: str) -> list[str]:
                 "",
             ]
         )
-    return _table(header, "clc" + "r" * (len(shown) + 2) + "l", rows)
+    return markdown_lines(header, rows, "clc" + "r" * (len(shown) + 2) + "l", style="tight")
 
 
 DETAILS = (
@@ -131,32 +118,7 @@ def _details_table(board: Board, confidence: str) -> list[str]:
         [row.letter, escape_markdown(row.pair.segmenter), *(c.cell(row.pair) for c in columns)]
         for row in board.rows
     ]
-    return _table(header, "cl" + "r" * len(columns), rows)
-
-
-def _marked(row: BoardRow) -> str:
-    marks = "".join(f"<sup>†{n}</sup>" for n in row.notes)
-    return f"**{escape_markdown(row.pair.segmenter)}**{marks}"
-
-
-def _track_verdict(winner: TrackWinner, tracks: int) -> str:
-    excluded = excluded_note(
-        winner.excluded,
-        lambda r: escape_markdown(r.pair.segmenter) + "".join(f"<sup>†{n}</sup>" for n in r.notes),
-    )
-    if winner.row is None:
-        return f"no segmenter ranked{excluded}."
-    row = winner.row
-    text = f"best F {_marked(row)} ({format_score(row.pair.scores.get('f1'))})"
-    others = f"other {winner.track}-track segmenter" if tracks > 1 else "other segmenter"
-    if not winner.tested:
-        text += "; the run made no significance tests" if winner.ties else ", the only one ranked"
-    elif not winner.ties:
-        text += f", significantly better than every {others}"
-    else:
-        ties = ", ".join(f"{escape_markdown(r.pair.segmenter)} ({r.letter})" for r in winner.ties)
-        text += f"; not significantly better than {ties}"
-    return text + excluded + "."
+    return markdown_lines(header, rows, "cl" + "r" * len(columns), style="tight")
 
 
 def _verdict(board: Board) -> str:
@@ -165,33 +127,24 @@ def _verdict(board: Board) -> str:
     tracks = len(board.winners)
     return " ".join(
         (f"{w.track.capitalize()} track: " if tracks > 1 else f"{w.track.capitalize()} track, ")
-        + _track_verdict(w, tracks)
+        + track_verdict(
+            w,
+            tracks,
+            escape_markdown,
+            _marks,
+            bold="**",
+            untested="the run made no significance tests",
+        )
+        + "."
         for w in board.winners
     )
-
-
-def _size(board: Board) -> str:
-    size = board.corpus_size()
-    parts = [
-        plural(size[key], label)
-        for key, label in (
-            ("sentences", "sentence"),
-            ("characters", "character"),
-            ("gold_words", "gold word"),
-        )
-        if size.get(key) is not None
-    ]
-    return " · ".join(parts)
 
 
 def _corpus_section(board: Board, result: BakeoffResult, level: str) -> list[str]:
     confidence = confidence_label(result.settings)
     lines = [f"{level}# {escape_markdown(board.corpus)}", ""]
-    size = _size(board)
-    if size:
-        lines += [size + ". " + _verdict(board), ""]
-    else:
-        lines += [_verdict(board), ""]
+    size = " · ".join(board.size_facts())
+    lines += [f"{size}. {_verdict(board)}" if size else _verdict(board), ""]
     lines += _main_table(board, confidence)
     lines.append("")
     method = significance_note(board, result.settings)
@@ -224,18 +177,19 @@ def _corpus_section(board: Board, result: BakeoffResult, level: str) -> list[str
         ]
         lines.append("")
     lines += published_markdown(board)  # SIGHAN 2005 corpora: the published rows
-    lines += llm_markdown(board)  # rows with per-line diagnostics: fidelity, latency, cost
-    lines += token_markdown(board)  # subword tokenizers: token against word boundaries
+    for side in side_tables(board):  # LLM rows (fidelity, latency, cost); subword tokenizers
+        style = SIDE_STYLES[side.key]
+        table = markdown_lines(side.header, side.rows, side.align, style=style, escape=True)
+        lines += [side.intro, "", *table, ""]
     if board.rows:
-        lines += [
-            "<details><summary>Confidence intervals, boundaries, speed and memory</summary>",
-            "",
-            *_details_table(board, confidence),
-            "",
-            "</details>",
-            "",
-        ]
+        summary = "Confidence intervals, boundaries, speed and memory"
+        lines += _folded(summary, _details_table(board, confidence))
     return lines
+
+
+def _folded(summary: str, lines: list[str]) -> list[str]:
+    """Lines folded away under a summary (``<details>``)."""
+    return [f"<details><summary>{summary}</summary>", "", *lines, "", "</details>", ""]
 
 
 def _resplit_section(corpus: str, settings: Mapping[str, object]) -> list[str]:
@@ -246,8 +200,7 @@ def _resplit_section(corpus: str, settings: Mapping[str, object]) -> list[str]:
     text, rows = found
     lines = [escape_markdown(text), ""]
     if rows:
-        cells = [[escape_markdown(cell) for cell in row] for row in rows]
-        lines += [*_table(RESPLIT_HEADER, "lllrrr", cells), ""]
+        lines += [*markdown_lines(RESPLIT_HEADER, rows, "lllrrr", style="tight", escape=True), ""]
     return lines
 
 
@@ -293,8 +246,7 @@ def _run_section(result: BakeoffResult, level: str) -> list[str]:
     lines = [f"{level}# Run", ""]
     facts = run_facts(result)
     facts += [(str(key), str(value)) for key, value in result.environment.items()]
-    rows = [[escape_markdown(key), escape_markdown(value)] for key, value in facts]
-    lines += [*_table(["Fact", "Value"], "ll", rows), ""]
+    lines += [*markdown_lines(["Fact", "Value"], facts, "ll", style="tight", escape=True), ""]
     signed = [p for p in result.pairs if p.signature or p.scores.get("signature")]
     if signed:
         rows = [
@@ -306,28 +258,17 @@ def _run_section(result: BakeoffResult, level: str) -> list[str]:
             ]
             for p in signed
         ]
-        lines += [
-            "<details><summary>Signatures (every setting that can change a number)</summary>",
-            "",
-            *_table(["Corpus", "Segmenter", "Signature"], "lll", rows),
-            "",
-            "</details>",
-            "",
-        ]
+        table = markdown_lines(["Corpus", "Segmenter", "Signature"], rows, "lll", style="tight")
+        lines += _folded("Signatures (every setting that can change a number)", table)
     return lines
 
 
 @with_units
 def render_markdown(result: BakeoffResult, *, heading_level: int = 1) -> str:
-    """The leaderboard of a bake-off as GitHub-flavoured Markdown.
+    """The leaderboard of a bake-off as GitHub-flavoured Markdown, ending in a newline.
 
-    Args:
-        result: the bake-off result.
-        heading_level: the level of the page's title (corpora one below), so
-            the leaderboard can be pasted under a README section.
-
-    Returns:
-        The page, ending in a newline.
+    ``heading_level`` is the level of the page's title (corpora one below), so the
+    leaderboard can be pasted under a README section.
     """
     top = "#" * heading_level
     lines = [f"{top} Leaderboard: {escape_markdown(result.name)}", ""]

@@ -45,13 +45,15 @@ IDENTITY_KEYS = ("cws-bench", "method", "norm", "gold", "dict")
 """Fields of a pair's signature that say which text was scored and how: equal across runs."""
 
 
-_FRACTION = {"type": "number", "minimum": 0, "maximum": 1}
+_NUMBER = {"type": "number"}
+_FRACTION = {**_NUMBER, "minimum": 0, "maximum": 1}
 _INTERVAL = {
     "type": "object",
     "required": ["low", "high"],
-    "properties": {"low": {"type": "number"}, "high": {"type": "number"}},
+    "properties": {"low": _NUMBER, "high": _NUMBER},
 }
 _TEXT = {"type": "string"}
+_OPTIONAL = {"type": ["number", "null"], "minimum": 0}
 
 RESULTS_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -62,7 +64,7 @@ RESULTS_SCHEMA: dict[str, Any] = {
         "name": _TEXT,
         "settings": {"type": "object"},
         "config": {"type": "object"},
-        "duration_s": {"type": ["number", "null"], "minimum": 0},
+        "duration_s": _OPTIONAL,
         "pairs": {
             "type": "array",
             "items": {
@@ -77,16 +79,13 @@ RESULTS_SCHEMA: dict[str, Any] = {
                     "error": {"type": ["string", "null"]},
                     "scores": {"type": "object"},
                     "intervals": {"type": "object", "additionalProperties": _INTERVAL},
-                    "sighan_intervals": {
-                        "type": "object",
-                        "additionalProperties": {"type": "number"},
-                    },
+                    "sighan_intervals": {"type": "object", "additionalProperties": _NUMBER},
                     # a segmenter that only reads files (`file`) has no speed: null rates
                     "timing": {
                         "type": "object",
                         "additionalProperties": {"type": ["number", "null"]},
                     },
-                    "peak_memory_mib": {"type": ["number", "null"], "minimum": 0},
+                    "peak_memory_mib": _OPTIONAL,
                     "warnings": {"type": "array", "items": _TEXT},
                     "segmenter_info": {"type": "object"},
                     "signature": _TEXT,
@@ -125,9 +124,9 @@ RESULTS_SCHEMA: dict[str, Any] = {
                     "interval": _INTERVAL,
                     "p_value": _FRACTION,
                     "significant": {"type": "boolean"},
-                    "adjusted_p_value": {"type": ["number", "null"], "minimum": 0, "maximum": 1},
-                    "standard_error": {"type": ["number", "null"], "minimum": 0},
-                    "mde": {"type": ["number", "null"], "minimum": 0},
+                    "adjusted_p_value": {**_OPTIONAL, "maximum": 1},
+                    "standard_error": _OPTIONAL,
+                    "mde": _OPTIONAL,
                 },
             },
         },
@@ -283,16 +282,16 @@ def _runs(result: BakeoffResult, label: str) -> list[dict[str, Any]]:
     runs = result.settings.get("runs")
     if isinstance(runs, list) and runs:
         return [dict(run) for run in runs]
-    cached = sum(1 for p in result.pairs if p.cached)
-    run: dict[str, Any] = {
-        "name": label,
-        "created": result.created,
-        "duration_s": result.duration_s,
-    }
-    run["pairs"] = len(result.pairs)
-    run["cached_pairs"] = cached
-    run.update({k: result.settings[k] for k in BOOKKEEPING_SETTINGS if k in result.settings})
-    return [run]
+    return [
+        {
+            "name": label,
+            "created": result.created,
+            "duration_s": result.duration_s,
+            "pairs": len(result.pairs),
+            "cached_pairs": sum(1 for p in result.pairs if p.cached),
+            **{k: result.settings[k] for k in BOOKKEEPING_SETTINGS if k in result.settings},
+        }
+    ]
 
 
 def _joined_resplits(results: Sequence[BakeoffResult], notes: list[str]) -> dict[str, Any]:
@@ -358,7 +357,7 @@ def merge_results(
         )
     first = results[0]
     pairs = tuple(p for r in results for p in r.pairs)
-    settings = {k: v for k, v in first.settings.items() if k not in MERGE_IGNORED_SETTINGS}
+    settings = _settings(first)
     settings["runs"] = [run for r, label in zip(results, labels) for run in _runs(r, label)]
     submitted = [
         {**s, "run": s.get("run") or r.name}
@@ -367,8 +366,7 @@ def merge_results(
     ]
     if submitted:
         settings["submissions"] = submitted
-    notes = [str(n) for r in results for n in r.settings.get("notes", ()) or ()]
-    notes = list(dict.fromkeys(notes))
+    notes = list(dict.fromkeys(str(n) for r in results for n in r.settings.get("notes") or ()))
     notes.append(
         f"merged from {', '.join(labels)}: segmenters of different runs were not compared "
         "with each other (results.json keeps no per-sentence counts), so no significance "

@@ -10,11 +10,10 @@ corpora get nothing. Each renderer calls one function of this module.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from cws_bench.display.tables import escape_markdown
+from cws_bench.display.tables import escape_markdown, markdown_lines
 from cws_bench.reports.tables import Board, format_score, report_units
 from cws_bench.results.published import (
     BASELINE_EXPLANATION,
@@ -128,13 +127,17 @@ def published_markdown(board: Board) -> list[str]:
     lines = [
         f"**{escape_markdown(view.title)}**",
         "",
-        "| " + " | ".join(["Row", "System", *published_headings("markdown"), "Source"]) + " |",
-        "|:--|:--|" + "--:|" * len(METRICS) + ":--|",
+        *markdown_lines(
+            ["Row", "System", *published_headings("markdown"), "Source"],
+            [[row.kind, _name(row), *_figures(row), row.table] for row in view.rows],
+            "ll" + "r" * len(METRICS) + "l",
+            style="tight",
+            escape=True,
+        ),
+        "",
+        escape_markdown(view.source_sentence()),
+        "",
     ]
-    for row in view.rows:
-        cells = [row.kind, _name(row), *_figures(row), row.table]
-        lines.append("| " + " | ".join(escape_markdown(cell) for cell in cells) + " |")
-    lines += ["", escape_markdown(view.source_sentence()), ""]
     if view.differences:
         lines += [f"- {escape_markdown(d.sentence(report_units()))}" for d in view.differences]
         lines += ["", escape_markdown(view.explanation), ""]
@@ -162,20 +165,16 @@ def published_text(board: Board) -> list[str]:
     return lines
 
 
-def _latex_label(corpus: str) -> str:
-    slug = re.sub(r"[^A-Za-z0-9]+", "-", corpus).strip("-").lower() or "corpus"
-    return f"tab:cws-{slug}-published"
-
-
 def published_latex(
     board: Board,
     escape_latex: Callable[[str], str],
     tabular: Callable[..., list[str]],
+    label: str,
 ) -> list[str]:
     """A booktabs table of the published rows (after a blank line), or no lines.
 
-    ``escape_latex`` and ``tabular`` are :mod:`cws_bench.reports.latex`'s, passed
-    in by it (so this module does not import it back).
+    ``escape_latex``, ``tabular`` and the table's ``label`` are
+    :mod:`cws_bench.reports.latex`'s, passed in by it (so this module does not import it back).
     """
     view = published_view(board)
     if view is None:
@@ -199,7 +198,7 @@ def published_latex(
             header,
             body,
             caption,
-            label=_latex_label(board.corpus),
+            label=label,
             after=after,
         ),
     ]

@@ -58,7 +58,7 @@ def _names(labels: list[str]) -> str:
 
 def _board_lines(board: Board, label: str, settings: dict[str, Any]) -> list[str]:
     """The lines of one corpus for one of the participant's rows (none if not there)."""
-    rows = [row for row in board.rows if row.pair.segmenter == label]
+    row = next((row for row in board.rows if row.pair.segmenter == label), None)
     failed = [pair for pair in board.failed if pair.segmenter == label]
     if failed:
         return [
@@ -66,24 +66,18 @@ def _board_lines(board: Board, label: str, settings: dict[str, Any]) -> list[str
             f"{escape_markdown(failure_text(failed[0]))}",
             "",
         ]
-    if not rows:
+    if row is None:
         return []
-    row = rows[0]
     pair = row.pair
     track = [r for r in board.rows if r.pair.track == pair.track]
-    rank = [r.pair.segmenter for r in track].index(label) + 1
-    beats = [
-        r.pair.segmenter
-        for r in track
-        if r is not row
-        and significantly_better(board.comparisons, board.corpus, label, r.pair.segmenter)
-    ]
-    beaten_by = [
-        r.pair.segmenter
-        for r in track
-        if r is not row
-        and significantly_better(board.comparisons, board.corpus, r.pair.segmenter, label)
-    ]
+    rank = track.index(row) + 1
+    others = [r.pair.segmenter for r in track if r is not row]
+
+    def better(a: str, b: str) -> bool:
+        return significantly_better(board.comparisons, board.corpus, a, b)
+
+    beats = [other for other in others if better(label, other)]
+    beaten_by = [other for other in others if better(other, label)]
     winner = next((w for w in board.winners if w.track == pair.track), None)
     scores = pair.scores
     confidence = confidence_label(settings)

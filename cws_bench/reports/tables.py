@@ -30,6 +30,7 @@ from typing import Any
 from cws_bench.display.units import DEFAULT_SCALE, Units, format_p_value, plural, units
 from cws_bench.metrics.defaults import DEFAULT_ALPHA, DEFAULT_CONFIDENCE
 from cws_bench.results.model import BakeoffResult, Comparison, Interval, PairResult, group_warnings
+from cws_bench.score_registry import Score, board_scores
 
 __all__ = [
     "DETAILS",
@@ -62,10 +63,13 @@ __all__ = [
     "resplit_table",
     "run_facts",
     "run_notes",
+    "score_cells",
+    "score_header",
     "seed_lines",
     "significance_method",
     "significance_note",
     "significantly_better",
+    "track_verdict",
     "with_units",
 ]
 
@@ -141,40 +145,25 @@ def format_halfwidth(value: float | None) -> str:
     return MISSING if value is None else f"±{format_score(value)}"
 
 
-def format_speed(value: float | None) -> str:
-    """A rate (characters or words per second) rounded to a whole number, with thousands separators.
+def _plain(spec: str) -> Callable[[float | None], str]:
+    """A formatter of a figure by the format ``spec``, :data:`MISSING` for None.
 
-    >>> format_speed(412345.6)
-    '412,346'
+    >>> format_speed(412345.6), format_count(1234567), format_seconds(0.1234)
+    ('412,346', '1,234,567', '0.12')
+    >>> format_memory(153.26), format_memory(None)
+    ('153.3', '—')
     """
-    return MISSING if value is None else f"{value:,.0f}"
+    return lambda value: MISSING if value is None else format(value, spec)
 
 
-def format_count(value: int | None) -> str:
-    """A count with thousands separators.
-
-    >>> format_count(1234567)
-    '1,234,567'
-    """
-    return MISSING if value is None else f"{value:,}"
-
-
-def format_seconds(value: float | None) -> str:
-    """A duration in seconds with two decimals.
-
-    >>> format_seconds(0.1234)
-    '0.12'
-    """
-    return MISSING if value is None else f"{value:.2f}"
-
-
-def format_memory(value: float | None) -> str:
-    """Memory in MiB with one decimal.
-
-    >>> format_memory(153.26)
-    '153.3'
-    """
-    return MISSING if value is None else f"{value:.1f}"
+format_speed = _plain(",.0f")
+"""A rate (characters or words per second) rounded to a whole number, with thousands separators."""
+format_count = _plain(",")
+"""A count with thousands separators."""
+format_seconds = _plain(".2f")
+"""A duration in seconds with two decimals."""
+format_memory = _plain(".1f")
+"""Memory in MiB with one decimal."""
 
 
 def format_difference(value: float) -> str:
@@ -186,6 +175,16 @@ def format_difference(value: float) -> str:
     return report_units().points(value, missing=MISSING)
 
 
+def _methods(settings: Mapping[str, Any]) -> tuple[str, dict[str, list[str]]]:
+    """The run's counting method, and every other method -> the corpora it counted."""
+    method = settings.get("method") or "interval"
+    others: dict[str, list[str]] = {}
+    for corpus, counted in (settings.get("corpus_methods") or {}).items():
+        if counted != method:
+            others.setdefault(counted, []).append(corpus)
+    return method, others
+
+
 def counting(settings: dict[str, Any]) -> str:
     """How the run counted correct words, as captions say it (and the corpora counted
     otherwise, ``corpus_methods``).
@@ -195,11 +194,7 @@ def counting(settings: dict[str, Any]) -> str:
     >>> counting({"corpus_methods": {"sighan2005-pku": "sighan", "sighan2005-msr": "sighan"}})
     'interval counting; sighan counting on sighan2005-pku, sighan2005-msr'
     """
-    method = settings.get("method") or "interval"
-    others: dict[str, list[str]] = {}
-    for corpus, counted in (settings.get("corpus_methods") or {}).items():
-        if counted != method:
-            others.setdefault(counted, []).append(corpus)
+    method, others = _methods(settings)
     return "; ".join(
         [f"{method} counting", *(f"{m} counting on {', '.join(c)}" for m, c in others.items())]
     )
@@ -219,12 +214,9 @@ def counting_rule(settings: dict[str, Any]) -> str:
     >>> counting_rule({})
     "a word is correct when its character span is a gold word's"
     """
-    method = settings.get("method") or "interval"
-    rule = COUNTING_RULES.get(method, f"as the {method} method counts")
-    others = sorted(set((settings.get("corpus_methods") or {}).values()) - {method})
-    return "; ".join(
-        [rule, *(f"{m}: {COUNTING_RULES.get(m, f'as the {m} method counts')}" for m in others)]
-    )
+    method, others = _methods(settings)
+    rule = {m: COUNTING_RULES.get(m, f"as the {m} method counts") for m in [method, *others]}
+    return "; ".join([rule[method], *(f"{m}: {rule[m]}" for m in sorted(others))])
 
 
 def confidence_label(settings: dict[str, Any]) -> str:
@@ -299,17 +291,13 @@ def run_facts(result: BakeoffResult) -> list[tuple[str, str]]:
     if result.created:
         rows.append(("finished", result.created))
     rows.append(("wall time", f"{format_seconds(result.duration_s)} s"))
-    skip = {
-        "notes",
-        "runs",
-        "corpus_domains",
-        "corpus_test_sets",
-        "test_in_train",
-        "seeds",
-        "submissions",
-        "detectable",  # under each corpus' table (detectable_note)
-        "resplits",  # under each corpus' table, its own section
+    corpora = {
+        "corpus_domains": "corpus domains",
+        "corpus_test_sets": "corpus test sets",
+        "test_in_train": "test sentences in training data",
     }
+    # detectable and resplits: under each corpus' table
+    skip = {"notes", "runs", "seeds", "submissions", "detectable", "resplits", *corpora}
     for key, value in settings.items():
         if key not in skip and key not in BOOKKEEPING_SETTINGS:
             rows.append((str(key), _words(value)))
@@ -330,28 +318,18 @@ def run_facts(result: BakeoffResult) -> list[tuple[str, str]]:
         rows.append(("execution", _execution(settings, result.pairs) or MISSING))
         loads = settings.get("loads")
         if isinstance(loads, list | tuple) and loads:
-            rows.append(
-                (
-                    "segmenter loads",
-                    "; ".join(
-                        f"{load.get('segmenter')} on {load.get('worker')}: "
-                        f"{format_seconds(load.get('seconds'))} s"
-                        for load in loads
-                        if isinstance(load, dict)
-                    ),
-                )
-            )
+            said = [
+                f"{load.get('segmenter')} on {load.get('worker')}: "
+                f"{format_seconds(load.get('seconds'))} s"
+                for load in loads
+                if isinstance(load, dict)
+            ]
+            rows.append(("segmenter loads", "; ".join(said)))
     rows += _submitted(settings.get("submissions"))
     cached = [f"{p.segmenter} on {p.corpus}" for p in result.pairs if p.cached]
     if cached and len(cached) < len(result.pairs):
         rows.append(("from the run cache", ", ".join(cached)))
-    for key, label in (
-        ("corpus_domains", "corpus domains"),
-        ("corpus_test_sets", "corpus test sets"),
-        ("test_in_train", "test sentences in training data"),
-    ):
-        if key in settings:
-            rows.append((label, _words(settings[key])))
+    rows += [(label, _words(settings[key])) for key, label in corpora.items() if key in settings]
     return rows
 
 
@@ -469,6 +447,10 @@ class TrackWinner:
     tested: bool = False
 
 
+SIZES = {"sentences": "sentence", "characters": "character", "gold_words": "gold word"}
+"""A corpus' size figures, each with the word that counts it."""
+
+
 @dataclass(frozen=True)
 class Board:
     """One corpus' leaderboard.
@@ -512,7 +494,14 @@ class Board:
         if not self.rows:
             return {}
         scores = self.rows[0].pair.scores
-        return {key: scores.get(key) for key in ("sentences", "characters", "gold_words")}
+        return {key: scores.get(key) for key in SIZES}
+
+    def size_facts(
+        self, keys: Sequence[str] = ("sentences", "characters", "gold_words")
+    ) -> list[str]:
+        """The corpus' size in words (``1,948 sentences``), of the ``keys`` it has."""
+        size, names = self.corpus_size(), {"characters": "character", "gold_words": "gold word"}
+        return [plural(size[k], names.get(k, "sentence")) for k in keys if size.get(k) is not None]
 
     def has_oov(self) -> bool:
         """Whether OOV figures exist (the corpus was scored with a dictionary)."""
@@ -588,6 +577,29 @@ def _board(result: BakeoffResult, corpus: str, metric: str) -> Board:
     )
 
 
+def score_header(confidence: str, label: Callable[[Score], str]) -> list[str]:
+    """The headers of a leaderboard's score columns (R, P, F, the dictionary's: :func:`board_scores
+    <cws_bench.score_registry.board_scores>`, each ``label``-led), F's interval after F."""
+    header = []
+    for score in board_scores():
+        header.append(label(score))
+        if score.name == "f1":
+            header.append(f"F {confidence} CI")
+    return header
+
+
+def score_cells(row: BoardRow, f1: Callable[[str], str] = str) -> list[str]:
+    """A row's cells under :func:`score_header`; ``f1`` dresses its F."""
+    cells = []
+    for score in board_scores():
+        value = format_score(row.pair.scores.get(score.name))
+        if score.name == "f1":
+            cells += [f1(value), format_interval(row.pair.intervals.get("f1"))]
+        else:
+            cells.append(value)
+    return cells
+
+
 def failure_text(pair: PairResult) -> str:
     """Why a pair failed, for a table's notes: the error without its hint (a hint speaks to
     whoever runs the command or writes the adapter, not to a reader of the proceedings).
@@ -609,15 +621,8 @@ def registered_corpus(result: BakeoffResult, corpus: str) -> str | None:
 
 
 def build_boards(result: BakeoffResult, *, metric: str = "f1") -> list[Board]:
-    """The leaderboard of every corpus, in configuration order.
-
-    Args:
-        result: the bake-off result.
-        metric: the compared metric whose significance tests mark the rows.
-
-    Returns:
-        One :class:`Board` per corpus.
-    """
+    """One :class:`Board` per corpus, in configuration order; ``metric`` is the compared
+    metric whose significance tests mark the rows."""
     return [_board(result, corpus, metric) for corpus in result.corpora()]
 
 
@@ -867,6 +872,35 @@ def detail_columns(board: Board, names: Sequence[str], confidence: str) -> list[
         if any(column.cell(row.pair) != MISSING for row in board.rows):
             columns.append(Column(column.header.format(confidence=confidence), column.cell))
     return columns
+
+
+def track_verdict(
+    winner: TrackWinner,
+    tracks: int,
+    name: Callable[[str], str] = str,
+    marks: Callable[[BoardRow], str] = lambda row: "",
+    *,
+    bold: str = "",
+    untested: str = "no significance tests",
+) -> str:
+    """Who wins a track, in words, with no final stop; ``name`` writes a segmenter's name
+    (Markdown: escaped), ``marks`` a row's note marks, ``bold`` goes around the winner's."""
+    excluded = excluded_note(winner.excluded, lambda r: name(r.pair.segmenter) + marks(r))
+    if winner.row is None:
+        return f"no segmenter ranked{excluded}"
+    row = winner.row
+    text = (
+        f"best F {bold}{name(row.pair.segmenter)}{bold}{marks(row)} ({format_score(row.pair.f1)})"
+    )
+    others = f"other {winner.track}-track segmenter" if tracks > 1 else "other segmenter"
+    if not winner.tested:
+        text += f"; {untested}" if winner.ties else ", the only one ranked"
+    elif not winner.ties:
+        text += f", significantly better than every {others}"
+    else:
+        ties = ", ".join(f"{name(r.pair.segmenter)} ({r.letter})" for r in winner.ties)
+        text += f"; not significantly better than {ties}"
+    return text + excluded
 
 
 def excluded_note(rows: Sequence[BoardRow], name: Callable[[BoardRow], str]) -> str:

@@ -10,31 +10,25 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
-from cws_bench.reports.llm import HEADER, llm_rows
-from cws_bench.reports.llm import NUMERIC as LLM_NUMERIC
+from cws_bench.reports.html import side_tables
 from cws_bench.reports.published import published_text
 from cws_bench.reports.tables import (
     MISSING,
     Board,
-    TrackWinner,
     build_boards,
     confidence_label,
     counting,
     detectable_note,
-    excluded_note,
-    format_difference,
-    format_interval,
-    format_score,
     format_speed,
     paired_test_name,
     report_units,
+    score_cells,
+    score_header,
     seed_lines,
     significance_method,
+    track_verdict,
     with_units,
 )
-from cws_bench.reports.tokens import HEADER as TOKEN_HEADER
-from cws_bench.reports.tokens import NUMERIC as TOKEN_NUMERIC
-from cws_bench.reports.tokens import token_rows
 from cws_bench.results.model import BakeoffResult
 from cws_bench.score_registry import board_scores
 
@@ -44,6 +38,13 @@ __all__ = ["render_across_corpora", "render_leaderboard", "render_text"]
 def _width(text: str) -> int:
     """Columns a string takes in a terminal (wide East Asian characters take two)."""
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+SIDE_TITLES = {
+    "llm": "LLM rows beside the others:",
+    "tokens": "Subword tokenizers (token boundaries against word boundaries):",
+}
+"""The line over each side table."""
 
 
 def _columns(
@@ -61,54 +62,23 @@ def _columns(
     return [line(header), "  ".join("-" * w for w in widths), *(line(row) for row in rows)]
 
 
-def _winner_line(winner: TrackWinner, tracks: int) -> str:
-    """Who wins a track, in one line."""
-    others = f"other {winner.track}-track segmenter" if tracks > 1 else "other segmenter"
-    excluded = excluded_note(winner.excluded, lambda row: row.pair.segmenter)
-    head = f"{winner.track} track: "
-    if winner.row is None:
-        return f"{head}no segmenter ranked{excluded}"
-    text = f"{head}best F {winner.row.pair.segmenter} ({format_score(winner.row.pair.f1)})"
-    if not winner.tested:
-        text += "; no significance tests" if winner.ties else ", the only one ranked"
-    elif not winner.ties:
-        text += f", significantly better than every {others}"
-    else:
-        ties = ", ".join(f"{row.pair.segmenter} ({row.letter})" for row in winner.ties)
-        text += f"; not significantly better than {ties}"
-    return text + excluded
-
-
 def _board_lines(board: Board, confidence: str, settings: dict[str, Any]) -> list[str]:
     shown = board_scores()  # R, P, F (its interval after it), the dictionary's
-    header = ["#", "segmenter", "track"]
-    for score in shown:
-        header.append(score.board)
-        if score.name == "f1":
-            header.append(f"F {confidence} CI")
+    header = ["#", "segmenter", "track", *score_header(confidence, lambda score: score.board)]
     header += ["chars/s", "better than"]
     rows = []
     for row in board.rows:
         pair = row.pair
-        scores = pair.scores
         marks = "".join(f" [{n}]" for n in row.notes)
-        cells = [row.letter, pair.segmenter + marks, pair.track]
-        for score in shown:
-            cells.append(format_score(scores.get(score.name)))
-            if score.name == "f1":
-                cells.append(format_interval(pair.intervals.get("f1")))
-        rows.append(
-            [
-                *cells,
-                format_speed(pair.timing.get("chars_per_s")),
-                "excluded" if row.excluded else " ".join(row.beats) if board.tested else MISSING,
-            ]
-        )
+        beats = "excluded" if row.excluded else " ".join(row.beats) if board.tested else MISSING
+        cells = [row.letter, pair.segmenter + marks, pair.track, *score_cells(row)]
+        rows.append([*cells, format_speed(pair.timing.get("chars_per_s")), beats])
     for pair in board.failed:
         rows.append(["", pair.segmenter, pair.track, pair.status, *[""] * (len(shown) + 2)])
     right = [False, False, False, *[True] * (len(shown) + 2), False]
     lines = [board.corpus, *_columns(header, rows, right)]
-    lines += [f"  {_winner_line(winner, len(board.winners))}" for winner in board.winners]
+    tracks = len(board.winners)
+    lines += [f"  {w.track} track: {track_verdict(w, tracks)}" for w in board.winners]
     detectable = detectable_note(board.corpus, settings)
     if detectable:
         lines.append(f"  {detectable}")
@@ -121,27 +91,16 @@ def _board_lines(board: Board, confidence: str, settings: dict[str, Any]) -> lis
         for pair in board.failed
     ]
     lines += published_text(board)  # SIGHAN 2005 corpora: the published rows
-    llm = llm_rows(board)  # rows with per-line diagnostics: fidelity, latency, cost
-    if llm:
-        lines += ["", "  LLM rows beside the others:"]
-        lines += ["  " + line for line in _columns(HEADER, llm, LLM_NUMERIC)]
-    tokens = token_rows(board)  # subword tokenizers: their boundaries against the words'
-    if tokens:
-        lines += ["", "  Subword tokenizers (token boundaries against word boundaries):"]
-        lines += ["  " + line for line in _columns(TOKEN_HEADER, tokens, TOKEN_NUMERIC)]
+    for side in side_tables(board):  # LLM rows (fidelity, latency, cost); subword tokenizers
+        lines += ["", f"  {SIDE_TITLES[side.key]}"]
+        lines += ["  " + line for line in _columns(side.header, side.rows, side.numeric)]
     return lines
 
 
 @with_units
 def render_leaderboard(result: BakeoffResult) -> str:
-    """Every corpus' leaderboard as aligned plain text, best F first.
-
-    Args:
-        result: the bake-off result.
-
-    Returns:
-        The tables, a blank line between corpora, and a one-line key.
-    """
+    """Every corpus' leaderboard as aligned plain text, best F first: the tables, a blank
+    line between corpora, and a one-line key."""
     confidence = confidence_label(result.settings)
     blocks = [
         "\n".join(_board_lines(board, confidence, result.settings))
@@ -167,55 +126,26 @@ def render_across_corpora(result: BakeoffResult) -> str:
     fewer than two corpora were scored.
     """
     from cws_bench.reports.domains import (
-        domain_matrix,
         excluded_cells,
-        f1_cell,
+        falloff_cells,
         falloff_rows,
-        mean_over,
+        wide_rows,
     )
 
-    matrix = domain_matrix(result)
+    matrix = result.across_corpora()
     if matrix is None:
         return ""
-
-    def cell(value: float | None) -> str:
-        return MISSING if value is None else format_score(value)
-
     header = ["segmenter", *matrix.corpora, "mean", "over", "worst corpus"]
-    rows = []
-    for row in matrix.rows:
-        worst = row.worst
-        rows.append(
-            [
-                row.segmenter,
-                *(f1_cell(row, c) for c in matrix.corpora),
-                cell(row.mean),
-                mean_over(row),
-                f"{worst[0]} ({format_score(worst[1])})" if worst else MISSING,
-            ]
-        )
     right = [False, *(True for _ in matrix.corpora), True, True, False]
-    lines = ["F1 by corpus", "", *_columns(header, rows, right)]
+    lines = ["F1 by corpus", "", *_columns(header, wide_rows(matrix, shared=False), right)]
     excluded = excluded_cells(matrix)
     if excluded:
         lines += ["", excluded]
     falloff = falloff_rows(matrix)
     if falloff:
         lines += ["", f"Off news ({', '.join(matrix.news())}): F1 elsewhere minus F1 on news", ""]
-        table = []
-        for item in falloff:
-            worst = item.worst
-            mean = item.mean_drop
-            table.append(
-                [
-                    item.segmenter,
-                    format_score(item.news_f1),
-                    MISSING if mean is None else format_difference(mean),
-                    f"{worst[0]} ({format_difference(worst[1])})" if worst else MISSING,
-                ]
-            )
         header = ["segmenter", "F1 on news", "mean difference", "worst corpus"]
-        lines += _columns(header, table, [False, True, True, False])
+        lines += _columns(header, falloff_cells(falloff), [False, True, True, False])
     return "\n".join(lines) + "\n"
 
 

@@ -3,22 +3,17 @@
 Every row carries how its words cut the gold's (``analysis["tokens"]``, see
 :func:`cws_bench.analysis.tokens.token_figures`). Under a corpus' table
 (leaderboard.md, report.html and the terminal's), when one of its rows is a
-subword tokenizer (such as the ``tokenizer`` segmenter), one more table shows,
-for it and for the word segmenters beside it: F, the precision and recall of
-token boundaries against word boundaries, the share of tokens that straddle a
-gold word boundary, the share of gold words split (in and out of the
-dictionary), tokens per gold word and per character, and the Rényi efficiency.
-Nothing is computed here: every number is read from the result.
+subword tokenizer, one more table (:data:`HEADER`) shows those figures for it and
+for the word segmenters beside it. Every number is read from the result.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from cws_bench.display.tables import markdown_table
 from cws_bench.reports.tables import MISSING, Board, format_score
 
-__all__ = ["HEADER", "INTRO", "NUMERIC", "token_markdown", "token_rows"]
+__all__ = ["HEADER", "INTRO", "NUMERIC", "token_rows"]
 
 HEADER = [
     "Segmenter",
@@ -82,11 +77,3 @@ def token_rows(board: Board) -> list[list[str]]:
         for row, figures in found
         if figures
     ]
-
-
-def token_markdown(board: Board) -> list[str]:
-    """The section's Markdown lines (none when no row is a subword tokenizer)."""
-    rows = token_rows(board)
-    if not rows:
-        return []
-    return [INTRO, "", *markdown_table(HEADER, rows).splitlines(), ""]

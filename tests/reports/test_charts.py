@@ -55,13 +55,13 @@ def test_speed_axis_labels_are_plain_figures(boards, colors):
 
 def test_length_chart_per_pair(boards, colors):
     row = boards[0].rows[0]
-    svg = charts.length_recall_chart(row, boards[0].corpus, colors)
+    svg = charts.LengthCharts().draw(row, boards[0].corpus, colors)
     root = ET.fromstring(svg)
     labels = {"".join(t.itertext()).strip() for t in root.iter(f"{SVG}text")}
     lengths = {str(item["length"]) for item in row.pair.analysis["recall_by_length"]}
     assert lengths <= labels and "Recall" in labels
     assert (
-        charts.length_recall_chart(replace(row, pair=replace(row.pair, analysis={})), "c", colors)
+        charts.LengthCharts().draw(replace(row, pair=replace(row.pair, analysis={})), "c", colors)
         is None
     )
 
@@ -72,7 +72,7 @@ def test_length_charts_on_one_figure_draw_each_chart_alone(boards, colors):
     # drawn alone is a figure laid out from nothing, the slow way the shared one avoids).
     rows = [(board.corpus, row) for board in boards for row in board.rows[:3]]
     assert len({corpus for corpus, _ in rows}) > 1 and len(rows) > 4
-    alone = [charts.length_recall_chart(row, corpus, colors) for corpus, row in rows]
+    alone = [charts.LengthCharts().draw(row, corpus, colors) for corpus, row in rows]
     assert all(alone)
     shared = charts.LengthCharts()
     backwards = [shared.draw(row, corpus, colors) for corpus, row in reversed(rows)]

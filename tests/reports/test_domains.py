@@ -7,7 +7,7 @@ import re
 import pytest
 
 from cws_bench.reports import render_html, render_markdown
-from cws_bench.reports.domains import domain_matrix, falloff_rows, render_wide_markdown
+from cws_bench.reports.domains import falloff_rows, render_wide_markdown
 from cws_bench.results.model import BakeoffResult, PairResult
 
 # F1 by hand: segmenter -> corpus -> F1 (a missing corpus: not run there)
@@ -35,7 +35,7 @@ def result(f1=F1, domains=DOMAINS) -> BakeoffResult:
 
 
 def test_matrix_sorted_rows_and_columns():
-    matrix = domain_matrix(result())
+    matrix = result().across_corpora()
     # row means: pkuseg (0.95+0.93+0.80+0.88)/4 = 0.89, fmm 2.32/3 = 0.7733, jieba 3.15/4 = 0.7875
     assert [row.segmenter for row in matrix.rows] == ["pkuseg", "jieba", "fmm"]
     assert matrix.rows[0].mean == pytest.approx(0.89)
@@ -47,7 +47,7 @@ def test_matrix_sorted_rows_and_columns():
 
 
 def test_falloff_from_news():
-    falloff = {row.segmenter: row for row in falloff_rows(domain_matrix(result()))}
+    falloff = {row.segmenter: row for row in falloff_rows(result().across_corpora())}
     # jieba: news mean 0.85; weibo -0.15, novel -0.10 -> mean -0.125, worst weibo
     assert falloff["jieba"].news_f1 == pytest.approx(0.85)
     assert falloff["jieba"].drops == pytest.approx({"weibo": -0.15, "novel": -0.10})
@@ -55,13 +55,13 @@ def test_falloff_from_news():
     assert falloff["jieba"].worst[0] == "weibo"
     # fmm: news 0.86, weibo -0.26; pkuseg: news 0.94, weibo -0.14, novel -0.06 -> -0.10
     assert falloff["fmm"].drops == pytest.approx({"weibo": -0.26})
-    order = [row.segmenter for row in falloff_rows(domain_matrix(result()))]
+    order = [row.segmenter for row in falloff_rows(result().across_corpora())]
     assert order == ["pkuseg", "jieba", "fmm"]
 
 
 def test_one_corpus_gives_no_view():
     single = result({"jieba": {"news-a": 0.9}})
-    assert domain_matrix(single) is None
+    assert single.across_corpora() is None
     assert render_wide_markdown(single) == ""
 
 
@@ -109,7 +109,7 @@ def test_html_heatmap_has_values_in_cells_and_no_raster():
 def test_rows_scored_on_fewer_corpora_come_after():
     # a closed-track row run on the two news corpora only, with the best mean of all
     f1 = {**F1, "bimm": {"news-a": 0.99, "news-b": 0.99}}
-    matrix = domain_matrix(result(f1))
+    matrix = result(f1).across_corpora()
     assert [row.segmenter for row in matrix.rows] == ["pkuseg", "jieba", "fmm", "bimm"]
     # columns ordered by the rows scored everywhere (pkuseg, jieba), not by bimm's news
     assert matrix.corpora == ["news-a", "news-b", "novel", "weibo"]
@@ -128,17 +128,17 @@ def test_means_count_a_shared_test_set_once_and_compare_over_shared_corpora():
     run = BakeoffResult(
         "demo", {}, base.pairs, settings={**base.settings, "corpus_test_sets": groups}
     )
-    rows = {row.segmenter: row for row in domain_matrix(run).rows}
+    rows = {row.segmenter: row for row in run.across_corpora().rows}
     # by hand: jieba's Wikipedia set (0.70 + 0.90 + 0.80) / 3 = 0.80, then (0.80 + 0.80 + 0.60) / 3
     assert rows["jieba"].mean == pytest.approx(2.2 / 3)
     # every corpus counted alike, as before: (0.8 + 0.7 + 0.9 + 0.8 + 0.6) / 5 = 0.76
-    assert domain_matrix(base).rows[0].mean == pytest.approx(0.76)
+    assert base.across_corpora().rows[0].mean == pytest.approx(0.76)
     # the corpora every row has: pku and udc; jieba (0.80 + 0.80) / 2, fmm (0.90 + 0.70) / 2
     assert rows["jieba"].common == rows["fmm"].common == ("pku", "udc")
     assert rows["jieba"].common_mean == pytest.approx(0.80)
     assert rows["fmm"].common_mean == pytest.approx(0.80)
     # the fall-off from news: Wikipedia once (0.80 - 0.80 = 0), weibo -0.20 -> -0.10
-    (jieba,) = [r for r in falloff_rows(domain_matrix(run)) if r.segmenter == "jieba"]
+    (jieba,) = [r for r in falloff_rows(run.across_corpora()) if r.segmenter == "jieba"]
     assert jieba.mean_drop == pytest.approx(-0.10)
     text = render_wide_markdown(run)
     assert "mean of 2 shared" in text
