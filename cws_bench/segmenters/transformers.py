@@ -18,6 +18,7 @@ device, the dtype, the GPU and the versions of transformers and torch. docs/NEUR
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -106,7 +107,8 @@ class TransformersSegmenter(HubSegmenter):
         self._prefix, self._suffix = special_tokens(self.tokenizer)
         limit = self._position_limit() - len(self._prefix) - len(self._suffix)
         self.max_length, self.overlap = window_sizes(self.name, opts, limit)
-        self._ids: dict[str, int] = {}
+        # the model's id of one character: its tokenizer's single token, else unknown
+        self.token_id = functools.cache(functools.partial(character_id, self.tokenizer))
         self.identity: dict[str, Any] = {
             "model": os.path.abspath(where) if local else where,
             "revision": None if local else self._commit(folder, opts.revision),
@@ -172,12 +174,6 @@ class TransformersSegmenter(HubSegmenter):
         if getattr(self.model.config, "model_type", "") in {"roberta", "xlm-roberta", "camembert"}:
             known = [min(known) - offset]
         return min(known)
-
-    def token_id(self, character: str) -> int:
-        """The model's id for one character: its tokenizer's single token, else unknown."""
-        if character not in self._ids:
-            self._ids[character] = character_id(self.tokenizer, character)
-        return self._ids[character]
 
     # -- segmenting -----------------------------------------------------------
 
