@@ -231,24 +231,22 @@ def _keys(
     if words is not None and any(name in WORD_TEMPLATES for name in templates):
         listed = words.lengths(padded, positions)
     zeros = np.zeros_like(positions)
+    begin, end, cover = listed if listed is not None else (zeros, zeros, zeros)
+    parts = {  # (a, b) of the templates that are not character windows
+        "bias": (zeros, zeros),
+        "k0": (classes[0], zeros),
+        "k-1k0k+1": ((classes[-1] * 8 + classes[0]) * 8 + classes[1], zeros),
+        "wB": (begin, zeros),
+        "wE": (end, zeros),
+        # covered by a listed word, and whether one starts / ends here
+        "wC": (cover, (begin > 0) * 2 + (end > 0)),
+    }
     columns = []
     for number, name in enumerate(ALL_TEMPLATES):
         if name not in templates:
             continue
-        if name in WORD_TEMPLATES:
-            begin, end, cover = listed if listed is not None else (zeros, zeros, zeros)
-            if name == "wB":
-                a, b = begin, zeros
-            elif name == "wE":
-                a, b = end, zeros
-            else:  # covered by a listed word, and whether one starts / ends here
-                a, b = cover, (begin > 0) * 2 + (end > 0)
-        elif name == "bias":
-            a, b = zeros, zeros
-        elif name == "k0":
-            a, b = classes[0], zeros
-        elif name == "k-1k0k+1":
-            a, b = (classes[-1] * 8 + classes[0]) * 8 + classes[1], zeros
+        if name in parts:
+            a, b = parts[name]
         else:
             offsets = [int(part) for part in name.replace("c", " ").split()]
             a = window[offsets[0]]

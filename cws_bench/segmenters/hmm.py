@@ -69,7 +69,7 @@ from typing import Any
 from cws_bench.defaults import Bounds
 from cws_bench.errors import CwsBenchError
 from cws_bench.segmenters.base import TrainingData, option
-from cws_bench.segmenters.neural import pieces
+from cws_bench.segmenters.neural import pieces, tags_to_words
 from cws_bench.segmenters.sources import (
     ModelOptions,
     ModelSegmenter,
@@ -403,18 +403,6 @@ def viterbi_python(
     return path
 
 
-def _words_of(chunk: str, path: list[int]) -> list[str]:
-    words = []
-    start = 0
-    for position, tag in enumerate(path):
-        if tag in (E, S):
-            words.append(chunk[start : position + 1])
-            start = position + 1
-    if start < len(chunk):
-        words.append(chunk[start:])
-    return words
-
-
 class HMMSegmenter(ModelSegmenter):
     """A first-order B/M/E/S character-tagging HMM, trained by cws-bench.
 
@@ -487,6 +475,6 @@ class HMMSegmenter(ModelSegmenter):
             words: list[str] = []
             for chunk in line.split():
                 path = viterbi_python(chunk, *self._tables, self.model.fold_width)
-                words.extend(_words_of(chunk, path))
+                words.extend(tags_to_words(chunk, [TAGS[tag] for tag in path]))
             out.append(words)
         return out

@@ -27,6 +27,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from cws_bench.display.units import plural
+from cws_bench.segmenters.neural import cut_at
 
 __all__ = [
     "ANSWER_MARKERS",
@@ -212,11 +213,6 @@ def project_boundaries(
     return bounds, (inserted, deleted, substituted), same
 
 
-def _cut(text: str, bounds: list[int]) -> list[str]:
-    edges = [0, *bounds, len(text)]
-    return [text[a:b] for a, b in itertools.pairwise(edges) if b > a]
-
-
 def _ends(words: list[str]) -> list[int]:
     """The offsets after each word but the last, in the words joined."""
     return list(itertools.accumulate(map(len, words[:-1])))
@@ -253,7 +249,7 @@ substituted=1, refused=False, empty=False, output='repaired'))
         fidelity = LineFidelity(number, True, 0, len(text), 0, empty=True, output="unsegmented")
         if on_altered == "fail":
             raise ValueError("the reply is empty")
-        return _cut(text, spaces), fidelity
+        return cut_at(text, spaces), fidelity
     bounds, (inserted, deleted, substituted), same = project_boundaries(text, pred_words)
     altered = inserted + deleted + substituted > 0
     refused = same < REFUSAL_SHARE * len(text)
@@ -271,6 +267,4 @@ substituted=1, refused=False, empty=False, output='repaired'))
             f"the reply {what}: {inserted} inserted, {deleted} deleted, "
             f"{plural(substituted, 'substituted character')}"
         )
-    if spaces:
-        bounds = sorted(set(bounds) | set(spaces))
-    return _cut(text, bounds), fidelity
+    return cut_at(text, [*bounds, *spaces]), fidelity

@@ -206,6 +206,26 @@ def load_pretrained(
     return tokenizer, model
 
 
+def best_labels(
+    model: Any, rows: Sequence[list[int]], around: tuple[list[int], list[int]], pad: int
+) -> list[list[int]]:
+    """The argmax label id of each position of each row of token ids (one batch), the
+    special tokens ``around`` them (:func:`special_tokens`) added, padded with ``pad``."""
+    import torch
+    from torch.nn.utils.rnn import pad_sequence
+
+    prefix, suffix = around
+    full = [torch.tensor(prefix + row + suffix, dtype=torch.long) for row in rows]
+    ids = pad_sequence(full, batch_first=True, padding_value=pad)
+    mask = pad_sequence([torch.ones_like(row) for row in full], batch_first=True)
+    device = next(model.parameters()).device
+    with torch.inference_mode():
+        logits = model(input_ids=ids.to(device), attention_mask=mask.to(device)).logits
+        best = logits.argmax(-1).cpu().tolist()
+    start = len(prefix)
+    return [best[r][start : start + len(row)] for r, row in enumerate(rows)]
+
+
 def batched(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:
     """``items`` ``size`` at a time (:func:`itertools.batched`, which Python 3.10 lacks).
 

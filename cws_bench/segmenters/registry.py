@@ -346,16 +346,19 @@ def _install_command(name: str, cls: type[Segmenter], registered: Registered) ->
     return f"pip install {' '.join(cls.requires)}"
 
 
-def _check_options(name: str, cls: type[Segmenter], options: Mapping[str, Any]) -> None:
-    """The adapter's declared options (:attr:`Segmenter.Options`) parse ``options``; an
-    adapter that declares none is checked by the keywords its ``__init__`` names."""
+def _checked(name: str, options: Mapping[str, Any]) -> tuple[Registered, type[Segmenter], dict]:
+    """The registration and class of ``name``, and ``options`` over its presets, checked by
+    the adapter's declared options (:attr:`Segmenter.Options`); an adapter that declares
+    none is checked by the keywords its ``__init__`` names."""
+    registered, cls = _lookup(name)
+    merged = {**registered.options, **options}
     if cls.Options is not None:
-        parse_options(cls.Options, options, name)
-        return
+        parse_options(cls.Options, merged, name)
+        return registered, cls, merged
     parameters = inspect.signature(cls.__init__).parameters
-    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
-        return
-    check_option_names(name, options, [p for p in parameters if p != "self"])
+    if not any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
+        check_option_names(name, merged, [p for p in parameters if p != "self"])
+    return registered, cls, merged
 
 
 def check_segmenter_options(
@@ -370,9 +373,7 @@ def check_segmenter_options(
     Raises:
         SegmenterError: an unknown name or option (with the closest ones).
     """
-    registered, cls = _lookup(name)
-    merged = {**registered.options, **options}
-    _check_options(name, cls, merged)
+    _, cls, merged = _checked(name, options)
     return cls, merged
 
 
@@ -396,9 +397,7 @@ def get_segmenter(name: str, **options: Any) -> Segmenter:
         SegmenterUnavailableError: its library is not installed (the hint is
             the command that installs it).
     """
-    registered, cls = _lookup(name)
-    merged = {**registered.options, **options}
-    _check_options(name, cls, merged)
+    registered, cls, merged = _checked(name, options)
     missing = registered.missing(cls)
     if missing:
         raise SegmenterUnavailableError(

@@ -45,7 +45,6 @@ __all__ = [
     "model_file",
     "model_format_error",
     "seed_output",
-    "sources_of",
     "train_on_sources",
     "train_segmenter",
     "training_data",
@@ -204,21 +203,6 @@ def training_sources(
     described = f"{name}:{splits}" if splits else sources[0].description
     absent = f"{corpus}:{split or DEFAULT_SPLIT}"
     return sources, f"{described}, in place of {absent} (not available here)"
-
-
-def sources_of(
-    name: str, opts: Any, fallback: Any = None
-) -> tuple[list[TrainingCorpus], str | None]:
-    """:func:`training_sources` of a model segmenter's options (its :class:`ModelOptions`)."""
-    return training_sources(
-        opts.corpus,
-        opts.split,
-        fallback,
-        segmenter=name,
-        format=opts.format,
-        encoding=opts.encoding,
-        data_dir=opts.data_dir,
-    )
 
 
 def train_on_sources(
@@ -504,8 +488,17 @@ class ModelSegmenter(Segmenter):
         if self.opts.model is not None:
             self._use(self.model_class.load(self.opts.model))
         elif self.opts.corpus is not None:
-            fallback = getattr(self.opts, "fallback", None)  # crf's
-            train_on_sources(self, *sources_of(self.name, self.opts, fallback))
+            opts, fallback = self.opts, getattr(self.opts, "fallback", None)  # crf's
+            found = training_sources(
+                opts.corpus,
+                opts.split,
+                fallback,
+                segmenter=self.name,
+                format=opts.format,
+                encoding=opts.encoding,
+                data_dir=opts.data_dir,
+            )
+            train_on_sources(self, *found)
 
     def _use(self, model: Any) -> None:
         """Segment with ``model`` (trained or loaded) from now on."""

@@ -34,6 +34,8 @@ from cws_bench.errors import SegmenterError
 from cws_bench.segmenters.base import TrainingData, option, parse_options
 from cws_bench.segmenters.hmm import tags_of
 from cws_bench.segmenters.neural import (
+    batched,
+    best_labels,
     character_id,
     pieces,
     resolve_device,
@@ -249,26 +251,15 @@ def _example(encode: _Encoder, words: list[str]) -> tuple[list[int], list[int]]:
 
 def _dev_f1(model: Any, encode: _Encoder, dev: list[list[str]], settings: dict[str, Any]) -> float:
     """Word F1 of the model's segmentation of the dev pieces."""
-    import torch
-
     from cws_bench.scoring import score_sentences
 
     model.eval()
     predicted: list[list[str]] = []
     pad = encode.tokenizer.pad_token_id or 0
-    front = len(encode.prefix)
-    size = settings["batch_size"] * 2
-    with torch.inference_mode():
-        for start in range(0, len(dev), size):
-            group = dev[start : start + size]
-            ids, mask, _ = _tensors([_example(encode, words) for words in group], pad, torch)
-            device = next(model.parameters()).device
-            best = model(input_ids=ids.to(device), attention_mask=mask.to(device)).logits
-            best = best.argmax(-1).cpu().tolist()
-            for row, words in enumerate(group):
-                characters = "".join(words)
-                tags = [LABELS[i] for i in best[row][front : front + len(characters)]]
-                predicted.append(tags_to_words(characters, tags))
+    for group in batched(["".join(words) for words in dev], settings["batch_size"] * 2):
+        rows = [[encode.id(character) for character in text] for text in group]
+        for text, best in zip(group, best_labels(model, rows, (encode.prefix, encode.suffix), pad)):
+            predicted.append(tags_to_words(text, [LABELS[i] for i in best]))
     model.train()
     return float(score_sentences(dev, predicted).to_dict()["f1"])
 

@@ -18,6 +18,7 @@ device, the dtype, the GPU and the versions of transformers and torch. docs/NEUR
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ from cws_bench.segmenters.base import TrainingData, option
 from cws_bench.segmenters.neural import (
     DTYPES,
     HubSegmenter,
+    best_labels,
     by_window,
     character_id,
     cut_at,
@@ -82,7 +84,6 @@ class TransformersSegmenter(HubSegmenter):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        import torch
         import transformers
 
         opts = self.opts
@@ -106,8 +107,8 @@ class TransformersSegmenter(HubSegmenter):
         self._prefix, self._suffix = special_tokens(self.tokenizer)
         limit = self._position_limit() - len(self._prefix) - len(self._suffix)
         self.max_length, self.overlap = window_sizes(self.name, opts, limit)
-        self._ids: dict[str, int] = {}
-        self._torch = torch
+        # the model's id of one character: its tokenizer's single token, else unknown
+        self.token_id = functools.cache(functools.partial(character_id, self.tokenizer))
         self.identity: dict[str, Any] = {
             "model": os.path.abspath(where) if local else where,
             "revision": None if local else self._commit(folder, opts.revision),
@@ -174,12 +175,6 @@ class TransformersSegmenter(HubSegmenter):
             known = [min(known) - offset]
         return min(known)
 
-    def token_id(self, character: str) -> int:
-        """The model's id for one character: its tokenizer's single token, else unknown."""
-        if character not in self._ids:
-            self._ids[character] = character_id(self.tokenizer, character)
-        return self._ids[character]
-
     # -- segmenting -----------------------------------------------------------
 
     def _segment(self, lines: list[str]) -> list[list[str]]:
@@ -196,21 +191,9 @@ class TransformersSegmenter(HubSegmenter):
 
     def predict(self, texts: list[str]) -> list[list[int]]:
         """The argmax label id of each character of each text (one batch)."""
-        torch = self._torch
         rows = [[self.token_id(c) for c in text] for text in texts]
-        from torch.nn.utils.rnn import pad_sequence
-
-        full = [torch.tensor(self._prefix + row + self._suffix, dtype=torch.long) for row in rows]
-        pad = self.tokenizer.pad_token_id or 0
-        ids = pad_sequence(full, batch_first=True, padding_value=pad)
-        mask = pad_sequence([torch.ones_like(row) for row in full], batch_first=True)
-        with torch.inference_mode():
-            logits = self.model(
-                input_ids=ids.to(self.device), attention_mask=mask.to(self.device)
-            ).logits
-            best = logits.argmax(-1).cpu().tolist()
-        start = len(self._prefix)
-        return [best[r][start : start + len(row)] for r, row in enumerate(rows)]
+        around = (self._prefix, self._suffix)
+        return best_labels(self.model, rows, around, self.tokenizer.pad_token_id or 0)
 
 
 def _recorded_training(name: str, folder: str) -> TrainingData | None:
