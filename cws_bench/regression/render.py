@@ -17,7 +17,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from cws_bench import __version__
 from cws_bench.display.formats import render_in
-from cws_bench.display.units import Units, format_p_value, percent, share, units
+from cws_bench.display.units import Units, format_p_value, percent, plural, share, units
 from cws_bench.regression.changes import (
     KINDS,
     LISTS,
@@ -31,7 +31,6 @@ from cws_bench.regression.changes import (
 from cws_bench.regression.check import CheckResult
 from cws_bench.regression.diff import SegmentationDiff
 from cws_bench.regression.junit import render_junit
-from cws_bench.reports.tables import plural
 from cws_bench.score_registry import compared_scores
 
 if TYPE_CHECKING:

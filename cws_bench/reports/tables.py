@@ -57,7 +57,6 @@ __all__ = [
     "letters",
     "letters_corrected",
     "paired_test_name",
-    "plural",
     "printed_in",
     "report_units",
     "resplit_table",
