@@ -219,21 +219,19 @@ class _Segmenting:
             )
             self.add(segmenter.label, stats.seconds, stats.characters)
         else:
+            from cws_bench.run.executors import cached
             from cws_bench.run.tasks import segmenter_key
             from cws_bench.segmenters import get_segmenter, segment_file
 
-            held = segmenter_key(segmenter.name, dict(segmenter.options))
-            loaded = _LOADED.get(held)
-            if loaded is None:
-                loaded = _LOADED[held] = get_segmenter(segmenter.name, **segmenter.options)
+            loaded = cached(  # kept in this process for the next text
+                segmenter_key(segmenter.name, dict(segmenter.options)),
+                lambda: get_segmenter(segmenter.name, **segmenter.options),
+            )
             run = segment_file(loaded, source, target, batch_size=self.batch_size)
             self.add(segmenter.label, run.seconds, run.characters)
         self.wall_s += time.perf_counter() - started
         with atomic_write(key_file) as f:
             f.write(key)
-
-
-_LOADED: dict[str, Any] = {}  # segmenter_key -> the segmenter loaded in this process
 
 
 # ---------------------------------------------------------------- the pass
