@@ -39,7 +39,7 @@ import threading
 import time
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
@@ -861,11 +861,7 @@ class ExecutorSettings:
 
     def merged(self, given: ExecutorSettings) -> ExecutorSettings:
         """These settings with every field ``given`` sets in its place."""
-        changes = {
-            key: getattr(given, key)
-            for key in self.__dataclass_fields__
-            if getattr(given, key) is not None
-        }
+        changes = {key: value for key, value in asdict(given).items() if value is not None}
         return replace(self, **changes)
 
 
