@@ -14,7 +14,7 @@ from cws_bench.run import identity as identity_module
 from cws_bench.run.bakeoff import run_bakeoff
 from cws_bench.run.config import CorpusSpec, load_config
 from cws_bench.run.identity import Memo, library_versions, option_identity, options_identity
-from cws_bench.run.plan import cache_key, corpus_identity
+from cws_bench.run.plan import cache_key, corpus_dictionary, gold_and_raw, identity_of
 
 GOLD = "研究 人员 发现 问题\n今天 上午 下雨\n结婚 的 和 尚未 结婚 的\n"
 RAW = "研究人员发现问题\n今天上午下雨\n结婚的和尚未结婚的\n"
@@ -129,7 +129,7 @@ def test_an_edited_raw_file_of_a_custom_corpus_is_run_again(folder: Path):
 
 def test_moving_files_keeps_the_key_and_editing_them_changes_it(folder: Path, tmp_path_factory):
     corpus = CorpusSpec(label="mine", gold=str(folder / "gold.txt"), raw=str(folder / "raw.txt"))
-    identity = corpus_identity(corpus, None)
+    identity = identity_of(*gold_and_raw(corpus, None), corpus_dictionary(corpus, None))
 
     def key(base: Path, **options: str) -> str:
         moved = CorpusSpec(label="mine", gold=str(base / "gold.txt"), raw=str(base / "raw.txt"))
@@ -211,7 +211,7 @@ def test_a_model_folder_is_identified_by_its_files(tmp_path: Path):
 
 def test_the_key_holds_training_data_and_library_versions(folder: Path):
     corpus = CorpusSpec(label="mine", gold=str(folder / "gold.txt"))
-    identity = corpus_identity(corpus, None)
+    identity = identity_of(*gold_and_raw(corpus, None), corpus_dictionary(corpus, None))
     trained = cache_key(corpus, "hmm", {"corpus": "pd1998", "split": "test"}, identity, None)
     other = cache_key(corpus, "hmm", {"corpus": "pd1998", "split": "train"}, identity, None)
     assert trained != other  # the two splits' sentences differ

@@ -219,21 +219,19 @@ class _Segmenting:
             )
             self.add(segmenter.label, stats.seconds, stats.characters)
         else:
+            from cws_bench.run.executors import cached
             from cws_bench.run.tasks import segmenter_key
             from cws_bench.segmenters import get_segmenter, segment_file
 
-            held = segmenter_key(segmenter.name, dict(segmenter.options))
-            loaded = _LOADED.get(held)
-            if loaded is None:
-                loaded = _LOADED[held] = get_segmenter(segmenter.name, **segmenter.options)
+            loaded = cached(  # kept in this process for the next text
+                segmenter_key(segmenter.name, dict(segmenter.options)),
+                lambda: get_segmenter(segmenter.name, **segmenter.options),
+            )
             run = segment_file(loaded, source, target, batch_size=self.batch_size)
             self.add(segmenter.label, run.seconds, run.characters)
         self.wall_s += time.perf_counter() - started
         with atomic_write(key_file) as f:
             f.write(key)
-
-
-_LOADED: dict[str, Any] = {}  # segmenter_key -> the segmenter loaded in this process
 
 
 # ---------------------------------------------------------------- the pass
@@ -706,7 +704,7 @@ def _robustness(
 
     notes: list[str] = []
     results: list[dict[str, Any]] = []
-    wall = 0.0
+    wall = segmenting.wall_s
     pool = sorted(pool, key=lambda item: (item[0], item[1]))
     for kind in settings.perturbations:
         if kind not in PERTURBATIONS:
@@ -735,9 +733,7 @@ def _robustness(
                 f.write(p.line + "\n")
         for k, segmenter in enumerate(segmenters):
             target = root / "perturbed" / segmenter.label / f"{kind}.txt"
-            before = time.perf_counter()
             segmenting.segment(segmenter, str(source), target)
-            wall += time.perf_counter() - before
             flips = []
             for (item, p), line in zip(applied, _read_lines(target)):
                 original = item[3][k].split(" ") if item[3][k] else []
@@ -759,4 +755,5 @@ def _robustness(
             "script (Simplified to Traditional): not run; no adapter declares that it reads "
             "both scripts: ask for it with --perturb ...,script"
         )
+    wall = segmenting.wall_s - wall
     return {"sampled": len(pool), "rates": results, "notes": notes, "segment_wall_s": wall}

@@ -26,7 +26,7 @@ sighan``), the others by intervals.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -83,7 +83,7 @@ class Absent:
     how: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "name": self.name, "why": self.why, "how": self.how}
+        return asdict(self)
 
     def __str__(self) -> str:
         how = f" ({self.how})" if self.how else ""

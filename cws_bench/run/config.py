@@ -66,7 +66,7 @@ import os
 import re
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -270,17 +270,8 @@ class BakeoffConfig:
     def to_dict(self) -> dict[str, Any]:
         """The configuration as plain data (what results.json records)."""
         return {
-            "name": self.name,
-            "description": self.description,
-            "source": self.source,
-            "seed": self.seed,
-            "resamples": self.resamples,
-            "timeout": self.timeout,
-            "batch_size": self.batch_size,
-            "correction": self.correction,
-            "method": self.method,
-            "alpha": self.alpha,
-            "test": self.test,
+            **{key: getattr(self, key) for key in ("name", "description", "source")},
+            **{key: getattr(self, key) for key in _SCALARS if key not in _UNRECORDED},
             "corpora": [asdict(c) for c in self.corpora],
             "segmenters": [asdict(s) for s in self.segmenters],
             "settings": {key: getattr(self.settings, key) for key in sorted(_SETTINGS_KEYS)},
@@ -419,18 +410,14 @@ _SETTINGS_KEYS = {"executor", "scheduler", "shard_chars", "retries"}
 _TOP_KEYS = set(BakeoffConfig.__dataclass_fields__) - {"source"} | {"submissions"}
 
 _SCALARS = {
-    "seed": int,
-    "resamples": int,
-    "timeout": float,
-    "batch_size": int,
-    "description": str,
-    "correction": str,
-    "method": str,
-    "alpha": float,
-    "test": str,
-    "resplits": int,
+    item.name: {"int": int, "float": float, "str": str}[str(item.type)]
+    for item in fields(BakeoffConfig)
+    if item.type in ("int", "float", "str") and item.name != "name"
 }
 """The top-level keys that are one value, each with its type (absent: the field's default)."""
+
+_UNRECORDED = {"description", "resplits"}
+"""Scalars :meth:`BakeoffConfig.to_dict` records elsewhere in its order, or only when set."""
 
 
 def _parse_corpus(table: Any, where: str, base: Path) -> CorpusSpec:

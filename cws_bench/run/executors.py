@@ -39,7 +39,7 @@ import threading
 import time
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
@@ -149,14 +149,17 @@ class _Job:
     affinity: Callable[[Any], str] | None
     tolerate: bool
 
-    def failed(self, index: int, reason: str) -> ShardFailedError:
-        """The error of item ``index``, which could not be run."""
-        return ShardFailedError(
-            f"{self.describe(self.items[index])}: {reason}",
-            "look for what kills or blocks the segmenter on these lines "
-            "(memory, a crash); {0} and {1} set the limits",
-            fixes=_LIMITS,
-        )
+    def failure(self, index: int, reason: str, timed_out: bool = False) -> ItemFailure:
+        """What item ``index``, which could not be run, yields: its error is raised
+        instead unless the map tolerates failures."""
+        if not self.tolerate:
+            raise ShardFailedError(
+                f"{self.describe(self.items[index])}: {reason}",
+                "look for what kills or blocks the segmenter on these lines "
+                "(memory, a crash); {0} and {1} set the limits",
+                fixes=_LIMITS,
+            )
+        return ItemFailure(reason, timed_out)
 
 
 class Executor:
@@ -497,10 +500,8 @@ class LocalExecutor(Executor):
                         queue.put_back(index)
                         continue
                     reason = f"failed {plural(failures[index], 'time')}: {outcome[0]}"
-                    if not job.tolerate:
-                        raise job.failed(index, reason)
                     remaining -= 1
-                    yield index, ItemFailure(reason, timed_out=outcome[1])
+                    yield index, job.failure(index, reason, outcome[1])
         finally:
             # Workers still busy (the run failed or was abandoned) are stopped; idle ones stay.
             busy = [slot for slot in self._slots if slot.index is not None]
@@ -796,9 +797,7 @@ class DaskExecutor(Executor):
                     if not isinstance(error, KilledWorker):
                         raise error.with_traceback(trace)
                     reason = f"its worker died or ran past the timeout on every attempt ({error})"
-                    if not job.tolerate:
-                        raise job.failed(index, reason) from None
-                    result = ItemFailure(reason)
+                    result = job.failure(index, reason)
                 finished.add(index)
                 while lowest in finished:
                     finished.discard(lowest)
@@ -862,11 +861,7 @@ class ExecutorSettings:
 
     def merged(self, given: ExecutorSettings) -> ExecutorSettings:
         """These settings with every field ``given`` sets in its place."""
-        changes = {
-            key: getattr(given, key)
-            for key in self.__dataclass_fields__
-            if getattr(given, key) is not None
-        }
+        changes = {key: value for key, value in asdict(given).items() if value is not None}
         return replace(self, **changes)
 
 

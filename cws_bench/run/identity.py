@@ -23,6 +23,7 @@ one process is always seen; without a memo nothing is kept.
 
 from __future__ import annotations
 
+import functools
 import importlib.metadata
 import os
 import re
@@ -91,8 +92,9 @@ class Memo:
 
     def __init__(self) -> None:
         self._files: dict[tuple[str, int, int, int], str] = {}
-        self._corpora: dict[tuple[str, str | None, str | None], dict[str, Any]] = {}
-        self._libraries: dict[str, dict[str, str]] = {}
+        # training_identity's checksums of a registered corpus, and library_versions
+        self.corpus_content = functools.cache(_corpus_content)
+        self.library_versions = functools.cache(_library_versions)
 
     def file_checksum(self, path: str) -> str:
         """The file's :func:`~cws_bench.text.checksums.file_checksum`, read once."""
@@ -102,19 +104,6 @@ class Memo:
         if key not in self._files:
             self._files[key] = file_checksum(name)
         return self._files[key]
-
-    def corpus_content(self, name: str, split: str | None, data_dir: str | None) -> dict[str, Any]:
-        """:func:`training_identity`'s checksums of a registered corpus, read once."""
-        key = (name, split, data_dir)
-        if key not in self._corpora:
-            self._corpora[key] = _corpus_content(name, split, data_dir)
-        return self._corpora[key]
-
-    def library_versions(self, segmenter: str) -> dict[str, str]:
-        """:func:`library_versions`, looked up once."""
-        if segmenter not in self._libraries:
-            self._libraries[segmenter] = _library_versions(segmenter)
-        return self._libraries[segmenter]
 
 
 def content_checksum(path: PathLike, memo: Memo | None = None) -> str:

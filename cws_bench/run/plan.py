@@ -41,7 +41,6 @@ __all__ = [
     "RunPlan",
     "cache_key",
     "corpus_dictionary",
-    "corpus_identity",
     "cut_batches",
     "gold_and_raw",
     "identity_of",
@@ -135,13 +134,6 @@ class CorpusIdentity:
     raw: str
     dictionary: str | None
     characters: int
-
-
-def corpus_identity(corpus: CorpusSpec, data_dir: str | None) -> CorpusIdentity:
-    """The checksums of a corpus' gold, raw input and dictionary, and its size."""
-    gold = _gold(corpus, data_dir)
-    raw = _raw(corpus, data_dir, gold)  # its line count is checked when the pair runs
-    return identity_of(gold, raw, corpus_dictionary(corpus, data_dir))
 
 
 def identity_of(
