@@ -13,6 +13,7 @@ ranx's ``Report.to_*``). A function that renders something without a class
 from __future__ import annotations
 
 import inspect
+import json
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
@@ -70,3 +71,11 @@ class Renderable:
         """
         renderers = {name: getattr(self, f"to_{name}") for name in self.FORMATS}
         return render_in(fmt, renderers, **options)
+
+    def to_dict(self) -> Mapping[str, Any]:
+        """The result as JSON-safe data, in a stable key order (each result writes its own)."""
+        raise NotImplementedError
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as indented JSON, characters beyond ASCII as they are."""
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=2)

@@ -19,7 +19,6 @@ categorical: every distinct value is one branch.
 
 from __future__ import annotations
 
-import json
 import math
 from collections import Counter, defaultdict
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
@@ -300,9 +299,6 @@ class SplitCriteria(Renderable):
     # :meth:`render` (Renderable) writes one of FORMATS: ``name`` (the table's file name)
     # starts the text format's first line; ``digits`` are the decimals of text and Markdown.
     FORMATS: ClassVar[tuple[str, ...]] = ("text", "json", "csv", "markdown")
-
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict(), ensure_ascii=False, indent=2)
 
     def to_csv(self) -> str:
         rows: list[list[Any]] = [

@@ -332,11 +332,6 @@ class ComparisonReport(Renderable):
             lines.append(f"  signature: {self.signature}")
         return "\n".join(lines)
 
-    def to_json(self) -> str:
-        import json
-
-        return json.dumps(self.to_dict(), ensure_ascii=False, indent=2)
-
     def to_csv(self) -> str:
         """One header line and one row per system (fractions in [0, 1])."""
         from cws_bench.display.tables import csv_table

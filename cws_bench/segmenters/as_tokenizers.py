@@ -292,12 +292,6 @@ class TokenizerComparison(Renderable):
             if any(getattr(row, name) is not None for row in self.rows)
         ]
 
-    def to_json(self) -> str:
-        """:meth:`to_dict` as indented JSON."""
-        import json
-
-        return json.dumps(self.to_dict(), ensure_ascii=False, indent=2)
-
     def to_csv(self) -> str:
         """One row per tokenizer: items, references and the raw scores (fractions)."""
         columns = [name for name, _ in self.columns()]

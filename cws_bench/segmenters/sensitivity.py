@@ -15,7 +15,6 @@ second; a tie flips nothing).
 from __future__ import annotations
 
 import itertools
-import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -200,9 +199,6 @@ class MetricSensitivity(Renderable):
         }
 
     FORMATS = ("text", "markdown", "json", "csv")
-
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict(), ensure_ascii=False, indent=2)
 
     def to_csv(self) -> str:
         """One row per metric, system and tokenizer; fractions."""

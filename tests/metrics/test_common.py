@@ -14,6 +14,7 @@ import inspect
 import pytest
 
 from cws_bench import metrics
+from cws_bench.display.formats import Renderable
 
 # The option names in use; a new option either reuses one of these or is added here on purpose.
 OPTIONS = {
@@ -128,7 +129,9 @@ def result_classes():
 
 @pytest.mark.parametrize("cls", list(result_classes()))
 def test_result_objects_have_to_dict(cls):
-    assert callable(getattr(cls, "to_dict", None)), f"{cls.__name__} has no to_dict()"
+    to_dict = getattr(cls, "to_dict", None)
+    assert callable(to_dict), f"{cls.__name__} has no to_dict()"
+    assert to_dict is not Renderable.to_dict, f"{cls.__name__} writes no to_dict() of its own"
 
 
 def test_metrics_know_nothing_of_segmentation():
