@@ -621,6 +621,7 @@ def throughput(
         cws-bench metrics throughput requests.jsonl
         cws-bench metrics throughput log.csv --start sent --end done --format json
     """
+    from cws_bench.errors import CwsBenchError
     from cws_bench.metrics.throughput import BadRequestError, serving_metrics
     from cws_bench.text.metric_files import read_request_log
 
@@ -630,16 +631,12 @@ def throughput(
     try:
         result = serving_metrics(*(requests.fields[c] for c in COLUMNS), skip_bad=skip_bad)
     except BadRequestError as e:
-        from cws_bench.errors import CwsBenchError
-
         more = f" ({plural(e.bad - 1, 'more bad request')} after it)" if e.bad > 1 else ""
         raise CwsBenchError(
             f"{requests.where(e.index)}: {e.reason}{more}",
             "fix the log, or pass --skip-bad to leave bad requests out and count them",
         ) from None
     except ValueError as e:
-        from cws_bench.errors import CwsBenchError
-
         raise CwsBenchError(f"{requests.path}: {e}") from None
     print_warnings(
         f"{requests.path}: {plural(count, 'request')} left out: {reason}"

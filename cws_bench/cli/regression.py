@@ -349,12 +349,6 @@ def baseline() -> None:
     """
 
 
-def _summary(saved: Any, path: str) -> str:
-    from cws_bench.regression.render import render_baseline_text
-
-    return render_baseline_text(saved, path)
-
-
 @baseline.command("save")
 @click.option(
     "-s",
@@ -426,6 +420,7 @@ def save(
     """
     from cws_bench.regression.baseline_file import save_baseline
     from cws_bench.regression.recording import record_baseline
+    from cws_bench.regression.render import render_baseline_text
 
     with open_executor(sharding) as executor:
         recorded = record_baseline(
@@ -440,7 +435,7 @@ def save(
         )
     print_warnings(f"{r.label}: {w}" for r in recorded.records for w in r.warnings)
     save_baseline(recorded, output)
-    click.echo(_summary(recorded, output))
+    click.echo(render_baseline_text(recorded, output))
 
 
 @baseline.command("update")
@@ -459,12 +454,13 @@ def update(path: str, speed_runs: int | None, data_dir: str | None) -> None:
     """
     from cws_bench.regression.baseline_file import load_baseline, save_baseline
     from cws_bench.regression.recording import rerun_baseline
+    from cws_bench.regression.render import render_baseline_text
 
     old = load_baseline(path)
     new = rerun_baseline(old, data_dir=data_dir, speed_runs=speed_runs)
     print_warnings(f"{r.label}: {w}" for r in new.records for w in r.warnings)
     save_baseline(new, path)
-    click.echo(_summary(new, path))
+    click.echo(render_baseline_text(new, path))
 
 
 @baseline.command("show")
@@ -477,8 +473,9 @@ def show(path: str) -> None:
         cws-bench baseline show baseline.json
     """
     from cws_bench.regression.baseline_file import load_baseline
+    from cws_bench.regression.render import render_baseline_text
 
-    click.echo(_summary(load_baseline(path), path))
+    click.echo(render_baseline_text(load_baseline(path), path))
 
 
 # ---------------------------------------------------------------------------
