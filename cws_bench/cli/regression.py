@@ -33,6 +33,7 @@ from cws_bench.cli.options import (
     renamed_option,
     resamples_option,
     seed_option,
+    segmenter_option,
     segmenter_options,
     stacked,
     strict_option,
@@ -350,14 +351,7 @@ def baseline() -> None:
 
 
 @baseline.command("save")
-@click.option(
-    "-s",
-    "--segmenter",
-    "name",
-    required=True,
-    metavar="NAME",
-    help="The segmenter (see `cws-bench segmenters`); `command` runs any program.",
-)
+@segmenter_option("The segmenter (see `cws-bench segmenters`); `command` runs any program.")
 @segmenter_options(training=False)
 @click.option(
     "--corpus",
