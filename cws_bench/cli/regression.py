@@ -183,21 +183,17 @@ def _speed_runs_option(default: int | None) -> Callable[[F], F]:
     help="A and B are segmenters (e.g. two tokenizers): run both over this raw text, one "
     "sentence a line, and diff their outputs and token ids.",
 )
-@click.option(
-    "-A",
-    "--a-option",
-    "a_option",
-    multiple=True,
-    metavar="KEY=VALUE",
-    help="With --text: an option of segmenter A (repeatable), e.g. -A path=v1/tokenizer.json.",
-)
-@click.option(
-    "-B",
-    "--b-option",
-    "b_option",
-    multiple=True,
-    metavar="KEY=VALUE",
-    help="With --text: an option of segmenter B (repeatable).",
+@stacked(
+    *(
+        click.option(
+            f"-{side}",
+            f"--{side.lower()}-option",
+            multiple=True,
+            metavar="KEY=VALUE",
+            help=f"With --text: an option of segmenter {side} (repeatable){example}.",
+        )
+        for side, example in (("A", ", e.g. -A path=v1/tokenizer.json"), ("B", ""))
+    )
 )
 @click.option(
     "--token-ids",
