@@ -37,7 +37,7 @@ CORPORA: dict[str, str] = {
     "zx": "cws_bench.corpora.mccws:zx",
     "wtb": "cws_bench.corpora.mccws:wtb",
     "udc": "cws_bench.corpora.mccws:udc",
-    "ctb6": "cws_bench.corpora.ctb:ctb6",
+    "ctb6": "cws_bench.corpora.ctb:CTB6",
 }
 
 
