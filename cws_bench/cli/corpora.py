@@ -19,6 +19,7 @@ from cws_bench.cli.options import (
     output_option,
     quiet_option,
     split_option,
+    stacked,
     units_options,
 )
 from cws_bench.corpora import Corpus, corpus_names, get_corpus, read_corpus
@@ -41,8 +42,13 @@ _data_dir_option = data_dir_option(
 
 
 _format_option = format_option(OUTPUTS)
-_input_format_option = input_format_option(["auto", *FORMATS], "When NAME is a file: its format.")
 _quiet_option = quiet_option("No download progress bar.")
+_source_options = stacked(
+    input_format_option(["auto", *FORMATS], "When NAME is a file: its format."),
+    encoding_option,
+    _data_dir_option,
+    click.option("--download", is_flag=True, help="Download the corpus first if it is not here."),
+)
 
 
 def _open_corpus(name: str, data_dir: str | None, download: bool, quiet: bool) -> Corpus | None:
@@ -102,10 +108,7 @@ def _list(data_dir: str | None, fmt: str) -> None:
     help="Dictionary for the OOV rate instead of the corpus' standard one: a file, "
     "'jieba', or corpus:NAME[:SPLIT]."
 )
-@_input_format_option
-@encoding_option
-@_data_dir_option
-@click.option("--download", is_flag=True, help="Download the corpus first if it is not here.")
+@_source_options
 @click.option(
     "--overlap-with",
     multiple=True,
@@ -181,10 +184,7 @@ def info(
     "gold: the gold words separated by spaces.",
 )
 @output_option("File to write (- for standard output); written atomically, UTF-8.", required=True)
-@_input_format_option
-@encoding_option
-@_data_dir_option
-@click.option("--download", is_flag=True, help="Download the corpus first if it is not here.")
+@_source_options
 @_quiet_option
 def export(
     name: str,
