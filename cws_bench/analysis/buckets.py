@@ -299,40 +299,32 @@ def bucket_analysis(
     sentence_index = np.searchsorted([10, 20, 40, 80], sentence_chars).astype(np.int8)
     text = aligned.text
 
-    def side_indices(name: str) -> tuple[Any, Any] | None:
-        """Each word's bucket of attribute ``name``, per side (one attribute's arrays at a
-        time: a pair of millions of words holds no more)."""
+    def side_index(name: str, side: str) -> Any:
+        """Each word's bucket of attribute ``name`` on one side (one attribute's arrays at
+        a time: a pair of millions of words holds no more)."""
+        lengths = getattr(aligned, f"{side}_lengths")
         if name == "word_length":
-            return np.minimum(aligned.gold_lengths, 5) - 1, np.minimum(aligned.pred_lengths, 5) - 1
+            return np.minimum(lengths, 5) - 1
         if name == "sentence_length":
-            return sentence_index[aligned.gold_sentence], sentence_index[aligned.pred_sentence]
+            return sentence_index[getattr(aligned, f"{side}_sentence")]
         if name == "character_class":
-            return (
-                _class_indices(text, aligned.gold_ends - aligned.gold_lengths),
-                _class_indices(text, aligned.pred_ends - aligned.pred_lengths),
-            )
-        if name == "frequency" and by_frequency:
-            return (
-                _frequency_indices(aligned.gold_words, counts, words),
-                _frequency_indices(aligned.pred_words, counts, words),
-            )
-        return None
+            return _class_indices(text, getattr(aligned, f"{side}_ends") - lengths)
+        return _frequency_indices(getattr(aligned, f"{side}_words"), counts, words)
 
     irregular = _count_sentences(aligned.irregular, counts, words)
     result: dict[str, Any] = {}
     for name in ATTRIBUTES:
         order = _ORDER[name]
         tallies = {side: [0] * len(order) for side in ("gold", "pred", "correct")}
-        indices = side_indices(name)
-        if indices is not None:
-            gold_index, pred_index = indices
+        if name != "frequency" or by_frequency:
+            gold_index, pred_index = side_index(name, "gold"), side_index(name, "pred")
             for side, index in (
                 ("gold", gold_index[regular_gold]),
                 ("pred", pred_index[regular_pred]),
                 ("correct", gold_index[regular_gold & aligned.gold_hit]),
             ):
                 tallies[side] = np.bincount(index, minlength=len(order)).tolist()
-            del indices, gold_index, pred_index
+            del gold_index, pred_index
         for (bucket, side), n in irregular[name].items():
             if bucket in order:
                 tallies[side][order.index(bucket)] += n

@@ -161,26 +161,24 @@ def bakeoff(
         cws-bench bakeoff my-bakeoff.toml --jobs 4
         cws-bench bakeoff my-bakeoff.toml --executor dask --scheduler tcp://10.0.0.5:8786
     """
+    from dataclasses import replace
 
+    from cws_bench.reports import REPORT_FILES
+    from cws_bench.reports.scorecards import participants
+    from cws_bench.reports.tables import printed_in
     from cws_bench.reports.text import render_text
     from cws_bench.run.bakeoff import reports_folder, run_bakeoff
-    from cws_bench.run.config import load_config
+    from cws_bench.run.config import load_config, parse_seeds, with_seeds
 
     rename_flags({"output_dir": "--output"})  # the report folder's hints name -o/--output
     chosen: list[str] = []
     loaded = load_config(config, notes=chosen)
     for note in chosen:
         click.echo(f"note: {note}", err=True)
-    from dataclasses import replace
-
     # --correction, --alpha, --test and --resplits replace the configuration's
     loaded = replace(loaded, **{key: value for key, value in given.items() if value is not None})
     if seeds is not None:
-        from cws_bench.run.config import parse_seeds, with_seeds
-
         loaded = with_seeds(loaded, parse_seeds(seeds))
-    from cws_bench.reports.tables import printed_in
-
     with printed_in(scale, digits):  # the reports written and the tables printed
         result = run_bakeoff(
             loaded,
@@ -198,9 +196,6 @@ def bakeoff(
     failed = [pair for pair in result.pairs if pair.status in ("failed", "timeout")]
     click.echo(text)
     folder = reports_folder(result.name, output, only_segmenters, only_corpora)
-    from cws_bench.reports import REPORT_FILES
-    from cws_bench.reports.scorecards import participants
-
     cards = f" scorecards/ ({len(people)} participants)" if (people := participants(result)) else ""
     click.echo(f"reports in {folder}/: {' '.join(REPORT_FILES.values())}{cards}", err=True)
     if failed and not allow_failures:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import click
@@ -18,6 +19,7 @@ from cws_bench.cli.options import (
     output_option,
     quiet_option,
     split_option,
+    stacked,
     units_options,
 )
 from cws_bench.corpora import Corpus, corpus_names, get_corpus, read_corpus
@@ -40,11 +42,19 @@ _data_dir_option = data_dir_option(
 
 
 _format_option = format_option(OUTPUTS)
-_input_format_option = input_format_option(["auto", *FORMATS], "When NAME is a file: its format.")
 _quiet_option = quiet_option("No download progress bar.")
+_source_options = stacked(
+    input_format_option(["auto", *FORMATS], "When NAME is a file: its format."),
+    encoding_option,
+    _data_dir_option,
+    click.option("--download", is_flag=True, help="Download the corpus first if it is not here."),
+)
 
 
-def _open_corpus(name: str, data_dir: str | None, download: bool, quiet: bool) -> Corpus:
+def _open_corpus(name: str, data_dir: str | None, download: bool, quiet: bool) -> Corpus | None:
+    """The named corpus, downloaded first when asked; None when NAME is a file."""
+    if name not in corpus_names() and Path(name).is_file():
+        return None
     corpus = get_corpus(name, data_dir=data_dir)
     if download and corpus.downloadable:
         corpus = get_corpus(name, data_dir=data_dir, download=True, progress=not quiet)
@@ -98,10 +108,7 @@ def _list(data_dir: str | None, fmt: str) -> None:
     help="Dictionary for the OOV rate instead of the corpus' standard one: a file, "
     "'jieba', or corpus:NAME[:SPLIT]."
 )
-@_input_format_option
-@encoding_option
-@_data_dir_option
-@click.option("--download", is_flag=True, help="Download the corpus first if it is not here.")
+@_source_options
 @click.option(
     "--overlap-with",
     multiple=True,
@@ -142,20 +149,18 @@ def info(
         cws-bench corpora info gold.txt --dict words.txt
         cws-bench corpora info udc --overlap-with ud-zh-gsdsimp --data-dir ../shared/corpora
     """
-    from pathlib import Path
-
     from cws_bench.corpora.words import resolve_dictionary
 
     given = (
         resolve_dictionary(dictionary, data_dir=data_dir, encoding=encoding) if dictionary else None
     )
     card: dict[str, Any] | None = None
-    if name not in corpus_names() and Path(name).is_file():
+    corpus = _open_corpus(name, data_dir, download, quiet)
+    if corpus is None:
         sentences = read_corpus(name, format=input_format, encoding=encoding)
         statistics = sentence_statistics(sentences, given)
         title = name
     else:
-        corpus = _open_corpus(name, data_dir, download, quiet)
         if split is None:
             available = corpus.available_splits
             split = "test" if "test" in available or not available else available[0]
@@ -179,10 +184,7 @@ def info(
     "gold: the gold words separated by spaces.",
 )
 @output_option("File to write (- for standard output); written atomically, UTF-8.", required=True)
-@_input_format_option
-@encoding_option
-@_data_dir_option
-@click.option("--download", is_flag=True, help="Download the corpus first if it is not here.")
+@_source_options
 @_quiet_option
 def export(
     name: str,
@@ -209,16 +211,14 @@ def export(
         cws-bench corpora export pd1998 --split test --as gold -o pd_test_gold.txt
         cws-bench corpora export zh_gsd-ud-test.conllu --as gold -o gsd_test_gold.txt
     """
-    from pathlib import Path
-
     from cws_bench.text.io import atomic_write
 
-    if name not in corpus_names() and Path(name).is_file():
+    corpus = _open_corpus(name, data_dir, download, quiet)
+    if corpus is None:
         sentences = read_corpus(name, format=input_format, encoding=encoding)
         lines: Iterator[str] = (("" if kind == "raw" else " ").join(w) for w in sentences)
         label = name
     else:
-        corpus = _open_corpus(name, data_dir, download, quiet)
         lines = (
             corpus.raw(split)
             if kind == "raw"

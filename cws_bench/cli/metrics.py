@@ -53,6 +53,9 @@ table_format_option = stacked(
 )
 """``--format text|json|csv|markdown`` and ``-o FILE``: every subcommand's output options."""
 
+table_options = stacked(table_format_option, encoding_option)
+"""The output options, then ``--encoding``: what most subcommands end with."""
+
 
 @contextmanager
 def collected_warnings() -> Iterator[None]:
@@ -260,8 +263,7 @@ def _ref_option(help: str, *, required: bool = False) -> Callable[[F], F]:
     help="Weighted scores in the membership form: a token counts whenever the other side "
     "has it (default: clipped counts).",
 )
-@table_format_option
-@encoding_option
+@table_options
 @units_options
 def generation(
     positional: tuple[str, ...],
@@ -350,8 +352,7 @@ def generation(
     "installed segmenter that needs no option]."
 )
 @segmenter_options_option
-@table_format_option
-@encoding_option
+@table_options
 @units_options
 def sensitivity(
     refs: tuple[str, ...],
@@ -440,8 +441,7 @@ def _check_ranking_metrics(
     help="The lowest grade that counts as relevant.",
 )
 @click.option("--per-query", is_flag=True, help="Also print every query's scores.")
-@table_format_option
-@encoding_option
+@table_options
 @units_options
 def ranking(
     qrels: str,
@@ -523,8 +523,7 @@ def ranking(
     help="Logarithm base of the entropies (2: bits, 2.718281828459045: nats).",
 )
 @setting_option("--digits", type=click.IntRange(1, 15), default=6, help=None)
-@table_format_option
-@encoding_option
+@table_options
 def impurity(
     data: str,
     target: str,
@@ -596,8 +595,7 @@ def _column_option(field: str, what: str) -> Callable[[F], F]:
     help="Leave out bad requests (end before start, a negative count, a missing value) "
     "and report how many, instead of stopping at the first.",
 )
-@table_format_option
-@encoding_option
+@table_options
 def throughput(
     log: str,
     log_format: str | None,
@@ -621,6 +619,7 @@ def throughput(
         cws-bench metrics throughput requests.jsonl
         cws-bench metrics throughput log.csv --start sent --end done --format json
     """
+    from cws_bench.errors import CwsBenchError
     from cws_bench.metrics.throughput import BadRequestError, serving_metrics
     from cws_bench.text.metric_files import read_request_log
 
@@ -630,16 +629,12 @@ def throughput(
     try:
         result = serving_metrics(*(requests.fields[c] for c in COLUMNS), skip_bad=skip_bad)
     except BadRequestError as e:
-        from cws_bench.errors import CwsBenchError
-
         more = f" ({plural(e.bad - 1, 'more bad request')} after it)" if e.bad > 1 else ""
         raise CwsBenchError(
             f"{requests.where(e.index)}: {e.reason}{more}",
             "fix the log, or pass --skip-bad to leave bad requests out and count them",
         ) from None
     except ValueError as e:
-        from cws_bench.errors import CwsBenchError
-
         raise CwsBenchError(f"{requests.path}: {e}") from None
     print_warnings(
         f"{requests.path}: {plural(count, 'request')} left out: {reason}"

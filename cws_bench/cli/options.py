@@ -342,6 +342,25 @@ def parse_option(text: str) -> tuple[str, Any]:
     return key, decoded
 
 
+def segmenter_option(help: str = "The segmenter (see `cws-bench segmenters`).") -> Callable[[F], F]:
+    """``-s/--segmenter NAME`` (required, completed from the registry), passed on as ``name``."""
+
+    def complete(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+        from cws_bench.segmenters import segmenter_names
+
+        return [n for n in segmenter_names() if n.startswith(incomplete)]
+
+    return click.option(
+        "-s",
+        "--segmenter",
+        "name",
+        required=True,
+        metavar="NAME",
+        shell_complete=complete,
+        help=help,
+    )
+
+
 def segmenter_names_option(help: str) -> Callable[[F], F]:
     """``-s/--segmenters A,B,...``: several segmenters by name, passed on as ``names``."""
     return click.option("-s", "--segmenters", "names", metavar="A,B,...", default=None, help=help)

@@ -33,6 +33,7 @@ from cws_bench.cli.options import (
     renamed_option,
     resamples_option,
     seed_option,
+    segmenter_option,
     segmenter_options,
     stacked,
     strict_option,
@@ -182,21 +183,17 @@ def _speed_runs_option(default: int | None) -> Callable[[F], F]:
     help="A and B are segmenters (e.g. two tokenizers): run both over this raw text, one "
     "sentence a line, and diff their outputs and token ids.",
 )
-@click.option(
-    "-A",
-    "--a-option",
-    "a_option",
-    multiple=True,
-    metavar="KEY=VALUE",
-    help="With --text: an option of segmenter A (repeatable), e.g. -A path=v1/tokenizer.json.",
-)
-@click.option(
-    "-B",
-    "--b-option",
-    "b_option",
-    multiple=True,
-    metavar="KEY=VALUE",
-    help="With --text: an option of segmenter B (repeatable).",
+@stacked(
+    *(
+        click.option(
+            f"-{side}",
+            f"--{side.lower()}-option",
+            multiple=True,
+            metavar="KEY=VALUE",
+            help=f"With --text: an option of segmenter {side} (repeatable){example}.",
+        )
+        for side, example in (("A", ", e.g. -A path=v1/tokenizer.json"), ("B", ""))
+    )
 )
 @click.option(
     "--token-ids",
@@ -349,21 +346,8 @@ def baseline() -> None:
     """
 
 
-def _summary(saved: Any, path: str) -> str:
-    from cws_bench.regression.render import render_baseline_text
-
-    return render_baseline_text(saved, path)
-
-
 @baseline.command("save")
-@click.option(
-    "-s",
-    "--segmenter",
-    "name",
-    required=True,
-    metavar="NAME",
-    help="The segmenter (see `cws-bench segmenters`); `command` runs any program.",
-)
+@segmenter_option("The segmenter (see `cws-bench segmenters`); `command` runs any program.")
 @segmenter_options(training=False)
 @click.option(
     "--corpus",
@@ -426,6 +410,7 @@ def save(
     """
     from cws_bench.regression.baseline_file import save_baseline
     from cws_bench.regression.recording import record_baseline
+    from cws_bench.regression.render import render_baseline_text
 
     with open_executor(sharding) as executor:
         recorded = record_baseline(
@@ -440,7 +425,7 @@ def save(
         )
     print_warnings(f"{r.label}: {w}" for r in recorded.records for w in r.warnings)
     save_baseline(recorded, output)
-    click.echo(_summary(recorded, output))
+    click.echo(render_baseline_text(recorded, output))
 
 
 @baseline.command("update")
@@ -459,12 +444,13 @@ def update(path: str, speed_runs: int | None, data_dir: str | None) -> None:
     """
     from cws_bench.regression.baseline_file import load_baseline, save_baseline
     from cws_bench.regression.recording import rerun_baseline
+    from cws_bench.regression.render import render_baseline_text
 
     old = load_baseline(path)
     new = rerun_baseline(old, data_dir=data_dir, speed_runs=speed_runs)
     print_warnings(f"{r.label}: {w}" for r in new.records for w in r.warnings)
     save_baseline(new, path)
-    click.echo(_summary(new, path))
+    click.echo(render_baseline_text(new, path))
 
 
 @baseline.command("show")
@@ -477,8 +463,9 @@ def show(path: str) -> None:
         cws-bench baseline show baseline.json
     """
     from cws_bench.regression.baseline_file import load_baseline
+    from cws_bench.regression.render import render_baseline_text
 
-    click.echo(_summary(load_baseline(path), path))
+    click.echo(render_baseline_text(load_baseline(path), path))
 
 
 # ---------------------------------------------------------------------------

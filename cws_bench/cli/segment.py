@@ -22,6 +22,7 @@ from cws_bench.cli.options import (
     quiet_option,
     raw_options_option,
     renamed_option,
+    segmenter_option,
     segmenter_options,
     split_option,
 )
@@ -47,22 +48,6 @@ def _count_lines(path: str) -> int:
             count += block.count(b"\n")
             last = block[-1:]
     return count + (last != b"\n")
-
-
-def _segmenter_option(function: Any) -> Any:
-    from cws_bench.segmenters import segmenter_names
-
-    return click.option(
-        "-s",
-        "--segmenter",
-        "name",
-        required=True,
-        metavar="NAME",
-        shell_complete=lambda ctx, param, incomplete: [
-            n for n in segmenter_names() if n.startswith(incomplete)
-        ],
-        help="The segmenter (see `cws-bench segmenters`).",
-    )(function)
 
 
 def _written_file_option(flag: str, help: str, *name: str) -> Any:
@@ -92,7 +77,7 @@ def segmenters(name: str | None, fmt: str) -> None:
 
 
 @click.command()
-@_segmenter_option
+@segmenter_option()
 @click.argument("source", metavar="INPUT", type=click.Path(dir_okay=False, allow_dash=True))
 @output_option("Where the segmentation goes (- is standard output).", default="-")
 @renamed_option("--dict", "lexicon", "--lexicon")

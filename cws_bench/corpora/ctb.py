@@ -19,7 +19,7 @@ from cws_bench.corpora.base import Availability, Corpus, environment_data_dir, u
 from cws_bench.corpora.readers import read_plain
 from cws_bench.text.io import PathLike
 
-__all__ = ["CTB6", "DATA_VARIABLE", "ctb6"]
+__all__ = ["CTB6", "DATA_VARIABLE"]
 
 DATA_VARIABLE = "CWS_BENCH_CTB6"
 CATALOGUE = "https://catalog.ldc.upenn.edu/LDC2007T36"
@@ -85,8 +85,3 @@ class CTB6(Corpus):
         if path is None:  # pragma: no cover - check_split saw it a moment ago
             raise unavailable(f"corpus {self.name}: no {split} file", self._how_to_get())
         return read_plain(path)
-
-
-def ctb6(data_dir: PathLike | None = None) -> CTB6:
-    """``ctb6``: user-supplied CTB6."""
-    return CTB6(data_dir)

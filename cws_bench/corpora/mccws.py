@@ -39,10 +39,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import partial
-from pathlib import Path
 
 from cws_bench.corpora.fileset import PinnedFiles
-from cws_bench.corpora.readers import iter_conllx, iter_word_pos, read_plain
+from cws_bench.corpora.readers import read_corpus, read_tagged
 from cws_bench.errors import CwsBenchError
 from cws_bench.text.io import PathLike
 
@@ -184,21 +183,13 @@ class MultiCriteria(PinnedFiles):
             self.source = self.url
 
     def _sentences(self, split: str) -> Iterator[list[str]]:
-        path = self.path(split)
-        if self.spec.format == "plain":
-            return read_plain(path)
-        return ([word for word, _ in pairs] for pairs in self._pairs(path))
-
-    def _pairs(self, path: Path) -> Iterator[list[tuple[str, str]]]:
-        if self.spec.format == "word-pos":
-            return iter_word_pos(path)
-        return iter_conllx(path)
+        return read_corpus(self.path(split), format=self.spec.format)
 
     def tagged(self, split: str) -> Iterator[list[tuple[str, str]]]:
         """Yield the sentences of a split as ``(word, POS)`` pairs (not for ``sxu``)."""
         if self.spec.format == "plain":
             raise CwsBenchError(f"corpus {self.name} has no part-of-speech tags")
-        return self._pairs(self.path(split))
+        return read_tagged(self.path(split), format=self.spec.format)
 
     def readme(self) -> str | None:
         """The README that travels with the data (``wtb``), or None."""

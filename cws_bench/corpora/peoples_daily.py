@@ -144,5 +144,4 @@ class PeoplesDaily1998(Corpus):
                 yield parse_peoples_daily_line(path, number, line, self.compounds, drop_ids=True)
 
     def _sentences(self, split: str) -> Iterator[list[str]]:
-        for pairs in self.tagged(split):
-            yield [word for word, _ in pairs]
+        return ([word for word, _ in pairs] for pairs in self.tagged(split))

@@ -39,6 +39,7 @@ CoNLL-U and CoNLL-X yield one sentence per block.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Callable, Collection, Iterator
@@ -133,6 +134,7 @@ def parse_peoples_daily_line(
         tokens = tokens[1:]
     if "[" not in line and "]" not in line:
         return [_split_token(path, number, token) for token in tokens]
+    error = functools.partial(CorpusFormatError, display_name(path), number)
     pairs: list[tuple[str, str]] = []
     parts: list[tuple[str, str]] | None = None  # inside a bracketed compound
     for token in tokens:
@@ -143,9 +145,7 @@ def parse_peoples_daily_line(
             opens = bool(rest_word)
         if opens:
             if parts is not None:
-                raise CorpusFormatError(
-                    display_name(path), number, f"{token!r} opens a compound inside another one"
-                )
+                raise error(f"{token!r} opens a compound inside another one")
             parts = []
             token = token[1:]
         word, tag = _split_token(path, number, token)
@@ -153,15 +153,9 @@ def parse_peoples_daily_line(
         if closes:
             tag, _, compound_tag = tag.partition("]")
             if parts is None:
-                raise CorpusFormatError(
-                    display_name(path), number, f"{token!r} closes a compound that was not opened"
-                )
+                raise error(f"{token!r} closes a compound that was not opened")
             if not tag or not compound_tag:
-                raise CorpusFormatError(
-                    display_name(path),
-                    number,
-                    f"{token!r}: a compound ends as word/POS]TAG, e.g. 电台/n]nt",
-                )
+                raise error(f"{token!r}: a compound ends as word/POS]TAG, e.g. 电台/n]nt")
             parts.append((word, tag))
             if compounds == "join":
                 pairs.append(("".join(w for w, _ in parts), compound_tag))
@@ -173,9 +167,7 @@ def parse_peoples_daily_line(
         else:
             pairs.append((word, tag))
     if parts is not None:
-        raise CorpusFormatError(
-            display_name(path),
-            number,
+        raise error(
             "a bracketed compound is not closed by the end of the line",
             "compounds look like [中央/n 人民/n 广播/v 电台/n]nt, on one line",
         )

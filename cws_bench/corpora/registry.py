@@ -13,6 +13,7 @@ from typing import Any
 
 from cws_bench.corpora.base import Corpus
 from cws_bench.errors import CwsBenchError
+from cws_bench.system.installed import entry_points
 from cws_bench.text.io import PathLike
 
 __all__ = ["CORPORA", "ENTRY_POINT_GROUP", "corpus_names", "get_corpus", "parse_corpus_spec"]
@@ -36,7 +37,7 @@ CORPORA: dict[str, str] = {
     "zx": "cws_bench.corpora.mccws:zx",
     "wtb": "cws_bench.corpora.mccws:wtb",
     "udc": "cws_bench.corpora.mccws:udc",
-    "ctb6": "cws_bench.corpora.ctb:ctb6",
+    "ctb6": "cws_bench.corpora.ctb:CTB6",
 }
 
 
@@ -52,18 +53,6 @@ def parse_corpus_spec(spec: str) -> tuple[str, str | None]:
     """
     name, _, split = spec.partition(":")
     return name, split or None
-
-
-def entry_points(*, group: str) -> Any:
-    """The entry points of ``group`` (:func:`cws_bench.system.installed.entry_points`).
-
-    Importing importlib.metadata costs about 25 ms of CPU, which `cws-bench
-    score` on a file (that imports the readers, hence this package) never needs:
-    it is imported when first asked.
-    """
-    from cws_bench.system.installed import entry_points as found
-
-    return found(group=group)
 
 
 def _table() -> dict[str, str]:

@@ -211,12 +211,10 @@ class UniversalDependencies(PinnedFiles):
         return iter_conllu(self.path(split), multiword=self.multiword)  # type: ignore[arg-type]
 
     def _sentences(self, split: str) -> Iterator[list[str]]:
-        for sentence in self._read(split):
-            yield sentence.words
+        return (sentence.words for sentence in self._read(split))
 
     def _raw(self, split: str) -> Iterator[str]:
-        for sentence in self._read(split):
-            yield sentence.text
+        return (sentence.text for sentence in self._read(split))
 
     def tagged(self, split: str) -> Iterator[list[tuple[str, str]]]:
         """Yield the sentences of a split as ``(word, UPOS)`` pairs."""
