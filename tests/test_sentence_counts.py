@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from cws_bench.regression.recording import record_baseline
 from cws_bench.run.config import CorpusSpec, SegmenterSpec
-from cws_bench.run.execute import PairTask, run_pair
 from cws_bench.scoring import score_sentences
 from cws_bench.scoring.per_sentence import COLUMNS, column, sentence_rows, statistics
+
+sys.path.insert(0, str(Path(__file__).parent))
+from unsharded import PairTask, run_pair
 
 # Line 2 is empty: the scorer skips it, and so must every resampling of the scores.
 GOLD = "研究 人员 发现 问题\n\n今天 上午 下雨\n"

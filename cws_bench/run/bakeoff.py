@@ -460,7 +460,7 @@ def _submitted_files(config: BakeoffConfig, pairs: list[PairResult]) -> dict[str
     """``{"submissions": [...]}``: what an organiser publishes of each submitted file (who,
     which corpus, where, the SHA-256 of its bytes, the signature of its scores: every
     number traces to the bytes scored); empty for a bake-off without submissions."""
-    from cws_bench.run.submissions import file_sha256
+    from cws_bench.corpora.download import file_sha256
 
     specs = {s.label: s for s in config.segmenters if s.participant is not None}
     found = []

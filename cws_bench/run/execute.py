@@ -6,8 +6,8 @@ workers while the corpora are read), whose workers keep the segmenters they
 loaded from one shard, and one corpus, to the next. In :class:`Run`, as each
 shard comes back it is written to the run cache, and as each pair is
 complete it is scored, in a thread of this process while the workers go on,
-by the same :func:`cws_bench.run.pair.finish_pair` an unsharded run
-(:func:`run_pair`) uses: the numbers are the same to the last digit.
+by :func:`cws_bench.run.pair.finish_pair`: the numbers are those of the whole
+pair run in one process, to the last digit (the tests' unsharded reference).
 
 A shard whose worker dies or hangs is run again (``retries``); a shard that
 keeps failing fails its pair, with the reason, and the other pairs go on. A
@@ -32,15 +32,13 @@ from typing import Any
 
 from cws_bench.errors import CwsBenchError
 from cws_bench.run.cache import RunCache, shard_key
-from cws_bench.run.config import BAKEOFF_SHARD_CHARS, CorpusSpec, SegmenterSpec
+from cws_bench.run.config import BAKEOFF_SHARD_CHARS
 from cws_bench.run.executors import Executor, ExecutorSettings, ItemFailure
-from cws_bench.run.pair import PairInput, PairRecord, finish_pair
+from cws_bench.run.pair import finish_pair
 from cws_bench.run.plan import (
     PlannedPair,
     RunPlan,
-    corpus_dictionary,
     cut_batches,
-    gold_and_raw,
 )
 from cws_bench.run.tasks import (
     PairSetup,
@@ -55,12 +53,10 @@ from cws_bench.segmenters.stream import count_characters
 
 __all__ = [
     "FunctionSegmenter",
-    "PairTask",
     "Progress",
     "Run",
     "early_executor",
     "execute_plan",
-    "run_pair",
     "segment_with",
     "shipped_segmenters",
 ]
@@ -459,58 +455,4 @@ def _resume_hint(folder: Any, use_cache: bool) -> str:
         f"finished pairs and shards are kept in {folder}, but --no-cache does not read them: "
         "run the command again without --no-cache to resume from them (with it, every pair "
         "runs again from the start)"
-    )
-
-
-# ---------------------------------------------------------------------------
-# One pair in this process
-
-
-@dataclass(frozen=True)
-class PairTask:
-    """Everything a worker needs for one pair (picklable)."""
-
-    corpus: CorpusSpec
-    segmenter: SegmenterSpec
-    options: dict[str, Any]
-    key: str
-    batch_size: int
-    data_dir: str | None
-
-
-def run_pair(task: PairTask, report: Callable[[int], None] | None = None) -> PairRecord:
-    """Run one segmenter on one corpus and score it, in this process (the unsharded run);
-    ``report`` is called with the characters of each batch segmented (progress).
-
-    The bake-off's runner does the same in shards (:func:`cws_bench.run.tasks.segment_shard`, then
-    :func:`finish_pair`): the numbers are the same.
-    """
-    from cws_bench.run.tasks import build_segmenter, leak_inputs, segmenter_facts
-    from cws_bench.segmenters.stream import SegmentRun
-    from cws_bench.system.memory import peak_memory_mib
-
-    corpus = task.corpus
-    gold, raw = gold_and_raw(corpus, task.data_dir)
-    dictionary = corpus_dictionary(corpus, task.data_dir)
-    started = time.perf_counter()
-    segmenter = build_segmenter(task.segmenter.name, task.options)
-    load_s = time.perf_counter() - started  # loading its model, or training it
-    run = SegmentRun(
-        segmenter,
-        raw,
-        batch_size=task.batch_size,
-        convert=corpus.convert,
-        progress=None if report is None else (lambda lines, characters: report(characters)),
-    )
-    pred = list(run)
-    segment_s = run.seconds
-    diagnostics = run.diagnostics
-    facts = segmenter_facts(segmenter, task.segmenter.track, leak_inputs(gold, dictionary))
-    return finish_pair(
-        PairInput(corpus, gold, raw, dictionary, task.data_dir),
-        pred,
-        facts,
-        timing={"load_s": load_s, "segment_s": segment_s},
-        peak_memory_mib=peak_memory_mib(),
-        diagnostics=diagnostics,
     )

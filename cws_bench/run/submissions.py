@@ -34,7 +34,6 @@ counts them for the participant's row).
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -51,7 +50,6 @@ __all__ = [
     "SUBMISSION_KEYS",
     "Submission",
     "differing_lines",
-    "file_sha256",
     "read_submission",
     "shown_path",
     "submission_problems",
@@ -186,21 +184,13 @@ class Submission:
     sha256: str
 
 
-def file_sha256(path: str | os.PathLike[str]) -> str:
-    """The SHA-256 of a file's bytes (what results.json records of a submitted file)."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def read_submission(path: str, encoding: str = "utf-8") -> Submission:
     """A submitted file's words, line by line, and its SHA-256.
 
     Raises:
         CwsBenchError: the file is missing or does not decode (naming line and byte).
     """
+    from cws_bench.corpora.download import file_sha256
     from cws_bench.text.io import read_segmented
 
     if not os.path.isfile(path):

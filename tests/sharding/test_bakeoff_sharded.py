@@ -19,11 +19,12 @@ import pytest
 from cws_bench.results.model import BakeoffResult
 from cws_bench.run.bakeoff import run_bakeoff
 from cws_bench.run.config import load_config
-from cws_bench.run.execute import PairTask, run_pair
 from cws_bench.run.executors import LocalExecutor
 
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parent.parent))
 from faults import FaultyExecutor
+from unsharded import PairTask, run_pair
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE_DICT = ROOT / "dictionaries" / "sample.txt"

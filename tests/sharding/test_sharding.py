@@ -23,7 +23,9 @@ from cws_bench.text.io import iter_lines
 
 # The fault tasks are imported by name in the workers (spawned after this).
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parent.parent))
 from faults import FaultyExecutor, loading
+from unsharded import PairTask, run_pair
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "corpora" / "sample"
@@ -362,7 +364,6 @@ def test_every_runner_counts_the_same_characters(tmp_path, local):
     speed's characters alike: the input's characters without whitespace (ideographic space too)."""
     from cws_bench.regression import measure_speed, record_baseline
     from cws_bench.run.config import CorpusSpec, SegmenterSpec
-    from cws_bench.run.execute import PairTask, run_pair
 
     lines = ["我们 是学生", "今天\u3000下雨", "", "OK 了"]
     expected = 5 + 4 + 0 + 3  # by hand: the spaces are not characters
