@@ -143,7 +143,7 @@ def audit(
         cws-bench audit zx:test -s fmm,jieba,pkuseg -O fmm.lexicon=jieba -o audit/
         cws-bench audit crawl.txt --config bakeoff.toml -o audit/ --executor local -j 4
     """
-    from cws_bench.reports.audit import write_audit_reports
+    from cws_bench.reports.audit import audit_text, write_audit_reports
     from cws_bench.run.audit import AuditSettings, resolve_texts
     from cws_bench.run.audit import audit as run_audit
 
@@ -167,51 +167,5 @@ def audit(
             progress=say,
         )
     written = write_audit_reports(result, folder)
-    click.echo(_summary(result))
+    click.echo(audit_text(result))
     say("wrote " + ", ".join(str(p) for p in written))
-
-
-def _summary(result: dict[str, Any]) -> str:
-    """The few lines the terminal shows: the matrix, all-agree, consensus, flip rates."""
-    from cws_bench.reports.audit import signature_line
-
-    labels = [s["label"] for s in result["signature"]["segmenters"]]
-    cells = {}
-    for p in result["agreement"]["pairs"]:
-        cells[p["a"], p["b"]] = cells[p["b"], p["a"]] = p["boundary_f1"]
-    width = max(len(label) for label in labels) + 2
-    lines = [
-        f"{result['sentences']:,} sentences, {result['characters']:,} characters; "
-        "boundary F of each pair (%):",
-        " " * width + "".join(label.rjust(width) for label in labels),
-    ]
-    for a in labels:
-        values = "".join(
-            ("—" if a == b else f"{100 * cells[a, b]:.2f}").rjust(width) for b in labels
-        )
-        lines.append(a.ljust(width) + values)
-    agree = result["agreement"]["all_agree"]
-    lines.append(
-        f"all agree on {100 * agree['share']:.2f}% of sentences "
-        f"[{100 * agree['low']:.2f}, {100 * agree['high']:.2f}]"
-    )
-    lines.append(
-        "with the consensus (boundary F): "
-        + ", ".join(
-            f"{c['segmenter']} {100 * c['boundary_f1']:.2f}"
-            for c in result["agreement"]["consensus"]
-        )
-    )
-    for entry in result["consistency"]["segmenters"]:
-        band = entry["bands"][-1]
-        lines.append(
-            f"{entry['segmenter']}: inconsistent on {band['inconsistent']:,} of "
-            f"{band['strings']:,} strings seen twice or more ({100 * band['rate']:.2f}%)"
-        )
-    for r in result["robustness"]["rates"]:
-        lines.append(
-            f"{r['perturbation']:>6} {r['segmenter']}: flips {r['flipped']}/{r['sentences']} "
-            f"({100 * r['rate']:.2f}% [{100 * r['low']:.2f}, {100 * r['high']:.2f}])"
-        )
-    lines.append(f"signature: {signature_line(result)}")
-    return "\n".join(lines)

@@ -21,6 +21,7 @@ __all__ = [
     "agreement_csv",
     "audit_html",
     "audit_markdown",
+    "audit_text",
     "heatmap_chart",
     "signature_line",
     "write_audit_reports",
@@ -63,6 +64,48 @@ def _matrix(result: Mapping[str, Any], key: str) -> dict[tuple[str, str], Mappin
     for pair in result["agreement"]["pairs"]:
         cells[pair["a"], pair["b"]] = cells[pair["b"], pair["a"]] = pair
     return cells
+
+
+def audit_text(result: Mapping[str, Any]) -> str:
+    """The few lines the terminal shows: the matrix, all-agree, consensus, flip rates."""
+    labels, cells = _labels(result), _matrix(result, "boundary_f1")
+    width = max(len(label) for label in labels) + 2
+    lines = [
+        f"{result['sentences']:,} sentences, {result['characters']:,} characters; "
+        "boundary F of each pair (%):",
+        " " * width + "".join(label.rjust(width) for label in labels),
+    ]
+    for a in labels:
+        values = "".join(
+            ("—" if a == b else f"{100 * cells[a, b]['boundary_f1']:.2f}").rjust(width)
+            for b in labels
+        )
+        lines.append(a.ljust(width) + values)
+    agree = result["agreement"]["all_agree"]
+    lines.append(
+        f"all agree on {100 * agree['share']:.2f}% of sentences "
+        f"[{100 * agree['low']:.2f}, {100 * agree['high']:.2f}]"
+    )
+    lines.append(
+        "with the consensus (boundary F): "
+        + ", ".join(
+            f"{c['segmenter']} {100 * c['boundary_f1']:.2f}"
+            for c in result["agreement"]["consensus"]
+        )
+    )
+    for entry in result["consistency"]["segmenters"]:
+        band = entry["bands"][-1]
+        lines.append(
+            f"{entry['segmenter']}: inconsistent on {band['inconsistent']:,} of "
+            f"{band['strings']:,} strings seen twice or more ({100 * band['rate']:.2f}%)"
+        )
+    for r in result["robustness"]["rates"]:
+        lines.append(
+            f"{r['perturbation']:>6} {r['segmenter']}: flips {r['flipped']}/{r['sentences']} "
+            f"({100 * r['rate']:.2f}% [{100 * r['low']:.2f}, {100 * r['high']:.2f}])"
+        )
+    lines.append(f"signature: {signature_line(result)}")
+    return "\n".join(lines)
 
 
 def audit_markdown(result: Mapping[str, Any]) -> str:
