@@ -765,14 +765,18 @@ def classification_report(
 # Curves
 
 
-def _scores_1d(y_score: ArrayLike, n: int) -> np.ndarray:
+def _scores(y_score: ArrayLike, n: int, ndim: int = 1) -> np.ndarray:
+    """``y_score`` checked: ``ndim`` dimensions (a score per item, or a column per label)."""
     import numpy as np
 
     score = np.asarray(y_score, dtype=np.float64)
-    if score.ndim != 1:
-        raise ValueError(f"y_score must be one-dimensional here, got shape {score.shape}")
+    shape, rows = ("be one-dimensional here, got shape", "scores")
+    if ndim == 2:
+        shape, rows = ("have shape (n_items, n_labels), got", "rows")
+    if score.ndim != ndim:
+        raise ValueError(f"y_score must {shape} {score.shape}")
     if score.shape[0] != n:
-        raise ValueError(f"y_true has {n} labels but y_score has {score.shape[0]} scores")
+        raise ValueError(f"y_true has {n} labels but y_score has {score.shape[0]} {rows}")
     if not np.isfinite(score).all():
         raise ValueError("y_score holds nan or infinite values")
     return score
@@ -821,6 +825,11 @@ def _to_list(array: np.ndarray) -> list[float | None]:
     return [float(x) if math.isfinite(x) else None for x in array.tolist()]
 
 
+def _curve_dict(curve: RocCurve | PrecisionRecallCurve, **area: float) -> dict[str, Any]:
+    """A curve's arrays as JSON-safe lists, by field name, then its area."""
+    return {name: _to_list(values) for name, values in zip(curve._fields, curve)} | area
+
+
 def _axes(ax: Axes | None) -> Axes:
     if ax is not None:
         return ax
@@ -843,12 +852,7 @@ class RocCurve(NamedTuple):
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe lists; the first threshold (+inf) becomes None."""
-        return {
-            "false_positive_rate": _to_list(self.false_positive_rate),
-            "true_positive_rate": _to_list(self.true_positive_rate),
-            "thresholds": _to_list(self.thresholds),
-            "auc": self.area,
-        }
+        return _curve_dict(self, auc=self.area)
 
     def plot(self, ax: Axes | None = None, *, label: str | None = None) -> Axes:
         """Draw the curve (and the chance diagonal) with matplotlib; return the Axes."""
@@ -859,13 +863,17 @@ class RocCurve(NamedTuple):
         return ax
 
 
-def _finish_roc_axes(ax: Axes) -> None:
-    ax.plot([0, 1], [0, 1], linestyle=":", color="grey", linewidth=1)
+def _finish_axes(ax: Axes, x: str, y: str, legend: Literal["lower right", "lower left"]) -> None:
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1.02)
-    ax.set_xlabel("false positive rate")
-    ax.set_ylabel("true positive rate")
-    ax.legend(loc="lower right")
+    ax.set_xlabel(x)
+    ax.set_ylabel(y)
+    ax.legend(loc=legend)
+
+
+def _finish_roc_axes(ax: Axes) -> None:
+    ax.plot([0, 1], [0, 1], linestyle=":", color="grey", linewidth=1)
+    _finish_axes(ax, "false positive rate", "true positive rate", "lower right")
 
 
 def auc(x: ArrayLike, y: ArrayLike) -> float:
@@ -930,7 +938,7 @@ def roc_curve(
 
     true = _as_list(y_true, "y_true")
     positive = _positive_mask(true, pos_label)
-    return _roc_points(positive, _scores_1d(y_score, len(true)), drop_intermediate)
+    return _roc_points(positive, _scores(y_score, len(true)), drop_intermediate)
 
 
 def _roc_points(positive: np.ndarray, score: np.ndarray, drop_intermediate: bool) -> RocCurve:
@@ -982,12 +990,7 @@ class PrecisionRecallCurve(NamedTuple):
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe lists."""
-        return {
-            "precision": _to_list(self.precision),
-            "recall": _to_list(self.recall),
-            "thresholds": _to_list(self.thresholds),
-            "average_precision": self.average_precision,
-        }
+        return _curve_dict(self, average_precision=self.average_precision)
 
     def plot(self, ax: Axes | None = None, *, label: str | None = None) -> Axes:
         """Draw the curve as a step function with matplotlib; return the Axes."""
@@ -999,11 +1002,7 @@ class PrecisionRecallCurve(NamedTuple):
             where="post",
             label=text if label is None else f"{label} ({text})",
         )
-        ax.set_xlim(0, 1)
-        ax.set_ylim(0, 1.02)
-        ax.set_xlabel("recall")
-        ax.set_ylabel("precision")
-        ax.legend(loc="lower left")
+        _finish_axes(ax, "recall", "precision", "lower left")
         return ax
 
 
@@ -1035,7 +1034,7 @@ def precision_recall_curve(
 
     true = _as_list(y_true, "y_true")
     positive = _positive_mask(true, pos_label)
-    return _precision_recall_points(positive, _scores_1d(y_score, len(true)), drop_intermediate)
+    return _precision_recall_points(positive, _scores(y_score, len(true)), drop_intermediate)
 
 
 def _precision_recall_points(
@@ -1083,13 +1082,7 @@ def _one_vs_rest(
     """Labels, indicator matrix (n_items, n_labels) and score matrix of a multiclass problem."""
     import numpy as np
 
-    score = np.asarray(y_score, dtype=np.float64)
-    if score.ndim != 2:
-        raise ValueError(f"y_score must have shape (n_items, n_labels), got {score.shape}")
-    if score.shape[0] != len(true):
-        raise ValueError(f"y_true has {len(true)} labels but y_score has {score.shape[0]} rows")
-    if not np.isfinite(score).all():
-        raise ValueError("y_score holds nan or infinite values")
+    score = _scores(y_score, len(true), ndim=2)
     if labels is None:
         classes = _sorted(set(true))
         if len(classes) != score.shape[1]:
@@ -1174,7 +1167,7 @@ def roc_auc_score(
         classes = _sorted(set(true))
         if len(classes) > 2:
             raise ValueError(f"y_true has {len(classes)} labels: y_score needs a column per label")
-        score = _scores_1d(y_score, len(true))
+        score = _scores(y_score, len(true))
         greater = classes[1] if len(classes) == 2 else None  # one class: no positive item
         positive = np.fromiter((t == greater for t in true), dtype=bool, count=len(true))
         return _binary_roc_auc(positive, score)
@@ -1227,7 +1220,7 @@ def average_precision_score(
             raise ValueError(
                 f"pos_label={pos_label!r} is not a valid label: it should be one of {present}"
             )
-        score = _scores_1d(y_score, len(true))
+        score = _scores(y_score, len(true))
         positive = np.fromiter((t == pos_label for t in true), dtype=bool, count=len(true))
         return _binary_average_precision(positive, score)
     if pos_label != 1:
