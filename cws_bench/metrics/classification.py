@@ -636,8 +636,7 @@ class ClassificationReport:
         def as_markdown() -> str:
             return self.to_markdown(digits=digits, confusion=confusion)
 
-        renderers = {"text": as_text, "json": as_json, "csv": as_csv, "markdown": as_markdown}
-        return render_in(fmt, {name: renderers[name] for name in self.FORMATS})
+        return render_in(fmt, dict(zip(self.FORMATS, (as_text, as_json, as_csv, as_markdown))))
 
     def to_markdown(
         self,
