@@ -553,11 +553,9 @@ def bleu_statistics(
     # the closest reference length; the shorter one on ties (sacrebleu, mteval)
     reference_length = min((abs(len(ref) - length), len(ref)) for ref in refs)[1]
     # an n-gram matches at most as often as in the reference where it is most frequent
-    most = _all_ngrams(refs[0], max_order)
-    for ref in refs[1:]:
-        for ngram, count in _all_ngrams(ref, max_order).items():
-            if count > most[ngram]:
-                most[ngram] = count
+    most: Counter[tuple[str, ...]] = Counter()
+    for ref in refs:
+        most |= _all_ngrams(ref, max_order)
     matches = [0] * max_order
     for ngram, count in _all_ngrams(pred, max_order).items():
         available = most.get(ngram)
