@@ -722,12 +722,9 @@ def classification_report(
         weighted avg       0.82      0.77      0.78       100
         <BLANKLINE>
     """
-    import numpy as np
-
     true, pred, present = _check_targets(y_true, y_pred)
-    labels_given = labels is not None
-    chosen = _as_list(labels, "labels") if labels is not None else present
-    micro_is_accuracy = not labels_given or set(chosen) >= set(present)
+    chosen = present if labels is None else _as_list(labels, "labels")
+    micro_is_accuracy = labels is None or set(chosen) >= set(present)
     if target_names is not None and len(target_names) != len(chosen):
         raise ValueError(
             f"{plural(len(chosen), 'label')} but {plural(len(target_names), 'target name')}; "
@@ -740,17 +737,11 @@ def classification_report(
             true, pred, beta, chosen, None, average, zero_division, _WARN_ALL
         )
 
-    per_label = scores(None)
-    support = per_label.support
-    assert support is not None
-    precisions, recalls, fscores = (
-        np.asarray(values) for values in (per_label.precision, per_label.recall, per_label.fscore)
-    )
     classes = tuple(
         ClassScores(name, float(p), float(r), float(f), int(s))
-        for name, p, r, f, s in zip(names, precisions, recalls, fscores, support)
+        for name, p, r, f, s in zip(names, *cast("tuple[np.ndarray, ...]", scores(None)))
     )
-    total = int(support.sum())
+    total = sum(row.support for row in classes)
     averages = []
     for average in ("micro", "macro", "weighted"):
         name = "accuracy" if average == "micro" and micro_is_accuracy else f"{average} avg"
