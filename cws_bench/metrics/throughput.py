@@ -238,17 +238,9 @@ STATISTICS = ("mean", "p50", "p90", "p99")
 LATENCY_HEADER = ["latency (ms)", *STATISTICS, "requests"]
 
 
-def _arrays(
-    start: ArrayLike,
-    first_token: ArrayLike,
-    end: ArrayLike,
-    input_tokens: ArrayLike,
-    output_tokens: ArrayLike,
-) -> tuple[np.ndarray, ...]:
-    arrays = tuple(
-        np.asarray(values, dtype=np.float64).ravel()
-        for values in (start, first_token, end, input_tokens, output_tokens)
-    )
+def _arrays(*columns: ArrayLike) -> tuple[np.ndarray, ...]:
+    """The five request fields (:data:`COLUMNS`) as flat float arrays of one length."""
+    arrays = tuple(np.asarray(values, dtype=np.float64).ravel() for values in columns)
     sizes = {a.size for a in arrays}
     if len(sizes) != 1:
         raise ValueError(
