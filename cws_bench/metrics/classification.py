@@ -29,6 +29,9 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, NamedTuple, cast
 
+import numpy as np
+from numpy.typing import ArrayLike
+
 from cws_bench.display.formats import render_in
 from cws_bench.display.tables import spreadsheet_safe
 from cws_bench.display.units import plural
@@ -41,10 +44,8 @@ from cws_bench.metrics.undefined import (
 )
 
 if TYPE_CHECKING:
-    import numpy as np
     import pandas as pd
     from matplotlib.axes import Axes
-    from numpy.typing import ArrayLike
 
 __all__ = [
     "AVERAGES",
@@ -86,8 +87,6 @@ _CURVE_AVERAGES = ("micro", "macro", "weighted", None)
 
 
 def _as_list(values: ArrayLike | Iterable[Hashable], name: str) -> list[Any]:
-    import numpy as np
-
     if isinstance(values, (str, bytes)):
         raise ValueError(f"{name} must be a sequence of labels, not one string")
     if isinstance(values, np.ndarray):
@@ -124,8 +123,6 @@ def _check_targets(
 
 def _encode(values: list[Any], index: dict[Any, int]) -> np.ndarray:
     """Indices of ``values`` in ``index``; -1 for a value not in it."""
-    import numpy as np
-
     get = index.get
     return np.fromiter((get(v, -1) for v in values), dtype=np.intp, count=len(values))
 
@@ -134,8 +131,6 @@ def _label_counts(
     true: list[Any], pred: list[Any], labels: Sequence[Any]
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """True positives, predicted and actual counts of each label in ``labels``."""
-    import numpy as np
-
     index = {label: i for i, label in enumerate(dict.fromkeys(labels))}
     k = len(index)
     t = _encode(true, index)
@@ -181,8 +176,6 @@ def confusion_matrix(
         >>> confusion_matrix(y_true, y_pred).tolist()
         [[20, 5], [18, 57]]
     """
-    import numpy as np
-
     true, pred, present = _check_targets(y_true, y_pred)
     if labels is None:
         labels = present
@@ -263,8 +256,6 @@ def _divide(
     why: str,
 ) -> np.ndarray:
     """``numerator / denominator``, and ``zero_division`` (with scikit-learn's warning) at 0."""
-    import numpy as np
-
     mask = denominator == 0
     safe = np.where(mask, 1, denominator).astype(np.float64)
     result = np.asarray(numerator, dtype=np.float64) / safe
@@ -283,8 +274,6 @@ def _divide(
 
 def _nanaverage(values: np.ndarray, weights: np.ndarray | None = None) -> float:
     """Average ignoring nan; an all-zero weight vector gives the plain mean (as scikit-learn)."""
-    import numpy as np
-
     mask = np.isnan(values)
     if mask.all():  # no value, or only nan
         return math.nan
@@ -340,8 +329,6 @@ def _precision_recall_fscore(
     zero_division: ZeroDivision,
     warn_for: tuple[str, ...],
 ) -> PrecisionRecallFSupport:
-    import numpy as np
-
     check_zero_division(zero_division)
     if not beta >= 0:
         raise ValueError(f"beta must be >= 0, got {beta!r}")
@@ -757,8 +744,6 @@ def classification_report(
 
 def _scores(y_score: ArrayLike, n: int, ndim: int = 1) -> np.ndarray:
     """``y_score`` checked: ``ndim`` dimensions (a score per item, or a column per label)."""
-    import numpy as np
-
     score = np.asarray(y_score, dtype=np.float64)
     shape, rows = ("be one-dimensional here, got shape", "scores")
     if ndim == 2:
@@ -774,8 +759,6 @@ def _scores(y_score: ArrayLike, n: int, ndim: int = 1) -> np.ndarray:
 
 def _positive_mask(true: list[Any], pos_label: Hashable | None) -> np.ndarray:
     """The items whose label is the positive one (scikit-learn's pos_label rules)."""
-    import numpy as np
-
     classes = _sorted(set(true))
     if pos_label is None:
         if len(classes) > 2:
@@ -797,8 +780,6 @@ def _binary_counts(
     positive: np.ndarray, score: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """False and true positives when predicting positive at each distinct score (descending)."""
-    import numpy as np
-
     if positive.shape[0] == 0:
         raise ValueError("y_true is empty")
     order = np.argsort(-score, kind="stable")
@@ -877,8 +858,6 @@ def auc(x: ArrayLike, y: ArrayLike) -> float:
         >>> auc([0.0, 0.5, 1.0], [0.0, 1.0, 1.0])
         0.75
     """
-    import numpy as np
-
     x = np.asarray(x, dtype=np.float64).ravel()
     y = np.asarray(y, dtype=np.float64).ravel()
     if x.shape != y.shape:
@@ -932,8 +911,6 @@ def roc_curve(
 
 
 def _roc_points(positive: np.ndarray, score: np.ndarray, drop_intermediate: bool) -> RocCurve:
-    import numpy as np
-
     fps, tps, thresholds = _binary_counts(positive, score)
     if drop_intermediate and fps.shape[0] > 2:
         keep = np.flatnonzero(np.r_[True, np.logical_or(np.diff(fps, 2), np.diff(tps, 2)), True])
@@ -974,8 +951,6 @@ class PrecisionRecallCurve(NamedTuple):
     @property
     def average_precision(self) -> float:
         """Average precision: the step-function integral ``sum((R_n - R_{n-1}) * P_n)``."""
-        import numpy as np
-
         return max(0.0, float(-np.sum(np.diff(self.recall) * self.precision[:-1])))
 
     def to_dict(self) -> dict[str, Any]:
@@ -1030,8 +1005,6 @@ def precision_recall_curve(
 def _precision_recall_points(
     positive: np.ndarray, score: np.ndarray, drop_intermediate: bool, stacklevel: int = 3
 ) -> PrecisionRecallCurve:
-    import numpy as np
-
     fps, tps, thresholds = _binary_counts(positive, score)
     if drop_intermediate and fps.shape[0] > 2:
         keep = np.flatnonzero(np.r_[True, np.logical_or(np.diff(tps[:-1]), np.diff(tps[1:])), True])
@@ -1070,8 +1043,6 @@ def _one_vs_rest(
     true: list[Any], y_score: ArrayLike, labels: Sequence[Hashable] | None
 ) -> tuple[list[Any], np.ndarray, np.ndarray]:
     """Labels, indicator matrix (n_items, n_labels) and score matrix of a multiclass problem."""
-    import numpy as np
-
     score = _scores(y_score, len(true), ndim=2)
     if labels is None:
         classes = _sorted(set(true))
@@ -1100,8 +1071,6 @@ def _one_vs_rest(
 def _average_over_labels(
     binary_metric: Any, indicator: np.ndarray, score: np.ndarray, average: str | None
 ) -> np.ndarray | float:
-    import numpy as np
-
     if average not in _CURVE_AVERAGES:
         raise ValueError(f"average must be 'micro', 'macro', 'weighted' or None, got {average!r}")
     if average == "micro":
@@ -1150,8 +1119,6 @@ def roc_auc_score(
         ...                                      [0.2, 0.2, 0.6], [0.4, 0.5, 0.1]])
         1.0
     """
-    import numpy as np
-
     true = _as_list(y_true, "y_true")
     if np.ndim(y_score) == 1:
         classes = _sorted(set(true))
@@ -1199,8 +1166,6 @@ def average_precision_score(
         >>> round(average_precision_score([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), 4)
         0.8333
     """
-    import numpy as np
-
     true = _as_list(y_true, "y_true")
     if np.ndim(y_score) == 1:
         present = _sorted(set(true))
@@ -1293,8 +1258,6 @@ def roc_curves(
         >>> curves.labels, [c.area for c in curves.per_class], curves.macro_area
         (('a', 'b', 'c'), [1.0, 1.0, 1.0], 1.0)
     """
-    import numpy as np
-
     true = _as_list(y_true, "y_true")
     classes, indicator, score = _one_vs_rest(true, y_score, labels)
     per_class = tuple(
