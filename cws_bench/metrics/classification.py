@@ -23,6 +23,7 @@ ROC AUC is undefined (nan, with a warning) when only one class occurs.
 
 from __future__ import annotations
 
+import json
 import math
 import warnings
 from collections.abc import Hashable, Iterable, Sequence
@@ -33,7 +34,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from cws_bench.display.formats import render_in
-from cws_bench.display.tables import spreadsheet_safe
+from cws_bench.display.tables import markdown_table, spreadsheet_safe
 from cws_bench.display.units import plural
 from cws_bench.metrics.counts import PrecisionRecallF, precision_recall_fscore_from_counts
 from cws_bench.metrics.undefined import (
@@ -597,7 +598,6 @@ class ClassificationReport:
                 the report (text, Markdown) or under ``confusion_matrix`` (JSON);
                 CSV has the report only.
         """
-        import json
 
         def as_json() -> str:
             data = self.to_dict()
@@ -632,8 +632,6 @@ class ClassificationReport:
         confusion: tuple[Sequence[str], Sequence[Sequence[int]]] | None = None,
     ) -> str:
         """The report as a Markdown table (and the confusion matrix as a second one)."""
-        from cws_bench.display.tables import markdown_table
-
         frame = self.to_frame()
         header = ["label", *(str(c) for c in frame.columns)]
         body = [
