@@ -134,11 +134,6 @@ class UnknownFormatError(CwsBenchError, ValueError):
         super().__init__(f"unknown {what} {fmt!r}", f"use one of: {', '.join(self.known)}")
 
 
-def _where(path: str | os.PathLike[str], line: int | None) -> str:
-    name = os.fspath(path)
-    return f"{name}:{line}" if line is not None else name
-
-
 class CorpusFormatError(CwsBenchError):
     """A file does not have the expected format at a given line.
 
@@ -155,9 +150,10 @@ class CorpusFormatError(CwsBenchError):
         *,
         fixes: Sequence[Fix] = (),
     ) -> None:
-        super().__init__(f"{_where(path, line)}: {message}", hint, fixes=fixes)
         self.path = os.fspath(path)
         self.line = line
+        where = self.path if line is None else f"{self.path}:{line}"
+        super().__init__(f"{where}: {message}", hint, fixes=fixes)
 
 
 class CorpusUnavailableError(CwsBenchError):

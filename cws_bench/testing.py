@@ -184,48 +184,33 @@ class RegressionFixture:
                 f"no cws-bench baseline at {shown}: run pytest {UPDATE_OPTION} to record one",
                 pytrace=False,
             )
-        try:
-            return self._check(
-                path, shown, tokenizer, target, dictionary, bounds, fail_on_change, run
-            )
-        except CwsBenchError as e:
-            # A malformed baseline or a bound that cannot be checked: one message, no traceback.
-            pytest.fail(f"cws-bench: {e}", pytrace=False)
-
-    def _check(
-        self,
-        path: Path,
-        shown: str,
-        tokenizer: Any,
-        target: str,
-        dictionary: str | None,
-        bounds: Callable[..., Bounds],
-        fail_on_change: bool,
-        run: dict[str, Any],
-    ) -> CheckResult:
         from cws_bench.regression.baseline_file import load_baseline
         from cws_bench.regression.check import check_baseline
         from cws_bench.regression.recording import as_corpus_spec, rerun_baseline
         from cws_bench.regression.render import render_check_text
 
-        stored = load_baseline(path)
-        wanted = as_corpus_spec(target, dictionary=dictionary).label
-        recorded_on = [record.label for record in stored.records]
-        if recorded_on != [wanted]:
-            pytest.fail(
-                f"the baseline {shown} was recorded on {', '.join(recorded_on)}, the test asks "
-                f"for {wanted}: run pytest {UPDATE_OPTION} to record it again",
-                pytrace=False,
+        try:
+            stored = load_baseline(path)
+            wanted = as_corpus_spec(target, dictionary=dictionary).label
+            recorded_on = [record.label for record in stored.records]
+            if recorded_on != [wanted]:
+                pytest.fail(
+                    f"the baseline {shown} was recorded on {', '.join(recorded_on)}, the test "
+                    f"asks for {wanted}: run pytest {UPDATE_OPTION} to record it again",
+                    pytrace=False,
+                )
+            current = rerun_baseline(stored, tokenizer, **run)
+            result = check_baseline(
+                stored, current, bounds(stored.bounds), fail_on_change=fail_on_change
             )
-        current = rerun_baseline(stored, tokenizer, **run)
-        result = check_baseline(
-            stored, current, bounds(stored.bounds), fail_on_change=fail_on_change
-        )
-        if not result.passed:
-            pytest.fail(
-                render_check_text(result, baseline=shown, accept=f"pytest {UPDATE_OPTION}"),
-                pytrace=False,
-            )
+            if not result.passed:
+                pytest.fail(
+                    render_check_text(result, baseline=shown, accept=f"pytest {UPDATE_OPTION}"),
+                    pytrace=False,
+                )
+        except CwsBenchError as e:
+            # A malformed baseline or a bound that cannot be checked: one message, no traceback.
+            pytest.fail(f"cws-bench: {e}", pytrace=False)
         return result
 
 

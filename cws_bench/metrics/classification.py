@@ -23,14 +23,18 @@ ROC AUC is undefined (nan, with a warning) when only one class occurs.
 
 from __future__ import annotations
 
+import json
 import math
 import warnings
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, NamedTuple, cast
 
+import numpy as np
+from numpy.typing import ArrayLike
+
 from cws_bench.display.formats import render_in
-from cws_bench.display.tables import spreadsheet_safe
+from cws_bench.display.tables import markdown_table, spreadsheet_safe
 from cws_bench.display.units import plural
 from cws_bench.metrics.counts import PrecisionRecallF, precision_recall_fscore_from_counts
 from cws_bench.metrics.undefined import (
@@ -41,10 +45,8 @@ from cws_bench.metrics.undefined import (
 )
 
 if TYPE_CHECKING:
-    import numpy as np
     import pandas as pd
     from matplotlib.axes import Axes
-    from numpy.typing import ArrayLike
 
 __all__ = [
     "AVERAGES",
@@ -86,8 +88,6 @@ _CURVE_AVERAGES = ("micro", "macro", "weighted", None)
 
 
 def _as_list(values: ArrayLike | Iterable[Hashable], name: str) -> list[Any]:
-    import numpy as np
-
     if isinstance(values, (str, bytes)):
         raise ValueError(f"{name} must be a sequence of labels, not one string")
     if isinstance(values, np.ndarray):
@@ -124,8 +124,6 @@ def _check_targets(
 
 def _encode(values: list[Any], index: dict[Any, int]) -> np.ndarray:
     """Indices of ``values`` in ``index``; -1 for a value not in it."""
-    import numpy as np
-
     get = index.get
     return np.fromiter((get(v, -1) for v in values), dtype=np.intp, count=len(values))
 
@@ -134,8 +132,6 @@ def _label_counts(
     true: list[Any], pred: list[Any], labels: Sequence[Any]
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """True positives, predicted and actual counts of each label in ``labels``."""
-    import numpy as np
-
     index = {label: i for i, label in enumerate(dict.fromkeys(labels))}
     k = len(index)
     t = _encode(true, index)
@@ -181,8 +177,6 @@ def confusion_matrix(
         >>> confusion_matrix(y_true, y_pred).tolist()
         [[20, 5], [18, 57]]
     """
-    import numpy as np
-
     true, pred, present = _check_targets(y_true, y_pred)
     if labels is None:
         labels = present
@@ -263,8 +257,6 @@ def _divide(
     why: str,
 ) -> np.ndarray:
     """``numerator / denominator``, and ``zero_division`` (with scikit-learn's warning) at 0."""
-    import numpy as np
-
     mask = denominator == 0
     safe = np.where(mask, 1, denominator).astype(np.float64)
     result = np.asarray(numerator, dtype=np.float64) / safe
@@ -283,8 +275,6 @@ def _divide(
 
 def _nanaverage(values: np.ndarray, weights: np.ndarray | None = None) -> float:
     """Average ignoring nan; an all-zero weight vector gives the plain mean (as scikit-learn)."""
-    import numpy as np
-
     mask = np.isnan(values)
     if mask.all():  # no value, or only nan
         return math.nan
@@ -340,8 +330,6 @@ def _precision_recall_fscore(
     zero_division: ZeroDivision,
     warn_for: tuple[str, ...],
 ) -> PrecisionRecallFSupport:
-    import numpy as np
-
     check_zero_division(zero_division)
     if not beta >= 0:
         raise ValueError(f"beta must be >= 0, got {beta!r}")
@@ -610,7 +598,6 @@ class ClassificationReport:
                 the report (text, Markdown) or under ``confusion_matrix`` (JSON);
                 CSV has the report only.
         """
-        import json
 
         def as_json() -> str:
             data = self.to_dict()
@@ -636,8 +623,7 @@ class ClassificationReport:
         def as_markdown() -> str:
             return self.to_markdown(digits=digits, confusion=confusion)
 
-        renderers = {"text": as_text, "json": as_json, "csv": as_csv, "markdown": as_markdown}
-        return render_in(fmt, {name: renderers[name] for name in self.FORMATS})
+        return render_in(fmt, dict(zip(self.FORMATS, (as_text, as_json, as_csv, as_markdown))))
 
     def to_markdown(
         self,
@@ -646,8 +632,6 @@ class ClassificationReport:
         confusion: tuple[Sequence[str], Sequence[Sequence[int]]] | None = None,
     ) -> str:
         """The report as a Markdown table (and the confusion matrix as a second one)."""
-        from cws_bench.display.tables import markdown_table
-
         frame = self.to_frame()
         header = ["label", *(str(c) for c in frame.columns)]
         body = [
@@ -723,12 +707,9 @@ def classification_report(
         weighted avg       0.82      0.77      0.78       100
         <BLANKLINE>
     """
-    import numpy as np
-
     true, pred, present = _check_targets(y_true, y_pred)
-    labels_given = labels is not None
-    chosen = _as_list(labels, "labels") if labels is not None else present
-    micro_is_accuracy = not labels_given or set(chosen) >= set(present)
+    chosen = present if labels is None else _as_list(labels, "labels")
+    micro_is_accuracy = labels is None or set(chosen) >= set(present)
     if target_names is not None and len(target_names) != len(chosen):
         raise ValueError(
             f"{plural(len(chosen), 'label')} but {plural(len(target_names), 'target name')}; "
@@ -741,17 +722,11 @@ def classification_report(
             true, pred, beta, chosen, None, average, zero_division, _WARN_ALL
         )
 
-    per_label = scores(None)
-    support = per_label.support
-    assert support is not None
-    precisions, recalls, fscores = (
-        np.asarray(values) for values in (per_label.precision, per_label.recall, per_label.fscore)
-    )
     classes = tuple(
         ClassScores(name, float(p), float(r), float(f), int(s))
-        for name, p, r, f, s in zip(names, precisions, recalls, fscores, support)
+        for name, p, r, f, s in zip(names, *cast("tuple[np.ndarray, ...]", scores(None)))
     )
-    total = int(support.sum())
+    total = sum(row.support for row in classes)
     averages = []
     for average in ("micro", "macro", "weighted"):
         name = "accuracy" if average == "micro" and micro_is_accuracy else f"{average} avg"
@@ -765,14 +740,16 @@ def classification_report(
 # Curves
 
 
-def _scores_1d(y_score: ArrayLike, n: int) -> np.ndarray:
-    import numpy as np
-
+def _scores(y_score: ArrayLike, n: int, ndim: int = 1) -> np.ndarray:
+    """``y_score`` checked: ``ndim`` dimensions (a score per item, or a column per label)."""
     score = np.asarray(y_score, dtype=np.float64)
-    if score.ndim != 1:
-        raise ValueError(f"y_score must be one-dimensional here, got shape {score.shape}")
+    shape, rows = ("be one-dimensional here, got shape", "scores")
+    if ndim == 2:
+        shape, rows = ("have shape (n_items, n_labels), got", "rows")
+    if score.ndim != ndim:
+        raise ValueError(f"y_score must {shape} {score.shape}")
     if score.shape[0] != n:
-        raise ValueError(f"y_true has {n} labels but y_score has {score.shape[0]} scores")
+        raise ValueError(f"y_true has {n} labels but y_score has {score.shape[0]} {rows}")
     if not np.isfinite(score).all():
         raise ValueError("y_score holds nan or infinite values")
     return score
@@ -780,8 +757,6 @@ def _scores_1d(y_score: ArrayLike, n: int) -> np.ndarray:
 
 def _positive_mask(true: list[Any], pos_label: Hashable | None) -> np.ndarray:
     """The items whose label is the positive one (scikit-learn's pos_label rules)."""
-    import numpy as np
-
     classes = _sorted(set(true))
     if pos_label is None:
         if len(classes) > 2:
@@ -803,8 +778,6 @@ def _binary_counts(
     positive: np.ndarray, score: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """False and true positives when predicting positive at each distinct score (descending)."""
-    import numpy as np
-
     if positive.shape[0] == 0:
         raise ValueError("y_true is empty")
     order = np.argsort(-score, kind="stable")
@@ -819,6 +792,11 @@ def _binary_counts(
 
 def _to_list(array: np.ndarray) -> list[float | None]:
     return [float(x) if math.isfinite(x) else None for x in array.tolist()]
+
+
+def _curve_dict(curve: RocCurve | PrecisionRecallCurve, **area: float) -> dict[str, Any]:
+    """A curve's arrays as JSON-safe lists, by field name, then its area."""
+    return {name: _to_list(values) for name, values in zip(curve._fields, curve)} | area
 
 
 def _axes(ax: Axes | None) -> Axes:
@@ -843,12 +821,7 @@ class RocCurve(NamedTuple):
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe lists; the first threshold (+inf) becomes None."""
-        return {
-            "false_positive_rate": _to_list(self.false_positive_rate),
-            "true_positive_rate": _to_list(self.true_positive_rate),
-            "thresholds": _to_list(self.thresholds),
-            "auc": self.area,
-        }
+        return _curve_dict(self, auc=self.area)
 
     def plot(self, ax: Axes | None = None, *, label: str | None = None) -> Axes:
         """Draw the curve (and the chance diagonal) with matplotlib; return the Axes."""
@@ -859,13 +832,17 @@ class RocCurve(NamedTuple):
         return ax
 
 
-def _finish_roc_axes(ax: Axes) -> None:
-    ax.plot([0, 1], [0, 1], linestyle=":", color="grey", linewidth=1)
+def _finish_axes(ax: Axes, x: str, y: str, legend: Literal["lower right", "lower left"]) -> None:
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1.02)
-    ax.set_xlabel("false positive rate")
-    ax.set_ylabel("true positive rate")
-    ax.legend(loc="lower right")
+    ax.set_xlabel(x)
+    ax.set_ylabel(y)
+    ax.legend(loc=legend)
+
+
+def _finish_roc_axes(ax: Axes) -> None:
+    ax.plot([0, 1], [0, 1], linestyle=":", color="grey", linewidth=1)
+    _finish_axes(ax, "false positive rate", "true positive rate", "lower right")
 
 
 def auc(x: ArrayLike, y: ArrayLike) -> float:
@@ -879,8 +856,6 @@ def auc(x: ArrayLike, y: ArrayLike) -> float:
         >>> auc([0.0, 0.5, 1.0], [0.0, 1.0, 1.0])
         0.75
     """
-    import numpy as np
-
     x = np.asarray(x, dtype=np.float64).ravel()
     y = np.asarray(y, dtype=np.float64).ravel()
     if x.shape != y.shape:
@@ -930,12 +905,10 @@ def roc_curve(
 
     true = _as_list(y_true, "y_true")
     positive = _positive_mask(true, pos_label)
-    return _roc_points(positive, _scores_1d(y_score, len(true)), drop_intermediate)
+    return _roc_points(positive, _scores(y_score, len(true)), drop_intermediate)
 
 
 def _roc_points(positive: np.ndarray, score: np.ndarray, drop_intermediate: bool) -> RocCurve:
-    import numpy as np
-
     fps, tps, thresholds = _binary_counts(positive, score)
     if drop_intermediate and fps.shape[0] > 2:
         keep = np.flatnonzero(np.r_[True, np.logical_or(np.diff(fps, 2), np.diff(tps, 2)), True])
@@ -976,18 +949,11 @@ class PrecisionRecallCurve(NamedTuple):
     @property
     def average_precision(self) -> float:
         """Average precision: the step-function integral ``sum((R_n - R_{n-1}) * P_n)``."""
-        import numpy as np
-
         return max(0.0, float(-np.sum(np.diff(self.recall) * self.precision[:-1])))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe lists."""
-        return {
-            "precision": _to_list(self.precision),
-            "recall": _to_list(self.recall),
-            "thresholds": _to_list(self.thresholds),
-            "average_precision": self.average_precision,
-        }
+        return _curve_dict(self, average_precision=self.average_precision)
 
     def plot(self, ax: Axes | None = None, *, label: str | None = None) -> Axes:
         """Draw the curve as a step function with matplotlib; return the Axes."""
@@ -999,11 +965,7 @@ class PrecisionRecallCurve(NamedTuple):
             where="post",
             label=text if label is None else f"{label} ({text})",
         )
-        ax.set_xlim(0, 1)
-        ax.set_ylim(0, 1.02)
-        ax.set_xlabel("recall")
-        ax.set_ylabel("precision")
-        ax.legend(loc="lower left")
+        _finish_axes(ax, "recall", "precision", "lower left")
         return ax
 
 
@@ -1035,14 +997,12 @@ def precision_recall_curve(
 
     true = _as_list(y_true, "y_true")
     positive = _positive_mask(true, pos_label)
-    return _precision_recall_points(positive, _scores_1d(y_score, len(true)), drop_intermediate)
+    return _precision_recall_points(positive, _scores(y_score, len(true)), drop_intermediate)
 
 
 def _precision_recall_points(
     positive: np.ndarray, score: np.ndarray, drop_intermediate: bool, stacklevel: int = 3
 ) -> PrecisionRecallCurve:
-    import numpy as np
-
     fps, tps, thresholds = _binary_counts(positive, score)
     if drop_intermediate and fps.shape[0] > 2:
         keep = np.flatnonzero(np.r_[True, np.logical_or(np.diff(tps[:-1]), np.diff(tps[1:])), True])
@@ -1081,15 +1041,7 @@ def _one_vs_rest(
     true: list[Any], y_score: ArrayLike, labels: Sequence[Hashable] | None
 ) -> tuple[list[Any], np.ndarray, np.ndarray]:
     """Labels, indicator matrix (n_items, n_labels) and score matrix of a multiclass problem."""
-    import numpy as np
-
-    score = np.asarray(y_score, dtype=np.float64)
-    if score.ndim != 2:
-        raise ValueError(f"y_score must have shape (n_items, n_labels), got {score.shape}")
-    if score.shape[0] != len(true):
-        raise ValueError(f"y_true has {len(true)} labels but y_score has {score.shape[0]} rows")
-    if not np.isfinite(score).all():
-        raise ValueError("y_score holds nan or infinite values")
+    score = _scores(y_score, len(true), ndim=2)
     if labels is None:
         classes = _sorted(set(true))
         if len(classes) != score.shape[1]:
@@ -1117,8 +1069,6 @@ def _one_vs_rest(
 def _average_over_labels(
     binary_metric: Any, indicator: np.ndarray, score: np.ndarray, average: str | None
 ) -> np.ndarray | float:
-    import numpy as np
-
     if average not in _CURVE_AVERAGES:
         raise ValueError(f"average must be 'micro', 'macro', 'weighted' or None, got {average!r}")
     if average == "micro":
@@ -1167,14 +1117,12 @@ def roc_auc_score(
         ...                                      [0.2, 0.2, 0.6], [0.4, 0.5, 0.1]])
         1.0
     """
-    import numpy as np
-
     true = _as_list(y_true, "y_true")
     if np.ndim(y_score) == 1:
         classes = _sorted(set(true))
         if len(classes) > 2:
             raise ValueError(f"y_true has {len(classes)} labels: y_score needs a column per label")
-        score = _scores_1d(y_score, len(true))
+        score = _scores(y_score, len(true))
         greater = classes[1] if len(classes) == 2 else None  # one class: no positive item
         positive = np.fromiter((t == greater for t in true), dtype=bool, count=len(true))
         return _binary_roc_auc(positive, score)
@@ -1216,8 +1164,6 @@ def average_precision_score(
         >>> round(average_precision_score([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), 4)
         0.8333
     """
-    import numpy as np
-
     true = _as_list(y_true, "y_true")
     if np.ndim(y_score) == 1:
         present = _sorted(set(true))
@@ -1227,7 +1173,7 @@ def average_precision_score(
             raise ValueError(
                 f"pos_label={pos_label!r} is not a valid label: it should be one of {present}"
             )
-        score = _scores_1d(y_score, len(true))
+        score = _scores(y_score, len(true))
         positive = np.fromiter((t == pos_label for t in true), dtype=bool, count=len(true))
         return _binary_average_precision(positive, score)
     if pos_label != 1:
@@ -1310,8 +1256,6 @@ def roc_curves(
         >>> curves.labels, [c.area for c in curves.per_class], curves.macro_area
         (('a', 'b', 'c'), [1.0, 1.0, 1.0], 1.0)
     """
-    import numpy as np
-
     true = _as_list(y_true, "y_true")
     classes, indicator, score = _one_vs_rest(true, y_score, labels)
     per_class = tuple(

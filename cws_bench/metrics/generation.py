@@ -180,21 +180,24 @@ class TokenScores(NamedTuple):
         return self._asdict()
 
 
-def _token_scores(
-    prediction: list[str], references: list[list[str]], zero_division: ZeroDivision
-) -> list[TokenScores]:
-    counts = Counter(prediction)
-    return [
+def _best_token_scores(
+    prediction: Tokens, references: Sequence[Tokens], zero_division: ZeroDivision, key: str
+) -> TokenScores:
+    """The token scores against the reference with the best ``key``."""
+    pred = _tokens(prediction)
+    counts = Counter(pred)
+    scores = [
         TokenScores(
             *precision_recall_fscore_from_counts(
                 sum((counts & Counter(ref)).values()),
-                len(prediction),
+                len(pred),
                 len(ref),
                 zero_division=zero_division,
             )
         )
-        for ref in references
+        for ref in _references(references)
     ]
+    return _best(scores, key)
 
 
 def token_precision_recall_f1(
@@ -221,8 +224,7 @@ def token_precision_recall_f1(
         >>> scores.precision == 4 / 11, scores.recall, round(scores.f1, 4)
         (True, 1.0, 0.5333)
     """
-    scores = _token_scores(_tokens(prediction), _references(references), zero_division)
-    return _best(scores, "f1")
+    return _best_token_scores(prediction, references, zero_division, "f1")
 
 
 def token_precision_score(
@@ -236,8 +238,7 @@ def token_precision_score(
         >>> token_precision_score(answer, refs) == 4 / 6
         True
     """
-    scores = _token_scores(_tokens(prediction), _references(references), zero_division)
-    return _best(scores, "precision").precision
+    return _best_token_scores(prediction, references, zero_division, "precision").precision
 
 
 def token_recall_score(
@@ -249,8 +250,7 @@ def token_recall_score(
         >>> token_recall_score(["猫", "吃"], [["猫", "吃", "鱼"], ["猫"]])
         1.0
     """
-    scores = _token_scores(_tokens(prediction), _references(references), zero_division)
-    return _best(scores, "recall").recall
+    return _best_token_scores(prediction, references, zero_division, "recall").recall
 
 
 def token_f1_score(
@@ -266,8 +266,7 @@ def token_f1_score(
         >>> token_f1_score([], [[]]), token_f1_score([], [["猫"]])
         (1.0, 0.0)
     """
-    scores = _token_scores(_tokens(prediction), _references(references), zero_division)
-    return _best(scores, "f1").f1
+    return _best_token_scores(prediction, references, zero_division, "f1").f1
 
 
 def _weighted_scores(
@@ -277,8 +276,9 @@ def _weighted_scores(
     default_weight: float,
     clipped: bool,
     zero_division: ZeroDivision,
-) -> list[TokenScores]:
-    """Weighted token precision, recall and F1 against each reference."""
+    key: str,
+) -> TokenScores:
+    """Weighted token precision, recall and F1 against the reference with the best ``key``."""
     pred = _tokens(prediction)
     refs = _references(references)
     check_zero_division(zero_division)
@@ -313,7 +313,7 @@ def _weighted_scores(
             else:
                 f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
         scores.append(TokenScores(precision, recall, f1))
-    return scores
+    return _best(scores, key)
 
 
 def weighted_token_precision(
@@ -352,10 +352,9 @@ def weighted_token_precision(
         ...  weighted_token_precision(twice, once, weights={}, clipped=False))
         (0.5, 1.0)
     """
-    scores = _weighted_scores(
-        prediction, references, weights, default_weight, clipped, zero_division
-    )
-    return _best(scores, "precision").precision
+    return _weighted_scores(
+        prediction, references, weights, default_weight, clipped, zero_division, "precision"
+    ).precision
 
 
 def weighted_token_recall(
@@ -380,10 +379,9 @@ def weighted_token_recall(
         >>> weighted_token_recall(["猫"], [["猫", "猫"]], weights={}, clipped=False)
         1.0
     """
-    scores = _weighted_scores(
-        prediction, references, weights, default_weight, clipped, zero_division
-    )
-    return _best(scores, "recall").recall
+    return _weighted_scores(
+        prediction, references, weights, default_weight, clipped, zero_division, "recall"
+    ).recall
 
 
 def weighted_token_f1(
@@ -406,10 +404,9 @@ def weighted_token_f1(
         >>> round(weighted_token_f1(["的", "猫"], [["猫", "鱼"]], weights={"的": 0.1}), 4)
         0.6452
     """
-    scores = _weighted_scores(
-        prediction, references, weights, default_weight, clipped, zero_division
-    )
-    return _best(scores, "f1").f1
+    return _weighted_scores(
+        prediction, references, weights, default_weight, clipped, zero_division, "f1"
+    ).f1
 
 
 def ngram_precision(
@@ -553,11 +550,9 @@ def bleu_statistics(
     # the closest reference length; the shorter one on ties (sacrebleu, mteval)
     reference_length = min((abs(len(ref) - length), len(ref)) for ref in refs)[1]
     # an n-gram matches at most as often as in the reference where it is most frequent
-    most = _all_ngrams(refs[0], max_order)
-    for ref in refs[1:]:
-        for ngram, count in _all_ngrams(ref, max_order).items():
-            if count > most[ngram]:
-                most[ngram] = count
+    most: Counter[tuple[str, ...]] = Counter()
+    for ref in refs:
+        most |= _all_ngrams(ref, max_order)
     matches = [0] * max_order
     for ngram, count in _all_ngrams(pred, max_order).items():
         available = most.get(ngram)

@@ -41,6 +41,7 @@ UndefinedMetricWarning, as ranx's and trec_eval's 0).
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -465,8 +466,6 @@ class RankingReport(Renderable):
 
     def to_json(self, *, per_query: bool = False) -> str:
         """:meth:`to_dict` as indented JSON (``per_query`` left out unless asked for)."""
-        import json
-
         data = self.to_dict()
         if not per_query:
             del data["per_query"]

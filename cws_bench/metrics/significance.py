@@ -215,15 +215,21 @@ def _times_drawn(rng: np.random.Generator, n: int, size: int) -> np.ndarray:
     return np.bincount(indices.ravel(), minlength=size * n).reshape(size, n)
 
 
+def _oriented(values: Any, alternative: Alternative) -> Any:
+    """``values`` turned so that larger is more extreme: ``|x|``, ``x`` or ``-x``."""
+    if alternative == "two-sided":
+        return np.abs(values)
+    if alternative == "greater":
+        return values
+    if alternative == "less":
+        return -values
+    raise ValueError(f"alternative must be 'two-sided', 'greater' or 'less', got {alternative!r}")
+
+
 def _tail_count(null: np.ndarray, observed: float, alternative: Alternative) -> int:
     tolerance = _TIE * max(1.0, abs(observed))
-    if alternative == "two-sided":
-        return int(np.count_nonzero(np.abs(null) >= abs(observed) - tolerance))
-    if alternative == "greater":
-        return int(np.count_nonzero(null >= observed - tolerance))
-    if alternative == "less":
-        return int(np.count_nonzero(null <= observed + tolerance))
-    raise ValueError(f"alternative must be 'two-sided', 'greater' or 'less', got {alternative!r}")
+    extreme = _oriented(null, alternative) >= _oriented(observed, alternative) - tolerance
+    return int(np.count_nonzero(extreme))
 
 
 # ---------------------------------------------------------------------------
@@ -949,15 +955,8 @@ def maxt_adjusted_p_values(
         )
     if not (np.isfinite(observed).all() and np.isfinite(null).all()):
         raise ValueError("differences and nulls must be finite")
-    draws = np.concatenate([observed[:, None], null], axis=1)  # column 0: the observation
-    if alternative == "two-sided":
-        draws = np.abs(draws)
-    elif alternative == "less":
-        draws = -draws
-    elif alternative != "greater":
-        raise ValueError(
-            f"alternative must be 'two-sided', 'greater' or 'less', got {alternative!r}"
-        )
+    # column 0: the observation
+    draws = _oriented(np.concatenate([observed[:, None], null], axis=1), alternative)
     total = draws.shape[1]
     # ranks[j, b]: how many draws of test j are at least draw b (ties within _TIE, as
     # _tail_count counts them), that is (B + 1) times p_{bj}

@@ -41,8 +41,7 @@ the same arithmetic and uses it.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
@@ -180,22 +179,11 @@ class ServingMetrics(Renderable):
     # starts the text format's first line.
     FORMATS: ClassVar[tuple[str, ...]] = ("text", "json", "csv", "markdown")
 
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict(), indent=2)
-
     def to_markdown(self) -> str:
-        rates, latencies = self._table_rows()
-        return (
-            f"{self._summary()}\n\n{markdown_table(['throughput', 'value', 'unit'], rates)}\n\n"
-            f"{markdown_table(LATENCY_HEADER, latencies)}"
-        )
+        return self._tables(f"{self._summary()}\n", markdown_table)
 
     def to_text(self, *, name: str = "log") -> str:
-        rates, latencies = self._table_rows()
-        return (
-            f"{name}: {self._summary()}\n{text_table(['throughput', 'value', 'unit'], rates)}"
-            f"\n\n{text_table(LATENCY_HEADER, latencies)}"
-        )
+        return self._tables(f"{name}: {self._summary()}", text_table)
 
     def _summary(self) -> str:
         return (
@@ -203,6 +191,12 @@ class ServingMetrics(Renderable):
             f"{self.duration:,.3f} s "
             f"({self.input_tokens:,} input, {plural(self.output_tokens, 'output token')})"
         )
+
+    def _tables(self, first: str, table: Callable[[list[str], list[list[str]]], str]) -> str:
+        """``first``, then the throughputs' and the latencies' tables drawn by ``table``."""
+        rates, latencies = self._table_rows()
+        header = ["throughput", "value", "unit"]
+        return f"{first}\n{table(header, rates)}\n\n{table(LATENCY_HEADER, latencies)}"
 
     def to_csv(self) -> str:
         """Rows of (metric, statistic, value): the throughputs, then each latency's statistics."""
@@ -244,17 +238,9 @@ STATISTICS = ("mean", "p50", "p90", "p99")
 LATENCY_HEADER = ["latency (ms)", *STATISTICS, "requests"]
 
 
-def _arrays(
-    start: ArrayLike,
-    first_token: ArrayLike,
-    end: ArrayLike,
-    input_tokens: ArrayLike,
-    output_tokens: ArrayLike,
-) -> tuple[np.ndarray, ...]:
-    arrays = tuple(
-        np.asarray(values, dtype=np.float64).ravel()
-        for values in (start, first_token, end, input_tokens, output_tokens)
-    )
+def _arrays(*columns: ArrayLike) -> tuple[np.ndarray, ...]:
+    """The five request fields (:data:`COLUMNS`) as flat float arrays of one length."""
+    arrays = tuple(np.asarray(values, dtype=np.float64).ravel() for values in columns)
     sizes = {a.size for a in arrays}
     if len(sizes) != 1:
         raise ValueError(
