@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from cws_bench.display.formats import Renderable
+from cws_bench.display.tables import csv_table
 from cws_bench.display.units import plural, units
 from cws_bench.errors import CwsBenchError
 from cws_bench.score_registry import SCORES, scores_of_kind
@@ -220,15 +221,8 @@ class ScoreResult(Renderable, Mapping[str, Any]):
 
     def to_csv(self) -> str:
         """One header line and one row of :meth:`to_dict`'s fields (None as empty)."""
-        import csv
-        import io
-
-        out = io.StringIO()
         data = self.to_dict()
-        writer = csv.DictWriter(out, fieldnames=list(data), lineterminator="\n")
-        writer.writeheader()
-        writer.writerow({k: "" if v is None else v for k, v in data.items()})
-        return out.getvalue().rstrip("\n")
+        return csv_table(list(data), [["" if v is None else v for v in data.values()]])
 
     def to_sighan(self, *, pred: str = "pred") -> str:
         """The SIGHAN script's summary block (a result of ``method="sighan"`` only)."""
