@@ -255,18 +255,19 @@ def load_conllu(path: PathLike, *, encoding: str = "utf-8") -> UDFile:
 
 def load_segmented(path: PathLike, *, encoding: str = "utf-8") -> UDFile:
     """Read segmented text: each word a token and a word, each non-empty line a sentence."""
-    name = display_name(path)
-    ud = UDFile(name)
+    ud = UDFile(display_name(path))
     for number, line in enumerate(iter_lines(path, encoding=encoding), start=1):
-        words = line.split()
-        if not words:
-            continue
-        start = len(ud.characters)
-        for form in words:
-            span = _add_token(ud, form, number, name)
-            ud.words.append(Word(span, False, form))
-        ud.sentences.append(Span(start, len(ud.characters), number))
+        if words := line.split():
+            _add_sentence(ud, words, number)
     return ud
+
+
+def _add_sentence(ud: UDFile, words: Sequence[str], number: int) -> None:
+    """Add a segmented sentence (line ``number``): each word a token and a word."""
+    start = len(ud.characters)
+    for form in words:
+        ud.words.append(Word(_add_token(ud, form, number, ud.path), False, form))
+    ud.sentences.append(Span(start, len(ud.characters), number))
 
 
 def sniff_system_format(path: PathLike, *, encoding: str = "utf-8") -> str:
@@ -401,8 +402,7 @@ def sentence_words_score(gold: Sequence[str], system: Sequence[str]) -> UDScore:
     sides = []
     for name, words in (("gold", gold), ("system", system)):
         ud = UDFile(name)
-        for form in words:
-            ud.words.append(Word(_add_token(ud, form, 1, name), False, form))
+        _add_sentence(ud, words, 1)
         sides.append(ud)
     if sides[0].characters != sides[1].characters:
         raise TextMismatchError(

@@ -57,8 +57,8 @@ def owner_alive(pid: int) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except (PermissionError, OSError):
-        return True
+    except OSError:  # not ours to signal (PermissionError), yet alive
+        pass
     return True
 
 
