@@ -239,13 +239,8 @@ class SighanMethod(CountingMethod):
         )
 
     def result_fields(self, own: Any) -> dict[str, int]:
-        if own is None:
-            return {}
-        return {
-            "insertions": own.insertions,
-            "deletions": own.deletions,
-            "substitutions": own.substitutions,
-        }
+        changes = ("insertions", "deletions", "substitutions")
+        return {} if own is None else {name: getattr(own, name) for name in changes}
 
     def missing_predictions_outcome(self, scored_lines: int, gold_rest: Sequence[str]) -> str:
         missed = sum(len(line.split()) for line in gold_rest)

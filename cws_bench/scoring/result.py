@@ -15,7 +15,7 @@ from cws_bench.display.tables import csv_table
 from cws_bench.display.units import plural, units
 from cws_bench.errors import CwsBenchError
 from cws_bench.score_registry import SCORES, scores_of_kind
-from cws_bench.scoring.counts import COUNT_FIELDS, SegCounts
+from cws_bench.scoring.counts import ERROR_KINDS, SegCounts
 from cws_bench.scoring.methods import CountingMethod, get_method
 from cws_bench.scoring.scores import SegScores, score_counts
 from cws_bench.text.io import PathLike
@@ -30,7 +30,7 @@ __all__ = ["RESULT_FORMATS", "LineMismatch", "ScoreResult", "write_details"]
 
 _WORD_TOTALS = ("gold_words", "pred_words", "correct_words")
 # The counts a result shows besides its scores (not the word and boundary counts under them)
-_SHOWN_COUNTS = ("sentences", "characters", *COUNT_FIELDS[COUNT_FIELDS.index("split_gold") :])
+_SHOWN_COUNTS = ("sentences", "characters", *ERROR_KINDS, "mismatched_lines", "skipped_lines")
 
 
 @dataclass(frozen=True, slots=True)
