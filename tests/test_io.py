@@ -33,14 +33,9 @@ def test_blocks_cut_anywhere_give_the_same_lines(write):
         assert got == expected, size
 
 
-def test_split_words_on_any_unicode_whitespace():
-    assert io.split_words("我们\u3000是 \t学生\u00a0们\u2009。") == [
-        "我们",
-        "是",
-        "学生",
-        "们",
-        "。",
-    ]
+def test_read_segmented_splits_words_on_any_unicode_whitespace(write):
+    path = write("f.txt", "我们\u3000是 \t学生\u00a0们\u2009。\r\n")
+    assert list(io.read_segmented(path)) == [["我们", "是", "学生", "们", "。"]]
 
 
 @pytest.mark.parametrize("encoding", ["gb18030", "gbk", "cp936", "big5hkscs", "big5"])
@@ -87,15 +82,6 @@ def test_unknown_or_unsupported_encoding(write):
         list(io.iter_lines(path, encoding="nope"))
     with pytest.raises(CwsBenchError, match="not ASCII-compatible"):
         list(io.iter_lines(path, encoding="utf-16"))
-
-
-def test_hasher_sees_the_raw_bytes(write):
-    import hashlib
-
-    raw = b"\xef\xbb\xbfa b\r\nc"
-    hasher = hashlib.sha256()
-    list(io.iter_line_blocks(write("f.txt", raw), hasher=hasher, block_size=2))
-    assert hasher.digest() == hashlib.sha256(raw).digest()
 
 
 def test_atomic_write_replaces_only_on_success(tmp_path):

@@ -34,9 +34,7 @@ def test_one_alias_names_a_word_source():
     assert typing.get_type_hints(words.resolve_words)["source"] == WordsLike
     assert typing.get_type_hints(words.as_dictionary)["value"] == WordsLike | None
     assert set(typing.get_args(WordsLike)) >= {Dictionary, str}
-    optional = inspect.signature(inputs.optional_dictionary).parameters["value"]
     standard = inspect.signature(inputs.scoring_dictionary).parameters["dictionary"]
-    assert optional.annotation == "WordsLike | None"
     assert standard.annotation == "WordsLike | DictionaryDefault | None"
 
 

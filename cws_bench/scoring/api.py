@@ -20,7 +20,6 @@ from cws_bench.scoring.inputs import (
     check_plain,
     gold_sentences,
     normalized_dictionary,
-    optional_dictionary,
     scoring_dictionary,
     sentence_blocks,
 )
@@ -280,7 +279,7 @@ def score_sentences(
         TypeError: a sentence (or the whole of gold or pred) is a string.
     """  # noqa: E501
     normalizer = as_normalizer(normalize)
-    dictionary = normalized_dictionary(optional_dictionary(dictionary), normalizer)
+    dictionary = normalized_dictionary(scoring_dictionary(None, dictionary), normalizer)
     gold_lines = _joined_sentences(gold, "gold")
     pred_lines = _joined_sentences(pred, "pred")
     if len(gold_lines) != len(pred_lines):

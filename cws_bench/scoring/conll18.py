@@ -31,10 +31,11 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
+from cws_bench.display.formats import Renderable
 from cws_bench.errors import CorpusFormatError, TextMismatchError, UnknownFormatError
 from cws_bench.text.io import PathLike, display_name, iter_lines
 
@@ -49,7 +50,6 @@ __all__ = [
     "evaluate_files",
     "load_conllu",
     "load_segmented",
-    "render",
     "sentence_words_score",
     "sniff_system_format",
     "spans_score",
@@ -113,8 +113,12 @@ class UDScore:
 
 
 @dataclass(frozen=True)
-class Conll18Result:
-    """The Tokens, Sentences and Words scores of a system file against a gold file."""
+class Conll18Result(Renderable):
+    """The Tokens, Sentences and Words scores of a system file against a gold file;
+    :meth:`render` writes the script's verbose table (``text``) or the counts and
+    scores as JSON (``json``)."""
+
+    FORMATS: ClassVar[tuple[str, ...]] = ("text", "json")
 
     gold_path: str
     system_path: str
@@ -122,10 +126,6 @@ class Conll18Result:
     sentences: UDScore
     words: UDScore
     method: str = "conll18"
-
-    def render(self, fmt: str = "text") -> str:
-        """As :func:`render` prints it (``text`` or ``json``)."""
-        return render(self, fmt)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -136,6 +136,27 @@ class Conll18Result:
             "sentences": self.sentences.to_dict(),
             "words": self.words.to_dict(),
         }
+
+    def to_text(self) -> str:
+        lines = [
+            f"{self.system_path} against {self.gold_path} "
+            "(CoNLL 2018 UD shared task evaluation, scores in %)",
+            "Metric     | Precision |    Recall |  F1 Score | AligndAcc",
+            "-----------+-----------+-----------+-----------+-----------",
+        ]
+        for name, score in (
+            ("Tokens", self.tokens),
+            ("Sentences", self.sentences),
+            ("Words", self.words),
+        ):
+            lines.append(
+                f"{name:11}|{100 * score.precision:10.2f} |{100 * score.recall:10.2f} |"
+                f"{100 * score.f1:10.2f} |"
+            )
+        return "\n".join(lines)
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2)  # non-ASCII escaped, as it always was
 
 
 def _strip_spaces(form: str) -> str:
@@ -234,18 +255,19 @@ def load_conllu(path: PathLike, *, encoding: str = "utf-8") -> UDFile:
 
 def load_segmented(path: PathLike, *, encoding: str = "utf-8") -> UDFile:
     """Read segmented text: each word a token and a word, each non-empty line a sentence."""
-    name = display_name(path)
-    ud = UDFile(name)
+    ud = UDFile(display_name(path))
     for number, line in enumerate(iter_lines(path, encoding=encoding), start=1):
-        words = line.split()
-        if not words:
-            continue
-        start = len(ud.characters)
-        for form in words:
-            span = _add_token(ud, form, number, name)
-            ud.words.append(Word(span, False, form))
-        ud.sentences.append(Span(start, len(ud.characters), number))
+        if words := line.split():
+            _add_sentence(ud, words, number)
     return ud
+
+
+def _add_sentence(ud: UDFile, words: Sequence[str], number: int) -> None:
+    """Add a segmented sentence (line ``number``): each word a token and a word."""
+    start = len(ud.characters)
+    for form in words:
+        ud.words.append(Word(_add_token(ud, form, number, ud.path), False, form))
+    ud.sentences.append(Span(start, len(ud.characters), number))
 
 
 def sniff_system_format(path: PathLike, *, encoding: str = "utf-8") -> str:
@@ -380,8 +402,7 @@ def sentence_words_score(gold: Sequence[str], system: Sequence[str]) -> UDScore:
     sides = []
     for name, words in (("gold", gold), ("system", system)):
         ud = UDFile(name)
-        for form in words:
-            ud.words.append(Word(_add_token(ud, form, 1, name), False, form))
+        _add_sentence(ud, words, 1)
         sides.append(ud)
     if sides[0].characters != sides[1].characters:
         raise TextMismatchError(
@@ -463,43 +484,5 @@ def evaluate_files(
     return evaluate(gold_ud, system_ud)
 
 
-FORMATS: tuple[str, ...] = ("text", "json")
-"""What :func:`render` prints."""
-
-
-def render(result: Conll18Result, fmt: str = "text") -> str:
-    """The script's verbose table (``text``) or the counts and scores as JSON (``json``).
-
-    Raises:
-        UnknownFormatError: any other format.
-    """
-    from cws_bench.display.formats import render_in
-
-    return render_in(fmt, RENDERERS, result)
-
-
-def _table(result: Conll18Result) -> str:
-    lines = [
-        f"{result.system_path} against {result.gold_path} "
-        "(CoNLL 2018 UD shared task evaluation, scores in %)",
-        "Metric     | Precision |    Recall |  F1 Score | AligndAcc",
-        "-----------+-----------+-----------+-----------+-----------",
-    ]
-    for name, score in (
-        ("Tokens", result.tokens),
-        ("Sentences", result.sentences),
-        ("Words", result.words),
-    ):
-        lines.append(
-            f"{name:11}|{100 * score.precision:10.2f} |{100 * score.recall:10.2f} |"
-            f"{100 * score.f1:10.2f} |"
-        )
-    return "\n".join(lines)
-
-
-def _json(result: Conll18Result) -> str:
-    return json.dumps(result.to_dict(), indent=2)
-
-
-RENDERERS: dict[str, Callable[[Conll18Result], str]] = {"text": _table, "json": _json}
-"""Format -> renderer: what :func:`render` and the ``conll18`` method write."""
+FORMATS: tuple[str, ...] = Conll18Result.FORMATS
+"""What a :class:`Conll18Result` renders."""

@@ -27,7 +27,7 @@ from cws_bench.scoring.spans import align_chars, project_spans, to_spans
 if TYPE_CHECKING:
     from cws_bench.text.dictionary import Dictionary
 
-__all__ = ["COUNT_FIELDS", "AdditiveCounts", "SegCounts", "count_sentence"]
+__all__ = ["COUNT_FIELDS", "ERROR_KINDS", "AdditiveCounts", "SegCounts", "count_sentence"]
 
 C = TypeVar("C", bound="AdditiveCounts")
 
@@ -105,22 +105,15 @@ class SegCounts(AdditiveCounts):
 
 
 COUNT_FIELDS: tuple[str, ...] = SegCounts.field_names()
+ERROR_KINDS: tuple[str, ...] = COUNT_FIELDS[
+    COUNT_FIELDS.index("split_gold") : COUNT_FIELDS.index("mismatched_lines")
+]
+"""The error kinds' counts (split, merge, cross), in field order."""
 
 
 def _classify_blocks(gold_ends: set[int], pred_ends: set[int]) -> dict[str, int]:
     """Error kinds from the blocks between boundaries both sides share."""
-    kinds = dict.fromkeys(
-        (
-            "split_gold",
-            "split_pred",
-            "merge_gold",
-            "merge_pred",
-            "cross_gold",
-            "cross_pred",
-            "cross_regions",
-        ),
-        0,
-    )
+    kinds = dict.fromkeys(ERROR_KINDS, 0)
     in_gold = in_pred = 0
     for end in sorted(gold_ends | pred_ends):
         in_gold += end in gold_ends

@@ -22,21 +22,10 @@ __all__ = [
     "gold_corpus",
     "gold_sentences",
     "normalized_dictionary",
-    "optional_dictionary",
     "read_gold",
     "scoring_dictionary",
     "sentence_blocks",
 ]
-
-
-def optional_dictionary(value: WordsLike | None, encoding: str = "utf-8") -> Dictionary | None:
-    """A Dictionary from any word source (``jieba``, ``corpus:NAME[:SPLIT]``, a path read
-    in ``encoding``, words)."""
-    if value is None:
-        return None
-    from cws_bench.corpora.words import as_dictionary
-
-    return as_dictionary(value, encoding=encoding)
 
 
 # What score_files reads is one sentence a line; a file in another gold format

@@ -34,7 +34,7 @@ from cws_bench.display.units import plural
 from cws_bench.errors import CwsBenchError, Fix
 from cws_bench.scoring.counts import AdditiveCounts, SegCounts
 from cws_bench.scoring.scores import SegScores
-from cws_bench.text.io import PathLike, normalize_encoding, open_binary, split_words
+from cws_bench.text.io import PathLike, normalize_encoding, open_binary
 
 if TYPE_CHECKING:
     from cws_bench.scoring.sighan import BufferCounts
@@ -57,7 +57,7 @@ NO_MARKS = ("", "")
 class WholeFileResult(Protocol):
     """The result of a method that scores whole files (:meth:`CountingMethod.score_whole_files`)."""
 
-    def render(self, fmt: str = "text") -> str: ...
+    def render(self, fmt: str) -> str: ...
 
 
 class CountingMethod:
@@ -239,16 +239,11 @@ class SighanMethod(CountingMethod):
         )
 
     def result_fields(self, own: Any) -> dict[str, int]:
-        if own is None:
-            return {}
-        return {
-            "insertions": own.insertions,
-            "deletions": own.deletions,
-            "substitutions": own.substitutions,
-        }
+        changes = ("insertions", "deletions", "substitutions")
+        return {} if own is None else {name: getattr(own, name) for name in changes}
 
     def missing_predictions_outcome(self, scored_lines: int, gold_rest: Sequence[str]) -> str:
-        missed = sum(len(split_words(line)) for line in gold_rest)
+        missed = sum(len(line.split()) for line in gold_rest)
         return (
             f"only the {plural(scored_lines, 'line')} both have "
             f"{'is' if scored_lines == 1 else 'are'} scored, as the SIGHAN script "

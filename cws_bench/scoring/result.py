@@ -11,10 +11,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from cws_bench.display.formats import Renderable
+from cws_bench.display.tables import csv_table
 from cws_bench.display.units import plural, units
 from cws_bench.errors import CwsBenchError
 from cws_bench.score_registry import SCORES, scores_of_kind
-from cws_bench.scoring.counts import SegCounts
+from cws_bench.scoring.counts import ERROR_KINDS, SegCounts
 from cws_bench.scoring.methods import CountingMethod, get_method
 from cws_bench.scoring.scores import SegScores, score_counts
 from cws_bench.text.io import PathLike
@@ -26,6 +27,10 @@ if TYPE_CHECKING:
     from cws_bench.scoring.signature import Signature
 
 __all__ = ["RESULT_FORMATS", "LineMismatch", "ScoreResult", "write_details"]
+
+_WORD_TOTALS = ("gold_words", "pred_words", "correct_words")
+# The counts a result shows besides its scores (not the word and boundary counts under them)
+_SHOWN_COUNTS = ("sentences", "characters", *ERROR_KINDS, "mismatched_lines", "skipped_lines")
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,19 +85,10 @@ class ScoreResult(Renderable, Mapping[str, Any]):
             return SCORES[name].of(self.scores)
         if name in SegScores.__dataclass_fields__:
             return getattr(self.scores, name)
+        if name in _WORD_TOTALS:  # gold_words, pred_words, correct_words, as the method counts
+            totals = self.counting_method.word_totals(self.counts, self.sighan)
+            return totals[_WORD_TOTALS.index(name)]
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-
-    @property
-    def gold_words(self) -> int:
-        return self.counting_method.word_totals(self.counts, self.sighan)[0]
-
-    @property
-    def pred_words(self) -> int:
-        return self.counting_method.word_totals(self.counts, self.sighan)[1]
-
-    @property
-    def correct_words(self) -> int:
-        return self.counting_method.word_totals(self.counts, self.sighan)[2]
 
     def __getitem__(self, key: str) -> Any:
         data = self.to_dict()
@@ -127,25 +123,11 @@ class ScoreResult(Renderable, Mapping[str, Any]):
             out["fbeta"] = scores.fbeta
             out["beta"] = self.beta
         totals = self.counting_method.word_totals(self.counts, self.sighan)
-        out.update(zip(("gold_words", "pred_words", "correct_words"), totals))
+        out.update(zip(_WORD_TOTALS, totals))
         out.update((s.name, s.of(scores)) for s in SCORES.values() if s.kind != "word")
         out.update(self.counting_method.result_fields(self.sighan))
-        counts = self.counts
-        out.update(
-            sentences=counts.sentences,
-            characters=counts.characters,
-            split_gold=counts.split_gold,
-            split_pred=counts.split_pred,
-            merge_gold=counts.merge_gold,
-            merge_pred=counts.merge_pred,
-            cross_gold=counts.cross_gold,
-            cross_pred=counts.cross_pred,
-            cross_regions=counts.cross_regions,
-            mismatched_lines=counts.mismatched_lines,
-            skipped_lines=counts.skipped_lines,
-            method=self.method,
-            signature=self.signature.format(),
-        )
+        out.update((name, getattr(self.counts, name)) for name in _SHOWN_COUNTS)
+        out.update(method=self.method, signature=self.signature.format())
         return out
 
     def to_series(self) -> pd.Series:
@@ -220,15 +202,8 @@ class ScoreResult(Renderable, Mapping[str, Any]):
 
     def to_csv(self) -> str:
         """One header line and one row of :meth:`to_dict`'s fields (None as empty)."""
-        import csv
-        import io
-
-        out = io.StringIO()
         data = self.to_dict()
-        writer = csv.DictWriter(out, fieldnames=list(data), lineterminator="\n")
-        writer.writeheader()
-        writer.writerow({k: "" if v is None else v for k, v in data.items()})
-        return out.getvalue().rstrip("\n")
+        return csv_table(list(data), [["" if v is None else v for v in data.values()]])
 
     def to_sighan(self, *, pred: str = "pred") -> str:
         """The SIGHAN script's summary block (a result of ``method="sighan"`` only)."""

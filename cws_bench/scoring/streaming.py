@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from cws_bench.errors import CwsBenchError, LineCountMismatchError
 from cws_bench.scoring.api import Method
 from cws_bench.scoring.engine import Scorer
-from cws_bench.scoring.inputs import normalized_dictionary, optional_dictionary
+from cws_bench.scoring.inputs import normalized_dictionary, scoring_dictionary
 from cws_bench.scoring.methods import get_method
 from cws_bench.scoring.per_sentence import Row, line_rows
 from cws_bench.scoring.result import ScoreResult
@@ -90,7 +90,9 @@ class SegmentationMetric:
         self.beta = beta
         self.per_sentence = per_sentence
         self._normalizer = as_normalizer(normalize)
-        self._dictionary = normalized_dictionary(optional_dictionary(dictionary), self._normalizer)
+        self._dictionary = normalized_dictionary(
+            scoring_dictionary(None, dictionary), self._normalizer
+        )
         self.reset()
 
     def reset(self) -> None:

@@ -45,10 +45,6 @@ def _host() -> str:
     return hashlib.blake2b(socket.gethostname().encode(), digest_size=3).hexdigest()
 
 
-def _tag() -> str:
-    return f"cws{os.getpid()}-{_host()}"
-
-
 def owner_alive(pid: int) -> bool:
     """Whether process ``pid`` of this machine is still running (or is a zombie)."""
     if pid == os.getpid():
@@ -57,8 +53,8 @@ def owner_alive(pid: int) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except (PermissionError, OSError):
-        return True
+    except OSError:  # not ours to signal (PermissionError), yet alive
+        pass
     return True
 
 
@@ -103,7 +99,7 @@ def make_temporary(target: str, *, folder: bool = False, suffix: str = ".tmp") -
     sweep_folder(directory)
     import tempfile
 
-    prefix = f".{os.path.basename(target)}.{_tag()}."
+    prefix = f".{os.path.basename(target)}.cws{os.getpid()}-{_host()}."
     with stop_deferred():
         if folder:
             fd, path = -1, tempfile.mkdtemp(prefix=prefix, suffix=suffix, dir=directory)

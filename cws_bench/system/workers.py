@@ -257,10 +257,8 @@ def finish_stop(message: str | None, code: int) -> None:
 def signals_raise() -> Iterator[None]:
     """Within the block, SIGINT and SIGTERM raise :class:`Interrupted` (main thread only);
     under the stop handler (:func:`install_stop_handler`) they already do, at safe points."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    if signal.getsignal(signal.SIGINT) is _on_stop_signal:
+    on_main = threading.current_thread() is threading.main_thread()
+    if on_main and signal.getsignal(signal.SIGINT) is _on_stop_signal:
         if _stop.signum is not None and not _stop.raised:
             _stop.raised = True
             raise Interrupted(_stop.signum)
@@ -273,19 +271,17 @@ def signals_raise() -> Iterator[None]:
         yield
 
 
-@contextlib.contextmanager
-def signals_ignored() -> Iterator[None]:
+def signals_ignored() -> contextlib.AbstractContextManager[None]:
     """Within the block, SIGINT and SIGTERM are ignored (a second Ctrl-C cannot cut a cleanup)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    with _handled_by(signal.SIG_IGN):
-        yield
+    return _handled_by(signal.SIG_IGN)
 
 
 @contextlib.contextmanager
 def _handled_by(handler: Any) -> Iterator[None]:
     """SIGINT and SIGTERM go to ``handler`` inside the block (main thread only)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
     previous = {signum: signal.signal(signum, handler) for signum in _HELD}
     try:
         yield

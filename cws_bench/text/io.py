@@ -41,7 +41,6 @@ __all__ = [
     "open_binary",
     "orjson_loads",
     "read_segmented",
-    "split_words",
     "suggest_encoding",
     "write_segmented",
 ]
@@ -285,14 +284,13 @@ def iter_line_blocks(
     *,
     encoding: str = "utf-8",
     block_size: int = BLOCK_SIZE,
-    hasher: Hasher | None = None,
 ) -> Iterator[list[str]]:
     """Yield the lines of a text file, a decoded block of them at a time.
 
     Lines come without their line end (``\\n`` or ``\\r\\n``), split on ``\\n``
     only (not U+2028, U+0085, ...: line numbers match ``wc -l``); a missing final
     newline is fine; a UTF-8 byte-order mark is dropped. ``source`` is a path or
-    ``-`` (standard input); ``hasher`` is updated with the raw bytes.
+    ``-`` (standard input).
 
     Raises:
         CwsBenchError: the file is missing or unreadable.
@@ -307,8 +305,6 @@ def iter_line_blocks(
     with open_binary(source) as f:
         while True:
             block = f.read(block_size)
-            if hasher is not None and block:
-                hasher.update(block)
             if block:
                 data = pending + block if pending else block
                 cut = data.rfind(b"\n") + 1
@@ -352,15 +348,6 @@ def iter_lines(source: PathLike, *, encoding: str = "utf-8") -> Iterator[str]:
     ['我们\\u3000是', '学生']
     """
     return itertools.chain.from_iterable(iter_line_blocks(source, encoding=encoding))
-
-
-def split_words(line: str) -> list[str]:
-    """Split a segmented line into words at any run of Unicode whitespace.
-
-    >>> split_words("结婚  的\\u3000和 尚未\\t结婚\\r")
-    ['结婚', '的', '和', '尚未', '结婚']
-    """
-    return line.split()
 
 
 def read_segmented(source: PathLike, *, encoding: str = "utf-8") -> Iterator[list[str]]:
