@@ -126,9 +126,7 @@ class RecordIdentity:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RecordIdentity:
-        return cls(
-            data["corpus_checksum"], data["dictionary_checksum"], data["key"], data["signature"]
-        )
+        return cls(**{name: data[name] for name in cls.__dataclass_fields__})
 
 
 @dataclass(frozen=True)

@@ -10,12 +10,11 @@ from __future__ import annotations
 import json
 import os
 import re
-from pathlib import Path
 from typing import Any
 
 from cws_bench import __version__
 from cws_bench.display.units import plural
-from cws_bench.errors import CorpusFormatError, CwsBenchError
+from cws_bench.errors import CwsBenchError
 from cws_bench.regression.baseline import FORMAT, FORMAT_VERSION, Baseline
 from cws_bench.results.records import (
     COUNT,
@@ -24,6 +23,7 @@ from cws_bench.results.records import (
     OPTIONAL_FRACTION,
     SCORES_REQUIRED,
     WORD_COUNTS,
+    read_format_file,
     schema_problem,
     score_problems,
 )
@@ -175,29 +175,13 @@ def load_baseline(path: PathLike) -> Baseline:
             not a cws-bench baseline, or of a format version this cws-bench
             does not read.
     """
-    name = os.fspath(path)
-    try:
-        text = Path(name).read_text(encoding="utf-8")
-    except FileNotFoundError as e:
-        raise CwsBenchError(
-            f"{name}: no such baseline file", "make one with `cws-bench baseline save`"
-        ) from e
-    except (OSError, UnicodeDecodeError) as e:
-        raise CwsBenchError(f"{name}: cannot read the baseline: {e}") from e
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise CorpusFormatError(
-            name,
-            e.lineno,
-            f"column {e.colno}: not valid JSON: {e.msg}",
-            "restore the file, or record the baseline again",
-        ) from e
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise CwsBenchError(
-            f'{name}: not a cws-bench baseline (no "format": "{FORMAT}")',
-            "make one with `cws-bench baseline save`",
-        )
+    make = "make one with `cws-bench baseline save`"
+    name, data = read_format_file(
+        path,
+        FORMAT,
+        ("baseline file", "baseline", "cws-bench baseline"),
+        (make, "restore the file, or record the baseline again", make),
+    )
     if data.get("format_version") != FORMAT_VERSION:
         raise CwsBenchError(
             f"{name}: baseline format version {data.get('format_version')!r}; this cws-bench "

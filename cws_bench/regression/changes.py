@@ -233,66 +233,57 @@ class LineChanges(Sequence[Change]):
             for row in self.dicts(low, high)
         ]
 
-    def dicts(self, low: int, high: int) -> list[dict[str, Any]]:
-        """:meth:`Change.to_dict` of changes ``low`` to ``high - 1``, made without the
-        Change objects (what the JSON output writes)."""
-        import numpy as np
-
-        a_first, a_count = self.a_first[low:high], self.a_count[low:high]
-        b_first, b_count = self.b_first[low:high], self.b_count[low:high]
-        a_words = self.a.take(_ranges(a_first, a_count))
-        b_words = self.b.take(_ranges(b_first, b_count))
-        starts = self.a.starts(a_first)
-        ends = self.a.ends[a_first + a_count - 1]
-        deltas = [0] * len(a_first) if self.delta is None else self.delta[low:high].tolist()
-        rows = []
-        a_low = b_low = 0
-        line = self.line
-        for kind, a_index, a_end, b_index, b_end, start, end, delta in zip(
-            self.kinds[low:high].tolist(),
-            a_first.tolist(),
-            np.cumsum(a_count).tolist(),
-            b_first.tolist(),
-            np.cumsum(b_count).tolist(),
-            starts.tolist(),
-            ends.tolist(),
-            deltas,
-        ):
-            rows.append(
-                {
-                    "line": line,
-                    "kind": KIND_NAMES[kind],
-                    "a": a_words[a_low:a_end],
-                    "b": b_words[b_low:b_end],
-                    "a_index": a_index,
-                    "b_index": b_index,
-                    "start": start,
-                    "end": end,
-                    "delta": delta,
-                    "outcome": None if self.delta is None else outcome_of(delta),
-                }
-            )
-            a_low, b_low = a_end, b_end
-        return rows
-
-    def pattern_keys(self, low: int, high: int) -> list[tuple[str, str, str]]:
-        """``(kind, A's words, B's words)`` of changes ``low`` to ``high - 1``, each side's
-        words joined by single spaces (the key a diff counts patterns by)."""
+    def _blocks(self, low: int, high: int) -> Iterator[tuple[int, list[str], list[str]]]:
+        """Kind index, A's words and B's words of changes ``low`` to ``high - 1``."""
         import numpy as np
 
         a_count, b_count = self.a_count[low:high], self.b_count[low:high]
         a_words = self.a.take(_ranges(self.a_first[low:high], a_count))
         b_words = self.b.take(_ranges(self.b_first[low:high], b_count))
-        keys = []
         a_low = b_low = 0
         for kind, a_end, b_end in zip(
             self.kinds[low:high].tolist(), np.cumsum(a_count).tolist(), np.cumsum(b_count).tolist()
         ):
-            keys.append(
-                (KIND_NAMES[kind], " ".join(a_words[a_low:a_end]), " ".join(b_words[b_low:b_end]))
-            )
+            yield kind, a_words[a_low:a_end], b_words[b_low:b_end]
             a_low, b_low = a_end, b_end
-        return keys
+
+    def dicts(self, low: int, high: int) -> list[dict[str, Any]]:
+        """:meth:`Change.to_dict` of changes ``low`` to ``high - 1``, made without the
+        Change objects (what the JSON output writes)."""
+        a_first, a_count = self.a_first[low:high], self.a_count[low:high]
+        starts = self.a.starts(a_first).tolist()
+        ends = self.a.ends[a_first + a_count - 1].tolist()
+        deltas = [0] * len(a_first) if self.delta is None else self.delta[low:high].tolist()
+        return [
+            {
+                "line": self.line,
+                "kind": KIND_NAMES[kind],
+                "a": a_words,
+                "b": b_words,
+                "a_index": a_index,
+                "b_index": b_index,
+                "start": start,
+                "end": end,
+                "delta": delta,
+                "outcome": None if self.delta is None else outcome_of(delta),
+            }
+            for (kind, a_words, b_words), a_index, b_index, start, end, delta in zip(
+                self._blocks(low, high),
+                a_first.tolist(),
+                self.b_first[low:high].tolist(),
+                starts,
+                ends,
+                deltas,
+            )
+        ]
+
+    def pattern_keys(self, low: int, high: int) -> list[tuple[str, str, str]]:
+        """``(kind, A's words, B's words)`` of changes ``low`` to ``high - 1``, each side's
+        words joined by single spaces (the key a diff counts patterns by)."""
+        return [
+            (KIND_NAMES[kind], " ".join(a_words), " ".join(b_words))
+            for kind, a_words, b_words in self._blocks(low, high)
+        ]
 
     def chunks(self, size: int = CHUNK) -> Iterator[list[Change]]:
         """The changes, ``size`` at a time."""

@@ -380,21 +380,14 @@ def _changes(old: Baseline, new: Baseline) -> list[ExperimentChange]:
         after = new.record(before.label)
         if after is None:
             continue
-        changes += _corpus_changes(before, after)
+        label, was, now = before.label, before.identity, after.identity
+        changes += _change(label, "corpus", was.corpus_checksum, now.corpus_checksum)
+        changes += _change(label, "dictionary", was.dictionary_checksum, now.dictionary_checksum)
+        changes += _change(label, "normalize", before.corpus.normalize, after.corpus.normalize)
         if first:  # the segmenter's options are the same on every corpus
             first = False
             changes += _option_changes(before, after, old, new)
     return changes
-
-
-def _corpus_changes(before: CorpusRecord, after: CorpusRecord) -> list[ExperimentChange]:
-    """What differs in one corpus' experiment: its gold data, OOV dictionary, normalisation."""
-    label, old, new = before.label, before.identity, after.identity
-    return [
-        *_change(label, "corpus", old.corpus_checksum, new.corpus_checksum),
-        *_change(label, "dictionary", old.dictionary_checksum, new.dictionary_checksum),
-        *_change(label, "normalize", before.corpus.normalize, after.corpus.normalize),
-    ]
 
 
 def _option_changes(

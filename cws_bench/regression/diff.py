@@ -182,21 +182,18 @@ def _lockstep(sides: list[Iterator[str]], names: tuple[str, str, str]) -> Iterat
                 count + (line is not _END) + sum(1 for _ in side)
                 for line, side in zip(lines, sides)
             ]
-            _raise_line_counts(counts, names)
+            a_name, b_name, gold_name = names
+            if counts[0] != counts[1]:
+                raise CwsBenchError(
+                    f"{a_name} has {plural(counts[0], 'line')} but {b_name} has {counts[1]}",
+                    "a diff compares two segmentations of the same text, line by line",
+                )
+            raise CwsBenchError(
+                f"{gold_name} has {plural(counts[2], 'line')} but {a_name} and {b_name} have "
+                f"{counts[0]}",
+                "the gold must segment the same text, line by line",
+            )
         yield cast("tuple[str, ...]", lines)
-
-
-def _raise_line_counts(counts: list[int], names: tuple[str, str, str]) -> None:
-    a_name, b_name, gold_name = names
-    if counts[0] != counts[1]:
-        raise CwsBenchError(
-            f"{a_name} has {plural(counts[0], 'line')} but {b_name} has {counts[1]}",
-            "a diff compares two segmentations of the same text, line by line",
-        )
-    raise CwsBenchError(
-        f"{gold_name} has {plural(counts[2], 'line')} but {a_name} and {b_name} have {counts[0]}",
-        "the gold must segment the same text, line by line",
-    )
 
 
 def _word_count(line: str) -> int:
@@ -444,29 +441,6 @@ class _DiffPass:
         ]
 
 
-def _token_diff(
-    token_ids: tuple[TokenIds, TokenIds],
-    lines: tuple[list[str], list[str]],
-    names: tuple[str, str],
-    max_examples: int,
-) -> TokenDiff:
-    """The lines whose token ids changed (the token ids are in memory: so are the lines)."""
-    from cws_bench.regression.tokens import diff_token_ids
-
-    try:
-        return diff_token_ids(
-            *token_ids,
-            [line_words(line) for line in lines[0]],
-            [line_words(line) for line in lines[1]],
-            examples=max_examples,
-        )
-    except ValueError as error:
-        raise CwsBenchError(
-            f"{names[0]} and {names[1]}: {error}",
-            "give the token ids of the same lines as the segmentations",
-        ) from None
-
-
 def diff_segmentations(
     a: Iterable[Sequence[str]],
     b: Iterable[Sequence[str]],
@@ -545,8 +519,20 @@ def diff_segmentations(
         )
         warnings += scored
     token_diff = None
-    if token_ids is not None:
-        token_diff = _token_diff(token_ids, kept, (a_name, b_name), max_examples)
+    if token_ids is not None:  # the token ids are in memory: so are the lines
+        from cws_bench.regression.tokens import diff_token_ids
+
+        try:
+            token_diff = diff_token_ids(
+                *token_ids,
+                *([line_words(line) for line in side] for side in kept),
+                examples=max_examples,
+            )
+        except ValueError as error:
+            raise CwsBenchError(
+                f"{a_name} and {b_name}: {error}",
+                "give the token ids of the same lines as the segmentations",
+            ) from None
     return SegmentationDiff(
         a_name=a_name,
         b_name=b_name,

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from cws_bench.display.units import plural
-from cws_bench.errors import CorpusFormatError, CwsBenchError
+from cws_bench.errors import CwsBenchError
+from cws_bench.results.records import read_format_file
 from cws_bench.text.checksums import hasher
 from cws_bench.text.io import PathLike, atomic_write, iter_lines
 
@@ -105,23 +105,12 @@ def load_token_ids(path: PathLike) -> TokenIds:
         CwsBenchError: the file is missing, not JSON (line and column named), not a
             token-id file, or its checksum does not match its ids.
     """
-    name = os.fspath(path)
-    try:
-        with open(name, encoding="utf-8") as f:
-            data = json.load(f)
-    except FileNotFoundError:
-        raise CwsBenchError(f"{name}: no such token-id file") from None
-    except json.JSONDecodeError as e:
-        raise CorpusFormatError(
-            name, e.lineno, f"column {e.colno}: not valid JSON: {e.msg}", "write the file again"
-        ) from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise CwsBenchError(f"{name}: cannot read the token ids: {e}") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise CwsBenchError(
-            f'{name}: not a token-id file (no "format": "{FORMAT}")',
-            "write one when segmenting with a tokenizer",
-        )
+    name, data = read_format_file(
+        path,
+        FORMAT,
+        ("token-id file", "token ids", "token-id file"),
+        (None, "write the file again", "write one when segmenting with a tokenizer"),
+    )
     try:
         return TokenIds.from_dict(data)
     except ValueError as e:

@@ -868,23 +868,6 @@ class BakeoffResult:
             domains=self.settings.get("corpus_domains"),
         )
 
-    def _across_to_dict(self) -> list[dict[str, Any]]:
-        matrix = self.across_corpora()
-        if matrix is None:
-            return []
-        return [
-            {
-                "segmenter": row.segmenter,
-                "mean": row.mean,
-                "counted": list(row.counted),
-                "excluded": dict(row.excluded),
-                "shared": list(row.common),
-                "shared_mean": row.common_mean,
-                "worst": None if row.worst is None else row.worst[0],
-            }
-            for row in matrix.rows
-        ]
-
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe dict with a stable key order.
 
@@ -904,9 +887,20 @@ class BakeoffResult:
             "config": self.config,
             "winners": [v.to_dict() for corpus in self.corpora() for v in self.winners(corpus)],
         }
-        across = self._across_to_dict()
-        if across:  # two corpora scored or more
-            data["across_corpora"] = across
+        matrix = self.across_corpora()
+        if matrix is not None:  # two corpora scored or more
+            data["across_corpora"] = [
+                {
+                    "segmenter": row.segmenter,
+                    "mean": row.mean,
+                    "counted": list(row.counted),
+                    "excluded": dict(row.excluded),
+                    "shared": list(row.common),
+                    "shared_mean": row.common_mean,
+                    "worst": None if row.worst is None else row.worst[0],
+                }
+                for row in matrix.rows
+            ]
         data["pairs"] = [p.to_dict() for p in self.pairs]
         data["comparisons"] = [c.to_dict() for c in self.comparisons]
         return data

@@ -240,9 +240,7 @@ def load_published(path: str | os.PathLike[str] | None = None) -> PublishedResul
         CwsBenchError: the file cannot be read or parsed, or a row is wrong
             (the message names the file and the row).
     """
-    if path is None:
-        return _bundled()
-    return _load(path)
+    return _bundled() if path is None else _load(path)
 
 
 @cache

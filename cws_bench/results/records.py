@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from cws_bench.display.units import plural
+from cws_bench.errors import CorpusFormatError, CwsBenchError
 from cws_bench.results.model import ANALYSIS_KEYS
 from cws_bench.score_registry import SCORES
 from cws_bench.text.checksums import hash_hex
@@ -49,6 +50,7 @@ __all__ = [
     "load_record",
     "load_shard_record",
     "pack_counts",
+    "read_format_file",
     "record_checksum",
     "record_problems",
     "schema_problem",
@@ -337,6 +339,36 @@ def _read_json(path: PathLike) -> Any:
         return orjson_loads(Path(path).read_bytes())
     except (ImportError, ValueError):
         return json.loads(Path(path).read_text(encoding="utf-8"))  # json's own error
+
+
+def read_format_file(
+    path: PathLike, fmt: str, names: tuple[str, str, str], hints: tuple[str | None, str, str]
+) -> tuple[str, dict[str, Any]]:
+    """A cws-bench JSON file whose ``"format"`` is ``fmt``: its name and its value.
+
+    ``names``: what the file is (``no such ...``), what it holds (``cannot read the ...``)
+    and what it is not (``not a ...``); ``hints``: how to fix a missing file, one that is
+    not JSON, one of another format.
+
+    Raises:
+        CwsBenchError: the file is missing, unreadable, not JSON (line and column named),
+            or not a ``fmt`` file.
+    """
+    name = os.fspath(path)
+    file, holds, kind = names
+    missing, redo, other = hints
+    try:
+        data = _read_json(name)
+    except FileNotFoundError:
+        raise CwsBenchError(f"{name}: no such {file}", missing) from None
+    except json.JSONDecodeError as e:
+        message = f"column {e.colno}: not valid JSON: {e.msg}"
+        raise CorpusFormatError(name, e.lineno, message, redo) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise CwsBenchError(f"{name}: cannot read the {holds}: {e}") from None
+    if not isinstance(data, dict) or data.get("format") != fmt:
+        raise CwsBenchError(f'{name}: not a {kind} (no "format": "{fmt}")', other)
+    return name, data
 
 
 def _load_checked(
