@@ -1,10 +1,9 @@
 """The defaults every command shares, one constant each (one default per setting).
 
-``DEFAULT_SEED``, ``DEFAULT_RESAMPLES``, ``DEFAULT_ALPHA``, ``DEFAULT_CONFIDENCE`` and the
-paired ``TESTS`` live in
-:mod:`cws_bench.metrics.defaults` (the general metrics import nothing else of cws_bench)
-and are re-exported here. This module imports nothing heavy, so the CLI's option defaults and
-the bake-off's configuration read it at start-up.
+The statistical ones (``DEFAULT_SEED``, ``DEFAULT_RESAMPLES``, ``DEFAULT_ALPHA``,
+``DEFAULT_CONFIDENCE``, the paired ``TESTS``) live in :mod:`cws_bench.metrics.defaults`,
+which the general metrics import too. This module imports nothing heavy, so the CLI's option
+defaults and the bake-off's configuration read it at start-up.
 """
 
 from __future__ import annotations
@@ -14,28 +13,13 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from cws_bench.metrics.defaults import (
-    DEFAULT_ALPHA,
-    DEFAULT_CONFIDENCE,
-    DEFAULT_RESAMPLES,
-    DEFAULT_SEED,
-    DEFAULT_TEST,
-    TESTS,
-)
-
 __all__ = [
     "BOUNDS",
-    "DEFAULT_ALPHA",
     "DEFAULT_BATCH_SIZE",
-    "DEFAULT_CONFIDENCE",
-    "DEFAULT_RESAMPLES",
     "DEFAULT_RETRIES",
-    "DEFAULT_SEED",
     "DEFAULT_SHARD_CHARS",
-    "DEFAULT_TEST",
     "EXECUTORS",
     "STANDARD_DICTIONARY",
-    "TESTS",
     "Bounds",
     "DictionaryDefault",
 ]

@@ -10,7 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from cws_bench.cli import cli
-from cws_bench.defaults import DEFAULT_BATCH_SIZE, DEFAULT_RESAMPLES, DEFAULT_SEED
+from cws_bench.defaults import DEFAULT_BATCH_SIZE
+from cws_bench.metrics.defaults import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE_GOLD = ROOT / "corpora" / "sample" / "gold.txt"

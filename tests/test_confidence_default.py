@@ -6,8 +6,8 @@ import inspect
 import re
 from pathlib import Path
 
-from cws_bench.defaults import DEFAULT_ALPHA, DEFAULT_CONFIDENCE
 from cws_bench.metrics import calibration, significance
+from cws_bench.metrics.defaults import DEFAULT_ALPHA, DEFAULT_CONFIDENCE
 from cws_bench.reports.tables import confidence_label
 from cws_bench.run import comparison
 from cws_bench.run.audit import AuditSettings

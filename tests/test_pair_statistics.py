@@ -14,9 +14,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cws_bench.defaults import DEFAULT_ALPHA as ALPHA
-from cws_bench.defaults import DEFAULT_CONFIDENCE as CONFIDENCE
 from cws_bench.metrics import significance
+from cws_bench.metrics.defaults import DEFAULT_ALPHA as ALPHA
+from cws_bench.metrics.defaults import DEFAULT_CONFIDENCE as CONFIDENCE
 from cws_bench.results.model import Comparison, Interval
 from cws_bench.run.bakeoff import _statistics
 from cws_bench.run.comparison import bootstrap_statistics

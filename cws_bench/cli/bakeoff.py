@@ -18,8 +18,8 @@ from cws_bench.cli.options import (
     test_option,
     units_options,
 )
-from cws_bench.defaults import DEFAULT_ALPHA
 from cws_bench.display.units import plural
+from cws_bench.metrics.defaults import DEFAULT_ALPHA
 
 if TYPE_CHECKING:
     from cws_bench.results.model import BakeoffResult

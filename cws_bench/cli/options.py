@@ -237,14 +237,14 @@ def quiet_option(help: str = "No progress bar.") -> Callable[[F], F]:
 
 def seed_option(help: str) -> Callable[[F], F]:
     """``--seed``: the resampling seed, by default the library's one DEFAULT_SEED."""
-    from cws_bench.defaults import DEFAULT_SEED
+    from cws_bench.metrics.defaults import DEFAULT_SEED
 
     return setting_option("--seed", type=bounded("seed"), default=DEFAULT_SEED, help=help)
 
 
 def resamples_option(help: str = "Bootstrap resamples.") -> Callable[[F], F]:
     """``--resamples``: bootstrap resamples, by default the library's DEFAULT_RESAMPLES."""
-    from cws_bench.defaults import DEFAULT_RESAMPLES
+    from cws_bench.metrics.defaults import DEFAULT_RESAMPLES
 
     return setting_option(
         "--resamples", type=bounded("resamples"), default=DEFAULT_RESAMPLES, help=help
@@ -268,7 +268,7 @@ def correction_option(default: str | None, help: str) -> Callable[[F], F]:
 
 def test_option(default: str | None, help: str) -> Callable[[F], F]:
     """``--test``: the paired test, bootstrap or permutation (approximate randomization)."""
-    from cws_bench.defaults import TESTS
+    from cws_bench.metrics.defaults import TESTS
 
     return setting_option("--test", type=click.Choice(TESTS), default=default, help=help)
 

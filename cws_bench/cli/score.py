@@ -30,7 +30,8 @@ from cws_bench.cli.options import (
     units_options,
     write_output,
 )
-from cws_bench.defaults import DEFAULT_ALPHA, DEFAULT_TEST, STANDARD_DICTIONARY
+from cws_bench.defaults import STANDARD_DICTIONARY
+from cws_bench.metrics.defaults import DEFAULT_ALPHA, DEFAULT_TEST
 from cws_bench.scoring.methods import methods
 from cws_bench.scoring.result import write_details
 

@@ -35,13 +35,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cws_bench.defaults import (
-    DEFAULT_BATCH_SIZE,
-    DEFAULT_CONFIDENCE,
-    DEFAULT_RESAMPLES,
-    DEFAULT_SEED,
-)
+from cws_bench.defaults import DEFAULT_BATCH_SIZE
 from cws_bench.errors import CwsBenchError
+from cws_bench.metrics.defaults import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED
 
 if TYPE_CHECKING:
     from cws_bench.run.executors import Executor

@@ -49,7 +49,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cws_bench.defaults import DEFAULT_CONFIDENCE
+from cws_bench.metrics.defaults import DEFAULT_CONFIDENCE
 from cws_bench.results.model import (
     BakeoffResult,
     Comparison,

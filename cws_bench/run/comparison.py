@@ -32,20 +32,19 @@ from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from cws_bench.defaults import (
+from cws_bench.defaults import STANDARD_DICTIONARY, DictionaryDefault
+from cws_bench.display.formats import Renderable
+from cws_bench.display.tables import escape_markdown
+from cws_bench.display.units import Units, format_p_value, plural, units
+from cws_bench.errors import CwsBenchError, Fix
+from cws_bench.metrics.defaults import (
     DEFAULT_ALPHA,
     DEFAULT_CONFIDENCE,
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
     DEFAULT_TEST,
-    STANDARD_DICTIONARY,
     TESTS,
-    DictionaryDefault,
 )
-from cws_bench.display.formats import Renderable
-from cws_bench.display.tables import escape_markdown
-from cws_bench.display.units import Units, format_p_value, plural, units
-from cws_bench.errors import CwsBenchError, Fix
 from cws_bench.results.model import Comparison, Interval, detectable_differences
 from cws_bench.run.pair import checked_method_rows
 from cws_bench.score_registry import scores_of_kind

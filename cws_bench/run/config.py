@@ -71,17 +71,15 @@ from pathlib import Path
 from typing import Any
 
 from cws_bench.configs import BUNDLED_CONFIGS, bundled_text
-from cws_bench.defaults import (
+from cws_bench.defaults import DEFAULT_BATCH_SIZE, DEFAULT_RETRIES, EXECUTORS
+from cws_bench.errors import CwsBenchError
+from cws_bench.metrics.defaults import (
     DEFAULT_ALPHA,
-    DEFAULT_BATCH_SIZE,
     DEFAULT_RESAMPLES,
-    DEFAULT_RETRIES,
     DEFAULT_SEED,
     DEFAULT_TEST,
-    EXECUTORS,
     TESTS,
 )
-from cws_bench.errors import CwsBenchError
 from cws_bench.run import problems
 from cws_bench.run.executors import ExecutorSettings
 from cws_bench.run.submissions import submission_rows

@@ -16,14 +16,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
-from cws_bench.defaults import (
-    DEFAULT_ALPHA,
-    DEFAULT_RESAMPLES,
-    DEFAULT_SEED,
-    DEFAULT_SHARD_CHARS,
-    DEFAULT_TEST,
-)
+from cws_bench.defaults import DEFAULT_SHARD_CHARS
 from cws_bench.errors import CwsBenchError, Fix
+from cws_bench.metrics.defaults import DEFAULT_ALPHA, DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TEST
 from cws_bench.text.io import display_name, encoding_parameters
 
 if TYPE_CHECKING:

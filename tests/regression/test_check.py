@@ -8,8 +8,8 @@ from dataclasses import replace
 
 import pytest
 
-from cws_bench.defaults import DEFAULT_SEED
 from cws_bench.errors import CwsBenchError
+from cws_bench.metrics.defaults import DEFAULT_SEED
 from cws_bench.metrics.significance import fscore_statistic, paired_bootstrap_test
 from cws_bench.regression.baseline import Bounds, Speed
 from cws_bench.regression.check import check_baseline
