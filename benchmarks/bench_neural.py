@@ -78,7 +78,7 @@ def direct_batches(segmenter, lines: list[str]) -> list[tuple[object, object]]:
     """The adapter's own batches, as tensors: sorted windows, padded, with a mask."""
     import torch
 
-    from cws_bench.segmenters.transformers import windows
+    from cws_bench.segmenters.neural import windows
 
     sentences = ["".join(line.split()) for line in lines if line.strip()]
     jobs = [

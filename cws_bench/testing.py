@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from cws_bench.regression.baseline import Bounds
+    from cws_bench.regression.baseline import Baseline, Bounds
     from cws_bench.regression.check import CheckResult
 
 __all__ = ["RegressionFixture", "cws_regression"]
@@ -74,6 +74,29 @@ def _file_name(test_name: str) -> str:
     """
     name = re.sub(r"[^\w.-]+", "-", test_name, flags=re.ASCII).strip("-")
     return f"{name or 'baseline'}.json"
+
+
+def _stored(path: Path, shown: str, corpus: str, dictionary: str | None) -> Baseline:
+    """The baseline at ``path`` (``shown`` in messages), recorded on ``corpus``; fails the
+    test when there is none or it was recorded on another corpus."""
+    from cws_bench.regression.baseline_file import load_baseline
+    from cws_bench.regression.recording import as_corpus_spec
+
+    if not path.is_file():
+        pytest.fail(
+            f"no cws-bench baseline at {shown}: run pytest {UPDATE_OPTION} to record one",
+            pytrace=False,
+        )
+    stored = load_baseline(path)
+    wanted = as_corpus_spec(corpus, dictionary=dictionary).label
+    recorded_on = [record.label for record in stored.records]
+    if recorded_on != [wanted]:
+        pytest.fail(
+            f"the baseline {shown} was recorded on {', '.join(recorded_on)}, the test "
+            f"asks for {wanted}: run pytest {UPDATE_OPTION} to record it again",
+            pytrace=False,
+        )
+    return stored
 
 
 class RegressionFixture:
@@ -179,26 +202,12 @@ class RegressionFixture:
             save_baseline(recorded, path)
             self.request.config.stash.setdefault(_REWRITTEN, []).append(shown)
             return None
-        if not path.is_file():
-            pytest.fail(
-                f"no cws-bench baseline at {shown}: run pytest {UPDATE_OPTION} to record one",
-                pytrace=False,
-            )
-        from cws_bench.regression.baseline_file import load_baseline
         from cws_bench.regression.check import check_baseline
-        from cws_bench.regression.recording import as_corpus_spec, rerun_baseline
+        from cws_bench.regression.recording import rerun_baseline
         from cws_bench.regression.render import render_check_text
 
         try:
-            stored = load_baseline(path)
-            wanted = as_corpus_spec(target, dictionary=dictionary).label
-            recorded_on = [record.label for record in stored.records]
-            if recorded_on != [wanted]:
-                pytest.fail(
-                    f"the baseline {shown} was recorded on {', '.join(recorded_on)}, the test "
-                    f"asks for {wanted}: run pytest {UPDATE_OPTION} to record it again",
-                    pytrace=False,
-                )
+            stored = _stored(path, shown, target, dictionary)
             current = rerun_baseline(stored, tokenizer, **run)
             result = check_baseline(
                 stored, current, bounds(stored.bounds), fail_on_change=fail_on_change

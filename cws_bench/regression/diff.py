@@ -441,6 +441,28 @@ class _DiffPass:
         ]
 
 
+def _token_diff(
+    token_ids: tuple[TokenIds, TokenIds],
+    lines: tuple[list[str], list[str]],
+    names: tuple[str, str],
+    max_examples: int,
+) -> TokenDiff:
+    """The lines whose token ids changed (the token ids are in memory: so are the lines)."""
+    from cws_bench.regression.tokens import diff_token_ids
+
+    try:
+        return diff_token_ids(
+            *token_ids,
+            *([line_words(line) for line in side] for side in lines),
+            examples=max_examples,
+        )
+    except ValueError as error:
+        raise CwsBenchError(
+            f"{names[0]} and {names[1]}: {error}",
+            "give the token ids of the same lines as the segmentations",
+        ) from None
+
+
 def diff_segmentations(
     a: Iterable[Sequence[str]],
     b: Iterable[Sequence[str]],
@@ -519,20 +541,8 @@ def diff_segmentations(
         )
         warnings += scored
     token_diff = None
-    if token_ids is not None:  # the token ids are in memory: so are the lines
-        from cws_bench.regression.tokens import diff_token_ids
-
-        try:
-            token_diff = diff_token_ids(
-                *token_ids,
-                *([line_words(line) for line in side] for side in kept),
-                examples=max_examples,
-            )
-        except ValueError as error:
-            raise CwsBenchError(
-                f"{a_name} and {b_name}: {error}",
-                "give the token ids of the same lines as the segmentations",
-            ) from None
+    if token_ids is not None:
+        token_diff = _token_diff(token_ids, kept, (a_name, b_name), max_examples)
     return SegmentationDiff(
         a_name=a_name,
         b_name=b_name,
