@@ -53,6 +53,10 @@ class Timed:
         self.seconds += time.perf_counter() - started
         return output
 
+    def __getattr__(self, name):
+        """Everything else is the model's (its parameters, for the device)."""
+        return getattr(self.model, name)
+
 
 def build_model(folder: Path, characters: set[str]) -> None:
     import torch

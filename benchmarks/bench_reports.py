@@ -1,5 +1,5 @@
-"""Writing the default bake-off's reports: this tree against the code before the charts were
-made cheaper, CPU time, in one run.
+"""Writing the default bake-off's reports: this tree against the code before the line-reduction
+pass of issue 41, CPU time, in one run.
 
 The bake-off's serial tail is :func:`cws_bench.reports.write_reports` (results.json,
 results.csv, leaderboard.md, report.html with its matplotlib charts, leaderboard.tex).
@@ -23,7 +23,10 @@ report.html with its inline SVG charts taken out; and it says whether the charts
 are the same too, apart from matplotlib's clip-path ids (hashes of float bits,
 which differ between two renderings of one result even by the same code).
 
-Target: this tree's CPU time at most 0.5 of the baseline's (medians), first and later writes.
+Target: this tree's CPU time at most 1.1 of the baseline's (medians), first and later
+writes: the consolidation kept the reports' bytes and must not have made them slower. (Until
+2026-12-06 the baseline was e7653e8, before the charts were made cheaper, with the target 0.5;
+that code cannot read a results.json of record version 5, so it can no longer be timed here.)
 """
 
 from __future__ import annotations
@@ -39,9 +42,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-BASELINE = "e7653e8df98c5ff95d3754cc69dd363f7eae6bf2"
-"""main before the reports' charts were made cheaper (one layout per chart, reused figures)."""
-TARGET = 0.5
+BASELINE = "4a5c8d745f0ccfe65095ffa42bc5313da3040445"
+"""main before the line-reduction pass of issue 41 (one Markdown table writer, csv_table)."""
+TARGET = 1.1
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -360,10 +360,10 @@ def by_window(
     run: Callable[[list[str]], Sequence[T]],
     *,
     longest_first: bool = True,
-) -> list[list[tuple[T, int]]]:
+) -> list[Iterator[tuple[T, int]]]:
     """``run`` on the windows of ``lines``, ``batch_size`` at a time (longest first, so a
     batch pads little); for each character of each line, what ``run`` gave for the window
-    that owns it (:func:`owner`) and the character's offset in that window."""
+    that owns it (:func:`owner`) and the character's offset in that window (read once)."""
     spans_of = [windows(len(line), size, overlap) for line in lines]
     jobs = [(i, w, *span) for i, spans in enumerate(spans_of) for w, span in enumerate(spans)]
     if longest_first:
@@ -373,12 +373,19 @@ def by_window(
         results = run([lines[i][start:end] for i, _, start, end in group])
         for (i, w, _, _), result in zip(group, results):
             found[i, w] = result
-    out = []
-    for index, line in enumerate(lines):
-        spans = spans_of[index]
-        owners = [owner(p, spans) if len(spans) > 1 else 0 for p in range(len(line))]
-        out.append([(found[index, w], p - spans[w][0]) for p, w in enumerate(owners)])
-    return out
+    # One pass over each line's characters, made as the caller reads it: a list of a tuple
+    # per character of the whole input would keep the garbage collector busy.
+    return [_owned(found, i, spans, len(lines[i])) for i, spans in enumerate(spans_of)]
+
+
+def _owned(
+    found: Mapping[tuple[int, int], T], index: int, spans: list[tuple[int, int]], length: int
+) -> Iterator[tuple[T, int]]:
+    if len(spans) == 1:  # most lines: one window, every offset its own
+        result = found[index, 0]
+        return ((result, p) for p in range(length))
+    owners = (owner(p, spans) for p in range(length))
+    return ((found[index, w], p - spans[w][0]) for p, w in enumerate(owners))
 
 
 def cut_at(line: str, starts: Iterable[int]) -> list[str]:

@@ -181,7 +181,8 @@ class TransformersSegmenter(HubSegmenter):
         sentences = ["".join(line.split()) for line in lines]
         out = []
         for line, characters, tags in zip(lines, sentences, self.tag(sentences)):
-            out.append(cut_at(line, word_starts(line, tags_to_words(characters, tags))))
+            words = tags_to_words(characters, tags)  # a line without whitespace is its words
+            out.append(words if characters == line else cut_at(line, word_starts(line, words)))
         return out
 
     def tag(self, sentences: list[str]) -> list[list[str]]:
