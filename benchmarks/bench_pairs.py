@@ -106,8 +106,8 @@ def run(args: Any) -> list[dict[str, Any]]:
     corpus = next(c for c in config.corpora if c.name == "pd1998")
     gold, raw = gold_and_raw(corpus, None)
     dictionary = corpus_dictionary(corpus, None)
-    counts_s, counts = _cpu(lambda: _training_counts(corpus, None))
-    pair = PairInput(corpus, gold, raw, dictionary, None, counts, True)
+    counts_s, _ = _cpu(lambda: _training_counts(corpus, None))
+    pair = PairInput(corpus, gold, raw, dictionary, None)
     specs = {s.label: s for s in config.segmenters}
     leaks = leak_inputs(gold, dictionary)
     predictions = {}
@@ -182,7 +182,7 @@ def run(args: Any) -> list[dict[str, Any]]:
             ),
         )
         for name in SEGMENTERS
-        for first, lines in cut_batches(lengths, config.batch_size, config.shard_chars)
+        for first, lines in cut_batches(lengths, config.batch_size, config.settings.shard_chars)
     ]
     with tempfile.TemporaryDirectory() as folder:
         new_cache, old_cache = RunCache(Path(folder) / "new"), RunCache(Path(folder) / "old")
